@@ -1,0 +1,64 @@
+// sinusoidal.hpp — fixed sinusoidal position encodings (Vaswani et al. 2017) in three layouts.
+//
+//   Interleaved    PE[p, 2i] = sin(p / base^(2i/d)),  PE[p, 2i+1] = cos(same)   (the paper)
+//   Concat         the same frequencies as [sin block | cos block]  (HF Marian / RoFormer tables)
+//   Tensor2Tensor  tensor2tensor's get_timing_signal_1d: n = d/2 timescales spaced
+//                  geometrically from 1 to base, inv_k = base^(-k/(n-1)), [sin | cos], and a
+//                  zero column appended when d is odd. NOT the paper's frequencies.
+//
+// Odd d_model: Interleaved ends with a lone sine column (frequency index (d-1)/2);
+// Concat puts ceil(d/2) sine columns before floor(d/2) cosine columns (HF's "sentinel");
+// Tensor2Tensor pads one zero column at the end, as tf.pad does in the reference.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "poslab/matrix.hpp"
+#include "poslab/result.hpp"
+
+namespace poslab {
+
+enum class SinusoidalLayout { Interleaved, Concat, Tensor2Tensor };
+
+struct SinusoidalParams {
+    int dModel = 128;     // columns, 1..8192
+    int seqLen = 128;     // rows (positions 0..seqLen-1), 1..kMaxSeqLen
+    double base = 10000;  // > 1 and finite; the paper's 10000 (t2t's max_timescale)
+    SinusoidalLayout layout = SinusoidalLayout::Interleaved;
+};
+
+// ---- Names, for the command line, the GUI and saved files
+std::string_view layoutName(SinusoidalLayout layout);          // "interleaved", "concat", "t2t"
+Result<SinusoidalLayout> parseLayout(std::string_view name);    // inverse of layoutName()
+
+// ---- Validation and evaluation
+Status validate(const SinusoidalParams& params);               // ranges and memory cap
+Result<Matrix> sinusoidalTable(const SinusoidalParams& params);  // seqLen x dModel
+
+// Column c's wave: value = sin or cos (frequency * position); isZero for t2t's padding column.
+struct SinusoidalColumn {
+    double frequency = 0;   // radians per position
+    bool isCosine = false;  // sin when false
+    bool isZero = false;    // t2t odd-d padding: always 0
+    int frequencyIndex = 0; // i in base^(-2i/d) (or k in t2t's inv_k)
+};
+SinusoidalColumn sinusoidalColumn(const SinusoidalParams& params, int column);
+std::vector<double> sinusoidalFrequencies(const SinusoidalParams& params);  // one per index i
+double sinusoidalValue(const SinusoidalParams& params, double position, int column);
+
+// The formula of one cell with its numbers substituted, e.g.
+// "PE[3, 4] = sin(3 / 10000^(4/128)) = sin(3 * 0.5623) = 0.9936".
+std::string sinusoidalFormula(const SinusoidalParams& params, int position, int column);
+
+// Row r of the result is the mean of table rows firstRow + r*rowsPerBlock .. + rowsPerBlock-1
+// (positions past seqLen continue the same waves). rowsPerBlock = 1 gives exact rows. The cost
+// is O(blockCount * d) whatever rowsPerBlock is, which keeps zoomed-out views of long tables live.
+Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, int rowsPerBlock,
+                            int blockCount);
+
+// Fills out[0..cols) with row `position` of the table (any real position, used by zoomed views).
+void sinusoidalRow(const SinusoidalParams& params, double position, double* out);
+
+}  // namespace poslab

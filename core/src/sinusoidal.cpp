@@ -1,0 +1,210 @@
+#include "poslab/sinusoidal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "poslab/limits.hpp"
+#include "poslab/validate.hpp"
+
+namespace poslab {
+
+namespace {
+
+// Number of distinct frequencies a layout uses for d columns.
+int frequencyCount(const SinusoidalParams& params) {
+    const int d = params.dModel;
+    if (params.layout == SinusoidalLayout::Tensor2Tensor) return d / 2;
+    return (d + 1) / 2;  // ceil: an odd d keeps a lone sine
+}
+
+// Output rows computed from one exact sin/cos per frequency (see sinusoidalBlockMeans).
+constexpr int kBlockRows = 32;
+
+}  // namespace
+
+std::string_view layoutName(SinusoidalLayout layout) {
+    switch (layout) {
+        case SinusoidalLayout::Interleaved: return "interleaved";
+        case SinusoidalLayout::Concat: return "concat";
+        case SinusoidalLayout::Tensor2Tensor: return "t2t";
+    }
+    return "interleaved";
+}
+
+Result<SinusoidalLayout> parseLayout(std::string_view name) {
+    for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                        SinusoidalLayout::Tensor2Tensor}) {
+        if (name == layoutName(layout)) return layout;
+    }
+    return Error{"layout must be interleaved, concat or t2t (got '" + std::string(name) + "')"};
+}
+
+Status validate(const SinusoidalParams& params) {
+    if (auto s = requireIntInRange("d_model", params.dModel, 1, kMaxDModel); !s) return s;
+    if (auto s = requireIntInRange("seq_len", params.seqLen, 1, kMaxSeqLen); !s) return s;
+    if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s;
+    return checkMatrixSize(std::size_t(params.seqLen), std::size_t(params.dModel),
+                           "the sinusoidal table");
+}
+
+std::vector<double> sinusoidalFrequencies(const SinusoidalParams& params) {
+    const int count = frequencyCount(params);
+    std::vector<double> frequencies(std::size_t(std::max(count, 0)));
+    if (params.layout == SinusoidalLayout::Tensor2Tensor) {
+        // log_timescale_increment = log(max/min) / max(n - 1, 1); inv_k = exp(-k * increment)
+        const double increment = std::log(params.base) / std::max(count - 1, 1);
+        for (int k = 0; k < count; ++k) frequencies[k] = std::exp(-k * increment);
+    } else {
+        for (int k = 0; k < count; ++k) {
+            frequencies[k] = 1.0 / std::pow(params.base, 2.0 * k / params.dModel);
+        }
+    }
+    return frequencies;
+}
+
+SinusoidalColumn sinusoidalColumn(const SinusoidalParams& params, int column) {
+    SinusoidalColumn result;
+    const int d = params.dModel;
+    int index = 0;
+    switch (params.layout) {
+        case SinusoidalLayout::Interleaved:
+            index = column / 2;
+            result.isCosine = column % 2 == 1;
+            break;
+        case SinusoidalLayout::Concat: {
+            const int sineColumns = (d + 1) / 2;
+            result.isCosine = column >= sineColumns;
+            index = result.isCosine ? column - sineColumns : column;
+            break;
+        }
+        case SinusoidalLayout::Tensor2Tensor: {
+            const int half = d / 2;
+            if (column >= 2 * half) {
+                result.isZero = true;
+                return result;
+            }
+            result.isCosine = column >= half;
+            index = result.isCosine ? column - half : column;
+            break;
+        }
+    }
+    result.frequencyIndex = index;
+    if (params.layout == SinusoidalLayout::Tensor2Tensor) {
+        const int count = d / 2;
+        result.frequency = std::exp(-index * (std::log(params.base) / std::max(count - 1, 1)));
+    } else {
+        result.frequency = 1.0 / std::pow(params.base, 2.0 * index / d);
+    }
+    return result;
+}
+
+double sinusoidalValue(const SinusoidalParams& params, double position, int column) {
+    const SinusoidalColumn wave = sinusoidalColumn(params, column);
+    if (wave.isZero) return 0.0;
+    const double angle = position * wave.frequency;
+    return wave.isCosine ? std::cos(angle) : std::sin(angle);
+}
+
+void sinusoidalRow(const SinusoidalParams& params, double position, double* out) {
+    for (int c = 0; c < params.dModel; ++c) out[c] = sinusoidalValue(params, position, c);
+}
+
+std::string sinusoidalFormula(const SinusoidalParams& params, int position, int column) {
+    const SinusoidalColumn wave = sinusoidalColumn(params, column);
+    const double value = sinusoidalValue(params, position, column);
+    char buffer[256];
+    const char* fn = wave.isCosine ? "cos" : "sin";
+    if (wave.isZero) {
+        std::snprintf(buffer, sizeof buffer,
+                      "PE[%d, %d] = 0  (t2t pads an odd channel count with a zero column)",
+                      position, column);
+    } else if (params.layout == SinusoidalLayout::Tensor2Tensor) {
+        const int count = params.dModel / 2;
+        std::snprintf(buffer, sizeof buffer,
+                      "PE[%d, %d] = %s(%d * %s^(-%d/%d)) = %s(%d * %.6g) = %.6f", position, column,
+                      fn, position, formatNumber(params.base).c_str(), wave.frequencyIndex,
+                      std::max(count - 1, 1), fn, position, wave.frequency, value);
+    } else {
+        std::snprintf(buffer, sizeof buffer,
+                      "PE[%d, %d] = %s(%d / %s^(%d/%d)) = %s(%d * %.6g) = %.6f", position, column,
+                      fn, position, formatNumber(params.base).c_str(), 2 * wave.frequencyIndex,
+                      params.dModel, fn, position, wave.frequency, value);
+    }
+    return buffer;
+}
+
+Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, int rowsPerBlock,
+                            int blockCount) {
+    const int d = params.dModel;
+    const int span = std::max(rowsPerBlock, 1);
+    const std::vector<double> frequencies = sinusoidalFrequencies(params);
+    const int count = int(frequencies.size());
+    Matrix means(std::size_t(std::max(blockCount, 0)), std::size_t(d));
+
+    // The mean of sin(w p) over p = a .. a+s-1 is gain * sin(w c), with c = a + (s-1)/2 the
+    // block centre and gain = sin(w s/2) / (s sin(w/2)) (1 when s = 1). Centres advance by s, so
+    // block r0 + j is block r0 rotated by j*w*s: exact sin/cos are needed only once per
+    // kBlockRows blocks, and the rotations by j*w*s come from a small table computed up front.
+    std::vector<double> gain(count), step(count);
+    for (int k = 0; k < count; ++k) {
+        const double w = frequencies[k];
+        const double half = std::sin(0.5 * w);
+        gain[k] = span == 1 || std::abs(half) < 1e-300 ? 1.0
+                                                        : std::sin(0.5 * w * span) / (span * half);
+        step[k] = w * span;
+    }
+    const int tableRows = std::min(kBlockRows, blockCount);
+    std::vector<double> stepSin(std::size_t(std::max(tableRows, 0)) * count), stepCos(stepSin.size());
+    for (int j = 0; j < tableRows; ++j) {
+        for (int k = 0; k < count; ++k) {
+            stepSin[std::size_t(j) * count + k] = std::sin(j * step[k]);
+            stepCos[std::size_t(j) * count + k] = std::cos(j * step[k]);
+        }
+    }
+
+    std::vector<double> startSin(count), startCos(count), rowSin(count), rowCos(count);
+    const int sineColumns = params.layout == SinusoidalLayout::Interleaved ? 0
+                            : params.layout == SinusoidalLayout::Concat    ? (d + 1) / 2
+                                                                           : d / 2;
+    const int cosineColumns = params.layout == SinusoidalLayout::Concat ? d / 2 : count;
+
+    for (int blockStart = 0; blockStart < blockCount; blockStart += kBlockRows) {
+        const double centre = double(firstRow) + double(blockStart) * span + 0.5 * (span - 1);
+        for (int k = 0; k < count; ++k) {
+            startSin[k] = gain[k] * std::sin(centre * frequencies[k]);
+            startCos[k] = gain[k] * std::cos(centre * frequencies[k]);
+        }
+        const int blockEnd = std::min(blockCount, blockStart + kBlockRows);
+        for (int r = blockStart; r < blockEnd; ++r) {
+            const double* jSin = &stepSin[std::size_t(r - blockStart) * count];
+            const double* jCos = &stepCos[std::size_t(r - blockStart) * count];
+            // sin(a+b) = sin a cos b + cos a sin b;  cos(a+b) = cos a cos b - sin a sin b
+            for (int k = 0; k < count; ++k) {
+                rowSin[k] = startSin[k] * jCos[k] + startCos[k] * jSin[k];
+                rowCos[k] = startCos[k] * jCos[k] - startSin[k] * jSin[k];
+            }
+            double* out = means.row(std::size_t(r));
+            if (params.layout == SinusoidalLayout::Interleaved) {
+                const int pairs = d / 2;
+                for (int k = 0; k < pairs; ++k) {
+                    out[2 * k] = rowSin[k];
+                    out[2 * k + 1] = rowCos[k];
+                }
+                if (d % 2 == 1) out[d - 1] = rowSin[count - 1];
+            } else {
+                std::copy(rowSin.begin(), rowSin.begin() + sineColumns, out);
+                std::copy(rowCos.begin(), rowCos.begin() + cosineColumns, out + sineColumns);
+                // t2t with odd d: the trailing column stays at its zero fill.
+            }
+        }
+    }
+    return means;
+}
+
+Result<Matrix> sinusoidalTable(const SinusoidalParams& params) {
+    if (auto status = validate(params); !status) return status.error();
+    return sinusoidalBlockMeans(params, 0, 1, params.seqLen);
+}
+
+}  // namespace poslab

@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "poslab/csv.hpp"
+#include "poslab/matrix_export.hpp"
+#include "poslab/npy.hpp"
+#include "poslab/output_file.hpp"
+
+namespace poslab {
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+class IoTest : public ::testing::Test {
+protected:
+    std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                ("poslab-io-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    void SetUp() override { std::filesystem::create_directories(dir); }
+    void TearDown() override { std::filesystem::remove_all(dir); }
+    Matrix sample() const {
+        Matrix m(2, 4);
+        m.values = {0.1, -2.5e-300, 1.0 / 3.0, -INFINITY, INFINITY, NAN, 123456789.125, -0.0};
+        return m;
+    }
+};
+
+TEST_F(IoTest, CsvRoundTripsExactly) {
+    const std::string path = (dir / "m.csv").string();
+    ASSERT_TRUE(saveMatrix(sample(), path).ok());
+    const std::string text = readFile(path);
+    EXPECT_EQ(text, "0.1,-2.5e-300,0.3333333333333333,-inf\ninf,nan,123456789.125,-0\n");
+    auto back = parseCsv(text);
+    ASSERT_TRUE(back.ok());
+    ASSERT_EQ(back->rows, 2u);
+    ASSERT_EQ(back->cols, 4u);
+    for (std::size_t i = 0; i < 8; ++i) {
+        if (std::isnan(sample().values[i])) EXPECT_TRUE(std::isnan(back->values[i]));
+        else EXPECT_EQ(back->values[i], sample().values[i]);
+    }
+}
+
+TEST_F(IoTest, NpyHeaderIsWhatNumpyWrites) {
+    // numpy.save(np.zeros((2, 4))) writes this 128-byte header: the dict padded with spaces to a
+    // 64-byte boundary, newline last.
+    const std::string header = npyHeader(2, 4);
+    ASSERT_EQ(header.size(), 128u);
+    EXPECT_EQ(header.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+    EXPECT_EQ(header[8], char(118));
+    EXPECT_EQ(header[9], char(0));
+    const std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 4), }";
+    EXPECT_EQ(header.substr(10, dict.size()), dict);
+    EXPECT_EQ(header.back(), '\n');
+    EXPECT_EQ(header.find_first_not_of(' ', 10 + dict.size()), header.size() - 1);
+}
+
+TEST_F(IoTest, NpyDataReadsBack) {
+    const std::string path = (dir / "m.npy").string();
+    ASSERT_TRUE(saveMatrix(sample(), path).ok());
+    const std::string bytes = readFile(path);
+    ASSERT_EQ(bytes.size(), 128u + 8 * 8);
+    for (std::size_t i = 0; i < 8; ++i) {
+        double v;
+        std::memcpy(&v, bytes.data() + 128 + 8 * i, 8);
+        if (std::isnan(sample().values[i])) EXPECT_TRUE(std::isnan(v));
+        else EXPECT_EQ(v, sample().values[i]);
+    }
+}
+
+TEST_F(IoTest, FailedWriteLeavesPreviousFileAndNoTemporary) {
+    const std::string path = (dir / "keep.csv").string();
+    { std::ofstream(path) << "previous\n"; }
+    Status status = writeFileAtomically(path, [](std::FILE* file) {
+        std::fputs("partial", file);
+        return Status(Error{"simulated failure"});
+    });
+    EXPECT_FALSE(status.ok());
+    EXPECT_EQ(readFile(path), "previous\n");
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+}
+
+TEST_F(IoTest, UnwritableDirectoryIsAnError) {
+    Status status = saveMatrix(sample(), "/nonexistent-dir/x.csv");
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.error().message.find("/nonexistent-dir/x.csv"), std::string::npos);
+}
+
+TEST_F(IoTest, UnknownExtensionIsAnError) {
+    EXPECT_FALSE(saveMatrix(sample(), (dir / "x.txt").string()).ok());
+    EXPECT_TRUE(checkMatrixExtension("A.NPY").ok());
+}
+
+}  // namespace
+}  // namespace poslab
