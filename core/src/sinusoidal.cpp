@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "poslab/figure.hpp"
 #include "poslab/limits.hpp"
 #include "poslab/validate.hpp"
 
@@ -200,6 +201,29 @@ Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, 
         }
     }
     return means;
+}
+
+HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window, int maxRows,
+                               int maxCols) {
+    HeatmapSample sample;
+    sample.window = clampWindow(window, params.seqLen, params.dModel);
+    const CellWindow& w = sample.window;
+    sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
+    sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
+    const long long blocks = (w.rowCount + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
+    Matrix rows = sinusoidalBlockMeans(params, w.firstRow, int(sample.rowsPerTexel), int(blocks));
+    if (w.firstCol != 0 || w.colCount != params.dModel) {
+        Matrix cropped(rows.rows, std::size_t(w.colCount));
+        for (std::size_t r = 0; r < rows.rows; ++r) {
+            std::copy_n(rows.row(r) + w.firstCol, w.colCount, cropped.row(r));
+        }
+        rows = std::move(cropped);
+    }
+    sample.values = std::make_shared<const Matrix>(averageColumns(rows, sample.colsPerTexel));
+    sample.rowSpan = double(blocks * sample.rowsPerTexel);
+    sample.colSpan = double(sample.values->cols * sample.colsPerTexel);
+    sample.version = nextMatrixVersion();
+    return sample;
 }
 
 Result<Matrix> sinusoidalTable(const SinusoidalParams& params) {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/heatmap_sample.hpp"
 #include "poslab/matrix.hpp"
 #include "poslab/result.hpp"
 
@@ -60,5 +61,10 @@ Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, 
 
 // Fills out[0..cols) with row `position` of the table (any real position, used by zoomed views).
 void sinusoidalRow(const SinusoidalParams& params, double position, double* out);
+
+// The visible window of the table at the current zoom, at most maxRows x maxCols texels
+// (see heatmap_sample.hpp). Cost O(texel rows x d), independent of seqLen.
+HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window, int maxRows,
+                               int maxCols);
 
 }  // namespace poslab

@@ -1,0 +1,153 @@
+#include "cli/args.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+namespace poslab::cli {
+
+Result<double> parseNumber(const std::string& option, const std::string& text) {
+    // strtod accepts what users type (1e4, 0.5, inf, nan); the caller's validation rejects
+    // non-finite values where they make no sense, with the option's range in the message.
+    const char* begin = text.c_str();
+    char* end = nullptr;
+    const double value = std::strtod(begin, &end);
+    if (text.empty() || end != begin + text.size() || std::isspace(static_cast<unsigned char>(text[0]))) {
+        return Error{"--" + option + " expects a number (got '" + text + "')"};
+    }
+    return value;
+}
+
+Result<long long> parseInteger(const std::string& option, const std::string& text) {
+    long long value = 0;
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    if (!text.empty() && text[0] == '+') ++begin;
+    auto [stop, error] = std::from_chars(begin, end, value);
+    if (text.empty() || error == std::errc::invalid_argument || stop != end) {
+        return Error{"--" + option + " expects an integer (got '" + text + "')"};
+    }
+    if (error == std::errc::result_out_of_range) {
+        return Error{"--" + option + " is out of range (got '" + text + "')"};
+    }
+    return value;
+}
+
+std::optional<std::string> ArgMap::raw(const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+}
+
+Result<std::string> ArgMap::text(const std::string& name, const std::string& fallback) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? fallback : it->second;
+}
+
+Result<long long> ArgMap::integer(const std::string& name, long long fallback) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return fallback;
+    return parseInteger(name, it->second);
+}
+
+Result<double> ArgMap::number(const std::string& name, double fallback) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return fallback;
+    return parseNumber(name, it->second);
+}
+
+Result<std::vector<double>> ArgMap::numbers(const std::string& name) const {
+    std::vector<double> result;
+    auto it = values_.find(name);
+    if (it == values_.end()) return result;
+    const std::string& all = it->second;
+    std::size_t start = 0;
+    while (start <= all.size()) {
+        const std::size_t comma = std::min(all.find(',', start), all.size());
+        auto value = parseNumber(name, all.substr(start, comma - start));
+        if (!value) return Error{"--" + name + " expects comma-separated numbers (got '" + all + "')"};
+        result.push_back(*value);
+        start = comma + 1;
+    }
+    return result;
+}
+
+Result<std::vector<long long>> ArgMap::integers(const std::string& name) const {
+    std::vector<long long> result;
+    auto it = values_.find(name);
+    if (it == values_.end()) return result;
+    const std::string& all = it->second;
+    std::size_t start = 0;
+    while (start <= all.size()) {
+        const std::size_t comma = std::min(all.find(',', start), all.size());
+        auto value = parseInteger(name, all.substr(start, comma - start));
+        if (!value) return Error{"--" + name + " expects comma-separated integers (got '" + all + "')"};
+        result.push_back(*value);
+        start = comma + 1;
+    }
+    return result;
+}
+
+Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,
+                              const std::vector<OptionSpec>& options, const std::string& command) {
+    ArgMap map;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& argument = arguments[i];
+        if (argument.size() < 3 || argument.compare(0, 2, "--") != 0) {
+            return Error{"unexpected argument '" + argument + "' for '" + command +
+                         "' (options start with --; see " + command + " --help)"};
+        }
+        std::string name = argument.substr(2);
+        std::optional<std::string> inlineValue;
+        if (auto equals = name.find('='); equals != std::string::npos) {
+            inlineValue = name.substr(equals + 1);
+            name = name.substr(0, equals);
+        }
+        auto spec = std::find_if(options.begin(), options.end(),
+                                 [&](const OptionSpec& o) { return o.name == name; });
+        if (spec == options.end()) {
+            return Error{"unknown option --" + name + " for '" + command + "' (see " + command + " --help)"};
+        }
+        if (spec->valueName.empty()) {
+            if (inlineValue) return Error{"--" + name + " takes no value"};
+            map.set(name, "");
+            continue;
+        }
+        if (inlineValue) {
+            map.set(name, *inlineValue);
+        } else if (i + 1 < arguments.size()) {
+            map.set(name, arguments[++i]);
+        } else {
+            return Error{"--" + name + " needs a value (" + spec->valueName + ")"};
+        }
+    }
+    return map;
+}
+
+std::string withOptionNames(const std::string& message, const std::vector<OptionSpec>& options) {
+    const auto space = message.find(' ');
+    if (space == std::string::npos) return message;
+    std::string name = message.substr(0, space);
+    std::replace(name.begin(), name.end(), '_', '-');
+    for (const OptionSpec& option : options) {
+        if (option.name == name) return "--" + name + message.substr(space);
+    }
+    return message;
+}
+
+std::string formatOptionHelp(const std::vector<OptionSpec>& options) {
+    std::size_t width = 0;
+    for (const OptionSpec& o : options) {
+        width = std::max(width, o.name.size() + (o.valueName.empty() ? 0 : o.valueName.size() + 1));
+    }
+    std::string text;
+    for (const OptionSpec& o : options) {
+        std::string left = "--" + o.name + (o.valueName.empty() ? "" : " " + o.valueName);
+        left.resize(width + 4, ' ');
+        text += "  " + left + "  " + o.help + "\n";
+    }
+    return text;
+}
+
+}  // namespace poslab::cli

@@ -1,0 +1,217 @@
+#include "cli/cli.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "gfx/image_io.hpp"
+#include "gfx/offscreen.hpp"
+#include "poslab/colormap.hpp"
+#include "poslab/matrix_export.hpp"
+#include "poslab/output_file.hpp"
+
+namespace poslab::cli {
+
+namespace {
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "poslab: %s\n", message.c_str());
+    return kExitBadInput;
+}
+
+bool isHelp(const std::string& a) { return a == "--help" || a == "-h" || a == "help"; }
+
+OptionSpec outOption(const std::string& formats) {
+    return {"out", "FILE", "output file (" + formats + ", chosen by the extension); required"};
+}
+
+std::string exportHelp(const CommandRegistry& registry) {
+    std::string text =
+        "Usage: poslab export KIND [options] --out FILE.csv|FILE.npy\n\n"
+        "Writes the numbers behind a view. CSV: one row per line, no header, shortest\n"
+        "round-trip decimals, inf/-inf/nan spelled out. NPY: float64, C order, what\n"
+        "numpy.load reads. Files are written to a temporary and renamed, so a failed\n"
+        "export never leaves a partial file. Exit code 2 on bad input.\n\nKinds:\n";
+    for (const ExportKind& kind : registry.exports) {
+        std::vector<OptionSpec> options = kind.options;
+        options.push_back(outOption(".csv or .npy"));
+        text += "\n" + kind.name + " — " + kind.summary + "\n" + formatOptionHelp(options);
+    }
+    return text;
+}
+
+std::string renderHelp(const CommandRegistry& registry) {
+    std::string text =
+        "Usage: poslab render VIEW [options] --out FILE.png\n\n"
+        "Draws a view's figure (title, axes, colour bar) exactly as the GUI does, with no\n"
+        "window and no X server (OpenGL through EGL's Mesa surfaceless platform).\n\n"
+        "Options every view takes:\n" + formatOptionHelp(renderCommonOptions()) + "\nViews:\n";
+    for (const RenderView& view : registry.renders) {
+        text += "\n" + view.name + " — " + view.summary + "\n" + formatOptionHelp(view.options);
+    }
+    return text;
+}
+
+int runExport(const CommandRegistry& registry, const std::vector<std::string>& arguments) {
+    if (arguments.size() < 2 || isHelp(arguments[1])) {
+        std::fputs(exportHelp(registry).c_str(), stdout);
+        return arguments.size() < 2 ? kExitBadInput : kExitOk;
+    }
+    const std::string& name = arguments[1];
+    auto kind = std::find_if(registry.exports.begin(), registry.exports.end(),
+                             [&](const ExportKind& k) { return k.name == name; });
+    if (kind == registry.exports.end()) {
+        std::string names;
+        for (const ExportKind& k : registry.exports) names += (names.empty() ? "" : ", ") + k.name;
+        return fail("unknown export kind '" + name + "' (kinds: " + names + ")");
+    }
+    std::vector<OptionSpec> options = kind->options;
+    options.push_back(outOption(".csv or .npy"));
+    const std::vector<std::string> rest(arguments.begin() + 2, arguments.end());
+    for (const std::string& a : rest) {
+        if (isHelp(a)) {
+            std::printf("Usage: poslab export %s [options] --out FILE\n%s\n\n%s", name.c_str(),
+                        kind->summary.c_str(), formatOptionHelp(options).c_str());
+            return kExitOk;
+        }
+    }
+    const std::string command = "poslab export " + name;
+    auto args = parseArguments(rest, options, command);
+    if (!args) return fail(args.error().message);
+    if (!args->has("out")) return fail("--out FILE is required (.csv or .npy)");
+    const std::string out = *args->raw("out");
+    if (auto status = checkMatrixExtension(out); !status) return fail(status.error().message);
+    auto matrix = kind->compute(*args);
+    if (!matrix) return fail(withOptionNames(matrix.error().message, options));
+    if (auto status = saveMatrix(*matrix, out); !status) return fail(status.error().message);
+    std::printf("wrote %s (%zu x %zu)\n", out.c_str(), matrix->rows, matrix->cols);
+    return kExitOk;
+}
+
+int runRender(const CommandRegistry& registry, const std::vector<std::string>& arguments) {
+    if (arguments.size() < 2 || isHelp(arguments[1])) {
+        std::fputs(renderHelp(registry).c_str(), stdout);
+        return arguments.size() < 2 ? kExitBadInput : kExitOk;
+    }
+    const std::string& name = arguments[1];
+    auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
+                             [&](const RenderView& v) { return v.name == name; });
+    if (view == registry.renders.end()) {
+        std::string names;
+        for (const RenderView& v : registry.renders) names += (names.empty() ? "" : ", ") + v.name;
+        return fail("unknown view '" + name + "' (views: " + names + ")");
+    }
+    std::vector<OptionSpec> options = view->options;
+    for (const OptionSpec& o : renderCommonOptions()) options.push_back(o);
+    const std::vector<std::string> rest(arguments.begin() + 2, arguments.end());
+    for (const std::string& a : rest) {
+        if (isHelp(a)) {
+            std::printf("Usage: poslab render %s [options] --out FILE.png\n%s\n\n%s", name.c_str(),
+                        view->summary.c_str(), formatOptionHelp(options).c_str());
+            return kExitOk;
+        }
+    }
+    auto args = parseArguments(rest, options, "poslab render " + name);
+    if (!args) return fail(args.error().message);
+    if (!args->has("out")) return fail("--out FILE.png is required");
+    const std::string out = *args->raw("out");
+    if (fileExtension(out) != ".png") return fail("--out must end in .png (got '" + out + "')");
+    auto settings = readRenderSettings(*args);
+    if (!settings) return fail(settings.error().message);
+    auto figure = view->build(*args, *settings);
+    if (!figure) return fail(withOptionNames(figure.error().message, options));
+    auto renderer = gfx::OffscreenRenderer::create();
+    if (!renderer) return fail("cannot render without a display: " + renderer.error().message);
+    auto image = (*renderer)->render(*figure, settings->scale);
+    if (!image) return fail(image.error().message);
+    if (auto status = gfx::savePng(*image, out); !status) return fail(status.error().message);
+    std::printf("wrote %s (%d x %d)\n", out.c_str(), image->width, image->height);
+    return kExitOk;
+}
+
+}  // namespace
+
+std::vector<OptionSpec> renderCommonOptions() {
+    return {{"width", "W", "figure width in pixels, 64..8192 (default 1200)"},
+            {"height", "H", "figure height in pixels, 64..8192 (default 800)"},
+            {"scale", "S", "device pixels per figure pixel for HiDPI, 0.25..8 (default 1)"},
+            {"theme", "NAME", "paper (white, for print; default) or dark (the screen theme)"},
+            {"colormap", "NAME", "viridis, magma, cividis, twilight, blue-white-red, categorical"},
+            {"out", "FILE.png", "output image; required"}};
+}
+
+Result<RenderSettings> readRenderSettings(const ArgMap& args) {
+    RenderSettings settings;
+    auto width = args.integer("width", settings.width);
+    if (!width) return width.error();
+    auto height = args.integer("height", settings.height);
+    if (!height) return height.error();
+    auto scale = args.number("scale", settings.scale);
+    if (!scale) return scale.error();
+    if (*width < 64 || *width > 8192) return Error{"--width must be 64..8192 (got " + std::to_string(*width) + ")"};
+    if (*height < 64 || *height > 8192) return Error{"--height must be 64..8192 (got " + std::to_string(*height) + ")"};
+    if (!(*scale >= 0.25 && *scale <= 8)) return Error{"--scale must be 0.25..8 (got " + *args.raw("scale") + ")"};
+    if (*width * *scale > 16384 || *height * *scale > 16384) {
+        return Error{"--width/--height times --scale must stay within 16384 pixels"};
+    }
+    settings.width = int(*width);
+    settings.height = int(*height);
+    settings.scale = float(*scale);
+    if (auto themeName = args.raw("theme")) {
+        auto theme = parseTheme(*themeName);
+        if (!theme) return Error{"--" + theme.error().message};
+        settings.theme = themeFor(*theme);
+    }
+    if (auto colormapName = args.raw("colormap")) {
+        auto colormap = parseColormap(*colormapName);
+        if (!colormap) return Error{"--" + colormap.error().message};
+        settings.colormap = *colormap;
+        settings.colormapGiven = true;
+    }
+    return settings;
+}
+
+CommandRegistry buildRegistry() {
+    CommandRegistry registry;
+    registerSinusoidalCommands(registry);
+    return registry;
+}
+
+std::string mainHelp() {
+    return "PosLab — see how transformers encode token position.\n\n"
+           "Usage:\n"
+           "  poslab                      start the GUI\n"
+           "  poslab export KIND [...]    write a matrix as CSV or NPY (poslab export --help)\n"
+           "  poslab render VIEW [...]    draw a figure to PNG, no display needed (poslab render --help)\n"
+           "  poslab --help               this text\n\n"
+           "GUI options:\n"
+           "  --bench-frames N            run N frames moving the base slider, print frame times, exit\n"
+           "  --screenshot FILE.png       save a screenshot after the first frames, then exit\n"
+           "  --view NAME                 open this view first\n";
+}
+
+bool wantsCommandLine(const std::vector<std::string>& arguments) {
+    if (arguments.empty()) return false;
+    const std::string& first = arguments[0];
+    return first == "export" || first == "render" || isHelp(first) || first == "--version" ||
+           (first.rfind("--", 0) != 0);
+}
+
+int runCommandLine(const std::vector<std::string>& arguments) {
+    const std::string& command = arguments[0];
+    if (isHelp(command)) {
+        std::fputs(mainHelp().c_str(), stdout);
+        return kExitOk;
+    }
+    if (command == "--version") {
+        std::puts("poslab 0.1.0");
+        return kExitOk;
+    }
+    const CommandRegistry registry = buildRegistry();
+    if (command == "export") return runExport(registry, arguments);
+    if (command == "render") return runRender(registry, arguments);
+    return fail("unknown command '" + command + "' (commands: export, render; see poslab --help)");
+}
+
+}  // namespace poslab::cli

@@ -1,0 +1,55 @@
+// commands.hpp — what `poslab export KIND` and `poslab render VIEW` can do.
+//
+// Each encoding registers its kinds and views from its own file (sinusoidal_commands.cpp, …);
+// the dispatcher in cli.cpp handles --help, --out, file formats and exit codes for all of them.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/args.hpp"
+#include "poslab/figure.hpp"
+#include "poslab/matrix.hpp"
+#include "poslab/limits.hpp"
+#include "poslab/plot.hpp"
+
+namespace poslab::cli {
+
+struct ExportKind {
+    std::string name;                  // "sinusoidal"
+    std::string summary;               // one line: what the rows and columns are
+    std::vector<OptionSpec> options;   // without --out (added by the dispatcher)
+    std::function<Result<Matrix>(const ArgMap&)> compute;
+};
+
+struct RenderSettings {
+    int width = 1200, height = 800;  // figure size in figure pixels
+    float scale = 1.0f;              // device pixels per figure pixel
+    Theme theme = paperTheme();
+    ColormapId colormap = ColormapId::Viridis;
+    bool colormapGiven = false;      // false: the view picks its natural colormap
+};
+
+struct RenderView {
+    std::string name;                 // "sinusoidal"
+    std::string summary;
+    std::vector<OptionSpec> options;  // view options; size/theme/colormap/out are added
+    std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build;
+};
+
+struct CommandRegistry {
+    std::vector<ExportKind> exports;
+    std::vector<RenderView> renders;
+};
+
+CommandRegistry buildRegistry();  // every kind and view PosLab has
+
+// Registration, one function per encoding family.
+void registerSinusoidalCommands(CommandRegistry& registry);
+
+// Options shared by all render views, and how to read them.
+std::vector<OptionSpec> renderCommonOptions();
+Result<RenderSettings> readRenderSettings(const ArgMap& args);
+
+}  // namespace poslab::cli

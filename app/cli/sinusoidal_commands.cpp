@@ -1,0 +1,109 @@
+// `poslab export sinusoidal`, `poslab render sinusoidal` and `poslab render sinusoidal-curves`.
+#include "cli/commands.hpp"
+#include "poslab/sinusoidal_figures.hpp"
+
+namespace poslab::cli {
+
+namespace {
+
+std::vector<OptionSpec> sinusoidalOptions() {
+    return {{"d-model", "D", "columns (dimensions), 1..8192; required"},
+            {"seq-len", "L", "rows (positions 0..L-1), 1..1048576 within the memory cap; required"},
+            {"base", "B", "frequency base, > 1 (default 10000)"},
+            {"layout", "NAME", "interleaved (paper), concat (HF [sin|cos]) or t2t (tensor2tensor)"}};
+}
+
+Result<SinusoidalParams> readSinusoidalParams(const ArgMap& args, bool requireSizes) {
+    if (requireSizes && !args.has("d-model")) return Error{"--d-model D is required"};
+    if (requireSizes && !args.has("seq-len")) return Error{"--seq-len L is required"};
+    SinusoidalParams params;
+    auto d = args.integer("d-model", 128);
+    if (!d) return d.error();
+    auto length = args.integer("seq-len", 256);
+    if (!length) return length.error();
+    auto base = args.number("base", 10000);
+    if (!base) return base.error();
+    if (auto layoutName = args.raw("layout")) {
+        auto layout = parseLayout(*layoutName);
+        if (!layout) return Error{"--" + layout.error().message};
+        params.layout = *layout;
+    }
+    // Range checks happen in validate(); clamp only what would overflow an int first.
+    if (*d < -1 || *d > 1 << 30) return Error{"d_model must be 1..8192 (got " + std::to_string(*d) + ")"};
+    if (*length < -1 || *length > 1 << 30) {
+        return Error{"seq_len must be 1..1048576 (got " + std::to_string(*length) + ")"};
+    }
+    params.dModel = int(*d);
+    params.seqLen = int(*length);
+    params.base = *base;
+    if (auto status = validate(params); !status) return status.error();
+    return params;
+}
+
+}  // namespace
+
+void registerSinusoidalCommands(CommandRegistry& registry) {
+    registry.exports.push_back(
+        {"sinusoidal", "the L x D sinusoidal table, row = position", sinusoidalOptions(),
+         [](const ArgMap& args) -> Result<Matrix> {
+             auto params = readSinusoidalParams(args, true);
+             if (!params) return params.error();
+             return sinusoidalTable(*params);
+         }});
+
+    std::vector<OptionSpec> heatmapOptions = sinusoidalOptions();
+    heatmapOptions.push_back({"training-length", "N", "mark N positions as the training length (default: none)"});
+    registry.renders.push_back(
+        {"sinusoidal", "heatmap of the table (positions down, dimensions across)", heatmapOptions,
+         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+             auto params = readSinusoidalParams(args, false);
+             if (!params) return params.error();
+             auto training = args.integer("training-length", 0);
+             if (!training) return training.error();
+             if (*training < 0 || *training > kMaxSeqLen) {
+                 return Error{"--training-length must be 0..1048576 (got " + std::to_string(*training) + ")"};
+             }
+             SinusoidalHeatmapOptions options;
+             if (settings.colormapGiven) options.colormap = settings.colormap;
+             options.trainingLength = int(*training);
+             Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
+             drawSinusoidalHeatmap(figure, {0, 0, figure.width, figure.height}, *params, options,
+                                   settings.theme, nullptr);
+             return figure;
+         }});
+
+    std::vector<OptionSpec> curveOptions = sinusoidalOptions();
+    curveOptions.push_back({"dims", "LIST", "dimensions to plot, comma-separated (default 4,5,6,7)"});
+    curveOptions.push_back({"positions", "N", "plot positions 0..N (default 100)"});
+    registry.renders.push_back(
+        {"sinusoidal-curves", "chosen dimensions against position: the ladder of frequencies",
+         curveOptions,
+         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+             auto params = readSinusoidalParams(args, false);
+             if (!params) return params.error();
+             SinusoidalCurveOptions options;
+             if (args.has("dims")) {
+                 auto dims = args.integers("dims");
+                 if (!dims) return dims.error();
+                 options.dimensions.clear();
+                 for (long long dim : *dims) {
+                     if (dim < 0 || dim >= params->dModel) {
+                         return Error{"--dims entries must be 0.." + std::to_string(params->dModel - 1) +
+                                      " (got " + std::to_string(dim) + ")"};
+                     }
+                     options.dimensions.push_back(int(dim));
+                 }
+             }
+             auto positions = args.number("positions", 100);
+             if (!positions) return positions.error();
+             if (!(*positions >= 1 && *positions <= kMaxSeqLen)) {
+                 return Error{"--positions must be 1..1048576 (got " + *args.raw("positions") + ")"};
+             }
+             options.lastPosition = *positions;
+             Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
+             drawSinusoidalCurves(figure, {0, 0, figure.width, figure.height}, *params, options, settings.theme);
+             return figure;
+         }});
+}
+
+}  // namespace poslab::cli

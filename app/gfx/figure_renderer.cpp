@@ -1,0 +1,130 @@
+#include "gfx/figure_renderer.hpp"
+
+#include <imgui.h>
+
+#include <cfloat>
+#include <cmath>
+
+#include "gfx/fonts.hpp"
+#include "gfx/heatmap_textures.hpp"
+
+namespace poslab::gfx {
+
+namespace {
+
+ImU32 toImColor(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+struct Replay {
+    const FigureTarget& target;
+    ImDrawList* list;
+
+    ImVec2 at(Point p) const {
+        return {target.origin.x + p.x * target.scale, target.origin.y + p.y * target.scale};
+    }
+    float length(float v) const { return v * target.scale; }
+
+    void operator()(const TextItem& item) const {
+        if (item.text.empty()) return;
+        const float size = length(item.size);
+        ImFont* font = target.fonts->forSize(size);
+        const char* begin = item.text.c_str();
+        const char* end = begin + item.text.size();
+        const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, begin, end);
+        const ImVec2 anchor = at(item.anchor);
+        float dx = 0, dy = 0;
+        if (item.horizontal == HorizontalAlign::Center) dx = -extent.x / 2;
+        if (item.horizontal == HorizontalAlign::Right) dx = -extent.x;
+        if (item.vertical == VerticalAlign::Middle) dy = -extent.y / 2;
+        if (item.vertical == VerticalAlign::Bottom) dy = -extent.y;
+        const int firstVertex = list->VtxBuffer.Size;
+        // ImGui drops glyphs outside the clip rectangle before we rotate them; rotated text is
+        // laid out unclipped, then turned into place.
+        if (item.vertical90) list->PushClipRectFullScreen();
+        list->AddText(font, size, ImVec2(std::round(anchor.x + dx), std::round(anchor.y + dy)),
+                      toImColor(item.color), begin, end);
+        if (item.vertical90) {
+            list->PopClipRect();
+            // Rotate 90 degrees counter-clockwise about the anchor: (dx, dy) -> (dy, -dx).
+            for (int i = firstVertex; i < list->VtxBuffer.Size; ++i) {
+                ImVec2& p = list->VtxBuffer[i].pos;
+                const float rx = p.x - anchor.x, ry = p.y - anchor.y;
+                p = ImVec2(anchor.x + ry, anchor.y - rx);
+            }
+        }
+    }
+    void operator()(const LineItem& item) const {
+        const ImVec2 a = at(item.from), b = at(item.to);
+        const float width = length(item.width);
+        if (!item.dashed) {
+            list->AddLine(a, b, toImColor(item.color), width);
+            return;
+        }
+        const float total = std::hypot(b.x - a.x, b.y - a.y);
+        const float dash = length(6), gap = length(4);
+        if (total <= 0) return;
+        const ImVec2 unit((b.x - a.x) / total, (b.y - a.y) / total);
+        for (float s = 0; s < total; s += dash + gap) {
+            const float e = std::min(total, s + dash);
+            list->AddLine(ImVec2(a.x + unit.x * s, a.y + unit.y * s),
+                          ImVec2(a.x + unit.x * e, a.y + unit.y * e), toImColor(item.color), width);
+        }
+    }
+    void operator()(const PolylineItem& item) const {
+        if (item.points.size() < 2) return;
+        std::vector<ImVec2> points;
+        points.reserve(item.points.size());
+        for (Point p : item.points) points.push_back(at(p));
+        list->AddPolyline(points.data(), int(points.size()), toImColor(item.color), 0,
+                          length(item.width));
+    }
+    void operator()(const RectItem& item) const {
+        const ImVec2 a = at({item.box.x, item.box.y}), b = at({item.box.right(), item.box.bottom()});
+        if (item.fill.a) list->AddRectFilled(a, b, toImColor(item.fill));
+        if (item.stroke.a) list->AddRect(a, b, toImColor(item.stroke), 0, 0, length(item.strokeWidth));
+    }
+    void operator()(const CircleItem& item) const {
+        if (item.fill.a) list->AddCircleFilled(at(item.center), length(item.radius), toImColor(item.fill));
+        if (item.stroke.a) {
+            list->AddCircle(at(item.center), length(item.radius), toImColor(item.stroke), 0,
+                            length(item.strokeWidth));
+        }
+    }
+    void operator()(const PolygonItem& item) const {
+        std::vector<ImVec2> points;
+        for (Point p : item.points) points.push_back(at(p));
+        if (points.size() >= 3) list->AddConvexPolyFilled(points.data(), int(points.size()), toImColor(item.fill));
+    }
+    void operator()(const HeatmapItem& item) const {
+        const GLuint texture = target.heatmaps ? target.heatmaps->textureFor(item) : 0;
+        if (texture == 0) return;
+        list->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture)),
+                       at({item.box.x, item.box.y}), at({item.box.right(), item.box.bottom()}));
+    }
+    void operator()(const ClipPush& item) const {
+        list->PushClipRect(at({item.box.x, item.box.y}), at({item.box.right(), item.box.bottom()}), true);
+    }
+    void operator()(const ClipPop&) const { list->PopClipRect(); }
+
+};
+
+}  // namespace
+
+void drawFigure(const FigureTarget& target, const Figure& figure) {
+    ImDrawList* list = target.drawList;
+    Replay replay{target, list};
+    list->PushClipRect(replay.at({0, 0}), replay.at({figure.width, figure.height}), true);
+    if (figure.background.a) {
+        list->AddRectFilled(replay.at({0, 0}), replay.at({figure.width, figure.height}),
+                            toImColor(figure.background));
+    }
+    for (const FigureItem& item : figure.items) std::visit(replay, item);
+    list->PopClipRect();
+}
+
+Point measureText(const FontSet& fonts, const std::string& text, float size) {
+    ImFont* font = fonts.forSize(size);
+    const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
+    return {extent.x, extent.y};
+}
+
+}  // namespace poslab::gfx

@@ -1,0 +1,28 @@
+// figure_renderer.hpp — replays a poslab::Figure into a Dear ImGui draw list.
+//
+// The same call draws the live views and the headless `poslab render` output, so the two agree.
+#pragma once
+
+#include "poslab/figure.hpp"
+
+struct ImDrawList;
+
+namespace poslab::gfx {
+
+class FontSet;
+class HeatmapTextures;
+
+struct FigureTarget {
+    ImDrawList* drawList = nullptr;
+    Point origin;        // screen position of the figure's (0, 0)
+    float scale = 1.0f;  // figure pixels to screen pixels (HiDPI, export scale)
+    const FontSet* fonts = nullptr;
+    HeatmapTextures* heatmaps = nullptr;
+};
+
+void drawFigure(const FigureTarget& target, const Figure& figure);
+
+// Width and height the text would take with the target's fonts (unscaled figure pixels).
+Point measureText(const FontSet& fonts, const std::string& text, float size);
+
+}  // namespace poslab::gfx

@@ -1,0 +1,158 @@
+#include "gfx/offscreen.hpp"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <cmath>
+
+#include "gfx/figure_renderer.hpp"
+#include "gfx/fonts.hpp"
+#include "gfx/gl_objects.hpp"
+#include "gfx/heatmap_textures.hpp"
+#include "gfx/image_io.hpp"
+
+namespace poslab::gfx {
+
+struct OffscreenRenderer::State {
+    EGLDisplay display = EGL_NO_DISPLAY;
+    EGLContext context = EGL_NO_CONTEXT;
+    ImGuiContext* imgui = nullptr;
+    bool backendReady = false;
+    FontSet fonts;
+    HeatmapTextures heatmaps;
+};
+
+namespace {
+
+Result<EGLDisplay> surfacelessDisplay() {
+    auto getPlatformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
+        eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    if (!getPlatformDisplay) return Error{"EGL has no eglGetPlatformDisplayEXT (install libegl-mesa0)"};
+    EGLDisplay display = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (display == EGL_NO_DISPLAY) return Error{"EGL's Mesa surfaceless platform is not available"};
+    EGLint major = 0, minor = 0;
+    if (!eglInitialize(display, &major, &minor)) {
+        return Error{"eglInitialize failed on the surfaceless platform (error 0x" +
+                     [] { char b[16]; std::snprintf(b, sizeof b, "%x", eglGetError()); return std::string(b); }() + ")"};
+    }
+    return display;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<OffscreenRenderer>> OffscreenRenderer::create() {
+    std::unique_ptr<OffscreenRenderer> renderer(new OffscreenRenderer());
+    renderer->state_ = std::make_unique<State>();
+    State& s = *renderer->state_;
+
+    auto display = surfacelessDisplay();
+    if (!display) return display.error();
+    s.display = *display;
+    if (!eglBindAPI(EGL_OPENGL_API)) return Error{"EGL cannot bind the desktop OpenGL API"};
+    const EGLint configAttributes[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    EGLConfig config = nullptr;
+    EGLint configCount = 0;
+    eglChooseConfig(s.display, configAttributes, &config, 1, &configCount);
+    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                        EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    s.context = eglCreateContext(s.display, configCount > 0 ? config : EGL_NO_CONFIG_KHR,
+                                 EGL_NO_CONTEXT, contextAttributes);
+    if (s.context == EGL_NO_CONTEXT) return Error{"EGL could not create an OpenGL 3.3 core context"};
+    if (!eglMakeCurrent(s.display, EGL_NO_SURFACE, EGL_NO_SURFACE, s.context)) {
+        return Error{"EGL could not make the surfaceless context current"};
+    }
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
+        return Error{"could not load OpenGL functions through EGL"};
+    }
+
+    IMGUI_CHECKVERSION();
+    s.imgui = ImGui::CreateContext();
+    ImGui::SetCurrentContext(s.imgui);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.LogFilename = nullptr;
+    s.fonts.load(16.0f, 1.0f);
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return Error{"the ImGui OpenGL3 backend failed to start"};
+    s.backendReady = true;
+    if (auto status = s.heatmaps.initialize(); !status) return status.error();
+    return renderer;
+}
+
+OffscreenRenderer::~OffscreenRenderer() {
+    if (!state_) return;
+    State& s = *state_;
+    if (s.imgui) {
+        ImGui::SetCurrentContext(s.imgui);
+        s.heatmaps = HeatmapTextures();
+        if (s.backendReady) ImGui_ImplOpenGL3_Shutdown();
+        ImGui::DestroyContext(s.imgui);
+    }
+    if (s.display != EGL_NO_DISPLAY) {
+        eglMakeCurrent(s.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        if (s.context != EGL_NO_CONTEXT) eglDestroyContext(s.display, s.context);
+        eglTerminate(s.display);
+    }
+}
+
+std::string OffscreenRenderer::rendererName() const {
+    const GLubyte* name = glGetString(GL_RENDERER);
+    return name ? reinterpret_cast<const char*>(name) : "unknown";
+}
+
+Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
+    State& s = *state_;
+    ImGui::SetCurrentContext(s.imgui);
+    const int width = int(std::lround(figure.width * scale));
+    const int height = int(std::lround(figure.height * scale));
+    GLint maxSize = 0;
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxSize);
+    if (width < 1 || height < 1 || width > maxSize || height > maxSize) {
+        return Error{"image size " + std::to_string(width) + " x " + std::to_string(height) +
+                     " must be 1.." + std::to_string(maxSize) + " pixels per side"};
+    }
+
+    GLuint framebufferName = 0, colorName = 0;
+    glGenFramebuffers(1, &framebufferName);
+    Framebuffer framebuffer(framebufferName);
+    glGenRenderbuffers(1, &colorName);
+    Renderbuffer color(colorName);
+    glBindRenderbuffer(GL_RENDERBUFFER, colorName);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebufferName);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colorName);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        return Error{"could not create a " + std::to_string(width) + " x " + std::to_string(height) +
+                     " offscreen framebuffer"};
+    }
+
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(width), float(height));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    FigureTarget target;
+    target.drawList = ImGui::GetBackgroundDrawList();
+    target.scale = scale;
+    target.fonts = &s.fonts;
+    target.heatmaps = &s.heatmaps;
+    drawFigure(target, figure);
+    ImGui::Render();
+
+    glBindFramebuffer(GL_FRAMEBUFFER, framebufferName);
+    glViewport(0, 0, width, height);
+    const Rgba bg = figure.background;
+    glClearColor(bg.r / 255.f, bg.g / 255.f, bg.b / 255.f, bg.a / 255.f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glFinish();
+    ImageRgba image = readFramebuffer(width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    s.heatmaps.endFrame();
+    return image;
+}
+
+}  // namespace poslab::gfx

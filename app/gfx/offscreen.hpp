@@ -1,0 +1,33 @@
+// offscreen.hpp — figures rendered to pixels with no window and no X server.
+//
+// An OpenGL 3.3 core context on EGL's Mesa surfaceless platform (llvmpipe on machines without a
+// GPU), a framebuffer object as the target, and the same Dear ImGui figure renderer the GUI uses.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "poslab/colormap.hpp"
+#include "poslab/figure.hpp"
+#include "poslab/result.hpp"
+
+namespace poslab::gfx {
+
+class OffscreenRenderer {
+public:
+    static Result<std::unique_ptr<OffscreenRenderer>> create();  // EGL context + ImGui + fonts
+    ~OffscreenRenderer();
+    OffscreenRenderer(const OffscreenRenderer&) = delete;
+    OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
+
+    // The figure at `scale` device pixels per figure pixel; transparent where it has no background.
+    Result<ImageRgba> render(const Figure& figure, float scale = 1.0f);
+    std::string rendererName() const;  // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+
+private:
+    OffscreenRenderer() = default;
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace poslab::gfx

@@ -1,0 +1,97 @@
+// PosLab — start-up in Dear ImGui's example order: error callback, GL hints, window, context,
+// style, backends, fonts, state, loop, teardown in reverse. Everything else lives elsewhere.
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/cli.hpp"
+#include "gfx/fonts.hpp"
+#include "ui/application.hpp"
+#include "ui/frame_loop.hpp"
+
+namespace {
+
+void reportGlfwError(int code, const char* description) {
+    std::fprintf(stderr, "poslab: GLFW error %d: %s\n", code, description);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::vector<std::string> arguments(argv + 1, argv + argc);
+    if (poslab::cli::wantsCommandLine(arguments)) return poslab::cli::runCommandLine(arguments);
+    auto launch = poslab::ui::parseLaunchOptions(arguments);
+    if (!launch) {
+        std::fprintf(stderr, "poslab: %s\n", launch.error().message.c_str());
+        return poslab::cli::kExitBadInput;
+    }
+
+    // 1. Error callback and platform.
+    glfwSetErrorCallback(reportGlfwError);
+    if (!glfwInit()) {
+        std::fprintf(stderr,
+                     "poslab: no display to open a window on; figures can still be made with "
+                     "`poslab render` (see poslab render --help)\n");
+        return 1;
+    }
+    // 2. GL hints: 3.3 core, as the shaders are written.
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    // 3. Window and context.
+    GLFWwindow* window = glfwCreateWindow(1440, 900, "PosLab", nullptr, nullptr);
+    if (!window) {
+        std::fprintf(stderr, "poslab: could not open an OpenGL 3.3 window\n");
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+        std::fprintf(stderr, "poslab: could not load OpenGL 3.3 functions\n");
+        return 1;
+    }
+    // 4. Dear ImGui context and style.
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the layout is fixed; nothing to remember in imgui.ini
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().FrameRounding = 3.0f;
+    ImGui::GetStyle().WindowRounding = 0.0f;
+    // 5. Platform and renderer backends.
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    // 6. Fonts.
+    poslab::gfx::FontSet fonts;
+    fonts.load(16.0f);
+    int exitCode = 0;
+    {
+        // 7. Application state (scoped: its GL textures go before the context does).
+        poslab::ui::Application application;
+        if (auto status = application.initialize(window, &fonts); !status) {
+            std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+            return 1;
+        }
+        // 8. Main loop.
+        exitCode = poslab::ui::runFrameLoop(window, application, *launch);
+    }
+    // 9. Teardown in reverse.
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return exitCode;
+}

@@ -1,0 +1,173 @@
+#include "panels/sinusoidal_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/limits.hpp"
+#include "poslab/sinusoidal_figures.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+bool SinusoidalPanel::SampleKey::operator==(const SampleKey& o) const {
+    return params.dModel == o.params.dModel && params.seqLen == o.params.seqLen &&
+           params.base == o.params.base && params.layout == o.params.layout &&
+           window.firstRow == o.window.firstRow && window.rowCount == o.window.rowCount &&
+           window.firstCol == o.window.firstCol && window.colCount == o.window.colCount &&
+           width == o.width && height == o.height;
+}
+
+void SinusoidalPanel::draw(AppState& state, FrameContext& context) {
+    SinusoidalViewState& view = state.sinusoidal;
+    panelLayout(
+        state, context, [&] { drawControls(view); },
+        [&] {
+            const float available = ImGui::GetContentRegionAvail().y;
+            drawHeatmap(view, context, std::floor(available * 0.66f));
+            drawCurves(view, context);
+        });
+}
+
+void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
+    SinusoidalParams& p = view.params;
+    sectionHeader("Encoding");
+    if (sliderInt("d_model", &p.dModel, 2, 8192,
+                  "Width of the encoding: the number of dimensions (columns). Each pair of columns "
+                  "is one frequency.", true)) {
+        view.window.firstCol = 0, view.window.colCount = 0;
+    }
+    if (sliderInt("sequence length", &p.seqLen, 1, kMaxGuiSeqLen,
+                  "Number of positions (rows) in the table.", true)) {
+        view.window.firstRow = 0, view.window.rowCount = 0;
+    }
+    sliderDouble("base", &p.base, 1.0001, 1e7, "%.6g",
+                 "Frequency base: column pair i turns at 1 / base^(2i/d) radians per position. "
+                 "The paper uses 10000; larger bases stretch the slowest wavelengths.", true);
+    if (ImGui::Button("10000")) p.base = 10000;
+    tooltipForLastItem("Reset the base to the paper's value.");
+    ImGui::SameLine();
+    if (ImGui::Button("500000")) p.base = 500000;
+    tooltipForLastItem("Llama 3's RoPE base, for comparison.");
+    comboEnum("layout", &p.layout,
+              std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat, SinusoidalLayout::Tensor2Tensor},
+              layoutName,
+              "interleaved: the paper's sin, cos, sin, cos…\nconcat: Hugging Face's [sin block | cos block]\n"
+              "t2t: tensor2tensor's get_timing_signal_1d — geometric timescales from 1 to base, not "
+              "the paper's frequencies.");
+
+    sectionHeader("Display");
+    comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
+              "Blue-white-red is centred at zero, which suits values in [-1, 1].");
+    ImGui::Checkbox("mark training length", &view.markTrainingLength);
+    tooltipForLastItem("Draw a line at the length a model was trained on and shade the positions beyond.");
+    if (view.markTrainingLength) sliderInt("training length", &view.trainingLength, 1, 65536, nullptr, true);
+    if (ImGui::Button("Reset zoom")) view.window = {};
+    tooltipForLastItem("Or double-click the heatmap. Wheel: zoom; Shift+wheel: zoom dimensions; drag: pan.");
+
+    sectionHeader("Curves");
+    sliderInt("first dimension", &view.firstCurveDimension, 0, std::max(0, p.dModel - 1),
+              "The first of the dimensions plotted against position.");
+    sliderInt("dimensions", &view.curveCount, 1, 8, "How many consecutive dimensions to plot.");
+    sliderInt("positions", &view.curvePositions, 2, 65536, "Plot positions 0..N.", true);
+}
+
+void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& context, float height) {
+    const Canvas canvas = beginCanvas("heatmap", height);
+    SinusoidalParams& p = view.params;
+    view.window = clampWindow(view.window, p.seqLen, p.dModel);
+
+    // Zoom about the mouse with the wheel (rows; Shift: columns), pan by dragging.
+    PlotFrame frame;
+    {
+        // The frame of the previous layout is good enough to locate the mouse in cells.
+        Figure probe = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+        HeatmapSample empty;
+        empty.window = view.window;
+        empty.values = nullptr;
+        SinusoidalHeatmapOptions none;
+        drawSinusoidalHeatmap(probe, {0, 0, canvas.box.width, canvas.box.height}, p, none, context.theme, &empty, &frame);
+    }
+    CellWindow& w = view.window;
+    if (canvas.hovered && canvas.wheel != 0 && frame.plot.contains(canvas.mouse)) {
+        const auto [cx, cy] = frame.toData(canvas.mouse);
+        const double factor = std::pow(0.8, canvas.wheel);
+        if (ImGui::GetIO().KeyShift) {
+            const long long count = std::clamp<long long>(std::llround(w.colCount * factor), 1, p.dModel);
+            w.firstCol = std::llround(cx - (cx - w.firstCol) * double(count) / w.colCount);
+            w.colCount = count;
+        } else {
+            const long long count = std::clamp<long long>(std::llround(w.rowCount * factor), 1, p.seqLen);
+            w.firstRow = std::llround(cy - (cy - w.firstRow) * double(count) / w.rowCount);
+            w.rowCount = count;
+        }
+    }
+    if (canvas.dragging) {
+        w.firstRow -= std::llround(canvas.dragDelta.y / frame.plot.height * w.rowCount);
+        w.firstCol -= std::llround(canvas.dragDelta.x / frame.plot.width * w.colCount);
+    }
+    if (canvas.doubleClicked) w = {};
+    w = clampWindow(w, p.seqLen, p.dModel);
+
+    const SampleKey key{p, w, int(canvas.box.width), int(canvas.box.height)};
+    if (!sampleKey_ || !(*sampleKey_ == key)) {
+        sample_ = sinusoidalSampleForArea(p, w, {0, 0, canvas.box.width, canvas.box.height});
+        sampleKey_ = key;
+    }
+
+    SinusoidalHeatmapOptions options;
+    options.colormap = view.colormap;
+    options.window = w;
+    options.trainingLength = view.markTrainingLength ? view.trainingLength : 0;
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    drawSinusoidalHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, p, options,
+                          context.theme, &sample_, &frame);
+    drawCanvasFigure(canvas, figure, context);
+
+    if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
+        const auto [x, y] = frame.toData(canvas.mouse);
+        const int column = std::clamp(int(std::floor(x)), 0, p.dModel - 1);
+        const long long position = std::clamp<long long>(std::llround(std::floor(y)), 0, p.seqLen - 1);
+        const SinusoidalColumn wave = sinusoidalColumn(p, column);
+        ImGui::BeginTooltip();
+        ImGui::Text("position %lld, dimension %d", position, column);
+        ImGui::Text("value %.6f", sinusoidalValue(p, double(position), column));
+        ImGui::TextUnformatted(sinusoidalFormula(p, int(position), column).c_str());
+        if (!wave.isZero) {
+            ImGui::TextDisabled("wavelength %.4g positions", 2 * M_PI / wave.frequency);
+        }
+        if (sample_.rowsPerTexel > 1 || sample_.colsPerTexel > 1) {
+            ImGui::TextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
+                                sample_.rowsPerTexel, sample_.colsPerTexel);
+        }
+        ImGui::EndTooltip();
+    }
+}
+
+void SinusoidalPanel::drawCurves(SinusoidalViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("curves");
+    SinusoidalCurveOptions options;
+    options.dimensions.clear();
+    for (int i = 0; i < view.curveCount; ++i) {
+        const int dimension = view.firstCurveDimension + i;
+        if (dimension < view.params.dModel) options.dimensions.push_back(dimension);
+    }
+    options.lastPosition = view.curvePositions;
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    PlotFrame frame;
+    drawSinusoidalCurves(figure, {0, 0, canvas.box.width, canvas.box.height}, view.params, options,
+                         context.theme, &frame);
+    drawCanvasFigure(canvas, figure, context);
+    if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
+        const double position = frame.toData(canvas.mouse).first;
+        ImGui::BeginTooltip();
+        ImGui::Text("position %.2f", position);
+        for (int dimension : options.dimensions) {
+            ImGui::Text("dim %d: %.5f", dimension, sinusoidalValue(view.params, position, dimension));
+        }
+        ImGui::EndTooltip();
+    }
+}
+
+}  // namespace poslab::ui

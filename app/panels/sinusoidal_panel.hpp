@@ -1,0 +1,34 @@
+// sinusoidal_panel.hpp — the live sinusoidal view: the position x dimension heatmap (zoom with
+// the wheel, pan by dragging, double-click to reset; hover for value and formula) above the
+// curves of chosen dimensions against position.
+#pragma once
+
+#include <optional>
+
+#include "poslab/heatmap_sample.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class SinusoidalPanel : public Panel {
+public:
+    const char* title() const override { return "Sinusoidal"; }
+    void draw(AppState& state, FrameContext& context) override;
+
+private:
+    void drawControls(SinusoidalViewState& view);
+    void drawHeatmap(SinusoidalViewState& view, FrameContext& context, float height);
+    void drawCurves(SinusoidalViewState& view, FrameContext& context);
+
+    // Cache of the heatmap texels, rebuilt only when its key changes.
+    struct SampleKey {
+        SinusoidalParams params;
+        CellWindow window;
+        int width = 0, height = 0;
+        bool operator==(const SampleKey& o) const;
+    };
+    std::optional<SampleKey> sampleKey_;
+    HeatmapSample sample_;
+};
+
+}  // namespace poslab::ui

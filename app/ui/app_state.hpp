@@ -1,0 +1,37 @@
+// app_state.hpp — the one owner of what the user has chosen: plain parameters, no caches.
+//
+// Panels read and write these fields; derived data (tables, textures) live in the panels as
+// caches keyed on them. Everything here is what a saved session would need to restore.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "poslab/colormap.hpp"
+#include "poslab/heatmap_sample.hpp"
+#include "poslab/plot.hpp"
+#include "poslab/sinusoidal.hpp"
+
+namespace poslab::ui {
+
+enum class ViewId { Sinusoidal };
+
+struct SinusoidalViewState {
+    SinusoidalParams params{128, 256, 10000, SinusoidalLayout::Interleaved};
+    ColormapId colormap = ColormapId::BlueWhiteRed;
+    CellWindow window;            // zoom and pan; zero counts mean "everything"
+    bool markTrainingLength = false;
+    int trainingLength = 128;
+    int firstCurveDimension = 4;  // the Annotated Transformer plots dims 4..7
+    int curveCount = 4;
+    int curvePositions = 100;
+};
+
+struct AppState {
+    ViewId view = ViewId::Sinusoidal;
+    ThemeId theme = ThemeId::Dark;
+    bool showControls = true;
+    SinusoidalViewState sinusoidal;
+};
+
+}  // namespace poslab::ui

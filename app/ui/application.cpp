@@ -1,0 +1,109 @@
+#include "ui/application.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <ctime>
+
+#include "gfx/image_io.hpp"
+#include "panels/sinusoidal_panel.hpp"
+
+namespace poslab::ui {
+
+Application::Application() { panels_.push_back(std::make_unique<SinusoidalPanel>()); }
+
+Application::~Application() = default;
+
+Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
+    window_ = window;
+    fonts_ = fonts;
+    return heatmaps_.initialize();
+}
+
+namespace {
+
+std::string timestampedScreenshotName() {
+    char name[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(name, sizeof name, "poslab-%Y%m%d-%H%M%S.png", std::localtime(&now));
+    return name;
+}
+
+}  // namespace
+
+void Application::handleShortcuts() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestedScreenshot = timestampedScreenshotName();
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
+    if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_TAB, false) && io.KeyCtrl) {
+        state_.showControls = !state_.showControls;
+    }
+}
+
+void Application::drawMenuBar() {
+    if (!ImGui::BeginMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Screenshot", "F12")) requestedScreenshot = timestampedScreenshotName();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        ImGui::MenuItem("Controls", "Ctrl+Tab", &state_.showControls);
+        if (ImGui::MenuItem("Dark figures", nullptr, state_.theme == ThemeId::Dark)) state_.theme = ThemeId::Dark;
+        if (ImGui::MenuItem("Paper figures", nullptr, state_.theme == ThemeId::Paper)) state_.theme = ThemeId::Paper;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        ImGui::TextUnformatted("Wheel over a heatmap: zoom positions; Shift+wheel: zoom dimensions.");
+        ImGui::TextUnformatted("Drag: pan. Double-click: reset the zoom. Hover: value and formula.");
+        ImGui::TextUnformatted("F12: screenshot of the window (PNG in the working directory).");
+        ImGui::TextUnformatted("The same figures from the command line: poslab render --help");
+        ImGui::EndMenu();
+    }
+    ImGui::EndMenuBar();
+}
+
+void Application::frame() {
+    handleShortcuts();
+    FrameContext context;
+    context.fonts = fonts_;
+    context.heatmaps = &heatmaps_;
+    context.theme = themeFor(state_.theme);
+    context.statusMessage = &status_;
+
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->WorkPos);
+    ImGui::SetNextWindowSize(viewport->WorkSize);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::Begin("PosLab", nullptr, flags);
+    drawMenuBar();
+    const float statusHeight = ImGui::GetFrameHeightWithSpacing();
+    ImGui::BeginChild("main", ImVec2(0, -statusHeight));
+    if (ImGui::BeginTabBar("views")) {
+        for (auto& panel : panels_) {
+            if (ImGui::BeginTabItem(panel->title())) {
+                panel->draw(state_, context);
+                ImGui::EndTabItem();
+            }
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+    ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot." : status_.c_str());
+    ImGui::End();
+    animating_ = context.animating;
+}
+
+void Application::afterRender(int framebufferWidth, int framebufferHeight) {
+    if (!requestedScreenshot.empty()) {
+        const ImageRgba image = gfx::readFramebuffer(framebufferWidth, framebufferHeight);
+        const Status saved = gfx::savePng(image, requestedScreenshot);
+        status_ = saved ? "Saved screenshot " + requestedScreenshot : saved.error().message;
+        requestedScreenshot.clear();
+    }
+    heatmaps_.endFrame();
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,24 @@
+// frame_context.hpp — what a panel may use while it draws one frame (besides AppState).
+#pragma once
+
+#include <string>
+
+#include "poslab/plot.hpp"
+
+namespace poslab::gfx {
+class FontSet;
+class HeatmapTextures;
+}  // namespace poslab::gfx
+
+namespace poslab::ui {
+
+struct FrameContext {
+    const gfx::FontSet* fonts = nullptr;
+    gfx::HeatmapTextures* heatmaps = nullptr;
+    Theme theme = darkTheme();      // figure theme for this frame
+    float uiScale = 1.0f;           // 1 normally, larger in presentation mode
+    std::string* statusMessage = nullptr;  // panels report errors and results here
+    bool animating = false;         // a panel sets this to keep frames coming (animations)
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,21 @@
+// frame_loop.hpp — the GUI's main loop: frame pacing, benchmarks and scripted screenshots.
+//
+// Frames are drawn only when something happens (input, an animation, a pending screenshot) and
+// never faster than 60 per second, so an idle PosLab uses no CPU even where vsync is ignored
+// (Xvfb, some remote desktops).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "poslab/result.hpp"
+#include "ui/application.hpp"
+
+struct GLFWwindow;
+
+namespace poslab::ui {
+
+Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments);
+int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptions& options);
+
+}  // namespace poslab::ui

@@ -1,0 +1,47 @@
+// panel.hpp — one view of PosLab: controls on the left, figures on the right.
+//
+// A panel owns only caches derived from AppState; the state itself stays in AppState.
+#pragma once
+
+#include "poslab/figure.hpp"
+#include "ui/app_state.hpp"
+#include "ui/frame_context.hpp"
+
+namespace poslab::ui {
+
+class Panel {
+public:
+    virtual ~Panel() = default;
+    virtual const char* title() const = 0;                 // tab label
+    virtual void draw(AppState& state, FrameContext& context) = 0;  // the one entry point
+};
+
+// The standard layout: a fixed-width controls column (hidden when !state.showControls), then the
+// figure area. Calls drawControls() and drawFigures() in that order.
+template <class DrawControls, class DrawFigures>
+void panelLayout(const AppState& state, const FrameContext& context, DrawControls drawControls,
+                 DrawFigures drawFigures);
+
+}  // namespace poslab::ui
+
+#include <imgui.h>
+
+namespace poslab::ui {
+
+template <class DrawControls, class DrawFigures>
+void panelLayout(const AppState& state, const FrameContext& context, DrawControls drawControls,
+                 DrawFigures drawFigures) {
+    if (state.showControls) {
+        ImGui::BeginChild("controls", ImVec2(330.0f * context.uiScale, 0), true);
+        ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.5f);
+        drawControls();
+        ImGui::PopItemWidth();
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    ImGui::BeginChild("figures", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    drawFigures();
+    ImGui::EndChild();
+}
+
+}  // namespace poslab::ui

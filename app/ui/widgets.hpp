@@ -1,0 +1,39 @@
+// widgets.hpp — controls and the figure canvas shared by every panel.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "poslab/figure.hpp"
+#include "poslab/plot.hpp"
+#include "ui/frame_context.hpp"
+
+namespace poslab::ui {
+
+// ---- Controls (each returns true when the value changed this frame)
+bool sliderInt(const char* label, int* value, int low, int high, const char* tooltip,
+               bool logarithmic = false);
+bool sliderDouble(const char* label, double* value, double low, double high, const char* format,
+                  const char* tooltip, bool logarithmic = false);
+void tooltipForLastItem(const char* text);  // shows text when the previous widget is hovered
+void sectionHeader(const char* text);       // a separator with a caption
+template <class Enum, class NameFn, class List>
+bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name, const char* tooltip);
+
+// ---- Figure canvas: reserves the rest of the region (or `height` pixels) for a figure.
+struct Canvas {
+    Box box;                        // screen pixels
+    bool hovered = false;
+    Point mouse;                    // relative to box origin
+    float wheel = 0;                // mouse wheel steps this frame while hovered
+    bool dragging = false;
+    Point dragDelta;                // pixels moved this frame while dragging
+    bool doubleClicked = false;
+    bool clicked = false;
+};
+Canvas beginCanvas(const char* id, float height = 0);  // height 0: all remaining space
+void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context);
+
+}  // namespace poslab::ui
+
+#include "ui/widgets_inl.hpp"

@@ -1,0 +1,38 @@
+// sinusoidal_figures.hpp — the sinusoidal views as figures: the position x dimension heatmap and
+// the curves of chosen dimensions against position. Used by the GUI panel and `poslab render`.
+#pragma once
+
+#include <vector>
+
+#include "poslab/heatmap_sample.hpp"
+#include "poslab/plot.hpp"
+#include "poslab/sinusoidal.hpp"
+
+namespace poslab {
+
+struct SinusoidalHeatmapOptions {
+    ColormapId colormap = ColormapId::BlueWhiteRed;  // signed values in [-1, 1]
+    CellWindow window;                               // zoom; empty counts mean everything
+    int trainingLength = 0;                          // > 0: mark it and shade the rows beyond
+};
+
+std::string sinusoidalTitle(const SinusoidalParams& params);  // "Sinusoidal (interleaved) — d=…"
+
+// Texels for a heatmap drawn into `area` (one per pixel at most).
+HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area);
+
+// Draws the heatmap; pass the sample when the caller caches one, or nullptr to compute it.
+void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& params,
+                           const SinusoidalHeatmapOptions& options, const Theme& theme,
+                           const HeatmapSample* sample, PlotFrame* frame = nullptr);
+
+struct SinusoidalCurveOptions {
+    std::vector<int> dimensions{4, 5, 6, 7};  // the Annotated Transformer's choice
+    double firstPosition = 0;
+    double lastPosition = 100;
+};
+void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& params,
+                          const SinusoidalCurveOptions& options, const Theme& theme,
+                          PlotFrame* frame = nullptr);
+
+}  // namespace poslab

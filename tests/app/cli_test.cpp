@@ -1,0 +1,143 @@
+// The command line as a user meets it: real processes, real files, exit codes and messages.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "poslab/csv.hpp"
+#include "process.hpp"
+
+namespace poslab::test {
+namespace {
+
+class CliTest : public ::testing::Test {
+protected:
+    std::string dir = temporaryDirectory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string path(const std::string& name) const { return dir + "/" + name; }
+    int filesInDir() const {
+        return int(std::distance(std::filesystem::directory_iterator(dir), {}));
+    }
+};
+
+TEST_F(CliTest, ExportSinusoidalCsvMatchesThePaper) {
+    auto result = runPoslab({"export", "sinusoidal", "--d-model", "6", "--seq-len", "40", "--out", path("pe.csv")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    auto table = parseCsv(readFile(path("pe.csv")));
+    ASSERT_TRUE(table.ok());
+    ASSERT_EQ(table->rows, 40u);
+    ASSERT_EQ(table->cols, 6u);
+    for (int p = 0; p < 40; ++p) {
+        for (int c = 0; c < 6; ++c) {
+            const double angle = p / std::pow(10000.0, 2.0 * (c / 2) / 6);
+            EXPECT_NEAR((*table)(p, c), c % 2 ? std::cos(angle) : std::sin(angle), 1e-13);
+        }
+    }
+}
+
+TEST_F(CliTest, ExportNpyIsWhatNumpyWrites) {
+    auto result = runPoslab({"export", "sinusoidal", "--d-model", "4", "--seq-len", "3", "--layout",
+                             "concat", "--out", path("pe.npy")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const std::string bytes = readFile(path("pe.npy"));
+    ASSERT_EQ(bytes.size(), 128u + 3 * 4 * 8);
+    // Row 1 of the concat layout: [sin(1), sin(0.01), cos(1), cos(0.01)].
+    double row1[4];
+    std::memcpy(row1, bytes.data() + 128 + 4 * 8, sizeof row1);
+    EXPECT_NEAR(row1[0], std::sin(1.0), 1e-15);
+    EXPECT_NEAR(row1[1], std::sin(0.01), 1e-15);
+    EXPECT_NEAR(row1[2], std::cos(1.0), 1e-15);
+    EXPECT_NEAR(row1[3], std::cos(0.01), 1e-15);
+
+    // When Debian's numpy is installed, numpy itself must produce the identical file.
+    if (runShell("/usr/bin/python3 -c 'import numpy'").exitCode != 0) GTEST_SKIP() << "python3-numpy not installed";
+    const std::string script =
+        "import numpy as np, sys\n"
+        "d, L = 4, 3\n"
+        "pos = np.arange(L)[:, None]\n"
+        "angle = np.array([[p / np.power(10000, 2 * (j // 2) / d) for j in range(d)] for p in range(L)])\n"
+        "out = np.concatenate([np.sin(angle[:, 0::2]), np.cos(angle[:, 1::2])], axis=1)\n"
+        "np.save(sys.argv[1], out)\n"
+        "back = np.load(sys.argv[2])\n"
+        "assert back.dtype == np.float64 and back.shape == (3, 4), back.shape\n"
+        "assert np.abs(back - out).max() < 1e-15\n";
+    std::ofstream(path("check.py")) << script;
+    auto numpyRun = runShell("/usr/bin/python3 " + path("check.py") + " " + path("numpy.npy") + " " + path("pe.npy"));
+    ASSERT_EQ(numpyRun.exitCode, 0) << numpyRun.err;
+    EXPECT_EQ(readFile(path("numpy.npy")).substr(0, 128), bytes.substr(0, 128));
+}
+
+struct BadInput {
+    std::vector<std::string> arguments;
+    std::string expectedMessage;  // a fragment of the one-line error
+};
+
+class CliBadInputTest : public CliTest, public ::testing::WithParamInterface<BadInput> {};
+
+TEST_P(CliBadInputTest, OneLineErrorExitCode2AndNoFile) {
+    std::vector<std::string> arguments = GetParam().arguments;
+    for (std::string& a : arguments) {
+        if (a.rfind("OUT", 0) == 0) a = path(a.substr(3));
+    }
+    auto result = runPoslab(arguments);
+    EXPECT_EQ(result.exitCode, 2) << result.err;
+    EXPECT_NE(result.err.find(GetParam().expectedMessage), std::string::npos) << result.err;
+    ASSERT_FALSE(result.err.empty());
+    EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << "not one line: " << result.err;
+    EXPECT_EQ(filesInDir(), 0) << "a file was left behind";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sinusoidal, CliBadInputTest,
+    ::testing::Values(
+        BadInput{{"export", "sinusoidal", "--d-model", "0", "--seq-len", "8", "--out", "OUTa.csv"}, "--d-model must be 1..8192 (got 0)"},
+        BadInput{{"export", "sinusoidal", "--d-model", "-3", "--seq-len", "8", "--out", "OUTa.csv"}, "--d-model must be 1..8192"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "0", "--out", "OUTa.csv"}, "--seq-len must be 1..1048576 (got 0)"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8192", "--seq-len", "1048576", "--out", "OUTa.npy"}, "memory cap"},
+        BadInput{{"export", "sinusoidal", "--d-model", "abc", "--seq-len", "8", "--out", "OUTa.csv"}, "--d-model expects an integer (got 'abc')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1", "--out", "OUTa.csv"}, "--base must be > 1"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "nan", "--out", "OUTa.csv"}, "--base must be > 1"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "inf", "--out", "OUTa.csv"}, "--base must be > 1"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1e4x", "--out", "OUTa.csv"}, "--base expects a number"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--layout", "diagonal", "--out", "OUTa.csv"}, "--layout must be interleaved, concat or t2t"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--out", "OUTa.txt"}, "--out must end in .csv or .npy"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--out", "/nonexistent-dir/a.csv"}, "cannot write '/nonexistent-dir/a.csv'"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8"}, "--out FILE is required"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--frobnicate", "1", "--out", "OUTa.csv"}, "unknown option --frobnicate"},
+        BadInput{{"export", "sinusoidal", "--d-model"}, "--d-model needs a value"},
+        BadInput{{"export", "wavelet", "--out", "OUTa.csv"}, "unknown export kind 'wavelet'"},
+        BadInput{{"frobnicate"}, "unknown command 'frobnicate'"},
+        BadInput{{"render", "sinusoidal", "--colormap", "jet", "--out", "OUTa.png"}, "--colormap must be viridis"},
+        BadInput{{"render", "sinusoidal", "--width", "10", "--out", "OUTa.png"}, "--width must be 64..8192 (got 10)"},
+        BadInput{{"render", "sinusoidal", "--theme", "neon", "--out", "OUTa.png"}, "--theme must be dark or paper"},
+        BadInput{{"render", "sinusoidal", "--out", "OUTa.jpg"}, "--out must end in .png"},
+        BadInput{{"render", "sinusoidal", "--d-model", "0", "--out", "OUTa.png"}, "--d-model must be 1..8192 (got 0)"},
+        BadInput{{"render", "nowhere", "--out", "OUTa.png"}, "unknown view 'nowhere'"},
+        BadInput{{"render", "sinusoidal-curves", "--dims", "4,99", "--d-model", "16", "--out", "OUTa.png"}, "--dims entries must be 0..15 (got 99)"}));
+
+TEST_F(CliTest, HelpExplainsEveryOption) {
+    auto main = runPoslab({"--help"});
+    EXPECT_EQ(main.exitCode, 0);
+    EXPECT_NE(main.out.find("poslab export"), std::string::npos);
+    auto exportHelp = runPoslab({"export", "--help"});
+    EXPECT_EQ(exportHelp.exitCode, 0);
+    for (const char* option : {"--d-model", "--seq-len", "--base", "--layout", "--out"}) {
+        EXPECT_NE(exportHelp.out.find(option), std::string::npos) << option;
+    }
+    auto renderHelp = runPoslab({"render", "--help"});
+    EXPECT_EQ(renderHelp.exitCode, 0);
+    for (const char* option : {"--width", "--height", "--colormap", "--theme", "--scale"}) {
+        EXPECT_NE(renderHelp.out.find(option), std::string::npos) << option;
+    }
+}
+
+TEST_F(CliTest, FailedExportKeepsThePreviousFile) {
+    std::ofstream(path("keep.csv")) << "previous\n";
+    auto result = runPoslab({"export", "sinusoidal", "--d-model", "0", "--seq-len", "8", "--out", path("keep.csv")});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_EQ(readFile(path("keep.csv")), "previous\n");
+}
+
+}  // namespace
+}  // namespace poslab::test

@@ -1,0 +1,63 @@
+#include "process.hpp"
+
+#include <stb/stb_image.h>  // implementation provided by Debian's libstb
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace poslab::test {
+
+std::string shellQuote(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+bool fileExists(const std::string& path) { return std::filesystem::exists(path); }
+
+std::string temporaryDirectory(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / ("poslab-test-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
+
+ProcessResult runShell(const std::string& command) {
+    const std::string dir = temporaryDirectory("shell-" + std::to_string(std::hash<std::string>{}(command)));
+    const std::string out = dir + "/out", err = dir + "/err";
+    const int status = std::system((command + " >" + out + " 2>" + err).c_str());
+    ProcessResult result;
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = readFile(out);
+    result.err = readFile(err);
+    std::filesystem::remove_all(dir);
+    return result;
+}
+
+ProcessResult runPoslab(const std::vector<std::string>& arguments, const std::string& environment) {
+    std::string command = environment + " " + shellQuote(POSLAB_BINARY);
+    for (const std::string& a : arguments) command += " " + shellQuote(a);
+    return runShell(command);
+}
+
+ImageRgba loadPng(const std::string& path) {
+    ImageRgba image;
+    int channels = 0;
+    unsigned char* pixels = stbi_load(path.c_str(), &image.width, &image.height, &channels, 4);
+    if (!pixels) return {};
+    image.pixels.assign(pixels, pixels + std::size_t(image.width) * image.height * 4);
+    stbi_image_free(pixels);
+    return image;
+}
+
+}  // namespace poslab::test
