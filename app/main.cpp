@@ -84,6 +84,12 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
             return 1;
         }
+        if (!launch->initialView.empty()) {
+            if (auto status = application.selectView(launch->initialView); !status) {
+                std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+                return poslab::cli::kExitBadInput;
+            }
+        }
         // 8. Main loop.
         exitCode = poslab::ui::runFrameLoop(window, application, *launch);
     }

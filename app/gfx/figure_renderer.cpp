@@ -74,8 +74,10 @@ struct Replay {
         std::vector<ImVec2> points;
         points.reserve(item.points.size());
         for (Point p : item.points) points.push_back(at(p));
+        // Integer widths take ImGui's textured anti-aliasing path: two triangles a segment
+        // instead of six, which keeps long curves cheap on software rasterisers.
         list->AddPolyline(points.data(), int(points.size()), toImColor(item.color), 0,
-                          length(item.width));
+                          std::max(1.0f, std::round(length(item.width))));
     }
     void operator()(const RectItem& item) const {
         const ImVec2 a = at({item.box.x, item.box.y}), b = at({item.box.right(), item.box.bottom()});

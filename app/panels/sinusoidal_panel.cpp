@@ -30,6 +30,36 @@ void SinusoidalPanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
+Figure SinusoidalPanel::exportFigure(const AppState& state, float width, float height,
+                                     const Theme& theme) const {
+    const SinusoidalViewState& view = state.sinusoidal;
+    Figure figure = emptyFigure(width, height, theme);
+    const float heatmapHeight = std::floor(height * 0.66f);
+    SinusoidalHeatmapOptions options;
+    options.colormap = view.colormap;
+    options.window = view.window;
+    options.trainingLength = view.markTrainingLength ? view.trainingLength : 0;
+    drawSinusoidalHeatmap(figure, {0, 0, width, heatmapHeight}, view.params, options, theme, nullptr);
+    drawSinusoidalCurves(figure, {0, heatmapHeight, width, height - heatmapHeight}, view.params,
+                         curveOptions(view), theme);
+    return figure;
+}
+
+Result<Matrix> SinusoidalPanel::exportData(const AppState& state) const {
+    return sinusoidalTable(state.sinusoidal.params);
+}
+
+SinusoidalCurveOptions SinusoidalPanel::curveOptions(const SinusoidalViewState& view) {
+    SinusoidalCurveOptions options;
+    options.dimensions.clear();
+    for (int i = 0; i < view.curveCount; ++i) {
+        const int dimension = view.firstCurveDimension + i;
+        if (dimension < view.params.dModel) options.dimensions.push_back(dimension);
+    }
+    options.lastPosition = view.curvePositions;
+    return options;
+}
+
 void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
     SinusoidalParams& p = view.params;
     sectionHeader("Encoding");
@@ -147,13 +177,7 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
 
 void SinusoidalPanel::drawCurves(SinusoidalViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("curves");
-    SinusoidalCurveOptions options;
-    options.dimensions.clear();
-    for (int i = 0; i < view.curveCount; ++i) {
-        const int dimension = view.firstCurveDimension + i;
-        if (dimension < view.params.dModel) options.dimensions.push_back(dimension);
-    }
-    options.lastPosition = view.curvePositions;
+    const SinusoidalCurveOptions options = curveOptions(view);
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
     drawSinusoidalCurves(figure, {0, 0, canvas.box.width, canvas.box.height}, view.params, options,

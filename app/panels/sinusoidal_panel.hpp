@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "poslab/heatmap_sample.hpp"
+#include "poslab/sinusoidal_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -14,11 +15,15 @@ class SinusoidalPanel : public Panel {
 public:
     const char* title() const override { return "Sinusoidal"; }
     void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    Result<Matrix> exportData(const AppState& state) const override;
 
 private:
     void drawControls(SinusoidalViewState& view);
     void drawHeatmap(SinusoidalViewState& view, FrameContext& context, float height);
     void drawCurves(SinusoidalViewState& view, FrameContext& context);
+    static SinusoidalCurveOptions curveOptions(const SinusoidalViewState& view);
 
     // Cache of the heatmap texels, rebuilt only when its key changes.
     struct SampleKey {

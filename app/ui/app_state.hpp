@@ -14,8 +14,6 @@
 
 namespace poslab::ui {
 
-enum class ViewId { Sinusoidal };
-
 struct SinusoidalViewState {
     SinusoidalParams params{128, 256, 10000, SinusoidalLayout::Interleaved};
     ColormapId colormap = ColormapId::BlueWhiteRed;
@@ -27,8 +25,8 @@ struct SinusoidalViewState {
     int curvePositions = 100;
 };
 
+// Each view's state is a plain struct; a new view adds its struct above and one member below.
 struct AppState {
-    ViewId view = ViewId::Sinusoidal;
     ThemeId theme = ThemeId::Dark;
     bool showControls = true;
     SinusoidalViewState sinusoidal;

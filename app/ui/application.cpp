@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <cctype>
 #include <ctime>
 
 #include "gfx/image_io.hpp"
@@ -18,6 +19,22 @@ Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
     window_ = window;
     fonts_ = fonts;
     return heatmaps_.initialize();
+}
+
+Status Application::selectView(const std::string& name) {
+    auto lower = [](std::string text) {
+        for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+        return text;
+    };
+    std::string names;
+    for (std::size_t i = 0; i < panels_.size(); ++i) {
+        if (lower(panels_[i]->title()) == lower(name)) {
+            viewToSelect_ = int(i);
+            return success();
+        }
+        names += (names.empty() ? "" : ", ") + lower(panels_[i]->title());
+    }
+    return Error{"--view must be one of " + names + " (got '" + name + "')"};
 }
 
 namespace {
@@ -82,8 +99,10 @@ void Application::frame() {
     const float statusHeight = ImGui::GetFrameHeightWithSpacing();
     ImGui::BeginChild("main", ImVec2(0, -statusHeight));
     if (ImGui::BeginTabBar("views")) {
-        for (auto& panel : panels_) {
-            if (ImGui::BeginTabItem(panel->title())) {
+        for (std::size_t i = 0; i < panels_.size(); ++i) {
+            Panel* panel = panels_[i].get();
+            const ImGuiTabItemFlags tabFlags = int(i) == viewToSelect_ ? ImGuiTabItemFlags_SetSelected : 0;
+            if (ImGui::BeginTabItem(panel->title(), nullptr, tabFlags)) {
                 panel->draw(state_, context);
                 ImGui::EndTabItem();
             }
@@ -91,6 +110,7 @@ void Application::frame() {
         ImGui::EndTabBar();
     }
     ImGui::EndChild();
+    viewToSelect_ = -1;
     ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot." : status_.c_str());
     ImGui::End();
     animating_ = context.animating;

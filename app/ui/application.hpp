@@ -25,6 +25,7 @@ public:
     Application();
     ~Application();
     Status initialize(GLFWwindow* window, gfx::FontSet* fonts);  // after the ImGui backends
+    Status selectView(const std::string& name);  // by tab title, case-insensitive (--view)
     void frame();                     // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input
@@ -43,6 +44,7 @@ private:
     gfx::HeatmapTextures heatmaps_;
     GLFWwindow* window_ = nullptr;
     std::string status_;
+    int viewToSelect_ = -1;  // a tab to bring forward on the next frame
     bool animating_ = false;
     bool quit_ = false;
 };

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "cli/args.hpp"
@@ -38,6 +39,16 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// POSLAB_BENCH_D / POSLAB_BENCH_L override the benchmark's table size (for profiling).
+int benchDModelFromEnvironment(int fallback) {
+    const char* text = std::getenv("POSLAB_BENCH_D");
+    return text ? std::clamp(std::atoi(text), 1, 8192) : fallback;
+}
+int benchSeqLenFromEnvironment(int fallback) {
+    const char* text = std::getenv("POSLAB_BENCH_L");
+    return text ? std::clamp(std::atoi(text), 1, 65536) : fallback;
+}
 
 void renderFrame(GLFWwindow* window, Application& application) {
     ImGui_ImplOpenGL3_NewFrame();
@@ -79,8 +90,8 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         // (UI, table sample, texture upload, shader, ImGui render, glFinish).
         std::vector<double> times;
         SinusoidalViewState& view = application.state().sinusoidal;
-        view.params.dModel = 1024;
-        view.params.seqLen = 4096;
+        view.params.dModel = benchDModelFromEnvironment(1024);
+        view.params.seqLen = benchSeqLenFromEnvironment(4096);
         for (int i = 0; i < options.benchFrames + 5 && !glfwWindowShouldClose(window); ++i) {
             glfwPollEvents();
             view.params.base = 10000.0 * std::pow(1.01, i % 200);

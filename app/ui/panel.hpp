@@ -4,6 +4,9 @@
 #pragma once
 
 #include "poslab/figure.hpp"
+#include "poslab/matrix.hpp"
+#include "poslab/plot.hpp"
+#include "poslab/result.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame_context.hpp"
 
@@ -12,8 +15,16 @@ namespace poslab::ui {
 class Panel {
 public:
     virtual ~Panel() = default;
-    virtual const char* title() const = 0;                 // tab label
+    virtual const char* title() const = 0;                 // tab label, also the --view name
     virtual void draw(AppState& state, FrameContext& context) = 0;  // the one entry point
+
+    // ---- Export (File > Export, Ctrl+E): what the user sees, as a file
+    // The panel's figures composed into one figure of the given size, drawn from AppState alone
+    // (no caches needed), with the given theme.
+    virtual Figure exportFigure(const AppState& state, float width, float height,
+                                const Theme& theme) const = 0;
+    // The numbers behind the panel's main figure, for CSV/NPY.
+    virtual Result<Matrix> exportData(const AppState& state) const = 0;
 };
 
 // The standard layout: a fixed-width controls column (hidden when !state.showControls), then the

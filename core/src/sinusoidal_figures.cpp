@@ -65,8 +65,8 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
     spec.x = {"position", first, last};
     spec.y = {"value", -1.1, 1.1};
     spec.autoRangeY = false;
-    // Two samples per pixel keep even the fastest wave (period 2*pi positions) smooth.
-    const int samples = std::clamp(int(area.width * 2), 64, 8192);
+    // One sample per pixel: smooth for waves longer than a few pixels; faster ones fill a band.
+    const int samples = std::clamp(int(area.width), 64, 4096);
     for (int dimension : options.dimensions) {
         if (dimension < 0 || dimension >= params.dModel) continue;
         LineSeries series;
