@@ -33,7 +33,9 @@ std::string temporaryDirectory(const std::string& name) {
 }
 
 ProcessResult runShell(const std::string& command) {
-    const std::string dir = temporaryDirectory("shell-" + std::to_string(std::hash<std::string>{}(command)));
+    std::string name = "shell-";  // appended, not concatenated: GCC 12 warns (-Wrestrict) on the latter
+    name += std::to_string(std::hash<std::string>{}(command));
+    const std::string dir = temporaryDirectory(name);
     const std::string out = dir + "/out", err = dir + "/err";
     const int status = std::system((command + " >" + out + " 2>" + err).c_str());
     ProcessResult result;
