@@ -33,9 +33,7 @@ std::string temporaryDirectory(const std::string& name) {
 }
 
 ProcessResult runShell(const std::string& command) {
-    std::string name = "shell-";  // appended, not concatenated: GCC 12 warns (-Wrestrict) on the latter
-    name += std::to_string(std::hash<std::string>{}(command));
-    const std::string dir = temporaryDirectory(name);
+    const std::string dir = temporaryDirectory("shell-" + std::to_string(std::hash<std::string>{}(command)));
     const std::string out = dir + "/out", err = dir + "/err";
     const int status = std::system((command + " >" + out + " 2>" + err).c_str());
     ProcessResult result;
@@ -48,7 +46,10 @@ ProcessResult runShell(const std::string& command) {
 
 ProcessResult runPoslab(const std::vector<std::string>& arguments, const std::string& environment) {
     std::string command = environment + " " + shellQuote(POSLAB_BINARY);
-    for (const std::string& a : arguments) command += " " + shellQuote(a);
+    for (const std::string& a : arguments) {
+        command += ' ';
+        command += shellQuote(a);
+    }
     return runShell(command);
 }
 
