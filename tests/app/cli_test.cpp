@@ -139,5 +139,23 @@ TEST_F(CliTest, FailedExportKeepsThePreviousFile) {
     EXPECT_EQ(readFile(path("keep.csv")), "previous\n");
 }
 
+TEST_F(CliTest, KilledExportLeavesThePreviousFileAndNothingElse) {
+    std::ofstream(path("big.csv")) << "previous\n";
+    for (double delay : {0.3, 1.0, 2.0}) {
+        // SIGKILL at a few points of a multi-second CSV export: before, during and after writing.
+        const std::string command = shellQuote(POSLAB_BINARY) +
+                                    " export sinusoidal --d-model 2048 --seq-len 20000 --out " +
+                                    shellQuote(path("big.csv")) + " & pid=$!; sleep " +
+                                    std::to_string(delay) + "; kill -9 $pid; wait $pid";
+        runShell(command);
+        const std::string content = readFile(path("big.csv"));
+        const bool previous = content == "previous\n";
+        const bool complete = content.size() > 100'000'000 && content.back() == '\n';
+        EXPECT_TRUE(previous || complete) << "partial file of " << content.size() << " bytes";
+        EXPECT_EQ(filesInDir(), 1) << "litter left after a kill at " << delay << " s";
+        std::ofstream(path("big.csv")) << "previous\n";
+    }
+}
+
 }  // namespace
 }  // namespace poslab::test

@@ -2,7 +2,8 @@
 //
 // The content is written to a temporary file beside the target and renamed over it only when
 // every byte is out. A failed or killed export leaves the previous file (or none), never a
-// truncated one.
+// truncated one. On Linux the temporary is an unnamed O_TMPFILE until it is complete, so a
+// killed process leaves no litter either.
 #pragma once
 
 #include <cstdio>
