@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/spec.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/offscreen.hpp"
 #include "poslab/colormap.hpp"
@@ -43,9 +44,17 @@ std::string exportHelp(const CommandRegistry& registry) {
 
 std::string renderHelp(const CommandRegistry& registry) {
     std::string text =
-        "Usage: poslab render VIEW [options] --out FILE.png\n\n"
+        "Usage: poslab render VIEW [options] --out FILE.png|FILE.svg|FILE.pdf\n"
+        "       poslab render --spec FIGURES.json\n\n"
         "Draws a view's figure (title, axes, colour bar) exactly as the GUI does, with no\n"
-        "window and no X server (OpenGL through EGL's Mesa surfaceless platform).\n\n"
+        "window and no X server. PNG: the screen's renderer (OpenGL through EGL's Mesa\n"
+        "surfaceless platform). SVG and PDF: vector, drawn with Cairo, text as text.\n\n"
+        "--spec renders a batch: a JSON list of objects, each with \"view\", \"out\" and the\n"
+        "view's options with underscores, e.g.\n"
+        "  [{\"view\": \"sinusoidal\", \"d_model\": 128, \"seq_len\": 512, \"out\": \"fig1.pdf\"}]\n"
+        "Numbers may be JSON numbers, flags true/false, lists JSON arrays. Relative \"out\"\n"
+        "paths are relative to the spec file. A bad figure is reported by number and field,\n"
+        "the others are still written; the exit code is then 2.\n\n"
         "Options every view takes:\n" + formatOptionHelp(renderCommonOptions()) + "\nViews:\n";
     for (const RenderView& view : registry.renders) {
         text += "\n" + view.name + " — " + view.summary + "\n" + formatOptionHelp(view.options);
@@ -94,6 +103,11 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
         std::fputs(renderHelp(registry).c_str(), stdout);
         return arguments.size() < 2 ? kExitBadInput : kExitOk;
     }
+    if (arguments[1] == "--spec" || arguments[1].rfind("--spec=", 0) == 0) {
+        const bool inlinePath = arguments[1].size() > 6;
+        if (arguments.size() != (inlinePath ? 2u : 3u)) return fail("usage: poslab render --spec FIGURES.json (nothing else)");
+        return runSpec(registry, inlinePath ? arguments[1].substr(7) : arguments[2]);
+    }
     const std::string& name = arguments[1];
     auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
                              [&](const RenderView& v) { return v.name == name; });
@@ -107,26 +121,17 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
     const std::vector<std::string> rest(arguments.begin() + 2, arguments.end());
     for (const std::string& a : rest) {
         if (isHelp(a)) {
-            std::printf("Usage: poslab render %s [options] --out FILE.png\n%s\n\n%s", name.c_str(),
+            std::printf("Usage: poslab render %s [options] --out FILE.png|.svg|.pdf\n%s\n\n%s", name.c_str(),
                         view->summary.c_str(), formatOptionHelp(options).c_str());
             return kExitOk;
         }
     }
     auto args = parseArguments(rest, options, "poslab render " + name);
     if (!args) return fail(args.error().message);
-    if (!args->has("out")) return fail("--out FILE.png is required");
-    const std::string out = *args->raw("out");
-    if (fileExtension(out) != ".png") return fail("--out must end in .png (got '" + out + "')");
-    auto settings = readRenderSettings(*args);
-    if (!settings) return fail(settings.error().message);
-    auto figure = view->build(*args, *settings);
-    if (!figure) return fail(withOptionNames(figure.error().message, options));
-    auto renderer = gfx::OffscreenRenderer::create();
-    if (!renderer) return fail("cannot render without a display: " + renderer.error().message);
-    auto image = (*renderer)->render(*figure, settings->scale);
-    if (!image) return fail(image.error().message);
-    if (auto status = gfx::savePng(*image, out); !status) return fail(status.error().message);
-    std::printf("wrote %s (%d x %d)\n", out.c_str(), image->width, image->height);
+    FigureFileWriter writer;  // PNG through EGL/ImGui, SVG and PDF through Cairo (spec.hpp)
+    auto wrote = writer.render(*view, options, *args);
+    if (!wrote) return fail(wrote.error().message);
+    std::printf("%s\n", wrote->c_str());
     return kExitOk;
 }
 
@@ -135,10 +140,11 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
 std::vector<OptionSpec> renderCommonOptions() {
     return {{"width", "W", "figure width in pixels, 64..8192 (default 1200)"},
             {"height", "H", "figure height in pixels, 64..8192 (default 800)"},
-            {"scale", "S", "device pixels per figure pixel for HiDPI, 0.25..8 (default 1)"},
+            {"scale", "S", "PNG: device pixels per figure pixel for HiDPI, 0.25..8 (default 1)"},
             {"theme", "NAME", "paper (white, for print; default) or dark (the screen theme)"},
             {"colormap", "NAME", "viridis, magma, cividis, twilight, blue-white-red, categorical"},
-            {"out", "FILE.png", "output image; required"}};
+            {"transparent", "", "no background (PNG with alpha; SVG/PDF without the page fill)"},
+            {"out", "FILE", "output: .png, .svg or .pdf (chosen by the extension); required"}};
 }
 
 Result<RenderSettings> readRenderSettings(const ArgMap& args) {
@@ -175,6 +181,8 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
 CommandRegistry buildRegistry() {
     CommandRegistry registry;
     registerSinusoidalCommands(registry);
+    registerRopeCommands(registry);
+    registerBiasCommands(registry);
     return registry;
 }
 
@@ -183,7 +191,8 @@ std::string mainHelp() {
            "Usage:\n"
            "  poslab                      start the GUI\n"
            "  poslab export KIND [...]    write a matrix as CSV or NPY (poslab export --help)\n"
-           "  poslab render VIEW [...]    draw a figure to PNG, no display needed (poslab render --help)\n"
+           "  poslab render VIEW [...]    draw a figure to PNG, SVG or PDF, no display needed (poslab render --help)\n"
+           "  poslab render --spec F.json render a batch of figures listed in a JSON file\n"
            "  poslab --help               this text\n\n"
            "GUI options:\n"
            "  --bench-frames N            run N frames moving the base slider, print frame times, exit\n"

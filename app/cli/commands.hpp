@@ -47,6 +47,8 @@ CommandRegistry buildRegistry();  // every kind and view PosLab has
 
 // Registration, one function per encoding family.
 void registerSinusoidalCommands(CommandRegistry& registry);
+void registerRopeCommands(CommandRegistry& registry);
+void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
 
 // Options shared by all render views, and how to read them.
 std::vector<OptionSpec> renderCommonOptions();

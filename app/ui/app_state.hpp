@@ -11,6 +11,8 @@
 #include "poslab/heatmap_sample.hpp"
 #include "poslab/plot.hpp"
 #include "poslab/sinusoidal.hpp"
+#include "ui/bias_state.hpp"
+#include "ui/rope_state.hpp"
 
 namespace poslab::ui {
 
@@ -30,6 +32,10 @@ struct AppState {
     ThemeId theme = ThemeId::Dark;
     bool showControls = true;
     SinusoidalViewState sinusoidal;
+    AlibiViewState alibi;      // bias_state.hpp
+    T5ViewState t5;
+    LearnedViewState learned;
+    RopeViewState rope;        // rope_state.hpp
 };
 
 }  // namespace poslab::ui

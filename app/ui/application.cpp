@@ -7,17 +7,33 @@
 #include <ctime>
 
 #include "gfx/image_io.hpp"
+#include "panels/alibi_panel.hpp"
+#include "panels/learned_panel.hpp"
+#include "panels/rope_panel.hpp"
 #include "panels/sinusoidal_panel.hpp"
+#include "panels/t5_panel.hpp"
 
 namespace poslab::ui {
 
-Application::Application() { panels_.push_back(std::make_unique<SinusoidalPanel>()); }
+Application::Application() {
+    panels_.push_back(std::make_unique<SinusoidalPanel>());
+    panels_.push_back(std::make_unique<RopePanel>());
+    panels_.push_back(std::make_unique<AlibiPanel>());
+    panels_.push_back(std::make_unique<T5Panel>());
+    panels_.push_back(std::make_unique<LearnedPanel>());
+}
 
 Application::~Application() = default;
 
 Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
     window_ = window;
     fonts_ = fonts;
+    // Files dropped onto the window go to the visible panel (the RoPE view reads config.json).
+    glfwSetWindowUserPointer(window, this);
+    glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+        auto* application = static_cast<Application*>(glfwGetWindowUserPointer(w));
+        for (int i = 0; i < count; ++i) application->droppedFiles.emplace_back(paths[i]);
+    });
     return heatmaps_.initialize();
 }
 
@@ -87,6 +103,8 @@ void Application::frame() {
     context.heatmaps = &heatmaps_;
     context.theme = themeFor(state_.theme);
     context.statusMessage = &status_;
+    context.droppedFiles.swap(droppedFiles);
+    droppedFiles.clear();
 
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
@@ -114,6 +132,7 @@ void Application::frame() {
     ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot." : status_.c_str());
     ImGui::End();
     animating_ = context.animating;
+    if (!context.droppedFiles.empty()) status_ = "Dropped files are read by the RoPE view (config.json)";
 }
 
 void Application::afterRender(int framebufferWidth, int framebufferHeight) {

@@ -33,6 +33,7 @@ public:
     AppState& state() { return state_; }
 
     std::string requestedScreenshot;  // set by F12 or --screenshot; written after the frame
+    std::vector<std::string> droppedFiles;  // from GLFW's drop callback, for the next frame
 
 private:
     void drawMenuBar();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "poslab/plot.hpp"
 
@@ -19,6 +20,7 @@ struct FrameContext {
     float uiScale = 1.0f;           // 1 normally, larger in presentation mode
     std::string* statusMessage = nullptr;  // panels report errors and results here
     bool animating = false;         // a panel sets this to keep frames coming (animations)
+    std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it
 };
 
 }  // namespace poslab::ui

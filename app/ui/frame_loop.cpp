@@ -110,7 +110,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         if (framesToDraw > 0 || application.wantsAnimation() || screenshotCountdown >= 0) {
             glfwPollEvents();
         } else {
-            glfwWaitEventsTimeout(0.5);  // sleep until input arrives
+            glfwWaitEvents();  // sleep until input arrives (or glfwPostEmptyEvent wakes us)
             framesToDraw = 3;
         }
         const auto start = Clock::now();
