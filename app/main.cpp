@@ -16,6 +16,7 @@
 
 #include "cli/cli.hpp"
 #include "gfx/fonts.hpp"
+#include "gfx/sanitizer_support.hpp"
 #include "ui/application.hpp"
 #include "ui/frame_loop.hpp"
 
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
     }
 
     // 1. Error callback and platform.
+    poslab::gfx::pinDriverLibrariesForLeakChecks();
     glfwSetErrorCallback(reportGlfwError);
     if (!glfwInit()) {
         std::fprintf(stderr,

@@ -178,8 +178,9 @@ Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, 
         }
         const int blockEnd = std::min(blockCount, blockStart + kBlockRows);
         for (int r = blockStart; r < blockEnd; ++r) {
-            const double* jSin = &stepSin[std::size_t(r - blockStart) * count];
-            const double* jCos = &stepCos[std::size_t(r - blockStart) * count];
+            // .data() + offset: with no frequencies (t2t, d = 1) the tables are empty.
+            const double* jSin = stepSin.data() + std::size_t(r - blockStart) * count;
+            const double* jCos = stepCos.data() + std::size_t(r - blockStart) * count;
             // sin(a+b) = sin a cos b + cos a sin b;  cos(a+b) = cos a cos b - sin a sin b
             for (int k = 0; k < count; ++k) {
                 rowSin[k] = startSin[k] * jCos[k] + startCos[k] * jSin[k];

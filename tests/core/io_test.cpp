@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -75,6 +76,23 @@ TEST_F(IoTest, NpyDataReadsBack) {
         std::memcpy(&v, bytes.data() + 128 + 8 * i, 8);
         if (std::isnan(sample().values[i])) EXPECT_TRUE(std::isnan(v));
         else EXPECT_EQ(v, sample().values[i]);
+    }
+}
+
+TEST_F(IoTest, StreamedFilesEqualWholeMatrixFiles) {
+    Matrix m(1000, 37);
+    for (std::size_t i = 0; i < m.values.size(); ++i) m.values[i] = std::sin(double(i)) * 1e3;
+    for (const char* extension : {".csv", ".npy"}) {
+        const std::string whole = (dir / (std::string("whole") + extension)).string();
+        const std::string streamed = (dir / (std::string("streamed") + extension)).string();
+        ASSERT_TRUE(saveMatrix(m, whole).ok());
+        auto produce = [&](std::size_t first, std::size_t count, Matrix& chunk) {
+            chunk = Matrix(count, m.cols);
+            std::copy_n(m.row(first), count * m.cols, chunk.values.begin());
+            return success();
+        };
+        ASSERT_TRUE(saveMatrixStreaming(streamed, m.rows, m.cols, produce).ok());
+        EXPECT_EQ(readFile(whole), readFile(streamed)) << extension;
     }
 }
 
