@@ -39,7 +39,8 @@ struct Replay {
         const int firstVertex = list->VtxBuffer.Size;
         // ImGui drops glyphs outside the clip rectangle before we rotate them; rotated text is
         // laid out unclipped, then turned into place.
-        if (item.vertical90) list->PushClipRectFullScreen();
+        // (PushClipRectFullScreen is not enough: it clips at the display edges.)
+        if (item.vertical90) list->PushClipRect(ImVec2(-1e5f, -1e5f), ImVec2(1e5f, 1e5f), false);
         list->AddText(font, size, ImVec2(std::round(anchor.x + dx), std::round(anchor.y + dy)),
                       toImColor(item.color), begin, end);
         if (item.vertical90) {

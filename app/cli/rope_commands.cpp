@@ -1,0 +1,524 @@
+// `poslab export rope-freqs|rope-rotate|rope-scores|rope-decay` and
+// `poslab render rope-rotation|rope-angles|rope-scores|rope-frequencies|rope-decay`.
+//
+// Every RoPE setting can come from a Hugging Face config.json (--config FILE, read exactly as
+// transformers reads it); flags given as well override the file's values.
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "poslab/hf_config.hpp"
+#include "poslab/rope_figures.hpp"
+
+namespace poslab::cli {
+
+namespace {
+
+// ---- Options
+
+std::vector<OptionSpec> ropeOptions(const std::string& seqLenHelp) {
+    return {{"config", "FILE",
+             "Hugging Face config.json: head_dim, rope_theta, partial_rotary_factor, rope_scaling, "
+             "max_position_embeddings; flags given too win"},
+            {"head-dim", "D", "dimensions per attention head, even, 2..8192 (default 128)"},
+            {"base", "B", "rope_theta, > 1 and <= 1e12 (default 10000)"},
+            {"rotary-fraction", "F",
+             "partial_rotary_factor: int(D*F) dims are rotated, (0, 1] (default 1)"},
+            {"scaling", "TYPE", "none, linear, ntk, dynamic-ntk, yarn or llama3 (default none)"},
+            {"factor", "S", "scaling factor s, 1..65536"},
+            {"original-max-pos", "N",
+             "L0, the context before extension, 1..1073741824 (default: --training-length)"},
+            {"low-freq-factor", "A", "llama3: wavelengths above L0/A are divided by s (default 1)"},
+            {"high-freq-factor", "B", "llama3: wavelengths below L0/B are kept; > A (default 4)"},
+            {"beta-fast", "X", "yarn: pairs turning more than X times in L0 are kept (default 32)"},
+            {"beta-slow", "Y", "yarn: pairs turning fewer than Y times are divided (default 1)"},
+            {"seq-len", "L", seqLenHelp},
+            {"training-length", "N",
+             "max_position_embeddings / training context, 1..1073741824 (default 4096)"}};
+}
+
+OptionSpec pairingOption() {
+    return {"pairing", "NAME",
+            "half (Llama, GPT-NeoX: dim j with j + d/2; default) or interleaved (GPT-J: 2i, 2i+1)"};
+}
+
+std::vector<OptionSpec> vectorOptions() {
+    return {
+        {"q", "LIST", "query vector, comma-separated, head_dim entries (with --k)"},
+        {"k", "LIST", "key vector, comma-separated, head_dim entries (with --q)"},
+        {"seed", "S",
+         "without --q/--k: q and k are N(0,1) draws with seeds S and S+1, 0..2^63 (default 1)"}};
+}
+
+std::vector<OptionSpec> joined(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// ---- Reading
+
+Result<std::optional<int>> intOption(const ArgMap& args, const std::string& name, long long low,
+                                     long long high) {
+    if (!args.has(name)) return std::optional<int>{};
+    auto value = args.integer(name, 0);
+    if (!value) return value.error();
+    if (*value < low || *value > high) {
+        return Error{"--" + name + " must be " + std::to_string(low) + ".." + std::to_string(high) +
+                     " (got " + std::to_string(*value) + ")"};
+    }
+    return std::optional<int>(int(*value));
+}
+
+Result<std::optional<double>> numberOption(const ArgMap& args, const std::string& name) {
+    if (!args.has(name)) return std::optional<double>{};
+    auto value = args.number(name, 0);
+    if (!value) return value.error();
+    return std::optional<double>(*value);
+}
+
+Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& name) {
+    auto values = args.numbers(name);
+    if (!values) return values.error();
+    if (values->size() > std::size_t(kMaxDModel) && name != "positions") {
+        return Error{"--" + name + " must have at most 8192 entries (got " +
+                     std::to_string(values->size()) + ")"};
+    }
+    for (double v : *values) {
+        if (!std::isfinite(v)) {
+            return Error{"--" + name + " entries must be finite numbers (got '" + *args.raw(name) +
+                         "')"};
+        }
+    }
+    return values;
+}
+
+struct RopeInputs {
+    RopeParams params;
+    bool headDimKnown = false;  // from --head-dim or --config (else vectors may set it)
+};
+
+// The RoPE parameters from --config and the flags, not yet validated (vectors may still set
+// head_dim). Flags that the final scaling type does not read are refused, not ignored.
+Result<RopeInputs> readRopeInputs(const ArgMap& args, int maxSeqLen = kMaxRopePositions) {
+    RopeInputs inputs;
+    RopeParams& p = inputs.params;
+    if (auto path = args.raw("config")) {
+        auto config = loadHfConfig(*path);
+        if (!config) return Error{"--config " + config.error().message};
+        p = config->rope;
+        inputs.headDimKnown = true;
+    }
+    auto headDim = intOption(args, "head-dim", 2, kMaxDModel);
+    if (!headDim) return headDim.error();
+    if (*headDim) p.headDim = **headDim, inputs.headDimKnown = true;
+    if (auto base = numberOption(args, "base"); !base) {
+        return base.error();
+    } else if (*base) {
+        p.base = **base;
+    }
+    if (auto fraction = numberOption(args, "rotary-fraction"); !fraction) {
+        return fraction.error();
+    } else if (*fraction) {
+        p.rotaryFraction = **fraction;
+    }
+    if (auto name = args.raw("pairing")) {
+        auto pairing = parsePairing(*name);
+        if (!pairing) return Error{"--" + pairing.error().message};
+        p.pairing = *pairing;
+    }
+    if (auto name = args.raw("scaling")) {
+        auto type = parseScaling(*name);
+        if (!type) return Error{"--" + type.error().message};
+        p.scaling.type = *type;
+    }
+    struct NumberField {
+        const char* option;
+        double* target;
+    };
+    for (NumberField field : {NumberField{"factor", &p.scaling.factor},
+                              NumberField{"low-freq-factor", &p.scaling.lowFreqFactor},
+                              NumberField{"high-freq-factor", &p.scaling.highFreqFactor},
+                              NumberField{"beta-fast", &p.scaling.betaFast},
+                              NumberField{"beta-slow", &p.scaling.betaSlow}}) {
+        auto value = numberOption(args, field.option);
+        if (!value) return value.error();
+        if (*value) *field.target = **value;
+    }
+    auto original = intOption(args, "original-max-pos", 1, kMaxRopePositions);
+    if (!original) return original.error();
+    if (*original) p.scaling.originalMaxPositions = **original;
+    auto seqLen = intOption(args, "seq-len", 1, maxSeqLen);
+    if (!seqLen) return seqLen.error();
+    if (*seqLen) p.seqLen = **seqLen;
+    auto training = intOption(args, "training-length", 1, kMaxRopePositions);
+    if (!training) return training.error();
+    if (*training) p.trainingLength = **training;
+
+    // A scaling flag the chosen type never reads is a mistake worth reporting.
+    const RopeScaling type = p.scaling.type;
+    const std::string typeName(scalingName(type));
+    auto refuse = [&](const char* option, bool read) -> Status {
+        if (!args.has(option) || read) return success();
+        if (type == RopeScaling::None) {
+            return Error{std::string("--") + option +
+                         " has no effect without --scaling (linear, ntk, dynamic-ntk, yarn, "
+                         "llama3)"};
+        }
+        return Error{std::string("--") + option + " does not apply to --scaling " + typeName};
+    };
+    const bool readsL0 =
+        type == RopeScaling::DynamicNtk || type == RopeScaling::Yarn || type == RopeScaling::Llama3;
+    for (const Status& s :
+         {refuse("factor", type != RopeScaling::None), refuse("original-max-pos", readsL0),
+          refuse("low-freq-factor", type == RopeScaling::Llama3),
+          refuse("high-freq-factor", type == RopeScaling::Llama3),
+          refuse("beta-fast", type == RopeScaling::Yarn),
+          refuse("beta-slow", type == RopeScaling::Yarn)}) {
+        if (!s) return s.error();
+    }
+    return inputs;
+}
+
+// Core messages name fields as the structs do; the one that differs from its option is renamed.
+Status validated(const RopeParams& params) {
+    auto status = validate(params);
+    if (status) return status;
+    std::string message = status.error().message;
+    const std::string field = "original_max_positions";
+    if (message.rfind(field, 0) == 0) message = "--original-max-pos" + message.substr(field.size());
+    return Error{message};
+}
+
+// q and k from --q/--k (setting head_dim when nothing else did) or seeded from --seed.
+struct Vectors {
+    std::vector<double> q, k;
+};
+Result<Vectors> readVectors(const ArgMap& args, RopeInputs& inputs) {
+    RopeParams& p = inputs.params;
+    Vectors vectors;
+    if (args.has("q") || args.has("k")) {
+        if (!args.has("q") || !args.has("k")) {
+            return Error{"--q and --k go together (or give neither, for --seed vectors)"};
+        }
+        if (args.has("seed")) return Error{"--seed is for random vectors; drop it with --q/--k"};
+        auto q = finiteList(args, "q");
+        if (!q) return q.error();
+        auto k = finiteList(args, "k");
+        if (!k) return k.error();
+        if (k->size() != q->size()) {
+            return Error{"--k must have as many entries as --q (" + std::to_string(q->size()) +
+                         ") (got " + std::to_string(k->size()) + ")"};
+        }
+        if (!inputs.headDimKnown) {
+            p.headDim = int(q->size());
+        } else if (int(q->size()) != p.headDim) {
+            return Error{"--q and --k must have head_dim = " + std::to_string(p.headDim) +
+                         " entries (got " + std::to_string(q->size()) + ")"};
+        }
+        vectors.q = std::move(q.value());
+        vectors.k = std::move(k.value());
+        return vectors;
+    }
+    auto seed = args.integer("seed", 1);
+    if (!seed) return seed.error();
+    if (*seed < 0 || *seed == std::numeric_limits<long long>::max()) {
+        return Error{"--seed must be 0..9223372036854775806 (got " + std::to_string(*seed) + ")"};
+    }
+    vectors.q = seededGaussianVector(p.headDim, std::uint64_t(*seed));
+    vectors.k = seededGaussianVector(p.headDim, std::uint64_t(*seed) + 1);
+    return vectors;
+}
+
+Figure blankFigure(const RenderSettings& settings) {
+    return emptyFigure(float(settings.width), float(settings.height), settings.theme);
+}
+
+Box wholeFigure(const RenderSettings& settings) {
+    return {0, 0, float(settings.width), float(settings.height)};
+}
+
+// ---- Exports
+
+ExportKind ropeExport(std::string name, std::string summary, std::vector<OptionSpec> options,
+                      std::function<Result<Matrix>(const ArgMap&)> compute) {
+    ExportKind kind;
+    kind.name = std::move(name);
+    kind.summary = std::move(summary);
+    kind.options = std::move(options);
+    kind.compute = std::move(compute);
+    return kind;
+}
+
+Result<Matrix> exportFrequencies(const ArgMap& args) {
+    auto inputs = readRopeInputs(args);
+    if (!inputs) return inputs.error();
+    if (!inputs->headDimKnown) return Error{"--head-dim D is required (or --config FILE)"};
+    if (auto s = validated(inputs->params); !s) return s.error();
+    auto freqs = ropeFrequencies(inputs->params);
+    if (!freqs) return freqs.error();
+    Matrix out(freqs->inverse.size(), 1);
+    for (std::size_t i = 0; i < freqs->inverse.size(); ++i) out(i, 0) = freqs->inverse[i];
+    return out;
+}
+
+Result<Matrix> exportRotate(const ArgMap& args) {
+    if (!args.has("vector")) return Error{"--vector LIST is required (comma-separated numbers)"};
+    if (!args.has("positions")) return Error{"--positions LIST is required (comma-separated)"};
+    auto inputs = readRopeInputs(args);
+    if (!inputs) return inputs.error();
+    auto vector = finiteList(args, "vector");
+    if (!vector) return vector.error();
+    RopeParams& p = inputs.value().params;
+    if (!inputs->headDimKnown) {
+        p.headDim = int(vector->size());
+    } else if (int(vector->size()) != p.headDim) {
+        return Error{"--vector must have head_dim = " + std::to_string(p.headDim) +
+                     " entries (got " + std::to_string(vector->size()) + ")"};
+    }
+    if (auto s = validated(p); !s) return s.error();
+    auto positions = finiteList(args, "positions");
+    if (!positions) return positions.error();
+    if (positions->size() > std::size_t(kMaxSeqLen)) {
+        return Error{"--positions must have at most 1048576 entries (got " +
+                     std::to_string(positions->size()) + ")"};
+    }
+    if (auto s = checkMatrixSize(positions->size(), vector->size(), "the rotated vectors"); !s) {
+        return s.error();
+    }
+    auto freqs = ropeFrequencies(p);
+    if (!freqs) return freqs.error();
+    Matrix out(positions->size(), vector->size());
+    for (std::size_t r = 0; r < positions->size(); ++r) {
+        const std::vector<double> rotated = ropeRotate(*vector, (*positions)[r], *freqs, p.pairing);
+        std::copy(rotated.begin(), rotated.end(), out.row(r));
+    }
+    return out;
+}
+
+Result<Matrix> exportScores(const ArgMap& args) {
+    if (!args.has("seq-len")) return Error{"--seq-len L is required"};
+    auto inputs = readRopeInputs(args, kMaxSeqLen);
+    if (!inputs) return inputs.error();
+    auto vectors = readVectors(args, inputs.value());
+    if (!vectors) return vectors.error();
+    const RopeParams& p = inputs->params;
+    if (auto s = validated(p); !s) return s.error();
+    auto freqs = ropeFrequencies(p);
+    if (!freqs) return freqs.error();
+    return ropeScoreMatrix(vectors->q, vectors->k, p.seqLen, *freqs, p.pairing);
+}
+
+std::vector<OptionSpec> decayOptions(const std::string& distanceHelp) {
+    return {{"config", "FILE", "Hugging Face config.json (head_dim, rope_theta, ...); flags win"},
+            {"head-dim", "D", "dimensions per attention head, even, 2..8192"},
+            {"base", "B", "rope_theta, > 1 and <= 1e12 (default 10000)"},
+            {"rotary-fraction", "F", "the bound is over the int(D*F) rotated dims (default 1)"},
+            {"max-distance", "R", distanceHelp}};
+}
+
+struct DecayInputs {
+    int dims = 128;
+    double base = 10000;
+    int maxDistance = 250;
+};
+Result<DecayInputs> readDecayInputs(const ArgMap& args, bool requireAll) {
+    auto inputs = readRopeInputs(args);
+    if (!inputs) return inputs.error();
+    if (requireAll && !inputs->headDimKnown) {
+        return Error{"--head-dim D is required (or --config FILE)"};
+    }
+    if (requireAll && !args.has("max-distance")) return Error{"--max-distance R is required"};
+    if (auto s = validated(inputs->params); !s) return s.error();
+    auto distance = intOption(args, "max-distance", 0, kMaxSeqLen);
+    if (!distance) return distance.error();
+    DecayInputs decay;
+    decay.dims = rotatedDims(inputs->params);
+    decay.base = inputs->params.base;
+    if (*distance) decay.maxDistance = **distance;
+    return decay;
+}
+
+Result<Matrix> exportDecay(const ArgMap& args) {
+    auto decay = readDecayInputs(args, true);
+    if (!decay) return decay.error();
+    auto bound = ropeDecayBound(decay->dims, decay->base, decay->maxDistance);
+    if (!bound) return bound.error();
+    Matrix out(bound->size(), 1);
+    for (std::size_t r = 0; r < bound->size(); ++r) out(r, 0) = (*bound)[r];
+    return out;
+}
+
+// ---- Renders
+
+Result<Figure> renderRotation(const ArgMap& args, const RenderSettings& settings) {
+    auto inputs = readRopeInputs(args);
+    if (!inputs) return inputs.error();
+    auto vectors = readVectors(args, inputs.value());
+    if (!vectors) return vectors.error();
+    const RopeParams& p = inputs->params;
+    if (auto s = validated(p); !s) return s.error();
+    RopeRotationOptions options;
+    options.q = vectors->q;
+    options.k = vectors->k;
+    auto m = args.number("m", 10);
+    if (!m) return m.error();
+    auto n = args.number("n", 4);
+    if (!n) return n.error();
+    for (auto [name, value] : {std::pair{"m", *m}, std::pair{"n", *n}}) {
+        if (!std::isfinite(value) || std::abs(value) > 9007199254740992.0) {
+            return Error{std::string("--") + name + " must be a finite position within 2^53 (got " +
+                         *args.raw(name) + ")"};
+        }
+    }
+    options.m = *m;
+    options.n = *n;
+    auto trail = intOption(args, "trail", 0, 64);
+    if (!trail) return trail.error();
+    options.trail = trail->value_or(8);
+    const int pairCount = rotatedDims(p) / 2;
+    if (args.has("pairs")) {
+        auto pairs = args.integers("pairs");
+        if (!pairs) return pairs.error();
+        if (pairs->size() > 256) {
+            return Error{"--pairs must list at most 256 pairs (got " +
+                         std::to_string(pairs->size()) + ")"};
+        }
+        for (long long pair : *pairs) {
+            if (pair < 0 || pair >= pairCount) {
+                return Error{"--pairs entries must be 0.." + std::to_string(pairCount - 1) +
+                             " (got " + std::to_string(pair) + ")"};
+            }
+            options.pairs.push_back(int(pair));
+        }
+    }
+    Figure figure = blankFigure(settings);
+    drawRopeRotation(figure, wholeFigure(settings), p, options, settings.theme);
+    return figure;
+}
+
+Result<Figure> renderAngles(const ArgMap& args, const RenderSettings& settings) {
+    auto inputs = readRopeInputs(args, kMaxSeqLen);
+    if (!inputs) return inputs.error();
+    const RopeParams& p = inputs->params;
+    if (auto s = validated(p); !s) return s.error();
+    RopeAngleOptions options;
+    if (p.trainingLength < p.seqLen) options.trainingLength = p.trainingLength;
+    if (settings.colormapGiven) options.colormap = settings.colormap;
+    Figure figure = blankFigure(settings);
+    drawRopeAngles(figure, wholeFigure(settings), p, options, settings.theme, nullptr);
+    return figure;
+}
+
+Result<Figure> renderScores(const ArgMap& args, const RenderSettings& settings) {
+    auto inputs = readRopeInputs(args, kMaxSeqLen);
+    if (!inputs) return inputs.error();
+    if (!args.has("seq-len")) inputs.value().params.seqLen = 512;
+    auto vectors = readVectors(args, inputs.value());
+    if (!vectors) return vectors.error();
+    const RopeParams& p = inputs->params;
+    if (auto s = validated(p); !s) return s.error();
+    RopeScoreOptions options;
+    options.q = vectors->q;
+    options.k = vectors->k;
+    if (settings.colormapGiven) options.colormap = settings.colormap;
+    if (p.trainingLength < p.seqLen) options.trainingLength = p.trainingLength;
+    Figure figure = blankFigure(settings);
+    drawRopeScores(figure, wholeFigure(settings), p, options, settings.theme, nullptr);
+    return figure;
+}
+
+Result<Figure> renderFrequencies(const ArgMap& args, const RenderSettings& settings) {
+    auto inputs = readRopeInputs(args);
+    if (!inputs) return inputs.error();
+    const RopeParams& p = inputs->params;
+    if (auto s = validated(p); !s) return s.error();
+    RopeFrequencyOptions options;
+    if (auto name = args.raw("incomplete-within")) {
+        auto reference = parseTurnReference(*name);
+        if (!reference) return reference.error();  // the dispatcher names --incomplete-within
+        options.incompleteWithin = *reference;
+    }
+    Figure figure = blankFigure(settings);
+    drawRopeFrequencies(figure, wholeFigure(settings), p, options, settings.theme);
+    return figure;
+}
+
+Result<Figure> renderDecay(const ArgMap& args, const RenderSettings& settings) {
+    auto decay = readDecayInputs(args, false);
+    if (!decay) return decay.error();
+    Figure figure = blankFigure(settings);
+    drawRopeDecay(figure, wholeFigure(settings), decay->dims, decay->base, decay->maxDistance,
+                  settings.theme, nullptr);
+    return figure;
+}
+
+}  // namespace
+
+void registerRopeCommands(CommandRegistry& registry) {
+    const std::string formulaSeqLen =
+        "current sequence length (dynamic-ntk reads it), 1..1073741824 (default 4096)";
+    registry.exports.push_back(
+        ropeExport("rope-freqs",
+                   "one row per rotated pair i: its inverse frequency theta_i "
+                   "(radians per position), after the scaling",
+                   ropeOptions(formulaSeqLen), exportFrequencies));
+    registry.exports.push_back(ropeExport(
+        "rope-rotate",
+        "one row per position: the vector rotated to that position (head_dim columns)",
+        joined(ropeOptions(formulaSeqLen),
+               {{"vector", "LIST", "the vector, comma-separated; its length is head_dim; required"},
+                {"positions", "LIST", "positions to rotate to, comma-separated; required"},
+                pairingOption()}),
+        exportRotate));
+    registry.exports.push_back(ropeExport(
+        "rope-scores",
+        "L x L, row m, column n: rotate(q, m) . rotate(k, n), which depends on m - n only",
+        joined(joined(ropeOptions("positions 0..L-1, 1..1048576 within the memory cap; required"),
+                      vectorOptions()),
+               {pairingOption()}),
+        exportScores));
+    registry.exports.push_back(ropeExport(
+        "rope-decay",
+        "one row per distance r = 0..R: RoFormer's relative upper bound (1/(d/2)) sum_j |S_j|",
+        decayOptions("largest relative distance, 0..1048576; required"), exportDecay));
+
+    const std::string rowsSeqLen =
+        "positions shown (rows), 1..1048576; sampled to the pixels (default 4096)";
+    registry.renders.push_back(
+        {"rope-rotation",
+         "one small 2-D panel per pair: q at m and k at n as rotated arrows, the angle between "
+         "them, a trail of earlier positions, and q.k",
+         joined(
+             joined(ropeOptions(formulaSeqLen), vectorOptions()),
+             {pairingOption(),
+              {"m", "M", "query position (default 10)"},
+              {"n", "N", "key position (default 4)"},
+              {"pairs", "LIST", "pairs to draw (default: all up to 16, else 16 spread evenly)"},
+              {"trail", "T", "earlier whole positions drawn as fading dots, 0..64 (default 8)"}}),
+         renderRotation});
+    registry.renders.push_back(
+        {"rope-angles",
+         "position x pair heatmap of m theta_i mod 2 pi on the cyclic twilight colormap",
+         ropeOptions(rowsSeqLen), renderAngles});
+    registry.renders.push_back(
+        {"rope-scores", "the L x L score heatmap q_m . k_n (block means when L exceeds the pixels)",
+         joined(joined(ropeOptions("positions 0..L-1, 1..1048576 (default 512)"), vectorOptions()),
+                {pairingOption()}),
+         renderScores});
+    registry.renders.push_back(
+        {"rope-frequencies",
+         "wavelength of each pair on a log axis; context and training length marked; pairs "
+         "without a full turn highlighted; unscaled wavelengths overlaid when scaling",
+         joined(ropeOptions(formulaSeqLen),
+                {{"incomplete-within", "WHAT",
+                  "highlight pairs with no full turn within the context (default) or training"}}),
+         renderFrequencies});
+    registry.renders.push_back({"rope-decay",
+                                "RoFormer's long-term decay: the relative upper bound against "
+                                "relative distance (Su et al. 2021, Fig. 2)",
+                                decayOptions("largest relative distance, 0..1048576 (default 250)"),
+                                renderDecay});
+}
+
+}  // namespace poslab::cli

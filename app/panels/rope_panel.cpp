@@ -1,0 +1,866 @@
+#include "panels/rope_panel.hpp"
+
+#include <GLFW/glfw3.h>  // key codes: Dear ImGui 1.86 takes GLFW's in IsKeyPressed
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numbers>
+
+#include "poslab/hf_config.hpp"
+#include "poslab/limits.hpp"
+#include "poslab/validate.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+constexpr double kDegrees = 180.0 / std::numbers::pi;
+
+bool sameScaling(const RopeScalingParams& a, const RopeScalingParams& b) {
+    return a.type == b.type && a.factor == b.factor &&
+           a.originalMaxPositions == b.originalMaxPositions && a.lowFreqFactor == b.lowFreqFactor &&
+           a.highFreqFactor == b.highFreqFactor && a.betaFast == b.betaFast &&
+           a.betaSlow == b.betaSlow && a.attentionFactor == b.attentionFactor &&
+           a.mscale == b.mscale && a.mscaleAllDim == b.mscaleAllDim && a.truncate == b.truncate;
+}
+
+bool sameParams(const RopeParams& a, const RopeParams& b) {
+    return a.headDim == b.headDim && a.base == b.base && a.rotaryFraction == b.rotaryFraction &&
+           a.pairing == b.pairing && sameScaling(a.scaling, b.scaling) && a.seqLen == b.seqLen &&
+           a.trainingLength == b.trainingLength;
+}
+
+// Numbers separated by commas or spaces; fewer than `size` are padded with zeros.
+Result<std::vector<double>> parseVector(const std::string& text, int size, const char* name) {
+    std::vector<double> values;
+    const char* p = text.c_str();
+    while (*p) {
+        while (*p == ',' || *p == ' ' || *p == '\t') ++p;
+        if (!*p) break;
+        char* end = nullptr;
+        const double value = std::strtod(p, &end);
+        if (end == p || !std::isfinite(value)) {
+            return Error{std::string(name) +
+                         " must be comma-separated finite numbers (stopped at '" +
+                         std::string(p).substr(0, 12) + "')"};
+        }
+        values.push_back(value);
+        p = end;
+    }
+    if (values.empty()) return Error{std::string(name) + " is empty"};
+    if (int(values.size()) > size) {
+        return Error{std::string(name) + " has " + std::to_string(values.size()) +
+                     " entries; head_dim is " + std::to_string(size)};
+    }
+    values.resize(std::size_t(size), 0.0);
+    return values;
+}
+
+// head_dim even, and a rotary fraction whose int(head_dim * f) is even and at least 2, so every
+// slider position is a valid setup (HF would reject the others).
+void snapRotary(RopeParams& p) {
+    p.headDim = std::max(2, p.headDim + (p.headDim % 2));
+    int dims = std::max(2, rotatedDims(p));
+    dims -= dims % 2;
+    double fraction = double(dims) / p.headDim;
+    while (int(p.headDim * fraction) < dims) fraction = std::nextafter(fraction, 2.0);
+    p.rotaryFraction = std::min(1.0, fraction);
+}
+
+// Wheel zooms about the mouse (rows; Shift: columns; both when `together`), dragging pans,
+// double-click resets.
+void zoomAndPan(CellWindow& w, const Canvas& canvas, const PlotFrame& frame, long long rows,
+                long long cols, bool together) {
+    w = clampWindow(w, rows, cols);
+    if (frame.plot.width > 1 && canvas.hovered && canvas.wheel != 0 &&
+        frame.plot.contains(canvas.mouse)) {
+        const auto [cx, cy] = frame.toData(canvas.mouse);
+        const double factor = std::pow(0.8, canvas.wheel);
+        const bool shift = ImGui::GetIO().KeyShift;
+        auto zoom = [&](long long& first, long long& count, long long total, double centre) {
+            const long long next = std::clamp<long long>(std::llround(count * factor), 1, total);
+            first = std::llround(centre - (centre - first) * double(next) / double(count));
+            count = next;
+        };
+        if (together || !shift) zoom(w.firstRow, w.rowCount, rows, cy);
+        if (together || shift) zoom(w.firstCol, w.colCount, cols, cx);
+    }
+    if (canvas.dragging && frame.plot.width > 1) {
+        w.firstRow -= std::llround(canvas.dragDelta.y / frame.plot.height * double(w.rowCount));
+        w.firstCol -= std::llround(canvas.dragDelta.x / frame.plot.width * double(w.colCount));
+    }
+    if (canvas.doubleClicked) w = {};
+    w = clampWindow(w, rows, cols);
+}
+
+Box wholeCanvas(const Canvas& canvas) {
+    return {0, 0, canvas.box.width, canvas.box.height};
+}
+
+const char* figureName(RopeFigureId id) {
+    switch (id) {
+        case RopeFigureId::Rotation:
+            return "Rotation";
+        case RopeFigureId::Angles:
+            return "Angles";
+        case RopeFigureId::Scores:
+            return "Scores";
+        case RopeFigureId::Frequencies:
+            return "Frequencies";
+        case RopeFigureId::Decay:
+            return "Decay";
+    }
+    return "Rotation";
+}
+
+void errorText(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+void wrappedDisabled(const std::string& text) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+bool RopePanel::SampleKey::operator==(const SampleKey& o) const {
+    return source == o.source && window.firstRow == o.window.firstRow &&
+           window.rowCount == o.window.rowCount && window.firstCol == o.window.firstCol &&
+           window.colCount == o.window.colCount && width == o.width && height == o.height;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State-derived inputs
+// ---------------------------------------------------------------------------------------------
+
+Result<RopePanel::QueryKey> RopePanel::queryKeyFor(const RopeViewState& view) {
+    const int d = view.params.headDim;
+    QueryKey vectors;
+    if (view.vectors == RopeVectorSource::Seeded) {
+        vectors.q = seededGaussianVector(d, std::uint64_t(std::max(0, view.querySeed)));
+        vectors.k = view.keyEqualsQuery
+                        ? vectors.q
+                        : seededGaussianVector(d, std::uint64_t(std::max(0, view.keySeed)));
+        return vectors;
+    }
+    auto q = parseVector(view.customQuery, d, "q");
+    if (!q) return q.error();
+    vectors.q = std::move(q.value());
+    if (view.keyEqualsQuery) {
+        vectors.k = vectors.q;
+        return vectors;
+    }
+    auto k = parseVector(view.customKey, d, "k");
+    if (!k) return k.error();
+    vectors.k = std::move(k.value());
+    return vectors;
+}
+
+void RopePanel::refreshVectors(const RopeViewState& view) {
+    const VectorKey key{view.vectors,        view.querySeed,   view.keySeed,  view.params.headDim,
+                        view.keyEqualsQuery, view.customQuery, view.customKey};
+    if (vectorKey_ && *vectorKey_ == key) return;
+    vectorKey_ = key;
+    auto vectors = queryKeyFor(view);
+    if (vectors) {
+        vectors_ = std::move(vectors.value());
+        vectorError_.clear();
+    } else {
+        vectorError_ = vectors.error().message;
+        if (int(vectors_.q.size()) != view.params.headDim) {
+            // Nothing valid of the right size yet: seeded vectors until the lists parse.
+            RopeViewState seeded = view;
+            seeded.vectors = RopeVectorSource::Seeded;
+            vectors_ = queryKeyFor(seeded).value();
+        }
+    }
+    ++vectorsVersion_;
+}
+
+void RopePanel::refreshOffsets(const RopeViewState& view) {
+    if (offsetParams_ && sameParams(*offsetParams_, view.params) &&
+        offsetVectorsVersion_ == vectorsVersion_) {
+        return;
+    }
+    offsetParams_ = view.params;
+    offsetVectorsVersion_ = vectorsVersion_;
+    offsets_.clear();
+    offsetsMaxAbs_ = 1;
+    ++offsetsVersion_;
+    auto freqs = ropeFrequencies(view.params);
+    if (!freqs) return;
+    auto offsets =
+        ropeOffsetScores(vectors_.q, vectors_.k, view.params.seqLen, *freqs, view.params.pairing);
+    if (!offsets) return;
+    offsets_ = std::move(offsets.value());
+    double largest = 0;
+    for (double v : offsets_) largest = std::max(largest, std::abs(v));
+    offsetsMaxAbs_ = largest > 0 ? largest : 1;
+}
+
+std::vector<int> RopePanel::shownPairs(const RopeViewState& view) {
+    const int pairs = rotatedDims(view.params) / 2;
+    if (view.spreadPairs) return ropeRotationPairs(pairs, view.panels);
+    std::vector<int> shown;
+    const int first = std::clamp(view.firstPair, 0, std::max(0, pairs - 1));
+    for (int i = first; i < pairs && int(shown.size()) < view.panels; ++i) shown.push_back(i);
+    return shown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frame
+// ---------------------------------------------------------------------------------------------
+
+void RopePanel::draw(AppState& state, FrameContext& context) {
+    RopeViewState& view = state.rope;
+    if (!context.droppedFiles.empty()) {
+        // Only the first file counts: a config describes one model.
+        view.configPath = context.droppedFiles.front();
+        context.droppedFiles.clear();
+        loadConfig(view, view.configPath, context);
+    }
+    if (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) {
+        view.playing = !view.playing;
+    }
+    advanceAnimation(view, context);
+    refreshVectors(view);
+    const Status valid = validate(view.params);
+
+    panelLayout(
+        state, context, [&] { drawControls(view, context, valid); },
+        [&] {
+            if (!valid) {
+                const Canvas canvas = beginCanvas("invalid");
+                Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+                drawNote(figure, wholeCanvas(canvas), valid.error().message, context.theme);
+                drawCanvasFigure(canvas, figure, context);
+                return;
+            }
+            if (ImGui::BeginTabBar("rope figures")) {
+                for (RopeFigureId id :
+                     {RopeFigureId::Rotation, RopeFigureId::Angles, RopeFigureId::Scores,
+                      RopeFigureId::Frequencies, RopeFigureId::Decay}) {
+                    const ImGuiTabItemFlags flags =
+                        !tabsSynced_ && id == view.figure ? ImGuiTabItemFlags_SetSelected : 0;
+                    if (!ImGui::BeginTabItem(figureName(id), nullptr, flags)) continue;
+                    view.figure = id;
+                    switch (id) {
+                        case RopeFigureId::Rotation:
+                            drawRotation(view, context);
+                            break;
+                        case RopeFigureId::Angles:
+                            drawAngles(view, context);
+                            break;
+                        case RopeFigureId::Scores:
+                            drawScores(view, context);
+                            break;
+                        case RopeFigureId::Frequencies:
+                            drawFrequencies(view, context);
+                            break;
+                        case RopeFigureId::Decay:
+                            drawDecay(view, context);
+                            break;
+                    }
+                    ImGui::EndTabItem();
+                }
+                tabsSynced_ = true;
+                ImGui::EndTabBar();
+            }
+        });
+}
+
+void RopePanel::advanceAnimation(RopeViewState& view, FrameContext& context) {
+    const double last = std::max(0, view.params.seqLen - 1);
+    if (view.playing) {
+        context.animating = true;  // the frame loop keeps drawing (at most 60 fps) while playing
+        // After an idle sleep the first delta can be long; cap it so nothing jumps.
+        const double step = view.speed * std::min(double(ImGui::GetIO().DeltaTime), 0.1);
+        view.m += step;
+        if (view.playMovesBoth) {
+            view.n += step;
+            if (std::max(view.m, view.n) > last) {
+                // Back to the start, keeping m - n and the fractional phase.
+                const double back = std::floor(std::min(view.m, view.n));
+                view.m -= back;
+                view.n -= back;
+            }
+        } else if (view.m > last) {
+            view.m = std::fmod(view.m, last + 1);
+        }
+    }
+    view.m = std::clamp(view.m, 0.0, last);
+    view.n = std::clamp(view.n, 0.0, last);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls
+// ---------------------------------------------------------------------------------------------
+
+void RopePanel::drawControls(RopeViewState& view, FrameContext& context, const Status& valid) {
+    drawConfigControls(view, context);
+    drawRopeControls(view);
+    drawScalingControls(view);
+    if (!valid) errorText(valid.error().message);
+    drawVectorControls(view, vectorError_);
+    drawPositionControls(view);
+
+    sectionHeader("Display");
+    comboEnum("score colours", &view.scoreColormap, allColormaps(), colormapName,
+              "Colormap of the score heatmap. Blue-white-red is centred at zero: positive scores "
+              "red, negative blue.");
+    comboEnum("no full turn in", &view.incompleteWithin,
+              std::vector{RopeTurnReference::Context, RopeTurnReference::Training},
+              turnReferenceName,
+              "Frequencies chart: highlight the pairs whose wavelength is longer than the context "
+              "(the sequence length) or than the training length. Those pairs never complete a "
+              "turn there, so positions beyond it give angles the model has not seen.");
+    sliderInt("decay distance", &view.decayDistance, 1, kMaxGuiSeqLen,
+              "Decay chart: relative distances 0..R. RoFormer's Fig. 2 shows about 250.", true);
+    if (ImGui::Button("Reset zoom")) view.angleWindow = {}, view.scoreWindow = {};
+    tooltipForLastItem(
+        "Or double-click a heatmap. Wheel: zoom positions (Shift: pairs on the angle map); drag: "
+        "pan.");
+}
+
+void RopePanel::drawConfigControls(RopeViewState& view, FrameContext& context) {
+    sectionHeader("Model config.json");
+    bool load = ImGui::InputTextWithHint("##config", "path/to/config.json", &view.configPath,
+                                         ImGuiInputTextFlags_EnterReturnsTrue);
+    tooltipForLastItem(
+        "A Hugging Face config.json (head_dim, rope_theta, partial_rotary_factor, rope_scaling, "
+        "max_position_embeddings). You can also drop the file onto the window.");
+    ImGui::SameLine();
+    load |= ImGui::Button("Load");
+    tooltipForLastItem(
+        "Read the file and set every RoPE control from it. A file that cannot be "
+        "used changes nothing.");
+    if (load) loadConfig(view, view.configPath, context);
+    if (!view.configError.empty()) errorText(view.configError);
+    if (!view.configLoaded.empty()) {
+        wrappedDisabled(view.configLoaded);
+        if (!view.configNotes.empty() && ImGui::TreeNode("how it was read")) {
+            for (const std::string& note : view.configNotes) wrappedDisabled(note);
+            ImGui::TreePop();
+        }
+    } else if (view.configError.empty()) {
+        wrappedDisabled("or drop a config.json onto the window");
+    }
+}
+
+void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameContext& context) {
+    auto config = loadHfConfig(path);
+    if (!config) {
+        view.configError = config.error().message;  // and nothing else changes
+        if (context.statusMessage) *context.statusMessage = "Not loaded: " + view.configError;
+        return;
+    }
+    RopeParams params = config->rope;
+    params.seqLen = config->maxPositionEmbeddings > 0
+                        ? std::clamp(config->maxPositionEmbeddings, 1, kMaxGuiSeqLen)
+                        : view.params.seqLen;
+    view.params = params;
+    view.angleWindow = {};
+    view.scoreWindow = {};
+    view.configError.clear();
+    view.configNotes = config->notes;
+    std::string name = path;
+    if (auto slash = name.find_last_of('/'); slash != std::string::npos) {
+        // ".../Llama-3.1-8B/config.json" reads better as "Llama-3.1-8B/config.json".
+        const auto previous = slash > 0 ? name.find_last_of('/', slash - 1) : std::string::npos;
+        name = name.substr(previous == std::string::npos ? 0 : previous + 1);
+    }
+    view.configLoaded = "Loaded " + name +
+                        (config->modelType.empty() ? "" : " (" + config->modelType + ")") + ": " +
+                        ropeTitle(params) + ", trained on " +
+                        std::to_string(originalMaxPositions(params)) + " positions";
+    if (config->maxPositionEmbeddings > kMaxGuiSeqLen) {
+        view.configLoaded += "; context shown up to " + std::to_string(kMaxGuiSeqLen) + " of " +
+                             std::to_string(config->maxPositionEmbeddings);
+    }
+    if (context.statusMessage) *context.statusMessage = view.configLoaded;
+}
+
+void RopePanel::drawRopeControls(RopeViewState& view) {
+    RopeParams& p = view.params;
+    sectionHeader("RoPE");
+    bool reshape = sliderInt("head_dim", &p.headDim, 2, 512,
+                             "Dimensions per attention head. They form head_dim/2 pairs, each "
+                             "rotated at its own frequency θ_i = base^(−2i/d). Even values only.",
+                             true);
+    sliderDouble("base", &p.base, 10, 1e8, "%.6g",
+                 "rope_theta. Larger bases stretch the slowest wavelengths (2π·base^((d−2)/d) "
+                 "positions): Llama 2 uses 10000, Llama 3 500000.",
+                 true);
+    if (ImGui::Button("10000")) p.base = 10000;
+    tooltipForLastItem("The RoFormer / Llama 2 base.");
+    ImGui::SameLine();
+    if (ImGui::Button("500000")) p.base = 500000;
+    tooltipForLastItem("Llama 3's base.");
+    float fraction = float(p.rotaryFraction);
+    if (ImGui::SliderFloat("rotary fraction", &fraction, 0.05f, 1.0f, "%.3f",
+                           ImGuiSliderFlags_AlwaysClamp)) {
+        p.rotaryFraction = fraction;
+        reshape = true;
+    }
+    tooltipForLastItem(
+        "partial_rotary_factor: only the first int(head_dim × fraction) dims are "
+        "rotated (GPT-NeoX 0.25, Phi 0.4); the rest pass through unchanged.");
+    if (reshape) snapRotary(p);
+    if (rotatedDims(p) != p.headDim) {
+        ImGui::TextDisabled("rotating %d of %d dims", rotatedDims(p), p.headDim);
+    }
+    comboEnum("pairing", &p.pairing, std::vector{RopePairing::Half, RopePairing::Interleaved},
+              pairingName,
+              "half: dim j turns with j + d/2 (Llama, GPT-NeoX, Mistral, Qwen: HF's rotate_half)\n"
+              "interleaved: dim 2i turns with 2i+1 (GPT-J, RoFormer).\nThe frequencies are the "
+              "same; only which dimensions form a pair differs.");
+    if (sliderInt("sequence length", &p.seqLen, 1, kMaxGuiSeqLen,
+                  "The context: positions 0..L−1 in the heatmaps. Dynamic NTK scales with it.",
+                  true)) {
+        view.angleWindow = {}, view.scoreWindow = {};
+    }
+    sliderInt("training length", &p.trainingLength, 1, 1 << 20,
+              "The context the model was trained on (max_position_embeddings, or the original "
+              "length L0 before a context extension). Marked on every figure.",
+              true);
+}
+
+void RopePanel::drawScalingControls(RopeViewState& view) {
+    RopeScalingParams& s = view.params.scaling;
+    sectionHeader("Context scaling");
+    comboEnum("scaling", &s.type,
+              std::vector{RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
+                          RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3},
+              scalingName,
+              "How the frequencies are changed to reach beyond the training length:\n"
+              "linear: θ_i / s (position interpolation)\nntk: base × s^(d/(d−2))\n"
+              "dynamic-ntk: ntk with s growing with the sequence length\n"
+              "yarn: fast pairs kept, slow ones divided by s, a ramp between\n"
+              "llama3: like yarn, by wavelength (Llama 3.1)");
+    if (s.type == RopeScaling::None) return;
+    sliderDouble("factor", &s.factor, 1, 64, "%.3g", "The extension factor s.", true);
+    if (s.type == RopeScaling::Llama3) {
+        sliderDouble("low freq factor", &s.lowFreqFactor, 0.25, 16, "%.3g",
+                     "Wavelengths above L0 / low are divided by s (Llama 3.1: 1).", true);
+        sliderDouble("high freq factor", &s.highFreqFactor, 0.25, 64, "%.3g",
+                     "Wavelengths below L0 / high are kept (Llama 3.1: 4); must exceed low.", true);
+    }
+    if (s.type == RopeScaling::Yarn) {
+        sliderDouble("beta fast", &s.betaFast, 0.25, 256, "%.3g",
+                     "Pairs turning more than this many times in L0 keep θ_i (default 32).", true);
+        sliderDouble("beta slow", &s.betaSlow, 0.05, 64, "%.3g",
+                     "Pairs turning fewer times are divided by s (default 1).", true);
+        ImGui::TextDisabled("attention factor %.4f", yarnAttentionFactor(s));
+    }
+    if (s.type == RopeScaling::DynamicNtk && validate(view.params)) {
+        ImGui::TextDisabled("base at this length: %.6g",
+                            dynamicNtkBase(view.params.base, s.factor, rotatedDims(view.params),
+                                           view.params.seqLen, originalMaxPositions(view.params)));
+    }
+    if (s.type == RopeScaling::Ntk && validate(view.params)) {
+        ImGui::TextDisabled("scaled base: %.6g",
+                            ntkScaledBase(view.params.base, s.factor, rotatedDims(view.params)));
+    }
+}
+
+void RopePanel::drawVectorControls(RopeViewState& view, const std::string& vectorError) {
+    sectionHeader("q and k");
+    comboEnum(
+        "vectors", &view.vectors, std::vector{RopeVectorSource::Seeded, RopeVectorSource::Custom},
+        [](RopeVectorSource s) {
+            return s == RopeVectorSource::Seeded ? "seeded random" : "typed in";
+        },
+        "seeded random: standard normal entries from a seed (the same on every machine)\n"
+        "typed in: your own numbers; missing entries are 0");
+    if (view.vectors == RopeVectorSource::Seeded) {
+        if (ImGui::InputInt("q seed", &view.querySeed))
+            view.querySeed = std::max(0, view.querySeed);
+        tooltipForLastItem("q = seededGaussianVector(head_dim, seed).");
+        if (!view.keyEqualsQuery) {
+            if (ImGui::InputInt("k seed", &view.keySeed)) view.keySeed = std::max(0, view.keySeed);
+            tooltipForLastItem("k = seededGaussianVector(head_dim, seed).");
+        }
+        if (ImGui::Button("New random q and k")) view.querySeed += 2, view.keySeed += 2;
+    } else {
+        ImGui::InputText("q", &view.customQuery);
+        tooltipForLastItem("Comma-separated numbers, up to head_dim; missing entries are 0.");
+        if (!view.keyEqualsQuery) {
+            ImGui::InputText("k", &view.customKey);
+            tooltipForLastItem("Comma-separated numbers, up to head_dim; missing entries are 0.");
+        }
+    }
+    ImGui::Checkbox("k = q", &view.keyEqualsQuery);
+    tooltipForLastItem(
+        "Then every pair starts aligned, the angle between the arrows is exactly "
+        "(m − n)·θ_i, and the scores show RoPE's decay with distance.");
+    if (!vectorError.empty()) errorText(vectorError + " (showing the last valid vectors)");
+}
+
+void RopePanel::drawPositionControls(RopeViewState& view) {
+    sectionHeader("Positions m (query) and n (key)");
+    if (ImGui::Button(view.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4.5f, 0))) {
+        view.playing = !view.playing;
+    }
+    tooltipForLastItem("Space also toggles. Playing advances the positions with the clock.");
+    ImGui::SameLine();
+    ImGui::Checkbox("move n too", &view.playMovesBoth);
+    tooltipForLastItem(
+        "On: m and n advance together. Every arrow turns, yet every angle between "
+        "q and k — and q·k — stays the same: RoPE sees only m − n.\n"
+        "Off: only m advances, so the angles open up with the distance.");
+    sliderDouble("speed", &view.speed, 0.05, 500, "%.3g positions/s",
+                 "How many positions the animation advances per second.", true);
+    const double last = std::max(0, view.params.seqLen - 1);
+    const double before = view.m;
+    if (sliderDouble("m", &view.m, 0, last, "%.2f", "Query position. Scrub to move it.") &&
+        view.scrubTogether) {
+        view.n = std::clamp(view.n + (view.m - before), 0.0, last);
+    }
+    sliderDouble("n", &view.n, 0, last, "%.2f", "Key position.");
+    ImGui::Checkbox("scrub m and n together", &view.scrubTogether);
+    tooltipForLastItem("Dragging m drags n along, keeping m − n (and every angle) fixed.");
+    const int pairs = rotatedDims(view.params) / 2;
+    sliderInt("panels", &view.panels, 1, std::clamp(pairs, 1, 64),
+              "How many pairs get a rotation panel (all of them when there are this few).");
+    ImGui::Checkbox("spread over all pairs", &view.spreadPairs);
+    tooltipForLastItem(
+        "On: panels from the fastest pair to the slowest, evenly spaced. Off: "
+        "consecutive pairs from the first one chosen below.");
+    if (!view.spreadPairs) {
+        sliderInt("first pair", &view.firstPair, 0, std::max(0, pairs - 1),
+                  "The first pair shown.");
+    }
+    sliderInt("trail", &view.trail, 0, 32,
+              "Earlier whole positions drawn as fading dots: how far each pair turns per step.");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+// ---------------------------------------------------------------------------------------------
+
+void RopePanel::drawRotation(RopeViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("rotation");
+    if (canvas.hovered && canvas.wheel != 0) {
+        // The wheel steps m (and n with it when scrubbing together) by whole positions.
+        const double last = std::max(0, view.params.seqLen - 1);
+        const double step = canvas.wheel > 0 ? 1 : -1;
+        const double m = std::clamp(view.m + step, 0.0, last);
+        if (view.scrubTogether) view.n = std::clamp(view.n + (m - view.m), 0.0, last);
+        view.m = m;
+    }
+    RopeRotationOptions options;
+    options.q = vectors_.q;
+    options.k = vectors_.k;
+    options.m = view.m;
+    options.n = view.n;
+    options.pairs = shownPairs(view);
+    options.trail = view.trail;
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    std::vector<RopeRotationCell> cells;
+    drawRopeRotation(figure, wholeCanvas(canvas), view.params, options, context.theme, &cells);
+    drawCanvasFigure(canvas, figure, context);
+
+    if (!canvas.hovered) return;
+    auto freqs = ropeFrequencies(view.params);
+    if (!freqs) return;
+    for (const RopeRotationCell& cell : cells) {
+        if (!cell.box.contains(canvas.mouse)) continue;
+        const int pairs = int(freqs->inverse.size()), i = cell.pair;
+        const int first = view.params.pairing == RopePairing::Half ? i : 2 * i;
+        const int second = view.params.pairing == RopePairing::Half ? i + pairs : 2 * i + 1;
+        const double theta = freqs->inverse[std::size_t(i)];
+        const std::vector<double> rq = ropeRotate(vectors_.q, view.m, *freqs, view.params.pairing);
+        const std::vector<double> rk = ropeRotate(vectors_.k, view.n, *freqs, view.params.pairing);
+        ImGui::BeginTooltip();
+        ImGui::Text("pair %d: dimensions %d and %d", i, first, second);
+        ImGui::Text("θ = %.6g rad per position, wavelength %.6g positions", theta, kTwoPi / theta);
+        ImGui::Text("q (%.4f, %.4f) turned by m·θ = %.4f rad -> (%.4f, %.4f)", vectors_.q[first],
+                    vectors_.q[second], std::fmod(view.m * theta, kTwoPi), rq[first], rq[second]);
+        ImGui::Text("k (%.4f, %.4f) turned by n·θ = %.4f rad -> (%.4f, %.4f)", vectors_.k[first],
+                    vectors_.k[second], std::fmod(view.n * theta, kTwoPi), rk[first], rk[second]);
+        ImGui::Text("angle from k to q: %+.3f°",
+                    kDegrees * ropePairAngleBetween(vectors_.q, vectors_.k, view.m, view.n, *freqs,
+                                                    view.params.pairing, i));
+        ImGui::Text(
+            "this pair's share of q·k: %+.6f",
+            ropePairScore(vectors_.q, vectors_.k, view.m, view.n, *freqs, view.params.pairing, i));
+        ImGui::TextDisabled("Wheel: step m%s by one position.", view.scrubTogether ? " and n" : "");
+        ImGui::EndTooltip();
+        break;
+    }
+}
+
+void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("angles");
+    auto freqs = ropeFrequencies(view.params);
+    if (!freqs) return;
+    const long long positions = view.params.seqLen;
+    const long long pairs = static_cast<long long>(freqs->inverse.size());
+    zoomAndPan(view.angleWindow, canvas, angleFrame_, positions, pairs, false);
+
+    if (!angleParams_ || !sameParams(*angleParams_, view.params)) {
+        angleParams_ = view.params;
+        ++angleParamsVersion_;
+    }
+    RopeAngleOptions options;
+    options.window = view.angleWindow;
+    const int training = originalMaxPositions(view.params);
+    if (training < view.params.seqLen) options.trainingLength = training;
+    options.queryKey = {view.m, view.n};
+    const Box plot = ropeAnglePlotBox(wholeCanvas(canvas), view.params, options, context.theme);
+    const SampleKey key{angleParamsVersion_, view.angleWindow, int(plot.width), int(plot.height)};
+    if (!angleKey_ || !(*angleKey_ == key)) {
+        // Only the visible window, one texel per plot pixel at most (never minified, so no two
+        // angles are blended): L = 65536 costs as little as L = 512.
+        angleSample_ = ropeAngleSample(*freqs, positions, view.angleWindow, std::max(1, key.height),
+                                       std::max(1, key.width));
+        angleKey_ = key;
+    }
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    drawRopeAngles(figure, wholeCanvas(canvas), view.params, options, context.theme, &angleSample_,
+                   &angleFrame_);
+    drawCanvasFigure(canvas, figure, context);
+
+    if (canvas.hovered && angleFrame_.plot.contains(canvas.mouse)) {
+        const auto [x, y] = angleFrame_.toData(canvas.mouse);
+        const long long pair = std::clamp<long long>((long long)std::floor(x), 0, pairs - 1);
+        const long long position =
+            std::clamp<long long>((long long)std::floor(y), 0, positions - 1);
+        const double theta = freqs->inverse[std::size_t(pair)];
+        const double angle = std::fmod(double(position) * theta, kTwoPi);
+        ImGui::BeginTooltip();
+        ImGui::Text("position %lld, pair %lld", position, pair);
+        ImGui::Text("angle %lld·θ mod 2π = %.6f rad (%.2f°)", position, angle, angle * kDegrees);
+        ImGui::Text("%.4f full turns so far; θ = %.6g, wavelength %.6g", position * theta / kTwoPi,
+                    theta, kTwoPi / theta);
+        if (angleSample_.rowsPerTexel > 1) {
+            const long long shown = angleSample_.window.firstRow +
+                                    (position - angleSample_.window.firstRow) /
+                                        angleSample_.rowsPerTexel * angleSample_.rowsPerTexel;
+            ImGui::TextDisabled(
+                "zoomed out: this pixel row shows position %lld exactly (1 in %lld "
+                "rows is drawn; angles are not averaged)",
+                shown, angleSample_.rowsPerTexel);
+        }
+        ImGui::EndTooltip();
+    }
+}
+
+void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("scores");
+    refreshOffsets(view);
+    if (offsets_.empty()) return;
+    const long long length = view.params.seqLen;
+    zoomAndPan(view.scoreWindow, canvas, scoreFrame_, length, length, true);
+    RopeScoreOptions options;
+    options.q = vectors_.q;
+    options.k = vectors_.k;
+    options.window = view.scoreWindow;
+    options.colormap = view.scoreColormap;
+    options.range = {-offsetsMaxAbs_, offsetsMaxAbs_};
+    const int training = originalMaxPositions(view.params);
+    if (training < view.params.seqLen) options.trainingLength = training;
+    options.queryKey = {view.m, view.n};
+    const Box plot = ropeScorePlotBox(wholeCanvas(canvas), view.params, options, context.theme);
+    const SampleKey key{offsetsVersion_, view.scoreWindow, int(plot.width), int(plot.height)};
+    if (!scoreKey_ || !(*scoreKey_ == key)) {
+        // Block means of the visible window straight from the 2L-1 distinct scores: no L x L
+        // matrix is built, so L = 4096 (or 65536) recomputes within a frame.
+        scoreSample_ = ropeScoreSample(offsets_, view.params.seqLen, view.scoreWindow,
+                                       std::max(1, key.height), std::max(1, key.width));
+        scoreKey_ = key;
+    }
+    if (!isDiverging(view.scoreColormap)) {
+        // Sequential maps: the full range of all scores, low to high.
+        const auto [low, high] = std::minmax_element(offsets_.begin(), offsets_.end());
+        options.range = {*low, *high > *low ? *high : *low + 1};
+    }
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    drawRopeScores(figure, wholeCanvas(canvas), view.params, options, context.theme, &scoreSample_,
+                   &scoreFrame_);
+    drawCanvasFigure(canvas, figure, context);
+
+    if (canvas.hovered && scoreFrame_.plot.contains(canvas.mouse)) {
+        auto freqs = ropeFrequencies(view.params);
+        if (!freqs) return;
+        const auto [x, y] = scoreFrame_.toData(canvas.mouse);
+        const long long n = std::clamp<long long>((long long)std::floor(x), 0, length - 1);
+        const long long m = std::clamp<long long>((long long)std::floor(y), 0, length - 1);
+        ImGui::BeginTooltip();
+        ImGui::Text("query m = %lld, key n = %lld, m − n = %lld", m, n, m - n);
+        ImGui::Text("q_m·k_n = %.8g", ropeScore(vectors_.q, vectors_.k, double(m), double(n),
+                                                *freqs, view.params.pairing));
+        ImGui::TextDisabled("the same on the whole diagonal m − n = %lld", m - n);
+        if (scoreSample_.rowsPerTexel > 1 || scoreSample_.colsPerTexel > 1) {
+            ImGui::TextDisabled("zoomed out: a pixel shows the mean of %lld × %lld cells",
+                                scoreSample_.rowsPerTexel, scoreSample_.colsPerTexel);
+        }
+        ImGui::EndTooltip();
+    }
+}
+
+void RopePanel::drawFrequencies(RopeViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("frequencies");
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    PlotFrame frame;
+    drawRopeFrequencies(figure, wholeCanvas(canvas), view.params, {view.incompleteWithin},
+                        context.theme, &frame);
+    drawCanvasFigure(canvas, figure, context);
+    if (!canvas.hovered || !frame.plot.contains(canvas.mouse)) return;
+    auto freqs = ropeFrequencies(view.params);
+    auto plain = unscaledFrequencies(view.params);
+    if (!freqs || !plain) return;
+    const int pairs = int(freqs->inverse.size());
+    const int i = std::clamp(int(std::lround(frame.toData(canvas.mouse).first)), 0, pairs - 1);
+    const double theta = freqs->inverse[std::size_t(i)];
+    const double wavelength = kTwoPi / theta;
+    ImGui::BeginTooltip();
+    ImGui::Text("pair %d: θ = %.6g rad per position", i, theta);
+    ImGui::Text("wavelength %.6g positions", wavelength);
+    if (view.params.scaling.type != RopeScaling::None) {
+        const double original = plain->inverse[std::size_t(i)];
+        ImGui::Text("unscaled θ = %.6g (wavelength %.6g): divided by %.4g", original,
+                    kTwoPi / original, original / theta);
+    }
+    ImGui::Text("%.4g turns within the context (%d)", view.params.seqLen / wavelength,
+                view.params.seqLen);
+    ImGui::Text("%.4g turns within the training length (%d)",
+                originalMaxPositions(view.params) / wavelength, originalMaxPositions(view.params));
+    ImGui::EndTooltip();
+}
+
+void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("decay");
+    const DecayKey key{rotatedDims(view.params), view.decayDistance, view.params.base};
+    if (!decayKey_ || !(*decayKey_ == key)) {
+        auto bound = ropeDecayBound(key.dims, key.base, key.distance);
+        decayBound_ = bound ? std::move(bound.value()) : std::vector<double>{};
+        decayKey_ = key;
+    }
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    PlotFrame frame;
+    drawRopeDecay(figure, wholeCanvas(canvas), key.dims, key.base, key.distance, context.theme,
+                  &decayBound_, &frame);
+    drawCanvasFigure(canvas, figure, context);
+    if (canvas.hovered && frame.plot.contains(canvas.mouse) && !decayBound_.empty()) {
+        const long long r = std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), 0,
+                                                  (long long)decayBound_.size() - 1);
+        ImGui::BeginTooltip();
+        ImGui::Text("distance %lld: bound %.6f", r, decayBound_[std::size_t(r)]);
+        ImGui::TextDisabled("(1/(d/2)) Σ_j |Σ_{k<j} e^(i·r·θ_k)|, d = %d", key.dims);
+        ImGui::EndTooltip();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+// ---------------------------------------------------------------------------------------------
+
+Figure RopePanel::exportFigure(const AppState& state, float width, float height,
+                               const Theme& theme) const {
+    const RopeViewState& view = state.rope;
+    Figure figure = emptyFigure(width, height, theme);
+    const Box area{0, 0, width, height};
+    if (auto s = validate(view.params); !s) {
+        drawNote(figure, area, s.error().message, theme);
+        return figure;
+    }
+    auto vectors = queryKeyFor(view);
+    if (!vectors) {
+        RopeViewState seeded = view;
+        seeded.vectors = RopeVectorSource::Seeded;
+        vectors = queryKeyFor(seeded);
+    }
+    const int training = originalMaxPositions(view.params);
+    switch (view.figure) {
+        case RopeFigureId::Rotation: {
+            RopeRotationOptions options;
+            options.q = vectors->q;
+            options.k = vectors->k;
+            options.m = view.m;
+            options.n = view.n;
+            options.pairs = shownPairs(view);
+            options.trail = view.trail;
+            drawRopeRotation(figure, area, view.params, options, theme);
+            break;
+        }
+        case RopeFigureId::Angles: {
+            RopeAngleOptions options;
+            options.window = view.angleWindow;
+            if (training < view.params.seqLen) options.trainingLength = training;
+            options.queryKey = {view.m, view.n};
+            drawRopeAngles(figure, area, view.params, options, theme, nullptr);
+            break;
+        }
+        case RopeFigureId::Scores: {
+            RopeScoreOptions options;
+            options.q = vectors->q;
+            options.k = vectors->k;
+            options.window = view.scoreWindow;
+            options.colormap = view.scoreColormap;
+            if (training < view.params.seqLen) options.trainingLength = training;
+            options.queryKey = {view.m, view.n};
+            drawRopeScores(figure, area, view.params, options, theme, nullptr);
+            break;
+        }
+        case RopeFigureId::Frequencies:
+            drawRopeFrequencies(figure, area, view.params, {view.incompleteWithin}, theme);
+            break;
+        case RopeFigureId::Decay:
+            drawRopeDecay(figure, area, rotatedDims(view.params), view.params.base,
+                          view.decayDistance, theme, nullptr);
+            break;
+    }
+    return figure;
+}
+
+Result<Matrix> RopePanel::exportData(const AppState& state) const {
+    const RopeViewState& view = state.rope;
+    auto freqs = ropeFrequencies(view.params);
+    if (!freqs) return freqs.error();
+    auto vectors = queryKeyFor(view);
+    if (!vectors) return vectors.error();
+    const RopePairing pairing = view.params.pairing;
+    switch (view.figure) {
+        case RopeFigureId::Rotation: {
+            // Row 0: q rotated to m; row 1: k rotated to n.
+            Matrix out(2, std::size_t(view.params.headDim));
+            const auto q = ropeRotate(vectors->q, view.m, *freqs, pairing);
+            const auto k = ropeRotate(vectors->k, view.n, *freqs, pairing);
+            std::copy(q.begin(), q.end(), out.row(0));
+            std::copy(k.begin(), k.end(), out.row(1));
+            return out;
+        }
+        case RopeFigureId::Angles:
+            return ropeAngleTable(*freqs, view.params.seqLen);
+        case RopeFigureId::Scores:
+            return ropeScoreMatrix(vectors->q, vectors->k, view.params.seqLen, *freqs, pairing);
+        case RopeFigureId::Frequencies: {
+            Matrix out(freqs->inverse.size(), 1);
+            for (std::size_t i = 0; i < freqs->inverse.size(); ++i) out(i, 0) = freqs->inverse[i];
+            return out;
+        }
+        case RopeFigureId::Decay: {
+            auto bound =
+                ropeDecayBound(rotatedDims(view.params), view.params.base, view.decayDistance);
+            if (!bound) return bound.error();
+            Matrix out(bound->size(), 1);
+            for (std::size_t r = 0; r < bound->size(); ++r) out(r, 0) = (*bound)[r];
+            return out;
+        }
+    }
+    return Error{"unknown RoPE figure"};
+}
+
+}  // namespace poslab::ui

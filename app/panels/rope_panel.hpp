@@ -1,0 +1,103 @@
+// rope_panel.hpp — the live RoPE view. Tabs of figures to the right of the controls:
+//
+//   Rotation     one small panel per pair: q at m and k at n as rotated arrows, the angle between
+//                them and a fading trail; Play animates the positions (Space toggles)
+//   Angles       position x pair, m theta_i mod 2 pi on the cyclic twilight map
+//   Scores       q_m . k_n for m, n < L, with (m, n) and its constant-offset diagonal marked
+//   Frequencies  wavelength per pair (log), context and training length, unscaled overlay
+//   Decay        RoFormer's long-term decay bound
+//
+// Heatmaps zoom with the wheel (Shift: pairs on the angle map), pan by dragging and reset on
+// double-click; hovering any figure shows exact values. A Hugging Face config.json can be loaded
+// from the path field or dropped onto the window; a file that cannot be used changes nothing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "poslab/heatmap_sample.hpp"
+#include "poslab/rope_figures.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class RopePanel : public Panel {
+  public:
+    const char* title() const override { return "RoPE"; }
+    void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    Result<Matrix> exportData(const AppState& state) const override;
+
+    // q and k as the state describes them (custom lists padded with zeros to head_dim).
+    struct QueryKey {
+        std::vector<double> q, k;
+    };
+    static Result<QueryKey> queryKeyFor(const RopeViewState& view);
+
+  private:
+    // ---- Controls
+    void drawControls(RopeViewState& view, FrameContext& context, const Status& valid);
+    void drawConfigControls(RopeViewState& view, FrameContext& context);
+    void drawRopeControls(RopeViewState& view);
+    void drawScalingControls(RopeViewState& view);
+    void drawVectorControls(RopeViewState& view, const std::string& vectorError);
+    void drawPositionControls(RopeViewState& view);
+    void loadConfig(RopeViewState& view, const std::string& path, FrameContext& context);
+    void advanceAnimation(RopeViewState& view, FrameContext& context);
+
+    // ---- Figures (one per tab)
+    void drawRotation(RopeViewState& view, FrameContext& context);
+    void drawAngles(RopeViewState& view, FrameContext& context);
+    void drawScores(RopeViewState& view, FrameContext& context);
+    void drawFrequencies(RopeViewState& view, FrameContext& context);
+    void drawDecay(RopeViewState& view, FrameContext& context);
+    static std::vector<int> shownPairs(const RopeViewState& view);
+
+    // ---- Caches, each rebuilt only when its key changes
+    void refreshVectors(const RopeViewState& view);
+    void refreshOffsets(const RopeViewState& view);
+
+    struct VectorKey {
+        RopeVectorSource source;
+        int querySeed, keySeed, headDim;
+        bool keyEqualsQuery;
+        std::string customQuery, customKey;
+        bool operator==(const VectorKey&) const = default;
+    };
+    std::optional<VectorKey> vectorKey_;
+    QueryKey vectors_;         // the last valid q and k
+    std::string vectorError_;  // why the current custom lists were not used
+
+    std::optional<RopeParams> offsetParams_;  // key of offsets_ (with vectorsVersion_)
+    std::uint64_t vectorsVersion_ = 0, offsetVectorsVersion_ = 0;
+    std::vector<double> offsets_;  // ropeOffsetScores: the 2L-1 distinct scores
+    double offsetsMaxAbs_ = 1;
+    std::uint64_t offsetsVersion_ = 0;
+
+    struct SampleKey {
+        std::uint64_t source = 0;  // offsetsVersion_, or a hash of the parameters for angles
+        CellWindow window;
+        int width = 0, height = 0;
+        bool operator==(const SampleKey& o) const;
+    };
+    std::optional<RopeParams> angleParams_;
+    std::uint64_t angleParamsVersion_ = 0;
+    std::optional<SampleKey> angleKey_, scoreKey_;
+    HeatmapSample angleSample_, scoreSample_;
+
+    struct DecayKey {
+        int dims = 0, distance = 0;
+        double base = 0;
+        bool operator==(const DecayKey&) const = default;
+    };
+    std::optional<DecayKey> decayKey_;
+    std::vector<double> decayBound_;
+
+    PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
+    bool tabsSynced_ = false;            // the tab bar has been told state.figure once
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,123 @@
+// rope_figures.hpp — the RoPE views as figures: the rotation of each dimension pair, the angle
+// and score heatmaps, the wavelength ladder and RoFormer's long-term decay. Used by the GUI panel,
+// `poslab render` and the panel's file export, so all three show the same thing.
+//
+//   drawRopeRotation     a grid of small 2-D panels, one per chosen pair: q rotated by m theta_i,
+//                        k by n theta_i, the angle between them and a fading trail
+//   drawRopeAngles       position x pair, (position * theta_i) mod 2 pi on a cyclic colormap
+//   drawRopeScores       q_m . k_n for m, n < L (rows m, columns n)
+//   drawRopeFrequencies  wavelength 2 pi / theta_i per pair on a log axis, context and training
+//                        length marked, pairs without a full turn highlighted
+//   drawRopeDecay        RoFormer's relative upper bound against relative distance (Su et al. Fig.
+//   2)
+//
+// Large tables are never drawn cell by cell: the *Sample functions reduce the visible window to at
+// most one texel per pixel. Scores are averaged (block means, exact, from the 2L-1 distinct
+// offsets); angles are *sampled* (exact representative rows), because the mean of angles mod 2 pi
+// is not an angle of anything.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "poslab/heatmap_sample.hpp"
+#include "poslab/plot.hpp"
+#include "poslab/rope.hpp"
+
+namespace poslab {
+
+// ---- Titles
+std::string ropeScalingSummary(const RopeParams& params);  // "no scaling", "llama3 x8", ...
+std::string ropeTitle(const RopeParams& params);  // "head_dim 128, base 10000, half pairs, ..."
+
+// ---- Colours of q and k in every RoPE figure (Okabe-Ito blue and orange, per theme)
+Rgba ropeQueryColor(const Theme& theme);
+Rgba ropeKeyColor(const Theme& theme);
+
+// ---- Rotation animation
+// All pairs when there are at most maxPanels, else maxPanels pairs spread evenly from the first
+// (fastest) to the last (slowest), both included.
+std::vector<int> ropeRotationPairs(int pairCount, int maxPanels);
+
+struct RopeRotationOptions {
+    std::vector<double> q, k;  // head_dim entries each (rotated dims first, as the pairing says)
+    double m = 0, n = 0;       // query and key positions (fractional during animation)
+    std::vector<int> pairs;    // pairs with a panel; empty: ropeRotationPairs(pairCount, 16)
+    int trail = 8;             // earlier whole positions drawn as fading dots, 0..64
+};
+struct RopeRotationCell {  // where a pair's panel landed, for hover
+    Box box;
+    int pair = 0;
+};
+// Angle of the rotated q pair minus that of the rotated k pair, in (-pi, pi]: it depends on
+// m - n only (plus the unrotated angles of the two pairs).
+double ropePairAngleBetween(const std::vector<double>& q, const std::vector<double>& k, double m,
+                            double n, const RopeFrequencies& freqs, RopePairing pairing, int pair);
+// This pair's share of rotate(q, m) . rotate(k, n); the shares plus the unrotated tail sum to it.
+double ropePairScore(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
+                     const RopeFrequencies& freqs, RopePairing pairing, int pair);
+void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
+                      const RopeRotationOptions& options, const Theme& theme,
+                      std::vector<RopeRotationCell>* cells = nullptr);
+
+// ---- Angle heatmap
+// Rows are positions, columns pairs. Zoomed out, texel (u, v) holds the exact angle of the first
+// position and first pair of its block (no averaging of angles).
+HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions, CellWindow window,
+                              int maxRows, int maxCols);
+struct RopeAngleOptions {
+    CellWindow window;                           // zoom; empty counts mean everything
+    ColormapId colormap = ColormapId::Twilight;  // cyclic, so 0 and 2 pi look the same
+    int trainingLength = 0;                      // > 0: mark it and shade the positions beyond
+    std::vector<double> queryKey;  // {m, n}: drawn as lines in the q and k colours; or empty
+};
+// The data area drawRopeAngles will use in `area`: sample at most this many texels, so that no
+// texel is minified (blending neighbouring angles) on screen or in files.
+Box ropeAnglePlotBox(Box area, const RopeParams& params, const RopeAngleOptions& options,
+                     const Theme& theme);
+void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
+                    const RopeAngleOptions& options, const Theme& theme,
+                    const HeatmapSample* sample, PlotFrame* frame = nullptr);
+
+// ---- Score heatmap
+// Texel means of the L x L matrix rotate(q, m) . rotate(k, n) over the window, computed from
+// offsetScores (ropeOffsetScores: entry t is the score at m - n = t - (L - 1)) in O(1) per texel.
+HeatmapSample ropeScoreSample(const std::vector<double>& offsetScores, int seqLen,
+                              CellWindow window, int maxRows, int maxCols);
+struct RopeScoreOptions {
+    std::vector<double> q, k;  // head_dim entries each
+    CellWindow window;
+    ColormapId colormap = ColormapId::BlueWhiteRed;
+    ValueRange range{0, 0};        // low == high: +-max |score| over all offsets
+    int trainingLength = 0;        // > 0: box the training-length square
+    std::vector<double> queryKey;  // {m, n}: a marker there and its constant-offset diagonal
+};
+Box ropeScorePlotBox(Box area, const RopeParams& params, const RopeScoreOptions& options,
+                     const Theme& theme);  // as ropeAnglePlotBox
+// sample: a cached sample of the visible window, or nullptr to compute one for the plot box.
+void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
+                    const RopeScoreOptions& options, const Theme& theme,
+                    const HeatmapSample* sample, PlotFrame* frame = nullptr);
+
+// ---- Frequency ladder
+enum class RopeTurnReference { Context, Training };  // what "never completes a turn" refers to
+std::string_view turnReferenceName(RopeTurnReference reference);  // "context", "training"
+Result<RopeTurnReference> parseTurnReference(std::string_view name);
+struct RopeFrequencyOptions {
+    RopeTurnReference incompleteWithin = RopeTurnReference::Context;
+};
+// x: pair index; y: wavelength 2 pi / theta_i in positions (log). Context length = params.seqLen,
+// training length = originalMaxPositions(params). With a scaling, the unscaled wavelengths are
+// drawn underneath. Pairs whose (scaled) wavelength exceeds the chosen length are highlighted.
+void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
+                         const RopeFrequencyOptions& options, const Theme& theme,
+                         PlotFrame* frame = nullptr);
+
+// ---- Long-term decay (RoFormer Fig. 2)
+// bound: a cached ropeDecayBound(d, base, maxDistance), or nullptr to compute it. More distances
+// than pixels are drawn as the min and max over each pixel column.
+void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
+                   const Theme& theme, const std::vector<double>* bound,
+                   PlotFrame* frame = nullptr);
+
+}  // namespace poslab

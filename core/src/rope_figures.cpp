@@ -1,0 +1,867 @@
+#include "poslab/rope_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "poslab/validate.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+// The dimensions of pair i (as in rope.cpp; repeated here because the figures label them).
+struct PairDims {
+    std::size_t first, second;
+};
+PairDims pairDims(RopePairing pairing, std::size_t pairs, std::size_t i) {
+    if (pairing == RopePairing::Half) return {i, i + pairs};
+    return {2 * i, 2 * i + 1};
+}
+
+// x mod 2 pi, into (-pi, pi].
+double wrapAngle(double x) {
+    x = std::fmod(x, kTwoPi);
+    if (x > kPi) x -= kTwoPi;
+    if (x <= -kPi) x += kTwoPi;
+    return x;
+}
+
+std::string printf1(const char* format, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+// Whole positions without decimals, animated ones with two.
+std::string positionText(double p) {
+    return p == std::floor(p) ? printf1("%.0f", p) : printf1("%.2f", p);
+}
+
+TextItem textAt(Point at, std::string s, float size, Rgba color, HorizontalAlign h,
+                VerticalAlign v) {
+    TextItem item;
+    item.anchor = at;
+    item.text = std::move(s);
+    item.size = size;
+    item.color = color;
+    item.horizontal = h;
+    item.vertical = v;
+    return item;
+}
+
+bool vectorsFit(const RopeRotationOptions& o, const RopeFrequencies& freqs) {
+    return o.q.size() >= 2 * freqs.inverse.size() && o.q.size() == o.k.size();
+}
+
+// A line with a filled triangular head at `tip`.
+void drawArrow(Figure& figure, Point from, Point tip, Rgba color, float width, float head) {
+    const float dx = tip.x - from.x, dy = tip.y - from.y;
+    const float length = std::hypot(dx, dy);
+    if (length < 1) {
+        CircleItem dot;
+        dot.center = tip;
+        dot.radius = width;
+        dot.fill = color;
+        figure.add(dot);
+        return;
+    }
+    const float ux = dx / length, uy = dy / length;
+    head = std::min(head, length * 0.6f);
+    const Point base{tip.x - ux * head, tip.y - uy * head};
+    figure.add(LineItem{from, {base.x + ux * 1.5f, base.y + uy * 1.5f}, color, width, false});
+    PolygonItem triangle;
+    triangle.points = {tip,
+                       {base.x - uy * head * 0.45f, base.y + ux * head * 0.45f},
+                       {base.x + uy * head * 0.45f, base.y - ux * head * 0.45f}};
+    triangle.fill = color;
+    figure.add(triangle);
+}
+
+// A legend row: colour swatches (line segments) or plain text, centred in `width`.
+struct LegendEntry {
+    std::string text;
+    Rgba swatch{0, 0, 0, 0};  // alpha 0: no swatch
+    bool dot = false;         // a dot instead of a line segment
+};
+void drawLegendRow(Figure& figure, Point centre, const std::vector<LegendEntry>& entries,
+                   const Theme& theme) {
+    const float size = theme.fontSize;
+    const float swatchWidth = size * 1.6f, gap = size * 1.4f;
+    float total = 0;
+    for (const LegendEntry& e : entries) {
+        total += estimateTextWidth(e.text, size) + (e.swatch.a ? swatchWidth + 6 : 0) + gap;
+    }
+    float x = centre.x - (total - gap) / 2;
+    for (const LegendEntry& e : entries) {
+        if (e.swatch.a) {
+            if (e.dot) {
+                CircleItem dot;
+                dot.center = {x + swatchWidth / 2, centre.y};
+                dot.radius = size * 0.3f;
+                dot.fill = e.swatch;
+                figure.add(dot);
+            } else {
+                figure.add(
+                    LineItem{{x, centre.y}, {x + swatchWidth, centre.y}, e.swatch, 3, false});
+            }
+            x += swatchWidth + 6;
+        }
+        figure.add(textAt({x, centre.y}, e.text, size, theme.text, HorizontalAlign::Left,
+                          VerticalAlign::Middle));
+        x += estimateTextWidth(e.text, size) + gap;
+    }
+}
+
+// A boxed legend in the bottom-right corner of a plot (where rising curves leave room).
+void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<LegendEntry>& entries,
+                   const Theme& theme) {
+    float widest = 0;
+    for (const LegendEntry& e : entries) {
+        widest = std::max(widest, estimateTextWidth(e.text, theme.fontSize));
+    }
+    const float row = theme.fontSize * 1.35f;
+    const float width = widest + 40, height = row * float(entries.size()) + 8;
+    const Box box{frame.plot.right() - width - 8, frame.plot.bottom() - height - 8, width, height};
+    RectItem panel;
+    panel.box = box;
+    panel.fill = withAlpha(theme.plotBackground, 230);
+    panel.stroke = theme.grid;
+    figure.add(panel);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const LegendEntry& e = entries[i];
+        const float cy = box.y + 4 + row * (float(i) + 0.5f);
+        if (e.dot) {
+            CircleItem dot;
+            dot.center = {box.x + 15, cy};
+            dot.radius = 4;
+            dot.fill = e.swatch;
+            figure.add(dot);
+        } else {
+            figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, e.swatch, 3, false});
+        }
+        figure.add(textAt({box.x + 30, cy}, e.text, theme.fontSize, theme.text,
+                          HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+}
+
+std::string cellsNote(long long rows, long long cols) {
+    return std::to_string(rows) + " × " + std::to_string(cols) + " cells per pixel";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Titles and colours
+// ---------------------------------------------------------------------------------------------
+
+std::string ropeScalingSummary(const RopeParams& params) {
+    const RopeScalingParams& s = params.scaling;
+    if (s.type == RopeScaling::None) return "no scaling";
+    return std::string(scalingName(s.type)) + " ×" + formatValue(s.factor, 4);
+}
+
+std::string ropeTitle(const RopeParams& params) {
+    std::string title = "head_dim " + std::to_string(params.headDim);
+    const int d = rotatedDims(params);
+    if (d != params.headDim) title += " (" + std::to_string(d) + " rotated)";
+    title += ", base " + formatValue(params.base, 6) + ", " +
+             std::string(pairingName(params.pairing)) + " pairs";
+    if (params.scaling.type != RopeScaling::None) title += ", " + ropeScalingSummary(params);
+    return title;
+}
+
+Rgba ropeQueryColor(const Theme& theme) {
+    return theme.id == ThemeId::Paper ? Rgba{0, 114, 178, 255} : Rgba{86, 180, 233, 255};
+}
+
+Rgba ropeKeyColor(const Theme& theme) {
+    return theme.id == ThemeId::Paper ? Rgba{213, 94, 0, 255} : Rgba{230, 159, 0, 255};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rotation
+// ---------------------------------------------------------------------------------------------
+
+std::vector<int> ropeRotationPairs(int pairCount, int maxPanels) {
+    std::vector<int> pairs;
+    if (pairCount <= 0 || maxPanels <= 0) return pairs;
+    if (pairCount <= maxPanels) {
+        for (int i = 0; i < pairCount; ++i) pairs.push_back(i);
+        return pairs;
+    }
+    if (maxPanels == 1) return {0};
+    for (int j = 0; j < maxPanels; ++j) {
+        const int pair = int(std::lround(double(j) * (pairCount - 1) / (maxPanels - 1)));
+        if (pairs.empty() || pairs.back() != pair) pairs.push_back(pair);
+    }
+    return pairs;
+}
+
+double ropePairAngleBetween(const std::vector<double>& q, const std::vector<double>& k, double m,
+                            double n, const RopeFrequencies& freqs, RopePairing pairing, int pair) {
+    const std::size_t pairs = freqs.inverse.size();
+    const PairDims dims = pairDims(pairing, pairs, std::size_t(pair));
+    const double unrotated =
+        std::atan2(q[dims.second], q[dims.first]) - std::atan2(k[dims.second], k[dims.first]);
+    // Through m - n, so shifting both positions leaves the result bit for bit the same.
+    return wrapAngle(unrotated + wrapAngle((m - n) * freqs.inverse[std::size_t(pair)]));
+}
+
+double ropePairScore(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
+                     const RopeFrequencies& freqs, RopePairing pairing, int pair) {
+    const std::size_t pairs = freqs.inverse.size();
+    const PairDims dims = pairDims(pairing, pairs, std::size_t(pair));
+    const double q1 = q[dims.first], q2 = q[dims.second];
+    const double k1 = k[dims.first], k2 = k[dims.second];
+    const double angle = (m - n) * freqs.inverse[std::size_t(pair)];
+    const double gain = freqs.attentionFactor * freqs.attentionFactor;
+    return gain * ((q1 * k1 + q2 * k2) * std::cos(angle) - (q2 * k1 - q1 * k2) * std::sin(angle));
+}
+
+void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
+                      const RopeRotationOptions& options, const Theme& theme,
+                      std::vector<RopeRotationCell>* cells) {
+    if (cells) cells->clear();
+    auto freqs = ropeFrequencies(params);
+    if (!freqs) {
+        drawNote(figure, area, freqs.error().message, theme);
+        return;
+    }
+    if (!vectorsFit(options, *freqs)) {
+        drawNote(figure, area,
+                 "q and k need " + std::to_string(params.headDim) + " entries each (got " +
+                     std::to_string(options.q.size()) + " and " + std::to_string(options.k.size()) +
+                     ")",
+                 theme);
+        return;
+    }
+    const int pairCount = int(freqs->inverse.size());
+    std::vector<int> pairs;
+    for (int pair : options.pairs.empty() ? ropeRotationPairs(pairCount, 16) : options.pairs) {
+        if (pair >= 0 && pair < pairCount) pairs.push_back(pair);
+    }
+    if (pairs.empty()) pairs = ropeRotationPairs(pairCount, 16);
+    const double m = options.m, n = options.n;
+    const double score = ropeScore(options.q, options.k, m, n, *freqs, params.pairing);
+    const Rgba qColor = ropeQueryColor(theme), kColor = ropeKeyColor(theme);
+
+    drawTitle(figure, area, "RoPE rotates each pair by position × θ_i — " + ropeTitle(params),
+              theme);
+    const float legendY = area.y + theme.titleSize * 1.75f + theme.fontSize * 0.6f;
+    const std::string shown =
+        int(pairs.size()) == pairCount
+            ? "all " + std::to_string(pairCount) + " pairs"
+            : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
+    drawLegendRow(figure, {area.x + area.width / 2, legendY},
+                  {{"q at m = " + positionText(m), qColor},
+                   {"k at n = " + positionText(n), kColor},
+                   {"m − n = " + positionText(m - n)},
+                   {"q·k = " + formatValue(score, 6) + "  (depends on m − n only)"},
+                   {shown}},
+                  theme);
+
+    // Grid: the column count that gives the largest circles.
+    const float pad = 8;
+    const Box grid{area.x + pad, legendY + theme.fontSize * 1.2f, area.width - 2 * pad,
+                   area.bottom() - legendY - theme.fontSize * 1.2f - pad};
+    if (grid.width < 20 || grid.height < 20) return;
+    const int count = int(pairs.size());
+    const float labelSize = theme.fontSize * 0.92f;
+    const float textRows = labelSize * 2.9f;  // a label above the circle and one below
+    int columns = 1;
+    float best = -1;
+    for (int c = 1; c <= count; ++c) {
+        const int rows = (count + c - 1) / c;
+        const float diameter = std::min(grid.width / c, grid.height / rows - textRows);
+        if (diameter > best) best = diameter, columns = c;
+    }
+    const int rows = (count + columns - 1) / columns;
+    const float cellWidth = grid.width / columns, cellHeight = grid.height / rows;
+    const bool showText = cellHeight > textRows + 30;
+    const float gap = 5;
+    // One label format for every panel, chosen by the widest possible text, so that panels read
+    // alike (2 = long, 1 = short, 0 = bare).
+    const float textWidth = cellWidth - gap - 8;
+    auto fits = [&](const std::string& text) {
+        return estimateTextWidth(text, labelSize) <= textWidth;
+    };
+    const std::string widestPair = "pair " + std::to_string(pairCount - 1);
+    const int topFormat = fits(widestPair + " · θ = 0.000123 rad/pos") ? 2
+                          : fits(widestPair + "  θ = 0.000123")        ? 1
+                                                                       : 0;
+    const int bottomFormat = fits("Δ -180.0°   adds -12.35 to q·k") ? 2 : 1;
+
+    for (int index = 0; index < count; ++index) {
+        const int pair = pairs[std::size_t(index)];
+        const Box cell{grid.x + cellWidth * float(index % columns) + gap / 2,
+                       grid.y + cellHeight * float(index / columns) + gap / 2, cellWidth - gap,
+                       cellHeight - gap};
+        if (cells) cells->push_back({cell, pair});
+        RectItem frame;
+        frame.box = cell;
+        frame.fill = theme.plotBackground;
+        frame.stroke = theme.grid;
+        figure.add(frame);
+
+        const double theta = freqs->inverse[std::size_t(pair)];
+        const PairDims dims = pairDims(params.pairing, std::size_t(pairCount), std::size_t(pair));
+        const double q1 = options.q[dims.first], q2 = options.q[dims.second];
+        const double k1 = options.k[dims.first], k2 = options.k[dims.second];
+        const double qNorm = std::hypot(q1, q2), kNorm = std::hypot(k1, k2);
+        const double largest = std::max({qNorm, kNorm, 1e-300});
+
+        const float top = showText ? labelSize * 1.45f : 4;
+        const float bottom = showText ? labelSize * 1.45f : 4;
+        const float radius =
+            std::max(2.f, std::min(cell.width - 16, cell.height - top - bottom - 10) / 2);
+        const Point centre{cell.x + cell.width / 2,
+                           cell.y + top + (cell.height - top - bottom) / 2};
+        auto onCircle = [&](double angle, double r) {
+            return Point{centre.x + float(r * std::cos(angle)),
+                         centre.y - float(r * std::sin(angle))};  // y points down
+        };
+
+        // Axes and the unit circle.
+        figure.add(LineItem{
+            {centre.x - radius, centre.y}, {centre.x + radius, centre.y}, theme.grid, 1, false});
+        figure.add(LineItem{
+            {centre.x, centre.y - radius}, {centre.x, centre.y + radius}, theme.grid, 1, false});
+        CircleItem circle;
+        circle.center = centre;
+        circle.radius = radius;
+        circle.stroke = theme.axis;
+        circle.strokeWidth = 1;
+        figure.add(circle);
+
+        const double qAngle = std::atan2(q2, q1) + wrapAngle(m * theta);
+        const double kAngle = std::atan2(k2, k1) + wrapAngle(n * theta);
+        const double qLength = radius * qNorm / largest, kLength = radius * kNorm / largest;
+
+        // Trails: where the tips were at the previous whole positions, fading with age.
+        const int trail = std::clamp(options.trail, 0, 64);
+        for (int j = trail; j >= 1; --j) {
+            const std::uint8_t alpha = std::uint8_t(40 + 150 * (trail - j + 1) / trail);
+            for (int which = 0; which < 2; ++which) {
+                const double position = which == 0 ? m : n;
+                const double earlier = std::ceil(position - 1) - (j - 1);
+                if (earlier < 0) continue;
+                const double base = which == 0 ? std::atan2(q2, q1) : std::atan2(k2, k1);
+                CircleItem dot;
+                dot.center =
+                    onCircle(base + wrapAngle(earlier * theta), which == 0 ? qLength : kLength);
+                dot.radius = std::clamp(radius * 0.045f, 2.f, 3.5f);
+                dot.fill = withAlpha(which == 0 ? qColor : kColor, alpha);
+                figure.add(dot);
+            }
+        }
+
+        // The angle between the two arrows: an arc from k to q.
+        const double between =
+            ropePairAngleBetween(options.q, options.k, m, n, *freqs, params.pairing, pair);
+        const double arcRadius = radius * 0.28;
+        if (std::abs(between) > 1e-3 && arcRadius > 3) {
+            PolylineItem arc;
+            const int steps = 2 + int(std::abs(between) / (kPi / 24));
+            for (int s = 0; s <= steps; ++s) {
+                arc.points.push_back(onCircle(kAngle + between * s / steps, arcRadius));
+            }
+            arc.color = withAlpha(theme.text, 190);
+            arc.width = 2;
+            figure.add(arc);
+        }
+        const float head = std::clamp(radius * 0.17f, 6.f, 14.f);
+        const float width = radius > 40 ? 3.f : 2.f;
+        drawArrow(figure, centre, onCircle(kAngle, kLength), kColor, width, head);
+        drawArrow(figure, centre, onCircle(qAngle, qLength), qColor, width, head);
+
+        if (!showText) continue;
+        std::string label = "pair " + std::to_string(pair);
+        if (topFormat == 2) label += " · θ = " + formatValue(theta, 3) + " rad/pos";
+        if (topFormat == 1) label += "  θ = " + formatValue(theta, 3);
+        figure.add(textAt({cell.x + cell.width / 2, cell.y + 3}, label, labelSize, theme.text,
+                          HorizontalAlign::Center, VerticalAlign::Top));
+        const double degrees = between * 180.0 / kPi;
+        std::string lower = "Δ " + printf1("%+.1f°", degrees == 0 ? 0.0 : degrees);
+        if (bottomFormat == 2) {
+            lower += "   adds " +
+                     printf1("%+.3g", ropePairScore(options.q, options.k, m, n, *freqs,
+                                                    params.pairing, pair)) +
+                     " to q·k";
+        }
+        figure.add(textAt({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,
+                          theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Angle heatmap
+// ---------------------------------------------------------------------------------------------
+
+HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions, CellWindow window,
+                              int maxRows, int maxCols) {
+    HeatmapSample sample;
+    const long long pairs = static_cast<long long>(freqs.inverse.size());
+    sample.window = clampWindow(window, positions, pairs);
+    const CellWindow& w = sample.window;
+    sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
+    sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
+    const long long texelRows = (w.rowCount + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
+    const long long texelCols = (w.colCount + sample.colsPerTexel - 1) / sample.colsPerTexel;
+    auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
+    for (long long u = 0; u < texelRows; ++u) {
+        // The first position of each block, exactly: angles mod 2 pi must not be averaged.
+        const double position = double(w.firstRow + u * sample.rowsPerTexel);
+        double* out = values->row(std::size_t(u));
+        for (long long v = 0; v < texelCols; ++v) {
+            const double theta = freqs.inverse[std::size_t(w.firstCol + v * sample.colsPerTexel)];
+            out[v] = std::fmod(position * theta, kTwoPi);
+        }
+    }
+    sample.values = std::move(values);
+    sample.rowSpan = double(texelRows * sample.rowsPerTexel);
+    sample.colSpan = double(texelCols * sample.colsPerTexel);
+    sample.version = nextMatrixVersion();
+    return sample;
+}
+
+Box ropeAnglePlotBox(Box area, const RopeParams& params, const RopeAngleOptions& options,
+                     const Theme& theme) {
+    // Lay the heatmap out without values: the margins depend only on the axes and labels.
+    HeatmapSample layout;
+    layout.window =
+        clampWindow(options.window, params.seqLen, std::max(1, rotatedDims(params) / 2));
+    Figure scratch;
+    PlotFrame frame;
+    frame.plot = area;
+    drawRopeAngles(scratch, area, params, options, theme, &layout, &frame);
+    return frame.plot;
+}
+
+void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
+                    const RopeAngleOptions& options, const Theme& theme,
+                    const HeatmapSample* sample, PlotFrame* frame) {
+    auto freqs = ropeFrequencies(params);
+    if (!freqs) {
+        drawNote(figure, area, freqs.error().message, theme);
+        return;
+    }
+    HeatmapSample computed;
+    if (!sample) {
+        const Box plot = ropeAnglePlotBox(area, params, options, theme);
+        computed = ropeAngleSample(*freqs, params.seqLen, options.window,
+                                   std::max(1, int(plot.height)), std::max(1, int(plot.width)));
+        sample = &computed;
+    }
+    const CellWindow& w = sample->window;
+    HeatmapSpec spec;
+    spec.title = "Rotation angle m·θ_i mod 2π — " + ropeTitle(params);
+    spec.x = {"pair i  (fast → slow)", double(w.firstCol), double(w.firstCol + w.colCount), false,
+              true};
+    spec.y = {"position m", double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
+    spec.values = sample->values;
+    spec.version = sample->version;
+    spec.valuesRowSpan = sample->rowSpan;
+    spec.valuesColSpan = sample->colSpan;
+    spec.colormap = options.colormap;
+    spec.range = {0, kTwoPi};
+    spec.colorbarLabel = "angle (radians)";
+    if (sample->rowsPerTexel > 1) {
+        // Sampled, not averaged: the mean of angles mod 2 pi is no angle of anything.
+        spec.colorbarLabel += ", rows sampled: 1 in " + std::to_string(sample->rowsPerTexel);
+    }
+    if (sample->colsPerTexel > 1) {
+        spec.colorbarLabel += ", pairs 1 in " + std::to_string(sample->colsPerTexel);
+    }
+    if (options.trainingLength > 0) {
+        Marker marker;
+        marker.vertical = false;
+        marker.value = options.trainingLength;
+        marker.label = "training length " + std::to_string(options.trainingLength);
+        marker.color = theme.accent;
+        marker.shadeBeyond = true;
+        spec.markers.push_back(marker);
+    }
+    if (options.queryKey.size() == 2) {
+        const char* names[] = {"m (q)", "n (k)"};
+        const Rgba colors[] = {ropeQueryColor(theme), ropeKeyColor(theme)};
+        for (int i = 0; i < 2; ++i) {
+            Marker marker;
+            marker.vertical = false;
+            marker.value = options.queryKey[std::size_t(i)] + 0.5;  // the centre of the row
+            marker.label = names[i];
+            marker.color = colors[i];
+            marker.dashed = false;
+            spec.markers.push_back(marker);
+        }
+    }
+    drawHeatmap(figure, area, spec, theme, frame);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Score heatmap
+// ---------------------------------------------------------------------------------------------
+
+HeatmapSample ropeScoreSample(const std::vector<double>& offsetScores, int seqLen,
+                              CellWindow window, int maxRows, int maxCols) {
+    HeatmapSample sample;
+    const long long length = std::max(seqLen, 1);
+    sample.window = clampWindow(window, length, length);
+    const CellWindow& w = sample.window;
+    sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
+    sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
+    const long long a = sample.rowsPerTexel, b = sample.colsPerTexel;
+    const long long texelRows = (w.rowCount + a - 1) / a, texelCols = (w.colCount + b - 1) / b;
+    sample.rowSpan = double(texelRows * a);
+    sample.colSpan = double(texelCols * b);
+    sample.version = nextMatrixVersion();
+    if (offsetScores.size() != std::size_t(2 * length - 1)) {
+        sample.values = std::make_shared<const Matrix>();
+        return sample;
+    }
+    auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
+    const double* s = offsetScores.data();  // s[m - n + L - 1]
+    if (a == 1 && b == 1) {
+        for (long long u = 0; u < texelRows; ++u) {
+            double* out = values->row(std::size_t(u));
+            const long long m = w.firstRow + u;
+            for (long long v = 0; v < texelCols; ++v) out[v] = s[m - (w.firstCol + v) + length - 1];
+        }
+    } else {
+        // Block sums of a Toeplitz matrix from two prefix sums: with P[k] = s[0] + ... + s[k-1],
+        // sum over n in [n0, n1) of s(m - n) = P[m - n0 + L] - P[m - n1 + L], and with
+        // Q[x] = P[0] + ... + P[x-1] the sum over m in [m0, m1) of P[m + c] = Q[m1 + c] - Q[m0 +
+        // c]. The mean is taken out first: the scores oscillate about it, so P stays small and Q
+        // grows slowly, and the differences of Q keep double's precision.
+        const std::size_t count = offsetScores.size();
+        double mean = 0;
+        for (std::size_t i = 0; i < count; ++i) mean += s[i];
+        mean /= double(count);
+        std::vector<double> prefix(count + 1, 0.0), second(count + 2, 0.0);
+        for (std::size_t i = 0; i < count; ++i) prefix[i + 1] = prefix[i] + (s[i] - mean);
+        for (std::size_t i = 0; i <= count; ++i) second[i + 1] = second[i] + prefix[i];
+        const double* q = second.data() + length;  // q[x] = Q[x + L]
+        for (long long u = 0; u < texelRows; ++u) {
+            const long long m0 = w.firstRow + u * a, m1 = std::min(length, m0 + a);
+            double* out = values->row(std::size_t(u));
+            for (long long v = 0; v < texelCols; ++v) {
+                const long long n0 = w.firstCol + v * b, n1 = std::min(length, n0 + b);
+                const double sum = (q[m1 - n0] - q[m0 - n0]) - (q[m1 - n1] - q[m0 - n1]);
+                out[v] = mean + sum / double((m1 - m0) * (n1 - n0));
+            }
+        }
+    }
+    sample.values = std::move(values);
+    return sample;
+}
+
+Box ropeScorePlotBox(Box area, const RopeParams& params, const RopeScoreOptions& options,
+                     const Theme& theme) {
+    HeatmapSample layout;
+    layout.window = clampWindow(options.window, params.seqLen, params.seqLen);
+    RopeScoreOptions withRange = options;
+    if (withRange.range.low == withRange.range.high) withRange.range = {-1, 1};
+    withRange.queryKey.clear();
+    Figure scratch;
+    PlotFrame frame;
+    frame.plot = area;
+    drawRopeScores(scratch, area, params, withRange, theme, &layout, &frame);
+    return frame.plot;
+}
+
+void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
+                    const RopeScoreOptions& options, const Theme& theme,
+                    const HeatmapSample* sample, PlotFrame* frame) {
+    auto freqs = ropeFrequencies(params);
+    if (!freqs) {
+        drawNote(figure, area, freqs.error().message, theme);
+        return;
+    }
+    ValueRange range = options.range;
+    HeatmapSample computed;
+    if (!sample || range.low == range.high) {
+        auto offsets =
+            ropeOffsetScores(options.q, options.k, params.seqLen, *freqs, params.pairing);
+        if (!offsets) {
+            drawNote(figure, area, offsets.error().message, theme);
+            return;
+        }
+        if (range.low == range.high) {
+            // Diverging maps centre zero; sequential ones span the scores. Either way over all
+            // offsets, so zooming keeps the colours.
+            double largest = 0, low = INFINITY, high = -INFINITY;
+            for (double v : *offsets) {
+                if (!std::isfinite(v)) continue;
+                largest = std::max(largest, std::abs(v));
+                low = std::min(low, v);
+                high = std::max(high, v);
+            }
+            if (largest == 0) largest = 1;
+            range = isDiverging(options.colormap) || !(high > low) ? ValueRange{-largest, largest}
+                                                                   : ValueRange{low, high};
+        }
+        if (!sample) {
+            RopeScoreOptions ranged = options;
+            ranged.range = range;  // the colour-bar ticks take part in the layout
+            const Box plot = ropeScorePlotBox(area, params, ranged, theme);
+            computed = ropeScoreSample(*offsets, params.seqLen, options.window,
+                                       std::max(1, int(plot.height)), std::max(1, int(plot.width)));
+            sample = &computed;
+        }
+    }
+    const CellWindow& w = sample->window;
+    HeatmapSpec spec;
+    spec.title = "Attention score q_m·k_n — " + ropeTitle(params);
+    spec.x = {"key position n", double(w.firstCol), double(w.firstCol + w.colCount), false, true};
+    spec.y = {"query position m", double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
+    spec.values = sample->values;
+    spec.version = sample->version;
+    spec.valuesRowSpan = sample->rowSpan;
+    spec.valuesColSpan = sample->colSpan;
+    spec.colormap = options.colormap;
+    spec.range = range;
+    spec.colorbarLabel = "q_m·k_n  (constant along diagonals m − n)";
+    if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
+        spec.colorbarLabel =
+            "q_m·k_n, mean of " + cellsNote(sample->rowsPerTexel, sample->colsPerTexel);
+    }
+    if (options.trainingLength > 0 && options.trainingLength < params.seqLen) {
+        for (bool vertical : {true, false}) {
+            Marker marker;
+            marker.vertical = vertical;
+            marker.value = options.trainingLength;
+            marker.label =
+                vertical ? "training length " + std::to_string(options.trainingLength) : "";
+            marker.color = theme.accent;
+            spec.markers.push_back(marker);
+        }
+    }
+    PlotFrame drawn;
+    drawHeatmap(figure, area, spec, theme, &drawn);
+    if (options.queryKey.size() == 2) {
+        const double m = options.queryKey[0], n = options.queryKey[1];
+        figure.add(ClipPush{drawn.plot});
+        // The diagonal m - n = const: every cell on it has the same score.
+        const double offset = m - n;
+        const double x0 = double(w.firstCol), x1 = double(w.firstCol + w.colCount);
+        figure.add(LineItem{drawn.toPixel(x0, x0 + offset), drawn.toPixel(x1, x1 + offset),
+                            withAlpha(theme.text, 170), 1.5f, true});
+        const Point at = drawn.toPixel(n + 0.5, m + 0.5);
+        CircleItem dot;
+        dot.center = at;
+        dot.radius = 6;
+        dot.stroke = theme.text;
+        dot.strokeWidth = 2;
+        dot.fill = withAlpha(ropeQueryColor(theme), 200);
+        figure.add(dot);
+        figure.add(ClipPop{});
+    }
+    if (frame) *frame = drawn;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frequencies
+// ---------------------------------------------------------------------------------------------
+
+std::string_view turnReferenceName(RopeTurnReference reference) {
+    return reference == RopeTurnReference::Training ? "training" : "context";
+}
+
+Result<RopeTurnReference> parseTurnReference(std::string_view name) {
+    if (name == "context") return RopeTurnReference::Context;
+    if (name == "training") return RopeTurnReference::Training;
+    return Error{"incomplete_within must be context or training (got '" + std::string(name) + "')"};
+}
+
+void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
+                         const RopeFrequencyOptions& options, const Theme& theme,
+                         PlotFrame* frameOut) {
+    auto freqs = ropeFrequencies(params);
+    auto original = unscaledFrequencies(params);
+    if (!freqs || !original) {
+        drawNote(figure, area, (!freqs ? freqs : original).error().message, theme);
+        return;
+    }
+    const std::vector<double> wavelengths = ropeWavelengths(*freqs);
+    const std::vector<double> originalWavelengths = ropeWavelengths(*original);
+    const int pairCount = int(wavelengths.size());
+    const int context = params.seqLen, training = originalMaxPositions(params);
+    const bool byTraining = options.incompleteWithin == RopeTurnReference::Training;
+    const int reference = byTraining ? training : context;
+    const std::vector<bool> incomplete = ropeIncompleteTurns(*freqs, reference);
+    const int incompleteCount = int(std::count(incomplete.begin(), incomplete.end(), true));
+    const bool scaled = params.scaling.type != RopeScaling::None;
+
+    LinePlotSpec spec;
+    spec.title = "Wavelength 2π/θ_i of each pair — " + ropeTitle(params);
+    spec.x = {"pair i  (θ_i = base^(−2i/d), fast → slow)", -0.5, std::max(pairCount, 1) - 0.5};
+    double low = INFINITY, high = 0;
+    for (std::size_t i = 0; i < wavelengths.size(); ++i) {
+        low = std::min({low, wavelengths[i], originalWavelengths[i]});
+        high = std::max({high, wavelengths[i], originalWavelengths[i]});
+    }
+    high = std::max({high, double(context), double(training)});
+    spec.y = {"wavelength (positions)", low / 1.6, high * 1.6, true};
+    spec.autoRangeY = false;
+    spec.legend = false;
+
+    std::vector<LegendEntry> legend;
+    const bool dots = pairCount <= 160;
+    if (scaled) {
+        LineSeries plain;
+        plain.x.resize(std::size_t(pairCount));
+        for (int i = 0; i < pairCount; ++i) plain.x[std::size_t(i)] = i;
+        plain.y = originalWavelengths;
+        plain.color = theme.mutedText;
+        plain.width = 2;
+        spec.series.push_back(plain);
+        legend.push_back({"unscaled (base^(2i/d))", theme.mutedText});
+    }
+    LineSeries main;
+    main.x.resize(std::size_t(pairCount));
+    for (int i = 0; i < pairCount; ++i) main.x[std::size_t(i)] = i;
+    main.y = wavelengths;
+    main.color = ropeQueryColor(theme);
+    main.width = 2;
+    main.markers = dots;
+    spec.series.push_back(main);
+    legend.push_back({scaled ? "scaled: " + ropeScalingSummary(params) : "2π · base^(2i/d)",
+                      ropeQueryColor(theme), dots});
+
+    // The pairs without a full turn, drawn over the curve in the accent colour, one dot each.
+    LineSeries highlight;
+    highlight.x = main.x;
+    highlight.y.assign(std::size_t(pairCount), NAN);
+    for (int i = 0; i < pairCount; ++i) {
+        if (incomplete[std::size_t(i)]) highlight.y[std::size_t(i)] = wavelengths[std::size_t(i)];
+    }
+    highlight.color = theme.accent;
+    highlight.width = 3;
+    highlight.markers = true;
+    spec.series.push_back(highlight);
+    legend.push_back({std::to_string(incompleteCount) + " of " + std::to_string(pairCount) +
+                          " pairs never complete a turn within the " +
+                          (byTraining ? "training length " : "context ") +
+                          std::to_string(reference),
+                      theme.accent, true});
+
+    PlotFrame frame;
+    drawLinePlot(figure, area, spec, theme, &frame);
+
+    // The lengths, drawn here rather than as plot markers so that their labels sit at the left,
+    // where the rising curve leaves room. Above the chosen one, a tint: no full turn in there.
+    const Box& plot = frame.plot;
+    figure.add(ClipPush{plot});
+    const float referenceY = frame.toPixel(0, reference).y;
+    if (referenceY > plot.y) {
+        RectItem band;
+        band.box = {plot.x, plot.y, plot.width, std::min(referenceY, plot.bottom()) - plot.y};
+        band.fill = withAlpha(theme.accent, theme.id == ThemeId::Dark ? 34 : 22);
+        figure.add(band);
+    }
+    struct Length {
+        int value;
+        std::string label;
+        Rgba color;
+    };
+    const std::string above = " — pairs above it never complete a turn";
+    std::vector<Length> lengths;
+    if (context == training) {
+        lengths.push_back(
+            {context, "context = training length " + std::to_string(context) + above, theme.text});
+    } else {
+        lengths.push_back({context,
+                           "context length " + std::to_string(context) + (byTraining ? "" : above),
+                           theme.text});
+        lengths.push_back(
+            {training, "training length " + std::to_string(training) + (byTraining ? above : ""),
+             seriesColor(2)});
+    }
+    for (const Length& length : lengths) {
+        const float y = frame.toPixel(0, length.value).y;
+        figure.add(LineItem{{plot.x, y}, {plot.right(), y}, length.color, 1.5f, true});
+        const bool below = y - theme.fontSize * 1.2f < plot.y;
+        figure.add(textAt({plot.x + 8, below ? y + 3 : y - 3}, length.label, theme.fontSize,
+                          length.color, HorizontalAlign::Left,
+                          below ? VerticalAlign::Top : VerticalAlign::Bottom));
+    }
+    figure.add(ClipPop{});
+    drawLegendBox(figure, frame, legend, theme);
+    if (frameOut) *frameOut = frame;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decay
+// ---------------------------------------------------------------------------------------------
+
+void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
+                   const Theme& theme, const std::vector<double>* bound, PlotFrame* frame) {
+    std::vector<double> computed;
+    if (!bound) {
+        auto values = ropeDecayBound(rotatedDims, base, maxDistance);
+        if (!values) {
+            drawNote(figure, area, values.error().message, theme);
+            return;
+        }
+        computed = std::move(values.value());
+        bound = &computed;
+    }
+    if (bound->empty()) return;
+    LinePlotSpec spec;
+    spec.title = "Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = " +
+                 std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
+    const double last = double(bound->size() - 1);
+    spec.x = {"relative distance m − n", 0, std::max(last, 1.0)};
+    double top = 0;
+    for (double v : *bound) top = std::max(top, v);
+    spec.y = {"relative upper bound", 0, top * 1.06};
+    spec.legend = false;
+    spec.autoRangeY = false;
+
+    const Rgba color = ropeQueryColor(theme);
+    const bool band = bound->size() > std::size_t(std::max(64, int(area.width)));
+    if (!band) {
+        LineSeries series;
+        for (std::size_t r = 0; r < bound->size(); ++r) {
+            series.x.push_back(double(r));
+            series.y.push_back((*bound)[r]);
+        }
+        series.color = color;
+        series.width = 2;
+        spec.series.push_back(std::move(series));
+    }
+    PlotFrame drawn;
+    drawLinePlot(figure, area, spec, theme, &drawn);
+    if (band) {
+        // More distances than pixels: per pixel column, a bar from the smallest to the largest
+        // bound it covers. Honest about the fast wiggle, and one primitive per pixel.
+        const int columns = std::max(1, int(drawn.plot.width));
+        const std::size_t size = bound->size();
+        figure.add(ClipPush{drawn.plot});
+        for (int c = 0; c < columns; ++c) {
+            const std::size_t begin = size * std::size_t(c) / std::size_t(columns);
+            const std::size_t end = std::max(begin + 1, size * std::size_t(c + 1) / columns);
+            const auto [lo, hi] = std::minmax_element(bound->begin() + std::ptrdiff_t(begin),
+                                                      bound->begin() + std::ptrdiff_t(end));
+            const float x = drawn.plot.x + float(c) + 0.5f;
+            const float top = drawn.toPixel(0, *hi).y, bottom = drawn.toPixel(0, *lo).y;
+            figure.add(LineItem{{x, top - 0.5f}, {x, bottom + 0.5f}, color, 1, false});
+        }
+        figure.add(ClipPop{});
+    }
+    // What is plotted, in the paper's notation, where the curve has fallen away.
+    const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
+    figure.add(textAt({x, y}, "(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize,
+                      theme.text, HorizontalAlign::Right, VerticalAlign::Top));
+    figure.add(
+        textAt({x, y + theme.fontSize * 1.4f},
+               band ? "band: min to max over each pixel column" : "θ_k = base^(−2k/d), r = m − n",
+               theme.fontSize, theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
+    if (frame) *frame = drawn;
+}
+
+}  // namespace poslab

@@ -1,0 +1,382 @@
+#include "poslab/rope_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+RopeParams params(int headDim, int seqLen = 256, double base = 10000) {
+    RopeParams p;
+    p.headDim = headDim;
+    p.seqLen = seqLen;
+    p.trainingLength = seqLen;
+    p.base = base;
+    return p;
+}
+
+// theta_i = base^(-2i/d), written out.
+double theta(int i, int d, double base) {
+    return 1.0 / std::pow(base, 2.0 * i / d);
+}
+
+// rotate(v, p) for half pairing, written out: dims (i, i + d/2) turned by p theta_i.
+std::vector<double> rotateHalf(const std::vector<double>& v, double p, double base) {
+    const int d = int(v.size()), half = d / 2;
+    std::vector<double> out = v;
+    for (int i = 0; i < half; ++i) {
+        const double a = p * theta(i, d, base);
+        out[i] = v[i] * std::cos(a) - v[i + half] * std::sin(a);
+        out[i + half] = v[i + half] * std::cos(a) + v[i] * std::sin(a);
+    }
+    return out;
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+    double sum = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+    return sum;
+}
+
+std::vector<std::string> texts(const Figure& figure) {
+    std::vector<std::string> out;
+    for (const FigureItem& item : figure.items) {
+        if (auto* text = std::get_if<TextItem>(&item)) out.push_back(text->text);
+    }
+    return out;
+}
+
+bool hasTextContaining(const Figure& figure, const std::string& fragment) {
+    for (const std::string& t : texts(figure)) {
+        if (t.find(fragment) != std::string::npos) return true;
+    }
+    return false;
+}
+
+int countTextsStartingWith(const Figure& figure, const std::string& prefix) {
+    int count = 0;
+    for (const std::string& t : texts(figure)) count += t.rfind(prefix, 0) == 0;
+    return count;
+}
+
+const HeatmapItem* firstDataHeatmap(const Figure& figure) {
+    // The colour bar is a 256 x 1 ramp; the data heatmap comes first.
+    for (const FigureItem& item : figure.items) {
+        if (auto* heatmap = std::get_if<HeatmapItem>(&item)) return heatmap;
+    }
+    return nullptr;
+}
+
+TEST(RopeFiguresTest, RotationPairsAreAllOrSpreadEvenly) {
+    EXPECT_EQ(ropeRotationPairs(8, 16), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+    const std::vector<int> spread = ropeRotationPairs(64, 16);
+    ASSERT_EQ(spread.size(), 16u);
+    for (int j = 0; j < 16; ++j) EXPECT_EQ(spread[j], int(std::lround(j * 63.0 / 15.0)));
+    EXPECT_EQ(ropeRotationPairs(64, 1), (std::vector<int>{0}));
+    EXPECT_TRUE(ropeRotationPairs(0, 16).empty());
+}
+
+TEST(RopeFiguresTest, PairScoresSumToTheRotatedDotProduct) {
+    const RopeParams p = params(16);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(16, 3), k = seededGaussianVector(16, 4);
+    const double m = 17.25, n = 4;
+    double sum = 0;
+    for (int i = 0; i < 8; ++i) sum += ropePairScore(q, k, m, n, *freqs, p.pairing, i);
+    EXPECT_NEAR(sum, dot(rotateHalf(q, m, 10000), rotateHalf(k, n, 10000)), 1e-12);
+}
+
+TEST(RopeFiguresTest, PairAngleIsTheAngleBetweenTheRotatedPairsAndDependsOnMMinusNOnly) {
+    const RopeParams p = params(16);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(16, 5), k = seededGaussianVector(16, 6);
+    const double m = 9, n = 2;
+    const std::vector<double> rq = rotateHalf(q, m, 10000), rk = rotateHalf(k, n, 10000);
+    for (int i = 0; i < 8; ++i) {
+        double expected = std::atan2(rq[i + 8], rq[i]) - std::atan2(rk[i + 8], rk[i]);
+        while (expected > kPi) expected -= 2 * kPi;
+        while (expected <= -kPi) expected += 2 * kPi;
+        const double angle = ropePairAngleBetween(q, k, m, n, *freqs, p.pairing, i);
+        EXPECT_NEAR(angle, expected, 1e-12) << "pair " << i;
+        // Shifting both positions leaves it exactly unchanged.
+        EXPECT_EQ(ropePairAngleBetween(q, k, m + 1000, n + 1000, *freqs, p.pairing, i), angle);
+    }
+}
+
+TEST(RopeFiguresTest, RotationFigureHasOnePanelPerPairAndPrintsTheScore) {
+    const RopeParams p = params(16);
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(16, 1);
+    options.k = seededGaussianVector(16, 2);
+    options.m = 7;
+    options.n = 3;
+    Figure figure = emptyFigure(1200, 800, darkTheme());
+    std::vector<RopeRotationCell> cells;
+    drawRopeRotation(figure, {0, 0, 1200, 800}, p, options, darkTheme(), &cells);
+    EXPECT_EQ(cells.size(), 8u);  // all pairs for small d
+    EXPECT_EQ(countTextsStartingWith(figure, "pair "), 8);
+    EXPECT_TRUE(hasTextContaining(figure, "RoPE rotates each pair"));
+    EXPECT_TRUE(hasTextContaining(figure, "q at m = 7"));
+    EXPECT_TRUE(hasTextContaining(figure, "k at n = 3"));
+    const double score = dot(rotateHalf(options.q, 7, 10000), rotateHalf(options.k, 3, 10000));
+    EXPECT_TRUE(hasTextContaining(figure, "q·k = " + formatValue(score, 6))) << score;
+
+    // Large d: a spread subset of 16 panels.
+    const RopeParams large = params(128);
+    options.q = seededGaussianVector(128, 1);
+    options.k = seededGaussianVector(128, 2);
+    Figure big = emptyFigure(1200, 800, darkTheme());
+    drawRopeRotation(big, {0, 0, 1200, 800}, large, options, darkTheme(), &cells);
+    EXPECT_EQ(cells.size(), 16u);
+    EXPECT_EQ(cells.front().pair, 0);
+    EXPECT_EQ(cells.back().pair, 63);
+    EXPECT_TRUE(hasTextContaining(big, "16 of 64 pairs"));
+}
+
+TEST(RopeFiguresTest, ShiftingMAndNTogetherChangesNoAngleAndNoScore) {
+    const RopeParams p = params(16);
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(16, 1);
+    options.k = seededGaussianVector(16, 2);
+    auto labels = [&](double m, double n) {
+        options.m = m;
+        options.n = n;
+        Figure figure = emptyFigure(1200, 800, paperTheme());
+        drawRopeRotation(figure, {0, 0, 1200, 800}, p, options, paperTheme());
+        std::vector<std::string> kept;
+        for (const std::string& t : texts(figure)) {
+            if (t.rfind("Δ", 0) == 0 || t.rfind("q·k", 0) == 0) kept.push_back(t);
+        }
+        return kept;
+    };
+    const auto before = labels(5, 2), after = labels(405, 402);
+    EXPECT_EQ(before.size(), 9u);  // eight pair labels and the total
+    EXPECT_EQ(before, after);
+    EXPECT_NE(before, labels(6, 2));  // while changing m - n does change them
+}
+
+TEST(RopeFiguresTest, AngleSamplePicksExactRepresentativeRows) {
+    const RopeParams p = params(128, 65536);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const HeatmapSample sample = ropeAngleSample(*freqs, 65536, {}, 500, 1000);
+    ASSERT_TRUE(sample.values);
+    EXPECT_EQ(sample.rowsPerTexel, 132);  // ceil(65536 / 500)
+    EXPECT_EQ(sample.colsPerTexel, 1);
+    ASSERT_EQ(sample.values->rows, 497u);  // ceil(65536 / 132): never more texels than asked
+    ASSERT_EQ(sample.values->cols, 64u);
+    for (std::size_t u : {0u, 1u, 250u, 496u}) {
+        const double position = double(u) * 132;
+        for (int i : {0, 1, 31, 63}) {
+            const double expected = std::fmod(position * theta(i, 128, 10000), 2 * kPi);
+            EXPECT_NEAR((*sample.values)(u, std::size_t(i)), expected, 1e-9) << u << " " << i;
+        }
+    }
+}
+
+TEST(RopeFiguresTest, AngleHeatmapUsesTwilightAndSaysRowsAreSampled) {
+    const RopeParams p = params(128, 65536);
+    Figure figure = emptyFigure(900, 600, darkTheme());
+    RopeAngleOptions options;
+    options.trainingLength = 4096;
+    drawRopeAngles(figure, {0, 0, 900, 600}, p, options, darkTheme(), nullptr);
+    const HeatmapItem* heatmap = firstDataHeatmap(figure);
+    ASSERT_NE(heatmap, nullptr);
+    EXPECT_EQ(heatmap->colormap, ColormapId::Twilight);
+    EXPECT_LE(heatmap->values->rows, 600u);
+    EXPECT_DOUBLE_EQ(heatmap->range.high, 2 * kPi);
+    EXPECT_TRUE(hasTextContaining(figure, "rows sampled"));
+    EXPECT_TRUE(hasTextContaining(figure, "Rotation angle m·θ_i mod 2π"));
+    EXPECT_TRUE(hasTextContaining(figure, "training length 4096"));
+
+    // Zoomed in to fewer rows than pixels: nothing is sampled, and the label says nothing.
+    Figure zoomed = emptyFigure(900, 600, darkTheme());
+    options.window = {100, 50, 0, 0};
+    drawRopeAngles(zoomed, {0, 0, 900, 600}, p, options, darkTheme(), nullptr);
+    EXPECT_FALSE(hasTextContaining(zoomed, "sampled"));
+}
+
+// Every cell of the score matrix, written out: rotate then dot.
+std::vector<std::vector<double>> bruteScores(const std::vector<double>& q,
+                                             const std::vector<double>& k, int length) {
+    std::vector<std::vector<double>> scores(length, std::vector<double>(length));
+    for (int m = 0; m < length; ++m) {
+        for (int n = 0; n < length; ++n) {
+            scores[m][n] = dot(rotateHalf(q, m, 10000), rotateHalf(k, n, 10000));
+        }
+    }
+    return scores;
+}
+
+TEST(RopeFiguresTest, ScoreSampleIsTheMeanOfEachBlock) {
+    const int length = 37;
+    const RopeParams p = params(8, length);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(8, 7), k = seededGaussianVector(8, 8);
+    const auto offsets = ropeOffsetScores(q, k, length, *freqs, p.pairing);
+    ASSERT_TRUE(offsets.ok());
+    const auto brute = bruteScores(q, k, length);
+
+    const HeatmapSample sample = ropeScoreSample(*offsets, length, {3, 30, 2, 33}, 4, 5);
+    EXPECT_EQ(sample.rowsPerTexel, 8);  // ceil(30 / 4)
+    EXPECT_EQ(sample.colsPerTexel, 7);  // ceil(33 / 5)
+    ASSERT_EQ(sample.values->rows, 4u);
+    ASSERT_EQ(sample.values->cols, 5u);
+    for (int u = 0; u < 4; ++u) {
+        for (int v = 0; v < 5; ++v) {
+            // Blocks may run past the window but not past the matrix.
+            const int m0 = 3 + 8 * u, m1 = std::min(length, m0 + 8);
+            const int n0 = 2 + 7 * v, n1 = std::min(length, n0 + 7);
+            double sum = 0;
+            for (int m = m0; m < m1; ++m) {
+                for (int n = n0; n < n1; ++n) sum += brute[m][n];
+            }
+            EXPECT_NEAR((*sample.values)(u, v), sum / ((m1 - m0) * (n1 - n0)), 1e-10)
+                << u << " " << v;
+        }
+    }
+
+    // One texel per cell: the cells themselves.
+    const HeatmapSample exact = ropeScoreSample(*offsets, length, {5, 10, 20, 12}, 100, 100);
+    ASSERT_EQ(exact.values->rows, 10u);
+    ASSERT_EQ(exact.values->cols, 12u);
+    for (int u = 0; u < 10; ++u) {
+        for (int v = 0; v < 12; ++v) {
+            EXPECT_NEAR((*exact.values)(u, v), brute[5 + u][20 + v], 1e-12);
+        }
+    }
+}
+
+TEST(RopeFiguresTest, ScoreHeatmapIsCentredAndMarksTheQueryKeyPair) {
+    RopeParams p = params(16, 4096);
+    RopeScoreOptions options;
+    options.q = seededGaussianVector(16, 1);
+    options.k = seededGaussianVector(16, 2);
+    options.queryKey = {100, 40};
+    options.trainingLength = 1024;
+    Figure figure = emptyFigure(1000, 800, paperTheme());
+    drawRopeScores(figure, {0, 0, 1000, 800}, p, options, paperTheme(), nullptr);
+    const HeatmapItem* heatmap = firstDataHeatmap(figure);
+    ASSERT_NE(heatmap, nullptr);
+    EXPECT_EQ(heatmap->colormap, ColormapId::BlueWhiteRed);
+    EXPECT_EQ(heatmap->range.low, -heatmap->range.high);
+    EXPECT_LE(heatmap->values->rows, 800u);
+    EXPECT_LE(heatmap->values->cols, 1000u);
+    EXPECT_TRUE(hasTextContaining(figure, "Attention score q_m·k_n"));
+    EXPECT_TRUE(hasTextContaining(figure, "mean of"));
+    EXPECT_TRUE(hasTextContaining(figure, "training length 1024"));
+}
+
+TEST(RopeFiguresTest, FrequencyChartMarksThePairsThatNeverCompleteATurn) {
+    const RopeParams p = params(64, 1000);
+    const Theme theme = darkTheme();
+    Figure figure = emptyFigure(1000, 700, theme);
+    drawRopeFrequencies(figure, {0, 0, 1000, 700}, p, {}, theme);
+    int expected = 0;  // wavelength 2 pi base^(2i/d) longer than the context
+    for (int i = 0; i < 32; ++i) expected += 2 * kPi * std::pow(10000.0, 2.0 * i / 64) > 1000;
+    ASSERT_GT(expected, 0);
+    int highlighted = 0;
+    for (const FigureItem& item : figure.items) {
+        if (auto* circle = std::get_if<CircleItem>(&item))
+            highlighted += circle->fill == theme.accent;
+    }
+    EXPECT_EQ(highlighted, expected + 1);  // one dot per pair, plus the legend's
+    EXPECT_TRUE(hasTextContaining(figure, std::to_string(expected) +
+                                              " of 32 pairs never complete a turn within the "
+                                              "context 1000"));
+    EXPECT_TRUE(hasTextContaining(figure, "context = training length 1000"));
+    EXPECT_TRUE(hasTextContaining(figure, "Wavelength 2π/θ_i of each pair"));
+
+    RopeParams longer = p;
+    longer.trainingLength = 200;
+    Figure two = emptyFigure(1000, 700, theme);
+    drawRopeFrequencies(two, {0, 0, 1000, 700}, longer, {RopeTurnReference::Training}, theme);
+    EXPECT_TRUE(hasTextContaining(two, "context length 1000"));
+    EXPECT_TRUE(hasTextContaining(two, "training length 200"));
+    EXPECT_TRUE(hasTextContaining(two, "within the training length 200"));
+}
+
+TEST(RopeFiguresTest, FrequencyChartOverlaysUnscaledWavelengthsWhenScaling) {
+    RopeParams p = params(128, 32768, 500000);
+    p.trainingLength = 8192;
+    p.scaling.type = RopeScaling::Llama3;
+    p.scaling.factor = 8;
+    Figure figure = emptyFigure(1000, 700, paperTheme());
+    drawRopeFrequencies(figure, {0, 0, 1000, 700}, p, {}, paperTheme());
+    EXPECT_TRUE(hasTextContaining(figure, "unscaled"));
+    EXPECT_TRUE(hasTextContaining(figure, "scaled: llama3 ×8"));
+    int polylines = 0;
+    for (const FigureItem& item : figure.items)
+        polylines += std::holds_alternative<PolylineItem>(item);
+    EXPECT_GE(polylines, 2);
+}
+
+TEST(RopeFiguresTest, DecayCurveReproducesRoFormerFigure2) {
+    Figure figure = emptyFigure(900, 600, paperTheme());
+    PlotFrame frame;
+    drawRopeDecay(figure, {0, 0, 900, 600}, 128, 10000, 250, paperTheme(), nullptr, &frame);
+    EXPECT_TRUE(hasTextContaining(figure, "RoFormer"));
+    EXPECT_TRUE(hasTextContaining(figure, "relative distance"));
+    EXPECT_TRUE(hasTextContaining(figure, "relative upper bound"));
+    const PolylineItem* curve = nullptr;
+    for (const FigureItem& item : figure.items) {
+        if (auto* line = std::get_if<PolylineItem>(&item)) curve = line;
+    }
+    ASSERT_NE(curve, nullptr);
+    ASSERT_EQ(curve->points.size(), 251u);
+    // r = 0: every |S_j| = j, so the bound is the mean of 1..64 = 32.5.
+    EXPECT_NEAR(frame.toData(curve->points.front()).second, 32.5, 0.01);
+    EXPECT_NEAR(frame.toData(curve->points.front()).first, 0, 1e-6);
+
+    // Far more distances than pixels: a min-max band, one bar per pixel column, no long curve.
+    Figure wide = emptyFigure(400, 300, paperTheme());
+    PlotFrame wideFrame;
+    drawRopeDecay(wide, {0, 0, 400, 300}, 128, 10000, 20000, paperTheme(), nullptr, &wideFrame);
+    int bars = 0;
+    for (const FigureItem& item : wide.items) {
+        EXPECT_FALSE(std::holds_alternative<PolylineItem>(item));
+        if (auto* line = std::get_if<LineItem>(&item))
+            bars += line->color == ropeQueryColor(paperTheme());
+    }
+    EXPECT_EQ(bars, int(wideFrame.plot.width));
+    EXPECT_TRUE(hasTextContaining(wide, "min to max over each pixel column"));
+}
+
+TEST(RopeFiguresTest, InvalidParametersDrawTheMessage) {
+    RopeParams p = params(16);
+    p.headDim = 3;
+    Figure figure = emptyFigure(600, 400, darkTheme());
+    drawRopeFrequencies(figure, {0, 0, 600, 400}, p, {}, darkTheme());
+    EXPECT_TRUE(hasTextContaining(figure, "must be even"));
+    EXPECT_EQ(firstDataHeatmap(figure), nullptr);
+
+    RopeRotationOptions wrongSize;
+    wrongSize.q = {1, 2};
+    wrongSize.k = {1, 2};
+    Figure rotation = emptyFigure(600, 400, darkTheme());
+    drawRopeRotation(rotation, {0, 0, 600, 400}, params(16), wrongSize, darkTheme());
+    EXPECT_TRUE(hasTextContaining(rotation, "q and k need 16 entries each (got 2 and 2)"));
+}
+
+TEST(RopeFiguresTest, TitlesNameTheSetup) {
+    RopeParams p = params(100);
+    p.rotaryFraction = 0.5;
+    p.pairing = RopePairing::Interleaved;
+    p.scaling.type = RopeScaling::Linear;
+    p.scaling.factor = 4;
+    EXPECT_EQ(ropeTitle(p), "head_dim 100 (50 rotated), base 10000, interleaved pairs, linear ×4");
+    EXPECT_EQ(ropeScalingSummary(params(8)), "no scaling");
+    EXPECT_EQ(parseTurnReference("training").value(), RopeTurnReference::Training);
+    EXPECT_FALSE(parseTurnReference("both").ok());
+}
+
+}  // namespace
+}  // namespace poslab
