@@ -1,0 +1,376 @@
+// `poslab export alibi-slopes|alibi-bias|t5-buckets|learned` and `poslab render alibi|t5|learned`.
+#include <climits>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "poslab/bias_figures.hpp"
+#include "poslab/learned_figures.hpp"
+#include "poslab/npy_reader.hpp"
+
+namespace poslab::cli {
+
+namespace {
+
+// An integer option as an int. Values far outside every valid range are refused here so they
+// never wrap around; the precise range check (and its message) belongs to core's validate().
+Result<int> intOption(const ArgMap& args, const std::string& name, int fallback) {
+    auto value = args.integer(name, fallback);
+    if (!value) return value.error();
+    if (*value < -(1LL << 30) || *value > (1LL << 30)) {
+        return Error{"--" + name + " is out of range (got " + std::to_string(*value) + ")"};
+    }
+    return int(*value);
+}
+
+Result<std::uint64_t> seedOption(const ArgMap& args, const std::string& name) {
+    auto value = args.integer(name, 0);
+    if (!value) return value.error();
+    if (*value < 0) {
+        return Error{"--" + name + " must be 0.." + std::to_string(LLONG_MAX) + " (got " +
+                     std::to_string(*value) + ")"};
+    }
+    return std::uint64_t(*value);
+}
+
+Status require(const ArgMap& args, const std::string& name, const std::string& valueName) {
+    if (!args.has(name)) return Error{"--" + name + " " + valueName + " is required"};
+    return success();
+}
+
+// ---- ALiBi
+
+std::vector<OptionSpec> alibiBiasOptions() {
+    return {{"heads", "N", "number of heads, 1..128 (sets the slopes); required"},
+            {"head", "H", "which head's slope, 0..N-1 (fairseq's order); required"},
+            {"seq-len", "L", "rows and columns, 1..1048576 within the memory cap; required"},
+            {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"}};
+}
+
+Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
+    AlibiFigureOptions options;
+    auto heads = intOption(args, "heads", 8);
+    if (!heads) return heads.error();
+    auto length = intOption(args, "seq-len", 32);
+    if (!length) return length.error();
+    auto head = intOption(args, "head", 0);
+    if (!head) return head.error();
+    auto query = intOption(args, "query", -1);
+    if (!query) return query.error();
+    auto keys = intOption(args, "preview-keys", 0);
+    if (!keys) return keys.error();
+    auto scale = args.number("content-scale", 0);
+    if (!scale) return scale.error();
+    auto seed = seedOption(args, "content-seed");
+    if (!seed) return seed.error();
+    options.heads = *heads;
+    options.seqLen = *length;
+    options.symmetric = args.flag("symmetric");
+    options.enlargedHead = *head;
+    if (args.has("query") && *query < 0) {
+        return Error{"query must be 0.." + std::to_string(std::max(0, *length - 1)) + " (got " +
+                     std::to_string(*query) + ")"};
+    }
+    options.queryIndex = *query;
+    options.previewKeys = *keys;
+    options.contentScale = *scale;
+    options.contentSeed = *seed;
+    if (auto status = validate(options); !status) return status.error();
+    return options;
+}
+
+// ---- T5
+
+std::vector<OptionSpec> t5Options() {
+    return {{"seq-len", "L", "rows and columns, 1..1048576 (export: within the memory cap)"},
+            {"num-buckets", "B",
+             "relative_attention_num_buckets, 4..1024 (2.. unidirectional; "
+             "default 32)"},
+            {"max-distance", "M", "relative_attention_max_distance, > max_exact (default 128)"},
+            {"unidirectional", "",
+             "decoder buckets (every future key in bucket 0); default "
+             "bidirectional"}};
+}
+
+Result<T5Params> readT5Params(const ArgMap& args, int defaultLength) {
+    T5Params params;
+    auto length = intOption(args, "seq-len", defaultLength);
+    if (!length) return length.error();
+    auto buckets = intOption(args, "num-buckets", 32);
+    if (!buckets) return buckets.error();
+    auto distance = intOption(args, "max-distance", 128);
+    if (!distance) return distance.error();
+    params.seqLen = *length;
+    params.numBuckets = *buckets;
+    params.maxDistance = *distance;
+    params.bidirectional = !args.flag("unidirectional");
+    return params;
+}
+
+// ---- Learned
+
+std::vector<OptionSpec> learnedOptions(bool forExport) {
+    return {{"seq-len", "L",
+             forExport ? "table length (positions), 1..1048576; required unless --from"
+                       : "table length (positions), 1..1048576 (default 512)"},
+            {"d-model", "D",
+             forExport ? "dimensions, 1..8192; required unless --from"
+                       : "dimensions, 1..8192 (default 64)"},
+            {"seed", "S", "seed of the normal initialisation, >= 0 (default 0)"},
+            {"std", "X", "standard deviation of the initialisation, 0..100 (default 0.02)"},
+            {"from", "FILE.npy",
+             "a trained table instead: 2-D float32/float64 .npy, rows = "
+             "positions (--seq-len L keeps the first L rows)"}};
+}
+
+struct LearnedTable {
+    std::shared_ptr<const Matrix> table;
+    std::string source;
+};
+
+Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
+    if (auto path = args.raw("from")) {
+        for (const char* option : {"seed", "std"}) {
+            if (args.has(option)) {
+                return Error{std::string("--") + option +
+                             " cannot be combined with --from (the file holds the values)"};
+            }
+        }
+        auto loaded = loadNpy(*path);
+        if (!loaded) return loaded.error();
+        Matrix table = std::move(loaded).value();
+        if (args.has("d-model")) {
+            auto d = args.integer("d-model", 0);
+            if (!d) return d.error();
+            if (*d != (long long)table.cols) {
+                return Error{"--d-model must match the " + std::to_string(table.cols) +
+                             " columns of " + *path + " (got " + std::to_string(*d) + ")"};
+            }
+        }
+        if (args.has("seq-len")) {
+            auto length = args.integer("seq-len", 0);
+            if (!length) return length.error();
+            if (*length < 1 || *length > (long long)table.rows) {
+                return Error{"--seq-len must be 1.." + std::to_string(table.rows) +
+                             ", the rows of " + *path + " (got " + std::to_string(*length) + ")"};
+            }
+            table.rows = std::size_t(*length);
+            table.values.resize(table.rows * table.cols);
+        }
+        const std::string name = std::filesystem::path(*path).filename().string();
+        return LearnedTable{std::make_shared<const Matrix>(std::move(table)), name};
+    }
+    if (forExport) {
+        if (auto s = require(args, "seq-len", "L"); !s) return s.error();
+        if (auto s = require(args, "d-model", "D"); !s) return s.error();
+    }
+    LearnedParams params;
+    auto length = intOption(args, "seq-len", 512);
+    if (!length) return length.error();
+    auto d = intOption(args, "d-model", 64);
+    if (!d) return d.error();
+    auto seed = seedOption(args, "seed");
+    if (!seed) return seed.error();
+    auto std = args.number("std", 0.02);
+    if (!std) return std.error();
+    params.seqLen = *length;
+    params.dModel = *d;
+    params.seed = *seed;
+    params.std = *std;
+    auto table = learnedTable(params);
+    if (!table) return table.error();
+    return LearnedTable{std::make_shared<const Matrix>(std::move(table).value()),
+                        learnedSourceText(params)};
+}
+
+Figure figureFor(const RenderSettings& settings) {
+    return emptyFigure(float(settings.width), float(settings.height), settings.theme);
+}
+
+// Built field by field, so fields added to the registry's structs later keep their defaults.
+ExportKind exportKind(std::string name, std::string summary, std::vector<OptionSpec> options,
+                      std::function<Result<Matrix>(const ArgMap&)> compute) {
+    ExportKind kind;
+    kind.name = std::move(name);
+    kind.summary = std::move(summary);
+    kind.options = std::move(options);
+    kind.compute = std::move(compute);
+    return kind;
+}
+
+RenderView renderView(std::string name, std::string summary, std::vector<OptionSpec> options,
+                      std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build) {
+    RenderView view;
+    view.name = std::move(name);
+    view.summary = std::move(summary);
+    view.options = std::move(options);
+    view.build = std::move(build);
+    return view;
+}
+
+}  // namespace
+
+void registerBiasCommands(CommandRegistry& registry) {
+    // ---- Exports
+    registry.exports.push_back(exportKind(
+        "alibi-slopes", "N x 1: the slope of each head, one row per head in fairseq's order",
+        {{"heads", "N", "number of heads, 1..128; required"}},
+        [](const ArgMap& args) -> Result<Matrix> {
+            if (auto s = require(args, "heads", "N"); !s) return s.error();
+            auto heads = intOption(args, "heads", 8);
+            if (!heads) return heads.error();
+            AlibiParams params;
+            params.heads = *heads;
+            params.seqLen = 1;
+            if (auto status = validate(params); !status) return status.error();
+            const std::vector<double> slopes = alibiSlopes(*heads);
+            Matrix matrix(slopes.size(), 1);
+            matrix.values = slopes;
+            return matrix;
+        }));
+
+    registry.exports.push_back(exportKind(
+        "alibi-bias", "L x L bias of one head, row = query i, column = key j; masked cells -inf",
+        alibiBiasOptions(), [](const ArgMap& args) -> Result<Matrix> {
+            for (auto [name, value] : {std::pair{"heads", "N"}, {"head", "H"}, {"seq-len", "L"}}) {
+                if (auto s = require(args, name, value); !s) return s.error();
+            }
+            AlibiParams params;
+            auto heads = intOption(args, "heads", 8);
+            if (!heads) return heads.error();
+            auto head = intOption(args, "head", 0);
+            if (!head) return head.error();
+            auto length = intOption(args, "seq-len", 32);
+            if (!length) return length.error();
+            params.heads = *heads;
+            params.head = *head;
+            params.seqLen = *length;
+            params.symmetric = args.flag("symmetric");
+            return alibiBias(params);
+        }));
+
+    std::vector<OptionSpec> t5Export = t5Options();
+    t5Export.front().help = "rows and columns, 1..1048576 within the memory cap; required";
+    registry.exports.push_back(
+        exportKind("t5-buckets", "L x L bucket ids, entry [i][j] = bucket(j - i) (key - query)",
+                   t5Export, [](const ArgMap& args) -> Result<Matrix> {
+                       if (auto s = require(args, "seq-len", "L"); !s) return s.error();
+                       auto params = readT5Params(args, 64);
+                       if (!params) return params.error();
+                       return t5BucketMatrix(*params);
+                   }));
+
+    registry.exports.push_back(exportKind(
+        "learned", "L x D learned table at initialisation (or read from --from), row = position",
+        learnedOptions(true), [](const ArgMap& args) -> Result<Matrix> {
+            auto table = readLearnedTable(args, true);
+            if (!table) return table.error();
+            return *table->table;
+        }));
+
+    // ---- Renders
+    std::vector<OptionSpec> alibiRender = {
+        {"heads", "N", "number of heads, 1..128 (default 8)"},
+        {"seq-len", "L", "rows and columns of each bias matrix, 1..1048576 (default 32)"},
+        {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"},
+        {"head", "H", "the head drawn large, 0..N-1 (default 0)"},
+        {"query", "I", "the query row of the attention preview, 0..L-1 (default L-1)"},
+        {"preview-keys", "K", "keys in the preview, ending at the query; 0 = all (default 0)"},
+        {"content-scale", "S",
+         "content logits ~ S * N(0, 1) added to the bias, 0..100 (default 0)"},
+        {"content-seed", "SEED", "seed of the content logits (default 0)"}};
+    registry.renders.push_back(renderView(
+        "alibi",
+        "every head's bias as a grid, one head enlarged, slopes per head, attention preview",
+        alibiRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+            auto read = readAlibiFigureOptions(args);
+            if (!read) return read.error();
+            AlibiFigureOptions options = *read;
+            if (settings.colormapGiven) options.colormap = settings.colormap;
+            Figure figure = figureFor(settings);
+            if (auto s = drawAlibiFigure(figure, {0, 0, figure.width, figure.height}, options,
+                                         settings.theme);
+                !s) {
+                return s.error();
+            }
+            return figure;
+        }));
+
+    std::vector<OptionSpec> t5Render = t5Options();
+    t5Render.front().help = "rows and columns, 1..1048576 (default 160)";
+    t5Render.push_back(
+        {"bias-seed", "SEED", "seed of the per-bucket bias values ~ N(0, 1) (default 0)"});
+    t5Render.push_back(
+        {"biases", "LIST", "the per-bucket bias values instead, B comma-separated numbers"});
+    registry.renders.push_back(renderView(
+        "t5", "bucket ids (key - query), bias matrix, bucket edges and bias against distance",
+        t5Render, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+            T5FigureOptions options;
+            auto params = readT5Params(args, 160);
+            if (!params) return params.error();
+            options.params = *params;
+            auto seed = seedOption(args, "bias-seed");
+            if (!seed) return seed.error();
+            options.biasSeed = *seed;
+            if (args.has("biases")) {
+                auto biases = args.numbers("biases");
+                if (!biases) return biases.error();
+                if (biases->size() != std::size_t(params->numBuckets)) {
+                    return Error{
+                        "--biases must list num_buckets = " + std::to_string(params->numBuckets) +
+                        " values (got " + std::to_string(biases->size()) + ")"};
+                }
+                for (double b : *biases) {
+                    if (!std::isfinite(b)) return Error{"--biases must be finite numbers"};
+                }
+                options.bucketBiases = *biases;
+            }
+            Figure figure = figureFor(settings);
+            if (auto s = drawT5Figure(figure, {0, 0, figure.width, figure.height}, options,
+                                      settings.theme);
+                !s) {
+                return s.error();
+            }
+            return figure;
+        }));
+
+    std::vector<OptionSpec> learnedRender = learnedOptions(false);
+    learnedRender.push_back({"positions", "P",
+                             "positions to show, may exceed the table to show "
+                             "what is undefined, 1..1048576 (default: the table)"});
+    learnedRender.push_back({"first-dimension", "K", "first dimension of the curves (default 0)"});
+    learnedRender.push_back({"curves", "C", "number of dimensions plotted, 1..8 (default 4)"});
+    registry.renders.push_back(renderView(
+        "learned", "the table, cosine similarity between positions, dimensions against position",
+        learnedRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+            auto table = readLearnedTable(args, false);
+            if (!table) return table.error();
+            LearnedFigureOptions options;
+            options.table = table->table;
+            options.source = table->source;
+            auto positions = intOption(args, "positions", 0);
+            if (!positions) return positions.error();
+            if (args.has("positions") && *positions < 1) {
+                return Error{"--positions must be 1..1048576 (got " + std::to_string(*positions) +
+                             ")"};
+            }
+            auto first = intOption(args, "first-dimension", 0);
+            if (!first) return first.error();
+            auto curves = intOption(args, "curves", 4);
+            if (!curves) return curves.error();
+            options.positionsShown = *positions;
+            options.firstCurveDimension = *first;
+            options.curveCount = *curves;
+            if (settings.colormapGiven) options.colormap = settings.colormap;
+            Figure figure = figureFor(settings);
+            if (auto s = drawLearnedFigure(figure, {0, 0, figure.width, figure.height}, options,
+                                           settings.theme);
+                !s) {
+                return s.error();
+            }
+            return figure;
+        }));
+}
+
+}  // namespace poslab::cli

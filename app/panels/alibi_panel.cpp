@@ -1,0 +1,248 @@
+#include "panels/alibi_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/limits.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+bool AlibiPanel::CacheKey::operator==(const CacheKey& o) const {
+    const AlibiFigureOptions &a = options, &b = o.options;
+    return a.heads == b.heads && a.seqLen == b.seqLen && a.symmetric == b.symmetric &&
+           a.enlargedHead == b.enlargedHead && a.queryIndex == b.queryIndex &&
+           a.previewKeys == b.previewKeys && a.contentScale == b.contentScale &&
+           a.contentSeed == b.contentSeed && width == o.width && height == o.height &&
+           fontSize == o.fontSize;
+}
+
+AlibiFigureOptions AlibiPanel::optionsFor(const AlibiViewState& view) {
+    AlibiFigureOptions options;
+    options.heads = std::clamp(view.heads, 1, kMaxAlibiHeads);
+    options.seqLen = std::clamp(view.seqLen, 1, kMaxGuiSeqLen);
+    options.symmetric = view.symmetric;
+    options.enlargedHead = std::clamp(view.enlargedHead, 0, options.heads - 1);
+    options.queryIndex = std::clamp(view.queryIndex, 0, options.seqLen - 1);
+    options.previewKeys = std::clamp(view.previewKeys, 0, options.seqLen);
+    options.contentScale = view.randomContent ? std::clamp(view.contentScale, 0.0, 100.0) : 0.0;
+    options.contentSeed = std::uint64_t(std::max(0, view.contentSeed));
+    options.colormap = view.colormap;
+    return options;
+}
+
+void AlibiPanel::draw(AppState& state, FrameContext& context) {
+    AlibiViewState& view = state.alibi;
+    panelLayout(
+        state, context, [&] { drawControls(view); }, [&] { drawFigure(view, context); });
+}
+
+Figure AlibiPanel::exportFigure(const AppState& state, float width, float height,
+                                const Theme& theme) const {
+    Figure figure = emptyFigure(width, height, theme);
+    if (auto status =
+            drawAlibiFigure(figure, {0, 0, width, height}, optionsFor(state.alibi), theme);
+        !status) {
+        drawNote(figure, {0, 0, width, height}, status.error().message, theme);
+    }
+    return figure;
+}
+
+Result<Matrix> AlibiPanel::exportData(const AppState& state) const {
+    const AlibiFigureOptions options = optionsFor(state.alibi);
+    AlibiParams params;
+    params.heads = options.heads;
+    params.head = options.enlargedHead;
+    params.seqLen = options.seqLen;
+    params.symmetric = options.symmetric;
+    return alibiBias(params);
+}
+
+void AlibiPanel::drawControls(AlibiViewState& view) {
+    sectionHeader("ALiBi");
+    sliderInt("heads", &view.heads, 1, kMaxAlibiHeads,
+              "Number of attention heads. The slopes are fairseq's get_slopes(n): a geometric "
+              "sequence 2^(-8/n), 2^(-16/n), ... for a power of two; other counts take the "
+              "nearest power of two and fill up with every other slope of twice as many heads.");
+    const bool lastRow = view.queryIndex >= view.seqLen - 1;
+    if (sliderInt("sequence length", &view.seqLen, 1, kMaxGuiSeqLen,
+                  "Rows (queries i) and columns (keys j) of each bias matrix.", true)) {
+        if (lastRow) view.queryIndex = view.seqLen - 1;  // keep following the last row
+    }
+    int form = view.symmetric ? 1 : 0;
+    if (ImGui::RadioButton("causal", &form, 0)) view.symmetric = false;
+    tooltipForLastItem(
+        "Decoder form: bias -m·(i - j) for keys j <= i; future keys are masked "
+        "(drawn in the masked colour, not a colour of the scale).");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("symmetric", &form, 1)) view.symmetric = true;
+    tooltipForLastItem("Encoder form: bias -m·|i - j| for every key, nothing masked.");
+    view.enlargedHead = std::clamp(view.enlargedHead, 0, std::max(0, view.heads - 1));
+    sliderInt("enlarged head", &view.enlargedHead, 0, std::max(0, view.heads - 1),
+              "The head drawn large. Or click a head in the grid.");
+
+    sectionHeader("Attention preview");
+    view.queryIndex = std::clamp(view.queryIndex, 0, std::max(0, view.seqLen - 1));
+    sliderInt("query row", &view.queryIndex, 0, std::max(0, view.seqLen - 1),
+              "The query i whose attention is previewed: softmax over keys j of "
+              "(content logit + bias), once per head.");
+    view.previewKeys = std::clamp(view.previewKeys, 0, view.seqLen);
+    // 0 means every key: the slider says "all" instead of a count.
+    ImGui::SliderInt("keys shown", &view.previewKeys, 0, view.seqLen,
+                     view.previewKeys == 0 ? "all" : "%d",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    tooltipForLastItem(
+        "How many keys the preview shows, ending at the query (centred on it when "
+        "symmetric). All by default; fewer helps with long sequences.");
+    ImGui::Checkbox("random content logits", &view.randomContent);
+    tooltipForLastItem(
+        "Off: content logits are all zero, so the attention comes from position "
+        "alone. On: every key gets a logit scale * N(0, 1) from the seed (the same "
+        "for every head), and the bias then tilts it toward recent keys.");
+    if (view.randomContent) {
+        if (ImGui::InputInt("seed", &view.contentSeed))
+            view.contentSeed = std::max(0, view.contentSeed);
+        tooltipForLastItem("Seed of the content logits: the same seed gives the same logits.");
+        sliderDouble("scale", &view.contentScale, 0.0, 10.0, "%.2f",
+                     "Standard deviation of the content logits. Compare it with the slopes: a "
+                     "head whose bias changes by less than this over the sequence mostly follows "
+                     "content.");
+    }
+
+    sectionHeader("Display");
+    comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
+              "Colour scale of the bias matrices and of the attention weights.");
+    ImGui::Spacing();
+    ImGui::TextDisabled("Click a head to enlarge it.");
+    ImGui::TextDisabled("Hover any figure for exact values.");
+}
+
+void AlibiPanel::drawFigure(AlibiViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("alibi");
+    const AlibiFigureOptions options = optionsFor(view);
+    const Box area{0, 0, canvas.box.width, canvas.box.height};
+    const CacheKey key{options, area.width, area.height, context.theme.fontSize};
+    if (!key_ || !(*key_ == key)) {
+        layout_ = alibiLayout(area, options, context.theme);
+        auto data = computeAlibiFigureData(options, layout_);
+        if (data) {
+            data_ = std::move(data).value();
+            error_.clear();
+        } else {
+            error_ = data.error().message;
+        }
+        key_ = key;
+    }
+    Figure figure = emptyFigure(area.width, area.height, context.theme);
+    AlibiFigureFrames frames;
+    if (error_.empty()) {
+        drawAlibiFigure(figure, layout_, options, data_, context.theme, &frames);
+    } else {
+        drawNote(figure, area, error_, context.theme);
+    }
+    drawCanvasFigure(canvas, figure, context);
+    if (!error_.empty() || !canvas.hovered) return;
+
+    const int head = frames.headAt(canvas.mouse);
+    if (head >= 0) {
+        ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+        if (canvas.clicked) view.enlargedHead = head;
+    }
+    showTooltip(view, frames, canvas.mouse);
+}
+
+void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames& frames,
+                             Point mouse) const {
+    const AlibiFigureOptions options = optionsFor(view);
+    const int length = options.seqLen;
+    const bool causal = !options.symmetric;
+    auto biasLines = [&](int head, int query, int key) {
+        const double slope = data_.slopes[std::size_t(head)];
+        ImGui::Text("head %d: slope m = %s = %.6g", head, alibiSlopeText(slope).c_str(), slope);
+        ImGui::Text("query i = %d, key j = %d", query, key);
+        if (causal && key > query) {
+            ImGui::TextUnformatted("masked: a future key (bias -inf, attention 0)");
+        } else {
+            const double value = alibiBiasValue(slope, query, key, options.symmetric);
+            ImGui::Text("bias = -m·%s%d%s = %.6g", causal ? "(" : "|", std::abs(query - key),
+                        causal ? ")" : "|", value);
+        }
+    };
+
+    // Grid cells and the enlarged head: which cell of the L x L matrix is under the mouse.
+    const int head = frames.headAt(mouse);
+    if (head >= 0) {
+        const Box& cell = frames.cells[std::size_t(head)];
+        const int query = std::clamp(int((mouse.y - cell.y) / cell.height * length), 0, length - 1);
+        const int key = std::clamp(int((mouse.x - cell.x) / cell.width * length), 0, length - 1);
+        ImGui::BeginTooltip();
+        biasLines(head, query, key);
+        const HeatmapSample& sample = data_.heads[std::size_t(head)];
+        if (sample.rowsPerTexel > 1) {
+            ImGui::TextDisabled(
+                "the small map shows means of %lld x %lld cells (masked cells "
+                "left out)",
+                sample.rowsPerTexel, sample.colsPerTexel);
+        }
+        ImGui::TextDisabled("click to enlarge");
+        ImGui::EndTooltip();
+        return;
+    }
+    if (frames.enlarged.plot.contains(mouse)) {
+        const auto [x, y] = frames.enlarged.toData(mouse);
+        ImGui::BeginTooltip();
+        biasLines(options.enlargedHead, std::clamp(int(std::floor(y)), 0, length - 1),
+                  std::clamp(int(std::floor(x)), 0, length - 1));
+        if (data_.enlarged.rowsPerTexel > 1 || data_.enlarged.colsPerTexel > 1) {
+            ImGui::TextDisabled(
+                "zoomed out: a pixel is the mean of %lld x %lld cells, masked "
+                "cells left out",
+                data_.enlarged.rowsPerTexel, data_.enlarged.colsPerTexel);
+        }
+        ImGui::EndTooltip();
+        return;
+    }
+    if (frames.slopes.plot.contains(mouse)) {
+        const int h =
+            std::clamp(int(std::lround(frames.slopes.toData(mouse).first)), 0, options.heads - 1);
+        const double slope = data_.slopes[std::size_t(h)];
+        ImGui::BeginTooltip();
+        ImGui::Text("head %d: m = %s = %.8g", h, alibiSlopeText(slope).c_str(), slope);
+        ImGui::Text("bias falls by %.4g per position of distance", slope);
+        ImGui::Text("attention to a key 10 back: x%.4g of the query's own (no content)",
+                    std::exp(-10 * slope));
+        ImGui::EndTooltip();
+        return;
+    }
+    if (frames.attention.plot.contains(mouse)) {
+        const auto [x, y] = frames.attention.toData(mouse);
+        const int h = std::clamp(int(std::floor(y)), 0, options.heads - 1);
+        const int key = std::clamp(int(std::floor(x)), 0, length - 1);
+        const int query = alibiQueryIndex(options);
+        const double slope = data_.slopes[std::size_t(h)];
+        // One softmax row, recomputed for the exact value under the mouse (the texels may be
+        // block means).
+        auto row =
+            alibiAttentionRow(slope, query, length,
+                              alibiContentLogits(length, options.contentScale, options.contentSeed),
+                              options.symmetric);
+        ImGui::BeginTooltip();
+        ImGui::Text("head %d (m = %s), query %d, key %d", h, alibiSlopeText(slope).c_str(), query,
+                    key);
+        if (causal && key > query) {
+            ImGui::TextUnformatted("masked: a future key gets no attention");
+        } else if (row) {
+            ImGui::Text("attention weight %.6g", (*row)[std::size_t(key)]);
+            ImGui::Text("bias %.6g", alibiBiasValue(slope, query, key, options.symmetric));
+        }
+        if (data_.attention.colsPerTexel > 1 || data_.attention.rowsPerTexel > 1) {
+            ImGui::TextDisabled("a pixel is the mean of %lld heads x %lld keys",
+                                data_.attention.rowsPerTexel, data_.attention.colsPerTexel);
+        }
+        ImGui::EndTooltip();
+    }
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,235 @@
+#include "panels/t5_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/limits.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+int minimumBuckets(bool bidirectional) {
+    return bidirectional ? 4 : 2;
+}
+
+// The bucket's covered distances, from the cached ranges ("" when no key reaches it).
+std::string rangeTextOf(const std::vector<BucketRange>& ranges, int bucket) {
+    for (const BucketRange& r : ranges) {
+        if (r.bucket == bucket) return t5RangeText(r);
+    }
+    return "";
+}
+
+}  // namespace
+
+bool T5Panel::CacheKey::operator==(const CacheKey& o) const {
+    const T5Params &a = options.params, &b = o.options.params;
+    return a.seqLen == b.seqLen && a.numBuckets == b.numBuckets && a.maxDistance == b.maxDistance &&
+           a.bidirectional == b.bidirectional && options.bucketBiases == o.options.bucketBiases &&
+           options.biasSeed == o.options.biasSeed && width == o.width && height == o.height &&
+           fontSize == o.fontSize;
+}
+
+T5FigureOptions T5Panel::optionsFor(const T5ViewState& view) {
+    T5FigureOptions options;
+    T5Params& p = options.params;
+    p.bidirectional = view.bidirectional;
+    p.seqLen = std::clamp(view.seqLen, 1, kMaxGuiSeqLen);
+    p.numBuckets = std::clamp(view.numBuckets, minimumBuckets(p.bidirectional), kMaxT5Buckets);
+    p.maxDistance = std::clamp(view.maxDistance, t5MaxExact(p) + 1, kMaxSeqLen);
+    options.biasSeed = std::uint64_t(std::max(0, view.biasSeed));
+    if (view.bucketBiases.size() == std::size_t(p.numBuckets))
+        options.bucketBiases = view.bucketBiases;
+    return options;
+}
+
+void T5Panel::draw(AppState& state, FrameContext& context) {
+    T5ViewState& view = state.t5;
+    panelLayout(
+        state, context, [&] { drawControls(view); }, [&] { drawFigure(view, context); });
+}
+
+Figure T5Panel::exportFigure(const AppState& state, float width, float height,
+                             const Theme& theme) const {
+    Figure figure = emptyFigure(width, height, theme);
+    if (auto status = drawT5Figure(figure, {0, 0, width, height}, optionsFor(state.t5), theme);
+        !status) {
+        drawNote(figure, {0, 0, width, height}, status.error().message, theme);
+    }
+    return figure;
+}
+
+Result<Matrix> T5Panel::exportData(const AppState& state) const {
+    return t5BucketMatrix(optionsFor(state.t5).params);
+}
+
+void T5Panel::drawControls(T5ViewState& view) {
+    sectionHeader("T5 relative position buckets");
+    sliderInt("sequence length", &view.seqLen, 1, kMaxGuiSeqLen,
+              "Rows (queries i) and columns (keys j) of the matrices.", true);
+    view.numBuckets =
+        std::clamp(view.numBuckets, minimumBuckets(view.bidirectional), kMaxT5Buckets);
+    if (sliderInt("num_buckets", &view.numBuckets, minimumBuckets(view.bidirectional),
+                  kMaxT5Buckets,
+                  "relative_attention_num_buckets (T5: 32). Bidirectional: half for keys before "
+                  "the query, half for keys after. Half of each share are exact distances, the "
+                  "rest logarithmically wider.",
+                  true)) {
+        view.bucketBiases.clear();  // edits belong to the old bucket count
+    }
+    T5Params shape;
+    shape.bidirectional = view.bidirectional;
+    shape.numBuckets = view.numBuckets;
+    const int lowest = t5MaxExact(shape) + 1;
+    view.maxDistance = std::clamp(view.maxDistance, lowest, kMaxGuiSeqLen);
+    sliderInt("max_distance", &view.maxDistance, lowest, kMaxGuiSeqLen,
+              "relative_attention_max_distance (T5: 128). Distances from here on share the last "
+              "bucket: the model cannot tell them apart. Must exceed max_exact (half of one "
+              "direction's buckets).",
+              true);
+    if (ImGui::Checkbox("bidirectional", &view.bidirectional)) view.bucketBiases.clear();
+    tooltipForLastItem(
+        "On: encoder buckets (keys after the query get their own buckets). Off: "
+        "decoder buckets, where every future key falls into bucket 0 (the causal "
+        "mask hides them anyway).");
+    if (ImGui::Button("T5 defaults")) {
+        view.numBuckets = 32;
+        view.maxDistance = 128;
+        view.bucketBiases.clear();
+    }
+    tooltipForLastItem("32 buckets, max_distance 128: the released T5 models' settings.");
+    drawBucketEditor(view);
+}
+
+void T5Panel::drawBucketEditor(T5ViewState& view) {
+    ImGui::Spacing();
+    if (!ImGui::CollapsingHeader("Per-bucket bias values")) {
+        tooltipForLastItem(
+            "One learned scalar per bucket (one head of relative_attention_bias). "
+            "Seeded random by default; open to edit each value.");
+        return;
+    }
+    const T5FigureOptions options = optionsFor(view);
+    const int count = options.params.numBuckets;
+    const bool edited = view.bucketBiases.size() == std::size_t(count);
+    if (ImGui::InputInt("seed", &view.biasSeed)) {
+        view.biasSeed = std::max(0, view.biasSeed);
+        view.bucketBiases.clear();
+    }
+    tooltipForLastItem("Seed of the N(0, 1) bucket values. Changing it discards edits.");
+    if (ImGui::Button("Reseed")) {
+        ++view.biasSeed;
+        view.bucketBiases.clear();
+    }
+    tooltipForLastItem("Draw new random values (seed + 1), discarding edits.");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!edited);
+    if (ImGui::Button("Undo edits")) view.bucketBiases.clear();
+    ImGui::EndDisabled();
+    tooltipForLastItem("Back to the seeded values.");
+    ImGui::TextDisabled(edited ? "values edited by hand" : "values ~ N(0, 1) from the seed");
+
+    const std::vector<double> shown = t5EffectiveBiases(options);
+    const float rowHeight = ImGui::GetFrameHeightWithSpacing();
+    ImGui::BeginChild("bucket values", ImVec2(0, rowHeight * std::min(count, 12) + 8), true);
+    ImGuiListClipper clipper;
+    clipper.Begin(count);
+    while (clipper.Step()) {
+        for (int b = clipper.DisplayStart; b < clipper.DisplayEnd; ++b) {
+            ImGui::PushID(b);
+            double value = shown[std::size_t(b)];
+            const std::string range = rangeTextOf(data_.ranges, b);
+            const std::string name = "b[" + std::to_string(b) + "]";
+            ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 3.5f);
+            if (ImGui::InputDouble(name.c_str(), &value, 0.1, 1.0, "%.4f") &&
+                std::isfinite(value)) {
+                if (view.bucketBiases.size() != std::size_t(count)) view.bucketBiases = shown;
+                view.bucketBiases[std::size_t(b)] = std::clamp(value, -1e6, 1e6);
+            }
+            const std::string tip = range.empty()
+                                        ? "No relative position falls into this bucket."
+                                        : "Bucket " + std::to_string(b) + ": relative positions " +
+                                              range + " (key - query).";
+            tooltipForLastItem(tip.c_str());
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndChild();
+}
+
+void T5Panel::drawFigure(T5ViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("t5");
+    const T5FigureOptions options = optionsFor(view);
+    const Box area{0, 0, canvas.box.width, canvas.box.height};
+    const CacheKey key{options, area.width, area.height, context.theme.fontSize};
+    if (!key_ || !(*key_ == key)) {
+        layout_ = t5Layout(area, context.theme);
+        auto data = computeT5FigureData(options, layout_);
+        if (data) {
+            data_ = std::move(data).value();
+            error_.clear();
+        } else {
+            error_ = data.error().message;
+        }
+        key_ = key;
+    }
+    Figure figure = emptyFigure(area.width, area.height, context.theme);
+    T5FigureFrames frames;
+    if (error_.empty()) {
+        drawT5Figure(figure, layout_, options, data_, context.theme, &frames);
+    } else {
+        drawNote(figure, area, error_, context.theme);
+    }
+    drawCanvasFigure(canvas, figure, context);
+    if (error_.empty() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
+}
+
+void T5Panel::showTooltip(const T5FigureOptions& options, const T5FigureFrames& frames,
+                          Point mouse) const {
+    const T5Params& p = options.params;
+    auto bucketLines = [&](int relative) {
+        const int bucket =
+            t5RelativePositionBucket(relative, p.bidirectional, p.numBuckets, p.maxDistance);
+        ImGui::Text("relative position j - i = %d", relative);
+        ImGui::Text("bucket %d: covers j - i in %s", bucket,
+                    rangeTextOf(data_.ranges, bucket).c_str());
+        ImGui::Text("bias b[%d] = %.6g", bucket, data_.biases[std::size_t(bucket)]);
+        const int share = p.bidirectional ? p.numBuckets / 2 : p.numBuckets;
+        if (bucket % share < t5MaxExact(p)) {
+            ImGui::TextDisabled("an exact bucket: one distance");
+        } else {
+            ImGui::TextDisabled("a logarithmic bucket: several distances share it");
+        }
+    };
+    for (const PlotFrame* frame : {&frames.buckets, &frames.bias}) {
+        if (!frame->plot.contains(mouse)) continue;
+        const auto [x, y] = frame->toData(mouse);
+        const int query = std::clamp(int(std::floor(y)), 0, p.seqLen - 1);
+        const int key = std::clamp(int(std::floor(x)), 0, p.seqLen - 1);
+        ImGui::BeginTooltip();
+        ImGui::Text("query i = %d, key j = %d", query, key);
+        bucketLines(key - query);
+        const HeatmapSample& sample = frame == &frames.buckets ? data_.buckets : data_.bias;
+        if (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1) {
+            ImGui::TextDisabled(frame == &frames.buckets
+                                    ? "zoomed out: a pixel shows the bucket of its centre cell"
+                                    : "zoomed out: a pixel shows the mean of its cells");
+        }
+        ImGui::EndTooltip();
+        return;
+    }
+    for (const PlotFrame* frame : {&frames.edges, &frames.biasCurve}) {
+        if (!frame->plot.contains(mouse)) continue;
+        const int relative = int(std::lround(frame->toData(mouse).first));
+        ImGui::BeginTooltip();
+        bucketLines(relative);
+        ImGui::EndTooltip();
+        return;
+    }
+}
+
+}  // namespace poslab::ui
