@@ -137,11 +137,24 @@ std::string sinusoidalFormula(const SinusoidalParams& params, int position, int 
 
 Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, int rowsPerBlock,
                             int blockCount) {
+    Matrix means;
+    sinusoidalBlockMeansInto(means, params, firstRow, rowsPerBlock, blockCount);
+    return means;
+}
+
+void sinusoidalBlockMeansInto(Matrix& means, const SinusoidalParams& params, long long firstRow,
+                              int rowsPerBlock, int blockCount) {
     const int d = params.dModel;
     const int span = std::max(rowsPerBlock, 1);
     const std::vector<double> frequencies = sinusoidalFrequencies(params);
     const int count = int(frequencies.size());
-    Matrix means(std::size_t(std::max(blockCount, 0)), std::size_t(d));
+    // Reuses the matrix's memory when it is large enough: fresh pages cost more than the maths.
+    means.rows = std::size_t(std::max(blockCount, 0));
+    means.cols = std::size_t(d);
+    means.values.resize(means.rows * means.cols);
+    if (params.layout == SinusoidalLayout::Tensor2Tensor && d % 2 == 1) {
+        for (std::size_t r = 0; r < means.rows; ++r) means(r, std::size_t(d - 1)) = 0.0;
+    }
 
     // The mean of sin(w p) over p = a .. a+s-1 is gain * sin(w c), with c = a + (s-1)/2 the
     // block centre and gain = sin(w s/2) / (s sin(w/2)) (1 when s = 1). Centres advance by s, so
@@ -164,7 +177,7 @@ Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, 
         }
     }
 
-    std::vector<double> startSin(count), startCos(count), rowSin(count), rowCos(count);
+    std::vector<double> startSin(count), startCos(count);
     const int sineColumns = params.layout == SinusoidalLayout::Interleaved ? 0
                             : params.layout == SinusoidalLayout::Concat    ? (d + 1) / 2
                                                                            : d / 2;
@@ -181,27 +194,29 @@ Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, 
             // .data() + offset: with no frequencies (t2t, d = 1) the tables are empty.
             const double* jSin = stepSin.data() + std::size_t(r - blockStart) * count;
             const double* jCos = stepCos.data() + std::size_t(r - blockStart) * count;
-            // sin(a+b) = sin a cos b + cos a sin b;  cos(a+b) = cos a cos b - sin a sin b
-            for (int k = 0; k < count; ++k) {
-                rowSin[k] = startSin[k] * jCos[k] + startCos[k] * jSin[k];
-                rowCos[k] = startCos[k] * jCos[k] - startSin[k] * jSin[k];
-            }
+            // sin(a+b) = sin a cos b + cos a sin b;  cos(a+b) = cos a cos b - sin a sin b,
+            // written straight into the row so the loops vectorise.
             double* out = means.row(std::size_t(r));
+            const double* sSin = startSin.data();
+            const double* sCos = startCos.data();
             if (params.layout == SinusoidalLayout::Interleaved) {
                 const int pairs = d / 2;
                 for (int k = 0; k < pairs; ++k) {
-                    out[2 * k] = rowSin[k];
-                    out[2 * k + 1] = rowCos[k];
+                    out[2 * k] = sSin[k] * jCos[k] + sCos[k] * jSin[k];
+                    out[2 * k + 1] = sCos[k] * jCos[k] - sSin[k] * jSin[k];
                 }
-                if (d % 2 == 1) out[d - 1] = rowSin[count - 1];
+                if (d % 2 == 1) {
+                    const int k = count - 1;
+                    out[d - 1] = sSin[k] * jCos[k] + sCos[k] * jSin[k];
+                }
             } else {
-                std::copy(rowSin.begin(), rowSin.begin() + sineColumns, out);
-                std::copy(rowCos.begin(), rowCos.begin() + cosineColumns, out + sineColumns);
-                // t2t with odd d: the trailing column stays at its zero fill.
+                double* cosines = out + sineColumns;
+                for (int k = 0; k < sineColumns; ++k) out[k] = sSin[k] * jCos[k] + sCos[k] * jSin[k];
+                for (int k = 0; k < cosineColumns; ++k) cosines[k] = sCos[k] * jCos[k] - sSin[k] * jSin[k];
+                // t2t with odd d: the trailing column was zeroed above.
             }
         }
     }
-    return means;
 }
 
 HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window, int maxRows,

@@ -2,6 +2,7 @@
 // plain memory write of the same bytes, and the per-frame sample behind the live heatmap.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -28,6 +29,35 @@ void BM_SinusoidalTable(benchmark::State& state) {
 }
 BENCHMARK(BM_SinusoidalTable)->Args({8192, 1024})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SinusoidalTable)->Name("BM_SinusoidalTableSmall")->Args({256, 128});
+
+// The same table into memory that is already mapped: the cost of the maths and the stores alone
+// (on this VM a fresh 64 MiB allocation costs ~60 ms of page faults by itself; see MemoryWrite).
+void BM_SinusoidalTableReused(benchmark::State& state) {
+    poslab::SinusoidalParams params;
+    params.dModel = int(state.range(1));
+    params.seqLen = int(state.range(0));
+    poslab::Matrix table;
+    poslab::sinusoidalBlockMeansInto(table, params, 0, 1, params.seqLen);
+    for (auto _ : state) {
+        poslab::sinusoidalBlockMeansInto(table, params, 0, 1, params.seqLen);
+        benchmark::DoNotOptimize(table.values.data());
+    }
+    reportPerValue(state, double(params.seqLen) * params.dModel);
+}
+BENCHMARK(BM_SinusoidalTableReused)->Args({8192, 1024})->Unit(benchmark::kMillisecond);
+
+// The floor for reused memory: storing the same bytes, nothing computed.
+void BM_MemoryWriteReused(benchmark::State& state) {
+    const std::size_t count = std::size_t(state.range(0)) * std::size_t(state.range(1));
+    std::vector<double> values(count);
+    double fill = 0;
+    for (auto _ : state) {
+        std::fill(values.begin(), values.end(), fill += 1);
+        benchmark::DoNotOptimize(values.data());
+    }
+    reportPerValue(state, double(count));
+}
+BENCHMARK(BM_MemoryWriteReused)->Args({8192, 1024})->Unit(benchmark::kMillisecond);
 
 // The floor: allocating and writing the same number of bytes, nothing computed.
 void BM_MemoryWrite(benchmark::State& state) {

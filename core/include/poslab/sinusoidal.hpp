@@ -58,6 +58,9 @@ std::string sinusoidalFormula(const SinusoidalParams& params, int position, int 
 // is O(blockCount * d) whatever rowsPerBlock is, which keeps zoomed-out views of long tables live.
 Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, int rowsPerBlock,
                             int blockCount);
+// The same into an existing matrix, reusing its memory (benchmarks, streaming, live views).
+void sinusoidalBlockMeansInto(Matrix& out, const SinusoidalParams& params, long long firstRow,
+                              int rowsPerBlock, int blockCount);
 
 // Fills out[0..cols) with row `position` of the table (any real position, used by zoomed views).
 void sinusoidalRow(const SinusoidalParams& params, double position, double* out);
