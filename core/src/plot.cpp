@@ -1,6 +1,7 @@
 #include "poslab/plot.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -309,9 +310,15 @@ std::shared_ptr<const Matrix> colorbarRamp() {
     return ramp;
 }
 
-std::uint64_t colorbarVersion() {
-    static const std::uint64_t version = nextMatrixVersion();
-    return version;
+// One version per colormap: renderers cache colourised textures on the version, so colour bars
+// of different colormaps in one figure must not share one.
+std::uint64_t colorbarVersion(ColormapId colormap) {
+    static const auto versions = [] {
+        std::array<std::uint64_t, 16> v{};
+        for (auto& version : v) version = nextMatrixVersion();
+        return v;
+    }();
+    return versions[std::size_t(colormap) % versions.size()];
 }
 
 }  // namespace
@@ -372,7 +379,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
         ramp.values = colorbarRamp();
         ramp.colormap = spec.colormap;
         ramp.range = {0, 1};
-        ramp.version = colorbarVersion();
+        ramp.version = colorbarVersion(spec.colormap);
         figure.add(ramp);
         RectItem outline;
         outline.box = bar;

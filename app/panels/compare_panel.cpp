@@ -1,0 +1,236 @@
+#include "panels/compare_panel.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/hf_config.hpp"
+#include "ui/session.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+// One side of the A/B comparison, read from the state (config files are read here, each time the
+// figure is rebuilt: a file edited on disk shows up on the next change).
+Result<RopeConfiguration> configuration(const CompareViewState& view, int side) {
+    const RopeSideState& s = side == 0 ? view.a : view.b;
+    const std::string letter = side == 0 ? "A" : "B";
+    RopeConfiguration config;
+    if (s.useConfig) {
+        auto loaded = loadHfConfig(s.configPath);
+        if (!loaded) return Error{letter + ": " + loaded.error().message};
+        config.rope = loaded->rope;
+        std::string name = s.configPath;
+        const auto slash = name.find_last_of('/');
+        if (slash != std::string::npos && slash > 0) {
+            const auto previous = name.find_last_of('/', slash - 1);
+            name = name.substr(previous == std::string::npos ? 0 : previous + 1);
+        }
+        config.label = letter + ": " + (loaded->modelType.empty() ? name : loaded->modelType) +
+                       " (base " + formatValue(loaded->rope.base, 6) +
+                       (loaded->rope.scaling.type != RopeScaling::None
+                            ? ", " + std::string(scalingName(loaded->rope.scaling.type)) + " x" +
+                                  formatValue(loaded->rope.scaling.factor, 4)
+                            : std::string()) +
+                       ")";
+    } else {
+        config.rope.base = s.base;
+        config.rope.headDim = view.headDim;
+        config.rope.trainingLength = view.trainingLength;
+        config.label = letter + ": base " + formatValue(s.base, 6);
+    }
+    return config;
+}
+
+Result<Figure> abFigure(const CompareViewState& view, float width, float height,
+                        const Theme& theme) {
+    auto a = configuration(view, 0);
+    if (!a) return a.error();
+    auto b = configuration(view, 1);
+    if (!b) return b.error();
+    return abComparisonFigure(*a, *b, view.maxOffset, width, height, theme);
+}
+
+Figure orNote(Result<Figure> figure, float width, float height, const Theme& theme) {
+    if (figure) return std::move(figure).value();
+    Figure note = emptyFigure(width, height, theme);
+    drawNote(note, {0, 0, width, height}, figure.error().message, theme);
+    return note;
+}
+
+}  // namespace
+
+void ComparePanel::draw(AppState& state, FrameContext& context) {
+    CompareViewState& view = state.compare;
+    panelLayout(
+        state, context, [&] { drawControls(view); },
+        [&] {
+            if (ImGui::BeginTabBar("compare modes")) {
+                const std::pair<CompareMode, const char*> tabs[] = {
+                    {CompareMode::AllEncodings, "All encodings"},
+                    {CompareMode::RopeAB, "RoPE A/B"}};
+                const bool forced = view.mode != shownTab_;  // a lesson or session chose the mode
+                for (const auto& [mode, label] : tabs) {
+                    const ImGuiTabItemFlags flags =
+                        forced && mode == view.mode ? ImGuiTabItemFlags_SetSelected : 0;
+                    if (ImGui::BeginTabItem(label, nullptr, flags)) {
+                        if (!forced) view.mode = mode;
+                        shownTab_ = mode;
+                        ImGui::EndTabItem();
+                    }
+                }
+                ImGui::EndTabBar();
+            }
+            nlohmann::json key = toJson(view);
+            if (view.mode == CompareMode::AllEncodings) {
+                all_.show("all encodings", key["options"], context,
+                          [&](float w, float h, const Theme& theme) {
+                              return comparisonFigure(view.options, w, h, theme);
+                          });
+            } else {
+                key.erase("options");
+                ab_.show("rope ab", key, context, [&](float w, float h, const Theme& theme) {
+                    return abFigure(view, w, h, theme);
+                });
+                if (!ab_.error().empty()) *context.statusMessage = ab_.error();
+            }
+        });
+}
+
+void ComparePanel::drawControls(CompareViewState& view) {
+    if (view.mode == CompareMode::AllEncodings) {
+        CompareOptions& o = view.options;
+        sectionHeader("Shared settings");
+        if (sliderInt("d_model", &o.dModel, 4, 1024,
+                      "Width of every vector encoding (RoPE: head_dim).", true)) {
+            o.dModel += o.dModel % 2;
+        }
+        sliderInt("positions", &o.seqLen, 2, 2048, "Sequence length for every encoding.", true);
+        sliderDouble("base", &o.base, 1.0001, 1e7, "%.6g", "Sinusoidal and RoPE frequency base.",
+                     true);
+        sectionHeader("Bias encodings");
+        sliderInt("ALiBi heads", &o.alibiHeads, 1, 128, "Head 0 (the steepest slope) is drawn.",
+                  true);
+        sliderInt("T5 buckets", &o.t5Buckets, 4, 256, "relative_attention_num_buckets.", true);
+        sliderInt("T5 max distance", &o.t5MaxDistance, 8, 4096, "relative_attention_max_distance.",
+                  true);
+        int seed = int(std::min<std::uint64_t>(o.seed, 1000000));
+        if (sliderInt("seed", &seed, 0, 1000,
+                      "Learned table and T5 bucket values (random, as at initialisation).")) {
+            o.seed = std::uint64_t(seed);
+        }
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled(
+            "Top: what each encoding contributes. Sinusoidal and learned add a vector to each "
+            "token; RoPE rotates queries and keys; ALiBi and T5 add a number to each logit. "
+            "Bottom: what the middle query sees at every offset.");
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    for (int side = 0; side < 2; ++side) {
+        RopeSideState& s = side == 0 ? view.a : view.b;
+        ImGui::PushID(side);
+        sectionHeader(side == 0 ? "Configuration A" : "Configuration B");
+        ImGui::Checkbox("from config.json", &s.useConfig);
+        tooltipForLastItem(
+            "Read head_dim, rope_theta, rope_scaling and the training length from a Hugging "
+            "Face config.json, exactly as transformers does.");
+        if (s.useConfig) {
+            ImGui::InputTextWithHint("##path", "path/to/config.json", &s.configPath);
+            tooltipForLastItem("The figure re-reads the file when the path changes.");
+        } else {
+            sliderDouble("base", &s.base, 1.0001, 1e8, "%.6g", "rope_theta of this side.", true);
+            if (ImGui::Button("10000")) s.base = 10000;
+            ImGui::SameLine();
+            if (ImGui::Button("500000")) s.base = 500000;
+            ImGui::SameLine();
+            if (ImGui::Button("1000000")) s.base = 1e6;
+        }
+        ImGui::PopID();
+    }
+    sectionHeader("Without config files");
+    if (sliderInt("head_dim", &view.headDim, 2, 1024,
+                  "Dimensions per head for sides without a config.", true)) {
+        view.headDim += view.headDim % 2;
+    }
+    sliderInt("training length", &view.trainingLength, 16, 1 << 20,
+              "Marked on the wavelength plot.", true);
+    sectionHeader("Range");
+    sliderInt("max offset", &view.maxOffset, 2, 65536, "Offsets 0..K compared.", true);
+}
+
+Figure ComparePanel::exportFigure(const AppState& state, float width, float height,
+                                  const Theme& theme) const {
+    const CompareViewState& view = state.compare;
+    return orNote(view.mode == CompareMode::AllEncodings
+                      ? comparisonFigure(view.options, width, height, theme)
+                      : abFigure(view, width, height, theme),
+                  width, height, theme);
+}
+
+Result<Matrix> ComparePanel::exportData(const AppState& state) const {
+    const CompareViewState& view = state.compare;
+    if (view.mode == CompareMode::RopeAB) {
+        Matrix table(std::size_t(view.maxOffset) + 1, 4);
+        for (int side = 0; side < 2; ++side) {
+            auto config = configuration(view, side);
+            if (!config) return config.error();
+            SimilarityParams params;
+            params.encoding = SimilarityEncoding::Rope;
+            params.rope = config->rope;
+            params.seqLen = view.maxOffset + 1;
+            auto offsets = offsetSimilarity(params);
+            if (!offsets) return offsets.error();
+            for (int r = 0; r <= view.maxOffset; ++r) {
+                table(std::size_t(r), 0) = r;
+                table(std::size_t(r), std::size_t(1 + side)) = offsets->atOffset(r);
+            }
+        }
+        for (std::size_t r = 0; r < table.rows; ++r) table(r, 3) = table(r, 2) - table(r, 1);
+        return table;
+    }
+    const CompareOptions& o = view.options;
+    if (auto s = validate(o); !s) return s.error();
+    const int L = o.seqLen, query = L / 2;
+    Matrix table(std::size_t(L), 6);
+    SimilarityParams sin;
+    sin.seqLen = L;
+    sin.sinusoidal.dModel = o.dModel;
+    sin.sinusoidal.base = o.base;
+    SimilarityParams learned = sin;
+    learned.encoding = SimilarityEncoding::Learned;
+    learned.learned.dModel = o.dModel;
+    learned.learned.seed = o.seed;
+    SimilarityParams rope = sin;
+    rope.encoding = SimilarityEncoding::Rope;
+    rope.rope.headDim = o.dModel;
+    rope.rope.base = o.base;
+    auto a = similarityMatrix(sin), b = similarityMatrix(learned), c = similarityMatrix(rope);
+    if (!a) return a.error();
+    if (!b) return b.error();
+    if (!c) return c.error();
+    T5Params t5;
+    t5.seqLen = L;
+    t5.numBuckets = o.t5Buckets;
+    t5.maxDistance = o.t5MaxDistance;
+    auto t5Bias = t5BiasMatrix(t5, seededBucketBiases(o.t5Buckets, o.seed));
+    if (!t5Bias) return t5Bias.error();
+    const double slope = alibiSlopes(o.alibiHeads).front();
+    for (int j = 0; j < L; ++j) {
+        const std::size_t r = std::size_t(j), q = std::size_t(query);
+        table(r, 0) = j - query;
+        table(r, 1) = (*a)(q, r);
+        table(r, 2) = (*b)(q, r);
+        table(r, 3) = (*c)(q, r);
+        table(r, 4) = alibiBiasValue(slope, query, j, false);
+        table(r, 5) = (*t5Bias)(q, r);
+    }
+    return table;
+}
+
+}  // namespace poslab::ui

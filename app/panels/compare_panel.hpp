@@ -1,0 +1,32 @@
+// compare_panel.hpp — every encoding side by side under one width and length (what each adds,
+// and what a query in the middle sees), and an A/B mode for two RoPE configurations — two
+// Hugging Face config.json files, or two bases such as 10000 and 500000 — with their difference.
+#pragma once
+
+#include <string>
+
+#include "panels/figure_cache.hpp"
+#include "poslab/understanding_figures.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class ComparePanel : public Panel {
+  public:
+    const char* title() const override { return "Compare"; }
+    void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    // All encodings: rows = offsets from the middle query; columns offset, sinusoidal, learned,
+    // RoPE (cosines), ALiBi, T5 (biases). A/B: offset, A, B, B - A (expected RoPE cosines).
+    Result<Matrix> exportData(const AppState& state) const override;
+
+  private:
+    void drawControls(CompareViewState& view);
+    FigureCache all_, ab_;
+    CompareMode shownTab_ = CompareMode::AllEncodings;
+    // The last config.json read for each side (the label says what was read, or why not).
+    std::string sideInfo_[2];
+};
+
+}  // namespace poslab::ui

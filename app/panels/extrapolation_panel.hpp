@@ -1,0 +1,25 @@
+// extrapolation_panel.hpp — past the training length: one panel of small multiples (sinusoidal,
+// learned, RoPE's angles per pair, RoPE with each scaling, ALiBi, T5), each with two or three
+// sentences on what happens beyond the marker and why.
+#pragma once
+
+#include "panels/figure_cache.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class ExtrapolationPanel : public Panel {
+  public:
+    const char* title() const override { return "Extrapolation"; }
+    void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    // Per RoPE pair: pair, wavelength, largest angle seen in training, largest angle at the
+    // evaluation length without scaling and with linear, ntk, yarn and llama3.
+    Result<Matrix> exportData(const AppState& state) const override;
+
+  private:
+    FigureCache figure_;
+};
+
+}  // namespace poslab::ui

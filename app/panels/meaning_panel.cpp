@@ -1,0 +1,282 @@
+#include "panels/meaning_panel.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/npy_reader.hpp"
+#include "poslab/understanding_figures.hpp"
+#include "ui/session.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+Result<MeaningParams> paramsForExport(const MeaningViewState& view) {
+    MeaningParams params = view.params;
+    if (!view.tokensPath.empty()) {
+        auto tokens = loadNpy(view.tokensPath);
+        if (!tokens) return tokens.error();
+        params.tokens = std::make_shared<const Matrix>(std::move(tokens).value());
+    }
+    if (auto s = validate(params); !s) return s.error();
+    return params;
+}
+
+Figure noteFigure(const std::string& message, float width, float height, const Theme& theme) {
+    Figure figure = emptyFigure(width, height, theme);
+    drawNote(figure, {0, 0, width, height}, message, theme);
+    return figure;
+}
+
+}  // namespace
+
+Result<MeaningParams> MeaningPanel::effectiveParams(const MeaningViewState& view) {
+    MeaningParams params = view.params;
+    if (!view.tokensPath.empty()) {
+        if (view.tokensPath != tokensPath_) {
+            tokensPath_ = view.tokensPath;
+            auto tokens = loadNpy(tokensPath_);
+            tokens_ = tokens ? std::make_shared<const Matrix>(std::move(tokens).value()) : nullptr;
+            tokensError_ = tokens ? "" : tokens.error().message;
+        }
+        if (!tokens_) return Error{tokensError_};
+        params.tokens = tokens_;
+    }
+    if (auto s = validate(params); !s) return s.error();
+    return params;
+}
+
+void MeaningPanel::draw(AppState& state, FrameContext& context) {
+    MeaningViewState& view = state.meaning;
+    panelLayout(
+        state, context, [&] { drawControls(view); },
+        [&] {
+            if (ImGui::BeginTabBar("meaning figures")) {
+                const std::pair<MeaningFigure, const char*> tabs[] = {
+                    {MeaningFigure::Terms, "Logit terms"},
+                    {MeaningFigure::Orthogonality, "Near-orthogonality"},
+                    {MeaningFigure::AddVersusConcat, "Add vs concatenate"}};
+                // The state may change the figure (lessons, sessions): then the tab follows it;
+                // otherwise a clicked tab sets the state.
+                const bool forced = view.figure != shownTab_;
+                for (const auto& [figure, label] : tabs) {
+                    const ImGuiTabItemFlags flags =
+                        forced && figure == view.figure ? ImGuiTabItemFlags_SetSelected : 0;
+                    if (ImGui::BeginTabItem(label, nullptr, flags)) {
+                        if (!forced) view.figure = figure;
+                        shownTab_ = figure;
+                        ImGui::EndTabItem();
+                    }
+                }
+                ImGui::EndTabBar();
+            }
+            switch (view.figure) {
+                case MeaningFigure::Terms:
+                    drawTerms(view, context);
+                    break;
+                case MeaningFigure::Orthogonality:
+                    orthogonality_.show("near-orthogonality",
+                                        {{"d", view.orthogonalityDModel},
+                                         {"n", view.orthogonalitySamples},
+                                         {"seed", view.params.seed}},
+                                        context, [&](float w, float h, const Theme& theme) {
+                                            return nearOrthogonalityFigure(
+                                                view.orthogonalityDModel, view.orthogonalitySamples,
+                                                view.params.seed, w, h, theme);
+                                        });
+                    break;
+                case MeaningFigure::AddVersusConcat:
+                    addConcat_.show("add-vs-concat", toJson(view), context,
+                                    [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                                        auto params = effectiveParams(view);
+                                        if (!params) return params.error();
+                                        return addVersusConcatFigure(*params, w, h, theme);
+                                    });
+                    break;
+            }
+        });
+}
+
+void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("terms");
+    const std::string key = toJson(view).dump() + "|" + view.tokensPath;
+    if (key != termsKey_ || !terms_) {
+        termsKey_ = key;
+        auto params = effectiveParams(view);
+        terms_ = std::make_shared<Result<LogitTerms>>(params ? decomposeLogits(*params)
+                                                             : Result<LogitTerms>(params.error()));
+        figureKey_.clear();
+    }
+    const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
+    const std::string figureKey = key + "|" + std::to_string(int(canvas.box.width)) + "x" +
+                                  std::to_string(int(canvas.box.height)) +
+                                  std::string(themeName(theme.id)) + std::to_string(theme.fontSize);
+    if (figureKey != figureKey_) {
+        figureKey_ = figureKey;
+        if (*terms_) {
+            termsFigure_ = emptyFigure(canvas.box.width, canvas.box.height, theme);
+            auto params = effectiveParams(view);
+            drawLogitTerms(termsFigure_, {0, 0, canvas.box.width, canvas.box.height}, *params,
+                           terms_->value(), theme, &frames_);
+        } else {
+            termsFigure_ =
+                noteFigure(terms_->error().message, canvas.box.width, canvas.box.height, theme);
+            frames_.clear();
+        }
+    }
+    drawCanvasFigure(canvas, termsFigure_, context);
+    if (!canvas.hovered || !*terms_) return;
+    for (const PlotFrame& frame : frames_) {
+        if (!frame.plot.contains(canvas.mouse)) continue;
+        const LogitTerms& t = terms_->value();
+        const auto [x, y] = frame.toData(canvas.mouse);
+        const long long L = (long long)t.total.rows;
+        const std::size_t j =
+            std::size_t(std::clamp<long long>((long long)std::floor(x), 0, L - 1));
+        const std::size_t i =
+            std::size_t(std::clamp<long long>((long long)std::floor(y), 0, L - 1));
+        ImGui::BeginTooltip();
+        ImGui::Text("query i = %zu, key j = %zu", i, j);
+        ImGui::Text("content·content   x_i·x_j = %+.5f", t.contentContent(i, j));
+        ImGui::Text("content·position  x_i·p_j = %+.5f", t.contentPosition(i, j));
+        ImGui::Text("position·content  p_i·x_j = %+.5f", t.positionContent(i, j));
+        ImGui::Text("position·position p_i·p_j = %+.5f", t.positionPosition(i, j));
+        ImGui::Separator();
+        ImGui::Text("sum (x_i+p_i)·(x_j+p_j)  = %+.5f  (all divided by √d)", t.total(i, j));
+        ImGui::EndTooltip();
+        break;
+    }
+}
+
+void MeaningPanel::drawControls(MeaningViewState& view) {
+    MeaningParams& p = view.params;
+    if (view.figure == MeaningFigure::Orthogonality) {
+        sectionHeader("Random vectors against positions");
+        sliderInt("d_model", &view.orthogonalityDModel, 2, 8192,
+                  "Width of the vectors. The cosine between a random vector and any fixed vector "
+                  "has standard deviation 1/√d: wider vectors are more nearly orthogonal.",
+                  true);
+        sliderInt("samples", &view.orthogonalitySamples, 100, 200000, "Random vectors drawn.",
+                  true);
+        int seed = int(std::min<std::uint64_t>(p.seed, 1000000));
+        if (sliderInt("seed", &seed, 0, 1000, "Random draws.")) p.seed = std::uint64_t(seed);
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled(
+            "Each cosine compares a fresh N(0, I) vector with the sinusoidal vector of a "
+            "random position 0..4095. The orange curve is the exact density, which "
+            "depends only on d.");
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    sectionHeader("Sequence");
+    if (view.tokensPath.empty()) {
+        sliderInt("d_model", &p.dModel, 2, 2048, "Width of word and position vectors.", true);
+    } else {
+        ImGui::TextDisabled("d_model = %d (the loaded vectors' width)", p.dModel);
+    }
+    sliderInt("tokens", &p.seqLen, 2, 256, "Length of the sequence (L x L logits).", true);
+    if (view.tokensPath.empty()) {
+        sliderInt("vocabulary", &p.vocabulary, 1, 1000,
+                  "Distinct random words the sequence is drawn from. A small vocabulary repeats "
+                  "words, which shows up as bright cells in content·content wherever a word meets "
+                  "itself.",
+                  true);
+        sliderDouble(
+            "word scale", &p.contentScale, 0, 10, "%.3g",
+            "Standard deviation of each word-vector component. Sinusoidal position components "
+            "have RMS 1/√2 ≈ 0.71.");
+    }
+    int seed = int(std::min<std::uint64_t>(p.seed, 1000000));
+    if (sliderInt("seed", &seed, 0, 1000,
+                  "Words, their vectors and (learned) the position table.")) {
+        p.seed = std::uint64_t(seed);
+    }
+    sectionHeader("Positions");
+    comboEnum("positions", &p.positions,
+              std::vector{PositionTableKind::Sinusoidal, PositionTableKind::Learned},
+              positionTableName,
+              "sinusoidal: the fixed table; learned: a random initial table (std 0.02).");
+    if (p.positions == PositionTableKind::Sinusoidal) {
+        sliderDouble("base", &p.base, 1.0001, 1e7, "%.6g", "Sinusoidal frequency base.", true);
+    }
+    sliderDouble(
+        "position scale", &p.positionScale, 0, 100, "%.3g",
+        "Multiplies every position vector. 0 removes position entirely: the logits no longer "
+        "depend on order, only on which words meet.",
+        true);
+    if (ImGui::Button("no position")) p.positionScale = 0;
+    tooltipForLastItem(
+        "Attention without positions: shuffle the words and every logit moves with them.");
+    ImGui::SameLine();
+    if (ImGui::Button("1")) p.positionScale = 1;
+
+    sectionHeader("Word vectors from a file");
+    std::string path = view.tokensPath;
+    const bool enter = ImGui::InputTextWithHint("##tokens", "path/to/embeddings.npy", &path,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    tooltipForLastItem(
+        "A 2-D .npy: one row per token of the sequence, d_model columns (e.g. a model's "
+        "token embeddings for a sentence). Empty: random words.");
+    ImGui::SameLine();
+    if (ImGui::Button("Load") || enter) {
+        view.tokensPath = path;
+        tokensPath_.clear();
+        termsKey_.clear();
+        auto params = effectiveParams(view);
+        if (tokens_ && !view.tokensPath.empty()) {
+            p.dModel = int(std::min<std::size_t>(tokens_->cols, 2048));
+            p.seqLen = int(std::clamp<std::size_t>(tokens_->rows, 2, 256));
+        }
+    }
+    if (!view.tokensPath.empty()) {
+        if (!tokensError_.empty()) {
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", tokensError_.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        if (ImGui::Button("Use random words")) view.tokensPath.clear();
+    }
+}
+
+Figure MeaningPanel::exportFigure(const AppState& state, float width, float height,
+                                  const Theme& theme) const {
+    const MeaningViewState& view = state.meaning;
+    Result<Figure> figure = Error{""};
+    if (view.figure == MeaningFigure::Orthogonality) {
+        figure = nearOrthogonalityFigure(view.orthogonalityDModel, view.orthogonalitySamples,
+                                         view.params.seed, width, height, theme);
+    } else {
+        auto params = paramsForExport(view);
+        if (!params) return noteFigure(params.error().message, width, height, theme);
+        figure = view.figure == MeaningFigure::Terms
+                     ? meaningFigure(*params, width, height, theme)
+                     : addVersusConcatFigure(*params, width, height, theme);
+    }
+    if (!figure) return noteFigure(figure.error().message, width, height, theme);
+    return std::move(figure).value();
+}
+
+Result<Matrix> MeaningPanel::exportData(const AppState& state) const {
+    const MeaningViewState& view = state.meaning;
+    if (view.figure == MeaningFigure::Orthogonality) {
+        // One cosine per row.
+        auto cosines = randomPositionCosines(view.orthogonalityDModel, 10000,
+                                             view.orthogonalitySamples, 4096, view.params.seed);
+        if (!cosines) return cosines.error();
+        Matrix column(cosines->size(), 1);
+        column.values = *cosines;
+        return column;
+    }
+    auto params = paramsForExport(view);
+    if (!params) return params.error();
+    auto terms = decomposeLogits(*params);
+    if (!terms) return terms.error();
+    return terms->total;  // the logit of the summed vectors (L x L, divided by sqrt(d))
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,46 @@
+// meaning_panel.hpp — how position and meaning coexist in one added vector. Three figures: the
+// attention logit of (word + position) split into content·content, content·position,
+// position·content and position·position beside their sum (hover: all five values of a cell);
+// the histogram of cosines between random word vectors and position vectors, narrowing as
+// 1/sqrt(d); and addition against concatenation.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "panels/figure_cache.hpp"
+#include "poslab/decomposition.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class MeaningPanel : public Panel {
+  public:
+    const char* title() const override { return "Meaning"; }
+    void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    Result<Matrix> exportData(const AppState& state) const override;
+
+  private:
+    void drawControls(MeaningViewState& view);
+    void drawTerms(const MeaningViewState& view, FrameContext& context);
+    Result<MeaningParams> effectiveParams(const MeaningViewState& view);  // loaded tokens attached
+
+    // The logit terms, keyed on the parameters; their figure (and its frames, for hover) keyed
+    // on the terms and the canvas.
+    std::string termsKey_;
+    std::shared_ptr<Result<LogitTerms>> terms_;
+    std::string figureKey_;
+    Figure termsFigure_;
+    std::vector<PlotFrame> frames_;
+    FigureCache orthogonality_, addConcat_;
+    MeaningFigure shownTab_ = MeaningFigure::Terms;  // the tab ImGui showed last frame
+    // Loaded word vectors.
+    std::string tokensPath_;
+    std::shared_ptr<const Matrix> tokens_;
+    std::string tokensError_;
+};
+
+}  // namespace poslab::ui

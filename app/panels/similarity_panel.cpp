@@ -1,0 +1,402 @@
+#include "panels/similarity_panel.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/limits.hpp"
+#include "poslab/npy_reader.hpp"
+#include "ui/session.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+void errorText(const std::string& message) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+SimilarityFigureOptions figureOptions(const SimilarityViewState& view) {
+    SimilarityFigureOptions options;
+    options.colormap = view.colormap;
+    options.window = view.window;
+    options.reference = view.reference;
+    options.maxOffset = view.maxOffset;
+    options.trainingLength = view.markTrainingLength ? view.trainingLength : 0;
+    return options;
+}
+
+// The same parameters for export, loading the table from its path (no caches: const).
+Result<SimilarityParams> paramsForExport(const SimilarityViewState& view) {
+    SimilarityParams params = view.params;
+    if (params.encoding == SimilarityEncoding::Learned && !view.learnedTablePath.empty()) {
+        auto table = loadNpy(view.learnedTablePath);
+        if (!table) return table.error();
+        params.learnedTable = std::make_shared<const Matrix>(std::move(table).value());
+    }
+    return params;
+}
+
+}  // namespace
+
+Result<SimilarityParams> SimilarityPanel::effectiveParams(const SimilarityViewState& view) {
+    SimilarityParams params = view.params;
+    if (params.encoding != SimilarityEncoding::Learned || view.learnedTablePath.empty())
+        return params;
+    if (view.learnedTablePath != tablePath_) {  // load once per path, errors included
+        tablePath_ = view.learnedTablePath;
+        auto table = loadNpy(tablePath_);
+        table_ = table ? std::make_shared<const Matrix>(std::move(table).value()) : nullptr;
+        tableError_ = table ? "" : table.error().message;
+    }
+    if (!table_) return Error{tableError_};
+    params.learnedTable = table_;
+    return params;
+}
+
+Status SimilarityPanel::refresh(const SimilarityViewState& view) {
+    auto params = effectiveParams(view);
+    const std::string key = toJson(view.params).dump() + "|" + view.learnedTablePath;
+    if (key == key_) return status_;
+    key_ = key;
+    offsets_.reset();
+    full_.reset();
+    curveReference_ = -1;
+    sampleKey_.clear();
+    if (!params) return status_ = params.error();
+    params_ = *params;
+    if (params_.encoding == SimilarityEncoding::Learned &&
+        params_.seqLen > kMaxGuiLearnedSimilarity) {
+        return status_ = Error{"a learned table's similarity costs O(L² d): the view stops at " +
+                               std::to_string(kMaxGuiLearnedSimilarity) +
+                               " positions (poslab export similarity has no such limit)"};
+    }
+    if (params_.encoding == SimilarityEncoding::Learned) {
+        auto matrix = similarityMatrix(params_);
+        if (!matrix) return status_ = matrix.error();
+        full_ = std::make_shared<const Matrix>(std::move(matrix).value());
+    } else {
+        auto offsets = offsetSimilarity(params_);
+        if (!offsets) return status_ = offsets.error();
+        offsets_ = std::move(offsets).value();
+    }
+    return status_ = success();
+}
+
+double SimilarityPanel::valueAt(long long i, long long j) const {
+    if (full_) return (*full_)(std::size_t(i), std::size_t(j));
+    return offsets_ ? offsets_->at(i, j) : NAN;
+}
+
+void SimilarityPanel::draw(AppState& state, FrameContext& context) {
+    SimilarityViewState& view = state.similarity;
+    const Status status = refresh(view);
+    panelLayout(
+        state, context, [&] { drawControls(view, context); },
+        [&] {
+            if (!status) {
+                const Canvas canvas = beginCanvas("similarity error");
+                Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+                drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
+                         status.error().message, context.theme);
+                drawCanvasFigure(canvas, figure, context);
+                return;
+            }
+            const ImVec2 available = ImGui::GetContentRegionAvail();
+            const float heatmapWidth = std::floor(std::min(available.x * 0.56f, available.y + 110));
+            ImGui::BeginChild("similarity heatmap", ImVec2(heatmapWidth, 0), false,
+                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+            drawHeatmap(view, context);
+            ImGui::EndChild();
+            ImGui::SameLine();
+            ImGui::BeginChild("similarity curve", ImVec2(0, 0), false,
+                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+            drawCurve(view, context);
+            ImGui::EndChild();
+        });
+}
+
+void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& context) {
+    SimilarityParams& p = view.params;
+    sectionHeader("What is compared");
+    comboEnum("encoding", &p.encoding,
+              std::vector{SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned,
+                          SimilarityEncoding::Rope},
+              similarityEncodingName,
+              "sinusoidal: rows of the fixed table, PE(i)·PE(j).\nlearned: rows of a learned table "
+              "(seeded initial values, or a trained .npy).\nrope: the score of a query rotated to "
+              "position i and a key rotated to j.");
+    comboEnum("metric", &p.metric, std::vector{SimilarityMetric::Cosine, SimilarityMetric::Dot},
+              similarityMetricName,
+              "cosine: the dot product divided by both lengths, in [-1, 1].\n"
+              "dot: the raw dot product.");
+    const int maxLength =
+        p.encoding == SimilarityEncoding::Learned ? kMaxGuiLearnedSimilarity : kMaxGuiSeqLen;
+    if (sliderInt("positions", &p.seqLen, 2, maxLength,
+                  "L: positions 0..L-1 compared with each other. Sinusoidal and RoPE compute one "
+                  "O(L·d) profile whatever the zoom; learned tables need the full O(L²·d) product.",
+                  true)) {
+        view.window = {};
+    }
+
+    switch (p.encoding) {
+        case SimilarityEncoding::Sinusoidal:
+            sectionHeader("Sinusoidal");
+            sliderInt("d_model", &p.sinusoidal.dModel, 1, 8192,
+                      "Width of the table. An odd d_model leaves a lone sine column whose "
+                      "contribution depends on i + j, so the matrix is no longer Toeplitz.",
+                      true);
+            sliderDouble("base", &p.sinusoidal.base, 1.0001, 1e7, "%.6g",
+                         "Frequency base: pair k turns at base^(-2k/d) radians per position.",
+                         true);
+            comboEnum("layout", &p.sinusoidal.layout,
+                      std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                                  SinusoidalLayout::Tensor2Tensor},
+                      layoutName,
+                      "The column order does not change dot products; t2t uses other frequencies.");
+            break;
+        case SimilarityEncoding::Learned: {
+            sectionHeader("Learned table");
+            if (ImGui::RadioButton("seeded initial table", view.learnedTablePath.empty())) {
+                view.learnedTablePath.clear();
+            }
+            tooltipForLastItem(
+                "The table at initialisation: independent normal values per position.");
+            if (view.learnedTablePath.empty()) {
+                sliderInt("d_model", &p.learned.dModel, 1, 1024, "Width of the table.", true);
+                int seed = int(std::min<std::uint64_t>(p.learned.seed, 1000000));
+                if (sliderInt("seed", &seed, 0, 1000,
+                              "The same seed always gives the same table.")) {
+                    p.learned.seed = std::uint64_t(seed);
+                }
+                sliderDouble("std", &p.learned.std, 0.001, 10, "%.3g",
+                             "Standard deviation of the initial values (GPT-2 and BERT: 0.02). "
+                             "Cosines do not depend on it.",
+                             true);
+            }
+            ImGui::TextDisabled("or a trained table:");
+            std::string path = view.learnedTablePath;
+            const bool enter = ImGui::InputTextWithHint("##npy", "path/to/table.npy", &path,
+                                                        ImGuiInputTextFlags_EnterReturnsTrue);
+            tooltipForLastItem(
+                "A 2-D .npy (float32 or float64): rows are positions, columns dimensions, as "
+                "saved from model.transformer.wpe.weight with numpy.save. Enter or Load.");
+            ImGui::SameLine();
+            if ((ImGui::Button("Load") || enter) && !path.empty()) {
+                view.learnedTablePath = path;
+                tablePath_
+                    .clear();  // reload even if the path is the same (the file may have changed)
+                key_.clear();
+            }
+            if (!tableError_.empty() && !view.learnedTablePath.empty()) errorText(tableError_);
+            if (table_ && !view.learnedTablePath.empty()) {
+                ImGui::TextDisabled("%zu positions x %zu dims", table_->rows, table_->cols);
+            }
+            break;
+        }
+        case SimilarityEncoding::Rope: {
+            sectionHeader("RoPE");
+            if (sliderInt("head_dim", &p.rope.headDim, 2, 1024,
+                          "Dimensions per attention head (even).", true)) {
+                p.rope.headDim += p.rope.headDim % 2;
+            }
+            sliderDouble(
+                "base", &p.rope.base, 1.0001, 1e8, "%.6g",
+                "rope_theta: pair i turns at base^(-2i/d) radians per position (Llama 3: 500000).",
+                true);
+            if (ImGui::Button("10000")) p.rope.base = 10000;
+            ImGui::SameLine();
+            if (ImGui::Button("500000")) p.rope.base = 500000;
+            tooltipForLastItem("Llama 3's base: slower pairs, similarity that stays high longer.");
+            comboEnum("scaling", &p.rope.scaling.type,
+                      std::vector{RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
+                                  RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3},
+                      scalingName,
+                      "Context extension: how the frequencies are stretched (see the Extrapolation "
+                      "view).");
+            if (p.rope.scaling.type != RopeScaling::None) {
+                sliderDouble("factor", &p.rope.scaling.factor, 1, 64, "%.3g",
+                             "The scaling factor s.", true);
+                sliderInt("training length", &p.rope.trainingLength, 16, 1 << 20,
+                          "The original context L0 the scalings refer to.", true);
+            }
+            comboEnum(
+                "vectors", &p.ropeVectors,
+                std::vector{RopeVectors::Expected, RopeVectors::SameSample,
+                            RopeVectors::IndependentSamples},
+                ropeVectorsName,
+                "expected: the average over random q = k — the same cosine sum as the "
+                "sinusoidal table.\nsame: one random q = k.\nindependent: random q and k, whose "
+                "expected score is 0 at every offset — RoPE only modulates content similarity.");
+            if (p.ropeVectors != RopeVectors::Expected) {
+                int seed = int(std::min<std::uint64_t>(p.ropeSeed, 1000000));
+                if (sliderInt("seed", &seed, 0, 1000, "Seed of the random q and k."))
+                    p.ropeSeed = std::uint64_t(seed);
+            }
+            break;
+        }
+    }
+
+    sectionHeader("Display");
+    comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
+              "Blue-white-red is centred at zero: negative similarity is blue.");
+    if (!dependsOnOffsetOnly(p)) {
+        sliderInt("reference", &view.reference, 0, std::max(0, p.seqLen - 1),
+                  "The query whose row the curve follows (the curve also shows the mean over all "
+                  "queries).");
+    }
+    sliderInt("curve range", &view.maxOffset, 0, std::max(1, p.seqLen - 1),
+              "The curve shows offsets -K..K; 0 shows the whole sequence.", true);
+    ImGui::Checkbox("mark training length", &view.markTrainingLength);
+    tooltipForLastItem(
+        "A line at the length a model was trained on, with the positions beyond shaded.");
+    if (view.markTrainingLength)
+        sliderInt("training length##mark", &view.trainingLength, 1, kMaxGuiSeqLen, nullptr, true);
+    if (ImGui::Button("Reset zoom")) view.window = {};
+    tooltipForLastItem("Or double-click the heatmap. Wheel: zoom about the mouse; drag: pan.");
+    if (offsets_) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled(
+            "%s", offsets_->toeplitz()
+                      ? "Depends on j − i only: every diagonal is constant (one O(L·d) profile)."
+                      : "Toeplitz plus a rank-one term: the odd d_model's lone sine adds "
+                        "sin(wi)·sin(wj), which depends on i + j too.");
+        ImGui::PopTextWrapPos();
+    }
+    (void)context;
+}
+
+void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("heatmap");
+    const long long L = params_.seqLen;
+    CellWindow& w = view.window;
+    w = clampWindow(w.rowCount > 0 && w.colCount > 0 ? w : CellWindow{0, L, 0, L}, L, L);
+
+    // The frame of the current layout locates the mouse in cells (zoom and pan need it first).
+    PlotFrame frame;
+    {
+        Figure probe = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+        HeatmapSample empty;
+        empty.window = w;
+        drawSimilarityHeatmap(probe, {0, 0, canvas.box.width, canvas.box.height}, params_, empty,
+                              figureOptions(view), context.theme, &frame);
+    }
+    if (canvas.hovered && canvas.wheel != 0 && frame.plot.contains(canvas.mouse)) {
+        const auto [cx, cy] = frame.toData(canvas.mouse);
+        const double factor = std::pow(0.8, canvas.wheel);
+        const long long rows =
+            std::clamp<long long>(std::llround(double(w.rowCount) * factor), 1, L);
+        const long long cols =
+            std::clamp<long long>(std::llround(double(w.colCount) * factor), 1, L);
+        w.firstRow =
+            std::llround(cy - (cy - double(w.firstRow)) * double(rows) / double(w.rowCount));
+        w.firstCol =
+            std::llround(cx - (cx - double(w.firstCol)) * double(cols) / double(w.colCount));
+        w.rowCount = rows;
+        w.colCount = cols;
+    }
+    if (canvas.dragging) {
+        w.firstRow -= std::llround(canvas.dragDelta.y / frame.plot.height * double(w.rowCount));
+        w.firstCol -= std::llround(canvas.dragDelta.x / frame.plot.width * double(w.colCount));
+    }
+    if (canvas.doubleClicked) w = {0, L, 0, L};
+    w = clampWindow(w, L, L);
+
+    const std::string sampleKey =
+        key_ + "|" + std::to_string(w.firstRow) + "," + std::to_string(w.rowCount) + "," +
+        std::to_string(w.firstCol) + "," + std::to_string(w.colCount) + "|" +
+        std::to_string(int(canvas.box.width)) + "x" + std::to_string(int(canvas.box.height));
+    if (sampleKey != sampleKey_) {
+        sampleKey_ = sampleKey;
+        const int maxRows = std::max(1, int(canvas.box.height)),
+                  maxCols = std::max(1, int(canvas.box.width));
+        sample_ = full_ ? matrixSample(full_, w, maxRows, maxCols)
+                        : offsetSimilaritySample(*offsets_, w, maxRows, maxCols);
+    }
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, params_, sample_,
+                          figureOptions(view), context.theme, &frame);
+    drawCanvasFigure(canvas, figure, context);
+
+    if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
+        const auto [x, y] = frame.toData(canvas.mouse);
+        const long long j = std::clamp<long long>((long long)std::floor(x), 0, L - 1);
+        const long long i = std::clamp<long long>((long long)std::floor(y), 0, L - 1);
+        ImGui::BeginTooltip();
+        ImGui::Text("query i = %lld, key j = %lld, offset j − i = %lld", i, j, j - i);
+        ImGui::Text("%s = %.9g", params_.metric == SimilarityMetric::Cosine ? "cosine" : "dot",
+                    valueAt(i, j));
+        if (params_.encoding == SimilarityEncoding::Sinusoidal && offsets_ &&
+            offsets_->toeplitz()) {
+            ImGui::TextDisabled(
+                "= Σ_k cos(ω_k · (i − j))%s: each sin/cos pair gives cos of the angle difference",
+                params_.metric == SimilarityMetric::Cosine ? " / (d/2)" : "");
+        } else if (params_.encoding == SimilarityEncoding::Rope &&
+                   params_.ropeVectors == RopeVectors::Expected) {
+            ImGui::TextDisabled(
+                "= 2 Σ_i cos(θ_i · (i − j)) + pass-through dims%s",
+                params_.metric == SimilarityMetric::Cosine ? ", normalised at 0" : "");
+        }
+        if (sample_.rowsPerTexel > 1 || sample_.colsPerTexel > 1) {
+            ImGui::TextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
+                                sample_.rowsPerTexel, sample_.colsPerTexel);
+        }
+        ImGui::EndTooltip();
+    }
+}
+
+void SimilarityPanel::drawCurve(SimilarityViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("curve");
+    const int reference = std::clamp(view.reference, 0, params_.seqLen - 1);
+    if (curveReference_ != reference) {
+        curve_ = full_ ? matrixCurve(*full_, reference) : offsetCurve(*offsets_, reference);
+        curveReference_ = reference;
+    }
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    PlotFrame frame;
+    drawSimilarityCurve(figure, {0, 0, canvas.box.width, canvas.box.height}, params_, curve_,
+                        figureOptions(view), context.theme, &frame);
+    drawCanvasFigure(canvas, figure, context);
+    if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
+        const long long L = params_.seqLen;
+        const long long offset =
+            std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), -(L - 1), L - 1);
+        const std::size_t t = std::size_t(offset + L - 1);
+        ImGui::BeginTooltip();
+        ImGui::Text("offset j − i = %lld", offset);
+        if (t < curve_.fromReference.size() && std::isfinite(curve_.fromReference[t])) {
+            ImGui::Text("query %d: %.9g", reference, curve_.fromReference[t]);
+        }
+        if (t < curve_.diagonalMean.size())
+            ImGui::Text("mean over queries: %.9g", curve_.diagonalMean[t]);
+        ImGui::EndTooltip();
+    }
+}
+
+Figure SimilarityPanel::exportFigure(const AppState& state, float width, float height,
+                                     const Theme& theme) const {
+    auto params = paramsForExport(state.similarity);
+    Result<Figure> figure =
+        params ? similarityFigure(*params, figureOptions(state.similarity), width, height, theme)
+               : Result<Figure>(params.error());
+    if (figure) return std::move(figure).value();
+    Figure note = emptyFigure(width, height, theme);
+    drawNote(note, {0, 0, width, height}, figure.error().message, theme);
+    return note;
+}
+
+Result<Matrix> SimilarityPanel::exportData(const AppState& state) const {
+    auto params = paramsForExport(state.similarity);
+    if (!params) return params.error();
+    return similarityMatrix(*params);
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,52 @@
+// similarity_panel.hpp — how alike positions look: the L x L similarity between positions
+// (sinusoidal or learned rows, or RoPE's q_m·k_n) as a zoomable heatmap, beside the similarity
+// against offset j - i. Sinusoidal and RoPE matrices depend on j - i only: one O(L d) profile is
+// computed per parameter change, and each visible texel is an O(1) block mean of it, so 65536
+// positions stay live. Learned tables need their O(L^2 d) Gram matrix (up to 4096 positions).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "poslab/similarity.hpp"
+#include "poslab/understanding_figures.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class SimilarityPanel : public Panel {
+  public:
+    const char* title() const override { return "Similarity"; }
+    void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    Result<Matrix> exportData(const AppState& state) const override;
+
+  private:
+    void drawControls(SimilarityViewState& view, FrameContext& context);
+    void drawHeatmap(SimilarityViewState& view, FrameContext& context);
+    void drawCurve(SimilarityViewState& view, FrameContext& context);
+    // The parameters with the loaded table attached; an error when the table cannot be used.
+    Result<SimilarityParams> effectiveParams(const SimilarityViewState& view);
+    Status refresh(const SimilarityViewState& view);  // rebuilds the caches when the key changes
+    double valueAt(long long i, long long j) const;   // exact entry, from the caches
+
+    // Cache of the similarity itself, keyed on the parameters.
+    std::string key_;
+    Status status_ = success();
+    SimilarityParams params_;
+    std::optional<OffsetSimilarity> offsets_;  // sinusoidal, RoPE
+    std::shared_ptr<const Matrix> full_;       // learned: the Gram matrix
+    SimilarityCurve curve_;
+    int curveReference_ = -1;
+    // Cache of the visible texels, keyed on the similarity, the window and the canvas size.
+    std::string sampleKey_;
+    HeatmapSample sample_;
+    // The loaded .npy table.
+    std::string tablePath_;
+    std::shared_ptr<const Matrix> table_;
+    std::string tableError_;
+};
+
+}  // namespace poslab::ui

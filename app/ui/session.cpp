@@ -1,0 +1,801 @@
+#include "ui/session.hpp"
+
+#include "ui/application.hpp"  // before GLFW: it brings glad's GL header
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "poslab/limits.hpp"
+#include "poslab/output_file.hpp"
+#include "poslab/validate.hpp"
+
+namespace poslab::ui {
+
+using nlohmann::json;
+
+namespace {
+
+// Reads the keys of one JSON object into fields, collecting one warning per unusable value.
+class Fields {
+  public:
+    Fields(const json& object, std::string path, Warnings& warnings)
+        : object_(object), path_(std::move(path)), warnings_(warnings) {
+        if (!object_.is_object()) warn("", "expected an object");
+    }
+    bool ok() const { return ok_; }
+
+    void number(const char* key, double& out) {
+        if (const json* v = find(key)) {
+            if (v->is_number())
+                out = v->get<double>();
+            else
+                warn(key, "expected a number");
+        }
+    }
+    template <class Int>
+    void integer(const char* key, Int& out) {
+        if (const json* v = find(key)) {
+            if (v->is_number_integer() || v->is_number_unsigned())
+                out = v->get<Int>();
+            else
+                warn(key, "expected an integer");
+        }
+    }
+    void boolean(const char* key, bool& out) {
+        if (const json* v = find(key)) {
+            if (v->is_boolean())
+                out = v->get<bool>();
+            else
+                warn(key, "expected true or false");
+        }
+    }
+    void text(const char* key, std::string& out) {
+        if (const json* v = find(key)) {
+            if (v->is_string())
+                out = v->get<std::string>();
+            else
+                warn(key, "expected a string");
+        }
+    }
+    void optionalNumber(const char* key, std::optional<double>& out) {
+        if (const json* v = find(key)) {
+            if (v->is_null())
+                out.reset();
+            else if (v->is_number())
+                out = v->get<double>();
+            else
+                warn(key, "expected a number or null");
+        }
+    }
+    // Enums by name, through the parse function every enum already has.
+    template <class Enum, class Parse>
+    void name(const char* key, Enum& out, Parse parse) {
+        if (const json* v = find(key)) {
+            if (!v->is_string()) {
+                warn(key, "expected a name");
+                return;
+            }
+            auto parsed = parse(v->get<std::string>());
+            if (parsed)
+                out = *parsed;
+            else
+                warn(key, parsed.error().message);
+        }
+    }
+    void window(const char* key, CellWindow& out) {
+        if (const json* v = find(key)) {
+            const bool shaped = v->is_array() && v->size() == 4 &&
+                                std::all_of(v->begin(), v->end(),
+                                            [](const json& e) { return e.is_number_integer(); });
+            if (shaped) {
+                out = {(*v)[0].get<long long>(), (*v)[1].get<long long>(), (*v)[2].get<long long>(),
+                       (*v)[3].get<long long>()};
+            } else {
+                warn(key, "expected [firstRow, rowCount, firstCol, colCount]");
+            }
+        }
+    }
+    // A nested object read by `read(Fields&)`; its warnings count as this object's.
+    template <class Read>
+    void child(const char* key, Read read) {
+        if (const json* v = find(key)) {
+            Fields nested(*v, path_ + "." + key, warnings_);
+            if (nested.ok()) read(nested);
+            ok_ = ok_ && nested.ok();
+        }
+    }
+    void warn(const std::string& key, const std::string& message) {
+        warnings_.push_back(path_ + (key.empty() ? "" : "." + key) + ": " + message);
+        ok_ = false;
+    }
+
+  private:
+    const json* find(const char* key) const {
+        if (!object_.is_object()) return nullptr;
+        auto it = object_.find(key);
+        return it == object_.end() ? nullptr : &*it;
+    }
+    const json& object_;
+    std::string path_;
+    Warnings& warnings_;
+    bool ok_ = true;
+};
+
+// Reads into a copy and keeps it only when every value was usable and `valid` accepts the whole.
+template <class State, class Read, class Valid>
+void applyChecked(const json& object, State& state, const std::string& path, Warnings& warnings,
+                  Read read, Valid valid) {
+    State copy = state;
+    Fields fields(object, path, warnings);
+    if (fields.ok()) read(fields, copy);
+    if (!fields.ok()) {
+        warnings.push_back(path + ": kept the previous settings");
+        return;
+    }
+    if (Status s = valid(copy); !s) {
+        warnings.push_back(path + ": " + s.error().message + " (kept the previous settings)");
+        return;
+    }
+    state = std::move(copy);
+}
+
+json windowJson(const CellWindow& w) {
+    return json::array({w.firstRow, w.rowCount, w.firstCol, w.colCount});
+}
+
+// ---- Names of this file's own enums
+std::string_view meaningFigureName(MeaningFigure f) {
+    switch (f) {
+        case MeaningFigure::Terms:
+            return "terms";
+        case MeaningFigure::Orthogonality:
+            return "near-orthogonality";
+        case MeaningFigure::AddVersusConcat:
+            return "add-vs-concat";
+    }
+    return "terms";
+}
+Result<MeaningFigure> parseMeaningFigure(std::string_view name) {
+    for (auto f :
+         {MeaningFigure::Terms, MeaningFigure::Orthogonality, MeaningFigure::AddVersusConcat}) {
+        if (name == meaningFigureName(f)) return f;
+    }
+    return Error{"figure must be terms, near-orthogonality or add-vs-concat (got '" +
+                 std::string(name) + "')"};
+}
+std::string_view intuitionFigureName(IntuitionFigure f) {
+    return f == IntuitionFigure::LinearShift ? "linear-shift" : "binary-clock";
+}
+Result<IntuitionFigure> parseIntuitionFigure(std::string_view name) {
+    if (name == "binary-clock") return IntuitionFigure::BinaryClock;
+    if (name == "linear-shift") return IntuitionFigure::LinearShift;
+    return Error{"figure must be binary-clock or linear-shift (got '" + std::string(name) + "')"};
+}
+std::string_view compareModeName(CompareMode m) {
+    return m == CompareMode::RopeAB ? "rope-ab" : "all";
+}
+Result<CompareMode> parseCompareMode(std::string_view name) {
+    if (name == "all") return CompareMode::AllEncodings;
+    if (name == "rope-ab") return CompareMode::RopeAB;
+    return Error{"mode must be all or rope-ab (got '" + std::string(name) + "')"};
+}
+
+// ---- Shared pieces
+json sinusoidalParamsJson(const SinusoidalParams& p) {
+    return {{"dModel", p.dModel},
+            {"seqLen", p.seqLen},
+            {"base", p.base},
+            {"layout", layoutName(p.layout)}};
+}
+void readSinusoidalParams(Fields& f, SinusoidalParams& p) {
+    f.integer("dModel", p.dModel);
+    f.integer("seqLen", p.seqLen);
+    f.number("base", p.base);
+    f.name("layout", p.layout, parseLayout);
+}
+
+void readRopeParams(Fields& f, RopeParams& p) {
+    f.integer("headDim", p.headDim);
+    f.number("base", p.base);
+    f.number("rotaryFraction", p.rotaryFraction);
+    f.name("pairing", p.pairing, parsePairing);
+    f.integer("seqLen", p.seqLen);
+    f.integer("trainingLength", p.trainingLength);
+    f.child("scaling", [&](Fields& g) {
+        RopeScalingParams& s = p.scaling;
+        g.name("type", s.type, parseScaling);
+        g.number("factor", s.factor);
+        g.integer("originalMaxPositions", s.originalMaxPositions);
+        g.number("lowFreqFactor", s.lowFreqFactor);
+        g.number("highFreqFactor", s.highFreqFactor);
+        g.number("betaFast", s.betaFast);
+        g.number("betaSlow", s.betaSlow);
+        g.optionalNumber("attentionFactor", s.attentionFactor);
+        g.optionalNumber("mscale", s.mscale);
+        g.optionalNumber("mscaleAllDim", s.mscaleAllDim);
+        g.boolean("truncate", s.truncate);
+    });
+}
+
+void readSimilarityParams(Fields& f, SimilarityParams& p) {
+    f.name("encoding", p.encoding, parseSimilarityEncoding);
+    f.name("metric", p.metric, parseSimilarityMetric);
+    f.integer("seqLen", p.seqLen);
+    f.child("sinusoidal", [&](Fields& g) { readSinusoidalParams(g, p.sinusoidal); });
+    f.child("learned", [&](Fields& g) {
+        g.integer("dModel", p.learned.dModel);
+        g.integer("seed", p.learned.seed);
+        g.number("std", p.learned.std);
+    });
+    f.child("rope", [&](Fields& g) { readRopeParams(g, p.rope); });
+    f.name("ropeVectors", p.ropeVectors, parseRopeVectors);
+    f.integer("ropeSeed", p.ropeSeed);
+}
+
+json optionalJson(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Per state struct
+// ---------------------------------------------------------------------------------------------
+
+json toJson(const RopeParams& p) {
+    const RopeScalingParams& s = p.scaling;
+    return {{"headDim", p.headDim},
+            {"base", p.base},
+            {"rotaryFraction", p.rotaryFraction},
+            {"pairing", pairingName(p.pairing)},
+            {"seqLen", p.seqLen},
+            {"trainingLength", p.trainingLength},
+            {"scaling",
+             {{"type", scalingName(s.type)},
+              {"factor", s.factor},
+              {"originalMaxPositions", s.originalMaxPositions},
+              {"lowFreqFactor", s.lowFreqFactor},
+              {"highFreqFactor", s.highFreqFactor},
+              {"betaFast", s.betaFast},
+              {"betaSlow", s.betaSlow},
+              {"attentionFactor", optionalJson(s.attentionFactor)},
+              {"mscale", optionalJson(s.mscale)},
+              {"mscaleAllDim", optionalJson(s.mscaleAllDim)},
+              {"truncate", s.truncate}}}};
+}
+
+json toJson(const SimilarityParams& p) {
+    return {{"encoding", similarityEncodingName(p.encoding)},
+            {"metric", similarityMetricName(p.metric)},
+            {"seqLen", p.seqLen},
+            {"sinusoidal", sinusoidalParamsJson(p.sinusoidal)},
+            {"learned",
+             {{"dModel", p.learned.dModel}, {"seed", p.learned.seed}, {"std", p.learned.std}}},
+            {"rope", toJson(p.rope)},
+            {"ropeVectors", ropeVectorsName(p.ropeVectors)},
+            {"ropeSeed", p.ropeSeed}};
+}
+
+json toJson(const SinusoidalViewState& v) {
+    return {{"params", sinusoidalParamsJson(v.params)},
+            {"colormap", colormapName(v.colormap)},
+            {"window", windowJson(v.window)},
+            {"markTrainingLength", v.markTrainingLength},
+            {"trainingLength", v.trainingLength},
+            {"firstCurveDimension", v.firstCurveDimension},
+            {"curveCount", v.curveCount},
+            {"curvePositions", v.curvePositions}};
+}
+
+void fromJson(const json& object, SinusoidalViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "sinusoidal", warnings,
+        [](Fields& f, SinusoidalViewState& v) {
+            f.child("params", [&](Fields& g) { readSinusoidalParams(g, v.params); });
+            f.name("colormap", v.colormap, parseColormap);
+            f.window("window", v.window);
+            f.boolean("markTrainingLength", v.markTrainingLength);
+            f.integer("trainingLength", v.trainingLength);
+            f.integer("firstCurveDimension", v.firstCurveDimension);
+            f.integer("curveCount", v.curveCount);
+            f.integer("curvePositions", v.curvePositions);
+        },
+        [](const SinusoidalViewState& v) -> Status {
+            if (auto s = validate(v.params); !s) return s;
+            if (v.params.seqLen > kMaxGuiSeqLen) {
+                return Error{"seqLen must be 1.." + std::to_string(kMaxGuiSeqLen) + " (got " +
+                             std::to_string(v.params.seqLen) + ")"};
+            }
+            if (auto s = requireIntInRange("trainingLength", v.trainingLength, 1, kMaxGuiSeqLen);
+                !s)
+                return s;
+            if (auto s = requireIntInRange("curveCount", v.curveCount, 1, 8); !s) return s;
+            if (auto s = requireIntInRange("curvePositions", v.curvePositions, 2, kMaxGuiSeqLen);
+                !s)
+                return s;
+            return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0,
+                                     v.params.dModel - 1);
+        });
+}
+
+json toJson(const SimilarityViewState& v) {
+    return {{"params", toJson(v.params)},
+            {"learnedTablePath", v.learnedTablePath},
+            {"colormap", colormapName(v.colormap)},
+            {"window", windowJson(v.window)},
+            {"reference", v.reference},
+            {"maxOffset", v.maxOffset},
+            {"markTrainingLength", v.markTrainingLength},
+            {"trainingLength", v.trainingLength}};
+}
+
+void fromJson(const json& object, SimilarityViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "similarity", warnings,
+        [](Fields& f, SimilarityViewState& v) {
+            f.child("params", [&](Fields& g) { readSimilarityParams(g, v.params); });
+            f.text("learnedTablePath", v.learnedTablePath);
+            f.name("colormap", v.colormap, parseColormap);
+            f.window("window", v.window);
+            f.integer("reference", v.reference);
+            f.integer("maxOffset", v.maxOffset);
+            f.boolean("markTrainingLength", v.markTrainingLength);
+            f.integer("trainingLength", v.trainingLength);
+        },
+        [](const SimilarityViewState& v) -> Status {
+            // Each encoding's own settings must be valid, not just the one shown.
+            for (auto e : {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned,
+                           SimilarityEncoding::Rope}) {
+                SimilarityParams p = v.params;
+                p.encoding = e;
+                if (e == SimilarityEncoding::Learned)
+                    p.seqLen = std::min(p.seqLen, kMaxGuiLearnedSimilarity);
+                if (auto s = validate(p); !s) return s;
+            }
+            if (v.params.seqLen > kMaxGuiSeqLen) {
+                return Error{"seqLen must be 1.." + std::to_string(kMaxGuiSeqLen) + " (got " +
+                             std::to_string(v.params.seqLen) + ")"};
+            }
+            if (auto s = requireIntInRange("reference", v.reference, 0, kMaxGuiSeqLen); !s)
+                return s;
+            if (auto s = requireIntInRange("maxOffset", v.maxOffset, 0, kMaxGuiSeqLen); !s)
+                return s;
+            return requireIntInRange("trainingLength", v.trainingLength, 1, kMaxGuiSeqLen);
+        });
+}
+
+json toJson(const MeaningViewState& v) {
+    const MeaningParams& p = v.params;
+    return {{"params",
+             {{"dModel", p.dModel},
+              {"seqLen", p.seqLen},
+              {"positions", positionTableName(p.positions)},
+              {"base", p.base},
+              {"vocabulary", p.vocabulary},
+              {"contentScale", p.contentScale},
+              {"positionScale", p.positionScale},
+              {"seed", p.seed}}},
+            {"tokensPath", v.tokensPath},
+            {"figure", meaningFigureName(v.figure)},
+            {"orthogonalityDModel", v.orthogonalityDModel},
+            {"orthogonalitySamples", v.orthogonalitySamples}};
+}
+
+void fromJson(const json& object, MeaningViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "meaning", warnings,
+        [](Fields& f, MeaningViewState& v) {
+            f.child("params", [&](Fields& g) {
+                MeaningParams& p = v.params;
+                g.integer("dModel", p.dModel);
+                g.integer("seqLen", p.seqLen);
+                g.name("positions", p.positions, parsePositionTable);
+                g.number("base", p.base);
+                g.integer("vocabulary", p.vocabulary);
+                g.number("contentScale", p.contentScale);
+                g.number("positionScale", p.positionScale);
+                g.integer("seed", p.seed);
+            });
+            f.text("tokensPath", v.tokensPath);
+            f.name("figure", v.figure, parseMeaningFigure);
+            f.integer("orthogonalityDModel", v.orthogonalityDModel);
+            f.integer("orthogonalitySamples", v.orthogonalitySamples);
+        },
+        [](const MeaningViewState& v) -> Status {
+            MeaningParams p = v.params;
+            p.tokens = nullptr;
+            if (auto s = validate(p); !s) return s;
+            if (auto s = requireIntInRange("orthogonalityDModel", v.orthogonalityDModel, 2, 8192);
+                !s)
+                return s;
+            return requireIntInRange("orthogonalitySamples", v.orthogonalitySamples, 100, 200000);
+        });
+}
+
+json toJson(const IntuitionViewState& v) {
+    return {{"figure", intuitionFigureName(v.figure)},
+            {"clock",
+             {{"bits", v.clock.bits},
+              {"positions", v.clock.positions},
+              {"sinusoidal", sinusoidalParamsJson(v.clock.sinusoidal)}}},
+            {"shift",
+             {{"sinusoidal", sinusoidalParamsJson(v.shift.sinusoidal)},
+              {"shift", v.shift.shift},
+              {"position", v.shift.position},
+              {"positions", v.shift.positions},
+              {"shownDims", v.shift.shownDims}}}};
+}
+
+void fromJson(const json& object, IntuitionViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "intuition", warnings,
+        [](Fields& f, IntuitionViewState& v) {
+            f.name("figure", v.figure, parseIntuitionFigure);
+            f.child("clock", [&](Fields& g) {
+                g.integer("bits", v.clock.bits);
+                g.integer("positions", v.clock.positions);
+                g.child("sinusoidal",
+                        [&](Fields& h) { readSinusoidalParams(h, v.clock.sinusoidal); });
+            });
+            f.child("shift", [&](Fields& g) {
+                g.child("sinusoidal",
+                        [&](Fields& h) { readSinusoidalParams(h, v.shift.sinusoidal); });
+                g.number("shift", v.shift.shift);
+                g.integer("position", v.shift.position);
+                g.integer("positions", v.shift.positions);
+                g.integer("shownDims", v.shift.shownDims);
+            });
+        },
+        [](const IntuitionViewState& v) -> Status {
+            if (auto s = requireIntInRange("clock.bits", v.clock.bits, 1, 12); !s) return s;
+            if (auto s = requireIntInRange("clock.positions", v.clock.positions, 2, 4096); !s)
+                return s;
+            if (auto s = validate(v.clock.sinusoidal); !s) return s;
+            if (auto s = validate(v.shift.sinusoidal); !s) return s;
+            if (auto s = requireIntInRange("shift.dModel", v.shift.sinusoidal.dModel, 1, 512); !s)
+                return s;
+            if (auto s = requireInRange("shift.shift", v.shift.shift, -1e6, 1e6); !s) return s;
+            if (auto s = requireIntInRange("shift.position", v.shift.position, 0, kMaxGuiSeqLen);
+                !s)
+                return s;
+            if (auto s = requireIntInRange("shift.positions", v.shift.positions, 1, kMaxGuiSeqLen);
+                !s)
+                return s;
+            return requireIntInRange("shift.shownDims", v.shift.shownDims, 2, 512);
+        });
+}
+
+json toJson(const ExtrapolationViewState& v) {
+    const ExtrapolationOptions& o = v.options;
+    return {{"trainingLength", o.trainingLength},
+            {"evaluationLength", o.evaluationLength},
+            {"dModel", o.dModel},
+            {"headDim", o.headDim},
+            {"ropeBase", o.ropeBase},
+            {"alibiHeads", o.alibiHeads},
+            {"t5Buckets", o.t5Buckets},
+            {"t5MaxDistance", o.t5MaxDistance}};
+}
+
+void fromJson(const json& object, ExtrapolationViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "extrapolation", warnings,
+        [](Fields& f, ExtrapolationViewState& v) {
+            ExtrapolationOptions& o = v.options;
+            f.integer("trainingLength", o.trainingLength);
+            f.integer("evaluationLength", o.evaluationLength);
+            f.integer("dModel", o.dModel);
+            f.integer("headDim", o.headDim);
+            f.number("ropeBase", o.ropeBase);
+            f.integer("alibiHeads", o.alibiHeads);
+            f.integer("t5Buckets", o.t5Buckets);
+            f.integer("t5MaxDistance", o.t5MaxDistance);
+        },
+        [](const ExtrapolationViewState& v) { return validate(v.options); });
+}
+
+json toJson(const CompareViewState& v) {
+    const CompareOptions& o = v.options;
+    auto side = [](const RopeSideState& s) {
+        return json{{"useConfig", s.useConfig}, {"configPath", s.configPath}, {"base", s.base}};
+    };
+    return {{"mode", compareModeName(v.mode)},
+            {"options",
+             {{"dModel", o.dModel},
+              {"seqLen", o.seqLen},
+              {"base", o.base},
+              {"alibiHeads", o.alibiHeads},
+              {"t5Buckets", o.t5Buckets},
+              {"t5MaxDistance", o.t5MaxDistance},
+              {"seed", o.seed}}},
+            {"a", side(v.a)},
+            {"b", side(v.b)},
+            {"headDim", v.headDim},
+            {"trainingLength", v.trainingLength},
+            {"maxOffset", v.maxOffset}};
+}
+
+void fromJson(const json& object, CompareViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "compare", warnings,
+        [](Fields& f, CompareViewState& v) {
+            f.name("mode", v.mode, parseCompareMode);
+            f.child("options", [&](Fields& g) {
+                CompareOptions& o = v.options;
+                g.integer("dModel", o.dModel);
+                g.integer("seqLen", o.seqLen);
+                g.number("base", o.base);
+                g.integer("alibiHeads", o.alibiHeads);
+                g.integer("t5Buckets", o.t5Buckets);
+                g.integer("t5MaxDistance", o.t5MaxDistance);
+                g.integer("seed", o.seed);
+            });
+            auto side = [&](const char* key, RopeSideState& s) {
+                f.child(key, [&](Fields& g) {
+                    g.boolean("useConfig", s.useConfig);
+                    g.text("configPath", s.configPath);
+                    g.number("base", s.base);
+                });
+            };
+            side("a", v.a);
+            side("b", v.b);
+            f.integer("headDim", v.headDim);
+            f.integer("trainingLength", v.trainingLength);
+            f.integer("maxOffset", v.maxOffset);
+        },
+        [](const CompareViewState& v) -> Status {
+            if (auto s = validate(v.options); !s) return s;
+            if (auto s = requireInRange("a.base", v.a.base, 1.0, 1e12, false); !s) return s;
+            if (auto s = requireInRange("b.base", v.b.base, 1.0, 1e12, false); !s) return s;
+            if (auto s = requireIntInRange("headDim", v.headDim, 2, 8192); !s) return s;
+            if (v.headDim % 2 != 0)
+                return Error{"headDim must be even (got " + std::to_string(v.headDim) + ")"};
+            if (auto s =
+                    requireIntInRange("trainingLength", v.trainingLength, 1, kMaxRopePositions);
+                !s)
+                return s;
+            return requireIntInRange("maxOffset", v.maxOffset, 2, kMaxGuiSeqLen);
+        });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole sessions
+// ---------------------------------------------------------------------------------------------
+
+json sessionToJson(const AppState& state, const SessionLayout& layout) {
+    return {{"format", kSessionFormat},
+            {"version", kSessionVersion},
+            {"view", layout.view},
+            {"window",
+             {{"x", layout.windowX},
+              {"y", layout.windowY},
+              {"width", layout.windowWidth},
+              {"height", layout.windowHeight},
+              {"fullScreen", layout.fullScreen}}},
+            {"theme", themeName(state.theme)},
+            {"showControls", state.showControls},
+            {"sinusoidal", toJson(state.sinusoidal)},
+            {"similarity", toJson(state.similarity)},
+            {"meaning", toJson(state.meaning)},
+            {"intuition", toJson(state.intuition)},
+            {"extrapolation", toJson(state.extrapolation)},
+            {"compare", toJson(state.compare)}};
+    // Not yet saved (their helpers' state structs are new): rope, alibi, t5, learned.
+}
+
+void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
+    if (!object.is_object()) {
+        warnings.push_back("state: expected an object");
+        return;
+    }
+    Fields top(object, "session", warnings);
+    top.name("theme", state.theme, parseTheme);
+    top.boolean("showControls", state.showControls);
+    auto apply = [&](const char* key, auto& view) {
+        auto it = object.find(key);
+        if (it != object.end()) fromJson(*it, view, warnings);
+    };
+    apply("sinusoidal", state.sinusoidal);
+    apply("similarity", state.similarity);
+    apply("meaning", state.meaning);
+    apply("intuition", state.intuition);
+    apply("extrapolation", state.extrapolation);
+    apply("compare", state.compare);
+}
+
+Status applySessionJson(const json& object, AppState& state, SessionLayout& layout,
+                        Warnings& warnings) {
+    if (!object.is_object()) return Error{"not a PosLab session (expected a JSON object)"};
+    auto format = object.find("format");
+    if (format == object.end() || !format->is_string() ||
+        format->get<std::string>() != kSessionFormat) {
+        return Error{"not a PosLab session (\"format\" must be \"" + std::string(kSessionFormat) +
+                     "\")"};
+    }
+    auto version = object.find("version");
+    if (version != object.end() && version->is_number_integer() &&
+        version->get<int>() > kSessionVersion) {
+        warnings.push_back("session: written by a newer PosLab (version " +
+                           std::to_string(version->get<int>()) +
+                           "); settings it added are ignored");
+    }
+    Fields top(object, "session", warnings);
+    top.text("view", layout.view);
+    top.child("window", [&](Fields& w) {
+        w.integer("x", layout.windowX);
+        w.integer("y", layout.windowY);
+        w.integer("width", layout.windowWidth);
+        w.integer("height", layout.windowHeight);
+        w.boolean("fullScreen", layout.fullScreen);
+    });
+    applyStateJson(object, state, warnings);
+    return success();
+}
+
+Status saveSessionFile(const std::string& path, const AppState& state,
+                       const SessionLayout& layout) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) {
+        std::error_code ignored;
+        std::filesystem::create_directories(parent, ignored);  // ~/.config/poslab on first use
+    }
+    const std::string text = sessionToJson(state, layout).dump(2) + "\n";
+    return writeFileAtomically(path, [&](std::FILE* file) -> Status {
+        if (std::fwrite(text.data(), 1, text.size(), file) != text.size())
+            return Error{"write failed"};
+        return success();
+    });
+}
+
+Status loadSessionFile(const std::string& path, AppState& state, SessionLayout& layout,
+                       Warnings& warnings) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot open"};
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (buffer.str().size() > (std::size_t(16) << 20))
+        return Error{path + ": too large for a session file"};
+    const json object = json::parse(buffer.str(), nullptr, false);
+    if (object.is_discarded()) return Error{path + ": not valid JSON"};
+    if (auto s = applySessionJson(object, state, layout, warnings); !s)
+        return Error{path + ": " + s.error().message};
+    return success();
+}
+
+std::string rememberedSessionPath() {
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg == '/') {
+        return std::string(xdg) + "/poslab/session.json";
+    }
+    if (const char* home = std::getenv("HOME"); home && *home) {
+        return std::string(home) + "/.config/poslab/session.json";
+    }
+    return "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The window
+// ---------------------------------------------------------------------------------------------
+
+SessionLayout captureLayout(GLFWwindow* window, const std::string& view, bool fullScreen) {
+    SessionLayout layout;
+    layout.view = view;
+    layout.fullScreen = fullScreen;
+    if (window && !fullScreen) {
+        glfwGetWindowPos(window, &layout.windowX, &layout.windowY);
+        glfwGetWindowSize(window, &layout.windowWidth, &layout.windowHeight);
+    }
+    return layout;
+}
+
+void applyWindowLayout(GLFWwindow* window, const SessionLayout& layout) {
+    if (!window || layout.windowWidth < 320 || layout.windowHeight < 240) return;
+    // Never larger than the screen, and on it: a session from a bigger monitor stays usable.
+    int width = layout.windowWidth, height = layout.windowHeight;
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+        if (const GLFWvidmode* mode = glfwGetVideoMode(monitor)) {
+            width = std::min(width, mode->width);
+            height = std::min(height, mode->height);
+            const int x = std::clamp(layout.windowX, 0, std::max(0, mode->width - width));
+            const int y = std::clamp(layout.windowY, 0, std::max(0, mode->height - height));
+            glfwSetWindowPos(window, x, y);
+        }
+    }
+    glfwSetWindowSize(window, width, height);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The running application
+// ---------------------------------------------------------------------------------------------
+
+Status openSession(Application& application, const std::string& path, Warnings* warningsOut) {
+    AppState state = application.state();
+    SessionLayout layout;
+    Warnings warnings;
+    if (auto s = loadSessionFile(path, state, layout, warnings); !s) return s;
+    application.state() = state;
+    if (!layout.view.empty()) {
+        if (auto s = application.selectView(layout.view); !s)
+            warnings.push_back("session.view: " + s.error().message);
+    }
+    if (!layout.fullScreen) applyWindowLayout(application.window(), layout);
+    application.tour().setFullScreen(application.window(), layout.fullScreen);
+    for (const std::string& w : warnings)
+        std::fprintf(stderr, "poslab: %s: %s\n", path.c_str(), w.c_str());
+    application.setStatus(warnings.empty()
+                              ? "Opened session " + path
+                              : "Opened session " + path + " (" + std::to_string(warnings.size()) +
+                                    " settings skipped: " + warnings.front() + ")");
+    if (warningsOut) *warningsOut = warnings;
+    return success();
+}
+
+Status saveSession(Application& application, const std::string& path) {
+    const SessionLayout layout = captureLayout(application.window(), application.currentView(),
+                                               application.tour().fullScreen());
+    return saveSessionFile(path, application.state(), layout);
+}
+
+std::string restoreRememberedSession(Application& application, const std::string& path) {
+    std::error_code error;
+    if (path.empty() || !std::filesystem::exists(path, error)) return "";
+    if (Status s = openSession(application, path); !s) {
+        const std::string aside = path + ".bad";
+        std::filesystem::rename(path, aside, error);
+        const std::string message = "ignored the remembered session: " + s.error().message +
+                                    (error ? "" : " (kept as " + aside + ")");
+        std::fprintf(stderr, "poslab: %s\n", message.c_str());
+        application.setStatus(message);
+        return message;
+    }
+    return "";
+}
+
+void SessionDialog::draw(Application& application) {
+    if (request_ != Request::None) {
+        mode_ = request_;
+        request_ = Request::None;
+        message_.clear();
+        if (path_.empty()) {
+            const char* home = std::getenv("HOME");
+            path_ = std::string(home ? home : ".") + "/poslab-session.json";
+        }
+        ImGui::OpenPopup("Session");
+    }
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0));
+    if (!ImGui::BeginPopupModal("Session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    const bool saving = mode_ == Request::Save;
+    ImGui::TextUnformatted(saving ? "Save every view's settings, the open view and the window to:"
+                                  : "Open a session file (settings, open view, window):");
+    ImGui::SetNextItemWidth(-1);
+    const bool enter =
+        ImGui::InputText("##session path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (!message_.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", message_.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    if (ImGui::Button(saving ? "Save" : "Open") || enter) {
+        const Status s = saving ? saveSession(application, path_) : openSession(application, path_);
+        if (s) {
+            if (saving) application.setStatus("Saved session " + path_);
+            ImGui::CloseCurrentPopup();
+        } else {
+            message_ = s.error().message;
+        }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false))
+        ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
+}  // namespace poslab::ui

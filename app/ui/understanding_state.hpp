@@ -1,0 +1,82 @@
+// understanding_state.hpp — what the user chose in the understanding views (Similarity, Meaning,
+// Intuitions, Extrapolation, Compare) and the guided tour: plain parameters, members of AppState.
+// Loaded files are remembered by path; panels load them into their caches.
+#pragma once
+
+#include <string>
+
+#include "poslab/colormap.hpp"
+#include "poslab/decomposition.hpp"
+#include "poslab/heatmap_sample.hpp"
+#include "poslab/similarity.hpp"
+#include "poslab/understanding_figures.hpp"
+
+namespace poslab::ui {
+
+struct SimilarityViewState {
+    // Sinusoidal, cosine, 512 positions; each encoding keeps its own settings while another is
+    // shown.
+    SimilarityParams params = [] {
+        SimilarityParams p;
+        p.seqLen = 512;
+        p.sinusoidal.dModel = 128;
+        p.learned.dModel = 64;
+        p.rope.headDim = 64;
+        p.rope.trainingLength = 2048;
+        return p;
+    }();
+    std::string learnedTablePath;  // non-empty: a trained .npy table replaces the seeded one
+    ColormapId colormap = ColormapId::BlueWhiteRed;
+    CellWindow window;  // zoom and pan of the heatmap; zero counts mean everything
+    int reference = 0;  // the query row the curve follows (non-Toeplitz cases)
+    int maxOffset = 0;  // curve range +-maxOffset; 0: the whole sequence
+    bool markTrainingLength = false;
+    int trainingLength = 256;
+};
+
+enum class MeaningFigure { Terms, Orthogonality, AddVersusConcat };  // the figure tabs
+
+struct MeaningViewState {
+    MeaningParams params;    // the sequence: words + positions
+    std::string tokensPath;  // non-empty: word vectors from this .npy instead of random ones
+    MeaningFigure figure = MeaningFigure::Terms;
+    int orthogonalityDModel = 64;  // the histogram's width (its own slider: it goes to 8192)
+    int orthogonalitySamples = 20000;
+};
+
+enum class IntuitionFigure { BinaryClock, LinearShift };
+
+struct IntuitionViewState {
+    IntuitionFigure figure = IntuitionFigure::BinaryClock;
+    BinaryClockOptions clock;
+    LinearShiftOptions shift;
+};
+
+struct ExtrapolationViewState {
+    ExtrapolationOptions options;
+};
+
+enum class CompareMode { AllEncodings, RopeAB };
+
+struct RopeSideState {       // one side of the A/B comparison
+    bool useConfig = false;  // true: read configPath (a Hugging Face config.json)
+    std::string configPath;
+    double base = 10000;  // otherwise: this base with the shared head_dim / training length
+};
+
+struct CompareViewState {
+    CompareMode mode = CompareMode::AllEncodings;
+    CompareOptions options;
+    RopeSideState a{false, "", 10000}, b{false, "", 500000};
+    int headDim = 128;
+    int trainingLength = 4096;
+    int maxOffset = 8192;
+};
+
+// The guided tour and presentation mode (see tour.hpp).
+struct TourState {
+    int lesson = -1;            // the lesson shown, -1 when the tour is closed
+    bool presentation = false;  // large fonts, controls hidden (F5); F11 adds full screen
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,324 @@
+// The understanding views through the real binary: `poslab export similarity` against the closed
+// form and against the exported table multiplied out, every new `poslab render` view, every lesson
+// under Xvfb, and sessions (round trip, damaged files reported and ignored).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "poslab/csv.hpp"
+#include "poslab/npy_reader.hpp"
+#include "process.hpp"
+
+namespace poslab::test {
+namespace {
+
+class UnderstandingTest : public ::testing::Test {
+  protected:
+    std::string dir =
+        temporaryDirectory(std::string("understanding-") +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string path(const std::string& name) const { return dir + "/" + name; }
+    int filesInDir() const {
+        return int(std::distance(std::filesystem::directory_iterator(dir), {}));
+    }
+};
+
+bool haveXvfb() {
+    return runShell("command -v xvfb-run").exitCode == 0;
+}
+
+ProcessResult runGui(const std::string& arguments, const std::string& environment = "") {
+    return runShell(environment + " xvfb-run -a -s '-screen 0 1440x900x24' " +
+                    shellQuote(POSLAB_BINARY) + " " + arguments);
+}
+
+int distinctColours(const ImageRgba& image) {
+    std::set<std::uint32_t> colours;
+    for (std::size_t i = 0; i + 3 < image.pixels.size(); i += 4 * 7) {
+        colours.insert(std::uint32_t(image.pixels[i]) << 16 |
+                       std::uint32_t(image.pixels[i + 1]) << 8 | image.pixels[i + 2]);
+    }
+    return int(colours.size());
+}
+
+TEST_F(UnderstandingTest, ExportedSinusoidalDotIsTheCosineSum) {
+    auto result = runPoslab({"export", "similarity", "--seq-len", "60", "--d-model", "16",
+                             "--metric", "dot", "--out", path("s.csv")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    auto m = parseCsv(readFile(path("s.csv")));
+    ASSERT_TRUE(m.ok());
+    ASSERT_EQ(m->rows, 60u);
+    ASSERT_EQ(m->cols, 60u);
+    for (int i = 0; i < 60; ++i) {
+        for (int j = 0; j < 60; ++j) {
+            double expected = 0;  // PE(i).PE(j) = sum_k cos((i - j) / 10000^(2k/16))
+            for (int k = 0; k < 8; ++k)
+                expected += std::cos((i - j) / std::pow(10000.0, 2.0 * k / 16));
+            ASSERT_NEAR((*m)(i, j), expected, 1e-12) << i << "," << j;
+        }
+    }
+}
+
+TEST_F(UnderstandingTest, ExportedCosineEqualsTheExportedTableMultipliedOut) {
+    // Odd d_model: not Toeplitz (the lone sine column), still exactly the normalised Gram matrix.
+    for (const char* layout : {"interleaved", "concat", "t2t"}) {
+        ASSERT_EQ(runPoslab({"export", "sinusoidal", "--seq-len", "40", "--d-model", "9", "--base",
+                             "20", "--layout", layout, "--out", path("pe.npy")})
+                      .exitCode,
+                  0);
+        auto result = runPoslab({"export", "similarity", "--seq-len", "40", "--d-model", "9",
+                                 "--base", "20", "--layout", layout, "--out", path("s.npy")});
+        ASSERT_EQ(result.exitCode, 0) << result.err;
+        const Matrix pe = loadNpy(path("pe.npy")).value();
+        const Matrix s = loadNpy(path("s.npy")).value();
+        for (int i = 0; i < 40; ++i) {
+            for (int j = 0; j < 40; ++j) {
+                double dot = 0, ni = 0, nj = 0;
+                for (int k = 0; k < 9; ++k) {
+                    dot += pe(i, k) * pe(j, k);
+                    ni += pe(i, k) * pe(i, k);
+                    nj += pe(j, k) * pe(j, k);
+                }
+                ASSERT_NEAR(s(i, j), dot / std::sqrt(ni * nj), 1e-12)
+                    << layout << " " << i << "," << j;
+            }
+        }
+    }
+}
+
+TEST_F(UnderstandingTest, ExportedRopeAndLearnedSimilarities) {
+    // RoPE, expected over q = k: cosine = (1/(d/2)) sum_i cos(theta_i (i - j)), Toeplitz.
+    auto result = runPoslab({"export", "similarity", "--encoding", "rope", "--seq-len", "30",
+                             "--head-dim", "8", "--base", "100", "--out", path("r.npy")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const Matrix r = loadNpy(path("r.npy")).value();
+    for (int i = 0; i < 30; ++i) {
+        for (int j = 0; j < 30; ++j) {
+            double expected = 0;
+            for (int k = 0; k < 4; ++k)
+                expected += std::cos((i - j) * std::pow(100.0, -2.0 * k / 8)) / 4;
+            ASSERT_NEAR(r(i, j), expected, 1e-13);
+            if (i + 1 < 30 && j + 1 < 30) {
+                ASSERT_NEAR(r(i, j), r(i + 1, j + 1), 1e-13);
+            }
+        }
+    }
+    // Learned from a file: the cosine of the file's rows.
+    ASSERT_EQ(runPoslab({"export", "sinusoidal", "--seq-len", "12", "--d-model", "6", "--out",
+                         path("t.npy")})
+                  .exitCode,
+              0);
+    result = runPoslab({"export", "similarity", "--encoding", "learned", "--table", path("t.npy"),
+                        "--out", path("l.csv")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const Matrix l = parseCsv(readFile(path("l.csv"))).value();
+    ASSERT_EQ(l.rows, 12u);
+    for (int i = 0; i < 12; ++i) EXPECT_NEAR(l(i, i), 1.0, 1e-15);
+}
+
+TEST_F(UnderstandingTest, BadSimilarityInputsAreOneLineErrorsAndLeaveNoFile) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--seq-len", "10", "--encoding", "alibi"},
+         "--encoding must be sinusoidal, learned or rope (got 'alibi')"},
+        {{"--seq-len", "10", "--metric", "cos"}, "--metric must be cosine or dot (got 'cos')"},
+        {{"--d-model", "8"}, "--seq-len L is required"},
+        {{"--seq-len", "0"}, "--seq-len must be 1..1048576 (got 0)"},
+        {{"--seq-len", "10", "--encoding", "rope", "--layout", "concat"},
+         "--layout does not apply to --encoding rope"},
+        {{"--seq-len", "10", "--encoding", "rope", "--scaling", "linear"},
+         "--factor S is required with --scaling linear"},
+        {{"--seq-len", "10", "--encoding", "learned", "--table", "/nonexistent.npy"},
+         "/nonexistent.npy"},
+        {{"--seq-len", "1000000"}, "exceeds the memory cap"},
+    };
+    for (const auto& [arguments, message] : cases) {
+        std::vector<std::string> command = {"export", "similarity"};
+        command.insert(command.end(), arguments.begin(), arguments.end());
+        command.push_back("--out");
+        command.push_back(path("bad.npy"));
+        const ProcessResult result = runPoslab(command);
+        EXPECT_EQ(result.exitCode, 2) << message;
+        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_EQ(filesInDir(), 0) << message;
+    }
+}
+
+TEST_F(UnderstandingTest, EveryNewViewRendersHeadless) {
+    const std::vector<std::vector<std::string>> views = {
+        {"similarity", "--seq-len", "300"},
+        {"similarity", "--encoding", "rope", "--seq-len", "2048", "--head-dim", "64",
+         "--rope-vectors", "same"},
+        {"similarity", "--encoding", "learned", "--seq-len", "200", "--d-model", "32"},
+        {"meaning"},
+        {"add-vs-concat", "--d-model", "32"},
+        {"near-orthogonality", "--d-model", "256"},
+        {"binary-clock"},
+        {"linear-shift", "--d-model", "9", "--base", "10"},
+        {"extrapolation"},
+        {"compare"},
+        {"compare-ab", "--max-offset", "2000"},
+    };
+    for (const auto& view : views) {
+        std::vector<std::string> command = {"render"};
+        command.insert(command.end(), view.begin(), view.end());
+        for (const char* extra : {"--width", "900", "--height", "600", "--out"})
+            command.push_back(extra);
+        command.push_back(path(view[0] + ".png"));
+        const ProcessResult result = runPoslab(command, "env -u DISPLAY -u WAYLAND_DISPLAY");
+        ASSERT_EQ(result.exitCode, 0) << view[0] << ": " << result.err;
+        EXPECT_TRUE(result.err.empty()) << result.err;
+        const ImageRgba image = loadPng(path(view[0] + ".png"));
+        ASSERT_EQ(image.width, 900) << view[0];
+        ASSERT_EQ(image.height, 600) << view[0];
+        EXPECT_GT(distinctColours(image), 30) << view[0];  // figures, not a blank page
+    }
+}
+
+TEST_F(UnderstandingTest, EveryLessonOpensUnderXvfbWithoutErrors) {
+    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+    for (int lesson = 1; lesson <= 6; ++lesson) {
+        const std::string shot = path("lesson" + std::to_string(lesson) + ".png");
+        const ProcessResult result =
+            runGui("--lesson " + std::to_string(lesson) + " --screenshot " + shellQuote(shot),
+                   "XDG_CONFIG_HOME=" + shellQuote(dir));
+        ASSERT_EQ(result.exitCode, 0) << "lesson " << lesson << ": " << result.err;
+        EXPECT_TRUE(result.err.empty()) << "lesson " << lesson << ": " << result.err;
+        const ImageRgba image = loadPng(shot);
+        ASSERT_EQ(image.width, 1440);
+        EXPECT_GT(distinctColours(image), 60) << "lesson " << lesson;
+    }
+    // Presentation mode renders too.
+    const ProcessResult presented =
+        runGui("--lesson 2 --presentation --screenshot " + shellQuote(path("p.png")));
+    EXPECT_EQ(presented.exitCode, 0) << presented.err;
+    EXPECT_TRUE(presented.err.empty()) << presented.err;
+    const ProcessResult missing = runGui("--lesson 99 --screenshot " + shellQuote(path("x.png")));
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("--lesson must be 1..6 (got 99)"), std::string::npos) << missing.err;
+}
+
+TEST_F(UnderstandingTest, SessionsRoundTripThroughTheGui) {
+    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+    const nlohmann::json session = {
+        {"format", "poslab-session"},
+        {"version", 1},
+        {"view", "Extrapolation"},
+        {"theme", "paper"},
+        {"sinusoidal",
+         {{"params", {{"dModel", 96}, {"seqLen", 300}, {"base", 500}, {"layout", "concat"}}}}},
+        {"similarity",
+         {{"params",
+           {{"encoding", "rope"},
+            {"metric", "dot"},
+            {"seqLen", 777},
+            {"rope",
+             {{"headDim", 32},
+              {"base", 123456.5},
+              {"scaling", {{"type", "yarn"}, {"factor", 4}}}}}}},
+          {"maxOffset", 40}}},
+        {"meaning", {{"figure", "add-vs-concat"}, {"params", {{"dModel", 40}, {"vocabulary", 3}}}}},
+        {"intuition", {{"figure", "linear-shift"}, {"shift", {{"shift", -7.5}}}}},
+        {"extrapolation", {{"trainingLength", 1000}, {"evaluationLength", 9000}}},
+        {"compare", {{"mode", "rope-ab"}, {"b", {{"base", 2e6}}}}}};
+    std::ofstream(path("in.json")) << session.dump(2);
+    const ProcessResult result =
+        runGui("--session " + shellQuote(path("in.json")) + " --save-session " +
+               shellQuote(path("out.json")) + " --screenshot " + shellQuote(path("s.png")));
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_TRUE(result.err.empty()) << result.err;
+    const nlohmann::json saved = nlohmann::json::parse(readFile(path("out.json")));
+    EXPECT_EQ(saved["format"], "poslab-session");
+    EXPECT_EQ(saved["view"], "Extrapolation");
+    EXPECT_EQ(saved["theme"], "paper");
+    EXPECT_EQ(saved["sinusoidal"]["params"], session["sinusoidal"]["params"]);
+    EXPECT_EQ(saved["similarity"]["params"]["seqLen"], 777);
+    EXPECT_EQ(saved["similarity"]["params"]["rope"]["base"], 123456.5);
+    EXPECT_EQ(saved["similarity"]["params"]["rope"]["scaling"]["type"], "yarn");
+    EXPECT_EQ(saved["similarity"]["maxOffset"], 40);
+    EXPECT_EQ(saved["meaning"]["figure"], "add-vs-concat");
+    EXPECT_EQ(saved["meaning"]["params"]["vocabulary"], 3);
+    EXPECT_EQ(saved["intuition"]["shift"]["shift"], -7.5);
+    EXPECT_EQ(saved["extrapolation"]["evaluationLength"], 9000);
+    EXPECT_EQ(saved["compare"]["b"]["base"], 2e6);
+    // Saving what was loaded changes nothing: a second round trip is the identity.
+    const ProcessResult again =
+        runGui("--session " + shellQuote(path("out.json")) + " --save-session " +
+               shellQuote(path("out2.json")) + " --screenshot " + shellQuote(path("s2.png")));
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    nlohmann::json first = saved, second = nlohmann::json::parse(readFile(path("out2.json")));
+    first.erase("window");
+    second.erase("window");
+    EXPECT_EQ(first, second);
+    // The screenshot shows the restored view: the extrapolation figure on paper (white) figures.
+    const ImageRgba image = loadPng(path("s.png"));
+    ASSERT_EQ(image.width, 1440);
+    int white = 0, total = 0;
+    for (int y = 100; y < 800; y += 5) {
+        for (int x = 400; x < 1400; x += 5) {
+            const std::uint8_t* p = &image.pixels[(std::size_t(y) * 1440 + std::size_t(x)) * 4];
+            white += p[0] > 240 && p[1] > 240 && p[2] > 240;
+            ++total;
+        }
+    }
+    EXPECT_GT(double(white) / total, 0.4);
+}
+
+TEST_F(UnderstandingTest, DamagedSessionsAreReportedAndIgnored) {
+    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+    // Not JSON at all: one line on stderr, the GUI still starts.
+    std::ofstream(path("broken.json")) << "{\"format\": \"poslab-session\", \"sinusoidal\": {";
+    ProcessResult result = runGui("--session " + shellQuote(path("broken.json")) +
+                                  " --screenshot " + shellQuote(path("a.png")));
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.err.find("broken.json: not valid JSON"), std::string::npos) << result.err;
+    EXPECT_TRUE(fileExists(path("a.png")));
+
+    // JSON, but not a session.
+    std::ofstream(path("other.json")) << "[1, 2, 3]";
+    result = runGui("--session " + shellQuote(path("other.json")) + " --screenshot " +
+                    shellQuote(path("b.png")));
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_NE(result.err.find("not a PosLab session"), std::string::npos) << result.err;
+
+    // A session with one bad value: that view keeps its settings, the others are applied.
+    const nlohmann::json partly = {{"format", "poslab-session"},
+                                   {"similarity", {{"params", {{"seqLen", -5}}}}},
+                                   {"extrapolation", {{"trainingLength", "many"}}},
+                                   {"intuition", {{"figure", "linear-shift"}}}};
+    std::ofstream(path("partly.json")) << partly.dump();
+    result = runGui("--session " + shellQuote(path("partly.json")) + " --save-session " +
+                    shellQuote(path("saved.json")) + " --screenshot " + shellQuote(path("c.png")));
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.err.find("similarity: seq_len must be 1..1048576 (got -5)"), std::string::npos)
+        << result.err;
+    EXPECT_NE(result.err.find("extrapolation.trainingLength: expected an integer"),
+              std::string::npos)
+        << result.err;
+    const nlohmann::json saved = nlohmann::json::parse(readFile(path("saved.json")));
+    EXPECT_EQ(saved["similarity"]["params"]["seqLen"], 512);   // the default, kept
+    EXPECT_EQ(saved["extrapolation"]["trainingLength"], 512);  // the default, kept
+    EXPECT_EQ(saved["intuition"]["figure"], "linear-shift");   // applied
+
+    // The remembered session: a damaged one is reported, set aside and replaced at exit.
+    const std::string config = path("config");
+    std::filesystem::create_directories(config + "/poslab");
+    std::ofstream(config + "/poslab/session.json") << "not json";
+    result = runGui("--remember --screenshot " + shellQuote(path("d.png")),
+                    "XDG_CONFIG_HOME=" + shellQuote(config));
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.err.find("ignored the remembered session"), std::string::npos) << result.err;
+    EXPECT_EQ(readFile(config + "/poslab/session.json.bad"), "not json");
+    const nlohmann::json remembered =
+        nlohmann::json::parse(readFile(config + "/poslab/session.json"), nullptr, false);
+    ASSERT_FALSE(remembered.is_discarded());
+    EXPECT_EQ(remembered["format"], "poslab-session");
+}
+
+}  // namespace
+}  // namespace poslab::test
