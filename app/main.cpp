@@ -19,6 +19,7 @@
 #include "gfx/sanitizer_support.hpp"
 #include "ui/application.hpp"
 #include "ui/frame_loop.hpp"
+#include "ui/session.hpp"
 
 namespace {
 
@@ -86,6 +87,26 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
             return 1;
         }
+        // The session: --session FILE, else the one remembered from the last interactive run
+        // (scripted runs leave it alone unless --remember). Problems are reported, never fatal.
+        const bool scripted = !launch->screenshotPath.empty() || launch->benchFrames > 0 || launch->soakFrames > 0;
+        const std::string remembered =
+            launch->fresh || (scripted && !launch->remember) ? "" : poslab::ui::rememberedSessionPath();
+        if (!launch->sessionPath.empty()) {
+            if (auto status = poslab::ui::openSession(application, launch->sessionPath); !status) {
+                std::fprintf(stderr, "poslab: ignored the session: %s\n", status.error().message.c_str());
+                application.setStatus("Ignored the session: " + status.error().message);
+            }
+        } else if (!remembered.empty()) {
+            poslab::ui::restoreRememberedSession(application, remembered);
+        }
+        if (launch->lesson > 0) {
+            if (auto status = application.startLesson(launch->lesson); !status) {
+                std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+                return poslab::cli::kExitBadInput;
+            }
+        }
+        if (launch->presentation) application.tour().setPresentation(application.state(), true);
         if (!launch->initialView.empty()) {
             if (auto status = application.selectView(launch->initialView); !status) {
                 std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
@@ -94,6 +115,12 @@ int main(int argc, char** argv) {
         }
         // 8. Main loop.
         exitCode = poslab::ui::runFrameLoop(window, application, *launch);
+        for (const std::string& path : {remembered, launch->saveSessionPath}) {
+            if (path.empty()) continue;
+            if (auto status = poslab::ui::saveSession(application, path); !status) {
+                std::fprintf(stderr, "poslab: could not save the session: %s\n", status.error().message.c_str());
+            }
+        }
     }
     // 9. Teardown in reverse.
     ImGui_ImplOpenGL3_Shutdown();

@@ -91,6 +91,15 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     if (!args->has("out")) return fail("--out FILE is required (.csv or .npy)");
     const std::string out = *args->raw("out");
     if (auto status = checkMatrixExtension(out); !status) return fail(status.error().message);
+    if (kind->stream) {
+        auto stream = kind->stream(*args);
+        if (!stream) return fail(withOptionNames(stream.error().message, options));
+        if (auto status = saveMatrixStreaming(out, stream->rows, stream->cols, stream->produce); !status) {
+            return fail(status.error().message);
+        }
+        std::printf("wrote %s (%zu x %zu)\n", out.c_str(), stream->rows, stream->cols);
+        return kExitOk;
+    }
     auto matrix = kind->compute(*args);
     if (!matrix) return fail(withOptionNames(matrix.error().message, options));
     if (auto status = saveMatrix(*matrix, out); !status) return fail(status.error().message);
@@ -183,6 +192,7 @@ CommandRegistry buildRegistry() {
     registerSinusoidalCommands(registry);
     registerRopeCommands(registry);
     registerBiasCommands(registry);
+    registerUnderstandingCommands(registry);
     return registry;
 }
 
@@ -197,7 +207,13 @@ std::string mainHelp() {
            "GUI options:\n"
            "  --bench-frames N            run N frames moving the base slider, print frame times, exit\n"
            "  --screenshot FILE.png       save a screenshot after the first frames, then exit\n"
-           "  --view NAME                 open this view first\n";
+           "  --view NAME                 open this view first\n"
+           "  --lesson N                  open the guided tour at lesson N (Tour menu; arrows step)\n"
+           "  --presentation              start in presentation mode (F5: large fonts, no controls)\n"
+           "  --session FILE              open a saved session (File > Save session)\n"
+           "  --save-session FILE         save the session to FILE at exit\n"
+           "  --fresh                     ignore the session remembered in ~/.config/poslab\n"
+           "  --remember                  use the remembered session even with --screenshot\n";
 }
 
 bool wantsCommandLine(const std::vector<std::string>& arguments) {

@@ -12,6 +12,7 @@
 #include "poslab/figure.hpp"
 #include "poslab/matrix.hpp"
 #include "poslab/limits.hpp"
+#include "poslab/matrix_export.hpp"
 #include "poslab/plot.hpp"
 
 namespace poslab::cli {
@@ -21,6 +22,12 @@ struct ExportKind {
     std::string summary;               // one line: what the rows and columns are
     std::vector<OptionSpec> options;   // without --out (added by the dispatcher)
     std::function<Result<Matrix>(const ArgMap&)> compute;
+    // Optional: for tables too large to hold, the shape and a row producer (used when set).
+    struct Stream {
+        std::size_t rows = 0, cols = 0;
+        RowProducer produce;
+    };
+    std::function<Result<Stream>(const ArgMap&)> stream;
 };
 
 struct RenderSettings {
@@ -49,6 +56,7 @@ CommandRegistry buildRegistry();  // every kind and view PosLab has
 void registerSinusoidalCommands(CommandRegistry& registry);
 void registerRopeCommands(CommandRegistry& registry);
 void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
+void registerUnderstandingCommands(CommandRegistry& registry);  // similarity, meaning, intuitions, …
 
 // Options shared by all render views, and how to read them.
 std::vector<OptionSpec> renderCommonOptions();

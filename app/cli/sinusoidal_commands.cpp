@@ -49,6 +49,19 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              auto params = readSinusoidalParams(args, true);
              if (!params) return params.error();
              return sinusoidalTable(*params);
+         },
+         // Streamed: rows are computed in cache-sized chunks and written as they come.
+         [](const ArgMap& args) -> Result<ExportKind::Stream> {
+             auto params = readSinusoidalParams(args, true);
+             if (!params) return params.error();
+             ExportKind::Stream stream;
+             stream.rows = std::size_t(params->seqLen);
+             stream.cols = std::size_t(params->dModel);
+             stream.produce = [p = *params](std::size_t first, std::size_t count, Matrix& chunk) {
+                 sinusoidalBlockMeansInto(chunk, p, (long long)first, 1, int(count));
+                 return success();
+             };
+             return stream;
          }});
 
     std::vector<OptionSpec> heatmapOptions = sinusoidalOptions();

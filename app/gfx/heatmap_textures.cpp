@@ -1,6 +1,7 @@
 #include "gfx/heatmap_textures.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "poslab/heatmap_sample.hpp"
 
@@ -49,6 +50,7 @@ GLuint HeatmapTextures::textureFor(const HeatmapItem& item) {
         entry.width = int(source->cols);
         entry.height = int(source->rows);
         uploadBuffer_.assign(source->values.begin(), source->values.end());
+        for (float v : uploadBuffer_) nanTexels_ += std::isnan(v) ? 1 : 0;
         entry.values = createTexture2D(entry.width, entry.height, GL_R32F, GL_RED, GL_FLOAT,
                                        uploadBuffer_.data(), GL_NEAREST, GL_NEAREST);
         entry.colored = createTexture2D(entry.width, entry.height, GL_RGBA8, GL_RGBA,

@@ -21,6 +21,9 @@ public:
     GLuint textureFor(const HeatmapItem& item);  // RGBA texture for the item (0 on failure)
     void endFrame();                             // releases textures unused for a few frames
     std::size_t cachedCount() const { return entries_.size(); }
+    // NaN texels uploaded so far. Views must never draw NaN silently (they mask with -inf or
+    // report the problem); the soak test fails when this is not zero.
+    std::size_t nanTexelsUploaded() const { return nanTexels_; }
 
 private:
     struct Entry {
@@ -43,6 +46,7 @@ private:
     std::unordered_map<std::uint64_t, Entry> entries_;
     std::vector<float> uploadBuffer_;
     std::uint64_t frame_ = 0;
+    std::size_t nanTexels_ = 0;
     GLint maxTextureSize_ = 4096;
 };
 

@@ -13,6 +13,7 @@
 #include "poslab/sinusoidal.hpp"
 #include "ui/bias_state.hpp"
 #include "ui/rope_state.hpp"
+#include "ui/understanding_state.hpp"
 
 namespace poslab::ui {
 
@@ -36,6 +37,12 @@ struct AppState {
     T5ViewState t5;
     LearnedViewState learned;
     RopeViewState rope;        // rope_state.hpp
+    SimilarityViewState similarity;        // understanding_state.hpp
+    MeaningViewState meaning;
+    IntuitionViewState intuition;
+    ExtrapolationViewState extrapolation;
+    CompareViewState compare;
+    TourState tour;
 };
 
 }  // namespace poslab::ui

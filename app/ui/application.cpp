@@ -8,6 +8,11 @@
 
 #include "gfx/image_io.hpp"
 #include "panels/alibi_panel.hpp"
+#include "panels/compare_panel.hpp"
+#include "panels/extrapolation_panel.hpp"
+#include "panels/intuition_panel.hpp"
+#include "panels/meaning_panel.hpp"
+#include "panels/similarity_panel.hpp"
 #include "panels/learned_panel.hpp"
 #include "panels/rope_panel.hpp"
 #include "panels/sinusoidal_panel.hpp"
@@ -21,6 +26,11 @@ Application::Application() {
     panels_.push_back(std::make_unique<AlibiPanel>());
     panels_.push_back(std::make_unique<T5Panel>());
     panels_.push_back(std::make_unique<LearnedPanel>());
+    panels_.push_back(std::make_unique<SimilarityPanel>());
+    panels_.push_back(std::make_unique<MeaningPanel>());
+    panels_.push_back(std::make_unique<IntuitionPanel>());
+    panels_.push_back(std::make_unique<ExtrapolationPanel>());
+    panels_.push_back(std::make_unique<ComparePanel>());
 }
 
 Application::~Application() = default;
@@ -68,14 +78,19 @@ void Application::handleShortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
     if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestedScreenshot = timestampedScreenshotName();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false)) exportDialog_.open();
     if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_TAB, false) && io.KeyCtrl) {
         state_.showControls = !state_.showControls;
     }
+    tour_.handleShortcuts(state_, *this, window_);  // F5 presentation, F11 full screen, arrows
 }
 
 void Application::drawMenuBar() {
     if (!ImGui::BeginMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Export…", "Ctrl+E")) exportDialog_.open();
+        if (ImGui::MenuItem("Save session…")) sessionDialog_.openSave();
+        if (ImGui::MenuItem("Open session…")) sessionDialog_.openLoad();
         if (ImGui::MenuItem("Screenshot", "F12")) requestedScreenshot = timestampedScreenshotName();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
         ImGui::EndMenu();
@@ -86,9 +101,11 @@ void Application::drawMenuBar() {
         if (ImGui::MenuItem("Paper figures", nullptr, state_.theme == ThemeId::Paper)) state_.theme = ThemeId::Paper;
         ImGui::EndMenu();
     }
+    tour_.drawMenu(state_, *this, window_);
     if (ImGui::BeginMenu("Help")) {
         ImGui::TextUnformatted("Wheel over a heatmap: zoom positions; Shift+wheel: zoom dimensions.");
         ImGui::TextUnformatted("Drag: pan. Double-click: reset the zoom. Hover: value and formula.");
+        ImGui::TextUnformatted("Ctrl+E: the view as PNG, SVG or PDF, its numbers as CSV or NPY.");
         ImGui::TextUnformatted("F12: screenshot of the window (PNG in the working directory).");
         ImGui::TextUnformatted("The same figures from the command line: poslab render --help");
         ImGui::EndMenu();
@@ -103,6 +120,7 @@ void Application::frame() {
     context.heatmaps = &heatmaps_;
     context.theme = themeFor(state_.theme);
     context.statusMessage = &status_;
+    tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text
     context.droppedFiles.swap(droppedFiles);
     droppedFiles.clear();
 
@@ -115,12 +133,13 @@ void Application::frame() {
     ImGui::Begin("PosLab", nullptr, flags);
     drawMenuBar();
     const float statusHeight = ImGui::GetFrameHeightWithSpacing();
-    ImGui::BeginChild("main", ImVec2(0, -statusHeight));
+    ImGui::BeginChild("main", ImVec2(0, -statusHeight - tour_.reservedHeight(state_)));  // room for the lesson card
     if (ImGui::BeginTabBar("views")) {
         for (std::size_t i = 0; i < panels_.size(); ++i) {
             Panel* panel = panels_[i].get();
             const ImGuiTabItemFlags tabFlags = int(i) == viewToSelect_ ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(panel->title(), nullptr, tabFlags)) {
+                activePanel_ = i;
                 panel->draw(state_, context);
                 ImGui::EndTabItem();
             }
@@ -129,10 +148,28 @@ void Application::frame() {
     }
     ImGui::EndChild();
     viewToSelect_ = -1;
+    if (activePanel_ < panels_.size()) exportDialog_.draw(*panels_[activePanel_], state_, &status_);
+    if (ImGui::SmallButton("Export…")) exportDialog_.open();
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Export this view as PNG, SVG or PDF and its numbers as CSV or NPY (Ctrl+E)");
+    }
+    ImGui::SameLine();
     ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot." : status_.c_str());
+    sessionDialog_.draw(*this);
     ImGui::End();
-    animating_ = context.animating;
+    tour_.drawCard(state_, *this);
+    tour_.endFrame();
+    animating_ = context.animating || exportDialog_.busy();  // progress keeps frames coming
     if (!context.droppedFiles.empty()) status_ = "Dropped files are read by the RoPE view (config.json)";
+}
+
+Status Application::startLesson(int number) {
+    if (!tour_.loadError().empty()) return Error{tour_.loadError()};
+    return tour_.show(number - 1, state_, *this);
+}
+
+std::string Application::currentView() const {
+    return activePanel_ < panels_.size() ? panels_[activePanel_]->title() : "";
 }
 
 void Application::afterRender(int framebufferWidth, int framebufferHeight) {

@@ -8,6 +8,9 @@
 #include "gfx/fonts.hpp"
 #include "gfx/heatmap_textures.hpp"
 #include "ui/app_state.hpp"
+#include "ui/export_dialog.hpp"
+#include "ui/session.hpp"
+#include "ui/tour.hpp"
 #include "ui/panel.hpp"
 
 struct GLFWwindow;
@@ -18,6 +21,14 @@ struct LaunchOptions {
     int benchFrames = 0;          // > 0: drive the base slider for N frames, print timings, quit
     std::string screenshotPath;   // non-empty: save a screenshot after a few frames, quit
     std::string initialView;      // tab to open first
+    int soakFrames = 0;           // > 0: random input for N frames across every view, then quit
+    unsigned long long soakSeed = 1;
+    int lesson = 0;               // > 0: open the tour at this lesson (1-based)
+    bool presentation = false;    // start in presentation mode (large fonts, no controls)
+    std::string sessionPath;      // non-empty: open this session file at start-up
+    std::string saveSessionPath;  // non-empty: save the session here at exit
+    bool remember = false;        // use the remembered session even in scripted runs
+    bool fresh = false;           // ignore the remembered session (and do not overwrite it)
 };
 
 class Application {
@@ -26,11 +37,19 @@ public:
     ~Application();
     Status initialize(GLFWwindow* window, gfx::FontSet* fonts);  // after the ImGui backends
     Status selectView(const std::string& name);  // by tab title, case-insensitive (--view)
+    void selectView(std::size_t index) { viewToSelect_ = int(index % panels_.size()); }
+    std::size_t viewCount() const { return panels_.size(); }
+    std::size_t nanTexelsDrawn() const { return heatmaps_.nanTexelsUploaded(); }
     void frame();                     // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input
     bool quitRequested() const { return quit_; }
     AppState& state() { return state_; }
+    Status startLesson(int number);           // the tour at lesson `number` (1-based, --lesson)
+    std::string currentView() const;          // the visible tab's title
+    void setStatus(std::string message) { status_ = std::move(message); }
+    GLFWwindow* window() const { return window_; }
+    Tour& tour() { return tour_; }
 
     std::string requestedScreenshot;  // set by F12 or --screenshot; written after the frame
     std::vector<std::string> droppedFiles;  // from GLFW's drop callback, for the next frame
@@ -46,6 +65,10 @@ private:
     GLFWwindow* window_ = nullptr;
     std::string status_;
     int viewToSelect_ = -1;  // a tab to bring forward on the next frame
+    std::size_t activePanel_ = 0;  // the visible tab: File > Export acts on it
+    ExportDialog exportDialog_;    // File > Export…, Ctrl+E
+    Tour tour_;                    // lessons, presentation mode, full screen (tour.hpp)
+    SessionDialog sessionDialog_;  // File > Save session… / Open session…
     bool animating_ = false;
     bool quit_ = false;
 };

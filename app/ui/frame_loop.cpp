@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <thread>
 
 #include "cli/args.hpp"
@@ -21,7 +22,15 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     const std::vector<cli::OptionSpec> options = {
         {"bench-frames", "N", "frames to time while the base slider moves"},
         {"screenshot", "FILE.png", "save a screenshot after the first frames, then quit"},
-        {"view", "NAME", "view to open first"}};
+        {"view", "NAME", "view to open first"},
+        {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
+        {"seed", "S", "random seed for --soak (default 1)"},
+        {"lesson", "N", "open the guided tour at lesson N"},
+        {"presentation", "", "start in presentation mode"},
+        {"session", "FILE", "open this session file"},
+        {"save-session", "FILE", "save the session here at exit"},
+        {"remember", "", "use the remembered session even with --screenshot/--bench-frames"},
+        {"fresh", "", "ignore the remembered session"}};
     auto args = cli::parseArguments(arguments, options, "poslab");
     if (!args) return args.error();
     LaunchOptions launch;
@@ -33,6 +42,22 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     launch.benchFrames = int(*frames);
     launch.screenshotPath = args->text("screenshot", "").value();
     launch.initialView = args->text("view", "").value();
+    auto soak = args->integer("soak", 0);
+    if (!soak) return soak.error();
+    if (*soak < 0 || *soak > 10000000) return Error{"--soak must be 0..10000000 (got " + std::to_string(*soak) + ")"};
+    launch.soakFrames = int(*soak);
+    auto seed = args->integer("seed", 1);
+    if (!seed) return seed.error();
+    launch.soakSeed = static_cast<unsigned long long>(*seed);
+    auto lesson = args->integer("lesson", 0);
+    if (!lesson) return lesson.error();
+    if (*lesson < 0 || *lesson > 1000) return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
+    launch.lesson = int(*lesson);
+    launch.presentation = args->flag("presentation");
+    launch.sessionPath = args->text("session", "").value();
+    launch.saveSessionPath = args->text("save-session", "").value();
+    launch.remember = args->flag("remember");
+    launch.fresh = args->flag("fresh");
     return launch;
 }
 
@@ -50,9 +75,40 @@ int benchSeqLenFromEnvironment(int fallback) {
     return text ? std::clamp(std::atoi(text), 1, 65536) : fallback;
 }
 
-void renderFrame(GLFWwindow* window, Application& application) {
+// Random input for the soak test: the mouse wanders, clicks, drags and scrolls over the whole
+// window below the menu bar, so every slider, combo, checkbox and canvas gets exercised.
+struct SoakInput {
+    std::mt19937_64 random;
+    ImVec2 position{700, 450};
+    int buttonFrames = 0;   // frames the left button stays down (a drag when > 1)
+    ImVec2 velocity{0, 0};
+
+    void apply(ImGuiIO& io) {
+        std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+        const ImVec2 size = io.DisplaySize;
+        if (buttonFrames == 0 && unit(random) < 0.25f) {
+            // Jump somewhere new, press, and hold for a few frames (click or drag).
+            position = ImVec2(unit(random) * size.x, 30 + unit(random) * (size.y - 30));
+            buttonFrames = 1 + int(unit(random) * 6);
+            velocity = ImVec2((unit(random) - 0.5f) * 80, (unit(random) - 0.5f) * 40);
+        }
+        if (buttonFrames > 0) {
+            --buttonFrames;
+            position.x = std::clamp(position.x + velocity.x, 0.0f, size.x - 1);
+            position.y = std::clamp(position.y + velocity.y, 30.0f, size.y - 1);
+        }
+        io.MousePos = position;
+        io.MouseDown[0] = buttonFrames > 0;
+        io.MouseWheel = unit(random) < 0.1f ? (unit(random) - 0.5f) * 6 : 0.0f;
+        io.KeyShift = unit(random) < 0.2f;
+    }
+};
+
+// Returns the number of triangles Dear ImGui submitted (the cost driver on software GL).
+int renderFrame(GLFWwindow* window, Application& application, SoakInput* soak = nullptr) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (soak) soak->apply(ImGui::GetIO());  // after the backend has read the real mouse
     ImGui::NewFrame();
     application.frame();
     ImGui::Render();
@@ -64,6 +120,7 @@ void renderFrame(GLFWwindow* window, Application& application) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     application.afterRender(width, height);
     glfwSwapBuffers(window);
+    return ImGui::GetDrawData()->TotalIdxCount / 3;
 }
 
 void printFrameStatistics(std::vector<double> milliseconds) {
@@ -89,6 +146,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         // Move the base slider every frame, as a user dragging it would, and time whole frames
         // (UI, table sample, texture upload, shader, ImGui render, glFinish).
         std::vector<double> times;
+        long long triangles = 0;
         SinusoidalViewState& view = application.state().sinusoidal;
         view.params.dModel = benchDModelFromEnvironment(1024);
         view.params.seqLen = benchSeqLenFromEnvironment(4096);
@@ -96,12 +154,38 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
             glfwPollEvents();
             view.params.base = 10000.0 * std::pow(1.01, i % 200);
             const auto start = Clock::now();
-            renderFrame(window, application);
+            triangles += renderFrame(window, application);
             glFinish();
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
             if (i >= 5) times.push_back(ms);  // skip warm-up (font atlas, shader compile)
         }
         printFrameStatistics(times);
+        std::printf("triangles per frame %lld (d_model %d, %d positions)\n",
+                    triangles / std::max(1, options.benchFrames + 5), view.params.dModel,
+                    view.params.seqLen);
+        return 0;
+    }
+
+    if (options.soakFrames > 0) {
+        // Random input across every view, as fast as frames go; NaN reaching a texture fails.
+        SoakInput soak{std::mt19937_64(options.soakSeed)};
+        const int framesPerView = std::max(1, options.soakFrames / int(2 * application.viewCount()));
+        std::vector<double> times;
+        for (int i = 0; i < options.soakFrames && !glfwWindowShouldClose(window); ++i) {
+            if (i % framesPerView == 0) application.selectView(std::size_t(i / framesPerView));
+            glfwPollEvents();
+            const auto start = Clock::now();
+            renderFrame(window, application, &soak);
+            times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+            if (application.quitRequested()) break;
+        }
+        printFrameStatistics(times);
+        if (application.nanTexelsDrawn() > 0) {
+            std::fprintf(stderr, "poslab: soak: %zu NaN values reached a heatmap texture\n",
+                         application.nanTexelsDrawn());
+            return 1;
+        }
+        std::printf("soak: %zu frames over %zu views, no NaN drawn\n", times.size(), application.viewCount());
         return 0;
     }
 

@@ -8,15 +8,17 @@
 namespace poslab {
 
 std::string sinusoidalTitle(const SinusoidalParams& params) {
-    return "Sinusoidal encoding (" + std::string(layoutName(params.layout)) + "), d_model = " +
-           std::to_string(params.dModel) + ", base = " + formatValue(params.base, 6) +
-           ", " + std::to_string(params.seqLen) + " positions";
+    return "Sinusoidal encoding (" + std::string(layoutName(params.layout)) +
+           "), d_model = " + std::to_string(params.dModel) +
+           ", base = " + formatValue(params.base, 6) + ", " + std::to_string(params.seqLen) +
+           " positions";
 }
 
 HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area) {
     // The plot is a little smaller than the area; one texel per area pixel is at most ~1.3 per
     // plot pixel, which linear minification handles without visible aliasing.
-    return sinusoidalSample(params, window, std::max(1, int(area.height)), std::max(1, int(area.width)));
+    return sinusoidalSample(params, window, std::max(1, int(area.height)),
+                            std::max(1, int(area.width)));
 }
 
 void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& params,
@@ -71,7 +73,10 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
         if (dimension < 0 || dimension >= params.dModel) continue;
         LineSeries series;
         const SinusoidalColumn wave = sinusoidalColumn(params, dimension);
-        series.name = "dim " + std::to_string(dimension) + (wave.isZero ? " (zero pad)" : wave.isCosine ? " (cos)" : " (sin)");
+        series.name = "dim " + std::to_string(dimension) +
+                      (wave.isZero     ? " (zero pad)"
+                       : wave.isCosine ? " (cos)"
+                                       : " (sin)");
         series.x.resize(std::size_t(samples));
         series.y.resize(std::size_t(samples));
         for (int i = 0; i < samples; ++i) {

@@ -1,6 +1,7 @@
 // The command line as a user meets it: real processes, real files, exit codes and messages.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -75,6 +76,22 @@ struct BadInput {
 
 class CliBadInputTest : public CliTest, public ::testing::WithParamInterface<BadInput> {};
 
+// "3_dModelMustBe18192Got0": the case number and the message it expects, as an identifier.
+std::string badInputName(std::size_t index, const BadInput& input) {
+    std::string name = std::to_string(index) + "_";
+    bool upper = false;
+    for (char c : input.expectedMessage) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) {
+            upper = true;
+            continue;
+        }
+        name += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
+        upper = false;
+        if (name.size() > 40) break;
+    }
+    return name;
+}
+
 TEST_P(CliBadInputTest, OneLineErrorExitCode2AndNoFile) {
     std::vector<std::string> arguments = GetParam().arguments;
     for (std::string& a : arguments) {
@@ -114,7 +131,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"render", "sinusoidal", "--out", "OUTa.jpg"}, "--out must end in .png"},
         BadInput{{"render", "sinusoidal", "--d-model", "0", "--out", "OUTa.png"}, "--d-model must be 1..8192 (got 0)"},
         BadInput{{"render", "nowhere", "--out", "OUTa.png"}, "unknown view 'nowhere'"},
-        BadInput{{"render", "sinusoidal-curves", "--dims", "4,99", "--d-model", "16", "--out", "OUTa.png"}, "--dims entries must be 0..15 (got 99)"}));
+        BadInput{{"render", "sinusoidal-curves", "--dims", "4,99", "--d-model", "16", "--out", "OUTa.png"}, "--dims entries must be 0..15 (got 99)"}),
+    [](const ::testing::TestParamInfo<BadInput>& info) { return badInputName(info.index, info.param); });
 
 TEST_F(CliTest, HelpExplainsEveryOption) {
     auto main = runPoslab({"--help"});

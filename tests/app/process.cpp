@@ -1,7 +1,9 @@
 #include "process.hpp"
 
 #include <stb/stb_image.h>  // implementation provided by Debian's libstb
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -26,7 +28,17 @@ std::string readFile(const std::string& path) {
 bool fileExists(const std::string& path) { return std::filesystem::exists(path); }
 
 std::string temporaryDirectory(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / ("poslab-test-" + name);
+    // Unique per process and test: ctest runs tests in parallel, and parameterised tests of
+    // different suites share names ("OneLineErrorExitCode2AndNoFile/30").
+    std::string unique = "poslab-test-" + std::to_string(::getpid()) + "-";
+    if (const auto* test = ::testing::UnitTest::GetInstance()->current_test_info()) {
+        unique += std::string(test->test_suite_name()) + "." + test->name() + "-";
+    }
+    unique += name;
+    for (char& c : unique) {
+        if (c == '/') c = '_';
+    }
+    const auto dir = std::filesystem::temp_directory_path() / unique;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir.string();

@@ -1,0 +1,328 @@
+#include "ui/export_dialog.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+
+#include "gfx/cairo_renderer.hpp"
+#include "poslab/matrix_export.hpp"
+#include "poslab/output_file.hpp"
+#include "ui/panel.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// "Sinusoidal" -> "poslab-sinusoidal", "RoPE scaling" -> "poslab-rope-scaling".
+std::string defaultBaseName(const char* title) {
+    std::string slug;
+    for (const char* c = title; *c; ++c) {
+        const auto ch = static_cast<unsigned char>(*c);
+        if (std::isalnum(ch))
+            slug += char(std::tolower(ch));
+        else if (!slug.empty() && slug.back() != '-')
+            slug += '-';
+    }
+    while (!slug.empty() && slug.back() == '-') slug.pop_back();
+    return slug.empty() ? "poslab-figure" : "poslab-" + slug;
+}
+
+void copyText(char* buffer, std::size_t size, const std::string& text) {
+    std::snprintf(buffer, size, "%s", text.c_str());
+}
+
+std::string fileName(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+std::string seconds(Clock::duration elapsed) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", std::chrono::duration<double>(elapsed).count());
+    return text;
+}
+
+}  // namespace
+
+Status checkExportRequest(const ExportRequest& r) {
+    if (!(r.png || r.svg || r.pdf || r.csv || r.npy)) return Error{"choose at least one format"};
+    if (r.baseName.empty()) return Error{"the file name is empty"};
+    if (r.baseName.find('/') != std::string::npos)
+        return Error{"the file name must not contain '/' (set the folder)"};
+    std::error_code error;
+    if (r.folder.empty() || !std::filesystem::is_directory(r.folder, error)) {
+        return Error{"folder '" + r.folder + "' does not exist"};
+    }
+    if (r.width < 64 || r.width > 8192)
+        return Error{"width must be 64..8192 (got " + std::to_string(r.width) + ")"};
+    if (r.height < 64 || r.height > 8192)
+        return Error{"height must be 64..8192 (got " + std::to_string(r.height) + ")"};
+    if (!(r.scale >= 0.25f && r.scale <= 8.0f)) return Error{"PNG scale must be 0.25..8"};
+    if (r.png && (r.width * r.scale > 16384 || r.height * r.scale > 16384)) {
+        return Error{"PNG size (width or height times scale) must stay within 16384 pixels"};
+    }
+    return success();
+}
+
+std::vector<std::string> exportPaths(const ExportRequest& r) {
+    const std::filesystem::path base = std::filesystem::path(r.folder) / r.baseName;
+    std::vector<std::string> paths;
+    for (auto [wanted, extension] : {std::pair{r.png, ".png"},
+                                     {r.svg, ".svg"},
+                                     {r.pdf, ".pdf"},
+                                     {r.csv, ".csv"},
+                                     {r.npy, ".npy"}}) {
+        if (wanted) paths.push_back(base.string() + extension);
+    }
+    return paths;
+}
+
+// ---- The background job
+struct ExportJob {
+    std::mutex mutex;
+    std::vector<std::string> paths;  // set before the worker starts, then read-only
+    std::size_t done = 0;            // files finished, written or failed
+    std::vector<std::string> written;
+    std::vector<std::string> errors;
+    bool finished = false;
+    Clock::time_point started = Clock::now();
+};
+
+namespace {
+
+// The worker: owns copies of everything it needs (no panel, no AppState).
+void writeExportFiles(std::shared_ptr<ExportJob> job, Figure figure, std::optional<Matrix> data,
+                      float scale) {
+    const std::size_t total = job->paths.size();
+    for (std::size_t i = 0; i < total; ++i) {
+        const std::string& path = job->paths[i];
+        const std::string extension = fileExtension(path);
+        Status status = success();
+        if (extension == ".png") {
+            auto image = gfx::rasterizeFigure(figure, scale);
+            status = image ? gfx::writePng(*image, path) : Status(image.error());
+        } else if (extension == ".svg") {
+            status = gfx::writeFigureSvg(figure, path);
+        } else if (extension == ".pdf") {
+            status = gfx::writeFigurePdf(figure, path);
+        } else if (data) {
+            status = saveMatrix(*data, path);
+        } else {
+            status = Error{"no data to write to " + path};
+        }
+        if (status) {
+            std::printf("[%zu/%zu] wrote %s\n", i + 1, total, path.c_str());
+        } else {
+            std::printf("[%zu/%zu] failed: %s\n", i + 1, total, status.error().message.c_str());
+        }
+        std::fflush(stdout);
+        std::lock_guard lock(job->mutex);
+        ++job->done;
+        if (status)
+            job->written.push_back(path);
+        else
+            job->errors.push_back(status.error().message);
+    }
+    std::lock_guard lock(job->mutex);
+    job->finished = true;
+}
+
+}  // namespace
+
+ExportDialog::ExportDialog() = default;
+
+ExportDialog::~ExportDialog() {
+    if (worker_.joinable()) worker_.join();
+}
+
+void ExportDialog::open() {
+    openRequested_ = true;
+}
+
+bool ExportDialog::busy() const {
+    return job_ != nullptr;
+}
+
+void ExportDialog::start(const Panel& panel, const AppState& state, std::string* status) {
+    // Panels are built for the UI thread: ask them for the figure and the numbers here, hand
+    // plain copies to the worker.
+    Figure figure = panel.exportFigure(state, float(request_.width), float(request_.height),
+                                       themeFor(request_.theme));
+    if (request_.transparent) figure.background = Rgba{0, 0, 0, 0};
+    std::optional<Matrix> data;
+    if (request_.csv || request_.npy) {
+        auto matrix = panel.exportData(state);
+        if (!matrix) {
+            *status = "Export failed: " + matrix.error().message;
+            return;
+        }
+        data = std::move(matrix).value();
+    }
+    if (worker_.joinable()) worker_.join();
+    job_ = std::make_shared<ExportJob>();
+    job_->paths = exportPaths(request_);
+    std::printf("exporting %s: %zu file%s\n", panel.title(), job_->paths.size(),
+                job_->paths.size() == 1 ? "" : "s");
+    std::fflush(stdout);
+    worker_ =
+        std::thread(writeExportFiles, job_, std::move(figure), std::move(data), request_.scale);
+    poll(status);
+}
+
+void ExportDialog::poll(std::string* status) {
+    if (!job_) return;
+    {
+        std::lock_guard lock(job_->mutex);
+        if (!job_->finished) {
+            const std::size_t index = std::min(job_->done, job_->paths.size() - 1);
+            *status = "Exporting " + std::to_string(index + 1) + "/" +
+                      std::to_string(job_->paths.size()) + ": " + fileName(job_->paths[index]) +
+                      " … " + seconds(Clock::now() - job_->started);
+            return;
+        }
+    }
+    worker_.join();
+    std::string names;
+    for (const std::string& path : job_->written)
+        names += (names.empty() ? "" : ", ") + fileName(path);
+    const std::string elapsed = seconds(Clock::now() - job_->started);
+    if (job_->errors.empty()) {
+        const std::string folder =
+            std::filesystem::path(job_->written.front()).parent_path().string();
+        *status = "Exported " + names + " to " + folder + " (" + elapsed + ")";
+    } else {
+        *status = "Export failed: " + job_->errors.front() +
+                  (names.empty() ? std::string() : " (wrote " + names + ")");
+    }
+    job_.reset();
+}
+
+void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* status) {
+    constexpr const char* kPopup = "Export";
+    if (openRequested_) {
+        openRequested_ = false;
+        if (folder_[0] == 0) {
+            std::error_code error;
+            copyText(folder_, sizeof folder_, std::filesystem::current_path(error).string());
+        }
+        if (lastView_ != panel.title()) {
+            lastView_ = panel.title();
+            copyText(name_, sizeof name_, defaultBaseName(panel.title()));
+        }
+        request_.theme = state.theme;  // what you see is what you export; switch for print
+        ImGui::OpenPopup(kPopup);
+    }
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::Text("The %s view as files", panel.title());
+        ImGui::PushItemWidth(ImGui::GetFontSize() * 24);
+        ImGui::InputText("folder", folder_, sizeof folder_);
+        tooltipForLastItem("The directory the files go to (it must exist).");
+        ImGui::InputText("file name", name_, sizeof name_);
+        tooltipForLastItem(
+            "Without extension: each format adds its own (.png, .svg, .pdf, .csv, .npy).");
+        ImGui::PopItemWidth();
+
+        sectionHeader("Figure");
+        ImGui::Checkbox("PNG", &request_.png);
+        tooltipForLastItem("Raster image at the size below times the scale, drawn with Cairo.");
+        ImGui::SameLine();
+        ImGui::Checkbox("SVG", &request_.svg);
+        tooltipForLastItem(
+            "Vector: text stays text (<text> elements), heatmaps are embedded images "
+            "with crisp cells. Opens in browsers and Inkscape.");
+        ImGui::SameLine();
+        ImGui::Checkbox("PDF", &request_.pdf);
+        tooltipForLastItem(
+            "Vector: text is real, searchable text with an embedded DejaVu Sans; "
+            "1 figure pixel = 0.75 pt. For LaTeX (\\includegraphics) and print.");
+        ImGui::PushItemWidth(ImGui::GetFontSize() * 9);
+        ImGui::InputInt("width", &request_.width, 100, 1000);
+        tooltipForLastItem(
+            "Figure width in figure pixels, 64..8192. Layout (fonts, margins) is "
+            "laid out for this size.");
+        ImGui::InputInt("height", &request_.height, 100, 1000);
+        tooltipForLastItem("Figure height in figure pixels, 64..8192.");
+        ImGui::SliderFloat("PNG scale", &request_.scale, 0.25f, 8.0f, "%.2gx",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        tooltipForLastItem(
+            "Device pixels per figure pixel for the PNG: 2 gives a crisp image on "
+            "HiDPI screens and slides without changing the layout.");
+        ImGui::PopItemWidth();
+        int theme = request_.theme == ThemeId::Paper ? 0 : 1;
+        ImGui::RadioButton("paper theme", &theme, 0);
+        tooltipForLastItem("White background, black text: for print.");
+        ImGui::SameLine();
+        ImGui::RadioButton("dark theme", &theme, 1);
+        tooltipForLastItem("The screen theme.");
+        request_.theme = theme == 0 ? ThemeId::Paper : ThemeId::Dark;
+        ImGui::Checkbox("transparent background", &request_.transparent);
+        tooltipForLastItem(
+            "Leave the figure background out: a PNG with alpha, an SVG/PDF with no "
+            "page fill. Plot areas keep their own background.");
+
+        sectionHeader("Data");
+        ImGui::Checkbox("CSV", &request_.csv);
+        tooltipForLastItem(
+            "The numbers behind the main figure: one row per line, shortest "
+            "round-trip decimals.");
+        ImGui::SameLine();
+        ImGui::Checkbox("NPY", &request_.npy);
+        tooltipForLastItem("The same numbers as float64 .npy (numpy.load reads it).");
+
+        request_.folder = folder_;
+        request_.baseName = name_;
+        const Status problem = checkExportRequest(request_);
+        ImGui::Separator();
+        if (problem) {
+            for (const std::string& path : exportPaths(request_)) {
+                std::error_code error;
+                const bool exists = std::filesystem::exists(path, error);
+                std::string line = fileName(path);
+                if (fileExtension(path) == ".png") {
+                    line +=
+                        "  (" + std::to_string(int(std::lround(request_.width * request_.scale))) +
+                        " x " + std::to_string(int(std::lround(request_.height * request_.scale))) +
+                        " pixels)";
+                }
+                if (exists) line += "  replaces the existing file";
+                ImGui::TextDisabled("%s", line.c_str());
+            }
+        } else {
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s",
+                               problem.error().message.c_str());
+        }
+        const bool running = busy();
+        if (running) ImGui::TextDisabled("An export is running; wait for it to finish.");
+
+        ImGui::BeginDisabled(!problem || running);
+        const bool exportPressed =
+            ImGui::Button("Export") ||
+            (problem && !running && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false));
+        ImGui::EndDisabled();
+        tooltipForLastItem("Write the files (Enter). Progress shows in the status line.");
+        ImGui::SameLine();
+        const bool cancelPressed =
+            ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false);
+        if (exportPressed) {
+            start(panel, state, status);
+            ImGui::CloseCurrentPopup();
+        } else if (cancelPressed) {
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+    poll(status);
+}
+
+}  // namespace poslab::ui
