@@ -183,7 +183,10 @@ TEST_F(RopeCliTest, ScoresDependOnlyOnMMinusN) {
     const std::vector<double> k = {-2, 0.5, 1, 1, -0.5, 2, 0.125, -1};
     auto list = [](const std::vector<double>& v) {
         std::string text;
-        for (double x : v) text += (text.empty() ? "" : ",") + std::to_string(x);
+        for (double x : v) {
+            if (!text.empty()) text += ',';
+            text += std::to_string(x);  // appended, not operator+: avoids GCC 12's false -Wrestrict
+        }
         return text;
     };
     const int length = 40;
