@@ -7,6 +7,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,7 +15,11 @@
 #include <optional>
 #include <sstream>
 
+#include "poslab/alibi.hpp"
+#include "poslab/learned.hpp"
 #include "poslab/limits.hpp"
+#include "poslab/rope_figures.hpp"
+#include "poslab/t5_bias.hpp"
 #include "poslab/output_file.hpp"
 #include "poslab/validate.hpp"
 
@@ -327,6 +332,198 @@ void fromJson(const json& object, SinusoidalViewState& view, Warnings& warnings)
         });
 }
 
+// The RoPE view: parameters, q/k source, positions and animation, figure settings. What the
+// config.json loader reported is transient and not saved.
+json toJson(const RopeViewState& v) {
+    return {{"params", toJson(v.params)},
+            {"figure", int(v.figure)},
+            {"customVectors", v.vectors == RopeVectorSource::Custom},
+            {"querySeed", v.querySeed},
+            {"keySeed", v.keySeed},
+            {"keyEqualsQuery", v.keyEqualsQuery},
+            {"customQuery", v.customQuery},
+            {"customKey", v.customKey},
+            {"m", v.m},
+            {"n", v.n},
+            {"speed", v.speed},
+            {"playMovesBoth", v.playMovesBoth},
+            {"scrubTogether", v.scrubTogether},
+            {"panels", v.panels},
+            {"spreadPairs", v.spreadPairs},
+            {"firstPair", v.firstPair},
+            {"trail", v.trail},
+            {"angleWindow", windowJson(v.angleWindow)},
+            {"scoreWindow", windowJson(v.scoreWindow)},
+            {"scoreColormap", colormapName(v.scoreColormap)},
+            {"incompleteWithin", turnReferenceName(v.incompleteWithin)},
+            {"decayDistance", v.decayDistance},
+            {"configPath", v.configPath}};
+}
+
+void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "rope", warnings,
+        [](Fields& f, RopeViewState& v) {
+            f.child("params", [&](Fields& g) { readRopeParams(g, v.params); });
+            int figure = int(v.figure);
+            f.integer("figure", figure);
+            v.figure = RopeFigureId(std::clamp(figure, 0, int(RopeFigureId::Decay)));
+            bool custom = v.vectors == RopeVectorSource::Custom;
+            f.boolean("customVectors", custom);
+            v.vectors = custom ? RopeVectorSource::Custom : RopeVectorSource::Seeded;
+            f.integer("querySeed", v.querySeed);
+            f.integer("keySeed", v.keySeed);
+            f.boolean("keyEqualsQuery", v.keyEqualsQuery);
+            f.text("customQuery", v.customQuery);
+            f.text("customKey", v.customKey);
+            f.number("m", v.m);
+            f.number("n", v.n);
+            f.number("speed", v.speed);
+            f.boolean("playMovesBoth", v.playMovesBoth);
+            f.boolean("scrubTogether", v.scrubTogether);
+            f.integer("panels", v.panels);
+            f.boolean("spreadPairs", v.spreadPairs);
+            f.integer("firstPair", v.firstPair);
+            f.integer("trail", v.trail);
+            f.window("angleWindow", v.angleWindow);
+            f.window("scoreWindow", v.scoreWindow);
+            f.name("scoreColormap", v.scoreColormap, parseColormap);
+            f.name("incompleteWithin", v.incompleteWithin, parseTurnReference);
+            f.integer("decayDistance", v.decayDistance);
+            f.text("configPath", v.configPath);
+        },
+        [](const RopeViewState& v) -> Status {
+            if (auto s = validate(v.params); !s) return s;
+            if (auto s = requireInRange("m", v.m, 0, kMaxGuiSeqLen); !s) return s;
+            if (auto s = requireInRange("n", v.n, 0, kMaxGuiSeqLen); !s) return s;
+            if (auto s = requireInRange("speed", v.speed, 0, 1e4); !s) return s;
+            if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
+            if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
+            if (auto s = requireIntInRange("trail", v.trail, 0, 256); !s) return s;
+            return requireIntInRange("decayDistance", v.decayDistance, 1, kMaxGuiSeqLen);
+        });
+}
+
+json toJson(const AlibiViewState& v) {
+    return {{"heads", v.heads},
+            {"seqLen", v.seqLen},
+            {"symmetric", v.symmetric},
+            {"enlargedHead", v.enlargedHead},
+            {"queryIndex", v.queryIndex},
+            {"previewKeys", v.previewKeys},
+            {"randomContent", v.randomContent},
+            {"contentSeed", v.contentSeed},
+            {"contentScale", v.contentScale},
+            {"colormap", colormapName(v.colormap)}};
+}
+
+void fromJson(const json& object, AlibiViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "alibi", warnings,
+        [](Fields& f, AlibiViewState& v) {
+            f.integer("heads", v.heads);
+            f.integer("seqLen", v.seqLen);
+            f.boolean("symmetric", v.symmetric);
+            f.integer("enlargedHead", v.enlargedHead);
+            f.integer("queryIndex", v.queryIndex);
+            f.integer("previewKeys", v.previewKeys);
+            f.boolean("randomContent", v.randomContent);
+            f.integer("contentSeed", v.contentSeed);
+            f.number("contentScale", v.contentScale);
+            f.name("colormap", v.colormap, parseColormap);
+        },
+        [](const AlibiViewState& v) -> Status {
+            if (auto s = requireIntInRange("heads", v.heads, 1, 128); !s) return s;
+            if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
+            if (auto s = requireIntInRange("enlargedHead", v.enlargedHead, 0, v.heads - 1); !s) return s;
+            if (auto s = requireIntInRange("queryIndex", v.queryIndex, 0, kMaxGuiSeqLen); !s) return s;
+            if (auto s = requireIntInRange("previewKeys", v.previewKeys, 0, kMaxGuiSeqLen); !s) return s;
+            return requireInRange("contentScale", v.contentScale, 0, 1e3);
+        });
+}
+
+json toJson(const T5ViewState& v) {
+    return {{"seqLen", v.seqLen},
+            {"numBuckets", v.numBuckets},
+            {"maxDistance", v.maxDistance},
+            {"bidirectional", v.bidirectional},
+            {"biasSeed", v.biasSeed},
+            {"bucketBiases", v.bucketBiases}};
+}
+
+void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
+    applyChecked(
+        object, view, "t5", warnings,
+        [](Fields& f, T5ViewState& v) {
+            f.integer("seqLen", v.seqLen);
+            f.integer("numBuckets", v.numBuckets);
+            f.integer("maxDistance", v.maxDistance);
+            f.boolean("bidirectional", v.bidirectional);
+            f.integer("biasSeed", v.biasSeed);
+        },
+        [](const T5ViewState& v) -> Status {
+            T5Params params{v.seqLen, v.numBuckets, v.maxDistance, v.bidirectional};
+            if (auto s = validate(params); !s) return s;
+            return requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen);
+        });
+    // Per-bucket biases: kept only when they are numbers, one per bucket.
+    if (auto it = object.find("bucketBiases"); it != object.end()) {
+        std::vector<double> biases;
+        bool valid = it->is_array();
+        if (valid) {
+            for (const json& value : *it) {
+                if (!value.is_number() || !std::isfinite(value.get<double>())) {
+                    valid = false;
+                    break;
+                }
+                biases.push_back(value.get<double>());
+            }
+        }
+        if (valid && (biases.empty() || int(biases.size()) == view.numBuckets)) {
+            view.bucketBiases = std::move(biases);
+        } else {
+            warnings.push_back("t5.bucketBiases: expected one finite number per bucket (ignored)");
+        }
+    }
+}
+
+json toJson(const LearnedViewState& v) {
+    return {{"seqLen", v.seqLen},
+            {"dModel", v.dModel},
+            {"seed", v.seed},
+            {"std", v.std},
+            {"npyPath", v.npyPath},
+            {"positionsShown", v.positionsShown},
+            {"firstCurveDimension", v.firstCurveDimension},
+            {"curveCount", v.curveCount},
+            {"colormap", colormapName(v.colormap)}};
+}
+
+void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
+    // A loaded .npy table is not reloaded automatically: the path is restored for the Load button.
+    applyChecked(
+        object, view, "learned", warnings,
+        [](Fields& f, LearnedViewState& v) {
+            f.integer("seqLen", v.seqLen);
+            f.integer("dModel", v.dModel);
+            f.integer("seed", v.seed);
+            f.number("std", v.std);
+            f.text("npyPath", v.npyPath);
+            f.integer("positionsShown", v.positionsShown);
+            f.integer("firstCurveDimension", v.firstCurveDimension);
+            f.integer("curveCount", v.curveCount);
+            f.name("colormap", v.colormap, parseColormap);
+        },
+        [](const LearnedViewState& v) -> Status {
+            LearnedParams params{v.seqLen, v.dModel, std::uint64_t(v.seed), v.std};
+            if (auto s = validate(params); !s) return s;
+            if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
+            if (auto s = requireIntInRange("positionsShown", v.positionsShown, 1, kMaxGuiSeqLen); !s) return s;
+            if (auto s = requireIntInRange("curveCount", v.curveCount, 1, 8); !s) return s;
+            return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0, v.dModel - 1);
+        });
+}
+
 json toJson(const SimilarityViewState& v) {
     return {{"params", toJson(v.params)},
             {"learnedTablePath", v.learnedTablePath},
@@ -588,8 +785,11 @@ json sessionToJson(const AppState& state, const SessionLayout& layout) {
             {"meaning", toJson(state.meaning)},
             {"intuition", toJson(state.intuition)},
             {"extrapolation", toJson(state.extrapolation)},
-            {"compare", toJson(state.compare)}};
-    // Not yet saved (their helpers' state structs are new): rope, alibi, t5, learned.
+            {"compare", toJson(state.compare)},
+            {"rope", toJson(state.rope)},
+            {"alibi", toJson(state.alibi)},
+            {"t5", toJson(state.t5)},
+            {"learned", toJson(state.learned)}};
 }
 
 void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
@@ -610,6 +810,10 @@ void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
     apply("intuition", state.intuition);
     apply("extrapolation", state.extrapolation);
     apply("compare", state.compare);
+    apply("rope", state.rope);
+    apply("alibi", state.alibi);
+    apply("t5", state.t5);
+    apply("learned", state.learned);
 }
 
 Status applySessionJson(const json& object, AppState& state, SessionLayout& layout,
