@@ -31,6 +31,7 @@ void reportGlfwError(int code, const char* description) {
 
 int main(int argc, char** argv) {
     const std::vector<std::string> arguments(argv + 1, argv + argc);
+    poslab::gfx::pinDriverLibrariesForLeakChecks();  // GUI and `poslab render` both load drivers
     if (poslab::cli::wantsCommandLine(arguments)) return poslab::cli::runCommandLine(arguments);
     auto launch = poslab::ui::parseLaunchOptions(arguments);
     if (!launch) {
@@ -39,7 +40,6 @@ int main(int argc, char** argv) {
     }
 
     // 1. Error callback and platform.
-    poslab::gfx::pinDriverLibrariesForLeakChecks();
     glfwSetErrorCallback(reportGlfwError);
     if (!glfwInit()) {
         std::fprintf(stderr,

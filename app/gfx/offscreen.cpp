@@ -93,9 +93,9 @@ OffscreenRenderer::~OffscreenRenderer() {
     if (s.display != EGL_NO_DISPLAY) {
         eglMakeCurrent(s.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         if (s.context != EGL_NO_CONTEXT) eglDestroyContext(s.display, s.context);
-        // No eglTerminate: the display is shared by the process (a later renderer reuses it),
-        // and terminating unloads the Mesa driver, after which LeakSanitizer can no longer
-        // attribute the driver's one-time allocations (tests/sanitizer/lsan.supp).
+        // Terminating joins llvmpipe's worker threads before exit (LeakSanitizer's tracer has
+        // crashed on them otherwise); sanitizer builds keep the driver mapped, see main.cpp.
+        eglTerminate(s.display);
     }
 }
 
