@@ -249,35 +249,6 @@ bool nearColor(const std::uint8_t* p, Rgba c, int tolerance) {
            std::abs(p[2] - c.b) <= tolerance;
 }
 
-double fractionFromColormap(const ImageRgba& image, ColormapId id, int x0, int y0, int x1, int y1) {
-    const auto& table = colormapTable(id);
-    int matches = 0, total = 0;
-    for (int y = y0; y < y1; ++y) {
-        for (int x = x0; x < x1; ++x) {
-            const std::uint8_t* p = &image.pixels[(std::size_t(y) * image.width + x) * 4];
-            ++total;
-            for (const Rgba& c : table) {
-                if (nearColor(p, c, 3)) {
-                    ++matches;
-                    break;
-                }
-            }
-        }
-    }
-    return total ? double(matches) / total : 0;
-}
-
-int distinctColours(const ImageRgba& image, int x0, int y0, int x1, int y1) {
-    std::set<std::uint32_t> colours;
-    for (int y = y0; y < y1; ++y) {
-        for (int x = x0; x < x1; ++x) {
-            const std::uint8_t* p = &image.pixels[(std::size_t(y) * image.width + x) * 4];
-            colours.insert(std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2]);
-        }
-    }
-    return int(colours.size());
-}
-
 int pixelsNear(const ImageRgba& image, Rgba color, int tolerance) {
     int count = 0;
     for (int i = 0; i < image.width * image.height; ++i) {
