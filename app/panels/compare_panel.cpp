@@ -55,13 +55,6 @@ Result<Figure> abFigure(const CompareViewState& view, float width, float height,
     return abComparisonFigure(*a, *b, view.maxOffset, width, height, theme);
 }
 
-Figure orNote(Result<Figure> figure, float width, float height, const Theme& theme) {
-    if (figure) return std::move(figure).value();
-    Figure note = emptyFigure(width, height, theme);
-    drawNote(note, {0, 0, width, height}, figure.error().message, theme);
-    return note;
-}
-
 }  // namespace
 
 void ComparePanel::draw(AppState& state, FrameContext& context) {
@@ -167,7 +160,7 @@ void ComparePanel::drawControls(CompareViewState& view) {
 Figure ComparePanel::exportFigure(const AppState& state, float width, float height,
                                   const Theme& theme) const {
     const CompareViewState& view = state.compare;
-    return orNote(view.mode == CompareMode::AllEncodings
+    return figureOrNote(view.mode == CompareMode::AllEncodings
                       ? comparisonFigure(view.options, width, height, theme)
                       : abFigure(view, width, height, theme),
                   width, height, theme);

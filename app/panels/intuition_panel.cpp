@@ -10,17 +10,6 @@
 
 namespace poslab::ui {
 
-namespace {
-
-Figure orNote(Result<Figure> figure, float width, float height, const Theme& theme) {
-    if (figure) return std::move(figure).value();
-    Figure note = emptyFigure(width, height, theme);
-    drawNote(note, {0, 0, width, height}, figure.error().message, theme);
-    return note;
-}
-
-}  // namespace
-
 void IntuitionPanel::draw(AppState& state, FrameContext& context) {
     IntuitionViewState& view = state.intuition;
     const nlohmann::json shiftKey = toJson(view)["shift"];
@@ -144,7 +133,7 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
 Figure IntuitionPanel::exportFigure(const AppState& state, float width, float height,
                                     const Theme& theme) const {
     const IntuitionViewState& view = state.intuition;
-    return orNote(view.figure == IntuitionFigure::BinaryClock
+    return figureOrNote(view.figure == IntuitionFigure::BinaryClock
                       ? binaryClockFigure(view.clock, width, height, theme)
                       : linearShiftFigure(view.shift, width, height, theme),
                   width, height, theme);

@@ -538,6 +538,13 @@ void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& 
                     theme.titleSize, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
 }
 
+Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme) {
+    if (figure) return std::move(figure).value();
+    Figure note = emptyFigure(width, height, theme);
+    drawNote(note, {0, 0, width, height}, figure.error().message, theme);
+    return note;
+}
+
 void drawNote(Figure& figure, Box area, const std::string& message, const Theme& theme) {
     figure.add(text({area.x + area.width / 2, area.y + area.height / 2}, message, theme.fontSize,
                     theme.mutedText, HorizontalAlign::Center, VerticalAlign::Middle));

@@ -110,5 +110,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
 Figure emptyFigure(float width, float height, const Theme& theme);
 void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
 void drawNote(Figure& figure, Box area, const std::string& text, const Theme& theme);  // centred message
+// The figure itself, or an empty figure of that size that shows why it could not be made.
+Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme);
 
 }  // namespace poslab
