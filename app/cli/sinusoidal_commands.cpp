@@ -1,5 +1,8 @@
 // `poslab export sinusoidal`, `poslab render sinusoidal` and `poslab render sinusoidal-curves`.
 #include "cli/commands.hpp"
+
+#include <memory>
+
 #include "poslab/sinusoidal_figures.hpp"
 
 namespace poslab::cli {
@@ -57,8 +60,10 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              ExportKind::Stream stream;
              stream.rows = std::size_t(params->seqLen);
              stream.cols = std::size_t(params->dModel);
-             stream.produce = [p = *params](std::size_t first, std::size_t count, Matrix& chunk) {
-                 sinusoidalBlockMeansInto(chunk, p, (long long)first, 1, int(count));
+             // One generator for the whole file: its tables are built once, not per chunk.
+             auto generator = std::make_shared<const SinusoidalBlockGenerator>(*params, 1);
+             stream.produce = [generator](std::size_t first, std::size_t count, Matrix& chunk) {
+                 generator->fill(chunk, (long long)first, int(count));
                  return success();
              };
              return stream;

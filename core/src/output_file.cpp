@@ -7,6 +7,7 @@
 
 #if defined(__linux__)
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -37,13 +38,27 @@ Status writeAndClose(std::FILE* file, const std::string& path,
 }
 
 #if defined(__linux__)
+// Puts `temporary` in place of `path`. A plain rename over an existing file makes ext4 write the
+// new file's data out before the rename returns (its auto_da_alloc heuristic, ~80 ms for 64 MiB);
+// exchanging the two names is just as atomic and skips that, then the old file is removed.
+int replaceFile(const std::string& temporary, const std::string& path) {
+    struct stat target {};
+    if (::lstat(path.c_str(), &target) == 0 && S_ISREG(target.st_mode) &&
+        ::renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) == 0) {
+        ::unlink(temporary.c_str());  // now the previous file
+        return 0;
+    }
+    return std::rename(temporary.c_str(), path.c_str());
+}
+
 // Linux: the data goes to an unnamed O_TMPFILE first, so a process killed mid-export leaves
 // nothing behind at all; only the finished file is given a (temporary, then final) name.
 // Returns false when the filesystem has no O_TMPFILE, and the portable path takes over.
 bool writeThroughUnnamedFile(const std::string& directory, const std::string& path,
                              const std::string& temporary,
                              const std::function<Status(std::FILE*)>& write, Status& status) {
-    const int descriptor = ::open(directory.empty() ? "." : directory.c_str(), O_TMPFILE | O_WRONLY, 0666);
+    const int descriptor =
+        ::open(directory.empty() ? "." : directory.c_str(), O_TMPFILE | O_WRONLY, 0666);
     if (descriptor < 0) return false;
     std::FILE* file = ::fdopen(descriptor, "wb");
     if (!file) {
@@ -60,8 +75,9 @@ bool writeThroughUnnamedFile(const std::string& directory, const std::string& pa
         savedErrno = errno;
     }
     std::fclose(file);
-    if (status && failed) status = Error{"cannot write '" + path + "': " + std::strerror(savedErrno)};
-    if (status && std::rename(temporary.c_str(), path.c_str()) != 0) {
+    if (status && failed)
+        status = Error{"cannot write '" + path + "': " + std::strerror(savedErrno)};
+    if (status && replaceFile(temporary, path) != 0) {
         status = Error{"cannot write '" + path + "': " + std::strerror(errno)};
         std::remove(temporary.c_str());
     }

@@ -144,62 +144,69 @@ Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, 
 
 void sinusoidalBlockMeansInto(Matrix& means, const SinusoidalParams& params, long long firstRow,
                               int rowsPerBlock, int blockCount) {
-    const int d = params.dModel;
-    const int span = std::max(rowsPerBlock, 1);
-    const std::vector<double> frequencies = sinusoidalFrequencies(params);
-    const int count = int(frequencies.size());
+    SinusoidalBlockGenerator(params, rowsPerBlock).fill(means, firstRow, blockCount);
+}
+
+// The mean of sin(w p) over p = a .. a+s-1 is gain * sin(w c), with c = a + (s-1)/2 the block
+// centre and gain = sin(w s/2) / (s sin(w/2)) (1 when s = 1). Centres advance by s, so block
+// r0 + j is block r0 rotated by j*w*s: exact sin/cos are needed only once per kBlockRows blocks,
+// and the rotations by j*w*s come from a table computed once per generator.
+SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock)
+    : params_(params), span_(std::max(rowsPerBlock, 1)), frequencies_(sinusoidalFrequencies(params)) {
+    const int count = int(frequencies_.size());
+    gain_.resize(std::size_t(count));
+    for (int k = 0; k < count; ++k) {
+        const double w = frequencies_[k];
+        const double half = std::sin(0.5 * w);
+        gain_[k] = span_ == 1 || std::abs(half) < 1e-300 ? 1.0 : std::sin(0.5 * w * span_) / (span_ * half);
+    }
+    stepSin_.resize(std::size_t(kBlockRows) * count);
+    stepCos_.resize(stepSin_.size());
+    for (int j = 0; j < kBlockRows; ++j) {
+        for (int k = 0; k < count; ++k) {
+            const double step = frequencies_[k] * span_;
+            stepSin_[std::size_t(j) * count + k] = std::sin(j * step);
+            stepCos_[std::size_t(j) * count + k] = std::cos(j * step);
+        }
+    }
+}
+
+void SinusoidalBlockGenerator::fill(Matrix& means, long long firstRow, int blockCount) const {
+    const int d = params_.dModel;
+    const int span = span_;
+    const int count = int(frequencies_.size());
     // Reuses the matrix's memory when it is large enough: fresh pages cost more than the maths.
     means.rows = std::size_t(std::max(blockCount, 0));
     means.cols = std::size_t(d);
     means.values.resize(means.rows * means.cols);
-    if (params.layout == SinusoidalLayout::Tensor2Tensor && d % 2 == 1) {
+    if (params_.layout == SinusoidalLayout::Tensor2Tensor && d % 2 == 1) {
         for (std::size_t r = 0; r < means.rows; ++r) means(r, std::size_t(d - 1)) = 0.0;
     }
 
-    // The mean of sin(w p) over p = a .. a+s-1 is gain * sin(w c), with c = a + (s-1)/2 the
-    // block centre and gain = sin(w s/2) / (s sin(w/2)) (1 when s = 1). Centres advance by s, so
-    // block r0 + j is block r0 rotated by j*w*s: exact sin/cos are needed only once per
-    // kBlockRows blocks, and the rotations by j*w*s come from a small table computed up front.
-    std::vector<double> gain(count), step(count);
-    for (int k = 0; k < count; ++k) {
-        const double w = frequencies[k];
-        const double half = std::sin(0.5 * w);
-        gain[k] = span == 1 || std::abs(half) < 1e-300 ? 1.0
-                                                        : std::sin(0.5 * w * span) / (span * half);
-        step[k] = w * span;
-    }
-    const int tableRows = std::min(kBlockRows, blockCount);
-    std::vector<double> stepSin(std::size_t(std::max(tableRows, 0)) * count), stepCos(stepSin.size());
-    for (int j = 0; j < tableRows; ++j) {
-        for (int k = 0; k < count; ++k) {
-            stepSin[std::size_t(j) * count + k] = std::sin(j * step[k]);
-            stepCos[std::size_t(j) * count + k] = std::cos(j * step[k]);
-        }
-    }
-
-    std::vector<double> startSin(count), startCos(count);
-    const int sineColumns = params.layout == SinusoidalLayout::Interleaved ? 0
-                            : params.layout == SinusoidalLayout::Concat    ? (d + 1) / 2
-                                                                           : d / 2;
-    const int cosineColumns = params.layout == SinusoidalLayout::Concat ? d / 2 : count;
+    // Per-call scratch: small (one value per frequency), so the heap reuses it cheaply.
+    std::vector<double> startSin(static_cast<std::size_t>(count)), startCos(startSin.size());
+    const int sineColumns = params_.layout == SinusoidalLayout::Interleaved ? 0
+                            : params_.layout == SinusoidalLayout::Concat    ? (d + 1) / 2
+                                                                            : d / 2;
+    const int cosineColumns = params_.layout == SinusoidalLayout::Concat ? d / 2 : count;
 
     for (int blockStart = 0; blockStart < blockCount; blockStart += kBlockRows) {
         const double centre = double(firstRow) + double(blockStart) * span + 0.5 * (span - 1);
         for (int k = 0; k < count; ++k) {
-            startSin[k] = gain[k] * std::sin(centre * frequencies[k]);
-            startCos[k] = gain[k] * std::cos(centre * frequencies[k]);
+            startSin[k] = gain_[k] * std::sin(centre * frequencies_[k]);
+            startCos[k] = gain_[k] * std::cos(centre * frequencies_[k]);
         }
         const int blockEnd = std::min(blockCount, blockStart + kBlockRows);
         for (int r = blockStart; r < blockEnd; ++r) {
             // .data() + offset: with no frequencies (t2t, d = 1) the tables are empty.
-            const double* jSin = stepSin.data() + std::size_t(r - blockStart) * count;
-            const double* jCos = stepCos.data() + std::size_t(r - blockStart) * count;
+            const double* jSin = stepSin_.data() + std::size_t(r - blockStart) * count;
+            const double* jCos = stepCos_.data() + std::size_t(r - blockStart) * count;
             // sin(a+b) = sin a cos b + cos a sin b;  cos(a+b) = cos a cos b - sin a sin b,
             // written straight into the row so the loops vectorise.
             double* out = means.row(std::size_t(r));
             const double* sSin = startSin.data();
             const double* sCos = startCos.data();
-            if (params.layout == SinusoidalLayout::Interleaved) {
+            if (params_.layout == SinusoidalLayout::Interleaved) {
                 const int pairs = d / 2;
                 for (int k = 0; k < pairs; ++k) {
                     out[2 * k] = sSin[k] * jCos[k] + sCos[k] * jSin[k];

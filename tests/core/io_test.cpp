@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,10 +24,11 @@ std::string readFile(const std::string& path) {
 }
 
 class IoTest : public ::testing::Test {
-protected:
-    std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                ("poslab-io-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  protected:
+    std::filesystem::path dir =
+        std::filesystem::temp_directory_path() /
+        ("poslab-io-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     void SetUp() override { std::filesystem::create_directories(dir); }
     void TearDown() override { std::filesystem::remove_all(dir); }
     Matrix sample() const {
@@ -47,8 +48,10 @@ TEST_F(IoTest, CsvRoundTripsExactly) {
     ASSERT_EQ(back->rows, 2u);
     ASSERT_EQ(back->cols, 4u);
     for (std::size_t i = 0; i < 8; ++i) {
-        if (std::isnan(sample().values[i])) EXPECT_TRUE(std::isnan(back->values[i]));
-        else EXPECT_EQ(back->values[i], sample().values[i]);
+        if (std::isnan(sample().values[i]))
+            EXPECT_TRUE(std::isnan(back->values[i]));
+        else
+            EXPECT_EQ(back->values[i], sample().values[i]);
     }
 }
 
@@ -74,8 +77,10 @@ TEST_F(IoTest, NpyDataReadsBack) {
     for (std::size_t i = 0; i < 8; ++i) {
         double v;
         std::memcpy(&v, bytes.data() + 128 + 8 * i, 8);
-        if (std::isnan(sample().values[i])) EXPECT_TRUE(std::isnan(v));
-        else EXPECT_EQ(v, sample().values[i]);
+        if (std::isnan(sample().values[i]))
+            EXPECT_TRUE(std::isnan(v));
+        else
+            EXPECT_EQ(v, sample().values[i]);
     }
 }
 
@@ -106,6 +111,46 @@ TEST_F(IoTest, FailedWriteLeavesPreviousFileAndNoTemporary) {
     EXPECT_FALSE(status.ok());
     EXPECT_EQ(readFile(path), "previous\n");
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+}
+
+Status writeText(const std::string& path, const char* text) {
+    return writeFileAtomically(path, [text](std::FILE* file) {
+        std::fputs(text, file);
+        return success();
+    });
+}
+
+TEST_F(IoTest, ReplacingAFileLeavesOnlyTheNewContent) {
+    const std::string path = (dir / "table.csv").string();
+    { std::ofstream(path) << "previous, a longer line than the new one\n"; }
+    ASSERT_TRUE(writeText(path, "new\n").ok());
+    EXPECT_EQ(readFile(path), "new\n");
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);  // no temporary left
+    ASSERT_TRUE(writeText(path, "newer\n").ok());
+    EXPECT_EQ(readFile(path), "newer\n");
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+}
+
+TEST_F(IoTest, ADirectoryInTheWayIsAnErrorAndStaysUntouched) {
+    const std::filesystem::path target = dir / "out.csv";
+    std::filesystem::create_directory(target);
+    { std::ofstream(target / "inside.txt") << "keep\n"; }
+    EXPECT_FALSE(writeText(target.string(), "x\n").ok());
+    ASSERT_TRUE(std::filesystem::is_directory(target));
+    EXPECT_EQ(readFile((target / "inside.txt").string()), "keep\n");
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+}
+
+TEST_F(IoTest, ASymlinkIsReplacedNotFollowed) {
+    // As rename(2) does: the link itself becomes the new file; what it pointed to is kept.
+    const std::string pointee = (dir / "pointee.csv").string();
+    const std::string link = (dir / "link.csv").string();
+    { std::ofstream(pointee) << "pointee\n"; }
+    std::filesystem::create_symlink(pointee, link);
+    ASSERT_TRUE(writeText(link, "new\n").ok());
+    EXPECT_FALSE(std::filesystem::is_symlink(link));
+    EXPECT_EQ(readFile(link), "new\n");
+    EXPECT_EQ(readFile(pointee), "pointee\n");
 }
 
 TEST_F(IoTest, UnwritableDirectoryIsAnError) {

@@ -145,6 +145,26 @@ TEST(SinusoidalTest, BlockMeansAverageTheExactRows) {
     }
 }
 
+TEST(SinusoidalTest, OneGeneratorServesManyChunks) {
+    // Streaming export reuses one generator for every chunk, in any order, with reused memory.
+    for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                        SinusoidalLayout::Tensor2Tensor}) {
+        const auto p = params(11, 1, layout);
+        const SinusoidalBlockGenerator generator(p, 1);
+        Matrix chunk;
+        for (long long first : {1000LL, 0LL, 37LL, 123456LL}) {
+            generator.fill(chunk, first, 45);  // more rows than one rotation table covers
+            ASSERT_EQ(chunk.rows, 45u);
+            for (int r = 0; r < 45; ++r) {
+                for (int c = 0; c < 11; ++c) {
+                    ASSERT_NEAR(chunk(r, c), sinusoidalValue(p, double(first + r), c), 1e-9)
+                        << first << " " << r << "," << c;
+                }
+            }
+        }
+    }
+}
+
 TEST(SinusoidalTest, FormulaShowsSubstitutedNumbers) {
     const std::string text = sinusoidalFormula(params(128, 10), 3, 4);
     EXPECT_NE(text.find("sin(3 / 10000^(4/128))"), std::string::npos) << text;

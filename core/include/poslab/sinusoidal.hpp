@@ -62,6 +62,21 @@ Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, 
 void sinusoidalBlockMeansInto(Matrix& out, const SinusoidalParams& params, long long firstRow,
                               int rowsPerBlock, int blockCount);
 
+// The same computation kept ready for many calls with one parameter set: the frequency and
+// rotation tables are built once, so streaming a table in chunks costs O(rows x d) in total.
+class SinusoidalBlockGenerator {
+public:
+    SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock);
+    // out = blockCount block means starting at table row firstRow (resized; memory reused).
+    void fill(Matrix& out, long long firstRow, int blockCount) const;
+
+private:
+    SinusoidalParams params_;
+    int span_ = 1;                                  // rows per block
+    std::vector<double> frequencies_, gain_;        // per frequency: radians/position, mean gain
+    std::vector<double> stepSin_, stepCos_;         // [j][k]: rotation by j blocks
+};
+
 // Fills out[0..cols) with row `position` of the table (any real position, used by zoomed views).
 void sinusoidalRow(const SinusoidalParams& params, double position, double* out);
 
