@@ -1,5 +1,6 @@
 #version 330 core
-// Colourises a float value texture through a 256-entry colormap lookup table.
+// Colourises a float value texture through a 256-entry colormap lookup table, straight onto the
+// screen (or the offscreen target) inside the heatmap's rectangle.
 // NaN: magenta (never silently a colour of the scale); -inf: transparent (masked cells, the
 // panel's masked colour shows through); +inf: top of the scale.
 uniform sampler2D values;   // R32F, one texel per heatmap cell

@@ -1,9 +1,11 @@
 #include "gfx/figure_renderer.hpp"
 
+#include <glad/gl.h>
 #include <imgui.h>
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 
 #include "gfx/fonts.hpp"
 #include "gfx/heatmap_textures.hpp"
@@ -13,6 +15,40 @@ namespace poslab::gfx {
 namespace {
 
 ImU32 toImColor(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+// Clears the command's clip rectangle to the colour packed in its callback data. Runs inside
+// ImGui_ImplOpenGL3_RenderDrawData, which has set the viewport and enabled the scissor test.
+void clearClipRectangle(const ImDrawList*, const ImDrawCmd* command) {
+    const ImDrawData* data = ImGui::GetDrawData();
+    const ImVec2 scale = data->FramebufferScale;
+    const float framebufferHeight = data->DisplaySize.y * scale.y;
+    // Pixel centres inside [x0, x1): the same pixels a filled rectangle would cover.
+    const long x0 = std::lround((command->ClipRect.x - data->DisplayPos.x) * scale.x);
+    const long y0 = std::lround((command->ClipRect.y - data->DisplayPos.y) * scale.y);
+    const long x1 = std::lround((command->ClipRect.z - data->DisplayPos.x) * scale.x);
+    const long y1 = std::lround((command->ClipRect.w - data->DisplayPos.y) * scale.y);
+    if (x1 <= x0 || y1 <= y0) return;
+    const auto colour = static_cast<ImU32>(reinterpret_cast<std::uintptr_t>(command->UserCallbackData));
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(colour);
+    glScissor(GLint(x0), GLint(std::lround(framebufferHeight) - y1), GLsizei(x1 - x0), GLsizei(y1 - y0));
+    glClearColor(c.x, c.y, c.z, c.w);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+// An opaque axis-aligned fill. Large ones become scissored clears: software rasterisers
+// (llvmpipe under Xvfb) clear memory several times faster than they shade and blend
+// triangles, and figure backgrounds cover most of the window.
+void fillRectangle(ImDrawList* list, ImVec2 a, ImVec2 b, Rgba colour) {
+    constexpr float kClearArea = 64 * 64;
+    if (colour.a == 255 && (b.x - a.x) * (b.y - a.y) >= kClearArea) {
+        list->PushClipRect(a, b, true);
+        list->AddCallback(clearClipRectangle,
+                          reinterpret_cast<void*>(static_cast<std::uintptr_t>(toImColor(colour))));
+        list->PopClipRect();
+        return;
+    }
+    list->AddRectFilled(a, b, toImColor(colour));
+}
 
 struct Replay {
     const FigureTarget& target;
@@ -82,7 +118,7 @@ struct Replay {
     }
     void operator()(const RectItem& item) const {
         const ImVec2 a = at({item.box.x, item.box.y}), b = at({item.box.right(), item.box.bottom()});
-        if (item.fill.a) list->AddRectFilled(a, b, toImColor(item.fill));
+        if (item.fill.a) fillRectangle(list, a, b, item.fill);
         if (item.stroke.a) list->AddRect(a, b, toImColor(item.stroke), 0, 0, length(item.strokeWidth));
     }
     void operator()(const CircleItem& item) const {
@@ -98,10 +134,10 @@ struct Replay {
         if (points.size() >= 3) list->AddConvexPolyFilled(points.data(), int(points.size()), toImColor(item.fill));
     }
     void operator()(const HeatmapItem& item) const {
-        const GLuint texture = target.heatmaps ? target.heatmaps->textureFor(item) : 0;
-        if (texture == 0) return;
-        list->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture)),
-                       at({item.box.x, item.box.y}), at({item.box.right(), item.box.bottom()}));
+        if (target.heatmaps) {
+            target.heatmaps->addToDrawList(list, item, at({item.box.x, item.box.y}),
+                                           at({item.box.right(), item.box.bottom()}));
+        }
     }
     void operator()(const ClipPush& item) const {
         list->PushClipRect(at({item.box.x, item.box.y}), at({item.box.right(), item.box.bottom()}), true);
@@ -116,10 +152,7 @@ void drawFigure(const FigureTarget& target, const Figure& figure) {
     ImDrawList* list = target.drawList;
     Replay replay{target, list};
     list->PushClipRect(replay.at({0, 0}), replay.at({figure.width, figure.height}), true);
-    if (figure.background.a) {
-        list->AddRectFilled(replay.at({0, 0}), replay.at({figure.width, figure.height}),
-                            toImColor(figure.background));
-    }
+    if (figure.background.a) fillRectangle(list, replay.at({0, 0}), replay.at({figure.width, figure.height}), figure.background);
     for (const FigureItem& item : figure.items) std::visit(replay, item);
     list->PopClipRect();
 }

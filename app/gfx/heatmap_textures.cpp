@@ -1,5 +1,7 @@
 #include "gfx/heatmap_textures.hpp"
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,8 +9,14 @@
 
 namespace poslab::gfx {
 
+namespace {
+
+constexpr std::size_t kPoolSize = 8;  // retired textures kept for reuse
+
+}  // namespace
+
 Status HeatmapTextures::initialize() {
-    auto program = buildProgram("fullscreen.vert", "heatmap.frag");
+    auto program = buildProgram("heatmap_view.vert", "heatmap.frag");
     if (!program) return program.error();
     program_ = std::move(program.value());
     locationLow_ = glGetUniformLocation(program_.get(), "low");
@@ -32,80 +40,127 @@ GLuint HeatmapTextures::lookupTable(ColormapId colormap) {
     return texture.get();
 }
 
-GLuint HeatmapTextures::textureFor(const HeatmapItem& item) {
-    if (!program_ || !item.values || item.values->empty()) return 0;
+Texture HeatmapTextures::textureOfSize(int width, int height) {
+    const auto pooled = std::find_if(pool_.begin(), pool_.end(), [&](const PooledTexture& p) {
+        return p.width == width && p.height == height;
+    });
+    if (pooled != pool_.end()) {
+        Texture texture = std::move(pooled->texture);
+        pool_.erase(pooled);
+        return texture;
+    }
+    return createTexture2D(width, height, GL_R32F, GL_RED, GL_FLOAT, nullptr, GL_NEAREST,
+                           GL_NEAREST);
+}
+
+const HeatmapTextures::Entry* HeatmapTextures::entryFor(const HeatmapItem& item) {
     auto [it, inserted] = entries_.try_emplace(item.version);
     Entry& entry = it->second;
     entry.lastUsedFrame = frame_;
-    if (inserted) {
-        // Larger than the GPU allows: average down on the CPU first (rare; views already sample).
-        const Matrix* source = item.values.get();
-        Matrix reduced;
-        const long long limit = maxTextureSize_;
-        if (static_cast<long long>(source->rows) > limit || static_cast<long long>(source->cols) > limit) {
-            reduced = averageBlocks(*source, cellsPerTexel(source->rows, int(limit)),
-                                    cellsPerTexel(source->cols, int(limit)));
-            source = &reduced;
-        }
-        entry.width = int(source->cols);
-        entry.height = int(source->rows);
-        uploadBuffer_.assign(source->values.begin(), source->values.end());
-        for (float v : uploadBuffer_) nanTexels_ += std::isnan(v) ? 1 : 0;
-        entry.values = createTexture2D(entry.width, entry.height, GL_R32F, GL_RED, GL_FLOAT,
-                                       uploadBuffer_.data(), GL_NEAREST, GL_NEAREST);
-        entry.colored = createTexture2D(entry.width, entry.height, GL_RGBA8, GL_RGBA,
-                                        GL_UNSIGNED_BYTE, nullptr, GL_LINEAR, GL_NEAREST);
-        GLint previousFramebuffer = 0;
-        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFramebuffer);
-        GLuint framebuffer = 0;
-        glGenFramebuffers(1, &framebuffer);
-        entry.target = Framebuffer(framebuffer);
-        glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-                               entry.colored.get(), 0);
-        glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previousFramebuffer));
+    if (!inserted) return &entry;
+
+    // Larger than the GPU allows: average down on the CPU first (rare; views already sample).
+    const Matrix* source = item.values.get();
+    Matrix reduced;
+    const long long limit = maxTextureSize_;
+    if (static_cast<long long>(source->rows) > limit ||
+        static_cast<long long>(source->cols) > limit) {
+        reduced = averageBlocks(*source, cellsPerTexel(source->rows, int(limit)),
+                                cellsPerTexel(source->cols, int(limit)));
+        source = &reduced;
     }
-    if (!entry.colorized || entry.colormap != item.colormap || entry.low != item.range.low ||
-        entry.high != item.range.high) {
-        colorize(entry, item.colormap, item.range);
+    entry.width = int(source->cols);
+    entry.height = int(source->rows);
+    uploadBuffer_.assign(source->values.begin(), source->values.end());
+    for (float v : uploadBuffer_) {
+        nanTexels_ += std::isnan(v) ? 1 : 0;
+        entry.hasMaskedCells = entry.hasMaskedCells || (std::isinf(v) && v < 0);
     }
-    return entry.colored.get();
+    entry.values = textureOfSize(entry.width, entry.height);
+    glBindTexture(GL_TEXTURE_2D, entry.values.get());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, entry.width, entry.height, GL_RED, GL_FLOAT,
+                    uploadBuffer_.data());
+    ++uploads_;
+    return &entry;
 }
 
-void HeatmapTextures::colorize(Entry& entry, ColormapId colormap, ValueRange range) {
-    GLint previousFramebuffer = 0, viewport[4] = {};
-    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFramebuffer);
-    glGetIntegerv(GL_VIEWPORT, viewport);
+bool HeatmapTextures::addToDrawList(ImDrawList* list, const HeatmapItem& item, ImVec2 topLeft,
+                                    ImVec2 bottomRight) {
+    if (!program_ || !item.values || item.values->empty()) return false;
+    Draw& draw = draws_.emplace_back();
+    draw.owner = this;
+    draw.entry = entryFor(item);
+    draw.colormap = item.colormap;
+    draw.low = float(item.range.low);
+    draw.high = float(item.range.high);
+    draw.left = topLeft.x, draw.top = topLeft.y, draw.right = bottomRight.x,
+    draw.bottom = bottomRight.y;
+    list->AddCallback(&HeatmapTextures::drawCallback, &draw);
+    list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);  // give Dear ImGui its state back
+    return true;
+}
 
-    glBindFramebuffer(GL_FRAMEBUFFER, entry.target.get());
-    glViewport(0, 0, entry.width, entry.height);
-    glDisable(GL_BLEND);
-    glDisable(GL_SCISSOR_TEST);
+void HeatmapTextures::drawCallback(const ImDrawList*, const ImDrawCmd* command) {
+    const auto* queued = static_cast<const Draw*>(command->UserCallbackData);
+    queued->owner->draw(*queued, *command);
+}
+
+void HeatmapTextures::draw(const Draw& queued, const ImDrawCmd& command) {
+    // Screen coordinates to framebuffer pixels, as the ImGui backend maps its clip rectangles.
+    const ImDrawData* data = ImGui::GetDrawData();
+    const ImVec2 origin = data->DisplayPos, scale = data->FramebufferScale;
+    const float framebufferHeight = data->DisplaySize.y * scale.y;
+    auto pixelX = [&](float x) { return std::lround((x - origin.x) * scale.x); };
+    auto pixelY = [&](float y) { return std::lround((y - origin.y) * scale.y); };
+    const long left = pixelX(queued.left), right = pixelX(queued.right);
+    const long top = pixelY(queued.top), bottom = pixelY(queued.bottom);
+    const long clipLeft = std::max(left, pixelX(command.ClipRect.x));
+    const long clipRight = std::min(right, pixelX(command.ClipRect.z));
+    const long clipTop = std::max(top, pixelY(command.ClipRect.y));
+    const long clipBottom = std::min(bottom, pixelY(command.ClipRect.w));
+    if (right <= left || bottom <= top || clipRight <= clipLeft || clipBottom <= clipTop) return;
+
+    const long height = std::lround(framebufferHeight);
+    glViewport(GLint(left), GLint(height - bottom), GLsizei(right - left), GLsizei(bottom - top));
+    glScissor(GLint(clipLeft), GLint(height - clipBottom), GLsizei(clipRight - clipLeft),
+              GLsizei(clipBottom - clipTop));
+    // Blending only where masked cells must let the panel's mask colour through: an opaque
+    // pass is cheaper on software rasterisers.
+    if (queued.entry->hasMaskedCells) {
+        glEnable(GL_BLEND);
+    } else {
+        glDisable(GL_BLEND);
+    }
     glUseProgram(program_.get());
-    glUniform1f(locationLow_, float(range.low));
-    glUniform1f(locationHigh_, float(range.high));
+    glUniform1f(locationLow_, queued.low);
+    glUniform1f(locationHigh_, queued.high);
     glUniform1i(locationValues_, 0);
     glUniform1i(locationLut_, 1);
     glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, lookupTable(colormap));
+    glBindTexture(GL_TEXTURE_2D, lookupTable(queued.colormap));
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, entry.values.get());
+    glBindTexture(GL_TEXTURE_2D, queued.entry->values.get());
     glBindVertexArray(emptyVertexArray_.get());
     glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindVertexArray(0);
-    glUseProgram(0);
-
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previousFramebuffer));
-    glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
-    entry.colormap = colormap;
-    entry.low = range.low;
-    entry.high = range.high;
-    entry.colorized = true;
+    // The ResetRenderState command that follows restores program, vertex array, viewport and
+    // blending; texture unit 0 is already the active one again.
 }
 
 void HeatmapTextures::endFrame() {
     ++frame_;
-    std::erase_if(entries_, [&](const auto& pair) { return pair.second.lastUsedFrame + 3 < frame_; });
+    draws_.clear();
+    for (auto it = entries_.begin(); it != entries_.end();) {
+        if (it->second.lastUsedFrame + 3 < frame_) {
+            if (pool_.size() < kPoolSize) {
+                pool_.push_back(
+                    {std::move(it->second.values), it->second.width, it->second.height});
+            }
+            it = entries_.erase(it);
+        } else {
+            ++it;
+        }
+    }
 }
 
 }  // namespace poslab::gfx

@@ -1,52 +1,79 @@
-// heatmap_textures.hpp — GPU copies of the heatmaps a figure shows, colourised by a shader.
+// heatmap_textures.hpp — the heatmaps a figure shows, drawn by a shader into Dear ImGui's output.
 //
-// Each HeatmapItem::version is uploaded once as a float texture; shaders/heatmap.frag maps it
-// through the colormap's lookup table into an RGBA texture that Dear ImGui draws. A new colormap
-// or range reruns only the shader pass. Entries not used for a few frames are released.
+// Each HeatmapItem::version is uploaded once as a float texture (one texel per cell). When Dear
+// ImGui renders, a draw callback runs shaders/heatmap.frag over the heatmap's rectangle: it maps
+// every value through the colormap's lookup table on the way to the screen, so a new colormap
+// or range costs nothing but a uniform. Textures not used for a few frames go to a small pool
+// and are refilled in place when a heatmap of the same size arrives (a slider being dragged).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
 #include "gfx/gl_objects.hpp"
 #include "poslab/figure.hpp"
 
+struct ImDrawList;
+struct ImDrawCmd;
+struct ImVec2;
+
 namespace poslab::gfx {
 
 class HeatmapTextures {
-public:
-    Status initialize();                         // compiles the shader; needs a current context
-    GLuint textureFor(const HeatmapItem& item);  // RGBA texture for the item (0 on failure)
-    void endFrame();                             // releases textures unused for a few frames
-    std::size_t cachedCount() const { return entries_.size(); }
+  public:
+    Status initialize();  // compiles the shader; needs a current context
+
+    // Draws `item` into [topLeft, bottomRight) of `list` (screen coordinates) when the list is
+    // rendered, clipped to the list's current clip rectangle. False when the item cannot be shown.
+    bool addToDrawList(ImDrawList* list, const HeatmapItem& item, ImVec2 topLeft,
+                       ImVec2 bottomRight);
+    void endFrame();  // after rendering: forgets this frame's draws, retires unused textures
+
+    std::size_t cachedCount() const { return entries_.size(); }  // textures holding live versions
+    std::size_t uploadCount() const { return uploads_; }         // versions uploaded so far
     // NaN texels uploaded so far. Views must never draw NaN silently (they mask with -inf or
     // report the problem); the soak test fails when this is not zero.
     std::size_t nanTexelsUploaded() const { return nanTexels_; }
 
-private:
+  private:
     struct Entry {
-        Texture values;     // R32F, one texel per cell
-        Texture colored;    // RGBA8, what ImGui draws
-        Framebuffer target; // renders into `colored`
+        Texture values;  // R32F, one texel per cell
         int width = 0, height = 0;
-        ColormapId colormap = ColormapId::Viridis;
-        double low = 0, high = 0;
-        bool colorized = false;
+        bool hasMaskedCells = false;  // -inf present: draw with blending so the mask shows through
         std::uint64_t lastUsedFrame = 0;
     };
-    void colorize(Entry& entry, ColormapId colormap, ValueRange range);
+    struct Draw {  // one heatmap queued for this frame's render
+        HeatmapTextures* owner = nullptr;
+        const Entry* entry = nullptr;
+        ColormapId colormap = ColormapId::Viridis;
+        float low = 0, high = 0;
+        float left = 0, top = 0, right = 0, bottom = 0;  // screen coordinates
+    };
+    struct PooledTexture {
+        Texture texture;
+        int width = 0, height = 0;
+    };
+
+    const Entry* entryFor(const HeatmapItem& item);
+    Texture textureOfSize(int width, int height);  // from the pool, or new
     GLuint lookupTable(ColormapId colormap);
+    static void drawCallback(const ImDrawList* list, const ImDrawCmd* command);
+    void draw(const Draw& draw, const ImDrawCmd& command);
 
     Program program_;
     VertexArray emptyVertexArray_;
     GLint locationLow_ = -1, locationHigh_ = -1, locationValues_ = -1, locationLut_ = -1;
     std::array<Texture, 8> lookupTables_;
     std::unordered_map<std::uint64_t, Entry> entries_;
+    std::vector<PooledTexture> pool_;
+    std::deque<Draw> draws_;  // stable addresses: the draw commands point at them
     std::vector<float> uploadBuffer_;
     std::uint64_t frame_ = 0;
     std::size_t nanTexels_ = 0;
+    std::size_t uploads_ = 0;
     GLint maxTextureSize_ = 4096;
 };
 

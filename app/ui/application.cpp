@@ -129,7 +129,8 @@ void Application::frame() {
     ImGui::SetNextWindowSize(viewport->WorkSize);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
-                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                   ImGuiWindowFlags_NoBackground;  // the frame loop clears to WindowBg
     ImGui::Begin("PosLab", nullptr, flags);
     drawMenuBar();
     const float statusHeight = ImGui::GetFrameHeightWithSpacing();

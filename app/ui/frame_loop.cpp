@@ -115,7 +115,10 @@ int renderFrame(GLFWwindow* window, Application& application, SoakInput* soak = 
     int width = 0, height = 0;
     glfwGetFramebufferSize(window, &width, &height);
     glViewport(0, 0, width, height);
-    glClearColor(0.118f, 0.125f, 0.141f, 1.0f);
+    // The main window has no background of its own: clearing to its colour is far cheaper on
+    // software GL than a full-window blended quad.
+    const ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+    glClearColor(background.x, background.y, background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     application.afterRender(width, height);
