@@ -39,7 +39,8 @@ Figure SinusoidalPanel::exportFigure(const AppState& state, float width, float h
     options.colormap = view.colormap;
     options.window = view.window;
     options.trainingLength = view.markTrainingLength ? view.trainingLength : 0;
-    drawSinusoidalHeatmap(figure, {0, 0, width, heatmapHeight}, view.params, options, theme, nullptr);
+    drawSinusoidalHeatmap(figure, {0, 0, width, heatmapHeight}, view.params, options, theme,
+                          nullptr);
     drawSinusoidalCurves(figure, {0, heatmapHeight, width, height - heatmapHeight}, view.params,
                          curveOptions(view), theme);
     return figure;
@@ -65,36 +66,46 @@ void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
     sectionHeader("Encoding");
     if (sliderInt("d_model", &p.dModel, 2, 8192,
                   "Width of the encoding: the number of dimensions (columns). Each pair of columns "
-                  "is one frequency.", true)) {
+                  "is one frequency.",
+                  true)) {
         view.window.firstCol = 0, view.window.colCount = 0;
     }
-    if (sliderInt("sequence length", &p.seqLen, 1, kMaxGuiSeqLen,
-                  "Number of positions (rows) in the table.", true)) {
+    if (sliderInt("sequence length", &p.seqLen, 1, kMaxSeqLen,
+                  "Number of positions (rows) in the table, up to 1,048,576. Only the visible "
+                  "window is computed, so long tables stay live. Ctrl+click to type a value.",
+                  true)) {
         view.window.firstRow = 0, view.window.rowCount = 0;
     }
     sliderDouble("base", &p.base, 1.0001, 1e7, "%.6g",
                  "Frequency base: column pair i turns at 1 / base^(2i/d) radians per position. "
-                 "The paper uses 10000; larger bases stretch the slowest wavelengths.", true);
+                 "The paper uses 10000; larger bases stretch the slowest wavelengths.",
+                 true);
     if (ImGui::Button("10000")) p.base = 10000;
     tooltipForLastItem("Reset the base to the paper's value.");
     ImGui::SameLine();
     if (ImGui::Button("500000")) p.base = 500000;
     tooltipForLastItem("Llama 3's RoPE base, for comparison.");
-    comboEnum("layout", &p.layout,
-              std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat, SinusoidalLayout::Tensor2Tensor},
-              layoutName,
-              "interleaved: the paper's sin, cos, sin, cos…\nconcat: Hugging Face's [sin block | cos block]\n"
-              "t2t: tensor2tensor's get_timing_signal_1d — geometric timescales from 1 to base, not "
-              "the paper's frequencies.");
+    comboEnum(
+        "layout", &p.layout,
+        std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                    SinusoidalLayout::Tensor2Tensor},
+        layoutName,
+        "interleaved: the paper's sin, cos, sin, cos…\nconcat: Hugging Face's [sin block | cos "
+        "block]\n"
+        "t2t: tensor2tensor's get_timing_signal_1d — geometric timescales from 1 to base, not "
+        "the paper's frequencies.");
 
     sectionHeader("Display");
     comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
               "Blue-white-red is centred at zero, which suits values in [-1, 1].");
     ImGui::Checkbox("mark training length", &view.markTrainingLength);
-    tooltipForLastItem("Draw a line at the length a model was trained on and shade the positions beyond.");
-    if (view.markTrainingLength) sliderInt("training length", &view.trainingLength, 1, 65536, nullptr, true);
+    tooltipForLastItem(
+        "Draw a line at the length a model was trained on and shade the positions beyond.");
+    if (view.markTrainingLength)
+        sliderInt("training length", &view.trainingLength, 1, kMaxSeqLen, nullptr, true);
     if (ImGui::Button("Reset zoom")) view.window = {};
-    tooltipForLastItem("Or double-click the heatmap. Wheel: zoom; Shift+wheel: zoom dimensions; drag: pan.");
+    tooltipForLastItem(
+        "Or double-click the heatmap. Wheel: zoom; Shift+wheel: zoom dimensions; drag: pan.");
 
     sectionHeader("Curves");
     sliderInt("first dimension", &view.firstCurveDimension, 0, std::max(0, p.dModel - 1),
@@ -108,27 +119,34 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
     SinusoidalParams& p = view.params;
     view.window = clampWindow(view.window, p.seqLen, p.dModel);
 
-    // Zoom about the mouse with the wheel (rows; Shift: columns), pan by dragging.
+    SinusoidalHeatmapOptions options;
+    options.colormap = view.colormap;
+    options.window = view.window;
+    options.trainingLength = view.markTrainingLength ? view.trainingLength : 0;
+    const Box area{0, 0, canvas.box.width, canvas.box.height};
+
+    // Zoom about the mouse with the wheel (rows; Shift: columns), pan by dragging. The layout
+    // before this frame's zoom locates the mouse in cells (and sizes the sample: one texel per
+    // plot pixel at most).
     PlotFrame frame;
     {
-        // The frame of the previous layout is good enough to locate the mouse in cells.
-        Figure probe = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-        HeatmapSample empty;
-        empty.window = view.window;
-        empty.values = nullptr;
-        SinusoidalHeatmapOptions none;
-        drawSinusoidalHeatmap(probe, {0, 0, canvas.box.width, canvas.box.height}, p, none, context.theme, &empty, &frame);
+        Figure probe;
+        HeatmapSample layout;
+        layout.window = view.window;
+        drawSinusoidalHeatmap(probe, area, p, options, context.theme, &layout, &frame);
     }
     CellWindow& w = view.window;
     if (canvas.hovered && canvas.wheel != 0 && frame.plot.contains(canvas.mouse)) {
         const auto [cx, cy] = frame.toData(canvas.mouse);
         const double factor = std::pow(0.8, canvas.wheel);
         if (ImGui::GetIO().KeyShift) {
-            const long long count = std::clamp<long long>(std::llround(w.colCount * factor), 1, p.dModel);
+            const long long count =
+                std::clamp<long long>(std::llround(w.colCount * factor), 1, p.dModel);
             w.firstCol = std::llround(cx - (cx - w.firstCol) * double(count) / w.colCount);
             w.colCount = count;
         } else {
-            const long long count = std::clamp<long long>(std::llround(w.rowCount * factor), 1, p.seqLen);
+            const long long count =
+                std::clamp<long long>(std::llround(w.rowCount * factor), 1, p.seqLen);
             w.firstRow = std::llround(cy - (cy - w.firstRow) * double(count) / w.rowCount);
             w.rowCount = count;
         }
@@ -140,25 +158,22 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
     if (canvas.doubleClicked) w = {};
     w = clampWindow(w, p.seqLen, p.dModel);
 
-    const SampleKey key{p, w, int(canvas.box.width), int(canvas.box.height)};
+    const SampleKey key{p, w, int(frame.plot.width), int(frame.plot.height)};
     if (!sampleKey_ || !(*sampleKey_ == key)) {
-        sample_ = sinusoidalSampleForArea(p, w, {0, 0, canvas.box.width, canvas.box.height});
+        sample_ = sinusoidalSampleForArea(p, w, frame.plot);  // one texel per plot pixel at most
         sampleKey_ = key;
     }
 
-    SinusoidalHeatmapOptions options;
-    options.colormap = view.colormap;
     options.window = w;
-    options.trainingLength = view.markTrainingLength ? view.trainingLength : 0;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    drawSinusoidalHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, p, options,
-                          context.theme, &sample_, &frame);
+    drawSinusoidalHeatmap(figure, area, p, options, context.theme, &sample_, &frame);
     drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const auto [x, y] = frame.toData(canvas.mouse);
         const int column = std::clamp(int(std::floor(x)), 0, p.dModel - 1);
-        const long long position = std::clamp<long long>(std::llround(std::floor(y)), 0, p.seqLen - 1);
+        const long long position =
+            std::clamp<long long>(std::llround(std::floor(y)), 0, p.seqLen - 1);
         const SinusoidalColumn wave = sinusoidalColumn(p, column);
         ImGui::BeginTooltip();
         ImGui::Text("position %lld, dimension %d", position, column);
@@ -188,7 +203,8 @@ void SinusoidalPanel::drawCurves(SinusoidalViewState& view, FrameContext& contex
         ImGui::BeginTooltip();
         ImGui::Text("position %.2f", position);
         for (int dimension : options.dimensions) {
-            ImGui::Text("dim %d: %.5f", dimension, sinusoidalValue(view.params, position, dimension));
+            ImGui::Text("dim %d: %.5f", dimension,
+                        sinusoidalValue(view.params, position, dimension));
         }
         ImGui::EndTooltip();
     }

@@ -17,8 +17,16 @@ struct GLFWwindow;
 
 namespace poslab::ui {
 
+enum class BenchScenario {
+    Slider,   // the base slider moves every frame (every texel changes)
+    PanZoom,  // the heatmap is zoomed in, panned and zoomed out again, as with wheel and drag
+};
+
 struct LaunchOptions {
-    int benchFrames = 0;          // > 0: drive the base slider for N frames, print timings, quit
+    int benchFrames = 0;          // > 0: run a benchmark scenario for N frames, print timings, quit
+    BenchScenario benchScenario = BenchScenario::Slider;
+    int benchSeqLen = 0;          // table size for the benchmark (0: the scenario's default)
+    int benchDModel = 0;
     std::string screenshotPath;   // non-empty: save a screenshot after a few frames, quit
     std::string initialView;      // tab to open first
     int soakFrames = 0;           // > 0: random input for N frames across every view, then quit

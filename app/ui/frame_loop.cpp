@@ -1,9 +1,9 @@
 #include "ui/frame_loop.hpp"
 
-#include <glad/gl.h>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <glad/gl.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -11,16 +11,22 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <thread>
 
 #include "cli/args.hpp"
+#include "poslab/heatmap_sample.hpp"
+#include "poslab/limits.hpp"
 
 namespace poslab::ui {
 
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments) {
     const std::vector<cli::OptionSpec> options = {
-        {"bench-frames", "N", "frames to time while the base slider moves"},
+        {"bench-frames", "N", "frames to time in a benchmark scenario"},
+        {"bench-scenario", "NAME", "slider (the base moves) or pan-zoom (default slider)"},
+        {"bench-seq-len", "L", "positions in the benchmark's table"},
+        {"bench-d-model", "D", "dimensions in the benchmark's table"},
         {"screenshot", "FILE.png", "save a screenshot after the first frames, then quit"},
         {"view", "NAME", "view to open first"},
         {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
@@ -40,18 +46,40 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         return Error{"--bench-frames must be 0..1000000 (got " + std::to_string(*frames) + ")"};
     }
     launch.benchFrames = int(*frames);
+    const std::string scenario = args->text("bench-scenario", "slider").value();
+    if (scenario == "pan-zoom") {
+        launch.benchScenario = BenchScenario::PanZoom;
+    } else if (scenario != "slider") {
+        return Error{"--bench-scenario must be slider or pan-zoom (got '" + scenario + "')"};
+    }
+    auto benchSeqLen = args->integer("bench-seq-len", 0);
+    if (!benchSeqLen) return benchSeqLen.error();
+    if (*benchSeqLen < 0 || *benchSeqLen > kMaxSeqLen) {
+        return Error{"--bench-seq-len must be 1.." + std::to_string(kMaxSeqLen) + " (got " +
+                     std::to_string(*benchSeqLen) + ")"};
+    }
+    launch.benchSeqLen = int(*benchSeqLen);
+    auto benchDModel = args->integer("bench-d-model", 0);
+    if (!benchDModel) return benchDModel.error();
+    if (*benchDModel < 0 || *benchDModel > kMaxDModel) {
+        return Error{"--bench-d-model must be 1.." + std::to_string(kMaxDModel) + " (got " +
+                     std::to_string(*benchDModel) + ")"};
+    }
+    launch.benchDModel = int(*benchDModel);
     launch.screenshotPath = args->text("screenshot", "").value();
     launch.initialView = args->text("view", "").value();
     auto soak = args->integer("soak", 0);
     if (!soak) return soak.error();
-    if (*soak < 0 || *soak > 10000000) return Error{"--soak must be 0..10000000 (got " + std::to_string(*soak) + ")"};
+    if (*soak < 0 || *soak > 10000000)
+        return Error{"--soak must be 0..10000000 (got " + std::to_string(*soak) + ")"};
     launch.soakFrames = int(*soak);
     auto seed = args->integer("seed", 1);
     if (!seed) return seed.error();
     launch.soakSeed = static_cast<unsigned long long>(*seed);
     auto lesson = args->integer("lesson", 0);
     if (!lesson) return lesson.error();
-    if (*lesson < 0 || *lesson > 1000) return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
+    if (*lesson < 0 || *lesson > 1000)
+        return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
     launch.lesson = int(*lesson);
     launch.presentation = args->flag("presentation");
     launch.sessionPath = args->text("session", "").value();
@@ -65,14 +93,44 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// POSLAB_BENCH_D / POSLAB_BENCH_L override the benchmark's table size (for profiling).
-int benchDModelFromEnvironment(int fallback) {
-    const char* text = std::getenv("POSLAB_BENCH_D");
-    return text ? std::clamp(std::atoi(text), 1, 8192) : fallback;
+// Resident memory of this process from /proc/self/status, in MiB: VmRSS (now) or VmHWM (peak).
+double residentMebibytes(const char* field) {
+    std::FILE* status = std::fopen("/proc/self/status", "r");
+    if (!status) return 0;
+    char line[256];
+    double kib = 0;
+    const std::size_t length = std::strlen(field);
+    while (std::fgets(line, sizeof line, status)) {
+        if (std::strncmp(line, field, length) == 0) kib = std::atof(line + length + 1);
+    }
+    std::fclose(status);
+    return kib / 1024;
 }
-int benchSeqLenFromEnvironment(int fallback) {
-    const char* text = std::getenv("POSLAB_BENCH_L");
-    return text ? std::clamp(std::atoi(text), 1, 65536) : fallback;
+
+// The pan-zoom scenario: a 150-frame cycle that zooms into the middle of the table (rows and
+// columns), pans across it, and zooms back out to the whole table, as wheel and drag would.
+void panZoomStep(CellWindow& window, int frame, long long rows, long long cols) {
+    if (window.rowCount == 0) window = {0, rows, 0, cols};
+    const int phase = frame % 150;
+    auto zoom = [&](double rowFactor, double colFactor) {
+        const double centreRow = window.firstRow + window.rowCount / 2.0;
+        const double centreCol = window.firstCol + window.colCount / 2.0;
+        window.rowCount =
+            std::clamp<long long>(std::llround(window.rowCount * rowFactor), 16, rows);
+        window.colCount = std::clamp<long long>(std::llround(window.colCount * colFactor), 8, cols);
+        window.firstRow = std::llround(centreRow - window.rowCount / 2.0);
+        window.firstCol = std::llround(centreCol - window.colCount / 2.0);
+    };
+    if (phase < 50) {
+        zoom(0.8, 0.9);
+    } else if (phase < 100) {
+        const long long direction = (phase / 25) % 2 == 0 ? 1 : -1;
+        window.firstRow += direction * std::max<long long>(1, window.rowCount / 20);
+        window.firstCol += direction * std::max<long long>(1, window.colCount / 40);
+    } else {
+        zoom(1.25, 1.0 / 0.9);
+    }
+    window = clampWindow(window, rows, cols);
 }
 
 // Random input for the soak test: the mouse wanders, clicks, drags and scrolls over the whole
@@ -80,7 +138,7 @@ int benchSeqLenFromEnvironment(int fallback) {
 struct SoakInput {
     std::mt19937_64 random;
     ImVec2 position{700, 450};
-    int buttonFrames = 0;   // frames the left button stays down (a drag when > 1)
+    int buttonFrames = 0;  // frames the left button stays down (a drag when > 1)
     ImVec2 velocity{0, 0};
 
     void apply(ImGuiIO& io) {
@@ -132,7 +190,8 @@ void printFrameStatistics(std::vector<double> milliseconds) {
     double sum = 0;
     for (double m : milliseconds) sum += m;
     auto percentile = [&](double q) {
-        return milliseconds[std::min(milliseconds.size() - 1, std::size_t(q * milliseconds.size()))];
+        return milliseconds[std::min(milliseconds.size() - 1,
+                                     std::size_t(q * milliseconds.size()))];
     };
     std::printf("frames %zu  median %.2f ms  mean %.2f ms  p95 %.2f ms  max %.2f ms\n",
                 milliseconds.size(), percentile(0.5), sum / milliseconds.size(), percentile(0.95),
@@ -146,40 +205,54 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
     int framesToDraw = 3;  // ImGui settles layouts over a couple of frames after each event
 
     if (options.benchFrames > 0) {
-        // Move the base slider every frame, as a user dragging it would, and time whole frames
-        // (UI, table sample, texture upload, shader, ImGui render, glFinish).
+        // Time whole frames (UI, table sample, texture upload, shader, ImGui render, glFinish)
+        // while the sinusoidal view changes every frame as a user's dragging would change it.
+        const bool panZoom = options.benchScenario == BenchScenario::PanZoom;
         std::vector<double> times;
         long long triangles = 0;
+        (void)application.selectView("sinusoidal");  // always present
         SinusoidalViewState& view = application.state().sinusoidal;
-        view.params.dModel = benchDModelFromEnvironment(1024);
-        view.params.seqLen = benchSeqLenFromEnvironment(4096);
+        view.params.dModel = options.benchDModel > 0 ? options.benchDModel : panZoom ? 4096 : 1024;
+        view.params.seqLen = options.benchSeqLen > 0 ? options.benchSeqLen
+                             : panZoom               ? kMaxSeqLen
+                                                     : 4096;
+        view.window = {};
         for (int i = 0; i < options.benchFrames + 5 && !glfwWindowShouldClose(window); ++i) {
             glfwPollEvents();
-            view.params.base = 10000.0 * std::pow(1.01, i % 200);
+            if (panZoom) {
+                panZoomStep(view.window, i, view.params.seqLen, view.params.dModel);
+            } else {
+                view.params.base = 10000.0 * std::pow(1.01, i % 200);
+            }
             const auto start = Clock::now();
             triangles += renderFrame(window, application);
             glFinish();
-            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+            const double ms =
+                std::chrono::duration<double, std::milli>(Clock::now() - start).count();
             if (i >= 5) times.push_back(ms);  // skip warm-up (font atlas, shader compile)
         }
         printFrameStatistics(times);
-        std::printf("triangles per frame %lld (d_model %d, %d positions)\n",
-                    triangles / std::max(1, options.benchFrames + 5), view.params.dModel,
-                    view.params.seqLen);
+        std::printf("triangles per frame %lld (%s, d_model %d, %d positions)\n",
+                    triangles / std::max(1, options.benchFrames + 5),
+                    panZoom ? "pan-zoom" : "base slider", view.params.dModel, view.params.seqLen);
+        std::printf("resident memory %.0f MiB, peak %.0f MiB\n", residentMebibytes("VmRSS:"),
+                    residentMebibytes("VmHWM:"));
         return 0;
     }
 
     if (options.soakFrames > 0) {
         // Random input across every view, as fast as frames go; NaN reaching a texture fails.
         SoakInput soak{std::mt19937_64(options.soakSeed)};
-        const int framesPerView = std::max(1, options.soakFrames / int(2 * application.viewCount()));
+        const int framesPerView =
+            std::max(1, options.soakFrames / int(2 * application.viewCount()));
         std::vector<double> times;
         for (int i = 0; i < options.soakFrames && !glfwWindowShouldClose(window); ++i) {
             if (i % framesPerView == 0) application.selectView(std::size_t(i / framesPerView));
             glfwPollEvents();
             const auto start = Clock::now();
             renderFrame(window, application, &soak);
-            times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+            times.push_back(
+                std::chrono::duration<double, std::milli>(Clock::now() - start).count());
             if (application.quitRequested()) break;
         }
         printFrameStatistics(times);
@@ -188,7 +261,8 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
                          application.nanTexelsDrawn());
             return 1;
         }
-        std::printf("soak: %zu frames over %zu views, no NaN drawn\n", times.size(), application.viewCount());
+        std::printf("soak: %zu frames over %zu views, no NaN drawn\n", times.size(),
+                    application.viewCount());
         return 0;
     }
 

@@ -234,17 +234,42 @@ HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window
     sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
     sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
     const long long blocks = (w.rowCount + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
-    Matrix rows = sinusoidalBlockMeans(params, w.firstRow, int(sample.rowsPerTexel), int(blocks));
-    if (w.firstCol != 0 || w.colCount != params.dModel) {
-        Matrix cropped(rows.rows, std::size_t(w.colCount));
-        for (std::size_t r = 0; r < rows.rows; ++r) {
-            std::copy_n(rows.row(r) + w.firstCol, w.colCount, cropped.row(r));
+    const long long group = sample.colsPerTexel;
+    const long long texelCols = (w.colCount + group - 1) / group;
+
+    // Block means of whole rows, kBlockRows at a time into a small scratch matrix that stays in
+    // cache, then cropped to the visible columns and averaged over column groups. A 4096-wide
+    // table never needs a full-size intermediate (fresh memory costs more than the maths).
+    auto values = std::make_shared<Matrix>(std::size_t(blocks), std::size_t(texelCols));
+    auto reduceColumns = [&](const Matrix& rows, int count, long long firstTexelRow) {
+        for (int r = 0; r < count; ++r) {
+            const double* in = rows.row(std::size_t(r)) + w.firstCol;
+            double* out = values->row(std::size_t(firstTexelRow + r));
+            for (long long g = 0; g < texelCols; ++g) {
+                const long long begin = g * group, end = std::min(w.colCount, begin + group);
+                double sum = 0;
+                for (long long c = begin; c < end; ++c) sum += in[c];
+                out[g] = sum / double(end - begin);
+            }
         }
-        rows = std::move(cropped);
+    };
+    // The last block may be cut short by the window's end: it averages only the rows it has.
+    const long long fullBlocks = w.rowCount / sample.rowsPerTexel;
+    const SinusoidalBlockGenerator generator(params, int(sample.rowsPerTexel));
+    Matrix chunk;
+    for (long long first = 0; first < fullBlocks; first += kBlockRows) {
+        const int count = int(std::min<long long>(kBlockRows, fullBlocks - first));
+        generator.fill(chunk, w.firstRow + first * sample.rowsPerTexel, count);
+        reduceColumns(chunk, count, first);
     }
-    sample.values = std::make_shared<const Matrix>(averageColumns(rows, sample.colsPerTexel));
+    if (const long long remainder = w.rowCount - fullBlocks * sample.rowsPerTexel; remainder > 0) {
+        SinusoidalBlockGenerator(params, int(remainder))
+            .fill(chunk, w.firstRow + fullBlocks * sample.rowsPerTexel, 1);
+        reduceColumns(chunk, 1, fullBlocks);
+    }
+    sample.values = std::move(values);
     sample.rowSpan = double(blocks * sample.rowsPerTexel);
-    sample.colSpan = double(sample.values->cols * sample.colsPerTexel);
+    sample.colSpan = double(texelCols * sample.colsPerTexel);
     sample.version = nextMatrixVersion();
     return sample;
 }

@@ -15,10 +15,20 @@ std::string sinusoidalTitle(const SinusoidalParams& params) {
 }
 
 HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area) {
-    // The plot is a little smaller than the area; one texel per area pixel is at most ~1.3 per
-    // plot pixel, which linear minification handles without visible aliasing.
+    // At most one texel per pixel: each pixel shows the mean of the cells under it.
     return sinusoidalSample(params, window, std::max(1, int(area.height)),
                             std::max(1, int(area.width)));
+}
+
+Box sinusoidalHeatmapPlotBox(Box area, const SinusoidalParams& params,
+                             const SinusoidalHeatmapOptions& options, const Theme& theme) {
+    // The layout does not depend on the values: lay the figure out once with none.
+    Figure scratch;
+    HeatmapSample layout;
+    layout.window = clampWindow(options.window, params.seqLen, params.dModel);
+    PlotFrame frame;
+    drawSinusoidalHeatmap(scratch, area, params, options, theme, &layout, &frame);
+    return frame.plot;
 }
 
 void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& params,
@@ -26,7 +36,8 @@ void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& par
                            const HeatmapSample* sample, PlotFrame* frame) {
     HeatmapSample computed;
     if (!sample) {
-        computed = sinusoidalSampleForArea(params, options.window, area);
+        computed = sinusoidalSampleForArea(params, options.window,
+                                           sinusoidalHeatmapPlotBox(area, params, options, theme));
         sample = &computed;
     }
     const CellWindow& w = sample->window;

@@ -165,6 +165,50 @@ TEST(SinusoidalTest, OneGeneratorServesManyChunks) {
     }
 }
 
+// Mean of the paper's cells over rows [row0, row0+rows) and columns [col0, col0+cols).
+double paperMean(long long row0, long long rows, int col0, int cols, int d, double base) {
+    double sum = 0;
+    for (long long r = row0; r < row0 + rows; ++r) {
+        for (int c = col0; c < col0 + cols; ++c) sum += paperValue(int(r), c, d, base);
+    }
+    return sum / double(rows * cols);
+}
+
+TEST(SinusoidalTest, ZoomedSampleTexelsAreMeansOfTheCellsUnderThem) {
+    const auto p = params(37, 100000);
+    const CellWindow window{1234, 5000, 5, 23};
+    const HeatmapSample sample = sinusoidalSample(p, window, 40, 6);
+    ASSERT_EQ(sample.rowsPerTexel, 125);  // ceil(5000 / 40)
+    ASSERT_EQ(sample.colsPerTexel, 4);    // ceil(23 / 6)
+    ASSERT_EQ(sample.values->rows, 40u);
+    ASSERT_EQ(sample.values->cols, 6u);  // the last group holds the remaining 3 columns
+    for (int r = 0; r < 40; ++r) {
+        for (int g = 0; g < 6; ++g) {
+            const int col0 = 5 + 4 * g, cols = std::min(4, 5 + 23 - col0);
+            ASSERT_NEAR((*sample.values)(r, g), paperMean(1234 + 125LL * r, 125, col0, cols, 37, 10000), 1e-9)
+                << r << "," << g;
+        }
+    }
+}
+
+TEST(SinusoidalTest, MillionPositionSampleStaysSmallAndExact) {
+    // 1,048,576 x 4096 cells (32 GiB as doubles) summarised into a 500 x 900-pixel plot.
+    const auto p = params(4096, 1 << 20);
+    const HeatmapSample sample = sinusoidalSample(p, {}, 500, 900);
+    ASSERT_EQ(sample.rowsPerTexel, 2098);  // ceil(1048576 / 500)
+    ASSERT_EQ(sample.colsPerTexel, 5);     // ceil(4096 / 900)
+    ASSERT_EQ(sample.values->rows, 500u);
+    ASSERT_EQ(sample.values->cols, 820u);
+    for (double v : sample.values->values) ASSERT_TRUE(std::isfinite(v));
+    for (auto [r, g] : {std::pair{0, 0}, std::pair{250, 3}, std::pair{499, 819}, std::pair{17, 600}}) {
+        const long long row0 = 2098LL * r;
+        const long long rows = std::min<long long>(2098, (1 << 20) - row0);
+        const int col0 = 5 * g, cols = std::min(5, 4096 - col0);
+        EXPECT_NEAR((*sample.values)(r, g), paperMean(row0, rows, col0, cols, 4096, 10000), 1e-9)
+            << r << "," << g;
+    }
+}
+
 TEST(SinusoidalTest, FormulaShowsSubstitutedNumbers) {
     const std::string text = sinusoidalFormula(params(128, 10), 3, 4);
     EXPECT_NE(text.find("sin(3 / 10000^(4/128))"), std::string::npos) << text;

@@ -18,8 +18,13 @@ struct SinusoidalHeatmapOptions {
 
 std::string sinusoidalTitle(const SinusoidalParams& params);  // "Sinusoidal (interleaved) — d=…"
 
-// Texels for a heatmap drawn into `area` (one per pixel at most).
+// Texels for a heatmap whose cells fill `area` (one per pixel at most: each is the mean of the
+// cells under its pixel). Pass the plot rectangle, see sinusoidalHeatmapPlotBox().
 HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area);
+
+// Where drawSinusoidalHeatmap() puts the cells when drawing into `area`.
+Box sinusoidalHeatmapPlotBox(Box area, const SinusoidalParams& params,
+                             const SinusoidalHeatmapOptions& options, const Theme& theme);
 
 // Draws the heatmap; pass the sample when the caller caches one, or nullptr to compute it.
 void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& params,
