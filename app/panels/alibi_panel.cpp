@@ -10,13 +10,9 @@
 
 namespace poslab::ui {
 
-bool AlibiPanel::CacheKey::operator==(const CacheKey& o) const {
-    const AlibiFigureOptions &a = options, &b = o.options;
-    return a.heads == b.heads && a.seqLen == b.seqLen && a.symmetric == b.symmetric &&
-           a.enlargedHead == b.enlargedHead && a.queryIndex == b.queryIndex &&
-           a.previewKeys == b.previewKeys && a.contentScale == b.contentScale &&
-           a.contentSeed == b.contentSeed && width == o.width && height == o.height &&
-           fontSize == o.fontSize;
+AlibiPanel::CacheKey AlibiPanel::cacheKey(const AlibiFigureOptions& o) {
+    return {o.heads,      o.seqLen,      o.symmetric,    o.enlargedHead,
+            o.queryIndex, o.previewKeys, o.contentScale, o.contentSeed};
 }
 
 AlibiFigureOptions AlibiPanel::optionsFor(const AlibiViewState& view) {
@@ -120,30 +116,16 @@ void AlibiPanel::drawControls(AlibiViewState& view) {
 }
 
 void AlibiPanel::drawFigure(AlibiViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("alibi");
     const AlibiFigureOptions options = optionsFor(view);
-    const Box area{0, 0, canvas.box.width, canvas.box.height};
-    const CacheKey key{options, area.width, area.height, context.theme.fontSize};
-    if (!key_ || !(*key_ == key)) {
-        layout_ = alibiLayout(area, options, context.theme);
-        auto data = computeAlibiFigureData(options, layout_);
-        if (data) {
-            data_ = std::move(data).value();
-            error_.clear();
-        } else {
-            error_ = data.error().message;
-        }
-        key_ = key;
-    }
-    Figure figure = emptyFigure(area.width, area.height, context.theme);
     AlibiFigureFrames frames;
-    if (error_.empty()) {
-        drawAlibiFigure(figure, layout_, options, data_, context.theme, &frames);
-    } else {
-        drawNote(figure, area, error_, context.theme);
-    }
-    drawCanvasFigure(canvas, figure, context);
-    if (!error_.empty() || !canvas.hovered) return;
+    const Canvas canvas = cache_.show(
+        "alibi", cacheKey(options), context,
+        [&](Box area) { return alibiLayout(area, options, context.theme); },
+        [&](const AlibiLayout& layout) { return computeAlibiFigureData(options, layout); },
+        [&](Figure& figure, const AlibiLayout& layout, const AlibiFigureData& data) {
+            drawAlibiFigure(figure, layout, options, data, context.theme, &frames);
+        });
+    if (!cache_.ok() || !canvas.hovered) return;
 
     const int head = frames.headAt(canvas.mouse);
     if (head >= 0) {
@@ -158,8 +140,9 @@ void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames
     const AlibiFigureOptions options = optionsFor(view);
     const int length = options.seqLen;
     const bool causal = !options.symmetric;
+    const AlibiFigureData& data = cache_.data();
     auto biasLines = [&](int head, int query, int key) {
-        const double slope = data_.slopes[std::size_t(head)];
+        const double slope = data.slopes[std::size_t(head)];
         ImGui::Text("head %d: slope m = %s = %.6g", head, alibiSlopeText(slope).c_str(), slope);
         ImGui::Text("query i = %d, key j = %d", query, key);
         if (causal && key > query) {
@@ -179,7 +162,7 @@ void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames
         const int key = std::clamp(int((mouse.x - cell.x) / cell.width * length), 0, length - 1);
         ImGui::BeginTooltip();
         biasLines(head, query, key);
-        const HeatmapSample& sample = data_.heads[std::size_t(head)];
+        const HeatmapSample& sample = data.heads[std::size_t(head)];
         if (sample.rowsPerTexel > 1) {
             ImGui::TextDisabled(
                 "the small map shows means of %lld x %lld cells (masked cells "
@@ -195,11 +178,11 @@ void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames
         ImGui::BeginTooltip();
         biasLines(options.enlargedHead, std::clamp(int(std::floor(y)), 0, length - 1),
                   std::clamp(int(std::floor(x)), 0, length - 1));
-        if (data_.enlarged.rowsPerTexel > 1 || data_.enlarged.colsPerTexel > 1) {
+        if (data.enlarged.rowsPerTexel > 1 || data.enlarged.colsPerTexel > 1) {
             ImGui::TextDisabled(
                 "zoomed out: a pixel is the mean of %lld x %lld cells, masked "
                 "cells left out",
-                data_.enlarged.rowsPerTexel, data_.enlarged.colsPerTexel);
+                data.enlarged.rowsPerTexel, data.enlarged.colsPerTexel);
         }
         ImGui::EndTooltip();
         return;
@@ -207,7 +190,7 @@ void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames
     if (frames.slopes.plot.contains(mouse)) {
         const int h =
             std::clamp(int(std::lround(frames.slopes.toData(mouse).first)), 0, options.heads - 1);
-        const double slope = data_.slopes[std::size_t(h)];
+        const double slope = data.slopes[std::size_t(h)];
         ImGui::BeginTooltip();
         ImGui::Text("head %d: m = %s = %.8g", h, alibiSlopeText(slope).c_str(), slope);
         ImGui::Text("bias falls by %.4g per position of distance", slope);
@@ -221,7 +204,7 @@ void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames
         const int h = std::clamp(int(std::floor(y)), 0, options.heads - 1);
         const int key = std::clamp(int(std::floor(x)), 0, length - 1);
         const int query = alibiQueryIndex(options);
-        const double slope = data_.slopes[std::size_t(h)];
+        const double slope = data.slopes[std::size_t(h)];
         // One softmax row, recomputed for the exact value under the mouse (the texels may be
         // block means).
         auto row =
@@ -237,9 +220,9 @@ void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames
             ImGui::Text("attention weight %.6g", (*row)[std::size_t(key)]);
             ImGui::Text("bias %.6g", alibiBiasValue(slope, query, key, options.symmetric));
         }
-        if (data_.attention.colsPerTexel > 1 || data_.attention.rowsPerTexel > 1) {
+        if (data.attention.colsPerTexel > 1 || data.attention.rowsPerTexel > 1) {
             ImGui::TextDisabled("a pixel is the mean of %lld heads x %lld keys",
-                                data_.attention.rowsPerTexel, data_.attention.colsPerTexel);
+                                data.attention.rowsPerTexel, data.attention.colsPerTexel);
         }
         ImGui::EndTooltip();
     }

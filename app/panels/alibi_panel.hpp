@@ -3,8 +3,10 @@
 // query row per head, showing how strongly each head prefers recent keys.
 #pragma once
 
-#include <optional>
+#include <cstdint>
+#include <tuple>
 
+#include "panels/figure_cache.hpp"
 #include "poslab/bias_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -26,17 +28,12 @@ class AlibiPanel : public Panel {
     void showTooltip(const AlibiViewState& view, const AlibiFigureFrames& frames,
                      Point mouse) const;
 
-    // Layout and derived data, rebuilt only when the options (colormap aside), the canvas size
-    // or the font size change.
-    struct CacheKey {
-        AlibiFigureOptions options;
-        float width = 0, height = 0, fontSize = 0;
-        bool operator==(const CacheKey& o) const;
-    };
-    std::optional<CacheKey> key_;
-    AlibiLayout layout_;
-    AlibiFigureData data_;
-    std::string error_;
+    // What the layout and data depend on: every option but the colormap, which only colours
+    // them. heads, seqLen, symmetric, enlargedHead, queryIndex, previewKeys, contentScale,
+    // contentSeed.
+    using CacheKey = std::tuple<int, int, bool, int, int, int, double, std::uint64_t>;
+    static CacheKey cacheKey(const AlibiFigureOptions& options);
+    CachedFigure<CacheKey, AlibiLayout, AlibiFigureData> cache_;
 };
 
 }  // namespace poslab::ui

@@ -1,11 +1,17 @@
-// figure_cache.hpp — a whole Figure kept until its key changes, for the understanding panels whose
-// figures are composites built by core (understanding_figures.hpp): rebuilt when a parameter, the
-// canvas size or the theme changes, never every frame. The heatmaps inside keep their versions,
-// so the renderer's textures are reused as well.
+// figure_cache.hpp — figures, or what they are drawn from, kept until their key changes: rebuilt
+// when a parameter, the canvas size or the theme changes, never every frame. The heatmaps inside
+// keep their versions, so the renderer's textures are reused as well.
+//   FigureCache                      a whole Figure: the understanding panels, whose figures are
+//                                    composites built by core (understanding_figures.hpp)
+//   CachedFigure<Key, Layout, Data>  a layout and the data computed for it, from which the panel
+//                                    draws its figure every frame (hover highlights, clicks):
+//                                    the ALiBi and T5 views (bias_figures.hpp)
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -63,6 +69,65 @@ class FigureCache {
   private:
     std::string key_;
     Figure figure_;
+    std::string error_;
+};
+
+// A view's layout and derived data, kept while `Key` (the options they depend on, compared with
+// ==; a std::tuple of the fields will do), the canvas size and the font size stay the same. The
+// figure itself is drawn from them every frame, so hover and colour changes cost no recompute.
+//
+// Usage (a panel member `CachedFigure<Key, AlibiLayout, AlibiFigureData> cache_`):
+//   const Canvas canvas = cache_.show("alibi", key, context,
+//       [&](Box area) { return alibiLayout(area, options, context.theme); },
+//       [&](const AlibiLayout& layout) { return computeAlibiFigureData(options, layout); },
+//       [&](Figure& figure, const AlibiLayout& layout, const AlibiFigureData& data) {
+//           drawAlibiFigure(figure, layout, options, data, context.theme, &frames); });
+//   if (cache_.ok() && canvas.hovered) ... cache_.data() ...
+template <class Key, class Layout, class Data>
+class CachedFigure {
+  public:
+    // The canvas fills the remaining space. When the key, its size or the font size changed,
+    // layout = makeLayout(area) and data = compute(layout) (a Result<Data>); then the figure is
+    // draw(figure, layout, data), or the compute error as a note. Returns the canvas for hover.
+    template <class MakeLayout, class Compute, class Draw>
+    Canvas show(const char* id, const Key& key, const FrameContext& context, MakeLayout makeLayout,
+                Compute compute, Draw draw) {
+        const Canvas canvas = beginCanvas(id);
+        const Box area{0, 0, canvas.box.width, canvas.box.height};
+        Stamp stamp{key, area.width, area.height, context.theme.fontSize};
+        if (!stamp_ || !(*stamp_ == stamp)) {
+            layout_ = makeLayout(area);
+            auto data = compute(std::as_const(layout_));
+            if (data) {
+                data_ = std::move(data).value();
+                error_.clear();
+            } else {
+                error_ = data.error().message;  // data_ keeps the last good data
+            }
+            stamp_ = std::move(stamp);
+        }
+        Figure figure = emptyFigure(area.width, area.height, context.theme);
+        if (error_.empty()) {
+            draw(figure, std::as_const(layout_), std::as_const(data_));
+        } else {
+            drawNote(figure, area, error_, context.theme);
+        }
+        drawCanvasFigure(canvas, figure, context);
+        return canvas;
+    }
+    bool ok() const { return error_.empty(); }           // the last compute succeeded
+    const Data& data() const { return data_; }           // the last good data (default before any)
+    const std::string& error() const { return error_; }  // the last compute's error, "" if none
+
+  private:
+    struct Stamp {
+        Key key;
+        float width = 0, height = 0, fontSize = 0;
+        bool operator==(const Stamp&) const = default;
+    };
+    std::optional<Stamp> stamp_;
+    Layout layout_;
+    Data data_;
     std::string error_;
 };
 

@@ -26,12 +26,10 @@ std::string rangeTextOf(const std::vector<BucketRange>& ranges, int bucket) {
 
 }  // namespace
 
-bool T5Panel::CacheKey::operator==(const CacheKey& o) const {
-    const T5Params &a = options.params, &b = o.options.params;
-    return a.seqLen == b.seqLen && a.numBuckets == b.numBuckets && a.maxDistance == b.maxDistance &&
-           a.bidirectional == b.bidirectional && options.bucketBiases == o.options.bucketBiases &&
-           options.biasSeed == o.options.biasSeed && width == o.width && height == o.height &&
-           fontSize == o.fontSize;
+T5Panel::CacheKey T5Panel::cacheKey(const T5FigureOptions& options) {
+    const T5Params& p = options.params;
+    return {p.seqLen,        p.numBuckets,         p.maxDistance,
+            p.bidirectional, options.bucketBiases, options.biasSeed};
 }
 
 T5FigureOptions T5Panel::optionsFor(const T5ViewState& view) {
@@ -142,7 +140,7 @@ void T5Panel::drawBucketEditor(T5ViewState& view) {
         for (int b = clipper.DisplayStart; b < clipper.DisplayEnd; ++b) {
             ImGui::PushID(b);
             double value = shown[std::size_t(b)];
-            const std::string range = rangeTextOf(data_.ranges, b);
+            const std::string range = rangeTextOf(cache_.data().ranges, b);
             const std::string name = "b[" + std::to_string(b) + "]";
             ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 3.5f);
             if (ImGui::InputDouble(name.c_str(), &value, 0.1, 1.0, "%.4f") &&
@@ -162,42 +160,28 @@ void T5Panel::drawBucketEditor(T5ViewState& view) {
 }
 
 void T5Panel::drawFigure(T5ViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("t5");
     const T5FigureOptions options = optionsFor(view);
-    const Box area{0, 0, canvas.box.width, canvas.box.height};
-    const CacheKey key{options, area.width, area.height, context.theme.fontSize};
-    if (!key_ || !(*key_ == key)) {
-        layout_ = t5Layout(area, context.theme);
-        auto data = computeT5FigureData(options, layout_);
-        if (data) {
-            data_ = std::move(data).value();
-            error_.clear();
-        } else {
-            error_ = data.error().message;
-        }
-        key_ = key;
-    }
-    Figure figure = emptyFigure(area.width, area.height, context.theme);
     T5FigureFrames frames;
-    if (error_.empty()) {
-        drawT5Figure(figure, layout_, options, data_, context.theme, &frames);
-    } else {
-        drawNote(figure, area, error_, context.theme);
-    }
-    drawCanvasFigure(canvas, figure, context);
-    if (error_.empty() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
+    const Canvas canvas = cache_.show(
+        "t5", cacheKey(options), context, [&](Box area) { return t5Layout(area, context.theme); },
+        [&](const T5Layout& layout) { return computeT5FigureData(options, layout); },
+        [&](Figure& figure, const T5Layout& layout, const T5FigureData& data) {
+            drawT5Figure(figure, layout, options, data, context.theme, &frames);
+        });
+    if (cache_.ok() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
 }
 
 void T5Panel::showTooltip(const T5FigureOptions& options, const T5FigureFrames& frames,
                           Point mouse) const {
     const T5Params& p = options.params;
+    const T5FigureData& data = cache_.data();
     auto bucketLines = [&](int relative) {
         const int bucket =
             t5RelativePositionBucket(relative, p.bidirectional, p.numBuckets, p.maxDistance);
         ImGui::Text("relative position j - i = %d", relative);
         ImGui::Text("bucket %d: covers j - i in %s", bucket,
-                    rangeTextOf(data_.ranges, bucket).c_str());
-        ImGui::Text("bias b[%d] = %.6g", bucket, data_.biases[std::size_t(bucket)]);
+                    rangeTextOf(data.ranges, bucket).c_str());
+        ImGui::Text("bias b[%d] = %.6g", bucket, data.biases[std::size_t(bucket)]);
         const int share = p.bidirectional ? p.numBuckets / 2 : p.numBuckets;
         if (bucket % share < t5MaxExact(p)) {
             ImGui::TextDisabled("an exact bucket: one distance");
@@ -213,7 +197,7 @@ void T5Panel::showTooltip(const T5FigureOptions& options, const T5FigureFrames& 
         ImGui::BeginTooltip();
         ImGui::Text("query i = %d, key j = %d", query, key);
         bucketLines(key - query);
-        const HeatmapSample& sample = frame == &frames.buckets ? data_.buckets : data_.bias;
+        const HeatmapSample& sample = frame == &frames.buckets ? data.buckets : data.bias;
         if (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1) {
             ImGui::TextDisabled(frame == &frames.buckets
                                     ? "zoomed out: a pixel shows the bucket of its centre cell"

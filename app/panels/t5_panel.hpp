@@ -3,8 +3,11 @@
 // and the bucket edges and the bias as step functions of the relative position.
 #pragma once
 
-#include <optional>
+#include <cstdint>
+#include <tuple>
+#include <vector>
 
+#include "panels/figure_cache.hpp"
 #include "poslab/bias_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -27,15 +30,11 @@ class T5Panel : public Panel {
     void showTooltip(const T5FigureOptions& options, const T5FigureFrames& frames,
                      Point mouse) const;
 
-    struct CacheKey {
-        T5FigureOptions options;
-        float width = 0, height = 0, fontSize = 0;
-        bool operator==(const CacheKey& o) const;
-    };
-    std::optional<CacheKey> key_;
-    T5Layout layout_;
-    T5FigureData data_;
-    std::string error_;
+    // What the layout and data depend on: seqLen, numBuckets, maxDistance, bidirectional,
+    // bucketBiases, biasSeed.
+    using CacheKey = std::tuple<int, int, int, bool, std::vector<double>, std::uint64_t>;
+    static CacheKey cacheKey(const T5FigureOptions& options);
+    CachedFigure<CacheKey, T5Layout, T5FigureData> cache_;
 };
 
 }  // namespace poslab::ui

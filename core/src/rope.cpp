@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <random>
 #include <string>
 
 #include "poslab/limits.hpp"
+#include "poslab/random.hpp"
 #include "poslab/validate.hpp"
 
 namespace poslab {
@@ -328,17 +328,8 @@ std::vector<double> seededGaussianVector(int dims, std::uint64_t seed) {
     std::vector<double> values;
     if (dims <= 0) return values;
     values.reserve(std::size_t(dims));
-    std::mt19937_64 engine(seed);  // its output sequence is fixed by the standard
-    constexpr double kUnit = 1.0 / 9007199254740992.0;  // 2^-53
-    while (int(values.size()) < dims) {
-        const std::uint64_t a = engine();
-        const std::uint64_t b = engine();
-        const double u1 = double((a >> 11) + 1) * kUnit;  // (0, 1]: log(u1) stays finite
-        const double u2 = double(b >> 11) * kUnit;        // [0, 1)
-        const double radius = std::sqrt(-2.0 * std::log(u1));
-        values.push_back(radius * std::cos(kTwoPi * u2));
-        if (int(values.size()) < dims) values.push_back(radius * std::sin(kTwoPi * u2));
-    }
+    NormalSampler sampler(seed);
+    for (int i = 0; i < dims; ++i) values.push_back(sampler.next());
     return values;
 }
 

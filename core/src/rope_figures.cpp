@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 
 #include "poslab/validate.hpp"
 
@@ -153,6 +154,80 @@ std::string cellsNote(long long rows, long long cols) {
     return std::to_string(rows) + " × " + std::to_string(cols) + " cells per pixel";
 }
 
+// RoPE's frequencies for params, or nothing after drawing why there are none into area.
+std::optional<RopeFrequencies> frequenciesOrNote(Figure& figure, Box area, const RopeParams& params,
+                                                 const Theme& theme) {
+    auto freqs = ropeFrequencies(params);
+    if (!freqs) {
+        drawNote(figure, area, freqs.error().message, theme);
+        return std::nullopt;
+    }
+    return std::move(freqs).value();
+}
+
+// ---- Heatmap samples: what the angle and score heatmaps share
+
+// A sample's geometry without its values: the window kept inside rows x cols, at most
+// maxRows x maxCols texels, the cells those texels cover, and a fresh version.
+struct SampleShape {
+    HeatmapSample sample;
+    long long texelRows = 0, texelCols = 0;
+};
+SampleShape sampleShape(CellWindow window, long long rows, long long cols, int maxRows,
+                        int maxCols) {
+    SampleShape shape;
+    HeatmapSample& sample = shape.sample;
+    sample.window = clampWindow(window, rows, cols);
+    const CellWindow& w = sample.window;
+    sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
+    sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
+    shape.texelRows = (w.rowCount + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
+    shape.texelCols = (w.colCount + sample.colsPerTexel - 1) / sample.colsPerTexel;
+    sample.rowSpan = double(shape.texelRows * sample.rowsPerTexel);
+    sample.colSpan = double(shape.texelCols * sample.colsPerTexel);
+    sample.version = nextMatrixVersion();
+    return shape;
+}
+
+// The plot box `draw` (drawRopeAngles, drawRopeScores) gives a heatmap of `window` in `area`.
+// The margins depend only on the axes and labels, so it lays the heatmap out once, without
+// values, into a scratch figure.
+template <class Options>
+Box heatmapPlotBox(Box area, CellWindow window,
+                   void (*draw)(Figure&, Box, const RopeParams&, const Options&, const Theme&,
+                                const HeatmapSample*, PlotFrame*),
+                   const RopeParams& params, const Options& options, const Theme& theme) {
+    HeatmapSample layout;
+    layout.window = window;
+    Figure scratch;
+    PlotFrame frame;
+    frame.plot = area;
+    draw(scratch, area, params, options, theme, &layout, &frame);
+    return frame.plot;
+}
+
+// At most one texel per pixel of the plot box, in each direction.
+int texelLimit(float pixels) {
+    return std::max(1, int(pixels));
+}
+
+// A heatmap of `sample`: the axes span its window, the texels cover its spans.
+HeatmapSpec sampleSpec(const HeatmapSample& sample, std::string title, std::string xLabel,
+                       std::string yLabel, ColormapId colormap, ValueRange range) {
+    const CellWindow& w = sample.window;
+    HeatmapSpec spec;
+    spec.title = std::move(title);
+    spec.x = {std::move(xLabel), double(w.firstCol), double(w.firstCol + w.colCount), false, true};
+    spec.y = {std::move(yLabel), double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
+    spec.values = sample.values;
+    spec.version = sample.version;
+    spec.valuesRowSpan = sample.rowSpan;
+    spec.valuesColSpan = sample.colSpan;
+    spec.colormap = colormap;
+    spec.range = range;
+    return spec;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -227,11 +302,8 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                       const RopeRotationOptions& options, const Theme& theme,
                       std::vector<RopeRotationCell>* cells) {
     if (cells) cells->clear();
-    auto freqs = ropeFrequencies(params);
-    if (!freqs) {
-        drawNote(figure, area, freqs.error().message, theme);
-        return;
-    }
+    const std::optional<RopeFrequencies> freqs = frequenciesOrNote(figure, area, params, theme);
+    if (!freqs) return;
     if (!vectorsFit(options, *freqs)) {
         drawNote(figure, area,
                  "q and k need " + std::to_string(params.headDim) + " entries each (got " +
@@ -404,14 +476,9 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
 
 HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions, CellWindow window,
                               int maxRows, int maxCols) {
-    HeatmapSample sample;
     const long long pairs = static_cast<long long>(freqs.inverse.size());
-    sample.window = clampWindow(window, positions, pairs);
+    auto [sample, texelRows, texelCols] = sampleShape(window, positions, pairs, maxRows, maxCols);
     const CellWindow& w = sample.window;
-    sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
-    sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
-    const long long texelRows = (w.rowCount + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
-    const long long texelCols = (w.colCount + sample.colsPerTexel - 1) / sample.colsPerTexel;
     auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
     for (long long u = 0; u < texelRows; ++u) {
         // The first position of each block, exactly: angles mod 2 pi must not be averaged.
@@ -423,52 +490,31 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
         }
     }
     sample.values = std::move(values);
-    sample.rowSpan = double(texelRows * sample.rowsPerTexel);
-    sample.colSpan = double(texelCols * sample.colsPerTexel);
-    sample.version = nextMatrixVersion();
-    return sample;
+    return std::move(sample);  // a structured binding: not moved implicitly
 }
 
 Box ropeAnglePlotBox(Box area, const RopeParams& params, const RopeAngleOptions& options,
                      const Theme& theme) {
-    // Lay the heatmap out without values: the margins depend only on the axes and labels.
-    HeatmapSample layout;
-    layout.window =
+    const CellWindow window =
         clampWindow(options.window, params.seqLen, std::max(1, rotatedDims(params) / 2));
-    Figure scratch;
-    PlotFrame frame;
-    frame.plot = area;
-    drawRopeAngles(scratch, area, params, options, theme, &layout, &frame);
-    return frame.plot;
+    return heatmapPlotBox(area, window, drawRopeAngles, params, options, theme);
 }
 
 void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
                     const RopeAngleOptions& options, const Theme& theme,
                     const HeatmapSample* sample, PlotFrame* frame) {
-    auto freqs = ropeFrequencies(params);
-    if (!freqs) {
-        drawNote(figure, area, freqs.error().message, theme);
-        return;
-    }
+    const std::optional<RopeFrequencies> freqs = frequenciesOrNote(figure, area, params, theme);
+    if (!freqs) return;
     HeatmapSample computed;
     if (!sample) {
         const Box plot = ropeAnglePlotBox(area, params, options, theme);
-        computed = ropeAngleSample(*freqs, params.seqLen, options.window,
-                                   std::max(1, int(plot.height)), std::max(1, int(plot.width)));
+        computed = ropeAngleSample(*freqs, params.seqLen, options.window, texelLimit(plot.height),
+                                   texelLimit(plot.width));
         sample = &computed;
     }
-    const CellWindow& w = sample->window;
-    HeatmapSpec spec;
-    spec.title = "Rotation angle m·θ_i mod 2π — " + ropeTitle(params);
-    spec.x = {"pair i  (fast → slow)", double(w.firstCol), double(w.firstCol + w.colCount), false,
-              true};
-    spec.y = {"position m", double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
-    spec.values = sample->values;
-    spec.version = sample->version;
-    spec.valuesRowSpan = sample->rowSpan;
-    spec.valuesColSpan = sample->colSpan;
-    spec.colormap = options.colormap;
-    spec.range = {0, kTwoPi};
+    HeatmapSpec spec =
+        sampleSpec(*sample, "Rotation angle m·θ_i mod 2π — " + ropeTitle(params),
+                   "pair i  (fast → slow)", "position m", options.colormap, {0, kTwoPi});
     spec.colorbarLabel = "angle (radians)";
     if (sample->rowsPerTexel > 1) {
         // Sampled, not averaged: the mean of angles mod 2 pi is no angle of anything.
@@ -508,20 +554,13 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
 
 HeatmapSample ropeScoreSample(const std::vector<double>& offsetScores, int seqLen,
                               CellWindow window, int maxRows, int maxCols) {
-    HeatmapSample sample;
     const long long length = std::max(seqLen, 1);
-    sample.window = clampWindow(window, length, length);
+    auto [sample, texelRows, texelCols] = sampleShape(window, length, length, maxRows, maxCols);
     const CellWindow& w = sample.window;
-    sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
-    sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
     const long long a = sample.rowsPerTexel, b = sample.colsPerTexel;
-    const long long texelRows = (w.rowCount + a - 1) / a, texelCols = (w.colCount + b - 1) / b;
-    sample.rowSpan = double(texelRows * a);
-    sample.colSpan = double(texelCols * b);
-    sample.version = nextMatrixVersion();
     if (offsetScores.size() != std::size_t(2 * length - 1)) {
         sample.values = std::make_shared<const Matrix>();
-        return sample;
+        return std::move(sample);
     }
     auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
     const double* s = offsetScores.data();  // s[m - n + L - 1]
@@ -556,31 +595,23 @@ HeatmapSample ropeScoreSample(const std::vector<double>& offsetScores, int seqLe
         }
     }
     sample.values = std::move(values);
-    return sample;
+    return std::move(sample);  // a structured binding: not moved implicitly
 }
 
 Box ropeScorePlotBox(Box area, const RopeParams& params, const RopeScoreOptions& options,
                      const Theme& theme) {
-    HeatmapSample layout;
-    layout.window = clampWindow(options.window, params.seqLen, params.seqLen);
     RopeScoreOptions withRange = options;
     if (withRange.range.low == withRange.range.high) withRange.range = {-1, 1};
     withRange.queryKey.clear();
-    Figure scratch;
-    PlotFrame frame;
-    frame.plot = area;
-    drawRopeScores(scratch, area, params, withRange, theme, &layout, &frame);
-    return frame.plot;
+    const CellWindow window = clampWindow(options.window, params.seqLen, params.seqLen);
+    return heatmapPlotBox(area, window, drawRopeScores, params, withRange, theme);
 }
 
 void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
                     const RopeScoreOptions& options, const Theme& theme,
                     const HeatmapSample* sample, PlotFrame* frame) {
-    auto freqs = ropeFrequencies(params);
-    if (!freqs) {
-        drawNote(figure, area, freqs.error().message, theme);
-        return;
-    }
+    const std::optional<RopeFrequencies> freqs = frequenciesOrNote(figure, area, params, theme);
+    if (!freqs) return;
     ValueRange range = options.range;
     HeatmapSample computed;
     if (!sample || range.low == range.high) {
@@ -609,21 +640,13 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
             ranged.range = range;  // the colour-bar ticks take part in the layout
             const Box plot = ropeScorePlotBox(area, params, ranged, theme);
             computed = ropeScoreSample(*offsets, params.seqLen, options.window,
-                                       std::max(1, int(plot.height)), std::max(1, int(plot.width)));
+                                       texelLimit(plot.height), texelLimit(plot.width));
             sample = &computed;
         }
     }
     const CellWindow& w = sample->window;
-    HeatmapSpec spec;
-    spec.title = "Attention score q_m·k_n — " + ropeTitle(params);
-    spec.x = {"key position n", double(w.firstCol), double(w.firstCol + w.colCount), false, true};
-    spec.y = {"query position m", double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
-    spec.values = sample->values;
-    spec.version = sample->version;
-    spec.valuesRowSpan = sample->rowSpan;
-    spec.valuesColSpan = sample->colSpan;
-    spec.colormap = options.colormap;
-    spec.range = range;
+    HeatmapSpec spec = sampleSpec(*sample, "Attention score q_m·k_n — " + ropeTitle(params),
+                                  "key position n", "query position m", options.colormap, range);
     spec.colorbarLabel = "q_m·k_n  (constant along diagonals m − n)";
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         spec.colorbarLabel =

@@ -80,10 +80,8 @@ Result<Matrix> ropeAngleTableWindow(const RopeFrequencies& freqs, long long firs
                                     int rows);  // positions firstRow .. firstRow + rows - 1
 
 // ---- Inputs and reference curves
-// dims standard normal values from std::mt19937_64(seed) and a Box-Muller transform written out
-// here (std::normal_distribution differs between standard libraries). Per pair of draws a, b:
-// u1 = ((a >> 11) + 1) / 2^53, u2 = (b >> 11) / 2^53, r = sqrt(-2 ln u1), values r cos(2 pi u2)
-// then r sin(2 pi u2).
+// dims standard normal values: the first dims draws of NormalSampler(seed) (random.hpp), the
+// same with every standard library. An odd length is the prefix of the next even one.
 std::vector<double> seededGaussianVector(int dims, std::uint64_t seed);
 
 // RoFormer's long-term decay bound (Su et al. section 3.4.3, Fig. 2) for r = 0..maxDistance:

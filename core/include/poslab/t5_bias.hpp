@@ -61,7 +61,7 @@ Result<Matrix> t5BucketMatrix(const T5Params& params);  // L x L, [i][j] = bucke
 Result<Matrix> t5BiasMatrix(const T5Params& params, const std::vector<double>& bucketBiases);
 
 // numBuckets standard normal values, a stand-in for one head's trained relative_attention_bias
-// column (seeded as learned.hpp's NormalSampler, so the same seed gives the same values).
+// column (seeded as random.hpp's NormalSampler, so the same seed gives the same values).
 std::vector<double> seededBucketBiases(int numBuckets, std::uint64_t seed);
 
 // ---- Bucket edges, for hover text and edge charts
