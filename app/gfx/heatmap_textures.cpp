@@ -23,6 +23,7 @@ Status HeatmapTextures::initialize() {
     locationHigh_ = glGetUniformLocation(program_.get(), "high");
     locationValues_ = glGetUniformLocation(program_.get(), "values");
     locationLut_ = glGetUniformLocation(program_.get(), "lut");
+    locationRect_ = glGetUniformLocation(program_.get(), "rect");
     GLuint vertexArray = 0;
     glGenVertexArrays(1, &vertexArray);  // core profile needs a bound VAO even with no attributes
     emptyVertexArray_ = VertexArray(vertexArray);
@@ -137,6 +138,8 @@ void HeatmapTextures::draw(const Draw& queued, const ImDrawCmd& command) {
     glUniform1f(locationHigh_, queued.high);
     glUniform1i(locationValues_, 0);
     glUniform1i(locationLut_, 1);
+    glUniform4f(locationRect_, float(left), float(height - bottom), float(right - left),
+                float(bottom - top));
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, lookupTable(queued.colormap));
     glActiveTexture(GL_TEXTURE0);

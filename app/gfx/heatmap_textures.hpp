@@ -65,7 +65,8 @@ class HeatmapTextures {
 
     Program program_;
     VertexArray emptyVertexArray_;
-    GLint locationLow_ = -1, locationHigh_ = -1, locationValues_ = -1, locationLut_ = -1;
+    GLint locationLow_ = -1, locationHigh_ = -1, locationValues_ = -1, locationLut_ = -1,
+          locationRect_ = -1;
     std::array<Texture, 8> lookupTables_;
     std::unordered_map<std::uint64_t, Entry> entries_;
     std::vector<PooledTexture> pool_;

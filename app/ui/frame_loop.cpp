@@ -263,6 +263,8 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         }
         std::printf("soak: %zu frames over %zu views, no NaN drawn\n", times.size(),
                     application.viewCount());
+        std::printf("resident memory %.0f MiB, peak %.0f MiB\n", residentMebibytes("VmRSS:"),
+                    residentMebibytes("VmHWM:"));
         return 0;
     }
 
