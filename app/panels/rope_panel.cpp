@@ -621,8 +621,8 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
     const Box plot = ropeAnglePlotBox(wholeCanvas(canvas), view.params, options, context.theme);
     const SampleKey key{angleParamsVersion_, view.angleWindow, int(plot.width), int(plot.height)};
     if (!angleKey_ || !(*angleKey_ == key)) {
-        // Only the visible window, one texel per plot pixel at most (never minified, so no two
-        // angles are blended): L = 65536 costs as little as L = 512.
+        // Only the visible window, one texel per plot pixel at most (each the circular mean of
+        // the angles under it): L = 65536 costs as little as L = 512.
         angleSample_ = ropeAngleSample(*freqs, positions, view.angleWindow, std::max(1, key.height),
                                        std::max(1, key.width));
         angleKey_ = key;
@@ -644,14 +644,11 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
         ImGui::Text("angle %lld·θ mod 2π = %.6f rad (%.2f°)", position, angle, angle * kDegrees);
         ImGui::Text("%.4f full turns so far; θ = %.6g, wavelength %.6g", position * theta / kTwoPi,
                     theta, kTwoPi / theta);
-        if (angleSample_.rowsPerTexel > 1) {
-            const long long shown = angleSample_.window.firstRow +
-                                    (position - angleSample_.window.firstRow) /
-                                        angleSample_.rowsPerTexel * angleSample_.rowsPerTexel;
+        if (angleSample_.rowsPerTexel > 1 || angleSample_.colsPerTexel > 1) {
             ImGui::TextDisabled(
-                "zoomed out: this pixel row shows position %lld exactly (1 in %lld "
-                "rows is drawn; angles are not averaged)",
-                shown, angleSample_.rowsPerTexel);
+                "zoomed out: each pixel is the circular mean of %lld positions x %lld pairs;\n"
+                "'mixed' where those angles spread over more than half a turn (zoom in)",
+                angleSample_.rowsPerTexel, angleSample_.colsPerTexel);
         }
         ImGui::EndTooltip();
     }

@@ -405,7 +405,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
             swatch.fill = theme.masked;
             swatch.stroke = theme.axis;
             figure.add(swatch);
-            figure.add(text({bar.right() + 6, bar.bottom() + 6 + barWidth / 2}, "masked",
+            figure.add(text({bar.right() + 6, bar.bottom() + 6 + barWidth / 2}, spec.maskedLabel,
                             theme.fontSize * 0.9f, theme.mutedText, HorizontalAlign::Left,
                             VerticalAlign::Middle));
         }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <numbers>
 #include <optional>
@@ -480,13 +481,39 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
     auto [sample, texelRows, texelCols] = sampleShape(window, positions, pairs, maxRows, maxCols);
     const CellWindow& w = sample.window;
     auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
+    // Each texel is the circular mean of the angles under it: the direction of the mean of the
+    // unit vectors e^(i m theta). Over s consecutive positions centred on c that sum is
+    // e^(i c theta) sin(s theta / 2) / sin(theta / 2), so a texel costs one term per pair.
+    // When the angles spread over more than half a turn (mean length below 2/pi, that of a
+    // uniform half-turn arc) there is no honest single angle: the texel is masked ("mixed").
+    constexpr double kHalfTurnResultant = 2.0 / kPi;
     for (long long u = 0; u < texelRows; ++u) {
-        // The first position of each block, exactly: angles mod 2 pi must not be averaged.
-        const double position = double(w.firstRow + u * sample.rowsPerTexel);
+        const long long first = w.firstRow + u * sample.rowsPerTexel;
+        const long long rows = std::min(sample.rowsPerTexel, w.firstRow + w.rowCount - first);
+        const double centre = double(first) + 0.5 * double(rows - 1);
         double* out = values->row(std::size_t(u));
         for (long long v = 0; v < texelCols; ++v) {
-            const double theta = freqs.inverse[std::size_t(w.firstCol + v * sample.colsPerTexel)];
-            out[v] = std::fmod(position * theta, kTwoPi);
+            const long long firstPair = w.firstCol + v * sample.colsPerTexel;
+            const long long pairCount = std::min(sample.colsPerTexel, w.firstCol + w.colCount - firstPair);
+            double sumCos = 0, sumSin = 0;
+            for (long long k = firstPair; k < firstPair + pairCount; ++k) {
+                const double theta = freqs.inverse[std::size_t(k)];
+                const double half = std::sin(0.5 * theta);
+                const double gain = rows == 1 || std::abs(half) < 1e-300
+                                        ? double(rows)
+                                        : std::sin(0.5 * theta * double(rows)) / half;
+                const double phase = std::fmod(centre * theta, kTwoPi);
+                sumCos += gain * std::cos(phase);
+                sumSin += gain * std::sin(phase);
+            }
+            const double cells = double(rows * pairCount);
+            if (std::hypot(sumCos, sumSin) < kHalfTurnResultant * cells * (1 - 1e-12)) {
+                out[v] = -std::numeric_limits<double>::infinity();
+                continue;
+            }
+            double angle = std::atan2(sumSin, sumCos);
+            if (angle < 0) angle += kTwoPi;
+            out[v] = angle >= kTwoPi ? 0.0 : angle;
         }
     }
     sample.values = std::move(values);
@@ -516,12 +543,12 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
         sampleSpec(*sample, "Rotation angle m·θ_i mod 2π — " + ropeTitle(params),
                    "pair i  (fast → slow)", "position m", options.colormap, {0, kTwoPi});
     spec.colorbarLabel = "angle (radians)";
-    if (sample->rowsPerTexel > 1) {
-        // Sampled, not averaged: the mean of angles mod 2 pi is no angle of anything.
-        spec.colorbarLabel += ", rows sampled: 1 in " + std::to_string(sample->rowsPerTexel);
-    }
-    if (sample->colsPerTexel > 1) {
-        spec.colorbarLabel += ", pairs 1 in " + std::to_string(sample->colsPerTexel);
+    if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
+        // Zoomed out: circular means, and "mixed" where a pixel's angles spread too far.
+        spec.colorbarLabel += ", circular mean of " + std::to_string(sample->rowsPerTexel) + " x " +
+                              std::to_string(sample->colsPerTexel) + " cells a pixel";
+        spec.showMaskedLegend = true;
+        spec.maskedLabel = "mixed";
     }
     if (options.trainingLength > 0) {
         Marker marker;

@@ -162,26 +162,70 @@ TEST(RopeFiguresTest, ShiftingMAndNTogetherChangesNoAngleAndNoScore) {
     EXPECT_NE(before, labels(6, 2));  // while changing m - n does change them
 }
 
-TEST(RopeFiguresTest, AngleSamplePicksExactRepresentativeRows) {
+// The circular mean of the angles m * theta_i over a block of cells, summed one cell at a time:
+// the direction of the mean unit vector, in [0, 2 pi), and that vector's length.
+std::pair<double, double> bruteCircularMean(long long row0, long long rows, int pair0, int pairs,
+                                            int d) {
+    double c = 0, s = 0;
+    for (long long m = row0; m < row0 + rows; ++m) {
+        for (int i = pair0; i < pair0 + pairs; ++i) {
+            const double angle = double(m) * theta(i, d, 10000);
+            c += std::cos(angle);
+            s += std::sin(angle);
+        }
+    }
+    double direction = std::atan2(s, c);
+    if (direction < 0) direction += 2 * kPi;
+    return {direction, std::hypot(c, s) / double(rows * pairs)};
+}
+
+TEST(RopeFiguresTest, ZoomedInAngleTexelsAreExactAngles) {
     const RopeParams p = params(128, 65536);
     const auto freqs = ropeFrequencies(p);
     ASSERT_TRUE(freqs.ok());
-    const HeatmapSample sample = ropeAngleSample(*freqs, 65536, {}, 500, 1000);
-    ASSERT_TRUE(sample.values);
-    EXPECT_EQ(sample.rowsPerTexel, 132);  // ceil(65536 / 500)
-    EXPECT_EQ(sample.colsPerTexel, 1);
-    ASSERT_EQ(sample.values->rows, 497u);  // ceil(65536 / 132): never more texels than asked
-    ASSERT_EQ(sample.values->cols, 64u);
-    for (std::size_t u : {0u, 1u, 250u, 496u}) {
-        const double position = double(u) * 132;
+    const HeatmapSample sample = ropeAngleSample(*freqs, 65536, {40000, 300, 0, 64}, 500, 1000);
+    ASSERT_EQ(sample.rowsPerTexel, 1);
+    for (std::size_t u : {0u, 1u, 299u}) {
         for (int i : {0, 1, 31, 63}) {
-            const double expected = std::fmod(position * theta(i, 128, 10000), 2 * kPi);
-            EXPECT_NEAR((*sample.values)(u, std::size_t(i)), expected, 1e-9) << u << " " << i;
+            const double expected =
+                std::fmod((40000.0 + double(u)) * theta(i, 128, 10000), 2 * kPi);
+            EXPECT_NEAR((*sample.values)(u, std::size_t(i)), expected, 1e-8) << u << " " << i;
         }
     }
 }
 
-TEST(RopeFiguresTest, AngleHeatmapUsesTwilightAndSaysRowsAreSampled) {
+TEST(RopeFiguresTest, ZoomedOutAngleTexelsAreCircularMeansOrMixed) {
+    const RopeParams p = params(128, 65536);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const HeatmapSample sample = ropeAngleSample(*freqs, 65536, {}, 500, 40);
+    EXPECT_EQ(sample.rowsPerTexel, 132);   // ceil(65536 / 500)
+    EXPECT_EQ(sample.colsPerTexel, 2);     // ceil(64 / 40)
+    ASSERT_EQ(sample.values->rows, 497u);  // ceil(65536 / 132): never more texels than asked
+    ASSERT_EQ(sample.values->cols, 32u);
+    int mixed = 0, shown = 0;
+    for (std::size_t u : {0u, 1u, 250u, 496u}) {  // 496: the last block holds only 64 rows
+        const long long row0 = 132LL * static_cast<long long>(u);
+        const long long rows = std::min<long long>(132, 65536 - row0);
+        for (std::size_t v = 0; v < 32; ++v) {
+            const auto [direction, length] = bruteCircularMean(row0, rows, int(2 * v), 2, 128);
+            const double texel = (*sample.values)(u, v);
+            if (length < 2 / kPi - 1e-9) {
+                EXPECT_TRUE(std::isinf(texel) && texel < 0) << u << " " << v << " " << length;
+                ++mixed;
+            } else if (length > 2 / kPi + 1e-9) {
+                // Compare on the circle: 0 and 2 pi are the same angle.
+                const double difference = std::remainder(texel - direction, 2 * kPi);
+                EXPECT_NEAR(difference, 0.0, 1e-7) << u << " " << v;
+                ++shown;
+            }
+        }
+    }
+    EXPECT_GT(mixed, 0);  // the fast pairs turn many times under one pixel
+    EXPECT_GT(shown, 0);  // the slow ones barely move
+}
+
+TEST(RopeFiguresTest, AngleHeatmapUsesTwilightAndExplainsItsSummary) {
     const RopeParams p = params(128, 65536);
     Figure figure = emptyFigure(900, 600, darkTheme());
     RopeAngleOptions options;
@@ -192,15 +236,17 @@ TEST(RopeFiguresTest, AngleHeatmapUsesTwilightAndSaysRowsAreSampled) {
     EXPECT_EQ(heatmap->colormap, ColormapId::Twilight);
     EXPECT_LE(heatmap->values->rows, 600u);
     EXPECT_DOUBLE_EQ(heatmap->range.high, 2 * kPi);
-    EXPECT_TRUE(hasTextContaining(figure, "rows sampled"));
+    EXPECT_TRUE(hasTextContaining(figure, "circular mean of"));
+    EXPECT_TRUE(hasTextContaining(figure, "mixed"));
     EXPECT_TRUE(hasTextContaining(figure, "Rotation angle m·θ_i mod 2π"));
     EXPECT_TRUE(hasTextContaining(figure, "training length 4096"));
 
-    // Zoomed in to fewer rows than pixels: nothing is sampled, and the label says nothing.
+    // Zoomed in to fewer rows than pixels: exact angles, and the caption says nothing more.
     Figure zoomed = emptyFigure(900, 600, darkTheme());
     options.window = {100, 50, 0, 0};
     drawRopeAngles(zoomed, {0, 0, 900, 600}, p, options, darkTheme(), nullptr);
-    EXPECT_FALSE(hasTextContaining(zoomed, "sampled"));
+    EXPECT_FALSE(hasTextContaining(zoomed, "circular mean"));
+    EXPECT_FALSE(hasTextContaining(zoomed, "mixed"));
 }
 
 // Every cell of the score matrix, written out: rotate then dot.

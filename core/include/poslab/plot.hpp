@@ -82,6 +82,7 @@ struct HeatmapSpec {
     std::string colorbarLabel;
     bool showColorbar = true;
     bool showMaskedLegend = false;         // a swatch saying what masked (-inf) cells look like
+    std::string maskedLabel = "masked";    // the swatch's label
     std::vector<Marker> markers;
 };
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,

@@ -61,8 +61,10 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                       std::vector<RopeRotationCell>* cells = nullptr);
 
 // ---- Angle heatmap
-// Rows are positions, columns pairs. Zoomed out, texel (u, v) holds the exact angle of the first
-// position and first pair of its block (no averaging of angles).
+// Rows are positions, columns pairs. Zoomed in, texels are exact angles m*theta_i mod 2 pi.
+// Zoomed out, texel (u, v) is the circular mean of the angles of the cells under it (the
+// direction of the mean unit vector), or -inf ("mixed") when they spread over more than half a
+// turn, where no single angle would be honest.
 HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions, CellWindow window,
                               int maxRows, int maxCols);
 struct RopeAngleOptions {
