@@ -8,11 +8,10 @@
 // any view registered in the CommandRegistry works in specs with no code of its own: numbers
 // become their text, true a flag that is present (false: absent), lists comma-separated text.
 // Relative `out` paths are relative to the spec file's folder, so a spec renders the same
-// figures wherever it is run from.
+// figures wherever it is run from. Reading and checking a spec is GL-free: spec_format.hpp.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +19,7 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/spec_format.hpp"  // reading specs and building their figures (GL-free)
 #include "poslab/result.hpp"
 
 namespace poslab::gfx {
@@ -29,9 +29,10 @@ class OffscreenRenderer;
 namespace poslab::cli {
 
 // Builds a view's figure from parsed options and writes it where --out says, in the format its
-// extension names: PNG through the EGL/ImGui renderer (the screen's own pixels), SVG and PDF
-// through Cairo (gfx/cairo_renderer.hpp). --transparent drops the figure's background. One EGL
-// context serves a whole batch; it is made on the first PNG.
+// extension names: SVG and PDF through Cairo (gfx/cairo_renderer.hpp); PNG through Cairo too
+// (--renderer cairo, the default: the print path, no GL start-up) or with --renderer gl through
+// the EGL/ImGui renderer (the screen's own pixels). --transparent drops the figure's background.
+// One EGL context serves a whole batch; it is made on the first GL PNG.
 class FigureFileWriter {
   public:
     FigureFileWriter();
@@ -49,15 +50,11 @@ class FigureFileWriter {
     std::optional<Error> offscreenError_;  // EGL failed once: say so for every later PNG
 };
 
-std::vector<OptionSpec> renderOptionsFor(const RenderView& view);  // view's + renderCommonOptions()
-
-// One spec object as the ArgMap the command line would produce for the same figure (`view` is
-// skipped). Errors name the field: "unknown field 'colour' (sinusoidal takes: ...)".
-Result<ArgMap> specEntryArguments(const nlohmann::json& entry, const RenderView& view);
-
 // `poslab render --spec FILE.json`: renders every figure in order, printing "[3/10] wrote …";
 // a bad entry prints "poslab: figure 3: …", writes nothing, and the rest still render. Returns
-// kExitBadInput if the file or any entry was bad, kExitOk otherwise.
+// kExitBadInput if the file or any entry was bad, kExitOk otherwise. Files over kMaxSpecBytes
+// are refused.
+inline constexpr std::size_t kMaxSpecBytes = std::size_t(16) << 20;
 int runSpec(const CommandRegistry& registry, const std::string& specPath);
 
 }  // namespace poslab::cli

@@ -25,20 +25,60 @@ Status rangeError(const std::string& option, long long value, long long low, lon
                  " (got " + std::to_string(value) + ")"};
 }
 
-Result<int> readInt(const ArgMap& args, const std::string& name, int fallback, int low, int high) {
-    auto value = args.integer(name, fallback);
-    if (!value) return value.error();
-    if (auto s = rangeError(name, *value, low, high); !s) return s.error();
-    return int(*value);
-}
+// Reads options into the fields of a view's settings, in order, keeping the first error: a view
+// lists what it reads and checks once. A field keeps its value (the default) when its option is
+// not given; after an error nothing more is read, so the message is the first bad option's.
+//   OptionReader read(args);
+//   read.integer("bits", options.bits, 1, 12);
+//   read.number("base", options.sinusoidal.base);
+//   if (!read.ok()) return read.error();
+class OptionReader {
+  public:
+    explicit OptionReader(const ArgMap& args) : args_(args) {}
 
-Result<std::uint64_t> readSeed(const ArgMap& args, std::uint64_t fallback) {
-    auto value = args.integer("seed", (long long)fallback);
-    if (!value) return value.error();
-    if (*value < 0)
-        return Error{"--seed must be 0..9223372036854775807 (got " + std::to_string(*value) + ")"};
-    return std::uint64_t(*value);
-}
+    void integer(const std::string& name, int& field, int low, int high) {  // low..high
+        if (error_) return;
+        auto value = args_.integer(name, field);
+        if (!value) return fail(value.error());
+        if (auto s = rangeError(name, *value, low, high); !s) return fail(s.error());
+        field = int(*value);
+    }
+    void number(const std::string& name, double& field) {
+        if (error_) return;
+        auto value = args_.number(name, field);
+        if (!value) return fail(value.error());
+        field = *value;
+    }
+    void seed(std::uint64_t& field) {  // --seed, 0..2^63-1
+        if (error_) return;
+        auto value = args_.integer("seed", (long long)field);
+        if (!value) return fail(value.error());
+        if (*value < 0) {
+            return fail(Error{"--seed must be 0..9223372036854775807 (got " +
+                              std::to_string(*value) + ")"});
+        }
+        field = std::uint64_t(*value);
+    }
+    // A named choice: parse(text) gives a Result, whose message gets the option's "--".
+    template <class T, class Parse>
+    void choice(const std::string& name, T& field, Parse parse) {
+        if (error_) return;
+        auto text = args_.raw(name);
+        if (!text) return;
+        auto value = parse(*text);
+        if (!value) return fail(Error{"--" + value.error().message});
+        field = *value;
+    }
+
+    bool ok() const { return !error_; }
+    const Error& error() const { return *error_; }  // precondition: !ok()
+
+  private:
+    void fail(Error error) { error_ = std::move(error); }
+
+    const ArgMap& args_;
+    std::optional<Error> error_;
+};
 
 // Options that only some encodings read: naming one for another encoding is a mistake.
 Status onlyFor(const ArgMap& args, const std::vector<std::string>& names, bool applies,
@@ -77,43 +117,21 @@ Result<RopeParams> readRopeParams(const ArgMap& args, int trainingFallback) {
         if (!config) return config.error();
         rope = config->rope;
     }
-    auto headDim = args.integer("head-dim", rope.headDim);
-    if (!headDim) return headDim.error();
-    if (auto s = rangeError("head-dim", *headDim, 2, 8192); !s) return s.error();
-    rope.headDim = int(*headDim);
-    auto base = args.number("base", rope.base);
-    if (!base) return base.error();
-    rope.base = *base;
-    auto fraction = args.number("rotary-fraction", rope.rotaryFraction);
-    if (!fraction) return fraction.error();
-    rope.rotaryFraction = *fraction;
-    if (auto name = args.raw("pairing")) {
-        auto pairing = parsePairing(*name);
-        if (!pairing) return Error{"--" + pairing.error().message};
-        rope.pairing = *pairing;
-    }
-    if (auto name = args.raw("scaling")) {
-        auto type = parseScaling(*name);
-        if (!type) return Error{"--" + type.error().message};
-        rope.scaling.type = *type;
-    }
-    auto factor = args.number("factor", rope.scaling.factor);
-    if (!factor) return factor.error();
-    rope.scaling.factor = *factor;
+    OptionReader read(args);
+    read.integer("head-dim", rope.headDim, 2, 8192);
+    read.number("base", rope.base);
+    read.number("rotary-fraction", rope.rotaryFraction);
+    read.choice("pairing", rope.pairing, parsePairing);
+    read.choice("scaling", rope.scaling.type, parseScaling);
+    read.number("factor", rope.scaling.factor);
+    if (!read.ok()) return read.error();
     if (rope.scaling.type != RopeScaling::None && !args.has("factor") && !args.has("config")) {
         return Error{"--factor S is required with --scaling " +
                      std::string(scalingName(rope.scaling.type))};
     }
-    auto training = args.integer("training-length", rope.trainingLength);
-    if (!training) return training.error();
-    if (auto s = rangeError("training-length", *training, 1, kMaxRopePositions); !s)
-        return s.error();
-    rope.trainingLength = int(*training);
-    auto original = args.integer("original-max-pos", rope.scaling.originalMaxPositions);
-    if (!original) return original.error();
-    if (auto s = rangeError("original-max-pos", *original, 0, kMaxRopePositions); !s)
-        return s.error();
-    rope.scaling.originalMaxPositions = int(*original);
+    read.integer("training-length", rope.trainingLength, 1, kMaxRopePositions);
+    read.integer("original-max-pos", rope.scaling.originalMaxPositions, 0, kMaxRopePositions);
+    if (!read.ok()) return read.error();
     return rope;
 }
 
@@ -138,16 +156,10 @@ std::vector<OptionSpec> similarityOptions() {
 Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLength,
                                               int lengthFallback) {
     SimilarityParams params;
-    if (auto name = args.raw("encoding")) {
-        auto encoding = parseSimilarityEncoding(*name);
-        if (!encoding) return Error{"--" + encoding.error().message};
-        params.encoding = *encoding;
-    }
-    if (auto name = args.raw("metric")) {
-        auto metric = parseSimilarityMetric(*name);
-        if (!metric) return Error{"--" + metric.error().message};
-        params.metric = *metric;
-    }
+    OptionReader read(args);
+    read.choice("encoding", params.encoding, parseSimilarityEncoding);
+    read.choice("metric", params.metric, parseSimilarityMetric);
+    if (!read.ok()) return read.error();
     const std::string encoding(similarityEncodingName(params.encoding));
     const bool sinusoidal = params.encoding == SimilarityEncoding::Sinusoidal;
     const bool learned = params.encoding == SimilarityEncoding::Learned;
@@ -183,21 +195,12 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
         return Error{"d_model must be 1..8192 (got " + std::to_string(*d) + ")"};
     params.sinusoidal.dModel = int(*d);
     params.learned.dModel = int(*d);
-    auto base = args.number("base", 10000);
-    if (!base) return base.error();
-    params.sinusoidal.base = *base;
-    if (auto name = args.raw("layout")) {
-        auto layout = parseLayout(*name);
-        if (!layout) return Error{"--" + layout.error().message};
-        params.sinusoidal.layout = *layout;
-    }
-    auto seed = readSeed(args, 0);
-    if (!seed) return seed.error();
-    params.learned.seed = *seed;
-    params.ropeSeed = *seed;
-    auto spread = args.number("std", 0.02);
-    if (!spread) return spread.error();
-    params.learned.std = *spread;
+    read.number("base", params.sinusoidal.base);
+    read.choice("layout", params.sinusoidal.layout, parseLayout);
+    read.seed(params.learned.seed);
+    read.number("std", params.learned.std);
+    if (!read.ok()) return read.error();
+    params.ropeSeed = params.learned.seed;
     if (auto path = args.raw("table")) {
         auto table = loadNpy(*path);
         if (!table) return table.error();
@@ -209,11 +212,8 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
         auto ropeParams = readRopeParams(args, 4096);
         if (!ropeParams) return ropeParams.error();
         params.rope = *ropeParams;
-        if (auto name = args.raw("rope-vectors")) {
-            auto vectors = parseRopeVectors(*name);
-            if (!vectors) return Error{"--" + vectors.error().message};
-            params.ropeVectors = *vectors;
-        }
+        read.choice("rope-vectors", params.ropeVectors, parseRopeVectors);
+        if (!read.ok()) return read.error();
     }
     if (auto s = validate(params); !s) return s.error();
     return params;
@@ -278,32 +278,16 @@ std::vector<OptionSpec> meaningOptions() {
 
 Result<MeaningParams> readMeaningParams(const ArgMap& args) {
     MeaningParams params;
-    auto d = readInt(args, "d-model", params.dModel, 2, 2048);
-    if (!d) return d.error();
-    params.dModel = *d;
-    auto length = readInt(args, "seq-len", params.seqLen, 2, 1024);
-    if (!length) return length.error();
-    params.seqLen = *length;
-    if (auto name = args.raw("positions")) {
-        auto kind = parsePositionTable(*name);
-        if (!kind) return Error{"--" + kind.error().message};
-        params.positions = *kind;
-    }
-    auto base = args.number("base", params.base);
-    if (!base) return base.error();
-    params.base = *base;
-    auto vocabulary = readInt(args, "vocabulary", params.vocabulary, 1, 100000);
-    if (!vocabulary) return vocabulary.error();
-    params.vocabulary = *vocabulary;
-    auto content = args.number("content-scale", params.contentScale);
-    if (!content) return content.error();
-    params.contentScale = *content;
-    auto position = args.number("position-scale", params.positionScale);
-    if (!position) return position.error();
-    params.positionScale = *position;
-    auto seed = readSeed(args, params.seed);
-    if (!seed) return seed.error();
-    params.seed = *seed;
+    OptionReader read(args);
+    read.integer("d-model", params.dModel, 2, 2048);
+    read.integer("seq-len", params.seqLen, 2, 1024);
+    read.choice("positions", params.positions, parsePositionTable);
+    read.number("base", params.base);
+    read.integer("vocabulary", params.vocabulary, 1, 100000);
+    read.number("content-scale", params.contentScale);
+    read.number("position-scale", params.positionScale);
+    read.seed(params.seed);
+    if (!read.ok()) return read.error();
     if (auto path = args.raw("tokens")) {
         auto tokens = loadNpy(*path);
         if (!tokens) return tokens.error();
@@ -313,6 +297,21 @@ Result<MeaningParams> readMeaningParams(const ArgMap& args) {
     }
     if (auto s = validate(params); !s) return s.error();
     return params;
+}
+
+// ---- Extrapolation and comparison: the ALiBi and T5 settings both figures take
+
+std::vector<OptionSpec> biasSettingOptions(const std::string& alibiHeadsHelp) {
+    return {{"alibi-heads", "H", alibiHeadsHelp},
+            {"t5-buckets", "N", "T5 buckets (default 32)"},
+            {"t5-max-distance", "N", "T5 max distance (default 128)"}};
+}
+
+template <class Options>  // ExtrapolationOptions, CompareOptions
+void readBiasSettings(OptionReader& read, Options& o) {
+    read.integer("alibi-heads", o.alibiHeads, 1, 128);
+    read.integer("t5-buckets", o.t5Buckets, 2, 1024);
+    read.integer("t5-max-distance", o.t5MaxDistance, 1, kMaxSeqLen);
 }
 
 }  // namespace
@@ -367,15 +366,11 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
              if (!params) return params.error();
              SimilarityFigureOptions options;
              if (settings.colormapGiven) options.colormap = settings.colormap;
-             auto reference = readInt(args, "reference", 0, 0, params->seqLen - 1);
-             if (!reference) return reference.error();
-             options.reference = *reference;
-             auto reach = readInt(args, "max-offset", 0, 0, kMaxSeqLen);
-             if (!reach) return reach.error();
-             options.maxOffset = *reach;
-             auto training = readInt(args, "training-length", 0, 0, kMaxRopePositions);
-             if (!training) return training.error();
-             options.trainingLength = *training;
+             OptionReader read(args);
+             read.integer("reference", options.reference, 0, params->seqLen - 1);
+             read.integer("max-offset", options.maxOffset, 0, kMaxSeqLen);
+             read.integer("training-length", options.trainingLength, 0, kMaxRopePositions);
+             if (!read.ok()) return read.error();
              return similarityFigure(*params, options, float(settings.width),
                                      float(settings.height), settings.theme);
          }});
@@ -407,13 +402,14 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
           {"samples", "N", "random vectors drawn, 1..1000000 (default 20000)"},
           {"seed", "S", "random draws (default 1)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             auto d = readInt(args, "d-model", 64, 2, 8192);
-             if (!d) return d.error();
-             auto samples = readInt(args, "samples", 20000, 1, 1000000);
-             if (!samples) return samples.error();
-             auto seed = readSeed(args, 1);
-             if (!seed) return seed.error();
-             return nearOrthogonalityFigure(*d, *samples, *seed, float(settings.width),
+             int d = 64, samples = 20000;
+             std::uint64_t seed = 1;
+             OptionReader read(args);
+             read.integer("d-model", d, 2, 8192);
+             read.integer("samples", samples, 1, 1000000);
+             read.seed(seed);
+             if (!read.ok()) return read.error();
+             return nearOrthogonalityFigure(d, samples, seed, float(settings.width),
                                             float(settings.height), settings.theme);
          }});
 
@@ -427,18 +423,12 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
           {"base", "B", "sinusoidal base, > 1 (default 10000)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              BinaryClockOptions options;
-             auto bits = readInt(args, "bits", options.bits, 1, 12);
-             if (!bits) return bits.error();
-             auto positions = readInt(args, "positions", options.positions, 2, 4096);
-             if (!positions) return positions.error();
-             auto d = readInt(args, "d-model", options.sinusoidal.dModel, 1, 8192);
-             if (!d) return d.error();
-             auto base = args.number("base", options.sinusoidal.base);
-             if (!base) return base.error();
-             options.bits = *bits;
-             options.positions = *positions;
-             options.sinusoidal.dModel = *d;
-             options.sinusoidal.base = *base;
+             OptionReader read(args);
+             read.integer("bits", options.bits, 1, 12);
+             read.integer("positions", options.positions, 2, 4096);
+             read.integer("d-model", options.sinusoidal.dModel, 1, 8192);
+             read.number("base", options.sinusoidal.base);
+             if (!read.ok()) return read.error();
              return binaryClockFigure(options, float(settings.width), float(settings.height),
                                       settings.theme);
          }});
@@ -454,29 +444,17 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
           {"dims", "N", "corner of T_k drawn, 2..d-model (default 16)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              LinearShiftOptions options;
-             auto d = readInt(args, "d-model", options.sinusoidal.dModel, 1, 8192);
-             if (!d) return d.error();
-             options.sinusoidal.dModel = *d;
-             auto base = args.number("base", options.sinusoidal.base);
-             if (!base) return base.error();
-             options.sinusoidal.base = *base;
-             if (auto name = args.raw("layout")) {
-                 auto layout = parseLayout(*name);
-                 if (!layout) return Error{"--" + layout.error().message};
-                 options.sinusoidal.layout = *layout;
-             }
-             auto shift = args.number("shift", options.shift);
-             if (!shift) return shift.error();
-             options.shift = *shift;
-             auto position = readInt(args, "position", options.position, 0, kMaxSeqLen);
-             if (!position) return position.error();
-             options.position = *position;
-             auto positions = readInt(args, "positions", options.positions, 1, kMaxSeqLen);
-             if (!positions) return positions.error();
-             options.positions = *positions;
-             auto dims = readInt(args, "dims", std::min(options.shownDims, *d), 2, std::max(2, *d));
-             if (!dims) return dims.error();
-             options.shownDims = *dims;
+             OptionReader read(args);
+             read.integer("d-model", options.sinusoidal.dModel, 1, 8192);
+             read.number("base", options.sinusoidal.base);
+             read.choice("layout", options.sinusoidal.layout, parseLayout);
+             read.number("shift", options.shift);
+             read.integer("position", options.position, 0, kMaxSeqLen);
+             read.integer("positions", options.positions, 1, kMaxSeqLen);
+             const int d = options.sinusoidal.dModel;
+             options.shownDims = std::min(options.shownDims, d);  // default: 16, or d when smaller
+             read.integer("dims", options.shownDims, 2, std::max(2, d));
+             if (!read.ok()) return read.error();
              return linearShiftFigure(options, float(settings.width), float(settings.height),
                                       settings.theme);
          }});
@@ -485,40 +463,23 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
     registry.renders.push_back(
         {"extrapolation",
          "past the training length: sinusoidal, learned, RoPE (and its scalings), ALiBi, T5",
-         {{"training-length", "N", "positions seen in training, 2..65536 (default 512)"},
-          {"eval-length", "N", "positions used now, > training length, ..262144 (default 2048)"},
-          {"d-model", "D", "sinusoidal / learned width, 2..1024 (default 64)"},
-          {"head-dim", "D", "RoPE head dimension, even, 4..1024 (default 64)"},
-          {"base", "B", "RoPE base, > 1 (default 10000)"},
-          {"alibi-heads", "H", "ALiBi heads, 1..128 (default 8)"},
-          {"t5-buckets", "N", "T5 buckets (default 32)"},
-          {"t5-max-distance", "N", "T5 max distance (default 128)"}},
+         joined({{"training-length", "N", "positions seen in training, 2..65536 (default 512)"},
+                 {"eval-length", "N",
+                  "positions used now, > training length, ..262144 (default 2048)"},
+                 {"d-model", "D", "sinusoidal / learned width, 2..1024 (default 64)"},
+                 {"head-dim", "D", "RoPE head dimension, even, 4..1024 (default 64)"},
+                 {"base", "B", "RoPE base, > 1 (default 10000)"}},
+                biasSettingOptions("ALiBi heads, 1..128 (default 8)")),
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              ExtrapolationOptions o;
-             auto training = readInt(args, "training-length", o.trainingLength, 2, 65536);
-             if (!training) return training.error();
-             auto eval = readInt(args, "eval-length", o.evaluationLength, 3, 262144);
-             if (!eval) return eval.error();
-             auto d = readInt(args, "d-model", o.dModel, 2, 1024);
-             if (!d) return d.error();
-             auto head = readInt(args, "head-dim", o.headDim, 4, 1024);
-             if (!head) return head.error();
-             auto base = args.number("base", o.ropeBase);
-             if (!base) return base.error();
-             auto heads = readInt(args, "alibi-heads", o.alibiHeads, 1, 128);
-             if (!heads) return heads.error();
-             auto buckets = readInt(args, "t5-buckets", o.t5Buckets, 2, 1024);
-             if (!buckets) return buckets.error();
-             auto distance = readInt(args, "t5-max-distance", o.t5MaxDistance, 1, kMaxSeqLen);
-             if (!distance) return distance.error();
-             o.trainingLength = *training;
-             o.evaluationLength = *eval;
-             o.dModel = *d;
-             o.headDim = *head;
-             o.ropeBase = *base;
-             o.alibiHeads = *heads;
-             o.t5Buckets = *buckets;
-             o.t5MaxDistance = *distance;
+             OptionReader read(args);
+             read.integer("training-length", o.trainingLength, 2, 65536);
+             read.integer("eval-length", o.evaluationLength, 3, 262144);
+             read.integer("d-model", o.dModel, 2, 1024);
+             read.integer("head-dim", o.headDim, 4, 1024);
+             read.number("base", o.ropeBase);
+             readBiasSettings(read, o);
+             if (!read.ok()) return read.error();
              if (o.evaluationLength <= o.trainingLength) {
                  return Error{"--eval-length must be greater than --training-length (got " +
                               std::to_string(o.evaluationLength) +
@@ -529,39 +490,23 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
          }});
 
     // ---- comparison
+    std::vector<OptionSpec> compareOptions =
+        joined({{"d-model", "D", "width (and RoPE head dim), even, 4..1024 (default 64)"},
+                {"seq-len", "L", "positions, 2..2048 (default 128)"},
+                {"base", "B", "sinusoidal and RoPE base (default 10000)"}},
+               biasSettingOptions("ALiBi heads; head 0 is shown (default 8)"));
+    compareOptions.push_back({"seed", "S", "learned table and T5 bucket values (default 0)"});
     registry.renders.push_back(
-        {"compare",
-         "every encoding side by side under the same width and length",
-         {{"d-model", "D", "width (and RoPE head dim), even, 4..1024 (default 64)"},
-          {"seq-len", "L", "positions, 2..2048 (default 128)"},
-          {"base", "B", "sinusoidal and RoPE base (default 10000)"},
-          {"alibi-heads", "H", "ALiBi heads; head 0 is shown (default 8)"},
-          {"t5-buckets", "N", "T5 buckets (default 32)"},
-          {"t5-max-distance", "N", "T5 max distance (default 128)"},
-          {"seed", "S", "learned table and T5 bucket values (default 0)"}},
+        {"compare", "every encoding side by side under the same width and length", compareOptions,
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              CompareOptions o;
-             auto d = readInt(args, "d-model", o.dModel, 4, 1024);
-             if (!d) return d.error();
-             auto length = readInt(args, "seq-len", o.seqLen, 2, 2048);
-             if (!length) return length.error();
-             auto base = args.number("base", o.base);
-             if (!base) return base.error();
-             auto heads = readInt(args, "alibi-heads", o.alibiHeads, 1, 128);
-             if (!heads) return heads.error();
-             auto buckets = readInt(args, "t5-buckets", o.t5Buckets, 2, 1024);
-             if (!buckets) return buckets.error();
-             auto distance = readInt(args, "t5-max-distance", o.t5MaxDistance, 1, kMaxSeqLen);
-             if (!distance) return distance.error();
-             auto seed = readSeed(args, 0);
-             if (!seed) return seed.error();
-             o.dModel = *d;
-             o.seqLen = *length;
-             o.base = *base;
-             o.alibiHeads = *heads;
-             o.t5Buckets = *buckets;
-             o.t5MaxDistance = *distance;
-             o.seed = *seed;
+             OptionReader read(args);
+             read.integer("d-model", o.dModel, 4, 1024);
+             read.integer("seq-len", o.seqLen, 2, 2048);
+             read.number("base", o.base);
+             readBiasSettings(read, o);
+             read.seed(o.seed);
+             if (!read.ok()) return read.error();
              return comparisonFigure(o, float(settings.width), float(settings.height),
                                      settings.theme);
          }});
@@ -576,12 +521,12 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
           {"training-length", "N", "without config files: training context (default 4096)"},
           {"max-offset", "K", "offsets 0..K compared (default 8192)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             auto head = readInt(args, "head-dim", 128, 2, 8192);
-             if (!head) return head.error();
-             auto training = readInt(args, "training-length", 4096, 1, kMaxRopePositions);
-             if (!training) return training.error();
-             auto reach = readInt(args, "max-offset", 8192, 2, kMaxSeqLen);
-             if (!reach) return reach.error();
+             int head = 128, training = 4096, reach = 8192;
+             OptionReader read(args);
+             read.integer("head-dim", head, 2, 8192);
+             read.integer("training-length", training, 1, kMaxRopePositions);
+             read.integer("max-offset", reach, 2, kMaxSeqLen);
+             if (!read.ok()) return read.error();
              RopeConfiguration configs[2];
              const char* names[2] = {"a", "b"};
              const double bases[2] = {10000, 500000};
@@ -615,12 +560,12 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                      auto base = args.number(side + "-base", bases[k]);
                      if (!base) return base.error();
                      configs[k].rope.base = *base;
-                     configs[k].rope.headDim = *head;
-                     configs[k].rope.trainingLength = *training;
+                     configs[k].rope.headDim = head;
+                     configs[k].rope.trainingLength = training;
                      configs[k].label = letter + ": base " + formatValue(*base, 6);
                  }
              }
-             return abComparisonFigure(configs[0], configs[1], *reach, float(settings.width),
+             return abComparisonFigure(configs[0], configs[1], reach, float(settings.width),
                                        float(settings.height), settings.theme);
          }});
 }

@@ -1,7 +1,9 @@
 #include "gfx/cairo_renderer.hpp"
 
+#include <cairo-ft.h>
 #include <cairo-pdf.h>
 #include <cairo.h>
+#include <dlfcn.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -42,6 +44,39 @@ using SurfacePtr = std::unique_ptr<cairo_surface_t, SurfaceDeleter>;
 using ContextPtr = std::unique_ptr<cairo_t, ContextDeleter>;
 using PatternPtr = std::unique_ptr<cairo_pattern_t, PatternDeleter>;
 
+// DejaVuSans.ttf, the file the screen bakes (fonts.cpp), opened with FreeType directly.
+// Cairo's toy API would find it through fontconfig, whose start-up (parsing /etc/fonts, loading
+// the caches) takes longer than drawing a whole figure. FreeType is already in the process as
+// Cairo's own dependency; its few entry points are looked up there (RTLD_NOLOAD), so PosLab
+// need not link it. Made once, kept for the process (thread-safe: GUI exports run in the
+// background); nullptr when the file or FreeType is missing, and then the toy API is used.
+cairo_font_face_t* dejaVuSansFace() {
+    static cairo_font_face_t* const face = []() -> cairo_font_face_t* {
+        void* freetype = dlopen("libfreetype.so.6", RTLD_LAZY | RTLD_NOLOAD);
+        if (!freetype) return nullptr;
+        const auto initialize =
+            reinterpret_cast<decltype(&FT_Init_FreeType)>(dlsym(freetype, "FT_Init_FreeType"));
+        const auto openFace =
+            reinterpret_cast<decltype(&FT_New_Face)>(dlsym(freetype, "FT_New_Face"));
+        const auto finish =
+            reinterpret_cast<decltype(&FT_Done_FreeType)>(dlsym(freetype, "FT_Done_FreeType"));
+        FT_Library library = nullptr;
+        FT_Face ftFace = nullptr;
+        const std::string path = std::string(POSLAB_FONT_DIR) + "/DejaVuSans.ttf";
+        if (initialize && openFace && finish && initialize(&library) == 0) {
+            if (openFace(library, path.c_str(), 0, &ftFace) == 0) {
+                cairo_font_face_t* cairoFace = cairo_ft_font_face_create_for_ft_face(ftFace, 0);
+                // Face, library and this reference to FreeType live as long as the process.
+                if (cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS) return cairoFace;
+            }
+            finish(library);  // also closes the face
+        }
+        dlclose(freetype);  // drops only this reference: Cairo still holds FreeType
+        return nullptr;
+    }();
+    return face;
+}
+
 // Unhinted outlines and advances, grey anti-aliasing: the same shapes at every scale, and the
 // same advances as stb_truetype gives ImGui on screen.
 void setFontOptions(cairo_t* cr) {
@@ -51,7 +86,10 @@ void setFontOptions(cairo_t* cr) {
     cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
     cairo_set_font_options(cr, options);
     cairo_font_options_destroy(options);
-    cairo_select_font_face(cr, kFontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    if (cairo_font_face_t* face = dejaVuSansFace())
+        cairo_set_font_face(cr, face);
+    else
+        cairo_select_font_face(cr, kFontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
 // ImGui sizes fonts by line height (ascent + descent = size); Cairo and SVG by the em.
@@ -724,7 +762,14 @@ Result<ImageRgba> rasterizeFigure(const Figure& figure, float scale) {
         return Error{"image size " + std::to_string(width) + " x " + std::to_string(height) +
                      " must be 1..16384 pixels a side"};
     }
-    SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height));
+    // Cairo draws straight into the image's pixels (ARGB32 rows of width * 4 bytes are a valid
+    // Cairo stride), which are then turned in place into straight-alpha RGBA: no second buffer.
+    ImageRgba image;
+    image.width = width;
+    image.height = height;
+    image.pixels.resize(std::size_t(width) * height * 4);
+    SurfacePtr surface(cairo_image_surface_create_for_data(image.pixels.data(), CAIRO_FORMAT_ARGB32,
+                                                           width, height, width * 4));
     if (auto s = cairo_surface_status(surface.get()); s != CAIRO_STATUS_SUCCESS) {
         return cairoError(s, "cannot make a " + std::to_string(width) + " x " +
                                  std::to_string(height) + " image");
@@ -736,25 +781,24 @@ Result<ImageRgba> rasterizeFigure(const Figure& figure, float scale) {
         if (auto s = cairo_status(cr.get()); s != CAIRO_STATUS_SUCCESS)
             return cairoError(s, "drawing failed");
     }
-    cairo_surface_flush(surface.get());
-    ImageRgba image;
-    image.width = width;
-    image.height = height;
-    image.pixels.resize(std::size_t(width) * height * 4);
-    const unsigned char* data = cairo_image_surface_get_data(surface.get());
-    const int stride = cairo_image_surface_get_stride(surface.get());
-    for (int y = 0; y < height; ++y) {
-        const auto* row = reinterpret_cast<const std::uint32_t*>(data + std::size_t(y) * stride);
-        std::uint8_t* p = &image.pixels[std::size_t(y) * width * 4];
-        for (int x = 0; x < width; ++x, p += 4) {
-            const std::uint32_t v = row[x];
-            p[0] = std::uint8_t(v >> 16);
-            p[1] = std::uint8_t(v >> 8);
-            p[2] = std::uint8_t(v);
-            p[3] = std::uint8_t(v >> 24);
+    cairo_surface_finish(surface.get());
+    // Native-endian premultiplied 0xAARRGGBB words to R, G, B, A bytes with straight alpha.
+    for (std::size_t i = 0; i < image.pixels.size(); i += 4) {
+        std::uint8_t* p = &image.pixels[i];
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        const std::uint32_t a = v >> 24;
+        std::uint32_t r = v >> 16 & 0xff, g = v >> 8 & 0xff, b = v & 0xff;
+        if (a == 0) {
+            r = g = b = 0;
+        } else if (a != 255) {
+            r = std::min(255u, (r * 255 + a / 2) / a);
+            g = std::min(255u, (g * 255 + a / 2) / a);
+            b = std::min(255u, (b * 255 + a / 2) / a);
         }
+        p[0] = std::uint8_t(r), p[1] = std::uint8_t(g), p[2] = std::uint8_t(b),
+        p[3] = std::uint8_t(a);
     }
-    unpremultiply(image);
     return image;
 }
 

@@ -12,8 +12,8 @@
 //        this file writes the SVG itself with Cairo's font metrics); heatmaps as embedded PNG
 //        <image>s with pixelated rendering; clips as <clipPath>. width/height in CSS pixels.
 //   PNG  raster through a Cairo image surface at any scale, with real alpha for transparent
-//        backgrounds (the GUI's export; `poslab render` draws PNGs with the EGL/ImGui path and
-//        uses only writePng() from here).
+//        backgrounds: the GUI's export and `poslab render`'s default (--renderer cairo; with
+//        --renderer gl it draws with the EGL/ImGui path and uses only writePng() from here).
 #pragma once
 
 #include <string>

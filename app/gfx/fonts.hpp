@@ -2,22 +2,34 @@
 // baked at several sizes, with Greek and the maths symbols the formulas need (θ, π, −, ≤, ·).
 #pragma once
 
+#include <string>
 #include <vector>
 
-struct ImFont;
+#include <imgui.h>
 
 namespace poslab::gfx {
 
 class FontSet {
-public:
-    // Adds the fonts to the current ImGui context's atlas; uiSize is the size of the widgets'
-    // font. Falls back to ImGui's built-in font when DejaVu Sans is not installed.
+  public:
+    // ---- Loading (into the current ImGui context's atlas)
+    // Every size with every glyph range, for the GUI; uiSize is the size of the widgets' font.
+    // Falls back to ImGui's built-in font when DejaVu Sans is not installed.
     void load(float uiSize, float scale = 1.0f);
-    ImFont* ui() const { return ui_; }            // the widgets' font
-    ImFont* forSize(float pixels) const;          // the smallest baked font at least that large
+    // For one-off renders (`poslab render --renderer gl`): only the baked sizes that forSize()
+    // would pick after load(16) for these pixel sizes, holding only printable ASCII and the
+    // characters of `text` (UTF-8). The glyphs are the same bitmaps load() bakes, so figures
+    // look the same, at a fraction of the baking (one size of one figure's characters instead
+    // of nine sizes of every range). Grows what is already baked (a batch bakes the union).
+    // Returns true when it rebuilt the atlas (the renderer must upload the texture again),
+    // false when the atlas already held everything asked for.
+    bool loadOnly(const std::vector<float>& pixelSizes, const std::string& text);
+
+    // ---- Use
+    ImFont* ui() const { return ui_; }    // the widgets' font
+    ImFont* forSize(float pixels) const;  // the smallest baked font at least that large
     bool usingFallback() const { return fallback_; }
 
-private:
+  private:
     struct Baked {
         float size;
         ImFont* font;
@@ -25,6 +37,11 @@ private:
     std::vector<Baked> baked_;
     ImFont* ui_ = nullptr;
     bool fallback_ = false;
+    // loadOnly()'s request so far: sizes (from the standard list) and characters. The atlas
+    // keeps a pointer to the glyph ranges, so they live here for as long as the fonts do.
+    std::vector<float> onlySizes_;
+    ImFontGlyphRangesBuilder onlyCharacters_;
+    ImVector<ImWchar> onlyRanges_;
 };
 
 }  // namespace poslab::gfx

@@ -5,7 +5,11 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "gfx/figure_renderer.hpp"
 #include "gfx/fonts.hpp"
@@ -20,22 +24,39 @@ struct OffscreenRenderer::State {
     EGLContext context = EGL_NO_CONTEXT;
     ImGuiContext* imgui = nullptr;
     bool backendReady = false;
+    bool deviceObjectsReady = false;  // the backend made its shader and font texture
     FontSet fonts;
     HeatmapTextures heatmaps;
 };
 
 namespace {
 
+// The pixel sizes and characters a figure's text needs, for FontSet::loadOnly().
+void fontNeeds(const Figure& figure, float scale, std::vector<float>& sizes, std::string& text) {
+    for (const FigureItem& item : figure.items) {
+        const auto* label = std::get_if<TextItem>(&item);
+        if (!label || label->text.empty()) continue;
+        const float pixels = label->size * scale;
+        if (std::find(sizes.begin(), sizes.end(), pixels) == sizes.end()) sizes.push_back(pixels);
+        text += label->text;
+    }
+}
+
 Result<EGLDisplay> surfacelessDisplay() {
     auto getPlatformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
         eglGetProcAddress("eglGetPlatformDisplayEXT"));
-    if (!getPlatformDisplay) return Error{"EGL has no eglGetPlatformDisplayEXT (install libegl-mesa0)"};
-    EGLDisplay display = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (!getPlatformDisplay)
+        return Error{"EGL has no eglGetPlatformDisplayEXT (install libegl-mesa0)"};
+    EGLDisplay display =
+        getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     if (display == EGL_NO_DISPLAY) return Error{"EGL's Mesa surfaceless platform is not available"};
     EGLint major = 0, minor = 0;
     if (!eglInitialize(display, &major, &minor)) {
-        return Error{"eglInitialize failed on the surfaceless platform (error 0x" +
-                     [] { char b[16]; std::snprintf(b, sizeof b, "%x", eglGetError()); return std::string(b); }() + ")"};
+        return Error{"eglInitialize failed on the surfaceless platform (error 0x" + [] {
+            char b[16];
+            std::snprintf(b, sizeof b, "%x", eglGetError());
+            return std::string(b);
+        }() + ")"};
     }
     return display;
 }
@@ -55,12 +76,17 @@ Result<std::unique_ptr<OffscreenRenderer>> OffscreenRenderer::create() {
     EGLConfig config = nullptr;
     EGLint configCount = 0;
     eglChooseConfig(s.display, configAttributes, &config, 1, &configCount);
-    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                        3,
+                                        EGL_CONTEXT_MINOR_VERSION,
+                                        3,
                                         EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                        EGL_NONE};
     s.context = eglCreateContext(s.display, configCount > 0 ? config : EGL_NO_CONFIG_KHR,
                                  EGL_NO_CONTEXT, contextAttributes);
-    if (s.context == EGL_NO_CONTEXT) return Error{"EGL could not create an OpenGL 3.3 core context"};
+    if (s.context == EGL_NO_CONTEXT)
+        return Error{"EGL could not create an OpenGL 3.3 core context"};
     if (!eglMakeCurrent(s.display, EGL_NO_SURFACE, EGL_NO_SURFACE, s.context)) {
         return Error{"EGL could not make the surfaceless context current"};
     }
@@ -74,8 +100,9 @@ Result<std::unique_ptr<OffscreenRenderer>> OffscreenRenderer::create() {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
     io.LogFilename = nullptr;
-    s.fonts.load(16.0f, 1.0f);
-    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return Error{"the ImGui OpenGL3 backend failed to start"};
+    // Fonts are baked per figure in render(): only the sizes and characters it draws.
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core"))
+        return Error{"the ImGui OpenGL3 backend failed to start"};
     s.backendReady = true;
     if (auto status = s.heatmaps.initialize(); !status) return status.error();
     return renderer;
@@ -126,15 +153,25 @@ Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
     glBindFramebuffer(GL_FRAMEBUFFER, framebufferName);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colorName);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        return Error{"could not create a " + std::to_string(width) + " x " + std::to_string(height) +
-                     " offscreen framebuffer"};
+        return Error{"could not create a " + std::to_string(width) + " x " +
+                     std::to_string(height) + " offscreen framebuffer"};
+    }
+
+    // Baking every size the screen has costs more than drawing the figure; bake what it needs.
+    std::vector<float> sizes;
+    std::string text;
+    fontNeeds(figure, scale, sizes, text);
+    if (s.fonts.loadOnly(sizes, text) && s.deviceObjectsReady) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
     }
 
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(float(width), float(height));
     io.DisplayFramebufferScale = ImVec2(1, 1);
     io.DeltaTime = 1.0f / 60.0f;
-    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplOpenGL3_NewFrame();  // the first call makes the shader and uploads the fonts
+    s.deviceObjectsReady = true;
     ImGui::NewFrame();
     FigureTarget target;
     target.drawList = ImGui::GetBackgroundDrawList();

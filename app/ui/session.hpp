@@ -1,71 +1,19 @@
-// session.hpp — the whole GUI state (every view's parameters, the open view, the window) as JSON:
-// File > Save session / Open session, --session FILE, and the state remembered between runs in
-// $XDG_CONFIG_HOME/poslab/session.json (else ~/.config/poslab/session.json).
+// session.hpp — sessions in the running application: the window (GLFW), opening and saving from
+// the menu and --session FILE, the remembered session at start-up, and the File > Save/Open
+// session dialog (ImGui).
 //
-// Reading never fails half-way into a broken state: a file that is not JSON or not a PosLab
-// session is an Error and changes nothing; inside a valid session, a value of the wrong type or
-// out of range is reported (one warning line naming the key) and that view keeps its current
-// settings. Unknown keys are ignored, so newer files open in older builds.
-//
-// One toJson/fromJson pair per state struct. A view that adds a state struct adds its pair here
-// and one line in sessionToJson / applyStateJson.
+// The JSON format and session files themselves (AppState <-> JSON, reading and validating every
+// value) are GL-free and live in session_format.hpp, so the fuzzer and the tests use the same code.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <string>
-#include <vector>
 
 #include "poslab/result.hpp"
-#include "ui/app_state.hpp"
+#include "ui/session_format.hpp"
 
 struct GLFWwindow;
 
 namespace poslab::ui {
-
-inline constexpr int kSessionVersion = 1;
-inline constexpr const char* kSessionFormat = "poslab-session";
-
-// Where the window was and which tab was open.
-struct SessionLayout {
-    std::string view;  // tab title ("Similarity"); empty: leave the current tab
-    int windowX = 0, windowY = 0;
-    int windowWidth = 0, windowHeight = 0;  // 0: unknown, leave the window as it is
-    bool fullScreen = false;
-};
-
-using Warnings = std::vector<std::string>;  // one line per value that could not be applied
-
-// ---- One pair per state struct (fromJson applies the keys present; problems go to warnings)
-nlohmann::json toJson(const SinusoidalViewState& view);
-void fromJson(const nlohmann::json& json, SinusoidalViewState& view, Warnings& warnings);
-nlohmann::json toJson(const SimilarityViewState& view);
-void fromJson(const nlohmann::json& json, SimilarityViewState& view, Warnings& warnings);
-nlohmann::json toJson(const MeaningViewState& view);
-void fromJson(const nlohmann::json& json, MeaningViewState& view, Warnings& warnings);
-nlohmann::json toJson(const IntuitionViewState& view);
-void fromJson(const nlohmann::json& json, IntuitionViewState& view, Warnings& warnings);
-nlohmann::json toJson(const ExtrapolationViewState& view);
-void fromJson(const nlohmann::json& json, ExtrapolationViewState& view, Warnings& warnings);
-nlohmann::json toJson(const CompareViewState& view);
-void fromJson(const nlohmann::json& json, CompareViewState& view, Warnings& warnings);
-// Shared pieces (also the panels' cache keys: equal JSON, equal parameters).
-nlohmann::json toJson(const SimilarityParams& params);
-nlohmann::json toJson(const RopeParams& params);
-
-// ---- Whole sessions
-nlohmann::json sessionToJson(const AppState& state, const SessionLayout& layout);
-// The views' state only, no format header needed: what lessons apply (see tour.hpp).
-void applyStateJson(const nlohmann::json& json, AppState& state, Warnings& warnings);
-// A full session document: Error (nothing changed) unless it is a JSON object with
-// "format": "poslab-session"; otherwise applies what it can.
-Status applySessionJson(const nlohmann::json& json, AppState& state, SessionLayout& layout,
-                        Warnings& warnings);
-Status saveSessionFile(const std::string& path, const AppState& state, const SessionLayout& layout);
-// Errors start with the path: "/x/session.json: not valid JSON (parse error at line 3, ...)".
-Status loadSessionFile(const std::string& path, AppState& state, SessionLayout& layout,
-                       Warnings& warnings);
-std::string rememberedSessionPath();  // "" when neither XDG_CONFIG_HOME nor HOME is set
 
 // ---- The window (GLFW)
 SessionLayout captureLayout(GLFWwindow* window, const std::string& view, bool fullScreen);

@@ -41,10 +41,14 @@ Result<SinusoidalLayout> parseLayout(std::string_view name) {
     return Error{"layout must be interleaved, concat or t2t (got '" + std::string(name) + "')"};
 }
 
-Status validate(const SinusoidalParams& params) {
+Status validateRanges(const SinusoidalParams& params) {
     if (auto s = requireIntInRange("d_model", params.dModel, 1, kMaxDModel); !s) return s;
     if (auto s = requireIntInRange("seq_len", params.seqLen, 1, kMaxSeqLen); !s) return s;
-    if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s;
+    return requireInRange("base", params.base, 1.0, 1e12, false);
+}
+
+Status validate(const SinusoidalParams& params) {
+    if (auto s = validateRanges(params); !s) return s;
     return checkMatrixSize(std::size_t(params.seqLen), std::size_t(params.dModel),
                            "the sinusoidal table");
 }

@@ -1,7 +1,7 @@
 // Figure files: SVG and PDF from `poslab render`, PNG with and without a background, and the
 // Cairo renderer's primitives drawn in-process. Truth comes from outside the renderer: XML's
-// grammar, pdftoppm (poppler) rasterising the PDF, the PNG from the screen's EGL/ImGui path,
-// alpha compositing, and geometry (where a shape must and must not put ink).
+// grammar, pdftoppm (poppler) rasterising the PDF, the PNG from the screen's EGL/ImGui path
+// (--renderer gl), alpha compositing, and geometry (where a shape must and must not put ink).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -252,7 +252,9 @@ TEST_F(FigureExportTest, PdfRasterisesLikeTheScreenPng) {
     };
     auto pdf = runPoslab(withOut("pe.pdf"), "env -u DISPLAY");
     ASSERT_EQ(pdf.exitCode, 0) << pdf.err;
-    auto png = runPoslab(withOut("pe.png"), "env -u DISPLAY");
+    std::vector<std::string> screenPng = withOut("pe.png");
+    screenPng.insert(screenPng.end(), {"--renderer", "gl"});  // the screen's EGL/ImGui raster
+    auto png = runPoslab(screenPng, "env -u DISPLAY");
     ASSERT_EQ(png.exitCode, 0) << png.err;
     const std::string bytes = readFile(path("pe.pdf"));
     ASSERT_EQ(bytes.substr(0, 5), "%PDF-");
@@ -300,12 +302,13 @@ TEST_F(FigureExportTest, PdfRasterisesLikeTheScreenPng) {
     }
 }
 
-// The Cairo raster (the GUI's PNG export) and the EGL/ImGui raster draw the same figure alike.
+// The Cairo raster (the GUI's PNG export, `poslab render`'s default) and the EGL/ImGui raster
+// (--renderer gl) draw the same figure alike.
 TEST_F(FigureExportTest, CairoPngMatchesTheScreenPng) {
-    auto png =
-        runPoslab({"render", "sinusoidal", "--d-model", "16", "--seq-len", "64", "--colormap",
-                   "magma", "--width", "800", "--height", "500", "--out", path("screen.png")},
-                  "env -u DISPLAY");
+    auto png = runPoslab(
+        {"render", "sinusoidal", "--d-model", "16", "--seq-len", "64", "--colormap", "magma",
+         "--width", "800", "--height", "500", "--renderer", "gl", "--out", path("screen.png")},
+        "env -u DISPLAY");
     ASSERT_EQ(png.exitCode, 0) << png.err;
     const cli::CommandRegistry registry = cli::buildRegistry();
     auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
@@ -337,10 +340,15 @@ TEST_F(FigureExportTest, CairoPngMatchesTheScreenPng) {
     EXPECT_LT(worst, 255.0 / 20 + 2);  // as above: at most a one-pixel shift of a cell edge
 }
 
-// ---- Transparent PNG: composited over the theme's background it is the opaque PNG.
-TEST_F(FigureExportTest, TransparentPngComposesToTheOpaqueOne) {
+// ---- Transparent PNG: composited over the theme's background it is the opaque PNG, with
+// either renderer.
+class TransparentPngTest : public FigureExportTest,
+                           public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(TransparentPngTest, ComposesToTheOpaqueOne) {
     const std::vector<std::string> base = {
-        "render", "sinusoidal-curves", "--d-model", "32", "--width", "500", "--height", "300"};
+        "render", "sinusoidal-curves", "--d-model", "32",         "--width",
+        "500",    "--height",          "300",       "--renderer", GetParam()};
     auto opaqueArgs = base, clearArgs = base;
     opaqueArgs.insert(opaqueArgs.end(), {"--out", path("opaque.png")});
     clearArgs.insert(clearArgs.end(), {"--transparent", "--out", path("clear.png")});
@@ -373,6 +381,8 @@ TEST_F(FigureExportTest, TransparentPngComposesToTheOpaqueOne) {
     EXPECT_LE(worst, 3.0);
     EXPECT_LT(total / (3.0 * clear.width * clear.height), 0.2);
 }
+
+INSTANTIATE_TEST_SUITE_P(Renderers, TransparentPngTest, ::testing::Values("cairo", "gl"));
 
 TEST_F(FigureExportTest, VectorFormatsAndBadExtensions) {
     for (const std::string name : {"a.svg", "b.PDF", "c.png"}) {

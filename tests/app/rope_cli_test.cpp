@@ -284,11 +284,13 @@ TEST_F(RopeCliTest, RendersEveryViewHeadless) {
         ASSERT_EQ(image.height, 600);
         EXPECT_GT(distinctColours(image, 0, 0, 900, 600), 30) << view.arguments[0];
     }
-    // The angle map is twilight (cyclic) with exact table colours: sampled rows, never blended;
-    // the score map blue-white-red, centred at zero.
+    // The angle map is twilight (cyclic) with exact table colours (circular means, never blended
+    // on screen) where the slower pairs are, on the right; the fast pairs at the left turn more
+    // than half a turn within a pixel and are drawn as 'mixed'. The score map is
+    // blue-white-red, centred at zero.
     const ImageRgba angles = loadPng(path("rope-angles.png"));
-    EXPECT_GT(fractionFromColormap(angles, ColormapId::Twilight, 300, 200, 600, 400), 0.97);
-    EXPECT_GT(distinctColours(angles, 300, 200, 600, 400), 40);
+    EXPECT_GT(fractionFromColormap(angles, ColormapId::Twilight, 600, 200, 800, 500), 0.97);
+    EXPECT_GT(distinctColours(angles, 600, 200, 800, 500), 40);
     const ImageRgba scores = loadPng(path("rope-scores.png"));
     EXPECT_GT(fractionFromColormap(scores, ColormapId::BlueWhiteRed, 300, 200, 600, 400), 0.9);
     // The rotation panels draw q and k arrows in the paper theme's blue and vermillion.

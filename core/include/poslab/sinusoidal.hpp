@@ -35,7 +35,8 @@ std::string_view layoutName(SinusoidalLayout layout);          // "interleaved",
 Result<SinusoidalLayout> parseLayout(std::string_view name);    // inverse of layoutName()
 
 // ---- Validation and evaluation
-Status validate(const SinusoidalParams& params);               // ranges and memory cap
+Status validateRanges(const SinusoidalParams& params);  // d_model, seq_len, base in range
+Status validate(const SinusoidalParams& params);        // ranges and the whole table's memory cap
 Result<Matrix> sinusoidalTable(const SinusoidalParams& params);  // seqLen x dModel
 
 // Column c's wave: value = sin or cos (frequency * position); isZero for t2t's padding column.

@@ -1,0 +1,206 @@
+#include "cli/spec_format.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+namespace poslab::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// A JSON scalar as the text a user would type after the option.
+Result<std::string> scalarText(const json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_number_integer()) return value.dump();
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        // 512.0 is an integer to --seq-len; other numbers in their shortest round-trip form.
+        if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 1e15) {
+            return std::to_string(static_cast<long long>(number));
+        }
+        char buffer[32];
+        auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);
+        if (error != std::errc()) return Error{"unprintable number"};
+        return std::string(buffer, end);
+    }
+    return Error{"not a scalar"};
+}
+
+// A value for "(got ...)": its JSON when short and flat, else what kind of value it is. Never
+// the JSON of a deeply nested value: dump() recurses once per level.
+std::string describe(const json& value) {
+    const bool flat =
+        value.is_primitive() ||
+        std::all_of(value.begin(), value.end(), [](const json& e) { return e.is_primitive(); });
+    if (flat) {
+        std::string text = value.dump();
+        if (text.size() <= 80) return text;
+    }
+    const std::string count = std::to_string(value.size());
+    if (value.is_array()) return "a list of " + count + (value.size() == 1 ? " value" : " values");
+    if (value.is_object())
+        return "an object of " + count + (value.size() == 1 ? " field" : " fields");
+    if (value.is_string())
+        return "text of " + std::to_string(value.get_ref<const std::string&>().size()) + " bytes";
+    return value.type_name();
+}
+
+std::string fieldList(const std::vector<OptionSpec>& options) {
+    std::string text = "view";
+    for (const OptionSpec& o : options) {
+        std::string field = o.name;
+        std::replace(field.begin(), field.end(), '-', '_');
+        text += ", " + field;
+    }
+    return text;
+}
+
+std::string viewNames(const CommandRegistry& registry) {
+    std::string names;
+    for (const RenderView& v : registry.renders) names += (names.empty() ? "" : ", ") + v.name;
+    return names;
+}
+
+// "syntax error while parsing ... at line 3, column 5" without nlohmann's "[json.exception…] ".
+std::string jsonMessage(const std::exception& error) {
+    std::string text = error.what();
+    if (text.rfind("[json.exception", 0) == 0) {
+        if (auto close = text.find("] "); close != std::string::npos) text = text.substr(close + 2);
+    }
+    return printable(text);
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+            out += escaped;
+        }
+    }
+    return out;
+}
+
+std::vector<OptionSpec> renderOptionsFor(const RenderView& view) {
+    std::vector<OptionSpec> options = view.options;
+    for (const OptionSpec& o : renderCommonOptions()) options.push_back(o);
+    return options;
+}
+
+Result<ArgMap> specEntryArguments(const json& entry, const RenderView& view) {
+    const std::vector<OptionSpec> options = renderOptionsFor(view);
+    ArgMap args;
+    for (const auto& [key, value] : entry.items()) {
+        if (key == "view") continue;
+        std::string name = key;
+        std::replace(name.begin(), name.end(), '_', '-');
+        auto option = std::find_if(options.begin(), options.end(),
+                                   [&](const OptionSpec& o) { return o.name == name; });
+        if (option == options.end()) {
+            return Error{"unknown field '" + printable(key) + "' (" + view.name +
+                         " takes: " + fieldList(options) + ")"};
+        }
+        if (option->valueName.empty()) {  // a flag
+            if (!value.is_boolean())
+                return Error{"field '" + key + "' must be true or false (got " + describe(value) +
+                             ")"};
+            if (value.get<bool>()) args.set(name, "");
+            continue;
+        }
+        const std::string expected = "field '" + key + "' needs a number, text or list, as --" +
+                                     name + " " + option->valueName + " would";
+        if (value.is_array()) {
+            std::string joined;
+            for (const json& element : value) {
+                auto text = scalarText(element);
+                if (!text) return Error{expected + " (got " + describe(value) + ")"};
+                joined += (joined.empty() ? "" : ",") + *text;
+            }
+            args.set(name, joined);
+            continue;
+        }
+        auto text = scalarText(value);
+        if (!text) return Error{expected + " (got " + describe(value) + ")"};
+        args.set(name, *text);
+    }
+    return args;
+}
+
+Result<SpecEntry> readSpecEntry(const json& entry, const CommandRegistry& registry,
+                                const std::string& folder) {
+    if (!entry.is_object()) {
+        return Error{std::string("expected an object like {\"view\": ..., \"out\": ...} (got ") +
+                     entry.type_name() + ")"};
+    }
+    auto viewField = entry.find("view");
+    if (viewField == entry.end() || !viewField->is_string())
+        return Error{"field 'view' must name a view (" + viewNames(registry) + ")"};
+    const std::string viewName = viewField->get<std::string>();
+    auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
+                             [&](const RenderView& v) { return v.name == viewName; });
+    if (view == registry.renders.end()) {
+        return Error{"unknown view '" + printable(viewName) + "' (views: " + viewNames(registry) +
+                     ")"};
+    }
+    auto args = specEntryArguments(entry, *view);
+    if (!args) return Error{printable(args.error().message)};
+    if (!args->has("out")) return Error{"field 'out' is required (a .png, .svg or .pdf path)"};
+    const std::filesystem::path out = *args->raw("out");
+    if (out.is_relative() && !folder.empty())
+        args.value().set("out", (std::filesystem::path(folder) / out).string());
+    return SpecEntry{&*view, std::move(args).value()};
+}
+
+Result<std::vector<Result<SpecEntry>>> readSpecText(std::string_view text,
+                                                    const std::string& specPath,
+                                                    const CommandRegistry& registry) {
+    json document;
+    try {
+        document = json::parse(text);
+    } catch (const json::exception& error) {
+        return Error{specPath + " is not valid JSON: " + jsonMessage(error)};
+    }
+    if (!document.is_array()) {
+        return Error{specPath +
+                     " must hold a JSON list of figures, [{\"view\": ..., \"out\": ...}, ...] "
+                     "(got " +
+                     document.type_name() + ")"};
+    }
+    const std::string folder = std::filesystem::path(specPath).parent_path().string();
+    std::vector<Result<SpecEntry>> entries;
+    entries.reserve(document.size());
+    for (const json& entry : document) entries.push_back(readSpecEntry(entry, registry, folder));
+    return entries;
+}
+
+Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<OptionSpec>& options,
+                                const ArgMap& args) {
+    auto settings = readRenderSettings(args);
+    if (!settings) return Error{printable(settings.error().message)};
+    auto built = view.build(args, *settings);
+    if (!built) return Error{printable(withOptionNames(built.error().message, options))};
+    BuiltFigure result{std::move(built).value(), *settings};
+    if (args.flag("transparent")) result.figure.background = Rgba{0, 0, 0, 0};
+    return result;
+}
+
+}  // namespace poslab::cli

@@ -1,0 +1,115 @@
+// Reading figure specs (cli/spec_format.hpp): the inputs the spec fuzzer
+// (tests/fuzz/spec_fuzz.cpp) probes, through the real binary and the reader itself. Each test
+// failed before its fix.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "cli/spec_format.hpp"
+#include "process.hpp"
+
+namespace poslab::test {
+namespace {
+
+class SpecFormatTest : public ::testing::Test {
+  protected:
+    std::string dir =
+        temporaryDirectory(std::string("spec-format-") +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string writeSpec(const std::string& json) const {
+        std::ofstream(dir + "/figures.json") << json;
+        return dir + "/figures.json";
+    }
+};
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> result;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        result.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return result;
+}
+
+// Names and values with a newline or an escape sequence in them used to split the figure's error
+// over several lines of stderr (and could forge a "poslab: ..." line); now each is escaped.
+TEST_F(SpecFormatTest, EveryErrorIsOneLineWhateverTheNamesHold) {
+    const std::string spec = writeSpec(R"([
+        {"view": "sinusoidal", "layout": "diagonal\nsecond line", "out": "l.svg"},
+        {"view": "unknown\nview", "out": "v.svg"},
+        {"view": "sinusoidal", "field\nwith newline": 1, "out": "f.svg"},
+        {"view": "sinusoidal", "colormap": "red\u001b[0m", "out": "c.svg"}])");
+    const ProcessResult result = runPoslab({"render", "--spec", spec});
+    EXPECT_EQ(result.exitCode, 2);
+    const std::vector<std::string> err = lines(result.err);
+    ASSERT_EQ(err.size(), 5u) << result.err;  // one per figure and the summary
+    for (const std::string& line : err) {
+        EXPECT_EQ(line.rfind("poslab: ", 0), 0u) << line;
+        EXPECT_EQ(line.find('\x1b'), std::string::npos) << line;
+    }
+    EXPECT_NE(
+        err[0].find(
+            R"(figure 1: --layout must be interleaved, concat or t2t (got 'diagonal\nsecond line'))"),
+        std::string::npos)
+        << err[0];
+    EXPECT_NE(err[1].find(R"(figure 2: unknown view 'unknown\nview')"), std::string::npos)
+        << err[1];
+    EXPECT_NE(err[2].find(R"(figure 3: unknown field 'field\nwith newline')"), std::string::npos)
+        << err[2];
+    EXPECT_NE(err[3].find(R"(figure 4: --colormap must be)"), std::string::npos) << err[3];
+    EXPECT_NE(err[3].find(R"(red\x1b[0m)"), std::string::npos) << err[3];
+}
+
+// A deeply nested value in a field was printed back with nlohmann's recursive dump(), one stack
+// frame per level: 300000 levels crashed poslab with a stack overflow (exit 139).
+TEST_F(SpecFormatTest, ADeeplyNestedValueIsAnErrorNotACrash) {
+    const std::size_t depth = 300000;
+    const std::string spec =
+        writeSpec(R"([{"view": "sinusoidal", "base": )" + std::string(depth, '[') +
+                  std::string(depth, ']') + R"(, "out": "x.svg"}])");
+    const ProcessResult result = runPoslab({"render", "--spec", spec});
+    EXPECT_EQ(result.exitCode, 2);
+    const std::vector<std::string> err = lines(result.err);
+    ASSERT_EQ(err.size(), 2u) << result.err.substr(0, 500);
+    EXPECT_EQ(err[0],
+              "poslab: figure 1: field 'base' needs a number, text or list, as --base B would "
+              "(got a list of 1 value)");
+    EXPECT_FALSE(fileExists(dir + "/x.svg"));
+}
+
+// The reader on its own (what the fuzzer calls): one Result per figure, outputs next to the spec.
+TEST(SpecReaderTest, EntriesAreCheckedOneByOne) {
+    const cli::CommandRegistry registry = cli::buildRegistry();
+    auto entries = cli::readSpecText(
+        R"([{"view": "sinusoidal", "d_model": 8, "seq_len": 8, "out": "a.svg"},
+            {"view": "sinusoidal", "d_model": 8, "out": "/abs/b.pdf"},
+            {"view": "nope", "out": "c.svg"}, 5])",
+        "/specs/figures.json", registry);
+    ASSERT_TRUE(entries.ok()) << entries.error().message;
+    ASSERT_EQ(entries->size(), 4u);
+    ASSERT_TRUE((*entries)[0].ok());
+    EXPECT_EQ((*entries)[0]->view->name, "sinusoidal");
+    EXPECT_EQ((*entries)[0]->args.raw("out"), "/specs/a.svg");
+    ASSERT_TRUE((*entries)[1].ok());
+    EXPECT_EQ((*entries)[1]->args.raw("out"), "/abs/b.pdf");
+    EXPECT_FALSE((*entries)[2].ok());
+    EXPECT_FALSE((*entries)[3].ok());
+
+    auto built = cli::buildFigure(*(*entries)[0]->view, cli::renderOptionsFor(*(*entries)[0]->view),
+                                  (*entries)[0]->args);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    EXPECT_EQ(built->figure.width, 1200.0f);  // the default size
+    EXPECT_EQ(built->settings.height, 800);
+
+    auto broken = cli::readSpecText("[{", "figures.json", registry);
+    ASSERT_FALSE(broken.ok());
+    EXPECT_EQ(broken.error().message.rfind("figures.json is not valid JSON: ", 0), 0u)
+        << broken.error().message;
+}
+
+}  // namespace
+}  // namespace poslab::test
