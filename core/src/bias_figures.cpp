@@ -19,18 +19,11 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 constexpr int kCategoricalWrap = 252;
 constexpr ValueRange kCategoricalRange{0, 255};
 
+// Labels here are centred unless said otherwise.
 TextItem label(Point at, std::string text, float size, Rgba color,
                HorizontalAlign h = HorizontalAlign::Center, VerticalAlign v = VerticalAlign::Top,
                bool vertical90 = false) {
-    TextItem item;
-    item.anchor = at;
-    item.text = std::move(text);
-    item.size = size;
-    item.color = color;
-    item.horizontal = h;
-    item.vertical = v;
-    item.vertical90 = vertical90;
-    return item;
+    return makeText(at, std::move(text), size, color, h, v, vertical90);
 }
 
 RectItem filledRect(Box box, Rgba fill, Rgba stroke = {0, 0, 0, 0}, float strokeWidth = 1) {

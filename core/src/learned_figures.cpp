@@ -56,18 +56,6 @@ Matrix blockMeans(const Matrix& table, std::size_t rows, long long rowsPerTexel,
     return out;
 }
 
-TextItem label(Point at, std::string text, float size, Rgba color, HorizontalAlign h,
-               VerticalAlign v) {
-    TextItem item;
-    item.anchor = at;
-    item.text = std::move(text);
-    item.size = size;
-    item.color = color;
-    item.horizontal = h;
-    item.vertical = v;
-    return item;
-}
-
 // "undefined: beyond the trained table" centred in `region` of a plot: on one line, on two, or
 // not at all when the region is too small to hold it (the marker's own label remains).
 void drawBeyondLabel(Figure& figure, Box region, const Theme& theme) {
@@ -75,14 +63,14 @@ void drawBeyondLabel(Figure& figure, Box region, const Theme& theme) {
     const float oneLine = estimateTextWidth(kBeyondTableLabel, size);
     const Point centre{region.x + region.width / 2, region.y + region.height / 2};
     if (region.width >= oneLine + 12 && region.height >= size * 1.6f) {
-        figure.add(label(centre, kBeyondTableLabel, size, theme.text, HorizontalAlign::Center,
-                         VerticalAlign::Middle));
+        figure.add(makeText(centre, kBeyondTableLabel, size, theme.text, HorizontalAlign::Center,
+                            VerticalAlign::Middle));
     } else if (region.width >= estimateTextWidth("beyond the trained table", size) + 8 &&
                region.height >= size * 2.8f) {
-        figure.add(label({centre.x, centre.y - 1}, "undefined:", size, theme.text,
-                         HorizontalAlign::Center, VerticalAlign::Bottom));
-        figure.add(label({centre.x, centre.y + 1}, "beyond the trained table", size, theme.text,
-                         HorizontalAlign::Center, VerticalAlign::Top));
+        figure.add(makeText({centre.x, centre.y - 1}, "undefined:", size, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Bottom));
+        figure.add(makeText({centre.x, centre.y + 1}, "beyond the trained table", size, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
     }
 }
 
@@ -105,8 +93,8 @@ int budget(float pixels) {
 // A small note in the bottom right corner of a heatmap's area, under its colour bar (colour bar
 // labels stay one word: they are drawn rotated at the figure's edge).
 void cornerNote(Figure& figure, Box area, const std::string& text, const Theme& theme) {
-    figure.add(label({area.right() - 4, area.bottom() - 2}, text, theme.fontSize * 0.85f,
-                     theme.mutedText, HorizontalAlign::Right, VerticalAlign::Bottom));
+    figure.add(makeText({area.right() - 4, area.bottom() - 2}, text, theme.fontSize * 0.85f,
+                        theme.mutedText, HorizontalAlign::Right, VerticalAlign::Bottom));
 }
 
 // The legend drawLinePlot would draw, drawn after the curves so they never cover it.
@@ -131,8 +119,9 @@ void drawLegend(Figure& figure, const PlotFrame& frame, const std::vector<Learne
     for (std::size_t k = 0; k < curves.size(); ++k) {
         const float cy = box.y + 4 + row * (float(k) + 0.5f);
         figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, seriesColor(int(k)), 2.5f, false});
-        figure.add(label({box.x + 29, cy}, "dim " + std::to_string(curves[k].dimension),
-                         theme.fontSize, theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
+        figure.add(makeText({box.x + 29, cy}, "dim " + std::to_string(curves[k].dimension),
+                            theme.fontSize, theme.text, HorizontalAlign::Left,
+                            VerticalAlign::Middle));
     }
 }
 
@@ -328,8 +317,8 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
         drawBeyondLabel(figure, region, theme);
         // Under the line, on the plain undefined background, where it stays readable.
         if (region.height >= theme.fontSize * 3.2f) {
-            figure.add(label({p.right() - 5, top + 4}, endText, theme.fontSize * 0.9f, theme.accent,
-                             HorizontalAlign::Right, VerticalAlign::Top));
+            figure.add(makeText({p.right() - 5, top + 4}, endText, theme.fontSize * 0.9f,
+                                theme.accent, HorizontalAlign::Right, VerticalAlign::Top));
         }
     }
 

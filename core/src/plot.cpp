@@ -39,9 +39,13 @@ Theme paperTheme() {
     return t;
 }
 
-Theme themeFor(ThemeId id) { return id == ThemeId::Paper ? paperTheme() : darkTheme(); }
+Theme themeFor(ThemeId id) {
+    return id == ThemeId::Paper ? paperTheme() : darkTheme();
+}
 
-std::string_view themeName(ThemeId id) { return id == ThemeId::Paper ? "paper" : "dark"; }
+std::string_view themeName(ThemeId id) {
+    return id == ThemeId::Paper ? "paper" : "dark";
+}
 
 Result<ThemeId> parseTheme(std::string_view name) {
     if (name == "dark") return ThemeId::Dark;
@@ -57,9 +61,9 @@ Theme scaledTheme(Theme theme, float factor) {
 
 Rgba seriesColor(int index) {
     // Okabe-Ito: distinguishable with the common colour-vision deficiencies.
-    static constexpr Rgba palette[] = {{86, 180, 233, 255}, {230, 159, 0, 255}, {0, 158, 115, 255},
-                                       {204, 121, 167, 255}, {240, 228, 66, 255}, {0, 114, 178, 255},
-                                       {213, 94, 0, 255},    {180, 180, 180, 255}};
+    static constexpr Rgba palette[] = {
+        {86, 180, 233, 255}, {230, 159, 0, 255}, {0, 158, 115, 255}, {204, 121, 167, 255},
+        {240, 228, 66, 255}, {0, 114, 178, 255}, {213, 94, 0, 255},  {180, 180, 180, 255}};
     return palette[std::size_t(index) % std::size(palette)];
 }
 
@@ -120,8 +124,10 @@ std::vector<Tick> logTicks(double low, double high, int maxCount) {
     const int stride = std::max(1, (decades + maxCount - 1) / std::max(maxCount, 1));
     for (int e = first; e <= last; e += stride) {
         char label[32];
-        if (e >= -3 && e <= 4) std::snprintf(label, sizeof label, "%g", std::pow(10.0, e));
-        else std::snprintf(label, sizeof label, "1e%d", e);
+        if (e >= -3 && e <= 4)
+            std::snprintf(label, sizeof label, "%g", std::pow(10.0, e));
+        else
+            std::snprintf(label, sizeof label, "1e%d", e);
         ticks.push_back({std::pow(10.0, e), label});
     }
     return ticks;
@@ -154,13 +160,15 @@ double axisValue(const AxisSpec& axis, double fraction) {
 Point PlotFrame::toPixel(double xValue, double yValue) const {
     const double fx = axisFraction(x, xValue), fy = axisFraction(y, yValue);
     const float px = plot.x + float(fx) * plot.width;
-    const float py = yDown ? plot.y + float(fy) * plot.height : plot.bottom() - float(fy) * plot.height;
+    const float py =
+        yDown ? plot.y + float(fy) * plot.height : plot.bottom() - float(fy) * plot.height;
     return {px, py};
 }
 
 std::pair<double, double> PlotFrame::toData(Point pixel) const {
     const double fx = (pixel.x - plot.x) / plot.width;
-    const double fy = yDown ? (pixel.y - plot.y) / plot.height : (plot.bottom() - pixel.y) / plot.height;
+    const double fy =
+        yDown ? (pixel.y - plot.y) / plot.height : (plot.bottom() - pixel.y) / plot.height;
     return {axisValue(x, fx), axisValue(y, fy)};
 }
 
@@ -169,19 +177,6 @@ std::pair<double, double> PlotFrame::toData(Point pixel) const {
 // ---------------------------------------------------------------------------------------------
 
 namespace {
-
-TextItem text(Point at, std::string s, float size, Rgba color, HorizontalAlign h, VerticalAlign v,
-              bool vertical90 = false) {
-    TextItem item;
-    item.anchor = at;
-    item.text = std::move(s);
-    item.size = size;
-    item.color = color;
-    item.horizontal = h;
-    item.vertical = v;
-    item.vertical90 = vertical90;
-    return item;
-}
 
 std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float labelSpacing) {
     const int count = std::max(2, int(pixels / labelSpacing));
@@ -193,7 +188,9 @@ std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float labelSpaci
     return linearTicks(axis.low, axis.high, count);
 }
 
-double tickPosition(const AxisSpec& axis, double value) { return axis.cells ? value + 0.5 : value; }
+double tickPosition(const AxisSpec& axis, double value) {
+    return axis.cells ? value + 0.5 : value;
+}
 
 float widestLabel(const std::vector<Tick>& ticks, float size) {
     float widest = 0;
@@ -208,21 +205,23 @@ void drawAxes(Figure& figure, const PlotFrame& frame, const Theme& theme, bool g
     const auto yTicks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
     for (const Tick& t : xTicks) {
         const double v = tickPosition(frame.x, t.value);
-        if (v < std::min(frame.x.low, frame.x.high) || v > std::max(frame.x.low, frame.x.high)) continue;
+        if (v < std::min(frame.x.low, frame.x.high) || v > std::max(frame.x.low, frame.x.high))
+            continue;
         const float px = frame.toPixel(v, frame.y.low).x;
         if (grid) figure.add(LineItem{{px, p.y}, {px, p.bottom()}, theme.grid, 1, false});
         figure.add(LineItem{{px, p.bottom()}, {px, p.bottom() + tickLength}, theme.axis, 1, false});
-        figure.add(text({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize, theme.text,
-                        HorizontalAlign::Center, VerticalAlign::Top));
+        figure.add(makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
     }
     for (const Tick& t : yTicks) {
         const double v = tickPosition(frame.y, t.value);
-        if (v < std::min(frame.y.low, frame.y.high) || v > std::max(frame.y.low, frame.y.high)) continue;
+        if (v < std::min(frame.y.low, frame.y.high) || v > std::max(frame.y.low, frame.y.high))
+            continue;
         const float py = frame.toPixel(frame.x.low, v).y;
         if (grid) figure.add(LineItem{{p.x, py}, {p.right(), py}, theme.grid, 1, false});
         figure.add(LineItem{{p.x - tickLength, py}, {p.x, py}, theme.axis, 1, false});
-        figure.add(text({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
-                        HorizontalAlign::Right, VerticalAlign::Middle));
+        figure.add(makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
+                            HorizontalAlign::Right, VerticalAlign::Middle));
     }
     RectItem outline;
     outline.box = p;
@@ -240,7 +239,8 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
     const auto yTicks = axisTicks(y, approximateHeight, theme.fontSize * 2.6f);
     Margins m;
     m.top = hasTitle ? theme.titleSize * 1.7f : theme.fontSize * 0.8f;
-    m.left = widestLabel(yTicks, theme.fontSize) + 10 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
+    m.left =
+        widestLabel(yTicks, theme.fontSize) + 10 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
     m.bottom = theme.fontSize * 1.6f + (x.label.empty() ? 0 : theme.fontSize * 1.6f);
     m.right = theme.fontSize * 1.2f;
     return m;
@@ -249,12 +249,12 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
 void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme) {
     const Box& p = frame.plot;
     if (!frame.x.label.empty()) {
-        figure.add(text({p.x + p.width / 2, area.bottom() - 2}, frame.x.label, theme.fontSize,
-                        theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+        figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, frame.x.label, theme.fontSize,
+                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
     }
     if (!frame.y.label.empty()) {
-        figure.add(text({area.x + 2, p.y + p.height / 2}, frame.y.label, theme.fontSize,
-                        theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
+        figure.add(makeText({area.x + 2, p.y + p.height / 2}, frame.y.label, theme.fontSize,
+                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
     }
 }
 
@@ -274,8 +274,8 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             }
             figure.add(LineItem{{px, p.y}, {px, p.bottom()}, marker.color, 1.5f, marker.dashed});
             if (!marker.label.empty()) {
-                figure.add(text({px + 4, p.y + 3}, marker.label, theme.fontSize * 0.9f,
-                                marker.color, HorizontalAlign::Left, VerticalAlign::Top));
+                figure.add(makeText({px + 4, p.y + 3}, marker.label, theme.fontSize * 0.9f,
+                                    marker.color, HorizontalAlign::Left, VerticalAlign::Top));
             }
         } else {
             const float py = frame.toPixel(frame.x.low, marker.value).y;
@@ -292,8 +292,8 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             }
             figure.add(LineItem{{p.x, py}, {p.right(), py}, marker.color, 1.5f, marker.dashed});
             if (!marker.label.empty()) {
-                figure.add(text({p.right() - 4, py - 3}, marker.label, theme.fontSize * 0.9f,
-                                marker.color, HorizontalAlign::Right, VerticalAlign::Bottom));
+                figure.add(makeText({p.right() - 4, py - 3}, marker.label, theme.fontSize * 0.9f,
+                                    marker.color, HorizontalAlign::Right, VerticalAlign::Bottom));
             }
         }
     }
@@ -332,9 +332,10 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
     const ValueRange range = spec.range;
     const auto barTicks = linearTicks(range.low, range.high, std::max(2, int(area.height / 50)));
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
-    const float barBlock = spec.showColorbar ? barWidth + 12 + widestLabel(barTicks, theme.fontSize) +
-                                                   (spec.colorbarLabel.empty() ? 0 : theme.fontSize * 1.8f)
-                                             : 0;
+    const float barBlock = spec.showColorbar
+                               ? barWidth + 12 + widestLabel(barTicks, theme.fontSize) +
+                                     (spec.colorbarLabel.empty() ? 0 : theme.fontSize * 1.8f)
+                               : 0;
     Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
     m.right += barBlock;
 
@@ -373,7 +374,8 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
     drawAxisLabels(figure, area, frame, theme);
 
     if (spec.showColorbar) {
-        const Box bar{frame.plot.right() + theme.fontSize * 0.9f, frame.plot.y, barWidth, frame.plot.height};
+        const Box bar{frame.plot.right() + theme.fontSize * 0.9f, frame.plot.y, barWidth,
+                      frame.plot.height};
         HeatmapItem ramp;
         ramp.box = bar;
         ramp.values = colorbarRamp();
@@ -391,13 +393,13 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
             if (fy < -1e-4f || fy > 1.0001f) continue;
             const float py = bar.bottom() - fy * bar.height;
             figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
-            figure.add(text({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
-                            HorizontalAlign::Left, VerticalAlign::Middle));
+            figure.add(makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
         }
         if (!spec.colorbarLabel.empty()) {
-            figure.add(text({area.right() - theme.fontSize * 1.5f, bar.y + bar.height / 2},
-                            spec.colorbarLabel, theme.fontSize, theme.mutedText,
-                            HorizontalAlign::Center, VerticalAlign::Top, true));
+            figure.add(makeText({area.right() - theme.fontSize * 1.5f, bar.y + bar.height / 2},
+                                spec.colorbarLabel, theme.fontSize, theme.mutedText,
+                                HorizontalAlign::Center, VerticalAlign::Top, true));
         }
         if (spec.showMaskedLegend) {
             RectItem swatch;
@@ -405,9 +407,9 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
             swatch.fill = theme.masked;
             swatch.stroke = theme.axis;
             figure.add(swatch);
-            figure.add(text({bar.right() + 6, bar.bottom() + 6 + barWidth / 2}, spec.maskedLabel,
-                            theme.fontSize * 0.9f, theme.mutedText, HorizontalAlign::Left,
-                            VerticalAlign::Middle));
+            figure.add(makeText({bar.right() + 6, bar.bottom() + 6 + barWidth / 2},
+                                spec.maskedLabel, theme.fontSize * 0.9f, theme.mutedText,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
         }
     }
     if (frameOut) *frameOut = frame;
@@ -425,7 +427,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         for (const LineSeries& s : spec.series) {
             for (std::size_t i = 0; i < s.y.size() && i < s.x.size(); ++i) {
                 if (!std::isfinite(s.y[i]) || !std::isfinite(s.x[i])) continue;
-                if (s.x[i] < std::min(spec.x.low, spec.x.high) || s.x[i] > std::max(spec.x.low, spec.x.high)) continue;
+                if (s.x[i] < std::min(spec.x.low, spec.x.high) ||
+                    s.x[i] > std::max(spec.x.low, spec.x.high))
+                    continue;
                 if (y.logarithmic && s.y[i] <= 0) continue;
                 low = std::min(low, s.y[i]);
                 high = std::max(high, s.y[i]);
@@ -469,7 +473,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         };
         for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
             const bool valid = std::isfinite(s.x[i]) && std::isfinite(s.y[i]) &&
-                               (!spec.x.logarithmic || s.x[i] > 0) && (!y.logarithmic || s.y[i] > 0);
+                               (!spec.x.logarithmic || s.x[i] > 0) &&
+                               (!y.logarithmic || s.y[i] > 0);
             if (!valid) {
                 flush();
                 continue;
@@ -498,7 +503,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         }
         if (named > 0) {
             const float row = theme.fontSize * 1.35f;
-            const Box box{frame.plot.right() - widest - 40, frame.plot.y + 6, widest + 34, row * named + 8};
+            const Box box{frame.plot.right() - widest - 40, frame.plot.y + 6, widest + 34,
+                          row * named + 8};
             RectItem panel;
             panel.box = box;
             panel.fill = withAlpha(theme.plotBackground, 225);
@@ -511,8 +517,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                 const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
                 const float cy = box.y + 4 + row * (shown + 0.5f);
                 figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, color, 2.5f, false});
-                figure.add(text({box.x + 29, cy}, s.name, theme.fontSize, theme.text,
-                                HorizontalAlign::Left, VerticalAlign::Middle));
+                figure.add(makeText({box.x + 29, cy}, s.name, theme.fontSize, theme.text,
+                                    HorizontalAlign::Left, VerticalAlign::Middle));
                 ++shown;
             }
         }
@@ -534,8 +540,8 @@ Figure emptyFigure(float width, float height, const Theme& theme) {
 }
 
 void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
-    figure.add(text({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, title,
-                    theme.titleSize, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, title,
+                        theme.titleSize, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
 }
 
 Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme) {
@@ -546,8 +552,9 @@ Figure figureOrNote(Result<Figure> figure, float width, float height, const Them
 }
 
 void drawNote(Figure& figure, Box area, const std::string& message, const Theme& theme) {
-    figure.add(text({area.x + area.width / 2, area.y + area.height / 2}, message, theme.fontSize,
-                    theme.mutedText, HorizontalAlign::Center, VerticalAlign::Middle));
+    figure.add(makeText({area.x + area.width / 2, area.y + area.height / 2}, message,
+                        theme.fontSize, theme.mutedText, HorizontalAlign::Center,
+                        VerticalAlign::Middle));
 }
 
 }  // namespace poslab

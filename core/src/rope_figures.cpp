@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <optional>
 
@@ -42,18 +42,6 @@ std::string printf1(const char* format, double value) {
 // Whole positions without decimals, animated ones with two.
 std::string positionText(double p) {
     return p == std::floor(p) ? printf1("%.0f", p) : printf1("%.2f", p);
-}
-
-TextItem textAt(Point at, std::string s, float size, Rgba color, HorizontalAlign h,
-                VerticalAlign v) {
-    TextItem item;
-    item.anchor = at;
-    item.text = std::move(s);
-    item.size = size;
-    item.color = color;
-    item.horizontal = h;
-    item.vertical = v;
-    return item;
 }
 
 bool vectorsFit(const RopeRotationOptions& o, const RopeFrequencies& freqs) {
@@ -113,8 +101,8 @@ void drawLegendRow(Figure& figure, Point centre, const std::vector<LegendEntry>&
             }
             x += swatchWidth + 6;
         }
-        figure.add(textAt({x, centre.y}, e.text, size, theme.text, HorizontalAlign::Left,
-                          VerticalAlign::Middle));
+        figure.add(makeText({x, centre.y}, e.text, size, theme.text, HorizontalAlign::Left,
+                            VerticalAlign::Middle));
         x += estimateTextWidth(e.text, size) + gap;
     }
 }
@@ -146,8 +134,8 @@ void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<Leg
         } else {
             figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, e.swatch, 3, false});
         }
-        figure.add(textAt({box.x + 30, cy}, e.text, theme.fontSize, theme.text,
-                          HorizontalAlign::Left, VerticalAlign::Middle));
+        figure.add(makeText({box.x + 30, cy}, e.text, theme.fontSize, theme.text,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
     }
 }
 
@@ -456,8 +444,8 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         std::string label = "pair " + std::to_string(pair);
         if (topFormat == 2) label += " · θ = " + formatValue(theta, 3) + " rad/pos";
         if (topFormat == 1) label += "  θ = " + formatValue(theta, 3);
-        figure.add(textAt({cell.x + cell.width / 2, cell.y + 3}, label, labelSize, theme.text,
-                          HorizontalAlign::Center, VerticalAlign::Top));
+        figure.add(makeText({cell.x + cell.width / 2, cell.y + 3}, label, labelSize, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
         const double degrees = between * 180.0 / kPi;
         std::string lower = "Δ " + printf1("%+.1f°", degrees == 0 ? 0.0 : degrees);
         if (bottomFormat == 2) {
@@ -466,8 +454,8 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                                                     params.pairing, pair)) +
                      " to q·k";
         }
-        figure.add(textAt({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,
-                          theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+        figure.add(makeText({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,
+                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
     }
 }
 
@@ -494,7 +482,8 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
         double* out = values->row(std::size_t(u));
         for (long long v = 0; v < texelCols; ++v) {
             const long long firstPair = w.firstCol + v * sample.colsPerTexel;
-            const long long pairCount = std::min(sample.colsPerTexel, w.firstCol + w.colCount - firstPair);
+            const long long pairCount =
+                std::min(sample.colsPerTexel, w.firstCol + w.colCount - firstPair);
             double sumCos = 0, sumSin = 0;
             for (long long k = firstPair; k < firstPair + pairCount; ++k) {
                 const double theta = freqs.inverse[std::size_t(k)];
@@ -835,9 +824,9 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         const float y = frame.toPixel(0, length.value).y;
         figure.add(LineItem{{plot.x, y}, {plot.right(), y}, length.color, 1.5f, true});
         const bool below = y - theme.fontSize * 1.2f < plot.y;
-        figure.add(textAt({plot.x + 8, below ? y + 3 : y - 3}, length.label, theme.fontSize,
-                          length.color, HorizontalAlign::Left,
-                          below ? VerticalAlign::Top : VerticalAlign::Bottom));
+        figure.add(makeText({plot.x + 8, below ? y + 3 : y - 3}, length.label, theme.fontSize,
+                            length.color, HorizontalAlign::Left,
+                            below ? VerticalAlign::Top : VerticalAlign::Bottom));
     }
     figure.add(ClipPop{});
     drawLegendBox(figure, frame, legend, theme);
@@ -905,12 +894,12 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     }
     // What is plotted, in the paper's notation, where the curve has fallen away.
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
-    figure.add(textAt({x, y}, "(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize,
-                      theme.text, HorizontalAlign::Right, VerticalAlign::Top));
+    figure.add(makeText({x, y}, "(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize,
+                        theme.text, HorizontalAlign::Right, VerticalAlign::Top));
     figure.add(
-        textAt({x, y + theme.fontSize * 1.4f},
-               band ? "band: min to max over each pixel column" : "θ_k = base^(−2k/d), r = m − n",
-               theme.fontSize, theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
+        makeText({x, y + theme.fontSize * 1.4f},
+                 band ? "band: min to max over each pixel column" : "θ_k = base^(−2k/d), r = m − n",
+                 theme.fontSize, theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
     if (frame) *frame = drawn;
 }
 

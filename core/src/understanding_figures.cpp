@@ -18,18 +18,6 @@ namespace {
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
 
-TextItem textItem(Point at, std::string s, float size, Rgba color,
-                  HorizontalAlign h = HorizontalAlign::Left, VerticalAlign v = VerticalAlign::Top) {
-    TextItem item;
-    item.anchor = at;
-    item.text = std::move(s);
-    item.size = size;
-    item.color = color;
-    item.horizontal = h;
-    item.vertical = v;
-    return item;
-}
-
 std::shared_ptr<const Matrix> share(Matrix m) {
     return std::make_shared<const Matrix>(std::move(m));
 }
@@ -163,7 +151,7 @@ float drawParagraph(Figure& figure, Box box, const std::string& text, const Them
         std::string word, line;
         auto emit = [&] {
             if (y + lineHeight <= box.bottom() + 0.5f) {
-                figure.add(textItem({box.x, y}, line, size, color));
+                figure.add(makeText({box.x, y}, line, size, color));
             }
             y += lineHeight;
             line.clear();
@@ -438,11 +426,11 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     figure.add(line);
     figure.add(ClipPop{});
     // Two short lines top left: the legend takes the top right.
-    figure.add(textItem({frame.plot.x + 8, frame.plot.y + 6},
+    figure.add(makeText({frame.plot.x + 8, frame.plot.y + 6},
                         "sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
                             formatValue(histogram.stddev, 3),
                         theme.fontSize, theme.text));
-    figure.add(textItem({frame.plot.x + 8, frame.plot.y + 8 + theme.fontSize * 1.3f},
+    figure.add(makeText({frame.plot.x + 8, frame.plot.y + 8 + theme.fontSize * 1.3f},
                         "dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.fontSize,
                         theme.mutedText));
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,14 +34,20 @@ enum class VerticalAlign { Top, Middle, Bottom };
 
 // ---- Primitives
 struct TextItem {
-    Point anchor;                 // the point the alignment refers to
-    std::string text;             // UTF-8
-    float size = 14;              // pixel height of the font
+    Point anchor;      // the point the alignment refers to
+    std::string text;  // UTF-8
+    float size = 14;   // pixel height of the font
     Rgba color;
     HorizontalAlign horizontal = HorizontalAlign::Left;
     VerticalAlign vertical = VerticalAlign::Top;
-    bool vertical90 = false;      // rotated 90 degrees counter-clockwise (reads bottom to top)
+    bool vertical90 = false;  // rotated 90 degrees counter-clockwise (reads bottom to top)
 };
+// A TextItem in one call, as the figure builders write most of their text.
+inline TextItem makeText(Point anchor, std::string text, float size, Rgba color,
+                         HorizontalAlign horizontal = HorizontalAlign::Left,
+                         VerticalAlign vertical = VerticalAlign::Top, bool vertical90 = false) {
+    return {anchor, std::move(text), size, color, horizontal, vertical, vertical90};
+}
 struct LineItem {
     Point from, to;
     Rgba color;
@@ -65,32 +72,34 @@ struct CircleItem {
     Rgba stroke{0, 0, 0, 0};
     float strokeWidth = 1;
 };
-struct PolygonItem {              // convex, filled (arrow heads, markers)
+struct PolygonItem {  // convex, filled (arrow heads, markers)
     std::vector<Point> points;
     Rgba fill;
 };
-struct HeatmapItem {              // values drawn cell by cell into box, row 0 at the top
+struct HeatmapItem {  // values drawn cell by cell into box, row 0 at the top
     Box box;
     std::shared_ptr<const Matrix> values;
     ColormapId colormap = ColormapId::Viridis;
     ValueRange range;
-    std::uint64_t version = 0;    // changes whenever values change: renderers cache on it
+    std::uint64_t version = 0;  // changes whenever values change: renderers cache on it
 };
-struct ClipPush {                 // later items are clipped to box until the matching ClipPop
+struct ClipPush {  // later items are clipped to box until the matching ClipPop
     Box box;
 };
 struct ClipPop {};
 
-using FigureItem = std::variant<TextItem, LineItem, PolylineItem, RectItem, CircleItem,
-                                PolygonItem, HeatmapItem, ClipPush, ClipPop>;
+using FigureItem = std::variant<TextItem, LineItem, PolylineItem, RectItem, CircleItem, PolygonItem,
+                                HeatmapItem, ClipPush, ClipPop>;
 
 struct Figure {
     float width = 800, height = 600;
-    Rgba background{0, 0, 0, 0};   // alpha 0: transparent
+    Rgba background{0, 0, 0, 0};  // alpha 0: transparent
     std::vector<FigureItem> items;
 
     template <class Item>
-    void add(Item item) { items.emplace_back(std::move(item)); }
+    void add(Item item) {
+        items.emplace_back(std::move(item));
+    }
 };
 
 std::uint64_t nextMatrixVersion();  // a fresh HeatmapItem::version, unique in this process
