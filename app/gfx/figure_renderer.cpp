@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "gfx/fonts.hpp"
+#include "gfx/framebuffer_rect.hpp"
 #include "gfx/heatmap_textures.hpp"
 
 namespace poslab::gfx {
@@ -19,18 +20,12 @@ ImU32 toImColor(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 // Clears the command's clip rectangle to the colour packed in its callback data. Runs inside
 // ImGui_ImplOpenGL3_RenderDrawData, which has set the viewport and enabled the scissor test.
 void clearClipRectangle(const ImDrawList*, const ImDrawCmd* command) {
-    const ImDrawData* data = ImGui::GetDrawData();
-    const ImVec2 scale = data->FramebufferScale;
-    const float framebufferHeight = data->DisplaySize.y * scale.y;
-    // Pixel centres inside [x0, x1): the same pixels a filled rectangle would cover.
-    const long x0 = std::lround((command->ClipRect.x - data->DisplayPos.x) * scale.x);
-    const long y0 = std::lround((command->ClipRect.y - data->DisplayPos.y) * scale.y);
-    const long x1 = std::lround((command->ClipRect.z - data->DisplayPos.x) * scale.x);
-    const long y1 = std::lround((command->ClipRect.w - data->DisplayPos.y) * scale.y);
-    if (x1 <= x0 || y1 <= y0) return;
+    const ImVec4& clip = command->ClipRect;
+    const FramebufferRect rect = framebufferRect(clip.x, clip.y, clip.z, clip.w);
+    if (rect.empty()) return;
     const auto colour = static_cast<ImU32>(reinterpret_cast<std::uintptr_t>(command->UserCallbackData));
     const ImVec4 c = ImGui::ColorConvertU32ToFloat4(colour);
-    glScissor(GLint(x0), GLint(std::lround(framebufferHeight) - y1), GLsizei(x1 - x0), GLsizei(y1 - y0));
+    glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height));
     glClearColor(c.x, c.y, c.z, c.w);
     glClear(GL_COLOR_BUFFER_BIT);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gfx/framebuffer_rect.hpp"
 #include "poslab/heatmap_sample.hpp"
 
 namespace poslab::gfx {
@@ -108,24 +109,14 @@ void HeatmapTextures::drawCallback(const ImDrawList*, const ImDrawCmd* command) 
 }
 
 void HeatmapTextures::draw(const Draw& queued, const ImDrawCmd& command) {
-    // Screen coordinates to framebuffer pixels, as the ImGui backend maps its clip rectangles.
-    const ImDrawData* data = ImGui::GetDrawData();
-    const ImVec2 origin = data->DisplayPos, scale = data->FramebufferScale;
-    const float framebufferHeight = data->DisplaySize.y * scale.y;
-    auto pixelX = [&](float x) { return std::lround((x - origin.x) * scale.x); };
-    auto pixelY = [&](float y) { return std::lround((y - origin.y) * scale.y); };
-    const long left = pixelX(queued.left), right = pixelX(queued.right);
-    const long top = pixelY(queued.top), bottom = pixelY(queued.bottom);
-    const long clipLeft = std::max(left, pixelX(command.ClipRect.x));
-    const long clipRight = std::min(right, pixelX(command.ClipRect.z));
-    const long clipTop = std::max(top, pixelY(command.ClipRect.y));
-    const long clipBottom = std::min(bottom, pixelY(command.ClipRect.w));
-    if (right <= left || bottom <= top || clipRight <= clipLeft || clipBottom <= clipTop) return;
-
-    const long height = std::lround(framebufferHeight);
-    glViewport(GLint(left), GLint(height - bottom), GLsizei(right - left), GLsizei(bottom - top));
-    glScissor(GLint(clipLeft), GLint(height - clipBottom), GLsizei(clipRight - clipLeft),
-              GLsizei(clipBottom - clipTop));
+    const FramebufferRect image =
+        framebufferRect(queued.left, queued.top, queued.right, queued.bottom);
+    const ImVec4& clip = command.ClipRect;
+    const FramebufferRect visible =
+        intersect(image, framebufferRect(clip.x, clip.y, clip.z, clip.w));
+    if (image.empty() || visible.empty()) return;
+    glViewport(GLint(image.x), GLint(image.y), GLsizei(image.width), GLsizei(image.height));
+    glScissor(GLint(visible.x), GLint(visible.y), GLsizei(visible.width), GLsizei(visible.height));
     // Blending only where masked cells must let the panel's mask colour through: an opaque
     // pass is cheaper on software rasterisers.
     if (queued.entry->hasMaskedCells) {
@@ -138,8 +129,8 @@ void HeatmapTextures::draw(const Draw& queued, const ImDrawCmd& command) {
     glUniform1f(locationHigh_, queued.high);
     glUniform1i(locationValues_, 0);
     glUniform1i(locationLut_, 1);
-    glUniform4f(locationRect_, float(left), float(height - bottom), float(right - left),
-                float(bottom - top));
+    glUniform4f(locationRect_, float(image.x), float(image.y), float(image.width),
+                float(image.height));
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, lookupTable(queued.colormap));
     glActiveTexture(GL_TEXTURE0);
