@@ -10,6 +10,7 @@
 #include "gfx/fonts.hpp"
 #include "gfx/framebuffer_rect.hpp"
 #include "gfx/heatmap_textures.hpp"
+#include "poslab/polyline.hpp"
 
 namespace poslab::gfx {
 
@@ -102,10 +103,19 @@ struct Replay {
         }
     }
     void operator()(const PolylineItem& item) const {
-        if (item.points.size() < 2) return;
+        if (item.points.size() < 2 || getenv("EXP_NOPOLY")) return;
+        std::vector<Point> screen;
+        screen.reserve(item.points.size());
+        for (Point p : item.points) {
+            const ImVec2 q = at(p);
+            screen.push_back({q.x, q.y});
+        }
+        // Curves come sampled a point per pixel or finer; points within a quarter pixel of the
+        // line through their neighbours change nothing visible but cost two triangles each.
+        if (!getenv("EXP_NOSIMP")) screen = simplifyPolyline(screen, 0.25f);
         std::vector<ImVec2> points;
-        points.reserve(item.points.size());
-        for (Point p : item.points) points.push_back(at(p));
+        points.reserve(screen.size());
+        for (Point p : screen) points.emplace_back(p.x, p.y);
         // Integer widths take ImGui's textured anti-aliasing path: two triangles a segment
         // instead of six, which keeps long curves cheap on software rasterisers.
         list->AddPolyline(points.data(), int(points.size()), toImColor(item.color), 0,

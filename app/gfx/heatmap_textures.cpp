@@ -20,26 +20,13 @@ Status HeatmapTextures::initialize() {
     auto program = buildProgram("heatmap_view.vert", "heatmap.frag");
     if (!program) return program.error();
     program_ = std::move(program.value());
-    locationLow_ = glGetUniformLocation(program_.get(), "low");
-    locationHigh_ = glGetUniformLocation(program_.get(), "high");
-    locationValues_ = glGetUniformLocation(program_.get(), "values");
-    locationLut_ = glGetUniformLocation(program_.get(), "lut");
+    locationImage_ = glGetUniformLocation(program_.get(), "image");
     locationRect_ = glGetUniformLocation(program_.get(), "rect");
     GLuint vertexArray = 0;
     glGenVertexArrays(1, &vertexArray);  // core profile needs a bound VAO even with no attributes
     emptyVertexArray_ = VertexArray(vertexArray);
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
     return success();
-}
-
-GLuint HeatmapTextures::lookupTable(ColormapId colormap) {
-    Texture& texture = lookupTables_[std::size_t(colormap)];
-    if (!texture) {
-        const auto& table = colormapTable(colormap);
-        texture = createTexture2D(kColormapSize, 1, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE,
-                                  table.data(), GL_NEAREST, GL_NEAREST);
-    }
-    return texture.get();
 }
 
 Texture HeatmapTextures::textureOfSize(int width, int height) {
@@ -51,7 +38,7 @@ Texture HeatmapTextures::textureOfSize(int width, int height) {
         pool_.erase(pooled);
         return texture;
     }
-    return createTexture2D(width, height, GL_R32F, GL_RED, GL_FLOAT, nullptr, GL_NEAREST,
+    return createTexture2D(width, height, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, nullptr, GL_NEAREST,
                            GL_NEAREST);
 }
 
@@ -59,7 +46,9 @@ const HeatmapTextures::Entry* HeatmapTextures::entryFor(const HeatmapItem& item)
     auto [it, inserted] = entries_.try_emplace(item.version);
     Entry& entry = it->second;
     entry.lastUsedFrame = frame_;
-    if (!inserted) return &entry;
+    const bool sameColours = entry.colormap == item.colormap && entry.range.low == item.range.low &&
+                             entry.range.high == item.range.high;
+    if (!inserted && sameColours) return &entry;
 
     // Larger than the GPU allows: average down on the CPU first (rare; views already sample).
     const Matrix* source = item.values.get();
@@ -71,18 +60,22 @@ const HeatmapTextures::Entry* HeatmapTextures::entryFor(const HeatmapItem& item)
                                 cellsPerTexel(source->cols, int(limit)));
         source = &reduced;
     }
-    entry.width = int(source->cols);
-    entry.height = int(source->rows);
-    uploadBuffer_.assign(source->values.begin(), source->values.end());
-    for (float v : uploadBuffer_) {
-        nanTexels_ += std::isnan(v) ? 1 : 0;
-        entry.hasMaskedCells = entry.hasMaskedCells || (std::isinf(v) && v < 0);
+    if (inserted) {
+        entry.width = int(source->cols);
+        entry.height = int(source->rows);
+        for (double v : source->values) {
+            nanTexels_ += std::isnan(v) ? 1 : 0;
+            entry.hasMaskedCells = entry.hasMaskedCells || v == -INFINITY;
+        }
+        entry.image = textureOfSize(entry.width, entry.height);
     }
-    entry.values = textureOfSize(entry.width, entry.height);
-    glBindTexture(GL_TEXTURE_2D, entry.values.get());
+    entry.colormap = item.colormap;
+    entry.range = item.range;
+    const ImageRgba colours = colorize(*source, item.colormap, item.range);
+    glBindTexture(GL_TEXTURE_2D, entry.image.get());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, entry.width, entry.height, GL_RED, GL_FLOAT,
-                    uploadBuffer_.data());
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, entry.width, entry.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                    colours.pixels.data());
     ++uploads_;
     return &entry;
 }
@@ -93,9 +86,6 @@ bool HeatmapTextures::addToDrawList(ImDrawList* list, const HeatmapItem& item, I
     Draw& draw = draws_.emplace_back();
     draw.owner = this;
     draw.entry = entryFor(item);
-    draw.colormap = item.colormap;
-    draw.low = float(item.range.low);
-    draw.high = float(item.range.high);
     draw.left = topLeft.x, draw.top = topLeft.y, draw.right = bottomRight.x,
     draw.bottom = bottomRight.y;
     list->AddCallback(&HeatmapTextures::drawCallback, &draw);
@@ -125,20 +115,15 @@ void HeatmapTextures::draw(const Draw& queued, const ImDrawCmd& command) {
         glDisable(GL_BLEND);
     }
     glUseProgram(program_.get());
-    glUniform1f(locationLow_, queued.low);
-    glUniform1f(locationHigh_, queued.high);
-    glUniform1i(locationValues_, 0);
-    glUniform1i(locationLut_, 1);
+    glUniform1i(locationImage_, 0);
     glUniform4f(locationRect_, float(image.x), float(image.y), float(image.width),
                 float(image.height));
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, lookupTable(queued.colormap));
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, queued.entry->values.get());
+    glBindTexture(GL_TEXTURE_2D, queued.entry->image.get());
     glBindVertexArray(emptyVertexArray_.get());
     glDrawArrays(GL_TRIANGLES, 0, 3);
-    // The ResetRenderState command that follows restores program, vertex array, viewport and
-    // blending; texture unit 0 is already the active one again.
+    // The ResetRenderState command that follows restores program, vertex array, viewport,
+    // blending and the bound texture.
 }
 
 void HeatmapTextures::endFrame() {
@@ -147,8 +132,7 @@ void HeatmapTextures::endFrame() {
     for (auto it = entries_.begin(); it != entries_.end();) {
         if (it->second.lastUsedFrame + 3 < frame_) {
             if (pool_.size() < kPoolSize) {
-                pool_.push_back(
-                    {std::move(it->second.values), it->second.width, it->second.height});
+                pool_.push_back({std::move(it->second.image), it->second.width, it->second.height});
             }
             it = entries_.erase(it);
         } else {

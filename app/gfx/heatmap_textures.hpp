@@ -1,13 +1,14 @@
 // heatmap_textures.hpp — the heatmaps a figure shows, drawn by a shader into Dear ImGui's output.
 //
-// Each HeatmapItem::version is uploaded once as a float texture (one texel per cell). When Dear
-// ImGui renders, a draw callback runs shaders/heatmap.frag over the heatmap's rectangle: it maps
-// every value through the colormap's lookup table on the way to the screen, so a new colormap
-// or range costs nothing but a uniform. Textures not used for a few frames go to a small pool
+// Each HeatmapItem::version is colourised on the CPU (core's colorize(), the same colours the
+// Cairo renderer writes) and uploaded once as an RGBA8 texture, one texel per cell. When Dear
+// ImGui renders, a draw callback runs shaders/heatmap.frag over the heatmap's rectangle, one
+// texel fetch per pixel: on software GL (llvmpipe) the per-pixel work is the cost, so the
+// colormap lookup is done once per cell here rather than once per pixel there. A new colormap
+// or range re-colourises the cached cells. Textures not used for a few frames go to a small pool
 // and are refilled in place when a heatmap of the same size arrives (a slider being dragged).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -40,16 +41,16 @@ class HeatmapTextures {
 
   private:
     struct Entry {
-        Texture values;  // R32F, one texel per cell
+        Texture image;  // RGBA8, one texel per cell, row 0 = the top row
         int width = 0, height = 0;
         bool hasMaskedCells = false;  // -inf present: draw with blending so the mask shows through
+        ColormapId colormap = ColormapId::Viridis;  // what the texels were colourised with
+        ValueRange range;
         std::uint64_t lastUsedFrame = 0;
     };
     struct Draw {  // one heatmap queued for this frame's render
         HeatmapTextures* owner = nullptr;
         const Entry* entry = nullptr;
-        ColormapId colormap = ColormapId::Viridis;
-        float low = 0, high = 0;
         float left = 0, top = 0, right = 0, bottom = 0;  // screen coordinates
     };
     struct PooledTexture {
@@ -59,19 +60,15 @@ class HeatmapTextures {
 
     const Entry* entryFor(const HeatmapItem& item);
     Texture textureOfSize(int width, int height);  // from the pool, or new
-    GLuint lookupTable(ColormapId colormap);
     static void drawCallback(const ImDrawList* list, const ImDrawCmd* command);
     void draw(const Draw& draw, const ImDrawCmd& command);
 
     Program program_;
     VertexArray emptyVertexArray_;
-    GLint locationLow_ = -1, locationHigh_ = -1, locationValues_ = -1, locationLut_ = -1,
-          locationRect_ = -1;
-    std::array<Texture, 8> lookupTables_;
+    GLint locationImage_ = -1, locationRect_ = -1;
     std::unordered_map<std::uint64_t, Entry> entries_;
     std::vector<PooledTexture> pool_;
     std::deque<Draw> draws_;  // stable addresses: the draw commands point at them
-    std::vector<float> uploadBuffer_;
     std::uint64_t frame_ = 0;
     std::size_t nanTexels_ = 0;
     std::size_t uploads_ = 0;

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include <cstring>
 #include <random>
 #include <thread>
+
+#include <sys/resource.h>
 
 #include "cli/args.hpp"
 #include "poslab/heatmap_sample.hpp"
@@ -107,6 +110,14 @@ double residentMebibytes(const char* field) {
     return kib / 1024;
 }
 
+// User plus system CPU time of the whole process (every thread), in seconds.
+double processCpuSeconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](timeval t) { return double(t.tv_sec) + t.tv_usec * 1e-6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 // The pan-zoom scenario: a 150-frame cycle that zooms into the middle of the table (rows and
 // columns), pans across it, and zooms back out to the whole table, as wheel and drag would.
 void panZoomStep(CellWindow& window, int frame, long long rows, long long cols) {
@@ -162,11 +173,20 @@ struct SoakInput {
     }
 };
 
+// Where scripted frames put the pointer: the real one, the soak test's random walk, or away
+// from every figure (the benchmark: a user dragging a slider has the pointer on the controls).
+struct ScriptedPointer {
+    SoakInput* soak = nullptr;
+    bool away = false;
+};
+
 // Returns the number of triangles Dear ImGui submitted (the cost driver on software GL).
-int renderFrame(GLFWwindow* window, Application& application, SoakInput* soak = nullptr) {
+int renderFrame(GLFWwindow* window, Application& application, ScriptedPointer pointer = {}) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    if (soak) soak->apply(ImGui::GetIO());  // after the backend has read the real mouse
+    // After the backend has read the real mouse:
+    if (pointer.soak) pointer.soak->apply(ImGui::GetIO());
+    if (pointer.away) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     application.frame();
     ImGui::Render();
@@ -207,9 +227,11 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
     if (options.benchFrames > 0) {
         // Time whole frames (UI, table sample, texture upload, shader, ImGui render, glFinish)
         // while the sinusoidal view changes every frame as a user's dragging would change it.
+        // The pointer is kept off the figures, where it would be while dragging a control.
         const bool panZoom = options.benchScenario == BenchScenario::PanZoom;
         std::vector<double> times;
         long long triangles = 0;
+        double cpuStart = 0;
         (void)application.selectView("sinusoidal");  // always present
         SinusoidalViewState& view = application.state().sinusoidal;
         view.params.dModel = options.benchDModel > 0 ? options.benchDModel : panZoom ? 4096 : 1024;
@@ -224,14 +246,20 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
             } else {
                 view.params.base = 10000.0 * std::pow(1.01, i % 200);
             }
+            if (i == 5) cpuStart = processCpuSeconds();
             const auto start = Clock::now();
-            triangles += renderFrame(window, application);
+            triangles += renderFrame(window, application, {nullptr, true});
             glFinish();
             const double ms =
                 std::chrono::duration<double, std::milli>(Clock::now() - start).count();
             if (i >= 5) times.push_back(ms);  // skip warm-up (font atlas, shader compile)
         }
         printFrameStatistics(times);
+        // CPU summed over every thread (llvmpipe rasterises on its own): on a busy or small
+        // machine this is steadier than wall time, and it is what a laptop's battery pays.
+        std::printf(
+            "CPU %.2f ms per frame over all threads\n",
+            (processCpuSeconds() - cpuStart) * 1000 / std::max<std::size_t>(1, times.size()));
         std::printf("triangles per frame %lld (%s, d_model %d, %d positions)\n",
                     triangles / std::max(1, options.benchFrames + 5),
                     panZoom ? "pan-zoom" : "base slider", view.params.dModel, view.params.seqLen);
@@ -250,7 +278,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
             if (i % framesPerView == 0) application.selectView(std::size_t(i / framesPerView));
             glfwPollEvents();
             const auto start = Clock::now();
-            renderFrame(window, application, &soak);
+            renderFrame(window, application, {&soak, false});
             times.push_back(
                 std::chrono::duration<double, std::milli>(Clock::now() - start).count());
             if (application.quitRequested()) break;

@@ -7,7 +7,8 @@
 namespace poslab::ui {
 
 void tooltipForLastItem(const char* text) {
-    if (text && ImGui::IsItemHovered()) {
+    // Not while the item is being dragged: the user is watching the value and the figures.
+    if (text && ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
         ImGui::TextUnformatted(text);

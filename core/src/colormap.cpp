@@ -178,7 +178,7 @@ ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range) {
             color = kMaskedColor;
         } else {
             const double index = std::clamp((v - range.low) * scale, 0.0, double(kColormapSize - 1));
-            color = table[std::size_t(std::lround(index))];
+            color = table[std::size_t(index + 0.5)];  // rounds half up, as lround for index >= 0
         }
         std::uint8_t* pixel = &image.pixels[i * 4];
         pixel[0] = color.r;
