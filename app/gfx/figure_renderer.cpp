@@ -103,7 +103,7 @@ struct Replay {
         }
     }
     void operator()(const PolylineItem& item) const {
-        if (item.points.size() < 2 || getenv("EXP_NOPOLY")) return;
+        if (item.points.size() < 2) return;
         std::vector<Point> screen;
         screen.reserve(item.points.size());
         for (Point p : item.points) {
@@ -112,14 +112,20 @@ struct Replay {
         }
         // Curves come sampled a point per pixel or finer; points within a quarter pixel of the
         // line through their neighbours change nothing visible but cost two triangles each.
-        if (!getenv("EXP_NOSIMP")) screen = simplifyPolyline(screen, 0.25f);
-        std::vector<ImVec2> points;
-        points.reserve(screen.size());
-        for (Point p : screen) points.emplace_back(p.x, p.y);
+        screen = simplifyPolyline(screen, 0.25f);
+        // Dear ImGui mitres every join, and a near-reversal (a fast wave's peak) would grow a
+        // spike many pixels long: such joins end one stroke and start the next instead.
         // Integer widths take ImGui's textured anti-aliasing path: two triangles a segment
         // instead of six, which keeps long curves cheap on software rasterisers.
-        list->AddPolyline(points.data(), int(points.size()), toImColor(item.color), 0,
-                          std::max(1.0f, std::round(length(item.width))));
+        const float width = std::max(1.0f, std::round(length(item.width)));
+        std::vector<ImVec2> points;
+        for (const PolylinePiece piece : splitAtSharpTurns(screen)) {
+            points.clear();
+            for (std::size_t i = piece.first; i <= piece.last; ++i) {
+                points.emplace_back(screen[i].x, screen[i].y);
+            }
+            list->AddPolyline(points.data(), int(points.size()), toImColor(item.color), 0, width);
+        }
     }
     void operator()(const RectItem& item) const {
         const ImVec2 a = at({item.box.x, item.box.y}), b = at({item.box.right(), item.box.bottom()});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <utility>
 
 namespace poslab {
@@ -73,6 +74,27 @@ std::vector<Point> simplifyPolyline(std::span<const Point> points, float toleran
         if (keep[k]) kept.push_back(points[k]);
     }
     return kept;
+}
+
+std::vector<PolylinePiece> splitAtSharpTurns(std::span<const Point> points, float maxTurnDegrees) {
+    std::vector<PolylinePiece> pieces;
+    if (points.size() < 2) return pieces;
+    // A turn sharper than the limit has cos(angle between the two directions) below this.
+    const double limit = std::cos(double(maxTurnDegrees) * std::numbers::pi / 180);
+    std::size_t start = 0;
+    for (std::size_t i = 1; i + 1 < points.size(); ++i) {
+        const double ax = double(points[i].x) - points[i - 1].x;
+        const double ay = double(points[i].y) - points[i - 1].y;
+        const double bx = double(points[i + 1].x) - points[i].x;
+        const double by = double(points[i + 1].y) - points[i].y;
+        const double lengths = std::sqrt((ax * ax + ay * ay) * (bx * bx + by * by));
+        if (lengths > 0 && (ax * bx + ay * by) < limit * lengths) {
+            pieces.push_back({start, i});
+            start = i;
+        }
+    }
+    pieces.push_back({start, points.size() - 1});
+    return pieces;
 }
 
 }  // namespace poslab

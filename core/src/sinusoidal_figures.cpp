@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "poslab/validate.hpp"
 
@@ -67,6 +68,44 @@ void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& par
     drawHeatmap(figure, area, spec, theme, frame);
 }
 
+LineSeries sinusoidalCurve(const SinusoidalParams& params, int dimension, double first,
+                           double last, int columns) {
+    LineSeries series;
+    const SinusoidalColumn wave = sinusoidalColumn(params, dimension);
+    series.name = "dim " + std::to_string(dimension) +
+                  (wave.isZero     ? " (zero pad)"
+                   : wave.isCosine ? " (cos)"
+                                   : " (sin)");
+    columns = std::max(columns, 1);
+    const double step = (last - first) / columns;
+    auto add = [&](double position) {
+        series.x.push_back(position);
+        series.y.push_back(sinusoidalValue(params, position, dimension));
+    };
+    // value = sin(w p + phase): extremes where w p + phase = pi/2 + k pi.
+    const double w = wave.isZero ? 0.0 : wave.frequency;
+    const double phase = wave.isCosine ? std::numbers::pi / 2 : 0.0;
+    auto extremeIndex = [&](double position) {
+        return (w * position + phase - std::numbers::pi / 2) / std::numbers::pi;
+    };
+    add(first);
+    for (int c = 0; c < columns; ++c) {
+        const double begin = first + step * c;
+        const double end = c + 1 == columns ? last : first + step * (c + 1);
+        if (w > 0) {
+            const double lowK = std::ceil(extremeIndex(begin));
+            const double highK = std::floor(extremeIndex(end));
+            // Up to two extremes per column: a peak and a trough cover the whole swing.
+            for (double k = lowK; k <= std::min(highK, lowK + 1); ++k) {
+                const double position = (std::numbers::pi / 2 + k * std::numbers::pi - phase) / w;
+                if (position > begin && position < end) add(position);
+            }
+        }
+        add(end);
+    }
+    return series;
+}
+
 void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& params,
                           const SinusoidalCurveOptions& options, const Theme& theme,
                           PlotFrame* frame) {
@@ -78,24 +117,10 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
     spec.x = {"position", first, last};
     spec.y = {"value", -1.1, 1.1};
     spec.autoRangeY = false;
-    // One sample per pixel: smooth for waves longer than a few pixels; faster ones fill a band.
-    const int samples = std::clamp(int(area.width), 64, 4096);
+    const int columns = std::clamp(int(area.width), 64, 4096);
     for (int dimension : options.dimensions) {
         if (dimension < 0 || dimension >= params.dModel) continue;
-        LineSeries series;
-        const SinusoidalColumn wave = sinusoidalColumn(params, dimension);
-        series.name = "dim " + std::to_string(dimension) +
-                      (wave.isZero     ? " (zero pad)"
-                       : wave.isCosine ? " (cos)"
-                                       : " (sin)");
-        series.x.resize(std::size_t(samples));
-        series.y.resize(std::size_t(samples));
-        for (int i = 0; i < samples; ++i) {
-            const double p = first + (last - first) * i / (samples - 1);
-            series.x[std::size_t(i)] = p;
-            series.y[std::size_t(i)] = sinusoidalValue(params, p, dimension);
-        }
-        spec.series.push_back(std::move(series));
+        spec.series.push_back(sinusoidalCurve(params, dimension, first, last, columns));
     }
     drawLinePlot(figure, area, spec, theme, frame);
 }

@@ -109,3 +109,31 @@ TEST(PolylineTest, DistanceToSegmentMatchesTheProjectionFormula) {
     }
     EXPECT_NEAR(poslab::distanceToSegment({3, 4}, {0, 0}, {0, 0}), 5.0, 1e-6);
 }
+
+TEST(PolylineTest, SplitsOnlyWhereTheLineTurnsBack) {
+    // A zigzag: each join reverses direction by about 170 degrees (a fast wave drawn in a
+    // narrow column); a gentle bend of 45 degrees stays one stroke.
+    const std::vector<Point> zigzag = {{0, 0}, {0.1f, 10}, {0.2f, 0}, {0.3f, 10}};
+    const auto pieces = poslab::splitAtSharpTurns(zigzag);
+    ASSERT_EQ(pieces.size(), 3u);
+    EXPECT_EQ(pieces[0].first, 0u);
+    EXPECT_EQ(pieces[0].last, 1u);
+    EXPECT_EQ(pieces[1].first, 1u);
+    EXPECT_EQ(pieces[1].last, 2u);
+    EXPECT_EQ(pieces[2].first, 2u);
+    EXPECT_EQ(pieces[2].last, 3u);
+
+    const std::vector<Point> bend = {{0, 0}, {10, 0}, {20, 10}};
+    const auto whole = poslab::splitAtSharpTurns(bend);
+    ASSERT_EQ(whole.size(), 1u);
+    EXPECT_EQ(whole[0].first, 0u);
+    EXPECT_EQ(whole[0].last, 2u);
+    EXPECT_TRUE(poslab::splitAtSharpTurns(std::vector<Point>{{1, 1}}).empty());
+}
+
+TEST(PolylineTest, TurnLimitIsInDegrees) {
+    // Turning by 90 degrees: split with a 60-degree limit, kept with the default 120.
+    const std::vector<Point> corner = {{0, 0}, {10, 0}, {10, 10}};
+    EXPECT_EQ(poslab::splitAtSharpTurns(corner, 60).size(), 2u);
+    EXPECT_EQ(poslab::splitAtSharpTurns(corner).size(), 1u);
+}

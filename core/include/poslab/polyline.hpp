@@ -21,4 +21,13 @@ std::vector<Point> simplifyPolyline(std::span<const Point> points, float toleran
 // Distance from p to the segment a–b (to a when they coincide).
 float distanceToSegment(Point p, Point a, Point b);
 
+// Splits a polyline where it turns back on itself: at every point where the direction changes
+// by more than `maxTurnDegrees`, one piece ends and the next begins (sharing that point).
+// Renderers that mitre joins without a limit draw long spikes at such points.
+struct PolylinePiece {
+    std::size_t first = 0, last = 0;  // indices of the piece's first and last point
+};
+std::vector<PolylinePiece> splitAtSharpTurns(std::span<const Point> points,
+                                             float maxTurnDegrees = 120);
+
 }  // namespace poslab

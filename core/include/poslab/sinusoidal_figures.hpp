@@ -36,6 +36,13 @@ struct SinusoidalCurveOptions {
     double firstPosition = 0;
     double lastPosition = 100;
 };
+// One dimension's wave over [first, last] for a plot `columns` pixels wide: the exact value at
+// every column boundary plus every peak and trough inside a column, so waves faster than the
+// pixels show their full swing as a band instead of aliasing into slower false waves. When a
+// column holds more than a cycle, one peak and one trough stand for all of them. Every point
+// lies on the curve.
+LineSeries sinusoidalCurve(const SinusoidalParams& params, int dimension, double first,
+                           double last, int columns);
 void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& params,
                           const SinusoidalCurveOptions& options, const Theme& theme,
                           PlotFrame* frame = nullptr);
