@@ -94,6 +94,24 @@ float estimateTextWidth(std::string_view text, float size) {
     return 0.56f * size * float(glyphs);
 }
 
+FittedText fitText(std::string_view text, float size, float maxWidth, float minScale) {
+    FittedText fitted{std::string(text), size};
+    const float width = estimateTextWidth(text, size);
+    if (width <= maxWidth || width <= 0) return fitted;
+    fitted.size = std::max(size * minScale, size * maxWidth / width);
+    if (estimateTextWidth(text, fitted.size) <= maxWidth) return fitted;
+    // Still too wide at the smallest size: drop whole UTF-8 characters from the end.
+    std::string cut(text);
+    while (!cut.empty() && estimateTextWidth(cut + "…", fitted.size) > maxWidth) {
+        std::size_t end = cut.size() - 1;
+        while (end > 0 && (static_cast<unsigned char>(cut[end]) & 0xC0) == 0x80) --end;
+        cut.erase(end);
+        while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+    }
+    fitted.text = cut + "…";
+    return fitted;
+}
+
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers) {
     std::vector<Tick> ticks;
     if (!(high >= low) || !std::isfinite(low) || !std::isfinite(high) || maxCount < 1) return ticks;
@@ -540,8 +558,9 @@ Figure emptyFigure(float width, float height, const Theme& theme) {
 }
 
 void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
-    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, title,
-                        theme.titleSize, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+    const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
+    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, fitted.text,
+                        fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
 }
 
 Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme) {

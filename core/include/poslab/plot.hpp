@@ -48,6 +48,13 @@ std::vector<Tick> linearTicks(double low, double high, int maxCount, bool intege
 std::vector<Tick> logTicks(double low, double high, int maxCount);
 std::string formatValue(double value, int significant = 4);  // compact: 0.25, 1e+04, -3.2e-05
 float estimateTextWidth(std::string_view text, float size);  // layout estimate, no font needed
+// Text made to fit maxWidth (by estimate): first a smaller size, down to minScale * size, then
+// cut at a character boundary with "…" appended. Titles of narrow plots stay inside them.
+struct FittedText {
+    std::string text;
+    float size = 0;
+};
+FittedText fitText(std::string_view text, float size, float maxWidth, float minScale = 0.75f);
 
 // ---- Plot frames: the mapping between data and pixels of one plot area
 struct PlotFrame {
