@@ -365,10 +365,19 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
                   std::max(1.f, area.height - m.top - m.bottom)};
     if (!spec.title.empty()) drawTitle(figure, area, spec.title, theme);
 
-    RectItem under;  // shows through masked (-inf, transparent) cells
-    under.box = frame.plot;
-    under.fill = theme.masked;
-    figure.add(under);
+    // The masked colour under the cells shows through masked (-inf, transparent) ones. Without
+    // any, the cells hide it completely: skipping it saves a plot-sized fill (software GL pays
+    // for every pixel drawn, hidden or not).
+    const bool anyMasked =
+        !spec.values || spec.values->empty() ||
+        std::any_of(spec.values->values.begin(), spec.values->values.end(),
+                                    [](double v) { return v == -INFINITY; });
+    if (anyMasked) {
+        RectItem under;
+        under.box = frame.plot;
+        under.fill = theme.masked;
+        figure.add(under);
+    }
     if (spec.values && !spec.values->empty()) {
         HeatmapItem heatmap;
         heatmap.box = frame.plot;

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <memory>
 #include <string>
+#include <variant>
 
 namespace poslab {
 namespace {
@@ -51,6 +54,55 @@ TEST(PlotTest, CuttingNeverSplitsAMultiByteCharacter) {
         const FittedText fitted = fitText(title, 14, width);
         EXPECT_TRUE(validUtf8Boundaries(fitted.text)) << width << ": " << fitted.text;
     }
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// How many filled rectangles of the theme's masked colour cover exactly the plot area.
+int maskedUnderlays(const Figure& figure, const PlotFrame& frame, const Theme& theme) {
+    int count = 0;
+    for (const auto& item : figure.items) {
+        const auto* rect = std::get_if<RectItem>(&item);
+        if (!rect || rect->fill.a == 0) continue;
+        const bool sameColour = rect->fill.r == theme.masked.r && rect->fill.g == theme.masked.g &&
+                                rect->fill.b == theme.masked.b && rect->fill.a == theme.masked.a;
+        const Box& b = rect->box;
+        if (sameColour && b.x == frame.plot.x && b.y == frame.plot.y &&
+            b.width == frame.plot.width && b.height == frame.plot.height) {
+            ++count;
+        }
+    }
+    return count;
+}
+
+TEST(PlotTest, MaskedColourIsDrawnUnderHeatmapsOnlyWhenCellsAreMasked) {
+    const Theme theme = darkTheme();
+    auto spec = [](Matrix m) {
+        HeatmapSpec s;
+        s.values = std::make_shared<const Matrix>(std::move(m));
+        s.x = {"x", 0, 2, false, true};
+        s.y = {"y", 0, 2, false, true};
+        s.range = {-1, 1};
+        return s;
+    };
+    Matrix plain(2, 2);
+    plain(0, 1) = 0.5;
+    Matrix masked = plain;
+    masked(1, 0) = -INFINITY;
+
+    Figure a = emptyFigure(400, 300, theme);
+    PlotFrame frameA;
+    drawHeatmap(a, {0, 0, 400, 300}, spec(plain), theme, &frameA);
+    EXPECT_EQ(maskedUnderlays(a, frameA, theme), 0);  // the cells hide the whole plot area
+
+    Figure b = emptyFigure(400, 300, theme);
+    PlotFrame frameB;
+    drawHeatmap(b, {0, 0, 400, 300}, spec(masked), theme, &frameB);
+    EXPECT_EQ(maskedUnderlays(b, frameB, theme), 1);  // shows through the masked cell
 }
 
 }  // namespace
