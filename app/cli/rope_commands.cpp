@@ -517,7 +517,8 @@ void registerRopeCommands(CommandRegistry& registry) {
     registry.renders.push_back({"rope-decay",
                                 "RoFormer's long-term decay: the relative upper bound against "
                                 "relative distance (Su et al. 2021, Fig. 2)",
-                                decayOptions("largest relative distance, 0..1048576 (default 250)"),
+                                decayOptions("largest relative distance, 0..1048576 (default "
+                                             "250); at most 16 distances a pixel column"),
                                 renderDecay});
 }
 

@@ -354,6 +354,11 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
 
     // ---- render similarity
     std::vector<OptionSpec> renderSimilarity = similarityOptions();
+    for (OptionSpec& option : renderSimilarity) {
+        if (option.name == "seq-len") {
+            option.help = "positions 0..L-1 compared, 1..1048576; learned: L x d <= 33554432";
+        }
+    }
     renderSimilarity.push_back(
         {"reference", "I", "the query position whose row the curve shows (default 0)"});
     renderSimilarity.push_back(
@@ -371,6 +376,17 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
              read.integer("max-offset", options.maxOffset, 0, kMaxSeqLen);
              read.integer("training-length", options.trainingLength, 0, kMaxRopePositions);
              if (!read.ok()) return read.error();
+             if (params->encoding == SimilarityEncoding::Learned) {
+                 // The figure draws the whole L x d table: bounded, in the options' names.
+                 const long long d = params->learnedTable ? (long long)params->learnedTable->cols
+                                                          : (long long)params->learned.dModel;
+                 if (!learnedFigureSize(params->seqLen, d)) {
+                     return Error{"--seq-len x --d-model must be at most " +
+                                  std::to_string(kMaxLearnedFigureCells) +
+                                  " for --encoding learned (got " + std::to_string(params->seqLen) +
+                                  " x " + std::to_string(d) + ")"};
+                 }
+             }
              return similarityFigure(*params, options, float(settings.width),
                                      float(settings.height), settings.theme);
          }});
@@ -399,7 +415,9 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
         {"near-orthogonality",
          "histogram of cosines between random vectors and sinusoidal rows, narrowing as 1/sqrt(d)",
          {{"d-model", "D", "vector width, 2..8192 (default 64)"},
-          {"samples", "N", "random vectors drawn, 1..1000000 (default 20000)"},
+          {"samples", "N",
+           "random vectors asked for, 1..1000000 (default 20000); at most 2^24 components are "
+           "drawn: the first of the seeded draws, as the figure says"},
           {"seed", "S", "random draws (default 1)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              int d = 64, samples = 20000;
@@ -440,7 +458,9 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
           {"layout", "NAME", "interleaved (default), concat or t2t"},
           {"shift", "K", "the shift k, any real number (default 5)"},
           {"position", "P", "the position whose vector is shown (default 10)"},
-          {"positions", "N", "residual checked for p = 0..N-1, 1..1048576 (default 256)"},
+          {"positions", "N",
+           "residual checked for p = 0..N-1, 1..1048576 (default 256); 2048 evenly spaced p "
+           "when N is larger"},
           {"dims", "N", "corner of T_k drawn, 2..d-model (default 16)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              LinearShiftOptions options;
@@ -519,13 +539,13 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
           {"b-base", "B", "without --b-config: B's rope_theta (default 500000)"},
           {"head-dim", "D", "without config files: head dimension (default 128)"},
           {"training-length", "N", "without config files: training context (default 4096)"},
-          {"max-offset", "K", "offsets 0..K compared (default 8192)"}},
+          {"max-offset", "K", "offsets 0..K compared, 2..1048575 (default 8192)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              int head = 128, training = 4096, reach = 8192;
              OptionReader read(args);
              read.integer("head-dim", head, 2, 8192);
              read.integer("training-length", training, 1, kMaxRopePositions);
-             read.integer("max-offset", reach, 2, kMaxSeqLen);
+             read.integer("max-offset", reach, 2, kMaxSeqLen - 1);  // K + 1 positions
              if (!read.ok()) return read.error();
              RopeConfiguration configs[2];
              const char* names[2] = {"a", "b"};

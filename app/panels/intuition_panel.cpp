@@ -15,7 +15,8 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
     const nlohmann::json shiftKey = toJson(view)["shift"];
     if (shiftKey.dump() != checkKey_) {
         checkKey_ = shiftKey.dump();
-        check_ = checkShift(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
+        // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
+        check_ = sampledShiftCheck(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
     }
     panelLayout(
         state, context, [&] { drawControls(view); },
@@ -96,7 +97,10 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
         "The shift: T_k maps PE(p) to PE(p + k) for every p at once. Fractional and negative "
         "shifts work too.");
     sliderInt("p", &s.position, 0, 4096, "The position whose vector is drawn.", true);
-    sliderInt("checked", &s.positions, 1, 65536, "The residual is checked for p = 0..N-1.", true);
+    const std::string checkedHelp = "The residual is checked for p = 0..N-1: every p up to " +
+                                    std::to_string(kShiftCheckSamples) +
+                                    ", else that many evenly spaced (0 and N-1 included).";
+    sliderInt("checked", &s.positions, 1, 65536, checkedHelp.c_str(), true);
     sectionHeader("Table");
     if (sliderInt(
             "d_model", &s.sinusoidal.dModel, 1, 512,
@@ -118,10 +122,17 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
     if (check_) {
         ImGui::Text("max residual %.3g", check_->maxResidual);
         ImGui::TextDisabled("at p = %d, dimension %d", check_->worstPosition, check_->worstColumn);
+        if (!check_->everyPosition()) {
+            ImGui::TextDisabled("over %zu evenly spaced p of %d", check_->positions.size(),
+                                check_->checkedOf);
+        }
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
             "%s", check_->maxResidual < 1e-9
-                      ? "Rounding error only: T_k·PE(p) = PE(p + k) holds for every p."
+                      ? (check_->everyPosition()
+                             ? "Rounding error only: T_k·PE(p) = PE(p + k) holds for every p."
+                             : "Rounding error only: T_k·PE(p) = PE(p + k) holds at every p "
+                               "checked.")
                       : "Not zero: an odd d_model's lone sine column cannot be moved by a "
                         "linear map (it would need cos(ωp), which the vector lacks).");
         ImGui::PopTextWrapPos();

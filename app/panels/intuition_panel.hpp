@@ -26,7 +26,7 @@ class IntuitionPanel : public Panel {
     IntuitionFigure shownTab_ = IntuitionFigure::BinaryClock;
     // The residual check, keyed on the shift options (shown in the controls as numbers too).
     std::string checkKey_;
-    Result<ShiftCheck> check_ = Error{"not computed"};
+    Result<SampledShiftCheck> check_ = Error{"not computed"};
 };
 
 }  // namespace poslab::ui

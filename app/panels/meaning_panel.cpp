@@ -104,49 +104,84 @@ void MeaningPanel::draw(AppState& state, FrameContext& context) {
 void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("terms");
     const std::string key = toJson(view).dump() + "|" + view.tokensPath;
-    if (key != termsKey_ || !terms_) {
+    if (key != termsKey_ || !sequence_) {
         termsKey_ = key;
         auto params = effectiveParams(view);
-        terms_ = std::make_shared<Result<LogitTerms>>(params ? decomposeLogits(*params)
-                                                             : Result<LogitTerms>(params.error()));
-        figureKey_.clear();
+        sequence_ = std::make_shared<Result<MeaningSequence>>(
+            params ? buildSequence(*params) : Result<MeaningSequence>(params.error()));
+        mapsKey_.clear();
     }
     const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
-    const std::string figureKey = key + "|" + std::to_string(int(canvas.box.width)) + "x" +
+    const Box area{0, 0, canvas.box.width, canvas.box.height};
+    const int texels = logitTermTexels(area, view.params.seqLen, theme);
+    const std::string mapsKey = key + "|" + std::to_string(texels);
+    if (mapsKey != mapsKey_ || !maps_) {
+        mapsKey_ = mapsKey;
+        auto params = effectiveParams(view);
+        // Block means at most one per pixel, and the RMS within a bounded budget: the figure
+        // costs the same whatever L and d a session sets.
+        maps_ = std::make_shared<Result<LogitTermMaps>>(
+            params ? logitTermMaps(*params, texels) : Result<LogitTermMaps>(params.error()));
+        figureKey_.clear();
+    }
+    const std::string figureKey = mapsKey + "|" + std::to_string(int(canvas.box.width)) + "x" +
                                   std::to_string(int(canvas.box.height)) +
                                   std::string(themeName(theme.id)) + std::to_string(theme.fontSize);
     if (figureKey != figureKey_) {
         figureKey_ = figureKey;
-        if (*terms_) {
+        if (*maps_) {
             termsFigure_ = emptyFigure(canvas.box.width, canvas.box.height, theme);
             auto params = effectiveParams(view);
-            drawLogitTerms(termsFigure_, {0, 0, canvas.box.width, canvas.box.height}, *params,
-                           terms_->value(), theme, &frames_);
+            drawLogitTerms(termsFigure_, area, *params, maps_->value(), theme, &frames_);
         } else {
             termsFigure_ =
-                noteFigure(terms_->error().message, canvas.box.width, canvas.box.height, theme);
+                noteFigure(maps_->error().message, canvas.box.width, canvas.box.height, theme);
             frames_.clear();
         }
     }
     drawCanvasFigure(canvas, termsFigure_, context);
-    if (!canvas.hovered || !*terms_) return;
+    if (!canvas.hovered || !*sequence_ || !*maps_) return;
     for (const PlotFrame& frame : frames_) {
         if (!frame.plot.contains(canvas.mouse)) continue;
-        const LogitTerms& t = terms_->value();
+        const MeaningSequence& s = sequence_->value();
         const auto [x, y] = frame.toData(canvas.mouse);
-        const long long L = (long long)t.total.rows;
+        const long long L = (long long)s.tokens.rows;
         const std::size_t j =
             std::size_t(std::clamp<long long>((long long)std::floor(x), 0, L - 1));
         const std::size_t i =
             std::size_t(std::clamp<long long>((long long)std::floor(y), 0, L - 1));
+        // The cell itself, exactly: five dot products of d values.
+        const std::size_t d = s.tokens.cols;
+        const double scale = 1.0 / std::sqrt(double(view.params.dModel));
+        auto dot = [&](const Matrix& a, std::size_t r, const Matrix& b, std::size_t c) {
+            double sum = 0;
+            for (std::size_t k = 0; k < d; ++k) sum += a(r, k) * b(c, k);
+            return scale * sum;
+        };
+        double total = 0;
+        {
+            double sum = 0;
+            for (std::size_t k = 0; k < d; ++k)
+                sum += (s.tokens(i, k) + s.positions(i, k)) * (s.tokens(j, k) + s.positions(j, k));
+            total = scale * sum;
+        }
         ImGui::BeginTooltip();
         ImGui::Text("query i = %zu, key j = %zu", i, j);
-        ImGui::Text("content·content   x_i·x_j = %+.5f", t.contentContent(i, j));
-        ImGui::Text("content·position  x_i·p_j = %+.5f", t.contentPosition(i, j));
-        ImGui::Text("position·content  p_i·x_j = %+.5f", t.positionContent(i, j));
-        ImGui::Text("position·position p_i·p_j = %+.5f", t.positionPosition(i, j));
+        ImGui::Text("content·content   x_i·x_j = %+.5f", dot(s.tokens, i, s.tokens, j));
+        ImGui::Text("content·position  x_i·p_j = %+.5f", dot(s.tokens, i, s.positions, j));
+        ImGui::Text("position·content  p_i·x_j = %+.5f", dot(s.positions, i, s.tokens, j));
+        ImGui::Text("position·position p_i·p_j = %+.5f", dot(s.positions, i, s.positions, j));
         ImGui::Separator();
-        ImGui::Text("sum (x_i+p_i)·(x_j+p_j)  = %+.5f  (all divided by √d)", t.total(i, j));
+        ImGui::Text("sum (x_i+p_i)·(x_j+p_j)  = %+.5f  (all divided by √d)", total);
+        const LogitTermMaps& maps = maps_->value();
+        if (maps.cellsPerTexel > 1) {
+            ImGui::TextDisabled("a pixel shows the mean of %lld x %lld cells", maps.cellsPerTexel,
+                                maps.cellsPerTexel);
+        }
+        if (maps.rmsRows < maps.seqLen) {
+            ImGui::TextDisabled("RMS in the titles: over %d evenly spaced query rows of %d",
+                                maps.rmsRows, maps.seqLen);
+        }
         ImGui::EndTooltip();
         break;
     }
@@ -160,8 +195,12 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
                   "Width of the vectors. The cosine between a random vector and any fixed vector "
                   "has standard deviation 1/√d: wider vectors are more nearly orthogonal.",
                   true);
-        sliderInt("samples", &view.orthogonalitySamples, 100, 200000, "Random vectors drawn.",
-                  true);
+        const std::string samplesHelp =
+            "Random vectors drawn. At most " + std::to_string(kOrthogonalityComponents) +
+            " components are drawn in all (d each): past that the figure shows the first " +
+            std::to_string(nearOrthogonalitySamples(view.orthogonalityDModel, 1000000)) +
+            " draws of the seeded stream at this d, and says so.";
+        sliderInt("samples", &view.orthogonalitySamples, 100, 200000, samplesHelp.c_str(), true);
         int seed = int(std::min<std::uint64_t>(p.seed, 1000000));
         if (sliderInt("seed", &seed, 0, 1000, "Random draws.")) p.seed = std::uint64_t(seed);
         ImGui::Spacing();
@@ -227,6 +266,7 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
         view.tokensPath = path;
         tokensPath_.clear();
         termsKey_.clear();
+        mapsKey_.clear();
         auto params = effectiveParams(view);
         if (tokens_ && !view.tokensPath.empty()) {
             p.dModel = int(std::min<std::size_t>(tokens_->cols, 2048));
@@ -265,8 +305,11 @@ Result<Matrix> MeaningPanel::exportData(const AppState& state) const {
     const MeaningViewState& view = state.meaning;
     if (view.figure == MeaningFigure::Orthogonality) {
         // One cosine per row.
-        auto cosines = randomPositionCosines(view.orthogonalityDModel, 10000,
-                                             view.orthogonalitySamples, 4096, view.params.seed);
+        // The draws the figure shows (a prefix of the requested ones when d is large).
+        auto cosines = randomPositionCosines(
+            view.orthogonalityDModel, 10000,
+            nearOrthogonalitySamples(view.orthogonalityDModel, view.orthogonalitySamples), 4096,
+            view.params.seed);
         if (!cosines) return cosines.error();
         Matrix column(cosines->size(), 1);
         column.values = *cosines;
@@ -274,9 +317,19 @@ Result<Matrix> MeaningPanel::exportData(const AppState& state) const {
     }
     auto params = paramsForExport(view);
     if (!params) return params.error();
-    auto terms = decomposeLogits(*params);
-    if (!terms) return terms.error();
-    return terms->total;  // the logit of the summed vectors (L x L, divided by sqrt(d))
+    // The logit of the summed vectors (L x L, divided by sqrt(d)): one Gram matrix on every
+    // core, not the five products of decomposeLogits.
+    auto sequence = buildSequence(*params);
+    if (!sequence) return sequence.error();
+    Matrix sums = sequence->tokens;
+    for (std::size_t i = 0; i < sums.values.size(); ++i)
+        sums.values[i] += sequence->positions.values[i];
+    auto gram = gramSimilarity(sums, SimilarityMetric::Dot);
+    if (!gram) return gram.error();
+    Matrix total = std::move(gram).value();
+    const double scale = 1.0 / std::sqrt(double(params->dModel));
+    for (double& v : total.values) v *= scale;
+    return total;
 }
 
 }  // namespace poslab::ui

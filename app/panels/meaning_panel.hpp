@@ -11,6 +11,7 @@
 
 #include "panels/figure_cache.hpp"
 #include "poslab/decomposition.hpp"
+#include "poslab/understanding_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -28,10 +29,14 @@ class MeaningPanel : public Panel {
     void drawTerms(const MeaningViewState& view, FrameContext& context);
     Result<MeaningParams> effectiveParams(const MeaningViewState& view);  // loaded tokens attached
 
-    // The logit terms, keyed on the parameters; their figure (and its frames, for hover) keyed
-    // on the terms and the canvas.
+    // The word and position vectors, keyed on the parameters (hover computes a cell's five
+    // values from them exactly); the heatmaps' block means (logitTermMaps), keyed on the
+    // parameters and the texels the canvas shows; their figure (and its frames, for hover)
+    // keyed on the maps and the canvas. No L x L term is ever held.
     std::string termsKey_;
-    std::shared_ptr<Result<LogitTerms>> terms_;
+    std::shared_ptr<Result<MeaningSequence>> sequence_;
+    std::string mapsKey_;
+    std::shared_ptr<Result<LogitTermMaps>> maps_;
     std::string figureKey_;
     Figure termsFigure_;
     std::vector<PlotFrame> frames_;

@@ -196,17 +196,23 @@ void RopePanel::refreshOffsets(const RopeViewState& view) {
     offsetParams_ = view.params;
     offsetVectorsVersion_ = vectorsVersion_;
     offsets_.clear();
-    offsetsMaxAbs_ = 1;
+    offsetsValid_ = false;
+    offsetsRange_ = {};
     ++offsetsVersion_;
     auto freqs = ropeFrequencies(view.params);
-    if (!freqs) return;
+    if (!freqs || view.params.seqLen > kMaxSeqLen) return;
+    if (vectors_.q.size() < 2 * freqs->inverse.size() || vectors_.q.size() != vectors_.k.size())
+        return;
+    offsetsValid_ = true;
+    // Bounded work whatever a session sets (head_dim 8192 at L = 2^20 would be 2^32 terms).
+    offsetsRange_ =
+        ropeScoreRange(vectors_.q, vectors_.k, view.params.seqLen, *freqs, view.params.pairing);
+    const long long terms =
+        (2LL * view.params.seqLen - 1) * std::max<long long>(1, (long long)freqs->inverse.size());
+    if (terms > kRopeScoreBudget) return;
     auto offsets =
         ropeOffsetScores(vectors_.q, vectors_.k, view.params.seqLen, *freqs, view.params.pairing);
-    if (!offsets) return;
-    offsets_ = std::move(offsets.value());
-    double largest = 0;
-    for (double v : offsets_) largest = std::max(largest, std::abs(v));
-    offsetsMaxAbs_ = largest > 0 ? largest : 1;
+    if (offsets) offsets_ = std::move(offsets.value());
 }
 
 std::vector<int> RopePanel::shownPairs(const RopeViewState& view) {
@@ -657,7 +663,7 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
 void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("scores");
     refreshOffsets(view);
-    if (offsets_.empty()) return;
+    if (!offsetsValid_) return;
     const long long length = view.params.seqLen;
     zoomAndPan(view.scoreWindow, canvas, scoreFrame_, length, length, true);
     RopeScoreOptions options;
@@ -665,7 +671,8 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     options.k = vectors_.k;
     options.window = view.scoreWindow;
     options.colormap = view.scoreColormap;
-    options.range = {-offsetsMaxAbs_, offsetsMaxAbs_};
+    options.range = {-offsetsRange_.largest, offsetsRange_.largest};
+    if (!offsetsRange_.allOffsets) options.rangeOffsets = offsetsRange_.offsetsCovered;
     const int training = originalMaxPositions(view.params);
     if (training < view.params.seqLen) options.trainingLength = training;
     options.queryKey = {view.m, view.n};
@@ -673,15 +680,22 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     const SampleKey key{offsetsVersion_, view.scoreWindow, int(plot.width), int(plot.height)};
     if (!scoreKey_ || !(*scoreKey_ == key)) {
         // Block means of the visible window straight from the 2L-1 distinct scores: no L x L
-        // matrix is built, so L = 4096 (or 65536) recomputes within a frame.
-        scoreSample_ = ropeScoreSample(offsets_, view.params.seqLen, view.scoreWindow,
-                                       std::max(1, key.height), std::max(1, key.width));
+        // matrix is built, so L = 4096 (or 65536) recomputes within a frame. Past the budget,
+        // from q and k (a bounded number of terms per sample).
+        if (!offsets_.empty()) {
+            scoreSample_ = ropeScoreSample(offsets_, view.params.seqLen, view.scoreWindow,
+                                           std::max(1, key.height), std::max(1, key.width));
+        } else if (auto freqs = ropeFrequencies(view.params)) {
+            scoreSample_ = ropeScoreSample(vectors_.q, vectors_.k, view.params.seqLen, *freqs,
+                                           view.params.pairing, view.scoreWindow,
+                                           std::max(1, key.height), std::max(1, key.width));
+        }
         scoreKey_ = key;
     }
     if (!isDiverging(view.scoreColormap)) {
-        // Sequential maps: the full range of all scores, low to high.
-        const auto [low, high] = std::minmax_element(offsets_.begin(), offsets_.end());
-        options.range = {*low, *high > *low ? *high : *low + 1};
+        // Sequential maps: the full range of all scores (those evaluated), low to high.
+        const double low = offsetsRange_.low, high = offsetsRange_.high;
+        options.range = {low, high > low ? high : low + 1};
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawRopeScores(figure, wholeCanvas(canvas), view.params, options, context.theme, &scoreSample_,
@@ -739,22 +753,26 @@ void RopePanel::drawFrequencies(RopeViewState& view, FrameContext& context) {
 
 void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("decay");
-    const DecayKey key{rotatedDims(view.params), view.decayDistance, view.params.base};
+    const DecayKey key{rotatedDims(view.params), view.decayDistance, view.params.base,
+                       std::max(1, int(canvas.box.width))};
     if (!decayKey_ || !(*decayKey_ == key)) {
-        auto bound = ropeDecayBound(key.dims, key.base, key.distance);
-        decayBound_ = bound ? std::move(bound.value()) : std::vector<double>{};
+        // At most 16 distances per pixel column (every distance up to that).
+        auto curve = ropeDecayCurve(key.dims, key.base, key.distance, key.columns);
+        decayCurve_ = curve ? std::move(curve.value()) : RopeDecayCurve{};
         decayKey_ = key;
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
     drawRopeDecay(figure, wholeCanvas(canvas), key.dims, key.base, key.distance, context.theme,
-                  &decayBound_, &frame);
+                  &decayCurve_, &frame);
     drawCanvasFigure(canvas, figure, context);
-    if (canvas.hovered && frame.plot.contains(canvas.mouse) && !decayBound_.empty()) {
-        const long long r = std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), 0,
-                                                  (long long)decayBound_.size() - 1);
+    if (canvas.hovered && frame.plot.contains(canvas.mouse) && !decayCurve_.bounds.empty()) {
+        const long long r =
+            std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), 0, key.distance);
         ImGui::BeginTooltip();
-        ImGui::Text("distance %lld: bound %.6f", r, decayBound_[std::size_t(r)]);
+        // The hovered distance itself, exactly (the band may skip it).
+        ImGui::Text("distance %lld: bound %.6f", r,
+                    ropeDecayBoundAt(key.dims, key.base, double(r)));
         ImGui::TextDisabled("(1/(d/2)) Σ_j |Σ_{k<j} e^(i·r·θ_k)|, d = %d", key.dims);
         ImGui::EndTooltip();
     }

@@ -73,8 +73,11 @@ class RopePanel : public Panel {
 
     std::optional<RopeParams> offsetParams_;  // key of offsets_ (with vectorsVersion_)
     std::uint64_t vectorsVersion_ = 0, offsetVectorsVersion_ = 0;
-    std::vector<double> offsets_;  // ropeOffsetScores: the 2L-1 distinct scores
-    double offsetsMaxAbs_ = 1;
+    // The 2L-1 distinct scores (ropeOffsetScores) when they fit kRopeScoreBudget, so that zooming
+    // and panning cost O(texels); empty otherwise (texels then come from q and k directly).
+    std::vector<double> offsets_;
+    bool offsetsValid_ = false;  // the parameters and vectors give scores at all
+    RopeScoreRange offsetsRange_;
     std::uint64_t offsetsVersion_ = 0;
 
     struct SampleKey {
@@ -91,10 +94,11 @@ class RopePanel : public Panel {
     struct DecayKey {
         int dims = 0, distance = 0;
         double base = 0;
+        int columns = 0;  // the canvas width: the curve has at most 16 distances per pixel
         bool operator==(const DecayKey&) const = default;
     };
     std::optional<DecayKey> decayKey_;
-    std::vector<double> decayBound_;
+    RopeDecayCurve decayCurve_;
 
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
     bool tabsSynced_ = false;            // the tab bar has been told state.figure once

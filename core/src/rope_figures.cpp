@@ -7,6 +7,9 @@
 #include <numbers>
 #include <optional>
 
+#include "poslab/limits.hpp"
+#include "poslab/rope_scaling.hpp"
+#include "poslab/similarity.hpp"
 #include "poslab/validate.hpp"
 
 namespace poslab {
@@ -44,8 +47,9 @@ std::string positionText(double p) {
     return p == std::floor(p) ? printf1("%.0f", p) : printf1("%.2f", p);
 }
 
-bool vectorsFit(const RopeRotationOptions& o, const RopeFrequencies& freqs) {
-    return o.q.size() >= 2 * freqs.inverse.size() && o.q.size() == o.k.size();
+bool vectorsFit(const std::vector<double>& q, const std::vector<double>& k,
+                const RopeFrequencies& freqs) {
+    return q.size() >= 2 * freqs.inverse.size() && q.size() == k.size();
 }
 
 // A line with a filled triangular head at `tip`.
@@ -72,39 +76,55 @@ void drawArrow(Figure& figure, Point from, Point tip, Rgba color, float width, f
     figure.add(triangle);
 }
 
-// A legend row: colour swatches (line segments) or plain text, centred in `width`.
+// Legend rows: colour swatches (line segments) or plain text, each row centred on centreX.
+// Entries that would pass maxWidth start a new row below (rowHeight apart), so a narrow figure
+// wraps its legend instead of clipping it. Returns the number of rows drawn.
 struct LegendEntry {
     std::string text;
     Rgba swatch{0, 0, 0, 0};  // alpha 0: no swatch
     bool dot = false;         // a dot instead of a line segment
 };
-void drawLegendRow(Figure& figure, Point centre, const std::vector<LegendEntry>& entries,
-                   const Theme& theme) {
+int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, float rowHeight,
+                   const std::vector<LegendEntry>& entries, const Theme& theme) {
     const float size = theme.fontSize;
     const float swatchWidth = size * 1.6f, gap = size * 1.4f;
-    float total = 0;
-    for (const LegendEntry& e : entries) {
-        total += estimateTextWidth(e.text, size) + (e.swatch.a ? swatchWidth + 6 : 0) + gap;
-    }
-    float x = centre.x - (total - gap) / 2;
-    for (const LegendEntry& e : entries) {
-        if (e.swatch.a) {
-            if (e.dot) {
-                CircleItem dot;
-                dot.center = {x + swatchWidth / 2, centre.y};
-                dot.radius = size * 0.3f;
-                dot.fill = e.swatch;
-                figure.add(dot);
-            } else {
-                figure.add(
-                    LineItem{{x, centre.y}, {x + swatchWidth, centre.y}, e.swatch, 3, false});
-            }
-            x += swatchWidth + 6;
+    auto entryWidth = [&](const LegendEntry& e) {
+        return estimateTextWidth(e.text, size) + (e.swatch.a ? swatchWidth + 6 : 0);
+    };
+    // Greedy rows: [begin, end) of entries, with the row's width.
+    std::vector<std::pair<std::size_t, float>> rows;  // (first entry of the row, its width)
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const float w = entryWidth(entries[i]);
+        if (!rows.empty() && rows.back().second + gap + w <= maxWidth) {
+            rows.back().second += gap + w;
+        } else {
+            rows.push_back({i, w});
         }
-        figure.add(makeText({x, centre.y}, e.text, size, theme.text, HorizontalAlign::Left,
-                            VerticalAlign::Middle));
-        x += estimateTextWidth(e.text, size) + gap;
     }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const std::size_t end = r + 1 < rows.size() ? rows[r + 1].first : entries.size();
+        const float y = firstY + rowHeight * float(r);
+        float x = centreX - rows[r].second / 2;
+        for (std::size_t i = rows[r].first; i < end; ++i) {
+            const LegendEntry& e = entries[i];
+            if (e.swatch.a) {
+                if (e.dot) {
+                    CircleItem dot;
+                    dot.center = {x + swatchWidth / 2, y};
+                    dot.radius = size * 0.3f;
+                    dot.fill = e.swatch;
+                    figure.add(dot);
+                } else {
+                    figure.add(LineItem{{x, y}, {x + swatchWidth, y}, e.swatch, 3, false});
+                }
+                x += swatchWidth + 6;
+            }
+            figure.add(makeText({x, y}, e.text, size, theme.text, HorizontalAlign::Left,
+                                VerticalAlign::Middle));
+            x += estimateTextWidth(e.text, size) + gap;
+        }
+    }
+    return int(rows.size());
 }
 
 // A boxed legend in the bottom-right corner of a plot (where rising curves leave room).
@@ -200,6 +220,17 @@ int texelLimit(float pixels) {
     return std::max(1, int(pixels));
 }
 
+// The decay bound from the phases of one distance: (1/(d/2)) sum_j |sum_{k<j} e^(i r theta_k)|.
+double decayBoundFromPhases(const double* cosines, const double* sines, std::size_t pairs) {
+    double re = 0, im = 0, total = 0;
+    for (std::size_t j = 0; j < pairs; ++j) {
+        re += cosines[j];
+        im += sines[j];
+        total += std::sqrt(re * re + im * im);
+    }
+    return total / double(pairs);
+}
+
 // A heatmap of `sample`: the axes span its window, the texels cover its spans.
 HeatmapSpec sampleSpec(const HeatmapSample& sample, std::string title, std::string xLabel,
                        std::string yLabel, ColormapId colormap, ValueRange range) {
@@ -293,7 +324,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
     if (cells) cells->clear();
     const std::optional<RopeFrequencies> freqs = frequenciesOrNote(figure, area, params, theme);
     if (!freqs) return;
-    if (!vectorsFit(options, *freqs)) {
+    if (!vectorsFit(options.q, options.k, *freqs)) {
         drawNote(figure, area,
                  "q and k need " + std::to_string(params.headDim) + " entries each (got " +
                      std::to_string(options.q.size()) + " and " + std::to_string(options.k.size()) +
@@ -311,25 +342,39 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
     const double score = ropeScore(options.q, options.k, m, n, *freqs, params.pairing);
     const Rgba qColor = ropeQueryColor(theme), kColor = ropeKeyColor(theme);
 
-    drawTitle(figure, area, "RoPE rotates each pair by position × θ_i — " + ropeTitle(params),
-              theme);
-    const float legendY = area.y + theme.titleSize * 1.75f + theme.fontSize * 0.6f;
+    // The title, on two lines (split after the dash) when one would not fit.
+    const std::string heading = "RoPE rotates each pair by position × θ_i";
+    const std::string setup = ropeTitle(params);
+    const float pad = 8;
+    float titleBottom = area.y + theme.titleSize * 1.75f;
+    if (estimateTextWidth(heading + " — " + setup, theme.titleSize) <= area.width - 2 * pad) {
+        drawTitle(figure, area, heading + " — " + setup, theme);
+    } else {
+        drawTitle(figure, area, heading, theme);
+        const float second = theme.titleSize * 1.25f;
+        drawTitle(figure, {area.x, area.y + second, area.width, area.height - second}, setup,
+                  theme);
+        titleBottom += second;
+    }
+    const float legendY = titleBottom + theme.fontSize * 0.6f;
+    const float legendRow = theme.fontSize * 1.45f;
     const std::string shown =
         int(pairs.size()) == pairCount
             ? "all " + std::to_string(pairCount) + " pairs"
             : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
-    drawLegendRow(figure, {area.x + area.width / 2, legendY},
-                  {{"q at m = " + positionText(m), qColor},
-                   {"k at n = " + positionText(n), kColor},
-                   {"m − n = " + positionText(m - n)},
-                   {"q·k = " + formatValue(score, 6) + "  (depends on m − n only)"},
-                   {shown}},
-                  theme);
+    const int legendRows =
+        drawLegendRows(figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
+                       {{"q at m = " + positionText(m), qColor},
+                        {"k at n = " + positionText(n), kColor},
+                        {"m − n = " + positionText(m - n)},
+                        {"q·k = " + formatValue(score, 6) + "  (depends on m − n only)"},
+                        {shown}},
+                       theme);
+    const float legendBottom = legendY + legendRow * float(legendRows - 1);
 
     // Grid: the column count that gives the largest circles.
-    const float pad = 8;
-    const Box grid{area.x + pad, legendY + theme.fontSize * 1.2f, area.width - 2 * pad,
-                   area.bottom() - legendY - theme.fontSize * 1.2f - pad};
+    const Box grid{area.x + pad, legendBottom + theme.fontSize * 1.2f, area.width - 2 * pad,
+                   area.bottom() - legendBottom - theme.fontSize * 1.2f - pad};
     if (grid.width < 20 || grid.height < 20) return;
     const int count = int(pairs.size());
     const float labelSize = theme.fontSize * 0.92f;
@@ -614,6 +659,44 @@ HeatmapSample ropeScoreSample(const std::vector<double>& offsetScores, int seqLe
     return std::move(sample);  // a structured binding: not moved implicitly
 }
 
+HeatmapSample ropeScoreSample(const std::vector<double>& q, const std::vector<double>& k,
+                              int seqLen, const RopeFrequencies& freqs, RopePairing pairing,
+                              CellWindow window, int maxRows, int maxCols, long long budget) {
+    if (!vectorsFit(q, k, freqs)) {
+        const long long length = std::max(seqLen, 1);
+        HeatmapSample sample = sampleShape(window, length, length, maxRows, maxCols).sample;
+        sample.values = std::make_shared<const Matrix>();
+        return sample;
+    }
+    return profileSample(ropeScoreProfile(q, k, seqLen, freqs, pairing), window, maxRows, maxCols,
+                         budget);
+}
+
+RopeScoreRange ropeScoreRange(const std::vector<double>& q, const std::vector<double>& k,
+                              int seqLen, const RopeFrequencies& freqs, RopePairing pairing,
+                              long long budget) {
+    RopeScoreRange range;
+    const long long length = std::max(seqLen, 1);
+    if (!vectorsFit(q, k, freqs)) return range;
+    const OffsetProfile profile = ropeScoreProfile(q, k, seqLen, freqs, pairing);
+    const long long pairs = std::max<long long>(1, (long long)freqs.inverse.size());
+    // Offsets -(T-1)..T-1, nearest zero first: RoPE's scores are largest there (its decay).
+    const long long covered = std::clamp(budget / (2 * pairs), 1LL, length);
+    double largest = 0, low = INFINITY, high = -INFINITY;
+    for (double v : profileValues(profile, double(-(covered - 1)), 1, 2 * covered - 1)) {
+        if (!std::isfinite(v)) continue;
+        largest = std::max(largest, std::abs(v));
+        low = std::min(low, v);
+        high = std::max(high, v);
+    }
+    range.largest = largest > 0 ? largest : 1;
+    range.low = std::isfinite(low) ? low : -1;
+    range.high = std::isfinite(high) ? high : 1;
+    range.offsetsCovered = covered;
+    range.allOffsets = covered >= length;
+    return range;
+}
+
 Box ropeScorePlotBox(Box area, const RopeParams& params, const RopeScoreOptions& options,
                      const Theme& theme) {
     RopeScoreOptions withRange = options;
@@ -629,34 +712,36 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
     const std::optional<RopeFrequencies> freqs = frequenciesOrNote(figure, area, params, theme);
     if (!freqs) return;
     ValueRange range = options.range;
+    long long rangeOffsets = options.rangeOffsets;
     HeatmapSample computed;
     if (!sample || range.low == range.high) {
-        auto offsets =
-            ropeOffsetScores(options.q, options.k, params.seqLen, *freqs, params.pairing);
-        if (!offsets) {
-            drawNote(figure, area, offsets.error().message, theme);
+        if (!vectorsFit(options.q, options.k, *freqs)) {
+            drawNote(figure, area,
+                     "q and k need " + std::to_string(params.headDim) + " entries each (got " +
+                         std::to_string(options.q.size()) + " and " +
+                         std::to_string(options.k.size()) + ")",
+                     theme);
             return;
         }
         if (range.low == range.high) {
             // Diverging maps centre zero; sequential ones span the scores. Either way over all
-            // offsets, so zooming keeps the colours.
-            double largest = 0, low = INFINITY, high = -INFINITY;
-            for (double v : *offsets) {
-                if (!std::isfinite(v)) continue;
-                largest = std::max(largest, std::abs(v));
-                low = std::min(low, v);
-                high = std::max(high, v);
-            }
-            if (largest == 0) largest = 1;
-            range = isDiverging(options.colormap) || !(high > low) ? ValueRange{-largest, largest}
-                                                                   : ValueRange{low, high};
+            // offsets (or as many as the budget allows, nearest zero), so zooming keeps the
+            // colours.
+            const RopeScoreRange r =
+                ropeScoreRange(options.q, options.k, params.seqLen, *freqs, params.pairing);
+            range = isDiverging(options.colormap) || !(r.high > r.low)
+                        ? ValueRange{-r.largest, r.largest}
+                        : ValueRange{r.low, r.high};
+            rangeOffsets = r.allOffsets ? 0 : r.offsetsCovered;
         }
         if (!sample) {
             RopeScoreOptions ranged = options;
             ranged.range = range;  // the colour-bar ticks take part in the layout
+            ranged.rangeOffsets = rangeOffsets;
             const Box plot = ropeScorePlotBox(area, params, ranged, theme);
-            computed = ropeScoreSample(*offsets, params.seqLen, options.window,
-                                       texelLimit(plot.height), texelLimit(plot.width));
+            computed =
+                ropeScoreSample(options.q, options.k, params.seqLen, *freqs, params.pairing,
+                                options.window, texelLimit(plot.height), texelLimit(plot.width));
             sample = &computed;
         }
     }
@@ -667,6 +752,9 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         spec.colorbarLabel =
             "q_m·k_n, mean of " + cellsNote(sample->rowsPerTexel, sample->colsPerTexel);
+    }
+    if (rangeOffsets > 0) {
+        spec.colorbarLabel += "; range from |m − n| < " + std::to_string(rangeOffsets);
     }
     if (options.trainingLength > 0 && options.trainingLength < params.seqLen) {
         for (bool vertical : {true, false}) {
@@ -837,38 +925,81 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
 // Decay
 // ---------------------------------------------------------------------------------------------
 
+Result<RopeDecayCurve> ropeDecayCurve(int rotatedDims, double base, int maxDistance, int columns) {
+    // The checks (and messages) of ropeDecayBound.
+    if (auto s = requireIntInRange("head_dim", rotatedDims, 2, kMaxDModel); !s) return s.error();
+    if (rotatedDims % 2 != 0) {
+        return Error{"head_dim must be even for the decay bound (got " +
+                     std::to_string(rotatedDims) + ")"};
+    }
+    if (auto s = requireInRange("base", base, 1.0, 1e12, false); !s) return s.error();
+    if (auto s = requireIntInRange("max_distance", maxDistance, 0, kMaxSeqLen); !s) {
+        return s.error();
+    }
+    const long long count = (long long)maxDistance + 1;
+    const long long budget = (long long)kDecaySamplesPerColumn * std::max(columns, 1);
+    RopeDecayCurve curve;
+    curve.step = count <= budget ? 1 : (count + budget - 1) / budget;
+    const long long gridPoints = (count - 1) / curve.step + 1;  // 0, s, ..., <= maxDistance
+    const std::vector<double> theta = defaultInverseFrequencies(rotatedDims, base);
+    curve.distances.resize(std::size_t(gridPoints));
+    curve.bounds.resize(std::size_t(gridPoints));
+    forEachGridPhase(theta, 0, double(curve.step), gridPoints,
+                     [&](long long j, const double* cosines, const double* sines) {
+                         curve.distances[std::size_t(j)] = double(j * curve.step);
+                         curve.bounds[std::size_t(j)] =
+                             decayBoundFromPhases(cosines, sines, theta.size());
+                     });
+    if (curve.distances.back() != double(maxDistance)) {  // the axis ends on a computed value
+        curve.distances.push_back(maxDistance);
+        curve.bounds.push_back(ropeDecayBoundAt(rotatedDims, base, maxDistance));
+    }
+    return curve;
+}
+
+double ropeDecayBoundAt(int rotatedDims, double base, double distance) {
+    if (rotatedDims < 2) return std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> theta = defaultInverseFrequencies(rotatedDims, base);
+    std::vector<double> cosines(theta.size()), sines(theta.size());
+    for (std::size_t i = 0; i < theta.size(); ++i) {
+        cosines[i] = std::cos(distance * theta[i]);
+        sines[i] = std::sin(distance * theta[i]);
+    }
+    return decayBoundFromPhases(cosines.data(), sines.data(), theta.size());
+}
+
 void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
-                   const Theme& theme, const std::vector<double>* bound, PlotFrame* frame) {
-    std::vector<double> computed;
-    if (!bound) {
-        auto values = ropeDecayBound(rotatedDims, base, maxDistance);
+                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame) {
+    RopeDecayCurve computed;
+    if (!curve) {
+        auto values = ropeDecayCurve(rotatedDims, base, maxDistance, int(area.width));
         if (!values) {
             drawNote(figure, area, values.error().message, theme);
             return;
         }
         computed = std::move(values.value());
-        bound = &computed;
+        curve = &computed;
     }
-    if (bound->empty()) return;
+    if (curve->bounds.empty()) return;
+    const std::vector<double>& distances = curve->distances;
+    const std::vector<double>& bounds = curve->bounds;
     LinePlotSpec spec;
     spec.title = "Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = " +
                  std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
-    const double last = double(bound->size() - 1);
+    const double last = distances.back();
     spec.x = {"relative distance m − n", 0, std::max(last, 1.0)};
-    double top = 0;
-    for (double v : *bound) top = std::max(top, v);
+    double top = 0;  // the bound at distance 0, (d/2 + 1) / 2, is its largest value
+    for (double v : bounds) top = std::max(top, v);
     spec.y = {"relative upper bound", 0, top * 1.06};
     spec.legend = false;
     spec.autoRangeY = false;
 
     const Rgba color = ropeQueryColor(theme);
-    const bool band = bound->size() > std::size_t(std::max(64, int(area.width)));
+    const bool band = last + 1 > double(std::max(64, int(area.width)));
     if (!band) {
         LineSeries series;
-        for (std::size_t r = 0; r < bound->size(); ++r) {
-            series.x.push_back(double(r));
-            series.y.push_back((*bound)[r]);
-        }
+        series.x = distances;
+        series.y = bounds;
         series.color = color;
         series.width = 2;
         spec.series.push_back(std::move(series));
@@ -877,18 +1008,22 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     drawLinePlot(figure, area, spec, theme, &drawn);
     if (band) {
         // More distances than pixels: per pixel column, a bar from the smallest to the largest
-        // bound it covers. Honest about the fast wiggle, and one primitive per pixel.
+        // bound computed in it. Honest about the fast wiggle, and one primitive per pixel.
         const int columns = std::max(1, int(drawn.plot.width));
-        const std::size_t size = bound->size();
+        const double span = last + 1;
+        std::size_t next = 0;
         figure.add(ClipPush{drawn.plot});
         for (int c = 0; c < columns; ++c) {
-            const std::size_t begin = size * std::size_t(c) / std::size_t(columns);
-            const std::size_t end = std::max(begin + 1, size * std::size_t(c + 1) / columns);
-            const auto [lo, hi] = std::minmax_element(bound->begin() + std::ptrdiff_t(begin),
-                                                      bound->begin() + std::ptrdiff_t(end));
+            const double end = span * double(c + 1) / double(columns);
+            double lo = INFINITY, hi = -INFINITY;
+            for (; next < distances.size() && distances[next] < end; ++next) {
+                lo = std::min(lo, bounds[next]);
+                hi = std::max(hi, bounds[next]);
+            }
+            if (!(hi >= lo)) continue;  // no computed distance in this column
             const float x = drawn.plot.x + float(c) + 0.5f;
-            const float top = drawn.toPixel(0, *hi).y, bottom = drawn.toPixel(0, *lo).y;
-            figure.add(LineItem{{x, top - 0.5f}, {x, bottom + 0.5f}, color, 1, false});
+            const float yTop = drawn.toPixel(0, hi).y, yBottom = drawn.toPixel(0, lo).y;
+            figure.add(LineItem{{x, yTop - 0.5f}, {x, yBottom + 0.5f}, color, 1, false});
         }
         figure.add(ClipPop{});
     }
@@ -896,10 +1031,16 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
     figure.add(makeText({x, y}, "(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize,
                         theme.text, HorizontalAlign::Right, VerticalAlign::Top));
-    figure.add(
-        makeText({x, y + theme.fontSize * 1.4f},
-                 band ? "band: min to max over each pixel column" : "θ_k = base^(−2k/d), r = m − n",
-                 theme.fontSize, theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
+    std::string note = "θ_k = base^(−2k/d), r = m − n";
+    if (band) {
+        note = "band: min to max over each pixel column";
+        if (curve->step > 1) {
+            note += " of " + std::to_string(distances.size()) + " distances, step " +
+                    std::to_string(curve->step);
+        }
+    }
+    figure.add(makeText({x, y + theme.fontSize * 1.4f}, note, theme.fontSize, theme.mutedText,
+                        HorizontalAlign::Right, VerticalAlign::Top));
     if (frame) *frame = drawn;
 }
 

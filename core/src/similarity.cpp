@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <thread>
 
@@ -493,6 +494,259 @@ Result<OffsetSimilarity> offsetSimilarity(const SimilarityParams& params) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Offset profiles
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Grid points between exact sin/cos evaluations in forEachGridPhase.
+constexpr long long kGridBlock = 32;
+
+// Corner offsets i0 - j0 of the texels of an a x b block grid over window w: the lattice from
+// `low` in steps of gcd(a, b), `count` points.
+struct OffsetLattice {
+    long long low = 0, step = 1, count = 1;
+};
+OffsetLattice offsetLattice(const CellWindow& w, long long a, long long b) {
+    const long long rows = (w.rowCount + a - 1) / a, cols = (w.colCount + b - 1) / b;
+    OffsetLattice lattice;
+    lattice.step = std::gcd(a, b);
+    lattice.low = w.firstRow - (w.firstCol + (cols - 1) * b);
+    const long long high = w.firstRow + (rows - 1) * a - w.firstCol;
+    lattice.count = (high - lattice.low) / lattice.step + 1;
+    return lattice;
+}
+
+long long roundUpTo(long long value, long long multiple) {
+    return (value + multiple - 1) / multiple * multiple;
+}
+
+// D_a(w) conj(D_b(w)) / (a b), with D_a(w) = sum_{u<a} e^(i u w)
+//   = e^(i (a-1) w / 2) sin(a w / 2) / sin(w / 2).
+void blockKernel(double w, long long a, long long b, double& re, double& im) {
+    const double half = std::sin(0.5 * w);
+    auto gain = [&](long long n) {  // D_n's magnitude (signed) over n
+        if (n == 1 || std::abs(half) < 1e-300) return 1.0;
+        return std::sin(0.5 * w * double(n)) / (half * double(n));
+    };
+    const double magnitude = gain(a) * gain(b);
+    const double phase = 0.5 * w * double(a - b);
+    re = magnitude * std::cos(phase);
+    im = magnitude * std::sin(phase);
+}
+
+// The profile with each weight multiplied by the a x b block kernel: its value at i0 - j0 is the
+// mean of f over the block with that corner (less the constant, which every cell shares).
+OffsetProfile blockProfile(const OffsetProfile& profile, long long a, long long b) {
+    OffsetProfile out = profile;
+    for (std::size_t k = 0; k < profile.frequencies.size(); ++k) {
+        double kr = 0, ki = 0;
+        blockKernel(profile.frequencies[k], a, b, kr, ki);
+        const double zr = profile.cosWeights[k], zi = profile.sinWeights[k];
+        out.cosWeights[k] = zr * kr - zi * ki;
+        out.sinWeights[k] = zr * ki + zi * kr;
+    }
+    return out;
+}
+
+}  // namespace
+
+void forEachGridPhase(const std::vector<double>& frequencies, double first, double step,
+                      long long count,
+                      const std::function<void(long long, const double*, const double*)>& visit) {
+    const std::size_t K = frequencies.size();
+    const std::size_t steps = std::size_t(std::clamp<long long>(count, 0, kGridBlock));
+    std::vector<double> stepCos(steps * K), stepSin(steps * K);
+    for (std::size_t j = 0; j < steps; ++j) {
+        for (std::size_t k = 0; k < K; ++k) {
+            stepCos[j * K + k] = std::cos(double(j) * step * frequencies[k]);
+            stepSin[j * K + k] = std::sin(double(j) * step * frequencies[k]);
+        }
+    }
+    std::vector<double> startCos(K), startSin(K), rowCos(K), rowSin(K);
+    for (long long blockStart = 0; blockStart < count; blockStart += kGridBlock) {
+        const double x = first + double(blockStart) * step;
+        for (std::size_t k = 0; k < K; ++k) {
+            startCos[k] = std::cos(x * frequencies[k]);
+            startSin[k] = std::sin(x * frequencies[k]);
+        }
+        const long long blockEnd = std::min(count, blockStart + kGridBlock);
+        for (long long j = blockStart; j < blockEnd; ++j) {
+            const double* jCos = &stepCos[std::size_t(j - blockStart) * K];
+            const double* jSin = &stepSin[std::size_t(j - blockStart) * K];
+            for (std::size_t k = 0; k < K; ++k) {
+                rowCos[k] = startCos[k] * jCos[k] - startSin[k] * jSin[k];
+                rowSin[k] = startSin[k] * jCos[k] + startCos[k] * jSin[k];
+            }
+            visit(j, rowCos.data(), rowSin.data());
+        }
+    }
+}
+
+std::vector<double> profileValues(const OffsetProfile& profile, double first, double step,
+                                  long long count) {
+    std::vector<double> values(std::size_t(std::max(count, 0LL)));
+    const std::size_t K = profile.frequencies.size();
+    const double* a = profile.cosWeights.data();
+    const double* b = profile.sinWeights.data();
+    forEachGridPhase(profile.frequencies, first, step, count,
+                     [&](long long j, const double* cosines, const double* sines) {
+                         double s0 = 0, s1 = 0;
+                         std::size_t k = 0;
+                         for (; k + 2 <= K; k += 2) {
+                             s0 += a[k] * cosines[k] - b[k] * sines[k];
+                             s1 += a[k + 1] * cosines[k + 1] - b[k + 1] * sines[k + 1];
+                         }
+                         if (k < K) s0 += a[k] * cosines[k] - b[k] * sines[k];
+                         values[std::size_t(j)] = profile.constant + (s0 + s1);
+                     });
+    return values;
+}
+
+OffsetProfile ropeScoreProfile(const std::vector<double>& q, const std::vector<double>& k,
+                               int seqLen, const RopeFrequencies& freqs, RopePairing pairing) {
+    // R(m)q . R(n)k = pass-through + sum_i A^2 [(q1k1 + q2k2) cos(t_i r) - (q2k1 - q1k2) sin(t_i
+    // r)] with r = m - n (rope.hpp), pair i being dims (i, i + d/2) or (2i, 2i + 1).
+    const std::size_t pairs = freqs.inverse.size();
+    const double gain = freqs.attentionFactor * freqs.attentionFactor;
+    OffsetProfile profile;
+    profile.seqLen = seqLen;
+    profile.frequencies = freqs.inverse;
+    profile.cosWeights.assign(pairs, 0.0);
+    profile.sinWeights.assign(pairs, 0.0);
+    if (q.size() < 2 * pairs || k.size() != q.size()) return profile;
+    for (std::size_t i = 0; i < pairs; ++i) {
+        const std::size_t first = pairing == RopePairing::Half ? i : 2 * i;
+        const std::size_t second = pairing == RopePairing::Half ? i + pairs : 2 * i + 1;
+        const double q1 = q[first], q2 = q[second], k1 = k[first], k2 = k[second];
+        profile.cosWeights[i] = gain * (q1 * k1 + q2 * k2);
+        profile.sinWeights[i] = gain * (q2 * k1 - q1 * k2);
+    }
+    for (std::size_t j = 2 * pairs; j < q.size(); ++j) profile.constant += q[j] * k[j];
+    return profile;
+}
+
+Result<OffsetProfile> offsetProfile(const SimilarityParams& params) {
+    if (auto s = validate(params); !s) return s.error();
+    if (!dependsOnOffsetOnly(params)) {
+        return Error{"this similarity is not a function of i - j alone (use offsetSimilarity)"};
+    }
+    const int L = params.seqLen;
+    const bool cosine = params.metric == SimilarityMetric::Cosine;
+    OffsetProfile profile;
+    profile.seqLen = L;
+    if (params.encoding == SimilarityEncoding::Sinusoidal) {
+        // Even d (or t2t): every frequency pair adds cos(w t), as in offsetSimilarity.
+        SinusoidalParams p = params.sinusoidal;
+        p.seqLen = L;
+        profile.frequencies = sinusoidalFrequencies(p);
+        const double pairs = double(profile.frequencies.size());
+        profile.cosWeights.assign(profile.frequencies.size(), cosine ? 1.0 / pairs : 1.0);
+        profile.sinWeights.assign(profile.frequencies.size(), 0.0);
+        return profile;
+    }
+    RopeParams p = params.rope;
+    p.seqLen = L;
+    auto freqs = ropeFrequencies(p);
+    if (!freqs) return freqs.error();
+    const int passDims = p.headDim - freqs->rotatedDims;
+    const double gain = freqs->attentionFactor * freqs->attentionFactor;
+    if (params.ropeVectors == RopeVectors::Expected) {
+        // E over q = k ~ N(0, I): 2 A^2 cos(t_i r) per pair, 1 per pass-through dim; cosine
+        // divides by the value at offset 0 (see offsetSimilarity).
+        const double atZero = gain * freqs->rotatedDims + passDims;
+        const double factor = cosine ? 1.0 / atZero : 1.0;
+        profile.frequencies = freqs->inverse;
+        profile.cosWeights.assign(freqs->inverse.size(), 2 * gain * factor);
+        profile.sinWeights.assign(freqs->inverse.size(), 0.0);
+        profile.constant = passDims * factor;
+        return profile;
+    }
+    const std::vector<double> q = seededGaussianVector(p.headDim, params.ropeSeed);
+    const std::vector<double> k =
+        params.ropeVectors == RopeVectors::SameSample
+            ? q
+            : seededGaussianVector(p.headDim, params.ropeSeed ^ 0x9E3779B97F4A7C15ull);
+    profile = ropeScoreProfile(q, k, L, *freqs, p.pairing);
+    if (cosine) {
+        auto norm = [&](const std::vector<double>& v) {
+            const std::vector<double> rotated = ropeRotate(v, 0, *freqs, p.pairing);
+            double sum = 0;
+            for (double x : rotated) sum += x * x;
+            return std::sqrt(sum);
+        };
+        const double factor = 1.0 / (norm(q) * norm(k));
+        for (double& w : profile.cosWeights) w *= factor;
+        for (double& w : profile.sinWeights) w *= factor;
+        profile.constant *= factor;
+    }
+    return profile;
+}
+
+HeatmapSample profileSample(const OffsetProfile& profile, CellWindow window, int maxRows,
+                            int maxCols, long long budget) {
+    const long long L = std::max(profile.seqLen, 1);
+    const CellWindow w = clampWindow(window, L, L);  // empty counts: everything
+    const long long K = std::max<long long>(1, (long long)profile.frequencies.size());
+    // The pixels' blocks, unless their lattice is too fine for the budget: then multiples of a
+    // power of two s (each grows by less than s, at first an eighth of the smaller), doubling s
+    // until the lattice, of step >= s, fits.
+    const long long a0 = cellsPerTexel(w.rowCount, maxRows);
+    const long long b0 = cellsPerTexel(w.colCount, maxCols);
+    long long a = a0, b = b0;
+    if (offsetLattice(w, a, b).count * K > budget) {
+        long long s = 1;
+        while (s * 16 <= std::min(a0, b0)) s *= 2;
+        do {
+            a = roundUpTo(a0, s);
+            b = roundUpTo(b0, s);
+            s *= 2;
+        } while (offsetLattice(w, a, b).count * K > budget && s <= 2 * L);
+    }
+    HeatmapSample sample = emptySample(w, a, b);
+    const long long texelRows = (w.rowCount + a - 1) / a;
+    const long long texelCols = (w.colCount + b - 1) / b;
+    auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
+    // Full blocks: one value per lattice point.
+    const OffsetLattice lattice = offsetLattice(w, a, b);
+    const std::vector<double> full = profileValues(blockProfile(profile, a, b), double(lattice.low),
+                                                   double(lattice.step), lattice.count);
+    for (long long u = 0; u < texelRows; ++u) {
+        double* out = values->row(std::size_t(u));
+        for (long long v = 0; v < texelCols; ++v) {
+            const long long t = w.firstRow + u * a - (w.firstCol + v * b);
+            out[v] = full[std::size_t((t - lattice.low) / lattice.step)];
+        }
+    }
+    // Blocks cut at the matrix edge: the last texel row (offsets step -b along it), the last
+    // column (step a) and their corner, each with its own kernel.
+    const long long lastU = texelRows - 1, lastV = texelCols - 1;
+    const long long lastRows = std::min(a, L - (w.firstRow + lastU * a));
+    const long long lastCols = std::min(b, L - (w.firstCol + lastV * b));
+    if (lastRows < a) {
+        const std::vector<double> row =
+            profileValues(blockProfile(profile, lastRows, b),
+                          double(w.firstRow + lastU * a - w.firstCol), double(-b), texelCols);
+        for (long long v = 0; v < texelCols; ++v)
+            (*values)(std::size_t(lastU), std::size_t(v)) = row[std::size_t(v)];
+    }
+    if (lastCols < b) {
+        const std::vector<double> column =
+            profileValues(blockProfile(profile, a, lastCols),
+                          double(w.firstRow - (w.firstCol + lastV * b)), double(a), texelRows);
+        for (long long u = 0; u < texelRows; ++u)
+            (*values)(std::size_t(u), std::size_t(lastV)) = column[std::size_t(u)];
+    }
+    if (lastRows < a && lastCols < b) {
+        (*values)(std::size_t(lastU), std::size_t(lastV)) =
+            profileValues(blockProfile(profile, lastRows, lastCols),
+                          double(w.firstRow + lastU * a - (w.firstCol + lastV * b)), 1, 1)[0];
+    }
+    sample.values = std::move(values);
+    return sample;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Matrices
 // ---------------------------------------------------------------------------------------------
 
@@ -734,9 +988,97 @@ HeatmapSample matrixSample(const std::shared_ptr<const Matrix>& matrix, CellWind
     return sample;
 }
 
+namespace {
+
+// 1 / |row| for cosine (NaN for a zero row, as gramSimilarity), 1 for dot.
+std::vector<double> rowScales(const Matrix& table, SimilarityMetric metric) {
+    std::vector<double> scales(table.rows, 1.0);
+    if (metric != SimilarityMetric::Cosine) return scales;
+    const std::vector<double> norms = rowNorms(table);
+    for (std::size_t i = 0; i < table.rows; ++i) scales[i] = norms[i] > 0 ? 1.0 / norms[i] : kNaN;
+    return scales;
+}
+
+// Means of the scaled rows over `count` blocks of `per` rows from `first` (cut at the table).
+Matrix scaledRowMeans(const Matrix& table, const std::vector<double>& scales, long long first,
+                      long long per, long long count) {
+    Matrix means(std::size_t(count), table.cols);
+    const long long L = (long long)table.rows;
+    for (long long u = 0; u < count; ++u) {
+        const long long r0 = first + u * per, r1 = std::min(L, r0 + per);
+        double* out = means.row(std::size_t(u));
+        for (long long r = r0; r < r1; ++r) {
+            const double* in = table.row(std::size_t(r));
+            const double scale = scales[std::size_t(r)];
+            for (std::size_t k = 0; k < table.cols; ++k) out[k] += scale * in[k];
+        }
+        for (std::size_t k = 0; k < table.cols; ++k) out[k] /= double(std::max(1LL, r1 - r0));
+    }
+    return means;
+}
+
+}  // namespace
+
+HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric, CellWindow window,
+                                    int maxRows, int maxCols) {
+    const long long L = std::max<long long>(1, (long long)table.rows);
+    const CellWindow w = clampWindow(window, L, L);  // empty counts: everything
+    const long long per =
+        std::max(cellsPerTexel(w.rowCount, maxRows), cellsPerTexel(w.colCount, maxCols));
+    HeatmapSample sample = emptySample(w, per, per);
+    if (table.empty()) {
+        sample.values = std::make_shared<const Matrix>();
+        return sample;
+    }
+    const long long texelRows = (w.rowCount + per - 1) / per;
+    const long long texelCols = (w.colCount + per - 1) / per;
+    const std::vector<double> scales = rowScales(table, metric);
+    const Matrix rows = scaledRowMeans(table, scales, w.firstRow, per, texelRows);
+    if (w.firstRow == w.firstCol && w.rowCount == w.colCount) {
+        // The same blocks down and across: one symmetric product, on every core.
+        auto gram = gramSimilarity(rows, SimilarityMetric::Dot);
+        sample.values = gram ? std::make_shared<const Matrix>(std::move(gram).value())
+                             : std::make_shared<const Matrix>();
+        return sample;
+    }
+    const Matrix cols = scaledRowMeans(table, scales, w.firstCol, per, texelCols);
+    auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
+    for (long long u = 0; u < texelRows; ++u) {
+        const double* a = rows.row(std::size_t(u));
+        for (long long v = 0; v < texelCols; ++v) {
+            const double* b = cols.row(std::size_t(v));
+            double sum = 0;
+            for (std::size_t k = 0; k < table.cols; ++k) sum += a[k] * b[k];
+            (*values)(std::size_t(u), std::size_t(v)) = sum;
+        }
+    }
+    sample.values = std::move(values);
+    return sample;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Curves
 // ---------------------------------------------------------------------------------------------
+
+SimilarityCurve tableCurve(const Matrix& table, SimilarityMetric metric, int reference) {
+    const long long L = (long long)table.rows;
+    SimilarityCurve curve;
+    if (L == 0) return curve;
+    const std::vector<double> scales = rowScales(table, metric);
+    const long long ref = std::clamp<long long>(reference, 0, L - 1);
+    const double* x = table.row(std::size_t(ref));
+    curve.offsets.resize(std::size_t(2 * L - 1));
+    curve.fromReference.assign(curve.offsets.size(), kNaN);
+    for (long long t = 0; t < 2 * L - 1; ++t) curve.offsets[std::size_t(t)] = double(t - (L - 1));
+    for (long long j = 0; j < L; ++j) {
+        const double* y = table.row(std::size_t(j));
+        double sum = 0;
+        for (std::size_t k = 0; k < table.cols; ++k) sum += x[k] * y[k];
+        curve.fromReference[std::size_t(j - ref + L - 1)] =
+            sum * scales[std::size_t(ref)] * scales[std::size_t(j)];
+    }
+    return curve;
+}
 
 SimilarityCurve offsetCurve(const OffsetSimilarity& similarity, int reference,
                             bool withDiagonalMean) {
@@ -767,6 +1109,32 @@ SimilarityCurve offsetCurve(const OffsetSimilarity& similarity, int reference,
             for (long long i = first; i < last; ++i) sum += similarity.at(i, i + offset);
             curve.diagonalMean[std::size_t(t)] = double(sum / (long double)(last - first));
         }
+    }
+    return curve;
+}
+
+SimilarityCurve profileCurve(const OffsetProfile& profile, int reference, long long reach,
+                             long long maxPoints) {
+    const long long L = std::max(profile.seqLen, 1);
+    reach = std::clamp(reach, 0LL, L - 1);
+    const long long count = 2 * reach + 1;
+    SimilarityCurve curve;
+    curve.step = count <= maxPoints ? 1 : (count + maxPoints - 1) / std::max(1LL, maxPoints);
+    // The grid is centred on offset 0 (the peak, where q = k gives exactly 1): -h s .. h s.
+    const long long half = reach / curve.step;
+    const long long points = 2 * half + 1;
+    // Key - query offset o is i - j = -o.
+    curve.diagonalMean =
+        profileValues(profile, double(half * curve.step), double(-curve.step), points);
+    curve.offsets.resize(std::size_t(points));
+    curve.fromReference.resize(std::size_t(points));
+    const long long ref = std::clamp<long long>(reference, 0, L - 1);
+    for (long long j = 0; j < points; ++j) {
+        const long long offset = (j - half) * curve.step;
+        curve.offsets[std::size_t(j)] = double(offset);
+        const long long key = ref + offset;
+        curve.fromReference[std::size_t(j)] =
+            key >= 0 && key < L ? curve.diagonalMean[std::size_t(j)] : kNaN;
     }
     return curve;
 }

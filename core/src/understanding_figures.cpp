@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <random>
 #include <sstream>
 
 #include "poslab/learned.hpp"
@@ -21,6 +22,31 @@ constexpr double kTwoPi = 2 * std::numbers::pi;
 std::shared_ptr<const Matrix> share(Matrix m) {
     return std::make_shared<const Matrix>(std::move(m));
 }
+
+// sinusoidalRow with each column's wave looked up once: the same values bit for bit (the same
+// sin/cos of the same product), without a pow per value, which dominates sampled checks at
+// d = 8192.
+class SinusoidalRows {
+  public:
+    explicit SinusoidalRows(const SinusoidalParams& params) {
+        waves_.reserve(std::size_t(std::max(params.dModel, 0)));
+        for (int c = 0; c < params.dModel; ++c) waves_.push_back(sinusoidalColumn(params, c));
+    }
+    void row(double position, double* out) const {
+        for (std::size_t c = 0; c < waves_.size(); ++c) {
+            const SinusoidalColumn& wave = waves_[c];
+            if (wave.isZero) {
+                out[c] = 0.0;
+                continue;
+            }
+            const double angle = position * wave.frequency;
+            out[c] = wave.isCosine ? std::cos(angle) : std::sin(angle);
+        }
+    }
+
+  private:
+    std::vector<SinusoidalColumn> waves_;
+};
 
 // Keeps at most 2 points per pixel column: the column's min and max at its centre, alternating
 // min-max and max-min, so fast oscillations draw as a filled band instead of aliasing into a false
@@ -67,12 +93,6 @@ void envelope(const std::vector<double>& x, const std::vector<double>& y, double
         }
     }
     flush();
-}
-
-double rms(const Matrix& m) {
-    long double sum = 0;
-    for (double v : m.values) sum += (long double)v * v;
-    return m.values.empty() ? 0.0 : std::sqrt(double(sum / m.values.size()));
 }
 
 double maxAbs(const Matrix& m) {
@@ -242,7 +262,9 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
                          const SimilarityCurve& curve, const SimilarityFigureOptions& options,
                          const Theme& theme, PlotFrame* frame) {
     LinePlotSpec spec;
-    const long long L = (long long)(curve.offsets.size() + 1) / 2;
+    // A grid curve (curve.step > 1) skips offsets: its length is the sequence's.
+    const long long L =
+        curve.step > 1 ? (long long)params.seqLen : (long long)(curve.offsets.size() + 1) / 2;
     const double reach = options.maxOffset > 0 ? std::min<double>(options.maxOffset, double(L - 1))
                                                : double(std::max<long long>(L - 1, 1));
     spec.title = similarityFormula(params) + " against offset j − i";
@@ -258,6 +280,9 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
     row.name = toeplitz ? "every query (depends on j − i only)"
                         : "query i = " +
                               std::to_string(std::clamp<long long>(options.reference, 0, L - 1));
+    if (curve.step > 1) row.name += ", offsets " + std::to_string(curve.step) + " apart";
+    if (!toeplitz && curve.diagonalMean.empty() && params.encoding == SimilarityEncoding::Learned)
+        row.name += " (the mean over all queries is O(L²·d): not drawn)";
     // Toeplitz: every row is the same profile, so show all 2L - 1 offsets (the diagonals).
     const std::vector<double>& values =
         toeplitz && !curve.diagonalMean.empty() ? curve.diagonalMean : curve.fromReference;
@@ -278,6 +303,13 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
     drawLinePlot(figure, area, spec, theme, frame);
 }
 
+Status learnedFigureSize(long long seqLen, long long dModel) {
+    if (seqLen * dModel <= kMaxLearnedFigureCells) return success();
+    return Error{"seq_len x d_model must be at most " + std::to_string(kMaxLearnedFigureCells) +
+                 " for a learned similarity figure (got " + std::to_string(seqLen) + " x " +
+                 std::to_string(dModel) + ")"};
+}
+
 Result<Figure> similarityFigure(const SimilarityParams& params,
                                 const SimilarityFigureOptions& options, float width, float height,
                                 const Theme& theme) {
@@ -294,12 +326,37 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
     HeatmapSample sample;
     SimilarityCurve curve;
     if (params.encoding == SimilarityEncoding::Learned) {
-        auto matrix = similarityMatrix(params);
-        if (!matrix) return matrix.error();
-        auto shared = share(std::move(matrix).value());
-        sample =
-            matrixSample(shared, options.window, int(heatmapArea.height), int(heatmapArea.width));
-        curve = matrixCurve(*shared, options.reference);
+        const long long L = params.seqLen;
+        const long long d = params.learnedTable ? (long long)params.learnedTable->cols
+                                                : (long long)params.learned.dModel;
+        if (auto s = learnedFigureSize(L, d); !s) return s.error();  // before drawing L x d
+        auto table = similarityTable(params);
+        if (!table) return table.error();
+        if (L * L * d / 2 <= kGramBudget) {
+            auto matrix = gramSimilarity(*table, params.metric);
+            if (!matrix) return matrix.error();
+            auto shared = share(std::move(matrix).value());
+            sample = matrixSample(shared, options.window, int(heatmapArea.height),
+                                  int(heatmapArea.width));
+            curve = matrixCurve(*shared, options.reference);
+        } else {
+            // No L x L matrix (2^31 multiply-adds and more): block means from the rows, the
+            // reference row's curve; the mean over all queries would be the whole product.
+            sample = tableSimilaritySample(*table, params.metric, options.window,
+                                           int(heatmapArea.height), int(heatmapArea.width));
+            curve = tableCurve(*table, params.metric, options.reference);
+        }
+    } else if (auto profile = offsetProfile(params);
+               profile && profile->tabulationTerms() > kProfileBudget) {
+        // Too long to tabulate (RoPE at L = 2^20, head_dim 8192: 2^32 terms): the heatmap's
+        // block means straight from the profile, the curve at most 16 offsets per pixel column.
+        sample = profileSample(*profile, options.window, int(heatmapArea.height),
+                               int(heatmapArea.width));
+        const long long L = params.seqLen;
+        const long long reach =
+            options.maxOffset > 0 ? std::min<long long>(options.maxOffset, L - 1) : L - 1;
+        curve = profileCurve(*profile, options.reference, reach,
+                             16LL * std::max(16, int(curveArea.width)));
     } else {
         auto offsets = offsetSimilarity(params);
         if (!offsets) return offsets.error();
@@ -316,9 +373,183 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
 // Position and meaning
 // ---------------------------------------------------------------------------------------------
 
-void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params, const LogitTerms& terms,
-                    const Theme& theme, std::vector<PlotFrame>* frames) {
+namespace {
+
+// a . b over n values, four running sums (the maps and read-back are dot-product bound).
+double dot4(const double* a, const double* b, std::size_t n) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    std::size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        s0 += a[k] * b[k];
+        s1 += a[k + 1] * b[k + 1];
+        s2 += a[k + 2] * b[k + 2];
+        s3 += a[k + 3] * b[k + 3];
+    }
+    for (; k < n; ++k) s0 += a[k] * b[k];
+    return (s0 + s1) + (s2 + s3);
+}
+
+// Means of groups of `group` consecutive rows (the last may be shorter).
+Matrix rowBlockMeans(const Matrix& m, long long group) {
+    const std::size_t g = std::size_t(std::max(1LL, group));
+    Matrix out((m.rows + g - 1) / g, m.cols);
+    for (std::size_t u = 0; u < out.rows; ++u) {
+        const std::size_t begin = u * g, end = std::min(m.rows, begin + g);
+        double* o = out.row(u);
+        for (std::size_t r = begin; r < end; ++r) {
+            const double* in = m.row(r);
+            for (std::size_t c = 0; c < m.cols; ++c) o[c] += in[c];
+        }
+        for (std::size_t c = 0; c < m.cols; ++c) o[c] /= double(end - begin);
+    }
+    return out;
+}
+
+// scale * a_i . b_j for every row pair; symmetric when a and b are the same matrix.
+Matrix scaledProducts(const Matrix& a, const Matrix& b, double scale) {
+    Matrix out(a.rows, b.rows);
+    const bool symmetric = &a == &b;
+    for (std::size_t i = 0; i < a.rows; ++i) {
+        for (std::size_t j = symmetric ? i : 0; j < b.rows; ++j) {
+            out(i, j) = scale * dot4(a.row(i), b.row(j), a.cols);
+            if (symmetric) out(j, i) = out(i, j);
+        }
+    }
+    return out;
+}
+
+// `count` positions spread evenly over 0..total-1, both ends included (all when count >= total).
+std::vector<int> evenlySpaced(int total, int count) {
+    std::vector<int> out;
+    if (total <= 0) return out;
+    if (count >= total) {
+        for (int i = 0; i < total; ++i) out.push_back(i);
+        return out;
+    }
+    count = std::max(count, 1);
+    if (count == 1) return {0};
+    for (int s = 0; s < count; ++s) {
+        const int p = int(std::llround(double(s) * (total - 1) / (count - 1)));
+        if (out.empty() || out.back() != p) out.push_back(p);
+    }
+    return out;
+}
+
+// A heatmap of block means over an L x L matrix: the axes span the cells, the texels the blocks.
+HeatmapSpec blockMeansSpec(const std::string& title, const Matrix& means, long long cellsPerTexel,
+                           int seqLen, ValueRange range) {
+    HeatmapSpec spec;
+    spec.title = title;
+    spec.x = {"", 0, double(seqLen), false, true};
+    spec.y = {"", 0, double(seqLen), false, true};
+    spec.values = share(means);
+    if (cellsPerTexel > 1) {
+        spec.valuesRowSpan = double((long long)means.rows * cellsPerTexel);
+        spec.valuesColSpan = double((long long)means.cols * cellsPerTexel);
+    }
+    spec.version = nextMatrixVersion();
+    spec.colormap = ColormapId::BlueWhiteRed;
+    spec.range = range;
+    return spec;
+}
+
+std::string rmsNote(const LogitTermMaps& maps) {
+    if (maps.rmsRows >= maps.seqLen) return "";
+    return " RMS (≈) over " + std::to_string(maps.rmsRows) + " evenly spaced query rows of " +
+           std::to_string(maps.seqLen) + ", all keys.";
+}
+
+}  // namespace
+
+Result<LogitTermMaps> logitTermMaps(const MeaningParams& params, int maxTexels, long long budget) {
+    auto sequence = buildSequence(params);
+    if (!sequence) return sequence.error();
+    const Matrix& x = sequence->tokens;
+    const Matrix& p = sequence->positions;
+    Matrix sums = x;
+    for (std::size_t i = 0; i < sums.values.size(); ++i) sums.values[i] += p.values[i];
+    const double scale = 1.0 / std::sqrt(double(params.dModel));  // as decomposeLogits
+    const std::size_t L = x.rows, d = x.cols;
+    LogitTermMaps maps;
+    maps.seqLen = int(L);
+    maps.cellsPerTexel = cellsPerTexel((long long)L, std::max(1, maxTexels));
+    // Block means of each term from the blocks' mean vectors (the terms are bilinear).
+    const Matrix xm = rowBlockMeans(x, maps.cellsPerTexel);
+    const Matrix pm = rowBlockMeans(p, maps.cellsPerTexel);
+    const Matrix sm = rowBlockMeans(sums, maps.cellsPerTexel);
+    maps.means.contentContent = scaledProducts(xm, xm, scale);
+    maps.means.contentPosition = scaledProducts(xm, pm, scale);
+    maps.means.positionContent = scaledProducts(pm, xm, scale);
+    maps.means.positionPosition = scaledProducts(pm, pm, scale);
+    maps.means.total = scaledProducts(sm, sm, scale);
+    // RMS over every cell, or over evenly spaced query rows when that costs too much.
+    const long long perRow = 5LL * (long long)L * (long long)d;
+    const int rows = int(std::clamp<long long>(budget / std::max(1LL, perRow), 1, (long long)L));
+    const std::vector<int> queries = evenlySpaced(int(L), rows);
+    maps.rmsRows = int(queries.size());
+    long double squares[5] = {};
+    for (int i : queries) {
+        const std::size_t r = std::size_t(i);
+        for (std::size_t j = 0; j < L; ++j) {
+            const double terms[5] = {dot4(x.row(r), x.row(j), d), dot4(x.row(r), p.row(j), d),
+                                     dot4(p.row(r), x.row(j), d), dot4(p.row(r), p.row(j), d),
+                                     dot4(sums.row(r), sums.row(j), d)};
+            for (int t = 0; t < 5; ++t)
+                squares[t] += (long double)(scale * terms[t]) * (scale * terms[t]);
+        }
+    }
+    const double cells = double(queries.size()) * double(L);
+    for (int t = 0; t < 5; ++t) maps.rms[t] = std::sqrt(double(squares[t] / cells));
+    return maps;
+}
+
+namespace {
+
+// The data box drawHeatmap gives an L x L heatmap with a colour bar in `area`: its margins
+// depend only on the axes and labels, so it is laid out once, without values, into a scratch
+// figure. Block means of at most that many texels a side are never minified on screen.
+int heatmapTexels(Box area, int seqLen, const Theme& theme) {
+    HeatmapSpec spec;
+    spec.title = "title";
+    spec.x = {"key j", 0, double(seqLen), false, true};
+    spec.y = {"query i", 0, double(seqLen), false, true};
+    spec.values = share(Matrix(1, 1));
+    spec.range = {-100, 100};  // three-digit colour-bar ticks: wider than most
+    spec.colorbarLabel = "logit / √d, mean of 10 x 10 cells";
+    Figure scratch;
+    PlotFrame frame;
+    drawHeatmap(scratch, area, spec, theme, &frame);
+    return std::max(1, int(std::min(frame.plot.width, frame.plot.height)));
+}
+
+// Where drawAddVersusConcat puts its two heatmaps and the read-back plot in `area`.
+struct AddConcatLayout {
+    Box columns[3];
+    float textHeight = 0;
+};
+AddConcatLayout addConcatLayout(Box area) {
+    AddConcatLayout layout;
+    layout.textHeight = std::max(130.f, std::floor(area.height * 0.27f));
+    const float gap = 16;
+    const float columnWidth = std::floor((area.width - 2 * gap) * 0.36f);
+    layout.columns[0] = {area.x, area.y, columnWidth, area.height};
+    layout.columns[1] = {area.x + columnWidth + gap, area.y, columnWidth, area.height};
+    layout.columns[2] = {area.x + 2 * (columnWidth + gap), area.y,
+                         area.width - 2 * (columnWidth + gap), area.height};
+    return layout;
+}
+
+}  // namespace
+
+int logitTermTexels(Box area, int seqLen, const Theme& theme) {
+    return heatmapTexels(gridCell(area, 2, 3, 0, 0, 10), seqLen, theme);
+}
+
+void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
+                    const LogitTermMaps& maps, const Theme& theme, std::vector<PlotFrame>* frames) {
     if (frames) frames->clear();
+    const LogitTerms& terms = maps.means;
+    // One scale for all five, spanning what is drawn (the block means).
     const double top = std::max({maxAbs(terms.contentContent), maxAbs(terms.contentPosition),
                                  maxAbs(terms.positionContent), maxAbs(terms.positionPosition),
                                  maxAbs(terms.total), 1e-12});
@@ -327,24 +558,32 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params, const
         const Matrix* values;
         std::string title;
     };
-    auto titled = [](const char* name, const char* formula, const Matrix& m) {
-        return std::string(name) + "  " + formula + "  (rms " + formatValue(rms(m), 3) + ")";
+    const std::string approx = maps.rmsRows < maps.seqLen ? "≈ " : "";
+    auto titled = [&](const char* name, const char* formula, int t) {
+        return std::string(name) + "  " + formula + "  (rms " + approx +
+               formatValue(maps.rms[t], 3) + ")";
     };
     const Panel panels[5] = {
-        {&terms.contentContent, titled("content·content", "x_i·x_j", terms.contentContent)},
-        {&terms.contentPosition, titled("content·position", "x_i·p_j", terms.contentPosition)},
-        {&terms.positionContent, titled("position·content", "p_i·x_j", terms.positionContent)},
-        {&terms.positionPosition, titled("position·position", "p_i·p_j", terms.positionPosition)},
-        {&terms.total, titled("= sum", "(x_i+p_i)·(x_j+p_j)", terms.total)},
+        {&terms.contentContent, titled("content·content", "x_i·x_j", 0)},
+        {&terms.contentPosition, titled("content·position", "x_i·p_j", 1)},
+        {&terms.positionContent, titled("position·content", "p_i·x_j", 2)},
+        {&terms.positionPosition, titled("position·position", "p_i·p_j", 3)},
+        {&terms.total, titled("= sum", "(x_i+p_i)·(x_j+p_j)", 4)},
     };
     const float gap = 10;
     for (int k = 0; k < 5; ++k) {
         const Box cell = gridCell(area, 2, 3, k / 3, k % 3, gap);
-        HeatmapSpec spec =
-            matrixSpec(panels[k].title, *panels[k].values, cell, ColormapId::BlueWhiteRed, range);
+        HeatmapSpec spec = blockMeansSpec(panels[k].title, *panels[k].values, maps.cellsPerTexel,
+                                          maps.seqLen, range);
         spec.x.label = "key j";
         spec.y.label = "query i";
-        spec.colorbarLabel = k == 4 ? "logit / √d" : "";
+        if (k == 4) {
+            spec.colorbarLabel = "logit / √d";
+            if (maps.cellsPerTexel > 1) {
+                spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " x " +
+                                      std::to_string(maps.cellsPerTexel) + " cells";
+            }
+        }
         PlotFrame frame;
         drawHeatmap(figure, cell, spec, theme, &frame);
         if (frames) frames->push_back(frame);
@@ -357,11 +596,11 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params, const
             " tokens from a vocabulary of " +
             (params.tokens ? std::string("loaded vectors") : std::to_string(params.vocabulary)) +
             " (repeated words light up content·content), " +
-            std::string(positionTableName(params.positions)) + " positions.\n";
-    const double cross = std::max(rms(terms.contentPosition), rms(terms.positionContent));
+            std::string(positionTableName(params.positions)) + " positions." + rmsNote(maps) + "\n";
+    const double cross = std::max(maps.rms[1], maps.rms[2]);
     text +=
         "The cross terms are " +
-        (cross < 0.25 * std::min(rms(terms.contentContent), rms(terms.positionPosition))
+        (cross < 0.25 * std::min(maps.rms[0], maps.rms[3])
              ? std::string(
                    "small noise: random word vectors are nearly orthogonal to every position "
                    "vector, so the sum keeps content and position apart.")
@@ -371,8 +610,47 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params, const
     drawParagraph(figure, {info.x + 8, info.y + 8, info.width - 16, info.height - 16}, text, theme);
 }
 
+int nearOrthogonalitySamples(int dModel, int requested) {
+    const long long affordable =
+        std::max<long long>(100, kOrthogonalityComponents / std::max(1, dModel));
+    return int(std::clamp<long long>(requested, 1, std::max<long long>(1, affordable)));
+}
+
+Result<double> sampledRecoveryError(const MeaningParams& params, int queries) {
+    auto sequence = buildSequence(params);
+    if (!sequence) return sequence.error();
+    const Matrix& x = sequence->tokens;
+    const Matrix& p = sequence->positions;
+    const std::size_t L = x.rows, d = x.cols;
+    std::vector<double> norms(L);
+    for (std::size_t j = 0; j < L; ++j) {
+        const double n = std::sqrt(dot4(p.row(j), p.row(j), d));
+        norms[j] = n > 0 ? n : 1;
+    }
+    const std::vector<int> chosen = evenlySpaced(int(L), queries);
+    std::vector<double> sum(d);
+    double error = 0;
+    for (int query : chosen) {
+        const std::size_t i = std::size_t(query);
+        for (std::size_t k = 0; k < d; ++k) sum[k] = x(i, k) + p(i, k);
+        std::size_t best = 0;
+        double bestScore = -INFINITY;
+        for (std::size_t j = 0; j < L; ++j) {
+            const double score = dot4(sum.data(), p.row(j), d) / norms[j];
+            if (score > bestScore) bestScore = score, best = j;
+        }
+        error += std::abs(double(best) - double(i));
+    }
+    return error / double(chosen.size());
+}
+
+int recoveryQueries(int seqLen, int dModel) {
+    const long long perQuery = std::max(1LL, (long long)seqLen * dModel);
+    return int(std::clamp<long long>(kRecoveryBudget / perQuery, std::min(16, seqLen), seqLen));
+}
+
 void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram& histogram,
-                           const Theme& theme) {
+                           const Theme& theme, int drawn, int requested) {
     const Box left{area.x, area.y, std::floor(area.width * 0.6f), area.height};
     const Box right{left.right() + 8, area.y, area.width - left.width - 8, area.height};
     const double sigma = 1 / std::sqrt(double(dModel));
@@ -425,14 +703,24 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
         line.points.push_back(frame.toPixel(exact.x[i], exact.y[i]));
     figure.add(line);
     figure.add(ClipPop{});
-    // Two short lines top left: the legend takes the top right.
-    figure.add(makeText({frame.plot.x + 8, frame.plot.y + 6},
-                        "sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
-                            formatValue(histogram.stddev, 3),
-                        theme.fontSize, theme.text));
-    figure.add(makeText({frame.plot.x + 8, frame.plot.y + 8 + theme.fontSize * 1.3f},
-                        "dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.fontSize,
-                        theme.mutedText));
+    // Short lines top left: the legend takes the top right, the peak the middle.
+    std::vector<std::pair<std::string, Rgba>> lines = {
+        {"sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
+             formatValue(histogram.stddev, 3),
+         theme.text}};
+    if (requested > drawn && drawn > 0) {  // fewer than asked: which ones
+        lines.push_back({"first " + std::to_string(drawn) + " of " + std::to_string(requested) +
+                             " seeded draws",
+                         theme.text});
+    } else if (drawn > 0) {
+        lines.push_back({std::to_string(drawn) + " random vectors", theme.mutedText});
+    }
+    lines.push_back({"dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.mutedText});
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        figure.add(
+            makeText({frame.plot.x + 8, frame.plot.y + 6 + float(i) * theme.fontSize * 1.35f},
+                     lines[i].first, theme.fontSize, lines[i].second));
+    }
 
     LinePlotSpec spread;
     spread.title = "spread of the cosine against d_model";
@@ -464,32 +752,33 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
 }
 
 void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
-                         const LogitTerms& terms, double recoveryError, const Theme& theme) {
+                         const LogitTermMaps& maps, double recoveryError, const Theme& theme) {
+    const LogitTerms& terms = maps.means;  // block means: concat's are cc + pp's, exactly
     Matrix concat = terms.contentContent;
     for (std::size_t i = 0; i < concat.values.size(); ++i)
         concat.values[i] += terms.positionPosition.values[i];
     const double top = std::max({maxAbs(terms.total), maxAbs(concat), 1e-12});
     const int d = params.dModel;
     const long long addParams = 4LL * d * d, concatParams = 4LL * (2LL * d) * (2LL * d);
-    const float textHeight = std::max(130.f, std::floor(area.height * 0.27f));
-    const float gap = 16;
-    const float columnWidth = std::floor((area.width - 2 * gap) * 0.36f);
-    const Box columns[3] = {{area.x, area.y, columnWidth, area.height},
-                            {area.x + columnWidth + gap, area.y, columnWidth, area.height},
-                            {area.x + 2 * (columnWidth + gap), area.y,
-                             area.width - 2 * (columnWidth + gap), area.height}};
+    const AddConcatLayout layout = addConcatLayout(area);
+    const float textHeight = layout.textHeight;
+    const Box* columns = layout.columns;
     for (int side = 0; side < 2; ++side) {
         const Box cell = columns[side];
         const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
         const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
         const Matrix& values = side == 0 ? terms.total : concat;
         HeatmapSpec spec =
-            matrixSpec(side == 0 ? "Add: x + p, width d = " + std::to_string(d)
-                                 : "Concatenate: [x; p], width 2d = " + std::to_string(2 * d),
-                       values, plot, ColormapId::BlueWhiteRed, {-top, top});
+            blockMeansSpec(side == 0 ? "Add: x + p, width d = " + std::to_string(d)
+                                     : "Concatenate: [x; p], width 2d = " + std::to_string(2 * d),
+                           values, maps.cellsPerTexel, maps.seqLen, {-top, top});
         spec.x.label = "key j";
         spec.y.label = "query i";
         spec.colorbarLabel = "logit / √d";
+        if (maps.cellsPerTexel > 1) {
+            spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " x " +
+                                  std::to_string(maps.cellsPerTexel) + " cells";
+        }
         drawHeatmap(figure, plot, spec, theme);
         std::string paragraph;
         if (side == 0) {
@@ -522,12 +811,18 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     concatenated.name = "concatenate";
     added.markers = true;
     concatenated.color = seriesColor(1);
+    int sampledFrom = 0, fewestQueries = maps.seqLen;  // widths read back at some queries only
     if (!params.tokens) {  // loaded vectors have one width: only the current point
         for (int width = 4; width <= 2048; width *= 2) {
             MeaningParams p = params;
             p.dModel = width;
-            auto error = positionRecoveryError(p);
+            // Evenly spaced queries once all L would pass the budget: at L = 1024 the widths
+            // 4..2048 would otherwise cost 2^32 multiply-adds.
+            const int queries = recoveryQueries(params.seqLen, width);
+            auto error = sampledRecoveryError(p, queries);
             if (!error) continue;
+            if (queries < params.seqLen && sampledFrom == 0) sampledFrom = width;
+            fewestQueries = std::min(fewestQueries, queries);
             added.x.push_back(width), added.y.push_back(*error);
             concatenated.x.push_back(width), concatenated.y.push_back(0);
         }
@@ -542,51 +837,98 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
         "Best-matching position row: argmax_j (x_i + p_i)·p_j / |p_j|. Word vectors blur the "
         "readout less as d grows, because they are nearly orthogonal to every p.";
     if (recoveryError >= 0) {
-        paragraph += " Here (dashed line): off by " + formatValue(recoveryError, 3) +
-                     " positions on average.";
+        const int here = recoveryQueries(params.seqLen, d);
+        paragraph +=
+            " Here (dashed line): off by " + formatValue(recoveryError, 3) +
+            " positions on average" +
+            (here < params.seqLen ? " over " + std::to_string(here) + " evenly spaced of " +
+                                        std::to_string(params.seqLen) + " positions"
+                                  : "") +
+            ".";
+    }
+    if (sampledFrom > 0) {
+        paragraph += " From d = " + std::to_string(sampledFrom) +
+                     " the curve reads back evenly spaced positions only (down to " +
+                     std::to_string(fewestQueries) + " of " + std::to_string(params.seqLen) + ").";
     }
     drawParagraph(figure, text, paragraph, theme);
 }
 
 Result<Figure> meaningFigure(const MeaningParams& params, float width, float height,
                              const Theme& theme) {
-    auto terms = decomposeLogits(params);
-    if (!terms) return terms.error();
-    Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = theme.titleSize * 1.8f;
+    const Box body{0, titleHeight, width, height - titleHeight};
+    auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme));
+    if (!maps) return maps.error();
+    Figure figure = emptyFigure(width, height, theme);
     drawTitle(
         figure, {0, 0, width, titleHeight},
         "How position and meaning coexist: the logit of (word + position) vectors, term by term",
         theme);
-    drawLogitTerms(figure, {0, titleHeight, width, height - titleHeight}, params, *terms, theme);
+    drawLogitTerms(figure, body, params, *maps, theme);
     return figure;
+}
+
+Result<std::vector<double>> nearOrthogonalityCosines(int dModel, int samples, std::uint64_t seed) {
+    if (auto s = requireIntInRange("samples", samples, 1, 1000000); !s) return s.error();
+    if (auto s = requireIntInRange("d_model", dModel, 2, kMaxDModel); !s) return s.error();
+    // randomPositionCosines(dModel, 10000, n, 4096, seed), draw for draw: x ~ N(0, I) from
+    // NormalSampler(seed), the position from mt19937_64(seed + 7), sequential dot products.
+    SinusoidalParams p;
+    p.dModel = dModel;
+    p.base = 10000;
+    const SinusoidalRows table(p);
+    NormalSampler sampler(seed);
+    std::mt19937_64 positions(seed + 7);
+    const int n = nearOrthogonalitySamples(dModel, samples);
+    std::vector<double> cosines(static_cast<std::size_t>(n));
+    std::vector<double> x(static_cast<std::size_t>(dModel)), pe(x.size());
+    auto dot = [&](const double* a, const double* b) {
+        double sum = 0;
+        for (std::size_t k = 0; k < x.size(); ++k) sum += a[k] * b[k];
+        return sum;
+    };
+    for (double& c : cosines) {
+        for (double& v : x) v = sampler.next();
+        table.row(double(positions() % std::uint64_t(4096)), pe.data());
+        c = dot(x.data(), pe.data()) /
+            std::sqrt(dot(x.data(), x.data()) * dot(pe.data(), pe.data()));
+    }
+    return cosines;
 }
 
 Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t seed, float width,
                                        float height, const Theme& theme) {
-    auto cosines = randomPositionCosines(dModel, 10000, samples, 4096, seed);
+    // A prefix of the seeded stream: the first draws of exactly what was asked for.
+    auto cosines = nearOrthogonalityCosines(dModel, samples, seed);
     if (!cosines) return cosines.error();
+    const int drawn = int(cosines->size());
     Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = theme.titleSize * 1.8f;
     drawTitle(figure, {0, 0, width, titleHeight},
               "Near-orthogonality: random word vectors against sinusoidal position vectors", theme);
     drawNearOrthogonality(figure, {0, titleHeight, width, height - titleHeight}, dModel,
-                          makeHistogram(*cosines, 100, -1, 1), theme);
+                          makeHistogram(*cosines, 100, -1, 1), theme, drawn, samples);
     return figure;
 }
 
 Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, float height,
                                      const Theme& theme) {
-    auto terms = decomposeLogits(params);
-    if (!terms) return terms.error();
-    auto recovery = positionRecoveryError(params);
+    const float titleHeight = theme.titleSize * 1.8f;
+    const Box body{0, titleHeight, width, height - titleHeight};
+    const AddConcatLayout layout = addConcatLayout(body);
+    const Box& column = layout.columns[0];
+    const int texels =
+        heatmapTexels({column.x, column.y, column.width, column.height - layout.textHeight},
+                      params.seqLen, theme);
+    auto maps = logitTermMaps(params, texels);
+    if (!maps) return maps.error();
+    auto recovery = sampledRecoveryError(params, recoveryQueries(params.seqLen, params.dModel));
     if (!recovery) return recovery.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
     drawTitle(figure, {0, 0, width, titleHeight}, "Adding or concatenating the position vector",
               theme);
-    drawAddVersusConcat(figure, {0, titleHeight, width, height - titleHeight}, params, *terms,
-                        *recovery, theme);
+    drawAddVersusConcat(figure, body, params, *maps, *recovery, theme);
     return figure;
 }
 
@@ -670,10 +1012,104 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     }
 }
 
+namespace {
+
+// T_k's non-zero entries, row by row (at most two a row), built as shiftMatrix builds the dense
+// matrix: each sine column with its cosine partner forms one 2x2 rotation by w k.
+using SparseRows = std::vector<std::vector<std::pair<int, double>>>;
+SparseRows sparseShift(const SinusoidalParams& params, double shift) {
+    const int d = params.dModel;
+    std::vector<int> sineColumn, cosineColumn;
+    std::vector<double> frequency;
+    for (int c = 0; c < d; ++c) {
+        const SinusoidalColumn wave = sinusoidalColumn(params, c);
+        if (wave.isZero) continue;
+        const std::size_t index = std::size_t(wave.frequencyIndex);
+        if (index >= frequency.size()) {
+            frequency.resize(index + 1, 0);
+            sineColumn.resize(index + 1, -1);
+            cosineColumn.resize(index + 1, -1);
+        }
+        frequency[index] = wave.frequency;
+        (wave.isCosine ? cosineColumn : sineColumn)[index] = c;
+    }
+    SparseRows rows(std::size_t(std::max(d, 0)));
+    for (std::size_t k = 0; k < frequency.size(); ++k) {
+        const double c = std::cos(frequency[k] * shift), s = std::sin(frequency[k] * shift);
+        const int si = sineColumn[k], ci = cosineColumn[k];
+        if (si >= 0 && ci >= 0) {
+            rows[std::size_t(si)] = {{si, c}, {ci, s}};
+            rows[std::size_t(ci)] = {{si, -s}, {ci, c}};
+        } else if (si >= 0) {
+            rows[std::size_t(si)] = {{si, c}};  // the lone sine: the best this row can do
+        }
+    }
+    // Entries in column order, as a dense row scan would visit them.
+    for (auto& row : rows) std::sort(row.begin(), row.end());
+    return rows;
+}
+
+std::vector<double> applySparse(const SparseRows& rows, const std::vector<double>& v) {
+    std::vector<double> out(rows.size(), 0.0);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        double sum = 0;
+        for (const auto& [c, w] : rows[r]) {
+            if (w != 0) sum += w * v[std::size_t(c)];
+        }
+        out[r] = sum;
+    }
+    return out;
+}
+
+}  // namespace
+
+Result<SampledShiftCheck> sampledShiftCheck(const SinusoidalParams& params, double shift,
+                                            int positions, int samples) {
+    // shiftMatrix's checks, then checkShift's.
+    if (auto s = requireIntInRange("d_model", params.dModel, 1, kMaxDModel); !s) return s.error();
+    if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s.error();
+    if (auto s = requireFinite("shift", shift); !s) return s.error();
+    if (auto s = requireIntInRange("positions", positions, 1, kMaxSeqLen); !s) return s.error();
+    const SparseRows rows = sparseShift(params, shift);
+    const std::size_t d = std::size_t(params.dModel);
+    SampledShiftCheck check;
+    check.checkedOf = positions;
+    check.positions = evenlySpaced(positions, std::max(2, samples));
+    check.residual.resize(check.positions.size());
+    const SinusoidalRows table(params);
+    std::vector<double> now(d), later(d);
+    for (std::size_t s = 0; s < check.positions.size(); ++s) {
+        const int p = check.positions[s];
+        table.row(p, now.data());
+        table.row(p + shift, later.data());
+        double worst = 0;
+        int worstColumn = 0;
+        for (std::size_t r = 0; r < d; ++r) {
+            double value = 0;
+            for (const auto& [c, w] : rows[r]) {
+                if (w != 0) value += w * now[std::size_t(c)];
+            }
+            const double error = std::abs(value - later[r]);
+            if (error > worst) worst = error, worstColumn = int(r);
+        }
+        check.residual[s] = worst;
+        if (worst > check.maxResidual) {
+            check.maxResidual = worst;
+            check.worstPosition = p;
+            check.worstColumn = worstColumn;
+        }
+    }
+    return check;
+}
+
 Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
-                       const ShiftCheck& check, const Theme& theme) {
-    auto t = shiftMatrix(options.sinusoidal, options.shift);
-    if (!t) return t.error();
+                       const SampledShiftCheck& check, const Theme& theme) {
+    // T_k stays sparse: dense, it is d x d (512 MB at d = 8192) for a corner and a product.
+    if (auto s = requireIntInRange("d_model", options.sinusoidal.dModel, 1, kMaxDModel); !s)
+        return s;
+    if (auto s = requireInRange("base", options.sinusoidal.base, 1.0, 1e12, false); !s) return s;
+    if (auto s = requireFinite("shift", options.shift); !s) return s;
+    const SparseRows t = sparseShift(options.sinusoidal, options.shift);
     const int d = options.sinusoidal.dModel;
     const int shown = std::clamp(options.shownDims, 2, d);
     const Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
@@ -683,24 +1119,51 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     const Box vectorBox{matrixBox.right() + 10, top.y, top.right() - matrixBox.right() - 10,
                         top.height};
 
-    Matrix corner(static_cast<std::size_t>(shown), static_cast<std::size_t>(shown));
+    // The corner's block means straight from the sparse rows (what matrixSpec would draw from
+    // the dense corner, which at 8192 dims is 512 MB of mostly zeros).
+    const long long rpt = cellsPerTexel(shown, std::max(1, int(matrixBox.height)));
+    const long long cpt = cellsPerTexel(shown, std::max(1, int(matrixBox.width)));
+    Matrix corner(std::size_t((shown + rpt - 1) / rpt), std::size_t((shown + cpt - 1) / cpt));
     for (int r = 0; r < shown; ++r) {
-        for (int c = 0; c < shown; ++c) corner(r, c) = (*t)(r, c);
+        for (const auto& [c, w] : t[std::size_t(r)]) {
+            if (c < shown) corner(std::size_t(r / rpt), std::size_t(c / cpt)) += w;
+        }
     }
-    HeatmapSpec spec = matrixSpec(
+    for (std::size_t u = 0; u < corner.rows; ++u) {
+        const long long rows = std::min<long long>(rpt, shown - (long long)u * rpt);
+        for (std::size_t v = 0; v < corner.cols; ++v) {
+            const long long cols = std::min<long long>(cpt, shown - (long long)v * cpt);
+            corner(u, v) /= double(rows * cols);
+        }
+    }
+    HeatmapSpec spec;
+    spec.title =
         "T_k for k = " + formatValue(options.shift) +
-            (shown < d ? " (first " + std::to_string(shown) + " of " + std::to_string(d) + " dims)"
-                       : ""),
-        corner, matrixBox, ColormapId::BlueWhiteRed, {-1, 1});
+        (shown < d ? " (first " + std::to_string(shown) + " of " + std::to_string(d) + " dims)"
+                   : "");
+    spec.x = {"", 0, double(shown), false, true};
+    spec.y = {"", 0, double(shown), false, true};
+    if (rpt > 1 || cpt > 1) {
+        spec.valuesRowSpan = double((long long)corner.rows * rpt);
+        spec.valuesColSpan = double((long long)corner.cols * cpt);
+    }
+    spec.values = share(std::move(corner));
+    spec.version = nextMatrixVersion();
+    spec.colormap = ColormapId::BlueWhiteRed;
+    spec.range = {-1, 1};
     spec.x.label = "input dimension";
     spec.y.label = "output dimension";
     spec.colorbarLabel = "entry";
+    if (rpt > 1 || cpt > 1) {
+        spec.colorbarLabel +=
+            ", mean of " + std::to_string(rpt) + " x " + std::to_string(cpt) + " entries";
+    }
     drawHeatmap(figure, matrixBox, spec, theme);
 
     std::vector<double> now(static_cast<std::size_t>(d)), later(now.size());
     sinusoidalRow(options.sinusoidal, options.position, now.data());
     sinusoidalRow(options.sinusoidal, options.position + options.shift, later.data());
-    const std::vector<double> moved = applyMatrix(*t, now);
+    const std::vector<double> moved = applySparse(t, now);
     LinePlotSpec vectors;
     vectors.title = "T_k · PE(" + std::to_string(options.position) + ") lands on PE(" +
                     formatValue(options.position + options.shift) + ")";
@@ -711,34 +1174,45 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     before.name = "PE(p)";
     target.name = "PE(p + k)";
     result.name = "T_k · PE(p)";
-    for (int c = 0; c < shown; ++c) {
-        before.x.push_back(c), before.y.push_back(now[std::size_t(c)]);
-        target.x.push_back(c), target.y.push_back(later[std::size_t(c)]);
-        result.x.push_back(c), result.y.push_back(moved[std::size_t(c)]);
-    }
+    // At most two points per pixel column (the min and max there) and markers only while they
+    // stay apart: 8192 dims are not 8192 circles.
+    const int vectorPixels = std::max(16, int(vectorBox.width) - 80);
+    std::vector<double> dims(static_cast<std::size_t>(shown));
+    for (int c = 0; c < shown; ++c) dims[std::size_t(c)] = c;
+    auto shownPart = [&](const std::vector<double>& v) {
+        return std::vector<double>(v.begin(), v.begin() + shown);
+    };
+    envelope(dims, shownPart(now), -0.5, shown - 0.5, vectorPixels, before.x, before.y);
+    envelope(dims, shownPart(later), -0.5, shown - 0.5, vectorPixels, target.x, target.y);
+    envelope(dims, shownPart(moved), -0.5, shown - 0.5, vectorPixels, result.x, result.y);
     before.color = theme.mutedText;
     before.width = 1.2f;
     target.width = 5;
     target.color = withAlpha(seriesColor(1), 160);
-    result.markers = true;
+    result.markers = shown * 6 <= vectorPixels;
     result.color = seriesColor(0);
     vectors.series = {before, target, result};
     drawLinePlot(figure, vectorBox, vectors, theme);
 
     LinePlotSpec residual;
-    residual.title = "residual max_c |T_k·PE(p) − PE(p+k)| for every p: largest " +
+    const std::string which = check.everyPosition()
+                                  ? "for every p"
+                                  : "at " + std::to_string(check.positions.size()) +
+                                        " evenly spaced p of " + std::to_string(check.checkedOf);
+    residual.title = "residual max_c |T_k·PE(p) − PE(p+k)| " + which + ": largest " +
                      formatValue(check.maxResidual, 3) +
                      " (at p = " + std::to_string(check.worstPosition) + ", dim " +
                      std::to_string(check.worstColumn) + ")";
-    residual.x = {"position p", 0, double(std::max<std::size_t>(check.residual.size(), 2) - 1)};
+    residual.x = {"position p", 0, double(std::max(check.checkedOf, 2) - 1)};
     residual.y = {"residual", 1e-18, 10, true};
     residual.autoRangeY = false;
     LineSeries r;
     r.name = "";
+    r.markers = check.positions.size() == 1;
     const int pixels = std::max(16, int(bottom.width) - 80);
     std::vector<double> xs(check.residual.size()), ys(check.residual.size());
     for (std::size_t p = 0; p < check.residual.size(); ++p) {
-        xs[p] = double(p);
+        xs[p] = double(check.positions[p]);
         ys[p] = std::max(check.residual[p], 1e-18);
     }
     envelope(xs, ys, residual.x.low, residual.x.high, pixels, r.x, r.y);
@@ -773,7 +1247,7 @@ Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width,
 
 Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width, float height,
                                  const Theme& theme) {
-    auto check = checkShift(options.sinusoidal, options.shift, options.positions);
+    auto check = sampledShiftCheck(options.sinusoidal, options.shift, options.positions);
     if (!check) return check.error();
     Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = theme.titleSize * 1.8f;
@@ -809,6 +1283,50 @@ Status validate(const ExtrapolationOptions& o) {
     t5.bidirectional = false;
     return validate(t5);
 }
+
+namespace {
+
+// The learned table (rows 0..seqLen-1) shown over `positions` rows, the rows past it masked, as
+// block means at most one per pixel of `area`, as matrixSpec would draw the extended matrix. The
+// rows are drawn from the table's sampler one at a time into the texel sums: no seqLen x d table
+// (512 MB at 65536 x 1024) and no positions x d extension (2 GB) is ever held.
+HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box area) {
+    const long long rpt = cellsPerTexel(positions, std::max(1, int(area.height)));
+    const long long cpt = cellsPerTexel(params.dModel, std::max(1, int(area.width)));
+    const std::size_t texelRows = std::size_t((positions + rpt - 1) / rpt);
+    const std::size_t texelCols = std::size_t((params.dModel + cpt - 1) / cpt);
+    Matrix sums(texelRows, texelCols);
+    NormalSampler sampler(params.seed);  // learnedTable's draws, row by row
+    for (int r = 0; r < params.seqLen; ++r) {
+        double* out = sums.row(std::size_t(r / rpt));
+        for (int c = 0; c < params.dModel; ++c) out[c / cpt] += params.std * sampler.next();
+    }
+    for (std::size_t u = 0; u < texelRows; ++u) {
+        const long long first = (long long)u * rpt;
+        const long long rows = std::min<long long>(rpt, positions - first);
+        // A texel with any row past the table is masked, as the mean over a -inf cell would be.
+        const bool masked = first + rows > params.seqLen;
+        for (std::size_t v = 0; v < texelCols; ++v) {
+            const long long cols = std::min<long long>(cpt, params.dModel - (long long)v * cpt);
+            sums(u, v) = masked ? -INFINITY : sums(u, v) / double(rows * cols);
+        }
+    }
+    HeatmapSpec spec;
+    spec.title = "Learned: undefined";
+    spec.x = {"", 0, double(params.dModel), false, true};
+    spec.y = {"", 0, double(positions), false, true};
+    spec.values = share(std::move(sums));
+    if (rpt > 1 || cpt > 1) {
+        spec.valuesRowSpan = double((long long)texelRows * rpt);
+        spec.valuesColSpan = double((long long)texelCols * cpt);
+    }
+    spec.version = nextMatrixVersion();
+    spec.colormap = ColormapId::BlueWhiteRed;
+    spec.range = {-0.06, 0.06};
+    return spec;
+}
+
+}  // namespace
 
 Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o,
                          const Theme& theme) {
@@ -852,11 +1370,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         LearnedParams p;
         p.seqLen = train;
         p.dModel = o.dModel;
-        const Matrix table = learnedTable(p).value();
-        Matrix extended(static_cast<std::size_t>(eval), table.cols, -INFINITY);
-        std::copy(table.values.begin(), table.values.end(), extended.values.begin());
-        HeatmapSpec spec = matrixSpec("Learned: undefined", extended, cell.plot,
-                                      ColormapId::BlueWhiteRed, {-0.06, 0.06});
+        HeatmapSpec spec = learnedPastTheTable(p, eval, cell.plot);
         spec.x.label = "dimension";
         spec.y.label = "position";
         spec.showMaskedLegend = true;
@@ -1240,10 +1754,16 @@ Result<Figure> comparisonFigure(const CompareOptions& options, float width, floa
 
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
                         const RopeConfiguration& b, int maxOffset, const Theme& theme) {
-    if (auto s = requireIntInRange("max_offset", maxOffset, 2, 1 << 20); !s) return s;
+    // Offsets 0..K are positions 0..K: K + 1 <= kMaxSeqLen.
+    if (auto s = requireIntInRange("max_offset", maxOffset, 2, kMaxSeqLen - 1); !s) return s;
     const RopeConfiguration* configs[2] = {&a, &b};
     RopeFrequencies freqs[2];
     std::vector<double> curves[2];
+    // Every offset while there are at most 16 per pixel column of the figure, else an even grid
+    // of that many (2^20 offsets at head_dim 8192 would be 2^32 terms per configuration).
+    const long long maxPoints = 16LL * std::max(16, int(area.width));
+    const long long step = (maxOffset + 1LL + maxPoints - 1) / maxPoints;
+    const long long points = maxOffset / step + 1;
     for (int k = 0; k < 2; ++k) {
         RopeParams p = configs[k]->rope;
         p.seqLen = std::max(p.seqLen, maxOffset + 1);
@@ -1254,10 +1774,9 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
         s.encoding = SimilarityEncoding::Rope;
         s.rope = configs[k]->rope;
         s.seqLen = maxOffset + 1;
-        auto offsets = offsetSimilarity(s);
-        if (!offsets) return Error{(k == 0 ? "A: " : "B: ") + offsets.error().message};
-        curves[k].resize(std::size_t(maxOffset + 1));
-        for (int r = 0; r <= maxOffset; ++r) curves[k][std::size_t(r)] = offsets->atOffset(r);
+        auto profile = offsetProfile(s);
+        if (!profile) return Error{(k == 0 ? "A: " : "B: ") + profile.error().message};
+        curves[k] = profileValues(*profile, 0, double(step), points);
     }
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
@@ -1289,10 +1808,12 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     drawLinePlot(figure, gridCell(top, 1, 2, 0, 0, 16), wavelengths, small);
 
     const int pixels = std::max(16, int(area.width / 2) - 80);
-    std::vector<double> offsets(std::size_t(maxOffset + 1));
-    for (int r = 0; r <= maxOffset; ++r) offsets[std::size_t(r)] = r;
+    std::vector<double> offsets(static_cast<std::size_t>(points));
+    for (long long j = 0; j < points; ++j) offsets[std::size_t(j)] = double(j * step);
+    const std::string spacing =
+        step > 1 ? " (offsets " + std::to_string(step) + " apart)" : std::string();
     LinePlotSpec expected;
-    expected.title = "Expected cosine of q_m·k_n (q = k random) against m − n";
+    expected.title = "Expected cosine of q_m·k_n (q = k random) against m − n" + spacing;
     expected.x = {"offset m − n", 0, double(maxOffset)};
     expected.y = {"cosine", -0.2, 1.05};
     for (int k = 0; k < 2; ++k) {
@@ -1304,7 +1825,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     drawLinePlot(figure, gridCell(top, 1, 2, 0, 1, 16), expected, small);
 
     LinePlotSpec difference;
-    difference.title = "Difference B − A of the expected cosine";
+    difference.title = "Difference B − A of the expected cosine" + spacing;
     difference.x = expected.x;
     difference.y = {"B − A", -1, 1};
     LineSeries diff;

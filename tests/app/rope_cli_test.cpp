@@ -302,6 +302,29 @@ TEST_F(RopeCliTest, RendersEveryViewHeadless) {
     EXPECT_GT(pixelsNear(frequencies, {213, 94, 0, 255}, 10), 50);
 }
 
+TEST_F(RopeCliTest, RendersAtTheLargestSettingsSayWhatTheySampled) {
+    // head_dim 8192 and 2^20 positions or distances: 2^32 terms to tabulate, so the figures
+    // evaluate what they can show and say so (SVG, so the text can be read back).
+    const std::string env = "env -u DISPLAY -u WAYLAND_DISPLAY";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> views = {
+        {{"rope-decay", "--head-dim", "8192", "--max-distance", "1048576"},
+         "min to max over each pixel column of"},
+        {{"rope-scores", "--head-dim", "8192", "--seq-len", "1048576"}, "range from |m − n| &lt;"},
+    };
+    for (const auto& [view, caption] : views) {
+        std::vector<std::string> arguments = {"render"};
+        arguments.insert(arguments.end(), view.begin(), view.end());
+        arguments.push_back("--out");
+        arguments.push_back(path(view[0] + ".svg"));
+        auto result = runPoslab(arguments, env);
+        ASSERT_EQ(result.exitCode, 0) << view[0] << ": " << result.err;
+        std::ifstream file(path(view[0] + ".svg"));
+        const std::string svg((std::istreambuf_iterator<char>(file)),
+                              std::istreambuf_iterator<char>());
+        EXPECT_NE(svg.find(caption), std::string::npos) << view[0] << ": " << caption;
+    }
+}
+
 // ---- Bad input: one line on stderr, exit code 2, no file.
 
 struct BadInput {

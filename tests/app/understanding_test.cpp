@@ -180,6 +180,66 @@ TEST_F(UnderstandingTest, EveryNewViewRendersHeadless) {
     }
 }
 
+TEST_F(UnderstandingTest, RendersAtTheLargestSettingsSayWhatTheySampled) {
+    // The largest values each view accepts: the work is bounded by what the figure shows, and the
+    // figure (SVG, so its text can be read back) says where it shows a subsample.
+    const std::vector<std::pair<std::vector<std::string>, std::string>> views = {
+        {{"near-orthogonality", "--d-model", "8192", "--samples", "1000000"},
+         "first 2048 of 1000000 seeded draws"},
+        {{"linear-shift", "--d-model", "8192", "--positions", "1048576", "--dims", "8192"},
+         "at 2048 evenly spaced p of 1048576"},
+        {{"add-vs-concat", "--d-model", "2048", "--seq-len", "1024"}, "evenly spaced"},
+        {{"meaning", "--d-model", "2048", "--seq-len", "1024"}, "rms ≈"},
+        {{"similarity", "--encoding", "rope", "--rope-vectors", "same", "--seq-len", "1048576",
+          "--head-dim", "8192"},
+         "apart"},
+        {{"compare-ab", "--head-dim", "8192", "--max-offset", "1048575"}, "apart)"},
+        {{"extrapolation", "--training-length", "65536", "--eval-length", "262144", "--d-model",
+          "1024", "--head-dim", "1024"},
+         "Learned: undefined"},
+    };
+    for (const auto& [view, caption] : views) {
+        std::vector<std::string> command = {"render"};
+        command.insert(command.end(), view.begin(), view.end());
+        command.push_back("--out");
+        command.push_back(path(view[0] + ".svg"));
+        const ProcessResult result = runPoslab(command, "env -u DISPLAY -u WAYLAND_DISPLAY");
+        ASSERT_EQ(result.exitCode, 0) << view[0] << ": " << result.err;
+        std::ifstream file(path(view[0] + ".svg"));
+        const std::string svg((std::istreambuf_iterator<char>(file)),
+                              std::istreambuf_iterator<char>());
+        EXPECT_NE(svg.find(caption), std::string::npos) << view[0] << ": " << caption;
+    }
+}
+
+TEST_F(UnderstandingTest, TightenedRenderCapsAreOneLineErrors) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"compare-ab", "--max-offset", "1048576"},
+         "--max-offset must be 2..1048575 (got 1048576)"},
+        {{"similarity", "--encoding", "learned", "--seq-len", "8192", "--d-model", "8192"},
+         "--seq-len x --d-model must be at most 33554432 for --encoding learned (got 8192 x "
+         "8192)"},
+        {{"near-orthogonality", "--samples", "1000001"},
+         "--samples must be 1..1000000 (got 1000001)"},
+    };
+    for (const auto& [arguments, message] : cases) {
+        std::vector<std::string> command = {"render"};
+        command.insert(command.end(), arguments.begin(), arguments.end());
+        command.push_back("--out");
+        command.push_back(path("bad.png"));
+        const ProcessResult result = runPoslab(command);
+        EXPECT_EQ(result.exitCode, 2) << message;
+        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_EQ(filesInDir(), 0) << message;
+    }
+    // The help states the ranges the errors give.
+    const ProcessResult help = runPoslab({"render", "compare-ab", "--help"});
+    EXPECT_NE(help.out.find("2..1048575"), std::string::npos) << help.out;
+    const ProcessResult similarity = runPoslab({"render", "similarity", "--help"});
+    EXPECT_NE(similarity.out.find("L x d <= 33554432"), std::string::npos) << similarity.out;
+}
+
 TEST_F(UnderstandingTest, EveryLessonOpensUnderXvfbWithoutErrors) {
     if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
     for (int lesson = 1; lesson <= 6; ++lesson) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -301,6 +302,126 @@ TEST(RopeFiguresTest, ScoreSampleIsTheMeanOfEachBlock) {
     }
 }
 
+// Block means of the brute-force scores over the texels of `sample` (blocks cut at the matrix).
+void expectBlockMeans(const HeatmapSample& sample, const std::vector<std::vector<double>>& brute,
+                      double tolerance) {
+    const int length = int(brute.size());
+    const long long a = sample.rowsPerTexel, b = sample.colsPerTexel;
+    ASSERT_TRUE(sample.values);
+    for (std::size_t u = 0; u < sample.values->rows; ++u) {
+        for (std::size_t v = 0; v < sample.values->cols; ++v) {
+            const long long m0 = sample.window.firstRow + (long long)u * a;
+            const long long n0 = sample.window.firstCol + (long long)v * b;
+            const long long m1 = std::min<long long>(length, m0 + a);
+            const long long n1 = std::min<long long>(length, n0 + b);
+            double sum = 0;
+            for (long long m = m0; m < m1; ++m) {
+                for (long long n = n0; n < n1; ++n) sum += brute[m][n];
+            }
+            EXPECT_NEAR((*sample.values)(u, v), sum / double((m1 - m0) * (n1 - n0)), tolerance)
+                << u << " " << v << " blocks " << a << " x " << b;
+        }
+    }
+}
+
+TEST(RopeFiguresTest, ScoreSampleFromTheVectorsIsTheMeanOfEachBlock) {
+    // The same texels as from the 2L-1 scores, computed from q and k alone (one sum per corner
+    // offset of the texel grid), checked against every cell rotated and multiplied out.
+    const int length = 37;
+    const RopeParams p = params(8, length);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(8, 7), k = seededGaussianVector(8, 8);
+    const auto brute = bruteScores(q, k, length);
+    for (CellWindow window : {CellWindow{3, 30, 2, 33}, CellWindow{0, 37, 0, 37},
+                              CellWindow{5, 10, 20, 12}, CellWindow{30, 7, 0, 37}}) {
+        for (auto [rows, cols] : {std::pair{4, 5}, std::pair{100, 100}, std::pair{3, 3}}) {
+            const HeatmapSample sample =
+                ropeScoreSample(q, k, length, *freqs, p.pairing, window, rows, cols);
+            EXPECT_EQ(sample.rowsPerTexel, cellsPerTexel(window.rowCount, rows));
+            EXPECT_EQ(sample.colsPerTexel, cellsPerTexel(window.colCount, cols));
+            expectBlockMeans(sample, brute, 1e-10);
+        }
+    }
+}
+
+TEST(RopeFiguresTest, ScoreSamplePastTheBudgetAveragesSlightlyLargerBlocksExactly) {
+    // A budget too small for the pixels' lattice: the blocks grow to multiples of a power of two
+    // (never fewer cells than the pixels need), and each texel is still the exact block mean.
+    const int length = 300;
+    const RopeParams p = params(16, length);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(16, 3), k = seededGaussianVector(16, 4);
+    const auto brute = bruteScores(q, k, length);
+    const HeatmapSample exact = ropeScoreSample(q, k, length, *freqs, p.pairing, {}, 17, 23);
+    EXPECT_EQ(exact.rowsPerTexel, 18);  // ceil(300 / 17)
+    EXPECT_EQ(exact.colsPerTexel, 14);  // ceil(300 / 23)
+    const HeatmapSample coarse =
+        ropeScoreSample(q, k, length, *freqs, p.pairing, {}, 17, 23, /*budget=*/8 * 40);
+    EXPECT_GE(coarse.rowsPerTexel, 18);
+    EXPECT_GE(coarse.colsPerTexel, 14);
+    EXPECT_LE(coarse.values->rows, 17u);
+    EXPECT_LE(coarse.values->cols, 23u);
+    const long long g = std::gcd(coarse.rowsPerTexel, coarse.colsPerTexel);
+    EXPECT_GT(g, 1);  // a coarser lattice than gcd(18, 14) = 2 allows
+    expectBlockMeans(exact, brute, 1e-9);
+    expectBlockMeans(coarse, brute, 1e-9);
+}
+
+TEST(RopeFiguresTest, ScoreRangeCoversEveryOffsetOrSaysWhichOnes) {
+    const int length = 200;
+    const RopeParams p = params(8, length);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(8, 5), k = seededGaussianVector(8, 6);
+    const auto brute = bruteScores(q, k, length);
+    auto largestWithin = [&](int reach) {
+        double largest = 0;
+        for (int m = 0; m < length; ++m) {
+            for (int n = 0; n < length; ++n) {
+                if (std::abs(m - n) < reach) largest = std::max(largest, std::abs(brute[m][n]));
+            }
+        }
+        return largest;
+    };
+    const RopeScoreRange all = ropeScoreRange(q, k, length, *freqs, p.pairing);
+    EXPECT_TRUE(all.allOffsets);
+    EXPECT_NEAR(all.largest, largestWithin(length), 1e-9);
+    // 4 pairs and a budget of 4 x 2 x 50 terms: offsets |m - n| < 50 only.
+    const RopeScoreRange part = ropeScoreRange(q, k, length, *freqs, p.pairing, 400);
+    EXPECT_FALSE(part.allOffsets);
+    EXPECT_EQ(part.offsetsCovered, 50);
+    EXPECT_NEAR(part.largest, largestWithin(50), 1e-9);
+
+    // The figure says so in its colour bar when the range is partial.
+    RopeScoreOptions options;
+    options.q = q;
+    options.k = k;
+    options.range = {-part.largest, part.largest};
+    options.rangeOffsets = part.offsetsCovered;
+    Figure figure = emptyFigure(900, 700, paperTheme());
+    drawRopeScores(figure, {0, 0, 900, 700}, p, options, paperTheme(), nullptr);
+    EXPECT_TRUE(hasTextContaining(figure, "range from |m − n| < 50"));
+}
+
+TEST(RopeFiguresTest, ScoresAtTheLargestSizesStayWithinTheBudget) {
+    // head_dim 8192 at 2^20 positions: 2^32 terms to tabulate; the figure evaluates a lattice of
+    // corner offsets instead. Texels never exceed the pixels.
+    RopeParams p = params(8192, 1 << 20);
+    p.trainingLength = 4096;
+    RopeScoreOptions options;
+    options.q = seededGaussianVector(8192, 1);
+    options.k = seededGaussianVector(8192, 2);
+    Figure figure = emptyFigure(600, 400, paperTheme());
+    drawRopeScores(figure, {0, 0, 600, 400}, p, options, paperTheme(), nullptr);
+    const HeatmapItem* heatmap = firstDataHeatmap(figure);
+    ASSERT_NE(heatmap, nullptr);
+    EXPECT_LE(heatmap->values->rows, 400u);
+    EXPECT_LE(heatmap->values->cols, 600u);
+    EXPECT_TRUE(hasTextContaining(figure, "range from |m − n| < 16384"));
+}
+
 TEST(RopeFiguresTest, ScoreHeatmapIsCentredAndMarksTheQueryKeyPair) {
     RopeParams p = params(16, 4096);
     RopeScoreOptions options;
@@ -394,6 +515,80 @@ TEST(RopeFiguresTest, DecayCurveReproducesRoFormerFigure2) {
     }
     EXPECT_EQ(bars, int(wideFrame.plot.width));
     EXPECT_TRUE(hasTextContaining(wide, "min to max over each pixel column"));
+}
+
+// RoFormer's bound at distance r, written out: (1/(d/2)) sum_j |sum_{k<j} e^(i r theta_k)|.
+double decayBound(int d, double base, double r) {
+    double re = 0, im = 0, total = 0;
+    for (int j = 0; j < d / 2; ++j) {
+        re += std::cos(r * theta(j, d, base));
+        im += std::sin(r * theta(j, d, base));
+        total += std::hypot(re, im);
+    }
+    return total / (d / 2);
+}
+
+TEST(RopeFiguresTest, DecayCurveComputesAtMostSixteenDistancesPerPixelColumn) {
+    // Up to 16 per column: every distance.
+    const auto every = ropeDecayCurve(128, 10000, 3000, 400);
+    ASSERT_TRUE(every.ok());
+    EXPECT_EQ(every->step, 1);
+    ASSERT_EQ(every->distances.size(), 3001u);
+    // Beyond: an even grid from 0, and the last distance, never more than 16 per column.
+    const auto grid = ropeDecayCurve(128, 10000, 20000, 400);
+    ASSERT_TRUE(grid.ok());
+    EXPECT_EQ(grid->step, 4);  // ceil(20001 / 6400)
+    EXPECT_LE(grid->distances.size(), 16u * 400 + 1);
+    EXPECT_EQ(grid->distances.front(), 0);
+    EXPECT_EQ(grid->distances.back(), 20000);
+    for (std::size_t i = 0; i < grid->distances.size(); i += 97) {
+        EXPECT_NEAR(grid->bounds[i], decayBound(128, 10000, grid->distances[i]), 1e-9)
+            << grid->distances[i];
+    }
+    EXPECT_NEAR(grid->bounds.back(), decayBound(128, 10000, 20000), 1e-9);
+    EXPECT_NEAR(ropeDecayBoundAt(128, 10000, 12345), decayBound(128, 10000, 12345), 1e-9);
+    // The maximum and the checks of ropeDecayBound.
+    const auto largest = ropeDecayCurve(8192, 10000, 1 << 20, 1200);
+    ASSERT_TRUE(largest.ok());
+    EXPECT_LE(largest->distances.size(), 16u * 1200 + 1);
+    EXPECT_NEAR(largest->bounds.front(), (4096 + 1) / 2.0, 1e-9);  // r = 0: mean of 1..d/2
+    EXPECT_FALSE(ropeDecayCurve(127, 10000, 10, 100).ok());
+    EXPECT_FALSE(ropeDecayCurve(128, 10000, (1 << 20) + 1, 100).ok());
+
+    // The band's caption names the grid.
+    Figure figure = emptyFigure(500, 300, paperTheme());
+    drawRopeDecay(figure, {0, 0, 500, 300}, 128, 10000, 1 << 20, paperTheme(), nullptr);
+    EXPECT_TRUE(hasTextContaining(figure, "min to max over each pixel column of"));
+    EXPECT_TRUE(hasTextContaining(figure, "distances, step"));
+}
+
+TEST(RopeFiguresTest, RotationLegendWrapsInsideNarrowFigures) {
+    // At 500 and 700 pixels the legend row (and the title) no longer fit on one line: every
+    // text stays inside the figure, by the same width estimate the layout uses.
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(128, 1);
+    options.k = seededGaussianVector(128, 2);
+    options.m = 10;
+    options.n = 4;
+    for (float width : {500.f, 700.f, 1200.f}) {
+        for (const Theme& theme : {paperTheme(), darkTheme()}) {
+            Figure figure = emptyFigure(width, 600, theme);
+            drawRopeRotation(figure, {0, 0, width, 600}, params(128), options, theme);
+            int legendTexts = 0;
+            for (const FigureItem& item : figure.items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                if (!text) continue;
+                const float w = estimateTextWidth(text->text, text->size);
+                float left = text->anchor.x;
+                if (text->horizontal == HorizontalAlign::Center) left -= w / 2;
+                if (text->horizontal == HorizontalAlign::Right) left -= w;
+                EXPECT_GE(left, 0) << width << ": " << text->text;
+                EXPECT_LE(left + w, width + 0.5f) << width << ": " << text->text;
+                legendTexts += text->text.rfind("q·k = ", 0) == 0;
+            }
+            EXPECT_EQ(legendTexts, 1) << width;
+        }
+    }
 }
 
 TEST(RopeFiguresTest, InvalidParametersDrawTheMessage) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 
 namespace poslab {
 namespace {
@@ -302,6 +303,126 @@ TEST(SimilarityTest, CurvesReadRowsAndDiagonals) {
     const SimilarityCurve fromMatrix = matrixCurve(full, 20);
     for (std::size_t t = 0; t < curve.offsets.size(); ++t) {
         EXPECT_NEAR(fromMatrix.diagonalMean[t], curve.diagonalMean[t], 1e-12);
+    }
+}
+
+// The mean of `full` over each texel's block (blocks cut at the matrix, not the window).
+void expectBlockMeans(const HeatmapSample& sample, const Matrix& full, double tolerance) {
+    const long long L = (long long)full.rows;
+    for (std::size_t r = 0; r < sample.values->rows; ++r) {
+        for (std::size_t c = 0; c < sample.values->cols; ++c) {
+            const long long r0 = sample.window.firstRow + (long long)r * sample.rowsPerTexel;
+            const long long c0 = sample.window.firstCol + (long long)c * sample.colsPerTexel;
+            double sum = 0;
+            int count = 0;
+            for (long long i = r0; i < std::min(L, r0 + sample.rowsPerTexel); ++i) {
+                for (long long j = c0; j < std::min(L, c0 + sample.colsPerTexel); ++j)
+                    sum += full(std::size_t(i), std::size_t(j)), ++count;
+            }
+            ASSERT_NEAR((*sample.values)(r, c), sum / count, tolerance) << r << "," << c;
+        }
+    }
+}
+
+TEST(SimilarityTest, ProfilesEvaluateTheToeplitzSimilarityWithoutTabulatingIt) {
+    std::vector<SimilarityParams> cases = {
+        sinusoidal(64, 300, SinusoidalLayout::Interleaved, SimilarityMetric::Cosine),
+        sinusoidal(20, 300, SinusoidalLayout::Tensor2Tensor, SimilarityMetric::Dot)};
+    for (RopeVectors vectors :
+         {RopeVectors::Expected, RopeVectors::SameSample, RopeVectors::IndependentSamples}) {
+        SimilarityParams rope;
+        rope.encoding = SimilarityEncoding::Rope;
+        rope.seqLen = 300;
+        rope.rope.headDim = 24;
+        rope.rope.rotaryFraction = 0.5;  // pass-through dims: the profile's constant
+        rope.ropeVectors = vectors;
+        rope.ropeSeed = 5;
+        cases.push_back(rope);
+    }
+    for (const SimilarityParams& params : cases) {
+        const Matrix full = fillOffsetSimilarity(offsetSimilarity(params).value());
+        const OffsetProfile profile = offsetProfile(params).value();
+        // Values: f(i - j), at any start and step.
+        const std::vector<double> values = profileValues(profile, -250, 7, 72);
+        for (std::size_t n = 0; n < values.size(); ++n) {
+            const long long t = -250 + 7 * (long long)n;  // i - j
+            const std::size_t i = std::size_t(std::max(t, 0LL)), j = std::size_t(i - t);
+            ASSERT_NEAR(values[n], full(i, j), 1e-12) << t;
+        }
+        // Block means, exact, for windows cut at the matrix edge and at one cell per texel.
+        for (CellWindow window :
+             {CellWindow{13, 250, 40, 199}, CellWindow{}, CellWindow{290, 10, 0, 300}}) {
+            expectBlockMeans(profileSample(profile, window, 40, 30), full, 1e-11);
+            expectBlockMeans(profileSample(profile, window, 400, 400), full, 1e-11);
+        }
+        // A tiny budget: larger blocks, multiples of a power of two, still the exact means.
+        const long long budget = 60 * (long long)profile.frequencies.size();  // 60 offsets
+        const HeatmapSample coarse = profileSample(profile, {}, 40, 30, budget);
+        EXPECT_GE(coarse.rowsPerTexel, 8);
+        EXPECT_GE(coarse.colsPerTexel, 10);
+        EXPECT_GT(std::gcd(coarse.rowsPerTexel, coarse.colsPerTexel), 2);
+        expectBlockMeans(coarse, full, 1e-11);
+    }
+    // Not a function of i - j: learned tables, an odd d_model's lone sine.
+    EXPECT_FALSE(
+        offsetProfile(sinusoidal(33, 30, SinusoidalLayout::Interleaved, SimilarityMetric::Dot))
+            .ok());
+}
+
+TEST(SimilarityTest, ProfileCurvesTakeEveryOffsetOrAGridThroughZero) {
+    SimilarityParams params;
+    params.encoding = SimilarityEncoding::Rope;
+    params.seqLen = 1000;
+    params.rope.headDim = 16;
+    params.ropeVectors = RopeVectors::SameSample;
+    const OffsetSimilarity offsets = offsetSimilarity(params).value();
+    const OffsetProfile profile = offsetProfile(params).value();
+    const SimilarityCurve every = profileCurve(profile, 100, 999, 5000);
+    EXPECT_EQ(every.step, 1);
+    ASSERT_EQ(every.offsets.size(), 1999u);
+    const SimilarityCurve grid = profileCurve(profile, 100, 999, 300);
+    EXPECT_EQ(grid.step, 7);  // ceil(1999 / 300)
+    EXPECT_LE(grid.offsets.size(), 300u);
+    bool hasZero = false;
+    for (std::size_t n = 0; n < grid.offsets.size(); ++n) {
+        const long long o = (long long)grid.offsets[n];  // key - query
+        EXPECT_EQ(o % 7, 0);
+        hasZero = hasZero || o == 0;
+        const long long query = std::max(0LL, -o);
+        EXPECT_NEAR(grid.diagonalMean[n], offsets.at(query, query + o), 1e-12) << o;
+        if (100 + o < 0 || 100 + o >= 1000) {
+            EXPECT_TRUE(std::isnan(grid.fromReference[n]));
+        }
+    }
+    EXPECT_TRUE(hasZero);  // q = k: cosine exactly 1 there, never skipped
+}
+
+TEST(SimilarityTest, TableSamplesAreBlockMeansWithoutTheGramMatrix) {
+    for (SimilarityMetric metric : {SimilarityMetric::Cosine, SimilarityMetric::Dot}) {
+        SimilarityParams params;
+        params.encoding = SimilarityEncoding::Learned;
+        params.metric = metric;
+        params.seqLen = 200;
+        params.learned.dModel = 12;
+        const Matrix table = similarityTable(params).value();
+        const Matrix full = bruteForce(table, metric);
+        for (CellWindow window : {CellWindow{}, CellWindow{30, 150, 10, 170}}) {
+            const HeatmapSample sample = tableSimilaritySample(table, metric, window, 37, 23);
+            EXPECT_EQ(sample.rowsPerTexel, sample.colsPerTexel);  // square blocks
+            EXPECT_LE(sample.values->rows, 37u);
+            EXPECT_LE(sample.values->cols, 23u);
+            expectBlockMeans(sample, full, 1e-12);
+        }
+        const SimilarityCurve curve = tableCurve(table, metric, 42);
+        ASSERT_EQ(curve.offsets.size(), 399u);
+        EXPECT_TRUE(curve.diagonalMean.empty());
+        for (std::size_t t = 0; t < curve.offsets.size(); ++t) {
+            const long long key = 42 + (long long)curve.offsets[t];
+            if (key < 0 || key >= 200)
+                EXPECT_TRUE(std::isnan(curve.fromReference[t]));
+            else
+                EXPECT_NEAR(curve.fromReference[t], full(42, std::size_t(key)), 1e-12);
+        }
     }
 }
 

@@ -23,6 +23,7 @@
 #include "poslab/heatmap_sample.hpp"
 #include "poslab/plot.hpp"
 #include "poslab/rope.hpp"
+#include "poslab/similarity.hpp"
 
 namespace poslab {
 
@@ -86,11 +87,33 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
 // offsetScores (ropeOffsetScores: entry t is the score at m - n = t - (L - 1)) in O(1) per texel.
 HeatmapSample ropeScoreSample(const std::vector<double>& offsetScores, int seqLen,
                               CellWindow window, int maxRows, int maxCols);
+// The work the score views may do per sample or range: pair terms (pairs x offsets evaluated).
+inline constexpr long long kRopeScoreBudget = kProfileBudget;
+// The same texel means straight from q and k, for when the 2L-1 scores cost too much (L = 2^20
+// at head_dim 8192 is 2^32 pair terms): profileSample of ropeScoreProfile (similarity.hpp), which
+// evaluates one sum per corner offset of the texel grid and, past the budget, averages slightly
+// larger blocks (rowsPerTexel / colsPerTexel say which). Exact either way.
+HeatmapSample ropeScoreSample(const std::vector<double>& q, const std::vector<double>& k,
+                              int seqLen, const RopeFrequencies& freqs, RopePairing pairing,
+                              CellWindow window, int maxRows, int maxCols,
+                              long long budget = kRopeScoreBudget);
+// The colour range of the score heatmap: the largest |score| and the lowest and highest score
+// over every offset m - n when (2L - 1) x pairs fits the budget, else over the offsets nearest
+// zero, |m - n| < offsetsCovered (where RoPE's scores are largest), which the caption states.
+struct RopeScoreRange {
+    double largest = 1, low = -1, high = 1;
+    long long offsetsCovered = 0;  // |m - n| < offsetsCovered were evaluated
+    bool allOffsets = true;        // offsetsCovered reaches L: every score was seen
+};
+RopeScoreRange ropeScoreRange(const std::vector<double>& q, const std::vector<double>& k,
+                              int seqLen, const RopeFrequencies& freqs, RopePairing pairing,
+                              long long budget = kRopeScoreBudget);
 struct RopeScoreOptions {
     std::vector<double> q, k;  // head_dim entries each
     CellWindow window;
     ColormapId colormap = ColormapId::BlueWhiteRed;
-    ValueRange range{0, 0};        // low == high: +-max |score| over all offsets
+    ValueRange range{0, 0};        // low == high: +-max |score| over all offsets (ropeScoreRange)
+    long long rangeOffsets = 0;    // > 0: the given range covers only |m - n| < this (a caption)
     int trainingLength = 0;        // > 0: box the training-length square
     std::vector<double> queryKey;  // {m, n}: a marker there and its constant-offset diagonal
 };
@@ -116,10 +139,21 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                          PlotFrame* frame = nullptr);
 
 // ---- Long-term decay (RoFormer Fig. 2)
-// bound: a cached ropeDecayBound(d, base, maxDistance), or nullptr to compute it. More distances
-// than pixels are drawn as the min and max over each pixel column.
+// The bound at the distances a plot `columns` pixels wide can show: every distance 0..R when
+// there are at most kDecaySamplesPerColumn per column, else the grid 0, s, 2s, ... and R, with s
+// the smallest step that keeps to that many (R = 2^20 at head_dim 8192 would be 2^32 terms).
+inline constexpr int kDecaySamplesPerColumn = 16;
+struct RopeDecayCurve {
+    std::vector<double> distances;  // increasing: 0 first, maxDistance last
+    std::vector<double> bounds;     // the bound at each distance
+    long long step = 1;             // 1: every distance
+};
+Result<RopeDecayCurve> ropeDecayCurve(int rotatedDims, double base, int maxDistance, int columns);
+double ropeDecayBoundAt(int rotatedDims, double base, double distance);  // one distance, O(d)
+// curve: a cached ropeDecayCurve(d, base, maxDistance, >= area width), or nullptr to compute
+// one. More distances than pixels are drawn as the min and max over each pixel column (of the
+// grid's distances, when it skips some: the caption says which).
 void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
-                   const Theme& theme, const std::vector<double>* bound,
-                   PlotFrame* frame = nullptr);
+                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame = nullptr);
 
 }  // namespace poslab

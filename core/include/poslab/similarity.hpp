@@ -20,7 +20,9 @@
 // Learned tables have no such structure: their Gram matrix costs O(L^2 d).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -91,6 +93,45 @@ Result<OffsetSimilarity> offsetSimilarity(const SimilarityParams& params);
 std::vector<double> cosineSums(const std::vector<double>& frequencies,
                                const std::vector<double>& weights, int count);
 
+// ---- Offset profiles as sums of cosines and sines (the Toeplitz encodings)
+// f(t) = constant + sum_k (cosWeights[k] cos(t w_k) - sinWeights[k] sin(t w_k)): the similarity
+// at offset t = i - j, evaluated where a figure needs it instead of tabulated at all 2L - 1
+// offsets, which costs 2L x K terms (RoPE at L = 2^20, head_dim 8192: 2^32).
+struct OffsetProfile {
+    int seqLen = 0;
+    std::vector<double> frequencies, cosWeights, sinWeights;
+    double constant = 0;
+    long long tabulationTerms() const {  // what offsetSimilarity costs: (2L - 1) x K
+        return (2LL * seqLen - 1) * (long long)std::max<std::size_t>(frequencies.size(), 1);
+    }
+};
+// Sinusoidal with even d_model (or t2t) and RoPE, as offsetSimilarity gives them; errors for
+// the others (learned, an odd d_model's rank-one term).
+Result<OffsetProfile> offsetProfile(const SimilarityParams& params);
+// rotate(q, m) . rotate(k, n) at t = m - n (ropeOffsetScores' values, one offset at a time).
+OffsetProfile ropeScoreProfile(const std::vector<double>& q, const std::vector<double>& k,
+                               int seqLen, const RopeFrequencies& freqs, RopePairing pairing);
+// f(first), f(first + step), ..., count values: O(count x K) multiply-adds, sin/cos every 32.
+std::vector<double> profileValues(const OffsetProfile& profile, double first, double step,
+                                  long long count);
+// Texel means of the L x L matrix M[i][j] = f(i - j) over the window, exact, in at most `budget`
+// terms. The sum over an a x b block is Re sum_k z_k D_a(w_k) conj(D_b(w_k)) e^(i (i0 - j0) w_k)
+// plus the constant, z_k = cosWeights[k] + i sinWeights[k], D_a(w) = sum_{u<a} e^(i u w): a texel
+// depends only on its corner's offset i0 - j0, on a lattice of step gcd(a, b), and costs lattice
+// points x K. Past the budget the blocks grow to multiples of a power of two (by at most an
+// eighth while that suffices) so that the lattice coarsens; rowsPerTexel / colsPerTexel report
+// the blocks averaged.
+inline constexpr long long kProfileBudget = 1LL << 27;
+HeatmapSample profileSample(const OffsetProfile& profile, CellWindow window, int maxRows,
+                            int maxCols, long long budget = kProfileBudget);
+
+// Calls visit(j, cos, sin) for j = 0 .. count-1 with cos[k] = cos(x_j w_k) and likewise sin, at
+// x_j = first + j * step: exact values every 32 points, angle addition from a table in between
+// (a few ulps). The phase engine of profileValues, shared with RoPE's decay bound.
+void forEachGridPhase(const std::vector<double>& frequencies, double first, double step,
+                      long long count,
+                      const std::function<void(long long, const double*, const double*)>& visit);
+
 // ---- Matrices
 Result<Matrix> similarityMatrix(const SimilarityParams& params);  // L x L
 // The same into out's storage (reused when large enough): for views that recompute live.
@@ -109,9 +150,19 @@ HeatmapSample offsetSimilaritySample(const OffsetSimilarity& similarity, CellWin
                                      int maxRows, int maxCols);
 HeatmapSample matrixSample(const std::shared_ptr<const Matrix>& matrix, CellWindow window,
                            int maxRows, int maxCols);  // block means of a stored matrix
+// ---- Tables too large for their O(L^2 d) Gram matrix in a figure
+// Block means of a table's similarity matrix without it: the mean of u_i . u_j over a block is
+// the dot product of the blocks' mean rows (u = the rows, normalised for cosine; a zero row
+// gives NaN, as gramSimilarity), so texels cost O(L d + texels d), exact. Square blocks of the
+// larger of the two directions' cells per pixel, so a full window is one symmetric product.
+inline constexpr long long kGramBudget = 1LL << 31;  // figures build the Gram matrix below this
+inline constexpr long long kMaxLearnedFigureCells = 1LL << 25;  // L x d of a learned figure
+HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric, CellWindow window,
+                                    int maxRows, int maxCols);
 
 // ---- Similarity against offset
 struct SimilarityCurve {
+    long long step = 1;                 // between offsets (1: every offset; else a grid)
     std::vector<double> offsets;        // key - query: -(L-1) .. L-1
     std::vector<double> fromReference;  // M[reference][reference + offset], NaN outside 0..L-1
     std::vector<double> diagonalMean;   // mean over every pair at that offset (equal to the
@@ -120,5 +171,13 @@ struct SimilarityCurve {
 SimilarityCurve offsetCurve(const OffsetSimilarity& similarity, int reference,
                             bool withDiagonalMean = true);  // diagonal mean skipped for L > 8192
 SimilarityCurve matrixCurve(const Matrix& matrix, int reference);  // any square matrix
+// The reference row's curve straight from a table's rows, O(L d); no diagonal mean (O(L^2 d)).
+SimilarityCurve tableCurve(const Matrix& table, SimilarityMetric metric, int reference);
+// A profile's curve over key - query offsets -reach..reach: every offset while there are at most
+// maxPoints, else an even grid of at most that many through offset 0 (step in curve.step).
+// fromReference is the reference row's part of it (NaN past the matrix), diagonalMean the whole
+// profile.
+SimilarityCurve profileCurve(const OffsetProfile& profile, int reference, long long reach,
+                             long long maxPoints);
 
 }  // namespace poslab
