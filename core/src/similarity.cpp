@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -340,13 +341,24 @@ double OffsetSimilarity::at(long long i, long long j) const {
     return value;
 }
 
-std::vector<double> cosineSums(const std::vector<double>& frequencies,
-                               const std::vector<double>& weights, int count) {
-    std::vector<double> sums(std::size_t(std::max(count, 0)), 0.0);
-    const std::size_t K = std::min(frequencies.size(), weights.size());
-    if (count <= 0 || K == 0) return sums;
-    // cos((b + j) w) = cos(bw) cos(jw) - sin(bw) sin(jw): a table of cos/sin(jw) for j < 64 and
-    // exact cos/sin(bw) at every block start b turn the sum into two dot products per offset.
+namespace {
+
+// even[r] = sum_k cosWeights[k] cos(w_k r) and, with kSines, odd[r] = sum_k sinWeights[k]
+// sin(w_k r), for r = 0 .. count-1 (both resized to count). The engine of cosineSums and of
+// tabulated offset profiles, whose f(+-r) = C(r) -+ S(r); kSines is a template argument so that
+// the cosine-only loop (sinusoidal, expected RoPE: the live views) carries no sine work.
+template <bool kSines>
+void harmonicSums(const std::vector<double>& frequencies, const std::vector<double>& cosWeights,
+                  const std::vector<double>* sinWeights, int count, std::vector<double>& even,
+                  std::vector<double>* odd) {
+    even.assign(std::size_t(std::max(count, 0)), 0.0);
+    if constexpr (kSines) odd->assign(even.size(), 0.0);
+    std::size_t K = std::min(frequencies.size(), cosWeights.size());
+    if constexpr (kSines) K = std::min(K, sinWeights->size());
+    if (count <= 0 || K == 0) return;
+    // cos((b + j) w) = cos(bw) cos(jw) - sin(bw) sin(jw) and sin((b + j) w) = sin(bw) cos(jw) +
+    // cos(bw) sin(jw): a table of cos/sin(jw) for j < 64 and exact cos/sin(bw) at every block
+    // start b turn each sum into two dot products per offset.
     const int steps = std::min(kPhaseBlock, count);
     std::vector<double> stepCos(std::size_t(steps) * K), stepSin(stepCos.size());
     for (int j = 0; j < steps; ++j) {
@@ -360,15 +372,20 @@ std::vector<double> cosineSums(const std::vector<double>& frequencies,
     constexpr std::size_t kChunk = 64;
     const int blocks = (count + kPhaseBlock - 1) / kPhaseBlock;
     auto work = [&](int firstBlock, int lastBlock) {
-        double a[kChunk], b[kChunk];
+        double a[kChunk], b[kChunk], e[kChunk], g[kChunk];
         for (std::size_t k0 = 0; k0 < K; k0 += kChunk) {
             const std::size_t n = std::min(kChunk, K - k0);
             for (int block = firstBlock; block < lastBlock; ++block) {
                 const int start = block * kPhaseBlock;
                 for (std::size_t k = 0; k < n; ++k) {
                     const double angle = double(start) * frequencies[k0 + k];
-                    a[k] = weights[k0 + k] * std::cos(angle);
-                    b[k] = weights[k0 + k] * std::sin(angle);
+                    const double c = std::cos(angle), s = std::sin(angle);
+                    a[k] = cosWeights[k0 + k] * c;
+                    b[k] = cosWeights[k0 + k] * s;
+                    if constexpr (kSines) {
+                        e[k] = (*sinWeights)[k0 + k] * s;
+                        g[k] = (*sinWeights)[k0 + k] * c;
+                    }
                 }
                 const int end = std::min(count, start + kPhaseBlock);
                 for (int r = start; r < end; ++r) {
@@ -384,7 +401,16 @@ std::vector<double> cosineSums(const std::vector<double>& frequencies,
                         s3 += a[k + 3] * c[k + 3] - b[k + 3] * s[k + 3];
                     }
                     for (; k < n; ++k) s0 += a[k] * c[k] - b[k] * s[k];
-                    sums[std::size_t(r)] += (s0 + s1) + (s2 + s3);
+                    even[std::size_t(r)] += (s0 + s1) + (s2 + s3);
+                    if constexpr (kSines) {
+                        double t0 = 0, t1 = 0;
+                        for (k = 0; k + 2 <= n; k += 2) {
+                            t0 += e[k] * c[k] + g[k] * s[k];
+                            t1 += e[k + 1] * c[k + 1] + g[k + 1] * s[k + 1];
+                        }
+                        if (k < n) t0 += e[k] * c[k] + g[k] * s[k];
+                        (*odd)[std::size_t(r)] += t0 + t1;
+                    }
                 }
             }
         }
@@ -403,94 +429,126 @@ std::vector<double> cosineSums(const std::vector<double>& frequencies,
         }
         for (std::thread& t : threads) t.join();
     }
+}
+
+// The part of the similarity that depends on i - j alone, as a profile: all of it for the
+// sinusoidal table with even d_model (or t2t) and for RoPE. An odd d_model (interleaved, concat)
+// gives its frequency pairs' dot product, unnormalised, and the lone sine column's frequency in
+// *loneSine: offsetSimilarity adds that column's rank-one term and the per-row norms. params
+// must be valid and not learned.
+Result<OffsetProfile> toeplitzProfile(const SimilarityParams& params,
+                                      std::optional<double>* loneSine) {
+    const int L = params.seqLen;
+    const bool cosine = params.metric == SimilarityMetric::Cosine;
+    OffsetProfile profile;
+    profile.seqLen = L;
+    if (params.encoding == SimilarityEncoding::Sinusoidal) {
+        // Each pair with both sine and cosine adds cos(w t): all of t2t's (its odd column is
+        // zero), floor(d/2) for the other layouts, whose odd d leaves frequency index (d-1)/2 as a
+        // lone sine.
+        SinusoidalParams p = params.sinusoidal;
+        p.seqLen = L;
+        profile.frequencies = sinusoidalFrequencies(p);
+        const bool lone = p.layout != SinusoidalLayout::Tensor2Tensor && p.dModel % 2 == 1;
+        if (lone) {
+            if (loneSine) *loneSine = profile.frequencies.back();
+            profile.frequencies.pop_back();
+        }
+        const double pairs = double(profile.frequencies.size());
+        profile.cosWeights.assign(profile.frequencies.size(), cosine && !lone ? 1.0 / pairs : 1.0);
+        profile.sinWeights.assign(profile.frequencies.size(), 0.0);
+        return profile;
+    }
+    RopeParams p = params.rope;
+    p.seqLen = L;
+    auto freqs = ropeFrequencies(p);
+    if (!freqs) return freqs.error();
+    const int passDims = p.headDim - freqs->rotatedDims;
+    const double gain = freqs->attentionFactor * freqs->attentionFactor;
+    if (params.ropeVectors == RopeVectors::Expected) {
+        // E[q_a q_b] = [a == b] for q ~ N(0, I): each pair adds 2 A^2 cos(t_i r), each
+        // pass-through dim 1. Cosine: normalised by the value at offset 0, which is the exact
+        // E[cos] when A = 1 or every dim rotates (q / |q| is uniform on the sphere).
+        const double atZero = gain * freqs->rotatedDims + passDims;
+        const double factor = cosine ? 1.0 / atZero : 1.0;
+        profile.frequencies = freqs->inverse;
+        profile.cosWeights.assign(freqs->inverse.size(), 2 * gain * factor);
+        profile.sinWeights.assign(freqs->inverse.size(), 0.0);
+        profile.constant = passDims * factor;
+        return profile;
+    }
+    const std::vector<double> q = seededGaussianVector(p.headDim, params.ropeSeed);
+    const std::vector<double> k =
+        params.ropeVectors == RopeVectors::SameSample
+            ? q
+            : seededGaussianVector(p.headDim, params.ropeSeed ^ 0x9E3779B97F4A7C15ull);
+    profile = ropeScoreProfile(q, k, L, *freqs, p.pairing);
+    if (cosine) {
+        auto norm = [&](const std::vector<double>& v) {
+            const std::vector<double> rotated = ropeRotate(v, 0, *freqs, p.pairing);
+            double sum = 0;
+            for (double x : rotated) sum += x * x;
+            return std::sqrt(sum);
+        };
+        const double factor = 1.0 / (norm(q) * norm(k));  // rotations keep norms: one for all rows
+        for (double& w : profile.cosWeights) w *= factor;
+        for (double& w : profile.sinWeights) w *= factor;
+        profile.constant *= factor;
+    }
+    return profile;
+}
+
+}  // namespace
+
+std::vector<double> cosineSums(const std::vector<double>& frequencies,
+                               const std::vector<double>& weights, int count) {
+    std::vector<double> sums;
+    harmonicSums<false>(frequencies, weights, nullptr, count, sums, nullptr);
     return sums;
 }
 
 Result<OffsetSimilarity> offsetSimilarity(const SimilarityParams& params) {
     if (auto s = validate(params); !s) return s.error();
+    if (params.encoding == SimilarityEncoding::Learned) {
+        return Error{"learned tables have no offset structure (use gramSimilarity)"};
+    }
+    std::optional<double> loneSine;
+    auto profile = toeplitzProfile(params, &loneSine);
+    if (!profile) return profile.error();
+    // The profile at every offset from sums over r = 0 .. L-1: f(+-r) = constant + C(r) -+ S(r).
     const int L = params.seqLen;
+    const bool withSines = std::any_of(profile->sinWeights.begin(), profile->sinWeights.end(),
+                                       [](double w) { return w != 0; });
+    std::vector<double> even, odd;
+    if (withSines) {
+        harmonicSums<true>(profile->frequencies, profile->cosWeights, &profile->sinWeights, L, even,
+                           &odd);
+    } else {
+        harmonicSums<false>(profile->frequencies, profile->cosWeights, nullptr, L, even, nullptr);
+    }
     OffsetSimilarity result;
     result.seqLen = L;
     result.byOffset.resize(std::size_t(2 * L - 1));
-    auto mirror = [&](const std::vector<double>& profile, double factor) {
-        for (int r = 0; r < L; ++r) {
-            result.byOffset[std::size_t(L - 1 + r)] = profile[std::size_t(r)] * factor;
-            result.byOffset[std::size_t(L - 1 - r)] = profile[std::size_t(r)] * factor;
-        }
-    };
-    const bool cosine = params.metric == SimilarityMetric::Cosine;
-
-    if (params.encoding == SimilarityEncoding::Sinusoidal) {
-        SinusoidalParams p = params.sinusoidal;
-        p.seqLen = L;
-        std::vector<double> frequencies = sinusoidalFrequencies(p);
-        // Pairs with both sine and cosine: all of t2t's (its odd column is zero), floor(d/2) for
-        // the other layouts, whose odd d leaves frequency index (d-1)/2 as a lone sine.
-        const bool loneSine = p.layout != SinusoidalLayout::Tensor2Tensor && p.dModel % 2 == 1;
-        const double loneFrequency = loneSine ? frequencies.back() : 0;
-        if (loneSine) frequencies.pop_back();
-        const double pairs = double(frequencies.size());
-        const std::vector<double> profile =
-            cosineSums(frequencies, std::vector<double>(frequencies.size(), 1.0), L);
-        if (!loneSine) {
-            mirror(profile, cosine ? 1.0 / pairs : 1.0);
-            return result;
-        }
-        mirror(profile, 1.0);
-        result.rankOne.resize(std::size_t(L));
-        for (int i = 0; i < L; ++i) result.rankOne[std::size_t(i)] = std::sin(i * loneFrequency);
-        if (cosine) {
-            result.scale.resize(std::size_t(L));
-            for (int i = 0; i < L; ++i) {
-                const double u = result.rankOne[std::size_t(i)];
-                const double norm2 = pairs + u * u;  // |PE(i)|^2; 0 only for d = 1 at i = 0
-                result.scale[std::size_t(i)] = norm2 > 0 ? 1.0 / std::sqrt(norm2) : kNaN;
-            }
-        }
-        return result;
+    for (int r = 0; r < L; ++r) {
+        const double sine = withSines ? odd[std::size_t(r)] : 0.0;
+        result.byOffset[std::size_t(L - 1 + r)] = profile->constant + even[std::size_t(r)] - sine;
+        result.byOffset[std::size_t(L - 1 - r)] = profile->constant + even[std::size_t(r)] + sine;
     }
-
-    if (params.encoding == SimilarityEncoding::Rope) {
-        RopeParams p = params.rope;
-        p.seqLen = L;
-        auto freqs = ropeFrequencies(p);
-        if (!freqs) return freqs.error();
-        const int passDims = p.headDim - freqs->rotatedDims;
-        const double gain = freqs->attentionFactor * freqs->attentionFactor;
-        if (params.ropeVectors == RopeVectors::Expected) {
-            // E[q_a q_b] = [a == b] for q ~ N(0, I): each pair adds 2 A^2 cos(t_i r), each
-            // pass-through dim 1. Cosine: normalised by the value at offset 0, which is the exact
-            // E[cos] when A = 1 or every dim rotates (q / |q| is uniform on the sphere).
-            const std::vector<double> profile =
-                cosineSums(freqs->inverse, std::vector<double>(freqs->inverse.size(), 2 * gain), L);
-            std::vector<double> shifted(profile);
-            for (double& v : shifted) v += passDims;
-            const double atZero = gain * freqs->rotatedDims + passDims;
-            mirror(shifted, cosine ? 1.0 / atZero : 1.0);
-            return result;
+    if (!loneSine) return result;
+    // An odd d_model's lone sine column: sin(wi) sin(wj) as a rank-one term, and for cosine the
+    // per-row norms |PE(i)|^2 = pairs + sin^2(wi).
+    const double pairs = double(profile->frequencies.size());
+    result.rankOne.resize(std::size_t(L));
+    for (int i = 0; i < L; ++i) result.rankOne[std::size_t(i)] = std::sin(i * *loneSine);
+    if (params.metric == SimilarityMetric::Cosine) {
+        result.scale.resize(std::size_t(L));
+        for (int i = 0; i < L; ++i) {
+            const double u = result.rankOne[std::size_t(i)];
+            const double norm2 = pairs + u * u;  // 0 only for d = 1 at i = 0
+            result.scale[std::size_t(i)] = norm2 > 0 ? 1.0 / std::sqrt(norm2) : kNaN;
         }
-        const std::vector<double> q = seededGaussianVector(p.headDim, params.ropeSeed);
-        const std::vector<double> k =
-            params.ropeVectors == RopeVectors::SameSample
-                ? q
-                : seededGaussianVector(p.headDim, params.ropeSeed ^ 0x9E3779B97F4A7C15ull);
-        auto scores = ropeOffsetScores(q, k, L, *freqs, p.pairing);
-        if (!scores) return scores.error();
-        double factor = 1;
-        if (cosine) {
-            auto norm = [&](const std::vector<double>& v) {
-                const std::vector<double> rotated = ropeRotate(v, 0, *freqs, p.pairing);
-                double sum = 0;
-                for (double x : rotated) sum += x * x;
-                return std::sqrt(sum);
-            };
-            factor = 1.0 / (norm(q) * norm(k));  // rotations keep norms: one value for all rows
-        }
-        // ropeOffsetScores' entry t is for m - n = t - (L - 1), with m the query: i - j.
-        for (std::size_t t = 0; t < scores->size(); ++t) result.byOffset[t] = (*scores)[t] * factor;
-        return result;
     }
-    return Error{"learned tables have no offset structure (use gramSimilarity)"};
+    return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,56 +689,7 @@ Result<OffsetProfile> offsetProfile(const SimilarityParams& params) {
     if (!dependsOnOffsetOnly(params)) {
         return Error{"this similarity is not a function of i - j alone (use offsetSimilarity)"};
     }
-    const int L = params.seqLen;
-    const bool cosine = params.metric == SimilarityMetric::Cosine;
-    OffsetProfile profile;
-    profile.seqLen = L;
-    if (params.encoding == SimilarityEncoding::Sinusoidal) {
-        // Even d (or t2t): every frequency pair adds cos(w t), as in offsetSimilarity.
-        SinusoidalParams p = params.sinusoidal;
-        p.seqLen = L;
-        profile.frequencies = sinusoidalFrequencies(p);
-        const double pairs = double(profile.frequencies.size());
-        profile.cosWeights.assign(profile.frequencies.size(), cosine ? 1.0 / pairs : 1.0);
-        profile.sinWeights.assign(profile.frequencies.size(), 0.0);
-        return profile;
-    }
-    RopeParams p = params.rope;
-    p.seqLen = L;
-    auto freqs = ropeFrequencies(p);
-    if (!freqs) return freqs.error();
-    const int passDims = p.headDim - freqs->rotatedDims;
-    const double gain = freqs->attentionFactor * freqs->attentionFactor;
-    if (params.ropeVectors == RopeVectors::Expected) {
-        // E over q = k ~ N(0, I): 2 A^2 cos(t_i r) per pair, 1 per pass-through dim; cosine
-        // divides by the value at offset 0 (see offsetSimilarity).
-        const double atZero = gain * freqs->rotatedDims + passDims;
-        const double factor = cosine ? 1.0 / atZero : 1.0;
-        profile.frequencies = freqs->inverse;
-        profile.cosWeights.assign(freqs->inverse.size(), 2 * gain * factor);
-        profile.sinWeights.assign(freqs->inverse.size(), 0.0);
-        profile.constant = passDims * factor;
-        return profile;
-    }
-    const std::vector<double> q = seededGaussianVector(p.headDim, params.ropeSeed);
-    const std::vector<double> k =
-        params.ropeVectors == RopeVectors::SameSample
-            ? q
-            : seededGaussianVector(p.headDim, params.ropeSeed ^ 0x9E3779B97F4A7C15ull);
-    profile = ropeScoreProfile(q, k, L, *freqs, p.pairing);
-    if (cosine) {
-        auto norm = [&](const std::vector<double>& v) {
-            const std::vector<double> rotated = ropeRotate(v, 0, *freqs, p.pairing);
-            double sum = 0;
-            for (double x : rotated) sum += x * x;
-            return std::sqrt(sum);
-        };
-        const double factor = 1.0 / (norm(q) * norm(k));
-        for (double& w : profile.cosWeights) w *= factor;
-        for (double& w : profile.sinWeights) w *= factor;
-        profile.constant *= factor;
-    }
-    return profile;
+    return toeplitzProfile(params, nullptr);
 }
 
 HeatmapSample profileSample(const OffsetProfile& profile, CellWindow window, int maxRows,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -262,15 +263,28 @@ std::vector<std::vector<double>> bruteScores(const std::vector<double>& q,
     return scores;
 }
 
+// A RoPE setting (half pairing, base 10000) with seeded q and k and every cell of its scores.
+struct ScoreCase {
+    RopeParams p;
+    RopeFrequencies freqs;
+    std::vector<double> q, k;
+    std::vector<std::vector<double>> brute;  // bruteScores(q, k, length)
+};
+ScoreCase scoreCase(int headDim, int length, std::uint64_t qSeed, std::uint64_t kSeed) {
+    ScoreCase c;
+    c.p = params(headDim, length);
+    c.freqs = ropeFrequencies(c.p).value();
+    c.q = seededGaussianVector(headDim, qSeed);
+    c.k = seededGaussianVector(headDim, kSeed);
+    c.brute = bruteScores(c.q, c.k, length);
+    return c;
+}
+
 TEST(RopeFiguresTest, ScoreSampleIsTheMeanOfEachBlock) {
     const int length = 37;
-    const RopeParams p = params(8, length);
-    const auto freqs = ropeFrequencies(p);
-    ASSERT_TRUE(freqs.ok());
-    const std::vector<double> q = seededGaussianVector(8, 7), k = seededGaussianVector(8, 8);
-    const auto offsets = ropeOffsetScores(q, k, length, *freqs, p.pairing);
+    const auto [p, freqs, q, k, brute] = scoreCase(8, length, 7, 8);
+    const auto offsets = ropeOffsetScores(q, k, length, freqs, p.pairing);
     ASSERT_TRUE(offsets.ok());
-    const auto brute = bruteScores(q, k, length);
 
     const HeatmapSample sample = ropeScoreSample(*offsets, length, {3, 30, 2, 33}, 4, 5);
     EXPECT_EQ(sample.rowsPerTexel, 8);  // ceil(30 / 4)
@@ -328,16 +342,12 @@ TEST(RopeFiguresTest, ScoreSampleFromTheVectorsIsTheMeanOfEachBlock) {
     // The same texels as from the 2L-1 scores, computed from q and k alone (one sum per corner
     // offset of the texel grid), checked against every cell rotated and multiplied out.
     const int length = 37;
-    const RopeParams p = params(8, length);
-    const auto freqs = ropeFrequencies(p);
-    ASSERT_TRUE(freqs.ok());
-    const std::vector<double> q = seededGaussianVector(8, 7), k = seededGaussianVector(8, 8);
-    const auto brute = bruteScores(q, k, length);
+    const auto [p, freqs, q, k, brute] = scoreCase(8, length, 7, 8);
     for (CellWindow window : {CellWindow{3, 30, 2, 33}, CellWindow{0, 37, 0, 37},
                               CellWindow{5, 10, 20, 12}, CellWindow{30, 7, 0, 37}}) {
         for (auto [rows, cols] : {std::pair{4, 5}, std::pair{100, 100}, std::pair{3, 3}}) {
             const HeatmapSample sample =
-                ropeScoreSample(q, k, length, *freqs, p.pairing, window, rows, cols);
+                ropeScoreSample(q, k, length, freqs, p.pairing, window, rows, cols);
             EXPECT_EQ(sample.rowsPerTexel, cellsPerTexel(window.rowCount, rows));
             EXPECT_EQ(sample.colsPerTexel, cellsPerTexel(window.colCount, cols));
             expectBlockMeans(sample, brute, 1e-10);
@@ -349,16 +359,12 @@ TEST(RopeFiguresTest, ScoreSamplePastTheBudgetAveragesSlightlyLargerBlocksExactl
     // A budget too small for the pixels' lattice: the blocks grow to multiples of a power of two
     // (never fewer cells than the pixels need), and each texel is still the exact block mean.
     const int length = 300;
-    const RopeParams p = params(16, length);
-    const auto freqs = ropeFrequencies(p);
-    ASSERT_TRUE(freqs.ok());
-    const std::vector<double> q = seededGaussianVector(16, 3), k = seededGaussianVector(16, 4);
-    const auto brute = bruteScores(q, k, length);
-    const HeatmapSample exact = ropeScoreSample(q, k, length, *freqs, p.pairing, {}, 17, 23);
+    const auto [p, freqs, q, k, brute] = scoreCase(16, length, 3, 4);
+    const HeatmapSample exact = ropeScoreSample(q, k, length, freqs, p.pairing, {}, 17, 23);
     EXPECT_EQ(exact.rowsPerTexel, 18);  // ceil(300 / 17)
     EXPECT_EQ(exact.colsPerTexel, 14);  // ceil(300 / 23)
     const HeatmapSample coarse =
-        ropeScoreSample(q, k, length, *freqs, p.pairing, {}, 17, 23, /*budget=*/8 * 40);
+        ropeScoreSample(q, k, length, freqs, p.pairing, {}, 17, 23, /*budget=*/8 * 40);
     EXPECT_GE(coarse.rowsPerTexel, 18);
     EXPECT_GE(coarse.colsPerTexel, 14);
     EXPECT_LE(coarse.values->rows, 17u);
@@ -371,11 +377,7 @@ TEST(RopeFiguresTest, ScoreSamplePastTheBudgetAveragesSlightlyLargerBlocksExactl
 
 TEST(RopeFiguresTest, ScoreRangeCoversEveryOffsetOrSaysWhichOnes) {
     const int length = 200;
-    const RopeParams p = params(8, length);
-    const auto freqs = ropeFrequencies(p);
-    ASSERT_TRUE(freqs.ok());
-    const std::vector<double> q = seededGaussianVector(8, 5), k = seededGaussianVector(8, 6);
-    const auto brute = bruteScores(q, k, length);
+    const auto [p, freqs, q, k, brute] = scoreCase(8, length, 5, 6);
     auto largestWithin = [&](int reach) {
         double largest = 0;
         for (int m = 0; m < length; ++m) {
@@ -385,11 +387,11 @@ TEST(RopeFiguresTest, ScoreRangeCoversEveryOffsetOrSaysWhichOnes) {
         }
         return largest;
     };
-    const RopeScoreRange all = ropeScoreRange(q, k, length, *freqs, p.pairing);
+    const RopeScoreRange all = ropeScoreRange(q, k, length, freqs, p.pairing);
     EXPECT_TRUE(all.allOffsets);
     EXPECT_NEAR(all.largest, largestWithin(length), 1e-9);
     // 4 pairs and a budget of 4 x 2 x 50 terms: offsets |m - n| < 50 only.
-    const RopeScoreRange part = ropeScoreRange(q, k, length, *freqs, p.pairing, 400);
+    const RopeScoreRange part = ropeScoreRange(q, k, length, freqs, p.pairing, 400);
     EXPECT_FALSE(part.allOffsets);
     EXPECT_EQ(part.offsetsCovered, 50);
     EXPECT_NEAR(part.largest, largestWithin(50), 1e-9);

@@ -167,6 +167,43 @@ TEST(SimilarityTest, RopeSampleEqualsExplicitlyRotatedVectors) {
     }
 }
 
+TEST(SimilarityTest, RopeSampleProfileHoldsPastOneBlockOfOffsetsAndOneChunkOfPairs) {
+    // 75 pairs (a chunk of 64 and an odd rest) and offsets up to +-299 (several blocks of 64):
+    // both signs of i - j against the vectors rotated and multiplied out, dot and cosine.
+    const int length = 300, d = 150;
+    for (SimilarityMetric metric : {SimilarityMetric::Dot, SimilarityMetric::Cosine}) {
+        SimilarityParams params;
+        params.encoding = SimilarityEncoding::Rope;
+        params.metric = metric;
+        params.seqLen = length;
+        params.rope.headDim = d;
+        params.rope.pairing = RopePairing::Interleaved;
+        params.ropeVectors = RopeVectors::IndependentSamples;
+        params.ropeSeed = 5;
+        const auto offsets = offsetSimilarity(params);
+        ASSERT_TRUE(offsets.ok());
+        const std::vector<double> q = seededGaussianVector(d, 5);
+        const std::vector<double> k = seededGaussianVector(d, 5 ^ 0x9E3779B97F4A7C15ull);
+        RopeParams rope = params.rope;
+        rope.seqLen = length;
+        const RopeFrequencies freqs = ropeFrequencies(rope).value();
+        double qq = 0, kk = 0;
+        for (int a = 0; a < d; ++a) {
+            qq += q[a] * q[a];
+            kk += k[a] * k[a];
+        }
+        const double norm = metric == SimilarityMetric::Cosine ? std::sqrt(qq * kk) : 1.0;
+        for (auto [i, j] : {std::pair{0, 0}, std::pair{70, 3}, std::pair{3, 70}, std::pair{299, 0},
+                            std::pair{0, 299}, std::pair{200, 63}, std::pair{128, 257}}) {
+            const std::vector<double> qi = ropeRotate(q, i, freqs, rope.pairing);
+            const std::vector<double> kj = ropeRotate(k, j, freqs, rope.pairing);
+            double dot = 0;
+            for (int a = 0; a < d; ++a) dot += qi[a] * kj[a];
+            EXPECT_NEAR(offsets->at(i, j), dot / norm, 1e-11) << i << "," << j;
+        }
+    }
+}
+
 // E[q^T R(m)^T R(n) q] over q ~ N(0, I) is the trace of R(m)^T R(n) = sum_a R(m)e_a . R(n)e_a,
 // computed here by rotating the basis vectors (yarn scaling, so the attention factor counts).
 TEST(SimilarityTest, RopeExpectationIsTheTraceOfTheRelativeRotation) {

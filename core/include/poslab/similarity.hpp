@@ -85,7 +85,9 @@ struct OffsetSimilarity {
     double at(long long i, long long j) const;  // one entry, O(1)
     double atOffset(long long offset) const { return byOffset[std::size_t(offset + seqLen - 1)]; }
 };
-// Errors for learned tables (no offset structure). O(L d).
+// offsetProfile's profile tabulated at every offset (one source of truth for each encoding),
+// plus an odd d_model's rank-one term and per-row norms. Errors for learned tables (no offset
+// structure). O(L d).
 Result<OffsetSimilarity> offsetSimilarity(const SimilarityParams& params);
 
 // sum_k weights[k] cos(frequencies[k] r) for r = 0 .. count-1, in O(count * K) multiply-adds and
