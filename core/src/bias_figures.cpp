@@ -99,21 +99,6 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     }
 }
 
-// "each pixel: mean of 4x4 cells" when a sample is reduced, else "".
-std::string blockNote(const HeatmapSample& sample, const std::string& what) {
-    if (sample.rowsPerTexel <= 1 && sample.colsPerTexel <= 1) return "";
-    return "each pixel: " + what + " " + std::to_string(sample.rowsPerTexel) + "x" +
-           std::to_string(sample.colsPerTexel) + " cells";
-}
-
-// A small note in the bottom right corner of a heatmap's area, under its colour bar (colour bar
-// labels stay one word: they are drawn rotated at the figure's edge).
-void cornerNote(Figure& figure, Box area, const std::string& text, const Theme& theme) {
-    if (text.empty()) return;
-    figure.add(label({area.right() - 4, area.bottom() - 2}, text, theme.fontSize * 0.85f,
-                     theme.mutedText, HorizontalAlign::Right, VerticalAlign::Bottom));
-}
-
 HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
                     const std::string& yLabel) {
     const CellWindow& w = sample.window;
@@ -506,8 +491,8 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
     enlarged.showMaskedLegend = causal;
     PlotFrame enlargedFrame;
     drawHeatmap(figure, layout.enlarged, enlarged, theme, &enlargedFrame);
-    cornerNote(figure, layout.enlarged,
-               blockNote(data.enlarged, causal ? "mean of unmasked" : "mean of"), theme);
+    drawCornerNote(figure, layout.enlarged, &enlargedFrame,
+                   blockNote(data.enlarged, causal ? "mean of unmasked" : "mean of"), theme);
 
     // ---- Slopes across heads
     LinePlotSpec slopes;
@@ -557,10 +542,14 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
     PlotFrame attentionFrame;
     drawHeatmap(figure, layout.attention, attention, theme, &attentionFrame);
     if (data.attention.rowsPerTexel > 1 || data.attention.colsPerTexel > 1) {
-        cornerNote(figure, layout.attention,
-                   "each pixel: mean of " + std::to_string(data.attention.rowsPerTexel) +
-                       " heads x " + std::to_string(data.attention.colsPerTexel) + " keys",
-                   theme);
+        auto count = [](int n, const char* what) {
+            return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+        };
+        std::string note = "each pixel: mean of ";
+        if (data.attention.rowsPerTexel > 1)
+            note += count(data.attention.rowsPerTexel, "head") + " x ";
+        note += count(data.attention.colsPerTexel, "key");
+        drawCornerNote(figure, layout.attention, &attentionFrame, note, theme);
     }
     if (queryShown) {  // the label on whichever side of the line has room
         const Box& p = attentionFrame.plot;
@@ -823,12 +812,12 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     bias.range = data.biasRange;
     bias.colorbarLabel = "bias";
     drawHeatmap(figure, layout.bias, bias, theme, &out.bias);
-    cornerNote(figure, layout.bias, blockNote(data.bias, "mean of"), theme);
+    drawCornerNote(figure, layout.bias, &out.bias, blockNote(data.bias, "mean of"), theme);
     if (data.buckets.rowsPerTexel > 1 || data.buckets.colsPerTexel > 1) {
-        cornerNote(figure,
-                   {layout.buckets.x, layout.buckets.y,
-                    layout.buckets.width + layout.bucketLegend.width, layout.buckets.height},
-                   "each pixel: the bucket of its centre cell", theme);
+        drawCornerNote(figure,
+                       {layout.buckets.x, layout.buckets.y,
+                        layout.buckets.width + layout.bucketLegend.width, layout.buckets.height},
+                       &out.buckets, "each pixel: the bucket of its centre cell", theme);
     }
 
     // ---- Bucket edges and bias against relative position

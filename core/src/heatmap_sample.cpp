@@ -4,6 +4,12 @@
 
 namespace poslab {
 
+std::string blockNote(const HeatmapSample& sample, const std::string& summary) {
+    if (sample.rowsPerTexel <= 1 && sample.colsPerTexel <= 1) return "";
+    return "each pixel: " + summary + " " + std::to_string(sample.rowsPerTexel) + "x" +
+           std::to_string(sample.colsPerTexel) + " cells";
+}
+
 long long cellsPerTexel(long long cells, int maxTexels) {
     if (maxTexels < 1) maxTexels = 1;
     return std::max(1LL, (cells + maxTexels - 1) / maxTexels);

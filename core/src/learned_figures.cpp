@@ -90,13 +90,6 @@ int budget(float pixels) {
     return std::max(1, int(pixels));
 }
 
-// A small note in the bottom right corner of a heatmap's area, under its colour bar (colour bar
-// labels stay one word: they are drawn rotated at the figure's edge).
-void cornerNote(Figure& figure, Box area, const std::string& text, const Theme& theme) {
-    figure.add(makeText({area.right() - 4, area.bottom() - 2}, text, theme.fontSize * 0.85f,
-                        theme.mutedText, HorizontalAlign::Right, VerticalAlign::Bottom));
-}
-
 // The legend drawLinePlot would draw, drawn after the curves so they never cover it.
 void drawLegend(Figure& figure, const PlotFrame& frame, const std::vector<LearnedCurve>& curves,
                 bool belowMarkerLabel, const Theme& theme) {
@@ -304,12 +297,7 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     spec.colorbarLabel = "value";
     if (beyond) spec.markers.push_back(tableEndMarker(false, table.rows, "", theme));
     drawHeatmap(figure, layout.table, spec, theme, &out.table);
-    if (data.table.rowsPerTexel > 1 || data.table.colsPerTexel > 1) {
-        cornerNote(figure, layout.table,
-                   "each pixel: mean of " + std::to_string(data.table.rowsPerTexel) + "x" +
-                       std::to_string(data.table.colsPerTexel) + " cells",
-                   theme);
-    }
+    drawCornerNote(figure, layout.table, &out.table, blockNote(data.table, "mean of"), theme);
     if (beyond) {
         const Box& p = out.table.plot;
         const float top = out.table.toPixel(0, double(table.rows)).y;
@@ -340,10 +328,10 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     }
     drawHeatmap(figure, layout.cosine, cosine, theme, &out.cosine);
     if (data.cosine.rowsPerTexel > 1) {
-        cornerNote(figure, layout.cosine,
-                   "each pixel: mean of " + std::to_string(data.cosine.rowsPerTexel) + "x" +
-                       std::to_string(data.cosine.rowsPerTexel) + " pairs",
-                   theme);
+        drawCornerNote(figure, layout.cosine, &out.cosine,
+                       "each pixel: mean of " + std::to_string(data.cosine.rowsPerTexel) + "x" +
+                           std::to_string(data.cosine.rowsPerTexel) + " pairs",
+                       theme);
     }
     if (beyond) {
         // The band under the table's rows, left of the columns beyond it.

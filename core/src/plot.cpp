@@ -125,7 +125,30 @@ std::vector<Tick> linearTicks(double low, double high, int maxCount, bool intege
         if (step >= raw) break;
     }
     if (integers) step = std::max(1.0, std::round(step));
-    for (double v = std::ceil(low / step - 1e-9) * step; v <= high + step * 1e-9; v += step) {
+    // A short axis could get a single tick (0 .. 4095 in two labels' room: step 5000). Two ends
+    // say more: take the largest smaller nice step with two multiples in range, then every
+    // stride-th multiple so that no more than maxCount remain (0 and 4000).
+    auto multiples = [&](double s) {
+        return std::floor(high / s + 1e-9) - std::ceil(low / s - 1e-9) + 1;
+    };
+    double first = std::ceil(low / step - 1e-9) * step;
+    if (maxCount >= 2 && multiples(step) < 2) {
+        bool found = false;
+        for (double m = magnitude * 10; m >= magnitude * 0.99 && !found; m /= 10) {
+            for (double factor : {5.0, 2.5, 2.0, 1.0}) {
+                const double candidate = factor * m;
+                if (candidate >= step || (integers && (factor == 2.5 || candidate < 1))) continue;
+                if (multiples(candidate) >= 2) {
+                    const double stride = std::ceil(multiples(candidate) / maxCount);
+                    step = candidate * stride;
+                    first = std::ceil(low / candidate - 1e-9) * candidate;
+                    found = true;
+                    break;
+                }
+            }
+        }
+    }
+    for (double v = first; v <= high + step * 1e-9; v += step) {
         const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
         ticks.push_back({clean, formatValue(clean)});
         if (ticks.size() > std::size_t(maxCount) * 3) break;
@@ -570,6 +593,21 @@ void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& 
     const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
     figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, fitted.text,
                         fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+}
+
+void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std::string& text,
+                    const Theme& theme) {
+    if (text.empty()) return;
+    const float size = theme.fontSize * 0.85f, right = area.right() - 4;
+    float left = area.x;
+    if (frame && !frame->x.label.empty()) {  // the label is centred under the plot
+        left = frame->plot.x + frame->plot.width / 2 +
+               estimateTextWidth(frame->x.label, theme.fontSize) / 2 + theme.fontSize;
+    }
+    if (right - left < size * 5) return;
+    const FittedText fitted = fitText(text, size, right - left);
+    figure.add(makeText({right, area.bottom() - 2}, fitted.text, fitted.size, theme.mutedText,
+                        HorizontalAlign::Right, VerticalAlign::Bottom));
 }
 
 Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme) {

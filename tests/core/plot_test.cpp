@@ -1,11 +1,15 @@
 #include "poslab/plot.hpp"
 
+#include "poslab/heatmap_sample.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -103,6 +107,87 @@ TEST(PlotTest, MaskedColourIsDrawnUnderHeatmapsOnlyWhenCellsAreMasked) {
     PlotFrame frameB;
     drawHeatmap(b, {0, 0, 400, 300}, spec(masked), theme, &frameB);
     EXPECT_EQ(maskedUnderlays(b, frameB, theme), 1);  // shows through the masked cell
+}
+
+// The horizontal extent [left, right] of a text item, by the same estimate the layout uses.
+std::pair<float, float> textExtent(const TextItem& t) {
+    const float width = estimateTextWidth(t.text, t.size);
+    switch (t.horizontal) {
+        case HorizontalAlign::Left:
+            return {t.anchor.x, t.anchor.x + width};
+        case HorizontalAlign::Center:
+            return {t.anchor.x - width / 2, t.anchor.x + width / 2};
+        default:
+            return {t.anchor.x - width, t.anchor.x};
+    }
+}
+
+TEST(PlotTest, CornerNotesKeepClearOfTheAxisLabelOrStayOut) {
+    // A narrow heatmap (the ALiBi figure at 500 px wide) once drew "each pixel: mean of ..."
+    // over its "key j" label. The note now ends left of the area's edge and starts right of the
+    // label, or is left out.
+    const Theme theme = paperTheme();
+    const std::string note = "each pixel: mean of unmasked 19x19 cells";
+    int drawnCount = 0;
+    for (float width : {90.0f, 160.0f, 240.0f, 400.0f, 900.0f}) {
+        const Box area{10, 0, width, 200};
+        HeatmapSpec spec;
+        spec.values = std::make_shared<const Matrix>(2, 2);
+        spec.x = {"key j", 0, 2, false, true};
+        spec.y = {"query i", 0, 2, false, true};
+        spec.range = {0, 1};
+        Figure figure = emptyFigure(width + 20, 200, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, area, spec, theme, &frame);
+        const std::size_t before = figure.items.size();
+        drawCornerNote(figure, area, &frame, note, theme);
+        const TextItem* axisLabel = nullptr;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (text && text->text == "key j") axisLabel = text;
+        }
+        ASSERT_NE(axisLabel, nullptr);
+        if (figure.items.size() == before) continue;  // no room: left out
+        ASSERT_EQ(figure.items.size(), before + 1);
+        const auto* drawn = std::get_if<TextItem>(&figure.items.back());
+        ASSERT_NE(drawn, nullptr);
+        EXPECT_GT(textExtent(*drawn).first, textExtent(*axisLabel).second) << width;
+        EXPECT_LE(textExtent(*drawn).second, area.right()) << width;
+        if (width >= 900) {
+            EXPECT_EQ(drawn->text, note);  // room enough: unchanged
+        }
+        ++drawnCount;
+    }
+    EXPECT_GE(drawnCount, 2);  // shrunk or cut at 400 px, whole at 900 px
+}
+
+std::vector<double> tickValues(const std::vector<Tick>& ticks) {
+    std::vector<double> values;
+    for (const Tick& t : ticks) values.push_back(t.value);
+    return values;
+}
+
+TEST(PlotTest, ShortAxesStillGetTwoTicks) {
+    // Two labels' room on 0 .. 4095 used to give the nice step 5000 and a lone "0".
+    EXPECT_EQ(tickValues(linearTicks(0, 4095, 2, true)), (std::vector<double>{0, 4000}));
+    EXPECT_EQ(tickValues(linearTicks(3, 4095, 2, true)), (std::vector<double>{2000, 4000}));
+    const std::vector<double> fractions = tickValues(linearTicks(0.2, 0.9, 2));
+    ASSERT_EQ(fractions.size(), 2u);
+    EXPECT_NEAR(fractions[0], 0.25, 1e-12);
+    EXPECT_NEAR(fractions[1], 0.75, 1e-12);
+    // Unchanged where the usual step already gives two or more, or one label is all there is.
+    EXPECT_EQ(tickValues(linearTicks(0, 100, 5, true)),
+              (std::vector<double>{0, 20, 40, 60, 80, 100}));
+    EXPECT_EQ(tickValues(linearTicks(0, 4095, 1, true)), (std::vector<double>{0}));
+    EXPECT_EQ(tickValues(linearTicks(0, 0.5, 2, true)), (std::vector<double>{0}));
+}
+
+TEST(PlotTest, BlockNotesSayHowManyCellsEachPixelHolds) {
+    HeatmapSample sample;
+    EXPECT_EQ(blockNote(sample, "mean of"), "");  // one cell per texel: nothing to say
+    sample.rowsPerTexel = 19;
+    sample.colsPerTexel = 1;
+    EXPECT_EQ(blockNote(sample, "mean of unmasked"), "each pixel: mean of unmasked 19x1 cells");
 }
 
 }  // namespace

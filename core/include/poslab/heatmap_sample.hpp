@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "poslab/matrix.hpp"
 
@@ -26,6 +27,9 @@ struct HeatmapSample {
 };
 
 long long cellsPerTexel(long long cells, int maxTexels);  // ceil(cells / maxTexels), at least 1
+// What a reduced sample's texels hold, for a note beside its plot: "each pixel: " + summary +
+// " 4x4 cells" (summary e.g. "mean of"); "" when every texel is one cell.
+std::string blockNote(const HeatmapSample& sample, const std::string& summary);
 
 // Means over groups of `colsPerTexel` adjacent columns (the last group may be partial).
 Matrix averageColumns(const Matrix& values, long long colsPerTexel);
