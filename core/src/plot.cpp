@@ -368,16 +368,51 @@ std::uint64_t colorbarVersion(ColormapId colormap) {
 // Heatmaps
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
+// it fits at 3/4 size or more, else two, split at the "; ", ", " or space nearest the middle;
+// each line then shrinks or ends in "…" as a title does.
+std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size) {
+    if (caption.empty()) return {};
+    if (estimateTextWidth(caption, size * 0.75f) <= length) return {fitText(caption, size, length)};
+    std::size_t split = std::string::npos;
+    for (const char* separator : {"; ", ", ", " "}) {
+        const std::size_t width = std::string(separator).size();
+        double best = 1e300;
+        for (std::size_t at = caption.find(separator); at != std::string::npos;
+             at = caption.find(separator, at + 1)) {
+            const double distance = std::abs(double(at) - double(caption.size()) / 2);
+            if (distance < best) best = distance, split = at + width;
+        }
+        if (split != std::string::npos && best < double(caption.size()) / 4) break;
+        split = std::string::npos;
+    }
+    if (split == std::string::npos) return {fitText(caption, size, length)};
+    std::string head = caption.substr(0, split), tail = caption.substr(split);
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    return {fitText(head, size, length), fitText(tail, size, length)};
+}
+
+}  // namespace
+
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
                  PlotFrame* frameOut) {
     const ValueRange range = spec.range;
     const auto barTicks = linearTicks(range.low, range.high, std::max(2, int(area.height / 50)));
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
-    const float barBlock = spec.showColorbar
-                               ? barWidth + 12 + widestLabel(barTicks, theme.fontSize) +
-                                     (spec.colorbarLabel.empty() ? 0 : theme.fontSize * 1.8f)
-                               : 0;
     Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
+    const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
+    const std::vector<FittedText> caption =
+        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize)
+                          : std::vector<FittedText>{};
+    const float lineStep = theme.fontSize * 1.2f;  // between caption lines
+    const float barBlock =
+        spec.showColorbar
+            ? barWidth + 12 + widestLabel(barTicks, theme.fontSize) +
+                  (caption.empty() ? 0
+                                   : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
+            : 0;
     m.right += barBlock;
 
     PlotFrame frame;
@@ -446,10 +481,12 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
             figure.add(makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
                                 HorizontalAlign::Left, VerticalAlign::Middle));
         }
-        if (!spec.colorbarLabel.empty()) {
-            figure.add(makeText({area.right() - theme.fontSize * 1.5f, bar.y + bar.height / 2},
-                                spec.colorbarLabel, theme.fontSize, theme.mutedText,
-                                HorizontalAlign::Center, VerticalAlign::Top, true));
+        for (std::size_t line = 0; line < caption.size(); ++line) {
+            const float x =
+                area.right() - theme.fontSize * 1.5f - lineStep * float(caption.size() - 1 - line);
+            figure.add(makeText({x, bar.y + bar.height / 2}, caption[line].text, caption[line].size,
+                                theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top,
+                                true));
         }
         if (spec.showMaskedLegend) {
             RectItem swatch;
@@ -544,11 +581,15 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     figure.add(ClipPop{});
 
     if (spec.legend) {
+        // Names shrink, then end in "…", to keep the box inside the plot (6 px from its left).
+        const float roomForNames = std::max(1.f, frame.plot.width - 46);
+        std::vector<FittedText> names(spec.series.size());
         float widest = 0;
         int named = 0;
-        for (const LineSeries& s : spec.series) {
-            if (s.name.empty()) continue;
-            widest = std::max(widest, estimateTextWidth(s.name, theme.fontSize));
+        for (std::size_t index = 0; index < spec.series.size(); ++index) {
+            if (spec.series[index].name.empty()) continue;
+            names[index] = fitText(spec.series[index].name, theme.fontSize, roomForNames);
+            widest = std::max(widest, estimateTextWidth(names[index].text, names[index].size));
             ++named;
         }
         if (named > 0) {
@@ -567,8 +608,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                 const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
                 const float cy = box.y + 4 + row * (shown + 0.5f);
                 figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, color, 2.5f, false});
-                figure.add(makeText({box.x + 29, cy}, s.name, theme.fontSize, theme.text,
-                                    HorizontalAlign::Left, VerticalAlign::Middle));
+                figure.add(makeText({box.x + 29, cy}, names[index].text, names[index].size,
+                                    theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
                 ++shown;
             }
         }
@@ -593,6 +634,16 @@ void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& 
     const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
     figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, fitted.text,
                         fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+}
+
+Marker trainingLengthMarker(int trainingLength, const Theme& theme) {
+    Marker marker;
+    marker.vertical = false;
+    marker.value = trainingLength;
+    marker.label = "training length " + std::to_string(trainingLength);
+    marker.color = theme.accent;
+    marker.shadeBeyond = true;
+    return marker;
 }
 
 void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std::string& text,

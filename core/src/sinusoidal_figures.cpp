@@ -57,13 +57,7 @@ void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& par
                                    std::to_string(sample->colsPerTexel) + " cells per pixel)"
                              : "value";
     if (options.trainingLength > 0) {
-        Marker marker;
-        marker.vertical = false;
-        marker.value = options.trainingLength;
-        marker.label = "training length " + std::to_string(options.trainingLength);
-        marker.color = theme.accent;
-        marker.shadeBeyond = true;
-        spec.markers.push_back(marker);
+        spec.markers.push_back(trainingLengthMarker(options.trainingLength, theme));
     }
     drawHeatmap(figure, area, spec, theme, frame);
 }

@@ -282,7 +282,7 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
                               std::to_string(std::clamp<long long>(options.reference, 0, L - 1));
     if (curve.step > 1) row.name += ", offsets " + std::to_string(curve.step) + " apart";
     if (!toeplitz && curve.diagonalMean.empty() && params.encoding == SimilarityEncoding::Learned)
-        row.name += " (the mean over all queries is O(L²·d): not drawn)";
+        row.name += " (no mean over all queries: it costs O(L²·d))";
     // Toeplitz: every row is the same profile, so show all 2L - 1 offsets (the diagonals).
     const std::vector<double>& values =
         toeplitz && !curve.diagonalMean.empty() ? curve.diagonalMean : curve.fromReference;

@@ -190,5 +190,73 @@ TEST(PlotTest, BlockNotesSayHowManyCellsEachPixelHolds) {
     EXPECT_EQ(blockNote(sample, "mean of unmasked"), "each pixel: mean of unmasked 19x1 cells");
 }
 
+TEST(PlotTest, ColourBarCaptionsNoLongerThanTheBar) {
+    // Rotated along the bar, a long caption on a short plot used to run past the figure's top
+    // and bottom edges. Now it takes two lines, split at "; ", and each line is cut to fit.
+    const Theme theme = paperTheme();
+    const std::string label =
+        "score, mean of 3328 x 2560 cells per pixel; range from |m - n| < 16384";
+    for (float height : {140.0f, 400.0f, 1200.0f}) {
+        HeatmapSpec spec;
+        spec.title = "Attention score";
+        spec.values = std::make_shared<const Matrix>(2, 2);
+        spec.range = {-1, 1};
+        spec.colorbarLabel = label;
+        Figure figure = emptyFigure(600, height, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, {0, 0, 600, height}, spec, theme, &frame);
+        std::vector<std::string> lines;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || !text->vertical90 || text->text == "position") continue;
+            lines.push_back(text->text);
+            EXPECT_LE(estimateTextWidth(text->text, text->size), frame.plot.height + 0.01f)
+                << height << ": " << text->text;
+            EXPECT_LT(text->anchor.x + text->size, 600.0f) << height;  // inside the figure
+        }
+        if (height >= 1200) {
+            EXPECT_EQ(lines, std::vector<std::string>{label});
+        } else if (height >= 400) {  // two whole lines
+            EXPECT_EQ(lines,
+                      (std::vector<std::string>{"score, mean of 3328 x 2560 cells per pixel;",
+                                                "range from |m - n| < 16384"}));
+        } else {
+            EXPECT_EQ(lines.size(), 2u) << height;
+        }
+    }
+}
+
+TEST(PlotTest, LegendsStayInsideTheirPlot) {
+    // A long series name once pushed the legend box past the plot's left edge and out of the
+    // figure (the learned similarity curve's "query i = 2000 (the mean over all queries ...)").
+    const Theme theme = paperTheme();
+    for (float width : {260.0f, 420.0f, 1000.0f}) {
+        LinePlotSpec spec;
+        spec.x = {"offset", -10, 10};
+        spec.y = {"cosine", -1, 1};
+        LineSeries series;
+        series.name = "query i = 2000 (no mean over all queries: it costs O(L²·d))";
+        series.x = {-10, 10};
+        series.y = {0, 1};
+        spec.series = {series};
+        Figure figure = emptyFigure(width, 300, theme);
+        PlotFrame frame;
+        drawLinePlot(figure, {0, 0, width, 300}, spec, theme, &frame);
+        int names = 0;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.rfind("query i", 0) != 0) continue;
+            ++names;
+            const auto [left, right] = textExtent(*text);
+            EXPECT_GE(left, frame.plot.x) << width;
+            EXPECT_LE(right, frame.plot.right()) << width;
+            if (width >= 1000) {
+                EXPECT_EQ(text->text, series.name);
+            }
+        }
+        EXPECT_EQ(names, 1) << width;
+    }
+}
+
 }  // namespace
 }  // namespace poslab

@@ -407,7 +407,7 @@ TEST(UnderstandingFiguresTest, LongProfilesAndLargeTablesAreSampledNotTabulated)
     learned.learned.dModel = 1024;
     auto sketch = similarityFigure(learned, {}, 1200, 800, paperTheme());
     ASSERT_TRUE(sketch.ok()) << sketch.error().message;
-    EXPECT_TRUE(hasText(*sketch, "not drawn"));
+    EXPECT_TRUE(hasText(*sketch, "no mean over all queries"));
 }
 
 TEST(UnderstandingFiguresTest, ParagraphsWrapInsideTheirBox) {

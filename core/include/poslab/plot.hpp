@@ -74,6 +74,9 @@ struct Marker {
     bool shadeBeyond = false;   // shade everything past the line (e.g. beyond training length)
     bool dashed = true;
 };
+// The horizontal line at a model's training length on position-by-row heatmaps, with the rows
+// past it shaded: positions the model never saw in training.
+Marker trainingLengthMarker(int trainingLength, const Theme& theme);
 
 // ---- Heatmaps
 struct HeatmapSpec {
