@@ -68,6 +68,7 @@ Status SimilarityPanel::refresh(const SimilarityViewState& view) {
     key_ = key;
     offsets_.reset();
     full_.reset();
+    rows_.reset();
     curveReference_ = -1;
     sampleKey_.clear();
     if (!params) return status_ = params.error();
@@ -79,7 +80,13 @@ Status SimilarityPanel::refresh(const SimilarityViewState& view) {
                                " positions (poslab export similarity has no such limit)"};
     }
     if (params_.encoding == SimilarityEncoding::Learned) {
-        auto matrix = similarityMatrix(params_);
+        auto table = similarityTable(params_);
+        if (!table) return status_ = table.error();
+        if (!gramFitsBudget((long long)table->rows, (long long)table->cols)) {
+            rows_ = std::make_shared<const Matrix>(std::move(table).value());
+            return status_ = success();
+        }
+        auto matrix = gramSimilarity(*table, params_.metric);
         if (!matrix) return status_ = matrix.error();
         full_ = std::make_shared<const Matrix>(std::move(matrix).value());
     } else {
@@ -92,6 +99,7 @@ Status SimilarityPanel::refresh(const SimilarityViewState& view) {
 
 double SimilarityPanel::valueAt(long long i, long long j) const {
     if (full_) return (*full_)(std::size_t(i), std::size_t(j));
+    if (rows_) return tableSimilarityAt(*rows_, params_.metric, i, j);
     return offsets_ ? offsets_->at(i, j) : NAN;
 }
 
@@ -139,10 +147,12 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
               "dot: the raw dot product.");
     const int maxLength =
         p.encoding == SimilarityEncoding::Learned ? kMaxGuiLearnedSimilarity : kMaxGuiSeqLen;
-    if (sliderInt("positions", &p.seqLen, 2, maxLength,
-                  "L: positions 0..L-1 compared with each other. Sinusoidal and RoPE compute one "
-                  "O(L·d) profile whatever the zoom; learned tables need the full O(L²·d) product.",
-                  true)) {
+    if (sliderInt(
+            "positions", &p.seqLen, 2, maxLength,
+            "L: positions 0..L-1 compared with each other. Sinusoidal and RoPE compute one "
+            "O(L·d) profile whatever the zoom; learned tables compare rows: the whole product "
+            "when it is small, else each pixel from its blocks' mean rows.",
+            true)) {
         view.window = {};
     }
 
@@ -318,8 +328,13 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
         sampleKey_ = sampleKey;
         const int maxRows = std::max(1, int(canvas.box.height)),
                   maxCols = std::max(1, int(canvas.box.width));
-        sample_ = full_ ? matrixSample(full_, w, maxRows, maxCols)
-                        : offsetSimilaritySample(*offsets_, w, maxRows, maxCols);
+        if (full_) {
+            sample_ = matrixSample(full_, w, maxRows, maxCols);
+        } else if (rows_) {
+            sample_ = tableSimilaritySample(*rows_, params_.metric, w, maxRows, maxCols);
+        } else {
+            sample_ = offsetSimilaritySample(*offsets_, w, maxRows, maxCols);
+        }
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, params_, sample_,
@@ -357,7 +372,13 @@ void SimilarityPanel::drawCurve(SimilarityViewState& view, FrameContext& context
     const Canvas canvas = beginCanvas("curve");
     const int reference = std::clamp(view.reference, 0, params_.seqLen - 1);
     if (curveReference_ != reference) {
-        curve_ = full_ ? matrixCurve(*full_, reference) : offsetCurve(*offsets_, reference);
+        if (full_) {
+            curve_ = matrixCurve(*full_, reference);
+        } else if (rows_) {  // the mean over all queries would need the whole product
+            curve_ = tableCurve(*rows_, params_.metric, reference);
+        } else {
+            curve_ = offsetCurve(*offsets_, reference);
+        }
         curveReference_ = reference;
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);

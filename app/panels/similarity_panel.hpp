@@ -2,7 +2,9 @@
 // (sinusoidal or learned rows, or RoPE's q_m·k_n) as a zoomable heatmap, beside the similarity
 // against offset j - i. Sinusoidal and RoPE matrices depend on j - i only: one O(L d) profile is
 // computed per parameter change, and each visible texel is an O(1) block mean of it, so 65536
-// positions stay live. Learned tables need their O(L^2 d) Gram matrix (up to 4096 positions).
+// positions stay live. Learned tables (up to 4096 positions) use their Gram matrix when it costs
+// at most kGramBudget multiply-adds; past that, each texel is the dot product of two blocks' mean
+// rows (exact block means) and hover values are single dot products, so nothing freezes.
 #pragma once
 
 #include <memory>
@@ -37,7 +39,8 @@ class SimilarityPanel : public Panel {
     Status status_ = success();
     SimilarityParams params_;
     std::optional<OffsetSimilarity> offsets_;  // sinusoidal, RoPE
-    std::shared_ptr<const Matrix> full_;       // learned: the Gram matrix
+    std::shared_ptr<const Matrix> full_;       // learned: the Gram matrix, within kGramBudget
+    std::shared_ptr<const Matrix> rows_;       // learned, past the budget: the rows compared
     SimilarityCurve curve_;
     int curveReference_ = -1;
     // Cache of the visible texels, keyed on the similarity, the window and the canvas size.

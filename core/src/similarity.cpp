@@ -856,6 +856,21 @@ Result<Matrix> gramSimilarity(const Matrix& table, SimilarityMetric metric) {
     return out;
 }
 
+double tableSimilarityAt(const Matrix& table, SimilarityMetric metric, long long i, long long j) {
+    if (i < 0 || j < 0 || i >= (long long)table.rows || j >= (long long)table.rows) return kNaN;
+    const double* a = table.row(std::size_t(i));
+    const double* b = table.row(std::size_t(j));
+    double dot = 0, aa = 0, bb = 0;
+    for (std::size_t k = 0; k < table.cols; ++k) {
+        dot += a[k] * b[k];
+        aa += a[k] * a[k];
+        bb += b[k] * b[k];
+    }
+    if (metric != SimilarityMetric::Cosine) return dot;
+    const double na = std::sqrt(aa), nb = std::sqrt(bb);
+    return na > 0 && nb > 0 ? dot * (1.0 / na) * (1.0 / nb) : kNaN;
+}
+
 Status similarityMatrixInto(Matrix& out, const SimilarityParams& params) {
     if (auto s = validate(params); !s) return s;
     if (auto s = checkMatrixSize(std::size_t(params.seqLen), std::size_t(params.seqLen),

@@ -332,7 +332,7 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
         if (auto s = learnedFigureSize(L, d); !s) return s.error();  // before drawing L x d
         auto table = similarityTable(params);
         if (!table) return table.error();
-        if (L * L * d / 2 <= kGramBudget) {
+        if (gramFitsBudget(L, d)) {
             auto matrix = gramSimilarity(*table, params.metric);
             if (!matrix) return matrix.error();
             auto shared = share(std::move(matrix).value());

@@ -434,14 +434,18 @@ TEST(SimilarityTest, ProfileCurvesTakeEveryOffsetOrAGridThroughZero) {
     EXPECT_TRUE(hasZero);  // q = k: cosine exactly 1 there, never skipped
 }
 
+// The seeded initial table of a learned encoding, L x d, as the similarity functions read it.
+Matrix seededLearnedTable(int length, int d) {
+    SimilarityParams params;
+    params.encoding = SimilarityEncoding::Learned;
+    params.seqLen = length;
+    params.learned.dModel = d;
+    return similarityTable(params).value();
+}
+
 TEST(SimilarityTest, TableSamplesAreBlockMeansWithoutTheGramMatrix) {
     for (SimilarityMetric metric : {SimilarityMetric::Cosine, SimilarityMetric::Dot}) {
-        SimilarityParams params;
-        params.encoding = SimilarityEncoding::Learned;
-        params.metric = metric;
-        params.seqLen = 200;
-        params.learned.dModel = 12;
-        const Matrix table = similarityTable(params).value();
+        const Matrix table = seededLearnedTable(200, 12);
         const Matrix full = bruteForce(table, metric);
         for (CellWindow window : {CellWindow{}, CellWindow{30, 150, 10, 170}}) {
             const HeatmapSample sample = tableSimilaritySample(table, metric, window, 37, 23);
@@ -461,6 +465,29 @@ TEST(SimilarityTest, TableSamplesAreBlockMeansWithoutTheGramMatrix) {
                 EXPECT_NEAR(curve.fromReference[t], full(42, std::size_t(key)), 1e-12);
         }
     }
+}
+
+TEST(SimilarityTest, SingleTableEntriesMatchTheWholeProduct) {
+    // The GUI's hover value when the Gram matrix is past its budget; a zero row has no cosine.
+    for (SimilarityMetric metric : {SimilarityMetric::Cosine, SimilarityMetric::Dot}) {
+        Matrix table = seededLearnedTable(40, 9);
+        for (std::size_t k = 0; k < table.cols; ++k) table(7, k) = 0;
+        const Matrix full = bruteForce(table, metric);
+        for (long long i = 0; i < 40; ++i) {
+            for (long long j = 0; j < 40; ++j) {
+                const double value = tableSimilarityAt(table, metric, i, j);
+                if (metric == SimilarityMetric::Cosine && (i == 7 || j == 7)) {
+                    EXPECT_TRUE(std::isnan(value)) << i << "," << j;
+                } else {
+                    EXPECT_NEAR(value, full(std::size_t(i), std::size_t(j)), 1e-12)
+                        << i << "," << j;
+                }
+            }
+        }
+        EXPECT_TRUE(std::isnan(tableSimilarityAt(table, metric, 40, 0)));  // outside the table
+    }
+    EXPECT_TRUE(gramFitsBudget(4096, 256));  // 2^31 multiply-adds, half of them computed
+    EXPECT_FALSE(gramFitsBudget(4096, 257));
 }
 
 TEST(SimilarityTest, BadInputsAreOneLineErrors) {

@@ -161,6 +161,12 @@ inline constexpr long long kGramBudget = 1LL << 31;  // figures build the Gram m
 inline constexpr long long kMaxLearnedFigureCells = 1LL << 25;  // L x d of a learned figure
 HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric, CellWindow window,
                                     int maxRows, int maxCols);
+// Whether an L x d table's Gram matrix is within kGramBudget multiply-adds (symmetric: half).
+inline bool gramFitsBudget(long long rows, long long dims) {
+    return rows * rows * dims / 2 <= kGramBudget;
+}
+// One entry of gramSimilarity(table, metric) in O(d) (same to rounding; NaN for a zero row).
+double tableSimilarityAt(const Matrix& table, SimilarityMetric metric, long long i, long long j);
 
 // ---- Similarity against offset
 struct SimilarityCurve {
