@@ -152,6 +152,8 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
 
 // renderCommonOptions, readRenderSettings and buildRegistry: commands.cpp (GL-free).
 
+// A two-column table, aligned by hand.
+// clang-format off
 std::string mainHelp() {
     return "PosLab — see how transformers encode token position.\n\n"
            "Usage:\n"
@@ -161,9 +163,11 @@ std::string mainHelp() {
            "  poslab render --spec F.json render a batch of figures listed in a JSON file\n"
            "  poslab --help               this text\n\n"
            "GUI options:\n"
-           "  --bench-frames N            time N frames of the sinusoidal view changing, print frame times\n"
-           "                              and resident memory, exit; --bench-scenario slider (the base\n"
-           "                              moves; default) or pan-zoom; --bench-seq-len L --bench-d-model D\n"
+           "  --bench-frames N            time N frames of a heatmap changing, print frame times and\n"
+           "                              resident memory, exit; --bench-scenario slider (the sinusoidal\n"
+           "                              base moves; default), pan-zoom (its window moves) or\n"
+           "                              rope-pan-zoom (the RoPE angle map's); --bench-seq-len L\n"
+           "                              --bench-d-model D (head_dim for RoPE)\n"
            "  --screenshot FILE.png       save a screenshot after the first frames, then exit\n"
            "  --view NAME                 open this view first\n"
            "  --lesson N                  open the guided tour at lesson N (Tour menu; arrows step)\n"
@@ -173,6 +177,7 @@ std::string mainHelp() {
            "  --fresh                     ignore the session remembered in ~/.config/poslab\n"
            "  --remember                  use the remembered session even with --screenshot\n";
 }
+// clang-format on
 
 bool wantsCommandLine(const std::vector<std::string>& arguments) {
     if (arguments.empty()) return false;

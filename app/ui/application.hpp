@@ -18,8 +18,9 @@ struct GLFWwindow;
 namespace poslab::ui {
 
 enum class BenchScenario {
-    Slider,   // the base slider moves every frame (every texel changes)
-    PanZoom,  // the heatmap is zoomed in, panned and zoomed out again, as with wheel and drag
+    Slider,       // the base slider moves every frame (every texel changes)
+    PanZoom,      // the heatmap is zoomed in, panned and zoomed out again, as with wheel and drag
+    RopePanZoom,  // the same over the RoPE view's angle heatmap
 };
 
 struct LaunchOptions {

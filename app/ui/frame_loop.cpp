@@ -27,7 +27,8 @@ namespace poslab::ui {
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments) {
     const std::vector<cli::OptionSpec> options = {
         {"bench-frames", "N", "frames to time in a benchmark scenario"},
-        {"bench-scenario", "NAME", "slider (the base moves) or pan-zoom (default slider)"},
+        {"bench-scenario", "NAME",
+         "slider (the base moves), pan-zoom or rope-pan-zoom (the RoPE angle map; default slider)"},
         {"bench-seq-len", "L", "positions in the benchmark's table"},
         {"bench-d-model", "D", "dimensions in the benchmark's table"},
         {"screenshot", "FILE.png", "save a screenshot after the first frames, then quit"},
@@ -52,8 +53,11 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     const std::string scenario = args->text("bench-scenario", "slider").value();
     if (scenario == "pan-zoom") {
         launch.benchScenario = BenchScenario::PanZoom;
+    } else if (scenario == "rope-pan-zoom") {
+        launch.benchScenario = BenchScenario::RopePanZoom;
     } else if (scenario != "slider") {
-        return Error{"--bench-scenario must be slider or pan-zoom (got '" + scenario + "')"};
+        return Error{"--bench-scenario must be slider, pan-zoom or rope-pan-zoom (got '" +
+                     scenario + "')"};
     }
     auto benchSeqLen = args->integer("bench-seq-len", 0);
     if (!benchSeqLen) return benchSeqLen.error();
@@ -226,22 +230,37 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
 
     if (options.benchFrames > 0) {
         // Time whole frames (UI, table sample, texture upload, shader, ImGui render, glFinish)
-        // while the sinusoidal view changes every frame as a user's dragging would change it.
+        // while a heatmap changes every frame as a user's dragging would change it: the
+        // sinusoidal view's base, or its window (pan-zoom), or the RoPE angle map's window.
         // The pointer is kept off the figures, where it would be while dragging a control.
-        const bool panZoom = options.benchScenario == BenchScenario::PanZoom;
+        const bool rope = options.benchScenario == BenchScenario::RopePanZoom;
+        const bool panZoom = options.benchScenario != BenchScenario::Slider;
         std::vector<double> times;
         long long triangles = 0;
         double cpuStart = 0;
-        (void)application.selectView("sinusoidal");  // always present
         SinusoidalViewState& view = application.state().sinusoidal;
-        view.params.dModel = options.benchDModel > 0 ? options.benchDModel : panZoom ? 4096 : 1024;
-        view.params.seqLen = options.benchSeqLen > 0 ? options.benchSeqLen
-                             : panZoom               ? kMaxSeqLen
-                                                     : 4096;
-        view.window = {};
+        RopeViewState& ropeView = application.state().rope;
+        const int dims = options.benchDModel > 0 ? options.benchDModel : panZoom ? 4096 : 1024;
+        const int positions = options.benchSeqLen > 0 ? options.benchSeqLen
+                              : panZoom               ? kMaxSeqLen
+                                                      : 4096;
+        if (rope) {
+            (void)application.selectView("rope");  // always present
+            ropeView.figure = RopeFigureId::Angles;
+            ropeView.params.headDim = dims + dims % 2;
+            ropeView.params.seqLen = positions;
+            ropeView.angleWindow = {};
+        } else {
+            (void)application.selectView("sinusoidal");
+            view.params.dModel = dims;
+            view.params.seqLen = positions;
+            view.window = {};
+        }
         for (int i = 0; i < options.benchFrames + 5 && !glfwWindowShouldClose(window); ++i) {
             glfwPollEvents();
-            if (panZoom) {
+            if (rope) {  // rows: positions; columns: the rotated pairs
+                panZoomStep(ropeView.angleWindow, i, positions, ropeView.params.headDim / 2);
+            } else if (panZoom) {
                 panZoomStep(view.window, i, view.params.seqLen, view.params.dModel);
             } else {
                 view.params.base = 10000.0 * std::pow(1.01, i % 200);
@@ -260,9 +279,13 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         std::printf(
             "CPU %.2f ms per frame over all threads\n",
             (processCpuSeconds() - cpuStart) * 1000 / std::max<std::size_t>(1, times.size()));
-        std::printf("triangles per frame %lld (%s, d_model %d, %d positions)\n",
+        std::printf("triangles per frame %lld (%s, %s %d, %d positions)\n",
                     triangles / std::max(1, options.benchFrames + 5),
-                    panZoom ? "pan-zoom" : "base slider", view.params.dModel, view.params.seqLen);
+                    rope      ? "RoPE angles pan-zoom"
+                    : panZoom ? "pan-zoom"
+                              : "base slider",
+                    rope ? "head_dim" : "d_model", rope ? ropeView.params.headDim : dims,
+                    positions);
         std::printf("resident memory %.0f MiB, peak %.0f MiB\n", residentMebibytes("VmRSS:"),
                     residentMebibytes("VmHWM:"));
         return 0;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 #include <optional>
+#include <vector>
 
 #include "poslab/limits.hpp"
 #include "poslab/rope_scaling.hpp"
@@ -520,28 +521,58 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
     // When the angles spread over more than half a turn (mean length below 2/pi, that of a
     // uniform half-turn arc) there is no honest single angle: the texel is masked ("mixed").
     constexpr double kHalfTurnResultant = 2.0 / kPi;
+    constexpr int kAnchorEvery = 16;  // exact phases every 16 texel rows, rotations in between
+    const std::size_t n = std::size_t(w.colCount);
+    const long long per = sample.rowsPerTexel;
+    auto gainFor = [](double theta, long long rows) {
+        const double half = std::sin(0.5 * theta);
+        return rows == 1 || std::abs(half) < 1e-300 ? double(rows)
+                                                    : std::sin(0.5 * theta * double(rows)) / half;
+    };
+    // Per visible pair: the gain of a full block, e^(i c theta) at the current row's centre and
+    // the rotation by one block (per * theta). A live pan recomputes this every frame: libm
+    // calls per pair and anchor row instead of per texel cell.
+    std::vector<double> theta(n), gain(n), phaseCos(n), phaseSin(n), stepCos(n), stepSin(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        theta[k] = freqs.inverse[std::size_t(w.firstCol) + k];
+        gain[k] = gainFor(theta[k], per);
+        stepCos[k] = std::cos(theta[k] * double(per));
+        stepSin[k] = std::sin(theta[k] * double(per));
+    }
     for (long long u = 0; u < texelRows; ++u) {
-        const long long first = w.firstRow + u * sample.rowsPerTexel;
-        const long long rows = std::min(sample.rowsPerTexel, w.firstRow + w.rowCount - first);
+        const long long first = w.firstRow + u * per;
+        const long long rows = std::min(per, w.firstRow + w.rowCount - first);
         const double centre = double(first) + 0.5 * double(rows - 1);
+        if (rows != per) {  // the window's last, shorter block: its own gains
+            for (std::size_t k = 0; k < n; ++k) gain[k] = gainFor(theta[k], rows);
+        }
+        if (u % kAnchorEvery == 0 || rows != per) {
+            // libm reduces large arguments by the true 2 pi (fmod by the double 2 pi would be
+            // less exact, and slower).
+            for (std::size_t k = 0; k < n; ++k) {
+                phaseCos[k] = std::cos(centre * theta[k]);
+                phaseSin[k] = std::sin(centre * theta[k]);
+            }
+        } else {
+            for (std::size_t k = 0; k < n; ++k) {
+                const double c = phaseCos[k], s = phaseSin[k];
+                phaseCos[k] = c * stepCos[k] - s * stepSin[k];
+                phaseSin[k] = s * stepCos[k] + c * stepSin[k];
+            }
+        }
         double* out = values->row(std::size_t(u));
         for (long long v = 0; v < texelCols; ++v) {
-            const long long firstPair = w.firstCol + v * sample.colsPerTexel;
-            const long long pairCount =
-                std::min(sample.colsPerTexel, w.firstCol + w.colCount - firstPair);
+            const std::size_t k0 = std::size_t(v * sample.colsPerTexel);
+            const std::size_t k1 = std::min(n, k0 + std::size_t(sample.colsPerTexel));
             double sumCos = 0, sumSin = 0;
-            for (long long k = firstPair; k < firstPair + pairCount; ++k) {
-                const double theta = freqs.inverse[std::size_t(k)];
-                const double half = std::sin(0.5 * theta);
-                const double gain = rows == 1 || std::abs(half) < 1e-300
-                                        ? double(rows)
-                                        : std::sin(0.5 * theta * double(rows)) / half;
-                const double phase = std::fmod(centre * theta, kTwoPi);
-                sumCos += gain * std::cos(phase);
-                sumSin += gain * std::sin(phase);
+            for (std::size_t k = k0; k < k1; ++k) {
+                sumCos += gain[k] * phaseCos[k];
+                sumSin += gain[k] * phaseSin[k];
             }
-            const double cells = double(rows * pairCount);
-            if (std::hypot(sumCos, sumSin) < kHalfTurnResultant * cells * (1 - 1e-12)) {
+            const double cells = double(rows) * double(k1 - k0);
+            const double threshold = kHalfTurnResultant * cells * (1 - 1e-12);
+            // Squared lengths: no overflow at these sizes, and hypot is slow.
+            if (sumCos * sumCos + sumSin * sumSin < threshold * threshold) {
                 out[v] = -std::numeric_limits<double>::infinity();
                 continue;
             }
@@ -585,13 +616,7 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
         spec.maskedLabel = "mixed";
     }
     if (options.trainingLength > 0) {
-        Marker marker;
-        marker.vertical = false;
-        marker.value = options.trainingLength;
-        marker.label = "training length " + std::to_string(options.trainingLength);
-        marker.color = theme.accent;
-        marker.shadeBeyond = true;
-        spec.markers.push_back(marker);
+        spec.markers.push_back(trainingLengthMarker(options.trainingLength, theme));
     }
     if (options.queryKey.size() == 2) {
         const char* names[] = {"m (q)", "n (k)"};

@@ -155,33 +155,63 @@ void sinusoidalBlockMeansInto(Matrix& means, const SinusoidalParams& params, lon
 // centre and gain = sin(w s/2) / (s sin(w/2)) (1 when s = 1). Centres advance by s, so block
 // r0 + j is block r0 rotated by j*w*s: exact sin/cos are needed only once per kBlockRows blocks,
 // and the rotations by j*w*s come from a table computed once per generator.
-SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock)
-    : params_(params), span_(std::max(rowsPerBlock, 1)), frequencies_(sinusoidalFrequencies(params)) {
+SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock,
+                                                   int firstColumn, int columnCount)
+    : params_(params),
+      span_(std::max(rowsPerBlock, 1)),
+      frequencies_(sinusoidalFrequencies(params)) {
+    const int d = params.dModel;
     const int count = int(frequencies_.size());
-    gain_.resize(std::size_t(count));
-    for (int k = 0; k < count; ++k) {
-        const double w = frequencies_[k];
+    sineColumns_ = params.layout == SinusoidalLayout::Interleaved ? 0
+                   : params.layout == SinusoidalLayout::Concat    ? (d + 1) / 2
+                                                                  : d / 2;
+    cosineColumns_ = params.layout == SinusoidalLayout::Concat ? d / 2 : count;
+    // The frequencies behind columns [c0, c1): interleaved pairs, or a range in each block.
+    const int c0 = std::clamp(firstColumn, 0, d);
+    const int c1 = columnCount < 0 ? d : std::clamp(c0 + columnCount, c0, d);
+    int low = count, high = 0;
+    if (c0 < c1 && params.layout == SinusoidalLayout::Interleaved) {
+        low = c0 / 2;
+        high = std::min(count, (c1 - 1) / 2 + 1);
+    } else if (c0 < c1) {
+        if (c0 < sineColumns_) {
+            low = std::min(low, c0);
+            high = std::max(high, std::min(c1, sineColumns_));
+        }
+        if (c1 > sineColumns_ && c0 < sineColumns_ + cosineColumns_) {
+            low = std::min(low, std::max(c0 - sineColumns_, 0));
+            high = std::max(high, std::min(c1 - sineColumns_, cosineColumns_));
+        }
+    }
+    firstFrequency_ = low < high ? low : 0;
+    frequencyCount_ = std::max(high - low, 0);
+    const int width = frequencyCount_;
+    gain_.resize(std::size_t(width));
+    for (int i = 0; i < width; ++i) {
+        const double w = frequencies_[std::size_t(firstFrequency_ + i)];
         const double half = std::sin(0.5 * w);
-        gain_[k] = span_ == 1 || std::abs(half) < 1e-300 ? 1.0 : std::sin(0.5 * w * span_) / (span_ * half);
+        gain_[i] = span_ == 1 || std::abs(half) < 1e-300
+                       ? 1.0
+                       : std::sin(0.5 * w * span_) / (span_ * half);
     }
     // Rotations by j steps: exact sin/cos every kAnchorEvery rows, angle addition in between
     // (error under 1e-15). Live views build a generator every frame, and libm calls for all
     // kBlockRows x d/2 entries used to be most of a frame's sample time at d = 4096.
     constexpr int kAnchorEvery = 8;
-    stepSin_.resize(std::size_t(kBlockRows) * count);
+    stepSin_.resize(std::size_t(kBlockRows) * width);
     stepCos_.resize(stepSin_.size());
-    for (int k = 0; k < count; ++k) {
-        const double step = frequencies_[k] * span_;
+    for (int i = 0; i < width; ++i) {
+        const double step = frequencies_[std::size_t(firstFrequency_ + i)] * span_;
         const double sinStep = std::sin(step), cosStep = std::cos(step);
         for (int j = 0; j < kBlockRows; ++j) {
-            double& sinJ = stepSin_[std::size_t(j) * count + k];
-            double& cosJ = stepCos_[std::size_t(j) * count + k];
+            double& sinJ = stepSin_[std::size_t(j) * width + i];
+            double& cosJ = stepCos_[std::size_t(j) * width + i];
             if (j % kAnchorEvery == 0) {
                 sinJ = std::sin(j * step);
                 cosJ = std::cos(j * step);
             } else {
-                const double sinPrevious = stepSin_[std::size_t(j - 1) * count + k];
-                const double cosPrevious = stepCos_[std::size_t(j - 1) * count + k];
+                const double sinPrevious = stepSin_[std::size_t(j - 1) * width + i];
+                const double cosPrevious = stepCos_[std::size_t(j - 1) * width + i];
                 sinJ = sinPrevious * cosStep + cosPrevious * sinStep;
                 cosJ = cosPrevious * cosStep - sinPrevious * sinStep;
             }
@@ -192,7 +222,7 @@ SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& param
 void SinusoidalBlockGenerator::fill(Matrix& means, long long firstRow, int blockCount) const {
     const int d = params_.dModel;
     const int span = span_;
-    const int count = int(frequencies_.size());
+    const int first = firstFrequency_, width = frequencyCount_;
     // Reuses the matrix's memory when it is large enough: fresh pages cost more than the maths.
     means.rows = std::size_t(std::max(blockCount, 0));
     means.cols = std::size_t(d);
@@ -202,42 +232,46 @@ void SinusoidalBlockGenerator::fill(Matrix& means, long long firstRow, int block
     }
 
     // Per-call scratch: small (one value per frequency), so the heap reuses it cheaply.
-    std::vector<double> startSin(static_cast<std::size_t>(count)), startCos(startSin.size());
-    const int sineColumns = params_.layout == SinusoidalLayout::Interleaved ? 0
-                            : params_.layout == SinusoidalLayout::Concat    ? (d + 1) / 2
-                                                                            : d / 2;
-    const int cosineColumns = params_.layout == SinusoidalLayout::Concat ? d / 2 : count;
+    std::vector<double> startSin(static_cast<std::size_t>(width)), startCos(startSin.size());
+    // Frequency indices first + [0, n) written in each part of a row.
+    const int pairs = std::clamp(d / 2 - first, 0, width);             // interleaved sin, cos
+    const int sines = std::clamp(sineColumns_ - first, 0, width);      // concat, t2t sin block
+    const int cosines = std::clamp(cosineColumns_ - first, 0, width);  // concat, t2t cos block
+    const int loneSine = d % 2 == 1 ? int(frequencies_.size()) - 1 - first : -1;  // interleaved
 
     for (int blockStart = 0; blockStart < blockCount; blockStart += kBlockRows) {
         const double centre = double(firstRow) + double(blockStart) * span + 0.5 * (span - 1);
-        for (int k = 0; k < count; ++k) {
-            startSin[k] = gain_[k] * std::sin(centre * frequencies_[k]);
-            startCos[k] = gain_[k] * std::cos(centre * frequencies_[k]);
+        for (int i = 0; i < width; ++i) {
+            const double w = frequencies_[std::size_t(first + i)];
+            startSin[i] = gain_[i] * std::sin(centre * w);
+            startCos[i] = gain_[i] * std::cos(centre * w);
         }
         const int blockEnd = std::min(blockCount, blockStart + kBlockRows);
         for (int r = blockStart; r < blockEnd; ++r) {
             // .data() + offset: with no frequencies (t2t, d = 1) the tables are empty.
-            const double* jSin = stepSin_.data() + std::size_t(r - blockStart) * count;
-            const double* jCos = stepCos_.data() + std::size_t(r - blockStart) * count;
+            const double* jSin = stepSin_.data() + std::size_t(r - blockStart) * width;
+            const double* jCos = stepCos_.data() + std::size_t(r - blockStart) * width;
             // sin(a+b) = sin a cos b + cos a sin b;  cos(a+b) = cos a cos b - sin a sin b,
             // written straight into the row so the loops vectorise.
             double* out = means.row(std::size_t(r));
             const double* sSin = startSin.data();
             const double* sCos = startCos.data();
             if (params_.layout == SinusoidalLayout::Interleaved) {
-                const int pairs = d / 2;
-                for (int k = 0; k < pairs; ++k) {
-                    out[2 * k] = sSin[k] * jCos[k] + sCos[k] * jSin[k];
-                    out[2 * k + 1] = sCos[k] * jCos[k] - sSin[k] * jSin[k];
+                double* pairOut = out + 2 * first;
+                for (int i = 0; i < pairs; ++i) {
+                    pairOut[2 * i] = sSin[i] * jCos[i] + sCos[i] * jSin[i];
+                    pairOut[2 * i + 1] = sCos[i] * jCos[i] - sSin[i] * jSin[i];
                 }
-                if (d % 2 == 1) {
-                    const int k = count - 1;
-                    out[d - 1] = sSin[k] * jCos[k] + sCos[k] * jSin[k];
+                if (loneSine >= 0 && loneSine < width) {
+                    const int i = loneSine;
+                    out[d - 1] = sSin[i] * jCos[i] + sCos[i] * jSin[i];
                 }
             } else {
-                double* cosines = out + sineColumns;
-                for (int k = 0; k < sineColumns; ++k) out[k] = sSin[k] * jCos[k] + sCos[k] * jSin[k];
-                for (int k = 0; k < cosineColumns; ++k) cosines[k] = sCos[k] * jCos[k] - sSin[k] * jSin[k];
+                double* sineOut = out + first;
+                double* cosineOut = out + sineColumns_ + first;
+                for (int i = 0; i < sines; ++i) sineOut[i] = sSin[i] * jCos[i] + sCos[i] * jSin[i];
+                for (int i = 0; i < cosines; ++i)
+                    cosineOut[i] = sCos[i] * jCos[i] - sSin[i] * jSin[i];
                 // t2t with odd d: the trailing column was zeroed above.
             }
         }
@@ -273,7 +307,10 @@ HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window
     };
     // The last block may be cut short by the window's end: it averages only the rows it has.
     const long long fullBlocks = w.rowCount / sample.rowsPerTexel;
-    const SinusoidalBlockGenerator generator(params, int(sample.rowsPerTexel));
+    // Only the frequencies behind the visible columns: zoomed in on a few of 4096 dimensions,
+    // the rest of each row would be computed to be cropped away.
+    const SinusoidalBlockGenerator generator(params, int(sample.rowsPerTexel), int(w.firstCol),
+                                             int(w.colCount));
     Matrix chunk;
     for (long long first = 0; first < fullBlocks; first += kBlockRows) {
         const int count = int(std::min<long long>(kBlockRows, fullBlocks - first));
@@ -281,7 +318,7 @@ HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window
         reduceColumns(chunk, count, first);
     }
     if (const long long remainder = w.rowCount - fullBlocks * sample.rowsPerTexel; remainder > 0) {
-        SinusoidalBlockGenerator(params, int(remainder))
+        SinusoidalBlockGenerator(params, int(remainder), int(w.firstCol), int(w.colCount))
             .fill(chunk, w.firstRow + fullBlocks * sample.rowsPerTexel, 1);
         reduceColumns(chunk, 1, fullBlocks);
     }

@@ -3,6 +3,8 @@
 // reaches a heatmap texture. Long soaks (10,000+ frames) are run by hand: see the README.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "process.hpp"
 
 namespace poslab::test {
@@ -18,6 +20,30 @@ TEST(SoakTest, RandomInputAcrossEveryView) {
         EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
         EXPECT_NE(result.out.find("no NaN drawn"), std::string::npos) << result.out << result.err;
     }
+}
+
+// The frame-time benchmarks (README, Benchmarks) run each scenario's frames and report them.
+TEST(BenchTest, EveryScenarioReportsItsFrames) {
+    if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("bench");
+    for (const char* scenario : {"slider", "pan-zoom", "rope-pan-zoom"}) {
+        auto result =
+            runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-screen 0 1440x900x24' " +
+                     shellQuote(POSLAB_BINARY) + " --fresh --bench-frames 12 " +
+                     "--bench-scenario " + scenario);
+        EXPECT_EQ(result.exitCode, 0) << scenario << result.out << result.err;
+        EXPECT_NE(result.out.find("frames 12 "), std::string::npos) << scenario << result.out;
+        EXPECT_NE(result.out.find("resident memory"), std::string::npos) << scenario << result.out;
+        if (std::string(scenario) == "rope-pan-zoom") {
+            EXPECT_NE(result.out.find("RoPE angles pan-zoom, head_dim 4096, 1048576 positions"),
+                      std::string::npos)
+                << result.out;
+        }
+    }
+    auto bad = runPoslab({"--bench-frames", "3", "--bench-scenario", "zoom"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_EQ(bad.err,
+              "poslab: --bench-scenario must be slider, pan-zoom or rope-pan-zoom (got 'zoom')\n");
 }
 
 }  // namespace

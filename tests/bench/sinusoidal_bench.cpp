@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "poslab/rope.hpp"
+#include "poslab/rope_figures.hpp"
 #include "poslab/sinusoidal.hpp"
 #include "poslab/sinusoidal_figures.hpp"
 
@@ -85,5 +87,37 @@ void BM_SinusoidalLiveSample(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_SinusoidalLiveSample)->Unit(benchmark::kMillisecond);
+
+// Pan and zoom over 1,048,576 positions x 4096 dimensions (issue: frames <= 16 ms): one frame's
+// sample of a 900 x 560 plot, for a window of state.range(0) columns in the middle.
+poslab::CellWindow middleColumns(long long columns, long long total) {
+    return {100000, 600000, (total - columns) / 2, columns};
+}
+
+void BM_SinusoidalZoomedSample(benchmark::State& state) {
+    poslab::SinusoidalParams params;
+    params.dModel = 4096;
+    params.seqLen = 1 << 20;
+    const poslab::CellWindow window = middleColumns(state.range(0), 4096);
+    for (auto _ : state) {
+        auto sample = poslab::sinusoidalSample(params, window, 560, 900);
+        benchmark::DoNotOptimize(sample.values->values.data());
+    }
+}
+BENCHMARK(BM_SinusoidalZoomedSample)->Arg(4096)->Arg(256)->Arg(16)->Unit(benchmark::kMillisecond);
+
+// The same for the RoPE angle map (head_dim 4096: 2048 pairs).
+void BM_RopeAngleZoomedSample(benchmark::State& state) {
+    poslab::RopeParams params;
+    params.headDim = 4096;
+    params.seqLen = 1 << 20;
+    const poslab::RopeFrequencies freqs = poslab::ropeFrequencies(params).value();
+    const poslab::CellWindow window = middleColumns(state.range(0), 2048);
+    for (auto _ : state) {
+        auto sample = poslab::ropeAngleSample(freqs, params.seqLen, window, 560, 900);
+        benchmark::DoNotOptimize(sample.values->values.data());
+    }
+}
+BENCHMARK(BM_RopeAngleZoomedSample)->Arg(2048)->Arg(128)->Arg(16)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -187,7 +187,8 @@ TEST(RopeFiguresTest, ZoomedInAngleTexelsAreExactAngles) {
     ASSERT_TRUE(freqs.ok());
     const HeatmapSample sample = ropeAngleSample(*freqs, 65536, {40000, 300, 0, 64}, 500, 1000);
     ASSERT_EQ(sample.rowsPerTexel, 1);
-    for (std::size_t u : {0u, 1u, 299u}) {
+    // Rows between the exact anchors (every 8th) come from rotations: every row is checked.
+    for (std::size_t u = 0; u < 300; ++u) {
         for (int i : {0, 1, 31, 63}) {
             const double expected =
                 std::fmod((40000.0 + double(u)) * theta(i, 128, 10000), 2 * kPi);
@@ -206,7 +207,8 @@ TEST(RopeFiguresTest, ZoomedOutAngleTexelsAreCircularMeansOrMixed) {
     ASSERT_EQ(sample.values->rows, 497u);  // ceil(65536 / 132): never more texels than asked
     ASSERT_EQ(sample.values->cols, 32u);
     int mixed = 0, shown = 0;
-    for (std::size_t u : {0u, 1u, 250u, 496u}) {  // 496: the last block holds only 64 rows
+    // 496: the last block holds only 64 rows; 1..7 and 250 come from rotations between anchors.
+    for (std::size_t u : {0u, 1u, 5u, 7u, 8u, 250u, 495u, 496u}) {
         const long long row0 = 132LL * static_cast<long long>(u);
         const long long rows = std::min<long long>(132, 65536 - row0);
         for (std::size_t v = 0; v < 32; ++v) {

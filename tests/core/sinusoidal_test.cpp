@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace poslab {
 namespace {
@@ -222,6 +224,49 @@ TEST(SinusoidalTest, MillionPositionSampleStaysSmallAndExact) {
         const int col0 = 5 * g, cols = std::min(5, 4096 - col0);
         EXPECT_NEAR((*sample.values)(r, g), paperMean(row0, rows, col0, cols, 4096, 10000), 1e-9)
             << r << "," << g;
+    }
+}
+
+TEST(SinusoidalTest, ColumnWindowsGiveTheMeansOfTheWholeTablesCells) {
+    // Zoomed in on some columns, only their frequencies are computed: odd starts that split an
+    // interleaved pair, windows across the sin|cos halves, the lone sine and t2t's zero pad. Each
+    // texel against the full table (checked against the reference formulas above) averaged.
+    for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                                    SinusoidalLayout::Tensor2Tensor}) {
+        for (int d : {1, 2, 7, 8, 33}) {
+            const int length = 300;
+            const auto p = params(d, length, layout);
+            const Matrix table = sinusoidalTable(p).value();
+            for (CellWindow window :
+                 {CellWindow{0, length, 0, d}, CellWindow{5, 200, 1, 1},
+                  CellWindow{17, 250, d / 2 - 1, 3}, CellWindow{3, 290, d - 1, 1},
+                  CellWindow{40, 100, d / 3, d / 2 + 1}}) {
+                for (auto [maxRows, maxCols] : {std::pair{400, 400}, std::pair{37, 2}}) {
+                    const HeatmapSample sample = sinusoidalSample(p, window, maxRows, maxCols);
+                    const CellWindow& w = sample.window;  // clamped to the table
+                    for (std::size_t r = 0; r < sample.values->rows; ++r) {
+                        for (std::size_t g = 0; g < sample.values->cols; ++g) {
+                            const long long row0 = w.firstRow + (long long)r * sample.rowsPerTexel;
+                            const long long row1 =
+                                std::min(w.firstRow + w.rowCount, row0 + sample.rowsPerTexel);
+                            const long long col0 = w.firstCol + (long long)g * sample.colsPerTexel;
+                            const long long col1 =
+                                std::min(w.firstCol + w.colCount, col0 + sample.colsPerTexel);
+                            double sum = 0;
+                            for (long long i = row0; i < row1; ++i) {
+                                for (long long c = col0; c < col1; ++c) {
+                                    sum += table(std::size_t(i), std::size_t(c));
+                                }
+                            }
+                            ASSERT_NEAR((*sample.values)(r, g),
+                                        sum / double((row1 - row0) * (col1 - col0)), 1e-12)
+                                << layoutName(layout) << " d=" << d << " window " << w.firstCol
+                                << "+" << w.colCount << " texel " << r << "," << g;
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

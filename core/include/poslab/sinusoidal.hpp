@@ -65,17 +65,23 @@ void sinusoidalBlockMeansInto(Matrix& out, const SinusoidalParams& params, long 
 
 // The same computation kept ready for many calls with one parameter set: the frequency and
 // rotation tables are built once, so streaming a table in chunks costs O(rows x d) in total.
+// A column range computes only the frequencies behind those columns (a view zoomed in on a few
+// of 4096 dimensions); fill's other columns are then left as they were.
 class SinusoidalBlockGenerator {
 public:
-    SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock);
-    // out = blockCount block means starting at table row firstRow (resized; memory reused).
-    void fill(Matrix& out, long long firstRow, int blockCount) const;
+  SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock, int firstColumn = 0,
+                           int columnCount = -1);  // -1: every column
+  // out = blockCount block means starting at table row firstRow (resized; memory reused).
+  void fill(Matrix& out, long long firstRow, int blockCount) const;
 
 private:
     SinusoidalParams params_;
     int span_ = 1;                                  // rows per block
-    std::vector<double> frequencies_, gain_;        // per frequency: radians/position, mean gain
-    std::vector<double> stepSin_, stepCos_;         // [j][k]: rotation by j blocks
+    int sineColumns_ = 0, cosineColumns_ = 0;       // concat, t2t: the sin block, then the cos
+    int firstFrequency_ = 0, frequencyCount_ = 0;   // the frequencies computed
+    std::vector<double> frequencies_;               // every frequency, radians per position
+    std::vector<double> gain_;                      // [k - first]: mean gain of a block
+    std::vector<double> stepSin_, stepCos_;         // [j][k - first]: rotation by j blocks
 };
 
 // Fills out[0..cols) with row `position` of the table (any real position, used by zoomed views).
