@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "poslab/limits.hpp"
+#include "poslab/parallel.hpp"
 #include "poslab/rope_scaling.hpp"
 #include "poslab/similarity.hpp"
 #include "poslab/validate.hpp"
@@ -532,55 +533,63 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
     // Per visible pair: the gain of a full block, e^(i c theta) at the current row's centre and
     // the rotation by one block (per * theta). A live pan recomputes this every frame: libm
     // calls per pair and anchor row instead of per texel cell.
-    std::vector<double> theta(n), gain(n), phaseCos(n), phaseSin(n), stepCos(n), stepSin(n);
+    std::vector<double> theta(n), fullGain(n), stepCos(n), stepSin(n);
     for (std::size_t k = 0; k < n; ++k) {
         theta[k] = freqs.inverse[std::size_t(w.firstCol) + k];
-        gain[k] = gainFor(theta[k], per);
+        fullGain[k] = gainFor(theta[k], per);
         stepCos[k] = std::cos(theta[k] * double(per));
         stepSin[k] = std::sin(theta[k] * double(per));
     }
-    for (long long u = 0; u < texelRows; ++u) {
-        const long long first = w.firstRow + u * per;
-        const long long rows = std::min(per, w.firstRow + w.rowCount - first);
-        const double centre = double(first) + 0.5 * double(rows - 1);
-        if (rows != per) {  // the window's last, shorter block: its own gains
-            for (std::size_t k = 0; k < n; ++k) gain[k] = gainFor(theta[k], rows);
+    // Texel rows split between the cores; each part starts from exact phases.
+    auto rowsFrom = [&](long long firstRow, long long lastRow) {
+        std::vector<double> phaseCos(n), phaseSin(n), lastGain;
+        for (long long u = firstRow; u < lastRow; ++u) {
+            const long long first = w.firstRow + u * per;
+            const long long rows = std::min(per, w.firstRow + w.rowCount - first);
+            const double centre = double(first) + 0.5 * double(rows - 1);
+            const double* gain = fullGain.data();
+            if (rows != per) {  // the window's last, shorter block: its own gains
+                lastGain.resize(n);
+                for (std::size_t k = 0; k < n; ++k) lastGain[k] = gainFor(theta[k], rows);
+                gain = lastGain.data();
+            }
+            if (u == firstRow || u % kAnchorEvery == 0 || rows != per) {
+                // libm reduces large arguments by the true 2 pi (fmod by the double 2 pi would
+                // be less exact, and slower).
+                for (std::size_t k = 0; k < n; ++k) {
+                    phaseCos[k] = std::cos(centre * theta[k]);
+                    phaseSin[k] = std::sin(centre * theta[k]);
+                }
+            } else {
+                for (std::size_t k = 0; k < n; ++k) {
+                    const double c = phaseCos[k], s = phaseSin[k];
+                    phaseCos[k] = c * stepCos[k] - s * stepSin[k];
+                    phaseSin[k] = s * stepCos[k] + c * stepSin[k];
+                }
+            }
+            double* out = values->row(std::size_t(u));
+            for (long long v = 0; v < texelCols; ++v) {
+                const std::size_t k0 = std::size_t(v * sample.colsPerTexel);
+                const std::size_t k1 = std::min(n, k0 + std::size_t(sample.colsPerTexel));
+                double sumCos = 0, sumSin = 0;
+                for (std::size_t k = k0; k < k1; ++k) {
+                    sumCos += gain[k] * phaseCos[k];
+                    sumSin += gain[k] * phaseSin[k];
+                }
+                const double cells = double(rows) * double(k1 - k0);
+                const double threshold = kHalfTurnResultant * cells * (1 - 1e-12);
+                // Squared lengths: no overflow at these sizes, and hypot is slow.
+                if (sumCos * sumCos + sumSin * sumSin < threshold * threshold) {
+                    out[v] = -std::numeric_limits<double>::infinity();
+                    continue;
+                }
+                double angle = std::atan2(sumSin, sumCos);
+                if (angle < 0) angle += kTwoPi;
+                out[v] = angle >= kTwoPi ? 0.0 : angle;
+            }
         }
-        if (u % kAnchorEvery == 0 || rows != per) {
-            // libm reduces large arguments by the true 2 pi (fmod by the double 2 pi would be
-            // less exact, and slower).
-            for (std::size_t k = 0; k < n; ++k) {
-                phaseCos[k] = std::cos(centre * theta[k]);
-                phaseSin[k] = std::sin(centre * theta[k]);
-            }
-        } else {
-            for (std::size_t k = 0; k < n; ++k) {
-                const double c = phaseCos[k], s = phaseSin[k];
-                phaseCos[k] = c * stepCos[k] - s * stepSin[k];
-                phaseSin[k] = s * stepCos[k] + c * stepSin[k];
-            }
-        }
-        double* out = values->row(std::size_t(u));
-        for (long long v = 0; v < texelCols; ++v) {
-            const std::size_t k0 = std::size_t(v * sample.colsPerTexel);
-            const std::size_t k1 = std::min(n, k0 + std::size_t(sample.colsPerTexel));
-            double sumCos = 0, sumSin = 0;
-            for (std::size_t k = k0; k < k1; ++k) {
-                sumCos += gain[k] * phaseCos[k];
-                sumSin += gain[k] * phaseSin[k];
-            }
-            const double cells = double(rows) * double(k1 - k0);
-            const double threshold = kHalfTurnResultant * cells * (1 - 1e-12);
-            // Squared lengths: no overflow at these sizes, and hypot is slow.
-            if (sumCos * sumCos + sumSin * sumSin < threshold * threshold) {
-                out[v] = -std::numeric_limits<double>::infinity();
-                continue;
-            }
-            double angle = std::atan2(sumSin, sumCos);
-            if (angle < 0) angle += kTwoPi;
-            out[v] = angle >= kTwoPi ? 0.0 : angle;
-        }
-    }
+    };
+    parallelFor(texelRows, (1 << 15) / std::max<long long>(1, w.colCount) + 1, rowsFrom);
     sample.values = std::move(values);
     return std::move(sample);  // a structured binding: not moved implicitly
 }

@@ -10,6 +10,7 @@
 
 #include "poslab/figure.hpp"
 #include "poslab/limits.hpp"
+#include "poslab/parallel.hpp"
 #include "poslab/plot.hpp"
 #include "poslab/validate.hpp"
 
@@ -416,19 +417,9 @@ void harmonicSums(const std::vector<double>& frequencies, const std::vector<doub
         }
     };
     // Large profiles (the live view at 65536 positions) split the blocks between the cores.
-    const std::size_t workers =
-        double(count) * double(K) >= double(1 << 22) ? workerCount(std::size_t(blocks)) : 1;
-    if (workers <= 1) {
-        work(0, blocks);
-    } else {
-        std::vector<std::thread> threads;
-        for (std::size_t w = 0; w < workers; ++w) {
-            const int first = int(std::size_t(blocks) * w / workers);
-            const int last = int(std::size_t(blocks) * (w + 1) / workers);
-            threads.emplace_back(work, first, last);
-        }
-        for (std::thread& t : threads) t.join();
-    }
+    const bool large = double(count) * double(K) >= double(1 << 22);
+    parallelFor(blocks, large ? 1 : blocks + 1,
+                [&](long long first, long long last) { work(int(first), int(last)); });
 }
 
 // The part of the similarity that depends on i - j alone, as a profile: all of it for the

@@ -6,6 +6,7 @@
 
 #include "poslab/figure.hpp"
 #include "poslab/limits.hpp"
+#include "poslab/parallel.hpp"
 #include "poslab/validate.hpp"
 
 namespace poslab {
@@ -311,12 +312,20 @@ HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window
     // the rest of each row would be computed to be cropped away.
     const SinusoidalBlockGenerator generator(params, int(sample.rowsPerTexel), int(w.firstCol),
                                              int(w.colCount));
+    // Chunks of kBlockRows texel rows, split between the cores when there are enough cells.
+    const long long chunks = (fullBlocks + kBlockRows - 1) / kBlockRows;
+    const long long cellsPerChunk = kBlockRows * std::max(1LL, w.colCount);
+    parallelFor(chunks, (1 << 16) / cellsPerChunk + 1,
+                [&](long long firstChunk, long long lastChunk) {
+                    Matrix chunk;
+                    for (long long c = firstChunk; c < lastChunk; ++c) {
+                        const long long first = c * kBlockRows;
+                        const int count = int(std::min<long long>(kBlockRows, fullBlocks - first));
+                        generator.fill(chunk, w.firstRow + first * sample.rowsPerTexel, count);
+                        reduceColumns(chunk, count, first);
+                    }
+                });
     Matrix chunk;
-    for (long long first = 0; first < fullBlocks; first += kBlockRows) {
-        const int count = int(std::min<long long>(kBlockRows, fullBlocks - first));
-        generator.fill(chunk, w.firstRow + first * sample.rowsPerTexel, count);
-        reduceColumns(chunk, count, first);
-    }
     if (const long long remainder = w.rowCount - fullBlocks * sample.rowsPerTexel; remainder > 0) {
         SinusoidalBlockGenerator(params, int(remainder), int(w.firstCol), int(w.colCount))
             .fill(chunk, w.firstRow + fullBlocks * sample.rowsPerTexel, 1);
