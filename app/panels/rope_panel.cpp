@@ -254,13 +254,17 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                 return;
             }
             if (ImGui::BeginTabBar("rope figures")) {
+                // A session, lesson or benchmark that chose a figure selects its tab (ImGui
+                // switches a frame later: until then the state keeps the choice).
+                const bool forced = view.figure != shownTab_;
                 for (RopeFigureId id :
                      {RopeFigureId::Rotation, RopeFigureId::Angles, RopeFigureId::Scores,
                       RopeFigureId::Frequencies, RopeFigureId::Decay}) {
                     const ImGuiTabItemFlags flags =
-                        !tabsSynced_ && id == view.figure ? ImGuiTabItemFlags_SetSelected : 0;
+                        forced && id == view.figure ? ImGuiTabItemFlags_SetSelected : 0;
                     if (!ImGui::BeginTabItem(figureName(id), nullptr, flags)) continue;
-                    view.figure = id;
+                    if (!forced) view.figure = id;
+                    shownTab_ = id;
                     switch (id) {
                         case RopeFigureId::Rotation:
                             drawRotation(view, context);
@@ -280,7 +284,6 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                     }
                     ImGui::EndTabItem();
                 }
-                tabsSynced_ = true;
                 ImGui::EndTabBar();
             }
         });

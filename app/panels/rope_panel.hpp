@@ -101,7 +101,7 @@ class RopePanel : public Panel {
     RopeDecayCurve decayCurve_;
 
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
-    bool tabsSynced_ = false;            // the tab bar has been told state.figure once
+    RopeFigureId shownTab_ = RopeFigureId::Rotation;  // the tab ImGui showed last frame
 };
 
 }  // namespace poslab::ui

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "poslab/colormap.hpp"
 #include "poslab/csv.hpp"
 #include "process.hpp"
@@ -530,6 +532,35 @@ TEST(RopeGuiTest, RopeViewUnderXvfbIsNotBlank) {
     EXPECT_GT(pixelsNear(image, {86, 180, 233, 255}, 12), 500);
     EXPECT_GT(pixelsNear(image, {230, 159, 0, 255}, 12), 500);
     EXPECT_GT(distinctColours(image, 400, 120, 1400, 850), 60);
+}
+
+// A session that left the RoPE view on its angle heatmap opens on it again. The tab bar used to
+// overwrite the saved figure with its first tab before it could select the saved one.
+TEST(RopeGuiTest, SessionsReopenTheRopeFigureTheyShowed) {
+    if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("rope-session");
+    const std::string xvfb = "xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY);
+    auto saved =
+        runShell(xvfb + " --fresh --view RoPE --screenshot " + shellQuote(dir + "/first.png") +
+                 " --save-session " + shellQuote(dir + "/session.json"));
+    ASSERT_EQ(saved.exitCode, 0) << saved.err;
+    nlohmann::json session = nlohmann::json::parse(readFile(dir + "/session.json"));
+    session["rope"]["figure"] = 1;  // RopeFigureId::Angles
+    std::ofstream(dir + "/angles.json") << session.dump();
+    const std::string shot = dir + "/angles.png";
+    auto result = runShell(xvfb + " --session " + shellQuote(dir + "/angles.json") +
+                           " --view RoPE --screenshot " + shellQuote(shot));
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const ImageRgba image = loadPng(shot);
+    ASSERT_EQ(image.width, 1440);
+    // The angle map fills the right of the window with the cyclic twilight colormap; the
+    // rotation panels (the first tab) hold no twilight at all.
+    EXPECT_GT(fractionFromColormap(image, ColormapId::Twilight, 500, 200, 1200, 700), 0.5);
+    auto reread = runShell(xvfb + " --session " + shellQuote(dir + "/angles.json") +
+                           " --view RoPE --screenshot " + shellQuote(dir + "/again.png") +
+                           " --save-session " + shellQuote(dir + "/again.json"));
+    ASSERT_EQ(reread.exitCode, 0) << reread.err;
+    EXPECT_EQ(nlohmann::json::parse(readFile(dir + "/again.json"))["rope"]["figure"], 1);
 }
 
 }  // namespace
