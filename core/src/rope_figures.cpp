@@ -540,7 +540,9 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
         stepCos[k] = std::cos(theta[k] * double(per));
         stepSin[k] = std::sin(theta[k] * double(per));
     }
-    // Texel rows split between the cores; each part starts from exact phases.
+    // Texel rows split between the cores; each part starts from exact phases. (Plain copies of
+    // the structured bindings: clang 14 cannot capture those.)
+    const long long columns = texelCols, pairsPerTexel = sample.colsPerTexel;
     auto rowsFrom = [&](long long firstRow, long long lastRow) {
         std::vector<double> phaseCos(n), phaseSin(n), lastGain;
         for (long long u = firstRow; u < lastRow; ++u) {
@@ -568,9 +570,9 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
                 }
             }
             double* out = values->row(std::size_t(u));
-            for (long long v = 0; v < texelCols; ++v) {
-                const std::size_t k0 = std::size_t(v * sample.colsPerTexel);
-                const std::size_t k1 = std::min(n, k0 + std::size_t(sample.colsPerTexel));
+            for (long long v = 0; v < columns; ++v) {
+                const std::size_t k0 = std::size_t(v * pairsPerTexel);
+                const std::size_t k1 = std::min(n, k0 + std::size_t(pairsPerTexel));
                 double sumCos = 0, sumSin = 0;
                 for (std::size_t k = k0; k < k1; ++k) {
                     sumCos += gain[k] * phaseCos[k];
