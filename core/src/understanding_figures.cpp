@@ -389,22 +389,6 @@ double dot4(const double* a, const double* b, std::size_t n) {
     return (s0 + s1) + (s2 + s3);
 }
 
-// Means of groups of `group` consecutive rows (the last may be shorter).
-Matrix rowBlockMeans(const Matrix& m, long long group) {
-    const std::size_t g = std::size_t(std::max(1LL, group));
-    Matrix out((m.rows + g - 1) / g, m.cols);
-    for (std::size_t u = 0; u < out.rows; ++u) {
-        const std::size_t begin = u * g, end = std::min(m.rows, begin + g);
-        double* o = out.row(u);
-        for (std::size_t r = begin; r < end; ++r) {
-            const double* in = m.row(r);
-            for (std::size_t c = 0; c < m.cols; ++c) o[c] += in[c];
-        }
-        for (std::size_t c = 0; c < m.cols; ++c) o[c] /= double(end - begin);
-    }
-    return out;
-}
-
 // scale * a_i . b_j for every row pair; symmetric when a and b are the same matrix.
 Matrix scaledProducts(const Matrix& a, const Matrix& b, double scale) {
     Matrix out(a.rows, b.rows);
@@ -474,9 +458,10 @@ Result<LogitTermMaps> logitTermMaps(const MeaningParams& params, int maxTexels, 
     maps.seqLen = int(L);
     maps.cellsPerTexel = cellsPerTexel((long long)L, std::max(1, maxTexels));
     // Block means of each term from the blocks' mean vectors (the terms are bilinear).
-    const Matrix xm = rowBlockMeans(x, maps.cellsPerTexel);
-    const Matrix pm = rowBlockMeans(p, maps.cellsPerTexel);
-    const Matrix sm = rowBlockMeans(sums, maps.cellsPerTexel);
+    // Means of groups of rows (the last may be shorter); every column kept.
+    const Matrix xm = averageBlocks(x, maps.cellsPerTexel, 1);
+    const Matrix pm = averageBlocks(p, maps.cellsPerTexel, 1);
+    const Matrix sm = averageBlocks(sums, maps.cellsPerTexel, 1);
     maps.means.contentContent = scaledProducts(xm, xm, scale);
     maps.means.contentPosition = scaledProducts(xm, pm, scale);
     maps.means.positionContent = scaledProducts(pm, xm, scale);
