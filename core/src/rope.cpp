@@ -7,6 +7,7 @@
 #include <string>
 
 #include "poslab/limits.hpp"
+#include "poslab/phase_grid.hpp"
 #include "poslab/random.hpp"
 #include "poslab/validate.hpp"
 
@@ -16,9 +17,6 @@ namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-// Positions between exact sin/cos evaluations in forEachPhase (see there).
-constexpr int kPhaseBlock = 32;
-
 // The two dimensions rotated together as pair i of `pairs`.
 struct PairDims {
     std::size_t first;
@@ -27,41 +25,6 @@ struct PairDims {
 PairDims pairDims(RopePairing pairing, std::size_t pairs, std::size_t i) {
     if (pairing == RopePairing::Half) return {i, i + pairs};
     return {2 * i, 2 * i + 1};
-}
-
-// Calls visit(r, cos, sin) for r = 0 .. count-1, where cos[i] = cos(r theta_i) and likewise sin.
-// Exact values at every kPhaseBlock-th r; in between the angle-addition formulas with a small
-// table of cos/sin(j theta_i), j < kPhaseBlock. This keeps offset scores and the decay bound at
-// a handful of multiplications per pair and position, with errors of a few ulps.
-template <class Visit>
-void forEachPhase(const std::vector<double>& theta, int count, Visit&& visit) {
-    const std::size_t pairs = theta.size();
-    const int steps = std::min(kPhaseBlock, count);
-    std::vector<double> stepCos(std::size_t(std::max(steps, 0)) * pairs);
-    std::vector<double> stepSin(stepCos.size());
-    for (int j = 0; j < steps; ++j) {
-        for (std::size_t i = 0; i < pairs; ++i) {
-            stepCos[j * pairs + i] = std::cos(j * theta[i]);
-            stepSin[j * pairs + i] = std::sin(j * theta[i]);
-        }
-    }
-    std::vector<double> startCos(pairs), startSin(pairs), rowCos(pairs), rowSin(pairs);
-    for (int blockStart = 0; blockStart < count; blockStart += kPhaseBlock) {
-        for (std::size_t i = 0; i < pairs; ++i) {
-            startCos[i] = std::cos(double(blockStart) * theta[i]);
-            startSin[i] = std::sin(double(blockStart) * theta[i]);
-        }
-        const int blockEnd = std::min(count, blockStart + kPhaseBlock);
-        for (int r = blockStart; r < blockEnd; ++r) {
-            const double* jCos = &stepCos[std::size_t(r - blockStart) * pairs];
-            const double* jSin = &stepSin[std::size_t(r - blockStart) * pairs];
-            for (std::size_t i = 0; i < pairs; ++i) {
-                rowCos[i] = startCos[i] * jCos[i] - startSin[i] * jSin[i];
-                rowSin[i] = startSin[i] * jCos[i] + startCos[i] * jSin[i];
-            }
-            visit(r, rowCos.data(), rowSin.data());
-        }
-    }
 }
 
 // Shared checks of the functions that take q, k and frequencies.
@@ -241,15 +204,16 @@ Result<std::vector<double>> ropeOffsetScores(const std::vector<double>& q,
     const std::size_t centre = std::size_t(seqLen - 1);
     std::vector<double> scores(2 * centre + 1);
     // score(+r) = C(r) - S(r) and score(-r) = C(r) + S(r), so r = 0..L-1 covers all 2L-1.
-    forEachPhase(freqs.inverse, seqLen, [&](int r, const double* cosines, const double* sines) {
-        double even = 0, odd = 0;
-        for (std::size_t i = 0; i < pairs; ++i) {
-            even += products.dot[i] * cosines[i];
-            odd += products.cross[i] * sines[i];
-        }
-        scores[centre + r] = products.passThrough + even - odd;
-        scores[centre - r] = products.passThrough + even + odd;
-    });
+    forEachGridPhase(freqs.inverse, 0, 1, seqLen,
+                     [&](long long r, const double* cosines, const double* sines) {
+                         double even = 0, odd = 0;
+                         for (std::size_t i = 0; i < pairs; ++i) {
+                             even += products.dot[i] * cosines[i];
+                             odd += products.cross[i] * sines[i];
+                         }
+                         scores[centre + r] = products.passThrough + even - odd;
+                         scores[centre - r] = products.passThrough + even + odd;
+                     });
     return scores;
 }
 
@@ -346,16 +310,18 @@ Result<std::vector<double>> ropeDecayBound(int headDim, double base, int maxDist
     const std::vector<double> theta = defaultInverseFrequencies(headDim, base);
     const std::size_t pairs = theta.size();
     std::vector<double> bound(std::size_t(maxDistance) + 1);
-    forEachPhase(theta, maxDistance + 1, [&](int r, const double* cosines, const double* sines) {
-        // S_j is a prefix sum of unit phasors; the bound averages their lengths over j.
-        double re = 0, im = 0, total = 0;
-        for (std::size_t j = 0; j < pairs; ++j) {
-            re += cosines[j];
-            im += sines[j];
-            total += std::sqrt(re * re + im * im);
-        }
-        bound[std::size_t(r)] = total / double(pairs);
-    });
+    forEachGridPhase(theta, 0, 1, maxDistance + 1,
+                     [&](long long r, const double* cosines, const double* sines) {
+                         // S_j is a prefix sum of unit phasors; the bound averages their lengths
+                         // over j.
+                         double re = 0, im = 0, total = 0;
+                         for (std::size_t j = 0; j < pairs; ++j) {
+                             re += cosines[j];
+                             im += sines[j];
+                             total += std::sqrt(re * re + im * im);
+                         }
+                         bound[std::size_t(r)] = total / double(pairs);
+                     });
     return bound;
 }
 

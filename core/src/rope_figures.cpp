@@ -10,6 +10,7 @@
 
 #include "poslab/limits.hpp"
 #include "poslab/parallel.hpp"
+#include "poslab/phase_grid.hpp"
 #include "poslab/rope_scaling.hpp"
 #include "poslab/similarity.hpp"
 #include "poslab/validate.hpp"

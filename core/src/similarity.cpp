@@ -11,6 +11,7 @@
 #include "poslab/figure.hpp"
 #include "poslab/limits.hpp"
 #include "poslab/parallel.hpp"
+#include "poslab/phase_grid.hpp"
 #include "poslab/plot.hpp"
 #include "poslab/validate.hpp"
 
@@ -548,9 +549,6 @@ Result<OffsetSimilarity> offsetSimilarity(const SimilarityParams& params) {
 
 namespace {
 
-// Grid points between exact sin/cos evaluations in forEachGridPhase.
-constexpr long long kGridBlock = 32;
-
 // Corner offsets i0 - j0 of the texels of an a x b block grid over window w: the lattice from
 // `low` in steps of gcd(a, b), `count` points.
 struct OffsetLattice {
@@ -599,38 +597,6 @@ OffsetProfile blockProfile(const OffsetProfile& profile, long long a, long long 
 }
 
 }  // namespace
-
-void forEachGridPhase(const std::vector<double>& frequencies, double first, double step,
-                      long long count,
-                      const std::function<void(long long, const double*, const double*)>& visit) {
-    const std::size_t K = frequencies.size();
-    const std::size_t steps = std::size_t(std::clamp<long long>(count, 0, kGridBlock));
-    std::vector<double> stepCos(steps * K), stepSin(steps * K);
-    for (std::size_t j = 0; j < steps; ++j) {
-        for (std::size_t k = 0; k < K; ++k) {
-            stepCos[j * K + k] = std::cos(double(j) * step * frequencies[k]);
-            stepSin[j * K + k] = std::sin(double(j) * step * frequencies[k]);
-        }
-    }
-    std::vector<double> startCos(K), startSin(K), rowCos(K), rowSin(K);
-    for (long long blockStart = 0; blockStart < count; blockStart += kGridBlock) {
-        const double x = first + double(blockStart) * step;
-        for (std::size_t k = 0; k < K; ++k) {
-            startCos[k] = std::cos(x * frequencies[k]);
-            startSin[k] = std::sin(x * frequencies[k]);
-        }
-        const long long blockEnd = std::min(count, blockStart + kGridBlock);
-        for (long long j = blockStart; j < blockEnd; ++j) {
-            const double* jCos = &stepCos[std::size_t(j - blockStart) * K];
-            const double* jSin = &stepSin[std::size_t(j - blockStart) * K];
-            for (std::size_t k = 0; k < K; ++k) {
-                rowCos[k] = startCos[k] * jCos[k] - startSin[k] * jSin[k];
-                rowSin[k] = startSin[k] * jCos[k] + startCos[k] * jSin[k];
-            }
-            visit(j, rowCos.data(), rowSin.data());
-        }
-    }
-}
 
 std::vector<double> profileValues(const OffsetProfile& profile, double first, double step,
                                   long long count) {

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -126,13 +125,6 @@ std::vector<double> profileValues(const OffsetProfile& profile, double first, do
 inline constexpr long long kProfileBudget = 1LL << 27;
 HeatmapSample profileSample(const OffsetProfile& profile, CellWindow window, int maxRows,
                             int maxCols, long long budget = kProfileBudget);
-
-// Calls visit(j, cos, sin) for j = 0 .. count-1 with cos[k] = cos(x_j w_k) and likewise sin, at
-// x_j = first + j * step: exact values every 32 points, angle addition from a table in between
-// (a few ulps). The phase engine of profileValues, shared with RoPE's decay bound.
-void forEachGridPhase(const std::vector<double>& frequencies, double first, double step,
-                      long long count,
-                      const std::function<void(long long, const double*, const double*)>& visit);
 
 // ---- Matrices
 Result<Matrix> similarityMatrix(const SimilarityParams& params);  // L x L
