@@ -162,7 +162,7 @@ ImageRgba heatmapImage(const HeatmapItem& item, bool vector) {
                                 cellsPerTexel(source->cols, kMaxHeatmapTexels));
         source = &reduced;
     }
-    ImageRgba cells = colorize(*source, item.colormap, item.range);
+    ImageRgba cells = colorize(*source, item.colormap, item.range, item.masked);
     bleedIntoTransparent(cells);
     auto blockSize = [&](float pixels, int count) {
         if (!vector) return 1;

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "gfx/fonts.hpp"
 #include "gfx/framebuffer_rect.hpp"
@@ -46,16 +47,20 @@ void fillRectangle(ImDrawList* list, ImVec2 a, ImVec2 b, Rgba colour) {
     list->AddRectFilled(a, b, toImColor(colour));
 }
 
+// Draws each item as it comes; every handler but the clip ones forgets `lastHeatmap`, so a
+// shade is folded into a heatmap only when nothing was drawn between them.
 struct Replay {
     const FigureTarget& target;
     ImDrawList* list;
+    HeatmapTextures::DrawId lastHeatmap = HeatmapTextures::kNoDraw;
 
     ImVec2 at(Point p) const {
         return {target.origin.x + p.x * target.scale, target.origin.y + p.y * target.scale};
     }
     float length(float v) const { return v * target.scale; }
 
-    void operator()(const TextItem& item) const {
+    void operator()(const TextItem& item) {
+        lastHeatmap = HeatmapTextures::kNoDraw;
         if (item.text.empty()) return;
         const float size = length(item.size);
         ImFont* font = target.fonts->forSize(size);
@@ -85,7 +90,8 @@ struct Replay {
             }
         }
     }
-    void operator()(const LineItem& item) const {
+    void operator()(const LineItem& item) {
+        lastHeatmap = HeatmapTextures::kNoDraw;
         const ImVec2 a = at(item.from), b = at(item.to);
         const float width = length(item.width);
         if (!item.dashed) {
@@ -102,7 +108,8 @@ struct Replay {
                           ImVec2(a.x + unit.x * e, a.y + unit.y * e), toImColor(item.color), width);
         }
     }
-    void operator()(const PolylineItem& item) const {
+    void operator()(const PolylineItem& item) {
+        lastHeatmap = HeatmapTextures::kNoDraw;
         if (item.points.size() < 2) return;
         std::vector<Point> screen;
         screen.reserve(item.points.size());
@@ -127,27 +134,36 @@ struct Replay {
             list->AddPolyline(points.data(), int(points.size()), toImColor(item.color), 0, width);
         }
     }
-    void operator()(const RectItem& item) const {
+    void operator()(const RectItem& item) {
         const ImVec2 a = at({item.box.x, item.box.y}), b = at({item.box.right(), item.box.bottom()});
+        const HeatmapTextures::DrawId under = std::exchange(lastHeatmap, HeatmapTextures::kNoDraw);
+        const bool translucentShade = item.fill.a > 0 && item.fill.a < 255 && !item.stroke.a;
+        if (translucentShade && under != HeatmapTextures::kNoDraw &&
+            target.heatmaps->addShade(under, list, a, b, item.fill)) {
+            return;
+        }
         if (item.fill.a) fillRectangle(list, a, b, item.fill);
         if (item.stroke.a) list->AddRect(a, b, toImColor(item.stroke), 0, 0, length(item.strokeWidth));
     }
-    void operator()(const CircleItem& item) const {
+    void operator()(const CircleItem& item) {
+        lastHeatmap = HeatmapTextures::kNoDraw;
         if (item.fill.a) list->AddCircleFilled(at(item.center), length(item.radius), toImColor(item.fill));
         if (item.stroke.a) {
             list->AddCircle(at(item.center), length(item.radius), toImColor(item.stroke), 0,
                             length(item.strokeWidth));
         }
     }
-    void operator()(const PolygonItem& item) const {
+    void operator()(const PolygonItem& item) {
+        lastHeatmap = HeatmapTextures::kNoDraw;
         std::vector<ImVec2> points;
         for (Point p : item.points) points.push_back(at(p));
         if (points.size() >= 3) list->AddConvexPolyFilled(points.data(), int(points.size()), toImColor(item.fill));
     }
-    void operator()(const HeatmapItem& item) const {
+    void operator()(const HeatmapItem& item) {
+        lastHeatmap = HeatmapTextures::kNoDraw;
         if (target.heatmaps) {
-            target.heatmaps->addToDrawList(list, item, at({item.box.x, item.box.y}),
-                                           at({item.box.right(), item.box.bottom()}));
+            lastHeatmap = target.heatmaps->addToDrawList(list, item, at({item.box.x, item.box.y}),
+                                                         at({item.box.right(), item.box.bottom()}));
         }
     }
     void operator()(const ClipPush& item) const {

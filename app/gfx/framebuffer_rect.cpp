@@ -25,4 +25,14 @@ FramebufferRect intersect(const FramebufferRect& a, const FramebufferRect& b) {
     return {x0, y0, x1 - x0, y1 - y0};
 }
 
+std::array<FramebufferRect, 4> subtract(const FramebufferRect& whole, const FramebufferRect& hole) {
+    if (hole.empty()) return {whole, {}, {}, {}};
+    const long holeTop = hole.y + hole.height, wholeTop = whole.y + whole.height;
+    const long holeRight = hole.x + hole.width, wholeRight = whole.x + whole.width;
+    return {FramebufferRect{whole.x, whole.y, whole.width, hole.y - whole.y},
+            FramebufferRect{whole.x, holeTop, whole.width, wholeTop - holeTop},
+            FramebufferRect{whole.x, hole.y, hole.x - whole.x, hole.height},
+            FramebufferRect{holeRight, hole.y, wholeRight - holeRight, hole.height}};
+}
+
 }  // namespace poslab::gfx

@@ -2,6 +2,8 @@
 // pixels glViewport and glScissor take. For draw callbacks (scissored clears, heatmaps).
 #pragma once
 
+#include <array>
+
 namespace poslab::gfx {
 
 struct FramebufferRect {
@@ -15,5 +17,8 @@ struct FramebufferRect {
 // centres lie inside (the ones a filled rectangle covers). Call inside RenderDrawData only.
 FramebufferRect framebufferRect(float left, float top, float right, float bottom);
 FramebufferRect intersect(const FramebufferRect& a, const FramebufferRect& b);
+// `whole` without `hole`: up to four non-overlapping rectangles (bands below and above the
+// hole, then its left and right), empty ones included. `hole` must lie inside `whole`.
+std::array<FramebufferRect, 4> subtract(const FramebufferRect& whole, const FramebufferRect& hole);
 
 }  // namespace poslab::gfx

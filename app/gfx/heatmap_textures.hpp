@@ -3,8 +3,9 @@
 // Each HeatmapItem::version is colourised on the CPU (core's colorize(), the same colours the
 // Cairo renderer writes) and uploaded once as an RGBA8 texture, one texel per cell. When Dear
 // ImGui renders, a draw callback runs shaders/heatmap.frag over the heatmap's rectangle, one
-// texel fetch per pixel: on software GL (llvmpipe) the per-pixel work is the cost, so the
-// colormap lookup is done once per cell here rather than once per pixel there. A new colormap
+// nearest-texel lookup per pixel: on software GL (llvmpipe) the per-pixel work is the cost, so
+// the colormap lookup is done once per cell here rather than once per pixel there, and a
+// translucent shade drawn right over a heatmap is folded into its pass. A new colormap
 // or range re-colourises the cached cells. Textures not used for a few frames go to a small pool
 // and are refilled in place when a heatmap of the same size arrives (a slider being dragged).
 #pragma once
@@ -27,10 +28,21 @@ class HeatmapTextures {
   public:
     Status initialize();  // compiles the shader; needs a current context
 
+    using DrawId = std::size_t;                    // a heatmap queued this frame
+    static constexpr DrawId kNoDraw = DrawId(-1);  // nothing was queued
+
     // Draws `item` into [topLeft, bottomRight) of `list` (screen coordinates) when the list is
-    // rendered, clipped to the list's current clip rectangle. False when the item cannot be shown.
-    bool addToDrawList(ImDrawList* list, const HeatmapItem& item, ImVec2 topLeft,
-                       ImVec2 bottomRight);
+    // rendered, clipped to the list's current clip rectangle. kNoDraw when it cannot be shown.
+    DrawId addToDrawList(ImDrawList* list, const HeatmapItem& item, ImVec2 topLeft,
+                         ImVec2 bottomRight);
+    // Darkens [topLeft, bottomRight) of a queued heatmap, clipped to the list's current clip
+    // rectangle, as `colour` blended over it would, but in the heatmap's own pass: software GL
+    // pays for every blended pixel, and a "beyond training length" shade can cover half a
+    // heatmap. Only for a shade drawn right after the heatmap, nothing between. False, changing
+    // nothing, when it cannot be folded in (outside the heatmap's visible part, masked cells,
+    // already shaded): then draw the rectangle as usual.
+    bool addShade(DrawId draw, const ImDrawList* list, ImVec2 topLeft, ImVec2 bottomRight,
+                  Rgba colour);
     void endFrame();  // after rendering: forgets this frame's draws, retires unused textures
 
     std::size_t cachedCount() const { return entries_.size(); }  // textures holding live versions
@@ -43,15 +55,26 @@ class HeatmapTextures {
     struct Entry {
         Texture image;  // RGBA8, one texel per cell, row 0 = the top row
         int width = 0, height = 0;
-        bool hasMaskedCells = false;  // -inf present: draw with blending so the mask shows through
+        bool hasMaskedCells = false;                // -inf present
         ColormapId colormap = ColormapId::Viridis;  // what the texels were colourised with
         ValueRange range;
+        Rgba masked;
+        // Masked cells left (partly) transparent: drawn with blending so what is under shows.
+        bool translucent() const { return hasMaskedCells && masked.a < 255; }
         std::uint64_t lastUsedFrame = 0;
+    };
+    struct ScreenBox {  // [left, right) x [top, bottom) in screen coordinates
+        float left = 0, top = 0, right = 0, bottom = 0;
     };
     struct Draw {  // one heatmap queued for this frame's render
         HeatmapTextures* owner = nullptr;
         const Entry* entry = nullptr;
-        float left = 0, top = 0, right = 0, bottom = 0;  // screen coordinates
+        ScreenBox image;    // where the whole heatmap goes
+        ScreenBox visible;  // the part inside the clip rectangle it was queued with
+        bool shaded = false;
+        ScreenBox shade;      // darkened part, inside `visible`
+        float shadeKeep = 1;  // colour = texel * keep + add
+        float shadeAdd[3] = {0, 0, 0};
     };
     struct PooledTexture {
         Texture texture;
@@ -63,9 +86,11 @@ class HeatmapTextures {
     static void drawCallback(const ImDrawList* list, const ImDrawCmd* command);
     void draw(const Draw& draw, const ImDrawCmd& command);
 
-    Program program_;
+    Program plain_;   // heatmap.frag: the texels as they are
+    Program shaded_;  // heatmap_shaded.frag: the texels under a folded-in shade
+    GLint locationPlainImage_ = -1, locationShadedImage_ = -1, locationKeep_ = -1,
+          locationAdd_ = -1;
     VertexArray emptyVertexArray_;
-    GLint locationImage_ = -1, locationRect_ = -1;
     std::unordered_map<std::uint64_t, Entry> entries_;
     std::vector<PooledTexture> pool_;
     std::deque<Draw> draws_;  // stable addresses: the draw commands point at them

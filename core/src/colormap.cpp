@@ -161,7 +161,7 @@ ValueRange symmetricRange(const Matrix& values) {
     return {-magnitude, magnitude};
 }
 
-ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range) {
+ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range, Rgba masked) {
     ImageRgba image;
     image.width = int(values.cols);
     image.height = int(values.rows);
@@ -175,7 +175,7 @@ ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range) {
         if (std::isnan(v)) {
             color = kMissingColor;
         } else if (v == -INFINITY) {
-            color = kMaskedColor;
+            color = masked;
         } else {
             const double index = std::clamp((v - range.low) * scale, 0.0, double(kColormapSize - 1));
             color = table[std::size_t(index + 0.5)];  // rounds half up, as lround for index >= 0

@@ -423,14 +423,9 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
                   std::max(1.f, area.height - m.top - m.bottom)};
     if (!spec.title.empty()) drawTitle(figure, area, spec.title, theme);
 
-    // The masked colour under the cells shows through masked (-inf, transparent) ones. Without
-    // any, the cells hide it completely: skipping it saves a plot-sized fill (software GL pays
-    // for every pixel drawn, hidden or not).
-    const bool anyMasked =
-        !spec.values || spec.values->empty() ||
-        std::any_of(spec.values->values.begin(), spec.values->values.end(),
-                                    [](double v) { return v == -INFINITY; });
-    if (anyMasked) {
+    // Masked (-inf) cells take the theme's masked colour in the heatmap itself: opaque cells
+    // need no blending, which software GL pays for per pixel. With no cells, the plot shows it.
+    if (!spec.values || spec.values->empty()) {
         RectItem under;
         under.box = frame.plot;
         under.fill = theme.masked;
@@ -450,6 +445,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
         heatmap.values = spec.values;
         heatmap.colormap = spec.colormap;
         heatmap.range = range;
+        heatmap.masked = theme.masked;
         heatmap.version = spec.version;
         figure.add(heatmap);
         figure.add(ClipPop{});

@@ -83,30 +83,50 @@ int maskedUnderlays(const Figure& figure, const PlotFrame& frame, const Theme& t
     return count;
 }
 
-TEST(PlotTest, MaskedColourIsDrawnUnderHeatmapsOnlyWhenCellsAreMasked) {
+// Masked (-inf) cells are painted in the theme's masked colour by the heatmap itself, opaque,
+// so renderers need neither a plot-sized underlay nor blending (software GL pays per pixel for
+// both). Only a heatmap with no cells leaves the masked colour showing in the plot.
+TEST(PlotTest, MaskedCellsTakeTheThemesColourInTheHeatmapWithNoUnderlay) {
     const Theme theme = darkTheme();
-    auto spec = [](Matrix m) {
+    auto spec = [](std::shared_ptr<const Matrix> m) {
         HeatmapSpec s;
-        s.values = std::make_shared<const Matrix>(std::move(m));
+        s.values = std::move(m);
         s.x = {"x", 0, 2, false, true};
         s.y = {"y", 0, 2, false, true};
         s.range = {-1, 1};
         return s;
     };
-    Matrix plain(2, 2);
-    plain(0, 1) = 0.5;
-    Matrix masked = plain;
+    Matrix masked(2, 2);
+    masked(0, 1) = 0.5;
     masked(1, 0) = -INFINITY;
 
     Figure a = emptyFigure(400, 300, theme);
     PlotFrame frameA;
-    drawHeatmap(a, {0, 0, 400, 300}, spec(plain), theme, &frameA);
-    EXPECT_EQ(maskedUnderlays(a, frameA, theme), 0);  // the cells hide the whole plot area
+    const auto cellsShown = std::make_shared<const Matrix>(masked);
+    drawHeatmap(a, {0, 0, 400, 300}, spec(cellsShown), theme, &frameA);
+    EXPECT_EQ(maskedUnderlays(a, frameA, theme), 0);
+    int heatmaps = 0;
+    for (const auto& item : a.items) {
+        const auto* heatmap = std::get_if<HeatmapItem>(&item);
+        if (!heatmap || heatmap->values != cellsShown) continue;  // not the colour bar
+        ++heatmaps;
+        EXPECT_EQ(heatmap->masked, theme.masked);
+        EXPECT_EQ(heatmap->masked.a, 255);
+        // The colour the renderers get for the masked cell, and for the others the colormap's.
+        const ImageRgba cells =
+            colorize(*heatmap->values, heatmap->colormap, heatmap->range, heatmap->masked);
+        const std::uint8_t* m = &cells.pixels[(1 * 2 + 0) * 4];
+        EXPECT_EQ((Rgba{m[0], m[1], m[2], m[3]}), theme.masked);
+        const std::uint8_t* top = &cells.pixels[(0 * 2 + 1) * 4];
+        // 0.5 in [-1, 1] is three quarters up the scale: entry round(0.75 * 255) = 191.
+        EXPECT_EQ((Rgba{top[0], top[1], top[2], top[3]}), colormapTable(heatmap->colormap)[191]);
+    }
+    EXPECT_EQ(heatmaps, 1);
 
     Figure b = emptyFigure(400, 300, theme);
     PlotFrame frameB;
-    drawHeatmap(b, {0, 0, 400, 300}, spec(masked), theme, &frameB);
-    EXPECT_EQ(maskedUnderlays(b, frameB, theme), 1);  // shows through the masked cell
+    drawHeatmap(b, {0, 0, 400, 300}, spec(std::make_shared<const Matrix>()), theme, &frameB);
+    EXPECT_EQ(maskedUnderlays(b, frameB, theme), 1);  // no cells: the plot shows masked
 }
 
 // The horizontal extent [left, right] of a text item, by the same estimate the layout uses.

@@ -58,7 +58,8 @@ struct ImageRgba {
 };
 
 // One pixel per cell (row r becomes image row r); values mapped linearly from range to [0,1].
-// -inf becomes kMaskedColor, NaN kMissingColor, +inf the top of the scale.
-ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range);
+// -inf becomes `masked` (by default transparent), NaN kMissingColor, +inf the top of the scale.
+ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range,
+                   Rgba masked = kMaskedColor);
 
 }  // namespace poslab

@@ -81,7 +81,8 @@ struct HeatmapItem {  // values drawn cell by cell into box, row 0 at the top
     std::shared_ptr<const Matrix> values;
     ColormapId colormap = ColormapId::Viridis;
     ValueRange range;
-    std::uint64_t version = 0;  // changes whenever values change: renderers cache on it
+    Rgba masked = kMaskedColor;  // -inf cells; the default is transparent: what is under shows
+    std::uint64_t version = 0;   // changes whenever values change: renderers cache on it
 };
 struct ClipPush {  // later items are clipped to box until the matching ClipPop
     Box box;
