@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "poslab/angle.hpp"
 #include "poslab/limits.hpp"
 #include "poslab/parallel.hpp"
 #include "poslab/phase_grid.hpp"
@@ -523,7 +524,7 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
     // When the angles spread over more than half a turn (mean length below 2/pi, that of a
     // uniform half-turn arc) there is no honest single angle: the texel is masked ("mixed").
     constexpr double kHalfTurnResultant = 2.0 / kPi;
-    constexpr int kAnchorEvery = 16;  // exact phases every 16 texel rows, rotations in between
+    constexpr int kAnchorEvery = 64;  // exact phases every 64 texel rows, rotations between
     const std::size_t n = std::size_t(w.colCount);
     const long long per = sample.rowsPerTexel;
     auto gainFor = [](double theta, long long rows) {
@@ -586,9 +587,7 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
                     out[v] = -std::numeric_limits<double>::infinity();
                     continue;
                 }
-                double angle = std::atan2(sumSin, sumCos);
-                if (angle < 0) angle += kTwoPi;
-                out[v] = angle >= kTwoPi ? 0.0 : angle;
+                out[v] = directionAngle(sumSin, sumCos);
             }
         }
     };

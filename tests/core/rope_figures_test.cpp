@@ -187,7 +187,7 @@ TEST(RopeFiguresTest, ZoomedInAngleTexelsAreExactAngles) {
     ASSERT_TRUE(freqs.ok());
     const HeatmapSample sample = ropeAngleSample(*freqs, 65536, {40000, 300, 0, 64}, 500, 1000);
     ASSERT_EQ(sample.rowsPerTexel, 1);
-    // Rows between the exact anchors (every 8th) come from rotations: every row is checked.
+    // Rows between the exact anchors (every 64th) come from rotations: every row is checked.
     for (std::size_t u = 0; u < 300; ++u) {
         for (int i : {0, 1, 31, 63}) {
             const double expected =
