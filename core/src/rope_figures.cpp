@@ -532,6 +532,15 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
         return rows == 1 || std::abs(half) < 1e-300 ? double(rows)
                                                     : std::sin(0.5 * theta * double(rows)) / half;
     };
+    const long long columns = texelCols, pairsPerTexel = sample.colsPerTexel;
+    auto pairsOf = [&](long long v) {  // the pairs [first, last) under texel column v
+        const std::size_t k0 = std::size_t(v * pairsPerTexel);
+        return std::pair{k0, std::min(n, k0 + std::size_t(pairsPerTexel))};
+    };
+    // The threshold a texel's summed vector must reach, for `rows` positions of `pairs` pairs.
+    auto thresholdFor = [](long long rows, std::size_t pairs) {
+        return kHalfTurnResultant * double(rows) * double(pairs) * (1 - 1e-12);
+    };
     // Per visible pair: the gain of a full block, e^(i c theta) at the current row's centre and
     // the rotation by one block (per * theta). A live pan recomputes this every frame: libm
     // calls per pair and anchor row instead of per texel cell.
@@ -539,12 +548,33 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
     for (std::size_t k = 0; k < n; ++k) {
         theta[k] = freqs.inverse[std::size_t(w.firstCol) + k];
         fullGain[k] = gainFor(theta[k], per);
-        stepCos[k] = std::cos(theta[k] * double(per));
-        stepSin[k] = std::sin(theta[k] * double(per));
     }
-    // Texel rows split between the cores; each part starts from exact phases. (Plain copies of
-    // the structured bindings: clang 14 cannot capture those.)
-    const long long columns = texelCols, pairsPerTexel = sample.colsPerTexel;
+    // A column whose pairs turn so fast that even perfectly aligned block sums (the sum of the
+    // gains' sizes bounds the summed vector) stay below the threshold is mixed on every full
+    // block, whatever the phases: its phases are never needed. Zoomed out, that is most of
+    // the fast pairs, and most of a frame's work.
+    std::vector<char> alwaysMixed(static_cast<std::size_t>(columns));
+    std::vector<std::pair<std::size_t, std::size_t>> livePairs;  // ranges the other columns use
+    for (long long v = 0; v < columns; ++v) {
+        const auto [k0, k1] = pairsOf(v);
+        double bound = 0;
+        for (std::size_t k = k0; k < k1; ++k) bound += std::abs(fullGain[k]);
+        alwaysMixed[std::size_t(v)] = bound < thresholdFor(per, k1 - k0) * (1 - 1e-9);
+        if (alwaysMixed[std::size_t(v)]) continue;
+        if (!livePairs.empty() && livePairs.back().second == k0) {
+            livePairs.back().second = k1;
+        } else {
+            livePairs.emplace_back(k0, k1);
+        }
+    }
+    for (const auto& [k0, k1] : livePairs) {
+        for (std::size_t k = k0; k < k1; ++k) {
+            stepCos[k] = std::cos(theta[k] * double(per));
+            stepSin[k] = std::sin(theta[k] * double(per));
+        }
+    }
+    const std::vector<std::pair<std::size_t, std::size_t>> allPairs{{0, n}};
+    // Texel rows split between the cores; each part starts from exact phases.
     auto rowsFrom = [&](long long firstRow, long long lastRow) {
         std::vector<double> phaseCos(n), phaseSin(n), lastGain;
         for (long long u = firstRow; u < lastRow; ++u) {
@@ -552,36 +582,44 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
             const long long rows = std::min(per, w.firstRow + w.rowCount - first);
             const double centre = double(first) + 0.5 * double(rows - 1);
             const double* gain = fullGain.data();
-            if (rows != per) {  // the window's last, shorter block: its own gains
+            const bool fullBlock = rows == per;
+            if (!fullBlock) {  // the window's last, shorter block: its own gains, every pair
                 lastGain.resize(n);
                 for (std::size_t k = 0; k < n; ++k) lastGain[k] = gainFor(theta[k], rows);
                 gain = lastGain.data();
             }
-            if (u == firstRow || u % kAnchorEvery == 0 || rows != per) {
+            const auto& used = fullBlock ? livePairs : allPairs;
+            if (u == firstRow || u % kAnchorEvery == 0 || !fullBlock) {
                 // libm reduces large arguments by the true 2 pi (fmod by the double 2 pi would
                 // be less exact, and slower).
-                for (std::size_t k = 0; k < n; ++k) {
-                    phaseCos[k] = std::cos(centre * theta[k]);
-                    phaseSin[k] = std::sin(centre * theta[k]);
+                for (const auto& [k0, k1] : used) {
+                    for (std::size_t k = k0; k < k1; ++k) {
+                        phaseCos[k] = std::cos(centre * theta[k]);
+                        phaseSin[k] = std::sin(centre * theta[k]);
+                    }
                 }
             } else {
-                for (std::size_t k = 0; k < n; ++k) {
-                    const double c = phaseCos[k], s = phaseSin[k];
-                    phaseCos[k] = c * stepCos[k] - s * stepSin[k];
-                    phaseSin[k] = s * stepCos[k] + c * stepSin[k];
+                for (const auto& [k0, k1] : used) {
+                    for (std::size_t k = k0; k < k1; ++k) {
+                        const double c = phaseCos[k], s = phaseSin[k];
+                        phaseCos[k] = c * stepCos[k] - s * stepSin[k];
+                        phaseSin[k] = s * stepCos[k] + c * stepSin[k];
+                    }
                 }
             }
             double* out = values->row(std::size_t(u));
             for (long long v = 0; v < columns; ++v) {
-                const std::size_t k0 = std::size_t(v * pairsPerTexel);
-                const std::size_t k1 = std::min(n, k0 + std::size_t(pairsPerTexel));
+                if (fullBlock && alwaysMixed[std::size_t(v)]) {
+                    out[v] = -std::numeric_limits<double>::infinity();
+                    continue;
+                }
+                const auto [k0, k1] = pairsOf(v);
                 double sumCos = 0, sumSin = 0;
                 for (std::size_t k = k0; k < k1; ++k) {
                     sumCos += gain[k] * phaseCos[k];
                     sumSin += gain[k] * phaseSin[k];
                 }
-                const double cells = double(rows) * double(k1 - k0);
-                const double threshold = kHalfTurnResultant * cells * (1 - 1e-12);
+                const double threshold = thresholdFor(rows, k1 - k0);
                 // Squared lengths: no overflow at these sizes, and hypot is slow.
                 if (sumCos * sumCos + sumSin * sumSin < threshold * threshold) {
                     out[v] = -std::numeric_limits<double>::infinity();

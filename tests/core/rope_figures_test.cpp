@@ -229,6 +229,39 @@ TEST(RopeFiguresTest, ZoomedOutAngleTexelsAreCircularMeansOrMixed) {
     EXPECT_GT(shown, 0);  // the slow ones barely move
 }
 
+// The whole of the largest table on one screen: 1,048,576 positions x 2048 pairs on 560 x 900
+// texels. Fast pairs are skipped as mixed without their phases being computed; every column of
+// a few rows (the first, one between anchors, the shorter last) is checked against the sum.
+TEST(RopeFiguresTest, WholeLargestTableMatchesTheBruteForceMeanInEveryColumn) {
+    const RopeParams p = params(4096, 1 << 20);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const HeatmapSample sample = ropeAngleSample(*freqs, 1 << 20, {}, 560, 900);
+    const long long per = sample.rowsPerTexel, pairsPerTexel = sample.colsPerTexel;
+    ASSERT_EQ(per, 1873);  // ceil(2^20 / 560)
+    ASSERT_EQ(pairsPerTexel, 3);
+    const std::size_t lastRow = sample.values->rows - 1;
+    int mixed = 0, shown = 0;
+    for (std::size_t u : {std::size_t(0), std::size_t(100), lastRow}) {
+        const long long row0 = per * static_cast<long long>(u);
+        const long long rows = std::min<long long>(per, (1 << 20) - row0);
+        for (std::size_t v = 0; v < sample.values->cols; ++v) {
+            const int pair0 = int(v) * 3, pairs = std::min(3, 2048 - pair0);
+            const auto [direction, length] = bruteCircularMean(row0, rows, pair0, pairs, 4096);
+            const double texel = (*sample.values)(u, v);
+            if (length < 2 / kPi - 1e-9) {
+                EXPECT_TRUE(std::isinf(texel) && texel < 0) << u << " " << v << " " << length;
+                ++mixed;
+            } else if (length > 2 / kPi + 1e-9) {
+                EXPECT_NEAR(std::remainder(texel - direction, 2 * kPi), 0.0, 1e-7) << u << " " << v;
+                ++shown;
+            }
+        }
+    }
+    EXPECT_GT(mixed, 1200);  // the fast three quarters, on each row
+    EXPECT_GT(shown, 400);   // the slowest quarter
+}
+
 TEST(RopeFiguresTest, AngleHeatmapUsesTwilightAndExplainsItsSummary) {
     const RopeParams p = params(128, 65536);
     Figure figure = emptyFigure(900, 600, darkTheme());
