@@ -26,6 +26,18 @@ class UnderstandingTest : public ::testing::Test {
     int filesInDir() const {
         return int(std::distance(std::filesystem::directory_iterator(dir), {}));
     }
+    // `command` with --out OUT appended is refused: exit code 2, one line naming the problem
+    // (containing `message`), and nothing written.
+    void expectRefused(std::vector<std::string> command, const std::string& out,
+                       const std::string& message) const {
+        command.push_back("--out");
+        command.push_back(path(out));
+        const ProcessResult result = runPoslab(command);
+        EXPECT_EQ(result.exitCode, 2) << message;
+        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_EQ(filesInDir(), 0) << message;
+    }
 };
 
 bool haveXvfb() {
@@ -139,13 +151,7 @@ TEST_F(UnderstandingTest, BadSimilarityInputsAreOneLineErrorsAndLeaveNoFile) {
     for (const auto& [arguments, message] : cases) {
         std::vector<std::string> command = {"export", "similarity"};
         command.insert(command.end(), arguments.begin(), arguments.end());
-        command.push_back("--out");
-        command.push_back(path("bad.npy"));
-        const ProcessResult result = runPoslab(command);
-        EXPECT_EQ(result.exitCode, 2) << message;
-        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
-        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-        EXPECT_EQ(filesInDir(), 0) << message;
+        expectRefused(command, "bad.npy", message);
     }
 }
 
@@ -225,13 +231,7 @@ TEST_F(UnderstandingTest, TightenedRenderCapsAreOneLineErrors) {
     for (const auto& [arguments, message] : cases) {
         std::vector<std::string> command = {"render"};
         command.insert(command.end(), arguments.begin(), arguments.end());
-        command.push_back("--out");
-        command.push_back(path("bad.png"));
-        const ProcessResult result = runPoslab(command);
-        EXPECT_EQ(result.exitCode, 2) << message;
-        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
-        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-        EXPECT_EQ(filesInDir(), 0) << message;
+        expectRefused(command, "bad.png", message);
     }
     // The help states the ranges the errors give.
     const ProcessResult help = runPoslab({"render", "compare-ab", "--help"});
