@@ -62,22 +62,9 @@ void ComparePanel::draw(AppState& state, FrameContext& context) {
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            if (ImGui::BeginTabBar("compare modes")) {
-                const std::pair<CompareMode, const char*> tabs[] = {
-                    {CompareMode::AllEncodings, "All encodings"},
-                    {CompareMode::RopeAB, "RoPE A/B"}};
-                const bool forced = view.mode != shownTab_;  // a lesson or session chose the mode
-                for (const auto& [mode, label] : tabs) {
-                    const ImGuiTabItemFlags flags =
-                        forced && mode == view.mode ? ImGuiTabItemFlags_SetSelected : 0;
-                    if (ImGui::BeginTabItem(label, nullptr, flags)) {
-                        if (!forced) view.mode = mode;
-                        shownTab_ = mode;
-                        ImGui::EndTabItem();
-                    }
-                }
-                ImGui::EndTabBar();
-            }
+            const std::pair<CompareMode, const char*> tabs[] = {
+                {CompareMode::AllEncodings, "All encodings"}, {CompareMode::RopeAB, "RoPE A/B"}};
+            stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
             nlohmann::json key = toJson(view);
             if (view.mode == CompareMode::AllEncodings) {
                 all_.show("all encodings", key["options"], context,

@@ -21,23 +21,10 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            if (ImGui::BeginTabBar("intuition figures")) {
-                const std::pair<IntuitionFigure, const char*> tabs[] = {
-                    {IntuitionFigure::BinaryClock, "Binary clock"},
-                    {IntuitionFigure::LinearShift, "Linear shift"}};
-                const bool forced =
-                    view.figure != shownTab_;  // a lesson or session chose the figure
-                for (const auto& [figure, label] : tabs) {
-                    const ImGuiTabItemFlags flags =
-                        forced && figure == view.figure ? ImGuiTabItemFlags_SetSelected : 0;
-                    if (ImGui::BeginTabItem(label, nullptr, flags)) {
-                        if (!forced) view.figure = figure;
-                        shownTab_ = figure;
-                        ImGui::EndTabItem();
-                    }
-                }
-                ImGui::EndTabBar();
-            }
+            const std::pair<IntuitionFigure, const char*> tabs[] = {
+                {IntuitionFigure::BinaryClock, "Binary clock"},
+                {IntuitionFigure::LinearShift, "Linear shift"}};
+            stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
             if (view.figure == IntuitionFigure::BinaryClock) {
                 clock_.show("binary clock", toJson(view)["clock"], context,
                             [&](float w, float h, const Theme& theme) {

@@ -55,25 +55,11 @@ void MeaningPanel::draw(AppState& state, FrameContext& context) {
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            if (ImGui::BeginTabBar("meaning figures")) {
-                const std::pair<MeaningFigure, const char*> tabs[] = {
-                    {MeaningFigure::Terms, "Logit terms"},
-                    {MeaningFigure::Orthogonality, "Near-orthogonality"},
-                    {MeaningFigure::AddVersusConcat, "Add vs concatenate"}};
-                // The state may change the figure (lessons, sessions): then the tab follows it;
-                // otherwise a clicked tab sets the state.
-                const bool forced = view.figure != shownTab_;
-                for (const auto& [figure, label] : tabs) {
-                    const ImGuiTabItemFlags flags =
-                        forced && figure == view.figure ? ImGuiTabItemFlags_SetSelected : 0;
-                    if (ImGui::BeginTabItem(label, nullptr, flags)) {
-                        if (!forced) view.figure = figure;
-                        shownTab_ = figure;
-                        ImGui::EndTabItem();
-                    }
-                }
-                ImGui::EndTabBar();
-            }
+            const std::pair<MeaningFigure, const char*> tabs[] = {
+                {MeaningFigure::Terms, "Logit terms"},
+                {MeaningFigure::Orthogonality, "Near-orthogonality"},
+                {MeaningFigure::AddVersusConcat, "Add vs concatenate"}};
+            stateTabBar("meaning figures", tabs, &view.figure, &shownTab_);
             switch (view.figure) {
                 case MeaningFigure::Terms:
                     drawTerms(view, context);

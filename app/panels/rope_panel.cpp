@@ -253,38 +253,29 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                 drawCanvasFigure(canvas, figure, context);
                 return;
             }
-            if (ImGui::BeginTabBar("rope figures")) {
-                // A session, lesson or benchmark that chose a figure selects its tab (ImGui
-                // switches a frame later: until then the state keeps the choice).
-                const bool forced = view.figure != shownTab_;
-                for (RopeFigureId id :
-                     {RopeFigureId::Rotation, RopeFigureId::Angles, RopeFigureId::Scores,
-                      RopeFigureId::Frequencies, RopeFigureId::Decay}) {
-                    const ImGuiTabItemFlags flags =
-                        forced && id == view.figure ? ImGuiTabItemFlags_SetSelected : 0;
-                    if (!ImGui::BeginTabItem(figureName(id), nullptr, flags)) continue;
-                    if (!forced) view.figure = id;
-                    shownTab_ = id;
-                    switch (id) {
-                        case RopeFigureId::Rotation:
-                            drawRotation(view, context);
-                            break;
-                        case RopeFigureId::Angles:
-                            drawAngles(view, context);
-                            break;
-                        case RopeFigureId::Scores:
-                            drawScores(view, context);
-                            break;
-                        case RopeFigureId::Frequencies:
-                            drawFrequencies(view, context);
-                            break;
-                        case RopeFigureId::Decay:
-                            drawDecay(view, context);
-                            break;
-                    }
-                    ImGui::EndTabItem();
-                }
-                ImGui::EndTabBar();
+            const std::pair<RopeFigureId, const char*> tabs[] = {
+                {RopeFigureId::Rotation, figureName(RopeFigureId::Rotation)},
+                {RopeFigureId::Angles, figureName(RopeFigureId::Angles)},
+                {RopeFigureId::Scores, figureName(RopeFigureId::Scores)},
+                {RopeFigureId::Frequencies, figureName(RopeFigureId::Frequencies)},
+                {RopeFigureId::Decay, figureName(RopeFigureId::Decay)}};
+            stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
+            switch (view.figure) {
+                case RopeFigureId::Rotation:
+                    drawRotation(view, context);
+                    break;
+                case RopeFigureId::Angles:
+                    drawAngles(view, context);
+                    break;
+                case RopeFigureId::Scores:
+                    drawScores(view, context);
+                    break;
+                case RopeFigureId::Frequencies:
+                    drawFrequencies(view, context);
+                    break;
+                case RopeFigureId::Decay:
+                    drawDecay(view, context);
+                    break;
             }
         });
 }

@@ -1,8 +1,10 @@
 // widgets.hpp — controls and the figure canvas shared by every panel.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "poslab/figure.hpp"
 #include "poslab/plot.hpp"
@@ -19,6 +21,13 @@ void tooltipForLastItem(const char* text);  // shows text when the previous widg
 void sectionHeader(const char* text);       // a separator with a caption
 template <class Enum, class NameFn, class List>
 bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name, const char* tooltip);
+// A tab bar over the values of `chosen` ({value, label} pairs). A clicked tab sets `chosen`;
+// when something else sets it (a lesson, a session, a benchmark) its tab is selected instead
+// (ImGui switches a frame later; until then `chosen` keeps the choice). `shown` is the tab
+// ImGui showed last frame, kept by the panel.
+template <class Enum, std::size_t N>
+void stateTabBar(const char* id, const std::pair<Enum, const char*> (&tabs)[N], Enum* chosen,
+                 Enum* shown);
 
 // ---- Figure canvas: reserves the rest of the region (or `height` pixels) for a figure.
 struct Canvas {

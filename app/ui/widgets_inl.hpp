@@ -23,4 +23,21 @@ bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name,
     return changed;
 }
 
+template <class Enum, std::size_t N>
+void stateTabBar(const char* id, const std::pair<Enum, const char*> (&tabs)[N], Enum* chosen,
+                 Enum* shown) {
+    if (!ImGui::BeginTabBar(id)) return;
+    const bool forced = *chosen != *shown;
+    for (const auto& [value, label] : tabs) {
+        const ImGuiTabItemFlags flags =
+            forced && value == *chosen ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem(label, nullptr, flags)) {
+            if (!forced) *chosen = value;
+            *shown = value;
+            ImGui::EndTabItem();
+        }
+    }
+    ImGui::EndTabBar();
+}
+
 }  // namespace poslab::ui
