@@ -225,46 +225,31 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
 }
 
 void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("learned");
     const LearnedFigureOptions options = optionsFor(view);
-    const Box area{0, 0, canvas.box.width, canvas.box.height};
-    Figure figure = emptyFigure(area.width, area.height, context.theme);
     if (!options.table) {
+        const Canvas canvas = beginCanvas("learned");
+        const Box area{0, 0, canvas.box.width, canvas.box.height};
+        Figure figure = emptyFigure(area.width, area.height, context.theme);
         drawNote(figure, area, tableError_.empty() ? "no table" : tableError_, context.theme);
         drawCanvasFigure(canvas, figure, context);
         return;
     }
-    const DataKey key{options.table,
-                      options.positionsShown,
-                      options.firstCurveDimension,
-                      options.curveCount,
-                      area.width,
-                      area.height,
-                      context.theme.fontSize};
-    if (!dataKey_ || !(*dataKey_ == key)) {
-        layout_ = learnedLayout(area);
-        auto data = computeLearnedFigureData(options, layout_);
-        if (data) {
-            data_ = std::move(data).value();
-            dataError_.clear();
-        } else {
-            dataError_ = data.error().message;
-        }
-        dataKey_ = key;
-    }
+    const DataKey key{options.table, options.positionsShown, options.firstCurveDimension,
+                      options.curveCount};
     LearnedFigureFrames frames;
-    if (dataError_.empty()) {
-        drawLearnedFigure(figure, layout_, options, data_, context.theme, &frames);
-    } else {
-        drawNote(figure, area, dataError_, context.theme);
-    }
-    drawCanvasFigure(canvas, figure, context);
-    if (dataError_.empty() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
+    const Canvas canvas = cache_.show(
+        "learned", key, context, [](Box area) { return learnedLayout(area); },
+        [&](const LearnedLayout& layout) { return computeLearnedFigureData(options, layout); },
+        [&](Figure& figure, const LearnedLayout& layout, const LearnedFigureData& data) {
+            drawLearnedFigure(figure, layout, options, data, context.theme, &frames);
+        });
+    if (cache_.ok() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
 }
 
 void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
                                const LearnedFigureFrames& frames, Point mouse) const {
     const Matrix& table = *options.table;
+    const LearnedFigureData& data = cache_.data();
     const long long rows = (long long)table.rows;
     const long long shown = learnedPositionsShown(options);
     auto undefinedLine = [&](long long position) {
@@ -282,9 +267,9 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
         } else {
             ImGui::Text("position %lld, dimension %d", position, dimension);
             ImGui::Text("value %.6g", table(std::size_t(position), std::size_t(dimension)));
-            if (data_.table.rowsPerTexel > 1 || data_.table.colsPerTexel > 1) {
+            if (data.table.rowsPerTexel > 1 || data.table.colsPerTexel > 1) {
                 ImGui::TextDisabled("zoomed out: a pixel is the mean of %lld x %lld cells",
-                                    data_.table.rowsPerTexel, data_.table.colsPerTexel);
+                                    data.table.rowsPerTexel, data.table.colsPerTexel);
             }
         }
         ImGui::EndTooltip();
@@ -303,9 +288,9 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
             } else {
                 ImGui::Text("cosine similarity %.6f", cosine);
             }
-            if (data_.cosine.rowsPerTexel > 1) {
+            if (data.cosine.rowsPerTexel > 1) {
                 ImGui::TextDisabled("zoomed out: a pixel is the mean of %lld x %lld pairs",
-                                    data_.cosine.rowsPerTexel, data_.cosine.rowsPerTexel);
+                                    data.cosine.rowsPerTexel, data.cosine.rowsPerTexel);
             }
         }
         ImGui::EndTooltip();
@@ -317,7 +302,7 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
             undefinedLine(position);
         } else {
             ImGui::Text("position %lld", position);
-            for (const LearnedCurve& curve : data_.curves) {
+            for (const LearnedCurve& curve : data.curves) {
                 ImGui::Text("dim %d: %.6g", curve.dimension,
                             table(std::size_t(position), std::size_t(curve.dimension)));
             }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "panels/figure_cache.hpp"
 #include "poslab/learned_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -48,13 +49,9 @@ class LearnedPanel : public Panel {
     struct DataKey {
         std::shared_ptr<const Matrix> table;  // held, so its address is never reused meanwhile
         int positionsShown = 0, firstCurveDimension = 0, curveCount = 0;
-        float width = 0, height = 0, fontSize = 0;
         bool operator==(const DataKey& o) const = default;
     };
-    std::optional<DataKey> dataKey_;
-    LearnedLayout layout_;
-    LearnedFigureData data_;
-    std::string dataError_;
+    CachedFigure<DataKey, LearnedLayout, LearnedFigureData> cache_;
     std::string loadMessage_;  // the last Load result, shown under the button
     bool loadFailed_ = false;
 };
