@@ -3,7 +3,6 @@
 #include <cairo-ft.h>
 #include <cairo-pdf.h>
 #include <cairo.h>
-#include <dlfcn.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -46,32 +45,22 @@ using PatternPtr = std::unique_ptr<cairo_pattern_t, PatternDeleter>;
 
 // DejaVuSans.ttf, the file the screen bakes (fonts.cpp), opened with FreeType directly.
 // Cairo's toy API would find it through fontconfig, whose start-up (parsing /etc/fonts, loading
-// the caches) takes longer than drawing a whole figure. FreeType is already in the process as
-// Cairo's own dependency; its few entry points are looked up there (RTLD_NOLOAD), so PosLab
-// need not link it. Made once, kept for the process (thread-safe: GUI exports run in the
-// background); nullptr when the file or FreeType is missing, and then the toy API is used.
+// the caches) takes longer than drawing a whole figure. Made once, kept for the process
+// (thread-safe: GUI exports run in the background); nullptr when the file is missing or
+// unreadable, and then the toy API is used.
 cairo_font_face_t* dejaVuSansFace() {
     static cairo_font_face_t* const face = []() -> cairo_font_face_t* {
-        void* freetype = dlopen("libfreetype.so.6", RTLD_LAZY | RTLD_NOLOAD);
-        if (!freetype) return nullptr;
-        const auto initialize =
-            reinterpret_cast<decltype(&FT_Init_FreeType)>(dlsym(freetype, "FT_Init_FreeType"));
-        const auto openFace =
-            reinterpret_cast<decltype(&FT_New_Face)>(dlsym(freetype, "FT_New_Face"));
-        const auto finish =
-            reinterpret_cast<decltype(&FT_Done_FreeType)>(dlsym(freetype, "FT_Done_FreeType"));
         FT_Library library = nullptr;
-        FT_Face ftFace = nullptr;
+        if (FT_Init_FreeType(&library) != 0) return nullptr;
+        FT_Face fontFace = nullptr;
         const std::string path = std::string(POSLAB_FONT_DIR) + "/DejaVuSans.ttf";
-        if (initialize && openFace && finish && initialize(&library) == 0) {
-            if (openFace(library, path.c_str(), 0, &ftFace) == 0) {
-                cairo_font_face_t* cairoFace = cairo_ft_font_face_create_for_ft_face(ftFace, 0);
-                // Face, library and this reference to FreeType live as long as the process.
-                if (cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS) return cairoFace;
-            }
-            finish(library);  // also closes the face
+        if (FT_New_Face(library, path.c_str(), 0, &fontFace) == 0) {
+            cairo_font_face_t* cairoFace = cairo_ft_font_face_create_for_ft_face(fontFace, 0);
+            // Face and library live as long as the process.
+            if (cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS) return cairoFace;
+            cairo_font_face_destroy(cairoFace);
         }
-        dlclose(freetype);  // drops only this reference: Cairo still holds FreeType
+        FT_Done_FreeType(library);  // also closes the face
         return nullptr;
     }();
     return face;
