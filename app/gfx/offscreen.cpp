@@ -16,6 +16,7 @@
 #include "gfx/gl_objects.hpp"
 #include "gfx/heatmap_textures.hpp"
 #include "gfx/image_io.hpp"
+#include "gfx/sanitizer_support.hpp"
 
 namespace poslab::gfx {
 
@@ -64,6 +65,7 @@ Result<EGLDisplay> surfacelessDisplay() {
 }  // namespace
 
 Result<std::unique_ptr<OffscreenRenderer>> OffscreenRenderer::create() {
+    pinDriverLibrariesForLeakChecks();  // any process making one, not only `poslab render`
     std::unique_ptr<OffscreenRenderer> renderer(new OffscreenRenderer());
     renderer->state_ = std::make_unique<State>();
     State& s = *renderer->state_;
