@@ -456,14 +456,14 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
                              int(h) == options.enlargedHead ? theme.accent : theme.text,
                              HorizontalAlign::Center, VerticalAlign::Bottom));
         }
-        figure.add(filledRect(cell, theme.masked));
-        HeatmapItem item;
+        HeatmapItem item;  // covers the cell: masked cells are painted, opaque, not blended
         item.box = cell;
         item.box.width *= float(sample.colSpan / double(sample.window.colCount));
         item.box.height *= float(sample.rowSpan / double(sample.window.rowCount));
         item.values = sample.values;
         item.colormap = options.colormap;
         item.range = data.gridRange;
+        item.masked = theme.masked;
         item.version = sample.version;
         figure.add(ClipPush{cell});
         figure.add(item);
