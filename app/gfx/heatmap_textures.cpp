@@ -86,6 +86,13 @@ const HeatmapTextures::Entry* HeatmapTextures::entryFor(const HeatmapItem& item)
     return &entry;
 }
 
+HeatmapTextures::ScreenBox HeatmapTextures::clipped(const ImDrawList* list, ImVec2 topLeft,
+                                                    ImVec2 bottomRight) {
+    const ImVec2 clipMin = list->GetClipRectMin(), clipMax = list->GetClipRectMax();
+    return {std::max(topLeft.x, clipMin.x), std::max(topLeft.y, clipMin.y),
+            std::min(bottomRight.x, clipMax.x), std::min(bottomRight.y, clipMax.y)};
+}
+
 HeatmapTextures::DrawId HeatmapTextures::addToDrawList(ImDrawList* list, const HeatmapItem& item,
                                                        ImVec2 topLeft, ImVec2 bottomRight) {
     if (!plain_ || !item.values || item.values->empty()) return kNoDraw;
@@ -93,9 +100,7 @@ HeatmapTextures::DrawId HeatmapTextures::addToDrawList(ImDrawList* list, const H
     draw.owner = this;
     draw.entry = entryFor(item);
     draw.image = {topLeft.x, topLeft.y, bottomRight.x, bottomRight.y};
-    const ImVec2 clipMin = list->GetClipRectMin(), clipMax = list->GetClipRectMax();
-    draw.visible = {std::max(topLeft.x, clipMin.x), std::max(topLeft.y, clipMin.y),
-                    std::min(bottomRight.x, clipMax.x), std::min(bottomRight.y, clipMax.y)};
+    draw.visible = clipped(list, topLeft, bottomRight);
     list->AddCallback(&HeatmapTextures::drawCallback, &draw);
     list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);  // give Dear ImGui its state back
     return draws_.size() - 1;
@@ -106,9 +111,7 @@ bool HeatmapTextures::addShade(DrawId id, const ImDrawList* list, ImVec2 topLeft
     if (id >= draws_.size()) return false;
     Draw& draw = draws_[id];
     if (draw.shaded || draw.entry->translucent()) return false;
-    const ImVec2 clipMin = list->GetClipRectMin(), clipMax = list->GetClipRectMax();
-    const ScreenBox shade{std::max(topLeft.x, clipMin.x), std::max(topLeft.y, clipMin.y),
-                          std::min(bottomRight.x, clipMax.x), std::min(bottomRight.y, clipMax.y)};
+    const ScreenBox shade = clipped(list, topLeft, bottomRight);
     // Inside in screen coordinates stays inside once both are rounded to pixels.
     const ScreenBox& v = draw.visible;
     const bool empty = shade.right <= shade.left || shade.bottom <= shade.top;

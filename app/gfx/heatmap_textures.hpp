@@ -83,6 +83,8 @@ class HeatmapTextures {
 
     const Entry* entryFor(const HeatmapItem& item);
     Texture textureOfSize(int width, int height);  // from the pool, or new
+    // [topLeft, bottomRight) cut to the list's current clip rectangle (empty: right <= left).
+    static ScreenBox clipped(const ImDrawList* list, ImVec2 topLeft, ImVec2 bottomRight);
     static void drawCallback(const ImDrawList* list, const ImDrawCmd* command);
     void draw(const Draw& draw, const ImDrawCmd& command);
 

@@ -106,32 +106,28 @@ void BM_SinusoidalZoomedSample(benchmark::State& state) {
 }
 BENCHMARK(BM_SinusoidalZoomedSample)->Arg(4096)->Arg(256)->Arg(16)->Unit(benchmark::kMillisecond);
 
-// The same for the RoPE angle map (head_dim 4096: 2048 pairs).
-void BM_RopeAngleZoomedSample(benchmark::State& state) {
+// One frame's sample of the RoPE angle map (head_dim 4096: 2048 pairs) for `window`.
+void timeRopeAngleSample(benchmark::State& state, poslab::CellWindow window) {
     poslab::RopeParams params;
     params.headDim = 4096;
     params.seqLen = 1 << 20;
     const poslab::RopeFrequencies freqs = poslab::ropeFrequencies(params).value();
-    const poslab::CellWindow window = middleColumns(state.range(0), 2048);
     for (auto _ : state) {
         auto sample = poslab::ropeAngleSample(freqs, params.seqLen, window, 560, 900);
         benchmark::DoNotOptimize(sample.values->values.data());
     }
+}
+
+// The same windows as BM_SinusoidalZoomedSample.
+void BM_RopeAngleZoomedSample(benchmark::State& state) {
+    timeRopeAngleSample(state, middleColumns(state.range(0), 2048));
 }
 BENCHMARK(BM_RopeAngleZoomedSample)->Arg(2048)->Arg(128)->Arg(16)->Unit(benchmark::kMillisecond);
 
 // All 2048 pairs over a few thousand positions (a few per texel row): unlike 600,000 rows,
 // where most texels are 'mixed', nearly every texel here takes a direction (an atan2).
 void BM_RopeAngleFewRowsSample(benchmark::State& state) {
-    poslab::RopeParams params;
-    params.headDim = 4096;
-    params.seqLen = 1 << 20;
-    const poslab::RopeFrequencies freqs = poslab::ropeFrequencies(params).value();
-    const poslab::CellWindow window{500000, state.range(0), 0, 2048};
-    for (auto _ : state) {
-        auto sample = poslab::ropeAngleSample(freqs, params.seqLen, window, 560, 900);
-        benchmark::DoNotOptimize(sample.values->values.data());
-    }
+    timeRopeAngleSample(state, {500000, state.range(0), 0, 2048});
 }
 BENCHMARK(BM_RopeAngleFewRowsSample)->Arg(4096)->Arg(560)->Unit(benchmark::kMillisecond);
 
