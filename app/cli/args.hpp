@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
 
 namespace poslab::cli {
 

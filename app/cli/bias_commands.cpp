@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "poslab/bias_figures.hpp"
-#include "poslab/learned_figures.hpp"
-#include "poslab/npy_reader.hpp"
+#include "poslab/io/npy_reader.hpp"
+#include "poslab/views/bias_figures.hpp"
+#include "poslab/views/learned_figures.hpp"
 
 namespace poslab::cli {
 

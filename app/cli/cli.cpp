@@ -8,9 +8,9 @@
 #include "cli/spec.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/offscreen.hpp"
-#include "poslab/colormap.hpp"
-#include "poslab/matrix_export.hpp"
-#include "poslab/output_file.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/io/matrix_export.hpp"
+#include "poslab/io/output_file.hpp"
 
 namespace poslab::cli {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "poslab/colormap.hpp"
+#include "poslab/figure/colormap.hpp"
 
 namespace poslab::cli {
 

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "cli/args.hpp"
-#include "poslab/figure.hpp"
-#include "poslab/matrix.hpp"
-#include "poslab/limits.hpp"
-#include "poslab/matrix_export.hpp"
-#include "poslab/plot.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/matrix.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/plot.hpp"
+#include "poslab/io/matrix_export.hpp"
 
 namespace poslab::cli {
 

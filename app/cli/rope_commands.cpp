@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "poslab/hf_config.hpp"
-#include "poslab/rope_figures.hpp"
+#include "poslab/io/hf_config.hpp"
+#include "poslab/views/rope_figures.hpp"
 
 namespace poslab::cli {
 

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "poslab/sinusoidal_figures.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
 
 namespace poslab::cli {
 

@@ -20,7 +20,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "cli/spec_format.hpp"  // reading specs and building their figures (GL-free)
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
 
 namespace poslab::gfx {
 class OffscreenRenderer;

@@ -15,8 +15,8 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
-#include "poslab/figure.hpp"
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/figure/figure.hpp"
 
 namespace poslab::cli {
 

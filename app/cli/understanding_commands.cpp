@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "poslab/hf_config.hpp"
-#include "poslab/npy_reader.hpp"
-#include "poslab/understanding_figures.hpp"
+#include "poslab/io/hf_config.hpp"
+#include "poslab/io/npy_reader.hpp"
+#include "poslab/views/understanding_figures.hpp"
 
 namespace poslab::cli {
 

@@ -16,9 +16,9 @@
 #include <numbers>
 #include <vector>
 
-#include "poslab/heatmap_sample.hpp"
-#include "poslab/output_file.hpp"
-#include "poslab/polyline.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/polyline.hpp"
+#include "poslab/io/output_file.hpp"
 
 namespace poslab::gfx {
 

@@ -18,9 +18,9 @@
 
 #include <string>
 
-#include "poslab/colormap.hpp"
-#include "poslab/figure.hpp"
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/figure.hpp"
 
 namespace poslab::gfx {
 

@@ -11,7 +11,7 @@
 #include "gfx/fonts.hpp"
 #include "gfx/framebuffer_rect.hpp"
 #include "gfx/heatmap_textures.hpp"
-#include "poslab/polyline.hpp"
+#include "poslab/figure/polyline.hpp"
 
 namespace poslab::gfx {
 

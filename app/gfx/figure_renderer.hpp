@@ -3,7 +3,7 @@
 // The same call draws the live views and the headless `poslab render` output, so the two agree.
 #pragma once
 
-#include "poslab/figure.hpp"
+#include "poslab/figure/figure.hpp"
 
 struct ImDrawList;
 

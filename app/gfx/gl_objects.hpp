@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
 
 namespace poslab::gfx {
 

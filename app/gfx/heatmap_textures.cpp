@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "gfx/framebuffer_rect.hpp"
-#include "poslab/heatmap_sample.hpp"
+#include "poslab/base/heatmap_sample.hpp"
 
 namespace poslab::gfx {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "gfx/gl_objects.hpp"
-#include "poslab/figure.hpp"
+#include "poslab/figure/figure.hpp"
 
 struct ImDrawList;
 struct ImDrawCmd;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gfx/gl_objects.hpp"
-#include "poslab/output_file.hpp"
+#include "poslab/io/output_file.hpp"
 
 namespace poslab::gfx {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "poslab/colormap.hpp"
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/figure/colormap.hpp"
 
 namespace poslab::gfx {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "poslab/limits.hpp"
+#include "poslab/base/limits.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "poslab/hf_config.hpp"
+#include "poslab/io/hf_config.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 

@@ -15,9 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "poslab/figure.hpp"
-#include "poslab/plot.hpp"
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/plot.hpp"
 #include "ui/frame_context.hpp"
 #include "ui/widgets.hpp"
 

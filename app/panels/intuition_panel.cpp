@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "poslab/understanding_figures.hpp"
+#include "poslab/views/understanding_figures.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "panels/figure_cache.hpp"
-#include "poslab/intuition.hpp"
+#include "poslab/analysis/intuition.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "panels/figure_cache.hpp"
-#include "poslab/learned_figures.hpp"
+#include "poslab/views/learned_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "poslab/npy_reader.hpp"
-#include "poslab/understanding_figures.hpp"
+#include "poslab/io/npy_reader.hpp"
+#include "poslab/views/understanding_figures.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 

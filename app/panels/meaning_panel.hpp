@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "panels/figure_cache.hpp"
-#include "poslab/decomposition.hpp"
-#include "poslab/understanding_figures.hpp"
+#include "poslab/analysis/decomposition.hpp"
+#include "poslab/views/understanding_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

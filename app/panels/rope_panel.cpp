@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <numbers>
 
-#include "poslab/hf_config.hpp"
-#include "poslab/limits.hpp"
-#include "poslab/validate.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/io/hf_config.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "poslab/heatmap_sample.hpp"
-#include "poslab/rope_figures.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/views/rope_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

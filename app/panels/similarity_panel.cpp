@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "poslab/limits.hpp"
-#include "poslab/npy_reader.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/io/npy_reader.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "poslab/similarity.hpp"
-#include "poslab/understanding_figures.hpp"
+#include "poslab/analysis/similarity.hpp"
+#include "poslab/views/understanding_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

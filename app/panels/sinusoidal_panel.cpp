@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "poslab/limits.hpp"
-#include "poslab/sinusoidal_figures.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {

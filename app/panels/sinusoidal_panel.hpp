@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "poslab/heatmap_sample.hpp"
-#include "poslab/sinusoidal_figures.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

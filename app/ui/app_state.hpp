@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "poslab/colormap.hpp"
-#include "poslab/heatmap_sample.hpp"
-#include "poslab/plot.hpp"
-#include "poslab/sinusoidal.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/plot.hpp"
 #include "ui/bias_state.hpp"
 #include "ui/rope_state.hpp"
 #include "ui/understanding_state.hpp"

@@ -11,10 +11,10 @@
 #include "panels/compare_panel.hpp"
 #include "panels/extrapolation_panel.hpp"
 #include "panels/intuition_panel.hpp"
-#include "panels/meaning_panel.hpp"
-#include "panels/similarity_panel.hpp"
 #include "panels/learned_panel.hpp"
+#include "panels/meaning_panel.hpp"
 #include "panels/rope_panel.hpp"
+#include "panels/similarity_panel.hpp"
 #include "panels/sinusoidal_panel.hpp"
 #include "panels/t5_panel.hpp"
 

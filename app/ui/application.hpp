@@ -9,9 +9,9 @@
 #include "gfx/heatmap_textures.hpp"
 #include "ui/app_state.hpp"
 #include "ui/export_dialog.hpp"
+#include "ui/panel.hpp"
 #include "ui/session.hpp"
 #include "ui/tour.hpp"
-#include "ui/panel.hpp"
 
 struct GLFWwindow;
 

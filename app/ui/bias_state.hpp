@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "poslab/colormap.hpp"
-#include "poslab/matrix.hpp"
+#include "poslab/base/matrix.hpp"
+#include "poslab/figure/colormap.hpp"
 
 namespace poslab::ui {
 

@@ -12,8 +12,8 @@
 #include <optional>
 
 #include "gfx/cairo_renderer.hpp"
-#include "poslab/matrix_export.hpp"
-#include "poslab/output_file.hpp"
+#include "poslab/io/matrix_export.hpp"
+#include "poslab/io/output_file.hpp"
 #include "ui/panel.hpp"
 #include "ui/widgets.hpp"
 

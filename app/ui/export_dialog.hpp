@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "poslab/plot.hpp"
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/figure/plot.hpp"
 #include "ui/app_state.hpp"
 
 namespace poslab::ui {

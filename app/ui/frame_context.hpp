@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "poslab/plot.hpp"
+#include "poslab/figure/plot.hpp"
 
 namespace poslab::gfx {
 class FontSet;

@@ -19,8 +19,8 @@
 #include <sys/resource.h>
 
 #include "cli/args.hpp"
-#include "poslab/heatmap_sample.hpp"
-#include "poslab/limits.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/limits.hpp"
 
 namespace poslab::ui {
 

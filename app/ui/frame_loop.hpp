@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
 #include "ui/application.hpp"
 
 struct GLFWwindow;

@@ -3,10 +3,10 @@
 // A panel owns only caches derived from AppState; the state itself stays in AppState.
 #pragma once
 
-#include "poslab/figure.hpp"
-#include "poslab/matrix.hpp"
-#include "poslab/plot.hpp"
-#include "poslab/result.hpp"
+#include "poslab/base/matrix.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/plot.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame_context.hpp"
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "poslab/colormap.hpp"
-#include "poslab/heatmap_sample.hpp"
-#include "poslab/rope.hpp"
-#include "poslab/rope_figures.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/encodings/rope.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/views/rope_figures.hpp"
 
 namespace poslab::ui {
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
 #include "ui/session_format.hpp"
 
 struct GLFWwindow;

@@ -10,13 +10,13 @@
 #include <optional>
 #include <utility>
 
-#include "poslab/alibi.hpp"
-#include "poslab/learned.hpp"
-#include "poslab/limits.hpp"
-#include "poslab/output_file.hpp"
-#include "poslab/rope_figures.hpp"
-#include "poslab/t5_bias.hpp"
-#include "poslab/validate.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/learned.hpp"
+#include "poslab/encodings/t5_bias.hpp"
+#include "poslab/io/output_file.hpp"
+#include "poslab/views/rope_figures.hpp"
 
 namespace poslab::ui {
 

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
 #include "ui/app_state.hpp"
 
 namespace poslab::ui {

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "poslab/result.hpp"
+#include "poslab/base/result.hpp"
 #include "ui/app_state.hpp"
 #include "ui/frame_context.hpp"
 

@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "poslab/colormap.hpp"
-#include "poslab/decomposition.hpp"
-#include "poslab/heatmap_sample.hpp"
-#include "poslab/similarity.hpp"
-#include "poslab/understanding_figures.hpp"
+#include "poslab/analysis/decomposition.hpp"
+#include "poslab/analysis/similarity.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/views/understanding_figures.hpp"
 
 namespace poslab::ui {
 

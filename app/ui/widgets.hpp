@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "poslab/figure.hpp"
-#include "poslab/plot.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/plot.hpp"
 #include "ui/frame_context.hpp"
 
 namespace poslab::ui {

@@ -11,8 +11,8 @@
 #include <random>
 #include <set>
 
-#include "poslab/colormap.hpp"
-#include "poslab/csv.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/io/csv.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

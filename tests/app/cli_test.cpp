@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "poslab/csv.hpp"
+#include "poslab/io/csv.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

@@ -13,7 +13,7 @@
 
 #include "cli/commands.hpp"
 #include "gfx/cairo_renderer.hpp"
-#include "poslab/plot.hpp"
+#include "poslab/figure/plot.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

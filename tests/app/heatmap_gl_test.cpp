@@ -11,8 +11,8 @@
 #include <string>
 
 #include "gfx/offscreen.hpp"
-#include "poslab/colormap.hpp"
-#include "poslab/figure.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/figure.hpp"
 
 namespace poslab::test {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "poslab/colormap.hpp"
+#include "poslab/figure/colormap.hpp"
 
 namespace poslab::test {
 

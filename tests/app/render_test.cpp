@@ -16,8 +16,8 @@
 #include "cli/commands.hpp"
 #include "gfx/cairo_renderer.hpp"
 #include "gfx/fonts.hpp"
-#include "poslab/colormap.hpp"
-#include "poslab/plot.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/plot.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "poslab/colormap.hpp"
-#include "poslab/csv.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/io/csv.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

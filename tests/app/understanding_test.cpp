@@ -10,8 +10,8 @@
 #include <fstream>
 #include <set>
 
-#include "poslab/csv.hpp"
-#include "poslab/npy_reader.hpp"
+#include "poslab/io/csv.hpp"
+#include "poslab/io/npy_reader.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

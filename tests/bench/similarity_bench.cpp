@@ -7,7 +7,7 @@
 // structure and is O(L^2 d), shown for scale.
 #include <benchmark/benchmark.h>
 
-#include "poslab/similarity.hpp"
+#include "poslab/analysis/similarity.hpp"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <vector>
 
-#include "poslab/rope.hpp"
-#include "poslab/rope_figures.hpp"
-#include "poslab/sinusoidal.hpp"
-#include "poslab/sinusoidal_figures.hpp"
+#include "poslab/encodings/rope.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
+#include "poslab/views/rope_figures.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "poslab/csv.hpp"
+#include "poslab/io/csv.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     auto matrix = poslab::parseCsv(std::string_view(reinterpret_cast<const char*>(data), size));

@@ -2,8 +2,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "poslab/hf_config.hpp"
-#include "poslab/rope.hpp"
+#include "poslab/encodings/rope.hpp"
+#include "poslab/io/hf_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     auto config = poslab::parseHfConfig(std::string_view(reinterpret_cast<const char*>(data), size));

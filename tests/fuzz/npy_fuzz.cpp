@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "poslab/npy_reader.hpp"
+#include "poslab/io/npy_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     auto matrix = poslab::parseNpy(std::string_view(reinterpret_cast<const char*>(data), size));

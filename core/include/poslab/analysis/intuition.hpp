@@ -1,0 +1,52 @@
+// intuition.hpp — two classic intuitions about the sinusoidal encoding, made checkable.
+//
+// Binary clock: counting in binary, bit b of the position flips every 2^b positions, a square
+// wave of period 2^(b+1); the sinusoidal table is the smooth version of that counter, each
+// frequency pair a "bit" turning at its own rate (fastest first), continuous instead of 0/1.
+//
+// Linear shift: for every frequency w, [sin w(p+k); cos w(p+k)] is [sin wp; cos wp] rotated by wk.
+// So one matrix T_k, block diagonal with 2 x 2 rotations, maps PE(p) to PE(p + k) for EVERY p —
+// "attend k positions back" is a linear map the model can learn (Vaswani et al. section 3.5).
+// An odd d_model's lone sine column has no cosine partner: sin w(p+k) needs cos wp, which the
+// vector lacks, so that one row of T_k can only keep cos(wk) sin(wp) and the residual there is
+// |sin(wk) cos(wp)| — the exception that shows why the pairs matter.
+#pragma once
+
+#include <vector>
+
+#include "poslab/base/matrix.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
+
+namespace poslab {
+
+// ---- Binary clock
+int positionBit(long long position, int bit);  // bit b of position (0 or 1); position >= 0
+// Positions x bits, value 0/1, bit 0 (fastest) first, as the table puts its fastest pair first.
+Result<Matrix> binaryTable(int positions, int bits);
+// The sinusoid with the square wave's period 2^(b+1) and phase, in [-1, 1]: the wave 2 bit - 1
+// sampled at integers is -1 on the first half period, centred on (2^b - 1) / 2, so the matching
+// first harmonic is -sin(2 pi (p + 1/2) / 2^(b+1)).
+double bitSinusoid(double position, int bit);
+// The frequency index of the sinusoidal table whose wavelength 2 pi / w is nearest (in ratio) to
+// `wavelength` positions; -1 for a table with no frequencies.
+int nearestFrequencyIndex(const SinusoidalParams& params, double wavelength);
+
+// ---- Linear shift
+// d x d: T_k PE(p) = PE(p + k) for every p (every layout; see above for an odd d's lone sine;
+// t2t's zero column maps to zero). k may be negative or fractional.
+Result<Matrix> shiftMatrix(const SinusoidalParams& params, double shift);
+// T v for a d x d matrix, skipping zero entries (T_k has at most two per row): O(d) for T_k.
+std::vector<double> applyMatrix(const Matrix& matrix, const std::vector<double>& v);
+
+struct ShiftCheck {
+    std::vector<double>
+        residual;  // per position p = 0..positions-1: max_c |(T_k PE(p))_c - PE(p+k)_c|
+    double maxResidual = 0;
+    int worstPosition = 0;
+    int worstColumn = 0;
+};
+// Multiplies T_k by each table row and compares with the row k positions later, computed directly.
+Result<ShiftCheck> checkShift(const SinusoidalParams& params, double shift, int positions);
+
+}  // namespace poslab

@@ -1,0 +1,43 @@
+// heatmap_sample.hpp — what a heatmap shows at the current zoom: a window of cells reduced to at
+// most one texel per screen pixel.
+//
+// Zoomed in, texels are exact cells. Zoomed out, each texel is the mean of the cells under it (an
+// honest summary: fast oscillations average out instead of aliasing into false patterns).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "poslab/base/matrix.hpp"
+
+namespace poslab {
+
+struct CellWindow {
+    long long firstRow = 0, rowCount = 0;  // rows shown
+    long long firstCol = 0, colCount = 0;  // columns shown
+};
+
+struct HeatmapSample {
+    std::shared_ptr<const Matrix> values;  // texels, row-major
+    CellWindow window;                     // the cells the axes show
+    long long rowsPerTexel = 1, colsPerTexel = 1;
+    double rowSpan = 0, colSpan = 0;       // cells the texels cover (>= window counts)
+    std::uint64_t version = 0;             // fresh for every sample
+};
+
+std::uint64_t nextMatrixVersion();  // a fresh HeatmapSample / HeatmapItem version, unique in this process
+long long cellsPerTexel(long long cells, int maxTexels);  // ceil(cells / maxTexels), at least 1
+// What a reduced sample's texels hold, for a note beside its plot: "each pixel: " + summary +
+// " 4x4 cells" (summary e.g. "mean of"); "" when every texel is one cell.
+std::string blockNote(const HeatmapSample& sample, const std::string& summary);
+
+// Means over groups of `colsPerTexel` adjacent columns (the last group may be partial).
+Matrix averageColumns(const Matrix& values, long long colsPerTexel);
+// Means over row blocks and column groups of any matrix (for encodings without a closed form).
+Matrix averageBlocks(const Matrix& values, long long rowsPerTexel, long long colsPerTexel);
+
+// Keeps the window inside [0, rows) x [0, cols) with at least one cell in each direction.
+CellWindow clampWindow(CellWindow window, long long rows, long long cols);
+
+}  // namespace poslab

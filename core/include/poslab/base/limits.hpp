@@ -1,0 +1,26 @@
+// limits.hpp — caps on sizes that come from user input.
+//
+// A matrix is refused before allocation when it would need more than maxMatrixBytes(): the
+// smaller of 4 GiB and half of the memory the system reports as available. This turns a typo
+// such as --seq-len 10000000 into a clear error instead of an out-of-memory kill.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "poslab/base/result.hpp"
+
+namespace poslab {
+
+inline constexpr int kMaxDModel = 8192;         // d_model / head_dim upper bound everywhere
+inline constexpr int kMaxSeqLen = 1 << 20;      // positions (export cap; GUI sliders stop at 65536)
+inline constexpr int kMaxGuiSeqLen = 65536;     // the GUI slider range
+inline constexpr std::size_t kHardMatrixCap = std::size_t(4) << 30;  // 4 GiB
+
+std::size_t availableMemoryBytes();  // MemAvailable from /proc/meminfo, or 0 when unknown
+std::size_t maxMatrixBytes();        // min(4 GiB, availableMemoryBytes() / 2)
+
+// Ok when rows x cols doubles fit under maxMatrixBytes(); the error names `what`.
+Status checkMatrixSize(std::size_t rows, std::size_t cols, std::string_view what);
+
+}  // namespace poslab

@@ -1,0 +1,108 @@
+// figure.hpp — a figure as a flat list of drawing primitives, in pixels, y pointing down.
+//
+// Views build a Figure; renderers replay it: Dear ImGui draw lists on screen and in the headless
+// `poslab render` (same code, so what you see is what you export), and vector back ends for files.
+// Nothing here knows about GL or fonts: text carries an anchor and alignment, and each renderer
+// measures it with its own font.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/matrix.hpp"
+#include "poslab/figure/colormap.hpp"
+
+namespace poslab {
+
+struct Point {
+    float x = 0, y = 0;
+};
+
+struct Box {
+    float x = 0, y = 0, width = 0, height = 0;
+    float right() const { return x + width; }
+    float bottom() const { return y + height; }
+    bool contains(Point p) const { return p.x >= x && p.x < right() && p.y >= y && p.y < bottom(); }
+};
+
+enum class HorizontalAlign { Left, Center, Right };
+enum class VerticalAlign { Top, Middle, Bottom };
+
+// ---- Primitives
+struct TextItem {
+    Point anchor;      // the point the alignment refers to
+    std::string text;  // UTF-8
+    float size = 14;   // pixel height of the font
+    Rgba color;
+    HorizontalAlign horizontal = HorizontalAlign::Left;
+    VerticalAlign vertical = VerticalAlign::Top;
+    bool vertical90 = false;  // rotated 90 degrees counter-clockwise (reads bottom to top)
+};
+// A TextItem in one call, as the figure builders write most of their text.
+inline TextItem makeText(Point anchor, std::string text, float size, Rgba color,
+                         HorizontalAlign horizontal = HorizontalAlign::Left,
+                         VerticalAlign vertical = VerticalAlign::Top, bool vertical90 = false) {
+    return {anchor, std::move(text), size, color, horizontal, vertical, vertical90};
+}
+struct LineItem {
+    Point from, to;
+    Rgba color;
+    float width = 1;
+    bool dashed = false;
+};
+struct PolylineItem {
+    std::vector<Point> points;
+    Rgba color;
+    float width = 1.5f;
+};
+struct RectItem {
+    Box box;
+    Rgba fill{0, 0, 0, 0};    // alpha 0: no fill
+    Rgba stroke{0, 0, 0, 0};  // alpha 0: no outline
+    float strokeWidth = 1;
+};
+struct CircleItem {
+    Point center;
+    float radius = 3;
+    Rgba fill{0, 0, 0, 0};
+    Rgba stroke{0, 0, 0, 0};
+    float strokeWidth = 1;
+};
+struct PolygonItem {  // convex, filled (arrow heads, markers)
+    std::vector<Point> points;
+    Rgba fill;
+};
+struct HeatmapItem {  // values drawn cell by cell into box, row 0 at the top
+    Box box;
+    std::shared_ptr<const Matrix> values;
+    ColormapId colormap = ColormapId::Viridis;
+    ValueRange range;
+    Rgba masked = kMaskedColor;  // -inf cells; the default is transparent: what is under shows
+    std::uint64_t version = 0;   // changes whenever values change: renderers cache on it
+};
+struct ClipPush {  // later items are clipped to box until the matching ClipPop
+    Box box;
+};
+struct ClipPop {};
+
+using FigureItem = std::variant<TextItem, LineItem, PolylineItem, RectItem, CircleItem, PolygonItem,
+                                HeatmapItem, ClipPush, ClipPop>;
+
+struct Figure {
+    float width = 800, height = 600;
+    Rgba background{0, 0, 0, 0};  // alpha 0: transparent
+    std::vector<FigureItem> items;
+
+    template <class Item>
+    void add(Item item) {
+        items.emplace_back(std::move(item));
+    }
+};
+
+
+}  // namespace poslab

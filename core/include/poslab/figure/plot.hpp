@@ -1,0 +1,132 @@
+// plot.hpp — axes, ticks, colour bars and legends, laid out into a Figure.
+//
+// Usage, in the order a view makes the calls:
+//   HeatmapSpec spec;                       // title, axes in data units, values, colormap, range
+//   PlotFrame frame;                        // receives the plot area, for hover and markers
+//   drawHeatmap(figure, area, spec, theme, &frame);
+//   auto [x, y] = frame.toData(mouse);      // which cell is under the mouse
+// A view that shows several plots (a grid of heads, small multiples) calls draw* once per area.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "poslab/base/format.hpp"  // formatValue, for tick labels
+#include "poslab/figure/figure.hpp"
+
+namespace poslab {
+
+// ---- Themes
+enum class ThemeId { Dark, Paper };
+struct Theme {
+    ThemeId id = ThemeId::Dark;
+    Rgba background, plotBackground, text, mutedText, axis, grid, masked, accent;
+    float fontSize = 14;   // tick labels and legends
+    float titleSize = 17;  // plot titles
+};
+Theme darkTheme();   // the screen theme
+Theme paperTheme();  // white background, black text: for print
+Theme themeFor(ThemeId id);
+std::string_view themeName(ThemeId id);             // "dark", "paper"
+Result<ThemeId> parseTheme(std::string_view name);
+Theme scaledTheme(Theme theme, float factor);       // fonts scaled (presentation mode, HiDPI)
+Rgba seriesColor(int index);                        // line colours, colourblind-friendly order
+Rgba withAlpha(Rgba color, std::uint8_t alpha);
+
+// ---- Axes and ticks
+struct AxisSpec {
+    std::string label;
+    double low = 0, high = 1;   // data range shown; for cell axes [first cell, last cell + 1)
+    bool logarithmic = false;   // base-10 ticks; low must be > 0
+    bool cells = false;         // integer cell indices: tick i sits at the centre of cell i
+};
+struct Tick {
+    double value;
+    std::string label;
+};
+std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
+std::vector<Tick> logTicks(double low, double high, int maxCount);
+float estimateTextWidth(std::string_view text, float size);  // layout estimate, no font needed
+// Text made to fit maxWidth (by estimate): first a smaller size, down to minScale * size, then
+// cut at a character boundary with "…" appended. Titles of narrow plots stay inside them.
+struct FittedText {
+    std::string text;
+    float size = 0;
+};
+FittedText fitText(std::string_view text, float size, float maxWidth, float minScale = 0.75f);
+
+// ---- Plot frames: the mapping between data and pixels of one plot area
+struct PlotFrame {
+    Box plot;             // the data area in pixels
+    AxisSpec x, y;
+    bool yDown = false;   // heatmaps put y.low at the top; line plots at the bottom
+    Point toPixel(double xValue, double yValue) const;
+    std::pair<double, double> toData(Point pixel) const;
+};
+
+// ---- Markers and annotations
+struct Marker {
+    bool vertical = true;       // a line at x = value (else at y = value)
+    double value = 0;
+    std::string label;
+    Rgba color{255, 120, 60, 255};
+    bool shadeBeyond = false;   // shade everything past the line (e.g. beyond training length)
+    bool dashed = true;
+};
+// The horizontal line at a model's training length on position-by-row heatmaps, with the rows
+// past it shaded: positions the model never saw in training.
+Marker trainingLengthMarker(int trainingLength, const Theme& theme);
+
+// ---- Heatmaps
+struct HeatmapSpec {
+    std::string title;
+    AxisSpec x{"dimension", 0, 1, false, true};
+    AxisSpec y{"position", 0, 1, false, true};
+    std::shared_ptr<const Matrix> values;  // starts at (x.low, y.low); see the spans below
+    double valuesColSpan = 0;              // data units the matrix columns cover (0: x.high-x.low)
+    double valuesRowSpan = 0;              // data units the matrix rows cover (0: y.high-y.low)
+    std::uint64_t version = 0;             // see HeatmapItem::version
+    ColormapId colormap = ColormapId::Viridis;
+    ValueRange range;
+    std::string colorbarLabel;
+    bool showColorbar = true;
+    bool showMaskedLegend = false;         // a swatch saying what masked (-inf) cells look like
+    std::string maskedLabel = "masked";    // the swatch's label
+    std::vector<Marker> markers;
+};
+void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
+                 PlotFrame* frame = nullptr);
+
+// ---- Line plots
+struct LineSeries {
+    std::string name;
+    std::vector<double> x, y;  // same length; non-finite points break the line
+    Rgba color{0, 0, 0, 0};    // alpha 0: seriesColor(index)
+    float width = 1.8f;
+    bool markers = false;      // a dot at each point
+};
+struct LinePlotSpec {
+    std::string title;
+    AxisSpec x, y;
+    std::vector<LineSeries> series;
+    std::vector<Marker> markers;
+    bool legend = true;
+    bool autoRangeY = true;    // y.low/high from the data (with a margin)
+};
+void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                  PlotFrame* frame = nullptr);
+
+// ---- Whole figures
+Figure emptyFigure(float width, float height, const Theme& theme);
+void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
+void drawNote(Figure& figure, Box area, const std::string& text, const Theme& theme);  // centred message
+// A small muted note ("each pixel: mean of 4x4 cells") at the bottom right of a plot's area, on
+// the x-axis label's line: shrunk, then cut with "…", to keep clear of that label; left out when
+// less than a few characters fit. frame: the plot drawn in area (null: no label to avoid).
+void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std::string& text,
+                    const Theme& theme);
+// The figure itself, or an empty figure of that size that shows why it could not be made.
+Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme);
+
+}  // namespace poslab

@@ -1,0 +1,131 @@
+// bias_figures.hpp — the ALiBi and T5 views as figures. Used by the GUI panels, `poslab render
+// alibi|t5` and File > Export, so all three draw the same thing.
+//
+// Both biases depend only on the offset j - i between key j and query i, so every heatmap here is
+// sampled from the 2L - 1 values per offset (relativeOffsetSample): no L x L matrix is built, and
+// the work is O(L + texels) whatever L is (block sums come from prefix sums of prefix sums).
+//
+// Usage (the panel caches the data and redraws it every frame; `render` does all three at once):
+//   AlibiLayout layout = alibiLayout(area, options, theme);
+//   auto data = computeAlibiFigureData(options, layout);      // when the options or area change
+//   drawAlibiFigure(figure, layout, options, *data, theme, &frames);
+//   frames.headAt(mouse) ...                                   // hover and click
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/t5_bias.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+// ---- Relative-position heatmaps
+// How a texel summarises a block of cells when the matrix has more cells than pixels.
+enum class BlockSummary {
+    MeanOfUnmasked,  // mean over the block's cells that are not -inf; -inf only when all are.
+                     // (A plain mean is -inf as soon as one cell is masked, which would paint
+                     // the whole diagonal band of a causal matrix as masked.)
+    CentreCell,      // the cell at the block's centre: for ids, where a mean means nothing
+};
+// Texels for the L x L matrix M[i][j] = byOffset[(j - i) + (L - 1)], within `window`, at most
+// maxRows x maxCols of them. byOffset holds 2L - 1 values, each finite or -inf (masked).
+HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int length,
+                                   CellWindow window, int maxRows, int maxCols,
+                                   BlockSummary summary);
+
+std::string alibiSlopeText(double slope);  // "1/2", "1/256", "2^-0.5", or decimals
+
+// ---- ALiBi
+struct AlibiFigureOptions {
+    int heads = 8;                  // 1..128
+    int seqLen = 32;                // 1..kMaxSeqLen (memory permitting)
+    bool symmetric = false;         // encoder form -m|i-j|, no mask
+    int enlargedHead = 0;           // the head drawn large, 0..heads-1
+    int queryIndex = -1;            // attention preview row, 0..seqLen-1; -1: the last row
+    int previewKeys = 0;            // keys shown in the preview, ending at the query; 0: all
+    double contentScale = 0;        // 0: content logits all zero; else scale * N(0, 1), 0..100
+    std::uint64_t contentSeed = 0;  // seeds the content logits (one vector shared by all heads)
+    ColormapId colormap = ColormapId::Viridis;
+};
+Status validate(const AlibiFigureOptions& options);
+int alibiQueryIndex(const AlibiFigureOptions& options);  // queryIndex with -1 resolved
+// The content logits the preview adds: empty when contentScale is 0.
+std::vector<double> alibiContentLogits(int seqLen, double scale, std::uint64_t seed);
+// The keys the preview shows: [first, first + count).
+CellWindow alibiPreviewWindow(const AlibiFigureOptions& options);
+
+struct AlibiLayout {
+    Box area;
+    Box grid;                 // every head, small multiples, with a shared colour bar
+    std::vector<Box> cells;   // one plot box (square) per head inside grid
+    float cellTitleSize = 0;  // 0: no per-head titles (too many heads for the space)
+    Box colorbar;             // the grid's shared colour bar
+    Box enlarged, slopes, attention;
+};
+AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme);
+
+struct AlibiFigureData {
+    std::vector<double> slopes;        // fairseq's get_slopes(heads)
+    std::vector<HeatmapSample> heads;  // grid texels, one sample per head
+    ValueRange gridRange;              // shared by every head in the grid
+    HeatmapSample enlarged;
+    ValueRange enlargedRange;
+    HeatmapSample attention;  // rows = heads, columns = keys; masked keys -inf
+    double attentionMax = 1;
+};
+Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options,
+                                               const AlibiLayout& layout);
+
+struct AlibiFigureFrames {
+    std::vector<Box> cells;  // as in the layout
+    PlotFrame enlarged, slopes, attention;
+    int headAt(Point p) const;  // the grid head under p, or -1
+};
+void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigureOptions& options,
+                     const AlibiFigureData& data, const Theme& theme,
+                     AlibiFigureFrames* frames = nullptr);
+// Layout, data and drawing in one call, for `poslab render` and File > Export.
+Status drawAlibiFigure(Figure& figure, Box area, const AlibiFigureOptions& options,
+                       const Theme& theme);
+
+// ---- T5
+struct T5FigureOptions {
+    T5Params params{160, 32, 128, true};
+    std::vector<double> bucketBiases;  // numBuckets values; empty: seededBucketBiases(biasSeed)
+    std::uint64_t biasSeed = 0;
+};
+Status validate(const T5FigureOptions& options);
+std::vector<double> t5EffectiveBiases(const T5FigureOptions& options);  // the values drawn
+// "-inf..-64", "-7", "17..31": the relative positions (key - query) a bucket covers.
+std::string t5RangeText(const BucketRange& range);
+// The relative positions the edge charts span: -R..R with R = max(8, 1.25 max_distance).
+int t5ChartReach(const T5Params& params);
+
+struct T5Layout {
+    Box area;
+    Box buckets, bucketLegend;  // the id matrix and its discrete legend
+    Box bias, edges, biasCurve;
+};
+T5Layout t5Layout(Box area, const Theme& theme);
+
+struct T5FigureData {
+    std::vector<BucketRange> ranges;  // every non-empty bucket
+    std::vector<double> biases;       // per bucket
+    HeatmapSample buckets;            // texels: bucket id mod 252 (Categorical, range 0..255)
+    HeatmapSample bias;
+    ValueRange biasRange;  // symmetric about zero
+};
+Result<T5FigureData> computeT5FigureData(const T5FigureOptions& options, const T5Layout& layout);
+
+struct T5FigureFrames {
+    PlotFrame buckets, bias, edges, biasCurve;
+};
+void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions& options,
+                  const T5FigureData& data, const Theme& theme, T5FigureFrames* frames = nullptr);
+Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme);
+
+}  // namespace poslab

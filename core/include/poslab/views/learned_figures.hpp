@@ -1,0 +1,78 @@
+// learned_figures.hpp — the learned-table view as figures: the position x dimension heatmap, the
+// cosine similarity between positions, and chosen dimensions against position. Used by the GUI
+// panel, `poslab render learned` and File > Export.
+//
+// A learned table has nothing past its last row: position seqLen and beyond were never trained
+// and have no vector at all (the extrapolation failure of learned absolute positions). When more
+// positions are shown than the table has, every figure marks that region "undefined: beyond the
+// trained table" and draws no values there.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/encodings/learned.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+inline constexpr const char* kBeyondTableLabel = "undefined: beyond the trained table";
+
+// ---- Cosine similarity between positions
+// cos(a, b) = <x_a, x_b> / (|x_a| |x_b|) for rows a, b of the first `positions` rows of `table`.
+// Rows that are all zero or hold a non-finite value have no direction: their similarities are
+// NaN (drawn magenta) and they are left out of block means.
+double cosineSimilarity(const Matrix& table, std::size_t a, std::size_t b);
+// Texels of the positions x positions cosine matrix, at most maxTexels per side. A texel is the
+// exact mean of the similarities in its block, computed as the dot product of the blocks' mean
+// unit vectors (the mean of u_a . u_b over a in A, b in B is mean(u_A) . mean(u_B)), so the cost
+// is O(positions x d + texels^2 x d) instead of O(positions^2 x d).
+HeatmapSample cosineSimilaritySample(const Matrix& table, long long positions, int maxTexels);
+
+// ---- Figure options
+struct LearnedFigureOptions {
+    std::shared_ptr<const Matrix> table;  // rows = positions, columns = dimensions; required
+    std::string source;                   // for titles: "seed 0, std 0.02" or "emb.npy"
+    int positionsShown = 0;               // 0: the table's rows; may exceed them, 1..kMaxSeqLen
+    int firstCurveDimension = 0;          // the curves plot dims first..first+count-1
+    int curveCount = 4;                   // 1..8
+    ColormapId colormap = ColormapId::BlueWhiteRed;
+};
+Status validate(const LearnedFigureOptions& options);
+int learnedPositionsShown(const LearnedFigureOptions& options);  // 0 resolved to the table rows
+std::string learnedSourceText(const LearnedParams& params);      // "seed 0, std 0.02"
+// The table as the figure shows it: positionsShown rows, NaN past the table's end.
+Result<Matrix> learnedShownTable(const LearnedFigureOptions& options);
+
+struct LearnedLayout {
+    Box area;
+    Box table, cosine, curves;
+};
+LearnedLayout learnedLayout(Box area);
+
+struct LearnedCurve {
+    int dimension = 0;
+    std::vector<double> x, y;  // positions and values (block means when positions > pixels)
+};
+struct LearnedFigureData {
+    HeatmapSample table;
+    ValueRange tableRange;  // symmetric about zero
+    HeatmapSample cosine;
+    std::vector<LearnedCurve> curves;
+    long long positionsPerPoint = 1;  // curve points are means of this many positions
+};
+Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& options,
+                                                   const LearnedLayout& layout);
+
+struct LearnedFigureFrames {
+    PlotFrame table, cosine, curves;
+};
+void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
+                       const LearnedFigureOptions& options, const LearnedFigureData& data,
+                       const Theme& theme, LearnedFigureFrames* frames = nullptr);
+Status drawLearnedFigure(Figure& figure, Box area, const LearnedFigureOptions& options,
+                         const Theme& theme);
+
+}  // namespace poslab

@@ -1,0 +1,217 @@
+#include "poslab/analysis/decomposition.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/encodings/learned.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
+
+namespace poslab {
+
+namespace {
+
+// a . b over d values
+double dot(const double* a, const double* b, std::size_t d) {
+    double sum = 0;
+    for (std::size_t k = 0; k < d; ++k) sum += a[k] * b[k];
+    return sum;
+}
+
+Matrix products(const Matrix& a, const Matrix& b, double scale) {
+    Matrix out(a.rows, b.rows);
+    for (std::size_t i = 0; i < a.rows; ++i) {
+        for (std::size_t j = 0; j < b.rows; ++j)
+            out(i, j) = scale * dot(a.row(i), b.row(j), a.cols);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string_view positionTableName(PositionTableKind kind) {
+    return kind == PositionTableKind::Learned ? "learned" : "sinusoidal";
+}
+
+Result<PositionTableKind> parsePositionTable(std::string_view name) {
+    if (name == "sinusoidal") return PositionTableKind::Sinusoidal;
+    if (name == "learned") return PositionTableKind::Learned;
+    return Error{"positions must be sinusoidal or learned (got '" + std::string(name) + "')"};
+}
+
+Status validate(const MeaningParams& params) {
+    if (params.tokens) {
+        if (params.tokens->empty()) return Error{"the token vectors are empty"};
+        if (params.tokens->cols != std::size_t(params.dModel)) {
+            return Error{"d_model must equal the token vectors' width " +
+                         std::to_string(params.tokens->cols) + " (got " +
+                         std::to_string(params.dModel) + ")"};
+        }
+        if (std::size_t(params.seqLen) > params.tokens->rows) {
+            return Error{"seq_len must be 2.." + std::to_string(params.tokens->rows) +
+                         " for these token vectors (got " + std::to_string(params.seqLen) + ")"};
+        }
+    }
+    if (auto s = requireIntInRange("d_model", params.dModel, 2, 2048); !s) return s;
+    if (auto s = requireIntInRange("seq_len", params.seqLen, 2, 1024); !s) return s;
+    if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s;
+    if (auto s = requireIntInRange("vocabulary", params.vocabulary, 1, 100000); !s) return s;
+    if (auto s = requireInRange("content_scale", params.contentScale, 0.0, 100.0); !s) return s;
+    if (auto s = requireInRange("position_scale", params.positionScale, 0.0, 100.0); !s) return s;
+    return success();
+}
+
+Result<MeaningSequence> buildSequence(const MeaningParams& params) {
+    if (auto s = validate(params); !s) return s.error();
+    const std::size_t L = std::size_t(params.seqLen), d = std::size_t(params.dModel);
+    MeaningSequence sequence;
+    sequence.tokens = Matrix(L, d);
+    sequence.tokenIds.assign(L, -1);
+    if (params.tokens) {
+        std::copy_n(params.tokens->values.begin(), L * d, sequence.tokens.values.begin());
+    } else {
+        // Token ids from one engine; each vocabulary entry's vector from its own sampler seeded
+        // by (seed, id), so a token keeps its vector when the vocabulary or length changes.
+        std::mt19937_64 ids(params.seed * 0x9E3779B97F4A7C15ull + 1);
+        for (std::size_t i = 0; i < L; ++i)
+            sequence.tokenIds[i] = int(ids() % std::uint64_t(params.vocabulary));
+        for (std::size_t i = 0; i < L; ++i) {
+            const std::uint64_t id = std::uint64_t(sequence.tokenIds[i]);
+            NormalSampler sampler(params.seed * 1000003ull + id * 0xD1B54A32D192ED03ull);
+            for (std::size_t k = 0; k < d; ++k)
+                sequence.tokens(i, k) = params.contentScale * sampler.next();
+        }
+    }
+    if (params.positions == PositionTableKind::Sinusoidal) {
+        SinusoidalParams p;
+        p.dModel = params.dModel;
+        p.seqLen = params.seqLen;
+        p.base = params.base;
+        auto table = sinusoidalTable(p);
+        if (!table) return table.error();
+        sequence.positions = std::move(table).value();
+    } else {
+        LearnedParams p;
+        p.dModel = params.dModel;
+        p.seqLen = params.seqLen;
+        p.seed = params.seed + 1000;
+        auto table = learnedTable(p);
+        if (!table) return table.error();
+        sequence.positions = std::move(table).value();
+    }
+    for (double& v : sequence.positions.values) v *= params.positionScale;
+    return sequence;
+}
+
+Result<LogitTerms> decomposeLogits(const Matrix& tokens, const Matrix& positions, double scale) {
+    if (tokens.rows != positions.rows || tokens.cols != positions.cols || tokens.empty()) {
+        return Error{"token and position vectors must have the same non-empty shape (got " +
+                     std::to_string(tokens.rows) + " x " + std::to_string(tokens.cols) + " and " +
+                     std::to_string(positions.rows) + " x " + std::to_string(positions.cols) + ")"};
+    }
+    if (auto s = checkMatrixSize(tokens.rows, tokens.rows * 5, "the logit terms"); !s)
+        return s.error();
+    LogitTerms terms;
+    terms.contentContent = products(tokens, tokens, scale);
+    terms.contentPosition = products(tokens, positions, scale);
+    terms.positionContent = products(positions, tokens, scale);
+    terms.positionPosition = products(positions, positions, scale);
+    Matrix sums = tokens;
+    for (std::size_t i = 0; i < sums.values.size(); ++i) sums.values[i] += positions.values[i];
+    terms.total = products(sums, sums, scale);
+    return terms;
+}
+
+Result<LogitTerms> decomposeLogits(const MeaningParams& params) {
+    auto sequence = buildSequence(params);
+    if (!sequence) return sequence.error();
+    return decomposeLogits(sequence->tokens, sequence->positions,
+                           1.0 / std::sqrt(double(params.dModel)));
+}
+
+Result<std::vector<double>> randomPositionCosines(int dModel, double base, int samples,
+                                                  int maxPosition, std::uint64_t seed) {
+    if (auto s = requireIntInRange("d_model", dModel, 2, kMaxDModel); !s) return s.error();
+    if (auto s = requireIntInRange("samples", samples, 1, 1000000); !s) return s.error();
+    if (auto s = requireIntInRange("max_position", maxPosition, 1, kMaxSeqLen); !s)
+        return s.error();
+    if (auto s = requireInRange("base", base, 1.0, 1e12, false); !s) return s.error();
+    SinusoidalParams p;
+    p.dModel = dModel;
+    p.base = base;
+    NormalSampler sampler(seed);
+    std::mt19937_64 positions(seed + 7);
+    std::vector<double> cosines(static_cast<std::size_t>(samples));
+    std::vector<double> x(static_cast<std::size_t>(dModel)), pe(x.size());
+    for (double& c : cosines) {
+        for (double& v : x) v = sampler.next();
+        sinusoidalRow(p, double(positions() % std::uint64_t(maxPosition)), pe.data());
+        const double xp = dot(x.data(), pe.data(), x.size());
+        const double xx = dot(x.data(), x.data(), x.size());
+        const double pp = dot(pe.data(), pe.data(), x.size());
+        c = xp / std::sqrt(xx * pp);
+    }
+    return cosines;
+}
+
+double randomCosineDensity(int dModel, double cosine) {
+    if (dModel < 2 || !(cosine > -1 && cosine < 1)) return 0;
+    const double d = dModel;
+    const double logNorm =
+        std::lgamma(d / 2) - std::lgamma((d - 1) / 2) - 0.5 * std::log(std::numbers::pi);
+    return std::exp(logNorm + (d - 3) / 2 * std::log1p(-cosine * cosine));
+}
+
+Histogram makeHistogram(const std::vector<double>& values, int bins, double low, double high) {
+    Histogram h;
+    h.low = low;
+    h.high = high;
+    bins = std::max(bins, 1);
+    h.density.assign(std::size_t(bins), 0.0);
+    if (values.empty() || !(high > low)) return h;
+    const double width = (high - low) / bins;
+    long double sum = 0, sum2 = 0;
+    for (double v : values) {
+        sum += v;
+        sum2 += (long double)v * v;
+        if (!(v >= low && v <= high)) continue;
+        const int bin = std::min(bins - 1, int((v - low) / width));
+        h.density[std::size_t(bin)] += 1;
+    }
+    const double n = double(values.size());
+    for (double& count : h.density) count /= n * width;
+    h.mean = double(sum / n);
+    h.stddev = std::sqrt(std::max(0.0, double(sum2 / n) - h.mean * h.mean));
+    return h;
+}
+
+Result<double> positionRecoveryError(const MeaningParams& params) {
+    auto sequence = buildSequence(params);
+    if (!sequence) return sequence.error();
+    const std::size_t L = sequence->tokens.rows, d = sequence->tokens.cols;
+    std::vector<double> norms(L);
+    for (std::size_t j = 0; j < L; ++j) {
+        const double n = std::sqrt(dot(sequence->positions.row(j), sequence->positions.row(j), d));
+        norms[j] = n > 0 ? n : 1;
+    }
+    std::vector<double> sum(d);
+    double error = 0;
+    for (std::size_t i = 0; i < L; ++i) {
+        for (std::size_t k = 0; k < d; ++k)
+            sum[k] = sequence->tokens(i, k) + sequence->positions(i, k);
+        std::size_t best = 0;
+        double bestScore = -INFINITY;
+        for (std::size_t j = 0; j < L; ++j) {
+            const double score = dot(sum.data(), sequence->positions.row(j), d) / norms[j];
+            if (score > bestScore) bestScore = score, best = j;
+        }
+        error += std::abs(double(best) - double(i));
+    }
+    return error / double(L);
+}
+
+}  // namespace poslab

@@ -1,0 +1,133 @@
+#include "poslab/analysis/intuition.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+
+namespace poslab {
+
+int positionBit(long long position, int bit) {
+    if (position < 0 || bit < 0 || bit > 62) return 0;
+    return int((position >> bit) & 1);
+}
+
+Result<Matrix> binaryTable(int positions, int bits) {
+    if (auto s = requireIntInRange("positions", positions, 1, kMaxSeqLen); !s) return s.error();
+    if (auto s = requireIntInRange("bits", bits, 1, 30); !s) return s.error();
+    Matrix table(static_cast<std::size_t>(positions), static_cast<std::size_t>(bits));
+    for (int p = 0; p < positions; ++p) {
+        for (int b = 0; b < bits; ++b) table(std::size_t(p), std::size_t(b)) = positionBit(p, b);
+    }
+    return table;
+}
+
+double bitSinusoid(double position, int bit) {
+    const double period = std::ldexp(1.0, bit + 1);
+    return -std::sin(2 * std::numbers::pi * (position + 0.5) / period);
+}
+
+int nearestFrequencyIndex(const SinusoidalParams& params, double wavelength) {
+    const std::vector<double> frequencies = sinusoidalFrequencies(params);
+    int best = -1;
+    double bestDistance = INFINITY;
+    for (std::size_t k = 0; k < frequencies.size(); ++k) {
+        const double distance =
+            std::abs(std::log(2 * std::numbers::pi / frequencies[k] / wavelength));
+        if (distance < bestDistance) bestDistance = distance, best = int(k);
+    }
+    return best;
+}
+
+Result<Matrix> shiftMatrix(const SinusoidalParams& params, double shift) {
+    if (auto s = requireIntInRange("d_model", params.dModel, 1, kMaxDModel); !s) return s.error();
+    if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s.error();
+    if (auto s = requireFinite("shift", shift); !s) return s.error();
+    const int d = params.dModel;
+    Matrix t(static_cast<std::size_t>(d), static_cast<std::size_t>(d));
+    // Column of the cosine partner of each sine column, found through the layout's own map.
+    std::vector<int> sineColumn, cosineColumn;
+    std::vector<double> frequency;
+    for (int c = 0; c < d; ++c) {
+        const SinusoidalColumn wave = sinusoidalColumn(params, c);
+        if (wave.isZero) continue;
+        const int index = wave.frequencyIndex;
+        if (std::size_t(index) >= frequency.size()) {
+            frequency.resize(std::size_t(index) + 1, 0);
+            sineColumn.resize(std::size_t(index) + 1, -1);
+            cosineColumn.resize(std::size_t(index) + 1, -1);
+        }
+        frequency[std::size_t(index)] = wave.frequency;
+        (wave.isCosine ? cosineColumn : sineColumn)[std::size_t(index)] = c;
+    }
+    for (std::size_t k = 0; k < frequency.size(); ++k) {
+        const double c = std::cos(frequency[k] * shift), s = std::sin(frequency[k] * shift);
+        const int si = sineColumn[k], ci = cosineColumn[k];
+        if (si >= 0 && ci >= 0) {
+            // sin w(p+k) = cos(wk) sin(wp) + sin(wk) cos(wp); cos w(p+k) = cos(wk) cos(wp) -
+            // sin(wk) sin(wp)
+            t(std::size_t(si), std::size_t(si)) = c;
+            t(std::size_t(si), std::size_t(ci)) = s;
+            t(std::size_t(ci), std::size_t(si)) = -s;
+            t(std::size_t(ci), std::size_t(ci)) = c;
+        } else if (si >= 0) {
+            t(std::size_t(si), std::size_t(si)) = c;  // the lone sine: the best this row can do
+        }
+    }
+    return t;
+}
+
+std::vector<double> applyMatrix(const Matrix& matrix, const std::vector<double>& v) {
+    std::vector<double> out(matrix.rows, 0.0);
+    if (v.size() < matrix.cols) return out;
+    for (std::size_t r = 0; r < matrix.rows; ++r) {
+        const double* row = matrix.row(r);
+        double sum = 0;
+        for (std::size_t c = 0; c < matrix.cols; ++c) {
+            if (row[c] != 0) sum += row[c] * v[c];
+        }
+        out[r] = sum;
+    }
+    return out;
+}
+
+Result<ShiftCheck> checkShift(const SinusoidalParams& params, double shift, int positions) {
+    if (auto s = requireIntInRange("positions", positions, 1, kMaxSeqLen); !s) return s.error();
+    auto t = shiftMatrix(params, shift);
+    if (!t) return t.error();
+    const std::size_t d = std::size_t(params.dModel);
+    // Sparse rows: T_k has at most two non-zeros per row, so the check costs O(positions d).
+    std::vector<std::vector<std::pair<std::size_t, double>>> rows(d);
+    for (std::size_t r = 0; r < d; ++r) {
+        for (std::size_t c = 0; c < d; ++c) {
+            if ((*t)(r, c) != 0) rows[r].push_back({c, (*t)(r, c)});
+        }
+    }
+    ShiftCheck check;
+    check.residual.resize(std::size_t(positions));
+    std::vector<double> now(d), later(d);
+    for (int p = 0; p < positions; ++p) {
+        sinusoidalRow(params, p, now.data());
+        sinusoidalRow(params, p + shift, later.data());
+        double worst = 0;
+        int worstColumn = 0;
+        for (std::size_t r = 0; r < d; ++r) {
+            double value = 0;
+            for (const auto& [c, w] : rows[r]) value += w * now[c];
+            const double error = std::abs(value - later[r]);
+            if (error > worst) worst = error, worstColumn = int(r);
+        }
+        check.residual[std::size_t(p)] = worst;
+        if (worst > check.maxResidual) {
+            check.maxResidual = worst;
+            check.worstPosition = p;
+            check.worstColumn = worstColumn;
+        }
+    }
+    return check;
+}
+
+}  // namespace poslab

@@ -1,0 +1,107 @@
+#include "poslab/encodings/alibi.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+
+namespace poslab {
+
+namespace {
+
+// get_slopes_power_of_2(n): start = 2**(-2**-(log2(n) - 3)); [start * start**i for i in range(n)].
+// The same operations in the same order as the Python, so the doubles match it bit for bit
+// (Python's float ** float is C's pow).
+std::vector<double> slopesPowerOfTwo(int n) {
+    const double exponent = -std::pow(2.0, -(std::log2(double(n)) - 3.0));
+    const double start = std::pow(2.0, exponent);
+    std::vector<double> slopes(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) slopes[std::size_t(i)] = start * std::pow(start, double(i));
+    return slopes;
+}
+
+bool isPowerOfTwo(int n) {
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+}  // namespace
+
+std::vector<double> alibiSlopes(int heads) {
+    if (heads < 1) return {};
+    if (isPowerOfTwo(heads)) return slopesPowerOfTwo(heads);
+    int closest = 1;  // 2^floor(log2 heads)
+    while (closest * 2 <= heads) closest *= 2;
+    std::vector<double> slopes = slopesPowerOfTwo(closest);
+    // get_slopes(2p)[0::2][:n - p]: 2p is a power of two, so the recursion ends there.
+    const std::vector<double> finer = slopesPowerOfTwo(2 * closest);
+    for (int k = 0; k < heads - closest; ++k) slopes.push_back(finer[std::size_t(2 * k)]);
+    return slopes;
+}
+
+Status validate(const AlibiParams& params) {
+    if (auto s = requireIntInRange("heads", params.heads, 1, kMaxAlibiHeads); !s) return s;
+    if (auto s = requireIntInRange("head", params.head, 0, params.heads - 1); !s) return s;
+    if (auto s = requireIntInRange("seq_len", params.seqLen, 1, kMaxSeqLen); !s) return s;
+    return checkMatrixSize(std::size_t(params.seqLen), std::size_t(params.seqLen),
+                           "the ALiBi bias matrix");
+}
+
+double alibiBiasValue(double slope, int query, int key, bool symmetric) {
+    if (!symmetric && key > query) return -std::numeric_limits<double>::infinity();
+    return -slope * std::abs(double(query) - double(key));
+}
+
+Result<Matrix> alibiBias(const AlibiParams& params) {
+    if (auto status = validate(params); !status) return status.error();
+    const double slope = alibiSlopes(params.heads)[std::size_t(params.head)];
+    const int length = params.seqLen;
+    Matrix bias(static_cast<std::size_t>(length), static_cast<std::size_t>(length));
+    for (int i = 0; i < length; ++i) {
+        double* row = bias.row(std::size_t(i));
+        for (int j = 0; j < length; ++j) row[j] = alibiBiasValue(slope, i, j, params.symmetric);
+    }
+    return bias;
+}
+
+Result<std::vector<double>> alibiAttentionRow(double slope, int queryIndex, int seqLen,
+                                              const std::vector<double>& contentLogits,
+                                              bool symmetric) {
+    if (auto s = requireInRange("slope", slope, 0.0, 1e6); !s) return s.error();
+    if (auto s = requireIntInRange("seq_len", seqLen, 1, kMaxSeqLen); !s) return s.error();
+    if (auto s = requireIntInRange("query", queryIndex, 0, seqLen - 1); !s) return s.error();
+    if (!contentLogits.empty() && contentLogits.size() != std::size_t(seqLen)) {
+        return Error{"content logits must have seq_len = " + std::to_string(seqLen) +
+                     " values (got " + std::to_string(contentLogits.size()) + ")"};
+    }
+    for (std::size_t j = 0; j < contentLogits.size(); ++j) {
+        if (!std::isfinite(contentLogits[j])) {
+            return Error{"content logit " + std::to_string(j) + " must be a finite number (got " +
+                         formatNumber(contentLogits[j]) + ")"};
+        }
+    }
+
+    // Causal rows only see keys 0..queryIndex; everything after stays exactly 0.
+    const int visible = symmetric ? seqLen : queryIndex + 1;
+    std::vector<double> weights(std::size_t(seqLen), 0.0);
+    double largest = -std::numeric_limits<double>::infinity();
+    for (int j = 0; j < visible; ++j) {
+        const double content = contentLogits.empty() ? 0.0 : contentLogits[std::size_t(j)];
+        weights[std::size_t(j)] = content + alibiBiasValue(slope, queryIndex, j, symmetric);
+        largest = std::max(largest, weights[std::size_t(j)]);
+    }
+    // Subtracting the largest logit keeps every exp() argument <= 0: no overflow, and the
+    // largest term is exactly 1, so the sum is at least 1.
+    double sum = 0;
+    for (int j = 0; j < visible; ++j) {
+        weights[std::size_t(j)] = std::exp(weights[std::size_t(j)] - largest);
+        sum += weights[std::size_t(j)];
+    }
+    for (int j = 0; j < visible; ++j) weights[std::size_t(j)] /= sum;
+    return weights;
+}
+
+}  // namespace poslab

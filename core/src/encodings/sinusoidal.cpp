@@ -1,0 +1,346 @@
+#include "poslab/encodings/sinusoidal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/parallel.hpp"
+#include "poslab/base/validate.hpp"
+
+namespace poslab {
+
+namespace {
+
+// Number of distinct frequencies a layout uses for d columns.
+int frequencyCount(const SinusoidalParams& params) {
+    const int d = params.dModel;
+    if (params.layout == SinusoidalLayout::Tensor2Tensor) return d / 2;
+    return (d + 1) / 2;  // ceil: an odd d keeps a lone sine
+}
+
+// Output rows computed from one exact sin/cos per frequency (see sinusoidalBlockMeans).
+constexpr int kBlockRows = 32;
+
+}  // namespace
+
+std::string_view layoutName(SinusoidalLayout layout) {
+    switch (layout) {
+        case SinusoidalLayout::Interleaved: return "interleaved";
+        case SinusoidalLayout::Concat: return "concat";
+        case SinusoidalLayout::Tensor2Tensor: return "t2t";
+    }
+    return "interleaved";
+}
+
+Result<SinusoidalLayout> parseLayout(std::string_view name) {
+    for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                        SinusoidalLayout::Tensor2Tensor}) {
+        if (name == layoutName(layout)) return layout;
+    }
+    return Error{"layout must be interleaved, concat or t2t (got '" + std::string(name) + "')"};
+}
+
+Status validateRanges(const SinusoidalParams& params) {
+    if (auto s = requireIntInRange("d_model", params.dModel, 1, kMaxDModel); !s) return s;
+    if (auto s = requireIntInRange("seq_len", params.seqLen, 1, kMaxSeqLen); !s) return s;
+    return requireInRange("base", params.base, 1.0, 1e12, false);
+}
+
+Status validate(const SinusoidalParams& params) {
+    if (auto s = validateRanges(params); !s) return s;
+    return checkMatrixSize(std::size_t(params.seqLen), std::size_t(params.dModel),
+                           "the sinusoidal table");
+}
+
+std::vector<double> sinusoidalFrequencies(const SinusoidalParams& params) {
+    const int count = frequencyCount(params);
+    std::vector<double> frequencies(std::size_t(std::max(count, 0)));
+    if (params.layout == SinusoidalLayout::Tensor2Tensor) {
+        // log_timescale_increment = log(max/min) / max(n - 1, 1); inv_k = exp(-k * increment)
+        const double increment = std::log(params.base) / std::max(count - 1, 1);
+        for (int k = 0; k < count; ++k) frequencies[k] = std::exp(-k * increment);
+    } else {
+        for (int k = 0; k < count; ++k) {
+            frequencies[k] = 1.0 / std::pow(params.base, 2.0 * k / params.dModel);
+        }
+    }
+    return frequencies;
+}
+
+SinusoidalColumn sinusoidalColumn(const SinusoidalParams& params, int column) {
+    SinusoidalColumn result;
+    const int d = params.dModel;
+    int index = 0;
+    switch (params.layout) {
+        case SinusoidalLayout::Interleaved:
+            index = column / 2;
+            result.isCosine = column % 2 == 1;
+            break;
+        case SinusoidalLayout::Concat: {
+            const int sineColumns = (d + 1) / 2;
+            result.isCosine = column >= sineColumns;
+            index = result.isCosine ? column - sineColumns : column;
+            break;
+        }
+        case SinusoidalLayout::Tensor2Tensor: {
+            const int half = d / 2;
+            if (column >= 2 * half) {
+                result.isZero = true;
+                return result;
+            }
+            result.isCosine = column >= half;
+            index = result.isCosine ? column - half : column;
+            break;
+        }
+    }
+    result.frequencyIndex = index;
+    if (params.layout == SinusoidalLayout::Tensor2Tensor) {
+        const int count = d / 2;
+        result.frequency = std::exp(-index * (std::log(params.base) / std::max(count - 1, 1)));
+    } else {
+        result.frequency = 1.0 / std::pow(params.base, 2.0 * index / d);
+    }
+    return result;
+}
+
+double sinusoidalValue(const SinusoidalParams& params, double position, int column) {
+    const SinusoidalColumn wave = sinusoidalColumn(params, column);
+    if (wave.isZero) return 0.0;
+    const double angle = position * wave.frequency;
+    return wave.isCosine ? std::cos(angle) : std::sin(angle);
+}
+
+void sinusoidalRow(const SinusoidalParams& params, double position, double* out) {
+    for (int c = 0; c < params.dModel; ++c) out[c] = sinusoidalValue(params, position, c);
+}
+
+std::string sinusoidalFormula(const SinusoidalParams& params, int position, int column) {
+    const SinusoidalColumn wave = sinusoidalColumn(params, column);
+    const double value = sinusoidalValue(params, position, column);
+    char buffer[256];
+    const char* fn = wave.isCosine ? "cos" : "sin";
+    if (wave.isZero) {
+        std::snprintf(buffer, sizeof buffer,
+                      "PE[%d, %d] = 0  (t2t pads an odd channel count with a zero column)",
+                      position, column);
+    } else if (params.layout == SinusoidalLayout::Tensor2Tensor) {
+        const int count = params.dModel / 2;
+        std::snprintf(buffer, sizeof buffer,
+                      "PE[%d, %d] = %s(%d * %s^(-%d/%d)) = %s(%d * %.6g) = %.6f", position, column,
+                      fn, position, formatNumber(params.base).c_str(), wave.frequencyIndex,
+                      std::max(count - 1, 1), fn, position, wave.frequency, value);
+    } else {
+        std::snprintf(buffer, sizeof buffer,
+                      "PE[%d, %d] = %s(%d / %s^(%d/%d)) = %s(%d * %.6g) = %.6f", position, column,
+                      fn, position, formatNumber(params.base).c_str(), 2 * wave.frequencyIndex,
+                      params.dModel, fn, position, wave.frequency, value);
+    }
+    return buffer;
+}
+
+Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, int rowsPerBlock,
+                            int blockCount) {
+    Matrix means;
+    sinusoidalBlockMeansInto(means, params, firstRow, rowsPerBlock, blockCount);
+    return means;
+}
+
+void sinusoidalBlockMeansInto(Matrix& means, const SinusoidalParams& params, long long firstRow,
+                              int rowsPerBlock, int blockCount) {
+    SinusoidalBlockGenerator(params, rowsPerBlock).fill(means, firstRow, blockCount);
+}
+
+// The mean of sin(w p) over p = a .. a+s-1 is gain * sin(w c), with c = a + (s-1)/2 the block
+// centre and gain = sin(w s/2) / (s sin(w/2)) (1 when s = 1). Centres advance by s, so block
+// r0 + j is block r0 rotated by j*w*s: exact sin/cos are needed only once per kBlockRows blocks,
+// and the rotations by j*w*s come from a table computed once per generator.
+SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock,
+                                                   int firstColumn, int columnCount)
+    : params_(params),
+      span_(std::max(rowsPerBlock, 1)),
+      frequencies_(sinusoidalFrequencies(params)) {
+    const int d = params.dModel;
+    const int count = int(frequencies_.size());
+    sineColumns_ = params.layout == SinusoidalLayout::Interleaved ? 0
+                   : params.layout == SinusoidalLayout::Concat    ? (d + 1) / 2
+                                                                  : d / 2;
+    cosineColumns_ = params.layout == SinusoidalLayout::Concat ? d / 2 : count;
+    // The frequencies behind columns [c0, c1): interleaved pairs, or a range in each block.
+    const int c0 = std::clamp(firstColumn, 0, d);
+    const int c1 = columnCount < 0 ? d : std::clamp(c0 + columnCount, c0, d);
+    int low = count, high = 0;
+    if (c0 < c1 && params.layout == SinusoidalLayout::Interleaved) {
+        low = c0 / 2;
+        high = std::min(count, (c1 - 1) / 2 + 1);
+    } else if (c0 < c1) {
+        if (c0 < sineColumns_) {
+            low = std::min(low, c0);
+            high = std::max(high, std::min(c1, sineColumns_));
+        }
+        if (c1 > sineColumns_ && c0 < sineColumns_ + cosineColumns_) {
+            low = std::min(low, std::max(c0 - sineColumns_, 0));
+            high = std::max(high, std::min(c1 - sineColumns_, cosineColumns_));
+        }
+    }
+    firstFrequency_ = low < high ? low : 0;
+    frequencyCount_ = std::max(high - low, 0);
+    const int width = frequencyCount_;
+    gain_.resize(std::size_t(width));
+    for (int i = 0; i < width; ++i) {
+        const double w = frequencies_[std::size_t(firstFrequency_ + i)];
+        const double half = std::sin(0.5 * w);
+        gain_[i] = span_ == 1 || std::abs(half) < 1e-300
+                       ? 1.0
+                       : std::sin(0.5 * w * span_) / (span_ * half);
+    }
+    // Rotations by j steps: exact sin/cos every kAnchorEvery rows, angle addition in between
+    // (error under 1e-15). Live views build a generator every frame, and libm calls for all
+    // kBlockRows x d/2 entries used to be most of a frame's sample time at d = 4096.
+    constexpr int kAnchorEvery = 8;
+    stepSin_.resize(std::size_t(kBlockRows) * width);
+    stepCos_.resize(stepSin_.size());
+    for (int i = 0; i < width; ++i) {
+        const double step = frequencies_[std::size_t(firstFrequency_ + i)] * span_;
+        const double sinStep = std::sin(step), cosStep = std::cos(step);
+        for (int j = 0; j < kBlockRows; ++j) {
+            double& sinJ = stepSin_[std::size_t(j) * width + i];
+            double& cosJ = stepCos_[std::size_t(j) * width + i];
+            if (j % kAnchorEvery == 0) {
+                sinJ = std::sin(j * step);
+                cosJ = std::cos(j * step);
+            } else {
+                const double sinPrevious = stepSin_[std::size_t(j - 1) * width + i];
+                const double cosPrevious = stepCos_[std::size_t(j - 1) * width + i];
+                sinJ = sinPrevious * cosStep + cosPrevious * sinStep;
+                cosJ = cosPrevious * cosStep - sinPrevious * sinStep;
+            }
+        }
+    }
+}
+
+void SinusoidalBlockGenerator::fill(Matrix& means, long long firstRow, int blockCount) const {
+    const int d = params_.dModel;
+    const int span = span_;
+    const int first = firstFrequency_, width = frequencyCount_;
+    // Reuses the matrix's memory when it is large enough: fresh pages cost more than the maths.
+    means.rows = std::size_t(std::max(blockCount, 0));
+    means.cols = std::size_t(d);
+    means.values.resize(means.rows * means.cols);
+    if (params_.layout == SinusoidalLayout::Tensor2Tensor && d % 2 == 1) {
+        for (std::size_t r = 0; r < means.rows; ++r) means(r, std::size_t(d - 1)) = 0.0;
+    }
+
+    // Per-call scratch: small (one value per frequency), so the heap reuses it cheaply.
+    std::vector<double> startSin(static_cast<std::size_t>(width)), startCos(startSin.size());
+    // Frequency indices first + [0, n) written in each part of a row.
+    const int pairs = std::clamp(d / 2 - first, 0, width);             // interleaved sin, cos
+    const int sines = std::clamp(sineColumns_ - first, 0, width);      // concat, t2t sin block
+    const int cosines = std::clamp(cosineColumns_ - first, 0, width);  // concat, t2t cos block
+    const int loneSine = d % 2 == 1 ? int(frequencies_.size()) - 1 - first : -1;  // interleaved
+
+    for (int blockStart = 0; blockStart < blockCount; blockStart += kBlockRows) {
+        const double centre = double(firstRow) + double(blockStart) * span + 0.5 * (span - 1);
+        for (int i = 0; i < width; ++i) {
+            const double w = frequencies_[std::size_t(first + i)];
+            startSin[i] = gain_[i] * std::sin(centre * w);
+            startCos[i] = gain_[i] * std::cos(centre * w);
+        }
+        const int blockEnd = std::min(blockCount, blockStart + kBlockRows);
+        for (int r = blockStart; r < blockEnd; ++r) {
+            // .data() + offset: with no frequencies (t2t, d = 1) the tables are empty.
+            const double* jSin = stepSin_.data() + std::size_t(r - blockStart) * width;
+            const double* jCos = stepCos_.data() + std::size_t(r - blockStart) * width;
+            // sin(a+b) = sin a cos b + cos a sin b;  cos(a+b) = cos a cos b - sin a sin b,
+            // written straight into the row so the loops vectorise.
+            double* out = means.row(std::size_t(r));
+            const double* sSin = startSin.data();
+            const double* sCos = startCos.data();
+            if (params_.layout == SinusoidalLayout::Interleaved) {
+                double* pairOut = out + 2 * first;
+                for (int i = 0; i < pairs; ++i) {
+                    pairOut[2 * i] = sSin[i] * jCos[i] + sCos[i] * jSin[i];
+                    pairOut[2 * i + 1] = sCos[i] * jCos[i] - sSin[i] * jSin[i];
+                }
+                if (loneSine >= 0 && loneSine < width) {
+                    const int i = loneSine;
+                    out[d - 1] = sSin[i] * jCos[i] + sCos[i] * jSin[i];
+                }
+            } else {
+                double* sineOut = out + first;
+                double* cosineOut = out + sineColumns_ + first;
+                for (int i = 0; i < sines; ++i) sineOut[i] = sSin[i] * jCos[i] + sCos[i] * jSin[i];
+                for (int i = 0; i < cosines; ++i)
+                    cosineOut[i] = sCos[i] * jCos[i] - sSin[i] * jSin[i];
+                // t2t with odd d: the trailing column was zeroed above.
+            }
+        }
+    }
+}
+
+HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window, int maxRows,
+                               int maxCols) {
+    HeatmapSample sample;
+    sample.window = clampWindow(window, params.seqLen, params.dModel);
+    const CellWindow& w = sample.window;
+    sample.rowsPerTexel = cellsPerTexel(w.rowCount, maxRows);
+    sample.colsPerTexel = cellsPerTexel(w.colCount, maxCols);
+    const long long blocks = (w.rowCount + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
+    const long long group = sample.colsPerTexel;
+    const long long texelCols = (w.colCount + group - 1) / group;
+
+    // Block means of whole rows, kBlockRows at a time into a small scratch matrix that stays in
+    // cache, then cropped to the visible columns and averaged over column groups. A 4096-wide
+    // table never needs a full-size intermediate (fresh memory costs more than the maths).
+    auto values = std::make_shared<Matrix>(std::size_t(blocks), std::size_t(texelCols));
+    auto reduceColumns = [&](const Matrix& rows, int count, long long firstTexelRow) {
+        for (int r = 0; r < count; ++r) {
+            const double* in = rows.row(std::size_t(r)) + w.firstCol;
+            double* out = values->row(std::size_t(firstTexelRow + r));
+            for (long long g = 0; g < texelCols; ++g) {
+                const long long begin = g * group, end = std::min(w.colCount, begin + group);
+                double sum = 0;
+                for (long long c = begin; c < end; ++c) sum += in[c];
+                out[g] = sum / double(end - begin);
+            }
+        }
+    };
+    // The last block may be cut short by the window's end: it averages only the rows it has.
+    const long long fullBlocks = w.rowCount / sample.rowsPerTexel;
+    // Only the frequencies behind the visible columns: zoomed in on a few of 4096 dimensions,
+    // the rest of each row would be computed to be cropped away.
+    const SinusoidalBlockGenerator generator(params, int(sample.rowsPerTexel), int(w.firstCol),
+                                             int(w.colCount));
+    // Chunks of kBlockRows texel rows, split between the cores when there are enough cells.
+    const long long chunks = (fullBlocks + kBlockRows - 1) / kBlockRows;
+    const long long cellsPerChunk = kBlockRows * std::max(1LL, w.colCount);
+    parallelFor(chunks, (1 << 16) / cellsPerChunk + 1,
+                [&](long long firstChunk, long long lastChunk) {
+                    Matrix chunk;
+                    for (long long c = firstChunk; c < lastChunk; ++c) {
+                        const long long first = c * kBlockRows;
+                        const int count = int(std::min<long long>(kBlockRows, fullBlocks - first));
+                        generator.fill(chunk, w.firstRow + first * sample.rowsPerTexel, count);
+                        reduceColumns(chunk, count, first);
+                    }
+                });
+    Matrix chunk;
+    if (const long long remainder = w.rowCount - fullBlocks * sample.rowsPerTexel; remainder > 0) {
+        SinusoidalBlockGenerator(params, int(remainder), int(w.firstCol), int(w.colCount))
+            .fill(chunk, w.firstRow + fullBlocks * sample.rowsPerTexel, 1);
+        reduceColumns(chunk, 1, fullBlocks);
+    }
+    sample.values = std::move(values);
+    sample.rowSpan = double(blocks * sample.rowsPerTexel);
+    sample.colSpan = double(texelCols * sample.colsPerTexel);
+    sample.version = nextMatrixVersion();
+    return sample;
+}
+
+Result<Matrix> sinusoidalTable(const SinusoidalParams& params) {
+    if (auto status = validate(params); !status) return status.error();
+    return sinusoidalBlockMeans(params, 0, 1, params.seqLen);
+}
+
+}  // namespace poslab

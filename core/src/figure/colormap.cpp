@@ -1,0 +1,192 @@
+#include "poslab/figure/colormap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace poslab {
+
+namespace {
+
+// Key colours sampled every 1/32 from matplotlib's viridis, magma, cividis and twilight
+// (the originals are CC0); linear interpolation between them stays within a few 1/255 steps.
+constexpr std::uint32_t kViridisKeys[] = {
+    0x440154, 0x470d60, 0x48186a, 0x482374, 0x472d7b, 0x453781, 0x424086, 0x3e4989,
+    0x3b528b, 0x375b8d, 0x33638d, 0x2f6b8e, 0x2c728e, 0x297a8e, 0x26828e, 0x23898e,
+    0x21918c, 0x1f988b, 0x1fa088, 0x22a785, 0x28ae80, 0x32b67a, 0x3fbc73, 0x4ec36b,
+    0x5ec962, 0x70cf57, 0x84d44b, 0x98d83e, 0xaddc30, 0xc2df23, 0xd8e219, 0xece51b,
+    0xfde725,
+};
+constexpr std::uint32_t kMagmaKeys[] = {
+    0x000004, 0x030312, 0x0a0822, 0x130d34, 0x1d1147, 0x29115a, 0x36106b, 0x440f76,
+    0x51127c, 0x5d177f, 0x6a1c81, 0x762181, 0x832681, 0x902a81, 0x9c2e7f, 0xaa337d,
+    0xb73779, 0xc43c75, 0xd0416f, 0xdc4869, 0xe75263, 0xef5d5e, 0xf56b5c, 0xf9795d,
+    0xfc8961, 0xfd9869, 0xfea772, 0xfeb67c, 0xfec488, 0xfed395, 0xfde2a3, 0xfcf0b2,
+    0xfcfdbf,
+};
+constexpr std::uint32_t kCividisKeys[] = {
+    0x00224e, 0x00285b, 0x002e6a, 0x053371, 0x1a386f, 0x273e6e, 0x32436d, 0x3b496c,
+    0x434e6c, 0x4b546c, 0x535a6d, 0x5a5f6e, 0x61656f, 0x686a71, 0x6f7073, 0x767676,
+    0x7d7c78, 0x848279, 0x8c8878, 0x938e78, 0x9b9476, 0xa39a74, 0xaba072, 0xb4a76f,
+    0xbcae6c, 0xc4b468, 0xcdbb63, 0xd5c25e, 0xdec958, 0xe7d150, 0xf0d846, 0xf9e03a,
+    0xfee838,
+};
+constexpr std::uint32_t kTwilightKeys[] = {
+    0xe2d9e2, 0xd7d7dd, 0xc4ced4, 0xacc2cc, 0x95b5c7, 0x81a6c3, 0x7297c1, 0x6887be,
+    0x6276ba, 0x5f64b5, 0x5e51ad, 0x5d3da1, 0x592a8f, 0x511b77, 0x45135c, 0x381145,
+    0x2f1436, 0x3a113a, 0x4a1342, 0x5f174a, 0x741e4f, 0x872750, 0x983550, 0xa64550,
+    0xb25652, 0xbb6958, 0xc27c63, 0xc89073, 0xcca389, 0xd1b6a3, 0xd8c7be, 0xdfd4d6,
+    0xe2d9e2,
+};
+// ColorBrewer RdBu (reversed so that negative is blue) with a pure white centre.
+constexpr std::uint32_t kBlueWhiteRedKeys[] = {
+    0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xffffff,
+    0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f,
+};
+// Tableau-like qualitative hues, chosen to stay distinguishable next to each other.
+constexpr std::uint32_t kCategoricalKeys[] = {
+    0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948,
+    0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac, 0x1f77b4, 0x8cd17d,
+};
+constexpr int kCategoricalCount = int(std::size(kCategoricalKeys));
+
+Rgba unpack(std::uint32_t rgb) {
+    return Rgba{std::uint8_t(rgb >> 16), std::uint8_t(rgb >> 8), std::uint8_t(rgb), 255};
+}
+
+template <std::size_t N>
+std::array<Rgba, kColormapSize> expand(const std::uint32_t (&keys)[N]) {
+    std::array<Rgba, kColormapSize> table{};
+    for (int i = 0; i < kColormapSize; ++i) {
+        const double position = double(i) / (kColormapSize - 1) * (N - 1);
+        const std::size_t lower = std::min(std::size_t(position), N - 2);
+        const double fraction = position - double(lower);
+        const Rgba a = unpack(keys[lower]), b = unpack(keys[lower + 1]);
+        auto mix = [&](std::uint8_t x, std::uint8_t y) {
+            return std::uint8_t(std::lround(x + (double(y) - double(x)) * fraction));
+        };
+        table[i] = Rgba{mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b), 255};
+    }
+    return table;
+}
+
+std::array<Rgba, kColormapSize> categoricalTable() {
+    // Integer ids are mapped by the caller with range [0, 255]: entry i is hue i mod 12.
+    std::array<Rgba, kColormapSize> table{};
+    for (int i = 0; i < kColormapSize; ++i) table[i] = unpack(kCategoricalKeys[i % kCategoricalCount]);
+    return table;
+}
+
+struct Tables {
+    std::array<Rgba, kColormapSize> viridis = expand(kViridisKeys);
+    std::array<Rgba, kColormapSize> magma = expand(kMagmaKeys);
+    std::array<Rgba, kColormapSize> cividis = expand(kCividisKeys);
+    std::array<Rgba, kColormapSize> twilight = expand(kTwilightKeys);
+    std::array<Rgba, kColormapSize> blueWhiteRed = expand(kBlueWhiteRedKeys);
+    std::array<Rgba, kColormapSize> categorical = categoricalTable();
+};
+
+const Tables& tables() {
+    static const Tables instance;  // built once, immutable afterwards (thread-safe init)
+    return instance;
+}
+
+}  // namespace
+
+std::string_view colormapName(ColormapId id) {
+    switch (id) {
+        case ColormapId::Viridis: return "viridis";
+        case ColormapId::Magma: return "magma";
+        case ColormapId::Cividis: return "cividis";
+        case ColormapId::Twilight: return "twilight";
+        case ColormapId::BlueWhiteRed: return "blue-white-red";
+        case ColormapId::Categorical: return "categorical";
+    }
+    return "viridis";
+}
+
+std::vector<ColormapId> allColormaps() {
+    return {ColormapId::Viridis,      ColormapId::Magma,       ColormapId::Cividis,
+            ColormapId::Twilight,     ColormapId::BlueWhiteRed, ColormapId::Categorical};
+}
+
+Result<ColormapId> parseColormap(std::string_view name) {
+    for (ColormapId id : allColormaps()) {
+        if (name == colormapName(id)) return id;
+    }
+    return Error{"colormap must be viridis, magma, cividis, twilight, blue-white-red or "
+                 "categorical (got '" + std::string(name) + "')"};
+}
+
+bool isDiverging(ColormapId id) { return id == ColormapId::BlueWhiteRed; }
+bool isCyclic(ColormapId id) { return id == ColormapId::Twilight; }
+
+const std::array<Rgba, kColormapSize>& colormapTable(ColormapId id) {
+    const Tables& t = tables();
+    switch (id) {
+        case ColormapId::Viridis: return t.viridis;
+        case ColormapId::Magma: return t.magma;
+        case ColormapId::Cividis: return t.cividis;
+        case ColormapId::Twilight: return t.twilight;
+        case ColormapId::BlueWhiteRed: return t.blueWhiteRed;
+        case ColormapId::Categorical: return t.categorical;
+    }
+    return t.viridis;
+}
+
+Rgba sampleColormap(ColormapId id, double t) {
+    if (std::isnan(t)) return kMissingColor;
+    const double clamped = std::clamp(t, 0.0, 1.0);
+    return colormapTable(id)[std::size_t(std::lround(clamped * (kColormapSize - 1)))];
+}
+
+ValueRange finiteRange(const Matrix& values) {
+    double low = INFINITY, high = -INFINITY;
+    for (double v : values.values) {
+        if (!std::isfinite(v)) continue;
+        low = std::min(low, v);
+        high = std::max(high, v);
+    }
+    if (low > high) return {0, 1};
+    if (low == high) return {low - 0.5, high + 0.5};
+    return {low, high};
+}
+
+ValueRange symmetricRange(const Matrix& values) {
+    double magnitude = 0;
+    for (double v : values.values) {
+        if (std::isfinite(v)) magnitude = std::max(magnitude, std::abs(v));
+    }
+    if (magnitude == 0) magnitude = 1;
+    return {-magnitude, magnitude};
+}
+
+ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range, Rgba masked) {
+    ImageRgba image;
+    image.width = int(values.cols);
+    image.height = int(values.rows);
+    image.pixels.resize(values.values.size() * 4);
+    const auto& table = colormapTable(id);
+    const double span = range.high - range.low;
+    const double scale = span != 0 ? (kColormapSize - 1) / span : 0;
+    for (std::size_t i = 0; i < values.values.size(); ++i) {
+        const double v = values.values[i];
+        Rgba color;
+        if (std::isnan(v)) {
+            color = kMissingColor;
+        } else if (v == -INFINITY) {
+            color = masked;
+        } else {
+            const double index = std::clamp((v - range.low) * scale, 0.0, double(kColormapSize - 1));
+            color = table[std::size_t(index + 0.5)];  // rounds half up, as lround for index >= 0
+        }
+        std::uint8_t* pixel = &image.pixels[i * 4];
+        pixel[0] = color.r;
+        pixel[1] = color.g;
+        pixel[2] = color.b;
+        pixel[3] = color.a;
+    }
+    return image;
+}
+
+}  // namespace poslab

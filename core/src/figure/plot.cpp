@@ -1,0 +1,661 @@
+#include "poslab/figure/plot.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace poslab {
+
+// ---------------------------------------------------------------------------------------------
+// Themes
+// ---------------------------------------------------------------------------------------------
+
+Theme darkTheme() {
+    Theme t;
+    t.id = ThemeId::Dark;
+    t.background = {30, 32, 36, 255};
+    t.plotBackground = {22, 23, 26, 255};
+    t.text = {230, 232, 236, 255};
+    t.mutedText = {160, 165, 175, 255};
+    t.axis = {150, 155, 165, 255};
+    t.grid = {70, 74, 82, 255};
+    t.masked = {58, 58, 62, 255};
+    t.accent = {255, 140, 60, 255};
+    return t;
+}
+
+Theme paperTheme() {
+    Theme t;
+    t.id = ThemeId::Paper;
+    t.background = {255, 255, 255, 255};
+    t.plotBackground = {255, 255, 255, 255};
+    t.text = {20, 20, 20, 255};
+    t.mutedText = {90, 90, 90, 255};
+    t.axis = {40, 40, 40, 255};
+    t.grid = {222, 222, 222, 255};
+    t.masked = {200, 200, 200, 255};
+    t.accent = {213, 94, 0, 255};
+    return t;
+}
+
+Theme themeFor(ThemeId id) {
+    return id == ThemeId::Paper ? paperTheme() : darkTheme();
+}
+
+std::string_view themeName(ThemeId id) {
+    return id == ThemeId::Paper ? "paper" : "dark";
+}
+
+Result<ThemeId> parseTheme(std::string_view name) {
+    if (name == "dark") return ThemeId::Dark;
+    if (name == "paper") return ThemeId::Paper;
+    return Error{"theme must be dark or paper (got '" + std::string(name) + "')"};
+}
+
+Theme scaledTheme(Theme theme, float factor) {
+    theme.fontSize *= factor;
+    theme.titleSize *= factor;
+    return theme;
+}
+
+Rgba seriesColor(int index) {
+    // Okabe-Ito: distinguishable with the common colour-vision deficiencies.
+    static constexpr Rgba palette[] = {
+        {86, 180, 233, 255}, {230, 159, 0, 255}, {0, 158, 115, 255}, {204, 121, 167, 255},
+        {240, 228, 66, 255}, {0, 114, 178, 255}, {213, 94, 0, 255},  {180, 180, 180, 255}};
+    return palette[std::size_t(index) % std::size(palette)];
+}
+
+Rgba withAlpha(Rgba color, std::uint8_t alpha) {
+    color.a = alpha;
+    return color;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ticks and text
+// ---------------------------------------------------------------------------------------------
+
+float estimateTextWidth(std::string_view text, float size) {
+    std::size_t glyphs = 0;
+    for (unsigned char c : text) glyphs += (c & 0xC0) != 0x80;  // count UTF-8 lead bytes
+    return 0.56f * size * float(glyphs);
+}
+
+FittedText fitText(std::string_view text, float size, float maxWidth, float minScale) {
+    FittedText fitted{std::string(text), size};
+    const float width = estimateTextWidth(text, size);
+    if (width <= maxWidth || width <= 0) return fitted;
+    fitted.size = std::max(size * minScale, size * maxWidth / width);
+    if (estimateTextWidth(text, fitted.size) <= maxWidth) return fitted;
+    // Still too wide at the smallest size: drop whole UTF-8 characters from the end.
+    std::string cut(text);
+    while (!cut.empty() && estimateTextWidth(cut + "…", fitted.size) > maxWidth) {
+        std::size_t end = cut.size() - 1;
+        while (end > 0 && (static_cast<unsigned char>(cut[end]) & 0xC0) == 0x80) --end;
+        cut.erase(end);
+        while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+    }
+    fitted.text = cut + "…";
+    return fitted;
+}
+
+std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers) {
+    std::vector<Tick> ticks;
+    if (!(high >= low) || !std::isfinite(low) || !std::isfinite(high) || maxCount < 1) return ticks;
+    if (high == low) return {{low, formatValue(low)}};
+    const double raw = (high - low) / maxCount;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (integers && factor == 2.5) continue;
+        step = factor * magnitude;
+        if (step >= raw) break;
+    }
+    if (integers) step = std::max(1.0, std::round(step));
+    // A short axis could get a single tick (0 .. 4095 in two labels' room: step 5000). Two ends
+    // say more: take the largest smaller nice step with two multiples in range, then every
+    // stride-th multiple so that no more than maxCount remain (0 and 4000).
+    auto multiples = [&](double s) {
+        return std::floor(high / s + 1e-9) - std::ceil(low / s - 1e-9) + 1;
+    };
+    double first = std::ceil(low / step - 1e-9) * step;
+    if (maxCount >= 2 && multiples(step) < 2) {
+        bool found = false;
+        for (double m = magnitude * 10; m >= magnitude * 0.99 && !found; m /= 10) {
+            for (double factor : {5.0, 2.5, 2.0, 1.0}) {
+                const double candidate = factor * m;
+                if (candidate >= step || (integers && (factor == 2.5 || candidate < 1))) continue;
+                if (multiples(candidate) >= 2) {
+                    const double stride = std::ceil(multiples(candidate) / maxCount);
+                    step = candidate * stride;
+                    first = std::ceil(low / candidate - 1e-9) * candidate;
+                    found = true;
+                    break;
+                }
+            }
+        }
+    }
+    for (double v = first; v <= high + step * 1e-9; v += step) {
+        const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
+        ticks.push_back({clean, formatValue(clean)});
+        if (ticks.size() > std::size_t(maxCount) * 3) break;
+    }
+    return ticks;
+}
+
+std::vector<Tick> logTicks(double low, double high, int maxCount) {
+    std::vector<Tick> ticks;
+    if (!(low > 0) || !(high > low)) return ticks;
+    const int first = int(std::ceil(std::log10(low) - 1e-9));
+    const int last = int(std::floor(std::log10(high) + 1e-9));
+    const int decades = last - first + 1;
+    const int stride = std::max(1, (decades + maxCount - 1) / std::max(maxCount, 1));
+    for (int e = first; e <= last; e += stride) {
+        char label[32];
+        if (e >= -3 && e <= 4)
+            std::snprintf(label, sizeof label, "%g", std::pow(10.0, e));
+        else
+            std::snprintf(label, sizeof label, "1e%d", e);
+        ticks.push_back({std::pow(10.0, e), label});
+    }
+    return ticks;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frames
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+double axisFraction(const AxisSpec& axis, double value) {
+    if (axis.logarithmic) {
+        const double low = std::log10(axis.low), high = std::log10(axis.high);
+        return (std::log10(value) - low) / (high - low);
+    }
+    return (value - axis.low) / (axis.high - axis.low);
+}
+
+double axisValue(const AxisSpec& axis, double fraction) {
+    if (axis.logarithmic) {
+        const double low = std::log10(axis.low), high = std::log10(axis.high);
+        return std::pow(10.0, low + fraction * (high - low));
+    }
+    return axis.low + fraction * (axis.high - axis.low);
+}
+
+}  // namespace
+
+Point PlotFrame::toPixel(double xValue, double yValue) const {
+    const double fx = axisFraction(x, xValue), fy = axisFraction(y, yValue);
+    const float px = plot.x + float(fx) * plot.width;
+    const float py =
+        yDown ? plot.y + float(fy) * plot.height : plot.bottom() - float(fy) * plot.height;
+    return {px, py};
+}
+
+std::pair<double, double> PlotFrame::toData(Point pixel) const {
+    const double fx = (pixel.x - plot.x) / plot.width;
+    const double fy =
+        yDown ? (pixel.y - plot.y) / plot.height : (plot.bottom() - pixel.y) / plot.height;
+    return {axisValue(x, fx), axisValue(y, fy)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared drawing helpers
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float labelSpacing) {
+    const int count = std::max(2, int(pixels / labelSpacing));
+    if (axis.logarithmic) return logTicks(axis.low, axis.high, count);
+    if (axis.cells) {
+        auto ticks = linearTicks(axis.low, std::max(axis.low, axis.high - 1), count, true);
+        return ticks;
+    }
+    return linearTicks(axis.low, axis.high, count);
+}
+
+double tickPosition(const AxisSpec& axis, double value) {
+    return axis.cells ? value + 0.5 : value;
+}
+
+float widestLabel(const std::vector<Tick>& ticks, float size) {
+    float widest = 0;
+    for (const Tick& t : ticks) widest = std::max(widest, estimateTextWidth(t.label, size));
+    return widest;
+}
+
+void drawAxes(Figure& figure, const PlotFrame& frame, const Theme& theme, bool grid) {
+    const Box& p = frame.plot;
+    const float tickLength = 4;
+    const auto xTicks = axisTicks(frame.x, p.width, std::max(70.f, theme.fontSize * 5.5f));
+    const auto yTicks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
+    for (const Tick& t : xTicks) {
+        const double v = tickPosition(frame.x, t.value);
+        if (v < std::min(frame.x.low, frame.x.high) || v > std::max(frame.x.low, frame.x.high))
+            continue;
+        const float px = frame.toPixel(v, frame.y.low).x;
+        if (grid) figure.add(LineItem{{px, p.y}, {px, p.bottom()}, theme.grid, 1, false});
+        figure.add(LineItem{{px, p.bottom()}, {px, p.bottom() + tickLength}, theme.axis, 1, false});
+        figure.add(makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+    }
+    for (const Tick& t : yTicks) {
+        const double v = tickPosition(frame.y, t.value);
+        if (v < std::min(frame.y.low, frame.y.high) || v > std::max(frame.y.low, frame.y.high))
+            continue;
+        const float py = frame.toPixel(frame.x.low, v).y;
+        if (grid) figure.add(LineItem{{p.x, py}, {p.right(), py}, theme.grid, 1, false});
+        figure.add(LineItem{{p.x - tickLength, py}, {p.x, py}, theme.axis, 1, false});
+        figure.add(makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
+                            HorizontalAlign::Right, VerticalAlign::Middle));
+    }
+    RectItem outline;
+    outline.box = p;
+    outline.stroke = theme.axis;
+    figure.add(outline);
+}
+
+// The margins around a plot: title on top, tick labels and axis labels left and below.
+struct Margins {
+    float left, top, right, bottom;
+};
+
+Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const Theme& theme,
+                    float approximateHeight) {
+    const auto yTicks = axisTicks(y, approximateHeight, theme.fontSize * 2.6f);
+    Margins m;
+    m.top = hasTitle ? theme.titleSize * 1.7f : theme.fontSize * 0.8f;
+    m.left =
+        widestLabel(yTicks, theme.fontSize) + 10 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
+    m.bottom = theme.fontSize * 1.6f + (x.label.empty() ? 0 : theme.fontSize * 1.6f);
+    m.right = theme.fontSize * 1.2f;
+    return m;
+}
+
+void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme) {
+    const Box& p = frame.plot;
+    if (!frame.x.label.empty()) {
+        figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, frame.x.label, theme.fontSize,
+                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+    }
+    if (!frame.y.label.empty()) {
+        figure.add(makeText({area.x + 2, p.y + p.height / 2}, frame.y.label, theme.fontSize,
+                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
+    }
+}
+
+void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marker>& markers,
+                 const Theme& theme) {
+    const Box& p = frame.plot;
+    figure.add(ClipPush{p});
+    for (const Marker& marker : markers) {
+        if (marker.vertical) {
+            const float px = frame.toPixel(marker.value, frame.y.low).x;
+            if (px > p.right() + 1) continue;
+            if (marker.shadeBeyond && px < p.right()) {
+                RectItem shade;
+                shade.box = {std::max(px, p.x), p.y, p.right() - std::max(px, p.x), p.height};
+                shade.fill = theme.id == ThemeId::Dark ? Rgba{0, 0, 0, 110} : Rgba{0, 0, 0, 28};
+                figure.add(shade);
+            }
+            figure.add(LineItem{{px, p.y}, {px, p.bottom()}, marker.color, 1.5f, marker.dashed});
+            if (!marker.label.empty()) {
+                figure.add(makeText({px + 4, p.y + 3}, marker.label, theme.fontSize * 0.9f,
+                                    marker.color, HorizontalAlign::Left, VerticalAlign::Top));
+            }
+        } else {
+            const float py = frame.toPixel(frame.x.low, marker.value).y;
+            const bool below = frame.yDown;
+            if (marker.shadeBeyond) {
+                RectItem shade;
+                const float top = below ? std::max(py, p.y) : p.y;
+                const float bottom = below ? p.bottom() : std::min(py, p.bottom());
+                if (bottom > top) {
+                    shade.box = {p.x, top, p.width, bottom - top};
+                    shade.fill = theme.id == ThemeId::Dark ? Rgba{0, 0, 0, 110} : Rgba{0, 0, 0, 28};
+                    figure.add(shade);
+                }
+            }
+            figure.add(LineItem{{p.x, py}, {p.right(), py}, marker.color, 1.5f, marker.dashed});
+            if (!marker.label.empty()) {
+                figure.add(makeText({p.right() - 4, py - 3}, marker.label, theme.fontSize * 0.9f,
+                                    marker.color, HorizontalAlign::Right, VerticalAlign::Bottom));
+            }
+        }
+    }
+    figure.add(ClipPop{});
+}
+
+std::shared_ptr<const Matrix> colorbarRamp() {
+    // 256 rows from 1 (top) to 0 (bottom); immutable after first use.
+    static const std::shared_ptr<const Matrix> ramp = [] {
+        auto m = std::make_shared<Matrix>(kColormapSize, 1);
+        for (int i = 0; i < kColormapSize; ++i) (*m)(i, 0) = 1.0 - double(i) / (kColormapSize - 1);
+        return std::shared_ptr<const Matrix>(std::move(m));
+    }();
+    return ramp;
+}
+
+// One version per colormap: renderers cache colourised textures on the version, so colour bars
+// of different colormaps in one figure must not share one.
+std::uint64_t colorbarVersion(ColormapId colormap) {
+    static const auto versions = [] {
+        std::array<std::uint64_t, 16> v{};
+        for (auto& version : v) version = nextMatrixVersion();
+        return v;
+    }();
+    return versions[std::size_t(colormap) % versions.size()];
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Heatmaps
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
+// it fits at 3/4 size or more, else two, split at the "; ", ", " or space nearest the middle;
+// each line then shrinks or ends in "…" as a title does.
+std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size) {
+    if (caption.empty()) return {};
+    if (estimateTextWidth(caption, size * 0.75f) <= length) return {fitText(caption, size, length)};
+    std::size_t split = std::string::npos;
+    for (const char* separator : {"; ", ", ", " "}) {
+        const std::size_t width = std::string(separator).size();
+        double best = 1e300;
+        for (std::size_t at = caption.find(separator); at != std::string::npos;
+             at = caption.find(separator, at + 1)) {
+            const double distance = std::abs(double(at) - double(caption.size()) / 2);
+            if (distance < best) best = distance, split = at + width;
+        }
+        if (split != std::string::npos && best < double(caption.size()) / 4) break;
+        split = std::string::npos;
+    }
+    if (split == std::string::npos) return {fitText(caption, size, length)};
+    std::string head = caption.substr(0, split), tail = caption.substr(split);
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    return {fitText(head, size, length), fitText(tail, size, length)};
+}
+
+}  // namespace
+
+void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
+                 PlotFrame* frameOut) {
+    const ValueRange range = spec.range;
+    const auto barTicks = linearTicks(range.low, range.high, std::max(2, int(area.height / 50)));
+    const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
+    Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
+    const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
+    const std::vector<FittedText> caption =
+        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize)
+                          : std::vector<FittedText>{};
+    const float lineStep = theme.fontSize * 1.2f;  // between caption lines
+    const float barBlock =
+        spec.showColorbar
+            ? barWidth + 12 + widestLabel(barTicks, theme.fontSize) +
+                  (caption.empty() ? 0
+                                   : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
+            : 0;
+    m.right += barBlock;
+
+    PlotFrame frame;
+    frame.x = spec.x;
+    frame.y = spec.y;
+    frame.yDown = true;
+    frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
+                  std::max(1.f, area.height - m.top - m.bottom)};
+    if (!spec.title.empty()) drawTitle(figure, area, spec.title, theme);
+
+    // Masked (-inf) cells take the theme's masked colour in the heatmap itself: opaque cells
+    // need no blending, which software GL pays for per pixel. With no cells, the plot shows it.
+    if (!spec.values || spec.values->empty()) {
+        RectItem under;
+        under.box = frame.plot;
+        under.fill = theme.masked;
+        figure.add(under);
+    }
+    if (spec.values && !spec.values->empty()) {
+        HeatmapItem heatmap;
+        heatmap.box = frame.plot;
+        // A zoomed-out sample may cover a little more than the axis range: scale and clip it.
+        if (spec.valuesColSpan > 0) {
+            heatmap.box.width *= float(spec.valuesColSpan / (spec.x.high - spec.x.low));
+        }
+        if (spec.valuesRowSpan > 0) {
+            heatmap.box.height *= float(spec.valuesRowSpan / (spec.y.high - spec.y.low));
+        }
+        figure.add(ClipPush{frame.plot});
+        heatmap.values = spec.values;
+        heatmap.colormap = spec.colormap;
+        heatmap.range = range;
+        heatmap.masked = theme.masked;
+        heatmap.version = spec.version;
+        figure.add(heatmap);
+        figure.add(ClipPop{});
+    }
+    drawMarkers(figure, frame, spec.markers, theme);
+    drawAxes(figure, frame, theme, false);
+    drawAxisLabels(figure, area, frame, theme);
+
+    if (spec.showColorbar) {
+        const Box bar{frame.plot.right() + theme.fontSize * 0.9f, frame.plot.y, barWidth,
+                      frame.plot.height};
+        HeatmapItem ramp;
+        ramp.box = bar;
+        ramp.values = colorbarRamp();
+        ramp.colormap = spec.colormap;
+        ramp.range = {0, 1};
+        ramp.version = colorbarVersion(spec.colormap);
+        figure.add(ramp);
+        RectItem outline;
+        outline.box = bar;
+        outline.stroke = theme.axis;
+        figure.add(outline);
+        for (const Tick& t : barTicks) {
+            if (range.high == range.low) break;
+            const float fy = float((t.value - range.low) / (range.high - range.low));
+            if (fy < -1e-4f || fy > 1.0001f) continue;
+            const float py = bar.bottom() - fy * bar.height;
+            figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
+            figure.add(makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+        }
+        for (std::size_t line = 0; line < caption.size(); ++line) {
+            const float x =
+                area.right() - theme.fontSize * 1.5f - lineStep * float(caption.size() - 1 - line);
+            figure.add(makeText({x, bar.y + bar.height / 2}, caption[line].text, caption[line].size,
+                                theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top,
+                                true));
+        }
+        if (spec.showMaskedLegend) {
+            RectItem swatch;
+            swatch.box = {bar.x, bar.bottom() + 6, barWidth, barWidth};
+            swatch.fill = theme.masked;
+            swatch.stroke = theme.axis;
+            figure.add(swatch);
+            figure.add(makeText({bar.right() + 6, bar.bottom() + 6 + barWidth / 2},
+                                spec.maskedLabel, theme.fontSize * 0.9f, theme.mutedText,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+        }
+    }
+    if (frameOut) *frameOut = frame;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Line plots
+// ---------------------------------------------------------------------------------------------
+
+void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                  PlotFrame* frameOut) {
+    AxisSpec y = spec.y;
+    if (spec.autoRangeY) {
+        double low = INFINITY, high = -INFINITY;
+        for (const LineSeries& s : spec.series) {
+            for (std::size_t i = 0; i < s.y.size() && i < s.x.size(); ++i) {
+                if (!std::isfinite(s.y[i]) || !std::isfinite(s.x[i])) continue;
+                if (s.x[i] < std::min(spec.x.low, spec.x.high) ||
+                    s.x[i] > std::max(spec.x.low, spec.x.high))
+                    continue;
+                if (y.logarithmic && s.y[i] <= 0) continue;
+                low = std::min(low, s.y[i]);
+                high = std::max(high, s.y[i]);
+            }
+        }
+        if (!(low <= high)) low = 0, high = 1;
+        if (y.logarithmic) {
+            y.low = low / 1.5;
+            y.high = high * 1.5;
+        } else {
+            const double pad = high > low ? 0.06 * (high - low) : 0.5;
+            y.low = low - pad;
+            y.high = high + pad;
+        }
+    }
+    const Margins m = plotMargins(spec.x, y, !spec.title.empty(), theme, area.height);
+    PlotFrame frame;
+    frame.x = spec.x;
+    frame.y = y;
+    frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
+                  std::max(1.f, area.height - m.top - m.bottom)};
+    if (!spec.title.empty()) drawTitle(figure, area, spec.title, theme);
+
+    RectItem background;
+    background.box = frame.plot;
+    background.fill = theme.plotBackground;
+    figure.add(background);
+    drawAxes(figure, frame, theme, true);
+    drawMarkers(figure, frame, spec.markers, theme);
+
+    figure.add(ClipPush{frame.plot});
+    for (std::size_t index = 0; index < spec.series.size(); ++index) {
+        const LineSeries& s = spec.series[index];
+        const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
+        PolylineItem line;
+        line.color = color;
+        line.width = s.width;
+        auto flush = [&] {
+            if (line.points.size() >= 2) figure.add(line);
+            line.points.clear();
+        };
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            const bool valid = std::isfinite(s.x[i]) && std::isfinite(s.y[i]) &&
+                               (!spec.x.logarithmic || s.x[i] > 0) &&
+                               (!y.logarithmic || s.y[i] > 0);
+            if (!valid) {
+                flush();
+                continue;
+            }
+            const Point p = frame.toPixel(s.x[i], s.y[i]);
+            line.points.push_back(p);
+            if (s.markers) {
+                CircleItem dot;
+                dot.center = p;
+                dot.radius = 2.5f;
+                dot.fill = color;
+                figure.add(dot);
+            }
+        }
+        flush();
+    }
+    figure.add(ClipPop{});
+
+    if (spec.legend) {
+        // Names shrink, then end in "…", to keep the box inside the plot (6 px from its left).
+        const float roomForNames = std::max(1.f, frame.plot.width - 46);
+        std::vector<FittedText> names(spec.series.size());
+        float widest = 0;
+        int named = 0;
+        for (std::size_t index = 0; index < spec.series.size(); ++index) {
+            if (spec.series[index].name.empty()) continue;
+            names[index] = fitText(spec.series[index].name, theme.fontSize, roomForNames);
+            widest = std::max(widest, estimateTextWidth(names[index].text, names[index].size));
+            ++named;
+        }
+        if (named > 0) {
+            const float row = theme.fontSize * 1.35f;
+            const Box box{frame.plot.right() - widest - 40, frame.plot.y + 6, widest + 34,
+                          row * named + 8};
+            RectItem panel;
+            panel.box = box;
+            panel.fill = withAlpha(theme.plotBackground, 225);
+            panel.stroke = theme.grid;
+            figure.add(panel);
+            int shown = 0;
+            for (std::size_t index = 0; index < spec.series.size(); ++index) {
+                const LineSeries& s = spec.series[index];
+                if (s.name.empty()) continue;
+                const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
+                const float cy = box.y + 4 + row * (shown + 0.5f);
+                figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, color, 2.5f, false});
+                figure.add(makeText({box.x + 29, cy}, names[index].text, names[index].size,
+                                    theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
+                ++shown;
+            }
+        }
+    }
+    drawAxisLabels(figure, area, frame, theme);
+    if (frameOut) *frameOut = frame;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole figures
+// ---------------------------------------------------------------------------------------------
+
+Figure emptyFigure(float width, float height, const Theme& theme) {
+    Figure figure;
+    figure.width = width;
+    figure.height = height;
+    figure.background = theme.background;
+    return figure;
+}
+
+void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
+    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, fitted.text,
+                        fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+}
+
+Marker trainingLengthMarker(int trainingLength, const Theme& theme) {
+    Marker marker;
+    marker.vertical = false;
+    marker.value = trainingLength;
+    marker.label = "training length " + std::to_string(trainingLength);
+    marker.color = theme.accent;
+    marker.shadeBeyond = true;
+    return marker;
+}
+
+void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std::string& text,
+                    const Theme& theme) {
+    if (text.empty()) return;
+    const float size = theme.fontSize * 0.85f, right = area.right() - 4;
+    float left = area.x;
+    if (frame && !frame->x.label.empty()) {  // the label is centred under the plot
+        left = frame->plot.x + frame->plot.width / 2 +
+               estimateTextWidth(frame->x.label, theme.fontSize) / 2 + theme.fontSize;
+    }
+    if (right - left < size * 5) return;
+    const FittedText fitted = fitText(text, size, right - left);
+    figure.add(makeText({right, area.bottom() - 2}, fitted.text, fitted.size, theme.mutedText,
+                        HorizontalAlign::Right, VerticalAlign::Bottom));
+}
+
+Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme) {
+    if (figure) return std::move(figure).value();
+    Figure note = emptyFigure(width, height, theme);
+    drawNote(note, {0, 0, width, height}, figure.error().message, theme);
+    return note;
+}
+
+void drawNote(Figure& figure, Box area, const std::string& message, const Theme& theme) {
+    figure.add(makeText({area.x + area.width / 2, area.y + area.height / 2}, message,
+                        theme.fontSize, theme.mutedText, HorizontalAlign::Center,
+                        VerticalAlign::Middle));
+}
+
+}  // namespace poslab

@@ -1,0 +1,404 @@
+#include "poslab/views/learned_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Row r scaled to unit length into `out`; false when it has no direction (all zero or a
+// non-finite value). Dividing by the largest magnitude first keeps the squares from overflowing.
+bool unitRow(const Matrix& table, std::size_t r, std::vector<double>& out) {
+    const double* row = table.row(r);
+    double largest = 0;
+    for (std::size_t c = 0; c < table.cols; ++c) {
+        if (!std::isfinite(row[c])) return false;
+        largest = std::max(largest, std::abs(row[c]));
+    }
+    if (largest == 0) return false;
+    double squares = 0;
+    for (std::size_t c = 0; c < table.cols; ++c) {
+        const double v = row[c] / largest;
+        squares += v * v;
+    }
+    const double norm = std::sqrt(squares);
+    out.resize(table.cols);
+    for (std::size_t c = 0; c < table.cols; ++c) out[c] = row[c] / largest / norm;
+    return true;
+}
+
+// Means over blocks of rows [0, rows) and all columns of `table` (NaN spreads to its block).
+Matrix blockMeans(const Matrix& table, std::size_t rows, long long rowsPerTexel,
+                  long long colsPerTexel) {
+    const std::size_t rowGroup = std::size_t(rowsPerTexel), colGroup = std::size_t(colsPerTexel);
+    const std::size_t outRows = (rows + rowGroup - 1) / rowGroup;
+    const std::size_t outCols = (table.cols + colGroup - 1) / colGroup;
+    Matrix out(outRows, outCols);
+    for (std::size_t g = 0; g < outRows; ++g) {
+        const std::size_t r0 = g * rowGroup, r1 = std::min(rows, r0 + rowGroup);
+        double* o = out.row(g);
+        for (std::size_t r = r0; r < r1; ++r) {
+            const double* in = table.row(r);
+            for (std::size_t c = 0; c < table.cols; ++c) o[c / colGroup] += in[c];
+        }
+        for (std::size_t k = 0; k < outCols; ++k) {
+            const std::size_t c0 = k * colGroup, c1 = std::min(table.cols, c0 + colGroup);
+            o[k] /= double((r1 - r0) * (c1 - c0));
+        }
+    }
+    return out;
+}
+
+// "undefined: beyond the trained table" centred in `region` of a plot: on one line, on two, or
+// not at all when the region is too small to hold it (the marker's own label remains).
+void drawBeyondLabel(Figure& figure, Box region, const Theme& theme) {
+    const float size = theme.fontSize;
+    const float oneLine = estimateTextWidth(kBeyondTableLabel, size);
+    const Point centre{region.x + region.width / 2, region.y + region.height / 2};
+    if (region.width >= oneLine + 12 && region.height >= size * 1.6f) {
+        figure.add(makeText(centre, kBeyondTableLabel, size, theme.text, HorizontalAlign::Center,
+                            VerticalAlign::Middle));
+    } else if (region.width >= estimateTextWidth("beyond the trained table", size) + 8 &&
+               region.height >= size * 2.8f) {
+        figure.add(makeText({centre.x, centre.y - 1}, "undefined:", size, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Bottom));
+        figure.add(makeText({centre.x, centre.y + 1}, "beyond the trained table", size, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+    }
+}
+
+Marker tableEndMarker(bool vertical, std::size_t rows, const std::string& text,
+                      const Theme& theme) {
+    Marker marker;
+    marker.vertical = vertical;
+    marker.value = double(rows);
+    marker.label = text;
+    marker.color = theme.accent;
+    marker.shadeBeyond = true;
+    marker.dashed = false;
+    return marker;
+}
+
+int budget(float pixels) {
+    return std::max(1, int(pixels));
+}
+
+// The legend drawLinePlot would draw, drawn after the curves so they never cover it.
+void drawLegend(Figure& figure, const PlotFrame& frame, const std::vector<LearnedCurve>& curves,
+                bool belowMarkerLabel, const Theme& theme) {
+    if (curves.empty()) return;
+    float widest = 0;
+    for (const LearnedCurve& c : curves) {
+        widest = std::max(widest,
+                          estimateTextWidth("dim " + std::to_string(c.dimension), theme.fontSize));
+    }
+    const float row = theme.fontSize * 1.35f;
+    // Under the table-end marker's label when there is one (it sits at the plot's top).
+    const float top = frame.plot.y + 6 + (belowMarkerLabel ? theme.fontSize * 1.4f : 0);
+    const Box box{frame.plot.right() - widest - 40, top, widest + 34,
+                  row * float(curves.size()) + 8};
+    RectItem panel;
+    panel.box = box;
+    panel.fill = withAlpha(theme.plotBackground, 225);
+    panel.stroke = theme.grid;
+    figure.add(panel);
+    for (std::size_t k = 0; k < curves.size(); ++k) {
+        const float cy = box.y + 4 + row * (float(k) + 0.5f);
+        figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, seriesColor(int(k)), 2.5f, false});
+        figure.add(makeText({box.x + 29, cy}, "dim " + std::to_string(curves[k].dimension),
+                            theme.fontSize, theme.text, HorizontalAlign::Left,
+                            VerticalAlign::Middle));
+    }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Cosine similarity
+// ---------------------------------------------------------------------------------------------
+
+double cosineSimilarity(const Matrix& table, std::size_t a, std::size_t b) {
+    if (a >= table.rows || b >= table.rows) return kNaN;
+    std::vector<double> ua, ub;
+    if (!unitRow(table, a, ua) || !unitRow(table, b, ub)) return kNaN;
+    double dot = 0;
+    for (std::size_t c = 0; c < table.cols; ++c) dot += ua[c] * ub[c];
+    return std::clamp(dot, -1.0, 1.0);
+}
+
+HeatmapSample cosineSimilaritySample(const Matrix& table, long long positions, int maxTexels) {
+    HeatmapSample sample;
+    const long long n = std::clamp<long long>(positions, 1, std::max<long long>(1, table.rows));
+    sample.window = {0, n, 0, n};
+    sample.rowsPerTexel = sample.colsPerTexel = cellsPerTexel(n, maxTexels);
+    const std::size_t group = std::size_t(sample.rowsPerTexel);
+    const std::size_t blocks = (std::size_t(n) + group - 1) / group;
+    sample.rowSpan = sample.colSpan = double(blocks * group);
+    sample.version = nextMatrixVersion();
+    auto texels = std::make_shared<Matrix>(blocks, blocks, kNaN);
+    if (table.empty()) {
+        sample.values = std::move(texels);
+        return sample;
+    }
+
+    // Sum of unit vectors and count of rows with a direction, per block.
+    const std::size_t d = table.cols;
+    Matrix sums(blocks, d);
+    std::vector<double> counts(blocks, 0), unit;
+    for (std::size_t r = 0; r < std::size_t(n); ++r) {
+        if (!unitRow(table, r, unit)) continue;
+        double* s = sums.row(r / group);
+        for (std::size_t c = 0; c < d; ++c) s[c] += unit[c];
+        counts[r / group] += 1;
+    }
+    for (std::size_t a = 0; a < blocks; ++a) {
+        if (counts[a] == 0) continue;
+        const double* sa = sums.row(a);
+        for (std::size_t b = a; b < blocks; ++b) {
+            if (counts[b] == 0) continue;
+            const double* sb = sums.row(b);
+            double dot = 0;
+            for (std::size_t c = 0; c < d; ++c) dot += sa[c] * sb[c];
+            const double mean = std::clamp(dot / (counts[a] * counts[b]), -1.0, 1.0);
+            (*texels)(a, b) = mean;
+            (*texels)(b, a) = mean;
+        }
+    }
+    sample.values = std::move(texels);
+    return sample;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------
+
+Status validate(const LearnedFigureOptions& o) {
+    if (!o.table || o.table->empty()) return Error{"the learned table is empty"};
+    if (auto s = requireIntInRange("positions", o.positionsShown, 0, kMaxSeqLen); !s) return s;
+    if (auto s = requireIntInRange("curves", o.curveCount, 1, 8); !s) return s;
+    return requireIntInRange("first_dimension", o.firstCurveDimension, 0,
+                             (long long)o.table->cols - 1);
+}
+
+int learnedPositionsShown(const LearnedFigureOptions& options) {
+    if (options.positionsShown > 0) return options.positionsShown;
+    return options.table ? int(std::min<std::size_t>(options.table->rows, kMaxSeqLen)) : 1;
+}
+
+std::string learnedSourceText(const LearnedParams& params) {
+    return "seed " + std::to_string(params.seed) + ", std " + formatValue(params.std, 4);
+}
+
+Result<Matrix> learnedShownTable(const LearnedFigureOptions& options) {
+    if (auto status = validate(options); !status) return status.error();
+    const Matrix& table = *options.table;
+    const std::size_t rows = std::size_t(learnedPositionsShown(options));
+    if (auto s = checkMatrixSize(rows, table.cols, "the shown table"); !s) return s.error();
+    Matrix shown(rows, table.cols, kNaN);
+    const std::size_t copied = std::min(rows, table.rows);
+    std::copy(table.values.begin(), table.values.begin() + std::ptrdiff_t(copied * table.cols),
+              shown.values.begin());
+    return shown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout, data, drawing
+// ---------------------------------------------------------------------------------------------
+
+LearnedLayout learnedLayout(Box area) {
+    LearnedLayout layout;
+    layout.area = area;
+    const float topHeight = std::floor(area.height * 0.6f);
+    const float tableWidth = std::floor(area.width * 0.54f);
+    layout.table = {area.x, area.y, tableWidth, topHeight};
+    layout.cosine = {area.x + tableWidth, area.y, area.width - tableWidth, topHeight};
+    layout.curves = {area.x, area.y + topHeight, area.width, area.height - topHeight};
+    return layout;
+}
+
+Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& options,
+                                                   const LearnedLayout& layout) {
+    if (auto status = validate(options); !status) return status.error();
+    const Matrix& table = *options.table;
+    const long long shown = learnedPositionsShown(options);
+    const long long visible = std::min<long long>(shown, (long long)table.rows);
+    // The table fills visible / shown of each position axis; the texel budgets shrink with it.
+    const double fraction = double(visible) / double(shown);
+    LearnedFigureData data;
+
+    HeatmapSample& sample = data.table;
+    sample.window = {0, visible, 0, (long long)table.cols};
+    sample.rowsPerTexel = cellsPerTexel(visible, budget(layout.table.height * float(fraction)));
+    sample.colsPerTexel = cellsPerTexel((long long)table.cols, budget(layout.table.width));
+    auto texels = std::make_shared<Matrix>(
+        blockMeans(table, std::size_t(visible), sample.rowsPerTexel, sample.colsPerTexel));
+    sample.rowSpan = double(texels->rows) * double(sample.rowsPerTexel);
+    sample.colSpan = double(texels->cols) * double(sample.colsPerTexel);
+    sample.values = std::move(texels);
+    sample.version = nextMatrixVersion();
+    double largest = 0;
+    for (std::size_t k = 0; k < std::size_t(visible) * table.cols; ++k) {
+        if (std::isfinite(table.values[k])) largest = std::max(largest, std::abs(table.values[k]));
+    }
+    data.tableRange = {-(largest > 0 ? largest : 1), largest > 0 ? largest : 1};
+
+    const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
+    data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
+
+    // Curves: at most one point per pixel of the visible part; each point the mean of its block.
+    data.positionsPerPoint = cellsPerTexel(visible, budget(layout.curves.width * float(fraction)));
+    const std::size_t group = std::size_t(data.positionsPerPoint);
+    for (int k = 0; k < options.curveCount; ++k) {
+        const std::size_t dimension = std::size_t(options.firstCurveDimension + k);
+        if (dimension >= table.cols) break;
+        LearnedCurve curve;
+        curve.dimension = int(dimension);
+        for (std::size_t r0 = 0; r0 < std::size_t(visible); r0 += group) {
+            const std::size_t r1 = std::min(std::size_t(visible), r0 + group);
+            double sum = 0;
+            for (std::size_t r = r0; r < r1; ++r) sum += table(r, dimension);
+            curve.x.push_back(group == 1 ? double(r0) : (double(r0) + double(r1 - 1)) / 2);
+            curve.y.push_back(sum / double(r1 - r0));
+        }
+        data.curves.push_back(std::move(curve));
+    }
+    return data;
+}
+
+void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
+                       const LearnedFigureOptions& options, const LearnedFigureData& data,
+                       const Theme& theme, LearnedFigureFrames* frames) {
+    const Matrix& table = *options.table;
+    const long long shown = learnedPositionsShown(options);
+    const bool beyond = shown > (long long)table.rows;
+    const std::string endText = "table ends at " + std::to_string(table.rows);
+    LearnedFigureFrames local;
+    LearnedFigureFrames& out = frames ? *frames : local;
+
+    // ---- The table
+    HeatmapSpec spec;
+    spec.title = "Learned table (" + options.source + "): " + std::to_string(table.rows) + " x " +
+                 std::to_string(table.cols);
+    spec.x = {"dimension", 0, double(table.cols), false, true};
+    spec.y = {"position", 0, double(shown), false, true};
+    spec.values = data.table.values;
+    spec.version = data.table.version;
+    spec.valuesColSpan = data.table.colSpan;
+    spec.valuesRowSpan = data.table.rowSpan;
+    spec.colormap = options.colormap;
+    spec.range = data.tableRange;
+    spec.colorbarLabel = "value";
+    if (beyond) spec.markers.push_back(tableEndMarker(false, table.rows, "", theme));
+    drawHeatmap(figure, layout.table, spec, theme, &out.table);
+    drawCornerNote(figure, layout.table, &out.table, blockNote(data.table, "mean of"), theme);
+    if (beyond) {
+        const Box& p = out.table.plot;
+        const float top = out.table.toPixel(0, double(table.rows)).y;
+        const Box region{p.x, top, p.width, p.bottom() - top};
+        drawBeyondLabel(figure, region, theme);
+        // Under the line, on the plain undefined background, where it stays readable.
+        if (region.height >= theme.fontSize * 3.2f) {
+            figure.add(makeText({p.right() - 5, top + 4}, endText, theme.fontSize * 0.9f,
+                                theme.accent, HorizontalAlign::Right, VerticalAlign::Top));
+        }
+    }
+
+    // ---- Cosine similarity (always diverging: its sign matters)
+    HeatmapSpec cosine;
+    cosine.title = "Cosine similarity between positions";
+    cosine.x = {"position", 0, double(shown), false, true};
+    cosine.y = {"position", 0, double(shown), false, true};
+    cosine.values = data.cosine.values;
+    cosine.version = data.cosine.version;
+    cosine.valuesColSpan = data.cosine.colSpan;
+    cosine.valuesRowSpan = data.cosine.rowSpan;
+    cosine.colormap = ColormapId::BlueWhiteRed;
+    cosine.range = {-1, 1};
+    cosine.colorbarLabel = "cosine";
+    if (beyond) {
+        cosine.markers.push_back(tableEndMarker(false, table.rows, "", theme));
+        cosine.markers.push_back(tableEndMarker(true, table.rows, "", theme));
+    }
+    drawHeatmap(figure, layout.cosine, cosine, theme, &out.cosine);
+    if (data.cosine.rowsPerTexel > 1) {
+        drawCornerNote(figure, layout.cosine, &out.cosine,
+                       "each pixel: mean of " + std::to_string(data.cosine.rowsPerTexel) + "x" +
+                           std::to_string(data.cosine.rowsPerTexel) + " pairs",
+                       theme);
+    }
+    if (beyond) {
+        // The band under the table's rows, left of the columns beyond it.
+        const Box& p = out.cosine.plot;
+        const Point corner = out.cosine.toPixel(double(table.rows), double(table.rows));
+        drawBeyondLabel(figure, {p.x, corner.y, corner.x - p.x, p.bottom() - corner.y}, theme);
+    }
+
+    // ---- Dimensions against position
+    LinePlotSpec curves;
+    const int first = options.firstCurveDimension;
+    const int last = data.curves.empty() ? first : data.curves.back().dimension;
+    curves.title =
+        (first == last ? "Dimension " + std::to_string(first)
+                       : "Dimensions " + std::to_string(first) + "-" + std::to_string(last)) +
+        " against position";
+    if (data.positionsPerPoint > 1) {
+        curves.title +=
+            " (each point: mean of " + std::to_string(data.positionsPerPoint) + " positions)";
+    }
+    curves.x = {"position", 0, double(shown)};
+    // The curves are noise at initialisation: a spike every point. Polyline joins at such sharp
+    // angles break up in the anti-aliased renderer, so the plot draws only the axes; each curve
+    // is drawn below as separate segments, then the legend on top.
+    double low = INFINITY, high = -INFINITY;
+    for (const LearnedCurve& c : data.curves) {
+        for (double v : c.y) {
+            if (!std::isfinite(v)) continue;
+            low = std::min(low, v);
+            high = std::max(high, v);
+        }
+    }
+    curves.legend = false;
+    if (!(low <= high)) low = -1, high = 1;
+    const double pad = high > low ? 0.06 * (high - low) : 0.5;
+    curves.y = {"value", low - pad, high + pad};
+    curves.autoRangeY = false;
+    if (beyond) curves.markers.push_back(tableEndMarker(true, table.rows, endText, theme));
+    drawLinePlot(figure, layout.curves, curves, theme, &out.curves);
+    figure.add(ClipPush{out.curves.plot});
+    for (std::size_t k = 0; k < data.curves.size(); ++k) {
+        const LearnedCurve& c = data.curves[k];
+        const Rgba color = seriesColor(int(k));
+        for (std::size_t i = 1; i < c.x.size(); ++i) {
+            if (!std::isfinite(c.y[i - 1]) || !std::isfinite(c.y[i])) continue;
+            figure.add(LineItem{out.curves.toPixel(c.x[i - 1], c.y[i - 1]),
+                                out.curves.toPixel(c.x[i], c.y[i]), color, 1.5f, false});
+        }
+    }
+    figure.add(ClipPop{});
+    drawLegend(figure, out.curves, data.curves, beyond, theme);
+    if (beyond) {
+        const Box& p = out.curves.plot;
+        const float left = out.curves.toPixel(double(table.rows), 0).x;
+        const Box region{left, p.y + p.height * 0.35f, p.right() - left, p.height * 0.5f};
+        drawBeyondLabel(figure, region, theme);
+    }
+}
+
+Status drawLearnedFigure(Figure& figure, Box area, const LearnedFigureOptions& options,
+                         const Theme& theme) {
+    if (auto status = validate(options); !status) return status;
+    const LearnedLayout layout = learnedLayout(area);
+    auto data = computeLearnedFigureData(options, layout);
+    if (!data) return data.error();
+    drawLearnedFigure(figure, layout, options, *data, theme);
+    return success();
+}
+
+}  // namespace poslab

@@ -1,0 +1,73 @@
+#include "poslab/figure/colormap.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace poslab {
+namespace {
+
+TEST(ColormapTest, EndpointsArePublishedColours) {
+    // matplotlib's _cm_listed.py: viridis starts at #440154 and ends at #fde725; magma #000004 .. #fcfdbf.
+    EXPECT_EQ(sampleColormap(ColormapId::Viridis, 0.0), (Rgba{0x44, 0x01, 0x54, 255}));
+    EXPECT_EQ(sampleColormap(ColormapId::Viridis, 1.0), (Rgba{0xfd, 0xe7, 0x25, 255}));
+    EXPECT_EQ(sampleColormap(ColormapId::Magma, 0.0), (Rgba{0x00, 0x00, 0x04, 255}));
+    EXPECT_EQ(sampleColormap(ColormapId::Magma, 1.0), (Rgba{0xfc, 0xfd, 0xbf, 255}));
+}
+
+TEST(ColormapTest, DivergingIsWhiteAtCentre) {
+    // 256 entries have no exact centre: entries 127 and 128 straddle it and are near-white.
+    const auto& table = colormapTable(ColormapId::BlueWhiteRed);
+    for (int i : {127, 128}) {
+        EXPECT_GE(table[i].r, 245);
+        EXPECT_GE(table[i].g, 245);
+        EXPECT_GE(table[i].b, 245);
+    }
+    EXPECT_GT(table[0].b, table[0].r);      // negative end is blue
+    EXPECT_GT(table[255].r, table[255].b);  // positive end is red
+}
+
+TEST(ColormapTest, CyclicMapMeetsItself) {
+    const Rgba a = sampleColormap(ColormapId::Twilight, 0.0), b = sampleColormap(ColormapId::Twilight, 1.0);
+    EXPECT_NEAR(a.r, b.r, 6);
+    EXPECT_NEAR(a.g, b.g, 6);
+    EXPECT_NEAR(a.b, b.b, 6);
+}
+
+TEST(ColormapTest, ViridisLightnessIncreases) {
+    const auto& table = colormapTable(ColormapId::Viridis);
+    auto luma = [](Rgba c) { return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b; };
+    for (int i = 8; i < 256; i += 8) EXPECT_GT(luma(table[i]), luma(table[i - 8]));
+}
+
+TEST(ColormapTest, ColorizeMapsRangeAndSpecialValues) {
+    Matrix m(1, 5);
+    m.values = {-1.0, 1.0, NAN, -INFINITY, 7.0};
+    ImageRgba image = colorize(m, ColormapId::Viridis, {-1.0, 1.0});
+    ASSERT_EQ(image.pixels.size(), 20u);
+    auto pixel = [&](int i) {
+        return Rgba{image.pixels[4 * i], image.pixels[4 * i + 1], image.pixels[4 * i + 2], image.pixels[4 * i + 3]};
+    };
+    EXPECT_EQ(pixel(0), colormapTable(ColormapId::Viridis)[0]);
+    EXPECT_EQ(pixel(1), colormapTable(ColormapId::Viridis)[255]);
+    EXPECT_EQ(pixel(2), kMissingColor);
+    EXPECT_EQ(pixel(3), kMaskedColor);
+    EXPECT_EQ(pixel(4), colormapTable(ColormapId::Viridis)[255]);  // clamped
+}
+
+TEST(ColormapTest, RangesIgnoreNonFiniteValues) {
+    Matrix m(1, 4);
+    m.values = {-INFINITY, -3.0, 2.0, NAN};
+    EXPECT_EQ(finiteRange(m).low, -3.0);
+    EXPECT_EQ(finiteRange(m).high, 2.0);
+    EXPECT_EQ(symmetricRange(m).low, -3.0);
+    EXPECT_EQ(symmetricRange(m).high, 3.0);
+}
+
+TEST(ColormapTest, NamesRoundTrip) {
+    for (ColormapId id : allColormaps()) EXPECT_EQ(*parseColormap(colormapName(id)), id);
+    EXPECT_FALSE(parseColormap("jet").ok());
+}
+
+}  // namespace
+}  // namespace poslab

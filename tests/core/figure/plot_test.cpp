@@ -1,0 +1,282 @@
+#include "poslab/figure/plot.hpp"
+
+#include "poslab/base/heatmap_sample.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+// True when every UTF-8 continuation byte follows a lead byte or another continuation byte.
+bool validUtf8Boundaries(const std::string& text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c & 0xC0) == 0x80 && (i == 0 || static_cast<unsigned char>(text[i - 1]) < 0x80)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+TEST(PlotTest, ShortTextIsLeftAlone) {
+    const FittedText fitted = fitText("Head 0", 14, 400);
+    EXPECT_EQ(fitted.text, "Head 0");
+    EXPECT_EQ(fitted.size, 14);
+}
+
+TEST(PlotTest, SlightlyLongTextShrinksToFit) {
+    const std::string title(40, 'x');                   // 40 glyphs: 0.56 * 14 * 40 = 313.6 px
+    const FittedText fitted = fitText(title, 14, 290);  // fits at 12.95 px, above 0.75 * 14
+    EXPECT_EQ(fitted.text, title);
+    EXPECT_LT(fitted.size, 14);
+    EXPECT_GE(fitted.size, 14 * 0.75f);
+    EXPECT_LE(estimateTextWidth(fitted.text, fitted.size), 290.001f);
+}
+
+TEST(PlotTest, MuchLongerTextIsCutWithAnEllipsis) {
+    const std::string title =
+        "Sinusoidal encoding (interleaved), d_model = 16, base = 10000, 6 positions";
+    const FittedText fitted = fitText(title, 14, 200);
+    EXPECT_FLOAT_EQ(fitted.size, 14 * 0.75f);
+    ASSERT_GE(fitted.text.size(), 3u);
+    EXPECT_EQ(fitted.text.substr(fitted.text.size() - 3), "…");
+    EXPECT_EQ(title.rfind(fitted.text.substr(0, fitted.text.size() - 3), 0), 0u);  // a prefix
+    EXPECT_LE(estimateTextWidth(fitted.text, fitted.size), 200.0f);
+}
+
+TEST(PlotTest, CuttingNeverSplitsAMultiByteCharacter) {
+    // "·" and "−" are two and three bytes in UTF-8; every cut length must land between them.
+    const std::string title = "bias −m·(i − j) ·········································";
+    for (float width = 20; width < 300; width += 3) {
+        const FittedText fitted = fitText(title, 14, width);
+        EXPECT_TRUE(validUtf8Boundaries(fitted.text)) << width << ": " << fitted.text;
+    }
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// How many filled rectangles of the theme's masked colour cover exactly the plot area.
+int maskedUnderlays(const Figure& figure, const PlotFrame& frame, const Theme& theme) {
+    int count = 0;
+    for (const auto& item : figure.items) {
+        const auto* rect = std::get_if<RectItem>(&item);
+        if (!rect || rect->fill.a == 0) continue;
+        const bool sameColour = rect->fill.r == theme.masked.r && rect->fill.g == theme.masked.g &&
+                                rect->fill.b == theme.masked.b && rect->fill.a == theme.masked.a;
+        const Box& b = rect->box;
+        if (sameColour && b.x == frame.plot.x && b.y == frame.plot.y &&
+            b.width == frame.plot.width && b.height == frame.plot.height) {
+            ++count;
+        }
+    }
+    return count;
+}
+
+// Masked (-inf) cells are painted in the theme's masked colour by the heatmap itself, opaque,
+// so renderers need neither a plot-sized underlay nor blending (software GL pays per pixel for
+// both). Only a heatmap with no cells leaves the masked colour showing in the plot.
+TEST(PlotTest, MaskedCellsTakeTheThemesColourInTheHeatmapWithNoUnderlay) {
+    const Theme theme = darkTheme();
+    auto spec = [](std::shared_ptr<const Matrix> m) {
+        HeatmapSpec s;
+        s.values = std::move(m);
+        s.x = {"x", 0, 2, false, true};
+        s.y = {"y", 0, 2, false, true};
+        s.range = {-1, 1};
+        return s;
+    };
+    Matrix masked(2, 2);
+    masked(0, 1) = 0.5;
+    masked(1, 0) = -INFINITY;
+
+    Figure a = emptyFigure(400, 300, theme);
+    PlotFrame frameA;
+    const auto cellsShown = std::make_shared<const Matrix>(masked);
+    drawHeatmap(a, {0, 0, 400, 300}, spec(cellsShown), theme, &frameA);
+    EXPECT_EQ(maskedUnderlays(a, frameA, theme), 0);
+    int heatmaps = 0;
+    for (const auto& item : a.items) {
+        const auto* heatmap = std::get_if<HeatmapItem>(&item);
+        if (!heatmap || heatmap->values != cellsShown) continue;  // not the colour bar
+        ++heatmaps;
+        EXPECT_EQ(heatmap->masked, theme.masked);
+        EXPECT_EQ(heatmap->masked.a, 255);
+        // The colour the renderers get for the masked cell, and for the others the colormap's.
+        const ImageRgba cells =
+            colorize(*heatmap->values, heatmap->colormap, heatmap->range, heatmap->masked);
+        const std::uint8_t* m = &cells.pixels[(1 * 2 + 0) * 4];
+        EXPECT_EQ((Rgba{m[0], m[1], m[2], m[3]}), theme.masked);
+        const std::uint8_t* top = &cells.pixels[(0 * 2 + 1) * 4];
+        // 0.5 in [-1, 1] is three quarters up the scale: entry round(0.75 * 255) = 191.
+        EXPECT_EQ((Rgba{top[0], top[1], top[2], top[3]}), colormapTable(heatmap->colormap)[191]);
+    }
+    EXPECT_EQ(heatmaps, 1);
+
+    Figure b = emptyFigure(400, 300, theme);
+    PlotFrame frameB;
+    drawHeatmap(b, {0, 0, 400, 300}, spec(std::make_shared<const Matrix>()), theme, &frameB);
+    EXPECT_EQ(maskedUnderlays(b, frameB, theme), 1);  // no cells: the plot shows masked
+}
+
+// The horizontal extent [left, right] of a text item, by the same estimate the layout uses.
+std::pair<float, float> textExtent(const TextItem& t) {
+    const float width = estimateTextWidth(t.text, t.size);
+    switch (t.horizontal) {
+        case HorizontalAlign::Left:
+            return {t.anchor.x, t.anchor.x + width};
+        case HorizontalAlign::Center:
+            return {t.anchor.x - width / 2, t.anchor.x + width / 2};
+        default:
+            return {t.anchor.x - width, t.anchor.x};
+    }
+}
+
+TEST(PlotTest, CornerNotesKeepClearOfTheAxisLabelOrStayOut) {
+    // A narrow heatmap (the ALiBi figure at 500 px wide) once drew "each pixel: mean of ..."
+    // over its "key j" label. The note now ends left of the area's edge and starts right of the
+    // label, or is left out.
+    const Theme theme = paperTheme();
+    const std::string note = "each pixel: mean of unmasked 19x19 cells";
+    int drawnCount = 0;
+    for (float width : {90.0f, 160.0f, 240.0f, 400.0f, 900.0f}) {
+        const Box area{10, 0, width, 200};
+        HeatmapSpec spec;
+        spec.values = std::make_shared<const Matrix>(2, 2);
+        spec.x = {"key j", 0, 2, false, true};
+        spec.y = {"query i", 0, 2, false, true};
+        spec.range = {0, 1};
+        Figure figure = emptyFigure(width + 20, 200, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, area, spec, theme, &frame);
+        const std::size_t before = figure.items.size();
+        drawCornerNote(figure, area, &frame, note, theme);
+        const TextItem* axisLabel = nullptr;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (text && text->text == "key j") axisLabel = text;
+        }
+        ASSERT_NE(axisLabel, nullptr);
+        if (figure.items.size() == before) continue;  // no room: left out
+        ASSERT_EQ(figure.items.size(), before + 1);
+        const auto* drawn = std::get_if<TextItem>(&figure.items.back());
+        ASSERT_NE(drawn, nullptr);
+        EXPECT_GT(textExtent(*drawn).first, textExtent(*axisLabel).second) << width;
+        EXPECT_LE(textExtent(*drawn).second, area.right()) << width;
+        if (width >= 900) {
+            EXPECT_EQ(drawn->text, note);  // room enough: unchanged
+        }
+        ++drawnCount;
+    }
+    EXPECT_GE(drawnCount, 2);  // shrunk or cut at 400 px, whole at 900 px
+}
+
+std::vector<double> tickValues(const std::vector<Tick>& ticks) {
+    std::vector<double> values;
+    for (const Tick& t : ticks) values.push_back(t.value);
+    return values;
+}
+
+TEST(PlotTest, ShortAxesStillGetTwoTicks) {
+    // Two labels' room on 0 .. 4095 used to give the nice step 5000 and a lone "0".
+    EXPECT_EQ(tickValues(linearTicks(0, 4095, 2, true)), (std::vector<double>{0, 4000}));
+    EXPECT_EQ(tickValues(linearTicks(3, 4095, 2, true)), (std::vector<double>{2000, 4000}));
+    const std::vector<double> fractions = tickValues(linearTicks(0.2, 0.9, 2));
+    ASSERT_EQ(fractions.size(), 2u);
+    EXPECT_NEAR(fractions[0], 0.25, 1e-12);
+    EXPECT_NEAR(fractions[1], 0.75, 1e-12);
+    // Unchanged where the usual step already gives two or more, or one label is all there is.
+    EXPECT_EQ(tickValues(linearTicks(0, 100, 5, true)),
+              (std::vector<double>{0, 20, 40, 60, 80, 100}));
+    EXPECT_EQ(tickValues(linearTicks(0, 4095, 1, true)), (std::vector<double>{0}));
+    EXPECT_EQ(tickValues(linearTicks(0, 0.5, 2, true)), (std::vector<double>{0}));
+}
+
+TEST(PlotTest, BlockNotesSayHowManyCellsEachPixelHolds) {
+    HeatmapSample sample;
+    EXPECT_EQ(blockNote(sample, "mean of"), "");  // one cell per texel: nothing to say
+    sample.rowsPerTexel = 19;
+    sample.colsPerTexel = 1;
+    EXPECT_EQ(blockNote(sample, "mean of unmasked"), "each pixel: mean of unmasked 19x1 cells");
+}
+
+TEST(PlotTest, ColourBarCaptionsNoLongerThanTheBar) {
+    // Rotated along the bar, a long caption on a short plot used to run past the figure's top
+    // and bottom edges. Now it takes two lines, split at "; ", and each line is cut to fit.
+    const Theme theme = paperTheme();
+    const std::string label =
+        "score, mean of 3328 x 2560 cells per pixel; range from |m - n| < 16384";
+    for (float height : {140.0f, 400.0f, 1200.0f}) {
+        HeatmapSpec spec;
+        spec.title = "Attention score";
+        spec.values = std::make_shared<const Matrix>(2, 2);
+        spec.range = {-1, 1};
+        spec.colorbarLabel = label;
+        Figure figure = emptyFigure(600, height, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, {0, 0, 600, height}, spec, theme, &frame);
+        std::vector<std::string> lines;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || !text->vertical90 || text->text == "position") continue;
+            lines.push_back(text->text);
+            EXPECT_LE(estimateTextWidth(text->text, text->size), frame.plot.height + 0.01f)
+                << height << ": " << text->text;
+            EXPECT_LT(text->anchor.x + text->size, 600.0f) << height;  // inside the figure
+        }
+        if (height >= 1200) {
+            EXPECT_EQ(lines, std::vector<std::string>{label});
+        } else if (height >= 400) {  // two whole lines
+            EXPECT_EQ(lines,
+                      (std::vector<std::string>{"score, mean of 3328 x 2560 cells per pixel;",
+                                                "range from |m - n| < 16384"}));
+        } else {
+            EXPECT_EQ(lines.size(), 2u) << height;
+        }
+    }
+}
+
+TEST(PlotTest, LegendsStayInsideTheirPlot) {
+    // A long series name once pushed the legend box past the plot's left edge and out of the
+    // figure (the learned similarity curve's "query i = 2000 (the mean over all queries ...)").
+    const Theme theme = paperTheme();
+    for (float width : {260.0f, 420.0f, 1000.0f}) {
+        LinePlotSpec spec;
+        spec.x = {"offset", -10, 10};
+        spec.y = {"cosine", -1, 1};
+        LineSeries series;
+        series.name = "query i = 2000 (no mean over all queries: it costs O(L²·d))";
+        series.x = {-10, 10};
+        series.y = {0, 1};
+        spec.series = {series};
+        Figure figure = emptyFigure(width, 300, theme);
+        PlotFrame frame;
+        drawLinePlot(figure, {0, 0, width, 300}, spec, theme, &frame);
+        int names = 0;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.rfind("query i", 0) != 0) continue;
+            ++names;
+            const auto [left, right] = textExtent(*text);
+            EXPECT_GE(left, frame.plot.x) << width;
+            EXPECT_LE(right, frame.plot.right()) << width;
+            if (width >= 1000) {
+                EXPECT_EQ(text->text, series.name);
+            }
+        }
+        EXPECT_EQ(names, 1) << width;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

@@ -1,0 +1,127 @@
+// The dependency rule of core/, checked on the sources themselves (see ARCHITECTURE.md):
+//   base       depends on nothing else in core
+//   encodings  -> base
+//   io         -> base, encodings
+//   analysis   -> base, encodings
+//   figure     -> base
+//   views      -> everything above
+// Nothing below `figure` or `views` may include them, and no core file includes GL, ImGui or app/.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::map<std::string, std::set<std::string>> kAllowed = {
+    {"base", {"base"}},
+    {"encodings", {"base", "encodings"}},
+    {"io", {"base", "encodings", "io"}},
+    {"analysis", {"base", "encodings", "analysis"}},
+    {"figure", {"base", "figure"}},
+    {"views", {"base", "encodings", "io", "analysis", "figure", "views"}},
+};
+
+struct Include {
+    std::string layer;  // "base" for "poslab/base/matrix.hpp"; empty for other quoted includes
+    std::string path;
+    int line = 0;
+};
+
+std::vector<Include> quotedIncludes(const fs::path& file) {
+    static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re");
+    static const std::regex layered(R"re(^poslab/([a-z_]+)/[a-z_0-9]+\.hpp$)re");
+    std::vector<Include> result;
+    std::ifstream in(file);
+    std::string text;
+    for (int line = 1; std::getline(in, text); ++line) {
+        std::smatch m;
+        if (!std::regex_search(text, m, include)) continue;
+        Include found{"", m[1].str(), line};
+        std::smatch l;
+        if (std::regex_match(found.path, l, layered)) found.layer = l[1].str();
+        result.push_back(found);
+    }
+    return result;
+}
+
+// Every source and header of core, with the layer its folder names ("" when in none).
+std::vector<std::pair<fs::path, std::string>> coreFiles() {
+    std::vector<std::pair<fs::path, std::string>> files;
+    const fs::path core = fs::path(POSLAB_SOURCE_DIR) / "core";
+    for (const fs::path& root : {core / "include" / "poslab", core / "src"}) {
+        for (const auto& entry : fs::recursive_directory_iterator(root)) {
+            if (!entry.is_regular_file()) continue;
+            const auto extension = entry.path().extension();
+            if (extension != ".hpp" && extension != ".cpp") continue;
+            const fs::path relative = fs::relative(entry.path(), root);
+            const std::string layer =
+                std::distance(relative.begin(), relative.end()) == 2 ? relative.begin()->string() : "";
+            files.emplace_back(entry.path(), layer);
+        }
+    }
+    return files;
+}
+
+TEST(LayersTest, EveryCoreFileSitsInALayerFolder) {
+    const auto files = coreFiles();
+    ASSERT_GT(files.size(), 40u) << "core sources not found under " << POSLAB_SOURCE_DIR;
+    for (const auto& [file, layer] : files)
+        EXPECT_TRUE(kAllowed.count(layer)) << file << " is not in one of the layer folders";
+}
+
+TEST(LayersTest, IncludesFollowTheDependencyRule) {
+    int checked = 0;
+    for (const auto& [file, layer] : coreFiles()) {
+        if (!kAllowed.count(layer)) continue;
+        for (const Include& include : quotedIncludes(file)) {
+            ++checked;
+            if (include.layer.empty()) {
+                ADD_FAILURE() << file << ":" << include.line << " includes \"" << include.path
+                              << "\", which is not a core header (poslab/<layer>/<name>.hpp)";
+                continue;
+            }
+            EXPECT_TRUE(kAllowed.at(layer).count(include.layer))
+                << file << ":" << include.line << ": " << layer << " may not depend on "
+                << include.layer << " (\"" << include.path << "\")";
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
+TEST(LayersTest, CoreIncludesNoGraphicsOrApplicationHeaders) {
+    static const std::regex forbidden(
+        R"re(^\s*#\s*include\s*[<"](GL/|GLFW/|EGL/|glad/|imgui|cairo|ui/|cli/|gfx/|panels/))re");
+    for (const auto& [file, layer] : coreFiles()) {
+        std::ifstream in(file);
+        std::string text;
+        for (int line = 1; std::getline(in, text); ++line)
+            EXPECT_FALSE(std::regex_search(text, forbidden)) << file << ":" << line << ": " << text;
+    }
+}
+
+// Each header has its test file at the mirrored path: poslab/<layer>/<name>.hpp <->
+// tests/core/<layer>/<name>_test.cpp.
+TEST(LayersTest, TestsMirrorTheHeaders) {
+    const fs::path headers = fs::path(POSLAB_SOURCE_DIR) / "core" / "include" / "poslab";
+    const fs::path tests = fs::path(POSLAB_SOURCE_DIR) / "tests" / "core";
+    std::vector<std::string> missing;
+    for (const auto& entry : fs::recursive_directory_iterator(headers)) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".hpp") continue;
+        const fs::path relative = fs::relative(entry.path(), headers);
+        const fs::path test =
+            tests / relative.parent_path() / (relative.stem().string() + "_test.cpp");
+        if (!fs::exists(test)) missing.push_back(relative.string());
+    }
+    EXPECT_TRUE(missing.empty()) << missing.size() << " headers have no test file, e.g. "
+                                 << (missing.empty() ? "" : missing.front());
+}
+
+}  // namespace

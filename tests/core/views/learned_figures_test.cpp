@@ -1,0 +1,159 @@
+#include "poslab/views/learned_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+bool hasText(const Figure& figure, const std::string& fragment) {
+    for (const FigureItem& item : figure.items) {
+        if (auto* text = std::get_if<TextItem>(&item)) {
+            if (text->text.find(fragment) != std::string::npos) return true;
+        }
+    }
+    return false;
+}
+
+// A deterministic table with some structure (not from the code under test).
+Matrix testTable(std::size_t rows, std::size_t cols) {
+    Matrix m(rows, cols);
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t c = 0; c < cols; ++c)
+            m(r, c) = std::sin(0.7 * double(r * cols + c) + 0.3 * r) + 0.1 * c;
+    }
+    return m;
+}
+
+// cos(a, b) written out.
+double bruteCosine(const Matrix& m, std::size_t a, std::size_t b) {
+    double dot = 0, na = 0, nb = 0;
+    for (std::size_t c = 0; c < m.cols; ++c) {
+        dot += m(a, c) * m(b, c);
+        na += m(a, c) * m(a, c);
+        nb += m(b, c) * m(b, c);
+    }
+    return dot / std::sqrt(na * nb);
+}
+
+TEST(LearnedFiguresTest, CosineTexelsAreExactWhenThereIsRoom) {
+    const Matrix table = testTable(17, 5);
+    const HeatmapSample sample = cosineSimilaritySample(table, 17, 100);
+    ASSERT_EQ(sample.values->rows, 17u);
+    for (std::size_t a = 0; a < 17; ++a) {
+        EXPECT_NEAR((*sample.values)(a, a), 1.0, 1e-14);
+        for (std::size_t b = 0; b < 17; ++b) {
+            EXPECT_NEAR((*sample.values)(a, b), bruteCosine(table, a, b), 1e-13);
+            EXPECT_NEAR(cosineSimilarity(table, a, b), bruteCosine(table, a, b), 1e-13);
+        }
+    }
+}
+
+TEST(LearnedFiguresTest, CosineBlocksAreMeansOfPairs) {
+    Matrix table = testTable(23, 6);
+    for (std::size_t c = 0; c < 6; ++c) table(4, c) = 0;  // no direction: left out of the means
+    const HeatmapSample sample = cosineSimilaritySample(table, 23, 4);
+    ASSERT_EQ(sample.rowsPerTexel, 6);  // ceil(23 / 4)
+    ASSERT_EQ(sample.values->rows, 4u);
+    for (std::size_t A = 0; A < 4; ++A) {
+        for (std::size_t B = 0; B < 4; ++B) {
+            double sum = 0;
+            int pairs = 0;
+            for (std::size_t a = A * 6; a < std::min<std::size_t>(23, A * 6 + 6); ++a) {
+                for (std::size_t b = B * 6; b < std::min<std::size_t>(23, B * 6 + 6); ++b) {
+                    if (a == 4 || b == 4) continue;
+                    sum += bruteCosine(table, a, b);
+                    ++pairs;
+                }
+            }
+            EXPECT_NEAR((*sample.values)(A, B), sum / pairs, 1e-12) << A << "," << B;
+        }
+    }
+    EXPECT_TRUE(std::isnan(cosineSimilarity(table, 4, 5)));
+}
+
+TEST(LearnedFiguresTest, ShownTableIsNaNPastTheEnd) {
+    LearnedFigureOptions options;
+    options.table = std::make_shared<const Matrix>(testTable(5, 3));
+    options.positionsShown = 8;
+    auto shown = learnedShownTable(options);
+    ASSERT_TRUE(shown);
+    ASSERT_EQ(shown->rows, 8u);
+    for (std::size_t r = 0; r < 8; ++r) {
+        for (std::size_t c = 0; c < 3; ++c) {
+            if (r < 5) {
+                EXPECT_EQ((*shown)(r, c), (*options.table)(r, c));
+            } else {
+                EXPECT_TRUE(std::isnan((*shown)(r, c)));
+            }
+        }
+    }
+    options.positionsShown = 3;
+    EXPECT_EQ(learnedShownTable(options)->rows, 3u);
+}
+
+TEST(LearnedFiguresTest, BeyondTheTableIsMarkedUndefined) {
+    LearnedParams params;  // 512 x 64, seed 0, std 0.02
+    LearnedFigureOptions options;
+    options.table = std::make_shared<const Matrix>(learnedTable(params).value());
+    options.source = learnedSourceText(params);
+    options.positionsShown = 640;
+    Figure figure = emptyFigure(1400, 900, paperTheme());
+    ASSERT_TRUE(drawLearnedFigure(figure, {0, 0, 1400, 900}, options, paperTheme()));
+    EXPECT_TRUE(hasText(figure, kBeyondTableLabel));
+    EXPECT_TRUE(hasText(figure, "table ends at 512"));
+    EXPECT_TRUE(hasText(figure, "seed 0, std 0.02"));
+    EXPECT_TRUE(hasText(figure, "Cosine similarity"));
+
+    options.positionsShown = 512;
+    Figure inside = emptyFigure(1400, 900, paperTheme());
+    ASSERT_TRUE(drawLearnedFigure(inside, {0, 0, 1400, 900}, options, paperTheme()));
+    EXPECT_FALSE(hasText(inside, "undefined"));
+}
+
+TEST(LearnedFiguresTest, DataFitsThePixelsAndCurvesReadTheTable) {
+    LearnedFigureOptions options;
+    options.table = std::make_shared<const Matrix>(testTable(40, 7));
+    options.firstCurveDimension = 2;
+    options.curveCount = 3;
+    options.positionsShown = 50;
+    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900});
+    auto data = computeLearnedFigureData(options, layout);
+    ASSERT_TRUE(data);
+    ASSERT_EQ(data->curves.size(), 3u);
+    EXPECT_EQ(data->curves[0].dimension, 2);
+    ASSERT_EQ(data->curves[0].y.size(), 40u);  // only the table's positions have values
+    for (std::size_t r = 0; r < 40; ++r) EXPECT_EQ(data->curves[2].y[r], (*options.table)(r, 4));
+    EXPECT_EQ(data->table.window.rowCount, 40);
+
+    // A long table is reduced to block means, at most one per pixel.
+    options.table = std::make_shared<const Matrix>(testTable(20000, 3));
+    options.positionsShown = 20000;
+    auto big = computeLearnedFigureData(options, layout);
+    ASSERT_TRUE(big);
+    EXPECT_LE(float(big->table.values->rows), layout.table.height);
+    EXPECT_LE(float(big->cosine.values->rows), layout.cosine.height);
+    EXPECT_LE(float(big->curves[0].x.size()), layout.curves.width);
+    double mean = 0;
+    for (std::size_t r = 0; r < std::size_t(big->positionsPerPoint); ++r)
+        mean += (*options.table)(r, 2);
+    EXPECT_NEAR(big->curves[0].y[0], mean / double(big->positionsPerPoint), 1e-12);
+}
+
+TEST(LearnedFiguresTest, InvalidOptions) {
+    LearnedFigureOptions options;
+    EXPECT_FALSE(validate(options));
+    options.table = std::make_shared<const Matrix>(testTable(4, 4));
+    options.curveCount = 9;
+    EXPECT_EQ(validate(options).error().message, "curves must be 1..8 (got 9)");
+    options.curveCount = 2;
+    options.firstCurveDimension = 4;
+    EXPECT_EQ(validate(options).error().message, "first_dimension must be 0..3 (got 4)");
+}
+
+}  // namespace
+}  // namespace poslab

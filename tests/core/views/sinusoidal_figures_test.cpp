@@ -1,0 +1,93 @@
+#include "poslab/views/sinusoidal_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab {
+namespace {
+
+// The paper's formula at any real position, written out independently of the library.
+double paperValue(double position, int column, int d, double base) {
+    const double angle = position / std::pow(base, 2.0 * (column / 2) / d);
+    return column % 2 == 0 ? std::sin(angle) : std::cos(angle);
+}
+
+SinusoidalParams paper(int d) {
+    SinusoidalParams p;
+    p.dModel = d;
+    p.seqLen = 100;
+    return p;
+}
+
+TEST(SinusoidalFiguresTest, CurvePointsLieOnTheWave) {
+    for (int dimension : {0, 1, 5, 40, 127}) {
+        const LineSeries curve = sinusoidalCurve(paper(128), dimension, 3, 5000, 700);
+        ASSERT_EQ(curve.x.size(), curve.y.size());
+        EXPECT_DOUBLE_EQ(curve.x.front(), 3);
+        EXPECT_DOUBLE_EQ(curve.x.back(), 5000);
+        for (std::size_t i = 0; i < curve.x.size(); ++i) {
+            ASSERT_NEAR(curve.y[i], paperValue(curve.x[i], dimension, 128, 10000), 1e-12);
+            if (i > 0) {
+                ASSERT_GT(curve.x[i], curve.x[i - 1]);
+            }
+        }
+    }
+}
+
+TEST(SinusoidalFiguresTest, FastWavesShowTheirFullSwingInEveryColumn) {
+    // Dimension 0 turns once per 2 pi positions: 65536 positions on 1000 columns is about ten
+    // cycles per column. One sample per column would draw an aliased wave of smaller swing.
+    const int columns = 1000;
+    const double last = 65536;
+    const LineSeries curve = sinusoidalCurve(paper(128), 0, 0, last, columns);
+    const double width = last / columns;
+    for (int c = 0; c < columns; ++c) {
+        double low = 2, high = -2;
+        for (std::size_t i = 0; i < curve.x.size(); ++i) {
+            if (curve.x[i] >= c * width && curve.x[i] <= (c + 1) * width) {
+                low = std::min(low, curve.y[i]);
+                high = std::max(high, curve.y[i]);
+            }
+        }
+        ASSERT_GT(high, 1 - 1e-9) << "column " << c;
+        ASSERT_LT(low, -1 + 1e-9) << "column " << c;
+    }
+    EXPECT_LE(curve.x.size(), std::size_t(3 * columns + 1));  // bounded by the pixels
+}
+
+TEST(SinusoidalFiguresTest, EachColumnReachesTheWavesTrueExtremes) {
+    // Against a dense sampling of the formula: no column of the curve misses a peak or trough.
+    const int d = 64, dimension = 9, columns = 300;
+    const double first = 0, last = 2000;
+    const LineSeries curve = sinusoidalCurve(paper(d), dimension, first, last, columns);
+    const double width = (last - first) / columns;
+    for (int c = 0; c < columns; ++c) {
+        const double begin = first + c * width, end = begin + width;
+        double denseLow = 2, denseHigh = -2;
+        for (int s = 0; s <= 400; ++s) {
+            const double v = paperValue(begin + width * s / 400, dimension, d, 10000);
+            denseLow = std::min(denseLow, v), denseHigh = std::max(denseHigh, v);
+        }
+        double low = 2, high = -2;
+        for (std::size_t i = 0; i < curve.x.size(); ++i) {
+            if (curve.x[i] >= begin - 1e-9 && curve.x[i] <= end + 1e-9) {
+                low = std::min(low, curve.y[i]), high = std::max(high, curve.y[i]);
+            }
+        }
+        ASSERT_GE(high, denseHigh - 1e-9) << "column " << c;
+        ASSERT_LE(low, denseLow + 1e-9) << "column " << c;
+    }
+}
+
+TEST(SinusoidalFiguresTest, SlowWavesAreSampledAtColumnBoundaries) {
+    // The last pair of d = 128 turns about once per 2 pi * 9000 positions: no extreme falls
+    // inside 0..100, so the curve is exactly the column boundaries.
+    const LineSeries curve = sinusoidalCurve(paper(128), 126, 0, 100, 50);
+    ASSERT_EQ(curve.x.size(), 51u);
+    for (int i = 0; i <= 50; ++i) EXPECT_NEAR(curve.x[std::size_t(i)], 2.0 * i, 1e-12);
+}
+
+}  // namespace
+}  // namespace poslab
