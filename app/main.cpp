@@ -1,6 +1,5 @@
 // PosLab — start-up in Dear ImGui's example order: error callback, GL hints, window, context,
 // style, backends, fonts, state, loop, teardown in reverse. Everything else lives elsewhere.
-#include <glad/gl.h>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -16,7 +15,9 @@
 
 #include "cli/cli.hpp"
 #include "gfx/fonts.hpp"
+#include "gfx/gl_context.hpp"
 #include "gfx/sanitizer_support.hpp"
+#include "panels/registry.hpp"
 #include "ui/application.hpp"
 #include "ui/frame_loop.hpp"
 #include "ui/session.hpp"
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
     }
     glfwMakeContextCurrent(window);
     glfwSwapInterval(1);
-    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+    if (!poslab::gfx::loadGlFunctions(glfwGetProcAddress)) {
         std::fprintf(stderr, "poslab: could not load OpenGL 3.3 functions\n");
         return 1;
     }
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
     int exitCode = 0;
     {
         // 7. Application state (scoped: its GL textures go before the context does).
-        poslab::ui::Application application;
+        poslab::ui::Application application(poslab::ui::makePanels());
         if (auto status = application.initialize(window, &fonts); !status) {
             std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
             return 1;

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "cli/commands.hpp"
 #include "cli/spec.hpp"
+#include "commands/commands.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/offscreen.hpp"
 #include "poslab/figure/colormap.hpp"

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "cli/spec_format.hpp"  // reading specs and building their figures (GL-free)
+#include "commands/args.hpp"
+#include "commands/commands.hpp"
+#include "commands/spec_format.hpp"  // reading specs and building their figures (GL-free)
 #include "poslab/base/result.hpp"
 
 namespace poslab::gfx {

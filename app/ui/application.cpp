@@ -6,34 +6,19 @@
 #include <cctype>
 #include <ctime>
 
+#include "gfx/fonts.hpp"
+#include "gfx/heatmap_textures.hpp"
 #include "gfx/image_io.hpp"
-#include "panels/alibi_panel.hpp"
-#include "panels/compare_panel.hpp"
-#include "panels/extrapolation_panel.hpp"
-#include "panels/intuition_panel.hpp"
-#include "panels/learned_panel.hpp"
-#include "panels/meaning_panel.hpp"
-#include "panels/rope_panel.hpp"
-#include "panels/similarity_panel.hpp"
-#include "panels/sinusoidal_panel.hpp"
 #include "panels/t5_panel.hpp"
 
 namespace poslab::ui {
 
-Application::Application() {
-    panels_.push_back(std::make_unique<SinusoidalPanel>());
-    panels_.push_back(std::make_unique<RopePanel>());
-    panels_.push_back(std::make_unique<AlibiPanel>());
-    panels_.push_back(std::make_unique<T5Panel>());
-    panels_.push_back(std::make_unique<LearnedPanel>());
-    panels_.push_back(std::make_unique<SimilarityPanel>());
-    panels_.push_back(std::make_unique<MeaningPanel>());
-    panels_.push_back(std::make_unique<IntuitionPanel>());
-    panels_.push_back(std::make_unique<ExtrapolationPanel>());
-    panels_.push_back(std::make_unique<ComparePanel>());
-}
+Application::Application(std::vector<std::unique_ptr<Panel>> panels)
+    : panels_(std::move(panels)), heatmaps_(std::make_unique<gfx::HeatmapTextures>()) {}
 
 Application::~Application() = default;
+
+std::size_t Application::nanTexelsDrawn() const { return heatmaps_->nanTexelsUploaded(); }
 
 Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
     window_ = window;
@@ -44,7 +29,7 @@ Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
         auto* application = static_cast<Application*>(glfwGetWindowUserPointer(w));
         for (int i = 0; i < count; ++i) application->droppedFiles.emplace_back(paths[i]);
     });
-    return heatmaps_.initialize();
+    return heatmaps_->initialize();
 }
 
 Status Application::selectView(const std::string& name) {
@@ -117,7 +102,7 @@ void Application::frame() {
     handleShortcuts();
     FrameContext context;
     context.fonts = fonts_;
-    context.heatmaps = &heatmaps_;
+    context.heatmaps = heatmaps_.get();
     context.theme = themeFor(state_.theme);
     context.statusMessage = &status_;
     tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text
@@ -180,7 +165,7 @@ void Application::afterRender(int framebufferWidth, int framebufferHeight) {
         status_ = saved ? "Saved screenshot " + requestedScreenshot : saved.error().message;
         requestedScreenshot.clear();
     }
-    heatmaps_.endFrame();
+    heatmaps_->endFrame();
 }
 
 }  // namespace poslab::ui

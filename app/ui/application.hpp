@@ -5,15 +5,18 @@
 #include <string>
 #include <vector>
 
-#include "gfx/fonts.hpp"
-#include "gfx/heatmap_textures.hpp"
-#include "ui/app_state.hpp"
+#include "state/app_state.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/panel.hpp"
 #include "ui/session.hpp"
 #include "ui/tour.hpp"
 
 struct GLFWwindow;
+
+namespace poslab::gfx {
+class FontSet;
+class HeatmapTextures;  // GL objects: held by pointer so no GL header reaches this file's users
+}  // namespace poslab::gfx
 
 namespace poslab::ui {
 
@@ -42,13 +45,13 @@ struct LaunchOptions {
 
 class Application {
 public:
-    Application();
+    explicit Application(std::vector<std::unique_ptr<Panel>> panels);  // panels/registry.hpp
     ~Application();
     Status initialize(GLFWwindow* window, gfx::FontSet* fonts);  // after the ImGui backends
     Status selectView(const std::string& name);  // by tab title, case-insensitive (--view)
     void selectView(std::size_t index) { viewToSelect_ = int(index % panels_.size()); }
     std::size_t viewCount() const { return panels_.size(); }
-    std::size_t nanTexelsDrawn() const { return heatmaps_.nanTexelsUploaded(); }
+    std::size_t nanTexelsDrawn() const;
     void frame();                     // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input
@@ -70,7 +73,7 @@ private:
     AppState state_;
     std::vector<std::unique_ptr<Panel>> panels_;
     gfx::FontSet* fonts_ = nullptr;
-    gfx::HeatmapTextures heatmaps_;
+    std::unique_ptr<gfx::HeatmapTextures> heatmaps_;
     GLFWwindow* window_ = nullptr;
     std::string status_;
     int viewToSelect_ = -1;  // a tab to bring forward on the next frame

@@ -15,7 +15,7 @@
 
 #include "poslab/base/result.hpp"
 #include "poslab/figure/plot.hpp"
-#include "ui/app_state.hpp"
+#include "state/app_state.hpp"
 
 namespace poslab::ui {
 

@@ -3,7 +3,6 @@
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
-#include <glad/gl.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -18,7 +17,8 @@
 
 #include <sys/resource.h>
 
-#include "cli/args.hpp"
+#include "commands/args.hpp"
+#include "gfx/gl_context.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
 
@@ -196,12 +196,10 @@ int renderFrame(GLFWwindow* window, Application& application, ScriptedPointer po
     ImGui::Render();
     int width = 0, height = 0;
     glfwGetFramebufferSize(window, &width, &height);
-    glViewport(0, 0, width, height);
     // The main window has no background of its own: clearing to its colour is far cheaper on
     // software GL than a full-window blended quad.
     const ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-    glClearColor(background.x, background.y, background.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
+    gfx::clearFramebuffer(width, height, background.x, background.y, background.z);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     application.afterRender(width, height);
     glfwSwapBuffers(window);
@@ -268,7 +266,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
             if (i == 5) cpuStart = processCpuSeconds();
             const auto start = Clock::now();
             triangles += renderFrame(window, application, {nullptr, true});
-            glFinish();
+            gfx::finishGl();
             const double ms =
                 std::chrono::duration<double, std::milli>(Clock::now() - start).count();
             if (i >= 5) times.push_back(ms);  // skip warm-up (font atlas, shader compile)

@@ -7,7 +7,7 @@
 #include "poslab/base/result.hpp"
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/plot.hpp"
-#include "ui/app_state.hpp"
+#include "state/app_state.hpp"
 #include "ui/frame_context.hpp"
 
 namespace poslab::ui {

@@ -1,6 +1,6 @@
 #include "ui/session.hpp"
 
-#include "ui/application.hpp"  // before GLFW: it brings glad's GL header
+#include "ui/application.hpp"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "poslab/base/result.hpp"
-#include "ui/session_format.hpp"
+#include "state/session_format.hpp"
 
 struct GLFWwindow;
 

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "poslab/base/result.hpp"
-#include "ui/app_state.hpp"
+#include "state/app_state.hpp"
 #include "ui/frame_context.hpp"
 
 struct GLFWwindow;

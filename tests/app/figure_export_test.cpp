@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "cli/commands.hpp"
+#include "commands/commands.hpp"
 #include "gfx/cairo_renderer.hpp"
 #include "poslab/figure/plot.hpp"
 #include "process.hpp"

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <set>
 
-#include "cli/commands.hpp"
+#include "commands/commands.hpp"
 #include "gfx/cairo_renderer.hpp"
 #include "gfx/fonts.hpp"
 #include "poslab/figure/colormap.hpp"

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ui/session_format.hpp"
+#include "state/session_format.hpp"
 
 namespace poslab::test {
 namespace {

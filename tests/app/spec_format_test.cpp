@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include "cli/commands.hpp"
-#include "cli/spec_format.hpp"
+#include "commands/commands.hpp"
+#include "commands/spec_format.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include "cli/commands.hpp"
 #include "cli/spec.hpp"
+#include "commands/commands.hpp"
 #include "process.hpp"
 
 namespace poslab::test {

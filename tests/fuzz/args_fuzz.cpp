@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "commands/args.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::vector<std::string> arguments(1);

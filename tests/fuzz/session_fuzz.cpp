@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "ui/session_format.hpp"
+#include "state/session_format.hpp"
 
 namespace {
 

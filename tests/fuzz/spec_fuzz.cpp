@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "cli/commands.hpp"
-#include "cli/spec_format.hpp"
+#include "commands/commands.hpp"
+#include "commands/spec_format.hpp"
 
 namespace {
 

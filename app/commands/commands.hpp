@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
+#include "commands/args.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/matrix.hpp"
 #include "poslab/figure/figure.hpp"

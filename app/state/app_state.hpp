@@ -11,9 +11,9 @@
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/plot.hpp"
-#include "ui/bias_state.hpp"
-#include "ui/rope_state.hpp"
-#include "ui/understanding_state.hpp"
+#include "state/bias_state.hpp"
+#include "state/rope_state.hpp"
+#include "state/understanding_state.hpp"
 
 namespace poslab::ui {
 

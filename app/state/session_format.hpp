@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "poslab/base/result.hpp"
-#include "ui/app_state.hpp"
+#include "state/app_state.hpp"
 
 namespace poslab::ui {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <optional>
 
-#include "cli/commands.hpp"
+#include "commands/commands.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/understanding_figures.hpp"

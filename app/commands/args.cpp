@@ -1,4 +1,4 @@
-#include "cli/args.hpp"
+#include "commands/args.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -7,7 +7,7 @@
 #include <limits>
 #include <optional>
 
-#include "cli/commands.hpp"
+#include "commands/commands.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/views/rope_figures.hpp"
 

@@ -1,4 +1,4 @@
-#include "ui/session_format.hpp"
+#include "state/session_format.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // `poslab export sinusoidal`, `poslab render sinusoidal` and `poslab render sinusoidal-curves`.
-#include "cli/commands.hpp"
+#include "commands/commands.hpp"
 
 #include <memory>
 

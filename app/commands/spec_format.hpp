@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
+#include "commands/args.hpp"
+#include "commands/commands.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/figure/figure.hpp"
 

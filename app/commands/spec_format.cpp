@@ -1,4 +1,4 @@
-#include "cli/spec_format.hpp"
+#include "commands/spec_format.hpp"
 
 #include <nlohmann/json.hpp>
 

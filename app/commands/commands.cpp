@@ -1,7 +1,7 @@
 // commands.hpp's GL-free part: the registry of every kind and view, and the options every render
 // view takes. Kept out of cli.cpp (which writes files through gfx) so that reading a figure spec
 // links without GL: the spec fuzzer (tests/fuzz/spec_fuzz.cpp) builds figures with these.
-#include "cli/commands.hpp"
+#include "commands/commands.hpp"
 
 #include <string>
 

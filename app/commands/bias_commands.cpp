@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "cli/commands.hpp"
+#include "commands/commands.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/bias_figures.hpp"
 #include "poslab/views/learned_figures.hpp"

@@ -1,0 +1,31 @@
+#include "panels/registry.hpp"
+
+#include "panels/alibi_panel.hpp"
+#include "panels/compare_panel.hpp"
+#include "panels/extrapolation_panel.hpp"
+#include "panels/intuition_panel.hpp"
+#include "panels/learned_panel.hpp"
+#include "panels/meaning_panel.hpp"
+#include "panels/rope_panel.hpp"
+#include "panels/similarity_panel.hpp"
+#include "panels/sinusoidal_panel.hpp"
+#include "panels/t5_panel.hpp"
+
+namespace poslab::ui {
+
+std::vector<std::unique_ptr<Panel>> makePanels() {
+    std::vector<std::unique_ptr<Panel>> panels;
+    panels.push_back(std::make_unique<SinusoidalPanel>());
+    panels.push_back(std::make_unique<RopePanel>());
+    panels.push_back(std::make_unique<AlibiPanel>());
+    panels.push_back(std::make_unique<T5Panel>());
+    panels.push_back(std::make_unique<LearnedPanel>());
+    panels.push_back(std::make_unique<SimilarityPanel>());
+    panels.push_back(std::make_unique<MeaningPanel>());
+    panels.push_back(std::make_unique<IntuitionPanel>());
+    panels.push_back(std::make_unique<ExtrapolationPanel>());
+    panels.push_back(std::make_unique<ComparePanel>());
+    return panels;
+}
+
+}  // namespace poslab::ui

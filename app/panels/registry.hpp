@@ -1,0 +1,14 @@
+// registry.hpp — every view PosLab shows, in tab order. The one place that names each panel:
+// main.cpp hands the list to the Application, so ui/ includes no panel.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+std::vector<std::unique_ptr<Panel>> makePanels();  // Sinusoidal, RoPE, ALiBi, … Compare
+
+}  // namespace poslab::ui
