@@ -6,8 +6,9 @@
 
 #include "commands/commands.hpp"
 #include "poslab/io/npy_reader.hpp"
-#include "poslab/views/bias_figures.hpp"
+#include "poslab/views/alibi_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
+#include "poslab/views/t5_figures.hpp"
 
 namespace poslab::cli {
 

@@ -8,7 +8,11 @@
 #include "commands/commands.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/io/npy_reader.hpp"
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/views/compare_figures.hpp"
+#include "poslab/views/extrapolation_figures.hpp"
+#include "poslab/views/intuition_figures.hpp"
+#include "poslab/views/meaning_figures.hpp"
+#include "poslab/views/similarity_figures.hpp"
 
 namespace poslab::cli {
 

@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "panels/figure_cache.hpp"
-#include "poslab/views/bias_figures.hpp"
+#include "poslab/views/alibi_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/t5_bias.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"

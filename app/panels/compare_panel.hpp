@@ -6,7 +6,7 @@
 #include <string>
 
 #include "panels/figure_cache.hpp"
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/views/compare_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <numbers>
 
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/views/extrapolation_figures.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 

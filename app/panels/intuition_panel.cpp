@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/analysis/intuition.hpp"
+#include "poslab/views/intuition_figures.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 

@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "poslab/analysis/meaning.hpp"
 #include "poslab/io/npy_reader.hpp"
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/views/meaning_figures.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 

@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "panels/figure_cache.hpp"
-#include "poslab/analysis/decomposition.hpp"
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/analysis/meaning.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

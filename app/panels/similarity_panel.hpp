@@ -12,7 +12,7 @@
 #include <string>
 
 #include "poslab/analysis/similarity.hpp"
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/views/similarity_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

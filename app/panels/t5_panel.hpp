@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "panels/figure_cache.hpp"
-#include "poslab/views/bias_figures.hpp"
+#include "poslab/views/t5_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

@@ -5,11 +5,13 @@
 
 #include <string>
 
-#include "poslab/analysis/decomposition.hpp"
+#include "poslab/analysis/meaning.hpp"
 #include "poslab/analysis/similarity.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/colormap.hpp"
-#include "poslab/views/understanding_figures.hpp"
+#include "poslab/views/compare_figures.hpp"
+#include "poslab/views/extrapolation_figures.hpp"
+#include "poslab/views/intuition_figures.hpp"
 
 namespace poslab::ui {
 

@@ -1143,4 +1143,17 @@ SimilarityCurve matrixCurve(const Matrix& matrix, int reference) {
     return curve;
 }
 
+Result<HeatmapSample> similaritySample(const SimilarityParams& params, CellWindow window,
+                                       int maxRows, int maxCols) {
+    if (params.encoding == SimilarityEncoding::Learned) {
+        auto matrix = similarityMatrix(params);
+        if (!matrix) return matrix.error();
+        return matrixSample(std::make_shared<const Matrix>(std::move(matrix).value()), window,
+                            maxRows, maxCols);
+    }
+    auto offsets = offsetSimilarity(params);
+    if (!offsets) return offsets.error();
+    return offsetSimilaritySample(*offsets, window, maxRows, maxCols);
+}
+
 }  // namespace poslab

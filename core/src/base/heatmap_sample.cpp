@@ -2,8 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 
 namespace poslab {
+
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+}  // namespace
 
 std::uint64_t nextMatrixVersion() {
     static std::atomic<std::uint64_t> counter{0};
@@ -65,6 +72,89 @@ CellWindow clampWindow(CellWindow window, long long rows, long long cols) {
     window.firstRow = std::clamp(window.firstRow, 0LL, rows - window.rowCount);
     window.firstCol = std::clamp(window.firstCol, 0LL, cols - window.colCount);
     return window;
+}
+
+HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int length,
+                                   CellWindow window, int maxRows, int maxCols,
+                                   BlockSummary summary) {
+    HeatmapSample sample;
+    length = std::max(1, length);
+    window = clampWindow(window, length, length);
+    sample.window = window;
+    sample.rowsPerTexel = cellsPerTexel(window.rowCount, maxRows);
+    sample.colsPerTexel = cellsPerTexel(window.colCount, maxCols);
+    const long long texRows = (window.rowCount + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
+    const long long texCols = (window.colCount + sample.colsPerTexel - 1) / sample.colsPerTexel;
+    sample.rowSpan = double(texRows * sample.rowsPerTexel);
+    sample.colSpan = double(texCols * sample.colsPerTexel);
+    sample.version = nextMatrixVersion();
+    auto texels = std::make_shared<Matrix>(std::size_t(texRows), std::size_t(texCols));
+    if (byOffset.size() != std::size_t(2 * length - 1)) {  // caller error: draw it as missing
+        std::fill(texels->values.begin(), texels->values.end(),
+                  std::numeric_limits<double>::quiet_NaN());
+        sample.values = std::move(texels);
+        return sample;
+    }
+    const long long last = length - 1;
+    auto valueAt = [&](long long i, long long j) { return byOffset[std::size_t(j - i + last)]; };
+
+    const bool exactCells = sample.rowsPerTexel == 1 && sample.colsPerTexel == 1;
+    if (summary == BlockSummary::CentreCell || exactCells) {
+        for (long long tr = 0; tr < texRows; ++tr) {
+            const long long r0 = window.firstRow + tr * sample.rowsPerTexel;
+            const long long r1 =
+                std::min(window.firstRow + window.rowCount, r0 + sample.rowsPerTexel);
+            const long long row = r0 + (r1 - r0 - 1) / 2;
+            double* out = texels->row(std::size_t(tr));
+            for (long long tc = 0; tc < texCols; ++tc) {
+                const long long c0 = window.firstCol + tc * sample.colsPerTexel;
+                const long long c1 =
+                    std::min(window.firstCol + window.colCount, c0 + sample.colsPerTexel);
+                out[tc] = valueAt(row, c0 + (c1 - c0 - 1) / 2);
+            }
+        }
+        sample.values = std::move(texels);
+        return sample;
+    }
+
+    // Row i of a block covers one run of offsets, so its sum is a difference of prefix sums P;
+    // the block's rows are consecutive runs, so summing those differences is a difference of
+    // prefix sums of P (Q). Every block then costs O(1), whatever its size. Long double keeps
+    // the integer sums of the ALiBi pattern exact up to L = 2^20 (Q < 2^61).
+    const std::size_t count = byOffset.size();
+    std::vector<long double> prefix(count + 1, 0.0L), prefix2(count + 2, 0.0L);
+    std::vector<long long> unmasked(count + 1, 0), unmasked2(count + 2, 0);
+    for (std::size_t k = 0; k < count; ++k) {
+        const bool masked = byOffset[k] == kMinusInf;
+        prefix[k + 1] = prefix[k] + (masked ? 0.0L : (long double)byOffset[k]);
+        unmasked[k + 1] = unmasked[k] + (masked ? 0 : 1);
+    }
+    for (std::size_t k = 0; k <= count; ++k) {
+        prefix2[k + 1] = prefix2[k] + prefix[k];
+        unmasked2[k + 1] = unmasked2[k] + unmasked[k];
+    }
+    // Sum over rows r0..r1-1 of P[c - i + L - 1] = Q[c - r0 + L] - Q[c - r1 + L].
+    auto rowsSum = [&](long long c, long long r0, long long r1) {
+        return prefix2[std::size_t(c - r0 + length)] - prefix2[std::size_t(c - r1 + length)];
+    };
+    auto rowsCount = [&](long long c, long long r0, long long r1) {
+        return unmasked2[std::size_t(c - r0 + length)] - unmasked2[std::size_t(c - r1 + length)];
+    };
+    for (long long tr = 0; tr < texRows; ++tr) {
+        const long long r0 = window.firstRow + tr * sample.rowsPerTexel;
+        const long long r1 = std::min(window.firstRow + window.rowCount, r0 + sample.rowsPerTexel);
+        double* out = texels->row(std::size_t(tr));
+        for (long long tc = 0; tc < texCols; ++tc) {
+            const long long c0 = window.firstCol + tc * sample.colsPerTexel;
+            const long long c1 =
+                std::min(window.firstCol + window.colCount, c0 + sample.colsPerTexel);
+            const long double sum = rowsSum(c1, r0, r1) - rowsSum(c0, r0, r1);
+            const long long cells = rowsCount(c1, r0, r1) - rowsCount(c0, r0, r1);
+            out[tc] = cells == 0 ? kMinusInf : double(sum / (long double)cells);
+        }
+    }
+    sample.values = std::move(texels);
+    return sample;
 }
 
 }  // namespace poslab

@@ -343,4 +343,21 @@ Result<Matrix> sinusoidalTable(const SinusoidalParams& params) {
     return sinusoidalBlockMeans(params, 0, 1, params.seqLen);
 }
 
+SinusoidalRows::SinusoidalRows(const SinusoidalParams& params) {
+    waves_.reserve(std::size_t(std::max(params.dModel, 0)));
+    for (int c = 0; c < params.dModel; ++c) waves_.push_back(sinusoidalColumn(params, c));
+}
+
+void SinusoidalRows::row(double position, double* out) const {
+    for (std::size_t c = 0; c < waves_.size(); ++c) {
+        const SinusoidalColumn& wave = waves_[c];
+        if (wave.isZero) {
+            out[c] = 0.0;
+            continue;
+        }
+        const double angle = position * wave.frequency;
+        out[c] = wave.isCosine ? std::cos(angle) : std::sin(angle);
+    }
+}
+
 }  // namespace poslab

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -102,6 +104,89 @@ TEST(IntuitionTest, LoneSineOfAnOddWidthCannotBeShifted) {
         EXPECT_NEAR(check.residual[std::size_t(p)], std::abs(std::sin(w * k) * std::cos(w * p)),
                     1e-14)
             << p;
+    }
+}
+
+TEST(IntuitionTest, SampledShiftCheckIsTheFullCheckAtEvenlySpacedPositions) {
+    for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                                    SinusoidalLayout::Tensor2Tensor}) {
+        for (int d : {16, 15}) {
+            const SinusoidalParams params{d, 16, 100, layout};
+            const ShiftCheck full = checkShift(params, 3.5, 5000).value();
+            const auto sampled = sampledShiftCheck(params, 3.5, 5000, 64);
+            ASSERT_TRUE(sampled.ok());
+            ASSERT_EQ(sampled->positions.size(), 64u);
+            EXPECT_EQ(sampled->positions.front(), 0);
+            EXPECT_EQ(sampled->positions.back(), 4999);
+            EXPECT_FALSE(sampled->everyPosition());
+            double largest = 0;
+            for (std::size_t s = 0; s < sampled->positions.size(); ++s) {
+                const int p = sampled->positions[s];
+                if (s > 0) {
+                    EXPECT_NEAR(p - sampled->positions[s - 1], 4999.0 / 63, 1);
+                }
+                EXPECT_EQ(sampled->residual[s], full.residual[std::size_t(p)]) << p;
+                largest = std::max(largest, full.residual[std::size_t(p)]);
+            }
+            EXPECT_EQ(sampled->maxResidual, largest);
+            EXPECT_LE(sampled->maxResidual, full.maxResidual);
+            // Fewer positions than samples: every one, and the same answer.
+            const auto every = sampledShiftCheck(params, 3.5, 50, 64);
+            ASSERT_TRUE(every.ok());
+            EXPECT_TRUE(every->everyPosition());
+            const ShiftCheck small = checkShift(params, 3.5, 50).value();
+            EXPECT_EQ(every->maxResidual, small.maxResidual);
+            EXPECT_EQ(every->worstPosition, small.worstPosition);
+            EXPECT_EQ(every->worstColumn, small.worstColumn);
+        }
+    }
+    EXPECT_EQ(
+        sampledShiftCheck({16, 16, 10000, SinusoidalLayout::Interleaved}, 1, 0).error().message,
+        "positions must be 1..1048576 (got 0)");
+}
+
+TEST(IntuitionTest, SparseShiftIsTheShiftMatrixWithoutItsZeros) {
+    for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                                    SinusoidalLayout::Tensor2Tensor}) {
+        for (int d : {16, 15}) {
+            const SinusoidalParams params{d, 64, 100, layout};
+            const Matrix dense = shiftMatrix(params, -2.75).value();
+            const SparseRows sparse = sparseShift(params, -2.75);
+            ASSERT_EQ(sparse.size(), std::size_t(d));
+            for (std::size_t r = 0; r < sparse.size(); ++r) {
+                EXPECT_LE(sparse[r].size(), 2u);
+                std::vector<std::pair<int, double>> nonZero;
+                for (std::size_t c = 0; c < dense.cols; ++c) {
+                    if (dense(r, c) != 0) nonZero.emplace_back(int(c), dense(r, c));
+                }
+                ASSERT_EQ(sparse[r].size(), nonZero.size()) << "row " << r;
+                for (std::size_t e = 0; e < nonZero.size(); ++e) {
+                    EXPECT_EQ(sparse[r][e].first, nonZero[e].first);
+                    EXPECT_NEAR(sparse[r][e].second, nonZero[e].second, 1e-15);
+                }
+            }
+        }
+    }
+}
+
+TEST(IntuitionTest, SparseShiftMovesEveryPositionByK) {
+    // T_k PE(p) = PE(p + k) for an even width, with PE written out as sin/cos of p / base^(2i/d).
+    const int d = 32;
+    const double base = 10000, k = 7.5;
+    const SparseRows t = sparseShift({d, 64, base, SinusoidalLayout::Interleaved}, k);
+    auto pe = [&](double p) {
+        std::vector<double> row(std::size_t(d), 0.0);
+        for (int c = 0; c < d; ++c) {
+            const double angle = p / std::pow(base, 2.0 * (c / 2) / d);
+            row[std::size_t(c)] = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        }
+        return row;
+    };
+    for (double p : {0.0, 1.0, 100.0, 12345.0}) {
+        const std::vector<double> moved = applySparse(t, pe(p));
+        const std::vector<double> expected = pe(p + k);
+        for (int c = 0; c < d; ++c)
+            EXPECT_NEAR(moved[std::size_t(c)], expected[std::size_t(c)], 1e-9) << p << "," << c;
     }
 }
 

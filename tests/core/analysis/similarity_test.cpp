@@ -507,5 +507,16 @@ TEST(SimilarityTest, BadInputsAreOneLineErrors) {
     EXPECT_EQ(parseRopeVectors("same").value(), RopeVectors::SameSample);
 }
 
+TEST(SimilarityTest, SimilarityHeatmapTexelsNeverExceedThePixels) {
+    SimilarityParams params;
+    params.seqLen = 65536;
+    auto sample = similaritySample(params, {}, 500, 400);
+    ASSERT_TRUE(sample.ok());
+    EXPECT_LE(sample->values->rows, 500u);
+    EXPECT_LE(sample->values->cols, 400u);
+    // The diagonal texels average cells near offset 0, the brightest part of a cosine matrix.
+    EXPECT_GT((*sample->values)(0, 0), (*sample->values)(0, sample->values->cols - 1));
+}
+
 }  // namespace
 }  // namespace poslab

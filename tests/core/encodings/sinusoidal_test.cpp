@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -288,6 +289,28 @@ TEST(SinusoidalTest, RejectsBadParameters) {
     EXPECT_EQ(error.error().message, "d_model must be 1..8192 (got 0)");
     EXPECT_FALSE(parseLayout("sideways").ok());
     EXPECT_EQ(*parseLayout("t2t"), SinusoidalLayout::Tensor2Tensor);
+}
+
+TEST(SinusoidalTest, RowsEvaluatorIsThePaperFormulaAndSinusoidalRowBitForBit) {
+    for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                                    SinusoidalLayout::Tensor2Tensor}) {
+        for (int d : {1, 7, 64}) {
+            const SinusoidalParams p = params(d, 100, layout);
+            const SinusoidalRows rows(p);
+            std::vector<double> fast(static_cast<std::size_t>(d)), direct(fast.size());
+            for (double position : {0.0, 1.0, 17.5, 4095.0, -3.25}) {
+                rows.row(position, fast.data());
+                sinusoidalRow(p, position, direct.data());
+                for (int c = 0; c < d; ++c) EXPECT_EQ(fast[std::size_t(c)], direct[std::size_t(c)]);
+            }
+        }
+    }
+    // Interleaved against the formula written out above.
+    const SinusoidalRows rows(params(16, 100));
+    std::vector<double> out(16);
+    rows.row(37, out.data());
+    for (int c = 0; c < 16; ++c)
+        EXPECT_NEAR(out[std::size_t(c)], paperValue(37, c, 16, 10000), 1e-12);
 }
 
 }  // namespace

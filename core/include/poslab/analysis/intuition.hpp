@@ -12,6 +12,7 @@
 // |sin(wk) cos(wp)| — the exception that shows why the pairs matter.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "poslab/base/matrix.hpp"
@@ -48,5 +49,25 @@ struct ShiftCheck {
 };
 // Multiplies T_k by each table row and compares with the row k positions later, computed directly.
 Result<ShiftCheck> checkShift(const SinusoidalParams& params, double shift, int positions);
+
+// T_k's non-zero entries, row by row (at most two a row, in column order), built as shiftMatrix
+// builds the dense matrix: each sine column with its cosine partner forms one 2x2 rotation by w k.
+using SparseRows = std::vector<std::vector<std::pair<int, double>>>;
+SparseRows sparseShift(const SinusoidalParams& params, double shift);
+std::vector<double> applySparse(const SparseRows& rows, const std::vector<double>& v);  // T v
+// checkShift's residual at `samples` evenly spaced positions of 0..positions-1 (all of them when
+// positions <= samples; else 0 and positions-1 included), with T_k kept sparse (two entries a
+// row): O(samples d) time and O(d) memory whatever d is, where the dense T_k at d = 8192 is 512 MB.
+inline constexpr int kShiftCheckSamples = 2048;  // about two per pixel column of the figure
+struct SampledShiftCheck {
+    std::vector<int> positions;    // increasing
+    std::vector<double> residual;  // max_c |(T_k PE(p))_c - PE(p+k)_c| at each
+    double maxResidual = 0;
+    int worstPosition = 0, worstColumn = 0;
+    int checkedOf = 0;  // the N of 0..N-1 the positions were drawn from
+    bool everyPosition() const { return int(positions.size()) == checkedOf; }
+};
+Result<SampledShiftCheck> sampledShiftCheck(const SinusoidalParams& params, double shift,
+                                            int positions, int samples = kShiftCheckSamples);
 
 }  // namespace poslab

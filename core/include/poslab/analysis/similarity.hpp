@@ -180,4 +180,9 @@ SimilarityCurve tableCurve(const Matrix& table, SimilarityMetric metric, int ref
 SimilarityCurve profileCurve(const OffsetProfile& profile, int reference, long long reach,
                              long long maxPoints);
 
+// Texels for the heatmap (block means at most one per pixel). Learned tables compute their
+// O(L^2 d) Gram matrix here; the GUI caches it and calls matrixSample instead.
+Result<HeatmapSample> similaritySample(const SimilarityParams& params, CellWindow window,
+                                       int maxRows, int maxCols);
+
 }  // namespace poslab

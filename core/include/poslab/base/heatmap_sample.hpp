@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "poslab/base/matrix.hpp"
 
@@ -39,5 +40,22 @@ Matrix averageBlocks(const Matrix& values, long long rowsPerTexel, long long col
 
 // Keeps the window inside [0, rows) x [0, cols) with at least one cell in each direction.
 CellWindow clampWindow(CellWindow window, long long rows, long long cols);
+
+// ---- Relative-position matrices
+// A bias that depends only on the offset j - i (ALiBi, T5) is sampled from its 2L - 1 values per
+// offset: no L x L matrix is built, and the work is O(L + texels) whatever L is (block sums come
+// from prefix sums of prefix sums).
+// How a texel summarises a block of cells when the matrix has more cells than pixels.
+enum class BlockSummary {
+    MeanOfUnmasked,  // mean over the block's cells that are not -inf; -inf only when all are.
+                     // (A plain mean is -inf as soon as one cell is masked, which would paint
+                     // the whole diagonal band of a causal matrix as masked.)
+    CentreCell,      // the cell at the block's centre: for ids, where a mean means nothing
+};
+// Texels for the L x L matrix M[i][j] = byOffset[(j - i) + (L - 1)], within `window`, at most
+// maxRows x maxCols of them. byOffset holds 2L - 1 values, each finite or -inf (masked).
+HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int length,
+                                   CellWindow window, int maxRows, int maxCols,
+                                   BlockSummary summary);
 
 }  // namespace poslab

@@ -92,4 +92,16 @@ void sinusoidalRow(const SinusoidalParams& params, double position, double* out)
 HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window, int maxRows,
                                int maxCols);
 
+// sinusoidalRow with each column's wave looked up once: the same values bit for bit (the same
+// sin/cos of the same product), without a pow per value, which dominates sampled checks at
+// d = 8192.
+class SinusoidalRows {
+  public:
+    explicit SinusoidalRows(const SinusoidalParams& params);
+    void row(double position, double* out) const;  // out[0..dModel): as sinusoidalRow
+
+  private:
+    std::vector<SinusoidalColumn> waves_;
+};
+
 }  // namespace poslab

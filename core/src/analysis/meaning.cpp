@@ -1,4 +1,4 @@
-#include "poslab/analysis/decomposition.hpp"
+#include "poslab/analysis/meaning.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,10 @@
 #include <random>
 #include <string>
 
+#include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
+#include "poslab/base/random.hpp"
+#include "poslab/base/sampling.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/learned.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
@@ -212,6 +215,147 @@ Result<double> positionRecoveryError(const MeaningParams& params) {
         error += std::abs(double(best) - double(i));
     }
     return error / double(L);
+}
+
+namespace {
+
+// a . b over n values, four running sums (the maps and read-back are dot-product bound).
+double dot4(const double* a, const double* b, std::size_t n) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    std::size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        s0 += a[k] * b[k];
+        s1 += a[k + 1] * b[k + 1];
+        s2 += a[k + 2] * b[k + 2];
+        s3 += a[k + 3] * b[k + 3];
+    }
+    for (; k < n; ++k) s0 += a[k] * b[k];
+    return (s0 + s1) + (s2 + s3);
+}
+
+// scale * a_i . b_j for every row pair; symmetric when a and b are the same matrix.
+Matrix scaledProducts(const Matrix& a, const Matrix& b, double scale) {
+    Matrix out(a.rows, b.rows);
+    const bool symmetric = &a == &b;
+    for (std::size_t i = 0; i < a.rows; ++i) {
+        for (std::size_t j = symmetric ? i : 0; j < b.rows; ++j) {
+            out(i, j) = scale * dot4(a.row(i), b.row(j), a.cols);
+            if (symmetric) out(j, i) = out(i, j);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Result<LogitTermMaps> logitTermMaps(const MeaningParams& params, int maxTexels, long long budget) {
+    auto sequence = buildSequence(params);
+    if (!sequence) return sequence.error();
+    const Matrix& x = sequence->tokens;
+    const Matrix& p = sequence->positions;
+    Matrix sums = x;
+    for (std::size_t i = 0; i < sums.values.size(); ++i) sums.values[i] += p.values[i];
+    const double scale = 1.0 / std::sqrt(double(params.dModel));  // as decomposeLogits
+    const std::size_t L = x.rows, d = x.cols;
+    LogitTermMaps maps;
+    maps.seqLen = int(L);
+    maps.cellsPerTexel = cellsPerTexel((long long)L, std::max(1, maxTexels));
+    // Block means of each term from the blocks' mean vectors (the terms are bilinear).
+    // Means of groups of rows (the last may be shorter); every column kept.
+    const Matrix xm = averageBlocks(x, maps.cellsPerTexel, 1);
+    const Matrix pm = averageBlocks(p, maps.cellsPerTexel, 1);
+    const Matrix sm = averageBlocks(sums, maps.cellsPerTexel, 1);
+    maps.means.contentContent = scaledProducts(xm, xm, scale);
+    maps.means.contentPosition = scaledProducts(xm, pm, scale);
+    maps.means.positionContent = scaledProducts(pm, xm, scale);
+    maps.means.positionPosition = scaledProducts(pm, pm, scale);
+    maps.means.total = scaledProducts(sm, sm, scale);
+    // RMS over every cell, or over evenly spaced query rows when that costs too much.
+    const long long perRow = 5LL * (long long)L * (long long)d;
+    const int rows = int(std::clamp<long long>(budget / std::max(1LL, perRow), 1, (long long)L));
+    const std::vector<int> queries = evenlySpaced(int(L), rows);
+    maps.rmsRows = int(queries.size());
+    long double squares[5] = {};
+    for (int i : queries) {
+        const std::size_t r = std::size_t(i);
+        for (std::size_t j = 0; j < L; ++j) {
+            const double terms[5] = {dot4(x.row(r), x.row(j), d), dot4(x.row(r), p.row(j), d),
+                                     dot4(p.row(r), x.row(j), d), dot4(p.row(r), p.row(j), d),
+                                     dot4(sums.row(r), sums.row(j), d)};
+            for (int t = 0; t < 5; ++t)
+                squares[t] += (long double)(scale * terms[t]) * (scale * terms[t]);
+        }
+    }
+    const double cells = double(queries.size()) * double(L);
+    for (int t = 0; t < 5; ++t) maps.rms[t] = std::sqrt(double(squares[t] / cells));
+    return maps;
+}
+
+int nearOrthogonalitySamples(int dModel, int requested) {
+    const long long affordable =
+        std::max<long long>(100, kOrthogonalityComponents / std::max(1, dModel));
+    return int(std::clamp<long long>(requested, 1, std::max<long long>(1, affordable)));
+}
+
+Result<double> sampledRecoveryError(const MeaningParams& params, int queries) {
+    auto sequence = buildSequence(params);
+    if (!sequence) return sequence.error();
+    const Matrix& x = sequence->tokens;
+    const Matrix& p = sequence->positions;
+    const std::size_t L = x.rows, d = x.cols;
+    std::vector<double> norms(L);
+    for (std::size_t j = 0; j < L; ++j) {
+        const double n = std::sqrt(dot4(p.row(j), p.row(j), d));
+        norms[j] = n > 0 ? n : 1;
+    }
+    const std::vector<int> chosen = evenlySpaced(int(L), queries);
+    std::vector<double> sum(d);
+    double error = 0;
+    for (int query : chosen) {
+        const std::size_t i = std::size_t(query);
+        for (std::size_t k = 0; k < d; ++k) sum[k] = x(i, k) + p(i, k);
+        std::size_t best = 0;
+        double bestScore = -INFINITY;
+        for (std::size_t j = 0; j < L; ++j) {
+            const double score = dot4(sum.data(), p.row(j), d) / norms[j];
+            if (score > bestScore) bestScore = score, best = j;
+        }
+        error += std::abs(double(best) - double(i));
+    }
+    return error / double(chosen.size());
+}
+
+int recoveryQueries(int seqLen, int dModel) {
+    const long long perQuery = std::max(1LL, (long long)seqLen * dModel);
+    return int(std::clamp<long long>(kRecoveryBudget / perQuery, std::min(16, seqLen), seqLen));
+}
+
+Result<std::vector<double>> nearOrthogonalityCosines(int dModel, int samples, std::uint64_t seed) {
+    if (auto s = requireIntInRange("samples", samples, 1, 1000000); !s) return s.error();
+    if (auto s = requireIntInRange("d_model", dModel, 2, kMaxDModel); !s) return s.error();
+    // randomPositionCosines(dModel, 10000, n, 4096, seed), draw for draw: x ~ N(0, I) from
+    // NormalSampler(seed), the position from mt19937_64(seed + 7), sequential dot products.
+    SinusoidalParams p;
+    p.dModel = dModel;
+    p.base = 10000;
+    const SinusoidalRows table(p);
+    NormalSampler sampler(seed);
+    std::mt19937_64 positions(seed + 7);
+    const int n = nearOrthogonalitySamples(dModel, samples);
+    std::vector<double> cosines(static_cast<std::size_t>(n));
+    std::vector<double> x(static_cast<std::size_t>(dModel)), pe(x.size());
+    auto dot = [&](const double* a, const double* b) {
+        double sum = 0;
+        for (std::size_t k = 0; k < x.size(); ++k) sum += a[k] * b[k];
+        return sum;
+    };
+    for (double& c : cosines) {
+        for (double& v : x) v = sampler.next();
+        table.row(double(positions() % std::uint64_t(4096)), pe.data());
+        c = dot(x.data(), pe.data()) /
+            std::sqrt(dot(x.data(), x.data()) * dot(pe.data(), pe.data()));
+    }
+    return cosines;
 }
 
 }  // namespace poslab

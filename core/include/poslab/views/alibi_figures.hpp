@@ -1,9 +1,10 @@
-// bias_figures.hpp — the ALiBi and T5 views as figures. Used by the GUI panels, `poslab render
-// alibi|t5` and File > Export, so all three draw the same thing.
+// alibi_figures.hpp — the ALiBi view as figures: every head's bias matrix, one head enlarged, the
+// slopes, and the attention a query pays after softmax. Used by the GUI panel, `poslab render
+// alibi` and File > Export, so all three draw the same thing.
 //
-// Both biases depend only on the offset j - i between key j and query i, so every heatmap here is
+// The bias depends only on the offset j - i between key j and query i, so every heatmap here is
 // sampled from the 2L - 1 values per offset (relativeOffsetSample): no L x L matrix is built, and
-// the work is O(L + texels) whatever L is (block sums come from prefix sums of prefix sums).
+// the work is O(L + texels) whatever L is.
 //
 // Usage (the panel caches the data and redraws it every frame; `render` does all three at once):
 //   AlibiLayout layout = alibiLayout(area, options, theme);
@@ -18,24 +19,9 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/alibi.hpp"
-#include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
-
-// ---- Relative-position heatmaps
-// How a texel summarises a block of cells when the matrix has more cells than pixels.
-enum class BlockSummary {
-    MeanOfUnmasked,  // mean over the block's cells that are not -inf; -inf only when all are.
-                     // (A plain mean is -inf as soon as one cell is masked, which would paint
-                     // the whole diagonal band of a causal matrix as masked.)
-    CentreCell,      // the cell at the block's centre: for ids, where a mean means nothing
-};
-// Texels for the L x L matrix M[i][j] = byOffset[(j - i) + (L - 1)], within `window`, at most
-// maxRows x maxCols of them. byOffset holds 2L - 1 values, each finite or -inf (masked).
-HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int length,
-                                   CellWindow window, int maxRows, int maxCols,
-                                   BlockSummary summary);
 
 std::string alibiSlopeText(double slope);  // "1/2", "1/256", "2^-0.5", or decimals
 
@@ -91,41 +77,5 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
 // Layout, data and drawing in one call, for `poslab render` and File > Export.
 Status drawAlibiFigure(Figure& figure, Box area, const AlibiFigureOptions& options,
                        const Theme& theme);
-
-// ---- T5
-struct T5FigureOptions {
-    T5Params params{160, 32, 128, true};
-    std::vector<double> bucketBiases;  // numBuckets values; empty: seededBucketBiases(biasSeed)
-    std::uint64_t biasSeed = 0;
-};
-Status validate(const T5FigureOptions& options);
-std::vector<double> t5EffectiveBiases(const T5FigureOptions& options);  // the values drawn
-// "-inf..-64", "-7", "17..31": the relative positions (key - query) a bucket covers.
-std::string t5RangeText(const BucketRange& range);
-// The relative positions the edge charts span: -R..R with R = max(8, 1.25 max_distance).
-int t5ChartReach(const T5Params& params);
-
-struct T5Layout {
-    Box area;
-    Box buckets, bucketLegend;  // the id matrix and its discrete legend
-    Box bias, edges, biasCurve;
-};
-T5Layout t5Layout(Box area, const Theme& theme);
-
-struct T5FigureData {
-    std::vector<BucketRange> ranges;  // every non-empty bucket
-    std::vector<double> biases;       // per bucket
-    HeatmapSample buckets;            // texels: bucket id mod 252 (Categorical, range 0..255)
-    HeatmapSample bias;
-    ValueRange biasRange;  // symmetric about zero
-};
-Result<T5FigureData> computeT5FigureData(const T5FigureOptions& options, const T5Layout& layout);
-
-struct T5FigureFrames {
-    PlotFrame buckets, bias, edges, biasCurve;
-};
-void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions& options,
-                  const T5FigureData& data, const Theme& theme, T5FigureFrames* frames = nullptr);
-Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme);
 
 }  // namespace poslab

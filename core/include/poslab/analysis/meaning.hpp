@@ -1,4 +1,4 @@
-// decomposition.hpp — how position and meaning coexist when the position vector is ADDED to the
+// meaning.hpp — how position and meaning coexist when the position vector is ADDED to the
 // word vector (the seed question: how does the model tell them apart, and is anything lost?).
 //
 // With x_i the token ("content") vector and p_i the position vector of token i, the attention
@@ -85,5 +85,37 @@ Histogram makeHistogram(const std::vector<double>& values, int bins, double low,
 // matches best, argmax_j (x_i + p_i) . p_j / |p_j|. Returns the mean |recovered - i| over i.
 // (With concatenation the position part is separate and the error is 0.)
 Result<double> positionRecoveryError(const MeaningParams& params);
+
+// ---- The figures' numerics: block means and sampled RMS, read-back at a budget
+// The logit terms as the heatmaps show them: means of b x b blocks of cells, at most maxTexels a
+// side. A block mean is exact and cheap: the mean of x_i·p_j over i in I, j in J is
+// mean_I(x) · mean_J(p), so the maps cost (L/b)^2 d, not L^2 d. Each term's RMS is over all L^2
+// cells while that costs at most `budget` multiply-adds (all five terms), else over `rmsRows`
+// evenly spaced query rows i (every key j), which the figure states.
+inline constexpr long long kLogitTermBudget = 1LL << 28;
+struct LogitTermMaps {
+    LogitTerms means;             // cc, cp, pc, pp, total: ceil(L / b) square, divided by sqrt(d)
+    int seqLen = 0;               // L
+    long long cellsPerTexel = 1;  // b
+    double rms[5] = {};           // cc, cp, pc, pp, total
+    int rmsRows = 0;              // query rows the RMS is over (L: all, exact)
+};
+Result<LogitTermMaps> logitTermMaps(const MeaningParams& params, int maxTexels,
+                                    long long budget = kLogitTermBudget);
+// The draws the near-orthogonality figure makes of `requested`: at most kOrthogonalityComponents
+// random components in all (d each), never fewer than 100 vectors. The cosines are a prefix of
+// the seeded stream, so the figure shows the first draws of exactly what was asked for.
+inline constexpr long long kOrthogonalityComponents = 1LL << 24;
+int nearOrthogonalitySamples(int dModel, int requested);
+// Those draws: randomPositionCosines(dModel, 10000, nearOrthogonalitySamples(...), 4096, seed),
+// value for value, at a fraction of the cost (each column's frequency computed once).
+Result<std::vector<double>> nearOrthogonalityCosines(int dModel, int samples, std::uint64_t seed);
+// Position read back from x + p as in positionRecoveryError, for `queries` evenly spaced query
+// positions i (all of them when queries >= L): the mean |recovered - i| over those.
+Result<double> sampledRecoveryError(const MeaningParams& params, int queries);
+// The query positions the add-vs-concat figure reads back at width d: all L while L^2 d fits
+// kRecoveryBudget multiply-adds, else as many evenly spaced ones as fit (at least 16).
+inline constexpr long long kRecoveryBudget = 1LL << 27;
+int recoveryQueries(int seqLen, int dModel);
 
 }  // namespace poslab

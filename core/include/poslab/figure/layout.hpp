@@ -1,0 +1,68 @@
+// layout.hpp — layout and drawing helpers the composite views share: grid cells, wrapped
+// paragraphs, heatmap specs of whole matrices and of samples, training-length markers, colour
+// bars, and the min/max envelope that keeps fast oscillations honest on screen.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/matrix.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+// ---- Boxes
+// Cell (row, col) of a rows x cols grid inside area, with `gap` pixels between cells.
+Box gridCell(Box area, int rows, int cols, int row, int col, float gap = 8);
+struct PlotAndText {
+    Box plot, text;
+};
+// A plot box above a paragraph inside one small-multiple cell; the paragraph takes the bottom
+// `textFraction` of the cell's height.
+PlotAndText splitCell(Box cell, float textFraction);
+
+// ---- Text and rectangles
+// Words wrapped to the box width (estimateTextWidth), one TextItem per line; returns the height
+// used. Lines that do not fit the box height are dropped.
+float drawParagraph(Figure& figure, Box box, const std::string& text, const Theme& theme,
+                    float size = 0, Rgba color = {0, 0, 0, 0});
+// makeText with the labels' usual alignment: centred horizontally, hanging from `at`.
+TextItem centredText(Point at, std::string text, float size, Rgba color,
+                     HorizontalAlign h = HorizontalAlign::Center,
+                     VerticalAlign v = VerticalAlign::Top, bool vertical90 = false);
+RectItem filledRect(Box box, Rgba fill, Rgba stroke = {0, 0, 0, 0}, float strokeWidth = 1);
+
+// ---- Heatmaps
+std::shared_ptr<const Matrix> share(Matrix m);  // immutable, for HeatmapSpec::values
+double maxAbs(const Matrix& m);                 // largest finite |value|; 0 when none
+// A heatmap of a whole (small) matrix, block-averaged to at most one texel per pixel of area.
+HeatmapSpec matrixSpec(const std::string& title, const Matrix& values, Box area,
+                       ColormapId colormap, ValueRange range);
+// A heatmap of a sample: axes span its window, texels its values (no title, colormap or range).
+HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
+                    const std::string& yLabel);
+int texelBudget(float pixels);  // texels a side for `pixels` pixels: one each, at least 1
+// The training length marked on an axis, with the region beyond it shaded.
+Marker trainingMarker(double value, bool vertical, const Theme& theme, std::string label = "");
+
+// ---- Colour bars drawn beside a grid of heatmaps that share one scale
+float barWidthFor(const Theme& theme);  // the bar itself
+// Room a vertical colour bar needs to the right of a plot: bar, tick labels, rotated label.
+float colorbarBlockWidth(ValueRange range, float height, const Theme& theme);
+// A colour bar in `bar` (the ramp itself), ticks right of it, the caption rotated at `labelX`,
+// and a "masked" swatch below when asked.
+void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                  const std::string& caption, float labelX, bool maskedSwatch, const Theme& theme);
+
+// ---- Curves
+// Keeps at most 2 points per pixel column of [low, high]: the column's min and max at its
+// centre, alternating min-max and max-min, so fast oscillations draw as a filled band instead of
+// aliasing into a false slow wave. Data with no more than 2 points per column pass unchanged
+// (points outside [low, high] are dropped); a non-finite y keeps its break in the line.
+void envelope(const std::vector<double>& x, const std::vector<double>& y, double low, double high,
+              int pixels, std::vector<double>& outX, std::vector<double>& outY);
+
+}  // namespace poslab

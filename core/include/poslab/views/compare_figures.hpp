@@ -1,0 +1,40 @@
+// compare_figures.hpp — side-by-side comparisons as figures: every encoding at once, and two RoPE
+// configurations A/B. Used by the GUI panels, `poslab render compare|ab` and the guided tour.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "poslab/encodings/rope.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+struct CompareOptions {
+    int dModel = 64;      // sinusoidal / learned width and RoPE head dimension, 2..1024
+    int seqLen = 128;     // positions, 2..2048
+    double base = 10000;  // sinusoidal and RoPE base
+    int alibiHeads = 8;   // the head shown is the first (steepest slope)
+    int t5Buckets = 32;
+    int t5MaxDistance = 128;
+    std::uint64_t seed = 0;  // learned table, T5 bucket biases
+};
+Status validate(const CompareOptions& options);
+// Top: what each encoding contributes, as heatmaps; bottom: what a query in the middle sees, as
+// curves against offset (similarity for vector encodings, additive bias for bias encodings).
+Status drawComparison(Figure& figure, Box area, const CompareOptions& options, const Theme& theme);
+Result<Figure> comparisonFigure(const CompareOptions& options, float width, float height,
+                                const Theme& theme);
+
+// A/B: two RoPE configurations (e.g. two config.json files, or base 10000 vs 500000).
+struct RopeConfiguration {
+    std::string label;  // "A: Llama-2 (base 10000)"
+    RopeParams rope;
+};
+// Wavelength per pair, expected q.k against offset for both, and their difference B - A.
+Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
+                        const RopeConfiguration& b, int maxOffset, const Theme& theme);
+Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
+                                  int maxOffset, float width, float height, const Theme& theme);
+
+}  // namespace poslab

@@ -1,0 +1,27 @@
+// extrapolation_figures.hpp — what each encoding does past the training length, as six small
+// multiples. Used by the GUI panel, `poslab render extrapolation` and the guided tour.
+#pragma once
+
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+struct ExtrapolationOptions {
+    int trainingLength = 512;     // positions seen in training, 2..65536
+    int evaluationLength = 2048;  // positions used now, > trainingLength, ..262144
+    int dModel = 64;              // sinusoidal / learned width
+    int headDim = 64;             // RoPE head dimension
+    double ropeBase = 10000;
+    int alibiHeads = 8;
+    int t5Buckets = 32;
+    int t5MaxDistance = 128;
+};
+Status validate(const ExtrapolationOptions& options);
+// Six small multiples with two or three sentences each: sinusoidal, learned, RoPE (angles seen
+// per pair), RoPE with each scaling, ALiBi, T5.
+Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& options,
+                         const Theme& theme);
+Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,
+                                   const Theme& theme);
+
+}  // namespace poslab

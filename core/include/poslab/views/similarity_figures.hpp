@@ -1,0 +1,36 @@
+// similarity_figures.hpp — similarity between positions as figures: the heatmap of every pair and
+// the curve of one query against offset. Used by the GUI panel, `poslab render similarity` and the
+// guided tour.
+#pragma once
+
+#include <string>
+
+#include "poslab/analysis/similarity.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+struct SimilarityFigureOptions {
+    ColormapId colormap = ColormapId::BlueWhiteRed;  // signed similarity, centred at zero
+    CellWindow window;       // zoom of the heatmap; empty counts mean everything
+    int reference = 0;       // the query position whose row the curve shows
+    int maxOffset = 0;       // curve x range +-maxOffset (0: the whole sequence)
+    int trainingLength = 0;  // > 0: marked on both figures
+};
+void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& params,
+                           const HeatmapSample& sample, const SimilarityFigureOptions& options,
+                           const Theme& theme, PlotFrame* frame = nullptr);
+void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& params,
+                         const SimilarityCurve& curve, const SimilarityFigureOptions& options,
+                         const Theme& theme, PlotFrame* frame = nullptr);
+// Learned tables: the figure holds the L x d table, so L x d is at most kMaxLearnedFigureCells
+// (its generation dominates the time: 2^25 draws); the Gram matrix only while L^2 d / 2 is at most
+// kGramBudget, else block means from the rows (tableSimilaritySample). This says so, in one line.
+Status learnedFigureSize(long long seqLen, long long dModel);
+// Heatmap on the left, curve on the right (the export and `poslab render similarity`).
+Result<Figure> similarityFigure(const SimilarityParams& params,
+                                const SimilarityFigureOptions& options, float width, float height,
+                                const Theme& theme);
+
+}  // namespace poslab

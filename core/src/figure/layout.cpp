@@ -1,0 +1,237 @@
+#include "poslab/figure/layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "poslab/base/format.hpp"
+
+namespace poslab {
+
+std::shared_ptr<const Matrix> share(Matrix m) {
+    return std::make_shared<const Matrix>(std::move(m));
+}
+
+void envelope(const std::vector<double>& x, const std::vector<double>& y, double low, double high,
+              int pixels, std::vector<double>& outX, std::vector<double>& outY) {
+    outX.clear();
+    outY.clear();
+    std::size_t inside = 0;
+    for (double v : x) inside += v >= low && v <= high;
+    if (pixels <= 0 || inside <= std::size_t(2 * pixels)) {
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (x[i] >= low && x[i] <= high) outX.push_back(x[i]), outY.push_back(y[i]);
+        }
+        return;
+    }
+    const double width = (high - low) / pixels;
+    int bucket = -1;
+    double minY = 0, maxY = 0;
+    bool any = false;
+    auto flush = [&] {
+        if (!any) return;
+        const double centre = low + (bucket + 0.5) * width;
+        const bool rising = bucket % 2 == 0;
+        outX.push_back(centre), outY.push_back(rising ? minY : maxY);
+        outX.push_back(centre), outY.push_back(rising ? maxY : minY);
+        any = false;
+    };
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (!(x[i] >= low && x[i] <= high)) continue;
+        const int b = std::min(pixels - 1, int((x[i] - low) / width));
+        if (b != bucket) flush(), bucket = b;
+        if (!std::isfinite(y[i])) {
+            flush();
+            outX.push_back(x[i]), outY.push_back(y[i]);  // keeps the break in the line
+            continue;
+        }
+        if (!any) {
+            minY = maxY = y[i];
+            any = true;
+        } else {
+            minY = std::min(minY, y[i]);
+            maxY = std::max(maxY, y[i]);
+        }
+    }
+    flush();
+}
+
+double maxAbs(const Matrix& m) {
+    double top = 0;
+    for (double v : m.values) {
+        if (std::isfinite(v)) top = std::max(top, std::abs(v));
+    }
+    return top;
+}
+
+// A heatmap of a whole (small) matrix, block-averaged to at most one texel per pixel.
+HeatmapSpec matrixSpec(const std::string& title, const Matrix& values, Box area,
+                       ColormapId colormap, ValueRange range) {
+    const long long rpt = cellsPerTexel((long long)values.rows, std::max(1, int(area.height)));
+    const long long cpt = cellsPerTexel((long long)values.cols, std::max(1, int(area.width)));
+    HeatmapSpec spec;
+    spec.title = title;
+    spec.x = {"", 0, double(values.cols), false, true};
+    spec.y = {"", 0, double(values.rows), false, true};
+    if (rpt == 1 && cpt == 1) {
+        spec.values = share(values);
+    } else {
+        spec.values = share(averageBlocks(values, rpt, cpt));
+        spec.valuesRowSpan = double(((long long)values.rows + rpt - 1) / rpt * rpt);
+        spec.valuesColSpan = double(((long long)values.cols + cpt - 1) / cpt * cpt);
+    }
+    spec.version = nextMatrixVersion();
+    spec.colormap = colormap;
+    spec.range = range;
+    return spec;
+}
+
+Marker trainingMarker(double value, bool vertical, const Theme& theme, std::string label) {
+    Marker marker;
+    marker.vertical = vertical;
+    marker.value = value;
+    marker.label = label.empty() ? "training length " + formatValue(value) : std::move(label);
+    marker.color = theme.accent;
+    marker.shadeBeyond = true;
+    return marker;
+}
+
+Box gridCell(Box area, int rows, int cols, int row, int col, float gap) {
+    const float w = (area.width - gap * float(cols - 1)) / float(cols);
+    const float h = (area.height - gap * float(rows - 1)) / float(rows);
+    return {std::floor(area.x + float(col) * (w + gap)),
+            std::floor(area.y + float(row) * (h + gap)), std::floor(w), std::floor(h)};
+}
+
+float drawParagraph(Figure& figure, Box box, const std::string& text, const Theme& theme,
+                    float size, Rgba color) {
+    if (size <= 0) size = theme.fontSize;
+    if (color.a == 0) color = theme.text;
+    const float lineHeight = size * 1.3f;
+    float y = box.y;
+    std::istringstream paragraphs(text);
+    std::string paragraph;
+    while (std::getline(paragraphs, paragraph)) {
+        std::istringstream words(paragraph);
+        std::string word, line;
+        auto emit = [&] {
+            if (y + lineHeight <= box.bottom() + 0.5f) {
+                figure.add(makeText({box.x, y}, line, size, color));
+            }
+            y += lineHeight;
+            line.clear();
+        };
+        while (words >> word) {
+            const std::string candidate = line.empty() ? word : line + " " + word;
+            if (!line.empty() && estimateTextWidth(candidate, size) > box.width) emit();
+            line = line.empty() ? word : line + " " + word;
+        }
+        if (!line.empty()) emit();
+        if (paragraph.empty()) y += lineHeight * 0.4f;
+    }
+    return y - box.y;
+}
+
+PlotAndText splitCell(Box cell, float textFraction) {
+    const float textHeight = std::floor(cell.height * textFraction);
+    return {{cell.x, cell.y, cell.width, cell.height - textHeight},
+            {cell.x + 6, cell.bottom() - textHeight + 2, cell.width - 12, textHeight - 2}};
+}
+
+TextItem centredText(Point at, std::string text, float size, Rgba color, HorizontalAlign h,
+                     VerticalAlign v, bool vertical90) {
+    return makeText(at, std::move(text), size, color, h, v, vertical90);
+}
+
+RectItem filledRect(Box box, Rgba fill, Rgba stroke, float strokeWidth) {
+    RectItem rect;
+    rect.box = box;
+    rect.fill = fill;
+    rect.stroke = stroke;
+    rect.strokeWidth = strokeWidth;
+    return rect;
+}
+
+namespace {
+
+// A 256 x 1 ramp from 1 (top) to 0 (bottom), immutable, for colour bars drawn here.
+const std::shared_ptr<const Matrix>& rampMatrix() {
+    static const std::shared_ptr<const Matrix> ramp = [] {
+        auto m = std::make_shared<Matrix>(kColormapSize, 1);
+        for (int i = 0; i < kColormapSize; ++i) (*m)(i, 0) = 1.0 - double(i) / (kColormapSize - 1);
+        return std::shared_ptr<const Matrix>(std::move(m));
+    }();
+    return ramp;
+}
+
+std::uint64_t rampVersion() {
+    static const std::uint64_t version = nextMatrixVersion();
+    return version;
+}
+
+}  // namespace
+
+float barWidthFor(const Theme& theme) {
+    return std::max(10.f, theme.fontSize * 0.9f);
+}
+
+float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
+    float widest = 0;
+    for (const Tick& t : linearTicks(range.low, range.high, std::max(2, int(height / 50)))) {
+        widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
+    }
+    return theme.fontSize * 0.9f + barWidthFor(theme) + 10 + widest + theme.fontSize * 2.6f;
+}
+
+void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                  const std::string& caption, float labelX, bool maskedSwatch, const Theme& theme) {
+    HeatmapItem ramp;
+    ramp.box = bar;
+    ramp.values = rampMatrix();
+    ramp.colormap = colormap;
+    ramp.range = {0, 1};
+    ramp.version = rampVersion();
+    figure.add(ramp);
+    figure.add(filledRect(bar, {0, 0, 0, 0}, theme.axis));
+    if (range.high > range.low) {
+        for (const Tick& t :
+             linearTicks(range.low, range.high, std::max(2, int(bar.height / 50)))) {
+            const float fy = float((t.value - range.low) / (range.high - range.low));
+            if (fy < -1e-4f || fy > 1.0001f) continue;
+            const float py = bar.bottom() - fy * bar.height;
+            figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
+            figure.add(centredText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
+                                   HorizontalAlign::Left, VerticalAlign::Middle));
+        }
+    }
+    if (!caption.empty()) {
+        figure.add(centredText({labelX, bar.y + bar.height / 2}, caption, theme.fontSize,
+                               theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
+    }
+    if (maskedSwatch) {
+        const float side = bar.width;
+        figure.add(filledRect({bar.x, bar.bottom() + 6, side, side}, theme.masked, theme.axis));
+        figure.add(centredText({bar.right() + 6, bar.bottom() + 6 + side / 2}, "masked",
+                               theme.fontSize * 0.9f, theme.mutedText, HorizontalAlign::Left,
+                               VerticalAlign::Middle));
+    }
+}
+
+HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
+                    const std::string& yLabel) {
+    const CellWindow& w = sample.window;
+    HeatmapSpec spec;
+    spec.x = {xLabel, double(w.firstCol), double(w.firstCol + w.colCount), false, true};
+    spec.y = {yLabel, double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
+    spec.values = sample.values;
+    spec.version = sample.version;
+    spec.valuesRowSpan = sample.rowSpan;
+    spec.valuesColSpan = sample.colSpan;
+    return spec;
+}
+
+int texelBudget(float pixels) {
+    return std::max(1, int(pixels));
+}
+
+}  // namespace poslab

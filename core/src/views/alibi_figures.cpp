@@ -1,0 +1,399 @@
+#include "poslab/views/alibi_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "poslab/base/format.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/encodings/learned.hpp"
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+std::string alibiSlopeText(double slope) {
+    if (!(slope > 0) || !std::isfinite(slope)) return formatValue(slope);
+    const double exponent = -std::log2(slope);
+    const double whole = std::round(exponent);
+    if (std::abs(exponent - whole) < 1e-9 && whole >= 0 && whole <= 30) {
+        return whole == 0 ? "1" : "1/" + std::to_string(1LL << int(whole));
+    }
+    // fairseq's slopes for up to 128 heads are 2^(-k/16): print the exponent when it is one.
+    const double sixteenths = std::round(exponent * 16);
+    if (std::abs(exponent * 16 - sixteenths) < 1e-7) {
+        return "2^" + formatValue(-sixteenths / 16, 6);
+    }
+    return formatValue(slope, 4);
+}
+
+Status validate(const AlibiFigureOptions& o) {
+    if (auto s = requireIntInRange("heads", o.heads, 1, kMaxAlibiHeads); !s) return s;
+    if (auto s = requireIntInRange("seq_len", o.seqLen, 1, kMaxSeqLen); !s) return s;
+    if (auto s = requireIntInRange("head", o.enlargedHead, 0, o.heads - 1); !s) return s;
+    if (o.queryIndex != -1) {
+        if (auto s = requireIntInRange("query", o.queryIndex, 0, o.seqLen - 1); !s) return s;
+    }
+    if (auto s = requireIntInRange("preview_keys", o.previewKeys, 0, o.seqLen); !s) return s;
+    return requireInRange("content_scale", o.contentScale, 0, 100);
+}
+
+int alibiQueryIndex(const AlibiFigureOptions& options) {
+    return options.queryIndex < 0 ? std::max(0, options.seqLen - 1)
+                                  : std::min(options.queryIndex, options.seqLen - 1);
+}
+
+std::vector<double> alibiContentLogits(int seqLen, double scale, std::uint64_t seed) {
+    std::vector<double> logits;
+    if (scale == 0 || seqLen <= 0) return logits;
+    NormalSampler sampler(seed);
+    logits.reserve(std::size_t(seqLen));
+    for (int j = 0; j < seqLen; ++j) logits.push_back(scale * sampler.next());
+    return logits;
+}
+
+CellWindow alibiPreviewWindow(const AlibiFigureOptions& options) {
+    const int length = std::max(1, options.seqLen);
+    const int query = alibiQueryIndex(options);
+    const int count = options.previewKeys <= 0 ? length : std::min(options.previewKeys, length);
+    CellWindow window;
+    window.rowCount = 1;
+    window.colCount = count;
+    // Causal: the keys just before the query; symmetric: the query in the middle.
+    window.firstCol = options.symmetric ? query - count / 2 : query - count + 1;
+    return clampWindow(window, 1, length);
+}
+
+namespace {
+
+// The bias matrix for slope 1, by offset: -|j - i|, and -inf for future keys when causal. Every
+// head's matrix is this one times its slope, so one sample serves the whole grid.
+std::vector<double> alibiUnitPattern(int length, bool symmetric) {
+    std::vector<double> pattern(std::size_t(2 * length - 1));
+    for (int k = 0; k < 2 * length - 1; ++k) {
+        const int offset = k - (length - 1);  // j - i
+        pattern[std::size_t(k)] =
+            (!symmetric && offset > 0) ? kMinusInf : -std::abs(double(offset));
+    }
+    return pattern;
+}
+
+HeatmapSample scaledSample(const HeatmapSample& unit, double slope) {
+    HeatmapSample sample = unit;
+    auto values = std::make_shared<Matrix>(*unit.values);
+    for (double& v : values->values) v = v == kMinusInf ? kMinusInf : v * slope;
+    sample.values = std::move(values);
+    sample.version = nextMatrixVersion();
+    return sample;
+}
+
+std::string alibiHeadTitle(int head, double slope) {
+    // Appended piece by piece: "h" + std::to_string(...) trips GCC 12's -Wrestrict false positive.
+    std::string title = "h";
+    title += std::to_string(head);
+    title += "  m=";
+    title += alibiSlopeText(slope);
+    return title;
+}
+
+ValueRange biasRange(double slope, int length) {
+    const double low = -slope * double(std::max(1, length - 1));
+    return {low < 0 ? low : -1.0, 0.0};
+}
+
+}  // namespace
+
+AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme) {
+    AlibiLayout layout;
+    layout.area = area;
+    const float topHeight = std::floor(area.height * 0.56f);
+    const float gridWidth = std::floor(area.width * 0.55f);
+    const float slopesWidth = std::floor(area.width * 0.36f);
+    layout.grid = {area.x, area.y, gridWidth, topHeight};
+    layout.enlarged = {area.x + gridWidth, area.y, area.width - gridWidth, topHeight};
+    layout.slopes = {area.x, area.y + topHeight, slopesWidth, area.height - topHeight};
+    layout.attention = {area.x + slopesWidth, area.y + topHeight, area.width - slopesWidth,
+                        area.height - topHeight};
+
+    const int heads = std::clamp(options.heads, 1, kMaxAlibiHeads);
+    const std::vector<double> slopes = alibiSlopes(heads);
+    const double steepest = *std::max_element(slopes.begin(), slopes.end());
+    const Box& g = layout.grid;
+    const float titleHeight = theme.titleSize * 1.7f;
+    const float pad = theme.fontSize * 0.6f;
+    const float colorbarBlock =
+        colorbarBlockWidth(biasRange(steepest, options.seqLen), g.height, theme);
+    const Box cellsArea{
+        g.x + pad, g.y + titleHeight, g.width - colorbarBlock - 2 * pad,
+        g.height - titleHeight - pad - (options.symmetric ? 0 : barWidthFor(theme) + 6)};
+
+    // Columns that give the largest square cells; titles shrink with the cells and go when
+    // they would be unreadable (the hover still names every head).
+    std::size_t longestTitle = 0;
+    for (int h = 0; h < heads; ++h) {
+        longestTitle = std::max(longestTitle, alibiHeadTitle(h, slopes[std::size_t(h)]).size());
+    }
+    float bestSide = 0, bestTitle = 0;
+    int bestColumns = 1;
+    for (int columns = 1; columns <= heads; ++columns) {
+        const int rows = (heads + columns - 1) / columns;
+        const float cellWidth = cellsArea.width / float(columns);
+        const float cellHeight = cellsArea.height / float(rows);
+        float titleSize =
+            std::min(theme.fontSize, cellWidth / (0.56f * float(longestTitle) + 0.5f));
+        if (titleSize < 8.5f) titleSize = 0;
+        const float gap = std::max(3.f, cellWidth * 0.06f);
+        const float side = std::min(cellWidth - gap, cellHeight - gap - titleSize * 1.3f);
+        if (side > bestSide) bestSide = side, bestTitle = titleSize, bestColumns = columns;
+    }
+    bestSide = std::floor(std::max(1.f, bestSide));
+    layout.cellTitleSize = bestTitle;
+    // Cells packed at their size plus a small gap, the block centred in the space.
+    const int rows = (heads + bestColumns - 1) / bestColumns;
+    const float gap = std::max(4.f, bestSide * 0.08f);
+    const float pitchX = std::min(cellsArea.width / float(bestColumns), bestSide + gap);
+    const float pitchY =
+        std::min(cellsArea.height / float(rows), bestSide + bestTitle * 1.3f + gap);
+    const float left = cellsArea.x + (cellsArea.width - pitchX * float(bestColumns)) / 2;
+    const float top = cellsArea.y + (cellsArea.height - pitchY * float(rows)) / 2;
+    for (int h = 0; h < heads; ++h) {
+        const int column = h % bestColumns, row = h / bestColumns;
+        const float x = left + pitchX * float(column) + (pitchX - bestSide) / 2;
+        const float y = top + pitchY * float(row) + bestTitle * 1.3f;
+        layout.cells.push_back({std::round(x), std::round(y), bestSide, bestSide});
+    }
+    float barBottom = 0;
+    for (const Box& c : layout.cells) barBottom = std::max(barBottom, c.bottom());
+    const float barTop = layout.cells.front().y;
+    layout.colorbar = {g.right() - colorbarBlock + theme.fontSize * 0.4f, barTop,
+                       barWidthFor(theme), std::max(20.f, barBottom - barTop)};
+    return layout;
+}
+
+Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options,
+                                               const AlibiLayout& layout) {
+    if (auto status = validate(options); !status) return status.error();
+    AlibiFigureData data;
+    data.slopes = alibiSlopes(options.heads);
+    const int length = options.seqLen;
+    const std::vector<double> unit = alibiUnitPattern(length, options.symmetric);
+
+    // The grid: one unit sample at the cells' size, scaled per head.
+    const int side = layout.cells.empty() ? 1 : texelBudget(layout.cells.front().width);
+    const HeatmapSample unitSample =
+        relativeOffsetSample(unit, length, {}, side, side, BlockSummary::MeanOfUnmasked);
+    for (double slope : data.slopes) data.heads.push_back(scaledSample(unitSample, slope));
+    data.gridRange = biasRange(*std::max_element(data.slopes.begin(), data.slopes.end()), length);
+
+    // The enlarged head: one texel per pixel of its box at most.
+    const double slope = data.slopes[std::size_t(options.enlargedHead)];
+    data.enlarged = scaledSample(
+        relativeOffsetSample(unit, length, {}, texelBudget(layout.enlarged.height),
+                             texelBudget(layout.enlarged.width), BlockSummary::MeanOfUnmasked),
+        slope);
+    data.enlargedRange = biasRange(slope, length);
+
+    // The attention preview: one softmax row per head, reduced to texels as it is computed.
+    const CellWindow keys = alibiPreviewWindow(options);
+    const int query = alibiQueryIndex(options);
+    const std::vector<double> logits =
+        alibiContentLogits(length, options.contentScale, options.contentSeed);
+    HeatmapSample& attention = data.attention;
+    attention.window = {0, options.heads, keys.firstCol, keys.colCount};
+    attention.rowsPerTexel = cellsPerTexel(options.heads, texelBudget(layout.attention.height));
+    attention.colsPerTexel = cellsPerTexel(keys.colCount, texelBudget(layout.attention.width));
+    const long long texRows = (options.heads + attention.rowsPerTexel - 1) / attention.rowsPerTexel;
+    const long long texCols = (keys.colCount + attention.colsPerTexel - 1) / attention.colsPerTexel;
+    attention.rowSpan = double(texRows * attention.rowsPerTexel);
+    attention.colSpan = double(texCols * attention.colsPerTexel);
+    Matrix sums{std::size_t(texRows), std::size_t(texCols)};
+    Matrix counts{std::size_t(texRows), std::size_t(texCols)};
+    double largest = 0;
+    for (int h = 0; h < options.heads; ++h) {
+        auto row = alibiAttentionRow(data.slopes[std::size_t(h)], query, length, logits,
+                                     options.symmetric);
+        if (!row) return row.error();
+        const std::size_t tr = std::size_t(h / attention.rowsPerTexel);
+        for (long long k = 0; k < keys.colCount; ++k) {
+            const long long j = keys.firstCol + k;
+            if (!options.symmetric && j > query) continue;  // masked: stays out of the mean
+            const double weight = (*row)[std::size_t(j)];
+            largest = std::max(largest, weight);
+            const std::size_t tc = std::size_t(k / attention.colsPerTexel);
+            sums(tr, tc) += weight;
+            counts(tr, tc) += 1;
+        }
+    }
+    auto texels = std::make_shared<Matrix>(std::size_t(texRows), std::size_t(texCols));
+    for (std::size_t i = 0; i < texels->values.size(); ++i) {
+        texels->values[i] = counts.values[i] > 0 ? sums.values[i] / counts.values[i] : kMinusInf;
+    }
+    attention.values = std::move(texels);
+    attention.version = nextMatrixVersion();
+    data.attentionMax = largest > 0 ? largest : 1;
+    return data;
+}
+
+int AlibiFigureFrames::headAt(Point p) const {
+    for (std::size_t h = 0; h < cells.size(); ++h) {
+        const Box& c = cells[h];
+        if (p.x >= c.x - 2 && p.x < c.right() + 2 && p.y >= c.y - 2 && p.y < c.bottom() + 2) {
+            return int(h);
+        }
+    }
+    return -1;
+}
+
+void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigureOptions& options,
+                     const AlibiFigureData& data, const Theme& theme, AlibiFigureFrames* frames) {
+    const bool causal = !options.symmetric;
+    const std::string formula = causal ? "-m·(i - j), future masked" : "-m·|i - j|";
+
+    // ---- The grid of heads
+    const Box& g = layout.grid;
+    std::string gridTitle = std::to_string(options.heads) +
+                            (options.heads == 1 ? " head" : " heads") + ", bias " + formula;
+    if (layout.cellTitleSize == 0) gridTitle += " (hover for slopes)";
+    drawTitle(figure, g, gridTitle, theme);
+    for (std::size_t h = 0; h < layout.cells.size() && h < data.heads.size(); ++h) {
+        const Box& cell = layout.cells[h];
+        const HeatmapSample& sample = data.heads[h];
+        if (layout.cellTitleSize > 0) {
+            figure.add(centredText({cell.x + cell.width / 2, cell.y - 3},
+                                   alibiHeadTitle(int(h), data.slopes[h]), layout.cellTitleSize,
+                                   int(h) == options.enlargedHead ? theme.accent : theme.text,
+                                   HorizontalAlign::Center, VerticalAlign::Bottom));
+        }
+        HeatmapItem item;  // covers the cell: masked cells are painted, opaque, not blended
+        item.box = cell;
+        item.box.width *= float(sample.colSpan / double(sample.window.colCount));
+        item.box.height *= float(sample.rowSpan / double(sample.window.rowCount));
+        item.values = sample.values;
+        item.colormap = options.colormap;
+        item.range = data.gridRange;
+        item.masked = theme.masked;
+        item.version = sample.version;
+        figure.add(ClipPush{cell});
+        figure.add(item);
+        figure.add(ClipPop{});
+        if (int(h) == options.enlargedHead) {
+            const Box ring{cell.x - 2, cell.y - 2, cell.width + 4, cell.height + 4};
+            figure.add(filledRect(ring, {0, 0, 0, 0}, theme.accent, 2.5f));
+        } else {
+            figure.add(filledRect(cell, {0, 0, 0, 0}, theme.grid));
+        }
+    }
+    const Box& bar = layout.colorbar;
+    drawColorbar(figure, bar, options.colormap, data.gridRange, "bias (shared scale)",
+                 g.right() - theme.fontSize * 2.2f, causal, theme);
+
+    // ---- The enlarged head
+    const int head = options.enlargedHead;
+    const double slope = data.slopes[std::size_t(head)];
+    HeatmapSpec enlarged = specFor(data.enlarged, "key j", "query i");
+    enlarged.title = "Head " + std::to_string(head) + ": m = " + alibiSlopeText(slope) + ", bias " +
+                     (causal ? "-m·(i - j)" : "-m·|i - j|");
+    enlarged.colormap = options.colormap;
+    enlarged.range = data.enlargedRange;
+    enlarged.colorbarLabel = "bias";
+    enlarged.showMaskedLegend = causal;
+    PlotFrame enlargedFrame;
+    drawHeatmap(figure, layout.enlarged, enlarged, theme, &enlargedFrame);
+    drawCornerNote(figure, layout.enlarged, &enlargedFrame,
+                   blockNote(data.enlarged, causal ? "mean of unmasked" : "mean of"), theme);
+
+    // ---- Slopes across heads
+    LinePlotSpec slopes;
+    slopes.title = "Slope per head (fairseq get_slopes, n = " + std::to_string(options.heads) + ")";
+    slopes.x = {"head", -0.5, double(options.heads) - 0.5};
+    // log2 of the slopes: fairseq's slopes are powers of two, so the axis reads -1 for 1/2,
+    // -8 for 1/256, and a power-of-two head count gives a straight line.
+    slopes.y = {"log\u2082 of slope m", 0, 1};
+    slopes.legend = false;
+    LineSeries series;
+    for (std::size_t h = 0; h < data.slopes.size(); ++h) {
+        series.x.push_back(double(h));
+        series.y.push_back(std::log2(data.slopes[h]));
+    }
+    series.markers = options.heads <= 64;
+    series.width = 2;
+    slopes.series.push_back(series);
+    PlotFrame slopesFrame;
+    drawLinePlot(figure, layout.slopes, slopes, theme, &slopesFrame);
+    CircleItem chosen;
+    chosen.center = slopesFrame.toPixel(double(head), std::log2(slope));
+    chosen.radius = 6;
+    chosen.stroke = theme.accent;
+    chosen.strokeWidth = 2.5f;
+    figure.add(chosen);
+
+    // ---- Attention preview
+    const int query = alibiQueryIndex(options);
+    HeatmapSpec attention = specFor(data.attention, "key j", "head");
+    attention.title =
+        "Query " + std::to_string(query) + ": softmax(" +
+        (options.contentScale > 0 ? "content + bias" : "bias") + ") per head" +
+        (options.contentScale > 0 ? ", content σ = " + formatValue(options.contentScale, 3)
+                                  : ", content logits 0");
+    attention.colormap = options.colormap;
+    attention.range = {0, data.attentionMax};
+    attention.colorbarLabel = "weight";
+    attention.showMaskedLegend = causal;
+    const CellWindow& keys = data.attention.window;
+    const bool queryShown = query >= keys.firstCol && query < keys.firstCol + keys.colCount;
+    if (queryShown) {
+        Marker marker;
+        marker.value = query + 0.5;
+        marker.color = theme.accent;
+        attention.markers.push_back(marker);
+    }
+    PlotFrame attentionFrame;
+    drawHeatmap(figure, layout.attention, attention, theme, &attentionFrame);
+    if (data.attention.rowsPerTexel > 1 || data.attention.colsPerTexel > 1) {
+        auto count = [](int n, const char* what) {
+            return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+        };
+        std::string note = "each pixel: mean of ";
+        if (data.attention.rowsPerTexel > 1)
+            note += count(data.attention.rowsPerTexel, "head") + " x ";
+        note += count(data.attention.colsPerTexel, "key");
+        drawCornerNote(figure, layout.attention, &attentionFrame, note, theme);
+    }
+    if (queryShown) {  // the label on whichever side of the line has room
+        const Box& p = attentionFrame.plot;
+        const float x = attentionFrame.toPixel(query + 0.5, 0).x;
+        const bool right = x < p.x + p.width / 2;
+        const std::string text = "query " + std::to_string(query);
+        const float size = theme.fontSize * 0.9f;
+        const float width = estimateTextWidth(text, size) + 8;
+        const Box back{right ? x + 3 : x - 3 - width, p.y + 3, width, size * 1.35f};
+        figure.add(filledRect(back, withAlpha(theme.plotBackground, 225)));
+        figure.add(centredText({back.x + width / 2, back.y + back.height / 2}, text, size,
+                               theme.accent, HorizontalAlign::Center, VerticalAlign::Middle));
+    }
+
+    if (frames) {
+        frames->cells = layout.cells;
+        frames->enlarged = enlargedFrame;
+        frames->slopes = slopesFrame;
+        frames->attention = attentionFrame;
+    }
+}
+
+Status drawAlibiFigure(Figure& figure, Box area, const AlibiFigureOptions& options,
+                       const Theme& theme) {
+    if (auto status = validate(options); !status) return status;
+    const AlibiLayout layout = alibiLayout(area, options, theme);
+    auto data = computeAlibiFigureData(options, layout);
+    if (!data) return data.error();
+    drawAlibiFigure(figure, layout, options, *data, theme);
+    return success();
+}
+
+}  // namespace poslab

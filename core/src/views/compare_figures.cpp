@@ -1,0 +1,313 @@
+#include "poslab/views/compare_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "poslab/analysis/similarity.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/learned.hpp"
+#include "poslab/encodings/rope_scaling.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
+#include "poslab/encodings/t5_bias.hpp"
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kTwoPi = 2 * std::numbers::pi;
+
+}  // namespace
+
+Status validate(const CompareOptions& o) {
+    if (auto s = requireIntInRange("d_model", o.dModel, 4, 1024); !s) return s;
+    if (o.dModel % 2 != 0)
+        return Error{"d_model must be even (got " + std::to_string(o.dModel) + ")"};
+    if (auto s = requireIntInRange("seq_len", o.seqLen, 2, 2048); !s) return s;
+    if (auto s = requireInRange("base", o.base, 1.0, 1e12, false); !s) return s;
+    if (auto s = requireIntInRange("alibi_heads", o.alibiHeads, 1, kMaxAlibiHeads); !s) return s;
+    T5Params t5;
+    t5.numBuckets = o.t5Buckets;
+    t5.maxDistance = o.t5MaxDistance;
+    t5.seqLen = o.seqLen;
+    return validate(t5);
+}
+
+Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const Theme& theme) {
+    if (auto s = validate(o); !s) return s;
+    const int L = o.seqLen, d = o.dModel;
+    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.52f)};
+    const Box bottom{area.x, top.bottom() + 12, area.width, area.bottom() - top.bottom() - 12};
+    Theme small = theme;
+    small.titleSize = theme.fontSize * 1.05f;
+    const float gap = 10;
+
+    // Vector encodings and their similarity curves.
+    SimilarityParams sin;
+    sin.seqLen = L;
+    sin.sinusoidal.dModel = d;
+    sin.sinusoidal.base = o.base;
+    SimilarityParams learned = sin;
+    learned.encoding = SimilarityEncoding::Learned;
+    learned.learned.dModel = d;
+    learned.learned.seed = o.seed;
+    SimilarityParams rope = sin;
+    rope.encoding = SimilarityEncoding::Rope;
+    rope.rope.headDim = d;
+    rope.rope.base = o.base;
+    rope.rope.trainingLength = L;
+
+    {
+        const Box cell = gridCell(top, 1, 5, 0, 0, gap);
+        SinusoidalParams p{d, L, o.base, SinusoidalLayout::Interleaved};
+        HeatmapSpec spec = matrixSpec("Sinusoidal: added vector", sinusoidalTable(p).value(), cell,
+                                      ColormapId::BlueWhiteRed, {-1, 1});
+        spec.x.label = "dimension";
+        spec.y.label = "position";
+        drawHeatmap(figure, cell, spec, small);
+    }
+    {
+        const Box cell = gridCell(top, 1, 5, 0, 1, gap);
+        const Matrix table = similarityTable(learned).value();
+        HeatmapSpec spec = matrixSpec("Learned (initial): added vector", table, cell,
+                                      ColormapId::BlueWhiteRed, symmetricRange(table));
+        spec.x.label = "dimension";
+        spec.y.label = "position";
+        drawHeatmap(figure, cell, spec, small);
+    }
+    {
+        const Box cell = gridCell(top, 1, 5, 0, 2, gap);
+        RopeParams p = rope.rope;
+        p.seqLen = L;
+        const RopeFrequencies freqs = ropeFrequencies(p).value();
+        HeatmapSpec spec = matrixSpec("RoPE: rotation angle", ropeAngleTable(freqs, L).value(),
+                                      cell, ColormapId::Twilight, {0, kTwoPi});
+        spec.x.label = "pair";
+        spec.y.label = "position";
+        drawHeatmap(figure, cell, spec, small);
+    }
+    AlibiParams alibi;
+    alibi.heads = o.alibiHeads;
+    alibi.seqLen = L;
+    {
+        const Box cell = gridCell(top, 1, 5, 0, 3, gap);
+        const Matrix bias = alibiBias(alibi).value();
+        HeatmapSpec spec = matrixSpec("ALiBi head 0: logit bias", bias, cell, ColormapId::Viridis,
+                                      finiteRange(bias));
+        spec.x.label = "key";
+        spec.y.label = "query";
+        spec.showMaskedLegend = true;
+        drawHeatmap(figure, cell, spec, small);
+    }
+    T5Params t5;
+    t5.seqLen = L;
+    t5.numBuckets = o.t5Buckets;
+    t5.maxDistance = o.t5MaxDistance;
+    const std::vector<double> bucketBiases = seededBucketBiases(o.t5Buckets, o.seed);
+    const Matrix t5Bias = t5BiasMatrix(t5, bucketBiases).value();
+    {
+        const Box cell = gridCell(top, 1, 5, 0, 4, gap);
+        HeatmapSpec spec = matrixSpec("T5 (random buckets): logit bias", t5Bias, cell,
+                                      ColormapId::BlueWhiteRed, symmetricRange(t5Bias));
+        spec.x.label = "key";
+        spec.y.label = "query";
+        drawHeatmap(figure, cell, spec, small);
+    }
+
+    // What a query in the middle sees.
+    const int query = L / 2;
+    LinePlotSpec similarity;
+    similarity.title =
+        "Vector encodings: cosine similarity to the query at " + std::to_string(query);
+    similarity.x = {"offset j − i", double(-query), double(L - 1 - query)};
+    similarity.y = {"cosine", -1.05, 1.85};  // headroom: the legend sits above the curves
+    similarity.autoRangeY = false;
+    const std::pair<const char*, const SimilarityParams*> vectorEncodings[] = {
+        {"sinusoidal", &sin},
+        {"learned (initial)", &learned},
+        {"RoPE, E over q = k (same curve!)", &rope}};
+    for (const auto& [name, params] : vectorEncodings) {
+        LineSeries series;
+        series.name = name;
+        // The sinusoidal and expected RoPE curves coincide (both are sum_k cos(w_k r) / (d/2)):
+        // the sinusoidal one is drawn wide underneath so both stay visible.
+        if (params == &sin) series.width = 6, series.color = withAlpha(seriesColor(0), 150);
+        if (params == &learned)
+            series.markers = true;  // the exact 1 at offset 0 survives line joins
+        if (params->encoding == SimilarityEncoding::Learned) {
+            // One row of the Gram matrix: O(L d), not the whole O(L^2 d) matrix.
+            const Matrix table = similarityTable(*params).value();
+            auto norm = [&](int r) {
+                double sum = 0;
+                for (int k = 0; k < d; ++k) sum += table(r, k) * table(r, k);
+                return std::sqrt(sum);
+            };
+            for (int j = 0; j < L; ++j) {
+                double dot = 0;
+                for (int k = 0; k < d; ++k) dot += table(query, k) * table(j, k);
+                series.x.push_back(j - query), series.y.push_back(dot / (norm(query) * norm(j)));
+            }
+        } else {
+            const OffsetSimilarity offsets = offsetSimilarity(*params).value();
+            for (int j = 0; j < L; ++j)
+                series.x.push_back(j - query), series.y.push_back(offsets.at(query, j));
+        }
+        similarity.series.push_back(series);
+    }
+    drawLinePlot(figure, gridCell(bottom, 1, 2, 0, 0, 16), similarity, small);
+
+    LinePlotSpec biases;
+    biases.title = "Bias encodings: added to the logit of the query at " + std::to_string(query);
+    biases.x = similarity.x;
+    // Fixed range: T5's values (about +-2) stay readable; ALiBi's steep head leaves through the
+    // bottom, which is its point: far keys are pushed out of reach.
+    biases.y = {"bias", -10, 3.5};
+    biases.autoRangeY = false;
+    LineSeries alibiSeries, t5Series;
+    alibiSeries.name = "ALiBi head 0 (causal: future masked)";
+    t5Series.name = "T5 (bidirectional, random bucket values)";
+    const double slope = alibiSlopes(o.alibiHeads).front();
+    for (int j = 0; j < L; ++j) {
+        alibiSeries.x.push_back(j - query);
+        alibiSeries.y.push_back(j <= query ? -slope * (query - j) : NAN);
+        t5Series.x.push_back(j - query);
+        t5Series.y.push_back(t5Bias(std::size_t(query), std::size_t(j)));
+    }
+    alibiSeries.color = seriesColor(3);
+    t5Series.color = seriesColor(5);
+    biases.series = {alibiSeries, t5Series};
+    drawLinePlot(figure, gridCell(bottom, 1, 2, 0, 1, 16), biases, small);
+    return success();
+}
+
+Result<Figure> comparisonFigure(const CompareOptions& options, float width, float height,
+                                const Theme& theme) {
+    if (auto s = validate(options); !s) return s.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = theme.titleSize * 1.8f;
+    drawTitle(figure, {0, 0, width, titleHeight},
+              "Every encoding at d = " + std::to_string(options.dModel) + ", " +
+                  std::to_string(options.seqLen) + " positions, base " +
+                  formatValue(options.base, 6),
+              theme);
+    if (auto s =
+            drawComparison(figure, {0, titleHeight, width, height - titleHeight}, options, theme);
+        !s) {
+        return s.error();
+    }
+    return figure;
+}
+
+Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
+                        const RopeConfiguration& b, int maxOffset, const Theme& theme) {
+    // Offsets 0..K are positions 0..K: K + 1 <= kMaxSeqLen.
+    if (auto s = requireIntInRange("max_offset", maxOffset, 2, kMaxSeqLen - 1); !s) return s;
+    const RopeConfiguration* configs[2] = {&a, &b};
+    RopeFrequencies freqs[2];
+    std::vector<double> curves[2];
+    // Every offset while there are at most 16 per pixel column of the figure, else an even grid
+    // of that many (2^20 offsets at head_dim 8192 would be 2^32 terms per configuration).
+    const long long maxPoints = 16LL * std::max(16, int(area.width));
+    const long long step = (maxOffset + 1LL + maxPoints - 1) / maxPoints;
+    const long long points = maxOffset / step + 1;
+    for (int k = 0; k < 2; ++k) {
+        RopeParams p = configs[k]->rope;
+        p.seqLen = std::max(p.seqLen, maxOffset + 1);
+        auto f = ropeFrequencies(p);
+        if (!f) return Error{(k == 0 ? "A: " : "B: ") + f.error().message};
+        freqs[k] = *f;
+        SimilarityParams s;
+        s.encoding = SimilarityEncoding::Rope;
+        s.rope = configs[k]->rope;
+        s.seqLen = maxOffset + 1;
+        auto profile = offsetProfile(s);
+        if (!profile) return Error{(k == 0 ? "A: " : "B: ") + profile.error().message};
+        curves[k] = profileValues(*profile, 0, double(step), points);
+    }
+    Theme small = theme;
+    small.titleSize = theme.fontSize * 1.05f;
+    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.5f)};
+    const Box bottom{area.x, top.bottom() + 10, area.width, area.bottom() - top.bottom() - 10};
+
+    LinePlotSpec wavelengths;
+    wavelengths.title = "Wavelength of each pair (positions per turn)";
+    const std::size_t pairs = std::max(freqs[0].inverse.size(), freqs[1].inverse.size());
+    wavelengths.x = {"pair index i (fast → slow)", 0, double(std::max<std::size_t>(pairs, 2) - 1)};
+    wavelengths.y = {"wavelength", 1, 1e6, true};
+    for (int k = 0; k < 2; ++k) {
+        LineSeries series;
+        series.name = configs[k]->label;
+        const std::vector<double> w = ropeWavelengths(freqs[k]);
+        for (std::size_t i = 0; i < w.size(); ++i)
+            series.x.push_back(double(i)), series.y.push_back(w[i]);
+        wavelengths.series.push_back(series);
+    }
+    for (int k = 0; k < 2; ++k) {
+        Marker context;
+        context.vertical = false;
+        context.value = configs[k]->rope.trainingLength;
+        context.label = (k == 0 ? "A" : "B") + std::string(" training length ") +
+                        std::to_string(configs[k]->rope.trainingLength);
+        context.color = seriesColor(k);
+        wavelengths.markers.push_back(context);
+    }
+    drawLinePlot(figure, gridCell(top, 1, 2, 0, 0, 16), wavelengths, small);
+
+    const int pixels = std::max(16, int(area.width / 2) - 80);
+    std::vector<double> offsets(static_cast<std::size_t>(points));
+    for (long long j = 0; j < points; ++j) offsets[std::size_t(j)] = double(j * step);
+    const std::string spacing =
+        step > 1 ? " (offsets " + std::to_string(step) + " apart)" : std::string();
+    LinePlotSpec expected;
+    expected.title = "Expected cosine of q_m·k_n (q = k random) against m − n" + spacing;
+    expected.x = {"offset m − n", 0, double(maxOffset)};
+    expected.y = {"cosine", -0.2, 1.05};
+    for (int k = 0; k < 2; ++k) {
+        LineSeries series;
+        series.name = configs[k]->label;
+        envelope(offsets, curves[k], 0, maxOffset, pixels, series.x, series.y);
+        expected.series.push_back(series);
+    }
+    drawLinePlot(figure, gridCell(top, 1, 2, 0, 1, 16), expected, small);
+
+    LinePlotSpec difference;
+    difference.title = "Difference B − A of the expected cosine" + spacing;
+    difference.x = expected.x;
+    difference.y = {"B − A", -1, 1};
+    LineSeries diff;
+    diff.name = "B − A";
+    std::vector<double> values(offsets.size());
+    for (std::size_t r = 0; r < values.size(); ++r) values[r] = curves[1][r] - curves[0][r];
+    envelope(offsets, values, 0, maxOffset, int(bottom.width) - 80, diff.x, diff.y);
+    diff.color = theme.accent;
+    difference.series = {diff};
+    Marker zero;
+    zero.vertical = false;
+    zero.value = 0;
+    zero.dashed = false;
+    zero.color = theme.mutedText;
+    difference.markers = {zero};
+    difference.legend = false;
+    drawLinePlot(figure, bottom, difference, small);
+    return success();
+}
+
+Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
+                                  int maxOffset, float width, float height, const Theme& theme) {
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = theme.titleSize * 1.8f;
+    drawTitle(figure, {0, 0, width, titleHeight}, "RoPE A/B: " + a.label + "  vs  " + b.label,
+              theme);
+    if (auto s = drawAbComparison(figure, {0, titleHeight, width, height - titleHeight}, a, b,
+                                  maxOffset, theme);
+        !s) {
+        return s.error();
+    }
+    return figure;
+}
+
+}  // namespace poslab

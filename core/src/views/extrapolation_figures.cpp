@@ -1,0 +1,332 @@
+#include "poslab/views/extrapolation_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/random.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/learned.hpp"
+#include "poslab/encodings/rope.hpp"
+#include "poslab/encodings/rope_scaling.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
+#include "poslab/encodings/t5_bias.hpp"
+#include "poslab/figure/layout.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kTwoPi = 2 * std::numbers::pi;
+
+}  // namespace
+
+Status validate(const ExtrapolationOptions& o) {
+    if (auto s = requireIntInRange("training_length", o.trainingLength, 2, 65536); !s) return s;
+    if (auto s = requireIntInRange("evaluation_length", o.evaluationLength, o.trainingLength + 1,
+                                   262144);
+        !s)
+        return s;
+    if (auto s = requireIntInRange("d_model", o.dModel, 2, 1024); !s) return s;
+    if (auto s = requireIntInRange("head_dim", o.headDim, 4, 1024); !s) return s;
+    if (o.headDim % 2 != 0)
+        return Error{"head_dim must be even (got " + std::to_string(o.headDim) + ")"};
+    if (auto s = requireInRange("base", o.ropeBase, 1.0, 1e12, false); !s) return s;
+    if (auto s = requireIntInRange("alibi_heads", o.alibiHeads, 1, kMaxAlibiHeads); !s) return s;
+    T5Params t5;
+    t5.numBuckets = o.t5Buckets;
+    t5.maxDistance = o.t5MaxDistance;
+    t5.bidirectional = false;
+    return validate(t5);
+}
+
+namespace {
+
+// The learned table (rows 0..seqLen-1) shown over `positions` rows, the rows past it masked, as
+// block means at most one per pixel of `area`, as matrixSpec would draw the extended matrix. The
+// rows are drawn from the table's sampler one at a time into the texel sums: no seqLen x d table
+// (512 MB at 65536 x 1024) and no positions x d extension (2 GB) is ever held.
+HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box area) {
+    const long long rpt = cellsPerTexel(positions, std::max(1, int(area.height)));
+    const long long cpt = cellsPerTexel(params.dModel, std::max(1, int(area.width)));
+    const std::size_t texelRows = std::size_t((positions + rpt - 1) / rpt);
+    const std::size_t texelCols = std::size_t((params.dModel + cpt - 1) / cpt);
+    Matrix sums(texelRows, texelCols);
+    NormalSampler sampler(params.seed);  // learnedTable's draws, row by row
+    for (int r = 0; r < params.seqLen; ++r) {
+        double* out = sums.row(std::size_t(r / rpt));
+        for (int c = 0; c < params.dModel; ++c) out[c / cpt] += params.std * sampler.next();
+    }
+    for (std::size_t u = 0; u < texelRows; ++u) {
+        const long long first = (long long)u * rpt;
+        const long long rows = std::min<long long>(rpt, positions - first);
+        // A texel with any row past the table is masked, as the mean over a -inf cell would be.
+        const bool masked = first + rows > params.seqLen;
+        for (std::size_t v = 0; v < texelCols; ++v) {
+            const long long cols = std::min<long long>(cpt, params.dModel - (long long)v * cpt);
+            sums(u, v) = masked ? -INFINITY : sums(u, v) / double(rows * cols);
+        }
+    }
+    HeatmapSpec spec;
+    spec.title = "Learned: undefined";
+    spec.x = {"", 0, double(params.dModel), false, true};
+    spec.y = {"", 0, double(positions), false, true};
+    spec.values = share(std::move(sums));
+    if (rpt > 1 || cpt > 1) {
+        spec.valuesRowSpan = double((long long)texelRows * rpt);
+        spec.valuesColSpan = double((long long)texelCols * cpt);
+    }
+    spec.version = nextMatrixVersion();
+    spec.colormap = ColormapId::BlueWhiteRed;
+    spec.range = {-0.06, 0.06};
+    return spec;
+}
+
+}  // namespace
+
+Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o,
+                         const Theme& theme) {
+    if (auto s = validate(o); !s) return s;
+    const int train = o.trainingLength, eval = o.evaluationLength;
+    const float gap = 14;
+    const float textFraction = 0.3f;
+    Theme small = theme;
+    small.titleSize = theme.fontSize * 1.05f;
+    const float textSize = theme.fontSize * 0.92f;
+
+    // 1. Sinusoidal: the formula continues.
+    {
+        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 0, 0, gap), textFraction);
+        SinusoidalParams p{o.dModel, eval, 10000, SinusoidalLayout::Interleaved};
+        SinusoidalHeatmapOptions options;
+        options.trainingLength = train;
+        HeatmapSample sample = sinusoidalSampleForArea(p, {}, cell.plot);
+        HeatmapSpec spec;
+        spec.title = "Sinusoidal: continues";
+        spec.x = {"dimension", 0, double(p.dModel), false, true};
+        spec.y = {"position", 0, double(eval), false, true};
+        spec.values = sample.values;
+        spec.version = sample.version;
+        spec.valuesRowSpan = sample.rowSpan;
+        spec.valuesColSpan = sample.colSpan;
+        spec.colormap = ColormapId::BlueWhiteRed;
+        spec.range = {-1, 1};
+        spec.markers.push_back(trainingMarker(train, false, theme, "trained"));
+        drawHeatmap(figure, cell.plot, spec, small);
+        drawParagraph(
+            figure, cell.text,
+            "The formula gives a vector for every position, so rows past training exist and "
+            "stay bounded. But the model never saw them: later layers may misread the new "
+            "combinations, and in practice quality drops.",
+            theme, textSize);
+    }
+    // 2. Learned: no rows exist.
+    {
+        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 0, 1, gap), textFraction);
+        LearnedParams p;
+        p.seqLen = train;
+        p.dModel = o.dModel;
+        HeatmapSpec spec = learnedPastTheTable(p, eval, cell.plot);
+        spec.x.label = "dimension";
+        spec.y.label = "position";
+        spec.showMaskedLegend = true;
+        spec.markers.push_back(trainingMarker(train, false, theme, "table ends"));
+        drawHeatmap(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "One trained vector per position (an embedding table): rows past the table "
+                      "simply do not exist. BERT and GPT-2 cannot read a longer sequence at all "
+                      "without new rows.",
+                      theme, textSize);
+    }
+    // 3. RoPE: angles per pair, seen in training or new.
+    RopeParams rope;
+    rope.headDim = o.headDim;
+    rope.base = o.ropeBase;
+    rope.trainingLength = train;
+    rope.seqLen = eval;
+    const RopeFrequencies plain = unscaledFrequencies(rope).value();
+    const int pairs = int(plain.inverse.size());
+    {
+        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 0, 2, gap), textFraction);
+        LinePlotSpec spec;
+        spec.title = "RoPE: slow pairs reach new angles";
+        spec.x = {"pair i (fast → slow)", 0, double(pairs - 1)};
+        spec.y = {"largest angle (rad)", 1e-3, 1e6, true};
+        spec.autoRangeY = false;
+        LineSeries seen, now;
+        seen.name = "seen in training (L = " + std::to_string(train) + ")";
+        now.name = "used at L = " + std::to_string(eval);
+        for (int i = 0; i < pairs; ++i) {
+            seen.x.push_back(i), seen.y.push_back(plain.inverse[std::size_t(i)] * (train - 1));
+            now.x.push_back(i), now.y.push_back(plain.inverse[std::size_t(i)] * (eval - 1));
+        }
+        seen.color = theme.text;
+        now.color = theme.accent;
+        spec.series = {seen, now};
+        Marker turn;
+        turn.vertical = false;
+        turn.value = kTwoPi;
+        turn.label = "2π: one full turn";
+        turn.color = theme.mutedText;
+        spec.markers = {turn};
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(
+            figure, cell.text,
+            "Each pair turns by θ_i per position. Fast pairs complete many turns in training, "
+            "so every angle is familiar; pairs below 2π never closed their circle, and past "
+            "training they reach angles the model has never seen.",
+            theme, textSize);
+    }
+    // 4. RoPE with each scaling, factor eval / train.
+    {
+        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 1, 0, gap), textFraction);
+        const double factor = double(eval) / train;
+        LinePlotSpec spec;
+        spec.title = "RoPE scalings at factor " + formatValue(factor, 3);
+        spec.x = {"pair i (fast → slow)", 0, double(pairs - 1)};
+        spec.y = {"angle at L ÷ angle seen", 0.05, 20, true};
+        spec.autoRangeY = false;
+        const RopeScaling types[] = {RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
+                                     RopeScaling::Yarn, RopeScaling::Llama3};
+        int index = 0;
+        for (RopeScaling type : types) {
+            RopeParams scaled = rope;
+            scaled.scaling.type = type;
+            scaled.scaling.factor = type == RopeScaling::None ? 1 : factor;
+            scaled.scaling.originalMaxPositions = train;
+            auto freqs = ropeFrequencies(scaled);
+            LineSeries series;
+            series.name = std::string(scalingName(type));
+            series.color = seriesColor(index++);
+            if (!freqs) continue;
+            for (int i = 0; i < pairs; ++i) {
+                const double seenAngle = plain.inverse[std::size_t(i)] * (train - 1);
+                // Only pairs that never closed a turn are at risk; others get a ratio for
+                // reference.
+                series.x.push_back(i);
+                series.y.push_back(freqs->inverse[std::size_t(i)] * (eval - 1) / seenAngle);
+            }
+            spec.series.push_back(std::move(series));
+        }
+        Marker one;
+        one.vertical = false;
+        one.value = 1;
+        one.label = "1: no new angles";
+        one.color = theme.mutedText;
+        spec.markers = {one};
+        // Pairs that complete a turn in training are on the left of this line.
+        int firstIncomplete = pairs;
+        for (int i = 0; i < pairs; ++i) {
+            if (plain.inverse[std::size_t(i)] * (train - 1) < kTwoPi) {
+                firstIncomplete = i;
+                break;
+            }
+        }
+        if (firstIncomplete < pairs) {
+            Marker incomplete;
+            incomplete.value = firstIncomplete;
+            incomplete.label = "< one turn in training";
+            incomplete.color = theme.accent;
+            incomplete.shadeBeyond = true;
+            spec.markers.push_back(incomplete);
+        }
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(
+            figure, cell.text,
+            "Above 1 in the shaded pairs means unseen angles. Linear (position interpolation) "
+            "divides every frequency by s: nothing new, but neighbours get squeezed. NTK, YaRN "
+            "and Llama 3 keep the fast pairs and stretch only the slow ones.",
+            theme, textSize);
+    }
+    // 5. ALiBi: a linear penalty, defined at every distance.
+    {
+        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 1, 1, gap), textFraction);
+        const std::vector<double> slopes = alibiSlopes(o.alibiHeads);
+        LinePlotSpec spec;
+        spec.title = "ALiBi: keeps working";
+        spec.x = {"distance i − j", 0, double(eval)};
+        spec.y = {"bias added to the logit", -1, 0};
+        const int shown = std::min<int>(int(slopes.size()), 4);
+        for (int h = 0; h < shown; ++h) {
+            const std::size_t head = std::size_t(h * std::max<int>(1, int(slopes.size()) / shown));
+            LineSeries series;
+            series.name = "head " + std::to_string(head) + ", m = " + formatValue(slopes[head], 3);
+            series.x = {0, double(eval)};
+            series.y = {0, -slopes[head] * eval};
+            spec.series.push_back(series);
+        }
+        spec.y.low = -slopes.front() * eval * 0.25;  // the steep heads leave the plot: on purpose
+        spec.y.high = 0.02 * slopes.front() * eval;
+        spec.autoRangeY = false;
+        spec.markers.push_back(trainingMarker(train, true, theme));
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(
+            figure, cell.text,
+            "No position vectors: each head adds −m·distance to the logit. The rule is "
+            "defined at any distance, and far keys are pushed so low that softmax ignores "
+            "them: a longer text looks like a familiar window to every head.",
+            theme, textSize);
+    }
+    // 6. T5: everything far shares the last bucket.
+    {
+        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 1, 2, gap), textFraction);
+        LinePlotSpec spec;
+        spec.title = "T5 buckets: keep working";
+        spec.x = {"distance i − j", 0, double(eval)};
+        spec.y = {"bucket", 0, double(o.t5Buckets)};
+        spec.autoRangeY = false;
+        spec.y.high = o.t5Buckets;
+        spec.y.low = -1;
+        LineSeries buckets;
+        buckets.name = std::to_string(o.t5Buckets) + " buckets, max distance " +
+                       std::to_string(o.t5MaxDistance);
+        const int samples = std::min(eval, 4 * std::max(64, int(cell.plot.width)));
+        int last = -1;
+        for (int s = 0; s <= samples; ++s) {
+            const int distance = int(std::llround(double(eval) * s / samples));
+            const int bucket =
+                t5RelativePositionBucket(-distance, false, o.t5Buckets, o.t5MaxDistance);
+            if (bucket != last && last >= 0)
+                buckets.x.push_back(distance), buckets.y.push_back(last);
+            buckets.x.push_back(distance), buckets.y.push_back(bucket);
+            last = bucket;
+        }
+        spec.series = {buckets};
+        spec.markers.push_back(trainingMarker(train, true, theme));
+        Marker far;
+        far.value = o.t5MaxDistance;
+        far.label = "max distance";
+        far.color = theme.mutedText;
+        spec.markers.push_back(far);
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "A learned bias per bucket of distance, with logarithmic buckets and every "
+                      "distance beyond max_distance in the last one. Any length maps onto buckets "
+                      "seen in training — at the price of not telling 200 from 2000 apart.",
+                      theme, textSize);
+    }
+    return success();
+}
+
+Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,
+                                   const Theme& theme) {
+    if (auto s = validate(options); !s) return s.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = theme.titleSize * 1.8f;
+    drawTitle(figure, {0, 0, width, titleHeight},
+              "Past the training length (" + std::to_string(options.trainingLength) + " → " +
+                  std::to_string(options.evaluationLength) + " positions): what each encoding does",
+              theme);
+    if (auto s = drawExtrapolation(figure, {0, titleHeight, width, height - titleHeight}, options,
+                                   theme);
+        !s) {
+        return s.error();
+    }
+    return figure;
+}
+
+}  // namespace poslab

@@ -1,0 +1,403 @@
+#include "poslab/views/meaning_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+
+namespace {
+
+// A heatmap of block means over an L x L matrix: the axes span the cells, the texels the blocks.
+HeatmapSpec blockMeansSpec(const std::string& title, const Matrix& means, long long cellsPerTexel,
+                           int seqLen, ValueRange range) {
+    HeatmapSpec spec;
+    spec.title = title;
+    spec.x = {"", 0, double(seqLen), false, true};
+    spec.y = {"", 0, double(seqLen), false, true};
+    spec.values = share(means);
+    if (cellsPerTexel > 1) {
+        spec.valuesRowSpan = double((long long)means.rows * cellsPerTexel);
+        spec.valuesColSpan = double((long long)means.cols * cellsPerTexel);
+    }
+    spec.version = nextMatrixVersion();
+    spec.colormap = ColormapId::BlueWhiteRed;
+    spec.range = range;
+    return spec;
+}
+
+std::string rmsNote(const LogitTermMaps& maps) {
+    if (maps.rmsRows >= maps.seqLen) return "";
+    return " RMS (≈) over " + std::to_string(maps.rmsRows) + " evenly spaced query rows of " +
+           std::to_string(maps.seqLen) + ", all keys.";
+}
+
+}  // namespace
+
+namespace {
+
+// The data box drawHeatmap gives an L x L heatmap with a colour bar in `area`: its margins
+// depend only on the axes and labels, so it is laid out once, without values, into a scratch
+// figure. Block means of at most that many texels a side are never minified on screen.
+int heatmapTexels(Box area, int seqLen, const Theme& theme) {
+    HeatmapSpec spec;
+    spec.title = "title";
+    spec.x = {"key j", 0, double(seqLen), false, true};
+    spec.y = {"query i", 0, double(seqLen), false, true};
+    spec.values = share(Matrix(1, 1));
+    spec.range = {-100, 100};  // three-digit colour-bar ticks: wider than most
+    spec.colorbarLabel = "logit / √d, mean of 10 x 10 cells";
+    Figure scratch;
+    PlotFrame frame;
+    drawHeatmap(scratch, area, spec, theme, &frame);
+    return std::max(1, int(std::min(frame.plot.width, frame.plot.height)));
+}
+
+// Where drawAddVersusConcat puts its two heatmaps and the read-back plot in `area`.
+struct AddConcatLayout {
+    Box columns[3];
+    float textHeight = 0;
+};
+AddConcatLayout addConcatLayout(Box area) {
+    AddConcatLayout layout;
+    layout.textHeight = std::max(130.f, std::floor(area.height * 0.27f));
+    const float gap = 16;
+    const float columnWidth = std::floor((area.width - 2 * gap) * 0.36f);
+    layout.columns[0] = {area.x, area.y, columnWidth, area.height};
+    layout.columns[1] = {area.x + columnWidth + gap, area.y, columnWidth, area.height};
+    layout.columns[2] = {area.x + 2 * (columnWidth + gap), area.y,
+                         area.width - 2 * (columnWidth + gap), area.height};
+    return layout;
+}
+
+}  // namespace
+
+int logitTermTexels(Box area, int seqLen, const Theme& theme) {
+    return heatmapTexels(gridCell(area, 2, 3, 0, 0, 10), seqLen, theme);
+}
+
+void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
+                    const LogitTermMaps& maps, const Theme& theme, std::vector<PlotFrame>* frames) {
+    if (frames) frames->clear();
+    const LogitTerms& terms = maps.means;
+    // One scale for all five, spanning what is drawn (the block means).
+    const double top = std::max({maxAbs(terms.contentContent), maxAbs(terms.contentPosition),
+                                 maxAbs(terms.positionContent), maxAbs(terms.positionPosition),
+                                 maxAbs(terms.total), 1e-12});
+    const ValueRange range{-top, top};
+    struct Panel {
+        const Matrix* values;
+        std::string title;
+    };
+    const std::string approx = maps.rmsRows < maps.seqLen ? "≈ " : "";
+    auto titled = [&](const char* name, const char* formula, int t) {
+        return std::string(name) + "  " + formula + "  (rms " + approx +
+               formatValue(maps.rms[t], 3) + ")";
+    };
+    const Panel panels[5] = {
+        {&terms.contentContent, titled("content·content", "x_i·x_j", 0)},
+        {&terms.contentPosition, titled("content·position", "x_i·p_j", 1)},
+        {&terms.positionContent, titled("position·content", "p_i·x_j", 2)},
+        {&terms.positionPosition, titled("position·position", "p_i·p_j", 3)},
+        {&terms.total, titled("= sum", "(x_i+p_i)·(x_j+p_j)", 4)},
+    };
+    const float gap = 10;
+    for (int k = 0; k < 5; ++k) {
+        const Box cell = gridCell(area, 2, 3, k / 3, k % 3, gap);
+        HeatmapSpec spec = blockMeansSpec(panels[k].title, *panels[k].values, maps.cellsPerTexel,
+                                          maps.seqLen, range);
+        spec.x.label = "key j";
+        spec.y.label = "query i";
+        if (k == 4) {
+            spec.colorbarLabel = "logit / √d";
+            if (maps.cellsPerTexel > 1) {
+                spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " x " +
+                                      std::to_string(maps.cellsPerTexel) + " cells";
+            }
+        }
+        PlotFrame frame;
+        drawHeatmap(figure, cell, spec, theme, &frame);
+        if (frames) frames->push_back(frame);
+    }
+    const Box info = gridCell(area, 2, 3, 1, 2, gap);
+    std::string text =
+        "Attention logit of query i and key j (identity projections, divided by √d): the sum of "
+        "four terms, all on one colour scale.\n";
+    text += "d_model = " + std::to_string(params.dModel) + ", " + std::to_string(params.seqLen) +
+            " tokens from a vocabulary of " +
+            (params.tokens ? std::string("loaded vectors") : std::to_string(params.vocabulary)) +
+            " (repeated words light up content·content), " +
+            std::string(positionTableName(params.positions)) + " positions." + rmsNote(maps) + "\n";
+    const double cross = std::max(maps.rms[1], maps.rms[2]);
+    text +=
+        "The cross terms are " +
+        (cross < 0.25 * std::min(maps.rms[0], maps.rms[3])
+             ? std::string(
+                   "small noise: random word vectors are nearly orthogonal to every position "
+                   "vector, so the sum keeps content and position apart.")
+             : std::string(
+                   "not small here: with this width and these scales, content and position "
+                   "interfere. Raise d_model to see them shrink as 1/√d relative to the others."));
+    drawParagraph(figure, {info.x + 8, info.y + 8, info.width - 16, info.height - 16}, text, theme);
+}
+
+void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram& histogram,
+                           const Theme& theme, int drawn, int requested) {
+    const Box left{area.x, area.y, std::floor(area.width * 0.6f), area.height};
+    const Box right{left.right() + 8, area.y, area.width - left.width - 8, area.height};
+    const double sigma = 1 / std::sqrt(double(dModel));
+
+    LinePlotSpec spec;
+    spec.title = "cos(random vector, PE(p)) at d_model = " + std::to_string(dModel);
+    spec.x = {"cosine", -1, 1};
+    spec.y = {"density", 0, 1};
+    double peak = 0;
+    for (double v : histogram.density) peak = std::max(peak, v);
+    LineSeries exact;
+    exact.name = "exact density (1 − c²)^((d−3)/2)";
+    const int samples = std::clamp(int(left.width), 64, 2000);
+    for (int i = 0; i <= samples; ++i) {
+        const double c = -1 + 2.0 * i / samples;
+        exact.x.push_back(c);
+        exact.y.push_back(randomCosineDensity(dModel, c));
+        peak = std::max(peak, exact.y.back());
+    }
+    exact.color = theme.accent;
+    spec.series.push_back(exact);
+    spec.y.high = peak * 1.1;
+    spec.autoRangeY = false;
+    Marker plus,
+        minus;  // labelled in the text line below (a marker label would hide under the legend)
+    plus.value = sigma;
+    minus.value = -sigma;
+    plus.color = minus.color = theme.mutedText;
+    spec.markers = {plus, minus};
+    PlotFrame frame;
+    drawLinePlot(figure, left, spec, theme, &frame);
+    // Bars under the curve (drawn after the plot; the curve is redrawn on top).
+    const int bins = int(histogram.density.size());
+    figure.add(ClipPush{frame.plot});
+    for (int b = 0; b < bins; ++b) {
+        const double x0 = histogram.low + (histogram.high - histogram.low) * b / bins;
+        const double x1 = histogram.low + (histogram.high - histogram.low) * (b + 1) / bins;
+        const Point p0 = frame.toPixel(x0, 0),
+                    p1 = frame.toPixel(x1, histogram.density[std::size_t(b)]);
+        if (p0.y - p1.y < 0.5f) continue;
+        RectItem bar;
+        bar.box = {p0.x, p1.y, std::max(1.f, p1.x - p0.x - 1), p0.y - p1.y};
+        bar.fill = withAlpha(seriesColor(0), 170);
+        figure.add(bar);
+    }
+    PolylineItem line;
+    line.color = theme.accent;
+    line.width = 2;
+    for (std::size_t i = 0; i < exact.x.size(); ++i)
+        line.points.push_back(frame.toPixel(exact.x[i], exact.y[i]));
+    figure.add(line);
+    figure.add(ClipPop{});
+    // Short lines top left: the legend takes the top right, the peak the middle.
+    std::vector<std::pair<std::string, Rgba>> lines = {
+        {"sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
+             formatValue(histogram.stddev, 3),
+         theme.text}};
+    if (requested > drawn && drawn > 0) {  // fewer than asked: which ones
+        lines.push_back({"first " + std::to_string(drawn) + " of " + std::to_string(requested) +
+                             " seeded draws",
+                         theme.text});
+    } else if (drawn > 0) {
+        lines.push_back({std::to_string(drawn) + " random vectors", theme.mutedText});
+    }
+    lines.push_back({"dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.mutedText});
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        figure.add(
+            makeText({frame.plot.x + 8, frame.plot.y + 6 + float(i) * theme.fontSize * 1.35f},
+                     lines[i].first, theme.fontSize, lines[i].second));
+    }
+
+    LinePlotSpec spread;
+    spread.title = "spread of the cosine against d_model";
+    spread.x = {"d_model", 2, 8192, true};
+    spread.y = {"std of the cosine", 0.01, 1, true};
+    spread.autoRangeY = false;
+    LineSeries law;
+    law.name = "1/√d";
+    for (double d = 2; d <= 8192; d *= 1.25) law.x.push_back(d), law.y.push_back(1 / std::sqrt(d));
+    law.color = theme.accent;
+    LineSeries measured;
+    measured.name = "sampled at d = " + std::to_string(dModel);
+    measured.x = {double(dModel)};
+    measured.y = {histogram.stddev};
+    measured.markers = true;
+    measured.color = seriesColor(0);
+    spread.series = {law, measured};
+    Marker current;
+    current.value = dModel;
+    current.color = theme.mutedText;
+    spread.markers = {current};
+    PlotFrame spreadFrame;
+    drawLinePlot(figure, right, spread, theme, &spreadFrame);
+    CircleItem dot;  // a single point draws no polyline: mark it explicitly
+    dot.center = spreadFrame.toPixel(double(dModel), std::max(histogram.stddev, 0.0101));
+    dot.radius = 5;
+    dot.fill = seriesColor(0);
+    figure.add(dot);
+}
+
+void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
+                         const LogitTermMaps& maps, double recoveryError, const Theme& theme) {
+    const LogitTerms& terms = maps.means;  // block means: concat's are cc + pp's, exactly
+    Matrix concat = terms.contentContent;
+    for (std::size_t i = 0; i < concat.values.size(); ++i)
+        concat.values[i] += terms.positionPosition.values[i];
+    const double top = std::max({maxAbs(terms.total), maxAbs(concat), 1e-12});
+    const int d = params.dModel;
+    const long long addParams = 4LL * d * d, concatParams = 4LL * (2LL * d) * (2LL * d);
+    const AddConcatLayout layout = addConcatLayout(area);
+    const float textHeight = layout.textHeight;
+    const Box* columns = layout.columns;
+    for (int side = 0; side < 2; ++side) {
+        const Box cell = columns[side];
+        const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
+        const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
+        const Matrix& values = side == 0 ? terms.total : concat;
+        HeatmapSpec spec =
+            blockMeansSpec(side == 0 ? "Add: x + p, width d = " + std::to_string(d)
+                                     : "Concatenate: [x; p], width 2d = " + std::to_string(2 * d),
+                           values, maps.cellsPerTexel, maps.seqLen, {-top, top});
+        spec.x.label = "key j";
+        spec.y.label = "query i";
+        spec.colorbarLabel = "logit / √d";
+        if (maps.cellsPerTexel > 1) {
+            spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " x " +
+                                  std::to_string(maps.cellsPerTexel) + " cells";
+        }
+        drawHeatmap(figure, plot, spec, theme);
+        std::string paragraph;
+        if (side == 0) {
+            paragraph =
+                "Logit = content·content + content·position + position·content + "
+                "position·position: all four terms, mixed in one number.\n"
+                "Attention weights per layer (W_Q, W_K, W_V, W_O): 4·d² = " +
+                std::to_string(addParams) + ".";
+        } else {
+            paragraph =
+                "Logit = content·content + position·position only: the halves never meet "
+                "in a dot product, so the cross terms vanish.\n"
+                "Attention weights per layer: 4·(2d)² = " +
+                std::to_string(concatParams) +
+                " (4x), and every later layer pays for the wider vectors.";
+        }
+        drawParagraph(figure, text, paragraph, theme);
+    }
+
+    // Is anything lost? Position read back from x + p, against the width.
+    const Box cell = columns[2];
+    const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
+    const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
+    LinePlotSpec spec;
+    spec.title = "Position read back from x + p";
+    spec.x = {"d_model", 4, 2048, true};
+    spec.y = {"mean error (positions)", 0, 1};
+    LineSeries added, concatenated;
+    added.name = "add";
+    concatenated.name = "concatenate";
+    added.markers = true;
+    concatenated.color = seriesColor(1);
+    int sampledFrom = 0, fewestQueries = maps.seqLen;  // widths read back at some queries only
+    if (!params.tokens) {  // loaded vectors have one width: only the current point
+        for (int width = 4; width <= 2048; width *= 2) {
+            MeaningParams p = params;
+            p.dModel = width;
+            // Evenly spaced queries once all L would pass the budget: at L = 1024 the widths
+            // 4..2048 would otherwise cost 2^32 multiply-adds.
+            const int queries = recoveryQueries(params.seqLen, width);
+            auto error = sampledRecoveryError(p, queries);
+            if (!error) continue;
+            if (queries < params.seqLen && sampledFrom == 0) sampledFrom = width;
+            fewestQueries = std::min(fewestQueries, queries);
+            added.x.push_back(width), added.y.push_back(*error);
+            concatenated.x.push_back(width), concatenated.y.push_back(0);
+        }
+    }
+    spec.series = {added, concatenated};
+    Marker current;
+    current.value = d;
+    current.color = theme.accent;
+    spec.markers = {current};
+    drawLinePlot(figure, plot, spec, theme);
+    std::string paragraph =
+        "Best-matching position row: argmax_j (x_i + p_i)·p_j / |p_j|. Word vectors blur the "
+        "readout less as d grows, because they are nearly orthogonal to every p.";
+    if (recoveryError >= 0) {
+        const int here = recoveryQueries(params.seqLen, d);
+        paragraph +=
+            " Here (dashed line): off by " + formatValue(recoveryError, 3) +
+            " positions on average" +
+            (here < params.seqLen ? " over " + std::to_string(here) + " evenly spaced of " +
+                                        std::to_string(params.seqLen) + " positions"
+                                  : "") +
+            ".";
+    }
+    if (sampledFrom > 0) {
+        paragraph += " From d = " + std::to_string(sampledFrom) +
+                     " the curve reads back evenly spaced positions only (down to " +
+                     std::to_string(fewestQueries) + " of " + std::to_string(params.seqLen) + ").";
+    }
+    drawParagraph(figure, text, paragraph, theme);
+}
+
+Result<Figure> meaningFigure(const MeaningParams& params, float width, float height,
+                             const Theme& theme) {
+    const float titleHeight = theme.titleSize * 1.8f;
+    const Box body{0, titleHeight, width, height - titleHeight};
+    auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme));
+    if (!maps) return maps.error();
+    Figure figure = emptyFigure(width, height, theme);
+    drawTitle(
+        figure, {0, 0, width, titleHeight},
+        "How position and meaning coexist: the logit of (word + position) vectors, term by term",
+        theme);
+    drawLogitTerms(figure, body, params, *maps, theme);
+    return figure;
+}
+
+Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t seed, float width,
+                                       float height, const Theme& theme) {
+    // A prefix of the seeded stream: the first draws of exactly what was asked for.
+    auto cosines = nearOrthogonalityCosines(dModel, samples, seed);
+    if (!cosines) return cosines.error();
+    const int drawn = int(cosines->size());
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = theme.titleSize * 1.8f;
+    drawTitle(figure, {0, 0, width, titleHeight},
+              "Near-orthogonality: random word vectors against sinusoidal position vectors", theme);
+    drawNearOrthogonality(figure, {0, titleHeight, width, height - titleHeight}, dModel,
+                          makeHistogram(*cosines, 100, -1, 1), theme, drawn, samples);
+    return figure;
+}
+
+Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, float height,
+                                     const Theme& theme) {
+    const float titleHeight = theme.titleSize * 1.8f;
+    const Box body{0, titleHeight, width, height - titleHeight};
+    const AddConcatLayout layout = addConcatLayout(body);
+    const Box& column = layout.columns[0];
+    const int texels =
+        heatmapTexels({column.x, column.y, column.width, column.height - layout.textHeight},
+                      params.seqLen, theme);
+    auto maps = logitTermMaps(params, texels);
+    if (!maps) return maps.error();
+    auto recovery = sampledRecoveryError(params, recoveryQueries(params.seqLen, params.dModel));
+    if (!recovery) return recovery.error();
+    Figure figure = emptyFigure(width, height, theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, "Adding or concatenating the position vector",
+              theme);
+    drawAddVersusConcat(figure, body, params, *maps, *recovery, theme);
+    return figure;
+}
+
+}  // namespace poslab

@@ -1,0 +1,178 @@
+#include "poslab/views/similarity_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+
+namespace {
+
+std::string similarityFormula(const SimilarityParams& params) {
+    const bool cosine = params.metric == SimilarityMetric::Cosine;
+    switch (params.encoding) {
+        case SimilarityEncoding::Sinusoidal:
+            return cosine ? "cos(PE(i), PE(j))" : "PE(i) · PE(j)";
+        case SimilarityEncoding::Learned:
+            return cosine ? "cos(E(i), E(j))" : "E(i) · E(j)";
+        case SimilarityEncoding::Rope:
+            if (params.ropeVectors == RopeVectors::Expected) {
+                return cosine ? "E[R(i)q · R(j)q] / E|q|²" : "E[R(i)q · R(j)q]";
+            }
+            return cosine ? "cos(R(i)q, R(j)k)" : "R(i)q · R(j)k";
+    }
+    return "";
+}
+
+}  // namespace
+
+void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& params,
+                           const HeatmapSample& sample, const SimilarityFigureOptions& options,
+                           const Theme& theme, PlotFrame* frame) {
+    const CellWindow& w = sample.window;
+    HeatmapSpec spec;
+    spec.title = similarityFormula(params);
+    spec.x = {"key position j", double(w.firstCol), double(w.firstCol + w.colCount), false, true};
+    spec.y = {"query position i", double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
+    spec.values = sample.values;
+    spec.version = sample.version;
+    spec.valuesRowSpan = sample.rowSpan;
+    spec.valuesColSpan = sample.colSpan;
+    spec.colormap = options.colormap;
+    if (params.metric == SimilarityMetric::Cosine) {
+        spec.range = {-1, 1};
+    } else {
+        spec.range = sample.values ? symmetricRange(*sample.values) : ValueRange{-1, 1};
+        if (!isDiverging(options.colormap) && sample.values)
+            spec.range = finiteRange(*sample.values);
+    }
+    spec.colorbarLabel = std::string(params.metric == SimilarityMetric::Cosine ? "cosine similarity"
+                                                                               : "dot product") +
+                         (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1
+                              ? " (mean of " + std::to_string(sample.rowsPerTexel) + " x " +
+                                    std::to_string(sample.colsPerTexel) + " cells per pixel)"
+                              : "");
+    if (options.trainingLength > 0) {
+        spec.markers.push_back(trainingMarker(options.trainingLength, false, theme));
+        Marker vertical = trainingMarker(options.trainingLength, true, theme, " ");
+        vertical.shadeBeyond = true;
+        spec.markers.push_back(vertical);
+    }
+    drawHeatmap(figure, area, spec, theme, frame);
+}
+
+void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& params,
+                         const SimilarityCurve& curve, const SimilarityFigureOptions& options,
+                         const Theme& theme, PlotFrame* frame) {
+    LinePlotSpec spec;
+    // A grid curve (curve.step > 1) skips offsets: its length is the sequence's.
+    const long long L =
+        curve.step > 1 ? (long long)params.seqLen : (long long)(curve.offsets.size() + 1) / 2;
+    const double reach = options.maxOffset > 0 ? std::min<double>(options.maxOffset, double(L - 1))
+                                               : double(std::max<long long>(L - 1, 1));
+    spec.title = similarityFormula(params) + " against offset j − i";
+    spec.x = {"offset j − i (key − query)", -reach, reach};
+    spec.y = {std::string(similarityMetricName(params.metric)), -1, 1};
+    if (params.metric == SimilarityMetric::Cosine) {
+        spec.y.low = -1.05, spec.y.high = 1.05;
+        spec.autoRangeY = false;
+    }
+    const int pixels = std::max(16, int(area.width) - 80);
+    const bool toeplitz = dependsOnOffsetOnly(params);
+    LineSeries row;
+    row.name = toeplitz ? "every query (depends on j − i only)"
+                        : "query i = " +
+                              std::to_string(std::clamp<long long>(options.reference, 0, L - 1));
+    if (curve.step > 1) row.name += ", offsets " + std::to_string(curve.step) + " apart";
+    if (!toeplitz && curve.diagonalMean.empty() && params.encoding == SimilarityEncoding::Learned)
+        row.name += " (no mean over all queries: it costs O(L²·d))";
+    // Toeplitz: every row is the same profile, so show all 2L - 1 offsets (the diagonals).
+    const std::vector<double>& values =
+        toeplitz && !curve.diagonalMean.empty() ? curve.diagonalMean : curve.fromReference;
+    envelope(curve.offsets, values, -reach, reach, pixels, row.x, row.y);
+    spec.series.push_back(std::move(row));
+    if (!toeplitz && !curve.diagonalMean.empty()) {
+        LineSeries mean;
+        mean.name = "mean over all queries";
+        envelope(curve.offsets, curve.diagonalMean, -reach, reach, pixels, mean.x, mean.y);
+        spec.series.push_back(std::move(mean));
+    }
+    if (options.trainingLength > 0 && options.trainingLength < reach) {
+        spec.markers.push_back(trainingMarker(options.trainingLength, true, theme));
+        Marker left = trainingMarker(-options.trainingLength, true, theme, " ");
+        left.shadeBeyond = false;
+        spec.markers.push_back(left);
+    }
+    drawLinePlot(figure, area, spec, theme, frame);
+}
+
+Status learnedFigureSize(long long seqLen, long long dModel) {
+    if (seqLen * dModel <= kMaxLearnedFigureCells) return success();
+    return Error{"seq_len x d_model must be at most " + std::to_string(kMaxLearnedFigureCells) +
+                 " for a learned similarity figure (got " + std::to_string(seqLen) + " x " +
+                 std::to_string(dModel) + ")"};
+}
+
+Result<Figure> similarityFigure(const SimilarityParams& params,
+                                const SimilarityFigureOptions& options, float width, float height,
+                                const Theme& theme) {
+    if (auto s = validate(params); !s) return s.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = theme.titleSize * 1.8f;
+    drawTitle(figure, {0, 0, width, titleHeight}, similarityTitle(params), theme);
+    const Box body{0, titleHeight, width, height - titleHeight};
+    const float heatmapWidth = std::min(body.height + 120, std::floor(body.width * 0.55f));
+    const Box heatmapArea{0, body.y, heatmapWidth, body.height};
+    const Box curveArea{heatmapWidth + 24, body.y, body.width - heatmapWidth - 24, body.height};
+
+    Matrix full;  // learned: computed once, shared by the heatmap and the curve
+    HeatmapSample sample;
+    SimilarityCurve curve;
+    if (params.encoding == SimilarityEncoding::Learned) {
+        const long long L = params.seqLen;
+        const long long d = params.learnedTable ? (long long)params.learnedTable->cols
+                                                : (long long)params.learned.dModel;
+        if (auto s = learnedFigureSize(L, d); !s) return s.error();  // before drawing L x d
+        auto table = similarityTable(params);
+        if (!table) return table.error();
+        if (gramFitsBudget(L, d)) {
+            auto matrix = gramSimilarity(*table, params.metric);
+            if (!matrix) return matrix.error();
+            auto shared = share(std::move(matrix).value());
+            sample = matrixSample(shared, options.window, int(heatmapArea.height),
+                                  int(heatmapArea.width));
+            curve = matrixCurve(*shared, options.reference);
+        } else {
+            // No L x L matrix (2^31 multiply-adds and more): block means from the rows, the
+            // reference row's curve; the mean over all queries would be the whole product.
+            sample = tableSimilaritySample(*table, params.metric, options.window,
+                                           int(heatmapArea.height), int(heatmapArea.width));
+            curve = tableCurve(*table, params.metric, options.reference);
+        }
+    } else if (auto profile = offsetProfile(params);
+               profile && profile->tabulationTerms() > kProfileBudget) {
+        // Too long to tabulate (RoPE at L = 2^20, head_dim 8192: 2^32 terms): the heatmap's
+        // block means straight from the profile, the curve at most 16 offsets per pixel column.
+        sample = profileSample(*profile, options.window, int(heatmapArea.height),
+                               int(heatmapArea.width));
+        const long long L = params.seqLen;
+        const long long reach =
+            options.maxOffset > 0 ? std::min<long long>(options.maxOffset, L - 1) : L - 1;
+        curve = profileCurve(*profile, options.reference, reach,
+                             16LL * std::max(16, int(curveArea.width)));
+    } else {
+        auto offsets = offsetSimilarity(params);
+        if (!offsets) return offsets.error();
+        sample = offsetSimilaritySample(*offsets, options.window, int(heatmapArea.height),
+                                        int(heatmapArea.width));
+        curve = offsetCurve(*offsets, options.reference);
+    }
+    drawSimilarityHeatmap(figure, heatmapArea, params, sample, options, theme);
+    drawSimilarityCurve(figure, curveArea, params, curve, options, theme);
+    return figure;
+}
+
+}  // namespace poslab

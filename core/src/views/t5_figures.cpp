@@ -1,0 +1,300 @@
+#include "poslab/views/t5_figures.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
+
+#include "poslab/base/format.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+
+namespace {
+
+// Categorical ids are drawn as id mod 252 (21 x 12) with range 0..255: the same hue as the id
+// (the table repeats every 12) while staying inside the 256-entry table.
+constexpr int kCategoricalWrap = 252;
+constexpr ValueRange kCategoricalRange{0, 255};
+
+}  // namespace
+
+Status validate(const T5FigureOptions& options) {
+    // The figures never build the L x L matrix, so only the range of seq_len is checked here,
+    // not the memory the matrix would need.
+    if (auto s = requireIntInRange("seq_len", options.params.seqLen, 1, kMaxSeqLen); !s) return s;
+    T5Params shape = options.params;
+    shape.seqLen = 1;
+    if (auto s = validate(shape); !s) return s;
+    if (!options.bucketBiases.empty()) {
+        if (options.bucketBiases.size() != std::size_t(options.params.numBuckets)) {
+            return Error{"bucket biases must have num_buckets = " +
+                         std::to_string(options.params.numBuckets) + " values (got " +
+                         std::to_string(options.bucketBiases.size()) + ")"};
+        }
+        for (std::size_t b = 0; b < options.bucketBiases.size(); ++b) {
+            if (auto s = requireFinite("bucket bias " + std::to_string(b), options.bucketBiases[b]);
+                !s) {
+                return s;
+            }
+        }
+    }
+    return success();
+}
+
+std::vector<double> t5EffectiveBiases(const T5FigureOptions& options) {
+    if (options.bucketBiases.size() == std::size_t(options.params.numBuckets)) {
+        return options.bucketBiases;
+    }
+    return seededBucketBiases(options.params.numBuckets, options.biasSeed);
+}
+
+std::string t5RangeText(const BucketRange& range) {
+    const std::string low = range.minUnbounded ? "-inf" : std::to_string(range.minDistance);
+    const std::string high = range.maxUnbounded ? "+inf" : std::to_string(range.maxDistance);
+    if (!range.minUnbounded && !range.maxUnbounded && range.minDistance == range.maxDistance) {
+        return low;
+    }
+    return low + ".." + high;
+}
+
+int t5ChartReach(const T5Params& params) {
+    return std::max(8, int(std::ceil(1.25 * double(params.maxDistance))));
+}
+
+T5Layout t5Layout(Box area, const Theme& theme) {
+    T5Layout layout;
+    layout.area = area;
+    const float topHeight = std::floor(area.height * 0.58f);
+    const float half = std::floor(area.width * 0.5f);
+    const float legendWidth = std::floor(theme.fontSize * 5.0f);
+    layout.buckets = {area.x, area.y, half - legendWidth, topHeight};
+    layout.bucketLegend = {area.x + half - legendWidth, area.y, legendWidth, topHeight};
+    layout.bias = {area.x + half, area.y, area.width - half, topHeight};
+    layout.edges = {area.x, area.y + topHeight, half, area.height - topHeight};
+    layout.biasCurve = {area.x + half, area.y + topHeight, area.width - half,
+                        area.height - topHeight};
+    return layout;
+}
+
+Result<T5FigureData> computeT5FigureData(const T5FigureOptions& options, const T5Layout& layout) {
+    if (auto status = validate(options); !status) return status.error();
+    const T5Params& p = options.params;
+    T5FigureData data;
+    data.ranges = t5BucketRanges(p);
+    data.biases = t5EffectiveBiases(options);
+
+    const int length = p.seqLen;
+    std::vector<double> ids(std::size_t(2 * length - 1)), biases(ids.size());
+    for (int k = 0; k < 2 * length - 1; ++k) {
+        const int bucket = t5RelativePositionBucket(k - (length - 1), p.bidirectional, p.numBuckets,
+                                                    p.maxDistance);
+        ids[std::size_t(k)] = double(bucket % kCategoricalWrap);
+        biases[std::size_t(k)] = data.biases[std::size_t(bucket)];
+    }
+    // Ids are categories: a texel shows the bucket of its centre cell, never a mean of ids.
+    data.buckets =
+        relativeOffsetSample(ids, length, {}, texelBudget(layout.buckets.height),
+                             texelBudget(layout.buckets.width), BlockSummary::CentreCell);
+    data.bias = relativeOffsetSample(biases, length, {}, texelBudget(layout.bias.height),
+                                     texelBudget(layout.bias.width), BlockSummary::MeanOfUnmasked);
+    double largest = 0;
+    for (double b : data.biases) largest = std::max(largest, std::abs(b));
+    data.biasRange = {-(largest > 0 ? largest : 1), largest > 0 ? largest : 1};
+    return data;
+}
+
+namespace {
+
+// Bucket ranges as steps over relative positions -reach..reach, left to right.
+struct Step {
+    long long low, high;
+    int bucket;
+};
+std::vector<Step> stepsWithin(const std::vector<BucketRange>& ranges, int reach) {
+    std::vector<Step> steps;
+    for (const BucketRange& r : ranges) {
+        const long long low = r.minUnbounded ? -reach : std::max<long long>(r.minDistance, -reach);
+        const long long high = r.maxUnbounded ? reach : std::min<long long>(r.maxDistance, reach);
+        if (high < low) continue;
+        steps.push_back({low, high, r.bucket});
+    }
+    std::sort(steps.begin(), steps.end(),
+              [](const Step& a, const Step& b) { return a.low < b.low; });
+    return steps;
+}
+
+LineSeries stepSeries(const std::vector<Step>& steps, const std::vector<double>& valueOfBucket) {
+    LineSeries series;
+    for (const Step& s : steps) {
+        const double value = valueOfBucket[std::size_t(s.bucket)];
+        series.x.push_back(double(s.low) - 0.5);
+        series.y.push_back(value);
+        series.x.push_back(double(s.high) + 0.5);
+        series.y.push_back(value);
+    }
+    series.width = 2;
+    return series;
+}
+
+// Dashed lines where the exact buckets end (|j - i| = max_exact) and at max_distance, on each
+// side that has buckets.
+void addEdgeMarkers(LinePlotSpec& spec, const T5Params& p, int maxExact, const Theme& theme) {
+    for (int side : {-1, 1}) {
+        if (side > 0 && !p.bidirectional) continue;
+        Marker exact;
+        exact.value = side * (maxExact - 0.5);
+        exact.color = theme.mutedText;
+        spec.markers.push_back(exact);
+        Marker far;
+        far.value = side * double(p.maxDistance);
+        far.color = theme.accent;
+        spec.markers.push_back(far);
+    }
+}
+
+// Their labels, right of the lines on a backing box, where the step curve is not: "exact below
+// n" by the rightmost exact line (bidirectional: mid-height, the curve right of it is high;
+// causal: at the top, the curve there is below half), "max_distance m" at the bottom by the
+// left line (the curve is mid-height or high there).
+void labelEdgeMarkers(Figure& figure, const PlotFrame& frame, const T5Params& p, int maxExact,
+                      const Theme& theme) {
+    const float size = theme.fontSize * 0.9f;
+    const Box& plot = frame.plot;
+    auto boxed = [&](double x, float top, const std::string& text, Rgba color) {
+        const float px = frame.toPixel(x, 0).x;
+        const float width = estimateTextWidth(text, size) + 8, height = size * 1.35f;
+        if (px + 3 + width > plot.right()) return;
+        const Box back{px + 3, top, width, height};
+        figure.add(filledRect(back, withAlpha(theme.plotBackground, 225)));
+        figure.add(centredText({back.x + width / 2, back.y + height / 2}, text, size, color,
+                               HorizontalAlign::Center, VerticalAlign::Middle));
+    };
+    const float height = size * 1.35f;
+    boxed(p.bidirectional ? maxExact - 0.5 : -(maxExact - 0.5),
+          p.bidirectional ? plot.y + plot.height * 0.5f : plot.y + 3,
+          "exact below " + std::to_string(maxExact), theme.mutedText);
+    boxed(-double(p.maxDistance), plot.bottom() - 3 - height,
+          "max_distance " + std::to_string(p.maxDistance), theme.accent);
+}
+
+std::string directionText(const T5Params& p) {
+    return p.bidirectional ? "bidirectional" : "causal";
+}
+
+}  // namespace
+
+void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions& options,
+                  const T5FigureData& data, const Theme& theme, T5FigureFrames* frames) {
+    const T5Params& p = options.params;
+    T5FigureFrames local;
+    T5FigureFrames& out = frames ? *frames : local;
+
+    // ---- Bucket ids with a discrete legend
+    HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
+    buckets.title = "Bucket of j - i (" + std::to_string(p.numBuckets) + " buckets, max_distance " +
+                    std::to_string(p.maxDistance) + ")";
+    buckets.colormap = ColormapId::Categorical;
+    buckets.range = kCategoricalRange;
+    buckets.showColorbar = false;
+    drawHeatmap(figure, layout.buckets, buckets, theme, &out.buckets);
+    {
+        const Box plot = out.buckets.plot;
+        const Box& legend = layout.bucketLegend;
+        const float width = barWidthFor(theme);
+        const Box strip{legend.x + theme.fontSize * 0.4f, plot.y, width, plot.height};
+        // Top row = highest bucket, as colour bars put high values on top.
+        const int count = p.numBuckets;
+        const int rows = std::max(1, std::min(count, int(plot.height)));
+        auto values = std::make_shared<Matrix>(std::size_t(rows), 1);
+        const double perRow = double(count) / rows;
+        for (int r = 0; r < rows; ++r) {
+            const int bucket = count - 1 - int((r + 0.5) * perRow);
+            (*values)(std::size_t(r), 0) = double(bucket % kCategoricalWrap);
+        }
+        HeatmapItem item;
+        item.box = strip;
+        item.values = std::move(values);
+        item.colormap = ColormapId::Categorical;
+        item.range = kCategoricalRange;
+        // The legend depends on the bucket count and the strip height only.
+        item.version =
+            (std::uint64_t(1) << 62) | (std::uint64_t(count) << 20) | std::uint64_t(rows);
+        figure.add(item);
+        figure.add(filledRect(strip, {0, 0, 0, 0}, theme.axis));
+        const float perBucket = strip.height / float(count);
+        // Labels only, no tick marks: a mark before a number reads as a minus sign.
+        const int most = std::max(2, int(strip.height / (theme.fontSize * 1.6f)));
+        for (const Tick& t : linearTicks(0, count - 1, most, true)) {
+            const float py = strip.bottom() - (float(t.value) + 0.5f) * perBucket;
+            figure.add(centredText({strip.right() + 5, py}, t.label, theme.fontSize, theme.text,
+                                   HorizontalAlign::Left, VerticalAlign::Middle));
+        }
+        figure.add(centredText({legend.right() - theme.fontSize * 1.4f, strip.y + strip.height / 2},
+                               "bucket id", theme.fontSize, theme.mutedText,
+                               HorizontalAlign::Center, VerticalAlign::Top, true));
+    }
+
+    // ---- Bias matrix
+    HeatmapSpec bias = specFor(data.bias, "key j", "query i");
+    const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
+    bias.title =
+        std::string("Bias = b[bucket(j - i)], ") +
+        (edited ? "edited values" : "b ~ N(0, 1), seed " + std::to_string(options.biasSeed));
+    bias.colormap = ColormapId::BlueWhiteRed;
+    bias.range = data.biasRange;
+    bias.colorbarLabel = "bias";
+    drawHeatmap(figure, layout.bias, bias, theme, &out.bias);
+    drawCornerNote(figure, layout.bias, &out.bias, blockNote(data.bias, "mean of"), theme);
+    if (data.buckets.rowsPerTexel > 1 || data.buckets.colsPerTexel > 1) {
+        drawCornerNote(figure,
+                       {layout.buckets.x, layout.buckets.y,
+                        layout.buckets.width + layout.bucketLegend.width, layout.buckets.height},
+                       &out.buckets, "each pixel: the bucket of its centre cell", theme);
+    }
+
+    // ---- Bucket edges and bias against relative position
+    const int reach = t5ChartReach(p);
+    const std::vector<Step> steps = stepsWithin(data.ranges, reach);
+    // The bucket axis is a cell axis (integer ticks, tick b at the centre of row b), so bucket b
+    // is drawn at b + 0.5.
+    std::vector<double> idOf(std::size_t(p.numBuckets));
+    for (int b = 0; b < p.numBuckets; ++b) idOf[std::size_t(b)] = b + 0.5;
+    const int maxExact = t5MaxExact(p);
+
+    LinePlotSpec edges;
+    edges.title = "Bucket id against j - i (" + directionText(p) + ")";
+    edges.x = {"relative position j - i (key - query)", -reach - 0.5, reach + 0.5};
+    edges.y = {"bucket", 0, double(p.numBuckets), false, true};
+    edges.autoRangeY = false;
+    edges.legend = false;
+    edges.series.push_back(stepSeries(steps, idOf));
+    edges.series.back().color =
+        theme.id == ThemeId::Dark ? Rgba{86, 180, 233, 255} : Rgba{0, 114, 178, 255};
+    addEdgeMarkers(edges, p, maxExact, theme);
+    drawLinePlot(figure, layout.edges, edges, theme, &out.edges);
+    labelEdgeMarkers(figure, out.edges, p, maxExact, theme);
+
+    LinePlotSpec curve;
+    curve.title = "Bias against relative position j - i";
+    curve.x = edges.x;
+    curve.y = {"bias", 0, 1};
+    curve.legend = false;
+    curve.series.push_back(stepSeries(steps, data.biases));
+    curve.series.back().color = theme.accent;
+    addEdgeMarkers(curve, p, maxExact, theme);  // labelled once, on the left chart
+    drawLinePlot(figure, layout.biasCurve, curve, theme, &out.biasCurve);
+}
+
+Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme) {
+    if (auto status = validate(options); !status) return status;
+    const T5Layout layout = t5Layout(area, theme);
+    auto data = computeT5FigureData(options, layout);
+    if (!data) return data.error();
+    drawT5Figure(figure, layout, options, *data, theme);
+    return success();
+}
+
+}  // namespace poslab

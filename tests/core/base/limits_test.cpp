@@ -1,0 +1,71 @@
+// Size caps: the documented constants, the memory cap read from /proc/meminfo, and the error a
+// matrix over the cap gets before anything is allocated.
+#include "poslab/base/limits.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+namespace poslab {
+namespace {
+
+TEST(LimitsTest, ConstantsAreTheDocumentedValues) {
+    EXPECT_EQ(kMaxDModel, 8192);
+    EXPECT_EQ(kMaxSeqLen, 1048576);  // 2^20
+    EXPECT_EQ(kMaxGuiSeqLen, 65536);
+    EXPECT_EQ(kHardMatrixCap, std::size_t(4) * 1024 * 1024 * 1024);  // 4 GiB
+}
+
+// MemAvailable in bytes, read here on its own; 0 when the line is missing.
+std::size_t memAvailableFromProc() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string line;
+    while (std::getline(meminfo, line)) {
+        if (line.rfind("MemAvailable:", 0) == 0)
+            return std::size_t(std::stoull(line.substr(13))) * 1024;  // "... kB"
+    }
+    return 0;
+}
+
+TEST(LimitsTest, MemoryCapIsTheSmallerOfFourGibAndHalfTheAvailableMemory) {
+    const std::size_t proc = memAvailableFromProc();
+    const std::size_t available = availableMemoryBytes();
+    if (proc == 0) {
+        EXPECT_EQ(available, 0u);
+        EXPECT_EQ(maxMatrixBytes(), kHardMatrixCap);
+        return;
+    }
+    // Two reads of a live counter: equal within 10% (other processes allocate meanwhile).
+    EXPECT_NEAR(double(available), double(proc), 0.1 * double(proc));
+    const std::size_t cap = maxMatrixBytes();
+    EXPECT_LE(cap, kHardMatrixCap);
+    EXPECT_NEAR(double(cap), double(std::min(kHardMatrixCap, proc / 2)), 0.1 * double(proc));
+}
+
+TEST(LimitsTest, MatricesOverTheCapAreRefusedByName) {
+    EXPECT_TRUE(checkMatrixSize(1000, 1000, "table").ok());  // 8 MB
+    EXPECT_TRUE(checkMatrixSize(1, 0, "table").ok());
+    EXPECT_TRUE(checkMatrixSize(0, 1, "table").ok());
+    // 2^40 x 2^20 doubles (8 EiB) is over any cap.
+    const Status huge = checkMatrixSize(std::size_t(1) << 40, std::size_t(1) << 20, "similarity");
+    ASSERT_FALSE(huge.ok());
+    const std::string& message = huge.error().message;
+    EXPECT_EQ(
+        message.rfind("similarity of 1099511627776 x 1048576 values exceeds the memory cap of ", 0),
+        0u)
+        << message;
+    EXPECT_NE(message.find(" MiB (the smaller of 4 GiB and half the available memory)"),
+              std::string::npos);
+    // The edge, where the cap does not move with the free memory: 4 GiB of doubles fit, one row
+    // more does not.
+    if (maxMatrixBytes() != kHardMatrixCap) GTEST_SKIP() << "cap follows the available memory";
+    const std::size_t cols = 1024;
+    const std::size_t rows = kHardMatrixCap / sizeof(double) / cols;  // 2^19
+    EXPECT_TRUE(checkMatrixSize(rows, cols, "x").ok());
+    EXPECT_FALSE(checkMatrixSize(rows + 1, cols, "x").ok());
+}
+
+}  // namespace
+}  // namespace poslab

@@ -1,0 +1,66 @@
+// Figure primitives: boxes with half-open containment, text in one call, and items kept in the
+// order they were added (renderers paint in that order).
+#include "poslab/figure/figure.hpp"
+
+#include <gtest/gtest.h>
+
+#include <variant>
+
+namespace poslab {
+namespace {
+
+TEST(FigureTest, BoxEdgesAndHalfOpenContainment) {
+    const Box box{10, 20, 30, 40};
+    EXPECT_FLOAT_EQ(box.right(), 40);
+    EXPECT_FLOAT_EQ(box.bottom(), 60);
+    EXPECT_TRUE(box.contains({10, 20}));  // top-left corner is inside
+    EXPECT_TRUE(box.contains({39.9f, 59.9f}));
+    EXPECT_FALSE(box.contains({40, 30}));  // right edge is outside
+    EXPECT_FALSE(box.contains({20, 60}));  // bottom edge is outside
+    EXPECT_FALSE(box.contains({9.9f, 30}));
+    EXPECT_FALSE(Box{}.contains({0, 0}));  // an empty box contains nothing
+}
+
+TEST(FigureTest, MakeTextFillsEveryField) {
+    const Rgba red{255, 0, 0, 255};
+    const TextItem plain = makeText({1, 2}, "label", 12, red);
+    EXPECT_FLOAT_EQ(plain.anchor.x, 1);
+    EXPECT_FLOAT_EQ(plain.anchor.y, 2);
+    EXPECT_EQ(plain.text, "label");
+    EXPECT_FLOAT_EQ(plain.size, 12);
+    EXPECT_EQ(plain.color.r, 255);
+    EXPECT_EQ(plain.horizontal, HorizontalAlign::Left);
+    EXPECT_EQ(plain.vertical, VerticalAlign::Top);
+    EXPECT_FALSE(plain.vertical90);
+    const TextItem rotated =
+        makeText({0, 0}, "y", 10, red, HorizontalAlign::Right, VerticalAlign::Bottom, true);
+    EXPECT_EQ(rotated.horizontal, HorizontalAlign::Right);
+    EXPECT_EQ(rotated.vertical, VerticalAlign::Bottom);
+    EXPECT_TRUE(rotated.vertical90);
+}
+
+TEST(FigureTest, ItemsKeepTheOrderTheyWereAdded) {
+    Figure figure;
+    EXPECT_FLOAT_EQ(figure.width, 800);
+    EXPECT_FLOAT_EQ(figure.height, 600);
+    EXPECT_EQ(figure.background.a, 0);  // transparent unless set
+    figure.add(ClipPush{{0, 0, 10, 10}});
+    figure.add(RectItem{{1, 1, 2, 2}});
+    figure.add(makeText({0, 0}, "t", 10, {}));
+    figure.add(ClipPop{});
+    ASSERT_EQ(figure.items.size(), 4u);
+    EXPECT_TRUE(std::holds_alternative<ClipPush>(figure.items[0]));
+    EXPECT_TRUE(std::holds_alternative<RectItem>(figure.items[1]));
+    EXPECT_EQ(std::get<TextItem>(figure.items[2]).text, "t");
+    EXPECT_TRUE(std::holds_alternative<ClipPop>(figure.items[3]));
+    // Defaults renderers rely on: no fill and no outline unless asked, -inf cells see-through.
+    const RectItem rect;
+    EXPECT_EQ(rect.fill.a, 0);
+    EXPECT_EQ(rect.stroke.a, 0);
+    const HeatmapItem heatmap;
+    EXPECT_EQ(heatmap.masked.a, kMaskedColor.a);
+    EXPECT_EQ(heatmap.version, 0u);
+}
+
+}  // namespace
+}  // namespace poslab

@@ -1,0 +1,237 @@
+// Layout helpers of the composite views: grid cells and paragraphs inside their boxes, heatmap
+// specs as block means computed by hand, colour bars, and the envelope that draws oscillations
+// faster than a pixel as a band of their true min and max.
+#include "poslab/figure/layout.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(LayoutTest, ParagraphsWrapInsideTheirBox) {
+    Figure figure = emptyFigure(400, 300, paperTheme());
+    const Box box{10, 10, 200, 100};
+    const float used =
+        drawParagraph(figure, box,
+                      "one two three four five six seven eight nine ten eleven twelve "
+                      "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty",
+                      paperTheme());
+    int lines = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* t = std::get_if<TextItem>(&item);
+        ASSERT_NE(t, nullptr);
+        EXPECT_LE(estimateTextWidth(t->text, t->size), box.width + 1) << t->text;
+        EXPECT_LE(t->anchor.y + t->size, box.bottom() + 1);
+        ++lines;
+    }
+    EXPECT_GE(lines, 3);
+    EXPECT_GT(used, 0);
+    const Box cell = gridCell({0, 0, 100, 50}, 2, 3, 1, 2, 5);
+    EXPECT_FLOAT_EQ(cell.x, 70);
+    EXPECT_FLOAT_EQ(cell.y, 27);
+    EXPECT_FLOAT_EQ(cell.width, 30);
+}
+
+TEST(LayoutTest, GridCellsTileTheAreaWithGaps) {
+    const Box area{0, 0, 310, 210};
+    // 3 x 2 cells with 10 pixel gaps: (310 - 10) / 2 = 150 wide, (210 - 20) / 3 = 63.3 high,
+    // each corner floored to a whole pixel.
+    const float ys[3] = {0, 73, 146};  // floor(row * 73.33)
+    for (int row = 0; row < 3; ++row) {
+        for (int col = 0; col < 2; ++col) {
+            const Box cell = gridCell(area, 3, 2, row, col, 10);
+            EXPECT_FLOAT_EQ(cell.x, float(col) * 160);
+            EXPECT_FLOAT_EQ(cell.y, ys[row]);
+            EXPECT_FLOAT_EQ(cell.width, 150);
+            EXPECT_FLOAT_EQ(cell.height, 63);
+        }
+    }
+    const Box only = gridCell({12.5f, 7.5f, 100, 50}, 1, 1, 0, 0);
+    EXPECT_FLOAT_EQ(only.x, 12);  // floored to whole pixels
+    EXPECT_FLOAT_EQ(only.y, 7);
+    EXPECT_FLOAT_EQ(only.width, 100);
+    EXPECT_FLOAT_EQ(only.height, 50);
+}
+
+TEST(LayoutTest, SplitCellPutsTheParagraphUnderThePlot) {
+    const PlotAndText parts = splitCell({0, 0, 200, 100}, 0.3f);
+    EXPECT_FLOAT_EQ(parts.plot.height, 70);  // 100 - floor(30)
+    EXPECT_FLOAT_EQ(parts.plot.width, 200);
+    EXPECT_FLOAT_EQ(parts.text.y, 72);  // two pixels below the plot
+    EXPECT_FLOAT_EQ(parts.text.height, 28);
+    EXPECT_FLOAT_EQ(parts.text.x, 6);  // inset by 6 on both sides
+    EXPECT_FLOAT_EQ(parts.text.width, 188);
+}
+
+TEST(LayoutTest, MaxAbsSkipsNonFiniteValues) {
+    Matrix m(2, 3);
+    m.values = {0.5, -7, kNaN, 3, -kInf, 6.5};
+    EXPECT_EQ(maxAbs(m), 7);
+    EXPECT_EQ(maxAbs(Matrix(2, 2)), 0);
+    Matrix none(1, 2);
+    none.values = {kNaN, kInf};
+    EXPECT_EQ(maxAbs(none), 0);
+}
+
+TEST(LayoutTest, MatrixSpecIsTheWholeMatrixOrItsBlockMeans) {
+    Matrix m(6, 4);
+    for (std::size_t r = 0; r < 6; ++r) {
+        for (std::size_t c = 0; c < 4; ++c) m(r, c) = double(r * r) + 0.5 * double(c);
+    }
+    const HeatmapSpec exact =
+        matrixSpec("T", m, {0, 0, 100, 100}, ColormapId::BlueWhiteRed, {-1, 1});
+    EXPECT_EQ(exact.title, "T");
+    EXPECT_EQ(exact.values->values, m.values);  // one texel per cell: the matrix itself
+    EXPECT_DOUBLE_EQ(exact.x.high, 4);
+    EXPECT_DOUBLE_EQ(exact.y.high, 6);
+    EXPECT_EQ(exact.colormap, ColormapId::BlueWhiteRed);
+    EXPECT_DOUBLE_EQ(exact.range.low, -1);
+    // 4 pixels high and 3 wide: ceil(6 / 4) = 2 rows and ceil(4 / 3) = 2 columns a texel, so
+    // blocks of rows {0,1}, {2,3}, {4,5} and columns {0,1}, {2,3}.
+    const HeatmapSpec blocks = matrixSpec("T", m, {0, 0, 3, 4}, ColormapId::Viridis, {0, 1});
+    ASSERT_EQ(blocks.values->rows, 3u);
+    ASSERT_EQ(blocks.values->cols, 2u);
+    // Block (u, v): the mean of r^2 over its rows plus the mean of 0.5 c over its columns.
+    const double rowMean[3] = {(0 + 1) / 2.0, (4 + 9) / 2.0, (16 + 25) / 2.0};
+    const double colMean[2] = {0.25, 1.25};
+    for (std::size_t u = 0; u < 3; ++u) {
+        for (std::size_t v = 0; v < 2; ++v)
+            EXPECT_NEAR((*blocks.values)(u, v), rowMean[u] + colMean[v], 1e-12);
+    }
+    EXPECT_DOUBLE_EQ(blocks.valuesRowSpan, 6);
+    EXPECT_DOUBLE_EQ(blocks.valuesColSpan, 4);
+    EXPECT_NE(blocks.version, exact.version);
+}
+
+TEST(LayoutTest, SpecForASampleSpansItsWindow) {
+    HeatmapSample sample;
+    sample.values = share(Matrix(3, 2, 1.5));
+    sample.window = {10, 30, 4, 8};
+    sample.rowSpan = 30;
+    sample.colSpan = 8;
+    sample.version = 77;
+    const HeatmapSpec spec = specFor(sample, "key j", "query i");
+    EXPECT_EQ(spec.x.label, "key j");
+    EXPECT_DOUBLE_EQ(spec.x.low, 4);
+    EXPECT_DOUBLE_EQ(spec.x.high, 12);
+    EXPECT_EQ(spec.y.label, "query i");
+    EXPECT_DOUBLE_EQ(spec.y.low, 10);
+    EXPECT_DOUBLE_EQ(spec.y.high, 40);
+    EXPECT_EQ(spec.values, sample.values);  // shared, not copied
+    EXPECT_EQ(spec.version, 77u);
+    EXPECT_EQ(texelBudget(0.4f), 1);
+    EXPECT_EQ(texelBudget(640.9f), 640);
+}
+
+TEST(LayoutTest, TrainingMarkerShadesBeyondAndSaysTheLength) {
+    const Theme theme = paperTheme();
+    const Marker marker = trainingMarker(512, true, theme);
+    EXPECT_TRUE(marker.vertical);
+    EXPECT_DOUBLE_EQ(marker.value, 512);
+    EXPECT_EQ(marker.label, "training length 512");
+    EXPECT_TRUE(marker.shadeBeyond);
+    EXPECT_EQ(marker.color, theme.accent);
+    EXPECT_EQ(trainingMarker(4096, false, theme, "L = 4096").label, "L = 4096");
+}
+
+TEST(LayoutTest, ColourBarIsARampWithTicksAndAnOptionalMaskedSwatch) {
+    const Theme theme = paperTheme();
+    Figure figure = emptyFigure(300, 300, theme);
+    const std::size_t before = figure.items.size();
+    drawColorbar(figure, {10, 10, 12, 200}, ColormapId::Viridis, {-1, 1}, "bias", 60, true, theme);
+    int ramps = 0;
+    bool caption = false, masked = false;
+    for (std::size_t i = before; i < figure.items.size(); ++i) {
+        if (const auto* h = std::get_if<HeatmapItem>(&figure.items[i])) {
+            ++ramps;
+            ASSERT_EQ(h->values->rows, 256u);
+            ASSERT_EQ(h->values->cols, 1u);
+            EXPECT_DOUBLE_EQ((*h->values)(0, 0), 1);  // top of the bar: the high end
+            EXPECT_DOUBLE_EQ((*h->values)(255, 0), 0);
+        } else if (const auto* t = std::get_if<TextItem>(&figure.items[i])) {
+            caption |= t->text == "bias" && t->vertical90;
+            masked |= t->text == "masked";
+        }
+    }
+    EXPECT_EQ(ramps, 1);
+    EXPECT_TRUE(caption);
+    EXPECT_TRUE(masked);
+    EXPECT_GT(colorbarBlockWidth({-1, 1}, 200, theme), barWidthFor(theme));
+}
+
+TEST(LayoutTest, RectanglesAndCentredText) {
+    const RectItem rect = filledRect({1, 2, 3, 4}, {9, 9, 9, 255});
+    EXPECT_EQ(rect.fill, (Rgba{9, 9, 9, 255}));
+    EXPECT_EQ(rect.stroke.a, 0);  // no outline unless asked
+    EXPECT_FLOAT_EQ(rect.strokeWidth, 1);
+    const TextItem text = centredText({5, 6}, "x", 11, {});
+    EXPECT_EQ(text.horizontal, HorizontalAlign::Center);
+    EXPECT_EQ(text.vertical, VerticalAlign::Top);
+    EXPECT_FALSE(text.vertical90);
+}
+
+TEST(LayoutTest, EnvelopePassesSparseDataAndDropsWhatIsOutside) {
+    const std::vector<double> x = {-1, 0, 1, 2, 3, 11}, y = {5, 0, 1, 4, 9, 7};
+    std::vector<double> outX, outY;
+    envelope(x, y, 0, 10, 100, outX, outY);
+    EXPECT_EQ(outX, (std::vector<double>{0, 1, 2, 3}));
+    EXPECT_EQ(outY, (std::vector<double>{0, 1, 4, 9}));
+}
+
+TEST(LayoutTest, EnvelopeKeepsEachPixelsMinAndMax) {
+    // sin at 10000 points over 10 pixels: each pixel column gets its own min and max, at its
+    // centre, alternating min-max and max-min so the band is drawn without crossing lines.
+    std::vector<double> x, y;
+    for (int i = 0; i < 10000; ++i) {
+        x.push_back(i * 1e-3);
+        y.push_back(std::sin(0.37 * i));
+    }
+    std::vector<double> outX, outY;
+    envelope(x, y, 0, 10, 10, outX, outY);
+    ASSERT_EQ(outX.size(), 20u);
+    for (int b = 0; b < 10; ++b) {
+        double low = 1e300, high = -1e300;
+        for (int i = 0; i < 10000; ++i) {
+            if (int(x[std::size_t(i)]) == b) {
+                low = std::min(low, y[std::size_t(i)]);
+                high = std::max(high, y[std::size_t(i)]);
+            }
+        }
+        const std::size_t k = 2 * std::size_t(b);
+        EXPECT_NEAR(outX[k], b + 0.5, 1e-12);
+        EXPECT_NEAR(outX[k + 1], b + 0.5, 1e-12);
+        const bool rising = b % 2 == 0;
+        EXPECT_EQ(outY[k], rising ? low : high) << b;
+        EXPECT_EQ(outY[k + 1], rising ? high : low) << b;
+    }
+}
+
+TEST(LayoutTest, EnvelopeKeepsBreaksInTheLine) {
+    std::vector<double> x, y;
+    for (int i = 0; i < 1000; ++i) {
+        x.push_back(i);
+        y.push_back(i == 500 ? kNaN : 1.0);
+    }
+    std::vector<double> outX, outY;
+    envelope(x, y, 0, 999, 10, outX, outY);
+    int breaks = 0;
+    for (double v : outY) breaks += std::isnan(v);
+    EXPECT_EQ(breaks, 1);
+    for (double v : outY) {
+        if (!std::isnan(v)) {
+            EXPECT_EQ(v, 1.0);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace poslab

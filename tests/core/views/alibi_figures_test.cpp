@@ -1,0 +1,146 @@
+// The ALiBi figures: the paper's slopes in the grid, square cells, the softmax preview, and
+// bounded work for long sequences.
+#include "poslab/views/alibi_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "figure_checks.hpp"
+#include "poslab/base/random.hpp"
+
+namespace poslab {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(AlibiFiguresTest, SlopeText) {
+    EXPECT_EQ(alibiSlopeText(0.5), "1/2");
+    EXPECT_EQ(alibiSlopeText(1.0 / 256), "1/256");
+    EXPECT_EQ(alibiSlopeText(std::exp2(-0.5)), "2^-0.5");
+    EXPECT_EQ(alibiSlopeText(std::exp2(-1.0 / 16)), "2^-0.0625");
+    EXPECT_EQ(alibiSlopeText(0.3), "0.3");
+}
+
+TEST(AlibiFiguresTest, GridShowsEverySlopeOfThePaper) {
+    AlibiFigureOptions options;  // 8 heads, causal
+    Figure figure = emptyFigure(1400, 900, paperTheme());
+    ASSERT_TRUE(drawAlibiFigure(figure, {0, 0, 1400, 900}, options, paperTheme()));
+    // Written out whole: GCC 12 warns (-Wrestrict, falsely) on string concatenation here.
+    const char* expected[] = {"h0  m=1/2",  "h1  m=1/4",  "h2  m=1/8",   "h3  m=1/16",
+                              "h4  m=1/32", "h5  m=1/64", "h6  m=1/128", "h7  m=1/256"};
+    for (const char* title : expected) EXPECT_TRUE(hasText(figure, title)) << title;
+    EXPECT_TRUE(hasText(figure, "masked"));  // causal: a legend for the masked colour
+    EXPECT_TRUE(hasText(figure, "Head 0: m = 1/2"));
+    // 8 heads + enlarged + attention + colour bars (grid, enlarged, attention).
+    EXPECT_EQ(heatmapCount(figure), 8 + 2 + 3);
+
+    options.symmetric = true;
+    Figure symmetric = emptyFigure(1400, 900, paperTheme());
+    ASSERT_TRUE(drawAlibiFigure(symmetric, {0, 0, 1400, 900}, options, paperTheme()));
+    EXPECT_FALSE(hasText(symmetric, "masked"));
+}
+
+TEST(AlibiFiguresTest, GridCellsAreSquareAndInsideTheGrid) {
+    for (int heads : {1, 3, 8, 12, 32, 128}) {
+        AlibiFigureOptions options;
+        options.heads = heads;
+        const AlibiLayout layout = alibiLayout({0, 0, 1100, 820}, options, darkTheme());
+        ASSERT_EQ(layout.cells.size(), std::size_t(heads));
+        for (const Box& c : layout.cells) {
+            EXPECT_EQ(c.width, c.height);
+            EXPECT_GE(c.width, 8);
+            EXPECT_GE(c.x, layout.grid.x);
+            EXPECT_LE(c.right(), layout.colorbar.x);
+            EXPECT_LE(c.bottom(), layout.grid.bottom());
+        }
+    }
+}
+
+TEST(AlibiFiguresTest, AttentionPreviewIsTheSoftmaxOfTheBias) {
+    AlibiFigureOptions options;
+    options.heads = 4;  // slopes 2^-2, 2^-4, 2^-6, 2^-8
+    options.seqLen = 12;
+    options.queryIndex = 7;
+    const AlibiLayout layout = alibiLayout({0, 0, 1400, 900}, options, darkTheme());
+    auto data = computeAlibiFigureData(options, layout);
+    ASSERT_TRUE(data);
+    const Matrix& weights = *data->attention.values;
+    ASSERT_EQ(weights.rows, 4u);
+    ASSERT_EQ(weights.cols, 12u);
+    for (int h = 0; h < 4; ++h) {
+        const double m = std::exp2(-2.0 * (h + 1));
+        double total = 0;
+        for (int j = 0; j <= 7; ++j) total += std::exp(-m * (7 - j));
+        for (int j = 0; j < 12; ++j) {
+            if (j > 7) {
+                EXPECT_EQ(weights(h, j), -kInf) << "future keys are masked";
+            } else {
+                EXPECT_NEAR(weights(h, j), std::exp(-m * (7 - j)) / total, 1e-14);
+            }
+        }
+    }
+    // The steepest head prefers the most recent key the most.
+    EXPECT_GT(weights(0, 7), weights(3, 7));
+    EXPECT_NEAR(data->attentionMax, weights(0, 7), 1e-15);
+}
+
+TEST(AlibiFiguresTest, ContentLogitsAreScaledSeededNormals) {
+    EXPECT_TRUE(alibiContentLogits(10, 0, 3).empty());
+    const std::vector<double> logits = alibiContentLogits(5, 2.5, 3);
+    NormalSampler sampler(3);
+    ASSERT_EQ(logits.size(), 5u);
+    for (double v : logits) EXPECT_EQ(v, 2.5 * sampler.next());
+}
+
+TEST(AlibiFiguresTest, PreviewWindowEndsAtTheQuery) {
+    AlibiFigureOptions options;
+    options.seqLen = 100;
+    options.queryIndex = 50;
+    options.previewKeys = 10;
+    CellWindow w = alibiPreviewWindow(options);
+    EXPECT_EQ(w.firstCol, 41);
+    EXPECT_EQ(w.colCount, 10);
+    options.symmetric = true;
+    w = alibiPreviewWindow(options);
+    EXPECT_EQ(w.firstCol, 45);
+    options.queryIndex = 2;
+    EXPECT_EQ(alibiPreviewWindow(options).firstCol, 0);
+    options.previewKeys = 0;
+    EXPECT_EQ(alibiPreviewWindow(options).colCount, 100);
+}
+
+TEST(AlibiFiguresTest, LongSequencesStayWithinThePixels) {
+    AlibiFigureOptions options;
+    options.heads = 128;
+    options.seqLen = 65536;
+    options.enlargedHead = 5;
+    const AlibiLayout layout = alibiLayout({0, 0, 1200, 800}, options, darkTheme());
+    auto data = computeAlibiFigureData(options, layout);
+    ASSERT_TRUE(data);
+    EXPECT_EQ(data->heads.size(), 128u);
+    EXPECT_LE(float(data->heads[0].values->cols), layout.cells[0].width);
+    EXPECT_LE(float(data->enlarged.values->cols), layout.enlarged.width);
+    EXPECT_LE(float(data->attention.values->cols), layout.attention.width);
+    EXPECT_LE(float(data->attention.values->rows), layout.attention.height);
+}
+
+TEST(AlibiFiguresTest, InvalidOptionsAreRefused) {
+    AlibiFigureOptions options;
+    options.heads = 0;
+    Figure figure;
+    EXPECT_EQ(drawAlibiFigure(figure, {0, 0, 800, 600}, options, darkTheme()).error().message,
+              "heads must be 1..128 (got 0)");
+    options.heads = 8;
+    options.enlargedHead = 8;
+    EXPECT_EQ(validate(options).error().message, "head must be 0..7 (got 8)");
+    options.enlargedHead = 0;
+    options.queryIndex = 32;
+    EXPECT_EQ(validate(options).error().message, "query must be 0..31 (got 32)");
+}
+
+}  // namespace
+}  // namespace poslab

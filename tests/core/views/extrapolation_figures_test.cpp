@@ -1,0 +1,71 @@
+// The extrapolation figure: every panel, its error for bad lengths, and the learned panel as the
+// table's own values (block means at the largest setting, never the whole table).
+#include "poslab/views/extrapolation_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "figure_checks.hpp"
+#include "poslab/encodings/learned.hpp"
+
+namespace poslab {
+namespace {
+
+TEST(ExtrapolationFiguresTest, EveryPanelAndItsErrors) {
+    auto extrapolation = extrapolationFigure({}, 1400, 900, paperTheme());
+    ASSERT_TRUE(extrapolation.ok()) << extrapolation.error().message;
+    for (const char* title :
+         {"Sinusoidal", "Learned", "RoPE: slow pairs", "RoPE scalings", "ALiBi", "T5"}) {
+        EXPECT_TRUE(hasText(*extrapolation, title)) << title;
+    }
+    ExtrapolationOptions bad;
+    bad.evaluationLength = bad.trainingLength;
+    EXPECT_EQ(extrapolationFigure(bad, 800, 600, paperTheme()).error().message,
+              "evaluation_length must be 513..262144 (got 512)");
+}
+
+TEST(ExtrapolationFiguresTest, ExtrapolationLearnedPanelIsTheTableBlockMeans) {
+    // Small enough for one texel per row: the rows of the table, then masked rows.
+    ExtrapolationOptions o;
+    o.trainingLength = 50;
+    o.evaluationLength = 120;
+    o.dModel = 32;
+    auto figure = extrapolationFigure(o, 1400, 900, paperTheme());
+    ASSERT_TRUE(figure.ok());
+    LearnedParams p;
+    p.seqLen = 50;
+    p.dModel = 32;
+    const Matrix table = learnedTable(p).value();
+    const HeatmapItem* learned = nullptr;
+    for (const FigureItem& item : figure->items) {
+        const auto* h = std::get_if<HeatmapItem>(&item);
+        if (h && h->range.low == -0.06 && h->values->cols == 32) learned = h;
+    }
+    ASSERT_NE(learned, nullptr);
+    ASSERT_EQ(learned->values->rows, 120u);
+    ASSERT_EQ(learned->values->cols, 32u);
+    for (std::size_t r = 0; r < 120; ++r) {
+        for (std::size_t c = 0; c < 32; ++c) {
+            if (r < 50)
+                EXPECT_EQ((*learned->values)(r, c), table(r, c));
+            else
+                EXPECT_EQ((*learned->values)(r, c), -INFINITY);
+        }
+    }
+    // At the largest setting the table (65536 x 1024) is never held, only its block means.
+    o.trainingLength = 65536;
+    o.evaluationLength = 262144;
+    o.dModel = 1024;
+    auto large = extrapolationFigure(o, 1200, 800, paperTheme());
+    ASSERT_TRUE(large.ok()) << large.error().message;
+    for (const FigureItem& item : large->items) {
+        if (const auto* h = std::get_if<HeatmapItem>(&item)) {
+            EXPECT_LE(h->values->rows, 800u);
+            EXPECT_LE(h->values->cols, 1200u);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace poslab

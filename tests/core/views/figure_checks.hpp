@@ -1,0 +1,74 @@
+// figure_checks.hpp — what the view tests look for in a built Figure: its texts, how many
+// heatmaps and curves it holds, and whether its labels stay inside it.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "poslab/figure/figure.hpp"
+
+namespace poslab {
+
+struct Counts {
+    int heatmaps = 0, polylines = 0, texts = 0;
+    bool insideFigure = true;
+};
+
+// Counts the items, failing the test on an empty heatmap or a non-finite curve point.
+inline Counts count(const Figure& figure) {
+    Counts c;
+    auto inside = [&](Point p) {
+        if (p.x < -1 || p.y < -1 || p.x > figure.width + 1 || p.y > figure.height + 1)
+            c.insideFigure = false;
+    };
+    for (const FigureItem& item : figure.items) {
+        if (const auto* h = std::get_if<HeatmapItem>(&item)) {
+            ++c.heatmaps;
+            if (!h->values || h->values->empty()) ADD_FAILURE() << "empty heatmap";
+        } else if (const auto* p = std::get_if<PolylineItem>(&item)) {
+            ++c.polylines;
+            for (Point q : p->points) {
+                if (!std::isfinite(q.x) || !std::isfinite(q.y)) ADD_FAILURE() << "non-finite point";
+            }
+        } else if (const auto* t = std::get_if<TextItem>(&item)) {
+            ++c.texts;
+            inside(t->anchor);
+        }
+    }
+    return c;
+}
+
+inline std::vector<std::string> texts(const Figure& figure) {
+    std::vector<std::string> out;
+    for (const FigureItem& item : figure.items) {
+        if (auto* text = std::get_if<TextItem>(&item)) out.push_back(text->text);
+    }
+    return out;
+}
+
+// Whether one text item contains `part`.
+inline bool hasText(const Figure& figure, const std::string& part) {
+    for (const std::string& t : texts(figure)) {
+        if (t.find(part) != std::string::npos) return true;
+    }
+    return false;
+}
+
+// Every text of a figure joined by spaces (paragraphs wrap a sentence over several items).
+inline std::string allText(const Figure& figure) {
+    std::string out;
+    for (const std::string& t : texts(figure)) out += t + " ";
+    return out;
+}
+
+inline int heatmapCount(const Figure& figure) {
+    int count = 0;
+    for (const FigureItem& item : figure.items) count += std::holds_alternative<HeatmapItem>(item);
+    return count;
+}
+
+}  // namespace poslab

@@ -1,0 +1,68 @@
+// The position-and-meaning figures: every term drawn, and the figures say when what they show is
+// a sample of the whole.
+#include "poslab/views/meaning_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include "figure_checks.hpp"
+
+namespace poslab {
+namespace {
+
+TEST(MeaningFiguresTest, MeaningFiguresDrawEveryTerm) {
+    MeaningParams params;
+    params.seqLen = 20;
+    params.dModel = 32;
+    auto terms = meaningFigure(params, 1200, 800, darkTheme());
+    ASSERT_TRUE(terms.ok());
+    EXPECT_GE(count(*terms).heatmaps, 10);  // five heatmaps and five colour bars
+    EXPECT_TRUE(hasText(*terms, "content·position"));
+    auto add = addVersusConcatFigure(params, 1200, 800, darkTheme());
+    ASSERT_TRUE(add.ok());
+    EXPECT_TRUE(hasText(*add, "4·(2d)² = 16384"));  // 4 (2 * 32)^2
+    auto ortho = nearOrthogonalityFigure(100, 2000, 1, 1000, 600, paperTheme());
+    ASSERT_TRUE(ortho.ok());
+    EXPECT_TRUE(hasText(*ortho, "±1/√d = ±0.1"));
+    params.dModel = 1;
+    EXPECT_EQ(meaningFigure(params, 800, 600, paperTheme()).error().message,
+              "d_model must be 2..2048 (got 1)");
+}
+
+TEST(MeaningFiguresTest, NearOrthogonalitySaysHowManyDrawsItShows) {
+    // The figure says how many of the requested draws it shows.
+    auto figure = nearOrthogonalityFigure(8192, 1000000, 1, 1200, 800, paperTheme());
+    ASSERT_TRUE(figure.ok());
+    EXPECT_TRUE(hasText(*figure, "first 2048 of 1000000 seeded draws"));
+    auto all = nearOrthogonalityFigure(64, 5000, 1, 1200, 800, paperTheme());
+    ASSERT_TRUE(all.ok());
+    EXPECT_FALSE(hasText(*all, "seeded draws"));
+    EXPECT_TRUE(hasText(*all, "5000 random vectors"));
+}
+
+TEST(MeaningFiguresTest, LogitTermsSayWhenTheirRmsIsAnEstimate) {
+    MeaningParams params;
+    params.seqLen = 40;
+    params.dModel = 16;
+    params.vocabulary = 7;
+    // A budget for 8 of the 40 query rows.
+    const auto sampled = logitTermMaps(params, 13, 8LL * 5 * 40 * 16);
+    ASSERT_TRUE(sampled.ok());
+    // The figure says the RMS is an estimate.
+    Figure figure = emptyFigure(1200, 800, paperTheme());
+    drawLogitTerms(figure, {0, 0, 1200, 800}, params, *sampled, paperTheme());
+    EXPECT_TRUE(hasText(figure, "(rms ≈ "));
+    EXPECT_NE(allText(figure).find("over 8 evenly spaced query rows of 40"), std::string::npos);
+}
+
+TEST(MeaningFiguresTest, AddVersusConcatSaysHowManyPositionsItReadsBack) {
+    MeaningParams large;
+    large.seqLen = 1024;
+    large.dModel = 512;
+    auto figure = addVersusConcatFigure(large, 1200, 800, paperTheme());
+    ASSERT_TRUE(figure.ok());
+    EXPECT_NE(allText(*figure).find("over 256 evenly spaced of 1024 positions"), std::string::npos)
+        << allText(*figure);
+}
+
+}  // namespace
+}  // namespace poslab

@@ -1,0 +1,107 @@
+// The T5 figures: bucket texels equal to Hugging Face's buckets, range texts, edited biases, and
+// no L x L matrix at huge lengths.
+#include "poslab/views/t5_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "figure_checks.hpp"
+
+namespace poslab {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(T5FiguresTest, BucketTexelsAreHuggingFaceBuckets) {
+    // 32 buckets, max_distance 128, bidirectional: keys 16, 32, 64 before the query are buckets
+    // 10, 12, 14; after it 26, 28, 30 (log(2^k)/log(16) * 8 is exactly 2k in float32).
+    T5FigureOptions options;
+    options.params = {100, 32, 128, true};
+    const T5Layout layout = t5Layout({0, 0, 2600, 1800}, darkTheme());
+    auto data = computeT5FigureData(options, layout);
+    ASSERT_TRUE(data);
+    const Matrix& ids = *data->buckets.values;
+    ASSERT_EQ(ids.rows, 100u);  // one texel per cell at this size
+    EXPECT_EQ(ids(80, 64), 10);
+    EXPECT_EQ(ids(80, 48), 12);
+    EXPECT_EQ(ids(80, 16), 14);
+    EXPECT_EQ(ids(0, 16), 26);
+    EXPECT_EQ(ids(0, 32), 28);
+    EXPECT_EQ(ids(0, 64), 30);
+    EXPECT_EQ(ids(5, 5), 0);
+    EXPECT_EQ(ids(0, 1), 17);  // the first bucket after the query: n + 1
+    // The bias matrix reads each cell's bucket value.
+    const Matrix& bias = *data->bias.values;
+    EXPECT_EQ(bias(80, 64), data->biases[10]);
+    EXPECT_EQ(bias(0, 64), data->biases[30]);
+    EXPECT_EQ(data->biases, seededBucketBiases(32, 0));
+}
+
+TEST(T5FiguresTest, RangeTexts) {
+    // Bucket 10 holds distances d with floor(log(d/8)/log(16) * 8) = 2: d/8 in [2, 2^1.5),
+    // so d = 16..22. Bucket 15, the last before the query, starts at 8 * 16^(7/8) = 90.5.
+    T5Params p{64, 32, 128, true};
+    std::vector<std::string> expected(32);
+    for (const BucketRange& r : t5BucketRanges(p)) expected[std::size_t(r.bucket)] = t5RangeText(r);
+    EXPECT_EQ(expected[0], "0");
+    EXPECT_EQ(expected[3], "-3");
+    EXPECT_EQ(expected[10], "-22..-16");
+    EXPECT_EQ(expected[15], "-inf..-91");
+    EXPECT_EQ(expected[26], "16..22");
+    EXPECT_EQ(expected[31], "91..+inf");
+    EXPECT_EQ(expected[16], "");  // bucket n: no key after the query has distance 0
+}
+
+TEST(T5FiguresTest, EditedBiasesAreDrawn) {
+    T5FigureOptions options;
+    options.params = {20, 8, 16, false};
+    options.bucketBiases = {0, 1, 2, 3, 4, 5, 6, 7};
+    const T5Layout layout = t5Layout({0, 0, 1600, 1000}, darkTheme());
+    auto data = computeT5FigureData(options, layout);
+    ASSERT_TRUE(data);
+    const Matrix& bias = *data->bias.values;
+    // Decoder buckets: every future key in bucket 0; distance d < 4 is bucket d.
+    EXPECT_EQ(bias(3, 10), 0);
+    EXPECT_EQ(bias(5, 2), 3);
+    EXPECT_EQ(data->biasRange.high, 7);
+    options.bucketBiases = {1, 2};
+    EXPECT_FALSE(validate(options));
+    options.bucketBiases = {0, 1, 2, 3, 4, 5, 6, kInf};
+    EXPECT_EQ(validate(options).error().message, "bucket bias 7 must be a finite number (got inf)");
+}
+
+TEST(T5FiguresTest, FigureHasEveryPart) {
+    T5FigureOptions options;
+    Figure figure = emptyFigure(1400, 900, paperTheme());
+    ASSERT_TRUE(drawT5Figure(figure, {0, 0, 1400, 900}, options, paperTheme()));
+    EXPECT_TRUE(hasText(figure, "Bucket of j - i (32 buckets, max_distance 128)"));
+    EXPECT_TRUE(hasText(figure, "bidirectional"));
+    EXPECT_TRUE(hasText(figure, "bucket id"));
+    EXPECT_TRUE(hasText(figure, "max_distance"));
+    EXPECT_TRUE(hasText(figure, "exact below 8"));
+    EXPECT_TRUE(hasText(figure, "seed 0"));
+    // Bucket ids, legend strip, bias matrix and its colour bar.
+    EXPECT_EQ(heatmapCount(figure), 4);
+
+    options.params.numBuckets = 3;
+    EXPECT_EQ(drawT5Figure(figure, {0, 0, 1400, 900}, options, paperTheme()).error().message,
+              "num_buckets must be 4..1024 when bidirectional (got 3)");
+}
+
+TEST(T5FiguresTest, HugeLengthsNeedNoMatrix) {
+    // 1048576^2 doubles would be 8 TiB; the figure samples texels from offsets instead.
+    T5FigureOptions options;
+    options.params = {1 << 20, 32, 128, true};
+    const T5Layout layout = t5Layout({0, 0, 1200, 800}, darkTheme());
+    auto data = computeT5FigureData(options, layout);
+    ASSERT_TRUE(data);
+    EXPECT_LE(float(data->buckets.values->cols), layout.buckets.width);
+    EXPECT_LE(float(data->bias.values->rows), layout.bias.height);
+}
+
+}  // namespace
+}  // namespace poslab
