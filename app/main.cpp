@@ -108,6 +108,13 @@ int main(int argc, char** argv) {
             }
         }
         if (launch->presentation) application.tour().setPresentation(application.state(), true);
+        if (launch->zoom > 0) application.setZoom(launch->zoom);
+        if (!launch->openPath.empty()) {
+            if (auto status = application.openFile(launch->openPath); !status) {
+                std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+                return poslab::cli::kExitBadInput;
+            }
+        }
         if (!launch->initialView.empty()) {
             if (auto status = application.selectView(launch->initialView); !status) {
                 std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
+#include "cli/manual.hpp"
 #include "cli/spec.hpp"
+#include "commands/launch_options.hpp"
 #include "commands/commands.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/offscreen.hpp"
@@ -22,6 +25,16 @@ int fail(const std::string& message) {
 }
 
 bool isHelp(const std::string& a) { return a == "--help" || a == "-h" || a == "help"; }
+
+// `poslab FILE` opens FILE in the window (the desktop entry's %f): anything that exists, or that
+// names one of the types the window reads, so a missing file gets the GUI's own message.
+bool looksLikeFileToOpen(const std::string& word) {
+    std::error_code error;
+    if (std::filesystem::exists(word, error)) return true;
+    const std::filesystem::path path(word);
+    const std::string extension = path.extension().string();
+    return extension == ".json" || extension == ".npy" || extension == ".safetensors";
+}
 
 OptionSpec outOption(const std::string& formats) {
     return {"out", "FILE", "output file (" + formats + ", chosen by the extension); required"};
@@ -152,38 +165,32 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
 
 // renderCommonOptions, readRenderSettings and buildRegistry: commands.cpp (GL-free).
 
-// A two-column table, aligned by hand.
-// clang-format off
 std::string mainHelp() {
-    return "PosLab — see how transformers encode token position.\n\n"
+    return "PosLab " POSLAB_VERSION " — see how transformers encode token position.\n\n"
            "Usage:\n"
-           "  poslab                      start the GUI\n"
+           "  poslab [options] [FILE]     start the GUI; FILE (config.json, .npy, session) opens\n"
+           "                              in the view that reads it\n"
            "  poslab export KIND [...]    write a matrix as CSV or NPY (poslab export --help)\n"
-           "  poslab render VIEW [...]    draw a figure to PNG, SVG or PDF, no display needed (poslab render --help)\n"
+           "  poslab render VIEW [...]    draw a figure to PNG, SVG or PDF, no display needed "
+           "(poslab render --help)\n"
            "  poslab render --spec F.json render a batch of figures listed in a JSON file\n"
-           "  poslab --help               this text\n\n"
-           "GUI options:\n"
-           "  --bench-frames N            time N frames of a heatmap changing, print frame times and\n"
-           "                              resident memory, exit; --bench-scenario slider (the sinusoidal\n"
-           "                              base moves; default), pan-zoom (its window moves) or\n"
-           "                              rope-pan-zoom (the RoPE angle map's); --bench-seq-len L\n"
-           "                              --bench-d-model D (head_dim for RoPE)\n"
-           "  --screenshot FILE.png       save a screenshot after the first frames, then exit\n"
-           "  --view NAME                 open this view first\n"
-           "  --lesson N                  open the guided tour at lesson N (Tour menu; arrows step)\n"
-           "  --presentation              start in presentation mode (F5: large fonts, no controls)\n"
-           "  --session FILE              open a saved session (File > Save session)\n"
-           "  --save-session FILE         save the session to FILE at exit\n"
-           "  --fresh                     ignore the session remembered in ~/.config/poslab\n"
-           "  --remember                  use the remembered session even with --screenshot\n";
+           "  poslab --help               this text\n"
+           "  poslab --version            the version\n"
+           "  poslab --manual             the man page (roff)\n"
+           "  poslab --completions SHELL  the completion script for bash or zsh\n\n"
+           "GUI options:\n" +
+           formatOptionHelp(launchOptionSpecs());
 }
-// clang-format on
 
 bool wantsCommandLine(const std::vector<std::string>& arguments) {
     if (arguments.empty()) return false;
     const std::string& first = arguments[0];
-    return first == "export" || first == "render" || isHelp(first) || first == "--version" ||
-           (first.rfind("--", 0) != 0);
+    if (first == "export" || first == "render" || isHelp(first) || first == "--version" ||
+        first == "--manual" || first == "--completions") {
+        return true;
+    }
+    // A first word that is not an option: a file to open in the window, or a mistyped command.
+    return first.rfind("--", 0) != 0 && !looksLikeFileToOpen(first);
 }
 
 int runCommandLine(const std::vector<std::string>& arguments) {
@@ -193,13 +200,27 @@ int runCommandLine(const std::vector<std::string>& arguments) {
         return kExitOk;
     }
     if (command == "--version") {
-        std::puts("poslab 0.1.0");
+        if (arguments.size() > 1) return fail("--version takes no arguments");
+        std::puts("poslab " POSLAB_VERSION);
         return kExitOk;
     }
     const CommandRegistry registry = buildRegistry();
+    if (command == "--manual") {
+        if (arguments.size() > 1) return fail("--manual takes no arguments");
+        std::fputs(manualPage(registry, launchOptionSpecs(), POSLAB_VERSION).c_str(), stdout);
+        return kExitOk;
+    }
+    if (command == "--completions") {
+        if (arguments.size() != 2) return fail("usage: poslab --completions bash|zsh");
+        auto script = completionScript(registry, launchOptionSpecs(), arguments[1]);
+        if (!script) return fail(script.error().message);
+        std::fputs(script->c_str(), stdout);
+        return kExitOk;
+    }
     if (command == "export") return runExport(registry, arguments);
     if (command == "render") return runRender(registry, arguments);
-    return fail("unknown command '" + command + "' (commands: export, render; see poslab --help)");
+    return fail("unknown command '" + command +
+                "' (commands: export, render; a file to open must exist; see poslab --help)");
 }
 
 }  // namespace poslab::cli

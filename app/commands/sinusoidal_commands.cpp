@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "poslab/views/icon_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
 namespace poslab::cli {
@@ -121,6 +122,19 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
              drawSinusoidalCurves(figure, {0, 0, figure.width, figure.height}, *params, options, settings.theme);
              return figure;
+         }});
+
+    // The application icon (a corner of the table): the build writes the desktop icons with it.
+    registry.renders.push_back(
+        {"icon", "PosLab's application icon: a corner of the sinusoidal table on a dark tile",
+         {{"size", "S", "icon size in pixels, 16..1024 (default 256; --width/--height are ignored)"}},
+         [](const ArgMap& args, const RenderSettings&) -> Result<Figure> {
+             auto size = args.integer("size", 256);
+             if (!size) return size.error();
+             if (*size < 16 || *size > 1024) {
+                 return Error{"--size must be 16..1024 (got " + std::to_string(*size) + ")"};
+             }
+             return iconFigure(float(*size));
          }});
 }
 

@@ -1,5 +1,7 @@
 #include "gfx/fonts.hpp"
 
+#include <backends/imgui_impl_opengl3.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -108,6 +110,19 @@ bool FontSet::loadOnly(const std::vector<float>& pixelSizes, const std::string& 
     io.FontDefault = ui_;
     io.Fonts->Build();
     return true;
+}
+
+void FontSet::rebuild(float uiSize, float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    const bool uploaded = io.Fonts->TexID != ImTextureID{};
+    io.Fonts->Clear();
+    load(uiSize, scale);
+    io.Fonts->Build();
+    // Before the backend's first NewFrame there is no texture yet: it creates one from this atlas.
+    if (uploaded) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
 }
 
 ImFont* FontSet::forSize(float pixels) const {

@@ -23,6 +23,9 @@ class FontSet {
     // Returns true when it rebuilt the atlas (the renderer must upload the texture again),
     // false when the atlas already held everything asked for.
     bool loadOnly(const std::vector<float>& pixelSizes, const std::string& text);
+    // The GUI at another scale (HiDPI monitor, zoom): clears the atlas, load(uiSize, scale), and
+    // uploads the new atlas when the renderer backend already holds one.
+    void rebuild(float uiSize, float scale);
 
     // ---- Use
     ImFont* ui() const { return ui_; }    // the widgets' font

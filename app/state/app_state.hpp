@@ -28,10 +28,14 @@ struct SinusoidalViewState {
     int curvePositions = 100;
 };
 
+inline constexpr float kMinUiZoom = 0.5f;  // --zoom, the session's uiZoom and Ctrl+-/Ctrl+=
+inline constexpr float kMaxUiZoom = 3.0f;
+
 // Each view's state is a plain struct; a new view adds its struct above and one member below.
 struct AppState {
     ThemeId theme = ThemeId::Dark;
     bool showControls = true;
+    float uiZoom = 1.0f;  // interface zoom on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0)
     SinusoidalViewState sinusoidal;
     AlibiViewState alibi;      // bias_state.hpp
     T5ViewState t5;

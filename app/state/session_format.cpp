@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/alibi.hpp"
@@ -799,6 +800,7 @@ json sessionToJson(const AppState& state, const SessionLayout& layout) {
               {"fullScreen", layout.fullScreen}}},
             {"theme", themeName(state.theme)},
             {"showControls", state.showControls},
+            {"uiZoom", state.uiZoom},
             {"sinusoidal", toJson(state.sinusoidal)},
             {"similarity", toJson(state.similarity)},
             {"meaning", toJson(state.meaning)},
@@ -819,6 +821,14 @@ void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
     Fields top(object, "session", warnings);
     top.name("theme", state.theme, parseTheme);
     top.boolean("showControls", state.showControls);
+    double zoom = state.uiZoom;
+    top.number("uiZoom", zoom);
+    if (zoom >= kMinUiZoom && zoom <= kMaxUiZoom) {
+        state.uiZoom = float(zoom);
+    } else {
+        warnings.push_back("session.uiZoom: must be 0.5..3 (got " + formatValue(zoom, 6) +
+                           "); kept " + formatValue(state.uiZoom, 6));
+    }
     auto apply = [&](const char* key, auto& view) {
         auto it = object.find(key);
         if (it != object.end()) fromJson(*it, view, warnings);

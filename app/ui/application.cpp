@@ -3,13 +3,15 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <ctime>
 
 #include "gfx/fonts.hpp"
 #include "gfx/heatmap_textures.hpp"
 #include "gfx/image_io.hpp"
-#include "panels/t5_panel.hpp"
+#include "state/open_file.hpp"
 
 namespace poslab::ui {
 
@@ -27,8 +29,17 @@ Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
     glfwSetWindowUserPointer(window, this);
     glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
         auto* application = static_cast<Application*>(glfwGetWindowUserPointer(w));
-        for (int i = 0; i < count; ++i) application->droppedFiles.emplace_back(paths[i]);
+        for (int i = 0; i < count; ++i) (void)application->openFile(paths[i]);
     });
+    // HiDPI: fonts and widgets follow the monitor's scale, also when the window changes monitor.
+    float scaleX = 1, scaleY = 1;
+    glfwGetWindowContentScale(window, &scaleX, &scaleY);
+    contentScale_ = std::clamp(std::max(scaleX, scaleY), 0.5f, 4.0f);
+    glfwSetWindowContentScaleCallback(window, [](GLFWwindow* w, float x, float y) {
+        auto* application = static_cast<Application*>(glfwGetWindowUserPointer(w));
+        application->contentScale_ = std::clamp(std::max(x, y), 0.5f, 4.0f);
+    });
+    baseStyle_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
     return heatmaps_->initialize();
 }
 
@@ -59,8 +70,53 @@ std::string timestampedScreenshotName() {
 
 }  // namespace
 
+Status Application::openFile(const std::string& path) {
+    auto kind = classifyFileToOpen(path);
+    if (!kind) {
+        status_ = kind.error().message;
+        return kind.error();
+    }
+    if (*kind == FileToOpen::Session) {
+        Status opened = openSession(*this, path);
+        status_ = opened ? "Opened the session " + path : opened.error().message;
+        return opened;
+    }
+    const std::string view = viewFor(*kind);
+    for (std::size_t i = 0; i < panels_.size(); ++i) {
+        if (view == panels_[i]->title()) {
+            viewToSelect_ = int(i);
+            pendingFiles_.emplace_back(i, path);  // handed over when that panel draws
+            return success();
+        }
+    }
+    return Error{"no " + view + " view to open '" + path + "' in"};
+}
+
+void Application::setZoom(float zoom) {
+    state_.uiZoom = std::clamp(zoom, kMinUiZoom, kMaxUiZoom);
+}
+
+void Application::prepareFrame() {
+    const float scale = uiScale();
+    if (std::abs(scale - bakedScale_) < 1e-3f || !fonts_ || !baseStyle_) return;
+    fonts_->rebuild(16.0f, scale);
+    ImGuiStyle style = *baseStyle_;
+    style.ScaleAllSizes(scale);
+    ImGui::GetStyle() = style;
+    bakedScale_ = scale;
+}
+
 void Application::handleShortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
+    // Zoom like a browser: Ctrl+= (or Ctrl++), Ctrl+-, Ctrl+0; the keypad's + and - too.
+    if (io.KeyCtrl && !io.WantTextInput) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
+            setZoom(state_.uiZoom * 1.1f);
+        if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
+            setZoom(state_.uiZoom / 1.1f);
+        if (ImGui::IsKeyPressed(GLFW_KEY_0, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_0, false))
+            setZoom(1.0f);
+    }
     if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestedScreenshot = timestampedScreenshotName();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false)) exportDialog_.open();
@@ -82,6 +138,12 @@ void Application::drawMenuBar() {
     }
     if (ImGui::BeginMenu("View")) {
         ImGui::MenuItem("Controls", "Ctrl+Tab", &state_.showControls);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Zoom in", "Ctrl+=")) setZoom(state_.uiZoom * 1.1f);
+        if (ImGui::MenuItem("Zoom out", "Ctrl+-")) setZoom(state_.uiZoom / 1.1f);
+        if (ImGui::MenuItem("Actual size", "Ctrl+0")) setZoom(1.0f);
+        ImGui::TextDisabled("Zoom %.0f %% (monitor scale %.2g)", state_.uiZoom * 100, contentScale_);
+        ImGui::Separator();
         if (ImGui::MenuItem("Dark figures", nullptr, state_.theme == ThemeId::Dark)) state_.theme = ThemeId::Dark;
         if (ImGui::MenuItem("Paper figures", nullptr, state_.theme == ThemeId::Paper)) state_.theme = ThemeId::Paper;
         ImGui::EndMenu();
@@ -103,11 +165,10 @@ void Application::frame() {
     FrameContext context;
     context.fonts = fonts_;
     context.heatmaps = heatmaps_.get();
-    context.theme = themeFor(state_.theme);
+    context.uiScale = uiScale();
+    context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
     tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text
-    context.droppedFiles.swap(droppedFiles);
-    droppedFiles.clear();
 
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
@@ -126,6 +187,16 @@ void Application::frame() {
             const ImGuiTabItemFlags tabFlags = int(i) == viewToSelect_ ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(panel->title(), nullptr, tabFlags)) {
                 activePanel_ = i;
+                // Files opened for this panel reach it once it is the visible one.
+                context.droppedFiles.clear();
+                for (auto it = pendingFiles_.begin(); it != pendingFiles_.end();) {
+                    if (it->first == i) {
+                        context.droppedFiles.push_back(it->second);
+                        it = pendingFiles_.erase(it);
+                    } else {
+                        ++it;
+                    }
+                }
                 panel->draw(state_, context);
                 ImGui::EndTabItem();
             }
@@ -146,7 +217,6 @@ void Application::frame() {
     tour_.drawCard(state_, *this);
     tour_.endFrame();
     animating_ = context.animating || exportDialog_.busy();  // progress keeps frames coming
-    if (!context.droppedFiles.empty()) status_ = "Dropped files are read by the RoPE view (config.json)";
 }
 
 Status Application::startLesson(int number) {

@@ -12,6 +12,7 @@
 #include "ui/tour.hpp"
 
 struct GLFWwindow;
+struct ImGuiStyle;
 
 namespace poslab::gfx {
 class FontSet;
@@ -41,6 +42,8 @@ struct LaunchOptions {
     std::string saveSessionPath;  // non-empty: save the session here at exit
     bool remember = false;        // use the remembered session even in scripted runs
     bool fresh = false;           // ignore the remembered session (and do not overwrite it)
+    float zoom = 0;               // > 0: interface zoom for this run (--zoom), over the session's
+    std::string openPath;         // non-empty: a file to open in its view (`poslab FILE`)
 };
 
 class Application {
@@ -62,9 +65,18 @@ public:
     void setStatus(std::string message) { status_ = std::move(message); }
     GLFWwindow* window() const { return window_; }
     Tour& tour() { return tour_; }
+    // Opens a config.json, .npy, .safetensors or session file in the view that reads it (the
+    // command line's FILE and files dropped on the window); problems go to the status line.
+    Status openFile(const std::string& path);
+
+    // ---- Scale: the monitor's content scale (GLFW) times the interface zoom
+    float uiScale() const { return contentScale_ * state_.uiZoom; }
+    void setZoom(float zoom);  // clamped to kMinUiZoom..kMaxUiZoom
+    // Before ImGui's NewFrame: re-bakes the fonts and rescales the style when the scale changed
+    // (a zoom key, or the window moved to a monitor with another scale).
+    void prepareFrame();
 
     std::string requestedScreenshot;  // set by F12 or --screenshot; written after the frame
-    std::vector<std::string> droppedFiles;  // from GLFW's drop callback, for the next frame
 
 private:
     void drawMenuBar();
@@ -82,6 +94,10 @@ private:
     Tour tour_;                    // lessons, presentation mode, full screen (tour.hpp)
     SessionDialog sessionDialog_;  // File > Save session… / Open session…
     bool animating_ = false;
+    float contentScale_ = 1.0f;  // the window's monitor: 2 on a 4K laptop at 200 %
+    float bakedScale_ = 1.0f;    // the scale the fonts and style were last built for
+    std::unique_ptr<ImGuiStyle> baseStyle_;  // the style at scale 1, scaled from afresh each time
+    std::vector<std::pair<std::size_t, std::string>> pendingFiles_;  // panel index, path
     bool quit_ = false;
 };
 

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 
 #include "commands/args.hpp"
+#include "commands/launch_options.hpp"
 #include "gfx/gl_context.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
@@ -25,25 +26,23 @@
 namespace poslab::ui {
 
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments) {
-    const std::vector<cli::OptionSpec> options = {
-        {"bench-frames", "N", "frames to time in a benchmark scenario"},
-        {"bench-scenario", "NAME",
-         "slider (the base moves), pan-zoom or rope-pan-zoom (the RoPE angle map; default slider)"},
-        {"bench-seq-len", "L", "positions in the benchmark's table"},
-        {"bench-d-model", "D", "dimensions in the benchmark's table"},
-        {"screenshot", "FILE.png", "save a screenshot after the first frames, then quit"},
-        {"view", "NAME", "view to open first"},
-        {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
-        {"seed", "S", "random seed for --soak (default 1)"},
-        {"lesson", "N", "open the guided tour at lesson N"},
-        {"presentation", "", "start in presentation mode"},
-        {"session", "FILE", "open this session file"},
-        {"save-session", "FILE", "save the session here at exit"},
-        {"remember", "", "use the remembered session even with --screenshot/--bench-frames"},
-        {"fresh", "", "ignore the remembered session"}};
-    auto args = cli::parseArguments(arguments, options, "poslab");
-    if (!args) return args.error();
+    const std::vector<cli::OptionSpec> options = cli::launchOptionSpecs();
+    // `poslab FILE [options]`: the file comes first, as a desktop entry's %f does.
     LaunchOptions launch;
+    std::vector<std::string> rest = arguments;
+    if (!rest.empty() && rest.front().rfind("--", 0) != 0) {
+        launch.openPath = rest.front();
+        rest.erase(rest.begin());
+    }
+    auto args = cli::parseArguments(rest, options, "poslab");
+    if (!args) return args.error();
+    if (args->has("zoom")) {
+        auto zoom = args->number("zoom", 1);
+        if (!zoom) return zoom.error();
+        if (!(*zoom >= kMinUiZoom && *zoom <= kMaxUiZoom))
+            return Error{"--zoom must be 0.5..3 (got " + *args->raw("zoom") + ")"};
+        launch.zoom = float(*zoom);
+    }
     auto frames = args->integer("bench-frames", 0);
     if (!frames) return frames.error();
     if (*frames < 0 || *frames > 1000000) {
@@ -186,6 +185,7 @@ struct ScriptedPointer {
 
 // Returns the number of triangles Dear ImGui submitted (the cost driver on software GL).
 int renderFrame(GLFWwindow* window, Application& application, ScriptedPointer pointer = {}) {
+    application.prepareFrame();  // fonts re-baked first when the scale changed
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     // After the backend has read the real mouse:

@@ -144,7 +144,7 @@ void Tour::drawMenu(AppState& state, Application& application, GLFWwindow* windo
 void Tour::beginFrame(const AppState& state, FrameContext& context, const gfx::FontSet* fonts) {
     fontPushed_ = false;
     if (!state.tour.presentation) return;
-    context.uiScale = kPresentationScale;
+    context.uiScale *= kPresentationScale;
     context.theme = scaledTheme(context.theme, kPresentationScale);
     if (fonts && fonts->ui()) {
         ImGui::PushFont(fonts->forSize(ImGui::GetFontSize() * kPresentationScale));

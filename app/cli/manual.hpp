@@ -1,0 +1,31 @@
+// manual.hpp — the man page and shell completions, generated from the same option tables that
+// `poslab --help`, `poslab export --help` and `poslab render --help` print, so they cannot drift.
+//
+//   poslab --manual            > poslab.1        (the build installs it as man1/poslab.1.gz)
+//   poslab --completions bash  > poslab          (bash-completion/completions/poslab)
+//   poslab --completions zsh   > _poslab         (zsh/vendor-completions/_poslab)
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands/args.hpp"
+#include "commands/commands.hpp"
+#include "poslab/base/result.hpp"
+
+namespace poslab::cli {
+
+// ---- Generators
+// roff (man(7)) for section 1; guiOptions are the options of `poslab` without a command.
+std::string manualPage(const CommandRegistry& registry, const std::vector<OptionSpec>& guiOptions,
+                       std::string_view version);
+// "bash" or "zsh"; any other name is refused in one line naming the valid ones.
+Result<std::string> completionScript(const CommandRegistry& registry,
+                                     const std::vector<OptionSpec>& guiOptions,
+                                     std::string_view shell);
+
+// ---- Helpers (exposed for tests)
+std::string roffEscape(std::string_view text);  // backslashes, leading dots/quotes, hyphens
+
+}  // namespace poslab::cli

@@ -1,0 +1,88 @@
+#include "state/open_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "state/session_format.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+std::string lowerExtension(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return extension;
+}
+
+// The file's first bytes, without blocking on a FIFO or a device (O_NONBLOCK, regular files only).
+Result<std::string> readHead(const std::string& path, std::size_t limit) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return Error{"cannot open '" + path + "': " + std::strerror(errno)};
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        return Error{"'" + path + "' is not a regular file"};
+    }
+    std::string head(limit, '\0');
+    const ssize_t got = ::read(fd, head.data(), limit);
+    ::close(fd);
+    if (got < 0) return Error{"cannot read '" + path + "': " + std::strerror(errno)};
+    head.resize(std::size_t(got));
+    return head;
+}
+
+}  // namespace
+
+Result<FileToOpen> classifyFileToOpen(const std::string& path) {
+    const std::string extension = lowerExtension(path);
+    if (extension == ".npy" || extension == ".safetensors") {
+        auto head = readHead(path, 1);  // exists, readable, regular: the view reports the rest
+        if (!head) return head.error();
+        return FileToOpen::PositionTable;
+    }
+    if (extension != ".json") {
+        return Error{"cannot open '" + path +
+                     "': PosLab opens config.json, .npy, .safetensors and session .json files"};
+    }
+    auto head = readHead(path, 64 * 1024);
+    if (!head) return head.error();
+    // A session names its format; anything else that is a JSON object is taken as a model's
+    // config.json, whose reader then says what it could not use.
+    const nlohmann::json object = nlohmann::json::parse(*head, nullptr, false);
+    if (object.is_object()) {
+        auto format = object.find("format");
+        if (format != object.end() && format->is_string() && *format == kSessionFormat)
+            return FileToOpen::Session;
+        return FileToOpen::ModelConfig;
+    }
+    // Larger than the head, or not JSON at all: the keys decide as far as they were read.
+    if (head->find("\"" + std::string(kSessionFormat) + "\"") != std::string::npos)
+        return FileToOpen::Session;
+    if (std::all_of(head->begin(), head->end(), [](unsigned char c) { return std::isspace(c); }))
+        return Error{"cannot open '" + path + "': the file is empty"};
+    if (head->find_first_not_of(" \t\r\n") != std::string::npos && (*head)[head->find_first_not_of(" \t\r\n")] != '{')
+        return Error{"cannot open '" + path + "': not a JSON object"};
+    return FileToOpen::ModelConfig;
+}
+
+const char* viewFor(FileToOpen kind) {
+    switch (kind) {
+        case FileToOpen::Session:
+            return "";
+        case FileToOpen::ModelConfig:
+            return "RoPE";
+        case FileToOpen::PositionTable:
+            return "Learned";
+    }
+    return "";
+}
+
+}  // namespace poslab::ui
