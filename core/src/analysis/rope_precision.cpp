@@ -51,8 +51,7 @@ double roundToFormat(double value, FloatFormat format) {
     std::frexp(value, &exponent);  // |value| = f * 2^exponent, f in [0.5, 1)
     const int ulpExponent = std::max(exponent - limits.significandBits, limits.minExponent);
     // Scaling by a power of two is exact, and nearbyint rounds ties to even in the default mode.
-    const double rounded =
-        std::ldexp(std::nearbyint(std::ldexp(value, -ulpExponent)), ulpExponent);
+    const double rounded = std::ldexp(std::nearbyint(std::ldexp(value, -ulpExponent)), ulpExponent);
     if (std::abs(rounded) > limits.maxFinite) {
         return std::copysign(std::numeric_limits<double>::infinity(), value);
     }
@@ -89,8 +88,8 @@ Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFor
         const double roundedTheta = roundToFormat(pair.theta, format);
         for (long long m = 0; m <= maxPosition; ++m) {
             const double exact = double(m) * pair.theta;
-            const double angle = roundToFormat(roundToFormat(double(m), format) * roundedTheta,
-                                               format);
+            const double angle =
+                roundToFormat(roundToFormat(double(m), format) * roundedTheta, format);
             double error = std::numeric_limits<double>::infinity();
             if (std::isfinite(angle)) {
                 error = std::abs(std::remainder(angle - exact, 2.0 * std::numbers::pi));
@@ -115,7 +114,8 @@ Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFor
     return report;
 }
 
-Result<std::vector<BasePrecision>> ropePrecisionByBase(int headDim, const std::vector<double>& bases,
+Result<std::vector<BasePrecision>> ropePrecisionByBase(int headDim,
+                                                       const std::vector<double>& bases,
                                                        FloatFormat format, long long maxPosition,
                                                        double threshold) {
     std::vector<BasePrecision> out;

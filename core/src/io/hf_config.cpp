@@ -6,6 +6,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -123,6 +124,9 @@ struct Parser {
     Section block;  // rope_scaling, or v5's rope_parameters; object null when absent
     bool blockIsRopeParameters = false;
     Section perLayerType;  // v5 rope_parameters keyed by layer type; object null otherwise
+    std::shared_ptr<json> withDefaults;  // the model section plus its class's defaults
+
+    Status applyClassDefaults();
 
     void note(std::string line) { config.notes.push_back(std::move(line)); }
     void warn(std::string line) { config.warnings.push_back(std::move(line)); }
@@ -164,6 +168,8 @@ Status Parser::selectSections(const json& root) {
             config.modelType = inner->value_or("");
         }
     }
+
+    if (auto s = applyClassDefaults(); !s) return s;
 
     for (const char* key : {"rope_scaling", "rope_parameters"}) {
         const json* value = model.find(key);
@@ -511,6 +517,48 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
     auto truncate = readBool(block, "truncate");
     if (!truncate) return truncate.error();
     scaling.truncate = truncate->value_or(true);
+    return success();
+}
+
+// Keys a configuration class fills in when config.json leaves them out (their __init__ defaults);
+// Gemma 3's published configs, for one, give little more than hidden_size and the layer count.
+Status Parser::applyClassDefaults() {
+    static const std::vector<std::pair<std::string, json>> kDefaults = {
+        {"gemma3_text",
+         {{"head_dim", 256},
+          {"num_attention_heads", 8},
+          {"rope_theta", 1000000.0},
+          {"rope_local_base_freq", 10000.0},
+          {"max_position_embeddings", 131072},
+          {"sliding_window", 4096}}},
+        {"modernbert",
+         {{"global_rope_theta", 160000.0},
+          {"local_rope_theta", 10000.0},
+          {"global_attn_every_n_layers", 3},
+          {"local_attention", 128},
+          {"max_position_embeddings", 8192}}},
+        {"falcon", {{"max_position_embeddings", 2048}}},
+        {"gptj", {{"n_positions", 2048}, {"rotary_dim", 64}}},
+        {"deepseek_v3", {{"rope_interleave", true}}},
+    };
+    std::string type = config.modelType;
+    if (type == "gemma3" && model.prefix == "text_config.") type = "gemma3_text";
+    for (const auto& [name, defaults] : kDefaults) {
+        if (name != type) continue;
+        auto merged = std::make_shared<json>(*model.object);
+        std::string applied;
+        for (const auto& [key, value] : defaults.items()) {
+            if (model.has(key.c_str())) continue;
+            // A layer_types list replaces Gemma's pattern; keep the window default regardless.
+            (*merged)[key] = value;
+            applied += (applied.empty() ? "" : ", ") + key + " " + value.dump();
+        }
+        if (!applied.empty()) {
+            note(name + " configuration defaults for absent keys: " + applied);
+            withDefaults = merged;
+            model.object = withDefaults.get();
+        }
+    }
     return success();
 }
 

@@ -282,13 +282,29 @@ TEST(HfConfigTest, RejectsBrokenConfigs) {
               "head size unknown: head_dim is absent and so is hidden_size");
     const std::string head = R"("hidden_size": 4096, "num_attention_heads": 32,
                                 "max_position_embeddings": 131072, )";
+    // LongRoPE lists must have one entry per rotated pair (4096 / 32 = 128 dims: 64 pairs).
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "longrope", "factor": 2,
               "long_factor": [1.0], "short_factor": [1.0]}})"),
-              "rope_scaling.rope_type 'longrope' is not supported (supported: default, linear, "
-              "dynamic, yarn, llama3)");
+              "rope_scaling.short_factor must have rotated dims / 2 = 64 entries (got 1)");
+    // "su" is LongRoPE's legacy name, so it needs the lists too.
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"type": "su"}})"),
-              "rope_scaling.type 'su' is not supported (supported: default, linear, dynamic, "
-              "yarn, llama3)");
+              "rope_scaling.short_factor is required for rope type longrope");
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "longrope",
+              "long_factor": [], "short_factor": "1"}})"),
+              "rope_scaling.short_factor must be a list of numbers (got \"1\")");
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "ntk-by-parts"}})"),
+              "rope_scaling.rope_type 'ntk-by-parts' is not supported (supported: default, "
+              "linear, dynamic, yarn, llama3, longrope, su, proportional, mrope)");
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "proportional",
+              "factor": 2}})"),
+              "rope_scaling.factor is not supported with rope type proportional (supported: "
+              "absent or 1)");
+    EXPECT_EQ(errorOf("{" + head + R"("num_hidden_layers": 4, "layer_types": ["full_attention"]})"),
+              "layer_types must be a list of 4 strings (one per layer)");
+    EXPECT_EQ(errorOf("{" + head + R"("num_hidden_layers": 4, "no_rope_layers": [1, 1]})"),
+              "no_rope_layers must have at least 4 entries (got 2)");
+    EXPECT_EQ(errorOf("{" + head + R"("num_hidden_layers": 2, "no_rope_layers": [1, 2]})"),
+              "no_rope_layers[1] must be 0 or 1 (got 2)");
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"factor": 2.0}})"),
               "rope_scaling.rope_type is missing (nor is there a legacy rope_scaling.type)");
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": "llama3"})"),

@@ -29,10 +29,10 @@ double lowPrecisionAngle(long long position, double theta, FloatFormat format);
 double ropePhaseError(long long position, double theta, FloatFormat format);
 
 struct PairPrecision {
-    double theta = 0;                    // float64 inverse frequency
-    long long firstPositionOver = -1;    // first m with phase error > threshold; -1: none up to max
-    double maxPhaseError = 0;            // over positions 0..max (inf if the format overflowed)
-    double maxCosSinError = 0;           // max |round(cos(angle)) - cos(m theta)|, same for sin
+    double theta = 0;                  // float64 inverse frequency
+    long long firstPositionOver = -1;  // first m with phase error > threshold; -1: none up to max
+    double maxPhaseError = 0;          // over positions 0..max (inf if the format overflowed)
+    double maxCosSinError = 0;         // max |round(cos(angle)) - cos(m theta)|, same for sin
 };
 struct RopePrecisionReport {
     FloatFormat format = FloatFormat::Float32;
@@ -53,7 +53,8 @@ struct BasePrecision {
     long long firstPositionOver = -1;
     int firstPair = -1;
 };
-Result<std::vector<BasePrecision>> ropePrecisionByBase(int headDim, const std::vector<double>& bases,
+Result<std::vector<BasePrecision>> ropePrecisionByBase(int headDim,
+                                                       const std::vector<double>& bases,
                                                        FloatFormat format,
                                                        long long maxPosition = 1 << 20,
                                                        double threshold = 0.1);
