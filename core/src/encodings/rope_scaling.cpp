@@ -166,6 +166,7 @@ Result<RopeScaling> parseScaling(std::string_view name) {
 Status validate(const RopeScalingParams& scaling) {
     if (scaling.type == RopeScaling::None) return success();
     if (scaling.type == RopeScaling::Proportional) {
+        if (auto s = requireInRange("factor", scaling.factor, 1.0, 65536.0); !s) return s;
         return requireInRange("rope_proportion", scaling.ropeProportion, 0.0, 1.0, false);
     }
     if (auto s = requireInRange("factor", scaling.factor, 1.0, 65536.0); !s) return s;
@@ -363,6 +364,7 @@ Result<RopeFrequencies> scaledFrequencies(const RopeScalingParams& scaling,
         }
         case RopeScaling::Proportional:
             result.inverse = proportionalInverseFrequencies(d, context.base, scaling.ropeProportion);
+            for (double& theta : result.inverse) theta /= scaling.factor;  // HF: inv_freq /= factor
             result.zeroFrequencyPairs =
                 d / 2 - proportionalRotatedPairs(d, scaling.ropeProportion);
             break;

@@ -426,7 +426,13 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
         scaling.factor = **factor;
         if (type == RopeScaling::Yarn && *original && config.maxPositionEmbeddings > 0) {
             const double implicit = double(config.maxPositionEmbeddings) / **original;
-            if (std::abs(implicit - scaling.factor) > 1e-9 * scaling.factor) {
+            // transformers v5 stays silent when the ratio is 1: max_position_embeddings was then
+            // left at the pre-extension length (Qwen2.5's documented YaRN opt-in does this).
+            if (implicit == 1.0 && scaling.factor != 1.0) {
+                note("max_position_embeddings equals original_max_position_embeddings (implicit "
+                     "factor 1); the explicit yarn factor " +
+                     text(scaling.factor) + " applies");
+            } else if (std::abs(implicit - scaling.factor) > 1e-9 * scaling.factor) {
                 warn("the explicit yarn factor " + text(scaling.factor) +
                      " does not match max_position_embeddings / original_max_position_embeddings"
                      " = " +
@@ -568,7 +574,7 @@ void Parser::warnUnknownKeys(const std::string& typeName) {
         {"default", {}},
         {"mrope", {"mrope_section", "mrope_interleaved"}},
         {"linear", {"factor"}},
-        {"dynamic", {"factor", "original_max_position_embeddings"}},
+        {"dynamic", {"factor"}},
         {"yarn",
          {"factor", "attention_factor", "beta_fast", "beta_slow", "original_max_position_embeddings",
           "mscale", "mscale_all_dim", "truncate"}},
@@ -660,15 +666,23 @@ Status Parser::readLongRope(const std::string& typeName) {
         }
     }
     if (original && config.maxPositionEmbeddings > 0) {
-        scaling.factor = double(config.maxPositionEmbeddings) / *original;
-        note("longrope factor s = max_position_embeddings / original_max_position_embeddings = " +
-             std::to_string(config.maxPositionEmbeddings) + " / " + std::to_string(*original) +
-             " = " + text(scaling.factor));
-        if (*factor && std::abs(**factor - scaling.factor) > 1e-9 * scaling.factor) {
-            warn("the explicit longrope factor " + text(**factor) +
-                 " is ignored: HF uses max_position_embeddings / original_max_position_embeddings"
-                 " = " +
-                 text(scaling.factor));
+        // transformers v5: an explicit factor wins; without one, s = max / original.
+        // (v4 always took the ratio when original_max_position_embeddings was set.)
+        const double implied = double(config.maxPositionEmbeddings) / *original;
+        if (*factor) {
+            scaling.factor = **factor;
+            if (std::abs(implied - scaling.factor) > 1e-9 * scaling.factor) {
+                warn("the explicit longrope factor " + text(scaling.factor) +
+                     " disagrees with max_position_embeddings / original_max_position_embeddings"
+                     " = " +
+                     text(implied) + "; transformers v5 uses the explicit factor (v4 the ratio)");
+            }
+        } else {
+            scaling.factor = implied;
+            note("longrope factor s = max_position_embeddings / "
+                 "original_max_position_embeddings = " +
+                 std::to_string(config.maxPositionEmbeddings) + " / " +
+                 std::to_string(*original) + " = " + text(scaling.factor));
         }
         config.rope.trainingLength = *original;
     } else {
@@ -695,11 +709,12 @@ Status Parser::readLongRope(const std::string& typeName) {
 }
 
 Status Parser::readProportional() {
+    // HF divides the whole vector by factor (default 1) afterwards.
     auto factor = readNumber(block, "factor");
     if (!factor) return factor.error();
-    if (*factor && **factor != 1.0) {
-        return Error{block.name("factor") +
-                     " is not supported with rope type proportional (supported: absent or 1)"};
+    if (*factor) {
+        if (auto s = requireInRange(block.name("factor"), **factor, 1.0, 65536.0); !s) return s;
+        config.rope.scaling.factor = **factor;
     }
     // p-RoPE reads partial_rotary_factor as the fraction of pairs that keep their frequency; all
     // head dims stay in the rotation layout (the dropped pairs rotate by 0).

@@ -71,7 +71,10 @@ TEST(RopePrecisionTest, FastestPairFailsWherePositionsStopBeingExact) {
         EXPECT_TRUE(std::isinf(pair.maxPhaseError));
     }
     // float32 holds every integer position up to 2^24 and theta = 1 exactly: pair 0 is exact.
-    auto fp32 = ropePrecision(*freqs, FloatFormat::Float32, 1 << 20);
+    RopeFrequencies fastest;
+    fastest.inverse = {freqs->inverse[0]};
+    fastest.rotatedDims = 2;
+    auto fp32 = ropePrecision(fastest, FloatFormat::Float32, 1 << 20);
     ASSERT_TRUE(fp32.ok());
     EXPECT_EQ(fp32->pairs[0].firstPositionOver, -1);
     EXPECT_EQ(fp32->pairs[0].maxPhaseError, 0.0);

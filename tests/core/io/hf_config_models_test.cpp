@@ -150,9 +150,10 @@ TEST(HfConfigModelsTest, Llama31FrequencyBandsWrittenOut) {
 TEST(HfConfigModelsTest, Qwen25YarnOptInRampAndWarning) {
     const HfModelConfig config = load("qwen2.5-7b-instruct-yarn");
     EXPECT_DOUBLE_EQ(config.rope.scaling.factor, 4.0);
-    // max_position_embeddings 32768 / original 32768 = 1 disagrees with factor 4: HF warns and
-    // uses the explicit factor.
-    EXPECT_TRUE(hasLine(config.warnings, "does not match")) << config.warnings.size();
+    // max_position_embeddings 32768 / original 32768 = 1: transformers v5 takes that as "left at
+    // the pre-extension length", uses the explicit factor 4 and does not warn.
+    EXPECT_FALSE(hasLine(config.warnings, "does not match"));
+    EXPECT_TRUE(hasLine(config.notes, "implicit factor 1"));
     // low = floor(128 ln(32768 / (32 * 2 pi)) / (2 ln 1e6)) = floor(23.6) = 23,
     // high = ceil(128 ln(32768 / (1 * 2 pi)) / (2 ln 1e6)) = ceil(39.65) = 40.
     const double low = std::floor(128 * std::log(32768 / (32 * 2 * kPi)) / (2 * std::log(1e6)));

@@ -59,9 +59,18 @@ TEST(RopeInfoTest, LongRopeSaysWhichListIsActive) {
 }
 
 TEST(RopeInfoTest, WarningsFollowHfValidation) {
-    // Qwen2.5's documented YaRN opt-in keeps max_position_embeddings at 32768.
+    // Qwen2.5's documented YaRN opt-in keeps max_position_embeddings at 32768 (ratio 1): no
+    // warning in transformers v5. A ratio of 32 against factor 4 is warned about.
     const nlohmann::json yarn = infoOf("qwen2.5-7b-instruct-yarn");
-    EXPECT_TRUE(anyContains(yarn["warnings"], "does not match"));
+    EXPECT_FALSE(anyContains(yarn["warnings"], "does not match"));
+    auto mismatch = ropeInfoFromText(R"({"hidden_size": 4096, "num_attention_heads": 32,
+        "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "yarn", "factor": 4,
+        "original_max_position_embeddings": 4096}})");
+    ASSERT_TRUE(mismatch.ok());
+    EXPECT_TRUE(anyContains((*mismatch)["warnings"],
+                            "explicit yarn factor 4 does not match max_position_embeddings / "
+                            "original_max_position_embeddings = 32"));
+    EXPECT_EQ((*mismatch)["rope_by_layer_type"][0]["factor"], 4.0);
     // Unknown keys in rope_scaling are reported, as HF's _check_received_keys does.
     auto unknown = ropeInfoFromText(R"({"hidden_size": 4096, "num_attention_heads": 32,
         "max_position_embeddings": 8192, "rope_scaling": {"rope_type": "linear", "factor": 2,
@@ -80,8 +89,11 @@ TEST(RopeInfoTest, WarningsFollowHfValidation) {
     phi += "]}}";
     auto phiInfo = ropeInfoFromText(phi);
     ASSERT_TRUE(phiInfo.ok()) << phiInfo.error().message;
-    EXPECT_TRUE(anyContains((*phiInfo)["warnings"], "explicit longrope factor 8 is ignored"));
-    EXPECT_EQ((*phiInfo)["rope_by_layer_type"][0]["factor"], 32.0);
+    EXPECT_TRUE(anyContains((*phiInfo)["warnings"], "explicit longrope factor 8 disagrees"));
+    // transformers v5 keeps the explicit factor: attention factor sqrt(1 + ln 8 / ln 4096).
+    EXPECT_EQ((*phiInfo)["rope_by_layer_type"][0]["factor"], 8.0);
+    EXPECT_NEAR((*phiInfo)["rope_by_layer_type"][0]["attention_factor"].get<double>(),
+                std::sqrt(1.0 + 3.0 / 12.0), 1e-15);
 }
 
 TEST(RopeInfoTest, UnusableConfigsGiveOneLineErrors) {

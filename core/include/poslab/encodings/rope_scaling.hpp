@@ -17,6 +17,7 @@
 //                sqrt(1 + ln s / ln L0) by default (1 when s <= 1)
 //   proportional p-RoPE (Gemma): only the fastest floor(p d / 2) pairs rotate, with exponents
 //                still over the full head dim d; the other pairs get theta = 0 (NoPE channels).
+//                All of them are divided by factor (default 1), as HF does.
 //                Contrast GPT-NeoX partial rotary: d' = int(p d) dims rotate, exponents over d'.
 //
 // HF evaluates these in float32 torch tensors; PosLab uses the same formulas in double, so the
@@ -42,7 +43,7 @@ inline constexpr int kMaxRopePositions = 1 << 30;
 // the others are ignored, and validate() checks only those the chosen type reads.
 struct RopeScalingParams {
     RopeScaling type = RopeScaling::None;
-    double factor = 1;             // s, 1..65536: every type except none
+    double factor = 1;             // s, 1..65536: every type except none (proportional: default 1)
     int originalMaxPositions = 0;  // L0; 0 = RopeParams::trainingLength (dynamic-ntk, yarn, llama3)
     double lowFreqFactor = 1;      // llama3: wavelengths above L0/low are divided by s
     double highFreqFactor = 4;     // llama3: wavelengths below L0/high are kept; > lowFreqFactor
