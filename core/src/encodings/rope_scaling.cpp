@@ -64,9 +64,9 @@ Status validateContext(const RopeScalingParams& scaling, const RopeScalingContex
         for (const auto& [name, list] : {std::pair{"short_factor", &scaling.shortFactor},
                                          std::pair{"long_factor", &scaling.longFactor}}) {
             if (list->size() != pairs) {
-                return Error{std::string(name) + " must have rotated dims / 2 = " +
-                             std::to_string(pairs) + " entries (got " +
-                             std::to_string(list->size()) + ")"};
+                return Error{std::string(name) +
+                             " must have rotated dims / 2 = " + std::to_string(pairs) +
+                             " entries (got " + std::to_string(list->size()) + ")"};
             }
         }
     }
@@ -356,17 +356,16 @@ Result<RopeFrequencies> scaledFrequencies(const RopeScalingParams& scaling,
         case RopeScaling::LongRope: {
             const LongRopeList list = longRopeListFor(context.seqLen, context.originalMaxPositions);
             result.inverse = longRopeFrequencies(scaling, context, list);
-            result.attentionFactor =
-                scaling.attentionFactor.value_or(
-                    longRopeAttentionFactor(scaling.factor, context.originalMaxPositions));
+            result.attentionFactor = scaling.attentionFactor.value_or(
+                longRopeAttentionFactor(scaling.factor, context.originalMaxPositions));
             result.longRopeList = list;
             break;
         }
         case RopeScaling::Proportional:
-            result.inverse = proportionalInverseFrequencies(d, context.base, scaling.ropeProportion);
+            result.inverse =
+                proportionalInverseFrequencies(d, context.base, scaling.ropeProportion);
             for (double& theta : result.inverse) theta /= scaling.factor;  // HF: inv_freq /= factor
-            result.zeroFrequencyPairs =
-                d / 2 - proportionalRotatedPairs(d, scaling.ropeProportion);
+            result.zeroFrequencyPairs = d / 2 - proportionalRotatedPairs(d, scaling.ropeProportion);
             break;
     }
     return result;

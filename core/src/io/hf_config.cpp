@@ -429,9 +429,10 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
             // transformers v5 stays silent when the ratio is 1: max_position_embeddings was then
             // left at the pre-extension length (Qwen2.5's documented YaRN opt-in does this).
             if (implicit == 1.0 && scaling.factor != 1.0) {
-                note("max_position_embeddings equals original_max_position_embeddings (implicit "
-                     "factor 1); the explicit yarn factor " +
-                     text(scaling.factor) + " applies");
+                note(
+                    "max_position_embeddings equals original_max_position_embeddings (implicit "
+                    "factor 1); the explicit yarn factor " +
+                    text(scaling.factor) + " applies");
             } else if (std::abs(implicit - scaling.factor) > 1e-9 * scaling.factor) {
                 warn("the explicit yarn factor " + text(scaling.factor) +
                      " does not match max_position_embeddings / original_max_position_embeddings"
@@ -576,8 +577,8 @@ void Parser::warnUnknownKeys(const std::string& typeName) {
         {"linear", {"factor"}},
         {"dynamic", {"factor"}},
         {"yarn",
-         {"factor", "attention_factor", "beta_fast", "beta_slow", "original_max_position_embeddings",
-          "mscale", "mscale_all_dim", "truncate"}},
+         {"factor", "attention_factor", "beta_fast", "beta_slow",
+          "original_max_position_embeddings", "mscale", "mscale_all_dim", "truncate"}},
         {"longrope",
          {"short_factor", "long_factor", "factor", "attention_factor",
           "original_max_position_embeddings"}},
@@ -633,9 +634,9 @@ Status Parser::readLongRope(const std::string& typeName) {
     for (const auto& [key, list] : {std::pair{"short_factor", &scaling.shortFactor},
                                     std::pair{"long_factor", &scaling.longFactor}}) {
         if (int(list->size()) != pairs) {
-            return Error{block.name(key) + " must have rotated dims / 2 = " +
-                         std::to_string(pairs) + " entries (got " + std::to_string(list->size()) +
-                         ")"};
+            return Error{block.name(key) +
+                         " must have rotated dims / 2 = " + std::to_string(pairs) +
+                         " entries (got " + std::to_string(list->size()) + ")"};
         }
     }
 
@@ -644,7 +645,8 @@ Status Parser::readLongRope(const std::string& typeName) {
     auto attention = readNumber(block, "attention_factor");
     if (!attention) return attention.error();
     if (*attention) {
-        if (auto s = requireInRange(block.name("attention_factor"), **attention, 0.0, 1000.0, false);
+        if (auto s =
+                requireInRange(block.name("attention_factor"), **attention, 0.0, 1000.0, false);
             !s) {
             return s;
         }
@@ -679,10 +681,11 @@ Status Parser::readLongRope(const std::string& typeName) {
             }
         } else {
             scaling.factor = implied;
-            note("longrope factor s = max_position_embeddings / "
-                 "original_max_position_embeddings = " +
-                 std::to_string(config.maxPositionEmbeddings) + " / " +
-                 std::to_string(*original) + " = " + text(scaling.factor));
+            note(
+                "longrope factor s = max_position_embeddings / "
+                "original_max_position_embeddings = " +
+                std::to_string(config.maxPositionEmbeddings) + " / " + std::to_string(*original) +
+                " = " + text(scaling.factor));
         }
         config.rope.trainingLength = *original;
     } else {
@@ -721,8 +724,8 @@ Status Parser::readProportional() {
     config.rope.scaling.ropeProportion = config.rope.rotaryFraction;
     config.rope.rotaryFraction = 1.0;
     note("proportional (p-RoPE): the fastest " +
-         std::to_string(proportionalRotatedPairs(config.rope.headDim,
-                                                 config.rope.scaling.ropeProportion)) +
+         std::to_string(
+             proportionalRotatedPairs(config.rope.headDim, config.rope.scaling.ropeProportion)) +
          " of " + std::to_string(config.rope.headDim / 2) +
          " pairs rotate with exponents over head_dim; the rest are NoPE channels (theta = 0)");
     return success();
@@ -753,9 +756,9 @@ Result<RopeParams> Parser::slidingRope(bool& differs) {
     }
     RopeParams rope = config.rope;
     const bool gemma3 = config.modelType == "gemma3" || config.modelType == "gemma3_text";
-    const char* localKey = model.has("rope_local_base_freq")  ? "rope_local_base_freq"
-                           : model.has("local_rope_theta") ? "local_rope_theta"
-                                                           : nullptr;
+    const char* localKey = model.has("rope_local_base_freq") ? "rope_local_base_freq"
+                           : model.has("local_rope_theta")   ? "local_rope_theta"
+                                                             : nullptr;
     if (localKey == nullptr && !gemma3) return rope;
     double base = 10000;  // Gemma3TextConfig's and ModernBertConfig's default
     if (localKey != nullptr) {
@@ -770,8 +773,8 @@ Result<RopeParams> Parser::slidingRope(bool& differs) {
     }
     rope.base = base;
     rope.scaling = RopeScalingParams{};  // HF builds the local rotary embedding without scaling
-    rope.trainingLength = config.maxPositionEmbeddings > 0 ? config.maxPositionEmbeddings
-                                                           : rope.trainingLength;
+    rope.trainingLength =
+        config.maxPositionEmbeddings > 0 ? config.maxPositionEmbeddings : rope.trainingLength;
     differs = true;
     note("sliding layers: base " + text(base) + " (" + (localKey ? localKey : "default") +
          "), no scaling");
@@ -791,8 +794,8 @@ Status Parser::readLayers() {
         config.ropeVariants.push_back({"sliding_attention", *sliding});
     }
 
-    const auto countKey = firstPresent(
-        {{&model, "num_hidden_layers"}, {&model, "n_layer"}, {&model, "num_layers"}});
+    const auto countKey =
+        firstPresent({{&model, "num_hidden_layers"}, {&model, "n_layer"}, {&model, "num_layers"}});
     if (!countKey) {
         note("num_hidden_layers not given; no per-layer listing");
         return success();
@@ -865,8 +868,7 @@ Status Parser::readLayers() {
     std::vector<bool> usesRope(std::size_t(layers), true);
     const json* noRope = model.find("no_rope_layers");
     const bool intervalDefault = config.modelType == "llama4" ||
-                                 config.modelType == "llama4_text" ||
-                                 config.modelType == "smollm3";
+                                 config.modelType == "llama4_text" || config.modelType == "smollm3";
     if (noRope != nullptr && noRope->is_array() && !noRope->empty()) {
         if (int(noRope->size()) < layers) {
             return Error{model.name("no_rope_layers") + " must have at least " +
@@ -900,14 +902,13 @@ Status Parser::readLayers() {
         const bool isSliding = layer.layerType == "sliding_attention";
         layer.window = isSliding ? AttentionWindow::Sliding : AttentionWindow::Full;
         layer.slidingWindow = isSliding ? window : 0;
-        layer.ropeVariant = !usesRope[std::size_t(i)]        ? -1
-                            : isSliding && slidingDiffers ? 1
-                                                          : 0;
+        layer.ropeVariant = !usesRope[std::size_t(i)] ? -1 : isSliding && slidingDiffers ? 1 : 0;
         config.layers.push_back(layer);
     }
     if (slidingDiffers) {
-        note("the default RoPE shown is the full-attention layers' (global); sliding layers use "
-             "their own");
+        note(
+            "the default RoPE shown is the full-attention layers' (global); sliding layers use "
+            "their own");
     }
     return success();
 }

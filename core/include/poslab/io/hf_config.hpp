@@ -50,10 +50,10 @@ struct HfLayer {
 };
 
 struct HfModelConfig {
-    RopeParams rope;                    // the full-attention layers' RoPE (= ropeVariants[0])
-    std::string modelType;              // model_type, "" when absent
-    std::string headDimSource;          // the key(s) the head size came from
-    int maxPositionEmbeddings = 0;      // max_position_embeddings (or n_positions), 0 when absent
+    RopeParams rope;                // the full-attention layers' RoPE (= ropeVariants[0])
+    std::string modelType;          // model_type, "" when absent
+    std::string headDimSource;      // the key(s) the head size came from
+    int maxPositionEmbeddings = 0;  // max_position_embeddings (or n_positions), 0 when absent
     std::vector<HfRopeVariant> ropeVariants;  // [0] full attention; [1] sliding, if it differs
     std::vector<HfLayer> layers;              // one per hidden layer; empty if the count is absent
     std::vector<std::string> notes;     // one line per default, alias or fallback that was applied
