@@ -152,15 +152,14 @@ std::string_view scalingName(RopeScaling type) {
 }
 
 Result<RopeScaling> parseScaling(std::string_view name) {
+    // Only the types a few numbers describe: longrope needs its factor lists and proportional
+    // its head layout, so they come from a config.json (hf_config.hpp), never from a name alone.
     for (auto type : {RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
-                      RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3,
-                      RopeScaling::LongRope, RopeScaling::Proportional}) {
+                      RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3}) {
         if (name == scalingName(type)) return type;
     }
-    return Error{
-        "scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3, longrope or proportional "
-        "(got '" +
-        std::string(name) + "')"};
+    return Error{"scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got '" +
+                 std::string(name) + "')"};
 }
 
 Status validate(const RopeScalingParams& scaling) {

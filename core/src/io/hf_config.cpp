@@ -330,6 +330,10 @@ Status Parser::readPairing() {
     if (config.modelType == "gptj" || config.modelType == "codegen") {
         config.rope.pairing = RopePairing::Interleaved;
         note(config.modelType + " rotates adjacent pairs (2i, 2i+1): interleaved pairing");
+    } else if (config.modelType == "llama4" || config.modelType == "llama4_text") {
+        // Llama 4 rotates with complex multiplication over view_as_complex(x.reshape(..., 2)).
+        config.rope.pairing = RopePairing::Interleaved;
+        note("llama4 rotates (2i, 2i+1) as complex numbers: interleaved pairing");
     }
     // DeepSeek-V3's rope_interleave: HF permutes interleaved pairs into halves before rotating.
     auto interleave = readBool(model, "rope_interleave");
@@ -520,6 +524,14 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
         } else {
             scaling.mscaleAllDim = **value;
         }
+    }
+    if (config.modelType.rfind("deepseek", 0) == 0 && scaling.mscaleAllDim.value_or(0.0) != 0.0) {
+        // Outside RoPE: DeepSeek's attention multiplies its softmax scale by mscale^2.
+        const double m = yarnMscale(scaling.factor, *scaling.mscaleAllDim);
+        note(
+            "DeepSeek attention also multiplies the softmax scale by get_mscale(factor, "
+            "mscale_all_dim)^2 = " +
+            text(m * m) + " (not part of the RoPE attention factor)");
     }
     auto truncate = readBool(block, "truncate");
     if (!truncate) return truncate.error();

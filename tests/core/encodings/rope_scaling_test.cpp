@@ -337,21 +337,21 @@ TEST(RopeScalingTest, PartialRotaryScalesOverRotatedDims) {
 }
 
 TEST(RopeScalingTest, NamesRoundTrip) {
-    const char* names[] = {"none", "linear", "ntk",      "dynamic-ntk",
-                           "yarn", "llama3", "longrope", "proportional"};
+    const char* names[] = {"none", "linear", "ntk", "dynamic-ntk", "yarn", "llama3"};
     int index = 0;
     for (auto type : {RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
-                      RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3,
-                      RopeScaling::LongRope, RopeScaling::Proportional}) {
+                      RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3}) {
         EXPECT_EQ(scalingName(type), names[index++]);
         EXPECT_EQ(*parseScaling(scalingName(type)), type);
     }
+    // Named, but only a config.json sets them up.
+    EXPECT_EQ(scalingName(RopeScaling::LongRope), "longrope");
+    EXPECT_EQ(scalingName(RopeScaling::Proportional), "proportional");
+    EXPECT_FALSE(parseScaling("longrope").ok());
     const auto bad = parseScaling("dynamic");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(
-        bad.error().message,
-        "scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3, longrope or proportional "
-        "(got 'dynamic')");
+    EXPECT_EQ(bad.error().message,
+              "scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got 'dynamic')");
 }
 
 TEST(RopeScalingTest, RejectsBadParameters) {

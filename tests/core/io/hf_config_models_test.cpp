@@ -187,6 +187,10 @@ TEST(HfConfigModelsTest, DeepSeekV3YarnWithMscaleRatio) {
         EXPECT_NEAR(freqs.inverse[i] / (theta / 40 * ramp + theta * (1 - ramp)), 1.0, 1e-12) << i;
     }
     EXPECT_TRUE(hasLine(config.notes, "qk_rope_head_dim"));
+    // (0.1 ln 40 + 1)^2 = 1.36889^2 = 1.87385, DeepSeek's softmax-scale multiplier.
+    const double m = 0.1 * std::log(40.0) + 1;
+    EXPECT_NEAR(m * m, 1.873854, 1e-6);
+    EXPECT_TRUE(hasLine(config.notes, "mscale_all_dim)^2 = 1.87385"));
     EXPECT_EQ(config.layers.size(), 61u);
 }
 

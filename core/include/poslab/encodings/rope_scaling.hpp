@@ -77,7 +77,9 @@ struct RopeScalingContext {
 
 // ---- Names, for the command line, the GUI and saved files
 std::string_view scalingName(RopeScaling type);  // "none", "linear", "ntk", "dynamic-ntk", ...
-Result<RopeScaling> parseScaling(std::string_view name);  // inverse of scalingName()
+// Inverse of scalingName() for the six types a few numbers set (none .. llama3); longrope and
+// proportional are read from a config.json only (their lists / layout are not options).
+Result<RopeScaling> parseScaling(std::string_view name);
 
 // ---- Validation and evaluation
 Status validate(const RopeScalingParams& scaling);  // the fields scaling.type reads
