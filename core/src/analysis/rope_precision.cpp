@@ -6,6 +6,7 @@
 #include <numbers>
 #include <string>
 
+#include "poslab/base/parallel.hpp"
 #include "poslab/base/validate.hpp"
 
 namespace poslab {
@@ -28,6 +29,30 @@ FormatLimits limitsOf(FloatFormat format) {
             return {11, -24, 65504.0};
     }
     return {53, -1074, std::numeric_limits<double>::max()};
+}
+
+PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, double threshold) {
+    PairPrecision pair;
+    pair.theta = theta;
+    const double roundedTheta = roundToFormat(theta, format);
+    for (long long m = 0; m <= maxPosition; ++m) {
+        const double exact = double(m) * theta;
+        const double angle = roundToFormat(roundToFormat(double(m), format) * roundedTheta, format);
+        double error = std::numeric_limits<double>::infinity();
+        if (std::isfinite(angle)) {
+            error = std::abs(std::remainder(angle - exact, 2.0 * std::numbers::pi));
+            const double cosError =
+                std::abs(roundToFormat(std::cos(angle), format) - std::cos(exact));
+            const double sinError =
+                std::abs(roundToFormat(std::sin(angle), format) - std::sin(exact));
+            pair.maxCosSinError = std::max({pair.maxCosSinError, cosError, sinError});
+        } else {
+            pair.maxCosSinError = std::numeric_limits<double>::infinity();
+        }
+        pair.maxPhaseError = std::max(pair.maxPhaseError, error);
+        if (pair.firstPositionOver < 0 && error > threshold) pair.firstPositionOver = m;
+    }
+    return pair;
 }
 
 }  // namespace
@@ -82,34 +107,22 @@ Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFor
     report.format = format;
     report.maxPosition = maxPosition;
     report.threshold = threshold;
-    for (std::size_t i = 0; i < freqs.inverse.size(); ++i) {
-        PairPrecision pair;
-        pair.theta = freqs.inverse[i];
-        const double roundedTheta = roundToFormat(pair.theta, format);
-        for (long long m = 0; m <= maxPosition; ++m) {
-            const double exact = double(m) * pair.theta;
-            const double angle =
-                roundToFormat(roundToFormat(double(m), format) * roundedTheta, format);
-            double error = std::numeric_limits<double>::infinity();
-            if (std::isfinite(angle)) {
-                error = std::abs(std::remainder(angle - exact, 2.0 * std::numbers::pi));
-                const double cosError =
-                    std::abs(roundToFormat(std::cos(angle), format) - std::cos(exact));
-                const double sinError =
-                    std::abs(roundToFormat(std::sin(angle), format) - std::sin(exact));
-                pair.maxCosSinError = std::max({pair.maxCosSinError, cosError, sinError});
-            } else {
-                pair.maxCosSinError = std::numeric_limits<double>::infinity();
-            }
-            pair.maxPhaseError = std::max(pair.maxPhaseError, error);
-            if (pair.firstPositionOver < 0 && error > threshold) pair.firstPositionOver = m;
-        }
+    // Pairs are independent: split them between the cores (each pair scans every position).
+    report.pairs.resize(freqs.inverse.size());
+    parallelFor(static_cast<long long>(freqs.inverse.size()), 1,
+                [&](long long first, long long last) {
+                    for (long long i = first; i < last; ++i) {
+                        report.pairs[std::size_t(i)] =
+                            scanPair(freqs.inverse[std::size_t(i)], format, maxPosition, threshold);
+                    }
+                });
+    for (std::size_t i = 0; i < report.pairs.size(); ++i) {
+        const PairPrecision& pair = report.pairs[i];
         if (pair.firstPositionOver >= 0 &&
             (report.firstPositionOver < 0 || pair.firstPositionOver < report.firstPositionOver)) {
             report.firstPositionOver = pair.firstPositionOver;
             report.firstPair = int(i);
         }
-        report.pairs.push_back(pair);
     }
     return report;
 }
