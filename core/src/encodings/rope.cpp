@@ -145,6 +145,20 @@ Result<RopeFrequencies> unscaledFrequencies(const RopeParams& params) {
     return ropeFrequencies(plain);
 }
 
+Result<PartialRotaryComparison> comparePartialRotary(int headDim, double base, double fraction) {
+    RopeParams neox;
+    neox.headDim = headDim;
+    neox.base = base;
+    neox.rotaryFraction = fraction;
+    if (auto s = validate(neox); !s) return s.error();
+    PartialRotaryComparison result;
+    result.neoxRotatedDims = rotatedDims(neox);
+    result.neoxPartial = defaultInverseFrequencies(result.neoxRotatedDims, base);
+    result.proportional = proportionalInverseFrequencies(headDim, base, fraction);
+    result.proportionalRotatedPairs = proportionalRotatedPairs(headDim, fraction);
+    return result;
+}
+
 std::vector<double> ropeWavelengths(const RopeFrequencies& freqs) {
     std::vector<double> wavelengths(freqs.inverse.size());
     for (std::size_t i = 0; i < wavelengths.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
@@ -16,7 +17,18 @@ constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
 bool readsOriginalLength(RopeScaling type) {
     return type == RopeScaling::DynamicNtk || type == RopeScaling::Yarn ||
-           type == RopeScaling::Llama3;
+           type == RopeScaling::Llama3 || type == RopeScaling::LongRope;
+}
+
+Status validateFactorList(std::string_view name, const std::vector<double>& factors) {
+    if (factors.empty()) return Error{std::string(name) + " must be a non-empty list of numbers"};
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+        if (!std::isfinite(factors[i]) || !(factors[i] > 0.0)) {
+            return Error{std::string(name) + "[" + std::to_string(i) +
+                         "] must be finite and > 0 (got " + formatNumber(factors[i]) + ")"};
+        }
+    }
+    return success();
 }
 
 // Both NTK variants raise to d/(d-2), which needs d > 2 (HF divides by zero for d = 2).
@@ -41,8 +53,34 @@ Status validateContext(const RopeScalingParams& scaling, const RopeScalingContex
     }
     if (auto s = requireInRange("base", context.base, 1.0, 1e12, false); !s) return s;
     if (auto s = requireIntInRange("seq_len", context.seqLen, 1, kMaxRopePositions); !s) return s;
-    return requireIntInRange("original_max_positions", context.originalMaxPositions, 1,
-                             kMaxRopePositions);
+    if (auto s = requireIntInRange("original_max_positions", context.originalMaxPositions, 1,
+                                   kMaxRopePositions);
+        !s) {
+        return s;
+    }
+    if (scaling.type == RopeScaling::LongRope) {
+        // HF multiplies the d/2 frequencies by the list elementwise: any other length fails there.
+        const std::size_t pairs = std::size_t(d / 2);
+        for (const auto& [name, list] : {std::pair{"short_factor", &scaling.shortFactor},
+                                         std::pair{"long_factor", &scaling.longFactor}}) {
+            if (list->size() != pairs) {
+                return Error{std::string(name) +
+                             " must have rotated dims / 2 = " + std::to_string(pairs) +
+                             " entries (got " + std::to_string(list->size()) + ")"};
+            }
+        }
+    }
+    return success();
+}
+
+std::vector<double> longRopeFrequencies(const RopeScalingParams& scaling,
+                                        const RopeScalingContext& context, LongRopeList list) {
+    // HF: 1 / (ext_factors * base^(2i/d)): the list divides the default frequencies.
+    std::vector<double> inverse = defaultInverseFrequencies(context.rotatedDims, context.base);
+    const std::vector<double>& factors =
+        list == LongRopeList::Long ? scaling.longFactor : scaling.shortFactor;
+    for (std::size_t i = 0; i < inverse.size(); ++i) inverse[i] /= factors[i];
+    return inverse;
 }
 
 std::vector<double> yarnFrequencies(const RopeScalingParams& scaling,
@@ -105,11 +143,17 @@ std::string_view scalingName(RopeScaling type) {
             return "yarn";
         case RopeScaling::Llama3:
             return "llama3";
+        case RopeScaling::LongRope:
+            return "longrope";
+        case RopeScaling::Proportional:
+            return "proportional";
     }
     return "none";
 }
 
 Result<RopeScaling> parseScaling(std::string_view name) {
+    // Only the types a few numbers describe: longrope needs its factor lists and proportional
+    // its head layout, so they come from a config.json (hf_config.hpp), never from a name alone.
     for (auto type : {RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
                       RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3}) {
         if (name == scalingName(type)) return type;
@@ -120,6 +164,10 @@ Result<RopeScaling> parseScaling(std::string_view name) {
 
 Status validate(const RopeScalingParams& scaling) {
     if (scaling.type == RopeScaling::None) return success();
+    if (scaling.type == RopeScaling::Proportional) {
+        if (auto s = requireInRange("factor", scaling.factor, 1.0, 65536.0); !s) return s;
+        return requireInRange("rope_proportion", scaling.ropeProportion, 0.0, 1.0, false);
+    }
     if (auto s = requireInRange("factor", scaling.factor, 1.0, 65536.0); !s) return s;
     if (readsOriginalLength(scaling.type)) {
         if (auto s = requireIntInRange("original_max_positions", scaling.originalMaxPositions, 0,
@@ -154,7 +202,42 @@ Status validate(const RopeScalingParams& scaling) {
             return s;
         }
     }
+    if (scaling.type == RopeScaling::LongRope) {
+        if (auto s = validateFactorList("short_factor", scaling.shortFactor); !s) return s;
+        if (auto s = validateFactorList("long_factor", scaling.longFactor); !s) return s;
+        if (auto s =
+                validateOptional("attention_factor", scaling.attentionFactor, 0.0, 1000.0, false);
+            !s) {
+            return s;
+        }
+    }
     return success();
+}
+
+LongRopeList longRopeListFor(int seqLen, int originalMaxPositions) {
+    return seqLen > originalMaxPositions ? LongRopeList::Long : LongRopeList::Short;
+}
+
+double longRopeAttentionFactor(double factor, int originalMaxPositions) {
+    if (factor <= 1.0) return 1.0;
+    return std::sqrt(1.0 + std::log(factor) / std::log(double(originalMaxPositions)));
+}
+
+int proportionalRotatedPairs(int headDim, double proportion) {
+    // HF: int(partial_rotary_factor * head_dim // 2), i.e. floor(p * head_dim / 2).
+    const double pairs = std::floor(proportion * double(std::max(headDim, 0)) / 2.0);
+    return std::clamp(int(pairs), 0, std::max(headDim, 0) / 2);
+}
+
+std::vector<double> proportionalInverseFrequencies(int headDim, double base, double proportion) {
+    const int rotated = proportionalRotatedPairs(headDim, proportion);
+    std::vector<double> inverse(std::size_t(std::max(headDim, 0) / 2), 0.0);
+    for (int i = 0; i < rotated; ++i) {
+        // The exponent's denominator stays head_dim: the rotating pairs keep exactly the
+        // frequencies they have in full RoPE, and the slow tail is dropped, not re-spread.
+        inverse[i] = 1.0 / std::pow(base, double(2 * i) / double(headDim));
+    }
+    return inverse;
 }
 
 std::vector<double> defaultInverseFrequencies(int rotatedDims, double base) {
@@ -268,6 +351,20 @@ Result<RopeFrequencies> scaledFrequencies(const RopeScalingParams& scaling,
             break;
         case RopeScaling::Llama3:
             result.inverse = llama3Frequencies(scaling, context);
+            break;
+        case RopeScaling::LongRope: {
+            const LongRopeList list = longRopeListFor(context.seqLen, context.originalMaxPositions);
+            result.inverse = longRopeFrequencies(scaling, context, list);
+            result.attentionFactor = scaling.attentionFactor.value_or(
+                longRopeAttentionFactor(scaling.factor, context.originalMaxPositions));
+            result.longRopeList = list;
+            break;
+        }
+        case RopeScaling::Proportional:
+            result.inverse =
+                proportionalInverseFrequencies(d, context.base, scaling.ropeProportion);
+            for (double& theta : result.inverse) theta /= scaling.factor;  // HF: inv_freq /= factor
+            result.zeroFrequencyPairs = d / 2 - proportionalRotatedPairs(d, scaling.ropeProportion);
             break;
     }
     return result;

@@ -1,10 +1,12 @@
 #include "poslab/io/hf_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -121,8 +123,13 @@ struct Parser {
     Section model;  // the root, or its text_config
     Section block;  // rope_scaling, or v5's rope_parameters; object null when absent
     bool blockIsRopeParameters = false;
+    Section perLayerType;  // v5 rope_parameters keyed by layer type; object null otherwise
+    std::shared_ptr<json> withDefaults;  // the model section plus its class's defaults
+
+    Status applyClassDefaults();
 
     void note(std::string line) { config.notes.push_back(std::move(line)); }
+    void warn(std::string line) { config.warnings.push_back(std::move(line)); }
 
     Status selectSections(const json& root);
     Status readBase();
@@ -132,6 +139,11 @@ struct Parser {
     Status readScaling();
     Status readPairing();
     Status readTypeSpecific(RopeScaling type, const std::string& typeName);
+    Status readLongRope(const std::string& typeName);
+    Status readProportional();
+    void warnUnknownKeys(const std::string& typeName);
+    Status readLayers();
+    Result<RopeParams> slidingRope(bool& differs);
 };
 
 Status Parser::selectSections(const json& root) {
@@ -157,6 +169,8 @@ Status Parser::selectSections(const json& root) {
         }
     }
 
+    if (auto s = applyClassDefaults(); !s) return s;
+
     for (const char* key : {"rope_scaling", "rope_parameters"}) {
         const json* value = model.find(key);
         if (value == nullptr) continue;
@@ -175,15 +189,19 @@ Status Parser::selectSections(const json& root) {
             return Error{block.name("full_attention") + " must be an object (got " +
                          describe(full) + ")"};
         }
+        perLayerType = block;
         block = Section{&full, block.name("full_attention") + "."};
-        note("rope_parameters is given per layer type; using full_attention");
+        note("rope_parameters is given per layer type; the default RoPE is full_attention's");
     }
     return success();
 }
 
 Status Parser::readBase() {
-    const auto found =
-        firstPresent({{&model, "rope_theta"}, {&block, "rope_theta"}, {&model, "rotary_emb_base"}});
+    // v5 keeps rope_theta inside rope_parameters (per layer type): that one wins.
+    const auto found = firstPresent({{&block, "rope_theta"},
+                                     {&model, "rope_theta"},
+                                     {&model, "global_rope_theta"},
+                                     {&model, "rotary_emb_base"}});
     if (!found) {
         config.rope.base = 10000;
         note("rope_theta not given; using 10000");
@@ -197,11 +215,28 @@ Status Parser::readBase() {
     config.rope.base = **base;
     if (std::string_view(found->key) == "rotary_emb_base") {
         note("rope_theta taken from rotary_emb_base (GPT-NeoX naming)");
+    } else if (std::string_view(found->key) == "global_rope_theta") {
+        note("rope_theta taken from global_rope_theta (ModernBERT's global layers)");
     }
     return success();
 }
 
 Status Parser::readHeadDim() {
+    // DeepSeek-V2/V3 split each query/key head into a NoPE part and a RoPE part; the
+    // configuration class sets head_dim = qk_rope_head_dim, the part that rotates.
+    auto ropeHead = readPositiveInt(model, "qk_rope_head_dim");
+    if (!ropeHead) return ropeHead.error();
+    if (*ropeHead) {
+        config.rope.headDim = **ropeHead;
+        config.headDimSource = "qk_rope_head_dim";
+        auto nope = readPositiveInt(model, "qk_nope_head_dim");
+        if (!nope) return nope.error();
+        std::string line = "head_dim = qk_rope_head_dim = " + std::to_string(**ropeHead) +
+                           ": only this part of each query/key head is rotated";
+        if (*nope) line += " (qk_nope_head_dim " + std::to_string(**nope) + " is not)";
+        note(line);
+        return success();
+    }
     auto headDim = readPositiveInt(model, "head_dim");
     if (!headDim) return headDim.error();
     const auto hiddenKey = firstPresent({{&model, "hidden_size"}, {&model, "n_embd"}});
@@ -219,6 +254,7 @@ Status Parser::readHeadDim() {
     }
     if (*headDim) {
         config.rope.headDim = **headDim;
+        config.headDimSource = "head_dim";
         if (hidden && heads && **headDim != *hidden / *heads) {
             note("head_dim " + std::to_string(**headDim) + " is given explicitly (" +
                  hiddenKey->key + " / " + headsKey->key + " would give " +
@@ -232,6 +268,7 @@ Status Parser::readHeadDim() {
                      (hidden ? model.name("num_attention_heads") : model.name("hidden_size"))};
     }
     config.rope.headDim = *hidden / *heads;
+    config.headDimSource = std::string(hiddenKey->key) + " // " + headsKey->key;
     std::string line = "head_dim = " + std::string(hiddenKey->key) + " // " + headsKey->key +
                        " = " + std::to_string(*hidden) + " // " + std::to_string(*heads) + " = " +
                        std::to_string(config.rope.headDim);
@@ -293,6 +330,10 @@ Status Parser::readPairing() {
     if (config.modelType == "gptj" || config.modelType == "codegen") {
         config.rope.pairing = RopePairing::Interleaved;
         note(config.modelType + " rotates adjacent pairs (2i, 2i+1): interleaved pairing");
+    } else if (config.modelType == "llama4" || config.modelType == "llama4_text") {
+        // Llama 4 rotates with complex multiplication over view_as_complex(x.reshape(..., 2)).
+        config.rope.pairing = RopePairing::Interleaved;
+        note("llama4 rotates (2i, 2i+1) as complex numbers: interleaved pairing");
     }
     // DeepSeek-V3's rope_interleave: HF permutes interleaved pairs into halves before rotating.
     auto interleave = readBool(model, "rope_interleave");
@@ -327,6 +368,15 @@ Status Parser::readScaling() {
     }
     if (std::string_view(typeKey) == "type") note("rope type read from the legacy key 'type'");
 
+    if (name == "su") {
+        name = "longrope";
+        note("rope type 'su' is the legacy name of longrope (as Phi3Config maps it)");
+    } else if (name == "yarn" && (config.modelType == "phi3" || config.modelType == "phimoe") &&
+               (block.has("short_factor") || block.has("long_factor"))) {
+        name = "longrope";
+        note("Phi3Config maps rope type 'yarn' to longrope for backward compatibility");
+    }
+
     RopeScaling type;
     if (name == "default" || name == "mrope") {
         type = RopeScaling::None;
@@ -341,12 +391,20 @@ Status Parser::readScaling() {
         type = RopeScaling::Yarn;
     } else if (name == "llama3") {
         type = RopeScaling::Llama3;
+    } else if (name == "longrope") {
+        type = RopeScaling::LongRope;
+    } else if (name == "proportional") {
+        type = RopeScaling::Proportional;
     } else {
         return Error{block.name(typeKey) + " '" + name +
-                     "' is not supported (supported: default, linear, dynamic, yarn, llama3)"};
+                     "' is not supported (supported: default, linear, dynamic, yarn, llama3, "
+                     "longrope, su, proportional, mrope)"};
     }
     config.rope.scaling.type = type;
+    warnUnknownKeys(name);
     if (type == RopeScaling::None) return success();
+    if (type == RopeScaling::LongRope) return readLongRope(name);
+    if (type == RopeScaling::Proportional) return readProportional();
     return readTypeSpecific(type, name);
 }
 
@@ -370,6 +428,22 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
 
     if (*factor) {
         scaling.factor = **factor;
+        if (type == RopeScaling::Yarn && *original && config.maxPositionEmbeddings > 0) {
+            const double implicit = double(config.maxPositionEmbeddings) / **original;
+            // transformers v5 stays silent when the ratio is 1: max_position_embeddings was then
+            // left at the pre-extension length (Qwen2.5's documented YaRN opt-in does this).
+            if (implicit == 1.0 && scaling.factor != 1.0) {
+                note(
+                    "max_position_embeddings equals original_max_position_embeddings (implicit "
+                    "factor 1); the explicit yarn factor " +
+                    text(scaling.factor) + " applies");
+            } else if (std::abs(implicit - scaling.factor) > 1e-9 * scaling.factor) {
+                warn("the explicit yarn factor " + text(scaling.factor) +
+                     " does not match max_position_embeddings / original_max_position_embeddings"
+                     " = " +
+                     text(implicit) + "; HF (and PosLab) use the explicit factor");
+            }
+        }
     } else if (type == RopeScaling::Yarn && *original && config.maxPositionEmbeddings > 0) {
         // transformers (DeepSeek-V3 note): without a factor, yarn uses the context ratio.
         scaling.factor = double(config.maxPositionEmbeddings) / **original;
@@ -451,9 +525,403 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
             scaling.mscaleAllDim = **value;
         }
     }
+    if (config.modelType.rfind("deepseek", 0) == 0 && scaling.mscaleAllDim.value_or(0.0) != 0.0) {
+        // Outside RoPE: DeepSeek's attention multiplies its softmax scale by mscale^2.
+        const double m = yarnMscale(scaling.factor, *scaling.mscaleAllDim);
+        note(
+            "DeepSeek attention also multiplies the softmax scale by get_mscale(factor, "
+            "mscale_all_dim)^2 = " +
+            text(m * m) + " (not part of the RoPE attention factor)");
+    }
     auto truncate = readBool(block, "truncate");
     if (!truncate) return truncate.error();
     scaling.truncate = truncate->value_or(true);
+    return success();
+}
+
+// Keys a configuration class fills in when config.json leaves them out (their __init__ defaults);
+// Gemma 3's published configs, for one, give little more than hidden_size and the layer count.
+Status Parser::applyClassDefaults() {
+    static const std::vector<std::pair<std::string, json>> kDefaults = {
+        {"gemma3_text",
+         {{"head_dim", 256},
+          {"num_attention_heads", 8},
+          {"rope_theta", 1000000.0},
+          {"rope_local_base_freq", 10000.0},
+          {"max_position_embeddings", 131072},
+          {"sliding_window", 4096}}},
+        {"modernbert",
+         {{"global_rope_theta", 160000.0},
+          {"local_rope_theta", 10000.0},
+          {"global_attn_every_n_layers", 3},
+          {"local_attention", 128},
+          {"max_position_embeddings", 8192}}},
+        {"falcon", {{"max_position_embeddings", 2048}}},
+        {"gptj", {{"n_positions", 2048}, {"rotary_dim", 64}}},
+        {"deepseek_v3", {{"rope_interleave", true}}},
+    };
+    std::string type = config.modelType;
+    if (type == "gemma3" && model.prefix == "text_config.") type = "gemma3_text";
+    for (const auto& [name, defaults] : kDefaults) {
+        if (name != type) continue;
+        auto merged = std::make_shared<json>(*model.object);
+        std::string applied;
+        for (const auto& [key, value] : defaults.items()) {
+            if (model.has(key.c_str())) continue;
+            // A layer_types list replaces Gemma's pattern; keep the window default regardless.
+            (*merged)[key] = value;
+            applied += (applied.empty() ? "" : ", ") + key + " " + value.dump();
+        }
+        if (!applied.empty()) {
+            note(name + " configuration defaults for absent keys: " + applied);
+            withDefaults = merged;
+            model.object = withDefaults.get();
+        }
+    }
+    return success();
+}
+
+// HF's _check_received_keys: keys a rope type does not read are reported, not refused.
+void Parser::warnUnknownKeys(const std::string& typeName) {
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> kKeys = {
+        {"default", {}},
+        {"mrope", {"mrope_section", "mrope_interleaved"}},
+        {"linear", {"factor"}},
+        {"dynamic", {"factor"}},
+        {"yarn",
+         {"factor", "attention_factor", "beta_fast", "beta_slow",
+          "original_max_position_embeddings", "mscale", "mscale_all_dim", "truncate"}},
+        {"longrope",
+         {"short_factor", "long_factor", "factor", "attention_factor",
+          "original_max_position_embeddings"}},
+        {"llama3",
+         {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"}},
+        {"proportional", {"factor"}},
+    };
+    const std::vector<std::string>* known = nullptr;
+    for (const auto& [name, keys] : kKeys) {
+        if (name == typeName) known = &keys;
+    }
+    if (known == nullptr || block.object == nullptr) return;
+    std::string unknown;
+    for (const auto& [key, value] : block.object->items()) {
+        // Keys every type carries (v5 moves rope_theta and partial_rotary_factor in here).
+        if (key == "rope_type" || key == "type" || key == "rope_theta" ||
+            key == "partial_rotary_factor") {
+            continue;
+        }
+        if (std::find(known->begin(), known->end(), key) != known->end()) continue;
+        unknown += (unknown.empty() ? "" : ", ") + key;
+    }
+    if (!unknown.empty()) {
+        warn("unrecognized keys in " + block.prefix.substr(0, block.prefix.size() - 1) +
+             " for rope type " + typeName + ": " + unknown + " (HF ignores them)");
+    }
+}
+
+Status Parser::readLongRope(const std::string& typeName) {
+    RopeScalingParams& scaling = config.rope.scaling;
+    for (const char* key : {"short_factor", "long_factor"}) {
+        const json* value = block.find(key);
+        if (value == nullptr) {
+            return Error{block.name(key) + " is required for rope type " + typeName};
+        }
+        if (!value->is_array()) {
+            return Error{block.name(key) + " must be a list of numbers (got " + describe(*value) +
+                         ")"};
+        }
+        std::vector<double> list;
+        for (std::size_t i = 0; i < value->size(); ++i) {
+            const json& item = (*value)[i];
+            if (!item.is_number() || !(item.get<double>() > 0.0)) {
+                return Error{block.name(key) + "[" + std::to_string(i) +
+                             "] must be a number > 0 (got " + describe(item) + ")"};
+            }
+            list.push_back(item.get<double>());
+        }
+        (std::string_view(key) == "short_factor" ? scaling.shortFactor : scaling.longFactor) =
+            std::move(list);
+    }
+    const int pairs = rotatedDims(config.rope) / 2;
+    for (const auto& [key, list] : {std::pair{"short_factor", &scaling.shortFactor},
+                                    std::pair{"long_factor", &scaling.longFactor}}) {
+        if (int(list->size()) != pairs) {
+            return Error{block.name(key) +
+                         " must have rotated dims / 2 = " + std::to_string(pairs) +
+                         " entries (got " + std::to_string(list->size()) + ")"};
+        }
+    }
+
+    auto factor = readNumber(block, "factor");
+    if (!factor) return factor.error();
+    auto attention = readNumber(block, "attention_factor");
+    if (!attention) return attention.error();
+    if (*attention) {
+        if (auto s =
+                requireInRange(block.name("attention_factor"), **attention, 0.0, 1000.0, false);
+            !s) {
+            return s;
+        }
+        scaling.attentionFactor = **attention;
+    }
+    // Phi-3 keeps the pre-extension context at the top level (v5 moves it into the block); HF
+    // then takes s = max_position_embeddings / original_max_position_embeddings.
+    const auto originalKey = firstPresent({{&model, "original_max_position_embeddings"},
+                                           {&block, "original_max_position_embeddings"}});
+    std::optional<int> original;
+    if (originalKey) {
+        auto value = readPositiveInt(originalKey->section, originalKey->key);
+        if (!value) return value.error();
+        original = **value;
+        if (auto s = requireIntInRange(originalKey->section.name(originalKey->key), *original, 1,
+                                       kMaxRopePositions);
+            !s) {
+            return s;
+        }
+    }
+    if (original && config.maxPositionEmbeddings > 0) {
+        // transformers v5: an explicit factor wins; without one, s = max / original.
+        // (v4 always took the ratio when original_max_position_embeddings was set.)
+        const double implied = double(config.maxPositionEmbeddings) / *original;
+        if (*factor) {
+            scaling.factor = **factor;
+            if (std::abs(implied - scaling.factor) > 1e-9 * scaling.factor) {
+                warn("the explicit longrope factor " + text(scaling.factor) +
+                     " disagrees with max_position_embeddings / original_max_position_embeddings"
+                     " = " +
+                     text(implied) + "; transformers v5 uses the explicit factor (v4 the ratio)");
+            }
+        } else {
+            scaling.factor = implied;
+            note(
+                "longrope factor s = max_position_embeddings / "
+                "original_max_position_embeddings = " +
+                std::to_string(config.maxPositionEmbeddings) + " / " + std::to_string(*original) +
+                " = " + text(scaling.factor));
+        }
+        config.rope.trainingLength = *original;
+    } else {
+        if (config.maxPositionEmbeddings == 0) {
+            return Error{model.name("max_position_embeddings") +
+                         " is required for rope type longrope"};
+        }
+        config.rope.trainingLength = config.maxPositionEmbeddings;
+        if (*factor) {
+            scaling.factor = **factor;
+        } else {
+            scaling.factor = 1;
+            warn("missing " + block.name("factor") +
+                 " for longrope (HF warns); the attention factor defaults to 1");
+        }
+    }
+    if (scaling.factor < 1.0) {
+        return Error{block.name("factor") + " must be >= 1 for longrope (got " +
+                     text(scaling.factor) + ")"};
+    }
+    note("longrope: short_factor applies while seq_len <= " +
+         std::to_string(config.rope.trainingLength) + ", long_factor past it");
+    return success();
+}
+
+Status Parser::readProportional() {
+    // HF divides the whole vector by factor (default 1) afterwards.
+    auto factor = readNumber(block, "factor");
+    if (!factor) return factor.error();
+    if (*factor) {
+        if (auto s = requireInRange(block.name("factor"), **factor, 1.0, 65536.0); !s) return s;
+        config.rope.scaling.factor = **factor;
+    }
+    // p-RoPE reads partial_rotary_factor as the fraction of pairs that keep their frequency; all
+    // head dims stay in the rotation layout (the dropped pairs rotate by 0).
+    config.rope.scaling.ropeProportion = config.rope.rotaryFraction;
+    config.rope.rotaryFraction = 1.0;
+    note("proportional (p-RoPE): the fastest " +
+         std::to_string(
+             proportionalRotatedPairs(config.rope.headDim, config.rope.scaling.ropeProportion)) +
+         " of " + std::to_string(config.rope.headDim / 2) +
+         " pairs rotate with exponents over head_dim; the rest are NoPE channels (theta = 0)");
+    return success();
+}
+
+// The RoPE of sliding-window layers, when the model gives them their own; differs says so.
+Result<RopeParams> Parser::slidingRope(bool& differs) {
+    differs = false;
+    if (perLayerType.object != nullptr && perLayerType.has("sliding_attention")) {
+        const json& sliding = *perLayerType.find("sliding_attention");
+        if (!sliding.is_object()) {
+            return Error{perLayerType.name("sliding_attention") + " must be an object (got " +
+                         describe(sliding) + ")"};
+        }
+        Parser local = *this;
+        local.block = Section{&sliding, perLayerType.name("sliding_attention") + "."};
+        local.config.rope.scaling = RopeScalingParams{};
+        local.config.rope.rotaryFraction = 1.0;
+        local.config.notes.clear();
+        local.config.warnings.clear();
+        for (auto step : {&Parser::readBase, &Parser::readRotaryFraction, &Parser::readScaling}) {
+            if (auto s = (local.*step)(); !s) return s.error();
+        }
+        for (auto& line : local.config.notes) note("sliding_attention: " + line);
+        for (auto& line : local.config.warnings) warn("sliding_attention: " + line);
+        differs = true;
+        return local.config.rope;
+    }
+    RopeParams rope = config.rope;
+    const bool gemma3 = config.modelType == "gemma3" || config.modelType == "gemma3_text";
+    const char* localKey = model.has("rope_local_base_freq") ? "rope_local_base_freq"
+                           : model.has("local_rope_theta")   ? "local_rope_theta"
+                                                             : nullptr;
+    if (localKey == nullptr && !gemma3) return rope;
+    double base = 10000;  // Gemma3TextConfig's and ModernBertConfig's default
+    if (localKey != nullptr) {
+        auto value = readNumber(model, localKey);
+        if (!value) return value.error();
+        if (auto s = requireInRange(model.name(localKey), **value, 1.0, 1e12, false); !s) {
+            return s.error();
+        }
+        base = **value;
+    } else {
+        note("rope_local_base_freq not given; Gemma 3's sliding layers use 10000");
+    }
+    rope.base = base;
+    rope.scaling = RopeScalingParams{};  // HF builds the local rotary embedding without scaling
+    rope.trainingLength =
+        config.maxPositionEmbeddings > 0 ? config.maxPositionEmbeddings : rope.trainingLength;
+    differs = true;
+    note("sliding layers: base " + text(base) + " (" + (localKey ? localKey : "default") +
+         "), no scaling");
+    return rope;
+}
+
+Status Parser::readLayers() {
+    HfRopeVariant full{"full_attention", config.rope};
+    config.ropeVariants = {full};
+    bool slidingDiffers = false;
+    auto sliding = slidingRope(slidingDiffers);
+    if (!sliding) return sliding.error();
+    if (slidingDiffers) {
+        if (auto s = validate(*sliding); !s) {
+            return Error{"sliding layers: invalid RoPE setup: " + s.error().message};
+        }
+        config.ropeVariants.push_back({"sliding_attention", *sliding});
+    }
+
+    const auto countKey =
+        firstPresent({{&model, "num_hidden_layers"}, {&model, "n_layer"}, {&model, "num_layers"}});
+    if (!countKey) {
+        note("num_hidden_layers not given; no per-layer listing");
+        return success();
+    }
+    auto count = readPositiveInt(model, countKey->key);
+    if (!count) return count.error();
+    if (auto s = requireIntInRange(model.name(countKey->key), **count, 1, 4096); !s) return s;
+    const int layers = **count;
+
+    // Attention windows.
+    auto slidingWindow = readPositiveInt(model, "sliding_window");
+    if (!slidingWindow) return slidingWindow.error();
+    auto localAttention = readPositiveInt(model, "local_attention");
+    if (!localAttention) return localAttention.error();
+    std::vector<std::string> types(std::size_t(layers), "full_attention");
+    const json* layerTypes = model.find("layer_types");
+    const bool modernBert = config.modelType == "modernbert";
+    if (layerTypes != nullptr) {
+        if (!layerTypes->is_array() || int(layerTypes->size()) != layers) {
+            return Error{model.name("layer_types") + " must be a list of " +
+                         std::to_string(layers) + " strings (one per layer)"};
+        }
+        for (int i = 0; i < layers; ++i) {
+            const json& item = (*layerTypes)[std::size_t(i)];
+            if (!item.is_string()) {
+                return Error{model.name("layer_types") + "[" + std::to_string(i) +
+                             "] must be a string (got " + describe(item) + ")"};
+            }
+            types[std::size_t(i)] = item.get<std::string>();
+        }
+    } else if (config.modelType == "gemma2") {
+        for (int i = 0; i < layers; i += 2) types[std::size_t(i)] = "sliding_attention";
+        note("Gemma 2 alternates: even layers sliding, odd layers full");
+    } else if (model.has("sliding_window_pattern") || config.modelType == "gemma3_text" ||
+               config.modelType == "gemma3") {
+        auto pattern = readPositiveInt(model, "sliding_window_pattern");
+        if (!pattern) return pattern.error();
+        const int every = pattern->value_or(6);
+        if (!*pattern) note("sliding_window_pattern not given; Gemma 3's default is 6");
+        for (int i = 0; i < layers; ++i) {
+            if ((i + 1) % every != 0) types[std::size_t(i)] = "sliding_attention";
+        }
+        note("every " + std::to_string(every) + "th layer is full attention, the others sliding");
+    } else if (modernBert) {
+        auto every = readPositiveInt(model, "global_attn_every_n_layers");
+        if (!every) return every.error();
+        const int n = every->value_or(3);
+        for (int i = 0; i < layers; ++i) {
+            if (i % n != 0) types[std::size_t(i)] = "sliding_attention";
+        }
+        note("ModernBERT: layers 0, " + std::to_string(n) + ", " + std::to_string(2 * n) +
+             ", ... are global; the others attend to local_attention " +
+             std::to_string(localAttention->value_or(128)) + " tokens (half on each side)");
+    } else if (*slidingWindow) {
+        auto useSliding = readBool(model, "use_sliding_window");
+        if (!useSliding) return useSliding.error();
+        if (!*useSliding) {
+            for (auto& type : types) type = "sliding_attention";
+            note("sliding_window " + std::to_string(**slidingWindow) + " applies to every layer");
+        } else if (**useSliding) {
+            auto from = readPositiveInt(model, "max_window_layers");
+            if (!from) return from.error();
+            for (int i = from->value_or(0); i < layers; ++i) {
+                types[std::size_t(i)] = "sliding_attention";
+            }
+        }
+    }
+
+    // NoPE layers: no_rope_layers[i] = 1 means layer i uses RoPE (Llama 4, SmolLM3).
+    std::vector<bool> usesRope(std::size_t(layers), true);
+    const json* noRope = model.find("no_rope_layers");
+    const bool intervalDefault = config.modelType == "llama4" ||
+                                 config.modelType == "llama4_text" || config.modelType == "smollm3";
+    if (noRope != nullptr && noRope->is_array() && !noRope->empty()) {
+        if (int(noRope->size()) < layers) {
+            return Error{model.name("no_rope_layers") + " must have at least " +
+                         std::to_string(layers) + " entries (got " +
+                         std::to_string(noRope->size()) + ")"};
+        }
+        for (int i = 0; i < layers; ++i) {
+            const json& item = (*noRope)[std::size_t(i)];
+            if (!item.is_number_integer() || (item.get<int>() != 0 && item.get<int>() != 1)) {
+                return Error{model.name("no_rope_layers") + "[" + std::to_string(i) +
+                             "] must be 0 or 1 (got " + describe(item) + ")"};
+            }
+            usesRope[std::size_t(i)] = item.get<int>() == 1;
+        }
+        note("no_rope_layers: a 0 marks a NoPE layer (no rotation)");
+    } else if (noRope != nullptr && !noRope->is_array()) {
+        return Error{model.name("no_rope_layers") + " must be a list of 0/1 (got " +
+                     describe(*noRope) + ")"};
+    } else if (model.has("no_rope_layer_interval") || intervalDefault) {
+        auto interval = readPositiveInt(model, "no_rope_layer_interval");
+        if (!interval) return interval.error();
+        const int every = interval->value_or(4);
+        for (int i = 0; i < layers; ++i) usesRope[std::size_t(i)] = (i + 1) % every != 0;
+        note("every " + std::to_string(every) + "th layer is NoPE (no_rope_layer_interval)");
+    }
+
+    const int window = modernBert ? localAttention->value_or(128) : slidingWindow->value_or(0);
+    for (int i = 0; i < layers; ++i) {
+        HfLayer layer;
+        layer.layerType = types[std::size_t(i)];
+        const bool isSliding = layer.layerType == "sliding_attention";
+        layer.window = isSliding ? AttentionWindow::Sliding : AttentionWindow::Full;
+        layer.slidingWindow = isSliding ? window : 0;
+        layer.ropeVariant = !usesRope[std::size_t(i)] ? -1 : isSliding && slidingDiffers ? 1 : 0;
+        config.layers.push_back(layer);
+    }
+    if (slidingDiffers) {
+        note(
+            "the default RoPE shown is the full-attention layers' (global); sliding layers use "
+            "their own");
+    }
     return success();
 }
 
@@ -480,6 +948,7 @@ Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
         if (auto s = validate(parser.config.rope); !s) {
             return Error{"config.json gives an invalid RoPE setup: " + s.error().message};
         }
+        if (auto s = parser.readLayers(); !s) return s.error();
         return parser.config;
     } catch (const std::exception& e) {
         // Every access above checks types first; this keeps the no-throw promise regardless.

@@ -344,6 +344,10 @@ TEST(RopeScalingTest, NamesRoundTrip) {
         EXPECT_EQ(scalingName(type), names[index++]);
         EXPECT_EQ(*parseScaling(scalingName(type)), type);
     }
+    // Named, but only a config.json sets them up.
+    EXPECT_EQ(scalingName(RopeScaling::LongRope), "longrope");
+    EXPECT_EQ(scalingName(RopeScaling::Proportional), "proportional");
+    EXPECT_FALSE(parseScaling("longrope").ok());
     const auto bad = parseScaling("dynamic");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().message,
@@ -396,6 +400,78 @@ TEST(RopeScalingTest, RejectsBadParameters) {
     context.rotatedDims = 8;
     context.originalMaxPositions = 0;
     EXPECT_FALSE(scaledFrequencies(RopeScalingParams{}, context).ok());
+}
+
+TEST(RopeScalingTest, LongRopeDividesByTheListTheSequenceLengthSelects) {
+    RopeScalingParams scaling;
+    scaling.type = RopeScaling::LongRope;
+    scaling.factor = 16;
+    scaling.shortFactor = {1.0, 1.5, 2.0, 4.0};
+    scaling.longFactor = {2.0, 3.0, 8.0, 16.0};
+    RopeScalingContext context;
+    context.rotatedDims = 8;
+    context.base = 10000;
+    context.originalMaxPositions = 2048;
+    for (int seqLen : {1, 2048, 2049, 100000}) {
+        context.seqLen = seqLen;
+        auto freqs = scaledFrequencies(scaling, context);
+        ASSERT_TRUE(freqs.ok()) << freqs.error().message;
+        const bool longList = seqLen > 2048;  // HF switches once seq_len exceeds L0
+        ASSERT_TRUE(freqs->longRopeList.has_value());
+        EXPECT_EQ(*freqs->longRopeList, longList ? LongRopeList::Long : LongRopeList::Short);
+        const auto& list = longList ? scaling.longFactor : scaling.shortFactor;
+        for (int i = 0; i < 4; ++i) {
+            EXPECT_NEAR(freqs->inverse[i], 1.0 / (list[i] * std::pow(10000.0, 2.0 * i / 8)), 1e-15)
+                << seqLen << " " << i;
+        }
+        // sqrt(1 + ln 16 / ln 2048) = sqrt(1 + 4/11): the same on both lists.
+        EXPECT_NEAR(freqs->attentionFactor, std::sqrt(15.0 / 11.0), 1e-15);
+    }
+    scaling.attentionFactor = 1.25;  // an explicit attention_factor wins
+    EXPECT_DOUBLE_EQ(scaledFrequencies(scaling, context)->attentionFactor, 1.25);
+    EXPECT_DOUBLE_EQ(longRopeAttentionFactor(1.0, 4096), 1.0);
+    EXPECT_DOUBLE_EQ(longRopeAttentionFactor(0.5, 4096), 1.0);
+}
+
+TEST(RopeScalingTest, LongRopeRefusesListsOfTheWrongLengthOrSign) {
+    RopeScalingParams scaling;
+    scaling.type = RopeScaling::LongRope;
+    scaling.shortFactor = {1.0, 1.0, 1.0};
+    scaling.longFactor = {1.0, 1.0, 1.0, 1.0};
+    RopeScalingContext context;
+    context.rotatedDims = 8;
+    auto wrong = scaledFrequencies(scaling, context);
+    ASSERT_FALSE(wrong.ok());
+    EXPECT_EQ(wrong.error().message, "short_factor must have rotated dims / 2 = 4 entries (got 3)");
+    scaling.shortFactor = {1.0, 1.0, -1.0, 1.0};
+    EXPECT_EQ(validate(scaling).error().message, "short_factor[2] must be finite and > 0 (got -1)");
+    scaling.shortFactor.clear();
+    EXPECT_EQ(validate(scaling).error().message,
+              "short_factor must be a non-empty list of numbers");
+}
+
+TEST(RopeScalingTest, ProportionalKeepsTheFastPairsAndZeroesTheRest) {
+    // Gemma-style p = 0.25 of a 256-dim head: floor(0.25 * 256 / 2) = 32 of 128 pairs rotate,
+    // at exactly their full-RoPE frequencies base^(-2i/256).
+    const std::vector<double> inverse = proportionalInverseFrequencies(256, 1e6, 0.25);
+    ASSERT_EQ(inverse.size(), 128u);
+    EXPECT_EQ(proportionalRotatedPairs(256, 0.25), 32);
+    for (int i = 0; i < 128; ++i) {
+        const double expected = i < 32 ? std::pow(1e6, -2.0 * i / 256) : 0.0;
+        EXPECT_NEAR(inverse[i], expected, 1e-16) << i;
+    }
+    RopeScalingParams scaling;
+    scaling.type = RopeScaling::Proportional;
+    scaling.ropeProportion = 0.25;
+    RopeScalingContext context;
+    context.rotatedDims = 256;
+    context.base = 1e6;
+    auto freqs = scaledFrequencies(scaling, context);
+    ASSERT_TRUE(freqs.ok());
+    EXPECT_EQ(freqs->zeroFrequencyPairs, 96);
+    EXPECT_EQ(freqs->rotatedDims, 256);
+    scaling.ropeProportion = 0;
+    EXPECT_FALSE(validate(scaling).ok());
 }
 
 }  // namespace

@@ -489,5 +489,37 @@ TEST(RopeTest, RejectsBadParameters) {
     EXPECT_EQ(ropeRotate(shortK, 3.0, freqs, RopePairing::Half), shortK);
 }
 
+TEST(RopeTest, PartialRotaryNeoxAndProportionalDiffer) {
+    // p = 0.25 of head 128, base 10000. NeoX: int(32) dims, theta_i = 10000^(-2i/32) for 16
+    // pairs, reaching the slow end 10000^(-30/32). p-RoPE: 16 pairs at 10000^(-2i/128), the
+    // fastest quarter of the full-RoPE spectrum, and 48 zero pairs.
+    auto both = comparePartialRotary(128, 10000, 0.25);
+    ASSERT_TRUE(both.ok()) << both.error().message;
+    EXPECT_EQ(both->neoxRotatedDims, 32);
+    EXPECT_EQ(both->proportionalRotatedPairs, 16);
+    ASSERT_EQ(both->neoxPartial.size(), 16u);
+    ASSERT_EQ(both->proportional.size(), 64u);
+    for (int i = 0; i < 16; ++i) {
+        EXPECT_NEAR(both->neoxPartial[i], std::pow(10000.0, -i / 16.0), 1e-15) << i;
+        EXPECT_NEAR(both->proportional[i], std::pow(10000.0, -i / 64.0), 1e-15) << i;
+    }
+    for (int i = 16; i < 64; ++i) EXPECT_EQ(both->proportional[i], 0.0) << i;
+    // Slowest rotating pair: NeoX 10000^(-15/16) = 1.78e-4, p-RoPE 10000^(-15/64) = 0.1155.
+    EXPECT_NEAR(both->neoxPartial[15], 1.7782794100389228e-4, 1e-18);
+    EXPECT_NEAR(both->proportional[15], 0.11547819846894583, 1e-15);
+
+    // A zero-frequency pair is a NoPE channel: rotation leaves it unchanged at any position.
+    RopeFrequencies freqs;
+    freqs.inverse = both->proportional;
+    freqs.rotatedDims = 128;
+    const std::vector<double> v = seededGaussianVector(128, 7);
+    const std::vector<double> rotated = ropeRotate(v, 12345, freqs, RopePairing::Half);
+    for (int i = 16; i < 64; ++i) {
+        EXPECT_DOUBLE_EQ(rotated[i], v[i]) << i;
+        EXPECT_DOUBLE_EQ(rotated[i + 64], v[i + 64]) << i;
+    }
+    EXPECT_FALSE(comparePartialRotary(90, 10000, 0.1).ok());  // int(9.0) = 9 dims: odd
+}
+
 }  // namespace
 }  // namespace poslab

@@ -282,13 +282,28 @@ TEST(HfConfigTest, RejectsBrokenConfigs) {
               "head size unknown: head_dim is absent and so is hidden_size");
     const std::string head = R"("hidden_size": 4096, "num_attention_heads": 32,
                                 "max_position_embeddings": 131072, )";
+    // LongRoPE lists must have one entry per rotated pair (4096 / 32 = 128 dims: 64 pairs).
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "longrope", "factor": 2,
               "long_factor": [1.0], "short_factor": [1.0]}})"),
-              "rope_scaling.rope_type 'longrope' is not supported (supported: default, linear, "
-              "dynamic, yarn, llama3)");
+              "rope_scaling.short_factor must have rotated dims / 2 = 64 entries (got 1)");
+    // "su" is LongRoPE's legacy name, so it needs the lists too.
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"type": "su"}})"),
-              "rope_scaling.type 'su' is not supported (supported: default, linear, dynamic, "
-              "yarn, llama3)");
+              "rope_scaling.short_factor is required for rope type longrope");
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "longrope",
+              "long_factor": [], "short_factor": "1"}})"),
+              "rope_scaling.short_factor must be a list of numbers (got \"1\")");
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "ntk-by-parts"}})"),
+              "rope_scaling.rope_type 'ntk-by-parts' is not supported (supported: default, "
+              "linear, dynamic, yarn, llama3, longrope, su, proportional, mrope)");
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "proportional",
+              "factor": 0.5}})"),
+              "rope_scaling.factor must be 1..65536 (got 0.5)");
+    EXPECT_EQ(errorOf("{" + head + R"("num_hidden_layers": 4, "layer_types": ["full_attention"]})"),
+              "layer_types must be a list of 4 strings (one per layer)");
+    EXPECT_EQ(errorOf("{" + head + R"("num_hidden_layers": 4, "no_rope_layers": [1, 1]})"),
+              "no_rope_layers must have at least 4 entries (got 2)");
+    EXPECT_EQ(errorOf("{" + head + R"("num_hidden_layers": 2, "no_rope_layers": [1, 2]})"),
+              "no_rope_layers[1] must be 0 or 1 (got 2)");
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"factor": 2.0}})"),
               "rope_scaling.rope_type is missing (nor is there a legacy rope_scaling.type)");
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": "llama3"})"),
@@ -341,6 +356,52 @@ TEST(HfConfigTest, LoadsFromFileAndNamesThePathInErrors) {
     auto missing = loadHfConfig(path);
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().message, path + ": cannot open the file");
+}
+
+TEST(HfConfigTest, ProportionalRopeFromV5RopeParameters) {
+    // A Gemma-style v5 config: p-RoPE on the full-attention layers (a quarter of the pairs rotate,
+    // divided by factor 2), plain RoPE at base 10000 on the sliding ones.
+    const HfModelConfig config = parsed(R"({
+      "model_type": "example", "hidden_size": 1024, "num_attention_heads": 4, "head_dim": 256,
+      "max_position_embeddings": 8192, "num_hidden_layers": 4,
+      "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention",
+                      "full_attention"],
+      "sliding_window": 512,
+      "rope_parameters": {
+        "full_attention": {"rope_type": "proportional", "rope_theta": 1000000.0,
+                           "partial_rotary_factor": 0.25, "factor": 2.0},
+        "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}})");
+    EXPECT_EQ(config.rope.scaling.type, RopeScaling::Proportional);
+    EXPECT_DOUBLE_EQ(config.rope.base, 1e6);
+    EXPECT_DOUBLE_EQ(config.rope.rotaryFraction, 1.0);
+    auto freqs = ropeFrequencies(config.rope);
+    ASSERT_TRUE(freqs.ok()) << freqs.error().message;
+    ASSERT_EQ(freqs->inverse.size(), 128u);
+    // floor(0.25 * 256 / 2) = 32 rotating pairs at 1e6^(-2i/256) / 2, then 96 zeros.
+    for (int i : {0, 1, 31}) {
+        EXPECT_NEAR(freqs->inverse[i], std::pow(1e6, -2.0 * i / 256) / 2, 1e-16) << i;
+    }
+    for (int i : {32, 127}) EXPECT_EQ(freqs->inverse[i], 0.0) << i;
+    ASSERT_EQ(config.ropeVariants.size(), 2u);
+    EXPECT_DOUBLE_EQ(config.ropeVariants[1].rope.base, 10000.0);
+    EXPECT_EQ(config.ropeVariants[1].rope.scaling.type, RopeScaling::None);
+    ASSERT_EQ(config.layers.size(), 4u);
+    EXPECT_EQ(config.layers[0].ropeVariant, 1);
+    EXPECT_EQ(config.layers[0].slidingWindow, 512);
+    EXPECT_EQ(config.layers[3].ropeVariant, 0);
+    EXPECT_EQ(config.layers[3].window, AttentionWindow::Full);
+}
+
+TEST(HfConfigTest, LegacySuIsLongRope) {
+    std::string text = R"({"model_type": "phi3", "hidden_size": 64, "num_attention_heads": 2,
+        "max_position_embeddings": 8192, "original_max_position_embeddings": 2048,
+        "rope_scaling": {"type": "su", "short_factor": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1], "long_factor": [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]}})";
+    const HfModelConfig config = parsed(text);
+    EXPECT_EQ(config.rope.scaling.type, RopeScaling::LongRope);
+    EXPECT_DOUBLE_EQ(config.rope.scaling.factor, 4.0);  // 8192 / 2048
+    EXPECT_EQ(config.rope.trainingLength, 2048);
+    EXPECT_TRUE(hasNote(config, "legacy name of longrope"));
 }
 
 }  // namespace

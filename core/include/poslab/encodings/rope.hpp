@@ -45,6 +45,19 @@ int originalMaxPositions(const RopeParams& params);  // L0: scaling's value, els
 Result<RopeFrequencies> ropeFrequencies(const RopeParams& params);      // scaled per params
 Result<RopeFrequencies> unscaledFrequencies(const RopeParams& params);  // HF "default"
 
+// ---- Two ways to rotate only a fraction p of a head, side by side
+// GPT-NeoX partial rotary (partial_rotary_factor, rotary_pct): d' = int(p * head_dim) dims rotate
+// with theta_i = base^(-2i/d'), so the d'/2 pairs span the whole frequency range.
+// p-RoPE (Gemma's "proportional"): the fastest floor(p * head_dim / 2) pairs keep their full-RoPE
+// theta_i = base^(-2i/head_dim); the slow remainder is dropped (theta = 0, NoPE channels).
+struct PartialRotaryComparison {
+    std::vector<double> neoxPartial;   // int(p * head_dim) / 2 entries
+    std::vector<double> proportional;  // head_dim / 2 entries, zeros after the rotated ones
+    int neoxRotatedDims = 0;           // int(p * head_dim), HF truncation (must be even)
+    int proportionalRotatedPairs = 0;  // floor(p * head_dim / 2)
+};
+Result<PartialRotaryComparison> comparePartialRotary(int headDim, double base, double fraction);
+
 // ---- Wavelengths
 std::vector<double> ropeWavelengths(const RopeFrequencies& freqs);  // 2 pi / theta_i, positions
 // true for pairs whose wavelength exceeds contextLength: they turn less than once in the context,

@@ -12,6 +12,13 @@
 //                attention factor (0.1 ln s + 1 by default) that multiplies cos and sin
 //   llama3       theta_i where the wavelength is < L0/high_freq_factor, theta_i / s where it is
 //                > L0/low_freq_factor, and a linear blend in 1/wavelength in between
+//   longrope     theta_i / r_i with a searched rescale list r (LongRoPE, Phi-3): short_factor while
+//                seq_len <= L0, long_factor past it (HF's dynamic update); attention factor
+//                sqrt(1 + ln s / ln L0) by default (1 when s <= 1)
+//   proportional p-RoPE (Gemma): only the fastest floor(p d / 2) pairs rotate, with exponents
+//                still over the full head dim d; the other pairs get theta = 0 (NoPE channels).
+//                All of them are divided by factor (default 1), as HF does.
+//                Contrast GPT-NeoX partial rotary: d' = int(p d) dims rotate, exponents over d'.
 //
 // HF evaluates these in float32 torch tensors; PosLab uses the same formulas in double, so the
 // two agree to about 1e-7 relative (HF's rounding, not ours, is the noisier one).
@@ -25,7 +32,8 @@
 
 namespace poslab {
 
-enum class RopeScaling { None, Linear, Ntk, DynamicNtk, Yarn, Llama3 };
+enum class RopeScaling { None, Linear, Ntk, DynamicNtk, Yarn, Llama3, LongRope, Proportional };
+enum class LongRopeList { Short, Long };  // which LongRoPE rescale list a sequence length uses
 
 // Upper bound for lengths that only enter formulas (seq_len, training_length, L0): long-context
 // models advertise 10M positions, and nothing is allocated from these.
@@ -35,7 +43,7 @@ inline constexpr int kMaxRopePositions = 1 << 30;
 // the others are ignored, and validate() checks only those the chosen type reads.
 struct RopeScalingParams {
     RopeScaling type = RopeScaling::None;
-    double factor = 1;             // s, 1..65536: every type except none
+    double factor = 1;             // s, 1..65536: every type except none (proportional: default 1)
     int originalMaxPositions = 0;  // L0; 0 = RopeParams::trainingLength (dynamic-ntk, yarn, llama3)
     double lowFreqFactor = 1;      // llama3: wavelengths above L0/low are divided by s
     double highFreqFactor = 4;     // llama3: wavelengths below L0/high are kept; > lowFreqFactor
@@ -45,6 +53,9 @@ struct RopeScalingParams {
     std::optional<double> mscale;           // yarn (DeepSeek): with mscaleAllDim sets the factor
     std::optional<double> mscaleAllDim;     //   to get_mscale(s, mscale) / get_mscale(s, all_dim)
     bool truncate = true;  // yarn: floor/ceil the correction range to whole pairs (gpt-oss: false)
+    std::vector<double> shortFactor;  // longrope: d/2 rescale factors (> 0) for seq_len <= L0
+    std::vector<double> longFactor;   // longrope: d/2 rescale factors (> 0) for seq_len > L0
+    double ropeProportion = 1;        // proportional: fraction p of the pairs that rotate, (0, 1]
 };
 
 // Inverse frequencies after scaling. Declared here so the scalings can return it; see rope.hpp.
@@ -52,6 +63,8 @@ struct RopeFrequencies {
     std::vector<double> inverse;  // theta_i in radians per position, one per rotated pair
     double attentionFactor = 1;   // HF's attention_scaling: multiplies cos and sin (yarn only)
     int rotatedDims = 0;          // 2 * inverse.size()
+    std::optional<LongRopeList> longRopeList;  // longrope: the list seq_len selected
+    int zeroFrequencyPairs = 0;  // proportional: trailing pairs with theta = 0 (not rotated)
 };
 
 // What a scaling reads besides its own parameters (RopeParams supplies it; see rope.hpp).
@@ -64,7 +77,9 @@ struct RopeScalingContext {
 
 // ---- Names, for the command line, the GUI and saved files
 std::string_view scalingName(RopeScaling type);  // "none", "linear", "ntk", "dynamic-ntk", ...
-Result<RopeScaling> parseScaling(std::string_view name);  // inverse of scalingName()
+// Inverse of scalingName() for the six types a few numbers set (none .. llama3); longrope and
+// proportional are read from a config.json only (their lists / layout are not options).
+Result<RopeScaling> parseScaling(std::string_view name);
 
 // ---- Validation and evaluation
 Status validate(const RopeScalingParams& scaling);  // the fields scaling.type reads
@@ -91,6 +106,16 @@ YarnCorrectionRange yarnCorrectionRange(const RopeScalingParams& scaling,
 // linear_ramp_factor: clamp((i - low) / (high - low), 0, 1) for pairs i; high += 0.001 if equal.
 // 0 keeps theta_i, 1 divides it by s.
 std::vector<double> yarnRamp(const YarnCorrectionRange& range, int pairs);
+
+// LongRoPE (HF _compute_longrope_parameters): the list seq_len selects, and the default
+// attention factor sqrt(1 + ln s / ln L0), 1 when s <= 1.
+LongRopeList longRopeListFor(int seqLen, int originalMaxPositions);  // Long iff seqLen > L0
+double longRopeAttentionFactor(double factor, int originalMaxPositions);
+
+// p-RoPE (HF "proportional"): headDim/2 entries, base^(-2i/headDim) for the first
+// floor(p * headDim / 2) pairs, 0 after them.
+int proportionalRotatedPairs(int headDim, double proportion);
+std::vector<double> proportionalInverseFrequencies(int headDim, double base, double proportion);
 
 enum class Llama3Band { Kept, Smoothed, Divided };  // wavelength < L0/high, between, > L0/low
 Llama3Band llama3Band(double wavelength, const RopeScalingParams& scaling,

@@ -2,12 +2,22 @@
 //
 // Reads what transformers reads to build a rotary embedding, with the same defaults and aliases:
 //
-//   rope_theta (GPT-NeoX: rotary_emb_base; v5: rope_parameters.rope_theta)   default 10000
-//   head_dim, else hidden_size // num_attention_heads (GPT-J: n_embd // n_head)
+//   rope_theta (GPT-NeoX: rotary_emb_base; ModernBERT: global_rope_theta; v5:
+//     rope_parameters.rope_theta)                                            default 10000
+//   head size, as the configuration class sets it: DeepSeek-V2/V3 rotate qk_rope_head_dim; else
+//     head_dim; else hidden_size // num_attention_heads (GPT-J: n_embd // n_head)
 //   partial_rotary_factor (GPT-NeoX: rotary_pct; GPT-J: rotary_dim / head_dim)  default 1
 //   rope_scaling (or v5's rope_parameters): null, or an object with rope_type (legacy: type)
-//     default, linear, dynamic, yarn, llama3 (and Qwen2-VL's mrope, which HF treats as default)
+//     default, linear, dynamic, yarn, llama3, longrope (legacy "su"; Phi-3's "yarn"),
+//     proportional (p-RoPE), and Qwen2-VL's mrope, which HF treats as default for text
 //   max_position_embeddings (GPT-J: n_positions)
+//
+// Per layer (num_hidden_layers): attention window from layer_types, Gemma 2's alternation,
+// sliding_window_pattern (Gemma 3, default 6), ModernBERT's global_attn_every_n_layers, Qwen2's
+// use_sliding_window / max_window_layers, or a model-wide sliding_window (Mistral); RoPE or none
+// from no_rope_layers / no_rope_layer_interval (Llama 4, SmolLM3). Sliding layers get their own
+// RoPE where the model says so: Gemma 3 rope_local_base_freq (default 10000, no scaling),
+// ModernBERT local_rope_theta, v5 rope_parameters.sliding_attention.
 //
 // Training length: for llama3 and yarn it is rope_scaling.original_max_position_embeddings (the
 // context before extension); otherwise max_position_embeddings, which is also what HF's dynamic
@@ -24,11 +34,30 @@
 
 namespace poslab {
 
+enum class AttentionWindow { Full, Sliding };
+
+// One RoPE setup used by some layers, named by the layer type that uses it.
+struct HfRopeVariant {
+    std::string layerType;  // "full_attention" or "sliding_attention"
+    RopeParams rope;        // valid; seqLen left at its default
+};
+
+struct HfLayer {
+    std::string layerType;                           // as layer_types spells it
+    AttentionWindow window = AttentionWindow::Full;  // sliding: attends to slidingWindow tokens
+    int slidingWindow = 0;                           // tokens, 0 for full attention
+    int ropeVariant = 0;  // index into HfModelConfig::ropeVariants; -1: no RoPE (NoPE layer)
+};
+
 struct HfModelConfig {
-    RopeParams rope;                 // valid (validate(rope) passes); seqLen left at its default
-    std::string modelType;           // model_type, "" when absent
-    int maxPositionEmbeddings = 0;   // max_position_embeddings (or n_positions), 0 when absent
-    std::vector<std::string> notes;  // one line per default, alias or fallback that was applied
+    RopeParams rope;                // the full-attention layers' RoPE (= ropeVariants[0])
+    std::string modelType;          // model_type, "" when absent
+    std::string headDimSource;      // the key(s) the head size came from
+    int maxPositionEmbeddings = 0;  // max_position_embeddings (or n_positions), 0 when absent
+    std::vector<HfRopeVariant> ropeVariants;  // [0] full attention; [1] sliding, if it differs
+    std::vector<HfLayer> layers;              // one per hidden layer; empty if the count is absent
+    std::vector<std::string> notes;     // one line per default, alias or fallback that was applied
+    std::vector<std::string> warnings;  // what HF's validation warns about (unknown keys, ...)
 };
 
 // Never throws. Errors are one line naming the key: "num_attention_heads must be a positive

@@ -1,0 +1,62 @@
+// rope_precision.hpp — how far low-precision RoPE angles drift from float64.
+//
+// Frameworks that build cos/sin in a narrow type round three times: the inverse frequency theta_i,
+// the position m, and their product m * theta_i; cos and sin of that angle are rounded again. The
+// phase error is the distance, modulo 2 pi, between that angle and m * theta_i in float64. It
+// grows with m (the product's ulp grows with its size) and is worst for the fast pairs, whose
+// angles are largest. float16 also overflows: positions above 65519 round to infinity.
+// (HF transformers computes the angle in float32 even for bf16 models, with autocast disabled.)
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "poslab/base/result.hpp"
+#include "poslab/encodings/rope.hpp"
+
+namespace poslab {
+
+enum class FloatFormat { Float32, BFloat16, Float16 };
+
+std::string_view floatFormatName(FloatFormat format);  // "float32", "bfloat16", "float16"
+// Round a double to the nearest value of the format, ties to even, with subnormals, and to
+// +-infinity past the largest finite value (float16: 65504; bfloat16: about 3.39e38).
+double roundToFormat(double value, FloatFormat format);
+
+// The angle of pair theta at position m as the format computes it: round(round(m) * round(theta)).
+double lowPrecisionAngle(long long position, double theta, FloatFormat format);
+// |angle error| wrapped to [0, pi]; +infinity when the format overflowed.
+double ropePhaseError(long long position, double theta, FloatFormat format);
+
+struct PairPrecision {
+    double theta = 0;                  // float64 inverse frequency
+    long long firstPositionOver = -1;  // first m with phase error > threshold; -1: none up to max
+    double maxPhaseError = 0;          // over positions 0..max (inf if the format overflowed)
+    double maxCosSinError = 0;         // max |round(cos(angle)) - cos(m theta)|, same for sin
+};
+struct RopePrecisionReport {
+    FloatFormat format = FloatFormat::Float32;
+    long long maxPosition = 0;
+    double threshold = 0.1;
+    std::vector<PairPrecision> pairs;  // one per pair of freqs
+    long long firstPositionOver = -1;  // min over pairs (-1: none)
+    int firstPair = -1;                // the pair where that happens first
+};
+// Scans every position 0..maxPosition (<= 1<<24) for each pair; O(pairs * maxPosition).
+Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFormat format,
+                                          long long maxPosition = 1 << 20, double threshold = 0.1);
+
+// How the first failing position moves with rope_theta: for each base, default frequencies of
+// headDim dims, and the earliest position (over all pairs) past the threshold.
+struct BasePrecision {
+    double base = 0;
+    long long firstPositionOver = -1;
+    int firstPair = -1;
+};
+Result<std::vector<BasePrecision>> ropePrecisionByBase(int headDim,
+                                                       const std::vector<double>& bases,
+                                                       FloatFormat format,
+                                                       long long maxPosition = 1 << 20,
+                                                       double threshold = 0.1);
+
+}  // namespace poslab

@@ -1,0 +1,118 @@
+#include "poslab/io/rope_info.hpp"
+
+#include <string>
+#include <vector>
+
+#include "poslab/base/validate.hpp"
+
+namespace poslab {
+
+namespace {
+
+using nlohmann::json;
+
+json variantJson(const HfRopeVariant& variant, int seqLen, const std::vector<HfLayer>& layers,
+                 int index) {
+    RopeParams rope = variant.rope;
+    rope.seqLen = seqLen > 0 ? seqLen : rope.trainingLength;
+    json out;
+    out["layer_type"] = variant.layerType;
+    out["rope_type"] = std::string(scalingName(rope.scaling.type));
+    out["base"] = rope.base;
+    out["head_dim"] = rope.headDim;
+    out["rotary_dims"] = rotatedDims(rope);
+    out["pairing"] = std::string(pairingName(rope.pairing));
+    out["seq_len"] = rope.seqLen;
+    out["training_length"] = rope.trainingLength;
+    out["original_max_position_embeddings"] = originalMaxPositions(rope);
+    if (rope.scaling.type != RopeScaling::None && rope.scaling.type != RopeScaling::Proportional) {
+        out["factor"] = rope.scaling.factor;
+    }
+    if (rope.scaling.type == RopeScaling::Proportional) {
+        out["rope_proportion"] = rope.scaling.ropeProportion;
+    }
+    // validate() passed in parseHfConfig(), so this only fails for a bad seqLen (checked above).
+    if (auto freqs = ropeFrequencies(rope); freqs.ok()) {
+        out["inv_freq"] = freqs->inverse;
+        out["attention_factor"] = freqs->attentionFactor;
+        if (freqs->longRopeList) {
+            out["longrope_list"] = *freqs->longRopeList == LongRopeList::Long ? "long" : "short";
+        }
+        if (freqs->zeroFrequencyPairs > 0) out["nope_pairs"] = freqs->zeroFrequencyPairs;
+    }
+    std::vector<int> indices;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        if (layers[i].ropeVariant == index) indices.push_back(int(i));
+    }
+    out["layers"] = indices;
+    return out;
+}
+
+}  // namespace
+
+Result<json> ropeInfoJson(const HfModelConfig& config, int seqLen) {
+    if (auto s = requireIntInRange("seq_len", seqLen, 0, kMaxRopePositions); !s) return s.error();
+    json out;
+    out["model_type"] = config.modelType;
+    out["head_dim"] = config.rope.headDim;
+    out["head_dim_source"] = config.headDimSource;
+    out["rotary_dims"] = rotatedDims(config.rope);
+    out["pairing"] = std::string(pairingName(config.rope.pairing));
+    out["base"] = config.rope.base;
+    out["rope_type"] = std::string(scalingName(config.rope.scaling.type));
+    out["max_position_embeddings"] = config.maxPositionEmbeddings;
+    out["training_length"] = config.rope.trainingLength;
+    out["original_max_position_embeddings"] = originalMaxPositions(config.rope);
+    out["default_layer_type"] = "full_attention";
+    json variants = json::array();
+    for (std::size_t i = 0; i < config.ropeVariants.size(); ++i) {
+        variants.push_back(variantJson(config.ropeVariants[i], seqLen, config.layers, int(i)));
+    }
+    if (config.ropeVariants.empty()) {
+        variants.push_back(
+            variantJson(HfRopeVariant{"full_attention", config.rope}, seqLen, config.layers, 0));
+    }
+    out["rope_by_layer_type"] = variants;
+    json layers = json::array();
+    std::vector<int> nope;
+    for (std::size_t i = 0; i < config.layers.size(); ++i) {
+        const HfLayer& layer = config.layers[i];
+        json entry;
+        entry["index"] = int(i);
+        entry["layer_type"] = layer.layerType;
+        entry["window"] = layer.window == AttentionWindow::Sliding ? "sliding" : "full";
+        if (layer.window == AttentionWindow::Sliding) entry["sliding_window"] = layer.slidingWindow;
+        if (layer.ropeVariant < 0) {
+            entry["rope"] = nullptr;
+            nope.push_back(int(i));
+        } else {
+            entry["rope"] = config.ropeVariants[std::size_t(layer.ropeVariant)].layerType;
+        }
+        layers.push_back(entry);
+    }
+    out["num_layers"] = int(config.layers.size());
+    out["layers"] = layers;
+    out["nope_layers"] = nope;
+    std::vector<std::string> notes = config.notes;
+    if (config.ropeVariants.size() > 1) {
+        notes.push_back(
+            "the top-level RoPE fields describe the full-attention layers; see rope_by_layer_type");
+    }
+    out["notes"] = notes;
+    out["warnings"] = config.warnings;
+    return out;
+}
+
+Result<json> ropeInfoFromText(std::string_view jsonText, int seqLen) {
+    auto config = parseHfConfig(jsonText);
+    if (!config) return config.error();
+    return ropeInfoJson(*config, seqLen);
+}
+
+Result<json> ropeInfoFromFile(const std::string& path, int seqLen) {
+    auto config = loadHfConfig(path);
+    if (!config) return config.error();
+    return ropeInfoJson(*config, seqLen);
+}
+
+}  // namespace poslab
