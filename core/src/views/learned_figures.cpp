@@ -366,8 +366,8 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     }
     curves.legend = false;
     if (!(low <= high)) low = -1, high = 1;
-    const double pad = high > low ? 0.06 * (high - low) : 0.5;
-    curves.y = {"value", low - pad, high + pad};
+    const ValueRange padded = paddedRange(low, high, 0.06);  // finite even for +-1.7e308
+    curves.y = {"value", padded.low, padded.high};
     curves.autoRangeY = false;
     if (beyond) curves.markers.push_back(tableEndMarker(true, table.rows, endText, theme));
     drawLinePlot(figure, layout.curves, curves, theme, &out.curves);
