@@ -340,7 +340,7 @@ TEST(HfConfigTest, LoadsFromFileAndNamesThePathInErrors) {
     std::remove(path.c_str());
     auto missing = loadHfConfig(path);
     ASSERT_FALSE(missing.ok());
-    EXPECT_EQ(missing.error().message, path + ": cannot open the file");
+    EXPECT_EQ(missing.error().message, path + ": cannot open the file (No such file or directory)");
 }
 
 }  // namespace
