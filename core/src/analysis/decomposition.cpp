@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/learned.hpp"
@@ -40,7 +41,7 @@ std::string_view positionTableName(PositionTableKind kind) {
 Result<PositionTableKind> parsePositionTable(std::string_view name) {
     if (name == "sinusoidal") return PositionTableKind::Sinusoidal;
     if (name == "learned") return PositionTableKind::Learned;
-    return Error{"positions must be sinusoidal or learned (got '" + std::string(name) + "')"};
+    return Error{"positions must be sinusoidal or learned (got " + quoteForMessage(name) + ")"};
 }
 
 Status validate(const MeaningParams& params) {

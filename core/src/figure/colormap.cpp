@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "poslab/base/format.hpp"
+
 namespace poslab {
 
 namespace {
@@ -114,8 +116,10 @@ Result<ColormapId> parseColormap(std::string_view name) {
     for (ColormapId id : allColormaps()) {
         if (name == colormapName(id)) return id;
     }
-    return Error{"colormap must be viridis, magma, cividis, twilight, blue-white-red or "
-                 "categorical (got '" + std::string(name) + "')"};
+    return Error{
+        "colormap must be viridis, magma, cividis, twilight, blue-white-red or "
+        "categorical (got " +
+        quoteForMessage(name) + ")"};
 }
 
 bool isDiverging(ColormapId id) { return id == ColormapId::BlueWhiteRed; }

@@ -50,7 +50,7 @@ std::string_view themeName(ThemeId id) {
 Result<ThemeId> parseTheme(std::string_view name) {
     if (name == "dark") return ThemeId::Dark;
     if (name == "paper") return ThemeId::Paper;
-    return Error{"theme must be dark or paper (got '" + std::string(name) + "')"};
+    return Error{"theme must be dark or paper (got " + quoteForMessage(name) + ")"};
 }
 
 Theme scaledTheme(Theme theme, float factor) {
