@@ -67,7 +67,6 @@ std::string escapeForMessage(std::string_view text, std::size_t maxCharacters) {
         ++characters;
         const auto c = static_cast<unsigned char>(text[i]);
         if (c >= 0x20 && c < 0x7F) {
-            if (c == '\\') out += '\\';  // so that a literal "\x1b" differs from the byte
             out += char(c);
             ++i;
         } else if (const std::size_t length = c >= 0x80 ? utf8Length(text, i) : 0; length > 0) {

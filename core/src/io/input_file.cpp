@@ -25,12 +25,12 @@ const char* fileKind(mode_t mode) {
 
 }  // namespace
 
-Result<InputFile> InputFile::open(const std::string& path) {
+Result<InputFile> InputFile::open(const std::string& path, const char* cannotOpen) {
     const std::string name = escapeForMessage(path);  // "path: problem", as the readers say
     // O_NONBLOCK: opening a FIFO for reading waits for a writer otherwise.
     const int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (descriptor < 0) {
-        return Error{name + ": cannot open the file (" + std::strerror(errno) + ")"};
+        return Error{name + ": " + cannotOpen + " (" + std::strerror(errno) + ")"};
     }
     struct stat info {};
     if (::fstat(descriptor, &info) != 0) {

@@ -442,7 +442,8 @@ Result<Matrix> parseNpy(std::string_view bytes, std::string_view name) {
 }
 
 Result<Matrix> loadNpy(const std::string& path) {
-    auto input = InputFile::open(path);  // regular files only: a FIFO would block the read
+    // Regular files only: a FIFO would block the read.
+    auto input = InputFile::open(path, "cannot read the file");
     if (!input) return input.error();
     const std::uintmax_t size = input->size();
     if (size > kMaxNpyFileBytes) {

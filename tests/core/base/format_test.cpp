@@ -40,7 +40,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Quoted{"cut\xe2\x82", "'cut\\xe2\\x82'"},            // truncated sequence
                       Quoted{"caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82",
                              "'caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82'"},
-                      Quoted{"back\\slash", "'back\\\\slash'"},
+                      Quoted{"back\\slash", "'back\\slash'"},  // as it is: readable paths
                       Quoted{std::string("nul\0byte", 8), "'nul\\x00byte'"}));
 
 TEST(QuoteForMessageTest, LongTextIsCutAtACharacterWithAnEllipsis) {

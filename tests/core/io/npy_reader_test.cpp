@@ -364,7 +364,7 @@ TEST_F(NpyFileTest, FileErrorsNameThePath) {
     const std::string missing = (dir / "missing.npy").string();
     auto result = loadNpy(missing);
     ASSERT_FALSE(result.ok());
-    EXPECT_EQ(result.error().message.find(missing + ": cannot open the file (No such file"), 0u)
+    EXPECT_EQ(result.error().message.find(missing + ": cannot read the file (No such file"), 0u)
         << result.error().message;
     auto directory = loadNpy(dir.string());
     ASSERT_FALSE(directory.ok());

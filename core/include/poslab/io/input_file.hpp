@@ -17,7 +17,9 @@ class InputFile {
   public:
     // Errors, path escaped and shortened: "x.npy: cannot open the file (No such file or
     // directory)", "/tmp/f: not a regular file (a FIFO)".
-    static Result<InputFile> open(const std::string& path);
+    // cannotOpen: the words before the system's reason (the readers' messages differ).
+    static Result<InputFile> open(const std::string& path,
+                                  const char* cannotOpen = "cannot open the file");
 
     InputFile(InputFile&& other) noexcept;
     InputFile& operator=(InputFile&& other) noexcept;
