@@ -88,7 +88,7 @@ Marker tableEndMarker(bool vertical, std::size_t rows, const std::string& text,
 }
 
 int budget(float pixels) {
-    return std::max(1, int(pixels));
+    return texelBudget(pixels);
 }
 
 // The legend drawLinePlot would draw, drawn after the curves so they never cover it.

@@ -221,7 +221,7 @@ Box heatmapPlotBox(Box area, CellWindow window,
 
 // At most one texel per pixel of the plot box, in each direction.
 int texelLimit(float pixels) {
-    return std::max(1, int(pixels));
+    return texelBudget(pixels);
 }
 
 // The decay bound from the phases of one distance: (1/(d/2)) sum_j |sum_{k<j} e^(i r theta_k)|.
