@@ -494,7 +494,8 @@ Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
 Result<HfModelConfig> loadHfConfig(const std::string& path) {
     auto input = InputFile::open(path);  // regular files only: a FIFO would block the read
     if (!input) return input.error();
-    const std::string name = escapeForMessage(path);  // "path: problem", as the readers say
+    const std::string name =
+        escapeForMessage(path, kMessagePathLength);   // "path: problem", as the readers say
     constexpr std::size_t kMaxBytes = 16 << 20;       // configs are a few KiB; refuse the absurd
     if (input->size() > kMaxBytes) return Error{name + ": larger than 16 MiB, not a config.json"};
     std::string contents;

@@ -26,7 +26,8 @@ const char* fileKind(mode_t mode) {
 }  // namespace
 
 Result<InputFile> InputFile::open(const std::string& path, const char* cannotOpen) {
-    const std::string name = escapeForMessage(path);  // "path: problem", as the readers say
+    const std::string name =
+        escapeForMessage(path, kMessagePathLength);  // "path: problem", as the readers say
     // O_NONBLOCK: opening a FIFO for reading waits for a writer otherwise.
     const int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (descriptor < 0) {

@@ -12,7 +12,8 @@ namespace poslab {
 Status checkMatrixExtension(const std::string& path) {
     const std::string extension = fileExtension(path);
     if (extension == ".csv" || extension == ".npy") return success();
-    return Error{"--out must end in .csv or .npy (got " + quoteForMessage(path) + ")"};
+    return Error{"--out must end in .csv or .npy (got " +
+                 quoteForMessage(path, kMessagePathLength) + ")"};
 }
 
 Status saveMatrix(const Matrix& matrix, const std::string& path) {

@@ -252,7 +252,7 @@ std::string shapeText(const std::vector<std::size_t>& shape) {  // as Python pri
 }
 
 Error fileError(std::string_view name, const std::string& problem) {
-    return Error{escapeForMessage(name) + ": " + problem};
+    return Error{escapeForMessage(name, kMessagePathLength) + ": " + problem};
 }
 
 std::uint32_t littleEndian(std::string_view bytes, std::size_t offset, std::size_t count) {

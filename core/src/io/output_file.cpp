@@ -27,7 +27,8 @@ std::string fileExtension(const std::string& path) {
 namespace {
 
 Error writeError(const std::string& path, int error) {
-    return Error{"cannot write " + quoteForMessage(path) + ": " + std::strerror(error)};
+    return Error{"cannot write " + quoteForMessage(path, kMessagePathLength) + ": " +
+                 std::strerror(error)};
 }
 
 // Runs write(file), closes the file and reports the first failure, naming `path`.
@@ -114,7 +115,8 @@ Status writeFileAtomically(const std::string& path,
     const std::string directory = slash == std::string::npos ? "" : path.substr(0, slash + 1);
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     if (name.empty())
-        return Error{"output path " + quoteForMessage(path) + " names a directory, not a file"};
+        return Error{"output path " + quoteForMessage(path, kMessagePathLength) +
+                     " names a directory, not a file"};
 
     const int mode = existingMode(path);
     std::random_device entropy;

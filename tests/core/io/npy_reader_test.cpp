@@ -316,9 +316,13 @@ TEST(NpyReaderTest, EscapeSequencesInHeadersAndNamesAreShownEscaped) {
     ASSERT_FALSE(named.ok());
     EXPECT_EQ(named.error().message.rfind("a\\x1b]0;title\\x07\\nb.npy: ", 0), 0u)
         << named.error().message;
+    // Names are paths: kept whole (the file name is at the end), up to kMessagePathLength.
     const auto longName = parseNpyHeader("PK", std::string(300, 'x') + ".npy");
     ASSERT_FALSE(longName.ok());
-    EXPECT_EQ(longName.error().message.rfind(std::string(80, 'x') + "…: ", 0), 0u);
+    EXPECT_EQ(longName.error().message.rfind(std::string(300, 'x') + ".npy: ", 0), 0u);
+    const auto hugeName = parseNpyHeader("PK", std::string(5000, 'x'));
+    ASSERT_FALSE(hugeName.ok());
+    EXPECT_EQ(hugeName.error().message.rfind(std::string(4096, 'x') + "…: ", 0), 0u);
 }
 
 // ---- Files

@@ -13,6 +13,8 @@ std::string formatValue(double value, int significant = 4);  // compact: 0.25, 1
 // UTF-8 as \xNN, and cut after maxCharacters characters with "…". A terminal showing the message
 // runs no escape sequence from a file, and the line stays one line.
 inline constexpr std::size_t kMessageTextLength = 80;
+// File paths are escaped but kept up to PATH_MAX: their end (the file name) is what tells.
+inline constexpr std::size_t kMessagePathLength = 4096;
 std::string quoteForMessage(std::string_view text, std::size_t maxCharacters = kMessageTextLength);
 // The same without the quotes, for text that shows its own (a Python or JSON literal).
 std::string escapeForMessage(std::string_view text, std::size_t maxCharacters = kMessageTextLength);
