@@ -416,7 +416,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{Args{"export", "rope-freqs", "--config", "CFGarray.json", "--out", "OUTa.csv"},
                  "config.json must be a JSON object (got an array)"},
         BadInput{Args{"export", "rope-freqs", "--config", "CFGlongrope.json", "--out", "OUTa.csv"},
-                 "'longrope' is not supported"},
+                 "rope_scaling.short_factor must have rotated dims / 2 = 48 entries (got 1)"},
         BadInput{Args{"export", "rope-freqs", "--config", "CFGnoheads.json", "--out", "OUTa.csv"},
                  "head size unknown"},
         BadInput{Args{"export", "rope-freqs", "--config", "CFGnolowfreq.json", "--out", "OUTa.csv"},

@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/random.hpp"
@@ -43,7 +44,7 @@ std::string_view positionTableName(PositionTableKind kind) {
 Result<PositionTableKind> parsePositionTable(std::string_view name) {
     if (name == "sinusoidal") return PositionTableKind::Sinusoidal;
     if (name == "learned") return PositionTableKind::Learned;
-    return Error{"positions must be sinusoidal or learned (got '" + std::string(name) + "')"};
+    return Error{"positions must be sinusoidal or learned (got " + quoteForMessage(name) + ")"};
 }
 
 Status validate(const MeaningParams& params) {
@@ -176,17 +177,23 @@ Histogram makeHistogram(const std::vector<double>& values, int bins, double low,
     bins = std::max(bins, 1);
     h.density.assign(std::size_t(bins), 0.0);
     if (values.empty() || !(high > low)) return h;
-    const double width = (high - low) / bins;
+    const double width = (high - low) / bins;    // inf for ranges past the largest double
+    const double halfSpan = high / 2 - low / 2;  // finite for any finite ends
     long double sum = 0, sum2 = 0;
     for (double v : values) {
         sum += v;
         sum2 += (long double)v * v;
         if (!(v >= low && v <= high)) continue;
-        const int bin = std::min(bins - 1, int((v - low) / width));
+        // From halves: (v - low) / width is inf / inf = NaN, an invalid int, for such ranges.
+        const double position =
+            std::isfinite(width) ? (v - low) / width : (v / 2 - low / 2) / halfSpan * bins;
+        const int bin = std::clamp(int(std::min(position, double(bins))), 0, bins - 1);
         h.density[std::size_t(bin)] += 1;
     }
     const double n = double(values.size());
-    for (double& count : h.density) count /= n * width;
+    for (double& count : h.density) {  // per unit of value; halves keep an inf width out
+        count = std::isfinite(width) ? count / (n * width) : count / n / 2 / (halfSpan / bins);
+    }
     h.mean = double(sum / n);
     h.stddev = std::sqrt(std::max(0.0, double(sum2 / n) - h.mean * h.mean));
     return h;

@@ -177,15 +177,33 @@ HeatmapSample emptySample(CellWindow window, long long rowsPerTexel, long long c
     return sample;
 }
 
-std::vector<double> rowNorms(const Matrix& table) {
-    std::vector<double> norms(table.rows);
+// The rows as they are compared: for cosine each row scaled to unit length (divided by its
+// largest entry first, so the squares cannot overflow even for entries of 1e200). Rows with no
+// direction (all zero, as padding rows are, or holding a non-finite entry) become zero rows and
+// are flagged in `undefined`: their cosines are undefined, shown masked (-inf), never NaN.
+Matrix comparedRows(const Matrix& table, SimilarityMetric metric, std::vector<char>& undefined) {
+    undefined.assign(table.rows, 0);
+    if (metric != SimilarityMetric::Cosine) return table;
+    Matrix unit(table.rows, table.cols);
     for (std::size_t i = 0; i < table.rows; ++i) {
-        double sum = 0;
         const double* r = table.row(i);
-        for (std::size_t k = 0; k < table.cols; ++k) sum += r[k] * r[k];
-        norms[i] = std::sqrt(sum);
+        double largest = 0;
+        bool finite = true;
+        for (std::size_t k = 0; k < table.cols; ++k) {
+            finite = finite && std::isfinite(r[k]);
+            largest = std::max(largest, std::abs(r[k]));
+        }
+        if (!finite || largest == 0) {
+            undefined[i] = 1;
+            continue;
+        }
+        double squares = 0;
+        for (std::size_t k = 0; k < table.cols; ++k) squares += (r[k] / largest) * (r[k] / largest);
+        const double norm = std::sqrt(squares);
+        double* u = unit.row(i);
+        for (std::size_t k = 0; k < table.cols; ++k) u[k] = r[k] / largest / norm;
     }
-    return norms;
+    return unit;
 }
 
 }  // namespace
@@ -211,7 +229,20 @@ Result<SimilarityEncoding> parseSimilarityEncoding(std::string_view name) {
          {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned, SimilarityEncoding::Rope}) {
         if (name == similarityEncodingName(e)) return e;
     }
-    return Error{"encoding must be sinusoidal, learned or rope (got '" + std::string(name) + "')"};
+    return Error{"encoding must be sinusoidal, learned or rope (got " + quoteForMessage(name) +
+                 ")"};
+}
+
+long long undefinedCosineRows(const Matrix& table) {
+    std::vector<char> undefined;
+    comparedRows(table, SimilarityMetric::Cosine, undefined);
+    return std::count(undefined.begin(), undefined.end(), 1);
+}
+
+std::string undefinedCosineNote(long long rows) {
+    if (rows <= 0) return "";
+    return "cosine undefined for zero rows: " + std::to_string(rows) +
+           (rows == 1 ? " row" : " rows");
 }
 
 std::string_view similarityMetricName(SimilarityMetric metric) {
@@ -221,7 +252,7 @@ std::string_view similarityMetricName(SimilarityMetric metric) {
 Result<SimilarityMetric> parseSimilarityMetric(std::string_view name) {
     if (name == "cosine") return SimilarityMetric::Cosine;
     if (name == "dot") return SimilarityMetric::Dot;
-    return Error{"metric must be cosine or dot (got '" + std::string(name) + "')"};
+    return Error{"metric must be cosine or dot (got " + quoteForMessage(name) + ")"};
 }
 
 std::string_view ropeVectorsName(RopeVectors vectors) {
@@ -241,8 +272,8 @@ Result<RopeVectors> parseRopeVectors(std::string_view name) {
          {RopeVectors::Expected, RopeVectors::SameSample, RopeVectors::IndependentSamples}) {
         if (name == ropeVectorsName(v)) return v;
     }
-    return Error{"rope_vectors must be expected, same or independent (got '" + std::string(name) +
-                 "')"};
+    return Error{"rope_vectors must be expected, same or independent (got " +
+                 quoteForMessage(name) + ")"};
 }
 
 Status validate(const SimilarityParams& params) {
@@ -252,10 +283,14 @@ Status validate(const SimilarityParams& params) {
             SinusoidalParams p = params.sinusoidal;
             p.seqLen = params.seqLen;
             if (auto s = validate(p); !s) return s;
-            if (params.metric == SimilarityMetric::Cosine &&
-                p.layout == SinusoidalLayout::Tensor2Tensor && p.dModel < 2) {
-                return Error{"d_model must be 2..8192 for t2t cosine similarity (got " +
-                             std::to_string(p.dModel) + ": every row is zero)"};
+            // One dimension: t2t rows are all zero, and the others' position 0 is sin(0) = 0,
+            // so cosines would be undefined (NaN) rather than a result.
+            if (params.metric == SimilarityMetric::Cosine && p.dModel < 2) {
+                return Error{"d_model must be 2..8192 for cosine similarity (got " +
+                             std::to_string(p.dModel) + ": " +
+                             (p.layout == SinusoidalLayout::Tensor2Tensor
+                                  ? "every row is zero)"
+                                  : "position 0 is the zero vector)")};
             }
             break;
         }
@@ -785,27 +820,26 @@ Result<Matrix> gramSimilarity(const Matrix& table, SimilarityMetric metric) {
     if (auto s = checkMatrixSize(table.rows, table.rows, "the similarity matrix"); !s)
         return s.error();
     const std::size_t n = table.rows;
+    std::vector<char> undefined;
+    const Matrix rows = comparedRows(table, metric, undefined);
     Matrix out(n, n);
     const std::size_t blocks = (n + 3) / 4;
-    const std::size_t workers = workerCount(blocks * table.cols >= (1u << 16) ? blocks : 1);
+    const std::size_t workers = workerCount(blocks * rows.cols >= (1u << 16) ? blocks : 1);
     if (workers == 1) {
-        gramRows(table, out, 0, 1);
+        gramRows(rows, out, 0, 1);
     } else {
         // Row blocks dealt round-robin: the upper triangle's rows shrink, so this balances.
         std::vector<std::thread> threads;
         for (std::size_t w = 0; w < workers; ++w) {
-            threads.emplace_back([&, w] { gramRows(table, out, w, workers); });
+            threads.emplace_back([&, w] { gramRows(rows, out, w, workers); });
         }
         for (std::thread& t : threads) t.join();
     }
-    std::vector<double> inverse(n, 1.0);
-    if (metric == SimilarityMetric::Cosine) {
-        const std::vector<double> norms = rowNorms(table);
-        for (std::size_t i = 0; i < n; ++i) inverse[i] = norms[i] > 0 ? 1.0 / norms[i] : kNaN;
-    }
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = i; j < n; ++j) {
-            const double v = out(i, j) * inverse[i] * inverse[j];
+            double v = out(i, j);
+            if (metric == SimilarityMetric::Cosine)
+                v = undefined[i] || undefined[j] ? kUndefinedCosine : std::clamp(v, -1.0, 1.0);
             out(i, j) = v;
             out(j, i) = v;
         }
@@ -815,17 +849,15 @@ Result<Matrix> gramSimilarity(const Matrix& table, SimilarityMetric metric) {
 
 double tableSimilarityAt(const Matrix& table, SimilarityMetric metric, long long i, long long j) {
     if (i < 0 || j < 0 || i >= (long long)table.rows || j >= (long long)table.rows) return kNaN;
-    const double* a = table.row(std::size_t(i));
-    const double* b = table.row(std::size_t(j));
-    double dot = 0, aa = 0, bb = 0;
-    for (std::size_t k = 0; k < table.cols; ++k) {
-        dot += a[k] * b[k];
-        aa += a[k] * a[k];
-        bb += b[k] * b[k];
-    }
-    if (metric != SimilarityMetric::Cosine) return dot;
-    const double na = std::sqrt(aa), nb = std::sqrt(bb);
-    return na > 0 && nb > 0 ? dot * (1.0 / na) * (1.0 / nb) : kNaN;
+    Matrix pair(2, table.cols);
+    std::copy_n(table.row(std::size_t(i)), table.cols, pair.row(0));
+    std::copy_n(table.row(std::size_t(j)), table.cols, pair.row(1));
+    std::vector<char> undefined;
+    const Matrix rows = comparedRows(pair, metric, undefined);
+    if (undefined[0] || undefined[1]) return kUndefinedCosine;
+    double dot = 0;
+    for (std::size_t k = 0; k < table.cols; ++k) dot += rows(0, k) * rows(1, k);
+    return metric == SimilarityMetric::Cosine ? std::clamp(dot, -1.0, 1.0) : dot;
 }
 
 Status similarityMatrixInto(Matrix& out, const SimilarityParams& params) {
@@ -971,29 +1003,25 @@ HeatmapSample matrixSample(const std::shared_ptr<const Matrix>& matrix, CellWind
 
 namespace {
 
-// 1 / |row| for cosine (NaN for a zero row, as gramSimilarity), 1 for dot.
-std::vector<double> rowScales(const Matrix& table, SimilarityMetric metric) {
-    std::vector<double> scales(table.rows, 1.0);
-    if (metric != SimilarityMetric::Cosine) return scales;
-    const std::vector<double> norms = rowNorms(table);
-    for (std::size_t i = 0; i < table.rows; ++i) scales[i] = norms[i] > 0 ? 1.0 / norms[i] : kNaN;
-    return scales;
-}
-
-// Means of the scaled rows over `count` blocks of `per` rows from `first` (cut at the table).
-Matrix scaledRowMeans(const Matrix& table, const std::vector<double>& scales, long long first,
-                      long long per, long long count) {
-    Matrix means(std::size_t(count), table.cols);
-    const long long L = (long long)table.rows;
+// Means of the compared rows over `count` blocks of `per` rows from `first` (cut at the table),
+// leaving out rows whose cosine is undefined; blockUndefined[u]: the block has no other row.
+Matrix compareRowMeans(const Matrix& rows, const std::vector<char>& undefined, long long first,
+                       long long per, long long count, std::vector<char>& blockUndefined) {
+    Matrix means(std::size_t(count), rows.cols);
+    blockUndefined.assign(std::size_t(count), 0);
+    const long long L = (long long)rows.rows;
     for (long long u = 0; u < count; ++u) {
         const long long r0 = first + u * per, r1 = std::min(L, r0 + per);
         double* out = means.row(std::size_t(u));
+        long long defined = 0;
         for (long long r = r0; r < r1; ++r) {
-            const double* in = table.row(std::size_t(r));
-            const double scale = scales[std::size_t(r)];
-            for (std::size_t k = 0; k < table.cols; ++k) out[k] += scale * in[k];
+            if (undefined[std::size_t(r)]) continue;
+            const double* in = rows.row(std::size_t(r));
+            for (std::size_t k = 0; k < rows.cols; ++k) out[k] += in[k];
+            ++defined;
         }
-        for (std::size_t k = 0; k < table.cols; ++k) out[k] /= double(std::max(1LL, r1 - r0));
+        blockUndefined[std::size_t(u)] = defined == 0 && r1 > r0;
+        for (std::size_t k = 0; k < rows.cols; ++k) out[k] /= double(std::max(1LL, defined));
     }
     return means;
 }
@@ -1013,16 +1041,29 @@ HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric
     }
     const long long texelRows = (w.rowCount + per - 1) / per;
     const long long texelCols = (w.colCount + per - 1) / per;
-    const std::vector<double> scales = rowScales(table, metric);
-    const Matrix rows = scaledRowMeans(table, scales, w.firstRow, per, texelRows);
+    std::vector<char> undefined, rowBlockUndefined, colBlockUndefined;
+    const Matrix compared = comparedRows(table, metric, undefined);
+    const Matrix rows =
+        compareRowMeans(compared, undefined, w.firstRow, per, texelRows, rowBlockUndefined);
+    const bool cosine = metric == SimilarityMetric::Cosine;
     if (w.firstRow == w.firstCol && w.rowCount == w.colCount) {
         // The same blocks down and across: one symmetric product, on every core.
         auto gram = gramSimilarity(rows, SimilarityMetric::Dot);
-        sample.values = gram ? std::make_shared<const Matrix>(std::move(gram).value())
-                             : std::make_shared<const Matrix>();
+        if (!gram) {
+            sample.values = std::make_shared<const Matrix>();
+            return sample;
+        }
+        Matrix values = std::move(gram).value();
+        for (std::size_t u = 0; u < values.rows && cosine; ++u) {
+            for (std::size_t v = 0; v < values.cols; ++v) {
+                if (rowBlockUndefined[u] || rowBlockUndefined[v]) values(u, v) = kUndefinedCosine;
+            }
+        }
+        sample.values = std::make_shared<const Matrix>(std::move(values));
         return sample;
     }
-    const Matrix cols = scaledRowMeans(table, scales, w.firstCol, per, texelCols);
+    const Matrix cols =
+        compareRowMeans(compared, undefined, w.firstCol, per, texelCols, colBlockUndefined);
     auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
     for (long long u = 0; u < texelRows; ++u) {
         const double* a = rows.row(std::size_t(u));
@@ -1030,6 +1071,8 @@ HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric
             const double* b = cols.row(std::size_t(v));
             double sum = 0;
             for (std::size_t k = 0; k < table.cols; ++k) sum += a[k] * b[k];
+            if (cosine && (rowBlockUndefined[std::size_t(u)] || colBlockUndefined[std::size_t(v)]))
+                sum = kUndefinedCosine;
             (*values)(std::size_t(u), std::size_t(v)) = sum;
         }
     }
@@ -1045,18 +1088,19 @@ SimilarityCurve tableCurve(const Matrix& table, SimilarityMetric metric, int ref
     const long long L = (long long)table.rows;
     SimilarityCurve curve;
     if (L == 0) return curve;
-    const std::vector<double> scales = rowScales(table, metric);
+    std::vector<char> undefined;
+    const Matrix rows = comparedRows(table, metric, undefined);
     const long long ref = std::clamp<long long>(reference, 0, L - 1);
-    const double* x = table.row(std::size_t(ref));
+    const double* x = rows.row(std::size_t(ref));
     curve.offsets.resize(std::size_t(2 * L - 1));
     curve.fromReference.assign(curve.offsets.size(), kNaN);
     for (long long t = 0; t < 2 * L - 1; ++t) curve.offsets[std::size_t(t)] = double(t - (L - 1));
     for (long long j = 0; j < L; ++j) {
-        const double* y = table.row(std::size_t(j));
+        const double* y = rows.row(std::size_t(j));
         double sum = 0;
-        for (std::size_t k = 0; k < table.cols; ++k) sum += x[k] * y[k];
-        curve.fromReference[std::size_t(j - ref + L - 1)] =
-            sum * scales[std::size_t(ref)] * scales[std::size_t(j)];
+        for (std::size_t k = 0; k < rows.cols; ++k) sum += x[k] * y[k];
+        if (undefined[std::size_t(ref)] || undefined[std::size_t(j)]) sum = kUndefinedCosine;
+        curve.fromReference[std::size_t(j - ref + L - 1)] = sum;
     }
     return curve;
 }

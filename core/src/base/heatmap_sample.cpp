@@ -23,6 +23,11 @@ std::string blockNote(const HeatmapSample& sample, const std::string& summary) {
            std::to_string(sample.colsPerTexel) + " cells";
 }
 
+int texelBudget(double pixels) {
+    if (!(pixels >= 1)) return 1;
+    return pixels >= kMaxTexelsPerSide ? kMaxTexelsPerSide : int(pixels);
+}
+
 long long cellsPerTexel(long long cells, int maxTexels) {
     if (maxTexels < 1) maxTexels = 1;
     return std::max(1LL, (cells + maxTexels - 1) / maxTexels);

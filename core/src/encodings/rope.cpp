@@ -6,6 +6,7 @@
 #include <numbers>
 #include <string>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/phase_grid.hpp"
 #include "poslab/base/random.hpp"
@@ -27,6 +28,17 @@ PairDims pairDims(RopePairing pairing, std::size_t pairs, std::size_t i) {
     return {2 * i, 2 * i + 1};
 }
 
+// |v| without overflow or underflow in the squares: scaled by the largest entry first. Inf when
+// the norm itself is beyond the largest double.
+double euclideanNorm(const std::vector<double>& v) {
+    double largest = 0;
+    for (double x : v) largest = std::max(largest, std::abs(x));
+    if (largest == 0 || !std::isfinite(largest)) return largest;
+    double squares = 0;
+    for (double x : v) squares += (x / largest) * (x / largest);
+    return largest * std::sqrt(squares);
+}
+
 // Shared checks of the functions that take q, k and frequencies.
 Status checkVectors(const std::vector<double>& q, const std::vector<double>& k,
                     const RopeFrequencies& freqs) {
@@ -40,6 +52,13 @@ Status checkVectors(const std::vector<double>& q, const std::vector<double>& k,
     if (q.size() < 2 * freqs.inverse.size()) {
         return Error{"q and k must have at least the " + std::to_string(2 * freqs.inverse.size()) +
                      " rotated dims (got " + std::to_string(q.size()) + ")"};
+    }
+    if (auto s = validateQueryKey(q, k); !s) return s;
+    const double gain = freqs.attentionFactor * freqs.attentionFactor;
+    if (!(gain * euclideanNorm(q) * euclideanNorm(k) <= kMaxRopeScoreBound)) {
+        return Error{"q and k are too large for this attention factor: a_f^2 |q| |k| = " +
+                     formatValue(gain * euclideanNorm(q) * euclideanNorm(k)) +
+                     " (must be at most " + formatValue(kMaxRopeScoreBound) + ")"};
     }
     return success();
 }
@@ -70,6 +89,24 @@ PairProducts pairProducts(const std::vector<double>& q, const std::vector<double
 
 }  // namespace
 
+Status validateQueryKey(const std::vector<double>& q, const std::vector<double>& k) {
+    for (const auto* v : {&q, &k}) {
+        for (std::size_t i = 0; i < v->size(); ++i) {
+            if (!std::isfinite((*v)[i])) {
+                return Error{std::string(v == &q ? "q" : "k") + "[" + std::to_string(i) +
+                             "] must be a finite number (got " + formatValue((*v)[i]) + ")"};
+            }
+        }
+    }
+    const double bound = euclideanNorm(q) * euclideanNorm(k);
+    if (!(bound <= kMaxRopeScoreBound)) {
+        return Error{"q and k are too large: |q| |k| = " + formatValue(bound) +
+                     " (must be at most " + formatValue(kMaxRopeScoreBound) +
+                     ", so that every score is a finite number)"};
+    }
+    return success();
+}
+
 std::string_view pairingName(RopePairing pairing) {
     switch (pairing) {
         case RopePairing::Half:
@@ -84,7 +121,7 @@ Result<RopePairing> parsePairing(std::string_view name) {
     for (auto pairing : {RopePairing::Half, RopePairing::Interleaved}) {
         if (name == pairingName(pairing)) return pairing;
     }
-    return Error{"pairing must be half or interleaved (got '" + std::string(name) + "')"};
+    return Error{"pairing must be half or interleaved (got " + quoteForMessage(name) + ")"};
 }
 
 int rotatedDims(const RopeParams& params) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 
@@ -158,8 +159,8 @@ Result<RopeScaling> parseScaling(std::string_view name) {
                       RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3}) {
         if (name == scalingName(type)) return type;
     }
-    return Error{"scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got '" +
-                 std::string(name) + "')"};
+    return Error{"scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got " +
+                 quoteForMessage(name) + ")"};
 }
 
 Status validate(const RopeScalingParams& scaling) {
@@ -189,8 +190,17 @@ Status validate(const RopeScalingParams& scaling) {
         }
     }
     if (scaling.type == RopeScaling::Yarn) {
-        if (auto s = requireGreaterThan("beta_fast", scaling.betaFast, 0.0); !s) return s;
-        if (auto s = requireGreaterThan("beta_slow", scaling.betaSlow, 0.0); !s) return s;
+        // HF takes any beta and clamps only the correction range it gives; but a beta so small
+        // or large that L0 / (2 pi beta) is 0 or inf makes that range inf and the ramp NaN.
+        // Real configs use 1..64; the range refused here is far outside, where HF gives NaN.
+        if (auto s = requireInRange("beta_fast", scaling.betaFast, kMinYarnBeta, kMaxYarnBeta);
+            !s) {
+            return s;
+        }
+        if (auto s = requireInRange("beta_slow", scaling.betaSlow, kMinYarnBeta, kMaxYarnBeta);
+            !s) {
+            return s;
+        }
         if (auto s =
                 validateOptional("attention_factor", scaling.attentionFactor, 0.0, 1000.0, false);
             !s) {
@@ -301,8 +311,11 @@ YarnCorrectionRange yarnCorrectionRange(const RopeScalingParams& scaling,
 }
 
 std::vector<double> yarnRamp(const YarnCorrectionRange& range, int pairs) {
-    const double low = range.low;
-    const double high = range.low == range.high ? range.high + 0.001 : range.high;
+    // validate() keeps the range finite; clamped to [0, pairs] anyway so that no ramp is NaN.
+    const double limit = std::max(pairs, 1);
+    const double low = std::isnan(range.low) ? 0 : std::clamp(range.low, -limit, 2 * limit);
+    double high = std::isnan(range.high) ? limit : std::clamp(range.high, -limit, 2 * limit);
+    if (low == high) high += 0.001;
     std::vector<double> ramp(std::size_t(std::max(pairs, 0)), 0.0);
     for (int i = 0; i < pairs; ++i) ramp[i] = std::clamp((i - low) / (high - low), 0.0, 1.0);
     return ramp;

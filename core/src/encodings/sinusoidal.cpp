@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/parallel.hpp"
@@ -39,7 +40,7 @@ Result<SinusoidalLayout> parseLayout(std::string_view name) {
                         SinusoidalLayout::Tensor2Tensor}) {
         if (name == layoutName(layout)) return layout;
     }
-    return Error{"layout must be interleaved, concat or t2t (got '" + std::string(name) + "')"};
+    return Error{"layout must be interleaved, concat or t2t (got " + quoteForMessage(name) + ")"};
 }
 
 Status validateRanges(const SinusoidalParams& params) {

@@ -146,7 +146,9 @@ std::vector<BucketRange> t5BucketRanges(const T5Params& params) {
     // distance where the last bucket starts, then the first distance of every bucket by binary
     // search.
     long long far = params.maxDistance;
-    while (bucketOf(far) < last) far *= 2;    // at most once or twice: d = max_distance is ~last
+    // At most once or twice (d = max_distance is ~last); capped so that no parameter set can
+    // double past the long long range.
+    for (int doubling = 0; doubling < 40 && bucketOf(far) < last; ++doubling) far *= 2;
     auto firstDistanceOf = [&](int bucket) {  // smallest d with bucketOf(d) >= bucket
         long long low = 0, high = far;
         while (low < high) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "poslab/base/format.hpp"
+
 namespace poslab {
 
 namespace {
@@ -114,8 +116,10 @@ Result<ColormapId> parseColormap(std::string_view name) {
     for (ColormapId id : allColormaps()) {
         if (name == colormapName(id)) return id;
     }
-    return Error{"colormap must be viridis, magma, cividis, twilight, blue-white-red or "
-                 "categorical (got '" + std::string(name) + "')"};
+    return Error{
+        "colormap must be viridis, magma, cividis, twilight, blue-white-red or "
+        "categorical (got " +
+        quoteForMessage(name) + ")"};
 }
 
 bool isDiverging(ColormapId id) { return id == ColormapId::BlueWhiteRed; }
@@ -148,8 +152,37 @@ ValueRange finiteRange(const Matrix& values) {
         high = std::max(high, v);
     }
     if (low > high) return {0, 1};
-    if (low == high) return {low - 0.5, high + 0.5};
+    if (low == high) return paddedRange(low, high, 0);
     return {low, high};
+}
+
+double rangeFraction(double value, double low, double high) {
+    if (!(high != low)) return 0;
+    const double width = high - low;
+    if (std::isfinite(width)) return (value - low) / width;
+    return (value / 2 - low / 2) / (high / 2 - low / 2);  // halves: no overflow for finite ends
+}
+
+double rangeValue(double fraction, double low, double high) {
+    const double width = high - low;
+    if (std::isfinite(width)) return low + fraction * width;
+    return low + (fraction * (high / 2 - low / 2)) * 2;
+}
+
+double spanRatio(double span, double low, double high) {
+    if (!(high != low)) return 1;
+    const double width = high - low;
+    if (std::isfinite(width)) return span / width;
+    return (span / 2) / (high / 2 - low / 2);
+}
+
+ValueRange paddedRange(double low, double high, double fraction) {
+    // Each side moves by fraction * width, formed from halves so that neither overflows; the
+    // result is clamped to the finite doubles, so a range at the edge keeps its finite end.
+    double pad = fraction * 2 * (high / 2 - low / 2);
+    if (!(high > low))
+        pad = low - 0.5 != low ? 0.5 : std::abs(low) * 0.25;  // 0.5 too small at 1e16
+    return {std::max(low - pad, -kLargestDouble), std::min(high + pad, kLargestDouble)};
 }
 
 ValueRange symmetricRange(const Matrix& values) {
@@ -168,7 +201,8 @@ ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range, Rgba m
     image.pixels.resize(values.values.size() * 4);
     const auto& table = colormapTable(id);
     const double span = range.high - range.low;
-    const double scale = span != 0 ? (kColormapSize - 1) / span : 0;
+    const bool directSpan = std::isfinite(span) && span != 0;
+    const double scale = directSpan ? (kColormapSize - 1) / span : 0;
     for (std::size_t i = 0; i < values.values.size(); ++i) {
         const double v = values.values[i];
         Rgba color;
@@ -177,7 +211,13 @@ ImageRgba colorize(const Matrix& values, ColormapId id, ValueRange range, Rgba m
         } else if (v == -INFINITY) {
             color = masked;
         } else {
-            const double index = std::clamp((v - range.low) * scale, 0.0, double(kColormapSize - 1));
+            // Written so that no product is NaN: inf * 0 or inf - inf would clamp to NaN and
+            // index the table out of range.
+            double position = directSpan
+                                  ? (v - range.low) * scale
+                                  : rangeFraction(v, range.low, range.high) * (kColormapSize - 1);
+            if (v == INFINITY || std::isnan(position)) position = kColormapSize - 1;
+            const double index = std::clamp(position, 0.0, double(kColormapSize - 1));
             color = table[std::size_t(index + 0.5)];  // rounds half up, as lround for index >= 0
         }
         std::uint8_t* pixel = &image.pixels[i * 4];

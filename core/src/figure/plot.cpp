@@ -50,7 +50,7 @@ std::string_view themeName(ThemeId id) {
 Result<ThemeId> parseTheme(std::string_view name) {
     if (name == "dark") return ThemeId::Dark;
     if (name == "paper") return ThemeId::Paper;
-    return Error{"theme must be dark or paper (got '" + std::string(name) + "')"};
+    return Error{"theme must be dark or paper (got " + quoteForMessage(name) + ")"};
 }
 
 Theme scaledTheme(Theme theme, float factor) {
@@ -100,12 +100,47 @@ FittedText fitText(std::string_view text, float size, float maxWidth, float minS
     return fitted;
 }
 
+namespace {
+
+// Tick counts come from pixel sizes; the cap keeps a huge or non-finite area from asking for
+// millions of labels. Every tick loop below runs at most kMaxTicks * 3 times.
+constexpr int kMaxTicks = 1000;
+
+int tickCountFor(double pixels, double spacing) {
+    const double count = pixels / spacing;
+    if (!(count >= 2)) return 2;  // also NaN
+    return count >= kMaxTicks ? kMaxTicks : int(count);
+}
+
+}  // namespace
+
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers) {
     std::vector<Tick> ticks;
     if (!(high >= low) || !std::isfinite(low) || !std::isfinite(high) || maxCount < 1) return ticks;
+    maxCount = std::min(maxCount, kMaxTicks);
     if (high == low) return {{low, formatValue(low)}};
+    // A width near or beyond the largest double (-1.7e308 .. 1.7e308): the step search below
+    // multiplies the width by up to 10. Tick a tenth of the range and scale the ticks back:
+    // steps stay 1, 2, 2.5 or 5 times a power of ten.
+    if (!std::isfinite((high - low) * 10)) {
+        for (const Tick& t : linearTicks(low / 10, high / 10, maxCount, false)) {
+            const double value = t.value * 10;
+            if (std::isfinite(value)) ticks.push_back({value, formatValue(value)});
+        }
+        if (ticks.empty()) ticks.push_back({low, formatValue(low)});
+        return ticks;
+    }
     const double raw = (high - low) / maxCount;
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    // A range too narrow for its magnitude (1 .. 1 + 1e-16, or subnormal widths): no two round
+    // numbers between the ends are apart as doubles. Its ends are the only honest ticks.
+    const double resolution = std::max(std::abs(low), std::abs(high)) * 1e-12;
+    if (!(magnitude > 0) || !std::isnormal(raw) || raw <= resolution) {
+        ticks.push_back({low, formatValue(low)});
+        if (maxCount >= 2 && formatValue(high) != formatValue(low))
+            ticks.push_back({high, formatValue(high)});
+        return ticks;
+    }
     double step = magnitude;
     for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
         if (integers && factor == 2.5) continue;
@@ -122,7 +157,8 @@ std::vector<Tick> linearTicks(double low, double high, int maxCount, bool intege
     double first = std::ceil(low / step - 1e-9) * step;
     if (maxCount >= 2 && multiples(step) < 2) {
         bool found = false;
-        for (double m = magnitude * 10; m >= magnitude * 0.99 && !found; m /= 10) {
+        for (double decade : {10.0, 1.0}) {  // the decade above the step's, then its own
+            const double m = magnitude * decade;
             for (double factor : {5.0, 2.5, 2.0, 1.0}) {
                 const double candidate = factor * m;
                 if (candidate >= step || (integers && (factor == 2.5 || candidate < 1))) continue;
@@ -134,23 +170,30 @@ std::vector<Tick> linearTicks(double low, double high, int maxCount, bool intege
                     break;
                 }
             }
+            if (found) break;
         }
     }
-    for (double v = first; v <= high + step * 1e-9; v += step) {
+    // Counted, not accumulated: first + i * step reaches past high within maxCount + 2 steps,
+    // and the count caps the loop whatever rounding does.
+    const double end = high + step * 1e-9;
+    for (int i = 0; i <= maxCount * 3; ++i) {
+        const double v = first + double(i) * step;
+        if (!(v <= end)) break;
         const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
         ticks.push_back({clean, formatValue(clean)});
-        if (ticks.size() > std::size_t(maxCount) * 3) break;
     }
     return ticks;
 }
 
 std::vector<Tick> logTicks(double low, double high, int maxCount) {
     std::vector<Tick> ticks;
-    if (!(low > 0) || !(high > low)) return ticks;
+    if (!(low > 0) || !(high > low) || !std::isfinite(high)) return ticks;
+    maxCount = std::clamp(maxCount, 1, kMaxTicks);
+    // Finite positive doubles have log10 in [-323.3, 308.3]: the exponents fit an int.
     const int first = int(std::ceil(std::log10(low) - 1e-9));
     const int last = int(std::floor(std::log10(high) + 1e-9));
     const int decades = last - first + 1;
-    const int stride = std::max(1, (decades + maxCount - 1) / std::max(maxCount, 1));
+    const int stride = std::max(1, (decades + maxCount - 1) / maxCount);
     for (int e = first; e <= last; e += stride) {
         char label[32];
         if (e >= -3 && e <= 4)
@@ -173,7 +216,7 @@ double axisFraction(const AxisSpec& axis, double value) {
         const double low = std::log10(axis.low), high = std::log10(axis.high);
         return (std::log10(value) - low) / (high - low);
     }
-    return (value - axis.low) / (axis.high - axis.low);
+    return rangeFraction(value, axis.low, axis.high);
 }
 
 double axisValue(const AxisSpec& axis, double fraction) {
@@ -181,7 +224,7 @@ double axisValue(const AxisSpec& axis, double fraction) {
         const double low = std::log10(axis.low), high = std::log10(axis.high);
         return std::pow(10.0, low + fraction * (high - low));
     }
-    return axis.low + fraction * (axis.high - axis.low);
+    return rangeValue(fraction, axis.low, axis.high);
 }
 
 }  // namespace
@@ -208,7 +251,7 @@ std::pair<double, double> PlotFrame::toData(Point pixel) const {
 namespace {
 
 std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float labelSpacing) {
-    const int count = std::max(2, int(pixels / labelSpacing));
+    const int count = tickCountFor(pixels, labelSpacing);
     if (axis.logarithmic) return logTicks(axis.low, axis.high, count);
     if (axis.cells) {
         auto ticks = linearTicks(axis.low, std::max(axis.low, axis.high - 1), count, true);
@@ -387,7 +430,7 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
                  PlotFrame* frameOut) {
     const ValueRange range = spec.range;
-    const auto barTicks = linearTicks(range.low, range.high, std::max(2, int(area.height / 50)));
+    const auto barTicks = linearTicks(range.low, range.high, tickCountFor(area.height, 50));
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
     Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
@@ -424,10 +467,10 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
         heatmap.box = frame.plot;
         // A zoomed-out sample may cover a little more than the axis range: scale and clip it.
         if (spec.valuesColSpan > 0) {
-            heatmap.box.width *= float(spec.valuesColSpan / (spec.x.high - spec.x.low));
+            heatmap.box.width *= float(spanRatio(spec.valuesColSpan, spec.x.low, spec.x.high));
         }
         if (spec.valuesRowSpan > 0) {
-            heatmap.box.height *= float(spec.valuesRowSpan / (spec.y.high - spec.y.low));
+            heatmap.box.height *= float(spanRatio(spec.valuesRowSpan, spec.y.low, spec.y.high));
         }
         figure.add(ClipPush{frame.plot});
         heatmap.values = spec.values;
@@ -458,7 +501,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
         figure.add(outline);
         for (const Tick& t : barTicks) {
             if (range.high == range.low) break;
-            const float fy = float((t.value - range.low) / (range.high - range.low));
+            const float fy = float(rangeFraction(t.value, range.low, range.high));
             if (fy < -1e-4f || fy > 1.0001f) continue;
             const float py = bar.bottom() - fy * bar.height;
             figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
@@ -509,11 +552,11 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         if (!(low <= high)) low = 0, high = 1;
         if (y.logarithmic) {
             y.low = low / 1.5;
-            y.high = high * 1.5;
+            y.high = std::min(high * 1.5, kLargestDouble);
         } else {
-            const double pad = high > low ? 0.06 * (high - low) : 0.5;
-            y.low = low - pad;
-            y.high = high + pad;
+            const ValueRange padded = paddedRange(low, high, 0.06);
+            y.low = padded.low;
+            y.high = padded.high;
         }
     }
     const Margins m = plotMargins(spec.x, y, !spec.title.empty(), theme, area.height);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "poslab/base/format.hpp"
 #include "poslab/io/output_file.hpp"
 
 namespace poslab {
@@ -65,8 +66,8 @@ Result<Matrix> parseCsv(std::string_view text) {
             } else {
                 auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
                 if (error != std::errc() || end != field.data() + field.size()) {
-                    return Error{"CSV line " + std::to_string(lineNumber) + ": '" +
-                                 std::string(field) + "' is not a number"};
+                    return Error{"CSV line " + std::to_string(lineNumber) + ": " +
+                                 quoteForMessage(field) + " is not a number"};
                 }
             }
             matrix.values.push_back(value);

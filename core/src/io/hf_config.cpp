@@ -1,7 +1,10 @@
 #include "poslab/io/hf_config.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <initializer_list>
@@ -13,7 +16,9 @@
 #include <string>
 #include <utility>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/validate.hpp"
+#include "poslab/io/input_file.hpp"
 
 namespace poslab {
 
@@ -25,9 +30,8 @@ using nlohmann::json;
 std::string describe(const json& value) {
     if (value.is_object()) return "an object";
     if (value.is_array()) return "an array";
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (text.size() > 40) text = text.substr(0, 37) + "...";
-    return text;
+    // dump() escapes C0 controls, not DEL or the C1 controls (U+009B is a CSI): escape again.
+    return escapeForMessage(value.dump(-1, ' ', false, json::error_handler_t::replace), 40);
 }
 
 // nlohmann's messages start with "[json.exception.parse_error.101] "; users need the rest.
@@ -396,8 +400,8 @@ Status Parser::readScaling() {
     } else if (name == "proportional") {
         type = RopeScaling::Proportional;
     } else {
-        return Error{block.name(typeKey) + " '" + name +
-                     "' is not supported (supported: default, linear, dynamic, yarn, llama3, "
+        return Error{block.name(typeKey) + " " + quoteForMessage(name, 40) +
+                     " is not supported (supported: default, linear, dynamic, yarn, llama3, "
                      "longrope, su, proportional, mrope)"};
     }
     config.rope.scaling.type = type;
@@ -957,20 +961,23 @@ Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
 }
 
 Result<HfModelConfig> loadHfConfig(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return Error{path + ": cannot open the file"};
-    constexpr std::streamsize kMaxBytes = 16 << 20;  // configs are a few KiB; refuse the absurd
-    std::ostringstream contents;
+    auto input = InputFile::open(path);  // regular files only: a FIFO would block the read
+    if (!input) return input.error();
+    const std::string name =
+        escapeForMessage(path, kMessagePathLength);   // "path: problem", as the readers say
+    constexpr std::size_t kMaxBytes = 16 << 20;       // configs are a few KiB; refuse the absurd
+    if (input->size() > kMaxBytes) return Error{name + ": larger than 16 MiB, not a config.json"};
+    std::string contents;
     char buffer[65536];
-    std::streamsize total = 0;
-    while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
-        total += file.gcount();
-        if (total > kMaxBytes) return Error{path + ": larger than 16 MiB, not a config.json"};
-        contents.write(buffer, file.gcount());
+    while (const std::size_t got = std::fread(buffer, 1, sizeof buffer, input->stream())) {
+        contents.append(buffer, got);
+        if (contents.size() > kMaxBytes)  // grown since the fstat
+            return Error{name + ": larger than 16 MiB, not a config.json"};
     }
-    if (file.bad()) return Error{path + ": read error"};
-    auto config = parseHfConfig(contents.str());
-    if (!config) return Error{path + ": " + config.error().message};
+    if (std::ferror(input->stream()))
+        return Error{name + ": read error (" + std::strerror(errno) + ")"};
+    auto config = parseHfConfig(contents);
+    if (!config) return Error{name + ": " + config.error().message};
     return config;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "poslab/base/format.hpp"
 #include "poslab/io/csv.hpp"
 #include "poslab/io/npy.hpp"
 #include "poslab/io/output_file.hpp"
@@ -11,7 +12,8 @@ namespace poslab {
 Status checkMatrixExtension(const std::string& path) {
     const std::string extension = fileExtension(path);
     if (extension == ".csv" || extension == ".npy") return success();
-    return Error{"--out must end in .csv or .npy (got '" + path + "')"};
+    return Error{"--out must end in .csv or .npy (got " +
+                 quoteForMessage(path, kMessagePathLength) + ")"};
 }
 
 Status saveMatrix(const Matrix& matrix, const std::string& path) {

@@ -12,6 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "poslab/base/format.hpp"
+#include "poslab/io/input_file.hpp"
+
 namespace poslab {
 
 namespace {
@@ -100,7 +103,7 @@ class LiteralParser {
                 } else if (isWordChar(c)) {
                     ok = parseWord(out);
                 } else {
-                    return fail(std::string("unexpected character '") + c + "'");
+                    return fail("unexpected character " + quoteForMessage(std::string_view(&c, 1)));
                 }
         }
         if (ok) out.source = text_.substr(start, position_ - start);
@@ -153,7 +156,7 @@ class LiteralParser {
             out.kind = PyValue::Kind::None;
         } else {
             position_ = start;
-            return fail("unexpected word '" + std::string(word.substr(0, 40)) + "'");
+            return fail("unexpected word " + quoteForMessage(word, 40));
         }
         return true;
     }
@@ -234,11 +237,8 @@ class LiteralParser {
 // ---- Messages
 
 // A literal for a message: at most 60 characters, control bytes shown as '?'.
-std::string shown(std::string_view text) {
-    std::string result;
-    for (char c : text.substr(0, 60)) result.push_back((unsigned char)c < 0x20 ? '?' : c);
-    if (text.size() > 60) result += "...";
-    return result;
+std::string shown(std::string_view text) {  // header text, escaped and cut for a message
+    return escapeForMessage(text, 60);
 }
 
 std::string shapeText(const std::vector<std::size_t>& shape) {  // as Python prints the tuple
@@ -252,7 +252,7 @@ std::string shapeText(const std::vector<std::size_t>& shape) {  // as Python pri
 }
 
 Error fileError(std::string_view name, const std::string& problem) {
-    return Error{std::string(name) + ": " + problem};
+    return Error{escapeForMessage(name, kMessagePathLength) + ": " + problem};
 }
 
 std::uint32_t littleEndian(std::string_view bytes, std::size_t offset, std::size_t count) {
@@ -442,21 +442,15 @@ Result<Matrix> parseNpy(std::string_view bytes, std::string_view name) {
 }
 
 Result<Matrix> loadNpy(const std::string& path) {
-    std::error_code error;
-    const std::uintmax_t size = std::filesystem::file_size(path, error);
-    if (error) return fileError(path, "cannot read the file (" + error.message() + ")");
+    // Regular files only: a FIFO would block the read.
+    auto input = InputFile::open(path, "cannot read the file");
+    if (!input) return input.error();
+    const std::uintmax_t size = input->size();
     if (size > kMaxNpyFileBytes) {
         return fileError(path, "the file is " + std::to_string(size) + " bytes, over the " +
                                    std::to_string(kMaxNpyFileBytes) + "-byte limit for .npy input");
     }
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-        return fileError(path, std::string("cannot open the file (") + std::strerror(errno) + ")");
-    }
-    struct Closer {
-        std::FILE* file;
-        ~Closer() { std::fclose(file); }
-    } closer{file};
+    std::FILE* file = input->stream();
 
     // The preamble and the longest header allowed; the header parser reports what is missing.
     std::string prefix(std::size_t(std::min<std::uintmax_t>(size, 12 + kMaxNpyHeaderBytes)), '\0');

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <random>
 
+#include "poslab/base/format.hpp"
+
 #if defined(__linux__)
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -24,17 +26,31 @@ std::string fileExtension(const std::string& path) {
 
 namespace {
 
+Error writeError(const std::string& path, int error) {
+    return Error{"cannot write " + quoteForMessage(path, kMessagePathLength) + ": " +
+                 std::strerror(error)};
+}
+
 // Runs write(file), closes the file and reports the first failure, naming `path`.
 Status writeAndClose(std::FILE* file, const std::string& path,
                      const std::function<Status(std::FILE*)>& write) {
-    Status status = write(file);
-    const bool writeFailed = std::fflush(file) != 0 || std::ferror(file) != 0;
-    const int savedErrno = errno;
-    const bool closeFailed = std::fclose(file) != 0;
-    if (status && (writeFailed || closeFailed)) {
-        status = Error{"cannot write '" + path + "': " + std::strerror(savedErrno)};
-    }
+    Status status = writeToStream(file, path, write);
+    errno = 0;
+    if (std::fclose(file) != 0 && status) status = writeError(path, errno ? errno : EIO);
     return status;
+}
+
+// The permission bits of the file being replaced, or -1 when there is none: a replaced file
+// keeps them (the temporary is created 0666 & ~umask).
+int existingMode(const std::string& path) {
+#if defined(__linux__)
+    struct stat target {};
+    if (::stat(path.c_str(), &target) == 0 && S_ISREG(target.st_mode))
+        return int(target.st_mode & 07777);
+#else
+    (void)path;
+#endif
+    return -1;
 }
 
 #if defined(__linux__)
@@ -55,8 +71,11 @@ int replaceFile(const std::string& temporary, const std::string& path) {
 // nothing behind at all; only the finished file is given a (temporary, then final) name.
 // Returns false when the filesystem has no O_TMPFILE, and the portable path takes over.
 bool writeThroughUnnamedFile(const std::string& directory, const std::string& path,
-                             const std::string& temporary,
+                             const std::string& temporary, int mode,
                              const std::function<Status(std::FILE*)>& write, Status& status) {
+    // The unnamed file is given a name through /proc/self/fd; without /proc (a chroot, some
+    // containers) the named temporary below takes over before anything is written.
+    if (::access("/proc/self/fd", X_OK) != 0) return false;
     const int descriptor =
         ::open(directory.empty() ? "." : directory.c_str(), O_TMPFILE | O_WRONLY, 0666);
     if (descriptor < 0) return false;
@@ -66,19 +85,22 @@ bool writeThroughUnnamedFile(const std::string& directory, const std::string& pa
         return false;
     }
     const std::string procPath = "/proc/self/fd/" + std::to_string(descriptor);
-    status = write(file);
-    bool failed = std::fflush(file) != 0 || std::ferror(file) != 0;
-    int savedErrno = errno;
+    status = writeToStream(file, path, write);
+    bool failed = false;
+    int savedErrno = 0;
+    if (status && mode >= 0 && ::fchmod(descriptor, mode_t(mode)) != 0) {
+        failed = true;
+        savedErrno = errno;
+    }
     if (status && !failed &&
         ::linkat(AT_FDCWD, procPath.c_str(), AT_FDCWD, temporary.c_str(), AT_SYMLINK_FOLLOW) != 0) {
         failed = true;
         savedErrno = errno;
     }
     std::fclose(file);
-    if (status && failed)
-        status = Error{"cannot write '" + path + "': " + std::strerror(savedErrno)};
+    if (status && failed) status = writeError(path, savedErrno);
     if (status && replaceFile(temporary, path) != 0) {
-        status = Error{"cannot write '" + path + "': " + std::strerror(errno)};
+        status = writeError(path, errno);
         std::remove(temporary.c_str());
     }
     return true;
@@ -92,14 +114,17 @@ Status writeFileAtomically(const std::string& path,
     const auto slash = path.find_last_of('/');
     const std::string directory = slash == std::string::npos ? "" : path.substr(0, slash + 1);
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    if (name.empty()) return Error{"output path '" + path + "' names a directory, not a file"};
+    if (name.empty())
+        return Error{"output path " + quoteForMessage(path, kMessagePathLength) +
+                     " names a directory, not a file"};
 
+    const int mode = existingMode(path);
     std::random_device entropy;
 #if defined(__linux__)
     {
         Status status = success();
         const std::string temporary = directory + "." + name + ".tmp" + std::to_string(entropy());
-        if (writeThroughUnnamedFile(directory, path, temporary, write, status)) return status;
+        if (writeThroughUnnamedFile(directory, path, temporary, mode, write, status)) return status;
     }
 #endif
     std::string temporary;
@@ -109,14 +134,32 @@ Status writeFileAtomically(const std::string& path,
         file = std::fopen(temporary.c_str(), "wbx");  // x: fail if it exists, never clobber
         if (!file && errno != EEXIST) break;
     }
-    if (!file) {
-        return Error{"cannot write '" + path + "': " + std::strerror(errno)};
+    if (!file) return writeError(path, errno);
+#if defined(__linux__)
+    if (mode >= 0 && ::fchmod(::fileno(file), mode_t(mode)) != 0) {
+        const int saved = errno;
+        std::fclose(file);
+        std::remove(temporary.c_str());
+        return writeError(path, saved);
     }
+#endif
     Status status = writeAndClose(file, path, write);
-    if (status && std::rename(temporary.c_str(), path.c_str()) != 0) {
-        status = Error{"cannot write '" + path + "': " + std::strerror(errno)};
-    }
+    if (status && std::rename(temporary.c_str(), path.c_str()) != 0)
+        status = writeError(path, errno);
     if (!status) std::remove(temporary.c_str());
+    return status;
+}
+
+Status writeToStream(std::FILE* file, const std::string& path,
+                     const std::function<Status(std::FILE*)>& write) {
+    errno = 0;
+    Status status = write(file);
+    // errno holds the failed fwrite's reason only until the next call: read it at once. A
+    // stream error outranks the callback's own "write failed", which names neither.
+    const int writeErrno = errno;
+    if (std::ferror(file)) return writeError(path, writeErrno ? writeErrno : EIO);
+    if (!status) return status;
+    if (std::fflush(file) != 0) return writeError(path, errno ? errno : EIO);
     return status;
 }
 

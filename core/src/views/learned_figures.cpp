@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "poslab/analysis/similarity.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 
@@ -87,7 +88,7 @@ Marker tableEndMarker(bool vertical, std::size_t rows, const std::string& text,
 }
 
 int budget(float pixels) {
-    return std::max(1, int(pixels));
+    return texelBudget(pixels);
 }
 
 // The legend drawLinePlot would draw, drawn after the curves so they never cover it.
@@ -127,7 +128,7 @@ void drawLegend(Figure& figure, const PlotFrame& frame, const std::vector<Learne
 double cosineSimilarity(const Matrix& table, std::size_t a, std::size_t b) {
     if (a >= table.rows || b >= table.rows) return kNaN;
     std::vector<double> ua, ub;
-    if (!unitRow(table, a, ua) || !unitRow(table, b, ub)) return kNaN;
+    if (!unitRow(table, a, ua) || !unitRow(table, b, ub)) return kUndefinedCosine;
     double dot = 0;
     for (std::size_t c = 0; c < table.cols; ++c) dot += ua[c] * ub[c];
     return std::clamp(dot, -1.0, 1.0);
@@ -159,10 +160,12 @@ HeatmapSample cosineSimilaritySample(const Matrix& table, long long positions, i
         counts[r / group] += 1;
     }
     for (std::size_t a = 0; a < blocks; ++a) {
-        if (counts[a] == 0) continue;
         const double* sa = sums.row(a);
         for (std::size_t b = a; b < blocks; ++b) {
-            if (counts[b] == 0) continue;
+            if (counts[a] == 0 || counts[b] == 0) {  // only rows with no direction: masked
+                (*texels)(a, b) = (*texels)(b, a) = kUndefinedCosine;
+                continue;
+            }
             const double* sb = sums.row(b);
             double dot = 0;
             for (std::size_t c = 0; c < d; ++c) dot += sa[c] * sb[c];
@@ -251,6 +254,12 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
 
     const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
     data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
+    {
+        Matrix shownRows(std::size_t(visible), table.cols);
+        std::copy_n(table.values.begin(), std::size_t(visible) * table.cols,
+                    shownRows.values.begin());
+        data.undefinedCosineRows = undefinedCosineRows(shownRows);
+    }
 
     // Curves: at most one point per pixel of the visible part; each point the mean of its block.
     data.positionsPerPoint = cellsPerTexel(visible, budget(layout.curves.width * float(fraction)));
@@ -322,16 +331,23 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     cosine.colormap = ColormapId::BlueWhiteRed;
     cosine.range = {-1, 1};
     cosine.colorbarLabel = "cosine";
+    if (data.undefinedCosineRows > 0) {  // padding rows: masked, and said so, never NaN
+        cosine.showMaskedLegend = true;
+        cosine.maskedLabel = "undefined";
+    }
     if (beyond) {
         cosine.markers.push_back(tableEndMarker(false, table.rows, "", theme));
         cosine.markers.push_back(tableEndMarker(true, table.rows, "", theme));
     }
     drawHeatmap(figure, layout.cosine, cosine, theme, &out.cosine);
-    if (data.cosine.rowsPerTexel > 1) {
-        drawCornerNote(figure, layout.cosine, &out.cosine,
-                       "each pixel: mean of " + std::to_string(data.cosine.rowsPerTexel) + "x" +
-                           std::to_string(data.cosine.rowsPerTexel) + " pairs",
-                       theme);
+    {
+        std::string note = undefinedCosineNote(data.undefinedCosineRows);
+        if (data.cosine.rowsPerTexel > 1) {
+            note += std::string(note.empty() ? "" : "; ") + "each pixel: mean of " +
+                    std::to_string(data.cosine.rowsPerTexel) + "x" +
+                    std::to_string(data.cosine.rowsPerTexel) + " pairs";
+        }
+        drawCornerNote(figure, layout.cosine, &out.cosine, note, theme);
     }
     if (beyond) {
         // The band under the table's rows, left of the columns beyond it.
@@ -366,8 +382,8 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     }
     curves.legend = false;
     if (!(low <= high)) low = -1, high = 1;
-    const double pad = high > low ? 0.06 * (high - low) : 0.5;
-    curves.y = {"value", low - pad, high + pad};
+    const ValueRange padded = paddedRange(low, high, 0.06);  // finite even for +-1.7e308
+    curves.y = {"value", padded.low, padded.high};
     curves.autoRangeY = false;
     if (beyond) curves.markers.push_back(tableEndMarker(true, table.rows, endText, theme));
     drawLinePlot(figure, layout.curves, curves, theme, &out.curves);

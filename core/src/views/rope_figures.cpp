@@ -221,7 +221,7 @@ Box heatmapPlotBox(Box area, CellWindow window,
 
 // At most one texel per pixel of the plot box, in each direction.
 int texelLimit(float pixels) {
-    return std::max(1, int(pixels));
+    return texelBudget(pixels);
 }
 
 // The decay bound from the phases of one distance: (1/(d/2)) sum_j |sum_{k<j} e^(i r theta_k)|.
@@ -797,6 +797,10 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
                      theme);
             return;
         }
+        if (auto valid = validateQueryKey(options.q, options.k); !valid) {
+            drawNote(figure, area, valid.error().message, theme);  // not a NaN or inf heatmap
+            return;
+        }
         if (range.low == range.high) {
             // Diverging maps centre zero; sequential ones span the scores. Either way over all
             // offsets (or as many as the budget allows, nearest zero), so zooming keeps the
@@ -875,7 +879,8 @@ std::string_view turnReferenceName(RopeTurnReference reference) {
 Result<RopeTurnReference> parseTurnReference(std::string_view name) {
     if (name == "context") return RopeTurnReference::Context;
     if (name == "training") return RopeTurnReference::Training;
-    return Error{"incomplete_within must be context or training (got '" + std::string(name) + "')"};
+    return Error{"incomplete_within must be context or training (got " + quoteForMessage(name) +
+                 ")"};
 }
 
 void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,

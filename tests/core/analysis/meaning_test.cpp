@@ -267,5 +267,21 @@ TEST(MeaningTest, RecoveryErrorOverEvenlySpacedQueries) {
     EXPECT_EQ(recoveryQueries(1024, 1 << 20), 16);
 }
 
+TEST(MeaningTest, HistogramsOfRangesPastTheLargestDoubleBinEveryValue) {
+    // Failed before (undefined behaviour): the bin width was inf, (v - low) / width NaN, and
+    // int(NaN) an arbitrary bin. The two ends and the middle land in the first, last and middle.
+    const Histogram h = makeHistogram({-1.7e308, 0.0, 1.7e308}, 4, -1.7e308, 1.7e308);
+    ASSERT_EQ(h.density.size(), 4u);
+    double total = 0;
+    for (double d : h.density) {
+        EXPECT_TRUE(std::isfinite(d));
+        total += d;
+    }
+    EXPECT_GT(h.density[0], 0);
+    EXPECT_GT(h.density[2], 0);  // 0 is the start of the third bin
+    EXPECT_GT(h.density[3], 0);
+    EXPECT_EQ(h.density[1], 0);
+}
+
 }  // namespace
 }  // namespace poslab

@@ -263,7 +263,8 @@ TEST(SimilarityTest, LearnedGramEqualsTheTableMultipliedOut) {
     }
 }
 
-TEST(SimilarityTest, LoadedTableZeroRowGivesNaNCosines) {
+TEST(SimilarityTest, LoadedTableZeroRowCosinesAreMaskedNotNaN) {
+    // Failed before: a padding row's cosines were NaN, drawn as magenta cells.
     auto table = std::make_shared<Matrix>(3, 2);
     (*table)(0, 0) = 1;
     (*table)(2, 1) = 2;  // row 1 stays zero
@@ -274,8 +275,13 @@ TEST(SimilarityTest, LoadedTableZeroRowGivesNaNCosines) {
     const Matrix m = similarityMatrix(params).value();
     EXPECT_DOUBLE_EQ(m(0, 0), 1.0);
     EXPECT_DOUBLE_EQ(m(0, 2), 0.0);
-    EXPECT_TRUE(std::isnan(m(1, 1)));
-    EXPECT_TRUE(std::isnan(m(0, 1)));
+    EXPECT_EQ(m(1, 1), kUndefinedCosine);
+    EXPECT_EQ(m(0, 1), kUndefinedCosine);
+    EXPECT_EQ(m(1, 2), kUndefinedCosine);
+    EXPECT_EQ(undefinedCosineRows(*table), 1);
+    EXPECT_EQ(undefinedCosineNote(1), "cosine undefined for zero rows: 1 row");
+    EXPECT_EQ(undefinedCosineNote(3), "cosine undefined for zero rows: 3 rows");
+    EXPECT_EQ(undefinedCosineNote(0), "");
     params.seqLen = 4;
     auto tooLong = similarityMatrix(params);
     ASSERT_FALSE(tooLong.ok());
@@ -477,7 +483,7 @@ TEST(SimilarityTest, SingleTableEntriesMatchTheWholeProduct) {
             for (long long j = 0; j < 40; ++j) {
                 const double value = tableSimilarityAt(table, metric, i, j);
                 if (metric == SimilarityMetric::Cosine && (i == 7 || j == 7)) {
-                    EXPECT_TRUE(std::isnan(value)) << i << "," << j;
+                    EXPECT_EQ(value, kUndefinedCosine) << i << "," << j;
                 } else {
                     EXPECT_NEAR(value, full(std::size_t(i), std::size_t(j)), 1e-12)
                         << i << "," << j;
@@ -516,6 +522,58 @@ TEST(SimilarityTest, SimilarityHeatmapTexelsNeverExceedThePixels) {
     EXPECT_LE(sample->values->cols, 400u);
     // The diagonal texels average cells near offset 0, the brightest part of a cosine matrix.
     EXPECT_GT((*sample->values)(0, 0), (*sample->values)(0, sample->values->cols - 1));
+}
+
+TEST(SimilarityTest, CosinesOfHugeRowsDoNotOverflow) {
+    // Failed before: |row|^2 of entries 1e200 overflowed to inf, so every cosine was 0 or NaN.
+    // Row b = 2 a and row c is orthogonal to a: cosines 1 and 0 whatever the scale.
+    for (double scale : {1e-200, 1.0, 1e154, 1e200, 1e307}) {
+        Matrix table(3, 2);
+        table(0, 0) = 3 * scale, table(0, 1) = 4 * scale;
+        table(1, 0) = 6 * scale, table(1, 1) = 8 * scale;
+        table(2, 0) = -4 * scale, table(2, 1) = 3 * scale;
+        const Matrix m = gramSimilarity(table, SimilarityMetric::Cosine).value();
+        EXPECT_NEAR(m(0, 1), 1.0, 1e-15) << scale;
+        EXPECT_NEAR(m(0, 2), 0.0, 1e-15) << scale;
+        EXPECT_NEAR(tableSimilarityAt(table, SimilarityMetric::Cosine, 1, 2), 0.0, 1e-15);
+        const SimilarityCurve curve = tableCurve(table, SimilarityMetric::Cosine, 0);
+        EXPECT_NEAR(curve.fromReference[3], 1.0, 1e-15);  // offset +1: row 1
+    }
+}
+
+TEST(SimilarityTest, BlockMeansLeaveZeroRowsOut) {
+    // Rows 0..3 in one block: rows 0 and 2 are zero, 1 and 3 are (1, 0) and (0, 1). The block's
+    // mean cosine with itself over the defined pairs is (1 + 0 + 0 + 1) / 4 = 0.5; a block of
+    // only zero rows (4..7) is masked.
+    Matrix table(8, 2);
+    table(1, 0) = 1;
+    table(3, 1) = 1;
+    const HeatmapSample sample =
+        tableSimilaritySample(table, SimilarityMetric::Cosine, CellWindow{}, 2, 2);
+    ASSERT_EQ(sample.values->rows, 2u);
+    EXPECT_NEAR((*sample.values)(0, 0), 0.5, 1e-15);
+    EXPECT_EQ((*sample.values)(0, 1), kUndefinedCosine);
+    EXPECT_EQ((*sample.values)(1, 1), kUndefinedCosine);
+    for (double v : sample.values->values) EXPECT_FALSE(std::isnan(v));
+}
+
+TEST(SimilarityTest, CosineOfOneDimensionIsRefusedForEveryLayout) {
+    // Failed before for interleaved and concat: position 0 is sin(0) = 0, a NaN row and column.
+    for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                                    SinusoidalLayout::Tensor2Tensor}) {
+        SimilarityParams params;
+        params.encoding = SimilarityEncoding::Sinusoidal;
+        params.sinusoidal.dModel = 1;
+        params.sinusoidal.layout = layout;
+        params.seqLen = 8;
+        const Status status = validate(params);
+        ASSERT_FALSE(status.ok());
+        EXPECT_EQ(
+            status.error().message.rfind("d_model must be 2..8192 for cosine similarity (got 1", 0),
+            0u);
+        params.metric = SimilarityMetric::Dot;  // dot products of one dimension are defined
+        EXPECT_TRUE(validate(params).ok());
+    }
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
+#include <string>
 
 namespace poslab {
 namespace {
@@ -34,6 +36,53 @@ TEST(FormatTest, NonFiniteValuesAreSpelledOut) {
     EXPECT_EQ(formatValue(std::numeric_limits<double>::infinity()), "inf");
     EXPECT_EQ(formatValue(-std::numeric_limits<double>::infinity()), "-inf");
     EXPECT_EQ(formatValue(std::numeric_limits<double>::quiet_NaN()), "nan");
+}
+
+TEST(FormatTest, ValuesAreCompact) {
+    EXPECT_EQ(formatValue(0.25), "0.25");
+    EXPECT_EQ(formatValue(4096), "4096");
+    EXPECT_EQ(formatValue(-0.0), "0");
+    EXPECT_EQ(formatValue(1.7e308), "1.7e+308");
+    EXPECT_EQ(formatValue(-INFINITY), "-inf");
+    EXPECT_EQ(formatValue(NAN), "nan");
+}
+
+struct Quoted {
+    std::string input, expected;
+};
+class QuoteForMessageTest : public ::testing::TestWithParam<Quoted> {};
+
+TEST_P(QuoteForMessageTest, ControlsAreEscapedAndTextKept) {
+    EXPECT_EQ(quoteForMessage(GetParam().input), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Texts, QuoteForMessageTest,
+    ::testing::Values(Quoted{"emb.npy", "'emb.npy'"}, Quoted{"", "''"},
+                      Quoted{"a\nb\rc\td", "'a\\nb\\rc\\td'"},
+                      Quoted{"\x1b[31mred", "'\\x1b[31mred'"},             // ESC: colours
+                      Quoted{"\x1b]0;title\x07", "'\\x1b]0;title\\x07'"},  // OSC, BEL
+                      Quoted{"del\x7f", "'del\\x7f'"},
+                      Quoted{"csi\xc2\x9b"
+                             "2J",
+                             "'csi\\xc2\\x9b2J'"},                         // U+009B: 8-bit CSI
+                      Quoted{"bad\xff\xfe", "'bad\\xff\\xfe'"},            // not UTF-8
+                      Quoted{"over\xc0\xaflong", "'over\\xc0\\xaflong'"},  // overlong '/'
+                      Quoted{"cut\xe2\x82", "'cut\\xe2\\x82'"},            // truncated sequence
+                      Quoted{"caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82",
+                             "'caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82'"},
+                      Quoted{"back\\slash", "'back\\slash'"},  // as it is: readable paths
+                      Quoted{std::string("nul\0byte", 8), "'nul\\x00byte'"}));
+
+TEST(QuoteForMessageTest, LongTextIsCutAtACharacterWithAnEllipsis) {
+    EXPECT_EQ(quoteForMessage(std::string(200, 'a')), "'" + std::string(80, 'a') + "…'");
+    EXPECT_EQ(quoteForMessage(std::string(80, 'a')), "'" + std::string(80, 'a') + "'");
+    std::string arrows;
+    for (int i = 0; i < 100; ++i) arrows += "\xe2\x86\x92";
+    std::string expected = "'";
+    for (int i = 0; i < 10; ++i) expected += "\xe2\x86\x92";
+    EXPECT_EQ(quoteForMessage(arrows, 10), expected + "…'");
+    EXPECT_EQ(escapeForMessage("a\nb"), "a\\nb");
 }
 
 }  // namespace

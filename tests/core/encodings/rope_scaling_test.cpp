@@ -366,7 +366,7 @@ TEST(RopeScalingTest, RejectsBadParameters) {
     EXPECT_EQ(message(s), "factor must be 1..65536 (got -3)");
     s.factor = 2;
     s.betaFast = 0;
-    EXPECT_EQ(message(s), "beta_fast must be a finite number > 0 (got 0)");
+    EXPECT_EQ(message(s), "beta_fast must be 1e-06..1e+06 (got 0)");
     s.betaFast = 32;
     s.attentionFactor = 0.0;
     EXPECT_EQ(message(s), "attention_factor must be > 0 and <= 1000 (got 0)");
@@ -472,6 +472,46 @@ TEST(RopeScalingTest, ProportionalKeepsTheFastPairsAndZeroesTheRest) {
     EXPECT_EQ(freqs->rotatedDims, 256);
     scaling.ropeProportion = 0;
     EXPECT_FALSE(validate(scaling).ok());
+}
+
+// YaRN betas near the ends of the doubles: HF clamps only the correction range, which is inf
+// when L0 / (2 pi beta) overflows or underflows, and the ramp (i - inf) / (high - inf) is NaN.
+class YarnBetaTest : public ::testing::TestWithParam<double> {};
+
+TEST_P(YarnBetaTest, AbsurdBetasAreRefusedByName) {
+    // Failed before: beta_fast = 1e-320 passed "> 0" and every frequency came out NaN.
+    RopeScalingParams s;
+    s.type = RopeScaling::Yarn;
+    s.factor = 4;
+    s.originalMaxPositions = 4096;
+    s.betaFast = GetParam();
+    const Status fast = validate(s);
+    ASSERT_FALSE(fast.ok());
+    EXPECT_EQ(fast.error().message.rfind("beta_fast must be 1e-06..1e+06 (got ", 0), 0u)
+        << fast.error().message;
+    s.betaFast = 32;
+    s.betaSlow = GetParam();
+    const Status slow = validate(s);
+    ASSERT_FALSE(slow.ok());
+    EXPECT_EQ(slow.error().message.rfind("beta_slow must be 1e-06..1e+06 (got ", 0), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Extremes, YarnBetaTest,
+                         ::testing::Values(1e-320, 4.9406564584124654e-324, 1e-300, 1e-7, 2e6,
+                                           1e308, 1.7976931348623157e308, INFINITY, -1.0, NAN));
+
+TEST(YarnBetaTest, TheRampStaysFiniteEvenForAnInfiniteRange) {
+    // The HF ramp clamp((i - low) / (high - low), 0, 1), here for a range no valid beta gives.
+    for (const YarnCorrectionRange range :
+         {YarnCorrectionRange{INFINITY, INFINITY}, YarnCorrectionRange{0, INFINITY},
+          YarnCorrectionRange{-INFINITY, 3}, YarnCorrectionRange{NAN, NAN}}) {
+        for (double r : yarnRamp(range, 8)) {
+            EXPECT_TRUE(r >= 0 && r <= 1) << range.low << " .. " << range.high;
+        }
+    }
+    // And a valid range is untouched: pairs 0..8, ramp from 2 to 6 (HF's linear_ramp_factor).
+    const std::vector<double> ramp = yarnRamp({2, 6}, 8);
+    for (int i = 0; i < 8; ++i) EXPECT_NEAR(ramp[i], std::clamp((i - 2.0) / 4.0, 0.0, 1.0), 1e-15);
 }
 
 }  // namespace

@@ -521,5 +521,48 @@ TEST(RopeTest, PartialRotaryNeoxAndProportionalDiffer) {
     EXPECT_FALSE(comparePartialRotary(90, 10000, 0.1).ok());  // int(9.0) = 9 dims: odd
 }
 
+struct QueryKeyCase {
+    double component;
+    const char* expected;  // the start of the error
+};
+class RopeQueryKeyTest : public ::testing::TestWithParam<QueryKeyCase> {};
+
+TEST_P(RopeQueryKeyTest, ScoresThatWouldOverflowAreRefused) {
+    // Failed before: q and k of 1e154 gave products of 1e308 whose sums overflowed, and
+    // inf - inf made NaN scores that the heatmap drew silently.
+    RopeParams params;
+    params.headDim = 4;
+    const RopeFrequencies freqs = ropeFrequencies(params).value();
+    std::vector<double> q(4, GetParam().component), k(4, GetParam().component);
+    const Status status = validateQueryKey(q, k);
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.error().message.rfind(GetParam().expected, 0), 0u) << status.error().message;
+    auto scores = ropeOffsetScores(q, k, 4, freqs, params.pairing);
+    ASSERT_FALSE(scores.ok());
+    EXPECT_EQ(scores.error().message, status.error().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Extremes, RopeQueryKeyTest,
+    ::testing::Values(QueryKeyCase{1e150, "q and k are too large: |q| |k| = 4e+300"},
+                      QueryKeyCase{1e154, "q and k are too large: |q| |k| = inf"},
+                      QueryKeyCase{1e200, "q and k are too large: |q| |k| = inf"},
+                      QueryKeyCase{1.7e308, "q and k are too large: |q| |k| = inf"},
+                      QueryKeyCase{INFINITY, "q[0] must be a finite number (got inf)"},
+                      QueryKeyCase{NAN, "q[0] must be a finite number (got nan)"}));
+
+TEST(RopeTest, LargeButBoundedVectorsScoreExactly) {
+    // |q| |k| = 4e298 is within the bound: the score at offset 0 is q . k = 4 x 1e298.
+    RopeParams params;
+    params.headDim = 4;
+    const RopeFrequencies freqs = ropeFrequencies(params).value();
+    const std::vector<double> q(4, 1e149), k(4, 1e149);
+    ASSERT_TRUE(validateQueryKey(q, k).ok());
+    auto scores = ropeOffsetScores(q, k, 3, freqs, params.pairing);
+    ASSERT_TRUE(scores.ok());
+    EXPECT_NEAR((*scores)[2] / 4e298, 1.0, 1e-15);
+    for (double s : *scores) EXPECT_TRUE(std::isfinite(s));
+}
+
 }  // namespace
 }  // namespace poslab

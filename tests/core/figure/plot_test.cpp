@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
@@ -276,6 +279,129 @@ TEST(PlotTest, LegendsStayInsideTheirPlot) {
         }
         EXPECT_EQ(names, 1) << width;
     }
+}
+// ---- Extreme ranges: every tick and range computation ends, with a bounded number of ticks.
+// The ranges came from data: T5 biases of +-1.7e308, q.k of 1e154 components, .npy tables.
+
+constexpr double kMax = 1.7976931348623157e308;
+constexpr double kInf = INFINITY;
+constexpr double kDenorm = 4.9406564584124654e-324;
+
+// Runs `call` on another thread and fails (instead of hanging the suite) past two seconds.
+template <typename Call>
+bool finishesPromptly(Call call) {
+    auto done = std::async(std::launch::async, call);
+    if (done.wait_for(std::chrono::seconds(2)) == std::future_status::ready) return true;
+    // A hung tick loop cannot be stopped; leave the thread and end the test run here.
+    ADD_FAILURE() << "did not finish within 2 s";
+    std::_Exit(1);
+}
+
+struct TickRange {
+    double low, high;
+};
+class ExtremeTicksTest : public ::testing::TestWithParam<TickRange> {};
+
+TEST_P(ExtremeTicksTest, LinearTicksEndWithFewFiniteTicksInsideTheRange) {
+    const auto [low, high] = GetParam();
+    for (int maxCount : {1, 2, 5, 12}) {
+        for (bool integers : {false, true}) {
+            std::vector<Tick> ticks;
+            finishesPromptly([&] { ticks = linearTicks(low, high, maxCount, integers); });
+            EXPECT_LE(ticks.size(), std::size_t(3 * maxCount + 1)) << low << " .. " << high;
+            const bool valid = std::isfinite(low) && std::isfinite(high) && low <= high;
+            if (valid) {
+                EXPECT_FALSE(ticks.empty()) << low << " .. " << high;
+            }
+            for (const Tick& t : ticks) {
+                EXPECT_TRUE(std::isfinite(t.value));
+                // Inside the range, up to the 1e-9 step slack the ticks allow at the ends.
+                EXPECT_GE(t.value, low - std::abs(low) * 1e-9 - 1e-300);
+                EXPECT_LE(t.value, high + std::abs(high) * 1e-9 + 1e-300);
+                EXPECT_FALSE(t.label.empty());
+            }
+        }
+    }
+}
+
+TEST_P(ExtremeTicksTest, LogTicksEndWithFewTicks) {
+    const auto [low, high] = GetParam();
+    for (int maxCount : {-3, 0, 1, 5}) {
+        std::vector<Tick> ticks;
+        finishesPromptly([&] { ticks = logTicks(low, high, maxCount); });
+        EXPECT_LE(ticks.size(), std::size_t(std::max(maxCount, 1)) + 1);
+        for (const Tick& t : ticks) EXPECT_TRUE(std::isfinite(t.value) && t.value > 0);
+    }
+}
+
+TEST_P(ExtremeTicksTest, RangeHelpersStayFinite) {
+    const auto [low, high] = GetParam();
+    if (!std::isfinite(low) || !std::isfinite(high) || !(low <= high)) return;
+    const ValueRange padded = paddedRange(low, high, 0.06);
+    EXPECT_TRUE(std::isfinite(padded.low) && std::isfinite(padded.high));
+    EXPECT_LE(padded.low, low);
+    EXPECT_GE(padded.high, high);
+    EXPECT_TRUE(padded.low < padded.high);
+    // The fraction of the ends is 0 and 1 (0 and 0 for an empty range), never NaN.
+    EXPECT_EQ(rangeFraction(low, low, high), 0.0);
+    EXPECT_NEAR(rangeFraction(high, low, high), low == high ? 0.0 : 1.0, 1e-12);
+    // A quarter of the way along, where the range holds enough doubles to have one there.
+    const double width = high / 2 - low / 2;
+    if (width > 1e-290 && width > 1e-9 * std::max(std::abs(low), std::abs(high))) {
+        EXPECT_NEAR(rangeFraction(rangeValue(0.25, low, high), low, high), 0.25, 1e-9);
+    }
+}
+
+TEST_P(ExtremeTicksTest, HeatmapsAndLinePlotsOfTheRangeAreDrawn) {
+    const auto [low, high] = GetParam();
+    auto values = std::make_shared<Matrix>(2, 2);
+    values->values = {low, high, kInf, -kInf};
+    finishesPromptly([&] {
+        Figure figure = emptyFigure(400, 300, darkTheme());
+        HeatmapSpec spec;
+        spec.values = values;
+        spec.range = {low, high};
+        spec.x = {"x", low, high, false, false};
+        drawHeatmap(figure, {0, 0, 400, 300}, spec, darkTheme());
+        LinePlotSpec plot;
+        plot.x = {"x", std::min(low, 0.0), std::max(high, 1.0)};
+        plot.series.push_back({"s", {low, 0, high}, {high, low, 0}});
+        drawLinePlot(figure, {0, 0, 400, 300}, plot, darkTheme());
+        const ImageRgba image = colorize(*values, ColormapId::Viridis, {low, high});
+        EXPECT_EQ(image.pixels.size(), 16u);
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ranges, ExtremeTicksTest,
+    ::testing::Values(TickRange{-kMax, kMax}, TickRange{-1.7e308, 1.7e308}, TickRange{0, kMax},
+                      TickRange{-kMax, 0}, TickRange{kMax, kMax}, TickRange{-kMax, -kMax},
+                      TickRange{1e308, kMax}, TickRange{0, kDenorm},
+                      TickRange{kDenorm, 2 * kDenorm}, TickRange{-kDenorm, kDenorm},
+                      TickRange{1, std::nextafter(1.0, 2.0)}, TickRange{1e16, 1e16 + 2},
+                      TickRange{-1e-300, 1e-300}, TickRange{5, 5}, TickRange{0, 0},
+                      TickRange{0, 4095}, TickRange{-kInf, kInf}, TickRange{0, kInf},
+                      TickRange{-kInf, 0}, TickRange{NAN, 1}, TickRange{0, NAN}, TickRange{1, 0},
+                      TickRange{1e-320, 1e308}, TickRange{2.2250738585072014e-308, 1},
+                      TickRange{0.1, 0.1 + 1e-17}));
+
+TEST(PlotTest, TicksOfARangeWiderThanTheLargestDoubleAreRoundNumbers) {
+    // Failed before (hung): -1.7e308 .. 1.7e308 has width inf; the fallback search divided an
+    // infinite step by 10 forever. Now a tenth of the range is ticked, then scaled back.
+    std::vector<Tick> ticks;
+    finishesPromptly([&] { ticks = linearTicks(-1.7e308, 1.7e308, 5); });
+    ASSERT_EQ(ticks.size(), 3u);
+    EXPECT_NEAR(ticks[0].value, -1e308, 1e293);  // within 1e-15 relative: scaled by 10 back
+    EXPECT_EQ(ticks[1].value, 0.0);
+    EXPECT_NEAR(ticks[2].value, 1e308, 1e293);
+    EXPECT_EQ(ticks[0].label, "-1e+308");
+    EXPECT_EQ(ticks[2].label, "1e+308");
+}
+
+TEST(PlotTest, AHugeTickCountIsCapped) {
+    const auto ticks = linearTicks(0, 1e6, 2000000000);
+    EXPECT_LE(ticks.size(), 3001u);
+    EXPECT_GE(ticks.size(), 2u);
 }
 
 }  // namespace

@@ -60,5 +60,16 @@ TEST(CsvParseTest, MalformedTextIsAOneLineError) {
     EXPECT_EQ(parseCsv("1.5e3 ,2\n").error().message, "CSV line 1: '1.5e3 ' is not a number");
 }
 
+TEST(CsvParseTest, CellsInMessagesAreEscapedAndCut) {
+    // Failed before: the cell went into the message as it was, escape sequences and all.
+    auto escaped = parseCsv("1,2\n3,\x1b[2J\n");
+    ASSERT_FALSE(escaped.ok());
+    EXPECT_EQ(escaped.error().message, "CSV line 2: '\\x1b[2J' is not a number");
+    auto longCell = parseCsv(std::string(200, 'z') + "\n");
+    ASSERT_FALSE(longCell.ok());
+    EXPECT_EQ(longCell.error().message,
+              "CSV line 1: '" + std::string(80, 'z') + "…' is not a number");
+}
+
 }  // namespace
 }  // namespace poslab

@@ -329,6 +329,28 @@ TEST(HfConfigTest, RejectsBrokenConfigs) {
               "rotary_fraction) must be even and >= 2 (got 25 = int(100 * 0.25))");
     EXPECT_EQ(errorOf(R"({"hidden_size": 81920, "num_attention_heads": 8})"),
               "config.json gives an invalid RoPE setup: head_dim must be 2..8192 (got 10240)");
+    // Absurd YaRN betas (HF's correction range is inf for them, its frequencies NaN).
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "yarn", "factor": 4,
+              "beta_fast": 1e-320}})"),
+              "config.json gives an invalid RoPE setup: beta_fast must be 1e-06..1e+06 (got "
+              "1e-320)");
+    EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "yarn", "factor": 4,
+              "beta_slow": 1e300}})"),
+              "config.json gives an invalid RoPE setup: beta_slow must be 1e-06..1e+06 (got "
+              "1e+300)");
+    // Escape sequences and DEL/C1 controls in values come back escaped (nlohmann's dump escapes
+    // only C0), long values cut.
+    EXPECT_EQ(
+        errorOf("{" + head + "\"rope_scaling\": {\"rope_type\": \"\\u001b[2J\x7f\xc2\x9b\"}}"),
+        "rope_scaling.rope_type '\\x1b[2J\\x7f\\xc2\\x9b' is not supported (supported: "
+        "default, linear, dynamic, yarn, llama3, longrope, su, proportional, mrope)");
+    EXPECT_EQ(errorOf(R"({"hidden_size": "\u001b]0;x\u0007"})"),
+              "hidden_size must be a positive integer (got \"\\u001b]0;x\\u0007\")");
+    EXPECT_EQ(errorOf("{" + head + "\"rope_scaling\": {\"rope_type\": \"" + std::string(100, 'y') +
+                      "\"}}"),
+              "rope_scaling.rope_type '" + std::string(40, 'y') +
+                  "…' is not supported (supported: default, linear, dynamic, yarn, llama3, "
+                  "longrope, su, proportional, mrope)");
     // Every message is a single line.
     for (const std::string& text : {truncated, std::string("{\n\"a\": \n")}) {
         EXPECT_EQ(errorOf(text).find('\n'), std::string::npos) << errorOf(text);
@@ -355,7 +377,7 @@ TEST(HfConfigTest, LoadsFromFileAndNamesThePathInErrors) {
     std::remove(path.c_str());
     auto missing = loadHfConfig(path);
     ASSERT_FALSE(missing.ok());
-    EXPECT_EQ(missing.error().message, path + ": cannot open the file");
+    EXPECT_EQ(missing.error().message, path + ": cannot open the file (No such file or directory)");
 }
 
 TEST(HfConfigTest, ProportionalRopeFromV5RopeParameters) {

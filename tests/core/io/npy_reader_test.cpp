@@ -288,18 +288,41 @@ TEST(NpyReaderTest, GarbageDicts) {
     EXPECT_EQ(dictError(std::string(40, '(') + std::string(40, ')')),
               "t.npy: malformed header: brackets nested too deeply at header offset 17");
     EXPECT_EQ(dictError(std::string("{\x01}", 3)),
-              "t.npy: malformed header: unexpected character '\x01' at header offset 1");
+              "t.npy: malformed header: unexpected character '\\x01' at header offset 1");
 }
 
 TEST(NpyReaderTest, ErrorMessagesAreOneLine) {
-    // Control bytes in a quoted literal are shown as '?', so a message never breaks a line.
+    // Control bytes in a quoted literal are escaped, so a message never breaks a line.
     const std::string dict = "{'descr': 'a\nb', 'fortran_order': False, 'shape': (2, 3)}";
     const std::string message = errorOf(npyFile(dict, ""));
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     const std::string control = "{'descr': 'a\tb', 'fortran_order': False, 'shape': (2, 3)}";
     EXPECT_EQ(errorOf(npyFile(control, "")),
-              "t.npy: unsupported dtype 'a?b' (PosLab reads little-endian float32 '<f4' and "
+              "t.npy: unsupported dtype 'a\\tb' (PosLab reads little-endian float32 '<f4' and "
               "float64 '<f8')");
+}
+
+TEST(NpyReaderTest, EscapeSequencesInHeadersAndNamesAreShownEscaped) {
+    // Failed before: ESC, DEL and the 8-bit CSI (U+009B) reached the terminal as they were, so
+    // a crafted header could recolour or rewrite the user's terminal.
+    const std::string dict =
+        "{'descr': '\x1b[31m\x7f\xc2\x9b"
+        "2J', 'fortran_order': False, 'shape': (2, 3)}";
+    const std::string message = errorOf(npyFile(dict, ""));
+    EXPECT_EQ(message,
+              "t.npy: unsupported dtype '\\x1b[31m\\x7f\\xc2\\x9b2J' (PosLab reads little-endian "
+              "float32 '<f4' and float64 '<f8')");
+    const auto named = parseNpyHeader("PK", "a\x1b]0;title\x07\nb.npy");
+    ASSERT_FALSE(named.ok());
+    EXPECT_EQ(named.error().message.rfind("a\\x1b]0;title\\x07\\nb.npy: ", 0), 0u)
+        << named.error().message;
+    // Names are paths: kept whole (the file name is at the end), up to kMessagePathLength.
+    const auto longName = parseNpyHeader("PK", std::string(300, 'x') + ".npy");
+    ASSERT_FALSE(longName.ok());
+    EXPECT_EQ(longName.error().message.rfind(std::string(300, 'x') + ".npy: ", 0), 0u);
+    const auto hugeName = parseNpyHeader("PK", std::string(5000, 'x'));
+    ASSERT_FALSE(hugeName.ok());
+    EXPECT_EQ(hugeName.error().message.rfind(std::string(4096, 'x') + "…: ", 0), 0u);
 }
 
 // ---- Files
@@ -345,7 +368,7 @@ TEST_F(NpyFileTest, FileErrorsNameThePath) {
     const std::string missing = (dir / "missing.npy").string();
     auto result = loadNpy(missing);
     ASSERT_FALSE(result.ok());
-    EXPECT_EQ(result.error().message.find(missing + ": cannot read the file ("), 0u)
+    EXPECT_EQ(result.error().message.find(missing + ": cannot read the file (No such file"), 0u)
         << result.error().message;
     auto directory = loadNpy(dir.string());
     ASSERT_FALSE(directory.ok());

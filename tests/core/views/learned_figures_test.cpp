@@ -73,7 +73,7 @@ TEST(LearnedFiguresTest, CosineBlocksAreMeansOfPairs) {
             EXPECT_NEAR((*sample.values)(A, B), sum / pairs, 1e-12) << A << "," << B;
         }
     }
-    EXPECT_TRUE(std::isnan(cosineSimilarity(table, 4, 5)));
+    EXPECT_EQ(cosineSimilarity(table, 4, 5), -INFINITY);  // zero row: undefined, masked
 }
 
 TEST(LearnedFiguresTest, ShownTableIsNaNPastTheEnd) {
@@ -153,6 +153,46 @@ TEST(LearnedFiguresTest, InvalidOptions) {
     options.curveCount = 2;
     options.firstCurveDimension = 4;
     EXPECT_EQ(validate(options).error().message, "first_dimension must be 0..3 (got 4)");
+}
+
+TEST(LearnedFiguresTest, ZeroRowsAreMaskedAndCountedNotNaN) {
+    // Failed before: padding rows (all zero, as real tables have) gave NaN cells drawn magenta
+    // with nothing said. Now they are masked, the legend says "undefined" and a note counts them.
+    auto table = std::make_shared<Matrix>(learnedTable(LearnedParams{}).value());
+    for (std::size_t r : {0u, 5u, 6u}) {
+        for (std::size_t c = 0; c < table->cols; ++c) (*table)(r, c) = 0;
+    }
+    LearnedFigureOptions options;
+    options.table = table;
+    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900});
+    const LearnedFigureData data = computeLearnedFigureData(options, layout).value();
+    EXPECT_EQ(data.undefinedCosineRows, 3);
+    for (double v : data.cosine.values->values) EXPECT_FALSE(std::isnan(v));
+    Figure figure = emptyFigure(1400, 900, paperTheme());
+    drawLearnedFigure(figure, layout, options, data, paperTheme());
+    EXPECT_TRUE(hasText(figure, "cosine undefined for zero rows: 3 rows"));
+}
+
+TEST(LearnedFiguresTest, TablesOfExtremeValuesDrawFiniteAxes) {
+    // Failed before (hung): +-1.7e308 entries made the curves' range wider than the largest
+    // double and the tick search never ended.
+    auto table = std::make_shared<Matrix>(4, 3);
+    table->values = {1.7e308, -1.7e308, 0, -1.7e308, 1.7e308, 1, 0, 0, 0, 5e-324, 1e154, -1e154};
+    LearnedFigureOptions options;
+    options.table = table;
+    Figure figure = emptyFigure(1000, 700, paperTheme());
+    ASSERT_TRUE(drawLearnedFigure(figure, {0, 0, 1000, 700}, options, paperTheme()));
+    PlotFrame frame;
+    const LearnedLayout layout = learnedLayout({0, 0, 1000, 700});
+    const LearnedFigureData data = computeLearnedFigureData(options, layout).value();
+    LearnedFigureFrames frames;
+    Figure again = emptyFigure(1000, 700, paperTheme());
+    drawLearnedFigure(again, layout, options, data, paperTheme(), &frames);
+    EXPECT_TRUE(std::isfinite(frames.curves.y.low) && std::isfinite(frames.curves.y.high));
+    EXPECT_LT(frames.curves.y.low, -1.7e308);
+    EXPECT_GT(frames.curves.y.high, 1.7e308);
+    const Point top = frames.curves.toPixel(0, 1.7e308);
+    EXPECT_TRUE(std::isfinite(top.y));
 }
 
 }  // namespace

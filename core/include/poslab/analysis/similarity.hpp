@@ -20,6 +20,8 @@
 // Learned tables have no such structure: their Gram matrix costs O(L^2 d).
 #pragma once
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -131,8 +133,18 @@ Result<Matrix> similarityMatrix(const SimilarityParams& params);  // L x L
 // The same into out's storage (reused when large enough): for views that recompute live.
 Status similarityMatrixInto(Matrix& out, const SimilarityParams& params);
 Matrix fillOffsetSimilarity(const OffsetSimilarity& similarity);  // the L x L matrix, O(L^2)
+// ---- Undefined cosines
+// A row with no direction (all zero, as a padding row is, or holding a non-finite value) has no
+// cosine with anything: the table functions below give kUndefinedCosine (-inf, which heatmaps
+// draw as masked cells) for it, never NaN, and leave such rows out of block means. Views state
+// how many rows that is with undefinedCosineNote ("cosine undefined for zero rows: 3 rows").
+inline constexpr double kUndefinedCosine = -INFINITY;
+long long undefinedCosineRows(const Matrix& table);  // rows that are zero or hold inf/NaN
+std::string undefinedCosineNote(long long rows);     // "" for 0 rows
+
 // Row-by-row similarity of a table's rows (the Gram matrix, optionally normalised): O(L^2 d),
-// symmetric blocks computed once, on every core. A zero row's cosines are NaN, as numpy gives.
+// symmetric blocks computed once, on every core. Cosines are computed from unit rows (no
+// overflow for large entries); a zero row's cosines are kUndefinedCosine.
 Result<Matrix> gramSimilarity(const Matrix& table, SimilarityMetric metric);
 Result<Matrix> similarityTable(const SimilarityParams& params);  // the L x d rows compared
 
@@ -146,9 +158,10 @@ HeatmapSample matrixSample(const std::shared_ptr<const Matrix>& matrix, CellWind
                            int maxRows, int maxCols);  // block means of a stored matrix
 // ---- Tables too large for their O(L^2 d) Gram matrix in a figure
 // Block means of a table's similarity matrix without it: the mean of u_i . u_j over a block is
-// the dot product of the blocks' mean rows (u = the rows, normalised for cosine; a zero row
-// gives NaN, as gramSimilarity), so texels cost O(L d + texels d), exact. Square blocks of the
-// larger of the two directions' cells per pixel, so a full window is one symmetric product.
+// the dot product of the blocks' mean rows (u = the rows, normalised for cosine; zero rows are
+// left out, a block of only zero rows gives kUndefinedCosine), so texels cost O(L d + texels d),
+// exact. Square blocks of the larger of the two directions' cells per pixel, so a full window is
+// one symmetric product.
 inline constexpr long long kGramBudget = 1LL << 31;  // figures build the Gram matrix below this
 inline constexpr long long kMaxLearnedFigureCells = 1LL << 25;  // L x d of a learned figure
 HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric, CellWindow window,
@@ -157,7 +170,8 @@ HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric
 inline bool gramFitsBudget(long long rows, long long dims) {
     return rows * rows * dims / 2 <= kGramBudget;
 }
-// One entry of gramSimilarity(table, metric) in O(d) (same to rounding; NaN for a zero row).
+// One entry of gramSimilarity(table, metric) in O(d) (same to rounding; kUndefinedCosine for
+// a zero row).
 double tableSimilarityAt(const Matrix& table, SimilarityMetric metric, long long i, long long j);
 
 // ---- Similarity against offset

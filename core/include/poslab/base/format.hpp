@@ -2,9 +2,21 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace poslab {
 
 std::string formatValue(double value, int significant = 4);  // compact: 0.25, 1e+04, -3.2e-05
+
+// Text from input (file names, keys, header fields) made safe for a one-line message: in single
+// quotes, control characters and escape sequences shown as \n, \t, \x1b, bytes that are not
+// UTF-8 as \xNN, and cut after maxCharacters characters with "…". A terminal showing the message
+// runs no escape sequence from a file, and the line stays one line.
+inline constexpr std::size_t kMessageTextLength = 80;
+// File paths are escaped but kept up to PATH_MAX: their end (the file name) is what tells.
+inline constexpr std::size_t kMessagePathLength = 4096;
+std::string quoteForMessage(std::string_view text, std::size_t maxCharacters = kMessageTextLength);
+// The same without the quotes, for text that shows its own (a Python or JSON literal).
+std::string escapeForMessage(std::string_view text, std::size_t maxCharacters = kMessageTextLength);
 
 }  // namespace poslab

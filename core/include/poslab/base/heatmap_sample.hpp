@@ -29,6 +29,10 @@ struct HeatmapSample {
 
 std::uint64_t nextMatrixVersion();  // a fresh HeatmapSample / HeatmapItem version, unique in this process
 long long cellsPerTexel(long long cells, int maxTexels);  // ceil(cells / maxTexels), at least 1
+// Texels for a plot side of `pixels`: 1..kMaxTexelsPerSide, also for inf or NaN sizes (an int
+// conversion of those is undefined behaviour).
+inline constexpr int kMaxTexelsPerSide = 1 << 16;
+int texelBudget(double pixels);
 // What a reduced sample's texels hold, for a note beside its plot: "each pixel: " + summary +
 // " 4x4 cells" (summary e.g. "mean of"); "" when every texel is one cell.
 std::string blockNote(const HeatmapSample& sample, const std::string& summary);

@@ -67,6 +67,11 @@ std::vector<bool> ropeIncompleteTurns(const RopeFrequencies& freqs, double conte
 // ---- Rotation and attention scores. Precondition for vectors: size >= freqs.rotatedDims (the
 // head dimension; extra entries pass through). ropeRotate returns v unchanged and ropeScore NaN
 // when it does not hold; the Result functions report it.
+// Query and key values every score of them stays finite for: finite components and
+// |q| |k| <= kMaxRopeScoreBound (a score is at most attention_factor^2 |q| |k|). The error
+// names the offending entry or the product: "q and k are too large: |q| |k| = 4e+308 ...".
+inline constexpr double kMaxRopeScoreBound = 1e300;
+Status validateQueryKey(const std::vector<double>& q, const std::vector<double>& k);
 std::vector<double> ropeRotate(const std::vector<double>& v, double position,
                                const RopeFrequencies& freqs, RopePairing pairing);
 // rotate(q, m) . rotate(k, n), evaluated through m - n in O(d).

@@ -41,6 +41,10 @@ inline constexpr int kMaxRopePositions = 1 << 30;
 
 // The rope_scaling block of a config.json. Each type reads only its own fields (listed per field);
 // the others are ignored, and validate() checks only those the chosen type reads.
+// YaRN's beta_fast and beta_slow: validate() accepts kMinYarnBeta..kMaxYarnBeta (configs
+// use 1..64).
+inline constexpr double kMinYarnBeta = 1e-6;
+inline constexpr double kMaxYarnBeta = 1e6;
 struct RopeScalingParams {
     RopeScaling type = RopeScaling::None;
     double factor = 1;             // s, 1..65536: every type except none (proportional: default 1)

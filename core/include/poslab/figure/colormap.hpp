@@ -47,8 +47,18 @@ inline constexpr Rgba kMissingColor{255, 0, 255, 255};  // not-a-number cells: m
 inline constexpr Rgba kMaskedColor{0, 0, 0, 0};         // -inf (masked) cells: transparent
 
 // ---- Value ranges
+// Ranges are finite but may be wider than the largest double (-1.7e308 .. 1.7e308): these
+// helpers never form high - low directly, so no width overflows to inf and no fraction is NaN.
+inline constexpr double kLargestDouble = 1.7976931348623157e308;
 ValueRange finiteRange(const Matrix& values);  // min/max over finite cells ({0,1} if none)
 ValueRange symmetricRange(const Matrix& values);  // [-m, m] with m = max |finite value|
+double rangeFraction(double value, double low,
+                     double high);  // (value-low)/(high-low); 0 if low==high
+double rangeValue(double fraction, double low, double high);  // low + fraction*(high-low)
+double spanRatio(double span, double low, double high);       // span / (high-low); 1 if empty
+ValueRange paddedRange(double low, double high,
+                       double fraction);  // widened by fraction of the
+                                          // width (0.5 each way if low == high), finite
 
 // ---- Images
 struct ImageRgba {

@@ -16,8 +16,14 @@ namespace poslab {
 
 // Calls write(file) on a fresh temporary file, then renames it to `path`. A write error, a
 // failing callback or a failed rename removes the temporary file and returns an error naming
-// `path`.
+// `path` and the system's reason ("cannot write 'a.npy': No space left on device"). A replaced
+// file keeps its permission bits. Without /proc the temporary is a named file in the same
+// folder, removed on failure.
 Status writeFileAtomically(const std::string& path, const std::function<Status(std::FILE*)>& write);
+// Calls write(file) on an open stream (stdout, a device) and flushes it; a failure names `path`
+// and the system's reason, as writeFileAtomically.
+Status writeToStream(std::FILE* file, const std::string& path,
+                     const std::function<Status(std::FILE*)>& write);
 
 std::string fileExtension(const std::string& path);  // lower-case, with the dot: ".npy", "" if none
 

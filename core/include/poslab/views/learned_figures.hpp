@@ -22,8 +22,9 @@ inline constexpr const char* kBeyondTableLabel = "undefined: beyond the trained 
 
 // ---- Cosine similarity between positions
 // cos(a, b) = <x_a, x_b> / (|x_a| |x_b|) for rows a, b of the first `positions` rows of `table`.
-// Rows that are all zero or hold a non-finite value have no direction: their similarities are
-// NaN (drawn magenta) and they are left out of block means.
+// Rows that are all zero (padding) or hold a non-finite value have no direction: their
+// similarities are kUndefinedCosine (-inf, drawn as masked cells, with a note giving how many
+// rows: analysis/similarity.hpp), never NaN, and they are left out of block means.
 double cosineSimilarity(const Matrix& table, std::size_t a, std::size_t b);
 // Texels of the positions x positions cosine matrix, at most maxTexels per side. A texel is the
 // exact mean of the similarities in its block, computed as the dot product of the blocks' mean
@@ -62,6 +63,7 @@ struct LearnedFigureData {
     HeatmapSample cosine;
     std::vector<LearnedCurve> curves;
     long long positionsPerPoint = 1;  // curve points are means of this many positions
+    long long undefinedCosineRows = 0;  // shown rows with no direction (zero or non-finite)
 };
 Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& options,
                                                    const LearnedLayout& layout);
