@@ -47,10 +47,10 @@ Error fileError(std::string_view name, const std::string& problem) {
 }
 
 // Text for a message: at most 60 characters, control bytes shown as '?'.
-std::string shown(std::string_view text) {
+std::string shown(std::string_view text, std::size_t limit = 60) {
     std::string result;
-    for (char c : text.substr(0, 60)) result.push_back((unsigned char)c < 0x20 ? '?' : c);
-    if (text.size() > 60) result += "...";
+    for (char c : text.substr(0, limit)) result.push_back((unsigned char)c < 0x20 ? '?' : c);
+    if (text.size() > limit) result += "...";
     return result;
 }
 
@@ -404,7 +404,7 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::u
         if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
             message = message.substr(end + 2);
         }
-        return fileError(name, "header is not valid JSON: " + shown(message));
+        return fileError(name, "header is not valid JSON: " + shown(message, 200));
     }
     if (!root.is_object()) return fileError(name, "header is not a JSON object");
 
@@ -626,7 +626,7 @@ Result<PositionOffset> positionOffsetFromConfig(std::string_view configJson) {
         if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
             message = message.substr(end + 2);
         }
-        return Error{"config is not valid JSON: " + shown(message)};
+        return Error{"config is not valid JSON: " + shown(message, 200)};
     }
     if (!root.is_object()) return Error{"config is not a JSON object"};
     std::string type;
