@@ -16,6 +16,9 @@ namespace poslab {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+// Enough for a table whose spectrum decays (any trained one) to converge; a flat spectrum (a
+// random table) stops here with its top eigenvalues a little low, and says so.
+constexpr int kMaxSubspaceIterations = 200;
 
 // Eigenpairs sorted by descending value (columns of vectors follow).
 void sortDescending(SymmetricEigen& eigen) {
@@ -209,7 +212,7 @@ SymmetricEigen topEigenpairs(const Matrix& symmetric, int count) {
     orthonormalizeColumns(q);
     SymmetricEigen result;
     result.converged = false;
-    for (int iteration = 1; iteration <= 600; ++iteration) {
+    for (int iteration = 1; iteration <= kMaxSubspaceIterations; ++iteration) {
         const Matrix z = multiply(symmetric, q);
         SymmetricEigen ritz = jacobiEigen(columnDots(q, z));
         const Matrix zw = multiply(z, ritz.vectors);  // A (Q W)
@@ -231,7 +234,7 @@ SymmetricEigen topEigenpairs(const Matrix& symmetric, int count) {
         }
         result.iterations = iteration;
         const double top = std::abs(ritz.values.front());
-        if (worst <= 1e-10 * top || top == 0) {
+        if (worst <= 1e-6 * top || top == 0) {
             result.converged = true;
             break;
         }
@@ -306,6 +309,20 @@ Status checkTable(const Matrix& table) {
     return success();
 }
 
+// An eigenvector's sign is arbitrary: choose for each column the one that rises with position.
+void risingWithPosition(Matrix& projections) {
+    const std::size_t rows = projections.rows;
+    for (std::size_t j = 0; j < projections.cols; ++j) {
+        double trend = 0;
+        for (std::size_t r = 0; r < rows; ++r) {
+            trend += (double(r) - double(rows - 1) / 2) * projections(r, j);
+        }
+        if (trend < 0) {
+            for (std::size_t r = 0; r < rows; ++r) projections(r, j) = -projections(r, j);
+        }
+    }
+}
+
 }  // namespace
 
 Result<TablePca> principalComponents(const Matrix& table, int components) {
@@ -374,15 +391,8 @@ Result<TablePca> principalComponents(const Matrix& table, int components) {
             const double s = std::sqrt(std::max(0.0, eigen.values[j]) * double(rows));
             for (std::size_t r = 0; r < rows; ++r) pca.projections(r, j) = eigen.vectors(r, j) * s;
         }
-        // An eigenvector's sign is arbitrary: choose the one that rises with position.
-        double trend = 0;
-        for (std::size_t r = 0; r < rows; ++r) {
-            trend += (double(r) - double(rows - 1) / 2) * pca.projections(r, j);
-        }
-        if (trend < 0) {
-            for (std::size_t r = 0; r < rows; ++r) pca.projections(r, j) = -pca.projections(r, j);
-        }
     }
+    risingWithPosition(pca.projections);
     return pca;
 }
 
@@ -438,10 +448,13 @@ Result<TableStructure> analyzeTableStructure(const Matrix& table, const Structur
     result.pca = std::move(pca).value();
     result.spectrum = columnSpectrum(table);
 
-    const Matrix shuffled = rowsInOrder(table, shuffledOrder(table.rows, options.shuffleSeed));
-    auto shuffledPca = principalComponents(shuffled, options.components);
-    if (!shuffledPca) return shuffledPca.error();
-    result.shuffledPca = std::move(shuffledPca).value();
+    // The covariance does not depend on row order: the shuffled rows have the same components,
+    // and their coordinates are the real ones in shuffled order.
+    const std::vector<std::size_t> order = shuffledOrder(table.rows, options.shuffleSeed);
+    const Matrix shuffled = rowsInOrder(table, order);
+    result.shuffledPca = result.pca;
+    result.shuffledPca.projections = rowsInOrder(result.pca.projections, order);
+    risingWithPosition(result.shuffledPca.projections);
     result.shuffledSpectrum = columnSpectrum(shuffled);
 
     auto lag1Of = [](const Matrix& projections) {

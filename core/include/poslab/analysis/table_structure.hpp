@@ -49,7 +49,7 @@ struct SymmetricEigen {
 SymmetricEigen jacobiEigen(const Matrix& symmetric);
 // The `count` largest eigenpairs (1 <= count <= n) of a positive semi-definite matrix: Jacobi for
 // n <= kJacobiLimit, else subspace iteration (count + 8 vectors) until the Ritz residuals fall
-// under 1e-10 of the largest eigenvalue or 600 iterations pass.
+// under 1e-6 of the largest eigenvalue or 200 iterations pass.
 SymmetricEigen topEigenpairs(const Matrix& symmetric, int count);
 
 // ---- Pieces, usable on their own
