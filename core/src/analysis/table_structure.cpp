@@ -25,8 +25,9 @@ void sortDescending(SymmetricEigen& eigen) {
     const std::size_t n = eigen.values.size();
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return eigen.values[a] > eigen.values[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return eigen.values[a] > eigen.values[b];
+    });
     SymmetricEigen sorted;
     sorted.values.resize(n);
     sorted.vectors = Matrix(eigen.vectors.rows, n);
@@ -161,8 +162,8 @@ SymmetricEigen jacobiEigen(const Matrix& symmetric) {
                 // The rotation in the (p, q) plane that zeroes a(p, q); t = tan of its angle,
                 // the smaller root of t^2 + 2 theta t - 1 = 0, for stability.
                 const double theta = (a(q, q) - a(p, p)) / (2 * apq);
-                const double t = (theta >= 0 ? 1.0 : -1.0) /
-                                 (std::abs(theta) + std::sqrt(theta * theta + 1));
+                const double t =
+                    (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1));
                 const double c = 1 / std::sqrt(t * t + 1), s = t * c;
                 for (std::size_t k = 0; k < n; ++k) {  // A J
                     const double akp = a(k, p), akq = a(k, q);
@@ -328,8 +329,8 @@ void risingWithPosition(Matrix& projections) {
 Result<TablePca> principalComponents(const Matrix& table, int components) {
     if (auto s = checkTable(table); !s) return s.error();
     if (components < 1 || components > kMaxStructureComponents) {
-        return Error{"components must be 1.." + std::to_string(kMaxStructureComponents) +
-                     " (got " + std::to_string(components) + ")"};
+        return Error{"components must be 1.." + std::to_string(kMaxStructureComponents) + " (got " +
+                     std::to_string(components) + ")"};
     }
     const std::size_t rows = table.rows, cols = table.cols;
     Matrix centred = table;
@@ -345,8 +346,10 @@ Result<TablePca> principalComponents(const Matrix& table, int components) {
     Matrix vectors(n, covariance ? rows : cols);
     for (std::size_t r = 0; r < rows; ++r) {
         for (std::size_t c = 0; c < cols; ++c) {
-            if (covariance) vectors(c, r) = centred(r, c);
-            else vectors(r, c) = centred(r, c);
+            if (covariance)
+                vectors(c, r) = centred(r, c);
+            else
+                vectors(r, c) = centred(r, c);
         }
     }
     Matrix gram(n, n);
@@ -403,7 +406,8 @@ TableSpectrum columnSpectrum(const Matrix& table) {
     std::size_t padded = 1;
     while (padded < rows) padded <<= 1;
     const std::size_t bins = padded / 2;
-    for (std::size_t k = 1; k <= bins; ++k) spectrum.frequency.push_back(double(k) / double(padded));
+    for (std::size_t k = 1; k <= bins; ++k)
+        spectrum.frequency.push_back(double(k) / double(padded));
     spectrum.meanMagnitude.assign(bins, 0.0);
     spectrum.dominantFrequency.assign(table.cols, std::numeric_limits<double>::quiet_NaN());
     std::vector<std::complex<double>> data(padded);
@@ -431,8 +435,8 @@ TableSpectrum columnSpectrum(const Matrix& table) {
 
 Status validate(const StructureOptions& options) {
     if (options.components < 1 || options.components > kMaxStructureComponents) {
-        return Error{"components must be 1.." + std::to_string(kMaxStructureComponents) +
-                     " (got " + std::to_string(options.components) + ")"};
+        return Error{"components must be 1.." + std::to_string(kMaxStructureComponents) + " (got " +
+                     std::to_string(options.components) + ")"};
     }
     return success();
 }

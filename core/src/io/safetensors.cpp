@@ -19,7 +19,8 @@ namespace poslab {
 
 namespace {
 
-static_assert(std::endian::native == std::endian::little, "safetensors reader assumes little-endian");
+static_assert(std::endian::native == std::endian::little,
+              "safetensors reader assumes little-endian");
 
 using nlohmann::ordered_json;
 
@@ -74,10 +75,14 @@ std::size_t invalidUtf8At(std::string_view text) {
         }
         int extra = 0;
         std::uint32_t code = 0, minimum = 0;
-        if ((c & 0xE0) == 0xC0) extra = 1, code = c & 0x1F, minimum = 0x80;
-        else if ((c & 0xF0) == 0xE0) extra = 2, code = c & 0x0F, minimum = 0x800;
-        else if ((c & 0xF8) == 0xF0) extra = 3, code = c & 0x07, minimum = 0x10000;
-        else return i;
+        if ((c & 0xE0) == 0xC0)
+            extra = 1, code = c & 0x1F, minimum = 0x80;
+        else if ((c & 0xF0) == 0xE0)
+            extra = 2, code = c & 0x0F, minimum = 0x800;
+        else if ((c & 0xF8) == 0xF0)
+            extra = 3, code = c & 0x07, minimum = 0x10000;
+        else
+            return i;
         if (i + extra >= text.size()) return i;
         for (int k = 1; k <= extra; ++k) {
             const unsigned char next = (unsigned char)text[i + k];
@@ -127,7 +132,8 @@ Result<SafetensorsTensorInfo> parseTensorEntry(const std::string& key, const ord
 
     const auto shape = entry.find("shape");
     if (shape == entry.end()) return fail("has no \"shape\"");
-    if (!shape->is_array()) return fail("\"shape\" must be a list of integers, got " + describe(*shape));
+    if (!shape->is_array())
+        return fail("\"shape\" must be a list of integers, got " + describe(*shape));
     for (const auto& dim : *shape) {
         std::uint64_t value = 0;
         if (!toUnsigned(dim, value)) {
@@ -160,15 +166,15 @@ Result<SafetensorsTensorInfo> parseTensorEntry(const std::string& key, const ord
                     describe(*offsets));
     }
     if (info.end < info.begin) {
-        return fail("data_offsets [" + std::to_string(info.begin) + ", " + std::to_string(info.end) +
-                    "] end before they begin");
+        return fail("data_offsets [" + std::to_string(info.begin) + ", " +
+                    std::to_string(info.end) + "] end before they begin");
     }
     const std::uint64_t needed = count * bits / 8;
     if (info.end - info.begin != needed) {
-        return fail("data_offsets [" + std::to_string(info.begin) + ", " + std::to_string(info.end) +
-                    ") hold " + std::to_string(info.end - info.begin) + " bytes, shape " +
-                    shapeText(info.shape) + " of " + std::string(dtypeName(info.dtype)) +
-                    " needs " + std::to_string(needed));
+        return fail("data_offsets [" + std::to_string(info.begin) + ", " +
+                    std::to_string(info.end) + ") hold " + std::to_string(info.end - info.begin) +
+                    " bytes, shape " + shapeText(info.shape) + " of " +
+                    std::string(dtypeName(info.dtype)) + " needs " + std::to_string(needed));
     }
     return info;
 }
@@ -187,14 +193,16 @@ bool allocate(Matrix& matrix, std::size_t rows, std::size_t cols) {
 Result<std::pair<std::size_t, std::size_t>> tableShape(const SafetensorsTensorInfo& info,
                                                        std::string_view name) {
     if (!isReadableDtype(info.dtype)) {
-        return fileError(name, tensorProblem(info.name, "dtype " + std::string(dtypeName(info.dtype)) +
-                                                            " is not a float table (PosLab reads "
-                                                            "F64, F32, F16 and BF16)"));
+        return fileError(name,
+                         tensorProblem(info.name, "dtype " + std::string(dtypeName(info.dtype)) +
+                                                      " is not a float table (PosLab reads "
+                                                      "F64, F32, F16 and BF16)"));
     }
     if (info.shape.size() != 1 && info.shape.size() != 2) {
-        return fileError(name, tensorProblem(info.name, "expected a 1-D or 2-D tensor (positions x "
-                                                        "dimensions), got shape " +
-                                                            shapeText(info.shape)));
+        return fileError(name, tensorProblem(info.name,
+                                             "expected a 1-D or 2-D tensor (positions x "
+                                             "dimensions), got shape " +
+                                                 shapeText(info.shape)));
     }
     const std::uint64_t rows = info.shape.size() == 2 ? info.shape[0] : 1;
     const std::uint64_t cols = info.shape.back();
@@ -226,8 +234,8 @@ void decodeInto(SafetensorsDtype dtype, const char* data, Matrix& out) {
             for (std::size_t k = 0; k < count; ++k) {
                 std::uint16_t bits;
                 std::memcpy(&bits, data + 2 * k, 2);
-                out.values[k] = dtype == SafetensorsDtype::F16 ? halfToDouble(bits)
-                                                               : bfloat16ToDouble(bits);
+                out.values[k] =
+                    dtype == SafetensorsDtype::F16 ? halfToDouble(bits) : bfloat16ToDouble(bits);
             }
             break;
         default:
@@ -387,8 +395,8 @@ std::string shapeText(const std::vector<std::uint64_t>& shape) {
 Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::uint64_t fileSize,
                                                  std::string_view name) {
     if (const std::size_t bad = invalidUtf8At(header); bad != std::string::npos) {
-        return fileError(name, "header is not valid UTF-8 (byte " + std::to_string(bad) +
-                                   " of the header)");
+        return fileError(
+            name, "header is not valid UTF-8 (byte " + std::to_string(bad) + " of the header)");
     }
     if (header.empty() || header[0] != '{') {
         return fileError(name, "header is not a JSON object (it must start with '{')");
@@ -431,11 +439,10 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::u
             auto info = parseTensorEntry(key, value);
             if (!info) return fileError(name, info.error().message);
             if (info->end > bufferSize) {
-                return fileError(name, tensorProblem(key, "data_offsets end at " +
-                                                              std::to_string(info->end) +
-                                                              ", past the end of the file (" +
-                                                              std::to_string(bufferSize) +
-                                                              " data bytes)"));
+                return fileError(
+                    name, tensorProblem(key, "data_offsets end at " + std::to_string(info->end) +
+                                                 ", past the end of the file (" +
+                                                 std::to_string(bufferSize) + " data bytes)"));
             }
             result.tensors.push_back(std::move(info).value());
         }
@@ -577,10 +584,11 @@ Result<std::string> findPositionTable(const SafetensorsHeader& header, std::stri
         some += (i ? ", " : "") + shown(header.tensors[i].name);
     }
     if (header.tensors.size() > 3) some += ", ...";
-    return fileError(name, "no tensor named like a position table (*wpe.weight, "
-                           "*position_embeddings.weight, *embed_positions.weight, ...) among " +
-                               std::to_string(header.tensors.size()) + " tensors" +
-                               (some.empty() ? std::string() : " (" + some + ")"));
+    return fileError(name,
+                     "no tensor named like a position table (*wpe.weight, "
+                     "*position_embeddings.weight, *embed_positions.weight, ...) among " +
+                         std::to_string(header.tensors.size()) + " tensors" +
+                         (some.empty() ? std::string() : " (" + some + ")"));
 }
 
 Result<std::string> findPositionTable(const std::string& path) {
@@ -607,9 +615,10 @@ PositionOffset positionOffsetFor(std::string_view modelType, int padTokenId) {
         if (type == fromPad) {
             const bool known = padTokenId >= 0;
             const int pad = known ? padTokenId : 1;
-            return {pad + 1, type + " counts positions from pad_token_id + 1 = " +
-                                 std::to_string(pad + 1) + (known ? "" : " (pad_token_id absent: 1)") +
-                                 ": the first " + std::to_string(pad + 1) + " rows dropped"};
+            return {pad + 1,
+                    type + " counts positions from pad_token_id + 1 = " + std::to_string(pad + 1) +
+                        (known ? "" : " (pad_token_id absent: 1)") + ": the first " +
+                        std::to_string(pad + 1) + " rows dropped"};
         }
     }
     if (type.empty()) return {0, "no model_type: row i taken as position i"};
@@ -631,13 +640,16 @@ Result<PositionOffset> positionOffsetFromConfig(std::string_view configJson) {
     if (!root.is_object()) return Error{"config is not a JSON object"};
     std::string type;
     if (auto it = root.find("model_type"); it != root.end() && !it->is_null()) {
-        if (!it->is_string()) return Error{"model_type must be a string (got " + shown(it->dump()) + ")"};
+        if (!it->is_string())
+            return Error{"model_type must be a string (got " + shown(it->dump()) + ")"};
         type = it->get<std::string>();
     }
     int pad = -1;
     if (auto it = root.find("pad_token_id"); it != root.end() && !it->is_null()) {
-        if (!it->is_number_integer() || it->get<long long>() < 0 || it->get<long long>() > 1000000) {
-            return Error{"pad_token_id must be an integer 0..1000000 (got " + shown(it->dump()) + ")"};
+        if (!it->is_number_integer() || it->get<long long>() < 0 ||
+            it->get<long long>() > 1000000) {
+            return Error{"pad_token_id must be an integer 0..1000000 (got " + shown(it->dump()) +
+                         ")"};
         }
         pad = int(it->get<long long>());
     }
@@ -653,7 +665,8 @@ Result<PositionOffset> positionOffsetBeside(const std::string& safetensorsPath) 
     }
     std::FILE* file = std::fopen(config.c_str(), "rb");
     if (file == nullptr) {
-        return fileError(config.string(), std::string("cannot open the file (") + std::strerror(errno) + ")");
+        return fileError(config.string(),
+                         std::string("cannot open the file (") + std::strerror(errno) + ")");
     }
     FileCloser closer{file};
     std::string text;
@@ -685,9 +698,9 @@ Result<PositionTableFile> loadPositionTable(const std::string& path, std::string
     result.offset = *offset;
     const std::size_t drop = std::size_t(result.offset.rowsToDrop);
     if (drop >= table->rows) {
-        return fileError(path, tensorProblem(result.tensor,
-                                             std::to_string(table->rows) + " rows, but " +
-                                                 result.offset.note));
+        return fileError(
+            path, tensorProblem(result.tensor,
+                                std::to_string(table->rows) + " rows, but " + result.offset.note));
     }
     Matrix& full = table.value();
     if (drop > 0) {

@@ -63,11 +63,13 @@ TEST(TableStructureTest, EigenpairsSatisfyTheirDefinition) {
             for (std::size_t i = 0; i < n; ++i) {
                 double av = 0;
                 for (std::size_t k = 0; k < n; ++k) av += a(i, k) * eigen.vectors(k, j);
-                EXPECT_NEAR(av, eigen.values[j] * eigen.vectors(i, j), 1e-6 * eigen.values[0]);  // the stop rule
+                EXPECT_NEAR(av, eigen.values[j] * eigen.vectors(i, j),
+                            1e-6 * eigen.values[0]);  // the stop rule
             }
             for (std::size_t l = 0; l < 6; ++l) {
                 double dot = 0;
-                for (std::size_t i = 0; i < n; ++i) dot += eigen.vectors(i, j) * eigen.vectors(i, l);
+                for (std::size_t i = 0; i < n; ++i)
+                    dot += eigen.vectors(i, j) * eigen.vectors(i, l);
                 EXPECT_NEAR(dot, j == l ? 1.0 : 0.0, 1e-10);
             }
         }
@@ -78,7 +80,8 @@ TEST(TableStructureTest, SubspaceIterationAgreesWithJacobi) {
     const Matrix a = randomPsd(200, 40, 7);  // above kJacobiLimit: subspace iteration
     const SymmetricEigen top = topEigenpairs(a, 5);
     const SymmetricEigen all = jacobiEigen(a);
-    for (std::size_t j = 0; j < 5; ++j) EXPECT_NEAR(top.values[j], all.values[j], 1e-9 * all.values[0]);
+    for (std::size_t j = 0; j < 5; ++j)
+        EXPECT_NEAR(top.values[j], all.values[j], 1e-9 * all.values[0]);
 }
 
 // ---- PCA with known structure
@@ -250,9 +253,11 @@ TEST(TableStructureTest, ShuffledRowsLoseTheirSmoothness) {
     };
     const auto& real = structure->spectrum;
     const std::size_t peak =
-        std::max_element(real.meanMagnitude.begin(), real.meanMagnitude.end()) - real.meanMagnitude.begin();
+        std::max_element(real.meanMagnitude.begin(), real.meanMagnitude.end()) -
+        real.meanMagnitude.begin();
     EXPECT_NEAR(real.frequency[peak], 1.0 / 50, 1.0 / 256);  // 200 rows padded to 256
-    EXPECT_GT(peakiness(real.meanMagnitude), 3 * peakiness(structure->shuffledSpectrum.meanMagnitude));
+    EXPECT_GT(peakiness(real.meanMagnitude),
+              3 * peakiness(structure->shuffledSpectrum.meanMagnitude));
 }
 
 TEST(TableStructureTest, ShuffledOrderIsAPermutationFixedBySeed) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -9,7 +10,6 @@
 #include <fstream>
 #include <limits>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace poslab {
@@ -56,8 +56,9 @@ std::string safetensorsFile(const std::vector<RawTensor>& tensors, const std::st
 class TempDir {
   public:
     TempDir() {
-        path_ = std::filesystem::temp_directory_path() /
-                ("poslab_safetensors_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
+        path_ =
+            std::filesystem::temp_directory_path() /
+            ("poslab_safetensors_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
         std::filesystem::create_directories(path_);
     }
     ~TempDir() { std::filesystem::remove_all(path_); }
@@ -77,11 +78,11 @@ class TempDir {
 TEST(SafetensorsTest, HalfDecodesKnownPatterns) {
     EXPECT_EQ(halfToDouble(0x3C00), 1.0);
     EXPECT_EQ(halfToDouble(0xC100), -2.5);
-    EXPECT_EQ(halfToDouble(0x7BFF), 65504.0);                   // largest finite half
-    EXPECT_EQ(halfToDouble(0x0001), std::ldexp(1.0, -24));      // smallest subnormal
+    EXPECT_EQ(halfToDouble(0x7BFF), 65504.0);                      // largest finite half
+    EXPECT_EQ(halfToDouble(0x0001), std::ldexp(1.0, -24));         // smallest subnormal
     EXPECT_EQ(halfToDouble(0x03FF), 1023 * std::ldexp(1.0, -24));  // largest subnormal
-    EXPECT_EQ(halfToDouble(0x0400), std::ldexp(1.0, -14));      // smallest normal
-    EXPECT_EQ(halfToDouble(0x3555), 1365.0 / 4096.0);           // 0.333251953125
+    EXPECT_EQ(halfToDouble(0x0400), std::ldexp(1.0, -14));         // smallest normal
+    EXPECT_EQ(halfToDouble(0x3555), 1365.0 / 4096.0);              // 0.333251953125
     EXPECT_TRUE(std::signbit(halfToDouble(0x8000)));
     EXPECT_EQ(halfToDouble(0x7C00), std::numeric_limits<double>::infinity());
     EXPECT_EQ(halfToDouble(0xFC00), -std::numeric_limits<double>::infinity());
@@ -92,8 +93,8 @@ TEST(SafetensorsTest, HalfDecodesKnownPatterns) {
 TEST(SafetensorsTest, Bfloat16DecodesKnownPatterns) {
     EXPECT_EQ(bfloat16ToDouble(0x3F80), 1.0);
     EXPECT_EQ(bfloat16ToDouble(0xC020), -2.5);
-    EXPECT_EQ(bfloat16ToDouble(0x4049), 3.140625);               // pi rounded to 8 bits
-    EXPECT_EQ(bfloat16ToDouble(0x0001), std::ldexp(1.0, -133));  // smallest subnormal
+    EXPECT_EQ(bfloat16ToDouble(0x4049), 3.140625);                    // pi rounded to 8 bits
+    EXPECT_EQ(bfloat16ToDouble(0x0001), std::ldexp(1.0, -133));       // smallest subnormal
     EXPECT_EQ(bfloat16ToDouble(0x7F7F), std::ldexp(255.0, 127 - 7));  // largest finite
     EXPECT_EQ(bfloat16ToDouble(0x7F80), std::numeric_limits<double>::infinity());
     EXPECT_EQ(bfloat16ToDouble(0xFF80), -std::numeric_limits<double>::infinity());
@@ -135,7 +136,7 @@ TEST(SafetensorsTest, ReadsEveryFloatDtypeExactly) {
 
     auto c = readTensor(path, "c.f16");
     ASSERT_TRUE(c) << c.error().message;
-    const std::vector<double> halfValues{1.0,    -2.5, 65504.0, std::ldexp(1.0, -24),
+    const std::vector<double> halfValues{1.0,      -2.5,           65504.0, std::ldexp(1.0, -24),
                                          INFINITY, 1365.0 / 4096.0};
     for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(c->values[k], halfValues[k]);
 
@@ -143,8 +144,8 @@ TEST(SafetensorsTest, ReadsEveryFloatDtypeExactly) {
     ASSERT_TRUE(d) << d.error().message;
     EXPECT_EQ(d->rows, 1u);  // 1-D becomes one row
     EXPECT_EQ(d->cols, 6u);
-    const std::vector<double> bfValues{1.0,       -2.5,      3.140625, std::ldexp(1.0, -133),
-                                       -INFINITY, std::ldexp(255.0, 120)};
+    const std::vector<double> bfValues{
+        1.0, -2.5, 3.140625, std::ldexp(1.0, -133), -INFINITY, std::ldexp(255.0, 120)};
     for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(d->values[k], bfValues[k]);
 
     // The in-memory reader agrees.
@@ -172,9 +173,9 @@ TEST(SafetensorsTest, MetadataAndTrailingSpacesAreAccepted) {
 TEST(SafetensorsTest, NonFloatTensorsListButDoNotRead) {
     const std::vector<std::int64_t> ids{0, 1, 2, 3};
     const std::vector<float> table{0.5f, 0.25f};
-    const std::string bytes = safetensorsFile({{"embeddings.position_ids", "I64", "[1, 4]", bytesOf(ids)},
-                                               {"embeddings.position_embeddings.weight", "F32",
-                                                "[2, 1]", bytesOf(table)}});
+    const std::string bytes = safetensorsFile(
+        {{"embeddings.position_ids", "I64", "[1, 4]", bytesOf(ids)},
+         {"embeddings.position_embeddings.weight", "F32", "[2, 1]", bytesOf(table)}});
     auto header = parseSafetensors(bytes, "bert.safetensors");
     ASSERT_TRUE(header) << header.error().message;
     EXPECT_EQ(header->tensors[0].dtype, SafetensorsDtype::I64);
@@ -196,7 +197,9 @@ struct MalformedCase {
     std::string message;  // the whole expected message after "bad.safetensors: "
 };
 
-std::string f32x(std::size_t count) { return std::string(count * 4, '\0'); }
+std::string f32x(std::size_t count) {
+    return std::string(count * 4, '\0');
+}
 
 std::vector<MalformedCase> malformedCases() {
     const std::string ok = ",\"data_offsets\":[0,8]}}";
@@ -216,7 +219,8 @@ std::vector<MalformedCase> malformedCases() {
         {"NotJson", fileFromHeader("{\"a\": }", ""),
          "header is not valid JSON: parse error at line 1, column 7: syntax error while "
          "parsing value - unexpected '}'; expected '[', '{', or a literal"},
-        {"EntryNotObject", fileFromHeader("{\"t\": 3}", ""), "tensor 't': expected an object, got 3"},
+        {"EntryNotObject", fileFromHeader("{\"t\": 3}", ""),
+         "tensor 't': expected an object, got 3"},
         {"NoDtype", fileFromHeader("{\"t\":{\"shape\":[2]" + ok, f32x(2)),
          "tensor 't': has no \"dtype\""},
         {"DtypeNotString", fileFromHeader("{\"t\":{\"dtype\":4,\"shape\":[2]" + ok, f32x(2)),
@@ -229,20 +233,25 @@ std::vector<MalformedCase> malformedCases() {
          "tensor 't': has no \"shape\""},
         {"NegativeShape", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[-2]" + ok, f32x(2)),
          "tensor 't': \"shape\" must hold non-negative integers, got [-2]"},
-        {"FractionalShape", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2.5]" + ok, f32x(2)),
+        {"FractionalShape",
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2.5]" + ok, f32x(2)),
          "tensor 't': \"shape\" must hold non-negative integers, got [2.5]"},
         {"ShapeOverflow",
-         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296]" + ok, f32x(2)),
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296]" + ok,
+                        f32x(2)),
          "tensor 't': shape [4294967296, 4294967296] has more than 2^64 elements"},
         {"BitsOverflow",
-         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[4294967296,1073741824]" + ok, f32x(2)),
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[4294967296,1073741824]" + ok,
+                        f32x(2)),
          "tensor 't': shape [4294967296, 1073741824] of F32 needs more than 2^64 bits"},
         {"NoOffsets", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2]}}", f32x(2)),
          "tensor 't': has no \"data_offsets\""},
-        {"OneOffset", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8]}}", f32x(2)),
+        {"OneOffset",
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8]}}", f32x(2)),
          "tensor 't': \"data_offsets\" must be [begin, end], two non-negative integers, got [8]"},
         {"EndBeforeBegin",
-         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[8,0]}}", f32x(2)),
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[8,0]}}",
+                        f32x(2)),
          "tensor 't': data_offsets [8, 0] end before they begin"},
         {"WrongSize", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2,3]" + ok, f32x(2)),
          "tensor 't': data_offsets [0, 8) hold 8 bytes, shape [2, 3] of F32 needs 24"},
@@ -285,14 +294,15 @@ INSTANTIATE_TEST_SUITE_P(Cases, SafetensorsMalformedTest, testing::ValuesIn(malf
 TEST(SafetensorsTest, TablesMustBeOneOrTwoDimensional) {
     TempDir dir;
     const std::string path = dir.write(
-        "t.safetensors",
-        safetensorsFile({{"three", "F32", "[1, 2, 1]", f32x(2)}, {"empty", "F32", "[0, 4]", ""},
-                         {"scalar", "F32", "[]", f32x(1)},
-                         {"huge", "F32", "[0, 4294967296, 4294967296]", ""}}));
+        "t.safetensors", safetensorsFile({{"three", "F32", "[1, 2, 1]", f32x(2)},
+                                          {"empty", "F32", "[0, 4]", ""},
+                                          {"scalar", "F32", "[]", f32x(1)},
+                                          {"huge", "F32", "[0, 4294967296, 4294967296]", ""}}));
     auto three = readTensor(path, "three");
     ASSERT_FALSE(three);
-    EXPECT_EQ(three.error().message, path + ": tensor 'three': expected a 1-D or 2-D tensor "
-                                            "(positions x dimensions), got shape [1, 2, 1]");
+    EXPECT_EQ(three.error().message, path +
+                                         ": tensor 'three': expected a 1-D or 2-D tensor "
+                                         "(positions x dimensions), got shape [1, 2, 1]");
     auto empty = readTensor(path, "empty");
     ASSERT_FALSE(empty);
     EXPECT_EQ(empty.error().message, path + ": tensor 'empty': the tensor is empty (shape [0, 4])");
@@ -302,7 +312,6 @@ TEST(SafetensorsTest, TablesMustBeOneOrTwoDimensional) {
     auto missing = readTensor(path, "nope");
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().message, path + ": no tensor named 'nope'");
-
 }
 
 TEST(SafetensorsTest, OverTheMemoryCapIsRefused) {
@@ -310,13 +319,17 @@ TEST(SafetensorsTest, OverTheMemoryCapIsRefused) {
     // file is sparse, so it takes no disk).
     TempDir dir;
     const std::uint64_t bytes = (std::uint64_t(1) << 31) * 4 * 8;
-    const std::string header = "{\"t\":{\"dtype\":\"F64\",\"shape\":[2147483648,4],"
-                               "\"data_offsets\":[0," + std::to_string(bytes) + "]}}";
+    const std::string header =
+        "{\"t\":{\"dtype\":\"F64\",\"shape\":[2147483648,4],"
+        "\"data_offsets\":[0," +
+        std::to_string(bytes) + "]}}";
     const std::string path = dir.write("huge.safetensors", fileFromHeader(header, ""));
     std::filesystem::resize_file(path, 8 + header.size() + bytes);  // sparse: no disk used
     auto table = readTensor(path, "t");
     ASSERT_FALSE(table);
-    EXPECT_EQ(table.error().message.rfind(path + ": tensor 't' of 2147483648 x 4 values exceeds the memory cap", 0), 0u)
+    EXPECT_EQ(table.error().message.rfind(
+                  path + ": tensor 't' of 2147483648 x 4 values exceeds the memory cap", 0),
+              0u)
         << table.error().message;
 }
 
@@ -330,10 +343,11 @@ TEST(SafetensorsTest, FindsThePositionTableAtANameBoundary) {
     EXPECT_FALSE(isPositionTableName("transformer.xwpe.weight"));
     EXPECT_FALSE(isPositionTableName("transformer.wte.weight"));
 
-    const std::string bytes = safetensorsFile({{"transformer.wte.weight", "F32", "[1, 2]", f32x(2)},
-                                               {"transformer.xwpe.weight", "F32", "[1, 2]", f32x(2)},
-                                               {"transformer.wpe.weight", "F32", "[3, 2]", f32x(6)},
-                                               {"other.wpe.weight", "F32", "[1, 2]", f32x(2)}});
+    const std::string bytes =
+        safetensorsFile({{"transformer.wte.weight", "F32", "[1, 2]", f32x(2)},
+                         {"transformer.xwpe.weight", "F32", "[1, 2]", f32x(2)},
+                         {"transformer.wpe.weight", "F32", "[3, 2]", f32x(6)},
+                         {"other.wpe.weight", "F32", "[1, 2]", f32x(2)}});
     auto header = parseSafetensors(bytes, "gpt2.safetensors");
     ASSERT_TRUE(header);
     auto found = findPositionTable(*header, "gpt2.safetensors");
@@ -385,10 +399,11 @@ TEST(SafetensorsTest, LoadPositionTableDropsTheOffsetRows) {
     TempDir dir;
     std::vector<float> rows;
     for (int r = 0; r < 5; ++r) rows.insert(rows.end(), {float(r), float(10 * r)});
-    const std::string path = dir.write(
-        "model.safetensors",
-        safetensorsFile({{"model.decoder.embed_tokens.weight", "F32", "[1, 2]", f32x(2)},
-                         {"model.decoder.embed_positions.weight", "F32", "[5, 2]", bytesOf(rows)}}));
+    const std::string path =
+        dir.write("model.safetensors",
+                  safetensorsFile(
+                      {{"model.decoder.embed_tokens.weight", "F32", "[1, 2]", f32x(2)},
+                       {"model.decoder.embed_positions.weight", "F32", "[5, 2]", bytesOf(rows)}}));
     auto noConfig = loadPositionTable(path);
     ASSERT_TRUE(noConfig) << noConfig.error().message;
     EXPECT_EQ(noConfig->table.rows, 5u);
@@ -406,8 +421,9 @@ TEST(SafetensorsTest, LoadPositionTableDropsTheOffsetRows) {
     auto tooFew = loadPositionTable(path);
     ASSERT_FALSE(tooFew);
     EXPECT_EQ(tooFew.error().message,
-              path + ": tensor 'model.decoder.embed_positions.weight': 5 rows, but roberta counts "
-                     "positions from pad_token_id + 1 = 5: the first 5 rows dropped");
+              path +
+                  ": tensor 'model.decoder.embed_positions.weight': 5 rows, but roberta counts "
+                  "positions from pad_token_id + 1 = 5: the first 5 rows dropped");
 
     dir.write("config.json", "{not json");
     auto badConfig = loadPositionTable(path);

@@ -54,8 +54,8 @@ SymmetricEigen topEigenpairs(const Matrix& symmetric, int count);
 
 // ---- Pieces, usable on their own
 std::vector<double> sinusoidalFrequencies(int dModel, double base);  // omega_i, i = 0..ceil(d/2)-1
-double lag1Autocorrelation(const std::vector<double>& series);        // 0 for a constant series
-std::vector<std::size_t> shuffledOrder(std::size_t count, std::uint64_t seed);  // a permutation
+double lag1Autocorrelation(const std::vector<double>& series);       // 0 for a constant series
+std::vector<std::size_t> shuffledOrder(std::size_t count, std::uint64_t seed);   // a permutation
 Matrix rowsInOrder(const Matrix& table, const std::vector<std::size_t>& order);  // row i = order[i]
 
 struct TablePca {
@@ -79,7 +79,7 @@ TableSpectrum columnSpectrum(const Matrix& table);
 
 // ---- Everything the structure figure shows
 struct StructureOptions {
-    int components = 12;           // explained variance shown for this many, 1..64
+    int components = 12;            // explained variance shown for this many, 1..64
     std::uint64_t shuffleSeed = 1;  // the baseline's row order
 };
 Status validate(const StructureOptions& options);
@@ -88,7 +88,7 @@ struct TableStructure {
     std::size_t rows = 0, cols = 0;
     TablePca pca;
     TableSpectrum spectrum;
-    TablePca shuffledPca;            // the same eigenvalues; projections in shuffled order
+    TablePca shuffledPca;  // the same eigenvalues; projections in shuffled order
     TableSpectrum shuffledSpectrum;
     std::vector<double> lag1;          // lag-1 autocorrelation of components 1..3 over position
     std::vector<double> shuffledLag1;  // the same on the shuffled rows

@@ -39,13 +39,31 @@ inline constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;  // as 
 
 // ---- Dtypes
 enum class SafetensorsDtype {
-    Bool, U8, I8, F8E5M2, F8E4M3, F8E8M0, I16, U16, F16, BF16, I32, U32, F32, I64, U64, F64, C64,
-    F4, F6E2M3, F6E3M2
+    Bool,
+    U8,
+    I8,
+    F8E5M2,
+    F8E4M3,
+    F8E8M0,
+    I16,
+    U16,
+    F16,
+    BF16,
+    I32,
+    U32,
+    F32,
+    I64,
+    U64,
+    F64,
+    C64,
+    F4,
+    F6E2M3,
+    F6E3M2
 };
-std::string_view dtypeName(SafetensorsDtype dtype);        // as written in headers: "BF16"
+std::string_view dtypeName(SafetensorsDtype dtype);          // as written in headers: "BF16"
 Result<SafetensorsDtype> parseDtype(std::string_view name);  // an Error for names not in the spec
-int dtypeBits(SafetensorsDtype dtype);                     // bits per element (F4: 4)
-bool isReadableDtype(SafetensorsDtype dtype);              // F64, F32, F16, BF16
+int dtypeBits(SafetensorsDtype dtype);                       // bits per element (F4: 4)
+bool isReadableDtype(SafetensorsDtype dtype);                // F64, F32, F16, BF16
 
 // Bit-exact decoding of the 16-bit float formats (IEEE binary16 and bfloat16).
 double halfToDouble(std::uint16_t bits);
@@ -55,14 +73,14 @@ double bfloat16ToDouble(std::uint16_t bits);
 struct SafetensorsTensorInfo {
     std::string name;
     SafetensorsDtype dtype = SafetensorsDtype::F32;
-    std::vector<std::uint64_t> shape;  // [] for a scalar
-    std::uint64_t begin = 0, end = 0;  // byte range in the data buffer, [begin, end)
+    std::vector<std::uint64_t> shape;    // [] for a scalar
+    std::uint64_t begin = 0, end = 0;    // byte range in the data buffer, [begin, end)
     std::uint64_t elementCount() const;  // product of shape (checked not to overflow)
 };
 struct SafetensorsHeader {
     std::vector<SafetensorsTensorInfo> tensors;  // in the order the header lists them
     std::vector<std::pair<std::string, std::string>> metadata;  // "__metadata__", in order
-    std::uint64_t dataStart = 0;   // 8 + N: file offset of the byte buffer
+    std::uint64_t dataStart = 0;  // 8 + N: file offset of the byte buffer
     const SafetensorsTensorInfo* find(std::string_view name) const;  // null when absent
 };
 std::string shapeText(const std::vector<std::uint64_t>& shape);  // "[1024, 768]"
