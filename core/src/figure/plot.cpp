@@ -425,7 +425,44 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
     return {fitText(head, size, length), fitText(tail, size, length)};
 }
 
+void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                       const std::vector<Tick>& barTicks, const Theme& theme) {
+    HeatmapItem ramp;
+    ramp.box = bar;
+    ramp.values = colorbarRamp();
+    ramp.colormap = colormap;
+    ramp.range = {0, 1};
+    ramp.version = colorbarVersion(colormap);
+    figure.add(ramp);
+    RectItem outline;
+    outline.box = bar;
+    outline.stroke = theme.axis;
+    figure.add(outline);
+    for (const Tick& t : barTicks) {
+        if (range.high == range.low) break;
+        const float fy = float(rangeFraction(t.value, range.low, range.high));
+        if (fy < -1e-4f || fy > 1.0001f) continue;
+        const float py = bar.bottom() - fy * bar.height;
+        figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
+        figure.add(makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+}
+
 }  // namespace
+
+void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                  const Theme& theme, bool integerTicks) {
+    const auto ticks =
+        linearTicks(range.low, range.high, tickCountFor(bar.height, 50), integerTicks);
+    drawColorbarTicks(figure, bar, colormap, range, ticks, theme);
+}
+
+float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, bool integerTicks) {
+    const auto ticks =
+        linearTicks(range.low, range.high, tickCountFor(barHeight, 50), integerTicks);
+    return widestLabel(ticks, theme.fontSize) + 10;
+}
 
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
                  PlotFrame* frameOut) {
@@ -488,26 +525,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
     if (spec.showColorbar) {
         const Box bar{frame.plot.right() + theme.fontSize * 0.9f, frame.plot.y, barWidth,
                       frame.plot.height};
-        HeatmapItem ramp;
-        ramp.box = bar;
-        ramp.values = colorbarRamp();
-        ramp.colormap = spec.colormap;
-        ramp.range = {0, 1};
-        ramp.version = colorbarVersion(spec.colormap);
-        figure.add(ramp);
-        RectItem outline;
-        outline.box = bar;
-        outline.stroke = theme.axis;
-        figure.add(outline);
-        for (const Tick& t : barTicks) {
-            if (range.high == range.low) break;
-            const float fy = float(rangeFraction(t.value, range.low, range.high));
-            if (fy < -1e-4f || fy > 1.0001f) continue;
-            const float py = bar.bottom() - fy * bar.height;
-            figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
-            figure.add(makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
-                                HorizontalAlign::Left, VerticalAlign::Middle));
-        }
+        drawColorbarTicks(figure, bar, spec.colormap, range, barTicks, theme);
         for (std::size_t line = 0; line < caption.size(); ++line) {
             const float x =
                 area.right() - theme.fontSize * 1.5f - lineStep * float(caption.size() - 1 - line);

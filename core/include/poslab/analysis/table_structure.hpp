@@ -1,0 +1,100 @@
+// table_structure.hpp — what shape a position table has: principal components of its rows, the
+// frequencies its dimensions oscillate at, and the same analysis on the rows shuffled.
+//
+// For any table (rows = positions, columns = dimensions: a learned table read from a checkpoint,
+// a sinusoidal table, a random one):
+//   PCA        rows centred on their mean; the covariance C = Xc^T Xc / L (d x d) or, when there
+//              are fewer positions than dimensions, the Gram matrix Xc Xc^T / L (L x L): both
+//              have the same non-zero eigenvalues, the variance along each principal component.
+//              Explained variance = eigenvalue / trace. Each position's coordinates on the first
+//              three components trace its path through the table (GPT-2's rows lie on a helix).
+//   Spectrum   each column minus its mean, zero-padded to a power of two N >= L, through a DFT;
+//              |X_k| / L at k / N cycles per position, averaged over the columns, and each
+//              column's dominant frequency, to set beside the sinusoidal ladder
+//              omega_i = base^(-2i/d) / (2 pi) cycles per position.
+//   Baseline   the same analysis on the rows in a seeded random order: the eigenvalues are the
+//              same (C does not depend on row order), but the components against position turn
+//              to noise and the spectrum goes flat. That is what "no positional structure" is.
+//
+// Work is capped: at most kMaxStructureValues values and min(L, d) <= kMaxStructureSide; a larger
+// table is refused with a message saying so (crop it first). Eigenvalues come from a cyclic
+// Jacobi solver when min(L, d) <= kJacobiLimit, else from subspace iteration with Rayleigh-Ritz
+// steps (the top components only; the trace still gives the exact total variance).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "poslab/base/matrix.hpp"
+#include "poslab/base/result.hpp"
+
+namespace poslab {
+
+inline constexpr std::size_t kMaxStructureValues = std::size_t(1) << 24;  // rows x dims
+inline constexpr std::size_t kMaxStructureSide = 4096;  // min(rows, dims): the eigenproblem's size
+inline constexpr std::size_t kJacobiLimit = 192;        // full Jacobi up to this size
+inline constexpr int kMaxStructureComponents = 64;
+
+// ---- Symmetric eigen-decomposition
+struct SymmetricEigen {
+    std::vector<double> values;  // descending
+    Matrix vectors;              // n x values.size(); column j is the unit eigenvector of values[j]
+    int iterations = 0;          // Jacobi sweeps or subspace iterations used
+    bool converged = true;
+};
+// All eigenpairs by cyclic Jacobi rotations. `symmetric` must be square (only its upper triangle
+// is trusted to be the lower one's mirror; the result is for the symmetrised matrix).
+SymmetricEigen jacobiEigen(const Matrix& symmetric);
+// The `count` largest eigenpairs (1 <= count <= n) of a positive semi-definite matrix: Jacobi for
+// n <= kJacobiLimit, else subspace iteration (count + 8 vectors) until the Ritz residuals fall
+// under 1e-6 of the largest eigenvalue or 200 iterations pass.
+SymmetricEigen topEigenpairs(const Matrix& symmetric, int count);
+
+// ---- Pieces, usable on their own
+std::vector<double> sinusoidalFrequencies(int dModel, double base);  // omega_i, i = 0..ceil(d/2)-1
+double lag1Autocorrelation(const std::vector<double>& series);       // 0 for a constant series
+std::vector<std::size_t> shuffledOrder(std::size_t count, std::uint64_t seed);   // a permutation
+Matrix rowsInOrder(const Matrix& table, const std::vector<std::size_t>& order);  // row i = order[i]
+
+struct TablePca {
+    std::vector<double> variance;   // variance along each top component, descending
+    std::vector<double> explained;  // variance / totalVariance, same length
+    double totalVariance = 0;       // trace of the covariance: sum of every column's variance
+    int rank = 0;                   // min(rows, dims): how many components exist
+    Matrix projections;             // rows x min(3, rank): position p on components 1..3; each
+                                    // component's sign makes it rise with position on average
+    bool converged = true;
+};
+Result<TablePca> principalComponents(const Matrix& table, int components);
+
+struct TableSpectrum {
+    std::vector<double> frequency;          // k / N cycles per position, k = 1..N/2
+    std::vector<double> meanMagnitude;      // mean over columns of |X_k| / L
+    std::vector<double> dominantFrequency;  // per column: the frequency of its largest |X_k|
+                                            // (NaN for a constant column)
+};
+TableSpectrum columnSpectrum(const Matrix& table);
+
+// ---- Everything the structure figure shows
+struct StructureOptions {
+    int components = 12;            // explained variance shown for this many, 1..64
+    std::uint64_t shuffleSeed = 1;  // the baseline's row order
+};
+Status validate(const StructureOptions& options);
+
+struct TableStructure {
+    std::size_t rows = 0, cols = 0;
+    TablePca pca;
+    TableSpectrum spectrum;
+    TablePca shuffledPca;  // the same eigenvalues; projections in shuffled order
+    TableSpectrum shuffledSpectrum;
+    std::vector<double> lag1;          // lag-1 autocorrelation of components 1..3 over position
+    std::vector<double> shuffledLag1;  // the same on the shuffled rows
+    std::string note;  // one line: how it was computed ("PCA of 1024 x 768 via the 768 x 768 ...")
+};
+// Errors: empty table, a non-finite value (named by row and column), over the caps.
+Result<TableStructure> analyzeTableStructure(const Matrix& table, const StructureOptions& options);
+
+}  // namespace poslab

@@ -1,0 +1,59 @@
+// learned_structure_figures.hpp — the shape of a position table, as one figure of six plots:
+//
+//   explained variance per component (bars)  | PC1, PC2, PC3 against position | PC1 vs PC2, each
+//   position a dot coloured by its index (colour bar) | mean spectrum over dimensions, the table
+//   and its rows shuffled | each dimension's dominant frequency (sorted) beside the sinusoidal
+//   ladder omega_i = base^(-2i/d) / (2 pi) | PC1 vs PC2 of the shuffled rows: no structure.
+//
+// Works for any table: one read from a checkpoint (io/safetensors.hpp), a sinusoidal or a random
+// learned one. The numbers come from analysis/table_structure.hpp.
+//
+// Usage:
+//   LearnedStructureOptions options;  options.source = "gpt2: transformer.wpe.weight";
+//   Figure figure = figureOrNote(learnedStructureFigure(table, options, 1600, 900, theme),
+//                                1600, 900, theme);
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "poslab/analysis/table_structure.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+inline constexpr int kMaxStructurePoints = 2048;  // dots and curve points drawn per plot
+
+// ---- Options
+struct LearnedStructureOptions {
+    std::string source;             // for the title: "gpt2: transformer.wpe.weight"
+    int components = 12;            // bars in the explained-variance plot, 1..64
+    std::uint64_t shuffleSeed = 1;  // the baseline's row order
+    double sinusoidalBase = 10000;  // the ladder the spectrum is set beside, > 1 and finite
+    ColormapId positionColormap = ColormapId::Viridis;  // dots coloured by position index
+};
+Status validate(const LearnedStructureOptions& options);
+
+// ---- Layout
+struct LearnedStructureLayout {
+    Box area;
+    Box variance, components, trajectory;  // top row
+    Box spectrum, frequencies, shuffled;   // bottom row
+};
+LearnedStructureLayout learnedStructureLayout(Box area);
+
+// ---- Drawing
+// Plots already computed numbers (analysis); the frames of the two trajectories go to frames.
+struct LearnedStructureFrames {
+    PlotFrame variance, components, trajectory, spectrum, frequencies, shuffled;
+};
+void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& layout,
+                                const LearnedStructureOptions& options,
+                                const TableStructure& structure, const Theme& theme,
+                                LearnedStructureFrames* frames = nullptr);
+// The whole figure: validates, analyses the table, draws. Errors are one line (bad options,
+// an empty or non-finite table, a table over the analysis caps).
+Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructureOptions& options,
+                                      float width, float height, const Theme& theme);
+
+}  // namespace poslab

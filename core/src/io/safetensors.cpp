@@ -1,0 +1,714 @@
+#include "poslab/io/safetensors.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "poslab/base/limits.hpp"
+
+namespace poslab {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "safetensors reader assumes little-endian");
+
+using nlohmann::ordered_json;
+
+struct DtypeEntry {
+    SafetensorsDtype dtype;
+    std::string_view name;
+    int bits;
+};
+// Every dtype the safetensors spec names (safetensors' Dtype enum), with its width.
+constexpr std::array<DtypeEntry, 20> kDtypes{{
+    {SafetensorsDtype::Bool, "BOOL", 8},      {SafetensorsDtype::U8, "U8", 8},
+    {SafetensorsDtype::I8, "I8", 8},          {SafetensorsDtype::F8E5M2, "F8_E5M2", 8},
+    {SafetensorsDtype::F8E4M3, "F8_E4M3", 8}, {SafetensorsDtype::F8E8M0, "F8_E8M0", 8},
+    {SafetensorsDtype::I16, "I16", 16},       {SafetensorsDtype::U16, "U16", 16},
+    {SafetensorsDtype::F16, "F16", 16},       {SafetensorsDtype::BF16, "BF16", 16},
+    {SafetensorsDtype::I32, "I32", 32},       {SafetensorsDtype::U32, "U32", 32},
+    {SafetensorsDtype::F32, "F32", 32},       {SafetensorsDtype::I64, "I64", 64},
+    {SafetensorsDtype::U64, "U64", 64},       {SafetensorsDtype::F64, "F64", 64},
+    {SafetensorsDtype::C64, "C64", 64},       {SafetensorsDtype::F4, "F4", 4},
+    {SafetensorsDtype::F6E2M3, "F6_E2M3", 6}, {SafetensorsDtype::F6E3M2, "F6_E3M2", 6},
+}};
+
+Error fileError(std::string_view name, const std::string& problem) {
+    return Error{std::string(name) + ": " + problem};
+}
+
+// Text for a message: at most 60 characters, control bytes shown as '?'.
+std::string shown(std::string_view text, std::size_t limit = 60) {
+    std::string result;
+    for (char c : text.substr(0, limit)) result.push_back((unsigned char)c < 0x20 ? '?' : c);
+    if (text.size() > limit) result += "...";
+    return result;
+}
+
+std::string describe(const ordered_json& value) {
+    try {
+        return shown(value.dump(-1, ' ', false, ordered_json::error_handler_t::replace));
+    } catch (...) {
+        return "?";
+    }
+}
+
+// The offset of the first byte that breaks UTF-8 (overlong forms and surrogates included), or
+// npos when the text is valid.
+std::size_t invalidUtf8At(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const unsigned char c = (unsigned char)text[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int extra = 0;
+        std::uint32_t code = 0, minimum = 0;
+        if ((c & 0xE0) == 0xC0)
+            extra = 1, code = c & 0x1F, minimum = 0x80;
+        else if ((c & 0xF0) == 0xE0)
+            extra = 2, code = c & 0x0F, minimum = 0x800;
+        else if ((c & 0xF8) == 0xF0)
+            extra = 3, code = c & 0x07, minimum = 0x10000;
+        else
+            return i;
+        if (i + extra >= text.size()) return i;
+        for (int k = 1; k <= extra; ++k) {
+            const unsigned char next = (unsigned char)text[i + k];
+            if ((next & 0xC0) != 0x80) return i;
+            code = (code << 6) | (next & 0x3F);
+        }
+        if (code < minimum || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return i;
+        i += extra + 1;
+    }
+    return std::string::npos;
+}
+
+// A JSON number that is a non-negative integer fitting 64 bits.
+bool toUnsigned(const ordered_json& value, std::uint64_t& out) {
+    if (value.is_number_unsigned()) {
+        out = value.get<std::uint64_t>();
+        return true;
+    }
+    if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
+        out = std::uint64_t(value.get<std::int64_t>());
+        return true;
+    }
+    return false;
+}
+
+std::uint64_t readLength(std::string_view bytes) {
+    std::uint64_t value = 0;
+    for (int i = 0; i < 8; ++i) value |= std::uint64_t((unsigned char)bytes[i]) << (8 * i);
+    return value;
+}
+
+std::string tensorProblem(const std::string& tensor, const std::string& problem) {
+    return "tensor '" + shown(tensor) + "': " + problem;
+}
+
+Result<SafetensorsTensorInfo> parseTensorEntry(const std::string& key, const ordered_json& entry) {
+    auto fail = [&](const std::string& problem) { return Error{tensorProblem(key, problem)}; };
+    if (!entry.is_object()) return fail("expected an object, got " + describe(entry));
+    SafetensorsTensorInfo info;
+    info.name = key;
+    const auto dtype = entry.find("dtype");
+    if (dtype == entry.end()) return fail("has no \"dtype\"");
+    if (!dtype->is_string()) return fail("\"dtype\" must be a string, got " + describe(*dtype));
+    auto parsed = parseDtype(dtype->get_ref<const std::string&>());
+    if (!parsed) return fail(parsed.error().message);
+    info.dtype = *parsed;
+
+    const auto shape = entry.find("shape");
+    if (shape == entry.end()) return fail("has no \"shape\"");
+    if (!shape->is_array())
+        return fail("\"shape\" must be a list of integers, got " + describe(*shape));
+    for (const auto& dim : *shape) {
+        std::uint64_t value = 0;
+        if (!toUnsigned(dim, value)) {
+            return fail("\"shape\" must hold non-negative integers, got " + describe(*shape));
+        }
+        info.shape.push_back(value);
+    }
+    std::uint64_t count = 1;
+    for (std::uint64_t dim : info.shape) {
+        if (dim != 0 && count > std::numeric_limits<std::uint64_t>::max() / dim) {
+            return fail("shape " + shapeText(info.shape) + " has more than 2^64 elements");
+        }
+        count *= dim;
+    }
+    const int bits = dtypeBits(info.dtype);
+    if (count > std::numeric_limits<std::uint64_t>::max() / std::uint64_t(bits)) {
+        return fail("shape " + shapeText(info.shape) + " of " + std::string(dtypeName(info.dtype)) +
+                    " needs more than 2^64 bits");
+    }
+    if (count * bits % 8 != 0) {
+        return fail("shape " + shapeText(info.shape) + " of " + std::string(dtypeName(info.dtype)) +
+                    " does not fill whole bytes");
+    }
+
+    const auto offsets = entry.find("data_offsets");
+    if (offsets == entry.end()) return fail("has no \"data_offsets\"");
+    if (!offsets->is_array() || offsets->size() != 2 || !toUnsigned((*offsets)[0], info.begin) ||
+        !toUnsigned((*offsets)[1], info.end)) {
+        return fail("\"data_offsets\" must be [begin, end], two non-negative integers, got " +
+                    describe(*offsets));
+    }
+    if (info.end < info.begin) {
+        return fail("data_offsets [" + std::to_string(info.begin) + ", " +
+                    std::to_string(info.end) + "] end before they begin");
+    }
+    const std::uint64_t needed = count * bits / 8;
+    if (info.end - info.begin != needed) {
+        return fail("data_offsets [" + std::to_string(info.begin) + ", " +
+                    std::to_string(info.end) + ") hold " + std::to_string(info.end - info.begin) +
+                    " bytes, shape " + shapeText(info.shape) + " of " +
+                    std::string(dtypeName(info.dtype)) + " needs " + std::to_string(needed));
+    }
+    return info;
+}
+
+// Allocates the result matrix; false instead of std::bad_alloc.
+bool allocate(Matrix& matrix, std::size_t rows, std::size_t cols) {
+    try {
+        matrix = Matrix(rows, cols);
+        return true;
+    } catch (const std::bad_alloc&) {
+        return false;
+    }
+}
+
+// rows x cols of a readable tensor, or why it is not a table.
+Result<std::pair<std::size_t, std::size_t>> tableShape(const SafetensorsTensorInfo& info,
+                                                       std::string_view name) {
+    if (!isReadableDtype(info.dtype)) {
+        return fileError(name,
+                         tensorProblem(info.name, "dtype " + std::string(dtypeName(info.dtype)) +
+                                                      " is not a float table (PosLab reads "
+                                                      "F64, F32, F16 and BF16)"));
+    }
+    if (info.shape.size() != 1 && info.shape.size() != 2) {
+        return fileError(name, tensorProblem(info.name,
+                                             "expected a 1-D or 2-D tensor (positions x "
+                                             "dimensions), got shape " +
+                                                 shapeText(info.shape)));
+    }
+    const std::uint64_t rows = info.shape.size() == 2 ? info.shape[0] : 1;
+    const std::uint64_t cols = info.shape.back();
+    if (rows == 0 || cols == 0) {
+        return fileError(name, tensorProblem(info.name, "the tensor is empty (shape " +
+                                                            shapeText(info.shape) + ")"));
+    }
+    if (auto s = checkMatrixSize(rows, cols, "tensor '" + shown(info.name) + "'"); !s) {
+        return fileError(name, s.error().message);
+    }
+    return std::pair{std::size_t(rows), std::size_t(cols)};
+}
+
+void decodeInto(SafetensorsDtype dtype, const char* data, Matrix& out) {
+    const std::size_t count = out.values.size();
+    switch (dtype) {
+        case SafetensorsDtype::F64:
+            std::memcpy(out.values.data(), data, count * 8);
+            break;
+        case SafetensorsDtype::F32:
+            for (std::size_t k = 0; k < count; ++k) {
+                float value;
+                std::memcpy(&value, data + 4 * k, 4);
+                out.values[k] = value;
+            }
+            break;
+        case SafetensorsDtype::F16:
+        case SafetensorsDtype::BF16:
+            for (std::size_t k = 0; k < count; ++k) {
+                std::uint16_t bits;
+                std::memcpy(&bits, data + 2 * k, 2);
+                out.values[k] =
+                    dtype == SafetensorsDtype::F16 ? halfToDouble(bits) : bfloat16ToDouble(bits);
+            }
+            break;
+        default:
+            break;  // refused by tableShape
+    }
+}
+
+// The first 8 bytes give N; checks N against the limit and the file size.
+Result<std::uint64_t> headerLength(std::string_view first8, std::uint64_t fileSize,
+                                   std::string_view name) {
+    if (fileSize < 8 || first8.size() < 8) {
+        return fileError(name, "truncated: " + std::to_string(fileSize) +
+                                   " bytes, shorter than the 8-byte header length");
+    }
+    const std::uint64_t length = readLength(first8);
+    if (length > kMaxSafetensorsHeaderBytes) {
+        return fileError(name, "header length " + std::to_string(length) + " exceeds the " +
+                                   std::to_string(kMaxSafetensorsHeaderBytes) + "-byte limit");
+    }
+    if (length > fileSize - 8) {
+        return fileError(name, "header length " + std::to_string(length) +
+                                   " is larger than the file (" + std::to_string(fileSize - 8) +
+                                   " bytes follow the length)");
+    }
+    return length;
+}
+
+struct FileCloser {
+    std::FILE* file;
+    ~FileCloser() {
+        if (file) std::fclose(file);
+    }
+};
+
+Result<std::uint64_t> fileSizeOf(const std::string& path) {
+    std::error_code error;
+    const std::uintmax_t size = std::filesystem::file_size(path, error);
+    if (error) return fileError(path, "cannot read the file (" + error.message() + ")");
+    return std::uint64_t(size);
+}
+
+bool readAt(std::FILE* file, std::uint64_t offset, char* out, std::size_t count) {
+    if (fseeko(file, off_t(offset), SEEK_SET) != 0) return false;
+    return std::fread(out, 1, count, file) == count;
+}
+
+struct OpenedHeader {
+    SafetensorsHeader header;
+    std::uint64_t fileSize = 0;
+};
+
+Result<OpenedHeader> openHeader(const std::string& path, FileCloser& closer) {
+    auto size = fileSizeOf(path);
+    if (!size) return size.error();
+    closer.file = std::fopen(path.c_str(), "rb");
+    if (closer.file == nullptr) {
+        return fileError(path, std::string("cannot open the file (") + std::strerror(errno) + ")");
+    }
+    char first8[8] = {};
+    const std::size_t got = std::fread(first8, 1, 8, closer.file);
+    auto length = headerLength(std::string_view(first8, got), got < 8 ? got : *size, path);
+    if (!length) return length.error();
+    std::string header;
+    try {
+        header.resize(std::size_t(*length));
+    } catch (const std::bad_alloc&) {
+        return fileError(path, "out of memory for the header");
+    }
+    if (!readAt(closer.file, 8, header.data(), header.size())) {
+        return fileError(path, "truncated: the file ended while reading the header");
+    }
+    auto parsed = parseSafetensorsHeader(header, *size, path);
+    if (!parsed) return parsed.error();
+    return OpenedHeader{std::move(parsed).value(), *size};
+}
+
+bool endsWithComponent(std::string_view name, std::string_view suffix) {
+    if (name.size() < suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
+        return false;
+    }
+    return name.size() == suffix.size() || name[name.size() - suffix.size() - 1] == '.';
+}
+
+}  // namespace
+
+// ---- Dtypes
+
+std::string_view dtypeName(SafetensorsDtype dtype) {
+    for (const auto& entry : kDtypes) {
+        if (entry.dtype == dtype) return entry.name;
+    }
+    return "?";
+}
+
+Result<SafetensorsDtype> parseDtype(std::string_view name) {
+    for (const auto& entry : kDtypes) {
+        if (entry.name == name) return entry.dtype;
+    }
+    return Error{"unknown dtype '" + shown(name) + "' (the safetensors spec names BOOL, U8, I8, " +
+                 "F8_E5M2, F8_E4M3, F8_E8M0, I16, U16, F16, BF16, I32, U32, F32, I64, U64, F64, "
+                 "C64, F4, F6_E2M3, F6_E3M2)"};
+}
+
+int dtypeBits(SafetensorsDtype dtype) {
+    for (const auto& entry : kDtypes) {
+        if (entry.dtype == dtype) return entry.bits;
+    }
+    return 8;
+}
+
+bool isReadableDtype(SafetensorsDtype dtype) {
+    return dtype == SafetensorsDtype::F64 || dtype == SafetensorsDtype::F32 ||
+           dtype == SafetensorsDtype::F16 || dtype == SafetensorsDtype::BF16;
+}
+
+double halfToDouble(std::uint16_t bits) {
+    const double sign = (bits & 0x8000) ? -1.0 : 1.0;
+    const int exponent = (bits >> 10) & 0x1F;
+    const int fraction = bits & 0x3FF;
+    if (exponent == 0) return sign * std::ldexp(double(fraction), -24);  // zero, subnormal
+    if (exponent == 31) {
+        return fraction == 0 ? sign * std::numeric_limits<double>::infinity()
+                             : std::numeric_limits<double>::quiet_NaN();
+    }
+    return sign * std::ldexp(double(1024 + fraction), exponent - 25);
+}
+
+double bfloat16ToDouble(std::uint16_t bits) {
+    // bfloat16 is the top half of a binary32: widening is exact.
+    return double(std::bit_cast<float>(std::uint32_t(bits) << 16));
+}
+
+// ---- Header
+
+std::uint64_t SafetensorsTensorInfo::elementCount() const {
+    std::uint64_t count = 1;
+    for (std::uint64_t dim : shape) count *= dim;
+    return count;
+}
+
+const SafetensorsTensorInfo* SafetensorsHeader::find(std::string_view name) const {
+    for (const auto& tensor : tensors) {
+        if (tensor.name == name) return &tensor;
+    }
+    return nullptr;
+}
+
+std::string shapeText(const std::vector<std::uint64_t>& shape) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i > 0) text += ", ";
+        text += std::to_string(shape[i]);
+    }
+    return text + "]";
+}
+
+Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::uint64_t fileSize,
+                                                 std::string_view name) {
+    if (const std::size_t bad = invalidUtf8At(header); bad != std::string::npos) {
+        return fileError(
+            name, "header is not valid UTF-8 (byte " + std::to_string(bad) + " of the header)");
+    }
+    if (header.empty() || header[0] != '{') {
+        return fileError(name, "header is not a JSON object (it must start with '{')");
+    }
+    ordered_json root;
+    try {
+        root = ordered_json::parse(header.begin(), header.end());
+    } catch (const std::bad_alloc&) {
+        return fileError(name, "out of memory for the header");
+    } catch (const std::exception& error) {
+        std::string message = error.what();
+        const std::size_t end = message.find("] ");
+        if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
+            message = message.substr(end + 2);
+        }
+        return fileError(name, "header is not valid JSON: " + shown(message, 200));
+    }
+    if (!root.is_object()) return fileError(name, "header is not a JSON object");
+
+    SafetensorsHeader result;
+    result.dataStart = 8 + header.size();
+    const std::uint64_t bufferSize = fileSize >= result.dataStart ? fileSize - result.dataStart : 0;
+    try {
+        for (const auto& [key, value] : root.items()) {
+            if (key == "__metadata__") {
+                if (!value.is_object()) {
+                    return fileError(name, "\"__metadata__\" must be an object of strings, got " +
+                                               describe(value));
+                }
+                for (const auto& [metaKey, metaValue] : value.items()) {
+                    if (!metaValue.is_string()) {
+                        return fileError(name, "\"__metadata__\" value of '" + shown(metaKey) +
+                                                   "' must be a string, got " +
+                                                   describe(metaValue));
+                    }
+                    result.metadata.emplace_back(metaKey, metaValue.get<std::string>());
+                }
+                continue;
+            }
+            auto info = parseTensorEntry(key, value);
+            if (!info) return fileError(name, info.error().message);
+            if (info->end > bufferSize) {
+                return fileError(
+                    name, tensorProblem(key, "data_offsets end at " + std::to_string(info->end) +
+                                                 ", past the end of the file (" +
+                                                 std::to_string(bufferSize) + " data bytes)"));
+            }
+            result.tensors.push_back(std::move(info).value());
+        }
+    } catch (const std::bad_alloc&) {
+        return fileError(name, "out of memory for the header");
+    }
+
+    // The offsets must tile the byte buffer: sorted by start, each begins where the last ended.
+    std::vector<const SafetensorsTensorInfo*> order;
+    for (const auto& tensor : result.tensors) order.push_back(&tensor);
+    std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) {
+        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+    });
+    std::uint64_t covered = 0;
+    const SafetensorsTensorInfo* previous = nullptr;
+    for (const auto* tensor : order) {
+        if (tensor->begin < covered) {
+            return fileError(name, "tensors '" + shown(previous->name) + "' and '" +
+                                       shown(tensor->name) + "' overlap (bytes " +
+                                       std::to_string(tensor->begin) + " to " +
+                                       std::to_string(covered) + ")");
+        }
+        if (tensor->begin > covered) {
+            return fileError(name, "data bytes " + std::to_string(covered) + " to " +
+                                       std::to_string(tensor->begin) +
+                                       " belong to no tensor (the spec forbids holes)");
+        }
+        covered = tensor->end;
+        previous = tensor;
+    }
+    if (covered != bufferSize) {
+        return fileError(name, std::to_string(bufferSize - covered) +
+                                   " bytes after the last tensor belong to no tensor (the spec "
+                                   "forbids trailing data)");
+    }
+    return result;
+}
+
+// ---- In memory
+
+Result<SafetensorsHeader> parseSafetensors(std::string_view bytes, std::string_view name) {
+    auto length = headerLength(bytes.substr(0, 8), bytes.size(), name);
+    if (!length) return length.error();
+    return parseSafetensorsHeader(bytes.substr(8, std::size_t(*length)), bytes.size(), name);
+}
+
+Result<Matrix> parseSafetensorsTensor(std::string_view bytes, std::string_view tensor,
+                                      std::string_view name) {
+    auto header = parseSafetensors(bytes, name);
+    if (!header) return header.error();
+    const SafetensorsTensorInfo* info = header->find(tensor);
+    if (info == nullptr) return fileError(name, "no tensor named '" + shown(tensor) + "'");
+    auto shape = tableShape(*info, name);
+    if (!shape) return shape.error();
+    Matrix matrix;
+    if (!allocate(matrix, shape->first, shape->second)) {
+        return fileError(name, "out of memory for the tensor");
+    }
+    decodeInto(info->dtype, bytes.data() + header->dataStart + info->begin, matrix);
+    return matrix;
+}
+
+// ---- Files
+
+Result<SafetensorsHeader> readSafetensorsHeader(const std::string& path) {
+    FileCloser closer{nullptr};
+    auto opened = openHeader(path, closer);
+    if (!opened) return opened.error();
+    return std::move(opened).value().header;
+}
+
+Result<std::vector<SafetensorsTensorInfo>> listTensors(const std::string& path) {
+    auto header = readSafetensorsHeader(path);
+    if (!header) return header.error();
+    return std::move(header).value().tensors;
+}
+
+Result<Matrix> readTensor(const std::string& path, std::string_view tensor) {
+    FileCloser closer{nullptr};
+    auto opened = openHeader(path, closer);
+    if (!opened) return opened.error();
+    const SafetensorsTensorInfo* info = opened->header.find(tensor);
+    if (info == nullptr) return fileError(path, "no tensor named '" + shown(tensor) + "'");
+    auto shape = tableShape(*info, path);
+    if (!shape) return shape.error();
+    Matrix matrix;
+    if (!allocate(matrix, shape->first, shape->second)) {
+        return fileError(path, "out of memory for the tensor");
+    }
+    const std::uint64_t offset = opened->header.dataStart + info->begin;
+    const std::size_t bytes = std::size_t(info->end - info->begin);
+    if (info->dtype == SafetensorsDtype::F64) {  // already the Matrix layout: read straight in
+        if (!readAt(closer.file, offset, reinterpret_cast<char*>(matrix.values.data()), bytes)) {
+            return fileError(path, "truncated: the file ended while reading the tensor");
+        }
+        return matrix;
+    }
+    std::vector<char> data;
+    try {
+        data.resize(bytes);
+    } catch (const std::bad_alloc&) {
+        return fileError(path, "out of memory for the tensor");
+    }
+    if (!readAt(closer.file, offset, data.data(), bytes)) {
+        return fileError(path, "truncated: the file ended while reading the tensor");
+    }
+    decodeInto(info->dtype, data.data(), matrix);
+    return matrix;
+}
+
+// ---- Choosing the position table
+
+const std::vector<std::string>& positionTableNames() {
+    static const std::vector<std::string> names = {
+        "wpe.weight",                  // GPT-2, GPT-Neo, DistilGPT-2
+        "position_embeddings.weight",  // BERT, RoBERTa, XLM-R, ELECTRA, DistilBERT
+        "embed_positions.weight",      // OPT, BART, mBART, BioGPT, Whisper
+        "position_embedding.weight",   // CLIP (Hugging Face layout)
+        "positional_embedding",        // OpenAI CLIP
+        "pos_embed",                   // timm vision transformers
+        "pos_emb.weight",              // minGPT-style models
+    };
+    return names;
+}
+
+bool isPositionTableName(std::string_view tensor) {
+    for (const std::string& suffix : positionTableNames()) {
+        if (endsWithComponent(tensor, suffix)) return true;
+    }
+    return false;
+}
+
+Result<std::string> findPositionTable(const SafetensorsHeader& header, std::string_view name) {
+    for (const auto& tensor : header.tensors) {
+        if (isPositionTableName(tensor.name)) return tensor.name;
+    }
+    std::string some;
+    for (std::size_t i = 0; i < header.tensors.size() && i < 3; ++i) {
+        some += (i ? ", " : "") + shown(header.tensors[i].name);
+    }
+    if (header.tensors.size() > 3) some += ", ...";
+    return fileError(name,
+                     "no tensor named like a position table (*wpe.weight, "
+                     "*position_embeddings.weight, *embed_positions.weight, ...) among " +
+                         std::to_string(header.tensors.size()) + " tensors" +
+                         (some.empty() ? std::string() : " (" + some + ")"));
+}
+
+Result<std::string> findPositionTable(const std::string& path) {
+    auto header = readSafetensorsHeader(path);
+    if (!header) return header.error();
+    return findPositionTable(*header, path);
+}
+
+// ---- Offsets
+
+PositionOffset positionOffsetFor(std::string_view modelType, int padTokenId) {
+    std::string type(modelType);
+    std::replace(type.begin(), type.end(), '_', '-');
+    // Learned tables with a fixed offset of 2 (OPTLearnedPositionalEmbedding and its kin).
+    for (std::string_view offsetTwo : {"opt", "bart", "mbart", "biogpt", "plbart", "mvp"}) {
+        if (type == offsetTwo) {
+            return {2, type + " stores position p in row p + 2: the first 2 rows dropped"};
+        }
+    }
+    // create_position_ids_from_input_ids: positions count from padding_idx + 1.
+    for (std::string_view fromPad :
+         {"roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "roberta-prelayernorm",
+          "data2vec-text", "longformer", "ibert", "mpnet", "luke", "markuplm", "xmod"}) {
+        if (type == fromPad) {
+            const bool known = padTokenId >= 0;
+            const int pad = known ? padTokenId : 1;
+            return {pad + 1,
+                    type + " counts positions from pad_token_id + 1 = " + std::to_string(pad + 1) +
+                        (known ? "" : " (pad_token_id absent: 1)") + ": the first " +
+                        std::to_string(pad + 1) + " rows dropped"};
+        }
+    }
+    if (type.empty()) return {0, "no model_type: row i taken as position i"};
+    return {0, type + ": row i is position i"};
+}
+
+Result<PositionOffset> positionOffsetFromConfig(std::string_view configJson) {
+    nlohmann::json root;
+    try {
+        root = nlohmann::json::parse(configJson.begin(), configJson.end());
+    } catch (const std::exception& error) {
+        std::string message = error.what();
+        const std::size_t end = message.find("] ");
+        if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
+            message = message.substr(end + 2);
+        }
+        return Error{"config is not valid JSON: " + shown(message, 200)};
+    }
+    if (!root.is_object()) return Error{"config is not a JSON object"};
+    std::string type;
+    if (auto it = root.find("model_type"); it != root.end() && !it->is_null()) {
+        if (!it->is_string())
+            return Error{"model_type must be a string (got " + shown(it->dump()) + ")"};
+        type = it->get<std::string>();
+    }
+    int pad = -1;
+    if (auto it = root.find("pad_token_id"); it != root.end() && !it->is_null()) {
+        if (!it->is_number_integer() || it->get<long long>() < 0 ||
+            it->get<long long>() > 1000000) {
+            return Error{"pad_token_id must be an integer 0..1000000 (got " + shown(it->dump()) +
+                         ")"};
+        }
+        pad = int(it->get<long long>());
+    }
+    return positionOffsetFor(type, pad);
+}
+
+Result<PositionOffset> positionOffsetBeside(const std::string& safetensorsPath) {
+    const std::filesystem::path config =
+        std::filesystem::path(safetensorsPath).parent_path() / "config.json";
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(config, error)) {
+        return PositionOffset{0, "no config.json beside the file: row i taken as position i"};
+    }
+    std::FILE* file = std::fopen(config.c_str(), "rb");
+    if (file == nullptr) {
+        return fileError(config.string(),
+                         std::string("cannot open the file (") + std::strerror(errno) + ")");
+    }
+    FileCloser closer{file};
+    std::string text;
+    char buffer[65536];
+    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) {
+        text.append(buffer, got);
+        if (text.size() > (std::size_t(16) << 20)) {
+            return fileError(config.string(), "over 16 MB, too large for a config");
+        }
+    }
+    auto offset = positionOffsetFromConfig(text);
+    if (!offset) return fileError(config.string(), offset.error().message);
+    return offset;
+}
+
+Result<PositionTableFile> loadPositionTable(const std::string& path, std::string_view tensor) {
+    PositionTableFile result;
+    if (tensor.empty()) {
+        auto found = findPositionTable(path);
+        if (!found) return found.error();
+        result.tensor = *found;
+    } else {
+        result.tensor = tensor;
+    }
+    auto table = readTensor(path, result.tensor);
+    if (!table) return table.error();
+    auto offset = positionOffsetBeside(path);
+    if (!offset) return offset.error();
+    result.offset = *offset;
+    const std::size_t drop = std::size_t(result.offset.rowsToDrop);
+    if (drop >= table->rows) {
+        return fileError(
+            path, tensorProblem(result.tensor,
+                                std::to_string(table->rows) + " rows, but " + result.offset.note));
+    }
+    Matrix& full = table.value();
+    if (drop > 0) {
+        full.values.erase(full.values.begin(), full.values.begin() + drop * full.cols);
+        full.rows -= drop;
+    }
+    result.table = std::move(full);
+    return result;
+}
+
+}  // namespace poslab

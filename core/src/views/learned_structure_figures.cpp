@@ -1,0 +1,299 @@
+#include "poslab/views/learned_structure_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace poslab {
+
+namespace {
+
+std::string percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+    return text;
+}
+
+std::string twoDecimals(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
+// Every step-th index, so no plot draws more than kMaxStructurePoints points.
+std::size_t strideFor(std::size_t count) {
+    return std::max<std::size_t>(1, (count + kMaxStructurePoints - 1) / kMaxStructurePoints);
+}
+
+AxisSpec paddedAxis(std::string label, double low, double high) {
+    if (!(low < high)) low -= 0.5, high += 0.5;
+    const double pad = 0.06 * (high - low);
+    return {std::move(label), low - pad, high + pad};
+}
+
+void drawVariance(Figure& figure, Box area, const TableStructure& structure, const Theme& theme,
+                  PlotFrame* frameOut) {
+    const TablePca& pca = structure.pca;
+    const std::size_t count = pca.explained.size();
+    double highest = 0;
+    for (double e : pca.explained) highest = std::max(highest, 100 * e);
+    LinePlotSpec spec;
+    spec.title = "explained variance per component";
+    spec.x = {"component", 0.5, double(count) + 0.5};
+    spec.y = {"% of variance", 0, highest > 0 ? highest * 1.12 : 1};
+    spec.autoRangeY = false;
+    spec.legend = false;
+    PlotFrame frame;
+    drawLinePlot(figure, area, spec, theme, &frame);
+    figure.add(ClipPush{frame.plot});
+    for (std::size_t j = 0; j < count; ++j) {
+        const Point top = frame.toPixel(double(j + 1) - 0.36, 100 * pca.explained[j]);
+        const Point bottom = frame.toPixel(double(j + 1) + 0.36, 0);
+        RectItem bar;
+        bar.box = {top.x, top.y, bottom.x - top.x, bottom.y - top.y};
+        bar.fill = seriesColor(0);
+        figure.add(bar);
+    }
+    figure.add(ClipPop{});
+    double firstThree = 0;
+    for (std::size_t j = 0; j < count && j < 3; ++j) firstThree += pca.explained[j];
+    drawCornerNote(figure, area, &frame,
+                   "components 1-" + std::to_string(std::min<std::size_t>(3, count)) + ": " +
+                       percent(firstThree) + " of " + std::to_string(pca.rank),
+                   theme);
+    if (frameOut) *frameOut = frame;
+}
+
+void drawComponents(Figure& figure, Box area, const TableStructure& structure, const Theme& theme,
+                    PlotFrame* frameOut) {
+    const Matrix& projections = structure.pca.projections;
+    LinePlotSpec spec;
+    spec.title = "principal components against position";
+    spec.x = {"position", 0, double(std::max<std::size_t>(1, projections.rows - 1))};
+    spec.y = {"coordinate", 0, 1};
+    const std::size_t step = strideFor(projections.rows);
+    for (std::size_t j = 0; j < projections.cols; ++j) {
+        LineSeries series;
+        series.name =
+            "PC" + std::to_string(j + 1) + " (lag-1 r " + twoDecimals(structure.lag1[j]) + ")";
+        for (std::size_t r = 0; r < projections.rows; r += step) {
+            series.x.push_back(double(r));
+            series.y.push_back(projections(r, j));
+        }
+        spec.series.push_back(std::move(series));
+    }
+    drawLinePlot(figure, area, spec, theme, frameOut);
+}
+
+// PC1 against PC2, a dot per position coloured by its index, with the index's colour bar.
+void drawTrajectory(Figure& figure, Box area, const std::string& title, const Matrix& projections,
+                    AxisSpec x, AxisSpec y, const LearnedStructureOptions& options,
+                    const Theme& theme, PlotFrame* frameOut) {
+    const std::size_t rows = projections.rows;
+    const ValueRange indexRange{0, double(std::max<std::size_t>(1, rows - 1))};
+    const float barWidth = std::max(10.f, theme.fontSize * 0.9f);
+    const float barBlock = barWidth + theme.fontSize * 0.3f +
+                           colorbarTickWidth(indexRange, area.height, theme, true) +
+                           theme.fontSize * 1.6f;
+    const Box plotArea{area.x, area.y, std::max(1.f, area.width - barBlock), area.height};
+
+    LinePlotSpec spec;
+    spec.title = title;
+    spec.x = std::move(x);
+    spec.y = std::move(y);
+    spec.autoRangeY = false;
+    spec.legend = false;
+    const std::size_t step = strideFor(rows);
+    const bool twoComponents = projections.cols >= 2;
+    LineSeries path;  // the order the dots come in, faint under them
+    path.color = withAlpha(theme.mutedText, 70);
+    path.width = 1;
+    for (std::size_t r = 0; r < rows; r += step) {
+        path.x.push_back(projections(r, 0));
+        path.y.push_back(twoComponents ? projections(r, 1) : 0.0);
+    }
+    spec.series.push_back(path);
+    PlotFrame frame;
+    drawLinePlot(figure, plotArea, spec, theme, &frame);
+
+    figure.add(ClipPush{frame.plot});
+    const float radius = rows / step > 600 ? 2.f : 3.f;
+    for (std::size_t i = 0; i < path.x.size(); ++i) {
+        CircleItem dot;
+        dot.center = frame.toPixel(path.x[i], path.y[i]);
+        dot.radius = radius;
+        dot.fill = sampleColormap(options.positionColormap,
+                                  double(i * step) / std::max(1.0, indexRange.high));
+        figure.add(dot);
+    }
+    figure.add(ClipPop{});
+
+    const Box bar{plotArea.right() + theme.fontSize * 0.3f, frame.plot.y, barWidth,
+                  frame.plot.height};
+    drawColorbar(figure, bar, options.positionColormap, indexRange, theme, true);
+    figure.add(makeText({area.right() - theme.fontSize * 1.4f, bar.y + bar.height / 2},
+                        "position index", theme.fontSize, theme.mutedText, HorizontalAlign::Center,
+                        VerticalAlign::Top, true));
+    if (frameOut) *frameOut = frame;
+}
+
+void drawSpectrum(Figure& figure, Box area, const TableStructure& structure, const Theme& theme,
+                  PlotFrame* frameOut) {
+    const TableSpectrum& real = structure.spectrum;
+    LinePlotSpec spec;
+    spec.title = "mean spectrum over dimensions (dashed: sinusoidal \u03C9\u2080)";
+    const double lowest = real.frequency.empty() ? 1e-3 : real.frequency.front();
+    spec.x = {"cycles per position", lowest, 0.5, true};
+    spec.y = {"mean |DFT| / positions", 0, 1};
+    const std::size_t step = strideFor(real.frequency.size());
+    auto series = [&](const TableSpectrum& spectrum, std::string name) {
+        LineSeries s;
+        s.name = std::move(name);
+        for (std::size_t k = 0; k < spectrum.frequency.size(); k += step) {
+            s.x.push_back(spectrum.frequency[k]);
+            s.y.push_back(spectrum.meanMagnitude[k]);
+        }
+        return s;
+    };
+    spec.series.push_back(series(real, "table"));
+    spec.series.push_back(series(structure.shuffledSpectrum, "rows shuffled"));
+    Marker fastest;
+    fastest.value = 1 / (2 * 3.14159265358979323846);
+    fastest.color = theme.accent;
+    spec.markers.push_back(fastest);
+    drawLinePlot(figure, area, spec, theme, frameOut);
+}
+
+void drawFrequencies(Figure& figure, Box area, const TableStructure& structure,
+                     const LearnedStructureOptions& options, const Theme& theme,
+                     PlotFrame* frameOut) {
+    std::vector<double> dominant;
+    for (double f : structure.spectrum.dominantFrequency) {
+        if (std::isfinite(f)) dominant.push_back(f);
+    }
+    std::sort(dominant.rbegin(), dominant.rend());
+    const std::vector<double> omega =
+        sinusoidalFrequencies(int(structure.cols), options.sinusoidalBase);
+    LinePlotSpec spec;
+    spec.title = "dominant frequency per dimension vs sinusoidal";
+    spec.x = {"dimension (sorted by frequency)", 0,
+              double(std::max<std::size_t>(1, structure.cols - 1))};
+    spec.y = {"cycles per position", 1e-3, 1, true};
+    const std::size_t step = strideFor(structure.cols);
+    LineSeries table{"table", {}, {}};
+    for (std::size_t j = 0; j < dominant.size(); j += step) {
+        table.x.push_back(double(j));
+        table.y.push_back(dominant[j]);
+    }
+    table.markers = dominant.size() / step <= 128;
+    LineSeries ladder{"sinusoidal, base " + formatValue(options.sinusoidalBase), {}, {}};
+    for (std::size_t j = 0; j < structure.cols; j += step) {
+        ladder.x.push_back(double(j));
+        ladder.y.push_back(omega[std::min(omega.size() - 1, j / 2)]);  // a sin and a cos each
+    }
+    spec.series.push_back(std::move(table));
+    spec.series.push_back(std::move(ladder));
+    Marker resolution;
+    resolution.vertical = false;
+    resolution.value = 1.0 / double(structure.rows);
+    resolution.label = "1 cycle over the table";
+    resolution.color = theme.mutedText;
+    spec.markers.push_back(resolution);
+    drawLinePlot(figure, area, spec, theme, frameOut);
+}
+
+}  // namespace
+
+Status validate(const LearnedStructureOptions& options) {
+    StructureOptions structure;
+    structure.components = options.components;
+    if (auto s = validate(structure); !s) return s;
+    if (!(options.sinusoidalBase > 1) || !std::isfinite(options.sinusoidalBase)) {
+        return Error{"sinusoidal base must be a finite number > 1 (got " +
+                     formatValue(options.sinusoidalBase) + ")"};
+    }
+    return success();
+}
+
+LearnedStructureLayout learnedStructureLayout(Box area) {
+    LearnedStructureLayout layout;
+    layout.area = area;
+    const float top = area.y + 30, bottom = area.bottom() - 20;
+    const float width = area.width / 3, height = std::max(1.f, (bottom - top) / 2);
+    auto cell = [&](int column, int row) {
+        return Box{area.x + width * float(column), top + height * float(row), width, height};
+    };
+    layout.variance = cell(0, 0);
+    layout.components = cell(1, 0);
+    layout.trajectory = cell(2, 0);
+    layout.spectrum = cell(0, 1);
+    layout.frequencies = cell(1, 1);
+    layout.shuffled = cell(2, 1);
+    return layout;
+}
+
+void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& layout,
+                                const LearnedStructureOptions& options,
+                                const TableStructure& structure, const Theme& theme,
+                                LearnedStructureFrames* frames) {
+    LearnedStructureFrames local;
+    LearnedStructureFrames& out = frames ? *frames : local;
+    const std::string size =
+        std::to_string(structure.rows) + " positions x " + std::to_string(structure.cols) + " dims";
+    drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, 30},
+              "Structure of " +
+                  (options.source.empty() ? std::string("the table") : options.source) + " (" +
+                  size + ")",
+              theme);
+
+    drawVariance(figure, layout.variance, structure, theme, &out.variance);
+    drawComponents(figure, layout.components, structure, theme, &out.components);
+
+    // Both trajectories share their axes, so the shuffled cloud is seen to be the same cloud.
+    double low[2] = {INFINITY, INFINITY}, high[2] = {-INFINITY, -INFINITY};
+    for (const Matrix* projections :
+         {&structure.pca.projections, &structure.shuffledPca.projections}) {
+        for (std::size_t r = 0; r < projections->rows; ++r) {
+            for (std::size_t j = 0; j < 2 && j < projections->cols; ++j) {
+                low[j] = std::min(low[j], (*projections)(r, j));
+                high[j] = std::max(high[j], (*projections)(r, j));
+            }
+        }
+    }
+    if (structure.pca.projections.cols < 2) low[1] = high[1] = 0;
+    const AxisSpec x = paddedAxis("PC1", low[0], high[0]);
+    const AxisSpec y = paddedAxis("PC2", low[1], high[1]);
+    drawTrajectory(figure, layout.trajectory, "PC1 vs PC2, coloured by position",
+                   structure.pca.projections, x, y, options, theme, &out.trajectory);
+    drawSpectrum(figure, layout.spectrum, structure, theme, &out.spectrum);
+    drawFrequencies(figure, layout.frequencies, structure, options, theme, &out.frequencies);
+    const std::string lag = structure.shuffledLag1.empty() || structure.lag1.empty()
+                                ? ""
+                                : ": lag-1 r " + twoDecimals(structure.shuffledLag1[0]) + " vs " +
+                                      twoDecimals(structure.lag1[0]);
+    drawTrajectory(figure, layout.shuffled,
+                   "rows shuffled (seed " + std::to_string(options.shuffleSeed) + ")" + lag,
+                   structure.shuffledPca.projections, x, y, options, theme, &out.shuffled);
+    drawCornerNote(figure, layout.area, nullptr, structure.note, theme);
+}
+
+Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructureOptions& options,
+                                      float width, float height, const Theme& theme) {
+    if (auto s = validate(options); !s) return s.error();
+    if (!(width >= 200 && height >= 150 && width <= 16384 && height <= 16384)) {
+        return Error{"figure size must be 200..16384 x 150..16384 pixels (got " +
+                     formatValue(width) + " x " + formatValue(height) + ")"};
+    }
+    StructureOptions analysis;
+    analysis.components = options.components;
+    analysis.shuffleSeed = options.shuffleSeed;
+    auto structure = analyzeTableStructure(table, analysis);
+    if (!structure) return structure.error();
+    Figure figure = emptyFigure(width, height, theme);
+    drawLearnedStructureFigure(figure, learnedStructureLayout({0, 0, width, height}), options,
+                               *structure, theme);
+    return figure;
+}
+
+}  // namespace poslab

@@ -1,0 +1,294 @@
+#include "poslab/analysis/table_structure.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "poslab/base/random.hpp"
+
+namespace poslab {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// ---- The eigen-solvers
+
+TEST(TableStructureTest, JacobiSolvesTheHandWorkedTridiagonal) {
+    // [[2,-1,0],[-1,2,-1],[0,-1,2]]: eigenvalues 2 + sqrt 2, 2, 2 - sqrt 2 with eigenvectors
+    // (1, -sqrt 2, 1)/2, (1, 0, -1)/sqrt 2, (1, sqrt 2, 1)/2 (the path graph's Laplacian family).
+    Matrix a(3, 3);
+    a.values = {2, -1, 0, -1, 2, -1, 0, -1, 2};
+    const SymmetricEigen eigen = jacobiEigen(a);
+    ASSERT_TRUE(eigen.converged);
+    const double r2 = std::sqrt(2.0);
+    EXPECT_NEAR(eigen.values[0], 2 + r2, 1e-14);
+    EXPECT_NEAR(eigen.values[1], 2, 1e-14);
+    EXPECT_NEAR(eigen.values[2], 2 - r2, 1e-14);
+    const double expected[3][3] = {{0.5, -r2 / 2, 0.5}, {1 / r2, 0, -1 / r2}, {0.5, r2 / 2, 0.5}};
+    for (int j = 0; j < 3; ++j) {
+        const double sign = eigen.vectors(0, j) >= 0 ? 1 : -1;  // eigenvectors up to sign
+        for (int i = 0; i < 3; ++i) EXPECT_NEAR(sign * eigen.vectors(i, j), expected[j][i], 1e-14);
+    }
+}
+
+// A random symmetric positive semi-definite matrix B B^T (n x n, rank r).
+Matrix randomPsd(std::size_t n, std::size_t rank, std::uint64_t seed) {
+    NormalSampler sampler(seed);
+    Matrix b(n, rank);
+    for (double& v : b.values) v = sampler.next();
+    Matrix a(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            for (std::size_t k = 0; k < rank; ++k) a(i, j) += b(i, k) * b(j, k) / (1.0 + k);
+        }
+    }
+    return a;
+}
+
+TEST(TableStructureTest, EigenpairsSatisfyTheirDefinition) {
+    // A v = lambda v (to the stopping rule: residual under 1e-6 of the largest eigenvalue) and
+    // V^T V = I, for the Jacobi solver and the subspace iteration alike.
+    for (std::size_t n : {std::size_t(40), std::size_t(260)}) {
+        const Matrix a = randomPsd(n, 30, n);
+        const SymmetricEigen eigen = topEigenpairs(a, 6);
+        ASSERT_TRUE(eigen.converged) << n;
+        ASSERT_EQ(eigen.values.size(), 6u);
+        for (std::size_t j = 0; j < 6; ++j) {
+            if (j > 0) {
+                EXPECT_GE(eigen.values[j - 1], eigen.values[j]);
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+                double av = 0;
+                for (std::size_t k = 0; k < n; ++k) av += a(i, k) * eigen.vectors(k, j);
+                EXPECT_NEAR(av, eigen.values[j] * eigen.vectors(i, j),
+                            1e-6 * eigen.values[0]);  // the stop rule
+            }
+            for (std::size_t l = 0; l < 6; ++l) {
+                double dot = 0;
+                for (std::size_t i = 0; i < n; ++i)
+                    dot += eigen.vectors(i, j) * eigen.vectors(i, l);
+                EXPECT_NEAR(dot, j == l ? 1.0 : 0.0, 1e-10);
+            }
+        }
+    }
+}
+
+TEST(TableStructureTest, SubspaceIterationAgreesWithJacobi) {
+    const Matrix a = randomPsd(200, 40, 7);  // above kJacobiLimit: subspace iteration
+    const SymmetricEigen top = topEigenpairs(a, 5);
+    const SymmetricEigen all = jacobiEigen(a);
+    for (std::size_t j = 0; j < 5; ++j)
+        EXPECT_NEAR(top.values[j], all.values[j], 1e-9 * all.values[0]);
+}
+
+// ---- PCA with known structure
+
+// The rows of `curve` (3 columns) placed in an orthonormal 3-D subspace of R^16 (a rotation of the
+// first three coordinate axes), plus a fixed offset the centring removes.
+Matrix embedIn16(const Matrix& curve);
+
+// Rows on a helix: position p at (R cos(2 pi p / T), R sin(2 pi p / T), s p) in an orthonormal
+// 3-D subspace of R^16 (a rotation of the first three coordinate axes), plus a fixed offset.
+Matrix embedIn16(const Matrix& curve) {
+    std::vector<std::vector<double>> basis;  // Gram-Schmidt on fixed random directions
+    NormalSampler sampler(3);
+    while (basis.size() < 3) {
+        std::vector<double> v(16);
+        for (double& x : v) x = sampler.next();
+        for (const auto& b : basis) {
+            const double dot = std::inner_product(v.begin(), v.end(), b.begin(), 0.0);
+            for (int i = 0; i < 16; ++i) v[i] -= dot * b[i];
+        }
+        const double norm = std::sqrt(std::inner_product(v.begin(), v.end(), v.begin(), 0.0));
+        for (double& x : v) x /= norm;
+        basis.push_back(v);
+    }
+    Matrix table(curve.rows, 16);
+    for (std::size_t p = 0; p < curve.rows; ++p) {
+        for (int i = 0; i < 16; ++i) {
+            table(p, i) = 0.3 * i;
+            for (int k = 0; k < 3; ++k) table(p, i) += curve(p, k) * basis[k][i];
+        }
+    }
+    return table;
+}
+
+Matrix helixTable(std::size_t rows, double radius, double period, double slope) {
+    Matrix curve(rows, 3);
+    for (std::size_t p = 0; p < rows; ++p) {
+        const double angle = 2 * kPi * double(p) / period;
+        curve(p, 0) = radius * std::cos(angle);
+        curve(p, 1) = radius * std::sin(angle);
+        curve(p, 2) = slope * double(p);
+    }
+    return embedIn16(curve);
+}
+
+TEST(TableStructureTest, CircleNeedsTwoComponentsAndItsProjectionsTraceIt) {
+    const std::size_t rows = 64;  // whole turns: the circle's centre is the mean of its points
+    const Matrix table = helixTable(rows, 2.0, 32, 0.0);
+    auto pca = principalComponents(table, 5);
+    ASSERT_TRUE(pca) << pca.error().message;
+    // Variance of R cos over whole periods is R^2 / 2 on each of the two axes.
+    EXPECT_NEAR(pca->variance[0], 2.0, 1e-10);
+    EXPECT_NEAR(pca->variance[1], 2.0, 1e-10);
+    EXPECT_NEAR(pca->explained[0] + pca->explained[1], 1.0, 1e-12);
+    EXPECT_NEAR(pca->variance[2], 0.0, 1e-10);
+    // Each position's (PC1, PC2) lies on the circle of radius 2, a turn every 32 positions.
+    for (std::size_t p = 0; p < rows; ++p) {
+        EXPECT_NEAR(std::hypot(pca->projections(p, 0), pca->projections(p, 1)), 2.0, 1e-9);
+    }
+    const double step = std::atan2(pca->projections(1, 1), pca->projections(1, 0)) -
+                        std::atan2(pca->projections(0, 1), pca->projections(0, 0));
+    EXPECT_NEAR(std::abs(std::remainder(step, 2 * kPi)), 2 * kPi / 32, 1e-9);
+}
+
+TEST(TableStructureTest, ThreeDimensionalCurveNeedsThreeComponents) {
+    // A curve through three orthogonal directions: (cos 2t, sin 2t, h cos t), t = 2 pi p / L.
+    // Over whole periods the three coordinates are uncorrelated (distinct integer frequencies),
+    // so their variances 1/2, 1/2 and h^2 / 2 are the eigenvalues: three components, 100%.
+    const std::size_t rows = 96;
+    const double h = 2.0;
+    Matrix curve(rows, 3);
+    for (std::size_t p = 0; p < rows; ++p) {
+        const double t = 2 * kPi * double(p) / double(rows);
+        curve(p, 0) = std::cos(2 * t);
+        curve(p, 1) = std::sin(2 * t);
+        curve(p, 2) = h * std::cos(t);
+    }
+    const Matrix table = embedIn16(curve);
+    auto pca = principalComponents(table, 6);
+    ASSERT_TRUE(pca);
+    EXPECT_NEAR(pca->variance[0], h * h / 2, 1e-10);
+    EXPECT_NEAR(pca->variance[1], 0.5, 1e-10);
+    EXPECT_NEAR(pca->variance[2], 0.5, 1e-10);
+    EXPECT_NEAR(pca->explained[0] + pca->explained[1] + pca->explained[2], 1.0, 1e-12);
+    EXPECT_NEAR(pca->explained[0], 2.0 / 3.0, 1e-12);
+    // The first component is h cos t itself (up to sign).
+    for (std::size_t p = 0; p < rows; ++p) {
+        EXPECT_NEAR(std::abs(pca->projections(p, 0)), std::abs(curve(p, 2)), 1e-9);
+    }
+}
+
+TEST(TableStructureTest, ExplainedVarianceSumsToTheTotal) {
+    // With every component kept, the eigenvalues sum to the total variance, the sum of the
+    // columns' variances written out here; both the covariance and the Gram route.
+    for (auto [rows, cols] : {std::pair<std::size_t, std::size_t>{40, 9}, {7, 30}}) {
+        NormalSampler sampler(rows);
+        Matrix table(rows, cols);
+        for (double& v : table.values) v = sampler.next() * 3 + 1;
+        double total = 0;
+        for (std::size_t c = 0; c < cols; ++c) {
+            double mean = 0, square = 0;
+            for (std::size_t r = 0; r < rows; ++r) mean += table(r, c) / double(rows);
+            for (std::size_t r = 0; r < rows; ++r) square += std::pow(table(r, c) - mean, 2);
+            total += square / double(rows);
+        }
+        auto pca = principalComponents(table, int(std::min(rows, cols)));
+        ASSERT_TRUE(pca);
+        EXPECT_NEAR(pca->totalVariance, total, 1e-10 * total);
+        const double sum = std::accumulate(pca->variance.begin(), pca->variance.end(), 0.0);
+        EXPECT_NEAR(sum, total, 1e-10 * total);
+        EXPECT_NEAR(std::accumulate(pca->explained.begin(), pca->explained.end(), 0.0), 1.0, 1e-10);
+        // The projections' variance on component j is its eigenvalue.
+        for (std::size_t j = 0; j < pca->projections.cols; ++j) {
+            double square = 0;
+            for (std::size_t r = 0; r < rows; ++r) square += std::pow(pca->projections(r, j), 2);
+            EXPECT_NEAR(square / double(rows), pca->variance[j], 1e-9 * total);
+        }
+    }
+}
+
+// ---- Spectra
+
+TEST(TableStructureTest, SinusoidalSpectrumPeaksAtTheKnownFrequencies) {
+    const int d = 16, rows = 512;
+    const double base = 10000;
+    Matrix table(rows, d);  // the paper's interleaved table, written out
+    for (int p = 0; p < rows; ++p) {
+        for (int i = 0; i < d / 2; ++i) {
+            const double angle = p / std::pow(base, 2.0 * i / d);
+            table(p, 2 * i) = std::sin(angle);
+            table(p, 2 * i + 1) = std::cos(angle);
+        }
+    }
+    const std::vector<double> omega = sinusoidalFrequencies(d, base);
+    ASSERT_EQ(omega.size(), 8u);
+    EXPECT_NEAR(omega[0], 1 / (2 * kPi), 1e-15);
+    const TableSpectrum spectrum = columnSpectrum(table);
+    ASSERT_EQ(spectrum.frequency.size(), 256u);
+    for (int i = 0; i < d / 2; ++i) {
+        if (omega[i] < 4.0 / rows) continue;  // fewer than 4 cycles in the table: unresolved
+        for (int column : {2 * i, 2 * i + 1}) {
+            EXPECT_NEAR(spectrum.dominantFrequency[column], omega[i], 1.0 / rows) << column;
+        }
+    }
+}
+
+TEST(TableStructureTest, ShuffledRowsLoseTheirSmoothness) {
+    const Matrix table = helixTable(200, 1.0, 50, 0.01);
+    StructureOptions options;
+    options.components = 4;
+    auto structure = analyzeTableStructure(table, options);
+    ASSERT_TRUE(structure) << structure.error().message;
+    // Same eigenvalues whatever the row order.
+    for (std::size_t j = 0; j < 3; ++j) {
+        EXPECT_NEAR(structure->shuffledPca.variance[j], structure->pca.variance[j], 1e-10);
+    }
+    // A smooth curve has lag-1 autocorrelation near 1 (cos(2 pi / 50) = 0.992 for the circle);
+    // a random order, near 0 (standard deviation 1 / sqrt(200) = 0.07).
+    for (std::size_t j = 0; j < 3; ++j) {
+        EXPECT_GT(structure->lag1[j], 0.98);
+        EXPECT_LT(std::abs(structure->shuffledLag1[j]), 0.25);
+    }
+    EXPECT_NEAR(lag1Autocorrelation({1, -1, 1, -1}), -0.75, 1e-15);  // written out: -3/4
+    // The circle's columns oscillate once per 50 positions; shuffled, the spectrum goes flat
+    // (white noise): its peak stands far less above its mean.
+    auto peakiness = [](const std::vector<double>& magnitude) {
+        const double peak = *std::max_element(magnitude.begin(), magnitude.end());
+        return peak / (std::accumulate(magnitude.begin(), magnitude.end(), 0.0) / magnitude.size());
+    };
+    const auto& real = structure->spectrum;
+    const std::size_t peak =
+        std::max_element(real.meanMagnitude.begin(), real.meanMagnitude.end()) -
+        real.meanMagnitude.begin();
+    EXPECT_NEAR(real.frequency[peak], 1.0 / 50, 1.0 / 256);  // 200 rows padded to 256
+    EXPECT_GT(peakiness(real.meanMagnitude),
+              3 * peakiness(structure->shuffledSpectrum.meanMagnitude));
+}
+
+TEST(TableStructureTest, ShuffledOrderIsAPermutationFixedBySeed) {
+    const auto order = shuffledOrder(1000, 5);
+    auto sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i) EXPECT_EQ(sorted[i], i);
+    EXPECT_EQ(order, shuffledOrder(1000, 5));
+    EXPECT_NE(order, shuffledOrder(1000, 6));
+}
+
+TEST(TableStructureTest, BadTablesAreRefused) {
+    Matrix table(4, 3, 1.0);
+    table(2, 1) = NAN;
+    auto nan = analyzeTableStructure(table, {});
+    ASSERT_FALSE(nan);
+    EXPECT_EQ(nan.error().message, "the table holds a non-finite value at row 2, dimension 1");
+    auto empty = analyzeTableStructure(Matrix(), {});
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.error().message, "the table is empty");
+    auto large = analyzeTableStructure(Matrix(5000, 5000), {});
+    ASSERT_FALSE(large);
+    EXPECT_EQ(large.error().message,
+              "the table has 5000 x 5000 values, over the structure analysis cap of 16777216 "
+              "(crop rows or dimensions first)");
+    StructureOptions options;
+    options.components = 0;
+    auto components = analyzeTableStructure(Matrix(3, 3), options);
+    ASSERT_FALSE(components);
+    EXPECT_EQ(components.error().message, "components must be 1..64 (got 0)");
+}
+
+}  // namespace
+}  // namespace poslab

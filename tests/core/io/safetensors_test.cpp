@@ -1,0 +1,439 @@
+#include "poslab/io/safetensors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+// ---- Building safetensors files byte by byte, following the format description in the
+// huggingface/safetensors README: u64 little-endian header length, JSON header, byte buffer.
+
+struct RawTensor {
+    std::string name, dtype, shape;  // shape as JSON: "[2, 3]"
+    std::string bytes;
+};
+
+std::string le64(std::uint64_t value) {
+    std::string out(8, '\0');
+    for (int i = 0; i < 8; ++i) out[i] = char((value >> (8 * i)) & 0xFF);
+    return out;
+}
+template <class T>
+std::string bytesOf(const std::vector<T>& values) {
+    std::string out(values.size() * sizeof(T), '\0');
+    std::memcpy(out.data(), values.data(), out.size());
+    return out;
+}
+std::string fileFromHeader(const std::string& header, const std::string& data) {
+    return le64(header.size()) + header + data;
+}
+// Offsets laid out one after another, as safetensors.torch.save_file writes them.
+std::string safetensorsFile(const std::vector<RawTensor>& tensors, const std::string& metadata = "",
+                            std::size_t trailingSpaces = 0) {
+    std::string header = "{", data;
+    if (!metadata.empty()) header += "\"__metadata__\":" + metadata;
+    for (const RawTensor& t : tensors) {
+        if (header.size() > 1) header += ",";
+        header += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":" + t.shape +
+                  ",\"data_offsets\":[" + std::to_string(data.size()) + "," +
+                  std::to_string(data.size() + t.bytes.size()) + "]}";
+        data += t.bytes;
+    }
+    header += "}" + std::string(trailingSpaces, ' ');
+    return fileFromHeader(header, data);
+}
+
+class TempDir {
+  public:
+    TempDir() {
+        path_ =
+            std::filesystem::temp_directory_path() /
+            ("poslab_safetensors_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
+        std::filesystem::create_directories(path_);
+    }
+    ~TempDir() { std::filesystem::remove_all(path_); }
+    std::string write(const std::string& name, const std::string& bytes) const {
+        const auto file = path_ / name;
+        std::ofstream(file, std::ios::binary) << bytes;
+        return file.string();
+    }
+
+  private:
+    static inline int counter_ = 0;
+    std::filesystem::path path_;
+};
+
+// ---- 16-bit floats: values whose bit patterns are fixed by IEEE 754 and bfloat16's definition
+
+TEST(SafetensorsTest, HalfDecodesKnownPatterns) {
+    EXPECT_EQ(halfToDouble(0x3C00), 1.0);
+    EXPECT_EQ(halfToDouble(0xC100), -2.5);
+    EXPECT_EQ(halfToDouble(0x7BFF), 65504.0);                      // largest finite half
+    EXPECT_EQ(halfToDouble(0x0001), std::ldexp(1.0, -24));         // smallest subnormal
+    EXPECT_EQ(halfToDouble(0x03FF), 1023 * std::ldexp(1.0, -24));  // largest subnormal
+    EXPECT_EQ(halfToDouble(0x0400), std::ldexp(1.0, -14));         // smallest normal
+    EXPECT_EQ(halfToDouble(0x3555), 1365.0 / 4096.0);              // 0.333251953125
+    EXPECT_TRUE(std::signbit(halfToDouble(0x8000)));
+    EXPECT_EQ(halfToDouble(0x7C00), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(halfToDouble(0xFC00), -std::numeric_limits<double>::infinity());
+    EXPECT_TRUE(std::isnan(halfToDouble(0x7E00)));
+    EXPECT_TRUE(std::isnan(halfToDouble(0x7C01)));
+}
+
+TEST(SafetensorsTest, Bfloat16DecodesKnownPatterns) {
+    EXPECT_EQ(bfloat16ToDouble(0x3F80), 1.0);
+    EXPECT_EQ(bfloat16ToDouble(0xC020), -2.5);
+    EXPECT_EQ(bfloat16ToDouble(0x4049), 3.140625);                    // pi rounded to 8 bits
+    EXPECT_EQ(bfloat16ToDouble(0x0001), std::ldexp(1.0, -133));       // smallest subnormal
+    EXPECT_EQ(bfloat16ToDouble(0x7F7F), std::ldexp(255.0, 127 - 7));  // largest finite
+    EXPECT_EQ(bfloat16ToDouble(0x7F80), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(bfloat16ToDouble(0xFF80), -std::numeric_limits<double>::infinity());
+    EXPECT_TRUE(std::isnan(bfloat16ToDouble(0x7FC0)));
+}
+
+// ---- Reading every dtype
+
+TEST(SafetensorsTest, ReadsEveryFloatDtypeExactly) {
+    const std::vector<double> f64{1.5, -0.1, 1e300, 4.9e-324, 0.0, -7.0};
+    const std::vector<float> f32{1.5f, -0.1f, 3.4e38f, 1.4e-45f, 0.0f, -7.0f};
+    const std::vector<std::uint16_t> f16{0x3C00, 0xC100, 0x7BFF, 0x0001, 0x7C00, 0x3555};
+    const std::vector<std::uint16_t> bf16{0x3F80, 0xC020, 0x4049, 0x0001, 0xFF80, 0x7F7F};
+    const std::string bytes = safetensorsFile({{"a.f64", "F64", "[2, 3]", bytesOf(f64)},
+                                               {"b.f32", "F32", "[3, 2]", bytesOf(f32)},
+                                               {"c.f16", "F16", "[2, 3]", bytesOf(f16)},
+                                               {"d.bf16", "BF16", "[6]", bytesOf(bf16)}});
+    TempDir dir;
+    const std::string path = dir.write("all.safetensors", bytes);
+
+    auto list = listTensors(path);
+    ASSERT_TRUE(list) << list.error().message;
+    ASSERT_EQ(list->size(), 4u);
+    EXPECT_EQ((*list)[0].name, "a.f64");  // header order kept
+    EXPECT_EQ((*list)[3].name, "d.bf16");
+    EXPECT_EQ((*list)[2].dtype, SafetensorsDtype::F16);
+    EXPECT_EQ((*list)[1].shape, (std::vector<std::uint64_t>{3, 2}));
+
+    auto a = readTensor(path, "a.f64");
+    ASSERT_TRUE(a) << a.error().message;
+    ASSERT_EQ(a->rows, 2u);
+    ASSERT_EQ(a->cols, 3u);
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(a->values[k], f64[k]);
+
+    auto b = readTensor(path, "b.f32");
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_EQ(b->rows, 3u);
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(b->values[k], double(f32[k]));
+
+    auto c = readTensor(path, "c.f16");
+    ASSERT_TRUE(c) << c.error().message;
+    const std::vector<double> halfValues{1.0,      -2.5,           65504.0, std::ldexp(1.0, -24),
+                                         INFINITY, 1365.0 / 4096.0};
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(c->values[k], halfValues[k]);
+
+    auto d = readTensor(path, "d.bf16");
+    ASSERT_TRUE(d) << d.error().message;
+    EXPECT_EQ(d->rows, 1u);  // 1-D becomes one row
+    EXPECT_EQ(d->cols, 6u);
+    const std::vector<double> bfValues{
+        1.0, -2.5, 3.140625, std::ldexp(1.0, -133), -INFINITY, std::ldexp(255.0, 120)};
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(d->values[k], bfValues[k]);
+
+    // The in-memory reader agrees.
+    auto memory = parseSafetensorsTensor(bytes, "c.f16");
+    ASSERT_TRUE(memory);
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(memory->values[k], halfValues[k]);
+}
+
+TEST(SafetensorsTest, MetadataAndTrailingSpacesAreAccepted) {
+    const std::vector<float> values{1, 2, 3, 4};
+    const std::string bytes = safetensorsFile({{"wpe.weight", "F32", "[2, 2]", bytesOf(values)}},
+                                              "{\"format\":\"pt\",\"note\":\"h\\u00e9\"}", 7);
+    auto header = parseSafetensors(bytes, "m.safetensors");
+    ASSERT_TRUE(header) << header.error().message;
+    ASSERT_EQ(header->metadata.size(), 2u);
+    EXPECT_EQ(header->metadata[0].first, "format");
+    EXPECT_EQ(header->metadata[0].second, "pt");
+    EXPECT_EQ(header->metadata[1].second, "h\xC3\xA9");
+    ASSERT_EQ(header->tensors.size(), 1u);
+    auto table = parseSafetensorsTensor(bytes, "wpe.weight");
+    ASSERT_TRUE(table);
+    EXPECT_EQ(table->values, (std::vector<double>{1, 2, 3, 4}));
+}
+
+TEST(SafetensorsTest, NonFloatTensorsListButDoNotRead) {
+    const std::vector<std::int64_t> ids{0, 1, 2, 3};
+    const std::vector<float> table{0.5f, 0.25f};
+    const std::string bytes = safetensorsFile(
+        {{"embeddings.position_ids", "I64", "[1, 4]", bytesOf(ids)},
+         {"embeddings.position_embeddings.weight", "F32", "[2, 1]", bytesOf(table)}});
+    auto header = parseSafetensors(bytes, "bert.safetensors");
+    ASSERT_TRUE(header) << header.error().message;
+    EXPECT_EQ(header->tensors[0].dtype, SafetensorsDtype::I64);
+    auto ids_ = parseSafetensorsTensor(bytes, "embeddings.position_ids", "bert.safetensors");
+    ASSERT_FALSE(ids_);
+    EXPECT_EQ(ids_.error().message,
+              "bert.safetensors: tensor 'embeddings.position_ids': dtype I64 is not a float table "
+              "(PosLab reads F64, F32, F16 and BF16)");
+    auto found = findPositionTable(*header, "bert.safetensors");
+    ASSERT_TRUE(found);
+    EXPECT_EQ(*found, "embeddings.position_embeddings.weight");
+}
+
+// ---- Malformed files: each refused with one line naming the file and the problem
+
+struct MalformedCase {
+    const char* label;
+    std::string bytes;
+    std::string message;  // the whole expected message after "bad.safetensors: "
+};
+
+std::string f32x(std::size_t count) {
+    return std::string(count * 4, '\0');
+}
+
+std::vector<MalformedCase> malformedCases() {
+    const std::string ok = ",\"data_offsets\":[0,8]}}";
+    return {
+        {"Short", std::string("\x05\x00\x00", 3),
+         "truncated: 3 bytes, shorter than the 8-byte header length"},
+        {"LengthPastEnd", le64(100) + "{}",
+         "header length 100 is larger than the file (2 bytes follow the length)"},
+        {"LengthOverLimit", le64(100'000'001) + "{}",
+         "header length 100000001 exceeds the 100000000-byte limit"},
+        {"NotUtf8", fileFromHeader("{\"a\xFF\":1}", ""),
+         "header is not valid UTF-8 (byte 3 of the header)"},
+        {"OverlongUtf8", fileFromHeader("{\"\xC0\xAF\":1}", ""),
+         "header is not valid UTF-8 (byte 2 of the header)"},
+        {"NotAnObject", fileFromHeader("[1, 2]", ""),
+         "header is not a JSON object (it must start with '{')"},
+        {"NotJson", fileFromHeader("{\"a\": }", ""),
+         "header is not valid JSON: parse error at line 1, column 7: syntax error while "
+         "parsing value - unexpected '}'; expected '[', '{', or a literal"},
+        {"EntryNotObject", fileFromHeader("{\"t\": 3}", ""),
+         "tensor 't': expected an object, got 3"},
+        {"NoDtype", fileFromHeader("{\"t\":{\"shape\":[2]" + ok, f32x(2)),
+         "tensor 't': has no \"dtype\""},
+        {"DtypeNotString", fileFromHeader("{\"t\":{\"dtype\":4,\"shape\":[2]" + ok, f32x(2)),
+         "tensor 't': \"dtype\" must be a string, got 4"},
+        {"UnknownDtype", fileFromHeader("{\"t\":{\"dtype\":\"F128\",\"shape\":[2]" + ok, f32x(2)),
+         "tensor 't': unknown dtype 'F128' (the safetensors spec names BOOL, U8, I8, F8_E5M2, "
+         "F8_E4M3, F8_E8M0, I16, U16, F16, BF16, I32, U32, F32, I64, U64, F64, C64, F4, F6_E2M3, "
+         "F6_E3M2)"},
+        {"NoShape", fileFromHeader("{\"t\":{\"dtype\":\"F32\"" + ok, f32x(2)),
+         "tensor 't': has no \"shape\""},
+        {"NegativeShape", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[-2]" + ok, f32x(2)),
+         "tensor 't': \"shape\" must hold non-negative integers, got [-2]"},
+        {"FractionalShape",
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2.5]" + ok, f32x(2)),
+         "tensor 't': \"shape\" must hold non-negative integers, got [2.5]"},
+        {"ShapeOverflow",
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296]" + ok,
+                        f32x(2)),
+         "tensor 't': shape [4294967296, 4294967296] has more than 2^64 elements"},
+        {"BitsOverflow",
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[4294967296,1073741824]" + ok,
+                        f32x(2)),
+         "tensor 't': shape [4294967296, 1073741824] of F32 needs more than 2^64 bits"},
+        {"NoOffsets", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2]}}", f32x(2)),
+         "tensor 't': has no \"data_offsets\""},
+        {"OneOffset",
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8]}}", f32x(2)),
+         "tensor 't': \"data_offsets\" must be [begin, end], two non-negative integers, got [8]"},
+        {"EndBeforeBegin",
+         fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[8,0]}}",
+                        f32x(2)),
+         "tensor 't': data_offsets [8, 0] end before they begin"},
+        {"WrongSize", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2,3]" + ok, f32x(2)),
+         "tensor 't': data_offsets [0, 8) hold 8 bytes, shape [2, 3] of F32 needs 24"},
+        {"PastEnd", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2]" + ok, f32x(1)),
+         "tensor 't': data_offsets end at 8, past the end of the file (4 data bytes)"},
+        {"Overlap",
+         fileFromHeader("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+                        "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}",
+                        f32x(3)),
+         "tensors 'a' and 'b' overlap (bytes 4 to 8)"},
+        {"Hole",
+         fileFromHeader("{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+                        "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}",
+                        f32x(3)),
+         "data bytes 4 to 8 belong to no tensor (the spec forbids holes)"},
+        {"Trailing", fileFromHeader("{\"t\":{\"dtype\":\"F32\",\"shape\":[2]" + ok, f32x(3)),
+         "4 bytes after the last tensor belong to no tensor (the spec forbids trailing data)"},
+        {"MetadataNotStrings", fileFromHeader("{\"__metadata__\":{\"a\":1}}", ""),
+         "\"__metadata__\" value of 'a' must be a string, got 1"},
+    };
+}
+
+class SafetensorsMalformedTest : public testing::TestWithParam<MalformedCase> {};
+
+TEST_P(SafetensorsMalformedTest, IsRefusedWithOneLine) {
+    const MalformedCase& c = GetParam();
+    TempDir dir;
+    const std::string path = dir.write("bad.safetensors", c.bytes);
+    auto header = readSafetensorsHeader(path);
+    ASSERT_FALSE(header);
+    EXPECT_EQ(header.error().message, path + ": " + c.message);
+    auto memory = parseSafetensors(c.bytes, "bad.safetensors");
+    ASSERT_FALSE(memory);
+    EXPECT_EQ(memory.error().message, "bad.safetensors: " + c.message);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, SafetensorsMalformedTest, testing::ValuesIn(malformedCases()),
+                         [](const auto& info) { return std::string(info.param.label); });
+
+TEST(SafetensorsTest, TablesMustBeOneOrTwoDimensional) {
+    TempDir dir;
+    const std::string path = dir.write(
+        "t.safetensors", safetensorsFile({{"three", "F32", "[1, 2, 1]", f32x(2)},
+                                          {"empty", "F32", "[0, 4]", ""},
+                                          {"scalar", "F32", "[]", f32x(1)},
+                                          {"huge", "F32", "[0, 4294967296, 4294967296]", ""}}));
+    auto three = readTensor(path, "three");
+    ASSERT_FALSE(three);
+    EXPECT_EQ(three.error().message, path +
+                                         ": tensor 'three': expected a 1-D or 2-D tensor "
+                                         "(positions x dimensions), got shape [1, 2, 1]");
+    auto empty = readTensor(path, "empty");
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.error().message, path + ": tensor 'empty': the tensor is empty (shape [0, 4])");
+    auto scalar = readTensor(path, "scalar");
+    ASSERT_FALSE(scalar);
+    EXPECT_NE(scalar.error().message.find("got shape []"), std::string::npos);
+    auto missing = readTensor(path, "nope");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().message, path + ": no tensor named 'nope'");
+}
+
+TEST(SafetensorsTest, OverTheMemoryCapIsRefused) {
+    // 2^31 x 4 doubles = 64 GiB, over the 4 GiB hard cap: refused from the header alone (the
+    // file is sparse, so it takes no disk).
+    TempDir dir;
+    const std::uint64_t bytes = (std::uint64_t(1) << 31) * 4 * 8;
+    const std::string header =
+        "{\"t\":{\"dtype\":\"F64\",\"shape\":[2147483648,4],"
+        "\"data_offsets\":[0," +
+        std::to_string(bytes) + "]}}";
+    const std::string path = dir.write("huge.safetensors", fileFromHeader(header, ""));
+    std::filesystem::resize_file(path, 8 + header.size() + bytes);  // sparse: no disk used
+    auto table = readTensor(path, "t");
+    ASSERT_FALSE(table);
+    EXPECT_EQ(table.error().message.rfind(
+                  path + ": tensor 't' of 2147483648 x 4 values exceeds the memory cap", 0),
+              0u)
+        << table.error().message;
+}
+
+// ---- The position table and the offsets
+
+TEST(SafetensorsTest, FindsThePositionTableAtANameBoundary) {
+    EXPECT_TRUE(isPositionTableName("transformer.wpe.weight"));
+    EXPECT_TRUE(isPositionTableName("wpe.weight"));
+    EXPECT_TRUE(isPositionTableName("model.decoder.embed_positions.weight"));
+    EXPECT_TRUE(isPositionTableName("roberta.embeddings.position_embeddings.weight"));
+    EXPECT_FALSE(isPositionTableName("transformer.xwpe.weight"));
+    EXPECT_FALSE(isPositionTableName("transformer.wte.weight"));
+
+    const std::string bytes =
+        safetensorsFile({{"transformer.wte.weight", "F32", "[1, 2]", f32x(2)},
+                         {"transformer.xwpe.weight", "F32", "[1, 2]", f32x(2)},
+                         {"transformer.wpe.weight", "F32", "[3, 2]", f32x(6)},
+                         {"other.wpe.weight", "F32", "[1, 2]", f32x(2)}});
+    auto header = parseSafetensors(bytes, "gpt2.safetensors");
+    ASSERT_TRUE(header);
+    auto found = findPositionTable(*header, "gpt2.safetensors");
+    ASSERT_TRUE(found);
+    EXPECT_EQ(*found, "transformer.wpe.weight");  // the first in header order
+
+    auto none = safetensorsFile({{"a", "F32", "[1]", f32x(1)}, {"b", "F32", "[1]", f32x(1)}});
+    auto noneHeader = parseSafetensors(none, "x.safetensors");
+    ASSERT_TRUE(noneHeader);
+    auto missing = findPositionTable(*noneHeader, "x.safetensors");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().message,
+              "x.safetensors: no tensor named like a position table (*wpe.weight, "
+              "*position_embeddings.weight, *embed_positions.weight, ...) among 2 tensors (a, b)");
+}
+
+TEST(SafetensorsTest, OffsetsFollowTheModelType) {
+    // OPTLearnedPositionalEmbedding: offset 2 whatever the pad token.
+    auto opt = positionOffsetFromConfig(R"({"model_type": "opt", "pad_token_id": 1})");
+    ASSERT_TRUE(opt);
+    EXPECT_EQ(opt->rowsToDrop, 2);
+    EXPECT_EQ(opt->note, "opt stores position p in row p + 2: the first 2 rows dropped");
+    // RoBERTa: positions count from padding_idx + 1.
+    auto roberta = positionOffsetFromConfig(R"({"model_type": "roberta", "pad_token_id": 1})");
+    ASSERT_TRUE(roberta);
+    EXPECT_EQ(roberta->rowsToDrop, 2);
+    auto xlmr = positionOffsetFromConfig(R"({"model_type": "xlm-roberta", "pad_token_id": 5})");
+    ASSERT_TRUE(xlmr);
+    EXPECT_EQ(xlmr->rowsToDrop, 6);
+    EXPECT_EQ(xlmr->note,
+              "xlm-roberta counts positions from pad_token_id + 1 = 6: the first 6 rows dropped");
+    auto underscore = positionOffsetFromConfig(R"({"model_type": "xlm_roberta"})");
+    ASSERT_TRUE(underscore);
+    EXPECT_EQ(underscore->rowsToDrop, 2);
+    auto gpt2 = positionOffsetFromConfig(R"({"model_type": "gpt2", "pad_token_id": null})");
+    ASSERT_TRUE(gpt2);
+    EXPECT_EQ(gpt2->rowsToDrop, 0);
+    EXPECT_EQ(gpt2->note, "gpt2: row i is position i");
+    auto bert = positionOffsetFromConfig(R"({"model_type": "bert", "pad_token_id": 0})");
+    ASSERT_TRUE(bert);
+    EXPECT_EQ(bert->rowsToDrop, 0);
+
+    auto bad = positionOffsetFromConfig(R"({"model_type": "roberta", "pad_token_id": -3})");
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().message, "pad_token_id must be an integer 0..1000000 (got -3)");
+}
+
+TEST(SafetensorsTest, LoadPositionTableDropsTheOffsetRows) {
+    TempDir dir;
+    std::vector<float> rows;
+    for (int r = 0; r < 5; ++r) rows.insert(rows.end(), {float(r), float(10 * r)});
+    const std::string path =
+        dir.write("model.safetensors",
+                  safetensorsFile(
+                      {{"model.decoder.embed_tokens.weight", "F32", "[1, 2]", f32x(2)},
+                       {"model.decoder.embed_positions.weight", "F32", "[5, 2]", bytesOf(rows)}}));
+    auto noConfig = loadPositionTable(path);
+    ASSERT_TRUE(noConfig) << noConfig.error().message;
+    EXPECT_EQ(noConfig->table.rows, 5u);
+    EXPECT_EQ(noConfig->offset.rowsToDrop, 0);
+
+    dir.write("config.json", R"({"model_type": "opt", "pad_token_id": 1})");
+    auto opt = loadPositionTable(path);
+    ASSERT_TRUE(opt) << opt.error().message;
+    EXPECT_EQ(opt->tensor, "model.decoder.embed_positions.weight");
+    ASSERT_EQ(opt->table.rows, 3u);
+    EXPECT_EQ(opt->table(0, 0), 2.0);  // position 0 is row 2
+    EXPECT_EQ(opt->table(2, 1), 40.0);
+
+    dir.write("config.json", R"({"model_type": "roberta", "pad_token_id": 4})");
+    auto tooFew = loadPositionTable(path);
+    ASSERT_FALSE(tooFew);
+    EXPECT_EQ(tooFew.error().message,
+              path +
+                  ": tensor 'model.decoder.embed_positions.weight': 5 rows, but roberta counts "
+                  "positions from pad_token_id + 1 = 5: the first 5 rows dropped");
+
+    dir.write("config.json", "{not json");
+    auto badConfig = loadPositionTable(path);
+    ASSERT_FALSE(badConfig);
+    EXPECT_EQ(badConfig.error().message.rfind(
+                  (std::filesystem::path(path).parent_path() / "config.json").string() +
+                      ": config is not valid JSON",
+                  0),
+              0u);
+}
+
+}  // namespace
+}  // namespace poslab

@@ -1,0 +1,161 @@
+#include "poslab/views/learned_structure_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+bool hasText(const Figure& figure, const std::string& fragment) {
+    for (const FigureItem& item : figure.items) {
+        if (auto* text = std::get_if<TextItem>(&item)) {
+            if (text->text.find(fragment) != std::string::npos) return true;
+        }
+    }
+    return false;
+}
+
+template <class Item>
+std::vector<const Item*> itemsOf(const Figure& figure) {
+    std::vector<const Item*> found;
+    for (const FigureItem& item : figure.items) {
+        if (auto* typed = std::get_if<Item>(&item)) found.push_back(typed);
+    }
+    return found;
+}
+
+// The paper's interleaved sinusoidal table, written out.
+Matrix sinusoidalTable(int rows, int d) {
+    Matrix table(rows, d);
+    for (int p = 0; p < rows; ++p) {
+        for (int i = 0; i < d / 2; ++i) {
+            const double angle = p / std::pow(10000.0, 2.0 * i / d);
+            table(p, 2 * i) = std::sin(angle);
+            table(p, 2 * i + 1) = std::cos(angle);
+        }
+    }
+    return table;
+}
+
+TEST(LearnedStructureFiguresTest, HoldsEveryPlotWithItsTitle) {
+    LearnedStructureOptions options;
+    options.source = "sinusoidal test table";
+    options.components = 8;
+    auto figure = learnedStructureFigure(sinusoidalTable(100, 32), options, 1500, 900, darkTheme());
+    ASSERT_TRUE(figure) << figure.error().message;
+    for (const char* title :
+         {"Structure of sinusoidal test table (100 positions x 32 dims)",
+          "explained variance per component", "principal components against position",
+          "PC1 vs PC2, coloured by position", "mean spectrum over dimensions",
+          "dominant frequency per dimension vs sinusoidal", "rows shuffled (seed 1)",
+          "position index", "PC1 (lag-1 r", "sinusoidal, base 10000", "rows shuffled"}) {
+        EXPECT_TRUE(hasText(*figure, title)) << title;
+    }
+    EXPECT_TRUE(hasText(*figure, "PCA of 100 positions x 32 dims"));  // the analysis note
+}
+
+TEST(LearnedStructureFiguresTest, OneDotPerPositionInEachTrajectory) {
+    const int rows = 150;
+    auto figure = learnedStructureFigure(sinusoidalTable(rows, 16), {}, 1500, 900, paperTheme());
+    ASSERT_TRUE(figure);
+    const auto dots = itemsOf<CircleItem>(*figure);
+    // The dominant-frequency series has markers too (16 dims: one dot each); the rest are the
+    // two trajectories.
+    ASSERT_EQ(dots.size(), std::size_t(2 * rows + 16));
+    // The first trajectory's dots run through the position colormap: first and last position.
+    std::vector<const CircleItem*> coloured;
+    for (const CircleItem* dot : dots) {
+        if (dot->radius == 3.f && dot->fill == sampleColormap(ColormapId::Viridis, 0.0)) {
+            coloured.push_back(dot);
+        }
+    }
+    EXPECT_EQ(coloured.size(), 2u);  // position 0, once in each trajectory
+}
+
+TEST(LearnedStructureFiguresTest, HasAColourBarPerTrajectoryForThePositionIndex) {
+    const int rows = 64;
+    auto figure = learnedStructureFigure(sinusoidalTable(rows, 16), {}, 1500, 900, darkTheme());
+    ASSERT_TRUE(figure);
+    int bars = 0;
+    for (const HeatmapItem* heatmap : itemsOf<HeatmapItem>(*figure)) {
+        if (heatmap->colormap == ColormapId::Viridis && heatmap->values->cols == 1) ++bars;
+    }
+    EXPECT_EQ(bars, 2);
+    // Its ticks are position indices up to rows - 1.
+    EXPECT_TRUE(hasText(*figure, "60"));
+}
+
+TEST(LearnedStructureFiguresTest, ExplainedVarianceBarsMatchTheAnalysis) {
+    // A table whose rows lie on a circle: two bars of 50% each and nothing after them.
+    const int rows = 40;
+    Matrix table(rows, 4);
+    for (int p = 0; p < rows; ++p) {
+        table(p, 0) = std::cos(2 * kPi * p / rows);
+        table(p, 1) = std::sin(2 * kPi * p / rows);
+    }
+    LearnedStructureOptions options;
+    options.components = 4;
+    Figure figure = emptyFigure(1500, 900, darkTheme());
+    const LearnedStructureLayout layout = learnedStructureLayout({0, 0, 1500, 900});
+    StructureOptions analysis;
+    analysis.components = 4;
+    auto structure = analyzeTableStructure(table, analysis);
+    ASSERT_TRUE(structure);
+    LearnedStructureFrames frames;
+    drawLearnedStructureFigure(figure, layout, options, *structure, darkTheme(), &frames);
+    std::vector<const RectItem*> bars;
+    for (const RectItem* rect : itemsOf<RectItem>(figure)) {
+        if (rect->fill == seriesColor(0) &&
+            layout.variance.contains({rect->box.x + 1, rect->box.y + 1})) {
+            bars.push_back(rect);
+        }
+    }
+    ASSERT_EQ(bars.size(), 4u);
+    const float fifty = frames.variance.toPixel(1, 50).y, zero = frames.variance.toPixel(1, 0).y;
+    EXPECT_NEAR(bars[0]->box.y, fifty, 0.01);
+    EXPECT_NEAR(bars[1]->box.y, fifty, 0.01);
+    EXPECT_NEAR(bars[2]->box.height, 0, 0.01);
+    EXPECT_NEAR(bars[0]->box.bottom(), zero, 0.01);
+    EXPECT_TRUE(hasText(figure, "components 1-3: 100.0% of 4"));
+}
+
+TEST(LearnedStructureFiguresTest, ManyPositionsAreThinnedToThePointCap) {
+    auto figure = learnedStructureFigure(sinusoidalTable(5000, 8), {}, 1500, 900, darkTheme());
+    ASSERT_TRUE(figure);
+    const auto dots = itemsOf<CircleItem>(*figure);
+    // 5000 positions at a stride of 3: 1667 dots per trajectory, plus 8 frequency markers.
+    EXPECT_EQ(dots.size(), std::size_t(2 * 1667 + 8));
+}
+
+TEST(LearnedStructureFiguresTest, BadInputIsAOneLineError) {
+    Matrix table = sinusoidalTable(10, 4);
+    table(3, 2) = INFINITY;
+    auto nonFinite = learnedStructureFigure(table, {}, 800, 600, darkTheme());
+    ASSERT_FALSE(nonFinite);
+    EXPECT_EQ(nonFinite.error().message,
+              "the table holds a non-finite value at row 3, dimension 2");
+    LearnedStructureOptions options;
+    options.sinusoidalBase = 1;
+    auto base = learnedStructureFigure(sinusoidalTable(10, 4), options, 800, 600, darkTheme());
+    ASSERT_FALSE(base);
+    EXPECT_EQ(base.error().message, "sinusoidal base must be a finite number > 1 (got 1)");
+    options = {};
+    options.components = 65;
+    auto components =
+        learnedStructureFigure(sinusoidalTable(10, 4), options, 800, 600, darkTheme());
+    ASSERT_FALSE(components);
+    EXPECT_EQ(components.error().message, "components must be 1..64 (got 65)");
+    auto size = learnedStructureFigure(sinusoidalTable(10, 4), {}, 10, 600, darkTheme());
+    ASSERT_FALSE(size);
+    EXPECT_EQ(size.error().message,
+              "figure size must be 200..16384 x 150..16384 pixels (got 10 x 600)");
+}
+
+}  // namespace
+}  // namespace poslab
