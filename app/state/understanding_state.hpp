@@ -10,6 +10,7 @@
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/views/understanding_figures.hpp"
+#include "state/enum_names.hpp"
 
 namespace poslab::ui {
 
@@ -35,6 +36,11 @@ struct SimilarityViewState {
 };
 
 enum class MeaningFigure { Terms, Orthogonality, AddVersusConcat };  // the figure tabs
+inline constexpr EnumNames<MeaningFigure, 3> kMeaningFigureNames{
+    "figure",
+    {{{MeaningFigure::Terms, "terms"},
+      {MeaningFigure::Orthogonality, "near-orthogonality"},
+      {MeaningFigure::AddVersusConcat, "add-vs-concat"}}}};
 
 struct MeaningViewState {
     MeaningParams params;    // the sequence: words + positions
@@ -45,6 +51,10 @@ struct MeaningViewState {
 };
 
 enum class IntuitionFigure { BinaryClock, LinearShift };
+inline constexpr EnumNames<IntuitionFigure, 2> kIntuitionFigureNames{
+    "figure",
+    {{{IntuitionFigure::BinaryClock, "binary-clock"},
+      {IntuitionFigure::LinearShift, "linear-shift"}}}};
 
 struct IntuitionViewState {
     IntuitionFigure figure = IntuitionFigure::BinaryClock;
@@ -57,6 +67,8 @@ struct ExtrapolationViewState {
 };
 
 enum class CompareMode { AllEncodings, RopeAB };
+inline constexpr EnumNames<CompareMode, 2> kCompareModeNames{
+    "mode", {{{CompareMode::AllEncodings, "all"}, {CompareMode::RopeAB, "rope-ab"}}}};
 
 struct RopeSideState {       // one side of the A/B comparison
     bool useConfig = false;  // true: read configPath (a Hugging Face config.json)
