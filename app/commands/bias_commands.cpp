@@ -9,6 +9,7 @@
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/bias_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::cli {
 
@@ -22,7 +23,7 @@ Status require(const ArgMap& args, const std::string& name, const std::string& v
 // ---- ALiBi
 
 std::vector<OptionSpec> alibiBiasOptions() {
-    return {{"heads", "N", "number of heads, 1..128 (sets the slopes); required"},
+    return {{"heads", "N", ui::kAlibiHeadsRange.help("(sets the slopes); required")},
             {"head", "H", "which head's slope, 0..N-1 (fairseq's order); required"},
             {"seq-len", "L", "rows and columns, 1..1048576 within the memory cap; required"},
             {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"}};
@@ -195,7 +196,9 @@ void registerBiasCommands(CommandRegistry& registry) {
     // ---- Exports
     registry.exports.push_back(exportKind(
         "alibi-slopes", "N x 1: the slope of each head, one row per head in fairseq's order",
-        {{"heads", "N", "number of heads, 1..128; required"}},
+        {{"heads", "N",
+          std::string(ui::kAlibiHeadsRange.meaning) + ", " + ui::kAlibiHeadsRange.rangeText() +
+              "; required"}},
         [](const ArgMap& args) -> Result<Matrix> {
             if (auto s = require(args, "heads", "N"); !s) return s.error();
             auto heads = readWideInt(args, "heads", 8);
@@ -251,7 +254,7 @@ void registerBiasCommands(CommandRegistry& registry) {
 
     // ---- Renders
     std::vector<OptionSpec> alibiRender = {
-        {"heads", "N", "number of heads, 1..128 (default 8)"},
+        {"heads", "N", ui::kAlibiHeadsRange.help()},
         {"seq-len", "L", "rows and columns of each bias matrix, 1..1048576 (default 32)"},
         {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"},
         {"head", "H", "the head drawn large, 0..N-1 (default 0)"},
@@ -320,7 +323,7 @@ void registerBiasCommands(CommandRegistry& registry) {
                              "positions to show, may exceed the table to show "
                              "what is undefined, 1..1048576 (default: the table)"});
     learnedRender.push_back({"first-dimension", "K", "first dimension of the curves (default 0)"});
-    learnedRender.push_back({"curves", "C", "number of dimensions plotted, 1..8 (default 4)"});
+    learnedRender.push_back({"curves", "C", ui::kCurveCountRange.help()});
     registry.renders.push_back(renderView(
         "learned", "the table, cosine similarity between positions, dimensions against position",
         learnedRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -337,7 +340,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             }
             auto first = readWideInt(args, "first-dimension", 0);
             if (!first) return first.error();
-            auto curves = readWideInt(args, "curves", 4);
+            auto curves = readWideInt(args, "curves", ui::kCurveCountRange.fallback);
             if (!curves) return curves.error();
             options.positionsShown = *positions;
             options.firstCurveDimension = *first;

@@ -10,6 +10,7 @@
 #include "poslab/io/hf_config.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/understanding_figures.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::cli {
 
@@ -429,7 +430,8 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                  {"d-model", "D", "sinusoidal / learned width, 2..1024 (default 64)"},
                  {"head-dim", "D", "RoPE head dimension, even, 4..1024 (default 64)"},
                  {"base", "B", "RoPE base, > 1 (default 10000)"}},
-                biasSettingOptions("ALiBi heads, 1..128 (default 8)")),
+                biasSettingOptions("ALiBi heads, " + ui::kAlibiHeadsRange.rangeText() +
+                                   " (default 8)")),
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              ExtrapolationOptions o;
              OptionReader read(args);

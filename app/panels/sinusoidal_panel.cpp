@@ -7,6 +7,7 @@
 
 #include "poslab/base/limits.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -110,7 +111,8 @@ void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
     sectionHeader("Curves");
     sliderInt("first dimension", &view.firstCurveDimension, 0, std::max(0, p.dModel - 1),
               "The first of the dimensions plotted against position.");
-    sliderInt("dimensions", &view.curveCount, 1, 8, "How many consecutive dimensions to plot.");
+    sliderInt("dimensions", &view.curveCount, kCurveCountRange.low, kCurveCountRange.high,
+              "How many consecutive dimensions to plot.");
     sliderInt("positions", &view.curvePositions, 2, 65536, "Plot positions 0..N.", true);
 }
 

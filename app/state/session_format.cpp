@@ -20,6 +20,7 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/io/output_file.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::ui {
 
@@ -553,7 +554,7 @@ void fromJson(const json& object, SinusoidalViewState& view, Warnings& warnings)
         if (auto s = validateRanges(v.params); !s) return s;
         if (auto s = requireIntInRange("trainingLength", v.trainingLength, 1, kMaxSeqLen); !s)
             return s;
-        if (auto s = requireIntInRange("curveCount", v.curveCount, 1, 8); !s) return s;
+        if (auto s = kCurveCountRange.check(v.curveCount); !s) return s;
         if (auto s = requireIntInRange("curvePositions", v.curvePositions, 2, kMaxGuiSeqLen); !s)
             return s;
         return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0,
@@ -576,7 +577,7 @@ void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
 
 void fromJson(const json& object, AlibiViewState& view, Warnings& warnings) {
     readView(object, view, "alibi", warnings, [](const AlibiViewState& v) -> Status {
-        if (auto s = requireIntInRange("heads", v.heads, 1, 128); !s) return s;
+        if (auto s = kAlibiHeadsRange.check(v.heads); !s) return s;
         if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
         if (auto s = requireIntInRange("enlargedHead", v.enlargedHead, 0, v.heads - 1); !s)
             return s;
@@ -622,7 +623,7 @@ void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
         if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
         if (auto s = requireIntInRange("positionsShown", v.positionsShown, 1, kMaxGuiSeqLen); !s)
             return s;
-        if (auto s = requireIntInRange("curveCount", v.curveCount, 1, 8); !s) return s;
+        if (auto s = kCurveCountRange.check(v.curveCount); !s) return s;
         return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0, v.dModel - 1);
     });
 }
