@@ -5,35 +5,16 @@
 #include <memory>
 
 #include "commands/commands.hpp"
+#include "commands/option_reader.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/alibi_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::cli {
 
 namespace {
-
-// An integer option as an int. Values far outside every valid range are refused here so they
-// never wrap around; the precise range check (and its message) belongs to core's validate().
-Result<int> intOption(const ArgMap& args, const std::string& name, int fallback) {
-    auto value = args.integer(name, fallback);
-    if (!value) return value.error();
-    if (*value < -(1LL << 30) || *value > (1LL << 30)) {
-        return Error{"--" + name + " is out of range (got " + std::to_string(*value) + ")"};
-    }
-    return int(*value);
-}
-
-Result<std::uint64_t> seedOption(const ArgMap& args, const std::string& name) {
-    auto value = args.integer(name, 0);
-    if (!value) return value.error();
-    if (*value < 0) {
-        return Error{"--" + name + " must be 0.." + std::to_string(LLONG_MAX) + " (got " +
-                     std::to_string(*value) + ")"};
-    }
-    return std::uint64_t(*value);
-}
 
 Status require(const ArgMap& args, const std::string& name, const std::string& valueName) {
     if (!args.has(name)) return Error{"--" + name + " " + valueName + " is required"};
@@ -43,7 +24,7 @@ Status require(const ArgMap& args, const std::string& name, const std::string& v
 // ---- ALiBi
 
 std::vector<OptionSpec> alibiBiasOptions() {
-    return {{"heads", "N", "number of heads, 1..128 (sets the slopes); required"},
+    return {{"heads", "N", ui::kAlibiHeadsRange.help("(sets the slopes); required")},
             {"head", "H", "which head's slope, 0..N-1 (fairseq's order); required"},
             {"seq-len", "L", "rows and columns, 1..1048576 within the memory cap; required"},
             {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"}};
@@ -51,19 +32,19 @@ std::vector<OptionSpec> alibiBiasOptions() {
 
 Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
     AlibiFigureOptions options;
-    auto heads = intOption(args, "heads", 8);
+    auto heads = readWideInt(args, "heads", 8);
     if (!heads) return heads.error();
-    auto length = intOption(args, "seq-len", 32);
+    auto length = readWideInt(args, "seq-len", 32);
     if (!length) return length.error();
-    auto head = intOption(args, "head", 0);
+    auto head = readWideInt(args, "head", 0);
     if (!head) return head.error();
-    auto query = intOption(args, "query", -1);
+    auto query = readWideInt(args, "query", -1);
     if (!query) return query.error();
-    auto keys = intOption(args, "preview-keys", 0);
+    auto keys = readWideInt(args, "preview-keys", 0);
     if (!keys) return keys.error();
     auto scale = args.number("content-scale", 0);
     if (!scale) return scale.error();
-    auto seed = seedOption(args, "content-seed");
+    auto seed = readSeed(args, "content-seed");
     if (!seed) return seed.error();
     options.heads = *heads;
     options.seqLen = *length;
@@ -96,11 +77,11 @@ std::vector<OptionSpec> t5Options() {
 
 Result<T5Params> readT5Params(const ArgMap& args, int defaultLength) {
     T5Params params;
-    auto length = intOption(args, "seq-len", defaultLength);
+    auto length = readWideInt(args, "seq-len", defaultLength);
     if (!length) return length.error();
-    auto buckets = intOption(args, "num-buckets", 32);
+    auto buckets = readWideInt(args, "num-buckets", 32);
     if (!buckets) return buckets.error();
-    auto distance = intOption(args, "max-distance", 128);
+    auto distance = readWideInt(args, "max-distance", 128);
     if (!distance) return distance.error();
     params.seqLen = *length;
     params.numBuckets = *buckets;
@@ -167,11 +148,11 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
         if (auto s = require(args, "d-model", "D"); !s) return s.error();
     }
     LearnedParams params;
-    auto length = intOption(args, "seq-len", 512);
+    auto length = readWideInt(args, "seq-len", 512);
     if (!length) return length.error();
-    auto d = intOption(args, "d-model", 64);
+    auto d = readWideInt(args, "d-model", 64);
     if (!d) return d.error();
-    auto seed = seedOption(args, "seed");
+    auto seed = readSeed(args, "seed");
     if (!seed) return seed.error();
     auto std = args.number("std", 0.02);
     if (!std) return std.error();
@@ -216,10 +197,12 @@ void registerBiasCommands(CommandRegistry& registry) {
     // ---- Exports
     registry.exports.push_back(exportKind(
         "alibi-slopes", "N x 1: the slope of each head, one row per head in fairseq's order",
-        {{"heads", "N", "number of heads, 1..128; required"}},
+        {{"heads", "N",
+          std::string(ui::kAlibiHeadsRange.meaning) + ", " + ui::kAlibiHeadsRange.rangeText() +
+              "; required"}},
         [](const ArgMap& args) -> Result<Matrix> {
             if (auto s = require(args, "heads", "N"); !s) return s.error();
-            auto heads = intOption(args, "heads", 8);
+            auto heads = readWideInt(args, "heads", 8);
             if (!heads) return heads.error();
             AlibiParams params;
             params.heads = *heads;
@@ -238,11 +221,11 @@ void registerBiasCommands(CommandRegistry& registry) {
                 if (auto s = require(args, name, value); !s) return s.error();
             }
             AlibiParams params;
-            auto heads = intOption(args, "heads", 8);
+            auto heads = readWideInt(args, "heads", 8);
             if (!heads) return heads.error();
-            auto head = intOption(args, "head", 0);
+            auto head = readWideInt(args, "head", 0);
             if (!head) return head.error();
-            auto length = intOption(args, "seq-len", 32);
+            auto length = readWideInt(args, "seq-len", 32);
             if (!length) return length.error();
             params.heads = *heads;
             params.head = *head;
@@ -272,7 +255,7 @@ void registerBiasCommands(CommandRegistry& registry) {
 
     // ---- Renders
     std::vector<OptionSpec> alibiRender = {
-        {"heads", "N", "number of heads, 1..128 (default 8)"},
+        {"heads", "N", ui::kAlibiHeadsRange.help()},
         {"seq-len", "L", "rows and columns of each bias matrix, 1..1048576 (default 32)"},
         {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"},
         {"head", "H", "the head drawn large, 0..N-1 (default 0)"},
@@ -311,7 +294,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             auto params = readT5Params(args, 160);
             if (!params) return params.error();
             options.params = *params;
-            auto seed = seedOption(args, "bias-seed");
+            auto seed = readSeed(args, "bias-seed");
             if (!seed) return seed.error();
             options.biasSeed = *seed;
             if (args.has("biases")) {
@@ -341,7 +324,7 @@ void registerBiasCommands(CommandRegistry& registry) {
                              "positions to show, may exceed the table to show "
                              "what is undefined, 1..1048576 (default: the table)"});
     learnedRender.push_back({"first-dimension", "K", "first dimension of the curves (default 0)"});
-    learnedRender.push_back({"curves", "C", "number of dimensions plotted, 1..8 (default 4)"});
+    learnedRender.push_back({"curves", "C", ui::kCurveCountRange.help()});
     registry.renders.push_back(renderView(
         "learned", "the table, cosine similarity between positions, dimensions against position",
         learnedRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -350,15 +333,15 @@ void registerBiasCommands(CommandRegistry& registry) {
             LearnedFigureOptions options;
             options.table = table->table;
             options.source = table->source;
-            auto positions = intOption(args, "positions", 0);
+            auto positions = readWideInt(args, "positions", 0);
             if (!positions) return positions.error();
             if (args.has("positions") && *positions < 1) {
                 return Error{"--positions must be 1..1048576 (got " + std::to_string(*positions) +
                              ")"};
             }
-            auto first = intOption(args, "first-dimension", 0);
+            auto first = readWideInt(args, "first-dimension", 0);
             if (!first) return first.error();
-            auto curves = intOption(args, "curves", 4);
+            auto curves = readWideInt(args, "curves", ui::kCurveCountRange.fallback);
             if (!curves) return curves.error();
             options.positionsShown = *positions;
             options.firstCurveDimension = *first;

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "commands/commands.hpp"
+#include "commands/option_reader.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/views/rope_figures.hpp"
 
@@ -58,25 +59,6 @@ std::vector<OptionSpec> joined(std::vector<OptionSpec> a, const std::vector<Opti
 
 // ---- Reading
 
-Result<std::optional<int>> intOption(const ArgMap& args, const std::string& name, long long low,
-                                     long long high) {
-    if (!args.has(name)) return std::optional<int>{};
-    auto value = args.integer(name, 0);
-    if (!value) return value.error();
-    if (*value < low || *value > high) {
-        return Error{"--" + name + " must be " + std::to_string(low) + ".." + std::to_string(high) +
-                     " (got " + std::to_string(*value) + ")"};
-    }
-    return std::optional<int>(int(*value));
-}
-
-Result<std::optional<double>> numberOption(const ArgMap& args, const std::string& name) {
-    if (!args.has(name)) return std::optional<double>{};
-    auto value = args.number(name, 0);
-    if (!value) return value.error();
-    return std::optional<double>(*value);
-}
-
 Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& name) {
     auto values = args.numbers(name);
     if (!values) return values.error();
@@ -109,15 +91,15 @@ Result<RopeInputs> readRopeInputs(const ArgMap& args, int maxSeqLen = kMaxRopePo
         p = config->rope;
         inputs.headDimKnown = true;
     }
-    auto headDim = intOption(args, "head-dim", 2, kMaxDModel);
+    auto headDim = readIntIfGiven(args, "head-dim", 2, kMaxDModel);
     if (!headDim) return headDim.error();
     if (*headDim) p.headDim = **headDim, inputs.headDimKnown = true;
-    if (auto base = numberOption(args, "base"); !base) {
+    if (auto base = readNumberIfGiven(args, "base"); !base) {
         return base.error();
     } else if (*base) {
         p.base = **base;
     }
-    if (auto fraction = numberOption(args, "rotary-fraction"); !fraction) {
+    if (auto fraction = readNumberIfGiven(args, "rotary-fraction"); !fraction) {
         return fraction.error();
     } else if (*fraction) {
         p.rotaryFraction = **fraction;
@@ -141,17 +123,17 @@ Result<RopeInputs> readRopeInputs(const ArgMap& args, int maxSeqLen = kMaxRopePo
                               NumberField{"high-freq-factor", &p.scaling.highFreqFactor},
                               NumberField{"beta-fast", &p.scaling.betaFast},
                               NumberField{"beta-slow", &p.scaling.betaSlow}}) {
-        auto value = numberOption(args, field.option);
+        auto value = readNumberIfGiven(args, field.option);
         if (!value) return value.error();
         if (*value) *field.target = **value;
     }
-    auto original = intOption(args, "original-max-pos", 1, kMaxRopePositions);
+    auto original = readIntIfGiven(args, "original-max-pos", 1, kMaxRopePositions);
     if (!original) return original.error();
     if (*original) p.scaling.originalMaxPositions = **original;
-    auto seqLen = intOption(args, "seq-len", 1, maxSeqLen);
+    auto seqLen = readIntIfGiven(args, "seq-len", 1, maxSeqLen);
     if (!seqLen) return seqLen.error();
     if (*seqLen) p.seqLen = **seqLen;
-    auto training = intOption(args, "training-length", 1, kMaxRopePositions);
+    auto training = readIntIfGiven(args, "training-length", 1, kMaxRopePositions);
     if (!training) return training.error();
     if (*training) p.trainingLength = **training;
 
@@ -330,7 +312,7 @@ Result<DecayInputs> readDecayInputs(const ArgMap& args, bool requireAll) {
     }
     if (requireAll && !args.has("max-distance")) return Error{"--max-distance R is required"};
     if (auto s = validated(inputs->params); !s) return s.error();
-    auto distance = intOption(args, "max-distance", 0, kMaxSeqLen);
+    auto distance = readIntIfGiven(args, "max-distance", 0, kMaxSeqLen);
     if (!distance) return distance.error();
     DecayInputs decay;
     decay.dims = rotatedDims(inputs->params);
@@ -373,7 +355,7 @@ Result<Figure> renderRotation(const ArgMap& args, const RenderSettings& settings
     }
     options.m = *m;
     options.n = *n;
-    auto trail = intOption(args, "trail", 0, 64);
+    auto trail = readIntIfGiven(args, "trail", 0, 64);
     if (!trail) return trail.error();
     options.trail = trail->value_or(8);
     const int pairCount = rotatedDims(p) / 2;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "commands/commands.hpp"
+#include "commands/option_reader.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/compare_figures.hpp"
@@ -13,6 +14,7 @@
 #include "poslab/views/intuition_figures.hpp"
 #include "poslab/views/meaning_figures.hpp"
 #include "poslab/views/similarity_figures.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::cli {
 
@@ -22,67 +24,6 @@ std::vector<OptionSpec> joined(std::vector<OptionSpec> a, const std::vector<Opti
     a.insert(a.end(), b.begin(), b.end());
     return a;
 }
-
-Status rangeError(const std::string& option, long long value, long long low, long long high) {
-    if (value >= low && value <= high) return success();
-    return Error{"--" + option + " must be " + std::to_string(low) + ".." + std::to_string(high) +
-                 " (got " + std::to_string(value) + ")"};
-}
-
-// Reads options into the fields of a view's settings, in order, keeping the first error: a view
-// lists what it reads and checks once. A field keeps its value (the default) when its option is
-// not given; after an error nothing more is read, so the message is the first bad option's.
-//   OptionReader read(args);
-//   read.integer("bits", options.bits, 1, 12);
-//   read.number("base", options.sinusoidal.base);
-//   if (!read.ok()) return read.error();
-class OptionReader {
-  public:
-    explicit OptionReader(const ArgMap& args) : args_(args) {}
-
-    void integer(const std::string& name, int& field, int low, int high) {  // low..high
-        if (error_) return;
-        auto value = args_.integer(name, field);
-        if (!value) return fail(value.error());
-        if (auto s = rangeError(name, *value, low, high); !s) return fail(s.error());
-        field = int(*value);
-    }
-    void number(const std::string& name, double& field) {
-        if (error_) return;
-        auto value = args_.number(name, field);
-        if (!value) return fail(value.error());
-        field = *value;
-    }
-    void seed(std::uint64_t& field) {  // --seed, 0..2^63-1
-        if (error_) return;
-        auto value = args_.integer("seed", (long long)field);
-        if (!value) return fail(value.error());
-        if (*value < 0) {
-            return fail(Error{"--seed must be 0..9223372036854775807 (got " +
-                              std::to_string(*value) + ")"});
-        }
-        field = std::uint64_t(*value);
-    }
-    // A named choice: parse(text) gives a Result, whose message gets the option's "--".
-    template <class T, class Parse>
-    void choice(const std::string& name, T& field, Parse parse) {
-        if (error_) return;
-        auto text = args_.raw(name);
-        if (!text) return;
-        auto value = parse(*text);
-        if (!value) return fail(Error{"--" + value.error().message});
-        field = *value;
-    }
-
-    bool ok() const { return !error_; }
-    const Error& error() const { return *error_; }  // precondition: !ok()
-
-  private:
-    void fail(Error error) { error_ = std::move(error); }
-
-    const ArgMap& args_;
-    std::optional<Error> error_;
-};
 
 // Options that only some encodings read: naming one for another encoding is a mistake.
 Status onlyFor(const ArgMap& args, const std::vector<std::string>& names, bool applies,
@@ -493,7 +434,8 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                  {"d-model", "D", "sinusoidal / learned width, 2..1024 (default 64)"},
                  {"head-dim", "D", "RoPE head dimension, even, 4..1024 (default 64)"},
                  {"base", "B", "RoPE base, > 1 (default 10000)"}},
-                biasSettingOptions("ALiBi heads, 1..128 (default 8)")),
+                biasSettingOptions("ALiBi heads, " + ui::kAlibiHeadsRange.rangeText() +
+                                   " (default 8)")),
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              ExtrapolationOptions o;
              OptionReader read(args);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "poslab/base/limits.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -58,7 +59,7 @@ Result<Matrix> AlibiPanel::exportData(const AppState& state) const {
 
 void AlibiPanel::drawControls(AlibiViewState& view) {
     sectionHeader("ALiBi");
-    sliderInt("heads", &view.heads, 1, kMaxAlibiHeads,
+    sliderInt("heads", &view.heads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
               "Number of attention heads. The slopes are fairseq's get_slopes(n): a geometric "
               "sequence 2^(-8/n), 2^(-16/n), ... for a power of two; other counts take the "
               "nearest power of two and fill up with every other slope of twice as many heads.");

@@ -8,6 +8,7 @@
 
 #include "poslab/base/limits.hpp"
 #include "poslab/io/npy_reader.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -218,7 +219,8 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
     view.firstCurveDimension = std::clamp(view.firstCurveDimension, 0, std::max(0, columns - 1));
     sliderInt("first dimension", &view.firstCurveDimension, 0, std::max(0, columns - 1),
               "The first of the dimensions plotted against position.");
-    sliderInt("dimensions", &view.curveCount, 1, 8, "How many consecutive dimensions to plot.");
+    sliderInt("dimensions", &view.curveCount, kCurveCountRange.low, kCurveCountRange.high,
+              "How many consecutive dimensions to plot.");
     comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
               "Colour scale of the table. Blue-white-red is centred at zero. The cosine "
               "similarity always uses blue-white-red on [-1, 1].");

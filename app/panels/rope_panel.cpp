@@ -72,32 +72,6 @@ void snapRotary(RopeParams& p) {
     p.rotaryFraction = std::min(1.0, fraction);
 }
 
-// Wheel zooms about the mouse (rows; Shift: columns; both when `together`), dragging pans,
-// double-click resets.
-void zoomAndPan(CellWindow& w, const Canvas& canvas, const PlotFrame& frame, long long rows,
-                long long cols, bool together) {
-    w = clampWindow(w, rows, cols);
-    if (frame.plot.width > 1 && canvas.hovered && canvas.wheel != 0 &&
-        frame.plot.contains(canvas.mouse)) {
-        const auto [cx, cy] = frame.toData(canvas.mouse);
-        const double factor = std::pow(0.8, canvas.wheel);
-        const bool shift = ImGui::GetIO().KeyShift;
-        auto zoom = [&](long long& first, long long& count, long long total, double centre) {
-            const long long next = std::clamp<long long>(std::llround(count * factor), 1, total);
-            first = std::llround(centre - (centre - first) * double(next) / double(count));
-            count = next;
-        };
-        if (together || !shift) zoom(w.firstRow, w.rowCount, rows, cy);
-        if (together || shift) zoom(w.firstCol, w.colCount, cols, cx);
-    }
-    if (canvas.dragging && frame.plot.width > 1) {
-        w.firstRow -= std::llround(canvas.dragDelta.y / frame.plot.height * double(w.rowCount));
-        w.firstCol -= std::llround(canvas.dragDelta.x / frame.plot.width * double(w.colCount));
-    }
-    if (canvas.doubleClicked) w = {};
-    w = clampWindow(w, rows, cols);
-}
-
 Box wholeCanvas(const Canvas& canvas) {
     return {0, 0, canvas.box.width, canvas.box.height};
 }
@@ -607,7 +581,7 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
     if (!freqs) return;
     const long long positions = view.params.seqLen;
     const long long pairs = static_cast<long long>(freqs->inverse.size());
-    zoomAndPan(view.angleWindow, canvas, angleFrame_, positions, pairs, false);
+    zoomAndPan(view.angleWindow, canvas, angleFrame_, positions, pairs, ZoomAxes::RowsOrColumns);
 
     if (!angleParams_ || !sameParams(*angleParams_, view.params)) {
         angleParams_ = view.params;
@@ -659,7 +633,7 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     refreshOffsets(view);
     if (!offsetsValid_) return;
     const long long length = view.params.seqLen;
-    zoomAndPan(view.scoreWindow, canvas, scoreFrame_, length, length, true);
+    zoomAndPan(view.scoreWindow, canvas, scoreFrame_, length, length, ZoomAxes::Both);
     RopeScoreOptions options;
     options.q = vectors_.q;
     options.k = vectors_.k;

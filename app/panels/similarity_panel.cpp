@@ -299,26 +299,7 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
         drawSimilarityHeatmap(probe, {0, 0, canvas.box.width, canvas.box.height}, params_, empty,
                               figureOptions(view), context.theme, &frame);
     }
-    if (canvas.hovered && canvas.wheel != 0 && frame.plot.contains(canvas.mouse)) {
-        const auto [cx, cy] = frame.toData(canvas.mouse);
-        const double factor = std::pow(0.8, canvas.wheel);
-        const long long rows =
-            std::clamp<long long>(std::llround(double(w.rowCount) * factor), 1, L);
-        const long long cols =
-            std::clamp<long long>(std::llround(double(w.colCount) * factor), 1, L);
-        w.firstRow =
-            std::llround(cy - (cy - double(w.firstRow)) * double(rows) / double(w.rowCount));
-        w.firstCol =
-            std::llround(cx - (cx - double(w.firstCol)) * double(cols) / double(w.colCount));
-        w.rowCount = rows;
-        w.colCount = cols;
-    }
-    if (canvas.dragging) {
-        w.firstRow -= std::llround(canvas.dragDelta.y / frame.plot.height * double(w.rowCount));
-        w.firstCol -= std::llround(canvas.dragDelta.x / frame.plot.width * double(w.colCount));
-    }
-    if (canvas.doubleClicked) w = {0, L, 0, L};
-    w = clampWindow(w, L, L);
+    zoomAndPan(w, canvas, frame, L, L, ZoomAxes::Both);
 
     const std::string sampleKey =
         key_ + "|" + std::to_string(w.firstRow) + "," + std::to_string(w.rowCount) + "," +

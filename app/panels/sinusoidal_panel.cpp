@@ -7,6 +7,7 @@
 
 #include "poslab/base/limits.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -110,7 +111,8 @@ void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
     sectionHeader("Curves");
     sliderInt("first dimension", &view.firstCurveDimension, 0, std::max(0, p.dModel - 1),
               "The first of the dimensions plotted against position.");
-    sliderInt("dimensions", &view.curveCount, 1, 8, "How many consecutive dimensions to plot.");
+    sliderInt("dimensions", &view.curveCount, kCurveCountRange.low, kCurveCountRange.high,
+              "How many consecutive dimensions to plot.");
     sliderInt("positions", &view.curvePositions, 2, 65536, "Plot positions 0..N.", true);
 }
 
@@ -136,27 +138,7 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
         drawSinusoidalHeatmap(probe, area, p, options, context.theme, &layout, &frame);
     }
     CellWindow& w = view.window;
-    if (canvas.hovered && canvas.wheel != 0 && frame.plot.contains(canvas.mouse)) {
-        const auto [cx, cy] = frame.toData(canvas.mouse);
-        const double factor = std::pow(0.8, canvas.wheel);
-        if (ImGui::GetIO().KeyShift) {
-            const long long count =
-                std::clamp<long long>(std::llround(w.colCount * factor), 1, p.dModel);
-            w.firstCol = std::llround(cx - (cx - w.firstCol) * double(count) / w.colCount);
-            w.colCount = count;
-        } else {
-            const long long count =
-                std::clamp<long long>(std::llround(w.rowCount * factor), 1, p.seqLen);
-            w.firstRow = std::llround(cy - (cy - w.firstRow) * double(count) / w.rowCount);
-            w.rowCount = count;
-        }
-    }
-    if (canvas.dragging) {
-        w.firstRow -= std::llround(canvas.dragDelta.y / frame.plot.height * w.rowCount);
-        w.firstCol -= std::llround(canvas.dragDelta.x / frame.plot.width * w.colCount);
-    }
-    if (canvas.doubleClicked) w = {};
-    w = clampWindow(w, p.seqLen, p.dModel);
+    zoomAndPan(w, canvas, frame, p.seqLen, p.dModel, ZoomAxes::RowsOrColumns);
 
     const SampleKey key{p, w, int(frame.plot.width), int(frame.plot.height)};
     if (!sampleKey_ || !(*sampleKey_ == key)) {

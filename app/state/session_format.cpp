@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
@@ -18,6 +21,7 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/io/output_file.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::ui {
 
@@ -42,6 +46,7 @@ std::optional<Int> integerValue(const json& v) {
 // Reads the keys of one JSON object into fields, collecting one warning per unusable value.
 class Fields {
   public:
+    static constexpr bool kReading = true;
     Fields(const json& object, std::string path, Warnings& warnings)
         : object_(object), path_(std::move(path)), warnings_(warnings) {
         if (!object_.is_object()) warn("", "expected an object");
@@ -93,9 +98,9 @@ class Fields {
                 warn(key, "expected a number or null");
         }
     }
-    // Enums by name, through the parse function every enum already has.
-    template <class Enum, class Parse>
-    void name(const char* key, Enum& out, Parse parse) {
+    // Enums by name, through the enum's name table (enum_names.hpp).
+    template <class Enum, class Names>
+    void name(const char* key, Enum& out, const Names& names) {
         if (const json* v = find(key)) {
             if (!v->is_string()) {
                 warn(key, "expected a name");
@@ -109,7 +114,7 @@ class Fields {
                 warn(key, "unknown name " + v->dump());
                 return;
             }
-            auto parsed = parse(text);
+            auto parsed = names.parse(text);
             if (parsed)
                 out = *parsed;
             else
@@ -129,6 +134,16 @@ class Fields {
                 warn(key, "expected [firstRow, rowCount, firstCol, colCount]");
             }
         }
+    }
+    // A field saved in another form (an integer or a flag): out = decode(what the file holds).
+    template <class Value, class Encode, class Decode>
+    void converted(const char* key, Value& out, Encode encode, Decode decode) {
+        auto stored = encode(std::as_const(out));
+        if constexpr (std::is_same_v<decltype(stored), bool>)
+            boolean(key, stored);
+        else
+            integer(key, stored);
+        out = decode(stored);
     }
     // A nested object read by `read(Fields&)`; its warnings count as this object's.
     template <class Read>
@@ -174,101 +189,321 @@ void applyChecked(const json& object, State& state, const std::string& path, War
     state = std::move(copy);
 }
 
-json windowJson(const CellWindow& w) {
-    return json::array({w.firstRow, w.rowCount, w.firstCol, w.colCount});
-}
-
-// ---- Names of this file's own enums
-std::string_view meaningFigureName(MeaningFigure f) {
-    switch (f) {
-        case MeaningFigure::Terms:
-            return "terms";
-        case MeaningFigure::Orthogonality:
-            return "near-orthogonality";
-        case MeaningFigure::AddVersusConcat:
-            return "add-vs-concat";
+// Writes the same field list Fields reads: each state struct's fields are listed once, in a
+// visitFields(fields, state) template below, and read with Fields or written with JsonWriter.
+class JsonWriter {
+  public:
+    static constexpr bool kReading = false;
+    void number(const char* key, double value) { out_[key] = value; }
+    template <class Int>
+    void integer(const char* key, const Int& value) {
+        out_[key] = value;
     }
-    return "terms";
-}
-Result<MeaningFigure> parseMeaningFigure(std::string_view name) {
-    for (auto f :
-         {MeaningFigure::Terms, MeaningFigure::Orthogonality, MeaningFigure::AddVersusConcat}) {
-        if (name == meaningFigureName(f)) return f;
+    void boolean(const char* key, bool value) { out_[key] = value; }
+    void text(const char* key, const std::string& value) { out_[key] = value; }
+    void optionalNumber(const char* key, const std::optional<double>& value) {
+        out_[key] = value ? json(*value) : json(nullptr);
     }
-    return Error{"figure must be terms, near-orthogonality or add-vs-concat (got '" +
-                 std::string(name) + "')"};
-}
-std::string_view intuitionFigureName(IntuitionFigure f) {
-    return f == IntuitionFigure::LinearShift ? "linear-shift" : "binary-clock";
-}
-Result<IntuitionFigure> parseIntuitionFigure(std::string_view name) {
-    if (name == "binary-clock") return IntuitionFigure::BinaryClock;
-    if (name == "linear-shift") return IntuitionFigure::LinearShift;
-    return Error{"figure must be binary-clock or linear-shift (got '" + std::string(name) + "')"};
-}
-std::string_view compareModeName(CompareMode m) {
-    return m == CompareMode::RopeAB ? "rope-ab" : "all";
-}
-Result<CompareMode> parseCompareMode(std::string_view name) {
-    if (name == "all") return CompareMode::AllEncodings;
-    if (name == "rope-ab") return CompareMode::RopeAB;
-    return Error{"mode must be all or rope-ab (got '" + std::string(name) + "')"};
-}
+    template <class Enum, class Names>
+    void name(const char* key, const Enum& value, const Names& names) {
+        out_[key] = names.name(value);
+    }
+    void window(const char* key, const CellWindow& w) {
+        out_[key] = json::array({w.firstRow, w.rowCount, w.firstCol, w.colCount});
+    }
+    // A field saved in another form: encode(value) is what the file holds.
+    template <class Value, class Encode, class Decode>
+    void converted(const char* key, const Value& value, Encode encode, Decode) {
+        out_[key] = encode(value);
+    }
+    template <class Write>
+    void child(const char* key, Write write) {
+        JsonWriter nested;
+        write(nested);
+        out_[key] = std::move(nested.out_);
+    }
+    json take() { return std::move(out_); }
 
-// ---- Shared pieces
-json sinusoidalParamsJson(const SinusoidalParams& p) {
-    return {{"dModel", p.dModel},
-            {"seqLen", p.seqLen},
-            {"base", p.base},
-            {"layout", layoutName(p.layout)}};
-}
-void readSinusoidalParams(Fields& f, SinusoidalParams& p) {
+  private:
+    json out_ = json::object();
+};
+
+template <class T, class U>
+concept Is = std::same_as<std::remove_const_t<T>, U>;
+
+// ---- Names of the enums defined in core (their one table each is there)
+inline constexpr EnumCodec<ColormapId> kColormapNames{colormapName, parseColormap};
+inline constexpr EnumCodec<ThemeId> kThemeNames{themeName, parseTheme};
+inline constexpr EnumCodec<SinusoidalLayout> kLayoutNames{layoutName, parseLayout};
+inline constexpr EnumCodec<RopePairing> kPairingNames{pairingName, parsePairing};
+inline constexpr EnumCodec<RopeScaling> kScalingNames{scalingName, parseScaling};
+inline constexpr EnumCodec<RopeTurnReference> kTurnReferenceNames{turnReferenceName,
+                                                                  parseTurnReference};
+inline constexpr EnumCodec<SimilarityEncoding> kSimilarityEncodingNames{similarityEncodingName,
+                                                                        parseSimilarityEncoding};
+inline constexpr EnumCodec<SimilarityMetric> kSimilarityMetricNames{similarityMetricName,
+                                                                    parseSimilarityMetric};
+inline constexpr EnumCodec<RopeVectors> kRopeVectorsNames{ropeVectorsName, parseRopeVectors};
+inline constexpr EnumCodec<PositionTableKind> kPositionTableNames{positionTableName,
+                                                                  parsePositionTable};
+
+// ---- The fields of each struct, in one list for reading and writing
+template <class F, Is<SinusoidalParams> P>
+void visitFields(F& f, P& p) {
     f.integer("dModel", p.dModel);
     f.integer("seqLen", p.seqLen);
     f.number("base", p.base);
-    f.name("layout", p.layout, parseLayout);
+    f.name("layout", p.layout, kLayoutNames);
 }
 
-void readRopeParams(Fields& f, RopeParams& p) {
+template <class F, Is<RopeScalingParams> S>
+void visitFields(F& f, S& s) {
+    f.name("type", s.type, kScalingNames);
+    f.number("factor", s.factor);
+    f.integer("originalMaxPositions", s.originalMaxPositions);
+    f.number("lowFreqFactor", s.lowFreqFactor);
+    f.number("highFreqFactor", s.highFreqFactor);
+    f.number("betaFast", s.betaFast);
+    f.number("betaSlow", s.betaSlow);
+    f.optionalNumber("attentionFactor", s.attentionFactor);
+    f.optionalNumber("mscale", s.mscale);
+    f.optionalNumber("mscaleAllDim", s.mscaleAllDim);
+    f.boolean("truncate", s.truncate);
+}
+
+template <class F, Is<RopeParams> P>
+void visitFields(F& f, P& p) {
     f.integer("headDim", p.headDim);
     f.number("base", p.base);
     f.number("rotaryFraction", p.rotaryFraction);
-    f.name("pairing", p.pairing, parsePairing);
+    f.name("pairing", p.pairing, kPairingNames);
     f.integer("seqLen", p.seqLen);
     f.integer("trainingLength", p.trainingLength);
-    f.child("scaling", [&](Fields& g) {
-        RopeScalingParams& s = p.scaling;
-        g.name("type", s.type, parseScaling);
-        g.number("factor", s.factor);
-        g.integer("originalMaxPositions", s.originalMaxPositions);
-        g.number("lowFreqFactor", s.lowFreqFactor);
-        g.number("highFreqFactor", s.highFreqFactor);
-        g.number("betaFast", s.betaFast);
-        g.number("betaSlow", s.betaSlow);
-        g.optionalNumber("attentionFactor", s.attentionFactor);
-        g.optionalNumber("mscale", s.mscale);
-        g.optionalNumber("mscaleAllDim", s.mscaleAllDim);
-        g.boolean("truncate", s.truncate);
-    });
+    f.child("scaling", [&](auto& g) { visitFields(g, p.scaling); });
 }
 
-void readSimilarityParams(Fields& f, SimilarityParams& p) {
-    f.name("encoding", p.encoding, parseSimilarityEncoding);
-    f.name("metric", p.metric, parseSimilarityMetric);
+template <class F, Is<SimilarityParams> P>
+void visitFields(F& f, P& p) {
+    f.name("encoding", p.encoding, kSimilarityEncodingNames);
+    f.name("metric", p.metric, kSimilarityMetricNames);
     f.integer("seqLen", p.seqLen);
-    f.child("sinusoidal", [&](Fields& g) { readSinusoidalParams(g, p.sinusoidal); });
-    f.child("learned", [&](Fields& g) {
+    f.child("sinusoidal", [&](auto& g) { visitFields(g, p.sinusoidal); });
+    f.child("learned", [&](auto& g) {
         g.integer("dModel", p.learned.dModel);
         g.integer("seed", p.learned.seed);
         g.number("std", p.learned.std);
     });
-    f.child("rope", [&](Fields& g) { readRopeParams(g, p.rope); });
-    f.name("ropeVectors", p.ropeVectors, parseRopeVectors);
+    f.child("rope", [&](auto& g) { visitFields(g, p.rope); });
+    f.name("ropeVectors", p.ropeVectors, kRopeVectorsNames);
     f.integer("ropeSeed", p.ropeSeed);
 }
 
-json optionalJson(const std::optional<double>& v) {
-    return v ? json(*v) : json(nullptr);
+template <class F, Is<SinusoidalViewState> V>
+void visitFields(F& f, V& v) {
+    f.child("params", [&](auto& g) { visitFields(g, v.params); });
+    f.name("colormap", v.colormap, kColormapNames);
+    f.window("window", v.window);
+    f.boolean("markTrainingLength", v.markTrainingLength);
+    f.integer("trainingLength", v.trainingLength);
+    f.integer("firstCurveDimension", v.firstCurveDimension);
+    f.integer("curveCount", v.curveCount);
+    f.integer("curvePositions", v.curvePositions);
+}
+
+// The RoPE view: parameters, q/k source, positions and animation, figure settings. What the
+// config.json loader reported is transient and not saved.
+template <class F, Is<RopeViewState> V>
+void visitFields(F& f, V& v) {
+    f.child("params", [&](auto& g) { visitFields(g, v.params); });
+    f.converted(
+        "figure", v.figure, [](RopeFigureId id) { return int(id); },
+        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Decay))); });
+    f.converted(
+        "customVectors", v.vectors,
+        [](RopeVectorSource source) { return source == RopeVectorSource::Custom; },
+        [](bool custom) { return custom ? RopeVectorSource::Custom : RopeVectorSource::Seeded; });
+    f.integer("querySeed", v.querySeed);
+    f.integer("keySeed", v.keySeed);
+    f.boolean("keyEqualsQuery", v.keyEqualsQuery);
+    f.text("customQuery", v.customQuery);
+    f.text("customKey", v.customKey);
+    f.number("m", v.m);
+    f.number("n", v.n);
+    f.number("speed", v.speed);
+    f.boolean("playMovesBoth", v.playMovesBoth);
+    f.boolean("scrubTogether", v.scrubTogether);
+    f.integer("panels", v.panels);
+    f.boolean("spreadPairs", v.spreadPairs);
+    f.integer("firstPair", v.firstPair);
+    f.integer("trail", v.trail);
+    f.window("angleWindow", v.angleWindow);
+    f.window("scoreWindow", v.scoreWindow);
+    f.name("scoreColormap", v.scoreColormap, kColormapNames);
+    f.name("incompleteWithin", v.incompleteWithin, kTurnReferenceNames);
+    f.integer("decayDistance", v.decayDistance);
+    f.text("configPath", v.configPath);
+}
+
+template <class F, Is<AlibiViewState> V>
+void visitFields(F& f, V& v) {
+    f.integer("heads", v.heads);
+    f.integer("seqLen", v.seqLen);
+    f.boolean("symmetric", v.symmetric);
+    f.integer("enlargedHead", v.enlargedHead);
+    f.integer("queryIndex", v.queryIndex);
+    f.integer("previewKeys", v.previewKeys);
+    f.boolean("randomContent", v.randomContent);
+    f.integer("contentSeed", v.contentSeed);
+    f.number("contentScale", v.contentScale);
+    f.name("colormap", v.colormap, kColormapNames);
+}
+
+// bucketBiases is written here and read on its own in fromJson: a bad list is ignored with a
+// warning instead of rejecting the view's other settings.
+template <class F, Is<T5ViewState> V>
+void visitFields(F& f, V& v) {
+    f.integer("seqLen", v.seqLen);
+    f.integer("numBuckets", v.numBuckets);
+    f.integer("maxDistance", v.maxDistance);
+    f.boolean("bidirectional", v.bidirectional);
+    f.integer("biasSeed", v.biasSeed);
+    if constexpr (!F::kReading) {
+        f.converted(
+            "bucketBiases", v.bucketBiases, [](const std::vector<double>& b) { return json(b); },
+            nullptr);
+    }
+}
+
+// A loaded .npy table is not reloaded automatically: the path is restored for the Load button.
+template <class F, Is<LearnedViewState> V>
+void visitFields(F& f, V& v) {
+    f.integer("seqLen", v.seqLen);
+    f.integer("dModel", v.dModel);
+    f.integer("seed", v.seed);
+    f.number("std", v.std);
+    f.text("npyPath", v.npyPath);
+    f.integer("positionsShown", v.positionsShown);
+    f.integer("firstCurveDimension", v.firstCurveDimension);
+    f.integer("curveCount", v.curveCount);
+    f.name("colormap", v.colormap, kColormapNames);
+}
+
+template <class F, Is<SimilarityViewState> V>
+void visitFields(F& f, V& v) {
+    f.child("params", [&](auto& g) { visitFields(g, v.params); });
+    f.text("learnedTablePath", v.learnedTablePath);
+    f.name("colormap", v.colormap, kColormapNames);
+    f.window("window", v.window);
+    f.integer("reference", v.reference);
+    f.integer("maxOffset", v.maxOffset);
+    f.boolean("markTrainingLength", v.markTrainingLength);
+    f.integer("trainingLength", v.trainingLength);
+}
+
+template <class F, Is<MeaningViewState> V>
+void visitFields(F& f, V& v) {
+    f.child("params", [&](auto& g) {
+        auto& p = v.params;
+        g.integer("dModel", p.dModel);
+        g.integer("seqLen", p.seqLen);
+        g.name("positions", p.positions, kPositionTableNames);
+        g.number("base", p.base);
+        g.integer("vocabulary", p.vocabulary);
+        g.number("contentScale", p.contentScale);
+        g.number("positionScale", p.positionScale);
+        g.integer("seed", p.seed);
+    });
+    f.text("tokensPath", v.tokensPath);
+    f.name("figure", v.figure, kMeaningFigureNames);
+    f.integer("orthogonalityDModel", v.orthogonalityDModel);
+    f.integer("orthogonalitySamples", v.orthogonalitySamples);
+}
+
+template <class F, Is<IntuitionViewState> V>
+void visitFields(F& f, V& v) {
+    f.name("figure", v.figure, kIntuitionFigureNames);
+    f.child("clock", [&](auto& g) {
+        g.integer("bits", v.clock.bits);
+        g.integer("positions", v.clock.positions);
+        g.child("sinusoidal", [&](auto& h) { visitFields(h, v.clock.sinusoidal); });
+    });
+    f.child("shift", [&](auto& g) {
+        g.child("sinusoidal", [&](auto& h) { visitFields(h, v.shift.sinusoidal); });
+        g.number("shift", v.shift.shift);
+        g.integer("position", v.shift.position);
+        g.integer("positions", v.shift.positions);
+        g.integer("shownDims", v.shift.shownDims);
+    });
+}
+
+template <class F, Is<ExtrapolationViewState> V>
+void visitFields(F& f, V& v) {
+    auto& o = v.options;
+    f.integer("trainingLength", o.trainingLength);
+    f.integer("evaluationLength", o.evaluationLength);
+    f.integer("dModel", o.dModel);
+    f.integer("headDim", o.headDim);
+    f.number("ropeBase", o.ropeBase);
+    f.integer("alibiHeads", o.alibiHeads);
+    f.integer("t5Buckets", o.t5Buckets);
+    f.integer("t5MaxDistance", o.t5MaxDistance);
+}
+
+template <class F, Is<RopeSideState> S>
+void visitFields(F& f, S& s) {
+    f.boolean("useConfig", s.useConfig);
+    f.text("configPath", s.configPath);
+    f.number("base", s.base);
+}
+
+template <class F, Is<CompareViewState> V>
+void visitFields(F& f, V& v) {
+    f.name("mode", v.mode, kCompareModeNames);
+    f.child("options", [&](auto& g) {
+        auto& o = v.options;
+        g.integer("dModel", o.dModel);
+        g.integer("seqLen", o.seqLen);
+        g.number("base", o.base);
+        g.integer("alibiHeads", o.alibiHeads);
+        g.integer("t5Buckets", o.t5Buckets);
+        g.integer("t5MaxDistance", o.t5MaxDistance);
+        g.integer("seed", o.seed);
+    });
+    f.child("a", [&](auto& g) { visitFields(g, v.a); });
+    f.child("b", [&](auto& g) { visitFields(g, v.b); });
+    f.integer("headDim", v.headDim);
+    f.integer("trainingLength", v.trainingLength);
+    f.integer("maxOffset", v.maxOffset);
+}
+
+// Writes `state` through its visitFields() overload.
+template <class State>
+json writeFields(const State& state) {
+    JsonWriter writer;
+    visitFields(writer, state);
+    return writer.take();
+}
+
+// Every view's state in the session, by key: `each(key, view)` for each.
+template <class State, class Each>
+void forEachView(State& state, Each each) {
+    each("sinusoidal", state.sinusoidal);
+    each("similarity", state.similarity);
+    each("meaning", state.meaning);
+    each("intuition", state.intuition);
+    each("extrapolation", state.extrapolation);
+    each("compare", state.compare);
+    each("rope", state.rope);
+    each("alibi", state.alibi);
+    each("t5", state.t5);
+    each("learned", state.learned);
+}
+
+// Reads the fields visitFields() lists into a copy of `view`; see applyChecked.
+template <class View, class Valid>
+void readView(const json& object, View& view, const char* path, Warnings& warnings, Valid valid) {
+    applyChecked(
+        object, view, path, warnings, [](Fields& f, View& v) { visitFields(f, v); }, valid);
 }
 
 }  // namespace
@@ -278,212 +513,88 @@ json optionalJson(const std::optional<double>& v) {
 // ---------------------------------------------------------------------------------------------
 
 json toJson(const RopeParams& p) {
-    const RopeScalingParams& s = p.scaling;
-    return {{"headDim", p.headDim},
-            {"base", p.base},
-            {"rotaryFraction", p.rotaryFraction},
-            {"pairing", pairingName(p.pairing)},
-            {"seqLen", p.seqLen},
-            {"trainingLength", p.trainingLength},
-            {"scaling",
-             {{"type", scalingName(s.type)},
-              {"factor", s.factor},
-              {"originalMaxPositions", s.originalMaxPositions},
-              {"lowFreqFactor", s.lowFreqFactor},
-              {"highFreqFactor", s.highFreqFactor},
-              {"betaFast", s.betaFast},
-              {"betaSlow", s.betaSlow},
-              {"attentionFactor", optionalJson(s.attentionFactor)},
-              {"mscale", optionalJson(s.mscale)},
-              {"mscaleAllDim", optionalJson(s.mscaleAllDim)},
-              {"truncate", s.truncate}}}};
+    return writeFields(p);
 }
-
 json toJson(const SimilarityParams& p) {
-    return {{"encoding", similarityEncodingName(p.encoding)},
-            {"metric", similarityMetricName(p.metric)},
-            {"seqLen", p.seqLen},
-            {"sinusoidal", sinusoidalParamsJson(p.sinusoidal)},
-            {"learned",
-             {{"dModel", p.learned.dModel}, {"seed", p.learned.seed}, {"std", p.learned.std}}},
-            {"rope", toJson(p.rope)},
-            {"ropeVectors", ropeVectorsName(p.ropeVectors)},
-            {"ropeSeed", p.ropeSeed}};
+    return writeFields(p);
 }
-
 json toJson(const SinusoidalViewState& v) {
-    return {{"params", sinusoidalParamsJson(v.params)},
-            {"colormap", colormapName(v.colormap)},
-            {"window", windowJson(v.window)},
-            {"markTrainingLength", v.markTrainingLength},
-            {"trainingLength", v.trainingLength},
-            {"firstCurveDimension", v.firstCurveDimension},
-            {"curveCount", v.curveCount},
-            {"curvePositions", v.curvePositions}};
+    return writeFields(v);
+}
+json toJson(const RopeViewState& v) {
+    return writeFields(v);
+}
+json toJson(const AlibiViewState& v) {
+    return writeFields(v);
+}
+json toJson(const T5ViewState& v) {
+    return writeFields(v);
+}
+json toJson(const LearnedViewState& v) {
+    return writeFields(v);
+}
+json toJson(const SimilarityViewState& v) {
+    return writeFields(v);
+}
+json toJson(const MeaningViewState& v) {
+    return writeFields(v);
+}
+json toJson(const IntuitionViewState& v) {
+    return writeFields(v);
+}
+json toJson(const ExtrapolationViewState& v) {
+    return writeFields(v);
+}
+json toJson(const CompareViewState& v) {
+    return writeFields(v);
 }
 
 void fromJson(const json& object, SinusoidalViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "sinusoidal", warnings,
-        [](Fields& f, SinusoidalViewState& v) {
-            f.child("params", [&](Fields& g) { readSinusoidalParams(g, v.params); });
-            f.name("colormap", v.colormap, parseColormap);
-            f.window("window", v.window);
-            f.boolean("markTrainingLength", v.markTrainingLength);
-            f.integer("trainingLength", v.trainingLength);
-            f.integer("firstCurveDimension", v.firstCurveDimension);
-            f.integer("curveCount", v.curveCount);
-            f.integer("curvePositions", v.curvePositions);
-        },
-        [](const SinusoidalViewState& v) -> Status {
-            // The view computes only its visible window: any table up to 2^20 x 8192 is fine.
-            if (auto s = validateRanges(v.params); !s) return s;
-            if (auto s = requireIntInRange("trainingLength", v.trainingLength, 1, kMaxSeqLen);
-                !s)
-                return s;
-            if (auto s = requireIntInRange("curveCount", v.curveCount, 1, 8); !s) return s;
-            if (auto s = requireIntInRange("curvePositions", v.curvePositions, 2, kMaxGuiSeqLen);
-                !s)
-                return s;
-            return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0,
-                                     v.params.dModel - 1);
-        });
-}
-
-// The RoPE view: parameters, q/k source, positions and animation, figure settings. What the
-// config.json loader reported is transient and not saved.
-json toJson(const RopeViewState& v) {
-    return {{"params", toJson(v.params)},
-            {"figure", int(v.figure)},
-            {"customVectors", v.vectors == RopeVectorSource::Custom},
-            {"querySeed", v.querySeed},
-            {"keySeed", v.keySeed},
-            {"keyEqualsQuery", v.keyEqualsQuery},
-            {"customQuery", v.customQuery},
-            {"customKey", v.customKey},
-            {"m", v.m},
-            {"n", v.n},
-            {"speed", v.speed},
-            {"playMovesBoth", v.playMovesBoth},
-            {"scrubTogether", v.scrubTogether},
-            {"panels", v.panels},
-            {"spreadPairs", v.spreadPairs},
-            {"firstPair", v.firstPair},
-            {"trail", v.trail},
-            {"angleWindow", windowJson(v.angleWindow)},
-            {"scoreWindow", windowJson(v.scoreWindow)},
-            {"scoreColormap", colormapName(v.scoreColormap)},
-            {"incompleteWithin", turnReferenceName(v.incompleteWithin)},
-            {"decayDistance", v.decayDistance},
-            {"configPath", v.configPath}};
+    readView(object, view, "sinusoidal", warnings, [](const SinusoidalViewState& v) -> Status {
+        // The view computes only its visible window: any table up to 2^20 x 8192 is fine.
+        if (auto s = validateRanges(v.params); !s) return s;
+        if (auto s = requireIntInRange("trainingLength", v.trainingLength, 1, kMaxSeqLen); !s)
+            return s;
+        if (auto s = kCurveCountRange.check(v.curveCount); !s) return s;
+        if (auto s = requireIntInRange("curvePositions", v.curvePositions, 2, kMaxGuiSeqLen); !s)
+            return s;
+        return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0,
+                                 v.params.dModel - 1);
+    });
 }
 
 void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "rope", warnings,
-        [](Fields& f, RopeViewState& v) {
-            f.child("params", [&](Fields& g) { readRopeParams(g, v.params); });
-            int figure = int(v.figure);
-            f.integer("figure", figure);
-            v.figure = RopeFigureId(std::clamp(figure, 0, int(RopeFigureId::Decay)));
-            bool custom = v.vectors == RopeVectorSource::Custom;
-            f.boolean("customVectors", custom);
-            v.vectors = custom ? RopeVectorSource::Custom : RopeVectorSource::Seeded;
-            f.integer("querySeed", v.querySeed);
-            f.integer("keySeed", v.keySeed);
-            f.boolean("keyEqualsQuery", v.keyEqualsQuery);
-            f.text("customQuery", v.customQuery);
-            f.text("customKey", v.customKey);
-            f.number("m", v.m);
-            f.number("n", v.n);
-            f.number("speed", v.speed);
-            f.boolean("playMovesBoth", v.playMovesBoth);
-            f.boolean("scrubTogether", v.scrubTogether);
-            f.integer("panels", v.panels);
-            f.boolean("spreadPairs", v.spreadPairs);
-            f.integer("firstPair", v.firstPair);
-            f.integer("trail", v.trail);
-            f.window("angleWindow", v.angleWindow);
-            f.window("scoreWindow", v.scoreWindow);
-            f.name("scoreColormap", v.scoreColormap, parseColormap);
-            f.name("incompleteWithin", v.incompleteWithin, parseTurnReference);
-            f.integer("decayDistance", v.decayDistance);
-            f.text("configPath", v.configPath);
-        },
-        [](const RopeViewState& v) -> Status {
-            if (auto s = validate(v.params); !s) return s;
-            if (auto s = requireInRange("m", v.m, 0, kMaxGuiSeqLen); !s) return s;
-            if (auto s = requireInRange("n", v.n, 0, kMaxGuiSeqLen); !s) return s;
-            if (auto s = requireInRange("speed", v.speed, 0, 1e4); !s) return s;
-            if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
-            if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
-            if (auto s = requireIntInRange("trail", v.trail, 0, 256); !s) return s;
-            return requireIntInRange("decayDistance", v.decayDistance, 1, kMaxGuiSeqLen);
-        });
-}
-
-json toJson(const AlibiViewState& v) {
-    return {{"heads", v.heads},
-            {"seqLen", v.seqLen},
-            {"symmetric", v.symmetric},
-            {"enlargedHead", v.enlargedHead},
-            {"queryIndex", v.queryIndex},
-            {"previewKeys", v.previewKeys},
-            {"randomContent", v.randomContent},
-            {"contentSeed", v.contentSeed},
-            {"contentScale", v.contentScale},
-            {"colormap", colormapName(v.colormap)}};
+    readView(object, view, "rope", warnings, [](const RopeViewState& v) -> Status {
+        if (auto s = validate(v.params); !s) return s;
+        if (auto s = requireInRange("m", v.m, 0, kMaxGuiSeqLen); !s) return s;
+        if (auto s = requireInRange("n", v.n, 0, kMaxGuiSeqLen); !s) return s;
+        if (auto s = requireInRange("speed", v.speed, 0, 1e4); !s) return s;
+        if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
+        if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
+        if (auto s = requireIntInRange("trail", v.trail, 0, 256); !s) return s;
+        return requireIntInRange("decayDistance", v.decayDistance, 1, kMaxGuiSeqLen);
+    });
 }
 
 void fromJson(const json& object, AlibiViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "alibi", warnings,
-        [](Fields& f, AlibiViewState& v) {
-            f.integer("heads", v.heads);
-            f.integer("seqLen", v.seqLen);
-            f.boolean("symmetric", v.symmetric);
-            f.integer("enlargedHead", v.enlargedHead);
-            f.integer("queryIndex", v.queryIndex);
-            f.integer("previewKeys", v.previewKeys);
-            f.boolean("randomContent", v.randomContent);
-            f.integer("contentSeed", v.contentSeed);
-            f.number("contentScale", v.contentScale);
-            f.name("colormap", v.colormap, parseColormap);
-        },
-        [](const AlibiViewState& v) -> Status {
-            if (auto s = requireIntInRange("heads", v.heads, 1, 128); !s) return s;
-            if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
-            if (auto s = requireIntInRange("enlargedHead", v.enlargedHead, 0, v.heads - 1); !s)
-                return s;
-            if (auto s = requireIntInRange("queryIndex", v.queryIndex, 0, kMaxGuiSeqLen); !s)
-                return s;
-            if (auto s = requireIntInRange("previewKeys", v.previewKeys, 0, kMaxGuiSeqLen); !s)
-                return s;
-            return requireInRange("contentScale", v.contentScale, 0, 1e3);
-        });
-}
-
-json toJson(const T5ViewState& v) {
-    return {{"seqLen", v.seqLen},           {"numBuckets", v.numBuckets},
-            {"maxDistance", v.maxDistance}, {"bidirectional", v.bidirectional},
-            {"biasSeed", v.biasSeed},       {"bucketBiases", v.bucketBiases}};
+    readView(object, view, "alibi", warnings, [](const AlibiViewState& v) -> Status {
+        if (auto s = kAlibiHeadsRange.check(v.heads); !s) return s;
+        if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
+        if (auto s = requireIntInRange("enlargedHead", v.enlargedHead, 0, v.heads - 1); !s)
+            return s;
+        if (auto s = requireIntInRange("queryIndex", v.queryIndex, 0, kMaxGuiSeqLen); !s) return s;
+        if (auto s = requireIntInRange("previewKeys", v.previewKeys, 0, kMaxGuiSeqLen); !s)
+            return s;
+        return requireInRange("contentScale", v.contentScale, 0, 1e3);
+    });
 }
 
 void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "t5", warnings,
-        [](Fields& f, T5ViewState& v) {
-            f.integer("seqLen", v.seqLen);
-            f.integer("numBuckets", v.numBuckets);
-            f.integer("maxDistance", v.maxDistance);
-            f.boolean("bidirectional", v.bidirectional);
-            f.integer("biasSeed", v.biasSeed);
-        },
-        [](const T5ViewState& v) -> Status {
-            T5Params params{v.seqLen, v.numBuckets, v.maxDistance, v.bidirectional};
-            if (auto s = validate(params); !s) return s;
-            return requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen);
-        });
+    readView(object, view, "t5", warnings, [](const T5ViewState& v) -> Status {
+        T5Params params{v.seqLen, v.numBuckets, v.maxDistance, v.bidirectional};
+        if (auto s = validate(params); !s) return s;
+        return requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen);
+    });
     // Per-bucket biases: kept only when they are numbers, one per bucket.
     if (auto it = object.find("bucketBiases"); it != object.end()) {
         std::vector<double> biases;
@@ -505,70 +616,22 @@ void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
     }
 }
 
-json toJson(const LearnedViewState& v) {
-    return {{"seqLen", v.seqLen},
-            {"dModel", v.dModel},
-            {"seed", v.seed},
-            {"std", v.std},
-            {"npyPath", v.npyPath},
-            {"positionsShown", v.positionsShown},
-            {"firstCurveDimension", v.firstCurveDimension},
-            {"curveCount", v.curveCount},
-            {"colormap", colormapName(v.colormap)}};
-}
-
 void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
     // A loaded .npy table is not reloaded automatically: the path is restored for the Load button.
-    applyChecked(
-        object, view, "learned", warnings,
-        [](Fields& f, LearnedViewState& v) {
-            f.integer("seqLen", v.seqLen);
-            f.integer("dModel", v.dModel);
-            f.integer("seed", v.seed);
-            f.number("std", v.std);
-            f.text("npyPath", v.npyPath);
-            f.integer("positionsShown", v.positionsShown);
-            f.integer("firstCurveDimension", v.firstCurveDimension);
-            f.integer("curveCount", v.curveCount);
-            f.name("colormap", v.colormap, parseColormap);
-        },
-        [](const LearnedViewState& v) -> Status {
-            LearnedParams params{v.seqLen, v.dModel, std::uint64_t(v.seed), v.std};
-            if (auto s = validate(params); !s) return s;
-            if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
-            if (auto s = requireIntInRange("positionsShown", v.positionsShown, 1, kMaxGuiSeqLen);
-                !s)
-                return s;
-            if (auto s = requireIntInRange("curveCount", v.curveCount, 1, 8); !s) return s;
-            return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0, v.dModel - 1);
-        });
-}
-
-json toJson(const SimilarityViewState& v) {
-    return {{"params", toJson(v.params)},
-            {"learnedTablePath", v.learnedTablePath},
-            {"colormap", colormapName(v.colormap)},
-            {"window", windowJson(v.window)},
-            {"reference", v.reference},
-            {"maxOffset", v.maxOffset},
-            {"markTrainingLength", v.markTrainingLength},
-            {"trainingLength", v.trainingLength}};
+    readView(object, view, "learned", warnings, [](const LearnedViewState& v) -> Status {
+        LearnedParams params{v.seqLen, v.dModel, std::uint64_t(v.seed), v.std};
+        if (auto s = validate(params); !s) return s;
+        if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
+        if (auto s = requireIntInRange("positionsShown", v.positionsShown, 1, kMaxGuiSeqLen); !s)
+            return s;
+        if (auto s = kCurveCountRange.check(v.curveCount); !s) return s;
+        return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0, v.dModel - 1);
+    });
 }
 
 void fromJson(const json& object, SimilarityViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "similarity", warnings,
-        [](Fields& f, SimilarityViewState& v) {
-            f.child("params", [&](Fields& g) { readSimilarityParams(g, v.params); });
-            f.text("learnedTablePath", v.learnedTablePath);
-            f.name("colormap", v.colormap, parseColormap);
-            f.window("window", v.window);
-            f.integer("reference", v.reference);
-            f.integer("maxOffset", v.maxOffset);
-            f.boolean("markTrainingLength", v.markTrainingLength);
-            f.integer("trainingLength", v.trainingLength);
-        },
-        [](const SimilarityViewState& v) -> Status {
+    readView(
+        object, view, "similarity", warnings, [](const SimilarityViewState& v) -> Status {
             // Each encoding's own settings must be valid, not just the one shown.
             for (auto e : {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned,
                            SimilarityEncoding::Rope}) {
@@ -590,198 +653,52 @@ void fromJson(const json& object, SimilarityViewState& view, Warnings& warnings)
         });
 }
 
-json toJson(const MeaningViewState& v) {
-    const MeaningParams& p = v.params;
-    return {{"params",
-             {{"dModel", p.dModel},
-              {"seqLen", p.seqLen},
-              {"positions", positionTableName(p.positions)},
-              {"base", p.base},
-              {"vocabulary", p.vocabulary},
-              {"contentScale", p.contentScale},
-              {"positionScale", p.positionScale},
-              {"seed", p.seed}}},
-            {"tokensPath", v.tokensPath},
-            {"figure", meaningFigureName(v.figure)},
-            {"orthogonalityDModel", v.orthogonalityDModel},
-            {"orthogonalitySamples", v.orthogonalitySamples}};
-}
-
 void fromJson(const json& object, MeaningViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "meaning", warnings,
-        [](Fields& f, MeaningViewState& v) {
-            f.child("params", [&](Fields& g) {
-                MeaningParams& p = v.params;
-                g.integer("dModel", p.dModel);
-                g.integer("seqLen", p.seqLen);
-                g.name("positions", p.positions, parsePositionTable);
-                g.number("base", p.base);
-                g.integer("vocabulary", p.vocabulary);
-                g.number("contentScale", p.contentScale);
-                g.number("positionScale", p.positionScale);
-                g.integer("seed", p.seed);
-            });
-            f.text("tokensPath", v.tokensPath);
-            f.name("figure", v.figure, parseMeaningFigure);
-            f.integer("orthogonalityDModel", v.orthogonalityDModel);
-            f.integer("orthogonalitySamples", v.orthogonalitySamples);
-        },
-        [](const MeaningViewState& v) -> Status {
-            MeaningParams p = v.params;
-            p.tokens = nullptr;
-            if (auto s = validate(p); !s) return s;
-            if (auto s = requireIntInRange("orthogonalityDModel", v.orthogonalityDModel, 2, 8192);
-                !s)
-                return s;
-            return requireIntInRange("orthogonalitySamples", v.orthogonalitySamples, 100, 200000);
-        });
-}
-
-json toJson(const IntuitionViewState& v) {
-    return {{"figure", intuitionFigureName(v.figure)},
-            {"clock",
-             {{"bits", v.clock.bits},
-              {"positions", v.clock.positions},
-              {"sinusoidal", sinusoidalParamsJson(v.clock.sinusoidal)}}},
-            {"shift",
-             {{"sinusoidal", sinusoidalParamsJson(v.shift.sinusoidal)},
-              {"shift", v.shift.shift},
-              {"position", v.shift.position},
-              {"positions", v.shift.positions},
-              {"shownDims", v.shift.shownDims}}}};
+    readView(object, view, "meaning", warnings, [](const MeaningViewState& v) -> Status {
+        MeaningParams p = v.params;
+        p.tokens = nullptr;
+        if (auto s = validate(p); !s) return s;
+        if (auto s = requireIntInRange("orthogonalityDModel", v.orthogonalityDModel, 2, 8192); !s)
+            return s;
+        return requireIntInRange("orthogonalitySamples", v.orthogonalitySamples, 100, 200000);
+    });
 }
 
 void fromJson(const json& object, IntuitionViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "intuition", warnings,
-        [](Fields& f, IntuitionViewState& v) {
-            f.name("figure", v.figure, parseIntuitionFigure);
-            f.child("clock", [&](Fields& g) {
-                g.integer("bits", v.clock.bits);
-                g.integer("positions", v.clock.positions);
-                g.child("sinusoidal",
-                        [&](Fields& h) { readSinusoidalParams(h, v.clock.sinusoidal); });
-            });
-            f.child("shift", [&](Fields& g) {
-                g.child("sinusoidal",
-                        [&](Fields& h) { readSinusoidalParams(h, v.shift.sinusoidal); });
-                g.number("shift", v.shift.shift);
-                g.integer("position", v.shift.position);
-                g.integer("positions", v.shift.positions);
-                g.integer("shownDims", v.shift.shownDims);
-            });
-        },
-        [](const IntuitionViewState& v) -> Status {
-            if (auto s = requireIntInRange("clock.bits", v.clock.bits, 1, 12); !s) return s;
-            if (auto s = requireIntInRange("clock.positions", v.clock.positions, 2, 4096); !s)
-                return s;
-            if (auto s = validate(v.clock.sinusoidal); !s) return s;
-            if (auto s = validate(v.shift.sinusoidal); !s) return s;
-            if (auto s = requireIntInRange("shift.dModel", v.shift.sinusoidal.dModel, 1, 512); !s)
-                return s;
-            if (auto s = requireInRange("shift.shift", v.shift.shift, -1e6, 1e6); !s) return s;
-            if (auto s = requireIntInRange("shift.position", v.shift.position, 0, kMaxGuiSeqLen);
-                !s)
-                return s;
-            if (auto s = requireIntInRange("shift.positions", v.shift.positions, 1, kMaxGuiSeqLen);
-                !s)
-                return s;
-            return requireIntInRange("shift.shownDims", v.shift.shownDims, 2, 512);
-        });
-}
-
-json toJson(const ExtrapolationViewState& v) {
-    const ExtrapolationOptions& o = v.options;
-    return {{"trainingLength", o.trainingLength},
-            {"evaluationLength", o.evaluationLength},
-            {"dModel", o.dModel},
-            {"headDim", o.headDim},
-            {"ropeBase", o.ropeBase},
-            {"alibiHeads", o.alibiHeads},
-            {"t5Buckets", o.t5Buckets},
-            {"t5MaxDistance", o.t5MaxDistance}};
+    readView(object, view, "intuition", warnings, [](const IntuitionViewState& v) -> Status {
+        if (auto s = requireIntInRange("clock.bits", v.clock.bits, 1, 12); !s) return s;
+        if (auto s = requireIntInRange("clock.positions", v.clock.positions, 2, 4096); !s) return s;
+        if (auto s = validate(v.clock.sinusoidal); !s) return s;
+        if (auto s = validate(v.shift.sinusoidal); !s) return s;
+        if (auto s = requireIntInRange("shift.dModel", v.shift.sinusoidal.dModel, 1, 512); !s)
+            return s;
+        if (auto s = requireInRange("shift.shift", v.shift.shift, -1e6, 1e6); !s) return s;
+        if (auto s = requireIntInRange("shift.position", v.shift.position, 0, kMaxGuiSeqLen); !s)
+            return s;
+        if (auto s = requireIntInRange("shift.positions", v.shift.positions, 1, kMaxGuiSeqLen); !s)
+            return s;
+        return requireIntInRange("shift.shownDims", v.shift.shownDims, 2, 512);
+    });
 }
 
 void fromJson(const json& object, ExtrapolationViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "extrapolation", warnings,
-        [](Fields& f, ExtrapolationViewState& v) {
-            ExtrapolationOptions& o = v.options;
-            f.integer("trainingLength", o.trainingLength);
-            f.integer("evaluationLength", o.evaluationLength);
-            f.integer("dModel", o.dModel);
-            f.integer("headDim", o.headDim);
-            f.number("ropeBase", o.ropeBase);
-            f.integer("alibiHeads", o.alibiHeads);
-            f.integer("t5Buckets", o.t5Buckets);
-            f.integer("t5MaxDistance", o.t5MaxDistance);
-        },
-        [](const ExtrapolationViewState& v) { return validate(v.options); });
-}
-
-json toJson(const CompareViewState& v) {
-    const CompareOptions& o = v.options;
-    auto side = [](const RopeSideState& s) {
-        return json{{"useConfig", s.useConfig}, {"configPath", s.configPath}, {"base", s.base}};
-    };
-    return {{"mode", compareModeName(v.mode)},
-            {"options",
-             {{"dModel", o.dModel},
-              {"seqLen", o.seqLen},
-              {"base", o.base},
-              {"alibiHeads", o.alibiHeads},
-              {"t5Buckets", o.t5Buckets},
-              {"t5MaxDistance", o.t5MaxDistance},
-              {"seed", o.seed}}},
-            {"a", side(v.a)},
-            {"b", side(v.b)},
-            {"headDim", v.headDim},
-            {"trainingLength", v.trainingLength},
-            {"maxOffset", v.maxOffset}};
+    readView(object, view, "extrapolation", warnings,
+             [](const ExtrapolationViewState& v) { return validate(v.options); });
 }
 
 void fromJson(const json& object, CompareViewState& view, Warnings& warnings) {
-    applyChecked(
-        object, view, "compare", warnings,
-        [](Fields& f, CompareViewState& v) {
-            f.name("mode", v.mode, parseCompareMode);
-            f.child("options", [&](Fields& g) {
-                CompareOptions& o = v.options;
-                g.integer("dModel", o.dModel);
-                g.integer("seqLen", o.seqLen);
-                g.number("base", o.base);
-                g.integer("alibiHeads", o.alibiHeads);
-                g.integer("t5Buckets", o.t5Buckets);
-                g.integer("t5MaxDistance", o.t5MaxDistance);
-                g.integer("seed", o.seed);
-            });
-            auto side = [&](const char* key, RopeSideState& s) {
-                f.child(key, [&](Fields& g) {
-                    g.boolean("useConfig", s.useConfig);
-                    g.text("configPath", s.configPath);
-                    g.number("base", s.base);
-                });
-            };
-            side("a", v.a);
-            side("b", v.b);
-            f.integer("headDim", v.headDim);
-            f.integer("trainingLength", v.trainingLength);
-            f.integer("maxOffset", v.maxOffset);
-        },
-        [](const CompareViewState& v) -> Status {
-            if (auto s = validate(v.options); !s) return s;
-            if (auto s = requireInRange("a.base", v.a.base, 1.0, 1e12, false); !s) return s;
-            if (auto s = requireInRange("b.base", v.b.base, 1.0, 1e12, false); !s) return s;
-            if (auto s = requireIntInRange("headDim", v.headDim, 2, 8192); !s) return s;
-            if (v.headDim % 2 != 0)
-                return Error{"headDim must be even (got " + std::to_string(v.headDim) + ")"};
-            if (auto s =
-                    requireIntInRange("trainingLength", v.trainingLength, 1, kMaxRopePositions);
-                !s)
-                return s;
-            return requireIntInRange("maxOffset", v.maxOffset, 2, kMaxGuiSeqLen);
-        });
+    readView(object, view, "compare", warnings, [](const CompareViewState& v) -> Status {
+        if (auto s = validate(v.options); !s) return s;
+        if (auto s = requireInRange("a.base", v.a.base, 1.0, 1e12, false); !s) return s;
+        if (auto s = requireInRange("b.base", v.b.base, 1.0, 1e12, false); !s) return s;
+        if (auto s = requireIntInRange("headDim", v.headDim, 2, 8192); !s) return s;
+        if (v.headDim % 2 != 0)
+            return Error{"headDim must be even (got " + std::to_string(v.headDim) + ")"};
+        if (auto s = requireIntInRange("trainingLength", v.trainingLength, 1, kMaxRopePositions);
+            !s)
+            return s;
+        return requireIntInRange("maxOffset", v.maxOffset, 2, kMaxGuiSeqLen);
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -789,28 +706,20 @@ void fromJson(const json& object, CompareViewState& view, Warnings& warnings) {
 // ---------------------------------------------------------------------------------------------
 
 json sessionToJson(const AppState& state, const SessionLayout& layout) {
-    return {{"format", kSessionFormat},
-            {"version", kSessionVersion},
-            {"view", layout.view},
-            {"window",
-             {{"x", layout.windowX},
-              {"y", layout.windowY},
-              {"width", layout.windowWidth},
-              {"height", layout.windowHeight},
-              {"fullScreen", layout.fullScreen}}},
-            {"theme", themeName(state.theme)},
-            {"showControls", state.showControls},
-            {"uiZoom", state.uiZoom},
-            {"sinusoidal", toJson(state.sinusoidal)},
-            {"similarity", toJson(state.similarity)},
-            {"meaning", toJson(state.meaning)},
-            {"intuition", toJson(state.intuition)},
-            {"extrapolation", toJson(state.extrapolation)},
-            {"compare", toJson(state.compare)},
-            {"rope", toJson(state.rope)},
-            {"alibi", toJson(state.alibi)},
-            {"t5", toJson(state.t5)},
-            {"learned", toJson(state.learned)}};
+    json session = {{"format", kSessionFormat},
+                    {"version", kSessionVersion},
+                    {"view", layout.view},
+                    {"window",
+                     {{"x", layout.windowX},
+                      {"y", layout.windowY},
+                      {"width", layout.windowWidth},
+                      {"height", layout.windowHeight},
+                      {"fullScreen", layout.fullScreen}}},
+                    {"theme", themeName(state.theme)},
+                    {"showControls", state.showControls},
+                    {"uiZoom", state.uiZoom}};
+    forEachView(state, [&](const char* key, const auto& view) { session[key] = toJson(view); });
+    return session;
 }
 
 void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
@@ -819,7 +728,7 @@ void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
         return;
     }
     Fields top(object, "session", warnings);
-    top.name("theme", state.theme, parseTheme);
+    top.name("theme", state.theme, kThemeNames);
     top.boolean("showControls", state.showControls);
     double zoom = state.uiZoom;
     top.number("uiZoom", zoom);
@@ -829,20 +738,10 @@ void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
         warnings.push_back("session.uiZoom: must be 0.5..3 (got " + formatValue(zoom, 6) +
                            "); kept " + formatValue(state.uiZoom, 6));
     }
-    auto apply = [&](const char* key, auto& view) {
+    forEachView(state, [&](const char* key, auto& view) {
         auto it = object.find(key);
         if (it != object.end()) fromJson(*it, view, warnings);
-    };
-    apply("sinusoidal", state.sinusoidal);
-    apply("similarity", state.similarity);
-    apply("meaning", state.meaning);
-    apply("intuition", state.intuition);
-    apply("extrapolation", state.extrapolation);
-    apply("compare", state.compare);
-    apply("rope", state.rope);
-    apply("alibi", state.alibi);
-    apply("t5", state.t5);
-    apply("learned", state.learned);
+    });
 }
 
 Status applySessionJson(const json& object, AppState& state, SessionLayout& layout,

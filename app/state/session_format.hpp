@@ -10,8 +10,9 @@
 // out of range is reported (one warning line naming the key) and that view keeps its current
 // settings. Unknown keys are ignored, so newer files open in older builds.
 //
-// One toJson/fromJson pair per state struct. A view that adds a state struct adds its pair here
-// and one line in sessionToJson / applyStateJson.
+// One toJson/fromJson pair per state struct, both walking the struct's one field list
+// (visitFields in session_format.cpp). A view that adds a state struct adds its pair here, its
+// field list and its validator there, and one line in forEachView.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -12,6 +12,7 @@
 #include "poslab/views/compare_figures.hpp"
 #include "poslab/views/extrapolation_figures.hpp"
 #include "poslab/views/intuition_figures.hpp"
+#include "state/enum_names.hpp"
 
 namespace poslab::ui {
 
@@ -37,6 +38,11 @@ struct SimilarityViewState {
 };
 
 enum class MeaningFigure { Terms, Orthogonality, AddVersusConcat };  // the figure tabs
+inline constexpr EnumNames<MeaningFigure, 3> kMeaningFigureNames{
+    "figure",
+    {{{MeaningFigure::Terms, "terms"},
+      {MeaningFigure::Orthogonality, "near-orthogonality"},
+      {MeaningFigure::AddVersusConcat, "add-vs-concat"}}}};
 
 struct MeaningViewState {
     MeaningParams params;    // the sequence: words + positions
@@ -47,6 +53,10 @@ struct MeaningViewState {
 };
 
 enum class IntuitionFigure { BinaryClock, LinearShift };
+inline constexpr EnumNames<IntuitionFigure, 2> kIntuitionFigureNames{
+    "figure",
+    {{{IntuitionFigure::BinaryClock, "binary-clock"},
+      {IntuitionFigure::LinearShift, "linear-shift"}}}};
 
 struct IntuitionViewState {
     IntuitionFigure figure = IntuitionFigure::BinaryClock;
@@ -59,6 +69,8 @@ struct ExtrapolationViewState {
 };
 
 enum class CompareMode { AllEncodings, RopeAB };
+inline constexpr EnumNames<CompareMode, 2> kCompareModeNames{
+    "mode", {{{CompareMode::AllEncodings, "all"}, {CompareMode::RopeAB, "rope-ab"}}}};
 
 struct RopeSideState {       // one side of the A/B comparison
     bool useConfig = false;  // true: read configPath (a Hugging Face config.json)

@@ -2,6 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "gfx/figure_renderer.hpp"
 
 namespace poslab::ui {
@@ -67,6 +70,31 @@ void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameCon
     target.fonts = context.fonts;
     target.heatmaps = context.heatmaps;
     gfx::drawFigure(target, figure);
+}
+
+void zoomAndPan(CellWindow& w, const Canvas& canvas, const PlotFrame& frame, long long rows,
+                long long cols, ZoomAxes axes) {
+    w = clampWindow(w, rows, cols);
+    if (frame.plot.width > 1 && canvas.hovered && canvas.wheel != 0 &&
+        frame.plot.contains(canvas.mouse)) {
+        const auto [cx, cy] = frame.toData(canvas.mouse);
+        const double factor = std::pow(0.8, canvas.wheel);
+        const bool both = axes == ZoomAxes::Both;
+        const bool shift = ImGui::GetIO().KeyShift;
+        auto zoom = [&](long long& first, long long& count, long long total, double centre) {
+            const long long next = std::clamp<long long>(std::llround(count * factor), 1, total);
+            first = std::llround(centre - (centre - first) * double(next) / double(count));
+            count = next;
+        };
+        if (both || !shift) zoom(w.firstRow, w.rowCount, rows, cy);
+        if (both || shift) zoom(w.firstCol, w.colCount, cols, cx);
+    }
+    if (canvas.dragging && frame.plot.width > 1) {
+        w.firstRow -= std::llround(canvas.dragDelta.y / frame.plot.height * double(w.rowCount));
+        w.firstCol -= std::llround(canvas.dragDelta.x / frame.plot.width * double(w.colCount));
+    }
+    if (canvas.doubleClicked) w = {};
+    w = clampWindow(w, rows, cols);
 }
 
 }  // namespace poslab::ui

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/plot.hpp"
 #include "ui/frame_context.hpp"
@@ -42,6 +43,15 @@ struct Canvas {
 };
 Canvas beginCanvas(const char* id, float height = 0);  // height 0: all remaining space
 void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context);
+
+// Zoom and pan of a heatmap's cell window (rows x cols cells drawn in frame.plot): the wheel
+// zooms about the mouse, dragging pans, a double-click shows everything; the window is clamped.
+enum class ZoomAxes {
+    RowsOrColumns,  // the wheel zooms rows, Shift+wheel columns (tables: positions x dimensions)
+    Both,           // the wheel zooms rows and columns together (square position x position maps)
+};
+void zoomAndPan(CellWindow& window, const Canvas& canvas, const PlotFrame& frame, long long rows,
+                long long cols, ZoomAxes axes);
 
 }  // namespace poslab::ui
 

@@ -109,6 +109,174 @@ TEST(SessionFormatTest, WarningsAboutNamesStayOnOneLine) {
     EXPECT_EQ(read.state.theme, AppState{}.theme);
 }
 
+// Every field a session holds, set away from its default by hand (values the validators accept).
+AppState everyFieldChanged() {
+    AppState s;
+    s.theme = ThemeId::Paper;
+    s.showControls = false;
+    s.uiZoom = 1.75f;
+    auto& sin = s.sinusoidal;
+    sin.params = {64, 300, 500, SinusoidalLayout::Concat};
+    sin.colormap = ColormapId::Viridis;
+    sin.window = {1, 2, 3, 4};
+    sin.markTrainingLength = true;
+    sin.trainingLength = 200;
+    sin.firstCurveDimension = 2;
+    sin.curveCount = 3;
+    sin.curvePositions = 50;
+    auto& rope = s.rope;
+    rope.params.headDim = 32;
+    rope.params.base = 20000;
+    rope.params.rotaryFraction = 0.5;
+    rope.params.pairing = RopePairing::Interleaved;
+    rope.params.seqLen = 2048;
+    rope.params.trainingLength = 1024;
+    rope.params.scaling = {RopeScaling::Yarn, 4, 512, 2, 8, 16, 2, 1.1, 0.9, 0.8, false};
+    rope.figure = ui::RopeFigureId::Scores;
+    rope.vectors = ui::RopeVectorSource::Custom;
+    rope.querySeed = 5;
+    rope.keySeed = 6;
+    rope.keyEqualsQuery = true;
+    rope.customQuery = "1,2";
+    rope.customKey = "3,4";
+    rope.m = 10;
+    rope.n = 3;
+    rope.speed = 5;
+    rope.playMovesBoth = false;
+    rope.scrubTogether = false;
+    rope.panels = 8;
+    rope.spreadPairs = false;
+    rope.firstPair = 2;
+    rope.trail = 4;
+    rope.angleWindow = {5, 6, 7, 8};
+    rope.scoreWindow = {9, 10, 11, 12};
+    rope.scoreColormap = ColormapId::Magma;
+    rope.incompleteWithin = RopeTurnReference::Training;
+    rope.decayDistance = 100;
+    rope.configPath = "/x/config.json";
+    s.alibi = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
+    s.t5 = {100, 16, 64, false, 3, std::vector<double>(16, 0.25)};
+    auto& learned = s.learned;
+    learned.seqLen = 256;
+    learned.dModel = 32;
+    learned.seed = 4;
+    learned.std = 0.05;
+    learned.npyPath = "/x/wpe.npy";
+    learned.positionsShown = 300;
+    learned.firstCurveDimension = 1;
+    learned.curveCount = 2;
+    learned.colormap = ColormapId::Viridis;
+    auto& sim = s.similarity;
+    sim.params.encoding = SimilarityEncoding::Rope;
+    sim.params.metric = SimilarityMetric::Dot;
+    sim.params.seqLen = 256;
+    sim.params.sinusoidal = {32, 100, 1000, SinusoidalLayout::Tensor2Tensor};
+    sim.params.learned = {100, 16, 9, 0.1};
+    sim.params.rope = rope.params;
+    sim.params.ropeVectors = RopeVectors::SameSample;
+    sim.params.ropeSeed = 11;
+    sim.learnedTablePath = "/x/table.npy";
+    sim.colormap = ColormapId::Cividis;
+    sim.window = {2, 3, 4, 5};
+    sim.reference = 3;
+    sim.maxOffset = 100;
+    sim.markTrainingLength = true;
+    sim.trainingLength = 128;
+    auto& meaning = s.meaning;
+    meaning.params.dModel = 32;
+    meaning.params.seqLen = 16;
+    meaning.params.positions = PositionTableKind::Learned;
+    meaning.params.base = 5000;
+    meaning.params.vocabulary = 100;
+    meaning.params.contentScale = 2;
+    meaning.params.positionScale = 0.5;
+    meaning.params.seed = 3;
+    meaning.tokensPath = "/x/tokens.npy";
+    meaning.figure = ui::MeaningFigure::AddVersusConcat;
+    meaning.orthogonalityDModel = 128;
+    meaning.orthogonalitySamples = 5000;
+    auto& intuition = s.intuition;
+    intuition.figure = ui::IntuitionFigure::LinearShift;
+    intuition.clock = {6, 100, {32, 100, 500, SinusoidalLayout::Concat}};
+    intuition.shift = {{8, 128, 700, SinusoidalLayout::Tensor2Tensor}, 3, 11, 40, 8};
+    s.extrapolation.options = {256, 1024, 32, 32, 5000, 4, 16, 64};
+    auto& compare = s.compare;
+    compare.mode = ui::CompareMode::RopeAB;
+    compare.options = {32, 64, 5000, 4, 16, 64, 2};
+    compare.a = {true, "/x/a.json", 20000};
+    compare.b = {true, "/x/b.json", 40000};
+    compare.headDim = 64;
+    compare.trainingLength = 2048;
+    compare.maxOffset = 4096;
+    return s;
+}
+
+// Paths to the leaves of `a` whose value is the same in `b` (arrays count as one leaf).
+void sameLeaves(const nlohmann::json& a, const nlohmann::json& b, const std::string& path,
+                std::vector<std::string>& same) {
+    if (a.is_object() && b.is_object()) {
+        for (auto it = a.begin(); it != a.end(); ++it) {
+            if (b.contains(it.key())) sameLeaves(*it, b[it.key()], path + "." + it.key(), same);
+        }
+    } else if (a == b) {
+        same.push_back(path);
+    }
+}
+
+// A session written and read back restores every field: the state read back writes the same
+// document, and that document differs from the default one in every value (so no field is left
+// out of the writer, and none the writer has is skipped by the reader).
+TEST(SessionFormatTest, EveryFieldRoundTrips) {
+    const AppState changed = everyFieldChanged();
+    const SessionLayout layout{"RoPE", 10, 20, 800, 600, true};
+    const nlohmann::json written = ui::sessionToJson(changed, layout);
+
+    std::vector<std::string> unchanged;
+    sameLeaves(written, ui::sessionToJson(AppState{}, SessionLayout{}), "", unchanged);
+    const std::vector<std::string> headers = {".format", ".version"};
+    for (const std::string& h : headers) std::erase(unchanged, h);
+    EXPECT_TRUE(unchanged.empty()) << "fields left at their default: " << unchanged.front();
+
+    Read read = readSession(written.dump());
+    ASSERT_TRUE(read.status.ok()) << read.status.error().message;
+    EXPECT_TRUE(read.warnings.empty()) << read.warnings.front();
+    EXPECT_EQ(ui::sessionToJson(read.state, read.layout), written);
+    // A few fields checked directly against the values set above.
+    EXPECT_EQ(read.state.rope.figure, ui::RopeFigureId::Scores);
+    EXPECT_EQ(read.state.rope.vectors, ui::RopeVectorSource::Custom);
+    EXPECT_EQ(read.state.rope.params.scaling.type, RopeScaling::Yarn);
+    EXPECT_EQ(read.state.meaning.figure, ui::MeaningFigure::AddVersusConcat);
+    EXPECT_EQ(read.state.compare.mode, ui::CompareMode::RopeAB);
+    EXPECT_EQ(read.state.t5.bucketBiases, std::vector<double>(16, 0.25));
+    EXPECT_EQ(read.layout.view, "RoPE");
+    EXPECT_TRUE(read.layout.fullScreen);
+}
+
+// The names in the files, as the README and the lessons spell them.
+TEST(SessionFormatTest, AppEnumsAreWrittenByName) {
+    AppState state = everyFieldChanged();
+    const nlohmann::json written = ui::sessionToJson(state, SessionLayout{});
+    EXPECT_EQ(written["meaning"]["figure"], "add-vs-concat");
+    EXPECT_EQ(written["intuition"]["figure"], "linear-shift");
+    EXPECT_EQ(written["compare"]["mode"], "rope-ab");
+    state.meaning.figure = ui::MeaningFigure::Orthogonality;
+    EXPECT_EQ(ui::sessionToJson(state, SessionLayout{})["meaning"]["figure"], "near-orthogonality");
+}
+
+// An unknown name is one warning line naming the key and every valid name; the view keeps its
+// settings.
+TEST(SessionFormatTest, AnUnknownEnumNameIsOneLineNamingTheChoices) {
+    const Read read = readSession(R"({"format": "poslab-session", "meaning": {"figure": "sum"},
+                                      "compare": {"mode": "ab"}})");
+    ASSERT_TRUE(read.status.ok());
+    EXPECT_TRUE(warned(read.warnings,
+                       "meaning.figure: figure must be terms, near-orthogonality "
+                       "or add-vs-concat (got 'sum')"));
+    EXPECT_TRUE(warned(read.warnings, "compare.mode: mode must be all or rope-ab (got 'ab')"));
+    EXPECT_EQ(read.state.meaning.figure, ui::MeaningFigure::Terms);
+    for (const std::string& w : read.warnings) EXPECT_EQ(w.find('\n'), std::string::npos) << w;
+}
+
 // A file that never ends (a device, a pipe left open) is refused after the size cap instead of
 // being read until memory runs out.
 TEST(SessionFormatTest, AnEndlessFileIsRefused) {

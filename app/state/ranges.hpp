@@ -1,0 +1,40 @@
+// ranges.hpp — one entry per view parameter whose range the app chooses: its session key, its
+// command-line option, limits, default and meaning. The GUI's slider, the option's help text and
+// the session validator all read the entry, so they cannot drift apart. (Limits that are core's
+// own, such as kMaxDModel, stay in poslab/base/limits.hpp and the encodings' headers.)
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "poslab/base/result.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/encodings/alibi.hpp"
+
+namespace poslab::ui {
+
+struct IntRange {
+    std::string_view key;      // session key and the name in its errors: "curveCount"
+    std::string_view option;   // command-line option without dashes: "curves"
+    int low = 0, high = 0;     // inclusive
+    int fallback = 0;          // the default
+    std::string_view meaning;  // help text before the range: "number of dimensions plotted"
+
+    std::string rangeText() const { return std::to_string(low) + ".." + std::to_string(high); }
+    // "number of dimensions plotted, 1..8 (default 4)"; `note` replaces "(default N)" when given.
+    std::string help(std::string_view note = {}) const {
+        return std::string(meaning) + ", " + rangeText() + " " +
+               (note.empty() ? "(default " + std::to_string(fallback) + ")" : std::string(note));
+    }
+    Status check(long long value) const {  // "curveCount must be 1..8 (got 9)"
+        return requireIntInRange(key, value, low, high);
+    }
+};
+
+// ---- The table
+inline constexpr IntRange kCurveCountRange{
+    "curveCount", "curves", 1, 8, 4, "number of dimensions plotted"};
+inline constexpr IntRange kAlibiHeadsRange{"heads",        "heads", 1,
+                                           kMaxAlibiHeads, 8,       "number of heads"};
+
+}  // namespace poslab::ui
