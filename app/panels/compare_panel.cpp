@@ -67,15 +67,13 @@ void ComparePanel::draw(AppState& state, FrameContext& context) {
             const std::pair<CompareMode, const char*> tabs[] = {
                 {CompareMode::AllEncodings, "All encodings"}, {CompareMode::RopeAB, "RoPE A/B"}};
             stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
-            nlohmann::json key = toJson(view);
             if (view.mode == CompareMode::AllEncodings) {
-                all_.show("all encodings", key["options"], context,
+                all_.show("all encodings", view.options, context,
                           [&](float w, float h, const Theme& theme) {
                               return comparisonFigure(view.options, w, h, theme);
                           });
             } else {
-                key.erase("options");
-                ab_.show("rope ab", key, context, [&](float w, float h, const Theme& theme) {
+                ab_.show("rope ab", view, context, [&](float w, float h, const Theme& theme) {
                     return abFigure(view, w, h, theme);
                 });
                 if (!ab_.error().empty()) *context.statusMessage = ab_.error();

@@ -23,7 +23,8 @@ class ComparePanel : public Panel {
 
   private:
     void drawControls(CompareViewState& view);
-    FigureCache all_, ab_;
+    FigureCache<CompareOptions> all_;
+    FigureCache<CompareViewState> ab_;
     CompareMode shownTab_ = CompareMode::AllEncodings;
     // The last config.json read for each side (the label says what was read, or why not).
     std::string sideInfo_[2];

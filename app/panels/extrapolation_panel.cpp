@@ -53,7 +53,7 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
                 true);
         },
         [&] {
-            figure_.show("extrapolation", toJson(state.extrapolation), context,
+            figure_.show("extrapolation", state.extrapolation, context,
                          [&](float w, float h, const Theme& theme) {
                              return extrapolationFigure(o, w, h, theme);
                          });

@@ -19,7 +19,7 @@ class ExtrapolationPanel : public Panel {
     Result<Matrix> exportData(const AppState& state) const override;
 
   private:
-    FigureCache figure_;
+    FigureCache<ExtrapolationViewState> figure_;
 };
 
 }  // namespace poslab::ui

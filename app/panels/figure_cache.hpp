@@ -1,7 +1,7 @@
 // figure_cache.hpp — figures, or what they are drawn from, kept until their key changes: rebuilt
 // when a parameter, the canvas size or the theme changes, never every frame. The heatmaps inside
 // keep their versions, so the renderer's textures are reused as well.
-//   FigureCache                      a whole Figure: the understanding panels, whose figures are
+//   FigureCache<Key>                 a whole Figure: the understanding panels, whose figures are
 //                                    composites built by core (understanding_figures.hpp)
 //   CachedFigure<Key, Layout, Data>  a layout and the data computed for it, from which the panel
 //                                    draws its figure every frame (hover highlights, clicks):
@@ -34,21 +34,21 @@ inline Theme fittedTheme(const FrameContext& context, float width, float height,
     return scaledTheme(themeFor(context.theme.id), fit);
 }
 
+// Key: the parameter struct the figure is built from (compared with its defaulted ==), e.g.
+// ExtrapolationViewState; the canvas size and the theme's font size are part of the key too.
+template <class Key>
 class FigureCache {
   public:
-    // The canvas fills the remaining space (or `height` pixels); `parameters` identify the
-    // figure's inputs; build(width, height, theme) makes it. Errors are drawn in the canvas.
+    // The canvas fills the remaining space (or `height` pixels); `key` identifies the figure's
+    // inputs; build(width, height, theme) makes it. Errors are drawn in the canvas.
     template <class Build>
-    Canvas show(const char* id, const nlohmann::json& parameters, const FrameContext& context,
-                Build build, float height = 0) {
+    Canvas show(const char* id, const Key& key, const FrameContext& context, Build build,
+                float height = 0) {
         const Canvas canvas = beginCanvas(id, height);
         const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
-        const std::string key = parameters.dump() + "|" + std::to_string(int(canvas.box.width)) +
-                                "x" + std::to_string(int(canvas.box.height)) + "|" +
-                                std::string(themeName(theme.id)) + "|" +
-                                std::to_string(theme.fontSize);
-        if (key != key_) {
-            key_ = key;
+        Stamp stamp{key, canvas.box.width, canvas.box.height, theme.id, theme.fontSize};
+        if (!stamp_ || !(*stamp_ == stamp)) {
+            stamp_ = std::move(stamp);
             Result<Figure> built = build(canvas.box.width, canvas.box.height, theme);
             if (built) {
                 figure_ = std::move(built).value();
@@ -64,10 +64,17 @@ class FigureCache {
         return canvas;
     }
     const std::string& error() const { return error_; }  // the last build's error, "" if none
-    void invalidate() { key_.clear(); }
+    void invalidate() { stamp_.reset(); }
 
   private:
-    std::string key_;
+    struct Stamp {
+        Key key;
+        float width = 0, height = 0;
+        ThemeId theme{};
+        float fontSize = 0;
+        bool operator==(const Stamp&) const = default;
+    };
+    std::optional<Stamp> stamp_;
     Figure figure_;
     std::string error_;
 };

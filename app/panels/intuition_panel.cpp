@@ -13,9 +13,8 @@ namespace poslab::ui {
 
 void IntuitionPanel::draw(AppState& state, FrameContext& context) {
     IntuitionViewState& view = state.intuition;
-    const nlohmann::json shiftKey = toJson(view)["shift"];
-    if (shiftKey.dump() != checkKey_) {
-        checkKey_ = shiftKey.dump();
+    if (checkKey_ != view.shift) {
+        checkKey_ = view.shift;
         // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
         check_ = sampledShiftCheck(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
     }
@@ -27,13 +26,13 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                 {IntuitionFigure::LinearShift, "Linear shift"}};
             stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
             if (view.figure == IntuitionFigure::BinaryClock) {
-                clock_.show("binary clock", toJson(view)["clock"], context,
+                clock_.show("binary clock", view.clock, context,
                             [&](float w, float h, const Theme& theme) {
                                 return binaryClockFigure(view.clock, w, h, theme);
                             });
             } else {
                 shift_.show(
-                    "linear shift", shiftKey, context,
+                    "linear shift", view.shift, context,
                     [&](float w, float h, const Theme& theme) -> Result<Figure> {
                         if (!check_) return check_.error();
                         Figure figure = emptyFigure(w, h, theme);

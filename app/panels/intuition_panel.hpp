@@ -22,10 +22,11 @@ class IntuitionPanel : public Panel {
 
   private:
     void drawControls(IntuitionViewState& view);
-    FigureCache clock_, shift_;
+    FigureCache<BinaryClockOptions> clock_;
+    FigureCache<LinearShiftOptions> shift_;
     IntuitionFigure shownTab_ = IntuitionFigure::BinaryClock;
     // The residual check, keyed on the shift options (shown in the controls as numbers too).
-    std::string checkKey_;
+    std::optional<LinearShiftOptions> checkKey_;  // what check_ was computed for
     Result<SampledShiftCheck> check_ = Error{"not computed"};
 };
 

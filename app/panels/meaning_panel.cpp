@@ -67,9 +67,9 @@ void MeaningPanel::draw(AppState& state, FrameContext& context) {
                     break;
                 case MeaningFigure::Orthogonality:
                     orthogonality_.show("near-orthogonality",
-                                        {{"d", view.orthogonalityDModel},
-                                         {"n", view.orthogonalitySamples},
-                                         {"seed", view.params.seed}},
+                                        std::tuple<int, int, std::uint64_t>{
+                                            view.orthogonalityDModel, view.orthogonalitySamples,
+                                            std::uint64_t(view.params.seed)},
                                         context, [&](float w, float h, const Theme& theme) {
                                             return nearOrthogonalityFigure(
                                                 view.orthogonalityDModel, view.orthogonalitySamples,
@@ -77,7 +77,7 @@ void MeaningPanel::draw(AppState& state, FrameContext& context) {
                                         });
                     break;
                 case MeaningFigure::AddVersusConcat:
-                    addConcat_.show("add-vs-concat", toJson(view), context,
+                    addConcat_.show("add-vs-concat", view, context,
                                     [&](float w, float h, const Theme& theme) -> Result<Figure> {
                                         auto params = effectiveParams(view);
                                         if (!params) return params.error();
@@ -90,18 +90,17 @@ void MeaningPanel::draw(AppState& state, FrameContext& context) {
 
 void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("terms");
-    const std::string key = toJson(view).dump() + "|" + view.tokensPath;
-    if (key != termsKey_ || !sequence_) {
-        termsKey_ = key;
+    if (termsKey_ != view || !sequence_) {
+        termsKey_ = view;
         auto params = effectiveParams(view);
         sequence_ = std::make_shared<Result<MeaningSequence>>(
             params ? buildSequence(*params) : Result<MeaningSequence>(params.error()));
-        mapsKey_.clear();
+        mapsKey_.reset();
     }
     const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
     const Box area{0, 0, canvas.box.width, canvas.box.height};
     const int texels = logitTermTexels(area, view.params.seqLen, theme);
-    const std::string mapsKey = key + "|" + std::to_string(texels);
+    const MapsKey mapsKey{view, texels};
     if (mapsKey != mapsKey_ || !maps_) {
         mapsKey_ = mapsKey;
         auto params = effectiveParams(view);
@@ -109,11 +108,10 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
         // costs the same whatever L and d a session sets.
         maps_ = std::make_shared<Result<LogitTermMaps>>(
             params ? logitTermMaps(*params, texels) : Result<LogitTermMaps>(params.error()));
-        figureKey_.clear();
+        figureKey_.reset();
     }
-    const std::string figureKey = mapsKey + "|" + std::to_string(int(canvas.box.width)) + "x" +
-                                  std::to_string(int(canvas.box.height)) +
-                                  std::string(themeName(theme.id)) + std::to_string(theme.fontSize);
+    const FigureKey figureKey{mapsKey, canvas.box.width, canvas.box.height, theme.id,
+                              theme.fontSize};
     if (figureKey != figureKey_) {
         figureKey_ = figureKey;
         if (*maps_) {
@@ -252,8 +250,8 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
     if (ImGui::Button("Load") || enter) {
         view.tokensPath = path;
         tokensPath_.clear();
-        termsKey_.clear();
-        mapsKey_.clear();
+        termsKey_.reset();
+        mapsKey_.reset();
         auto params = effectiveParams(view);
         if (tokens_ && !view.tokensPath.empty()) {
             p.dModel = int(std::min<std::size_t>(tokens_->cols, 2048));

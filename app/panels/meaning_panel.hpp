@@ -32,14 +32,28 @@ class MeaningPanel : public Panel {
     // values from them exactly); the heatmaps' block means (logitTermMaps), keyed on the
     // parameters and the texels the canvas shows; their figure (and its frames, for hover)
     // keyed on the maps and the canvas. No L x L term is ever held.
-    std::string termsKey_;
+    std::optional<MeaningViewState> termsKey_;
     std::shared_ptr<Result<MeaningSequence>> sequence_;
-    std::string mapsKey_;
+    struct MapsKey {
+        MeaningViewState view;
+        int texels = 0;
+        bool operator==(const MapsKey&) const = default;
+    };
+    std::optional<MapsKey> mapsKey_;
     std::shared_ptr<Result<LogitTermMaps>> maps_;
-    std::string figureKey_;
+    struct FigureKey {
+        MapsKey maps;
+        float width = 0, height = 0;
+        ThemeId theme{};
+        float fontSize = 0;
+        bool operator==(const FigureKey&) const = default;
+    };
+    std::optional<FigureKey> figureKey_;
     Figure termsFigure_;
     std::vector<PlotFrame> frames_;
-    FigureCache orthogonality_, addConcat_;
+    // Near-orthogonality's inputs: d_model, samples, seed.
+    FigureCache<std::tuple<int, int, std::uint64_t>> orthogonality_;
+    FigureCache<MeaningViewState> addConcat_;
     MeaningFigure shownTab_ = MeaningFigure::Terms;  // the tab ImGui showed last frame
     // Loaded word vectors.
     std::string tokensPath_;

@@ -108,12 +108,6 @@ void wrappedDisabled(const std::string& text) {
 
 }  // namespace
 
-bool RopePanel::SampleKey::operator==(const SampleKey& o) const {
-    return source == o.source && window.firstRow == o.window.firstRow &&
-           window.rowCount == o.window.rowCount && window.firstCol == o.window.firstCol &&
-           window.colCount == o.window.colCount && width == o.width && height == o.height;
-}
-
 // ---------------------------------------------------------------------------------------------
 // State-derived inputs
 // ---------------------------------------------------------------------------------------------

@@ -84,7 +84,7 @@ class RopePanel : public Panel {
         std::uint64_t source = 0;  // offsetsVersion_, or a hash of the parameters for angles
         CellWindow window;
         int width = 0, height = 0;
-        bool operator==(const SampleKey& o) const;
+        bool operator==(const SampleKey&) const = default;
     };
     std::optional<RopeParams> angleParams_;
     std::uint64_t angleParamsVersion_ = 0;

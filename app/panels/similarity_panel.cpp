@@ -63,14 +63,14 @@ Result<SimilarityParams> SimilarityPanel::effectiveParams(const SimilarityViewSt
 
 Status SimilarityPanel::refresh(const SimilarityViewState& view) {
     auto params = effectiveParams(view);
-    const std::string key = toJson(view.params).dump() + "|" + view.learnedTablePath;
-    if (key == key_) return status_;
+    const DataKey key{view.params, view.learnedTablePath};
+    if (key_ == key) return status_;
     key_ = key;
     offsets_.reset();
     full_.reset();
     rows_.reset();
     curveReference_ = -1;
-    sampleKey_.clear();
+    sampleKey_.reset();
     if (!params) return status_ = params.error();
     params_ = *params;
     if (params_.encoding == SimilarityEncoding::Learned &&
@@ -203,7 +203,7 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
                 view.learnedTablePath = path;
                 tablePath_
                     .clear();  // reload even if the path is the same (the file may have changed)
-                key_.clear();
+                key_.reset();
             }
             if (!tableError_.empty() && !view.learnedTablePath.empty()) errorText(tableError_);
             if (table_ && !view.learnedTablePath.empty()) {
@@ -301,10 +301,8 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
     }
     zoomAndPan(w, canvas, frame, L, L, ZoomAxes::Both);
 
-    const std::string sampleKey =
-        key_ + "|" + std::to_string(w.firstRow) + "," + std::to_string(w.rowCount) + "," +
-        std::to_string(w.firstCol) + "," + std::to_string(w.colCount) + "|" +
-        std::to_string(int(canvas.box.width)) + "x" + std::to_string(int(canvas.box.height));
+    const SampleKey sampleKey{key_.value_or(DataKey{}), w, int(canvas.box.width),
+                              int(canvas.box.height)};
     if (sampleKey != sampleKey_) {
         sampleKey_ = sampleKey;
         const int maxRows = std::max(1, int(canvas.box.height)),

@@ -35,7 +35,12 @@ class SimilarityPanel : public Panel {
     double valueAt(long long i, long long j) const;   // exact entry, from the caches
 
     // Cache of the similarity itself, keyed on the parameters.
-    std::string key_;
+    struct DataKey {  // what the similarity data are computed from
+        SimilarityParams params;
+        std::string tablePath;
+        bool operator==(const DataKey&) const = default;
+    };
+    std::optional<DataKey> key_;
     Status status_ = success();
     SimilarityParams params_;
     std::optional<OffsetSimilarity> offsets_;  // sinusoidal, RoPE
@@ -44,7 +49,13 @@ class SimilarityPanel : public Panel {
     SimilarityCurve curve_;
     int curveReference_ = -1;
     // Cache of the visible texels, keyed on the similarity, the window and the canvas size.
-    std::string sampleKey_;
+    struct SampleKey {  // the heatmap's texels: the data, the zoom window and the canvas size
+        DataKey data;
+        CellWindow window;
+        int width = 0, height = 0;
+        bool operator==(const SampleKey&) const = default;
+    };
+    std::optional<SampleKey> sampleKey_;
     HeatmapSample sample_;
     // The loaded .npy table.
     std::string tablePath_;

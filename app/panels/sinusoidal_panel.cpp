@@ -12,14 +12,6 @@
 
 namespace poslab::ui {
 
-bool SinusoidalPanel::SampleKey::operator==(const SampleKey& o) const {
-    return params.dModel == o.params.dModel && params.seqLen == o.params.seqLen &&
-           params.base == o.params.base && params.layout == o.params.layout &&
-           window.firstRow == o.window.firstRow && window.rowCount == o.window.rowCount &&
-           window.firstCol == o.window.firstCol && window.colCount == o.window.colCount &&
-           width == o.width && height == o.height;
-}
-
 void SinusoidalPanel::draw(AppState& state, FrameContext& context) {
     SinusoidalViewState& view = state.sinusoidal;
     panelLayout(

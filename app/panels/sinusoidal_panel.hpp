@@ -30,7 +30,7 @@ private:
         SinusoidalParams params;
         CellWindow window;
         int width = 0, height = 0;
-        bool operator==(const SampleKey& o) const;
+        bool operator==(const SampleKey&) const = default;
     };
     std::optional<SampleKey> sampleKey_;
     HeatmapSample sample_;

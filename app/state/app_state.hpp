@@ -26,6 +26,7 @@ struct SinusoidalViewState {
     int firstCurveDimension = 4;  // the Annotated Transformer plots dims 4..7
     int curveCount = 4;
     int curvePositions = 100;
+    friend bool operator==(const SinusoidalViewState&, const SinusoidalViewState&) = default;  // member-wise: caches key on it
 };
 
 inline constexpr float kMinUiZoom = 0.5f;  // --zoom, the session's uiZoom and Ctrl+-/Ctrl+=
@@ -47,6 +48,7 @@ struct AppState {
     ExtrapolationViewState extrapolation;
     CompareViewState compare;
     TourState tour;
+    friend bool operator==(const AppState&, const AppState&) = default;  // member-wise: caches key on it
 };
 
 }  // namespace poslab::ui

@@ -21,6 +21,7 @@ struct AlibiViewState {
     int contentSeed = 0;
     double contentScale = 1.0;  // standard deviation of the content logits
     ColormapId colormap = ColormapId::Viridis;
+    friend bool operator==(const AlibiViewState&, const AlibiViewState&) = default;  // member-wise: caches key on it
 };
 
 struct T5ViewState {
@@ -30,6 +31,7 @@ struct T5ViewState {
     bool bidirectional = true;         // encoder (true) or decoder self-attention
     int biasSeed = 0;                  // seeds the per-bucket values until the user edits one
     std::vector<double> bucketBiases;  // edited per-bucket values; empty or stale: seeded
+    friend bool operator==(const T5ViewState&, const T5ViewState&) = default;  // member-wise: caches key on it
 };
 
 struct LearnedViewState {
@@ -48,6 +50,7 @@ struct LearnedViewState {
     int firstCurveDimension = 0;
     int curveCount = 4;
     ColormapId colormap = ColormapId::BlueWhiteRed;
+    friend bool operator==(const LearnedViewState&, const LearnedViewState&) = default;  // member-wise: caches key on it
 };
 
 }  // namespace poslab::ui

@@ -53,6 +53,7 @@ struct RopeViewState {
     std::string configLoaded;              // one line about the last file loaded ("" if none)
     std::vector<std::string> configNotes;  // defaults and aliases the reader applied
     std::string configError;               // why the last attempt failed ("" if it did not)
+    friend bool operator==(const RopeViewState&, const RopeViewState&) = default;  // member-wise: caches key on it
 };
 
 }  // namespace poslab::ui

@@ -35,6 +35,7 @@ struct SimilarityViewState {
     int maxOffset = 0;  // curve range +-maxOffset; 0: the whole sequence
     bool markTrainingLength = false;
     int trainingLength = 256;
+    friend bool operator==(const SimilarityViewState&, const SimilarityViewState&) = default;  // member-wise: caches key on it
 };
 
 enum class MeaningFigure { Terms, Orthogonality, AddVersusConcat };  // the figure tabs
@@ -50,6 +51,7 @@ struct MeaningViewState {
     MeaningFigure figure = MeaningFigure::Terms;
     int orthogonalityDModel = 64;  // the histogram's width (its own slider: it goes to 8192)
     int orthogonalitySamples = 20000;
+    friend bool operator==(const MeaningViewState&, const MeaningViewState&) = default;  // member-wise: caches key on it
 };
 
 enum class IntuitionFigure { BinaryClock, LinearShift };
@@ -62,10 +64,12 @@ struct IntuitionViewState {
     IntuitionFigure figure = IntuitionFigure::BinaryClock;
     BinaryClockOptions clock;
     LinearShiftOptions shift;
+    friend bool operator==(const IntuitionViewState&, const IntuitionViewState&) = default;  // member-wise: caches key on it
 };
 
 struct ExtrapolationViewState {
     ExtrapolationOptions options;
+    friend bool operator==(const ExtrapolationViewState&, const ExtrapolationViewState&) = default;  // member-wise: caches key on it
 };
 
 enum class CompareMode { AllEncodings, RopeAB };
@@ -76,6 +80,7 @@ struct RopeSideState {       // one side of the A/B comparison
     bool useConfig = false;  // true: read configPath (a Hugging Face config.json)
     std::string configPath;
     double base = 10000;  // otherwise: this base with the shared head_dim / training length
+    friend bool operator==(const RopeSideState&, const RopeSideState&) = default;  // member-wise: caches key on it
 };
 
 struct CompareViewState {
@@ -85,12 +90,14 @@ struct CompareViewState {
     int headDim = 128;
     int trainingLength = 4096;
     int maxOffset = 8192;
+    friend bool operator==(const CompareViewState&, const CompareViewState&) = default;  // member-wise: caches key on it
 };
 
 // The guided tour and presentation mode (see tour.hpp).
 struct TourState {
     int lesson = -1;            // the lesson shown, -1 when the tour is closed
     bool presentation = false;  // large fonts, controls hidden (F5); F11 adds full screen
+    friend bool operator==(const TourState&, const TourState&) = default;  // member-wise: caches key on it
 };
 
 }  // namespace poslab::ui

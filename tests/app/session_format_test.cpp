@@ -171,7 +171,7 @@ AppState everyFieldChanged() {
     sim.params.metric = SimilarityMetric::Dot;
     sim.params.seqLen = 256;
     sim.params.sinusoidal = {32, 100, 1000, SinusoidalLayout::Tensor2Tensor};
-    sim.params.learned = {100, 16, 9, 0.1};
+    sim.params.learned = {LearnedParams{}.seqLen, 16, 9, 0.1};  // its rows are sim.params.seqLen
     sim.params.rope = rope.params;
     sim.params.ropeVectors = RopeVectors::SameSample;
     sim.params.ropeSeed = 11;
@@ -221,6 +221,38 @@ void sameLeaves(const nlohmann::json& a, const nlohmann::json& b, const std::str
     } else if (a == b) {
         same.push_back(path);
     }
+}
+
+// The state structs compare member-wise (defaulted ==, which the panel caches key on): the
+// state read back from a session equals the one written, and a change in any view is seen.
+TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
+    const AppState changed = everyFieldChanged();
+    Read read = readSession(ui::sessionToJson(changed, SessionLayout{}).dump());
+    ASSERT_TRUE(read.status.ok());
+    EXPECT_TRUE(read.state == changed);
+    EXPECT_TRUE(read.state.sinusoidal == changed.sinusoidal);
+    EXPECT_TRUE(read.state.rope == changed.rope);
+    EXPECT_TRUE(read.state.alibi == changed.alibi);
+    EXPECT_TRUE(read.state.t5 == changed.t5);
+    EXPECT_TRUE(read.state.learned == changed.learned);
+    EXPECT_TRUE(read.state.similarity == changed.similarity);
+    EXPECT_TRUE(read.state.meaning == changed.meaning);
+    EXPECT_TRUE(read.state.intuition == changed.intuition);
+    EXPECT_TRUE(read.state.extrapolation == changed.extrapolation);
+    EXPECT_TRUE(read.state.compare == changed.compare);
+    EXPECT_TRUE(read.state.tour == changed.tour);
+    const AppState original;
+    EXPECT_FALSE(changed == original);
+    EXPECT_FALSE(changed.sinusoidal == original.sinusoidal);
+    EXPECT_FALSE(changed.rope == original.rope);
+    EXPECT_FALSE(changed.alibi == original.alibi);
+    EXPECT_FALSE(changed.t5 == original.t5);
+    EXPECT_FALSE(changed.learned == original.learned);
+    EXPECT_FALSE(changed.similarity == original.similarity);
+    EXPECT_FALSE(changed.meaning == original.meaning);
+    EXPECT_FALSE(changed.intuition == original.intuition);
+    EXPECT_FALSE(changed.extrapolation == original.extrapolation);
+    EXPECT_FALSE(changed.compare == original.compare);
 }
 
 // A session written and read back restores every field: the state read back writes the same

@@ -41,6 +41,7 @@ struct MeaningParams {
     // Token vectors loaded from a .npy file (rows = the sequence's tokens, cols = dModel) instead
     // of random ones; seqLen must not exceed its rows.
     std::shared_ptr<const Matrix> tokens;
+    friend bool operator==(const MeaningParams&, const MeaningParams&) = default;  // member-wise: caches key on it
 };
 
 std::string_view positionTableName(PositionTableKind kind);  // "sinusoidal", "learned"

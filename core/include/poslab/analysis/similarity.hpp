@@ -58,6 +58,7 @@ struct SimilarityParams {
     // A trained table (rows = positions) used instead of the seeded learned one; seqLen must not
     // exceed its rows.
     std::shared_ptr<const Matrix> learnedTable;
+    friend bool operator==(const SimilarityParams&, const SimilarityParams&) = default;  // member-wise: caches key on it
 };
 
 // ---- Names, for the command line, the GUI and saved files

@@ -81,6 +81,7 @@ TableSpectrum columnSpectrum(const Matrix& table);
 struct StructureOptions {
     int components = 12;            // explained variance shown for this many, 1..64
     std::uint64_t shuffleSeed = 1;  // the baseline's row order
+    friend bool operator==(const StructureOptions&, const StructureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const StructureOptions& options);
 

@@ -17,6 +17,7 @@ namespace poslab {
 struct CellWindow {
     long long firstRow = 0, rowCount = 0;  // rows shown
     long long firstCol = 0, colCount = 0;  // columns shown
+    friend bool operator==(const CellWindow&, const CellWindow&) = default;  // member-wise: caches key on it
 };
 
 struct HeatmapSample {

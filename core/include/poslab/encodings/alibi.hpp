@@ -28,6 +28,7 @@ struct AlibiParams {
     int head = 0;            // which head's slope to use, 0..heads-1
     int seqLen = 64;         // rows and columns of the bias matrix, 1..kMaxSeqLen
     bool symmetric = false;  // -m |i - j| with no mask (encoder form) instead of causal
+    friend bool operator==(const AlibiParams&, const AlibiParams&) = default;  // member-wise: caches key on it
 };
 
 // ---- Slopes

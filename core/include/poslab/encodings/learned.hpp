@@ -22,6 +22,7 @@ struct LearnedParams {
     int dModel = 64;         // columns, 1..8192
     std::uint64_t seed = 0;  // the same seed always gives the same table
     double std = 0.02;       // standard deviation of the initial values, 0..100
+    friend bool operator==(const LearnedParams&, const LearnedParams&) = default;  // member-wise: caches key on it
 };
 
 Status validate(const LearnedParams& params);  // ranges and memory cap

@@ -32,6 +32,7 @@ struct RopeParams {
     RopeScalingParams scaling;                // context extension (none by default)
     int seqLen = 4096;          // current sequence length (dynamic-ntk depends on it), >= 1
     int trainingLength = 4096;  // max_position_embeddings / original training context, >= 1
+    friend bool operator==(const RopeParams&, const RopeParams&) = default;  // member-wise: caches key on it
 };
 
 // ---- Names, for the command line, the GUI and saved files

@@ -60,6 +60,7 @@ struct RopeScalingParams {
     std::vector<double> shortFactor;  // longrope: d/2 rescale factors (> 0) for seq_len <= L0
     std::vector<double> longFactor;   // longrope: d/2 rescale factors (> 0) for seq_len > L0
     double ropeProportion = 1;        // proportional: fraction p of the pairs that rotate, (0, 1]
+    friend bool operator==(const RopeScalingParams&, const RopeScalingParams&) = default;  // member-wise: caches key on it
 };
 
 // Inverse frequencies after scaling. Declared here so the scalings can return it; see rope.hpp.

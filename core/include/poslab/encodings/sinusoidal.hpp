@@ -28,6 +28,7 @@ struct SinusoidalParams {
     int seqLen = 128;     // rows (positions 0..seqLen-1), 1..kMaxSeqLen
     double base = 10000;  // > 1 and finite; the paper's 10000 (t2t's max_timescale)
     SinusoidalLayout layout = SinusoidalLayout::Interleaved;
+    friend bool operator==(const SinusoidalParams&, const SinusoidalParams&) = default;  // member-wise: caches key on it
 };
 
 // ---- Names, for the command line, the GUI and saved files

@@ -45,6 +45,7 @@ struct T5Params {
     int numBuckets = 32;        // relative_attention_num_buckets: 2..1024 (4.. when bidirectional)
     int maxDistance = 128;      // relative_attention_max_distance: > max_exact, <= kMaxSeqLen
     bool bidirectional = true;  // encoder (true) or decoder self-attention (false)
+    friend bool operator==(const T5Params&, const T5Params&) = default;  // member-wise: caches key on it
 };
 
 // ---- Buckets

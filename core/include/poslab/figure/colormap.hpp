@@ -29,6 +29,7 @@ struct Rgba {
 struct ValueRange {
     double low = 0;
     double high = 1;
+    friend bool operator==(const ValueRange&, const ValueRange&) = default;
 };
 
 inline constexpr int kColormapSize = 256;

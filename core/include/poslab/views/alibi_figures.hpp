@@ -36,6 +36,7 @@ struct AlibiFigureOptions {
     double contentScale = 0;        // 0: content logits all zero; else scale * N(0, 1), 0..100
     std::uint64_t contentSeed = 0;  // seeds the content logits (one vector shared by all heads)
     ColormapId colormap = ColormapId::Viridis;
+    friend bool operator==(const AlibiFigureOptions&, const AlibiFigureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const AlibiFigureOptions& options);
 int alibiQueryIndex(const AlibiFigureOptions& options);  // queryIndex with -1 resolved

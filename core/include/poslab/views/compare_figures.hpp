@@ -18,6 +18,7 @@ struct CompareOptions {
     int t5Buckets = 32;
     int t5MaxDistance = 128;
     std::uint64_t seed = 0;  // learned table, T5 bucket biases
+    friend bool operator==(const CompareOptions&, const CompareOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const CompareOptions& options);
 // Top: what each encoding contributes, as heatmaps; bottom: what a query in the middle sees, as
@@ -30,6 +31,7 @@ Result<Figure> comparisonFigure(const CompareOptions& options, float width, floa
 struct RopeConfiguration {
     std::string label;  // "A: Llama-2 (base 10000)"
     RopeParams rope;
+    friend bool operator==(const RopeConfiguration&, const RopeConfiguration&) = default;  // member-wise: caches key on it
 };
 // Wavelength per pair, expected q.k against offset for both, and their difference B - A.
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,

@@ -15,6 +15,7 @@ struct ExtrapolationOptions {
     int alibiHeads = 8;
     int t5Buckets = 32;
     int t5MaxDistance = 128;
+    friend bool operator==(const ExtrapolationOptions&, const ExtrapolationOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const ExtrapolationOptions& options);
 // Six small multiples with two or three sentences each: sinusoidal, learned, RoPE (angles seen

@@ -13,6 +13,7 @@ struct BinaryClockOptions {
     int positions = 64;  // positions 0..N-1, 2..4096
     SinusoidalParams sinusoidal{64, 64, 10000,
                                 SinusoidalLayout::Interleaved};  // dims beside the bits
+    friend bool operator==(const BinaryClockOptions&, const BinaryClockOptions&) = default;  // member-wise: caches key on it
 };
 void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options,
                      const Theme& theme);
@@ -23,6 +24,7 @@ struct LinearShiftOptions {
     int position = 10;    // p for the vector comparison
     int positions = 256;  // residual checked for p = 0..N-1
     int shownDims = 16;   // the corner of T_k drawn
+    friend bool operator==(const LinearShiftOptions&, const LinearShiftOptions&) = default;  // member-wise: caches key on it
 };
 Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
                        const SampledShiftCheck& check, const Theme& theme);

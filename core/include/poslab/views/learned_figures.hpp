@@ -40,6 +40,7 @@ struct LearnedFigureOptions {
     int firstCurveDimension = 0;          // the curves plot dims first..first+count-1
     int curveCount = 4;                   // 1..8
     ColormapId colormap = ColormapId::BlueWhiteRed;
+    friend bool operator==(const LearnedFigureOptions&, const LearnedFigureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const LearnedFigureOptions& options);
 int learnedPositionsShown(const LearnedFigureOptions& options);  // 0 resolved to the table rows

@@ -31,6 +31,7 @@ struct LearnedStructureOptions {
     std::uint64_t shuffleSeed = 1;  // the baseline's row order
     double sinusoidalBase = 10000;  // the ladder the spectrum is set beside, > 1 and finite
     ColormapId positionColormap = ColormapId::Viridis;  // dots coloured by position index
+    friend bool operator==(const LearnedStructureOptions&, const LearnedStructureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const LearnedStructureOptions& options);
 

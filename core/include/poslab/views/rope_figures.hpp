@@ -45,6 +45,7 @@ struct RopeRotationOptions {
     double m = 0, n = 0;       // query and key positions (fractional during animation)
     std::vector<int> pairs;    // pairs with a panel; empty: ropeRotationPairs(pairCount, 16)
     int trail = 8;             // earlier whole positions drawn as fading dots, 0..64
+    friend bool operator==(const RopeRotationOptions&, const RopeRotationOptions&) = default;  // member-wise: caches key on it
 };
 struct RopeRotationCell {  // where a pair's panel landed, for hover
     Box box;
@@ -73,6 +74,7 @@ struct RopeAngleOptions {
     ColormapId colormap = ColormapId::Twilight;  // cyclic, so 0 and 2 pi look the same
     int trainingLength = 0;                      // > 0: mark it and shade the positions beyond
     std::vector<double> queryKey;  // {m, n}: drawn as lines in the q and k colours; or empty
+    friend bool operator==(const RopeAngleOptions&, const RopeAngleOptions&) = default;  // member-wise: caches key on it
 };
 // The data area drawRopeAngles will use in `area`: sample at most this many texels, so that no
 // texel is minified (blending neighbouring angles) on screen or in files.
@@ -116,6 +118,7 @@ struct RopeScoreOptions {
     long long rangeOffsets = 0;    // > 0: the given range covers only |m - n| < this (a caption)
     int trainingLength = 0;        // > 0: box the training-length square
     std::vector<double> queryKey;  // {m, n}: a marker there and its constant-offset diagonal
+    friend bool operator==(const RopeScoreOptions&, const RopeScoreOptions&) = default;  // member-wise: caches key on it
 };
 Box ropeScorePlotBox(Box area, const RopeParams& params, const RopeScoreOptions& options,
                      const Theme& theme);  // as ropeAnglePlotBox
@@ -130,6 +133,7 @@ std::string_view turnReferenceName(RopeTurnReference reference);  // "context", 
 Result<RopeTurnReference> parseTurnReference(std::string_view name);
 struct RopeFrequencyOptions {
     RopeTurnReference incompleteWithin = RopeTurnReference::Context;
+    friend bool operator==(const RopeFrequencyOptions&, const RopeFrequencyOptions&) = default;  // member-wise: caches key on it
 };
 // x: pair index; y: wavelength 2 pi / theta_i in positions (log). Context length = params.seqLen,
 // training length = originalMaxPositions(params). With a scaling, the unscaled wavelengths are

@@ -17,6 +17,7 @@ struct SimilarityFigureOptions {
     int reference = 0;       // the query position whose row the curve shows
     int maxOffset = 0;       // curve x range +-maxOffset (0: the whole sequence)
     int trainingLength = 0;  // > 0: marked on both figures
+    friend bool operator==(const SimilarityFigureOptions&, const SimilarityFigureOptions&) = default;  // member-wise: caches key on it
 };
 void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& params,
                            const HeatmapSample& sample, const SimilarityFigureOptions& options,

@@ -14,6 +14,7 @@ struct SinusoidalHeatmapOptions {
     ColormapId colormap = ColormapId::BlueWhiteRed;  // signed values in [-1, 1]
     CellWindow window;                               // zoom; empty counts mean everything
     int trainingLength = 0;                          // > 0: mark it and shade the rows beyond
+    friend bool operator==(const SinusoidalHeatmapOptions&, const SinusoidalHeatmapOptions&) = default;  // member-wise: caches key on it
 };
 
 std::string sinusoidalTitle(const SinusoidalParams& params);  // "Sinusoidal (interleaved) — d=…"
@@ -35,6 +36,7 @@ struct SinusoidalCurveOptions {
     std::vector<int> dimensions{4, 5, 6, 7};  // the Annotated Transformer's choice
     double firstPosition = 0;
     double lastPosition = 100;
+    friend bool operator==(const SinusoidalCurveOptions&, const SinusoidalCurveOptions&) = default;  // member-wise: caches key on it
 };
 // One dimension's wave over [first, last] for a plot `columns` pixels wide: the exact value at
 // every column boundary plus every peak and trough inside a column, so waves faster than the

@@ -21,6 +21,7 @@ struct T5FigureOptions {
     T5Params params{160, 32, 128, true};
     std::vector<double> bucketBiases;  // numBuckets values; empty: seededBucketBiases(biasSeed)
     std::uint64_t biasSeed = 0;
+    friend bool operator==(const T5FigureOptions&, const T5FigureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const T5FigureOptions& options);
 std::vector<double> t5EffectiveBiases(const T5FigureOptions& options);  // the values drawn
