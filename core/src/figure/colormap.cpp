@@ -166,7 +166,8 @@ double rangeFraction(double value, double low, double high) {
 double rangeValue(double fraction, double low, double high) {
     const double width = high - low;
     if (std::isfinite(width)) return low + fraction * width;
-    return low + (fraction * (high / 2 - low / 2)) * 2;
+    // Halves, then doubled: low + fraction * width itself overflows past the middle.
+    return (low / 2 + fraction * (high / 2 - low / 2)) * 2;
 }
 
 double spanRatio(double span, double low, double high) {

@@ -106,13 +106,13 @@ namespace {
 // millions of labels. Every tick loop below runs at most kMaxTicks * 3 times.
 constexpr int kMaxTicks = 1000;
 
+}  // namespace
+
 int tickCountFor(double pixels, double spacing) {
     const double count = pixels / spacing;
     if (!(count >= 2)) return 2;  // also NaN
     return count >= kMaxTicks ? kMaxTicks : int(count);
 }
-
-}  // namespace
 
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers) {
     std::vector<Tick> ticks;

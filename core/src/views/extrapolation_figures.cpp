@@ -51,8 +51,8 @@ namespace {
 // rows are drawn from the table's sampler one at a time into the texel sums: no seqLen x d table
 // (512 MB at 65536 x 1024) and no positions x d extension (2 GB) is ever held.
 HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box area) {
-    const long long rpt = cellsPerTexel(positions, std::max(1, int(area.height)));
-    const long long cpt = cellsPerTexel(params.dModel, std::max(1, int(area.width)));
+    const long long rpt = cellsPerTexel(positions, texelBudget(area.height));
+    const long long cpt = cellsPerTexel(params.dModel, texelBudget(area.width));
     const std::size_t texelRows = std::size_t((positions + rpt - 1) / rpt);
     const std::size_t texelCols = std::size_t((params.dModel + cpt - 1) / cpt);
     Matrix sums(texelRows, texelCols);
@@ -284,7 +284,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         LineSeries buckets;
         buckets.name = std::to_string(o.t5Buckets) + " buckets, max distance " +
                        std::to_string(o.t5MaxDistance);
-        const int samples = std::min(eval, 4 * std::max(64, int(cell.plot.width)));
+        const int samples = std::min(eval, 4 * std::max(64, texelBudget(cell.plot.width)));
         int last = -1;
         for (int s = 0; s <= samples; ++s) {
             const int distance = int(std::llround(double(eval) * s / samples));

@@ -1051,7 +1051,7 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
                    const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame) {
     RopeDecayCurve computed;
     if (!curve) {
-        auto values = ropeDecayCurve(rotatedDims, base, maxDistance, int(area.width));
+        auto values = ropeDecayCurve(rotatedDims, base, maxDistance, texelBudget(area.width));
         if (!values) {
             drawNote(figure, area, values.error().message, theme);
             return;
@@ -1074,7 +1074,7 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     spec.autoRangeY = false;
 
     const Rgba color = ropeQueryColor(theme);
-    const bool band = last + 1 > double(std::max(64, int(area.width)));
+    const bool band = last + 1 > double(std::max(64, texelBudget(area.width)));
     if (!band) {
         LineSeries series;
         series.x = distances;
@@ -1088,7 +1088,7 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     if (band) {
         // More distances than pixels: per pixel column, a bar from the smallest to the largest
         // bound computed in it. Honest about the fast wiggle, and one primitive per pixel.
-        const int columns = std::max(1, int(drawn.plot.width));
+        const int columns = texelBudget(drawn.plot.width);
         const double span = last + 1;
         std::size_t next = 0;
         figure.add(ClipPush{drawn.plot});

@@ -207,7 +207,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
         const Box strip{legend.x + theme.fontSize * 0.4f, plot.y, width, plot.height};
         // Top row = highest bucket, as colour bars put high values on top.
         const int count = p.numBuckets;
-        const int rows = std::max(1, std::min(count, int(plot.height)));
+        const int rows = std::min(count, texelBudget(plot.height));
         auto values = std::make_shared<Matrix>(std::size_t(rows), 1);
         const double perRow = double(count) / rows;
         for (int r = 0; r < rows; ++r) {
@@ -226,7 +226,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
         figure.add(filledRect(strip, {0, 0, 0, 0}, theme.axis));
         const float perBucket = strip.height / float(count);
         // Labels only, no tick marks: a mark before a number reads as a minus sign.
-        const int most = std::max(2, int(strip.height / (theme.fontSize * 1.6f)));
+        const int most = tickCountFor(strip.height, theme.fontSize * 1.6f);
         for (const Tick& t : linearTicks(0, count - 1, most, true)) {
             const float py = strip.bottom() - (float(t.value) + 0.5f) * perBucket;
             figure.add(centredText({strip.right() + 5, py}, t.label, theme.fontSize, theme.text,

@@ -69,5 +69,16 @@ TEST(ColormapTest, NamesRoundTrip) {
     EXPECT_FALSE(parseColormap("jet").ok());
 }
 
+TEST(ColormapTest, RangeValuePastTheMiddleOfTheWidestRangeIsFinite) {
+    // low + fraction * (high/2 - low/2) * 2 overflowed to inf past fraction 0.53 of
+    // [-1.7e308, 1.7e308]; the reference (1 - f) low + f high never leaves the range.
+    for (double f : {0.0, 0.25, 0.5, 0.55, 0.75, 0.999, 1.0}) {
+        const double value = rangeValue(f, -1.7e308, 1.7e308);
+        EXPECT_TRUE(std::isfinite(value)) << f;
+        EXPECT_NEAR(value / 1e308, ((1 - f) * -1.7e308 + f * 1.7e308) / 1e308, 1e-12) << f;
+        EXPECT_NEAR(rangeFraction(value, -1.7e308, 1.7e308), f, 1e-12) << f;
+    }
+}
+
 }  // namespace
 }  // namespace poslab

@@ -103,5 +103,47 @@ TEST(T5FiguresTest, HugeLengthsNeedNoMatrix) {
     EXPECT_LE(float(data->bias.values->rows), layout.bias.height);
 }
 
+TEST(T5FiguresTest, BiasesOfTheLargestMagnitudeDrawFiniteTicks) {
+    // +-1.7e308 per bucket: the colour bar's range is wider than the largest double, so a tick's
+    // fraction (t - low) / (high - low) was inf / inf = NaN. Every tick must land on the bar.
+    T5FigureOptions options;
+    options.params = {40, 8, 32, true};
+    for (int b = 0; b < 8; ++b) options.bucketBiases.push_back(b % 2 ? 1.7e308 : -1.7e308);
+    for (const Theme& theme : {darkTheme(), paperTheme()}) {
+        Figure figure = emptyFigure(1200, 800, theme);
+        finishesPromptly([&] {
+            ASSERT_TRUE(drawT5Figure(figure, {0, 0, 1200, 800}, options, theme));
+        });
+        EXPECT_TRUE(allCoordinatesFinite(figure));
+        EXPECT_TRUE(count(figure).insideFigure);
+        EXPECT_TRUE(hasText(figure, "1.7e+308") || hasText(figure, "1.7e308") ||
+                    hasText(figure, "e+308"))
+            << allText(figure);
+    }
+}
+
+class T5NonFiniteAreaTest : public ::testing::TestWithParam<float> {};
+
+TEST_P(T5NonFiniteAreaTest, FigureEndsWithBoundedTexels) {
+    // An inf or NaN area once went through int(area.width): undefined behaviour, and on x86 a
+    // texel count of INT_MIN. The budget is 1..65536 texels a side whatever the size.
+    const float side = GetParam();
+    T5FigureOptions options;
+    options.params = {1 << 16, 32, 128, true};
+    const T5Layout layout = t5Layout({0, 0, side, side}, darkTheme());
+    finishesPromptly([&] {
+        auto data = computeT5FigureData(options, layout);
+        ASSERT_TRUE(data);
+        EXPECT_GE(data->bias.values->rows, 1u);
+        EXPECT_LE(data->bias.values->rows, std::size_t(kMaxTexelsPerSide));
+        EXPECT_LE(data->buckets.values->cols, std::size_t(kMaxTexelsPerSide));
+        Figure figure;
+        drawT5Figure(figure, layout, options, *data, darkTheme());
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, T5NonFiniteAreaTest,
+                         ::testing::Values(INFINITY, -INFINITY, NAN, 3e38f, 0.f, -5.f));
+
 }  // namespace
 }  // namespace poslab

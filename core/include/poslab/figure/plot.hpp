@@ -47,6 +47,9 @@ struct Tick {
 };
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
 std::vector<Tick> logTicks(double low, double high, int maxCount);
+// Ticks for an axis of `pixels` pixels, one per `spacing` pixels: 2..1000, also for inf or NaN
+// sizes (an int conversion of those is undefined behaviour).
+int tickCountFor(double pixels, double spacing);
 float estimateTextWidth(std::string_view text, float size);  // layout estimate, no font needed
 // Text made to fit maxWidth (by estimate): first a smaller size, down to minScale * size, then
 // cut at a character boundary with "…" appended. Titles of narrow plots stay inside them.
