@@ -210,8 +210,10 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     if (maskedSwatch) {
         const float side = bar.width;
         figure.add(filledRect({bar.x, bar.bottom() + 6, side, side}, theme.masked, theme.axis));
-        figure.add(centredText({bar.right() + 6, bar.bottom() + 6 + side / 2}, "masked",
-                               theme.fontSize * 0.9f, theme.mutedText, HorizontalAlign::Left,
+        // Short of the caption's column, which runs down to the bar's bottom.
+        const FittedText label = fitText("masked", theme.fontSize * 0.9f, labelX - bar.right() - 6);
+        figure.add(centredText({bar.right() + 6, bar.bottom() + 6 + side / 2}, label.text,
+                               label.size, theme.mutedText, HorizontalAlign::Left,
                                VerticalAlign::Middle));
     }
 }

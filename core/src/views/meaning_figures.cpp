@@ -212,10 +212,18 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
         lines.push_back({std::to_string(drawn) + " random vectors", theme.mutedText});
     }
     lines.push_back({"dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.mutedText});
+    // Beside the legend when both fit across the plot, else under it; fitted to the plot.
+    float widestLine = 0;
+    for (const auto& line : lines)
+        widestLine = std::max(widestLine, estimateTextWidth(line.first, theme.fontSize));
+    const float legendWidth = estimateTextWidth(exact.name, theme.fontSize) + 46;
+    const float top =
+        frame.plot.y + 6 +
+        (widestLine + legendWidth + 16 > frame.plot.width ? theme.fontSize * 1.35f + 14 : 0);
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        figure.add(
-            makeText({frame.plot.x + 8, frame.plot.y + 6 + float(i) * theme.fontSize * 1.35f},
-                     lines[i].first, theme.fontSize, lines[i].second));
+        const FittedText fitted = fitText(lines[i].first, theme.fontSize, frame.plot.width - 16);
+        figure.add(makeText({frame.plot.x + 8, top + float(i) * theme.fontSize * 1.35f},
+                            fitted.text, fitted.size, lines[i].second));
     }
 
     LinePlotSpec spread;

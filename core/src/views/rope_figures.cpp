@@ -134,9 +134,12 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
 // A boxed legend in the bottom-right corner of a plot (where rising curves leave room).
 void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<LegendEntry>& entries,
                    const Theme& theme) {
+    // Entries shrink, then end in "…", to keep the box inside the plot.
+    std::vector<FittedText> names;
     float widest = 0;
     for (const LegendEntry& e : entries) {
-        widest = std::max(widest, estimateTextWidth(e.text, theme.fontSize));
+        names.push_back(fitText(e.text, theme.fontSize, std::max(1.f, frame.plot.width - 56)));
+        widest = std::max(widest, estimateTextWidth(names.back().text, names.back().size));
     }
     const float row = theme.fontSize * 1.35f;
     const float width = widest + 40, height = row * float(entries.size()) + 8;
@@ -158,7 +161,7 @@ void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<Leg
         } else {
             figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, e.swatch, 3, false});
         }
-        figure.add(makeText({box.x + 30, cy}, e.text, theme.fontSize, theme.text,
+        figure.add(makeText({box.x + 30, cy}, names[i].text, names[i].size, theme.text,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
 }
@@ -991,7 +994,8 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         const float y = frame.toPixel(0, length.value).y;
         figure.add(LineItem{{plot.x, y}, {plot.right(), y}, length.color, 1.5f, true});
         const bool below = y - theme.fontSize * 1.2f < plot.y;
-        figure.add(makeText({plot.x + 8, below ? y + 3 : y - 3}, length.label, theme.fontSize,
+        const FittedText label = fitText(length.label, theme.fontSize, plot.width - 16);
+        figure.add(makeText({plot.x + 8, below ? y + 3 : y - 3}, label.text, label.size,
                             length.color, HorizontalAlign::Left,
                             below ? VerticalAlign::Top : VerticalAlign::Bottom));
     }
