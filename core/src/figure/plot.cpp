@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 #include <optional>
 
 #include "poslab/figure/text_boxes.hpp"
@@ -211,6 +212,34 @@ std::vector<Tick> logTicks(double low, double high, int maxCount) {
 // ---------------------------------------------------------------------------------------------
 // Frames
 // ---------------------------------------------------------------------------------------------
+
+std::vector<Tick> piTicks(double low, double high, int maxCount) {
+    std::vector<Tick> ticks;
+    if (!(high >= low) || !std::isfinite(low) || !std::isfinite(high) || maxCount < 1) return ticks;
+    // Past 1e12 radians no multiple of pi is worth a label (and k += step would stop moving).
+    if (!(high - low <= 1e12) || std::abs(low) > 1e12 || std::abs(high) > 1e12) return ticks;
+    constexpr double kHalfPi = std::numbers::pi / 2;
+    // Step in half turns of pi/2: 1, 2, 4, ... until the count fits.
+    long long step = 1;
+    while ((high - low) / (kHalfPi * double(step)) + 1 > maxCount) step *= 2;
+    const double first = std::ceil(low / (kHalfPi * double(step)) - 1e-9);
+    for (double k = first * double(step); k * kHalfPi <= high * (1 + 1e-12) + 1e-12;
+         k += double(step)) {
+        if (ticks.size() >= std::size_t(maxCount) + 1) break;
+        const long long halves = std::llround(k);
+        std::string label;
+        if (halves == 0) {
+            label = "0";
+        } else if (halves % 2 == 0) {
+            const long long turns = halves / 2;
+            label = turns == 1 ? "π" : turns == -1 ? "-π" : std::to_string(turns) + "π";
+        } else {
+            label = (halves == 1 ? "" : halves == -1 ? "-" : std::to_string(halves)) + "π/2";
+        }
+        ticks.push_back({double(halves) * kHalfPi, label});
+    }
+    return ticks;
+}
 
 namespace {
 
@@ -485,7 +514,9 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
                  PlotFrame* frameOut) {
     const ValueRange range = spec.range;
-    const auto barTicks = linearTicks(range.low, range.high, tickCountFor(area.height, 50));
+    const auto barTicks = spec.angleTicks
+                              ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
+                              : linearTicks(range.low, range.high, tickCountFor(area.height, 50));
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
     Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height

@@ -14,9 +14,9 @@ namespace poslab {
 
 namespace {
 
-// Categorical ids are drawn as id mod 252 (21 x 12) with range 0..255: the same hue as the id
-// (the table repeats every 12) while staying inside the 256-entry table.
-constexpr int kCategoricalWrap = 252;
+// Categorical ids are drawn as id mod 256 with range 0..255: the same colour as the id (the
+// table repeats every 32, which divides 256) while staying inside the 256-entry table.
+constexpr int kCategoricalWrap = kColormapSize;
 constexpr ValueRange kCategoricalRange{0, 255};
 
 }  // namespace

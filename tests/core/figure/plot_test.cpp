@@ -406,5 +406,38 @@ TEST(PlotTest, AHugeTickCountIsCapped) {
     EXPECT_GE(ticks.size(), 2u);
 }
 
+TEST(PlotTest, AngleTicksSitAtMultiplesOfPi) {
+    const double pi = 3.141592653589793;
+    auto labels = [](const std::vector<Tick>& ticks) {
+        std::vector<std::string> out;
+        for (const Tick& t : ticks) out.push_back(t.label);
+        return out;
+    };
+    const std::vector<Tick> full = piTicks(0, 2 * pi, 10);
+    EXPECT_EQ(labels(full), (std::vector<std::string>{"0", "π/2", "π", "3π/2", "2π"}));
+    for (std::size_t k = 0; k < full.size(); ++k) EXPECT_NEAR(full[k].value, k * pi / 2, 1e-12);
+    EXPECT_EQ(labels(piTicks(0, 2 * pi, 3)), (std::vector<std::string>{"0", "π", "2π"}));
+    EXPECT_EQ(labels(piTicks(-pi, pi, 5)),
+              (std::vector<std::string>{"-π", "-π/2", "0", "π/2", "π"}));
+    EXPECT_EQ(labels(piTicks(0, 8 * pi, 5)),
+              (std::vector<std::string>{"0", "2π", "4π", "6π", "8π"}));
+    EXPECT_TRUE(piTicks(1, 0, 5).empty());
+    EXPECT_TRUE(piTicks(-1.7e308, 1.7e308, 5).empty());  // no multiple of π worth a label
+
+    // A heatmap asking for angle ticks labels its colour bar with them.
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(2, 2);
+    spec.colormap = ColormapId::Twilight;
+    spec.range = {0, 2 * pi};
+    spec.angleTicks = true;
+    Figure figure = emptyFigure(600, 400, paperTheme());
+    drawHeatmap(figure, {0, 0, 600, 400}, spec, paperTheme());
+    bool threeHalves = false;
+    for (const auto& item : figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item)) threeHalves |= t->text == "3π/2";
+    }
+    EXPECT_TRUE(threeHalves);
+}
+
 }  // namespace
 }  // namespace poslab

@@ -47,6 +47,9 @@ struct Tick {
 };
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
 std::vector<Tick> logTicks(double low, double high, int maxCount);
+// Angles in radians: ticks at multiples of pi/2 ("0", "π/2", "π", "3π/2", "2π", "-π"), or of
+// pi, 2 pi, ... when more than maxCount would fit in [low, high].
+std::vector<Tick> piTicks(double low, double high, int maxCount);
 // Ticks for an axis of `pixels` pixels, one per `spacing` pixels: 2..1000, also for inf or NaN
 // sizes (an int conversion of those is undefined behaviour).
 int tickCountFor(double pixels, double spacing);
@@ -94,6 +97,7 @@ struct HeatmapSpec {
     ValueRange range;
     std::string colorbarLabel;
     bool showColorbar = true;
+    bool angleTicks = false;               // colour bar ticked at multiples of π (radians)
     bool showMaskedLegend = false;         // a swatch saying what masked (-inf) cells look like
     std::string maskedLabel = "masked";    // the swatch's label
     std::vector<Marker> markers;

@@ -39,7 +39,7 @@ T5Layout t5Layout(Box area, const Theme& theme);
 struct T5FigureData {
     std::vector<BucketRange> ranges;  // every non-empty bucket
     std::vector<double> biases;       // per bucket
-    HeatmapSample buckets;            // texels: bucket id mod 252 (Categorical, range 0..255)
+    HeatmapSample buckets;            // texels: bucket id mod 256 (Categorical, range 0..255)
     HeatmapSample bias;
     ValueRange biasRange;  // symmetric about zero
 };
