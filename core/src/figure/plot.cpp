@@ -538,9 +538,24 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
     frame.yDown = true;
     frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
                   std::max(1.f, area.height - m.top - m.bottom)};
+    const Box titleArea{area.x, area.y, area.width - barBlock, area.height};
+    if (spec.squareCells) {
+        // As many pixels per cell across as down: the area shrinks to the square plot, centred
+        // across, so the axis labels and colour bar stay beside it.
+        const double cols = std::abs(spec.x.high - spec.x.low);
+        const double rows = std::abs(spec.y.high - spec.y.low);
+        if (cols > 0 && rows > 0 && std::isfinite(cols) && std::isfinite(rows)) {
+            const double perCell = std::min(frame.plot.width / cols, frame.plot.height / rows);
+            const float width = float(perCell * cols), height = float(perCell * rows);
+            const float spareX = frame.plot.width - width, spareY = frame.plot.height - height;
+            if (spareX > 0.5f || spareY > 0.5f) {
+                area = {area.x + spareX / 2, area.y, area.width - spareX, area.height - spareY};
+                frame.plot = {frame.plot.x + spareX / 2, frame.plot.y, width, height};
+            }
+        }
+    }
     // Centred over the plot and its axis, clear of the colour bar's top tick label.
-    if (!spec.title.empty())
-        drawTitle(figure, {area.x, area.y, area.width - barBlock, area.height}, spec.title, theme);
+    if (!spec.title.empty()) drawTitle(figure, titleArea, spec.title, theme);
 
     // Masked (-inf) cells take the theme's masked colour in the heatmap itself: opaque cells
     // need no blending, which software GL pays for per pixel. With no cells, the plot shows it.

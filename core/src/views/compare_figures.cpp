@@ -101,6 +101,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
                                       finiteRange(bias));
         spec.x.label = "key";
         spec.y.label = "query";
+        spec.squareCells = true;
         spec.showMaskedLegend = true;
         drawHeatmap(figure, cell, spec, small);
     }
@@ -116,6 +117,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
                                       ColormapId::BlueWhiteRed, symmetricRange(t5Bias));
         spec.x.label = "key";
         spec.y.label = "query";
+        spec.squareCells = true;
         drawHeatmap(figure, cell, spec, small);
     }
 

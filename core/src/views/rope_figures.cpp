@@ -15,6 +15,7 @@
 #include "poslab/base/phase_grid.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
+#include "poslab/figure/layout.hpp"
 
 namespace poslab {
 
@@ -831,6 +832,7 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
     HeatmapSpec spec = sampleSpec(*sample, "Attention score q_m·k_n — " + ropeTitle(params),
                                   "key position n", "query position m", options.colormap, range);
     spec.colorbarLabel = "q_m·k_n  (constant along diagonals m − n)";
+    spec.squareCells = true;  // query against key position
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         spec.colorbarLabel =
             "q_m·k_n, mean of " + cellsNote(sample->rowsPerTexel, sample->colsPerTexel);
@@ -1052,8 +1054,70 @@ double ropeDecayBoundAt(int rotatedDims, double base, double distance) {
     return decayBoundFromPhases(cosines.data(), sines.data(), theta.size());
 }
 
+std::vector<double> logDecayDistances(int maxDistance, int columns) {
+    std::vector<double> distances;
+    if (maxDistance < 1) return distances;
+    const long long samples =
+        std::max<long long>(2, (long long)std::max(1, columns) * kLogDecaySamplesPerColumn);
+    const double top = std::log(double(maxDistance));
+    for (long long s = 0; s <= samples; ++s) {
+        const double d = std::round(std::exp(top * double(s) / double(samples)));
+        if (distances.empty() || d > distances.back()) distances.push_back(d);
+    }
+    if (distances.back() < maxDistance) distances.push_back(maxDistance);
+    return distances;
+}
+
+namespace {
+
+void drawLogRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
+                      const Theme& theme, PlotFrame* frame) {
+    LinePlotSpec spec;
+    spec.title = "Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = " +
+                 std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
+    spec.x = {"relative distance m − n (log scale)", 1, std::max(10.0, double(maxDistance)), true};
+    spec.legend = false;
+    spec.autoRangeY = false;
+    const int columns = texelBudget(area.width);
+    const std::vector<double> distances = logDecayDistances(maxDistance, columns);
+    std::vector<double> logDistances, bounds;
+    double top = (rotatedDims / 2 + 1) / 2.0;  // the bound at distance 0, its largest value
+    for (double d : distances) {
+        logDistances.push_back(std::log10(d));
+        bounds.push_back(ropeDecayBoundAt(rotatedDims, base, d));
+    }
+    spec.y = {"relative upper bound", 0, top * 1.06};
+    // Min and max per pixel column, in log space, where the columns are evenly spaced.
+    LineSeries series;
+    envelope(logDistances, bounds, 0, std::log10(spec.x.high), columns, series.x, series.y);
+    for (double& x : series.x) x = std::pow(10.0, x);
+    series.color = ropeQueryColor(theme);
+    series.width = 2;
+    spec.series.push_back(std::move(series));
+    PlotFrame drawn;
+    drawLinePlot(figure, area, spec, theme, &drawn);
+    const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
+    const FittedText formula = fitText("(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)",
+                                       theme.fontSize, drawn.plot.width - 20);
+    figure.add(makeText({x, y}, formula.text, formula.size, theme.text, HorizontalAlign::Right,
+                        VerticalAlign::Top));
+    if (frame) *frame = drawn;
+}
+
+}  // namespace
+
 void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
-                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame) {
+                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame,
+                   DistanceAxis axis) {
+    if (axis == DistanceAxis::Logarithmic) {
+        // The same limits as the linear curve (one column: a few bounds, a cheap check).
+        if (auto check = ropeDecayCurve(rotatedDims, base, maxDistance, 1); !check) {
+            drawNote(figure, area, check.error().message, theme);
+            return;
+        }
+        drawLogRopeDecay(figure, area, rotatedDims, base, maxDistance, theme, frame);
+        return;
+    }
     RopeDecayCurve computed;
     if (!curve) {
         auto values = ropeDecayCurve(rotatedDims, base, maxDistance, texelBudget(area.width));

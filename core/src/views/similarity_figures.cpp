@@ -35,6 +35,7 @@ void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& par
     const CellWindow& w = sample.window;
     HeatmapSpec spec;
     spec.title = similarityFormula(params);
+    spec.squareCells = true;  // position against position
     spec.x = {"key position j", double(w.firstCol), double(w.firstCol + w.colCount), false, true};
     spec.y = {"query position i", double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
     spec.values = sample.values;

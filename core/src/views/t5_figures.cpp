@@ -194,6 +194,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
 
     // ---- Bucket ids with a discrete legend
     HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
+    buckets.squareCells = true;  // L x L
     buckets.title = "Bucket of j - i (" + std::to_string(p.numBuckets) + " buckets, max_distance " +
                     std::to_string(p.maxDistance) + ")";
     buckets.colormap = ColormapId::Categorical;
@@ -204,7 +205,10 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
         const Box plot = out.buckets.plot;
         const Box& legend = layout.bucketLegend;
         const float width = barWidthFor(theme);
-        const Box strip{legend.x + theme.fontSize * 0.4f, plot.y, width, plot.height};
+        // Beside the plot (square, so maybe narrower than its area), as a colour bar would be.
+        const Box strip{
+            std::min(plot.right() + theme.fontSize * 0.9f, legend.x + theme.fontSize * 0.4f),
+            plot.y, width, plot.height};
         // Top row = highest bucket, as colour bars put high values on top.
         const int count = p.numBuckets;
         const int rows = std::min(count, texelBudget(plot.height));
@@ -227,18 +231,22 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
         const float perBucket = strip.height / float(count);
         // Labels only, no tick marks: a mark before a number reads as a minus sign.
         const int most = tickCountFor(strip.height, theme.fontSize * 1.6f);
+        float widest = 0;
         for (const Tick& t : linearTicks(0, count - 1, most, true)) {
+            widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
             const float py = strip.bottom() - (float(t.value) + 0.5f) * perBucket;
             figure.add(centredText({strip.right() + 5, py}, t.label, theme.fontSize, theme.text,
                                    HorizontalAlign::Left, VerticalAlign::Middle));
         }
-        figure.add(centredText({legend.right() - theme.fontSize * 1.4f, strip.y + strip.height / 2},
-                               "bucket id", theme.fontSize, theme.mutedText,
-                               HorizontalAlign::Center, VerticalAlign::Top, true));
+        const float captionX =
+            std::min(legend.right() - theme.fontSize * 1.4f, strip.right() + 5 + widest + 8);
+        figure.add(centredText({captionX, strip.y + strip.height / 2}, "bucket id", theme.fontSize,
+                               theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
     }
 
     // ---- Bias matrix
     HeatmapSpec bias = specFor(data.bias, "key j", "query i");
+    bias.squareCells = true;
     const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
     bias.title =
         std::string("Bias = b[bucket(j - i)], ") +

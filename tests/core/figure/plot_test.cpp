@@ -439,5 +439,32 @@ TEST(PlotTest, AngleTicksSitAtMultiplesOfPi) {
     EXPECT_TRUE(threeHalves);
 }
 
+TEST(PlotTest, SquareCellsAreAsWideAsTall) {
+    // An L x L matrix in a wide area: without squareCells the plot fills the width and a cell
+    // is wider than tall; with it, pixels per cell agree across and down.
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"key", 0, 64, false, true};
+    spec.y = {"query", 0, 64, false, true};
+    spec.range = {0, 1};
+    for (bool square : {false, true}) {
+        spec.squareCells = square;
+        for (Box area : {Box{0, 0, 1200, 500}, Box{0, 0, 400, 900}}) {
+            Figure figure = emptyFigure(area.width, area.height, paperTheme());
+            PlotFrame frame;
+            drawHeatmap(figure, area, spec, paperTheme(), &frame);
+            const float across = frame.plot.width / 64, down = frame.plot.height / 64;
+            if (square) {
+                EXPECT_NEAR(across, down, 1e-3f) << area.width;
+                // Inside the area, and centred across it (the colour bar follows the plot).
+                EXPECT_GE(frame.plot.x, area.x);
+                EXPECT_LE(frame.plot.bottom(), area.bottom());
+            } else {
+                EXPECT_GT(std::abs(across - down), 1.f) << area.width;
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace poslab

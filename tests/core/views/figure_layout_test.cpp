@@ -115,6 +115,10 @@ std::vector<ViewFigure> viewFigures() {
     views.push_back({"rope-decay", inArea([](Figure& f, Box a, const Theme& t) {
                          drawRopeDecay(f, a, 128, 10000, 4096, t, nullptr);
                      })});
+    views.push_back({"rope-decay-log", inArea([](Figure& f, Box a, const Theme& t) {
+                         drawRopeDecay(f, a, 128, 10000, 1 << 16, t, nullptr, nullptr,
+                                       DistanceAxis::Logarithmic);
+                     })});
     views.push_back({"sinusoidal-heatmap", inArea([](Figure& f, Box a, const Theme& t) {
                          drawSinusoidalHeatmap(f, a, SinusoidalParams{}, {}, t, nullptr);
                      })});

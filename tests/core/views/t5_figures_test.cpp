@@ -145,5 +145,21 @@ TEST_P(T5NonFiniteAreaTest, FigureEndsWithBoundedTexels) {
 INSTANTIATE_TEST_SUITE_P(Sizes, T5NonFiniteAreaTest,
                          ::testing::Values(INFINITY, -INFINITY, NAN, 3e38f, 0.f, -5.f));
 
+TEST(T5FiguresTest, MatricesHaveSquareCells) {
+    T5FigureOptions options;
+    options.params = {100, 32, 128, true};
+    for (Box area : {Box{0, 0, 1600, 700}, Box{0, 0, 900, 1200}}) {
+        Figure figure = emptyFigure(area.width, area.height, paperTheme());
+        const T5Layout layout = t5Layout(area, paperTheme());
+        auto data = computeT5FigureData(options, layout);
+        ASSERT_TRUE(data);
+        T5FigureFrames frames;
+        drawT5Figure(figure, layout, options, *data, paperTheme(), &frames);
+        for (const PlotFrame* f : {&frames.buckets, &frames.bias}) {
+            EXPECT_NEAR(f->plot.width / 100, f->plot.height / 100, 1e-3f) << area.width;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace poslab

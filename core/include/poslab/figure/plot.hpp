@@ -98,6 +98,7 @@ struct HeatmapSpec {
     std::string colorbarLabel;
     bool showColorbar = true;
     bool angleTicks = false;               // colour bar ticked at multiples of π (radians)
+    bool squareCells = false;              // cells as wide as tall (L x L matrices)
     bool showMaskedLegend = false;         // a swatch saying what masked (-inf) cells look like
     std::string maskedLabel = "masked";    // the swatch's label
     std::vector<Marker> markers;
