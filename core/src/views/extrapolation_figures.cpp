@@ -16,6 +16,7 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
+#include "poslab/views/t5_figures.hpp"
 
 namespace poslab {
 
@@ -284,17 +285,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         LineSeries buckets;
         buckets.name = std::to_string(o.t5Buckets) + " buckets, max distance " +
                        std::to_string(o.t5MaxDistance);
-        const int samples = std::min(eval, 4 * std::max(64, texelBudget(cell.plot.width)));
-        int last = -1;
-        for (int s = 0; s <= samples; ++s) {
-            const int distance = int(std::llround(double(eval) * s / samples));
-            const int bucket =
-                t5RelativePositionBucket(-distance, false, o.t5Buckets, o.t5MaxDistance);
-            if (bucket != last && last >= 0)
-                buckets.x.push_back(distance), buckets.y.push_back(last);
-            buckets.x.push_back(distance), buckets.y.push_back(bucket);
-            last = bucket;
-        }
+        // Exact steps from the bucket ranges (sampling every few distances moved them).
+        t5StepsByDistance(o.t5Buckets, o.t5MaxDistance, eval, buckets.x, buckets.y);
         spec.series = {buckets};
         spec.markers.push_back(trainingMarker(train, true, theme));
         Marker far;

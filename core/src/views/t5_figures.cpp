@@ -64,6 +64,33 @@ int t5ChartReach(const T5Params& params) {
     return std::max(8, int(std::ceil(1.25 * double(params.maxDistance))));
 }
 
+void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<double>& x,
+                       std::vector<double>& y) {
+    x.clear();
+    y.clear();
+    if (reach < 0) return;
+    struct Span {
+        long long low, high;  // distances
+        int bucket;
+    };
+    std::vector<Span> spans;
+    for (const BucketRange& r : t5BucketRanges({1, numBuckets, maxDistance, false})) {
+        // Relative positions j - i in [-reach, 0] are distances 0..reach.
+        const long long rpLow = r.minUnbounded ? -(long long)reach : r.minDistance;
+        const long long rpHigh = r.maxUnbounded ? 0 : std::min<long long>(r.maxDistance, 0);
+        const long long low = std::max<long long>(rpLow, -(long long)reach);
+        if (low > rpHigh) continue;
+        spans.push_back({-rpHigh, -low, r.bucket});
+    }
+    std::sort(spans.begin(), spans.end(),
+              [](const Span& a, const Span& b) { return a.low < b.low; });
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (k > 0) x.push_back(double(spans[k].low)), y.push_back(spans[k - 1].bucket);
+        x.push_back(double(spans[k].low)), y.push_back(spans[k].bucket);
+    }
+    if (!spans.empty()) x.push_back(double(reach)), y.push_back(spans.back().bucket);
+}
+
 T5Layout t5Layout(Box area, const Theme& theme) {
     T5Layout layout;
     layout.area = area;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "figure_checks.hpp"
@@ -157,6 +158,27 @@ TEST(T5FiguresTest, MatricesHaveSquareCells) {
         drawT5Figure(figure, layout, options, *data, paperTheme(), &frames);
         for (const PlotFrame* f : {&frames.buckets, &frames.bias}) {
             EXPECT_NEAR(f->plot.width / 100, f->plot.height / 100, 1e-3f) << area.width;
+        }
+    }
+}
+
+TEST(T5FiguresTest, StepsByDistanceAreTheBucketFunctionAtEveryDistance) {
+    // The step curve from the buckets' ranges, read at every integer distance, equals Hugging
+    // Face's _relative_position_bucket for key - query = -distance (causal); steps sit at the
+    // first distance of each new bucket. Sampled curves moved them by a distance or two.
+    for (auto [buckets, maxDistance, reach] :
+         {std::tuple{32, 128, 2048}, std::tuple{8, 16, 100}, std::tuple{64, 1000, 262144}}) {
+        std::vector<double> x, y;
+        t5StepsByDistance(buckets, maxDistance, reach, x, y);
+        ASSERT_GE(x.size(), 2u);
+        EXPECT_EQ(x.front(), 0);
+        EXPECT_EQ(x.back(), reach);
+        EXPECT_LE(x.size(), std::size_t(2 * buckets + 1));  // O(buckets), whatever the reach
+        std::size_t k = 0;
+        for (int d = 0; d <= reach; ++d) {
+            while (k + 1 < x.size() && x[k + 1] <= d) ++k;  // the last point at or before d
+            ASSERT_EQ(int(y[k]), t5RelativePositionBucket(-d, false, buckets, maxDistance))
+                << buckets << " " << maxDistance << " distance " << d;
         }
     }
 }

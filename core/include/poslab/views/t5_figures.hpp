@@ -29,6 +29,12 @@ std::string t5RangeText(const BucketRange& range);
 // The relative positions the edge charts span: -R..R with R = max(8, 1.25 max_distance).
 int t5ChartReach(const T5Params& params);
 
+// Causal buckets against distance d = i - j in 0..reach as a step curve (x = distance, y =
+// bucket; each step at the first distance of the new bucket), from the buckets' exact ranges:
+// O(buckets) points whatever the reach, no step missed or moved by sampling.
+void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<double>& x,
+                       std::vector<double>& y);
+
 struct T5Layout {
     Box area;
     Box buckets, bucketLegend;  // the id matrix and its discrete legend
