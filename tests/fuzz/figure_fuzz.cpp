@@ -1,7 +1,8 @@
 // Figure building with extreme values: the fuzz input is decoded into doubles (raw bit patterns,
 // or picks from a table of edge values: +-1.7e308, +-inf, NaN, subnormals, 1e154, 0) and fed to
 // the tick and range helpers, heatmaps, line plots, polylines, and the views that take data (a
-// learned table, T5 bucket biases, RoPE q and k). Every call must return, without a sanitizer
+// learned table, T5 bucket biases, RoPE q and k), and to the T5, ALiBi and similarity views at
+// areas of any size (0, negative, 3e38, inf, NaN). Every call must return, without a sanitizer
 // report, and bad data must come back as an Error, not a hang or a crash.
 #include <cmath>
 #include <cstdint>
@@ -12,9 +13,11 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/plot.hpp"
 #include "poslab/figure/polyline.hpp"
-#include "poslab/views/bias_figures.hpp"
+#include "poslab/views/alibi_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "poslab/views/similarity_figures.hpp"
+#include "poslab/views/t5_figures.hpp"
 
 namespace {
 
@@ -141,13 +144,47 @@ void learnedView(Values& in) {
     (void)drawLearnedFigure(figure, {0, 0, 640, 480}, options, darkTheme());
 }
 
+// A figure side: usually ordinary, sometimes an edge value (0, negative, huge, inf, NaN).
+float side(Values& in, float usual) {
+    if (in.small(4) != 0) return usual;
+    const double value = in.next();
+    return value > 3e38 ? INFINITY : value < -3e38 ? -INFINITY : float(value);
+}
+
 void t5View(Values& in) {
     T5FigureOptions options;
     options.params = {1 + in.small(40), 4 + in.small(8), 0, in.small(2) == 1};
     options.params.maxDistance = options.params.numBuckets + 1 + in.small(60);
     for (int b = 0; b < options.params.numBuckets; ++b) options.bucketBiases.push_back(in.next());
+    const float width = side(in, 640), height = side(in, 480);
     Figure figure = emptyFigure(640, 480, darkTheme());
-    (void)drawT5Figure(figure, {0, 0, 640, 480}, options, darkTheme());
+    (void)drawT5Figure(figure, {0, 0, width, height}, options, darkTheme());
+}
+
+void alibiView(Values& in) {
+    AlibiFigureOptions options;
+    options.heads = 1 + in.small(16);
+    options.seqLen = 1 + in.small(200);
+    options.symmetric = in.small(2) == 1;
+    options.enlargedHead = in.small(options.heads);
+    options.contentScale = in.small(2) ? 0 : in.next();
+    const float width = side(in, 800), height = side(in, 600);
+    Figure figure = emptyFigure(800, 600, paperTheme());
+    (void)drawAlibiFigure(figure, {0, 0, width, height}, options, paperTheme());
+}
+
+void similarityView(Values& in) {
+    SimilarityParams params;
+    params.encoding = SimilarityEncoding(in.small(3));
+    params.metric = in.small(2) ? SimilarityMetric::Cosine : SimilarityMetric::Dot;
+    params.seqLen = 1 + in.small(40);
+    if (params.encoding == SimilarityEncoding::Learned && in.small(2)) {
+        params.learnedTable = matrixFrom(in, std::size_t(params.seqLen), 1 + in.small(6));
+    }
+    SimilarityFigureOptions options;
+    options.trainingLength = in.small(48);
+    const float width = side(in, 900), height = side(in, 500);
+    (void)similarityFigure(params, options, width, height, darkTheme());
 }
 
 void ropeView(Values& in) {
@@ -170,7 +207,7 @@ void ropeView(Values& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     Values in(data + 1, size - 1);
-    switch (data[0] % 5) {
+    switch (data[0] % 8) {
         case 0:
             ticksAndRanges(in);
             break;
@@ -183,8 +220,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case 3:
             t5View(in);
             break;
-        default:
+        case 4:
             ropeView(in);
+            break;
+        case 5:
+            alibiView(in);
+            break;
+        case 6:
+            similarityView(in);
+            break;
+        default:
+            t5View(in);
             break;
     }
     return 0;

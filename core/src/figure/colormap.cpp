@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "poslab/base/format.hpp"
 
@@ -72,10 +74,71 @@ std::array<Rgba, kColormapSize> expand(const std::uint32_t (&keys)[N]) {
     return table;
 }
 
+// OKLab (Björn Ottosson's perceptual space) of an sRGB colour: distances there track how
+// different two colours look, which RGB distances do not.
+struct Lab {
+    double l, a, b;
+};
+Lab toOklab(Rgba c) {
+    auto linear = [](std::uint8_t v) {
+        const double x = v / 255.0;
+        return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+    };
+    const double r = linear(c.r), g = linear(c.g), b = linear(c.b);
+    const double l = std::cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+    const double m = std::cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+    const double s = std::cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+    return {0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+            1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+            0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s};
+}
+double labDistance(Lab x, Lab y) {
+    return std::sqrt((x.l - y.l) * (x.l - y.l) + (x.a - y.a) * (x.a - y.a) +
+                     (x.b - y.b) * (x.b - y.b));
+}
+
+// The first 12 are the hand-picked hues above; the next 20 are chosen one at a time from a
+// grid of sRGB colours as the one farthest (in OKLab) from every colour chosen so far, among
+// colours neither too dark nor too light nor too grey to read on both themes. Deterministic.
+std::array<Rgba, kCategoricalColors> categoricalPalette() {
+    std::array<Rgba, kCategoricalColors> palette{};
+    std::vector<Lab> chosen;
+    for (int i = 0; i < kCategoricalCount; ++i) {
+        palette[std::size_t(i)] = unpack(kCategoricalKeys[i]);
+        chosen.push_back(toOklab(palette[std::size_t(i)]));
+    }
+    std::vector<std::pair<Rgba, Lab>> candidates;
+    for (int r = 0; r < 256; r += 17) {
+        for (int g = 0; g < 256; g += 17) {
+            for (int b = 0; b < 256; b += 17) {
+                const Rgba c{std::uint8_t(r), std::uint8_t(g), std::uint8_t(b), 255};
+                const Lab lab = toOklab(c);
+                if (lab.l < 0.5 || lab.l > 0.88 || std::hypot(lab.a, lab.b) < 0.07) continue;
+                candidates.push_back({c, lab});
+            }
+        }
+    }
+    for (int i = kCategoricalCount; i < kCategoricalColors; ++i) {
+        double best = -1;
+        std::size_t pick = 0;
+        for (std::size_t k = 0; k < candidates.size(); ++k) {
+            double nearest = INFINITY;
+            for (const Lab& c : chosen)
+                nearest = std::min(nearest, labDistance(c, candidates[k].second));
+            if (nearest > best) best = nearest, pick = k;
+        }
+        palette[std::size_t(i)] = candidates[pick].first;
+        chosen.push_back(candidates[pick].second);
+    }
+    return palette;
+}
+
 std::array<Rgba, kColormapSize> categoricalTable() {
-    // Integer ids are mapped by the caller with range [0, 255]: entry i is hue i mod 12.
+    // Integer ids are mapped by the caller with range [0, 255]: entry i is colour i mod 32.
+    static_assert(kColormapSize % kCategoricalColors == 0);
+    const std::array<Rgba, kCategoricalColors> palette = categoricalPalette();
     std::array<Rgba, kColormapSize> table{};
-    for (int i = 0; i < kColormapSize; ++i) table[i] = unpack(kCategoricalKeys[i % kCategoricalCount]);
+    for (int i = 0; i < kColormapSize; ++i) table[i] = palette[std::size_t(i % kCategoricalColors)];
     return table;
 }
 
@@ -166,7 +229,8 @@ double rangeFraction(double value, double low, double high) {
 double rangeValue(double fraction, double low, double high) {
     const double width = high - low;
     if (std::isfinite(width)) return low + fraction * width;
-    return low + (fraction * (high / 2 - low / 2)) * 2;
+    // Halves, then doubled: low + fraction * width itself overflows past the middle.
+    return (low / 2 + fraction * (high / 2 - low / 2)) * 2;
 }
 
 double spanRatio(double span, double low, double high) {

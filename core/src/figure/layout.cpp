@@ -24,13 +24,12 @@ void envelope(const std::vector<double>& x, const std::vector<double>& y, double
         }
         return;
     }
-    const double width = (high - low) / pixels;
     int bucket = -1;
     double minY = 0, maxY = 0;
     bool any = false;
     auto flush = [&] {
         if (!any) return;
-        const double centre = low + (bucket + 0.5) * width;
+        const double centre = rangeValue((bucket + 0.5) / pixels, low, high);
         const bool rising = bucket % 2 == 0;
         outX.push_back(centre), outY.push_back(rising ? minY : maxY);
         outX.push_back(centre), outY.push_back(rising ? maxY : minY);
@@ -38,7 +37,8 @@ void envelope(const std::vector<double>& x, const std::vector<double>& y, double
     };
     for (std::size_t i = 0; i < x.size(); ++i) {
         if (!(x[i] >= low && x[i] <= high)) continue;
-        const int b = std::min(pixels - 1, int((x[i] - low) / width));
+        // Fractions, not (x - low) / width: a range of +-1.7e308 has an infinite width.
+        const int b = std::clamp(int(rangeFraction(x[i], low, high) * pixels), 0, pixels - 1);
         if (b != bucket) flush(), bucket = b;
         if (!std::isfinite(y[i])) {
             flush();
@@ -67,8 +67,8 @@ double maxAbs(const Matrix& m) {
 // A heatmap of a whole (small) matrix, block-averaged to at most one texel per pixel.
 HeatmapSpec matrixSpec(const std::string& title, const Matrix& values, Box area,
                        ColormapId colormap, ValueRange range) {
-    const long long rpt = cellsPerTexel((long long)values.rows, std::max(1, int(area.height)));
-    const long long cpt = cellsPerTexel((long long)values.cols, std::max(1, int(area.width)));
+    const long long rpt = cellsPerTexel((long long)values.rows, texelBudget(area.height));
+    const long long cpt = cellsPerTexel((long long)values.cols, texelBudget(area.width));
     HeatmapSpec spec;
     spec.title = title;
     spec.x = {"", 0, double(values.cols), false, true};
@@ -177,7 +177,7 @@ float barWidthFor(const Theme& theme) {
 
 float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
     float widest = 0;
-    for (const Tick& t : linearTicks(range.low, range.high, std::max(2, int(height / 50)))) {
+    for (const Tick& t : linearTicks(range.low, range.high, tickCountFor(height, 50))) {
         widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
     }
     return theme.fontSize * 0.9f + barWidthFor(theme) + 10 + widest + theme.fontSize * 2.6f;
@@ -194,9 +194,8 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     figure.add(ramp);
     figure.add(filledRect(bar, {0, 0, 0, 0}, theme.axis));
     if (range.high > range.low) {
-        for (const Tick& t :
-             linearTicks(range.low, range.high, std::max(2, int(bar.height / 50)))) {
-            const float fy = float((t.value - range.low) / (range.high - range.low));
+        for (const Tick& t : linearTicks(range.low, range.high, tickCountFor(bar.height, 50))) {
+            const float fy = float(rangeFraction(t.value, range.low, range.high));
             if (fy < -1e-4f || fy > 1.0001f) continue;
             const float py = bar.bottom() - fy * bar.height;
             figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
@@ -211,8 +210,10 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     if (maskedSwatch) {
         const float side = bar.width;
         figure.add(filledRect({bar.x, bar.bottom() + 6, side, side}, theme.masked, theme.axis));
-        figure.add(centredText({bar.right() + 6, bar.bottom() + 6 + side / 2}, "masked",
-                               theme.fontSize * 0.9f, theme.mutedText, HorizontalAlign::Left,
+        // Short of the caption's column, which runs down to the bar's bottom.
+        const FittedText label = fitText("masked", theme.fontSize * 0.9f, labelX - bar.right() - 6);
+        figure.add(centredText({bar.right() + 6, bar.bottom() + 6 + side / 2}, label.text,
+                               label.size, theme.mutedText, HorizontalAlign::Left,
                                VerticalAlign::Middle));
     }
 }
@@ -228,10 +229,6 @@ HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
     spec.valuesRowSpan = sample.rowSpan;
     spec.valuesColSpan = sample.colSpan;
     return spec;
-}
-
-int texelBudget(float pixels) {
-    return std::max(1, int(pixels));
 }
 
 }  // namespace poslab

@@ -4,6 +4,10 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
+#include <optional>
+
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -106,13 +110,13 @@ namespace {
 // millions of labels. Every tick loop below runs at most kMaxTicks * 3 times.
 constexpr int kMaxTicks = 1000;
 
+}  // namespace
+
 int tickCountFor(double pixels, double spacing) {
     const double count = pixels / spacing;
     if (!(count >= 2)) return 2;  // also NaN
     return count >= kMaxTicks ? kMaxTicks : int(count);
 }
-
-}  // namespace
 
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers) {
     std::vector<Tick> ticks;
@@ -209,6 +213,34 @@ std::vector<Tick> logTicks(double low, double high, int maxCount) {
 // Frames
 // ---------------------------------------------------------------------------------------------
 
+std::vector<Tick> piTicks(double low, double high, int maxCount) {
+    std::vector<Tick> ticks;
+    if (!(high >= low) || !std::isfinite(low) || !std::isfinite(high) || maxCount < 1) return ticks;
+    // Past 1e12 radians no multiple of pi is worth a label (and k += step would stop moving).
+    if (!(high - low <= 1e12) || std::abs(low) > 1e12 || std::abs(high) > 1e12) return ticks;
+    constexpr double kHalfPi = std::numbers::pi / 2;
+    // Step in half turns of pi/2: 1, 2, 4, ... until the count fits.
+    long long step = 1;
+    while ((high - low) / (kHalfPi * double(step)) + 1 > maxCount) step *= 2;
+    const double first = std::ceil(low / (kHalfPi * double(step)) - 1e-9);
+    for (double k = first * double(step); k * kHalfPi <= high * (1 + 1e-12) + 1e-12;
+         k += double(step)) {
+        if (ticks.size() >= std::size_t(maxCount) + 1) break;
+        const long long halves = std::llround(k);
+        std::string label;
+        if (halves == 0) {
+            label = "0";
+        } else if (halves % 2 == 0) {
+            const long long turns = halves / 2;
+            label = turns == 1 ? "π" : turns == -1 ? "-π" : std::to_string(turns) + "π";
+        } else {
+            label = (halves == 1 ? "" : halves == -1 ? "-" : std::to_string(halves)) + "π/2";
+        }
+        ticks.push_back({double(halves) * kHalfPi, label});
+    }
+    return ticks;
+}
+
 namespace {
 
 double axisFraction(const AxisSpec& axis, double value) {
@@ -270,11 +302,25 @@ float widestLabel(const std::vector<Tick>& ticks, float size) {
     return widest;
 }
 
-void drawAxes(Figure& figure, const PlotFrame& frame, const Theme& theme, bool grid) {
+// Adds a tick label unless its box would overlap the last label kept on the same axis (2 px
+// apart at least) or leave `bounds`: crowded axes lose labels, never draw them over each other.
+void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds) {
+    const Box box = textBox(label);
+    if (last && boxesOverlap(box, {last->x - 2, last->y - 2, last->width + 4, last->height + 4}, 0))
+        return;
+    if (box.x < bounds.x - 0.5f || box.right() > bounds.right() + 0.5f || box.y < bounds.y - 0.5f ||
+        box.bottom() > bounds.bottom() + 0.5f)
+        return;
+    last = box;
+    figure.add(std::move(label));
+}
+
+void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme, bool grid) {
     const Box& p = frame.plot;
     const float tickLength = 4;
     const auto xTicks = axisTicks(frame.x, p.width, std::max(70.f, theme.fontSize * 5.5f));
     const auto yTicks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
+    std::optional<Box> lastX, lastY;
     for (const Tick& t : xTicks) {
         const double v = tickPosition(frame.x, t.value);
         if (v < std::min(frame.x.low, frame.x.high) || v > std::max(frame.x.low, frame.x.high))
@@ -282,8 +328,10 @@ void drawAxes(Figure& figure, const PlotFrame& frame, const Theme& theme, bool g
         const float px = frame.toPixel(v, frame.y.low).x;
         if (grid) figure.add(LineItem{{px, p.y}, {px, p.bottom()}, theme.grid, 1, false});
         figure.add(LineItem{{px, p.bottom()}, {px, p.bottom() + tickLength}, theme.axis, 1, false});
-        figure.add(makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize, theme.text,
-                            HorizontalAlign::Center, VerticalAlign::Top));
+        addTickLabel(figure,
+                     makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize,
+                              theme.text, HorizontalAlign::Center, VerticalAlign::Top),
+                     lastX, area);
     }
     for (const Tick& t : yTicks) {
         const double v = tickPosition(frame.y, t.value);
@@ -292,8 +340,10 @@ void drawAxes(Figure& figure, const PlotFrame& frame, const Theme& theme, bool g
         const float py = frame.toPixel(frame.x.low, v).y;
         if (grid) figure.add(LineItem{{p.x, py}, {p.right(), py}, theme.grid, 1, false});
         figure.add(LineItem{{p.x - tickLength, py}, {p.x, py}, theme.axis, 1, false});
-        figure.add(makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
-                            HorizontalAlign::Right, VerticalAlign::Middle));
+        addTickLabel(figure,
+                     makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
+                              HorizontalAlign::Right, VerticalAlign::Middle),
+                     lastY, area);
     }
     RectItem outline;
     outline.box = p;
@@ -320,24 +370,61 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
 
 void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme) {
     const Box& p = frame.plot;
+    // Fitted to the plot's side: a label longer than its axis would reach the neighbours'.
     if (!frame.x.label.empty()) {
-        figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, frame.x.label, theme.fontSize,
+        const FittedText label = fitText(frame.x.label, theme.fontSize, p.width);
+        figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, label.text, label.size,
                             theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
     }
     if (!frame.y.label.empty()) {
-        figure.add(makeText({area.x + 2, p.y + p.height / 2}, frame.y.label, theme.fontSize,
+        const FittedText label = fitText(frame.y.label, theme.fontSize, p.height);
+        figure.add(makeText({area.x + 2, p.y + p.height / 2}, label.text, label.size,
                             theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
     }
 }
 
+// The markers' lines and shading, or their labels (drawn last, over the data, clear of the
+// boxes in `avoid`: a legend).
+enum class MarkerPart { Lines, Labels };
 void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marker>& markers,
-                 const Theme& theme) {
+                 const Theme& theme, MarkerPart part, std::vector<Box> avoid = {}) {
     const Box& p = frame.plot;
     figure.add(ClipPush{p});
+    // Labels sit on a backing box (they cross data and the shading) and step down, or up, past
+    // the labels already placed; one that cannot be placed whole inside the plot is left out.
+    std::vector<Box> placed = std::move(avoid);
+    const float labelSize = theme.fontSize * 0.9f;
+    auto addLabel = [&](const std::string& text, float x, float y, bool alignRight, bool upwards,
+                        Rgba color) {
+        const FittedText fitted =
+            fitText(text, labelSize, alignRight ? x - p.x - 4 : p.right() - x - 4);
+        if (fitted.text.find_first_not_of(' ') == std::string::npos) return;
+        const float width = estimateTextWidth(fitted.text, fitted.size) + 4;
+        const float height = fitted.size + 2;
+        Box box{alignRight ? x - width : x, upwards ? y - height : y, width, height};
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (const Box& other : placed) {
+                if (!boxesOverlap(box, other, 0)) continue;
+                box.y = upwards ? other.y - height - 1 : other.bottom() + 1;
+                moved = true;
+            }
+        }
+        if (box.x < p.x || box.right() > p.right() || box.y < p.y || box.bottom() > p.bottom())
+            return;
+        placed.push_back(box);
+        figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
+        figure.add(makeText({box.x + 2, box.y + 1}, fitted.text, fitted.size, color));
+    };
     for (const Marker& marker : markers) {
         if (marker.vertical) {
             const float px = frame.toPixel(marker.value, frame.y.low).x;
             if (px > p.right() + 1) continue;
+            if (part == MarkerPart::Labels) {
+                if (!marker.label.empty())
+                    addLabel(marker.label, px + 4, p.y + 3, false, false, marker.color);
+                continue;
+            }
             if (marker.shadeBeyond && px < p.right()) {
                 RectItem shade;
                 shade.box = {std::max(px, p.x), p.y, p.right() - std::max(px, p.x), p.height};
@@ -345,13 +432,14 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 figure.add(shade);
             }
             figure.add(LineItem{{px, p.y}, {px, p.bottom()}, marker.color, 1.5f, marker.dashed});
-            if (!marker.label.empty()) {
-                figure.add(makeText({px + 4, p.y + 3}, marker.label, theme.fontSize * 0.9f,
-                                    marker.color, HorizontalAlign::Left, VerticalAlign::Top));
-            }
         } else {
             const float py = frame.toPixel(frame.x.low, marker.value).y;
             const bool below = frame.yDown;
+            if (part == MarkerPart::Labels) {
+                if (!marker.label.empty())
+                    addLabel(marker.label, p.right() - 4, py - 3, true, true, marker.color);
+                continue;
+            }
             if (marker.shadeBeyond) {
                 RectItem shade;
                 const float top = below ? std::max(py, p.y) : p.y;
@@ -363,10 +451,6 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 }
             }
             figure.add(LineItem{{p.x, py}, {p.right(), py}, marker.color, 1.5f, marker.dashed});
-            if (!marker.label.empty()) {
-                figure.add(makeText({p.right() - 4, py - 3}, marker.label, theme.fontSize * 0.9f,
-                                    marker.color, HorizontalAlign::Right, VerticalAlign::Bottom));
-            }
         }
     }
     figure.add(ClipPop{});
@@ -467,7 +551,9 @@ float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, b
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
                  PlotFrame* frameOut) {
     const ValueRange range = spec.range;
-    const auto barTicks = linearTicks(range.low, range.high, tickCountFor(area.height, 50));
+    const auto barTicks = spec.angleTicks
+                              ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
+                              : linearTicks(range.low, range.high, tickCountFor(area.height, 50));
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
     Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
@@ -489,7 +575,24 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
     frame.yDown = true;
     frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
                   std::max(1.f, area.height - m.top - m.bottom)};
-    if (!spec.title.empty()) drawTitle(figure, area, spec.title, theme);
+    const Box titleArea{area.x, area.y, area.width - barBlock, area.height};
+    if (spec.squareCells) {
+        // As many pixels per cell across as down: the area shrinks to the square plot, centred
+        // across, so the axis labels and colour bar stay beside it.
+        const double cols = std::abs(spec.x.high - spec.x.low);
+        const double rows = std::abs(spec.y.high - spec.y.low);
+        if (cols > 0 && rows > 0 && std::isfinite(cols) && std::isfinite(rows)) {
+            const double perCell = std::min(frame.plot.width / cols, frame.plot.height / rows);
+            const float width = float(perCell * cols), height = float(perCell * rows);
+            const float spareX = frame.plot.width - width, spareY = frame.plot.height - height;
+            if (spareX > 0.5f || spareY > 0.5f) {
+                area = {area.x + spareX / 2, area.y, area.width - spareX, area.height - spareY};
+                frame.plot = {frame.plot.x + spareX / 2, frame.plot.y, width, height};
+            }
+        }
+    }
+    // Centred over the plot and its axis, clear of the colour bar's top tick label.
+    if (!spec.title.empty()) drawTitle(figure, titleArea, spec.title, theme);
 
     // Masked (-inf) cells take the theme's masked colour in the heatmap itself: opaque cells
     // need no blending, which software GL pays for per pixel. With no cells, the plot shows it.
@@ -518,14 +621,37 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
         figure.add(heatmap);
         figure.add(ClipPop{});
     }
-    drawMarkers(figure, frame, spec.markers, theme);
-    drawAxes(figure, frame, theme, false);
+    drawMarkers(figure, frame, spec.markers, theme, MarkerPart::Lines);
+    drawMarkers(figure, frame, spec.markers, theme, MarkerPart::Labels);
+    drawAxes(figure, area, frame, theme, false);
     drawAxisLabels(figure, area, frame, theme);
 
     if (spec.showColorbar) {
         const Box bar{frame.plot.right() + theme.fontSize * 0.9f, frame.plot.y, barWidth,
                       frame.plot.height};
-        drawColorbarTicks(figure, bar, spec.colormap, range, barTicks, theme);
+        HeatmapItem ramp;
+        ramp.box = bar;
+        ramp.values = colorbarRamp();
+        ramp.colormap = spec.colormap;
+        ramp.range = {0, 1};
+        ramp.version = colorbarVersion(spec.colormap);
+        figure.add(ramp);
+        RectItem outline;
+        outline.box = bar;
+        outline.stroke = theme.axis;
+        figure.add(outline);
+        std::optional<Box> lastTick;
+        for (const Tick& t : barTicks) {
+            if (range.high == range.low) break;
+            const float fy = float(rangeFraction(t.value, range.low, range.high));
+            if (fy < -1e-4f || fy > 1.0001f) continue;
+            const float py = bar.bottom() - fy * bar.height;
+            figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
+            addTickLabel(figure,
+                         makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
+                                  HorizontalAlign::Left, VerticalAlign::Middle),
+                         lastTick, area);
+        }
         for (std::size_t line = 0; line < caption.size(); ++line) {
             const float x =
                 area.right() - theme.fontSize * 1.5f - lineStep * float(caption.size() - 1 - line);
@@ -589,8 +715,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     background.box = frame.plot;
     background.fill = theme.plotBackground;
     figure.add(background);
-    drawAxes(figure, frame, theme, true);
-    drawMarkers(figure, frame, spec.markers, theme);
+    drawAxes(figure, area, frame, theme, true);
+    drawMarkers(figure, frame, spec.markers, theme, MarkerPart::Lines);
+    std::vector<Point> drawnPoints;  // where the data is, for placing the legend
 
     figure.add(ClipPush{frame.plot});
     for (std::size_t index = 0; index < spec.series.size(); ++index) {
@@ -613,6 +740,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             }
             const Point p = frame.toPixel(s.x[i], s.y[i]);
             line.points.push_back(p);
+            drawnPoints.push_back(p);
             if (s.markers) {
                 CircleItem dot;
                 dot.center = p;
@@ -625,6 +753,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     }
     figure.add(ClipPop{});
 
+    std::optional<Box> legendBox;
     if (spec.legend) {
         // Names shrink, then end in "…", to keep the box inside the plot (6 px from its left).
         const float roomForNames = std::max(1.f, frame.plot.width - 46);
@@ -637,10 +766,33 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             widest = std::max(widest, estimateTextWidth(names[index].text, names[index].size));
             ++named;
         }
+        const float row = theme.fontSize * 1.35f;
+        // A plot too short for every name keeps the first ones that fit (none: no legend).
+        const int fits = int(std::clamp((frame.plot.height - 20) / row, 0.f, float(named)));
+        if (fits < named) {
+            int kept = 0;
+            for (FittedText& name : names) {
+                if (name.text.empty()) continue;
+                if (++kept > fits) name.text.clear();
+            }
+            named = fits;
+        }
         if (named > 0) {
-            const float row = theme.fontSize * 1.35f;
-            const Box box{frame.plot.right() - widest - 40, frame.plot.y + 6, widest + 34,
-                          row * named + 8};
+            // The corner that hides the fewest data points; top right when they tie.
+            const Box& p = frame.plot;
+            const float w = widest + 34, h = row * named + 8;
+            const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
+                                   {p.x + 6, p.y + 6, w, h},
+                                   {p.right() - w - 6, p.bottom() - h - 6, w, h},
+                                   {p.x + 6, p.bottom() - h - 6, w, h}};
+            Box box = corners[0];
+            double best = INFINITY;
+            for (const Box& corner : corners) {
+                double cost = 0;
+                for (Point q : drawnPoints) cost += corner.contains(q);
+                if (cost < best) best = cost, box = corner;
+            }
+            legendBox = box;
             RectItem panel;
             panel.box = box;
             panel.fill = withAlpha(theme.plotBackground, 225);
@@ -649,7 +801,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             int shown = 0;
             for (std::size_t index = 0; index < spec.series.size(); ++index) {
                 const LineSeries& s = spec.series[index];
-                if (s.name.empty()) continue;
+                if (s.name.empty() || names[index].text.empty()) continue;
                 const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
                 const float cy = box.y + 4 + row * (shown + 0.5f);
                 figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, color, 2.5f, false});
@@ -659,6 +811,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             }
         }
     }
+    drawMarkers(figure, frame, spec.markers, theme, MarkerPart::Labels,
+                legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{});
     drawAxisLabels(figure, area, frame, theme);
     if (frameOut) *frameOut = frame;
 }
@@ -677,7 +831,9 @@ Figure emptyFigure(float width, float height, const Theme& theme) {
 
 void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
-    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.35f}, fitted.text,
+    // 0.2 of a line from the top: the plot's top tick label, half a line above the plot (at
+    // 1.7 lines), stays clear of it.
+    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.2f}, fitted.text,
                         fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
 }
 

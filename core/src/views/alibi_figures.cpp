@@ -260,7 +260,8 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
     std::string gridTitle = std::to_string(options.heads) +
                             (options.heads == 1 ? " head" : " heads") + ", bias " + formula;
     if (layout.cellTitleSize == 0) gridTitle += " (hover for slopes)";
-    drawTitle(figure, g, gridTitle, theme);
+    // Over the cells only: the colour bar's caption runs up the right edge.
+    drawTitle(figure, {g.x, g.y, layout.colorbar.x - g.x, g.height}, gridTitle, theme);
     for (std::size_t h = 0; h < layout.cells.size() && h < data.heads.size(); ++h) {
         const Box& cell = layout.cells[h];
         const HeatmapSample& sample = data.heads[h];
@@ -297,6 +298,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
     const int head = options.enlargedHead;
     const double slope = data.slopes[std::size_t(head)];
     HeatmapSpec enlarged = specFor(data.enlarged, "key j", "query i");
+    enlarged.squareCells = true;  // L x L: a query's row as long as a key's column
     enlarged.title = "Head " + std::to_string(head) + ": m = " + alibiSlopeText(slope) + ", bias " +
                      (causal ? "-m·(i - j)" : "-m·|i - j|");
     enlarged.colormap = options.colormap;

@@ -86,6 +86,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         const RopeFrequencies freqs = ropeFrequencies(p).value();
         HeatmapSpec spec = matrixSpec("RoPE: rotation angle", ropeAngleTable(freqs, L).value(),
                                       cell, ColormapId::Twilight, {0, kTwoPi});
+        spec.angleTicks = true;
         spec.x.label = "pair";
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);
@@ -100,6 +101,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
                                       finiteRange(bias));
         spec.x.label = "key";
         spec.y.label = "query";
+        spec.squareCells = true;
         spec.showMaskedLegend = true;
         drawHeatmap(figure, cell, spec, small);
     }
@@ -115,6 +117,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
                                       ColormapId::BlueWhiteRed, symmetricRange(t5Bias));
         spec.x.label = "key";
         spec.y.label = "query";
+        spec.squareCells = true;
         drawHeatmap(figure, cell, spec, small);
     }
 
@@ -211,7 +214,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     std::vector<double> curves[2];
     // Every offset while there are at most 16 per pixel column of the figure, else an even grid
     // of that many (2^20 offsets at head_dim 8192 would be 2^32 terms per configuration).
-    const long long maxPoints = 16LL * std::max(16, int(area.width));
+    const long long maxPoints = 16LL * std::max(16, texelBudget(area.width));
     const long long step = (maxOffset + 1LL + maxPoints - 1) / maxPoints;
     const long long points = maxOffset / step + 1;
     for (int k = 0; k < 2; ++k) {
@@ -257,7 +260,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     }
     drawLinePlot(figure, gridCell(top, 1, 2, 0, 0, 16), wavelengths, small);
 
-    const int pixels = std::max(16, int(area.width / 2) - 80);
+    const int pixels = std::max(16, texelBudget(area.width / 2) - 80);
     std::vector<double> offsets(static_cast<std::size_t>(points));
     for (long long j = 0; j < points; ++j) offsets[std::size_t(j)] = double(j * step);
     const std::string spacing =
@@ -282,7 +285,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     diff.name = "B − A";
     std::vector<double> values(offsets.size());
     for (std::size_t r = 0; r < values.size(); ++r) values[r] = curves[1][r] - curves[0][r];
-    envelope(offsets, values, 0, maxOffset, int(bottom.width) - 80, diff.x, diff.y);
+    envelope(offsets, values, 0, maxOffset, std::max(16, texelBudget(bottom.width) - 80), diff.x,
+             diff.y);
     diff.color = theme.accent;
     difference.series = {diff};
     Marker zero;

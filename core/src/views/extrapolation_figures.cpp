@@ -16,6 +16,7 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
+#include "poslab/views/t5_figures.hpp"
 
 namespace poslab {
 
@@ -51,8 +52,8 @@ namespace {
 // rows are drawn from the table's sampler one at a time into the texel sums: no seqLen x d table
 // (512 MB at 65536 x 1024) and no positions x d extension (2 GB) is ever held.
 HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box area) {
-    const long long rpt = cellsPerTexel(positions, std::max(1, int(area.height)));
-    const long long cpt = cellsPerTexel(params.dModel, std::max(1, int(area.width)));
+    const long long rpt = cellsPerTexel(positions, texelBudget(area.height));
+    const long long cpt = cellsPerTexel(params.dModel, texelBudget(area.width));
     const std::size_t texelRows = std::size_t((positions + rpt - 1) / rpt);
     const std::size_t texelCols = std::size_t((params.dModel + cpt - 1) / cpt);
     Matrix sums(texelRows, texelCols);
@@ -284,17 +285,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         LineSeries buckets;
         buckets.name = std::to_string(o.t5Buckets) + " buckets, max distance " +
                        std::to_string(o.t5MaxDistance);
-        const int samples = std::min(eval, 4 * std::max(64, int(cell.plot.width)));
-        int last = -1;
-        for (int s = 0; s <= samples; ++s) {
-            const int distance = int(std::llround(double(eval) * s / samples));
-            const int bucket =
-                t5RelativePositionBucket(-distance, false, o.t5Buckets, o.t5MaxDistance);
-            if (bucket != last && last >= 0)
-                buckets.x.push_back(distance), buckets.y.push_back(last);
-            buckets.x.push_back(distance), buckets.y.push_back(bucket);
-            last = bucket;
-        }
+        // Exact steps from the bucket ranges (sampling every few distances moved them).
+        t5StepsByDistance(o.t5Buckets, o.t5MaxDistance, eval, buckets.x, buckets.y);
         spec.series = {buckets};
         spec.markers.push_back(trainingMarker(train, true, theme));
         Marker far;

@@ -82,7 +82,7 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
                 square.x.push_back(p + 1), square.y.push_back(v);
             }
         }
-        const int samples = std::clamp(int(cell.width), 64, 1024);
+        const int samples = std::clamp(texelBudget(cell.width), 64, 1024);
         for (int i = 0; i <= samples; ++i) {
             const double p = double(curvePositions) * i / samples;
             smooth.x.push_back(p), smooth.y.push_back(bitSinusoid(p - 0.5, b));
@@ -113,8 +113,8 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
 
     // The corner's block means straight from the sparse rows (what matrixSpec would draw from
     // the dense corner, which at 8192 dims is 512 MB of mostly zeros).
-    const long long rpt = cellsPerTexel(shown, std::max(1, int(matrixBox.height)));
-    const long long cpt = cellsPerTexel(shown, std::max(1, int(matrixBox.width)));
+    const long long rpt = cellsPerTexel(shown, texelBudget(matrixBox.height));
+    const long long cpt = cellsPerTexel(shown, texelBudget(matrixBox.width));
     Matrix corner(std::size_t((shown + rpt - 1) / rpt), std::size_t((shown + cpt - 1) / cpt));
     for (int r = 0; r < shown; ++r) {
         for (const auto& [c, w] : t[std::size_t(r)]) {
@@ -168,7 +168,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     result.name = "T_k · PE(p)";
     // At most two points per pixel column (the min and max there) and markers only while they
     // stay apart: 8192 dims are not 8192 circles.
-    const int vectorPixels = std::max(16, int(vectorBox.width) - 80);
+    const int vectorPixels = std::max(16, texelBudget(vectorBox.width) - 80);
     std::vector<double> dims(static_cast<std::size_t>(shown));
     for (int c = 0; c < shown; ++c) dims[std::size_t(c)] = c;
     auto shownPart = [&](const std::vector<double>& v) {
@@ -201,7 +201,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     LineSeries r;
     r.name = "";
     r.markers = check.positions.size() == 1;
-    const int pixels = std::max(16, int(bottom.width) - 80);
+    const int pixels = std::max(16, texelBudget(bottom.width) - 80);
     std::vector<double> xs(check.residual.size()), ys(check.residual.size());
     for (std::size_t p = 0; p < check.residual.size(); ++p) {
         xs[p] = double(check.positions[p]);

@@ -322,6 +322,7 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     // ---- Cosine similarity (always diverging: its sign matters)
     HeatmapSpec cosine;
     cosine.title = "Cosine similarity between positions";
+    cosine.squareCells = true;
     cosine.x = {"position", 0, double(shown), false, true};
     cosine.y = {"position", 0, double(shown), false, true};
     cosine.values = data.cosine.values;

@@ -54,7 +54,7 @@ int heatmapTexels(Box area, int seqLen, const Theme& theme) {
     Figure scratch;
     PlotFrame frame;
     drawHeatmap(scratch, area, spec, theme, &frame);
-    return std::max(1, int(std::min(frame.plot.width, frame.plot.height)));
+    return texelBudget(std::min(frame.plot.width, frame.plot.height));
 }
 
 // Where drawAddVersusConcat puts its two heatmaps and the read-back plot in `area`.
@@ -159,7 +159,7 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     for (double v : histogram.density) peak = std::max(peak, v);
     LineSeries exact;
     exact.name = "exact density (1 − c²)^((d−3)/2)";
-    const int samples = std::clamp(int(left.width), 64, 2000);
+    const int samples = std::clamp(texelBudget(left.width), 64, 2000);
     for (int i = 0; i <= samples; ++i) {
         const double c = -1 + 2.0 * i / samples;
         exact.x.push_back(c);
@@ -182,8 +182,8 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     const int bins = int(histogram.density.size());
     figure.add(ClipPush{frame.plot});
     for (int b = 0; b < bins; ++b) {
-        const double x0 = histogram.low + (histogram.high - histogram.low) * b / bins;
-        const double x1 = histogram.low + (histogram.high - histogram.low) * (b + 1) / bins;
+        const double x0 = rangeValue(double(b) / bins, histogram.low, histogram.high);
+        const double x1 = rangeValue(double(b + 1) / bins, histogram.low, histogram.high);
         const Point p0 = frame.toPixel(x0, 0),
                     p1 = frame.toPixel(x1, histogram.density[std::size_t(b)]);
         if (p0.y - p1.y < 0.5f) continue;
@@ -212,10 +212,18 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
         lines.push_back({std::to_string(drawn) + " random vectors", theme.mutedText});
     }
     lines.push_back({"dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.mutedText});
+    // Beside the legend when both fit across the plot, else under it; fitted to the plot.
+    float widestLine = 0;
+    for (const auto& line : lines)
+        widestLine = std::max(widestLine, estimateTextWidth(line.first, theme.fontSize));
+    const float legendWidth = estimateTextWidth(exact.name, theme.fontSize) + 46;
+    const float top =
+        frame.plot.y + 6 +
+        (widestLine + legendWidth + 16 > frame.plot.width ? theme.fontSize * 1.35f + 14 : 0);
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        figure.add(
-            makeText({frame.plot.x + 8, frame.plot.y + 6 + float(i) * theme.fontSize * 1.35f},
-                     lines[i].first, theme.fontSize, lines[i].second));
+        const FittedText fitted = fitText(lines[i].first, theme.fontSize, frame.plot.width - 16);
+        figure.add(makeText({frame.plot.x + 8, top + float(i) * theme.fontSize * 1.35f},
+                            fitted.text, fitted.size, lines[i].second));
     }
 
     LinePlotSpec spread;

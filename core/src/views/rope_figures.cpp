@@ -15,6 +15,7 @@
 #include "poslab/base/phase_grid.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
+#include "poslab/figure/layout.hpp"
 
 namespace poslab {
 
@@ -134,9 +135,12 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
 // A boxed legend in the bottom-right corner of a plot (where rising curves leave room).
 void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<LegendEntry>& entries,
                    const Theme& theme) {
+    // Entries shrink, then end in "…", to keep the box inside the plot.
+    std::vector<FittedText> names;
     float widest = 0;
     for (const LegendEntry& e : entries) {
-        widest = std::max(widest, estimateTextWidth(e.text, theme.fontSize));
+        names.push_back(fitText(e.text, theme.fontSize, std::max(1.f, frame.plot.width - 56)));
+        widest = std::max(widest, estimateTextWidth(names.back().text, names.back().size));
     }
     const float row = theme.fontSize * 1.35f;
     const float width = widest + 40, height = row * float(entries.size()) + 8;
@@ -158,7 +162,7 @@ void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<Leg
         } else {
             figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, e.swatch, 3, false});
         }
-        figure.add(makeText({box.x + 30, cy}, e.text, theme.fontSize, theme.text,
+        figure.add(makeText({box.x + 30, cy}, names[i].text, names[i].size, theme.text,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
 }
@@ -657,6 +661,7 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
         sampleSpec(*sample, "Rotation angle m·θ_i mod 2π — " + ropeTitle(params),
                    "pair i  (fast → slow)", "position m", options.colormap, {0, kTwoPi});
     spec.colorbarLabel = "angle (radians)";
+    spec.angleTicks = true;  // 0, π/2, π, 3π/2, 2π: where the cyclic map's colours sit
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         // Zoomed out: circular means, and "mixed" where a pixel's angles spread too far.
         spec.colorbarLabel += ", circular mean of " + std::to_string(sample->rowsPerTexel) + " x " +
@@ -827,6 +832,7 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
     HeatmapSpec spec = sampleSpec(*sample, "Attention score q_m·k_n — " + ropeTitle(params),
                                   "key position n", "query position m", options.colormap, range);
     spec.colorbarLabel = "q_m·k_n  (constant along diagonals m − n)";
+    spec.squareCells = true;  // query against key position
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         spec.colorbarLabel =
             "q_m·k_n, mean of " + cellsNote(sample->rowsPerTexel, sample->colsPerTexel);
@@ -991,7 +997,8 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         const float y = frame.toPixel(0, length.value).y;
         figure.add(LineItem{{plot.x, y}, {plot.right(), y}, length.color, 1.5f, true});
         const bool below = y - theme.fontSize * 1.2f < plot.y;
-        figure.add(makeText({plot.x + 8, below ? y + 3 : y - 3}, length.label, theme.fontSize,
+        const FittedText label = fitText(length.label, theme.fontSize, plot.width - 16);
+        figure.add(makeText({plot.x + 8, below ? y + 3 : y - 3}, label.text, label.size,
                             length.color, HorizontalAlign::Left,
                             below ? VerticalAlign::Top : VerticalAlign::Bottom));
     }
@@ -1047,11 +1054,73 @@ double ropeDecayBoundAt(int rotatedDims, double base, double distance) {
     return decayBoundFromPhases(cosines.data(), sines.data(), theta.size());
 }
 
+std::vector<double> logDecayDistances(int maxDistance, int columns) {
+    std::vector<double> distances;
+    if (maxDistance < 1) return distances;
+    const long long samples =
+        std::max<long long>(2, (long long)std::max(1, columns) * kLogDecaySamplesPerColumn);
+    const double top = std::log(double(maxDistance));
+    for (long long s = 0; s <= samples; ++s) {
+        const double d = std::round(std::exp(top * double(s) / double(samples)));
+        if (distances.empty() || d > distances.back()) distances.push_back(d);
+    }
+    if (distances.back() < maxDistance) distances.push_back(maxDistance);
+    return distances;
+}
+
+namespace {
+
+void drawLogRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
+                      const Theme& theme, PlotFrame* frame) {
+    LinePlotSpec spec;
+    spec.title = "Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = " +
+                 std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
+    spec.x = {"relative distance m − n (log scale)", 1, std::max(10.0, double(maxDistance)), true};
+    spec.legend = false;
+    spec.autoRangeY = false;
+    const int columns = texelBudget(area.width);
+    const std::vector<double> distances = logDecayDistances(maxDistance, columns);
+    std::vector<double> logDistances, bounds;
+    double top = (rotatedDims / 2 + 1) / 2.0;  // the bound at distance 0, its largest value
+    for (double d : distances) {
+        logDistances.push_back(std::log10(d));
+        bounds.push_back(ropeDecayBoundAt(rotatedDims, base, d));
+    }
+    spec.y = {"relative upper bound", 0, top * 1.06};
+    // Min and max per pixel column, in log space, where the columns are evenly spaced.
+    LineSeries series;
+    envelope(logDistances, bounds, 0, std::log10(spec.x.high), columns, series.x, series.y);
+    for (double& x : series.x) x = std::pow(10.0, x);
+    series.color = ropeQueryColor(theme);
+    series.width = 2;
+    spec.series.push_back(std::move(series));
+    PlotFrame drawn;
+    drawLinePlot(figure, area, spec, theme, &drawn);
+    const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
+    const FittedText formula = fitText("(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)",
+                                       theme.fontSize, drawn.plot.width - 20);
+    figure.add(makeText({x, y}, formula.text, formula.size, theme.text, HorizontalAlign::Right,
+                        VerticalAlign::Top));
+    if (frame) *frame = drawn;
+}
+
+}  // namespace
+
 void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
-                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame) {
+                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame,
+                   DistanceAxis axis) {
+    if (axis == DistanceAxis::Logarithmic) {
+        // The same limits as the linear curve (one column: a few bounds, a cheap check).
+        if (auto check = ropeDecayCurve(rotatedDims, base, maxDistance, 1); !check) {
+            drawNote(figure, area, check.error().message, theme);
+            return;
+        }
+        drawLogRopeDecay(figure, area, rotatedDims, base, maxDistance, theme, frame);
+        return;
+    }
     RopeDecayCurve computed;
     if (!curve) {
-        auto values = ropeDecayCurve(rotatedDims, base, maxDistance, int(area.width));
+        auto values = ropeDecayCurve(rotatedDims, base, maxDistance, texelBudget(area.width));
         if (!values) {
             drawNote(figure, area, values.error().message, theme);
             return;
@@ -1074,7 +1143,7 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     spec.autoRangeY = false;
 
     const Rgba color = ropeQueryColor(theme);
-    const bool band = last + 1 > double(std::max(64, int(area.width)));
+    const bool band = last + 1 > double(std::max(64, texelBudget(area.width)));
     if (!band) {
         LineSeries series;
         series.x = distances;
@@ -1088,7 +1157,7 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     if (band) {
         // More distances than pixels: per pixel column, a bar from the smallest to the largest
         // bound computed in it. Honest about the fast wiggle, and one primitive per pixel.
-        const int columns = std::max(1, int(drawn.plot.width));
+        const int columns = texelBudget(drawn.plot.width);
         const double span = last + 1;
         std::size_t next = 0;
         figure.add(ClipPush{drawn.plot});

@@ -35,6 +35,7 @@ void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& par
     const CellWindow& w = sample.window;
     HeatmapSpec spec;
     spec.title = similarityFormula(params);
+    spec.squareCells = true;  // position against position
     spec.x = {"key position j", double(w.firstCol), double(w.firstCol + w.colCount), false, true};
     spec.y = {"query position i", double(w.firstRow), double(w.firstRow + w.rowCount), false, true};
     spec.values = sample.values;
@@ -55,13 +56,21 @@ void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& par
                               ? " (mean of " + std::to_string(sample.rowsPerTexel) + " x " +
                                     std::to_string(sample.colsPerTexel) + " cells per pixel)"
                               : "");
+    if (options.undefinedRows > 0) {  // zero table rows: masked cells, and said what they are
+        spec.showMaskedLegend = true;
+        spec.maskedLabel = "undefined";
+    }
     if (options.trainingLength > 0) {
         spec.markers.push_back(trainingMarker(options.trainingLength, false, theme));
         Marker vertical = trainingMarker(options.trainingLength, true, theme, " ");
         vertical.shadeBeyond = true;
         spec.markers.push_back(vertical);
     }
-    drawHeatmap(figure, area, spec, theme, frame);
+    PlotFrame local;
+    PlotFrame& drawn = frame ? *frame : local;
+    drawHeatmap(figure, area, spec, theme, &drawn);
+    if (options.undefinedRows > 0)
+        drawCornerNote(figure, area, &drawn, undefinedCosineNote(options.undefinedRows), theme);
 }
 
 void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& params,
@@ -80,7 +89,7 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
         spec.y.low = -1.05, spec.y.high = 1.05;
         spec.autoRangeY = false;
     }
-    const int pixels = std::max(16, int(area.width) - 80);
+    const int pixels = std::max(16, texelBudget(area.width) - 80);
     const bool toeplitz = dependsOnOffsetOnly(params);
     LineSeries row;
     row.name = toeplitz ? "every query (depends on j − i only)"
@@ -128,7 +137,7 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
     const Box heatmapArea{0, body.y, heatmapWidth, body.height};
     const Box curveArea{heatmapWidth + 24, body.y, body.width - heatmapWidth - 24, body.height};
 
-    Matrix full;  // learned: computed once, shared by the heatmap and the curve
+    SimilarityFigureOptions drawn = options;
     HeatmapSample sample;
     SimilarityCurve curve;
     if (params.encoding == SimilarityEncoding::Learned) {
@@ -138,40 +147,43 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
         if (auto s = learnedFigureSize(L, d); !s) return s.error();  // before drawing L x d
         auto table = similarityTable(params);
         if (!table) return table.error();
+        if (params.metric == SimilarityMetric::Cosine)
+            drawn.undefinedRows = undefinedCosineRows(*table);
         if (gramFitsBudget(L, d)) {
             auto matrix = gramSimilarity(*table, params.metric);
             if (!matrix) return matrix.error();
             auto shared = share(std::move(matrix).value());
-            sample = matrixSample(shared, options.window, int(heatmapArea.height),
-                                  int(heatmapArea.width));
+            sample = matrixSample(shared, options.window, texelBudget(heatmapArea.height),
+                                  texelBudget(heatmapArea.width));
             curve = matrixCurve(*shared, options.reference);
         } else {
             // No L x L matrix (2^31 multiply-adds and more): block means from the rows, the
             // reference row's curve; the mean over all queries would be the whole product.
             sample = tableSimilaritySample(*table, params.metric, options.window,
-                                           int(heatmapArea.height), int(heatmapArea.width));
+                                           texelBudget(heatmapArea.height),
+                                           texelBudget(heatmapArea.width));
             curve = tableCurve(*table, params.metric, options.reference);
         }
     } else if (auto profile = offsetProfile(params);
                profile && profile->tabulationTerms() > kProfileBudget) {
         // Too long to tabulate (RoPE at L = 2^20, head_dim 8192: 2^32 terms): the heatmap's
         // block means straight from the profile, the curve at most 16 offsets per pixel column.
-        sample = profileSample(*profile, options.window, int(heatmapArea.height),
-                               int(heatmapArea.width));
+        sample = profileSample(*profile, options.window, texelBudget(heatmapArea.height),
+                               texelBudget(heatmapArea.width));
         const long long L = params.seqLen;
         const long long reach =
             options.maxOffset > 0 ? std::min<long long>(options.maxOffset, L - 1) : L - 1;
         curve = profileCurve(*profile, options.reference, reach,
-                             16LL * std::max(16, int(curveArea.width)));
+                             16LL * std::max(16, texelBudget(curveArea.width)));
     } else {
         auto offsets = offsetSimilarity(params);
         if (!offsets) return offsets.error();
-        sample = offsetSimilaritySample(*offsets, options.window, int(heatmapArea.height),
-                                        int(heatmapArea.width));
+        sample = offsetSimilaritySample(*offsets, options.window, texelBudget(heatmapArea.height),
+                                        texelBudget(heatmapArea.width));
         curve = offsetCurve(*offsets, options.reference);
     }
-    drawSimilarityHeatmap(figure, heatmapArea, params, sample, options, theme);
-    drawSimilarityCurve(figure, curveArea, params, curve, options, theme);
+    drawSimilarityHeatmap(figure, heatmapArea, params, sample, drawn, theme);
+    drawSimilarityCurve(figure, curveArea, params, curve, drawn, theme);
     return figure;
 }
 

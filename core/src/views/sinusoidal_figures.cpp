@@ -17,8 +17,7 @@ std::string sinusoidalTitle(const SinusoidalParams& params) {
 
 HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area) {
     // At most one texel per pixel: each pixel shows the mean of the cells under it.
-    return sinusoidalSample(params, window, std::max(1, int(area.height)),
-                            std::max(1, int(area.width)));
+    return sinusoidalSample(params, window, texelBudget(area.height), texelBudget(area.width));
 }
 
 Box sinusoidalHeatmapPlotBox(Box area, const SinusoidalParams& params,
@@ -111,7 +110,7 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
     spec.x = {"position", first, last};
     spec.y = {"value", -1.1, 1.1};
     spec.autoRangeY = false;
-    const int columns = std::clamp(int(area.width), 64, 4096);
+    const int columns = std::clamp(texelBudget(area.width), 64, 4096);
     for (int dimension : options.dimensions) {
         if (dimension < 0 || dimension >= params.dModel) continue;
         spec.series.push_back(sinusoidalCurve(params, dimension, first, last, columns));

@@ -14,9 +14,9 @@ namespace poslab {
 
 namespace {
 
-// Categorical ids are drawn as id mod 252 (21 x 12) with range 0..255: the same hue as the id
-// (the table repeats every 12) while staying inside the 256-entry table.
-constexpr int kCategoricalWrap = 252;
+// Categorical ids are drawn as id mod 256 with range 0..255: the same colour as the id (the
+// table repeats every 32, which divides 256) while staying inside the 256-entry table.
+constexpr int kCategoricalWrap = kColormapSize;
 constexpr ValueRange kCategoricalRange{0, 255};
 
 }  // namespace
@@ -62,6 +62,33 @@ std::string t5RangeText(const BucketRange& range) {
 
 int t5ChartReach(const T5Params& params) {
     return std::max(8, int(std::ceil(1.25 * double(params.maxDistance))));
+}
+
+void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<double>& x,
+                       std::vector<double>& y) {
+    x.clear();
+    y.clear();
+    if (reach < 0) return;
+    struct Span {
+        long long low, high;  // distances
+        int bucket;
+    };
+    std::vector<Span> spans;
+    for (const BucketRange& r : t5BucketRanges({1, numBuckets, maxDistance, false})) {
+        // Relative positions j - i in [-reach, 0] are distances 0..reach.
+        const long long rpLow = r.minUnbounded ? -(long long)reach : r.minDistance;
+        const long long rpHigh = r.maxUnbounded ? 0 : std::min<long long>(r.maxDistance, 0);
+        const long long low = std::max<long long>(rpLow, -(long long)reach);
+        if (low > rpHigh) continue;
+        spans.push_back({-rpHigh, -low, r.bucket});
+    }
+    std::sort(spans.begin(), spans.end(),
+              [](const Span& a, const Span& b) { return a.low < b.low; });
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (k > 0) x.push_back(double(spans[k].low)), y.push_back(spans[k - 1].bucket);
+        x.push_back(double(spans[k].low)), y.push_back(spans[k].bucket);
+    }
+    if (!spans.empty()) x.push_back(double(reach)), y.push_back(spans.back().bucket);
 }
 
 T5Layout t5Layout(Box area, const Theme& theme) {
@@ -194,6 +221,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
 
     // ---- Bucket ids with a discrete legend
     HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
+    buckets.squareCells = true;  // L x L
     buckets.title = "Bucket of j - i (" + std::to_string(p.numBuckets) + " buckets, max_distance " +
                     std::to_string(p.maxDistance) + ")";
     buckets.colormap = ColormapId::Categorical;
@@ -204,10 +232,13 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
         const Box plot = out.buckets.plot;
         const Box& legend = layout.bucketLegend;
         const float width = barWidthFor(theme);
-        const Box strip{legend.x + theme.fontSize * 0.4f, plot.y, width, plot.height};
+        // Beside the plot (square, so maybe narrower than its area), as a colour bar would be.
+        const Box strip{
+            std::min(plot.right() + theme.fontSize * 0.9f, legend.x + theme.fontSize * 0.4f),
+            plot.y, width, plot.height};
         // Top row = highest bucket, as colour bars put high values on top.
         const int count = p.numBuckets;
-        const int rows = std::max(1, std::min(count, int(plot.height)));
+        const int rows = std::min(count, texelBudget(plot.height));
         auto values = std::make_shared<Matrix>(std::size_t(rows), 1);
         const double perRow = double(count) / rows;
         for (int r = 0; r < rows; ++r) {
@@ -226,19 +257,23 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
         figure.add(filledRect(strip, {0, 0, 0, 0}, theme.axis));
         const float perBucket = strip.height / float(count);
         // Labels only, no tick marks: a mark before a number reads as a minus sign.
-        const int most = std::max(2, int(strip.height / (theme.fontSize * 1.6f)));
+        const int most = tickCountFor(strip.height, theme.fontSize * 1.6f);
+        float widest = 0;
         for (const Tick& t : linearTicks(0, count - 1, most, true)) {
+            widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
             const float py = strip.bottom() - (float(t.value) + 0.5f) * perBucket;
             figure.add(centredText({strip.right() + 5, py}, t.label, theme.fontSize, theme.text,
                                    HorizontalAlign::Left, VerticalAlign::Middle));
         }
-        figure.add(centredText({legend.right() - theme.fontSize * 1.4f, strip.y + strip.height / 2},
-                               "bucket id", theme.fontSize, theme.mutedText,
-                               HorizontalAlign::Center, VerticalAlign::Top, true));
+        const float captionX =
+            std::min(legend.right() - theme.fontSize * 1.4f, strip.right() + 5 + widest + 8);
+        figure.add(centredText({captionX, strip.y + strip.height / 2}, "bucket id", theme.fontSize,
+                               theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
     }
 
     // ---- Bias matrix
     HeatmapSpec bias = specFor(data.bias, "key j", "query i");
+    bias.squareCells = true;
     const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
     bias.title =
         std::string("Bias = b[bucket(j - i)], ") +

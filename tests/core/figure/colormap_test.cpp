@@ -69,5 +69,44 @@ TEST(ColormapTest, NamesRoundTrip) {
     EXPECT_FALSE(parseColormap("jet").ok());
 }
 
+TEST(ColormapTest, RangeValuePastTheMiddleOfTheWidestRangeIsFinite) {
+    // low + fraction * (high/2 - low/2) * 2 overflowed to inf past fraction 0.53 of
+    // [-1.7e308, 1.7e308]; the reference (1 - f) low + f high never leaves the range.
+    for (double f : {0.0, 0.25, 0.5, 0.55, 0.75, 0.999, 1.0}) {
+        const double value = rangeValue(f, -1.7e308, 1.7e308);
+        EXPECT_TRUE(std::isfinite(value)) << f;
+        EXPECT_NEAR(value / 1e308, ((1 - f) * -1.7e308 + f * 1.7e308) / 1e308, 1e-12) << f;
+        EXPECT_NEAR(rangeFraction(value, -1.7e308, 1.7e308), f, 1e-12) << f;
+    }
+}
+
+TEST(ColormapTest, CategoricalHasThirtyTwoDistinctColours) {
+    // T5 has 32 buckets by default: with 12 hues, buckets 6, 18 and 30 shared one colour. Ids
+    // are drawn with range [0, 255], so id k samples t = k / 255.
+    auto colour = [](int id) { return sampleColormap(ColormapId::Categorical, id / 255.0); };
+    auto distance = [](Rgba a, Rgba b) {
+        const double dr = a.r - b.r, dg = a.g - b.g, db = a.b - b.b;
+        return std::sqrt(dr * dr + dg * dg + db * db);
+    };
+    double closest = INFINITY;
+    for (int a = 0; a < kCategoricalColors; ++a) {
+        for (int b = a + 1; b < kCategoricalColors; ++b)
+            closest = std::min(closest, distance(colour(a), colour(b)));
+    }
+    EXPECT_GE(closest, 40.0);  // out of 441 for black to white
+    EXPECT_NE(colour(6), colour(18));
+    EXPECT_NE(colour(18), colour(30));
+    EXPECT_NE(colour(6), colour(30));
+    // Ids past 32 repeat the palette; the table ends on a whole cycle (256 = 8 x 32).
+    EXPECT_EQ(colour(33), colour(1));
+    EXPECT_EQ(colour(255), colour(31));
+    // Every colour readable on both themes: neither near-black nor near-white.
+    for (int id = 0; id < kCategoricalColors; ++id) {
+        const Rgba c = colour(id);
+        EXPECT_GT(c.r + c.g + c.b, 150) << id;
+        EXPECT_LT(c.r + c.g + c.b, 720) << id;
+    }
+}
+
 }  // namespace
 }  // namespace poslab

@@ -130,6 +130,10 @@ TEST(LayoutTest, SpecForASampleSpansItsWindow) {
     EXPECT_EQ(spec.version, 77u);
     EXPECT_EQ(texelBudget(0.4f), 1);
     EXPECT_EQ(texelBudget(640.9f), 640);
+    // Sizes from a broken layout: the float overload here once converted them with int().
+    EXPECT_EQ(texelBudget(std::numeric_limits<float>::infinity()), kMaxTexelsPerSide);
+    EXPECT_EQ(texelBudget(std::numeric_limits<float>::quiet_NaN()), 1);
+    EXPECT_EQ(texelBudget(3e38f), kMaxTexelsPerSide);
 }
 
 TEST(LayoutTest, TrainingMarkerShadesBeyondAndSaysTheLength) {
@@ -230,6 +234,54 @@ TEST(LayoutTest, EnvelopeKeepsBreaksInTheLine) {
         if (!std::isnan(v)) {
             EXPECT_EQ(v, 1.0);
         }
+    }
+}
+
+TEST(LayoutTest, ColourBarTicksOfTheWidestRangeLandOnTheBar) {
+    // [-1.7e308, 1.7e308] is wider than the largest double: (t - low) / (high - low) was
+    // inf / inf = NaN for the top tick, and its label was drawn at y = NaN.
+    const Theme theme = paperTheme();
+    Figure figure;
+    const Box bar{10, 10, 12, 300};
+    drawColorbar(figure, bar, ColormapId::BlueWhiteRed, {-1.7e308, 1.7e308}, "bias", 80, false,
+                 theme);
+    int labels = 0;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item); t && !t->vertical90) {
+            ++labels;
+            EXPECT_TRUE(std::isfinite(t->anchor.y)) << t->text;
+            EXPECT_GE(t->anchor.y, bar.y - 0.5f) << t->text;
+            EXPECT_LE(t->anchor.y, bar.bottom() + 0.5f) << t->text;
+        }
+    }
+    EXPECT_GE(labels, 3);  // -1e308, 0, 1e308 at least
+    // And a bar of infinite height asks for a bounded number of ticks.
+    Figure tall;
+    drawColorbar(tall, {0, 0, 12, std::numeric_limits<float>::infinity()}, ColormapId::Viridis,
+                 {0, 1}, "", 40, false, theme);
+    EXPECT_LE(tall.items.size(), 3000u);
+    EXPECT_LT(colorbarBlockWidth({0, 1}, std::numeric_limits<float>::infinity(), theme), 1000.f);
+}
+
+TEST(LayoutTest, EnvelopeOfTheWidestRangeKeepsEveryColumn) {
+    // Offsets over [-1.7e308, 1.7e308]: the column width (high - low) / pixels overflowed to inf
+    // and every point fell into column 0 or NaN. With fractions they spread over the columns.
+    std::vector<double> x, y;
+    for (int i = 0; i <= 1000; ++i) {
+        x.push_back(1.7e308 * (i / 500.0 - 1));  // -1.7e308 .. 1.7e308, never overflowing
+        y.push_back(i % 2 ? 1.0 : -1.0);
+    }
+    std::vector<double> outX, outY;
+    envelope(x, y, -1.7e308, 1.7e308, 10, outX, outY);
+    ASSERT_EQ(outX.size(), 20u);  // two points (min, max) in each of the 10 columns
+    for (std::size_t i = 0; i < outX.size(); ++i) {
+        EXPECT_TRUE(std::isfinite(outX[i]));
+        // Column c's centre is at fraction f = (c + 0.5) / 10: (1 - f) low + f high.
+        const double f = (double(i / 2) + 0.5) / 10;
+        const double centre = (1 - f) * -1.7e308 + f * 1.7e308;
+        EXPECT_NEAR(outX[i] / 1e308, centre / 1e308, 1e-9) << i;
+        EXPECT_EQ(std::min(outY[i], outY[i ^ 1]), -1.0);
+        EXPECT_EQ(std::max(outY[i], outY[i ^ 1]), 1.0);
     }
 }
 

@@ -165,11 +165,13 @@ TEST(PlotTest, CornerNotesKeepClearOfTheAxisLabelOrStayOut) {
         const std::size_t before = figure.items.size();
         drawCornerNote(figure, area, &frame, note, theme);
         const TextItem* axisLabel = nullptr;
-        for (const auto& item : figure.items) {
-            const auto* text = std::get_if<TextItem>(&item);
-            if (text && text->text == "key j") axisLabel = text;
+        for (std::size_t i = 0; i < before; ++i) {
+            const auto* text = std::get_if<TextItem>(&figure.items[i]);
+            // "key j", or fitted to a narrow plot's width ("ke…"): the label under the plot.
+            if (text && text->vertical == VerticalAlign::Bottom && text->anchor.y == 198)
+                axisLabel = text;
         }
-        ASSERT_NE(axisLabel, nullptr);
+        ASSERT_NE(axisLabel, nullptr) << width;
         if (figure.items.size() == before) continue;  // no room: left out
         ASSERT_EQ(figure.items.size(), before + 1);
         const auto* drawn = std::get_if<TextItem>(&figure.items.back());
@@ -428,6 +430,66 @@ TEST(PlotTest, ColorbarOnItsOwnFillsItsBoxAndLabelsIntegerTicks) {
     ASSERT_GE(labels.size(), 2u);
     for (const std::string& label : labels) EXPECT_EQ(label.find('.'), std::string::npos) << label;
     EXPECT_GT(colorbarTickWidth({0, 99}, 300, darkTheme(), true), 10.f);
+}
+
+TEST(PlotTest, AngleTicksSitAtMultiplesOfPi) {
+    const double pi = 3.141592653589793;
+    auto labels = [](const std::vector<Tick>& ticks) {
+        std::vector<std::string> out;
+        for (const Tick& t : ticks) out.push_back(t.label);
+        return out;
+    };
+    const std::vector<Tick> full = piTicks(0, 2 * pi, 10);
+    EXPECT_EQ(labels(full), (std::vector<std::string>{"0", "π/2", "π", "3π/2", "2π"}));
+    for (std::size_t k = 0; k < full.size(); ++k) EXPECT_NEAR(full[k].value, k * pi / 2, 1e-12);
+    EXPECT_EQ(labels(piTicks(0, 2 * pi, 3)), (std::vector<std::string>{"0", "π", "2π"}));
+    EXPECT_EQ(labels(piTicks(-pi, pi, 5)),
+              (std::vector<std::string>{"-π", "-π/2", "0", "π/2", "π"}));
+    EXPECT_EQ(labels(piTicks(0, 8 * pi, 5)),
+              (std::vector<std::string>{"0", "2π", "4π", "6π", "8π"}));
+    EXPECT_TRUE(piTicks(1, 0, 5).empty());
+    EXPECT_TRUE(piTicks(-1.7e308, 1.7e308, 5).empty());  // no multiple of π worth a label
+
+    // A heatmap asking for angle ticks labels its colour bar with them.
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(2, 2);
+    spec.colormap = ColormapId::Twilight;
+    spec.range = {0, 2 * pi};
+    spec.angleTicks = true;
+    Figure figure = emptyFigure(600, 400, paperTheme());
+    drawHeatmap(figure, {0, 0, 600, 400}, spec, paperTheme());
+    bool threeHalves = false;
+    for (const auto& item : figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item)) threeHalves |= t->text == "3π/2";
+    }
+    EXPECT_TRUE(threeHalves);
+}
+
+TEST(PlotTest, SquareCellsAreAsWideAsTall) {
+    // An L x L matrix in a wide area: without squareCells the plot fills the width and a cell
+    // is wider than tall; with it, pixels per cell agree across and down.
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"key", 0, 64, false, true};
+    spec.y = {"query", 0, 64, false, true};
+    spec.range = {0, 1};
+    for (bool square : {false, true}) {
+        spec.squareCells = square;
+        for (Box area : {Box{0, 0, 1200, 500}, Box{0, 0, 400, 900}}) {
+            Figure figure = emptyFigure(area.width, area.height, paperTheme());
+            PlotFrame frame;
+            drawHeatmap(figure, area, spec, paperTheme(), &frame);
+            const float across = frame.plot.width / 64, down = frame.plot.height / 64;
+            if (square) {
+                EXPECT_NEAR(across, down, 1e-3f) << area.width;
+                // Inside the area, and centred across it (the colour bar follows the plot).
+                EXPECT_GE(frame.plot.x, area.x);
+                EXPECT_LE(frame.plot.bottom(), area.bottom());
+            } else {
+                EXPECT_GT(std::abs(across - down), 1.f) << area.width;
+            }
+        }
+    }
 }
 
 }  // namespace

@@ -142,5 +142,27 @@ TEST(AlibiFiguresTest, InvalidOptionsAreRefused) {
     EXPECT_EQ(validate(options).error().message, "query must be 0..31 (got 32)");
 }
 
+class AlibiNonFiniteAreaTest : public ::testing::TestWithParam<float> {};
+
+TEST_P(AlibiNonFiniteAreaTest, FigureEndsWithBoundedTexels) {
+    // Texel counts from int(area.width) were undefined for inf and NaN sizes.
+    const float side = GetParam();
+    AlibiFigureOptions options;
+    options.seqLen = 300;  // a huge finite area gives every cell one texel: 9 x 300^2 of them
+    finishesPromptly([&] {
+        const AlibiLayout layout = alibiLayout({0, 0, side, side}, options, darkTheme());
+        auto data = computeAlibiFigureData(options, layout);
+        ASSERT_TRUE(data);
+        EXPECT_GE(data->enlarged.values->cols, 1u);
+        EXPECT_LE(data->enlarged.values->cols, std::size_t(kMaxTexelsPerSide));
+        EXPECT_LE(data->attention.values->rows, std::size_t(kMaxTexelsPerSide));
+        Figure figure;
+        drawAlibiFigure(figure, layout, options, *data, darkTheme());
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, AlibiNonFiniteAreaTest,
+                         ::testing::Values(INFINITY, -INFINITY, NAN, 3e38f, 0.f, -5.f));
+
 }  // namespace
 }  // namespace poslab

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <future>
 #include <string>
 #include <variant>
 #include <vector>
@@ -40,6 +43,43 @@ inline Counts count(const Figure& figure) {
         }
     }
     return c;
+}
+
+// Runs `call` on another thread and fails (instead of hanging the suite) past `seconds`.
+template <typename Call>
+void finishesPromptly(Call call, int seconds = 10) {
+    auto done = std::async(std::launch::async, call);
+    if (done.wait_for(std::chrono::seconds(seconds)) == std::future_status::ready) return;
+    // A hung loop cannot be stopped; report it and end the test run here.
+    ADD_FAILURE() << "did not finish within " << seconds << " s";
+    std::_Exit(1);
+}
+
+// Every coordinate of every item is finite (a NaN tick or texel position draws nowhere, or
+// everywhere, depending on the renderer).
+inline bool allCoordinatesFinite(const Figure& figure) {
+    auto finite = [](Point p) { return std::isfinite(p.x) && std::isfinite(p.y); };
+    auto finiteBox = [&](Box b) {
+        return finite({b.x, b.y}) && std::isfinite(b.width) && std::isfinite(b.height);
+    };
+    for (const FigureItem& item : figure.items) {
+        bool ok = true;
+        if (const auto* t = std::get_if<TextItem>(&item))
+            ok = finite(t->anchor);
+        else if (const auto* l = std::get_if<LineItem>(&item))
+            ok = finite(l->from) && finite(l->to);
+        else if (const auto* r = std::get_if<RectItem>(&item))
+            ok = finiteBox(r->box);
+        else if (const auto* h = std::get_if<HeatmapItem>(&item))
+            ok = finiteBox(h->box);
+        else if (const auto* c = std::get_if<CircleItem>(&item))
+            ok = finite(c->center);
+        else if (const auto* p = std::get_if<PolylineItem>(&item)) {
+            for (Point q : p->points) ok = ok && finite(q);
+        }
+        if (!ok) return false;
+    }
+    return true;
 }
 
 inline std::vector<std::string> texts(const Figure& figure) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -563,6 +564,45 @@ double decayBound(int d, double base, double r) {
         total += std::hypot(re, im);
     }
     return total / (d / 2);
+}
+
+TEST(RopeFiguresTest, LogDistanceAxisSamplesEveryDecadeAlike) {
+    const std::vector<double> distances = logDecayDistances(1 << 20, 500);
+    ASSERT_FALSE(distances.empty());
+    EXPECT_EQ(distances.front(), 1);
+    EXPECT_EQ(distances.back(), 1 << 20);
+    EXPECT_LE(distances.size(), std::size_t(500 * kLogDecaySamplesPerColumn + 2));
+    for (std::size_t i = 1; i < distances.size(); ++i) EXPECT_GT(distances[i], distances[i - 1]);
+    for (double d = 1; d <= 10; ++d)  // the first decade: every distance (columns are wide)
+        EXPECT_NE(std::find(distances.begin(), distances.end(), d), distances.end()) << d;
+
+    // The curve's highest point is the largest bound over 1..4096, its lowest the smallest (the
+    // min-max envelope keeps both), each checked against the formula written out above.
+    Figure figure = emptyFigure(900, 600, paperTheme());
+    PlotFrame frame;
+    drawRopeDecay(figure, {0, 0, 900, 600}, 128, 10000, 4096, paperTheme(), nullptr, &frame,
+                  DistanceAxis::Logarithmic);
+    EXPECT_TRUE(frame.x.logarithmic);
+    EXPECT_TRUE(hasTextContaining(figure, "log scale"));
+    double expectedHigh = -INFINITY, expectedLow = INFINITY;
+    for (double d : logDecayDistances(4096, texelBudget(900.f))) {
+        expectedHigh = std::max(expectedHigh, decayBound(128, 10000, d));
+        expectedLow = std::min(expectedLow, decayBound(128, 10000, d));
+    }
+    double high = -INFINITY, low = INFINITY;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* line = std::get_if<PolylineItem>(&item)) {
+            for (Point p : line->points) {
+                high = std::max(high, frame.toData(p).second);
+                low = std::min(low, frame.toData(p).second);
+            }
+        }
+    }
+    EXPECT_NEAR(high, expectedHigh, 0.05);  // pixels back to data: about 0.03 per pixel
+    EXPECT_NEAR(low, expectedLow, 0.05);
+    // r = 1 is near r = 0's 32.5 but below it.
+    EXPECT_LT(high, 32.5);
+    EXPECT_GT(high, 25.0);
 }
 
 TEST(RopeFiguresTest, DecayCurveComputesAtMostSixteenDistancesPerPixelColumn) {

@@ -55,5 +55,53 @@ TEST(SimilarityFiguresTest, LongProfilesAndLargeTablesAreSampledNotTabulated) {
     EXPECT_TRUE(hasText(*sketch, "no mean over all queries"));
 }
 
+TEST(SimilarityFiguresTest, ZeroRowsOfALearnedTableAreExplained) {
+    // A trained table with padding rows (all zero): their cosines are undefined. The cells are
+    // masked, so the figure must say what masked means and how many rows it is.
+    auto table = std::make_shared<Matrix>(12, 4);
+    for (std::size_t r = 0; r < 12; ++r) {
+        for (std::size_t c = 0; c < 4; ++c) (*table)(r, c) = r % 4 == 3 ? 0.0 : double(r + c + 1);
+    }
+    SimilarityParams params;
+    params.encoding = SimilarityEncoding::Learned;
+    params.learnedTable = table;
+    params.seqLen = 12;
+    auto figure = similarityFigure(params, {}, 1200, 800, paperTheme());
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    EXPECT_TRUE(hasText(*figure, "undefined")) << allText(*figure);
+    EXPECT_TRUE(hasText(*figure, "cosine undefined for zero rows: 3 rows")) << allText(*figure);
+    // The dot product of a zero row is 0, well defined: no note.
+    params.metric = SimilarityMetric::Dot;
+    figure = similarityFigure(params, {}, 1200, 800, paperTheme());
+    ASSERT_TRUE(figure.ok());
+    EXPECT_FALSE(hasText(*figure, "cosine undefined"));
+}
+
+class SimilarityNonFiniteAreaTest : public ::testing::TestWithParam<float> {};
+
+TEST_P(SimilarityNonFiniteAreaTest, FigureEndsWithBoundedWork) {
+    const float side = GetParam();
+    for (SimilarityEncoding encoding :
+         {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned, SimilarityEncoding::Rope}) {
+        SimilarityParams params;
+        params.encoding = encoding;
+        params.seqLen = 512;
+        params.learned.dModel = 8;
+        finishesPromptly([&] {
+            auto figure = similarityFigure(params, {}, side, side, darkTheme());
+            if (!figure.ok()) return;
+            for (const FigureItem& item : figure->items) {
+                if (const auto* h = std::get_if<HeatmapItem>(&item)) {
+                    EXPECT_LE(h->values->rows, std::size_t(kMaxTexelsPerSide));
+                    EXPECT_LE(h->values->cols, std::size_t(kMaxTexelsPerSide));
+                }
+            }
+        });
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, SimilarityNonFiniteAreaTest,
+                         ::testing::Values(INFINITY, NAN, 3e38f, 0.f, -5.f));
+
 }  // namespace
 }  // namespace poslab

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "figure_checks.hpp"
@@ -101,6 +102,85 @@ TEST(T5FiguresTest, HugeLengthsNeedNoMatrix) {
     ASSERT_TRUE(data);
     EXPECT_LE(float(data->buckets.values->cols), layout.buckets.width);
     EXPECT_LE(float(data->bias.values->rows), layout.bias.height);
+}
+
+TEST(T5FiguresTest, BiasesOfTheLargestMagnitudeDrawFiniteTicks) {
+    // +-1.7e308 per bucket: the colour bar's range is wider than the largest double, so a tick's
+    // fraction (t - low) / (high - low) was inf / inf = NaN. Every tick must land on the bar.
+    T5FigureOptions options;
+    options.params = {40, 8, 32, true};
+    for (int b = 0; b < 8; ++b) options.bucketBiases.push_back(b % 2 ? 1.7e308 : -1.7e308);
+    for (const Theme& theme : {darkTheme(), paperTheme()}) {
+        Figure figure = emptyFigure(1200, 800, theme);
+        finishesPromptly([&] {
+            ASSERT_TRUE(drawT5Figure(figure, {0, 0, 1200, 800}, options, theme));
+        });
+        EXPECT_TRUE(allCoordinatesFinite(figure));
+        EXPECT_TRUE(count(figure).insideFigure);
+        EXPECT_TRUE(hasText(figure, "1.7e+308") || hasText(figure, "1.7e308") ||
+                    hasText(figure, "e+308"))
+            << allText(figure);
+    }
+}
+
+class T5NonFiniteAreaTest : public ::testing::TestWithParam<float> {};
+
+TEST_P(T5NonFiniteAreaTest, FigureEndsWithBoundedTexels) {
+    // An inf or NaN area once went through int(area.width): undefined behaviour, and on x86 a
+    // texel count of INT_MIN. The budget is 1..65536 texels a side whatever the size.
+    const float side = GetParam();
+    T5FigureOptions options;
+    options.params = {1 << 16, 32, 128, true};
+    const T5Layout layout = t5Layout({0, 0, side, side}, darkTheme());
+    finishesPromptly([&] {
+        auto data = computeT5FigureData(options, layout);
+        ASSERT_TRUE(data);
+        EXPECT_GE(data->bias.values->rows, 1u);
+        EXPECT_LE(data->bias.values->rows, std::size_t(kMaxTexelsPerSide));
+        EXPECT_LE(data->buckets.values->cols, std::size_t(kMaxTexelsPerSide));
+        Figure figure;
+        drawT5Figure(figure, layout, options, *data, darkTheme());
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, T5NonFiniteAreaTest,
+                         ::testing::Values(INFINITY, -INFINITY, NAN, 3e38f, 0.f, -5.f));
+
+TEST(T5FiguresTest, MatricesHaveSquareCells) {
+    T5FigureOptions options;
+    options.params = {100, 32, 128, true};
+    for (Box area : {Box{0, 0, 1600, 700}, Box{0, 0, 900, 1200}}) {
+        Figure figure = emptyFigure(area.width, area.height, paperTheme());
+        const T5Layout layout = t5Layout(area, paperTheme());
+        auto data = computeT5FigureData(options, layout);
+        ASSERT_TRUE(data);
+        T5FigureFrames frames;
+        drawT5Figure(figure, layout, options, *data, paperTheme(), &frames);
+        for (const PlotFrame* f : {&frames.buckets, &frames.bias}) {
+            EXPECT_NEAR(f->plot.width / 100, f->plot.height / 100, 1e-3f) << area.width;
+        }
+    }
+}
+
+TEST(T5FiguresTest, StepsByDistanceAreTheBucketFunctionAtEveryDistance) {
+    // The step curve from the buckets' ranges, read at every integer distance, equals Hugging
+    // Face's _relative_position_bucket for key - query = -distance (causal); steps sit at the
+    // first distance of each new bucket. Sampled curves moved them by a distance or two.
+    for (auto [buckets, maxDistance, reach] :
+         {std::tuple{32, 128, 2048}, std::tuple{8, 16, 100}, std::tuple{64, 1000, 262144}}) {
+        std::vector<double> x, y;
+        t5StepsByDistance(buckets, maxDistance, reach, x, y);
+        ASSERT_GE(x.size(), 2u);
+        EXPECT_EQ(x.front(), 0);
+        EXPECT_EQ(x.back(), reach);
+        EXPECT_LE(x.size(), std::size_t(2 * buckets + 1));  // O(buckets), whatever the reach
+        std::size_t k = 0;
+        for (int d = 0; d <= reach; ++d) {
+            while (k + 1 < x.size() && x[k + 1] <= d) ++k;  // the last point at or before d
+            ASSERT_EQ(int(y[k]), t5RelativePositionBucket(-d, false, buckets, maxDistance))
+                << buckets << " " << maxDistance << " distance " << d;
+        }
+    }
 }
 
 }  // namespace

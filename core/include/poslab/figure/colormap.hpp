@@ -6,7 +6,7 @@
 //   Viridis, Magma, Cividis   perceptually uniform, colourblind-safe (sequential data)
 //   Twilight                  cyclic: t = 0 and t = 1 meet (angles mod 2*pi)
 //   BlueWhiteRed              diverging, white at the centre (signed data centred at zero)
-//   Categorical               distinct hues for integer ids (T5 buckets), repeats every 12
+//   Categorical               distinct colours for integer ids (T5 buckets), repeats every 32
 #pragma once
 
 #include <array>
@@ -33,6 +33,7 @@ struct ValueRange {
 };
 
 inline constexpr int kColormapSize = 256;
+inline constexpr int kCategoricalColors = 32;  // Categorical: entry i is colour i mod 32
 
 // ---- Names
 std::string_view colormapName(ColormapId id);           // "viridis", "magma", ... "blue-white-red"

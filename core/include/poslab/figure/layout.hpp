@@ -44,7 +44,6 @@ HeatmapSpec matrixSpec(const std::string& title, const Matrix& values, Box area,
 // A heatmap of a sample: axes span its window, texels its values (no title, colormap or range).
 HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
                     const std::string& yLabel);
-int texelBudget(float pixels);  // texels a side for `pixels` pixels: one each, at least 1
 // The training length marked on an axis, with the region beyond it shaded.
 Marker trainingMarker(double value, bool vertical, const Theme& theme, std::string label = "");
 

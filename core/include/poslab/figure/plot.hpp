@@ -47,6 +47,12 @@ struct Tick {
 };
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
 std::vector<Tick> logTicks(double low, double high, int maxCount);
+// Angles in radians: ticks at multiples of pi/2 ("0", "π/2", "π", "3π/2", "2π", "-π"), or of
+// pi, 2 pi, ... when more than maxCount would fit in [low, high].
+std::vector<Tick> piTicks(double low, double high, int maxCount);
+// Ticks for an axis of `pixels` pixels, one per `spacing` pixels: 2..1000, also for inf or NaN
+// sizes (an int conversion of those is undefined behaviour).
+int tickCountFor(double pixels, double spacing);
 float estimateTextWidth(std::string_view text, float size);  // layout estimate, no font needed
 // Text made to fit maxWidth (by estimate): first a smaller size, down to minScale * size, then
 // cut at a character boundary with "…" appended. Titles of narrow plots stay inside them.
@@ -91,6 +97,8 @@ struct HeatmapSpec {
     ValueRange range;
     std::string colorbarLabel;
     bool showColorbar = true;
+    bool angleTicks = false;               // colour bar ticked at multiples of π (radians)
+    bool squareCells = false;              // cells as wide as tall (L x L matrices)
     bool showMaskedLegend = false;         // a swatch saying what masked (-inf) cells look like
     std::string maskedLabel = "masked";    // the swatch's label
     std::vector<Marker> markers;

@@ -157,7 +157,17 @@ double ropeDecayBoundAt(int rotatedDims, double base, double distance);  // one 
 // curve: a cached ropeDecayCurve(d, base, maxDistance, >= area width), or nullptr to compute
 // one. More distances than pixels are drawn as the min and max over each pixel column (of the
 // grid's distances, when it skips some: the caption says which).
+// Logarithmic: distances 1..maxDistance on a log axis, each decade as wide as the next, so the
+// first few hundred distances (where the bound falls) are not squeezed into a few pixels. The
+// bound is then computed at log-spaced distances (kLogDecaySamplesPerColumn per pixel column)
+// and drawn as each column's min and max; `curve` is not used.
+enum class DistanceAxis { Linear, Logarithmic };
+inline constexpr int kLogDecaySamplesPerColumn = 4;
+// The distances a log axis of `columns` pixels samples: integers 1..maxDistance, increasing,
+// about kLogDecaySamplesPerColumn per column, every distance where the columns hold fewer.
+std::vector<double> logDecayDistances(int maxDistance, int columns);
 void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
-                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame = nullptr);
+                   const Theme& theme, const RopeDecayCurve* curve, PlotFrame* frame = nullptr,
+                   DistanceAxis axis = DistanceAxis::Linear);
 
 }  // namespace poslab

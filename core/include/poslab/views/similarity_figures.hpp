@@ -17,6 +17,10 @@ struct SimilarityFigureOptions {
     int reference = 0;       // the query position whose row the curve shows
     int maxOffset = 0;       // curve x range +-maxOffset (0: the whole sequence)
     int trainingLength = 0;  // > 0: marked on both figures
+    // Learned tables, cosine: rows with no direction (undefinedCosineRows). > 0: their masked
+    // cells get an "undefined" legend swatch and a note saying how many rows (similarityFigure
+    // counts them itself; the GUI sets this from the table it shows).
+    long long undefinedRows = 0;
     friend bool operator==(const SimilarityFigureOptions&, const SimilarityFigureOptions&) = default;  // member-wise: caches key on it
 };
 void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& params,

@@ -30,6 +30,12 @@ std::string t5RangeText(const BucketRange& range);
 // The relative positions the edge charts span: -R..R with R = max(8, 1.25 max_distance).
 int t5ChartReach(const T5Params& params);
 
+// Causal buckets against distance d = i - j in 0..reach as a step curve (x = distance, y =
+// bucket; each step at the first distance of the new bucket), from the buckets' exact ranges:
+// O(buckets) points whatever the reach, no step missed or moved by sampling.
+void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<double>& x,
+                       std::vector<double>& y);
+
 struct T5Layout {
     Box area;
     Box buckets, bucketLegend;  // the id matrix and its discrete legend
@@ -40,7 +46,7 @@ T5Layout t5Layout(Box area, const Theme& theme);
 struct T5FigureData {
     std::vector<BucketRange> ranges;  // every non-empty bucket
     std::vector<double> biases;       // per bucket
-    HeatmapSample buckets;            // texels: bucket id mod 252 (Categorical, range 0..255)
+    HeatmapSample buckets;            // texels: bucket id mod 256 (Categorical, range 0..255)
     HeatmapSample bias;
     ValueRange biasRange;  // symmetric about zero
 };

@@ -1,0 +1,172 @@
+// Every figure a view builds, at a small window, a laptop screen and a print-size export: no two
+// texts drawn over each other and none cut off at the figure's edge (text_boxes.hpp estimates
+// each box from its size, alignment and rotation).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "figure_checks.hpp"
+#include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
+#include "poslab/views/alibi_figures.hpp"
+#include "poslab/views/compare_figures.hpp"
+#include "poslab/views/extrapolation_figures.hpp"
+#include "poslab/views/icon_figures.hpp"
+#include "poslab/views/intuition_figures.hpp"
+#include "poslab/views/learned_figures.hpp"
+#include "poslab/views/meaning_figures.hpp"
+#include "poslab/views/rope_figures.hpp"
+#include "poslab/views/similarity_figures.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
+#include "poslab/views/t5_figures.hpp"
+
+namespace poslab {
+namespace {
+
+using Builder = std::function<Result<Figure>(float width, float height, const Theme& theme)>;
+
+// A draw* entry point that fills an area, as a builder of a whole figure.
+template <typename Draw>
+Builder inArea(Draw draw) {
+    return [draw](float width, float height, const Theme& theme) -> Result<Figure> {
+        Figure figure = emptyFigure(width, height, theme);
+        draw(figure, Box{0, 0, width, height}, theme);
+        return figure;
+    };
+}
+
+struct ViewFigure {
+    std::string name;
+    Builder build;
+};
+
+std::vector<ViewFigure> viewFigures() {
+    std::vector<ViewFigure> views;
+    views.push_back({"alibi", inArea([](Figure& f, Box a, const Theme& t) {
+                         ASSERT_TRUE(drawAlibiFigure(f, a, AlibiFigureOptions{}, t));
+                     })});
+    views.push_back({"t5", inArea([](Figure& f, Box a, const Theme& t) {
+                         ASSERT_TRUE(drawT5Figure(f, a, T5FigureOptions{}, t));
+                     })});
+    views.push_back({"learned", inArea([](Figure& f, Box a, const Theme& t) {
+                         LearnedFigureOptions options;
+                         options.table = share(learnedTable(LearnedParams{}).value());
+                         options.source = "seed 0, std 0.02";
+                         ASSERT_TRUE(drawLearnedFigure(f, a, options, t));
+                     })});
+    views.push_back({"comparison", [](float w, float h, const Theme& t) {
+                         return comparisonFigure(CompareOptions{}, w, h, t);
+                     }});
+    views.push_back({"ab-comparison", [](float w, float h, const Theme& t) {
+                         RopeConfiguration a{"A: base 10000", {}}, b{"B: base 500000", {}};
+                         b.rope.base = 500000;
+                         return abComparisonFigure(a, b, 4096, w, h, t);
+                     }});
+    views.push_back({"extrapolation", [](float w, float h, const Theme& t) {
+                         return extrapolationFigure(ExtrapolationOptions{}, w, h, t);
+                     }});
+    views.push_back({"binary-clock", [](float w, float h, const Theme& t) {
+                         return binaryClockFigure(BinaryClockOptions{}, w, h, t);
+                     }});
+    views.push_back({"linear-shift", [](float w, float h, const Theme& t) {
+                         return linearShiftFigure(LinearShiftOptions{}, w, h, t);
+                     }});
+    views.push_back({"meaning", [](float w, float h, const Theme& t) {
+                         return meaningFigure(MeaningParams{}, w, h, t);
+                     }});
+    views.push_back({"near-orthogonality", [](float w, float h, const Theme& t) {
+                         return nearOrthogonalityFigure(64, 2000, 0, w, h, t);
+                     }});
+    views.push_back({"add-versus-concat", [](float w, float h, const Theme& t) {
+                         return addVersusConcatFigure(MeaningParams{}, w, h, t);
+                     }});
+    for (SimilarityEncoding encoding :
+         {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned, SimilarityEncoding::Rope}) {
+        views.push_back({"similarity-" + std::string(similarityEncodingName(encoding)),
+                         [encoding](float w, float h, const Theme& t) {
+                             SimilarityParams params;
+                             params.encoding = encoding;
+                             params.learned.dModel = 32;
+                             SimilarityFigureOptions options;
+                             options.trainingLength = 128;
+                             return similarityFigure(params, options, w, h, t);
+                         }});
+    }
+    RopeParams rope;
+    rope.seqLen = 512;
+    rope.trainingLength = 256;
+    views.push_back({"rope-rotation", inArea([rope](Figure& f, Box a, const Theme& t) {
+                         drawRopeRotation(f, a, rope, RopeRotationOptions{}, t);
+                     })});
+    views.push_back({"rope-angles", inArea([rope](Figure& f, Box a, const Theme& t) {
+                         RopeAngleOptions options;
+                         options.trainingLength = rope.trainingLength;
+                         drawRopeAngles(f, a, rope, options, t, nullptr);
+                     })});
+    views.push_back({"rope-scores", inArea([rope](Figure& f, Box a, const Theme& t) {
+                         drawRopeScores(f, a, rope, RopeScoreOptions{}, t, nullptr);
+                     })});
+    views.push_back({"rope-frequencies", inArea([rope](Figure& f, Box a, const Theme& t) {
+                         drawRopeFrequencies(f, a, rope, RopeFrequencyOptions{}, t);
+                     })});
+    views.push_back({"rope-decay", inArea([](Figure& f, Box a, const Theme& t) {
+                         drawRopeDecay(f, a, 128, 10000, 4096, t, nullptr);
+                     })});
+    views.push_back({"rope-decay-log", inArea([](Figure& f, Box a, const Theme& t) {
+                         drawRopeDecay(f, a, 128, 10000, 1 << 16, t, nullptr, nullptr,
+                                       DistanceAxis::Logarithmic);
+                     })});
+    views.push_back({"sinusoidal-heatmap", inArea([](Figure& f, Box a, const Theme& t) {
+                         drawSinusoidalHeatmap(f, a, SinusoidalParams{}, {}, t, nullptr);
+                     })});
+    views.push_back({"sinusoidal-curves", inArea([](Figure& f, Box a, const Theme& t) {
+                         drawSinusoidalCurves(f, a, SinusoidalParams{}, {}, t);
+                     })});
+    views.push_back({"icon", [](float w, float h, const Theme&) {
+                         return iconFigure(std::min({w, h, 1024.f}));  // 16..1024
+                     }});
+    return views;
+}
+
+struct FigureSize {
+    float width, height;
+};
+
+class FigureLayoutTest : public ::testing::TestWithParam<FigureSize> {};
+
+std::string describe(const Figure& figure, std::size_t index) {
+    const auto& text = std::get<TextItem>(figure.items[index]);
+    const Box b = textBox(text);
+    return "\"" + text.text + "\" at (" + std::to_string(int(b.x)) + ", " +
+           std::to_string(int(b.y)) + ") " + std::to_string(int(b.width)) + "x" +
+           std::to_string(int(b.height));
+}
+
+TEST_P(FigureLayoutTest, NoTextOverlapsAnotherOrLeavesTheFigure) {
+    const auto [width, height] = GetParam();
+    for (const ViewFigure& view : viewFigures()) {
+        for (const Theme& theme : {paperTheme(), darkTheme()}) {
+            auto figure = view.build(width, height, theme);
+            ASSERT_TRUE(figure.ok()) << view.name << ": " << figure.error().message;
+            for (const TextOverlap& pair : overlappingTexts(*figure)) {
+                ADD_FAILURE() << view.name << " " << themeName(theme.id) << " " << width << "x"
+                              << height << ": " << describe(*figure, pair.first) << " overlaps "
+                              << describe(*figure, pair.second);
+            }
+            for (std::size_t index : textsOutsideFigure(*figure)) {
+                ADD_FAILURE() << view.name << " " << themeName(theme.id) << " " << width << "x"
+                              << height << ": " << describe(*figure, index) << " leaves the figure";
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, FigureLayoutTest,
+                         ::testing::Values(FigureSize{480, 320}, FigureSize{1024, 768},
+                                           FigureSize{2400, 1600}));
+
+}  // namespace
+}  // namespace poslab
