@@ -2,6 +2,7 @@
 // view takes. Kept out of cli.cpp (which writes files through gfx) so that reading a figure spec
 // links without GL: the spec fuzzer (tests/fuzz/spec_fuzz.cpp) builds figures with these.
 #include "commands/commands.hpp"
+#include "commands/option_reader.hpp"
 
 #include <string>
 
@@ -23,24 +24,16 @@ std::vector<OptionSpec> renderCommonOptions() {
 
 Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     RenderSettings settings;
-    auto width = args.integer("width", settings.width);
-    if (!width) return width.error();
-    auto height = args.integer("height", settings.height);
-    if (!height) return height.error();
-    auto scale = args.number("scale", settings.scale);
-    if (!scale) return scale.error();
-    if (*width < 64 || *width > 8192)
-        return Error{"--width must be 64..8192 (got " + std::to_string(*width) + ")"};
-    if (*height < 64 || *height > 8192)
-        return Error{"--height must be 64..8192 (got " + std::to_string(*height) + ")"};
-    if (!(*scale >= 0.25 && *scale <= 8))
-        return Error{"--scale must be 0.25..8 (got " + *args.raw("scale") + ")"};
-    if (*width * *scale > 16384 || *height * *scale > 16384) {
+    double scale = settings.scale;
+    OptionReader read(args);
+    read.integer("width", settings.width, 64, 8192);
+    read.integer("height", settings.height, 64, 8192);
+    read.number("scale", scale, 0.25, 8, "0.25..8");
+    if (!read.ok()) return read.error();
+    if (settings.width * scale > 16384 || settings.height * scale > 16384) {
         return Error{"--width/--height times --scale must stay within 16384 pixels"};
     }
-    settings.width = int(*width);
-    settings.height = int(*height);
-    settings.scale = float(*scale);
+    settings.scale = float(scale);
     if (auto themeName = args.raw("theme")) {
         auto theme = parseTheme(*themeName);
         if (!theme) return Error{"--" + theme.error().message};

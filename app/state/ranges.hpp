@@ -36,5 +36,13 @@ inline constexpr IntRange kCurveCountRange{
     "curveCount", "curves", 1, 8, 4, "number of dimensions plotted"};
 inline constexpr IntRange kAlibiHeadsRange{"heads",        "heads", 1,
                                            kMaxAlibiHeads, 8,       "number of heads"};
+// RoPE rotation: the GUI slider's 0..32 (the command line said 0..64, sessions 0..256).
+inline constexpr IntRange kRopeTrailRange{
+    "trail", "trail", 0, 32, 8, "earlier whole positions drawn as fading dots"};
+inline constexpr IntRange kClockBitsRange{"clock.bits", "bits", 1, 12, 5, "bits shown"};
+inline constexpr IntRange kClockPositionsRange{"clock.positions", "positions", 2, 4096, 64,
+                                               "positions 0..N-1"};
+inline constexpr IntRange kOrthogonalityDModelRange{"orthogonalityDModel", "d-model", 2, 8192, 64,
+                                                    "vector width"};
 
 }  // namespace poslab::ui
