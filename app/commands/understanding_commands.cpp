@@ -248,7 +248,7 @@ std::vector<OptionSpec> biasSettingOptions(const std::string& alibiHeadsHelp) {
 
 template <class Options>  // ExtrapolationOptions, CompareOptions
 void readBiasSettings(OptionReader& read, Options& o) {
-    read.integer("alibi-heads", o.alibiHeads, 1, 128);
+    read.integer("alibi-heads", o.alibiHeads, ui::kAlibiHeadsRange.low, ui::kAlibiHeadsRange.high);
     read.integer("t5-buckets", o.t5Buckets, 2, 1024);
     read.integer("t5-max-distance", o.t5MaxDistance, 1, kMaxSeqLen);
 }
