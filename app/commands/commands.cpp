@@ -11,9 +11,9 @@
 namespace poslab::cli {
 
 std::vector<OptionSpec> renderCommonOptions() {
-    return {{"width", "W", "figure width in pixels, 64..8192 (default 1200)"},
-            {"height", "H", "figure height in pixels, 64..8192 (default 800)"},
-            {"scale", "S", "PNG: device pixels per figure pixel for HiDPI, 0.25..8 (default 1)"},
+    return {{"width", "W", ui::kFigureWidthRange.help()},
+            {"height", "H", ui::kFigureHeightRange.help()},
+            {"scale", "S", ui::kPngScaleRange.help()},
             {"theme", "NAME", "paper (white, for print; default) or dark (the screen theme)"},
             {"colormap", "NAME", "viridis, magma, cividis, twilight, blue-white-red, categorical"},
             {"transparent", "", "no background (PNG with alpha; SVG/PDF without the page fill)"},
@@ -26,9 +26,10 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     RenderSettings settings;
     double scale = settings.scale;
     OptionReader read(args);
-    read.integer("width", settings.width, 64, 8192);
-    read.integer("height", settings.height, 64, 8192);
-    read.number("scale", scale, 0.25, 8, "0.25..8");
+    read.integer(ui::kFigureWidthRange, settings.width);
+    read.integer(ui::kFigureHeightRange, settings.height);
+    read.number(std::string(ui::kPngScaleRange.option), scale, ui::kPngScaleRange.low,
+                ui::kPngScaleRange.high, ui::kPngScaleRange.rangeText());
     if (!read.ok()) return read.error();
     if (settings.width * scale > 16384 || settings.height * scale > 16384) {
         return Error{"--width/--height times --scale must stay within 16384 pixels"};

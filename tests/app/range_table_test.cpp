@@ -204,5 +204,41 @@ TEST(RangeTableTest, TrailIsTheSliderRange) {
               "earlier whole positions drawn as fading dots, 0..32 (default 8)");
 }
 
+// Figure size and PNG scale: every render's help and readRenderSettings read the entries.
+TEST(RangeTableTest, FigureSizeEntriesDriveRenderSettings) {
+    EXPECT_EQ(ui::kFigureWidthRange.help(), "figure width in pixels, 64..8192 (default 1200)");
+    EXPECT_EQ(ui::kFigureHeightRange.help(), "figure height in pixels, 64..8192 (default 800)");
+    EXPECT_EQ(ui::kPngScaleRange.help(),
+              "PNG: device pixels per figure pixel for HiDPI, 0.25..8 (default 1)");
+    const std::vector<cli::OptionSpec> options = cli::renderCommonOptions();
+    auto helpOf = [&](std::string_view name) {
+        for (const cli::OptionSpec& o : options)
+            if (o.name == name) return o.help;
+        return std::string("(no option)");
+    };
+    EXPECT_EQ(helpOf("width"), ui::kFigureWidthRange.help());
+    EXPECT_EQ(helpOf("height"), ui::kFigureHeightRange.help());
+    EXPECT_EQ(helpOf("scale"), ui::kPngScaleRange.help());
+    auto settings = [&](std::vector<std::string> words) {
+        auto args = cli::parseArguments(words, options, "poslab render");
+        EXPECT_TRUE(args.ok());
+        return cli::readRenderSettings(*args);
+    };
+    const IntRange& width = ui::kFigureWidthRange;
+    EXPECT_TRUE(settings({"--width", std::to_string(width.low)}).ok());
+    EXPECT_TRUE(settings({"--width", std::to_string(width.high), "--scale", "1"}).ok());
+    auto narrow = settings({"--width", std::to_string(width.low - 1)});
+    ASSERT_FALSE(narrow.ok());
+    EXPECT_EQ(narrow.error().message, "--width must be 64..8192 (got 63)");
+    auto tall = settings({"--height", std::to_string(ui::kFigureHeightRange.high + 1)});
+    ASSERT_FALSE(tall.ok());
+    EXPECT_EQ(tall.error().message, "--height must be 64..8192 (got 8193)");
+    EXPECT_TRUE(settings({"--scale", "0.25"}).ok());
+    auto fine = settings({"--scale", "0.24"});
+    ASSERT_FALSE(fine.ok());
+    EXPECT_EQ(fine.error().message, "--scale must be 0.25..8 (got 0.24)");
+    EXPECT_FALSE(settings({"--scale", "nan"}).ok());
+}
+
 }  // namespace
 }  // namespace poslab::test
