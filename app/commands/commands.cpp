@@ -2,6 +2,7 @@
 // view takes. Kept out of cli.cpp (which writes files through gfx) so that reading a figure spec
 // links without GL: the spec fuzzer (tests/fuzz/spec_fuzz.cpp) builds figures with these.
 #include "commands/commands.hpp"
+#include "commands/option_reader.hpp"
 
 #include <string>
 
@@ -10,9 +11,9 @@
 namespace poslab::cli {
 
 std::vector<OptionSpec> renderCommonOptions() {
-    return {{"width", "W", "figure width in pixels, 64..8192 (default 1200)"},
-            {"height", "H", "figure height in pixels, 64..8192 (default 800)"},
-            {"scale", "S", "PNG: device pixels per figure pixel for HiDPI, 0.25..8 (default 1)"},
+    return {{"width", "W", ui::kFigureWidthRange.help()},
+            {"height", "H", ui::kFigureHeightRange.help()},
+            {"scale", "S", ui::kPngScaleRange.help()},
             {"theme", "NAME", "paper (white, for print; default) or dark (the screen theme)"},
             {"colormap", "NAME", "viridis, magma, cividis, twilight, blue-white-red, categorical"},
             {"transparent", "", "no background (PNG with alpha; SVG/PDF without the page fill)"},
@@ -23,24 +24,17 @@ std::vector<OptionSpec> renderCommonOptions() {
 
 Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     RenderSettings settings;
-    auto width = args.integer("width", settings.width);
-    if (!width) return width.error();
-    auto height = args.integer("height", settings.height);
-    if (!height) return height.error();
-    auto scale = args.number("scale", settings.scale);
-    if (!scale) return scale.error();
-    if (*width < 64 || *width > 8192)
-        return Error{"--width must be 64..8192 (got " + std::to_string(*width) + ")"};
-    if (*height < 64 || *height > 8192)
-        return Error{"--height must be 64..8192 (got " + std::to_string(*height) + ")"};
-    if (!(*scale >= 0.25 && *scale <= 8))
-        return Error{"--scale must be 0.25..8 (got " + *args.raw("scale") + ")"};
-    if (*width * *scale > 16384 || *height * *scale > 16384) {
+    double scale = settings.scale;
+    OptionReader read(args);
+    read.integer(ui::kFigureWidthRange, settings.width);
+    read.integer(ui::kFigureHeightRange, settings.height);
+    read.number(std::string(ui::kPngScaleRange.option), scale, ui::kPngScaleRange.low,
+                ui::kPngScaleRange.high, ui::kPngScaleRange.rangeText());
+    if (!read.ok()) return read.error();
+    if (settings.width * scale > 16384 || settings.height * scale > 16384) {
         return Error{"--width/--height times --scale must stay within 16384 pixels"};
     }
-    settings.width = int(*width);
-    settings.height = int(*height);
-    settings.scale = float(*scale);
+    settings.scale = float(scale);
     if (auto themeName = args.raw("theme")) {
         auto theme = parseTheme(*themeName);
         if (!theme) return Error{"--" + theme.error().message};

@@ -19,6 +19,10 @@ Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const std::string&
     return std::optional<int>(int(*value));
 }
 
+Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const ui::IntRange& range) {
+    return readIntIfGiven(args, std::string(range.option), range.low, range.high);
+}
+
 Result<std::optional<double>> readNumberIfGiven(const ArgMap& args, const std::string& name) {
     if (!args.has(name)) return std::optional<double>{};
     auto value = args.number(name, 0);
@@ -35,12 +39,12 @@ Result<int> readWideInt(const ArgMap& args, const std::string& name, int fallbac
     return int(*value);
 }
 
-Result<std::uint64_t> readSeed(const ArgMap& args, const std::string& name,
-                               std::uint64_t fallback) {
+Result<std::uint64_t> readSeed(const ArgMap& args, const std::string& name, std::uint64_t fallback,
+                               long long top) {
     auto value = args.integer(name, (long long)fallback);
     if (!value) return value.error();
-    if (*value < 0) {
-        return Error{"--" + name + " must be 0.." + std::to_string(LLONG_MAX) + " (got " +
+    if (*value < 0 || *value > top) {
+        return Error{"--" + name + " must be 0.." + std::to_string(top) + " (got " +
                      std::to_string(*value) + ")"};
     }
     return std::uint64_t(*value);
@@ -54,11 +58,38 @@ void OptionReader::integer(const std::string& name, int& field, int low, int hig
     field = int(*value);
 }
 
+void OptionReader::integer(const ui::IntRange& range, int& field) {
+    integer(std::string(range.option), field, range.low, range.high);
+}
+
 void OptionReader::number(const std::string& name, double& field) {
     if (error_) return;
     auto value = args_.number(name, field);
     if (!value) return fail(value.error());
     field = *value;
+}
+
+void OptionReader::number(const std::string& name, double& field, double low, double high,
+                          const std::string& rangeText) {
+    if (error_) return;
+    auto value = args_.number(name, field);
+    if (!value) return fail(value.error());
+    if (!(*value >= low && *value <= high))
+        return fail(Error{"--" + name + " must be " + rangeText + " (got " +
+                          args_.raw(name).value_or(std::to_string(*value)) + ")"});
+    field = *value;
+}
+
+void OptionReader::coreInt(const std::string& name, int& field, const std::string& coreKey,
+                           long long low, long long high) {
+    if (error_) return;
+    auto value = args_.integer(name, field);
+    if (!value) return fail(value.error());
+    if (*value < -1 || *value > 1LL << 30) {
+        return fail(Error{coreKey + " must be " + std::to_string(low) + ".." +
+                          std::to_string(high) + " (got " + std::to_string(*value) + ")"});
+    }
+    field = int(*value);
 }
 
 void OptionReader::seed(std::uint64_t& field) {

@@ -5,15 +5,17 @@
 //   readIntIfGiven            an integer checked against low..high, when the option is given
 //   readNumberIfGiven         a number, when the option is given
 //   readWideInt               an int, with only a coarse bound (core's validate() checks the range)
-//   readSeed                  a seed, 0..2^63-1
+//   readSeed                  a seed, 0..2^63-1 (or a lower top)
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "commands/args.hpp"
 #include "poslab/base/result.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::cli {
 
@@ -22,12 +24,14 @@ Status rangeError(const std::string& option, long long value, long long low, lon
 
 Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const std::string& name,
                                           long long low, long long high);
+// The same for a parameter of the range table: its option, low..high.
+Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const ui::IntRange& range);
 Result<std::optional<double>> readNumberIfGiven(const ArgMap& args, const std::string& name);
 // Values beyond +-2^30 are refused ("--name is out of range (got v)") so they never wrap around
 // in an int; the precise range and its message belong to core's validate().
 Result<int> readWideInt(const ArgMap& args, const std::string& name, int fallback);
 Result<std::uint64_t> readSeed(const ArgMap& args, const std::string& name,
-                               std::uint64_t fallback = 0);
+                               std::uint64_t fallback = 0, long long top = LLONG_MAX);
 
 // Reads options into the fields of a view's settings, in order, keeping the first error: a view
 // lists what it reads and checks once. A field keeps its value (the default) when its option is
@@ -42,7 +46,15 @@ class OptionReader {
     explicit OptionReader(ArgMap&&) = delete;  // it keeps a reference: no temporaries
 
     void integer(const std::string& name, int& field, int low, int high);  // low..high
+    void integer(const ui::IntRange& range, int& field);  // the table entry's option and limits
     void number(const std::string& name, double& field);
+    // low..high, NaN refused: "--name must be rangeText (got text as typed)".
+    void number(const std::string& name, double& field, double low, double high,
+                const std::string& rangeText);
+    // An int whose range core's validate() checks (its message, e.g. "d_model must be 1..8192"):
+    // here only values that could not be held refused early, beyond -1..2^30, with that message.
+    void coreInt(const std::string& name, int& field, const std::string& coreKey, long long low,
+                 long long high);
     void seed(std::uint64_t& field);  // --seed, 0..2^63-1
     // A named choice: parse(text) gives a Result, whose message gets the option's "--".
     template <class T, class Parse>

@@ -202,13 +202,11 @@ Result<Vectors> readVectors(const ArgMap& args, RopeInputs& inputs) {
         vectors.k = std::move(k.value());
         return vectors;
     }
-    auto seed = args.integer("seed", 1);
+    // k uses seed + 1, so the top seed is one below readSeed's.
+    auto seed = readSeed(args, "seed", 1, std::numeric_limits<long long>::max() - 1);
     if (!seed) return seed.error();
-    if (*seed < 0 || *seed == std::numeric_limits<long long>::max()) {
-        return Error{"--seed must be 0..9223372036854775806 (got " + std::to_string(*seed) + ")"};
-    }
-    vectors.q = seededGaussianVector(p.headDim, std::uint64_t(*seed));
-    vectors.k = seededGaussianVector(p.headDim, std::uint64_t(*seed) + 1);
+    vectors.q = seededGaussianVector(p.headDim, *seed);
+    vectors.k = seededGaussianVector(p.headDim, *seed + 1);
     return vectors;
 }
 
@@ -343,21 +341,15 @@ Result<Figure> renderRotation(const ArgMap& args, const RenderSettings& settings
     RopeRotationOptions options;
     options.q = vectors->q;
     options.k = vectors->k;
-    auto m = args.number("m", 10);
-    if (!m) return m.error();
-    auto n = args.number("n", 4);
-    if (!n) return n.error();
-    for (auto [name, value] : {std::pair{"m", *m}, std::pair{"n", *n}}) {
-        if (!std::isfinite(value) || std::abs(value) > 9007199254740992.0) {
-            return Error{std::string("--") + name + " must be a finite position within 2^53 (got " +
-                         *args.raw(name) + ")"};
-        }
-    }
-    options.m = *m;
-    options.n = *n;
-    auto trail = readIntIfGiven(args, "trail", 0, 64);
-    if (!trail) return trail.error();
-    options.trail = trail->value_or(8);
+    options.m = 10;
+    options.n = 4;
+    options.trail = ui::kRopeTrailRange.fallback;
+    constexpr double kExact = 9007199254740992.0;  // 2^53: positions stay exact integers
+    OptionReader read(args);
+    read.number("m", options.m, -kExact, kExact, "a finite position within 2^53");
+    read.number("n", options.n, -kExact, kExact, "a finite position within 2^53");
+    read.integer(ui::kRopeTrailRange, options.trail);
+    if (!read.ok()) return read.error();
     const int pairCount = rotatedDims(p) / 2;
     if (args.has("pairs")) {
         auto pairs = args.integers("pairs");
@@ -471,13 +463,12 @@ void registerRopeCommands(CommandRegistry& registry) {
         {"rope-rotation",
          "one small 2-D panel per pair: q at m and k at n as rotated arrows, the angle between "
          "them, a trail of earlier positions, and q.k",
-         joined(
-             joined(ropeOptions(formulaSeqLen), vectorOptions()),
-             {pairingOption(),
-              {"m", "M", "query position (default 10)"},
-              {"n", "N", "key position (default 4)"},
-              {"pairs", "LIST", "pairs to draw (default: all up to 16, else 16 spread evenly)"},
-              {"trail", "T", "earlier whole positions drawn as fading dots, 0..64 (default 8)"}}),
+         joined(joined(ropeOptions(formulaSeqLen), vectorOptions()),
+                {pairingOption(),
+                 {"m", "M", "query position (default 10)"},
+                 {"n", "N", "key position (default 4)"},
+                 {"pairs", "LIST", "pairs to draw (default: all up to 16, else 16 spread evenly)"},
+                 {"trail", "T", ui::kRopeTrailRange.help()}}),
          renderRotation});
     registry.renders.push_back(
         {"rope-angles",

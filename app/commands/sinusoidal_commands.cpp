@@ -1,5 +1,6 @@
 // `poslab export sinusoidal`, `poslab render sinusoidal` and `poslab render sinusoidal-curves`.
 #include "commands/commands.hpp"
+#include "commands/option_reader.hpp"
 
 #include <memory>
 
@@ -21,25 +22,16 @@ Result<SinusoidalParams> readSinusoidalParams(const ArgMap& args, bool requireSi
     if (requireSizes && !args.has("d-model")) return Error{"--d-model D is required"};
     if (requireSizes && !args.has("seq-len")) return Error{"--seq-len L is required"};
     SinusoidalParams params;
-    auto d = args.integer("d-model", 128);
-    if (!d) return d.error();
-    auto length = args.integer("seq-len", 256);
-    if (!length) return length.error();
-    auto base = args.number("base", 10000);
-    if (!base) return base.error();
-    if (auto layoutName = args.raw("layout")) {
-        auto layout = parseLayout(*layoutName);
-        if (!layout) return Error{"--" + layout.error().message};
-        params.layout = *layout;
-    }
-    // Range checks happen in validate(); clamp only what would overflow an int first.
-    if (*d < -1 || *d > 1 << 30) return Error{"d_model must be 1..8192 (got " + std::to_string(*d) + ")"};
-    if (*length < -1 || *length > 1 << 30) {
-        return Error{"seq_len must be 1..1048576 (got " + std::to_string(*length) + ")"};
-    }
-    params.dModel = int(*d);
-    params.seqLen = int(*length);
-    params.base = *base;
+    params.dModel = 128;
+    params.seqLen = 256;
+    params.base = 10000;
+    // Range checks happen in validate(); only what would overflow an int is refused first.
+    OptionReader read(args);
+    read.coreInt("d-model", params.dModel, "d_model", 1, kMaxDModel);
+    read.coreInt("seq-len", params.seqLen, "seq_len", 1, kMaxSeqLen);
+    read.number("base", params.base);
+    read.choice("layout", params.layout, parseLayout);
+    if (!read.ok()) return read.error();
     if (auto status = validate(params); !status) return status.error();
     return params;
 }
@@ -77,14 +69,12 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              auto params = readSinusoidalParams(args, false);
              if (!params) return params.error();
-             auto training = args.integer("training-length", 0);
-             if (!training) return training.error();
-             if (*training < 0 || *training > kMaxSeqLen) {
-                 return Error{"--training-length must be 0..1048576 (got " + std::to_string(*training) + ")"};
-             }
              SinusoidalHeatmapOptions options;
+             options.trainingLength = 0;
+             OptionReader read(args);
+             read.integer("training-length", options.trainingLength, 0, kMaxSeqLen);
+             if (!read.ok()) return read.error();
              if (settings.colormapGiven) options.colormap = settings.colormap;
-             options.trainingLength = int(*training);
              Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
              drawSinusoidalHeatmap(figure, {0, 0, figure.width, figure.height}, *params, options,
                                    settings.theme, nullptr);
@@ -113,12 +103,11 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
                      options.dimensions.push_back(int(dim));
                  }
              }
-             auto positions = args.number("positions", 100);
-             if (!positions) return positions.error();
-             if (!(*positions >= 1 && *positions <= kMaxSeqLen)) {
-                 return Error{"--positions must be 1..1048576 (got " + *args.raw("positions") + ")"};
-             }
-             options.lastPosition = *positions;
+             options.lastPosition = 100;
+             OptionReader read(args);
+             read.number("positions", options.lastPosition, 1, kMaxSeqLen,
+                         "1.." + std::to_string(kMaxSeqLen));
+             if (!read.ok()) return read.error();
              Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
              drawSinusoidalCurves(figure, {0, 0, figure.width, figure.height}, *params, options, settings.theme);
              return figure;
@@ -126,15 +115,16 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
 
     // The application icon (a corner of the table): the build writes the desktop icons with it.
     registry.renders.push_back(
-        {"icon", "PosLab's application icon: a corner of the sinusoidal table on a dark tile",
-         {{"size", "S", "icon size in pixels, 16..1024 (default 256; --width/--height are ignored)"}},
+        {"icon",
+         "PosLab's application icon: a corner of the sinusoidal table on a dark tile",
+         {{"size", "S",
+           "icon size in pixels, 16..1024 (default 256; --width/--height are ignored)"}},
          [](const ArgMap& args, const RenderSettings&) -> Result<Figure> {
-             auto size = args.integer("size", 256);
-             if (!size) return size.error();
-             if (*size < 16 || *size > 1024) {
-                 return Error{"--size must be 16..1024 (got " + std::to_string(*size) + ")"};
-             }
-             return iconFigure(float(*size));
+             int size = 256;
+             OptionReader read(args);
+             read.integer("size", size, 16, 1024);
+             if (!read.ok()) return read.error();
+             return iconFigure(float(size));
          }});
 }
 

@@ -128,18 +128,12 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
     if (requireLength && !args.has("seq-len") && !(learned && args.has("table"))) {
         return Error{"--seq-len L is required"};
     }
-    auto length = args.integer("seq-len", lengthFallback);
-    if (!length) return length.error();
-    if (*length < -1 || *length > 1 << 30) {
-        return Error{"seq_len must be 1..1048576 (got " + std::to_string(*length) + ")"};
-    }
-    params.seqLen = int(*length);
-    auto d = args.integer("d-model", 128);
-    if (!d) return d.error();
-    if (*d < -1 || *d > 1 << 30)
-        return Error{"d_model must be 1..8192 (got " + std::to_string(*d) + ")"};
-    params.sinusoidal.dModel = int(*d);
-    params.learned.dModel = int(*d);
+    params.seqLen = lengthFallback;
+    int d = 128;
+    read.coreInt("seq-len", params.seqLen, "seq_len", 1, kMaxSeqLen);
+    read.coreInt("d-model", d, "d_model", 1, kMaxDModel);
+    params.sinusoidal.dModel = d;
+    params.learned.dModel = d;
     read.number("base", params.sinusoidal.base);
     read.choice("layout", params.sinusoidal.layout, parseLayout);
     read.seed(params.learned.seed);
@@ -254,7 +248,7 @@ std::vector<OptionSpec> biasSettingOptions(const std::string& alibiHeadsHelp) {
 
 template <class Options>  // ExtrapolationOptions, CompareOptions
 void readBiasSettings(OptionReader& read, Options& o) {
-    read.integer("alibi-heads", o.alibiHeads, 1, 128);
+    read.integer("alibi-heads", o.alibiHeads, ui::kAlibiHeadsRange.low, ui::kAlibiHeadsRange.high);
     read.integer("t5-buckets", o.t5Buckets, 2, 1024);
     read.integer("t5-max-distance", o.t5MaxDistance, 1, kMaxSeqLen);
 }
@@ -359,16 +353,16 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
     registry.renders.push_back(
         {"near-orthogonality",
          "histogram of cosines between random vectors and sinusoidal rows, narrowing as 1/sqrt(d)",
-         {{"d-model", "D", "vector width, 2..8192 (default 64)"},
+         {{"d-model", "D", ui::kOrthogonalityDModelRange.help()},
           {"samples", "N",
            "random vectors asked for, 1..1000000 (default 20000); at most 2^24 components are "
            "drawn: the first of the seeded draws, as the figure says"},
           {"seed", "S", "random draws (default 1)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             int d = 64, samples = 20000;
+             int d = ui::kOrthogonalityDModelRange.fallback, samples = 20000;
              std::uint64_t seed = 1;
              OptionReader read(args);
-             read.integer("d-model", d, 2, 8192);
+             read.integer(ui::kOrthogonalityDModelRange, d);
              read.integer("samples", samples, 1, 1000000);
              read.seed(seed);
              if (!read.ok()) return read.error();
@@ -380,15 +374,15 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
     registry.renders.push_back(
         {"binary-clock",
          "bits of the position counter beside sinusoids of the same period",
-         {{"bits", "N", "bits shown, 1..12 (default 5)"},
-          {"positions", "N", "positions 0..N-1, 2..4096 (default 64)"},
+         {{"bits", "N", ui::kClockBitsRange.help()},
+          {"positions", "N", ui::kClockPositionsRange.help()},
           {"d-model", "D", "sinusoidal width, 1..8192 (default 64)"},
           {"base", "B", "sinusoidal base, > 1 (default 10000)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              BinaryClockOptions options;
              OptionReader read(args);
-             read.integer("bits", options.bits, 1, 12);
-             read.integer("positions", options.positions, 2, 4096);
+             read.integer(ui::kClockBitsRange, options.bits);
+             read.integer(ui::kClockPositionsRange, options.positions);
              read.integer("d-model", options.sinusoidal.dModel, 1, 8192);
              read.number("base", options.sinusoidal.base);
              if (!read.ok()) return read.error();

@@ -9,6 +9,7 @@
 #include "poslab/encodings/alibi.hpp"
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/io/hf_config.hpp"
+#include "state/ranges.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
@@ -93,8 +94,8 @@ void ComparePanel::drawControls(CompareViewState& view) {
         sliderDouble("base", &o.base, 1.0001, 1e7, "%.6g", "Sinusoidal and RoPE frequency base.",
                      true);
         sectionHeader("Bias encodings");
-        sliderInt("ALiBi heads", &o.alibiHeads, 1, 128, "Head 0 (the steepest slope) is drawn.",
-                  true);
+        sliderInt("ALiBi heads", &o.alibiHeads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
+                  "Head 0 (the steepest slope) is drawn.", true);
         sliderInt("T5 buckets", &o.t5Buckets, 4, 256, "relative_attention_num_buckets.", true);
         sliderInt("T5 max distance", &o.t5MaxDistance, 8, 4096, "relative_attention_max_distance.",
                   true);

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "poslab/views/extrapolation_figures.hpp"
+#include "state/ranges.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
@@ -44,7 +45,7 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
                 "RoPE base", &o.ropeBase, 1.0001, 1e8, "%.6g",
                 "rope_theta. A larger base slows every pair: more pairs never complete a turn.",
                 true);
-            sliderInt("ALiBi heads", &o.alibiHeads, 1, 128,
+            sliderInt("ALiBi heads", &o.alibiHeads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
                       "Heads; their slopes follow fairseq's get_slopes.", true);
             sliderInt("T5 buckets", &o.t5Buckets, 4, 256, "relative_attention_num_buckets.", true);
             sliderInt(

@@ -6,6 +6,7 @@
 
 #include "poslab/analysis/intuition.hpp"
 #include "poslab/views/intuition_figures.hpp"
+#include "state/ranges.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
@@ -56,9 +57,9 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
     if (view.figure == IntuitionFigure::BinaryClock) {
         BinaryClockOptions& c = view.clock;
         sectionHeader("Binary clock");
-        sliderInt("bits", &c.bits, 1, 12,
+        sliderInt("bits", &c.bits, kClockBitsRange.low, kClockBitsRange.high,
                   "Bits of the position counter shown (curves for the first six).");
-        sliderInt("positions", &c.positions, 2, 4096,
+        sliderInt("positions", &c.positions, kClockPositionsRange.low, kClockPositionsRange.high,
                   "Positions 0..N-1 in the heatmaps (curves show up to 64).", true);
         sectionHeader("Sinusoidal table beside it");
         sliderInt("d_model", &c.sinusoidal.dModel, 2, 1024, "Width of the sinusoidal table.", true);

@@ -9,6 +9,7 @@
 #include "poslab/analysis/meaning.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/meaning_figures.hpp"
+#include "state/ranges.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
@@ -176,7 +177,8 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
     MeaningParams& p = view.params;
     if (view.figure == MeaningFigure::Orthogonality) {
         sectionHeader("Random vectors against positions");
-        sliderInt("d_model", &view.orthogonalityDModel, 2, 8192,
+        sliderInt("d_model", &view.orthogonalityDModel, kOrthogonalityDModelRange.low,
+                  kOrthogonalityDModelRange.high,
                   "Width of the vectors. The cosine between a random vector and any fixed vector "
                   "has standard deviation 1/√d: wider vectors are more nearly orthogonal.",
                   true);

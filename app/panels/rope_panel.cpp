@@ -12,6 +12,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/io/hf_config.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -509,7 +510,7 @@ void RopePanel::drawPositionControls(RopeViewState& view) {
         sliderInt("first pair", &view.firstPair, 0, std::max(0, pairs - 1),
                   "The first pair shown.");
     }
-    sliderInt("trail", &view.trail, 0, 32,
+    sliderInt("trail", &view.trail, kRopeTrailRange.low, kRopeTrailRange.high,
               "Earlier whole positions drawn as fading dots: how far each pair turns per step.");
 }
 

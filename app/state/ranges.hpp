@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/alibi.hpp"
@@ -31,10 +32,41 @@ struct IntRange {
     }
 };
 
+// The same for a real-valued parameter; the limits are printed with formatValue ("0.25..8").
+struct DoubleRange {
+    std::string_view key;      // name in errors: "scale"
+    std::string_view option;   // command-line option without dashes: "scale"
+    double low = 0, high = 0;  // inclusive
+    double fallback = 0;       // the default
+    std::string_view meaning;  // help text before the range
+
+    std::string rangeText() const { return formatValue(low) + ".." + formatValue(high); }
+    std::string help() const {
+        return std::string(meaning) + ", " + rangeText() + " (default " + formatValue(fallback) +
+               ")";
+    }
+    bool contains(double value) const { return value >= low && value <= high; }  // NaN: false
+};
+
 // ---- The table
 inline constexpr IntRange kCurveCountRange{
     "curveCount", "curves", 1, 8, 4, "number of dimensions plotted"};
 inline constexpr IntRange kAlibiHeadsRange{"heads",        "heads", 1,
                                            kMaxAlibiHeads, 8,       "number of heads"};
+// RoPE rotation: the GUI slider's 0..32 (the command line said 0..64, sessions 0..256).
+inline constexpr IntRange kRopeTrailRange{
+    "trail", "trail", 0, 32, 8, "earlier whole positions drawn as fading dots"};
+inline constexpr IntRange kClockBitsRange{"clock.bits", "bits", 1, 12, 5, "bits shown"};
+inline constexpr IntRange kClockPositionsRange{"clock.positions", "positions", 2, 4096, 64,
+                                               "positions 0..N-1"};
+inline constexpr IntRange kOrthogonalityDModelRange{"orthogonalityDModel", "d-model", 2, 8192, 64,
+                                                    "vector width"};
+// Figure files: `poslab render` and the GUI's export dialog.
+inline constexpr IntRange kFigureWidthRange{"width", "width", 64,
+                                            8192,    1200,    "figure width in pixels"};
+inline constexpr IntRange kFigureHeightRange{"height", "height", 64,
+                                             8192,     800,      "figure height in pixels"};
+inline constexpr DoubleRange kPngScaleRange{
+    "scale", "scale", 0.25, 8, 1, "PNG: device pixels per figure pixel for HiDPI"};
 
 }  // namespace poslab::ui

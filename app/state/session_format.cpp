@@ -571,7 +571,7 @@ void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
         if (auto s = requireInRange("speed", v.speed, 0, 1e4); !s) return s;
         if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
         if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
-        if (auto s = requireIntInRange("trail", v.trail, 0, 256); !s) return s;
+        if (auto s = kRopeTrailRange.check(v.trail); !s) return s;
         return requireIntInRange("decayDistance", v.decayDistance, 1, kMaxGuiSeqLen);
     });
 }
@@ -658,16 +658,15 @@ void fromJson(const json& object, MeaningViewState& view, Warnings& warnings) {
         MeaningParams p = v.params;
         p.tokens = nullptr;
         if (auto s = validate(p); !s) return s;
-        if (auto s = requireIntInRange("orthogonalityDModel", v.orthogonalityDModel, 2, 8192); !s)
-            return s;
+        if (auto s = kOrthogonalityDModelRange.check(v.orthogonalityDModel); !s) return s;
         return requireIntInRange("orthogonalitySamples", v.orthogonalitySamples, 100, 200000);
     });
 }
 
 void fromJson(const json& object, IntuitionViewState& view, Warnings& warnings) {
     readView(object, view, "intuition", warnings, [](const IntuitionViewState& v) -> Status {
-        if (auto s = requireIntInRange("clock.bits", v.clock.bits, 1, 12); !s) return s;
-        if (auto s = requireIntInRange("clock.positions", v.clock.positions, 2, 4096); !s) return s;
+        if (auto s = kClockBitsRange.check(v.clock.bits); !s) return s;
+        if (auto s = kClockPositionsRange.check(v.clock.positions); !s) return s;
         if (auto s = validate(v.clock.sinusoidal); !s) return s;
         if (auto s = validate(v.shift.sinusoidal); !s) return s;
         if (auto s = requireIntInRange("shift.dModel", v.shift.sinusoidal.dModel, 1, 512); !s)

@@ -14,6 +14,7 @@
 #include "gfx/cairo_renderer.hpp"
 #include "poslab/io/matrix_export.hpp"
 #include "poslab/io/output_file.hpp"
+#include "state/ranges.hpp"
 #include "ui/panel.hpp"
 #include "ui/widgets.hpp"
 
@@ -62,11 +63,10 @@ Status checkExportRequest(const ExportRequest& r) {
     if (r.folder.empty() || !std::filesystem::is_directory(r.folder, error)) {
         return Error{"folder '" + r.folder + "' does not exist"};
     }
-    if (r.width < 64 || r.width > 8192)
-        return Error{"width must be 64..8192 (got " + std::to_string(r.width) + ")"};
-    if (r.height < 64 || r.height > 8192)
-        return Error{"height must be 64..8192 (got " + std::to_string(r.height) + ")"};
-    if (!(r.scale >= 0.25f && r.scale <= 8.0f)) return Error{"PNG scale must be 0.25..8"};
+    if (auto s = kFigureWidthRange.check(r.width); !s) return s.error();
+    if (auto s = kFigureHeightRange.check(r.height); !s) return s.error();
+    if (!kPngScaleRange.contains(r.scale))
+        return Error{"PNG scale must be " + kPngScaleRange.rangeText()};
     if (r.png && (r.width * r.scale > 16384 || r.height * r.scale > 16384)) {
         return Error{"PNG size (width or height times scale) must stay within 16384 pixels"};
     }
@@ -248,12 +248,16 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
             "1 figure pixel = 0.75 pt. For LaTeX (\\includegraphics) and print.");
         ImGui::PushItemWidth(ImGui::GetFontSize() * 9);
         ImGui::InputInt("width", &request_.width, 100, 1000);
-        tooltipForLastItem(
-            "Figure width in figure pixels, 64..8192. Layout (fonts, margins) is "
-            "laid out for this size.");
+        const std::string widthHelp = "Figure width in figure pixels, " +
+                                      kFigureWidthRange.rangeText() +
+                                      ". Layout (fonts, margins) is laid out for this size.";
+        tooltipForLastItem(widthHelp.c_str());
         ImGui::InputInt("height", &request_.height, 100, 1000);
-        tooltipForLastItem("Figure height in figure pixels, 64..8192.");
-        ImGui::SliderFloat("PNG scale", &request_.scale, 0.25f, 8.0f, "%.2gx",
+        const std::string heightHelp =
+            "Figure height in figure pixels, " + kFigureHeightRange.rangeText() + ".";
+        tooltipForLastItem(heightHelp.c_str());
+        ImGui::SliderFloat("PNG scale", &request_.scale, float(kPngScaleRange.low),
+                           float(kPngScaleRange.high), "%.2gx",
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
         tooltipForLastItem(
             "Device pixels per figure pixel for the PNG: 2 gives a crisp image on "

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,13 @@ std::vector<std::string> helpLines(const std::string& option) {
     return lines;
 }
 
-// The warnings from reading {view: {key: value}}.
+// The warnings from reading {view: {key: value}}; a dotted key is nested: "clock.bits" is
+// {view: {clock: {bits: value}}}.
 ui::Warnings sessionWarnings(const std::string& view, const std::string& key, long long value) {
-    nlohmann::json session = {{"format", "poslab-session"}, {view, {{std::string(key), value}}}};
+    nlohmann::json fields = {{key, value}};
+    if (auto dot = key.find('.'); dot != std::string::npos)
+        fields = {{key.substr(0, dot), {{key.substr(dot + 1), value}}}};
+    nlohmann::json session = {{"format", "poslab-session"}, {view, fields}};
     ui::AppState state;
     ui::SessionLayout layout;
     ui::Warnings warnings;
@@ -93,6 +98,146 @@ TEST(RangeTableTest, CommandLineCheckAgreesWithTheTable) {
     ASSERT_FALSE(beyond.ok());
     EXPECT_NE(beyond.error().message.find(range.rangeText()), std::string::npos)
         << beyond.error().message;
+}
+
+// ---- Every entry of the table: its render view's help text and check, and its session view
+struct RangeUse {
+    const IntRange* range;
+    std::string render;                     // the `poslab render` view reading the option
+    std::vector<std::string> renderArgs;    // other options, to keep the figure small
+    std::vector<std::string> sessionViews;  // the session views whose validator reads the entry
+};
+
+void PrintTo(const RangeUse& use, std::ostream* os) {
+    *os << use.range->key;
+}
+
+class RangeEntryTest : public ::testing::TestWithParam<RangeUse> {
+  protected:
+    Result<Figure> render(int value) const {
+        const RangeUse& use = GetParam();
+        const cli::CommandRegistry registry = cli::buildRegistry();
+        auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
+                                 [&](const cli::RenderView& v) { return v.name == use.render; });
+        EXPECT_NE(view, registry.renders.end()) << use.render;
+        if (view == registry.renders.end()) return Error{"no view " + use.render};
+        std::vector<std::string> words = use.renderArgs;
+        words.push_back("--" + std::string(use.range->option));
+        words.push_back(std::to_string(value));
+        auto args = cli::parseArguments(words, view->options, "poslab render " + use.render);
+        if (!args) return args.error();
+        cli::RenderSettings settings;
+        settings.width = 400;
+        settings.height = 300;
+        return view->build(*args, settings);
+    }
+};
+
+TEST_P(RangeEntryTest, HelpTextStatesTheRange) {
+    const RangeUse& use = GetParam();
+    const cli::CommandRegistry registry = cli::buildRegistry();
+    auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
+                             [&](const cli::RenderView& v) { return v.name == use.render; });
+    ASSERT_NE(view, registry.renders.end()) << use.render;
+    auto option =
+        std::find_if(view->options.begin(), view->options.end(),
+                     [&](const cli::OptionSpec& o) { return o.name == use.range->option; });
+    ASSERT_NE(option, view->options.end()) << use.range->option;
+    const std::string expected =
+        std::to_string(use.range->low) + ".." + std::to_string(use.range->high);
+    EXPECT_NE(option->help.find(expected), std::string::npos) << option->help;
+    EXPECT_NE(option->help.find(std::string(use.range->meaning)), std::string::npos)
+        << option->help;
+}
+
+TEST_P(RangeEntryTest, CommandLineAcceptsTheLimitsAndRefusesOnePast) {
+    const IntRange& range = *GetParam().range;
+    for (int inside : {range.low, range.high}) {
+        auto figure = render(inside);
+        EXPECT_TRUE(figure.ok()) << inside << ": " << figure.error().message;
+    }
+    for (int outside : {range.low - 1, range.high + 1}) {
+        auto figure = render(outside);
+        ASSERT_FALSE(figure.ok()) << outside;
+        EXPECT_NE(figure.error().message.find(range.rangeText() + " (got " +
+                                              std::to_string(outside) + ")"),
+                  std::string::npos)
+            << figure.error().message;
+    }
+}
+
+TEST_P(RangeEntryTest, SessionValidatorAgrees) {
+    for (const std::string& view : GetParam().sessionViews)
+        expectSessionAgrees(*GetParam().range, view);
+}
+
+// The slider reads the same entry: its limits are the entry's (a slider is ImGui-only, so what is
+// checked here is that the entry is usable as one: low < high, the default inside).
+TEST_P(RangeEntryTest, DefaultLiesInside) {
+    const IntRange& range = *GetParam().range;
+    EXPECT_LT(range.low, range.high);
+    EXPECT_TRUE(range.check(range.fallback).ok());
+    EXPECT_NE(range.help().find("(default " + std::to_string(range.fallback) + ")"),
+              std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, RangeEntryTest,
+    ::testing::Values(RangeUse{&ui::kCurveCountRange,
+                               "learned",
+                               {"--seq-len", "16", "--d-model", "16"},
+                               {"sinusoidal", "learned"}},
+                      RangeUse{&ui::kAlibiHeadsRange, "alibi", {"--seq-len", "8"}, {"alibi"}},
+                      RangeUse{
+                          &ui::kRopeTrailRange, "rope-rotation", {"--head-dim", "8"}, {"rope"}},
+                      RangeUse{&ui::kClockBitsRange, "binary-clock", {}, {"intuition"}},
+                      RangeUse{&ui::kClockPositionsRange, "binary-clock", {}, {"intuition"}},
+                      RangeUse{&ui::kOrthogonalityDModelRange,
+                               "near-orthogonality",
+                               {"--samples", "10"},
+                               {"meaning"}}));
+
+TEST(RangeTableTest, TrailIsTheSliderRange) {
+    // The command line said 0..64 and sessions 0..256; the GUI slider's 0..32 is the one range.
+    EXPECT_EQ(ui::kRopeTrailRange.rangeText(), "0..32");
+    EXPECT_EQ(ui::kRopeTrailRange.help(),
+              "earlier whole positions drawn as fading dots, 0..32 (default 8)");
+}
+
+// Figure size and PNG scale: every render's help and readRenderSettings read the entries.
+TEST(RangeTableTest, FigureSizeEntriesDriveRenderSettings) {
+    EXPECT_EQ(ui::kFigureWidthRange.help(), "figure width in pixels, 64..8192 (default 1200)");
+    EXPECT_EQ(ui::kFigureHeightRange.help(), "figure height in pixels, 64..8192 (default 800)");
+    EXPECT_EQ(ui::kPngScaleRange.help(),
+              "PNG: device pixels per figure pixel for HiDPI, 0.25..8 (default 1)");
+    const std::vector<cli::OptionSpec> options = cli::renderCommonOptions();
+    auto helpOf = [&](std::string_view name) {
+        for (const cli::OptionSpec& o : options)
+            if (o.name == name) return o.help;
+        return std::string("(no option)");
+    };
+    EXPECT_EQ(helpOf("width"), ui::kFigureWidthRange.help());
+    EXPECT_EQ(helpOf("height"), ui::kFigureHeightRange.help());
+    EXPECT_EQ(helpOf("scale"), ui::kPngScaleRange.help());
+    auto settings = [&](std::vector<std::string> words) {
+        auto args = cli::parseArguments(words, options, "poslab render");
+        EXPECT_TRUE(args.ok());
+        return cli::readRenderSettings(*args);
+    };
+    const IntRange& width = ui::kFigureWidthRange;
+    EXPECT_TRUE(settings({"--width", std::to_string(width.low)}).ok());
+    EXPECT_TRUE(settings({"--width", std::to_string(width.high), "--scale", "1"}).ok());
+    auto narrow = settings({"--width", std::to_string(width.low - 1)});
+    ASSERT_FALSE(narrow.ok());
+    EXPECT_EQ(narrow.error().message, "--width must be 64..8192 (got 63)");
+    auto tall = settings({"--height", std::to_string(ui::kFigureHeightRange.high + 1)});
+    ASSERT_FALSE(tall.ok());
+    EXPECT_EQ(tall.error().message, "--height must be 64..8192 (got 8193)");
+    EXPECT_TRUE(settings({"--scale", "0.25"}).ok());
+    auto fine = settings({"--scale", "0.24"});
+    ASSERT_FALSE(fine.ok());
+    EXPECT_EQ(fine.error().message, "--scale must be 0.25..8 (got 0.24)");
+    EXPECT_FALSE(settings({"--scale", "nan"}).ok());
 }
 
 }  // namespace

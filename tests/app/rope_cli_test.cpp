@@ -488,7 +488,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "OUTa.png"},
                  "--pairs entries must be 0..63 (got 64)"},
         BadInput{Args{"render", "rope-rotation", "--trail", "100", "--out", "OUTa.png"},
-                 "--trail must be 0..64 (got 100)"},
+                 "--trail must be 0..32 (got 100)"},
         BadInput{Args{"render", "rope-rotation", "--m", "nan", "--out", "OUTa.png"},
                  "--m must be a finite position"},
         BadInput{

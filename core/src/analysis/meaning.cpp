@@ -38,13 +38,11 @@ Matrix products(const Matrix& a, const Matrix& b, double scale) {
 }  // namespace
 
 std::string_view positionTableName(PositionTableKind kind) {
-    return kind == PositionTableKind::Learned ? "learned" : "sinusoidal";
+    return enumName(kPositionTableNames, kind);
 }
 
 Result<PositionTableKind> parsePositionTable(std::string_view name) {
-    if (name == "sinusoidal") return PositionTableKind::Sinusoidal;
-    if (name == "learned") return PositionTableKind::Learned;
-    return Error{"positions must be sinusoidal or learned (got " + quoteForMessage(name) + ")"};
+    return parseEnum(kPositionTableNames, name, "positions");
 }
 
 Status validate(const MeaningParams& params) {

@@ -58,15 +58,7 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
 }  // namespace
 
 std::string_view floatFormatName(FloatFormat format) {
-    switch (format) {
-        case FloatFormat::Float32:
-            return "float32";
-        case FloatFormat::BFloat16:
-            return "bfloat16";
-        case FloatFormat::Float16:
-            return "float16";
-    }
-    return "float32";
+    return enumName(kFloatFormatNames, format);
 }
 
 double roundToFormat(double value, FloatFormat format) {

@@ -213,24 +213,11 @@ Matrix comparedRows(const Matrix& table, SimilarityMetric metric, std::vector<ch
 // ---------------------------------------------------------------------------------------------
 
 std::string_view similarityEncodingName(SimilarityEncoding encoding) {
-    switch (encoding) {
-        case SimilarityEncoding::Sinusoidal:
-            return "sinusoidal";
-        case SimilarityEncoding::Learned:
-            return "learned";
-        case SimilarityEncoding::Rope:
-            return "rope";
-    }
-    return "sinusoidal";
+    return enumName(kSimilarityEncodingNames, encoding);
 }
 
 Result<SimilarityEncoding> parseSimilarityEncoding(std::string_view name) {
-    for (auto e :
-         {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned, SimilarityEncoding::Rope}) {
-        if (name == similarityEncodingName(e)) return e;
-    }
-    return Error{"encoding must be sinusoidal, learned or rope (got " + quoteForMessage(name) +
-                 ")"};
+    return parseEnum(kSimilarityEncodingNames, name, "encoding");
 }
 
 long long undefinedCosineRows(const Matrix& table) {
@@ -246,34 +233,19 @@ std::string undefinedCosineNote(long long rows) {
 }
 
 std::string_view similarityMetricName(SimilarityMetric metric) {
-    return metric == SimilarityMetric::Dot ? "dot" : "cosine";
+    return enumName(kSimilarityMetricNames, metric);
 }
 
 Result<SimilarityMetric> parseSimilarityMetric(std::string_view name) {
-    if (name == "cosine") return SimilarityMetric::Cosine;
-    if (name == "dot") return SimilarityMetric::Dot;
-    return Error{"metric must be cosine or dot (got " + quoteForMessage(name) + ")"};
+    return parseEnum(kSimilarityMetricNames, name, "metric");
 }
 
 std::string_view ropeVectorsName(RopeVectors vectors) {
-    switch (vectors) {
-        case RopeVectors::Expected:
-            return "expected";
-        case RopeVectors::SameSample:
-            return "same";
-        case RopeVectors::IndependentSamples:
-            return "independent";
-    }
-    return "expected";
+    return enumName(kRopeVectorsNames, vectors);
 }
 
 Result<RopeVectors> parseRopeVectors(std::string_view name) {
-    for (auto v :
-         {RopeVectors::Expected, RopeVectors::SameSample, RopeVectors::IndependentSamples}) {
-        if (name == ropeVectorsName(v)) return v;
-    }
-    return Error{"rope_vectors must be expected, same or independent (got " +
-                 quoteForMessage(name) + ")"};
+    return parseEnum(kRopeVectorsNames, name, "rope_vectors");
 }
 
 Status validate(const SimilarityParams& params) {

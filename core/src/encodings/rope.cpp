@@ -108,20 +108,11 @@ Status validateQueryKey(const std::vector<double>& q, const std::vector<double>&
 }
 
 std::string_view pairingName(RopePairing pairing) {
-    switch (pairing) {
-        case RopePairing::Half:
-            return "half";
-        case RopePairing::Interleaved:
-            return "interleaved";
-    }
-    return "half";
+    return enumName(kPairingNames, pairing);
 }
 
 Result<RopePairing> parsePairing(std::string_view name) {
-    for (auto pairing : {RopePairing::Half, RopePairing::Interleaved}) {
-        if (name == pairingName(pairing)) return pairing;
-    }
-    return Error{"pairing must be half or interleaved (got " + quoteForMessage(name) + ")"};
+    return parseEnum(kPairingNames, name, "pairing");
 }
 
 int rotatedDims(const RopeParams& params) {

@@ -131,36 +131,14 @@ std::vector<double> llama3Frequencies(const RopeScalingParams& scaling,
 }  // namespace
 
 std::string_view scalingName(RopeScaling type) {
-    switch (type) {
-        case RopeScaling::None:
-            return "none";
-        case RopeScaling::Linear:
-            return "linear";
-        case RopeScaling::Ntk:
-            return "ntk";
-        case RopeScaling::DynamicNtk:
-            return "dynamic-ntk";
-        case RopeScaling::Yarn:
-            return "yarn";
-        case RopeScaling::Llama3:
-            return "llama3";
-        case RopeScaling::LongRope:
-            return "longrope";
-        case RopeScaling::Proportional:
-            return "proportional";
-    }
-    return "none";
+    return enumName(kScalingNames, type);
 }
 
 Result<RopeScaling> parseScaling(std::string_view name) {
-    // Only the types a few numbers describe: longrope needs its factor lists and proportional
-    // its head layout, so they come from a config.json (hf_config.hpp), never from a name alone.
-    for (auto type : {RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
-                      RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3}) {
-        if (name == scalingName(type)) return type;
-    }
-    return Error{"scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got " +
-                 quoteForMessage(name) + ")"};
+    // Only the types a few numbers describe (the first six): longrope needs its factor lists and
+    // proportional its head layout, so they come from a config.json (hf_config.hpp), never from a
+    // name alone.
+    return parseEnum(kScalingNames, name, "scaling", 6);
 }
 
 Status validate(const RopeScalingParams& scaling) {

@@ -27,20 +27,11 @@ constexpr int kBlockRows = 32;
 }  // namespace
 
 std::string_view layoutName(SinusoidalLayout layout) {
-    switch (layout) {
-        case SinusoidalLayout::Interleaved: return "interleaved";
-        case SinusoidalLayout::Concat: return "concat";
-        case SinusoidalLayout::Tensor2Tensor: return "t2t";
-    }
-    return "interleaved";
+    return enumName(kLayoutNames, layout);
 }
 
 Result<SinusoidalLayout> parseLayout(std::string_view name) {
-    for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
-                        SinusoidalLayout::Tensor2Tensor}) {
-        if (name == layoutName(layout)) return layout;
-    }
-    return Error{"layout must be interleaved, concat or t2t (got " + quoteForMessage(name) + ")"};
+    return parseEnum(kLayoutNames, name, "layout");
 }
 
 Status validateRanges(const SinusoidalParams& params) {

@@ -159,30 +159,17 @@ const Tables& tables() {
 }  // namespace
 
 std::string_view colormapName(ColormapId id) {
-    switch (id) {
-        case ColormapId::Viridis: return "viridis";
-        case ColormapId::Magma: return "magma";
-        case ColormapId::Cividis: return "cividis";
-        case ColormapId::Twilight: return "twilight";
-        case ColormapId::BlueWhiteRed: return "blue-white-red";
-        case ColormapId::Categorical: return "categorical";
-    }
-    return "viridis";
+    return enumName(kColormapNames, id);
 }
 
 std::vector<ColormapId> allColormaps() {
-    return {ColormapId::Viridis,      ColormapId::Magma,       ColormapId::Cividis,
-            ColormapId::Twilight,     ColormapId::BlueWhiteRed, ColormapId::Categorical};
+    std::vector<ColormapId> ids;
+    for (const auto& entry : kColormapNames) ids.push_back(entry.value);
+    return ids;
 }
 
 Result<ColormapId> parseColormap(std::string_view name) {
-    for (ColormapId id : allColormaps()) {
-        if (name == colormapName(id)) return id;
-    }
-    return Error{
-        "colormap must be viridis, magma, cividis, twilight, blue-white-red or "
-        "categorical (got " +
-        quoteForMessage(name) + ")"};
+    return parseEnum(kColormapNames, name, "colormap");
 }
 
 bool isDiverging(ColormapId id) { return id == ColormapId::BlueWhiteRed; }

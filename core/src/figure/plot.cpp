@@ -48,13 +48,11 @@ Theme themeFor(ThemeId id) {
 }
 
 std::string_view themeName(ThemeId id) {
-    return id == ThemeId::Paper ? "paper" : "dark";
+    return enumName(kThemeNames, id);
 }
 
 Result<ThemeId> parseTheme(std::string_view name) {
-    if (name == "dark") return ThemeId::Dark;
-    if (name == "paper") return ThemeId::Paper;
-    return Error{"theme must be dark or paper (got " + quoteForMessage(name) + ")"};
+    return parseEnum(kThemeNames, name, "theme");
 }
 
 Theme scaledTheme(Theme theme, float factor) {

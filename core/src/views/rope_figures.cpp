@@ -879,14 +879,11 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
 // ---------------------------------------------------------------------------------------------
 
 std::string_view turnReferenceName(RopeTurnReference reference) {
-    return reference == RopeTurnReference::Training ? "training" : "context";
+    return enumName(kTurnReferenceNames, reference);
 }
 
 Result<RopeTurnReference> parseTurnReference(std::string_view name) {
-    if (name == "context") return RopeTurnReference::Context;
-    if (name == "training") return RopeTurnReference::Training;
-    return Error{"incomplete_within must be context or training (got " + quoteForMessage(name) +
-                 ")"};
+    return parseEnum(kTurnReferenceNames, name, "incomplete_within");
 }
 
 void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
 
@@ -44,6 +45,8 @@ struct MeaningParams {
     friend bool operator==(const MeaningParams&, const MeaningParams&) = default;  // member-wise: caches key on it
 };
 
+inline constexpr EnumNames<PositionTableKind, 2> kPositionTableNames{
+    {{PositionTableKind::Sinusoidal, "sinusoidal"}, {PositionTableKind::Learned, "learned"}}};
 std::string_view positionTableName(PositionTableKind kind);  // "sinusoidal", "learned"
 Result<PositionTableKind> parsePositionTable(std::string_view name);
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/encodings/rope.hpp"
 
@@ -18,6 +19,9 @@ namespace poslab {
 
 enum class FloatFormat { Float32, BFloat16, Float16 };
 
+inline constexpr EnumNames<FloatFormat, 3> kFloatFormatNames{{{FloatFormat::Float32, "float32"},
+                                                              {FloatFormat::BFloat16, "bfloat16"},
+                                                              {FloatFormat::Float16, "float16"}}};
 std::string_view floatFormatName(FloatFormat format);  // "float32", "bfloat16", "float16"
 // Round a double to the nearest value of the format, ties to even, with subnormals, and to
 // +-infinity past the largest finite value (float16: 65504; bfloat16: about 3.39e38).

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
@@ -62,10 +63,20 @@ struct SimilarityParams {
 };
 
 // ---- Names, for the command line, the GUI and saved files
+inline constexpr EnumNames<SimilarityEncoding, 3> kSimilarityEncodingNames{
+    {{SimilarityEncoding::Sinusoidal, "sinusoidal"},
+     {SimilarityEncoding::Learned, "learned"},
+     {SimilarityEncoding::Rope, "rope"}}};
 std::string_view similarityEncodingName(SimilarityEncoding encoding);  // "sinusoidal", "learned", …
 Result<SimilarityEncoding> parseSimilarityEncoding(std::string_view name);
+inline constexpr EnumNames<SimilarityMetric, 2> kSimilarityMetricNames{
+    {{SimilarityMetric::Cosine, "cosine"}, {SimilarityMetric::Dot, "dot"}}};
 std::string_view similarityMetricName(SimilarityMetric metric);  // "cosine", "dot"
 Result<SimilarityMetric> parseSimilarityMetric(std::string_view name);
+inline constexpr EnumNames<RopeVectors, 3> kRopeVectorsNames{
+    {{RopeVectors::Expected, "expected"},
+     {RopeVectors::SameSample, "same"},
+     {RopeVectors::IndependentSamples, "independent"}}};
 std::string_view ropeVectorsName(RopeVectors vectors);  // "expected", "same", "independent"
 Result<RopeVectors> parseRopeVectors(std::string_view name);
 

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
@@ -36,6 +37,8 @@ struct RopeParams {
 };
 
 // ---- Names, for the command line, the GUI and saved files
+inline constexpr EnumNames<RopePairing, 2> kPairingNames{
+    {{RopePairing::Half, "half"}, {RopePairing::Interleaved, "interleaved"}}};
 std::string_view pairingName(RopePairing pairing);        // "half", "interleaved"
 Result<RopePairing> parsePairing(std::string_view name);  // inverse of pairingName()
 

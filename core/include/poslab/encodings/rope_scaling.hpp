@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/result.hpp"
 
 namespace poslab {
@@ -81,6 +82,15 @@ struct RopeScalingContext {
 };
 
 // ---- Names, for the command line, the GUI and saved files
+inline constexpr EnumNames<RopeScaling, 8> kScalingNames{
+    {{RopeScaling::None, "none"},
+     {RopeScaling::Linear, "linear"},
+     {RopeScaling::Ntk, "ntk"},
+     {RopeScaling::DynamicNtk, "dynamic-ntk"},
+     {RopeScaling::Yarn, "yarn"},
+     {RopeScaling::Llama3, "llama3"},
+     {RopeScaling::LongRope, "longrope"},
+     {RopeScaling::Proportional, "proportional"}}};
 std::string_view scalingName(RopeScaling type);  // "none", "linear", "ntk", "dynamic-ntk", ...
 // Inverse of scalingName() for the six types a few numbers set (none .. llama3); longrope and
 // proportional are read from a config.json only (their lists / layout are not options).

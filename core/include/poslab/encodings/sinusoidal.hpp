@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
@@ -32,6 +33,10 @@ struct SinusoidalParams {
 };
 
 // ---- Names, for the command line, the GUI and saved files
+inline constexpr EnumNames<SinusoidalLayout, 3> kLayoutNames{
+    {{SinusoidalLayout::Interleaved, "interleaved"},
+     {SinusoidalLayout::Concat, "concat"},
+     {SinusoidalLayout::Tensor2Tensor, "t2t"}}};
 std::string_view layoutName(SinusoidalLayout layout);          // "interleaved", "concat", "t2t"
 Result<SinusoidalLayout> parseLayout(std::string_view name);    // inverse of layoutName()
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
 
@@ -36,6 +37,13 @@ inline constexpr int kColormapSize = 256;
 inline constexpr int kCategoricalColors = 32;  // Categorical: entry i is colour i mod 32
 
 // ---- Names
+inline constexpr EnumNames<ColormapId, 6> kColormapNames{
+    {{ColormapId::Viridis, "viridis"},
+     {ColormapId::Magma, "magma"},
+     {ColormapId::Cividis, "cividis"},
+     {ColormapId::Twilight, "twilight"},
+     {ColormapId::BlueWhiteRed, "blue-white-red"},
+     {ColormapId::Categorical, "categorical"}}};
 std::string_view colormapName(ColormapId id);           // "viridis", "magma", ... "blue-white-red"
 Result<ColormapId> parseColormap(std::string_view name);
 std::vector<ColormapId> allColormaps();                 // in menu order

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/format.hpp"  // formatValue, for tick labels
 #include "poslab/figure/figure.hpp"
 
@@ -28,6 +29,8 @@ struct Theme {
 Theme darkTheme();   // the screen theme
 Theme paperTheme();  // white background, black text: for print
 Theme themeFor(ThemeId id);
+inline constexpr EnumNames<ThemeId, 2> kThemeNames{
+    {{ThemeId::Dark, "dark"}, {ThemeId::Paper, "paper"}}};
 std::string_view themeName(ThemeId id);             // "dark", "paper"
 Result<ThemeId> parseTheme(std::string_view name);
 Theme scaledTheme(Theme theme, float factor);       // fonts scaled (presentation mode, HiDPI)

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "poslab/analysis/similarity.hpp"
+#include "poslab/base/enum_names.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/figure/plot.hpp"
@@ -129,6 +130,8 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
 
 // ---- Frequency ladder
 enum class RopeTurnReference { Context, Training };  // what "never completes a turn" refers to
+inline constexpr EnumNames<RopeTurnReference, 2> kTurnReferenceNames{
+    {{RopeTurnReference::Context, "context"}, {RopeTurnReference::Training, "training"}}};
 std::string_view turnReferenceName(RopeTurnReference reference);  // "context", "training"
 Result<RopeTurnReference> parseTurnReference(std::string_view name);
 struct RopeFrequencyOptions {
