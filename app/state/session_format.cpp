@@ -317,7 +317,7 @@ void visitFields(F& f, V& v) {
     f.child("params", [&](auto& g) { visitFields(g, v.params); });
     f.converted(
         "figure", v.figure, [](RopeFigureId id) { return int(id); },
-        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Decay))); });
+        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Layers))); });
     f.converted(
         "customVectors", v.vectors,
         [](RopeVectorSource source) { return source == RopeVectorSource::Custom; },
@@ -333,6 +333,7 @@ void visitFields(F& f, V& v) {
     f.boolean("playMovesBoth", v.playMovesBoth);
     f.boolean("scrubTogether", v.scrubTogether);
     f.integer("panels", v.panels);
+    f.integer("precisionPositions", v.precisionPositions);
     f.boolean("spreadPairs", v.spreadPairs);
     f.integer("firstPair", v.firstPair);
     f.integer("trail", v.trail);
@@ -572,6 +573,10 @@ void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
         if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
         if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
         if (auto s = requireIntInRange("trail", v.trail, 0, 256); !s) return s;
+        if (auto s = requireIntInRange("precisionPositions", v.precisionPositions, 1, 1 << 18);
+            !s) {
+            return s;
+        }
         return requireIntInRange("decayDistance", v.decayDistance, 1, kMaxGuiSeqLen);
     });
 }

@@ -86,7 +86,9 @@ TEST_F(RopeInfoCliTest, Gemma3HasTwoLayerTypesWithTheirOwnRope) {
         const int index = layer["index"];
         const bool isFull = (index + 1) % 6 == 0;
         EXPECT_EQ(layer["window"], isFull ? "full" : "sliding") << "layer " << index;
-        if (!isFull) EXPECT_EQ(layer["sliding_window"], 1024) << "layer " << index;
+        if (!isFull) {
+            EXPECT_EQ(layer["sliding_window"], 1024) << "layer " << index;
+        }
         fullLayers += isFull ? 1 : 0;
     }
     EXPECT_EQ(fullLayers, 5);  // layers 5, 11, 17, 23, 29

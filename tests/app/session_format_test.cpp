@@ -153,6 +153,7 @@ AppState everyFieldChanged() {
     rope.scoreColormap = ColormapId::Magma;
     rope.incompleteWithin = RopeTurnReference::Training;
     rope.decayDistance = 100;
+    rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
     s.alibi = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
     s.t5 = {100, 16, 64, false, 3, std::vector<double>(16, 0.25)};

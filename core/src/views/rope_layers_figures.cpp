@@ -68,11 +68,18 @@ Result<int> ropeVariantForLayerType(const HfModelConfig& config, const std::stri
     for (std::size_t i = 0; i < config.ropeVariants.size(); ++i) {
         if (config.ropeVariants[i].layerType == layerType) return int(i);
     }
+    // Appended piece by piece: GCC 12's -Wrestrict misfires on "'" + std::string&&.
+    std::string message = "'";
+    message += escapeForMessage(layerType);
+    message += "' is not a layer type of the config (";
     std::string names;
-    for (const std::string& name : ropeLayerTypes(config))
-        names += (names.empty() ? "" : ", ") + name;
-    return Error{"'" + escapeForMessage(layerType) + "' is not a layer type of the config (" +
-                 (names.empty() ? std::string("it names none") : "it has " + names) + ")"};
+    for (const std::string& name : ropeLayerTypes(config)) {
+        if (!names.empty()) names += ", ";
+        names += name;
+    }
+    message += names.empty() ? std::string("it names none") : "it has " + names;
+    message += ")";
+    return Error{message};
 }
 
 std::vector<RopeLayerRow> ropeLayerRows(const HfModelConfig& config) {

@@ -50,7 +50,7 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
                            : "first at m = " + std::to_string(report.firstPositionOver) +
                                  " (pair " + std::to_string(report.firstPair) + ")";
         series.color = seriesColor(int(f));
-        series.markers = pairs <= 64;
+        series.markers = pairs <= 160;  // lone points between gaps stay visible
         for (int i = 0; i < pairs; ++i) {
             const long long first = report.pairs[std::size_t(i)].firstPositionOver;
             series.x.push_back(i);
@@ -62,7 +62,7 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
     Marker end;
     end.vertical = false;
     end.value = double(maxPosition);
-    end.label = "scanned up to " + std::to_string(maxPosition);
+    end.label = "";  // the title gives the range; a label here would sit under the circles
     end.color = theme.mutedText;
     spec.markers.push_back(end);
     PlotFrame frame;
@@ -96,9 +96,7 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
     drawCornerNote(figure, area, &frame,
-                   "open circles: no crossing up to the scanned position; float16 overflows "
-                   "past 65504",
-                   theme);
+                   "open circles: within the threshold up to the last position scanned", theme);
 }
 
 }  // namespace poslab
