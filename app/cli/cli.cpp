@@ -42,14 +42,16 @@ OptionSpec outOption(const std::string& formats) {
 
 std::string exportHelp(const CommandRegistry& registry) {
     std::string text =
-        "Usage: poslab export KIND [options] --out FILE.csv|FILE.npy\n\n"
+        "Usage: poslab export KIND [options] --out FILE.csv|FILE.npy\n"
+        "       poslab export rope-info --config FILE --out FILE.json\n\n"
         "Writes the numbers behind a view. CSV: one row per line, no header, shortest\n"
         "round-trip decimals, inf/-inf/nan spelled out. NPY: float64, C order, what\n"
-        "numpy.load reads. Files are written to a temporary and renamed, so a failed\n"
-        "export never leaves a partial file. Exit code 2 on bad input.\n\nKinds:\n";
+        "numpy.load reads. rope-info writes JSON. Files are written to a temporary and\n"
+        "renamed, so a failed export never leaves a partial file. Exit code 2 on bad\n"
+        "input.\n\nKinds:\n";
     for (const ExportKind& kind : registry.exports) {
         std::vector<OptionSpec> options = kind.options;
-        options.push_back(outOption(".csv or .npy"));
+        options.push_back(outOption(exportFormats(kind)));
         text += "\n" + kind.name + " — " + kind.summary + "\n" + formatOptionHelp(options);
     }
     return text;
@@ -93,7 +95,7 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
         return fail("unknown export kind '" + name + "' (kinds: " + names + ")");
     }
     std::vector<OptionSpec> options = kind->options;
-    options.push_back(outOption(".csv or .npy"));
+    options.push_back(outOption(exportFormats(*kind)));
     const std::vector<std::string> rest(arguments.begin() + 2, arguments.end());
     for (const std::string& a : rest) {
         if (isHelp(a)) {
@@ -105,8 +107,24 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     const std::string command = "poslab export " + name;
     auto args = parseArguments(rest, options, command);
     if (!args) return fail(args.error().message);
-    if (!args->has("out")) return fail("--out FILE is required (.csv or .npy)");
+    if (!args->has("out")) return fail("--out FILE is required (" + exportFormats(*kind) + ")");
     const std::string out = *args->raw("out");
+    if (kind->document) {
+        if (fileExtension(out) != ".json") {
+            return fail("--out must end in .json for " + name + " (got '" + out + "')");
+        }
+        auto text = kind->document(*args);
+        if (!text) return fail(withOptionNames(text.error().message, options));
+        auto status = writeFileAtomically(out, [&](std::FILE* file) -> Status {
+            if (std::fwrite(text->data(), 1, text->size(), file) != text->size()) {
+                return Error{"cannot write '" + out + "'"};
+            }
+            return success();
+        });
+        if (!status) return fail(status.error().message);
+        std::printf("wrote %s\n", out.c_str());
+        return kExitOk;
+    }
     if (auto status = checkMatrixExtension(out); !status) return fail(status.error().message);
     if (kind->stream) {
         auto stream = kind->stream(*args);
@@ -166,11 +184,14 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
 // renderCommonOptions, readRenderSettings and buildRegistry: commands.cpp (GL-free).
 
 std::string mainHelp() {
-    return "PosLab " POSLAB_VERSION " — see how transformers encode token position.\n\n"
+    return "PosLab " POSLAB_VERSION
+           " — see how transformers encode token position.\n\n"
            "Usage:\n"
            "  poslab [options] [FILE]     start the GUI; FILE (config.json, .npy, session) opens\n"
            "                              in the view that reads it\n"
-           "  poslab export KIND [...]    write a matrix as CSV or NPY (poslab export --help)\n"
+           "  poslab export KIND [...]    write a matrix as CSV or NPY, or a config's RoPE as "
+           "JSON\n"
+           "                              (poslab export --help)\n"
            "  poslab render VIEW [...]    draw a figure to PNG, SVG or PDF, no display needed "
            "(poslab render --help)\n"
            "  poslab render --spec F.json render a batch of figures listed in a JSON file\n"

@@ -28,7 +28,13 @@ struct ExportKind {
         RowProducer produce;
     };
     std::function<Result<Stream>(const ArgMap&)> stream;
+    // Optional: a JSON document instead of a matrix (--out FILE.json; used when set).
+    std::function<Result<std::string>(const ArgMap&)> document = nullptr;
 };
+// The --out extensions a kind writes: ".json" for documents, else ".csv or .npy".
+inline std::string exportFormats(const ExportKind& kind) {
+    return kind.document ? ".json" : ".csv or .npy";
+}
 
 struct RenderSettings {
     int width = 1200, height = 800;  // figure size in figure pixels

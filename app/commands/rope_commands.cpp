@@ -3,14 +3,20 @@
 //
 // Every RoPE setting can come from a Hugging Face config.json (--config FILE, read exactly as
 // transformers reads it); flags given as well override the file's values.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
 #include "commands/commands.hpp"
 #include "commands/option_reader.hpp"
+#include "poslab/base/format.hpp"
 #include "poslab/io/hf_config.hpp"
+#include "poslab/io/rope_info.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "poslab/views/rope_layers_figures.hpp"
+#include "poslab/views/rope_precision_figures.hpp"
 
 namespace poslab::cli {
 
@@ -18,10 +24,17 @@ namespace {
 
 // ---- Options
 
+OptionSpec layerTypeOption() {
+    return {"layer-type", "NAME",
+            "with --config: the layers whose RoPE to use, e.g. full_attention or "
+            "sliding_attention (default: full_attention; a note says so when there are others)"};
+}
+
 std::vector<OptionSpec> ropeOptions(const std::string& seqLenHelp) {
     return {{"config", "FILE",
              "Hugging Face config.json: head_dim, rope_theta, partial_rotary_factor, rope_scaling, "
              "max_position_embeddings; flags given too win"},
+            layerTypeOption(),
             {"head-dim", "D", "dimensions per attention head, even, 2..8192 (default 128)"},
             {"base", "B", "rope_theta, > 1 and <= 1e12 (default 10000)"},
             {"rotary-fraction", "F",
@@ -75,6 +88,31 @@ Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& na
     return values;
 }
 
+// The RoPE of the layers --layer-type names, or of the full-attention layers. When the config
+// has more than one, the default is stated on stderr, so that nobody mistakes it for the model.
+Result<RopeParams> ropeForLayerType(const HfModelConfig& config, const ArgMap& args) {
+    const std::vector<std::string> types = ropeLayerTypes(config);
+    auto name = args.raw("layer-type");
+    if (!name) {
+        if (types.size() > 1) {
+            std::string names;
+            for (const std::string& t : types) names += (names.empty() ? "" : ", ") + t;
+            std::fprintf(stderr,
+                         "poslab: note: the config has layer types %s; using the "
+                         "full_attention layers' RoPE (choose with --layer-type)\n",
+                         names.c_str());
+        }
+        return config.rope;
+    }
+    auto variant = ropeVariantForLayerType(config, *name);
+    if (!variant) return Error{"--layer-type " + variant.error().message};
+    if (*variant < 0) {
+        return Error{"--layer-type " + *name +
+                     ": those layers use no RoPE (NoPE); choose a layer type with RoPE"};
+    }
+    return config.ropeVariants[std::size_t(*variant)].rope;
+}
+
 struct RopeInputs {
     RopeParams params;
     bool headDimKnown = false;  // from --head-dim or --config (else vectors may set it)
@@ -88,8 +126,12 @@ Result<RopeInputs> readRopeInputs(const ArgMap& args, int maxSeqLen = kMaxRopePo
     if (auto path = args.raw("config")) {
         auto config = loadHfConfig(*path);
         if (!config) return Error{"--config " + config.error().message};
-        p = config->rope;
+        auto rope = ropeForLayerType(*config, args);
+        if (!rope) return rope.error();
+        p = *rope;
         inputs.headDimKnown = true;
+    } else if (args.has("layer-type")) {
+        return Error{"--layer-type needs --config FILE (it picks among the config's layers)"};
     }
     auto headDim = readIntIfGiven(args, "head-dim", 2, kMaxDModel);
     if (!headDim) return headDim.error();
@@ -291,6 +333,7 @@ Result<Matrix> exportScores(const ArgMap& args) {
 
 std::vector<OptionSpec> decayOptions(const std::string& distanceHelp) {
     return {{"config", "FILE", "Hugging Face config.json (head_dim, rope_theta, ...); flags win"},
+            layerTypeOption(),
             {"head-dim", "D", "dimensions per attention head, even, 2..8192"},
             {"base", "B", "rope_theta, > 1 and <= 1e12 (default 10000)"},
             {"rotary-fraction", "F", "the bound is over the int(D*F) rotated dims (default 1)"},
@@ -327,6 +370,16 @@ Result<Matrix> exportDecay(const ArgMap& args) {
     Matrix out(bound->size(), 1);
     for (std::size_t r = 0; r < bound->size(); ++r) out(r, 0) = (*bound)[r];
     return out;
+}
+
+Result<std::string> exportRopeInfo(const ArgMap& args) {
+    auto path = args.raw("config");
+    if (!path) return Error{"--config FILE is required (a Hugging Face config.json)"};
+    auto seqLen = readIntIfGiven(args, "seq-len", 1, kMaxRopePositions);
+    if (!seqLen) return seqLen.error();
+    auto info = ropeInfoFromFile(*path, seqLen->value_or(0));
+    if (!info) return Error{"--config " + info.error().message};
+    return info->dump(2) + "\n";
 }
 
 // ---- Renders
@@ -427,6 +480,72 @@ Result<Figure> renderDecay(const ArgMap& args, const RenderSettings& settings) {
     return figure;
 }
 
+Result<Figure> renderLayers(const ArgMap& args, const RenderSettings& settings) {
+    auto path = args.raw("config");
+    if (!path) return Error{"--config FILE is required (a Hugging Face config.json)"};
+    auto config = loadHfConfig(*path);
+    if (!config) return Error{"--config " + config.error().message};
+    Figure figure = blankFigure(settings);
+    drawRopeLayers(figure, wholeFigure(settings), *config, settings.theme);
+    return figure;
+}
+
+inline constexpr long long kDefaultPrecisionPositions = 65536;
+inline constexpr long long kMaxPrecisionPositions = 1 << 20;
+
+Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
+    std::vector<FloatFormat> formats;
+    auto raw = args.raw("formats");
+    if (!raw)
+        return std::vector<FloatFormat>{FloatFormat::Float32, FloatFormat::BFloat16,
+                                        FloatFormat::Float16};
+    std::string text = *raw;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(',', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        bool known = false;
+        for (FloatFormat f : {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16}) {
+            if (word == floatFormatName(f)) {
+                if (std::find(formats.begin(), formats.end(), f) == formats.end()) {
+                    formats.push_back(f);
+                }
+                known = true;
+            }
+        }
+        if (!known) {
+            return Error{"--formats entries must be float32, bfloat16 or float16 (got '" +
+                         escapeForMessage(word) + "')"};
+        }
+        start = end + 1;
+    }
+    return formats;
+}
+
+Result<Figure> renderPrecision(const ArgMap& args, const RenderSettings& settings) {
+    auto inputs = readRopeInputs(args);
+    if (!inputs) return inputs.error();
+    const RopeParams& p = inputs->params;
+    if (auto s = validated(p); !s) return s.error();
+    auto maxPosition = readIntIfGiven(args, "max-position", 1, int(kMaxPrecisionPositions));
+    if (!maxPosition) return maxPosition.error();
+    auto threshold = readNumberIfGiven(args, "threshold");
+    if (!threshold) return threshold.error();
+    const double radians = threshold->value_or(0.1);
+    if (!(radians > 0 && radians <= 3.14159)) {
+        return Error{"--threshold must be in (0, pi] radians (got " + *args.raw("threshold") + ")"};
+    }
+    auto formats = readFormats(args);
+    if (!formats) return formats.error();
+    auto reports = ropePrecisionReports(p, *formats,
+                                        maxPosition->value_or(kDefaultPrecisionPositions), radians);
+    if (!reports) return reports.error();
+    Figure figure = blankFigure(settings);
+    drawRopePrecision(figure, wholeFigure(settings), p, *reports, settings.theme);
+    return figure;
+}
+
 }  // namespace
 
 void registerRopeCommands(CommandRegistry& registry) {
@@ -456,6 +575,18 @@ void registerRopeCommands(CommandRegistry& registry) {
         "rope-decay",
         "one row per distance r = 0..R: RoFormer's relative upper bound (1/(d/2)) sum_j |S_j|",
         decayOptions("largest relative distance, 0..1048576; required"), exportDecay));
+    ExportKind info;
+    info.name = "rope-info";
+    info.summary =
+        "JSON: everything PosLab read from a config.json about RoPE: head size and its source, "
+        "RoPE per layer type (base, rope_type, factor, inv_freq, attention_factor, LongRoPE "
+        "list), every layer, notes and warnings";
+    info.options = {{"config", "FILE", "Hugging Face config.json; required"},
+                    {"seq-len", "L",
+                     "sequence length dynamic scalings (dynamic NTK, LongRoPE) are evaluated at, "
+                     "1..1073741824 (default: each layer type's training length)"}};
+    info.document = exportRopeInfo;
+    registry.exports.push_back(std::move(info));
 
     const std::string rowsSeqLen =
         "positions shown (rows), 1..1048576; sampled to the pixels (default 4096)";
@@ -493,6 +624,24 @@ void registerRopeCommands(CommandRegistry& registry) {
                                 decayOptions("largest relative distance, 0..1048576 (default "
                                              "250); at most 16 distances a pixel column"),
                                 renderDecay});
+    registry.renders.push_back(
+        {"rope-layers",
+         "every layer of a config.json as a table: layer type, attention window, RoPE or none "
+         "(NoPE), base and scaling; consecutive alike layers share a row",
+         {{"config", "FILE", "Hugging Face config.json; required"}},
+         renderLayers});
+    registry.renders.push_back(
+        {"rope-precision",
+         "per pair, the first position where the phase error of float32, bfloat16 and float16 "
+         "angles (vs float64) passes 0.1 rad",
+         joined(ropeOptions(formulaSeqLen),
+                {{"max-position", "N",
+                  "positions scanned, 0..N, 1..1048576 (default 65536); the scan is O(pairs x N) "
+                  "per format: about a second at 65536 and head_dim 128, over ten at 1048576"},
+                 {"formats", "LIST",
+                  "comma-separated: float32, bfloat16, float16 (default all three)"},
+                 {"threshold", "RAD", "phase error that counts as wrong, (0, pi] (default 0.1)"}}),
+         renderPrecision});
 }
 
 }  // namespace poslab::cli

@@ -5,13 +5,16 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/io/hf_config.hpp"
+#include "poslab/views/rope_layers_figures.hpp"
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
@@ -89,6 +92,10 @@ const char* figureName(RopeFigureId id) {
             return "Frequencies";
         case RopeFigureId::Decay:
             return "Decay";
+        case RopeFigureId::Precision:
+            return "Precision";
+        case RopeFigureId::Layers:
+            return "Layers";
     }
     return "Rotation";
 }
@@ -227,7 +234,9 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                 {RopeFigureId::Angles, figureName(RopeFigureId::Angles)},
                 {RopeFigureId::Scores, figureName(RopeFigureId::Scores)},
                 {RopeFigureId::Frequencies, figureName(RopeFigureId::Frequencies)},
-                {RopeFigureId::Decay, figureName(RopeFigureId::Decay)}};
+                {RopeFigureId::Decay, figureName(RopeFigureId::Decay)},
+                {RopeFigureId::Precision, figureName(RopeFigureId::Precision)},
+                {RopeFigureId::Layers, figureName(RopeFigureId::Layers)}};
             stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
             switch (view.figure) {
                 case RopeFigureId::Rotation:
@@ -244,6 +253,12 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                     break;
                 case RopeFigureId::Decay:
                     drawDecay(view, context);
+                    break;
+                case RopeFigureId::Precision:
+                    drawPrecision(view, context);
+                    break;
+                case RopeFigureId::Layers:
+                    drawLayers(view, context);
                     break;
             }
         });
@@ -318,13 +333,51 @@ void RopePanel::drawConfigControls(RopeViewState& view, FrameContext& context) {
     if (!view.configError.empty()) errorText(view.configError);
     if (!view.configLoaded.empty()) {
         wrappedDisabled(view.configLoaded);
-        if (!view.configNotes.empty() && ImGui::TreeNode("how it was read")) {
-            for (const std::string& note : view.configNotes) wrappedDisabled(note);
-            ImGui::TreePop();
-        }
+        drawConfigRead(view);
     } else if (view.configError.empty()) {
         wrappedDisabled("or drop a config.json onto the window");
     }
+}
+
+void RopePanel::drawConfigRead(RopeViewState& view) {
+    if (!view.config) return;
+    const HfModelConfig& config = *view.config;
+    if (config.ropeVariants.size() > 1) {
+        // Each layer type with its own RoPE (Gemma 3: global and local bases): pick whose to show.
+        std::vector<std::string> types;
+        for (const std::string& type : ropeLayerTypes(config)) {
+            auto variant = ropeVariantForLayerType(config, type);
+            if (variant && *variant >= 0) types.push_back(type);
+        }
+        std::string chosen = view.configLayerType;
+        if (comboEnum(
+                "layer type", &chosen, types, [](const std::string& t) { return t.c_str(); },
+                "Layers of different types may rotate differently (Gemma 3: base 1e6 with "
+                "linear x8 on full attention, base 1e4 on sliding-window layers). Every "
+                "control and figure shows the RoPE of the layers chosen here.") &&
+            chosen != view.configLayerType) {
+            auto variant = ropeVariantForLayerType(config, chosen);
+            if (variant && *variant >= 0) {
+                const int seqLen = view.params.seqLen;
+                view.params = config.ropeVariants[std::size_t(*variant)].rope;
+                view.params.seqLen = seqLen;
+                view.configLayerType = chosen;
+                view.angleWindow = {}, view.scoreWindow = {};
+            }
+        }
+    }
+    const std::string heading = "What PosLab read (" + std::to_string(config.notes.size()) +
+                                " notes, " + std::to_string(config.warnings.size()) +
+                                " warnings)###what PosLab read";
+    if (!ImGui::TreeNodeEx(heading.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!config.headDimSource.empty()) wrappedDisabled("head_dim from " + config.headDimSource);
+    for (const std::string& warning : config.warnings) errorText("warning: " + warning);
+    for (const std::string& note : config.notes) wrappedDisabled(note);
+    if (config.ropeVariants.size() > 1) {
+        wrappedDisabled("layer types with their own RoPE: the controls show " +
+                        view.configLayerType + "; the Layers tab lists every layer");
+    }
+    ImGui::TreePop();
 }
 
 void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameContext& context) {
@@ -343,6 +396,9 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
     view.scoreWindow = {};
     view.configError.clear();
     view.configNotes = config->notes;
+    view.configLayerType = "full_attention";
+    view.config = std::move(config.value());
+    const HfModelConfig& read = *view.config;
     std::string name = path;
     if (auto slash = name.find_last_of('/'); slash != std::string::npos) {
         // ".../Llama-3.1-8B/config.json" reads better as "Llama-3.1-8B/config.json".
@@ -350,12 +406,15 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
         name = name.substr(previous == std::string::npos ? 0 : previous + 1);
     }
     view.configLoaded = "Loaded " + name +
-                        (config->modelType.empty() ? "" : " (" + config->modelType + ")") + ": " +
+                        (read.modelType.empty() ? "" : " (" + read.modelType + ")") + ": " +
                         ropeTitle(params) + ", trained on " +
                         std::to_string(originalMaxPositions(params)) + " positions";
-    if (config->maxPositionEmbeddings > kMaxGuiSeqLen) {
+    if (read.maxPositionEmbeddings > kMaxGuiSeqLen) {
         view.configLoaded += "; context shown up to " + std::to_string(kMaxGuiSeqLen) + " of " +
-                             std::to_string(config->maxPositionEmbeddings);
+                             std::to_string(read.maxPositionEmbeddings);
+    }
+    if (read.ropeVariants.size() > 1) {
+        view.configLoaded += "; full_attention layers shown (see layer type)";
     }
     if (context.statusMessage) *context.statusMessage = view.configLoaded;
 }
@@ -430,7 +489,34 @@ void RopePanel::drawScalingControls(RopeViewState& view) {
                      "Pairs turning more than this many times in L0 keep θ_i (default 32).", true);
         sliderDouble("beta slow", &s.betaSlow, 0.05, 64, "%.3g",
                      "Pairs turning fewer times are divided by s (default 1).", true);
-        ImGui::TextDisabled("attention factor %.4f", yarnAttentionFactor(s));
+    }
+    if (auto freqs = ropeFrequencies(view.params); freqs && validate(view.params)) {
+        if (freqs->attentionFactor != 1.0) {
+            wrappedDisabled("attention factor " + formatValue(freqs->attentionFactor, 5) +
+                            ": cos and sin × it, so q·k × " +
+                            formatValue(freqs->attentionFactor * freqs->attentionFactor, 5));
+            tooltipForLastItem(
+                "HF's attention_scaling multiplies cos and sin, so every rotated q·k below "
+                "includes its square.");
+        }
+        if (freqs->longRopeList) {
+            const bool isLong = *freqs->longRopeList == LongRopeList::Long;
+            const int original = originalMaxPositions(view.params);
+            const std::string line = std::string(isLong ? "long_factor" : "short_factor") +
+                                     " list active: sequence length " +
+                                     std::to_string(view.params.seqLen) +
+                                     (isLong ? " > " : " <= ") +
+                                     "original_max_position_embeddings " + std::to_string(original);
+            ImGui::PushStyleColor(ImGuiCol_Text, isLong ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f)
+                                                        : ImVec4(0.55f, 0.8f, 1.0f, 1.0f));
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextUnformatted(line.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopStyleColor();
+            tooltipForLastItem(
+                "LongRoPE (Phi-3) rescales each pair by short_factor up to the original context "
+                "and by long_factor past it: move the sequence length across it to switch.");
+        }
     }
     if (s.type == RopeScaling::DynamicNtk && validate(view.params)) {
         ImGui::TextDisabled("base at this length: %.6g",
@@ -564,6 +650,10 @@ void RopePanel::drawRotation(RopeViewState& view, FrameContext& context) {
         ImGui::Text(
             "this pair's share of q·k: %+.6f",
             ropePairScore(vectors_.q, vectors_.k, view.m, view.n, *freqs, view.params.pairing, i));
+        if (freqs->attentionFactor != 1.0) {
+            ImGui::TextDisabled("includes the attention factor² = %.4f² (cos and sin are scaled)",
+                                freqs->attentionFactor);
+        }
         ImGui::TextDisabled("Wheel: step m%s by one position.", view.scrubTogether ? " and n" : "");
         ImGui::EndTooltip();
         break;
@@ -676,6 +766,10 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
         ImGui::Text("q_m·k_n = %.8g", ropeScore(vectors_.q, vectors_.k, double(m), double(n),
                                                 *freqs, view.params.pairing));
         ImGui::TextDisabled("the same on the whole diagonal m − n = %lld", m - n);
+        if (freqs->attentionFactor != 1.0) {
+            ImGui::TextDisabled("includes the attention factor² = %.4f² (cos and sin are scaled)",
+                                freqs->attentionFactor);
+        }
         if (scoreSample_.rowsPerTexel > 1 || scoreSample_.colsPerTexel > 1) {
             ImGui::TextDisabled("zoomed out: a pixel shows the mean of %lld × %lld cells",
                                 scoreSample_.rowsPerTexel, scoreSample_.colsPerTexel);
@@ -741,6 +835,73 @@ void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
     }
 }
 
+void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    sliderInt("positions scanned", &view.precisionPositions, 256, 1 << 18,
+              "Positions 0..N are checked, for every pair and format, on a worker thread: the "
+              "work grows with N (about a second per 65536 positions at head_dim 128). bfloat16 "
+              "already fails within a few "
+              "hundred positions; float16 overflows past 65504.",
+              true);
+    const Canvas canvas = beginCanvas("precision");
+    auto same = [&](const std::optional<PrecisionKey>& key) {
+        return key && key->positions == view.precisionPositions &&
+               sameParams(key->params, view.params);
+    };
+    if (precisionJob_.valid() &&
+        precisionJob_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        auto reports = precisionJob_.get();
+        precisionKey_ = precisionJobKey_;
+        if (reports) {
+            precisionReports_ = std::move(reports.value());
+            precisionError_.clear();
+        } else {
+            precisionReports_.clear();
+            precisionError_ = reports.error().message;
+        }
+    }
+    if (!same(precisionKey_) && !precisionJob_.valid()) {
+        // The params are copied into the job: the controls may change while it runs.
+        precisionJobKey_ = PrecisionKey{view.params, view.precisionPositions};
+        precisionJob_ = std::async(
+            std::launch::async, [params = view.params, positions = view.precisionPositions] {
+                return ropePrecisionReports(
+                    params, {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16},
+                    positions);
+            });
+    }
+    if (precisionJob_.valid()) context.animating = true;  // redraw until the job is done
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    if (!precisionError_.empty()) {
+        drawNote(figure, wholeCanvas(canvas), precisionError_, context.theme);
+    } else if (!precisionKey_ || precisionReports_.empty()) {
+        drawNote(figure, wholeCanvas(canvas),
+                 "scanning " + std::to_string(view.precisionPositions) + " positions…",
+                 context.theme);
+    } else {
+        drawRopePrecision(figure, wholeCanvas(canvas), precisionKey_->params, precisionReports_,
+                          context.theme);
+        if (!same(precisionKey_)) {
+            figure.add(makeText({canvas.box.width - 12, 8}, "updating…", context.theme.fontSize,
+                                context.theme.accent, HorizontalAlign::Right));
+        }
+    }
+    drawCanvasFigure(canvas, figure, context);
+}
+
+void RopePanel::drawLayers(RopeViewState& view, FrameContext& context) {
+    const Canvas canvas = beginCanvas("layers");
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    if (view.config) {
+        drawRopeLayers(figure, wholeCanvas(canvas), *view.config, context.theme);
+    } else {
+        drawNote(figure, wholeCanvas(canvas),
+                 "load a config.json (path and Load, or drop it here) to see its layers",
+                 context.theme);
+    }
+    drawCanvasFigure(canvas, figure, context);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Export
 // ---------------------------------------------------------------------------------------------
@@ -799,6 +960,24 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
             drawRopeDecay(figure, area, rotatedDims(view.params), view.params.base,
                           view.decayDistance, theme, nullptr);
             break;
+        case RopeFigureId::Precision: {
+            auto reports = ropePrecisionReports(
+                view.params, {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16},
+                view.precisionPositions);
+            if (!reports) {
+                drawNote(figure, area, reports.error().message, theme);
+                break;
+            }
+            drawRopePrecision(figure, area, view.params, *reports, theme);
+            break;
+        }
+        case RopeFigureId::Layers:
+            if (view.config) {
+                drawRopeLayers(figure, area, *view.config, theme);
+            } else {
+                drawNote(figure, area, "no config.json loaded", theme);
+            }
+            break;
     }
     return figure;
 }
@@ -835,6 +1014,38 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
             if (!bound) return bound.error();
             Matrix out(bound->size(), 1);
             for (std::size_t r = 0; r < bound->size(); ++r) out(r, 0) = (*bound)[r];
+            return out;
+        }
+        case RopeFigureId::Precision: {
+            // One row per pair: theta_i, then the first failing position per format (-1: none).
+            const std::vector<FloatFormat> formats = {FloatFormat::Float32, FloatFormat::BFloat16,
+                                                      FloatFormat::Float16};
+            auto reports = ropePrecisionReports(view.params, formats, view.precisionPositions);
+            if (!reports) return reports.error();
+            Matrix out(freqs->inverse.size(), 1 + formats.size());
+            for (std::size_t i = 0; i < freqs->inverse.size(); ++i) {
+                out(i, 0) = freqs->inverse[i];
+                for (std::size_t f = 0; f < formats.size(); ++f) {
+                    out(i, 1 + f) = double((*reports)[f].pairs[i].firstPositionOver);
+                }
+            }
+            return out;
+        }
+        case RopeFigureId::Layers: {
+            // One row per layer: RoPE variant (-1: NoPE), base (0: NoPE), sliding window (0: full).
+            if (!view.config || view.config->layers.empty()) {
+                return Error{"no config.json with layers is loaded"};
+            }
+            const HfModelConfig& config = *view.config;
+            Matrix out(config.layers.size(), 3);
+            for (std::size_t i = 0; i < config.layers.size(); ++i) {
+                const HfLayer& layer = config.layers[i];
+                out(i, 0) = layer.ropeVariant;
+                out(i, 1) = layer.ropeVariant >= 0
+                                ? config.ropeVariants[std::size_t(layer.ropeVariant)].rope.base
+                                : 0.0;
+                out(i, 2) = layer.slidingWindow;
+            }
             return out;
         }
     }

@@ -6,6 +6,9 @@
 //   Scores       q_m . k_n for m, n < L, with (m, n) and its constant-offset diagonal marked
 //   Frequencies  wavelength per pair (log), context and training length, unscaled overlay
 //   Decay        RoFormer's long-term decay bound
+//   Precision    per pair, the first position where float32/bfloat16/float16 angles are off by
+//                0.1 rad (scanned on a worker thread)
+//   Layers       a loaded config's layers: RoPE or none, base, scaling, attention window
 //
 // Heatmaps zoom with the wheel (Shift: pairs on the angle map), pan by dragging and reset on
 // double-click; hovering any figure shows exact values. A Hugging Face config.json can be loaded
@@ -13,12 +16,14 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "poslab/views/rope_precision_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -45,6 +50,7 @@ class RopePanel : public Panel {
     void drawScalingControls(RopeViewState& view);
     void drawVectorControls(RopeViewState& view, const std::string& vectorError);
     void drawPositionControls(RopeViewState& view);
+    void drawConfigRead(RopeViewState& view);  // "What PosLab read", the layer-type combo
     void loadConfig(RopeViewState& view, const std::string& path, FrameContext& context);
     void advanceAnimation(RopeViewState& view, FrameContext& context);
 
@@ -54,6 +60,8 @@ class RopePanel : public Panel {
     void drawScores(RopeViewState& view, FrameContext& context);
     void drawFrequencies(RopeViewState& view, FrameContext& context);
     void drawDecay(RopeViewState& view, FrameContext& context);
+    void drawPrecision(RopeViewState& view, FrameContext& context);
+    void drawLayers(RopeViewState& view, FrameContext& context);
     static std::vector<int> shownPairs(const RopeViewState& view);
 
     // ---- Caches, each rebuilt only when its key changes
@@ -99,6 +107,17 @@ class RopePanel : public Panel {
     };
     std::optional<DecayKey> decayKey_;
     RopeDecayCurve decayCurve_;
+
+    // Precision reports: a scan of pairs x positions x 3 formats takes up to a second, so it
+    // runs on a worker thread; the last finished reports stay on screen until the next arrive.
+    struct PrecisionKey {
+        RopeParams params;
+        int positions = 0;
+    };
+    std::optional<PrecisionKey> precisionKey_, precisionJobKey_;  // shown reports, pending job
+    std::future<Result<std::vector<RopePrecisionReport>>> precisionJob_;
+    std::vector<RopePrecisionReport> precisionReports_;
+    std::string precisionError_;
 
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
     RopeFigureId shownTab_ = RopeFigureId::Rotation;  // the tab ImGui showed last frame

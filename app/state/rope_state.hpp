@@ -3,17 +3,20 @@
 // cycle.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/figure/colormap.hpp"
+#include "poslab/io/hf_config.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab::ui {
 
-enum class RopeFigureId { Rotation, Angles, Scores, Frequencies, Decay };  // the figure tabs
+// The figure tabs (saved by number: new tabs go at the end).
+enum class RopeFigureId { Rotation, Angles, Scores, Frequencies, Decay, Precision, Layers };
 enum class RopeVectorSource { Seeded, Custom };  // where q and k come from
 
 struct RopeViewState {
@@ -47,12 +50,15 @@ struct RopeViewState {
     ColormapId scoreColormap = ColormapId::BlueWhiteRed;
     RopeTurnReference incompleteWithin = RopeTurnReference::Context;
     int decayDistance = 250;  // RoFormer's Fig. 2 spans about 250 positions
+    int precisionPositions = 16384;  // Precision tab: positions scanned (O(pairs x this) each)
 
     // ---- config.json (path field, Load button, or dropped onto the window)
     std::string configPath;
     std::string configLoaded;              // one line about the last file loaded ("" if none)
     std::vector<std::string> configNotes;  // defaults and aliases the reader applied
     std::string configError;               // why the last attempt failed ("" if it did not)
+    std::optional<HfModelConfig> config;   // what the loader read (transient, not saved)
+    std::string configLayerType = "full_attention";  // whose RoPE the controls show
     friend bool operator==(const RopeViewState&, const RopeViewState&) = default;  // member-wise: caches key on it
 };
 

@@ -88,6 +88,20 @@ class Fields {
                 warn(key, "expected a string");
         }
     }
+    void numberList(const char* key, std::vector<double>& out) {
+        if (const json* v = find(key)) {
+            std::vector<double> values;
+            bool valid = v->is_array();
+            for (std::size_t i = 0; valid && i < v->size(); ++i) {
+                valid = (*v)[i].is_number() && std::isfinite((*v)[i].get<double>());
+                if (valid) values.push_back((*v)[i].get<double>());
+            }
+            if (valid)
+                out = std::move(values);
+            else
+                warn(key, "expected a list of finite numbers");
+        }
+    }
     void optionalNumber(const char* key, std::optional<double>& out) {
         if (const json* v = find(key)) {
             if (v->is_null())
@@ -201,6 +215,7 @@ class JsonWriter {
     }
     void boolean(const char* key, bool value) { out_[key] = value; }
     void text(const char* key, const std::string& value) { out_[key] = value; }
+    void numberList(const char* key, const std::vector<double>& values) { out_[key] = values; }
     void optionalNumber(const char* key, const std::optional<double>& value) {
         out_[key] = value ? json(*value) : json(nullptr);
     }
@@ -236,7 +251,22 @@ inline constexpr EnumCodec<ColormapId> kColormapNames{colormapName, parseColorma
 inline constexpr EnumCodec<ThemeId> kThemeNames{themeName, parseTheme};
 inline constexpr EnumCodec<SinusoidalLayout> kLayoutNames{layoutName, parseLayout};
 inline constexpr EnumCodec<RopePairing> kPairingNames{pairingName, parsePairing};
-inline constexpr EnumCodec<RopeScaling> kScalingNames{scalingName, parseScaling};
+// Every scaling a session may hold: parseScaling() takes only the six a few numbers set, but a
+// loaded config's LongRoPE or p-RoPE is saved with its lists and proportion, so it reads back.
+Result<RopeScaling> parseSessionScaling(std::string_view name) {
+    for (RopeScaling type : {RopeScaling::LongRope, RopeScaling::Proportional}) {
+        if (name == scalingName(type)) return type;
+    }
+    auto type = parseScaling(name);
+    if (!type) {
+        return Error{
+            "scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3, longrope or "
+            "proportional (got " +
+            quoteForMessage(name) + ")"};
+    }
+    return type;
+}
+inline constexpr EnumCodec<RopeScaling> kScalingNames{scalingName, parseSessionScaling};
 inline constexpr EnumCodec<RopeTurnReference> kTurnReferenceNames{turnReferenceName,
                                                                   parseTurnReference};
 inline constexpr EnumCodec<SimilarityEncoding> kSimilarityEncodingNames{similarityEncodingName,
@@ -269,6 +299,9 @@ void visitFields(F& f, S& s) {
     f.optionalNumber("mscale", s.mscale);
     f.optionalNumber("mscaleAllDim", s.mscaleAllDim);
     f.boolean("truncate", s.truncate);
+    f.numberList("shortFactor", s.shortFactor);
+    f.numberList("longFactor", s.longFactor);
+    f.number("ropeProportion", s.ropeProportion);
 }
 
 template <class F, Is<RopeParams> P>
@@ -317,7 +350,7 @@ void visitFields(F& f, V& v) {
     f.child("params", [&](auto& g) { visitFields(g, v.params); });
     f.converted(
         "figure", v.figure, [](RopeFigureId id) { return int(id); },
-        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Decay))); });
+        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Layers))); });
     f.converted(
         "customVectors", v.vectors,
         [](RopeVectorSource source) { return source == RopeVectorSource::Custom; },
@@ -333,6 +366,7 @@ void visitFields(F& f, V& v) {
     f.boolean("playMovesBoth", v.playMovesBoth);
     f.boolean("scrubTogether", v.scrubTogether);
     f.integer("panels", v.panels);
+    f.integer("precisionPositions", v.precisionPositions);
     f.boolean("spreadPairs", v.spreadPairs);
     f.integer("firstPair", v.firstPair);
     f.integer("trail", v.trail);
@@ -572,6 +606,10 @@ void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
         if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
         if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
         if (auto s = kRopeTrailRange.check(v.trail); !s) return s;
+        if (auto s = requireIntInRange("precisionPositions", v.precisionPositions, 1, 1 << 18);
+            !s) {
+            return s;
+        }
         return requireIntInRange("decayDistance", v.decayDistance, 1, kMaxGuiSeqLen);
     });
 }

@@ -131,7 +131,8 @@ AppState everyFieldChanged() {
     rope.params.pairing = RopePairing::Interleaved;
     rope.params.seqLen = 2048;
     rope.params.trainingLength = 1024;
-    rope.params.scaling = {RopeScaling::Yarn, 4, 512, 2, 8, 16, 2, 1.1, 0.9, 0.8, false};
+    rope.params.scaling = {RopeScaling::Yarn, 4,          512, 2, 8, 16, 2, 1.1, 0.9, 0.8, false,
+                           {1.5, 2.5},        {3.5, 4.5}, 0.5};
     rope.figure = ui::RopeFigureId::Scores;
     rope.vectors = ui::RopeVectorSource::Custom;
     rope.querySeed = 5;
@@ -153,6 +154,7 @@ AppState everyFieldChanged() {
     rope.scoreColormap = ColormapId::Magma;
     rope.incompleteWithin = RopeTurnReference::Training;
     rope.decayDistance = 100;
+    rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
     s.alibi = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
     s.t5 = {100, 16, 64, false, 3, std::vector<double>(16, 0.25)};
@@ -285,6 +287,31 @@ TEST(SessionFormatTest, EveryFieldRoundTrips) {
 }
 
 // The names in the files, as the README and the lessons spell them.
+// A Phi-3.5 config's LongRoPE (with its lists) and a p-RoPE proportion come back from a saved
+// session; before, "longrope" was written but refused on reading.
+TEST(SessionFormatTest, LongRopeScalingAndItsListsRoundTrip) {
+    AppState state;
+    RopeParams& p = state.rope.params;
+    p.headDim = 8;
+    p.scaling.type = RopeScaling::LongRope;
+    p.scaling.factor = 32;
+    p.scaling.originalMaxPositions = 4096;
+    p.scaling.shortFactor = {1.0, 1.25, 1.5, 2.0};
+    p.scaling.longFactor = {1.5, 3.0, 6.0, 12.0};
+    ASSERT_TRUE(validate(p).ok()) << validate(p).error().message;
+    const nlohmann::json written = ui::sessionToJson(state, SessionLayout{});
+    EXPECT_EQ(written["rope"]["params"]["scaling"]["type"], "longrope");
+    AppState read;
+    SessionLayout layout;
+    ui::Warnings warnings;
+    ASSERT_TRUE(ui::applySessionJson(written, read, layout, warnings).ok());
+    EXPECT_TRUE(warnings.empty()) << warnings.front();
+    EXPECT_EQ(read.rope.params.scaling.type, RopeScaling::LongRope);
+    EXPECT_EQ(read.rope.params.scaling.shortFactor, p.scaling.shortFactor);
+    EXPECT_EQ(read.rope.params.scaling.longFactor, p.scaling.longFactor);
+    EXPECT_EQ(read.rope.params.scaling.originalMaxPositions, 4096);
+}
+
 TEST(SessionFormatTest, AppEnumsAreWrittenByName) {
     AppState state = everyFieldChanged();
     const nlohmann::json written = ui::sessionToJson(state, SessionLayout{});

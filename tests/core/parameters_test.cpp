@@ -15,6 +15,7 @@
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/encodings/t5_bias.hpp"
+#include "poslab/io/hf_config.hpp"
 #include "poslab/views/alibi_figures.hpp"
 #include "poslab/views/compare_figures.hpp"
 #include "poslab/views/extrapolation_figures.hpp"
@@ -57,6 +58,7 @@ static_assert(std::equality_comparable<LinearShiftOptions>);
 static_assert(std::equality_comparable<ExtrapolationOptions>);
 static_assert(std::equality_comparable<CompareOptions>);
 static_assert(std::equality_comparable<RopeConfiguration>);
+static_assert(std::equality_comparable<HfModelConfig>);
 
 TEST(ParametersTest, NestedFieldsArePartOfEquality) {
     RopeParams a;

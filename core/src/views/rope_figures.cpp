@@ -370,14 +370,19 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         int(pairs.size()) == pairCount
             ? "all " + std::to_string(pairCount) + " pairs"
             : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
-    const int legendRows =
-        drawLegendRows(figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
-                       {{"q at m = " + positionText(m), qColor},
-                        {"k at n = " + positionText(n), kColor},
-                        {"m − n = " + positionText(m - n)},
-                        {"q·k = " + formatValue(score, 6) + "  (depends on m − n only)"},
-                        {shown}},
-                       theme);
+    const int legendRows = drawLegendRows(
+        figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
+        {{"q at m = " + positionText(m), qColor},
+         {"k at n = " + positionText(n), kColor},
+         {"m − n = " + positionText(m - n)},
+         {"q·k = " + formatValue(score, 6) +
+          (freqs->attentionFactor != 1.0
+               ? "  (× attention factor² " +
+                     formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
+                     "; depends on m − n only)"
+               : "  (depends on m − n only)")},
+         {shown}},
+        theme);
     const float legendBottom = legendY + legendRow * float(legendRows - 1);
 
     // Grid: the column count that gives the largest circles.
@@ -839,6 +844,11 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
     }
     if (rangeOffsets > 0) {
         spec.colorbarLabel += "; range from |m − n| < " + std::to_string(rangeOffsets);
+    }
+    if (freqs && freqs->attentionFactor != 1.0) {
+        // HF scales cos and sin by attention_scaling, so every score carries its square.
+        spec.colorbarLabel += "; × attention factor² " +
+                              formatValue(freqs->attentionFactor * freqs->attentionFactor, 4);
     }
     if (options.trainingLength > 0 && options.trainingLength < params.seqLen) {
         for (bool vertical : {true, false}) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -694,6 +695,34 @@ TEST(RopeFiguresTest, TitlesNameTheSetup) {
     EXPECT_EQ(ropeScalingSummary(params(8)), "no scaling");
     EXPECT_EQ(parseTurnReference("training").value(), RopeTurnReference::Training);
     EXPECT_FALSE(parseTurnReference("both").ok());
+}
+
+// YaRN's attention factor 0.1 ln s + 1 scales cos and sin, so every q.k carries its square:
+// s = 4 gives (0.1 ln 4 + 1)^2 = 1.2968..., which the rotation legend and the score colour bar
+// state; without scaling they say nothing about it.
+TEST(RopeFiguresTest, ScoresNameTheAttentionFactorSquared) {
+    RopeParams p = params(16, 64);
+    p.scaling.type = RopeScaling::Yarn;
+    p.scaling.factor = 4;
+    p.scaling.originalMaxPositions = 32;
+    const double gain = std::pow(0.1 * std::log(4.0) + 1.0, 2.0);
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "attention factor² %.4g", gain);
+    RopeScoreOptions scores;
+    scores.q = seededGaussianVector(16, 1);
+    scores.k = seededGaussianVector(16, 2);
+    Figure figure = emptyFigure(900, 700, paperTheme());
+    drawRopeScores(figure, {0, 0, 900, 700}, p, scores, paperTheme(), nullptr);
+    EXPECT_TRUE(hasTextContaining(figure, expected)) << expected;
+    RopeRotationOptions rotation;
+    rotation.q = scores.q;
+    rotation.k = scores.k;
+    Figure rotated = emptyFigure(900, 700, paperTheme());
+    drawRopeRotation(rotated, {0, 0, 900, 700}, p, rotation, paperTheme());
+    EXPECT_TRUE(hasTextContaining(rotated, expected)) << expected;
+    Figure plain = emptyFigure(900, 700, paperTheme());
+    drawRopeScores(plain, {0, 0, 900, 700}, params(16, 64), scores, paperTheme(), nullptr);
+    EXPECT_FALSE(hasTextContaining(plain, "attention factor"));
 }
 
 }  // namespace

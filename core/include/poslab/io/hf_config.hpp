@@ -40,6 +40,7 @@ enum class AttentionWindow { Full, Sliding };
 struct HfRopeVariant {
     std::string layerType;  // "full_attention" or "sliding_attention"
     RopeParams rope;        // valid; seqLen left at its default
+    friend bool operator==(const HfRopeVariant&, const HfRopeVariant&) = default;
 };
 
 struct HfLayer {
@@ -47,6 +48,7 @@ struct HfLayer {
     AttentionWindow window = AttentionWindow::Full;  // sliding: attends to slidingWindow tokens
     int slidingWindow = 0;                           // tokens, 0 for full attention
     int ropeVariant = 0;  // index into HfModelConfig::ropeVariants; -1: no RoPE (NoPE layer)
+    friend bool operator==(const HfLayer&, const HfLayer&) = default;
 };
 
 struct HfModelConfig {
@@ -58,6 +60,7 @@ struct HfModelConfig {
     std::vector<HfLayer> layers;              // one per hidden layer; empty if the count is absent
     std::vector<std::string> notes;     // one line per default, alias or fallback that was applied
     std::vector<std::string> warnings;  // what HF's validation warns about (unknown keys, ...)
+    friend bool operator==(const HfModelConfig&, const HfModelConfig&) = default;
 };
 
 // Never throws. Errors are one line naming the key: "num_attention_heads must be a positive

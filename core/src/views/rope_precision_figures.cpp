@@ -1,0 +1,102 @@
+#include "poslab/views/rope_precision_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "poslab/base/format.hpp"
+#include "poslab/views/rope_figures.hpp"
+
+namespace poslab {
+
+Result<std::vector<RopePrecisionReport>> ropePrecisionReports(
+    const RopeParams& params, const std::vector<FloatFormat>& formats, long long maxPosition,
+    double threshold) {
+    auto freqs = ropeFrequencies(params);
+    if (!freqs) return freqs.error();
+    std::vector<RopePrecisionReport> reports;
+    for (FloatFormat format : formats) {
+        auto report = ropePrecision(*freqs, format, maxPosition, threshold);
+        if (!report) return report.error();
+        reports.push_back(std::move(report.value()));
+    }
+    return reports;
+}
+
+void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
+                       const std::vector<RopePrecisionReport>& reports, const Theme& theme) {
+    if (reports.empty() || reports.front().pairs.empty()) {
+        drawNote(figure, area, "no format or no rotated pair to scan", theme);
+        return;
+    }
+    const long long maxPosition = reports.front().maxPosition;
+    const double threshold = reports.front().threshold;
+    const int pairs = int(reports.front().pairs.size());
+    LinePlotSpec spec;
+    spec.title = "First position where the RoPE phase error passes " + formatValue(threshold, 3) +
+                 " rad — " + ropeTitle(params) + ", positions 0.." + std::to_string(maxPosition);
+    spec.x = {"pair i (fast pairs left)", 0, double(std::max(1, pairs - 1))};
+    spec.y = {"first position over " + formatValue(threshold, 3) + " rad", 1,
+              double(std::max(10LL, maxPosition)) * 4, true};
+    spec.autoRangeY = false;
+    spec.legend = false;  // drawn below, bottom right, clear of the curves and the top row
+    for (std::size_t f = 0; f < reports.size(); ++f) {
+        const RopePrecisionReport& report = reports[f];
+        LineSeries series;
+        series.name = std::string(floatFormatName(report.format)) + ": ";
+        series.name += report.firstPositionOver < 0
+                           ? "none up to " + std::to_string(maxPosition)
+                           : "first at m = " + std::to_string(report.firstPositionOver) +
+                                 " (pair " + std::to_string(report.firstPair) + ")";
+        series.color = seriesColor(int(f));
+        series.markers = pairs <= 160;  // lone points between gaps stay visible
+        for (int i = 0; i < pairs; ++i) {
+            const long long first = report.pairs[std::size_t(i)].firstPositionOver;
+            series.x.push_back(i);
+            series.y.push_back(first < 0 ? std::numeric_limits<double>::quiet_NaN()
+                                         : double(std::max(1LL, first)));
+        }
+        spec.series.push_back(std::move(series));
+    }
+    Marker end;
+    end.vertical = false;
+    end.value = double(maxPosition);
+    end.label = "";  // the title gives the range; a label here would sit under the circles
+    end.color = theme.mutedText;
+    spec.markers.push_back(end);
+    PlotFrame frame;
+    drawLinePlot(figure, area, spec, theme, &frame);
+    // Pairs that never pass the threshold: open circles on the scanned-range line, per format
+    // a little apart so that overlapping formats stay visible.
+    for (std::size_t f = 0; f < reports.size(); ++f) {
+        for (int i = 0; i < pairs; ++i) {
+            if (reports[f].pairs[std::size_t(i)].firstPositionOver >= 0) continue;
+            Point p = frame.toPixel(i, double(maxPosition));
+            p.y -= 5.0f * float(f);
+            figure.add(CircleItem{p, 2.5f, {0, 0, 0, 0}, seriesColor(int(f)), 1});
+        }
+    }
+    // Legend at the bottom right: the curves rise to the right, so that corner stays clear.
+    const float lineHeight = theme.fontSize * 1.45f;
+    float legendWidth = 0;
+    for (const LineSeries& series : spec.series) {
+        legendWidth = std::max(legendWidth, estimateTextWidth(series.name, theme.fontSize));
+    }
+    legendWidth += 34;
+    const float height = lineHeight * float(spec.series.size()) + 10;
+    const Box legend{frame.plot.right() - legendWidth - 10, frame.plot.bottom() - height - 10,
+                     legendWidth, height};
+    figure.add(RectItem{legend, withAlpha(theme.background, 230), theme.grid, 1});
+    for (std::size_t f = 0; f < spec.series.size(); ++f) {
+        const float y = legend.y + 5 + lineHeight * (float(f) + 0.5f);
+        figure.add(
+            LineItem{{legend.x + 6, y}, {legend.x + 26, y}, spec.series[f].color, 2.5f, false});
+        figure.add(makeText({legend.x + 32, y}, spec.series[f].name, theme.fontSize, theme.text,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+    drawCornerNote(figure, area, &frame,
+                   "open circles: within the threshold up to the last position scanned", theme);
+}
+
+}  // namespace poslab

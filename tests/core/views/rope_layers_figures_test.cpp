@@ -1,0 +1,100 @@
+#include "poslab/views/rope_layers_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include "figure_checks.hpp"
+
+namespace poslab {
+namespace {
+
+// A SmolLM3-like config written out: 8 layers, every 4th without RoPE (no_rope_layer_interval),
+// plus a Gemma-3-like one: 7 layers, layer_types listing five sliding and then a full layer.
+const char* kNoPe = R"({"model_type": "smollm3", "hidden_size": 512, "num_attention_heads": 8,
+  "num_hidden_layers": 8, "rope_theta": 5000000.0, "max_position_embeddings": 65536,
+  "no_rope_layers": [1, 1, 1, 0, 1, 1, 1, 0]})";
+const char* kTwoTypes = R"({"model_type": "gemma3_text", "hidden_size": 640, "head_dim": 256,
+  "num_attention_heads": 4, "num_hidden_layers": 7, "rope_theta": 1000000.0,
+  "rope_local_base_freq": 10000.0, "sliding_window": 512,
+  "rope_scaling": {"rope_type": "linear", "factor": 8.0},
+  "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention",
+                  "sliding_attention", "sliding_attention", "full_attention",
+                  "sliding_attention"]})";
+
+HfModelConfig parsed(const char* text) {
+    auto config = parseHfConfig(text);
+    EXPECT_TRUE(config.ok()) << (config.ok() ? "" : config.error().message);
+    return config.ok() ? *config : HfModelConfig{};
+}
+
+TEST(RopeLayersFiguresTest, RowsMergeRunsOfAlikeLayers) {
+    const std::vector<RopeLayerRow> rows = ropeLayerRows(parsed(kTwoTypes));
+    ASSERT_EQ(rows.size(), 3u);  // 0-4 sliding, 5 full, 6 sliding
+    EXPECT_EQ(rows[0].firstLayer, 0);
+    EXPECT_EQ(rows[0].lastLayer, 4);
+    EXPECT_EQ(rows[0].attention, "sliding, 512 tokens");
+    EXPECT_EQ(rows[0].base, "10000");
+    EXPECT_EQ(rows[0].scaling, "no scaling");
+    EXPECT_EQ(rows[1].firstLayer, 5);
+    EXPECT_EQ(rows[1].lastLayer, 5);
+    EXPECT_EQ(rows[1].attention, "full");
+    EXPECT_EQ(rows[1].base, "1000000");
+    EXPECT_EQ(rows[1].scaling, "linear ×8");
+    EXPECT_EQ(rows[2].firstLayer, 6);
+}
+
+TEST(RopeLayersFiguresTest, NoPeLayersSayNone) {
+    const std::vector<RopeLayerRow> rows = ropeLayerRows(parsed(kNoPe));
+    ASSERT_EQ(rows.size(), 4u);  // 0-2 RoPE, 3 NoPE, 4-6 RoPE, 7 NoPE
+    EXPECT_EQ(rows[1].firstLayer, 3);
+    EXPECT_EQ(rows[1].rope, "none (NoPE)");
+    EXPECT_EQ(rows[1].base, "");
+    EXPECT_EQ(rows[3].rope, "none (NoPE)");
+    Figure figure = emptyFigure(1000, 600, paperTheme());
+    drawRopeLayers(figure, {0, 0, 1000, 600}, parsed(kNoPe), paperTheme());
+    EXPECT_TRUE(hasText(figure, "2 without RoPE (NoPE)"));
+    EXPECT_TRUE(hasText(figure, "none (NoPE)"));
+    EXPECT_TRUE(count(figure).insideFigure);
+}
+
+TEST(RopeLayersFiguresTest, LayerTypesAndTheirVariants) {
+    const HfModelConfig config = parsed(kTwoTypes);
+    EXPECT_EQ(ropeLayerTypes(config),
+              (std::vector<std::string>{"sliding_attention", "full_attention"}));
+    auto full = ropeVariantForLayerType(config, "full_attention");
+    ASSERT_TRUE(full.ok());
+    EXPECT_EQ(config.ropeVariants[std::size_t(*full)].rope.base, 1e6);
+    auto sliding = ropeVariantForLayerType(config, "sliding_attention");
+    ASSERT_TRUE(sliding.ok());
+    EXPECT_EQ(config.ropeVariants[std::size_t(*sliding)].rope.base, 1e4);
+    auto unknown = ropeVariantForLayerType(config, "local");
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().message.find("sliding_attention, full_attention"), std::string::npos)
+        << unknown.error().message;
+}
+
+TEST(RopeLayersFiguresTest, ManyRowsStayInsideASmallFigure) {
+    // 40 layers alternating: 40 rows, more than 300 pixels can hold at a readable size.
+    std::string types;
+    for (int i = 0; i < 40; ++i) {
+        types +=
+            std::string(i ? "," : "") + (i % 2 ? "\"full_attention\"" : "\"sliding_attention\"");
+    }
+    const std::string text = R"({"hidden_size": 512, "num_attention_heads": 8,
+      "num_hidden_layers": 40, "sliding_window": 128, "layer_types": [)" +
+                             types + "]}";
+    auto config = parseHfConfig(text);
+    ASSERT_TRUE(config.ok()) << config.error().message;
+    Figure figure = emptyFigure(600, 300, darkTheme());
+    drawRopeLayers(figure, {0, 0, 600, 300}, *config, darkTheme());
+    EXPECT_TRUE(count(figure).insideFigure);
+    EXPECT_TRUE(hasText(figure, "more rows"));
+    for (const FigureItem& item : figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item)) {
+            EXPECT_LT(t->anchor.y, 300.0f) << t->text;
+            EXPECT_GE(t->size, 9.0f) << t->text;  // fitText shrinks to 3/4 at most
+        }
+    }
+}
+
+}  // namespace
+}  // namespace poslab
