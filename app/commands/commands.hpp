@@ -17,6 +17,12 @@
 
 namespace poslab::cli {
 
+// A CSV of text cells, a header line then one line per row (`poslab export tensors`).
+struct TextTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;  // each as long as header
+};
+
 struct ExportKind {
     std::string name;                  // "sinusoidal"
     std::string summary;               // one line: what the rows and columns are
@@ -28,6 +34,9 @@ struct ExportKind {
         RowProducer produce;
     };
     std::function<Result<Stream>(const ArgMap&)> stream;
+    // Optional: a table of text (names, shapes) instead of numbers; .csv only (used when set).
+    std::function<Result<TextTable>(const ArgMap&)> text = nullptr;
+    const char* outFormats() const { return text ? ".csv" : ".csv or .npy"; }
 };
 
 struct RenderSettings {
