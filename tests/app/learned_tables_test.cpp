@@ -275,17 +275,27 @@ TEST_F(LearnedTablesTest, GuiOpensACheckpointInTheLearnedView) {
     EXPECT_EQ(saved["view"], "Learned");
     EXPECT_EQ(saved["learned"]["npyPath"], file);
     EXPECT_EQ(saved["learned"]["tensor"], "transformer.wpe.weight");
-    // A session asking for the Structure tab opens it (the figure is analysed on a worker).
+    // A session asking for the Structure tab opens it; the screenshot waits for the analysis
+    // (on a worker thread), so the PC1-vs-PC2 plot's viridis colour bar is in it.
+    std::vector<float> values;
+    for (int p = 0; p < 128; ++p) {
+        for (int c = 0; c < 16; ++c) values.push_back(float(std::sin(0.05 * p * (c + 1))));
+    }
+    const std::string wave = write(
+        "wave.safetensors", safetensorsFile({{"wpe.weight", "F32", "[128, 16]", bytesOf(values)}}));
     nlohmann::json structure = saved;
     structure["learned"]["tab"] = "structure";
     std::ofstream(path("structure.json")) << structure.dump();
-    result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
-                      " --session " + shellQuote(path("structure.json")) + " --screenshot " +
-                      shellQuote(path("structure.png")) + " --save-session " +
+    result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " +
+                      shellQuote(wave) + " --session " + shellQuote(path("structure.json")) +
+                      " --screenshot " + shellQuote(path("structure.png")) + " --save-session " +
                       shellQuote(path("after.json")));
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto after = nlohmann::json::parse(readFile(path("after.json")), nullptr, false);
     ASSERT_TRUE(after.is_object());
+    const ImageRgba image = loadPng(path("structure.png"));
+    ASSERT_EQ(image.width, 1440);
+    EXPECT_GT(fractionFromColormap(image, ColormapId::Viridis, 1366, 160, 1373, 420), 0.8);
     EXPECT_EQ(after["learned"]["tab"], "structure");
 }
 
