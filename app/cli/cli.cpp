@@ -11,6 +11,7 @@
 #include "commands/commands.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/offscreen.hpp"
+#include "poslab/base/format.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/io/matrix_export.hpp"
 #include "poslab/io/output_file.hpp"
@@ -36,6 +37,37 @@ bool looksLikeFileToOpen(const std::string& word) {
     return extension == ".json" || extension == ".npy" || extension == ".safetensors";
 }
 
+// RFC 4180: a cell with a comma, a quote or a line break is quoted, its quotes doubled.
+std::string csvCell(const std::string& cell) {
+    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+    std::string quoted = "\"";
+    for (char c : cell) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+Status saveTextTable(const TextTable& table, const std::string& path) {
+    if (fileExtension(path) != ".csv") {
+        return Error{"--out must end in .csv for this export, a table of text (got " +
+                     quoteForMessage(path, kMessagePathLength) + ")"};
+    }
+    return writeFileAtomically(path, [&](std::FILE* file) -> Status {
+        auto line = [&](const std::vector<std::string>& cells) {
+            std::string text;
+            for (std::size_t i = 0; i < cells.size(); ++i) {
+                if (i > 0) text += ',';
+                text += csvCell(cells[i]);
+            }
+            text += "\n";
+            return std::fwrite(text.data(), 1, text.size(), file) == text.size();
+        };
+        if (!line(table.header)) return Error{"cannot write '" + path + "'"};
+        for (const auto& row : table.rows) {
+            if (!line(row)) return Error{"cannot write '" + path + "'"};
+        }
+        return success();
+    });
+}
+
 OptionSpec outOption(const std::string& formats) {
     return {"out", "FILE", "output file (" + formats + ", chosen by the extension); required"};
 }
@@ -51,7 +83,7 @@ std::string exportHelp(const CommandRegistry& registry) {
         "input.\n\nKinds:\n";
     for (const ExportKind& kind : registry.exports) {
         std::vector<OptionSpec> options = kind.options;
-        options.push_back(outOption(exportFormats(kind)));
+        options.push_back(outOption(kind.outFormats()));
         text += "\n" + kind.name + " — " + kind.summary + "\n" + formatOptionHelp(options);
     }
     return text;
@@ -95,7 +127,7 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
         return fail("unknown export kind '" + name + "' (kinds: " + names + ")");
     }
     std::vector<OptionSpec> options = kind->options;
-    options.push_back(outOption(exportFormats(*kind)));
+    options.push_back(outOption(kind->outFormats()));
     const std::vector<std::string> rest(arguments.begin() + 2, arguments.end());
     for (const std::string& a : rest) {
         if (isHelp(a)) {
@@ -107,7 +139,8 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     const std::string command = "poslab export " + name;
     auto args = parseArguments(rest, options, command);
     if (!args) return fail(args.error().message);
-    if (!args->has("out")) return fail("--out FILE is required (" + exportFormats(*kind) + ")");
+    if (!args->has("out"))
+        return fail("--out FILE is required (" + std::string(kind->outFormats()) + ")");
     const std::string out = *args->raw("out");
     if (kind->document) {
         if (fileExtension(out) != ".json") {
@@ -123,6 +156,13 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
         });
         if (!status) return fail(status.error().message);
         std::printf("wrote %s\n", out.c_str());
+        return kExitOk;
+    }
+    if (kind->text) {
+        auto table = kind->text(*args);
+        if (!table) return fail(withOptionNames(table.error().message, options));
+        if (auto status = saveTextTable(*table, out); !status) return fail(status.error().message);
+        std::printf("wrote %s (%zu rows)\n", out.c_str(), table->rows.size());
         return kExitOk;
     }
     if (auto status = checkMatrixExtension(out); !status) return fail(status.error().message);

@@ -120,7 +120,7 @@ std::string zshScript(const CommandRegistry& registry, const std::vector<OptionS
     script += "; return; fi\n        case $words[3] in\n";
     for (const ExportKind& k : registry.exports) {
         std::vector<OptionSpec> options = k.options;
-        options.push_back({"out", "FILE", "output file (" + exportFormats(k) + ")"});
+        options.push_back({"out", "FILE", std::string("output file (") + k.outFormats() + ")"});
         script += "        " + k.name + ") _arguments" + zshSpecs(options) + ";;\n";
     }
     script += "        esac;;\n    render)\n        if (( CURRENT == 3 )); then _values view";
@@ -180,9 +180,9 @@ std::string manualPage(const CommandRegistry& registry, const std::vector<Option
         roffOptions(guiOptions) + ".SH EXPORT KINDS\n";
     for (const ExportKind& k : registry.exports) {
         std::vector<OptionSpec> options = k.options;
-        options.push_back(
-            {"out", "FILE",
-             "output file (" + exportFormats(k) + ", chosen by the extension); required"});
+        options.push_back({"out", "FILE",
+                           std::string("output file (") + k.outFormats() +
+                               ", chosen by the extension); required"});
         page += ".SS " + roffEscape(k.name) + "\n" + roffEscape(k.summary) + "\n" + roffOptions(options);
     }
     page += ".SH RENDER VIEWS\nEvery view takes these options:\n" +

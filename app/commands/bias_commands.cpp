@@ -1,16 +1,23 @@
-// `poslab export alibi-slopes|alibi-bias|t5-buckets|learned` and `poslab render alibi|t5|learned`.
+// `poslab export alibi-slopes|alibi-bias|t5-buckets|learned|tensors|learned-pca` and
+// `poslab render alibi|t5|learned|learned-pca`.
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
 #include "commands/commands.hpp"
 #include "commands/option_reader.hpp"
-#include "poslab/io/npy_reader.hpp"
+#include "poslab/analysis/table_structure.hpp"
+#include "poslab/base/format.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
+#include "poslab/io/safetensors.hpp"
 #include "poslab/views/alibi_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
+#include "poslab/views/learned_structure_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
 #include "state/ranges.hpp"
+#include "state/table_file.hpp"
 
 namespace poslab::cli {
 
@@ -101,9 +108,13 @@ std::vector<OptionSpec> learnedOptions(bool forExport) {
                        : "dimensions, 1..8192 (default 64)"},
             {"seed", "S", "seed of the normal initialisation, >= 0 (default 0)"},
             {"std", "X", "standard deviation of the initialisation, 0..100 (default 0.02)"},
-            {"from", "FILE.npy",
-             "a trained table instead: 2-D float32/float64 .npy, rows = "
-             "positions (--seq-len L keeps the first L rows)"}};
+            {"from", "FILE",
+             "a trained table instead, rows = positions (--seq-len L keeps the first L rows): "
+             "a 2-D float32/float64 .npy, or a .safetensors checkpoint (its position table, "
+             "offset rows dropped as config.json beside it says; the note goes to stderr)"},
+            {"tensor", "NAME",
+             "with --from FILE.safetensors: the tensor to read (default: the position table "
+             "found by name, e.g. transformer.wpe.weight); list them with `export tensors`"}};
 }
 
 struct LearnedTable {
@@ -119,9 +130,10 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
                              " cannot be combined with --from (the file holds the values)"};
             }
         }
-        auto loaded = loadNpy(*path);
+        auto loaded = ui::loadTableFile(*path, args.raw("tensor").value_or(""));
         if (!loaded) return loaded.error();
-        Matrix table = std::move(loaded).value();
+        if (!loaded->note.empty()) std::fprintf(stderr, "poslab: %s\n", loaded->note.c_str());
+        Matrix table = std::move(loaded->table);
         if (args.has("d-model")) {
             auto d = args.integer("d-model", 0);
             if (!d) return d.error();
@@ -140,9 +152,9 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
             table.rows = std::size_t(*length);
             table.values.resize(table.rows * table.cols);
         }
-        const std::string name = std::filesystem::path(*path).filename().string();
-        return LearnedTable{std::make_shared<const Matrix>(std::move(table)), name};
+        return LearnedTable{std::make_shared<const Matrix>(std::move(table)), loaded->source};
     }
+    if (args.has("tensor")) return Error{"--tensor needs --from FILE.safetensors"};
     if (forExport) {
         if (auto s = require(args, "seq-len", "L"); !s) return s.error();
         if (auto s = require(args, "d-model", "D"); !s) return s.error();
@@ -164,6 +176,77 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
     if (!table) return table.error();
     return LearnedTable{std::make_shared<const Matrix>(std::move(table).value()),
                         learnedSourceText(params)};
+}
+
+// ---- Table structure (PCA, spectrum): a file's table, the seeded one, or a sinusoidal one
+
+std::vector<OptionSpec> structureOptions(bool forExport) {
+    std::vector<OptionSpec> options = learnedOptions(false);
+    options.push_back({"table", "KIND",
+                       "without --from: learned (default; the seeded table of --seq-len x "
+                       "--d-model, default 512 x 64: no structure) or sinusoidal (the paper's "
+                       "interleaved table, --base)"});
+    options.push_back({"base", "B", "--table sinusoidal: frequency base, > 1 (default 10000)"});
+    options.push_back(
+        {"components", "K",
+         forExport ? "columns: the first K principal components, 1..64 (default 3; fewer when "
+                     "the table has fewer positions or dimensions)"
+                   : "explained-variance bars, 1..64 (default 12)"});
+    return options;
+}
+
+struct StructureTable {
+    std::shared_ptr<const Matrix> table;
+    std::string source;
+    double base = 10000;  // the sinusoidal ladder the spectrum is set beside
+};
+
+Result<StructureTable> readStructureTable(const ArgMap& args) {
+    std::string kind = args.raw("table").value_or("learned");
+    if (kind != "learned" && kind != "sinusoidal")
+        return Error{"--table must be learned or sinusoidal (got " + quoteForMessage(kind) + ")"};
+    if (args.has("from") && args.has("table"))
+        return Error{"--table cannot be combined with --from (the file holds the table)"};
+    StructureTable result;
+    auto base = args.number("base", 10000);
+    if (!base) return base.error();
+    if (args.has("base") && kind != "sinusoidal") return Error{"--base needs --table sinusoidal"};
+    result.base = *base;
+    if (kind == "learned") {
+        auto table = readLearnedTable(args, false);
+        if (!table) return table.error();
+        result.table = table->table;
+        result.source = table->source;
+        return result;
+    }
+    for (const char* option : {"seed", "std", "tensor"}) {
+        if (args.has(option))
+            return Error{std::string("--") + option + " does not apply to --table sinusoidal"};
+    }
+    SinusoidalParams params;
+    auto length = readWideInt(args, "seq-len", 512);
+    if (!length) return length.error();
+    auto d = readWideInt(args, "d-model", 64);
+    if (!d) return d.error();
+    params.seqLen = *length;
+    params.dModel = *d;
+    params.base = *base;
+    auto table = sinusoidalTable(params);
+    if (!table) return table.error();
+    result.table = std::make_shared<const Matrix>(std::move(table).value());
+    result.source = "sinusoidal, d_model " + std::to_string(params.dModel) + ", base " +
+                    formatValue(params.base, 6);
+    return result;
+}
+
+Result<int> readComponents(const ArgMap& args, int fallback) {
+    auto components = readWideInt(args, "components", fallback);
+    if (!components) return components.error();
+    if (*components < 1 || *components > kMaxStructureComponents) {
+        return Error{"--components must be 1.." + std::to_string(kMaxStructureComponents) +
+                     " (got " + std::to_string(*components) + ")"};
+    }
+    return *components;
 }
 
 Figure figureFor(const RenderSettings& settings) {
@@ -251,6 +334,40 @@ void registerBiasCommands(CommandRegistry& registry) {
             auto table = readLearnedTable(args, true);
             if (!table) return table.error();
             return *table->table;
+        }));
+
+    ExportKind tensors = exportKind(
+        "tensors",
+        "the tensors of a .safetensors file: one row each, name, dtype, shape (header line "
+        "\"name,dtype,shape\"), in the file's order",
+        {{"from", "FILE.safetensors", "the checkpoint to list; required"}}, nullptr);
+    tensors.text = [](const ArgMap& args) -> Result<TextTable> {
+        auto path = args.raw("from");
+        if (!path) return Error{"--from FILE.safetensors is required"};
+        auto list = listTensors(*path);
+        if (!list) return list.error();
+        TextTable table;
+        table.header = {"name", "dtype", "shape"};
+        for (const SafetensorsTensorInfo& info : *list) {
+            table.rows.push_back(
+                {info.name, std::string(dtypeName(info.dtype)), shapeText(info.shape)});
+        }
+        return table;
+    };
+    registry.exports.push_back(std::move(tensors));
+
+    registry.exports.push_back(exportKind(
+        "learned-pca",
+        "L x K: each position's coordinates on the table's first K principal components (rows "
+        "centred; each component's sign chosen to rise with position), row = position",
+        structureOptions(true), [](const ArgMap& args) -> Result<Matrix> {
+            auto table = readStructureTable(args);
+            if (!table) return table.error();
+            auto components = readComponents(args, 3);
+            if (!components) return components.error();
+            auto pca = principalComponents(*table->table, *components, *components);
+            if (!pca) return pca.error();
+            return std::move(pca->projections);
         }));
 
     // ---- Renders
@@ -354,6 +471,25 @@ void registerBiasCommands(CommandRegistry& registry) {
                 return s.error();
             }
             return figure;
+        }));
+
+    registry.renders.push_back(renderView(
+        "learned-pca",
+        "a table's structure: explained variance, principal components against position, PC1 "
+        "vs PC2, spectrum and dominant frequencies beside the sinusoidal ladder, shuffled rows",
+        structureOptions(false),
+        [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+            auto table = readStructureTable(args);
+            if (!table) return table.error();
+            auto components = readComponents(args, 12);
+            if (!components) return components.error();
+            LearnedStructureOptions options;
+            options.source = table->source;
+            options.components = *components;
+            options.sinusoidalBase = table->base;
+            if (settings.colormapGiven) options.positionColormap = settings.colormap;
+            return learnedStructureFigure(*table->table, options, float(settings.width),
+                                          float(settings.height), settings.theme);
         }));
 }
 

@@ -17,6 +17,12 @@
 
 namespace poslab::cli {
 
+// A CSV of text cells, a header line then one line per row (`poslab export tensors`).
+struct TextTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;  // each as long as header
+};
+
 struct ExportKind {
     std::string name;                  // "sinusoidal"
     std::string summary;               // one line: what the rows and columns are
@@ -30,11 +36,11 @@ struct ExportKind {
     std::function<Result<Stream>(const ArgMap&)> stream;
     // Optional: a JSON document instead of a matrix (--out FILE.json; used when set).
     std::function<Result<std::string>(const ArgMap&)> document = nullptr;
+    // Optional: a table of text (names, shapes) instead of numbers; .csv only (used when set).
+    std::function<Result<TextTable>(const ArgMap&)> text = nullptr;
+    // The --out extensions this kind writes: ".json" for documents, ".csv" for text tables.
+    const char* outFormats() const { return document ? ".json" : text ? ".csv" : ".csv or .npy"; }
 };
-// The --out extensions a kind writes: ".json" for documents, else ".csv or .npy".
-inline std::string exportFormats(const ExportKind& kind) {
-    return kind.document ? ".json" : ".csv or .npy";
-}
 
 struct RenderSettings {
     int width = 1200, height = 800;  // figure size in figure pixels

@@ -2,6 +2,7 @@
 //   poslab export similarity       the L x L similarity between positions (Toeplitz, streamed)
 //   poslab render similarity | meaning | near-orthogonality | add-vs-concat | binary-clock |
 //                 linear-shift | extrapolation | compare | compare-ab
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "poslab/views/meaning_figures.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "state/ranges.hpp"
+#include "state/table_file.hpp"
 
 namespace poslab::cli {
 
@@ -93,8 +95,11 @@ std::vector<OptionSpec> similarityOptions() {
         {"layout", "NAME", "sinusoidal: interleaved (default), concat or t2t"},
         {"seed", "S", "learned: table seed; rope same/independent: vector seed (default 0)"},
         {"std", "X", "learned: standard deviation of the initial table, 0..100 (default 0.02)"},
-        {"table", "FILE.npy",
-         "learned: a trained table (rows = positions) instead of the seeded one"}};
+        {"table", "FILE",
+         "learned: a trained table (rows = positions) instead of the seeded one: a .npy, or a "
+         ".safetensors checkpoint's position table (offset rows dropped; the note to stderr)"},
+        {"tensor", "NAME",
+         "learned, --table FILE.safetensors: the tensor (default: found by name)"}};
     return joined(options, ropeOptions());
 }
 
@@ -112,7 +117,9 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
     if (auto s = onlyFor(args, {"layout"}, sinusoidal, encoding); !s) return s.error();
     if (auto s = onlyFor(args, {"d-model"}, sinusoidal || learned, encoding); !s) return s.error();
     if (auto s = onlyFor(args, {"base"}, sinusoidal || rope, encoding); !s) return s.error();
-    if (auto s = onlyFor(args, {"std", "table"}, learned, encoding); !s) return s.error();
+    if (auto s = onlyFor(args, {"std", "table", "tensor"}, learned, encoding); !s) return s.error();
+    if (args.has("tensor") && !args.has("table"))
+        return Error{"--tensor needs --table FILE.safetensors"};
     // Export: only RoPE reads a training length; render also marks it for every encoding.
     if (auto s = onlyFor(args, {"training-length"}, rope || !requireLength, encoding); !s) {
         return s.error();
@@ -141,11 +148,12 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
     if (!read.ok()) return read.error();
     params.ropeSeed = params.learned.seed;
     if (auto path = args.raw("table")) {
-        auto table = loadNpy(*path);
-        if (!table) return table.error();
+        auto loaded = ui::loadTableFile(*path, args.raw("tensor").value_or(""));
+        if (!loaded) return loaded.error();
+        if (!loaded->note.empty()) std::fprintf(stderr, "poslab: %s\n", loaded->note.c_str());
         if (!args.has("seq-len"))
-            params.seqLen = int(std::min<std::size_t>(table->rows, kMaxSeqLen));
-        params.learnedTable = std::make_shared<const Matrix>(std::move(table).value());
+            params.seqLen = int(std::min<std::size_t>(loaded->table.rows, kMaxSeqLen));
+        params.learnedTable = std::make_shared<const Matrix>(std::move(loaded->table));
     }
     if (rope) {
         auto ropeParams = readRopeParams(args, 4096);

@@ -3,12 +3,15 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 
 #include "poslab/base/limits.hpp"
-#include "poslab/io/npy_reader.hpp"
+#include "poslab/encodings/sinusoidal.hpp"
 #include "state/ranges.hpp"
+#include "state/table_file.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -49,19 +52,61 @@ LearnedParams paramsOf(const LearnedViewState& view) {
 
 const ImVec4 kErrorColor{1.0f, 0.45f, 0.4f, 1.0f};
 
+// The table to analyse for the Structure tab: the shown one, or a sinusoidal one of its size.
+struct StructureInput {
+    std::shared_ptr<const Matrix> table;
+    std::string title;
+    double base = 10000;
+};
+
+Result<StructureInput> structureInput(std::shared_ptr<const Matrix> shown, std::string shownTitle,
+                                      StructureSource source) {
+    if (source == StructureSource::Shown) return StructureInput{std::move(shown), shownTitle};
+    SinusoidalParams params;
+    params.seqLen = int(shown->rows);
+    params.dModel = int(shown->cols);
+    auto table = sinusoidalTable(params);
+    if (!table) return table.error();
+    return StructureInput{std::make_shared<const Matrix>(std::move(table).value()),
+                          "sinusoidal, " + std::to_string(shown->rows) + " x " +
+                              std::to_string(shown->cols) + ", base 10000",
+                          params.base};
+}
+
+LearnedStructureOptions structureOptions(const std::string& title, double base, int components) {
+    LearnedStructureOptions options;
+    options.source = title;
+    options.sinusoidalBase = base;
+    options.components = std::clamp(components, 1, kMaxStructureComponents);
+    return options;
+}
+
 }  // namespace
 
-Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path) {
-    if (path.empty()) return Error{"enter the path of a .npy file first"};
-    auto table = loadNpy(path);
-    if (!table) return table.error();
-    const std::size_t rows = table->rows;
+Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path,
+                               const std::string& tensor) {
+    if (path.empty()) return Error{"enter the path of a .npy or .safetensors file first"};
+    std::vector<std::string> choices;
+    if (isSafetensorsPath(path)) {
+        auto names = tableTensorNames(path);
+        if (!names) return names.error();
+        choices = std::move(names).value();
+    }
+    // A remembered tensor the file does not have (another checkpoint): the one found by name.
+    const bool known = std::find(choices.begin(), choices.end(), tensor) != choices.end();
+    auto file = loadTableFile(path, known ? tensor : "");
+    if (!file) return file.error();
+    const std::size_t rows = file->table.rows;
     if (rows > std::size_t(kMaxSeqLen)) {
         return Error{path + ": " + std::to_string(rows) + " positions, more than PosLab shows (" +
                      std::to_string(kMaxSeqLen) + ")"};
     }
-    view.loaded = std::make_shared<const Matrix>(std::move(table).value());
+    view.loaded = std::make_shared<const Matrix>(std::move(file->table));
     view.loadedPath = path;
+    view.loadedTensor = file->tensor;
+    view.loadedNote = file->note;
+    view.tensorChoices = std::move(choices);
+    view.tensor = file->tensor;
     view.useLoaded = true;
     // Show a quarter more than the table, so the undefined region is in view from the start.
     view.positionsShown = int(
@@ -81,7 +126,9 @@ LearnedFigureOptions LearnedPanel::optionsFor(const LearnedViewState& view) cons
     LearnedFigureOptions options;
     const bool loaded = view.useLoaded && view.loaded;
     options.table = loaded ? view.loaded : generated_;
-    options.source = loaded ? baseName(view.loadedPath) : learnedSourceText(paramsOf(view));
+    options.source = loaded ? baseName(view.loadedPath) +
+                                  (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor)
+                            : learnedSourceText(paramsOf(view));
     const int columns = options.table ? int(options.table->cols) : 1;
     options.positionsShown = std::clamp(view.positionsShown, 1, kMaxSeqLen);
     options.firstCurveDimension = std::clamp(view.firstCurveDimension, 0, columns - 1);
@@ -92,14 +139,11 @@ LearnedFigureOptions LearnedPanel::optionsFor(const LearnedViewState& view) cons
 
 void LearnedPanel::draw(AppState& state, FrameContext& context) {
     LearnedViewState& view = state.learned;
-    // A .npy file dropped onto the window loads like the Load button.
+    // A .npy or .safetensors file dropped onto the window loads like the Load button.
     if (!context.droppedFiles.empty()) {
         view.npyPath = context.droppedFiles.front();
         context.droppedFiles.clear();
-        const Status status = loadTable(view, view.npyPath);
-        loadFailed_ = !status;
-        loadMessage_ = status ? "loaded " + baseName(view.loadedPath) : status.error().message;
-        if (context.statusMessage) *context.statusMessage = loadMessage_;
+        loadAndReport(view, context, view.npyPath, view.tensor);
     }
     // The generated table follows its parameters; a failure keeps the previous table.
     const LearnedParams params = paramsOf(view);
@@ -118,6 +162,16 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
         state, context, [&] { drawControls(view, context); }, [&] { drawFigure(view, context); });
 }
 
+void LearnedPanel::loadAndReport(LearnedViewState& view, FrameContext& context,
+                                 const std::string& path, const std::string& tensor) {
+    const Status status = loadTable(view, path, tensor);
+    loadFailed_ = !status;
+    loadMessage_ = status ? "loaded " + baseName(view.loadedPath) +
+                                (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor)
+                          : status.error().message;
+    if (context.statusMessage) *context.statusMessage = loadMessage_;
+}
+
 Figure LearnedPanel::exportFigure(const AppState& state, float width, float height,
                                   const Theme& theme) const {
     Figure figure = emptyFigure(width, height, theme);
@@ -129,6 +183,17 @@ Figure LearnedPanel::exportFigure(const AppState& state, float width, float heig
     }
     LearnedFigureOptions options = optionsFor(state.learned);
     options.table = *table;
+    if (state.learned.tab == LearnedTab::Structure) {
+        auto input = structureInput(*table, options.source, state.learned.structureSource);
+        if (!input) {
+            drawNote(figure, area, input.error().message, theme);
+            return figure;
+        }
+        const LearnedStructureOptions structure =
+            structureOptions(input->title, input->base, state.learned.structureComponents);
+        return figureOrNote(learnedStructureFigure(*input->table, structure, width, height, theme),
+                            width, height, theme);
+    }
     if (auto status = drawLearnedFigure(figure, area, options, theme); !status) {
         drawNote(figure, area, status.error().message, theme);
     }
@@ -152,9 +217,9 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
         "so there is no structure across positions yet.");
     ImGui::SameLine();
     ImGui::BeginDisabled(!view.loaded);
-    if (ImGui::RadioButton("loaded .npy", &source, 1)) view.useLoaded = true;
+    if (ImGui::RadioButton("loaded file", &source, 1)) view.useLoaded = true;
     ImGui::EndDisabled();
-    tooltipForLastItem("The table last loaded from a .npy file (load one below).");
+    tooltipForLastItem("The table last loaded from a .npy or .safetensors file (load one below).");
 
     if (source == 0) {
         if (ImGui::InputInt("seed", &view.seed)) view.seed = std::max(0, view.seed);
@@ -175,23 +240,42 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
     } else if (view.loaded) {
         ImGui::TextWrapped("%s: %zu positions x %zu dimensions", baseName(view.loadedPath).c_str(),
                            view.loaded->rows, view.loaded->cols);
+        if (view.tensorChoices.size() > 1) {
+            std::string chosen = view.loadedTensor;
+            if (ImGui::BeginCombo("tensor", chosen.c_str())) {
+                for (const std::string& name : view.tensorChoices) {
+                    if (ImGui::Selectable(name.c_str(), name == chosen)) chosen = name;
+                }
+                ImGui::EndCombo();
+            }
+            tooltipForLastItem(
+                "The file's float tensors. The position table found by its name is chosen "
+                "first; any 1-D or 2-D tensor can be looked at as a table.");
+            if (chosen != view.loadedTensor) {
+                const std::string path = view.loadedPath;
+                loadAndReport(view, context, path, chosen);
+            }
+        } else if (!view.loadedTensor.empty()) {
+            ImGui::TextWrapped("tensor %s", view.loadedTensor.c_str());
+        }
+        if (!view.loadedNote.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", view.loadedNote.c_str());
+            ImGui::PopStyleColor();
+        }
     }
 
     sectionHeader("Load a trained table");
     const bool enter = inputString("path", &view.npyPath, ImGuiInputTextFlags_EnterReturnsTrue);
     tooltipForLastItem(
-        "A .npy file from numpy.save: a 2-D float32 or float64 array, rows = "
-        "positions, columns = dimensions (e.g. GPT-2's wpe weight). Dropping a file onto "
-        "the window loads it too.");
-    if (ImGui::Button("Load") || enter) {
-        const Status status = loadTable(view, view.npyPath);
-        loadFailed_ = !status;
-        loadMessage_ = status ? "loaded " + baseName(view.loadedPath) : status.error().message;
-        if (context.statusMessage) *context.statusMessage = loadMessage_;
-    }
+        "A .safetensors checkpoint (its position table is found by name: wpe.weight, "
+        "position_embeddings.weight, embed_positions.weight, ...; OPT's two offset rows are "
+        "dropped when config.json is beside it) or a .npy file from numpy.save, a 2-D float32 "
+        "or float64 array, rows = positions. Dropping a file onto the window loads it too.");
+    if (ImGui::Button("Load") || enter) loadAndReport(view, context, view.npyPath, view.tensor);
     tooltipForLastItem(
-        "Read the file. A file that is not a 2-D float .npy is refused with a "
-        "message and the view stays as it was.");
+        "Read the file. A file that is not a 2-D float .npy or a readable .safetensors is "
+        "refused with a message and the view stays as it was.");
     if (!loadMessage_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, loadFailed_
                                                  ? kErrorColor
@@ -224,9 +308,54 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
     comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
               "Colour scale of the table. Blue-white-red is centred at zero. The cosine "
               "similarity always uses blue-white-red on [-1, 1].");
+
+    sectionHeader("Structure tab");
+    int structure = view.structureSource == StructureSource::Shown ? 0 : 1;
+    if (ImGui::RadioButton("this table", &structure, 0))
+        view.structureSource = StructureSource::Shown;
+    tooltipForLastItem("Analyse the table shown: seeded or loaded.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("sinusoidal", &structure, 1))
+        view.structureSource = StructureSource::Sinusoidal;
+    tooltipForLastItem(
+        "Analyse a sinusoidal table of the same size (base 10000) instead, to compare: its "
+        "rows lie on a smooth curve and its dimensions oscillate on the ladder of frequencies.");
+    sliderInt("components", &view.structureComponents, 1, kMaxStructureComponents,
+              "Principal components in the explained-variance plot.");
 }
 
 void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
+    // A tab asked for by a session or the tour is selected once; after that the tab bar decides.
+    const bool requested = !shownTab_ || *shownTab_ != view.tab;
+    std::optional<LearnedTab> visible;
+    if (ImGui::BeginTabBar("learned figures")) {
+        for (LearnedTab tab : {LearnedTab::Table, LearnedTab::Structure}) {
+            const ImGuiTabItemFlags flags =
+                requested && tab == view.tab ? ImGuiTabItemFlags_SetSelected : 0;
+            if (ImGui::BeginTabItem(tab == LearnedTab::Table ? "Table" : "Structure", nullptr,
+                                    flags)) {
+                visible = tab;
+                ImGui::EndTabItem();
+            }
+        }
+        ImGui::EndTabBar();
+    }
+    if (requested) {
+        shownTab_ = view.tab;  // the tab bar switches on the next frame
+        context.animating = true;
+    } else if (visible) {
+        view.tab = *visible;
+        shownTab_ = view.tab;
+    }
+    const LearnedTab tab = requested ? view.tab : visible.value_or(view.tab);
+    if (tab == LearnedTab::Structure && !requested) {
+        drawStructure(view, context);
+        return;
+    }
+    if (requested && tab == LearnedTab::Structure) {  // one frame until the tab switches
+        context.waiting = true;
+        return;
+    }
     const LearnedFigureOptions options = optionsFor(view);
     if (!options.table) {
         const Canvas canvas = beginCanvas("learned");
@@ -246,6 +375,70 @@ void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
             drawLearnedFigure(figure, layout, options, data, context.theme, &frames);
         });
     if (cache_.ok() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
+}
+
+void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) {
+    const LearnedFigureOptions shown = optionsFor(view);
+    if (!shown.table) {
+        const Canvas canvas = beginCanvas("structure");
+        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
+                 tableError_.empty() ? "no table" : tableError_, context.theme);
+        drawCanvasFigure(canvas, figure, context);
+        return;
+    }
+    const StructureKey key{shown.table, view.structureSource,
+                           std::clamp(view.structureComponents, 1, kMaxStructureComponents)};
+    // Collect a finished analysis; start the wanted one when none is running.
+    if (pending_.valid() &&
+        pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        done_ = std::make_shared<const StructureResult>(pending_.get());
+        doneKey_ = pendingKey_;
+        pendingKey_.reset();
+        structureFigure_.invalidate();
+    }
+    if (!pending_.valid() && !(doneKey_ && *doneKey_ == key)) {
+        pendingKey_ = key;
+        pending_ = std::async(std::launch::async, [key, title = shown.source] {
+            StructureResult result;
+            auto input = structureInput(key.table, title, key.source);
+            if (!input) {
+                result.structure = input.error();
+                return result;
+            }
+            StructureOptions options;
+            options.components = key.components;
+            result.structure = analyzeTableStructure(*input->table, options);
+            result.title = input->title;
+            result.base = input->base;
+            return result;
+        });
+    }
+    const bool current = doneKey_ && *doneKey_ == key && done_;
+    if (!current) {
+        context.animating = true;  // keep frames coming until the worker is done
+        context.waiting = true;
+        const Canvas canvas = beginCanvas("structure");
+        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
+                 "computing the principal components and spectrum of " +
+                     std::to_string(shown.table->rows) + " x " + std::to_string(shown.table->cols) +
+                     " ...",
+                 context.theme);
+        drawCanvasFigure(canvas, figure, context);
+        return;
+    }
+    const std::shared_ptr<const StructureResult> result = done_;
+    structureFigure_.show("structure", std::pair{result, key.components}, context,
+                          [&](float width, float height, const Theme& theme) -> Result<Figure> {
+                              if (!result->structure) return result->structure.error();
+                              Figure figure = emptyFigure(width, height, theme);
+                              drawLearnedStructureFigure(
+                                  figure, learnedStructureLayout({0, 0, width, height}),
+                                  structureOptions(result->title, result->base, key.components),
+                                  *result->structure, theme);
+                              return figure;
+                          });
 }
 
 void LearnedPanel::showTooltip(const LearnedFigureOptions& options,

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "poslab/base/limits.hpp"
-#include "poslab/io/npy_reader.hpp"
+#include "state/table_file.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
@@ -37,9 +37,9 @@ SimilarityFigureOptions figureOptions(const SimilarityViewState& view) {
 Result<SimilarityParams> paramsForExport(const SimilarityViewState& view) {
     SimilarityParams params = view.params;
     if (params.encoding == SimilarityEncoding::Learned && !view.learnedTablePath.empty()) {
-        auto table = loadNpy(view.learnedTablePath);
+        auto table = loadTableFile(view.learnedTablePath);  // .npy, or a checkpoint's table
         if (!table) return table.error();
-        params.learnedTable = std::make_shared<const Matrix>(std::move(table).value());
+        params.learnedTable = std::make_shared<const Matrix>(std::move(table->table));
     }
     return params;
 }
@@ -52,8 +52,8 @@ Result<SimilarityParams> SimilarityPanel::effectiveParams(const SimilarityViewSt
         return params;
     if (view.learnedTablePath != tablePath_) {  // load once per path, errors included
         tablePath_ = view.learnedTablePath;
-        auto table = loadNpy(tablePath_);
-        table_ = table ? std::make_shared<const Matrix>(std::move(table).value()) : nullptr;
+        auto table = loadTableFile(tablePath_);
+        table_ = table ? std::make_shared<const Matrix>(std::move(table->table)) : nullptr;
         tableError_ = table ? "" : table.error().message;
     }
     if (!table_) return Error{tableError_};

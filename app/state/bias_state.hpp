@@ -7,6 +7,7 @@
 
 #include "poslab/base/matrix.hpp"
 #include "poslab/figure/colormap.hpp"
+#include "state/enum_names.hpp"
 
 namespace poslab::ui {
 
@@ -34,6 +35,17 @@ struct T5ViewState {
     friend bool operator==(const T5ViewState&, const T5ViewState&) = default;  // member-wise: caches key on it
 };
 
+enum class LearnedTab { Table, Structure };  // the Learned view's figure tabs
+inline constexpr EnumNames<LearnedTab, 2> kLearnedTabNames{
+    "tab", {{{LearnedTab::Table, "table"}, {LearnedTab::Structure, "structure"}}}};
+
+// Whose structure the Structure tab analyses: the table shown (seeded or loaded), or a
+// sinusoidal table of the same size, to compare against.
+enum class StructureSource { Shown, Sinusoidal };
+inline constexpr EnumNames<StructureSource, 2> kStructureSourceNames{
+    "structure table",
+    {{{StructureSource::Shown, "shown"}, {StructureSource::Sinusoidal, "sinusoidal"}}}};
+
 struct LearnedViewState {
     // The generated table (nn.Embedding at initialisation).
     int seqLen = 512;  // table length: the positions that have a vector
@@ -41,8 +53,12 @@ struct LearnedViewState {
     int seed = 0;
     double std = 0.02;  // GPT-2 and BERT initialise with 0.02
     // A loaded table replaces the generated one while useLoaded is set.
-    std::string npyPath;     // the path field
+    std::string npyPath;     // the path field: a .npy or a .safetensors file
+    std::string tensor;      // .safetensors: the tensor to read; "": the position table found
     std::string loadedPath;  // the file `loaded` came from
+    std::string loadedTensor;                // the tensor it came from ("" for .npy)
+    std::string loadedNote;                  // .safetensors: the offset rows dropped, or why none
+    std::vector<std::string> tensorChoices;  // the loaded file's float 1-D/2-D tensors
     std::shared_ptr<const Matrix> loaded;
     bool useLoaded = false;
     // Display.
@@ -50,6 +66,10 @@ struct LearnedViewState {
     int firstCurveDimension = 0;
     int curveCount = 4;
     ColormapId colormap = ColormapId::BlueWhiteRed;
+    // The Structure tab (PCA and spectrum of the table).
+    LearnedTab tab = LearnedTab::Table;
+    StructureSource structureSource = StructureSource::Shown;
+    int structureComponents = 12;  // explained-variance bars, 1..64
     friend bool operator==(const LearnedViewState&, const LearnedViewState&) = default;  // member-wise: caches key on it
 };
 

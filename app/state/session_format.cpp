@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "poslab/analysis/table_structure.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
@@ -408,7 +409,8 @@ void visitFields(F& f, V& v) {
     }
 }
 
-// A loaded .npy table is not reloaded automatically: the path is restored for the Load button.
+// A loaded table is not reloaded automatically: the path (a .npy or .safetensors file, key
+// "npyPath" as in older sessions) and the tensor are restored for the Load button.
 template <class F, Is<LearnedViewState> V>
 void visitFields(F& f, V& v) {
     f.integer("seqLen", v.seqLen);
@@ -416,10 +418,14 @@ void visitFields(F& f, V& v) {
     f.integer("seed", v.seed);
     f.number("std", v.std);
     f.text("npyPath", v.npyPath);
+    f.text("tensor", v.tensor);
     f.integer("positionsShown", v.positionsShown);
     f.integer("firstCurveDimension", v.firstCurveDimension);
     f.integer("curveCount", v.curveCount);
     f.name("colormap", v.colormap, kColormapNames);
+    f.name("tab", v.tab, kLearnedTabNames);
+    f.name("structureSource", v.structureSource, kStructureSourceNames);
+    f.integer("structureComponents", v.structureComponents);
 }
 
 template <class F, Is<SimilarityViewState> V>
@@ -663,6 +669,10 @@ void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
         if (auto s = requireIntInRange("positionsShown", v.positionsShown, 1, kMaxGuiSeqLen); !s)
             return s;
         if (auto s = kCurveCountRange.check(v.curveCount); !s) return s;
+        if (auto s = requireIntInRange("structureComponents", v.structureComponents, 1,
+                                       kMaxStructureComponents);
+            !s)
+            return s;
         return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0, v.dModel - 1);
     });
 }

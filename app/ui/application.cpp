@@ -217,6 +217,7 @@ void Application::frame() {
     tour_.drawCard(state_, *this);
     tour_.endFrame();
     animating_ = context.animating || exportDialog_.busy();  // progress keeps frames coming
+    waiting_ = context.waiting;
 }
 
 Status Application::startLesson(int number) {

@@ -58,6 +58,7 @@ public:
     void frame();                     // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input
+    bool waitingForWork() const { return waiting_; }    // a panel's figure is still computing
     bool quitRequested() const { return quit_; }
     AppState& state() { return state_; }
     Status startLesson(int number);           // the tour at lesson `number` (1-based, --lesson)
@@ -94,6 +95,7 @@ private:
     Tour tour_;                    // lessons, presentation mode, full screen (tour.hpp)
     SessionDialog sessionDialog_;  // File > Save session… / Open session…
     bool animating_ = false;
+    bool waiting_ = false;
     float contentScale_ = 1.0f;  // the window's monitor: 2 on a 4K laptop at 200 %
     float bakedScale_ = 1.0f;    // the scale the fonts and style were last built for
     std::unique_ptr<ImGuiStyle> baseStyle_;  // the style at scale 1, scaled from afresh each time

@@ -20,6 +20,8 @@ struct FrameContext {
     float uiScale = 1.0f;           // 1 normally, larger in presentation mode
     std::string* statusMessage = nullptr;  // panels report errors and results here
     bool animating = false;         // a panel sets this to keep frames coming (animations)
+    bool waiting = false;           // a panel's worker is still computing what it shows: a
+                                    // scripted --screenshot waits for it (up to 30 s)
     std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it
 };
 

@@ -318,6 +318,8 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
     }
 
     int screenshotCountdown = options.screenshotPath.empty() ? -1 : 5;
+    // A figure computed on a worker (the Learned view's Structure tab) is waited for, briefly.
+    const auto screenshotDeadline = Clock::now() + std::chrono::seconds(30);
     while (!glfwWindowShouldClose(window) && !application.quitRequested()) {
         if (framesToDraw > 0 || application.wantsAnimation() || screenshotCountdown >= 0) {
             glfwPollEvents();
@@ -329,7 +331,9 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         if (screenshotCountdown == 0) application.requestedScreenshot = options.screenshotPath;
         renderFrame(window, application);
         if (screenshotCountdown == 0) break;
-        if (screenshotCountdown > 0) --screenshotCountdown;
+        const bool holdScreenshot = screenshotCountdown == 1 && application.waitingForWork() &&
+                                    Clock::now() < screenshotDeadline;
+        if (screenshotCountdown > 0 && !holdScreenshot) --screenshotCountdown;
         if (framesToDraw > 0) --framesToDraw;
         if (ImGui::GetIO().MouseDown[0] || ImGui::IsAnyItemActive()) framesToDraw = 3;
         std::this_thread::sleep_until(start + frameBudget);

@@ -168,6 +168,10 @@ AppState everyFieldChanged() {
     learned.firstCurveDimension = 1;
     learned.curveCount = 2;
     learned.colormap = ColormapId::Viridis;
+    learned.tensor = "model.decoder.embed_positions.weight";
+    learned.tab = ui::LearnedTab::Structure;
+    learned.structureSource = ui::StructureSource::Sinusoidal;
+    learned.structureComponents = 20;
     auto& sim = s.similarity;
     sim.params.encoding = SimilarityEncoding::Rope;
     sim.params.metric = SimilarityMetric::Dot;
@@ -282,6 +286,10 @@ TEST(SessionFormatTest, EveryFieldRoundTrips) {
     EXPECT_EQ(read.state.meaning.figure, ui::MeaningFigure::AddVersusConcat);
     EXPECT_EQ(read.state.compare.mode, ui::CompareMode::RopeAB);
     EXPECT_EQ(read.state.t5.bucketBiases, std::vector<double>(16, 0.25));
+    EXPECT_EQ(read.state.learned.tensor, "model.decoder.embed_positions.weight");
+    EXPECT_EQ(read.state.learned.tab, ui::LearnedTab::Structure);
+    EXPECT_EQ(read.state.learned.structureSource, ui::StructureSource::Sinusoidal);
+    EXPECT_EQ(read.state.learned.structureComponents, 20);
     EXPECT_EQ(read.layout.view, "RoPE");
     EXPECT_TRUE(read.layout.fullScreen);
 }

@@ -326,11 +326,15 @@ void risingWithPosition(Matrix& projections) {
 
 }  // namespace
 
-Result<TablePca> principalComponents(const Matrix& table, int components) {
+Result<TablePca> principalComponents(const Matrix& table, int components, int projected) {
     if (auto s = checkTable(table); !s) return s.error();
     if (components < 1 || components > kMaxStructureComponents) {
         return Error{"components must be 1.." + std::to_string(kMaxStructureComponents) + " (got " +
                      std::to_string(components) + ")"};
+    }
+    if (projected < 1 || projected > kMaxStructureComponents) {
+        return Error{"projected components must be 1.." + std::to_string(kMaxStructureComponents) +
+                     " (got " + std::to_string(projected) + ")"};
     }
     const std::size_t rows = table.rows, cols = table.cols;
     Matrix centred = table;
@@ -372,7 +376,8 @@ Result<TablePca> principalComponents(const Matrix& table, int components) {
     pca.rank = int(n);
     for (std::size_t i = 0; i < n; ++i) pca.totalVariance += gram(i, i);
     const int wanted = std::min<int>(components, int(n));
-    const SymmetricEigen eigen = topEigenpairs(gram, std::max(wanted, std::min<int>(3, int(n))));
+    const std::size_t shown = std::min<std::size_t>(std::size_t(projected), n);
+    const SymmetricEigen eigen = topEigenpairs(gram, std::max(wanted, int(shown)));
     pca.converged = eigen.converged;
     for (int j = 0; j < wanted; ++j) {
         const double variance = std::max(0.0, eigen.values[std::size_t(j)]);
@@ -381,7 +386,6 @@ Result<TablePca> principalComponents(const Matrix& table, int components) {
     }
     // Coordinates: Xc v for covariance eigenvectors v; for Gram eigenvectors u (Xc = U S V^T,
     // eigenvalue s^2 / L) they are u * s = u * sqrt(lambda L).
-    const std::size_t shown = std::min<std::size_t>(3, n);
     pca.projections = Matrix(rows, shown);
     for (std::size_t j = 0; j < shown; ++j) {
         if (covariance) {

@@ -202,6 +202,43 @@ TEST(TableStructureTest, ExplainedVarianceSumsToTheTotal) {
     }
 }
 
+// Every component projected: the coordinates keep all the variance (sum of squares over rows and
+// components / L = the columns' total variance, written out) and distinct components are
+// uncorrelated (their coordinates orthogonal over the positions); both routes.
+TEST(TableStructureTest, AllProjectedComponentsKeepTheVarianceAndAreOrthogonal) {
+    for (auto [rows, cols] : {std::pair<std::size_t, std::size_t>{30, 6}, {5, 12}}) {
+        NormalSampler sampler(rows + 100);
+        Matrix table(rows, cols);
+        for (double& v : table.values) v = sampler.next() * 2 - 1;
+        double total = 0;
+        for (std::size_t c = 0; c < cols; ++c) {
+            double mean = 0, square = 0;
+            for (std::size_t r = 0; r < rows; ++r) mean += table(r, c) / double(rows);
+            for (std::size_t r = 0; r < rows; ++r) square += std::pow(table(r, c) - mean, 2);
+            total += square / double(rows);
+        }
+        const int rank = int(std::min(rows, cols));
+        auto pca = principalComponents(table, 3, rank);
+        ASSERT_TRUE(pca);
+        ASSERT_EQ(pca->projections.cols, std::size_t(rank));
+        EXPECT_EQ(pca->variance.size(), 3u);  // the bars asked for, independent of the columns
+        double kept = 0;
+        for (double v : pca->projections.values) kept += v * v / double(rows);
+        EXPECT_NEAR(kept, total, 1e-9 * total);
+        for (int a = 0; a < rank; ++a) {
+            for (int b = a + 1; b < rank; ++b) {
+                double dot = 0;
+                for (std::size_t r = 0; r < rows; ++r)
+                    dot +=
+                        pca->projections(r, std::size_t(a)) * pca->projections(r, std::size_t(b));
+                EXPECT_NEAR(dot / double(rows), 0, 1e-9 * total) << a << ", " << b;
+            }
+        }
+    }
+    EXPECT_FALSE(principalComponents(Matrix(4, 2, 1.0), 2, 0));
+    EXPECT_FALSE(principalComponents(Matrix(4, 2, 1.0), 2, kMaxStructureComponents + 1));
+}
+
 // ---- Spectra
 
 TEST(TableStructureTest, SinusoidalSpectrumPeaksAtTheKnownFrequencies) {

@@ -63,11 +63,13 @@ struct TablePca {
     std::vector<double> explained;  // variance / totalVariance, same length
     double totalVariance = 0;       // trace of the covariance: sum of every column's variance
     int rank = 0;                   // min(rows, dims): how many components exist
-    Matrix projections;             // rows x min(3, rank): position p on components 1..3; each
-                                    // component's sign makes it rise with position on average
+    Matrix projections;             // rows x min(projected, rank): position p on components
+                                    // 1..projected; each component's sign makes it rise with
+                                    // position on average
     bool converged = true;
 };
-Result<TablePca> principalComponents(const Matrix& table, int components);
+// projected: how many components each position's coordinates are given on, 1..64 (default 3).
+Result<TablePca> principalComponents(const Matrix& table, int components, int projected = 3);
 
 struct TableSpectrum {
     std::vector<double> frequency;          // k / N cycles per position, k = 1..N/2
