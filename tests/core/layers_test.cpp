@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -122,6 +123,35 @@ TEST(LayersTest, TestsMirrorTheHeaders) {
     }
     EXPECT_TRUE(missing.empty()) << missing.size() << " headers have no test file, e.g. "
                                  << (missing.empty() ? "" : missing.front());
+}
+
+// The build lists its files (no globs): a core source or test that is not listed would silently
+// not be built, so each one must appear in its CMakeLists.txt.
+TEST(LayersTest, EveryCoreSourceAndTestIsListedInTheBuild) {
+    auto text = [](const fs::path& path) {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const fs::path root(POSLAB_SOURCE_DIR);
+    const std::string coreList = text(root / "core" / "CMakeLists.txt");
+    const std::string testList = text(root / "tests" / "CMakeLists.txt");
+    int checked = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(root / "core" / "src")) {
+        if (entry.path().extension() != ".cpp") continue;
+        const std::string relative = fs::relative(entry.path(), root / "core").string();
+        EXPECT_NE(coreList.find("  " + relative + "\n"), std::string::npos)
+            << relative << " is not listed in core/CMakeLists.txt";
+        ++checked;
+    }
+    for (const auto& entry : fs::recursive_directory_iterator(root / "tests" / "core")) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() < 9 || name.substr(name.size() - 9) != "_test.cpp") continue;
+        const std::string relative = fs::relative(entry.path(), root / "tests").string();
+        EXPECT_NE(testList.find("  " + relative + "\n"), std::string::npos)
+            << relative << " is not listed in tests/CMakeLists.txt";
+        ++checked;
+    }
+    EXPECT_GT(checked, 80);
 }
 
 }  // namespace
