@@ -57,36 +57,36 @@ Result<double> ArgMap::number(const std::string& name, double fallback) const {
     return parseNumber(name, it->second);
 }
 
-Result<std::vector<double>> ArgMap::numbers(const std::string& name) const {
-    std::vector<double> result;
-    auto it = values_.find(name);
-    if (it == values_.end()) return result;
-    const std::string& all = it->second;
+namespace {
+
+// "1,2.5,-3": every comma-separated entry through `parse`; one bad entry names the whole list.
+template <class Value, class Parse>
+Result<std::vector<Value>> parseList(const std::string& name, const std::string& all, Parse parse,
+                                     const char* what) {
+    std::vector<Value> result;
     std::size_t start = 0;
     while (start <= all.size()) {
         const std::size_t comma = std::min(all.find(',', start), all.size());
-        auto value = parseNumber(name, all.substr(start, comma - start));
-        if (!value) return Error{"--" + name + " expects comma-separated numbers (got '" + all + "')"};
+        auto value = parse(name, all.substr(start, comma - start));
+        if (!value) return Error{"--" + name + " expects comma-separated " + what + " (got '" + all + "')"};
         result.push_back(*value);
         start = comma + 1;
     }
     return result;
 }
 
-Result<std::vector<long long>> ArgMap::integers(const std::string& name) const {
-    std::vector<long long> result;
+}  // namespace
+
+Result<std::vector<double>> ArgMap::numbers(const std::string& name) const {
     auto it = values_.find(name);
-    if (it == values_.end()) return result;
-    const std::string& all = it->second;
-    std::size_t start = 0;
-    while (start <= all.size()) {
-        const std::size_t comma = std::min(all.find(',', start), all.size());
-        auto value = parseInteger(name, all.substr(start, comma - start));
-        if (!value) return Error{"--" + name + " expects comma-separated integers (got '" + all + "')"};
-        result.push_back(*value);
-        start = comma + 1;
-    }
-    return result;
+    if (it == values_.end()) return std::vector<double>{};
+    return parseList<double>(name, it->second, parseNumber, "numbers");
+}
+
+Result<std::vector<long long>> ArgMap::integers(const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::vector<long long>{};
+    return parseList<long long>(name, it->second, parseInteger, "integers");
 }
 
 Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,

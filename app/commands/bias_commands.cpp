@@ -253,16 +253,6 @@ Figure figureFor(const RenderSettings& settings) {
     return emptyFigure(float(settings.width), float(settings.height), settings.theme);
 }
 
-// Built field by field, so fields added to the registry's structs later keep their defaults.
-ExportKind exportKind(std::string name, std::string summary, std::vector<OptionSpec> options,
-                      std::function<Result<Matrix>(const ArgMap&)> compute) {
-    ExportKind kind;
-    kind.name = std::move(name);
-    kind.summary = std::move(summary);
-    kind.options = std::move(options);
-    kind.compute = std::move(compute);
-    return kind;
-}
 
 RenderView renderView(std::string name, std::string summary, std::vector<OptionSpec> options,
                       std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build) {
@@ -278,7 +268,7 @@ RenderView renderView(std::string name, std::string summary, std::vector<OptionS
 
 void registerBiasCommands(CommandRegistry& registry) {
     // ---- Exports
-    registry.exports.push_back(exportKind(
+    registry.exports.push_back(matrixExport(
         "alibi-slopes", "N x 1: the slope of each head, one row per head in fairseq's order",
         {{"heads", "N",
           std::string(ui::kAlibiHeadsRange.meaning) + ", " + ui::kAlibiHeadsRange.rangeText() +
@@ -297,7 +287,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             return matrix;
         }));
 
-    registry.exports.push_back(exportKind(
+    registry.exports.push_back(matrixExport(
         "alibi-bias", "L x L bias of one head, row = query i, column = key j; masked cells -inf",
         alibiBiasOptions(), [](const ArgMap& args) -> Result<Matrix> {
             for (auto [name, value] : {std::pair{"heads", "N"}, {"head", "H"}, {"seq-len", "L"}}) {
@@ -320,7 +310,7 @@ void registerBiasCommands(CommandRegistry& registry) {
     std::vector<OptionSpec> t5Export = t5Options();
     t5Export.front().help = "rows and columns, 1..1048576 within the memory cap; required";
     registry.exports.push_back(
-        exportKind("t5-buckets", "L x L bucket ids, entry [i][j] = bucket(j - i) (key - query)",
+        matrixExport("t5-buckets", "L x L bucket ids, entry [i][j] = bucket(j - i) (key - query)",
                    t5Export, [](const ArgMap& args) -> Result<Matrix> {
                        if (auto s = require(args, "seq-len", "L"); !s) return s.error();
                        auto params = readT5Params(args, 64);
@@ -328,7 +318,7 @@ void registerBiasCommands(CommandRegistry& registry) {
                        return t5BucketMatrix(*params);
                    }));
 
-    registry.exports.push_back(exportKind(
+    registry.exports.push_back(matrixExport(
         "learned", "L x D learned table at initialisation (or read from --from), row = position",
         learnedOptions(true), [](const ArgMap& args) -> Result<Matrix> {
             auto table = readLearnedTable(args, true);
@@ -336,7 +326,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             return *table->table;
         }));
 
-    ExportKind tensors = exportKind(
+    ExportKind tensors = matrixExport(
         "tensors",
         "the tensors of a .safetensors file: one row each, name, dtype, shape (header line "
         "\"name,dtype,shape\"), in the file's order",
@@ -356,7 +346,7 @@ void registerBiasCommands(CommandRegistry& registry) {
     };
     registry.exports.push_back(std::move(tensors));
 
-    registry.exports.push_back(exportKind(
+    registry.exports.push_back(matrixExport(
         "learned-pca",
         "L x K: each position's coordinates on the table's first K principal components (rows "
         "centred; each component's sign chosen to rise with position), row = position",

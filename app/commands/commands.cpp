@@ -58,4 +58,14 @@ CommandRegistry buildRegistry() {
     return registry;
 }
 
+ExportKind matrixExport(std::string name, std::string summary, std::vector<OptionSpec> options,
+                        std::function<Result<Matrix>(const ArgMap&)> compute) {
+    ExportKind kind;
+    kind.name = std::move(name);
+    kind.summary = std::move(summary);
+    kind.options = std::move(options);
+    kind.compute = std::move(compute);
+    return kind;
+}
+
 }  // namespace poslab::cli

@@ -63,6 +63,10 @@ struct CommandRegistry {
 };
 
 CommandRegistry buildRegistry();  // every kind and view PosLab has
+// An export kind that computes a matrix, built field by field so that fields added to ExportKind
+// later keep their defaults.
+ExportKind matrixExport(std::string name, std::string summary, std::vector<OptionSpec> options,
+                        std::function<Result<Matrix>(const ArgMap&)> compute);
 
 // Registration, one function per encoding family.
 void registerSinusoidalCommands(CommandRegistry& registry);

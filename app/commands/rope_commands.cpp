@@ -262,15 +262,6 @@ Box wholeFigure(const RenderSettings& settings) {
 
 // ---- Exports
 
-ExportKind ropeExport(std::string name, std::string summary, std::vector<OptionSpec> options,
-                      std::function<Result<Matrix>(const ArgMap&)> compute) {
-    ExportKind kind;
-    kind.name = std::move(name);
-    kind.summary = std::move(summary);
-    kind.options = std::move(options);
-    kind.compute = std::move(compute);
-    return kind;
-}
 
 Result<Matrix> exportFrequencies(const ArgMap& args) {
     auto inputs = readRopeInputs(args);
@@ -552,11 +543,11 @@ void registerRopeCommands(CommandRegistry& registry) {
     const std::string formulaSeqLen =
         "current sequence length (dynamic-ntk reads it), 1..1073741824 (default 4096)";
     registry.exports.push_back(
-        ropeExport("rope-freqs",
+        matrixExport("rope-freqs",
                    "one row per rotated pair i: its inverse frequency theta_i "
                    "(radians per position), after the scaling",
                    ropeOptions(formulaSeqLen), exportFrequencies));
-    registry.exports.push_back(ropeExport(
+    registry.exports.push_back(matrixExport(
         "rope-rotate",
         "one row per position: the vector rotated to that position (head_dim columns)",
         joined(ropeOptions(formulaSeqLen),
@@ -564,14 +555,14 @@ void registerRopeCommands(CommandRegistry& registry) {
                 {"positions", "LIST", "positions to rotate to, comma-separated; required"},
                 pairingOption()}),
         exportRotate));
-    registry.exports.push_back(ropeExport(
+    registry.exports.push_back(matrixExport(
         "rope-scores",
         "L x L, row m, column n: rotate(q, m) . rotate(k, n), which depends on m - n only",
         joined(joined(ropeOptions("positions 0..L-1, 1..1048576 within the memory cap; required"),
                       vectorOptions()),
                {pairingOption()}),
         exportScores));
-    registry.exports.push_back(ropeExport(
+    registry.exports.push_back(matrixExport(
         "rope-decay",
         "one row per distance r = 0..R: RoFormer's relative upper bound (1/(d/2)) sum_j |S_j|",
         decayOptions("largest relative distance, 0..1048576; required"), exportDecay));
