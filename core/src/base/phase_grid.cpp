@@ -32,8 +32,9 @@ void forEachGridPhase(const std::vector<double>& frequencies, double first, doub
         }
         const long long blockEnd = std::min(count, blockStart + kGridBlock);
         for (long long j = blockStart; j < blockEnd; ++j) {
-            const double* jCos = &stepCos[std::size_t(j - blockStart) * K];
-            const double* jSin = &stepSin[std::size_t(j - blockStart) * K];
+            // data() + offset, not &v[offset]: with no frequencies the vectors are empty.
+            const double* jCos = stepCos.data() + std::size_t(j - blockStart) * K;
+            const double* jSin = stepSin.data() + std::size_t(j - blockStart) * K;
             for (std::size_t k = 0; k < K; ++k) {
                 rowCos[k] = startCos[k] * jCos[k] - startSin[k] * jSin[k];
                 rowSin[k] = startSin[k] * jCos[k] + startCos[k] * jSin[k];

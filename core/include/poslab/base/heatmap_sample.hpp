@@ -31,8 +31,11 @@ struct HeatmapSample {
 std::uint64_t nextMatrixVersion();  // a fresh HeatmapSample / HeatmapItem version, unique in this process
 long long cellsPerTexel(long long cells, int maxTexels);  // ceil(cells / maxTexels), at least 1
 // Texels for a plot side of `pixels`: 1..kMaxTexelsPerSide, also for inf or NaN sizes (an int
-// conversion of those is undefined behaviour).
-inline constexpr int kMaxTexelsPerSide = 1 << 16;
+// conversion of those is undefined behaviour). 4096 a side: a square heatmap of that many
+// doubles is 128 MiB, and a 2-D view (T5, ALiBi) asked for an absurd area must stay within the
+// memory a laptop has (65536 a side was 32 GiB, found by the sanitizer run); beyond 4096 screen
+// pixels a texel covers two pixels, which no eye resolves.
+inline constexpr int kMaxTexelsPerSide = 1 << 12;
 int texelBudget(double pixels);
 // What a reduced sample's texels hold, for a note beside its plot: "each pixel: " + summary +
 // " 4x4 cells" (summary e.g. "mean of"); "" when every texel is one cell.
