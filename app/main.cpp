@@ -53,8 +53,15 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    // 3. Window and context.
-    GLFWwindow* window = glfwCreateWindow(1440, 900, "PosLab", nullptr, nullptr);
+    // 3. Window and context: 1440x900, or the screen when it is smaller (a 1024x768 projector).
+    int windowWidth = 1440, windowHeight = 900;
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+        if (const GLFWvidmode* mode = glfwGetVideoMode(monitor)) {
+            windowWidth = std::clamp(mode->width, 320, windowWidth);
+            windowHeight = std::clamp(mode->height, 240, windowHeight);
+        }
+    }
+    GLFWwindow* window = glfwCreateWindow(windowWidth, windowHeight, "PosLab", nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "poslab: could not open an OpenGL 3.3 window\n");
         glfwTerminate();
@@ -90,7 +97,8 @@ int main(int argc, char** argv) {
         }
         // The session: --session FILE, else the one remembered from the last interactive run
         // (scripted runs leave it alone unless --remember). Problems are reported, never fatal.
-        const bool scripted = !launch->screenshotPath.empty() || launch->benchFrames > 0 || launch->soakFrames > 0;
+        const bool scripted = !launch->screenshotPath.empty() || launch->benchFrames > 0 ||
+                              launch->soakFrames > 0 || launch->tourCheck;
         const std::string remembered =
             launch->fresh || (scripted && !launch->remember) ? "" : poslab::ui::rememberedSessionPath();
         if (!launch->sessionPath.empty()) {
@@ -100,6 +108,16 @@ int main(int argc, char** argv) {
             }
         } else if (!remembered.empty()) {
             poslab::ui::restoreRememberedSession(application, remembered);
+        }
+        // A bad lessons file is reported in one line; the built-in lessons remain (--tour-check,
+        // which exists to check the file, fails instead).
+        if (!launch->lessonsPath.empty()) {
+            if (auto status = application.tour().openFile(launch->lessonsPath, application.state());
+                !status) {
+                std::fprintf(stderr, "poslab: ignored the lessons: %s\n", status.error().message.c_str());
+                if (launch->tourCheck) return poslab::cli::kExitBadInput;
+                application.setStatus("Ignored the lessons: " + status.error().message);
+            }
         }
         if (launch->lesson > 0) {
             if (auto status = application.startLesson(launch->lesson); !status) {

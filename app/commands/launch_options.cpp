@@ -6,6 +6,13 @@ std::vector<OptionSpec> launchOptionSpecs() {
     return {
         {"view", "NAME", "open this view first (sinusoidal, rope, alibi, t5, learned, …)"},
         {"lesson", "N", "open the guided tour at lesson N (Tour menu; arrows step)"},
+        {"lessons", "FILE",
+         "the tour's lessons from FILE (a copy of share/poslab/lessons.json, edited); a bad "
+         "file is reported and the built-in lessons remain"},
+        {"tour-check", "",
+         "step through every lesson in presentation mode, check that each card fits and no "
+         "figure's text overlaps, print one line per step, quit (exit 1 on a fault)"},
+        {"tour-screenshots", "DIR", "with --tour-check: save each step as DIR/lesson-NN-S.png"},
         {"presentation", "", "start in presentation mode (F5: large text, no controls)"},
         {"zoom", "Z",
          "interface zoom 0.5..3 on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0; "

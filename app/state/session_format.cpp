@@ -363,6 +363,7 @@ void visitFields(F& f, V& v) {
     f.text("customKey", v.customKey);
     f.number("m", v.m);
     f.number("n", v.n);
+    f.boolean("playing", v.playing);  // a lesson can start the animation
     f.number("speed", v.speed);
     f.boolean("playMovesBoth", v.playMovesBoth);
     f.boolean("scrubTogether", v.scrubTogether);

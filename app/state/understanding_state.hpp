@@ -96,6 +96,7 @@ struct CompareViewState {
 // The guided tour and presentation mode (see tour.hpp).
 struct TourState {
     int lesson = -1;            // the lesson shown, -1 when the tour is closed
+    int step = 0;               // its step (0: the lesson's own text; lessons.hpp)
     bool presentation = false;  // large fonts, controls hidden (F5); F11 adds full screen
     friend bool operator==(const TourState&, const TourState&) = default;  // member-wise: caches key on it
 };

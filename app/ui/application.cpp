@@ -15,8 +15,20 @@
 
 namespace poslab::ui {
 
+namespace {
+
+std::vector<std::string> titlesOf(const std::vector<std::unique_ptr<Panel>>& panels) {
+    std::vector<std::string> titles;
+    for (const auto& panel : panels) titles.emplace_back(panel->title());
+    return titles;
+}
+
+}  // namespace
+
 Application::Application(std::vector<std::unique_ptr<Panel>> panels)
-    : panels_(std::move(panels)), heatmaps_(std::make_unique<gfx::HeatmapTextures>()) {}
+    : panels_(std::move(panels)),
+      heatmaps_(std::make_unique<gfx::HeatmapTextures>()),
+      tour_(titlesOf(panels_)) {}
 
 Application::~Application() = default;
 
@@ -168,6 +180,7 @@ void Application::frame() {
     context.uiScale = uiScale();
     context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
+    context.figureFaults = figureFaults;
     tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text
 
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -213,6 +226,7 @@ void Application::frame() {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot." : status_.c_str());
     sessionDialog_.draw(*this);
+    tour_.drawOpenDialog(state_, *this);
     ImGui::End();
     tour_.drawCard(state_, *this);
     tour_.endFrame();

@@ -37,6 +37,9 @@ struct LaunchOptions {
     int soakFrames = 0;           // > 0: random input for N frames across every view, then quit
     unsigned long long soakSeed = 1;
     int lesson = 0;               // > 0: open the tour at this lesson (1-based)
+    std::string lessonsPath;      // non-empty: the tour's lessons from this file (--lessons)
+    bool tourCheck = false;       // step through every lesson, check the cards and figures, quit
+    std::string tourScreenshots;  // with tourCheck: a directory for one screenshot per step
     bool presentation = false;    // start in presentation mode (large fonts, no controls)
     std::string sessionPath;      // non-empty: open this session file at start-up
     std::string saveSessionPath;  // non-empty: save the session here at exit
@@ -78,6 +81,9 @@ public:
     void prepareFrame();
 
     std::string requestedScreenshot;  // set by F12 or --screenshot; written after the frame
+    // Non-null: every figure drawn is checked for overlapping or cut-off text, one line per
+    // fault added here (the tour check, --tour-check).
+    std::vector<std::string>* figureFaults = nullptr;
 
 private:
     void drawMenuBar();

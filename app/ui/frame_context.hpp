@@ -23,6 +23,8 @@ struct FrameContext {
     bool waiting = false;           // a panel's worker is still computing what it shows: a
                                     // scripted --screenshot waits for it (up to 30 s)
     std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it
+    std::vector<std::string>* figureFaults = nullptr;  // non-null: figures drawn are checked for
+                                                       // text overlaps (drawCanvasFigure, --tour-check)
 };
 
 }  // namespace poslab::ui

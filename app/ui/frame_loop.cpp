@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -87,6 +88,11 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     if (*lesson < 0 || *lesson > 1000)
         return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
     launch.lesson = int(*lesson);
+    launch.lessonsPath = args->text("lessons", "").value();
+    launch.tourCheck = args->flag("tour-check");
+    launch.tourScreenshots = args->text("tour-screenshots", "").value();
+    if (!launch.tourScreenshots.empty() && !launch.tourCheck)
+        return Error{"--tour-screenshots needs --tour-check"};
     launch.presentation = args->flag("presentation");
     launch.sessionPath = args->text("session", "").value();
     launch.saveSessionPath = args->text("save-session", "").value();
@@ -220,6 +226,79 @@ void printFrameStatistics(std::vector<double> milliseconds) {
                 milliseconds.back());
 }
 
+// --tour-check: every lesson and step in presentation mode, as a lecture shows them. Each must
+// open its view without a warning, its card must be whole on screen and leave most of the window
+// to the figures, and no figure drawn may have text over text or text cut off at its edge.
+int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
+    constexpr float kMaxCardShare = 0.4f;  // of the window below the menu bar
+    Tour& tour = application.tour();
+    AppState& state = application.state();
+    tour.setPresentation(state, true);
+    std::vector<std::string> faults;
+    int steps = 0, failed = 0;
+    const auto start = Clock::now();
+    for (int lesson = 0; lesson < int(tour.lessons().size()); ++lesson) {
+        const Lesson& entry = tour.lessons()[std::size_t(lesson)];
+        for (int step = 0; step < int(entry.steps.size()); ++step) {
+            ++steps;
+            std::vector<std::string> problems;
+            if (Status shown = tour.show(lesson, state, application, step); !shown)
+                problems.push_back(shown.error().message);
+            // A few frames for the card's height to reach the layout and the caches to fill;
+            // a figure computed on a worker is waited for (up to 30 s).
+            const auto deadline = Clock::now() + std::chrono::seconds(30);
+            for (int frame = 0; frame < 4 || (application.waitingForWork() && Clock::now() < deadline);
+                 ++frame) {
+                glfwPollEvents();
+                renderFrame(window, application, {nullptr, true});
+            }
+            std::vector<std::string> figureFaults;
+            application.figureFaults = &figureFaults;
+            char name[64];
+            std::snprintf(name, sizeof name, "/lesson-%02d-%d.png", lesson + 1, step + 1);
+            if (!options.tourScreenshots.empty())
+                application.requestedScreenshot = options.tourScreenshots + name;
+            renderFrame(window, application, {nullptr, true});
+            application.figureFaults = nullptr;
+            problems.insert(problems.end(), figureFaults.begin(), figureFaults.end());
+            const std::string& view = entry.steps[std::size_t(step)].view;
+            std::string shownView = application.currentView();
+            auto lower = [](std::string text) {
+                for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+                return text;
+            };
+            if (lower(shownView) != lower(view))
+                problems.push_back("shows the " + shownView + " view, not " + view);
+            const CardMetrics card = tour.cardMetrics();
+            const float share = card.height / std::max(1.0f, card.viewportHeight);
+            if (card.height <= 0) {
+                problems.push_back("no lesson card drawn");
+            } else if (card.top < card.viewportTop) {
+                problems.push_back("the card's text runs off the window");
+            } else if (share > kMaxCardShare) {
+                problems.push_back("the card takes " + std::to_string(int(share * 100)) +
+                                   "% of the window (at most " +
+                                   std::to_string(int(kMaxCardShare * 100)) + "%)");
+            }
+            std::printf("lesson %d step %d (%s): card %d px of %d (%d%%)%s\n", lesson + 1, step + 1,
+                        view.c_str(), int(card.height), int(card.viewportHeight),
+                        int(share * 100 + 0.5f), problems.empty() ? ", ok" : "");
+            for (const std::string& problem : problems) {
+                std::printf("  FAULT: %s\n", problem.c_str());
+                std::fprintf(stderr, "poslab: lesson %d step %d: %s\n", lesson + 1, step + 1,
+                             problem.c_str());
+            }
+            if (!problems.empty()) ++failed;
+        }
+    }
+    int width = 0, height = 0;
+    glfwGetWindowSize(window, &width, &height);
+    std::printf("tour check: %d lessons, %d steps at %dx%d, %d with faults, %.1f s\n",
+                int(tour.lessons().size()), steps, width, height, failed,
+                std::chrono::duration<double>(Clock::now() - start).count());
+    return failed == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptions& options) {
@@ -288,6 +367,8 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
                     residentMebibytes("VmHWM:"));
         return 0;
     }
+
+    if (options.tourCheck) return runTourCheck(window, application, options);
 
     if (options.soakFrames > 0) {
         // Random input across every view, as fast as frames go; NaN reaching a texture fails.

@@ -4,70 +4,87 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "gfx/fonts.hpp"
 #include "ui/session.hpp"
 
 namespace poslab::ui {
 
-Result<std::vector<Lesson>> parseLessons(std::string_view jsonText) {
-    const nlohmann::json document = nlohmann::json::parse(jsonText, nullptr, false);
-    if (document.is_discarded()) return Error{"lessons: not valid JSON"};
-    if (!document.is_object() || !document.contains("lessons") || !document["lessons"].is_array()) {
-        return Error{"lessons: expected {\"lessons\": [...]}"};
-    }
-    std::vector<Lesson> lessons;
-    int index = 0;
-    for (const nlohmann::json& entry : document["lessons"]) {
-        ++index;
-        const std::string where = "lesson " + std::to_string(index);
-        if (!entry.is_object()) return Error{where + ": expected an object"};
-        Lesson lesson;
-        for (auto [key, field] :
-             {std::pair{"title", &lesson.title}, std::pair{"view", &lesson.view},
-              std::pair{"text", &lesson.text}}) {
-            auto it = entry.find(key);
-            if (it == entry.end() || !it->is_string() || it->get<std::string>().empty()) {
-                return Error{where + ": \"" + key + "\" must be a non-empty string"};
-            }
-            *field = it->get<std::string>();
-        }
-        auto state = entry.find("state");
-        if (state != entry.end() && !state->is_object())
-            return Error{where + ": \"state\" must be an object"};
-        lesson.state = state != entry.end() ? *state : nlohmann::json::object();
-        lessons.push_back(std::move(lesson));
-    }
-    if (lessons.empty()) return Error{"lessons: the list is empty"};
-    return lessons;
-}
-
-Tour::Tour() {
-    auto lessons = parseLessons(embeddedAsset("lessons.json"));
+Tour::Tour(std::vector<std::string> viewTitles) : viewTitles_(std::move(viewTitles)) {
+    auto lessons = parseLessons(embeddedAsset("lessons.json"), viewTitles_);
     if (lessons)
         lessons_ = std::move(lessons).value();
     else
-        loadError_ = lessons.error().message;
+        loadError_ = "built-in lessons: " + lessons.error().message;
 }
 
-Status Tour::show(int index, AppState& state, Application& application) {
+Status Tour::openFile(const std::string& path, AppState& state) {
+    auto lessons = loadLessonsFile(path, viewTitles_);
+    if (!lessons) return lessons.error();  // the lessons shown stay
+    lessons_ = std::move(lessons).value();
+    loadError_.clear();
+    source_ = path;
+    close(state);
+    return success();
+}
+
+void Tour::useBuiltIn(AppState& state) {
+    Tour builtIn(viewTitles_);
+    lessons_ = std::move(builtIn.lessons_);
+    loadError_ = std::move(builtIn.loadError_);
+    source_.clear();
+    close(state);
+}
+
+int Tour::stepCount() const {
+    int count = 0;
+    for (const Lesson& lesson : lessons_) count += int(lesson.steps.size());
+    return count;
+}
+
+Status Tour::show(int index, AppState& state, Application& application, int step) {
     if (index < 0 || index >= int(lessons_.size())) {
         return Error{"--lesson must be 1.." + std::to_string(lessons_.size()) + " (got " +
                      std::to_string(index + 1) + ")"};
     }
     const Lesson& lesson = lessons_[std::size_t(index)];
+    step = std::clamp(step, 0, int(lesson.steps.size()) - 1);
     state.tour.lesson = index;
+    state.tour.step = step;
+    // The lesson's state and every step's up to this one, in order: Back lands where Next did.
     Warnings warnings;
-    applyStateJson(lesson.state, state, warnings);
-    const Status selected = application.selectView(lesson.view);
+    for (int k = 0; k <= step; ++k) applyStateJson(lesson.steps[std::size_t(k)].state, state, warnings);
+    const Status selected = application.selectView(lesson.steps[std::size_t(step)].view);
     if (!selected) warnings.push_back(selected.error().message);
     if (!warnings.empty()) {
         std::string joined;
         for (const std::string& w : warnings) joined += (joined.empty() ? "" : "; ") + w;
         return Error{"lesson " + std::to_string(index + 1) + " ('" + lesson.title +
                      "'): " + joined};
+    }
+    return success();
+}
+
+Status Tour::next(AppState& state, Application& application) {
+    const int index = state.tour.lesson;
+    if (index < 0 || index >= int(lessons_.size())) return success();
+    if (state.tour.step + 1 < int(lessons_[std::size_t(index)].steps.size()))
+        return show(index, state, application, state.tour.step + 1);
+    if (index + 1 < int(lessons_.size())) return show(index + 1, state, application);
+    return success();
+}
+
+Status Tour::back(AppState& state, Application& application) {
+    const int index = state.tour.lesson;
+    if (index < 0 || index >= int(lessons_.size())) return success();
+    if (state.tour.step > 0) return show(index, state, application, state.tour.step - 1);
+    if (index > 0) {
+        const int last = int(lessons_[std::size_t(index - 1)].steps.size()) - 1;
+        return show(index - 1, state, application, last);
     }
     return success();
 }
@@ -118,19 +135,23 @@ void Tour::handleShortcuts(AppState& state, Application& application, GLFWwindow
     const bool next =
         ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN);
     const bool back = ImGui::IsKeyPressed(GLFW_KEY_LEFT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP);
-    if (next && lesson + 1 < int(lessons_.size())) (void)show(lesson + 1, state, application);
-    if (back && lesson > 0) (void)show(lesson - 1, state, application);
+    if (next) (void)this->next(state, application);
+    if (back) (void)this->back(state, application);
 }
 
 void Tour::drawMenu(AppState& state, Application& application, GLFWwindow* window) {
     if (!ImGui::BeginMenu("Tour")) return;
     if (!loadError_.empty()) ImGui::TextDisabled("%s", loadError_.c_str());
+    if (!source_.empty()) ImGui::TextDisabled("Lessons from %s", source_.c_str());
     for (std::size_t i = 0; i < lessons_.size(); ++i) {
         const std::string label = std::to_string(i + 1) + ". " + lessons_[i].title;
         if (ImGui::MenuItem(label.c_str(), nullptr, state.tour.lesson == int(i))) {
             (void)show(int(i), state, application);
         }
     }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Open lessons…")) openRequested_ = true;
+    if (!source_.empty() && ImGui::MenuItem("Built-in lessons")) useBuiltIn(state);
     ImGui::Separator();
     bool presentation = state.tour.presentation;
     if (ImGui::MenuItem("Presentation mode", "F5", &presentation))
@@ -167,12 +188,15 @@ void Tour::drawCard(AppState& state, Application& application) {
     const int index = state.tour.lesson;
     if (index < 0 || index >= int(lessons_.size())) {
         cardHeight_ = 0;
+        card_ = {};
         return;
     }
     const Lesson& lesson = lessons_[std::size_t(index)];
+    const int stepCount = int(lesson.steps.size());
+    const int step = std::clamp(state.tour.step, 0, stepCount - 1);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     // A strip across the bottom, below the status line, in the space the views leave free
-    // (reservedHeight): it never covers a figure.
+    // (reservedHeight): it never covers a figure. It grows with its text (wrapped to the width).
     const float margin = 6;
     ImGui::SetNextWindowPos(
         ImVec2(viewport->WorkPos.x + margin, viewport->WorkPos.y + viewport->WorkSize.y - 2),
@@ -182,28 +206,76 @@ void Tour::drawCard(AppState& state, Application& application) {
         ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
         ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
     if (ImGui::Begin("##lesson", nullptr, flags)) {
-        ImGui::TextDisabled("Lesson %d of %zu", index + 1, lessons_.size());
+        if (stepCount > 1)
+            ImGui::TextDisabled("Lesson %d of %zu (%d/%d)", index + 1, lessons_.size(), step + 1,
+                                stepCount);
+        else
+            ImGui::TextDisabled("Lesson %d of %zu", index + 1, lessons_.size());
         ImGui::SameLine();
         ImGui::TextUnformatted(lesson.title.c_str());
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize("< Back  Next >  Close ").x -
                         ImGui::GetStyle().FramePadding.x * 6 - ImGui::GetStyle().WindowPadding.x);
-        ImGui::BeginDisabled(index == 0);
-        if (ImGui::Button("< Back")) (void)show(index - 1, state, application);
+        const bool first = index == 0 && step == 0;
+        const bool last = index + 1 >= int(lessons_.size()) && step + 1 >= stepCount;
+        ImGui::BeginDisabled(first);
+        if (ImGui::Button("< Back")) (void)back(state, application);
         ImGui::EndDisabled();
         ImGui::SameLine();
-        ImGui::BeginDisabled(index + 1 >= int(lessons_.size()));
-        if (ImGui::Button("Next >")) (void)show(index + 1, state, application);
+        ImGui::BeginDisabled(last);
+        if (ImGui::Button("Next >")) (void)next(state, application);
         ImGui::EndDisabled();
         ImGui::SameLine();
         if (ImGui::Button("Close")) close(state);
         ImGui::PushTextWrapPos(0);
-        ImGui::TextUnformatted(lesson.text.c_str());
+        ImGui::TextUnformatted(lesson.steps[std::size_t(step)].text.c_str());
         ImGui::PopTextWrapPos();
-        ImGui::TextDisabled(
-            "Left/Right arrows step through the lessons; F5 presentation mode; F11 full screen.");
+        // On a projector every line counts: the keys are the ones any presenter expects.
+        if (!state.tour.presentation) {
+            ImGui::TextDisabled(
+                "Left/Right arrows step through the lessons; F5 presentation mode; F11 full "
+                "screen.");
+        }
         cardHeight_ = ImGui::GetWindowHeight();
+        card_ = {ImGui::GetWindowPos().y, cardHeight_, viewport->WorkPos.y, viewport->WorkSize.y};
     }
     ImGui::End();
+}
+
+void Tour::drawOpenDialog(AppState& state, Application& application) {
+    if (openRequested_) {
+        openRequested_ = false;
+        openMessage_.clear();
+        if (openPath_.empty()) {
+            const char* home = std::getenv("HOME");
+            openPath_ = std::string(home ? home : ".") + "/lessons.json";
+        }
+        ImGui::OpenPopup("Open lessons");
+    }
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0));
+    if (!ImGui::BeginPopupModal("Open lessons", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted("A lessons file (a copy of share/poslab/lessons.json, edited):");
+    ImGui::SetNextItemWidth(-1);
+    const bool enter =
+        ImGui::InputText("##lessons path", &openPath_, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (!openMessage_.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", openMessage_.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    if (ImGui::Button("Open") || enter) {
+        if (Status s = openFile(openPath_, state); s) {
+            application.setStatus("Opened " + std::to_string(lessons_.size()) + " lessons from " +
+                                  openPath_);
+            (void)show(0, state, application);
+            ImGui::CloseCurrentPopup();
+        } else {
+            openMessage_ = s.error().message;
+        }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false))
+        ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
 }
 
 }  // namespace poslab::ui

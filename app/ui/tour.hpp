@@ -1,8 +1,10 @@
 // tour.hpp — the guided tour and presentation mode.
 //
-// Lessons are data (assets/lessons.json, embedded at build time): a title, the view to open, two
-// or three sentences, and a partial session (session.hpp) that sets the view's parameters. A
-// lesson card with Back / Next sits in the corner; the arrow keys step through the lessons.
+// Lessons are data (state/lessons.hpp): assets/lessons.json, embedded at build time, or a
+// teacher's file (--lessons FILE, Tour > Open lessons…). Each has a title, the view to open, two
+// or three sentences, a partial session (session_format.hpp) that sets the view's parameters, and
+// optional steps. A lesson card with Back / Next sits across the bottom; the arrow keys (and Page
+// Up/Down, which presentation clickers send) step through the steps and lessons.
 //
 // Presentation mode (F5, Tour menu): large fonts for a projector and the controls hidden; F11
 // toggles full screen (either mode); Escape leaves full screen, then presentation mode.
@@ -12,10 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "poslab/base/result.hpp"
 #include "state/app_state.hpp"
+#include "state/lessons.hpp"
 #include "ui/frame_context.hpp"
 
 struct GLFWwindow;
@@ -32,29 +33,37 @@ namespace poslab::ui {
 
 class Application;
 
-struct Lesson {
-    std::string title;     // "Why order matters"
-    std::string view;      // tab title: "Meaning"
-    std::string text;      // two or three sentences
-    nlohmann::json state;  // a partial session: the settings the lesson shows
-};
-
-// Parses {"lessons": [{"title", "view", "text", "state"}, ...]}; errors name the lesson.
-Result<std::vector<Lesson>> parseLessons(std::string_view jsonText);
-
 inline constexpr float kPresentationScale = 1.75f;  // fonts and figure text in presentation mode
+
+// What the card took last frame, for the tour check (--tour-check).
+struct CardMetrics {
+    float top = 0, height = 0;   // screen pixels
+    float viewportTop = 0;       // the work area below the menu bar
+    float viewportHeight = 0;
+};
 
 class Tour {
   public:
-    Tour();  // reads the embedded lessons
+    // Reads the embedded lessons; viewTitles are the tabs a lesson may open.
+    explicit Tour(std::vector<std::string> viewTitles);
 
     const std::vector<Lesson>& lessons() const { return lessons_; }
     const std::string& loadError() const { return loadError_; }  // "" when the lessons parsed
+    const std::string& source() const { return source_; }  // "" (built in) or the file's path
 
-    // Opens lesson `index` (0-based): applies its state and selects its view. Warnings from
-    // applying the state are returned as one Error (the lesson is still shown).
-    Status show(int index, AppState& state, Application& application);
+    // Replaces the lessons with a file's (--lessons FILE, Tour > Open lessons…). A bad file is
+    // an Error naming the file, lesson and key, and the lessons shown stay as they were.
+    Status openFile(const std::string& path, AppState& state);
+    void useBuiltIn(AppState& state);  // back to the embedded lessons
+
+    // Opens step `step` of lesson `index` (both 0-based): applies the lesson's state and its
+    // steps' up to `step` and selects the step's view. Warnings from applying the state are
+    // returned as one Error (the lesson is still shown).
+    Status show(int index, AppState& state, Application& application, int step = 0);
+    Status next(AppState& state, Application& application);  // next step, else next lesson
+    Status back(AppState& state, Application& application);  // previous step or lesson's last
     void close(AppState& state) { state.tour.lesson = -1; }
+    int stepCount() const;  // lessons and their steps together: what --tour-check visits
 
     // ---- Hooks called by Application each frame
     void handleShortcuts(AppState& state, Application& application, GLFWwindow* window);
@@ -66,15 +75,24 @@ class Tour {
     float reservedHeight(const AppState& state) const;
     void endFrame();  // pops what beginFrame pushed
 
+    void drawOpenDialog(AppState& state, Application& application);  // Open lessons… popup
+    const CardMetrics& cardMetrics() const { return card_; }
+
     void setPresentation(AppState& state, bool on);
     bool fullScreen() const { return fullScreen_; }
     void setFullScreen(GLFWwindow* window, bool on);
 
   private:
+    std::vector<std::string> viewTitles_;
     std::vector<Lesson> lessons_;
     std::string loadError_;
+    std::string source_;  // "" for the built-in lessons
     bool fontPushed_ = false;
     float cardHeight_ = 0;  // the card's height last frame (it wraps to the window width)
+    CardMetrics card_;
+    bool openRequested_ = false;  // Tour > Open lessons… was chosen this frame
+    std::string openPath_;        // the dialog's path field
+    std::string openMessage_;     // the last attempt's error, shown in the dialog
     bool controlsBeforePresentation_ = true;
     bool fullScreen_ = false;
     int windowedX_ = 0, windowedY_ = 0, windowedWidth_ = 1440, windowedHeight_ = 900;

@@ -1,6 +1,6 @@
 // The understanding views through the real binary: `poslab export similarity` against the closed
-// form and against the exported table multiplied out, every new `poslab render` view, every lesson
-// under Xvfb, and sessions (round trip, damaged files reported and ignored).
+// form and against the exported table multiplied out, every new `poslab render` view, and sessions
+// (round trip, damaged files reported and ignored). The lessons: lessons_test.cpp.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -238,29 +238,6 @@ TEST_F(UnderstandingTest, TightenedRenderCapsAreOneLineErrors) {
     EXPECT_NE(help.out.find("2..1048575"), std::string::npos) << help.out;
     const ProcessResult similarity = runPoslab({"render", "similarity", "--help"});
     EXPECT_NE(similarity.out.find("L x d <= 33554432"), std::string::npos) << similarity.out;
-}
-
-TEST_F(UnderstandingTest, EveryLessonOpensUnderXvfbWithoutErrors) {
-    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
-    for (int lesson = 1; lesson <= 6; ++lesson) {
-        const std::string shot = path("lesson" + std::to_string(lesson) + ".png");
-        const ProcessResult result =
-            runGui("--lesson " + std::to_string(lesson) + " --screenshot " + shellQuote(shot),
-                   "XDG_CONFIG_HOME=" + shellQuote(dir));
-        ASSERT_EQ(result.exitCode, 0) << "lesson " << lesson << ": " << result.err;
-        EXPECT_TRUE(result.err.empty()) << "lesson " << lesson << ": " << result.err;
-        const ImageRgba image = loadPng(shot);
-        ASSERT_EQ(image.width, 1440);
-        EXPECT_GT(distinctColours(image), 60) << "lesson " << lesson;
-    }
-    // Presentation mode renders too.
-    const ProcessResult presented =
-        runGui("--lesson 2 --presentation --screenshot " + shellQuote(path("p.png")));
-    EXPECT_EQ(presented.exitCode, 0) << presented.err;
-    EXPECT_TRUE(presented.err.empty()) << presented.err;
-    const ProcessResult missing = runGui("--lesson 99 --screenshot " + shellQuote(path("x.png")));
-    EXPECT_EQ(missing.exitCode, 2);
-    EXPECT_NE(missing.err.find("--lesson must be 1..6 (got 99)"), std::string::npos) << missing.err;
 }
 
 TEST_F(UnderstandingTest, SessionsRoundTripThroughTheGui) {
