@@ -30,7 +30,8 @@ const json& referenceState() {
 }
 
 std::string firstUnknownKey(const json& value, const json& reference, const std::string& path) {
-    if (!value.is_object() || !reference.is_object()) return "";  // a leaf: its type is checked later
+    if (!value.is_object() || !reference.is_object())
+        return "";  // a leaf: its type is checked later
     for (auto it = value.begin(); it != value.end(); ++it) {
         const std::string where = path + "." + it.key();
         auto known = reference.find(it.key());

@@ -6,13 +6,14 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <thread>
 
@@ -234,7 +235,10 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
     Tour& tour = application.tour();
     AppState& state = application.state();
     tour.setPresentation(state, true);
-    std::vector<std::string> faults;
+    if (!options.tourScreenshots.empty()) {
+        std::error_code ignored;  // a directory that cannot be made: each screenshot says so
+        std::filesystem::create_directories(options.tourScreenshots, ignored);
+    }
     int steps = 0, failed = 0;
     const auto start = Clock::now();
     for (int lesson = 0; lesson < int(tour.lessons().size()); ++lesson) {
@@ -244,6 +248,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
             std::vector<std::string> problems;
             if (Status shown = tour.show(lesson, state, application, step); !shown)
                 problems.push_back(shown.error().message);
+            application.setStatus("");  // not the last step's "Saved screenshot …"
             // A few frames for the card's height to reach the layout and the caches to fill;
             // a figure computed on a worker is waited for (up to 30 s).
             const auto deadline = Clock::now() + std::chrono::seconds(30);

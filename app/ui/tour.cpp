@@ -213,8 +213,15 @@ void Tour::drawCard(AppState& state, Application& application) {
             ImGui::TextDisabled("Lesson %d of %zu", index + 1, lessons_.size());
         ImGui::SameLine();
         ImGui::TextUnformatted(lesson.title.c_str());
-        ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize("< Back  Next >  Close ").x -
-                        ImGui::GetStyle().FramePadding.x * 6 - ImGui::GetStyle().WindowPadding.x);
+        // The buttons at the right; below the title when a long title would run into them.
+        const float buttonsX =
+            ImGui::GetWindowWidth() - ImGui::CalcTextSize("< Back  Next >  Close ").x -
+            ImGui::GetStyle().FramePadding.x * 6 - ImGui::GetStyle().WindowPadding.x;
+        const float titleEnd = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+        if (titleEnd + ImGui::GetStyle().ItemSpacing.x <= buttonsX)
+            ImGui::SameLine(buttonsX);
+        else
+            ImGui::SetCursorPosX(buttonsX);
         const bool first = index == 0 && step == 0;
         const bool last = index + 1 >= int(lessons_.size()) && step + 1 >= stepCount;
         ImGui::BeginDisabled(first);

@@ -52,7 +52,7 @@ const std::vector<Lesson>& builtInLessons() {
 int builtInLessonCount() {  // counted from the JSON alone, so a parse failure is a test failure
     const auto document = nlohmann::json::parse(embeddedAsset("lessons.json"), nullptr, false);
     return document.is_object() && document.contains("lessons") ? int(document["lessons"].size())
-                                                                 : 0;
+                                                                : 0;
 }
 
 // What a fresh start shows at `step` of the lesson titled `title`: its state and its steps'.
@@ -112,15 +112,14 @@ TEST_P(BuiltInLessonTest, ParsesAppliesWithoutWarningsAndOpensAView) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryLesson, BuiltInLessonTest,
-                         ::testing::Range(0, builtInLessonCount()));
+INSTANTIATE_TEST_SUITE_P(EveryLesson, BuiltInLessonTest, ::testing::Range(0, builtInLessonCount()));
 
 // ---- What the lessons claim, against the formulas written out
 
-// "Position and meaning after addition": the cross terms depend on position too. The same word
+// "Position plus meaning": the cross terms depend on position too. The same word
 // at two places has the same content·content column but different content·position columns.
 TEST(LessonClaimTest, CrossTermsDependOnPosition) {
-    const AppState state = stateAt("Position and meaning after addition");
+    const AppState state = stateAt("Position plus meaning");
     const MeaningParams& params = state.meaning.params;
     auto sequence = buildSequence(params);
     ASSERT_TRUE(sequence.ok()) << sequence.error().message;
@@ -138,7 +137,8 @@ TEST(LessonClaimTest, CrossTermsDependOnPosition) {
     for (int i = 0; i < params.seqLen; ++i) {
         auto dot = [&](const Matrix& a, int rowA, const Matrix& b, int rowB) {
             double sum = 0;
-            for (int c = 0; c < d; ++c) sum += a(std::size_t(rowA), std::size_t(c)) * b(std::size_t(rowB), std::size_t(c));
+            for (int c = 0; c < d; ++c)
+                sum += a(std::size_t(rowA), std::size_t(c)) * b(std::size_t(rowB), std::size_t(c));
             return sum * scale;
         };
         const auto row = std::size_t(i);
@@ -148,17 +148,17 @@ TEST(LessonClaimTest, CrossTermsDependOnPosition) {
         // content·position x_i·p_j, written out: as the term says.
         EXPECT_NEAR(terms->contentPosition(row, std::size_t(second)),
                     dot(sequence->tokens, i, sequence->positions, second), 1e-9);
-        largestCrossChange = std::max(
-            largestCrossChange, std::abs(terms->contentPosition(row, std::size_t(first)) -
-                                         terms->contentPosition(row, std::size_t(second))));
+        largestCrossChange = std::max(largestCrossChange,
+                                      std::abs(terms->contentPosition(row, std::size_t(first)) -
+                                               terms->contentPosition(row, std::size_t(second))));
     }
     EXPECT_GT(largestCrossChange, 0.1) << "x_i·p_j should change with the key's place j";
 }
 
-// "RoPE: rotation is relative position": moving m and n together turns every arrow but leaves
+// "RoPE: relative by rotation": moving m and n together turns every arrow but leaves
 // q·k unchanged. The score is written out pair by pair (half pairing: i with i + d/2).
 TEST(LessonClaimTest, RopeScoreIsUnchangedWhenBothPositionsMove) {
-    const AppState state = stateAt("RoPE: rotation is relative position");
+    const AppState state = stateAt("RoPE: relative by rotation");
     const ui::RopeViewState& view = state.rope;
     ASSERT_TRUE(view.playing && view.playMovesBoth) << "the lesson plays m and n together";
     const RopeParams& params = view.params;
@@ -188,7 +188,9 @@ TEST(LessonClaimTest, RopeScoreIsUnchangedWhenBothPositionsMove) {
         // ... while the arrows themselves turn.
         const std::vector<double> before = ropeRotate(q, view.m, *freqs, params.pairing);
         const std::vector<double> after = ropeRotate(q, view.m + t, *freqs, params.pairing);
-        EXPECT_GT(std::abs(before[0] - after[0]) + std::abs(before[std::size_t(d / 2)] - after[std::size_t(d / 2)]), 1e-3);
+        EXPECT_GT(std::abs(before[0] - after[0]) +
+                      std::abs(before[std::size_t(d / 2)] - after[std::size_t(d / 2)]),
+                  1e-3);
     }
     // Moving m alone does change the score.
     EXPECT_GT(std::abs(ropeScore(q, k, view.m + 1, view.n, *freqs, params.pairing) - start), 1e-3);
@@ -220,8 +222,8 @@ TEST(LessonClaimTest, AlibiSteepHeadsLookNearGentleHeadsFar) {
         for (int key = 0; key < query - 16; ++key) far += (*row)[std::size_t(key)];
         EXPECT_NEAR(far, farShare(slopes[std::size_t(head)]), 1e-12) << "head " << head;
     }
-    EXPECT_LT(farShare(0.5), 1e-3);         // head 0: "almost nothing"
-    EXPECT_GT(farShare(1.0 / 256), 0.5);    // head 7: "most of its attention"
+    EXPECT_LT(farShare(0.5), 1e-3);       // head 0: "almost nothing"
+    EXPECT_GT(farShare(1.0 / 256), 0.5);  // head 7: "most of its attention"
 }
 
 // "T5: exact near, logarithmic far": Raffel et al.'s bucket function written out.
@@ -234,11 +236,12 @@ TEST(LessonClaimTest, T5BucketsAreExactNearAndLogarithmicFar) {
     const int perDirection = 16, exact = 8;  // "16 per direction: distances 0 to 7 each"
     for (int relative = -300; relative <= 300; ++relative) {
         const int distance = std::abs(relative);
-        int expected = distance < exact
-                           ? distance
-                           : std::min(perDirection - 1,
-                                      exact + int(std::log(double(distance) / exact) /
-                                                  std::log(128.0 / exact) * (perDirection - exact)));
+        int expected =
+            distance < exact
+                ? distance
+                : std::min(perDirection - 1,
+                           exact + int(std::log(double(distance) / exact) /
+                                       std::log(128.0 / exact) * (perDirection - exact)));
         if (relative > 0) expected += perDirection;
         EXPECT_EQ(t5RelativePositionBucket(relative, true, 32, 128), expected) << relative;
     }
@@ -250,7 +253,7 @@ TEST(LessonClaimTest, T5BucketsAreExactNearAndLogarithmicFar) {
 
 // "Long context": what each scaling step does to the wavelengths 2 pi / theta_i.
 TEST(LessonClaimTest, ScalingsStretchTheWavelengthsAsTheLessonSays) {
-    const std::string title = "Long context: stretching the wavelengths";
+    const std::string title = "Long context: longer waves";
     const RopeParams unscaled = stateAt(title, 0).rope.params;
     ASSERT_EQ(unscaled.scaling.type, RopeScaling::None);
     const int d = unscaled.headDim, pairs = d / 2;
@@ -270,7 +273,8 @@ TEST(LessonClaimTest, ScalingsStretchTheWavelengthsAsTheLessonSays) {
     EXPECT_GT(neverTurned, 0);
     // 1. Linear (position interpolation): every angle divided by 8.
     const std::vector<double> linear = thetas(1);
-    for (int i = 0; i < pairs; ++i) EXPECT_NEAR(linear[std::size_t(i)], original(i) / s, 1e-12 * original(i));
+    for (int i = 0; i < pairs; ++i)
+        EXPECT_NEAR(linear[std::size_t(i)], original(i) / s, 1e-12 * original(i));
     // 2. NTK: base * s^(d/(d-2)); the fastest pair kept, the slowest stretched exactly s times.
     const std::vector<double> ntk = thetas(2);
     EXPECT_NEAR(ntk[0], 1.0, 1e-12);
@@ -286,8 +290,10 @@ TEST(LessonClaimTest, ScalingsStretchTheWavelengthsAsTheLessonSays) {
     const std::vector<double> llama = thetas(4);
     for (int i = 0; i < pairs; ++i) {
         const double wavelength = twoPi / original(i);
-        if (wavelength < trained / 4) EXPECT_NEAR(llama[std::size_t(i)], original(i), 1e-12 * original(i)) << i;
-        if (wavelength > trained) EXPECT_NEAR(llama[std::size_t(i)], original(i) / s, 1e-12 * original(i)) << i;
+        if (wavelength < trained / 4)
+            EXPECT_NEAR(llama[std::size_t(i)], original(i), 1e-12 * original(i)) << i;
+        if (wavelength > trained)
+            EXPECT_NEAR(llama[std::size_t(i)], original(i) / s, 1e-12 * original(i)) << i;
     }
 }
 
@@ -327,22 +333,30 @@ INSTANTIATE_TEST_SUITE_P(
                    "lesson 1: \"text\" is missing"},
         BadLessons{"UnknownView", "{\"lessons\": [" LESSON("Ropey", "") "]}",
                    "lesson 1: \"view\" must be one of sinusoidal, rope, alibi"},
-        BadLessons{"UnknownStateKey",
-                   "{\"lessons\": [" LESSON("RoPE", ", \"state\": {\"rope\": {\"params\": {\"bas\": 3}}}") "]}",
-                   "lesson 1: state.rope.params.bas: unknown key"},
+        BadLessons{
+            "UnknownStateKey",
+            "{\"lessons\": [" LESSON("RoPE",
+                                     ", \"state\": {\"rope\": {\"params\": {\"bas\": 3}}}") "]}",
+            "lesson 1: state.rope.params.bas: unknown key"},
         BadLessons{"UnknownViewKey",
                    "{\"lessons\": [" LESSON("RoPE", ", \"state\": {\"ropes\": {}}") "]}",
                    "lesson 1: state.ropes: unknown key"},
-        BadLessons{"WrongType",
-                   "{\"lessons\": [" LESSON("ALiBi", ", \"state\": {\"alibi\": {\"heads\": \"eight\"}}") "]}",
-                   "lesson 1: state.alibi.heads: expected an integer"},
-        BadLessons{"FailsTheSessionChecks",
-                   "{\"lessons\": [" LESSON("ALiBi", ", \"state\": {\"alibi\": {\"heads\": 0}}") "]}",
-                   "lesson 1: state.alibi: heads must be 1..128"},
+        BadLessons{
+            "WrongType",
+            "{\"lessons\": [" LESSON("ALiBi",
+                                     ", \"state\": {\"alibi\": {\"heads\": \"eight\"}}") "]}",
+            "lesson 1: state.alibi.heads: expected an integer"},
+        BadLessons{
+            "FailsTheSessionChecks",
+            "{\"lessons\": [" LESSON("ALiBi", ", \"state\": {\"alibi\": {\"heads\": 0}}") "]}",
+            "lesson 1: state.alibi: heads must be 1..128"},
         BadLessons{"StepsNotAList", "{\"lessons\": [" LESSON("RoPE", ", \"steps\": 1") "]}",
                    "lesson 1: \"steps\" must be a list"},
         BadLessons{"BadStep",
-                   "{\"lessons\": [" LESSON("RoPE", "") ", " LESSON("RoPE", ", \"steps\": [{\"text\": \"y.\"}, {\"text\": \"z.\", \"state\": {\"rope\": {\"m\": \"six\"}}}]") "]}",
+                   "{\"lessons\": [" LESSON("RoPE", "") ", " LESSON(
+                       "RoPE",
+                       ", \"steps\": [{\"text\": \"y.\"}, {\"text\": \"z.\", \"state\": {\"rope\": "
+                       "{\"m\": \"six\"}}}]") "]}",
                    "lesson 2, step 2: state.rope.m: expected a number"}),
     [](const ::testing::TestParamInfo<BadLessons>& info) {
         std::string name = info.param.name;
@@ -376,7 +390,9 @@ TEST(LessonsFileTest, StepsInheritTheViewAndKeepTheirOrder) {
 
 // ---- The GUI: one process steps through every lesson at 1024x768 in presentation mode
 
-bool haveXvfb() { return runShell("command -v xvfb-run").exitCode == 0; }
+bool haveXvfb() {
+    return runShell("command -v xvfb-run").exitCode == 0;
+}
 
 ProcessResult runProjector(const std::string& arguments) {
     return runShell("xvfb-run -a -s '-screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
@@ -391,7 +407,8 @@ TEST(TourCheckTest, EveryLessonFitsAt1024x768InPresentationMode) {
     EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
     EXPECT_EQ(result.err, "");
     const std::string summary = "tour check: " + std::to_string(builtInLessons().size()) +
-                                " lessons, " + std::to_string(steps) + " steps at 1024x768, 0 with faults";
+                                " lessons, " + std::to_string(steps) +
+                                " steps at 1024x768, 0 with faults";
     EXPECT_NE(result.out.find(summary), std::string::npos) << result.out;
 }
 
@@ -415,9 +432,9 @@ TEST(TourCheckTest, LessonsFromAFileOrTheBuiltInOnesWithAOneLineError) {
                                ": lesson 1: state.t5.buckets: unknown key\n");
     // A lecture goes on with the built-in lessons.
     const std::string shot = dir + "/shot.png";
-    const ProcessResult lecture = runProjector("--lessons " + shellQuote(bad) +
-                                               " --lesson 2 --presentation --screenshot " +
-                                               shellQuote(shot));
+    const ProcessResult lecture =
+        runProjector("--lessons " + shellQuote(bad) + " --lesson 2 --presentation --screenshot " +
+                     shellQuote(shot));
     EXPECT_EQ(lecture.exitCode, 0) << lecture.err;
     EXPECT_EQ(lecture.err, "poslab: ignored the lessons: " + bad +
                                ": lesson 1: state.t5.buckets: unknown key\n");

@@ -209,12 +209,14 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     }
     if (maskedSwatch) {
         const float side = bar.width;
-        figure.add(filledRect({bar.x, bar.bottom() + 6, side, side}, theme.masked, theme.axis));
+        // Below the lowest tick label, which is centred on the bar's bottom edge: with large text
+        // (presentation mode) and a narrow bar, 6 px would put "masked" on top of it.
+        const float top = bar.bottom() + std::max(6.0f, theme.fontSize * 0.95f - side / 2 + 2);
+        figure.add(filledRect({bar.x, top, side, side}, theme.masked, theme.axis));
         // Short of the caption's column, which runs down to the bar's bottom.
         const FittedText label = fitText("masked", theme.fontSize * 0.9f, labelX - bar.right() - 6);
-        figure.add(centredText({bar.right() + 6, bar.bottom() + 6 + side / 2}, label.text,
-                               label.size, theme.mutedText, HorizontalAlign::Left,
-                               VerticalAlign::Middle));
+        figure.add(centredText({bar.right() + 6, top + side / 2}, label.text, label.size,
+                               theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
     }
 }
 

@@ -658,14 +658,18 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
                                 true));
         }
         if (spec.showMaskedLegend) {
+            // Below the lowest tick label, which is centred on the bar's bottom edge: with large
+            // text (presentation mode) and a narrow bar, 6 px would put the label on top of it.
+            const float top =
+                bar.bottom() + std::max(6.0f, theme.fontSize * 0.95f - barWidth / 2 + 2);
             RectItem swatch;
-            swatch.box = {bar.x, bar.bottom() + 6, barWidth, barWidth};
+            swatch.box = {bar.x, top, barWidth, barWidth};
             swatch.fill = theme.masked;
             swatch.stroke = theme.axis;
             figure.add(swatch);
-            figure.add(makeText({bar.right() + 6, bar.bottom() + 6 + barWidth / 2},
-                                spec.maskedLabel, theme.fontSize * 0.9f, theme.mutedText,
-                                HorizontalAlign::Left, VerticalAlign::Middle));
+            figure.add(makeText({bar.right() + 6, top + barWidth / 2}, spec.maskedLabel,
+                                theme.fontSize * 0.9f, theme.mutedText, HorizontalAlign::Left,
+                                VerticalAlign::Middle));
         }
     }
     if (frameOut) *frameOut = frame;

@@ -9,6 +9,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -190,11 +191,14 @@ void labelEdgeMarkers(Figure& figure, const PlotFrame& frame, const T5Params& p,
                       const Theme& theme) {
     const float size = theme.fontSize * 0.9f;
     const Box& plot = frame.plot;
+    Box placed{};  // the first label's box: the second is left out rather than drawn over it
     auto boxed = [&](double x, float top, const std::string& text, Rgba color) {
         const float px = frame.toPixel(x, 0).x;
         const float width = estimateTextWidth(text, size) + 8, height = size * 1.35f;
         if (px + 3 + width > plot.right()) return;
         const Box back{px + 3, top, width, height};
+        if (placed.width > 0 && boxesOverlap(back, placed, 0)) return;  // a short plot, large text
+        placed = back;
         figure.add(filledRect(back, withAlpha(theme.plotBackground, 225)));
         figure.add(centredText({back.x + width / 2, back.y + height / 2}, text, size, color,
                                HorizontalAlign::Center, VerticalAlign::Middle));
