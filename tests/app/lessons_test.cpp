@@ -105,7 +105,9 @@ TEST_P(BuiltInLessonTest, ParsesAppliesWithoutWarningsAndOpensAView) {
         const AppState before = state;
         ui::applyStateJson(step.state, state, warnings);
         EXPECT_TRUE(warnings.empty()) << warnings.front();
-        if (k > 0 && step.view == lesson.steps[k - 1].view) EXPECT_FALSE(state == before);
+        if (k > 0 && step.view == lesson.steps[k - 1].view) {
+            EXPECT_FALSE(state == before);
+        }
         // Two or three sentences: the card's fit at 1024x768 is checked in the GUI below.
         EXPECT_LE(wordCount(step.text), 60) << step.text;
         EXPECT_TRUE(step.text.back() == '.' || step.text.back() == '?') << step.text;
@@ -283,17 +285,23 @@ TEST(LessonClaimTest, ScalingsStretchTheWavelengthsAsTheLessonSays) {
     const std::vector<double> yarn = thetas(3);
     for (int i = 0; i < pairs; ++i) {
         const double turns = trained * original(i) / twoPi;
-        if (turns > 32) EXPECT_NEAR(yarn[std::size_t(i)], original(i), 1e-12 * original(i)) << i;
-        if (turns < 1) EXPECT_NEAR(yarn[std::size_t(i)], original(i) / s, 1e-12 * original(i)) << i;
+        if (turns > 32) {
+            EXPECT_NEAR(yarn[std::size_t(i)], original(i), 1e-12 * original(i)) << i;
+        }
+        if (turns < 1) {
+            EXPECT_NEAR(yarn[std::size_t(i)], original(i) / s, 1e-12 * original(i)) << i;
+        }
     }
     // 4. Llama 3: wavelengths below 4096/4 kept, above 4096 divided by 8.
     const std::vector<double> llama = thetas(4);
     for (int i = 0; i < pairs; ++i) {
         const double wavelength = twoPi / original(i);
-        if (wavelength < trained / 4)
+        if (wavelength < trained / 4) {
             EXPECT_NEAR(llama[std::size_t(i)], original(i), 1e-12 * original(i)) << i;
-        if (wavelength > trained)
+        }
+        if (wavelength > trained) {
             EXPECT_NEAR(llama[std::size_t(i)], original(i) / s, 1e-12 * original(i)) << i;
+        }
     }
 }
 

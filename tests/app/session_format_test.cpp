@@ -142,6 +142,7 @@ AppState everyFieldChanged() {
     rope.customKey = "3,4";
     rope.m = 10;
     rope.n = 3;
+    rope.playing = true;  // a lesson starts the animation
     rope.speed = 5;
     rope.playMovesBoth = false;
     rope.scrubTogether = false;
