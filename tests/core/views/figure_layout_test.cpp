@@ -168,5 +168,33 @@ INSTANTIATE_TEST_SUITE_P(Sizes, FigureLayoutTest,
                          ::testing::Values(FigureSize{480, 320}, FigureSize{1024, 768},
                                            FigureSize{2400, 1600}));
 
+// Presentation mode on a 1024x768 projector: text 1.75 times larger in the area the lesson card
+// leaves (the tour check, --tour-check, measured these). The masked swatch's label used to sit on
+// the colour bar's lowest tick, and T5's two edge labels on each other.
+TEST(PresentationLayoutTest, LargeTextOnAProjectorKeepsLabelsApart) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    std::vector<std::pair<std::string, Result<Figure>>> figures;
+    {
+        AlibiFigureOptions options;
+        options.seqLen = 64;
+        options.queryIndex = 63;
+        Figure figure = emptyFigure(1008, 486, theme);
+        ASSERT_TRUE(drawAlibiFigure(figure, Box{0, 0, 1008, 486}, options, theme));
+        figures.emplace_back("alibi", std::move(figure));
+    }
+    {
+        Figure figure = emptyFigure(1008, 456, theme);
+        ASSERT_TRUE(drawT5Figure(figure, Box{0, 0, 1008, 456}, T5FigureOptions{}, theme));
+        figures.emplace_back("t5", std::move(figure));
+    }
+    for (const auto& [name, figure] : figures) {
+        for (const TextOverlap& pair : overlappingTexts(*figure)) {
+            ADD_FAILURE() << name << ": " << describe(*figure, pair.first) << " overlaps "
+                          << describe(*figure, pair.second);
+        }
+        EXPECT_TRUE(textsOutsideFigure(*figure).empty()) << name;
+    }
+}
+
 }  // namespace
 }  // namespace poslab
