@@ -204,7 +204,9 @@ AppState everyFieldChanged() {
     auto& intuition = s.intuition;
     intuition.figure = ui::IntuitionFigure::LinearShift;
     intuition.clock = {6, 100, {32, 100, 500, SinusoidalLayout::Concat}};
-    intuition.shift = {{8, 128, 700, SinusoidalLayout::Tensor2Tensor}, 3, 11, 40, 8};
+    intuition.shift = {{8, 128, 700, SinusoidalLayout::Tensor2Tensor}, 3, 11, 40, 8, true};
+    intuition.attention = {"dog bites man", "man bites dog", 9, ToyPosition::Alibi, 8, 4, 500};
+    intuition.frequencies = {32, 700, 1000, 5};
     s.extrapolation.options = {256, 1024, 32, 32, 5000, 4, 16, 64};
     auto& compare = s.compare;
     compare.mode = ui::CompareMode::RopeAB;

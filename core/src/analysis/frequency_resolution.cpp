@@ -31,7 +31,7 @@ Status validate(const FrequencyResolutionParams& params) {
     if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s;
     if (auto s = requireIntInRange("positions", params.positions, 2, kMaxResolutionPositions); !s)
         return s;
-    return requireIntInRange("sharedPair", params.sharedPair, 0, params.dModel / 2 - 1);
+    return requireIntInRange("shared_pair", params.sharedPair, 0, params.dModel / 2 - 1);
 }
 
 SinusoidalParams standardTable(const FrequencyResolutionParams& params) {

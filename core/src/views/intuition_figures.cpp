@@ -300,14 +300,19 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     for (int r = 0; r < shown; ++r) {
         for (int c = 0; c < shown; ++c) corner(std::size_t(r), std::size_t(c)) = fit.map(std::size_t(r), std::size_t(c));
     }
-    const double reach = std::max(1.0, maxAbs(corner));
-    HeatmapSpec spec = matrixSpec(
-        "best T on the sines alone (least squares)" +
-            (shown < m ? ", first " + std::to_string(shown) + " of " + std::to_string(m) : std::string()),
-        corner, matrixBox, ColormapId::BlueWhiteRed, {-reach, reach});
+    // The fit leans on nearly parallel slow sines with huge opposite coefficients (honest least
+    // squares, little meaning): a fixed ±1.5 scale keeps the rest readable, the caption says so.
+    const double largest = maxAbs(fit.map);
+    constexpr double kReach = 1.5;
+    HeatmapSpec spec =
+        matrixSpec("best T on the sines alone (least squares)" +
+                       (shown < m ? ", first " + std::to_string(shown) + " of " + std::to_string(m)
+                                  : std::string()),
+                   corner, matrixBox, ColormapId::BlueWhiteRed, {-kReach, kReach});
     spec.x = {"input sine component", 0, double(shown), false, true};
     spec.y = {"output sine component", 0, double(shown), false, true};
-    spec.colorbarLabel = "entry";
+    spec.colorbarLabel =
+        largest > kReach ? "entry (clipped; largest " + formatValue(largest, 2) + ")" : "entry";
     drawHeatmap(figure, matrixBox, spec, theme);
 
     const std::vector<double> now = sineOnlyRow(options.sinusoidal, options.position);
@@ -532,7 +537,7 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
         x += width + gap;
         return b;
     };
-    const std::string by = "rows: queries, columns: keys";
+    const std::string by = "query × key";
     const Box cellsA = drawWordMatrix(figure, next(attentionWidth), "attention, sentence", c.words, c.words,
                                       c.original.weights, ColormapId::Viridis, weightRange, by, theme);
     drawWordMatrix(figure, next(attentionWidth), "attention, shuffled", c.shuffledWords, c.shuffledWords,
@@ -645,22 +650,23 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
 
     LinePlotSpec pairs;
     pairs.title = "one pair on its own: fast pairs separate neighbours, slow pairs far positions";
-    pairs.x = {"pair i (fastest first)", -0.5, double(r.frequencies.size()) - 0.5};
+    // Cell axis: integer ticks at pair centres (i + 0.5 in data units).
+    pairs.x = {"pair i (fastest first)", 0, double(r.frequencies.size()), false, true};
     pairs.y = {"distance in pair i", 0, 2.1};
     pairs.autoRangeY = false;
     LineSeries near, far;
     near.name = "neighbours, D = 1";
     far.name = "far apart, D = " + std::to_string(r.farOffset);
     for (std::size_t i = 0; i < r.frequencies.size(); ++i) {
-        near.x.push_back(double(i)), near.y.push_back(r.neighbourByPair[i]);
-        far.x.push_back(double(i)), far.y.push_back(r.farByPair[i]);
+        near.x.push_back(double(i) + 0.5), near.y.push_back(r.neighbourByPair[i]);
+        far.x.push_back(double(i) + 0.5), far.y.push_back(r.farByPair[i]);
     }
     near.markers = far.markers = r.frequencies.size() <= 64;
     near.color = seriesColor(0);
     far.color = seriesColor(2);
     pairs.series = {near, far};
     Marker shared;
-    shared.value = params.sharedPair;
+    shared.value = params.sharedPair + 0.5;
     shared.label = "shared";
     shared.color = seriesColor(3);
     pairs.markers = {shared};

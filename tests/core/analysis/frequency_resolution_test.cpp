@@ -122,7 +122,7 @@ TEST(FrequencyResolutionTest, ValidateNamesTheOptionAndItsRange) {
     EXPECT_EQ(validate(FrequencyResolutionParams{64, 10000, 1, 0}).error().message,
               "positions must be 2..65536 (got 1)");
     EXPECT_EQ(validate(FrequencyResolutionParams{64, 10000, 64, 32}).error().message,
-              "sharedPair must be 0..31 (got 32)");
+              "shared_pair must be 0..31 (got 32)");
     EXPECT_FALSE(validate(FrequencyResolutionParams{64, 1, 64, 0}).ok());
     auto table = sharedFrequencyTable({4, 100, 3, 1});
     ASSERT_TRUE(table.ok());

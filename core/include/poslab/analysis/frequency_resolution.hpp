@@ -34,7 +34,7 @@ struct FrequencyResolutionParams {
     friend bool operator==(const FrequencyResolutionParams&, const FrequencyResolutionParams&) =
         default;  // member-wise: caches key on it
 };
-Status validate(const FrequencyResolutionParams& params);  // "sharedPair must be 0..31 (got 40)"
+Status validate(const FrequencyResolutionParams& params);  // "shared_pair must be 0..31 (got 40)"
 
 // The standard table these params describe (interleaved; seqLen = positions).
 SinusoidalParams standardTable(const FrequencyResolutionParams& params);
