@@ -328,7 +328,10 @@ void IntuitionPanel::drawFrequencyControls(FrequencyResolutionParams& r) {
     sectionHeader("Closest two positions");
     ImGui::Text("standard: %.3g at D = %d", f.standardMinimum, f.standardMinimumOffset);
     ImGui::Text("one frequency: %.3g at D = %d", f.sharedMinimum, f.sharedMinimumOffset);
-    ImGui::TextDisabled("%lld position pairs closer than the standard's closest", f.collidingPairs);
+    const std::string colliding = std::to_string(f.collidingPairs) +
+                                  " position pairs of the one-frequency table are closer than "
+                                  "the standard's closest two.";
+    wrappedNote(colliding.c_str());
     wrappedNote(
         "One frequency repeats every wavelength: positions a wavelength apart get nearly the same "
         "vector (a fast one), or neighbours do (a slow one). The ladder of frequencies keeps "

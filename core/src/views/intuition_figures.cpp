@@ -414,7 +414,7 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     if (!cols.empty() && rowLabels) {
         if (widestText(cols, labelSize) + 4 <= cellGuess) {
             colLabelHeight = labelSize * 1.4f;
-        } else {
+        } else if (cellGuess >= labelSize) {  // narrower cells get no column labels
             rotated = true;
             colLabelHeight = std::min(widestText(cols, labelSize) + 6, available * 0.35f);
         }
@@ -438,7 +438,7 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
             figure.add(makeText({cells.x - 4, cells.y + (float(r) + 0.5f) * cellH}, label.text, label.size,
                                 theme.text, HorizontalAlign::Right, VerticalAlign::Middle));
         }
-        for (std::size_t c = 0; c < values.cols && c < cols.size(); ++c) {
+        for (std::size_t c = 0; colLabelHeight > 0 && c < values.cols && c < cols.size(); ++c) {
             const float x = cells.x + (float(c) + 0.5f) * cellW;
             if (rotated) {
                 if (cellW < labelSize) continue;
@@ -569,19 +569,19 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
 
     // ---- The verdict.
     const bool merelyPermuted = c.outputDeviation < 1e-12;
+    // The number first: a small figure drops the paragraph's last lines.
+    const std::string deviation = c.outputDeviation == 0 ? std::string("0")
+                                  : merelyPermuted
+                                      ? formatValue(c.outputDeviation, 2) + ", rounding"
+                                      : formatValue(c.outputDeviation, 3);
     const std::string verdict =
-        "With " + positionSentence(params.position) +
-        ": max |output(shuffled word) − output(same word in the sentence)| = " +
-        (merelyPermuted ? std::string(c.outputDeviation == 0
-                                          ? "0"
-                                          : formatValue(c.outputDeviation, 2) + ", rounding") +
-                              " (outputs scale " + formatValue(c.outputScale, 2) +
-                              "). The head sees a bag of words: reorder them and each word's output only "
-                              "moves with it, so both sentences mean the same to it."
-                        : formatValue(c.outputDeviation, 3) + " (outputs scale " +
-                              formatValue(c.outputScale, 2) +
-                              "). The same word at another place now gets another output: order "
-                              "reaches the model.");
+        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
+        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
+        positionSentence(params.position) + ". " +
+        (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
+                          "moves with it, so both sentences mean the same to it."
+                        : "The same word at another place now gets another output: order reaches "
+                          "the model.");
     drawParagraph(figure, {area.x, panels.bottom() + 6, area.width, verdictHeight - 6}, verdict, theme,
                   theme.fontSize, merelyPermuted ? theme.text : theme.accent);
 }
