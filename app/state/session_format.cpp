@@ -744,7 +744,7 @@ void fromJson(const json& object, IntuitionViewState& view, Warnings& warnings) 
         if (auto s = requireIntInRange("shift.positions", v.shift.positions, 1, kMaxGuiSeqLen); !s)
             return s;
         if (auto s = requireIntInRange("shift.shownDims", v.shift.shownDims, 2, 512); !s) return s;
-        if (auto s = validate(v.attention); !s) return s;
+        if (auto s = validateRanges(v.attention); !s) return s;  // words: the figure says
         return validate(v.frequencies);
     });
 }

@@ -57,6 +57,16 @@ Result<ToyPosition> parseToyPosition(std::string_view name) {
     return parseEnum(kToyPositionNames, name, "position");
 }
 
+Status validateRanges(const ToyAttentionParams& params) {
+    if (auto s = checkSentence("sentence", params.sentence); !s) return s;
+    if (auto s = checkSentence("shuffled", params.shuffled); !s) return s;
+    if (params.dModel < 2 || params.dModel > kMaxToyDModel || params.dModel % 2 != 0) {
+        return Error{"d_model must be even, 2.." + std::to_string(kMaxToyDModel) + " (got " +
+                     std::to_string(params.dModel) + ")"};
+    }
+    return requireInRange("base", params.base, 1.0, 1e12, false);
+}
+
 Status validate(const ToyAttentionParams& params) {
     if (auto s = checkSentence("sentence", params.sentence); !s) return s;
     const std::vector<std::string> words = splitWords(params.sentence);
@@ -68,11 +78,7 @@ Status validate(const ToyAttentionParams& params) {
     if (!params.shuffled.empty()) {
         if (auto p = matchPermutation(words, splitWords(params.shuffled)); !p) return p.error();
     }
-    if (params.dModel < 2 || params.dModel > kMaxToyDModel || params.dModel % 2 != 0) {
-        return Error{"d_model must be even, 2.." + std::to_string(kMaxToyDModel) + " (got " +
-                     std::to_string(params.dModel) + ")"};
-    }
-    return requireInRange("base", params.base, 1.0, 1e12, false);
+    return validateRanges(params);
 }
 
 std::vector<std::string> splitWords(std::string_view sentence) {

@@ -198,6 +198,11 @@ TEST(ToyAttentionTest, ValidateNamesTheOptionAndItsRange) {
     p = {};
     p.base = 1;
     EXPECT_FALSE(validate(p).ok());
+    EXPECT_FALSE(validateRanges(p).ok());
+    p = {};
+    p.sentence = "half typed";  // the words do not match: validate says so, the ranges hold
+    EXPECT_FALSE(validate(p).ok());
+    EXPECT_TRUE(validateRanges(p).ok());
     EXPECT_EQ(parseToyPosition("rope").value(), ToyPosition::Rope);
     EXPECT_EQ(parseToyPosition("t5").error().message,
               "position must be none, sinusoidal, learned, rope or alibi (got 't5')");

@@ -60,6 +60,9 @@ struct ToyAttentionParams {
                            const ToyAttentionParams&) = default;  // member-wise: caches key on it
 };
 Status validate(const ToyAttentionParams& params);  // "sentence must have 2..16 words (got 1)"
+// Only the limits a stored value can break (text lengths, d_model, base): a session saved while
+// the sentence was half typed reads back as typed, and the figure says what is wrong with it.
+Status validateRanges(const ToyAttentionParams& params);
 
 // ---- Words and weights
 std::vector<std::string> splitWords(std::string_view sentence);  // at spaces, tabs, newlines
