@@ -31,7 +31,7 @@ class IntuitionPanel : public Panel {
     FigureCache<LinearShiftOptions> shift_;
     FigureCache<ToyAttentionParams> attention_;
     FigureCache<FrequencyResolutionParams> frequencies_;
-    IntuitionFigure shownTab_ = IntuitionFigure::BinaryClock;
+    IntuitionFigure shownTab_ = IntuitionFigure::AttentionShuffle;
     // The residual check, keyed on the shift options (shown in the controls as numbers too).
     std::optional<LinearShiftOptions> checkKey_;  // what check_ was computed for
     Result<SampledShiftCheck> check_ = Error{"not computed"};

@@ -64,7 +64,7 @@ inline constexpr EnumNames<IntuitionFigure, 4> kIntuitionFigureNames{
       {IntuitionFigure::FrequencyResolution, "frequency-resolution"}}}};
 
 struct IntuitionViewState {
-    IntuitionFigure figure = IntuitionFigure::BinaryClock;
+    IntuitionFigure figure = IntuitionFigure::AttentionShuffle;  // the first tab
     BinaryClockOptions clock;
     LinearShiftOptions shift;               // sinOnly: the "why sin AND cos" comparison
     ToyAttentionParams attention;           // why position at all
