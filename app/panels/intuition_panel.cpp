@@ -3,6 +3,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 #include "poslab/analysis/intuition.hpp"
 #include "poslab/views/intuition_figures.hpp"
@@ -12,72 +14,236 @@
 
 namespace poslab::ui {
 
+namespace {
+
+// The words of `sentence` in the order `permutation` gives.
+std::string reorderedText(const std::vector<std::string>& words,
+                          const std::vector<int>& permutation) {
+    std::string text;
+    for (int i : permutation) text += (text.empty() ? "" : " ") + words[std::size_t(i)];
+    return text;
+}
+
+void wrappedNote(const char* text) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", text);
+    ImGui::PopTextWrapPos();
+}
+
+void errorNote(const std::string& message) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", message.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
 void IntuitionPanel::draw(AppState& state, FrameContext& context) {
     IntuitionViewState& view = state.intuition;
     if (checkKey_ != view.shift) {
         checkKey_ = view.shift;
         // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
         check_ = sampledShiftCheck(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
+        fit_ = view.shift.sinOnly
+                   ? sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions)
+                   : Result<SineOnlyShiftFit>(Error{"not asked for"});
+    }
+    if (comparisonKey_ != view.attention) {
+        comparisonKey_ = view.attention;
+        comparison_ = compareShuffle(view.attention);
+    }
+    if (resolutionKey_ != view.frequencies) {
+        resolutionKey_ = view.frequencies;
+        resolution_ = frequencyResolution(view.frequencies);
     }
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
             const std::pair<IntuitionFigure, const char*> tabs[] = {
+                {IntuitionFigure::AttentionShuffle, "Why position"},
                 {IntuitionFigure::BinaryClock, "Binary clock"},
-                {IntuitionFigure::LinearShift, "Linear shift"}};
+                {IntuitionFigure::LinearShift, "Linear shift"},
+                {IntuitionFigure::FrequencyResolution, "Frequencies"}};
             stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
-            if (view.figure == IntuitionFigure::BinaryClock) {
-                clock_.show("binary clock", view.clock, context,
-                            [&](float w, float h, const Theme& theme) {
-                                return binaryClockFigure(view.clock, w, h, theme);
-                            });
-            } else {
-                shift_.show(
-                    "linear shift", view.shift, context,
-                    [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                        if (!check_) return check_.error();
-                        Figure figure = emptyFigure(w, h, theme);
-                        const float titleHeight = theme.titleSize * 1.8f;
-                        drawTitle(figure, {0, 0, w, titleHeight},
-                                  "Linear shift: one block-diagonal matrix T_k moves every PE(p) "
-                                  "to PE(p + k)",
-                                  theme);
-                        if (auto s = drawLinearShift(figure, {0, titleHeight, w, h - titleHeight},
-                                                     view.shift, *check_, theme);
-                            !s) {
-                            return s.error();
-                        }
-                        return figure;
-                    });
+            switch (view.figure) {
+                case IntuitionFigure::AttentionShuffle:
+                    attention_.show("attention shuffle", view.attention, context,
+                                    [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                                        if (!comparison_) return comparison_.error();
+                                        Figure figure = emptyFigure(w, h, theme);
+                                        const float titleHeight = theme.titleSize * 1.8f;
+                                        drawTitle(figure, {0, 0, w, titleHeight},
+                                                  "Why position at all: without it, reordering "
+                                                  "the words only reorders the outputs",
+                                                  theme);
+                                        drawAttentionShuffle(
+                                            figure, {8, titleHeight, w - 16, h - titleHeight - 4},
+                                            *comparison_, view.attention, theme);
+                                        return figure;
+                                    });
+                    break;
+                case IntuitionFigure::BinaryClock:
+                    clock_.show("binary clock", view.clock, context,
+                                [&](float w, float h, const Theme& theme) {
+                                    return binaryClockFigure(view.clock, w, h, theme);
+                                });
+                    break;
+                case IntuitionFigure::LinearShift:
+                    shift_.show("linear shift", view.shift, context,
+                                [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                                    if (!check_) return check_.error();
+                                    if (view.shift.sinOnly && !fit_) return fit_.error();
+                                    Figure figure = emptyFigure(w, h, theme);
+                                    const float titleHeight = theme.titleSize * 1.8f;
+                                    drawTitle(figure, {0, 0, w, titleHeight},
+                                              linearShiftTitle(view.shift), theme);
+                                    const Box area{0, titleHeight, w, h - titleHeight};
+                                    const Status s =
+                                        view.shift.sinOnly
+                                            ? drawSineOnlyShift(figure, area, view.shift, *check_,
+                                                                *fit_, theme)
+                                            : drawLinearShift(figure, area, view.shift, *check_,
+                                                              theme);
+                                    if (!s) return s.error();
+                                    return figure;
+                                });
+                    break;
+                case IntuitionFigure::FrequencyResolution:
+                    frequencies_.show(
+                        "frequency resolution", view.frequencies, context,
+                        [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                            if (!resolution_) return resolution_.error();
+                            Figure figure = emptyFigure(w, h, theme);
+                            const float titleHeight = theme.titleSize * 1.8f;
+                            drawTitle(figure, {0, 0, w, titleHeight},
+                                      "Why many frequencies: one frequency repeats "
+                                      "itself, a ladder of them keeps positions apart",
+                                      theme);
+                            drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
+                                                    *resolution_, view.frequencies, theme);
+                            return figure;
+                        });
+                    break;
             }
         });
 }
 
 void IntuitionPanel::drawControls(IntuitionViewState& view) {
-    if (view.figure == IntuitionFigure::BinaryClock) {
-        BinaryClockOptions& c = view.clock;
-        sectionHeader("Binary clock");
-        sliderInt("bits", &c.bits, kClockBitsRange.low, kClockBitsRange.high,
-                  "Bits of the position counter shown (curves for the first six).");
-        sliderInt("positions", &c.positions, kClockPositionsRange.low, kClockPositionsRange.high,
-                  "Positions 0..N-1 in the heatmaps (curves show up to 64).", true);
-        sectionHeader("Sinusoidal table beside it");
-        sliderInt("d_model", &c.sinusoidal.dModel, 2, 1024, "Width of the sinusoidal table.", true);
-        sliderDouble(
-            "base", &c.sinusoidal.base, 1.0001, 1e7, "%.6g",
-            "Frequency base. The fastest pair always has wavelength 2π ≈ 6.3 positions: no "
-            "sinusoid is as fast as bit 0 (period 2).",
-            true);
-        ImGui::Spacing();
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextDisabled(
-            "Counting in binary, bit b flips every 2^b positions. The sinusoidal table is the "
-            "smooth version: each pair is a 'bit' turning at its own rate, fastest first, "
-            "with continuous values instead of 0/1 — so nearby positions get nearby vectors.");
-        ImGui::PopTextWrapPos();
+    switch (view.figure) {
+        case IntuitionFigure::AttentionShuffle:
+            drawAttentionControls(view.attention);
+            return;
+        case IntuitionFigure::LinearShift:
+            drawShiftControls(view.shift);
+            return;
+        case IntuitionFigure::FrequencyResolution:
+            drawFrequencyControls(view.frequencies);
+            return;
+        case IntuitionFigure::BinaryClock:
+            break;
+    }
+    BinaryClockOptions& c = view.clock;
+    sectionHeader("Binary clock");
+    sliderInt("bits", &c.bits, kClockBitsRange.low, kClockBitsRange.high,
+              "Bits of the position counter shown (curves for the first six).");
+    sliderInt("positions", &c.positions, kClockPositionsRange.low, kClockPositionsRange.high,
+              "Positions 0..N-1 in the heatmaps (curves show up to 64).", true);
+    sectionHeader("Sinusoidal table beside it");
+    sliderInt("d_model", &c.sinusoidal.dModel, 2, 1024, "Width of the sinusoidal table.", true);
+    sliderDouble("base", &c.sinusoidal.base, 1.0001, 1e7, "%.6g",
+                 "Frequency base. The fastest pair always has wavelength 2π ≈ 6.3 positions: no "
+                 "sinusoid is as fast as bit 0 (period 2).",
+                 true);
+    ImGui::Spacing();
+    wrappedNote(
+        "Counting in binary, bit b flips every 2^b positions. The sinusoidal table is the "
+        "smooth version: each pair is a 'bit' turning at its own rate, fastest first, "
+        "with continuous values instead of 0/1 — so nearby positions get nearby vectors.");
+}
+
+void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
+    sectionHeader("Sentence");
+    const std::string before = p.sentence;
+    ImGui::SetNextItemWidth(-1);
+    inputString("##sentence", &p.sentence);
+    tooltipForLastItem(
+        "The sentence, 2..16 words split at spaces. Each word gets a fixed random vector seeded "
+        "by the word itself (case ignored): 'The' and 'the' are the same token.");
+    if (p.sentence != before) {
+        // A reordering of the old words no longer fits: offer a shuffle of the new ones.
+        const std::vector<std::string> words = splitWords(p.sentence);
+        if (!p.shuffled.empty() && !matchPermutation(words, splitWords(p.shuffled)) &&
+            words.size() >= 2 && words.size() <= std::size_t(kMaxToyWords)) {
+            p.shuffled = reorderedText(words, seededPermutation(int(words.size()), p.shuffleSeed));
+        }
+    }
+    ImGui::TextDisabled("reordered:");
+    ImGui::SetNextItemWidth(-1);
+    inputString("##shuffled", &p.shuffled);
+    tooltipForLastItem(
+        "The same words in another order (any case). Leave it empty for a seeded shuffle.");
+    const std::vector<std::string> words = splitWords(p.sentence);
+    const bool sentenceOk = words.size() >= 2 && words.size() <= std::size_t(kMaxToyWords);
+    if (ImGui::Button("shuffle") && sentenceOk) {
+        ++p.shuffleSeed;
+        p.shuffled = reorderedText(words, seededPermutation(int(words.size()), p.shuffleSeed));
+    }
+    tooltipForLastItem(
+        "A new random order of the sentence's words (seeded, never the same order).");
+    ImGui::SameLine();
+    if (ImGui::Button("reverse") && sentenceOk) {
+        std::vector<int> order(words.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(order.size() - 1 - i);
+        p.shuffled = reorderedText(words, order);
+    }
+    tooltipForLastItem(
+        "The words backwards. ALiBi's symmetric bias −m|i − j| cannot tell this order from the "
+        "original: distances between positions stay the same.");
+    ImGui::SameLine();
+    if (ImGui::Button("same order") && sentenceOk) p.shuffled = p.sentence;
+    tooltipForLastItem("No reordering at all: every deviation is zero.");
+
+    sectionHeader("Position signal");
+    const std::pair<ToyPosition, const char*> choices[] = {
+        {ToyPosition::None, "Nothing: the head sees a bag of words."},
+        {ToyPosition::Sinusoidal, "The sinusoidal table added to the word vectors."},
+        {ToyPosition::Learned, "A seeded random table (std 1) added, as a trained one would be."},
+        {ToyPosition::Rope, "RoPE: q and k rotated by an angle proportional to the position."},
+        {ToyPosition::Alibi, "ALiBi: −½|i − j| added to each score (no vectors change)."}};
+    for (const auto& [value, help] : choices) {
+        if (ImGui::RadioButton(std::string(toyPositionName(value)).c_str(), p.position == value))
+            p.position = value;
+        tooltipForLastItem(help);
+        if (value != ToyPosition::Learned && value != ToyPosition::Alibi) ImGui::SameLine();
+    }
+    sectionHeader("Head");
+    if (sliderInt("d_model", &p.dModel, 2, kMaxToyDModel,
+                  "Width of the word vectors and of q, k, v (even)."))
+        p.dModel = std::clamp(p.dModel + p.dModel % 2, 2, kMaxToyDModel);
+    int seed = int(std::min<std::uint64_t>(p.seed, 1000));
+    if (sliderInt("weights seed", &seed, 0, 1000,
+                  "Seed of W_q, W_k, W_v (and the learned table): other fixed random weights."))
+        p.seed = std::uint64_t(seed);
+    if (p.position == ToyPosition::Sinusoidal || p.position == ToyPosition::Rope)
+        sliderDouble("base", &p.base, 1.0001, 1e7, "%.6g", "Frequency base of the table / RoPE.",
+                     true);
+
+    sectionHeader("Outputs merely permuted?");
+    if (!comparison_) {
+        errorNote(comparison_.error().message);
         return;
     }
-    LinearShiftOptions& s = view.shift;
+    ImGui::Text("max deviation %.3g", comparison_->outputDeviation);
+    ImGui::TextDisabled("attention: %.3g, outputs up to %.3g", comparison_->attentionDeviation,
+                        comparison_->outputScale);
+    wrappedNote(comparison_->outputDeviation < 1e-12
+                    ? "Zero: each word's output is the same in both orders, only moved. Attention "
+                      "alone treats the sentence as a set; pick a position signal."
+                    : "Not zero: the same word gets a different output in the other order, so "
+                      "the model can tell the two sentences apart.");
+}
+
+void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
     s.shownDims = std::clamp(s.shownDims, 2, std::max(2, std::min(64, s.sinusoidal.dModel)));
     sectionHeader("Shift");
     sliderDouble(
@@ -89,9 +255,13 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
                                     std::to_string(kShiftCheckSamples) +
                                     ", else that many evenly spaced (0 and N-1 included).";
     sliderInt("checked", &s.positions, 1, 65536, checkedHelp.c_str(), true);
+    ImGui::Checkbox("sine only", &s.sinOnly);
+    tooltipForLastItem(
+        "Drop the cosine columns and look for the best matrix T with T·s(p) ≈ s(p + k) by least "
+        "squares. sin ω(p+k) = cos ωk·sin ωp + sin ωk·cos ωp needs cos ωp, so no matrix can.");
     sectionHeader("Table");
     if (sliderInt(
-            "d_model", &s.sinusoidal.dModel, 1, 512,
+            "d_model", &s.sinusoidal.dModel, 1, kMaxSineOnlyDModel,
             "Width of the table. Try an odd value: the lone sine column has no cosine partner "
             "and cannot be shifted linearly.",
             true)) {
@@ -107,42 +277,108 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
     sliderInt("dims shown", &s.shownDims, 2, std::max(2, std::min(64, s.sinusoidal.dModel)),
               "The top-left corner of T_k drawn.");
     sectionHeader("Check");
-    if (check_) {
-        ImGui::Text("max residual %.3g", check_->maxResidual);
-        ImGui::TextDisabled("at p = %d, dimension %d", check_->worstPosition, check_->worstColumn);
-        if (!check_->everyPosition()) {
-            ImGui::TextDisabled("over %zu evenly spaced p of %d", check_->positions.size(),
-                                check_->checkedOf);
-        }
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextDisabled(
-            "%s", check_->maxResidual < 1e-9
-                      ? (check_->everyPosition()
-                             ? "Rounding error only: T_k·PE(p) = PE(p + k) holds for every p."
-                             : "Rounding error only: T_k·PE(p) = PE(p + k) holds at every p "
-                               "checked.")
-                      : "Not zero: an odd d_model's lone sine column cannot be moved by a "
-                        "linear map (it would need cos(ωp), which the vector lacks).");
-        ImGui::PopTextWrapPos();
-    } else {
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", check_.error().message.c_str());
+    if (!check_) {
+        errorNote(check_.error().message);
+        return;
     }
+    ImGui::Text("max residual %.3g", check_->maxResidual);
+    ImGui::TextDisabled("at p = %d, dimension %d", check_->worstPosition, check_->worstColumn);
+    if (!check_->everyPosition()) {
+        ImGui::TextDisabled("over %zu evenly spaced p of %d", check_->positions.size(),
+                            check_->checkedOf);
+    }
+    wrappedNote(check_->maxResidual < 1e-9
+                    ? (check_->everyPosition()
+                           ? "Rounding error only: T_k·PE(p) = PE(p + k) holds for every p."
+                           : "Rounding error only: T_k·PE(p) = PE(p + k) holds at every p "
+                             "checked.")
+                    : "Not zero: an odd d_model's lone sine column cannot be moved by a "
+                      "linear map (it would need cos(ωp), which the vector lacks).");
+    if (!s.sinOnly) return;
+    if (!fit_) {
+        errorNote(fit_.error().message);
+        return;
+    }
+    ImGui::Text("sine only: max %.3g, rms %.3g", fit_->maxResidual, fit_->rmsResidual);
+    wrappedNote(
+        "The best matrix on the sines alone still misses by about |sin ωk| in the fast "
+        "components: the cosines it would need are gone.");
+}
+
+void IntuitionPanel::drawFrequencyControls(FrequencyResolutionParams& r) {
+    sectionHeader("Table");
+    if (sliderInt("d_model", &r.dModel, 2, kMaxResolutionDModel, "Width of the table (even).",
+                  true))
+        r.dModel = std::clamp(r.dModel + r.dModel % 2, 2, kMaxResolutionDModel);
+    sliderDouble("base", &r.base, 1.0001, 1e7, "%.6g",
+                 "Frequency base: wavelengths run from 2π to 2π·base.", true);
+    sliderInt("positions", &r.positions, 2, kMaxResolutionPositions,
+              "Positions 0..N-1 compared: offsets D = 1..N-1.", true);
+    r.sharedPair = std::clamp(r.sharedPair, 0, r.dModel / 2 - 1);
+    sectionHeader("One shared frequency");
+    sliderInt("pair", &r.sharedPair, 0, r.dModel / 2 - 1,
+              "The collapsed table gives every pair this pair's frequency. 0 is the fastest "
+              "(wavelength 2π); the last is the slowest.");
+    if (!resolution_) {
+        errorNote(resolution_.error().message);
+        return;
+    }
+    const FrequencyResolution& f = *resolution_;
+    ImGui::TextDisabled("wavelength %.4g positions", 2 * std::numbers::pi / f.sharedFrequency);
+    sectionHeader("Closest two positions");
+    ImGui::Text("standard: %.3g at D = %d", f.standardMinimum, f.standardMinimumOffset);
+    ImGui::Text("one frequency: %.3g at D = %d", f.sharedMinimum, f.sharedMinimumOffset);
+    const std::string colliding = std::to_string(f.collidingPairs) +
+                                  " position pairs of the one-frequency table are closer than "
+                                  "the standard's closest two.";
+    wrappedNote(colliding.c_str());
+    wrappedNote(
+        "One frequency repeats every wavelength: positions a wavelength apart get nearly the same "
+        "vector (a fast one), or neighbours do (a slow one). The ladder of frequencies keeps "
+        "both apart: fast pairs separate neighbours, slow pairs far positions.");
 }
 
 Figure IntuitionPanel::exportFigure(const AppState& state, float width, float height,
                                     const Theme& theme) const {
     const IntuitionViewState& view = state.intuition;
-    return figureOrNote(view.figure == IntuitionFigure::BinaryClock
-                      ? binaryClockFigure(view.clock, width, height, theme)
-                      : linearShiftFigure(view.shift, width, height, theme),
-                  width, height, theme);
+    switch (view.figure) {
+        case IntuitionFigure::AttentionShuffle:
+            return figureOrNote(attentionShuffleFigure(view.attention, width, height, theme), width,
+                                height, theme);
+        case IntuitionFigure::LinearShift:
+            return figureOrNote(linearShiftFigure(view.shift, width, height, theme), width, height,
+                                theme);
+        case IntuitionFigure::FrequencyResolution:
+            return figureOrNote(frequencyResolutionFigure(view.frequencies, width, height, theme),
+                                width, height, theme);
+        case IntuitionFigure::BinaryClock:
+            break;
+    }
+    return figureOrNote(binaryClockFigure(view.clock, width, height, theme), width, height, theme);
 }
 
 Result<Matrix> IntuitionPanel::exportData(const AppState& state) const {
     const IntuitionViewState& view = state.intuition;
-    if (view.figure == IntuitionFigure::BinaryClock)
-        return binaryTable(view.clock.positions, view.clock.bits);
-    return shiftMatrix(view.shift.sinusoidal, view.shift.shift);  // T_k, d x d
+    switch (view.figure) {
+        case IntuitionFigure::AttentionShuffle: {
+            auto c = compareShuffle(view.attention);  // the sentence's attention weights, n x n
+            if (!c) return c.error();
+            return c->original.weights;
+        }
+        case IntuitionFigure::LinearShift:
+            if (view.shift.sinOnly) {  // the least-squares map on the sines, m x m
+                auto fit =
+                    sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
+                if (!fit) return fit.error();
+                return fit->map;
+            }
+            return shiftMatrix(view.shift.sinusoidal, view.shift.shift);  // T_k, d x d
+        case IntuitionFigure::FrequencyResolution:
+            return sharedFrequencyTable(view.frequencies);  // N x d, one frequency
+        case IntuitionFigure::BinaryClock:
+            break;
+    }
+    return binaryTable(view.clock.positions, view.clock.bits);
 }
 
 }  // namespace poslab::ui

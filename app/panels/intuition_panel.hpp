@@ -1,7 +1,9 @@
-// intuition_panel.hpp — two intuitions about the sinusoidal table, made checkable. Binary clock:
-// the bits of the position counter as square waves beside sinusoids of the same period. Linear
-// shift: pick k, see T_k as a block-diagonal matrix, and the residual of T_k·PE(p) = PE(p + k)
-// checked live for every p.
+// intuition_panel.hpp — intuitions about position encodings, made checkable. Why position: one
+// attention head over a typed sentence and a reordering of it. Binary clock: the bits of the
+// position counter as square waves beside sinusoids of the same period. Linear shift: pick k,
+// see T_k as a block-diagonal matrix, and the residual of T_k·PE(p) = PE(p + k) checked live for
+// every p (and with the cosines dropped, the best least-squares map failing). Frequencies: how
+// far apart positions are with many frequencies and with one.
 #pragma once
 
 #include <string>
@@ -22,12 +24,23 @@ class IntuitionPanel : public Panel {
 
   private:
     void drawControls(IntuitionViewState& view);
+    void drawAttentionControls(ToyAttentionParams& p);
+    void drawShiftControls(LinearShiftOptions& s);
+    void drawFrequencyControls(FrequencyResolutionParams& r);
     FigureCache<BinaryClockOptions> clock_;
     FigureCache<LinearShiftOptions> shift_;
-    IntuitionFigure shownTab_ = IntuitionFigure::BinaryClock;
+    FigureCache<ToyAttentionParams> attention_;
+    FigureCache<FrequencyResolutionParams> frequencies_;
+    IntuitionFigure shownTab_ = IntuitionFigure::AttentionShuffle;
     // The residual check, keyed on the shift options (shown in the controls as numbers too).
     std::optional<LinearShiftOptions> checkKey_;  // what check_ was computed for
     Result<SampledShiftCheck> check_ = Error{"not computed"};
+    Result<SineOnlyShiftFit> fit_ = Error{"not computed"};  // sinOnly: the least-squares map
+    // The numbers the controls print, keyed on what they were computed for.
+    std::optional<ToyAttentionParams> comparisonKey_;
+    Result<ShuffleComparison> comparison_ = Error{"not computed"};
+    std::optional<FrequencyResolutionParams> resolutionKey_;
+    Result<FrequencyResolution> resolution_ = Error{"not computed"};
 };
 
 }  // namespace poslab::ui

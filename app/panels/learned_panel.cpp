@@ -21,22 +21,6 @@ namespace {
 constexpr int kMaxGuiTableLength = 16384;  // with d_model <= 2048: at most 256 MB of doubles
 constexpr int kMaxGuiDModel = 2048;
 
-// Dear ImGui's text field on a std::string (what misc/cpp/imgui_stdlib does; Debian's libimgui
-// does not build that file).
-int resizeString(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* text = static_cast<std::string*>(data->UserData);
-        text->resize(std::size_t(data->BufTextLen));
-        data->Buf = text->data();
-    }
-    return 0;
-}
-
-bool inputString(const char* label, std::string* text, ImGuiInputTextFlags flags) {
-    return ImGui::InputText(label, text->data(), text->capacity() + 1,
-                            flags | ImGuiInputTextFlags_CallbackResize, resizeString, text);
-}
-
 std::string baseName(const std::string& path) {
     return std::filesystem::path(path).filename().string();
 }

@@ -277,6 +277,7 @@ inline constexpr EnumCodec<SimilarityMetric> kSimilarityMetricNames{similarityMe
 inline constexpr EnumCodec<RopeVectors> kRopeVectorsNames{ropeVectorsName, parseRopeVectors};
 inline constexpr EnumCodec<PositionTableKind> kPositionTableNames{positionTableName,
                                                                   parsePositionTable};
+inline constexpr EnumCodec<ToyPosition> kToyPositionCodec{toyPositionName, parseToyPosition};
 
 // ---- The fields of each struct, in one list for reading and writing
 template <class F, Is<SinusoidalParams> P>
@@ -474,6 +475,24 @@ void visitFields(F& f, V& v) {
         g.integer("position", v.shift.position);
         g.integer("positions", v.shift.positions);
         g.integer("shownDims", v.shift.shownDims);
+        g.boolean("sinOnly", v.shift.sinOnly);
+    });
+    f.child("attention", [&](auto& g) {
+        auto& a = v.attention;
+        g.text("sentence", a.sentence);
+        g.text("shuffled", a.shuffled);
+        g.integer("shuffleSeed", a.shuffleSeed);
+        g.name("position", a.position, kToyPositionCodec);
+        g.integer("dModel", a.dModel);
+        g.integer("seed", a.seed);
+        g.number("base", a.base);
+    });
+    f.child("frequencies", [&](auto& g) {
+        auto& r = v.frequencies;
+        g.integer("dModel", r.dModel);
+        g.number("base", r.base);
+        g.integer("positions", r.positions);
+        g.integer("sharedPair", r.sharedPair);
     });
 }
 
@@ -725,7 +744,9 @@ void fromJson(const json& object, IntuitionViewState& view, Warnings& warnings) 
             return s;
         if (auto s = requireIntInRange("shift.positions", v.shift.positions, 1, kMaxGuiSeqLen); !s)
             return s;
-        return requireIntInRange("shift.shownDims", v.shift.shownDims, 2, 512);
+        if (auto s = requireIntInRange("shift.shownDims", v.shift.shownDims, 2, 512); !s) return s;
+        if (auto s = validateRanges(v.attention); !s) return s;  // words: the figure says
+        return validate(v.frequencies);
     });
 }
 

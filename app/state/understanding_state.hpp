@@ -54,16 +54,21 @@ struct MeaningViewState {
     friend bool operator==(const MeaningViewState&, const MeaningViewState&) = default;  // member-wise: caches key on it
 };
 
-enum class IntuitionFigure { BinaryClock, LinearShift };
-inline constexpr EnumNames<IntuitionFigure, 2> kIntuitionFigureNames{
+// The figure tabs; listed in the order the tabs show them (a lecture's order), values appended.
+enum class IntuitionFigure { BinaryClock, LinearShift, AttentionShuffle, FrequencyResolution };
+inline constexpr EnumNames<IntuitionFigure, 4> kIntuitionFigureNames{
     "figure",
     {{{IntuitionFigure::BinaryClock, "binary-clock"},
-      {IntuitionFigure::LinearShift, "linear-shift"}}}};
+      {IntuitionFigure::LinearShift, "linear-shift"},
+      {IntuitionFigure::AttentionShuffle, "attention-shuffle"},
+      {IntuitionFigure::FrequencyResolution, "frequency-resolution"}}}};
 
 struct IntuitionViewState {
-    IntuitionFigure figure = IntuitionFigure::BinaryClock;
+    IntuitionFigure figure = IntuitionFigure::AttentionShuffle;  // the first tab
     BinaryClockOptions clock;
-    LinearShiftOptions shift;
+    LinearShiftOptions shift;               // sinOnly: the "why sin AND cos" comparison
+    ToyAttentionParams attention;           // why position at all
+    FrequencyResolutionParams frequencies;  // why different frequencies
     friend bool operator==(const IntuitionViewState&, const IntuitionViewState&) = default;  // member-wise: caches key on it
 };
 

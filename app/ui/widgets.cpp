@@ -10,6 +10,24 @@
 
 namespace poslab::ui {
 
+namespace {
+
+int resizeString(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* text = static_cast<std::string*>(data->UserData);
+        text->resize(std::size_t(data->BufTextLen));
+        data->Buf = text->data();
+    }
+    return 0;
+}
+
+}  // namespace
+
+bool inputString(const char* label, std::string* text, int flags) {
+    return ImGui::InputText(label, text->data(), text->capacity() + 1,
+                            flags | ImGuiInputTextFlags_CallbackResize, resizeString, text);
+}
+
 void tooltipForLastItem(const char* text) {
     // Not while the item is being dragged: the user is watching the value and the figures.
     if (text && ImGui::IsItemHovered() && !ImGui::IsItemActive()) {

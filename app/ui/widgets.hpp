@@ -18,6 +18,9 @@ bool sliderInt(const char* label, int* value, int low, int high, const char* too
                bool logarithmic = false);
 bool sliderDouble(const char* label, double* value, double low, double high, const char* format,
                   const char* tooltip, bool logarithmic = false);
+// A text field on a std::string (what misc/cpp/imgui_stdlib does; Debian's libimgui does not
+// build that file). flags: ImGuiInputTextFlags (an int, so this header needs no imgui.h).
+bool inputString(const char* label, std::string* text, int flags = 0);
 void tooltipForLastItem(const char* text);  // shows text when the previous widget is hovered
 void sectionHeader(const char* text);       // a separator with a caption
 template <class Enum, class NameFn, class List>

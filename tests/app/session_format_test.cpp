@@ -87,6 +87,29 @@ TEST(SessionFormatTest, AMillionPositionSinusoidalViewIsRead) {
     EXPECT_EQ(beyond.state.sinusoidal.params.seqLen, AppState().sinusoidal.params.seqLen);
 }
 
+// A sentence saved half typed (its reordering no longer fits) reads back as typed: the figure
+// says what is wrong. A value no figure can take (an odd width) is refused with a warning.
+TEST(SessionFormatTest, AHalfTypedSentenceIsReadBackAsTyped) {
+    const Read read = readSession(R"({"format": "poslab-session",
+        "intuition": {"figure": "attention-shuffle",
+                      "attention": {"sentence": "The dog", "shuffled": "The mouse chased the cat",
+                                    "position": "rope"},
+                      "shift": {"sinOnly": true}, "frequencies": {"sharedPair": 3}}})");
+    ASSERT_TRUE(read.status.ok());
+    EXPECT_TRUE(read.warnings.empty()) << read.warnings.front();
+    EXPECT_EQ(read.state.intuition.figure, ui::IntuitionFigure::AttentionShuffle);
+    EXPECT_EQ(read.state.intuition.attention.sentence, "The dog");
+    EXPECT_EQ(read.state.intuition.attention.position, ToyPosition::Rope);
+    EXPECT_TRUE(read.state.intuition.shift.sinOnly);
+    EXPECT_EQ(read.state.intuition.frequencies.sharedPair, 3);
+
+    const Read odd = readSession(R"({"format": "poslab-session",
+        "intuition": {"attention": {"dModel": 7}}})");
+    ASSERT_TRUE(odd.status.ok());
+    EXPECT_TRUE(warned(odd.warnings, "d_model must be even, 2..64 (got 7)"));
+    EXPECT_EQ(odd.state.intuition.attention.dModel, 16);
+}
+
 TEST(SessionFormatTest, AHugeVersionIsANewerFile) {
     const Read read =
         readSession(R"({"format": "poslab-session", "version": 18446744073709551615})");
@@ -205,7 +228,9 @@ AppState everyFieldChanged() {
     auto& intuition = s.intuition;
     intuition.figure = ui::IntuitionFigure::LinearShift;
     intuition.clock = {6, 100, {32, 100, 500, SinusoidalLayout::Concat}};
-    intuition.shift = {{8, 128, 700, SinusoidalLayout::Tensor2Tensor}, 3, 11, 40, 8};
+    intuition.shift = {{8, 128, 700, SinusoidalLayout::Tensor2Tensor}, 3, 11, 40, 8, true};
+    intuition.attention = {"dog bites man", "man bites dog", 9, ToyPosition::Alibi, 8, 4, 500};
+    intuition.frequencies = {32, 700, 1000, 5};
     s.extrapolation.options = {256, 1024, 32, 32, 5000, 4, 16, 64};
     auto& compare = s.compare;
     compare.mode = ui::CompareMode::RopeAB;

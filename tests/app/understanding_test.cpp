@@ -166,6 +166,10 @@ TEST_F(UnderstandingTest, EveryNewViewRendersHeadless) {
         {"near-orthogonality", "--d-model", "256"},
         {"binary-clock"},
         {"linear-shift", "--d-model", "9", "--base", "10"},
+        {"linear-shift", "--sin-only"},
+        {"attention-shuffle", "--position", "rope"},
+        {"attention-shuffle", "--sentence", "dog bites man", "--shuffle-seed", "4"},
+        {"frequency-resolution", "--shared-pair", "4"},
         {"extrapolation"},
         {"compare"},
         {"compare-ab", "--max-offset", "2000"},
@@ -216,6 +220,91 @@ TEST_F(UnderstandingTest, RendersAtTheLargestSettingsSayWhatTheySampled) {
                               std::istreambuf_iterator<char>());
         EXPECT_NE(svg.find(caption), std::string::npos) << view[0] << ": " << caption;
     }
+}
+
+TEST_F(UnderstandingTest, ExportedShuffledOutputsAreTheOriginalsPermuted) {
+    // No position: the output of "The mouse chased the cat" is that of "The cat chased the
+    // mouse" with rows 1 and 4 swapped; with RoPE it is not.
+    for (const char* position : {"none", "rope"}) {
+        for (const char* which : {"output", "shuffled-output"}) {
+            auto result =
+                runPoslab({"export", "attention-shuffle", "--position", position, "--matrix", which,
+                           "--out", path(std::string(which) + ".csv")});
+            ASSERT_EQ(result.exitCode, 0) << result.err;
+        }
+        auto original = parseCsv(readFile(path("output.csv")));
+        auto shuffled = parseCsv(readFile(path("shuffled-output.csv")));
+        ASSERT_TRUE(original.ok() && shuffled.ok());
+        ASSERT_EQ(original->rows, 5u);
+        ASSERT_EQ(original->cols, 16u);
+        const int permutation[5] = {0, 4, 2, 3, 1};
+        double deviation = 0;
+        for (int i = 0; i < 5; ++i) {
+            for (int c = 0; c < 16; ++c)
+                deviation = std::max(deviation,
+                                     std::abs((*shuffled)(i, c) - (*original)(permutation[i], c)));
+        }
+        if (std::string(position) == "none")
+            EXPECT_LT(deviation, 1e-12);
+        else
+            EXPECT_GT(deviation, 0.05);
+    }
+    auto weights = runPoslab({"export", "attention-shuffle", "--out", path("w.csv")});
+    ASSERT_EQ(weights.exitCode, 0) << weights.err;
+    auto w = parseCsv(readFile(path("w.csv")));
+    ASSERT_TRUE(w.ok());
+    for (std::size_t i = 0; i < w->rows; ++i) {
+        double sum = 0;
+        for (std::size_t j = 0; j < w->cols; ++j) sum += (*w)(i, j);
+        EXPECT_NEAR(sum, 1, 1e-12);  // softmax rows, as written with 17 digits
+    }
+}
+
+TEST_F(UnderstandingTest, ExportedSineOnlyMapAndDistances) {
+    auto fit = runPoslab({"export", "linear-shift", "--sin-only", "--out", path("t.csv")});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err;
+    auto t = parseCsv(readFile(path("t.csv")));
+    ASSERT_TRUE(t.ok());
+    EXPECT_EQ(t->rows, 8u);  // d = 16: eight sines
+    EXPECT_EQ(t->cols, 8u);
+    auto exact = runPoslab({"export", "linear-shift", "--out", path("exact.csv")});
+    ASSERT_EQ(exact.exitCode, 0) << exact.err;
+    EXPECT_EQ(parseCsv(readFile(path("exact.csv")))->rows, 16u);
+    auto distances = runPoslab({"export", "frequency-resolution", "--positions", "100", "--d-model",
+                                "8", "--out", path("d.csv")});
+    ASSERT_EQ(distances.exitCode, 0) << distances.err;
+    auto d = parseCsv(readFile(path("d.csv")));
+    ASSERT_TRUE(d.ok());
+    ASSERT_EQ(d->rows, 100u);
+    // Offset 1, standard table: sqrt(sum_i 4 sin^2(w_i / 2)), w_i = 10000^(-2i/8).
+    double expected = 0;
+    for (int i = 0; i < 4; ++i)
+        expected += 4 * std::pow(std::sin(std::pow(10000.0, -i / 4.0) / 2), 2);
+    EXPECT_NEAR((*d)(1, 0), std::sqrt(expected), 1e-12);
+    EXPECT_NEAR((*d)(1, 1), 2 * 2 * std::sin(0.5), 1e-12);  // four pairs at w = 1
+}
+
+TEST_F(UnderstandingTest, BadIntuitionInputsAreOneLineErrors) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"render", "attention-shuffle", "--shuffled", "The dog chased the mouse"},
+         "shuffled must reorder the sentence's words: 'dog' is not in it"},
+        {{"render", "attention-shuffle", "--shuffled", "a b", "--shuffle-seed", "2"},
+         "--shuffled and --shuffle-seed exclude each other"},
+        {{"render", "attention-shuffle", "--sentence", "alone"},
+         "sentence must have 2..16 words (got 1)"},
+        {{"render", "attention-shuffle", "--position", "t5"},
+         "--position must be none, sinusoidal, learned, rope or alibi (got 't5')"},
+        {{"render", "attention-shuffle", "--d-model", "7"},
+         "--d-model must be even, 2..64 (got 7)"},
+        {{"render", "linear-shift", "--sin-only", "--d-model", "600"},
+         "--d-model must be 1..512 (got 600)"},
+        {{"render", "frequency-resolution", "--shared-pair", "32"},
+         "--shared-pair must be 0..31 (got 32)"},
+        {{"export", "frequency-resolution", "--matrix", "nope"},
+         "--matrix must be distances, pairs or table (got 'nope')"},
+    };
+    for (const auto& [command, message] : cases)
+        expectRefused(command, command[0] == "render" ? "bad.png" : "bad.csv", message);
 }
 
 TEST_F(UnderstandingTest, TightenedRenderCapsAreOneLineErrors) {

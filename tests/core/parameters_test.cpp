@@ -5,9 +5,11 @@
 
 #include <concepts>
 
+#include "poslab/analysis/frequency_resolution.hpp"
 #include "poslab/analysis/meaning.hpp"
 #include "poslab/analysis/similarity.hpp"
 #include "poslab/analysis/table_structure.hpp"
+#include "poslab/analysis/toy_attention.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/alibi.hpp"
 #include "poslab/encodings/learned.hpp"
@@ -55,6 +57,8 @@ static_assert(std::equality_comparable<LearnedStructureOptions>);
 static_assert(std::equality_comparable<SimilarityFigureOptions>);
 static_assert(std::equality_comparable<BinaryClockOptions>);
 static_assert(std::equality_comparable<LinearShiftOptions>);
+static_assert(std::equality_comparable<ToyAttentionParams>);
+static_assert(std::equality_comparable<FrequencyResolutionParams>);
 static_assert(std::equality_comparable<ExtrapolationOptions>);
 static_assert(std::equality_comparable<CompareOptions>);
 static_assert(std::equality_comparable<RopeConfiguration>);
@@ -80,6 +84,21 @@ TEST(ParametersTest, NestedFieldsArePartOfEquality) {
     EXPECT_TRUE(s == t);
     t.learnedTable = std::make_shared<const Matrix>(2, 2, 1.0);
     EXPECT_FALSE(s == t);
+}
+
+TEST(ParametersTest, LectureIntuitionFieldsArePartOfEquality) {
+    LinearShiftOptions a, b;
+    b.sinOnly = true;
+    EXPECT_FALSE(a == b);
+    ToyAttentionParams x, y;
+    y.shuffled = "mouse the chased the cat";
+    EXPECT_FALSE(x == y);
+    y = x;
+    y.position = ToyPosition::Rope;
+    EXPECT_FALSE(x == y);
+    FrequencyResolutionParams f, g;
+    g.sharedPair = 3;
+    EXPECT_FALSE(f == g);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <string>
 
+#include "poslab/base/least_squares.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/sampling.hpp"
 #include "poslab/base/validate.hpp"
@@ -212,6 +213,73 @@ Result<SampledShiftCheck> sampledShiftCheck(const SinusoidalParams& params, doub
         }
     }
     return check;
+}
+
+std::vector<int> sineColumns(const SinusoidalParams& params) {
+    std::vector<int> columns;
+    for (int c = 0; c < params.dModel; ++c) {
+        const SinusoidalColumn wave = sinusoidalColumn(params, c);
+        if (!wave.isZero && !wave.isCosine) columns.push_back(c);
+    }
+    return columns;
+}
+
+std::vector<double> sineOnlyRow(const SinusoidalParams& params, double position) {
+    std::vector<double> out;
+    for (int c : sineColumns(params)) out.push_back(sinusoidalValue(params, position, c));
+    return out;
+}
+
+Result<SineOnlyShiftFit> sineOnlyShiftFit(const SinusoidalParams& params, double shift,
+                                          int positions, int samples) {
+    if (auto s = requireIntInRange("d_model", params.dModel, 1, kMaxSineOnlyDModel); !s)
+        return s.error();
+    if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s.error();
+    if (auto s = requireFinite("shift", shift); !s) return s.error();
+    if (auto s = requireIntInRange("positions", positions, 1, kMaxSeqLen); !s) return s.error();
+    SineOnlyShiftFit fit;
+    fit.columns = sineColumns(params);
+    fit.checkedOf = positions;
+    fit.positions = evenlySpaced(positions, std::max(2, samples));
+    const std::size_t m = fit.columns.size(), count = fit.positions.size();
+    if (m == 0) return Error{"this table has no sine column to fit (t2t with d_model 1)"};
+    // Rows s(p) and s(p + k) from the full rows, so the sines are the table's own values.
+    Matrix now(count, m), later(count, m);
+    const SinusoidalRows table(params);
+    std::vector<double> row(std::size_t(params.dModel));
+    for (std::size_t i = 0; i < count; ++i) {
+        table.row(fit.positions[i], row.data());
+        for (std::size_t c = 0; c < m; ++c) now(i, c) = row[std::size_t(fit.columns[c])];
+        table.row(fit.positions[i] + shift, row.data());
+        for (std::size_t c = 0; c < m; ++c) later(i, c) = row[std::size_t(fit.columns[c])];
+    }
+    // now · Tᵀ ≈ later: each column of Tᵀ (row of T) is one least-squares problem.
+    auto solved = leastSquares(now, later);
+    if (!solved) return solved.error();
+    fit.rank = solved->rank;
+    fit.map = Matrix(m, m);
+    for (std::size_t r = 0; r < m; ++r) {
+        for (std::size_t c = 0; c < m; ++c) fit.map(r, c) = solved->solution(c, r);
+    }
+    fit.residual.resize(count);
+    double sumSquares = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        double worst = 0;
+        int worstColumn = 0;
+        for (std::size_t c = 0; c < m; ++c) {
+            const double error = std::abs(solved->residual(i, c));
+            sumSquares += error * error;
+            if (error > worst) worst = error, worstColumn = fit.columns[c];
+        }
+        fit.residual[i] = worst;
+        if (worst > fit.maxResidual) {
+            fit.maxResidual = worst;
+            fit.worstPosition = fit.positions[i];
+            fit.worstColumn = worstColumn;
+        }
+    }
+    fit.rmsResidual = std::sqrt(sumSquares / double(count * m));
+    return fit;
 }
 
 }  // namespace poslab

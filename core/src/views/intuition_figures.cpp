@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <string>
 
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
+#include "poslab/figure/colormap.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
@@ -239,17 +241,449 @@ Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width,
 
 Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width, float height,
                                  const Theme& theme) {
+    if (auto s = validate(options); !s) return s.error();
     auto check = sampledShiftCheck(options.sinusoidal, options.shift, options.positions);
     if (!check) return check.error();
     Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = theme.titleSize * 1.8f;
-    drawTitle(figure, {0, 0, width, titleHeight},
-              "Linear shift: one block-diagonal matrix T_k moves every PE(p) to PE(p + k)", theme);
-    if (auto s = drawLinearShift(figure, {0, titleHeight, width, height - titleHeight}, options,
-                                 *check, theme);
-        !s) {
-        return s.error();
+    drawTitle(figure, {0, 0, width, titleHeight}, linearShiftTitle(options), theme);
+    const Box area{0, titleHeight, width, height - titleHeight};
+    if (options.sinOnly) {
+        auto fit = sineOnlyShiftFit(options.sinusoidal, options.shift, options.positions);
+        if (!fit) return fit.error();
+        if (auto s = drawSineOnlyShift(figure, area, options, *check, *fit, theme); !s)
+            return s.error();
+        return figure;
     }
+    if (auto s = drawLinearShift(figure, area, options, *check, theme); !s) return s.error();
+    return figure;
+}
+
+}  // namespace poslab
+
+// ---------------------------------------------------------------------------------------------
+// Why sin AND cos
+// ---------------------------------------------------------------------------------------------
+
+namespace poslab {
+
+Status validate(const LinearShiftOptions& options) {
+    const int dLimit = options.sinOnly ? kMaxSineOnlyDModel : kMaxDModel;
+    if (auto s = requireIntInRange("d_model", options.sinusoidal.dModel, 1, dLimit); !s) return s;
+    if (auto s = requireInRange("base", options.sinusoidal.base, 1.0, 1e12, false); !s) return s;
+    if (auto s = requireFinite("shift", options.shift); !s) return s;
+    if (auto s = requireIntInRange("position", options.position, 0, kMaxSeqLen); !s) return s;
+    if (auto s = requireIntInRange("positions", options.positions, 1, kMaxSeqLen); !s) return s;
+    return success();  // shownDims is clamped where it is drawn
+}
+
+std::string linearShiftTitle(const LinearShiftOptions& options) {
+    return options.sinOnly
+               ? "Why sin AND cos: sin ω(p+k) = cos ωk · sin ωp + sin ωk · cos ωp needs cos ωp"
+               : "Linear shift: one block-diagonal matrix T_k moves every PE(p) to PE(p + k)";
+}
+
+Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& options,
+                         const SampledShiftCheck& exact, const SineOnlyShiftFit& fit,
+                         const Theme& theme) {
+    const int m = int(fit.columns.size());
+    if (m == 0 || fit.map.rows != std::size_t(m)) return Error{"the sine-only fit is empty"};
+    const int shown = std::clamp(options.shownDims, 1, m);
+    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.55f)};
+    const Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
+    const Box matrixBox{top.x, top.y, std::min(top.height + 90, std::floor(top.width * 0.42f)),
+                        top.height};
+    const Box vectorBox{matrixBox.right() + 10, top.y, top.right() - matrixBox.right() - 10,
+                        top.height};
+
+    Matrix corner(static_cast<std::size_t>(shown), static_cast<std::size_t>(shown));
+    for (int r = 0; r < shown; ++r) {
+        for (int c = 0; c < shown; ++c) corner(std::size_t(r), std::size_t(c)) = fit.map(std::size_t(r), std::size_t(c));
+    }
+    // The fit leans on nearly parallel slow sines with huge opposite coefficients (honest least
+    // squares, little meaning): a fixed ±1.5 scale keeps the rest readable, the caption says so.
+    const double largest = maxAbs(fit.map);
+    constexpr double kReach = 1.5;
+    HeatmapSpec spec =
+        matrixSpec("best T on the sines alone (least squares)" +
+                       (shown < m ? ", first " + std::to_string(shown) + " of " + std::to_string(m)
+                                  : std::string()),
+                   corner, matrixBox, ColormapId::BlueWhiteRed, {-kReach, kReach});
+    spec.x = {"input sine component", 0, double(shown), false, true};
+    spec.y = {"output sine component", 0, double(shown), false, true};
+    spec.colorbarLabel =
+        largest > kReach ? "entry (clipped; largest " + formatValue(largest, 2) + ")" : "entry";
+    drawHeatmap(figure, matrixBox, spec, theme);
+
+    const std::vector<double> now = sineOnlyRow(options.sinusoidal, options.position);
+    const std::vector<double> later = sineOnlyRow(options.sinusoidal, options.position + options.shift);
+    LinePlotSpec vectors;
+    vectors.title = "T · s(" + std::to_string(options.position) + ") misses s(" +
+                    formatValue(options.position + options.shift) + ")";
+    vectors.x = {"sine component (fastest first)", -0.5, double(shown) - 0.5};
+    vectors.y = {"value", -1.6, 1.6};
+    vectors.autoRangeY = false;
+    LineSeries target, result;
+    target.name = "s(p + k): the sines k later";
+    result.name = "T · s(p): the best a matrix can do";
+    for (int c = 0; c < shown; ++c) {
+        double value = 0;
+        for (int j = 0; j < m; ++j) value += fit.map(std::size_t(c), std::size_t(j)) * now[std::size_t(j)];
+        target.x.push_back(c), target.y.push_back(later[std::size_t(c)]);
+        result.x.push_back(c), result.y.push_back(std::clamp(value, -1.6, 1.6));
+    }
+    target.width = 5;
+    target.color = withAlpha(seriesColor(1), 160);
+    result.color = seriesColor(0);
+    result.markers = shown <= 64;
+    vectors.series = {target, result};
+    drawLinePlot(figure, vectorBox, vectors, theme);
+
+    LinePlotSpec residual;
+    const std::string which = fit.everyPosition() ? "for every p"
+                                                  : "at " + std::to_string(fit.positions.size()) +
+                                                        " evenly spaced p of " + std::to_string(fit.checkedOf);
+    residual.title = "residual " + which + ": sin+cos exact rotation ≤ " +
+                     formatValue(exact.maxResidual, 2) + ";  sin only, best fit: up to " +
+                     formatValue(fit.maxResidual, 3) + " (rms " + formatValue(fit.rmsResidual, 3) + ")";
+    residual.x = {"position p", 0, double(std::max(fit.checkedOf, 2) - 1)};
+    residual.y = {"max_c |T·PE(p) − PE(p+k)|", 1e-18, 10, true};
+    residual.autoRangeY = false;
+    const int pixels = std::max(16, texelBudget(bottom.width) - 80);
+    auto curve = [&](const std::vector<int>& at, const std::vector<double>& values,
+                     const std::string& name, Rgba color) {
+        LineSeries s;
+        s.name = name;
+        s.color = color;
+        std::vector<double> xs(at.size()), ys(at.size());
+        for (std::size_t i = 0; i < at.size(); ++i) {
+            xs[i] = double(at[i]);
+            ys[i] = std::max(values[i], 1e-18);
+        }
+        envelope(xs, ys, residual.x.low, residual.x.high, pixels, s.x, s.y);
+        s.markers = at.size() == 1;
+        return s;
+    };
+    residual.series = {curve(exact.positions, exact.residual, "sin + cos: T_k, a rotation", seriesColor(0)),
+                       curve(fit.positions, fit.residual, "sin only: least-squares T", seriesColor(3))};
+    Marker epsilon;
+    epsilon.vertical = false;
+    epsilon.value = 2.220446049250313e-16;
+    epsilon.label = "double epsilon";
+    epsilon.color = theme.mutedText;
+    residual.markers = {epsilon};
+    drawLinePlot(figure, bottom, residual, theme);
+    return success();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Why position at all
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+Rgba readableOn(ColormapId colormap, double t) {
+    const Rgba c = sampleColormap(colormap, t);
+    const double luminance = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
+    return luminance > 140 ? Rgba{0, 0, 0, 255} : Rgba{255, 255, 255, 255};
+}
+
+float widestText(const std::vector<std::string>& texts, float size) {
+    float widest = 0;
+    for (const std::string& t : texts) widest = std::max(widest, estimateTextWidth(t, size));
+    return widest;
+}
+
+// A small matrix with words along its rows (and, when given, its columns), a fitted title, and
+// each value printed in its cell when the cell has room. Returns the box the cells took.
+Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
+                   const std::vector<std::string>& rows, const std::vector<std::string>& cols,
+                   const Matrix& values, ColormapId colormap, ValueRange range,
+                   const std::string& xLabel, const Theme& theme) {
+    const float titleHeight = theme.fontSize * 1.6f;
+    const FittedText fitted = fitText(title, theme.fontSize * 1.05f, box.width);
+    figure.add(centredText({box.x + box.width / 2, box.y}, fitted.text, fitted.size, theme.text));
+    const float n = float(std::max<std::size_t>(values.rows, 1));
+    const float available = box.height - titleHeight - theme.fontSize * 1.6f;
+    const float labelSize = std::clamp(available / n * 0.8f, 0.f, theme.fontSize);
+    const bool rowLabels = labelSize >= 7;
+    const float rowLabelWidth = rowLabels ? std::min(widestText(rows, labelSize) + 6, box.width * 0.4f) : 0;
+    float colLabelHeight = 0;
+    bool rotated = false;
+    const float cellGuess = (box.width - rowLabelWidth) / float(std::max<std::size_t>(values.cols, 1));
+    if (!cols.empty() && rowLabels) {
+        if (widestText(cols, labelSize) + 4 <= cellGuess) {
+            colLabelHeight = labelSize * 1.4f;
+        } else if (cellGuess >= labelSize) {  // narrower cells get no column labels
+            rotated = true;
+            colLabelHeight = std::min(widestText(cols, labelSize) + 6, available * 0.35f);
+        }
+    }
+    const float bottomLabel = xLabel.empty() ? 0 : theme.fontSize * 1.5f;
+    Box cells{box.x + rowLabelWidth, box.y + titleHeight + colLabelHeight, box.width - rowLabelWidth,
+              box.height - titleHeight - colLabelHeight - bottomLabel};
+    if (cells.width < 4 || cells.height < 4) return cells;
+    const float cellW = cells.width / float(values.cols), cellH = cells.height / float(values.rows);
+    HeatmapItem heat;
+    heat.box = cells;
+    heat.values = share(values);
+    heat.colormap = colormap;
+    heat.range = range;
+    heat.version = nextMatrixVersion();
+    figure.add(heat);
+    figure.add(filledRect(cells, {0, 0, 0, 0}, theme.axis));
+    if (rowLabels) {
+        for (std::size_t r = 0; r < values.rows && r < rows.size(); ++r) {
+            const FittedText label = fitText(rows[r], labelSize, rowLabelWidth - 4, 0.9f);
+            figure.add(makeText({cells.x - 4, cells.y + (float(r) + 0.5f) * cellH}, label.text, label.size,
+                                theme.text, HorizontalAlign::Right, VerticalAlign::Middle));
+        }
+        for (std::size_t c = 0; colLabelHeight > 0 && c < values.cols && c < cols.size(); ++c) {
+            const float x = cells.x + (float(c) + 0.5f) * cellW;
+            if (rotated) {
+                if (cellW < labelSize) continue;
+                const FittedText label = fitText(cols[c], labelSize, colLabelHeight - 4, 0.9f);
+                figure.add(makeText({x, cells.y - 3}, label.text, label.size, theme.text,
+                                    HorizontalAlign::Left, VerticalAlign::Middle, true));
+            } else {
+                figure.add(makeText({x, cells.y - 3}, cols[c], labelSize, theme.text,
+                                    HorizontalAlign::Center, VerticalAlign::Bottom));
+            }
+        }
+    }
+    // The numbers themselves, where a cell holds "0.00" comfortably.
+    const float valueSize = std::min(theme.fontSize * 0.85f, cellH * 0.5f);
+    if (valueSize >= 8 && estimateTextWidth("0.00", valueSize) + 4 <= cellW) {
+        for (std::size_t r = 0; r < values.rows; ++r) {
+            for (std::size_t c = 0; c < values.cols; ++c) {
+                const double v = values(r, c);
+                const double t = rangeFraction(v, range.low, range.high);
+                char text[32];
+                std::snprintf(text, sizeof text, "%.2f", v);
+                figure.add(makeText({cells.x + (float(c) + 0.5f) * cellW, cells.y + (float(r) + 0.5f) * cellH},
+                                    text, valueSize, readableOn(colormap, t), HorizontalAlign::Center,
+                                    VerticalAlign::Middle));
+            }
+        }
+    }
+    if (!xLabel.empty()) {
+        const FittedText label = fitText(xLabel, theme.fontSize * 0.9f, cells.width);
+        figure.add(centredText({cells.x + cells.width / 2, cells.bottom() + 3}, label.text, label.size,
+                               theme.mutedText));
+    }
+    return cells;
+}
+
+std::string positionSentence(ToyPosition position) {
+    switch (position) {
+        case ToyPosition::None: return "no position signal";
+        case ToyPosition::Sinusoidal: return "sinusoidal PE added to the word vectors";
+        case ToyPosition::Learned: return "a seeded learned table added to the word vectors";
+        case ToyPosition::Rope: return "RoPE rotating q and k by position";
+        case ToyPosition::Alibi: return "ALiBi's −½|i − j| added to the scores";
+    }
+    return "";
+}
+
+}  // namespace
+
+void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
+                          const ToyAttentionParams& params, const Theme& theme) {
+    const std::size_t n = c.words.size();
+    // ---- The reordering: the sentence above, the shuffled sentence below, a line per word.
+    const float diagramHeight = std::clamp(area.height * 0.22f, 3.2f * theme.fontSize, 9.f * theme.fontSize);
+    const Box diagram{area.x, area.y, area.width, diagramHeight};
+    const float captionWidth = std::min(estimateTextWidth("shuffled", theme.fontSize) + 12, area.width * 0.2f);
+    const float slot = (diagram.width - captionWidth) / float(n);
+    const float wordSize = std::min(theme.fontSize * 1.15f, diagram.height * 0.25f);
+    auto slotX = [&](std::size_t i) { return diagram.x + captionWidth + (float(i) + 0.5f) * slot; };
+    const float topY = diagram.y + 2, bottomY = diagram.bottom() - wordSize - 4;
+    for (const auto& [caption, y] : {std::pair{"sentence", topY}, std::pair{"shuffled", bottomY}}) {
+        const FittedText text = fitText(caption, theme.fontSize * 0.9f, captionWidth - 6, 0.6f);
+        figure.add(makeText({diagram.x, y + wordSize / 2}, text.text, text.size, theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const FittedText above = fitText(c.words[i], wordSize, slot - 6, 0.6f);
+        figure.add(centredText({slotX(i), topY}, above.text, above.size, theme.text));
+        const FittedText below = fitText(c.shuffledWords[i], wordSize, slot - 6, 0.6f);
+        figure.add(centredText({slotX(i), bottomY}, below.text, below.size, theme.text));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t from = std::size_t(c.permutation[k]);
+        const Rgba color = from == k ? withAlpha(theme.mutedText, 160) : seriesColor(int(from % 8));
+        figure.add(LineItem{{slotX(from), topY + wordSize + 3}, {slotX(k), bottomY - 3}, color,
+                            from == k ? 1.2f : 2.f, false});
+    }
+
+    // ---- Attention weights and outputs, each for both word orders.
+    const float verdictHeight = std::clamp(area.height * 0.16f, 2.4f * theme.fontSize, 5.f * theme.fontSize);
+    const Box panels{area.x, diagram.bottom() + 8, area.width,
+                     area.bottom() - diagram.bottom() - 8 - verdictHeight};
+    const ValueRange weightRange{0, 1};
+    const double scale = std::max(c.outputScale, 1e-12);
+    const ValueRange outputRange{-scale, scale};
+    const float barWidth = barWidthFor(theme);
+    const float barHeight = std::max(10.f, panels.height - 4 * theme.fontSize);
+    const float weightBar = barWidth + colorbarTickWidth(weightRange, barHeight, theme) + 10;
+    const float outputBar = barWidth + colorbarTickWidth(outputRange, barHeight, theme) + 10;
+    const float deviationWidth = estimateTextWidth("Δ 0.000", theme.fontSize * 0.8f) + 8;
+    const float gap = 10;
+    const float free = panels.width - weightBar - outputBar - deviationWidth - 4 * gap;
+    const float attentionWidth = std::floor(free * 0.22f), outputWidth = std::floor(free * 0.28f);
+    float x = panels.x;
+    auto next = [&](float width) {
+        const Box b{x, panels.y, width, panels.height};
+        x += width + gap;
+        return b;
+    };
+    const std::string by = "query × key";
+    const Box cellsA = drawWordMatrix(figure, next(attentionWidth), "attention, sentence", c.words, c.words,
+                                      c.original.weights, ColormapId::Viridis, weightRange, by, theme);
+    drawWordMatrix(figure, next(attentionWidth), "attention, shuffled", c.shuffledWords, c.shuffledWords,
+                   c.shuffled.weights, ColormapId::Viridis, weightRange, by, theme);
+    const Box weightBarBox{x - gap + 4, cellsA.y, barWidth, cellsA.height};
+    if (weightBarBox.height > 8) drawColorbar(figure, weightBarBox, ColormapId::Viridis, weightRange, theme);
+    x += weightBar - gap + 4;
+    const std::string dims = "output dimension 0.." + std::to_string(params.dModel - 1);
+    drawWordMatrix(figure, next(outputWidth), "output, sentence", c.words, {}, c.original.output,
+                   ColormapId::BlueWhiteRed, outputRange, dims, theme);
+    const Box cellsD = drawWordMatrix(figure, next(outputWidth), "output, shuffled", c.shuffledWords, {},
+                                      c.shuffled.output, ColormapId::BlueWhiteRed, outputRange, dims, theme);
+    // Per shuffled word: how far its output is from the same word's output in the sentence.
+    const float rowHeight = cellsD.height / float(n);
+    const float deviationSize = std::min(theme.fontSize * 0.8f, rowHeight * 0.8f);
+    if (deviationSize >= 7) {
+        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ", theme.fontSize * 0.8f, theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Bottom));
+        for (std::size_t i = 0; i < n; ++i) {
+            const double d = c.tokenDeviation[i];
+            figure.add(makeText({cellsD.right() + 4, cellsD.y + (float(i) + 0.5f) * rowHeight},
+                                d < 1e-12 ? "0" : formatValue(d, 2), deviationSize,
+                                d < 1e-12 ? theme.mutedText : theme.accent, HorizontalAlign::Left,
+                                VerticalAlign::Middle));
+        }
+    }
+    const Box outputBarBox{cellsD.right() + deviationWidth, cellsD.y, barWidth, cellsD.height};
+    if (outputBarBox.height > 8) drawColorbar(figure, outputBarBox, ColormapId::BlueWhiteRed, outputRange, theme);
+
+    // ---- The verdict.
+    const bool merelyPermuted = c.outputDeviation < 1e-12;
+    // The number first: a small figure drops the paragraph's last lines.
+    const std::string deviation = c.outputDeviation == 0 ? std::string("0")
+                                  : merelyPermuted
+                                      ? formatValue(c.outputDeviation, 2) + ", rounding"
+                                      : formatValue(c.outputDeviation, 3);
+    const std::string verdict =
+        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
+        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
+        positionSentence(params.position) + ". " +
+        (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
+                          "moves with it, so both sentences mean the same to it."
+                        : "The same word at another place now gets another output: order reaches "
+                          "the model.");
+    drawParagraph(figure, {area.x, panels.bottom() + 6, area.width, verdictHeight - 6}, verdict, theme,
+                  theme.fontSize, merelyPermuted ? theme.text : theme.accent);
+}
+
+Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float width, float height,
+                                      const Theme& theme) {
+    auto comparison = compareShuffle(params);
+    if (!comparison) return comparison.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = theme.titleSize * 1.8f;
+    drawTitle(figure, {0, 0, width, titleHeight},
+              "Why position at all: without it, reordering the words only reorders the outputs",
+              theme);
+    drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4}, *comparison,
+                         params, theme);
+    return figure;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Why different frequencies
+// ---------------------------------------------------------------------------------------------
+
+void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& r,
+                             const FrequencyResolutionParams& params, const Theme& theme) {
+    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
+    const Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
+    const int n = params.positions;
+    const double wavelength = 2 * std::numbers::pi / r.sharedFrequency;
+
+    LinePlotSpec distance;
+    distance.title = "|PE(p+D) − PE(p)|: " + std::to_string(r.frequencies.size()) +
+                     " frequencies: closest " + formatValue(r.standardMinimum, 3) + " (D = " +
+                     std::to_string(r.standardMinimumOffset) + ");  one frequency: closest " +
+                     formatValue(r.sharedMinimum, 2) + " (D = " + std::to_string(r.sharedMinimumOffset) +
+                     "), " + std::to_string(r.collidingPairs) + " position pairs closer than that";
+    distance.x = {"offset D (log)", 1, double(std::max(n - 1, 2)), true};
+    distance.y = {"distance", 0, 1};
+    const int pixels = std::max(16, texelBudget(top.width) - 80);
+    auto series = [&](const std::vector<double>& values, const std::string& name, Rgba color) {
+        LineSeries s;
+        s.name = name;
+        s.color = color;
+        std::vector<double> xs, ys;
+        for (int offset = 1; offset < n; ++offset) {
+            xs.push_back(std::log10(double(offset)));
+            ys.push_back(values[std::size_t(offset)]);
+        }
+        envelope(xs, ys, 0, std::log10(double(std::max(n - 1, 2))), pixels, s.x, s.y);
+        for (double& v : s.x) v = std::pow(10.0, v);
+        s.markers = n <= 24;
+        return s;
+    };
+    distance.series = {
+        series(r.standardDistance, "standard: pair i at ω_i = base^(−2i/d)", seriesColor(0)),
+        series(r.sharedDistance,
+               "every pair at ω_" + std::to_string(params.sharedPair) + " (wavelength " +
+                   formatValue(wavelength, 3) + ")",
+               seriesColor(3))};
+    Marker closest;
+    closest.vertical = false;
+    closest.value = r.standardMinimum;
+    closest.label = "standard table's closest pair";
+    closest.color = theme.mutedText;
+    distance.markers = {closest};
+    drawLinePlot(figure, top, distance, theme);
+
+    LinePlotSpec pairs;
+    pairs.title = "one pair on its own: fast pairs separate neighbours, slow pairs far positions";
+    // Cell axis: integer ticks at pair centres (i + 0.5 in data units).
+    pairs.x = {"pair i (fastest first)", 0, double(r.frequencies.size()), false, true};
+    pairs.y = {"distance in pair i", 0, 2.1};
+    pairs.autoRangeY = false;
+    LineSeries near, far;
+    near.name = "neighbours, D = 1";
+    far.name = "far apart, D = " + std::to_string(r.farOffset);
+    for (std::size_t i = 0; i < r.frequencies.size(); ++i) {
+        near.x.push_back(double(i) + 0.5), near.y.push_back(r.neighbourByPair[i]);
+        far.x.push_back(double(i) + 0.5), far.y.push_back(r.farByPair[i]);
+    }
+    near.markers = far.markers = r.frequencies.size() <= 64;
+    near.color = seriesColor(0);
+    far.color = seriesColor(2);
+    pairs.series = {near, far};
+    Marker shared;
+    shared.value = params.sharedPair + 0.5;
+    shared.label = "shared";
+    shared.color = seriesColor(3);
+    pairs.markers = {shared};
+    drawLinePlot(figure, bottom, pairs, theme);
+}
+
+Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params, float width,
+                                         float height, const Theme& theme) {
+    auto resolution = frequencyResolution(params);
+    if (!resolution) return resolution.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = theme.titleSize * 1.8f;
+    drawTitle(figure, {0, 0, width, titleHeight},
+              "Why many frequencies: one frequency repeats itself, a ladder of them keeps positions apart",
+              theme);
+    drawFrequencyResolution(figure, {0, titleHeight, width, height - titleHeight}, *resolution, params,
+                            theme);
     return figure;
 }
 

@@ -190,5 +190,53 @@ TEST(IntuitionTest, SparseShiftMovesEveryPositionByK) {
     }
 }
 
+TEST(IntuitionTest, SineOnlyRowsAreTheSinesWrittenOut) {
+    const SinusoidalParams params{16, 64, 10000, SinusoidalLayout::Interleaved};
+    EXPECT_EQ(sineColumns(params), (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 14}));
+    const std::vector<double> s = sineOnlyRow(params, 37);
+    ASSERT_EQ(s.size(), 8u);
+    for (int i = 0; i < 8; ++i)
+        EXPECT_NEAR(s[std::size_t(i)], std::sin(37 / std::pow(10000.0, 2.0 * i / 16)), 1e-15);
+    EXPECT_EQ(sineColumns({6, 8, 100, SinusoidalLayout::Concat}), (std::vector<int>{0, 1, 2}));
+}
+
+TEST(IntuitionTest, SineOnlyShiftHasNoLinearMapWhileSinAndCosRotateExactly) {
+    // d = 16, k = 5: the fastest sine needs sin(5) cos(p), |sin 5| = 0.96, which no sine supplies.
+    const SinusoidalParams params{16, 256, 10000, SinusoidalLayout::Interleaved};
+    auto fit = sineOnlyShiftFit(params, 5, 256);
+    ASSERT_TRUE(fit.ok()) << fit.error().message;
+    EXPECT_TRUE(fit->everyPosition());
+    EXPECT_GT(fit->rmsResidual, 0.1);
+    EXPECT_GT(fit->maxResidual, 0.5);
+    EXPECT_EQ(fit->map.rows, 8u);
+    const auto exact = sampledShiftCheck(params, 5, 256);
+    ASSERT_TRUE(exact.ok());
+    EXPECT_LT(exact->maxResidual, 1e-12);
+    // Least squares beats the obvious candidate, diag(cos wk) (what T_k does to the sines alone),
+    // in the summed squared error it minimises.
+    const std::vector<double> w = sinusoidalFrequencies(params);
+    double fitted = 0, naive = 0;
+    for (int p = 0; p < 256; ++p) {
+        const std::vector<double> now = sineOnlyRow(params, p), later = sineOnlyRow(params, p + 5);
+        for (std::size_t r = 0; r < 8; ++r) {
+            double value = 0;
+            for (std::size_t c = 0; c < 8; ++c) value += fit->map(r, c) * now[c];
+            fitted += (value - later[r]) * (value - later[r]);
+            const double diagonal = std::cos(w[r] * 5) * now[r] - later[r];
+            naive += diagonal * diagonal;
+        }
+    }
+    EXPECT_LE(fitted, naive * (1 + 1e-9));
+    EXPECT_NEAR(std::sqrt(fitted / (256 * 8)), fit->rmsResidual, 1e-12);
+}
+
+TEST(IntuitionTest, SineOnlyShiftByZeroIsFittedExactly) {
+    auto fit = sineOnlyShiftFit({16, 64, 10000, SinusoidalLayout::Concat}, 0, 200);
+    ASSERT_TRUE(fit.ok());
+    EXPECT_LT(fit->maxResidual, 1e-12);
+    EXPECT_EQ(sineOnlyShiftFit({1024, 64, 10000, SinusoidalLayout::Concat}, 1, 10).error().message,
+              "d_model must be 1..512 (got 1024)");
+}
+
 }  // namespace
 }  // namespace poslab

@@ -74,6 +74,31 @@ std::vector<ViewFigure> viewFigures() {
     views.push_back({"linear-shift", [](float w, float h, const Theme& t) {
                          return linearShiftFigure(LinearShiftOptions{}, w, h, t);
                      }});
+    views.push_back({"linear-shift-sin-only", [](float w, float h, const Theme& t) {
+                         LinearShiftOptions options;
+                         options.sinOnly = true;
+                         return linearShiftFigure(options, w, h, t);
+                     }});
+    for (ToyPosition position : {ToyPosition::None, ToyPosition::Rope}) {
+        views.push_back({"attention-shuffle-" + std::string(toyPositionName(position)),
+                         [position](float w, float h, const Theme& t) {
+                             ToyAttentionParams params;
+                             params.position = position;
+                             return attentionShuffleFigure(params, w, h, t);
+                         }});
+    }
+    views.push_back({"attention-shuffle-long", [](float w, float h, const Theme& t) {
+                         ToyAttentionParams params;
+                         params.sentence =
+                             "a quick brown fox jumps over the lazy dog while its tired owner "
+                             "sleeps under trees";
+                         params.shuffled.clear();
+                         params.position = ToyPosition::Sinusoidal;
+                         return attentionShuffleFigure(params, w, h, t);
+                     }});
+    views.push_back({"frequency-resolution", [](float w, float h, const Theme& t) {
+                         return frequencyResolutionFigure(FrequencyResolutionParams{}, w, h, t);
+                     }});
     views.push_back({"meaning", [](float w, float h, const Theme& t) {
                          return meaningFigure(MeaningParams{}, w, h, t);
                      }});

@@ -10,6 +10,11 @@
 // An odd d_model's lone sine column has no cosine partner: sin w(p+k) needs cos wp, which the
 // vector lacks, so that one row of T_k can only keep cos(wk) sin(wp) and the residual there is
 // |sin(wk) cos(wp)| — the exception that shows why the pairs matter.
+//
+// Sine only: drop every cosine column and no matrix can do the shift at all. The best linear map
+// (least squares over the positions checked) still misses by about |sin(wk)| in each fast
+// component: sin w(p+k) = cos(wk) sin(wp) + sin(wk) cos(wp), and cos(wp) is not in the vector nor
+// a linear combination of the other sines (their frequencies differ).
 #pragma once
 
 #include <utility>
@@ -69,5 +74,28 @@ struct SampledShiftCheck {
 };
 Result<SampledShiftCheck> sampledShiftCheck(const SinusoidalParams& params, double shift,
                                             int positions, int samples = kShiftCheckSamples);
+
+// ---- Sine only
+// The table's sine columns (in column order; t2t's zero padding is neither sine nor cosine).
+std::vector<int> sineColumns(const SinusoidalParams& params);
+// s(p): PE(p) restricted to sineColumns(params).
+std::vector<double> sineOnlyRow(const SinusoidalParams& params, double position);
+inline constexpr int kMaxSineOnlyDModel = 512;  // the fit is O(samples x (d/2)^2)
+struct SineOnlyShiftFit {
+    Matrix map;                    // m x m, m = sine columns: the least-squares T_k on s(p)
+    std::vector<int> columns;      // sineColumns(params): the table column of each row of map
+    std::vector<int> positions;    // fitted and checked, increasing (as sampledShiftCheck's)
+    std::vector<double> residual;  // at each: max_c |(T s(p))_c - s(p+k)_c|
+    double maxResidual = 0;
+    double rmsResidual = 0;        // over every position and component
+    int worstPosition = 0, worstColumn = 0;  // worstColumn: a table column
+    int checkedOf = 0;             // the N of 0..N-1 the positions were drawn from
+    int rank = 0;                  // of the fitted s(p) rows (slow sines are nearly dependent)
+    bool everyPosition() const { return int(positions.size()) == checkedOf; }
+};
+// The best matrix T minimising sum_p |T s(p) - s(p + k)|^2 over sampledShiftCheck's positions
+// (QR least squares, base/least_squares), and its residual there. d_model 1..512.
+Result<SineOnlyShiftFit> sineOnlyShiftFit(const SinusoidalParams& params, double shift,
+                                          int positions, int samples = kShiftCheckSamples);
 
 }  // namespace poslab

@@ -1,8 +1,14 @@
-// intuition_figures.hpp — two intuitions about the sinusoidal encoding as figures: the binary
-// clock and the linear shift T_k. Used by the GUI panel, `poslab render` and the guided tour.
+// intuition_figures.hpp — intuitions about position encodings as figures: why position at all
+// (attention over a shuffled sentence), the binary clock, the linear shift T_k (and why it needs
+// sin AND cos), and why the table uses many frequencies. Used by the GUI panel, `poslab render`
+// and the guided tour.
 #pragma once
 
+#include <string>
+
+#include "poslab/analysis/frequency_resolution.hpp"
 #include "poslab/analysis/intuition.hpp"
+#include "poslab/analysis/toy_attention.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/figure/plot.hpp"
 
@@ -24,13 +30,34 @@ struct LinearShiftOptions {
     int position = 10;    // p for the vector comparison
     int positions = 256;  // residual checked for p = 0..N-1
     int shownDims = 16;   // the corner of T_k drawn
+    bool sinOnly = false;  // drop the cosine columns: the best least-squares map instead of T_k
+                           // (d_model 1..512; shownDims then counts sine components)
     friend bool operator==(const LinearShiftOptions&, const LinearShiftOptions&) = default;  // member-wise: caches key on it
 };
 Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
                        const SampledShiftCheck& check, const Theme& theme);
+// The sine-only comparison: the least-squares map on the sines beside the exact rotation's
+// residual (`exact`, from sampledShiftCheck on the full table).
+Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& options,
+                         const SampledShiftCheck& exact, const SineOnlyShiftFit& fit,
+                         const Theme& theme);
+std::string linearShiftTitle(const LinearShiftOptions& options);  // the figure's headline
+Status validate(const LinearShiftOptions& options);  // "shift must be finite", "dims must be ..."
 Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width, float height,
                                  const Theme& theme);
 Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width, float height,
                                  const Theme& theme);
+
+// ---- Why position at all: one attention head over a sentence and over its reordering
+void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& comparison,
+                          const ToyAttentionParams& params, const Theme& theme);
+Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float width, float height,
+                                      const Theme& theme);
+
+// ---- Why different frequencies: distances between positions, many frequencies against one
+void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& resolution,
+                             const FrequencyResolutionParams& params, const Theme& theme);
+Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params, float width,
+                                         float height, const Theme& theme);
 
 }  // namespace poslab
