@@ -88,6 +88,7 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
     launch.lesson = int(*lesson);
     launch.presentation = args->flag("presentation");
+    launch.exportDialog = args->flag("export-dialog");
     launch.sessionPath = args->text("session", "").value();
     launch.saveSessionPath = args->text("save-session", "").value();
     launch.remember = args->flag("remember");

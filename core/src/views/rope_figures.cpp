@@ -911,7 +911,8 @@ std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme&
         m.color = color;
         markers.push_back(std::move(m));
     };
-    const Rgba color = theme.id == ThemeId::Paper ? Rgba{0, 158, 115, 255} : Rgba{0, 200, 150, 255};
+    // Reddish purple, apart from the lengths' colours; lighter on the dark theme.
+    const Rgba color = theme.id == ThemeId::Paper ? seriesColor(3) : Rgba{225, 150, 195, 255};
     if (s.type == RopeScaling::Llama3) {
         // 2 pi base^(2i/d) = lambda  <=>  i = (d/2) log(lambda / 2 pi) / log(base)
         auto pairOf = [&](double wavelength) {

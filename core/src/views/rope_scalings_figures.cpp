@@ -21,6 +21,7 @@ Result<RopeScalingsAxis> parseScalingsAxis(std::string_view name) {
 
 int ropeScalingsSeqLen(const RopeParams& params, const RopeScalingsOptions& options) {
     if (options.dynamicSeqLen > 0) return options.dynamicSeqLen;
+    if (params.seqLen > originalMaxPositions(params)) return params.seqLen;  // the context
     const double length = std::ceil(options.factor * double(originalMaxPositions(params)));
     return int(std::clamp(length, 1.0, double(kMaxRopePositions)));
 }
@@ -106,7 +107,9 @@ void drawRopeScalings(Figure& figure, Box area, const RopeParams& params,
     for (const RopeScalingCurve& c : *curves)
         for (double r : c.ratio)
             if (r > 0 && std::isfinite(r)) low = std::min(low, r);
-    spec.y = {"θ′_i / θ_i", low / 1.6, 1.6, true};
+    // Log ticks fall on powers of ten: reach down to 0.1 when the curves stay above it (s < 10),
+    // so that the axis has a second tick.
+    spec.y = {"θ′_i / θ_i", std::min(low / 1.6, 0.08), 1.6, true};
     spec.autoRangeY = false;
     for (std::size_t index = 0; index < curves->size(); ++index) {
         const RopeScalingCurve& c = (*curves)[index];

@@ -104,7 +104,11 @@ TEST(RopeScalingsFiguresTest, LongRopeAppearsWithItsListsAndDividesByThem) {
     for (std::size_t i = 0; i < 4; ++i)
         EXPECT_NEAR(longRope.ratio[i], 1 / p.scaling.longFactor[i], 1e-15) << i;
     EXPECT_NE(longRope.label.find("long list"), std::string::npos);
-    EXPECT_EQ(ropeScalingsSeqLen(p, options), 16384);
+    EXPECT_EQ(ropeScalingsSeqLen(p, options), 16384);  // context 4096 = L0: s * L0
+    p.seqLen = 20000;                                  // a context past L0 is the length
+    EXPECT_EQ(ropeScalingsSeqLen(p, options), 20000);
+    options.dynamicSeqLen = 5000;  // unless one is chosen
+    EXPECT_EQ(ropeScalingsSeqLen(p, options), 5000);
 }
 
 TEST(RopeScalingsFiguresTest, BadFactorIsRefusedByName) {

@@ -28,7 +28,7 @@ Result<RopeScalingsAxis> parseScalingsAxis(std::string_view name);  // its inver
 
 struct RopeScalingsOptions {
     double factor = 8;      // s for every scaling, 1..65536
-    int dynamicSeqLen = 0;  // dynamic NTK (and LongRoPE's list) at this length; 0: s * L0
+    int dynamicSeqLen = 0;  // dynamic NTK (and LongRoPE's list) at this length; 0: see below
     RopeScalingsAxis axis = RopeScalingsAxis::Pair;
     friend bool operator==(const RopeScalingsOptions&,
                            const RopeScalingsOptions&) = default;  // member-wise: caches key on it
@@ -39,7 +39,8 @@ struct RopeScalingCurve {
     std::string label;          // "YaRN (β 32 / 1)", "dynamic NTK at L = 65536"
     std::vector<double> ratio;  // theta_i' / theta_i, one per rotated pair
 };
-// The dynamic NTK length the options mean for these params (s * L0 when 0, capped).
+// The length dynamic NTK is evaluated at: options.dynamicSeqLen when set, else the context
+// params.seqLen when it reaches past L0, else s * L0 (capped at kMaxRopePositions).
 int ropeScalingsSeqLen(const RopeParams& params, const RopeScalingsOptions& options);
 // One curve per scaling, in the order above; LongRoPE only when params.scaling has a long or
 // short list of d/2 entries. Errors: params or factor invalid (the message names the field).
