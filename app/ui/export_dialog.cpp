@@ -273,15 +273,17 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
             std::error_code error;
             copyText(folder_, sizeof folder_, std::filesystem::current_path(error).string());
         }
-        if (lastView_ != panel.title()) {
-            lastView_ = panel.title();
-            copyText(name_, sizeof name_, defaultBaseName(panel.title()));
-        }
         ImGui::OpenPopup(kPopup);
     }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        // Named for the view it exports; checked while open, as --export-dialog opens it before
+        // the session's view is shown.
+        if (lastView_ != panel.title()) {
+            lastView_ = panel.title();
+            copyText(name_, sizeof name_, defaultBaseName(panel.title()));
+        }
         ImGui::Text("The %s view as files", panel.title());
         ImGui::PushItemWidth(ImGui::GetFontSize() * 24);
         ImGui::InputText("folder", folder_, sizeof folder_);
