@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
                 return poslab::cli::kExitBadInput;
             }
         }
+        if (launch->exportDialog) application.openExportDialog();  // after the view is chosen
         // 8. Main loop.
         exitCode = poslab::ui::runFrameLoop(window, application, *launch);
         for (const std::string& path : {remembered, launch->saveSessionPath}) {

@@ -6,20 +6,33 @@
 
 #include <string>
 
+#include "poslab/base/format.hpp"
 #include "poslab/figure/colormap.hpp"
+#include "poslab/figure/figure_controls.hpp"
 
 namespace poslab::cli {
 
 std::vector<OptionSpec> renderCommonOptions() {
-    return {{"width", "W", ui::kFigureWidthRange.help()},
-            {"height", "H", ui::kFigureHeightRange.help()},
-            {"scale", "S", ui::kPngScaleRange.help()},
-            {"theme", "NAME", "paper (white, for print; default) or dark (the screen theme)"},
-            {"colormap", "NAME", "viridis, magma, cividis, twilight, blue-white-red, categorical"},
-            {"transparent", "", "no background (PNG with alpha; SVG/PDF without the page fill)"},
-            {"renderer", "NAME",
-             "PNG: cairo (default; print quality, fast) or gl (the screen's pixels)"},
-            {"out", "FILE", "output: .png, .svg or .pdf (chosen by the extension); required"}};
+    return {
+        {"width", "W", ui::kFigureWidthRange.help()},
+        {"height", "H", ui::kFigureHeightRange.help()},
+        {"scale", "S", ui::kPngScaleRange.help()},
+        {"theme", "NAME", "paper (white, for print; default) or dark (the screen theme)"},
+        {"colormap", "NAME", "viridis, magma, cividis, twilight, blue-white-red, categorical"},
+        {"transparent", "", "no background (PNG with alpha; SVG/PDF without the page fill)"},
+        {"renderer", "NAME",
+         "PNG: cairo (default; print quality, fast) or gl (the screen's pixels)"},
+        {"font-scale", "X", "all figure text X times its size, 0.5..3 (default 1)"},
+        {"title", "TEXT", "the figure's title (one panel's with --panel) instead of the view's"},
+        {"no-title", "", "no title (the plots' own titles too)"},
+        {"legend", "WHERE",
+         "auto (the corner hiding the least data; default), outside (right of the plot) or "
+         "none"},
+        {"aspect", "WHAT", "square (plot boxes as wide as tall) or auto (default)"},
+        {"panel", "N",
+         "only panel N (1-based) of a multi-panel view, over the whole figure; the error "
+         "names the view's range"},
+        {"out", "FILE", "output: .png, .svg or .pdf (chosen by the extension); required"}};
 }
 
 Result<RenderSettings> readRenderSettings(const ArgMap& args) {
@@ -35,11 +48,34 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
         return Error{"--width/--height times --scale must stay within 16384 pixels"};
     }
     settings.scale = float(scale);
+    double fontScale = 1;
+    read.number("font-scale", fontScale, kMinFontScale, kMaxFontScale,
+                formatValue(kMinFontScale) + ".." + formatValue(kMaxFontScale));
+    read.choice("legend", settings.theme.legend, parseLegendPlacement);
+    read.choice("aspect", settings.theme.aspect, parseAspect);
+    // Any int: 0 and below are refused with the view's own range once it is built (spec_format).
+    read.integer("panel", settings.theme.focusPanel, -(1 << 30), 1 << 30);
+    if (!read.ok()) return read.error();
+    if (args.has("title") && args.flag("no-title"))
+        return Error{"--title and --no-title go separately (choose one)"};
+    if (auto title = args.raw("title")) {
+        settings.theme.titleMode = TitleMode::Replace;
+        settings.theme.titleText = *title;
+    } else if (args.flag("no-title")) {
+        settings.theme.titleMode = TitleMode::Hidden;
+    }
     if (auto themeName = args.raw("theme")) {
         auto theme = parseTheme(*themeName);
         if (!theme) return Error{"--" + theme.error().message};
+        const Theme controls = settings.theme;  // the paper controls read above
         settings.theme = themeFor(*theme);
+        settings.theme.legend = controls.legend;
+        settings.theme.aspect = controls.aspect;
+        settings.theme.focusPanel = controls.focusPanel;
+        settings.theme.titleMode = controls.titleMode;
+        settings.theme.titleText = controls.titleText;
     }
+    settings.theme = withFontScale(settings.theme, float(fontScale));
     if (auto colormapName = args.raw("colormap")) {
         auto colormap = parseColormap(*colormapName);
         if (!colormap) return Error{"--" + colormap.error().message};

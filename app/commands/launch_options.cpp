@@ -14,6 +14,7 @@ std::vector<OptionSpec> launchOptionSpecs() {
          "figure's text overlaps, print one line per step, quit (exit 1 on a fault)"},
         {"tour-screenshots", "DIR", "with --tour-check: save each step as DIR/lesson-NN-S.png"},
         {"presentation", "", "start in presentation mode (F5: large text, no controls)"},
+        {"export-dialog", "", "open File > Export… at start (with --screenshot: the dialog)"},
         {"zoom", "Z",
          "interface zoom 0.5..3 on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0; "
          "remembered in the session)"},

@@ -17,6 +17,7 @@
 #include "poslab/views/rope_figures.hpp"
 #include "poslab/views/rope_layers_figures.hpp"
 #include "poslab/views/rope_precision_figures.hpp"
+#include "poslab/views/rope_scalings_figures.hpp"
 
 namespace poslab::cli {
 
@@ -47,9 +48,10 @@ std::vector<OptionSpec> ropeOptions(const std::string& seqLenHelp) {
             {"high-freq-factor", "B", "llama3: wavelengths below L0/B are kept; > A (default 4)"},
             {"beta-fast", "X", "yarn: pairs turning more than X times in L0 are kept (default 32)"},
             {"beta-slow", "Y", "yarn: pairs turning fewer than Y times are divided (default 1)"},
-            {"seq-len", "L", seqLenHelp},
+            {"seq-len", "L", seqLenHelp + "; with --config: max_position_embeddings"},
             {"training-length", "N",
-             "max_position_embeddings / training context, 1..1073741824 (default 4096)"}};
+             "training context, 1..1073741824 (default 4096; with --config: "
+             "original_max_position_embeddings, else max_position_embeddings)"}};
 }
 
 OptionSpec pairingOption() {
@@ -130,6 +132,10 @@ Result<RopeInputs> readRopeInputs(const ArgMap& args, int maxSeqLen = kMaxRopePo
         if (!rope) return rope.error();
         p = *rope;
         inputs.headDimKnown = true;
+        // The model's context: max_position_embeddings (the training length is already
+        // original_max_position_embeddings for llama3 and yarn, else the same). --seq-len wins.
+        if (config->maxPositionEmbeddings > 0)
+            p.seqLen = std::min(config->maxPositionEmbeddings, maxSeqLen);
     } else if (args.has("layer-type")) {
         return Error{"--layer-type needs --config FILE (it picks among the config's layers)"};
     }
@@ -431,7 +437,8 @@ Result<Figure> renderAngles(const ArgMap& args, const RenderSettings& settings) 
 Result<Figure> renderScores(const ArgMap& args, const RenderSettings& settings) {
     auto inputs = readRopeInputs(args, kMaxSeqLen);
     if (!inputs) return inputs.error();
-    if (!args.has("seq-len")) inputs.value().params.seqLen = 512;
+    // 512 positions by default; a config's own context (max_position_embeddings) otherwise.
+    if (!args.has("seq-len") && !args.has("config")) inputs.value().params.seqLen = 512;
     auto vectors = readVectors(args, inputs.value());
     if (!vectors) return vectors.error();
     const RopeParams& p = inputs->params;
@@ -459,6 +466,44 @@ Result<Figure> renderFrequencies(const ArgMap& args, const RenderSettings& setti
     }
     Figure figure = blankFigure(settings);
     drawRopeFrequencies(figure, wholeFigure(settings), p, options, settings.theme);
+    return figure;
+}
+
+// rope-scalings: the config (or flags) give the RoPE and each scaling's own settings; the factor
+// is one for all. Read here, not by readRopeInputs, which refuses a factor without --scaling.
+Result<Figure> renderScalings(const ArgMap& args, const RenderSettings& settings) {
+    RopeParams p;
+    RopeScalingsOptions options;
+    if (auto path = args.raw("config")) {
+        auto config = loadHfConfig(*path);
+        if (!config) return Error{"--config " + config.error().message};
+        auto rope = ropeForLayerType(*config, args);
+        if (!rope) return rope.error();
+        p = *rope;
+        // The model's context: dynamic NTK is evaluated there when it reaches past L0.
+        if (config->maxPositionEmbeddings > 0) p.seqLen = config->maxPositionEmbeddings;
+        if (p.scaling.type != RopeScaling::None) options.factor = p.scaling.factor;
+    } else if (args.has("layer-type")) {
+        return Error{"--layer-type needs --config FILE (it picks among the config's layers)"};
+    }
+    OptionReader read(args);
+    read.integer("head-dim", p.headDim, 2, kMaxDModel);
+    read.number("base", p.base);
+    read.number("rotary-fraction", p.rotaryFraction);
+    read.number("factor", options.factor, 1, 65536, "1..65536");
+    // L0 may be 0 (unset: the training length) until given; OptionReader checks the kept value.
+    if (args.has("original-max-pos"))
+        read.integer("original-max-pos", p.scaling.originalMaxPositions, 1, kMaxRopePositions);
+    read.integer("training-length", p.trainingLength, 1, kMaxRopePositions);
+    if (args.has("seq-len")) read.integer("seq-len", options.dynamicSeqLen, 1, kMaxRopePositions);
+    read.choice("x-axis", options.axis, parseScalingsAxis);
+    if (!read.ok()) return read.error();
+    // The scaling the config names only supplies its own settings here: the figure shows all.
+    RopeParams plain = p;
+    plain.scaling.type = RopeScaling::None;
+    if (auto s = validated(plain); !s) return s.error();
+    Figure figure = blankFigure(settings);
+    drawRopeScalings(figure, wholeFigure(settings), p, options, settings.theme);
     return figure;
 }
 
@@ -598,7 +643,9 @@ void registerRopeCommands(CommandRegistry& registry) {
          ropeOptions(rowsSeqLen), renderAngles});
     registry.renders.push_back(
         {"rope-scores", "the L x L score heatmap q_m . k_n (block means when L exceeds the pixels)",
-         joined(joined(ropeOptions("positions 0..L-1, 1..1048576 (default 512)"), vectorOptions()),
+         joined(joined(ropeOptions("positions 0..L-1, 1..1048576 (default 512; with --config its "
+                                   "max_position_embeddings)"),
+                       vectorOptions()),
                 {pairingOption()}),
          renderScores});
     registry.renders.push_back(
@@ -609,6 +656,26 @@ void registerRopeCommands(CommandRegistry& registry) {
                 {{"incomplete-within", "WHAT",
                   "highlight pairs with no full turn within the context (default) or training"}}),
          renderFrequencies});
+    registry.renders.push_back(
+        {"rope-scalings",
+         "per pair, the scaled over the unscaled frequency (log) for none, linear, NTK, dynamic "
+         "NTK, YaRN, Llama 3 and (from a config with lists) LongRoPE at one factor, overlaid",
+         {{"config", "FILE",
+           "Hugging Face config.json: head_dim, rope_theta, L0, the scalings' own settings "
+           "(llama3 frequency factors, yarn betas, longrope lists), factor; flags given too win"},
+          layerTypeOption(),
+          {"head-dim", "D", "dimensions per attention head, even, 2..8192 (default 128)"},
+          {"base", "B", "rope_theta, > 1 and <= 1e12 (default 10000)"},
+          {"rotary-fraction", "F", "partial_rotary_factor, (0, 1] (default 1)"},
+          {"factor", "S",
+           "the scaling factor s of every curve, 1..65536 (default: the config's, else 8)"},
+          {"original-max-pos", "N", "L0, 1..1073741824 (default: --training-length)"},
+          {"training-length", "N", "training context, 1..1073741824 (default 4096)"},
+          {"seq-len", "L",
+           "dynamic NTK (and LongRoPE's list) evaluated at L, 1..1073741824 (default: the "
+           "config's max_position_embeddings when past L0, else s * L0)"},
+          {"x-axis", "WHAT", "pair (pair index; default) or wavelength (unscaled, log)"}},
+         renderScalings});
     registry.renders.push_back({"rope-decay",
                                 "RoFormer's long-term decay: the relative upper bound against "
                                 "relative distance (Su et al. 2021, Fig. 2)",

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "poslab/figure/figure_controls.hpp"
+
 namespace poslab::cli {
 
 namespace {
@@ -196,7 +198,26 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
                                 const ArgMap& args) {
     auto settings = readRenderSettings(args);
     if (!settings) return Error{printable(settings.error().message)};
-    auto built = view.build(args, *settings);
+    // The paper controls (--title, --panel, ...) may need the figure built twice: see
+    // figure_controls.hpp. A --panel below 1 is refused with the range this view has.
+    if (args.has("panel") && settings->theme.focusPanel < 1) {
+        Theme plain = settings->theme;
+        plain.focusPanel = 0;
+        RenderSettings unfocused = *settings;
+        unfocused.theme = plain;
+        auto figure = view.build(args, unfocused);
+        if (!figure) return Error{printable(withOptionNames(figure.error().message, options))};
+        return Error{"--panel must be 1.." +
+                     std::to_string(std::max<std::size_t>(1, figure->panels.size())) + " for " +
+                     view.name + " (got " + std::to_string(settings->theme.focusPanel) + ")"};
+    }
+    auto built = buildWithControls(
+        [&](const Theme& theme) {
+            RenderSettings themed = *settings;
+            themed.theme = theme;
+            return view.build(args, themed);
+        },
+        settings->theme);
     if (!built) return Error{printable(withOptionNames(built.error().message, options))};
     BuiltFigure result{std::move(built).value(), *settings};
     if (args.flag("transparent")) result.figure.background = Rgba{0, 0, 0, 0};

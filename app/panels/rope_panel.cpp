@@ -96,6 +96,8 @@ const char* figureName(RopeFigureId id) {
             return "Precision";
         case RopeFigureId::Layers:
             return "Layers";
+        case RopeFigureId::Scalings:
+            return "Scalings";
     }
     return "Rotation";
 }
@@ -236,7 +238,8 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                 {RopeFigureId::Frequencies, figureName(RopeFigureId::Frequencies)},
                 {RopeFigureId::Decay, figureName(RopeFigureId::Decay)},
                 {RopeFigureId::Precision, figureName(RopeFigureId::Precision)},
-                {RopeFigureId::Layers, figureName(RopeFigureId::Layers)}};
+                {RopeFigureId::Layers, figureName(RopeFigureId::Layers)},
+                {RopeFigureId::Scalings, figureName(RopeFigureId::Scalings)}};
             stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
             switch (view.figure) {
                 case RopeFigureId::Rotation:
@@ -259,6 +262,9 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                     break;
                 case RopeFigureId::Layers:
                     drawLayers(view, context);
+                    break;
+                case RopeFigureId::Scalings:
+                    drawScalings(view, context);
                     break;
             }
         });
@@ -309,8 +315,14 @@ void RopePanel::drawControls(RopeViewState& view, FrameContext& context, const S
               "Frequencies chart: highlight the pairs whose wavelength is longer than the context "
               "(the sequence length) or than the training length. Those pairs never complete a "
               "turn there, so positions beyond it give angles the model has not seen.");
-    sliderInt("decay distance", &view.decayDistance, 1, kMaxGuiSeqLen,
+    sliderInt("decay distance", &view.decayDistance, kRopeDecayDistanceRange.low,
+              kRopeDecayDistanceRange.high,
               "Decay chart: relative distances 0..R. RoFormer's Fig. 2 shows about 250.", true);
+    ImGui::Checkbox("decay: log distance axis", &view.decayLogAxis);
+    tooltipForLastItem(
+        "Decay chart: distances 1..R on a log axis, each decade as wide as the next, so the "
+        "first few hundred distances (where the bound falls) are not squeezed into a few "
+        "pixels.");
     if (ImGui::Button("Reset zoom")) view.angleWindow = {}, view.scoreWindow = {};
     tooltipForLastItem(
         "Or double-click a heatmap. Wheel: zoom positions (Shift: pairs on the angle map); drag: "
@@ -388,9 +400,12 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
         return;
     }
     RopeParams params = config->rope;
+    // The model's context and training length (the loader set trainingLength to
+    // original_max_position_embeddings for llama3 and yarn).
     params.seqLen = config->maxPositionEmbeddings > 0
-                        ? std::clamp(config->maxPositionEmbeddings, 1, kMaxGuiSeqLen)
+                        ? std::clamp(config->maxPositionEmbeddings, 1, kRopeContextRange.high)
                         : view.params.seqLen;
+    params.trainingLength = std::min(params.trainingLength, kRopeTrainingRange.high);
     view.params = params;
     view.angleWindow = {};
     view.scoreWindow = {};
@@ -409,9 +424,12 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
                         (read.modelType.empty() ? "" : " (" + read.modelType + ")") + ": " +
                         ropeTitle(params) + ", trained on " +
                         std::to_string(originalMaxPositions(params)) + " positions";
-    if (read.maxPositionEmbeddings > kMaxGuiSeqLen) {
-        view.configLoaded += "; context shown up to " + std::to_string(kMaxGuiSeqLen) + " of " +
-                             std::to_string(read.maxPositionEmbeddings);
+    if (params.scaling.type != RopeScaling::None)
+        view.scalings.factor = std::clamp(params.scaling.factor, kRopeScalingsFactorRange.low,
+                                          kRopeScalingsFactorRange.high);
+    if (read.maxPositionEmbeddings > kRopeContextRange.high) {
+        view.configLoaded += "; context shown up to " + std::to_string(kRopeContextRange.high) +
+                             " of " + std::to_string(read.maxPositionEmbeddings);
     }
     if (read.ropeVariants.size() > 1) {
         view.configLoaded += "; full_attention layers shown (see layer type)";
@@ -453,12 +471,12 @@ void RopePanel::drawRopeControls(RopeViewState& view) {
               "half: dim j turns with j + d/2 (Llama, GPT-NeoX, Mistral, Qwen: HF's rotate_half)\n"
               "interleaved: dim 2i turns with 2i+1 (GPT-J, RoFormer).\nThe frequencies are the "
               "same; only which dimensions form a pair differs.");
-    if (sliderInt("sequence length", &p.seqLen, 1, kMaxGuiSeqLen,
+    if (sliderInt("sequence length", &p.seqLen, kRopeContextRange.low, kRopeContextRange.high,
                   "The context: positions 0..L−1 in the heatmaps. Dynamic NTK scales with it.",
                   true)) {
         view.angleWindow = {}, view.scoreWindow = {};
     }
-    sliderInt("training length", &p.trainingLength, 1, 1 << 20,
+    sliderInt("training length", &p.trainingLength, kRopeTrainingRange.low, kRopeTrainingRange.high,
               "The context the model was trained on (max_position_embeddings, or the original "
               "length L0 before a context extension). Marked on every figure.",
               true);
@@ -820,8 +838,9 @@ void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
+    const DistanceAxis axis = view.decayLogAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear;
     drawRopeDecay(figure, wholeCanvas(canvas), key.dims, key.base, key.distance, context.theme,
-                  &decayCurve_, &frame);
+                  &decayCurve_, &frame, axis);
     drawCanvasFigure(canvas, figure, context);
     if (canvas.hovered && frame.plot.contains(canvas.mouse) && !decayCurve_.bounds.empty()) {
         const long long r =
@@ -833,6 +852,35 @@ void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
         ImGui::TextDisabled("(1/(d/2)) Σ_j |Σ_{k<j} e^(i·r·θ_k)|, d = %d", key.dims);
         ImGui::EndTooltip();
     }
+}
+
+// The scalings figure (views/rope_scalings_figures): its factor, L and x axis above it.
+void RopePanel::drawScalings(RopeViewState& view, FrameContext& context) {
+    RopeScalingsOptions& options = view.scalings;
+    const float width = ImGui::GetFontSize() * 11;
+    ImGui::SetNextItemWidth(width);
+    sliderDouble("factor s", &options.factor, kRopeScalingsFactorRange.low,
+                 kRopeScalingsFactorRange.high, "%.3g",
+                 "One scaling factor for every curve. The other settings (Llama 3's frequency "
+                 "factors, YaRN's betas, L0, LongRoPE's lists) are the scaling controls' or the "
+                 "loaded config's.",
+                 true);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(width);
+    sliderInt("dynamic NTK at L", &options.dynamicSeqLen, kRopeScalingsSeqLenRange.low,
+              kRopeContextRange.high,
+              "The sequence length dynamic NTK (and LongRoPE's list choice) is evaluated at; 0: "
+              "the sequence length when it is past L0, else s × L0.",
+              false);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(width);
+    comboEnum("x axis", &options.axis,
+              std::vector{RopeScalingsAxis::Pair, RopeScalingsAxis::Wavelength}, scalingsAxisName,
+              "pair index, or the unscaled wavelength 2π/θ_i on a log axis");
+    const Canvas canvas = beginCanvas("scalings");
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    drawRopeScalings(figure, wholeCanvas(canvas), view.params, options, context.theme);
+    drawCanvasFigure(canvas, figure, context);
 }
 
 void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
@@ -958,7 +1006,8 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
             break;
         case RopeFigureId::Decay:
             drawRopeDecay(figure, area, rotatedDims(view.params), view.params.base,
-                          view.decayDistance, theme, nullptr);
+                          view.decayDistance, theme, nullptr, nullptr,
+                          view.decayLogAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear);
             break;
         case RopeFigureId::Precision: {
             auto reports = ropePrecisionReports(
@@ -977,6 +1026,9 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
             } else {
                 drawNote(figure, area, "no config.json loaded", theme);
             }
+            break;
+        case RopeFigureId::Scalings:
+            drawRopeScalings(figure, area, view.params, view.scalings, theme);
             break;
     }
     return figure;
@@ -1046,6 +1098,15 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
                                 : 0.0;
                 out(i, 2) = layer.slidingWindow;
             }
+            return out;
+        }
+        case RopeFigureId::Scalings: {
+            // One row per pair, one column per scaling (ropeScalingRatios' order).
+            auto curves = ropeScalingRatios(view.params, view.scalings);
+            if (!curves) return curves.error();
+            Matrix out(freqs->inverse.size(), curves->size());
+            for (std::size_t c = 0; c < curves->size(); ++c)
+                for (std::size_t i = 0; i < out.rows; ++i) out(i, c) = (*curves)[c].ratio[i];
             return out;
         }
     }

@@ -5,7 +5,8 @@
 //   Angles       position x pair, m theta_i mod 2 pi on the cyclic twilight map
 //   Scores       q_m . k_n for m, n < L, with (m, n) and its constant-offset diagonal marked
 //   Frequencies  wavelength per pair (log), context and training length, unscaled overlay
-//   Decay        RoFormer's long-term decay bound
+//   Decay        RoFormer's long-term decay bound (linear or log distance axis)
+//   Scalings     scaled / unscaled frequency per pair for every scaling at one factor
 //   Precision    per pair, the first position where float32/bfloat16/float16 angles are off by
 //                0.1 rad (scanned on a worker thread)
 //   Layers       a loaded config's layers: RoPE or none, base, scaling, attention window
@@ -60,6 +61,7 @@ class RopePanel : public Panel {
     void drawScores(RopeViewState& view, FrameContext& context);
     void drawFrequencies(RopeViewState& view, FrameContext& context);
     void drawDecay(RopeViewState& view, FrameContext& context);
+    void drawScalings(RopeViewState& view, FrameContext& context);
     void drawPrecision(RopeViewState& view, FrameContext& context);
     void drawLayers(RopeViewState& view, FrameContext& context);
     static std::vector<int> shownPairs(const RopeViewState& view);

@@ -61,6 +61,23 @@ inline constexpr IntRange kClockPositionsRange{"clock.positions", "positions", 2
                                                "positions 0..N-1"};
 inline constexpr IntRange kOrthogonalityDModelRange{"orthogonalityDModel", "d-model", 2, 8192, 64,
                                                     "vector width"};
+// RoPE lengths. The heatmaps and curves sample what is visible, so the context reaches a
+// long-context model's 1,048,576 (a config's max_position_embeddings sets it).
+inline constexpr IntRange kRopeContextRange{
+    "seqLen", "seq-len", 1, 1 << 20, 4096, "context length: positions 0..L-1"};
+inline constexpr IntRange kRopeTrainingRange{
+    "trainingLength", "training-length", 1, 1 << 20, 2048, "training length (L0)"};
+inline constexpr IntRange kRopeDecayDistanceRange{
+    "decayDistance", "max-distance", 1, 1 << 20, 250, "largest relative distance"};
+inline constexpr DoubleRange kRopeScalingsFactorRange{
+    "scalings.factor", "factor", 1, 256, 8, "scaling factor s of every curve"};
+inline constexpr IntRange kRopeScalingsSeqLenRange{
+    "scalings.dynamicSeqLen",
+    "seq-len",
+    0,
+    1 << 24,
+    0,
+    "dynamic NTK evaluated at L (0: the context past L0, else s times L0)"};
 // Figure files: `poslab render` and the GUI's export dialog.
 inline constexpr IntRange kFigureWidthRange{"width", "width", 64,
                                             8192,    1200,    "figure width in pixels"};

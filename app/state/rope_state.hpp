@@ -12,11 +12,21 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "poslab/views/rope_scalings_figures.hpp"
 
 namespace poslab::ui {
 
 // The figure tabs (saved by number: new tabs go at the end).
-enum class RopeFigureId { Rotation, Angles, Scores, Frequencies, Decay, Precision, Layers };
+enum class RopeFigureId {
+    Rotation,
+    Angles,
+    Scores,
+    Frequencies,
+    Decay,
+    Precision,
+    Layers,
+    Scalings
+};
 enum class RopeVectorSource { Seeded, Custom };  // where q and k come from
 
 struct RopeViewState {
@@ -50,6 +60,8 @@ struct RopeViewState {
     ColormapId scoreColormap = ColormapId::BlueWhiteRed;
     RopeTurnReference incompleteWithin = RopeTurnReference::Context;
     int decayDistance = 250;  // RoFormer's Fig. 2 spans about 250 positions
+    bool decayLogAxis = false;       // Decay tab: distances on a log axis (each decade as wide)
+    RopeScalingsOptions scalings;    // Scalings tab: one factor for every scaling, x axis
     int precisionPositions = 16384;  // Precision tab: positions scanned (O(pairs x this) each)
 
     // ---- config.json (path field, Load button, or dropped onto the window)

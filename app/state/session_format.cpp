@@ -268,6 +268,8 @@ Result<RopeScaling> parseSessionScaling(std::string_view name) {
     return type;
 }
 inline constexpr EnumCodec<RopeScaling> kScalingNames{scalingName, parseSessionScaling};
+inline constexpr EnumCodec<RopeScalingsAxis> kScalingsAxisCodec{scalingsAxisName,
+                                                                parseScalingsAxis};
 inline constexpr EnumCodec<RopeTurnReference> kTurnReferenceNames{turnReferenceName,
                                                                   parseTurnReference};
 inline constexpr EnumCodec<SimilarityEncoding> kSimilarityEncodingNames{similarityEncodingName,
@@ -352,7 +354,7 @@ void visitFields(F& f, V& v) {
     f.child("params", [&](auto& g) { visitFields(g, v.params); });
     f.converted(
         "figure", v.figure, [](RopeFigureId id) { return int(id); },
-        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Layers))); });
+        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Scalings))); });
     f.converted(
         "customVectors", v.vectors,
         [](RopeVectorSource source) { return source == RopeVectorSource::Custom; },
@@ -378,6 +380,12 @@ void visitFields(F& f, V& v) {
     f.name("scoreColormap", v.scoreColormap, kColormapNames);
     f.name("incompleteWithin", v.incompleteWithin, kTurnReferenceNames);
     f.integer("decayDistance", v.decayDistance);
+    f.boolean("decayLogAxis", v.decayLogAxis);
+    f.child("scalings", [&](auto& g) {
+        g.number("factor", v.scalings.factor);
+        g.integer("dynamicSeqLen", v.scalings.dynamicSeqLen);
+        g.name("axis", v.scalings.axis, kScalingsAxisCodec);
+    });
     f.text("configPath", v.configPath);
 }
 
@@ -626,8 +634,12 @@ void fromJson(const json& object, SinusoidalViewState& view, Warnings& warnings)
 void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
     readView(object, view, "rope", warnings, [](const RopeViewState& v) -> Status {
         if (auto s = validate(v.params); !s) return s;
-        if (auto s = requireInRange("m", v.m, 0, kMaxGuiSeqLen); !s) return s;
-        if (auto s = requireInRange("n", v.n, 0, kMaxGuiSeqLen); !s) return s;
+        if (auto s = requireInRange("m", v.m, 0, kRopeContextRange.high); !s) return s;
+        if (auto s = requireInRange("n", v.n, 0, kRopeContextRange.high); !s) return s;
+        if (!kRopeScalingsFactorRange.contains(v.scalings.factor)) {
+            return Error{"scalings.factor must be " + kRopeScalingsFactorRange.rangeText()};
+        }
+        if (auto s = kRopeScalingsSeqLenRange.check(v.scalings.dynamicSeqLen); !s) return s;
         if (auto s = requireInRange("speed", v.speed, 0, 1e4); !s) return s;
         if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
         if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
@@ -636,7 +648,7 @@ void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
             !s) {
             return s;
         }
-        return requireIntInRange("decayDistance", v.decayDistance, 1, kMaxGuiSeqLen);
+        return kRopeDecayDistanceRange.check(v.decayDistance);
     });
 }
 

@@ -41,6 +41,7 @@ struct LaunchOptions {
     bool tourCheck = false;       // step through every lesson, check the cards and figures, quit
     std::string tourScreenshots;  // with tourCheck: a directory for one screenshot per step
     bool presentation = false;    // start in presentation mode (large fonts, no controls)
+    bool exportDialog = false;    // open File > Export… at start
     std::string sessionPath;      // non-empty: open this session file at start-up
     std::string saveSessionPath;  // non-empty: save the session here at exit
     bool remember = false;        // use the remembered session even in scripted runs
@@ -58,6 +59,7 @@ public:
     void selectView(std::size_t index) { viewToSelect_ = int(index % panels_.size()); }
     std::size_t viewCount() const { return panels_.size(); }
     std::size_t nanTexelsDrawn() const;
+    void openExportDialog() { exportDialog_.open(); }  // File > Export… (Ctrl+E)
     void frame();                     // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input

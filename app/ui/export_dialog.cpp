@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "gfx/cairo_renderer.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/io/matrix_export.hpp"
 #include "poslab/io/output_file.hpp"
 #include "state/ranges.hpp"
@@ -67,10 +68,22 @@ Status checkExportRequest(const ExportRequest& r) {
     if (auto s = kFigureHeightRange.check(r.height); !s) return s.error();
     if (!kPngScaleRange.contains(r.scale))
         return Error{"PNG scale must be " + kPngScaleRange.rangeText()};
+    if (auto s = checkFontScale(r.fontScale); !s) return Error{"font scale must be 0.5..3"};
+    if (r.panel < 0) return Error{"panel must be 0 (all) or more"};
     if (r.png && (r.width * r.scale > 16384 || r.height * r.scale > 16384)) {
         return Error{"PNG size (width or height times scale) must stay within 16384 pixels"};
     }
     return success();
+}
+
+Theme exportTheme(const ExportRequest& r) {
+    Theme theme = withFontScale(themeFor(r.theme), r.fontScale);
+    theme.titleMode = r.titleMode;
+    theme.titleText = r.titleText;
+    theme.legend = r.legend;
+    theme.aspect = r.aspect;
+    theme.focusPanel = r.panel;
+    return theme;
 }
 
 std::vector<std::string> exportPaths(const ExportRequest& r) {
@@ -155,8 +168,16 @@ bool ExportDialog::busy() const {
 void ExportDialog::start(const Panel& panel, const AppState& state, std::string* status) {
     // Panels are built for the UI thread: ask them for the figure and the numbers here, hand
     // plain copies to the worker.
-    Figure figure = panel.exportFigure(state, float(request_.width), float(request_.height),
-                                       themeFor(request_.theme));
+    auto built = buildWithControls(
+        [&](const Theme& theme) -> Result<Figure> {
+            return panel.exportFigure(state, float(request_.width), float(request_.height), theme);
+        },
+        exportTheme(request_));
+    if (!built) {
+        *status = "Export failed: " + built.error().message;
+        return;
+    }
+    Figure figure = std::move(built).value();
     if (request_.transparent) figure.background = Rgba{0, 0, 0, 0};
     std::optional<Matrix> data;
     if (request_.csv || request_.npy) {
@@ -206,6 +227,44 @@ void ExportDialog::poll(std::string* status) {
     job_.reset();
 }
 
+// The paper controls, the same as `poslab render --font-scale/--title/--no-title/--legend/
+// --aspect/--panel`.
+void ExportDialog::drawPaperControls() {
+    ImGui::PushItemWidth(ImGui::GetFontSize() * 9);
+    ImGui::SliderFloat("font scale", &request_.fontScale, kMinFontScale, kMaxFontScale, "%.2fx",
+                       ImGuiSliderFlags_AlwaysClamp);
+    tooltipForLastItem("Every text of the figure this many times its size (--font-scale).");
+    int title = int(request_.titleMode);
+    ImGui::RadioButton("view's title", &title, int(TitleMode::Auto));
+    ImGui::SameLine();
+    ImGui::RadioButton("own title", &title, int(TitleMode::Replace));
+    ImGui::SameLine();
+    ImGui::RadioButton("no title", &title, int(TitleMode::Hidden));
+    request_.titleMode = TitleMode(title);
+    tooltipForLastItem("--title TEXT / --no-title: a caption usually carries the title.");
+    if (request_.titleMode == TitleMode::Replace) {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
+        ImGui::InputText("title", title_, sizeof title_);
+        request_.titleText = title_;
+    }
+    int legend = int(request_.legend);
+    ImGui::Combo("legend", &legend, "auto\0outside\0none\0");
+    request_.legend = LegendPlacement(legend);
+    tooltipForLastItem(
+        "--legend: auto (inside the plot, where it covers the least data), outside (right of "
+        "the plot) or none.");
+    bool square = request_.aspect == AspectMode::Square;
+    ImGui::Checkbox("square plots", &square);
+    request_.aspect = square ? AspectMode::Square : AspectMode::Auto;
+    tooltipForLastItem("--aspect square: every plot box as wide as tall.");
+    ImGui::InputInt("panel (0: all)", &request_.panel);
+    request_.panel = std::max(0, request_.panel);
+    tooltipForLastItem(
+        "--panel N: only panel N of a multi-panel view, drawn over the whole figure. A number "
+        "past the view's panels is reported when you export.");
+    ImGui::PopItemWidth();
+}
+
 void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* status) {
     constexpr const char* kPopup = "Export";
     if (openRequested_) {
@@ -214,16 +273,17 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
             std::error_code error;
             copyText(folder_, sizeof folder_, std::filesystem::current_path(error).string());
         }
-        if (lastView_ != panel.title()) {
-            lastView_ = panel.title();
-            copyText(name_, sizeof name_, defaultBaseName(panel.title()));
-        }
-        request_.theme = state.theme;  // what you see is what you export; switch for print
         ImGui::OpenPopup(kPopup);
     }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        // Named for the view it exports; checked while open, as --export-dialog opens it before
+        // the session's view is shown.
+        if (lastView_ != panel.title()) {
+            lastView_ = panel.title();
+            copyText(name_, sizeof name_, defaultBaseName(panel.title()));
+        }
         ImGui::Text("The %s view as files", panel.title());
         ImGui::PushItemWidth(ImGui::GetFontSize() * 24);
         ImGui::InputText("folder", folder_, sizeof folder_);
@@ -274,6 +334,7 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
         tooltipForLastItem(
             "Leave the figure background out: a PNG with alpha, an SVG/PDF with no "
             "page fill. Plot areas keep their own background.");
+        drawPaperControls();
 
         sectionHeader("Data");
         ImGui::Checkbox("CSV", &request_.csv);

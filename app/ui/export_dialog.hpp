@@ -30,9 +30,18 @@ struct ExportRequest {
     bool csv = false, npy = false;             // data formats
     int width = 1200, height = 800;            // figure pixels (64..8192)
     float scale = 2.0f;  // PNG device pixels per figure pixel (0.25..8), for HiDPI
-    ThemeId theme = ThemeId::Paper;
+    ThemeId theme = ThemeId::Paper;  // the paper theme unless chosen otherwise
     bool transparent = false;  // no figure background (PNG alpha; SVG/PDF without page fill)
+    // Paper controls, as `poslab render` has them (figure_controls.hpp)
+    float fontScale = 1;                             // kMinFontScale..kMaxFontScale
+    TitleMode titleMode = TitleMode::Auto;           // the view's title, titleText, or none
+    std::string titleText;                           // TitleMode::Replace
+    LegendPlacement legend = LegendPlacement::Auto;  // auto, outside, none
+    AspectMode aspect = AspectMode::Auto;            // square plot boxes
+    int panel = 0;                                   // 0: every panel; N: panel N alone
 };
+// The export theme: themeFor(request.theme) with the request's paper controls.
+Theme exportTheme(const ExportRequest& request);
 
 // The request's problem in one line ("width must be 64..8192 (got 10)"), or success.
 Status checkExportRequest(const ExportRequest& request);
@@ -55,10 +64,12 @@ class ExportDialog {
   private:
     void start(const Panel& panel, const AppState& state, std::string* status);
     void poll(std::string* status);
+    void drawPaperControls();
 
     ExportRequest request_;
     char folder_[1024] = {};
     char name_[256] = {};
+    char title_[256] = {};
     std::string lastView_;  // the view the name was made for
     bool openRequested_ = false;
     std::shared_ptr<ExportJob> job_;

@@ -95,6 +95,7 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     if (!launch.tourScreenshots.empty() && !launch.tourCheck)
         return Error{"--tour-screenshots needs --tour-check"};
     launch.presentation = args->flag("presentation");
+    launch.exportDialog = args->flag("export-dialog");
     launch.sessionPath = args->text("session", "").value();
     launch.saveSessionPath = args->text("save-session", "").value();
     launch.remember = args->flag("remember");

@@ -73,6 +73,11 @@ TEST(RangeTableTest, SessionValidatorUsesTheTable) {
     expectSessionAgrees(ui::kCurveCountRange, "sinusoidal");
     expectSessionAgrees(ui::kCurveCountRange, "learned");
     expectSessionAgrees(ui::kAlibiHeadsRange, "alibi");
+    // The RoPE view's GUI-only entries: the decay slider reaches a long context's 1,048,576.
+    expectSessionAgrees(ui::kRopeDecayDistanceRange, "rope");
+    expectSessionAgrees(ui::kRopeScalingsSeqLenRange, "rope");
+    EXPECT_GE(ui::kRopeContextRange.high, 1 << 20);
+    EXPECT_GE(ui::kRopeTrainingRange.high, 1 << 20);
 }
 
 // The command's own check (core's validate) accepts the table's limits and refuses one past.

@@ -155,6 +155,40 @@ TEST_F(RopeCliTest, Llama31ConfigKeepsFastPairsAndDividesSlowOnesByEight) {
     EXPECT_NEAR(base(15, 0), inverseFrequency(15, 32, 10000), 1e-18);
 }
 
+// rope-scalings from Llama 3.1's config with every paper control: the SVG carries the given
+// title (not the view's), and the legend's names.
+TEST_F(RopeCliTest, ScalingsFigureTakesTheConfigAndThePaperControls) {
+    const std::string out = path("scalings.svg");
+    auto result = runPoslab({"render", "rope-scalings", "--config", configDir() + "/llama31.json",
+                             "--title", "Figure 2", "--legend", "outside", "--aspect", "square",
+                             "--font-scale", "1.5", "--x-axis", "wavelength", "--out", out});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    std::ifstream in(out);
+    const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(svg.find("Figure 2"), std::string::npos);
+    EXPECT_EQ(svg.find("Scaled"), std::string::npos);
+    EXPECT_NE(svg.find("YaRN"), std::string::npos);
+    auto untitled = runPoslab({"render", "rope-scalings", "--factor", "4", "--no-title", "--legend",
+                               "none", "--out", path("plain.svg")});
+    ASSERT_EQ(untitled.exitCode, 0) << untitled.err;
+}
+
+// With --config, the context and training length are the model's: Llama 3.1 has
+// max_position_embeddings 131072 and original_max_position_embeddings 8192. Its Llama 3 band
+// edges L0/4 = 2048 and L0/1 = 8192 are marked.
+TEST_F(RopeCliTest, ConfigSetsContextAndTrainingLength) {
+    const std::string out = path("freqs.svg");
+    auto result = runPoslab(
+        {"render", "rope-frequencies", "--config", configDir() + "/llama31.json", "--out", out});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    std::ifstream in(out);
+    const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(svg.find("context length 131072"), std::string::npos);
+    EXPECT_NE(svg.find("training length 8192"), std::string::npos);
+    EXPECT_NE(svg.find("L0/4 = 2048"), std::string::npos);
+    EXPECT_NE(svg.find("L0/1 = 8192"), std::string::npos);
+}
+
 TEST_F(RopeCliTest, RotateTurnsEachPairByPositionTimesTheta) {
     const Matrix half =
         exportCsv({"export", "rope-rotate", "--vector", "1,2,3,4", "--positions", "0,1,2.5,-3"});
@@ -431,6 +465,32 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{Args{"export", "rope-freqs", "--config", "CFGllama31.json", "--beta-fast", "8",
                       "--out", "OUTa.csv"},
                  "--beta-fast does not apply to --scaling llama3"}));
+
+// The paper controls every render view takes, and the rope-scalings view's own options.
+INSTANTIATE_TEST_SUITE_P(
+    PaperControls, RopeCliBadInputTest,
+    ::testing::Values(
+        BadInput{Args{"render", "rope-scalings", "--font-scale", "4", "--out", "OUTa.svg"},
+                 "--font-scale must be 0.5..3 (got 4)"},
+        BadInput{Args{"render", "rope-scalings", "--font-scale", "nan", "--out", "OUTa.svg"},
+                 "--font-scale must be 0.5..3 (got nan)"},
+        BadInput{Args{"render", "rope-scalings", "--legend", "inside", "--out", "OUTa.svg"},
+                 "--legend must be auto, outside or none (got 'inside')"},
+        BadInput{Args{"render", "rope-scalings", "--aspect", "wide", "--out", "OUTa.svg"},
+                 "--aspect must be auto or square (got 'wide')"},
+        BadInput{Args{"render", "rope-frequencies", "--head-dim", "64", "--panel", "2", "--out",
+                      "OUTa.svg"},
+                 "--panel must be 1..1 for this view (got 2)"},
+        BadInput{Args{"render", "rope-frequencies", "--head-dim", "64", "--panel", "0", "--out",
+                      "OUTa.svg"},
+                 "--panel must be 1..1 for rope-frequencies (got 0)"},
+        BadInput{Args{"render", "t5", "--panel", "9", "--out", "OUTa.svg"}, "--panel must be 1.."},
+        BadInput{Args{"render", "rope-scalings", "--title", "x", "--no-title", "--out", "OUTa.svg"},
+                 "--title and --no-title go separately (choose one)"},
+        BadInput{Args{"render", "rope-scalings", "--factor", "0.5", "--out", "OUTa.svg"},
+                 "--factor must be 1..65536 (got 0.5)"},
+        BadInput{Args{"render", "rope-scalings", "--x-axis", "time", "--out", "OUTa.svg"},
+                 "--x-axis must be pair or wavelength (got 'time')"}));
 
 INSTANTIATE_TEST_SUITE_P(
     RotateScoresDecay, RopeCliBadInputTest,

@@ -178,6 +178,8 @@ AppState everyFieldChanged() {
     rope.scoreColormap = ColormapId::Magma;
     rope.incompleteWithin = RopeTurnReference::Training;
     rope.decayDistance = 100;
+    rope.decayLogAxis = true;
+    rope.scalings = {16, 100000, RopeScalingsAxis::Wavelength};
     rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
     s.alibi = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};

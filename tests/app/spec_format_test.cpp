@@ -111,5 +111,43 @@ TEST(SpecReaderTest, EntriesAreCheckedOneByOne) {
         << broken.error().message;
 }
 
+// Specs mirror the render options, the paper controls too: a field per control, read the same way.
+TEST(SpecReaderTest, PaperControlsAreFieldsOfASpec) {
+    const cli::CommandRegistry registry = cli::buildRegistry();
+    auto entries = cli::readSpecText(
+        R"([{"view": "t5", "panel": 2, "title": "Panel two", "font_scale": 1.5,
+             "legend": "outside", "aspect": "square", "out": "a.svg"},
+            {"view": "rope-scalings", "no_title": true, "out": "b.svg"},
+            {"view": "t5", "panel": 99, "out": "c.svg"}])",
+        "/specs/figures.json", registry);
+    ASSERT_TRUE(entries.ok()) << entries.error().message;
+    ASSERT_EQ(entries->size(), 3u);
+    auto build = [&](std::size_t i) {
+        const cli::SpecEntry& entry = *(*entries)[i];
+        return cli::buildFigure(*entry.view, cli::renderOptionsFor(*entry.view), entry.args);
+    };
+    auto panel = build(0);
+    ASSERT_TRUE(panel.ok()) << panel.error().message;
+    EXPECT_EQ(panel->settings.theme.focusPanel, 2);
+    EXPECT_FLOAT_EQ(panel->settings.theme.fontScale, 1.5f);
+    EXPECT_EQ(panel->settings.theme.legend, LegendPlacement::Outside);
+    EXPECT_EQ(panel->settings.theme.aspect, AspectMode::Square);
+    bool titled = false;
+    for (const FigureItem& item : panel->figure.items)
+        if (const auto* t = std::get_if<TextItem>(&item)) titled |= t->text == "Panel two";
+    EXPECT_TRUE(titled);
+    auto untitled = build(1);
+    ASSERT_TRUE(untitled.ok()) << untitled.error().message;
+    for (const FigureItem& item : untitled->figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item)) {
+            EXPECT_EQ(t->text.find("Scaled"), std::string::npos);
+        }
+    }
+    auto outOfRange = build(2);
+    ASSERT_FALSE(outOfRange.ok());
+    EXPECT_EQ(outOfRange.error().message.rfind("--panel must be 1..", 0), 0u)
+        << outOfRange.error().message;
+}
+
 }  // namespace
 }  // namespace poslab::test

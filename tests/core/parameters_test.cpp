@@ -25,6 +25,7 @@
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "poslab/views/rope_scalings_figures.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
@@ -50,6 +51,7 @@ static_assert(std::equality_comparable<RopeRotationOptions>);
 static_assert(std::equality_comparable<RopeAngleOptions>);
 static_assert(std::equality_comparable<RopeScoreOptions>);
 static_assert(std::equality_comparable<RopeFrequencyOptions>);
+static_assert(std::equality_comparable<RopeScalingsOptions>);
 static_assert(std::equality_comparable<AlibiFigureOptions>);
 static_assert(std::equality_comparable<T5FigureOptions>);
 static_assert(std::equality_comparable<LearnedFigureOptions>);

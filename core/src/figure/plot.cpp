@@ -58,7 +58,16 @@ Result<ThemeId> parseTheme(std::string_view name) {
 Theme scaledTheme(Theme theme, float factor) {
     theme.fontSize *= factor;
     theme.titleSize *= factor;
+    theme.fontScale *= factor;
     return theme;
+}
+
+Result<LegendPlacement> parseLegendPlacement(std::string_view name) {
+    return parseEnum(kLegendPlacementNames, name, "legend");
+}
+
+Result<AspectMode> parseAspect(std::string_view name) {
+    return parseEnum(kAspectNames, name, "aspect");
 }
 
 Rgba seriesColor(int index) {
@@ -483,6 +492,46 @@ std::uint64_t colorbarVersion(ColormapId colormap) {
 
 namespace {
 
+// The title text itself, centred at the top of area (figure titles and plot titles alike).
+void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
+    // 0.2 of a line from the top: the plot's top tick label, half a line above the plot (at
+    // 1.7 lines), stays clear of it.
+    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.2f}, fitted.text,
+                        fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+}
+
+// Records one plot's items as a PanelSpan. When the theme focuses this plot (--panel N), the plot
+// is drawn over the whole figure instead of its area; figure_controls keeps only its items.
+class PanelScope {
+  public:
+    PanelScope(Figure& figure, Box& area, const Theme& theme) : figure_(figure) {
+        index_ = figure.panels.size();
+        focused_ = theme.focusPanel == int(index_) + 1;
+        if (focused_) area = {0, 0, figure.width, figure.height};
+        figure.panels.push_back({area, figure.items.size(), figure.items.size()});
+    }
+    ~PanelScope() { figure_.panels[index_].end = figure_.items.size(); }
+    PanelScope(const PanelScope&) = delete;
+    PanelScope& operator=(const PanelScope&) = delete;
+    bool focused() const { return focused_; }
+
+  private:
+    Figure& figure_;
+    std::size_t index_ = 0;
+    bool focused_ = false;
+};
+
+// AspectMode::Square: the plot box shrinks to a square, centred across; the area shrinks with it
+// so that axis labels stay beside the plot.
+void makeSquare(Box& area, Box& plot) {
+    const float side = std::min(plot.width, plot.height);
+    const float spareX = plot.width - side, spareY = plot.height - side;
+    if (spareX <= 0 && spareY <= 0) return;
+    area = {area.x + spareX / 2, area.y, area.width - spareX, area.height - spareY};
+    plot = {plot.x + spareX / 2, plot.y, side, side};
+}
+
 // A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
 // it fits at 3/4 size or more, else two, split at the "; ", ", " or space nearest the middle;
 // each line then shrinks or ends in "…" as a title does.
@@ -546,14 +595,22 @@ float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, b
     return widestLabel(ticks, theme.fontSize) + 10;
 }
 
-void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
+void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
                  PlotFrame* frameOut) {
+    const PanelScope panel(figure, area, theme);
+    HeatmapSpec focusedSpec;
+    if (panel.focused() && !given.showColorbar) {  // a shared colour bar is not in the panel
+        focusedSpec = given;
+        focusedSpec.showColorbar = true;
+    }
+    const HeatmapSpec& spec = panel.focused() && !given.showColorbar ? focusedSpec : given;
+    const std::string title = panelTitle(spec.title, theme);
     const ValueRange range = spec.range;
     const auto barTicks = spec.angleTicks
                               ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
                               : linearTicks(range.low, range.high, tickCountFor(area.height, 50));
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
-    Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
+    Margins m = plotMargins(spec.x, spec.y, !title.empty(), theme, area.height);
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
     const std::vector<FittedText> caption =
         spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize)
@@ -589,8 +646,9 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
             }
         }
     }
+    if (theme.aspect == AspectMode::Square) makeSquare(area, frame.plot);
     // Centred over the plot and its axis, clear of the colour bar's top tick label.
-    if (!spec.title.empty()) drawTitle(figure, titleArea, spec.title, theme);
+    if (!title.empty()) drawTitleText(figure, titleArea, title, theme);
 
     // Masked (-inf) cells take the theme's masked colour in the heatmap itself: opaque cells
     // need no blending, which software GL pays for per pixel. With no cells, the plot shows it.
@@ -679,8 +737,28 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
 // Line plots
 // ---------------------------------------------------------------------------------------------
 
+float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
+    float widest = 0;
+    for (const LegendKey& key : keys)
+        widest = std::max(widest, estimateTextWidth(key.text, theme.fontSize));
+    return keys.empty() ? 0 : widest + 34;
+}
+
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                   PlotFrame* frameOut) {
+    const PanelScope panel(figure, area, theme);
+    const std::string title = panelTitle(spec.title, theme);
+    // The legend's rows: the keys given, or the named series in their colours.
+    std::vector<LegendKey> keys = spec.keys;
+    if (keys.empty()) {
+        for (std::size_t index = 0; index < spec.series.size(); ++index) {
+            const LineSeries& s = spec.series[index];
+            if (s.name.empty()) continue;
+            keys.push_back({s.name, s.color.a == 0 ? seriesColor(int(index)) : s.color, false});
+        }
+    }
+    const bool legend = spec.legend && !keys.empty() && theme.legend != LegendPlacement::None;
+    const bool outside = legend && theme.legend == LegendPlacement::Outside;
     AxisSpec y = spec.y;
     if (spec.autoRangeY) {
         double low = INFINITY, high = -INFINITY;
@@ -705,13 +783,20 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             y.high = padded.high;
         }
     }
-    const Margins m = plotMargins(spec.x, y, !spec.title.empty(), theme, area.height);
+    Margins m = plotMargins(spec.x, y, !title.empty(), theme, area.height);
+    // Outside: the legend takes a column right of the plot, at most 40% of the area's width.
+    const float gap = theme.fontSize * 0.8f;
+    const float outsideWidth =
+        outside ? std::min(legendBoxWidth(keys, theme), area.width * 0.4f) : 0;
+    if (outside) m.right += outsideWidth + gap;
     PlotFrame frame;
     frame.x = spec.x;
     frame.y = y;
     frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
                   std::max(1.f, area.height - m.top - m.bottom)};
-    if (!spec.title.empty()) drawTitle(figure, area, spec.title, theme);
+    const Box titleArea = area;
+    if (theme.aspect == AspectMode::Square) makeSquare(area, frame.plot);
+    if (!title.empty()) drawTitleText(figure, titleArea, title, theme);
 
     RectItem background;
     background.box = frame.plot;
@@ -756,60 +841,60 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     figure.add(ClipPop{});
 
     std::optional<Box> legendBox;
-    if (spec.legend) {
-        // Names shrink, then end in "…", to keep the box inside the plot (6 px from its left).
-        const float roomForNames = std::max(1.f, frame.plot.width - 46);
-        std::vector<FittedText> names(spec.series.size());
+    if (legend) {
+        // Names shrink, then end in "…", to keep the box inside the plot (6 px from its left), or
+        // inside its column outside.
+        const float roomForNames =
+            std::max(1.f, (outside ? outsideWidth : frame.plot.width - 12) - 34);
+        std::vector<FittedText> names(keys.size());
         float widest = 0;
-        int named = 0;
-        for (std::size_t index = 0; index < spec.series.size(); ++index) {
-            if (spec.series[index].name.empty()) continue;
-            names[index] = fitText(spec.series[index].name, theme.fontSize, roomForNames);
+        for (std::size_t index = 0; index < keys.size(); ++index) {
+            names[index] = fitText(keys[index].text, theme.fontSize, roomForNames);
             widest = std::max(widest, estimateTextWidth(names[index].text, names[index].size));
-            ++named;
         }
         const float row = theme.fontSize * 1.35f;
         // A plot too short for every name keeps the first ones that fit (none: no legend).
-        const int fits = int(std::clamp((frame.plot.height - 20) / row, 0.f, float(named)));
-        if (fits < named) {
-            int kept = 0;
-            for (FittedText& name : names) {
-                if (name.text.empty()) continue;
-                if (++kept > fits) name.text.clear();
-            }
-            named = fits;
-        }
-        if (named > 0) {
-            // The corner that hides the fewest data points; top right when they tie.
+        const int shownRows =
+            int(std::clamp((frame.plot.height - 20) / row, 0.f, float(keys.size())));
+        if (shownRows > 0) {
             const Box& p = frame.plot;
-            const float w = widest + 34, h = row * named + 8;
-            const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
-                                   {p.x + 6, p.y + 6, w, h},
-                                   {p.right() - w - 6, p.bottom() - h - 6, w, h},
-                                   {p.x + 6, p.bottom() - h - 6, w, h}};
-            Box box = corners[0];
-            double best = INFINITY;
-            for (const Box& corner : corners) {
-                double cost = 0;
-                for (Point q : drawnPoints) cost += corner.contains(q);
-                if (cost < best) best = cost, box = corner;
+            const float w = widest + 34, h = row * float(shownRows) + 8;
+            Box box{p.right() + gap, p.y, w, h};
+            if (!outside) {
+                // The corner that hides the fewest data points; top right when they tie.
+                const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
+                                       {p.x + 6, p.y + 6, w, h},
+                                       {p.right() - w - 6, p.bottom() - h - 6, w, h},
+                                       {p.x + 6, p.bottom() - h - 6, w, h}};
+                box = corners[0];
+                double best = INFINITY;
+                for (const Box& corner : corners) {
+                    double cost = 0;
+                    for (Point q : drawnPoints) cost += corner.contains(q);
+                    if (cost < best) best = cost, box = corner;
+                }
             }
             legendBox = box;
-            RectItem panel;
-            panel.box = box;
-            panel.fill = withAlpha(theme.plotBackground, 225);
-            panel.stroke = theme.grid;
-            figure.add(panel);
-            int shown = 0;
-            for (std::size_t index = 0; index < spec.series.size(); ++index) {
-                const LineSeries& s = spec.series[index];
-                if (s.name.empty() || names[index].text.empty()) continue;
-                const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
-                const float cy = box.y + 4 + row * (shown + 0.5f);
-                figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, color, 2.5f, false});
-                figure.add(makeText({box.x + 29, cy}, names[index].text, names[index].size,
-                                    theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
-                ++shown;
+            RectItem background;
+            background.box = box;
+            background.fill = withAlpha(theme.plotBackground, 225);
+            background.stroke = theme.grid;
+            figure.add(background);
+            for (int shown = 0; shown < shownRows; ++shown) {
+                const LegendKey& key = keys[std::size_t(shown)];
+                const float cy = box.y + 4 + row * (float(shown) + 0.5f);
+                if (key.dot) {
+                    CircleItem dot;
+                    dot.center = {box.x + 15, cy};
+                    dot.radius = 4;
+                    dot.fill = key.color;
+                    figure.add(dot);
+                } else {
+                    figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, key.color, 2.5f, false});
+                }
+                figure.add(makeText({box.x + 29, cy}, names[std::size_t(shown)].text,
+                                    names[std::size_t(shown)].size, theme.text,
+                                    HorizontalAlign::Left, VerticalAlign::Middle));
             }
         }
     }
@@ -831,12 +916,34 @@ Figure emptyFigure(float width, float height, const Theme& theme) {
     return figure;
 }
 
-void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
-    const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
-    // 0.2 of a line from the top: the plot's top tick label, half a line above the plot (at
-    // 1.7 lines), stays clear of it.
-    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.2f}, fitted.text,
-                        fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    const bool first = figure.figureTitles++ == 0;
+    switch (theme.titleMode) {
+        case TitleMode::Hidden:
+            return false;
+        case TitleMode::Replace:
+            // The first figure title becomes the given text; later lines (a subtitle) go.
+            if (theme.titleTarget == TitleTarget::PanelTitles) break;
+            if (!first) return false;
+            drawTitleText(figure, area, theme.titleText, theme);
+            return true;
+        case TitleMode::Auto:
+            break;
+    }
+    drawTitleText(figure, area, title, theme);
+    return true;
+}
+
+std::string panelTitle(const std::string& title, const Theme& theme) {
+    switch (theme.titleMode) {
+        case TitleMode::Hidden:
+            return {};
+        case TitleMode::Replace:
+            return theme.titleTarget == TitleTarget::PanelTitles ? theme.titleText : title;
+        case TitleMode::Auto:
+            break;
+    }
+    return title;
 }
 
 Marker trainingLengthMarker(int trainingLength, const Theme& theme) {

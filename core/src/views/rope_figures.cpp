@@ -91,6 +91,7 @@ struct LegendEntry {
 };
 int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, float rowHeight,
                    const std::vector<LegendEntry>& entries, const Theme& theme) {
+    if (theme.legend == LegendPlacement::None) return 0;
     const float size = theme.fontSize;
     const float swatchWidth = size * 1.6f, gap = size * 1.4f;
     auto entryWidth = [&](const LegendEntry& e) {
@@ -135,6 +136,7 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
 // A boxed legend in the bottom-right corner of a plot (where rising curves leave room).
 void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<LegendEntry>& entries,
                    const Theme& theme) {
+    if (theme.legend == LegendPlacement::None) return;
     // Entries shrink, then end in "…", to keep the box inside the plot.
     std::vector<FittedText> names;
     float widest = 0;
@@ -896,6 +898,45 @@ Result<RopeTurnReference> parseTurnReference(std::string_view name) {
     return parseEnum(kTurnReferenceNames, name, "incomplete_within");
 }
 
+std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme& theme) {
+    std::vector<Marker> markers;
+    const RopeScalingParams& s = params.scaling;
+    const int d = rotatedDims(params), L0 = originalMaxPositions(params);
+    if (d < 2 || !(params.base > 1)) return markers;
+    auto marker = [&](double pair, std::string label, Rgba color) {
+        Marker m;
+        m.vertical = true;
+        m.value = pair;
+        m.label = std::move(label);
+        m.color = color;
+        markers.push_back(std::move(m));
+    };
+    // Reddish purple, apart from the lengths' colours; lighter on the dark theme.
+    const Rgba color = theme.id == ThemeId::Paper ? seriesColor(3) : Rgba{225, 150, 195, 255};
+    if (s.type == RopeScaling::Llama3) {
+        // 2 pi base^(2i/d) = lambda  <=>  i = (d/2) log(lambda / 2 pi) / log(base)
+        auto pairOf = [&](double wavelength) {
+            return double(d) / 2 * std::log(wavelength / (2 * std::numbers::pi)) /
+                   std::log(params.base);
+        };
+        const double kept = double(L0) / s.highFreqFactor, divided = double(L0) / s.lowFreqFactor;
+        marker(pairOf(kept),
+               "λ = L0/" + formatValue(s.highFreqFactor, 3) + " = " + formatValue(kept, 6) +
+                   ": kept below",
+               color);
+        marker(pairOf(divided),
+               "λ = L0/" + formatValue(s.lowFreqFactor, 3) + " = " + formatValue(divided, 6) +
+                   ": ÷s above",
+               color);
+    } else if (s.type == RopeScaling::Yarn) {
+        const YarnCorrectionRange range =
+            yarnCorrectionRange(s, {d, params.base, params.seqLen, L0});
+        marker(range.low, "YaRN ramp starts (β_fast " + formatValue(s.betaFast, 3) + ")", color);
+        marker(range.high, "ramp ends (β_slow " + formatValue(s.betaSlow, 3) + ")", color);
+    }
+    return markers;
+}
+
 void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                          const RopeFrequencyOptions& options, const Theme& theme,
                          PlotFrame* frameOut) {
@@ -927,6 +968,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     spec.y = {"wavelength (positions)", low / 1.6, high * 1.6, true};
     spec.autoRangeY = false;
     spec.legend = false;
+    spec.markers = ropeScalingThresholds(params, theme);
 
     std::vector<LegendEntry> legend;
     const bool dots = pairCount <= 160;
@@ -968,6 +1010,13 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                           std::to_string(reference),
                       theme.accent, true});
 
+    // Outside the plot, drawLinePlot lays the legend out (and makes room for it); inside, the
+    // box goes to the bottom right below, after the lengths' labels.
+    const bool legendOutside = theme.legend == LegendPlacement::Outside;
+    if (legendOutside) {
+        spec.legend = true;
+        for (const LegendEntry& e : legend) spec.keys.push_back({e.text, e.swatch, e.dot});
+    }
     PlotFrame frame;
     drawLinePlot(figure, area, spec, theme, &frame);
 
@@ -1010,7 +1059,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                             below ? VerticalAlign::Top : VerticalAlign::Bottom));
     }
     figure.add(ClipPop{});
-    drawLegendBox(figure, frame, legend, theme);
+    if (!legendOutside) drawLegendBox(figure, frame, legend, theme);
     if (frameOut) *frameOut = frame;
 }
 

@@ -19,6 +19,7 @@
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/meaning_figures.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "poslab/views/rope_scalings_figures.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
@@ -143,6 +144,36 @@ std::vector<ViewFigure> viewFigures() {
     views.push_back({"rope-decay-log", inArea([](Figure& f, Box a, const Theme& t) {
                          drawRopeDecay(f, a, 128, 10000, 1 << 16, t, nullptr, nullptr,
                                        DistanceAxis::Logarithmic);
+                     })});
+    // Long-context scalings: every curve overlaid, and their thresholds on the ladder.
+    RopeParams llama3{128, 500000, 1.0, RopePairing::Half, {}, 131072, 8192};
+    llama3.scaling.type = RopeScaling::Llama3;
+    llama3.scaling.factor = 8;
+    RopeParams yarn{128, 1000000, 1.0, RopePairing::Half, {}, 131072, 32768};
+    yarn.scaling.type = RopeScaling::Yarn;
+    yarn.scaling.factor = 4;
+    for (const auto& [name, params] :
+         {std::pair{std::string("llama3"), llama3}, std::pair{std::string("yarn"), yarn}}) {
+        views.push_back(
+            {"rope-frequencies-" + name, inArea([p = params](Figure& f, Box a, const Theme& t) {
+                 drawRopeFrequencies(f, a, p, RopeFrequencyOptions{}, t);
+             })});
+        views.push_back(
+            {"rope-scalings-" + name, inArea([p = params](Figure& f, Box a, const Theme& t) {
+                 drawRopeScalings(f, a, p, RopeScalingsOptions{}, t);
+             })});
+    }
+    views.push_back(
+        {"rope-scalings-wavelength-outside", inArea([llama3](Figure& f, Box a, Theme t) {
+             RopeScalingsOptions options;
+             options.axis = RopeScalingsAxis::Wavelength;
+             t.legend = LegendPlacement::Outside;
+             drawRopeScalings(f, a, llama3, options, t);
+         })});
+    views.push_back({"rope-frequencies-outside-square", inArea([llama3](Figure& f, Box a, Theme t) {
+                         t.legend = LegendPlacement::Outside;
+                         t.aspect = AspectMode::Square;
+                         drawRopeFrequencies(f, a, llama3, RopeFrequencyOptions{}, t);
                      })});
     views.push_back({"sinusoidal-heatmap", inArea([](Figure& f, Box a, const Theme& t) {
                          drawSinusoidalHeatmap(f, a, SinusoidalParams{}, {}, t, nullptr);

@@ -93,10 +93,19 @@ struct ClipPop {};
 using FigureItem = std::variant<TextItem, LineItem, PolylineItem, RectItem, CircleItem, PolygonItem,
                                 HeatmapItem, ClipPush, ClipPop>;
 
+// One plot of a figure (a drawHeatmap or drawLinePlot call): the area it was given and the items
+// it added, [begin, end). Multi-panel views are these plots side by side; `--panel N` keeps one.
+struct PanelSpan {
+    Box area;
+    std::size_t begin = 0, end = 0;
+};
+
 struct Figure {
     float width = 800, height = 600;
     Rgba background{0, 0, 0, 0};  // alpha 0: transparent
     std::vector<FigureItem> items;
+    std::vector<PanelSpan> panels;  // every plot drawn, in order
+    int figureTitles = 0;           // drawTitle calls: a title over the whole figure was asked for
 
     template <class Item>
     void add(Item item) {

@@ -20,17 +20,39 @@ namespace poslab {
 
 // ---- Themes
 enum class ThemeId { Dark, Paper };
+// Paper controls (`poslab render --legend/--title/--aspect/--panel`, the export dialog): the
+// drawing functions below read them, so the screen, PNG, SVG and PDF agree.
+enum class LegendPlacement { Auto, Outside, None };   // auto: the corner hiding the least data
+enum class TitleMode { Auto, Replace, Hidden };       // the view's title, Theme::titleText, none
+enum class AspectMode { Auto, Square };               // square: plot boxes as wide as tall
+enum class TitleTarget { FigureTitle, PanelTitles };  // what TitleMode::Replace replaces
 struct Theme {
     ThemeId id = ThemeId::Dark;
     Rgba background, plotBackground, text, mutedText, axis, grid, masked, accent;
     float fontSize = 14;   // tick labels and legends
     float titleSize = 17;  // plot titles
+    float fontScale = 1;   // what scaledTheme multiplied fontSize and titleSize by, in total
+    LegendPlacement legend = LegendPlacement::Auto;
+    TitleMode titleMode = TitleMode::Auto;
+    std::string titleText;  // TitleMode::Replace: the title drawn instead of the view's
+    TitleTarget titleTarget = TitleTarget::FigureTitle;  // set by buildWithControls
+    AspectMode aspect = AspectMode::Auto;
+    int focusPanel = 0;  // > 0: panel N (1-based) drawn over the whole figure (figure_controls)
 };
 Theme darkTheme();   // the screen theme
 Theme paperTheme();  // white background, black text: for print
 Theme themeFor(ThemeId id);
 inline constexpr EnumNames<ThemeId, 2> kThemeNames{
     {{ThemeId::Dark, "dark"}, {ThemeId::Paper, "paper"}}};
+inline constexpr EnumNames<LegendPlacement, 3> kLegendPlacementNames{
+    {{LegendPlacement::Auto, "auto"},
+     {LegendPlacement::Outside, "outside"},
+     {LegendPlacement::None, "none"}}};
+inline constexpr EnumNames<AspectMode, 2> kAspectNames{
+    {{AspectMode::Auto, "auto"}, {AspectMode::Square, "square"}}};
+Result<LegendPlacement> parseLegendPlacement(std::string_view name);  // "auto", "outside", "none"
+Result<AspectMode> parseAspect(std::string_view name);                // "auto", "square"
+inline constexpr float kMinFontScale = 0.5f, kMaxFontScale = 3.0f;    // --font-scale
 std::string_view themeName(ThemeId id);             // "dark", "paper"
 Result<ThemeId> parseTheme(std::string_view name);
 Theme scaledTheme(Theme theme, float factor);       // fonts scaled (presentation mode, HiDPI)
@@ -124,12 +146,22 @@ struct LineSeries {
     float width = 1.8f;
     bool markers = false;      // a dot at each point
 };
+// A legend row: a line (or dot) swatch and its text. drawLinePlot lists the named series, or
+// these when LinePlotSpec::keys is set.
+struct LegendKey {
+    std::string text;
+    Rgba color;
+    bool dot = false;  // a dot instead of a line segment
+};
+// The width a legend box of these keys takes (swatch, gap, text, padding), by estimate.
+float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme);
 struct LinePlotSpec {
     std::string title;
     AxisSpec x, y;
     std::vector<LineSeries> series;
     std::vector<Marker> markers;
     bool legend = true;
+    std::vector<LegendKey> keys;  // the legend's rows; empty: one per named series
     bool autoRangeY = true;    // y.low/high from the data (with a margin)
 };
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
@@ -137,7 +169,11 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
 
 // ---- Whole figures
 Figure emptyFigure(float width, float height, const Theme& theme);
-void drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// A figure's title, as the theme's TitleMode says (replaced, or left out: returns false).
+bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// The title a plot (drawHeatmap, drawLinePlot) draws for spec.title under the theme's TitleMode:
+// the same, theme.titleText (when Replace targets panel titles), or "" (Hidden).
+std::string panelTitle(const std::string& title, const Theme& theme);
 void drawNote(Figure& figure, Box area, const std::string& text, const Theme& theme);  // centred message
 // A small muted note ("each pixel: mean of 4x4 cells") at the bottom right of a plot's area, on
 // the x-axis label's line: shrunk, then cut with "…", to keep clear of that label; left out when

@@ -141,6 +141,11 @@ struct RopeFrequencyOptions {
 // x: pair index; y: wavelength 2 pi / theta_i in positions (log). Context length = params.seqLen,
 // training length = originalMaxPositions(params). With a scaling, the unscaled wavelengths are
 // drawn underneath. Pairs whose (scaled) wavelength exceeds the chosen length are highlighted.
+// The scaling's thresholds, as vertical markers at (fractional) pair indices, when params' scaling
+// has them: Llama 3's band edges, the pairs whose unscaled wavelength is L0/high_freq_factor
+// (below: kept) and L0/low_freq_factor (above: divided by s); YaRN's correction range, the pairs
+// where the ramp starts (beta_fast) and ends (beta_slow). Empty for other scalings.
+std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme& theme);
 void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                          const RopeFrequencyOptions& options, const Theme& theme,
                          PlotFrame* frame = nullptr);
