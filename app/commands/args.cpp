@@ -54,7 +54,8 @@ namespace {
 // "1,2.5,-3": every comma-separated entry through `parse`; one bad entry names the whole list.
 template <class Value, class Parse>
 Result<std::vector<Value>> parseList(const std::string& name, const std::string& all, Parse parse,
-                                     const char* what) {
+                                     const char* what, std::size_t maxCount) {
+    if (auto s = checkListLength(name, all, maxCount); !s) return s.error();
     std::vector<Value> result;
     std::size_t start = 0;
     while (start <= all.size()) {
@@ -70,16 +71,24 @@ Result<std::vector<Value>> parseList(const std::string& name, const std::string&
 
 }  // namespace
 
-Result<std::vector<double>> ArgMap::numbers(const std::string& name) const {
-    auto it = values_.find(name);
-    if (it == values_.end()) return std::vector<double>{};
-    return parseList<double>(name, it->second, parseNumber, "numbers");
+Status checkListLength(const std::string& option, const std::string& text, std::size_t maxCount) {
+    const std::size_t count = std::size_t(std::count(text.begin(), text.end(), ',')) + 1;
+    if (count <= maxCount) return success();
+    return Error{"--" + option + " lists at most " + std::to_string(maxCount) + " entries (got " +
+                 std::to_string(count) + ")"};
 }
 
-Result<std::vector<long long>> ArgMap::integers(const std::string& name) const {
+Result<std::vector<double>> ArgMap::numbers(const std::string& name, std::size_t maxCount) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::vector<double>{};
+    return parseList<double>(name, it->second, parseNumber, "numbers", maxCount);
+}
+
+Result<std::vector<long long>> ArgMap::integers(const std::string& name,
+                                                std::size_t maxCount) const {
     auto it = values_.find(name);
     if (it == values_.end()) return std::vector<long long>{};
-    return parseList<long long>(name, it->second, parseInteger, "integers");
+    return parseList<long long>(name, it->second, parseInteger, "integers", maxCount);
 }
 
 Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,

@@ -393,7 +393,9 @@ void registerBiasCommands(CommandRegistry& registry) {
     t5Render.push_back(
         {"bias-seed", "SEED", "seed of the per-bucket bias values ~ N(0, 1) (default 0)"});
     t5Render.push_back(
-        {"biases", "LIST", "the per-bucket bias values instead, B comma-separated numbers"});
+        {"biases", "LIST",
+         "the per-bucket bias values instead, B comma-separated numbers (B <= " +
+             std::to_string(kMaxT5Buckets) + ")"});
     registry.renders.push_back(renderView(
         "t5", "bucket ids (key - query), bias matrix, bucket edges and bias against distance",
         t5Render, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -405,7 +407,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             if (!seed) return seed.error();
             options.biasSeed = *seed;
             if (args.has("biases")) {
-                auto biases = args.numbers("biases");
+                auto biases = args.numbers("biases", std::size_t(kMaxT5Buckets));
                 if (!biases) return biases.error();
                 if (biases->size() != std::size_t(params->numBuckets)) {
                     return Error{

@@ -9,6 +9,9 @@
 
 namespace poslab::cli {
 
+// --dims: one curve per categorical colour (32), each up to 16 points per pixel column.
+inline constexpr std::size_t kMaxCurveDimensions = 32;
+
 namespace {
 
 std::vector<OptionSpec> sinusoidalOptions() {
@@ -82,7 +85,9 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
          }});
 
     std::vector<OptionSpec> curveOptions = sinusoidalOptions();
-    curveOptions.push_back({"dims", "LIST", "dimensions to plot, comma-separated (default 4,5,6,7)"});
+    curveOptions.push_back({"dims", "LIST",
+                            "dimensions to plot, comma-separated, at most " +
+                                std::to_string(kMaxCurveDimensions) + " (default 4,5,6,7)"});
     curveOptions.push_back({"positions", "N", "plot positions 0..N (default 100)"});
     registry.renders.push_back(
         {"sinusoidal-curves", "chosen dimensions against position: the ladder of frequencies",
@@ -92,7 +97,7 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              if (!params) return params.error();
              SinusoidalCurveOptions options;
              if (args.has("dims")) {
-                 auto dims = args.integers("dims");
+                 auto dims = args.integers("dims", kMaxCurveDimensions);
                  if (!dims) return dims.error();
                  options.dimensions.clear();
                  for (long long dim : *dims) {
