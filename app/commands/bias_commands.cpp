@@ -318,13 +318,31 @@ void registerBiasCommands(CommandRegistry& registry) {
                        return t5BucketMatrix(*params);
                    }));
 
-    registry.exports.push_back(matrixExport(
+    ExportKind learned = matrixExport(
         "learned", "L x D learned table at initialisation (or read from --from), row = position",
         learnedOptions(true), [](const ArgMap& args) -> Result<Matrix> {
             auto table = readLearnedTable(args, true);
             if (!table) return table.error();
             return *table->table;
-        }));
+        });
+    // Streamed from the one table in memory: returning it as a Matrix would copy it, and a
+    // table at the memory cap would need twice the cap.
+    learned.stream = [](const ArgMap& args) -> Result<ExportKind::Stream> {
+        auto table = readLearnedTable(args, true);
+        if (!table) return table.error();
+        ExportKind::Stream stream;
+        stream.rows = table->table->rows;
+        stream.cols = table->table->cols;
+        stream.produce = [values = table->table](std::size_t first, std::size_t count,
+                                                 Matrix& chunk) -> Status {
+            if (chunk.rows != count || chunk.cols != values->cols)
+                chunk = Matrix(count, values->cols);
+            std::copy_n(values->row(first), count * values->cols, chunk.values.begin());
+            return success();
+        };
+        return stream;
+    };
+    registry.exports.push_back(std::move(learned));
 
     ExportKind tensors = matrixExport(
         "tensors",

@@ -123,6 +123,8 @@ Result<ArgMap> specEntryArguments(const json& entry, const RenderView& view) {
             return Error{"unknown field '" + printable(key) + "' (" + view.name +
                          " takes: " + fieldList(options) + ")"};
         }
+        // "d_model" and "d-model" name one option: the second spelling is the field again.
+        if (args.has(name)) return Error{"field '" + printable(key) + "' given twice"};
         if (option->valueName.empty()) {  // a flag
             if (!value.is_boolean())
                 return Error{"field '" + key + "' must be true or false (got " + describe(value) +
