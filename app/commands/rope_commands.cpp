@@ -474,7 +474,10 @@ Result<Figure> renderLayers(const ArgMap& args, const RenderSettings& settings) 
 }
 
 inline constexpr long long kDefaultPrecisionPositions = 65536;
-inline constexpr long long kMaxPrecisionPositions = 1 << 20;
+// The GUI's slider stops at 2^18 too; the scan is exact at every position, O(pairs x N) per
+// format, so its total is capped as well: a render stays within seconds.
+inline constexpr long long kMaxPrecisionPositions = 1 << 18;
+inline constexpr long long kMaxPrecisionAngles = 1 << 25;  // pairs x (N + 1) x formats
 
 Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
     std::vector<FloatFormat> formats;
@@ -522,8 +525,17 @@ Result<Figure> renderPrecision(const ArgMap& args, const RenderSettings& setting
     }
     auto formats = readFormats(args);
     if (!formats) return formats.error();
-    auto reports = ropePrecisionReports(p, *formats,
-                                        maxPosition->value_or(kDefaultPrecisionPositions), radians);
+    const long long positions = maxPosition->value_or(kDefaultPrecisionPositions);
+    const long long angles =
+        (long long)(rotatedDims(p) / 2) * (positions + 1) * (long long)formats->size();
+    if (angles > kMaxPrecisionAngles) {
+        return Error{"--max-position " + std::to_string(positions) + " with " +
+                     std::to_string(rotatedDims(p) / 2) + " rotated pairs and " +
+                     std::to_string(formats->size()) + " formats scans " + std::to_string(angles) +
+                     " angles, over the limit of " + std::to_string(kMaxPrecisionAngles) +
+                     ": lower --max-position, --head-dim or --formats"};
+    }
+    auto reports = ropePrecisionReports(p, *formats, positions, radians);
     if (!reports) return reports.error();
     Figure figure = blankFigure(settings);
     drawRopePrecision(figure, wholeFigure(settings), p, *reports, settings.theme);
@@ -623,8 +635,8 @@ void registerRopeCommands(CommandRegistry& registry) {
          "angles (vs float64) passes 0.1 rad",
          joined(ropeOptions(formulaSeqLen),
                 {{"max-position", "N",
-                  "positions scanned, 0..N, 1..1048576 (default 65536); the scan is O(pairs x N) "
-                  "per format: about a second at 65536 and head_dim 128, over ten at 1048576"},
+                  "positions scanned, 0..N, 1..262144 (default 65536), and rotated pairs x "
+                  "(N + 1) x formats at most 33554432: the scan is exact at every position"},
                  {"formats", "LIST",
                   "comma-separated, at most 3: float32, bfloat16, float16 (default all three)"},
                  {"threshold", "RAD", "phase error that counts as wrong, (0, pi] (default 0.1)"}}),

@@ -9,8 +9,10 @@
 
 namespace poslab::cli {
 
-// --dims: one curve per categorical colour (32), each up to 16 points per pixel column.
-inline constexpr std::size_t kMaxCurveDimensions = 32;
+// --dims: as many curves as the GUI's curve count allows (8). Past a few thousand positions each
+// curve is a band of oscillations that the rasteriser strokes at ~0.3 s a curve; 8 stay within
+// seconds, and more would only overdraw the same band.
+inline constexpr std::size_t kMaxCurveDimensions = std::size_t(ui::kCurveCountRange.high);
 
 namespace {
 

@@ -21,7 +21,9 @@ class DecimalTest : public ::testing::TestWithParam<DecimalCase> {};
 TEST_P(DecimalTest, ParsesOnlyPlainDecimal) {
     const ParsedDecimal parsed = parseDecimal(GetParam().text);
     EXPECT_EQ(parsed.status, GetParam().status) << GetParam().text;
-    if (GetParam().status == DecimalStatus::Ok) EXPECT_EQ(parsed.value, GetParam().value);
+    if (GetParam().status == DecimalStatus::Ok) {
+        EXPECT_EQ(parsed.value, GetParam().value);
+    }
 }
 
 constexpr auto kOk = DecimalStatus::Ok;
