@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -50,45 +51,44 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
     for (int i = 0; i < 128; ++i) qk += (i ? "," : "") + std::string(i % 2 ? "-1e154" : "1e154");
     json deep = 0;
     for (int i = 0; i < 5000; ++i) deep = json::array({deep});
+    // Five sessions, each several kinds of hostility at once (few processes: each start of the
+    // GUI costs a second or two).
     const std::vector<std::pair<std::string, json>> sessions = {
-        {"largest", with({{"/view", "sinusoidal"},
-                          {"/sinusoidal/params/base", largest},
-                          {"/rope/params/base", largest},
-                          {"/rope/m", largest},
-                          {"/rope/n", -largest},
-                          {"/alibi/contentScale", largest},
-                          {"/meaning/params/contentScale", largest},
-                          {"/intuition/shift/shift", -largest},
-                          {"/uiZoom", largest}})},
-        {"qk1e154", with({{"/view", "rope"}, {"/rope/customQuery", qk}, {"/rope/customKey", qk}})},
-        {"subnormal", with({{"/view", "learned"},
-                            {"/sinusoidal/params/base", subnormal},
-                            {"/learned/std", subnormal},
-                            {"/rope/params/scaling/factor", subnormal},
-                            {"/rope/m", subnormal}})},
-        {"huge", with({{"/view", "similarity"},
-                       {"/sinusoidal/params/seqLen", 2147483647LL},
-                       {"/sinusoidal/params/dModel", 1e18},
-                       {"/learned/seqLen", 9007199254740993LL},
-                       {"/similarity/params/seqLen", 1048576},
-                       {"/window/width", 1e300}})},
+        {"extremes", with({{"/view", "rope"},
+                           {"/sinusoidal/params/base", largest},
+                           {"/rope/params/base", largest},
+                           {"/rope/m", largest},
+                           {"/rope/n", -largest},
+                           {"/rope/customQuery", qk},
+                           {"/rope/customKey", qk},
+                           {"/alibi/contentScale", largest},
+                           {"/meaning/params/contentScale", largest},
+                           {"/intuition/shift/shift", -largest},
+                           {"/uiZoom", largest}})},
+        {"tiny-and-huge", with({{"/view", "similarity"},
+                                {"/learned/std", subnormal},
+                                {"/rope/params/scaling/factor", subnormal},
+                                {"/sinusoidal/params/seqLen", 2147483647LL},
+                                {"/sinusoidal/params/dModel", 1e18},
+                                {"/learned/seqLen", 9007199254740993LL},
+                                {"/similarity/params/seqLen", 1048576},
+                                {"/window/width", 1e300}})},
         {"types", with({{"/view", 42},
                         {"/sinusoidal", "text"},
                         {"/rope/params", json::array({1, 2})},
                         {"/learned/seqLen", "512"},
                         {"/theme", nullptr}})},
-        {"deep", with({{"/window", deep}, {"/rope/params/scaling", deep}})},
-        {"strings", with({{"/view", std::string(100000, 'v')},
-                          {"/learned/npyPath", std::string(1 << 20, 'a')},
-                          {"/rope/customQuery", std::string(1 << 20, '1')}})},
-        {"control", with({{"/view", "learned"},
-                          {"/learned/npyPath", dir + "/\x1b[31mred\n\a.npy"},
-                          {"/similarity/learnedTablePath", "\x1b]0;title\x07.npy"}})},
-        {"fifo", with({{"/view", "learned"},
-                       {"/learned/npyPath", fifo},
-                       {"/similarity/learnedTablePath", fifo},
-                       {"/meaning/tokensPath", fifo}})},
+        {"deep-and-long", with({{"/window", deep},
+                                {"/rope/params/scaling", deep},
+                                {"/view", std::string(100000, 'v')},
+                                {"/rope/customQuery", std::string(1 << 20, '1')}})},
+        {"paths", with({{"/view", "learned"},
+                        {"/learned/npyPath", fifo},
+                        {"/meaning/tokensPath", fifo},
+                        {"/similarity/learnedTablePath", dir + "/\x1b[31mred\n\a.npy"},
+                        {"/compare/a/configPath", std::string(1 << 20, 'a')}})},
     };
+    const std::vector<std::string> remembered = {"extremes", "types", "paths"};
     std::string script = "cd " + shellQuote(dir) + "\n";
     for (std::size_t i = 0; i < sessions.size(); ++i) {
         const std::string text = sessions[i].second.dump();  // control characters as \u001b
@@ -96,9 +96,10 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
         std::ofstream(dir + "/" + name + ".json") << text;
         std::filesystem::create_directories(dir + "/cfg-" + name + "/poslab");
         std::ofstream(dir + "/cfg-" + name + "/poslab/session.json") << text;
-        const std::string run = "timeout 30 " + shellQuote(POSLAB_BINARY) + " --soak 12 --seed 1";
+        const std::string run = "timeout 30 " + shellQuote(POSLAB_BINARY) + " --soak 10 --seed 1";
         script += "/usr/bin/time -f %e -o " + name + ".time " + run + " --session " + name +
                   ".json >" + name + ".out 2>" + name + ".err; echo $? >" + name + ".rc\n";
+        if (std::find(remembered.begin(), remembered.end(), name) == remembered.end()) continue;
         script += "XDG_CONFIG_HOME=$PWD/cfg-" + name + " /usr/bin/time -f %e -o " + name +
                   ".rtime " + run + " --remember >" + name + ".rout 2>" + name +
                   ".rerr; echo $? >" + name + ".rrc\n";
@@ -110,6 +111,9 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
     double slowest = 0;
     for (const auto& [name, session] : sessions) {
         for (const std::string mode : {"", "r"}) {
+            if (mode == "r" &&
+                std::find(remembered.begin(), remembered.end(), name) == remembered.end())
+                continue;
             SCOPED_TRACE(name + (mode.empty() ? " --session" : " remembered"));
             const std::string err = contents(name + "." + mode + "err");
             EXPECT_EQ(contents(name + "." + mode + "rc"), "0\n") << err;
@@ -122,10 +126,8 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
             // Every line it printed is one escaped line: no raw escape or bell from a path.
             EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
             EXPECT_EQ(err.find('\x07'), std::string::npos) << err;
-            if (name == "types" || name == "deep" || name == "huge" || name == "control" ||
-                name == "fifo") {
-                EXPECT_NE(err.find("poslab: "), std::string::npos) << "no error line";
-            }
+            // Values out of range and wrong types are reported, one line each, naming the key.
+            if (name != "paths") EXPECT_NE(err.find("poslab: "), std::string::npos) << "no error line";
         }
     }
     struct stat info {};
