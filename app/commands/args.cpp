@@ -61,8 +61,9 @@ Result<std::vector<Value>> parseList(const std::string& name, const std::string&
     while (start <= all.size()) {
         const std::size_t comma = std::min(all.find(',', start), all.size());
         auto value = parse(name, all.substr(start, comma - start));
-        if (!value) return Error{"--" + name + " expects comma-separated " + what + " (got " +
-                                       quoteForMessage(all) + ")"};
+        if (!value)
+            return Error{"--" + name + " expects comma-separated " + what + " (got " +
+                         quoteForMessage(all) + ")"};
         result.push_back(*value);
         start = comma + 1;
     }
@@ -109,7 +110,8 @@ Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,
         auto spec = std::find_if(options.begin(), options.end(),
                                  [&](const OptionSpec& o) { return o.name == name; });
         if (spec == options.end()) {
-            return Error{"unknown option --" + escapeForMessage(name) + " for '" + command + "' (see " + command + " --help)"};
+            return Error{"unknown option --" + escapeForMessage(name) + " for '" + command +
+                         "' (see " + command + " --help)"};
         }
         // One value per option: a second --base would silently override the first.
         if (map.has(name)) return Error{"--" + name + " given twice"};

@@ -410,10 +410,9 @@ void registerBiasCommands(CommandRegistry& registry) {
     t5Render.front().help = "rows and columns, 1..1048576 (default 160)";
     t5Render.push_back(
         {"bias-seed", "SEED", "seed of the per-bucket bias values ~ N(0, 1) (default 0)"});
-    t5Render.push_back(
-        {"biases", "LIST",
-         "the per-bucket bias values instead, B comma-separated numbers (B <= " +
-             std::to_string(kMaxT5Buckets) + ")"});
+    t5Render.push_back({"biases", "LIST",
+                        "the per-bucket bias values instead, B comma-separated numbers (B <= " +
+                            std::to_string(kMaxT5Buckets) + ")"});
     registry.renders.push_back(renderView(
         "t5", "bucket ids (key - query), bias matrix, bucket edges and bias against distance",
         t5Render, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {

@@ -215,8 +215,7 @@ Result<std::vector<Result<SpecEntry>>> readSpecText(std::string_view text,
     entries.reserve(document.size());
     for (const json& entry : document) {
         if (auto repeated = duplicated.find(entries.size()); repeated != duplicated.end()) {
-            entries.push_back(
-                Error{"field " + quoteForMessage(repeated->second) + " given twice"});
+            entries.push_back(Error{"field " + quoteForMessage(repeated->second) + " given twice"});
             continue;
         }
         entries.push_back(readSpecEntry(entry, registry, folder));

@@ -144,7 +144,8 @@ TEST_F(HardeningTest, AnOptionGivenTwiceIsRefused) {
     auto spec = runPoslab({"render", "--spec", path("spec.json")});
     EXPECT_EQ(spec.exitCode, 2) << spec.err;
     EXPECT_NE(spec.err.find("field 'base' given twice"), std::string::npos) << spec.err;
-    EXPECT_NE(spec.err.find("figure 2: field 'd_model' given twice"), std::string::npos) << spec.err;
+    EXPECT_NE(spec.err.find("figure 2: field 'd_model' given twice"), std::string::npos)
+        << spec.err;
     EXPECT_FALSE(fileExists(path("x.png")));
     EXPECT_FALSE(fileExists(path("y.png")));
     EXPECT_FALSE(fileExists(csv));
@@ -154,9 +155,9 @@ TEST_F(HardeningTest, AnOptionGivenTwiceIsRefused) {
 // ---- List caps: refused above the cap in one line naming the option and the cap.
 TEST_F(HardeningTest, EveryListOptionHasItsCap) {
     const std::string png = path("a.png");
-    expectRefused({"render", "sinusoidal-curves", "--d-model", "64", "--dims", countingList(9),
-                   "--out", png},
-                  "--dims lists at most 8 entries (got 9)");
+    expectRefused(
+        {"render", "sinusoidal-curves", "--d-model", "64", "--dims", countingList(9), "--out", png},
+        "--dims lists at most 8 entries (got 9)");
     expectRefused({"render", "t5", "--num-buckets", "32", "--biases", repeatedList(1025, "0.5"),
                    "--out", png},
                   "--biases lists at most 1024 entries (got 1025)");

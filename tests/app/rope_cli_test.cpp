@@ -370,12 +370,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{
             Args{"export", "rope-freqs", "--head-dim", "8", "--base", "nan", "--out", "OUTa.csv"},
             "--base expects a number (got 'nan')"},
-        BadInput{Args{"export", "rope-freqs", "--head-dim", "8", "--base", "+1e4", "--out",
-                      "OUTa.csv"},
-                 "--base expects a number (got '+1e4')"},
-        BadInput{Args{"export", "rope-freqs", "--head-dim", "8", "--head-dim", "8", "--out",
-                      "OUTa.csv"},
-                 "--head-dim given twice"},
+        BadInput{
+            Args{"export", "rope-freqs", "--head-dim", "8", "--base", "+1e4", "--out", "OUTa.csv"},
+            "--base expects a number (got '+1e4')"},
+        BadInput{
+            Args{"export", "rope-freqs", "--head-dim", "8", "--head-dim", "8", "--out", "OUTa.csv"},
+            "--head-dim given twice"},
         BadInput{
             Args{"export", "rope-freqs", "--head-dim", "8", "--base", "1e4x", "--out", "OUTa.csv"},
             "--base expects a number (got '1e4x')"},
@@ -499,9 +499,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "--m expects a number (got 'nan')"},
         BadInput{Args{"render", "rope-rotation", "--m", "1e308", "--out", "OUTa.png"},
                  "--m must be a finite position"},
-        BadInput{Args{"render", "rope-rotation", "--pairs", "0,1", "--pairs", "2", "--out",
-                      "OUTa.png"},
-                 "--pairs given twice"},
+        BadInput{
+            Args{"render", "rope-rotation", "--pairs", "0,1", "--pairs", "2", "--out", "OUTa.png"},
+            "--pairs given twice"},
         BadInput{
             Args{"render", "rope-frequencies", "--incomplete-within", "both", "--out", "OUTa.png"},
             "--incomplete-within must be context or training (got 'both')"},

@@ -2,8 +2,8 @@
 // build (./dev test runs both) this also proves no crash and no leak; here it proves no NaN
 // reaches a heatmap texture. Long soaks (10,000+ frames) are run by hand: see the README.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/stat.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -119,15 +119,16 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
             EXPECT_EQ(contents(name + "." + mode + "rc"), "0\n") << err;
             EXPECT_NE(contents(name + "." + mode + "out").find("no NaN drawn"), std::string::npos)
                 << err;
-            const double seconds = std::atof(contents(name + "." + (mode.empty() ? "" : "r") +
-                                                      "time").c_str());
+            const double seconds =
+                std::atof(contents(name + "." + (mode.empty() ? "" : "r") + "time").c_str());
             slowest = std::max(slowest, seconds);
             EXPECT_LT(seconds, 20.0);
             // Every line it printed is one escaped line: no raw escape or bell from a path.
             EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
             EXPECT_EQ(err.find('\x07'), std::string::npos) << err;
             // Values out of range and wrong types are reported, one line each, naming the key.
-            if (name != "paths") EXPECT_NE(err.find("poslab: "), std::string::npos) << "no error line";
+            if (name != "paths")
+                EXPECT_NE(err.find("poslab: "), std::string::npos) << "no error line";
         }
     }
     struct stat info {};

@@ -122,7 +122,8 @@ Status writeFileAtomically(const std::string& path,
     // A device or a pipe (/dev/full, /dev/stdout, a shell's >(gzip)) is written in place: renaming
     // a temporary over it would replace the device node itself (the tests run as root).
     struct stat target {};
-    if (::stat(path.c_str(), &target) == 0 && (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))) {
+    if (::stat(path.c_str(), &target) == 0 &&
+        (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))) {
         // O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of hanging the write.
         const int descriptor = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
         if (descriptor < 0) return writeError(path, errno);

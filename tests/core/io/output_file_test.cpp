@@ -144,9 +144,8 @@ TEST_F(OutputFileTest, ADeviceIsWrittenInPlaceNeverReplaced) {
     if (::stat("/dev/full", &before) != 0 || !S_ISCHR(before.st_mode))
         GTEST_SKIP() << "no /dev/full";
     // Before: the temporary was renamed over /dev/full (as root: the device node was replaced).
-    const Status full = writeFileAtomically("/dev/full", [](std::FILE* f) {
-        return writeText(f, "bytes the device refuses\n");
-    });
+    const Status full = writeFileAtomically(
+        "/dev/full", [](std::FILE* f) { return writeText(f, "bytes the device refuses\n"); });
     ASSERT_FALSE(full.ok());
     EXPECT_EQ(full.error().message, "cannot write '/dev/full': No space left on device");
     struct stat after {};
