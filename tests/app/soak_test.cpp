@@ -127,8 +127,9 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
             EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
             EXPECT_EQ(err.find('\x07'), std::string::npos) << err;
             // Values out of range and wrong types are reported, one line each, naming the key.
-            if (name != "paths")
+            if (name != "paths") {
                 EXPECT_NE(err.find("poslab: "), std::string::npos) << "no error line";
+            }
         }
     }
     struct stat info {};
