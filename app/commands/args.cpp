@@ -1,37 +1,29 @@
 #include "commands/args.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
+
+#include "poslab/base/decimal.hpp"
+#include "poslab/base/format.hpp"
 
 namespace poslab::cli {
 
+// Every numeric option reads through base/decimal: plain decimal, no hex, inf, nan or '+'.
 Result<double> parseNumber(const std::string& option, const std::string& text) {
-    // strtod accepts what users type (1e4, 0.5, inf, nan); the caller's validation rejects
-    // non-finite values where they make no sense, with the option's range in the message.
-    const char* begin = text.c_str();
-    char* end = nullptr;
-    const double value = std::strtod(begin, &end);
-    if (text.empty() || end != begin + text.size() || std::isspace(static_cast<unsigned char>(text[0]))) {
-        return Error{"--" + option + " expects a number (got '" + text + "')"};
-    }
-    return value;
+    const ParsedDecimal parsed = parseDecimal(text);
+    if (parsed.status == DecimalStatus::OutOfRange)
+        return Error{"--" + option + " is out of range (got " + quoteForMessage(text) + ")"};
+    if (parsed.status != DecimalStatus::Ok)
+        return Error{"--" + option + " expects a number (got " + quoteForMessage(text) + ")"};
+    return parsed.value;
 }
 
 Result<long long> parseInteger(const std::string& option, const std::string& text) {
-    long long value = 0;
-    const char* begin = text.data();
-    const char* end = begin + text.size();
-    if (!text.empty() && text[0] == '+') ++begin;
-    auto [stop, error] = std::from_chars(begin, end, value);
-    if (text.empty() || error == std::errc::invalid_argument || stop != end) {
-        return Error{"--" + option + " expects an integer (got '" + text + "')"};
-    }
-    if (error == std::errc::result_out_of_range) {
-        return Error{"--" + option + " is out of range (got '" + text + "')"};
-    }
-    return value;
+    const ParsedInteger parsed = parseDecimalInteger(text);
+    if (parsed.status == DecimalStatus::OutOfRange)
+        return Error{"--" + option + " is out of range (got " + quoteForMessage(text) + ")"};
+    if (parsed.status != DecimalStatus::Ok)
+        return Error{"--" + option + " expects an integer (got " + quoteForMessage(text) + ")"};
+    return parsed.value;
 }
 
 std::optional<std::string> ArgMap::raw(const std::string& name) const {
@@ -62,13 +54,16 @@ namespace {
 // "1,2.5,-3": every comma-separated entry through `parse`; one bad entry names the whole list.
 template <class Value, class Parse>
 Result<std::vector<Value>> parseList(const std::string& name, const std::string& all, Parse parse,
-                                     const char* what) {
+                                     const char* what, std::size_t maxCount) {
+    if (auto s = checkListLength(name, all, maxCount); !s) return s.error();
     std::vector<Value> result;
     std::size_t start = 0;
     while (start <= all.size()) {
         const std::size_t comma = std::min(all.find(',', start), all.size());
         auto value = parse(name, all.substr(start, comma - start));
-        if (!value) return Error{"--" + name + " expects comma-separated " + what + " (got '" + all + "')"};
+        if (!value)
+            return Error{"--" + name + " expects comma-separated " + what + " (got " +
+                         quoteForMessage(all) + ")"};
         result.push_back(*value);
         start = comma + 1;
     }
@@ -77,16 +72,24 @@ Result<std::vector<Value>> parseList(const std::string& name, const std::string&
 
 }  // namespace
 
-Result<std::vector<double>> ArgMap::numbers(const std::string& name) const {
-    auto it = values_.find(name);
-    if (it == values_.end()) return std::vector<double>{};
-    return parseList<double>(name, it->second, parseNumber, "numbers");
+Status checkListLength(const std::string& option, const std::string& text, std::size_t maxCount) {
+    const std::size_t count = std::size_t(std::count(text.begin(), text.end(), ',')) + 1;
+    if (count <= maxCount) return success();
+    return Error{"--" + option + " lists at most " + std::to_string(maxCount) + " entries (got " +
+                 std::to_string(count) + ")"};
 }
 
-Result<std::vector<long long>> ArgMap::integers(const std::string& name) const {
+Result<std::vector<double>> ArgMap::numbers(const std::string& name, std::size_t maxCount) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::vector<double>{};
+    return parseList<double>(name, it->second, parseNumber, "numbers", maxCount);
+}
+
+Result<std::vector<long long>> ArgMap::integers(const std::string& name,
+                                                std::size_t maxCount) const {
     auto it = values_.find(name);
     if (it == values_.end()) return std::vector<long long>{};
-    return parseList<long long>(name, it->second, parseInteger, "integers");
+    return parseList<long long>(name, it->second, parseInteger, "integers", maxCount);
 }
 
 Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,
@@ -95,7 +98,7 @@ Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string& argument = arguments[i];
         if (argument.size() < 3 || argument.compare(0, 2, "--") != 0) {
-            return Error{"unexpected argument '" + argument + "' for '" + command +
+            return Error{"unexpected argument " + quoteForMessage(argument) + " for '" + command +
                          "' (options start with --; see " + command + " --help)"};
         }
         std::string name = argument.substr(2);
@@ -107,8 +110,11 @@ Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,
         auto spec = std::find_if(options.begin(), options.end(),
                                  [&](const OptionSpec& o) { return o.name == name; });
         if (spec == options.end()) {
-            return Error{"unknown option --" + name + " for '" + command + "' (see " + command + " --help)"};
+            return Error{"unknown option --" + escapeForMessage(name) + " for '" + command +
+                         "' (see " + command + " --help)"};
         }
+        // One value per option: a second --base would silently override the first.
+        if (map.has(name)) return Error{"--" + name + " given twice"};
         if (spec->valueName.empty()) {
             if (inlineValue) return Error{"--" + name + " takes no value"};
             map.set(name, "");

@@ -28,8 +28,12 @@ public:
     Result<std::string> text(const std::string& name, const std::string& fallback) const;
     Result<long long> integer(const std::string& name, long long fallback) const;
     Result<double> number(const std::string& name, double fallback) const;
-    Result<std::vector<double>> numbers(const std::string& name) const;     // "1,2.5,-3"
-    Result<std::vector<long long>> integers(const std::string& name) const;  // "0,5,9"
+    // Comma lists, at most maxCount entries ("--dims lists at most 32 entries (got 40)"), the
+    // count checked before any entry is read; each entry in the one number syntax.
+    Result<std::vector<double>> numbers(const std::string& name,
+                                        std::size_t maxCount) const;  // "1,2.5,-3"
+    Result<std::vector<long long>> integers(const std::string& name,
+                                            std::size_t maxCount) const;  // "0,5,9"
     bool flag(const std::string& name) const { return has(name); }
     std::optional<std::string> raw(const std::string& name) const;
 
@@ -44,6 +48,8 @@ Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,
 
 Result<double> parseNumber(const std::string& option, const std::string& text);
 Result<long long> parseInteger(const std::string& option, const std::string& text);
+// Ok when the comma list `text` has at most maxCount entries; else the one-line refusal.
+Status checkListLength(const std::string& option, const std::string& text, std::size_t maxCount);
 
 // "--d-model must be 1..8192 (got 0)" from core's "d_model must be ...", when the command has
 // that option; other messages pass through unchanged.

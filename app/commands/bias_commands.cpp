@@ -318,13 +318,31 @@ void registerBiasCommands(CommandRegistry& registry) {
                        return t5BucketMatrix(*params);
                    }));
 
-    registry.exports.push_back(matrixExport(
+    ExportKind learned = matrixExport(
         "learned", "L x D learned table at initialisation (or read from --from), row = position",
         learnedOptions(true), [](const ArgMap& args) -> Result<Matrix> {
             auto table = readLearnedTable(args, true);
             if (!table) return table.error();
             return *table->table;
-        }));
+        });
+    // Streamed from the one table in memory: returning it as a Matrix would copy it, and a
+    // table at the memory cap would need twice the cap.
+    learned.stream = [](const ArgMap& args) -> Result<ExportKind::Stream> {
+        auto table = readLearnedTable(args, true);
+        if (!table) return table.error();
+        ExportKind::Stream stream;
+        stream.rows = table->table->rows;
+        stream.cols = table->table->cols;
+        stream.produce = [values = table->table](std::size_t first, std::size_t count,
+                                                 Matrix& chunk) -> Status {
+            if (chunk.rows != count || chunk.cols != values->cols)
+                chunk = Matrix(count, values->cols);
+            std::copy_n(values->row(first), count * values->cols, chunk.values.begin());
+            return success();
+        };
+        return stream;
+    };
+    registry.exports.push_back(std::move(learned));
 
     ExportKind tensors = matrixExport(
         "tensors",
@@ -392,8 +410,9 @@ void registerBiasCommands(CommandRegistry& registry) {
     t5Render.front().help = "rows and columns, 1..1048576 (default 160)";
     t5Render.push_back(
         {"bias-seed", "SEED", "seed of the per-bucket bias values ~ N(0, 1) (default 0)"});
-    t5Render.push_back(
-        {"biases", "LIST", "the per-bucket bias values instead, B comma-separated numbers"});
+    t5Render.push_back({"biases", "LIST",
+                        "the per-bucket bias values instead, B comma-separated numbers (B <= " +
+                            std::to_string(kMaxT5Buckets) + ")"});
     registry.renders.push_back(renderView(
         "t5", "bucket ids (key - query), bias matrix, bucket edges and bias against distance",
         t5Render, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -405,7 +424,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             if (!seed) return seed.error();
             options.biasSeed = *seed;
             if (args.has("biases")) {
-                auto biases = args.numbers("biases");
+                auto biases = args.numbers("biases", std::size_t(kMaxT5Buckets));
                 if (!biases) return biases.error();
                 if (biases->size() != std::size_t(params->numBuckets)) {
                     return Error{

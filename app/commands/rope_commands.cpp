@@ -23,6 +23,8 @@ namespace poslab::cli {
 
 namespace {
 
+inline constexpr std::size_t kMaxRotationPairs = 256;  // --pairs: one circle each
+
 // ---- Options
 
 OptionSpec layerTypeOption() {
@@ -61,8 +63,8 @@ OptionSpec pairingOption() {
 
 std::vector<OptionSpec> vectorOptions() {
     return {
-        {"q", "LIST", "query vector, comma-separated, head_dim entries (with --k)"},
-        {"k", "LIST", "key vector, comma-separated, head_dim entries (with --q)"},
+        {"q", "LIST", "query vector, comma-separated, head_dim entries (<= 8192; with --k)"},
+        {"k", "LIST", "key vector, comma-separated, head_dim entries (<= 8192; with --q)"},
         {"seed", "S",
          "without --q/--k: q and k are N(0,1) draws with seeds S and S+1, 0..2^63 (default 1)"}};
 }
@@ -74,13 +76,11 @@ std::vector<OptionSpec> joined(std::vector<OptionSpec> a, const std::vector<Opti
 
 // ---- Reading
 
+// A vector (--q, --k, --vector: at most kMaxDModel entries) or positions (kMaxSeqLen).
 Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& name) {
-    auto values = args.numbers(name);
+    const std::size_t cap = name == "positions" ? std::size_t(kMaxSeqLen) : std::size_t(kMaxDModel);
+    auto values = args.numbers(name, cap);
     if (!values) return values.error();
-    if (values->size() > std::size_t(kMaxDModel) && name != "positions") {
-        return Error{"--" + name + " must have at most 8192 entries (got " +
-                     std::to_string(values->size()) + ")"};
-    }
     for (double v : *values) {
         if (!std::isfinite(v)) {
             return Error{"--" + name + " entries must be finite numbers (got '" + *args.raw(name) +
@@ -298,10 +298,6 @@ Result<Matrix> exportRotate(const ArgMap& args) {
     if (auto s = validated(p); !s) return s.error();
     auto positions = finiteList(args, "positions");
     if (!positions) return positions.error();
-    if (positions->size() > std::size_t(kMaxSeqLen)) {
-        return Error{"--positions must have at most 1048576 entries (got " +
-                     std::to_string(positions->size()) + ")"};
-    }
     if (auto s = checkMatrixSize(positions->size(), vector->size(), "the rotated vectors"); !s) {
         return s.error();
     }
@@ -402,12 +398,8 @@ Result<Figure> renderRotation(const ArgMap& args, const RenderSettings& settings
     if (!read.ok()) return read.error();
     const int pairCount = rotatedDims(p) / 2;
     if (args.has("pairs")) {
-        auto pairs = args.integers("pairs");
+        auto pairs = args.integers("pairs", kMaxRotationPairs);
         if (!pairs) return pairs.error();
-        if (pairs->size() > 256) {
-            return Error{"--pairs must list at most 256 pairs (got " +
-                         std::to_string(pairs->size()) + ")"};
-        }
         for (long long pair : *pairs) {
             if (pair < 0 || pair >= pairCount) {
                 return Error{"--pairs entries must be 0.." + std::to_string(pairCount - 1) +
@@ -527,7 +519,10 @@ Result<Figure> renderLayers(const ArgMap& args, const RenderSettings& settings) 
 }
 
 inline constexpr long long kDefaultPrecisionPositions = 65536;
-inline constexpr long long kMaxPrecisionPositions = 1 << 20;
+// The GUI's slider stops at 2^18 too; the scan is exact at every position, O(pairs x N) per
+// format, so its total is capped as well: a render stays within seconds.
+inline constexpr long long kMaxPrecisionPositions = 1 << 18;
+inline constexpr long long kMaxPrecisionAngles = 1 << 25;  // pairs x (N + 1) x formats
 
 Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
     std::vector<FloatFormat> formats;
@@ -536,6 +531,7 @@ Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
         return std::vector<FloatFormat>{FloatFormat::Float32, FloatFormat::BFloat16,
                                         FloatFormat::Float16};
     std::string text = *raw;
+    if (auto s = checkListLength("formats", text, 3); !s) return s.error();
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t end = text.find(',', start);
@@ -574,8 +570,17 @@ Result<Figure> renderPrecision(const ArgMap& args, const RenderSettings& setting
     }
     auto formats = readFormats(args);
     if (!formats) return formats.error();
-    auto reports = ropePrecisionReports(p, *formats,
-                                        maxPosition->value_or(kDefaultPrecisionPositions), radians);
+    const long long positions = maxPosition->value_or(kDefaultPrecisionPositions);
+    const long long angles =
+        (long long)(rotatedDims(p) / 2) * (positions + 1) * (long long)formats->size();
+    if (angles > kMaxPrecisionAngles) {
+        return Error{"--max-position " + std::to_string(positions) + " with " +
+                     std::to_string(rotatedDims(p) / 2) + " rotated pairs and " +
+                     std::to_string(formats->size()) + " formats scans " + std::to_string(angles) +
+                     " angles, over the limit of " + std::to_string(kMaxPrecisionAngles) +
+                     ": lower --max-position, --head-dim or --formats"};
+    }
+    auto reports = ropePrecisionReports(p, *formats, positions, radians);
     if (!reports) return reports.error();
     Figure figure = blankFigure(settings);
     drawRopePrecision(figure, wholeFigure(settings), p, *reports, settings.theme);
@@ -596,8 +601,10 @@ void registerRopeCommands(CommandRegistry& registry) {
         "rope-rotate",
         "one row per position: the vector rotated to that position (head_dim columns)",
         joined(ropeOptions(formulaSeqLen),
-               {{"vector", "LIST", "the vector, comma-separated; its length is head_dim; required"},
-                {"positions", "LIST", "positions to rotate to, comma-separated; required"},
+               {{"vector", "LIST",
+                 "the vector, comma-separated; its length is head_dim (<= 8192); required"},
+                {"positions", "LIST",
+                 "positions to rotate to, comma-separated, at most 1048576; required"},
                 pairingOption()}),
         exportRotate));
     registry.exports.push_back(matrixExport(
@@ -634,7 +641,8 @@ void registerRopeCommands(CommandRegistry& registry) {
                 {pairingOption(),
                  {"m", "M", "query position (default 10)"},
                  {"n", "N", "key position (default 4)"},
-                 {"pairs", "LIST", "pairs to draw (default: all up to 16, else 16 spread evenly)"},
+                 {"pairs", "LIST",
+                  "pairs to draw, at most 256 (default: all up to 16, else 16 spread evenly)"},
                  {"trail", "T", ui::kRopeTrailRange.help()}}),
          renderRotation});
     registry.renders.push_back(
@@ -694,10 +702,10 @@ void registerRopeCommands(CommandRegistry& registry) {
          "angles (vs float64) passes 0.1 rad",
          joined(ropeOptions(formulaSeqLen),
                 {{"max-position", "N",
-                  "positions scanned, 0..N, 1..1048576 (default 65536); the scan is O(pairs x N) "
-                  "per format: about a second at 65536 and head_dim 128, over ten at 1048576"},
+                  "positions scanned, 0..N, 1..262144 (default 65536), and rotated pairs x "
+                  "(N + 1) x formats at most 33554432: the scan is exact at every position"},
                  {"formats", "LIST",
-                  "comma-separated: float32, bfloat16, float16 (default all three)"},
+                  "comma-separated, at most 3: float32, bfloat16, float16 (default all three)"},
                  {"threshold", "RAD", "phase error that counts as wrong, (0, pi] (default 0.1)"}}),
          renderPrecision});
 }

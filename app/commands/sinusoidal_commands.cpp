@@ -9,6 +9,11 @@
 
 namespace poslab::cli {
 
+// --dims: as many curves as the GUI's curve count allows (8). Past a few thousand positions each
+// curve is a band of oscillations that the rasteriser strokes at ~0.3 s a curve; 8 stay within
+// seconds, and more would only overdraw the same band.
+inline constexpr std::size_t kMaxCurveDimensions = std::size_t(ui::kCurveCountRange.high);
+
 namespace {
 
 std::vector<OptionSpec> sinusoidalOptions() {
@@ -82,7 +87,9 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
          }});
 
     std::vector<OptionSpec> curveOptions = sinusoidalOptions();
-    curveOptions.push_back({"dims", "LIST", "dimensions to plot, comma-separated (default 4,5,6,7)"});
+    curveOptions.push_back({"dims", "LIST",
+                            "dimensions to plot, comma-separated, at most " +
+                                std::to_string(kMaxCurveDimensions) + " (default 4,5,6,7)"});
     curveOptions.push_back({"positions", "N", "plot positions 0..N (default 100)"});
     registry.renders.push_back(
         {"sinusoidal-curves", "chosen dimensions against position: the ladder of frequencies",
@@ -92,7 +99,7 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              if (!params) return params.error();
              SinusoidalCurveOptions options;
              if (args.has("dims")) {
-                 auto dims = args.integers("dims");
+                 auto dims = args.integers("dims", kMaxCurveDimensions);
                  if (!dims) return dims.error();
                  options.dimensions.clear();
                  for (long long dim : *dims) {

@@ -7,6 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <set>
+
+#include "poslab/base/format.hpp"
 
 #include "poslab/figure/figure_controls.hpp"
 
@@ -121,6 +125,8 @@ Result<ArgMap> specEntryArguments(const json& entry, const RenderView& view) {
             return Error{"unknown field '" + printable(key) + "' (" + view.name +
                          " takes: " + fieldList(options) + ")"};
         }
+        // "d_model" and "d-model" name one option: the second spelling is the field again.
+        if (args.has(name)) return Error{"field '" + printable(key) + "' given twice"};
         if (option->valueName.empty()) {  // a flag
             if (!value.is_boolean())
                 return Error{"field '" + key + "' must be true or false (got " + describe(value) +
@@ -176,8 +182,27 @@ Result<std::vector<Result<SpecEntry>>> readSpecText(std::string_view text,
                                                     const std::string& specPath,
                                                     const CommandRegistry& registry) {
     json document;
+    // A field given twice in one figure is an error, as a flag given twice is on the command
+    // line; JSON itself would keep the last. Keys of the list's objects are at depth 2.
+    std::map<std::size_t, std::string> duplicated;  // figure index -> its first repeated field
+    std::set<std::string> keys;
+    std::size_t elements = 0;  // list elements begun so far; the current figure is elements - 1
+    auto noteKeys = [&](int depth, json::parse_event_t event, json& parsed) {
+        const bool begins = event == json::parse_event_t::object_start ||
+                            event == json::parse_event_t::array_start ||
+                            event == json::parse_event_t::value;
+        if (depth == 1 && begins) {
+            ++elements;
+            keys.clear();
+        } else if (depth == 2 && event == json::parse_event_t::key && parsed.is_string()) {
+            const std::size_t figure = elements - 1;
+            if (!keys.insert(parsed.get<std::string>()).second && !duplicated.count(figure))
+                duplicated[figure] = parsed.get<std::string>();
+        }
+        return true;
+    };
     try {
-        document = json::parse(text);
+        document = json::parse(text, noteKeys);
     } catch (const json::exception& error) {
         return Error{specPath + " is not valid JSON: " + jsonMessage(error)};
     }
@@ -190,7 +215,13 @@ Result<std::vector<Result<SpecEntry>>> readSpecText(std::string_view text,
     const std::string folder = std::filesystem::path(specPath).parent_path().string();
     std::vector<Result<SpecEntry>> entries;
     entries.reserve(document.size());
-    for (const json& entry : document) entries.push_back(readSpecEntry(entry, registry, folder));
+    for (const json& entry : document) {
+        if (auto repeated = duplicated.find(entries.size()); repeated != duplicated.end()) {
+            entries.push_back(Error{"field " + quoteForMessage(repeated->second) + " given twice"});
+            continue;
+        }
+        entries.push_back(readSpecEntry(entry, registry, folder));
+    }
     return entries;
 }
 

@@ -6,6 +6,8 @@
 //   poslab render similarity | meaning | near-orthogonality | add-vs-concat | binary-clock |
 //                 linear-shift | attention-shuffle | frequency-resolution | extrapolation |
 //                 compare | compare-ab
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -173,14 +175,79 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
 // Rows [first, first + count) of a similarity matrix, for the streamed export.
 struct SimilarityRows {
     std::optional<OffsetSimilarity> offsets;  // sinusoidal, RoPE
-    std::shared_ptr<const Matrix> full;       // learned: the Gram matrix, computed once
     std::vector<double> reversed;             // offsets reversed: row i is a contiguous slice
+    // Learned: rows computed from the table as they are written, so neither the L x L matrix nor
+    // a normalised copy of the table is held (the memory cap counts every buffer).
+    std::shared_ptr<const Matrix> table;  // its first `length` rows are compared
+    std::size_t length = 0;
+    SimilarityMetric metric = SimilarityMetric::Cosine;
+    std::vector<double> largest, inverseNorm;  // cosine: row i's unit vector is r / largest * inv
+    std::vector<char> undefined;               // cosine: zero or non-finite rows
+
+    void prepareLearned() {
+        largest.assign(length, 0);
+        inverseNorm.assign(length, 0);
+        undefined.assign(length, 0);
+        if (metric != SimilarityMetric::Cosine) return;
+        for (std::size_t i = 0; i < length; ++i) {
+            const double* r = table->row(i);
+            bool finite = true;
+            for (std::size_t k = 0; k < table->cols; ++k) {
+                finite = finite && std::isfinite(r[k]);
+                largest[i] = std::max(largest[i], std::abs(r[k]));
+            }
+            if (!finite || largest[i] == 0) {
+                undefined[i] = 1;
+                continue;
+            }
+            double squares = 0;  // of r / largest: each at most 1, so no overflow
+            for (std::size_t k = 0; k < table->cols; ++k)
+                squares += (r[k] / largest[i]) * (r[k] / largest[i]);
+            inverseNorm[i] = 1 / std::sqrt(squares);
+        }
+    }
+
+    void produceLearned(std::size_t first, std::size_t count, Matrix& chunk) const {
+        const std::size_t d = table->cols;
+        std::vector<double> unit(d);
+        const bool cosine = metric == SimilarityMetric::Cosine;
+        for (std::size_t r = 0; r < count; ++r) {
+            const std::size_t i = first + r;
+            const double* a = table->row(i);
+            double* out = chunk.row(r);
+            if (!cosine) {
+                for (std::size_t j = 0; j < length; ++j) {
+                    const double* b = table->row(j);
+                    double sum = 0;
+                    for (std::size_t k = 0; k < d; ++k) sum += a[k] * b[k];
+                    out[j] = sum;
+                }
+                continue;
+            }
+            if (undefined[i]) {
+                std::fill_n(out, length, kUndefinedCosine);
+                continue;
+            }
+            for (std::size_t k = 0; k < d; ++k) unit[k] = a[k] / largest[i] * inverseNorm[i];
+            for (std::size_t j = 0; j < length; ++j) {
+                if (undefined[j]) {
+                    out[j] = kUndefinedCosine;
+                    continue;
+                }
+                const double* b = table->row(j);
+                const double scale = largest[j];
+                double sum = 0;
+                for (std::size_t k = 0; k < d; ++k) sum += unit[k] * (b[k] / scale);
+                out[j] = std::clamp(sum * inverseNorm[j], -1.0, 1.0);
+            }
+        }
+    }
 
     Status produce(std::size_t first, std::size_t count, Matrix& chunk) const {
-        const std::size_t L = full ? full->cols : std::size_t(offsets->seqLen);
+        const std::size_t L = table ? length : std::size_t(offsets->seqLen);
         if (chunk.rows != count || chunk.cols != L) chunk = Matrix(count, L);
-        if (full) {
-            std::copy_n(full->row(first), count * L, chunk.values.begin());
+        if (table) {
+            produceLearned(first, count, chunk);
             return success();
         }
         for (std::size_t r = 0; r < count; ++r) {
@@ -200,9 +267,16 @@ struct SimilarityRows {
 Result<std::shared_ptr<SimilarityRows>> similarityRows(const SimilarityParams& params) {
     auto rows = std::make_shared<SimilarityRows>();
     if (params.encoding == SimilarityEncoding::Learned) {
-        auto matrix = similarityMatrix(params);
-        if (!matrix) return matrix.error();
-        rows->full = std::make_shared<const Matrix>(std::move(matrix).value());
+        if (params.learnedTable) {
+            rows->table = params.learnedTable;  // the file's table itself, not a copy
+        } else {
+            auto table = similarityTable(params);  // the seeded table, made once
+            if (!table) return table.error();
+            rows->table = std::make_shared<const Matrix>(std::move(table).value());
+        }
+        rows->length = std::size_t(params.seqLen);
+        rows->metric = params.metric;
+        rows->prepareLearned();
         return rows;
     }
     auto offsets = offsetSimilarity(params);

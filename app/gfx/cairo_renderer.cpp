@@ -29,6 +29,7 @@ constexpr double kPointsPerPixel = 0.75;            // CSS pixels: 96 per inch, 
 constexpr int kMaxHeatmapTexels = 8192;             // as the GPU path: average larger matrices down
 constexpr int kMaxVectorImageSide = 4096;           // cells enlarged into blocks up to this size
 constexpr std::size_t kBandTurns = 2048;            // more reversals: a wide band, bevel joins
+constexpr std::size_t kBandPiece = 64;              // a band's segments per stroked sub-path
 constexpr double kDash = 6, kDashGap = 4;           // figure pixels, as figure_renderer.cpp
 
 // ---- Cairo handles with their destroy functions
@@ -320,27 +321,37 @@ struct CairoReplay {
     }
     void operator()(const PolylineItem& item) const {
         if (item.points.size() < 2 || item.color.a == 0) return;
-        bool drawing = false;
-        for (Point p : item.points) {
-            if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
-                drawing = false;  // a gap, as LineSeries promises for non-finite points
-                continue;
-            }
-            if (drawing)
-                cairo_line_to(cr, p.x, p.y);
-            else
-                cairo_move_to(cr, p.x, p.y);
-            drawing = true;
-        }
+        const bool band = splitAtSharpTurns(item.points).size() > kBandTurns;
         cairo_set_line_width(cr, item.width);
         // Round joins, except on a wide band of oscillations (an envelope that turns back on
         // itself at every pixel column of a large export): there round joins multiply the
         // outline Cairo must tessellate, superlinearly (linear-shift, 8192 dims, 8192 px wide:
         // 30 s, 7 s with bevels). Bevels leave one-pixel scallops on the band's edges, which
         // is why figures of ordinary size keep round joins.
-        const bool band = splitAtSharpTurns(item.points).size() > kBandTurns;
         cairo_set_line_join(cr, band ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_ROUND);
         source(item.color);
+        // A rasterised band is stroked in pieces of kBandPiece segments: one path that crosses
+        // itself at every column costs Cairo more than linearly. Opaque colours show no seam
+        // where pieces meet; vector files keep one path per line.
+        const bool pieces = band && raster && item.color.a == 255;
+        std::size_t segments = 0;
+        bool drawing = false;
+        for (Point p : item.points) {
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+                drawing = false;  // a gap, as LineSeries promises for non-finite points
+                continue;
+            }
+            if (!drawing) {
+                cairo_move_to(cr, p.x, p.y);
+                drawing = true;
+                continue;
+            }
+            cairo_line_to(cr, p.x, p.y);
+            if (pieces && ++segments % kBandPiece == 0) {
+                cairo_stroke(cr);
+                cairo_move_to(cr, p.x, p.y);  // the next piece starts where this one ended
+            }
+        }
         cairo_stroke(cr);
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
     }

@@ -462,8 +462,9 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
         } else {
             ImGui::Text("positions %lld and %lld", a, b);
             const double cosine = cosineSimilarity(table, std::size_t(a), std::size_t(b));
-            if (std::isnan(cosine)) {
-                ImGui::TextUnformatted("cosine undefined: a zero or non-finite vector");
+            // Undefined is kUndefinedCosine (-inf, masked in the heatmap), or NaN: never a number.
+            if (!std::isfinite(cosine)) {
+                ImGui::TextUnformatted("cosine undefined (masked): a zero or non-finite vector");
             } else {
                 ImGui::Text("cosine similarity %.6f", cosine);
             }

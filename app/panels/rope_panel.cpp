@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <numbers>
 
+#include "poslab/base/decimal.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
@@ -39,22 +40,25 @@ bool sameParams(const RopeParams& a, const RopeParams& b) {
            a.trainingLength == b.trainingLength;
 }
 
-// Numbers separated by commas or spaces; fewer than `size` are padded with zeros.
+// Numbers separated by commas or spaces, each in the options' syntax (base/decimal: plain
+// decimal, finite); fewer than `size` are padded with zeros.
 Result<std::vector<double>> parseVector(const std::string& text, int size, const char* name) {
     std::vector<double> values;
-    const char* p = text.c_str();
-    while (*p) {
-        while (*p == ',' || *p == ' ' || *p == '\t') ++p;
-        if (!*p) break;
-        char* end = nullptr;
-        const double value = std::strtod(p, &end);
-        if (end == p || !std::isfinite(value)) {
-            return Error{std::string(name) +
-                         " must be comma-separated finite numbers (stopped at '" +
-                         std::string(p).substr(0, 12) + "')"};
+    std::size_t i = 0;
+    const auto separator = [](char c) { return c == ',' || c == ' ' || c == '\t'; };
+    while (i < text.size()) {
+        while (i < text.size() && separator(text[i])) ++i;
+        if (i == text.size()) break;
+        std::size_t end = i;
+        while (end < text.size() && !separator(text[end])) ++end;
+        const std::string_view word(text.data() + i, end - i);
+        const ParsedDecimal parsed = parseDecimal(word);
+        if (parsed.status != DecimalStatus::Ok) {
+            return Error{std::string(name) + " must be comma-separated finite numbers (got " +
+                         quoteForMessage(word, 24) + ")"};
         }
-        values.push_back(value);
-        p = end;
+        values.push_back(parsed.value);
+        i = end;
     }
     if (values.empty()) return Error{std::string(name) + " is empty"};
     if (int(values.size()) > size) {

@@ -23,8 +23,10 @@ void errorText(const std::string& message) {
     ImGui::PopStyleColor();
 }
 
-SimilarityFigureOptions figureOptions(const SimilarityViewState& view) {
+SimilarityFigureOptions figureOptions(const SimilarityViewState& view,
+                                      long long undefinedRows = 0) {
     SimilarityFigureOptions options;
+    options.undefinedRows = undefinedRows;
     options.colormap = view.colormap;
     options.window = view.window;
     options.reference = view.reference;
@@ -69,6 +71,7 @@ Status SimilarityPanel::refresh(const SimilarityViewState& view) {
     offsets_.reset();
     full_.reset();
     rows_.reset();
+    undefinedRows_ = 0;
     curveReference_ = -1;
     sampleKey_.reset();
     if (!params) return status_ = params.error();
@@ -82,6 +85,9 @@ Status SimilarityPanel::refresh(const SimilarityViewState& view) {
     if (params_.encoding == SimilarityEncoding::Learned) {
         auto table = similarityTable(params_);
         if (!table) return status_ = table.error();
+        // Zero rows (padding) have no cosine: masked cells and the note, as the command line says.
+        undefinedRows_ =
+            params_.metric == SimilarityMetric::Cosine ? undefinedCosineRows(*table) : 0;
         if (!gramFitsBudget((long long)table->rows, (long long)table->cols)) {
             rows_ = std::make_shared<const Matrix>(std::move(table).value());
             return status_ = success();
@@ -297,7 +303,7 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
         HeatmapSample empty;
         empty.window = w;
         drawSimilarityHeatmap(probe, {0, 0, canvas.box.width, canvas.box.height}, params_, empty,
-                              figureOptions(view), context.theme, &frame);
+                              figureOptions(view, undefinedRows_), context.theme, &frame);
     }
     zoomAndPan(w, canvas, frame, L, L, ZoomAxes::Both);
 
@@ -317,7 +323,7 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, params_, sample_,
-                          figureOptions(view), context.theme, &frame);
+                          figureOptions(view, undefinedRows_), context.theme, &frame);
     drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
@@ -326,8 +332,12 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
         const long long i = std::clamp<long long>((long long)std::floor(y), 0, L - 1);
         ImGui::BeginTooltip();
         ImGui::Text("query i = %lld, key j = %lld, offset j − i = %lld", i, j, j - i);
-        ImGui::Text("%s = %.9g", params_.metric == SimilarityMetric::Cosine ? "cosine" : "dot",
-                    valueAt(i, j));
+        const double value = valueAt(i, j);
+        const char* metric = params_.metric == SimilarityMetric::Cosine ? "cosine" : "dot";
+        if (params_.metric == SimilarityMetric::Cosine && !std::isfinite(value))
+            ImGui::Text("%s undefined (masked): a zero or non-finite row", metric);  // -inf, NaN
+        else
+            ImGui::Text("%s = %.9g", metric, value);
         if (params_.encoding == SimilarityEncoding::Sinusoidal && offsets_ &&
             offsets_->toeplitz()) {
             ImGui::TextDisabled(
@@ -363,7 +373,7 @@ void SimilarityPanel::drawCurve(SimilarityViewState& view, FrameContext& context
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
     drawSimilarityCurve(figure, {0, 0, canvas.box.width, canvas.box.height}, params_, curve_,
-                        figureOptions(view), context.theme, &frame);
+                        figureOptions(view, undefinedRows_), context.theme, &frame);
     drawCanvasFigure(canvas, figure, context);
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const long long L = params_.seqLen;

@@ -45,6 +45,7 @@ class SimilarityPanel : public Panel {
     SimilarityParams params_;
     std::optional<OffsetSimilarity> offsets_;  // sinusoidal, RoPE
     std::shared_ptr<const Matrix> full_;       // learned: the Gram matrix, within kGramBudget
+    long long undefinedRows_ = 0;  // learned cosine: zero or non-finite rows (masked, noted)
     std::shared_ptr<const Matrix> rows_;       // learned, past the budget: the rows compared
     SimilarityCurve curve_;
     int curveReference_ = -1;

@@ -71,5 +71,34 @@ TEST(OptionReaderTest, ReaderKeepsTheFirstErrorAndDefaults) {
     EXPECT_EQ(bits, 5);
 }
 
+TEST(OptionReaderTest, ListsAreCountedBeforeTheirEntriesAreRead) {
+    // --positions of rope-rotate: 2^20 entries, more than one command-line argument can hold
+    // (exec refuses 128 KiB), so the cap is checked here rather than through the binary.
+    std::string positions = "0";
+    for (int i = 1; i < (1 << 20) + 1; ++i) positions += ",1";
+    auto over = cli::checkListLength("positions", positions, std::size_t(1) << 20);
+    ASSERT_FALSE(over.ok());
+    EXPECT_EQ(over.error().message, "--positions lists at most 1048576 entries (got 1048577)");
+    EXPECT_TRUE(cli::checkListLength("positions", positions.substr(2), std::size_t(1) << 20));
+    // Entries that are no numbers at all are not read when the count is over.
+    const cli::ArgMap args = argsOf({"--base", "x,y,z"});
+    auto tooMany = args.numbers("base", 2);
+    ASSERT_FALSE(tooMany.ok());
+    EXPECT_EQ(tooMany.error().message, "--base lists at most 2 entries (got 3)");
+    auto read = argsOf({"--base", "1,-2.5,1e3"}).numbers("base", 3);
+    ASSERT_TRUE(read.ok());
+    EXPECT_EQ(*read, (std::vector<double>{1, -2.5, 1000}));
+}
+
+TEST(OptionReaderTest, AnOptionGivenTwiceIsAnError) {
+    const std::vector<cli::OptionSpec> options = {{"base", "B", ""}, {"fresh", "", ""}};
+    auto twice = cli::parseArguments({"--base", "1", "--base=2"}, options, "poslab test");
+    ASSERT_FALSE(twice.ok());
+    EXPECT_EQ(twice.error().message, "--base given twice");
+    auto flag = cli::parseArguments({"--fresh", "--fresh"}, options, "poslab test");
+    ASSERT_FALSE(flag.ok());
+    EXPECT_EQ(flag.error().message, "--fresh given twice");
+}
+
 }  // namespace
 }  // namespace poslab::test

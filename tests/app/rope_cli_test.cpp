@@ -403,7 +403,13 @@ INSTANTIATE_TEST_SUITE_P(
             "--base must be > 1"},
         BadInput{
             Args{"export", "rope-freqs", "--head-dim", "8", "--base", "nan", "--out", "OUTa.csv"},
-            "--base must be > 1"},
+            "--base expects a number (got 'nan')"},
+        BadInput{
+            Args{"export", "rope-freqs", "--head-dim", "8", "--base", "+1e4", "--out", "OUTa.csv"},
+            "--base expects a number (got '+1e4')"},
+        BadInput{
+            Args{"export", "rope-freqs", "--head-dim", "8", "--head-dim", "8", "--out", "OUTa.csv"},
+            "--head-dim given twice"},
         BadInput{
             Args{"export", "rope-freqs", "--head-dim", "8", "--base", "1e4x", "--out", "OUTa.csv"},
             "--base expects a number (got '1e4x')"},
@@ -507,10 +513,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "--vector expects comma-separated numbers (got '1,2,abc')"},
         BadInput{Args{"export", "rope-rotate", "--vector", "1,nan", "--positions", "0", "--out",
                       "OUTa.csv"},
-                 "--vector entries must be finite numbers"},
+                 "--vector expects comma-separated numbers (got '1,nan')"},
         BadInput{Args{"export", "rope-rotate", "--vector", "1,2", "--positions", "0,inf", "--out",
                       "OUTa.csv"},
-                 "--positions entries must be finite numbers"},
+                 "--positions expects comma-separated numbers (got '0,inf')"},
         BadInput{Args{"export", "rope-rotate", "--vector", "1,2", "--head-dim", "4", "--positions",
                       "0", "--out", "OUTa.csv"},
                  "--vector must have head_dim = 4 entries (got 2)"},
@@ -550,7 +556,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{Args{"render", "rope-rotation", "--trail", "100", "--out", "OUTa.png"},
                  "--trail must be 0..32 (got 100)"},
         BadInput{Args{"render", "rope-rotation", "--m", "nan", "--out", "OUTa.png"},
+                 "--m expects a number (got 'nan')"},
+        BadInput{Args{"render", "rope-rotation", "--m", "1e308", "--out", "OUTa.png"},
                  "--m must be a finite position"},
+        BadInput{
+            Args{"render", "rope-rotation", "--pairs", "0,1", "--pairs", "2", "--out", "OUTa.png"},
+            "--pairs given twice"},
         BadInput{
             Args{"render", "rope-frequencies", "--incomplete-within", "both", "--out", "OUTa.png"},
             "--incomplete-within must be context or training (got 'both')"},

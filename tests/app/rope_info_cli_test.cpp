@@ -185,7 +185,14 @@ TEST_F(RopeInfoCliTest, RendersLayersAndPrecision) {
     auto tooFar = runPoslab(
         {"render", "rope-precision", "--max-position", "2000000", "--out", path("x.png")});
     EXPECT_EQ(tooFar.exitCode, 2);
-    EXPECT_NE(tooFar.err.find("1048576"), std::string::npos) << tooFar.err;
+    EXPECT_NE(tooFar.err.find("--max-position must be 1..262144"), std::string::npos) << tooFar.err;
+    // Within the range, but 64 pairs x 262145 positions x 3 formats is over the scan's limit.
+    auto tooMany =
+        runPoslab({"render", "rope-precision", "--max-position", "262144", "--out", path("x.png")});
+    EXPECT_EQ(tooMany.exitCode, 2);
+    EXPECT_NE(tooMany.err.find("over the limit of 33554432: lower --max-position"),
+              std::string::npos)
+        << tooMany.err;
     auto badFormat =
         runPoslab({"render", "rope-precision", "--formats", "float8", "--out", path("x.png")});
     EXPECT_EQ(badFormat.exitCode, 2);

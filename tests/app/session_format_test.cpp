@@ -2,6 +2,7 @@
 // (tests/fuzz/session_fuzz.cpp) probes, each written out with the behaviour a user must see.
 // Each test failed before its fix.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -381,6 +382,18 @@ TEST(SessionFormatTest, AnEndlessFileIsRefused) {
     const Status status = ui::loadSessionFile("/dev/zero", state, layout, warnings);
     ASSERT_FALSE(status.ok());
     EXPECT_EQ(status.error().message, "/dev/zero: too large for a session file");
+}
+
+TEST(SessionFormatTest, AFailedSaveNamesTheFileAndTheReason) {
+    struct stat full {};
+    if (::stat("/dev/full", &full) != 0 || !S_ISCHR(full.st_mode)) GTEST_SKIP() << "no /dev/full";
+    const Status status = ui::saveSessionFile("/dev/full", ui::AppState{}, ui::SessionLayout{});
+    ASSERT_FALSE(status.ok());
+    // Before: the save "succeeded" by renaming its temporary over the device node.
+    EXPECT_EQ(status.error().message, "cannot write '/dev/full': No space left on device");
+    struct stat after {};
+    ASSERT_EQ(::stat("/dev/full", &after), 0);
+    EXPECT_TRUE(S_ISCHR(after.st_mode));  // written in place, not replaced
 }
 
 }  // namespace

@@ -2,10 +2,18 @@
 // build (./dev test runs both) this also proves no crash and no leak; here it proves no NaN
 // reaches a heatmap texture. Long soaks (10,000+ frames) are run by hand: see the README.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "process.hpp"
+#include "state/app_state.hpp"
+#include "state/session_format.hpp"
 
 namespace poslab::test {
 namespace {
@@ -20,6 +28,114 @@ TEST(SoakTest, RandomInputAcrossEveryView) {
         EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
         EXPECT_NE(result.out.find("no NaN drawn"), std::string::npos) << result.out << result.err;
     }
+}
+
+// Hostile sessions, opened with --session and as the remembered session: extreme finite values,
+// subnormals, huge sizes, wrong types, deep nesting, huge strings, control characters in paths and
+// a FIFO as a table. Each must start, say what it ignored, draw no NaN and quit within seconds.
+// One X server for all of them; each run is a short soak across every view.
+TEST(SoakTest, HostileSessionsStartAndQuit) {
+    if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("hostile");
+    const std::string fifo = dir + "/table.npy";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    using nlohmann::json;
+    const json valid = ui::sessionToJson(ui::AppState{}, ui::SessionLayout{});
+    auto with = [&](const std::vector<std::pair<std::string, json>>& changes) {
+        json session = valid;
+        for (const auto& [pointer, value] : changes) session[json::json_pointer(pointer)] = value;
+        return session;
+    };
+    const double largest = 1.7976931348623157e308, subnormal = 4.9e-324;
+    std::string qk;
+    for (int i = 0; i < 128; ++i) qk += (i ? "," : "") + std::string(i % 2 ? "-1e154" : "1e154");
+    json deep = 0;
+    for (int i = 0; i < 5000; ++i) deep = json::array({deep});
+    // Five sessions, each several kinds of hostility at once (few processes: each start of the
+    // GUI costs a second or two).
+    const std::vector<std::pair<std::string, json>> sessions = {
+        {"extremes", with({{"/view", "rope"},
+                           {"/sinusoidal/params/base", largest},
+                           {"/rope/params/base", largest},
+                           {"/rope/m", largest},
+                           {"/rope/n", -largest},
+                           {"/rope/customQuery", qk},
+                           {"/rope/customKey", qk},
+                           {"/alibi/contentScale", largest},
+                           {"/meaning/params/contentScale", largest},
+                           {"/intuition/shift/shift", -largest},
+                           {"/uiZoom", largest}})},
+        {"tiny-and-huge", with({{"/view", "similarity"},
+                                {"/learned/std", subnormal},
+                                {"/rope/params/scaling/factor", subnormal},
+                                {"/sinusoidal/params/seqLen", 2147483647LL},
+                                {"/sinusoidal/params/dModel", 1e18},
+                                {"/learned/seqLen", 9007199254740993LL},
+                                {"/similarity/params/seqLen", 1048576},
+                                {"/window/width", 1e300}})},
+        {"types", with({{"/view", 42},
+                        {"/sinusoidal", "text"},
+                        {"/rope/params", json::array({1, 2})},
+                        {"/learned/seqLen", "512"},
+                        {"/theme", nullptr}})},
+        {"deep-and-long", with({{"/window", deep},
+                                {"/rope/params/scaling", deep},
+                                {"/view", std::string(100000, 'v')},
+                                {"/rope/customQuery", std::string(1 << 20, '1')}})},
+        {"paths", with({{"/view", "learned"},
+                        {"/learned/npyPath", fifo},
+                        {"/meaning/tokensPath", fifo},
+                        {"/similarity/learnedTablePath", dir + "/\x1b[31mred\n\a.npy"},
+                        {"/compare/a/configPath", std::string(1 << 20, 'a')}})},
+    };
+    const std::vector<std::string> remembered = {"extremes", "types", "paths"};
+    std::string script = "cd " + shellQuote(dir) + "\n";
+    for (std::size_t i = 0; i < sessions.size(); ++i) {
+        const std::string text = sessions[i].second.dump();  // control characters as \u001b
+        const std::string name = sessions[i].first;
+        std::ofstream(dir + "/" + name + ".json") << text;
+        std::filesystem::create_directories(dir + "/cfg-" + name + "/poslab");
+        std::ofstream(dir + "/cfg-" + name + "/poslab/session.json") << text;
+        const std::string run = "timeout 30 " + shellQuote(POSLAB_BINARY) + " --soak 10 --seed 1";
+        script += "/usr/bin/time -f %e -o " + name + ".time " + run + " --session " + name +
+                  ".json >" + name + ".out 2>" + name + ".err; echo $? >" + name + ".rc\n";
+        if (std::find(remembered.begin(), remembered.end(), name) == remembered.end()) continue;
+        script += "XDG_CONFIG_HOME=$PWD/cfg-" + name + " /usr/bin/time -f %e -o " + name +
+                  ".rtime " + run + " --remember >" + name + ".rout 2>" + name +
+                  ".rerr; echo $? >" + name + ".rrc\n";
+    }
+    std::ofstream(dir + "/run.sh") << script;
+    auto all = runShell("xvfb-run -a -s '-screen 0 1440x900x24' sh " + shellQuote(dir + "/run.sh"));
+    ASSERT_EQ(all.exitCode, 0) << all.err;
+    auto contents = [&](const std::string& file) { return readFile(dir + "/" + file); };
+    double slowest = 0;
+    for (const auto& [name, session] : sessions) {
+        for (const std::string mode : {"", "r"}) {
+            if (mode == "r" &&
+                std::find(remembered.begin(), remembered.end(), name) == remembered.end())
+                continue;
+            SCOPED_TRACE(name + (mode.empty() ? " --session" : " remembered"));
+            const std::string err = contents(name + "." + mode + "err");
+            EXPECT_EQ(contents(name + "." + mode + "rc"), "0\n") << err;
+            EXPECT_NE(contents(name + "." + mode + "out").find("no NaN drawn"), std::string::npos)
+                << err;
+            const double seconds =
+                std::atof(contents(name + "." + (mode.empty() ? "" : "r") + "time").c_str());
+            slowest = std::max(slowest, seconds);
+            EXPECT_LT(seconds, 20.0);
+            // Every line it printed is one escaped line: no raw escape or bell from a path.
+            EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
+            EXPECT_EQ(err.find('\x07'), std::string::npos) << err;
+            // Values out of range and wrong types are reported, one line each, naming the key.
+            if (name != "paths") {
+                EXPECT_NE(err.find("poslab: "), std::string::npos) << "no error line";
+            }
+        }
+    }
+    struct stat info {};
+    ASSERT_EQ(::stat(fifo.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISFIFO(info.st_mode));  // opened as a table, never replaced or blocked on
+    RecordProperty("slowest_seconds", std::to_string(slowest));
 }
 
 // The frame-time benchmarks (README, Benchmarks) run each scenario's frames and report them.

@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     (void)parsed->integer("d-model", 1);
     (void)parsed->number("base", 1);
-    (void)parsed->integers("dims");
-    (void)parsed->numbers("q");
+    (void)parsed->integers("dims", 8);
+    (void)parsed->numbers("q", 8192);
     (void)parsed->text("out", "");
     (void)poslab::cli::withOptionNames("d_model must be 1..8192 (got 0)", options);
     return 0;

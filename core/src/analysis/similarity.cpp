@@ -181,28 +181,37 @@ HeatmapSample emptySample(CellWindow window, long long rowsPerTexel, long long c
 // largest entry first, so the squares cannot overflow even for entries of 1e200). Rows with no
 // direction (all zero, as padding rows are, or holding a non-finite entry) become zero rows and
 // are flagged in `undefined`: their cosines are undefined, shown masked (-inf), never NaN.
+// Row i of `table` as it is compared into `out` (d values): itself for dot, its unit vector for
+// cosine (scaled by its largest entry first, so no square overflows). False for a cosine row with
+// no direction (zero, or holding inf/NaN): its cosines are undefined. One row at a time, so the
+// callers that sweep a table never hold a second copy of it.
+bool comparedRow(const Matrix& table, std::size_t i, SimilarityMetric metric, double* out) {
+    const double* r = table.row(i);
+    if (metric != SimilarityMetric::Cosine) {
+        std::copy_n(r, table.cols, out);
+        return true;
+    }
+    double largest = 0;
+    bool finite = true;
+    for (std::size_t k = 0; k < table.cols; ++k) {
+        finite = finite && std::isfinite(r[k]);
+        largest = std::max(largest, std::abs(r[k]));
+    }
+    if (!finite || largest == 0) return false;
+    double squares = 0;
+    for (std::size_t k = 0; k < table.cols; ++k) squares += (r[k] / largest) * (r[k] / largest);
+    const double norm = std::sqrt(squares);
+    for (std::size_t k = 0; k < table.cols; ++k) out[k] = r[k] / largest / norm;
+    return true;
+}
+
+// Every row as compared (a second table: only for the Gram matrix, whose own L x L dwarfs it).
 Matrix comparedRows(const Matrix& table, SimilarityMetric metric, std::vector<char>& undefined) {
     undefined.assign(table.rows, 0);
     if (metric != SimilarityMetric::Cosine) return table;
     Matrix unit(table.rows, table.cols);
-    for (std::size_t i = 0; i < table.rows; ++i) {
-        const double* r = table.row(i);
-        double largest = 0;
-        bool finite = true;
-        for (std::size_t k = 0; k < table.cols; ++k) {
-            finite = finite && std::isfinite(r[k]);
-            largest = std::max(largest, std::abs(r[k]));
-        }
-        if (!finite || largest == 0) {
-            undefined[i] = 1;
-            continue;
-        }
-        double squares = 0;
-        for (std::size_t k = 0; k < table.cols; ++k) squares += (r[k] / largest) * (r[k] / largest);
-        const double norm = std::sqrt(squares);
-        double* u = unit.row(i);
-        for (std::size_t k = 0; k < table.cols; ++k) u[k] = r[k] / largest / norm;
-    }
+    for (std::size_t i = 0; i < table.rows; ++i)
+        undefined[i] = !comparedRow(table, i, metric, unit.row(i));
     return unit;
 }
 
@@ -221,9 +230,11 @@ Result<SimilarityEncoding> parseSimilarityEncoding(std::string_view name) {
 }
 
 long long undefinedCosineRows(const Matrix& table) {
-    std::vector<char> undefined;
-    comparedRows(table, SimilarityMetric::Cosine, undefined);
-    return std::count(undefined.begin(), undefined.end(), 1);
+    std::vector<double> row(table.cols);
+    long long count = 0;
+    for (std::size_t i = 0; i < table.rows; ++i)
+        count += !comparedRow(table, i, SimilarityMetric::Cosine, row.data());
+    return count;
 }
 
 std::string undefinedCosineNote(long long rows) {
@@ -977,23 +988,24 @@ namespace {
 
 // Means of the compared rows over `count` blocks of `per` rows from `first` (cut at the table),
 // leaving out rows whose cosine is undefined; blockUndefined[u]: the block has no other row.
-Matrix compareRowMeans(const Matrix& rows, const std::vector<char>& undefined, long long first,
-                       long long per, long long count, std::vector<char>& blockUndefined) {
-    Matrix means(std::size_t(count), rows.cols);
+// Means of the compared rows in blocks of `per` from `first`, each row compared as it is read.
+Matrix compareRowMeans(const Matrix& table, SimilarityMetric metric, long long first, long long per,
+                       long long count, std::vector<char>& blockUndefined) {
+    Matrix means(std::size_t(count), table.cols);
     blockUndefined.assign(std::size_t(count), 0);
-    const long long L = (long long)rows.rows;
+    std::vector<double> row(table.cols);
+    const long long L = (long long)table.rows;
     for (long long u = 0; u < count; ++u) {
         const long long r0 = first + u * per, r1 = std::min(L, r0 + per);
         double* out = means.row(std::size_t(u));
         long long defined = 0;
         for (long long r = r0; r < r1; ++r) {
-            if (undefined[std::size_t(r)]) continue;
-            const double* in = rows.row(std::size_t(r));
-            for (std::size_t k = 0; k < rows.cols; ++k) out[k] += in[k];
+            if (!comparedRow(table, std::size_t(r), metric, row.data())) continue;
+            for (std::size_t k = 0; k < table.cols; ++k) out[k] += row[k];
             ++defined;
         }
         blockUndefined[std::size_t(u)] = defined == 0 && r1 > r0;
-        for (std::size_t k = 0; k < rows.cols; ++k) out[k] /= double(std::max(1LL, defined));
+        for (std::size_t k = 0; k < table.cols; ++k) out[k] /= double(std::max(1LL, defined));
     }
     return means;
 }
@@ -1013,10 +1025,9 @@ HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric
     }
     const long long texelRows = (w.rowCount + per - 1) / per;
     const long long texelCols = (w.colCount + per - 1) / per;
-    std::vector<char> undefined, rowBlockUndefined, colBlockUndefined;
-    const Matrix compared = comparedRows(table, metric, undefined);
+    std::vector<char> rowBlockUndefined, colBlockUndefined;
     const Matrix rows =
-        compareRowMeans(compared, undefined, w.firstRow, per, texelRows, rowBlockUndefined);
+        compareRowMeans(table, metric, w.firstRow, per, texelRows, rowBlockUndefined);
     const bool cosine = metric == SimilarityMetric::Cosine;
     if (w.firstRow == w.firstCol && w.rowCount == w.colCount) {
         // The same blocks down and across: one symmetric product, on every core.
@@ -1035,7 +1046,7 @@ HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric
         return sample;
     }
     const Matrix cols =
-        compareRowMeans(compared, undefined, w.firstCol, per, texelCols, colBlockUndefined);
+        compareRowMeans(table, metric, w.firstCol, per, texelCols, colBlockUndefined);
     auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
     for (long long u = 0; u < texelRows; ++u) {
         const double* a = rows.row(std::size_t(u));
@@ -1060,18 +1071,17 @@ SimilarityCurve tableCurve(const Matrix& table, SimilarityMetric metric, int ref
     const long long L = (long long)table.rows;
     SimilarityCurve curve;
     if (L == 0) return curve;
-    std::vector<char> undefined;
-    const Matrix rows = comparedRows(table, metric, undefined);
     const long long ref = std::clamp<long long>(reference, 0, L - 1);
-    const double* x = rows.row(std::size_t(ref));
+    std::vector<double> x(table.cols), y(table.cols);
+    const bool referenceDefined = comparedRow(table, std::size_t(ref), metric, x.data());
     curve.offsets.resize(std::size_t(2 * L - 1));
     curve.fromReference.assign(curve.offsets.size(), kNaN);
     for (long long t = 0; t < 2 * L - 1; ++t) curve.offsets[std::size_t(t)] = double(t - (L - 1));
     for (long long j = 0; j < L; ++j) {
-        const double* y = rows.row(std::size_t(j));
+        const bool defined = comparedRow(table, std::size_t(j), metric, y.data());
         double sum = 0;
-        for (std::size_t k = 0; k < rows.cols; ++k) sum += x[k] * y[k];
-        if (undefined[std::size_t(ref)] || undefined[std::size_t(j)]) sum = kUndefinedCosine;
+        for (std::size_t k = 0; k < table.cols; ++k) sum += x[k] * y[k];
+        if (!referenceDefined || !defined) sum = kUndefinedCosine;
         curve.fromReference[std::size_t(j - ref + L - 1)] = sum;
     }
     return curve;

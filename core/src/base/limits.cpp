@@ -1,6 +1,9 @@
 #include "poslab/base/limits.hpp"
 
+#include "poslab/base/decimal.hpp"
+
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -20,8 +23,15 @@ std::size_t availableMemoryBytes() {
 
 std::size_t maxMatrixBytes() {
     const std::size_t available = availableMemoryBytes();
-    if (available == 0) return kHardMatrixCap;
-    return std::min(kHardMatrixCap, available / 2);
+    std::size_t cap = available == 0 ? kHardMatrixCap : std::min(kHardMatrixCap, available / 2);
+    // POSLAB_MEMORY_CAP_MIB lowers the cap (a shared machine, the peak-memory tests); it never
+    // raises it. Anything but a plain positive integer is ignored.
+    if (const char* text = std::getenv("POSLAB_MEMORY_CAP_MIB")) {
+        const ParsedInteger mib = parseDecimalInteger(text);
+        if (mib.status == DecimalStatus::Ok && mib.value > 0 && mib.value < (1LL << 40))
+            cap = std::min(cap, std::size_t(mib.value) << 20);
+    }
+    return cap;
 }
 
 Status checkMatrixSize(std::size_t rows, std::size_t cols, std::string_view what) {

@@ -302,6 +302,27 @@ void decodeInto(const NpyArrayInfo& info, const char* data, Matrix& out) {
     }
 }
 
+// Elements [first, first + n) of the file's order, decoded from `data` into the row-major matrix.
+void decodeRange(const NpyArrayInfo& info, const char* data, std::size_t first, std::size_t n,
+                 Matrix& out) {
+    for (std::size_t i = 0; i < n; ++i) {
+        double value;
+        if (info.isFloat32) {
+            float narrow;
+            std::memcpy(&narrow, data + i * 4, 4);
+            value = double(narrow);
+        } else {
+            std::memcpy(&value, data + i * 8, 8);
+        }
+        const std::size_t k = first + i;
+        // Fortran order stores column c contiguously: element (r, c) is at c * rows + r.
+        if (info.fortranOrder)
+            out(k % info.rows, k / info.rows) = value;
+        else
+            out.values[k] = value;
+    }
+}
+
 // Allocates the result matrix; false instead of std::bad_alloc.
 bool allocate(Matrix& matrix, std::size_t rows, std::size_t cols) {
     try {
@@ -480,16 +501,18 @@ Result<Matrix> loadNpy(const std::string& path) {
         }
         return matrix;
     }
-    std::vector<char> data;
-    try {
-        data.resize(info->dataBytes());
-    } catch (const std::bad_alloc&) {
-        return fileError(path, "out of memory for the array");
+    // float32 or Fortran order: decoded through a bounded buffer, never a second copy of the
+    // array (the memory cap counts the matrix; a 4 GiB array must not need 8).
+    const std::size_t elementBytes = info->isFloat32 ? 4 : 8;
+    const std::size_t chunkElements = (std::size_t(1) << 20) / elementBytes;
+    std::vector<char> chunk(chunkElements * elementBytes);
+    for (std::size_t first = 0; first < count; first += chunkElements) {
+        const std::size_t n = std::min(chunkElements, count - first);
+        if (std::fread(chunk.data(), elementBytes, n, file) != n) {
+            return fileError(path, "data is truncated (the file ended while reading)");
+        }
+        decodeRange(*info, chunk.data(), first, n, matrix);
     }
-    if (std::fread(data.data(), 1, data.size(), file) != data.size()) {
-        return fileError(path, "data is truncated (the file ended while reading)");
-    }
-    decodeInto(*info, data.data(), matrix);
     return matrix;
 }
 

@@ -118,6 +118,25 @@ Status writeFileAtomically(const std::string& path,
         return Error{"output path " + quoteForMessage(path, kMessagePathLength) +
                      " names a directory, not a file"};
 
+#if defined(__linux__)
+    // A device or a pipe (/dev/full, /dev/stdout, a shell's >(gzip)) is written in place: renaming
+    // a temporary over it would replace the device node itself (the tests run as root).
+    struct stat target {};
+    if (::stat(path.c_str(), &target) == 0 &&
+        (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))) {
+        // O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of hanging the write.
+        const int descriptor = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (descriptor < 0) return writeError(path, errno);
+        ::fcntl(descriptor, F_SETFL, ::fcntl(descriptor, F_GETFL) & ~O_NONBLOCK);
+        std::FILE* stream = ::fdopen(descriptor, "wb");
+        if (!stream) {
+            const int saved = errno;
+            ::close(descriptor);
+            return writeError(path, saved);
+        }
+        return writeAndClose(stream, path, write);
+    }
+#endif
     const int mode = existingMode(path);
     std::random_device entropy;
 #if defined(__linux__)

@@ -254,11 +254,17 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
 
     const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
     data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
-    {
-        Matrix shownRows(std::size_t(visible), table.cols);
-        std::copy_n(table.values.begin(), std::size_t(visible) * table.cols,
-                    shownRows.values.begin());
-        data.undefinedCosineRows = undefinedCosineRows(shownRows);
+    // Rows with no direction (undefinedCosineRows' rule), counted in place: a copy of the
+    // visible rows would double the memory of a table near the cap.
+    data.undefinedCosineRows = 0;
+    for (std::size_t r = 0; r < std::size_t(visible); ++r) {
+        const double* row = table.row(r);
+        bool direction = false, finite = true;
+        for (std::size_t k = 0; k < table.cols; ++k) {
+            finite = finite && std::isfinite(row[k]);
+            direction = direction || row[k] != 0;
+        }
+        data.undefinedCosineRows += !(finite && direction);
     }
 
     // Curves: at most one point per pixel of the visible part; each point the mean of its block.

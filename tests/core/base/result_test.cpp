@@ -38,6 +38,22 @@ TEST(ResultTest, ValuesAreReachableAndMovable) {
     EXPECT_EQ(*taken, 7);
 }
 
+TEST(ResultTest, MembersMoveOutThroughTheArrow) {
+    // A member moved through -> leaves its source empty: moved, not copied. Before, -> gave a
+    // const pointer and std::move(result->table) copied a whole table.
+    struct Loaded {
+        std::vector<double> table;
+    };
+    Result<Loaded> loaded = Loaded{std::vector<double>(1000, 1.0)};
+    const double* data = loaded->table.data();
+    std::vector<double> table = std::move(loaded->table);
+    EXPECT_EQ(table.data(), data);  // the same buffer
+    EXPECT_TRUE(loaded->table.empty());
+    Result<std::unique_ptr<int>> owner = std::make_unique<int>(3);
+    std::unique_ptr<int> taken = std::move(*owner);
+    EXPECT_EQ(*taken, 3);
+}
+
 TEST(ResultTest, StatusCarriesNoValue) {
     const Status fine = success();
     EXPECT_TRUE(fine.ok());

@@ -139,6 +139,36 @@ TEST_F(OutputFileTest, AFullDeviceIsReportedWithTheFileAndTheReason) {
     std::fclose(full);
 }
 
+TEST_F(OutputFileTest, ADeviceIsWrittenInPlaceNeverReplaced) {
+    struct stat before {};
+    if (::stat("/dev/full", &before) != 0 || !S_ISCHR(before.st_mode))
+        GTEST_SKIP() << "no /dev/full";
+    // Before: the temporary was renamed over /dev/full (as root: the device node was replaced).
+    const Status full = writeFileAtomically(
+        "/dev/full", [](std::FILE* f) { return writeText(f, "bytes the device refuses\n"); });
+    ASSERT_FALSE(full.ok());
+    EXPECT_EQ(full.error().message, "cannot write '/dev/full': No space left on device");
+    struct stat after {};
+    ASSERT_EQ(::stat("/dev/full", &after), 0);
+    EXPECT_TRUE(S_ISCHR(after.st_mode));
+    EXPECT_EQ(after.st_rdev, before.st_rdev);
+    EXPECT_TRUE(writeFileAtomically("/dev/null", [](std::FILE* f) { return writeText(f, "x"); }));
+    struct stat null {};
+    ASSERT_EQ(::stat("/dev/null", &null), 0);
+    EXPECT_TRUE(S_ISCHR(null.st_mode));
+}
+
+TEST_F(OutputFileTest, AFifoWithoutAReaderFailsAtOnce) {
+    const std::string path = (dir / "pipe").string();
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    const Status status = writeFileAtomically(path, [](std::FILE* f) { return writeText(f, "x"); });
+    ASSERT_FALSE(status.ok());  // ENXIO, not a write blocked forever
+    EXPECT_NE(status.error().message.find("pipe'"), std::string::npos) << status.error().message;
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISFIFO(info.st_mode));
+}
+
 TEST_F(OutputFileTest, AFailedWriteLeavesNothingBehind) {
     const std::string path = (dir / "out.npy").string();
     const Status status =

@@ -26,7 +26,12 @@ public:
     T& value() & { return std::get<0>(storage_); }             // precondition: ok()
     T&& value() && { return std::get<0>(std::move(storage_)); }
     const T& operator*() const& { return value(); }
+    T& operator*() & { return value(); }
+    T&& operator*() && { return std::move(*this).value(); }
+    // Non-const too: std::move(result->table) must move the member, not copy it through a
+    // const pointer (a loaded table at the memory cap was copied so, doubling the peak).
     const T* operator->() const { return &value(); }
+    T* operator->() { return &value(); }
     const Error& error() const { return std::get<1>(storage_); }  // precondition: !ok()
 
 private:

@@ -18,7 +18,8 @@ namespace poslab {
 // failing callback or a failed rename removes the temporary file and returns an error naming
 // `path` and the system's reason ("cannot write 'a.npy': No space left on device"). A replaced
 // file keeps its permission bits. Without /proc the temporary is a named file in the same
-// folder, removed on failure.
+// folder, removed on failure. A character device or a FIFO (/dev/full, /dev/stdout, a pipe) is
+// written in place through writeToStream, never replaced; a FIFO without a reader is an error.
 Status writeFileAtomically(const std::string& path, const std::function<Status(std::FILE*)>& write);
 // Calls write(file) on an open stream (stdout, a device) and flushes it; a failure names `path`
 // and the system's reason, as writeFileAtomically.
