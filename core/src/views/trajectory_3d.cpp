@@ -31,9 +31,9 @@ std::string shareText(double fraction) {
 // The label at the tip of a tripod axis pointing along (dx, dy) (screen pixels, y down): aligned
 // so that it grows away from the tip.
 TextItem tipLabel(Point tip, float dx, float dy, std::string text, float size, Rgba color) {
+    if (std::hypot(dx, dy) < 1e-3f) dx = 1, dy = 1;  // along the line of sight: below right
     const float length = std::hypot(dx, dy);
-    if (length < 1e-3f) dx = 0.7f, dy = 0.7f;  // pointing at the viewer: below right of the tip
-    const float ux = dx / std::max(length, 1e-3f), uy = dy / std::max(length, 1e-3f);
+    const float ux = dx / length, uy = dy / length;
     const HorizontalAlign h = ux > 0.35f    ? HorizontalAlign::Left
                               : ux < -0.35f ? HorizontalAlign::Right
                                             : HorizontalAlign::Center;
@@ -185,7 +185,8 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
         if (item < segments) {
             const double index = (double(drawn[item]) + double(drawn[item + 1])) / 2;
             figure.add(LineItem{frame.points[item], frame.points[item + 1],
-                                colourAt(index, itemDepth[item]), lineWidth, false});
+                                withAlpha(colourAt(index, itemDepth[item]), options.pathAlpha),
+                                lineWidth, false});
         } else {
             const std::size_t i = item - segments;
             CircleItem dot;
@@ -197,7 +198,14 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     }
     figure.add(ClipPop{});
 
-    // The tripod: PC1..PC3 as seen by the camera, in the lower left, far axes first.
+    // The tripod: PC1..PC3 as seen by the camera, in the lower left, far axes first. Its labels
+    // and the angles sit on a backing box: the data may pass under them.
+    auto backing = [&](Box box) {
+        return RectItem{{box.x - 1, box.y, box.width + 2, box.height},
+                        withAlpha(theme.plotBackground, 210),
+                        {0, 0, 0, 0},
+                        1};
+    };
     std::vector<Box> placed;
     const float labelSize = theme.fontSize * 0.85f;
     const float length = std::clamp(0.11f * std::min(plot.width, plot.height), labelSize * 0.8f,
@@ -245,6 +253,7 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
                 });
                 if (!clear || !insideBox(box, plot)) continue;
                 placed.push_back(box);
+                figure.add(backing(box));
                 figure.add(std::move(label));
                 break;
             }
@@ -261,6 +270,7 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     if (insideBox(angleBox, plot) && std::none_of(placed.begin(), placed.end(), [&](Box other) {
             return boxesOverlap(angleBox, other, 0);
         })) {
+        figure.add(backing(angleBox));
         figure.add(angleLabel);
     }
 

@@ -310,6 +310,18 @@ TEST(Trajectory3dTest, TripodIsLabelledWithExplainedVariance) {
          {"PC1 50%", "PC2 25%", "PC3 4.0%", "yaw 30\u00B0, pitch 20\u00B0", "position index"}) {
         EXPECT_NE(std::find(texts.begin(), texts.end(), label), texts.end()) << label;
     }
+    // An axis along the line of sight still gets its label (it was thrown far off the plot and
+    // dropped), clear of the others.
+    for (ViewAngles angles : {ViewAngles{90, 0}, ViewAngles{0, 90}, ViewAngles{0, 0}}) {
+        options.angles = angles;
+        Figure turned = emptyFigure(360, 330, paperTheme());
+        drawTrajectory3d(turned, {0, 0, 360, 330}, projections, options, paperTheme());
+        int tripodLabels = 0;
+        for (const TextItem* text : itemsOf<TextItem>(turned))
+            tripodLabels += text->text.rfind("PC", 0) == 0;
+        EXPECT_EQ(tripodLabels, 3) << angles.yawDegrees << ", " << angles.pitchDegrees;
+        EXPECT_TRUE(overlappingTexts(turned).empty());
+    }
 }
 
 TEST(Trajectory3dTest, HoverFindsTheNearestPosition) {
