@@ -296,7 +296,7 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
     if (rotatable) {
         view.title = shuffledTitle;
         view.explained = structure.shuffledPca.explained;
-        view.pathAlpha = 70;  // the order is random: a faint tangle, the dots stay readable
+        view.pathAlpha = 50;  // the order is random: a faint tangle behind the dots
         drawTrajectory3d(figure, layout.shuffled, structure.shuffledPca.projections, view, theme,
                          &out.shuffled3d);
     } else {

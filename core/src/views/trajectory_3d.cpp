@@ -176,7 +176,10 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     const std::size_t segments = drawn.empty() ? 0 : drawn.size() - 1;
     std::vector<double> itemDepth;
     itemDepth.reserve(segments + drawn.size());
-    for (std::size_t i = 0; i < segments; ++i) itemDepth.push_back((depth[i] + depth[i + 1]) / 2);
+    // A faint path (pathAlpha < 255) is a backdrop: all of it behind every dot.
+    const bool backdrop = options.pathAlpha < 255;
+    for (std::size_t i = 0; i < segments; ++i)
+        itemDepth.push_back(backdrop ? -INFINITY : (depth[i] + depth[i + 1]) / 2);
     // A dot sits a hair in front of the segments that meet at it.
     for (std::size_t i = 0; i < drawn.size(); ++i) itemDepth.push_back(depth[i] + 1e-9 * radius);
     const float lineWidth = drawn.size() > 600 ? 1.2f : 1.6f;
@@ -184,9 +187,10 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     for (std::size_t item : backToFrontOrder(itemDepth)) {
         if (item < segments) {
             const double index = (double(drawn[item]) + double(drawn[item + 1])) / 2;
-            figure.add(LineItem{frame.points[item], frame.points[item + 1],
-                                withAlpha(colourAt(index, itemDepth[item]), options.pathAlpha),
-                                lineWidth, false});
+            figure.add(LineItem{
+                frame.points[item], frame.points[item + 1],
+                withAlpha(colourAt(index, (depth[item] + depth[item + 1]) / 2), options.pathAlpha),
+                lineWidth, false});
         } else {
             const std::size_t i = item - segments;
             CircleItem dot;

@@ -135,6 +135,31 @@ TEST(Trajectory3dTest, FigureDrawsItsDotsBackToFront) {
     EXPECT_NEAR(frame.points[0].y - frame.points[1].y, 0.3f * step, 0.01);  // up is +PC2
 }
 
+TEST(Trajectory3dTest, AFaintPathIsABackdropBehindEveryDot) {
+    Matrix projections(50, 3);
+    for (std::size_t r = 0; r < 50; ++r) {
+        projections(r, 0) = std::cos(0.7 * double(r));
+        projections(r, 1) = std::sin(1.3 * double(r));
+        projections(r, 2) = std::cos(2.1 * double(r));
+    }
+    Trajectory3dOptions options;
+    options.pathAlpha = 50;
+    options.colorbar = false;
+    Figure figure = emptyFigure(600, 500, darkTheme());
+    Trajectory3dFrame frame;
+    drawTrajectory3d(figure, {0, 0, 600, 500}, projections, options, darkTheme(), &frame);
+    std::size_t lastSegment = 0, firstDot = figure.items.size(), segments = 0;
+    for (std::size_t i = 0; i < figure.items.size(); ++i) {
+        if (auto* line = std::get_if<LineItem>(&figure.items[i]); line && line->color.a == 50) {
+            lastSegment = i;
+            ++segments;
+        }
+        if (std::holds_alternative<CircleItem>(figure.items[i])) firstDot = std::min(firstDot, i);
+    }
+    EXPECT_EQ(segments, 49u);
+    EXPECT_LT(lastSegment, firstDot);
+}
+
 // The spread of the dots' distances from the middle of their bounding box, relative to the
 // mean distance: 0 for points all round a circle.
 double circleSpread(const std::vector<Point>& points) {

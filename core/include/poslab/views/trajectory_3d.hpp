@@ -68,7 +68,8 @@ struct Trajectory3dOptions {
     std::vector<double> explained;  // fraction of variance of PC1.. (tripod labels); may
                                     // be shorter than 3 or empty
     bool colorbar = true;           // the index's colour bar at the right
-    std::uint8_t pathAlpha = 255;   // opacity of the segments joining the positions
+    std::uint8_t pathAlpha = 255;   // opacity of the segments joining the positions; below
+                                    // 255 they are a backdrop, drawn behind every dot
     friend bool operator==(const Trajectory3dOptions&,
                            const Trajectory3dOptions&) = default;  // member-wise: caches key on it
 };
