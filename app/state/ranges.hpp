@@ -61,6 +61,12 @@ inline constexpr IntRange kClockPositionsRange{"clock.positions", "positions", 2
                                                "positions 0..N-1"};
 inline constexpr IntRange kOrthogonalityDModelRange{"orthogonalityDModel", "d-model", 2, 8192, 64,
                                                     "vector width"};
+// The Learned view's rotatable PC1-PC3 trajectory (views/trajectory_3d.hpp); the GUI wraps yaw.
+inline constexpr DoubleRange kStructureYawRange{
+    "structureYaw", "yaw", -180, 180, 30, "3-D trajectory: turn about PC2, degrees"};
+inline constexpr DoubleRange kStructurePitchRange{
+    "structurePitch", "pitch", -90, 90, 20, "3-D trajectory: tilt, degrees (90 looks down PC2)"};
+inline constexpr double kAutoRotateDegreesPerSecond = 20;  // the Structure tab's auto-rotate
 // Figure files: `poslab render` and the GUI's export dialog.
 inline constexpr IntRange kFigureWidthRange{"width", "width", 64,
                                             8192,    1200,    "figure width in pixels"};
