@@ -252,8 +252,10 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
                                     (norm < 1 ? float(attempt) * labelSize : 0)};
                 TextItem label = tipLabel(tip, dx, dy, labels[k], labelSize, theme.text);
                 const Box box = textBox(label);
+                // A few pixels apart: labels that touch read as one ("PC2 8.4%PC1 14%").
+                const Box margin{box.x - 4, box.y - 1, box.width + 8, box.height + 2};
                 const bool clear = std::none_of(placed.begin(), placed.end(), [&](Box other) {
-                    return boxesOverlap(box, other, 0);
+                    return boxesOverlap(margin, other, 0);
                 });
                 if (!clear || !insideBox(box, plot)) continue;
                 placed.push_back(box);
