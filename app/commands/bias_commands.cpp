@@ -192,7 +192,36 @@ std::vector<OptionSpec> structureOptions(bool forExport) {
          forExport ? "columns: the first K principal components, 1..64 (default 3; fewer when "
                      "the table has fewer positions or dimensions)"
                    : "explained-variance bars, 1..64 (default 12)"});
+    if (!forExport) {
+        options.push_back({"trajectory", "STYLE",
+                           "2d (default: PC1 vs PC2) or 3d (PC1-PC3 seen from --yaw and --pitch, "
+                           "positions joined in order)"});
+        options.push_back({std::string(ui::kStructureYawRange.option), "DEG",
+                           ui::kStructureYawRange.help() + "; needs --trajectory 3d"});
+        options.push_back({std::string(ui::kStructurePitchRange.option), "DEG",
+                           ui::kStructurePitchRange.help() + "; needs --trajectory 3d"});
+    }
     return options;
+}
+
+// --trajectory, --yaw, --pitch of `render learned-pca` into the figure's options.
+Status readTrajectoryOptions(const ArgMap& args, LearnedStructureOptions& options) {
+    OptionReader read(args);
+    read.choice("trajectory", options.trajectory, parseTrajectoryStyle);
+    double yaw = ui::kStructureYawRange.fallback, pitch = ui::kStructurePitchRange.fallback;
+    const ui::DoubleRange &yawRange = ui::kStructureYawRange,
+                          &pitchRange = ui::kStructurePitchRange;
+    read.number(std::string(yawRange.option), yaw, yawRange.low, yawRange.high,
+                yawRange.rangeText());
+    read.number(std::string(pitchRange.option), pitch, pitchRange.low, pitchRange.high,
+                pitchRange.rangeText());
+    if (!read.ok()) return read.error();
+    for (const char* option : {"yaw", "pitch"}) {
+        if (args.has(option) && options.trajectory != TrajectoryStyle::Rotatable)
+            return Error{std::string("--") + option + " needs --trajectory 3d"};
+    }
+    options.angles = {yaw, pitch};
+    return success();
 }
 
 struct StructureTable {
@@ -485,7 +514,8 @@ void registerBiasCommands(CommandRegistry& registry) {
     registry.renders.push_back(renderView(
         "learned-pca",
         "a table's structure: explained variance, principal components against position, PC1 "
-        "vs PC2, spectrum and dominant frequencies beside the sinusoidal ladder, shuffled rows",
+        "vs PC2 (or PC1-PC3 in 3-D), spectrum and dominant frequencies beside the sinusoidal "
+        "ladder, shuffled rows",
         structureOptions(false),
         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
             auto table = readStructureTable(args);
@@ -496,6 +526,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             options.source = table->source;
             options.components = *components;
             options.sinusoidalBase = table->base;
+            if (auto s = readTrajectoryOptions(args, options); !s) return s.error();
             if (settings.colormapGiven) options.positionColormap = settings.colormap;
             return learnedStructureFigure(*table->table, options, float(settings.width),
                                           float(settings.height), settings.theme);

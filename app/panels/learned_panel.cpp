@@ -57,13 +57,26 @@ Result<StructureInput> structureInput(std::shared_ptr<const Matrix> shown, std::
                           params.base};
 }
 
-LearnedStructureOptions structureOptions(const std::string& title, double base, int components) {
+// The camera as the view state holds it, made valid (a session is checked; a drag may overshoot).
+ViewAngles viewAngles(const LearnedViewState& view) {
+    return {wrapDegrees(std::isfinite(view.structureYaw) ? view.structureYaw : 0),
+            std::clamp(std::isfinite(view.structurePitch) ? view.structurePitch : 0,
+                       kStructurePitchRange.low, kStructurePitchRange.high)};
+}
+
+LearnedStructureOptions structureOptions(const std::string& title, double base, int components,
+                                         const LearnedViewState& view) {
     LearnedStructureOptions options;
     options.source = title;
     options.sinusoidalBase = base;
     options.components = std::clamp(components, 1, kMaxStructureComponents);
+    options.trajectory = view.structureTrajectory;
+    options.angles = viewAngles(view);
     return options;
 }
+
+constexpr float kDegreesPerPixel = 0.5f;  // dragging a 3-D trajectory
+constexpr float kHoverRadius = 10;        // pixels from a dot that still name its position
 
 }  // namespace
 
@@ -173,8 +186,8 @@ Figure LearnedPanel::exportFigure(const AppState& state, float width, float heig
             drawNote(figure, area, input.error().message, theme);
             return figure;
         }
-        const LearnedStructureOptions structure =
-            structureOptions(input->title, input->base, state.learned.structureComponents);
+        const LearnedStructureOptions structure = structureOptions(
+            input->title, input->base, state.learned.structureComponents, state.learned);
         return figureOrNote(learnedStructureFigure(*input->table, structure, width, height, theme),
                             width, height, theme);
     }
@@ -306,6 +319,37 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
         "rows lie on a smooth curve and its dimensions oscillate on the ladder of frequencies.");
     sliderInt("components", &view.structureComponents, 1, kMaxStructureComponents,
               "Principal components in the explained-variance plot.");
+    int trajectory = view.structureTrajectory == TrajectoryStyle::Rotatable ? 1 : 0;
+    if (ImGui::RadioButton("2-D", &trajectory, 0)) view.structureTrajectory = TrajectoryStyle::Flat;
+    tooltipForLastItem("The trajectories as PC1 against PC2: a flat picture.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("3-D trajectory", &trajectory, 1))
+        view.structureTrajectory = TrajectoryStyle::Rotatable;
+    tooltipForLastItem(
+        "The trajectories through PC1, PC2 and PC3, consecutive positions joined: a trained "
+        "table's path (GPT-2's helix) reads as a curve. Drag the plot to turn it; "
+        "double-click it to reset.");
+    if (view.structureTrajectory == TrajectoryStyle::Rotatable) {
+        view.structureYaw = wrapDegrees(view.structureYaw);
+        sliderDouble("yaw", &view.structureYaw, kStructureYawRange.low, kStructureYawRange.high,
+                     "%.0f\u00B0",
+                     "Turn about PC2, in degrees. 0 looks down PC3 (PC1 across, PC2 up); 90 "
+                     "looks down PC1. Dragging the plot sideways does the same.");
+        sliderDouble("pitch", &view.structurePitch, kStructurePitchRange.low,
+                     kStructurePitchRange.high, "%.0f\u00B0",
+                     "Tilt, in degrees: 90 looks straight down PC2 onto PC1 and PC3. Dragging "
+                     "the plot up and down does the same.");
+        if (ImGui::Button("reset view")) {
+            view.structureYaw = kStructureYawRange.fallback;
+            view.structurePitch = kStructurePitchRange.fallback;
+        }
+        tooltipForLastItem("Back to yaw 30, pitch 20 (double-clicking the plot does the same).");
+        ImGui::SameLine();
+        ImGui::Checkbox("auto-rotate", &view.autoRotate);
+        tooltipForLastItem(
+            "Turn the trajectory slowly about PC2, for a lecture: the depth of the path shows "
+            "as it moves. Dragging still works.");
+    }
 }
 
 void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
@@ -413,16 +457,71 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
         return;
     }
     const std::shared_ptr<const StructureResult> result = done_;
-    structureFigure_.show("structure", std::pair{result, key.components}, context,
-                          [&](float width, float height, const Theme& theme) -> Result<Figure> {
-                              if (!result->structure) return result->structure.error();
-                              Figure figure = emptyFigure(width, height, theme);
-                              drawLearnedStructureFigure(
-                                  figure, learnedStructureLayout({0, 0, width, height}),
-                                  structureOptions(result->title, result->base, key.components),
-                                  *result->structure, theme);
-                              return figure;
-                          });
+    const bool rotatable = view.structureTrajectory == TrajectoryStyle::Rotatable;
+    if (rotatable && view.autoRotate) {  // the clock turns it: the angle is the animation's time
+        view.structureYaw =
+            wrapDegrees(view.structureYaw + kAutoRotateDegreesPerSecond *
+                                                std::min(double(ImGui::GetIO().DeltaTime), 0.1));
+        context.animating = true;
+    }
+    const LearnedStructureOptions options =
+        structureOptions(result->title, result->base, key.components, view);
+    const StructureFigureKey figureKey{result, key.components, options.trajectory, options.angles};
+    const Canvas canvas = structureFigure_.show(
+        "structure", figureKey, context,
+        [&](float width, float height, const Theme& theme) -> Result<Figure> {
+            if (!result->structure) return result->structure.error();
+            Figure figure = emptyFigure(width, height, theme);
+            structureFrames_ = {};
+            drawLearnedStructureFigure(figure, learnedStructureLayout({0, 0, width, height}),
+                                       options, *result->structure, theme, &structureFrames_);
+            return figure;
+        });
+    if (structureFigure_.error().empty() && rotatable) rotateAndHover(view, canvas, *result);
+}
+
+void LearnedPanel::rotateAndHover(LearnedViewState& view, const Canvas& canvas,
+                                  const StructureResult& result) {
+    const Trajectory3dFrame* plots[] = {&structureFrames_.trajectory3d,
+                                        &structureFrames_.shuffled3d};
+    auto plotAt = [&](Point p) -> const Trajectory3dFrame* {
+        for (const Trajectory3dFrame* frame : plots)
+            if (frame->plot.contains(p)) return frame;
+        return nullptr;
+    };
+    // A drag that began on either 3-D plot turns both: sideways is yaw, up and down is pitch.
+    const ImVec2 pressed = ImGui::GetIO().MouseClickedPos[ImGuiMouseButton_Left];
+    const Point start{pressed.x - canvas.box.x, pressed.y - canvas.box.y};
+    if (canvas.dragging && plotAt(start)) {
+        view.structureYaw = wrapDegrees(view.structureYaw + canvas.dragDelta.x * kDegreesPerPixel);
+        view.structurePitch =
+            std::clamp(view.structurePitch + double(canvas.dragDelta.y * kDegreesPerPixel),
+                       kStructurePitchRange.low, kStructurePitchRange.high);
+        ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
+        return;
+    }
+    const Trajectory3dFrame* hovered = canvas.hovered ? plotAt(canvas.mouse) : nullptr;
+    if (!hovered) return;
+    if (canvas.doubleClicked) {
+        view.structureYaw = kStructureYawRange.fallback;
+        view.structurePitch = kStructurePitchRange.fallback;
+        return;
+    }
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    const bool shuffled = hovered == &structureFrames_.shuffled3d;
+    const auto position = nearestPosition(*hovered, canvas.mouse, kHoverRadius);
+    ImGui::BeginTooltip();
+    if (position && result.structure) {
+        const TablePca& pca = shuffled ? result.structure->shuffledPca : result.structure->pca;
+        ImGui::Text(shuffled ? "shuffled row %zu" : "position %zu", *position);
+        for (std::size_t j = 0; j < pca.projections.cols && j < 3; ++j) {
+            ImGui::Text("PC%zu  %.4g", j + 1, pca.projections(*position, j));
+        }
+        if (shuffled) ImGui::TextDisabled("a table row put at this place by the shuffle");
+    }
+    ImGui::TextDisabled("drag to turn (yaw %.0f, pitch %.0f); double-click to reset",
+                        wrapDegrees(view.structureYaw), view.structurePitch);
+    ImGui::EndTooltip();
 }
 
 void LearnedPanel::showTooltip(const LearnedFigureOptions& options,

@@ -3,7 +3,8 @@
 // positions, and chosen dimensions against position. "Positions to show" may exceed the table:
 // those positions were never trained and have no vector, and every figure marks them undefined.
 // The Structure tab shows the table's principal components and spectrum (or a sinusoidal
-// table's, to compare), analysed on a worker thread: about 1.5 s for GPT-2's 1024 x 768.
+// table's, to compare), analysed on a worker thread: about 1.5 s for GPT-2's 1024 x 768. Its
+// PC1-PC3 trajectories turn as the mouse drags them (or with the clock, for lectures).
 #pragma once
 
 #include <future>
@@ -79,8 +80,18 @@ class LearnedPanel : public Panel {
     std::optional<StructureKey> pendingKey_, doneKey_;
     std::future<StructureResult> pending_;
     std::shared_ptr<const StructureResult> done_;
-    // The figure: for one finished analysis (by identity) and the bars asked for.
-    FigureCache<std::pair<std::shared_ptr<const StructureResult>, int>> structureFigure_;
+    // The figure: for one finished analysis (by identity), the bars asked for and the camera.
+    struct StructureFigureKey {
+        std::shared_ptr<const StructureResult> result;
+        int components = 12;
+        TrajectoryStyle trajectory = TrajectoryStyle::Rotatable;
+        ViewAngles angles;
+        bool operator==(const StructureFigureKey& o) const = default;
+    };
+    FigureCache<StructureFigureKey> structureFigure_;
+    LearnedStructureFrames structureFrames_;  // where the figure shown put its plots: hover, drag
+    void rotateAndHover(LearnedViewState& view, const Canvas& canvas,
+                        const StructureResult& result);
     std::optional<LearnedTab> shownTab_;  // the tab the tab bar shows (a session may ask another)
 };
 

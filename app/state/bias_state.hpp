@@ -7,6 +7,7 @@
 
 #include "poslab/base/matrix.hpp"
 #include "poslab/figure/colormap.hpp"
+#include "poslab/views/trajectory_3d.hpp"
 #include "state/enum_names.hpp"
 
 namespace poslab::ui {
@@ -70,6 +71,10 @@ struct LearnedViewState {
     LearnedTab tab = LearnedTab::Table;
     StructureSource structureSource = StructureSource::Shown;
     int structureComponents = 12;  // explained-variance bars, 1..64
+    TrajectoryStyle structureTrajectory = TrajectoryStyle::Rotatable;  // PC1-PC3 in 3-D
+    double structureYaw = 30;    // degrees, kept in -180..180 (dragging, auto-rotate)
+    double structurePitch = 20;  // degrees, -90..90
+    bool autoRotate = false;     // turn the 3-D trajectory with the clock (lectures)
     friend bool operator==(const LearnedViewState&, const LearnedViewState&) = default;  // member-wise: caches key on it
 };
 

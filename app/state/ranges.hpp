@@ -78,6 +78,12 @@ inline constexpr IntRange kRopeScalingsSeqLenRange{
     1 << 24,
     0,
     "dynamic NTK evaluated at L (0: the context past L0, else s times L0)"};
+// The Learned view's rotatable PC1-PC3 trajectory (views/trajectory_3d.hpp); the GUI wraps yaw.
+inline constexpr DoubleRange kStructureYawRange{
+    "structureYaw", "yaw", -180, 180, 30, "3-D trajectory: turn about PC2, degrees"};
+inline constexpr DoubleRange kStructurePitchRange{
+    "structurePitch", "pitch", -90, 90, 20, "3-D trajectory: tilt, degrees (90 looks down PC2)"};
+inline constexpr double kAutoRotateDegreesPerSecond = 20;  // the Structure tab's auto-rotate
 // Figure files: `poslab render` and the GUI's export dialog.
 inline constexpr IntRange kFigureWidthRange{"width", "width", 64,
                                             8192,    1200,    "figure width in pixels"};

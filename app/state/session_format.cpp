@@ -250,6 +250,8 @@ concept Is = std::same_as<std::remove_const_t<T>, U>;
 // ---- Names of the enums defined in core (their one table each is there)
 inline constexpr EnumCodec<ColormapId> kColormapNames{colormapName, parseColormap};
 inline constexpr EnumCodec<ThemeId> kThemeNames{themeName, parseTheme};
+inline constexpr EnumCodec<TrajectoryStyle> kTrajectoryNames{trajectoryStyleName,
+                                                             parseTrajectoryStyle};
 inline constexpr EnumCodec<SinusoidalLayout> kLayoutNames{layoutName, parseLayout};
 inline constexpr EnumCodec<RopePairing> kPairingNames{pairingName, parsePairing};
 // Every scaling a session may hold: parseScaling() takes only the six a few numbers set, but a
@@ -436,6 +438,10 @@ void visitFields(F& f, V& v) {
     f.name("tab", v.tab, kLearnedTabNames);
     f.name("structureSource", v.structureSource, kStructureSourceNames);
     f.integer("structureComponents", v.structureComponents);
+    f.name("structureTrajectory", v.structureTrajectory, kTrajectoryNames);
+    f.number("structureYaw", v.structureYaw);
+    f.number("structurePitch", v.structurePitch);
+    f.boolean("autoRotate", v.autoRotate);
 }
 
 template <class F, Is<SimilarityViewState> V>
@@ -705,6 +711,10 @@ void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
                                        kMaxStructureComponents);
             !s)
             return s;
+        for (auto [range, value] : {std::pair{&kStructureYawRange, v.structureYaw},
+                                    std::pair{&kStructurePitchRange, v.structurePitch}}) {
+            if (auto s = requireInRange(range->key, value, range->low, range->high); !s) return s;
+        }
         return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0, v.dModel - 1);
     });
 }

@@ -262,6 +262,57 @@ TEST_F(LearnedTablesTest, RenderLearnedPcaWritesAPng) {
     EXPECT_GT(distinctColours(image, 0, 0, 1200, 700), 50);  // dots coloured by position
 }
 
+// `--trajectory 3d --yaw --pitch`: the rotatable PC1-PC3 view in every file format; turning the
+// camera changes the picture (only the two trajectory plots differ), and bad angles are refused.
+TEST_F(LearnedTablesTest, RenderLearnedPcaIn3dTurnsWithTheAngles) {
+    auto render = [&](std::vector<std::string> extra, const std::string& out) {
+        std::vector<std::string> arguments = {"render",    "learned-pca", "--table",   "sinusoidal",
+                                              "--seq-len", "128",         "--d-model", "8",
+                                              "--width",   "900",         "--height",  "600"};
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        arguments.push_back("--out");
+        arguments.push_back(path(out));
+        return runPoslab(arguments);
+    };
+    for (const char* out : {"a.png", "a.svg", "a.pdf"}) {
+        auto result = render({"--trajectory", "3d", "--yaw", "30", "--pitch", "20"}, out);
+        ASSERT_EQ(result.exitCode, 0) << out << ": " << result.err;
+        EXPECT_GT(readFile(path(out)).size(), 1000u) << out;
+    }
+    ASSERT_EQ(render({"--trajectory", "3d", "--yaw", "-60", "--pitch", "75"}, "b.png").exitCode, 0);
+    ASSERT_EQ(render({}, "flat.png").exitCode, 0);
+    const ImageRgba a = loadPng(path("a.png")), b = loadPng(path("b.png"));
+    ASSERT_EQ(a.width, 900);
+    ASSERT_EQ(b.width, 900);
+    EXPECT_NE(a.pixels, b.pixels);
+    EXPECT_NE(a.pixels, loadPng(path("flat.png")).pixels);
+    // The variance plot (top left third, below the title) is the same from any angle.
+    bool sameVariancePlot = true;
+    for (int y = 40; y < 290; ++y) {
+        for (int x = 0; x < 290 * 4; ++x) {
+            const std::size_t i = std::size_t(y) * 900 * 4 + std::size_t(x);
+            sameVariancePlot = sameVariancePlot && a.pixels[i] == b.pixels[i];
+        }
+    }
+    EXPECT_TRUE(sameVariancePlot);
+
+    struct Bad {
+        std::vector<std::string> extra;
+        std::string message;
+    };
+    for (const Bad& bad :
+         {Bad{{"--yaw", "30"}, "--yaw needs --trajectory 3d"},
+          Bad{{"--trajectory", "3d", "--pitch", "95"}, "--pitch must be -90..90 (got 95)"},
+          Bad{{"--trajectory", "3d", "--yaw", "nan"}, "--yaw"},
+          Bad{{"--trajectory", "4d"}, "--trajectory must be 2d or 3d (got '4d')"}}) {
+        auto result = render(bad.extra, "bad.png");
+        EXPECT_EQ(result.exitCode, 2) << bad.message;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_NE(result.err.find(bad.message), std::string::npos) << result.err;
+        EXPECT_FALSE(fileExists(path("bad.png"))) << bad.message;
+    }
+}
+
 TEST_F(LearnedTablesTest, GuiOpensACheckpointInTheLearnedView) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string file = gpt2Like();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands/commands.hpp"
+#include "state/bias_state.hpp"
 #include "state/ranges.hpp"
 #include "state/session_format.hpp"
 
@@ -201,6 +202,19 @@ INSTANTIATE_TEST_SUITE_P(
                                "near-orthogonality",
                                {"--samples", "10"},
                                {"meaning"}}));
+
+// The 3-D trajectory's camera: the slider, --yaw/--pitch and the session check read these; they
+// agree with core's limit and defaults and with the view state's defaults.
+TEST(RangeTableTest, TrajectoryAnglesMatchCoreAndTheViewState) {
+    EXPECT_EQ(ui::kStructurePitchRange.high, kMaxPitchDegrees);
+    EXPECT_EQ(ui::kStructurePitchRange.low, -kMaxPitchDegrees);
+    EXPECT_EQ(ui::kStructureYawRange.fallback, ViewAngles{}.yawDegrees);
+    EXPECT_EQ(ui::kStructurePitchRange.fallback, ViewAngles{}.pitchDegrees);
+    EXPECT_EQ(ui::LearnedViewState{}.structureYaw, ui::kStructureYawRange.fallback);
+    EXPECT_EQ(ui::LearnedViewState{}.structurePitch, ui::kStructurePitchRange.fallback);
+    EXPECT_EQ(ui::kStructurePitchRange.help(),
+              "3-D trajectory: tilt, degrees (90 looks down PC2), -90..90 (default 20)");
+}
 
 TEST(RangeTableTest, TrailIsTheSliderRange) {
     // The command line said 0..64 and sessions 0..256; the GUI slider's 0..32 is the one range.

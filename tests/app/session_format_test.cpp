@@ -111,6 +111,25 @@ TEST(SessionFormatTest, AHalfTypedSentenceIsReadBackAsTyped) {
     EXPECT_EQ(odd.state.intuition.attention.dModel, 16);
 }
 
+// The Structure tab's camera: a pitch past straight down is refused with its range; the view
+// keeps its defaults.
+TEST(SessionFormatTest, TrajectoryAnglesAreCheckedOnReading) {
+    const Read good = readSession(R"({"format": "poslab-session", "learned":
+        {"structureTrajectory": "2d", "structureYaw": -180, "structurePitch": 90}})");
+    ASSERT_TRUE(good.status.ok());
+    EXPECT_TRUE(good.warnings.empty()) << good.warnings.front();
+    EXPECT_EQ(good.state.learned.structureTrajectory, TrajectoryStyle::Flat);
+    EXPECT_EQ(good.state.learned.structurePitch, 90);
+    const Read bad = readSession(R"({"format": "poslab-session", "learned":
+        {"structureYaw": 10, "structurePitch": 91}})");
+    ASSERT_TRUE(bad.status.ok());
+    EXPECT_TRUE(warned(bad.warnings, "structurePitch must be -90..90")) << bad.warnings.front();
+    EXPECT_EQ(bad.state.learned.structurePitch, AppState().learned.structurePitch);
+    const Read style = readSession(R"({"format": "poslab-session", "learned":
+        {"structureTrajectory": "4d"}})");
+    EXPECT_TRUE(warned(style.warnings, "trajectory must be 2d or 3d (got '4d')"));
+}
+
 TEST(SessionFormatTest, AHugeVersionIsANewerFile) {
     const Read read =
         readSession(R"({"format": "poslab-session", "version": 18446744073709551615})");
@@ -199,6 +218,10 @@ AppState everyFieldChanged() {
     learned.tab = ui::LearnedTab::Structure;
     learned.structureSource = ui::StructureSource::Sinusoidal;
     learned.structureComponents = 20;
+    learned.structureTrajectory = TrajectoryStyle::Flat;
+    learned.structureYaw = -75;
+    learned.structurePitch = 45;
+    learned.autoRotate = true;
     auto& sim = s.similarity;
     sim.params.encoding = SimilarityEncoding::Rope;
     sim.params.metric = SimilarityMetric::Dot;
@@ -319,6 +342,9 @@ TEST(SessionFormatTest, EveryFieldRoundTrips) {
     EXPECT_EQ(read.state.learned.tab, ui::LearnedTab::Structure);
     EXPECT_EQ(read.state.learned.structureSource, ui::StructureSource::Sinusoidal);
     EXPECT_EQ(read.state.learned.structureComponents, 20);
+    EXPECT_EQ(read.state.learned.structureTrajectory, TrajectoryStyle::Flat);
+    EXPECT_EQ(read.state.learned.structureYaw, -75);
+    EXPECT_EQ(read.state.learned.structurePitch, 45);
     EXPECT_EQ(read.layout.view, "RoPE");
     EXPECT_TRUE(read.layout.fullScreen);
 }

@@ -29,6 +29,7 @@
 #include "poslab/views/similarity_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
+#include "poslab/views/trajectory_3d.hpp"
 
 namespace poslab {
 namespace {
@@ -56,6 +57,8 @@ static_assert(std::equality_comparable<AlibiFigureOptions>);
 static_assert(std::equality_comparable<T5FigureOptions>);
 static_assert(std::equality_comparable<LearnedFigureOptions>);
 static_assert(std::equality_comparable<LearnedStructureOptions>);
+static_assert(std::equality_comparable<ViewAngles>);
+static_assert(std::equality_comparable<Trajectory3dOptions>);
 static_assert(std::equality_comparable<SimilarityFigureOptions>);
 static_assert(std::equality_comparable<BinaryClockOptions>);
 static_assert(std::equality_comparable<LinearShiftOptions>);

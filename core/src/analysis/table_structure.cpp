@@ -461,8 +461,9 @@ Result<TableStructure> analyzeTableStructure(const Matrix& table, const Structur
     const std::vector<std::size_t> order = shuffledOrder(table.rows, options.shuffleSeed);
     const Matrix shuffled = rowsInOrder(table, order);
     result.shuffledPca = result.pca;
+    // Signs kept as the table's (not re-chosen to rise with the random order): the two
+    // trajectories then show the same cloud of points, joined in a different order.
     result.shuffledPca.projections = rowsInOrder(result.pca.projections, order);
-    risingWithPosition(result.shuffledPca.projections);
     result.shuffledSpectrum = columnSpectrum(shuffled);
 
     auto lag1Of = [](const Matrix& projections) {

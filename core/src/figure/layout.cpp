@@ -138,6 +138,41 @@ PlotAndText splitCell(Box cell, float textFraction) {
             {cell.x + 6, cell.bottom() - textHeight + 2, cell.width - 12, textHeight - 2}};
 }
 
+Box drawWrappedTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    // drawLinePlot's top margin is 1.7 title sizes with a title and 0.8 font sizes without.
+    const float untitledTop = theme.fontSize * 0.8f, oneLineTop = theme.titleSize * 1.7f;
+    auto below = [&](float top) {
+        const float shift = std::min(area.height - 1, std::max(0.f, top - untitledTop));
+        return Box{area.x, area.y + shift, area.width, area.height - shift};
+    };
+    if (title.empty()) return area;
+    const float room = area.width - theme.titleSize;
+    // Shrunk a little, a title still matches its neighbours; shrunk more, two lines read better.
+    if (estimateTextWidth(title, theme.titleSize * 0.9f) <= room) {
+        drawTitle(figure, area, title, theme);
+        return below(oneLineTop);
+    }
+    // Two lines, split at the space nearest the middle (counted in characters, as the estimate).
+    std::size_t split = std::string::npos;
+    double best = 1e300;
+    for (std::size_t at = title.find(' '); at != std::string::npos; at = title.find(' ', at + 1)) {
+        const double distance = std::abs(double(at) - double(title.size()) / 2);
+        if (distance < best) best = distance, split = at;
+    }
+    if (split == std::string::npos) {
+        drawTitle(figure, area, title, theme);
+        return below(oneLineTop);
+    }
+    const std::string head = title.substr(0, split), tail = title.substr(split + 1);
+    const FittedText first = fitText(head, theme.titleSize, room);
+    const FittedText second = fitText(tail, theme.titleSize, room);
+    const float size = std::min(first.size, second.size), line = size * 1.15f;
+    const float x = area.x + area.width / 2, y = area.y + theme.titleSize * 0.2f;
+    figure.add(makeText({x, y}, first.text, size, theme.text, HorizontalAlign::Center));
+    figure.add(makeText({x, y + line}, second.text, size, theme.text, HorizontalAlign::Center));
+    return below(oneLineTop + line);
+}
+
 TextItem centredText(Point at, std::string text, float size, Rgba color, HorizontalAlign h,
                      VerticalAlign v, bool vertical90) {
     return makeText(at, std::move(text), size, color, h, v, vertical90);

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "poslab/figure/layout.hpp"
+
 namespace poslab {
 
 namespace {
@@ -39,13 +41,13 @@ void drawVariance(Figure& figure, Box area, const TableStructure& structure, con
     double highest = 0;
     for (double e : pca.explained) highest = std::max(highest, 100 * e);
     LinePlotSpec spec;
-    spec.title = "explained variance per component";
     spec.x = {"component", 0.5, double(count) + 0.5};
     spec.y = {"% of variance", 0, highest > 0 ? highest * 1.12 : 1};
     spec.autoRangeY = false;
     spec.legend = false;
     PlotFrame frame;
-    drawLinePlot(figure, area, spec, theme, &frame);
+    drawLinePlot(figure, drawWrappedTitle(figure, area, "explained variance per component", theme),
+                 spec, theme, &frame);
     figure.add(ClipPush{frame.plot});
     for (std::size_t j = 0; j < count; ++j) {
         const Point top = frame.toPixel(double(j + 1) - 0.36, 100 * pca.explained[j]);
@@ -58,10 +60,14 @@ void drawVariance(Figure& figure, Box area, const TableStructure& structure, con
     figure.add(ClipPop{});
     double firstThree = 0;
     for (std::size_t j = 0; j < count && j < 3; ++j) firstThree += pca.explained[j];
-    drawCornerNote(figure, area, &frame,
-                   "components 1-" + std::to_string(std::min<std::size_t>(3, count)) + ": " +
-                       percent(firstThree) + " of " + std::to_string(pca.rank),
-                   theme);
+    // At the top right inside the plot: above every bar (the axis reaches 1.12 times the
+    // tallest), where it is not squeezed beside the x-axis label as a corner note would be.
+    const FittedText note =
+        fitText("components 1-" + std::to_string(std::min<std::size_t>(3, count)) + ": " +
+                    percent(firstThree) + " of " + std::to_string(pca.rank),
+                theme.fontSize * 0.85f, frame.plot.width - 8);
+    figure.add(makeText({frame.plot.right() - 4, frame.plot.y + 2}, note.text, note.size,
+                        theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
     if (frameOut) *frameOut = frame;
 }
 
@@ -69,7 +75,6 @@ void drawComponents(Figure& figure, Box area, const TableStructure& structure, c
                     PlotFrame* frameOut) {
     const Matrix& projections = structure.pca.projections;
     LinePlotSpec spec;
-    spec.title = "principal components against position";
     spec.x = {"position", 0, double(std::max<std::size_t>(1, projections.rows - 1))};
     spec.y = {"coordinate", 0, 1};
     const std::size_t step = strideFor(projections.rows);
@@ -83,7 +88,9 @@ void drawComponents(Figure& figure, Box area, const TableStructure& structure, c
         }
         spec.series.push_back(std::move(series));
     }
-    drawLinePlot(figure, area, spec, theme, frameOut);
+    drawLinePlot(figure,
+                 drawWrappedTitle(figure, area, "principal components against position", theme),
+                 spec, theme, frameOut);
 }
 
 // PC1 against PC2, a dot per position coloured by its index, with the index's colour bar.
@@ -99,7 +106,6 @@ void drawTrajectory(Figure& figure, Box area, const std::string& title, const Ma
     const Box plotArea{area.x, area.y, std::max(1.f, area.width - barBlock), area.height};
 
     LinePlotSpec spec;
-    spec.title = title;
     spec.x = std::move(x);
     spec.y = std::move(y);
     spec.autoRangeY = false;
@@ -115,7 +121,7 @@ void drawTrajectory(Figure& figure, Box area, const std::string& title, const Ma
     }
     spec.series.push_back(path);
     PlotFrame frame;
-    drawLinePlot(figure, plotArea, spec, theme, &frame);
+    drawLinePlot(figure, drawWrappedTitle(figure, plotArea, title, theme), spec, theme, &frame);
 
     figure.add(ClipPush{frame.plot});
     const float radius = rows / step > 600 ? 2.f : 3.f;
@@ -142,7 +148,6 @@ void drawSpectrum(Figure& figure, Box area, const TableStructure& structure, con
                   PlotFrame* frameOut) {
     const TableSpectrum& real = structure.spectrum;
     LinePlotSpec spec;
-    spec.title = "mean spectrum over dimensions (dashed: sinusoidal \u03C9\u2080)";
     const double lowest = real.frequency.empty() ? 1e-3 : real.frequency.front();
     spec.x = {"cycles per position", lowest, 0.5, true};
     spec.y = {"mean |DFT| / positions", 0, 1};
@@ -162,7 +167,9 @@ void drawSpectrum(Figure& figure, Box area, const TableStructure& structure, con
     fastest.value = 1 / (2 * 3.14159265358979323846);
     fastest.color = theme.accent;
     spec.markers.push_back(fastest);
-    drawLinePlot(figure, area, spec, theme, frameOut);
+    const Box plotArea = drawWrappedTitle(
+        figure, area, "mean spectrum over dimensions (dashed: sinusoidal \u03C9\u2080)", theme);
+    drawLinePlot(figure, plotArea, spec, theme, frameOut);
 }
 
 void drawFrequencies(Figure& figure, Box area, const TableStructure& structure,
@@ -176,7 +183,6 @@ void drawFrequencies(Figure& figure, Box area, const TableStructure& structure,
     const std::vector<double> omega =
         sinusoidalFrequencies(int(structure.cols), options.sinusoidalBase);
     LinePlotSpec spec;
-    spec.title = "dominant frequency per dimension vs sinusoidal";
     spec.x = {"dimension (sorted by frequency)", 0,
               double(std::max<std::size_t>(1, structure.cols - 1))};
     spec.y = {"cycles per position", 1e-3, 1, true};
@@ -200,7 +206,9 @@ void drawFrequencies(Figure& figure, Box area, const TableStructure& structure,
     resolution.label = "1 cycle over the table";
     resolution.color = theme.mutedText;
     spec.markers.push_back(resolution);
-    drawLinePlot(figure, area, spec, theme, frameOut);
+    const Box plotArea =
+        drawWrappedTitle(figure, area, "dominant frequency per dimension vs sinusoidal", theme);
+    drawLinePlot(figure, plotArea, spec, theme, frameOut);
 }
 
 }  // namespace
@@ -213,7 +221,7 @@ Status validate(const LearnedStructureOptions& options) {
         return Error{"sinusoidal base must be a finite number > 1 (got " +
                      formatValue(options.sinusoidalBase) + ")"};
     }
-    return success();
+    return validate(options.angles);
 }
 
 LearnedStructureLayout learnedStructureLayout(Box area) {
@@ -264,17 +272,37 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
     if (structure.pca.projections.cols < 2) low[1] = high[1] = 0;
     const AxisSpec x = paddedAxis("PC1", low[0], high[0]);
     const AxisSpec y = paddedAxis("PC2", low[1], high[1]);
-    drawTrajectory(figure, layout.trajectory, "PC1 vs PC2, coloured by position",
-                   structure.pca.projections, x, y, options, theme, &out.trajectory);
+    const bool rotatable = options.trajectory == TrajectoryStyle::Rotatable;
+    Trajectory3dOptions view;
+    view.angles = options.angles;
+    view.colormap = options.positionColormap;
+    view.explained = structure.pca.explained;
+    if (rotatable) {
+        view.title = "PC1-PC3 trajectory, coloured by position";
+        drawTrajectory3d(figure, layout.trajectory, structure.pca.projections, view, theme,
+                         &out.trajectory3d);
+    } else {
+        drawTrajectory(figure, layout.trajectory, "PC1 vs PC2, coloured by position",
+                       structure.pca.projections, x, y, options, theme, &out.trajectory);
+    }
     drawSpectrum(figure, layout.spectrum, structure, theme, &out.spectrum);
     drawFrequencies(figure, layout.frequencies, structure, options, theme, &out.frequencies);
     const std::string lag = structure.shuffledLag1.empty() || structure.lag1.empty()
                                 ? ""
                                 : ": lag-1 r " + twoDecimals(structure.shuffledLag1[0]) + " vs " +
                                       twoDecimals(structure.lag1[0]);
-    drawTrajectory(figure, layout.shuffled,
-                   "rows shuffled (seed " + std::to_string(options.shuffleSeed) + ")" + lag,
-                   structure.shuffledPca.projections, x, y, options, theme, &out.shuffled);
+    const std::string shuffledTitle =
+        "rows shuffled (seed " + std::to_string(options.shuffleSeed) + ")" + lag;
+    if (rotatable) {
+        view.title = shuffledTitle;
+        view.explained = structure.shuffledPca.explained;
+        view.pathAlpha = 50;  // the order is random: a faint tangle behind the dots
+        drawTrajectory3d(figure, layout.shuffled, structure.shuffledPca.projections, view, theme,
+                         &out.shuffled3d);
+    } else {
+        drawTrajectory(figure, layout.shuffled, shuffledTitle, structure.shuffledPca.projections, x,
+                       y, options, theme, &out.shuffled);
+    }
     drawCornerNote(figure, layout.area, nullptr, structure.note, theme);
 }
 

@@ -282,6 +282,15 @@ TEST(TableStructureTest, ShuffledRowsLoseTheirSmoothness) {
         EXPECT_LT(std::abs(structure->shuffledLag1[j]), 0.25);
     }
     EXPECT_NEAR(lag1Autocorrelation({1, -1, 1, -1}), -0.75, 1e-15);  // written out: -3/4
+    // The shuffled coordinates are the table's own points in the shuffled order, signs and all
+    // (they used to be flipped to rise with the random order: a mirrored cloud in the 3-D view).
+    const std::vector<std::size_t> order = shuffledOrder(200, options.shuffleSeed);
+    const Matrix& moved = structure->shuffledPca.projections;
+    ASSERT_EQ(moved.rows, 200u);
+    for (std::size_t i = 0; i < moved.rows; ++i) {
+        for (std::size_t j = 0; j < moved.cols; ++j)
+            ASSERT_EQ(moved(i, j), structure->pca.projections(order[i], j)) << i << ", " << j;
+    }
     // The circle's columns oscillate once per 50 positions; shuffled, the spectrum goes flat
     // (white noise): its peak stands far less above its mean.
     auto peakiness = [](const std::vector<double>& magnitude) {

@@ -172,6 +172,39 @@ TEST(LayoutTest, ColourBarIsARampWithTicksAndAnOptionalMaskedSwatch) {
     EXPECT_GT(colorbarBlockWidth({-1, 1}, 200, theme), barWidthFor(theme));
 }
 
+TEST(LayoutTest, WrappedTitleTakesASecondLineInsteadOfBeingCut) {
+    const Theme theme = darkTheme();  // title 17 px, font 14 px
+    const Box area{10, 20, 300, 200};
+    Figure figure = emptyFigure(400, 300, theme);
+    // 20 characters: 20 * 0.56 * 17 = 190 px, fits in 300 - 17 at full size, on one line where
+    // drawLinePlot would put it; the plot's area starts 1.7 title sizes less 0.8 font sizes lower.
+    Box below = drawWrappedTitle(figure, area, "a title of 20 glyphs", theme);
+    ASSERT_EQ(figure.items.size(), 1u);
+    EXPECT_EQ(std::get<TextItem>(figure.items[0]).text, "a title of 20 glyphs");
+    EXPECT_NEAR(below.y, 20 + 1.7 * 17 - 0.8 * 14, 1e-4);
+    EXPECT_NEAR(below.bottom(), area.bottom(), 1e-4);
+    // 53 characters: 53 * 0.56 * 17 * 0.75 = 378 px > 283 even shrunk, so it wraps at the space
+    // nearest the middle, both lines whole, at one size, the second a line lower.
+    figure.items.clear();
+    const std::string longTitle = "mean spectrum over dimensions (dashed: sinusoidal w0)";
+    below = drawWrappedTitle(figure, area, longTitle, theme);
+    ASSERT_EQ(figure.items.size(), 2u);
+    const auto& first = std::get<TextItem>(figure.items[0]);
+    const auto& second = std::get<TextItem>(figure.items[1]);
+    EXPECT_EQ(first.text + " " + second.text, longTitle);
+    EXPECT_EQ(first.text, "mean spectrum over dimensions");
+    EXPECT_EQ(first.size, second.size);
+    EXPECT_NEAR(second.anchor.y - first.anchor.y, first.size * 1.15, 1e-4);
+    EXPECT_NEAR(below.y, 20 + 1.7 * 17 - 0.8 * 14 + first.size * 1.15, 1e-3);
+    for (const TextItem* line : {&first, &second}) {
+        EXPECT_LE(estimateTextWidth(line->text, line->size), area.width - theme.titleSize);
+    }
+    // No title: the area is untouched.
+    const Box same = drawWrappedTitle(figure, area, "", theme);
+    EXPECT_EQ(same.y, area.y);
+    EXPECT_EQ(same.height, area.height);
+}
+
 TEST(LayoutTest, RectanglesAndCentredText) {
     const RectItem rect = filledRect({1, 2, 3, 4}, {9, 9, 9, 255});
     EXPECT_EQ(rect.fill, (Rgba{9, 9, 9, 255}));

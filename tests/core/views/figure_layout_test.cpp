@@ -3,6 +3,7 @@
 // each box from its size, alignment and rotation).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <variant>
@@ -17,12 +18,14 @@
 #include "poslab/views/icon_figures.hpp"
 #include "poslab/views/intuition_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
+#include "poslab/views/learned_structure_figures.hpp"
 #include "poslab/views/meaning_figures.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "poslab/views/rope_scalings_figures.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
+#include "poslab/views/trajectory_3d.hpp"
 
 namespace poslab {
 namespace {
@@ -57,6 +60,32 @@ std::vector<ViewFigure> viewFigures() {
                          options.table = share(learnedTable(LearnedParams{}).value());
                          options.source = "seed 0, std 0.02";
                          ASSERT_TRUE(drawLearnedFigure(f, a, options, t));
+                     })});
+    // The Structure tab: a helix-like table (sinusoidal, few dimensions) in 2-D and in 3-D.
+    for (TrajectoryStyle style : {TrajectoryStyle::Flat, TrajectoryStyle::Rotatable}) {
+        views.push_back({"learned-pca-" + std::string(trajectoryStyleName(style)),
+                         [style](float w, float h, const Theme& t) {
+                             SinusoidalParams params;
+                             params.seqLen = 256;
+                             params.dModel = 16;
+                             LearnedStructureOptions options;
+                             options.source = "sinusoidal, 256 x 16, base 10000";
+                             options.trajectory = style;
+                             return learnedStructureFigure(sinusoidalTable(params).value(), options,
+                                                           w, h, t);
+                         }});
+    }
+    views.push_back({"trajectory-3d", inArea([](Figure& f, Box a, const Theme& t) {
+                         Matrix helix(300, 3);
+                         for (std::size_t r = 0; r < helix.rows; ++r) {
+                             helix(r, 0) = 0.01 * double(r);
+                             helix(r, 1) = std::cos(0.2 * double(r));
+                             helix(r, 2) = 0.7 * std::sin(0.2 * double(r));
+                         }
+                         Trajectory3dOptions options;
+                         options.title = "PC1-PC3 trajectory, coloured by position";
+                         options.explained = {0.55, 0.3, 0.12};
+                         drawTrajectory3d(f, a, helix, options, t);
                      })});
     views.push_back({"comparison", [](float w, float h, const Theme& t) {
                          return comparisonFigure(CompareOptions{}, w, h, t);

@@ -157,5 +157,46 @@ TEST(LearnedStructureFiguresTest, BadInputIsAOneLineError) {
               "figure size must be 200..16384 x 150..16384 pixels (got 10 x 600)");
 }
 
+// The GUI's canvas beside the control panel is about 1090 px wide at 1440 x 900; there the
+// spectrum's and the shuffled plot's titles used to end in "…". Every title must be whole (on one
+// line, or wrapped onto two) at that width and at the other common window sizes.
+class StructureTitleWidthTest : public ::testing::TestWithParam<float> {};
+
+TEST_P(StructureTitleWidthTest, NoTitleIsShortened) {
+    const float width = GetParam();
+    LearnedStructureOptions options;
+    options.source = "sinusoidal, 512 x 64, base 10000";
+    const Matrix table = sinusoidalTable(512, 64);
+    for (TrajectoryStyle style : {TrajectoryStyle::Flat, TrajectoryStyle::Rotatable}) {
+        options.trajectory = style;
+        auto figure = learnedStructureFigure(table, options, width, 780, darkTheme());
+        ASSERT_TRUE(figure) << figure.error().message;
+        std::string all;  // every text, space-separated: a wrapped title reads whole in it
+        for (const FigureItem& item : figure->items) {
+            if (auto* text = std::get_if<TextItem>(&item)) {
+                EXPECT_EQ(text->text.find("\u2026"), std::string::npos)
+                    << "at " << width << " px: \"" << text->text << "\" was shortened";
+                all += text->text + " ";
+            }
+        }
+        const bool flat = style == TrajectoryStyle::Flat;
+        for (std::string title :
+             {std::string(
+                  "Structure of sinusoidal, 512 x 64, base 10000 (512 positions x 64 dims)"),
+              std::string("explained variance per component"),
+              std::string("principal components against position"),
+              std::string(flat ? "PC1 vs PC2, coloured by position"
+                               : "PC1-PC3 trajectory, coloured by position"),
+              std::string("mean spectrum over dimensions (dashed: sinusoidal \u03C9\u2080)"),
+              std::string("dominant frequency per dimension vs sinusoidal"),
+              std::string("rows shuffled (seed 1): lag-1 r")}) {
+            EXPECT_NE(all.find(title), std::string::npos) << "at " << width << " px: " << title;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(GuiWidths, StructureTitleWidthTest,
+                         ::testing::Values(960.f, 1090.f, 1280.f, 1600.f));
+
 }  // namespace
 }  // namespace poslab

@@ -91,7 +91,8 @@ struct TableStructure {
     std::size_t rows = 0, cols = 0;
     TablePca pca;
     TableSpectrum spectrum;
-    TablePca shuffledPca;  // the same eigenvalues; projections in shuffled order
+    TablePca shuffledPca;  // the same eigenvalues; projections: pca's rows in shuffled order
+                           // (with pca's signs: the same cloud, joined in another order)
     TableSpectrum shuffledSpectrum;
     std::vector<double> lag1;          // lag-1 autocorrelation of components 1..3 over position
     std::vector<double> shuffledLag1;  // the same on the shuffled rows

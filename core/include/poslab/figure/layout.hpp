@@ -29,6 +29,12 @@ PlotAndText splitCell(Box cell, float textFraction);
 // used. Lines that do not fit the box height are dropped.
 float drawParagraph(Figure& figure, Box box, const std::string& text, const Theme& theme,
                     float size = 0, Rgba color = {0, 0, 0, 0});
+// A plot's title at the top of `area`, for a plot drawn below it with no title of its own: one
+// line when the title fits at 90% size or more (as drawTitle draws it), else two lines split at
+// the space nearest the middle, each shrunk (or cut with "…" only when even that fails). Returns
+// the part of area left for the plot; a plot drawn there sits where it would under a one-line
+// title of its own, lower by one line when the title wraps.
+Box drawWrappedTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
 // makeText with the labels' usual alignment: centred horizontally, hanging from `at`.
 TextItem centredText(Point at, std::string text, float size, Rgba color,
                      HorizontalAlign h = HorizontalAlign::Center,

@@ -4,6 +4,8 @@
 //   position a dot coloured by its index (colour bar) | mean spectrum over dimensions, the table
 //   and its rows shuffled | each dimension's dominant frequency (sorted) beside the sinusoidal
 //   ladder omega_i = base^(-2i/d) / (2 pi) | PC1 vs PC2 of the shuffled rows: no structure.
+// With TrajectoryStyle::Rotatable both trajectories are PC1-PC3 in 3-D instead, seen from the
+// same angles (views/trajectory_3d.hpp): the table's path is a curve, the shuffled rows' a tangle.
 //
 // Works for any table: one read from a checkpoint (io/safetensors.hpp), a sinusoidal or a random
 // learned one. The numbers come from analysis/table_structure.hpp.
@@ -19,6 +21,7 @@
 
 #include "poslab/analysis/table_structure.hpp"
 #include "poslab/figure/plot.hpp"
+#include "poslab/views/trajectory_3d.hpp"
 
 namespace poslab {
 
@@ -31,6 +34,8 @@ struct LearnedStructureOptions {
     std::uint64_t shuffleSeed = 1;  // the baseline's row order
     double sinusoidalBase = 10000;  // the ladder the spectrum is set beside, > 1 and finite
     ColormapId positionColormap = ColormapId::Viridis;  // dots coloured by position index
+    TrajectoryStyle trajectory = TrajectoryStyle::Flat;  // PC1 vs PC2, or PC1-PC3 rotatable
+    ViewAngles angles;                                   // the 3-D camera (Rotatable only)
     friend bool operator==(const LearnedStructureOptions&, const LearnedStructureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const LearnedStructureOptions& options);
@@ -44,9 +49,10 @@ struct LearnedStructureLayout {
 LearnedStructureLayout learnedStructureLayout(Box area);
 
 // ---- Drawing
-// Plots already computed numbers (analysis); the frames of the two trajectories go to frames.
+// Plots already computed numbers (analysis); the frames of the plots go to frames.
 struct LearnedStructureFrames {
-    PlotFrame variance, components, trajectory, spectrum, frequencies, shuffled;
+    PlotFrame variance, components, trajectory, spectrum, frequencies, shuffled;  // 2-D plots
+    Trajectory3dFrame trajectory3d, shuffled3d;  // TrajectoryStyle::Rotatable: the 3-D ones
 };
 void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& layout,
                                 const LearnedStructureOptions& options,
