@@ -193,10 +193,11 @@ std::string formatMropePrompt(const std::vector<PromptSegment>& prompt) {
             out += std::to_string(segment.tokens);
             continue;
         }
-        out += std::to_string(segment.t) + "x" + std::to_string(segment.h) + "x" +
-               std::to_string(segment.w);
+        out.append(std::to_string(segment.t)).append("x");
+        out.append(std::to_string(segment.h)).append("x");
+        out.append(std::to_string(segment.w));
         if (segment.kind == PromptSegmentKind::Video && segment.secondsPerGrid != 1) {
-            out += "@" + formatNumber(segment.secondsPerGrid);
+            out.append("@").append(formatNumber(segment.secondsPerGrid));
         }
     }
     return out;

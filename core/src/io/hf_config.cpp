@@ -393,8 +393,7 @@ Status Parser::readMultimodal() {
             settings.section[i] = int(value[i].get<long long>());
         }
         if (!triple) {
-            return Error{name + " must be 3 non-negative integers [T, H, W] (got " + shown +
-                         ")"};
+            return Error{name + " must be 3 non-negative integers [T, H, W] (got " + shown + ")"};
         }
     } else if (model == MropeModel::Qwen3VL) {
         note("mrope_section not given: Qwen3-VL's default [24, 20, 20]");
@@ -412,8 +411,8 @@ Status Parser::readMultimodal() {
         settings.layout = MropeLayout::Interleaved;
         if (!interleaved->has_value()) note("Qwen3-VL always interleaves the mrope sections");
     } else {
-        settings.layout = interleaved->value_or(false) ? MropeLayout::Interleaved
-                                                       : MropeLayout::Contiguous;
+        settings.layout =
+            interleaved->value_or(false) ? MropeLayout::Interleaved : MropeLayout::Contiguous;
         if (!known) {
             model = settings.layout == MropeLayout::Interleaved ? MropeModel::Qwen3VL
                                                                 : MropeModel::Qwen2VL;
@@ -500,8 +499,9 @@ Status Parser::readScaling() {
         // Qwen2-VL's mrope splits the pairs between time, height and width positions; for one
         // text position all three are equal, which is plain RoPE (HF maps it to "default").
         if (name == "mrope") {
-            note("mrope is plain RoPE for text positions (HF maps it to default); the Vision "
-                 "RoPE view shows its three position streams");
+            note(
+                "mrope is plain RoPE for text positions (HF maps it to default); the Vision "
+                "RoPE view shows its three position streams");
         }
         // Qwen3-VL says rope_type "default" beside its mrope keys: those are known then.
         if (block.has("mrope_section")) name = "mrope";

@@ -126,9 +126,9 @@ std::vector<ViewFigure> viewFigures() {
     views.push_back({"sinusoidal-curves", inArea([](Figure& f, Box a, const Theme& t) {
                          drawSinusoidalCurves(f, a, SinusoidalParams{}, {}, t);
                      })});
-    for (const char* text : {"text:5,image:1x28x42,text:3,video:4x14x14",
-                             "text:3,image:1x4x6,text:2,image:1x8x8,image:2x4x4,video:2x8x8,text:1",
-                             "text:12"}) {
+    for (const char* text :
+         {"text:5,image:1x28x42,text:3,video:4x14x14",
+          "text:3,image:1x4x6,text:2,image:1x8x8,image:2x4x4,video:2x8x8,text:1", "text:12"}) {
         for (MropeModel model : {MropeModel::Qwen2VL, MropeModel::Qwen3VL}) {
             views.push_back({"mrope-" + std::string(mropeModelName(model)) + " " + text,
                              inArea([text, model](Figure& f, Box a, const Theme& t) {
