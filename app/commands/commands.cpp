@@ -89,6 +89,7 @@ CommandRegistry buildRegistry() {
     CommandRegistry registry;
     registerSinusoidalCommands(registry);
     registerRopeCommands(registry);
+    registerVisionRopeCommands(registry);
     registerBiasCommands(registry);
     registerUnderstandingCommands(registry);
     return registry;

@@ -71,6 +71,7 @@ ExportKind matrixExport(std::string name, std::string summary, std::vector<Optio
 // Registration, one function per encoding family.
 void registerSinusoidalCommands(CommandRegistry& registry);
 void registerRopeCommands(CommandRegistry& registry);
+void registerVisionRopeCommands(CommandRegistry& registry);  // mrope, axial-rope
 void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
 void registerUnderstandingCommands(CommandRegistry& registry);  // similarity, meaning, intuitions, …
 

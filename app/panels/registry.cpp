@@ -10,6 +10,7 @@
 #include "panels/similarity_panel.hpp"
 #include "panels/sinusoidal_panel.hpp"
 #include "panels/t5_panel.hpp"
+#include "panels/vision_rope_panel.hpp"
 
 namespace poslab::ui {
 
@@ -17,6 +18,7 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     std::vector<std::unique_ptr<Panel>> panels;
     panels.push_back(std::make_unique<SinusoidalPanel>());
     panels.push_back(std::make_unique<RopePanel>());
+    panels.push_back(std::make_unique<VisionRopePanel>());
     panels.push_back(std::make_unique<AlibiPanel>());
     panels.push_back(std::make_unique<T5Panel>());
     panels.push_back(std::make_unique<LearnedPanel>());

@@ -14,6 +14,7 @@
 #include "state/bias_state.hpp"
 #include "state/rope_state.hpp"
 #include "state/understanding_state.hpp"
+#include "state/vision_rope_state.hpp"
 
 namespace poslab::ui {
 
@@ -42,6 +43,7 @@ struct AppState {
     T5ViewState t5;
     LearnedViewState learned;
     RopeViewState rope;        // rope_state.hpp
+    VisionRopeViewState visionRope;        // vision_rope_state.hpp
     SimilarityViewState similarity;        // understanding_state.hpp
     MeaningViewState meaning;
     IntuitionViewState intuition;

@@ -84,6 +84,13 @@ inline constexpr DoubleRange kStructureYawRange{
 inline constexpr DoubleRange kStructurePitchRange{
     "structurePitch", "pitch", -90, 90, 20, "3-D trajectory: tilt, degrees (90 looks down PC2)"};
 inline constexpr double kAutoRotateDegreesPerSecond = 20;  // the Structure tab's auto-rotate
+// Vision RoPE: the axial patch grid and the M-RoPE view's merge size.
+inline constexpr IntRange kAxialGridSideRange{
+    "axial.gridWidth", "grid", 1, 64, 16, "patches per side of the grid shown"};
+inline constexpr IntRange kAxialHeadDimRange{
+    "axial.headDim", "head-dim", 4, 1024, 64, "dimensions per head, a multiple of 4"};
+inline constexpr IntRange kMropeMergeRange{"mrope.spatialMergeSize",          "merge-size", 1, 8, 2,
+                                           "vision_config.spatial_merge_size"};
 // Figure files: `poslab render` and the GUI's export dialog.
 inline constexpr IntRange kFigureWidthRange{"width", "width", 64,
                                             8192,    1200,    "figure width in pixels"};

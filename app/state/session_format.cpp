@@ -254,6 +254,11 @@ inline constexpr EnumCodec<TrajectoryStyle> kTrajectoryNames{trajectoryStyleName
                                                              parseTrajectoryStyle};
 inline constexpr EnumCodec<SinusoidalLayout> kLayoutNames{layoutName, parseLayout};
 inline constexpr EnumCodec<RopePairing> kPairingNames{pairingName, parsePairing};
+inline constexpr EnumCodec<MropeModel> kMropeModelCodec{mropeModelName, parseMropeModel};
+inline constexpr EnumCodec<MropeLayout> kMropeLayoutCodec{mropeLayoutName, parseMropeLayout};
+inline constexpr EnumCodec<AxialRopeLayout> kAxialLayoutCodec{axialRopeLayoutName,
+                                                              parseAxialRopeLayout};
+inline constexpr EnumCodec<AxialVectors> kAxialVectorsCodec{axialVectorsName, parseAxialVectors};
 // Every scaling a session may hold: parseScaling() takes only the six a few numbers set, but a
 // loaded config's LongRoPE or p-RoPE is saved with its lists and proportion, so it reads back.
 Result<RopeScaling> parseSessionScaling(std::string_view name) {
@@ -523,6 +528,37 @@ void visitFields(F& f, V& v) {
     f.integer("t5MaxDistance", o.t5MaxDistance);
 }
 
+template <class F, Is<VisionRopeViewState> V>
+void visitFields(F& f, V& v) {
+    f.name("figure", v.figure, kVisionRopeFigureNames);
+    f.text("prompt", v.prompt);
+    f.child("mrope", [&](auto& g) {
+        auto& m = v.mrope;
+        g.name("model", m.model, kMropeModelCodec);
+        g.name("layout", m.layout, kMropeLayoutCodec);
+        g.integer("sectionT", m.section[0]);
+        g.integer("sectionH", m.section[1]);
+        g.integer("sectionW", m.section[2]);
+        g.integer("headDim", m.headDim);
+        g.number("base", m.base);
+        g.integer("spatialMergeSize", m.spatialMergeSize);
+        g.number("tokensPerSecond", m.tokensPerSecond);
+    });
+    f.child("axial", [&](auto& g) {
+        auto& a = v.axial;
+        g.name("layout", a.layout, kAxialLayoutCodec);
+        g.integer("headDim", a.headDim);
+        g.number("base", a.base);
+        g.integer("gridWidth", a.gridWidth);
+        g.integer("gridHeight", a.gridHeight);
+        g.integer("queryX", a.queryX);
+        g.integer("queryY", a.queryY);
+        g.name("vectors", a.vectors, kAxialVectorsCodec);
+        g.integer("seed", a.seed);
+    });
+    f.text("configPath", v.configPath);
+}
+
 template <class F, Is<RopeSideState> S>
 void visitFields(F& f, S& s) {
     f.boolean("useConfig", s.useConfig);
@@ -568,6 +604,7 @@ void forEachView(State& state, Each each) {
     each("extrapolation", state.extrapolation);
     each("compare", state.compare);
     each("rope", state.rope);
+    each("visionRope", state.visionRope);
     each("alibi", state.alibi);
     each("t5", state.t5);
     each("learned", state.learned);
@@ -620,6 +657,9 @@ json toJson(const ExtrapolationViewState& v) {
     return writeFields(v);
 }
 json toJson(const CompareViewState& v) {
+    return writeFields(v);
+}
+json toJson(const VisionRopeViewState& v) {
     return writeFields(v);
 }
 
@@ -775,6 +815,28 @@ void fromJson(const json& object, IntuitionViewState& view, Warnings& warnings) 
 void fromJson(const json& object, ExtrapolationViewState& view, Warnings& warnings) {
     readView(object, view, "extrapolation", warnings,
              [](const ExtrapolationViewState& v) { return validate(v.options); });
+}
+
+void fromJson(const json& object, VisionRopeViewState& view, Warnings& warnings) {
+    readView(object, view, "visionRope", warnings, [](const VisionRopeViewState& v) -> Status {
+        if (auto s = validate(v.mrope); !s) return s;
+        if (auto s = kMropeMergeRange.check(v.mrope.spatialMergeSize); !s) return s;
+        auto prompt = parseMropePrompt(v.prompt);
+        if (!prompt) return Error{"prompt: " + prompt.error().message};
+        if (auto s = validatePrompt(*prompt, v.mrope.spatialMergeSize); !s) {
+            return Error{"prompt: " + s.error().message};
+        }
+        if (auto s = kAxialHeadDimRange.check(v.axial.headDim); !s) return s;
+        if (auto s = requireIntInRange("axial.gridWidth", v.axial.gridWidth,
+                                       kAxialGridSideRange.low, kAxialGridSideRange.high);
+            !s)
+            return s;
+        if (auto s = requireIntInRange("axial.gridHeight", v.axial.gridHeight,
+                                       kAxialGridSideRange.low, kAxialGridSideRange.high);
+            !s)
+            return s;
+        return validate(v.axial);
+    });
 }
 
 void fromJson(const json& object, CompareViewState& view, Warnings& warnings) {

@@ -52,6 +52,8 @@ nlohmann::json toJson(const IntuitionViewState& view);
 void fromJson(const nlohmann::json& json, IntuitionViewState& view, Warnings& warnings);
 nlohmann::json toJson(const ExtrapolationViewState& view);
 void fromJson(const nlohmann::json& json, ExtrapolationViewState& view, Warnings& warnings);
+nlohmann::json toJson(const VisionRopeViewState& view);
+void fromJson(const nlohmann::json& json, VisionRopeViewState& view, Warnings& warnings);
 nlohmann::json toJson(const CompareViewState& view);
 void fromJson(const nlohmann::json& json, CompareViewState& view, Warnings& warnings);
 nlohmann::json toJson(const RopeViewState& view);

@@ -479,7 +479,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{Args{"render", "rope-scalings", "--font-scale", "4", "--out", "OUTa.svg"},
                  "--font-scale must be 0.5..3 (got 4)"},
         BadInput{Args{"render", "rope-scalings", "--font-scale", "nan", "--out", "OUTa.svg"},
-                 "--font-scale must be 0.5..3 (got nan)"},
+                 "--font-scale expects a number (got 'nan')"},
         BadInput{Args{"render", "rope-scalings", "--legend", "inside", "--out", "OUTa.svg"},
                  "--legend must be auto, outside or none (got 'inside')"},
         BadInput{Args{"render", "rope-scalings", "--aspect", "wide", "--out", "OUTa.svg"},

@@ -266,6 +266,12 @@ AppState everyFieldChanged() {
     compare.headDim = 64;
     compare.trainingLength = 2048;
     compare.maxOffset = 4096;
+    auto& vision = s.visionRope;
+    vision.figure = ui::VisionRopeFigureId::Axial;
+    vision.prompt = "text:3,image:1x4x6,text:2";
+    vision.mrope = {MropeModel::Qwen25VL, MropeLayout::Interleaved, {18, 15, 15}, 96, 500000, 1, 4};
+    vision.axial = {AxialRopeLayout::Pixtral, 32, 1000, 8, 12, 3, 4, AxialVectors::Random, 9};
+    vision.configPath = "/x/qwen-vl.json";
     return s;
 }
 
@@ -298,6 +304,7 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state.intuition == changed.intuition);
     EXPECT_TRUE(read.state.extrapolation == changed.extrapolation);
     EXPECT_TRUE(read.state.compare == changed.compare);
+    EXPECT_TRUE(read.state.visionRope == changed.visionRope);
     EXPECT_TRUE(read.state.tour == changed.tour);
     const AppState original;
     EXPECT_FALSE(changed == original);
@@ -311,6 +318,7 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_FALSE(changed.intuition == original.intuition);
     EXPECT_FALSE(changed.extrapolation == original.extrapolation);
     EXPECT_FALSE(changed.compare == original.compare);
+    EXPECT_FALSE(changed.visionRope == original.visionRope);
 }
 
 // A session written and read back restores every field: the state read back writes the same

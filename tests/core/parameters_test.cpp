@@ -12,7 +12,9 @@
 #include "poslab/analysis/toy_attention.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/axial_rope.hpp"
 #include "poslab/encodings/learned.hpp"
+#include "poslab/encodings/multimodal_rope.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
@@ -40,6 +42,9 @@ static_assert(std::equality_comparable<CellWindow>);
 static_assert(std::equality_comparable<SinusoidalParams>);
 static_assert(std::equality_comparable<RopeScalingParams>);
 static_assert(std::equality_comparable<RopeParams>);
+static_assert(std::equality_comparable<MropeSettings>);
+static_assert(std::equality_comparable<PromptSegment>);
+static_assert(std::equality_comparable<AxialRopeParams>);
 static_assert(std::equality_comparable<LearnedParams>);
 static_assert(std::equality_comparable<AlibiParams>);
 static_assert(std::equality_comparable<T5Params>);

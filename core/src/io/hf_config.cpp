@@ -124,6 +124,7 @@ std::string text(double value) {
 // Everything parseHfConfig() builds, so the steps below can share it.
 struct Parser {
     HfModelConfig config;
+    Section root;   // the whole config (vision_config sits here)
     Section model;  // the root, or its text_config
     Section block;  // rope_scaling, or v5's rope_parameters; object null when absent
     bool blockIsRopeParameters = false;
@@ -142,6 +143,7 @@ struct Parser {
     Status readMaxPositions();
     Status readScaling();
     Status readPairing();
+    Status readMultimodal();
     Status readTypeSpecific(RopeScaling type, const std::string& typeName);
     Status readLongRope(const std::string& typeName);
     Status readProportional();
@@ -152,6 +154,7 @@ struct Parser {
 
 Status Parser::selectSections(const json& root) {
     const Section rootSection{&root, ""};
+    this->root = rootSection;
     auto modelType = readString(rootSection, "model_type");
     if (!modelType) return modelType.error();
     config.modelType = modelType->value_or("");
@@ -349,6 +352,115 @@ Status Parser::readPairing() {
     return success();
 }
 
+Status Parser::readMultimodal() {
+    const std::string& type = config.modelType;
+    MropeModel model = MropeModel::Qwen2VL;
+    bool known = true;
+    if (type == "qwen2_5_vl" || type == "qwen2_5_vl_text") {
+        model = MropeModel::Qwen25VL;
+    } else if (type == "qwen3_vl" || type == "qwen3_vl_moe" || type == "qwen3_vl_text" ||
+               type == "qwen3_vl_moe_text") {
+        model = MropeModel::Qwen3VL;
+    } else if (type != "qwen2_vl" && type != "qwen2_vl_text") {
+        known = false;
+    }
+    std::string typeName;
+    if (block.object != nullptr) {
+        auto t = readString(block, block.has("rope_type") ? "rope_type" : "type");
+        if (t && *t) typeName = **t;
+    }
+    const bool hasSection = block.has("mrope_section");
+    if (!hasSection && typeName != "mrope" && !(known && model == MropeModel::Qwen3VL)) {
+        return success();
+    }
+    MropeSettings settings = mropePreset(model);
+    settings.headDim = rotatedDims(config.rope);
+    settings.base = config.rope.base;
+    if (hasSection) {
+        const json& value = *block.find("mrope_section");
+        const std::string name = block.name("mrope_section");
+        const std::string shown =
+            value.is_array()
+                ? escapeForMessage(value.dump(-1, ' ', false, json::error_handler_t::replace), 40)
+                : describe(value);
+        const bool triple = value.is_array() && value.size() == 3;
+        for (std::size_t i = 0; triple && i < 3; ++i) {
+            if (!value[i].is_number_integer() || value[i].get<long long>() < 0 ||
+                value[i].get<long long>() > 100000) {
+                return Error{name + " must be 3 non-negative integers [T, H, W] (got " + shown +
+                             ")"};
+            }
+            settings.section[i] = int(value[i].get<long long>());
+        }
+        if (!triple) {
+            return Error{name + " must be 3 non-negative integers [T, H, W] (got " + shown + ")"};
+        }
+    } else if (model == MropeModel::Qwen3VL) {
+        note("mrope_section not given: Qwen3-VL's default [24, 20, 20]");
+    } else {
+        return Error{block.name("mrope_section") +
+                     " is missing (mrope needs the pair counts [T, H, W])"};
+    }
+    if (auto s = validateMropeSection(settings.section, settings.headDim); !s) {
+        return Error{block.name("mrope_section") + s.error().message.substr(13) +
+                     " (rotated dims " + std::to_string(settings.headDim) + ")"};
+    }
+    auto interleaved = readBool(block, "mrope_interleaved");
+    if (!interleaved) return interleaved.error();
+    if (model == MropeModel::Qwen3VL) {
+        settings.layout = MropeLayout::Interleaved;
+        if (!interleaved->has_value()) note("Qwen3-VL always interleaves the mrope sections");
+    } else {
+        settings.layout =
+            interleaved->value_or(false) ? MropeLayout::Interleaved : MropeLayout::Contiguous;
+        if (!known) {
+            model = settings.layout == MropeLayout::Interleaved ? MropeModel::Qwen3VL
+                                                                : MropeModel::Qwen2VL;
+            note("model_type " + quoteForMessage(type, 40) + " is not a Qwen VL model: its " +
+                 "positions are computed as " + std::string(mropeModelName(model)) + "'s");
+        }
+    }
+    settings.model = model;
+    if (auto s = mropePairStreams(settings.section, settings.headDim, settings.layout); !s) {
+        return Error{block.name("mrope_section") + ": " + s.error().message};
+    }
+    Section vision;
+    if (const json* v = root.find("vision_config")) {
+        if (!v->is_object()) {
+            return Error{"vision_config must be an object (got " + describe(*v) + ")"};
+        }
+        vision = Section{v, "vision_config."};
+    }
+    auto merge = readPositiveInt(vision, "spatial_merge_size");
+    if (!merge) return merge.error();
+    settings.spatialMergeSize = merge->value_or(2);
+    if (settings.spatialMergeSize > kMaxSpatialMerge) {
+        return Error{"vision_config.spatial_merge_size must be 1.." +
+                     std::to_string(kMaxSpatialMerge) + " (got " +
+                     std::to_string(settings.spatialMergeSize) + ")"};
+    }
+    if (!merge->has_value()) note("vision_config.spatial_merge_size not given: 2");
+    if (model == MropeModel::Qwen25VL) {
+        auto tps = readNumber(vision, "tokens_per_second");
+        if (!tps) return tps.error();
+        settings.tokensPerSecond = tps->value_or(4.0);
+        if (!(settings.tokensPerSecond > 0) || settings.tokensPerSecond > 1000) {
+            return Error{"vision_config.tokens_per_second must be > 0 and <= 1000 (got " +
+                         text(settings.tokensPerSecond) + ")"};
+        }
+        if (!tps->has_value()) {
+            note("vision_config.tokens_per_second not given: the class default 4");
+        }
+    }
+    if (auto s = validate(settings); !s) return Error{"multimodal RoPE: " + s.error().message};
+    note("multimodal RoPE (" + std::string(mropeModelName(model)) + "): mrope_section [" +
+         std::to_string(settings.section[0]) + ", " + std::to_string(settings.section[1]) + ", " +
+         std::to_string(settings.section[2]) + "], " +
+         std::string(mropeLayoutName(settings.layout)));
+    config.mrope = settings;
+    return success();
+}
+
 Status Parser::readScaling() {
     config.rope.trainingLength = config.maxPositionEmbeddings > 0 ? config.maxPositionEmbeddings
                                                                   : RopeParams{}.trainingLength;
@@ -386,7 +498,13 @@ Status Parser::readScaling() {
         type = RopeScaling::None;
         // Qwen2-VL's mrope splits the pairs between time, height and width positions; for one
         // text position all three are equal, which is plain RoPE (HF maps it to "default").
-        if (name == "mrope") note("mrope is plain RoPE for text positions (HF maps it to default)");
+        if (name == "mrope") {
+            note(
+                "mrope is plain RoPE for text positions (HF maps it to default); the Vision "
+                "RoPE view shows its three position streams");
+        }
+        // Qwen3-VL says rope_type "default" beside its mrope keys: those are known then.
+        if (block.has("mrope_section")) name = "mrope";
     } else if (name == "linear") {
         type = RopeScaling::Linear;
     } else if (name == "dynamic") {
@@ -946,7 +1064,8 @@ Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
         if (auto s = parser.selectSections(root); !s) return s.error();
         // In this order: the rotary fraction needs the head dim, the scaling the max positions.
         for (auto step : {&Parser::readHeadDim, &Parser::readBase, &Parser::readRotaryFraction,
-                          &Parser::readMaxPositions, &Parser::readScaling, &Parser::readPairing}) {
+                          &Parser::readMaxPositions, &Parser::readScaling, &Parser::readPairing,
+                          &Parser::readMultimodal}) {
             if (auto s = (parser.*step)(); !s) return s.error();
         }
         if (auto s = validate(parser.config.rope); !s) {

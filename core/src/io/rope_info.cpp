@@ -98,6 +98,22 @@ Result<json> ropeInfoJson(const HfModelConfig& config, int seqLen) {
         notes.push_back(
             "the top-level RoPE fields describe the full-attention layers; see rope_by_layer_type");
     }
+    if (config.mrope) {
+        // Multimodal RoPE: which position stream (T, H, W) drives each rotary pair.
+        const MropeSettings& m = *config.mrope;
+        json mrope;
+        mrope["model"] = std::string(mropeModelName(m.model));
+        mrope["layout"] = std::string(mropeLayoutName(m.layout));
+        mrope["mrope_section"] = std::vector<int>(m.section.begin(), m.section.end());
+        mrope["spatial_merge_size"] = m.spatialMergeSize;
+        if (m.model == MropeModel::Qwen25VL) mrope["tokens_per_second"] = m.tokensPerSecond;
+        std::string streams;
+        if (auto pairs = mropePairStreams(m.section, m.headDim, m.layout)) {
+            for (PositionStream stream : *pairs) streams += positionStreamName(stream);
+        }
+        mrope["pair_streams"] = streams;
+        out["multimodal_rope"] = mrope;
+    }
     out["notes"] = notes;
     out["warnings"] = config.warnings;
     return out;

@@ -279,6 +279,15 @@ TEST(HfConfigModelsTest, Qwen2VlMropeIsPlainRopeForText) {
     const HfModelConfig config = load("qwen2-vl-7b-instruct");
     EXPECT_TRUE(hasLine(config.notes, "mrope"));
     EXPECT_TRUE(config.warnings.empty()) << config.warnings.front();  // mrope_section is known
+    // Qwen2VLConfig: mrope_section [16, 24, 24] over head_dim 3584 / 28 = 128, merge 2.
+    ASSERT_TRUE(config.mrope.has_value());
+    EXPECT_EQ(config.mrope->model, MropeModel::Qwen2VL);
+    EXPECT_EQ(config.mrope->section[0], 16);
+    EXPECT_EQ(config.mrope->section[1], 24);
+    EXPECT_EQ(config.mrope->section[2], 24);
+    EXPECT_EQ(config.mrope->headDim, 128);
+    EXPECT_EQ(config.mrope->spatialMergeSize, 2);
+    EXPECT_EQ(config.mrope->base, 1e6);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -258,6 +259,75 @@ TEST(HfConfigTest, TransformersV5RopeParametersAndTextConfig) {
     })");
     EXPECT_EQ(mrope.rope.scaling.type, RopeScaling::None);
     EXPECT_TRUE(hasNote(mrope, "mrope"));
+}
+
+TEST(HfConfigTest, ReadsMultimodalRope) {
+    // Qwen2-VL: [16,24,24] contiguous over 128 dims, merge 2 from vision_config.
+    const HfModelConfig qwen2 = parsed(R"({
+      "model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28,
+      "rope_theta": 1000000.0, "vision_config": {"spatial_merge_size": 2},
+      "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}
+    })");
+    ASSERT_TRUE(qwen2.mrope.has_value());
+    EXPECT_EQ(qwen2.mrope->model, MropeModel::Qwen2VL);
+    EXPECT_EQ(qwen2.mrope->section, (std::array<int, 3>{16, 24, 24}));
+    EXPECT_EQ(qwen2.mrope->layout, MropeLayout::Contiguous);
+    EXPECT_EQ(qwen2.mrope->headDim, 128);
+    EXPECT_EQ(qwen2.mrope->base, 1e6);
+    EXPECT_EQ(qwen2.mrope->spatialMergeSize, 2);
+
+    // Qwen2.5-VL: tokens_per_second from vision_config (the released 7B says 2; class default 4).
+    const HfModelConfig qwen25 = parsed(R"({
+      "model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28,
+      "rope_theta": 1000000.0,
+      "vision_config": {"spatial_merge_size": 2, "tokens_per_second": 2},
+      "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}
+    })");
+    ASSERT_TRUE(qwen25.mrope.has_value());
+    EXPECT_EQ(qwen25.mrope->model, MropeModel::Qwen25VL);
+    EXPECT_EQ(qwen25.mrope->tokensPerSecond, 2);
+    const HfModelConfig qwen25NoRate = parsed(R"({
+      "model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28,
+      "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}
+    })");
+    EXPECT_EQ(qwen25NoRate.mrope->tokensPerSecond, 4);
+    EXPECT_TRUE(hasNote(qwen25NoRate, "tokens_per_second not given"));
+
+    // Qwen3-VL: text_config with rope_type "default" and the mrope keys; interleaved.
+    const HfModelConfig qwen3 = parsed(R"({
+      "model_type": "qwen3_vl",
+      "text_config": {"model_type": "qwen3_vl_text", "hidden_size": 4096, "head_dim": 128,
+                      "num_attention_heads": 32, "rope_theta": 5000000,
+                      "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20],
+                                       "mrope_interleaved": true}},
+      "vision_config": {"spatial_merge_size": 2, "patch_size": 16}
+    })");
+    ASSERT_TRUE(qwen3.mrope.has_value());
+    EXPECT_EQ(qwen3.mrope->model, MropeModel::Qwen3VL);
+    EXPECT_EQ(qwen3.mrope->layout, MropeLayout::Interleaved);
+    EXPECT_EQ(qwen3.mrope->section, (std::array<int, 3>{24, 20, 20}));
+    EXPECT_TRUE(qwen3.warnings.empty()) << qwen3.warnings.front();
+
+    // A plain text model has none.
+    EXPECT_FALSE(parsed(kLlama31).mrope.has_value());
+}
+
+TEST(HfConfigTest, RejectsBadMultimodalRope) {
+    EXPECT_EQ(errorOf(R"({"model_type": "qwen2_vl", "hidden_size": 3584,
+      "num_attention_heads": 28, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 20]}})"),
+              "rope_scaling.mrope_section must sum to head_dim / 2 = 64 (got 16+24+20 = 60) "
+              "(rotated dims 128)");
+    EXPECT_EQ(errorOf(R"({"model_type": "qwen2_vl", "hidden_size": 3584,
+      "num_attention_heads": 28, "rope_scaling": {"type": "mrope", "mrope_section": [16, 48]}})"),
+              "rope_scaling.mrope_section must be 3 non-negative integers [T, H, W] (got "
+              "[16,48])");
+    EXPECT_EQ(errorOf(R"({"model_type": "qwen2_vl", "hidden_size": 3584,
+      "num_attention_heads": 28, "rope_scaling": {"type": "mrope"}})"),
+              "rope_scaling.mrope_section is missing (mrope needs the pair counts [T, H, W])");
+    EXPECT_EQ(errorOf(R"({"model_type": "qwen2_vl", "hidden_size": 3584,
+      "num_attention_heads": 28, "vision_config": {"spatial_merge_size": 0},
+      "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})"),
+              "vision_config.spatial_merge_size must be a positive integer (got 0)");
 }
 
 TEST(HfConfigTest, RejectsBrokenConfigs) {

@@ -21,6 +21,20 @@ bool anyContains(const nlohmann::json& lines, const std::string& fragment) {
     return false;
 }
 
+// Qwen2-VL: mrope_section [16, 24, 24] contiguous: 16 T pairs, then 24 H, then 24 W.
+TEST(RopeInfoTest, Qwen2VlListsTheStreamOfEachPair) {
+    const nlohmann::json info = infoOf("qwen2-vl-7b-instruct");
+    ASSERT_TRUE(info.contains("multimodal_rope"));
+    const nlohmann::json& mrope = info["multimodal_rope"];
+    EXPECT_EQ(mrope["model"], "qwen2-vl");
+    EXPECT_EQ(mrope["layout"], "contiguous");
+    EXPECT_EQ(mrope["mrope_section"], nlohmann::json::array({16, 24, 24}));
+    EXPECT_EQ(mrope["spatial_merge_size"], 2);
+    EXPECT_EQ(mrope["pair_streams"],
+              std::string(16, 'T') + std::string(24, 'H') + std::string(24, 'W'));
+    EXPECT_FALSE(infoOf("llama-3.1-8b").contains("multimodal_rope"));
+}
+
 TEST(RopeInfoTest, Gemma3ListsBothLayerTypes) {
     const nlohmann::json info = infoOf("gemma-3-4b-it");
     EXPECT_EQ(info["head_dim"], 256);

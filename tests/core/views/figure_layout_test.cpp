@@ -26,6 +26,7 @@
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
 #include "poslab/views/trajectory_3d.hpp"
+#include "poslab/views/vision_rope_figures.hpp"
 
 namespace poslab {
 namespace {
@@ -210,6 +211,26 @@ std::vector<ViewFigure> viewFigures() {
     views.push_back({"sinusoidal-curves", inArea([](Figure& f, Box a, const Theme& t) {
                          drawSinusoidalCurves(f, a, SinusoidalParams{}, {}, t);
                      })});
+    for (const char* text :
+         {"text:5,image:1x28x42,text:3,video:4x14x14",
+          "text:3,image:1x4x6,text:2,image:1x8x8,image:2x4x4,video:2x8x8,text:1", "text:12"}) {
+        for (MropeModel model : {MropeModel::Qwen2VL, MropeModel::Qwen3VL}) {
+            views.push_back({"mrope-" + std::string(mropeModelName(model)) + " " + text,
+                             inArea([text, model](Figure& f, Box a, const Theme& t) {
+                                 auto prompt = parseMropePrompt(text);
+                                 ASSERT_TRUE(prompt);
+                                 drawMropeFigure(f, a, *prompt, mropePreset(model), t);
+                             })});
+        }
+    }
+    for (AxialRopeLayout layout : {AxialRopeLayout::RopeVit, AxialRopeLayout::Pixtral}) {
+        views.push_back({"axial-rope-" + std::string(axialRopeLayoutName(layout)),
+                         inArea([layout](Figure& f, Box a, const Theme& t) {
+                             AxialRopeParams params;
+                             params.layout = layout;
+                             drawAxialRopeFigure(f, a, params, t);
+                         })});
+    }
     views.push_back({"icon", [](float w, float h, const Theme&) {
                          return iconFigure(std::min({w, h, 1024.f}));  // 16..1024
                      }});

@@ -23,13 +23,22 @@
 // context before extension); otherwise max_position_embeddings, which is also what HF's dynamic
 // NTK divides by. GPT-J (model_type "gptj") gets interleaved pairs; every other model half pairs.
 // Multimodal configs whose text model sits under "text_config" are read from there.
+//
+// Multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL), when rope_scaling has type mrope or an
+// mrope_section: mrope_section (3 pair counts summing to rotated dims / 2; Qwen3-VL's class
+// default [24,20,20]), mrope_interleaved (Qwen3-VL always interleaves), and from the root's
+// vision_config: spatial_merge_size (default 2) and tokens_per_second (Qwen2.5-VL, class default
+// 4; the released checkpoints say 2). The model comes from model_type (qwen2_vl, qwen2_5_vl,
+// qwen3_vl, qwen3_vl_moe).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "poslab/base/result.hpp"
+#include "poslab/encodings/multimodal_rope.hpp"
 #include "poslab/encodings/rope.hpp"
 
 namespace poslab {
@@ -58,6 +67,7 @@ struct HfModelConfig {
     int maxPositionEmbeddings = 0;  // max_position_embeddings (or n_positions), 0 when absent
     std::vector<HfRopeVariant> ropeVariants;  // [0] full attention; [1] sliding, if it differs
     std::vector<HfLayer> layers;              // one per hidden layer; empty if the count is absent
+    std::optional<MropeSettings> mrope;       // multimodal RoPE, when the config sets it up
     std::vector<std::string> notes;     // one line per default, alias or fallback that was applied
     std::vector<std::string> warnings;  // what HF's validation warns about (unknown keys, ...)
     friend bool operator==(const HfModelConfig&, const HfModelConfig&) = default;

@@ -4,8 +4,9 @@
 // rotated dims, pairing, the RoPE of each layer type (base, rope type, factor, inv_freq,
 // attention factor, which LongRoPE list is active), the layer list, training and original
 // context, and every note and warning (HF's validation: unknown rope_scaling keys, an explicit
-// factor that disagrees with the implied one). A config PosLab cannot use gives the one-line
-// Error of parseHfConfig() instead.
+// factor that disagrees with the implied one), and for Qwen VL models "multimodal_rope" (model,
+// layout, mrope_section, merge size, the T/H/W stream of each pair). A config PosLab cannot use
+// gives the one-line Error of parseHfConfig() instead.
 #pragma once
 
 #include <nlohmann/json.hpp>

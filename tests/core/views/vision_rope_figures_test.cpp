@@ -1,0 +1,78 @@
+#include "poslab/views/vision_rope_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+
+#include "figure_checks.hpp"
+
+namespace poslab {
+namespace {
+
+TEST(VisionRopeFiguresTest, AdvanceLinesGiveTheLargerMergedSide) {
+    auto prompt = parseMropePrompt("text:5,image:1x28x42,text:3,video:4x14x14");
+    ASSERT_TRUE(prompt);
+    auto positions = mropePositions(*prompt, MropeSettings{});
+    ASSERT_TRUE(positions);
+    const auto lines = mropeAdvanceLines(*prompt, *positions);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0],
+              "image 1: 1x28x42 patches → 1x14x21 = 294 tokens; the position advances by 21, "
+              "not 294 (max(14, 21))");
+    // Qwen2-VL video: 4 frame groups of 7x7 merged; T reaches 3, H and W 6: advances by 7.
+    EXPECT_EQ(lines[1],
+              "video 1: 4x14x14 patches → 4x7x7 = 196 tokens; the position advances by 7, not 196");
+}
+
+TEST(VisionRopeFiguresTest, MropeFigureDrawsThreeStreamsAndTheStrip) {
+    auto prompt = parseMropePrompt("text:3,image:1x4x6,text:2");
+    ASSERT_TRUE(prompt);
+    Figure figure = emptyFigure(1000, 700, paperTheme());
+    drawMropeFigure(figure, {0, 0, 1000, 700}, *prompt, MropeSettings{}, paperTheme());
+    const Counts c = count(figure);
+    EXPECT_EQ(c.polylines, 3);
+    EXPECT_TRUE(allCoordinatesFinite(figure));
+    EXPECT_TRUE(hasText(figure, "T 16"));
+    EXPECT_TRUE(hasText(figure, "H 24"));
+    EXPECT_TRUE(hasText(figure, "advances by 3, not 6"));
+    int strip = 0;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* r = std::get_if<RectItem>(&item)) {
+            if (r->fill == positionStreamColor(PositionStream::Width)) ++strip;
+        }
+    }
+    EXPECT_GE(strip, 24);  // one cell per W pair (plus the legend swatch)
+}
+
+TEST(VisionRopeFiguresTest, BadPromptDrawsTheErrorInstead) {
+    Figure figure = emptyFigure(800, 600, paperTheme());
+    drawMropeFigure(figure, {0, 0, 800, 600}, {PromptSegment{PromptSegmentKind::Image, 1, 1, 3, 4}},
+                    MropeSettings{}, paperTheme());
+    EXPECT_TRUE(hasText(figure, "multiples of spatial_merge_size"));
+}
+
+TEST(VisionRopeFiguresTest, AxialFigureIsOneSquareHeatmapOfTheGrid) {
+    AxialRopeParams params;
+    params.gridWidth = 12;
+    params.gridHeight = 9;
+    Figure figure = emptyFigure(900, 700, paperTheme());
+    PlotFrame frame;
+    drawAxialRopeFigure(figure, {0, 0, 900, 700}, params, paperTheme(), &frame);
+    int heatmaps = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* h = std::get_if<HeatmapItem>(&item);
+        if (h != nullptr && h->values->cols > 1) {  // not the colour bar (one column)
+            ++heatmaps;
+            EXPECT_EQ(h->values->rows, 9u);
+            EXPECT_EQ(h->values->cols, 12u);
+            EXPECT_NEAR(h->box.width / 12, h->box.height / 9, 1.0);  // square cells
+            EXPECT_NEAR((*h->values)(7, 5), 1.0, 1e-12);             // the query with itself
+        }
+    }
+    EXPECT_EQ(heatmaps, 1);
+    EXPECT_TRUE(hasText(figure, "query patch (5, 7)"));
+}
+
+}  // namespace
+}  // namespace poslab
