@@ -74,7 +74,7 @@ Result<MropeInputs> readMropeInputs(const ArgMap& args) {
         return Error{"--tokens-per-second must be > 0 and <= 1000"};
     }
     if (args.raw("mrope-section")) {
-        auto values = args.numbers("mrope-section");
+        auto values = args.numbers("mrope-section", 8);
         if (!values) return values.error();
         if (values->size() != 3) {
             return Error{"--mrope-section must be 3 comma-separated counts T,H,W (got " +
@@ -183,7 +183,7 @@ Result<AxialRopeParams> readAxialParams(const ArgMap& args) {
     params.queryX = std::min(params.queryX, params.gridWidth - 1);
     params.queryY = std::min(params.queryY, params.gridHeight - 1);
     if (args.raw("query")) {
-        auto values = args.numbers("query");
+        auto values = args.numbers("query", 8);
         if (!values) return values.error();
         const bool good = values->size() == 2 && (*values)[0] >= 0 && (*values)[1] >= 0 &&
                           (*values)[0] < params.gridWidth && (*values)[1] < params.gridHeight &&

@@ -340,7 +340,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadLessons{"MissingText", "{\"lessons\": [{\"title\": \"t\", \"view\": \"RoPE\"}]}",
                    "lesson 1: \"text\" is missing"},
         BadLessons{"UnknownView", "{\"lessons\": [" LESSON("Ropey", "") "]}",
-                   "lesson 1: \"view\" must be one of sinusoidal, rope, alibi"},
+                   "lesson 1: \"view\" must be one of sinusoidal, rope, vision rope, alibi"},
         BadLessons{
             "UnknownStateKey",
             "{\"lessons\": [" LESSON("RoPE",
