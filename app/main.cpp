@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     // 3. Window and context.
-    GLFWwindow* window = glfwCreateWindow(1440, 900, "PosLab", nullptr, nullptr);
+    GLFWwindow* window =
+        glfwCreateWindow(launch->windowWidth, launch->windowHeight, "PosLab", nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "poslab: could not open an OpenGL 3.3 window\n");
         glfwTerminate();

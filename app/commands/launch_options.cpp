@@ -3,27 +3,28 @@
 namespace poslab::cli {
 
 std::vector<OptionSpec> launchOptionSpecs() {
-    return {
-        {"view", "NAME", "open this view first (sinusoidal, rope, alibi, t5, learned, …)"},
-        {"lesson", "N", "open the guided tour at lesson N (Tour menu; arrows step)"},
-        {"presentation", "", "start in presentation mode (F5: large text, no controls)"},
-        {"zoom", "Z",
-         "interface zoom 0.5..3 on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0; "
-         "remembered in the session)"},
-        {"session", "FILE", "open a saved session (File > Save session)"},
-        {"save-session", "FILE", "save the session to FILE at exit"},
-        {"fresh", "", "ignore the session remembered in ~/.config/poslab"},
-        {"remember", "", "use the remembered session even with --screenshot/--bench-frames"},
-        {"screenshot", "FILE.png", "save a screenshot after the first frames, then quit"},
-        {"bench-frames", "N",
-         "time N frames of a heatmap changing, print frame times and resident memory, quit"},
-        {"bench-scenario", "NAME",
-         "slider (the sinusoidal base moves; default), pan-zoom (its window moves) or "
-         "rope-pan-zoom (the RoPE angle map's)"},
-        {"bench-seq-len", "L", "positions in the benchmark's table"},
-        {"bench-d-model", "D", "dimensions in the benchmark's table (head_dim for RoPE)"},
-        {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
-        {"seed", "S", "random seed for --soak (default 1)"}};
+    return {{"view", "NAME", "open this view first (sinusoidal, rope, alibi, t5, learned, …)"},
+            {"lesson", "N", "open the guided tour at lesson N (Tour menu; arrows step)"},
+            {"presentation", "", "start in presentation mode (F5: large text, no controls)"},
+            {"window-size", "WxH",
+             "the window's size in pixels, 320x240..8192x8192 (default 1440x900)"},
+            {"zoom", "Z",
+             "interface zoom 0.5..3 on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0; "
+             "remembered in the session)"},
+            {"session", "FILE", "open a saved session (File > Save session)"},
+            {"save-session", "FILE", "save the session to FILE at exit"},
+            {"fresh", "", "ignore the session remembered in ~/.config/poslab"},
+            {"remember", "", "use the remembered session even with --screenshot/--bench-frames"},
+            {"screenshot", "FILE.png", "save a screenshot after the first frames, then quit"},
+            {"bench-frames", "N",
+             "time N frames of a heatmap changing, print frame times and resident memory, quit"},
+            {"bench-scenario", "NAME",
+             "slider (the sinusoidal base moves; default), pan-zoom (its window moves) or "
+             "rope-pan-zoom (the RoPE angle map's)"},
+            {"bench-seq-len", "L", "positions in the benchmark's table"},
+            {"bench-d-model", "D", "dimensions in the benchmark's table (head_dim for RoPE)"},
+            {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
+            {"seed", "S", "random seed for --soak (default 1)"}};
 }
 
 }  // namespace poslab::cli

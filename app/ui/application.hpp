@@ -44,6 +44,8 @@ struct LaunchOptions {
     bool fresh = false;           // ignore the remembered session (and do not overwrite it)
     float zoom = 0;               // > 0: interface zoom for this run (--zoom), over the session's
     std::string openPath;         // non-empty: a file to open in its view (`poslab FILE`)
+    int windowWidth = 1440;       // --window-size: a projector's 1024x768, a laptop's, a 4K's
+    int windowHeight = 900;
 };
 
 class Application {

@@ -25,6 +25,10 @@
 
 namespace poslab::ui {
 
+namespace {
+constexpr int kMinWindowSide = 320, kMinWindowHeight = 240, kMaxWindowSide = 8192;
+}  // namespace
+
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments) {
     const std::vector<cli::OptionSpec> options = cli::launchOptionSpecs();
     // `poslab FILE [options]`: the file comes first, as a desktop entry's %f does.
@@ -88,6 +92,19 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
     launch.lesson = int(*lesson);
     launch.presentation = args->flag("presentation");
+    if (args->has("window-size")) {
+        // WxH, both whole numbers in range: "1024x768".
+        const std::string text = *args->raw("window-size");
+        int width = 0, height = 0;
+        char extra = 0;
+        if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &extra) != 2 ||
+            width < kMinWindowSide || width > kMaxWindowSide || height < kMinWindowHeight ||
+            height > kMaxWindowSide)
+            return Error{"--window-size must be WxH within 320x240..8192x8192 (got '" + text +
+                         "')"};
+        launch.windowWidth = width;
+        launch.windowHeight = height;
+    }
     launch.sessionPath = args->text("session", "").value();
     launch.saveSessionPath = args->text("save-session", "").value();
     launch.remember = args->flag("remember");
