@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
         }
         // The session: --session FILE, else the one remembered from the last interactive run
         // (scripted runs leave it alone unless --remember). Problems are reported, never fatal.
-        const bool scripted = !launch->screenshotPath.empty() || launch->benchFrames > 0 || launch->soakFrames > 0;
+        const bool scripted = !launch->screenshotPath.empty() || launch->benchFrames > 0 ||
+                              launch->soakFrames > 0 || launch->checkLayout;
         const std::string remembered =
             launch->fresh || (scripted && !launch->remember) ? "" : poslab::ui::rememberedSessionPath();
         if (!launch->sessionPath.empty()) {

@@ -23,6 +23,9 @@ std::vector<OptionSpec> launchOptionSpecs() {
              "rope-pan-zoom (the RoPE angle map's)"},
             {"bench-seq-len", "L", "positions in the benchmark's table"},
             {"bench-d-model", "D", "dimensions in the benchmark's table (head_dim for RoPE)"},
+            {"check-layout", "",
+             "open every view, check that no figure text overlaps another or leaves its figure, "
+             "print what does, quit (exit 1 on any; tests)"},
             {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
             {"seed", "S", "random seed for --soak (default 1)"}};
 }

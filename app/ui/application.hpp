@@ -46,6 +46,7 @@ struct LaunchOptions {
     std::string openPath;         // non-empty: a file to open in its view (`poslab FILE`)
     int windowWidth = 1440;       // --window-size: a projector's 1024x768, a laptop's, a 4K's
     int windowHeight = 900;
+    bool checkLayout = false;  // visit every view, check its figures' text boxes, report, quit
 };
 
 class Application {
@@ -80,8 +81,9 @@ public:
     void prepareFrame();
 
     std::string requestedScreenshot;  // set by F12 or --screenshot; written after the frame
+    LayoutAudit* layoutAudit = nullptr;  // --check-layout: the next frames' figures are checked
 
-private:
+  private:
     void drawMenuBar();
     void handleShortcuts();
 

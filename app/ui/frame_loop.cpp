@@ -92,6 +92,7 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
     launch.lesson = int(*lesson);
     launch.presentation = args->flag("presentation");
+    launch.checkLayout = args->flag("check-layout");
     if (args->has("window-size")) {
         // WxH, both whole numbers in range: "1024x768".
         const std::string text = *args->raw("window-size");
@@ -304,6 +305,36 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         std::printf("resident memory %.0f MiB, peak %.0f MiB\n", residentMebibytes("VmRSS:"),
                     residentMebibytes("VmHWM:"));
         return 0;
+    }
+
+    if (options.checkLayout) {
+        // Every view in turn, as it first opens at this window size (and presentation mode,
+        // when asked): a few frames to settle (the tab switch, fonts, workers), then one frame
+        // whose figures' texts are checked against each other and the figure's edges.
+        std::size_t faults = 0;
+        for (std::size_t view = 0; view < application.viewCount(); ++view) {
+            application.selectView(view);
+            const auto deadline = Clock::now() + std::chrono::seconds(20);
+            for (int i = 0; i < 4 || (application.waitingForWork() && Clock::now() < deadline);
+                 ++i) {
+                glfwPollEvents();
+                renderFrame(window, application, {nullptr, true});
+            }
+            LayoutAudit audit;
+            application.layoutAudit = &audit;
+            renderFrame(window, application, {nullptr, true});
+            application.layoutAudit = nullptr;
+            std::printf("%s: %d figures, %zu text faults\n", application.currentView().c_str(),
+                        audit.figures, audit.faults.size());
+            for (const std::string& fault : audit.faults) std::printf("  %s\n", fault.c_str());
+            faults += audit.faults.size();
+            if (audit.figures == 0) {
+                std::printf("  no figure drawn\n");
+                ++faults;
+            }
+        }
+        std::printf("check-layout: %zu views, %zu faults\n", application.viewCount(), faults);
+        return faults == 0 ? 0 : 1;
     }
 
     if (options.soakFrames > 0) {

@@ -22,6 +22,33 @@ TEST(SoakTest, RandomInputAcrossEveryView) {
     }
 }
 
+// A projector: every view at 1024x768 in presentation mode (fonts and lines 1.75 times
+// larger), in one process (--check-layout): no figure text drawn over another or past its
+// figure's edge, and every view draws a figure.
+TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
+    if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("presentation");
+    auto result = runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
+                           " xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+                           " --fresh --window-size 1024x768 --presentation --check-layout");
+    EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
+    EXPECT_NE(result.out.find("check-layout: 10 views, 0 faults"), std::string::npos)
+        << result.out << result.err;
+    EXPECT_NE(result.out.find("Extrapolation: 1 figures, 0 text faults"), std::string::npos)
+        << result.out;
+}
+
+TEST(PresentationTest, WindowSizeIsChecked) {
+    for (const char* bad : {"100x768", "1024x", "1024x768x2", "wide", "9000x900"}) {
+        auto refused = runPoslab({"--window-size", bad}, "DISPLAY= ");
+        EXPECT_EQ(refused.exitCode, 2) << bad;
+        EXPECT_EQ(refused.err,
+                  "poslab: --window-size must be WxH within 320x240..8192x8192 (got '" +
+                      std::string(bad) + "')\n")
+            << bad;
+    }
+}
+
 // The frame-time benchmarks (README, Benchmarks) run each scenario's frames and report them.
 TEST(BenchTest, EveryScenarioReportsItsFrames) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";

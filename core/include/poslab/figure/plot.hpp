@@ -25,6 +25,7 @@ struct Theme {
     Rgba background, plotBackground, text, mutedText, axis, grid, masked, accent;
     float fontSize = 14;   // tick labels and legends
     float titleSize = 17;  // plot titles
+    float lineScale = 1;   // line widths, tick lengths, markers and legend swatches (1: 1 px)
 };
 Theme darkTheme();   // the screen theme
 Theme paperTheme();  // white background, black text: for print
@@ -33,7 +34,10 @@ inline constexpr EnumNames<ThemeId, 2> kThemeNames{
     {{ThemeId::Dark, "dark"}, {ThemeId::Paper, "paper"}}};
 std::string_view themeName(ThemeId id);             // "dark", "paper"
 Result<ThemeId> parseTheme(std::string_view name);
-Theme scaledTheme(Theme theme, float factor);       // fonts scaled (presentation mode, HiDPI)
+// Fonts, line widths, tick lengths, markers and swatches scaled together (presentation mode,
+// HiDPI): a figure at factor 2 looks like the same figure twice the size.
+Theme scaledTheme(Theme theme, float factor);
+float strokeWidth(const Theme& theme, float width);  // width (px at scale 1) at the theme's scale
 Rgba seriesColor(int index);                        // line colours, colourblind-friendly order
 Rgba withAlpha(Rgba color, std::uint8_t alpha);
 
