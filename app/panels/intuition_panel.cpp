@@ -27,10 +27,14 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                 {IntuitionFigure::LinearShift, "Linear shift"}};
             stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
             if (view.figure == IntuitionFigure::BinaryClock) {
-                clock_.show("binary clock", view.clock, context,
-                            [&](float w, float h, const Theme& theme) {
-                                return binaryClockFigure(view.clock, w, h, theme);
-                            });
+                clock_.showPanels(
+                    "binary clock", view.clock, context,
+                    [](float w, float h, const Theme& theme, int panel) {
+                        return binaryClockPanels(w, h, theme, panel);
+                    },
+                    [&](float w, float h, const Theme& theme, int panel) {
+                        return binaryClockFigure(view.clock, w, h, theme, panel);
+                    });
             } else {
                 shift_.show(
                     "linear shift", view.shift, context,

@@ -76,8 +76,14 @@ bool panelSelector(const PanelGrid& grid, int* selected) {
         *selected = stepPanel(*selected, 1, grid.count);
     ImGui::SameLine();
     ImGui::Text("panel %d of %d", grid.shown + 1, grid.count);
+    tooltipForLastItem("The window is too small for every panel at once: Up/Down or the arrows "
+                       "step through them.");
+    const char* hint = "(Up/Down: the other panels)";
     ImGui::SameLine();
-    ImGui::TextDisabled("(Up/Down; the window is too small for all at once)");
+    if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(hint).x)
+        ImGui::TextDisabled("%s", hint);
+    else
+        ImGui::NewLine();
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.WantTextInput && !ImGui::IsAnyItemActive() && !io.KeyCtrl) {
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)))

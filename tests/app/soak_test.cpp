@@ -28,14 +28,18 @@ TEST(SoakTest, RandomInputAcrossEveryView) {
 TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("presentation");
-    auto result = runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
-                           " xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
-                           " --fresh --window-size 1024x768 --presentation --check-layout");
-    EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
-    EXPECT_NE(result.out.find("check-layout: 10 views, 0 faults"), std::string::npos)
-        << result.out << result.err;
-    EXPECT_NE(result.out.find("Extrapolation: 1 figures, 0 text faults"), std::string::npos)
-        << result.out;
+    // Presented, and at the same size with the controls beside the figures.
+    for (const char* mode : {"--presentation", ""}) {
+        auto result = runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
+                               " xvfb-run -a -s '-screen 0 1440x900x24' " +
+                               shellQuote(POSLAB_BINARY) + " --fresh --window-size 1024x768 " +
+                               mode + " --check-layout");
+        EXPECT_EQ(result.exitCode, 0) << mode << result.out << result.err;
+        EXPECT_NE(result.out.find("check-layout: 10 views, 0 faults"), std::string::npos)
+            << mode << result.out << result.err;
+        EXPECT_NE(result.out.find("Extrapolation: 1 figures, 0 text faults"), std::string::npos)
+            << mode << result.out;
+    }
 }
 
 TEST(PresentationTest, WindowSizeIsChecked) {

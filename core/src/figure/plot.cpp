@@ -583,7 +583,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
     Margins m = plotMargins(spec.x, spec.y, !spec.title.empty(), theme, area.height);
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
-    const std::vector<FittedText> caption =
+    std::vector<FittedText> caption =
         spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize)
                           : std::vector<FittedText>{};
     const float lineStep = theme.fontSize * 1.2f;  // between caption lines
@@ -616,6 +616,11 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme&
                 frame.plot = {frame.plot.x + spareX / 2, frame.plot.y, width, height};
             }
         }
+    }
+    // Square cells may leave the bar shorter than the caption was fitted to: each line is
+    // fitted again to the bar as drawn, keeping the line count the margin was made for.
+    if (frame.plot.height < barLength - 0.5f) {
+        for (FittedText& line : caption) line = fitText(line.text, line.size, frame.plot.height);
     }
     // Centred over the plot and its axis, clear of the colour bar's top tick label.
     if (!spec.title.empty()) drawTitle(figure, titleArea, spec.title, theme);

@@ -493,6 +493,32 @@ TEST(PlotTest, SquareCellsAreAsWideAsTall) {
     }
 }
 
+// A square heatmap in a tall, narrow area (the Similarity view at 1024x768) has a bar shorter
+// than the area: its caption, running along the bar, stays within the bar's length.
+TEST(PlotTest, ColourBarCaptionOfSquareCellsStaysAlongTheBar) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"position j", 0, 64, false, true};
+    spec.y = {"position i", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = "cosine similarity (mean of 1 x 2 cells per pixel)";
+    const Box area{0, 0, 375, 678};
+    Figure figure = emptyFigure(area.width, area.height, darkTheme());
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, darkTheme(), &frame);
+    ASSERT_LT(frame.plot.height, 300);  // square: about as tall as the plot is wide
+    int captions = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || !text->vertical90 || text->anchor.x < frame.plot.right()) continue;
+        ++captions;
+        EXPECT_LE(estimateTextWidth(text->text, text->size), frame.plot.height + 0.5f)
+            << text->text;
+    }
+    EXPECT_GE(captions, 1);
+}
+
 // A text that fits once shrunk in proportion is shrunk, never cut: the shrunk width equals
 // maxWidth only up to float rounding (a presentation title lost its last letters to it).
 TEST(PlotTest, FitTextShrinksWithoutCuttingWhenTheProportionalSizeFits) {

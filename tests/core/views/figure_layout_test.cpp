@@ -81,8 +81,9 @@ std::vector<ViewFigure> viewFigures() {
                      [](float w, float h, const Theme& t, int panel) {
                          return extrapolationFigure(ExtrapolationOptions{}, w, h, t, panel);
                      }});
-    views.push_back({"binary-clock", [](float w, float h, const Theme& t) {
-                         return binaryClockFigure(BinaryClockOptions{}, w, h, t);
+    views.push_back({"binary-clock", kBinaryClockPanels.count,
+                     [](float w, float h, const Theme& t, int panel) {
+                         return binaryClockFigure(BinaryClockOptions{}, w, h, t, panel);
                      }});
     views.push_back({"linear-shift", [](float w, float h, const Theme& t) {
                          return linearShiftFigure(LinearShiftOptions{}, w, h, t);
