@@ -40,38 +40,45 @@ Status validate(const CompareOptions& o) {
 
 namespace {
 
-// The designed layout: five heatmaps in a row above the two curves, the curves wider.
-constexpr int kDesignedColumns = 5;
-Box designedTop(Box area) {
-    return {area.x, area.y, area.width, std::floor(area.height * 0.52f)};
-}
-Box designedBottom(Box area) {
-    const Box top = designedTop(area);
-    return {area.x, top.bottom() + 12, area.width, area.bottom() - top.bottom() - 12};
+// Unless one panel is shown alone, the five heatmaps fill grid.rows - 1 rows of grid.columns
+// (one row of five: the designed layout) above the two curves, which share the bottom row.
+Box heatmapBlock(const PanelGrid& grid) {
+    const Box& area = grid.area;
+    const float share = grid.rows == 2 ? 0.52f : float(grid.rows - 1) / float(grid.rows);
+    return {area.x, area.y, area.width, std::floor(area.height * share)};
 }
 
 // Panel k's box: heatmaps 0..4, then the two curve plots.
 Box comparisonCell(const PanelGrid& grid, int k) {
-    if (grid.columns != kDesignedColumns) return grid.cell(k);
-    if (k < 5) return gridCell(designedTop(grid.area), 1, 5, 0, k, 10);
-    return gridCell(designedBottom(grid.area), 1, 2, 0, k - 5, 16);
+    if (grid.oneAtATime()) return grid.cell(k);
+    const Box top = heatmapBlock(grid);
+    if (k < 5) return gridCell(top, grid.rows - 1, grid.columns, k / grid.columns, k % grid.columns, 10);
+    const Box bottom{grid.area.x, top.bottom() + 12, grid.area.width,
+                     grid.area.bottom() - top.bottom() - 12};
+    return gridCell(bottom, 1, 2, 0, k - 5, 16);
 }
 
 }  // namespace
 
 PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
-    // Five heatmaps in a row while each has the room of a reflowed panel; else a plain grid.
-    const Box heatmap = gridCell(designedTop(area), 1, 5, 0, 0, 10);
-    if (heatmap.width >= kComparePanels.minWidthEm * theme.fontSize &&
-        heatmap.height >= kComparePanels.minHeightEm * theme.fontSize) {
+    // The most heatmap columns (5 down to 2) for which every panel, heatmap or curve, has the
+    // room kComparePanels asks for; else one panel at a time.
+    const float minWidth = kComparePanels.minWidthEm * theme.fontSize;
+    const float minHeight = kComparePanels.minHeightEm * theme.fontSize;
+    for (int columns = 5; columns >= 2; --columns) {
         PanelGrid grid;
         grid.area = area;
         grid.count = kComparePanels.count;
-        grid.rows = 2;
-        grid.columns = kDesignedColumns;
-        return grid;
+        grid.columns = columns;
+        grid.rows = (5 + columns - 1) / columns + 1;
+        const Box heatmap = comparisonCell(grid, 0), curve = comparisonCell(grid, 5);
+        if (heatmap.width >= minWidth && heatmap.height >= minHeight && curve.width >= minWidth &&
+            curve.height >= minHeight)
+            return grid;
     }
-    return reflowPanels(area, kComparePanels, theme, panel);
+    return reflowPanels(area, {kComparePanels.count, 1, kComparePanels.minWidthEm,
+                               kComparePanels.minHeightEm, kComparePanels.gap},
+                        theme, panel);
 }
 
 Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const Theme& theme,
