@@ -53,12 +53,15 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    // 3. Window and context: 1440x900, or the screen when it is smaller (a 1024x768 projector).
-    int windowWidth = 1440, windowHeight = 900;
-    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
-        if (const GLFWvidmode* mode = glfwGetVideoMode(monitor)) {
-            windowWidth = std::clamp(mode->width, 320, windowWidth);
-            windowHeight = std::clamp(mode->height, 240, windowHeight);
+    // 3. Window and context: --window-size, else 1440x900 or the screen when it is smaller (a
+    //    1024x768 projector).
+    int windowWidth = launch->windowWidth, windowHeight = launch->windowHeight;
+    if (!launch->windowSizeGiven) {
+        if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+            if (const GLFWvidmode* mode = glfwGetVideoMode(monitor)) {
+                windowWidth = std::clamp(mode->width, 320, windowWidth);
+                windowHeight = std::clamp(mode->height, 240, windowHeight);
+            }
         }
     }
     GLFWwindow* window = glfwCreateWindow(windowWidth, windowHeight, "PosLab", nullptr, nullptr);
@@ -98,7 +101,7 @@ int main(int argc, char** argv) {
         // The session: --session FILE, else the one remembered from the last interactive run
         // (scripted runs leave it alone unless --remember). Problems are reported, never fatal.
         const bool scripted = !launch->screenshotPath.empty() || launch->benchFrames > 0 ||
-                              launch->soakFrames > 0 || launch->tourCheck;
+                              launch->soakFrames > 0 || launch->tourCheck || launch->checkLayout;
         const std::string remembered =
             launch->fresh || (scripted && !launch->remember) ? "" : poslab::ui::rememberedSessionPath();
         if (!launch->sessionPath.empty()) {

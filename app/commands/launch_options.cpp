@@ -15,6 +15,9 @@ std::vector<OptionSpec> launchOptionSpecs() {
         {"tour-screenshots", "DIR", "with --tour-check: save each step as DIR/lesson-NN-S.png"},
         {"presentation", "", "start in presentation mode (F5: large text, no controls)"},
         {"export-dialog", "", "open File > Export… at start (with --screenshot: the dialog)"},
+        {"window-size", "WxH",
+         "the window's size in pixels, 320x240..8192x8192 (default 1440x900, or the screen when "
+         "it is smaller)"},
         {"zoom", "Z",
          "interface zoom 0.5..3 on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0; "
          "remembered in the session)"},
@@ -30,6 +33,9 @@ std::vector<OptionSpec> launchOptionSpecs() {
          "rope-pan-zoom (the RoPE angle map's)"},
         {"bench-seq-len", "L", "positions in the benchmark's table"},
         {"bench-d-model", "D", "dimensions in the benchmark's table (head_dim for RoPE)"},
+        {"check-layout", "",
+         "open every view, check that no figure text overlaps another or leaves its figure, "
+         "print what does, quit (exit 1 on any; tests)"},
         {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
         {"seed", "S", "random seed for --soak (default 1)"}};
 }

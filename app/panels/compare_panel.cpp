@@ -49,13 +49,13 @@ Result<RopeConfiguration> configuration(const CompareViewState& view, int side) 
     return config;
 }
 
-Result<Figure> abFigure(const CompareViewState& view, float width, float height,
-                        const Theme& theme) {
+Result<Figure> abFigure(const CompareViewState& view, float width, float height, const Theme& theme,
+                        int panel = 0) {
     auto a = configuration(view, 0);
     if (!a) return a.error();
     auto b = configuration(view, 1);
     if (!b) return b.error();
-    return abComparisonFigure(*a, *b, view.maxOffset, width, height, theme);
+    return abComparisonFigure(*a, *b, view.maxOffset, width, height, theme, panel);
 }
 
 }  // namespace
@@ -69,14 +69,23 @@ void ComparePanel::draw(AppState& state, FrameContext& context) {
                 {CompareMode::AllEncodings, "All encodings"}, {CompareMode::RopeAB, "RoPE A/B"}};
             stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
             if (view.mode == CompareMode::AllEncodings) {
-                all_.show("all encodings", view.options, context,
-                          [&](float w, float h, const Theme& theme) {
-                              return comparisonFigure(view.options, w, h, theme);
-                          });
+                all_.showPanels(
+                    "all encodings", view.options, context,
+                    [](float w, float h, const Theme& theme, int panel) {
+                        return comparisonFigurePanels(w, h, theme, panel);
+                    },
+                    [&](float w, float h, const Theme& theme, int panel) {
+                        return comparisonFigure(view.options, w, h, theme, panel);
+                    });
             } else {
-                ab_.show("rope ab", view, context, [&](float w, float h, const Theme& theme) {
-                    return abFigure(view, w, h, theme);
-                });
+                ab_.showPanels(
+                    "rope ab", view, context,
+                    [](float w, float h, const Theme& theme, int panel) {
+                        return abComparisonPanels(w, h, theme, panel);
+                    },
+                    [&](float w, float h, const Theme& theme, int panel) {
+                        return abFigure(view, w, h, theme, panel);
+                    });
                 if (!ab_.error().empty()) *context.statusMessage = ab_.error();
             }
         });

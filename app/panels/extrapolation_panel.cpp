@@ -54,10 +54,14 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
                 true);
         },
         [&] {
-            figure_.show("extrapolation", state.extrapolation, context,
-                         [&](float w, float h, const Theme& theme) {
-                             return extrapolationFigure(o, w, h, theme);
-                         });
+            figure_.showPanels(
+                "extrapolation", state.extrapolation, context,
+                [](float w, float h, const Theme& theme, int panel) {
+                    return extrapolationPanels(w, h, theme, panel);
+                },
+                [&](float w, float h, const Theme& theme, int panel) {
+                    return extrapolationFigure(o, w, h, theme, panel);
+                });
         });
 }
 

@@ -13,10 +13,12 @@
 #include <string>
 #include <utility>
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include "poslab/base/result.hpp"
 #include "poslab/figure/figure.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 #include "ui/frame_context.hpp"
 #include "ui/widgets.hpp"
@@ -47,19 +49,31 @@ class FigureCache {
         const Canvas canvas = beginCanvas(id, height);
         const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
         Stamp stamp{key, canvas.box.width, canvas.box.height, theme.id, theme.fontSize};
-        if (!stamp_ || !(*stamp_ == stamp)) {
-            stamp_ = std::move(stamp);
-            Result<Figure> built = build(canvas.box.width, canvas.box.height, theme);
-            if (built) {
-                figure_ = std::move(built).value();
-                error_.clear();
-            } else {
-                error_ = built.error().message;
-                figure_ = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-                drawNote(figure_, {0, 0, canvas.box.width, canvas.box.height}, error_,
-                         context.theme);
-            }
-        }
+        rebuildIfChanged(stamp, canvas, context,
+                         [&] { return build(canvas.box.width, canvas.box.height, theme); });
+        drawCanvasFigure(canvas, figure_, context);
+        return canvas;
+    }
+    // A figure of several panels that reflows (panel_grid.hpp) at the frame's full theme: no
+    // shrinking of presentation fonts. panels(width, height, theme, selected) is the view's
+    // PanelGrid for a figure of that size; when it shows one panel at a time, a "panel 2 of 6"
+    // row (arrow buttons, Up/Down keys) comes first, and build(width, height, theme, selected)
+    // draws the selected panel.
+    template <class Panels, class Build>
+    Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
+                      Build build) {
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        const PanelGrid grid = panels(room.x, room.y, context.theme, selectedPanel_);
+        // The selector's row makes the canvas shorter, which never fits more columns: the
+        // figure below shows one panel at a time as well.
+        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
+        const Canvas canvas = beginCanvas(id);
+        const Theme& theme = context.theme;
+        Stamp stamp{key,      canvas.box.width, canvas.box.height,
+                    theme.id, theme.fontSize,   selectedPanel_};
+        rebuildIfChanged(stamp, canvas, context, [&] {
+            return build(canvas.box.width, canvas.box.height, theme, selectedPanel_);
+        });
         drawCanvasFigure(canvas, figure_, context);
         return canvas;
     }
@@ -72,11 +86,28 @@ class FigureCache {
         float width = 0, height = 0;
         ThemeId theme{};
         float fontSize = 0;
+        int panel = 0;  // the panel shown alone (showPanels)
         bool operator==(const Stamp&) const = default;
     };
+    template <class Build>
+    void rebuildIfChanged(Stamp& stamp, const Canvas& canvas, const FrameContext& context,
+                          Build build) {
+        if (stamp_ && *stamp_ == stamp) return;
+        stamp_ = std::move(stamp);
+        Result<Figure> built = build();
+        if (built) {
+            figure_ = std::move(built).value();
+            error_.clear();
+        } else {
+            error_ = built.error().message;
+            figure_ = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+            drawNote(figure_, {0, 0, canvas.box.width, canvas.box.height}, error_, context.theme);
+        }
+    }
     std::optional<Stamp> stamp_;
     Figure figure_;
     std::string error_;
+    int selectedPanel_ = 0;  // showPanels: the panel shown when they come one at a time
 };
 
 // A view's layout and derived data, kept while `Key` (the options they depend on, compared with

@@ -83,10 +83,14 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                     });
                     break;
                 case IntuitionFigure::BinaryClock:
-                    clock_.show("binary clock", view.clock, context,
-                                [&](float w, float h, const Theme& theme) {
-                                    return binaryClockFigure(view.clock, w, h, theme);
-                                });
+                    clock_.showPanels(
+                        "binary clock", view.clock, context,
+                        [](float w, float h, const Theme& theme, int panel) {
+                            return binaryClockPanels(w, h, theme, panel);
+                        },
+                        [&](float w, float h, const Theme& theme, int panel) {
+                            return binaryClockFigure(view.clock, w, h, theme, panel);
+                        });
                     break;
                 case IntuitionFigure::LinearShift:
                     shift_.show("linear shift", view.shift, context,

@@ -356,7 +356,7 @@ void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
     // A tab asked for by a session or the tour is selected once; after that the tab bar decides.
     const bool requested = !shownTab_ || *shownTab_ != view.tab;
     std::optional<LearnedTab> visible;
-    if (ImGui::BeginTabBar("learned figures")) {
+    if (ImGui::BeginTabBar("learned figures", ImGuiTabBarFlags_FittingPolicyScroll)) {
         for (LearnedTab tab : {LearnedTab::Table, LearnedTab::Structure}) {
             const ImGuiTabItemFlags flags =
                 requested && tab == view.tab ? ImGuiTabItemFlags_SetSelected : 0;

@@ -78,18 +78,26 @@ void MeaningPanel::draw(AppState& state, FrameContext& context) {
                                         });
                     break;
                 case MeaningFigure::AddVersusConcat:
-                    addConcat_.show("add-vs-concat", view, context,
-                                    [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                        auto params = effectiveParams(view);
-                                        if (!params) return params.error();
-                                        return addVersusConcatFigure(*params, w, h, theme);
-                                    });
+                    addConcat_.showPanels(
+                        "add-vs-concat", view, context,
+                        [](float w, float h, const Theme& theme, int panel) {
+                            return addVersusConcatPanels(w, h, theme, panel);
+                        },
+                        [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
+                            auto params = effectiveParams(view);
+                            if (!params) return params.error();
+                            return addVersusConcatFigure(*params, w, h, theme, panel);
+                        });
                     break;
             }
         });
 }
 
 void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context) {
+    // Full presentation fonts: the panels reflow (fewer columns, or one at a time) instead.
+    const Theme& theme = context.theme;
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    panelSelector(logitTermPanels({0, 0, room.x, room.y}, theme, termPanel_), &termPanel_);
     const Canvas canvas = beginCanvas("terms");
     if (termsKey_ != view || !sequence_) {
         termsKey_ = view;
@@ -98,9 +106,8 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
             params ? buildSequence(*params) : Result<MeaningSequence>(params.error()));
         mapsKey_.reset();
     }
-    const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
     const Box area{0, 0, canvas.box.width, canvas.box.height};
-    const int texels = logitTermTexels(area, view.params.seqLen, theme);
+    const int texels = logitTermTexels(area, view.params.seqLen, theme, termPanel_);
     const MapsKey mapsKey{view, texels};
     if (mapsKey != mapsKey_ || !maps_) {
         mapsKey_ = mapsKey;
@@ -111,14 +118,15 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
             params ? logitTermMaps(*params, texels) : Result<LogitTermMaps>(params.error()));
         figureKey_.reset();
     }
-    const FigureKey figureKey{mapsKey, canvas.box.width, canvas.box.height, theme.id,
-                              theme.fontSize};
+    const FigureKey figureKey{mapsKey,  canvas.box.width, canvas.box.height,
+                              theme.id, theme.fontSize,   termPanel_};
     if (figureKey != figureKey_) {
         figureKey_ = figureKey;
         if (*maps_) {
             termsFigure_ = emptyFigure(canvas.box.width, canvas.box.height, theme);
             auto params = effectiveParams(view);
-            drawLogitTerms(termsFigure_, area, *params, maps_->value(), theme, &frames_);
+            drawLogitTerms(termsFigure_, area, *params, maps_->value(), theme, &frames_,
+                           termPanel_);
         } else {
             termsFigure_ =
                 noteFigure(maps_->error().message, canvas.box.width, canvas.box.height, theme);

@@ -46,8 +46,10 @@ class MeaningPanel : public Panel {
         float width = 0, height = 0;
         ThemeId theme{};
         float fontSize = 0;
+        int panel = 0;
         bool operator==(const FigureKey&) const = default;
     };
+    int termPanel_ = 0;  // the logit term shown when they come one at a time
     std::optional<FigureKey> figureKey_;
     Figure termsFigure_;
     std::vector<PlotFrame> frames_;

@@ -181,6 +181,7 @@ void Application::frame() {
     context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
     context.figureFaults = figureFaults;
+    context.layoutAudit = layoutAudit;
     tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text
 
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -194,7 +195,9 @@ void Application::frame() {
     drawMenuBar();
     const float statusHeight = ImGui::GetFrameHeightWithSpacing();
     ImGui::BeginChild("main", ImVec2(0, -statusHeight - tour_.reservedHeight(state_)));  // room for the lesson card
-    if (ImGui::BeginTabBar("views")) {
+    // Scrolled, never squeezed: a projector at 1024x768 in presentation mode cannot fit ten
+    // whole labels, and "Extra…" names no view.
+    if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
         for (std::size_t i = 0; i < panels_.size(); ++i) {
             Panel* panel = panels_[i].get();
             const ImGuiTabItemFlags tabFlags = int(i) == viewToSelect_ ? ImGuiTabItemFlags_SetSelected : 0;

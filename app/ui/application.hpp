@@ -48,6 +48,10 @@ struct LaunchOptions {
     bool fresh = false;           // ignore the remembered session (and do not overwrite it)
     float zoom = 0;               // > 0: interface zoom for this run (--zoom), over the session's
     std::string openPath;         // non-empty: a file to open in its view (`poslab FILE`)
+    int windowWidth = 1440;       // --window-size: a projector's 1024x768, a laptop's, a 4K's
+    int windowHeight = 900;
+    bool windowSizeGiven = false;  // --window-size given: not shrunk to the screen
+    bool checkLayout = false;  // visit every view, check its figures' text boxes, report, quit
 };
 
 class Application {
@@ -86,8 +90,9 @@ public:
     // Non-null: every figure drawn is checked for overlapping or cut-off text, one line per
     // fault added here (the tour check, --tour-check).
     std::vector<std::string>* figureFaults = nullptr;
+    LayoutAudit* layoutAudit = nullptr;  // --check-layout: the next frames' figures are checked
 
-private:
+  private:
     void drawMenuBar();
     void handleShortcuts();
 

@@ -13,6 +13,12 @@ class HeatmapTextures;
 
 namespace poslab::ui {
 
+// --check-layout: the figures drawn in a frame and their text faults (auditFigureLayout).
+struct LayoutAudit {
+    int figures = 0;
+    std::vector<std::string> faults;  // "…" overlaps "…", "…" leaves the figure
+};
+
 struct FrameContext {
     const gfx::FontSet* fonts = nullptr;
     gfx::HeatmapTextures* heatmaps = nullptr;
@@ -22,6 +28,7 @@ struct FrameContext {
     bool animating = false;         // a panel sets this to keep frames coming (animations)
     bool waiting = false;           // a panel's worker is still computing what it shows: a
                                     // scripted --screenshot waits for it (up to 30 s)
+    LayoutAudit* layoutAudit = nullptr;     // non-null: drawCanvasFigure checks every figure's text
     std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it
     std::vector<std::string>* figureFaults = nullptr;  // non-null: figures drawn are checked for
                                                        // text overlaps (drawCanvasFigure, --tour-check)

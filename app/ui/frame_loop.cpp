@@ -27,6 +27,10 @@
 
 namespace poslab::ui {
 
+namespace {
+constexpr int kMinWindowSide = 320, kMinWindowHeight = 240, kMaxWindowSide = 8192;
+}  // namespace
+
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments) {
     const std::vector<cli::OptionSpec> options = cli::launchOptionSpecs();
     // `poslab FILE [options]`: the file comes first, as a desktop entry's %f does.
@@ -96,6 +100,23 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         return Error{"--tour-screenshots needs --tour-check"};
     launch.presentation = args->flag("presentation");
     launch.exportDialog = args->flag("export-dialog");
+    launch.checkLayout = args->flag("check-layout");
+    if (args->has("window-size")) {
+        // WxH, both whole numbers in range: "1024x768".
+        const std::string text = *args->raw("window-size");
+        int width = 0, height = 0;
+        char extra = 0;
+        // Digits and one 'x' only: the one number syntax (no sign, no spaces) as every option.
+        const bool plain = text.find_first_not_of("0123456789x") == std::string::npos;
+        if (!plain || std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &extra) != 2 ||
+            width < kMinWindowSide || width > kMaxWindowSide || height < kMinWindowHeight ||
+            height > kMaxWindowSide)
+            return Error{"--window-size must be WxH within 320x240..8192x8192 (got '" + text +
+                         "')"};
+        launch.windowWidth = width;
+        launch.windowHeight = height;
+        launch.windowSizeGiven = true;
+    }
     launch.sessionPath = args->text("session", "").value();
     launch.saveSessionPath = args->text("save-session", "").value();
     launch.remember = args->flag("remember");
@@ -375,6 +396,35 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
     }
 
     if (options.tourCheck) return runTourCheck(window, application, options);
+    if (options.checkLayout) {
+        // Every view in turn, as it first opens at this window size (and presentation mode,
+        // when asked): a few frames to settle (the tab switch, fonts, workers), then one frame
+        // whose figures' texts are checked against each other and the figure's edges.
+        std::size_t faults = 0;
+        for (std::size_t view = 0; view < application.viewCount(); ++view) {
+            application.selectView(view);
+            const auto deadline = Clock::now() + std::chrono::seconds(20);
+            for (int i = 0; i < 4 || (application.waitingForWork() && Clock::now() < deadline);
+                 ++i) {
+                glfwPollEvents();
+                renderFrame(window, application, {nullptr, true});
+            }
+            LayoutAudit audit;
+            application.layoutAudit = &audit;
+            renderFrame(window, application, {nullptr, true});
+            application.layoutAudit = nullptr;
+            std::printf("%s: %d figures, %zu text faults\n", application.currentView().c_str(),
+                        audit.figures, audit.faults.size());
+            for (const std::string& fault : audit.faults) std::printf("  %s\n", fault.c_str());
+            faults += audit.faults.size();
+            if (audit.figures == 0) {
+                std::printf("  no figure drawn\n");
+                ++faults;
+            }
+        }
+        std::printf("check-layout: %zu views, %zu faults\n", application.viewCount(), faults);
+        return faults == 0 ? 0 : 1;
+    }
 
     if (options.soakFrames > 0) {
         // Random input across every view, as fast as frames go; NaN reaching a texture fails.

@@ -37,13 +37,19 @@ void panelLayout(const AppState& state, const FrameContext& context, DrawControl
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace poslab::ui {
 
 template <class DrawControls, class DrawFigures>
 void panelLayout(const AppState& state, const FrameContext& context, DrawControls drawControls,
                  DrawFigures drawFigures) {
     if (state.showControls) {
-        ImGui::BeginChild("controls", ImVec2(330.0f * context.uiScale, 0), true);
+        // At most 45 % of a small window (480 px): the figures keep room to be read.
+        const float width = std::min(330.0f * context.uiScale,
+                                     std::floor(ImGui::GetContentRegionAvail().x * 0.45f));
+        ImGui::BeginChild("controls", ImVec2(width, 0), true);
         ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.5f);
         drawControls();
         ImGui::PopItemWidth();

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <variant>
 
 #include "gfx/figure_renderer.hpp"
 #include "poslab/figure/text_boxes.hpp"
@@ -82,7 +84,55 @@ Canvas beginCanvas(const char* id, float height) {
     return canvas;
 }
 
+bool panelSelector(const PanelGrid& grid, int* selected) {
+    if (!grid.oneAtATime()) return false;
+    const int before = *selected;
+    if (ImGui::ArrowButton("##previous panel", ImGuiDir_Left))
+        *selected = stepPanel(*selected, -1, grid.count);
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next panel", ImGuiDir_Right))
+        *selected = stepPanel(*selected, 1, grid.count);
+    ImGui::SameLine();
+    ImGui::Text("panel %d of %d", grid.shown + 1, grid.count);
+    tooltipForLastItem("The window is too small for every panel at once: Up/Down or the arrows "
+                       "step through them.");
+    const char* hint = "(Up/Down: the other panels)";
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(hint).x)
+        ImGui::TextDisabled("%s", hint);
+    else
+        ImGui::NewLine();
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput && !ImGui::IsAnyItemActive() && !io.KeyCtrl) {
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)))
+            *selected = stepPanel(*selected, -1, grid.count);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
+            *selected = stepPanel(*selected, 1, grid.count);
+    }
+    return *selected != before;
+}
+
+void auditFigureLayout(const Figure& figure, const FrameContext& context) {
+    if (!context.layoutAudit) return;
+    std::vector<std::string>& faults = context.layoutAudit->faults;
+    ++context.layoutAudit->figures;
+    auto describe = [&](std::size_t index) {
+        const auto& text = std::get<TextItem>(figure.items[index]);
+        const Box b = textBox(text);
+        return "\"" + text.text + "\" at (" + std::to_string(int(b.x)) + ", " +
+               std::to_string(int(b.y)) + ") " + std::to_string(int(b.width)) + "x" +
+               std::to_string(int(b.height));
+    };
+    const std::string where =
+        std::to_string(int(figure.width)) + "x" + std::to_string(int(figure.height)) + " figure: ";
+    for (const TextOverlap& pair : overlappingTexts(figure))
+        faults.push_back(where + describe(pair.first) + " overlaps " + describe(pair.second));
+    for (std::size_t index : textsOutsideFigure(figure))
+        faults.push_back(where + describe(index) + " leaves the figure");
+}
+
 void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context) {
+    auditFigureLayout(figure, context);
     gfx::FigureTarget target;
     target.drawList = ImGui::GetWindowDrawList();
     target.origin = {canvas.box.x, canvas.box.y};

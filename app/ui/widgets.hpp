@@ -8,6 +8,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/figure.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 #include "ui/frame_context.hpp"
 
@@ -45,7 +46,14 @@ struct Canvas {
     bool clicked = false;
 };
 Canvas beginCanvas(const char* id, float height = 0);  // height 0: all remaining space
+// For a figure showing one of its panels at a time (PanelGrid::oneAtATime): a row "panel 2 of
+// 6" with arrow buttons; Up/Down step too (Left/Right belong to the tour's lessons). Returns
+// true when *selected changed. Draws nothing for a grid that shows every panel.
+bool panelSelector(const PanelGrid& grid, int* selected);
 void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context);
+// With context.layoutAudit set (--check-layout): texts of `figure` drawn over each other or
+// past its edge, described one per line. drawCanvasFigure calls it for every figure it draws.
+void auditFigureLayout(const Figure& figure, const FrameContext& context);
 
 // Zoom and pan of a heatmap's cell window (rows x cols cells drawn in frame.plot): the wheel
 // zooms about the mouse, dragging pans, a double-click shows everything; the window is clamped.

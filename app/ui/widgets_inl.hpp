@@ -26,7 +26,7 @@ bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name,
 template <class Enum, std::size_t N>
 void stateTabBar(const char* id, const std::pair<Enum, const char*> (&tabs)[N], Enum* chosen,
                  Enum* shown) {
-    if (!ImGui::BeginTabBar(id)) return;
+    if (!ImGui::BeginTabBar(id, ImGuiTabBarFlags_FittingPolicyScroll)) return;  // whole labels
     const bool forced = *chosen != *shown;
     for (const auto& [value, label] : tabs) {
         const ImGuiTabItemFlags flags =

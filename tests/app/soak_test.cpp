@@ -136,6 +136,35 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
     ASSERT_EQ(::stat(fifo.c_str(), &info), 0);
     EXPECT_TRUE(S_ISFIFO(info.st_mode));  // opened as a table, never replaced or blocked on
     RecordProperty("slowest_seconds", std::to_string(slowest));
+// A projector: every view at 1024x768 in presentation mode (fonts and lines 1.75 times
+// larger), in one process (--check-layout): no figure text drawn over another or past its
+// figure's edge, and every view draws a figure.
+TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
+    if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("presentation");
+    // Presented, and at the same size with the controls beside the figures.
+    for (const char* mode : {"--presentation", ""}) {
+        auto result = runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
+                               " xvfb-run -a -s '-screen 0 1440x900x24' " +
+                               shellQuote(POSLAB_BINARY) + " --fresh --window-size 1024x768 " +
+                               mode + " --check-layout");
+        EXPECT_EQ(result.exitCode, 0) << mode << result.out << result.err;
+        EXPECT_NE(result.out.find("check-layout: 11 views, 0 faults"), std::string::npos)
+            << mode << result.out << result.err;
+        EXPECT_NE(result.out.find("Extrapolation: 1 figures, 0 text faults"), std::string::npos)
+            << mode << result.out;
+    }
+}
+
+TEST(PresentationTest, WindowSizeIsChecked) {
+    for (const char* bad : {"100x768", "1024x", "1024x768x2", "wide", "9000x900"}) {
+        auto refused = runPoslab({"--window-size", bad}, "DISPLAY= ");
+        EXPECT_EQ(refused.exitCode, 2) << bad;
+        EXPECT_EQ(refused.err,
+                  "poslab: --window-size must be WxH within 320x240..8192x8192 (got '" +
+                      std::string(bad) + "')\n")
+            << bad;
+    }
 }
 
 // The frame-time benchmarks (README, Benchmarks) run each scenario's frames and report them.

@@ -103,33 +103,67 @@ Box gridCell(Box area, int rows, int cols, int row, int col, float gap) {
             std::floor(area.y + float(row) * (h + gap)), std::floor(w), std::floor(h)};
 }
 
-float drawParagraph(Figure& figure, Box box, const std::string& text, const Theme& theme,
-                    float size, Rgba color) {
-    if (size <= 0) size = theme.fontSize;
-    if (color.a == 0) color = theme.text;
+namespace {
+
+struct WrappedLine {
+    std::string text;
+    float y = 0;  // top, from the paragraph's top
+};
+
+// Words wrapped to `width` at `size`; a blank line in the text is a short gap.
+std::vector<WrappedLine> wrapWords(const std::string& text, float width, float size,
+                                   float& height) {
     const float lineHeight = size * 1.3f;
-    float y = box.y;
+    std::vector<WrappedLine> lines;
+    float y = 0;
     std::istringstream paragraphs(text);
     std::string paragraph;
     while (std::getline(paragraphs, paragraph)) {
         std::istringstream words(paragraph);
         std::string word, line;
         auto emit = [&] {
-            if (y + lineHeight <= box.bottom() + 0.5f) {
-                figure.add(makeText({box.x, y}, line, size, color));
-            }
+            lines.push_back({line, y});
             y += lineHeight;
             line.clear();
         };
         while (words >> word) {
             const std::string candidate = line.empty() ? word : line + " " + word;
-            if (!line.empty() && estimateTextWidth(candidate, size) > box.width) emit();
+            if (!line.empty() && estimateTextWidth(candidate, size) > width) emit();
             line = line.empty() ? word : line + " " + word;
         }
         if (!line.empty()) emit();
         if (paragraph.empty()) y += lineHeight * 0.4f;
     }
-    return y - box.y;
+    height = y;
+    return lines;
+}
+
+}  // namespace
+
+float drawParagraph(Figure& figure, Box box, const std::string& text, const Theme& theme,
+                    float size, Rgba color) {
+    if (size <= 0) size = theme.fontSize;
+    if (color.a == 0) color = theme.text;
+    // A paragraph too long for its box is set smaller, down to 80 %; one still too long keeps
+    // the lines that fit, the last ending in "…": a cut is visible, never silent.
+    float height = 0;
+    std::vector<WrappedLine> lines;
+    const float fullSize = size;
+    for (float scale : {1.0f, 0.95f, 0.9f, 0.85f, 0.8f}) {
+        size = fullSize * scale;
+        lines = wrapWords(text, box.width, size, height);
+        if (height <= box.height + 0.5f) break;
+    }
+    const float lineHeight = size * 1.3f;
+    std::size_t shown = 0;
+    while (shown < lines.size() && lines[shown].y + lineHeight <= box.height + 0.5f) ++shown;
+    for (std::size_t i = 0; i < shown; ++i) {
+        std::string line = lines[i].text;
+        if (i + 1 == shown && shown < lines.size())
+            line = fitText(line + " …", size, box.width, 1).text;  // the sentence goes on
+        figure.add(makeText({box.x, box.y + lines[i].y}, line, size, color));
+    }
+    return height;
 }
 
 PlotAndText splitCell(Box cell, float textFraction) {
@@ -215,7 +249,8 @@ float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
     for (const Tick& t : linearTicks(range.low, range.high, tickCountFor(height, 50))) {
         widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
     }
-    return theme.fontSize * 0.9f + barWidthFor(theme) + 10 + widest + theme.fontSize * 2.6f;
+    return theme.fontSize * 0.9f + barWidthFor(theme) + 6 + strokeWidth(theme, 4) + widest +
+           theme.fontSize * 2.6f;
 }
 
 void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
@@ -227,15 +262,17 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     ramp.range = {0, 1};
     ramp.version = rampVersion();
     figure.add(ramp);
-    figure.add(filledRect(bar, {0, 0, 0, 0}, theme.axis));
+    figure.add(filledRect(bar, {0, 0, 0, 0}, theme.axis, strokeWidth(theme, 1)));
     if (range.high > range.low) {
         for (const Tick& t : linearTicks(range.low, range.high, tickCountFor(bar.height, 50))) {
             const float fy = float(rangeFraction(t.value, range.low, range.high));
             if (fy < -1e-4f || fy > 1.0001f) continue;
             const float py = bar.bottom() - fy * bar.height;
-            figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
-            figure.add(centredText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
-                                   HorizontalAlign::Left, VerticalAlign::Middle));
+            const float tick = strokeWidth(theme, 4);
+            figure.add(
+                LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
+            figure.add(centredText({bar.right() + tick + 2, py}, t.label, theme.fontSize,
+                                   theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
         }
     }
     if (!caption.empty()) {
@@ -244,9 +281,11 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     }
     if (maskedSwatch) {
         const float side = bar.width;
-        // Below the lowest tick label, which is centred on the bar's bottom edge: with large text
-        // (presentation mode) and a narrow bar, 6 px would put "masked" on top of it.
-        const float top = bar.bottom() + std::max(6.0f, theme.fontSize * 0.95f - side / 2 + 2);
+        // Below the lowest tick label, which is centred on the bar's bottom edge and hangs half a
+        // line under it: with large text (presentation mode) and a narrow bar, 6 px would put
+        // "masked" on top of it.
+        const float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
+                                                   theme.fontSize * 0.95f - side / 2 + 2});
         figure.add(filledRect({bar.x, top, side, side}, theme.masked, theme.axis));
         // Short of the caption's column, which runs down to the bar's bottom.
         const FittedText label = fitText("masked", theme.fontSize * 0.9f, labelX - bar.right() - 6);

@@ -59,7 +59,12 @@ Theme scaledTheme(Theme theme, float factor) {
     theme.fontSize *= factor;
     theme.titleSize *= factor;
     theme.fontScale *= factor;
+    theme.lineScale *= factor;
     return theme;
+}
+
+float strokeWidth(const Theme& theme, float width) {
+    return width * theme.lineScale;
 }
 
 Result<LegendPlacement> parseLegendPlacement(std::string_view name) {
@@ -98,7 +103,8 @@ FittedText fitText(std::string_view text, float size, float maxWidth, float minS
     const float width = estimateTextWidth(text, size);
     if (width <= maxWidth || width <= 0) return fitted;
     fitted.size = std::max(size * minScale, size * maxWidth / width);
-    if (estimateTextWidth(text, fitted.size) <= maxWidth) return fitted;
+    // The proportional size fits by construction; float rounding may put its width a hair over.
+    if (estimateTextWidth(text, fitted.size) <= maxWidth * 1.0001f) return fitted;
     // Still too wide at the smallest size: drop whole UTF-8 characters from the end.
     std::string cut(text);
     while (!cut.empty() && estimateTextWidth(cut + "…", fitted.size) > maxWidth) {
@@ -310,11 +316,15 @@ float widestLabel(const std::vector<Tick>& ticks, float size) {
 }
 
 // Adds a tick label unless its box would overlap the last label kept on the same axis (2 px
-// apart at least) or leave `bounds`: crowded axes lose labels, never draw them over each other.
-void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds) {
+// apart at least), one in `avoid` (the other axis's, at the corner), or leave `bounds`:
+// crowded axes lose labels, never draw them over each other.
+void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds,
+                  const std::vector<Box>& avoid = {}) {
     const Box box = textBox(label);
     if (last && boxesOverlap(box, {last->x - 2, last->y - 2, last->width + 4, last->height + 4}, 0))
         return;
+    for (const Box& other : avoid)
+        if (boxesOverlap(box, other, 0)) return;
     if (box.x < bounds.x - 0.5f || box.right() > bounds.right() + 0.5f || box.y < bounds.y - 0.5f ||
         box.bottom() > bounds.bottom() + 0.5f)
         return;
@@ -324,37 +334,42 @@ void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box 
 
 void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme, bool grid) {
     const Box& p = frame.plot;
-    const float tickLength = 4;
+    const float tickLength = strokeWidth(theme, 4);
+    const float hairline = strokeWidth(theme, 1);
     const auto xTicks = axisTicks(frame.x, p.width, std::max(70.f, theme.fontSize * 5.5f));
     const auto yTicks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
     std::optional<Box> lastX, lastY;
+    std::vector<Box> xLabels;  // the y labels keep clear of them where the axes meet
     for (const Tick& t : xTicks) {
         const double v = tickPosition(frame.x, t.value);
         if (v < std::min(frame.x.low, frame.x.high) || v > std::max(frame.x.low, frame.x.high))
             continue;
         const float px = frame.toPixel(v, frame.y.low).x;
-        if (grid) figure.add(LineItem{{px, p.y}, {px, p.bottom()}, theme.grid, 1, false});
-        figure.add(LineItem{{px, p.bottom()}, {px, p.bottom() + tickLength}, theme.axis, 1, false});
+        if (grid) figure.add(LineItem{{px, p.y}, {px, p.bottom()}, theme.grid, hairline, false});
+        figure.add(
+            LineItem{{px, p.bottom()}, {px, p.bottom() + tickLength}, theme.axis, hairline, false});
         addTickLabel(figure,
                      makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize,
                               theme.text, HorizontalAlign::Center, VerticalAlign::Top),
                      lastX, area);
+        if (lastX && (xLabels.empty() || xLabels.back().x != lastX->x)) xLabels.push_back(*lastX);
     }
     for (const Tick& t : yTicks) {
         const double v = tickPosition(frame.y, t.value);
         if (v < std::min(frame.y.low, frame.y.high) || v > std::max(frame.y.low, frame.y.high))
             continue;
         const float py = frame.toPixel(frame.x.low, v).y;
-        if (grid) figure.add(LineItem{{p.x, py}, {p.right(), py}, theme.grid, 1, false});
-        figure.add(LineItem{{p.x - tickLength, py}, {p.x, py}, theme.axis, 1, false});
+        if (grid) figure.add(LineItem{{p.x, py}, {p.right(), py}, theme.grid, hairline, false});
+        figure.add(LineItem{{p.x - tickLength, py}, {p.x, py}, theme.axis, hairline, false});
         addTickLabel(figure,
                      makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
                               HorizontalAlign::Right, VerticalAlign::Middle),
-                     lastY, area);
+                     lastY, area, xLabels);
     }
     RectItem outline;
     outline.box = p;
     outline.stroke = theme.axis;
+    outline.strokeWidth = hairline;
     figure.add(outline);
 }
 
@@ -365,12 +380,16 @@ struct Margins {
 
 Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const Theme& theme,
                     float approximateHeight) {
-    const auto yTicks = axisTicks(y, approximateHeight, theme.fontSize * 2.6f);
     Margins m;
     m.top = hasTitle ? theme.titleSize * 1.7f : theme.fontSize * 0.8f;
-    m.left =
-        widestLabel(yTicks, theme.fontSize) + 10 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
     m.bottom = theme.fontSize * 1.6f + (x.label.empty() ? 0 : theme.fontSize * 1.6f);
+    // The ticks drawn are those of the plot's own height, which may step by 2.5 where the
+    // area's height steps by 2 ("-7.5" is wider than "-8"): room for the wider of the two.
+    const float plotHeight = std::max(1.f, approximateHeight - m.top - m.bottom);
+    const float widest = std::max(
+        widestLabel(axisTicks(y, approximateHeight, theme.fontSize * 2.6f), theme.fontSize),
+        widestLabel(axisTicks(y, plotHeight, theme.fontSize * 2.6f), theme.fontSize));
+    m.left = widest + 3 + strokeWidth(theme, 4) + 3 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
     m.right = theme.fontSize * 1.2f;
     return m;
 }
@@ -438,7 +457,11 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 shade.fill = theme.id == ThemeId::Dark ? Rgba{0, 0, 0, 110} : Rgba{0, 0, 0, 28};
                 figure.add(shade);
             }
-            figure.add(LineItem{{px, p.y}, {px, p.bottom()}, marker.color, 1.5f, marker.dashed});
+            figure.add(LineItem{{px, p.y},
+                                {px, p.bottom()},
+                                marker.color,
+                                strokeWidth(theme, 1.5f),
+                                marker.dashed});
         } else {
             const float py = frame.toPixel(frame.x.low, marker.value).y;
             const bool below = frame.yDown;
@@ -457,7 +480,8 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                     figure.add(shade);
                 }
             }
-            figure.add(LineItem{{p.x, py}, {p.right(), py}, marker.color, 1.5f, marker.dashed});
+            figure.add(LineItem{
+                {p.x, py}, {p.right(), py}, marker.color, strokeWidth(theme, 1.5f), marker.dashed});
         }
     }
     figure.add(ClipPop{});
@@ -494,7 +518,10 @@ namespace {
 
 // The title text itself, centred at the top of area (figure titles and plot titles alike).
 void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
-    const FittedText fitted = fitText(title, theme.titleSize, area.width - theme.titleSize);
+    // Large (presentation) titles may shrink further than 3/4, as far as normal body text.
+    const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
+    const FittedText fitted =
+        fitText(title, theme.titleSize, area.width - theme.titleSize, minScale);
     // 0.2 of a line from the top: the plot's top tick label, half a line above the plot (at
     // 1.7 lines), stays clear of it.
     figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.2f}, fitted.text,
@@ -568,14 +595,17 @@ void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange 
     RectItem outline;
     outline.box = bar;
     outline.stroke = theme.axis;
+    outline.strokeWidth = strokeWidth(theme, 1);
     figure.add(outline);
     for (const Tick& t : barTicks) {
         if (range.high == range.low) break;
         const float fy = float(rangeFraction(t.value, range.low, range.high));
         if (fy < -1e-4f || fy > 1.0001f) continue;
         const float py = bar.bottom() - fy * bar.height;
-        figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
-        figure.add(makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
+        const float tick = strokeWidth(theme, 4);
+        figure.add(
+            LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
+        figure.add(makeText({bar.right() + tick + 2, py}, t.label, theme.fontSize, theme.text,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
 }
@@ -592,7 +622,7 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
 float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, bool integerTicks) {
     const auto ticks =
         linearTicks(range.low, range.high, tickCountFor(barHeight, 50), integerTicks);
-    return widestLabel(ticks, theme.fontSize) + 10;
+    return widestLabel(ticks, theme.fontSize) + 6 + strokeWidth(theme, 4);
 }
 
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
@@ -605,6 +635,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     }
     const HeatmapSpec& spec = panel.focused() && !given.showColorbar ? focusedSpec : given;
     const std::string title = panelTitle(spec.title, theme);
+    const float areaRight = area.right();  // before square cells narrow `area`
     const ValueRange range = spec.range;
     const auto barTicks = spec.angleTicks
                               ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
@@ -612,13 +643,13 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
     Margins m = plotMargins(spec.x, spec.y, !title.empty(), theme, area.height);
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
-    const std::vector<FittedText> caption =
+    std::vector<FittedText> caption =
         spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize)
                           : std::vector<FittedText>{};
     const float lineStep = theme.fontSize * 1.2f;  // between caption lines
     const float barBlock =
         spec.showColorbar
-            ? barWidth + 12 + widestLabel(barTicks, theme.fontSize) +
+            ? barWidth + 8 + strokeWidth(theme, 4) + widestLabel(barTicks, theme.fontSize) +
                   (caption.empty() ? 0
                                    : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
             : 0;
@@ -647,6 +678,11 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         }
     }
     if (theme.aspect == AspectMode::Square) makeSquare(area, frame.plot);
+    // Square cells may leave the bar shorter than the caption was fitted to: each line is
+    // fitted again to the bar as drawn, keeping the line count the margin was made for.
+    if (frame.plot.height < barLength - 0.5f) {
+        for (FittedText& line : caption) line = fitText(line.text, line.size, frame.plot.height);
+    }
     // Centred over the plot and its axis, clear of the colour bar's top tick label.
     if (!title.empty()) drawTitleText(figure, titleArea, title, theme);
 
@@ -695,6 +731,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         RectItem outline;
         outline.box = bar;
         outline.stroke = theme.axis;
+        outline.strokeWidth = strokeWidth(theme, 1);
         figure.add(outline);
         std::optional<Box> lastTick;
         for (const Tick& t : barTicks) {
@@ -702,9 +739,11 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             const float fy = float(rangeFraction(t.value, range.low, range.high));
             if (fy < -1e-4f || fy > 1.0001f) continue;
             const float py = bar.bottom() - fy * bar.height;
-            figure.add(LineItem{{bar.right(), py}, {bar.right() + 4, py}, theme.axis, 1, false});
+            const float tick = strokeWidth(theme, 4);
+            figure.add(
+                LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
             addTickLabel(figure,
-                         makeText({bar.right() + 6, py}, t.label, theme.fontSize, theme.text,
+                         makeText({bar.right() + tick + 2, py}, t.label, theme.fontSize, theme.text,
                                   HorizontalAlign::Left, VerticalAlign::Middle),
                          lastTick, area);
         }
@@ -716,17 +755,21 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                                 true));
         }
         if (spec.showMaskedLegend) {
-            // Below the lowest tick label, which is centred on the bar's bottom edge: with large
-            // text (presentation mode) and a narrow bar, 6 px would put the label on top of it.
-            const float top =
-                bar.bottom() + std::max(6.0f, theme.fontSize * 0.95f - barWidth / 2 + 2);
+            // Below the lowest tick label, which is centred on the bar's bottom edge and hangs
+            // half a line under it: with large text (presentation mode) and a narrow bar, 6 px
+            // would put the label on top of it.
+            const float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
+                                                       theme.fontSize * 0.95f - barWidth / 2 + 2});
             RectItem swatch;
             swatch.box = {bar.x, top, barWidth, barWidth};
             swatch.fill = theme.masked;
             swatch.stroke = theme.axis;
             figure.add(swatch);
-            figure.add(makeText({bar.right() + 6, top + barWidth / 2}, spec.maskedLabel,
-                                theme.fontSize * 0.9f, theme.mutedText, HorizontalAlign::Left,
+            // Shrunk or cut to stay inside the area it was given (the next panel starts there).
+            const FittedText label =
+                fitText(spec.maskedLabel, theme.fontSize * 0.9f, areaRight - bar.right() - 6);
+            figure.add(makeText({bar.right() + 6, top + barWidth / 2}, label.text, label.size,
+                                theme.mutedText, HorizontalAlign::Left,
                                 VerticalAlign::Middle));
         }
     }
@@ -741,7 +784,7 @@ float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
     float widest = 0;
     for (const LegendKey& key : keys)
         widest = std::max(widest, estimateTextWidth(key.text, theme.fontSize));
-    return keys.empty() ? 0 : widest + 34;
+    return keys.empty() ? 0 : widest + strokeWidth(theme, 18) + 16;
 }
 
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
@@ -812,7 +855,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
         PolylineItem line;
         line.color = color;
-        line.width = s.width;
+        line.width = strokeWidth(theme, s.width);
         auto flush = [&] {
             if (line.points.size() >= 2) figure.add(line);
             line.points.clear();
@@ -831,7 +874,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             if (s.markers) {
                 CircleItem dot;
                 dot.center = p;
-                dot.radius = 2.5f;
+                dot.radius = strokeWidth(theme, 2.5f);
                 dot.fill = color;
                 figure.add(dot);
             }
@@ -844,8 +887,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     if (legend) {
         // Names shrink, then end in "…", to keep the box inside the plot (6 px from its left), or
         // inside its column outside.
+        const float swatch = strokeWidth(theme, 18);  // the line sample before each name
         const float roomForNames =
-            std::max(1.f, (outside ? outsideWidth : frame.plot.width - 12) - 34);
+            std::max(1.f, (outside ? outsideWidth : frame.plot.width - 12) - swatch - 16);
         std::vector<FittedText> names(keys.size());
         float widest = 0;
         for (std::size_t index = 0; index < keys.size(); ++index) {
@@ -858,7 +902,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             int(std::clamp((frame.plot.height - 20) / row, 0.f, float(keys.size())));
         if (shownRows > 0) {
             const Box& p = frame.plot;
-            const float w = widest + 34, h = row * float(shownRows) + 8;
+            const float w = widest + swatch + 16, h = row * float(shownRows) + 8;
             Box box{p.right() + gap, p.y, w, h};
             if (!outside) {
                 // The corner that hides the fewest data points; top right when they tie.
@@ -885,14 +929,18 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                 const float cy = box.y + 4 + row * (float(shown) + 0.5f);
                 if (key.dot) {
                     CircleItem dot;
-                    dot.center = {box.x + 15, cy};
-                    dot.radius = 4;
+                    dot.center = {box.x + 6 + swatch / 2, cy};
+                    dot.radius = strokeWidth(theme, 4);
                     dot.fill = key.color;
                     figure.add(dot);
                 } else {
-                    figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, key.color, 2.5f, false});
+                    figure.add(LineItem{{box.x + 6, cy},
+                                        {box.x + 6 + swatch, cy},
+                                        key.color,
+                                        strokeWidth(theme, 2.5f),
+                                        false});
                 }
-                figure.add(makeText({box.x + 29, cy}, names[std::size_t(shown)].text,
+                figure.add(makeText({box.x + 11 + swatch, cy}, names[std::size_t(shown)].text,
                                     names[std::size_t(shown)].size, theme.text,
                                     HorizontalAlign::Left, VerticalAlign::Middle));
             }

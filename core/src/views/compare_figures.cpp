@@ -14,6 +14,7 @@
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
 
 namespace poslab {
 
@@ -37,14 +38,56 @@ Status validate(const CompareOptions& o) {
     return validate(t5);
 }
 
-Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const Theme& theme) {
+namespace {
+
+// Unless one panel is shown alone, the five heatmaps fill grid.rows - 1 rows of grid.columns
+// (one row of five: the designed layout) above the two curves, which share the bottom row.
+Box heatmapBlock(const PanelGrid& grid) {
+    const Box& area = grid.area;
+    const float share = grid.rows == 2 ? 0.52f : float(grid.rows - 1) / float(grid.rows);
+    return {area.x, area.y, area.width, std::floor(area.height * share)};
+}
+
+// Panel k's box: heatmaps 0..4, then the two curve plots.
+Box comparisonCell(const PanelGrid& grid, int k) {
+    if (grid.oneAtATime()) return grid.cell(k);
+    const Box top = heatmapBlock(grid);
+    if (k < 5) return gridCell(top, grid.rows - 1, grid.columns, k / grid.columns, k % grid.columns, 10);
+    const Box bottom{grid.area.x, top.bottom() + 12, grid.area.width,
+                     grid.area.bottom() - top.bottom() - 12};
+    return gridCell(bottom, 1, 2, 0, k - 5, 16);
+}
+
+}  // namespace
+
+PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
+    // The most heatmap columns (5 down to 2) for which every panel, heatmap or curve, has the
+    // room kComparePanels asks for; else one panel at a time.
+    const float minWidth = kComparePanels.minWidthEm * theme.fontSize;
+    const float minHeight = kComparePanels.minHeightEm * theme.fontSize;
+    for (int columns = 5; columns >= 2; --columns) {
+        PanelGrid grid;
+        grid.area = area;
+        grid.count = kComparePanels.count;
+        grid.columns = columns;
+        grid.rows = (5 + columns - 1) / columns + 1;
+        const Box heatmap = comparisonCell(grid, 0), curve = comparisonCell(grid, 5);
+        if (heatmap.width >= minWidth && heatmap.height >= minHeight && curve.width >= minWidth &&
+            curve.height >= minHeight)
+            return grid;
+    }
+    return reflowPanels(area, {kComparePanels.count, 1, kComparePanels.minWidthEm,
+                               kComparePanels.minHeightEm, kComparePanels.gap},
+                        theme, panel);
+}
+
+Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const Theme& theme,
+                      int panel) {
     if (auto s = validate(o); !s) return s;
     const int L = o.seqLen, d = o.dModel;
-    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.52f)};
-    const Box bottom{area.x, top.bottom() + 12, area.width, area.bottom() - top.bottom() - 12};
+    const PanelGrid grid = comparisonPanels(area, theme, panel);
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
-    const float gap = 10;
 
     // Vector encodings and their similarity curves.
     SimilarityParams sin;
@@ -61,8 +104,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     rope.rope.base = o.base;
     rope.rope.trainingLength = L;
 
-    {
-        const Box cell = gridCell(top, 1, 5, 0, 0, gap);
+    if (grid.shows(0)) {
+        const Box cell = comparisonCell(grid, 0);
         SinusoidalParams p{d, L, o.base, SinusoidalLayout::Interleaved};
         HeatmapSpec spec = matrixSpec("Sinusoidal: added vector", sinusoidalTable(p).value(), cell,
                                       ColormapId::BlueWhiteRed, {-1, 1});
@@ -70,8 +113,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);
     }
-    {
-        const Box cell = gridCell(top, 1, 5, 0, 1, gap);
+    if (grid.shows(1)) {
+        const Box cell = comparisonCell(grid, 1);
         const Matrix table = similarityTable(learned).value();
         HeatmapSpec spec = matrixSpec("Learned (initial): added vector", table, cell,
                                       ColormapId::BlueWhiteRed, symmetricRange(table));
@@ -79,8 +122,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);
     }
-    {
-        const Box cell = gridCell(top, 1, 5, 0, 2, gap);
+    if (grid.shows(2)) {
+        const Box cell = comparisonCell(grid, 2);
         RopeParams p = rope.rope;
         p.seqLen = L;
         const RopeFrequencies freqs = ropeFrequencies(p).value();
@@ -94,8 +137,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     AlibiParams alibi;
     alibi.heads = o.alibiHeads;
     alibi.seqLen = L;
-    {
-        const Box cell = gridCell(top, 1, 5, 0, 3, gap);
+    if (grid.shows(3)) {
+        const Box cell = comparisonCell(grid, 3);
         const Matrix bias = alibiBias(alibi).value();
         HeatmapSpec spec = matrixSpec("ALiBi head 0: logit bias", bias, cell, ColormapId::Viridis,
                                       finiteRange(bias));
@@ -111,8 +154,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     t5.maxDistance = o.t5MaxDistance;
     const std::vector<double> bucketBiases = seededBucketBiases(o.t5Buckets, o.seed);
     const Matrix t5Bias = t5BiasMatrix(t5, bucketBiases).value();
-    {
-        const Box cell = gridCell(top, 1, 5, 0, 4, gap);
+    if (grid.shows(4)) {
+        const Box cell = comparisonCell(grid, 4);
         HeatmapSpec spec = matrixSpec("T5 (random buckets): logit bias", t5Bias, cell,
                                       ColormapId::BlueWhiteRed, symmetricRange(t5Bias));
         spec.x.label = "key";
@@ -161,7 +204,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         }
         similarity.series.push_back(series);
     }
-    drawLinePlot(figure, gridCell(bottom, 1, 2, 0, 0, 16), similarity, small);
+    if (grid.shows(5)) drawLinePlot(figure, comparisonCell(grid, 5), similarity, small);
 
     LinePlotSpec biases;
     biases.title = "Bias encodings: added to the logit of the query at " + std::to_string(query);
@@ -183,12 +226,17 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     alibiSeries.color = seriesColor(3);
     t5Series.color = seriesColor(5);
     biases.series = {alibiSeries, t5Series};
-    drawLinePlot(figure, gridCell(bottom, 1, 2, 0, 1, 16), biases, small);
+    if (grid.shows(6)) drawLinePlot(figure, comparisonCell(grid, 6), biases, small);
     return success();
 }
 
+PanelGrid comparisonFigurePanels(float width, float height, const Theme& theme, int panel) {
+    const float titleHeight = theme.titleSize * 1.8f;  // as comparisonFigure's
+    return comparisonPanels({0, titleHeight, width, height - titleHeight}, theme, panel);
+}
+
 Result<Figure> comparisonFigure(const CompareOptions& options, float width, float height,
-                                const Theme& theme) {
+                                const Theme& theme, int panel) {
     if (auto s = validate(options); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = theme.titleSize * 1.8f;
@@ -197,16 +245,34 @@ Result<Figure> comparisonFigure(const CompareOptions& options, float width, floa
                   std::to_string(options.seqLen) + " positions, base " +
                   formatValue(options.base, 6),
               theme);
-    if (auto s =
-            drawComparison(figure, {0, titleHeight, width, height - titleHeight}, options, theme);
+    if (auto s = drawComparison(figure, {0, titleHeight, width, height - titleHeight}, options,
+                                theme, panel);
         !s) {
         return s.error();
     }
     return figure;
 }
 
+namespace {
+
+// Panel k of the A/B figure: with two columns, the difference spans the bottom row.
+Box abCell(const PanelGrid& grid, int k) {
+    if (grid.columns != 2) return grid.cell(k);
+    const Box top{grid.area.x, grid.area.y, grid.area.width, std::floor(grid.area.height * 0.5f)};
+    if (k < 2) return gridCell(top, 1, 2, 0, k, grid.gap);
+    return {grid.area.x, top.bottom() + 10, grid.area.width,
+            grid.area.bottom() - top.bottom() - 10};
+}
+
+}  // namespace
+
+PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel) {
+    const float titleHeight = theme.titleSize * 1.8f;  // as abComparisonFigure's
+    return reflowPanels({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
+}
+
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
-                        const RopeConfiguration& b, int maxOffset, const Theme& theme) {
+                        const RopeConfiguration& b, int maxOffset, const Theme& theme, int panel) {
     // Offsets 0..K are positions 0..K: K + 1 <= kMaxSeqLen.
     if (auto s = requireIntInRange("max_offset", maxOffset, 2, kMaxSeqLen - 1); !s) return s;
     const RopeConfiguration* configs[2] = {&a, &b};
@@ -233,8 +299,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     }
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
-    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.5f)};
-    const Box bottom{area.x, top.bottom() + 10, area.width, area.bottom() - top.bottom() - 10};
+    const PanelGrid grid = reflowPanels(area, kAbPanels, theme, panel);
+    const Box bottom = abCell(grid, 2);
 
     LinePlotSpec wavelengths;
     wavelengths.title = "Wavelength of each pair (positions per turn)";
@@ -258,7 +324,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
         context.color = seriesColor(k);
         wavelengths.markers.push_back(context);
     }
-    drawLinePlot(figure, gridCell(top, 1, 2, 0, 0, 16), wavelengths, small);
+    if (grid.shows(0)) drawLinePlot(figure, abCell(grid, 0), wavelengths, small);
 
     const int pixels = std::max(16, texelBudget(area.width / 2) - 80);
     std::vector<double> offsets(static_cast<std::size_t>(points));
@@ -275,7 +341,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
         envelope(offsets, curves[k], 0, maxOffset, pixels, series.x, series.y);
         expected.series.push_back(series);
     }
-    drawLinePlot(figure, gridCell(top, 1, 2, 0, 1, 16), expected, small);
+    if (grid.shows(1)) drawLinePlot(figure, abCell(grid, 1), expected, small);
 
     LinePlotSpec difference;
     difference.title = "Difference B − A of the expected cosine" + spacing;
@@ -296,18 +362,19 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     zero.color = theme.mutedText;
     difference.markers = {zero};
     difference.legend = false;
-    drawLinePlot(figure, bottom, difference, small);
+    if (grid.shows(2)) drawLinePlot(figure, bottom, difference, small);
     return success();
 }
 
 Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
-                                  int maxOffset, float width, float height, const Theme& theme) {
+                                  int maxOffset, float width, float height, const Theme& theme,
+                                  int panel) {
     Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = theme.titleSize * 1.8f;
     drawTitle(figure, {0, 0, width, titleHeight}, "RoPE A/B: " + a.label + "  vs  " + b.label,
               theme);
     if (auto s = drawAbComparison(figure, {0, titleHeight, width, height - titleHeight}, a, b,
-                                  maxOffset, theme);
+                                  maxOffset, theme, panel);
         !s) {
         return s.error();
     }

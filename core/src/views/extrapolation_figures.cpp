@@ -15,6 +15,7 @@
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
 
@@ -90,18 +91,19 @@ HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box 
 }  // namespace
 
 Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o,
-                         const Theme& theme) {
+                         const Theme& theme, int panel) {
     if (auto s = validate(o); !s) return s;
     const int train = o.trainingLength, eval = o.evaluationLength;
-    const float gap = 14;
+    // Fewer columns, or one panel at a time, when the paragraphs would not fit (panel_grid.hpp).
+    const PanelGrid grid = reflowPanels(area, kExtrapolationPanels, theme, panel);
     const float textFraction = 0.3f;
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
     const float textSize = theme.fontSize * 0.92f;
 
     // 1. Sinusoidal: the formula continues.
-    {
-        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 0, 0, gap), textFraction);
+    if (grid.shows(0)) {
+        const PlotAndText cell = splitCell(grid.cell(0), textFraction);
         SinusoidalParams p{o.dModel, eval, 10000, SinusoidalLayout::Interleaved};
         SinusoidalHeatmapOptions options;
         options.trainingLength = train;
@@ -126,8 +128,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             theme, textSize);
     }
     // 2. Learned: no rows exist.
-    {
-        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 0, 1, gap), textFraction);
+    if (grid.shows(1)) {
+        const PlotAndText cell = splitCell(grid.cell(1), textFraction);
         LearnedParams p;
         p.seqLen = train;
         p.dModel = o.dModel;
@@ -151,8 +153,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     rope.seqLen = eval;
     const RopeFrequencies plain = unscaledFrequencies(rope).value();
     const int pairs = int(plain.inverse.size());
-    {
-        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 0, 2, gap), textFraction);
+    if (grid.shows(2)) {
+        const PlotAndText cell = splitCell(grid.cell(2), textFraction);
         LinePlotSpec spec;
         spec.title = "RoPE: slow pairs reach new angles";
         spec.x = {"pair i (fast → slow)", 0, double(pairs - 1)};
@@ -183,8 +185,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             theme, textSize);
     }
     // 4. RoPE with each scaling, factor eval / train.
-    {
-        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 1, 0, gap), textFraction);
+    if (grid.shows(3)) {
+        const PlotAndText cell = splitCell(grid.cell(3), textFraction);
         const double factor = double(eval) / train;
         LinePlotSpec spec;
         spec.title = "RoPE scalings at factor " + formatValue(factor, 3);
@@ -244,8 +246,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             theme, textSize);
     }
     // 5. ALiBi: a linear penalty, defined at every distance.
-    {
-        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 1, 1, gap), textFraction);
+    if (grid.shows(4)) {
+        const PlotAndText cell = splitCell(grid.cell(4), textFraction);
         const std::vector<double> slopes = alibiSlopes(o.alibiHeads);
         LinePlotSpec spec;
         spec.title = "ALiBi: keeps working";
@@ -273,8 +275,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             theme, textSize);
     }
     // 6. T5: everything far shares the last bucket.
-    {
-        const PlotAndText cell = splitCell(gridCell(area, 2, 3, 1, 2, gap), textFraction);
+    if (grid.shows(5)) {
+        const PlotAndText cell = splitCell(grid.cell(5), textFraction);
         LinePlotSpec spec;
         spec.title = "T5 buckets: keep working";
         spec.x = {"distance i − j", 0, double(eval)};
@@ -304,17 +306,31 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     return success();
 }
 
+namespace {
+
+float extrapolationTitleHeight(const Theme& theme) {
+    return theme.titleSize * 1.8f;
+}
+
+}  // namespace
+
+PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel) {
+    const float titleHeight = extrapolationTitleHeight(theme);
+    return reflowPanels({0, titleHeight, width, height - titleHeight}, kExtrapolationPanels, theme,
+                        panel);
+}
+
 Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,
-                                   const Theme& theme) {
+                                   const Theme& theme, int panel) {
     if (auto s = validate(options); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = extrapolationTitleHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight},
               "Past the training length (" + std::to_string(options.trainingLength) + " → " +
                   std::to_string(options.evaluationLength) + " positions): what each encoding does",
               theme);
     if (auto s = drawExtrapolation(figure, {0, titleHeight, width, height - titleHeight}, options,
-                                   theme);
+                                   theme, panel);
         !s) {
         return s.error();
     }

@@ -10,6 +10,7 @@
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
 namespace poslab {
@@ -21,19 +22,23 @@ constexpr double kTwoPi = 2 * std::numbers::pi;
 }  // namespace
 
 void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options,
-                     const Theme& theme) {
+                     const Theme& theme, int panel) {
     const int bits = std::clamp(options.bits, 1, 12);
     const int positions = std::clamp(options.positions, 2, 4096);
-    const Box left{area.x, area.y, std::floor(area.width * 0.22f), area.height};
-    const Box middle{left.right() + 6, area.y, std::floor(area.width * 0.25f), area.height};
-    const Box right{middle.right() + 10, area.y, area.right() - middle.right() - 10, area.height};
+    const PanelGrid grid = reflowPanels(area, kBinaryClockPanels, theme, panel);
+    Box left = grid.cell(0), middle = grid.cell(1), right = grid.cell(2);
+    if (grid.columns == 3) {  // side by side: the curves take the most room
+        left = {area.x, area.y, std::floor(area.width * 0.22f), area.height};
+        middle = {left.right() + 6, area.y, std::floor(area.width * 0.25f), area.height};
+        right = {middle.right() + 10, area.y, area.right() - middle.right() - 10, area.height};
+    }
 
     HeatmapSpec binary = matrixSpec("bits of the position", binaryTable(positions, bits).value(),
                                     left, ColormapId::Cividis, {0, 1});
     binary.x.label = "bit (fastest first)";
     binary.y.label = "position";
     binary.colorbarLabel = "bit";
-    drawHeatmap(figure, left, binary, theme);
+    if (grid.shows(0)) drawHeatmap(figure, left, binary, theme);
 
     SinusoidalParams table = options.sinusoidal;
     table.seqLen = positions;
@@ -51,10 +56,13 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     spec.colormap = ColormapId::BlueWhiteRed;
     spec.range = {-1, 1};
     spec.colorbarLabel = "value";
-    drawHeatmap(figure, middle, spec, theme);
+    if (grid.shows(1)) drawHeatmap(figure, middle, spec, theme);
+    if (!grid.shows(2)) return;
 
     const float gap = 4;
-    const int shown = std::min(bits, 6);
+    // As many bits as have room for a title, ticks and a plot (about 5.5 lines each).
+    const int fit = int(right.height / (theme.fontSize * 5.5f));
+    const int shown = std::clamp(fit, 1, std::min(bits, 6));
     const int curvePositions = std::min(positions, 64);
     for (int b = 0; b < shown; ++b) {
         const Box cell = gridCell(right, shown, 1, b, 0, gap);
@@ -222,8 +230,14 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     return success();
 }
 
+PanelGrid binaryClockPanels(float width, float height, const Theme& theme, int panel) {
+    const float titleHeight = theme.titleSize * 1.8f;  // as binaryClockFigure's
+    return reflowPanels({0, titleHeight, width, height - titleHeight}, kBinaryClockPanels, theme,
+                        panel);
+}
+
 Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width, float height,
-                                 const Theme& theme) {
+                                 const Theme& theme, int panel) {
     if (auto s = requireIntInRange("bits", options.bits, 1, 12); !s) return s.error();
     if (auto s = requireIntInRange("positions", options.positions, 2, 4096); !s) return s.error();
     SinusoidalParams check = options.sinusoidal;
@@ -235,7 +249,7 @@ Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width,
         figure, {0, 0, width, titleHeight},
         "Sinusoids as a smooth binary clock: each bit flips twice as slowly as the one before",
         theme);
-    drawBinaryClock(figure, {0, titleHeight, width, height - titleHeight}, options, theme);
+    drawBinaryClock(figure, {0, titleHeight, width, height - titleHeight}, options, theme, panel);
     return figure;
 }
 

@@ -103,17 +103,26 @@ void drawLegend(Figure& figure, const PlotFrame& frame, const std::vector<Learne
     const float row = theme.fontSize * 1.35f;
     // Under the table-end marker's label when there is one (it sits at the plot's top).
     const float top = frame.plot.y + 6 + (belowMarkerLabel ? theme.fontSize * 1.4f : 0);
-    const Box box{frame.plot.right() - widest - 40, top, widest + 34,
-                  row * float(curves.size()) + 8};
+    // A plot too short for every row keeps the first ones that fit inside it (none: no legend).
+    const std::size_t fits = std::size_t(
+        std::clamp((frame.plot.bottom() - 6 - 8 - top) / row, 0.f, float(curves.size())));
+    if (fits == 0) return;
+    const float swatch = strokeWidth(theme, 18);
+    const Box box{frame.plot.right() - widest - swatch - 22, top, widest + swatch + 16,
+                  row * float(fits) + 8};
     RectItem panel;
     panel.box = box;
     panel.fill = withAlpha(theme.plotBackground, 225);
     panel.stroke = theme.grid;
     figure.add(panel);
-    for (std::size_t k = 0; k < curves.size(); ++k) {
+    for (std::size_t k = 0; k < fits; ++k) {
         const float cy = box.y + 4 + row * (float(k) + 0.5f);
-        figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, seriesColor(int(k)), 2.5f, false});
-        figure.add(makeText({box.x + 29, cy}, "dim " + std::to_string(curves[k].dimension),
+        figure.add(LineItem{{box.x + 6, cy},
+                            {box.x + 6 + swatch, cy},
+                            seriesColor(int(k)),
+                            strokeWidth(theme, 2.5f),
+                            false});
+        figure.add(makeText({box.x + 11 + swatch, cy}, "dim " + std::to_string(curves[k].dimension),
                             theme.fontSize, theme.text, HorizontalAlign::Left,
                             VerticalAlign::Middle));
     }

@@ -7,6 +7,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
 
 namespace poslab {
 
@@ -59,29 +60,45 @@ int heatmapTexels(Box area, int seqLen, const Theme& theme) {
 
 // Where drawAddVersusConcat puts its two heatmaps and the read-back plot in `area`.
 struct AddConcatLayout {
-    Box columns[3];
+    PanelGrid grid;  // which columns are shown (kAddConcatPanels)
+    Box columns[3];  // empty when not shown
     float textHeight = 0;
+    int first = 0;  // the first column shown
 };
-AddConcatLayout addConcatLayout(Box area) {
+AddConcatLayout addConcatLayout(Box area, const Theme& theme, int panel) {
     AddConcatLayout layout;
-    layout.textHeight = std::max(130.f, std::floor(area.height * 0.27f));
-    const float gap = 16;
-    const float columnWidth = std::floor((area.width - 2 * gap) * 0.36f);
-    layout.columns[0] = {area.x, area.y, columnWidth, area.height};
-    layout.columns[1] = {area.x + columnWidth + gap, area.y, columnWidth, area.height};
-    layout.columns[2] = {area.x + 2 * (columnWidth + gap), area.y,
-                         area.width - 2 * (columnWidth + gap), area.height};
+    layout.grid = reflowPanels(area, kAddConcatPanels, theme, panel);
+    for (int k = 0; k < 3; ++k) layout.columns[k] = layout.grid.cell(k);
+    layout.first = layout.grid.oneAtATime() ? layout.grid.shown : 0;
+    if (layout.grid.columns == 3) {  // side by side: the heatmaps a little wider than the plot
+        const float gap = kAddConcatPanels.gap;
+        const float columnWidth = std::floor((area.width - 2 * gap) * 0.36f);
+        layout.columns[0] = {area.x, area.y, columnWidth, area.height};
+        layout.columns[1] = {area.x + columnWidth + gap, area.y, columnWidth, area.height};
+        layout.columns[2] = {area.x + 2 * (columnWidth + gap), area.y,
+                             area.width - 2 * (columnWidth + gap), area.height};
+    }
+    const float height = layout.columns[layout.first].height;
+    layout.textHeight = std::max(9.3f * theme.fontSize, std::floor(height * 0.27f));
     return layout;
 }
 
 }  // namespace
 
-int logitTermTexels(Box area, int seqLen, const Theme& theme) {
-    return heatmapTexels(gridCell(area, 2, 3, 0, 0, 10), seqLen, theme);
+PanelGrid logitTermPanels(Box area, const Theme& theme, int panel) {
+    return reflowPanels(area, kLogitTermPanels, theme, panel);
+}
+
+int logitTermTexels(Box area, int seqLen, const Theme& theme, int panel) {
+    const PanelGrid grid = logitTermPanels(area, theme, panel);
+    // Every heatmap cell has the same size; alone, the shown panel fills the area.
+    return heatmapTexels(grid.cell(grid.oneAtATime() ? grid.shown : 0), seqLen, theme);
 }
 
 void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
-                    const LogitTermMaps& maps, const Theme& theme, std::vector<PlotFrame>* frames) {
+                    const LogitTermMaps& maps, const Theme& theme, std::vector<PlotFrame>* frames,
+                    int panel) {
+    const PanelGrid grid = logitTermPanels(area, theme, panel);
     if (frames) frames->clear();
     const LogitTerms& terms = maps.means;
     // One scale for all five, spanning what is drawn (the block means).
@@ -105,9 +122,9 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
         {&terms.positionPosition, titled("position·position", "p_i·p_j", 3)},
         {&terms.total, titled("= sum", "(x_i+p_i)·(x_j+p_j)", 4)},
     };
-    const float gap = 10;
     for (int k = 0; k < 5; ++k) {
-        const Box cell = gridCell(area, 2, 3, k / 3, k % 3, gap);
+        if (!grid.shows(k)) continue;
+        const Box cell = grid.cell(k);
         HeatmapSpec spec = blockMeansSpec(panels[k].title, *panels[k].values, maps.cellsPerTexel,
                                           maps.seqLen, range);
         spec.x.label = "key j";
@@ -123,7 +140,8 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
         drawHeatmap(figure, cell, spec, theme, &frame);
         if (frames) frames->push_back(frame);
     }
-    const Box info = gridCell(area, 2, 3, 1, 2, gap);
+    if (!grid.shows(5)) return;
+    const Box info = grid.cell(5);
     std::string text =
         "Attention logit of query i and key j (identity projections, divided by √d): the sum of "
         "four terms, all on one colour scale.\n";
@@ -256,7 +274,8 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
 }
 
 void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
-                         const LogitTermMaps& maps, double recoveryError, const Theme& theme) {
+                         const LogitTermMaps& maps, double recoveryError, const Theme& theme,
+                         int panel) {
     const LogitTerms& terms = maps.means;  // block means: concat's are cc + pp's, exactly
     Matrix concat = terms.contentContent;
     for (std::size_t i = 0; i < concat.values.size(); ++i)
@@ -264,10 +283,11 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const double top = std::max({maxAbs(terms.total), maxAbs(concat), 1e-12});
     const int d = params.dModel;
     const long long addParams = 4LL * d * d, concatParams = 4LL * (2LL * d) * (2LL * d);
-    const AddConcatLayout layout = addConcatLayout(area);
+    const AddConcatLayout layout = addConcatLayout(area, theme, panel);
     const float textHeight = layout.textHeight;
     const Box* columns = layout.columns;
     for (int side = 0; side < 2; ++side) {
+        if (!layout.grid.shows(side)) continue;
         const Box cell = columns[side];
         const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
         const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
@@ -303,13 +323,14 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     }
 
     // Is anything lost? Position read back from x + p, against the width.
+    if (!layout.grid.shows(2)) return;
     const Box cell = columns[2];
     const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
     const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
     LinePlotSpec spec;
     spec.title = "Position read back from x + p";
     spec.x = {"d_model", 4, 2048, true};
-    spec.y = {"mean error (positions)", 0, 1};
+    spec.y = {"error (positions)", 0, 1};  // the mean: the paragraph says so
     LineSeries added, concatenated;
     added.name = "add";
     concatenated.name = "concatenate";
@@ -359,17 +380,17 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
 }
 
 Result<Figure> meaningFigure(const MeaningParams& params, float width, float height,
-                             const Theme& theme) {
+                             const Theme& theme, int panel) {
     const float titleHeight = theme.titleSize * 1.8f;
     const Box body{0, titleHeight, width, height - titleHeight};
-    auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme));
+    auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme, panel));
     if (!maps) return maps.error();
     Figure figure = emptyFigure(width, height, theme);
     drawTitle(
         figure, {0, 0, width, titleHeight},
         "How position and meaning coexist: the logit of (word + position) vectors, term by term",
         theme);
-    drawLogitTerms(figure, body, params, *maps, theme);
+    drawLogitTerms(figure, body, params, *maps, theme, nullptr, panel);
     return figure;
 }
 
@@ -388,12 +409,18 @@ Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t se
     return figure;
 }
 
+PanelGrid addVersusConcatPanels(float width, float height, const Theme& theme, int panel) {
+    const float titleHeight = theme.titleSize * 1.8f;  // as addVersusConcatFigure's
+    return reflowPanels({0, titleHeight, width, height - titleHeight}, kAddConcatPanels, theme,
+                        panel);
+}
+
 Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, float height,
-                                     const Theme& theme) {
+                                     const Theme& theme, int panel) {
     const float titleHeight = theme.titleSize * 1.8f;
     const Box body{0, titleHeight, width, height - titleHeight};
-    const AddConcatLayout layout = addConcatLayout(body);
-    const Box& column = layout.columns[0];
+    const AddConcatLayout layout = addConcatLayout(body, theme, panel);
+    const Box& column = layout.columns[layout.first];
     const int texels =
         heatmapTexels({column.x, column.y, column.width, column.height - layout.textHeight},
                       params.seqLen, theme);
@@ -404,7 +431,7 @@ Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, f
     Figure figure = emptyFigure(width, height, theme);
     drawTitle(figure, {0, 0, width, titleHeight}, "Adding or concatenating the position vector",
               theme);
-    drawAddVersusConcat(figure, body, params, *maps, *recovery, theme);
+    drawAddVersusConcat(figure, body, params, *maps, *recovery, theme, panel);
     return figure;
 }
 

@@ -41,6 +41,47 @@ TEST(LayoutTest, ParagraphsWrapInsideTheirBox) {
     EXPECT_FLOAT_EQ(cell.width, 30);
 }
 
+// A paragraph a little too long for its box is set smaller instead of losing its end; one far
+// too long keeps what fits and says so with "…" (a projector's small panels cut explanations
+// mid-sentence without a sign).
+TEST(LayoutTest, ParagraphsShrinkBeforeTheyAreCutAndACutShows) {
+    const Theme theme = paperTheme();  // 14 px text: lines 18.2 px apart, 7.84 px per glyph
+    // 60 words of 4 letters in a 200 px box: 5 words (24 glyphs, 188 px) per line at 14 px, so
+    // 12 lines (218 px); at 80 % (11.2 px, 6.27 px per glyph) 6 words per line, 10 lines of
+    // 14.56 px = 146 px.
+    std::string text;
+    for (int i = 0; i < 60; ++i) text += (i ? " " : "") + std::string("word");
+    auto draw = [&](float height) {
+        Figure figure = emptyFigure(400, 400, theme);
+        drawParagraph(figure, {0, 0, 200, height}, text, theme);
+        std::vector<TextItem> lines;
+        for (const FigureItem& item : figure.items) lines.push_back(std::get<TextItem>(item));
+        return lines;
+    };
+    auto words = [](const std::vector<TextItem>& lines) {
+        int count = 0;
+        for (const TextItem& line : lines)
+            for (std::size_t at = line.text.find("word"); at != std::string::npos;
+                 at = line.text.find("word", at + 1))
+                ++count;
+        return count;
+    };
+    const std::vector<TextItem> roomy = draw(230);
+    EXPECT_EQ(roomy.size(), 12u);
+    EXPECT_FLOAT_EQ(roomy.front().size, 14);
+    const std::vector<TextItem> snug = draw(150);  // fits at 80 % only
+    EXPECT_EQ(words(snug), 60);
+    EXPECT_LT(snug.front().size, 14);
+    EXPECT_GE(snug.front().size, 14 * 0.8f - 1e-3f);
+    for (const TextItem& line : snug) EXPECT_EQ(line.text.find("…"), std::string::npos);
+    const std::vector<TextItem> cut = draw(60);  // 4 lines at 80 %: the end is missing
+    ASSERT_EQ(cut.size(), 4u);
+    EXPECT_LT(words(cut), 60);
+    const std::string& last = cut.back().text;
+    EXPECT_EQ(last.substr(last.size() - std::string("…").size()), "…");
+    for (const TextItem& line : cut) EXPECT_LE(estimateTextWidth(line.text, line.size), 200.5f);
+}
+
 TEST(LayoutTest, GridCellsTileTheAreaWithGaps) {
     const Box area{0, 0, 310, 210};
     // 3 x 2 cells with 10 pixel gaps: (310 - 10) / 2 = 150 wide, (210 - 20) / 3 = 63.3 high,

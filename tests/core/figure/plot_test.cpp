@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <future>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -490,6 +491,89 @@ TEST(PlotTest, SquareCellsAreAsWideAsTall) {
             }
         }
     }
+}
+
+// A square heatmap in a tall, narrow area (the Similarity view at 1024x768) has a bar shorter
+// than the area: its caption, running along the bar, stays within the bar's length.
+TEST(PlotTest, ColourBarCaptionOfSquareCellsStaysAlongTheBar) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"position j", 0, 64, false, true};
+    spec.y = {"position i", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = "cosine similarity (mean of 1 x 2 cells per pixel)";
+    const Box area{0, 0, 375, 678};
+    Figure figure = emptyFigure(area.width, area.height, darkTheme());
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, darkTheme(), &frame);
+    ASSERT_LT(frame.plot.height, 300);  // square: about as tall as the plot is wide
+    int captions = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || !text->vertical90 || text->anchor.x < frame.plot.right()) continue;
+        ++captions;
+        EXPECT_LE(estimateTextWidth(text->text, text->size), frame.plot.height + 0.5f)
+            << text->text;
+    }
+    EXPECT_GE(captions, 1);
+}
+
+// A text that fits once shrunk in proportion is shrunk, never cut: the shrunk width equals
+// maxWidth only up to float rounding (a presentation title lost its last letters to it).
+TEST(PlotTest, FitTextShrinksWithoutCuttingWhenTheProportionalSizeFits) {
+    const std::string title =
+        "Past the training length (512 → 2048 positions): what each encoding does";  // 72 glyphs
+    const float size = 17 * 1.75f, maxWidth = 1010 - size;
+    const FittedText fitted = fitText(title, size, maxWidth);
+    EXPECT_EQ(fitted.text, title);
+    // 0.56 * s * 72 = maxWidth: s = 980.25 / 40.32 = 24.31 px (within 0.75 of 29.75 = 22.3).
+    EXPECT_NEAR(fitted.size, maxWidth / (0.56f * 72), 0.01f);
+}
+
+// Presentation mode and HiDPI scale a figure as a whole: a plot drawn at theme scale 2 in an
+// area twice the size has every stroke twice as wide, every dot twice the radius, every tick
+// and legend swatch twice as long as at scale 1 (the same figure, magnified).
+TEST(PlotTest, ScaledThemeScalesLinesMarkersTicksAndSwatches) {
+    LinePlotSpec spec;
+    spec.title = "t";
+    spec.x = {"x", 0, 10};
+    spec.y = {"y", 0, 1};
+    LineSeries series;
+    series.name = "series";
+    series.markers = true;
+    for (int i = 0; i <= 10; ++i) series.x.push_back(i), series.y.push_back(0.05 * i);
+    spec.series = {series};
+    spec.markers = {Marker{true, 5, "", Rgba{255, 0, 0, 255}, false, false}};
+    auto strokes = [&](float factor) {
+        const Theme theme = scaledTheme(darkTheme(), factor);
+        EXPECT_FLOAT_EQ(theme.lineScale, factor);
+        Figure figure = emptyFigure(600 * factor, 400 * factor, theme);
+        drawLinePlot(figure, {0, 0, 600 * factor, 400 * factor}, spec, theme);
+        std::set<int> sizes;  // in 1/100 px: stroke widths, dot radii, tick and swatch lengths
+        auto add = [&](float size) { sizes.insert(int(std::lround(size / factor * 100))); };
+        for (const FigureItem& item : figure.items) {
+            if (const auto* line = std::get_if<LineItem>(&item)) {
+                add(line->width);
+                const float length =
+                    std::hypot(line->to.x - line->from.x, line->to.y - line->from.y);
+                if (length < 40 * factor) add(length);  // ticks and swatches, not grid lines
+            } else if (const auto* poly = std::get_if<PolylineItem>(&item)) {
+                add(poly->width);
+            } else if (const auto* dot = std::get_if<CircleItem>(&item)) {
+                add(dot->radius);
+            }
+        }
+        return sizes;
+    };
+    // Divided by the factor, the sizes at scale 2 are those at scale 1.
+    const std::set<int> one = strokes(1), two = strokes(2);
+    EXPECT_EQ(one, two);
+    // 1 px axes, 1.5 px marker, 1.8 px series, 2.5 px dots and swatches, 4 px ticks, 18 px swatch.
+    EXPECT_EQ(one, (std::set<int>{100, 150, 180, 250, 400, 1800}));
+    // The unscaled sizes are the documented ones: 1 px axes, 4 px ticks, 2.5 px dots.
+    EXPECT_FLOAT_EQ(strokeWidth(darkTheme(), 4), 4);
+    EXPECT_FLOAT_EQ(strokeWidth(scaledTheme(darkTheme(), 1.75f), 4), 7);
 }
 
 }  // namespace

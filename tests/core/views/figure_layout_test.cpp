@@ -1,6 +1,8 @@
-// Every figure a view builds, at a small window, a laptop screen and a print-size export: no two
-// texts drawn over each other and none cut off at the figure's edge (text_boxes.hpp estimates
-// each box from its size, alignment and rotation).
+// Every figure a view builds, at a small window, a laptop screen, a print-size export and a
+// projector's 1024x768 in presentation mode (fonts and lines 1.75 times larger): no two texts
+// drawn over each other and none cut off at the figure's edge (text_boxes.hpp estimates each
+// box from its size, alignment and rotation). Views of several panels are checked with each
+// panel selected, for when they show one at a time.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -32,6 +34,8 @@ namespace poslab {
 namespace {
 
 using Builder = std::function<Result<Figure>(float width, float height, const Theme& theme)>;
+using PanelBuilder =
+    std::function<Result<Figure>(float width, float height, const Theme& theme, int panel)>;
 
 // A draw* entry point that fills an area, as a builder of a whole figure.
 template <typename Draw>
@@ -44,8 +48,14 @@ Builder inArea(Draw draw) {
 }
 
 struct ViewFigure {
+    ViewFigure(std::string name, Builder build)
+        : name(std::move(name)),
+          build([build](float w, float h, const Theme& t, int) { return build(w, h, t); }) {}
+    ViewFigure(std::string name, int panels, PanelBuilder build)
+        : name(std::move(name)), build(std::move(build)), panels(panels) {}
     std::string name;
-    Builder build;
+    PanelBuilder build;
+    int panels = 1;  // a view of several panels may show any one of them alone
 };
 
 std::vector<ViewFigure> viewFigures() {
@@ -88,19 +98,23 @@ std::vector<ViewFigure> viewFigures() {
                          options.explained = {0.55, 0.3, 0.12};
                          drawTrajectory3d(f, a, helix, options, t);
                      })});
-    views.push_back({"comparison", [](float w, float h, const Theme& t) {
-                         return comparisonFigure(CompareOptions{}, w, h, t);
+    views.push_back(
+        {"comparison", kComparePanels.count, [](float w, float h, const Theme& t, int panel) {
+             return comparisonFigure(CompareOptions{}, w, h, t, panel);
+         }});
+    views.push_back(
+        {"ab-comparison", kAbPanels.count, [](float w, float h, const Theme& t, int panel) {
+             RopeConfiguration a{"A: base 10000", {}}, b{"B: base 500000", {}};
+             b.rope.base = 500000;
+             return abComparisonFigure(a, b, 4096, w, h, t, panel);
+         }});
+    views.push_back({"extrapolation", kExtrapolationPanels.count,
+                     [](float w, float h, const Theme& t, int panel) {
+                         return extrapolationFigure(ExtrapolationOptions{}, w, h, t, panel);
                      }});
-    views.push_back({"ab-comparison", [](float w, float h, const Theme& t) {
-                         RopeConfiguration a{"A: base 10000", {}}, b{"B: base 500000", {}};
-                         b.rope.base = 500000;
-                         return abComparisonFigure(a, b, 4096, w, h, t);
-                     }});
-    views.push_back({"extrapolation", [](float w, float h, const Theme& t) {
-                         return extrapolationFigure(ExtrapolationOptions{}, w, h, t);
-                     }});
-    views.push_back({"binary-clock", [](float w, float h, const Theme& t) {
-                         return binaryClockFigure(BinaryClockOptions{}, w, h, t);
+    views.push_back({"binary-clock", kBinaryClockPanels.count,
+                     [](float w, float h, const Theme& t, int panel) {
+                         return binaryClockFigure(BinaryClockOptions{}, w, h, t, panel);
                      }});
     views.push_back({"linear-shift", [](float w, float h, const Theme& t) {
                          return linearShiftFigure(LinearShiftOptions{}, w, h, t);
@@ -130,14 +144,16 @@ std::vector<ViewFigure> viewFigures() {
     views.push_back({"frequency-resolution", [](float w, float h, const Theme& t) {
                          return frequencyResolutionFigure(FrequencyResolutionParams{}, w, h, t);
                      }});
-    views.push_back({"meaning", [](float w, float h, const Theme& t) {
-                         return meaningFigure(MeaningParams{}, w, h, t);
-                     }});
+    views.push_back(
+        {"meaning", kLogitTermPanels.count, [](float w, float h, const Theme& t, int panel) {
+             return meaningFigure(MeaningParams{}, w, h, t, panel);
+         }});
     views.push_back({"near-orthogonality", [](float w, float h, const Theme& t) {
                          return nearOrthogonalityFigure(64, 2000, 0, w, h, t);
                      }});
-    views.push_back({"add-versus-concat", [](float w, float h, const Theme& t) {
-                         return addVersusConcatFigure(MeaningParams{}, w, h, t);
+    views.push_back({"add-versus-concat", kAddConcatPanels.count,
+                     [](float w, float h, const Theme& t, int panel) {
+                         return addVersusConcatFigure(MeaningParams{}, w, h, t, panel);
                      }});
     for (SimilarityEncoding encoding :
          {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned, SimilarityEncoding::Rope}) {
@@ -239,6 +255,7 @@ std::vector<ViewFigure> viewFigures() {
 
 struct FigureSize {
     float width, height;
+    float scale = 1;  // the theme's: 1.75 in presentation mode
 };
 
 class FigureLayoutTest : public ::testing::TestWithParam<FigureSize> {};
@@ -252,19 +269,49 @@ std::string describe(const Figure& figure, std::size_t index) {
 }
 
 TEST_P(FigureLayoutTest, NoTextOverlapsAnotherOrLeavesTheFigure) {
-    const auto [width, height] = GetParam();
+    const auto [width, height, scale] = GetParam();
     for (const ViewFigure& view : viewFigures()) {
-        for (const Theme& theme : {paperTheme(), darkTheme()}) {
-            auto figure = view.build(width, height, theme);
-            ASSERT_TRUE(figure.ok()) << view.name << ": " << figure.error().message;
-            for (const TextOverlap& pair : overlappingTexts(*figure)) {
-                ADD_FAILURE() << view.name << " " << themeName(theme.id) << " " << width << "x"
-                              << height << ": " << describe(*figure, pair.first) << " overlaps "
-                              << describe(*figure, pair.second);
+        for (const Theme& unscaled : {paperTheme(), darkTheme()}) {
+            const Theme theme = scaledTheme(unscaled, scale);
+            for (int panel = 0; panel < view.panels; ++panel) {
+                auto figure = view.build(width, height, theme, panel);
+                ASSERT_TRUE(figure.ok()) << view.name << ": " << figure.error().message;
+                const std::string where =
+                    view.name + " " + std::string(themeName(theme.id)) + " " +
+                    std::to_string(int(width)) + "x" + std::to_string(int(height)) + " scale " +
+                    std::to_string(scale) + " panel " + std::to_string(panel) + ": ";
+                for (const TextOverlap& pair : overlappingTexts(*figure)) {
+                    ADD_FAILURE() << where << describe(*figure, pair.first) << " overlaps "
+                                  << describe(*figure, pair.second);
+                }
+                for (std::size_t index : textsOutsideFigure(*figure))
+                    ADD_FAILURE() << where << describe(*figure, index) << " leaves the figure";
             }
-            for (std::size_t index : textsOutsideFigure(*figure)) {
-                ADD_FAILURE() << view.name << " " << themeName(theme.id) << " " << width << "x"
-                              << height << ": " << describe(*figure, index) << " leaves the figure";
+        }
+    }
+}
+
+// A projector in presentation mode: the figure area the GUI leaves at 1024x768 with the
+// controls hidden and 1.75-times fonts (menu, tabs and status line take about 130 px).
+constexpr FigureSize kProjector{1010, 630, 1.75f};
+
+// There, a view of several panels shows them large enough to read whole: no paragraph or title
+// of any panel is cut short ("…") or shrunk below normal size, whichever panel is selected.
+TEST(FigureLayoutPresentationTest, MultiPanelViewsCutNoTextOnAProjector) {
+    for (const ViewFigure& view : viewFigures()) {
+        if (view.panels < 2) continue;
+        const Theme theme = scaledTheme(darkTheme(), kProjector.scale);
+        for (int panel = 0; panel < view.panels; ++panel) {
+            auto figure = view.build(kProjector.width, kProjector.height, theme, panel);
+            ASSERT_TRUE(figure.ok()) << view.name;
+            for (const FigureItem& item : figure->items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                if (!text) continue;
+                EXPECT_EQ(text->text.find("…"), std::string::npos)
+                    << view.name << " panel " << panel << ": \"" << text->text << "\" is cut";
+                // Presentation text is never smaller than the normal theme's 14 px labels.
+                EXPECT_GE(text->size, darkTheme().fontSize)
+                    << view.name << " panel " << panel << ": \"" << text->text << "\" is small";
             }
         }
     }
@@ -272,7 +319,7 @@ TEST_P(FigureLayoutTest, NoTextOverlapsAnotherOrLeavesTheFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, FigureLayoutTest,
                          ::testing::Values(FigureSize{480, 320}, FigureSize{1024, 768},
-                                           FigureSize{2400, 1600}));
+                                           FigureSize{2400, 1600}, kProjector));
 
 // Presentation mode on a 1024x768 projector: text 1.75 times larger in the area the lesson card
 // leaves (the tour check, --tour-check, measured these). The masked swatch's label used to sit on

@@ -26,7 +26,8 @@ PlotAndText splitCell(Box cell, float textFraction);
 
 // ---- Text and rectangles
 // Words wrapped to the box width (estimateTextWidth), one TextItem per line; returns the height
-// used. Lines that do not fit the box height are dropped.
+// the whole text takes. Text too long for the box is set smaller, down to 80 % of `size`; lines
+// that still do not fit are dropped and the last one shown ends in "…".
 float drawParagraph(Figure& figure, Box box, const std::string& text, const Theme& theme,
                     float size = 0, Rgba color = {0, 0, 0, 0});
 // A plot's title at the top of `area`, for a plot drawn below it with no title of its own: one

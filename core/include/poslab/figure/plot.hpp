@@ -38,6 +38,7 @@ struct Theme {
     TitleTarget titleTarget = TitleTarget::FigureTitle;  // set by buildWithControls
     AspectMode aspect = AspectMode::Auto;
     int focusPanel = 0;  // > 0: panel N (1-based) drawn over the whole figure (figure_controls)
+    float lineScale = 1;   // line widths, tick lengths, markers and legend swatches (1: 1 px)
 };
 Theme darkTheme();   // the screen theme
 Theme paperTheme();  // white background, black text: for print
@@ -55,7 +56,10 @@ Result<AspectMode> parseAspect(std::string_view name);                // "auto",
 inline constexpr float kMinFontScale = 0.5f, kMaxFontScale = 3.0f;    // --font-scale
 std::string_view themeName(ThemeId id);             // "dark", "paper"
 Result<ThemeId> parseTheme(std::string_view name);
-Theme scaledTheme(Theme theme, float factor);       // fonts scaled (presentation mode, HiDPI)
+// Fonts, line widths, tick lengths, markers and swatches scaled together (presentation mode,
+// HiDPI): a figure at factor 2 looks like the same figure twice the size.
+Theme scaledTheme(Theme theme, float factor);
+float strokeWidth(const Theme& theme, float width);  // width (px at scale 1) at the theme's scale
 Rgba seriesColor(int index);                        // line colours, colourblind-friendly order
 Rgba withAlpha(Rgba color, std::uint8_t alpha);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "poslab/encodings/rope.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
@@ -23,9 +24,19 @@ struct CompareOptions {
 Status validate(const CompareOptions& options);
 // Top: what each encoding contributes, as heatmaps; bottom: what a query in the middle sees, as
 // curves against offset (similarity for vector encodings, additive bias for bias encodings).
-Status drawComparison(Figure& figure, Box area, const CompareOptions& options, const Theme& theme);
+// Seven panels: the five heatmaps in rows of 5 (the designed layout), 3 or 2 above the two
+// curves, the most columns for which every panel has the room kComparePanels asks for; else
+// `panel` alone.
+inline constexpr PanelShape kComparePanels{7, 5, 15, 13, 10};
+Status drawComparison(Figure& figure, Box area, const CompareOptions& options, const Theme& theme,
+                      int panel = 0);
 Result<Figure> comparisonFigure(const CompareOptions& options, float width, float height,
-                                const Theme& theme);
+                                const Theme& theme, int panel = 0);
+// Where drawComparison puts its panels in `area`: columns and rows of the heatmaps' grid plus
+// the curves' row (the cells themselves are not a uniform grid), or one panel alone.
+PanelGrid comparisonPanels(Box area, const Theme& theme, int panel = 0);
+PanelGrid comparisonFigurePanels(float width, float height, const Theme& theme,
+                                 int panel = 0);  // in comparisonFigure of that size
 
 // A/B: two RoPE configurations (e.g. two config.json files, or base 10000 vs 500000).
 struct RopeConfiguration {
@@ -33,10 +44,16 @@ struct RopeConfiguration {
     RopeParams rope;
     friend bool operator==(const RopeConfiguration&, const RopeConfiguration&) = default;  // member-wise: caches key on it
 };
-// Wavelength per pair, expected q.k against offset for both, and their difference B - A.
+// Wavelength per pair, expected q.k against offset for both, and their difference B - A: two
+// plots over a wide one while they have room (kAbPanels), else one column, else `panel` alone.
+inline constexpr PanelShape kAbPanels{3, 2, 20, 13, 16};
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
-                        const RopeConfiguration& b, int maxOffset, const Theme& theme);
+                        const RopeConfiguration& b, int maxOffset, const Theme& theme,
+                        int panel = 0);
 Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
-                                  int maxOffset, float width, float height, const Theme& theme);
+                                  int maxOffset, float width, float height, const Theme& theme,
+                                  int panel = 0);
+// Where abComparisonFigure puts its panels in a figure of that size (the GUI's selector).
+PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel = 0);
 
 }  // namespace poslab

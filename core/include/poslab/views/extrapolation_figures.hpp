@@ -2,6 +2,7 @@
 // multiples. Used by the GUI panel, `poslab render extrapolation` and the guided tour.
 #pragma once
 
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
@@ -19,10 +20,14 @@ struct ExtrapolationOptions {
 };
 Status validate(const ExtrapolationOptions& options);
 // Six small multiples with two or three sentences each: sinusoidal, learned, RoPE (angles seen
-// per pair), RoPE with each scaling, ALiBi, T5.
+// per pair), RoPE with each scaling, ALiBi, T5. In 3 columns while each panel has room for its
+// paragraph (kExtrapolationPanels), else fewer, else `panel` alone (panel_grid.hpp).
+inline constexpr PanelShape kExtrapolationPanels{6, 3, 22, 26, 14};
 Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& options,
-                         const Theme& theme);
+                         const Theme& theme, int panel = 0);
 Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,
-                                   const Theme& theme);
+                                   const Theme& theme, int panel = 0);
+// Where extrapolationFigure puts its panels in a figure of that size (the GUI's panel selector).
+PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel = 0);
 
 }  // namespace poslab

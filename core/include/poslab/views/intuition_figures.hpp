@@ -10,6 +10,7 @@
 #include "poslab/analysis/intuition.hpp"
 #include "poslab/analysis/toy_attention.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
@@ -21,8 +22,11 @@ struct BinaryClockOptions {
                                 SinusoidalLayout::Interleaved};  // dims beside the bits
     friend bool operator==(const BinaryClockOptions&, const BinaryClockOptions&) = default;  // member-wise: caches key on it
 };
+// Three panels (the bits, the sinusoidal dimensions, the bit curves) side by side while they
+// have room (kBinaryClockPanels), else fewer columns, else `panel` alone.
+inline constexpr PanelShape kBinaryClockPanels{3, 3, 14, 18, 10};
 void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options,
-                     const Theme& theme);
+                     const Theme& theme, int panel = 0);
 
 struct LinearShiftOptions {
     SinusoidalParams sinusoidal{16, 256, 10000, SinusoidalLayout::Interleaved};
@@ -44,7 +48,9 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
 std::string linearShiftTitle(const LinearShiftOptions& options);  // the figure's headline
 Status validate(const LinearShiftOptions& options);  // "shift must be finite", "dims must be ..."
 Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width, float height,
-                                 const Theme& theme);
+                                 const Theme& theme, int panel = 0);
+// Where binaryClockFigure puts its panels in a figure of that size (the GUI's selector).
+PanelGrid binaryClockPanels(float width, float height, const Theme& theme, int panel = 0);
 Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width, float height,
                                  const Theme& theme);
 

@@ -1,0 +1,47 @@
+// panel_grid.hpp — small multiples reflowed to the room they have. A view of several panels
+// (plots with their titles, tick labels and paragraphs) is designed for some number of columns;
+// when its panels would be too small for their text at the theme's size (a projector at
+// 1024x768, presentation mode), it gets fewer columns, and when even one column is too small,
+// one panel at a time, which the GUI steps through ("panel 2 of 6", Page Up / Page Down).
+//
+// Usage, in a view that draws kShape.count panels:
+//   const PanelGrid grid = reflowPanels(area, kShape, theme, selected);
+//   for (int k = 0; k < kShape.count; ++k)
+//       if (grid.shows(k)) drawPanel(k, grid.cell(k));
+// The GUI calls the same function with the same area and theme to learn whether to show the
+// panel selector (grid.oneAtATime()), so the view and its controls always agree.
+#pragma once
+
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+// ---- What a multi-panel view asks for
+struct PanelShape {
+    int count = 1;          // panels in the view
+    int columns = 1;        // columns it is designed for; rows follow (row-major order)
+    float minWidthEm = 20;  // the smallest legible panel, in units of theme.fontSize
+    float minHeightEm = 12;
+    float gap = 10;  // pixels between panels (scaled with the theme's fonts)
+};
+
+// ---- Where the panels go
+struct PanelGrid {
+    Box area;       // the whole area the panels share
+    int count = 1;  // panels in the view
+    int rows = 1, columns = 1;
+    int shown = -1;  // -1: every panel in the grid; else the one panel drawn
+    float gap = 10;
+    bool oneAtATime() const { return shown >= 0; }
+    bool shows(int panel) const;  // panel is drawn
+    Box cell(int panel) const;    // panel's box; an empty box at area's origin when not shown
+};
+
+// The most columns, up to shape.columns, whose cells are at least minWidthEm x minHeightEm font
+// sizes; with none, one panel at a time: `selected` (taken modulo count) fills the area.
+PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, int selected = 0);
+// The panel `step` places after `selected` (negative: before), wrapping round count panels.
+int stepPanel(int selected, int step, int count);
+
+}  // namespace poslab

@@ -1,0 +1,53 @@
+#include "poslab/figure/panel_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab {
+
+bool PanelGrid::shows(int panel) const {
+    if (panel < 0 || panel >= count) return false;
+    return shown < 0 || panel == shown;
+}
+
+Box PanelGrid::cell(int panel) const {
+    if (!shows(panel)) return {area.x, area.y, 0, 0};
+    if (oneAtATime()) return area;
+    const int row = panel / columns, col = panel % columns;
+    const float w = (area.width - gap * float(columns - 1)) / float(columns);
+    const float h = (area.height - gap * float(rows - 1)) / float(rows);
+    // Whole pixels, as gridCell gives: text anchors land on pixel rows.
+    return {std::floor(area.x + float(col) * (w + gap)),
+            std::floor(area.y + float(row) * (h + gap)), std::floor(w), std::floor(h)};
+}
+
+int stepPanel(int selected, int step, int count) {
+    if (count <= 0) return 0;
+    const long long next = (long long)selected + step;
+    return int(((next % count) + count) % count);
+}
+
+PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, int selected) {
+    PanelGrid grid;
+    grid.area = area;
+    grid.count = std::max(1, shape.count);
+    grid.gap = shape.gap;
+    const float minWidth = shape.minWidthEm * theme.fontSize;
+    const float minHeight = shape.minHeightEm * theme.fontSize;
+    for (int columns = std::clamp(shape.columns, 1, grid.count); columns >= 1; --columns) {
+        const int rows = (grid.count + columns - 1) / columns;
+        const float w = (area.width - shape.gap * float(columns - 1)) / float(columns);
+        const float h = (area.height - shape.gap * float(rows - 1)) / float(rows);
+        if (w >= minWidth && h >= minHeight) {
+            grid.columns = columns;
+            grid.rows = rows;
+            return grid;
+        }
+    }
+    // Not even one column fits: the selected panel alone fills the area.
+    grid.rows = grid.columns = 1;
+    grid.shown = stepPanel(selected, 0, grid.count);
+    return grid;
+}
+
+}  // namespace poslab

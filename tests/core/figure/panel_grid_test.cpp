@@ -1,0 +1,100 @@
+// Small multiples reflowed to their room: the designed columns when the cells are large enough
+// for the text, fewer when not, one at a time when even one column is too small; cells tile the
+// area without overlapping.
+#include <gtest/gtest.h>
+
+#include "poslab/figure/panel_grid.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+namespace poslab {
+namespace {
+
+// Six panels designed as 2 rows x 3 columns, each needing 20 x 12 font sizes.
+constexpr PanelShape kSix{6, 3, 20, 12, 10};
+
+Theme themeWithFont(float fontSize) {
+    Theme theme = darkTheme();
+    theme.fontSize = fontSize;
+    return theme;
+}
+
+TEST(PanelGridTest, RoomyAreaKeepsTheDesignedColumns) {
+    // 3 columns of (1200 - 20) / 3 = 393 px >= 280; 2 rows of 395 px >= 168.
+    const PanelGrid grid = reflowPanels({0, 0, 1200, 800}, kSix, themeWithFont(14));
+    EXPECT_EQ(grid.columns, 3);
+    EXPECT_EQ(grid.rows, 2);
+    EXPECT_FALSE(grid.oneAtATime());
+    for (int k = 0; k < 6; ++k) EXPECT_TRUE(grid.shows(k)) << k;
+    // Panel 4 is row 1, column 1: x = 393.33 + 10, y = 395 + 10 (floored).
+    const Box cell = grid.cell(4);
+    EXPECT_NEAR(cell.x, 403, 0.5);
+    EXPECT_NEAR(cell.y, 405, 0.5);
+    EXPECT_NEAR(cell.width, 393, 0.5);
+    EXPECT_NEAR(cell.height, 395, 0.5);
+}
+
+TEST(PanelGridTest, NarrowAreaTakesFewerColumns) {
+    // At font 14 a panel needs 280 px across: 3 columns of 900 px are 293 wide, fit; at font 15
+    // (300 px) only 2 columns of 445 px fit, in 3 rows of (900 - 20) / 3 = 293 >= 180 px.
+    EXPECT_EQ(reflowPanels({0, 0, 900, 900}, kSix, themeWithFont(14)).columns, 3);
+    const PanelGrid grid = reflowPanels({0, 0, 900, 900}, kSix, themeWithFont(15));
+    EXPECT_EQ(grid.columns, 2);
+    EXPECT_EQ(grid.rows, 3);
+    EXPECT_FALSE(grid.oneAtATime());
+}
+
+TEST(PanelGridTest, ProjectorInPresentationModeShowsOnePanelAtATime) {
+    // 1024 x 768 at 1.75 x 14 px: 3 columns are 328 px (< 490), 2 columns 495 px wide but 3 rows
+    // of 203 px (< 294), one column 6 rows: nothing fits, so one panel fills the area.
+    const Box area{12, 40, 1000, 630};
+    const PanelGrid grid = reflowPanels(area, kSix, themeWithFont(14 * 1.75f), 4);
+    ASSERT_TRUE(grid.oneAtATime());
+    EXPECT_EQ(grid.shown, 4);
+    for (int k = 0; k < 6; ++k) EXPECT_EQ(grid.shows(k), k == 4) << k;
+    const Box cell = grid.cell(4);
+    EXPECT_EQ(cell.x, area.x);
+    EXPECT_EQ(cell.y, area.y);
+    EXPECT_EQ(cell.width, area.width);
+    EXPECT_EQ(cell.height, area.height);
+    EXPECT_EQ(grid.cell(3).width, 0);
+    // A selection past the end wraps: the GUI keeps one index whatever the view's count.
+    EXPECT_EQ(reflowPanels(area, kSix, themeWithFont(24.5f), 7).shown, 1);
+    EXPECT_EQ(reflowPanels(area, kSix, themeWithFont(24.5f), -1).shown, 5);
+}
+
+TEST(PanelGridTest, CellsTileTheAreaWithoutOverlap) {
+    for (float width : {300.f, 640.f, 1024.f, 2400.f}) {
+        for (float font : {10.f, 14.f, 24.5f}) {
+            const Box area{5, 7, width, width * 0.66f};
+            const PanelGrid grid = reflowPanels(area, kSix, themeWithFont(font));
+            for (int a = 0; a < 6; ++a) {
+                if (!grid.shows(a)) continue;
+                const Box cell = grid.cell(a);
+                EXPECT_GE(cell.x, area.x - 0.5f);
+                EXPECT_GE(cell.y, area.y - 0.5f);
+                EXPECT_LE(cell.right(), area.right() + 0.5f);
+                EXPECT_LE(cell.bottom(), area.bottom() + 0.5f);
+                if (!grid.oneAtATime()) {
+                    EXPECT_GE(cell.width, 20 * font - 1) << width << " " << font;
+                    EXPECT_GE(cell.height, 12 * font - 1) << width << " " << font;
+                }
+                for (int b = a + 1; b < 6; ++b) {
+                    if (grid.shows(b)) {
+                        EXPECT_FALSE(boxesOverlap(cell, grid.cell(b), 0)) << a << b;
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(PanelGridTest, StepPanelWrapsBothWays) {
+    EXPECT_EQ(stepPanel(0, 1, 4), 1);
+    EXPECT_EQ(stepPanel(3, 1, 4), 0);
+    EXPECT_EQ(stepPanel(0, -1, 4), 3);
+    EXPECT_EQ(stepPanel(2, -9, 4), 1);  // 2 - 9 = -7 = 1 (mod 4)
+    EXPECT_EQ(stepPanel(5, 0, 0), 0);   // no panels: the first
+}
+
+}  // namespace
+}  // namespace poslab
