@@ -136,6 +136,8 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
     ASSERT_EQ(::stat(fifo.c_str(), &info), 0);
     EXPECT_TRUE(S_ISFIFO(info.st_mode));  // opened as a table, never replaced or blocked on
     RecordProperty("slowest_seconds", std::to_string(slowest));
+}
+
 // A projector: every view at 1024x768 in presentation mode (fonts and lines 1.75 times
 // larger), in one process (--check-layout): no figure text drawn over another or past its
 // figure's edge, and every view draws a figure.
