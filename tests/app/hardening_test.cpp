@@ -63,6 +63,7 @@ struct NumberClass {
 };
 
 TEST_F(HardeningTest, EveryNumericOptionReadsTheSameSyntax) {
+    POSLAB_SKIP_UNDER_SANITIZERS();
     const std::string out = path("a.png");
     const std::vector<NumberClass> classes = {
         {"int",
@@ -179,6 +180,7 @@ TEST_F(HardeningTest, EveryListOptionHasItsCap) {
 // ---- The worst accepted values render within seconds. Times are reported, not asserted
 // tightly (the machine is shared); the limits themselves are the caps.
 TEST_F(HardeningTest, WorstAcceptedRendersFinish) {
+    POSLAB_SKIP_UNDER_SANITIZERS();
     const std::string png = path("a.png");
     const std::vector<std::pair<std::string, Args>> worst = {
         {"sinusoidal-curves: 8 dims, d 8192, 1048576 positions",
