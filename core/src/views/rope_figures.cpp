@@ -94,13 +94,19 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
     if (theme.legend == LegendPlacement::None) return 0;
     const float size = theme.fontSize;
     const float swatchWidth = size * 1.6f, gap = size * 1.4f;
-    auto entryWidth = [&](const LegendEntry& e) {
-        return estimateTextWidth(e.text, size) + (e.swatch.a ? swatchWidth + 6 : 0);
+    // An entry wider than a whole row is set smaller, or cut with "…": never past the edge.
+    std::vector<FittedText> texts;
+    for (const LegendEntry& e : entries) {
+        texts.push_back(fitText(e.text, size, maxWidth - (e.swatch.a ? swatchWidth + 6 : 0)));
+    }
+    auto entryWidth = [&](std::size_t i) {
+        return estimateTextWidth(texts[i].text, texts[i].size) +
+               (entries[i].swatch.a ? swatchWidth + 6 : 0);
     };
     // Greedy rows: [begin, end) of entries, with the row's width.
     std::vector<std::pair<std::size_t, float>> rows;  // (first entry of the row, its width)
     for (std::size_t i = 0; i < entries.size(); ++i) {
-        const float w = entryWidth(entries[i]);
+        const float w = entryWidth(i);
         if (!rows.empty() && rows.back().second + gap + w <= maxWidth) {
             rows.back().second += gap + w;
         } else {
@@ -125,9 +131,9 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
                 }
                 x += swatchWidth + 6;
             }
-            figure.add(makeText({x, y}, e.text, size, theme.text, HorizontalAlign::Left,
-                                VerticalAlign::Middle));
-            x += estimateTextWidth(e.text, size) + gap;
+            figure.add(makeText({x, y}, texts[i].text, texts[i].size, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+            x += estimateTextWidth(texts[i].text, texts[i].size) + gap;
         }
     }
     return int(rows.size());
@@ -372,19 +378,20 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         int(pairs.size()) == pairCount
             ? "all " + std::to_string(pairCount) + " pairs"
             : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
-    const int legendRows = drawLegendRows(
-        figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
-        {{"q at m = " + positionText(m), qColor},
-         {"k at n = " + positionText(n), kColor},
-         {"m − n = " + positionText(m - n)},
-         {"q·k = " + formatValue(score, 6) +
-          (freqs->attentionFactor != 1.0
-               ? "  (× attention factor² " +
-                     formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
-                     "; depends on m − n only)"
-               : "  (depends on m − n only)")},
-         {shown}},
-        theme);
+    const int legendRows =
+        drawLegendRows(figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
+                       {{"q at m = " + positionText(m), qColor},
+                        {"k at n = " + positionText(n), kColor},
+                        {"m − n = " + positionText(m - n)},
+                        // Two entries, so a narrow figure puts the remark on a row of its own.
+                        {"q·k = " + formatValue(score, 6)},
+                        {freqs->attentionFactor != 1.0
+                             ? "(× attention factor² " +
+                                   formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
+                                   "; depends on m − n only)"
+                             : "(depends on m − n only)"},
+                        {shown}},
+                       theme);
     const float legendBottom = legendY + legendRow * float(legendRows - 1);
 
     // Grid: the column count that gives the largest circles.
