@@ -102,6 +102,22 @@ std::string alibiHeadTitle(int head, double slope) {
     return title;
 }
 
+// The grid's title; with `hoverHint` when the cells are too small for titles of their own.
+std::string alibiGridTitle(const AlibiFigureOptions& options, bool hoverHint) {
+    std::string title = std::to_string(options.heads) + (options.heads == 1 ? " head" : " heads") +
+                        ", bias " +
+                        (options.symmetric ? "-m·|i - j|" : "-m·(i - j), future masked");
+    if (hoverHint) title += " (hover for slopes)";
+    return title;
+}
+
+// drawWrappedTitle's rule: two lines when one does not fit at 90 % size (paper controls that
+// replace or hide titles draw one line at most).
+bool titleWraps(const std::string& title, float width, const Theme& theme) {
+    return theme.titleMode == TitleMode::Auto &&
+           estimateTextWidth(title, theme.titleSize * 0.9f) > width - theme.titleSize;
+}
+
 ValueRange biasRange(double slope, int length) {
     const double low = -slope * double(std::max(1, length - 1));
     return {low < 0 ? low : -1.0, 0.0};
@@ -141,10 +157,14 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
     const std::vector<double> slopes = alibiSlopes(heads);
     const double steepest = *std::max_element(slopes.begin(), slopes.end());
     const Box& g = layout.grid;
-    const float titleHeight = theme.titleSize * 1.7f;
-    const float pad = theme.fontSize * 0.6f;
     const float colorbarBlock =
         colorbarBlockWidth(biasRange(steepest, options.seqLen), g.height, theme);
+    // The longer title (with the hover hint) decides: a second line when it would not fit.
+    const float titleHeight = theme.titleSize * 1.7f + (titleWraps(alibiGridTitle(options, true),
+                                                                   g.width - colorbarBlock, theme)
+                                                            ? theme.titleSize * 1.15f
+                                                            : 0);
+    const float pad = theme.fontSize * 0.6f;
     const Box cellsArea{
         g.x + pad, g.y + titleHeight, g.width - colorbarBlock - 2 * pad,
         g.height - titleHeight - pad - (options.symmetric ? 0 : barWidthFor(theme) + 6)};
@@ -169,11 +189,20 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
         if (side > bestSide) bestSide = side, bestTitle = titleSize, bestColumns = columns;
     }
     bestSide = std::floor(std::max(1.f, bestSide));
-    layout.cellTitleSize = bestTitle;
     // Cells packed at their size plus a small gap, the block centred in the space.
     const int rows = (heads + bestColumns - 1) / bestColumns;
     const float gap = std::max(4.f, bestSide * 0.08f);
     const float pitchX = std::min(cellsArea.width / float(bestColumns), bestSide + gap);
+    // Cells limited by the height sit closer than the column width the titles were sized for:
+    // the titles then fit the pitch, a few pixels apart (or go).
+    float widestAtOne = 0;
+    for (int h = 0; h < heads; ++h) {
+        widestAtOne =
+            std::max(widestAtOne, estimateTextWidth(alibiHeadTitle(h, slopes[std::size_t(h)]), 1));
+    }
+    if (widestAtOne > 0) bestTitle = std::min(bestTitle, (pitchX - 4) / widestAtOne);
+    if (bestTitle < 8.5f) bestTitle = 0;
+    layout.cellTitleSize = bestTitle;
     const float pitchY =
         std::min(cellsArea.height / float(rows), bestSide + bestTitle * 1.3f + gap);
     const float left = cellsArea.x + (cellsArea.width - pitchX * float(bestColumns)) / 2;
@@ -269,17 +298,19 @@ int AlibiFigureFrames::headAt(Point p) const {
 void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigureOptions& options,
                      const AlibiFigureData& data, const Theme& theme, AlibiFigureFrames* frames) {
     const bool causal = !options.symmetric;
-    const std::string formula = causal ? "-m·(i - j), future masked" : "-m·|i - j|";
 
     PlotFrame enlargedFrame, slopesFrame, attentionFrame;
     // ---- The grid of heads
     const Box& g = layout.grid;
     if (!layout.cells.empty()) {
-        std::string gridTitle = std::to_string(options.heads) +
-                                (options.heads == 1 ? " head" : " heads") + ", bias " + formula;
-        if (layout.cellTitleSize == 0) gridTitle += " (hover for slopes)";
+        const std::string gridTitle = alibiGridTitle(options, layout.cellTitleSize == 0);
         // Over the cells only: the colour bar's caption runs up the right edge.
-        drawTitle(figure, {g.x, g.y, layout.colorbar.x - g.x, g.height}, gridTitle, theme);
+        const Box titleBox{g.x, g.y, layout.colorbar.x - g.x, g.height};
+        if (theme.titleMode == TitleMode::Auto) {
+            drawWrappedTitle(figure, titleBox, gridTitle, theme);
+        } else {
+            drawTitle(figure, titleBox, gridTitle, theme);
+        }
         for (std::size_t h = 0; h < layout.cells.size() && h < data.heads.size(); ++h) {
             const Box& cell = layout.cells[h];
             const HeatmapSample& sample = data.heads[h];

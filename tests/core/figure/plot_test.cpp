@@ -1,6 +1,7 @@
 #include "poslab/figure/plot.hpp"
 
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -574,6 +575,30 @@ TEST(PlotTest, ScaledThemeScalesLinesMarkersTicksAndSwatches) {
     // The unscaled sizes are the documented ones: 1 px axes, 4 px ticks, 2.5 px dots.
     EXPECT_FLOAT_EQ(strokeWidth(darkTheme(), 4), 4);
     EXPECT_FLOAT_EQ(strokeWidth(scaledTheme(darkTheme(), 1.75f), 4), 7);
+}
+
+// A square map in a narrow figure (Similarity at 480x320: 138 x 230 pixels) has a bar too short
+// for any of its caption: a lone "…" said nothing and sat on the top tick label. No caption then,
+// and the bar's tick labels keep clear of everything.
+TEST(PlotTest, ColourBarCaptionTooLongForAShortBarIsLeftOut) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"position j", 0, 64, false, true};
+    spec.y = {"position i", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = "cosine similarity";
+    const Box area{0, 0, 138, 230};
+    Figure figure = emptyFigure(area.width, area.height, darkTheme());
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, darkTheme(), &frame);
+    for (const FigureItem& item : figure.items) {  // the caption: rotated, right of the plot
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->vertical90 && text->anchor.x > frame.plot.right()) {
+            EXPECT_NE(text->text, "…") << text->anchor.x;
+        }
+    }
+    EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 
 }  // namespace
