@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -541,10 +542,22 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
     if (title.empty()) return out;
     const float room = width - theme.titleSize;
     std::size_t split = std::string::npos;
+    // A word of letters or digits on each side of the break: "j - i" stays on one line.
+    auto wordAt = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end && k < title.size(); ++k)
+            if (std::isalnum(static_cast<unsigned char>(title[k]))) return true;
+        return false;
+    };
     if (estimateTextWidth(title, theme.titleSize * 0.9f) > room) {
         double best = 1e300;
         for (std::size_t at = title.find(' '); at != std::string::npos;
              at = title.find(' ', at + 1)) {
+            const std::size_t before = title.rfind(' ', at == 0 ? 0 : at - 1);
+            const std::size_t after = title.find(' ', at + 1);
+            if (!wordAt(before == std::string::npos ? 0 : before + 1, at) ||
+                !wordAt(at + 1, after == std::string::npos ? title.size() : after)) {
+                continue;
+            }
             const double distance = std::abs(double(at) - double(title.size()) / 2);
             if (distance < best) best = distance, split = at;
         }

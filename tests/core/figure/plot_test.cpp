@@ -601,5 +601,38 @@ TEST(PlotTest, ColourBarCaptionTooLongForAShortBarIsLeftOut) {
     EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 
+// A plot title too long for its plot's width takes two lines at a readable size instead of being
+// cut, broken between words rather than inside "j - i", and the plot starts one line lower
+// (T5's panels on a projector showed "Bucket of j - i (32 b…").
+TEST(PlotTest, LongPlotTitlesTakeTwoLinesBetweenWords) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const std::string title = "Bucket id against j - i (bidirectional)";
+    LinePlotSpec spec;
+    spec.x = {"relative position", -10, 10};
+    spec.y = {"bucket", 0, 32};
+    spec.legend = false;
+    spec.series.push_back({"", {-10, 10}, {0, 32}});
+    auto draw = [&](const std::string& text, PlotFrame& frame) {
+        spec.title = text;
+        Figure figure = emptyFigure(420, 400, theme);
+        drawLinePlot(figure, {0, 0, 420, 400}, spec, theme, &frame);
+        std::vector<TextItem> lines;
+        for (const FigureItem& item : figure.items) {
+            const auto* t = std::get_if<TextItem>(&item);
+            if (t && t->anchor.y < frame.plot.y - theme.fontSize) lines.push_back(*t);
+        }
+        return lines;
+    };
+    PlotFrame wrapped, single;
+    const std::vector<TextItem> lines = draw(title, wrapped);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].text + " " + lines[1].text, title);  // nothing cut
+    EXPECT_EQ(lines[1].text, "j - i (bidirectional)");      // the middle space between words
+    EXPECT_GE(lines[0].size, theme.titleSize * 0.75f);
+    EXPECT_GT(lines[1].anchor.y, lines[0].anchor.y + lines[0].size);
+    ASSERT_EQ(draw("Bucket id", single).size(), 1u);
+    EXPECT_NEAR(wrapped.plot.y - single.plot.y, lines[1].anchor.y - lines[0].anchor.y, 0.01);
+}
+
 }  // namespace
 }  // namespace poslab
