@@ -99,6 +99,28 @@ float estimateTextWidth(std::string_view text, float size) {
     return 0.56f * size * float(glyphs);
 }
 
+std::size_t titleBreak(std::string_view title) {
+    auto hasWord = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end && k < title.size(); ++k)
+            if (std::isalnum(static_cast<unsigned char>(title[k]))) return true;
+        return false;
+    };
+    std::size_t split = std::string_view::npos;
+    double best = 1e300;
+    for (std::size_t at = title.find(' '); at != std::string_view::npos;
+         at = title.find(' ', at + 1)) {
+        const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
+        const std::size_t after = title.find(' ', at + 1);
+        if (!hasWord(before == std::string_view::npos ? 0 : before + 1, at) ||
+            !hasWord(at + 1, after == std::string_view::npos ? title.size() : after)) {
+            continue;
+        }
+        const double distance = std::abs(double(at) - double(title.size()) / 2);
+        if (distance < best) best = distance, split = at;
+    }
+    return split;
+}
+
 FittedText fitText(std::string_view text, float size, float maxWidth, float minScale) {
     FittedText fitted{std::string(text), size};
     const float width = estimateTextWidth(text, size);
@@ -541,27 +563,9 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
     TitleLines out;
     if (title.empty()) return out;
     const float room = width - theme.titleSize;
-    std::size_t split = std::string::npos;
-    // A word of letters or digits on each side of the break: "j - i" stays on one line.
-    auto wordAt = [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end && k < title.size(); ++k)
-            if (std::isalnum(static_cast<unsigned char>(title[k]))) return true;
-        return false;
-    };
-    if (estimateTextWidth(title, theme.titleSize * 0.9f) > room) {
-        double best = 1e300;
-        for (std::size_t at = title.find(' '); at != std::string::npos;
-             at = title.find(' ', at + 1)) {
-            const std::size_t before = title.rfind(' ', at == 0 ? 0 : at - 1);
-            const std::size_t after = title.find(' ', at + 1);
-            if (!wordAt(before == std::string::npos ? 0 : before + 1, at) ||
-                !wordAt(at + 1, after == std::string::npos ? title.size() : after)) {
-                continue;
-            }
-            const double distance = std::abs(double(at) - double(title.size()) / 2);
-            if (distance < best) best = distance, split = at;
-        }
-    }
+    const std::size_t split = estimateTextWidth(title, theme.titleSize * 0.9f) > room
+                                  ? titleBreak(title)
+                                  : std::string::npos;
     const float line = theme.titleSize * 1.15f;
     if (split == std::string::npos || plotHeight - line < theme.fontSize * 4) {
         const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));

@@ -634,5 +634,17 @@ TEST(PlotTest, LongPlotTitlesTakeTwoLinesBetweenWords) {
     EXPECT_NEAR(wrapped.plot.y - single.plot.y, lines[1].anchor.y - lines[0].anchor.y, 0.01);
 }
 
+// Two-line titles break at the space nearest the middle that has a word on both sides.
+TEST(PlotTest, TitleBreakKeepsOperatorsWithTheirOperands) {
+    // Nearest the middle is the space in "(i - j)"; the break goes to the nearest between words.
+    EXPECT_EQ(titleBreak("8 heads, bias -m·(i - j), future masked"),
+              std::string_view("8 heads, bias -m·(i - j),").size());
+    EXPECT_EQ(titleBreak("Bucket id against j - i (bidirectional)"),
+              std::string_view("Bucket id against").size());
+    EXPECT_EQ(titleBreak("one two"), 3u);
+    EXPECT_EQ(titleBreak("single"), std::string_view::npos);
+    EXPECT_EQ(titleBreak("a - b"), std::string_view::npos);  // only spaces beside "-"
+}
+
 }  // namespace
 }  // namespace poslab
