@@ -1110,9 +1110,36 @@ Figure figureOrNote(Result<Figure> figure, float width, float height, const Them
 }
 
 void drawNote(Figure& figure, Box area, const std::string& message, const Theme& theme) {
-    figure.add(makeText({area.x + area.width / 2, area.y + area.height / 2}, message,
-                        theme.fontSize, theme.mutedText, HorizontalAlign::Center,
-                        VerticalAlign::Middle));
+    // Words wrapped to the area's width (a long word shrunk or cut), the lines centred.
+    const float room = std::max(1.f, area.width - theme.fontSize);
+    std::vector<std::string> lines;
+    std::size_t at = 0;
+    while (at < message.size()) {
+        std::size_t end = message.find(' ', at);
+        if (end == std::string::npos) end = message.size();
+        const std::string word = message.substr(at, end - at);
+        if (!lines.empty() &&
+            estimateTextWidth(lines.back() + " " + word, theme.fontSize) <= room) {
+            lines.back() += " " + word;
+        } else {
+            lines.push_back(word);
+        }
+        at = end + 1;
+    }
+    if (lines.empty()) return;
+    const float line = theme.fontSize * 1.3f;
+    const std::size_t fit = std::max<std::size_t>(1, std::size_t(area.height / line));
+    if (lines.size() > fit) {
+        lines.resize(fit);
+        lines.back() += " …";
+    }
+    float y = area.y + area.height / 2 - line * float(lines.size() - 1) / 2;
+    for (const std::string& text : lines) {
+        const FittedText fitted = fitText(text, theme.fontSize, room);
+        figure.add(makeText({area.x + area.width / 2, y}, fitted.text, fitted.size, theme.mutedText,
+                            HorizontalAlign::Center, VerticalAlign::Middle));
+        y += line;
+    }
 }
 
 }  // namespace poslab

@@ -16,6 +16,7 @@
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -1056,14 +1057,30 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
             {training, "training length " + std::to_string(training) + (byTraining ? above : ""),
              seriesColor(2)});
     }
+    std::vector<Box> labelled;  // labels drawn so far: a close second line labels the other side
     for (const Length& length : lengths) {
         const float y = frame.toPixel(0, length.value).y;
         figure.add(LineItem{{plot.x, y}, {plot.right(), y}, length.color, 1.5f, true});
-        const bool below = y - theme.fontSize * 1.2f < plot.y;
         const FittedText label = fitText(length.label, theme.fontSize, plot.width - 16);
-        figure.add(makeText({plot.x + 8, below ? y + 3 : y - 3}, label.text, label.size,
+        auto place = [&](bool below) {
+            return makeText({plot.x + 8, below ? y + 3 : y - 3}, label.text, label.size,
                             length.color, HorizontalAlign::Left,
-                            below ? VerticalAlign::Top : VerticalAlign::Bottom));
+                            below ? VerticalAlign::Top : VerticalAlign::Bottom);
+        };
+        auto clear = [&](const TextItem& text) {
+            const Box box = textBox(text);
+            for (const Box& other : labelled)
+                if (box.x < other.right() && other.x < box.right() && box.y < other.bottom() &&
+                    other.y < box.bottom())
+                    return false;
+            return true;
+        };
+        const bool below = y - theme.fontSize * 1.2f < plot.y;
+        TextItem text = place(below);
+        if (!clear(text)) text = place(!below);
+        if (!clear(text)) continue;  // both sides taken: the line and the legend say it
+        labelled.push_back(textBox(text));
+        figure.add(text);
     }
     figure.add(ClipPop{});
     if (!legendOutside) drawLegendBox(figure, frame, legend, theme);
@@ -1239,9 +1256,13 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
         figure.add(ClipPop{});
     }
     // What is plotted, in the paper's notation, where the curve has fallen away.
+    // Fitted to the plot: a narrow one shows them smaller, or cut, never past its left edge.
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
-    figure.add(makeText({x, y}, "(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize,
-                        theme.text, HorizontalAlign::Right, VerticalAlign::Top));
+    const float room = drawn.plot.width - 20;
+    const FittedText shownFormula =
+        fitText("(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize, room);
+    figure.add(makeText({x, y}, shownFormula.text, shownFormula.size, theme.text,
+                        HorizontalAlign::Right, VerticalAlign::Top));
     std::string note = "θ_k = base^(−2k/d), r = m − n";
     if (band) {
         note = "band: min to max over each pixel column";
@@ -1250,8 +1271,9 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
                     std::to_string(curve->step);
         }
     }
-    figure.add(makeText({x, y + theme.fontSize * 1.4f}, note, theme.fontSize, theme.mutedText,
-                        HorizontalAlign::Right, VerticalAlign::Top));
+    const FittedText shownNote = fitText(note, theme.fontSize, room);
+    figure.add(makeText({x, y + theme.fontSize * 1.4f}, shownNote.text, shownNote.size,
+                        theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
     if (frame) *frame = drawn;
 }
 

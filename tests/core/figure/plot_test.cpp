@@ -646,5 +646,26 @@ TEST(PlotTest, TitleBreakKeepsOperatorsWithTheirOperands) {
     EXPECT_EQ(titleBreak("a - b"), std::string_view::npos);  // only spaces beside "-"
 }
 
+// A note longer than its area is wide wraps between words and stays inside (RoPE's Layers
+// figure at 480x320 ran its "load a config.json …" note 150 px past both edges).
+TEST(PlotTest, NotesWrapInsideANarrowArea) {
+    const std::string message =
+        "load a config.json (path and Load, or drop it here) to see its layers";
+    Figure figure = emptyFigure(248, 204, darkTheme());
+    drawNote(figure, {0, 0, 248, 204}, message, darkTheme());
+    std::string joined;
+    int lines = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text) continue;
+        ++lines;
+        joined += (joined.empty() ? "" : " ") + text->text;
+    }
+    EXPECT_GE(lines, 2);
+    EXPECT_EQ(joined, message);  // every word, in order, none cut
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
 }  // namespace
 }  // namespace poslab
