@@ -159,11 +159,13 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
     const Box& g = layout.grid;
     const float colorbarBlock =
         colorbarBlockWidth(biasRange(steepest, options.seqLen), g.height, theme);
-    // The longer title (with the hover hint) decides: a second line when it would not fit.
-    const float titleHeight = theme.titleSize * 1.7f + (titleWraps(alibiGridTitle(options, true),
-                                                                   g.width - colorbarBlock, theme)
-                                                            ? theme.titleSize * 1.15f
-                                                            : 0);
+    // The title without the hover hint decides: a second line when it would not fit over the
+    // cells (as wide as drawAlibiFigure's title box, left of the colour bar).
+    const float titleWidth = g.width - colorbarBlock + theme.fontSize * 0.4f;
+    const float titleHeight =
+        theme.titleSize * 1.7f + (titleWraps(alibiGridTitle(options, false), titleWidth, theme)
+                                      ? theme.titleSize * 1.15f
+                                      : 0);
     const float pad = theme.fontSize * 0.6f;
     const Box cellsArea{
         g.x + pad, g.y + titleHeight, g.width - colorbarBlock - 2 * pad,
@@ -303,9 +305,16 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
     // ---- The grid of heads
     const Box& g = layout.grid;
     if (!layout.cells.empty()) {
-        const std::string gridTitle = alibiGridTitle(options, layout.cellTitleSize == 0);
         // Over the cells only: the colour bar's caption runs up the right edge.
         const Box titleBox{g.x, g.y, layout.colorbar.x - g.x, g.height};
+        // The hover hint when the cells have no titles, if it takes no more lines than the
+        // layout left room for.
+        std::string gridTitle = alibiGridTitle(options, false);
+        const std::string hinted = alibiGridTitle(options, true);
+        if (layout.cellTitleSize == 0 && (titleWraps(gridTitle, titleBox.width, theme) ||
+                                          !titleWraps(hinted, titleBox.width, theme))) {
+            gridTitle = hinted;
+        }
         if (theme.titleMode == TitleMode::Auto) {
             drawWrappedTitle(figure, titleBox, gridTitle, theme);
         } else {
