@@ -119,9 +119,10 @@ void AlibiPanel::drawControls(AlibiViewState& view) {
 void AlibiPanel::drawFigure(AlibiViewState& view, FrameContext& context) {
     const AlibiFigureOptions options = optionsFor(view);
     AlibiFigureFrames frames;
-    const Canvas canvas = cache_.show(
+    const Canvas canvas = cache_.showPanels(
         "alibi", cacheKey(options), context,
-        [&](Box area) { return alibiLayout(area, options, context.theme); },
+        [](Box area, const Theme& theme, int panel) { return alibiPanels(area, theme, panel); },
+        [&](Box area, int panel) { return alibiLayout(area, options, context.theme, panel); },
         [&](const AlibiLayout& layout) { return computeAlibiFigureData(options, layout); },
         [&](Figure& figure, const AlibiLayout& layout, const AlibiFigureData& data) {
             drawAlibiFigure(figure, layout, options, data, context.theme, &frames);

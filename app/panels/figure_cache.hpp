@@ -130,11 +130,26 @@ class CachedFigure {
     template <class MakeLayout, class Compute, class Draw>
     Canvas show(const char* id, const Key& key, const FrameContext& context, MakeLayout makeLayout,
                 Compute compute, Draw draw) {
+        return showPanels(
+            id, key, context, [](Box area, const Theme&, int) { return PanelGrid{area}; },
+            [&](Box area, int) { return makeLayout(area); }, compute, draw);
+    }
+    // The same for a view of several panels that reflows (panel_grid.hpp): panels(area, theme,
+    // selected) is its PanelGrid for a canvas of that size; when it shows one panel at a time, a
+    // "panel 2 of 6" row (arrow buttons, Up/Down keys) comes first, and makeLayout(area,
+    // selected) lays out the selected panel alone. The layout is what hover and clicks read, so
+    // they follow whichever panels are shown.
+    template <class Panels, class MakeLayout, class Compute, class Draw>
+    Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
+                      MakeLayout makeLayout, Compute compute, Draw draw) {
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, selectedPanel_);
+        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
         const Canvas canvas = beginCanvas(id);
         const Box area{0, 0, canvas.box.width, canvas.box.height};
-        Stamp stamp{key, area.width, area.height, context.theme.fontSize};
+        Stamp stamp{key, area.width, area.height, context.theme.fontSize, selectedPanel_};
         if (!stamp_ || !(*stamp_ == stamp)) {
-            layout_ = makeLayout(area);
+            layout_ = makeLayout(area, selectedPanel_);
             auto data = compute(std::as_const(layout_));
             if (data) {
                 data_ = std::move(data).value();
@@ -161,12 +176,14 @@ class CachedFigure {
     struct Stamp {
         Key key;
         float width = 0, height = 0, fontSize = 0;
+        int panel = 0;  // the panel shown alone (showPanels)
         bool operator==(const Stamp&) const = default;
     };
     std::optional<Stamp> stamp_;
     Layout layout_;
     Data data_;
     std::string error_;
+    int selectedPanel_ = 0;  // showPanels: the panel shown when they come one at a time
 };
 
 }  // namespace poslab::ui

@@ -396,8 +396,10 @@ void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
     const DataKey key{options.table, options.positionsShown, options.firstCurveDimension,
                       options.curveCount};
     LearnedFigureFrames frames;
-    const Canvas canvas = cache_.show(
-        "learned", key, context, [](Box area) { return learnedLayout(area); },
+    const Canvas canvas = cache_.showPanels(
+        "learned", key, context,
+        [](Box area, const Theme& theme, int panel) { return learnedPanels(area, theme, panel); },
+        [&](Box area, int panel) { return learnedLayout(area, context.theme, panel); },
         [&](const LearnedLayout& layout) { return computeLearnedFigureData(options, layout); },
         [&](Figure& figure, const LearnedLayout& layout, const LearnedFigureData& data) {
             drawLearnedFigure(figure, layout, options, data, context.theme, &frames);

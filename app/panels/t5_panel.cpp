@@ -162,8 +162,10 @@ void T5Panel::drawBucketEditor(T5ViewState& view) {
 void T5Panel::drawFigure(T5ViewState& view, FrameContext& context) {
     const T5FigureOptions options = optionsFor(view);
     T5FigureFrames frames;
-    const Canvas canvas = cache_.show(
-        "t5", cacheKey(options), context, [&](Box area) { return t5Layout(area, context.theme); },
+    const Canvas canvas = cache_.showPanels(
+        "t5", cacheKey(options), context,
+        [](Box area, const Theme& theme, int panel) { return t5Panels(area, theme, panel); },
+        [&](Box area, int panel) { return t5Layout(area, context.theme, panel); },
         [&](const T5Layout& layout) { return computeT5FigureData(options, layout); },
         [&](Figure& figure, const T5Layout& layout, const T5FigureData& data) {
             drawT5Figure(figure, layout, options, data, context.theme, &frames);

@@ -180,7 +180,6 @@ void Application::frame() {
     context.uiScale = uiScale();
     context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
-    context.figureFaults = figureFaults;
     context.layoutAudit = layoutAudit;
     tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text
 

@@ -87,10 +87,9 @@ public:
     void prepareFrame();
 
     std::string requestedScreenshot;  // set by F12 or --screenshot; written after the frame
-    // Non-null: every figure drawn is checked for overlapping or cut-off text, one line per
-    // fault added here (the tour check, --tour-check).
-    std::vector<std::string>* figureFaults = nullptr;
-    LayoutAudit* layoutAudit = nullptr;  // --check-layout: the next frames' figures are checked
+    // Non-null: every figure drawn in the next frames is checked for overlapping or cut-off
+    // text, one line per fault (--check-layout, --tour-check).
+    LayoutAudit* layoutAudit = nullptr;
 
   private:
     void drawMenuBar();

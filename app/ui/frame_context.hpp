@@ -13,7 +13,8 @@ class HeatmapTextures;
 
 namespace poslab::ui {
 
-// --check-layout: the figures drawn in a frame and their text faults (auditFigureLayout).
+// --check-layout and --tour-check: the figures drawn in a frame and their text faults
+// (auditFigureLayout: texts over each other or past the figure's edge).
 struct LayoutAudit {
     int figures = 0;
     std::vector<std::string> faults;  // "…" overlaps "…", "…" leaves the figure
@@ -29,9 +30,8 @@ struct FrameContext {
     bool waiting = false;           // a panel's worker is still computing what it shows: a
                                     // scripted --screenshot waits for it (up to 30 s)
     LayoutAudit* layoutAudit = nullptr;     // non-null: drawCanvasFigure checks every figure's text
+                                            // (--check-layout, --tour-check)
     std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it
-    std::vector<std::string>* figureFaults = nullptr;  // non-null: figures drawn are checked for
-                                                       // text overlaps (drawCanvasFigure, --tour-check)
 };
 
 }  // namespace poslab::ui

@@ -279,15 +279,16 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
                 glfwPollEvents();
                 renderFrame(window, application, {nullptr, true});
             }
-            std::vector<std::string> figureFaults;
-            application.figureFaults = &figureFaults;
+            LayoutAudit audit;  // the same checks as --check-layout
+            application.layoutAudit = &audit;
             char name[64];
             std::snprintf(name, sizeof name, "/lesson-%02d-%d.png", lesson + 1, step + 1);
             if (!options.tourScreenshots.empty())
                 application.requestedScreenshot = options.tourScreenshots + name;
             renderFrame(window, application, {nullptr, true});
-            application.figureFaults = nullptr;
-            problems.insert(problems.end(), figureFaults.begin(), figureFaults.end());
+            application.layoutAudit = nullptr;
+            problems.insert(problems.end(), audit.faults.begin(), audit.faults.end());
+            if (audit.figures == 0) problems.push_back("no figure drawn");
             const std::string& view = entry.steps[std::size_t(step)].view;
             std::string shownView = application.currentView();
             auto lower = [](std::string text) {
@@ -307,9 +308,10 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
                                    "% of the window (at most " +
                                    std::to_string(int(kMaxCardShare * 100)) + "%)");
             }
-            std::printf("lesson %d step %d (%s): card %d px of %d (%d%%)%s\n", lesson + 1, step + 1,
-                        view.c_str(), int(card.height), int(card.viewportHeight),
-                        int(share * 100 + 0.5f), problems.empty() ? ", ok" : "");
+            std::printf("lesson %d step %d (%s): card %d px of %d (%d%%), %d figures checked%s\n",
+                        lesson + 1, step + 1, view.c_str(), int(card.height),
+                        int(card.viewportHeight), int(share * 100 + 0.5f), audit.figures,
+                        problems.empty() ? ", ok" : "");
             for (const std::string& problem : problems) {
                 std::printf("  FAULT: %s\n", problem.c_str());
                 std::fprintf(stderr, "poslab: lesson %d step %d: %s\n", lesson + 1, step + 1,

@@ -139,23 +139,6 @@ void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameCon
     target.fonts = context.fonts;
     target.heatmaps = context.heatmaps;
     gfx::drawFigure(target, figure);
-    if (context.figureFaults) {
-        // The same checks the figure tests run over every view, on the figure as it is shown.
-        auto describe = [&](std::size_t index) {
-            const auto& text = std::get<TextItem>(figure.items[index]);
-            const Box box = textBox(text);
-            return "\"" + text.text + "\" at (" + std::to_string(int(box.x)) + ", " +
-                   std::to_string(int(box.y)) + ")";
-        };
-        const std::string size =
-            std::to_string(int(figure.width)) + "x" + std::to_string(int(figure.height));
-        for (const TextOverlap& pair : overlappingTexts(figure))
-            context.figureFaults->push_back(size + " figure: " + describe(pair.first) +
-                                            " overlaps " + describe(pair.second));
-        for (std::size_t index : textsOutsideFigure(figure))
-            context.figureFaults->push_back(size + " figure: " + describe(index) +
-                                            " leaves the figure");
-    }
 }
 
 void zoomAndPan(CellWindow& w, const Canvas& canvas, const PlotFrame& frame, long long rows,

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -432,6 +433,11 @@ TEST(TourCheckTest, LessonsFromAFileOrTheBuiltInOnesWithAOneLineError) {
     EXPECT_EQ(mine.exitCode, 0) << mine.out << mine.err;
     EXPECT_NE(mine.out.find("tour check: 1 lessons, 1 steps at 1024x768, 0 with faults"),
               std::string::npos)
+        << mine.out;
+    // Its figures went through the same text checks as --check-layout (LayoutAudit).
+    EXPECT_TRUE(std::regex_search(
+        mine.out, std::regex(R"(lesson 1 step 1 \(T5\): card \d+ px of \d+ \(\d+%\), )"
+                             R"([1-9]\d* figures checked, ok)")))
         << mine.out;
     // --tour-check exists to check a file: a bad one fails it, in one line.
     const ProcessResult checked = runProjector("--lessons " + shellQuote(bad) + " --tour-check");

@@ -162,6 +162,25 @@ TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
     }
 }
 
+// A paper's column or a small laptop window: every view at 480x320 (the controls take at most
+// 45 % of it) keeps its figure text apart and inside, reflowing its panels or showing them one
+// at a time (ALiBi, T5 and Learned used to draw titles and tick labels over each other).
+TEST(PresentationTest, EveryViewInASmallWindowKeepsItsTextApartAndInside) {
+    if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("small-window");
+    auto result = runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
+                           " xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+                           " --fresh --window-size 480x320 --check-layout");
+    EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
+    EXPECT_NE(result.out.find("check-layout: 11 views, 0 faults"), std::string::npos)
+        << result.out << result.err;
+    for (const char* view : {"RoPE", "ALiBi", "T5", "Learned"}) {
+        EXPECT_NE(result.out.find(std::string(view) + ": 1 figures, 0 text faults"),
+                  std::string::npos)
+            << view << result.out;
+    }
+}
+
 TEST(PresentationTest, WindowSizeIsChecked) {
     for (const char* bad : {"100x768", "1024x", "1024x768x2", "wide", "9000x900"}) {
         auto refused = runPoslab({"--window-size", bad}, "DISPLAY= ");

@@ -187,12 +187,7 @@ Box drawWrappedTitle(Figure& figure, Box area, const std::string& title, const T
         return below(oneLineTop);
     }
     // Two lines, split at the space nearest the middle (counted in characters, as the estimate).
-    std::size_t split = std::string::npos;
-    double best = 1e300;
-    for (std::size_t at = title.find(' '); at != std::string::npos; at = title.find(' ', at + 1)) {
-        const double distance = std::abs(double(at) - double(title.size()) / 2);
-        if (distance < best) best = distance, split = at;
-    }
+    const std::size_t split = titleBreak(title);
     if (split == std::string::npos) {
         drawTitle(figure, area, title, theme);
         return below(oneLineTop);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -96,6 +97,28 @@ float estimateTextWidth(std::string_view text, float size) {
     std::size_t glyphs = 0;
     for (unsigned char c : text) glyphs += (c & 0xC0) != 0x80;  // count UTF-8 lead bytes
     return 0.56f * size * float(glyphs);
+}
+
+std::size_t titleBreak(std::string_view title) {
+    auto hasWord = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end && k < title.size(); ++k)
+            if (std::isalnum(static_cast<unsigned char>(title[k]))) return true;
+        return false;
+    };
+    std::size_t split = std::string_view::npos;
+    double best = 1e300;
+    for (std::size_t at = title.find(' '); at != std::string_view::npos;
+         at = title.find(' ', at + 1)) {
+        const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
+        const std::size_t after = title.find(' ', at + 1);
+        if (!hasWord(before == std::string_view::npos ? 0 : before + 1, at) ||
+            !hasWord(at + 1, after == std::string_view::npos ? title.size() : after)) {
+            continue;
+        }
+        const double distance = std::abs(double(at) - double(title.size()) / 2);
+        if (distance < best) best = distance, split = at;
+    }
+    return split;
 }
 
 FittedText fitText(std::string_view text, float size, float maxWidth, float minScale) {
@@ -528,6 +551,47 @@ void drawTitleText(Figure& figure, Box area, const std::string& title, const The
                         fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
 }
 
+// A plot's title in `width`: one line when it fits at 90 % size or more; else two, split at the
+// space nearest the middle, each shrunk (or cut with "…" only when even that fails), when the
+// plot keeps at least `minPlot` pixels of height below the extra line. `extra`: the added line.
+struct TitleLines {
+    std::vector<FittedText> lines;
+    float extra = 0;
+};
+TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,
+                          const Theme& theme) {
+    TitleLines out;
+    if (title.empty()) return out;
+    const float room = width - theme.titleSize;
+    const std::size_t split = estimateTextWidth(title, theme.titleSize * 0.9f) > room
+                                  ? titleBreak(title)
+                                  : std::string::npos;
+    const float line = theme.titleSize * 1.15f;
+    if (split == std::string::npos || plotHeight - line < theme.fontSize * 4) {
+        const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
+        out.lines.push_back(fitText(title, theme.titleSize, room, minScale));
+        return out;
+    }
+    FittedText first = fitText(title.substr(0, split), theme.titleSize, room);
+    FittedText second = fitText(title.substr(split + 1), theme.titleSize, room);
+    const float size = std::min(first.size, second.size);
+    first = fitText(first.text, size, room);
+    second = fitText(second.text, size, room);
+    out.lines = {first, second};
+    out.extra = size * 1.15f;
+    return out;
+}
+
+// The lines of plotTitleLines centred at the top of area, as drawTitleText places one.
+void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const Theme& theme) {
+    float y = area.y + theme.titleSize * 0.2f;
+    for (const FittedText& line : title.lines) {
+        figure.add(makeText({area.x + area.width / 2, y}, line.text, line.size, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+        y += title.extra;
+    }
+}
+
 // Records one plot's items as a PanelSpan. When the theme focuses this plot (--panel N), the plot
 // is drawn over the whole figure instead of its area; figure_controls keeps only its items.
 class PanelScope {
@@ -561,7 +625,7 @@ void makeSquare(Box& area, Box& plot) {
 
 // A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
 // it fits at 3/4 size or more, else two, split at the "; ", ", " or space nearest the middle;
-// each line then shrinks or ends in "…" as a title does.
+// each line then shrinks or ends in "…" as a title does; none when a line would be "…" alone.
 std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size) {
     if (caption.empty()) return {};
     if (estimateTextWidth(caption, size * 0.75f) <= length) return {fitText(caption, size, length)};
@@ -577,10 +641,16 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
         if (split != std::string::npos && best < double(caption.size()) / 4) break;
         split = std::string::npos;
     }
-    if (split == std::string::npos) return {fitText(caption, size, length)};
+    // A line cut down to a lone "…" says nothing and still takes room: no caption then.
+    auto said = [](const std::vector<FittedText>& lines) {
+        for (const FittedText& line : lines)
+            if (line.text == "…") return std::vector<FittedText>{};
+        return lines;
+    };
+    if (split == std::string::npos) return said({fitText(caption, size, length)});
     std::string head = caption.substr(0, split), tail = caption.substr(split);
     while (!head.empty() && head.back() == ' ') head.pop_back();
-    return {fitText(head, size, length), fitText(tail, size, length)};
+    return said({fitText(head, size, length), fitText(tail, size, length)});
 }
 
 void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
@@ -654,6 +724,9 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                                    : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
             : 0;
     m.right += barBlock;
+    const TitleLines titleLines =
+        plotTitleLines(title, area.width - barBlock, area.height - m.top - m.bottom, theme);
+    m.top += titleLines.extra;
 
     PlotFrame frame;
     frame.x = spec.x;
@@ -682,9 +755,16 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     // fitted again to the bar as drawn, keeping the line count the margin was made for.
     if (frame.plot.height < barLength - 0.5f) {
         for (FittedText& line : caption) line = fitText(line.text, line.size, frame.plot.height);
+        // A line cut down to a lone "…" says nothing: no caption then.
+        for (const FittedText& line : caption) {
+            if (line.text == "…") {
+                caption.clear();
+                break;
+            }
+        }
     }
     // Centred over the plot and its axis, clear of the colour bar's top tick label.
-    if (!title.empty()) drawTitleText(figure, titleArea, title, theme);
+    if (!title.empty()) drawTitleLines(figure, titleArea, titleLines, theme);
 
     // Masked (-inf) cells take the theme's masked colour in the heatmap itself: opaque cells
     // need no blending, which software GL pays for per pixel. With no cells, the plot shows it.
@@ -832,6 +912,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     const float outsideWidth =
         outside ? std::min(legendBoxWidth(keys, theme), area.width * 0.4f) : 0;
     if (outside) m.right += outsideWidth + gap;
+    const TitleLines titleLines =
+        plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
+    m.top += titleLines.extra;
     PlotFrame frame;
     frame.x = spec.x;
     frame.y = y;
@@ -839,7 +922,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                   std::max(1.f, area.height - m.top - m.bottom)};
     const Box titleArea = area;
     if (theme.aspect == AspectMode::Square) makeSquare(area, frame.plot);
-    if (!title.empty()) drawTitleText(figure, titleArea, title, theme);
+    if (!title.empty()) drawTitleLines(figure, titleArea, titleLines, theme);
 
     RectItem background;
     background.box = frame.plot;
@@ -1027,9 +1110,36 @@ Figure figureOrNote(Result<Figure> figure, float width, float height, const Them
 }
 
 void drawNote(Figure& figure, Box area, const std::string& message, const Theme& theme) {
-    figure.add(makeText({area.x + area.width / 2, area.y + area.height / 2}, message,
-                        theme.fontSize, theme.mutedText, HorizontalAlign::Center,
-                        VerticalAlign::Middle));
+    // Words wrapped to the area's width (a long word shrunk or cut), the lines centred.
+    const float room = std::max(1.f, area.width - theme.fontSize);
+    std::vector<std::string> lines;
+    std::size_t at = 0;
+    while (at < message.size()) {
+        std::size_t end = message.find(' ', at);
+        if (end == std::string::npos) end = message.size();
+        const std::string word = message.substr(at, end - at);
+        if (!lines.empty() &&
+            estimateTextWidth(lines.back() + " " + word, theme.fontSize) <= room) {
+            lines.back() += " " + word;
+        } else {
+            lines.push_back(word);
+        }
+        at = end + 1;
+    }
+    if (lines.empty()) return;
+    const float line = theme.fontSize * 1.3f;
+    const std::size_t fit = std::max<std::size_t>(1, std::size_t(area.height / line));
+    if (lines.size() > fit) {
+        lines.resize(fit);
+        lines.back() += " …";
+    }
+    float y = area.y + area.height / 2 - line * float(lines.size() - 1) / 2;
+    for (const std::string& text : lines) {
+        const FittedText fitted = fitText(text, theme.fontSize, room);
+        figure.add(makeText({area.x + area.width / 2, y}, fitted.text, fitted.size, theme.mutedText,
+                            HorizontalAlign::Center, VerticalAlign::Middle));
+        y += line;
+    }
 }
 
 }  // namespace poslab

@@ -102,6 +102,22 @@ std::string alibiHeadTitle(int head, double slope) {
     return title;
 }
 
+// The grid's title; with `hoverHint` when the cells are too small for titles of their own.
+std::string alibiGridTitle(const AlibiFigureOptions& options, bool hoverHint) {
+    std::string title = std::to_string(options.heads) + (options.heads == 1 ? " head" : " heads") +
+                        ", bias " +
+                        (options.symmetric ? "-m·|i - j|" : "-m·(i - j), future masked");
+    if (hoverHint) title += " (hover for slopes)";
+    return title;
+}
+
+// drawWrappedTitle's rule: two lines when one does not fit at 90 % size (paper controls that
+// replace or hide titles draw one line at most).
+bool titleWraps(const std::string& title, float width, const Theme& theme) {
+    return theme.titleMode == TitleMode::Auto &&
+           estimateTextWidth(title, theme.titleSize * 0.9f) > width - theme.titleSize;
+}
+
 ValueRange biasRange(double slope, int length) {
     const double low = -slope * double(std::max(1, length - 1));
     return {low < 0 ? low : -1.0, 0.0};
@@ -109,26 +125,48 @@ ValueRange biasRange(double slope, int length) {
 
 }  // namespace
 
-AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme) {
+PanelGrid alibiPanels(Box area, const Theme& theme, int panel) {
+    return reflowPanels(area, kAlibiPanels, theme, panel);
+}
+
+AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme,
+                        int panel) {
     AlibiLayout layout;
     layout.area = area;
-    const float topHeight = std::floor(area.height * 0.56f);
-    const float gridWidth = std::floor(area.width * 0.55f);
-    const float slopesWidth = std::floor(area.width * 0.36f);
-    layout.grid = {area.x, area.y, gridWidth, topHeight};
-    layout.enlarged = {area.x + gridWidth, area.y, area.width - gridWidth, topHeight};
-    layout.slopes = {area.x, area.y + topHeight, slopesWidth, area.height - topHeight};
-    layout.attention = {area.x + slopesWidth, area.y + topHeight, area.width - slopesWidth,
-                        area.height - topHeight};
+    const PanelGrid panels = alibiPanels(area, theme, panel);
+    if (panels.columns == 2) {
+        // Two columns: the grid wider than the enlarged head, the attention wider than the
+        // slopes (its keys run across).
+        const float topHeight = std::floor(area.height * 0.56f);
+        const float gridWidth = std::floor(area.width * 0.55f);
+        const float slopesWidth = std::floor(area.width * 0.36f);
+        layout.grid = {area.x, area.y, gridWidth, topHeight};
+        layout.enlarged = {area.x + gridWidth, area.y, area.width - gridWidth, topHeight};
+        layout.slopes = {area.x, area.y + topHeight, slopesWidth, area.height - topHeight};
+        layout.attention = {area.x + slopesWidth, area.y + topHeight, area.width - slopesWidth,
+                            area.height - topHeight};
+    } else {
+        layout.grid = panels.cell(0);
+        layout.enlarged = panels.cell(1);
+        layout.slopes = panels.cell(2);
+        layout.attention = panels.cell(3);
+    }
+    if (layout.grid.width <= 0) return layout;  // the grid of heads is not shown
 
     const int heads = std::clamp(options.heads, 1, kMaxAlibiHeads);
     const std::vector<double> slopes = alibiSlopes(heads);
     const double steepest = *std::max_element(slopes.begin(), slopes.end());
     const Box& g = layout.grid;
-    const float titleHeight = theme.titleSize * 1.7f;
-    const float pad = theme.fontSize * 0.6f;
     const float colorbarBlock =
         colorbarBlockWidth(biasRange(steepest, options.seqLen), g.height, theme);
+    // The title without the hover hint decides: a second line when it would not fit over the
+    // cells (as wide as drawAlibiFigure's title box, left of the colour bar).
+    const float titleWidth = g.width - colorbarBlock + theme.fontSize * 0.4f;
+    const float titleHeight =
+        theme.titleSize * 1.7f + (titleWraps(alibiGridTitle(options, false), titleWidth, theme)
+                                      ? theme.titleSize * 1.15f
+                                      : 0);
+    const float pad = theme.fontSize * 0.6f;
     const Box cellsArea{
         g.x + pad, g.y + titleHeight, g.width - colorbarBlock - 2 * pad,
         g.height - titleHeight - pad - (options.symmetric ? 0 : barWidthFor(theme) + 6)};
@@ -153,11 +191,20 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
         if (side > bestSide) bestSide = side, bestTitle = titleSize, bestColumns = columns;
     }
     bestSide = std::floor(std::max(1.f, bestSide));
-    layout.cellTitleSize = bestTitle;
     // Cells packed at their size plus a small gap, the block centred in the space.
     const int rows = (heads + bestColumns - 1) / bestColumns;
     const float gap = std::max(4.f, bestSide * 0.08f);
     const float pitchX = std::min(cellsArea.width / float(bestColumns), bestSide + gap);
+    // Cells limited by the height sit closer than the column width the titles were sized for:
+    // the titles then fit the pitch, a few pixels apart (or go).
+    float widestAtOne = 0;
+    for (int h = 0; h < heads; ++h) {
+        widestAtOne =
+            std::max(widestAtOne, estimateTextWidth(alibiHeadTitle(h, slopes[std::size_t(h)]), 1));
+    }
+    if (widestAtOne > 0) bestTitle = std::min(bestTitle, (pitchX - 4) / widestAtOne);
+    if (bestTitle < 8.5f) bestTitle = 0;
+    layout.cellTitleSize = bestTitle;
     const float pitchY =
         std::min(cellsArea.height / float(rows), bestSide + bestTitle * 1.3f + gap);
     const float left = cellsArea.x + (cellsArea.width - pitchX * float(bestColumns)) / 2;
@@ -253,131 +300,147 @@ int AlibiFigureFrames::headAt(Point p) const {
 void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigureOptions& options,
                      const AlibiFigureData& data, const Theme& theme, AlibiFigureFrames* frames) {
     const bool causal = !options.symmetric;
-    const std::string formula = causal ? "-m·(i - j), future masked" : "-m·|i - j|";
 
+    PlotFrame enlargedFrame, slopesFrame, attentionFrame;
     // ---- The grid of heads
     const Box& g = layout.grid;
-    std::string gridTitle = std::to_string(options.heads) +
-                            (options.heads == 1 ? " head" : " heads") + ", bias " + formula;
-    if (layout.cellTitleSize == 0) gridTitle += " (hover for slopes)";
-    // Over the cells only: the colour bar's caption runs up the right edge.
-    drawTitle(figure, {g.x, g.y, layout.colorbar.x - g.x, g.height}, gridTitle, theme);
-    for (std::size_t h = 0; h < layout.cells.size() && h < data.heads.size(); ++h) {
-        const Box& cell = layout.cells[h];
-        const HeatmapSample& sample = data.heads[h];
-        if (layout.cellTitleSize > 0) {
-            figure.add(centredText({cell.x + cell.width / 2, cell.y - 3},
-                                   alibiHeadTitle(int(h), data.slopes[h]), layout.cellTitleSize,
-                                   int(h) == options.enlargedHead ? theme.accent : theme.text,
-                                   HorizontalAlign::Center, VerticalAlign::Bottom));
+    if (!layout.cells.empty()) {
+        // Over the cells only: the colour bar's caption runs up the right edge.
+        const Box titleBox{g.x, g.y, layout.colorbar.x - g.x, g.height};
+        // The hover hint when the cells have no titles, if it takes no more lines than the
+        // layout left room for.
+        std::string gridTitle = alibiGridTitle(options, false);
+        const std::string hinted = alibiGridTitle(options, true);
+        if (layout.cellTitleSize == 0 && (titleWraps(gridTitle, titleBox.width, theme) ||
+                                          !titleWraps(hinted, titleBox.width, theme))) {
+            gridTitle = hinted;
         }
-        HeatmapItem item;  // covers the cell: masked cells are painted, opaque, not blended
-        item.box = cell;
-        item.box.width *= float(sample.colSpan / double(sample.window.colCount));
-        item.box.height *= float(sample.rowSpan / double(sample.window.rowCount));
-        item.values = sample.values;
-        item.colormap = options.colormap;
-        item.range = data.gridRange;
-        item.masked = theme.masked;
-        item.version = sample.version;
-        figure.add(ClipPush{cell});
-        figure.add(item);
-        figure.add(ClipPop{});
-        if (int(h) == options.enlargedHead) {
-            const Box ring{cell.x - 2, cell.y - 2, cell.width + 4, cell.height + 4};
-            figure.add(filledRect(ring, {0, 0, 0, 0}, theme.accent, 2.5f));
+        if (theme.titleMode == TitleMode::Auto) {
+            drawWrappedTitle(figure, titleBox, gridTitle, theme);
         } else {
-            figure.add(filledRect(cell, {0, 0, 0, 0}, theme.grid));
+            drawTitle(figure, titleBox, gridTitle, theme);
         }
+        for (std::size_t h = 0; h < layout.cells.size() && h < data.heads.size(); ++h) {
+            const Box& cell = layout.cells[h];
+            const HeatmapSample& sample = data.heads[h];
+            if (layout.cellTitleSize > 0) {
+                figure.add(centredText({cell.x + cell.width / 2, cell.y - 3},
+                                       alibiHeadTitle(int(h), data.slopes[h]), layout.cellTitleSize,
+                                       int(h) == options.enlargedHead ? theme.accent : theme.text,
+                                       HorizontalAlign::Center, VerticalAlign::Bottom));
+            }
+            HeatmapItem item;  // covers the cell: masked cells are painted, opaque, not blended
+            item.box = cell;
+            item.box.width *= float(sample.colSpan / double(sample.window.colCount));
+            item.box.height *= float(sample.rowSpan / double(sample.window.rowCount));
+            item.values = sample.values;
+            item.colormap = options.colormap;
+            item.range = data.gridRange;
+            item.masked = theme.masked;
+            item.version = sample.version;
+            figure.add(ClipPush{cell});
+            figure.add(item);
+            figure.add(ClipPop{});
+            if (int(h) == options.enlargedHead) {
+                const Box ring{cell.x - 2, cell.y - 2, cell.width + 4, cell.height + 4};
+                figure.add(filledRect(ring, {0, 0, 0, 0}, theme.accent, 2.5f));
+            } else {
+                figure.add(filledRect(cell, {0, 0, 0, 0}, theme.grid));
+            }
+        }
+        const Box& bar = layout.colorbar;
+        drawColorbar(figure, bar, options.colormap, data.gridRange, "bias (shared scale)",
+                     g.right() - theme.fontSize * 2.2f, causal, theme);
     }
-    const Box& bar = layout.colorbar;
-    drawColorbar(figure, bar, options.colormap, data.gridRange, "bias (shared scale)",
-                 g.right() - theme.fontSize * 2.2f, causal, theme);
 
     // ---- The enlarged head
     const int head = options.enlargedHead;
     const double slope = data.slopes[std::size_t(head)];
-    HeatmapSpec enlarged = specFor(data.enlarged, "key j", "query i");
-    enlarged.squareCells = true;  // L x L: a query's row as long as a key's column
-    enlarged.title = "Head " + std::to_string(head) + ": m = " + alibiSlopeText(slope) + ", bias " +
-                     (causal ? "-m·(i - j)" : "-m·|i - j|");
-    enlarged.colormap = options.colormap;
-    enlarged.range = data.enlargedRange;
-    enlarged.colorbarLabel = "bias";
-    enlarged.showMaskedLegend = causal;
-    PlotFrame enlargedFrame;
-    drawHeatmap(figure, layout.enlarged, enlarged, theme, &enlargedFrame);
-    drawCornerNote(figure, layout.enlarged, &enlargedFrame,
-                   blockNote(data.enlarged, causal ? "mean of unmasked" : "mean of"), theme);
+    if (layout.enlarged.width > 0) {
+        HeatmapSpec enlarged = specFor(data.enlarged, "key j", "query i");
+        enlarged.squareCells = true;  // L x L: a query's row as long as a key's column
+        enlarged.title = "Head " + std::to_string(head) + ": m = " + alibiSlopeText(slope) +
+                         ", bias " + (causal ? "-m·(i - j)" : "-m·|i - j|");
+        enlarged.colormap = options.colormap;
+        enlarged.range = data.enlargedRange;
+        enlarged.colorbarLabel = "bias";
+        enlarged.showMaskedLegend = causal;
+        drawHeatmap(figure, layout.enlarged, enlarged, theme, &enlargedFrame);
+        drawCornerNote(figure, layout.enlarged, &enlargedFrame,
+                       blockNote(data.enlarged, causal ? "mean of unmasked" : "mean of"), theme);
+    }
 
     // ---- Slopes across heads
-    LinePlotSpec slopes;
-    slopes.title = "Slope per head (fairseq get_slopes, n = " + std::to_string(options.heads) + ")";
-    slopes.x = {"head", -0.5, double(options.heads) - 0.5};
-    // log2 of the slopes: fairseq's slopes are powers of two, so the axis reads -1 for 1/2,
-    // -8 for 1/256, and a power-of-two head count gives a straight line.
-    slopes.y = {"log\u2082 of slope m", 0, 1};
-    slopes.legend = false;
-    LineSeries series;
-    for (std::size_t h = 0; h < data.slopes.size(); ++h) {
-        series.x.push_back(double(h));
-        series.y.push_back(std::log2(data.slopes[h]));
+    if (layout.slopes.width > 0) {
+        LinePlotSpec slopes;
+        slopes.title =
+            "Slope per head (fairseq get_slopes, n = " + std::to_string(options.heads) + ")";
+        slopes.x = {"head", -0.5, double(options.heads) - 0.5};
+        // log2 of the slopes: fairseq's slopes are powers of two, so the axis reads -1 for 1/2,
+        // -8 for 1/256, and a power-of-two head count gives a straight line.
+        slopes.y = {"log\u2082 of slope m", 0, 1};
+        slopes.legend = false;
+        LineSeries series;
+        for (std::size_t h = 0; h < data.slopes.size(); ++h) {
+            series.x.push_back(double(h));
+            series.y.push_back(std::log2(data.slopes[h]));
+        }
+        series.markers = options.heads <= 64;
+        series.width = 2;
+        slopes.series.push_back(series);
+        drawLinePlot(figure, layout.slopes, slopes, theme, &slopesFrame);
+        CircleItem chosen;
+        chosen.center = slopesFrame.toPixel(double(head), std::log2(slope));
+        chosen.radius = 6;
+        chosen.stroke = theme.accent;
+        chosen.strokeWidth = 2.5f;
+        figure.add(chosen);
     }
-    series.markers = options.heads <= 64;
-    series.width = 2;
-    slopes.series.push_back(series);
-    PlotFrame slopesFrame;
-    drawLinePlot(figure, layout.slopes, slopes, theme, &slopesFrame);
-    CircleItem chosen;
-    chosen.center = slopesFrame.toPixel(double(head), std::log2(slope));
-    chosen.radius = 6;
-    chosen.stroke = theme.accent;
-    chosen.strokeWidth = 2.5f;
-    figure.add(chosen);
 
     // ---- Attention preview
     const int query = alibiQueryIndex(options);
-    HeatmapSpec attention = specFor(data.attention, "key j", "head");
-    attention.title =
-        "Query " + std::to_string(query) + ": softmax(" +
-        (options.contentScale > 0 ? "content + bias" : "bias") + ") per head" +
-        (options.contentScale > 0 ? ", content σ = " + formatValue(options.contentScale, 3)
-                                  : ", content logits 0");
-    attention.colormap = options.colormap;
-    attention.range = {0, data.attentionMax};
-    attention.colorbarLabel = "weight";
-    attention.showMaskedLegend = causal;
-    const CellWindow& keys = data.attention.window;
-    const bool queryShown = query >= keys.firstCol && query < keys.firstCol + keys.colCount;
-    if (queryShown) {
-        Marker marker;
-        marker.value = query + 0.5;
-        marker.color = theme.accent;
-        attention.markers.push_back(marker);
-    }
-    PlotFrame attentionFrame;
-    drawHeatmap(figure, layout.attention, attention, theme, &attentionFrame);
-    if (data.attention.rowsPerTexel > 1 || data.attention.colsPerTexel > 1) {
-        auto count = [](int n, const char* what) {
-            return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-        };
-        std::string note = "each pixel: mean of ";
-        if (data.attention.rowsPerTexel > 1)
-            note += count(data.attention.rowsPerTexel, "head") + " x ";
-        note += count(data.attention.colsPerTexel, "key");
-        drawCornerNote(figure, layout.attention, &attentionFrame, note, theme);
-    }
-    if (queryShown) {  // the label on whichever side of the line has room
-        const Box& p = attentionFrame.plot;
-        const float x = attentionFrame.toPixel(query + 0.5, 0).x;
-        const bool right = x < p.x + p.width / 2;
-        const std::string text = "query " + std::to_string(query);
-        const float size = theme.fontSize * 0.9f;
-        const float width = estimateTextWidth(text, size) + 8;
-        const Box back{right ? x + 3 : x - 3 - width, p.y + 3, width, size * 1.35f};
-        figure.add(filledRect(back, withAlpha(theme.plotBackground, 225)));
-        figure.add(centredText({back.x + width / 2, back.y + back.height / 2}, text, size,
-                               theme.accent, HorizontalAlign::Center, VerticalAlign::Middle));
+    if (layout.attention.width > 0) {
+        HeatmapSpec attention = specFor(data.attention, "key j", "head");
+        attention.title =
+            "Query " + std::to_string(query) + ": softmax(" +
+            (options.contentScale > 0 ? "content + bias" : "bias") + ") per head" +
+            (options.contentScale > 0 ? ", content σ = " + formatValue(options.contentScale, 3)
+                                      : ", content logits 0");
+        attention.colormap = options.colormap;
+        attention.range = {0, data.attentionMax};
+        attention.colorbarLabel = "weight";
+        attention.showMaskedLegend = causal;
+        const CellWindow& keys = data.attention.window;
+        const bool queryShown = query >= keys.firstCol && query < keys.firstCol + keys.colCount;
+        if (queryShown) {
+            Marker marker;
+            marker.value = query + 0.5;
+            marker.color = theme.accent;
+            attention.markers.push_back(marker);
+        }
+        drawHeatmap(figure, layout.attention, attention, theme, &attentionFrame);
+        if (data.attention.rowsPerTexel > 1 || data.attention.colsPerTexel > 1) {
+            auto count = [](int n, const char* what) {
+                return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+            };
+            std::string note = "each pixel: mean of ";
+            if (data.attention.rowsPerTexel > 1)
+                note += count(data.attention.rowsPerTexel, "head") + " x ";
+            note += count(data.attention.colsPerTexel, "key");
+            drawCornerNote(figure, layout.attention, &attentionFrame, note, theme);
+        }
+        if (queryShown) {  // the label on whichever side of the line has room
+            const Box& p = attentionFrame.plot;
+            const float x = attentionFrame.toPixel(query + 0.5, 0).x;
+            const bool right = x < p.x + p.width / 2;
+            const std::string text = "query " + std::to_string(query);
+            const float size = theme.fontSize * 0.9f;
+            const float width = estimateTextWidth(text, size) + 8;
+            const Box back{right ? x + 3 : x - 3 - width, p.y + 3, width, size * 1.35f};
+            figure.add(filledRect(back, withAlpha(theme.plotBackground, 225)));
+            figure.add(centredText({back.x + width / 2, back.y + back.height / 2}, text, size,
+                                   theme.accent, HorizontalAlign::Center, VerticalAlign::Middle));
+        }
     }
 
     if (frames) {
@@ -389,9 +452,9 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
 }
 
 Status drawAlibiFigure(Figure& figure, Box area, const AlibiFigureOptions& options,
-                       const Theme& theme) {
+                       const Theme& theme, int panel) {
     if (auto status = validate(options); !status) return status;
-    const AlibiLayout layout = alibiLayout(area, options, theme);
+    const AlibiLayout layout = alibiLayout(area, options, theme, panel);
     auto data = computeAlibiFigureData(options, layout);
     if (!data) return data.error();
     drawAlibiFigure(figure, layout, options, *data, theme);

@@ -224,9 +224,20 @@ Result<Matrix> learnedShownTable(const LearnedFigureOptions& options) {
 // Layout, data, drawing
 // ---------------------------------------------------------------------------------------------
 
-LearnedLayout learnedLayout(Box area) {
+PanelGrid learnedPanels(Box area, const Theme& theme, int panel) {
+    return reflowPanels(area, kLearnedPanels, theme, panel);
+}
+
+LearnedLayout learnedLayout(Box area, const Theme& theme, int panel) {
     LearnedLayout layout;
     layout.area = area;
+    const PanelGrid panels = learnedPanels(area, theme, panel);
+    if (panels.columns != 2) {
+        layout.table = panels.cell(0);
+        layout.cosine = panels.cell(1);
+        layout.curves = panels.cell(2);
+        return layout;
+    }
     const float topHeight = std::floor(area.height * 0.6f);
     const float tableWidth = std::floor(area.width * 0.54f);
     layout.table = {area.x, area.y, tableWidth, topHeight};
@@ -307,72 +318,77 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     LearnedFigureFrames& out = frames ? *frames : local;
 
     // ---- The table
-    HeatmapSpec spec;
-    spec.title = "Learned table (" + options.source + "): " + std::to_string(table.rows) + " x " +
-                 std::to_string(table.cols);
-    spec.x = {"dimension", 0, double(table.cols), false, true};
-    spec.y = {"position", 0, double(shown), false, true};
-    spec.values = data.table.values;
-    spec.version = data.table.version;
-    spec.valuesColSpan = data.table.colSpan;
-    spec.valuesRowSpan = data.table.rowSpan;
-    spec.colormap = options.colormap;
-    spec.range = data.tableRange;
-    spec.colorbarLabel = "value";
-    if (beyond) spec.markers.push_back(tableEndMarker(false, table.rows, "", theme));
-    drawHeatmap(figure, layout.table, spec, theme, &out.table);
-    drawCornerNote(figure, layout.table, &out.table, blockNote(data.table, "mean of"), theme);
-    if (beyond) {
-        const Box& p = out.table.plot;
-        const float top = out.table.toPixel(0, double(table.rows)).y;
-        const Box region{p.x, top, p.width, p.bottom() - top};
-        drawBeyondLabel(figure, region, theme);
-        // Under the line, on the plain undefined background, where it stays readable.
-        if (region.height >= theme.fontSize * 3.2f) {
-            figure.add(makeText({p.right() - 5, top + 4}, endText, theme.fontSize * 0.9f,
-                                theme.accent, HorizontalAlign::Right, VerticalAlign::Top));
+    if (layout.table.width > 0) {
+        HeatmapSpec spec;
+        spec.title = "Learned table (" + options.source + "): " + std::to_string(table.rows) +
+                     " x " + std::to_string(table.cols);
+        spec.x = {"dimension", 0, double(table.cols), false, true};
+        spec.y = {"position", 0, double(shown), false, true};
+        spec.values = data.table.values;
+        spec.version = data.table.version;
+        spec.valuesColSpan = data.table.colSpan;
+        spec.valuesRowSpan = data.table.rowSpan;
+        spec.colormap = options.colormap;
+        spec.range = data.tableRange;
+        spec.colorbarLabel = "value";
+        if (beyond) spec.markers.push_back(tableEndMarker(false, table.rows, "", theme));
+        drawHeatmap(figure, layout.table, spec, theme, &out.table);
+        drawCornerNote(figure, layout.table, &out.table, blockNote(data.table, "mean of"), theme);
+        if (beyond) {
+            const Box& p = out.table.plot;
+            const float top = out.table.toPixel(0, double(table.rows)).y;
+            const Box region{p.x, top, p.width, p.bottom() - top};
+            drawBeyondLabel(figure, region, theme);
+            // Under the line, on the plain undefined background, where it stays readable.
+            if (region.height >= theme.fontSize * 3.2f) {
+                figure.add(makeText({p.right() - 5, top + 4}, endText, theme.fontSize * 0.9f,
+                                    theme.accent, HorizontalAlign::Right, VerticalAlign::Top));
+            }
         }
     }
 
     // ---- Cosine similarity (always diverging: its sign matters)
-    HeatmapSpec cosine;
-    cosine.title = "Cosine similarity between positions";
-    cosine.squareCells = true;
-    cosine.x = {"position", 0, double(shown), false, true};
-    cosine.y = {"position", 0, double(shown), false, true};
-    cosine.values = data.cosine.values;
-    cosine.version = data.cosine.version;
-    cosine.valuesColSpan = data.cosine.colSpan;
-    cosine.valuesRowSpan = data.cosine.rowSpan;
-    cosine.colormap = ColormapId::BlueWhiteRed;
-    cosine.range = {-1, 1};
-    cosine.colorbarLabel = "cosine";
-    if (data.undefinedCosineRows > 0) {  // padding rows: masked, and said so, never NaN
-        cosine.showMaskedLegend = true;
-        cosine.maskedLabel = "undefined";
-    }
-    if (beyond) {
-        cosine.markers.push_back(tableEndMarker(false, table.rows, "", theme));
-        cosine.markers.push_back(tableEndMarker(true, table.rows, "", theme));
-    }
-    drawHeatmap(figure, layout.cosine, cosine, theme, &out.cosine);
-    {
-        std::string note = undefinedCosineNote(data.undefinedCosineRows);
-        if (data.cosine.rowsPerTexel > 1) {
-            note += std::string(note.empty() ? "" : "; ") + "each pixel: mean of " +
-                    std::to_string(data.cosine.rowsPerTexel) + "x" +
-                    std::to_string(data.cosine.rowsPerTexel) + " pairs";
+    if (layout.cosine.width > 0) {
+        HeatmapSpec cosine;
+        cosine.title = "Cosine similarity between positions";
+        cosine.squareCells = true;
+        cosine.x = {"position", 0, double(shown), false, true};
+        cosine.y = {"position", 0, double(shown), false, true};
+        cosine.values = data.cosine.values;
+        cosine.version = data.cosine.version;
+        cosine.valuesColSpan = data.cosine.colSpan;
+        cosine.valuesRowSpan = data.cosine.rowSpan;
+        cosine.colormap = ColormapId::BlueWhiteRed;
+        cosine.range = {-1, 1};
+        cosine.colorbarLabel = "cosine";
+        if (data.undefinedCosineRows > 0) {  // padding rows: masked, and said so, never NaN
+            cosine.showMaskedLegend = true;
+            cosine.maskedLabel = "undefined";
         }
-        drawCornerNote(figure, layout.cosine, &out.cosine, note, theme);
-    }
-    if (beyond) {
-        // The band under the table's rows, left of the columns beyond it.
-        const Box& p = out.cosine.plot;
-        const Point corner = out.cosine.toPixel(double(table.rows), double(table.rows));
-        drawBeyondLabel(figure, {p.x, corner.y, corner.x - p.x, p.bottom() - corner.y}, theme);
+        if (beyond) {
+            cosine.markers.push_back(tableEndMarker(false, table.rows, "", theme));
+            cosine.markers.push_back(tableEndMarker(true, table.rows, "", theme));
+        }
+        drawHeatmap(figure, layout.cosine, cosine, theme, &out.cosine);
+        {
+            std::string note = undefinedCosineNote(data.undefinedCosineRows);
+            if (data.cosine.rowsPerTexel > 1) {
+                note += std::string(note.empty() ? "" : "; ") + "each pixel: mean of " +
+                        std::to_string(data.cosine.rowsPerTexel) + "x" +
+                        std::to_string(data.cosine.rowsPerTexel) + " pairs";
+            }
+            drawCornerNote(figure, layout.cosine, &out.cosine, note, theme);
+        }
+        if (beyond) {
+            // The band under the table's rows, left of the columns beyond it.
+            const Box& p = out.cosine.plot;
+            const Point corner = out.cosine.toPixel(double(table.rows), double(table.rows));
+            drawBeyondLabel(figure, {p.x, corner.y, corner.x - p.x, p.bottom() - corner.y}, theme);
+        }
     }
 
     // ---- Dimensions against position
+    if (layout.curves.width <= 0) return;
     LinePlotSpec curves;
     const int first = options.firstCurveDimension;
     const int last = data.curves.empty() ? first : data.curves.back().dimension;
@@ -424,9 +440,9 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
 }
 
 Status drawLearnedFigure(Figure& figure, Box area, const LearnedFigureOptions& options,
-                         const Theme& theme) {
+                         const Theme& theme, int panel) {
     if (auto status = validate(options); !status) return status;
-    const LearnedLayout layout = learnedLayout(area);
+    const LearnedLayout layout = learnedLayout(area, theme, panel);
     auto data = computeLearnedFigureData(options, layout);
     if (!data) return data.error();
     drawLearnedFigure(figure, layout, options, *data, theme);

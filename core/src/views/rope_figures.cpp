@@ -16,6 +16,7 @@
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -94,13 +95,19 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
     if (theme.legend == LegendPlacement::None) return 0;
     const float size = theme.fontSize;
     const float swatchWidth = size * 1.6f, gap = size * 1.4f;
-    auto entryWidth = [&](const LegendEntry& e) {
-        return estimateTextWidth(e.text, size) + (e.swatch.a ? swatchWidth + 6 : 0);
+    // An entry wider than a whole row is set smaller, or cut with "…": never past the edge.
+    std::vector<FittedText> texts;
+    for (const LegendEntry& e : entries) {
+        texts.push_back(fitText(e.text, size, maxWidth - (e.swatch.a ? swatchWidth + 6 : 0)));
+    }
+    auto entryWidth = [&](std::size_t i) {
+        return estimateTextWidth(texts[i].text, texts[i].size) +
+               (entries[i].swatch.a ? swatchWidth + 6 : 0);
     };
     // Greedy rows: [begin, end) of entries, with the row's width.
     std::vector<std::pair<std::size_t, float>> rows;  // (first entry of the row, its width)
     for (std::size_t i = 0; i < entries.size(); ++i) {
-        const float w = entryWidth(entries[i]);
+        const float w = entryWidth(i);
         if (!rows.empty() && rows.back().second + gap + w <= maxWidth) {
             rows.back().second += gap + w;
         } else {
@@ -125,9 +132,9 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
                 }
                 x += swatchWidth + 6;
             }
-            figure.add(makeText({x, y}, e.text, size, theme.text, HorizontalAlign::Left,
-                                VerticalAlign::Middle));
-            x += estimateTextWidth(e.text, size) + gap;
+            figure.add(makeText({x, y}, texts[i].text, texts[i].size, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+            x += estimateTextWidth(texts[i].text, texts[i].size) + gap;
         }
     }
     return int(rows.size());
@@ -372,19 +379,20 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         int(pairs.size()) == pairCount
             ? "all " + std::to_string(pairCount) + " pairs"
             : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
-    const int legendRows = drawLegendRows(
-        figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
-        {{"q at m = " + positionText(m), qColor},
-         {"k at n = " + positionText(n), kColor},
-         {"m − n = " + positionText(m - n)},
-         {"q·k = " + formatValue(score, 6) +
-          (freqs->attentionFactor != 1.0
-               ? "  (× attention factor² " +
-                     formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
-                     "; depends on m − n only)"
-               : "  (depends on m − n only)")},
-         {shown}},
-        theme);
+    const int legendRows =
+        drawLegendRows(figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
+                       {{"q at m = " + positionText(m), qColor},
+                        {"k at n = " + positionText(n), kColor},
+                        {"m − n = " + positionText(m - n)},
+                        // Two entries, so a narrow figure puts the remark on a row of its own.
+                        {"q·k = " + formatValue(score, 6)},
+                        {freqs->attentionFactor != 1.0
+                             ? "(× attention factor² " +
+                                   formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
+                                   "; depends on m − n only)"
+                             : "(depends on m − n only)"},
+                        {shown}},
+                       theme);
     const float legendBottom = legendY + legendRow * float(legendRows - 1);
 
     // Grid: the column count that gives the largest circles.
@@ -1049,14 +1057,30 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
             {training, "training length " + std::to_string(training) + (byTraining ? above : ""),
              seriesColor(2)});
     }
+    std::vector<Box> labelled;  // labels drawn so far: a close second line labels the other side
     for (const Length& length : lengths) {
         const float y = frame.toPixel(0, length.value).y;
         figure.add(LineItem{{plot.x, y}, {plot.right(), y}, length.color, 1.5f, true});
-        const bool below = y - theme.fontSize * 1.2f < plot.y;
         const FittedText label = fitText(length.label, theme.fontSize, plot.width - 16);
-        figure.add(makeText({plot.x + 8, below ? y + 3 : y - 3}, label.text, label.size,
+        auto place = [&](bool below) {
+            return makeText({plot.x + 8, below ? y + 3 : y - 3}, label.text, label.size,
                             length.color, HorizontalAlign::Left,
-                            below ? VerticalAlign::Top : VerticalAlign::Bottom));
+                            below ? VerticalAlign::Top : VerticalAlign::Bottom);
+        };
+        auto clear = [&](const TextItem& text) {
+            const Box box = textBox(text);
+            for (const Box& other : labelled)
+                if (box.x < other.right() && other.x < box.right() && box.y < other.bottom() &&
+                    other.y < box.bottom())
+                    return false;
+            return true;
+        };
+        const bool below = y - theme.fontSize * 1.2f < plot.y;
+        TextItem text = place(below);
+        if (!clear(text)) text = place(!below);
+        if (!clear(text)) continue;  // both sides taken: the line and the legend say it
+        labelled.push_back(textBox(text));
+        figure.add(text);
     }
     figure.add(ClipPop{});
     if (!legendOutside) drawLegendBox(figure, frame, legend, theme);
@@ -1232,9 +1256,13 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
         figure.add(ClipPop{});
     }
     // What is plotted, in the paper's notation, where the curve has fallen away.
+    // Fitted to the plot: a narrow one shows them smaller, or cut, never past its left edge.
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
-    figure.add(makeText({x, y}, "(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize,
-                        theme.text, HorizontalAlign::Right, VerticalAlign::Top));
+    const float room = drawn.plot.width - 20;
+    const FittedText shownFormula =
+        fitText("(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize, room);
+    figure.add(makeText({x, y}, shownFormula.text, shownFormula.size, theme.text,
+                        HorizontalAlign::Right, VerticalAlign::Top));
     std::string note = "θ_k = base^(−2k/d), r = m − n";
     if (band) {
         note = "band: min to max over each pixel column";
@@ -1243,8 +1271,9 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
                     std::to_string(curve->step);
         }
     }
-    figure.add(makeText({x, y + theme.fontSize * 1.4f}, note, theme.fontSize, theme.mutedText,
-                        HorizontalAlign::Right, VerticalAlign::Top));
+    const FittedText shownNote = fitText(note, theme.fontSize, room);
+    figure.add(makeText({x, y + theme.fontSize * 1.4f}, shownNote.text, shownNote.size,
+                        theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
     if (frame) *frame = drawn;
 }
 

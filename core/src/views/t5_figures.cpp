@@ -92,18 +92,36 @@ void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<d
     if (!spans.empty()) x.push_back(double(reach)), y.push_back(spans.back().bucket);
 }
 
-T5Layout t5Layout(Box area, const Theme& theme) {
+PanelGrid t5Panels(Box area, const Theme& theme, int panel) {
+    return reflowPanels(area, kT5Panels, theme, panel);
+}
+
+T5Layout t5Layout(Box area, const Theme& theme, int panel) {
     T5Layout layout;
     layout.area = area;
-    const float topHeight = std::floor(area.height * 0.58f);
-    const float half = std::floor(area.width * 0.5f);
+    const PanelGrid panels = t5Panels(area, theme, panel);
     const float legendWidth = std::floor(theme.fontSize * 5.0f);
-    layout.buckets = {area.x, area.y, half - legendWidth, topHeight};
-    layout.bucketLegend = {area.x + half - legendWidth, area.y, legendWidth, topHeight};
-    layout.bias = {area.x + half, area.y, area.width - half, topHeight};
-    layout.edges = {area.x, area.y + topHeight, half, area.height - topHeight};
-    layout.biasCurve = {area.x + half, area.y + topHeight, area.width - half,
-                        area.height - topHeight};
+    if (panels.columns == 2) {
+        const float topHeight = std::floor(area.height * 0.58f);
+        const float half = std::floor(area.width * 0.5f);
+        layout.buckets = {area.x, area.y, half - legendWidth, topHeight};
+        layout.bucketLegend = {area.x + half - legendWidth, area.y, legendWidth, topHeight};
+        layout.bias = {area.x + half, area.y, area.width - half, topHeight};
+        layout.edges = {area.x, area.y + topHeight, half, area.height - topHeight};
+        layout.biasCurve = {area.x + half, area.y + topHeight, area.width - half,
+                            area.height - topHeight};
+        return layout;
+    }
+    const Box ids = panels.cell(0);
+    if (ids.width > 0) {
+        layout.buckets = {ids.x, ids.y, ids.width - legendWidth, ids.height};
+        layout.bucketLegend = {ids.right() - legendWidth, ids.y, legendWidth, ids.height};
+    } else {
+        layout.buckets = layout.bucketLegend = ids;
+    }
+    layout.bias = panels.cell(1);
+    layout.edges = panels.cell(2);
+    layout.biasCurve = panels.cell(3);
     return layout;
 }
 
@@ -224,74 +242,80 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     T5FigureFrames& out = frames ? *frames : local;
 
     // ---- Bucket ids with a discrete legend
-    HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
-    buckets.squareCells = true;  // L x L
-    buckets.title = "Bucket of j - i (" + std::to_string(p.numBuckets) + " buckets, max_distance " +
-                    std::to_string(p.maxDistance) + ")";
-    buckets.colormap = ColormapId::Categorical;
-    buckets.range = kCategoricalRange;
-    buckets.showColorbar = false;
-    drawHeatmap(figure, layout.buckets, buckets, theme, &out.buckets);
-    {
-        const Box plot = out.buckets.plot;
-        const Box& legend = layout.bucketLegend;
-        const float width = barWidthFor(theme);
-        // Beside the plot (square, so maybe narrower than its area), as a colour bar would be.
-        const Box strip{
-            std::min(plot.right() + theme.fontSize * 0.9f, legend.x + theme.fontSize * 0.4f),
-            plot.y, width, plot.height};
-        // Top row = highest bucket, as colour bars put high values on top.
-        const int count = p.numBuckets;
-        const int rows = std::min(count, texelBudget(plot.height));
-        auto values = std::make_shared<Matrix>(std::size_t(rows), 1);
-        const double perRow = double(count) / rows;
-        for (int r = 0; r < rows; ++r) {
-            const int bucket = count - 1 - int((r + 0.5) * perRow);
-            (*values)(std::size_t(r), 0) = double(bucket % kCategoricalWrap);
+    if (layout.buckets.width > 0) {
+        HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
+        buckets.squareCells = true;  // L x L
+        buckets.title = "Bucket of j - i (" + std::to_string(p.numBuckets) +
+                        " buckets, max_distance " + std::to_string(p.maxDistance) + ")";
+        buckets.colormap = ColormapId::Categorical;
+        buckets.range = kCategoricalRange;
+        buckets.showColorbar = false;
+        drawHeatmap(figure, layout.buckets, buckets, theme, &out.buckets);
+        {
+            const Box plot = out.buckets.plot;
+            const Box& legend = layout.bucketLegend;
+            const float width = barWidthFor(theme);
+            // Beside the plot (square, so maybe narrower than its area), as a colour bar would be.
+            const Box strip{
+                std::min(plot.right() + theme.fontSize * 0.9f, legend.x + theme.fontSize * 0.4f),
+                plot.y, width, plot.height};
+            // Top row = highest bucket, as colour bars put high values on top.
+            const int count = p.numBuckets;
+            const int rows = std::min(count, texelBudget(plot.height));
+            auto values = std::make_shared<Matrix>(std::size_t(rows), 1);
+            const double perRow = double(count) / rows;
+            for (int r = 0; r < rows; ++r) {
+                const int bucket = count - 1 - int((r + 0.5) * perRow);
+                (*values)(std::size_t(r), 0) = double(bucket % kCategoricalWrap);
+            }
+            HeatmapItem item;
+            item.box = strip;
+            item.values = std::move(values);
+            item.colormap = ColormapId::Categorical;
+            item.range = kCategoricalRange;
+            // The legend depends on the bucket count and the strip height only.
+            item.version =
+                (std::uint64_t(1) << 62) | (std::uint64_t(count) << 20) | std::uint64_t(rows);
+            figure.add(item);
+            figure.add(filledRect(strip, {0, 0, 0, 0}, theme.axis));
+            const float perBucket = strip.height / float(count);
+            // Labels only, no tick marks: a mark before a number reads as a minus sign.
+            const int most = tickCountFor(strip.height, theme.fontSize * 1.6f);
+            float widest = 0;
+            for (const Tick& t : linearTicks(0, count - 1, most, true)) {
+                widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
+                const float py = strip.bottom() - (float(t.value) + 0.5f) * perBucket;
+                figure.add(centredText({strip.right() + 5, py}, t.label, theme.fontSize, theme.text,
+                                       HorizontalAlign::Left, VerticalAlign::Middle));
+            }
+            const float captionX =
+                std::min(legend.right() - theme.fontSize * 1.4f, strip.right() + 5 + widest + 8);
+            figure.add(centredText({captionX, strip.y + strip.height / 2}, "bucket id",
+                                   theme.fontSize, theme.mutedText, HorizontalAlign::Center,
+                                   VerticalAlign::Top, true));
         }
-        HeatmapItem item;
-        item.box = strip;
-        item.values = std::move(values);
-        item.colormap = ColormapId::Categorical;
-        item.range = kCategoricalRange;
-        // The legend depends on the bucket count and the strip height only.
-        item.version =
-            (std::uint64_t(1) << 62) | (std::uint64_t(count) << 20) | std::uint64_t(rows);
-        figure.add(item);
-        figure.add(filledRect(strip, {0, 0, 0, 0}, theme.axis));
-        const float perBucket = strip.height / float(count);
-        // Labels only, no tick marks: a mark before a number reads as a minus sign.
-        const int most = tickCountFor(strip.height, theme.fontSize * 1.6f);
-        float widest = 0;
-        for (const Tick& t : linearTicks(0, count - 1, most, true)) {
-            widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
-            const float py = strip.bottom() - (float(t.value) + 0.5f) * perBucket;
-            figure.add(centredText({strip.right() + 5, py}, t.label, theme.fontSize, theme.text,
-                                   HorizontalAlign::Left, VerticalAlign::Middle));
+        if (data.buckets.rowsPerTexel > 1 || data.buckets.colsPerTexel > 1) {
+            drawCornerNote(
+                figure,
+                {layout.buckets.x, layout.buckets.y,
+                 layout.buckets.width + layout.bucketLegend.width, layout.buckets.height},
+                &out.buckets, "each pixel: the bucket of its centre cell", theme);
         }
-        const float captionX =
-            std::min(legend.right() - theme.fontSize * 1.4f, strip.right() + 5 + widest + 8);
-        figure.add(centredText({captionX, strip.y + strip.height / 2}, "bucket id", theme.fontSize,
-                               theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
     }
 
     // ---- Bias matrix
-    HeatmapSpec bias = specFor(data.bias, "key j", "query i");
-    bias.squareCells = true;
-    const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
-    bias.title =
-        std::string("Bias = b[bucket(j - i)], ") +
-        (edited ? "edited values" : "b ~ N(0, 1), seed " + std::to_string(options.biasSeed));
-    bias.colormap = ColormapId::BlueWhiteRed;
-    bias.range = data.biasRange;
-    bias.colorbarLabel = "bias";
-    drawHeatmap(figure, layout.bias, bias, theme, &out.bias);
-    drawCornerNote(figure, layout.bias, &out.bias, blockNote(data.bias, "mean of"), theme);
-    if (data.buckets.rowsPerTexel > 1 || data.buckets.colsPerTexel > 1) {
-        drawCornerNote(figure,
-                       {layout.buckets.x, layout.buckets.y,
-                        layout.buckets.width + layout.bucketLegend.width, layout.buckets.height},
-                       &out.buckets, "each pixel: the bucket of its centre cell", theme);
+    if (layout.bias.width > 0) {
+        HeatmapSpec bias = specFor(data.bias, "key j", "query i");
+        bias.squareCells = true;
+        const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
+        bias.title =
+            std::string("Bias = b[bucket(j - i)], ") +
+            (edited ? "edited values" : "b ~ N(0, 1), seed " + std::to_string(options.biasSeed));
+        bias.colormap = ColormapId::BlueWhiteRed;
+        bias.range = data.biasRange;
+        bias.colorbarLabel = "bias";
+        drawHeatmap(figure, layout.bias, bias, theme, &out.bias);
+        drawCornerNote(figure, layout.bias, &out.bias, blockNote(data.bias, "mean of"), theme);
     }
 
     // ---- Bucket edges and bias against relative position
@@ -313,8 +337,10 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     edges.series.back().color =
         theme.id == ThemeId::Dark ? Rgba{86, 180, 233, 255} : Rgba{0, 114, 178, 255};
     addEdgeMarkers(edges, p, maxExact, theme);
-    drawLinePlot(figure, layout.edges, edges, theme, &out.edges);
-    labelEdgeMarkers(figure, out.edges, p, maxExact, theme);
+    if (layout.edges.width > 0) {
+        drawLinePlot(figure, layout.edges, edges, theme, &out.edges);
+        labelEdgeMarkers(figure, out.edges, p, maxExact, theme);
+    }
 
     LinePlotSpec curve;
     curve.title = "Bias against relative position j - i";
@@ -323,13 +349,15 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     curve.legend = false;
     curve.series.push_back(stepSeries(steps, data.biases));
     curve.series.back().color = theme.accent;
-    addEdgeMarkers(curve, p, maxExact, theme);  // labelled once, on the left chart
-    drawLinePlot(figure, layout.biasCurve, curve, theme, &out.biasCurve);
+    addEdgeMarkers(curve, p, maxExact, theme);  // labelled on the bucket chart
+    if (layout.biasCurve.width > 0)
+        drawLinePlot(figure, layout.biasCurve, curve, theme, &out.biasCurve);
 }
 
-Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme) {
+Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme,
+                    int panel) {
     if (auto status = validate(options); !status) return status;
-    const T5Layout layout = t5Layout(area, theme);
+    const T5Layout layout = t5Layout(area, theme, panel);
     auto data = computeT5FigureData(options, layout);
     if (!data) return data.error();
     drawT5Figure(figure, layout, options, *data, theme);

@@ -1,6 +1,7 @@
 #include "poslab/figure/plot.hpp"
 
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -574,6 +575,96 @@ TEST(PlotTest, ScaledThemeScalesLinesMarkersTicksAndSwatches) {
     // The unscaled sizes are the documented ones: 1 px axes, 4 px ticks, 2.5 px dots.
     EXPECT_FLOAT_EQ(strokeWidth(darkTheme(), 4), 4);
     EXPECT_FLOAT_EQ(strokeWidth(scaledTheme(darkTheme(), 1.75f), 4), 7);
+}
+
+// A square map in a narrow figure (Similarity at 480x320: 138 x 230 pixels) has a bar too short
+// for any of its caption: a lone "…" said nothing and sat on the top tick label. No caption then,
+// and the bar's tick labels keep clear of everything.
+TEST(PlotTest, ColourBarCaptionTooLongForAShortBarIsLeftOut) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"position j", 0, 64, false, true};
+    spec.y = {"position i", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = "cosine similarity";
+    const Box area{0, 0, 138, 230};
+    Figure figure = emptyFigure(area.width, area.height, darkTheme());
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, darkTheme(), &frame);
+    for (const FigureItem& item : figure.items) {  // the caption: rotated, right of the plot
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->vertical90 && text->anchor.x > frame.plot.right()) {
+            EXPECT_NE(text->text, "…") << text->anchor.x;
+        }
+    }
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+// A plot title too long for its plot's width takes two lines at a readable size instead of being
+// cut, broken between words rather than inside "j - i", and the plot starts one line lower
+// (T5's panels on a projector showed "Bucket of j - i (32 b…").
+TEST(PlotTest, LongPlotTitlesTakeTwoLinesBetweenWords) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const std::string title = "Bucket id against j - i (bidirectional)";
+    LinePlotSpec spec;
+    spec.x = {"relative position", -10, 10};
+    spec.y = {"bucket", 0, 32};
+    spec.legend = false;
+    spec.series.push_back({"", {-10, 10}, {0, 32}});
+    auto draw = [&](const std::string& text, PlotFrame& frame) {
+        spec.title = text;
+        Figure figure = emptyFigure(420, 400, theme);
+        drawLinePlot(figure, {0, 0, 420, 400}, spec, theme, &frame);
+        std::vector<TextItem> lines;
+        for (const FigureItem& item : figure.items) {
+            const auto* t = std::get_if<TextItem>(&item);
+            if (t && t->anchor.y < frame.plot.y - theme.fontSize) lines.push_back(*t);
+        }
+        return lines;
+    };
+    PlotFrame wrapped, single;
+    const std::vector<TextItem> lines = draw(title, wrapped);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].text + " " + lines[1].text, title);  // nothing cut
+    EXPECT_EQ(lines[1].text, "j - i (bidirectional)");      // the middle space between words
+    EXPECT_GE(lines[0].size, theme.titleSize * 0.75f);
+    EXPECT_GT(lines[1].anchor.y, lines[0].anchor.y + lines[0].size);
+    ASSERT_EQ(draw("Bucket id", single).size(), 1u);
+    EXPECT_NEAR(wrapped.plot.y - single.plot.y, lines[1].anchor.y - lines[0].anchor.y, 0.01);
+}
+
+// Two-line titles break at the space nearest the middle that has a word on both sides.
+TEST(PlotTest, TitleBreakKeepsOperatorsWithTheirOperands) {
+    // Nearest the middle is the space in "(i - j)"; the break goes to the nearest between words.
+    EXPECT_EQ(titleBreak("8 heads, bias -m·(i - j), future masked"),
+              std::string_view("8 heads, bias -m·(i - j),").size());
+    EXPECT_EQ(titleBreak("Bucket id against j - i (bidirectional)"),
+              std::string_view("Bucket id against").size());
+    EXPECT_EQ(titleBreak("one two"), 3u);
+    EXPECT_EQ(titleBreak("single"), std::string_view::npos);
+    EXPECT_EQ(titleBreak("a - b"), std::string_view::npos);  // only spaces beside "-"
+}
+
+// A note longer than its area is wide wraps between words and stays inside (RoPE's Layers
+// figure at 480x320 ran its "load a config.json …" note 150 px past both edges).
+TEST(PlotTest, NotesWrapInsideANarrowArea) {
+    const std::string message =
+        "load a config.json (path and Load, or drop it here) to see its layers";
+    Figure figure = emptyFigure(248, 204, darkTheme());
+    drawNote(figure, {0, 0, 248, 204}, message, darkTheme());
+    std::string joined;
+    int lines = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text) continue;
+        ++lines;
+        joined += (joined.empty() ? "" : " ") + text->text;
+    }
+    EXPECT_GE(lines, 2);
+    EXPECT_EQ(joined, message);  // every word, in order, none cut
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 
 }  // namespace

@@ -121,7 +121,7 @@ TEST(LearnedFiguresTest, DataFitsThePixelsAndCurvesReadTheTable) {
     options.firstCurveDimension = 2;
     options.curveCount = 3;
     options.positionsShown = 50;
-    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900});
+    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900}, darkTheme());
     auto data = computeLearnedFigureData(options, layout);
     ASSERT_TRUE(data);
     ASSERT_EQ(data->curves.size(), 3u);
@@ -164,7 +164,7 @@ TEST(LearnedFiguresTest, ZeroRowsAreMaskedAndCountedNotNaN) {
     }
     LearnedFigureOptions options;
     options.table = table;
-    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900});
+    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900}, darkTheme());
     const LearnedFigureData data = computeLearnedFigureData(options, layout).value();
     EXPECT_EQ(data.undefinedCosineRows, 3);
     for (double v : data.cosine.values->values) EXPECT_FALSE(std::isnan(v));
@@ -183,7 +183,7 @@ TEST(LearnedFiguresTest, TablesOfExtremeValuesDrawFiniteAxes) {
     Figure figure = emptyFigure(1000, 700, paperTheme());
     ASSERT_TRUE(drawLearnedFigure(figure, {0, 0, 1000, 700}, options, paperTheme()));
     PlotFrame frame;
-    const LearnedLayout layout = learnedLayout({0, 0, 1000, 700});
+    const LearnedLayout layout = learnedLayout({0, 0, 1000, 700}, darkTheme());
     const LearnedFigureData data = computeLearnedFigureData(options, layout).value();
     LearnedFigureFrames frames;
     Figure again = emptyFigure(1000, 700, paperTheme());

@@ -90,6 +90,9 @@ struct FittedText {
     float size = 0;
 };
 FittedText fitText(std::string_view text, float size, float maxWidth, float minScale = 0.75f);
+// Where a title of two lines breaks: the space nearest the middle with a word of letters or
+// digits on each side ("j - i" stays whole); npos when there is none.
+std::size_t titleBreak(std::string_view title);
 
 // ---- Plot frames: the mapping between data and pixels of one plot area
 struct PlotFrame {

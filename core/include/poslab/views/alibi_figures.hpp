@@ -19,6 +19,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
@@ -45,15 +46,21 @@ std::vector<double> alibiContentLogits(int seqLen, double scale, std::uint64_t s
 // The keys the preview shows: [first, first + count).
 CellWindow alibiPreviewWindow(const AlibiFigureOptions& options);
 
+// The four panels (heads, enlarged head, slopes, attention) in two columns when each gets
+// 22 x 13 font sizes; else fewer columns or one at a time (panel_grid.hpp), which the GUI steps.
+inline constexpr PanelShape kAlibiPanels{4, 2, 22, 13, 12};
+PanelGrid alibiPanels(Box area, const Theme& theme, int panel = 0);
+
 struct AlibiLayout {
-    Box area;
+    Box area;                 // a panel not shown has an empty box (and the grid no cells)
     Box grid;                 // every head, small multiples, with a shared colour bar
     std::vector<Box> cells;   // one plot box (square) per head inside grid
     float cellTitleSize = 0;  // 0: no per-head titles (too many heads for the space)
     Box colorbar;             // the grid's shared colour bar
     Box enlarged, slopes, attention;
 };
-AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme);
+AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme,
+                        int panel = 0);
 
 struct AlibiFigureData {
     std::vector<double> slopes;        // fairseq's get_slopes(heads)
@@ -77,6 +84,6 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
                      AlibiFigureFrames* frames = nullptr);
 // Layout, data and drawing in one call, for `poslab render` and File > Export.
 Status drawAlibiFigure(Figure& figure, Box area, const AlibiFigureOptions& options,
-                       const Theme& theme);
+                       const Theme& theme, int panel = 0);
 
 }  // namespace poslab

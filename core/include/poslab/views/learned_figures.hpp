@@ -14,6 +14,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/learned.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
@@ -48,11 +49,17 @@ std::string learnedSourceText(const LearnedParams& params);      // "seed 0, std
 // The table as the figure shows it: positionsShown rows, NaN past the table's end.
 Result<Matrix> learnedShownTable(const LearnedFigureOptions& options);
 
+// The three panels (table, cosine similarity, curves): the table and the similarity side by side
+// above the curves when each gets 20 x 11 font sizes; else one column or one at a time
+// (panel_grid.hpp), which the GUI steps through.
+inline constexpr PanelShape kLearnedPanels{3, 2, 20, 11, 12};
+PanelGrid learnedPanels(Box area, const Theme& theme, int panel = 0);
+
 struct LearnedLayout {
     Box area;
-    Box table, cosine, curves;
+    Box table, cosine, curves;  // empty: the panel is not shown
 };
-LearnedLayout learnedLayout(Box area);
+LearnedLayout learnedLayout(Box area, const Theme& theme, int panel = 0);
 
 struct LearnedCurve {
     int dimension = 0;
@@ -76,6 +83,6 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
                        const LearnedFigureOptions& options, const LearnedFigureData& data,
                        const Theme& theme, LearnedFigureFrames* frames = nullptr);
 Status drawLearnedFigure(Figure& figure, Box area, const LearnedFigureOptions& options,
-                         const Theme& theme);
+                         const Theme& theme, int panel = 0);
 
 }  // namespace poslab

@@ -12,6 +12,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/encodings/t5_bias.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
@@ -36,12 +37,17 @@ int t5ChartReach(const T5Params& params);
 void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<double>& x,
                        std::vector<double>& y);
 
+// The four panels (bucket ids, bias matrix, bucket edges, bias curve) in two columns when each
+// gets 20 x 12 font sizes; else fewer columns or one at a time (panel_grid.hpp).
+inline constexpr PanelShape kT5Panels{4, 2, 20, 12, 12};
+PanelGrid t5Panels(Box area, const Theme& theme, int panel = 0);
+
 struct T5Layout {
-    Box area;
+    Box area;                   // a panel not shown has empty boxes
     Box buckets, bucketLegend;  // the id matrix and its discrete legend
     Box bias, edges, biasCurve;
 };
-T5Layout t5Layout(Box area, const Theme& theme);
+T5Layout t5Layout(Box area, const Theme& theme, int panel = 0);
 
 struct T5FigureData {
     std::vector<BucketRange> ranges;  // every non-empty bucket
@@ -57,6 +63,7 @@ struct T5FigureFrames {
 };
 void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions& options,
                   const T5FigureData& data, const Theme& theme, T5FigureFrames* frames = nullptr);
-Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme);
+Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme,
+                    int panel = 0);
 
 }  // namespace poslab
