@@ -64,8 +64,10 @@ Result<FileToOpen> classifyFileToOpen(const std::string& path) {
         return FileToOpen::ModelConfig;
     }
     // Larger than the head, or not JSON at all: the keys decide as far as they were read.
-    if (head->find("\"" + std::string(kSessionFormat) + "\"") != std::string::npos)
-        return FileToOpen::Session;
+    // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, wrongly) on "\"" + ... + "\"".
+    std::string quotedFormat(1, '"');
+    quotedFormat.append(kSessionFormat).push_back('"');
+    if (head->find(quotedFormat) != std::string::npos) return FileToOpen::Session;
     if (std::all_of(head->begin(), head->end(), [](unsigned char c) { return std::isspace(c); }))
         return Error{"cannot open '" + path + "': the file is empty"};
     if (head->find_first_not_of(" \t\r\n") != std::string::npos && (*head)[head->find_first_not_of(" \t\r\n")] != '{')
