@@ -860,6 +860,77 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
 // Line plots
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// The legend's box and rows: in frame.legendColumn when there is one, else where inside(w, h)
+// puts a w x h box. Names shrink, then end in "…", to keep the box inside the plot (6 px from its
+// left) or inside its column; a plot too short for every row keeps the first ones that fit.
+template <typename Inside>
+std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
+                                  const std::vector<LegendKey>& keys, const Theme& theme,
+                                  Inside inside, float topInset = 0) {
+    const bool outside = frame.legendColumn.width > 0;
+    const float swatch = strokeWidth(theme, 18);  // the line sample before each name
+    const float roomForNames =
+        std::max(1.f, (outside ? frame.legendColumn.width : frame.plot.width - 12) - swatch - 16);
+    std::vector<FittedText> names(keys.size());
+    float widest = 0;
+    for (std::size_t index = 0; index < keys.size(); ++index) {
+        names[index] = fitText(keys[index].text, theme.fontSize, roomForNames);
+        widest = std::max(widest, estimateTextWidth(names[index].text, names[index].size));
+    }
+    const float row = theme.fontSize * 1.35f;
+    const int shownRows = int(std::clamp((frame.plot.height - 20 - (outside ? 0 : topInset)) / row,
+                                         0.f, float(keys.size())));
+    if (shownRows <= 0) return std::nullopt;
+    const float w = widest + swatch + 16, h = row * float(shownRows) + 8;
+    const Box box = outside ? Box{frame.legendColumn.x, frame.legendColumn.y, w, h} : inside(w, h);
+    RectItem background;
+    background.box = box;
+    background.fill = withAlpha(theme.plotBackground, 225);
+    background.stroke = theme.grid;
+    figure.add(background);
+    for (int shown = 0; shown < shownRows; ++shown) {
+        const LegendKey& key = keys[std::size_t(shown)];
+        const float cy = box.y + 4 + row * (float(shown) + 0.5f);
+        if (key.dot) {
+            CircleItem dot;
+            dot.center = {box.x + 6 + swatch / 2, cy};
+            dot.radius = strokeWidth(theme, 4);
+            dot.fill = key.color;
+            figure.add(dot);
+        } else {
+            figure.add(LineItem{{box.x + 6, cy},
+                                {box.x + 6 + swatch, cy},
+                                key.color,
+                                strokeWidth(theme, 2.5f),
+                                false});
+        }
+        figure.add(makeText({box.x + 11 + swatch, cy}, names[std::size_t(shown)].text,
+                            names[std::size_t(shown)].size, theme.text, HorizontalAlign::Left,
+                            VerticalAlign::Middle));
+    }
+    return box;
+}
+
+}  // namespace
+
+std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
+                                   const std::vector<LegendKey>& keys, LegendCorner corner,
+                                   float topInset, const Theme& theme) {
+    if (keys.empty() || theme.legend == LegendPlacement::None) return std::nullopt;
+    const Box& p = frame.plot;
+    return drawLegendRows(
+        figure, frame, keys, theme,
+        [&](float w, float h) {
+            return corner == LegendCorner::TopRight
+                       ? Box{p.right() - w - 6, p.y + 6 + topInset, w, h}
+                       : Box{p.right() - w - 6, p.bottom() - h - 6, w, h};
+        },
+        topInset);
+}
+
+
 float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
     float widest = 0;
     for (const LegendKey& key : keys)
@@ -882,6 +953,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     }
     const bool legend = spec.legend && !keys.empty() && theme.legend != LegendPlacement::None;
     const bool outside = legend && theme.legend == LegendPlacement::Outside;
+    const bool outsideLater =
+        spec.legendLater && !keys.empty() && theme.legend == LegendPlacement::Outside;
     AxisSpec y = spec.y;
     if (spec.autoRangeY) {
         double low = INFINITY, high = -INFINITY;
@@ -910,8 +983,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     // Outside: the legend takes a column right of the plot, at most 40% of the area's width.
     const float gap = theme.fontSize * 0.8f;
     const float outsideWidth =
-        outside ? std::min(legendBoxWidth(keys, theme), area.width * 0.4f) : 0;
-    if (outside) m.right += outsideWidth + gap;
+        outside || outsideLater ? std::min(legendBoxWidth(keys, theme), area.width * 0.4f) : 0;
+    if (outside || outsideLater) m.right += outsideWidth + gap;
     const TitleLines titleLines =
         plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;
@@ -922,6 +995,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                   std::max(1.f, area.height - m.top - m.bottom)};
     const Box titleArea = area;
     if (theme.aspect == AspectMode::Square) makeSquare(area, frame.plot);
+    if (outside || outsideLater)
+        frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
+                              frame.plot.height};
     if (!title.empty()) drawTitleLines(figure, titleArea, titleLines, theme);
 
     RectItem background;
@@ -968,66 +1044,23 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
 
     std::optional<Box> legendBox;
     if (legend) {
-        // Names shrink, then end in "…", to keep the box inside the plot (6 px from its left), or
-        // inside its column outside.
-        const float swatch = strokeWidth(theme, 18);  // the line sample before each name
-        const float roomForNames =
-            std::max(1.f, (outside ? outsideWidth : frame.plot.width - 12) - swatch - 16);
-        std::vector<FittedText> names(keys.size());
-        float widest = 0;
-        for (std::size_t index = 0; index < keys.size(); ++index) {
-            names[index] = fitText(keys[index].text, theme.fontSize, roomForNames);
-            widest = std::max(widest, estimateTextWidth(names[index].text, names[index].size));
-        }
-        const float row = theme.fontSize * 1.35f;
-        // A plot too short for every name keeps the first ones that fit (none: no legend).
-        const int shownRows =
-            int(std::clamp((frame.plot.height - 20) / row, 0.f, float(keys.size())));
-        if (shownRows > 0) {
+        // The corner that hides the fewest data points; top right when they tie.
+        auto corner = [&](float w, float h) {
             const Box& p = frame.plot;
-            const float w = widest + swatch + 16, h = row * float(shownRows) + 8;
-            Box box{p.right() + gap, p.y, w, h};
-            if (!outside) {
-                // The corner that hides the fewest data points; top right when they tie.
-                const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
-                                       {p.x + 6, p.y + 6, w, h},
-                                       {p.right() - w - 6, p.bottom() - h - 6, w, h},
-                                       {p.x + 6, p.bottom() - h - 6, w, h}};
-                box = corners[0];
-                double best = INFINITY;
-                for (const Box& corner : corners) {
-                    double cost = 0;
-                    for (Point q : drawnPoints) cost += corner.contains(q);
-                    if (cost < best) best = cost, box = corner;
-                }
+            const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
+                                   {p.x + 6, p.y + 6, w, h},
+                                   {p.right() - w - 6, p.bottom() - h - 6, w, h},
+                                   {p.x + 6, p.bottom() - h - 6, w, h}};
+            Box box = corners[0];
+            double best = INFINITY;
+            for (const Box& c : corners) {
+                double cost = 0;
+                for (Point q : drawnPoints) cost += c.contains(q);
+                if (cost < best) best = cost, box = c;
             }
-            legendBox = box;
-            RectItem background;
-            background.box = box;
-            background.fill = withAlpha(theme.plotBackground, 225);
-            background.stroke = theme.grid;
-            figure.add(background);
-            for (int shown = 0; shown < shownRows; ++shown) {
-                const LegendKey& key = keys[std::size_t(shown)];
-                const float cy = box.y + 4 + row * (float(shown) + 0.5f);
-                if (key.dot) {
-                    CircleItem dot;
-                    dot.center = {box.x + 6 + swatch / 2, cy};
-                    dot.radius = strokeWidth(theme, 4);
-                    dot.fill = key.color;
-                    figure.add(dot);
-                } else {
-                    figure.add(LineItem{{box.x + 6, cy},
-                                        {box.x + 6 + swatch, cy},
-                                        key.color,
-                                        strokeWidth(theme, 2.5f),
-                                        false});
-                }
-                figure.add(makeText({box.x + 11 + swatch, cy}, names[std::size_t(shown)].text,
-                                    names[std::size_t(shown)].size, theme.text,
-                                    HorizontalAlign::Left, VerticalAlign::Middle));
-            }
-        }
+            return box;
+        };
+        legendBox = drawLegendRows(figure, frame, keys, theme, corner);
     }
     drawMarkers(figure, frame, spec.markers, theme, MarkerPart::Labels,
                 legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{});
@@ -1045,6 +1078,10 @@ Figure emptyFigure(float width, float height, const Theme& theme) {
     figure.height = height;
     figure.background = theme.background;
     return figure;
+}
+
+float titleBandHeight(const Theme& theme, float lines) {
+    return theme.titleMode == TitleMode::Hidden ? 0 : theme.titleSize * lines;
 }
 
 bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {

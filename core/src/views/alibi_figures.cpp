@@ -162,10 +162,12 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
     // The title without the hover hint decides: a second line when it would not fit over the
     // cells (as wide as drawAlibiFigure's title box, left of the colour bar).
     const float titleWidth = g.width - colorbarBlock + theme.fontSize * 0.4f;
+    const bool titleShown = theme.titleMode != TitleMode::Hidden;
     const float titleHeight =
-        theme.titleSize * 1.7f + (titleWraps(alibiGridTitle(options, false), titleWidth, theme)
-                                      ? theme.titleSize * 1.15f
-                                      : 0);
+        titleBandHeight(theme, 1.7f) +
+        (titleShown && titleWraps(alibiGridTitle(options, false), titleWidth, theme)
+             ? theme.titleSize * 1.15f
+             : 0);
     const float pad = theme.fontSize * 0.6f;
     const Box cellsArea{
         g.x + pad, g.y + titleHeight, g.width - colorbarBlock - 2 * pad,

@@ -231,7 +231,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
 }
 
 PanelGrid comparisonFigurePanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = theme.titleSize * 1.8f;  // as comparisonFigure's
+    const float titleHeight = titleBandHeight(theme);  // as comparisonFigure's
     return comparisonPanels({0, titleHeight, width, height - titleHeight}, theme, panel);
 }
 
@@ -239,7 +239,7 @@ Result<Figure> comparisonFigure(const CompareOptions& options, float width, floa
                                 const Theme& theme, int panel) {
     if (auto s = validate(options); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight},
               "Every encoding at d = " + std::to_string(options.dModel) + ", " +
                   std::to_string(options.seqLen) + " positions, base " +
@@ -267,7 +267,7 @@ Box abCell(const PanelGrid& grid, int k) {
 }  // namespace
 
 PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = theme.titleSize * 1.8f;  // as abComparisonFigure's
+    const float titleHeight = titleBandHeight(theme);  // as abComparisonFigure's
     return reflowPanels({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
 }
 
@@ -370,7 +370,7 @@ Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfigur
                                   int maxOffset, float width, float height, const Theme& theme,
                                   int panel) {
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight}, "RoPE A/B: " + a.label + "  vs  " + b.label,
               theme);
     if (auto s = drawAbComparison(figure, {0, titleHeight, width, height - titleHeight}, a, b,

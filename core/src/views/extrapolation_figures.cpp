@@ -309,7 +309,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
 namespace {
 
 float extrapolationTitleHeight(const Theme& theme) {
-    return theme.titleSize * 1.8f;
+    return titleBandHeight(theme);
 }
 
 }  // namespace

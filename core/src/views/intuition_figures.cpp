@@ -231,7 +231,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
 }
 
 PanelGrid binaryClockPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = theme.titleSize * 1.8f;  // as binaryClockFigure's
+    const float titleHeight = titleBandHeight(theme);  // as binaryClockFigure's
     return reflowPanels({0, titleHeight, width, height - titleHeight}, kBinaryClockPanels, theme,
                         panel);
 }
@@ -244,7 +244,7 @@ Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width,
     check.seqLen = options.positions;
     if (auto s = validate(check); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(
         figure, {0, 0, width, titleHeight},
         "Sinusoids as a smooth binary clock: each bit flips twice as slowly as the one before",
@@ -259,7 +259,7 @@ Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width,
     auto check = sampledShiftCheck(options.sinusoidal, options.shift, options.positions);
     if (!check) return check.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight}, linearShiftTitle(options), theme);
     const Box area{0, titleHeight, width, height - titleHeight};
     if (options.sinOnly) {
@@ -605,7 +605,7 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
     auto comparison = compareShuffle(params);
     if (!comparison) return comparison.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight},
               "Why position at all: without it, reordering the words only reorders the outputs",
               theme);
@@ -692,7 +692,7 @@ Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params
     auto resolution = frequencyResolution(params);
     if (!resolution) return resolution.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight},
               "Why many frequencies: one frequency repeats itself, a ladder of them keeps positions apart",
               theme);

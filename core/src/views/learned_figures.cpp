@@ -91,41 +91,12 @@ int budget(float pixels) {
     return texelBudget(pixels);
 }
 
-// The legend drawLinePlot would draw, drawn after the curves so they never cover it.
-void drawLegend(Figure& figure, const PlotFrame& frame, const std::vector<LearnedCurve>& curves,
-                bool belowMarkerLabel, const Theme& theme) {
-    if (curves.empty()) return;
-    float widest = 0;
-    for (const LearnedCurve& c : curves) {
-        widest = std::max(widest,
-                          estimateTextWidth("dim " + std::to_string(c.dimension), theme.fontSize));
-    }
-    const float row = theme.fontSize * 1.35f;
-    // Under the table-end marker's label when there is one (it sits at the plot's top).
-    const float top = frame.plot.y + 6 + (belowMarkerLabel ? theme.fontSize * 1.4f : 0);
-    // A plot too short for every row keeps the first ones that fit inside it (none: no legend).
-    const std::size_t fits = std::size_t(
-        std::clamp((frame.plot.bottom() - 6 - 8 - top) / row, 0.f, float(curves.size())));
-    if (fits == 0) return;
-    const float swatch = strokeWidth(theme, 18);
-    const Box box{frame.plot.right() - widest - swatch - 22, top, widest + swatch + 16,
-                  row * float(fits) + 8};
-    RectItem panel;
-    panel.box = box;
-    panel.fill = withAlpha(theme.plotBackground, 225);
-    panel.stroke = theme.grid;
-    figure.add(panel);
-    for (std::size_t k = 0; k < fits; ++k) {
-        const float cy = box.y + 4 + row * (float(k) + 0.5f);
-        figure.add(LineItem{{box.x + 6, cy},
-                            {box.x + 6 + swatch, cy},
-                            seriesColor(int(k)),
-                            strokeWidth(theme, 2.5f),
-                            false});
-        figure.add(makeText({box.x + 11 + swatch, cy}, "dim " + std::to_string(curves[k].dimension),
-                            theme.fontSize, theme.text, HorizontalAlign::Left,
-                            VerticalAlign::Middle));
-    }
+// The legend's rows: one per curve, in drawLinePlot's series colours.
+std::vector<LegendKey> legendKeys(const std::vector<LearnedCurve>& curves) {
+    std::vector<LegendKey> keys;
+    for (std::size_t k = 0; k < curves.size(); ++k)
+        keys.push_back({"dim " + std::to_string(curves[k].dimension), seriesColor(int(k)), false});
+    return keys;
 }
 
 }  // namespace
@@ -413,6 +384,8 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
         }
     }
     curves.legend = false;
+    curves.legendLater = true;  // drawn after the curves so they never cover it
+    curves.keys = legendKeys(data.curves);
     if (!(low <= high)) low = -1, high = 1;
     const ValueRange padded = paddedRange(low, high, 0.06);  // finite even for +-1.7e308
     curves.y = {"value", padded.low, padded.high};
@@ -430,7 +403,9 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
         }
     }
     figure.add(ClipPop{});
-    drawLegend(figure, out.curves, data.curves, beyond, theme);
+    // Under the table-end marker's label when there is one (it sits at the plot's top).
+    drawLegendAfter(figure, out.curves, curves.keys, LegendCorner::TopRight,
+                    beyond ? theme.fontSize * 1.4f : 0, theme);
     if (beyond) {
         const Box& p = out.curves.plot;
         const float left = out.curves.toPixel(double(table.rows), 0).x;

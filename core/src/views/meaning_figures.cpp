@@ -381,7 +381,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
 
 Result<Figure> meaningFigure(const MeaningParams& params, float width, float height,
                              const Theme& theme, int panel) {
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     const Box body{0, titleHeight, width, height - titleHeight};
     auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme, panel));
     if (!maps) return maps.error();
@@ -401,7 +401,7 @@ Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t se
     if (!cosines) return cosines.error();
     const int drawn = int(cosines->size());
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight},
               "Near-orthogonality: random word vectors against sinusoidal position vectors", theme);
     drawNearOrthogonality(figure, {0, titleHeight, width, height - titleHeight}, dModel,
@@ -410,14 +410,14 @@ Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t se
 }
 
 PanelGrid addVersusConcatPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = theme.titleSize * 1.8f;  // as addVersusConcatFigure's
+    const float titleHeight = titleBandHeight(theme);  // as addVersusConcatFigure's
     return reflowPanels({0, titleHeight, width, height - titleHeight}, kAddConcatPanels, theme,
                         panel);
 }
 
 Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, float height,
                                      const Theme& theme, int panel) {
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     const Box body{0, titleHeight, width, height - titleHeight};
     const AddConcatLayout layout = addConcatLayout(body, theme, panel);
     const Box& column = layout.columns[layout.first];

@@ -363,8 +363,11 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
     const std::string heading = "RoPE rotates each pair by position × θ_i";
     const std::string setup = ropeTitle(params);
     const float pad = 8;
-    float titleBottom = area.y + theme.titleSize * 1.75f;
-    if (estimateTextWidth(heading + " — " + setup, theme.titleSize) <= area.width - 2 * pad) {
+    float titleBottom = area.y + titleBandHeight(theme, 1.75f);
+    if (theme.titleMode == TitleMode::Hidden) {
+        // No title: the legend and circles take its room.
+    } else if (estimateTextWidth(heading + " — " + setup, theme.titleSize) <=
+               area.width - 2 * pad) {
         drawTitle(figure, area, heading + " — " + setup, theme);
     } else {
         drawTitle(figure, area, heading, theme);

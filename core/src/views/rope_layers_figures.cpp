@@ -106,7 +106,7 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     drawTitle(figure, area, title, theme);
 
     const float margin = std::max(12.0f, area.width * 0.03f);
-    const float top = area.y + theme.titleSize * 2.6f;
+    const float top = area.y + std::max(theme.fontSize, titleBandHeight(theme, 2.6f));
     Box table{area.x + margin, top, area.width - 2 * margin, area.bottom() - top - margin};
     if (table.width < 40 || table.height < 20) return;
 

@@ -41,6 +41,7 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
               double(std::max(10LL, maxPosition)) * 4, true};
     spec.autoRangeY = false;
     spec.legend = false;  // drawn below, bottom right, clear of the curves and the top row
+    spec.legendLater = true;
     for (std::size_t f = 0; f < reports.size(); ++f) {
         const RopePrecisionReport& report = reports[f];
         LineSeries series;
@@ -78,23 +79,9 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
         }
     }
     // Legend at the bottom right: the curves rise to the right, so that corner stays clear.
-    const float lineHeight = theme.fontSize * 1.45f;
-    float legendWidth = 0;
-    for (const LineSeries& series : spec.series) {
-        legendWidth = std::max(legendWidth, estimateTextWidth(series.name, theme.fontSize));
-    }
-    legendWidth += 34;
-    const float height = lineHeight * float(spec.series.size()) + 10;
-    const Box legend{frame.plot.right() - legendWidth - 10, frame.plot.bottom() - height - 10,
-                     legendWidth, height};
-    figure.add(RectItem{legend, withAlpha(theme.background, 230), theme.grid, 1});
-    for (std::size_t f = 0; f < spec.series.size(); ++f) {
-        const float y = legend.y + 5 + lineHeight * (float(f) + 0.5f);
-        figure.add(
-            LineItem{{legend.x + 6, y}, {legend.x + 26, y}, spec.series[f].color, 2.5f, false});
-        figure.add(makeText({legend.x + 32, y}, spec.series[f].name, theme.fontSize, theme.text,
-                            HorizontalAlign::Left, VerticalAlign::Middle));
-    }
+    std::vector<LegendKey> keys;
+    for (const LineSeries& series : spec.series) keys.push_back({series.name, series.color, false});
+    drawLegendAfter(figure, frame, keys, LegendCorner::BottomRight, 0, theme);
     drawCornerNote(figure, area, &frame,
                    "open circles: within the threshold up to the last position scanned", theme);
 }

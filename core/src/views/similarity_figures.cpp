@@ -130,7 +130,7 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
                                 const Theme& theme) {
     if (auto s = validate(params); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = theme.titleSize * 1.8f;
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight}, similarityTitle(params), theme);
     const Box body{0, titleHeight, width, height - titleHeight};
     const float heatmapWidth = std::min(body.height + 120, std::floor(body.width * 0.55f));

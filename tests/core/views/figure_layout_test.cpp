@@ -23,6 +23,7 @@
 #include "poslab/views/learned_structure_figures.hpp"
 #include "poslab/views/meaning_figures.hpp"
 #include "poslab/views/rope_figures.hpp"
+#include "poslab/views/rope_precision_figures.hpp"
 #include "poslab/views/rope_scalings_figures.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
@@ -57,6 +58,14 @@ struct ViewFigure {
     PanelBuilder build;
     int panels = 1;  // a view of several panels may show any one of them alone
 };
+
+// float32 and bfloat16 over the default RoPE's pairs, positions 0..4096 (computed once).
+const std::vector<RopePrecisionReport>& precisionReports() {
+    static const std::vector<RopePrecisionReport> reports =
+        ropePrecisionReports(RopeParams{}, {FloatFormat::Float32, FloatFormat::BFloat16}, 4096)
+            .value();
+    return reports;
+}
 
 std::vector<ViewFigure> viewFigures() {
     std::vector<ViewFigure> views;
@@ -221,6 +230,20 @@ std::vector<ViewFigure> viewFigures() {
                          t.aspect = AspectMode::Square;
                          drawRopeFrequencies(f, a, llama3, RopeFrequencyOptions{}, t);
                      })});
+    // Views that draw their legend after their curves (drawLegendAfter), with it outside.
+    views.push_back({"learned-legend-outside", inArea([](Figure& f, Box a, Theme t) {
+                         t.legend = LegendPlacement::Outside;
+                         LearnedFigureOptions options;
+                         options.table = share(learnedTable(LearnedParams{}).value());
+                         ASSERT_TRUE(drawLearnedFigure(f, a, options, t));
+                     })});
+    for (LegendPlacement legend : {LegendPlacement::Auto, LegendPlacement::Outside}) {
+        views.push_back({"rope-precision-legend-" + std::string(enumName(kLegendPlacementNames, legend)),
+                         inArea([legend](Figure& f, Box a, Theme t) {
+                             t.legend = legend;
+                             drawRopePrecision(f, a, RopeParams{}, precisionReports(), t);
+                         })});
+    }
     views.push_back({"sinusoidal-heatmap", inArea([](Figure& f, Box a, const Theme& t) {
                          drawSinusoidalHeatmap(f, a, SinusoidalParams{}, {}, t, nullptr);
                      })});
@@ -346,6 +369,113 @@ TEST(PresentationLayoutTest, LargeTextOnAProjectorKeepsLabelsApart) {
                           << describe(*figure, pair.second);
         }
         EXPECT_TRUE(textsOutsideFigure(*figure).empty()) << name;
+    }
+}
+
+
+// ---- Paper controls on the views that draw their own legend or title band
+
+// A view's figure with the theme's legend placement, and where its legend's plot is.
+struct LegendView {
+    std::string name;
+    std::vector<std::string> keys;  // the legend's texts
+    std::function<Figure(const Theme&, PlotFrame&)> build;
+};
+
+std::vector<LegendView> legendViews() {
+    std::vector<LegendView> views;
+    views.push_back({"learned", {"dim 0", "dim 1", "dim 2"}, [](const Theme& theme, PlotFrame& plot) {
+                         LearnedFigureOptions options;
+                         options.table = share(learnedTable(LearnedParams{}).value());
+                         const LearnedLayout layout = learnedLayout({0, 0, 1200, 800}, theme);
+                         auto data = computeLearnedFigureData(options, layout);
+                         EXPECT_TRUE(data.ok());
+                         Figure figure = emptyFigure(1200, 800, theme);
+                         LearnedFigureFrames frames;
+                         drawLearnedFigure(figure, layout, options, *data, theme, &frames);
+                         plot = frames.curves;
+                         return figure;
+                     }});
+    views.push_back({"rope-precision",
+                     {"float32: none up to 4096"},
+                     [](const Theme& theme, PlotFrame& plot) {
+                         Figure figure = emptyFigure(1200, 800, theme);
+                         drawRopePrecision(figure, {0, 0, 1200, 800}, RopeParams{},
+                                           precisionReports(), theme);
+                         // The one plot's box: its background, the first plot-coloured rect.
+                         for (const FigureItem& item : figure.items) {
+                             const auto* rect = std::get_if<RectItem>(&item);
+                             if (rect && rect->fill == theme.plotBackground) {
+                                 plot.plot = rect->box;
+                                 break;
+                             }
+                         }
+                         return figure;
+                     }});
+    return views;
+}
+
+const TextItem* findExactText(const Figure& figure, const std::string& text) {
+    for (const FigureItem& item : figure.items) {
+        const auto* t = std::get_if<TextItem>(&item);
+        if (t && t->text == text) return t;
+    }
+    return nullptr;
+}
+
+TEST(ViewLegendTest, NoneLeavesTheLegendOutAndOutsidePutsItRightOfThePlot) {
+    for (const LegendView& view : legendViews()) {
+        PlotFrame autoFrame, noneFrame, outsideFrame;
+        Theme theme = paperTheme();
+        const Figure automatic = view.build(theme, autoFrame);
+        theme.legend = LegendPlacement::None;
+        const Figure none = view.build(theme, noneFrame);
+        theme.legend = LegendPlacement::Outside;
+        const Figure outside = view.build(theme, outsideFrame);
+        for (const std::string& key : view.keys) {
+            // Auto: inside the plot box, as before.
+            const TextItem* inside = findExactText(automatic, key);
+            ASSERT_NE(inside, nullptr) << view.name << ": " << key;
+            EXPECT_LT(textBox(*inside).right(), autoFrame.plot.right()) << view.name << ": " << key;
+            EXPECT_EQ(findExactText(none, key), nullptr) << view.name << ": " << key;
+            const TextItem* beside = findExactText(outside, key);
+            ASSERT_NE(beside, nullptr) << view.name << ": " << key;
+            EXPECT_GE(textBox(*beside).x, outsideFrame.plot.right()) << view.name << ": " << key;
+            EXPECT_LE(textBox(*beside).right(), outside.width) << view.name << ": " << key;
+        }
+        // Outside took its column from the plot.
+        EXPECT_LT(outsideFrame.plot.width, autoFrame.plot.width) << view.name;
+        EXPECT_NEAR(noneFrame.plot.width, autoFrame.plot.width, 0.5) << view.name;
+    }
+}
+
+// The top of the highest plot: a plot background or a heatmap.
+float topmostPlot(const Figure& figure, const Theme& theme) {
+    float top = figure.height;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* rect = std::get_if<RectItem>(&item);
+            rect && rect->fill == theme.plotBackground && rect->box.width < figure.width)
+            top = std::min(top, rect->box.y);
+        if (const auto* map = std::get_if<HeatmapItem>(&item)) top = std::min(top, map->box.y);
+    }
+    return top;
+}
+
+// --no-title gives the figure title's band back: the highest plot starts near the top (a plot's
+// own top margin, half a tick label, stays), higher than with the title.
+TEST(ViewTitleTest, HiddenTitleGivesItsBandToThePanels) {
+    for (const ViewFigure& view : viewFigures()) {
+        if (view.panels < 2 && view.name != "alibi" && view.name != "t5" &&
+            view.name != "learned")
+            continue;
+        Theme theme = paperTheme();
+        auto titled = view.build(1200, 800, theme, 0);
+        theme.titleMode = TitleMode::Hidden;
+        auto hidden = view.build(1200, 800, theme, 0);
+        ASSERT_TRUE(titled.ok() && hidden.ok()) << view.name;
+        const float top = topmostPlot(*hidden, theme);
+        EXPECT_LE(top, theme.fontSize * 2) << view.name;
+        EXPECT_LT(top, topmostPlot(*titled, theme)) << view.name;
     }
 }
 

@@ -8,6 +8,7 @@
 // A view that shows several plots (a grid of heads, small multiples) calls draw* once per area.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,6 +100,7 @@ struct PlotFrame {
     Box plot;             // the data area in pixels
     AxisSpec x, y;
     bool yDown = false;   // heatmaps put y.low at the top; line plots at the bottom
+    Box legendColumn;     // LegendPlacement::Outside: the column right of the plot kept for it
     Point toPixel(double xValue, double yValue) const;
     std::pair<double, double> toData(Point pixel) const;
 };
@@ -168,16 +170,29 @@ struct LinePlotSpec {
     std::vector<LineSeries> series;
     std::vector<Marker> markers;
     bool legend = true;
+    bool legendLater = false;     // the caller draws keys' legend (drawLegendAfter), not the plot;
+                                  // LegendPlacement::Outside still reserves its column here
     std::vector<LegendKey> keys;  // the legend's rows; empty: one per named series
     bool autoRangeY = true;    // y.low/high from the data (with a margin)
 };
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                   PlotFrame* frame = nullptr);
+// A legend a view draws itself after its own curves, as the theme's LegendPlacement says: none
+// (None), in frame.legendColumn (Outside, kept by spec.legendLater), else inside the plot at
+// corner, topInset px below the plot's top (room for a marker label). Rows that do not fit the
+// plot's height are left out. Returns the box drawn, if any.
+enum class LegendCorner { TopRight, BottomRight };
+std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
+                                   const std::vector<LegendKey>& keys, LegendCorner corner,
+                                   float topInset, const Theme& theme);
 
 // ---- Whole figures
 Figure emptyFigure(float width, float height, const Theme& theme);
 // A figure's title, as the theme's TitleMode says (replaced, or left out: returns false).
 bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// The height of the band a figure keeps above its panels for drawTitle: lines * titleSize, or 0
+// when the theme hides the title (TitleMode::Hidden gives the room back to the panels).
+float titleBandHeight(const Theme& theme, float lines = 1.8f);
 // The title a plot (drawHeatmap, drawLinePlot) draws for spec.title under the theme's TitleMode:
 // the same, theme.titleText (when Replace targets panel titles), or "" (Hidden).
 std::string panelTitle(const std::string& title, const Theme& theme);
