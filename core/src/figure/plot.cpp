@@ -930,7 +930,6 @@ std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
         topInset);
 }
 
-
 float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
     float widest = 0;
     for (const LegendKey& key : keys)

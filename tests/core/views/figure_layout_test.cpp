@@ -238,11 +238,12 @@ std::vector<ViewFigure> viewFigures() {
                          ASSERT_TRUE(drawLearnedFigure(f, a, options, t));
                      })});
     for (LegendPlacement legend : {LegendPlacement::Auto, LegendPlacement::Outside}) {
-        views.push_back({"rope-precision-legend-" + std::string(enumName(kLegendPlacementNames, legend)),
-                         inArea([legend](Figure& f, Box a, Theme t) {
-                             t.legend = legend;
-                             drawRopePrecision(f, a, RopeParams{}, precisionReports(), t);
-                         })});
+        views.push_back(
+            {"rope-precision-legend-" + std::string(enumName(kLegendPlacementNames, legend)),
+             inArea([legend](Figure& f, Box a, Theme t) {
+                 t.legend = legend;
+                 drawRopePrecision(f, a, RopeParams{}, precisionReports(), t);
+             })});
     }
     views.push_back({"sinusoidal-heatmap", inArea([](Figure& f, Box a, const Theme& t) {
                          drawSinusoidalHeatmap(f, a, SinusoidalParams{}, {}, t, nullptr);
@@ -372,7 +373,6 @@ TEST(PresentationLayoutTest, LargeTextOnAProjectorKeepsLabelsApart) {
     }
 }
 
-
 // ---- Paper controls on the views that draw their own legend or title band
 
 // A view's figure with the theme's legend placement, and where its legend's plot is.
@@ -384,34 +384,33 @@ struct LegendView {
 
 std::vector<LegendView> legendViews() {
     std::vector<LegendView> views;
-    views.push_back({"learned", {"dim 0", "dim 1", "dim 2"}, [](const Theme& theme, PlotFrame& plot) {
-                         LearnedFigureOptions options;
-                         options.table = share(learnedTable(LearnedParams{}).value());
-                         const LearnedLayout layout = learnedLayout({0, 0, 1200, 800}, theme);
-                         auto data = computeLearnedFigureData(options, layout);
-                         EXPECT_TRUE(data.ok());
-                         Figure figure = emptyFigure(1200, 800, theme);
-                         LearnedFigureFrames frames;
-                         drawLearnedFigure(figure, layout, options, *data, theme, &frames);
-                         plot = frames.curves;
-                         return figure;
-                     }});
-    views.push_back({"rope-precision",
-                     {"float32: none up to 4096"},
-                     [](const Theme& theme, PlotFrame& plot) {
-                         Figure figure = emptyFigure(1200, 800, theme);
-                         drawRopePrecision(figure, {0, 0, 1200, 800}, RopeParams{},
-                                           precisionReports(), theme);
-                         // The one plot's box: its background, the first plot-coloured rect.
-                         for (const FigureItem& item : figure.items) {
-                             const auto* rect = std::get_if<RectItem>(&item);
-                             if (rect && rect->fill == theme.plotBackground) {
-                                 plot.plot = rect->box;
-                                 break;
-                             }
-                         }
-                         return figure;
-                     }});
+    views.push_back(
+        {"learned", {"dim 0", "dim 1", "dim 2"}, [](const Theme& theme, PlotFrame& plot) {
+             LearnedFigureOptions options;
+             options.table = share(learnedTable(LearnedParams{}).value());
+             const LearnedLayout layout = learnedLayout({0, 0, 1200, 800}, theme);
+             auto data = computeLearnedFigureData(options, layout);
+             EXPECT_TRUE(data.ok());
+             Figure figure = emptyFigure(1200, 800, theme);
+             LearnedFigureFrames frames;
+             drawLearnedFigure(figure, layout, options, *data, theme, &frames);
+             plot = frames.curves;
+             return figure;
+         }});
+    views.push_back(
+        {"rope-precision", {"float32: none up to 4096"}, [](const Theme& theme, PlotFrame& plot) {
+             Figure figure = emptyFigure(1200, 800, theme);
+             drawRopePrecision(figure, {0, 0, 1200, 800}, RopeParams{}, precisionReports(), theme);
+             // The one plot's box: its background, the first plot-coloured rect.
+             for (const FigureItem& item : figure.items) {
+                 const auto* rect = std::get_if<RectItem>(&item);
+                 if (rect && rect->fill == theme.plotBackground) {
+                     plot.plot = rect->box;
+                     break;
+                 }
+             }
+             return figure;
+         }});
     return views;
 }
 
@@ -465,8 +464,7 @@ float topmostPlot(const Figure& figure, const Theme& theme) {
 // own top margin, half a tick label, stays), higher than with the title.
 TEST(ViewTitleTest, HiddenTitleGivesItsBandToThePanels) {
     for (const ViewFigure& view : viewFigures()) {
-        if (view.panels < 2 && view.name != "alibi" && view.name != "t5" &&
-            view.name != "learned")
+        if (view.panels < 2 && view.name != "alibi" && view.name != "t5" && view.name != "learned")
             continue;
         Theme theme = paperTheme();
         auto titled = view.build(1200, 800, theme, 0);
