@@ -500,5 +500,42 @@ TEST(ViewTitleTest, HiddenTitleGivesItsBandToThePanels) {
     }
 }
 
+
+bool hasTextStarting(const Figure& figure, const std::string& start) {
+    for (const FigureItem& item : figure.items) {
+        const auto* t = std::get_if<TextItem>(&item);
+        if (t && t->text.rfind(start, 0) == 0) return true;
+    }
+    return false;
+}
+
+// The multi-panel views whose line plots carry the legends: none leaves every one out.
+TEST(ViewLegendTest, NoneLeavesTheLegendsOfMultiPanelViewsOut) {
+    struct Case {
+        std::string name;
+        std::vector<std::string> keys;  // the start of legend rows the view draws
+        std::function<Result<Figure>(const Theme&)> build;
+    };
+    const std::vector<Case> cases = {
+        {"extrapolation",
+         {"seen in training (L = ", "used at L = ", "head 0, m = "},
+         [](const Theme& t) { return extrapolationFigure(ExtrapolationOptions{}, 1600, 1000, t); }},
+        {"comparison",
+         {"ALiBi head 0 (causal", "T5 (bidirectional"},
+         [](const Theme& t) { return comparisonFigure(CompareOptions{}, 1600, 1000, t); }},
+    };
+    for (const Case& c : cases) {
+        Theme theme = paperTheme();
+        auto automatic = c.build(theme);
+        theme.legend = LegendPlacement::None;
+        auto none = c.build(theme);
+        ASSERT_TRUE(automatic.ok() && none.ok()) << c.name;
+        for (const std::string& key : c.keys) {
+            EXPECT_TRUE(hasTextStarting(*automatic, key)) << c.name << ": " << key;
+            EXPECT_FALSE(hasTextStarting(*none, key)) << c.name << ": " << key;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace poslab
