@@ -500,7 +500,6 @@ TEST(ViewTitleTest, HiddenTitleGivesItsBandToThePanels) {
     }
 }
 
-
 bool hasTextStarting(const Figure& figure, const std::string& start) {
     for (const FigureItem& item : figure.items) {
         const auto* t = std::get_if<TextItem>(&item);
