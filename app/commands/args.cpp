@@ -51,21 +51,30 @@ Result<double> ArgMap::number(const std::string& name, double fallback) const {
 
 namespace {
 
+// "a,b,,c" -> {"a", "b", "", "c"}: every entry, empty ones too (the entry's reader refuses them).
+std::vector<std::string> splitCommas(const std::string& all) {
+    std::vector<std::string> entries;
+    std::size_t start = 0;
+    while (start <= all.size()) {
+        const std::size_t comma = std::min(all.find(',', start), all.size());
+        entries.push_back(all.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return entries;
+}
+
 // "1,2.5,-3": every comma-separated entry through `parse`; one bad entry names the whole list.
 template <class Value, class Parse>
 Result<std::vector<Value>> parseList(const std::string& name, const std::string& all, Parse parse,
                                      const char* what, std::size_t maxCount) {
     if (auto s = checkListLength(name, all, maxCount); !s) return s.error();
     std::vector<Value> result;
-    std::size_t start = 0;
-    while (start <= all.size()) {
-        const std::size_t comma = std::min(all.find(',', start), all.size());
-        auto value = parse(name, all.substr(start, comma - start));
+    for (const std::string& entry : splitCommas(all)) {
+        auto value = parse(name, entry);
         if (!value)
             return Error{"--" + name + " expects comma-separated " + what + " (got " +
                          quoteForMessage(all) + ")"};
         result.push_back(*value);
-        start = comma + 1;
     }
     return result;
 }
@@ -90,6 +99,14 @@ Result<std::vector<long long>> ArgMap::integers(const std::string& name,
     auto it = values_.find(name);
     if (it == values_.end()) return std::vector<long long>{};
     return parseList<long long>(name, it->second, parseInteger, "integers", maxCount);
+}
+
+Result<std::vector<std::string>> ArgMap::words(const std::string& name,
+                                               std::size_t maxCount) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::vector<std::string>{};
+    if (auto s = checkListLength(name, it->second, maxCount); !s) return s.error();
+    return splitCommas(it->second);
 }
 
 Result<ArgMap> parseArguments(const std::vector<std::string>& arguments,

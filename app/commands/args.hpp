@@ -34,6 +34,8 @@ public:
                                         std::size_t maxCount) const;  // "1,2.5,-3"
     Result<std::vector<long long>> integers(const std::string& name,
                                             std::size_t maxCount) const;  // "0,5,9"
+    Result<std::vector<std::string>> words(const std::string& name,
+                                           std::size_t maxCount) const;  // "float32,float16"
     bool flag(const std::string& name) const { return has(name); }
     std::optional<std::string> raw(const std::string& name) const;
 

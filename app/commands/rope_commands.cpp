@@ -530,27 +530,13 @@ Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
     if (!raw)
         return std::vector<FloatFormat>{FloatFormat::Float32, FloatFormat::BFloat16,
                                         FloatFormat::Float16};
-    std::string text = *raw;
-    if (auto s = checkListLength("formats", text, 3); !s) return s.error();
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find(',', start);
-        if (end == std::string::npos) end = text.size();
-        const std::string word = text.substr(start, end - start);
-        bool known = false;
-        for (FloatFormat f : {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16}) {
-            if (word == floatFormatName(f)) {
-                if (std::find(formats.begin(), formats.end(), f) == formats.end()) {
-                    formats.push_back(f);
-                }
-                known = true;
-            }
-        }
-        if (!known) {
-            return Error{"--formats entries must be float32, bfloat16 or float16 (got '" +
-                         escapeForMessage(word) + "')"};
-        }
-        start = end + 1;
+    auto words = args.words("formats", kFloatFormatNames.size());
+    if (!words) return words.error();
+    for (const std::string& word : *words) {
+        auto format = parseEnum(kFloatFormatNames, word, "--formats entries");
+        if (!format) return format.error();
+        if (std::find(formats.begin(), formats.end(), *format) == formats.end())
+            formats.push_back(*format);
     }
     return formats;
 }
