@@ -104,6 +104,24 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     }
 }
 
+namespace {
+
+// The linear-shift figures' three areas: the matrix (top left, near square), the vectors beside
+// it and the residual plot below; `topShare` of the height goes to the top row.
+struct ShiftLayout {
+    Box matrix, vectors, residual;
+};
+ShiftLayout shiftLayout(Box area, float topShare) {
+    const Box top{area.x, area.y, area.width, std::floor(area.height * topShare)};
+    const Box matrix{top.x, top.y, std::min(top.height + 90, std::floor(top.width * 0.42f)),
+                     top.height};
+    return {matrix,
+            {matrix.right() + 10, top.y, top.right() - matrix.right() - 10, top.height},
+            {area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8}};
+}
+
+}  // namespace
+
 Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
                        const SampledShiftCheck& check, const Theme& theme) {
     // T_k stays sparse: dense, it is d x d (512 MB at d = 8192) for a corner and a product.
@@ -114,12 +132,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     const SparseRows t = sparseShift(options.sinusoidal, options.shift);
     const int d = options.sinusoidal.dModel;
     const int shown = std::clamp(options.shownDims, 2, d);
-    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
-    const Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
-    const Box matrixBox{top.x, top.y, std::min(top.height + 90, std::floor(top.width * 0.42f)),
-                        top.height};
-    const Box vectorBox{matrixBox.right() + 10, top.y, top.right() - matrixBox.right() - 10,
-                        top.height};
+    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.58f);
 
     // The corner's block means straight from the sparse rows (what matrixSpec would draw from
     // the dense corner, which at 8192 dims is 512 MB of mostly zeros).
@@ -303,12 +316,7 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     const int m = int(fit.columns.size());
     if (m == 0 || fit.map.rows != std::size_t(m)) return Error{"the sine-only fit is empty"};
     const int shown = std::clamp(options.shownDims, 1, m);
-    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.55f)};
-    const Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
-    const Box matrixBox{top.x, top.y, std::min(top.height + 90, std::floor(top.width * 0.42f)),
-                        top.height};
-    const Box vectorBox{matrixBox.right() + 10, top.y, top.right() - matrixBox.right() - 10,
-                        top.height};
+    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.55f);
 
     Matrix corner(static_cast<std::size_t>(shown), static_cast<std::size_t>(shown));
     for (int r = 0; r < shown; ++r) {
