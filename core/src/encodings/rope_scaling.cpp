@@ -160,9 +160,10 @@ Status validate(const RopeScalingParams& scaling) {
             return s;
         }
         if (!std::isfinite(scaling.highFreqFactor) ||
-            !(scaling.highFreqFactor > scaling.lowFreqFactor)) {
-            // The smoothing divides by high - low, so equal factors are refused too (HF does).
-            return Error{"high_freq_factor must be finite and > low_freq_factor " +
+            !(scaling.highFreqFactor >= scaling.lowFreqFactor)) {
+            // Equal factors are valid (Llama 4 ships 1 and 1): the smoothed band is then empty
+            // and llama3Band() never reaches the division by high - low.
+            return Error{"high_freq_factor must be finite and >= low_freq_factor " +
                          formatNumber(scaling.lowFreqFactor) + " (got " +
                          formatNumber(scaling.highFreqFactor) + ")"};
         }
@@ -307,6 +308,9 @@ Llama3Band llama3Band(double wavelength, const RopeScalingParams& scaling,
     const double highFrequencyWavelength = originalMaxPositions / scaling.highFreqFactor;
     if (wavelength < highFrequencyWavelength) return Llama3Band::Kept;
     if (wavelength > lowFrequencyWavelength) return Llama3Band::Divided;
+    // low_freq_factor == high_freq_factor (Llama 4): the band is the single wavelength L0/f,
+    // where HF's smoothing is 0/0 (NaN). No real wavelength lands there exactly; keep theta.
+    if (!(scaling.highFreqFactor > scaling.lowFreqFactor)) return Llama3Band::Kept;
     return Llama3Band::Smoothed;
 }
 

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "poslab/base/format.hpp"
+#include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/io/input_file.hpp"
 
@@ -129,6 +130,8 @@ struct Parser {
     Section block;  // rope_scaling, or v5's rope_parameters; object null when absent
     bool blockIsRopeParameters = false;
     Section perLayerType;  // v5 rope_parameters keyed by layer type; object null otherwise
+    std::string blockLayerType = "full_attention";  // the layer type `block` belongs to
+    int plainHeadDim = 0;  // head_dim before Gemma 4's global_head_dim (0: not replaced)
     std::shared_ptr<json> withDefaults;  // the model section plus its class's defaults
 
     Status applyClassDefaults();
@@ -149,7 +152,10 @@ struct Parser {
     Status readProportional();
     void warnUnknownKeys(const std::string& typeName);
     Status readLayers();
+    Status readTemperature();
+    Status readGlobalHeadDim();
     Result<RopeParams> slidingRope(bool& differs);
+    Result<RopeParams> layerTypeRope(const std::string& layerType);
 };
 
 Status Parser::selectSections(const json& root) {
@@ -189,16 +195,31 @@ Status Parser::selectSections(const json& root) {
         blockIsRopeParameters = std::string_view(key) == "rope_parameters";
         break;
     }
-    if (blockIsRopeParameters && block.has("full_attention")) {
-        // transformers v5 keys per-layer settings by layer type (Gemma 3); show the global ones.
-        const json& full = *block.find("full_attention");
-        if (!full.is_object()) {
-            return Error{block.name("full_attention") + " must be an object (got " +
-                         describe(full) + ")"};
+    // transformers v5 keys per-layer settings by layer type (Gemma 3 and 4, ...): every key a
+    // layer type ("..._attention") holding an object. The default RoPE is full_attention's, else
+    // the first type's.
+    bool keyedByLayerType = blockIsRopeParameters && !block.object->empty();
+    if (keyedByLayerType) {
+        for (const auto& [key, value] : block.object->items()) {
+            const bool layerTypeKey =
+                key.size() > 10 && key.compare(key.size() - 10, 10, "_attention") == 0;
+            if (!layerTypeKey) keyedByLayerType = false;
         }
+    }
+    if (keyedByLayerType) {
+        for (const auto& [key, value] : block.object->items()) {
+            if (!value.is_object()) {
+                return Error{block.name(key.c_str()) + " must be an object (got " +
+                             describe(value) + ")"};
+            }
+        }
+        blockLayerType =
+            block.has("full_attention") ? "full_attention" : block.object->begin().key();
         perLayerType = block;
-        block = Section{&full, block.name("full_attention") + "."};
-        note("rope_parameters is given per layer type; the default RoPE is full_attention's");
+        const json& chosen = *block.find(blockLayerType.c_str());
+        block = Section{&chosen, block.name(blockLayerType.c_str()) + "."};
+        note("rope_parameters is given per layer type; the default RoPE is " + blockLayerType +
+             "'s");
     }
     return success();
 }
@@ -296,6 +317,11 @@ Status Parser::readRotaryFraction() {
             return s;
         }
         config.rope.rotaryFraction = **fraction;
+        if (model.has("rotary_dim") && std::string_view(found->key) != "rotary_pct") {
+            // MiniMax configs carry both; older MiniMax code rotated rotary_dim dims.
+            note("rotary_dim is ignored: current transformers reads partial_rotary_factor " +
+                 text(**fraction) + " (older releases read rotary_dim for MiniMax)");
+        }
         if (std::string_view(found->key) == "rotary_pct") {
             note("partial_rotary_factor taken from rotary_pct (GPT-NeoX naming)");
         }
@@ -615,10 +641,17 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
             (std::string_view(key) == "low_freq_factor" ? scaling.lowFreqFactor
                                                         : scaling.highFreqFactor) = **value;
         }
-        if (!(scaling.highFreqFactor > scaling.lowFreqFactor)) {
-            return Error{block.name("high_freq_factor") + " must be > low_freq_factor " +
+        if (!(scaling.highFreqFactor >= scaling.lowFreqFactor)) {
+            return Error{block.name("high_freq_factor") + " must be >= low_freq_factor " +
                          text(scaling.lowFreqFactor) + " (got " + text(scaling.highFreqFactor) +
                          ")"};
+        }
+        if (scaling.highFreqFactor == scaling.lowFreqFactor) {
+            note(
+                "llama3 with low_freq_factor == high_freq_factor: no smoothed band; wavelengths "
+                "above " +
+                text(config.rope.trainingLength / scaling.lowFreqFactor) +
+                " are divided by the factor, the others kept");
         }
         return success();
     }
@@ -681,9 +714,25 @@ Status Parser::applyClassDefaults() {
         {"falcon", {{"max_position_embeddings", 2048}}},
         {"gptj", {{"n_positions", 2048}, {"rotary_dim", 64}}},
         {"deepseek_v3", {{"rope_interleave", true}}},
+        {"kimi_k2", {{"rope_interleave", true}}},  // DeepseekV3 modeling (its architectures)
+        // Gemma4TextConfig: full layers proportional p-RoPE on global_head_dim, sliding default.
+        {"gemma4_text",
+         {{"head_dim", 256},
+          {"global_head_dim", 512},
+          {"max_position_embeddings", 131072},
+          {"sliding_window", 512},
+          {"rope_parameters",
+           {{"full_attention",
+             {{"rope_type", "proportional"},
+              {"partial_rotary_factor", 0.25},
+              {"rope_theta", 1000000.0}}},
+            {"sliding_attention", {{"rope_type", "default"}, {"rope_theta", 10000.0}}}}}}},
+        {"llama4_text", {{"attention_chunk_size", 8192}, {"rope_theta", 500000.0}}},
     };
     std::string type = config.modelType;
     if (type == "gemma3" && model.prefix == "text_config.") type = "gemma3_text";
+    if (type == "gemma4" && model.prefix == "text_config.") type = "gemma4_text";
+    if (type == "llama4" && model.prefix == "text_config.") type = "llama4_text";
     for (const auto& [name, defaults] : kDefaults) {
         if (name != type) continue;
         auto merged = std::make_shared<json>(*model.object);
@@ -866,28 +915,33 @@ Status Parser::readProportional() {
 }
 
 // The RoPE of sliding-window layers, when the model gives them their own; differs says so.
+// The RoPE of one layer type keyed in v5's per-layer-type rope_parameters.
+Result<RopeParams> Parser::layerTypeRope(const std::string& layerType) {
+    const json& value = *perLayerType.find(layerType.c_str());
+    Parser local = *this;
+    local.block = Section{&value, perLayerType.name(layerType.c_str()) + "."};
+    local.blockLayerType = layerType;
+    local.config.rope.scaling = RopeScalingParams{};
+    local.config.rope.rotaryFraction = 1.0;
+    // Gemma 4: only the full-attention layers rotate global_head_dim; the others head_dim.
+    if (plainHeadDim > 0) local.config.rope.headDim = plainHeadDim;
+    local.config.notes.clear();
+    local.config.warnings.clear();
+    for (auto step : {&Parser::readBase, &Parser::readRotaryFraction, &Parser::readScaling}) {
+        if (auto s = (local.*step)(); !s) return s.error();
+    }
+    for (auto& line : local.config.notes) note(layerType + ": " + line);
+    for (auto& line : local.config.warnings) warn(layerType + ": " + line);
+    if (auto s = validate(local.config.rope); !s) {
+        return Error{perLayerType.name(layerType.c_str()) +
+                     ": invalid RoPE setup: " + s.error().message};
+    }
+    return local.config.rope;
+}
+
+// The RoPE of sliding-window layers in pre-v5 configs, when the model gives them their own.
 Result<RopeParams> Parser::slidingRope(bool& differs) {
     differs = false;
-    if (perLayerType.object != nullptr && perLayerType.has("sliding_attention")) {
-        const json& sliding = *perLayerType.find("sliding_attention");
-        if (!sliding.is_object()) {
-            return Error{perLayerType.name("sliding_attention") + " must be an object (got " +
-                         describe(sliding) + ")"};
-        }
-        Parser local = *this;
-        local.block = Section{&sliding, perLayerType.name("sliding_attention") + "."};
-        local.config.rope.scaling = RopeScalingParams{};
-        local.config.rope.rotaryFraction = 1.0;
-        local.config.notes.clear();
-        local.config.warnings.clear();
-        for (auto step : {&Parser::readBase, &Parser::readRotaryFraction, &Parser::readScaling}) {
-            if (auto s = (local.*step)(); !s) return s.error();
-        }
-        for (auto& line : local.config.notes) note("sliding_attention: " + line);
-        for (auto& line : local.config.warnings) warn("sliding_attention: " + line);
-        differs = true;
-        return local.config.rope;
-    }
     RopeParams rope = config.rope;
     const bool gemma3 = config.modelType == "gemma3" || config.modelType == "gemma3_text";
     const char* localKey = model.has("rope_local_base_freq") ? "rope_local_base_freq"
@@ -915,17 +969,76 @@ Result<RopeParams> Parser::slidingRope(bool& differs) {
     return rope;
 }
 
-Status Parser::readLayers() {
-    HfRopeVariant full{"full_attention", config.rope};
-    config.ropeVariants = {full};
-    bool slidingDiffers = false;
-    auto sliding = slidingRope(slidingDiffers);
-    if (!sliding) return sliding.error();
-    if (slidingDiffers) {
-        if (auto s = validate(*sliding); !s) {
-            return Error{"sliding layers: invalid RoPE setup: " + s.error().message};
+// Gemma 4 (per_layer_config): full-attention layers use head_dim = global_head_dim.
+Status Parser::readGlobalHeadDim() {
+    const bool gemma4 = config.modelType == "gemma4" || config.modelType == "gemma4_text";
+    if (!gemma4 || blockLayerType != "full_attention") return success();
+    auto global = readPositiveInt(model, "global_head_dim");
+    if (!global) return global.error();
+    const int dims = global->value_or(512);
+    if (auto s = requireIntInRange(model.name("global_head_dim"), dims, 2, kMaxDModel); !s) {
+        return s;
+    }
+    plainHeadDim = config.rope.headDim;
+    config.rope.headDim = dims;
+    config.headDimSource = "global_head_dim (full-attention layers)";
+    note("full_attention layers rotate global_head_dim " + std::to_string(dims) +
+         " (Gemma 4's per-layer config); sliding layers keep head_dim " +
+         std::to_string(plainHeadDim));
+    return success();
+}
+
+// Llama 4's attn_temperature_tuning (true by default; old configs say 4): NoPE-layer queries
+// scaled by log1p(floor((pos + 1) / floor_scale)) * attn_scale + 1.
+Status Parser::readTemperature() {
+    const bool llama4 = config.modelType == "llama4" || config.modelType == "llama4_text";
+    if (!llama4) return success();
+    const json* tuning = model.find("attn_temperature_tuning");
+    bool enabled = true;
+    if (tuning != nullptr) {
+        if (tuning->is_boolean()) {
+            enabled = tuning->get<bool>();
+        } else if (tuning->is_number()) {
+            enabled = tuning->get<double>() != 0.0;  // Python truthiness, as HF tests it
+        } else {
+            return Error{model.name("attn_temperature_tuning") +
+                         " must be true, false or a number (got " + describe(*tuning) + ")"};
         }
-        config.ropeVariants.push_back({"sliding_attention", *sliding});
+    }
+    if (!enabled) return success();
+    AttentionTemperatureParams params;
+    auto floorScale = readNumber(model, "floor_scale");
+    if (!floorScale) return floorScale.error();
+    auto attnScale = readNumber(model, "attn_scale");
+    if (!attnScale) return attnScale.error();
+    params.floorScale = floorScale->value_or(8192.0);
+    params.attnScale = attnScale->value_or(0.1);
+    if (auto s = validate(params); !s) return Error{model.prefix + s.error().message};
+    config.attentionTemperature = params;
+    note("attn_temperature_tuning: NoPE layers scale queries by log1p(floor((pos + 1) / " +
+         text(params.floorScale) + ")) * " + text(params.attnScale) + " + 1");
+    return success();
+}
+
+Status Parser::readLayers() {
+    config.ropeVariants = {HfRopeVariant{blockLayerType, config.rope}};
+    if (perLayerType.object != nullptr) {
+        for (const auto& [key, value] : perLayerType.object->items()) {
+            if (key == blockLayerType) continue;
+            auto rope = layerTypeRope(key);
+            if (!rope) return rope.error();
+            config.ropeVariants.push_back({key, *rope});
+        }
+    } else {
+        bool slidingDiffers = false;
+        auto sliding = slidingRope(slidingDiffers);
+        if (!sliding) return sliding.error();
+        if (slidingDiffers) {
+            if (auto s = validate(*sliding); !s) {
+                return Error{"sliding layers: invalid RoPE setup: " + s.error().message};
+            }
+            config.ropeVariants.push_back({"sliding_attention", *sliding});
+        }
     }
 
     const auto countKey =
@@ -938,14 +1051,53 @@ Status Parser::readLayers() {
     if (!count) return count.error();
     if (auto s = requireIntInRange(model.name(countKey->key), **count, 1, 4096); !s) return s;
     const int layers = **count;
+    const bool llama4 = config.modelType == "llama4" || config.modelType == "llama4_text";
+    const bool gemma4 = config.modelType == "gemma4" || config.modelType == "gemma4_text";
+
+    // NoPE layers: no_rope_layers[i] = 1 means layer i uses RoPE (Llama 4, SmolLM3). HF replaces
+    // an absent or empty list by one from no_rope_layer_interval.
+    std::vector<bool> usesRope(std::size_t(layers), true);
+    std::string noRopeReason;
+    const json* noRope = model.find("no_rope_layers");
+    const bool intervalDefault = llama4 || config.modelType == "smollm3";
+    if (noRope != nullptr && noRope->is_array() && !noRope->empty()) {
+        if (int(noRope->size()) < layers) {
+            return Error{model.name("no_rope_layers") + " must have at least " +
+                         std::to_string(layers) + " entries (got " +
+                         std::to_string(noRope->size()) + ")"};
+        }
+        for (int i = 0; i < layers; ++i) {
+            const json& item = (*noRope)[std::size_t(i)];
+            if (!item.is_number_integer() || (item.get<int>() != 0 && item.get<int>() != 1)) {
+                return Error{model.name("no_rope_layers") + "[" + std::to_string(i) +
+                             "] must be 0 or 1 (got " + describe(item) + ")"};
+            }
+            usesRope[std::size_t(i)] = item.get<int>() == 1;
+        }
+        noRopeReason = "no_rope_layers";
+        note("no_rope_layers: a 0 marks a NoPE layer (no rotation), a 1 a RoPE layer");
+    } else if (noRope != nullptr && !noRope->is_array()) {
+        return Error{model.name("no_rope_layers") + " must be a list of 0/1 (got " +
+                     describe(*noRope) + ")"};
+    } else if (model.has("no_rope_layer_interval") || intervalDefault) {
+        auto interval = readPositiveInt(model, "no_rope_layer_interval");
+        if (!interval) return interval.error();
+        const int every = interval->value_or(4);
+        for (int i = 0; i < layers; ++i) usesRope[std::size_t(i)] = (i + 1) % every != 0;
+        noRopeReason = "no_rope_layers, from no_rope_layer_interval " + std::to_string(every);
+        note("every " + std::to_string(every) + "th layer is NoPE (no_rope_layer_interval)");
+    }
 
     // Attention windows.
     auto slidingWindow = readPositiveInt(model, "sliding_window");
     if (!slidingWindow) return slidingWindow.error();
     auto localAttention = readPositiveInt(model, "local_attention");
     if (!localAttention) return localAttention.error();
+    auto chunkSize = readPositiveInt(model, "attention_chunk_size");
+    if (!chunkSize) return chunkSize.error();
     std::vector<std::string> types(std::size_t(layers), "full_attention");
     const json* layerTypes = model.find("layer_types");
+    const json* pattern = model.find("sliding_window_pattern");
     const bool modernBert = config.modelType == "modernbert";
     if (layerTypes != nullptr) {
         if (!layerTypes->is_array() || int(layerTypes->size()) != layers) {
@@ -960,19 +1112,52 @@ Status Parser::readLayers() {
             }
             types[std::size_t(i)] = item.get<std::string>();
         }
+    } else if (llama4) {
+        // Llama4TextConfig: RoPE layers are chunked_attention, NoPE layers full_attention.
+        for (int i = 0; i < layers; ++i) {
+            if (usesRope[std::size_t(i)]) types[std::size_t(i)] = "chunked_attention";
+        }
+        note(
+            "layer_types not given: RoPE layers are chunked_attention, NoPE layers "
+            "full_attention (Llama4TextConfig)");
+    } else if (model.has("full_attention_interval") || config.modelType == "qwen3_next") {
+        // Qwen3NextConfig: Gated DeltaNet (linear attention) except every n-th layer.
+        auto interval = readPositiveInt(model, "full_attention_interval");
+        if (!interval) return interval.error();
+        const int n = interval->value_or(4);
+        for (int i = 0; i < layers; ++i) {
+            if ((i + 1) % n != 0) types[std::size_t(i)] = "linear_attention";
+        }
+        note("every " + std::to_string(n) +
+             "th layer is full attention, the others linear attention (full_attention_interval)");
     } else if (config.modelType == "gemma2") {
         for (int i = 0; i < layers; i += 2) types[std::size_t(i)] = "sliding_attention";
         note("Gemma 2 alternates: even layers sliding, odd layers full");
-    } else if (model.has("sliding_window_pattern") || config.modelType == "gemma3_text" ||
-               config.modelType == "gemma3") {
-        auto pattern = readPositiveInt(model, "sliding_window_pattern");
-        if (!pattern) return pattern.error();
-        const int every = pattern->value_or(6);
-        if (!*pattern) note("sliding_window_pattern not given; Gemma 3's default is 6");
-        for (int i = 0; i < layers; ++i) {
-            if ((i + 1) % every != 0) types[std::size_t(i)] = "sliding_attention";
+    } else if (pattern != nullptr && pattern->is_string()) {
+        // EXAONE 4: "LLLG" repeats, L a local (sliding) layer, G a global one.
+        const std::string letters = pattern->get<std::string>();
+        if (letters.empty() || letters.find_first_not_of("LG") != std::string::npos) {
+            return Error{model.name("sliding_window_pattern") +
+                         " must be an integer or a string of L and G (got " + describe(*pattern) +
+                         ")"};
         }
-        note("every " + std::to_string(every) + "th layer is full attention, the others sliding");
+        for (int i = 0; i < layers; ++i) {
+            if (letters[std::size_t(i) % letters.size()] == 'L') {
+                types[std::size_t(i)] = "sliding_attention";
+            }
+        }
+        note("sliding_window_pattern " + letters + ": L sliding, G full attention, repeated");
+    } else if (pattern != nullptr || config.modelType == "gemma3_text" ||
+               config.modelType == "gemma3" || gemma4) {
+        auto every = readPositiveInt(model, "sliding_window_pattern");
+        if (!every) return every.error();
+        const int n = every->value_or(6);
+        if (!*every) note("sliding_window_pattern not given; Gemma's default is 6");
+        for (int i = 0; i < layers; ++i) {
+            if ((i + 1) % n != 0) types[std::size_t(i)] = "sliding_attention";
+        }
+        if (gemma4) types.back() = "full_attention";  // Gemma4TextConfig forces the last layer
+        note("every " + std::to_string(n) + "th layer is full attention, the others sliding");
     } else if (modernBert) {
         auto every = readPositiveInt(model, "global_attn_every_n_layers");
         if (!every) return every.error();
@@ -998,51 +1183,70 @@ Status Parser::readLayers() {
         }
     }
 
-    // NoPE layers: no_rope_layers[i] = 1 means layer i uses RoPE (Llama 4, SmolLM3).
-    std::vector<bool> usesRope(std::size_t(layers), true);
-    const json* noRope = model.find("no_rope_layers");
-    const bool intervalDefault = config.modelType == "llama4" ||
-                                 config.modelType == "llama4_text" || config.modelType == "smollm3";
-    if (noRope != nullptr && noRope->is_array() && !noRope->empty()) {
-        if (int(noRope->size()) < layers) {
-            return Error{model.name("no_rope_layers") + " must have at least " +
-                         std::to_string(layers) + " entries (got " +
-                         std::to_string(noRope->size()) + ")"};
-        }
-        for (int i = 0; i < layers; ++i) {
-            const json& item = (*noRope)[std::size_t(i)];
-            if (!item.is_number_integer() || (item.get<int>() != 0 && item.get<int>() != 1)) {
-                return Error{model.name("no_rope_layers") + "[" + std::to_string(i) +
-                             "] must be 0 or 1 (got " + describe(item) + ")"};
-            }
-            usesRope[std::size_t(i)] = item.get<int>() == 1;
-        }
-        note("no_rope_layers: a 0 marks a NoPE layer (no rotation)");
-    } else if (noRope != nullptr && !noRope->is_array()) {
-        return Error{model.name("no_rope_layers") + " must be a list of 0/1 (got " +
-                     describe(*noRope) + ")"};
-    } else if (model.has("no_rope_layer_interval") || intervalDefault) {
-        auto interval = readPositiveInt(model, "no_rope_layer_interval");
-        if (!interval) return interval.error();
-        const int every = interval->value_or(4);
-        for (int i = 0; i < layers; ++i) usesRope[std::size_t(i)] = (i + 1) % every != 0;
-        note("every " + std::to_string(every) + "th layer is NoPE (no_rope_layer_interval)");
-    }
+    // EXAONE 4 ("global NoPE"): with sliding_window set, only sliding layers apply RoPE.
+    const bool exaone = config.modelType == "exaone4" || config.modelType == "exaone_moe" ||
+                        config.modelType == "exaone4_5" || config.modelType == "exaone4_5_text";
+    const bool globalNope =
+        exaone && *slidingWindow &&
+        std::find(types.begin(), types.end(), "sliding_attention") != types.end();
 
     const int window = modernBert ? localAttention->value_or(128) : slidingWindow->value_or(0);
     for (int i = 0; i < layers; ++i) {
         HfLayer layer;
         layer.layerType = types[std::size_t(i)];
-        const bool isSliding = layer.layerType == "sliding_attention";
-        layer.window = isSliding ? AttentionWindow::Sliding : AttentionWindow::Full;
-        layer.slidingWindow = isSliding ? window : 0;
-        layer.ropeVariant = !usesRope[std::size_t(i)] ? -1 : isSliding && slidingDiffers ? 1 : 0;
+        if (layer.layerType == "sliding_attention") {
+            layer.window = AttentionWindow::Sliding;
+            layer.slidingWindow = window;
+        } else if (layer.layerType == "chunked_attention") {
+            layer.window = AttentionWindow::Chunked;
+            layer.slidingWindow = chunkSize->value_or(8192);
+        } else if (layer.layerType == "linear_attention") {
+            layer.window = AttentionWindow::Linear;
+        }
+        layer.ropeVariant = 0;
+        for (std::size_t v = 0; v < config.ropeVariants.size(); ++v) {
+            if (config.ropeVariants[v].layerType == layer.layerType) layer.ropeVariant = int(v);
+        }
+        if (layer.window == AttentionWindow::Linear) {
+            layer.noRopeReason =
+                "linear attention (Gated DeltaNet): no softmax attention to rotate";
+        } else if (!usesRope[std::size_t(i)]) {
+            layer.noRopeReason = noRopeReason;
+        } else if (globalNope && layer.window != AttentionWindow::Sliding) {
+            layer.noRopeReason =
+                "global NoPE: with sliding_window set, EXAONE 4 rotates only sliding layers";
+        }
+        if (!layer.noRopeReason.empty()) layer.ropeVariant = -1;
         config.layers.push_back(layer);
     }
-    if (slidingDiffers) {
+    // Name the default RoPE after the layers that use it (Llama 4: chunked_attention; EXAONE 4:
+    // sliding_attention), when the full-attention layers it was read for have none.
+    const auto ownTypeUsesIt =
+        std::any_of(config.layers.begin(), config.layers.end(), [&](const HfLayer& layer) {
+            return layer.ropeVariant == 0 && layer.layerType == config.ropeVariants[0].layerType;
+        });
+    if (!ownTypeUsesIt && perLayerType.object == nullptr) {
+        for (const HfLayer& layer : config.layers) {
+            if (layer.ropeVariant == 0) {
+                config.ropeVariants[0].layerType = layer.layerType;
+                break;
+            }
+        }
+    }
+    if (config.ropeVariants.size() > 1) {
+        note("the default RoPE shown is the " + config.ropeVariants[0].layerType +
+             " layers'; other layer types use their own");
+    }
+    if (globalNope) {
         note(
-            "the default RoPE shown is the full-attention layers' (global); sliding layers use "
-            "their own");
+            "EXAONE 4 global NoPE: sliding_window is set, so full-attention layers apply no "
+            "RoPE");
+    }
+    // Where transformers changed its answer between releases.
+    if (config.modelType == "olmo3" && config.rope.scaling.type != RopeScaling::None) {
+        note("transformers 4.57 gave OLMo 3's sliding layers plain RoPE (no " +
+             std::string(scalingName(config.rope.scaling.type)) +
+             "); current transformers scales every layer, as shown");
     }
     return success();
 }
@@ -1063,9 +1267,10 @@ Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
         Parser parser;
         if (auto s = parser.selectSections(root); !s) return s.error();
         // In this order: the rotary fraction needs the head dim, the scaling the max positions.
-        for (auto step : {&Parser::readHeadDim, &Parser::readBase, &Parser::readRotaryFraction,
-                          &Parser::readMaxPositions, &Parser::readScaling, &Parser::readPairing,
-                          &Parser::readMultimodal}) {
+        for (auto step :
+             {&Parser::readHeadDim, &Parser::readGlobalHeadDim, &Parser::readBase,
+              &Parser::readRotaryFraction, &Parser::readMaxPositions, &Parser::readScaling,
+              &Parser::readPairing, &Parser::readMultimodal, &Parser::readTemperature}) {
             if (auto s = (parser.*step)(); !s) return s.error();
         }
         if (auto s = validate(parser.config.rope); !s) {
@@ -1083,8 +1288,8 @@ Result<HfModelConfig> loadHfConfig(const std::string& path) {
     auto input = InputFile::open(path);  // regular files only: a FIFO would block the read
     if (!input) return input.error();
     const std::string name =
-        escapeForMessage(path, kMessagePathLength);   // "path: problem", as the readers say
-    constexpr std::size_t kMaxBytes = 16 << 20;       // configs are a few KiB; refuse the absurd
+        escapeForMessage(path, kMessagePathLength);  // "path: problem", as the readers say
+    constexpr std::size_t kMaxBytes = 16 << 20;      // configs are a few KiB; refuse the absurd
     if (input->size() > kMaxBytes) return Error{name + ": larger than 16 MiB, not a config.json"};
     std::string contents;
     char buffer[65536];

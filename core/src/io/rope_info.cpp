@@ -1,5 +1,7 @@
 #include "poslab/io/rope_info.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -63,7 +65,8 @@ Result<json> ropeInfoJson(const HfModelConfig& config, int seqLen) {
     out["max_position_embeddings"] = config.maxPositionEmbeddings;
     out["training_length"] = config.rope.trainingLength;
     out["original_max_position_embeddings"] = originalMaxPositions(config.rope);
-    out["default_layer_type"] = "full_attention";
+    out["default_layer_type"] =
+        config.ropeVariants.empty() ? "full_attention" : config.ropeVariants[0].layerType;
     json variants = json::array();
     for (std::size_t i = 0; i < config.ropeVariants.size(); ++i) {
         variants.push_back(variantJson(config.ropeVariants[i], seqLen, config.layers, int(i)));
@@ -80,10 +83,15 @@ Result<json> ropeInfoJson(const HfModelConfig& config, int seqLen) {
         json entry;
         entry["index"] = int(i);
         entry["layer_type"] = layer.layerType;
-        entry["window"] = layer.window == AttentionWindow::Sliding ? "sliding" : "full";
+        const char* windows[] = {"full", "sliding", "chunked", "linear"};
+        entry["window"] = windows[int(layer.window)];
         if (layer.window == AttentionWindow::Sliding) entry["sliding_window"] = layer.slidingWindow;
+        if (layer.window == AttentionWindow::Chunked) {
+            entry["attention_chunk_size"] = layer.slidingWindow;
+        }
         if (layer.ropeVariant < 0) {
             entry["rope"] = nullptr;
+            entry["no_rope_reason"] = layer.noRopeReason;
             nope.push_back(int(i));
         } else {
             entry["rope"] = config.ropeVariants[std::size_t(layer.ropeVariant)].layerType;
@@ -93,6 +101,50 @@ Result<json> ropeInfoJson(const HfModelConfig& config, int seqLen) {
     out["num_layers"] = int(config.layers.size());
     out["layers"] = layers;
     out["nope_layers"] = nope;
+    // Every layer type, with its RoPE or the reason it has none.
+    json types = json::array();
+    std::vector<std::string> seen;
+    for (const HfLayer& layer : config.layers) {
+        if (std::find(seen.begin(), seen.end(), layer.layerType) != seen.end()) continue;
+        seen.push_back(layer.layerType);
+        json type;
+        type["layer_type"] = layer.layerType;
+        int count = 0, rotating = 0, variant = -1;
+        std::string reason;
+        for (const HfLayer& other : config.layers) {
+            if (other.layerType != layer.layerType) continue;
+            ++count;
+            if (other.ropeVariant >= 0) {
+                ++rotating;
+                variant = other.ropeVariant;
+            } else if (reason.empty()) {
+                reason = other.noRopeReason;
+            }
+        }
+        type["layers"] = count;
+        type["layers_with_rope"] = rotating;
+        type["rope"] = variant >= 0 ? json(config.ropeVariants[std::size_t(variant)].layerType)
+                                    : json(nullptr);
+        if (rotating < count) type["no_rope_reason"] = reason;
+        types.push_back(type);
+    }
+    out["layer_types"] = types;
+    if (config.attentionTemperature) {
+        // Llama 4: the NoPE layers' query scale, where rope_by_layer_type gives attention_factor.
+        const AttentionTemperatureParams& t = *config.attentionTemperature;
+        json temperature;
+        temperature["floor_scale"] = t.floorScale;
+        temperature["attn_scale"] = t.attnScale;
+        temperature["formula"] = "log1p(floor((position + 1) / floor_scale)) * attn_scale + 1";
+        json samples = json::array();
+        for (std::int64_t position : {std::int64_t(0), std::int64_t(8191), std::int64_t(131071),
+                                      std::int64_t(1048575), std::int64_t(9999999)}) {
+            samples.push_back(
+                {{"position", position}, {"scale", attentionTemperature(t, position)}});
+        }
+        temperature["samples"] = samples;
+        out["nope_attention_temperature"] = temperature;
+    }
     std::vector<std::string> notes = config.notes;
     if (config.ropeVariants.size() > 1) {
         notes.push_back(

@@ -3,22 +3,37 @@
 #include <algorithm>
 
 #include "poslab/base/format.hpp"
+#include "poslab/encodings/attention_temperature.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
+#include "poslab/figure/colormap.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
 
 namespace {
 
+std::string attentionLabel(const HfLayer& layer) {
+    switch (layer.window) {
+        case AttentionWindow::Sliding:
+            return "sliding, " + std::to_string(layer.slidingWindow) + " tokens";
+        case AttentionWindow::Chunked:
+            return "chunked, " + std::to_string(layer.slidingWindow) + " tokens";
+        case AttentionWindow::Linear:
+            return "linear (no softmax)";
+        case AttentionWindow::Full:
+            break;
+    }
+    return "full";
+}
+
 RopeLayerRow rowFor(const HfModelConfig& config, const HfLayer& layer, int index) {
     RopeLayerRow row;
     row.firstLayer = row.lastLayer = index;
     row.layerType = layer.layerType.empty() ? "full_attention" : layer.layerType;
-    row.attention = layer.window == AttentionWindow::Sliding
-                        ? "sliding, " + std::to_string(layer.slidingWindow) + " tokens"
-                        : "full";
+    row.attention = attentionLabel(layer);
     if (layer.ropeVariant < 0 || layer.ropeVariant >= int(config.ropeVariants.size())) {
         row.rope = "none (NoPE)";
+        row.noRopeReason = layer.noRopeReason;
         return row;
     }
     const HfRopeVariant& variant = config.ropeVariants[std::size_t(layer.ropeVariant)];
@@ -30,7 +45,7 @@ RopeLayerRow rowFor(const HfModelConfig& config, const HfLayer& layer, int index
 
 bool sameCells(const RopeLayerRow& a, const RopeLayerRow& b) {
     return a.layerType == b.layerType && a.attention == b.attention && a.rope == b.rope &&
-           a.base == b.base && a.scaling == b.scaling;
+           a.base == b.base && a.scaling == b.scaling && a.noRopeReason == b.noRopeReason;
 }
 
 }  // namespace
@@ -82,6 +97,17 @@ Result<int> ropeVariantForLayerType(const HfModelConfig& config, const std::stri
     return Error{message};
 }
 
+std::string noRopeReasonOf(const HfModelConfig& config, const std::string& layerType) {
+    std::string reason;
+    for (const HfLayer& layer : config.layers) {
+        const std::string& name = layer.layerType.empty() ? "full_attention" : layer.layerType;
+        if (name != layerType) continue;
+        if (layer.ropeVariant >= 0) return "";
+        if (reason.empty()) reason = layer.noRopeReason.empty() ? "NoPE" : layer.noRopeReason;
+    }
+    return reason;
+}
+
 std::vector<RopeLayerRow> ropeLayerRows(const HfModelConfig& config) {
     std::vector<RopeLayerRow> rows;
     for (std::size_t i = 0; i < config.layers.size(); ++i) {
@@ -95,6 +121,62 @@ std::vector<RopeLayerRow> ropeLayerRows(const HfModelConfig& config) {
     }
     return rows;
 }
+
+namespace {
+
+// One table row per distinct layer setup, for models whose alternation makes too many runs to
+// list (Llama 4's 3 RoPE + 1 NoPE over 48 layers is 24 runs): the layers as a compact list.
+struct LayerGroup {
+    RopeLayerRow cells;       // firstLayer/lastLayer unused
+    std::vector<int> layers;  // every layer with these cells
+};
+
+std::vector<LayerGroup> groupRows(const HfModelConfig& config) {
+    std::vector<LayerGroup> groups;
+    for (std::size_t i = 0; i < config.layers.size(); ++i) {
+        RopeLayerRow row = rowFor(config, config.layers[i], int(i));
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const LayerGroup& g) { return sameCells(g.cells, row); });
+        if (it == groups.end()) {
+            groups.push_back({row, {int(i)}});
+        } else {
+            it->layers.push_back(int(i));
+        }
+    }
+    return groups;
+}
+
+// "3, 7, …, 47 (every 4th)" or "0–2, 4–6, …, 44–46": short enough for one cell.
+std::string layerListText(const std::vector<int>& layers) {
+    if (layers.empty()) return "";
+    if (layers.size() >= 3) {
+        const int step = layers[1] - layers[0];
+        bool arithmetic = step > 1;
+        for (std::size_t i = 2; arithmetic && i < layers.size(); ++i) {
+            arithmetic = layers[i] - layers[i - 1] == step;
+        }
+        if (arithmetic) {
+            return std::to_string(layers[0]) + ", " + std::to_string(layers[1]) + ", …, " +
+                   std::to_string(layers.back()) + " (every " + std::to_string(step) + ")";
+        }
+    }
+    std::vector<std::string> runs;
+    for (std::size_t i = 0; i < layers.size();) {
+        std::size_t j = i;
+        while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1) ++j;
+        runs.push_back(i == j ? std::to_string(layers[i])
+                              : std::to_string(layers[i]) + "–" + std::to_string(layers[j]));
+        i = j + 1;
+    }
+    if (runs.size() <= 3) {
+        std::string text = runs[0];
+        for (std::size_t i = 1; i < runs.size(); ++i) text += ", " + runs[i];
+        return text;
+    }
+    return runs[0] + ", " + runs[1] + ", …, " + runs.back();
+}
+
+}  // namespace
 
 void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const Theme& theme) {
     const std::string model = config.modelType.empty() ? "model" : config.modelType;
@@ -119,7 +201,23 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         figure.add(makeText({table.x, y}, line.text, line.size, theme.mutedText));
         y += lineHeight;
     }
-    y += lineHeight * 0.5f;
+    if (config.attentionTemperature && nope > 0) {
+        // Llama 4 scales NoPE-layer queries instead of rotating them: the attention factor there.
+        const AttentionTemperatureParams& t = *config.attentionTemperature;
+        std::string line = "NoPE layers: attention temperature log1p(floor((pos+1)/" +
+                           formatValue(t.floorScale, 6) + "))·" + formatValue(t.attnScale, 4) +
+                           "+1 = ";
+        const std::int64_t samples[] = {8191, 131071, 1048575, 9999999};
+        const char* names[] = {"8K", "128K", "1M", "10M"};
+        for (int i = 0; i < 4; ++i) {
+            line += (i ? ", " : "") + formatValue(attentionTemperature(t, samples[i]), 4) + " at " +
+                    names[i];
+        }
+        FittedText fitted = fitText(line, theme.fontSize, table.width);
+        figure.add(makeText({table.x, y}, fitted.text, fitted.size, theme.mutedText));
+        y += lineHeight;
+    }
+    y += lineHeight * 0.25f;
 
     const std::vector<RopeLayerRow> rows = ropeLayerRows(config);
     if (rows.empty()) {
@@ -128,23 +226,58 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
                  theme);
         return;
     }
+    const std::vector<LayerGroup> groups = groupRows(config);
+    auto groupColor = [&](std::size_t g) {
+        const double t = groups.size() > 1 ? double(g) / double(groups.size() - 1) : 0.0;
+        return groups[g].cells.base.empty() ? withAlpha(theme.mutedText, 110)
+                                            : sampleColormap(ColormapId::Viridis, 0.15 + 0.7 * t);
+    };
+
+    // A strip with one cell per layer, coloured by its setup: the alternation at a glance, for
+    // any layer count (94 layers are 10 px each at 1024 px).
+    const float stripHeight = theme.fontSize * 1.3f;
+    const float cell = table.width / float(std::max(layerCount, 1));
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (int layer : groups[g].layers) {
+            const Box box{table.x + cell * float(layer), y, std::max(cell - 1.0f, 1.0f),
+                          stripHeight};
+            figure.add(RectItem{box, groupColor(g), {0, 0, 0, 0}, 1});
+        }
+    }
+    y += stripHeight + 2;
+    const int tickEvery = layerCount <= 16 ? 1 : layerCount <= 48 ? 4 : 8;
+    const float tickSize = theme.fontSize * 0.8f;
+    for (int layer = 0; layer < layerCount; layer += tickEvery) {
+        figure.add(makeText({table.x + cell * (float(layer) + 0.5f), y}, std::to_string(layer),
+                            tickSize, theme.mutedText, HorizontalAlign::Center,
+                            VerticalAlign::Top));
+    }
+    y += tickSize * 1.6f;
 
     // Columns: share of the width, as the cells need it.
+    const float available = table.bottom() - y;
+    const float minRow = theme.fontSize * 1.15f;
+    // Runs of consecutive layers when they are few and fit; else one row per distinct setup
+    // (the strip above keeps the order of the layers visible).
+    constexpr std::size_t kMaxRunRows = 16;
+    const bool grouped = groups.size() < rows.size() &&
+                         (rows.size() > kMaxRunRows || float(rows.size() + 1) * minRow > available);
     const char* headers[] = {"layers", "layer type", "attention", "RoPE", "base", "scaling"};
-    const float shares[] = {0.11f, 0.21f, 0.2f, 0.2f, 0.11f, 0.17f};
+    const float runShares[] = {0.13f, 0.2f, 0.2f, 0.17f, 0.11f, 0.19f};
+    const float groupShares[] = {0.27f, 0.17f, 0.16f, 0.13f, 0.1f, 0.17f};  // lists need room
+    const float* shares = grouped ? groupShares : runShares;
     float columnX[6];
     float x = table.x;
     for (int c = 0; c < 6; ++c) {
         columnX[c] = x;
         x += shares[c] * table.width;
     }
-    // Rows shrink with their count, down to a size still readable; the rest is cut with a note.
-    const float available = table.bottom() - y;
-    const float rowHeight = std::clamp(available / float(rows.size() + 1), theme.fontSize * 1.15f,
-                                       theme.fontSize * 1.9f);
+    const std::size_t rowCount = grouped ? groups.size() : rows.size();
+    const float rowHeight =
+        std::clamp(available / float(rowCount + 1), minRow, theme.fontSize * 1.9f);
     const float textSize = std::min(theme.fontSize, rowHeight / 1.3f);
     const int fitting = std::max(0, int(available / rowHeight) - 1);
-    const int shown = std::min(int(rows.size()), fitting);
+    const int shown = std::min(int(rowCount), fitting);
 
     for (int c = 0; c < 6; ++c) {
         figure.add(makeText({columnX[c] + 4, y + rowHeight * 0.5f}, headers[c], textSize,
@@ -154,30 +287,45 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     figure.add(LineItem{{table.x, y}, {table.right(), y}, theme.axis, 1, false});
     const Rgba nopeFill = withAlpha(theme.accent, 40);
     for (int r = 0; r < shown; ++r) {
-        const RopeLayerRow& row = rows[std::size_t(r)];
+        const RopeLayerRow& row = grouped ? groups[std::size_t(r)].cells : rows[std::size_t(r)];
+        std::size_t group = 0;
+        while (group + 1 < groups.size() && !sameCells(groups[group].cells, row)) ++group;
         const Box band{table.x, y, table.width, rowHeight};
         if (row.base.empty()) {
             figure.add(RectItem{band, nopeFill, {0, 0, 0, 0}, 1});
         } else if (r % 2 == 1) {
             figure.add(RectItem{band, withAlpha(theme.grid, 60), {0, 0, 0, 0}, 1});
         }
+        // The swatch ties the row to its cells in the strip above.
+        const float swatch = rowHeight * 0.5f;
+        figure.add(RectItem{{columnX[0] + 2, y + (rowHeight - swatch) * 0.5f, swatch, swatch},
+                            groupColor(group),
+                            {0, 0, 0, 0},
+                            1});
         const std::string layers =
-            row.firstLayer == row.lastLayer
+            grouped ? layerListText(groups[std::size_t(r)].layers)
+            : row.firstLayer == row.lastLayer
                 ? std::to_string(row.firstLayer)
                 : std::to_string(row.firstLayer) + "–" + std::to_string(row.lastLayer);
+        // A layer without RoPE says why, across the RoPE, base and scaling columns.
+        const bool nopeRow = row.base.empty();
+        const std::string ropeCell =
+            nopeRow && !row.noRopeReason.empty() ? row.rope + ": " + row.noRopeReason : row.rope;
         const std::string cells[] = {layers,   row.layerType, row.attention,
-                                     row.rope, row.base,      row.scaling};
+                                     ropeCell, row.base,      row.scaling};
         for (int c = 0; c < 6; ++c) {
-            const float width = (c + 1 < 6 ? columnX[c + 1] : table.right()) - columnX[c] - 8;
-            FittedText cell = fitText(cells[c], textSize, width);
-            figure.add(makeText({columnX[c] + 4, y + rowHeight * 0.5f}, cell.text, cell.size,
-                                theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
+            if (nopeRow && c > 3) continue;
+            const float right = (nopeRow && c == 3) || c + 1 == 6 ? table.right() : columnX[c + 1];
+            const float left = columnX[c] + 4 + (c == 0 ? swatch + 2 : 0.0f);
+            FittedText fitted = fitText(cells[c], textSize, right - left - 4);
+            figure.add(makeText({left, y + rowHeight * 0.5f}, fitted.text, fitted.size, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
         }
         y += rowHeight;
     }
-    if (shown < int(rows.size())) {
+    if (shown < int(rowCount)) {
         figure.add(makeText({table.x, y + 4},
-                            "… " + std::to_string(int(rows.size()) - shown) +
+                            "… " + std::to_string(int(rowCount) - shown) +
                                 " more rows (a taller figure shows them)",
                             textSize, theme.mutedText));
     }

@@ -380,8 +380,8 @@ TEST(RopeScalingTest, RejectsBadParameters) {
     s.type = RopeScaling::Llama3;
     s.factor = 8;
     s.lowFreqFactor = 4;
-    s.highFreqFactor = 4;
-    EXPECT_EQ(message(s), "high_freq_factor must be finite and > low_freq_factor 4 (got 4)");
+    s.highFreqFactor = 1;
+    EXPECT_EQ(message(s), "high_freq_factor must be finite and >= low_freq_factor 4 (got 1)");
     s.lowFreqFactor = 0;
     EXPECT_EQ(message(s), "low_freq_factor must be a finite number > 0 (got 0)");
 
@@ -512,6 +512,37 @@ TEST(YarnBetaTest, TheRampStaysFiniteEvenForAnInfiniteRange) {
     // And a valid range is untouched: pairs 0..8, ramp from 2 to 6 (HF's linear_ramp_factor).
     const std::vector<double> ramp = yarnRamp({2, 6}, 8);
     for (int i = 0; i < 8; ++i) EXPECT_NEAR(ramp[i], std::clamp((i - 2.0) / 4.0, 0.0, 1.0), 1e-15);
+}
+
+TEST(RopeScalingTest, Llama3WithEqualFrequencyFactorsHasNoSmoothedBand) {
+    // Llama 4 Scout / Maverick: llama3 with low_freq_factor == high_freq_factor == 1, factor 16,
+    // L0 8192, rope_theta 500000, head_dim 128. HF's medium band is then empty (its smoothing
+    // would divide by 0): every pair keeps theta_i when its wavelength is below 8192 and gets
+    // theta_i / 16 above it. Written out from _compute_llama3_parameters' two torch.where.
+    RopeScalingParams s;
+    s.type = RopeScaling::Llama3;
+    s.factor = 16;
+    s.lowFreqFactor = 1;
+    s.highFreqFactor = 1;
+    ASSERT_TRUE(validate(s).ok());
+    RopeScalingContext context;
+    context.rotatedDims = 128;
+    context.base = 500000;
+    context.originalMaxPositions = 8192;
+    const auto freqs = scaledFrequencies(s, context);
+    ASSERT_TRUE(freqs.ok()) << freqs.error().message;
+    ASSERT_EQ(freqs->inverse.size(), 64u);
+    int divided = 0;
+    for (int i = 0; i < 64; ++i) {
+        const double theta = 1.0 / std::pow(500000.0, 2.0 * i / 128);
+        const double wavelength = 2 * kPi / theta;
+        const double expected = wavelength > 8192 ? theta / 16 : theta;
+        divided += wavelength > 8192 ? 1 : 0;
+        EXPECT_NEAR(freqs->inverse[std::size_t(i)], expected, 1e-12 * theta) << i;
+        EXPECT_TRUE(std::isfinite(freqs->inverse[std::size_t(i)]));
+    }
+    // 2 pi 500000^(2i/128) > 8192 from i = 35 on (i = 34 gives 6695): 29 pairs divided.
+    EXPECT_EQ(divided, 29);
 }
 
 }  // namespace

@@ -391,7 +391,7 @@ TEST(HfConfigTest, RejectsBrokenConfigs) {
     EXPECT_EQ(errorOf("{" + head + R"("rope_scaling": {"rope_type": "llama3", "factor": 8,
               "low_freq_factor": 4, "high_freq_factor": 1,
               "original_max_position_embeddings": 8192}})"),
-              "rope_scaling.high_freq_factor must be > low_freq_factor 4 (got 1)");
+              "rope_scaling.high_freq_factor must be >= low_freq_factor 4 (got 1)");
     EXPECT_EQ(errorOf("{" + head + R"("partial_rotary_factor": 0})"),
               "partial_rotary_factor must be > 0 and <= 1 (got 0)");
     EXPECT_EQ(errorOf(R"({"hidden_size": 400, "num_attention_heads": 4, "rotary_pct": 0.25})"),

@@ -73,7 +73,7 @@ TEST(RopeLayersFiguresTest, LayerTypesAndTheirVariants) {
 }
 
 TEST(RopeLayersFiguresTest, ManyRowsStayInsideASmallFigure) {
-    // 40 layers alternating: 40 rows, more than 300 pixels can hold at a readable size.
+    // 40 layers alternating: 40 runs, more than 300 pixels can hold at a readable size.
     std::string types;
     for (int i = 0; i < 40; ++i) {
         types +=
@@ -87,13 +87,40 @@ TEST(RopeLayersFiguresTest, ManyRowsStayInsideASmallFigure) {
     Figure figure = emptyFigure(600, 300, darkTheme());
     drawRopeLayers(figure, {0, 0, 600, 300}, *config, darkTheme());
     EXPECT_TRUE(count(figure).insideFigure);
-    EXPECT_TRUE(hasText(figure, "more rows"));
+    // Too many runs to list: one row per distinct setup, its layers as a compact list.
+    EXPECT_FALSE(hasText(figure, "more rows"));
+    EXPECT_TRUE(hasText(figure, "0, 2, …, 38 (every 2)"));
+    EXPECT_TRUE(hasText(figure, "1, 3, …, 39 (every 2)"));
     for (const FigureItem& item : figure.items) {
         if (const auto* t = std::get_if<TextItem>(&item)) {
             EXPECT_LT(t->anchor.y, 300.0f) << t->text;
             EXPECT_GE(t->size, 9.0f) << t->text;  // fitText shrinks to 3/4 at most
         }
     }
+}
+
+TEST(RopeLayersFiguresTest, NinetyFourLayersAtPresentationSizeStayReadable) {
+    // 94 layers, every 4th without RoPE: 48 runs. At 1024 x 768 every setup still gets a row,
+    // every layer a cell in the strip, and no text is shrunk below 3/4 of the theme's size.
+    const std::string text = R"({"model_type": "smollm3", "hidden_size": 512,
+      "num_attention_heads": 8, "num_hidden_layers": 94, "no_rope_layer_interval": 4})";
+    auto config = parseHfConfig(text);
+    ASSERT_TRUE(config.ok()) << config.error().message;
+    const Theme theme = darkTheme();
+    Figure figure = emptyFigure(1024, 768, theme);
+    drawRopeLayers(figure, {0, 0, 1024, 768}, *config, theme);
+    EXPECT_TRUE(count(figure).insideFigure);
+    EXPECT_FALSE(hasText(figure, "more rows"));
+    EXPECT_TRUE(hasText(figure, "3, 7, …, 91 (every 4)"));
+    EXPECT_TRUE(hasText(figure, "no_rope_layers, from no_rope_layer_interval 4"));
+    int cells = 0;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item)) {
+            EXPECT_GE(t->size, theme.fontSize * 0.75f) << t->text;
+        }
+        if (const auto* r = std::get_if<RectItem>(&item)) cells += r->box.width < 12 ? 1 : 0;
+    }
+    EXPECT_GE(cells, 94);  // one strip cell per layer (about 10 px each)
 }
 
 }  // namespace

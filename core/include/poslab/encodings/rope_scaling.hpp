@@ -51,7 +51,8 @@ struct RopeScalingParams {
     double factor = 1;             // s, 1..65536: every type except none (proportional: default 1)
     int originalMaxPositions = 0;  // L0; 0 = RopeParams::trainingLength (dynamic-ntk, yarn, llama3)
     double lowFreqFactor = 1;      // llama3: wavelengths above L0/low are divided by s
-    double highFreqFactor = 4;     // llama3: wavelengths below L0/high are kept; > lowFreqFactor
+    double highFreqFactor = 4;     // llama3: wavelengths below L0/high are kept; >= lowFreqFactor
+                                   // (equal: no smoothed band, as Llama 4 ships it)
     double betaFast = 32;          // yarn: pairs turning more than this often in L0 are kept
     double betaSlow = 1;           // yarn: pairs turning less than this often are divided by s
     std::optional<double> attentionFactor;  // yarn: overrides the computed attention factor

@@ -12,12 +12,19 @@
 //     proportional (p-RoPE), and Qwen2-VL's mrope, which HF treats as default for text
 //   max_position_embeddings (GPT-J: n_positions)
 //
-// Per layer (num_hidden_layers): attention window from layer_types, Gemma 2's alternation,
-// sliding_window_pattern (Gemma 3, default 6), ModernBERT's global_attn_every_n_layers, Qwen2's
-// use_sliding_window / max_window_layers, or a model-wide sliding_window (Mistral); RoPE or none
-// from no_rope_layers / no_rope_layer_interval (Llama 4, SmolLM3). Sliding layers get their own
-// RoPE where the model says so: Gemma 3 rope_local_base_freq (default 10000, no scaling),
-// ModernBERT local_rope_theta, v5 rope_parameters.sliding_attention.
+// Per layer (num_hidden_layers): attention window from layer_types (full, sliding, Llama 4's
+// chunked_attention of attention_chunk_size tokens, Qwen3-Next's linear_attention), Gemma 2's
+// alternation, sliding_window_pattern (Gemma 3, default 6), ModernBERT's
+// global_attn_every_n_layers, Qwen2's use_sliding_window / max_window_layers, or a model-wide
+// sliding_window (Mistral); RoPE or none from no_rope_layers / no_rope_layer_interval (Llama 4,
+// SmolLM3). Sliding layers get their own RoPE where the model says so: Gemma 3 rope_local_base_freq
+// (default 10000, no scaling), ModernBERT local_rope_theta, v5 rope_parameters keyed by any layer
+// type. Gemma 4's full layers rotate global_head_dim (default 512), its sliding layers head_dim.
+//
+// Layers without RoPE carry the reason: no_rope_layers (Llama 4, SmolLM3; 1 means uses RoPE,
+// defaulting from no_rope_layer_interval), EXAONE 4's global NoPE (with sliding_window set only
+// sliding layers rotate), linear attention (Qwen3-Next, Qwen3.5). Llama 4's
+// attn_temperature_tuning (floor_scale, attn_scale) is read for its NoPE layers.
 //
 // Training length: for llama3 and yarn it is rope_scaling.original_max_position_embeddings (the
 // context before extension); otherwise max_position_embeddings, which is also what HF's dynamic
@@ -38,16 +45,19 @@
 #include <vector>
 
 #include "poslab/base/result.hpp"
+#include "poslab/encodings/attention_temperature.hpp"
 #include "poslab/encodings/multimodal_rope.hpp"
 #include "poslab/encodings/rope.hpp"
 
 namespace poslab {
 
-enum class AttentionWindow { Full, Sliding };
+// What a layer attends to. Linear-attention layers (Qwen3-Next's Gated DeltaNet) have no softmax
+// attention and no RoPE; chunked layers (Llama 4) attend within fixed chunks of tokens.
+enum class AttentionWindow { Full, Sliding, Chunked, Linear };
 
 // One RoPE setup used by some layers, named by the layer type that uses it.
 struct HfRopeVariant {
-    std::string layerType;  // "full_attention" or "sliding_attention"
+    std::string layerType;  // "full_attention", "sliding_attention", "chunked_attention", ...
     RopeParams rope;        // valid; seqLen left at its default
     friend bool operator==(const HfRopeVariant&, const HfRopeVariant&) = default;
 };
@@ -55,8 +65,9 @@ struct HfRopeVariant {
 struct HfLayer {
     std::string layerType;                           // as layer_types spells it
     AttentionWindow window = AttentionWindow::Full;  // sliding: attends to slidingWindow tokens
-    int slidingWindow = 0;                           // tokens, 0 for full attention
-    int ropeVariant = 0;  // index into HfModelConfig::ropeVariants; -1: no RoPE (NoPE layer)
+    int slidingWindow = 0;     // tokens: the sliding window or the chunk size; 0 for full attention
+    int ropeVariant = 0;       // index into HfModelConfig::ropeVariants; -1: no RoPE (NoPE layer)
+    std::string noRopeReason;  // why a layer has no RoPE, e.g. "no_rope_layers"; "" with RoPE
     friend bool operator==(const HfLayer&, const HfLayer&) = default;
 };
 
@@ -68,6 +79,8 @@ struct HfModelConfig {
     std::vector<HfRopeVariant> ropeVariants;  // [0] full attention; [1] sliding, if it differs
     std::vector<HfLayer> layers;              // one per hidden layer; empty if the count is absent
     std::optional<MropeSettings> mrope;       // multimodal RoPE, when the config sets it up
+    // Llama 4's attn_temperature_tuning: queries on the NoPE layers scaled by position.
+    std::optional<AttentionTemperatureParams> attentionTemperature;
     std::vector<std::string> notes;     // one line per default, alias or fallback that was applied
     std::vector<std::string> warnings;  // what HF's validation warns about (unknown keys, ...)
     friend bool operator==(const HfModelConfig&, const HfModelConfig&) = default;

@@ -17,16 +17,20 @@ namespace poslab {
 struct RopeLayerRow {
     int firstLayer = 0, lastLayer = 0;  // inclusive
     std::string layerType;              // "full_attention", "sliding_attention", ...
-    std::string attention;              // "full" or "sliding, 1024 tokens"
-    std::string rope;                   // the variant's layer type, or "none (NoPE)"
-    std::string base;                   // rope_theta, "" for NoPE layers
-    std::string scaling;                // ropeScalingSummary(), "" for NoPE layers
+    std::string attention;  // "full", "sliding, 1024 tokens", "chunked, 8192 tokens", "linear ..."
+    std::string rope;       // the variant's layer type, or "none (NoPE)"
+    std::string base;       // rope_theta, "" for NoPE layers
+    std::string scaling;    // ropeScalingSummary(), "" for NoPE layers
+    std::string noRopeReason;  // why the layers have no RoPE ("no_rope_layers", ...)
 };
 // The layer types a config names, in order of first use (variant names when it lists no layers).
 std::vector<std::string> ropeLayerTypes(const HfModelConfig& config);
 // The RoPE variant index the layers of `layerType` use; -1 when they have no RoPE (NoPE). An
 // error lists the valid names when no layer has that type.
 Result<int> ropeVariantForLayerType(const HfModelConfig& config, const std::string& layerType);
+// Why no layer of `layerType` rotates ("no_rope_layers", "linear attention ..."); "" when some
+// layer of that type has RoPE or none has that type.
+std::string noRopeReasonOf(const HfModelConfig& config, const std::string& layerType);
 
 // One row per run of consecutive layers with equal cells; empty when the config lists no layers.
 std::vector<RopeLayerRow> ropeLayerRows(const HfModelConfig& config);
