@@ -101,16 +101,19 @@ Result<RopeParams> ropeForLayerType(const HfModelConfig& config, const ArgMap& a
             for (const std::string& t : types) names += (names.empty() ? "" : ", ") + t;
             std::fprintf(stderr,
                          "poslab: note: the config has layer types %s; using the "
-                         "full_attention layers' RoPE (choose with --layer-type)\n",
-                         names.c_str());
+                         "%s layers' RoPE (choose with --layer-type)\n",
+                         names.c_str(),
+                         config.ropeVariants.empty() ? "full_attention"
+                                                     : config.ropeVariants[0].layerType.c_str());
         }
         return config.rope;
     }
     auto variant = ropeVariantForLayerType(config, *name);
     if (!variant) return Error{"--layer-type " + variant.error().message};
     if (*variant < 0) {
-        return Error{"--layer-type " + *name +
-                     ": those layers use no RoPE (NoPE); choose a layer type with RoPE"};
+        // NoPE or linear-attention layers: there are no frequencies to give.
+        return Error{"layer type " + escapeForMessage(*name) + " has no RoPE in this model (" +
+                     noRopeReasonOf(config, *name) + ")"};
     }
     return config.ropeVariants[std::size_t(*variant)].rope;
 }
@@ -267,7 +270,6 @@ Box wholeFigure(const RenderSettings& settings) {
 }
 
 // ---- Exports
-
 
 Result<Matrix> exportFrequencies(const ArgMap& args) {
     auto inputs = readRopeInputs(args);
@@ -580,9 +582,9 @@ void registerRopeCommands(CommandRegistry& registry) {
         "current sequence length (dynamic-ntk reads it), 1..1073741824 (default 4096)";
     registry.exports.push_back(
         matrixExport("rope-freqs",
-                   "one row per rotated pair i: its inverse frequency theta_i "
-                   "(radians per position), after the scaling",
-                   ropeOptions(formulaSeqLen), exportFrequencies));
+                     "one row per rotated pair i: its inverse frequency theta_i "
+                     "(radians per position), after the scaling",
+                     ropeOptions(formulaSeqLen), exportFrequencies));
     registry.exports.push_back(matrixExport(
         "rope-rotate",
         "one row per position: the vector rotated to that position (head_dim columns)",

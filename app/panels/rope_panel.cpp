@@ -358,20 +358,33 @@ void RopePanel::drawConfigControls(RopeViewState& view, FrameContext& context) {
 void RopePanel::drawConfigRead(RopeViewState& view) {
     if (!view.config) return;
     const HfModelConfig& config = *view.config;
-    if (config.ropeVariants.size() > 1) {
-        // Each layer type with its own RoPE (Gemma 3: global and local bases): pick whose to show.
-        std::vector<std::string> types;
-        for (const std::string& type : ropeLayerTypes(config)) {
-            auto variant = ropeVariantForLayerType(config, type);
-            if (variant && *variant >= 0) types.push_back(type);
-        }
+    const std::vector<std::string> layerTypes = ropeLayerTypes(config);
+    if (config.ropeVariants.size() > 1 || layerTypes.size() > 1) {
+        // Each layer type with its own RoPE (Gemma 3: global and local bases): pick whose to
+        // show. Types without RoPE (NoPE, linear attention) are listed greyed with the reason.
         std::string chosen = view.configLayerType;
-        if (comboEnum(
-                "layer type", &chosen, types, [](const std::string& t) { return t.c_str(); },
-                "Layers of different types may rotate differently (Gemma 3: base 1e6 with "
-                "linear x8 on full attention, base 1e4 on sliding-window layers). Every "
-                "control and figure shows the RoPE of the layers chosen here.") &&
-            chosen != view.configLayerType) {
+        if (ImGui::BeginCombo("layer type", view.configLayerType.c_str())) {
+            for (const std::string& type : layerTypes) {
+                const std::string reason = noRopeReasonOf(config, type);
+                const std::string label = reason.empty() ? type : type + " (no RoPE)";
+                const ImGuiSelectableFlags flags =
+                    reason.empty() ? ImGuiSelectableFlags_None : ImGuiSelectableFlags_Disabled;
+                if (ImGui::Selectable(label.c_str(), type == view.configLayerType, flags)) {
+                    chosen = type;
+                }
+                if (!reason.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+                    ImGui::SetTooltip("%s has no RoPE in this model: %s", type.c_str(),
+                                      reason.c_str());
+                }
+            }
+            ImGui::EndCombo();
+        }
+        tooltipForLastItem(
+            "Layers of different types may rotate differently (Gemma 3: base 1e6 with linear x8 "
+            "on full attention, base 1e4 on sliding-window layers); some have no RoPE at all "
+            "(greyed: NoPE, linear attention). Every control and figure shows the RoPE of the "
+            "layers chosen here.");
+        if (chosen != view.configLayerType) {
             auto variant = ropeVariantForLayerType(config, chosen);
             if (variant && *variant >= 0) {
                 const int seqLen = view.params.seqLen;
@@ -415,7 +428,8 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
     view.scoreWindow = {};
     view.configError.clear();
     view.configNotes = config->notes;
-    view.configLayerType = "full_attention";
+    view.configLayerType =
+        config->ropeVariants.empty() ? "full_attention" : config->ropeVariants[0].layerType;
     view.config = std::move(config.value());
     const HfModelConfig& read = *view.config;
     std::string name = path;

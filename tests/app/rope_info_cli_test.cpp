@@ -3,6 +3,7 @@
 // the transformers defaults they leave implicit), written out here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -198,6 +199,82 @@ TEST_F(RopeInfoCliTest, RendersLayersAndPrecision) {
     EXPECT_EQ(badFormat.exitCode, 2);
     EXPECT_NE(badFormat.err.find("float8"), std::string::npos) << badFormat.err;
     EXPECT_FALSE(fileExists(path("x.png")));
+}
+
+// ---- Layers without RoPE (Llama 4, EXAONE 4, Qwen3-Next): refused with the reason, listed.
+
+TEST_F(RopeInfoCliTest, NoRopeLayerTypesAreRefusedWithTheReason) {
+    struct Case {
+        const char* model;
+        const char* layerType;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"llama-4-maverick-17b-128e-instruct", "full_attention",
+         "layer type full_attention has no RoPE in this model (no_rope_layers)"},
+        {"llama-4-scout-17b-16e-instruct", "full_attention",
+         "layer type full_attention has no RoPE in this model (no_rope_layers, from "
+         "no_rope_layer_interval 4)"},
+        {"exaone-4.0-32b", "full_attention",
+         "layer type full_attention has no RoPE in this model (global NoPE"},
+        {"qwen3-next-80b-a3b-instruct", "linear_attention",
+         "layer type linear_attention has no RoPE in this model (linear attention"},
+    };
+    for (const Case& c : cases) {
+        auto result = runPoslab({"export", "rope-freqs", "--config", configPath(c.model),
+                                 "--layer-type", c.layerType, "--out", path("f.csv")});
+        EXPECT_EQ(result.exitCode, 2) << c.model;
+        EXPECT_NE(result.err.find(c.message), std::string::npos) << result.err;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_EQ(filesInDir(), 0) << c.model;
+    }
+}
+
+TEST_F(RopeInfoCliTest, Llama4ChunkedAttentionIsALayerTypeWithRope) {
+    auto result =
+        runPoslab({"export", "rope-freqs", "--config", configPath("llama-4-scout-17b-16e-instruct"),
+                   "--layer-type", "chunked_attention", "--out", path("f.csv")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    auto table = parseCsv(readFile(path("f.csv")));
+    ASSERT_TRUE(table.ok());
+    ASSERT_EQ(table->rows, 64u);
+    // Pair 63: wavelength 2 pi 500000^(126/128) > 8192, so llama3 divides it by 16.
+    EXPECT_NEAR((*table)(63, 0), std::pow(500000.0, -126.0 / 128) / 16, 1e-18);
+    // Pair 0 keeps theta = 1 (wavelength 2 pi, far below 8192).
+    EXPECT_NEAR((*table)(0, 0), 1.0, 1e-15);
+}
+
+TEST_F(RopeInfoCliTest, RopeInfoListsEveryLayerTypeAndTheTemperature) {
+    const nlohmann::json j = info("llama-4-scout-17b-16e-instruct");
+    ASSERT_TRUE(j.is_object());
+    EXPECT_EQ(j["default_layer_type"], "chunked_attention");
+    ASSERT_EQ(j["layer_types"].size(), 2u);
+    EXPECT_EQ(j["layer_types"][0]["layer_type"], "chunked_attention");
+    EXPECT_EQ(j["layer_types"][0]["layers"], 36);
+    EXPECT_EQ(j["layer_types"][1]["layer_type"], "full_attention");
+    EXPECT_TRUE(j["layer_types"][1]["rope"].is_null());
+    EXPECT_EQ(j["layers"][3]["no_rope_reason"], "no_rope_layers, from no_rope_layer_interval 4");
+    EXPECT_EQ(j["layers"][0]["attention_chunk_size"], 8192);
+    // 1 + 0.1 ln(floor(1e7 / 8192) + 1) = 1 + 0.1 ln 1221 at position 9,999,999.
+    const auto& samples = j["nope_attention_temperature"]["samples"];
+    EXPECT_NEAR(samples[4]["scale"].get<double>(), 1 + 0.1 * std::log(1221.0), 1e-6);
+    const nlohmann::json next = info("qwen3-next-80b-a3b-instruct");
+    EXPECT_EQ(next["layer_types"][0]["layer_type"], "linear_attention");
+    EXPECT_EQ(next["layer_types"][0]["layers_with_rope"], 0);
+    EXPECT_EQ(next["layers"][0]["window"], "linear");
+}
+
+TEST_F(RopeInfoCliTest, EveryRecentModelConfigLoadsAndRendersItsLayers) {
+    for (const char* model :
+         {"llama-4-scout-17b-16e-instruct", "llama-4-maverick-17b-128e-instruct",
+          "gemma-4-26b-a4b-it", "gpt-oss-20b", "qwen3-next-80b-a3b-instruct",
+          "qwen3-vl-8b-instruct", "exaone-4.0-32b", "olmo-3-32b-think",
+          "mistral-small-3.1-24b-instruct-2503", "devstral-small-2507", "kimi-k2-instruct",
+          "minimax-m2"}) {
+        auto result = runPoslab(
+            {"render", "rope-layers", "--config", configPath(model), "--out", path("layers.svg")});
+        EXPECT_EQ(result.exitCode, 0) << model << ": " << result.err;
+    }
 }
 
 }  // namespace

@@ -1220,12 +1220,15 @@ Status Parser::readLayers() {
         config.layers.push_back(layer);
     }
     // Name the default RoPE after the layers that use it (Llama 4: chunked_attention; EXAONE 4:
-    // sliding_attention), when the full-attention layers it was read for have none.
-    const auto ownTypeUsesIt =
-        std::any_of(config.layers.begin(), config.layers.end(), [&](const HfLayer& layer) {
-            return layer.ropeVariant == 0 && layer.layerType == config.ropeVariants[0].layerType;
-        });
-    if (!ownTypeUsesIt && perLayerType.object == nullptr) {
+    // sliding_attention) when the full-attention layers it was read for exist but have no RoPE.
+    // (Phi-3 and Mistral list only sliding layers: their RoPE keeps its name.)
+    bool ownTypePresent = false, ownTypeUsesIt = false;
+    for (const HfLayer& layer : config.layers) {
+        if (layer.layerType != config.ropeVariants[0].layerType) continue;
+        ownTypePresent = true;
+        ownTypeUsesIt = ownTypeUsesIt || layer.ropeVariant == 0;
+    }
+    if (ownTypePresent && !ownTypeUsesIt && perLayerType.object == nullptr) {
         for (const HfLayer& layer : config.layers) {
             if (layer.ropeVariant == 0) {
                 config.ropeVariants[0].layerType = layer.layerType;
