@@ -216,7 +216,8 @@ TEST_F(RopeInfoCliTest, NoRopeLayerTypesAreRefusedWithTheReason) {
          "layer type full_attention has no RoPE in this model (no_rope_layers, from "
          "no_rope_layer_interval 4)"},
         {"exaone-4.0-32b", "full_attention",
-         "layer type full_attention has no RoPE in this model (global NoPE"},
+         "layer type full_attention has no RoPE in this model (global NoPE: sliding_window is "
+         "set)"},
         {"qwen3-next-80b-a3b-instruct", "linear_attention",
          "layer type linear_attention has no RoPE in this model (linear attention"},
     };

@@ -1208,13 +1208,11 @@ Status Parser::readLayers() {
             if (config.ropeVariants[v].layerType == layer.layerType) layer.ropeVariant = int(v);
         }
         if (layer.window == AttentionWindow::Linear) {
-            layer.noRopeReason =
-                "linear attention (Gated DeltaNet): no softmax attention to rotate";
+            layer.noRopeReason = "linear attention (Gated DeltaNet)";
         } else if (!usesRope[std::size_t(i)]) {
             layer.noRopeReason = noRopeReason;
         } else if (globalNope && layer.window != AttentionWindow::Sliding) {
-            layer.noRopeReason =
-                "global NoPE: with sliding_window set, EXAONE 4 rotates only sliding layers";
+            layer.noRopeReason = "global NoPE: sliding_window is set";
         }
         if (!layer.noRopeReason.empty()) layer.ropeVariant = -1;
         config.layers.push_back(layer);

@@ -147,7 +147,7 @@ std::vector<LayerGroup> groupRows(const HfModelConfig& config) {
 }
 
 // "3, 7, …, 47 (every 4th)" or "0–2, 4–6, …, 44–46": short enough for one cell.
-std::string layerListText(const std::vector<int>& layers) {
+std::string layerListText(const std::vector<int>& layers, bool withStep) {
     if (layers.empty()) return "";
     if (layers.size() >= 3) {
         const int step = layers[1] - layers[0];
@@ -157,7 +157,8 @@ std::string layerListText(const std::vector<int>& layers) {
         }
         if (arithmetic) {
             return std::to_string(layers[0]) + ", " + std::to_string(layers[1]) + ", …, " +
-                   std::to_string(layers.back()) + " (every " + std::to_string(step) + ")";
+                   std::to_string(layers.back()) +
+                   (withStep ? " (every " + std::to_string(step) + ")" : "");
         }
     }
     std::vector<std::string> runs;
@@ -204,18 +205,22 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     if (config.attentionTemperature && nope > 0) {
         // Llama 4 scales NoPE-layer queries instead of rotating them: the attention factor there.
         const AttentionTemperatureParams& t = *config.attentionTemperature;
-        std::string line = "NoPE layers: attention temperature log1p(floor((pos+1)/" +
-                           formatValue(t.floorScale, 6) + "))·" + formatValue(t.attnScale, 4) +
-                           "+1 = ";
+        std::string values = "NoPE-layer query scale (attn_temperature_tuning): ";
         const std::int64_t samples[] = {8191, 131071, 1048575, 9999999};
         const char* names[] = {"8K", "128K", "1M", "10M"};
         for (int i = 0; i < 4; ++i) {
-            line += (i ? ", " : "") + formatValue(attentionTemperature(t, samples[i]), 4) + " at " +
-                    names[i];
+            values += std::string(i ? ", " : "") + "×" +
+                      formatValue(attentionTemperature(t, samples[i]), 4) + " at " + names[i];
         }
-        FittedText fitted = fitText(line, theme.fontSize, table.width);
-        figure.add(makeText({table.x, y}, fitted.text, fitted.size, theme.mutedText));
-        y += lineHeight;
+        const std::string formula = "    = 1 + " + formatValue(t.attnScale, 4) +
+                                    " · log1p(floor((position + 1) / " +
+                                    formatValue(t.floorScale, 6) + ")), 1 before position " +
+                                    formatValue(t.floorScale - 1, 6);
+        for (const std::string& line : {values, formula}) {
+            FittedText fitted = fitText(line, theme.fontSize, table.width);
+            figure.add(makeText({table.x, y}, fitted.text, fitted.size, theme.mutedText));
+            y += lineHeight;
+        }
     }
     y += lineHeight * 0.25f;
 
@@ -264,7 +269,7 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
                          (rows.size() > kMaxRunRows || float(rows.size() + 1) * minRow > available);
     const char* headers[] = {"layers", "layer type", "attention", "RoPE", "base", "scaling"};
     const float runShares[] = {0.13f, 0.2f, 0.2f, 0.17f, 0.11f, 0.19f};
-    const float groupShares[] = {0.27f, 0.17f, 0.16f, 0.13f, 0.1f, 0.17f};  // lists need room
+    const float groupShares[] = {0.2f, 0.18f, 0.19f, 0.14f, 0.11f, 0.18f};  // lists need room
     const float* shares = grouped ? groupShares : runShares;
     float columnX[6];
     float x = table.x;
@@ -303,14 +308,17 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
                             {0, 0, 0, 0},
                             1});
         const std::string layers =
-            grouped ? layerListText(groups[std::size_t(r)].layers)
+            grouped ? layerListText(groups[std::size_t(r)].layers, true)
             : row.firstLayer == row.lastLayer
                 ? std::to_string(row.firstLayer)
                 : std::to_string(row.firstLayer) + "–" + std::to_string(row.lastLayer);
         // A layer without RoPE says why, across the RoPE, base and scaling columns.
         const bool nopeRow = row.base.empty();
-        const std::string ropeCell =
-            nopeRow && !row.noRopeReason.empty() ? row.rope + ": " + row.noRopeReason : row.rope;
+        // "yes" when the layers use their own type's RoPE; else whose, or why none.
+        const std::string ropeCell = nopeRow && !row.noRopeReason.empty()
+                                         ? "none: " + row.noRopeReason
+                                     : row.rope == row.layerType ? "yes"
+                                                                 : row.rope;
         const std::string cells[] = {layers,   row.layerType, row.attention,
                                      ropeCell, row.base,      row.scaling};
         for (int c = 0; c < 6; ++c) {
@@ -318,6 +326,10 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
             const float right = (nopeRow && c == 3) || c + 1 == 6 ? table.right() : columnX[c + 1];
             const float left = columnX[c] + 4 + (c == 0 ? swatch + 2 : 0.0f);
             FittedText fitted = fitText(cells[c], textSize, right - left - 4);
+            if (grouped && c == 0 && fitted.text != cells[0]) {  // cut: drop "(every n)"
+                fitted = fitText(layerListText(groups[std::size_t(r)].layers, false), textSize,
+                                 right - left - 4);
+            }
             figure.add(makeText({left, y + rowHeight * 0.5f}, fitted.text, fitted.size, theme.text,
                                 HorizontalAlign::Left, VerticalAlign::Middle));
         }
