@@ -213,8 +213,7 @@ TEST_F(RopeInfoCliTest, NoRopeLayerTypesAreRefusedWithTheReason) {
         {"llama-4-maverick-17b-128e-instruct", "full_attention",
          "layer type full_attention has no RoPE in this model (no_rope_layers)"},
         {"llama-4-scout-17b-16e-instruct", "full_attention",
-         "layer type full_attention has no RoPE in this model (no_rope_layers, from "
-         "no_rope_layer_interval 4)"},
+         "layer type full_attention has no RoPE in this model (no_rope_layer_interval 4)"},
         {"exaone-4.0-32b", "full_attention",
          "layer type full_attention has no RoPE in this model (global NoPE: sliding_window is "
          "set)"},
@@ -254,7 +253,7 @@ TEST_F(RopeInfoCliTest, RopeInfoListsEveryLayerTypeAndTheTemperature) {
     EXPECT_EQ(j["layer_types"][0]["layers"], 36);
     EXPECT_EQ(j["layer_types"][1]["layer_type"], "full_attention");
     EXPECT_TRUE(j["layer_types"][1]["rope"].is_null());
-    EXPECT_EQ(j["layers"][3]["no_rope_reason"], "no_rope_layers, from no_rope_layer_interval 4");
+    EXPECT_EQ(j["layers"][3]["no_rope_reason"], "no_rope_layer_interval 4");
     EXPECT_EQ(j["layers"][0]["attention_chunk_size"], 8192);
     // 1 + 0.1 ln(floor(1e7 / 8192) + 1) = 1 + 0.1 ln 1221 at position 9,999,999.
     const auto& samples = j["nope_attention_temperature"]["samples"];

@@ -1084,7 +1084,7 @@ Status Parser::readLayers() {
         if (!interval) return interval.error();
         const int every = interval->value_or(4);
         for (int i = 0; i < layers; ++i) usesRope[std::size_t(i)] = (i + 1) % every != 0;
-        noRopeReason = "no_rope_layers, from no_rope_layer_interval " + std::to_string(every);
+        noRopeReason = "no_rope_layer_interval " + std::to_string(every);
         note("every " + std::to_string(every) + "th layer is NoPE (no_rope_layer_interval)");
     }
 

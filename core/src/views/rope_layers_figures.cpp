@@ -15,11 +15,11 @@ namespace {
 std::string attentionLabel(const HfLayer& layer) {
     switch (layer.window) {
         case AttentionWindow::Sliding:
-            return "sliding, " + std::to_string(layer.slidingWindow) + " tokens";
+            return "sliding " + std::to_string(layer.slidingWindow);
         case AttentionWindow::Chunked:
-            return "chunked, " + std::to_string(layer.slidingWindow) + " tokens";
+            return "chunk " + std::to_string(layer.slidingWindow);
         case AttentionWindow::Linear:
-            return "linear (no softmax)";
+            return "linear";
         case AttentionWindow::Full:
             break;
     }
@@ -147,7 +147,8 @@ std::vector<LayerGroup> groupRows(const HfModelConfig& config) {
 }
 
 // "3, 7, …, 47 (every 4th)" or "0–2, 4–6, …, 44–46": short enough for one cell.
-std::string layerListText(const std::vector<int>& layers, bool withStep) {
+// detail 2: with "(every n)" and the last run; 1: without "(every n)"; 0: the first runs only.
+std::string layerListText(const std::vector<int>& layers, int detail) {
     if (layers.empty()) return "";
     if (layers.size() >= 3) {
         const int step = layers[1] - layers[0];
@@ -158,7 +159,7 @@ std::string layerListText(const std::vector<int>& layers, bool withStep) {
         if (arithmetic) {
             return std::to_string(layers[0]) + ", " + std::to_string(layers[1]) + ", …, " +
                    std::to_string(layers.back()) +
-                   (withStep ? " (every " + std::to_string(step) + ")" : "");
+                   (detail >= 2 ? " (every " + std::to_string(step) + ")" : "");
         }
     }
     std::vector<std::string> runs;
@@ -174,7 +175,7 @@ std::string layerListText(const std::vector<int>& layers, bool withStep) {
         for (std::size_t i = 1; i < runs.size(); ++i) text += ", " + runs[i];
         return text;
     }
-    return runs[0] + ", " + runs[1] + ", …, " + runs.back();
+    return runs[0] + ", " + runs[1] + (detail >= 1 ? ", …, " + runs.back() : ", …");
 }
 
 }  // namespace
@@ -205,17 +206,16 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     if (config.attentionTemperature && nope > 0) {
         // Llama 4 scales NoPE-layer queries instead of rotating them: the attention factor there.
         const AttentionTemperatureParams& t = *config.attentionTemperature;
-        std::string values = "NoPE-layer query scale (attn_temperature_tuning): ";
+        std::string values = "NoPE-layer query scale: ";
         const std::int64_t samples[] = {8191, 131071, 1048575, 9999999};
         const char* names[] = {"8K", "128K", "1M", "10M"};
         for (int i = 0; i < 4; ++i) {
             values += std::string(i ? ", " : "") + "×" +
                       formatValue(attentionTemperature(t, samples[i]), 4) + " at " + names[i];
         }
-        const std::string formula = "    = 1 + " + formatValue(t.attnScale, 4) +
-                                    " · log1p(floor((position + 1) / " +
-                                    formatValue(t.floorScale, 6) + ")), 1 before position " +
-                                    formatValue(t.floorScale - 1, 6);
+        const std::string formula = "attn_temperature_tuning: 1 + " + formatValue(t.attnScale, 4) +
+                                    " · log1p(floor((pos + 1) / " + formatValue(t.floorScale, 6) +
+                                    ")), exactly 1 before " + formatValue(t.floorScale - 1, 6);
         for (const std::string& line : {values, formula}) {
             FittedText fitted = fitText(line, theme.fontSize, table.width);
             figure.add(makeText({table.x, y}, fitted.text, fitted.size, theme.mutedText));
@@ -268,8 +268,8 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     const bool grouped = groups.size() < rows.size() &&
                          (rows.size() > kMaxRunRows || float(rows.size() + 1) * minRow > available);
     const char* headers[] = {"layers", "layer type", "attention", "RoPE", "base", "scaling"};
-    const float runShares[] = {0.13f, 0.2f, 0.2f, 0.17f, 0.11f, 0.19f};
-    const float groupShares[] = {0.2f, 0.18f, 0.19f, 0.14f, 0.11f, 0.18f};  // lists need room
+    const float runShares[] = {0.13f, 0.23f, 0.18f, 0.17f, 0.11f, 0.18f};
+    const float groupShares[] = {0.22f, 0.22f, 0.15f, 0.12f, 0.11f, 0.18f};  // lists need room
     const float* shares = grouped ? groupShares : runShares;
     float columnX[6];
     float x = table.x;
@@ -285,7 +285,9 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     const int shown = std::min(int(rowCount), fitting);
 
     for (int c = 0; c < 6; ++c) {
-        figure.add(makeText({columnX[c] + 4, y + rowHeight * 0.5f}, headers[c], textSize,
+        const float right = c + 1 < 6 ? columnX[c + 1] : table.right();
+        FittedText header = fitText(headers[c], textSize, right - columnX[c] - 8);
+        figure.add(makeText({columnX[c] + 4, y + rowHeight * 0.5f}, header.text, header.size,
                             theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
     }
     y += rowHeight;
@@ -308,7 +310,7 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
                             {0, 0, 0, 0},
                             1});
         const std::string layers =
-            grouped ? layerListText(groups[std::size_t(r)].layers, true)
+            grouped ? layerListText(groups[std::size_t(r)].layers, 2)
             : row.firstLayer == row.lastLayer
                 ? std::to_string(row.firstLayer)
                 : std::to_string(row.firstLayer) + "–" + std::to_string(row.lastLayer);
@@ -326,9 +328,11 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
             const float right = (nopeRow && c == 3) || c + 1 == 6 ? table.right() : columnX[c + 1];
             const float left = columnX[c] + 4 + (c == 0 ? swatch + 2 : 0.0f);
             FittedText fitted = fitText(cells[c], textSize, right - left - 4);
-            if (grouped && c == 0 && fitted.text != cells[0]) {  // cut: drop "(every n)"
-                fitted = fitText(layerListText(groups[std::size_t(r)].layers, false), textSize,
-                                 right - left - 4);
+            for (int detail = 1; grouped && c == 0 && detail >= 0 && fitted.text != cells[0];
+                 --detail) {  // cut: say less rather than cut a number
+                const std::string shorter = layerListText(groups[std::size_t(r)].layers, detail);
+                fitted = fitText(shorter, textSize, right - left - 4);
+                if (fitted.text == shorter) break;
             }
             figure.add(makeText({left, y + rowHeight * 0.5f}, fitted.text, fitted.size, theme.text,
                                 HorizontalAlign::Left, VerticalAlign::Middle));

@@ -110,7 +110,7 @@ TEST(HfConfigRecentModelsTest, Llama4ScoutLlama3WithEqualFactorsChunkedAndNopeLa
     ASSERT_TRUE(full.ok());
     EXPECT_EQ(*full, -1);
     EXPECT_EQ(noRopeReasonOf(config, "full_attention"),
-              "no_rope_layers, from no_rope_layer_interval 4");
+              "no_rope_layer_interval 4");
 
     ASSERT_TRUE(config.attentionTemperature.has_value());
     EXPECT_EQ(config.attentionTemperature->floorScale, 8192);

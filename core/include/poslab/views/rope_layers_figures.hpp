@@ -17,10 +17,10 @@ namespace poslab {
 struct RopeLayerRow {
     int firstLayer = 0, lastLayer = 0;  // inclusive
     std::string layerType;              // "full_attention", "sliding_attention", ...
-    std::string attention;  // "full", "sliding, 1024 tokens", "chunked, 8192 tokens", "linear ..."
-    std::string rope;       // the variant's layer type, or "none (NoPE)"
-    std::string base;       // rope_theta, "" for NoPE layers
-    std::string scaling;    // ropeScalingSummary(), "" for NoPE layers
+    std::string attention;     // "full", "sliding 1024", "chunks of 8192" (tokens), "linear"
+    std::string rope;          // the variant's layer type, or "none (NoPE)"
+    std::string base;          // rope_theta, "" for NoPE layers
+    std::string scaling;       // ropeScalingSummary(), "" for NoPE layers
     std::string noRopeReason;  // why the layers have no RoPE ("no_rope_layers", ...)
 };
 // The layer types a config names, in order of first use (variant names when it lists no layers).
