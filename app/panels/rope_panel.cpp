@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <numbers>
 
@@ -518,7 +519,9 @@ void RopePanel::drawScalingControls(RopeViewState& view) {
         sliderDouble("low freq factor", &s.lowFreqFactor, 0.25, 16, "%.3g",
                      "Wavelengths above L0 / low are divided by s (Llama 3.1: 1).", true);
         sliderDouble("high freq factor", &s.highFreqFactor, 0.25, 64, "%.3g",
-                     "Wavelengths below L0 / high are kept (Llama 3.1: 4); must exceed low.", true);
+                     "Wavelengths below L0 / high are kept (Llama 3.1: 4); at least low (Llama 4: "
+                     "equal, no smoothed band).",
+                     true);
     }
     if (s.type == RopeScaling::Yarn) {
         sliderDouble("beta fast", &s.betaFast, 0.25, 256, "%.3g",
@@ -534,6 +537,19 @@ void RopePanel::drawScalingControls(RopeViewState& view) {
             tooltipForLastItem(
                 "HF's attention_scaling multiplies cos and sin, so every rotated q·k below "
                 "includes its square.");
+        }
+        if (view.config && view.config->attentionTemperature) {
+            // Llama 4's NoPE layers: their "attention factor" is a query scale growing with
+            // the position (attn_temperature_tuning), shown at the last position.
+            const std::int64_t last = std::max(view.params.seqLen, 1) - 1;
+            wrappedDisabled(
+                "NoPE layers: queries × " +
+                formatValue(attentionTemperature(*view.config->attentionTemperature, last), 5) +
+                " at position " + std::to_string(last) + " (attn_temperature_tuning)");
+            tooltipForLastItem(
+                "Llama 4 scales the queries of its NoPE layers by log1p(floor((pos + 1) / "
+                "floor_scale)) * attn_scale + 1: exactly 1 up to floor_scale, then growing "
+                "with the log of the position. rope-info lists it at 8K to 10M.");
         }
         if (freqs->longRopeList) {
             const bool isLong = *freqs->longRopeList == LongRopeList::Long;
