@@ -691,6 +691,14 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
     auto truncate = readBool(block, "truncate");
     if (!truncate) return truncate.error();
     scaling.truncate = truncate->value_or(true);
+    if (perLayerType.object != nullptr && !scaling.truncate) {
+        // _compute_yarn_parameters reads truncate from config.rope_parameters itself, which is
+        // the per-layer-type dict here: the layer's own "truncate": false is never seen.
+        scaling.truncate = true;
+        note(block.name("truncate") +
+             " is false, but transformers reads truncate from the top of rope_parameters "
+             "(keyed by layer type here), so the correction range is truncated");
+    }
     return success();
 }
 

@@ -109,8 +109,7 @@ TEST(HfConfigRecentModelsTest, Llama4ScoutLlama3WithEqualFactorsChunkedAndNopeLa
     auto full = ropeVariantForLayerType(config, "full_attention");
     ASSERT_TRUE(full.ok());
     EXPECT_EQ(*full, -1);
-    EXPECT_EQ(noRopeReasonOf(config, "full_attention"),
-              "no_rope_layer_interval 4");
+    EXPECT_EQ(noRopeReasonOf(config, "full_attention"), "no_rope_layer_interval 4");
 
     ASSERT_TRUE(config.attentionTemperature.has_value());
     EXPECT_EQ(config.attentionTemperature->floorScale, 8192);
@@ -309,6 +308,20 @@ TEST(HfConfigRecentModelsTest, PerLayerTypeRopeParametersForAnyLayerType) {
     EXPECT_DOUBLE_EQ(config->ropeVariants[1].rope.base, 10000);
     EXPECT_EQ(config->layers[0].ropeVariant, 1);
     EXPECT_EQ(config->layers[3].ropeVariant, 0);
+}
+
+TEST(HfConfigRecentModelsTest, PerLayerTypeYarnTruncateIsReadWhereTransformersReadsIt) {
+    // truncate = config.rope_parameters.get("truncate", True): with rope_parameters keyed by
+    // layer type that is the outer dict, so a layer's own "truncate": false is not seen.
+    const char* text = R"({"hidden_size": 512, "num_attention_heads": 8, "num_hidden_layers": 2,
+        "max_position_embeddings": 32768, "layer_types": ["full_attention", "full_attention"],
+        "rope_parameters": {"full_attention": {"rope_type": "yarn", "factor": 8,
+            "original_max_position_embeddings": 4096, "rope_theta": 10000, "truncate": false}}})";
+    auto config = parseHfConfig(text);
+    ASSERT_TRUE(config.ok()) << config.error().message;
+    EXPECT_TRUE(config->rope.scaling.truncate);
+    expectNear(inverseOf(config->rope), hfYarn(64, 10000, 8, 4096, 32, 1, true), 1e-12);
+    EXPECT_TRUE(hasLine(config->notes, "reads truncate from the top of rope_parameters"));
 }
 
 }  // namespace
