@@ -274,6 +274,12 @@ HeatmapSpec sampleSpec(const HeatmapSample& sample, std::string title, std::stri
 std::string ropeScalingSummary(const RopeParams& params) {
     const RopeScalingParams& s = params.scaling;
     if (s.type == RopeScaling::None) return "no scaling";
+    if (s.type == RopeScaling::Proportional) {
+        // p-RoPE (Gemma 4): the share of pairs that rotate says more than a factor of 1.
+        std::string text = "p-RoPE " + formatValue(100 * s.ropeProportion, 4) + "% rotating";
+        if (s.factor != 1.0) text += " ×" + formatValue(s.factor, 4);
+        return text;
+    }
     return std::string(scalingName(s.type)) + " ×" + formatValue(s.factor, 4);
 }
 

@@ -693,6 +693,10 @@ TEST(RopeFiguresTest, TitlesNameTheSetup) {
     p.scaling.factor = 4;
     EXPECT_EQ(ropeTitle(p), "head_dim 100 (50 rotated), base 10000, interleaved pairs, linear ×4");
     EXPECT_EQ(ropeScalingSummary(params(8)), "no scaling");
+    RopeParams proportional = params(512);  // Gemma 4's full layers: p = 0.25, factor 1
+    proportional.scaling.type = RopeScaling::Proportional;
+    proportional.scaling.ropeProportion = 0.25;
+    EXPECT_EQ(ropeScalingSummary(proportional), "p-RoPE 25% rotating");
     EXPECT_EQ(parseTurnReference("training").value(), RopeTurnReference::Training);
     EXPECT_FALSE(parseTurnReference("both").ok());
 }
