@@ -28,6 +28,7 @@ bool kerpleClamped(const KerpleParams& params) {
 
 double kerpleBias(const KerpleParams& params, double distance) {
     const KerpleParams p = kerpleEffective(params);
+    if (distance == 0) return 0;  // +0, not -r1 * 0 = -0 (which a CSV would print as "-0")
     if (p.kernel == KerpleKernel::Power) return -p.r1 * std::pow(distance, p.r2);  // 0^r2 = 0
     return -p.r1 * std::log1p(p.r2 * distance);
 }

@@ -262,7 +262,7 @@ PanelShape relativePanelShape(RelativeTab tab) {
             return {2, 2, 26, 16, 12};
         case RelativeTab::Kerple:
         case RelativeTab::Fire:
-            return {3, 3, 18, 13, 12};
+            return {3, 2, 18, 13, 12};
         default:
             return {2, 2, 20, 13, 12};
     }
@@ -272,8 +272,10 @@ RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int
     RelativeLayout layout;
     layout.area = area;
     layout.panels = reflowPanels(area, relativePanelShape(tab), theme, panel);
+    layout.wideLast =
+        layout.panels.count == 3 && layout.panels.columns == 2 && !layout.panels.oneAtATime();
     if (tab == RelativeTab::Family && layout.panels.shows(1)) {
-        const Box grid = layout.panels.cell(1);
+        const Box grid = layout.panel(1);
         const bool wide = grid.width > grid.height * 1.4f;
         const int cols = wide ? 4 : 2, rows = wide ? 2 : 4;
         for (int k = 0; k < kFamilyMembers; ++k) {
@@ -282,6 +284,12 @@ RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int
         }
     }
     return layout;
+}
+
+Box RelativeLayout::panel(int k) const {
+    Box box = panels.cell(k);
+    if (wideLast && k == 2) box.width = area.right() - box.x;  // the curves: the whole bottom row
+    return box;
 }
 
 namespace {
@@ -397,7 +405,6 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
         data.ranges.push_back(sample.values ? texelRange(*sample.values) : ValueRange{});
         data.maps.push_back(std::move(sample));
     };
-    const PanelGrid& panels = layout.panels;
     switch (tab) {
         case RelativeTab::Family:
             for (int k = 0; k < kFamilyMembers; ++k) {
@@ -411,25 +418,25 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
             }
             break;
         case RelativeTab::Xpos:
-            add(toeplitzSample(o, FamilyMember::Xpos, panels.cell(0)));
+            add(toeplitzSample(o, FamilyMember::Xpos, layout.panel(0)));
             break;
         case RelativeTab::Kerple:
-            add(toeplitzSample(o, FamilyMember::KerplePower, panels.cell(0)));
-            add(toeplitzSample(o, FamilyMember::KerpleLog, panels.cell(1)));
+            add(toeplitzSample(o, FamilyMember::KerplePower, layout.panel(0)));
+            add(toeplitzSample(o, FamilyMember::KerpleLog, layout.panel(1)));
             break;
         case RelativeTab::Sandwich:
-            add(toeplitzSample(o, FamilyMember::Sandwich, panels.cell(0)));
+            add(toeplitzSample(o, FamilyMember::Sandwich, layout.panel(0)));
             break;
         case RelativeTab::Fire: {
-            const Box a = panels.cell(0), b = panels.cell(1);
+            const Box a = layout.panel(0), b = layout.panel(1);
             add(fireSample(o.fire, o.seqLen, texelBudget(a.height), texelBudget(a.width), false));
             add(fireSample(o.fire, o.seqLen, texelBudget(b.height), texelBudget(b.width), true));
             break;
         }
     }
-    const Box curveBox = tab == RelativeTab::Family                               ? panels.cell(0)
-                         : tab == RelativeTab::Kerple || tab == RelativeTab::Fire ? panels.cell(2)
-                                                                                  : panels.cell(1);
+    const Box curveBox = tab == RelativeTab::Family                               ? layout.panel(0)
+                         : tab == RelativeTab::Kerple || tab == RelativeTab::Fire ? layout.panel(2)
+                                                                                  : layout.panel(1);
     data.curves = tabCurves(o, tab, curveBox);
     return data;
 }
@@ -438,7 +445,7 @@ namespace {
 
 void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange range,
              const std::string& title, const std::string& caption, const Theme& theme,
-             bool colorbar = true) {
+             bool centreCells = false) {
     if (box.width <= 0 || !sample.values) return;
     HeatmapSpec spec = specFor(sample, "key j", "query i");
     spec.squareCells = true;
@@ -446,10 +453,13 @@ void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange ra
     spec.colormap = ColormapId::Viridis;
     spec.range = range;
     spec.colorbarLabel = caption;
-    spec.showColorbar = colorbar;
     PlotFrame frame;
     drawHeatmap(figure, box, spec, theme, &frame);
-    if (colorbar) drawCornerNote(figure, box, &frame, blockNote(sample, "mean of"), theme);
+    const bool reduced = sample.rowsPerTexel > 1 || sample.colsPerTexel > 1;
+    drawCornerNote(
+        figure, box, &frame,
+        centreCells ? (reduced ? "each pixel: its centre cell" : "") : blockNote(sample, "mean of"),
+        theme);
 }
 
 Marker trainingAt(const RelativeFigureOptions& o, const Theme& theme) {
@@ -459,7 +469,7 @@ Marker trainingAt(const RelativeFigureOptions& o, const Theme& theme) {
 
 void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigureOptions& o,
                 const RelativeFigureData& data, const Theme& theme) {
-    const Box curves = layout.panels.cell(0);
+    const Box curves = layout.panel(0);
     if (curves.width > 0) {
         LinePlotSpec spec;
         spec.title = "Bias against distance (each minus its value at 0; xPos and RoPE: log-score)";
@@ -509,7 +519,6 @@ void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
 void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
                         const RelativeFigureOptions& o, RelativeTab tab,
                         const RelativeFigureData& data, const Theme& theme) {
-    const PanelGrid& panels = layout.panels;
     auto map = [&](std::size_t k) -> const HeatmapSample& { return data.maps[k]; };
     switch (tab) {
         case RelativeTab::Family:
@@ -517,9 +526,9 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
             break;
         case RelativeTab::Xpos:
             if (data.maps.size() < 1) return;
-            drawMap(figure, panels.cell(0), map(0), data.ranges[0],
+            drawMap(figure, layout.panel(0), map(0), data.ranges[0],
                     "xPos q.k for q = k = ones, " + tabTitleSuffix(o), "score", theme);
-            drawCurves(figure, panels.cell(1),
+            drawCurves(figure, layout.panel(1),
                        "Score against distance: the decay xPos adds to RoPE",
                        {"q.k (q = k = ones)", 0, 1}, data.curves, o, theme);
             break;
@@ -532,37 +541,37 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
                 if (kerpleClamped(k)) t += " (clamped)";
                 return t;
             };
-            drawMap(figure, panels.cell(0), map(0), data.ranges[0],
+            drawMap(figure, layout.panel(0), map(0), data.ranges[0],
                     title("Power -r1 |i-j|^r2,", o.kerplePower), "bias", theme);
-            drawMap(figure, panels.cell(1), map(1), data.ranges[1],
+            drawMap(figure, layout.panel(1), map(1), data.ranges[1],
                     title("Log -r1 log(1 + r2 |i-j|),", o.kerpleLog), "bias", theme);
-            drawCurves(figure, panels.cell(2), "KERPLE kernels against distance", {"bias", 0, 1},
+            drawCurves(figure, layout.panel(2), "KERPLE kernels against distance", {"bias", 0, 1},
                        data.curves, o, theme);
             break;
         }
         case RelativeTab::Sandwich: {
             if (data.maps.size() < 1) return;
             const SandwichParams& p = o.sandwich;
-            drawMap(figure, panels.cell(0), map(0), data.ranges[0],
+            drawMap(figure, layout.panel(0), map(0), data.ranges[0],
                     "Sandwich head " + formatValue(p.head + 1) + " of " + formatValue(p.heads) +
                         " (d = " + formatValue(p.headDim) + ")",
                     "bias", theme);
-            drawCurves(figure, panels.cell(1), "Sandwich bias against distance, per head",
+            drawCurves(figure, layout.panel(1), "Sandwich bias against distance, per head",
                        {"bias", 0, 1}, data.curves, o, theme);
             break;
         }
         case RelativeTab::Fire: {
             if (data.maps.size() < 2) return;
             const FireParams& p = o.fire;
-            drawMap(figure, panels.cell(0), map(0), data.ranges[0],
+            drawMap(figure, layout.panel(0), map(0), data.ranges[0],
                     "phi = psi(i-j) / psi(max(i, L)), c = " + formatValue(p.c) +
                         ", L = " + formatValue(p.threshold),
-                    "phi", theme);
-            drawMap(figure, panels.cell(1), map(1), data.ranges[1],
+                    "phi", theme, true);
+            drawMap(figure, layout.panel(1), map(1), data.ranges[1],
                     "MLP(phi), head " + formatValue(p.head + 1) + ", seed " +
                         formatValue(double(p.seed)),
-                    "bias", theme);
-            drawCurves(figure, panels.cell(2), "phi against distance: every query reaches ~1",
+                    "bias", theme, true);
+            drawCurves(figure, layout.panel(2), "phi against distance: every query reaches ~1",
                        {"phi", 0, 1}, data.curves, o, theme);
             break;
         }

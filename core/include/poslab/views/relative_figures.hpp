@@ -77,6 +77,8 @@ struct RelativeLayout {
     Box area;
     PanelGrid panels;                         // one to four panels, per tab
     std::array<Box, kFamilyMembers> cells{};  // Family: the small multiples inside panel 1
+    bool wideLast = false;   // three panels in two columns: the last spans the bottom row
+    Box panel(int k) const;  // panel k's box (empty when not shown)
 };
 PanelShape relativePanelShape(RelativeTab tab);
 RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int panel = 0);
