@@ -104,7 +104,7 @@ void RelativePanel::draw(AppState& state, FrameContext& context) {
                 [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
                     Figure figure = emptyFigure(w, h, theme);
                     if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, view.options, tab, theme,
-                                                    panel);
+                                                    panel, &memo_);
                         !s) {
                         return s.error();
                     }
@@ -127,7 +127,7 @@ void RelativePanel::drawControls(RelativeViewState& view) {
         case RelativeTab::Family:
             ImGui::Checkbox("log distance axis", &o.logDistance);
             tooltipForLastItem("Distances on a log axis (from 1): each decade as wide.");
-            sliderDouble("lowest bias shown", &o.biasFloor, -1000.0, -0.1, "%.3g",
+            sliderDouble("bias floor", &o.biasFloor, -1000.0, -0.1, "%.3g",
                          "Curves are cut where they fall below this (ALiBi falls fastest).");
             sliderInt("ALiBi heads", &o.alibiHeads, 1, kMaxAlibiHeads,
                       "fairseq slopes for this many heads.", true);

@@ -26,6 +26,7 @@ class RelativePanel : public Panel {
         friend bool operator==(const Key&, const Key&) = default;
     };
     FigureCache<Key> cache_;
+    RelativeFigureMemo memo_;  // per-member heatmaps and curves: a slider rebuilds its member only
     RelativeTab shownTab_ = RelativeTab::Family;
 };
 

@@ -298,26 +298,82 @@ struct CurveData {
     std::vector<LineSeries> series;
 };
 
-std::vector<LineSeries> familySeries(const RelativeFigureOptions& o, int columns) {
+std::vector<LineSeries> familySeries(const RelativeFigureOptions& o, int columns,
+                                     RelativeFigureMemo* memo) {
     const int reach = o.seqLen - 1;
-    const std::vector<double> distances = familyDistances(reach, columns, o.logDistance);
+    std::vector<double> distances;
     std::vector<LineSeries> out;
     for (int k = 0; k < kFamilyMembers; ++k) {
-        const MemberCurve curve(o, kMembers[std::size_t(k)]);
-        LineSeries s;
-        s.name = familyMemberName(kMembers[std::size_t(k)]);
-        const double zero = curve.raw(0);
-        for (double r : distances) {
-            if (o.logDistance && r < 1) continue;
-            s.x.push_back(r);
-            s.y.push_back(curve.raw(r) - zero);
+        const FamilyMember member = kMembers[std::size_t(k)];
+        const RelativeFigureOptions key = memberOptions(o, member);
+        RelativeFigureMemo::Curve* kept = nullptr;
+        if (memo) {
+            for (auto& c : memo->curves) {
+                if (c.member == k && c.columns == columns && c.logarithmic == o.logDistance &&
+                    c.key == key)
+                    kept = &c;
+            }
         }
-        s.color = seriesColor(k);
+        LineSeries s;
+        if (kept) {
+            s = kept->series;
+        } else {
+            if (distances.empty()) distances = familyDistances(reach, columns, o.logDistance);
+            const MemberCurve curve(o, member);
+            s.name = familyMemberName(member);
+            const double zero = curve.raw(0);
+            for (double r : distances) {
+                if (o.logDistance && r < 1) continue;
+                s.x.push_back(r);
+                s.y.push_back(curve.raw(r) - zero);
+            }
+            s.color = seriesColor(k);
+            if (memo) {
+                std::erase_if(memo->curves, [&](const auto& c) { return c.member == k; });
+                memo->curves.push_back({key, k, columns, o.logDistance, s});
+            }
+        }
         cutBelow(s, o.biasFloor);
         out.push_back(std::move(s));
     }
     return out;
 }
+
+}  // namespace
+
+RelativeFigureOptions memberOptions(const RelativeFigureOptions& o, FamilyMember member) {
+    RelativeFigureOptions p;
+    p.seqLen = o.seqLen;
+    switch (member) {
+        case FamilyMember::Alibi:
+            p.alibiHeads = o.alibiHeads;
+            p.alibiHead = o.alibiHead;
+            break;
+        case FamilyMember::T5:
+            p.t5 = o.t5;
+            p.t5Seed = o.t5Seed;
+            break;
+        case FamilyMember::KerplePower:
+            p.kerplePower = o.kerplePower;
+            break;
+        case FamilyMember::KerpleLog:
+            p.kerpleLog = o.kerpleLog;
+            break;
+        case FamilyMember::Sandwich:
+            p.sandwich = o.sandwich;
+            break;
+        case FamilyMember::Fire:
+            p.fire = o.fire;
+            break;
+        case FamilyMember::Xpos:
+        case FamilyMember::Rope:
+            p.xpos = o.xpos;
+            break;
+    }
+    return p;
+}
+
+namespace {
 
 LineSeries sampled(const std::string& name, int reach, int columns, int index,
                    const std::function<double(double)>& value) {
@@ -334,14 +390,15 @@ LineSeries sampled(const std::string& name, int reach, int columns, int index,
     return s;
 }
 
-std::vector<LineSeries> tabCurves(const RelativeFigureOptions& o, RelativeTab tab, Box box) {
+std::vector<LineSeries> tabCurves(const RelativeFigureOptions& o, RelativeTab tab, Box box,
+                                  RelativeFigureMemo* memo) {
     std::vector<LineSeries> series;
     if (box.width <= 0) return series;
     const int reach = std::max(1, o.seqLen - 1);
     const int columns = plotColumns(box);
     switch (tab) {
         case RelativeTab::Family:
-            return familySeries(o, columns);
+            return familySeries(o, columns, memo);
         case RelativeTab::Xpos: {
             const XposParams& p = o.xpos;
             series.push_back(
@@ -397,47 +454,77 @@ std::vector<LineSeries> tabCurves(const RelativeFigureOptions& o, RelativeTab ta
 }  // namespace
 
 Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions& o,
-                                                     RelativeTab tab,
-                                                     const RelativeLayout& layout) {
+                                                     RelativeTab tab, const RelativeLayout& layout,
+                                                     RelativeFigureMemo* memo) {
     if (auto s = validate(o); !s) return s.error();
     RelativeFigureData data;
-    auto add = [&](HeatmapSample sample) {
-        data.ranges.push_back(sample.values ? texelRange(*sample.values) : ValueRange{});
+    // A member's heatmap: kept from the memo when its own parameters and texel size are the
+    // same (variant: FIRE's phi 0 or bias 1), else built and remembered.
+    auto member = [&](FamilyMember m, Box box, int variant, auto build) {
+        const RelativeFigureOptions key = memberOptions(o, m);
+        const int rows = texelBudget(box.height), cols = texelBudget(box.width);
+        if (memo) {
+            for (const auto& kept : memo->maps) {
+                if (kept.member == int(m) && kept.variant == variant && kept.rows == rows &&
+                    kept.cols == cols && kept.key == key) {
+                    data.maps.push_back(kept.sample);
+                    data.ranges.push_back(kept.range);
+                    return;
+                }
+            }
+        }
+        HeatmapSample sample = build();
+        const ValueRange range = sample.values ? texelRange(*sample.values) : ValueRange{};
+        if (memo) {
+            std::erase_if(memo->maps, [&](const auto& kept) {
+                return kept.member == int(m) && kept.variant == variant;
+            });
+            memo->maps.push_back({key, int(m), variant, rows, cols, sample, range});
+        }
         data.maps.push_back(std::move(sample));
+        data.ranges.push_back(range);
+    };
+    auto add = [&](FamilyMember m, Box box) {
+        member(m, box, 0, [&] { return toeplitzSample(o, m, box); });
+    };
+    auto addFire = [&](Box box, bool bias) {
+        member(FamilyMember::Fire, box, bias ? 1 : 0, [&] {
+            return fireSample(o.fire, o.seqLen, texelBudget(box.height), texelBudget(box.width),
+                              bias);
+        });
     };
     switch (tab) {
         case RelativeTab::Family:
             for (int k = 0; k < kFamilyMembers; ++k) {
                 const Box box = layout.cells[std::size_t(k)];
                 if (kMembers[std::size_t(k)] == FamilyMember::Fire) {
-                    add(fireSample(o.fire, o.seqLen, texelBudget(box.height),
-                                   texelBudget(box.width), true));
+                    addFire(box, true);
                 } else {
-                    add(toeplitzSample(o, kMembers[std::size_t(k)], box));
+                    add(kMembers[std::size_t(k)], box);
                 }
             }
             break;
         case RelativeTab::Xpos:
-            add(toeplitzSample(o, FamilyMember::Xpos, layout.panel(0)));
+            add(FamilyMember::Xpos, layout.panel(0));
             break;
         case RelativeTab::Kerple:
-            add(toeplitzSample(o, FamilyMember::KerplePower, layout.panel(0)));
-            add(toeplitzSample(o, FamilyMember::KerpleLog, layout.panel(1)));
+            add(FamilyMember::KerplePower, layout.panel(0));
+            add(FamilyMember::KerpleLog, layout.panel(1));
             break;
         case RelativeTab::Sandwich:
-            add(toeplitzSample(o, FamilyMember::Sandwich, layout.panel(0)));
+            add(FamilyMember::Sandwich, layout.panel(0));
             break;
         case RelativeTab::Fire: {
             const Box a = layout.panel(0), b = layout.panel(1);
-            add(fireSample(o.fire, o.seqLen, texelBudget(a.height), texelBudget(a.width), false));
-            add(fireSample(o.fire, o.seqLen, texelBudget(b.height), texelBudget(b.width), true));
+            addFire(a, false);
+            addFire(b, true);
             break;
         }
     }
     const Box curveBox = tab == RelativeTab::Family                               ? layout.panel(0)
                          : tab == RelativeTab::Kerple || tab == RelativeTab::Fire ? layout.panel(2)
                                                                                   : layout.panel(1);
-    data.curves = tabCurves(o, tab, curveBox);
+    data.curves = tabCurves(o, tab, curveBox, memo);
     return data;
 }
 
@@ -579,10 +666,11 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
 }
 
 Status drawRelativeFigure(Figure& figure, Box area, const RelativeFigureOptions& options,
-                          RelativeTab tab, const Theme& theme, int panel) {
+                          RelativeTab tab, const Theme& theme, int panel,
+                          RelativeFigureMemo* memo) {
     if (auto s = validate(options); !s) return s;
     const RelativeLayout layout = relativeLayout(area, tab, theme, panel);
-    auto data = computeRelativeFigureData(options, tab, layout);
+    auto data = computeRelativeFigureData(options, tab, layout, memo);
     if (!data) return data.error();
     drawRelativeFigure(figure, layout, options, tab, *data, theme);
     return success();

@@ -103,6 +103,33 @@ TEST(RelativeFiguresTest, StaysFastAtLongContext) {
     });
 }
 
+TEST(RelativeFiguresTest, MemoRebuildsOnlyTheMemberThatChanged) {
+    RelativeFigureOptions o;
+    const RelativeLayout layout =
+        relativeLayout({0, 0, 1100, 800}, RelativeTab::Family, darkTheme());
+    RelativeFigureMemo memo;
+    auto first = computeRelativeFigureData(o, RelativeTab::Family, layout, &memo);
+    ASSERT_TRUE(first.ok());
+    o.kerpleLog.r1 = 2;
+    auto second = computeRelativeFigureData(o, RelativeTab::Family, layout, &memo);
+    ASSERT_TRUE(second.ok());
+    for (int k = 0; k < kFamilyMembers; ++k) {
+        const bool changed = FamilyMember(k) == FamilyMember::KerpleLog;
+        EXPECT_EQ(first->maps[std::size_t(k)].version != second->maps[std::size_t(k)].version,
+                  changed)
+            << k;
+    }
+    // The same data as without the memo: values and curves.
+    auto fresh = computeRelativeFigureData(o, RelativeTab::Family, layout);
+    ASSERT_TRUE(fresh.ok());
+    for (int k = 0; k < kFamilyMembers; ++k) {
+        EXPECT_EQ(fresh->maps[std::size_t(k)].values->values,
+                  second->maps[std::size_t(k)].values->values)
+            << k;
+        EXPECT_EQ(fresh->curves[std::size_t(k)].y, second->curves[std::size_t(k)].y) << k;
+    }
+}
+
 TEST(RelativeFiguresTest, BadOptionsGiveOneLineErrors) {
     RelativeFigureOptions o;
     o.seqLen = 1;

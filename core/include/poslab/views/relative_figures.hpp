@@ -89,8 +89,30 @@ struct RelativeFigureData {
     std::vector<ValueRange> ranges;   // one per map
     std::vector<LineSeries> curves;   // the tab's curves, sampled to its curve panel's width
 };
+// What a member's heatmap and curve were built from, kept between rebuilds so that moving one
+// member's slider recomputes that member only (the GUI passes one; the rest of the family's
+// heatmaps keep their versions, so their textures are not uploaded again either).
+struct RelativeFigureMemo {
+    struct Map {
+        RelativeFigureOptions key;  // memberOptions() of the member
+        int member = 0, variant = 0, rows = 0, cols = 0;
+        HeatmapSample sample;
+        ValueRange range;
+    };
+    struct Curve {
+        RelativeFigureOptions key;
+        int member = 0, columns = 0;
+        bool logarithmic = false;
+        LineSeries series;  // before the cut at the bias floor
+    };
+    std::vector<Map> maps;
+    std::vector<Curve> curves;
+};
+// The options with everything but `member`'s own parameters (and seqLen) at their defaults.
+RelativeFigureOptions memberOptions(const RelativeFigureOptions& options, FamilyMember member);
 Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions& options,
-                                                     RelativeTab tab, const RelativeLayout& layout);
+                                                     RelativeTab tab, const RelativeLayout& layout,
+                                                     RelativeFigureMemo* memo = nullptr);
 // Texels of FIRE's causal matrix (phi, or the MLP bias when `bias`), each its centre cell.
 HeatmapSample fireSample(const FireParams& params, int length, int maxRows, int maxCols, bool bias);
 
@@ -100,6 +122,7 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
                         const RelativeFigureData& data, const Theme& theme);
 // Layout, data and drawing in one call, for `poslab render` and File > Export.
 Status drawRelativeFigure(Figure& figure, Box area, const RelativeFigureOptions& options,
-                          RelativeTab tab, const Theme& theme, int panel = 0);
+                          RelativeTab tab, const Theme& theme, int panel = 0,
+                          RelativeFigureMemo* memo = nullptr);
 
 }  // namespace poslab
