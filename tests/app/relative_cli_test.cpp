@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "poslab/figure/colormap.hpp"
 #include "poslab/io/csv.hpp"
 #include "process.hpp"
 
@@ -105,6 +107,32 @@ TEST_F(RelativeCliTest, EveryRenderWritesAFigure) {
         EXPECT_TRUE(std::filesystem::exists(out)) << view;
     }
 }
+
+// The Relative view under Xvfb, each tab at L = 65,536 (a session picks the tab): its heatmaps
+// are drawn in viridis (lower triangles; the masked upper triangles are grey).
+class RelativeGuiTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RelativeGuiTest, TabUnderXvfbShowsItsHeatmaps) {
+    if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string tab = GetParam();
+    const std::string dir = temporaryDirectory("relative-gui-" + tab);
+    const std::string session = dir + "/session.json";
+    std::ofstream(session) << R"({"format": "poslab-session", "version": 1, "view": "Relative",)"
+                           << R"( "relative": {"tab": ")" << tab << R"(", "seqLen": 65536}})";
+    const std::string shot = dir + "/window.png";
+    auto result =
+        runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+                 " --session " + shellQuote(session) + " --screenshot " + shellQuote(shot));
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const ImageRgba image = loadPng(shot);
+    ASSERT_EQ(image.width, 1440);
+    // The figure area right of the controls.
+    EXPECT_GT(fractionFromColormap(image, ColormapId::Viridis, 360, 100, 1430, 880), 0.12) << tab;
+    EXPECT_GT(distinctColours(image, 360, 100, 1430, 880), 60) << tab;
+}
+
+INSTANTIATE_TEST_SUITE_P(Tabs, RelativeGuiTest,
+                         ::testing::Values("family", "xpos", "kerple", "sandwich", "fire"));
 
 struct BadRelativeInput {
     std::vector<std::string> arguments;
