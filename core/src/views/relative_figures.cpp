@@ -276,7 +276,12 @@ RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int
         layout.panels.count == 3 && layout.panels.columns == 2 && !layout.panels.oneAtATime();
     if (tab == RelativeTab::Family && layout.panels.shows(1)) {
         const Box grid = layout.panel(1);
-        const bool wide = grid.width > grid.height * 1.4f;
+        // 4 x 2 or 2 x 4, whichever gives the larger square cells (less their titles and ticks).
+        const float room = theme.fontSize * 3.5f;
+        auto side = [&](int c, int r) {
+            return std::min(grid.width / float(c), grid.height / float(r)) - room;
+        };
+        const bool wide = side(4, 2) >= side(2, 4);
         const int cols = wide ? 4 : 2, rows = wide ? 2 : 4;
         for (int k = 0; k < kFamilyMembers; ++k) {
             layout.cells[std::size_t(k)] =
