@@ -299,10 +299,6 @@ Box RelativeLayout::panel(int k) const {
 
 namespace {
 
-struct CurveData {
-    std::vector<LineSeries> series;
-};
-
 std::vector<LineSeries> familySeries(const RelativeFigureOptions& o, int columns,
                                      RelativeFigureMemo* memo) {
     const int reach = o.seqLen - 1;

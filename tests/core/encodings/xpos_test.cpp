@@ -75,7 +75,7 @@ TEST(XposTest, OnesScoreDecaysBelowRope) {
     EXPECT_NEAR(xposOnesScore(p, 1000), 12.086306212203436, 1e-10);
     EXPECT_NEAR(xposDecay(p, 100), 0.9058223300366303, 1e-14);
     EXPECT_NEAR(xposDecay(p, 1000), 0.44815498702948514, 1e-14);
-    // gamma large: zeta -> 1, no decay; xPos becomes RoPE.
+    // scale_base huge: zeta^(r/sb) -> 1, no decay; xPos becomes RoPE (tolerance 1e-6).
     XposParams flat = p;
     flat.scaleBase = 1e9;
     for (double r : {3.0, 77.0, 500.0})
