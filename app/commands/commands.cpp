@@ -92,6 +92,7 @@ CommandRegistry buildRegistry() {
     registerVisionRopeCommands(registry);
     registerBiasCommands(registry);
     registerUnderstandingCommands(registry);
+    registerRelativeCommands(registry);
     return registry;
 }
 

@@ -30,7 +30,8 @@ std::vector<OptionSpec> launchOptionSpecs() {
          "time N frames of a heatmap changing, print frame times and resident memory, quit"},
         {"bench-scenario", "NAME",
          "slider (the sinusoidal base moves; default), pan-zoom (its window moves) or "
-         "rope-pan-zoom (the RoPE angle map's)"},
+         "rope-pan-zoom (the RoPE angle map's) or relative-slider (the Relative view's family at "
+         "L = 65,536 while a KERPLE slider moves)"},
         {"bench-seq-len", "L", "positions in the benchmark's table"},
         {"bench-d-model", "D", "dimensions in the benchmark's table (head_dim for RoPE)"},
         {"check-layout", "",

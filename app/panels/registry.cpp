@@ -6,6 +6,7 @@
 #include "panels/intuition_panel.hpp"
 #include "panels/learned_panel.hpp"
 #include "panels/meaning_panel.hpp"
+#include "panels/relative_panel.hpp"
 #include "panels/rope_panel.hpp"
 #include "panels/similarity_panel.hpp"
 #include "panels/sinusoidal_panel.hpp"
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     panels.push_back(std::make_unique<VisionRopePanel>());
     panels.push_back(std::make_unique<AlibiPanel>());
     panels.push_back(std::make_unique<T5Panel>());
+    panels.push_back(std::make_unique<RelativePanel>());
     panels.push_back(std::make_unique<LearnedPanel>());
     panels.push_back(std::make_unique<SimilarityPanel>());
     panels.push_back(std::make_unique<MeaningPanel>());

@@ -594,6 +594,37 @@ json writeFields(const State& state) {
     return writer.take();
 }
 
+// The Relative view: core's figure options, one key per parameter ("xpos.headDim", ...).
+template <class F, Is<RelativeViewState> V>
+void visitFields(F& f, V& v) {
+    f.name("tab", v.tab, kRelativeTabNames);
+    auto& o = v.options;
+    f.integer("seqLen", o.seqLen);
+    f.integer("trainingLength", o.trainingLength);
+    f.boolean("logDistance", o.logDistance);
+    f.number("biasFloor", o.biasFloor);
+    f.integer("xpos.headDim", o.xpos.headDim);
+    f.number("xpos.gamma", o.xpos.gamma);
+    f.number("xpos.scaleBase", o.xpos.scaleBase);
+    f.number("xpos.base", o.xpos.base);
+    f.number("kerplePower.r1", o.kerplePower.r1);
+    f.number("kerplePower.r2", o.kerplePower.r2);
+    f.number("kerpleLog.r1", o.kerpleLog.r1);
+    f.number("kerpleLog.r2", o.kerpleLog.r2);
+    f.integer("sandwich.headDim", o.sandwich.headDim);
+    f.integer("sandwich.heads", o.sandwich.heads);
+    f.integer("sandwich.head", o.sandwich.head);
+    f.number("fire.c", o.fire.c);
+    f.number("fire.threshold", o.fire.threshold);
+    f.integer("fire.mlpWidth", o.fire.mlpWidth);
+    f.integer("fire.heads", o.fire.heads);
+    f.integer("fire.head", o.fire.head);
+    f.integer("fire.seed", o.fire.seed);
+    f.integer("alibiHeads", o.alibiHeads);
+    f.integer("alibiHead", o.alibiHead);
+    f.integer("t5Seed", o.t5Seed);
+}
+
 // Every view's state in the session, by key: `each(key, view)` for each.
 template <class State, class Each>
 void forEachView(State& state, Each each) {
@@ -608,6 +639,7 @@ void forEachView(State& state, Each each) {
     each("alibi", state.alibi);
     each("t5", state.t5);
     each("learned", state.learned);
+    each("relative", state.relative);
 }
 
 // Reads the fields visitFields() lists into a copy of `view`; see applyChecked.
@@ -642,6 +674,9 @@ json toJson(const T5ViewState& v) {
     return writeFields(v);
 }
 json toJson(const LearnedViewState& v) {
+    return writeFields(v);
+}
+json toJson(const RelativeViewState& v) {
     return writeFields(v);
 }
 json toJson(const SimilarityViewState& v) {
@@ -736,6 +771,13 @@ void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
             warnings.push_back("t5.bucketBiases: expected one finite number per bucket (ignored)");
         }
     }
+}
+
+void fromJson(const json& object, RelativeViewState& view, Warnings& warnings) {
+    readView(object, view, "relative", warnings, [](const RelativeViewState& v) -> Status {
+        if (auto s = validate(v.options); !s) return s;
+        return requireIntInRange("seqLen", v.options.seqLen, 2, kMaxGuiSeqLen);
+    });
 }
 
 void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {

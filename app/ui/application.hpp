@@ -25,6 +25,7 @@ enum class BenchScenario {
     Slider,       // the base slider moves every frame (every texel changes)
     PanZoom,      // the heatmap is zoomed in, panned and zoomed out again, as with wheel and drag
     RopePanZoom,  // the same over the RoPE view's angle heatmap
+    RelativeSlider,  // the Relative view's Family tab at L = 65,536 while KERPLE's r1 moves
 };
 
 struct LaunchOptions {

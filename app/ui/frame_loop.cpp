@@ -60,8 +60,11 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         launch.benchScenario = BenchScenario::PanZoom;
     } else if (scenario == "rope-pan-zoom") {
         launch.benchScenario = BenchScenario::RopePanZoom;
+    } else if (scenario == "relative-slider") {
+        launch.benchScenario = BenchScenario::RelativeSlider;
     } else if (scenario != "slider") {
-        return Error{"--bench-scenario must be slider, pan-zoom or rope-pan-zoom (got '" +
+        return Error{"--bench-scenario must be slider, pan-zoom, rope-pan-zoom or "
+                     "relative-slider (got '" +
                      scenario + "')"};
     }
     auto benchSeqLen = args->integer("bench-seq-len", 0);
@@ -340,7 +343,8 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         // sinusoidal view's base, or its window (pan-zoom), or the RoPE angle map's window.
         // The pointer is kept off the figures, where it would be while dragging a control.
         const bool rope = options.benchScenario == BenchScenario::RopePanZoom;
-        const bool panZoom = options.benchScenario != BenchScenario::Slider;
+        const bool relative = options.benchScenario == BenchScenario::RelativeSlider;
+        const bool panZoom = options.benchScenario != BenchScenario::Slider && !relative;
         std::vector<double> times;
         long long triangles = 0;
         double cpuStart = 0;
@@ -350,7 +354,11 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         const int positions = options.benchSeqLen > 0 ? options.benchSeqLen
                               : panZoom               ? kMaxSeqLen
                                                       : 4096;
-        if (rope) {
+        RelativeViewState& relativeView = application.state().relative;
+        if (relative) {  // every frame rebuilds the family figure, as dragging a slider does
+            (void)application.selectView("relative");
+            relativeView.options.seqLen = options.benchSeqLen > 0 ? options.benchSeqLen : 65536;
+        } else if (rope) {
             (void)application.selectView("rope");  // always present
             ropeView.figure = RopeFigureId::Angles;
             ropeView.params.headDim = dims + dims % 2;
@@ -364,7 +372,9 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         }
         for (int i = 0; i < options.benchFrames + 5 && !glfwWindowShouldClose(window); ++i) {
             glfwPollEvents();
-            if (rope) {  // rows: positions; columns: the rotated pairs
+            if (relative) {
+                relativeView.options.kerpleLog.r1 = 1.0 + 0.01 * (i % 200);
+            } else if (rope) {  // rows: positions; columns: the rotated pairs
                 panZoomStep(ropeView.angleWindow, i, positions, ropeView.params.headDim / 2);
             } else if (panZoom) {
                 panZoomStep(view.window, i, view.params.seqLen, view.params.dModel);
@@ -387,11 +397,12 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
             (processCpuSeconds() - cpuStart) * 1000 / std::max<std::size_t>(1, times.size()));
         std::printf("triangles per frame %lld (%s, %s %d, %d positions)\n",
                     triangles / std::max(1, options.benchFrames + 5),
-                    rope      ? "RoPE angles pan-zoom"
+                    relative  ? "Relative family, KERPLE r1 slider"
+                    : rope    ? "RoPE angles pan-zoom"
                     : panZoom ? "pan-zoom"
                               : "base slider",
                     rope ? "head_dim" : "d_model", rope ? ropeView.params.headDim : dims,
-                    positions);
+                    relative ? relativeView.options.seqLen : positions);
         std::printf("resident memory %.0f MiB, peak %.0f MiB\n", residentMebibytes("VmRSS:"),
                     residentMebibytes("VmHWM:"));
         return 0;

@@ -272,6 +272,21 @@ AppState everyFieldChanged() {
     vision.mrope = {MropeModel::Qwen25VL, MropeLayout::Interleaved, {18, 15, 15}, 96, 500000, 1, 4};
     vision.axial = {AxialRopeLayout::Pixtral, 32, 1000, 8, 12, 3, 4, AxialVectors::Random, 9};
     vision.configPath = "/x/qwen-vl.json";
+    auto& relative = s.relative;  // every session key of relative_state.hpp
+    relative.tab = RelativeTab::Fire;
+    auto& ro = relative.options;
+    ro.seqLen = 4096;
+    ro.trainingLength = 1024;
+    ro.logDistance = true;
+    ro.biasFloor = -50;
+    ro.xpos = {128, 0.5, 1024, 500000};
+    ro.kerplePower = {KerpleKernel::Power, 0.25, 1.5};
+    ro.kerpleLog = {KerpleKernel::Logarithmic, 2, 0.5};
+    ro.sandwich = {64, 12, 3};
+    ro.fire = {0.2, 256, 1e-6, 16, 4, 2, 7};
+    ro.alibiHeads = 16;
+    ro.alibiHead = 3;
+    ro.t5Seed = 5;
     return s;
 }
 
@@ -305,6 +320,7 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state.extrapolation == changed.extrapolation);
     EXPECT_TRUE(read.state.compare == changed.compare);
     EXPECT_TRUE(read.state.visionRope == changed.visionRope);
+    EXPECT_TRUE(read.state.relative == changed.relative);
     EXPECT_TRUE(read.state.tour == changed.tour);
     const AppState original;
     EXPECT_FALSE(changed == original);

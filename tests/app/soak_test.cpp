@@ -214,7 +214,8 @@ TEST(BenchTest, EveryScenarioReportsItsFrames) {
     auto bad = runPoslab({"--bench-frames", "3", "--bench-scenario", "zoom"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_EQ(bad.err,
-              "poslab: --bench-scenario must be slider, pan-zoom or rope-pan-zoom (got 'zoom')\n");
+              "poslab: --bench-scenario must be slider, pan-zoom, rope-pan-zoom or relative-slider "
+              "(got 'zoom')\n");
 }
 
 }  // namespace

@@ -1,0 +1,189 @@
+#include "panels/relative_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/encodings/alibi.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+// Keeps every head index inside its head count after a count slider moved.
+void clampHeads(RelativeFigureOptions& o) {
+    o.sandwich.head = std::clamp(o.sandwich.head, 0, o.sandwich.heads - 1);
+    o.fire.head = std::clamp(o.fire.head, 0, o.fire.heads - 1);
+    o.alibiHead = std::clamp(o.alibiHead, 0, o.alibiHeads - 1);
+    o.xpos.headDim += o.xpos.headDim % 2;
+    o.sandwich.headDim += o.sandwich.headDim % 2;
+}
+
+void xposControls(XposParams& p) {
+    sectionHeader("xPos (torchscale)");
+    sliderInt("head_dim", &p.headDim, 2, 512,
+              "d: rotary pairs (2i, 2i+1) interleaved, as torchscale's rotate_every_two.", true);
+    sliderDouble("gamma", &p.gamma, 0.0, 4.0, "%.3g",
+                 "zeta_i = (2i/d + gamma)/(1 + gamma): 0.4 in torchscale. Larger gamma, zeta "
+                 "nearer 1, less decay.");
+    sliderDouble("scale_base", &p.scaleBase, 1.0, 1e6, "%.4g",
+                 "Queries scale by zeta^(n/scale_base), keys by zeta^(-m/scale_base): the decay "
+                 "is zeta^((n-m)/scale_base). torchscale: 512.",
+                 true);
+    sliderDouble("base", &p.base, 2.0, 1e7, "%.6g", "Rotation base, theta_i = base^(-2i/d).", true);
+}
+
+void kerpleControls(KerpleParams& p, const char* name) {
+    sectionHeader(name);
+    ImGui::PushID(name);
+    const bool power = p.kernel == KerpleKernel::Power;
+    sliderDouble("r1", &p.r1, 0.0, 10.0, "%.3g",
+                 "Scale outside the kernel. The authors' code clamps it to >= 0.01 before "
+                 "every step (its name: bias_a in power, bias_p in log).");
+    sliderDouble("r2", &p.r2, 0.0, power ? 3.0 : 10.0, "%.3g",
+                 power ? "Exponent of |i-j|. The code clamps it to 0.01..2 (its name: bias_p). "
+                         "r2 = 1 is ALiBi's linear bias."
+                       : "Scale inside log(1 + r2 |i-j|). The code clamps it to >= 0.01 (its "
+                         "name: bias_a).");
+    if (kerpleClamped(p)) ImGui::TextDisabled("clamped as the authors' code does");
+    ImGui::PopID();
+}
+
+void sandwichControls(SandwichParams& p) {
+    sectionHeader("Sandwich (NeMo)");
+    sliderInt("d (sinusoids)", &p.headDim, 2, 1024,
+              "Width of the sinusoidal embeddings whose inner product is the bias.", true);
+    sliderInt("heads##sandwich", &p.heads, 1, kMaxSandwichHeads,
+              "Head h (1-based) divides the kernel by 8h/H.", true);
+    sliderInt("head##sandwich", &p.head, 0, std::max(0, p.heads - 1),
+              "Which head's matrix is drawn (0-based; compression 8 (head+1)/heads).");
+}
+
+void fireControls(FireParams& p) {
+    sectionHeader("FIRE");
+    sliderDouble("c", &p.c, 1e-4, 100.0, "%.3g",
+                 "psi(x) = log(c x + 1): larger c spreads nearby distances further apart. "
+                 "Learned; initialised at 0.1.",
+                 true);
+    sliderDouble("L (threshold)", &p.threshold, 1.0, 65536.0, "%.5g",
+                 "phi divides by psi(max(i, L)): queries before L share one scale. Learned; "
+                 "initialised at 512.",
+                 true);
+    sliderInt("MLP width", &p.mlpWidth, 1, 256, "Hidden units of the MLP phi -> bias.", true);
+    sliderInt("heads##fire", &p.heads, 1, kMaxFireHeads, "Outputs of the MLP, one per head.", true);
+    sliderInt("head##fire", &p.head, 0, std::max(0, p.heads - 1), "Which head's bias is drawn.");
+    int seed = int(std::min<std::uint64_t>(p.seed, 1u << 30));
+    if (ImGui::InputInt("MLP seed", &seed)) p.seed = std::uint64_t(std::max(0, seed));
+    tooltipForLastItem(
+        "Seeds the stand-in MLP weights (torch's nn.Linear initialisation): the shape of phi is "
+        "FIRE's, the bias a trained MLP would learn.");
+}
+
+}  // namespace
+
+void RelativePanel::draw(AppState& state, FrameContext& context) {
+    RelativeViewState& view = state.relative;
+    panelLayout(
+        state, context, [&] { drawControls(view); },
+        [&] {
+            const std::pair<RelativeTab, const char*> tabs[] = {{RelativeTab::Family, "Family"},
+                                                                {RelativeTab::Xpos, "xPos"},
+                                                                {RelativeTab::Kerple, "KERPLE"},
+                                                                {RelativeTab::Sandwich, "Sandwich"},
+                                                                {RelativeTab::Fire, "FIRE"}};
+            stateTabBar("relative tabs", tabs, &view.tab, &shownTab_);
+            clampHeads(view.options);
+            const RelativeTab tab = view.tab;
+            cache_.showPanels(
+                "relative", Key{tab, view.options}, context,
+                [tab](float w, float h, const Theme& theme, int panel) {
+                    return reflowPanels({0, 0, w, h}, relativePanelShape(tab), theme, panel);
+                },
+                [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
+                    Figure figure = emptyFigure(w, h, theme);
+                    if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, view.options, tab, theme,
+                                                    panel, &memo_);
+                        !s) {
+                        return s.error();
+                    }
+                    return figure;
+                });
+            if (!cache_.error().empty()) *context.statusMessage = cache_.error();
+        });
+}
+
+void RelativePanel::drawControls(RelativeViewState& view) {
+    RelativeFigureOptions& o = view.options;
+    sectionHeader("Shared");
+    sliderInt("sequence length", &o.seqLen, 2, kMaxGuiSeqLen,
+              "L: rows (queries i) and columns (keys j) of every matrix, and the reach of the "
+              "distance axes. Sampled to the pixels: 65,536 stays live.",
+              true);
+    sliderInt("training length", &o.trainingLength, 1, kMaxGuiSeqLen,
+              "Marked on the distance axes: distances past it were never seen in training.", true);
+    switch (view.tab) {
+        case RelativeTab::Family:
+            ImGui::Checkbox("log distance axis", &o.logDistance);
+            tooltipForLastItem("Distances on a log axis (from 1): each decade as wide.");
+            sliderDouble("bias floor", &o.biasFloor, -1000.0, -0.1, "%.3g",
+                         "Curves are cut where they fall below this (ALiBi falls fastest).");
+            sliderInt("ALiBi heads", &o.alibiHeads, 1, kMaxAlibiHeads,
+                      "fairseq slopes for this many heads.", true);
+            sliderInt("ALiBi head", &o.alibiHead, 0, std::max(0, o.alibiHeads - 1),
+                      "Which head's slope the ALiBi curve uses (0: the steepest).");
+            ImGui::TextWrapped(
+                "Each curve minus its value at distance 0 (softmax ignores a constant per "
+                "row). xPos: log of its mean decay; RoPE: log of RoFormer's bound. The other "
+                "tabs set each member's parameters.");
+            break;
+        case RelativeTab::Xpos:
+            xposControls(o.xpos);
+            break;
+        case RelativeTab::Kerple:
+            kerpleControls(o.kerplePower, "KERPLE power -r1 |i-j|^r2");
+            kerpleControls(o.kerpleLog, "KERPLE log -r1 log(1 + r2 |i-j|)");
+            break;
+        case RelativeTab::Sandwich:
+            sandwichControls(o.sandwich);
+            break;
+        case RelativeTab::Fire:
+            fireControls(o.fire);
+            break;
+    }
+    clampHeads(o);
+    ImGui::Spacing();
+    if (ImGui::Button("Defaults")) o = RelativeFigureOptions{};
+    tooltipForLastItem("The reference codes' defaults for every member.");
+}
+
+Figure RelativePanel::exportFigure(const AppState& state, float width, float height,
+                                   const Theme& theme) const {
+    Figure figure = emptyFigure(width, height, theme);
+    if (auto s = drawRelativeFigure(figure, {0, 0, width, height}, state.relative.options,
+                                    state.relative.tab, theme);
+        !s) {
+        drawNote(figure, {0, 0, width, height}, s.error().message, theme);
+    }
+    return figure;
+}
+
+Result<Matrix> RelativePanel::exportData(const AppState& state) const {
+    const RelativeFigureOptions& o = state.relative.options;
+    switch (state.relative.tab) {
+        case RelativeTab::Xpos:
+            return xposScoreMatrix(o.xpos, o.seqLen);
+        case RelativeTab::Kerple:
+            return kerpleBiasMatrix(o.kerplePower, o.seqLen);
+        case RelativeTab::Sandwich:
+            return sandwichBiasMatrix(o.sandwich, o.seqLen);
+        case RelativeTab::Fire:
+            return fireBiasMatrix(o.fire, o.seqLen);
+        case RelativeTab::Family:
+            break;
+    }
+    return kerpleBiasMatrix(o.kerpleLog, o.seqLen);
+}
+
+}  // namespace poslab::ui

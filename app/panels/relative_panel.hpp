@@ -1,0 +1,33 @@
+// relative_panel.hpp — the Relative view: the relative-position family (xPos, KERPLE power and
+// log, Sandwich, FIRE) one tab each, and the Family tab that sets them beside ALiBi, T5 and RoPE:
+// bias against distance on shared axes and a small-multiples grid of their L x L matrices.
+#pragma once
+
+#include "panels/figure_cache.hpp"
+#include "poslab/views/relative_figures.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class RelativePanel : public Panel {
+  public:
+    const char* title() const override { return "Relative"; }
+    void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    // The tab's main matrix (Family: KERPLE log) as a causal L x L matrix, -inf for j > i.
+    Result<Matrix> exportData(const AppState& state) const override;
+
+  private:
+    void drawControls(RelativeViewState& view);
+    struct Key {
+        RelativeTab tab;
+        RelativeFigureOptions options;
+        friend bool operator==(const Key&, const Key&) = default;
+    };
+    FigureCache<Key> cache_;
+    RelativeFigureMemo memo_;  // per-member heatmaps and curves: a slider rebuilds its member only
+    RelativeTab shownTab_ = RelativeTab::Family;
+};
+
+}  // namespace poslab::ui
