@@ -29,9 +29,9 @@ std::vector<OptionSpec> launchOptionSpecs() {
         {"bench-frames", "N",
          "time N frames of a heatmap changing, print frame times and resident memory, quit"},
         {"bench-scenario", "NAME",
-         "slider (the sinusoidal base moves; default), pan-zoom (its window moves) or "
-         "rope-pan-zoom (the RoPE angle map's) or relative-slider (the Relative view's family at "
-         "L = 65,536 while a KERPLE slider moves)"},
+         "one per view and tab at its largest settings (slider: the sinusoidal base moves, the "
+         "default; pan-zoom, rope-pan-zoom, rope-scores, alibi, t5, learned-structure, …: an "
+         "unknown name lists them all), or all: every scenario in turn"},
         {"bench-seq-len", "L", "positions in the benchmark's table"},
         {"bench-d-model", "D", "dimensions in the benchmark's table (head_dim for RoPE)"},
         {"check-layout", "",

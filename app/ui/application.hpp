@@ -21,16 +21,10 @@ class HeatmapTextures;  // GL objects: held by pointer so no GL header reaches t
 
 namespace poslab::ui {
 
-enum class BenchScenario {
-    Slider,       // the base slider moves every frame (every texel changes)
-    PanZoom,      // the heatmap is zoomed in, panned and zoomed out again, as with wheel and drag
-    RopePanZoom,  // the same over the RoPE view's angle heatmap
-    RelativeSlider,  // the Relative view's Family tab at L = 65,536 while KERPLE's r1 moves
-};
 
 struct LaunchOptions {
     int benchFrames = 0;          // > 0: run a benchmark scenario for N frames, print timings, quit
-    BenchScenario benchScenario = BenchScenario::Slider;
+    std::string benchScenario = "slider";  // bench_scenarios.hpp, or "all": each in turn
     int benchSeqLen = 0;          // table size for the benchmark (0: the scenario's default)
     int benchDModel = 0;
     std::string screenshotPath;   // non-empty: save a screenshot after a few frames, quit

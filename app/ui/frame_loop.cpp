@@ -24,6 +24,7 @@
 #include "gfx/gl_context.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
+#include "ui/bench_scenarios.hpp"
 
 namespace poslab::ui {
 
@@ -55,17 +56,10 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         return Error{"--bench-frames must be 0..1000000 (got " + std::to_string(*frames) + ")"};
     }
     launch.benchFrames = int(*frames);
-    const std::string scenario = args->text("bench-scenario", "slider").value();
-    if (scenario == "pan-zoom") {
-        launch.benchScenario = BenchScenario::PanZoom;
-    } else if (scenario == "rope-pan-zoom") {
-        launch.benchScenario = BenchScenario::RopePanZoom;
-    } else if (scenario == "relative-slider") {
-        launch.benchScenario = BenchScenario::RelativeSlider;
-    } else if (scenario != "slider") {
-        return Error{"--bench-scenario must be slider, pan-zoom, rope-pan-zoom or "
-                     "relative-slider (got '" +
-                     scenario + "')"};
+    launch.benchScenario = args->text("bench-scenario", "slider").value();
+    if (launch.benchScenario != "all" && !findBenchScenario(launch.benchScenario)) {
+        return Error{"--bench-scenario must be all or one of " + benchScenarioNames() + " (got '" +
+                     launch.benchScenario + "')"};
     }
     auto benchSeqLen = args->integer("bench-seq-len", 0);
     if (!benchSeqLen) return benchSeqLen.error();
@@ -153,32 +147,6 @@ double processCpuSeconds() {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// The pan-zoom scenario: a 150-frame cycle that zooms into the middle of the table (rows and
-// columns), pans across it, and zooms back out to the whole table, as wheel and drag would.
-void panZoomStep(CellWindow& window, int frame, long long rows, long long cols) {
-    if (window.rowCount == 0) window = {0, rows, 0, cols};
-    const int phase = frame % 150;
-    auto zoom = [&](double rowFactor, double colFactor) {
-        const double centreRow = window.firstRow + window.rowCount / 2.0;
-        const double centreCol = window.firstCol + window.colCount / 2.0;
-        window.rowCount =
-            std::clamp<long long>(std::llround(window.rowCount * rowFactor), 16, rows);
-        window.colCount = std::clamp<long long>(std::llround(window.colCount * colFactor), 8, cols);
-        window.firstRow = std::llround(centreRow - window.rowCount / 2.0);
-        window.firstCol = std::llround(centreCol - window.colCount / 2.0);
-    };
-    if (phase < 50) {
-        zoom(0.8, 0.9);
-    } else if (phase < 100) {
-        const long long direction = (phase / 25) % 2 == 0 ? 1 : -1;
-        window.firstRow += direction * std::max<long long>(1, window.rowCount / 20);
-        window.firstCol += direction * std::max<long long>(1, window.colCount / 40);
-    } else {
-        zoom(1.25, 1.0 / 0.9);
-    }
-    window = clampWindow(window, rows, cols);
-}
-
 // Random input for the soak test: the mouse wanders, clicks, drags and scrolls over the whole
 // window below the menu bar, so every slider, combo, checkbox and canvas gets exercised.
 struct SoakInput {
@@ -250,6 +218,61 @@ void printFrameStatistics(std::vector<double> milliseconds) {
     std::printf("frames %zu  median %.2f ms  mean %.2f ms  p95 %.2f ms  max %.2f ms\n",
                 milliseconds.size(), percentile(0.5), sum / milliseconds.size(), percentile(0.95),
                 milliseconds.back());
+}
+
+// One frame benchmark (bench_scenarios.hpp): the scenario's tab at its largest settings, its
+// control moving every frame, whole frames timed (UI, samples, texture uploads, ImGui render,
+// glFinish). The pointer is kept off the figures, where it would be while dragging a control.
+// The view's state starts from its defaults, so `--bench-scenario all` runs each as if alone.
+int runBenchScenario(GLFWwindow* window, Application& application, const BenchScenario& scenario,
+                     const LaunchOptions& options) {
+    constexpr int kWarmUp = 5;  // font atlas, shader compile, first table
+    AppState& state = application.state();
+    const AppState defaults;
+    state.sinusoidal = defaults.sinusoidal;
+    state.alibi = defaults.alibi;
+    state.t5 = defaults.t5;
+    state.learned = defaults.learned;
+    state.rope = defaults.rope;
+    state.visionRope = defaults.visionRope;
+    state.similarity = defaults.similarity;
+    state.meaning = defaults.meaning;
+    state.intuition = defaults.intuition;
+    state.extrapolation = defaults.extrapolation;
+    state.compare = defaults.compare;
+    if (Status selected = application.selectView(scenario.view); !selected) {
+        std::fprintf(stderr, "poslab: --bench-scenario %s: %s\n", scenario.name,
+                     selected.error().message.c_str());
+        return 1;
+    }
+    scenario.setup(state, {options.benchSeqLen, options.benchDModel});
+    std::vector<double> times;
+    long long triangles = 0;
+    double cpuStart = 0;
+    const double peakBefore = residentMebibytes("VmHWM:");
+    for (int i = 0; i < options.benchFrames + kWarmUp && !glfwWindowShouldClose(window); ++i) {
+        glfwPollEvents();
+        scenario.step(state, i);
+        if (i == kWarmUp) cpuStart = processCpuSeconds();
+        const auto start = Clock::now();
+        triangles += renderFrame(window, application, {nullptr, true});
+        gfx::finishGl();
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        if (i >= kWarmUp) times.push_back(ms);
+    }
+    std::printf("scenario %s (%s: %s)\n", scenario.name, scenario.view, scenario.moving);
+    printFrameStatistics(times);
+    // CPU summed over every thread (llvmpipe rasterises on its own, workers compute figures):
+    // on a busy or small machine this is steadier than wall time, and it is what a laptop's
+    // battery pays.
+    std::printf("CPU %.2f ms per frame over all threads\n",
+                (processCpuSeconds() - cpuStart) * 1000 / std::max<std::size_t>(1, times.size()));
+    std::printf("triangles per frame %lld\n",
+                triangles / std::max(1, options.benchFrames + kWarmUp));
+    std::printf("resident memory %.0f MiB, peak %.0f MiB (%.0f before this scenario)\n",
+                residentMebibytes("VmRSS:"), residentMebibytes("VmHWM:"), peakBefore);
+    std::fflush(stdout);
+    return 0;
 }
 
 // --tour-check: every lesson and step in presentation mode, as a lecture shows them. Each must
@@ -338,74 +361,15 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
     int framesToDraw = 3;  // ImGui settles layouts over a couple of frames after each event
 
     if (options.benchFrames > 0) {
-        // Time whole frames (UI, table sample, texture upload, shader, ImGui render, glFinish)
-        // while a heatmap changes every frame as a user's dragging would change it: the
-        // sinusoidal view's base, or its window (pan-zoom), or the RoPE angle map's window.
-        // The pointer is kept off the figures, where it would be while dragging a control.
-        const bool rope = options.benchScenario == BenchScenario::RopePanZoom;
-        const bool relative = options.benchScenario == BenchScenario::RelativeSlider;
-        const bool panZoom = options.benchScenario != BenchScenario::Slider && !relative;
-        std::vector<double> times;
-        long long triangles = 0;
-        double cpuStart = 0;
-        SinusoidalViewState& view = application.state().sinusoidal;
-        RopeViewState& ropeView = application.state().rope;
-        const int dims = options.benchDModel > 0 ? options.benchDModel : panZoom ? 4096 : 1024;
-        const int positions = options.benchSeqLen > 0 ? options.benchSeqLen
-                              : panZoom               ? kMaxSeqLen
-                                                      : 4096;
-        RelativeViewState& relativeView = application.state().relative;
-        if (relative) {  // every frame rebuilds the family figure, as dragging a slider does
-            (void)application.selectView("relative");
-            relativeView.options.seqLen = options.benchSeqLen > 0 ? options.benchSeqLen : 65536;
-        } else if (rope) {
-            (void)application.selectView("rope");  // always present
-            ropeView.figure = RopeFigureId::Angles;
-            ropeView.params.headDim = dims + dims % 2;
-            ropeView.params.seqLen = positions;
-            ropeView.angleWindow = {};
-        } else {
-            (void)application.selectView("sinusoidal");
-            view.params.dModel = dims;
-            view.params.seqLen = positions;
-            view.window = {};
+        if (options.benchScenario != "all") {
+            return runBenchScenario(window, application, *findBenchScenario(options.benchScenario),
+                                    options);
         }
-        for (int i = 0; i < options.benchFrames + 5 && !glfwWindowShouldClose(window); ++i) {
-            glfwPollEvents();
-            if (relative) {
-                relativeView.options.kerpleLog.r1 = 1.0 + 0.01 * (i % 200);
-            } else if (rope) {  // rows: positions; columns: the rotated pairs
-                panZoomStep(ropeView.angleWindow, i, positions, ropeView.params.headDim / 2);
-            } else if (panZoom) {
-                panZoomStep(view.window, i, view.params.seqLen, view.params.dModel);
-            } else {
-                view.params.base = 10000.0 * std::pow(1.01, i % 200);
-            }
-            if (i == 5) cpuStart = processCpuSeconds();
-            const auto start = Clock::now();
-            triangles += renderFrame(window, application, {nullptr, true});
-            gfx::finishGl();
-            const double ms =
-                std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-            if (i >= 5) times.push_back(ms);  // skip warm-up (font atlas, shader compile)
+        int failed = 0;
+        for (const BenchScenario& scenario : benchScenarios()) {
+            failed += runBenchScenario(window, application, scenario, options) != 0;
         }
-        printFrameStatistics(times);
-        // CPU summed over every thread (llvmpipe rasterises on its own): on a busy or small
-        // machine this is steadier than wall time, and it is what a laptop's battery pays.
-        std::printf(
-            "CPU %.2f ms per frame over all threads\n",
-            (processCpuSeconds() - cpuStart) * 1000 / std::max<std::size_t>(1, times.size()));
-        std::printf("triangles per frame %lld (%s, %s %d, %d positions)\n",
-                    triangles / std::max(1, options.benchFrames + 5),
-                    relative  ? "Relative family, KERPLE r1 slider"
-                    : rope    ? "RoPE angles pan-zoom"
-                    : panZoom ? "pan-zoom"
-                              : "base slider",
-                    rope ? "head_dim" : "d_model", rope ? ropeView.params.headDim : dims,
-                    relative ? relativeView.options.seqLen : positions);
-        std::printf("resident memory %.0f MiB, peak %.0f MiB\n", residentMebibytes("VmRSS:"),
-                    residentMebibytes("VmHWM:"));
-        return 0;
+        return failed == 0 ? 0 : 1;
     }
 
     if (options.tourCheck) return runTourCheck(window, application, options);

@@ -8,20 +8,6 @@
 
 namespace poslab::test {
 
-// True in the AddressSanitizer build (./dev test's second stage). Tests that only start the
-// binary many times over behaviour the first stage already checked (timings, layouts agreeing,
-// option spellings) skip there: the parsers are fuzzed and the code under them runs under ASan
-// in the unit tests, so those runs would add minutes and no memory checking.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kSanitizedBuild = true;
-#else
-inline constexpr bool kSanitizedBuild = false;
-#endif
-#define POSLAB_SKIP_UNDER_SANITIZERS()                                                          \
-    do {                                                                                        \
-        if (::poslab::test::kSanitizedBuild) GTEST_SKIP() << "process-heavy; run in Release"; \
-    } while (false)
-
 struct ProcessResult {
     int exitCode = -1;
     std::string out, err;

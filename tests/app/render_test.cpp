@@ -227,7 +227,6 @@ TEST_F(RendererChoiceTest, DefaultPngIsTheCairoRaster) {
 // Cairo and GL draw the same layout: the heatmap in the same box with the same colours, the
 // title and axis labels over the same extents. At scale 1 and at scale 2 (HiDPI).
 TEST_F(RendererChoiceTest, BothRenderersAgreeOnTheLayout) {
-    POSLAB_SKIP_UNDER_SANITIZERS();
     for (const std::string scale : {"1", "2"}) {
         SCOPED_TRACE("--scale " + scale);
         auto cairoRun = runPoslab(

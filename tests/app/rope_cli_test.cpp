@@ -339,7 +339,6 @@ TEST_F(RopeCliTest, RendersEveryViewHeadless) {
 }
 
 TEST_F(RopeCliTest, RendersAtTheLargestSettingsSayWhatTheySampled) {
-    POSLAB_SKIP_UNDER_SANITIZERS();
     // head_dim 8192 and 2^20 positions or distances: 2^32 terms to tabulate, so the figures
     // evaluate what they can show and say so (SVG, so the text can be read back).
     const std::string env = "env -u DISPLAY -u WAYLAND_DISPLAY";

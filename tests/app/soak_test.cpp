@@ -192,30 +192,47 @@ TEST(PresentationTest, WindowSizeIsChecked) {
     }
 }
 
-// The frame-time benchmarks (README, Benchmarks) run each scenario's frames and report them.
+// The frame-time benchmarks (README, Benchmarks): one process runs every scenario (one per view
+// and tab) for a few frames and reports each; small sizes here, the largest in the README's run.
 TEST(BenchTest, EveryScenarioReportsItsFrames) {
-    POSLAB_SKIP_UNDER_SANITIZERS();
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("bench");
-    for (const char* scenario : {"slider", "pan-zoom", "rope-pan-zoom"}) {
-        auto result =
-            runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-screen 0 1440x900x24' " +
-                     shellQuote(POSLAB_BINARY) + " --fresh --bench-frames 12 " +
-                     "--bench-scenario " + scenario);
-        EXPECT_EQ(result.exitCode, 0) << scenario << result.out << result.err;
-        EXPECT_NE(result.out.find("frames 12 "), std::string::npos) << scenario << result.out;
-        EXPECT_NE(result.out.find("resident memory"), std::string::npos) << scenario << result.out;
-        if (std::string(scenario) == "rope-pan-zoom") {
-            EXPECT_NE(result.out.find("RoPE angles pan-zoom, head_dim 4096, 1048576 positions"),
-                      std::string::npos)
-                << result.out;
-        }
+    auto result =
+        runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-screen 0 1440x900x24' " +
+                 shellQuote(POSLAB_BINARY) + " --fresh --bench-frames 2 --bench-scenario all");
+    EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
+    // clang-format off
+    const std::vector<std::string> scenarios = {
+        "slider", "pan-zoom", "sinusoidal-max", "rope-rotation", "rope-pan-zoom", "rope-scores",
+        "rope-frequencies", "rope-decay", "rope-precision", "rope-layers", "rope-scalings",
+        "vision-mrope", "vision-axial", "alibi", "t5", "learned-table", "learned-structure",
+        "similarity-rope", "similarity-learned", "meaning-terms", "meaning-orthogonality",
+        "meaning-add-vs-concat", "intuition-binary-clock", "intuition-linear-shift",
+        "intuition-attention-shuffle", "intuition-frequency-resolution", "extrapolation",
+        "compare-all", "compare-rope-ab"};
+    // clang-format on
+    std::size_t reported = 0;
+    for (std::size_t at = 0; (at = result.out.find("frames 2 ", at)) != std::string::npos; ++at) {
+        ++reported;
+    }
+    EXPECT_GE(reported, scenarios.size()) << result.out;
+    for (const std::string& scenario : scenarios) {
+        EXPECT_NE(result.out.find("scenario " + scenario + " ("), std::string::npos)
+            << scenario << result.out;
+    }
+    EXPECT_NE(result.out.find("scenario rope-pan-zoom (RoPE: "), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("resident memory"), std::string::npos) << result.out;
+    // Every view has at least one scenario: the tab titles --check-layout walks through.
+    for (const char* view : {"Sinusoidal", "RoPE", "Vision RoPE", "ALiBi", "T5", "Learned",
+                             "Similarity", "Meaning", "Intuitions", "Extrapolation", "Compare"}) {
+        EXPECT_NE(result.out.find("(" + std::string(view) + ": "), std::string::npos) << view;
     }
     auto bad = runPoslab({"--bench-frames", "3", "--bench-scenario", "zoom"});
     EXPECT_EQ(bad.exitCode, 2);
-    EXPECT_EQ(bad.err,
-              "poslab: --bench-scenario must be slider, pan-zoom, rope-pan-zoom or relative-slider "
-              "(got 'zoom')\n");
+    EXPECT_EQ(bad.err.rfind("poslab: --bench-scenario must be all or one of slider, pan-zoom, ", 0),
+              0u)
+        << bad.err;
+    EXPECT_NE(bad.err.find("compare-rope-ab (got 'zoom')\n"), std::string::npos) << bad.err;
 }
 
 }  // namespace

@@ -191,7 +191,6 @@ TEST_F(UnderstandingTest, EveryNewViewRendersHeadless) {
 }
 
 TEST_F(UnderstandingTest, RendersAtTheLargestSettingsSayWhatTheySampled) {
-    POSLAB_SKIP_UNDER_SANITIZERS();
     // The largest values each view accepts: the work is bounded by what the figure shows, and the
     // figure (SVG, so its text can be read back) says where it shows a subsample.
     const std::vector<std::pair<std::vector<std::string>, std::string>> views = {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 
 namespace poslab {
 namespace {
@@ -101,6 +102,65 @@ TEST(RopePrecisionTest, OtherPairsMatchAnIndependentScan) {
         EXPECT_EQ(report->pairs[i].firstPositionOver, first) << i;
     }
     EXPECT_GE(report->firstPair, 0);
+}
+
+// The scan as first written: every position, the definition read literally (three roundings,
+// remainder, cos and sin of both angles). The fast scan must give the same numbers bit for bit.
+PairPrecision scalarScan(double theta, FloatFormat format, long long maxPosition,
+                         double threshold) {
+    PairPrecision pair;
+    pair.theta = theta;
+    const double roundedTheta = roundToFormat(theta, format);
+    for (long long m = 0; m <= maxPosition; ++m) {
+        const double exact = double(m) * theta;
+        const double angle = roundToFormat(roundToFormat(double(m), format) * roundedTheta, format);
+        double error = std::numeric_limits<double>::infinity();
+        if (std::isfinite(angle)) {
+            error = std::abs(std::remainder(angle - exact, 2.0 * M_PI));
+            const double cosError =
+                std::abs(roundToFormat(std::cos(angle), format) - std::cos(exact));
+            const double sinError =
+                std::abs(roundToFormat(std::sin(angle), format) - std::sin(exact));
+            pair.maxCosSinError = std::max({pair.maxCosSinError, cosError, sinError});
+        } else {
+            pair.maxCosSinError = std::numeric_limits<double>::infinity();
+        }
+        pair.maxPhaseError = std::max(pair.maxPhaseError, error);
+        if (pair.firstPositionOver < 0 && error > threshold) pair.firstPositionOver = m;
+    }
+    return pair;
+}
+
+TEST(RopePrecisionTest, FastScanEqualsTheScalarScanExactly) {
+    // Thetas for every branch of the fast scan: exact integers (theta 1), wrapped bfloat16 angles,
+    // float32 differences past the series' range (theta 1000), zero, float16 subnormal and
+    // underflowing thetas (inf * 0 = NaN past 65519), and the default d = 128 frequencies.
+    RopeFrequencies freqs;
+    freqs.inverse = {1.0, 0.8659643233600653, 0.1, 0.0123456789, 3.7e-4, 1e-6, 1000.0, 0.0, 3e-6,
+                     1e-9};
+    RopeParams params;
+    auto defaults = ropeFrequencies(params);
+    ASSERT_TRUE(defaults.ok());
+    for (std::size_t i = 0; i < defaults->inverse.size(); i += 21) {
+        freqs.inverse.push_back(defaults->inverse[i]);
+    }
+    freqs.rotatedDims = 2 * int(freqs.inverse.size());
+    for (FloatFormat format : {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16}) {
+        // float16 past its overflow at 65520; the others far enough to wrap and to leave the
+        // series' range (theta 1000).
+        const long long kMaxPosition = format == FloatFormat::Float16 ? 66000 : 20000;
+        auto report = ropePrecision(freqs, format, kMaxPosition, 0.05);
+        ASSERT_TRUE(report.ok()) << report.error().message;
+        for (std::size_t i = 0; i < freqs.inverse.size(); ++i) {
+            const PairPrecision expected = scalarScan(freqs.inverse[i], format, kMaxPosition, 0.05);
+            const PairPrecision& got = report->pairs[i];
+            SCOPED_TRACE(std::string(floatFormatName(format)) + " theta " +
+                         std::to_string(freqs.inverse[i]));
+            EXPECT_EQ(got.firstPositionOver, expected.firstPositionOver);
+            EXPECT_EQ(got.maxPhaseError, expected.maxPhaseError);
+            EXPECT_EQ(got.maxCosSinError, expected.maxCosSinError);
+        }
+    }
 }
 
 TEST(RopePrecisionTest, BaseSweepAndRefusals) {

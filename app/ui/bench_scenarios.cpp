@@ -1,0 +1,355 @@
+#include "ui/bench_scenarios.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "poslab/analysis/frequency_resolution.hpp"
+#include "poslab/analysis/intuition.hpp"
+#include "poslab/analysis/table_structure.hpp"
+#include "poslab/analysis/toy_attention.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/t5_bias.hpp"
+#include "state/ranges.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+// The sliders' upper ends that live in the panels' own files (learned_panel.cpp,
+// rope_panel.cpp, …): repeated here, checked by the scenarios' printed settings.
+constexpr int kGuiRopeHeadDim = 512;  // RoPE view: head_dim slider
+constexpr int kGuiRopePrecisionPositions = 1 << 18;
+constexpr int kGuiLearnedTableLength = 16384;
+constexpr int kGuiLearnedDModel = 2048;
+constexpr int kGuiWideDModel = 1024;  // the understanding views' head_dim / d_model sliders
+constexpr int kGuiT5Buckets = 256;    // Compare and Extrapolation
+constexpr int kGuiT5MaxDistance = 4096;
+
+// A value swept back and forth between low and high over `period` frames (a slider dragged).
+double sweep(int frame, double low, double high, int period = 100) {
+    const int phase = frame % (2 * period);
+    const double t = double(phase < period ? phase : 2 * period - phase) / period;
+    return low + (high - low) * t;
+}
+int sweepInt(int frame, int low, int high, int period = 100) {
+    return int(std::lround(sweep(frame, low, high, period)));
+}
+// A base or factor dragged on a log slider: x1.01 per frame, back after 200 frames.
+double logSweep(int frame, double start) {
+    return start * std::pow(1.01, frame % 200);
+}
+
+int orDefault(int given, int fallback) {
+    return given > 0 ? given : fallback;
+}
+
+void ropeAtMost(AppState& s, RopeFigureId figure, const BenchSizes& sizes) {
+    s.rope.figure = figure;
+    s.rope.params.headDim = orDefault(sizes.dModel, kGuiRopeHeadDim);
+    s.rope.params.headDim += s.rope.params.headDim % 2;
+    s.rope.params.seqLen = orDefault(sizes.seqLen, kRopeContextRange.high);
+    s.rope.params.trainingLength = kRopeTrainingRange.high / 2;
+}
+
+// clang-format off
+const std::array kBenchScenarios = {
+    // ---- Sinusoidal
+    BenchScenario{"slider", "Sinusoidal", "base slider (d 1024, L 4096: the README's reference)",
+        [](AppState& s, const BenchSizes& z) {
+            s.sinusoidal.params.dModel = orDefault(z.dModel, 1024);
+            s.sinusoidal.params.seqLen = orDefault(z.seqLen, 4096);
+        },
+        [](AppState& s, int f) { s.sinusoidal.params.base = logSweep(f, 10000); }},
+    BenchScenario{"pan-zoom", "Sinusoidal", "heatmap zoom and pan",
+        [](AppState& s, const BenchSizes& z) {
+            s.sinusoidal.params.dModel = orDefault(z.dModel, 4096);
+            s.sinusoidal.params.seqLen = orDefault(z.seqLen, kMaxSeqLen);
+        },
+        [](AppState& s, int f) {
+            panZoomStep(s.sinusoidal.window, f, s.sinusoidal.params.seqLen,
+                        s.sinusoidal.params.dModel);
+        }},
+    BenchScenario{"sinusoidal-max", "Sinusoidal", "base slider, 8 curves of 65536 positions",
+        [](AppState& s, const BenchSizes& z) {
+            s.sinusoidal.params.dModel = orDefault(z.dModel, kMaxDModel);
+            s.sinusoidal.params.seqLen = orDefault(z.seqLen, kMaxSeqLen);
+            s.sinusoidal.curveCount = kCurveCountRange.high;
+            s.sinusoidal.curvePositions = orDefault(z.seqLen, 65536);
+            s.sinusoidal.markTrainingLength = true;
+            s.sinusoidal.trainingLength = s.sinusoidal.params.seqLen / 2;
+        },
+        [](AppState& s, int f) { s.sinusoidal.params.base = logSweep(f, 10000); }},
+    // ---- RoPE: one per tab
+    BenchScenario{"rope-rotation", "RoPE", "positions playing (m, n advance)",
+        [](AppState& s, const BenchSizes& z) {
+            ropeAtMost(s, RopeFigureId::Rotation, z);
+            s.rope.panels = 64;
+            s.rope.trail = kRopeTrailRange.high;
+        },
+        [](AppState& s, int f) { s.rope.m = 6 + 0.25 * f; s.rope.n = 2 + 0.25 * f; }},
+    BenchScenario{"rope-pan-zoom", "RoPE", "angle heatmap zoom and pan (head_dim 4096)",
+        [](AppState& s, const BenchSizes& z) {
+            ropeAtMost(s, RopeFigureId::Angles, {z.seqLen, orDefault(z.dModel, 4096)});
+        },
+        [](AppState& s, int f) {
+            panZoomStep(s.rope.angleWindow, f, s.rope.params.seqLen, s.rope.params.headDim / 2);
+        }},
+    BenchScenario{"rope-scores", "RoPE", "score heatmap zoom and pan",
+        [](AppState& s, const BenchSizes& z) { ropeAtMost(s, RopeFigureId::Scores, z); },
+        [](AppState& s, int f) {
+            panZoomStep(s.rope.scoreWindow, f, s.rope.params.seqLen, s.rope.params.seqLen);
+        }},
+    BenchScenario{"rope-frequencies", "RoPE", "base slider",
+        [](AppState& s, const BenchSizes& z) { ropeAtMost(s, RopeFigureId::Frequencies, z); },
+        [](AppState& s, int f) { s.rope.params.base = logSweep(f, 10000); }},
+    BenchScenario{"rope-decay", "RoPE", "base slider, distances to 2^20 on a log axis",
+        [](AppState& s, const BenchSizes& z) {
+            ropeAtMost(s, RopeFigureId::Decay, z);
+            s.rope.decayDistance = kRopeDecayDistanceRange.high;
+            s.rope.decayLogAxis = true;
+        },
+        [](AppState& s, int f) { s.rope.params.base = logSweep(f, 10000); }},
+    BenchScenario{"rope-precision", "RoPE", "base slider, 2^18 positions scanned",
+        [](AppState& s, const BenchSizes& z) {
+            ropeAtMost(s, RopeFigureId::Precision, z);
+            s.rope.precisionPositions = kGuiRopePrecisionPositions;
+        },
+        [](AppState& s, int f) { s.rope.params.base = logSweep(f, 10000); }},
+    BenchScenario{"rope-layers", "RoPE", "base slider",
+        [](AppState& s, const BenchSizes& z) { ropeAtMost(s, RopeFigureId::Layers, z); },
+        [](AppState& s, int f) { s.rope.params.base = logSweep(f, 10000); }},
+    BenchScenario{"rope-scalings", "RoPE", "factor slider, dynamic NTK at 2^24",
+        [](AppState& s, const BenchSizes& z) {
+            ropeAtMost(s, RopeFigureId::Scalings, z);
+            s.rope.scalings.dynamicSeqLen = kRopeScalingsSeqLenRange.high;
+        },
+        [](AppState& s, int f) {
+            s.rope.scalings.factor = sweep(f, kRopeScalingsFactorRange.low + 1,
+                                           kRopeScalingsFactorRange.high);
+        }},
+    // ---- Vision RoPE
+    BenchScenario{"vision-mrope", "Vision RoPE", "rope_theta slider (head_dim 1024, merge 1)",
+        [](AppState& s, const BenchSizes& z) {
+            s.visionRope.figure = VisionRopeFigureId::Multimodal;
+            s.visionRope.mrope.headDim = orDefault(z.dModel, kGuiWideDModel);
+            const int half = s.visionRope.mrope.headDim / 2;
+            s.visionRope.mrope.section = {half / 4, half * 3 / 8, half - half / 4 - half * 3 / 8};
+            s.visionRope.mrope.spatialMergeSize = kMropeMergeRange.low;
+        },
+        [](AppState& s, int f) { s.visionRope.mrope.base = logSweep(f, 1e6); }},
+    BenchScenario{"vision-axial", "Vision RoPE", "query patch moving over a 64 x 64 grid",
+        [](AppState& s, const BenchSizes& z) {
+            s.visionRope.figure = VisionRopeFigureId::Axial;
+            s.visionRope.axial.headDim = orDefault(z.dModel, kAxialHeadDimRange.high);
+            s.visionRope.axial.headDim -= s.visionRope.axial.headDim % 4;
+            s.visionRope.axial.gridWidth = s.visionRope.axial.gridHeight =
+                kAxialGridSideRange.high;
+        },
+        [](AppState& s, int f) {
+            s.visionRope.axial.queryX = sweepInt(f, 0, kAxialGridSideRange.high - 1);
+            s.visionRope.axial.queryY = sweepInt(f, 0, kAxialGridSideRange.high - 1, 37);
+        }},
+    // ---- Bias views
+    BenchScenario{"alibi", "ALiBi", "query row slider (128 heads, L 65536)",
+        [](AppState& s, const BenchSizes& z) {
+            s.alibi.heads = kMaxAlibiHeads;
+            s.alibi.seqLen = orDefault(z.seqLen, kMaxGuiSeqLen);
+            s.alibi.randomContent = true;
+        },
+        [](AppState& s, int f) { s.alibi.queryIndex = sweepInt(f, 0, s.alibi.seqLen - 1); }},
+    BenchScenario{"t5", "T5", "max_distance slider (1024 buckets, L 65536)",
+        [](AppState& s, const BenchSizes& z) {
+            s.t5.seqLen = orDefault(z.seqLen, kMaxGuiSeqLen);
+            s.t5.numBuckets = kMaxT5Buckets;
+        },
+        [](AppState& s, int f) { s.t5.maxDistance = sweepInt(f, 600, kMaxGuiSeqLen); }},
+    BenchScenario{"learned-table", "Learned", "positions-shown slider (16384 x 2048 table)",
+        [](AppState& s, const BenchSizes& z) {
+            s.learned.tab = LearnedTab::Table;
+            s.learned.seqLen = orDefault(z.seqLen, kGuiLearnedTableLength);
+            s.learned.dModel = orDefault(z.dModel, kGuiLearnedDModel);
+            s.learned.curveCount = kCurveCountRange.high;
+        },
+        [](AppState& s, int f) {
+            s.learned.positionsShown = sweepInt(f, 64, 2 * s.learned.seqLen);
+        }},
+    BenchScenario{"learned-structure", "Learned", "3-D trajectory turning (16384 x 2048 table)",
+        [](AppState& s, const BenchSizes& z) {
+            s.learned.tab = LearnedTab::Structure;
+            s.learned.seqLen = orDefault(z.seqLen, kGuiLearnedTableLength);
+            s.learned.dModel = orDefault(z.dModel, kGuiLearnedDModel);
+            s.learned.structureComponents = kMaxStructureComponents;
+            s.learned.structureTrajectory = TrajectoryStyle::Rotatable;
+        },
+        [](AppState& s, int f) {
+            s.learned.structureYaw = std::remainder(30.0 + 2.0 * f, 360.0);
+        }},
+    // ---- Relative (the family figure at L = 65,536; every frame rebuilds one member)
+    BenchScenario{"relative-slider", "Relative", "KERPLE r1 slider, family at L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            s.relative.options.seqLen = orDefault(z.seqLen, 65536);
+        },
+        [](AppState& s, int f) { s.relative.options.kerpleLog.r1 = 1.0 + 0.01 * (f % 200); }},
+    // ---- Understanding views
+    BenchScenario{"similarity-rope", "Similarity", "heatmap zoom and pan (RoPE, L 65536)",
+        [](AppState& s, const BenchSizes& z) {
+            s.similarity.params.encoding = SimilarityEncoding::Rope;
+            s.similarity.params.seqLen = orDefault(z.seqLen, kMaxGuiSeqLen);
+            s.similarity.params.rope.headDim = orDefault(z.dModel, kGuiWideDModel);
+        },
+        [](AppState& s, int f) {
+            const int n = s.similarity.params.seqLen;
+            panZoomStep(s.similarity.window, f, n, n);
+        }},
+    BenchScenario{"similarity-learned", "Similarity", "heatmap zoom and pan (learned Gram)",
+        [](AppState& s, const BenchSizes& z) {
+            s.similarity.params.encoding = SimilarityEncoding::Learned;
+            s.similarity.params.seqLen = orDefault(z.seqLen, kMaxGuiLearnedSimilarity);
+            s.similarity.params.learned.dModel = orDefault(z.dModel, kGuiWideDModel);
+        },
+        [](AppState& s, int f) {
+            const int n = s.similarity.params.seqLen;
+            panZoomStep(s.similarity.window, f, n, n);
+        }},
+    BenchScenario{"meaning-terms", "Meaning", "content scale slider (d 2048, 256 tokens)",
+        [](AppState& s, const BenchSizes& z) {
+            s.meaning.figure = MeaningFigure::Terms;
+            s.meaning.params.dModel = orDefault(z.dModel, 2048);
+            s.meaning.params.seqLen = std::min(orDefault(z.seqLen, 256), 256);
+            s.meaning.params.vocabulary = 1000;
+        },
+        [](AppState& s, int f) { s.meaning.params.contentScale = sweep(f, 0.1, 4); }},
+    BenchScenario{"meaning-orthogonality", "Meaning", "seed slider (d 8192, 200000 samples)",
+        [](AppState& s, const BenchSizes& z) {
+            s.meaning.figure = MeaningFigure::Orthogonality;
+            s.meaning.orthogonalityDModel = orDefault(z.dModel, kOrthogonalityDModelRange.high);
+            s.meaning.orthogonalitySamples = orDefault(z.seqLen, 200000);
+        },
+        [](AppState& s, int f) { s.meaning.params.seed = std::uint64_t(1 + f % 1000); }},
+    BenchScenario{"meaning-add-vs-concat", "Meaning", "content scale slider (d 2048, 256 tokens)",
+        [](AppState& s, const BenchSizes& z) {
+            s.meaning.figure = MeaningFigure::AddVersusConcat;
+            s.meaning.params.dModel = orDefault(z.dModel, 2048);
+            s.meaning.params.seqLen = std::min(orDefault(z.seqLen, 256), 256);
+        },
+        [](AppState& s, int f) { s.meaning.params.contentScale = sweep(f, 0.1, 4); }},
+    BenchScenario{"intuition-binary-clock", "Intuitions", "base slider (12 bits, 4096 positions)",
+        [](AppState& s, const BenchSizes& z) {
+            s.intuition.figure = IntuitionFigure::BinaryClock;
+            s.intuition.clock.bits = kClockBitsRange.high;
+            s.intuition.clock.positions = kClockPositionsRange.high;
+            s.intuition.clock.sinusoidal.dModel = orDefault(z.dModel, kGuiWideDModel);
+        },
+        [](AppState& s, int f) { s.intuition.clock.sinusoidal.base = logSweep(f, 10000); }},
+    BenchScenario{"intuition-linear-shift", "Intuitions", "shift k slider (d 512, 65536 checked)",
+        [](AppState& s, const BenchSizes& z) {
+            s.intuition.figure = IntuitionFigure::LinearShift;
+            s.intuition.shift.sinusoidal.dModel = orDefault(z.dModel, kMaxSineOnlyDModel);
+            s.intuition.shift.positions = 65536;
+            s.intuition.shift.position = 4096;
+            s.intuition.shift.shownDims = 64;
+        },
+        [](AppState& s, int f) { s.intuition.shift.shift = sweep(f, 1, 500); }},
+    BenchScenario{"intuition-attention-shuffle", "Intuitions", "base slider (RoPE, d 64)",
+        [](AppState& s, const BenchSizes&) {
+            s.intuition.figure = IntuitionFigure::AttentionShuffle;
+            s.intuition.attention.position = ToyPosition::Rope;
+            s.intuition.attention.dModel = kMaxToyDModel;
+        },
+        [](AppState& s, int f) { s.intuition.attention.base = logSweep(f, 10000); }},
+    BenchScenario{"intuition-frequency-resolution", "Intuitions",
+        "shared pair slider (d 1024, 65536 positions)",
+        [](AppState& s, const BenchSizes& z) {
+            s.intuition.figure = IntuitionFigure::FrequencyResolution;
+            s.intuition.frequencies.dModel = orDefault(z.dModel, kMaxResolutionDModel);
+            s.intuition.frequencies.positions = orDefault(z.seqLen, kMaxResolutionPositions);
+        },
+        [](AppState& s, int f) {
+            s.intuition.frequencies.sharedPair =
+                sweepInt(f, 0, s.intuition.frequencies.dModel / 2 - 1);
+        }},
+    BenchScenario{"extrapolation", "Extrapolation", "used-length slider (every size at its top)",
+        [](AppState& s, const BenchSizes& z) {
+            ExtrapolationOptions& o = s.extrapolation.options;
+            o.trainingLength = orDefault(z.seqLen, 65536);
+            o.evaluationLength = 4 * o.trainingLength;
+            o.dModel = o.headDim = orDefault(z.dModel, kGuiWideDModel);
+            o.alibiHeads = kMaxAlibiHeads;
+            o.t5Buckets = kGuiT5Buckets;
+            o.t5MaxDistance = kGuiT5MaxDistance;
+        },
+        [](AppState& s, int f) {
+            const int training = s.extrapolation.options.trainingLength;
+            s.extrapolation.options.evaluationLength = sweepInt(f, training + 1, 4 * training);
+        }},
+    BenchScenario{"compare-all", "Compare", "base slider (every encoding at its top)",
+        [](AppState& s, const BenchSizes& z) {
+            s.compare.mode = CompareMode::AllEncodings;
+            CompareOptions& o = s.compare.options;
+            o.dModel = orDefault(z.dModel, kGuiWideDModel);
+            o.seqLen = std::min(orDefault(z.seqLen, 2048), 2048);
+            o.alibiHeads = kMaxAlibiHeads;
+            o.t5Buckets = kGuiT5Buckets;
+            o.t5MaxDistance = kGuiT5MaxDistance;
+        },
+        [](AppState& s, int f) { s.compare.options.base = logSweep(f, 10000); }},
+    BenchScenario{"compare-rope-ab", "Compare", "B's base slider (head_dim 1024, 65536 offsets)",
+        [](AppState& s, const BenchSizes& z) {
+            s.compare.mode = CompareMode::RopeAB;
+            s.compare.headDim = orDefault(z.dModel, kGuiWideDModel);
+            s.compare.trainingLength = 1 << 20;
+            s.compare.maxOffset = std::min(orDefault(z.seqLen, 65536), 65536);
+        },
+        [](AppState& s, int f) { s.compare.b.base = logSweep(f, 500000); }},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const BenchScenario> benchScenarios() {
+    return kBenchScenarios;
+}
+
+const BenchScenario* findBenchScenario(std::string_view name) {
+    for (const BenchScenario& scenario : kBenchScenarios) {
+        if (name == scenario.name) return &scenario;
+    }
+    return nullptr;
+}
+
+std::string benchScenarioNames() {
+    std::string names;
+    for (const BenchScenario& scenario : kBenchScenarios) {
+        if (!names.empty()) names += ", ";
+        names += scenario.name;
+    }
+    return names;
+}
+
+void panZoomStep(CellWindow& window, int frame, long long rows, long long cols) {
+    if (window.rowCount == 0) window = {0, rows, 0, cols};
+    const int phase = frame % 150;
+    auto zoom = [&](double rowFactor, double colFactor) {
+        const double centreRow = window.firstRow + window.rowCount / 2.0;
+        const double centreCol = window.firstCol + window.colCount / 2.0;
+        window.rowCount =
+            std::clamp<long long>(std::llround(window.rowCount * rowFactor), 16, rows);
+        window.colCount = std::clamp<long long>(std::llround(window.colCount * colFactor), 8, cols);
+        window.firstRow = std::llround(centreRow - window.rowCount / 2.0);
+        window.firstCol = std::llround(centreCol - window.colCount / 2.0);
+    };
+    if (phase < 50) {
+        zoom(0.8, 0.9);
+    } else if (phase < 100) {
+        const long long direction = (phase / 25) % 2 == 0 ? 1 : -1;
+        window.firstRow += direction * std::max<long long>(1, window.rowCount / 20);
+        window.firstCol += direction * std::max<long long>(1, window.colCount / 40);
+    } else {
+        zoom(1.25, 1.0 / 0.9);
+    }
+    window = clampWindow(window, rows, cols);
+}
+
+}  // namespace poslab::ui
