@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -501,11 +502,16 @@ Matrix gramOf(const Matrix& data, std::size_t divisor) {
     return gram;
 }
 
+// Four doubles in one SIMD register (two SSE2 registers in the default clone), moved to and from
+// memory by memcpy (any alignment; no function takes or returns one, which would change the
+// calling convention between the clones).
+typedef double Lanes4 __attribute__((vector_size(32)));
+
 // out += m_r (m_r . x) over rows [begin, end) of data (n columns), for 4 vectors x stored
 // interleaved (x4[4c + j] = x_j[c]; out likewise): each row is read once from memory and used
-// twice from cache. Two sets of running sums keep the adders busy; the 4 vectors fill SIMD
-// lanes, and the AVX2 clone doubles their width where the processor has it. The arithmetic is
-// the same in either clone (no fused multiply-add: ISO C++ mode), so results are bit-identical.
+// twice from cache, the 4 vectors filling the SIMD lanes; four running sums hide the adder's
+// latency. The AVX2 clone runs the same operations (no fused multiply-add in ISO C++ mode), so
+// its results are bit-identical to the default clone's.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -513,23 +519,28 @@ void accumulateGramRows4(const double* data, std::size_t n, std::size_t begin, s
                          const double* x4, double* out4) {
     for (std::size_t r = begin; r < end; ++r) {
         const double* m = data + r * n;
-        double even[4] = {0, 0, 0, 0}, odd[4] = {0, 0, 0, 0};
+        Lanes4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
         std::size_t c = 0;
-        for (; c + 2 <= n; c += 2) {
-            const double m0 = m[c], m1 = m[c + 1];
-            for (int j = 0; j < 4; ++j) {
-                even[j] += m0 * x4[4 * c + j];
-                odd[j] += m1 * x4[4 * c + 4 + j];
-            }
+        Lanes4 x0, x1, x2, x3;
+        for (; c + 4 <= n; c += 4) {
+            std::memcpy(&x0, x4 + 4 * c, sizeof x0);
+            std::memcpy(&x1, x4 + 4 * c + 4, sizeof x1);
+            std::memcpy(&x2, x4 + 4 * c + 8, sizeof x2);
+            std::memcpy(&x3, x4 + 4 * c + 12, sizeof x3);
+            s0 += m[c] * x0;
+            s1 += m[c + 1] * x1;
+            s2 += m[c + 2] * x2;
+            s3 += m[c + 3] * x3;
         }
-        if (c < n) {
-            for (int j = 0; j < 4; ++j) even[j] += m[c] * x4[4 * c + j];
+        for (; c < n; ++c) {
+            std::memcpy(&x0, x4 + 4 * c, sizeof x0);
+            s0 += m[c] * x0;
         }
-        double t[4];
-        for (int j = 0; j < 4; ++j) t[j] = even[j] + odd[j];
+        const Lanes4 t = (s0 + s1) + (s2 + s3);
         for (c = 0; c < n; ++c) {
-            const double mc = m[c];
-            for (int j = 0; j < 4; ++j) out4[4 * c + j] += mc * t[j];
+            std::memcpy(&x0, out4 + 4 * c, sizeof x0);
+            x0 += m[c] * t;
+            std::memcpy(out4 + 4 * c, &x0, sizeof x0);
         }
     }
 }
