@@ -133,8 +133,8 @@ std::string bashScript(const CommandRegistry& registry, const std::vector<Option
     for (const ExportKind& k : registry.exports) {
         std::vector<OptionSpec> options = k.options;
         options.push_back({"out", "FILE", "output file"});
-        script += "                " + k.name + ")\n" + bashValueCases(options) +
-                  "                opts=\"" + optionWords(k.options) + " --out --help\";;\n";
+        script += "                " + k.name + ") opts=\"" + optionWords(k.options) +
+                  " --out --help\"\n" + bashValueCases(options) + "                ;;\n";
     }
     script +=
         "            esac;;\n"
@@ -145,15 +145,16 @@ std::string bashScript(const CommandRegistry& registry, const std::vector<Option
         "            case ${COMP_WORDS[2]} in\n"
         "                --spec) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n";
     for (const RenderView& v : registry.renders) {
-        script += "                " + v.name + ")\n" + bashValueCases(renderOptions(v)) +
-                  "                opts=\"" + optionWords(renderOptions(v)) + " --help\";;\n";
+        script += "                " + v.name + ") opts=\"" + optionWords(renderOptions(v)) +
+                  " --help\"\n" + bashValueCases(renderOptions(v)) + "                ;;\n";
     }
     script +=
         "            esac;;\n"
         "        --completions) COMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\")); return;;\n"
-        "        *)\n" +
-        bashValueCases(guiOptions) + "            opts=\"" + optionWords(guiOptions) +
-        "\";;\n"
+        "        *)\n"
+        "            opts=\"" +
+        optionWords(guiOptions) + "\"\n" + bashValueCases(guiOptions) +
+        "            ;;\n"
         "    esac\n"
         "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
         "}\n"
