@@ -10,6 +10,8 @@ set(POSLAB_GENERATED ${PROJECT_BINARY_DIR}/install-files)
 set(POSLAB_MAINTAINER "PosLab developers <maintainers@poslab.org>" CACHE STRING
     "Maintainer of the Debian package: name <e-mail>")
 set(POSLAB_HOMEPAGE "https://poslab.org/" CACHE STRING "Project home page")
+# Placeholders until the project names its own: the e-mail, the home page and the licence (the
+# copyright file's Dear ImGui notice points at the MIT text; another licence needs that text too).
 set(POSLAB_LICENSE MIT CACHE STRING "SPDX licence of PosLab (assets/debian/license-NAME.txt)")
 set(POSLAB_RELEASE_DATE 2026-11-24)                       # of PROJECT_VERSION, ISO 8601
 set(POSLAB_RELEASE_DATE_RFC2822 "Tue, 24 Nov 2026 12:00:00 +0000")  # the same, for the changelog
