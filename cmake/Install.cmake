@@ -5,14 +5,35 @@ include(GNUInstallDirs)
 
 set(POSLAB_APP_ID org.poslab.PosLab)
 set(POSLAB_GENERATED ${PROJECT_BINARY_DIR}/install-files)
+# Who answers for the package, where it lives, under which licence: the Debian control file, the
+# copyright file, the changelog and the AppStream metadata all say it from here.
+set(POSLAB_MAINTAINER "PosLab developers <maintainers@poslab.org>" CACHE STRING
+    "Maintainer of the Debian package: name <e-mail>")
+set(POSLAB_HOMEPAGE "https://poslab.org/" CACHE STRING "Project home page")
+# Placeholders until the project names its own: the e-mail, the home page and the licence (the
+# copyright file's Dear ImGui notice points at the MIT text; another licence needs that text too).
+set(POSLAB_LICENSE MIT CACHE STRING "SPDX licence of PosLab (assets/debian/license-NAME.txt)")
+set(POSLAB_RELEASE_DATE 2026-11-24)                       # of PROJECT_VERSION, ISO 8601
+set(POSLAB_RELEASE_DATE_RFC2822 "Tue, 24 Nov 2026 12:00:00 +0000")  # the same, for the changelog
+set(POSLAB_DEBIAN_REVISION 1)
+set(POSLAB_DEBIAN_VERSION ${PROJECT_VERSION}-${POSLAB_DEBIAN_REVISION})
+find_program(POSLAB_GZIP gzip REQUIRED)
 
 install(TARGETS poslab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Stripped installs (cpack with CPACK_STRIP_FILES, cmake --install --strip) also lose the
+# compilers' .comment and .note sections, as dh_strip does for Debian packages.
+install(CODE "
+  if(CMAKE_INSTALL_DO_STRIP)
+    execute_process(COMMAND \"${CMAKE_STRIP}\" --remove-section=.comment --remove-section=.note
+                            \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/poslab\"
+                    COMMAND_ERROR_IS_FATAL ANY)
+  endif()")
 
 # ---- Made by the built poslab: the man page and completions from its option tables, the icons
 # from its own figure (`poslab render icon`). Cairo draws them: no display needed.
 set(POSLAB_ICON_SIZES 16 24 32 48 64 128 256 512)
 set(POSLAB_GENERATED_FILES
-    ${POSLAB_GENERATED}/poslab.1 ${POSLAB_GENERATED}/poslab.bash ${POSLAB_GENERATED}/_poslab
+    ${POSLAB_GENERATED}/poslab.1.gz ${POSLAB_GENERATED}/poslab.bash ${POSLAB_GENERATED}/_poslab
     ${POSLAB_GENERATED}/${POSLAB_APP_ID}.svg)
 set(POSLAB_ICON_COMMANDS)
 foreach(size ${POSLAB_ICON_SIZES})
@@ -31,6 +52,7 @@ add_custom_command(
           "-DARGS=--completions bash" -P ${PROJECT_SOURCE_DIR}/cmake/CaptureOutput.cmake
   COMMAND ${CMAKE_COMMAND} -DPOSLAB=$<TARGET_FILE:poslab> -DOUT=${POSLAB_GENERATED}/_poslab
           "-DARGS=--completions zsh" -P ${PROJECT_SOURCE_DIR}/cmake/CaptureOutput.cmake
+  COMMAND ${POSLAB_GZIP} -9nf ${POSLAB_GENERATED}/poslab.1
   COMMAND poslab render icon --size 256 --transparent --out ${POSLAB_GENERATED}/${POSLAB_APP_ID}.svg
   ${POSLAB_ICON_COMMANDS}
   DEPENDS poslab ${PROJECT_SOURCE_DIR}/cmake/CaptureOutput.cmake
@@ -44,7 +66,7 @@ else()
   add_custom_target(poslab_install_files ALL DEPENDS ${POSLAB_GENERATED_FILES})
 endif()
 
-install(FILES ${POSLAB_GENERATED}/poslab.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${POSLAB_GENERATED}/poslab.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${POSLAB_GENERATED}/poslab.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME poslab)
 install(FILES ${POSLAB_GENERATED}/_poslab DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
@@ -67,16 +89,42 @@ install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/poslab-mime.xml
 # The built-in lessons, for teachers to copy and edit (poslab --lessons FILE).
 install(FILES ${PROJECT_SOURCE_DIR}/assets/lessons.json DESTINATION ${CMAKE_INSTALL_DATADIR}/poslab)
 
+# ---- Debian documentation: the machine-readable copyright file and the changelog, compressed
+# without a timestamp (gzip -n) so that the package is reproducible.
+file(READ ${PROJECT_SOURCE_DIR}/assets/debian/license-${POSLAB_LICENSE}.txt POSLAB_LICENSE_TEXT)
+configure_file(${PROJECT_SOURCE_DIR}/assets/debian/copyright.in ${POSLAB_GENERATED}/copyright @ONLY)
+file(APPEND ${POSLAB_GENERATED}/copyright "${POSLAB_LICENSE_TEXT}")
+configure_file(${PROJECT_SOURCE_DIR}/assets/debian/changelog.in ${POSLAB_GENERATED}/changelog.Debian
+               @ONLY)
+add_custom_command(
+  OUTPUT ${POSLAB_GENERATED}/changelog.Debian.gz
+  COMMAND ${POSLAB_GZIP} -9nc ${POSLAB_GENERATED}/changelog.Debian > ${POSLAB_GENERATED}/changelog.Debian.gz
+  DEPENDS ${POSLAB_GENERATED}/changelog.Debian
+  VERBATIM)
+add_custom_target(poslab_debian_docs ALL DEPENDS ${POSLAB_GENERATED}/changelog.Debian.gz)
+install(FILES ${POSLAB_GENERATED}/copyright ${POSLAB_GENERATED}/changelog.Debian.gz
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/poslab)
+install(FILES ${PROJECT_SOURCE_DIR}/assets/debian/lintian-overrides
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides RENAME poslab)
+
 # ---- Debian package
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME poslab)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "PosLab developers")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "See how transformers encode token position")
-set(CPACK_PACKAGE_DESCRIPTION
-    "PosLab shows positional encodings live (sinusoidal, learned, T5 buckets, RoPE and its\n
-long-context scalings, ALiBi), teaches with a guided tour, and makes exact figures\n
-(PNG, SVG, PDF) from the window or the command line.")
+set(CPACK_PACKAGE_CONTACT "${POSLAB_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${POSLAB_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_RELEASE ${POSLAB_DEBIAN_REVISION})
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${POSLAB_HOMEPAGE}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "see how transformers encode token position")
+# One string, lines under 80 characters separated by single newlines (CPack indents each; an
+# empty line would become a " ." paragraph break).
+string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
+       "PosLab shows the positional encodings of transformer models live: the"
+       "sinusoidal table, learned position embeddings, T5 relative position"
+       "buckets, rotary embeddings (RoPE) with their long-context scalings, and"
+       "ALiBi. It reads a model's config.json, .npy tables and .safetensors"
+       "checkpoints, teaches with a guided tour in presentation mode, and makes"
+       "exact figures (PNG, SVG, PDF) from the window or the command line.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # Shared libraries (GLFW, Cairo, FreeType, EGL, GL, zlib, libstdc++) are found by dpkg-shlibdeps;

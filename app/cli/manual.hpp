@@ -25,7 +25,22 @@ Result<std::string> completionScript(const CommandRegistry& registry,
                                      const std::vector<OptionSpec>& guiOptions,
                                      std::string_view shell);
 
+// The window's view names (--view), lower case as --view takes them. Set by main() from the
+// panel list (this library has no panels); without it --view completes nothing.
+void setViewNames(std::vector<std::string> names);
+
 // ---- Helpers (exposed for tests)
-std::string roffEscape(std::string_view text);  // backslashes, leading dots/quotes, hyphens
+std::string roffEscape(std::string_view text);  // backslashes, leading dots/quotes, hyphens,
+                                                // non-ASCII as \[uXXXX] (any locale)
+// What a completion offers for an option's value.
+enum class ValueCompletion { Nothing, Files, Directories, Words, TensorNames };
+struct ValueChoices {
+    ValueCompletion kind = ValueCompletion::Nothing;
+    std::vector<std::string> words;  // kind == Words
+};
+// From the option's value name and help: FILE -> files, DIR -> directories, --tensor -> the
+// tensors of the --from/--table file, NAME/KIND/STYLE/... -> the words its help lists
+// ("2d (default) or 3d" -> 2d, 3d), numbers and free text -> nothing.
+ValueChoices valueChoices(const OptionSpec& option);
 
 }  // namespace poslab::cli

@@ -189,9 +189,12 @@ std::vector<OptionSpec> structureOptions(bool forExport) {
     options.push_back({"base", "B", "--table sinusoidal: frequency base, > 1 (default 10000)"});
     options.push_back(
         {"components", "K",
-         forExport ? "columns: the first K principal components, 1..64 (default 3; fewer when "
-                     "the table has fewer positions or dimensions)"
-                   : "explained-variance bars, 1..64 (default 12)"});
+         std::string(forExport ? "columns: the first K principal components, 1..64 (default 3; "
+                                 "fewer when the table has fewer positions or dimensions)"
+                               : "explained-variance bars, 1..64 (default 12)") +
+             "; exact up to " + std::to_string(kJacobiLimit) +
+             " positions or dimensions, else block Lanczos to a residual |C v - lambda v| <= "
+             "1e-10 x the top eigenvalue"});
     if (!forExport) {
         options.push_back({"trajectory", "STYLE",
                            "2d (default: PC1 vs PC2) or 3d (PC1-PC3 seen from --yaw and --pitch, "

@@ -16,8 +16,8 @@ std::vector<OptionSpec> launchOptionSpecs() {
         {"presentation", "", "start in presentation mode (F5: large text, no controls)"},
         {"export-dialog", "", "open File > Export… at start (with --screenshot: the dialog)"},
         {"window-size", "WxH",
-         "the window's size in pixels, 320x240..8192x8192 (default 1440x900, or the screen when "
-         "it is smaller)"},
+         "the window's size in pixels, 320x240..8192x8192 (default 1440x900 times the monitor's "
+         "scale, within its work area)"},
         {"zoom", "Z",
          "interface zoom 0.5..3 on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0; "
          "remembered in the session)"},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -16,9 +17,12 @@ namespace poslab {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-// Enough for a table whose spectrum decays (any trained one) to converge; a flat spectrum (a
-// random table) stops here with its top eigenvalues a little low, and says so.
-constexpr int kMaxSubspaceIterations = 200;
+// Block Krylov: vectors per block (eigenvalues repeated up to the block size are all found; a
+// larger multiplicity only when the space is exhausted), and the largest basis built before
+// giving up on convergence.
+constexpr std::size_t kKrylovBlock = 4;  // 4 vectors: about half the passes over the table of
+                                         // single-vector Lanczos, and fewer flops than wider blocks
+constexpr std::size_t kMaxKrylovDimension = 1536;
 
 // Eigenpairs sorted by descending value (columns of vectors follow).
 void sortDescending(SymmetricEigen& eigen) {
@@ -42,65 +46,45 @@ void sortDescending(SymmetricEigen& eigen) {
     eigen = std::move(sorted);
 }
 
-// Orthonormal columns by modified Gram-Schmidt, run twice (enough for double precision). A
-// column that vanishes is replaced by a unit vector orthogonal to the others.
-void orthonormalizeColumns(Matrix& q) {
-    const std::size_t n = q.rows, m = q.cols;
-    for (std::size_t j = 0; j < m; ++j) {
-        for (int pass = 0; pass < 2; ++pass) {
-            for (std::size_t i = 0; i < j; ++i) {
-                double dot = 0;
-                for (std::size_t r = 0; r < n; ++r) dot += q(r, i) * q(r, j);
-                for (std::size_t r = 0; r < n; ++r) q(r, j) -= dot * q(r, i);
-            }
-        }
-        double norm = 0;
-        for (std::size_t r = 0; r < n; ++r) norm += q(r, j) * q(r, j);
-        norm = std::sqrt(norm);
-        if (norm < 1e-300) {  // try coordinate vectors until one survives projection
-            for (std::size_t e = 0; e < n && norm < 0.5; ++e) {
-                for (std::size_t r = 0; r < n; ++r) q(r, j) = r == e ? 1 : 0;
-                for (std::size_t i = 0; i < j; ++i) {
-                    const double dot = q(e, i);
-                    for (std::size_t r = 0; r < n; ++r) q(r, j) -= dot * q(r, i);
-                }
-                norm = 0;
-                for (std::size_t r = 0; r < n; ++r) norm += q(r, j) * q(r, j);
-                norm = std::sqrt(norm);
-            }
-        }
-        for (std::size_t r = 0; r < n; ++r) q(r, j) /= norm;
-    }
-}
-
-// a (n x n) times b (n x m), rows shared out between workers.
-Matrix multiply(const Matrix& a, const Matrix& b) {
-    Matrix out(a.rows, b.cols);
-    parallelFor((long long)a.rows, 16, [&](long long first, long long last) {
-        for (long long i = first; i < last; ++i) {
-            const double* ai = a.row(std::size_t(i));
-            double* oi = out.row(std::size_t(i));
-            for (std::size_t k = 0; k < a.cols; ++k) {
-                const double aik = ai[k];
-                const double* bk = b.row(k);
-                for (std::size_t j = 0; j < b.cols; ++j) oi[j] += aik * bk[j];
-            }
-        }
-    });
+Matrix firstColumns(const Matrix& m, std::size_t count) {
+    Matrix out(m.rows, count);
+    for (std::size_t i = 0; i < m.rows; ++i) std::copy_n(m.row(i), count, out.row(i));
     return out;
 }
 
-// x^T y over columns: (x.cols x y.cols).
-Matrix columnDots(const Matrix& x, const Matrix& y) {
-    Matrix out(x.cols, y.cols);
-    for (std::size_t r = 0; r < x.rows; ++r) {
-        const double* xr = x.row(r);
-        const double* yr = y.row(r);
-        for (std::size_t i = 0; i < x.cols; ++i) {
-            for (std::size_t j = 0; j < y.cols; ++j) out(i, j) += xr[i] * yr[j];
+// x . y over n entries, four running sums (the compiler may not reorder a single sum, and the
+// four keep both of a core's adders busy).
+double dot(const double* x, const double* y, std::size_t n) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += x[i] * y[i];
+        s1 += x[i + 1] * y[i + 1];
+        s2 += x[i + 2] * y[i + 2];
+        s3 += x[i + 3] * y[i + 3];
+    }
+    for (; i < n; ++i) s0 += x[i] * y[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+// Basis vectors are stored as the rows of `basis` (each contiguous). Makes `v` orthogonal to
+// rows [0, count) by classical Gram-Schmidt run twice (enough in double precision), returns its
+// norm afterwards.
+// firstPass (count entries, optional): the first pass's coefficients, basis_i . v as given.
+double orthogonalizeAgainst(const Matrix& basis, std::size_t count, double* v,
+                            double* firstPass = nullptr) {
+    const std::size_t n = basis.cols;
+    std::vector<double> coefficients(count);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < count; ++i) coefficients[i] = dot(basis.row(i), v, n);
+        if (pass == 0 && firstPass) std::copy(coefficients.begin(), coefficients.end(), firstPass);
+        for (std::size_t i = 0; i < count; ++i) {
+            const double* q = basis.row(i);
+            const double h = coefficients[i];
+            for (std::size_t r = 0; r < n; ++r) v[r] -= h * q[r];
         }
     }
-    return out;
+    return std::sqrt(dot(v, v, n));
 }
 
 // In-place radix-2 FFT; data.size() is a power of two.
@@ -189,60 +173,246 @@ SymmetricEigen jacobiEigen(const Matrix& symmetric) {
     return result;
 }
 
+SymmetricEigen denseSymmetricEigen(const Matrix& symmetric) {
+    const std::size_t n = symmetric.rows;
+    SymmetricEigen result;
+    result.vectors = Matrix(n, n);
+    for (std::size_t i = 0; i < n; ++i) result.vectors(i, i) = 1;
+    if (n == 0) return result;
+    Matrix a(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) a(i, j) = 0.5 * (symmetric(i, j) + symmetric(j, i));
+    }
+    // 1. Householder: A = Q T Q^T with T tridiagonal. Step k reflects rows and columns k+1..n-1
+    //    with H = I - beta v v^T so that column k below the diagonal becomes (alpha, 0, ..., 0).
+    Matrix& q = result.vectors;
+    std::vector<double> v(n), p(n), w(n);
+    for (std::size_t k = 0; k + 2 < n; ++k) {
+        const std::size_t m = n - k - 1;  // the reflected block's size
+        double norm2 = 0;
+        for (std::size_t i = 0; i < m; ++i) norm2 += a(k + 1 + i, k) * a(k + 1 + i, k);
+        if (norm2 == 0) continue;
+        const double x0 = a(k + 1, k);
+        const double alpha = x0 > 0 ? -std::sqrt(norm2) : std::sqrt(norm2);
+        for (std::size_t i = 0; i < m; ++i) v[i] = a(k + 1 + i, k);
+        v[0] -= alpha;
+        const double vv = norm2 - x0 * x0 + v[0] * v[0];
+        if (vv == 0) continue;
+        const double beta = 2 / vv;
+        // p = beta A v; w = p - (beta/2)(p.v) v; A -= v w^T + w v^T on the block.
+        for (std::size_t i = 0; i < m; ++i) {
+            const double* row = a.row(k + 1 + i) + k + 1;
+            p[i] = beta * dot(row, v.data(), m);
+        }
+        const double half = 0.5 * beta * dot(p.data(), v.data(), m);
+        for (std::size_t i = 0; i < m; ++i) w[i] = p[i] - half * v[i];
+        for (std::size_t i = 0; i < m; ++i) {
+            double* row = a.row(k + 1 + i) + k + 1;
+            for (std::size_t j = 0; j < m; ++j) row[j] -= v[i] * w[j] + w[i] * v[j];
+        }
+        a(k + 1, k) = a(k, k + 1) = alpha;
+        for (std::size_t i = 1; i < m; ++i) a(k + 1 + i, k) = a(k, k + 1 + i) = 0;
+        // Q H on columns k+1..: each row of Q minus beta (row . v) v^T.
+        for (std::size_t r = 0; r < n; ++r) {
+            double* row = q.row(r) + k + 1;
+            const double s = beta * dot(row, v.data(), m);
+            for (std::size_t j = 0; j < m; ++j) row[j] -= s * v[j];
+        }
+    }
+    std::vector<double> d(n), e(n, 0.0);  // e[i] couples i and i+1
+    for (std::size_t i = 0; i < n; ++i) d[i] = a(i, i);
+    for (std::size_t i = 0; i + 1 < n; ++i) e[i] = a(i + 1, i);
+    // 2. Implicit QL with Wilkinson-like shifts on T (tql2), the rotations applied to Q's columns.
+    result.converged = true;
+    for (std::size_t l = 0; l < n; ++l) {
+        int iterations = 0;
+        for (;;) {
+            std::size_t m = l;
+            for (; m + 1 < n; ++m) {
+                const double dd = std::abs(d[m]) + std::abs(d[m + 1]);
+                if (std::abs(e[m]) <= std::numeric_limits<double>::epsilon() * dd) break;
+            }
+            if (m == l) break;
+            if (++iterations > 60) {
+                result.converged = false;
+                break;
+            }
+            result.iterations = std::max(result.iterations, iterations);
+            double g = (d[l + 1] - d[l]) / (2 * e[l]);
+            double r = std::hypot(g, 1.0);
+            g = d[m] - d[l] + e[l] / (g + (g >= 0 ? r : -r));
+            double s = 1, c = 1, shift = 0;
+            bool underflow = false;
+            for (std::size_t i = m; i-- > l;) {
+                const double f = s * e[i], b = c * e[i];
+                r = std::hypot(f, g);
+                e[i + 1] = r;
+                if (r == 0) {  // the rotation vanished: deflate here and start over
+                    d[i + 1] -= shift;
+                    e[m] = 0;
+                    underflow = true;
+                    break;
+                }
+                s = f / r;
+                c = g / r;
+                g = d[i + 1] - shift;
+                r = (d[i] - g) * s + 2 * c * b;
+                shift = s * r;
+                d[i + 1] = g + shift;
+                g = c * r - b;
+                for (std::size_t k = 0; k < n; ++k) {
+                    const double zk1 = q(k, i + 1), zk = q(k, i);
+                    q(k, i + 1) = s * zk + c * zk1;
+                    q(k, i) = c * zk - s * zk1;
+                }
+            }
+            if (underflow) continue;
+            d[l] -= shift;
+            e[l] = g;
+            e[m] = 0;
+        }
+    }
+    result.values = d;
+    sortDescending(result);
+    return result;
+}
+
+SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, int count,
+                                     double tolerance) {
+    SymmetricEigen result;
+    result.converged = false;
+    if (n == 0) return result;
+    const std::size_t k = std::clamp<std::size_t>(std::size_t(std::max(count, 1)), 1, n);
+    const std::size_t block = std::min(n, kKrylovBlock);
+    const std::size_t maxDimension = std::min(n, std::max(kMaxKrylovDimension, 2 * block));
+    Matrix basis(maxDimension, n);         // row i: basis vector i
+    Matrix h(maxDimension, maxDimension);  // basis^T A basis
+    NormalSampler sampler(12345);
+    auto randomUnitVector = [&](std::size_t index) {  // orthogonal to rows [0, index)
+        double* v = basis.row(index);
+        for (double norm = 0; norm < 1e-3;) {
+            for (std::size_t r = 0; r < n; ++r) v[r] = sampler.next();
+            const double before = std::sqrt(dot(v, v, n));
+            norm = orthogonalizeAgainst(basis, index, v) / before;
+            if (norm >= 1e-3) {
+                const double length = std::sqrt(dot(v, v, n));
+                for (std::size_t r = 0; r < n; ++r) v[r] /= length;
+            }
+        }
+    };
+    for (std::size_t i = 0; i < block; ++i) randomUnitVector(i);
+    std::size_t dimension = block, start = 0, lastChecked = 0;
+    double scale = 0;  // largest |A x| seen for a unit x: what "small" is measured against
+    Matrix x, y, residual;
+    for (;;) {
+        const std::size_t width = dimension - start;  // the newest block
+        x = Matrix(n, width);
+        for (std::size_t c = 0; c < width; ++c) {
+            const double* q = basis.row(start + c);
+            for (std::size_t r = 0; r < n; ++r) x(r, c) = q[r];
+        }
+        apply(x, y);
+        residual = Matrix(width, n);
+        std::vector<double> coefficients(dimension);
+        for (std::size_t c = 0; c < width; ++c) {
+            double* w = residual.row(c);
+            for (std::size_t r = 0; r < n; ++r) w[r] = y(r, c);
+            scale = std::max(scale, std::sqrt(dot(w, w, n)));
+            orthogonalizeAgainst(basis, dimension, w, coefficients.data());
+            for (std::size_t i = 0; i < start; ++i)
+                h(i, start + c) = h(start + c, i) = coefficients[i];
+            for (std::size_t i = start; i < dimension; ++i) h(i, start + c) = coefficients[i];
+        }
+        for (std::size_t i = start; i < dimension; ++i) {  // the new diagonal block, symmetrised
+            for (std::size_t j = start; j < i; ++j) h(i, j) = h(j, i) = 0.5 * (h(i, j) + h(j, i));
+        }
+        result.iterations += 1;
+        const bool full = dimension == n;
+        const bool last = full || dimension + 1 > maxDimension;
+        if (last || (dimension >= k && dimension * 4 >= lastChecked * 5)) {
+            lastChecked = dimension;
+            Matrix projected(dimension, dimension);
+            for (std::size_t i = 0; i < dimension; ++i)
+                std::copy_n(h.row(i), dimension, projected.row(i));
+            const SymmetricEigen ritz = denseSymmetricEigen(projected);
+            // |A (basis^T y) - theta basis^T y| = |residual^T y_newest|: A basis^T = basis^T H +
+            // R^T.
+            double worst = 0;
+            std::vector<double> r(n);
+            for (std::size_t j = 0; j < k; ++j) {
+                std::fill(r.begin(), r.end(), 0.0);
+                for (std::size_t c = 0; c < width; ++c) {
+                    const double weight = ritz.vectors(start + c, j);
+                    const double* rc = residual.row(c);
+                    for (std::size_t t = 0; t < n; ++t) r[t] += weight * rc[t];
+                }
+                worst = std::max(worst, std::sqrt(dot(r.data(), r.data(), n)));
+            }
+            const double top = std::abs(ritz.values.front());
+            result.converged = full || worst <= tolerance * top || top == 0;
+            if (result.converged || last) {
+                result.values.assign(ritz.values.begin(), ritz.values.begin() + long(k));
+                result.vectors = Matrix(n, k);
+                for (std::size_t i = 0; i < dimension; ++i) {
+                    const double* q = basis.row(i);
+                    const double* yi = ritz.vectors.row(i);
+                    for (std::size_t r2 = 0; r2 < n; ++r2) {
+                        double* out = result.vectors.row(r2);
+                        for (std::size_t j = 0; j < k; ++j) out[j] += q[r2] * yi[j];
+                    }
+                }
+                return result;
+            }
+        }
+        // The next block: the residuals made orthonormal; one that vanished (A has an invariant
+        // subspace there, e.g. a table of low rank) is replaced by a random direction.
+        const std::size_t next = std::min(block, maxDimension - dimension);
+        for (std::size_t c = 0; c < next; ++c) {
+            double* v = basis.row(dimension + c);
+            const double* w = residual.row(c < width ? c : width - 1);
+            std::copy_n(w, n, v);
+            const double before = std::sqrt(dot(v, v, n));
+            const double norm = c < width ? orthogonalizeAgainst(basis, dimension + c, v) : 0;
+            if (norm <= 1e-8 * before || norm <= 1e-14 * scale || norm == 0) {
+                randomUnitVector(dimension + c);
+            } else {
+                for (std::size_t r = 0; r < n; ++r) v[r] /= norm;
+            }
+        }
+        start = dimension;
+        dimension += next;
+    }
+}
+
 SymmetricEigen topEigenpairs(const Matrix& symmetric, int count) {
     const std::size_t n = symmetric.rows;
     const std::size_t k = std::clamp<std::size_t>(std::size_t(std::max(count, 1)), 1, n);
-    auto keepTop = [&](SymmetricEigen full) {
+    if (n <= kJacobiLimit) {
+        SymmetricEigen full = jacobiEigen(symmetric);
         full.values.resize(k);
-        Matrix vectors(n, k);
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t j = 0; j < k; ++j) vectors(i, j) = full.vectors(i, j);
-        }
-        full.vectors = std::move(vectors);
+        full.vectors = firstColumns(full.vectors, k);
         return full;
-    };
-    if (n <= kJacobiLimit) return keepTop(jacobiEigen(symmetric));
-
-    // Subspace iteration: Q spans m > k vectors; each step Z = A Q, the Ritz pairs of A on
-    // span(Q) from the small m x m matrix Q^T Z, then Q = orth(Z W). The oversampling makes the
-    // top k converge at the rate lambda_{m+1} / lambda_k.
-    const std::size_t m = std::min(n, k + 8);
-    Matrix q(n, m);
-    NormalSampler sampler(12345);
-    for (double& v : q.values) v = sampler.next();
-    orthonormalizeColumns(q);
-    SymmetricEigen result;
-    result.converged = false;
-    for (int iteration = 1; iteration <= kMaxSubspaceIterations; ++iteration) {
-        const Matrix z = multiply(symmetric, q);
-        SymmetricEigen ritz = jacobiEigen(columnDots(q, z));
-        const Matrix zw = multiply(z, ritz.vectors);  // A (Q W)
-        const Matrix qw = multiply(q, ritz.vectors);  // Ritz vectors
-        // Residual of each wanted Ritz pair: |A x - theta x|.
-        double worst = 0;
-        for (std::size_t j = 0; j < k; ++j) {
-            double r2 = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                const double r = zw(i, j) - ritz.values[j] * qw(i, j);
-                r2 += r * r;
-            }
-            worst = std::max(worst, std::sqrt(r2));
-        }
-        result.values.assign(ritz.values.begin(), ritz.values.begin() + long(k));
-        result.vectors = Matrix(n, k);
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t j = 0; j < k; ++j) result.vectors(i, j) = qw(i, j);
-        }
-        result.iterations = iteration;
-        const double top = std::abs(ritz.values.front());
-        if (worst <= 1e-6 * top || top == 0) {
-            result.converged = true;
-            break;
-        }
-        q = zw;
-        orthonormalizeColumns(q);
     }
-    return result;
+    Matrix a(n, n);  // symmetrised, as for Jacobi
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) a(i, j) = 0.5 * (symmetric(i, j) + symmetric(j, i));
+    }
+    // Y = A X, rows of Y shared out between workers.
+    const BlockOperator apply = [&a, n](const Matrix& x, Matrix& y) {
+        y = Matrix(n, x.cols);
+        parallelFor((long long)n, 32, [&](long long first, long long last) {
+            for (long long i = first; i < last; ++i) {
+                const double* ai = a.row(std::size_t(i));
+                double* yi = y.row(std::size_t(i));
+                for (std::size_t j = 0; j < n; ++j) {
+                    const double aij = ai[j];
+                    const double* xj = x.row(j);
+                    for (std::size_t c = 0; c < x.cols; ++c) yi[c] += aij * xj[c];
+                }
+            }
+        });
+    };
+    return blockKrylovEigenpairs(n, apply, int(k));
 }
 
 // ---- Pieces
@@ -310,6 +480,106 @@ Status checkTable(const Matrix& table) {
     return success();
 }
 
+// M^T M / divisor for a data matrix M (rows = samples), built from M^T's rows in parallel.
+Matrix gramOf(const Matrix& data, std::size_t divisor) {
+    const std::size_t n = data.cols;
+    Matrix columns(n, data.rows);  // M^T: each column of M contiguous
+    for (std::size_t r = 0; r < data.rows; ++r) {
+        for (std::size_t c = 0; c < n; ++c) columns(c, r) = data(r, c);
+    }
+    Matrix gram(n, n);
+    parallelFor((long long)n, 4, [&](long long first, long long last) {
+        for (long long i = first; i < last; ++i) {
+            for (std::size_t j = std::size_t(i); j < n; ++j) {
+                gram(std::size_t(i), j) =
+                    dot(columns.row(std::size_t(i)), columns.row(j), data.rows) / double(divisor);
+            }
+        }
+    });
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < i; ++j) gram(i, j) = gram(j, i);
+    }
+    return gram;
+}
+
+// Four doubles in one SIMD register (two SSE2 registers in the default clone), moved to and from
+// memory by memcpy (any alignment; no function takes or returns one, which would change the
+// calling convention between the clones).
+typedef double Lanes4 __attribute__((vector_size(32)));
+
+// out += m_r (m_r . x) over rows [begin, end) of data (n columns), for 4 vectors x stored
+// interleaved (x4[4c + j] = x_j[c]; out likewise): each row is read once from memory and used
+// twice from cache, the 4 vectors filling the SIMD lanes; four running sums hide the adder's
+// latency. The AVX2 clone runs the same operations (no fused multiply-add in ISO C++ mode), so
+// its results are bit-identical to the default clone's.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void accumulateGramRows4(const double* data, std::size_t n, std::size_t begin, std::size_t end,
+                         const double* x4, double* out4) {
+    for (std::size_t r = begin; r < end; ++r) {
+        const double* m = data + r * n;
+        Lanes4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
+        std::size_t c = 0;
+        Lanes4 x0, x1, x2, x3;
+        for (; c + 4 <= n; c += 4) {
+            std::memcpy(&x0, x4 + 4 * c, sizeof x0);
+            std::memcpy(&x1, x4 + 4 * c + 4, sizeof x1);
+            std::memcpy(&x2, x4 + 4 * c + 8, sizeof x2);
+            std::memcpy(&x3, x4 + 4 * c + 12, sizeof x3);
+            s0 += m[c] * x0;
+            s1 += m[c + 1] * x1;
+            s2 += m[c + 2] * x2;
+            s3 += m[c + 3] * x3;
+        }
+        for (; c < n; ++c) {
+            std::memcpy(&x0, x4 + 4 * c, sizeof x0);
+            s0 += m[c] * x0;
+        }
+        const Lanes4 t = (s0 + s1) + (s2 + s3);
+        for (c = 0; c < n; ++c) {
+            std::memcpy(&x0, out4 + 4 * c, sizeof x0);
+            x0 += m[c] * t;
+            std::memcpy(out4 + 4 * c, &x0, sizeof x0);
+        }
+    }
+}
+
+// y = M^T (M x) / divisor without forming M^T M: one pass over M's rows per block of vectors.
+// The rows are cut into at most 16 fixed stretches whose partial sums are added in order, so the
+// result does not depend on the number of cores. Blocks of other widths than 4 (only when n < 4)
+// go through the same kernel with zero columns.
+void applyGram(const Matrix& data, double divisor, const Matrix& x, Matrix& y) {
+    const std::size_t n = data.cols, width = x.cols, samples = data.rows;
+    const std::size_t groups = (width + 3) / 4;
+    std::vector<std::vector<double>> x4(groups, std::vector<double>(4 * n, 0.0));
+    for (std::size_t c = 0; c < n; ++c) {
+        for (std::size_t j = 0; j < width; ++j) x4[j / 4][4 * c + j % 4] = x(c, j);
+    }
+    const std::size_t stretches = std::clamp<std::size_t>(samples / 256, 1, 16);
+    std::vector<std::vector<double>> partial(stretches * groups);  // each 4 n, interleaved
+    parallelFor((long long)stretches, 1, [&](long long first, long long last) {
+        for (long long s = first; s < last; ++s) {
+            const std::size_t begin = samples * std::size_t(s) / stretches;
+            const std::size_t end = samples * std::size_t(s + 1) / stretches;
+            for (std::size_t g = 0; g < groups; ++g) {
+                std::vector<double>& out = partial[std::size_t(s) * groups + g];
+                out.assign(4 * n, 0.0);
+                accumulateGramRows4(data.values.data(), n, begin, end, x4[g].data(), out.data());
+            }
+        }
+    });
+    y = Matrix(n, width);
+    for (std::size_t s = 0; s < stretches; ++s) {
+        for (std::size_t c = 0; c < n; ++c) {
+            double* yc = y.row(c);
+            for (std::size_t j = 0; j < width; ++j)
+                yc[j] += partial[s * groups + j / 4][4 * c + j % 4];
+        }
+    }
+    for (double& v : y.values) v /= divisor;
+}
+
 // An eigenvector's sign is arbitrary: choose for each column the one that rises with position.
 void risingWithPosition(Matrix& projections) {
     const std::size_t rows = projections.rows;
@@ -337,47 +607,46 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
                      " (got " + std::to_string(projected) + ")"};
     }
     const std::size_t rows = table.rows, cols = table.cols;
+    std::vector<double> mean(cols, 0.0);  // row by row: the table is read in memory order
+    for (std::size_t r = 0; r < rows; ++r) {
+        const double* values = table.row(r);
+        for (std::size_t c = 0; c < cols; ++c) mean[c] += values[c];
+    }
+    for (double& m : mean) m /= double(rows);
     Matrix centred = table;
-    for (std::size_t c = 0; c < cols; ++c) {
-        double mean = 0;
-        for (std::size_t r = 0; r < rows; ++r) mean += table(r, c);
-        mean /= double(rows);
-        for (std::size_t r = 0; r < rows; ++r) centred(r, c) -= mean;
+    for (std::size_t r = 0; r < rows; ++r) {
+        double* values = centred.row(r);
+        for (std::size_t c = 0; c < cols; ++c) values[c] -= mean[c];
     }
     const bool covariance = cols <= rows;  // the smaller of d x d and L x L
     const std::size_t n = covariance ? cols : rows;
-    // Either matrix is a table of row dot products: of Xc^T's rows (the columns) or of Xc's.
-    Matrix vectors(n, covariance ? rows : cols);
-    for (std::size_t r = 0; r < rows; ++r) {
-        for (std::size_t c = 0; c < cols; ++c) {
-            if (covariance)
-                vectors(c, r) = centred(r, c);
-            else
-                vectors(r, c) = centred(r, c);
+    // Either matrix is M^T M / L for a data matrix M with n columns: M = Xc (covariance) or
+    // Xc^T (Gram matrix).
+    Matrix transposed;
+    if (!covariance) {
+        transposed = Matrix(cols, rows);
+        for (std::size_t r = 0; r < rows; ++r) {
+            for (std::size_t c = 0; c < cols; ++c) transposed(c, r) = centred(r, c);
         }
     }
-    Matrix gram(n, n);
-    parallelFor((long long)n, 4, [&](long long first, long long last) {
-        for (long long i = first; i < last; ++i) {
-            const double* a = vectors.row(std::size_t(i));
-            for (std::size_t j = std::size_t(i); j < n; ++j) {
-                const double* b = vectors.row(j);
-                double sum = 0;
-                for (std::size_t t = 0; t < vectors.cols; ++t) sum += a[t] * b[t];
-                gram(std::size_t(i), j) = sum / double(rows);
-            }
-        }
-    });
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < i; ++j) gram(i, j) = gram(j, i);
-    }
+    const Matrix& data = covariance ? centred : transposed;
 
     TablePca pca;
     pca.rank = int(n);
-    for (std::size_t i = 0; i < n; ++i) pca.totalVariance += gram(i, i);
+    for (double v : centred.values) pca.totalVariance += v * v;
+    pca.totalVariance /= double(rows);
     const int wanted = std::min<int>(components, int(n));
     const std::size_t shown = std::min<std::size_t>(std::size_t(projected), n);
-    const SymmetricEigen eigen = topEigenpairs(gram, std::max(wanted, int(shown)));
+    const int needed = std::max(wanted, int(shown));
+    SymmetricEigen eigen;
+    if (n <= kJacobiLimit) {
+        eigen = topEigenpairs(gramOf(data, rows), needed);
+    } else {
+        const BlockOperator apply = [&data, rows](const Matrix& x, Matrix& y) {
+            applyGram(data, double(rows), x, y);
+        };
+        eigen = blockKrylovEigenpairs(n, apply, needed);
+    }
     pca.converged = eigen.converged;
     for (int j = 0; j < wanted; ++j) {
         const double variance = std::max(0.0, eigen.values[std::size_t(j)]);
@@ -389,11 +658,13 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
     pca.projections = Matrix(rows, shown);
     for (std::size_t j = 0; j < shown; ++j) {
         if (covariance) {
-            for (std::size_t r = 0; r < rows; ++r) {
-                double sum = 0;
-                for (std::size_t c = 0; c < cols; ++c) sum += centred(r, c) * eigen.vectors(c, j);
-                pca.projections(r, j) = sum;
-            }
+            std::vector<double> v(cols);
+            for (std::size_t c = 0; c < cols; ++c) v[c] = eigen.vectors(c, j);
+            parallelFor((long long)rows, 256, [&](long long first, long long last) {
+                for (long long r = first; r < last; ++r)
+                    pca.projections(std::size_t(r), j) =
+                        dot(centred.row(std::size_t(r)), v.data(), cols);
+            });
         } else {
             const double s = std::sqrt(std::max(0.0, eigen.values[j]) * double(rows));
             for (std::size_t r = 0; r < rows; ++r) pca.projections(r, j) = eigen.vectors(r, j) * s;
@@ -482,7 +753,8 @@ Result<TableStructure> analyzeTableStructure(const Matrix& table, const Structur
     const std::size_t n = std::min(table.rows, table.cols);
     note << "PCA of " << table.rows << " positions x " << table.cols << " dims via the " << n
          << " x " << n << (table.cols <= table.rows ? " covariance" : " Gram matrix") << " ("
-         << (n <= kJacobiLimit ? "Jacobi" : "subspace iteration")
+         << (n <= kJacobiLimit ? "Jacobi"
+                               : "block Lanczos, residual <= 1e-10 of the top eigenvalue")
          << (result.pca.converged ? "" : ", not fully converged")
          << "); spectra zero-padded to a power of two; caps: " << kMaxStructureValues
          << " values, min(rows, dims) <= " << kMaxStructureSide;

@@ -26,7 +26,10 @@ Status saveMatrixStreaming(const std::string& path, std::size_t rows, std::size_
     if (auto status = checkMatrixExtension(path); !status) return status;
     const bool npy = fileExtension(path) == ".npy";
     // About 256 KiB a chunk: small enough to stay in cache between computing and writing.
-    const std::size_t chunkRows = std::max<std::size_t>(1, (std::size_t(1) << 15) / std::max<std::size_t>(cols, 1));
+    // CSV chunks are larger: their rows are formatted in parallel (writeCsv).
+    const std::size_t chunkValues = std::size_t(1) << (npy ? 15 : 17);
+    const std::size_t chunkRows =
+        std::max<std::size_t>(1, chunkValues / std::max<std::size_t>(cols, 1));
     return writeFileAtomically(path, [&](std::FILE* file) -> Status {
         if (npy) {
             const std::string header = npyHeader(rows, cols);

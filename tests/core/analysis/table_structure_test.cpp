@@ -76,12 +76,140 @@ TEST(TableStructureTest, EigenpairsSatisfyTheirDefinition) {
     }
 }
 
-TEST(TableStructureTest, SubspaceIterationAgreesWithJacobi) {
-    const Matrix a = randomPsd(200, 40, 7);  // above kJacobiLimit: subspace iteration
+TEST(TableStructureTest, BlockLanczosAgreesWithJacobi) {
+    const Matrix a = randomPsd(200, 40, 7);  // above kJacobiLimit: block Lanczos
     const SymmetricEigen top = topEigenpairs(a, 5);
     const SymmetricEigen all = jacobiEigen(a);
     for (std::size_t j = 0; j < 5; ++j)
         EXPECT_NEAR(top.values[j], all.values[j], 1e-9 * all.values[0]);
+}
+
+// Householder + QL against Jacobi on an indefinite symmetric matrix: the same eigenvalues, the
+// same eigenvectors up to sign (the eigenvalues of a random matrix are well apart).
+TEST(TableStructureTest, DenseSolverAgreesWithJacobi) {
+    const std::size_t n = 60;
+    NormalSampler sampler(3);
+    Matrix a(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) a(i, j) = a(j, i) = sampler.next();
+    }
+    const SymmetricEigen dense = denseSymmetricEigen(a);
+    const SymmetricEigen jacobi = jacobiEigen(a);
+    ASSERT_TRUE(dense.converged);
+    const double scale = std::max(std::abs(jacobi.values.front()), std::abs(jacobi.values.back()));
+    for (std::size_t j = 0; j < n; ++j) {
+        EXPECT_NEAR(dense.values[j], jacobi.values[j], 1e-12 * scale) << j;
+        double dot = 0;
+        for (std::size_t i = 0; i < n; ++i) dot += dense.vectors(i, j) * jacobi.vectors(i, j);
+        EXPECT_NEAR(std::abs(dot), 1.0, 1e-9) << j;
+    }
+}
+
+// A = H diag(lambda) H with H = I - 2 u u^T / u.u (orthogonal): a spectrum known exactly, with
+// the top eigenvalue three times over (block Lanczos finds every copy; single-vector Lanczos
+// would find one) and a slowly decaying tail.
+TEST(TableStructureTest, BlockLanczosFindsAKnownSpectrumWithARepeatedEigenvalue) {
+    const std::size_t n = 300;
+    std::vector<double> lambda(n);
+    const double top[] = {10, 10, 10, 7, 5, 4.5};
+    for (std::size_t i = 0; i < n; ++i) lambda[i] = i < 6 ? top[i] : 4.0 / (1.0 + 0.05 * double(i));
+    NormalSampler sampler(11);
+    std::vector<double> u(n);
+    double uu = 0;
+    for (double& v : u) {
+        v = sampler.next();
+        uu += v * v;
+    }
+    Matrix h(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) h(i, j) = (i == j ? 1.0 : 0.0) - 2 * u[i] * u[j] / uu;
+    }
+    Matrix a(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            double sum = 0;
+            for (std::size_t k = 0; k < n; ++k) sum += h(i, k) * lambda[k] * h(k, j);
+            a(i, j) = sum;
+        }
+    }
+    const SymmetricEigen eigen = topEigenpairs(a, 6);
+    ASSERT_TRUE(eigen.converged);
+    for (std::size_t j = 0; j < 6; ++j) EXPECT_NEAR(eigen.values[j], top[j], 1e-9) << j;
+    // The three vectors of the repeated eigenvalue span its eigenspace: each lies in
+    // span(H e_0, H e_1, H e_2), i.e. H v has nothing outside its first three entries.
+    for (std::size_t j = 0; j < 3; ++j) {
+        double outside = 0;
+        for (std::size_t i = 3; i < n; ++i) {
+            double hv = 0;
+            for (std::size_t k = 0; k < n; ++k) hv += h(i, k) * eigen.vectors(k, j);
+            outside += hv * hv;
+        }
+        EXPECT_LT(std::sqrt(outside), 1e-8) << j;
+    }
+}
+
+// Above kJacobiLimit PCA runs block Lanczos on the table itself; the covariance written out here
+// and solved by Jacobi gives the same variances and, up to sign, the same coordinates. A random
+// table is the hard case: its top eigenvalues lie close together.
+TEST(TableStructureTest, LargeTablePcaMatchesTheFullSolver) {
+    const std::size_t rows = 260, cols = 196;  // n = 196 > kJacobiLimit
+    NormalSampler sampler(5);
+    Matrix table(rows, cols);
+    for (double& v : table.values) v = 0.02 * sampler.next() + 0.5;
+    std::vector<double> mean(cols, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t c = 0; c < cols; ++c) mean[c] += table(r, c) / double(rows);
+    }
+    Matrix covariance(cols, cols);
+    for (std::size_t i = 0; i < cols; ++i) {
+        for (std::size_t j = 0; j < cols; ++j) {
+            for (std::size_t r = 0; r < rows; ++r)
+                covariance(i, j) +=
+                    (table(r, i) - mean[i]) * (table(r, j) - mean[j]) / double(rows);
+        }
+    }
+    const SymmetricEigen full = jacobiEigen(covariance);
+    auto pca = principalComponents(table, 12, 3);
+    ASSERT_TRUE(pca);
+    EXPECT_TRUE(pca->converged);
+    for (std::size_t j = 0; j < 12; ++j)
+        EXPECT_NEAR(pca->variance[j], full.values[j], 1e-10 * full.values[0]) << j;
+    for (std::size_t j = 0; j < 3; ++j) {
+        double norm = 0, agree = 0;
+        for (std::size_t r = 0; r < rows; ++r) {
+            double expected = 0;
+            for (std::size_t c = 0; c < cols; ++c)
+                expected += (table(r, c) - mean[c]) * full.vectors(c, j);
+            norm += expected * expected;
+            agree += expected * pca->projections(r, j);
+        }
+        EXPECT_NEAR(std::abs(agree) / norm, 1.0, 1e-7) << j;  // same coordinates up to sign
+    }
+}
+
+// The Gram route (fewer positions than dimensions, above kJacobiLimit) on a table whose
+// spectrum is known: column j = s_j cos(2 pi (j + 1) p / L) for j < 8, the rest zero. The
+// columns have mean 0 and are orthogonal with |column|^2 = s_j^2 L / 2, so the variances are
+// s_j^2 / 2 exactly and the rank is 8.
+TEST(TableStructureTest, GramRoutePcaFindsTheKnownSpectrum) {
+    const std::size_t rows = 200, cols = 400;
+    Matrix table(rows, cols);
+    const double s[] = {9, 8, 7, 6, 5, 4, 3, 2};
+    for (std::size_t p = 0; p < rows; ++p) {
+        for (std::size_t j = 0; j < 8; ++j)
+            table(p, j * 7) = s[j] * std::cos(2 * kPi * double(j + 1) * double(p) / double(rows));
+    }
+    auto pca = principalComponents(table, 10, 3);
+    ASSERT_TRUE(pca);
+    EXPECT_TRUE(pca->converged);
+    for (std::size_t j = 0; j < 8; ++j) EXPECT_NEAR(pca->variance[j], s[j] * s[j] / 2, 1e-9) << j;
+    EXPECT_NEAR(pca->variance[8], 0, 1e-9);
+    EXPECT_NEAR(pca->variance[9], 0, 1e-9);
+    EXPECT_NEAR(pca->totalVariance, 284.0 / 2, 1e-9);  // sum of s_j^2 / 2
+    // Coordinates on component 1: +-9 cos(2 pi p / L).
+    for (std::size_t p = 0; p < rows; ++p)
+        EXPECT_NEAR(std::abs(pca->projections(p, 0)),
+                    std::abs(9 * std::cos(2 * kPi * double(p) / double(rows))), 1e-7);
 }
 
 // ---- PCA with known structure

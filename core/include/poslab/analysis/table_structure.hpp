@@ -18,12 +18,15 @@
 //
 // Work is capped: at most kMaxStructureValues values and min(L, d) <= kMaxStructureSide; a larger
 // table is refused with a message saying so (crop it first). Eigenvalues come from a cyclic
-// Jacobi solver when min(L, d) <= kJacobiLimit, else from subspace iteration with Rayleigh-Ritz
-// steps (the top components only; the trace still gives the exact total variance).
+// Jacobi solver when min(L, d) <= kJacobiLimit, else from block Lanczos (block Krylov with full
+// reorthogonalisation and Rayleigh-Ritz) applied to the table itself, C x = Xc^T (Xc x) / L, so
+// the d x d matrix is never formed: the top components only, each to a Ritz residual
+// |C v - lambda v| <= kEigenTolerance x lambda_1 (the trace still gives the exact total variance).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,7 @@ inline constexpr std::size_t kMaxStructureValues = std::size_t(1) << 24;  // row
 inline constexpr std::size_t kMaxStructureSide = 4096;  // min(rows, dims): the eigenproblem's size
 inline constexpr std::size_t kJacobiLimit = 192;        // full Jacobi up to this size
 inline constexpr int kMaxStructureComponents = 64;
+inline constexpr double kEigenTolerance = 1e-10;  // Ritz residual / largest eigenvalue
 
 // ---- Symmetric eigen-decomposition
 struct SymmetricEigen {
@@ -47,9 +51,20 @@ struct SymmetricEigen {
 // All eigenpairs by cyclic Jacobi rotations. `symmetric` must be square (only its upper triangle
 // is trusted to be the lower one's mirror; the result is for the symmetrised matrix).
 SymmetricEigen jacobiEigen(const Matrix& symmetric);
-// The `count` largest eigenpairs (1 <= count <= n) of a positive semi-definite matrix: Jacobi for
-// n <= kJacobiLimit, else subspace iteration (count + 8 vectors) until the Ritz residuals fall
-// under 1e-6 of the largest eigenvalue or 200 iterations pass.
+// All eigenpairs by Householder tridiagonalisation and implicit QL (O(n^3), far fewer operations
+// than Jacobi's sweeps): the Rayleigh-Ritz step of the Krylov solver.
+SymmetricEigen denseSymmetricEigen(const Matrix& symmetric);
+// A symmetric operator by its action on a block of vectors: y = A x, x and y n x b (column j is
+// vector j; y is resized by the operator).
+using BlockOperator = std::function<void(const Matrix& x, Matrix& y)>;
+// The `count` largest eigenpairs (1 <= count <= n) of a positive semi-definite operator by block
+// Lanczos: blocks of 4 vectors from a seeded random start (an eigenvalue repeated up to 4 times
+// is found every time it occurs), full reorthogonalisation, Rayleigh-Ritz on the growing basis
+// until every wanted Ritz residual |A v - theta v| <= tolerance x theta_1, or the basis holds n
+// vectors (exact) or 1536 (converged = false). iterations = blocks applied.
+SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, int count,
+                                     double tolerance = kEigenTolerance);
+// The same for an explicit matrix: Jacobi for n <= kJacobiLimit, else block Lanczos.
 SymmetricEigen topEigenpairs(const Matrix& symmetric, int count);
 
 // ---- Pieces, usable on their own
@@ -83,7 +98,8 @@ TableSpectrum columnSpectrum(const Matrix& table);
 struct StructureOptions {
     int components = 12;            // explained variance shown for this many, 1..64
     std::uint64_t shuffleSeed = 1;  // the baseline's row order
-    friend bool operator==(const StructureOptions&, const StructureOptions&) = default;  // member-wise: caches key on it
+    friend bool operator==(const StructureOptions&,
+                           const StructureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const StructureOptions& options);
 
