@@ -5,15 +5,21 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
 
+#include "poslab/base/parallel.hpp"
 #include "poslab/io/input_file.hpp"
 
 namespace poslab {
@@ -614,47 +620,69 @@ Result<QkRowSquares> readQkRowSquares(const CheckpointAttention& attention,
     std::uint64_t total = 0;
     for (const RowRun& r : runs) total += r.rows * r.cols * std::size_t(dtypeBits(r.dtype) / 8);
 
-    // ---- Read them in blocks of whole rows
+    // ---- Read them in blocks of whole rows, the runs split between the cores: on an idle
+    // machine one core copies from the page cache while the other sums squares, so the whole
+    // read takes about as long as `cat` of the same bytes.
     std::size_t largestRow = 0;
     for (const RowRun& r : runs) {
         largestRow = std::max(largestRow, r.cols * std::size_t(dtypeBits(r.dtype) / 8));
     }
-    std::vector<char> block;
-    try {
-        block.resize(std::max(kQkReadBlockBytes, largestRow));
-    } catch (const std::bad_alloc&) {
-        return Error{attention.checkpoint.source + ": out of memory for the read buffer"};
-    }
-    FdCloser file;
-    int openShard = -1;
-    std::uint64_t done = 0;
+    const std::size_t blockBytes = std::max(kQkReadBlockBytes, largestRow);
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<bool> stop{false};
+    std::mutex failureLock;
+    std::optional<Error> failure;
+    auto fail = [&](Error error) {
+        std::lock_guard<std::mutex> lock(failureLock);
+        if (!failure) failure = std::move(error);
+        stop = true;
+    };
+    const std::thread::id caller = std::this_thread::get_id();
     if (progress && !progress(0, total)) return Error{"cancelled"};
-    for (const RowRun& r : runs) {
-        const auto& shard = attention.checkpoint.shards[std::size_t(r.shard)];
-        if (r.shard != openShard) {
-            if (file.fd >= 0) ::close(file.fd);
-            file.fd = ::open(shard.path.c_str(), O_RDONLY | O_CLOEXEC);
-            if (file.fd < 0) {
-                return Error{shard.path + ": cannot open the file (" + std::strerror(errno) + ")"};
-            }
-            ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-            openShard = r.shard;
+    parallelFor((long long)runs.size(), 2, [&](long long firstRun, long long lastRun) {
+        std::vector<char> block;
+        try {
+            block.resize(blockBytes);
+        } catch (const std::bad_alloc&) {
+            return fail(Error{attention.checkpoint.source + ": out of memory for the read buffer"});
         }
-        const std::size_t rowBytes = r.cols * std::size_t(dtypeBits(r.dtype) / 8);
-        const std::size_t rowsPerBlock = block.size() / rowBytes;
-        for (std::size_t first = 0; first < r.rows; first += rowsPerBlock) {
-            const std::size_t rows = std::min(rowsPerBlock, r.rows - first);
-            if (!preadAll(file.fd, block.data(), rows * rowBytes, r.offset + first * rowBytes)) {
-                return Error{shard.path +
-                             ": the file ended (or could not be read) inside a "
-                             "projection"};
+        FdCloser file;
+        int openShard = -1;
+        for (long long k = firstRun; k < lastRun && !stop; ++k) {
+            const RowRun& r = runs[std::size_t(k)];
+            const auto& shard = attention.checkpoint.shards[std::size_t(r.shard)];
+            if (r.shard != openShard) {
+                if (file.fd >= 0) ::close(file.fd);
+                file.fd = ::open(shard.path.c_str(), O_RDONLY | O_CLOEXEC);
+                if (file.fd < 0) {
+                    return fail(Error{shard.path + ": cannot open the file (" +
+                                      std::strerror(errno) + ")"});
+                }
+                ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+                openShard = r.shard;
             }
-            sumSquaresOfRows(r.dtype, block.data(), rows, r.cols, r.out + first);
-            done += rows * rowBytes;
-            if (progress && !progress(done, total)) return Error{"cancelled"};
+            const std::size_t rowBytes = r.cols * std::size_t(dtypeBits(r.dtype) / 8);
+            const std::size_t rowsPerBlock = block.size() / rowBytes;
+            for (std::size_t first = 0; first < r.rows && !stop; first += rowsPerBlock) {
+                const std::size_t rows = std::min(rowsPerBlock, r.rows - first);
+                if (!preadAll(file.fd, block.data(), rows * rowBytes,
+                              r.offset + first * rowBytes)) {
+                    return fail(Error{shard.path +
+                                      ": the file ended (or could not be read) inside a "
+                                      "projection"});
+                }
+                sumSquaresOfRows(r.dtype, block.data(), rows, r.cols, r.out + first);
+                const std::uint64_t now = done += rows * rowBytes;
+                // Progress is reported from the calling thread only: callers need no locks.
+                if (progress && std::this_thread::get_id() == caller && !progress(now, total)) {
+                    return fail(Error{"cancelled"});
+                }
+            }
         }
-    }
-    result.bytesRead = done;
+    });
+    if (failure) return *failure;
+    if (progress && !progress(done, total)) return Error{"cancelled"};
+    result.bytesRead = done.load();
     for (double v : result.query) {
         if (!std::isfinite(v)) {
             return Error{attention.checkpoint.source +
