@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "poslab/base/format.hpp"
+#include "poslab/base/heatmap_sample.hpp"
 
 namespace poslab {
 
@@ -74,6 +75,7 @@ void drawLayersHeatmap(Figure& figure, Box area, const RopeUsageData& data,
     spec.x = {"rotary pair i (fast → slow)", 0, double(data.usage.pairs), false, true};
     spec.y = {"layer", 0, double(data.usage.layers), false, true};
     spec.values = data.byLayer;
+    spec.version = data.versions[0];
     spec.range = rangeOf(data.byLayer->values);
     spec.colorbarLabel = "|q_i| |k_i|";
     spec.markers = pairMarkers(data, params, theme);
@@ -82,17 +84,16 @@ void drawLayersHeatmap(Figure& figure, Box area, const RopeUsageData& data,
 
 void drawLayerHeatmap(Figure& figure, Box area, const RopeUsageData& data,
                       const RopeUsageViewParams& params, const Theme& theme) {
-    auto layer = usageOfLayer(data.usage, params.layer);
-    if (!layer) {
-        drawNote(figure, area, layer.error().message, theme);
+    if (params.layer < 0 || params.layer >= int(data.byHead.size())) {
+        drawNote(figure, area, usageOfLayer(data.usage, params.layer).error().message, theme);
         return;
     }
     HeatmapSpec spec;
     spec.title = "Layer " + std::to_string(params.layer) + ": usage per head";
     spec.x = {"rotary pair i (fast → slow)", 0, double(data.usage.pairs), false, true};
     spec.y = {"query head", 0, double(data.usage.heads), false, true};
-    spec.values = std::make_shared<const Matrix>(std::move(layer).value());
-    spec.version = std::uint64_t(params.layer) + 1;
+    spec.values = data.byHead[std::size_t(params.layer)];
+    spec.version = data.versions[std::size_t(params.layer) + 1];
     spec.range = rangeOf(spec.values->values);
     spec.colorbarLabel = "|q_i| |k_i|";
     spec.markers = pairMarkers(data, params, theme);
@@ -226,6 +227,11 @@ Result<RopeUsageData> ropeUsageData(const CheckpointAttention& attention,
     data.notes = attention.notes;
     data.notes.insert(data.notes.begin(), attention.pairingSource);
     data.byLayer = std::make_shared<const Matrix>(usageByLayer(data.usage));
+    data.versions.push_back(nextMatrixVersion());
+    for (int l = 0; l < data.usage.layers; ++l) {
+        data.byHead.push_back(std::make_shared<const Matrix>(usageOfLayer(data.usage, l).value()));
+        data.versions.push_back(nextMatrixVersion());
+    }
     data.meanPerPair = meanUsagePerPair(data.usage);
     return data;
 }

@@ -36,7 +36,10 @@ struct RopeUsageData {
     std::string source;                     // the checkpoint as the user named it
     std::vector<std::string> notes;         // how the layout was read (pairing, packing, ...)
     std::shared_ptr<const Matrix> byLayer;  // usageByLayer, shared with the heatmap
-    std::vector<double> meanPerPair;        // meanUsagePerPair
+    std::vector<std::shared_ptr<const Matrix>> byHead;  // usageOfLayer, one per layer
+    std::vector<std::uint64_t> versions;  // [0] byLayer's, [1 + l] byHead[l]'s: the screen's
+                                          // texture cache keys on them (nextMatrixVersion)
+    std::vector<double> meanPerPair;      // meanUsagePerPair
 };
 // Reads the checkpoint's q and k rows (io/checkpoint_reader) and measures them. progress as
 // readQkRowSquares takes it (false cancels).
