@@ -104,7 +104,9 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
         "or start PosLab with it: poslab DIR.");
     ImGui::SameLine();
     openNow |= ImGui::Button("Open checkpoint");
-    ImGui::SameLine();
+    // The pairing combo wraps to its own line when the row has no room for it (a projector).
+    const float rowRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (rowRight - ImGui::GetItemRectMax().x > ImGui::GetFontSize() * 16) ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
     UsagePairing pairing = state.pairing;
     if (ImGui::BeginCombo("pairing", [&] {
