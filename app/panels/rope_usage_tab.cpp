@@ -100,7 +100,7 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
     tooltipForLastItem(
         "A checkpoint folder holding config.json and model.safetensors, or a sharded "
         "model.safetensors.index.json with its shards (BF16, F16 or F32). Only the q and k "
-        "projection rows are read, in 8 MiB blocks. You can also drop the folder on the window "
+        "projection rows are read, in 256 KiB blocks. You can also drop the folder on the window "
         "or start PosLab with it: poslab DIR.");
     ImGui::SameLine();
     openNow |= ImGui::Button("Open checkpoint");
