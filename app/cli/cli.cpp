@@ -142,6 +142,12 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     if (!args->has("out"))
         return fail("--out FILE is required (" + std::string(kind->outFormats()) + ")");
     const std::string out = *args->raw("out");
+    if (kind->files) {
+        auto line = kind->files(*args, out);
+        if (!line) return fail(withOptionNames(line.error().message, options));
+        std::printf("%s\n", line->c_str());
+        return kExitOk;
+    }
     if (kind->document) {
         if (fileExtension(out) != ".json") {
             return fail("--out must end in .json for " + name + " (got '" + out + "')");

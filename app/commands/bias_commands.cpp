@@ -12,6 +12,7 @@
 #include "poslab/base/format.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/io/safetensors.hpp"
+#include "poslab/io/safetensors_index.hpp"
 #include "poslab/views/alibi_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
@@ -110,7 +111,8 @@ std::vector<OptionSpec> learnedOptions(bool forExport) {
             {"std", "X", "standard deviation of the initialisation, 0..100 (default 0.02)"},
             {"from", "FILE",
              "a trained table instead, rows = positions (--seq-len L keeps the first L rows): "
-             "a 2-D float32/float64 .npy, or a .safetensors checkpoint (its position table, "
+             "a 2-D float32/float64 .npy, or a .safetensors checkpoint, single or sharded (a "
+             "model.safetensors.index.json or its folder) (its position table, "
              "offset rows dropped as config.json beside it says; the note goes to stderr)"},
             {"tensor", "NAME",
              "with --from FILE.safetensors: the tensor to read (default: the position table "
@@ -378,13 +380,16 @@ void registerBiasCommands(CommandRegistry& registry) {
 
     ExportKind tensors = matrixExport(
         "tensors",
-        "the tensors of a .safetensors file: one row each, name, dtype, shape (header line "
-        "\"name,dtype,shape\"), in the file's order",
-        {{"from", "FILE.safetensors", "the checkpoint to list; required"}}, nullptr);
+        "the tensors of a .safetensors checkpoint, single or sharded: one row each, name, dtype, "
+        "shape (header line \"name,dtype,shape\"), in the file's (or the index's) order",
+        {{"from", "PATH",
+          "the checkpoint to list: a .safetensors file, a model.safetensors.index.json with its "
+          "shards, or their folder; required"}},
+        nullptr);
     tensors.text = [](const ArgMap& args) -> Result<TextTable> {
         auto path = args.raw("from");
-        if (!path) return Error{"--from FILE.safetensors is required"};
-        auto list = listTensors(*path);
+        if (!path) return Error{"--from PATH is required (a .safetensors file, index or folder)"};
+        auto list = listCheckpointTensors(*path);  // a file, an index with shards, a folder
         if (!list) return list.error();
         TextTable table;
         table.header = {"name", "dtype", "shape"};

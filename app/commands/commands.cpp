@@ -93,6 +93,7 @@ CommandRegistry buildRegistry() {
     registerBiasCommands(registry);
     registerUnderstandingCommands(registry);
     registerRelativeCommands(registry);
+    registerRopeUsageCommands(registry);
     return registry;
 }
 

@@ -38,8 +38,14 @@ struct ExportKind {
     std::function<Result<std::string>(const ArgMap&)> document = nullptr;
     // Optional: a table of text (names, shapes) instead of numbers; .csv only (used when set).
     std::function<Result<TextTable>(const ArgMap&)> text = nullptr;
+    // Optional: writes its own file(s) to --out and returns the line to print (rope-usage: a 3-D
+    // .npy and its sidecar, or .json); used when set, with `formats` naming the extensions.
+    std::function<Result<std::string>(const ArgMap&, const std::string& out)> files = nullptr;
+    const char* formats = nullptr;
     // The --out extensions this kind writes: ".json" for documents, ".csv" for text tables.
-    const char* outFormats() const { return document ? ".json" : text ? ".csv" : ".csv or .npy"; }
+    const char* outFormats() const {
+        return formats ? formats : document ? ".json" : text ? ".csv" : ".csv or .npy";
+    }
 };
 
 struct RenderSettings {
@@ -75,6 +81,7 @@ void registerVisionRopeCommands(CommandRegistry& registry);  // mrope, axial-rop
 void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
 void registerUnderstandingCommands(CommandRegistry& registry);  // similarity, meaning, intuitions, …
 void registerRelativeCommands(CommandRegistry& registry);  // xPos, KERPLE, Sandwich, FIRE, family
+void registerRopeUsageCommands(CommandRegistry& registry);  // rope_usage_commands.cpp
 
 // Options shared by all render views, and how to read them.
 std::vector<OptionSpec> renderCommonOptions();

@@ -103,6 +103,8 @@ const char* figureName(RopeFigureId id) {
             return "Layers";
         case RopeFigureId::Scalings:
             return "Scalings";
+        case RopeFigureId::Usage:
+            return "Usage";
     }
     return "Rotation";
 }
@@ -215,9 +217,15 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
     RopeViewState& view = state.rope;
     if (!context.droppedFiles.empty()) {
         // Only the first file counts: a config describes one model.
-        view.configPath = context.droppedFiles.front();
+        const std::string path = context.droppedFiles.front();
         context.droppedFiles.clear();
-        loadConfig(view, view.configPath, context);
+        if (isCheckpointPath(path)) {  // a checkpoint folder or index: the Usage tab reads it
+            view.figure = RopeFigureId::Usage;
+            usageTab_.open(view.usage, path, context);
+        } else {
+            view.configPath = path;
+            loadConfig(view, view.configPath, context);
+        }
     }
     if (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) {
         view.playing = !view.playing;
@@ -244,7 +252,8 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                 {RopeFigureId::Decay, figureName(RopeFigureId::Decay)},
                 {RopeFigureId::Precision, figureName(RopeFigureId::Precision)},
                 {RopeFigureId::Layers, figureName(RopeFigureId::Layers)},
-                {RopeFigureId::Scalings, figureName(RopeFigureId::Scalings)}};
+                {RopeFigureId::Scalings, figureName(RopeFigureId::Scalings)},
+                {RopeFigureId::Usage, figureName(RopeFigureId::Usage)}};
             stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
             switch (view.figure) {
                 case RopeFigureId::Rotation:
@@ -270,6 +279,9 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
                     break;
                 case RopeFigureId::Scalings:
                     drawScalings(view, context);
+                    break;
+                case RopeFigureId::Usage:
+                    usageTab_.draw(view.usage, context);
                     break;
             }
         });
@@ -1064,6 +1076,9 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
         case RopeFigureId::Scalings:
             drawRopeScalings(figure, area, view.params, view.scalings, theme);
             break;
+        case RopeFigureId::Usage:
+            usageTab_.drawFigure(figure, area, view.usage, theme, view.usage.selectedPanel);
+            break;
     }
     return figure;
 }
@@ -1142,6 +1157,11 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
             for (std::size_t c = 0; c < curves->size(); ++c)
                 for (std::size_t i = 0; i < out.rows; ++i) out(i, c) = (*curves)[c].ratio[i];
             return out;
+        }
+        case RopeFigureId::Usage: {
+            // Layers x pairs, the mean over heads (`poslab export rope-usage` writes all heads).
+            if (!usageTab_.data()) return Error{"no checkpoint read yet (Usage tab)"};
+            return *usageTab_.data()->byLayer;
         }
     }
     return Error{"unknown RoPE figure"};

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "panels/rope_usage_tab.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "poslab/views/rope_precision_figures.hpp"
@@ -123,6 +124,7 @@ class RopePanel : public Panel {
 
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
     RopeFigureId shownTab_ = RopeFigureId::Rotation;  // the tab ImGui showed last frame
+    RopeUsageTab usageTab_;  // Usage: a checkpoint's q/k weights, read on a worker
 };
 
 }  // namespace poslab::ui

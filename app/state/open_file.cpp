@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "poslab/io/safetensors_index.hpp"
 #include "state/session_format.hpp"
 
 namespace poslab::ui {
@@ -41,16 +42,46 @@ Result<std::string> readHead(const std::string& path, std::size_t limit) {
 
 }  // namespace
 
+// A checkpoint whose tensors include a learned position table goes to the Learned view; one with
+// attention projections and no such table (Llama, Mistral, ...) to the RoPE view's Usage tab.
+Result<FileToOpen> classifyCheckpoint(const std::string& path) {
+    auto tensors = listCheckpointTensors(path);
+    if (!tensors) return tensors.error();
+    bool projections = false;
+    for (const SafetensorsTensorInfo& info : *tensors) {
+        if (isPositionTableName(info.name)) return FileToOpen::PositionTable;
+        for (std::string_view suffix :
+             {"q_proj.weight", "qkv_proj.weight", "query_key_value.weight"}) {
+            if (info.name.size() >= suffix.size() &&
+                info.name.compare(info.name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                projections = true;
+        }
+    }
+    return projections ? FileToOpen::Checkpoint : FileToOpen::PositionTable;
+}
+
 Result<FileToOpen> classifyFileToOpen(const std::string& path) {
     const std::string extension = lowerExtension(path);
-    if (extension == ".npy" || extension == ".safetensors") {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error) || isSafetensorsIndexPath(path)) {
+        return classifyCheckpoint(path);
+    }
+    if (extension == ".safetensors") {
+        auto head = readHead(path, 1);  // exists, readable, regular: the view reports the rest
+        if (!head) return head.error();
+        auto kind = classifyCheckpoint(path);
+        return kind ? *kind : FileToOpen::PositionTable;  // the Learned view says what is wrong
+    }
+    if (extension == ".npy") {
         auto head = readHead(path, 1);  // exists, readable, regular: the view reports the rest
         if (!head) return head.error();
         return FileToOpen::PositionTable;
     }
     if (extension != ".json") {
-        return Error{"cannot open '" + path +
-                     "': PosLab opens config.json, .npy, .safetensors and session .json files"};
+        return Error{
+            "cannot open '" + path +
+            "': PosLab opens config.json, .npy, .safetensors, checkpoint folders and session .json "
+            "files"};
     }
     auto head = readHead(path, 64 * 1024);
     if (!head) return head.error();
@@ -83,6 +114,8 @@ const char* viewFor(FileToOpen kind) {
             return "RoPE";
         case FileToOpen::PositionTable:
             return "Learned";
+        case FileToOpen::Checkpoint:
+            return "RoPE";
     }
     return "";
 }

@@ -12,6 +12,8 @@ enum class FileToOpen {
     Session,        // a PosLab session ("format": "poslab-session"): restores everything
     ModelConfig,    // a Hugging Face config.json: the RoPE view reads it
     PositionTable,  // a .npy or .safetensors table: the Learned view reads it
+    Checkpoint,     // a model's weights (a folder, a sharded index, or a .safetensors without a
+                    // position table): the RoPE view's Usage tab reads its q and k projections
 };
 
 // By extension and, for JSON, by its top-level keys (only the first 64 KiB are read: a config

@@ -13,6 +13,7 @@
 #include "poslab/io/hf_config.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "poslab/views/rope_scalings_figures.hpp"
+#include "state/rope_usage_state.hpp"
 
 namespace poslab::ui {
 
@@ -25,7 +26,8 @@ enum class RopeFigureId {
     Decay,
     Precision,
     Layers,
-    Scalings
+    Scalings,
+    Usage  // a checkpoint's weights: which frequencies it uses (rope_usage_tab.hpp)
 };
 enum class RopeVectorSource { Seeded, Custom };  // where q and k come from
 
@@ -71,6 +73,7 @@ struct RopeViewState {
     std::string configError;               // why the last attempt failed ("" if it did not)
     std::optional<HfModelConfig> config;   // what the loader read (transient, not saved)
     std::string configLayerType = "full_attention";  // whose RoPE the controls show
+    RopeUsageState usage;  // Usage tab: the checkpoint read and how it is shown
     friend bool operator==(const RopeViewState&, const RopeViewState&) = default;  // member-wise: caches key on it
 };
 

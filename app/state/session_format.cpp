@@ -361,7 +361,7 @@ void visitFields(F& f, V& v) {
     f.child("params", [&](auto& g) { visitFields(g, v.params); });
     f.converted(
         "figure", v.figure, [](RopeFigureId id) { return int(id); },
-        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Scalings))); });
+        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Usage))); });
     f.converted(
         "customVectors", v.vectors,
         [](RopeVectorSource source) { return source == RopeVectorSource::Custom; },

@@ -6,13 +6,17 @@
 #include "poslab/base/format.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/io/safetensors.hpp"
+#include "poslab/io/safetensors_index.hpp"
 
 namespace poslab::ui {
 
 bool isSafetensorsPath(const std::string& path) {
     std::string extension = std::filesystem::path(path).extension().string();
     for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return extension == ".safetensors";
+    std::error_code error;
+    // A sharded checkpoint: its index, or the folder holding it (io/safetensors_index.hpp).
+    return extension == ".safetensors" || isSafetensorsIndexPath(path) ||
+           std::filesystem::is_directory(path, error);
 }
 
 Result<TableFile> loadTableFile(const std::string& path, std::string_view tensor) {
@@ -29,7 +33,7 @@ Result<TableFile> loadTableFile(const std::string& path, std::string_view tensor
         file.source = name;
         return file;
     }
-    auto loaded = loadPositionTable(path, tensor);
+    auto loaded = loadCheckpointPositionTable(path, tensor);
     if (!loaded) return loaded.error();
     file.table = std::move(loaded->table);
     file.tensor = std::move(loaded->tensor);
@@ -39,11 +43,13 @@ Result<TableFile> loadTableFile(const std::string& path, std::string_view tensor
 }
 
 Result<std::vector<std::string>> tableTensorNames(const std::string& path) {
-    auto tensors = listTensors(path);
+    auto tensors = listCheckpointTensors(path);
     if (!tensors) return tensors.error();
     std::vector<std::string> names;
     for (const SafetensorsTensorInfo& info : *tensors) {
-        if (isReadableDtype(info.dtype) && (info.shape.size() == 1 || info.shape.size() == 2))
+        const bool batchOfOne = info.shape.size() == 3 && info.shape[0] == 1;  // timm pos_embed
+        if (isReadableDtype(info.dtype) &&
+            (info.shape.size() == 1 || info.shape.size() == 2 || batchOfOne))
             names.push_back(info.name);
     }
     return names;

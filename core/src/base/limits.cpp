@@ -21,26 +21,63 @@ std::size_t availableMemoryBytes() {
     return 0;
 }
 
-std::size_t maxMatrixBytes() {
+namespace {
+
+struct MemoryCap {
+    std::size_t bytes = 0;
+    bool fromEnvironment = false;  // POSLAB_MEMORY_CAP_MIB set it
+};
+
+MemoryCap memoryCap() {
     const std::size_t available = availableMemoryBytes();
-    std::size_t cap = available == 0 ? kHardMatrixCap : std::min(kHardMatrixCap, available / 2);
+    MemoryCap cap{available == 0 ? kHardMatrixCap : std::min(kHardMatrixCap, available / 2)};
     // POSLAB_MEMORY_CAP_MIB lowers the cap (a shared machine, the peak-memory tests); it never
     // raises it. Anything but a plain positive integer is ignored.
     if (const char* text = std::getenv("POSLAB_MEMORY_CAP_MIB")) {
         const ParsedInteger mib = parseDecimalInteger(text);
-        if (mib.status == DecimalStatus::Ok && mib.value > 0 && mib.value < (1LL << 40))
-            cap = std::min(cap, std::size_t(mib.value) << 20);
+        if (mib.status == DecimalStatus::Ok && mib.value > 0 && mib.value < (1LL << 40) &&
+            (std::size_t(mib.value) << 20) < cap.bytes) {
+            cap = {std::size_t(mib.value) << 20, true};
+        }
     }
     return cap;
 }
 
+std::string capText(const MemoryCap& cap) {
+    return std::to_string(cap.bytes >> 20) + " MiB (" +
+           (cap.fromEnvironment ? std::string("set by POSLAB_MEMORY_CAP_MIB")
+                                : std::string("the smaller of 4 GiB and half the available "
+                                              "memory")) +
+           ")";
+}
+
+}  // namespace
+
+std::size_t maxMatrixBytes() {
+    return memoryCap().bytes;
+}
+
+std::string memoryCapSource() {
+    return memoryCap().fromEnvironment ? "POSLAB_MEMORY_CAP_MIB"
+                                       : "the smaller of 4 GiB and half the available memory";
+}
+
+Status checkMemoryBytes(std::size_t bytes, std::string_view what) {
+    const MemoryCap cap = memoryCap();
+    if (bytes > cap.bytes) {
+        return Error{std::string(what) + " needs " + std::to_string((bytes + (1 << 20) - 1) >> 20) +
+                     " MiB, over the memory cap of " + capText(cap)};
+    }
+    return success();
+}
+
 Status checkMatrixSize(std::size_t rows, std::size_t cols, std::string_view what) {
-    const std::size_t cap = maxMatrixBytes();
-    const std::size_t capValues = cap / sizeof(double);
+    const MemoryCap cap = memoryCap();
+    const std::size_t capValues = cap.bytes / sizeof(double);
     if (cols != 0 && rows > capValues / cols) {
         std::ostringstream message;
         message << what << " of " << rows << " x " << cols << " values exceeds the memory cap of "
-                << (cap >> 20) << " MiB (the smaller of 4 GiB and half the available memory)";
+                << capText(cap);
         return Error{message.str()};
     }
     return success();

@@ -198,13 +198,15 @@ Result<std::pair<std::size_t, std::size_t>> tableShape(const SafetensorsTensorIn
                                                       " is not a float table (PosLab reads "
                                                       "F64, F32, F16 and BF16)"));
     }
-    if (info.shape.size() != 1 && info.shape.size() != 2) {
+    // timm stores pos_embed as [1, N, D]: a leading axis of 1 is a table of N rows.
+    const bool batchOfOne = info.shape.size() == 3 && info.shape[0] == 1;
+    if (info.shape.size() != 1 && info.shape.size() != 2 && !batchOfOne) {
         return fileError(name, tensorProblem(info.name,
                                              "expected a 1-D or 2-D tensor (positions x "
-                                             "dimensions), got shape " +
+                                             "dimensions) or [1, N, D], got shape " +
                                                  shapeText(info.shape)));
     }
-    const std::uint64_t rows = info.shape.size() == 2 ? info.shape[0] : 1;
+    const std::uint64_t rows = info.shape.size() >= 2 ? info.shape[info.shape.size() - 2] : 1;
     const std::uint64_t cols = info.shape.back();
     if (rows == 0 || cols == 0) {
         return fileError(name, tensorProblem(info.name, "the tensor is empty (shape " +
@@ -216,17 +218,17 @@ Result<std::pair<std::size_t, std::size_t>> tableShape(const SafetensorsTensorIn
     return std::pair{std::size_t(rows), std::size_t(cols)};
 }
 
-void decodeInto(SafetensorsDtype dtype, const char* data, Matrix& out) {
-    const std::size_t count = out.values.size();
+// count values of dtype at data, widened to double at out.
+void decodeRange(SafetensorsDtype dtype, const char* data, double* out, std::size_t count) {
     switch (dtype) {
         case SafetensorsDtype::F64:
-            std::memcpy(out.values.data(), data, count * 8);
+            std::memcpy(out, data, count * 8);
             break;
         case SafetensorsDtype::F32:
             for (std::size_t k = 0; k < count; ++k) {
                 float value;
                 std::memcpy(&value, data + 4 * k, 4);
-                out.values[k] = value;
+                out[k] = value;
             }
             break;
         case SafetensorsDtype::F16:
@@ -234,7 +236,7 @@ void decodeInto(SafetensorsDtype dtype, const char* data, Matrix& out) {
             for (std::size_t k = 0; k < count; ++k) {
                 std::uint16_t bits;
                 std::memcpy(&bits, data + 2 * k, 2);
-                out.values[k] =
+                out[k] =
                     dtype == SafetensorsDtype::F16 ? halfToDouble(bits) : bfloat16ToDouble(bits);
             }
             break;
@@ -242,6 +244,13 @@ void decodeInto(SafetensorsDtype dtype, const char* data, Matrix& out) {
             break;  // refused by tableShape
     }
 }
+
+void decodeInto(SafetensorsDtype dtype, const char* data, Matrix& out) {
+    decodeRange(dtype, data, out.values.data(), out.values.size());
+}
+
+// The raw bytes readTensor holds at once while decoding: the cap counts them with the matrix.
+constexpr std::size_t kDecodeChunkBytes = std::size_t(8) << 20;
 
 // The first 8 bytes give N; checks N against the limit and the file size.
 Result<std::uint64_t> headerLength(std::string_view first8, std::uint64_t fileSize,
@@ -540,16 +549,28 @@ Result<Matrix> readTensor(const std::string& path, std::string_view tensor) {
         }
         return matrix;
     }
+    // Read and widen in chunks of whole elements: the raw bytes held at once stay at
+    // kDecodeChunkBytes, not the tensor's size (a 1 GB BF16 table used to need 1 GB more).
+    const std::size_t element = std::size_t(dtypeBits(info->dtype) / 8);
+    const std::size_t chunk = std::min(bytes, kDecodeChunkBytes / element * element);
+    if (auto s = checkMemoryBytes(matrix.values.size() * sizeof(double) + chunk,
+                                  "tensor '" + shown(info->name) + "' with its read buffer");
+        !s) {
+        return fileError(path, s.error().message);
+    }
     std::vector<char> data;
     try {
-        data.resize(bytes);
+        data.resize(chunk);
     } catch (const std::bad_alloc&) {
         return fileError(path, "out of memory for the tensor");
     }
-    if (!readAt(closer.file, offset, data.data(), bytes)) {
-        return fileError(path, "truncated: the file ended while reading the tensor");
+    for (std::size_t done = 0; done < bytes; done += chunk) {
+        const std::size_t now = std::min(chunk, bytes - done);
+        if (!readAt(closer.file, offset + done, data.data(), now)) {
+            return fileError(path, "truncated: the file ended while reading the tensor");
+        }
+        decodeRange(info->dtype, data.data(), matrix.values.data() + done / element, now / element);
     }
-    decodeInto(info->dtype, data.data(), matrix);
     return matrix;
 }
 
@@ -696,6 +717,13 @@ Result<PositionTableFile> loadPositionTable(const std::string& path, std::string
     auto offset = positionOffsetBeside(path);
     if (!offset) return offset.error();
     result.offset = *offset;
+    // Offset rows belong to position tables only: --tensor embed_tokens.weight of an OPT
+    // checkpoint keeps every row.
+    if (!isPositionTableName(result.tensor) && result.offset.rowsToDrop > 0) {
+        result.offset = {0, "'" + shown(result.tensor) +
+                                "' is not a position table: every row kept (" + result.offset.note +
+                                " applies to position tables)"};
+    }
     const std::size_t drop = std::size_t(result.offset.rowsToDrop);
     if (drop >= table->rows) {
         return fileError(

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <fstream>
 #include <string>
@@ -65,6 +67,25 @@ TEST(LimitsTest, MatricesOverTheCapAreRefusedByName) {
     const std::size_t rows = kHardMatrixCap / sizeof(double) / cols;  // 2^19
     EXPECT_TRUE(checkMatrixSize(rows, cols, "x").ok());
     EXPECT_FALSE(checkMatrixSize(rows + 1, cols, "x").ok());
+}
+
+TEST(LimitsTest, TheCapMessageNamesTheVariableThatSetIt) {
+    ::setenv("POSLAB_MEMORY_CAP_MIB", "16", 1);
+    const Status matrix = checkMatrixSize(2048, 2048, "table");  // 32 MiB
+    const Status bytes = checkMemoryBytes((std::size_t(16) << 20) + 1, "read");
+    const Status fits = checkMemoryBytes(std::size_t(16) << 20, "read");
+    const std::string source = memoryCapSource();
+    ::unsetenv("POSLAB_MEMORY_CAP_MIB");
+    ASSERT_FALSE(matrix.ok());
+    EXPECT_EQ(matrix.error().message,
+              "table of 2048 x 2048 values exceeds the memory cap of 16 MiB (set by "
+              "POSLAB_MEMORY_CAP_MIB)");
+    ASSERT_FALSE(bytes.ok());
+    EXPECT_EQ(bytes.error().message,
+              "read needs 17 MiB, over the memory cap of 16 MiB (set by POSLAB_MEMORY_CAP_MIB)");
+    EXPECT_TRUE(fits.ok());
+    EXPECT_EQ(source, "POSLAB_MEMORY_CAP_MIB");
+    EXPECT_EQ(memoryCapSource(), "the smaller of 4 GiB and half the available memory");
 }
 
 }  // namespace

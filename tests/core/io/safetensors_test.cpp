@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -294,7 +295,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, SafetensorsMalformedTest, testing::ValuesIn(malf
 TEST(SafetensorsTest, TablesMustBeOneOrTwoDimensional) {
     TempDir dir;
     const std::string path = dir.write(
-        "t.safetensors", safetensorsFile({{"three", "F32", "[1, 2, 1]", f32x(2)},
+        "t.safetensors", safetensorsFile({{"three", "F32", "[2, 1, 1]", f32x(2)},
+                                          {"timm", "F32", "[1, 2, 1]", f32x(2)},
                                           {"empty", "F32", "[0, 4]", ""},
                                           {"scalar", "F32", "[]", f32x(1)},
                                           {"huge", "F32", "[0, 4294967296, 4294967296]", ""}}));
@@ -302,7 +304,13 @@ TEST(SafetensorsTest, TablesMustBeOneOrTwoDimensional) {
     ASSERT_FALSE(three);
     EXPECT_EQ(three.error().message, path +
                                          ": tensor 'three': expected a 1-D or 2-D tensor "
-                                         "(positions x dimensions), got shape [1, 2, 1]");
+                                         "(positions x dimensions) or [1, N, D], got shape [2, "
+                                         "1, 1]");
+    // timm's pos_embed layout: a leading axis of 1 is a table of N rows (issue 31).
+    auto timm = readTensor(path, "timm");
+    ASSERT_TRUE(timm) << timm.error().message;
+    EXPECT_EQ(timm->rows, 2u);
+    EXPECT_EQ(timm->cols, 1u);
     auto empty = readTensor(path, "empty");
     ASSERT_FALSE(empty);
     EXPECT_EQ(empty.error().message, path + ": tensor 'empty': the tensor is empty (shape [0, 4])");
@@ -433,6 +441,66 @@ TEST(SafetensorsTest, LoadPositionTableDropsTheOffsetRows) {
                       ": config is not valid JSON",
                   0),
               0u);
+}
+
+// ---- Issue 31: checkpoints as users keep them
+
+TEST(SafetensorsTest, LargeTensorsAreDecodedInChunksExactly) {
+    // 3 x 2^20 F32 values: 12 MiB, more than one 8 MiB decode chunk.
+    TempDir dir;
+    const std::size_t count = 3u << 20;
+    std::vector<float> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = float(i % 1000) * 0.25f - float(i >> 20);
+    const std::string path = dir.write(
+        "big.safetensors",
+        safetensorsFile({{"t", "F32", "[" + std::to_string(count / 4) + ", 4]", bytesOf(values)}}));
+    auto table = readTensor(path, "t");
+    ASSERT_TRUE(table) << table.error().message;
+    ASSERT_EQ(table->values.size(), count);
+    for (std::size_t i : {std::size_t(0), (std::size_t(2) << 20) + 7, count - 1}) {
+        EXPECT_EQ(table->values[i], double(values[i])) << i;
+    }
+}
+
+TEST(SafetensorsTest, TheMemoryCapCountsTheReadBufferAndNamesItsSource) {
+    // 12 MiB of F32 become 24 MiB of doubles; with the 8 MiB read buffer, 32 MiB. A 30 MiB cap
+    // holds the matrix alone but not the read: refused, naming the variable that set the cap.
+    TempDir dir;
+    const std::size_t count = 3u << 20;
+    const std::string path = dir.write(
+        "big.safetensors", safetensorsFile({{"t", "F32", "[" + std::to_string(count / 4) + ", 4]",
+                                             std::string(count * 4, '\0')}}));
+    ::setenv("POSLAB_MEMORY_CAP_MIB", "30", 1);
+    auto capped = readTensor(path, "t");
+    ::setenv("POSLAB_MEMORY_CAP_MIB", "40", 1);
+    auto fits = readTensor(path, "t");
+    ::unsetenv("POSLAB_MEMORY_CAP_MIB");
+    ASSERT_FALSE(capped);
+    EXPECT_EQ(capped.error().message,
+              path +
+                  ": tensor 't' with its read buffer needs 32 MiB, over the memory cap of 30 "
+                  "MiB (set by POSLAB_MEMORY_CAP_MIB)");
+    EXPECT_TRUE(fits) << fits.error().message;
+}
+
+TEST(SafetensorsTest, NamedTensorsThatAreNotPositionTablesKeepEveryRow) {
+    // OPT's offset of 2 belongs to embed_positions; --tensor embed_tokens must keep all rows.
+    TempDir dir;
+    const std::string path = dir.write(
+        "model.safetensors",
+        safetensorsFile({{"model.decoder.embed_tokens.weight", "F32", "[4, 2]", f32x(8)},
+                         {"model.decoder.embed_positions.weight", "F32", "[4, 2]", f32x(8)}}));
+    dir.write("config.json", R"({"model_type": "opt"})");
+    auto tokens = loadPositionTable(path, "model.decoder.embed_tokens.weight");
+    ASSERT_TRUE(tokens) << tokens.error().message;
+    EXPECT_EQ(tokens->table.rows, 4u);
+    EXPECT_EQ(tokens->offset.rowsToDrop, 0);
+    EXPECT_NE(tokens->offset.note.find("is not a position table: every row kept"),
+              std::string::npos)
+        << tokens->offset.note;
+    auto positions = loadPositionTable(path, "model.decoder.embed_positions.weight");
+    ASSERT_TRUE(positions);
+    EXPECT_EQ(positions->table.rows, 2u);
 }
 
 }  // namespace

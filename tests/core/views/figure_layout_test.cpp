@@ -25,6 +25,7 @@
 #include "poslab/views/rope_figures.hpp"
 #include "poslab/views/rope_precision_figures.hpp"
 #include "poslab/views/rope_scalings_figures.hpp"
+#include "poslab/views/rope_usage_figures.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
@@ -67,8 +68,34 @@ const std::vector<RopePrecisionReport>& precisionReports() {
     return reports;
 }
 
+// A Llama-3-8B-shaped usage measure without a file: 32 layers, 32 heads, 8 KV heads, 64 pairs.
+const RopeUsageData& usageData() {
+    static const RopeUsageData data = [] {
+        CheckpointAttention attention;
+        attention.config.modelType = "llama";
+        attention.config.rope.headDim = 128;
+        attention.config.rope.base = 500000;
+        attention.config.rope.trainingLength = 8192;
+        attention.layers = 32, attention.heads = 32, attention.kvHeads = 8;
+        attention.headDim = 128;
+        QkRowSquares rows;
+        rows.layers = 32, rows.heads = 32, rows.kvHeads = 8, rows.headDim = 128;
+        for (int i = 0; i < 32 * 32 * 128; ++i)
+            rows.query.push_back(1.0 + (i * 7919LL % 101) / 50.0);
+        for (int i = 0; i < 32 * 8 * 128; ++i) rows.key.push_back(0.5 + (i * 104729LL % 89) / 40.0);
+        return ropeUsageData(attention, rows).value();
+    }();
+    return data;
+}
+
 std::vector<ViewFigure> viewFigures() {
     std::vector<ViewFigure> views;
+    views.push_back({"rope-usage", kRopeUsagePanels.count,
+                     [](float w, float h, const Theme& t, int panel) -> Result<Figure> {
+                         Figure figure = emptyFigure(w, h, t);
+                         drawRopeUsage(figure, {0, 0, w, h}, usageData(), {5, 0.75}, t, panel);
+                         return figure;
+                     }});
     views.push_back({"alibi", inArea([](Figure& f, Box a, const Theme& t) {
                          ASSERT_TRUE(drawAlibiFigure(f, a, AlibiFigureOptions{}, t));
                      })});

@@ -22,5 +22,10 @@ std::size_t maxMatrixBytes();        // min(4 GiB, availableMemoryBytes() / 2)
 
 // Ok when rows x cols doubles fit under maxMatrixBytes(); the error names `what`.
 Status checkMatrixSize(std::size_t rows, std::size_t cols, std::string_view what);
+// Ok when `bytes` (a matrix and the buffers read alongside it) fit under maxMatrixBytes().
+Status checkMemoryBytes(std::size_t bytes, std::string_view what);
+// What set the cap, for messages: "POSLAB_MEMORY_CAP_MIB" when it lowered the cap, else "the
+// smaller of 4 GiB and half the available memory".
+std::string memoryCapSource();
 
 }  // namespace poslab

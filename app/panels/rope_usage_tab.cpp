@@ -1,0 +1,197 @@
+#include "panels/rope_usage_tab.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "poslab/base/format.hpp"
+#include "poslab/io/safetensors_index.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+constexpr std::pair<UsagePairing, const char*> kPairings[] = {
+    {UsagePairing::FromConfig, "from config"},
+    {UsagePairing::Half, "half (i, i + d/2)"},
+    {UsagePairing::Interleaved, "interleaved (2i, 2i+1)"}};
+
+std::string megabytes(std::uint64_t bytes) {
+    return formatValue(double(bytes) / (1 << 20), 4) + " MiB";
+}
+
+}  // namespace
+
+bool isCheckpointPath(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) return true;
+    // .safetensors reach the RoPE view only as checkpoints (open_file.cpp routes tables to the
+    // Learned view); config.json goes to the config reader.
+    return isSafetensorsIndexPath(path) || isSafetensorsFilePath(path);
+}
+
+RopeUsageTab::~RopeUsageTab() {
+    cancel();
+}
+
+void RopeUsageTab::cancel() {
+    if (!job_) return;
+    job_->cancelled->store(true);
+    if (job_->result.valid()) job_->result.wait();
+    job_.reset();
+}
+
+void RopeUsageTab::open(RopeUsageState& state, const std::string& path, FrameContext& context) {
+    cancel();
+    state.checkpointPath = path;
+    error_.clear();
+    Job job;
+    job.path = path;
+    job.cancelled = std::make_shared<std::atomic<bool>>(false);
+    job.done = std::make_shared<std::atomic<std::uint64_t>>(0);
+    job.total = std::make_shared<std::atomic<std::uint64_t>>(0);
+    AttentionOverrides overrides;
+    if (state.pairing == UsagePairing::Half) overrides.pairing = RopePairing::Half;
+    if (state.pairing == UsagePairing::Interleaved) overrides.pairing = RopePairing::Interleaved;
+    job.result = std::async(std::launch::async, [path, overrides, cancelled = job.cancelled,
+                                                 done = job.done, total = job.total] {
+        return loadRopeUsage(path, overrides, [&](std::uint64_t d, std::uint64_t t) {
+            done->store(d);
+            total->store(t);
+            return !cancelled->load();
+        });
+    });
+    job_ = std::move(job);
+    if (context.statusMessage) *context.statusMessage = "Reading the q and k rows of " + path + "…";
+}
+
+void RopeUsageTab::collect(FrameContext& context) {
+    if (!job_) return;
+    if (job_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        context.animating = true;  // keep frames coming for the progress bar
+        context.waiting = true;
+        return;
+    }
+    auto result = job_->result.get();
+    const std::string path = job_->path;
+    job_.reset();
+    if (result) {
+        data_ = std::make_shared<const RopeUsageData>(std::move(result).value());
+        error_.clear();
+        if (context.statusMessage) {
+            *context.statusMessage = "Read " + data_->model + " from " + path;
+        }
+    } else {
+        error_ = result.error().message == "cancelled" ? "Cancelled: " + path + " was not read"
+                                                       : result.error().message;
+        if (context.statusMessage) *context.statusMessage = error_;
+    }
+}
+
+void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
+    collect(context);
+    // ---- The checkpoint
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
+    bool openNow =
+        inputString("##checkpoint", &state.checkpointPath, ImGuiInputTextFlags_EnterReturnsTrue);
+    tooltipForLastItem(
+        "A checkpoint folder holding config.json and model.safetensors, or a sharded "
+        "model.safetensors.index.json with its shards (BF16, F16 or F32). Only the q and k "
+        "projection rows are read, in 256 KiB blocks. You can also drop the folder on the window "
+        "or start PosLab with it: poslab DIR.");
+    ImGui::SameLine();
+    openNow |= ImGui::Button("Open checkpoint");
+    // The pairing combo wraps to its own line when the row has no room for it (a projector).
+    const float rowRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (rowRight - ImGui::GetItemRectMax().x > ImGui::GetFontSize() * 16) ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    UsagePairing pairing = state.pairing;
+    if (ImGui::BeginCombo("pairing", [&] {
+            for (const auto& [value, name] : kPairings) {
+                if (value == pairing) return name;
+            }
+            return "from config";
+        }())) {
+        for (const auto& [value, name] : kPairings) {
+            if (ImGui::Selectable(name, value == pairing)) state.pairing = value;
+        }
+        ImGui::EndCombo();
+    }
+    tooltipForLastItem(
+        "Which rows of a head form a rotary pair. HF's Llama-family checkpoints are stored for "
+        "rotate_half (rows i and i + d/2); GPT-J-style ones interleave (2i, 2i+1). 'from config' "
+        "follows model_type and refuses a model whose layout it does not know.");
+    if (state.pairing != pairing && !state.checkpointPath.empty()) openNow = true;
+    if (openNow && !state.checkpointPath.empty()) open(state, state.checkpointPath, context);
+
+    // ---- Progress, or the figure's own controls
+    if (job_) {
+        const std::uint64_t done = job_->done->load(), total = job_->total->load();
+        const float fraction = total > 0 ? float(double(done) / double(total)) : 0.0f;
+        ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 16, 0));
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) job_->cancelled->store(true);
+        if (context.statusMessage) {
+            *context.statusMessage = "Reading q and k rows of " + job_->path + ": " +
+                                     std::to_string(int(fraction * 100)) + "% (" + megabytes(done) +
+                                     " of " + megabytes(total) + ")";
+        }
+    } else if (data_) {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+        state.figure.layer = std::clamp(state.figure.layer, 0, data_->usage.layers - 1);
+        sliderInt("layer", &state.figure.layer, 0, data_->usage.layers - 1,
+                  "The layer drawn head by head in the second panel.");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+        sliderDouble("p-RoPE p", &state.figure.keepFraction, 0.05, 1.0, "%.2f",
+                     "p-RoPE (Barbero et al. 2024) keeps the fastest floor(p x pairs) pairs and "
+                     "drops the slow rest; the figure marks the cut and the share of usage kept.");
+        state.figure.keepFraction = std::clamp(state.figure.keepFraction, 0.05, 1.0);
+    }
+    if (!error_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s", error_.c_str());
+        ImGui::PopStyleColor();
+    }
+
+    // ---- The figure
+    if (data_) {
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        panelSelector(ropeUsagePanels({0, 0, room.x, room.y}, context.theme, state.selectedPanel),
+                      &state.selectedPanel);
+    }
+    const Canvas canvas = beginCanvas("usage");
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    const Box area{0, 0, canvas.box.width, canvas.box.height};
+    if (data_) {
+        drawFigure(figure, area, state, context.theme, state.selectedPanel);
+        if (job_) {
+            figure.add(makeText({canvas.box.width - 12, 8}, "reading…", context.theme.fontSize,
+                                context.theme.accent, HorizontalAlign::Right));
+        }
+    } else {
+        drawNote(figure, area,
+                 job_ ? "reading the q and k projections…"
+                      : "Open a checkpoint folder (config.json + model.safetensors or a sharded "
+                        "index) to see which rotary frequencies its weights use",
+                 context.theme);
+    }
+    drawCanvasFigure(canvas, figure, context);
+}
+
+void RopeUsageTab::drawFigure(Figure& figure, Box area, const RopeUsageState& state,
+                              const Theme& theme, int selected) const {
+    if (!data_) {
+        drawNote(figure, area, "no checkpoint read yet (RoPE view, Usage tab)", theme);
+        return;
+    }
+    RopeUsageViewParams params = state.figure;
+    params.layer = std::clamp(params.layer, 0, data_->usage.layers - 1);
+    params.keepFraction = std::clamp(params.keepFraction, 0.05, 1.0);
+    drawRopeUsage(figure, area, *data_, params, theme, selected);
+}
+
+}  // namespace poslab::ui

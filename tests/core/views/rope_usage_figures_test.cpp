@@ -1,0 +1,97 @@
+#include "poslab/views/rope_usage_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "figure_checks.hpp"
+
+namespace poslab {
+namespace {
+
+// A measured model without files: 3 layers, 4 heads, 2 KV heads, head_dim 16, base 10000,
+// context 64. The squared norms of pair i's two query rows are 1 / (2 (1 + i)) each and of its
+// key rows 0.5 each, so usage_i = sqrt(1 / (1 + i)) * 1: fast pairs used most.
+RopeUsageData syntheticData(int context = 64) {
+    CheckpointAttention attention;
+    attention.config.modelType = "llama";
+    attention.config.rope.headDim = 16;
+    attention.config.rope.trainingLength = context;
+    attention.layers = 3;
+    attention.heads = 4;
+    attention.kvHeads = 2;
+    attention.headDim = 16;
+    attention.checkpoint.source = "synthetic";
+    QkRowSquares rows;
+    rows.layers = 3, rows.heads = 4, rows.kvHeads = 2, rows.headDim = 16;
+    for (int l = 0; l < 3; ++l) {
+        for (int h = 0; h < 4; ++h) {
+            for (int r = 0; r < 16; ++r) rows.query.push_back(1.0 / (1 + r % 8) / 2);
+        }
+        for (int g = 0; g < 2; ++g) {
+            for (int r = 0; r < 16; ++r) rows.key.push_back(0.5);
+        }
+    }
+    auto data = ropeUsageData(attention, rows);
+    EXPECT_TRUE(data.ok()) << data.error().message;
+    return std::move(data).value();
+}
+
+TEST(RopeUsageFiguresTest, WavelengthsAndTheIncompleteBandFollowTheFrequencies) {
+    const RopeUsageData data = syntheticData();
+    ASSERT_EQ(data.wavelengths.size(), 8u);
+    // theta_i = 10000^(-2i/16): lambda_i = 2 pi * 10000^(i/8).
+    for (int i = 0; i < 8; ++i) {
+        EXPECT_NEAR(data.wavelengths[i], 2 * M_PI * std::pow(10000.0, i / 8.0),
+                    1e-9 * data.wavelengths[i]);
+    }
+    // lambda_1 = 2 pi * 10^0.5 = 19.9 < 64 < lambda_2 = 2 pi * 10 = 62.8? 62.8 < 64 too;
+    // lambda_3 = 2 pi * 10^1.5 = 198.7 > 64: pairs 3..7 never complete a turn.
+    EXPECT_EQ(firstIncompletePair(data), 3);
+    EXPECT_EQ(keptPairs(data, 0.75), 6);
+    EXPECT_EQ(keptPairs(data, 1.0), 8);
+}
+
+TEST(RopeUsageFiguresTest, DrawsFourPanelsAndSaysItIsWeightsOnly) {
+    const RopeUsageData data = syntheticData();
+    Figure figure = emptyFigure(1400, 900, paperTheme());
+    drawRopeUsage(figure, {0, 0, 1400, 900}, data, {1, 0.75}, paperTheme());
+    EXPECT_EQ(heatmapCount(figure), 4);  // two heatmaps, each with its colour bar
+    EXPECT_TRUE(hasText(figure, "Weights-only measure"));
+    EXPECT_TRUE(hasText(figure, "Layer 1: usage per head"));
+    EXPECT_TRUE(hasText(figure, "λ > context 64"));
+    EXPECT_TRUE(hasText(figure, "keeps the fastest 6 of 8 pairs"));
+    EXPECT_TRUE(hasText(figure, "5 pairs (from pair 3) never complete a turn"));
+    EXPECT_TRUE(allCoordinatesFinite(figure));
+    // The share p-RoPE keeps, from the planted profile usage_i = 1 / sqrt(1 + i) written out.
+    double kept = 0, total = 0;
+    for (int i = 0; i < 8; ++i) {
+        total += 1.0 / std::sqrt(1.0 + i);
+        if (i < 6) kept += 1.0 / std::sqrt(1.0 + i);
+    }
+    EXPECT_NEAR(data.meanPerPair[0], 1.0, 1e-12);
+    EXPECT_NEAR(data.meanPerPair[3], 0.5, 1e-12);
+    EXPECT_NEAR(keptUsageShare(data.meanPerPair, 0.75), kept / total, 1e-12);
+}
+
+TEST(RopeUsageFiguresTest, ValidatesLayerAndKeepFraction) {
+    const RopeUsageData data = syntheticData();
+    EXPECT_TRUE(validate(RopeUsageViewParams{2, 0.5}, data).ok());
+    EXPECT_EQ(validate(RopeUsageViewParams{3, 0.5}, data).error().message,
+              "--layer must be 0..2 (got 3)");
+    EXPECT_FALSE(validate(RopeUsageViewParams{0, 0.0}, data).ok());
+    EXPECT_FALSE(validate(RopeUsageViewParams{0, 1.5}, data).ok());
+}
+
+TEST(RopeUsageFiguresTest, OnePanelAtATimeWhenSmall) {
+    const RopeUsageData data = syntheticData();
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    for (int panel = 0; panel < 4; ++panel) {
+        Figure figure = emptyFigure(600, 400, theme);
+        drawRopeUsage(figure, {0, 0, 600, 400}, data, {0, 0.5}, theme, panel);
+        EXPECT_TRUE(count(figure).insideFigure) << panel;
+    }
+}
+
+}  // namespace
+}  // namespace poslab
