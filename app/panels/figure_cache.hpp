@@ -1,11 +1,12 @@
 // figure_cache.hpp — figures, or what they are drawn from, kept until their key changes: rebuilt
 // when a parameter, the canvas size or the theme changes, never every frame. The heatmaps inside
 // keep their versions, so the renderer's textures are reused as well.
-//   FigureCache<Key>                 a whole Figure: the understanding panels, whose figures are
-//                                    composites built by core (understanding_figures.hpp)
+//   FigureCache<Key>                 a whole Figure: the Compare, Extrapolation and Intuitions
+//                                    panels, whose figures are composites built by core views/
 //   CachedFigure<Key, Layout, Data>  a layout and the data computed for it, from which the panel
 //                                    draws its figure every frame (hover highlights, clicks):
-//                                    the ALiBi and T5 views (bias_figures.hpp)
+//                                    the ALiBi and T5 views (views/alibi_figures.hpp, t5_figures.hpp)
+// Both stamp the key, the canvas size, the theme and its font size (FigureStamp), through Memo.
 #pragma once
 
 #include <algorithm>

@@ -2,8 +2,9 @@
 // JSON, and session files: File > Save session / Open session, --session FILE, and the state
 // remembered between runs in $XDG_CONFIG_HOME/poslab/session.json (else
 // ~/.config/poslab/session.json). Standard C++ only (no GL, ImGui or GLFW), so the fuzzer
-// (tests/fuzz/session_fuzz.cpp) and the tests read sessions exactly as the app does; the window
-// and the dialog are in session.hpp.
+// (tests/fuzz/session_fuzz.cpp) and the tests read the built-in views' sections exactly as the
+// app does (plug-in sections are read only where app/encodings/ is linked: the app and its
+// tests); the window and the dialog are in session.hpp.
 //
 // Reading never fails half-way into a broken state: a file that is not JSON or not a PosLab
 // session is an Error and changes nothing; inside a valid session, a value of the wrong type or

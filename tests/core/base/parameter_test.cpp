@@ -45,7 +45,9 @@ TEST(ParameterTest, CoreValidatesWithItsDescriptor) {
         params.heads = heads;
         const Status core = validate(params);
         EXPECT_EQ(bool(core), bool(kAlibiHeadsParam.check(heads))) << heads;
-        if (!core) EXPECT_EQ(core.error().message, kAlibiHeadsParam.check(heads).error().message);
+        if (!core) {
+            EXPECT_EQ(core.error().message, kAlibiHeadsParam.check(heads).error().message);
+        }
     }
     EXPECT_EQ(kAlibiHeadsParam.fallback, AlibiParams{}.heads);  // one default
 }
