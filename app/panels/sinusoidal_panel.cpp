@@ -133,14 +133,13 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
     zoomAndPan(w, canvas, frame, p.seqLen, p.dModel, ZoomAxes::RowsOrColumns);
 
     const SampleKey key{p, w, int(frame.plot.width), int(frame.plot.height)};
-    if (!sampleKey_ || !(*sampleKey_ == key)) {
-        sample_ = sinusoidalSampleForArea(p, w, frame.plot);  // one texel per plot pixel at most
-        sampleKey_ = key;
-    }
+    const HeatmapSample& sample = sample_.get(key, [&] {
+        return sinusoidalSampleForArea(p, w, frame.plot);  // one texel per plot pixel at most
+    });
 
     options.window = w;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    drawSinusoidalHeatmap(figure, area, p, options, context.theme, &sample_, &frame);
+    drawSinusoidalHeatmap(figure, area, p, options, context.theme, &sample, &frame);
     drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
@@ -156,9 +155,9 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
         if (!wave.isZero) {
             ImGui::TextDisabled("wavelength %.4g positions", 2 * M_PI / wave.frequency);
         }
-        if (sample_.rowsPerTexel > 1 || sample_.colsPerTexel > 1) {
+        if (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1) {
             ImGui::TextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
-                                sample_.rowsPerTexel, sample_.colsPerTexel);
+                                sample.rowsPerTexel, sample.colsPerTexel);
         }
         ImGui::EndTooltip();
     }

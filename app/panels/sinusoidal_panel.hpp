@@ -6,20 +6,21 @@
 #include <optional>
 
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/memo.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
 
 class SinusoidalPanel : public Panel {
-public:
+  public:
     const char* title() const override { return "Sinusoidal"; }
     void draw(AppState& state, FrameContext& context) override;
     Figure exportFigure(const AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(const AppState& state) const override;
 
-private:
+  private:
     void drawControls(SinusoidalViewState& view);
     void drawHeatmap(SinusoidalViewState& view, FrameContext& context, float height);
     void drawCurves(SinusoidalViewState& view, FrameContext& context);
@@ -32,8 +33,7 @@ private:
         int width = 0, height = 0;
         bool operator==(const SampleKey&) const = default;
     };
-    std::optional<SampleKey> sampleKey_;
-    HeatmapSample sample_;
+    Memo<SampleKey, HeatmapSample> sample_;
 };
 
 }  // namespace poslab::ui

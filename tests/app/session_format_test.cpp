@@ -202,7 +202,7 @@ AppState everyFieldChanged() {
     rope.scalings = {16, 100000, RopeScalingsAxis::Wavelength};
     rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
-    s.alibi = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
+    s.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
     s.t5 = {100, 16, 64, false, 3, std::vector<double>(16, 0.25)};
     auto& learned = s.learned;
     learned.seqLen = 256;
@@ -311,7 +311,8 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state == changed);
     EXPECT_TRUE(read.state.sinusoidal == changed.sinusoidal);
     EXPECT_TRUE(read.state.rope == changed.rope);
-    EXPECT_TRUE(read.state.alibi == changed.alibi);
+    EXPECT_TRUE(read.state.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) ==
+                changed.plugins.get<ui::AlibiViewState>(ui::kAlibiKey));
     EXPECT_TRUE(read.state.t5 == changed.t5);
     EXPECT_TRUE(read.state.learned == changed.learned);
     EXPECT_TRUE(read.state.similarity == changed.similarity);
@@ -326,7 +327,8 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_FALSE(changed == original);
     EXPECT_FALSE(changed.sinusoidal == original.sinusoidal);
     EXPECT_FALSE(changed.rope == original.rope);
-    EXPECT_FALSE(changed.alibi == original.alibi);
+    EXPECT_FALSE(changed.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) ==
+                 original.plugins.get<ui::AlibiViewState>(ui::kAlibiKey));
     EXPECT_FALSE(changed.t5 == original.t5);
     EXPECT_FALSE(changed.learned == original.learned);
     EXPECT_FALSE(changed.similarity == original.similarity);

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <optional>
 
+#include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
@@ -510,27 +511,6 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
     figure.add(ClipPop{});
 }
 
-std::shared_ptr<const Matrix> colorbarRamp() {
-    // 256 rows from 1 (top) to 0 (bottom); immutable after first use.
-    static const std::shared_ptr<const Matrix> ramp = [] {
-        auto m = std::make_shared<Matrix>(kColormapSize, 1);
-        for (int i = 0; i < kColormapSize; ++i) (*m)(i, 0) = 1.0 - double(i) / (kColormapSize - 1);
-        return std::shared_ptr<const Matrix>(std::move(m));
-    }();
-    return ramp;
-}
-
-// One version per colormap: renderers cache colourised textures on the version, so colour bars
-// of different colormaps in one figure must not share one.
-std::uint64_t colorbarVersion(ColormapId colormap) {
-    static const auto versions = [] {
-        std::array<std::uint64_t, 16> v{};
-        for (auto& version : v) version = nextMatrixVersion();
-        return v;
-    }();
-    return versions[std::size_t(colormap) % versions.size()];
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -653,47 +633,7 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
     return said({fitText(head, size, length), fitText(tail, size, length)});
 }
 
-void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
-                       const std::vector<Tick>& barTicks, const Theme& theme) {
-    HeatmapItem ramp;
-    ramp.box = bar;
-    ramp.values = colorbarRamp();
-    ramp.colormap = colormap;
-    ramp.range = {0, 1};
-    ramp.version = colorbarVersion(colormap);
-    figure.add(ramp);
-    RectItem outline;
-    outline.box = bar;
-    outline.stroke = theme.axis;
-    outline.strokeWidth = strokeWidth(theme, 1);
-    figure.add(outline);
-    for (const Tick& t : barTicks) {
-        if (range.high == range.low) break;
-        const float fy = float(rangeFraction(t.value, range.low, range.high));
-        if (fy < -1e-4f || fy > 1.0001f) continue;
-        const float py = bar.bottom() - fy * bar.height;
-        const float tick = strokeWidth(theme, 4);
-        figure.add(
-            LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
-        figure.add(makeText({bar.right() + tick + 2, py}, t.label, theme.fontSize, theme.text,
-                            HorizontalAlign::Left, VerticalAlign::Middle));
-    }
-}
-
 }  // namespace
-
-void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
-                  const Theme& theme, bool integerTicks) {
-    const auto ticks =
-        linearTicks(range.low, range.high, tickCountFor(bar.height, 50), integerTicks);
-    drawColorbarTicks(figure, bar, colormap, range, ticks, theme);
-}
-
-float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, bool integerTicks) {
-    const auto ticks =
-        linearTicks(range.low, range.high, tickCountFor(barHeight, 50), integerTicks);
-    return widestLabel(ticks, theme.fontSize) + 6 + strokeWidth(theme, 4);
-}
 
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
                  PlotFrame* frameOut) {
@@ -709,8 +649,8 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     const ValueRange range = spec.range;
     const auto barTicks = spec.angleTicks
                               ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
-                              : linearTicks(range.low, range.high, tickCountFor(area.height, 50));
-    const float barWidth = spec.showColorbar ? std::max(10.f, theme.fontSize * 0.9f) : 0;
+                              : colorbarTicks(range, area.height);
+    const float barWidth = spec.showColorbar ? barWidthFor(theme) : 0;
     Margins m = plotMargins(spec.x, spec.y, !title.empty(), theme, area.height);
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
     std::vector<FittedText> caption =
@@ -801,18 +741,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     if (spec.showColorbar) {
         const Box bar{frame.plot.right() + theme.fontSize * 0.9f, frame.plot.y, barWidth,
                       frame.plot.height};
-        HeatmapItem ramp;
-        ramp.box = bar;
-        ramp.values = colorbarRamp();
-        ramp.colormap = spec.colormap;
-        ramp.range = {0, 1};
-        ramp.version = colorbarVersion(spec.colormap);
-        figure.add(ramp);
-        RectItem outline;
-        outline.box = bar;
-        outline.stroke = theme.axis;
-        outline.strokeWidth = strokeWidth(theme, 1);
-        figure.add(outline);
+        drawColorbarRamp(figure, bar, spec.colormap, theme);
         std::optional<Box> lastTick;
         for (const Tick& t : barTicks) {
             if (range.high == range.low) break;

@@ -1,6 +1,7 @@
 #include "poslab/figure/plot.hpp"
 
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 #include <gtest/gtest.h>

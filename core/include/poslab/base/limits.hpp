@@ -13,8 +13,10 @@
 namespace poslab {
 
 inline constexpr int kMaxDModel = 8192;         // d_model / head_dim upper bound everywhere
-inline constexpr int kMaxSeqLen = 1 << 20;      // positions (export cap; GUI sliders stop at 65536)
-inline constexpr int kMaxGuiSeqLen = 65536;     // the GUI slider range
+inline constexpr int kMaxSeqLen = 1 << 20;      // positions: exports, and the RoPE views (they
+                                                // sample only what is visible)
+inline constexpr int kMaxGuiSeqLen = 65536;     // views holding whole L x L tables or L-row
+                                                // tables (sinusoidal, ALiBi, T5, learned, ...)
 inline constexpr std::size_t kHardMatrixCap = std::size_t(4) << 30;  // 4 GiB
 
 std::size_t availableMemoryBytes();  // MemAvailable from /proc/meminfo, or 0 when unknown

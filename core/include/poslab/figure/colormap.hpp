@@ -1,7 +1,8 @@
 // colormap.hpp — colour scales shared by the screen and every exported figure.
 //
 // Each colormap is a handful of key colours expanded into a 256-entry lookup table and sampled by
-// t in [0, 1]. The GUI uploads the same table to its shader, so screen and files agree.
+// t in [0, 1]. Colours are applied on the CPU from the same table for the screen's textures
+// (gfx/heatmap_textures) and for every file, so screen and files agree.
 //
 //   Viridis, Magma, Cividis   perceptually uniform, colourblind-safe (sequential data)
 //   Twilight                  cyclic: t = 0 and t = 1 meet (angles mod 2*pi)
@@ -48,7 +49,6 @@ std::string_view colormapName(ColormapId id);           // "viridis", "magma", .
 Result<ColormapId> parseColormap(std::string_view name);
 std::vector<ColormapId> allColormaps();                 // in menu order
 bool isDiverging(ColormapId id);                        // wants a range symmetric about zero
-bool isCyclic(ColormapId id);
 
 // ---- Sampling
 const std::array<Rgba, kColormapSize>& colormapTable(ColormapId id);  // the lookup table

@@ -9,6 +9,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/matrix.hpp"
+#include "poslab/figure/colorbar.hpp"  // bars beside a grid of heatmaps (drawColorbar with a caption)
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/plot.hpp"
 
@@ -53,15 +54,6 @@ HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
                     const std::string& yLabel);
 // The training length marked on an axis, with the region beyond it shaded.
 Marker trainingMarker(double value, bool vertical, const Theme& theme, std::string label = "");
-
-// ---- Colour bars drawn beside a grid of heatmaps that share one scale
-float barWidthFor(const Theme& theme);  // the bar itself
-// Room a vertical colour bar needs to the right of a plot: bar, tick labels, rotated label.
-float colorbarBlockWidth(ValueRange range, float height, const Theme& theme);
-// A colour bar in `bar` (the ramp itself), ticks right of it, the caption rotated at `labelX`,
-// and a "masked" swatch below when asked.
-void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
-                  const std::string& caption, float labelX, bool maskedSwatch, const Theme& theme);
 
 // ---- Curves
 // Keeps at most 2 points per pixel column of [low, high]: the column's min and max at its

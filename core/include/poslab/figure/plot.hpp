@@ -140,12 +140,7 @@ struct HeatmapSpec {
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
                  PlotFrame* frame = nullptr);
 
-// ---- Colour bars on their own (scatter plots coloured by a value, e.g. position index)
-// The bar fills `bar` (top = range.high); ticks and their labels go to its right.
-void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
-                  const Theme& theme, bool integerTicks = false);
-float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme,
-                        bool integerTicks = false);  // room drawColorbar's labels take
+// ---- Colour bars: figure/colorbar.hpp (the heatmaps' own, on their own, beside a grid)
 
 // ---- Line plots
 struct LineSeries {

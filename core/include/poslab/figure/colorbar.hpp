@@ -1,0 +1,48 @@
+// colorbar.hpp — the one colour bar: a vertical ramp of a colormap with ticks to its right. The
+// heatmaps' own bars (plot.hpp's drawHeatmap), bars on their own (scatter plots coloured by a
+// value) and bars beside a grid of heatmaps sharing one scale (with a rotated caption and a
+// "masked" swatch) are all drawn from these pieces, with one width, one tick spacing and one ramp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "poslab/base/matrix.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+// ---- Sizes
+inline constexpr double kColorbarTickSpacing = 50;  // pixels of bar per tick (linear ticks)
+float barWidthFor(const Theme& theme);              // the bar itself: 0.9 em, at least 10 px
+std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, bool integerTicks = false);
+
+// ---- The ramp
+// kColormapSize rows from 1 (top) to 0 (bottom), shared and immutable.
+std::shared_ptr<const Matrix> colorbarRamp();
+// One version per colormap: renderers keep colourised textures by version, so bars of two
+// colormaps in one frame must not share one.
+std::uint64_t colorbarVersion(ColormapId colormap);
+void drawColorbarRamp(Figure& figure, Box bar, ColormapId colormap,
+                      const Theme& theme);  // + outline
+
+// ---- Whole bars
+// The ramp in `bar` (top = range.high), `ticks` and their labels to its right.
+void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                       const std::vector<Tick>& ticks, const Theme& theme);
+// On its own (scatter plots coloured by a value, e.g. position index).
+void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                  const Theme& theme, bool integerTicks = false);
+float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme,
+                        bool integerTicks = false);  // room drawColorbar's labels take
+// Beside a grid of heatmaps sharing one scale: the caption rotated at `labelX`, and a "masked"
+// swatch below when asked. colorbarBlockWidth: the room all of it needs right of the plots.
+void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                  const std::string& caption, float labelX, bool maskedSwatch, const Theme& theme);
+float colorbarBlockWidth(ValueRange range, float height, const Theme& theme);
+
+}  // namespace poslab

@@ -1,0 +1,115 @@
+#include "poslab/figure/colorbar.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+
+// ---- Sizes
+
+float barWidthFor(const Theme& theme) {
+    return std::max(10.f, theme.fontSize * 0.9f);
+}
+
+std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, bool integerTicks) {
+    return linearTicks(range.low, range.high, tickCountFor(barHeight, kColorbarTickSpacing),
+                       integerTicks);
+}
+
+// ---- The ramp
+
+std::shared_ptr<const Matrix> colorbarRamp() {
+    static const std::shared_ptr<const Matrix> ramp = [] {
+        auto m = std::make_shared<Matrix>(kColormapSize, 1);
+        for (int i = 0; i < kColormapSize; ++i) (*m)(i, 0) = 1.0 - double(i) / (kColormapSize - 1);
+        return std::shared_ptr<const Matrix>(std::move(m));
+    }();
+    return ramp;
+}
+
+std::uint64_t colorbarVersion(ColormapId colormap) {
+    static const auto versions = [] {
+        std::array<std::uint64_t, 16> v{};
+        for (auto& version : v) version = nextMatrixVersion();
+        return v;
+    }();
+    return versions[std::size_t(colormap) % versions.size()];
+}
+
+void drawColorbarRamp(Figure& figure, Box bar, ColormapId colormap, const Theme& theme) {
+    HeatmapItem ramp;
+    ramp.box = bar;
+    ramp.values = colorbarRamp();
+    ramp.colormap = colormap;
+    ramp.range = {0, 1};
+    ramp.version = colorbarVersion(colormap);
+    figure.add(ramp);
+    figure.add(filledRect(bar, {0, 0, 0, 0}, theme.axis, strokeWidth(theme, 1)));
+}
+
+// ---- Whole bars
+
+void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                       const std::vector<Tick>& ticks, const Theme& theme) {
+    drawColorbarRamp(figure, bar, colormap, theme);
+    for (const Tick& t : ticks) {
+        if (range.high == range.low) break;
+        const float fy = float(rangeFraction(t.value, range.low, range.high));
+        if (fy < -1e-4f || fy > 1.0001f) continue;
+        const float py = bar.bottom() - fy * bar.height;
+        const float tick = strokeWidth(theme, 4);
+        figure.add(
+            LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
+        figure.add(makeText({bar.right() + tick + 2, py}, t.label, theme.fontSize, theme.text,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+}
+
+void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                  const Theme& theme, bool integerTicks) {
+    drawColorbarTicks(figure, bar, colormap, range, colorbarTicks(range, bar.height, integerTicks),
+                      theme);
+}
+
+float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, bool integerTicks) {
+    float widest = 0;
+    for (const Tick& t : colorbarTicks(range, barHeight, integerTicks))
+        widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
+    return widest + 6 + strokeWidth(theme, 4);
+}
+
+float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
+    float widest = 0;
+    for (const Tick& t : colorbarTicks(range, height))
+        widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
+    return theme.fontSize * 0.9f + barWidthFor(theme) + 6 + strokeWidth(theme, 4) + widest +
+           theme.fontSize * 2.6f;
+}
+
+void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
+                  const std::string& caption, float labelX, bool maskedSwatch, const Theme& theme) {
+    drawColorbarTicks(
+        figure, bar, colormap, range,
+        range.high > range.low ? colorbarTicks(range, bar.height) : std::vector<Tick>{}, theme);
+    if (!caption.empty()) {
+        figure.add(centredText({labelX, bar.y + bar.height / 2}, caption, theme.fontSize,
+                               theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
+    }
+    if (maskedSwatch) {
+        const float side = bar.width;
+        // Below the lowest tick label, which is centred on the bar's bottom edge and hangs half a
+        // line under it: with large text (presentation mode) and a narrow bar, 6 px would put
+        // "masked" on top of it.
+        const float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
+                                                   theme.fontSize * 0.95f - side / 2 + 2});
+        figure.add(filledRect({bar.x, top, side, side}, theme.masked, theme.axis));
+        // Short of the caption's column, which runs down to the bar's bottom.
+        const FittedText label = fitText("masked", theme.fontSize * 0.9f, labelX - bar.right() - 6);
+        figure.add(centredText({bar.right() + 6, top + side / 2}, label.text, label.size,
+                               theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+}
+
+}  // namespace poslab

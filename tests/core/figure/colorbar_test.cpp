@@ -1,0 +1,61 @@
+// The one colour bar: a ramp per colormap with its own texture version (bars of two colormaps in
+// one frame once shared one, so the second showed the first's colours), one width and one tick
+// spacing for the heatmaps' bars, the bars on their own and the bars beside a grid.
+#include <gtest/gtest.h>
+
+#include <variant>
+#include <vector>
+
+#include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+namespace {
+
+std::vector<HeatmapItem> heatmaps(const Figure& figure) {
+    std::vector<HeatmapItem> found;
+    for (const FigureItem& item : figure.items)
+        if (const auto* h = std::get_if<HeatmapItem>(&item)) found.push_back(*h);
+    return found;
+}
+
+TEST(ColorbarTest, TheRampRunsFromOneAtTheTopToZero) {
+    const auto ramp = colorbarRamp();
+    ASSERT_EQ(ramp->rows, std::size_t(kColormapSize));
+    ASSERT_EQ(ramp->cols, 1u);
+    EXPECT_EQ((*ramp)(0, 0), 1.0);
+    EXPECT_EQ((*ramp)(kColormapSize - 1, 0), 0.0);
+    for (int i = 1; i < kColormapSize; ++i) EXPECT_LT((*ramp)(i, 0), (*ramp)(i - 1, 0));
+}
+
+TEST(ColorbarTest, EachColormapHasItsOwnVersionInEveryKindOfBar) {
+    const Theme theme = paperTheme();
+    Figure figure = emptyFigure(400, 300, theme);
+    // Beside a grid (layout) and on its own, two colormaps in one figure.
+    drawColorbar(figure, {10, 10, 12, 200}, ColormapId::Viridis, {0, 1}, "bias", 60, false, theme);
+    drawColorbar(figure, {100, 10, 12, 200}, ColormapId::Magma, {0, 1}, "bias", 150, true, theme);
+    drawColorbar(figure, {200, 10, 12, 200}, ColormapId::Viridis, {0, 1}, theme);
+    const auto bars = heatmaps(figure);
+    ASSERT_EQ(bars.size(), 3u);
+    EXPECT_NE(bars[0].version, bars[1].version);  // viridis vs magma
+    EXPECT_EQ(bars[0].version, bars[2].version);  // the same ramp: one texture
+    EXPECT_EQ(bars[0].version, colorbarVersion(ColormapId::Viridis));
+    EXPECT_EQ(bars[1].colormap, ColormapId::Magma);
+}
+
+TEST(ColorbarTest, OneTickSpacingAndWidth) {
+    // linearTicks with at most 1 + height / 50 ticks: 0..1 over 100 px gets 0, 0.5, 1 at most.
+    for (float height : {60.f, 100.f, 500.f}) {
+        const auto ticks = colorbarTicks({0, 1}, height);
+        EXPECT_LE(double(ticks.size()), 1 + height / kColorbarTickSpacing + 1) << height;
+        EXPECT_GE(ticks.size(), 2u) << height;
+    }
+    Theme theme = paperTheme();
+    theme.fontSize = 20;
+    EXPECT_FLOAT_EQ(barWidthFor(theme), 18);  // 0.9 em
+    theme.fontSize = 8;
+    EXPECT_FLOAT_EQ(barWidthFor(theme), 10);  // at least 10 px
+}
+
+}  // namespace
+}  // namespace poslab
