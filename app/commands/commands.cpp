@@ -92,6 +92,7 @@ CommandRegistry buildRegistry() {
     registerVisionRopeCommands(registry);
     registerBiasCommands(registry);
     registerUnderstandingCommands(registry);
+    registerContextualCommands(registry);
     return registry;
 }
 

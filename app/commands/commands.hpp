@@ -74,6 +74,7 @@ void registerRopeCommands(CommandRegistry& registry);
 void registerVisionRopeCommands(CommandRegistry& registry);  // mrope, axial-rope
 void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
 void registerUnderstandingCommands(CommandRegistry& registry);  // similarity, meaning, intuitions, …
+void registerContextualCommands(CommandRegistry& registry);  // CoPE, DeBERTa, NoPE, iRoPE, randomized
 
 // Options shared by all render views, and how to read them.
 std::vector<OptionSpec> renderCommonOptions();

@@ -2,6 +2,7 @@
 
 #include "panels/alibi_panel.hpp"
 #include "panels/compare_panel.hpp"
+#include "panels/contextual_panel.hpp"
 #include "panels/extrapolation_panel.hpp"
 #include "panels/intuition_panel.hpp"
 #include "panels/learned_panel.hpp"
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     panels.push_back(std::make_unique<IntuitionPanel>());
     panels.push_back(std::make_unique<ExtrapolationPanel>());
     panels.push_back(std::make_unique<ComparePanel>());
+    panels.push_back(std::make_unique<ContextualPanel>());
     return panels;
 }
 

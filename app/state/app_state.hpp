@@ -12,6 +12,7 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/plot.hpp"
 #include "state/bias_state.hpp"
+#include "state/contextual_state.hpp"
 #include "state/rope_state.hpp"
 #include "state/understanding_state.hpp"
 #include "state/vision_rope_state.hpp"
@@ -49,6 +50,7 @@ struct AppState {
     IntuitionViewState intuition;
     ExtrapolationViewState extrapolation;
     CompareViewState compare;
+    ContextualViewState contextual;        // contextual_state.hpp
     TourState tour;
     friend bool operator==(const AppState&, const AppState&) = default;  // member-wise: caches key on it
 };

@@ -594,6 +594,47 @@ json writeFields(const State& state) {
     return writer.take();
 }
 
+// The Context view (contextual_state.hpp). no_rope_layers is not stored: the session keeps the
+// interval, which is what the controls edit.
+template <class F, Is<ContextualViewState> V>
+void visitFields(F& f, V& v) {
+    f.name("tab", v.tab, kContextualTabNames);
+    f.child("cope", [&](auto& g) {
+        g.text("sentence", v.cope.sentence);
+        g.name("gates", v.cope.gates, kCopeGateNames);
+        g.integer("dModel", v.cope.dModel);
+        g.integer("seed", v.cope.seed);
+        g.integer("tableSeed", v.cope.tableSeed);
+        g.integer("npos", v.cope.npos);
+        g.boolean("divideGates", v.cope.divideGates);
+    });
+    f.child("deberta", [&](auto& g) {
+        g.integer("seqLen", v.deberta.seqLen);
+        g.integer("positionBuckets", v.deberta.positionBuckets);
+        g.integer("maxRelativePositions", v.deberta.maxRelativePositions);
+        g.integer("headDim", v.deberta.headDim);
+        g.boolean("c2p", v.deberta.c2p);
+        g.boolean("p2c", v.deberta.p2c);
+        g.integer("seed", v.deberta.seed);
+    });
+    f.child("nope", [&](auto& g) {
+        g.name("sections", v.nope.sections, kNopeSectionsNames);
+        g.integer("seqLen", v.nope.seqLen);
+        g.integer("maskLayer", v.nope.maskLayer);
+        g.integer("numLayers", v.nope.irope.numLayers);
+        g.integer("noRopeLayerInterval", v.nope.irope.noRopeLayerInterval);
+        g.integer("attentionChunkSize", v.nope.irope.attentionChunkSize);
+        g.number("floorScale", v.nope.temperature.floorScale);
+        g.number("attnScale", v.nope.temperature.attnScale);
+    });
+    f.child("randomized", [&](auto& g) {
+        g.integer("length", v.randomized.length);
+        g.integer("maxLength", v.randomized.maxLength);
+        g.integer("draws", v.randomized.draws);
+        g.integer("seed", v.randomized.seed);
+    });
+}
+
 // Every view's state in the session, by key: `each(key, view)` for each.
 template <class State, class Each>
 void forEachView(State& state, Each each) {
@@ -608,6 +649,7 @@ void forEachView(State& state, Each each) {
     each("alibi", state.alibi);
     each("t5", state.t5);
     each("learned", state.learned);
+    each("contextual", state.contextual);
 }
 
 // Reads the fields visitFields() lists into a copy of `view`; see applyChecked.
@@ -639,6 +681,9 @@ json toJson(const AlibiViewState& v) {
     return writeFields(v);
 }
 json toJson(const T5ViewState& v) {
+    return writeFields(v);
+}
+json toJson(const ContextualViewState& v) {
     return writeFields(v);
 }
 json toJson(const LearnedViewState& v) {
@@ -736,6 +781,25 @@ void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
             warnings.push_back("t5.bucketBiases: expected one finite number per bucket (ignored)");
         }
     }
+}
+
+void fromJson(const json& object, ContextualViewState& view, Warnings& warnings) {
+    readView(object, view, "contextual", warnings, [](const ContextualViewState& v) -> Status {
+        // The sentence is kept as typed (the figure says what is wrong with it); its length and
+        // the other ranges must hold.
+        if (v.cope.sentence.size() > std::size_t(kMaxCopeSentenceBytes)) {
+            return Error{"cope.sentence must be at most " +
+                         std::to_string(kMaxCopeSentenceBytes) + " bytes"};
+        }
+        CopeSentenceParams cope = v.cope;
+        cope.sentence = "a b";
+        if (auto s = validate(cope); !s) return s;
+        if (auto s = validate(v.deberta); !s) return s;
+        if (auto s = requireIntInRange("deberta.seqLen", v.deberta.seqLen, 1, kMaxGuiSeqLen); !s)
+            return s;
+        if (auto s = validate(v.nope); !s) return s;
+        return validate(v.randomized);
+    });
 }
 
 void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {

@@ -64,6 +64,8 @@ nlohmann::json toJson(const T5ViewState& view);
 void fromJson(const nlohmann::json& json, T5ViewState& view, Warnings& warnings);
 nlohmann::json toJson(const LearnedViewState& view);
 void fromJson(const nlohmann::json& json, LearnedViewState& view, Warnings& warnings);
+nlohmann::json toJson(const ContextualViewState& view);
+void fromJson(const nlohmann::json& json, ContextualViewState& view, Warnings& warnings);
 // Shared pieces (also the panels' cache keys: equal JSON, equal parameters).
 nlohmann::json toJson(const SimilarityParams& params);
 nlohmann::json toJson(const RopeParams& params);

@@ -272,6 +272,18 @@ AppState everyFieldChanged() {
     vision.mrope = {MropeModel::Qwen25VL, MropeLayout::Interleaved, {18, 15, 15}, 96, 500000, 1, 4};
     vision.axial = {AxialRopeLayout::Pixtral, 32, 1000, 8, 12, 3, 4, AxialVectors::Random, 9};
     vision.configPath = "/x/qwen-vl.json";
+    auto& ctx = s.contextual;  // the Context view
+    ctx.tab = ui::ContextualTab::Nope;
+    ctx.cope = {"A b. C d!", CopeGateSource::Sentences, 8, 3, 4, 12, false};
+    ctx.deberta = {1024, 128, 300, 32, false, false, 5};
+    ctx.nope.sections = NopeSections::Irope;
+    ctx.nope.irope.numLayers = 24;
+    ctx.nope.irope.noRopeLayerInterval = 3;
+    ctx.nope.irope.attentionChunkSize = 2048;
+    ctx.nope.seqLen = 9000;
+    ctx.nope.maskLayer = 2;
+    ctx.nope.temperature = {4096, 0.2};
+    ctx.randomized = {20, 500, 7, 9};
     return s;
 }
 
@@ -305,6 +317,7 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state.extrapolation == changed.extrapolation);
     EXPECT_TRUE(read.state.compare == changed.compare);
     EXPECT_TRUE(read.state.visionRope == changed.visionRope);
+    EXPECT_TRUE(read.state.contextual == changed.contextual);
     EXPECT_TRUE(read.state.tour == changed.tour);
     const AppState original;
     EXPECT_FALSE(changed == original);

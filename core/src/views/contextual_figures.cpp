@@ -258,28 +258,32 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
     auto cellOf = [&](int k) { return grid.cell(k - first); };
     if (shows(0)) {
         LinePlotSpec spec;
-        spec.title =
-            "NoPE: position read back from 1/(t+1), the causal average of a first-token flag";
+        spec.title = "NoPE: t read back from 1/(t+1) (a first-token flag, causally averaged)";
         const double high = double(options.seqLen);
         spec.x = {"position t", 1, high, true};
-        spec.y = {"recovered position", 1, high, true};
-        spec.autoRangeY = false;
+        spec.y = {"recovered t - true t", 0, 1};
         const SignalPrecision kinds[] = {SignalPrecision::Float64, SignalPrecision::Float32,
                                          SignalPrecision::BFloat16};
-        const char* names[] = {"float64 (exact)", "float32", "bfloat16"};
+        const char* names[] = {"float64", "float32", "bfloat16"};
         for (int k = 0; k < 3; ++k) {
             LineSeries s{names[k], {}, {}, lineColor(theme, k), k == 0 ? 2.4f : 1.6f, false};
-            // 800 log-spaced positions from 1 to seqLen (each at least one past the last).
+            // 1500 log-spaced positions from 1 to seqLen (each at least one past the last).
             long long previous = 0;
-            for (int step = 0; step <= 800; ++step) {
+            for (int step = 0; step <= 1500; ++step) {
                 const long long t =
-                    std::max(previous + 1, (long long)std::llround(std::pow(high, step / 800.0)));
+                    std::max(previous + 1, (long long)std::llround(std::pow(high, step / 1500.0)));
                 if (t > options.seqLen) break;
                 previous = t;
                 s.x.push_back(double(t));
-                s.y.push_back(double(std::max<long long>(1, nopeRecoveredPosition(t, kinds[k]))));
+                s.y.push_back(double(nopeRecoveredPosition(t, kinds[k]) - t));
             }
             spec.series.push_back(std::move(s));
+        }
+        const long long bf16 = nopeFirstUnresolved(SignalPrecision::BFloat16, options.seqLen);
+        if (bf16 < options.seqLen) {
+            spec.markers.push_back({true, double(bf16),
+                                    "bfloat16 first wrong at t = " + std::to_string(bf16),
+                                    theme.mutedText});
         }
         drawLinePlot(figure, cellOf(0), spec, theme);
     }
@@ -291,7 +295,7 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
                                       cellOf(1), ColormapId::Viridis, {0, 1});
         spec.x = {"", 0, 1, false, true};
         spec.y = {"layer", 0, double(layers.size()), false, true};
-        spec.colorbarLabel = "uses RoPE";
+        spec.showColorbar = false;  // two values, named in the title
         Marker chosen{false, double(options.maskLayer) + 0.5,
                       "mask shown: layer " + std::to_string(options.maskLayer), theme.accent};
         chosen.dashed = false;
@@ -355,14 +359,14 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
         spec.title = "Training positions: " + std::to_string(l) + " sorted draws from 0.." +
                      std::to_string(params.maxLength - 1) + ", seed " + std::to_string(params.seed);
         spec.x = {"position " + std::string("value"), 0, std::max(1.0, n - 1)};
-        spec.y = {"draw", -0.5, double(params.draws) - 0.5};
+        spec.y = {"draw", 0, double(params.draws), false, true};
         spec.autoRangeY = false;
         for (int d = 0; d < params.draws; ++d) {
             LineSeries s{
                 d < 8 ? "draw " + std::to_string(d) : "", {}, {}, lineColor(theme, d), 0.0f, true};
             for (long long v : randomizedDraw(params, d)) {
                 s.x.push_back(double(v));
-                s.y.push_back(double(d));
+                s.y.push_back(double(d) + 0.5);  // cell axis: draw d's row centre
             }
             spec.series.push_back(std::move(s));
         }

@@ -1,0 +1,38 @@
+// contextual_state.hpp — what the user chose in the Context view (CoPE, DeBERTa, NoPE & iRoPE,
+// randomized positions): one member of AppState, its fields in session_format.cpp.
+#pragma once
+
+#include "poslab/views/contextual_figures.hpp"
+#include "state/enum_names.hpp"
+
+namespace poslab::ui {
+
+enum class ContextualTab { Cope, Deberta, Nope, Randomized };  // the view's figure tabs
+inline constexpr EnumNames<ContextualTab, 4> kContextualTabNames{
+    "tab",
+    {{{ContextualTab::Cope, "cope"},
+      {ContextualTab::Deberta, "deberta"},
+      {ContextualTab::Nope, "nope"},
+      {ContextualTab::Randomized, "randomized"}}}};
+inline constexpr EnumNames<CopeGateSource, 4> kCopeGateNames{
+    "gates",
+    {{{CopeGateSource::Seeded, "seeded"},
+      {CopeGateSource::Tokens, "tokens"},
+      {CopeGateSource::Words, "words"},
+      {CopeGateSource::Sentences, "sentences"}}}};
+
+inline constexpr EnumNames<NopeSections, 3> kNopeSectionsNames{
+    "sections",
+    {{{NopeSections::All, "all"}, {NopeSections::Nope, "nope"}, {NopeSections::Irope, "irope"}}}};
+
+struct ContextualViewState {
+    ContextualTab tab = ContextualTab::Cope;
+    CopeSentenceParams cope;
+    DebertaParams deberta;
+    NopeFigureOptions nope;
+    RandomizedPositionsParams randomized;
+    friend bool operator==(const ContextualViewState&,
+                           const ContextualViewState&) = default;  // member-wise: caches key on it
+};
+
+}  // namespace poslab::ui
