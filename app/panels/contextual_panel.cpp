@@ -238,15 +238,17 @@ void ContextualPanel::drawDebertaControls(DebertaParams& p) {
               "Queries and keys. The matrices are sampled at one cell per pixel: 65,536 stays "
               "live.",
               true);
-    sliderInt("position_buckets", &p.positionBuckets, 0, 1024,
-              "bucket_size (DeBERTa-v3: 256). |i - j| <= buckets/2 keeps its own index; beyond, "
+    sliderInt("buckets", &p.positionBuckets, 0, 1024,
+              "position_buckets, the code's bucket_size (DeBERTa-v3: 256). |i - j| <= buckets/2 "
+              "keeps its own index; beyond, "
               "buckets grow logarithmically. 0: no buckets (DeBERTa-v1 style, clamped by the "
               "gather).",
               true);
     const int lowest = p.positionBuckets > 0 ? p.positionBuckets / 2 + 2 : 1;
     p.maxRelativePositions = std::clamp(p.maxRelativePositions, lowest, kMaxGuiSeqLen);
-    sliderInt("max_relative_positions", &p.maxRelativePositions, lowest, kMaxGuiSeqLen,
-              "max_position (v3: 512): |i - j| = max_position - 1 reaches the last bucket, "
+    sliderInt("max position", &p.maxRelativePositions, lowest, kMaxGuiSeqLen,
+              "max_relative_positions, the code's max_position (v3: 512): |i - j| = max_position - "
+              "1 reaches the last bucket, "
               "2 x (buckets/2) - 1. Must exceed buckets/2 + 1.",
               true);
     sliderInt("head_dim", &p.headDim, 1, kMaxDebertaHeadDim, "d: the scores are / sqrt(d s).");
@@ -280,12 +282,14 @@ void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
         o.seqLen = length;
     sectionHeader("Layers");
     IropeParams& p = o.irope;
-    sliderInt("num_hidden_layers", &p.numLayers, 1, kMaxIropeLayers, "Llama 4 Scout: 48.");
-    sliderInt("no_rope_layer_interval", &p.noRopeLayerInterval, 1, 16,
-              "Every K-th layer is NoPE: no_rope_layers[l] = int((l + 1) % K != 0) (1 = RoPE).");
+    sliderInt("layers", &p.numLayers, 1, kMaxIropeLayers, "num_hidden_layers (Llama 4 Scout: 48).");
+    sliderInt("NoPE every", &p.noRopeLayerInterval, 1, 16,
+              "no_rope_layer_interval K: every K-th layer is NoPE: no_rope_layers[l] = int((l + 1) "
+              "% K != 0) (1 = RoPE).");
     p.noRopeLayers.clear();  // the controls edit the interval; --no-rope-layers is the CLI's
-    sliderInt("attention_chunk_size", &p.attentionChunkSize, 0, kMaxGuiSeqLen,
-              "RoPE layers attend within chunks of this many positions (Llama 4: 8192); 0: no "
+    sliderInt("chunk size", &p.attentionChunkSize, 0, kMaxGuiSeqLen,
+              "attention_chunk_size: RoPE layers attend within chunks of this many positions "
+              "(Llama 4: 8192); 0: no "
               "chunking. NoPE layers see the whole causal prefix.",
               true);
     o.maskLayer = std::clamp(o.maskLayer, 0, p.numLayers - 1);

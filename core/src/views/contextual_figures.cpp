@@ -202,9 +202,9 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
     const TermPanel panels[] = {
         {1, DebertaTerm::C2c, "c2c: q_i . k_j " + divisor},
         {2, DebertaTerm::C2p,
-         params.c2p ? "c2p: q_i . Kr[delta(i, j) + k] " + divisor : "c2p (off in pos_att_type)"},
+         params.c2p ? "c2p: q_i . Kr[delta(i,j) + k] " + divisor : "c2p (off in pos_att_type)"},
         {3, DebertaTerm::P2c,
-         params.p2c ? "p2c as HF gathers: k_j . Qr[-delta(j, i) + k] " + divisor
+         params.p2c ? "p2c (HF gather): k_j . Qr[-delta(j,i) + k] " + divisor
                     : "p2c (off in pos_att_type)"},
     };
     for (const TermPanel& p : panels) {
@@ -375,7 +375,7 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
     }
     if (grid.shows(1)) {
         LinePlotSpec spec;
-        spec.title = "k-th position: E = (k+1)(N+1)/(L+1) - 1 (+-1 sd) against plain k";
+        spec.title = "E[k-th] = (k+1)(N+1)/(L+1) - 1, +-1 sd, vs plain k";
         spec.x = {"k (0-based rank)", -0.5, double(l) - 0.5};
         spec.y = {"position", 0, n};
         LineSeries mean{"expected", {}, {}, theme.accent, 2.2f, false};
