@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -141,25 +142,40 @@ Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
     }
     // The relative-embedding rows each term reads, made once each.
     using Rows = std::vector<std::vector<double>>;  // filled on first use
+    // Far from the diagonal most cells clamp to index 0 or 2k - 1, so each row (c2p) or column
+    // (p2c) meets few distinct indices: its dot products are memoised per index (NaN: not yet).
+    const double unset = std::numeric_limits<double>::quiet_NaN();
     if (wantC2p) {
         Rows kr(std::size_t(2) * std::size_t(span));
+        std::vector<double> memo(kr.size());
         for (std::size_t a = 0; a < rows.size(); ++a) {
+            std::fill(memo.begin(), memo.end(), unset);
             for (std::size_t b = 0; b < cols.size(); ++b) {
-                const int index = debertaC2pIndex(rows[a], cols[b], params);
-                auto& row = kr[std::size_t(index)];
-                if (row.empty()) row = debertaVector(params, DebertaStream::PositionKey, index);
-                out(a, b) += dot(q[a], row) * scale;
+                const std::size_t index = std::size_t(debertaC2pIndex(rows[a], cols[b], params));
+                if (std::isnan(memo[index])) {
+                    auto& row = kr[index];
+                    if (row.empty())
+                        row = debertaVector(params, DebertaStream::PositionKey, (long long)index);
+                    memo[index] = dot(q[a], row) * scale;
+                }
+                out(a, b) += memo[index];
             }
         }
     }
     if (wantP2c) {
         Rows qr(std::size_t(2) * std::size_t(span));
-        for (std::size_t a = 0; a < rows.size(); ++a) {
-            for (std::size_t b = 0; b < cols.size(); ++b) {
-                const int index = debertaP2cIndex(rows[a], cols[b], params);
-                auto& row = qr[std::size_t(index)];
-                if (row.empty()) row = debertaVector(params, DebertaStream::PositionQuery, index);
-                out(a, b) += dot(k[b], row) * scale;
+        std::vector<double> memo(qr.size());
+        for (std::size_t b = 0; b < cols.size(); ++b) {
+            std::fill(memo.begin(), memo.end(), unset);
+            for (std::size_t a = 0; a < rows.size(); ++a) {
+                const std::size_t index = std::size_t(debertaP2cIndex(rows[a], cols[b], params));
+                if (std::isnan(memo[index])) {
+                    auto& row = qr[index];
+                    if (row.empty())
+                        row = debertaVector(params, DebertaStream::PositionQuery, (long long)index);
+                    memo[index] = dot(k[b], row) * scale;
+                }
+                out(a, b) += memo[index];
             }
         }
     }
