@@ -1,5 +1,5 @@
-// `poslab export alibi-slopes|alibi-bias|t5-buckets|learned|tensors|learned-pca` and
-// `poslab render alibi|t5|learned|learned-pca`.
+// `poslab export t5-buckets|learned|tensors|learned-pca` and `poslab render t5|learned|learned-pca`.
+// (ALiBi's are registered by its plug-in, app/encodings/alibi_encoding.cpp.)
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -12,7 +12,6 @@
 #include "poslab/base/format.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/io/safetensors.hpp"
-#include "poslab/views/alibi_figures.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
@@ -26,47 +25,6 @@ namespace {
 Status require(const ArgMap& args, const std::string& name, const std::string& valueName) {
     if (!args.has(name)) return Error{"--" + name + " " + valueName + " is required"};
     return success();
-}
-
-// ---- ALiBi
-
-std::vector<OptionSpec> alibiBiasOptions() {
-    return {{"heads", "N", ui::kAlibiHeadsRange.help("(sets the slopes); required")},
-            {"head", "H", "which head's slope, 0..N-1 (fairseq's order); required"},
-            {"seq-len", "L", "rows and columns, 1..1048576 within the memory cap; required"},
-            {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"}};
-}
-
-Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
-    AlibiFigureOptions options;
-    auto heads = readWideInt(args, "heads", 8);
-    if (!heads) return heads.error();
-    auto length = readWideInt(args, "seq-len", 32);
-    if (!length) return length.error();
-    auto head = readWideInt(args, "head", 0);
-    if (!head) return head.error();
-    auto query = readWideInt(args, "query", -1);
-    if (!query) return query.error();
-    auto keys = readWideInt(args, "preview-keys", 0);
-    if (!keys) return keys.error();
-    auto scale = args.number("content-scale", 0);
-    if (!scale) return scale.error();
-    auto seed = readSeed(args, "content-seed");
-    if (!seed) return seed.error();
-    options.heads = *heads;
-    options.seqLen = *length;
-    options.symmetric = args.flag("symmetric");
-    options.enlargedHead = *head;
-    if (args.has("query") && *query < 0) {
-        return Error{"query must be 0.." + std::to_string(std::max(0, *length - 1)) + " (got " +
-                     std::to_string(*query) + ")"};
-    }
-    options.queryIndex = *query;
-    options.previewKeys = *keys;
-    options.contentScale = *scale;
-    options.contentSeed = *seed;
-    if (auto status = validate(options); !status) return status.error();
-    return options;
 }
 
 // ---- T5
@@ -278,64 +236,10 @@ Result<int> readComponents(const ArgMap& args, int fallback) {
     return *components;
 }
 
-Figure figureFor(const RenderSettings& settings) {
-    return emptyFigure(float(settings.width), float(settings.height), settings.theme);
-}
-
-
-RenderView renderView(std::string name, std::string summary, std::vector<OptionSpec> options,
-                      std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build) {
-    RenderView view;
-    view.name = std::move(name);
-    view.summary = std::move(summary);
-    view.options = std::move(options);
-    view.build = std::move(build);
-    return view;
-}
-
 }  // namespace
 
 void registerBiasCommands(CommandRegistry& registry) {
     // ---- Exports
-    registry.exports.push_back(matrixExport(
-        "alibi-slopes", "N x 1: the slope of each head, one row per head in fairseq's order",
-        {{"heads", "N",
-          std::string(ui::kAlibiHeadsRange.meaning) + ", " + ui::kAlibiHeadsRange.rangeText() +
-              "; required"}},
-        [](const ArgMap& args) -> Result<Matrix> {
-            if (auto s = require(args, "heads", "N"); !s) return s.error();
-            auto heads = readWideInt(args, "heads", 8);
-            if (!heads) return heads.error();
-            AlibiParams params;
-            params.heads = *heads;
-            params.seqLen = 1;
-            if (auto status = validate(params); !status) return status.error();
-            const std::vector<double> slopes = alibiSlopes(*heads);
-            Matrix matrix(slopes.size(), 1);
-            matrix.values = slopes;
-            return matrix;
-        }));
-
-    registry.exports.push_back(matrixExport(
-        "alibi-bias", "L x L bias of one head, row = query i, column = key j; masked cells -inf",
-        alibiBiasOptions(), [](const ArgMap& args) -> Result<Matrix> {
-            for (auto [name, value] : {std::pair{"heads", "N"}, {"head", "H"}, {"seq-len", "L"}}) {
-                if (auto s = require(args, name, value); !s) return s.error();
-            }
-            AlibiParams params;
-            auto heads = readWideInt(args, "heads", 8);
-            if (!heads) return heads.error();
-            auto head = readWideInt(args, "head", 0);
-            if (!head) return head.error();
-            auto length = readWideInt(args, "seq-len", 32);
-            if (!length) return length.error();
-            params.heads = *heads;
-            params.head = *head;
-            params.seqLen = *length;
-            params.symmetric = args.flag("symmetric");
-            return alibiBias(params);
-        }));
-
     std::vector<OptionSpec> t5Export = t5Options();
     t5Export.front().help = "rows and columns, 1..1048576 within the memory cap; required";
     registry.exports.push_back(
@@ -408,33 +312,6 @@ void registerBiasCommands(CommandRegistry& registry) {
         }));
 
     // ---- Renders
-    std::vector<OptionSpec> alibiRender = {
-        {"heads", "N", ui::kAlibiHeadsRange.help()},
-        {"seq-len", "L", "rows and columns of each bias matrix, 1..1048576 (default 32)"},
-        {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"},
-        {"head", "H", "the head drawn large, 0..N-1 (default 0)"},
-        {"query", "I", "the query row of the attention preview, 0..L-1 (default L-1)"},
-        {"preview-keys", "K", "keys in the preview, ending at the query; 0 = all (default 0)"},
-        {"content-scale", "S",
-         "content logits ~ S * N(0, 1) added to the bias, 0..100 (default 0)"},
-        {"content-seed", "SEED", "seed of the content logits (default 0)"}};
-    registry.renders.push_back(renderView(
-        "alibi",
-        "every head's bias as a grid, one head enlarged, slopes per head, attention preview",
-        alibiRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-            auto read = readAlibiFigureOptions(args);
-            if (!read) return read.error();
-            AlibiFigureOptions options = *read;
-            if (settings.colormapGiven) options.colormap = settings.colormap;
-            Figure figure = figureFor(settings);
-            if (auto s = drawAlibiFigure(figure, {0, 0, figure.width, figure.height}, options,
-                                         settings.theme);
-                !s) {
-                return s.error();
-            }
-            return figure;
-        }));
-
     std::vector<OptionSpec> t5Render = t5Options();
     t5Render.front().help = "rows and columns, 1..1048576 (default 160)";
     t5Render.push_back(

@@ -9,6 +9,7 @@
 #include "poslab/base/format.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/figure_controls.hpp"
+#include "state/encoding_registry.hpp"
 
 namespace poslab::cli {
 
@@ -41,8 +42,7 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     OptionReader read(args);
     read.integer(ui::kFigureWidthRange, settings.width);
     read.integer(ui::kFigureHeightRange, settings.height);
-    read.number(std::string(ui::kPngScaleRange.option), scale, ui::kPngScaleRange.low,
-                ui::kPngScaleRange.high, ui::kPngScaleRange.rangeText());
+    read.number(ui::kPngScaleRange, scale);
     if (!read.ok()) return read.error();
     if (settings.width * scale > 16384 || settings.height * scale > 16384) {
         return Error{"--width/--height times --scale must stay within 16384 pixels"};
@@ -92,7 +92,9 @@ CommandRegistry buildRegistry() {
     registerVisionRopeCommands(registry);
     registerBiasCommands(registry);
     registerUnderstandingCommands(registry);
-    registerContextualCommands(registry);
+    for (const ui::EncodingPlugin& plugin : ui::encodingPlugins()) {
+        if (plugin.registerCommands) plugin.registerCommands(registry);
+    }
     return registry;
 }
 
@@ -104,6 +106,25 @@ ExportKind matrixExport(std::string name, std::string summary, std::vector<Optio
     kind.options = std::move(options);
     kind.compute = std::move(compute);
     return kind;
+}
+
+RenderView renderView(std::string name, std::string summary, std::vector<OptionSpec> options,
+                      std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build) {
+    RenderView view;
+    view.name = std::move(name);
+    view.summary = std::move(summary);
+    view.options = std::move(options);
+    view.build = std::move(build);
+    return view;
+}
+
+Figure figureFor(const RenderSettings& settings) {
+    return emptyFigure(float(settings.width), float(settings.height), settings.theme);
+}
+
+Status requireOption(const ArgMap& args, const std::string& name, const std::string& valueName) {
+    if (!args.has(name)) return Error{"--" + name + " " + valueName + " is required"};
+    return success();
 }
 
 }  // namespace poslab::cli

@@ -68,13 +68,20 @@ CommandRegistry buildRegistry();  // every kind and view PosLab has
 ExportKind matrixExport(std::string name, std::string summary, std::vector<OptionSpec> options,
                         std::function<Result<Matrix>(const ArgMap&)> compute);
 
-// Registration, one function per encoding family.
+// A render view built field by field, like matrixExport; and the empty figure a view draws into.
+RenderView renderView(std::string name, std::string summary, std::vector<OptionSpec> options,
+                      std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build);
+Figure figureFor(const RenderSettings& settings);  // settings' size and theme, nothing drawn
+// "--name VALUE is required" unless the option is given.
+Status requireOption(const ArgMap& args, const std::string& name, const std::string& valueName);
+
+// Registration, one function per encoding family (encodings added as plug-ins register theirs
+// through state/encoding_registry.hpp: buildRegistry() adds them after these).
 void registerSinusoidalCommands(CommandRegistry& registry);
 void registerRopeCommands(CommandRegistry& registry);
 void registerVisionRopeCommands(CommandRegistry& registry);  // mrope, axial-rope
 void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
 void registerUnderstandingCommands(CommandRegistry& registry);  // similarity, meaning, intuitions, …
-void registerContextualCommands(CommandRegistry& registry);  // CoPE, DeBERTa, NoPE, iRoPE, randomized
 
 // Options shared by all render views, and how to read them.
 std::vector<OptionSpec> renderCommonOptions();

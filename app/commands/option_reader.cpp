@@ -80,6 +80,10 @@ void OptionReader::number(const std::string& name, double& field, double low, do
     field = *value;
 }
 
+void OptionReader::number(const RealParameter& p, double& field) {
+    number(std::string(p.option), field, p.low, p.high, p.rangeText());
+}
+
 void OptionReader::coreInt(const std::string& name, int& field, const std::string& coreKey,
                            long long low, long long high) {
     if (error_) return;

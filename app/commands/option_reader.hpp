@@ -48,6 +48,7 @@ class OptionReader {
     void integer(const std::string& name, int& field, int low, int high);  // low..high
     void integer(const ui::IntRange& range, int& field);  // the table entry's option and limits
     void number(const std::string& name, double& field);
+    void number(const RealParameter& parameter, double& field);  // the descriptor's option, limits
     // low..high, NaN refused: "--name must be rangeText (got text as typed)".
     void number(const std::string& name, double& field, double low, double high,
                 const std::string& rangeText);

@@ -1,9 +1,10 @@
 #include "gfx/cairo_renderer.hpp"
 
+#include "gfx/image_io.hpp"
+
 #include <cairo-ft.h>
 #include <cairo-pdf.h>
 #include <cairo.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
@@ -199,70 +200,6 @@ SurfacePtr surfaceFromImage(const ImageRgba& image) {
     }
     cairo_surface_mark_dirty(surface.get());
     return surface;
-}
-
-// ---- PNG encoding with zlib: filter "none" and deflate level 3 is 2-3 times faster than
-// libpng's defaults (adaptive filters, level 6) and, on figures (flat areas, repeated rows),
-// no larger. Streams row by row into IDAT chunks through `write(bytes, count) -> bool`.
-template <class Write>
-Status encodePng(const ImageRgba& image, bool alpha, Write&& write) {
-    auto bigEndian = [](std::uint32_t v, unsigned char* out) {
-        out[0] = std::uint8_t(v >> 24), out[1] = std::uint8_t(v >> 16),
-        out[2] = std::uint8_t(v >> 8), out[3] = std::uint8_t(v);
-    };
-    bool ok = true;
-    auto chunk = [&](const char* type, const unsigned char* data, std::size_t size) {
-        unsigned char header[8], crcBytes[4];
-        bigEndian(std::uint32_t(size), header);
-        std::memcpy(header + 4, type, 4);
-        uLong crc = crc32(0, header + 4, 4);
-        if (size) crc = crc32(crc, data, uInt(size));
-        bigEndian(std::uint32_t(crc), crcBytes);
-        ok = ok && write(header, 8) && (size == 0 || write(data, size)) && write(crcBytes, 4);
-    };
-    static constexpr unsigned char kSignature[8] = {137, 'P', 'N', 'G', '\r', '\n', 26, '\n'};
-    ok = write(kSignature, 8);
-    unsigned char header[13] = {};
-    bigEndian(std::uint32_t(image.width), header);
-    bigEndian(std::uint32_t(image.height), header + 4);
-    header[8] = 8;              // bits per channel
-    header[9] = alpha ? 6 : 2;  // RGBA or RGB
-    chunk("IHDR", header, sizeof header);
-
-    z_stream stream{};
-    if (deflateInit(&stream, 3) != Z_OK) return Error{"zlib could not start"};
-    const int channels = alpha ? 4 : 3;
-    std::vector<unsigned char> row(1 + std::size_t(image.width) * channels);
-    std::vector<unsigned char> out(1 << 18);
-    stream.next_out = out.data();
-    stream.avail_out = uInt(out.size());
-    for (int y = 0; y < image.height && ok; ++y) {
-        row[0] = 0;  // filter: none
-        const std::uint8_t* p = &image.pixels[std::size_t(y) * image.width * 4];
-        if (alpha) {
-            std::memcpy(row.data() + 1, p, std::size_t(image.width) * 4);
-        } else {
-            for (int x = 0; x < image.width; ++x)
-                std::memcpy(&row[1 + std::size_t(x) * 3], p + std::size_t(x) * 4, 3);
-        }
-        stream.next_in = row.data();
-        stream.avail_in = uInt(row.size());
-        const int flush = y + 1 == image.height ? Z_FINISH : Z_NO_FLUSH;
-        int result = Z_OK;
-        do {
-            result = deflate(&stream, flush);
-            if (stream.avail_out == 0 || (flush == Z_FINISH && result == Z_STREAM_END)) {
-                chunk("IDAT", out.data(), out.size() - stream.avail_out);
-                stream.next_out = out.data();
-                stream.avail_out = uInt(out.size());
-            }
-        } while (ok && (stream.avail_in > 0 || (flush == Z_FINISH && result != Z_STREAM_END)) &&
-                 result != Z_STREAM_ERROR);
-    }
-    deflateEnd(&stream);
-    chunk("IEND", nullptr, 0);
-    if (!ok) return Error{"write failed"};
-    return success();
 }
 
 bool isOpaque(const ImageRgba& image) {
@@ -640,20 +577,15 @@ struct SvgReplay {
         if (!item.values || item.values->empty() || !(item.box.width > 0) || !(item.box.height > 0))
             return;
         const ImageRgba image = heatmapImage(item, true);
-        std::string png;
-        const Status encoded =
-            encodePng(image, !isOpaque(image), [&](const void* data, std::size_t size) {
-                png.append(static_cast<const char*>(data), size);
-                return true;
-            });
-        if (!encoded) return;
+        const Result<std::string> png = encodePng(image, !isOpaque(image));
+        if (!png) return;
         // One PNG pixel per cell, stretched over the box without smoothing: SVG 1.1's
         // image-rendering attribute for Inkscape and librsvg, the CSS property for browsers.
         out += "<image x=\"" + number(item.box.x) + "\" y=\"" + number(item.box.y) + "\" width=\"" +
                number(item.box.width) + "\" height=\"" + number(item.box.height) +
                "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
                "style=\"image-rendering:pixelated\" xlink:href=\"data:image/png;base64," +
-               base64(png) + "\"/>\n";
+               base64(*png) + "\"/>\n";
     }
     void operator()(const ClipPush& item) {
         const std::string id = "clip" + std::to_string(nextClipId++);
@@ -824,31 +756,7 @@ void unpremultiply(ImageRgba& image) {
 }
 
 Status writePng(const ImageRgba& image, const std::string& path) {
-    if (image.width <= 0 || image.height <= 0)
-        return Error{"cannot write an empty image to " + path};
-    const bool alpha = !isOpaque(image);
-    return writeFileAtomically(path, [&](std::FILE* file) -> Status {
-        return encodePng(image, alpha, [&](const void* data, std::size_t size) {
-            return std::fwrite(data, 1, size, file) == size;
-        });
-    });
-}
-
-Status writeFigureFile(const Figure& figure, const std::string& path, float scale) {
-    auto format = figureFormatFor(path);
-    if (!format) return format.error();
-    switch (*format) {
-        case FigureFormat::Svg:
-            return writeFigureSvg(figure, path);
-        case FigureFormat::Pdf:
-            return writeFigurePdf(figure, path);
-        case FigureFormat::Png: {
-            auto image = rasterizeFigure(figure, scale);
-            if (!image) return image.error();
-            return writePng(*image, path);
-        }
-    }
-    return Error{"unknown figure format"};
+    return writePngFile(image, path, !isOpaque(image));
 }
 
 }  // namespace poslab::gfx

@@ -39,15 +39,11 @@ std::string figureToSvg(const Figure& figure);  // the SVG document as text
 // The figure at `scale` device pixels per figure pixel (0.25..8, at most 16384 pixels a side),
 // straight (not premultiplied) alpha; transparent where the figure has no background.
 Result<ImageRgba> rasterizeFigure(const Figure& figure, float scale = 1.0f);
-// PNG with zlib (deflate level 3, no filters: several times faster than stb's encoder and 2-3
-// times faster than libpng's defaults, no larger on figures); RGB when every pixel is opaque,
+// PNG through the one encoder (image_io.hpp: stb_image_write); RGB when every pixel is opaque,
 // RGBA otherwise. Atomically.
 Status writePng(const ImageRgba& image, const std::string& path);
 // GL framebuffers cleared to transparent and drawn with ImGui's blending hold premultiplied
 // colour with correct alpha; this turns them into the straight alpha PNG files expect.
 void unpremultiply(ImageRgba& image);
-
-// ---- Any of them by extension: .svg, .pdf, or .png (rasterizeFigure at `scale`)
-Status writeFigureFile(const Figure& figure, const std::string& path, float scale = 1.0f);
 
 }  // namespace poslab::gfx

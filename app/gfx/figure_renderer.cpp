@@ -184,10 +184,4 @@ void drawFigure(const FigureTarget& target, const Figure& figure) {
     list->PopClipRect();
 }
 
-Point measureText(const FontSet& fonts, const std::string& text, float size) {
-    ImFont* font = fonts.forSize(size);
-    const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
-    return {extent.x, extent.y};
-}
-
 }  // namespace poslab::gfx

@@ -22,7 +22,4 @@ struct FigureTarget {
 
 void drawFigure(const FigureTarget& target, const Figure& figure);
 
-// Width and height the text would take with the target's fonts (unscaled figure pixels).
-Point measureText(const FontSet& fonts, const std::string& text, float size);
-
 }  // namespace poslab::gfx

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "gfx/gl_objects.hpp"
@@ -31,22 +32,41 @@ ImageRgba readFramebuffer(int width, int height) {
     return image;
 }
 
-Status savePng(const ImageRgba& image, const std::string& path) {
+Result<std::string> encodePng(const ImageRgba& image, bool alpha) {
+    if (image.width <= 0 || image.height <= 0) return Error{"cannot encode an empty image"};
+    const int channels = alpha ? 4 : 3;
+    std::vector<std::uint8_t> rgb;
+    const std::uint8_t* pixels = image.pixels.data();
+    if (!alpha) {
+        rgb.resize(std::size_t(image.width) * std::size_t(image.height) * 3);
+        for (std::size_t i = 0, n = rgb.size() / 3; i < n; ++i)
+            std::memcpy(&rgb[i * 3], &image.pixels[i * 4], 3);
+        pixels = rgb.data();
+    }
+    std::string png;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, image.width, image.height, channels, pixels,
+                                image.width * channels)) {
+        return Error{"PNG encoding failed"};
+    }
+    return png;
+}
+
+Status writePngFile(const ImageRgba& image, const std::string& path, bool alpha) {
     if (image.width <= 0 || image.height <= 0) return Error{"cannot write an empty image to " + path};
+    auto png = encodePng(image, alpha);
+    if (!png) return png.error();
     return writeFileAtomically(path, [&](std::FILE* file) -> Status {
-        struct Sink {
-            std::FILE* file;
-            bool failed = false;
-        } sink{file};
-        auto write = [](void* context, void* data, int size) {
-            auto* s = static_cast<Sink*>(context);
-            if (std::fwrite(data, 1, std::size_t(size), s->file) != std::size_t(size)) s->failed = true;
-        };
-        const int ok = stbi_write_png_to_func(write, &sink, image.width, image.height, 4,
-                                              image.pixels.data(), image.width * 4);
-        if (!ok || sink.failed) return Error{"write failed"};
+        if (std::fwrite(png->data(), 1, png->size(), file) != png->size())
+            return Error{"write failed"};
         return success();
     });
+}
+
+Status savePng(const ImageRgba& image, const std::string& path) {
+    return writePngFile(image, path, true);
 }
 
 }  // namespace poslab::gfx

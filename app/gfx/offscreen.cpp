@@ -128,11 +128,6 @@ OffscreenRenderer::~OffscreenRenderer() {
     }
 }
 
-std::string OffscreenRenderer::rendererName() const {
-    const GLubyte* name = glGetString(GL_RENDERER);
-    return name ? reinterpret_cast<const char*>(name) : "unknown";
-}
-
 Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
     State& s = *state_;
     ImGui::SetCurrentContext(s.imgui);

@@ -24,7 +24,6 @@ class OffscreenRenderer {
 
     // The figure at `scale` device pixels per figure pixel; transparent where it has no background.
     Result<ImageRgba> render(const Figure& figure, float scale = 1.0f);
-    std::string rendererName() const;  // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
 
   private:
     OffscreenRenderer() = default;

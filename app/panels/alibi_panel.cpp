@@ -31,7 +31,7 @@ AlibiFigureOptions AlibiPanel::optionsFor(const AlibiViewState& view) {
 }
 
 void AlibiPanel::draw(AppState& state, FrameContext& context) {
-    AlibiViewState& view = state.alibi;
+    AlibiViewState& view = state.plugins.get<AlibiViewState>(kAlibiKey);
     panelLayout(
         state, context, [&] { drawControls(view); }, [&] { drawFigure(view, context); });
 }
@@ -40,7 +40,7 @@ Figure AlibiPanel::exportFigure(const AppState& state, float width, float height
                                 const Theme& theme) const {
     Figure figure = emptyFigure(width, height, theme);
     if (auto status =
-            drawAlibiFigure(figure, {0, 0, width, height}, optionsFor(state.alibi), theme);
+            drawAlibiFigure(figure, {0, 0, width, height}, optionsFor(state.plugins.get<AlibiViewState>(kAlibiKey)), theme);
         !status) {
         drawNote(figure, {0, 0, width, height}, status.error().message, theme);
     }
@@ -48,7 +48,7 @@ Figure AlibiPanel::exportFigure(const AppState& state, float width, float height
 }
 
 Result<Matrix> AlibiPanel::exportData(const AppState& state) const {
-    const AlibiFigureOptions options = optionsFor(state.alibi);
+    const AlibiFigureOptions options = optionsFor(state.plugins.get<AlibiViewState>(kAlibiKey));
     AlibiParams params;
     params.heads = options.heads;
     params.head = options.enlargedHead;
@@ -59,7 +59,7 @@ Result<Matrix> AlibiPanel::exportData(const AppState& state) const {
 
 void AlibiPanel::drawControls(AlibiViewState& view) {
     sectionHeader("ALiBi");
-    sliderInt("heads", &view.heads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
+    sliderInt(kAlibiHeadsParam, &view.heads,
               "Number of attention heads. The slopes are fairseq's get_slopes(n): a geometric "
               "sequence 2^(-8/n), 2^(-16/n), ... for a power of two; other counts take the "
               "nearest power of two and fill up with every other slope of twice as many heads.");

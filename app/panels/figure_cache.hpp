@@ -9,13 +9,14 @@
 #pragma once
 
 #include <algorithm>
-#include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include "poslab/base/memo.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/panel_grid.hpp"
@@ -36,8 +37,20 @@ inline Theme fittedTheme(const FrameContext& context, float width, float height,
     return scaledTheme(themeFor(context.theme.id), fit);
 }
 
-// Key: the parameter struct the figure is built from (compared with its defaulted ==), e.g.
-// ExtrapolationViewState; the canvas size and the theme's font size are part of the key too.
+// What a cached figure was made for: the key (the parameter struct the figure is built from,
+// compared with its defaulted ==), the canvas size, the theme and its font size, and the panel
+// shown alone. Both caches below stamp all of it, so a theme or zoom change rebuilds either.
+template <class Key>
+struct FigureStamp {
+    Key key;
+    float width = 0, height = 0;
+    ThemeId theme{};
+    float fontSize = 0;
+    int panel = 0;  // the panel shown alone (showPanels)
+    bool operator==(const FigureStamp&) const = default;
+};
+
+// Key: e.g. ExtrapolationViewState; the figure is rebuilt when its FigureStamp changes.
 template <class Key>
 class FigureCache {
   public:
@@ -48,10 +61,11 @@ class FigureCache {
                 float height = 0) {
         const Canvas canvas = beginCanvas(id, height);
         const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
-        Stamp stamp{key, canvas.box.width, canvas.box.height, theme.id, theme.fontSize};
-        rebuildIfChanged(stamp, canvas, context,
-                         [&] { return build(canvas.box.width, canvas.box.height, theme); });
-        drawCanvasFigure(canvas, figure_, context);
+        const Stamp stamp{key, canvas.box.width, canvas.box.height, theme.id, theme.fontSize};
+        const Built& built = rebuildIfChanged(stamp, canvas, context, [&] {
+            return build(canvas.box.width, canvas.box.height, theme);
+        });
+        drawCanvasFigure(canvas, built.figure, context);
         return canvas;
     }
     // A figure of several panels that reflows (panel_grid.hpp) at the frame's full theme: no
@@ -69,49 +83,48 @@ class FigureCache {
         if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
         const Canvas canvas = beginCanvas(id);
         const Theme& theme = context.theme;
-        Stamp stamp{key,      canvas.box.width, canvas.box.height,
-                    theme.id, theme.fontSize,   selectedPanel_};
-        rebuildIfChanged(stamp, canvas, context, [&] {
+        const Stamp stamp{key,      canvas.box.width, canvas.box.height,
+                          theme.id, theme.fontSize,   selectedPanel_};
+        const Built& built = rebuildIfChanged(stamp, canvas, context, [&] {
             return build(canvas.box.width, canvas.box.height, theme, selectedPanel_);
         });
-        drawCanvasFigure(canvas, figure_, context);
+        drawCanvasFigure(canvas, built.figure, context);
         return canvas;
     }
-    const std::string& error() const { return error_; }  // the last build's error, "" if none
-    void invalidate() { stamp_.reset(); }
+    // The last build's error, "" if none.
+    const std::string& error() const { return memo_.empty() ? kNoError : memo_.value()->error; }
+    void invalidate() { memo_.clear(); }
 
   private:
-    struct Stamp {
-        Key key;
-        float width = 0, height = 0;
-        ThemeId theme{};
-        float fontSize = 0;
-        int panel = 0;  // the panel shown alone (showPanels)
-        bool operator==(const Stamp&) const = default;
+    using Stamp = FigureStamp<Key>;
+    struct Built {
+        Figure figure;
+        std::string error;  // "" when built; else the figure is this note
     };
     template <class Build>
-    void rebuildIfChanged(Stamp& stamp, const Canvas& canvas, const FrameContext& context,
-                          Build build) {
-        if (stamp_ && *stamp_ == stamp) return;
-        stamp_ = std::move(stamp);
-        Result<Figure> built = build();
-        if (built) {
-            figure_ = std::move(built).value();
-            error_.clear();
-        } else {
-            error_ = built.error().message;
-            figure_ = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-            drawNote(figure_, {0, 0, canvas.box.width, canvas.box.height}, error_, context.theme);
-        }
+    const Built& rebuildIfChanged(const Stamp& stamp, const Canvas& canvas,
+                                  const FrameContext& context, Build build) {
+        return memo_.get(stamp, [&] {
+            Built made;
+            Result<Figure> figure = build();
+            if (figure) {
+                made.figure = std::move(figure).value();
+            } else {
+                made.error = figure.error().message;
+                made.figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+                drawNote(made.figure, {0, 0, canvas.box.width, canvas.box.height}, made.error,
+                         context.theme);
+            }
+            return made;
+        });
     }
-    std::optional<Stamp> stamp_;
-    Figure figure_;
-    std::string error_;
+    static inline const std::string kNoError;
+    Memo<Stamp, Built> memo_;
     int selectedPanel_ = 0;  // showPanels: the panel shown when they come one at a time
 };
 
 // A view's layout and derived data, kept while `Key` (the options they depend on, compared with
-// ==; a std::tuple of the fields will do), the canvas size and the font size stay the same. The
+// ==; a std::tuple of the fields will do), the canvas size and the theme stay the same. The
 // figure itself is drawn from them every frame, so hover and colour changes cost no recompute.
 //
 // Usage (a panel member `CachedFigure<Key, AlibiLayout, AlibiFigureData> cache_`):
@@ -147,8 +160,13 @@ class CachedFigure {
         if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
         const Canvas canvas = beginCanvas(id);
         const Box area{0, 0, canvas.box.width, canvas.box.height};
-        Stamp stamp{key, area.width, area.height, context.theme.fontSize, selectedPanel_};
-        if (!stamp_ || !(*stamp_ == stamp)) {
+        const Stamp stamp{key,
+                          area.width,
+                          area.height,
+                          context.theme.id,
+                          context.theme.fontSize,
+                          selectedPanel_};
+        if (!stamp_.holds(stamp)) {
             layout_ = makeLayout(area, selectedPanel_);
             auto data = compute(std::as_const(layout_));
             if (data) {
@@ -157,7 +175,7 @@ class CachedFigure {
             } else {
                 error_ = data.error().message;  // data_ keeps the last good data
             }
-            stamp_ = std::move(stamp);
+            stamp_.store(stamp, {});
         }
         Figure figure = emptyFigure(area.width, area.height, context.theme);
         if (error_.empty()) {
@@ -173,13 +191,10 @@ class CachedFigure {
     const std::string& error() const { return error_; }  // the last compute's error, "" if none
 
   private:
-    struct Stamp {
-        Key key;
-        float width = 0, height = 0, fontSize = 0;
-        int panel = 0;  // the panel shown alone (showPanels)
-        bool operator==(const Stamp&) const = default;
-    };
-    std::optional<Stamp> stamp_;
+    using Stamp = FigureStamp<Key>;
+    // Only the stamp: layout_ and data_ live outside it, because a failed compute keeps the last
+    // good data for the figure while the stamp moves on.
+    Memo<Stamp, std::monostate> stamp_;
     Layout layout_;
     Data data_;
     std::string error_;

@@ -1,8 +1,8 @@
 #include "panels/registry.hpp"
 
-#include "panels/alibi_panel.hpp"
+#include <algorithm>
+
 #include "panels/compare_panel.hpp"
-#include "panels/contextual_panel.hpp"
 #include "panels/extrapolation_panel.hpp"
 #include "panels/intuition_panel.hpp"
 #include "panels/learned_panel.hpp"
@@ -12,6 +12,7 @@
 #include "panels/sinusoidal_panel.hpp"
 #include "panels/t5_panel.hpp"
 #include "panels/vision_rope_panel.hpp"
+#include "state/encoding_registry.hpp"
 
 namespace poslab::ui {
 
@@ -20,7 +21,6 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     panels.push_back(std::make_unique<SinusoidalPanel>());
     panels.push_back(std::make_unique<RopePanel>());
     panels.push_back(std::make_unique<VisionRopePanel>());
-    panels.push_back(std::make_unique<AlibiPanel>());
     panels.push_back(std::make_unique<T5Panel>());
     panels.push_back(std::make_unique<LearnedPanel>());
     panels.push_back(std::make_unique<SimilarityPanel>());
@@ -28,7 +28,14 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     panels.push_back(std::make_unique<IntuitionPanel>());
     panels.push_back(std::make_unique<ExtrapolationPanel>());
     panels.push_back(std::make_unique<ComparePanel>());
-    panels.push_back(std::make_unique<ContextualPanel>());
+    // Encodings registered as plug-ins (app/encodings/), each after the tab it names.
+    for (const EncodingPlugin& plugin : encodingPlugins()) {
+        if (!plugin.makePanel) continue;
+        auto after = std::find_if(panels.begin(), panels.end(), [&](const auto& panel) {
+            return plugin.after == panel->title();
+        });
+        panels.insert(after == panels.end() ? after : after + 1, plugin.makePanel());
+    }
     return panels;
 }
 

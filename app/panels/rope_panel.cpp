@@ -26,20 +26,6 @@ namespace {
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr double kDegrees = 180.0 / std::numbers::pi;
 
-bool sameScaling(const RopeScalingParams& a, const RopeScalingParams& b) {
-    return a.type == b.type && a.factor == b.factor &&
-           a.originalMaxPositions == b.originalMaxPositions && a.lowFreqFactor == b.lowFreqFactor &&
-           a.highFreqFactor == b.highFreqFactor && a.betaFast == b.betaFast &&
-           a.betaSlow == b.betaSlow && a.attentionFactor == b.attentionFactor &&
-           a.mscale == b.mscale && a.mscaleAllDim == b.mscaleAllDim && a.truncate == b.truncate;
-}
-
-bool sameParams(const RopeParams& a, const RopeParams& b) {
-    return a.headDim == b.headDim && a.base == b.base && a.rotaryFraction == b.rotaryFraction &&
-           a.pairing == b.pairing && sameScaling(a.scaling, b.scaling) && a.seqLen == b.seqLen &&
-           a.trainingLength == b.trainingLength;
-}
-
 // Numbers separated by commas or spaces, each in the options' syntax (base/decimal: plain
 // decimal, finite); fewer than `size` are padded with zeros.
 Result<std::vector<double>> parseVector(const std::string& text, int size, const char* name) {
@@ -171,12 +157,9 @@ void RopePanel::refreshVectors(const RopeViewState& view) {
 }
 
 void RopePanel::refreshOffsets(const RopeViewState& view) {
-    if (offsetParams_ && sameParams(*offsetParams_, view.params) &&
-        offsetVectorsVersion_ == vectorsVersion_) {
-        return;
-    }
-    offsetParams_ = view.params;
-    offsetVectorsVersion_ = vectorsVersion_;
+    const OffsetsKey key{view.params, vectorsVersion_};
+    if (offsetsKey_ == key) return;
+    offsetsKey_ = key;
     offsets_.clear();
     offsetsValid_ = false;
     offsetsRange_ = {};
@@ -690,26 +673,21 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
     const long long pairs = static_cast<long long>(freqs->inverse.size());
     zoomAndPan(view.angleWindow, canvas, angleFrame_, positions, pairs, ZoomAxes::RowsOrColumns);
 
-    if (!angleParams_ || !sameParams(*angleParams_, view.params)) {
-        angleParams_ = view.params;
-        ++angleParamsVersion_;
-    }
     RopeAngleOptions options;
     options.window = view.angleWindow;
     const int training = originalMaxPositions(view.params);
     if (training < view.params.seqLen) options.trainingLength = training;
     options.queryKey = {view.m, view.n};
     const Box plot = ropeAnglePlotBox(wholeCanvas(canvas), view.params, options, context.theme);
-    const SampleKey key{angleParamsVersion_, view.angleWindow, int(plot.width), int(plot.height)};
-    if (!angleKey_ || !(*angleKey_ == key)) {
-        // Only the visible window, one texel per plot pixel at most (each the circular mean of
-        // the angles under it): L = 65536 costs as little as L = 512.
-        angleSample_ = ropeAngleSample(*freqs, positions, view.angleWindow, std::max(1, key.height),
-                                       std::max(1, key.width));
-        angleKey_ = key;
-    }
+    const AngleKey key{view.params, view.angleWindow, int(plot.width), int(plot.height)};
+    // Only the visible window, one texel per plot pixel at most (each the circular mean of the
+    // angles under it): L = 65536 costs as little as L = 512.
+    const HeatmapSample& angleSample = angles_.get(key, [&] {
+        return ropeAngleSample(*freqs, positions, view.angleWindow, std::max(1, key.height),
+                               std::max(1, key.width));
+    });
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    drawRopeAngles(figure, wholeCanvas(canvas), view.params, options, context.theme, &angleSample_,
+    drawRopeAngles(figure, wholeCanvas(canvas), view.params, options, context.theme, &angleSample,
                    &angleFrame_);
     drawCanvasFigure(canvas, figure, context);
 
@@ -725,11 +703,11 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
         ImGui::Text("angle %lld·θ mod 2π = %.6f rad (%.2f°)", position, angle, angle * kDegrees);
         ImGui::Text("%.4f full turns so far; θ = %.6g, wavelength %.6g", position * theta / kTwoPi,
                     theta, kTwoPi / theta);
-        if (angleSample_.rowsPerTexel > 1 || angleSample_.colsPerTexel > 1) {
+        if (angleSample.rowsPerTexel > 1 || angleSample.colsPerTexel > 1) {
             ImGui::TextDisabled(
                 "zoomed out: each pixel is the circular mean of %lld positions x %lld pairs;\n"
                 "'mixed' where those angles spread over more than half a turn (zoom in)",
-                angleSample_.rowsPerTexel, angleSample_.colsPerTexel);
+                angleSample.rowsPerTexel, angleSample.colsPerTexel);
         }
         ImGui::EndTooltip();
     }
@@ -752,28 +730,28 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     if (training < view.params.seqLen) options.trainingLength = training;
     options.queryKey = {view.m, view.n};
     const Box plot = ropeScorePlotBox(wholeCanvas(canvas), view.params, options, context.theme);
-    const SampleKey key{offsetsVersion_, view.scoreWindow, int(plot.width), int(plot.height)};
-    if (!scoreKey_ || !(*scoreKey_ == key)) {
+    const ScoreKey key{offsetsVersion_, view.scoreWindow, int(plot.width), int(plot.height)};
+    const HeatmapSample& scoreSample = scores_.get(key, [&] {
         // Block means of the visible window straight from the 2L-1 distinct scores: no L x L
         // matrix is built, so L = 4096 (or 65536) recomputes within a frame. Past the budget,
         // from q and k (a bounded number of terms per sample).
         if (!offsets_.empty()) {
-            scoreSample_ = ropeScoreSample(offsets_, view.params.seqLen, view.scoreWindow,
-                                           std::max(1, key.height), std::max(1, key.width));
-        } else if (auto freqs = ropeFrequencies(view.params)) {
-            scoreSample_ = ropeScoreSample(vectors_.q, vectors_.k, view.params.seqLen, *freqs,
-                                           view.params.pairing, view.scoreWindow,
-                                           std::max(1, key.height), std::max(1, key.width));
+            return ropeScoreSample(offsets_, view.params.seqLen, view.scoreWindow,
+                                   std::max(1, key.height), std::max(1, key.width));
         }
-        scoreKey_ = key;
-    }
+        auto freqs = ropeFrequencies(view.params);
+        if (!freqs) return HeatmapSample{};
+        return ropeScoreSample(vectors_.q, vectors_.k, view.params.seqLen, *freqs,
+                               view.params.pairing, view.scoreWindow, std::max(1, key.height),
+                               std::max(1, key.width));
+    });
     if (!isDiverging(view.scoreColormap)) {
         // Sequential maps: the full range of all scores (those evaluated), low to high.
         const double low = offsetsRange_.low, high = offsetsRange_.high;
         options.range = {low, high > low ? high : low + 1};
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    drawRopeScores(figure, wholeCanvas(canvas), view.params, options, context.theme, &scoreSample_,
+    drawRopeScores(figure, wholeCanvas(canvas), view.params, options, context.theme, &scoreSample,
                    &scoreFrame_);
     drawCanvasFigure(canvas, figure, context);
 
@@ -792,9 +770,9 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
             ImGui::TextDisabled("includes the attention factor² = %.4f² (cos and sin are scaled)",
                                 freqs->attentionFactor);
         }
-        if (scoreSample_.rowsPerTexel > 1 || scoreSample_.colsPerTexel > 1) {
+        if (scoreSample.rowsPerTexel > 1 || scoreSample.colsPerTexel > 1) {
             ImGui::TextDisabled("zoomed out: a pixel shows the mean of %lld × %lld cells",
-                                scoreSample_.rowsPerTexel, scoreSample_.colsPerTexel);
+                                scoreSample.rowsPerTexel, scoreSample.colsPerTexel);
         }
         ImGui::EndTooltip();
     }
@@ -834,19 +812,18 @@ void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("decay");
     const DecayKey key{rotatedDims(view.params), view.decayDistance, view.params.base,
                        std::max(1, int(canvas.box.width))};
-    if (!decayKey_ || !(*decayKey_ == key)) {
+    const RopeDecayCurve& decayCurve = decay_.get(key, [&] {
         // At most 16 distances per pixel column (every distance up to that).
         auto curve = ropeDecayCurve(key.dims, key.base, key.distance, key.columns);
-        decayCurve_ = curve ? std::move(curve.value()) : RopeDecayCurve{};
-        decayKey_ = key;
-    }
+        return curve ? std::move(curve.value()) : RopeDecayCurve{};
+    });
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
     const DistanceAxis axis = view.decayLogAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear;
     drawRopeDecay(figure, wholeCanvas(canvas), key.dims, key.base, key.distance, context.theme,
-                  &decayCurve_, &frame, axis);
+                  &decayCurve, &frame, axis);
     drawCanvasFigure(canvas, figure, context);
-    if (canvas.hovered && frame.plot.contains(canvas.mouse) && !decayCurve_.bounds.empty()) {
+    if (canvas.hovered && frame.plot.contains(canvas.mouse) && !decayCurve.bounds.empty()) {
         const long long r =
             std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), 0, key.distance);
         ImGui::BeginTooltip();
@@ -896,10 +873,7 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
               "hundred positions; float16 overflows past 65504.",
               true);
     const Canvas canvas = beginCanvas("precision");
-    auto same = [&](const std::optional<PrecisionKey>& key) {
-        return key && key->positions == view.precisionPositions &&
-               sameParams(key->params, view.params);
-    };
+    const PrecisionKey wanted{view.params, view.precisionPositions};
     if (precisionJob_.valid() &&
         precisionJob_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
         auto reports = precisionJob_.get();
@@ -912,9 +886,9 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
             precisionError_ = reports.error().message;
         }
     }
-    if (!same(precisionKey_) && !precisionJob_.valid()) {
+    if (precisionKey_ != wanted && !precisionJob_.valid()) {
         // The params are copied into the job: the controls may change while it runs.
-        precisionJobKey_ = PrecisionKey{view.params, view.precisionPositions};
+        precisionJobKey_ = wanted;
         precisionJob_ = std::async(
             std::launch::async, [params = view.params, positions = view.precisionPositions] {
                 return ropePrecisionReports(
@@ -933,7 +907,7 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
     } else {
         drawRopePrecision(figure, wholeCanvas(canvas), precisionKey_->params, precisionReports_,
                           context.theme);
-        if (!same(precisionKey_)) {
+        if (precisionKey_ != wanted) {
             figure.add(makeText({canvas.box.width - 12, 8}, "updating…", context.theme.fontSize,
                                 context.theme.accent, HorizontalAlign::Right));
         }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/memo.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "poslab/views/rope_precision_figures.hpp"
 #include "ui/panel.hpp"
@@ -42,6 +43,25 @@ class RopePanel : public Panel {
         std::vector<double> q, k;
     };
     static Result<QueryKey> queryKeyFor(const RopeViewState& view);
+
+    // ---- Cache keys: what each cached figure is computed from, compared member-wise (RopeParams'
+    // defaulted ==), so every field — LongRoPE's lists and p-RoPE's proportion too — is in the key.
+    struct AngleKey {  // the Angles map's texels
+        RopeParams params;
+        CellWindow window;
+        int width = 0, height = 0;  // the plot box in pixels
+        bool operator==(const AngleKey&) const = default;
+    };
+    struct OffsetsKey {  // the 2L-1 distinct scores behind the Scores map
+        RopeParams params;
+        std::uint64_t vectorsVersion = 0;  // q and k
+        bool operator==(const OffsetsKey&) const = default;
+    };
+    struct PrecisionKey {  // the Precision tab's reports
+        RopeParams params;
+        int positions = 0;
+        bool operator==(const PrecisionKey&) const = default;
+    };
 
   private:
     // ---- Controls
@@ -81,8 +101,8 @@ class RopePanel : public Panel {
     QueryKey vectors_;         // the last valid q and k
     std::string vectorError_;  // why the current custom lists were not used
 
-    std::optional<RopeParams> offsetParams_;  // key of offsets_ (with vectorsVersion_)
-    std::uint64_t vectorsVersion_ = 0, offsetVectorsVersion_ = 0;
+    std::optional<OffsetsKey> offsetsKey_;
+    std::uint64_t vectorsVersion_ = 0;
     // The 2L-1 distinct scores (ropeOffsetScores) when they fit kRopeScoreBudget, so that zooming
     // and panning cost O(texels); empty otherwise (texels then come from q and k directly).
     std::vector<double> offsets_;
@@ -90,16 +110,14 @@ class RopePanel : public Panel {
     RopeScoreRange offsetsRange_;
     std::uint64_t offsetsVersion_ = 0;
 
-    struct SampleKey {
-        std::uint64_t source = 0;  // offsetsVersion_, or a hash of the parameters for angles
+    struct ScoreKey {
+        std::uint64_t offsetsVersion = 0;
         CellWindow window;
         int width = 0, height = 0;
-        bool operator==(const SampleKey&) const = default;
+        bool operator==(const ScoreKey&) const = default;
     };
-    std::optional<RopeParams> angleParams_;
-    std::uint64_t angleParamsVersion_ = 0;
-    std::optional<SampleKey> angleKey_, scoreKey_;
-    HeatmapSample angleSample_, scoreSample_;
+    Memo<AngleKey, HeatmapSample> angles_;
+    Memo<ScoreKey, HeatmapSample> scores_;
 
     struct DecayKey {
         int dims = 0, distance = 0;
@@ -107,15 +125,10 @@ class RopePanel : public Panel {
         int columns = 0;  // the canvas width: the curve has at most 16 distances per pixel
         bool operator==(const DecayKey&) const = default;
     };
-    std::optional<DecayKey> decayKey_;
-    RopeDecayCurve decayCurve_;
+    Memo<DecayKey, RopeDecayCurve> decay_;
 
     // Precision reports: a scan of pairs x positions x 3 formats takes up to a second, so it
     // runs on a worker thread; the last finished reports stay on screen until the next arrive.
-    struct PrecisionKey {
-        RopeParams params;
-        int positions = 0;
-    };
     std::optional<PrecisionKey> precisionKey_, precisionJobKey_;  // shown reports, pending job
     std::future<Result<std::vector<RopePrecisionReport>>> precisionJob_;
     std::vector<RopePrecisionReport> precisionReports_;

@@ -12,7 +12,7 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/plot.hpp"
 #include "state/bias_state.hpp"
-#include "state/contextual_state.hpp"
+#include "state/encoding_registry.hpp"
 #include "state/rope_state.hpp"
 #include "state/understanding_state.hpp"
 #include "state/vision_rope_state.hpp"
@@ -34,13 +34,13 @@ struct SinusoidalViewState {
 inline constexpr float kMinUiZoom = 0.5f;  // --zoom, the session's uiZoom and Ctrl+-/Ctrl+=
 inline constexpr float kMaxUiZoom = 3.0f;
 
-// Each view's state is a plain struct; a new view adds its struct above and one member below.
+// Each view's state is a plain struct; a built-in view adds its struct above and one member below,
+// an encoding added as a plug-in (state/encoding_registry.hpp) keeps its state in `plugins`.
 struct AppState {
     ThemeId theme = ThemeId::Dark;
     bool showControls = true;
     float uiZoom = 1.0f;  // interface zoom on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0)
     SinusoidalViewState sinusoidal;
-    AlibiViewState alibi;      // bias_state.hpp
     T5ViewState t5;
     LearnedViewState learned;
     RopeViewState rope;        // rope_state.hpp
@@ -50,8 +50,8 @@ struct AppState {
     IntuitionViewState intuition;
     ExtrapolationViewState extrapolation;
     CompareViewState compare;
-    ContextualViewState contextual;        // contextual_state.hpp
     TourState tour;
+    PluginStates plugins;  // encodings registered as plug-ins (app/encodings/): get<State>("key")
     friend bool operator==(const AppState&, const AppState&) = default;  // member-wise: caches key on it
 };
 

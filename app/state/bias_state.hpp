@@ -1,4 +1,5 @@
-// bias_state.hpp — what the user chose in the ALiBi, T5 and Learned views (members of AppState).
+// bias_state.hpp — what the user chose in the ALiBi, T5 and Learned views (T5 and Learned are
+// members of AppState; ALiBi's is held by AppState::plugins).
 #pragma once
 
 #include <memory>
@@ -12,6 +13,9 @@
 
 namespace poslab::ui {
 
+// ALiBi is a plug-in (app/encodings/alibi_encoding.cpp): its state is
+// AppState::plugins.get<AlibiViewState>(kAlibiKey), its session section "alibi".
+inline constexpr const char* kAlibiKey = "alibi";
 struct AlibiViewState {
     int heads = 8;               // 1..128: sets every slope (fairseq get_slopes)
     int seqLen = 32;             // rows and columns of each head's bias matrix

@@ -1,11 +1,14 @@
 // contextual_state.hpp — what the user chose in the Context view (CoPE, DeBERTa, NoPE & iRoPE,
-// randomized positions): one member of AppState, its fields in session_format.cpp.
+// randomized positions), a plug-in state (app/encodings/contextual_encoding.cpp) under the key
+// kContextualKey in AppState::plugins and in sessions.
 #pragma once
 
 #include "poslab/views/contextual_figures.hpp"
 #include "state/enum_names.hpp"
 
 namespace poslab::ui {
+
+inline constexpr const char* kContextualKey = "contextual";  // session section, lessons key
 
 enum class ContextualTab { Cope, Deberta, Nope, Randomized };  // the view's figure tabs
 inline constexpr EnumNames<ContextualTab, 4> kContextualTabNames{

@@ -1,58 +1,24 @@
-// ranges.hpp — one entry per view parameter whose range the app chooses: its session key, its
-// command-line option, limits, default and meaning. The GUI's slider, the option's help text and
-// the session validator all read the entry, so they cannot drift apart. (Limits that are core's
-// own, such as kMaxDModel, stay in poslab/base/limits.hpp and the encodings' headers.)
+// ranges.hpp — the descriptors (poslab/base/parameter.hpp) of the view parameters whose range
+// the app chooses: session key, command-line option, limits, default, slider scale and meaning.
+// The GUI's slider, the option reader and its help text and the session validator all read the
+// entry, so they cannot drift apart. (Limits that are core's own are described next to the core
+// struct they belong to: kAlibiHeadsParam in encodings/alibi.hpp, kMaxDModel in base/limits.hpp.)
 #pragma once
 
-#include <string>
-#include <string_view>
-
-#include "poslab/base/format.hpp"
-#include "poslab/base/result.hpp"
-#include "poslab/base/validate.hpp"
+#include "poslab/base/parameter.hpp"
 #include "poslab/encodings/alibi.hpp"
 
 namespace poslab::ui {
 
-struct IntRange {
-    std::string_view key;      // session key and the name in its errors: "curveCount"
-    std::string_view option;   // command-line option without dashes: "curves"
-    int low = 0, high = 0;     // inclusive
-    int fallback = 0;          // the default
-    std::string_view meaning;  // help text before the range: "number of dimensions plotted"
-
-    std::string rangeText() const { return std::to_string(low) + ".." + std::to_string(high); }
-    // "number of dimensions plotted, 1..8 (default 4)"; `note` replaces "(default N)" when given.
-    std::string help(std::string_view note = {}) const {
-        return std::string(meaning) + ", " + rangeText() + " " +
-               (note.empty() ? "(default " + std::to_string(fallback) + ")" : std::string(note));
-    }
-    Status check(long long value) const {  // "curveCount must be 1..8 (got 9)"
-        return requireIntInRange(key, value, low, high);
-    }
-};
-
-// The same for a real-valued parameter; the limits are printed with formatValue ("0.25..8").
-struct DoubleRange {
-    std::string_view key;      // name in errors: "scale"
-    std::string_view option;   // command-line option without dashes: "scale"
-    double low = 0, high = 0;  // inclusive
-    double fallback = 0;       // the default
-    std::string_view meaning;  // help text before the range
-
-    std::string rangeText() const { return formatValue(low) + ".." + formatValue(high); }
-    std::string help() const {
-        return std::string(meaning) + ", " + rangeText() + " (default " + formatValue(fallback) +
-               ")";
-    }
-    bool contains(double value) const { return value >= low && value <= high; }  // NaN: false
-};
+// The descriptors (poslab/base/parameter.hpp); the app's own entries below, core's next to the
+// struct core validates (kAlibiHeadsParam in encodings/alibi.hpp).
+using IntRange = IntParameter;
+using DoubleRange = RealParameter;
 
 // ---- The table
 inline constexpr IntRange kCurveCountRange{
     "curveCount", "curves", 1, 8, 4, "number of dimensions plotted"};
-inline constexpr IntRange kAlibiHeadsRange{"heads",        "heads", 1,
-                                           kMaxAlibiHeads, 8,       "number of heads"};
+inline constexpr const IntRange& kAlibiHeadsRange = kAlibiHeadsParam;  // core's (alibi.hpp)
 // RoPE rotation: the GUI slider's 0..32 (the command line said 0..64, sessions 0..256).
 inline constexpr IntRange kRopeTrailRange{
     "trail", "trail", 0, 32, 8, "earlier whole positions drawn as fading dots"};

@@ -23,229 +23,13 @@
 #include "poslab/io/output_file.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "state/ranges.hpp"
+#include "state/session_fields.hpp"
 
 namespace poslab::ui {
 
 using nlohmann::json;
 
 namespace {
-
-// A JSON integer as Int when Int holds it exactly; nullopt for other values and for integers
-// beyond Int (a cast would wrap them around: 2^32 + 64 would become 64).
-template <class Int>
-std::optional<Int> integerValue(const json& v) {
-    if (v.is_number_unsigned()) {
-        const auto value = v.get<std::uint64_t>();
-        if (std::in_range<Int>(value)) return Int(value);
-    } else if (v.is_number_integer()) {
-        const auto value = v.get<std::int64_t>();
-        if (std::in_range<Int>(value)) return Int(value);
-    }
-    return std::nullopt;
-}
-
-// Reads the keys of one JSON object into fields, collecting one warning per unusable value.
-class Fields {
-  public:
-    static constexpr bool kReading = true;
-    Fields(const json& object, std::string path, Warnings& warnings)
-        : object_(object), path_(std::move(path)), warnings_(warnings) {
-        if (!object_.is_object()) warn("", "expected an object");
-    }
-    bool ok() const { return ok_; }
-
-    void number(const char* key, double& out) {
-        if (const json* v = find(key)) {
-            if (v->is_number())
-                out = v->get<double>();
-            else
-                warn(key, "expected a number");
-        }
-    }
-    template <class Int>
-    void integer(const char* key, Int& out) {
-        if (const json* v = find(key)) {
-            if (auto value = integerValue<Int>(*v))
-                out = *value;
-            else if (v->is_number_integer())
-                warn(key, "out of range (got " + v->dump() + ")");
-            else
-                warn(key, "expected an integer");
-        }
-    }
-    void boolean(const char* key, bool& out) {
-        if (const json* v = find(key)) {
-            if (v->is_boolean())
-                out = v->get<bool>();
-            else
-                warn(key, "expected true or false");
-        }
-    }
-    void text(const char* key, std::string& out) {
-        if (const json* v = find(key)) {
-            if (v->is_string())
-                out = v->get<std::string>();
-            else
-                warn(key, "expected a string");
-        }
-    }
-    void numberList(const char* key, std::vector<double>& out) {
-        if (const json* v = find(key)) {
-            std::vector<double> values;
-            bool valid = v->is_array();
-            for (std::size_t i = 0; valid && i < v->size(); ++i) {
-                valid = (*v)[i].is_number() && std::isfinite((*v)[i].get<double>());
-                if (valid) values.push_back((*v)[i].get<double>());
-            }
-            if (valid)
-                out = std::move(values);
-            else
-                warn(key, "expected a list of finite numbers");
-        }
-    }
-    void optionalNumber(const char* key, std::optional<double>& out) {
-        if (const json* v = find(key)) {
-            if (v->is_null())
-                out.reset();
-            else if (v->is_number())
-                out = v->get<double>();
-            else
-                warn(key, "expected a number or null");
-        }
-    }
-    // Enums by name, through the enum's name table (enum_names.hpp).
-    template <class Enum, class Names>
-    void name(const char* key, Enum& out, const Names& names) {
-        if (const json* v = find(key)) {
-            if (!v->is_string()) {
-                warn(key, "expected a name");
-                return;
-            }
-            // The parse errors quote the name as it is; one with a newline or an escape sequence
-            // would break the one-line warning, so it is shown escaped instead.
-            const std::string& text = v->get_ref<const std::string&>();
-            if (std::any_of(text.begin(), text.end(),
-                            [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
-                warn(key, "unknown name " + v->dump());
-                return;
-            }
-            auto parsed = names.parse(text);
-            if (parsed)
-                out = *parsed;
-            else
-                warn(key, parsed.error().message);
-        }
-    }
-    void window(const char* key, CellWindow& out) {
-        if (const json* v = find(key)) {
-            const bool shaped = v->is_array() && v->size() == 4 &&
-                                std::all_of(v->begin(), v->end(), [](const json& e) {
-                                    return integerValue<long long>(e).has_value();
-                                });
-            if (shaped) {
-                out = {(*v)[0].get<long long>(), (*v)[1].get<long long>(), (*v)[2].get<long long>(),
-                       (*v)[3].get<long long>()};
-            } else {
-                warn(key, "expected [firstRow, rowCount, firstCol, colCount]");
-            }
-        }
-    }
-    // A field saved in another form (an integer or a flag): out = decode(what the file holds).
-    template <class Value, class Encode, class Decode>
-    void converted(const char* key, Value& out, Encode encode, Decode decode) {
-        auto stored = encode(std::as_const(out));
-        if constexpr (std::is_same_v<decltype(stored), bool>)
-            boolean(key, stored);
-        else
-            integer(key, stored);
-        out = decode(stored);
-    }
-    // A nested object read by `read(Fields&)`; its warnings count as this object's.
-    template <class Read>
-    void child(const char* key, Read read) {
-        if (const json* v = find(key)) {
-            Fields nested(*v, path_ + "." + key, warnings_);
-            if (nested.ok()) read(nested);
-            ok_ = ok_ && nested.ok();
-        }
-    }
-    void warn(const std::string& key, const std::string& message) {
-        warnings_.push_back(path_ + (key.empty() ? "" : "." + key) + ": " + message);
-        ok_ = false;
-    }
-
-  private:
-    const json* find(const char* key) const {
-        if (!object_.is_object()) return nullptr;
-        auto it = object_.find(key);
-        return it == object_.end() ? nullptr : &*it;
-    }
-    const json& object_;
-    std::string path_;
-    Warnings& warnings_;
-    bool ok_ = true;
-};
-
-// Reads into a copy and keeps it only when every value was usable and `valid` accepts the whole.
-template <class State, class Read, class Valid>
-void applyChecked(const json& object, State& state, const std::string& path, Warnings& warnings,
-                  Read read, Valid valid) {
-    State copy = state;
-    Fields fields(object, path, warnings);
-    if (fields.ok()) read(fields, copy);
-    if (!fields.ok()) {
-        warnings.push_back(path + ": kept the previous settings");
-        return;
-    }
-    if (Status s = valid(copy); !s) {
-        warnings.push_back(path + ": " + s.error().message + " (kept the previous settings)");
-        return;
-    }
-    state = std::move(copy);
-}
-
-// Writes the same field list Fields reads: each state struct's fields are listed once, in a
-// visitFields(fields, state) template below, and read with Fields or written with JsonWriter.
-class JsonWriter {
-  public:
-    static constexpr bool kReading = false;
-    void number(const char* key, double value) { out_[key] = value; }
-    template <class Int>
-    void integer(const char* key, const Int& value) {
-        out_[key] = value;
-    }
-    void boolean(const char* key, bool value) { out_[key] = value; }
-    void text(const char* key, const std::string& value) { out_[key] = value; }
-    void numberList(const char* key, const std::vector<double>& values) { out_[key] = values; }
-    void optionalNumber(const char* key, const std::optional<double>& value) {
-        out_[key] = value ? json(*value) : json(nullptr);
-    }
-    template <class Enum, class Names>
-    void name(const char* key, const Enum& value, const Names& names) {
-        out_[key] = names.name(value);
-    }
-    void window(const char* key, const CellWindow& w) {
-        out_[key] = json::array({w.firstRow, w.rowCount, w.firstCol, w.colCount});
-    }
-    // A field saved in another form: encode(value) is what the file holds.
-    template <class Value, class Encode, class Decode>
-    void converted(const char* key, const Value& value, Encode encode, Decode) {
-        out_[key] = encode(value);
-    }
-    template <class Write>
-    void child(const char* key, Write write) {
-        JsonWriter nested;
-        write(nested);
-        out_[key] = std::move(nested.out_);
-    }
-    json take() { return std::move(out_); }
-
-  private:
-    json out_ = json::object();
-};
-
-template <class T, class U>
-concept Is = std::same_as<std::remove_const_t<T>, U>;
 
 // ---- Names of the enums defined in core (their one table each is there)
 inline constexpr EnumCodec<ColormapId> kColormapNames{colormapName, parseColormap};
@@ -394,20 +178,6 @@ void visitFields(F& f, V& v) {
         g.name("axis", v.scalings.axis, kScalingsAxisCodec);
     });
     f.text("configPath", v.configPath);
-}
-
-template <class F, Is<AlibiViewState> V>
-void visitFields(F& f, V& v) {
-    f.integer("heads", v.heads);
-    f.integer("seqLen", v.seqLen);
-    f.boolean("symmetric", v.symmetric);
-    f.integer("enlargedHead", v.enlargedHead);
-    f.integer("queryIndex", v.queryIndex);
-    f.integer("previewKeys", v.previewKeys);
-    f.boolean("randomContent", v.randomContent);
-    f.integer("contentSeed", v.contentSeed);
-    f.number("contentScale", v.contentScale);
-    f.name("colormap", v.colormap, kColormapNames);
 }
 
 // bucketBiases is written here and read on its own in fromJson: a bad list is ignored with a
@@ -594,47 +364,6 @@ json writeFields(const State& state) {
     return writer.take();
 }
 
-// The Context view (contextual_state.hpp). no_rope_layers is not stored: the session keeps the
-// interval, which is what the controls edit.
-template <class F, Is<ContextualViewState> V>
-void visitFields(F& f, V& v) {
-    f.name("tab", v.tab, kContextualTabNames);
-    f.child("cope", [&](auto& g) {
-        g.text("sentence", v.cope.sentence);
-        g.name("gates", v.cope.gates, kCopeGateNames);
-        g.integer("dModel", v.cope.dModel);
-        g.integer("seed", v.cope.seed);
-        g.integer("tableSeed", v.cope.tableSeed);
-        g.integer("npos", v.cope.npos);
-        g.boolean("divideGates", v.cope.divideGates);
-    });
-    f.child("deberta", [&](auto& g) {
-        g.integer("seqLen", v.deberta.seqLen);
-        g.integer("positionBuckets", v.deberta.positionBuckets);
-        g.integer("maxRelativePositions", v.deberta.maxRelativePositions);
-        g.integer("headDim", v.deberta.headDim);
-        g.boolean("c2p", v.deberta.c2p);
-        g.boolean("p2c", v.deberta.p2c);
-        g.integer("seed", v.deberta.seed);
-    });
-    f.child("nope", [&](auto& g) {
-        g.name("sections", v.nope.sections, kNopeSectionsNames);
-        g.integer("seqLen", v.nope.seqLen);
-        g.integer("maskLayer", v.nope.maskLayer);
-        g.integer("numLayers", v.nope.irope.numLayers);
-        g.integer("noRopeLayerInterval", v.nope.irope.noRopeLayerInterval);
-        g.integer("attentionChunkSize", v.nope.irope.attentionChunkSize);
-        g.number("floorScale", v.nope.temperature.floorScale);
-        g.number("attnScale", v.nope.temperature.attnScale);
-    });
-    f.child("randomized", [&](auto& g) {
-        g.integer("length", v.randomized.length);
-        g.integer("maxLength", v.randomized.maxLength);
-        g.integer("draws", v.randomized.draws);
-        g.integer("seed", v.randomized.seed);
-    });
-}
-
 // Every view's state in the session, by key: `each(key, view)` for each.
 template <class State, class Each>
 void forEachView(State& state, Each each) {
@@ -646,10 +375,8 @@ void forEachView(State& state, Each each) {
     each("compare", state.compare);
     each("rope", state.rope);
     each("visionRope", state.visionRope);
-    each("alibi", state.alibi);
     each("t5", state.t5);
     each("learned", state.learned);
-    each("contextual", state.contextual);
 }
 
 // Reads the fields visitFields() lists into a copy of `view`; see applyChecked.
@@ -665,25 +392,13 @@ void readView(const json& object, View& view, const char* path, Warnings& warnin
 // Per state struct
 // ---------------------------------------------------------------------------------------------
 
-json toJson(const RopeParams& p) {
-    return writeFields(p);
-}
-json toJson(const SimilarityParams& p) {
-    return writeFields(p);
-}
 json toJson(const SinusoidalViewState& v) {
     return writeFields(v);
 }
 json toJson(const RopeViewState& v) {
     return writeFields(v);
 }
-json toJson(const AlibiViewState& v) {
-    return writeFields(v);
-}
 json toJson(const T5ViewState& v) {
-    return writeFields(v);
-}
-json toJson(const ContextualViewState& v) {
     return writeFields(v);
 }
 json toJson(const LearnedViewState& v) {
@@ -743,19 +458,6 @@ void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
     });
 }
 
-void fromJson(const json& object, AlibiViewState& view, Warnings& warnings) {
-    readView(object, view, "alibi", warnings, [](const AlibiViewState& v) -> Status {
-        if (auto s = kAlibiHeadsRange.check(v.heads); !s) return s;
-        if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
-        if (auto s = requireIntInRange("enlargedHead", v.enlargedHead, 0, v.heads - 1); !s)
-            return s;
-        if (auto s = requireIntInRange("queryIndex", v.queryIndex, 0, kMaxGuiSeqLen); !s) return s;
-        if (auto s = requireIntInRange("previewKeys", v.previewKeys, 0, kMaxGuiSeqLen); !s)
-            return s;
-        return requireInRange("contentScale", v.contentScale, 0, 1e3);
-    });
-}
-
 void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
     readView(object, view, "t5", warnings, [](const T5ViewState& v) -> Status {
         T5Params params{v.seqLen, v.numBuckets, v.maxDistance, v.bidirectional};
@@ -781,25 +483,6 @@ void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
             warnings.push_back("t5.bucketBiases: expected one finite number per bucket (ignored)");
         }
     }
-}
-
-void fromJson(const json& object, ContextualViewState& view, Warnings& warnings) {
-    readView(object, view, "contextual", warnings, [](const ContextualViewState& v) -> Status {
-        // The sentence is kept as typed (the figure says what is wrong with it); its length and
-        // the other ranges must hold.
-        if (v.cope.sentence.size() > std::size_t(kMaxCopeSentenceBytes)) {
-            return Error{"cope.sentence must be at most " +
-                         std::to_string(kMaxCopeSentenceBytes) + " bytes"};
-        }
-        CopeSentenceParams cope = v.cope;
-        cope.sentence = "a b";
-        if (auto s = validate(cope); !s) return s;
-        if (auto s = validate(v.deberta); !s) return s;
-        if (auto s = requireIntInRange("deberta.seqLen", v.deberta.seqLen, 1, kMaxGuiSeqLen); !s)
-            return s;
-        if (auto s = validate(v.nope); !s) return s;
-        return validate(v.randomized);
-    });
 }
 
 void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
@@ -936,6 +619,7 @@ json sessionToJson(const AppState& state, const SessionLayout& layout) {
                     {"showControls", state.showControls},
                     {"uiZoom", state.uiZoom}};
     forEachView(state, [&](const char* key, const auto& view) { session[key] = toJson(view); });
+    state.plugins.write(session);
     return session;
 }
 
@@ -959,6 +643,7 @@ void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
         auto it = object.find(key);
         if (it != object.end()) fromJson(*it, view, warnings);
     });
+    state.plugins.read(object, warnings);
 }
 
 Status applySessionJson(const json& object, AppState& state, SessionLayout& layout,

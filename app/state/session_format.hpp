@@ -11,8 +11,8 @@
 // settings. Unknown keys are ignored, so newer files open in older builds.
 //
 // One toJson/fromJson pair per state struct, both walking the struct's one field list
-// (visitFields in session_format.cpp). A view that adds a state struct adds its pair here, its
-// field list and its validator there, and one line in forEachView.
+// (visitFields in session_format.cpp, read and written by state/session_fields.hpp). An encoding
+// added as a plug-in (state/encoding_registry.hpp) brings its own section: nothing here changes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -24,6 +24,7 @@
 
 #include "poslab/base/result.hpp"
 #include "state/app_state.hpp"
+#include "state/session_fields.hpp"  // Warnings
 
 namespace poslab::ui {
 
@@ -39,7 +40,6 @@ struct SessionLayout {
     bool fullScreen = false;
 };
 
-using Warnings = std::vector<std::string>;  // one line per value that could not be applied
 
 // ---- One pair per state struct (fromJson applies the keys present; problems go to warnings)
 nlohmann::json toJson(const SinusoidalViewState& view);
@@ -58,17 +58,10 @@ nlohmann::json toJson(const CompareViewState& view);
 void fromJson(const nlohmann::json& json, CompareViewState& view, Warnings& warnings);
 nlohmann::json toJson(const RopeViewState& view);
 void fromJson(const nlohmann::json& json, RopeViewState& view, Warnings& warnings);
-nlohmann::json toJson(const AlibiViewState& view);
-void fromJson(const nlohmann::json& json, AlibiViewState& view, Warnings& warnings);
 nlohmann::json toJson(const T5ViewState& view);
 void fromJson(const nlohmann::json& json, T5ViewState& view, Warnings& warnings);
 nlohmann::json toJson(const LearnedViewState& view);
 void fromJson(const nlohmann::json& json, LearnedViewState& view, Warnings& warnings);
-nlohmann::json toJson(const ContextualViewState& view);
-void fromJson(const nlohmann::json& json, ContextualViewState& view, Warnings& warnings);
-// Shared pieces (also the panels' cache keys: equal JSON, equal parameters).
-nlohmann::json toJson(const SimilarityParams& params);
-nlohmann::json toJson(const RopeParams& params);
 
 // ---- Whole sessions
 nlohmann::json sessionToJson(const AppState& state, const SessionLayout& layout);

@@ -25,6 +25,19 @@ int resizeString(ImGuiInputTextCallbackData* data) {
 
 }  // namespace
 
+bool sliderInt(const IntParameter& p, int* value, const char* tooltip) {
+    const std::string label(p.sliderLabel()), meaning(p.meaning);
+    return sliderInt(label.c_str(), value, p.low, p.high, tooltip ? tooltip : meaning.c_str(),
+                     p.scale == ParameterScale::Log);
+}
+
+bool sliderDouble(const RealParameter& p, double* value, const char* tooltip) {
+    const std::string label(p.sliderLabel()), meaning(p.meaning);
+    const std::string format = std::string(p.format) + std::string(p.unit);
+    return sliderDouble(label.c_str(), value, p.low, p.high, format.c_str(),
+                        tooltip ? tooltip : meaning.c_str(), p.scale == ParameterScale::Log);
+}
+
 bool inputString(const char* label, std::string* text, int flags) {
     return ImGui::InputText(label, text->data(), text->capacity() + 1,
                             flags | ImGuiInputTextFlags_CallbackResize, resizeString, text);

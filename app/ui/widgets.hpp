@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/parameter.hpp"
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
@@ -19,6 +20,11 @@ bool sliderInt(const char* label, int* value, int low, int high, const char* too
                bool logarithmic = false);
 bool sliderDouble(const char* label, double* value, double low, double high, const char* format,
                   const char* tooltip, bool logarithmic = false);
+// A described parameter (poslab/base/parameter.hpp): label, limits, scale and format from the
+// descriptor, so the slider accepts what the option and the session accept. tooltip: the
+// descriptor's meaning when null.
+bool sliderInt(const IntParameter& parameter, int* value, const char* tooltip = nullptr);
+bool sliderDouble(const RealParameter& parameter, double* value, const char* tooltip = nullptr);
 // A text field on a std::string (what misc/cpp/imgui_stdlib does; Debian's libimgui does not
 // build that file). flags: ImGuiInputTextFlags (an int, so this header needs no imgui.h).
 bool inputString(const char* label, std::string* text, int flags = 0);

@@ -203,7 +203,7 @@ TEST(LessonClaimTest, RopeScoreIsUnchangedWhenBothPositionsMove) {
 // last query's attention on keys more than 16 back, from the softmax written out.
 TEST(LessonClaimTest, AlibiSteepHeadsLookNearGentleHeadsFar) {
     const AppState state = stateAt("ALiBi: a slope per head");
-    const ui::AlibiViewState& view = state.alibi;
+    const auto& view = state.plugins.get<ui::AlibiViewState>(ui::kAlibiKey);
     ASSERT_EQ(view.heads, 8);
     const std::vector<double> slopes = alibiSlopes(view.heads);
     ASSERT_EQ(slopes.size(), 8u);

@@ -202,7 +202,7 @@ AppState everyFieldChanged() {
     rope.scalings = {16, 100000, RopeScalingsAxis::Wavelength};
     rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
-    s.alibi = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
+    s.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
     s.t5 = {100, 16, 64, false, 3, std::vector<double>(16, 0.25)};
     auto& learned = s.learned;
     learned.seqLen = 256;
@@ -272,18 +272,6 @@ AppState everyFieldChanged() {
     vision.mrope = {MropeModel::Qwen25VL, MropeLayout::Interleaved, {18, 15, 15}, 96, 500000, 1, 4};
     vision.axial = {AxialRopeLayout::Pixtral, 32, 1000, 8, 12, 3, 4, AxialVectors::Random, 9};
     vision.configPath = "/x/qwen-vl.json";
-    auto& ctx = s.contextual;  // the Context view
-    ctx.tab = ui::ContextualTab::Nope;
-    ctx.cope = {"A b. C d!", CopeGateSource::Sentences, 8, 3, 4, 12, false};
-    ctx.deberta = {1024, 128, 300, 32, false, false, 5};
-    ctx.nope.sections = NopeSections::Irope;
-    ctx.nope.irope.numLayers = 24;
-    ctx.nope.irope.noRopeLayerInterval = 3;
-    ctx.nope.irope.attentionChunkSize = 2048;
-    ctx.nope.seqLen = 9000;
-    ctx.nope.maskLayer = 2;
-    ctx.nope.temperature = {4096, 0.2};
-    ctx.randomized = {20, 500, 7, 9};
     return s;
 }
 
@@ -308,7 +296,8 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state == changed);
     EXPECT_TRUE(read.state.sinusoidal == changed.sinusoidal);
     EXPECT_TRUE(read.state.rope == changed.rope);
-    EXPECT_TRUE(read.state.alibi == changed.alibi);
+    EXPECT_TRUE(read.state.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) ==
+                changed.plugins.get<ui::AlibiViewState>(ui::kAlibiKey));
     EXPECT_TRUE(read.state.t5 == changed.t5);
     EXPECT_TRUE(read.state.learned == changed.learned);
     EXPECT_TRUE(read.state.similarity == changed.similarity);
@@ -317,13 +306,13 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state.extrapolation == changed.extrapolation);
     EXPECT_TRUE(read.state.compare == changed.compare);
     EXPECT_TRUE(read.state.visionRope == changed.visionRope);
-    EXPECT_TRUE(read.state.contextual == changed.contextual);
     EXPECT_TRUE(read.state.tour == changed.tour);
     const AppState original;
     EXPECT_FALSE(changed == original);
     EXPECT_FALSE(changed.sinusoidal == original.sinusoidal);
     EXPECT_FALSE(changed.rope == original.rope);
-    EXPECT_FALSE(changed.alibi == original.alibi);
+    EXPECT_FALSE(changed.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) ==
+                 original.plugins.get<ui::AlibiViewState>(ui::kAlibiKey));
     EXPECT_FALSE(changed.t5 == original.t5);
     EXPECT_FALSE(changed.learned == original.learned);
     EXPECT_FALSE(changed.similarity == original.similarity);

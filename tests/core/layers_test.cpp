@@ -5,7 +5,8 @@
 //   analysis   -> base, encodings
 //   figure     -> base
 //   views      -> everything above
-// Nothing below `figure` or `views` may include them, and no core file includes GL, ImGui or app/.
+// Nothing below `figure` or `views` may include them, and no core file includes GL, ImGui or any
+// app/ folder (ui/, cli/, gfx/, panels/, state/, commands/).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -99,7 +100,7 @@ TEST(LayersTest, IncludesFollowTheDependencyRule) {
 
 TEST(LayersTest, CoreIncludesNoGraphicsOrApplicationHeaders) {
     static const std::regex forbidden(
-        R"re(^\s*#\s*include\s*[<"](GL/|GLFW/|EGL/|glad/|imgui|cairo|ui/|cli/|gfx/|panels/))re");
+        R"re(^\s*#\s*include\s*[<"](GL/|GLFW/|EGL/|glad/|imgui|cairo|ui/|cli/|gfx/|panels/|state/|commands/))re");
     for (const auto& [file, layer] : coreFiles()) {
         std::ifstream in(file);
         std::string text;

@@ -82,20 +82,6 @@ Result<Matrix> shiftMatrix(const SinusoidalParams& params, double shift) {
     return t;
 }
 
-std::vector<double> applyMatrix(const Matrix& matrix, const std::vector<double>& v) {
-    std::vector<double> out(matrix.rows, 0.0);
-    if (v.size() < matrix.cols) return out;
-    for (std::size_t r = 0; r < matrix.rows; ++r) {
-        const double* row = matrix.row(r);
-        double sum = 0;
-        for (std::size_t c = 0; c < matrix.cols; ++c) {
-            if (row[c] != 0) sum += row[c] * v[c];
-        }
-        out[r] = sum;
-    }
-    return out;
-}
-
 Result<ShiftCheck> checkShift(const SinusoidalParams& params, double shift, int positions) {
     if (auto s = requireIntInRange("positions", positions, 1, kMaxSeqLen); !s) return s.error();
     auto t = shiftMatrix(params, shift);

@@ -75,17 +75,6 @@ double roundToFormat(double value, FloatFormat format) {
     return rounded;
 }
 
-double lowPrecisionAngle(long long position, double theta, FloatFormat format) {
-    return roundToFormat(roundToFormat(double(position), format) * roundToFormat(theta, format),
-                         format);
-}
-
-double ropePhaseError(long long position, double theta, FloatFormat format) {
-    const double angle = lowPrecisionAngle(position, theta, format);
-    if (!std::isfinite(angle)) return std::numeric_limits<double>::infinity();
-    return std::abs(std::remainder(angle - double(position) * theta, 2.0 * std::numbers::pi));
-}
-
 Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFormat format,
                                           long long maxPosition, double threshold) {
     if (freqs.inverse.empty()) return Error{"the RoPE frequencies are empty"};

@@ -43,7 +43,7 @@ std::vector<double> alibiSlopes(int heads) {
 }
 
 Status validate(const AlibiParams& params) {
-    if (auto s = requireIntInRange("heads", params.heads, 1, kMaxAlibiHeads); !s) return s;
+    if (auto s = kAlibiHeadsParam.check(params.heads); !s) return s;
     if (auto s = requireIntInRange("head", params.head, 0, params.heads - 1); !s) return s;
     if (auto s = requireIntInRange("seq_len", params.seqLen, 1, kMaxSeqLen); !s) return s;
     return checkMatrixSize(std::size_t(params.seqLen), std::size_t(params.seqLen),

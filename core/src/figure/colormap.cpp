@@ -173,7 +173,6 @@ Result<ColormapId> parseColormap(std::string_view name) {
 }
 
 bool isDiverging(ColormapId id) { return id == ColormapId::BlueWhiteRed; }
-bool isCyclic(ColormapId id) { return id == ColormapId::Twilight; }
 
 const std::array<Rgba, kColormapSize>& colormapTable(ColormapId id) {
     const Tables& t = tables();

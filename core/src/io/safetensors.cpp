@@ -370,12 +370,6 @@ double bfloat16ToDouble(std::uint16_t bits) {
 
 // ---- Header
 
-std::uint64_t SafetensorsTensorInfo::elementCount() const {
-    std::uint64_t count = 1;
-    for (std::uint64_t dim : shape) count *= dim;
-    return count;
-}
-
 const SafetensorsTensorInfo* SafetensorsHeader::find(std::string_view name) const {
     for (const auto& tensor : tensors) {
         if (tensor.name == name) return &tensor;

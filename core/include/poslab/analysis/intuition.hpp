@@ -42,8 +42,6 @@ int nearestFrequencyIndex(const SinusoidalParams& params, double wavelength);
 // d x d: T_k PE(p) = PE(p + k) for every p (every layout; see above for an odd d's lone sine;
 // t2t's zero column maps to zero). k may be negative or fractional.
 Result<Matrix> shiftMatrix(const SinusoidalParams& params, double shift);
-// T v for a d x d matrix, skipping zero entries (T_k has at most two per row): O(d) for T_k.
-std::vector<double> applyMatrix(const Matrix& matrix, const std::vector<double>& v);
 
 struct ShiftCheck {
     std::vector<double>

@@ -27,10 +27,6 @@ std::string_view floatFormatName(FloatFormat format);  // "float32", "bfloat16",
 // +-infinity past the largest finite value (float16: 65504; bfloat16: about 3.39e38).
 double roundToFormat(double value, FloatFormat format);
 
-// The angle of pair theta at position m as the format computes it: round(round(m) * round(theta)).
-double lowPrecisionAngle(long long position, double theta, FloatFormat format);
-// |angle error| wrapped to [0, pi]; +infinity when the format overflowed.
-double ropePhaseError(long long position, double theta, FloatFormat format);
 
 struct PairPrecision {
     double theta = 0;                  // float64 inverse frequency

@@ -17,11 +17,16 @@
 #include <vector>
 
 #include "poslab/base/matrix.hpp"
+#include "poslab/base/parameter.hpp"
 #include "poslab/base/result.hpp"
 
 namespace poslab {
 
 inline constexpr int kMaxAlibiHeads = 128;
+
+// ---- Descriptors (parameter.hpp): validate(), the sliders, the options and sessions read these
+inline constexpr IntParameter kAlibiHeadsParam{
+    "heads", "heads", 1, kMaxAlibiHeads, 8, "number of heads", ParameterScale::Linear, "heads"};
 
 struct AlibiParams {
     int heads = 8;           // number of attention heads, 1..128 (sets the slopes)

@@ -48,7 +48,6 @@ std::string_view colormapName(ColormapId id);           // "viridis", "magma", .
 Result<ColormapId> parseColormap(std::string_view name);
 std::vector<ColormapId> allColormaps();                 // in menu order
 bool isDiverging(ColormapId id);                        // wants a range symmetric about zero
-bool isCyclic(ColormapId id);
 
 // ---- Sampling
 const std::array<Rgba, kColormapSize>& colormapTable(ColormapId id);  // the lookup table

@@ -75,7 +75,6 @@ struct SafetensorsTensorInfo {
     SafetensorsDtype dtype = SafetensorsDtype::F32;
     std::vector<std::uint64_t> shape;    // [] for a scalar
     std::uint64_t begin = 0, end = 0;    // byte range in the data buffer, [begin, end)
-    std::uint64_t elementCount() const;  // product of shape (checked not to overflow)
 };
 struct SafetensorsHeader {
     std::vector<SafetensorsTensorInfo> tensors;  // in the order the header lists them

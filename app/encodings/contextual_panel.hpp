@@ -7,6 +7,7 @@
 
 #include "panels/figure_cache.hpp"
 #include "poslab/views/contextual_figures.hpp"
+#include "state/contextual_state.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

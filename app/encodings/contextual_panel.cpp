@@ -1,4 +1,4 @@
-#include "panels/contextual_panel.hpp"
+#include "encodings/contextual_panel.hpp"
 
 #include <imgui.h>
 
@@ -48,7 +48,7 @@ Figure figureOf(float w, float h, const Theme& theme, Draw draw) {
 }  // namespace
 
 void ContextualPanel::draw(AppState& state, FrameContext& context) {
-    ContextualViewState& view = state.contextual;
+    ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
@@ -113,7 +113,7 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
 
 Figure ContextualPanel::exportFigure(const AppState& state, float width, float height,
                                      const Theme& theme) const {
-    const ContextualViewState& view = state.contextual;
+    const ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
     return figureOf(width, height, theme, [&](Figure& f, Box area) -> Status {
         switch (view.tab) {
             case ContextualTab::Cope:
@@ -130,7 +130,7 @@ Figure ContextualPanel::exportFigure(const AppState& state, float width, float h
 }
 
 Result<Matrix> ContextualPanel::exportData(const AppState& state) const {
-    const ContextualViewState& view = state.contextual;
+    const ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
     switch (view.tab) {
         case ContextualTab::Cope: {
             auto head = copeSentence(view.cope);

@@ -1,0 +1,181 @@
+// alibi_encoding.cpp — ALiBi registered as a plug-in (state/encoding_registry.hpp): its view
+// state's session section, its `poslab export alibi-slopes|alibi-bias` and `poslab render alibi`,
+// and its panel (panels/alibi_panel.*), placed after the Vision RoPE tab. Nothing else in the app
+// names ALiBi: this file is found by the app/encodings/ glob.
+#include <algorithm>
+#include <memory>
+
+#include "commands/commands.hpp"
+#include "commands/option_reader.hpp"
+#include "panels/alibi_panel.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/views/alibi_figures.hpp"
+#include "state/bias_state.hpp"
+#include "state/encoding_registry.hpp"
+#include "state/ranges.hpp"
+#include "state/session_fields.hpp"
+
+namespace poslab {
+
+// ---- Session section: the fields, listed once, and what the descriptors alone do not check
+namespace ui {
+
+inline constexpr EnumCodec<ColormapId> kAlibiColormapCodec{colormapName, parseColormap};
+
+// In the state struct's namespace: pluginStateType finds it by argument-dependent lookup.
+template <class F, Is<AlibiViewState> V>
+void visitFields(F& f, V& v) {
+    f.parameter(kAlibiHeadsParam, v.heads);
+    f.integer("seqLen", v.seqLen);
+    f.boolean("symmetric", v.symmetric);
+    f.integer("enlargedHead", v.enlargedHead);
+    f.integer("queryIndex", v.queryIndex);
+    f.integer("previewKeys", v.previewKeys);
+    f.boolean("randomContent", v.randomContent);
+    f.integer("contentSeed", v.contentSeed);
+    f.number("contentScale", v.contentScale);
+    f.name("colormap", v.colormap, kAlibiColormapCodec);
+}
+
+namespace {
+
+Status validateAlibiView(const AlibiViewState& v) {
+    if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
+    if (auto s = requireIntInRange("enlargedHead", v.enlargedHead, 0, v.heads - 1); !s) return s;
+    if (auto s = requireIntInRange("queryIndex", v.queryIndex, 0, kMaxGuiSeqLen); !s) return s;
+    if (auto s = requireIntInRange("previewKeys", v.previewKeys, 0, kMaxGuiSeqLen); !s) return s;
+    return requireInRange("contentScale", v.contentScale, 0, 1e3);
+}
+
+}  // namespace
+}  // namespace ui
+
+// ---- Commands
+namespace cli {
+namespace {
+
+std::vector<OptionSpec> alibiBiasOptions() {
+    return {{"heads", "N", ui::kAlibiHeadsRange.help("(sets the slopes); required")},
+            {"head", "H", "which head's slope, 0..N-1 (fairseq's order); required"},
+            {"seq-len", "L", "rows and columns, 1..1048576 within the memory cap; required"},
+            {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"}};
+}
+
+Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
+    AlibiFigureOptions options;
+    auto heads = readWideInt(args, "heads", 8);
+    if (!heads) return heads.error();
+    auto length = readWideInt(args, "seq-len", 32);
+    if (!length) return length.error();
+    auto head = readWideInt(args, "head", 0);
+    if (!head) return head.error();
+    auto query = readWideInt(args, "query", -1);
+    if (!query) return query.error();
+    auto keys = readWideInt(args, "preview-keys", 0);
+    if (!keys) return keys.error();
+    auto scale = args.number("content-scale", 0);
+    if (!scale) return scale.error();
+    auto seed = readSeed(args, "content-seed");
+    if (!seed) return seed.error();
+    options.heads = *heads;
+    options.seqLen = *length;
+    options.symmetric = args.flag("symmetric");
+    options.enlargedHead = *head;
+    if (args.has("query") && *query < 0) {
+        return Error{"query must be 0.." + std::to_string(std::max(0, *length - 1)) + " (got " +
+                     std::to_string(*query) + ")"};
+    }
+    options.queryIndex = *query;
+    options.previewKeys = *keys;
+    options.contentScale = *scale;
+    options.contentSeed = *seed;
+    if (auto status = validate(options); !status) return status.error();
+    return options;
+}
+
+void registerAlibiCommands(CommandRegistry& registry) {
+    registry.exports.push_back(matrixExport(
+        "alibi-slopes", "N x 1: the slope of each head, one row per head in fairseq's order",
+        {{"heads", "N",
+          std::string(ui::kAlibiHeadsRange.meaning) + ", " + ui::kAlibiHeadsRange.rangeText() +
+              "; required"}},
+        [](const ArgMap& args) -> Result<Matrix> {
+            if (auto s = requireOption(args, "heads", "N"); !s) return s.error();
+            auto heads = readWideInt(args, "heads", 8);
+            if (!heads) return heads.error();
+            AlibiParams params;
+            params.heads = *heads;
+            params.seqLen = 1;
+            if (auto status = validate(params); !status) return status.error();
+            const std::vector<double> slopes = alibiSlopes(*heads);
+            Matrix matrix(slopes.size(), 1);
+            matrix.values = slopes;
+            return matrix;
+        }));
+
+    registry.exports.push_back(matrixExport(
+        "alibi-bias", "L x L bias of one head, row = query i, column = key j; masked cells -inf",
+        alibiBiasOptions(), [](const ArgMap& args) -> Result<Matrix> {
+            for (auto [name, value] : {std::pair{"heads", "N"}, {"head", "H"}, {"seq-len", "L"}}) {
+                if (auto s = requireOption(args, name, value); !s) return s.error();
+            }
+            AlibiParams params;
+            auto heads = readWideInt(args, "heads", 8);
+            if (!heads) return heads.error();
+            auto head = readWideInt(args, "head", 0);
+            if (!head) return head.error();
+            auto length = readWideInt(args, "seq-len", 32);
+            if (!length) return length.error();
+            params.heads = *heads;
+            params.head = *head;
+            params.seqLen = *length;
+            params.symmetric = args.flag("symmetric");
+            return alibiBias(params);
+        }));
+
+    std::vector<OptionSpec> alibiRender = {
+        {"heads", "N", ui::kAlibiHeadsRange.help()},
+        {"seq-len", "L", "rows and columns of each bias matrix, 1..1048576 (default 32)"},
+        {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"},
+        {"head", "H", "the head drawn large, 0..N-1 (default 0)"},
+        {"query", "I", "the query row of the attention preview, 0..L-1 (default L-1)"},
+        {"preview-keys", "K", "keys in the preview, ending at the query; 0 = all (default 0)"},
+        {"content-scale", "S",
+         "content logits ~ S * N(0, 1) added to the bias, 0..100 (default 0)"},
+        {"content-seed", "SEED", "seed of the content logits (default 0)"}};
+    registry.renders.push_back(renderView(
+        "alibi",
+        "every head's bias as a grid, one head enlarged, slopes per head, attention preview",
+        alibiRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+            auto read = readAlibiFigureOptions(args);
+            if (!read) return read.error();
+            AlibiFigureOptions options = *read;
+            if (settings.colormapGiven) options.colormap = settings.colormap;
+            Figure figure = figureFor(settings);
+            if (auto s = drawAlibiFigure(figure, {0, 0, figure.width, figure.height}, options,
+                                         settings.theme);
+                !s) {
+                return s.error();
+            }
+            return figure;
+        }));
+}
+
+}  // namespace
+}  // namespace cli
+
+// ---- Registration
+namespace ui {
+
+POSLAB_REGISTER_ENCODING(alibi) {
+    EncodingPlugin plugin;
+    plugin.key = kAlibiKey;
+    plugin.after = "Vision RoPE";
+    plugin.state = pluginStateType<AlibiViewState>(validateAlibiView);
+    plugin.registerCommands = cli::registerAlibiCommands;
+    plugin.makePanel = [] { return std::unique_ptr<Panel>(std::make_unique<AlibiPanel>()); };
+    return plugin;
+}
+
+}  // namespace ui
+}  // namespace poslab
