@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <string>
 
+#include "state/contextual_state.hpp"
 #include "state/session_format.hpp"
 
 namespace poslab::test {
@@ -203,6 +204,18 @@ AppState everyFieldChanged() {
     rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
     s.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
+    auto& ctx = s.plugins.get<ui::ContextualViewState>(ui::kContextualKey);  // the Context view
+    ctx.tab = ui::ContextualTab::Nope;
+    ctx.cope = {"A b. C d!", CopeGateSource::Sentences, 8, 3, 4, 12, false};
+    ctx.deberta = {1024, 128, 300, 32, false, false, 5};
+    ctx.nope.sections = NopeSections::Irope;
+    ctx.nope.irope.numLayers = 24;
+    ctx.nope.irope.noRopeLayerInterval = 3;
+    ctx.nope.irope.attentionChunkSize = 2048;
+    ctx.nope.seqLen = 9000;
+    ctx.nope.maskLayer = 2;
+    ctx.nope.temperature = {4096, 0.2};
+    ctx.randomized = {20, 500, 7, 9};
     s.t5 = {100, 16, 64, false, 3, std::vector<double>(16, 0.25)};
     auto& learned = s.learned;
     learned.seqLen = 256;

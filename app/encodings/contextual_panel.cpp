@@ -1,0 +1,339 @@
+#include "encodings/contextual_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "poslab/base/limits.hpp"
+#include "ui/widgets.hpp"
+
+namespace poslab::ui {
+
+namespace {
+
+void wrappedNote(const std::string& text) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+void errorNote(const std::string& message) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", message.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+// A seed on a 0..1000 slider (seeds beyond stay as they are until the slider is moved).
+void seedSlider(const char* label, std::uint64_t* seed, const char* tooltip) {
+    int shown = int(std::min<std::uint64_t>(*seed, 1000));
+    if (sliderInt(label, &shown, 0, 1000, tooltip)) *seed = std::uint64_t(shown);
+}
+
+PanelGrid gridFor(float w, float h, const Theme& theme, int panel, const PanelShape& shape) {
+    return reflowPanels({0, 0, w, h}, shape, theme, panel);
+}
+
+// The tab's figure, or a figure that says why it could not be drawn.
+template <class Draw>
+Figure figureOf(float w, float h, const Theme& theme, Draw draw) {
+    Figure figure = emptyFigure(w, h, theme);
+    if (Status s = draw(figure, Box{0, 0, w, h}); !s) {
+        drawNote(figure, {0, 0, w, h}, s.error().message, theme);
+    }
+    return figure;
+}
+
+}  // namespace
+
+void ContextualPanel::draw(AppState& state, FrameContext& context) {
+    ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
+    panelLayout(
+        state, context, [&] { drawControls(view); },
+        [&] {
+            const std::pair<ContextualTab, const char*> tabs[] = {
+                {ContextualTab::Cope, "CoPE"},
+                {ContextualTab::Deberta, "DeBERTa"},
+                {ContextualTab::Nope, "NoPE & iRoPE"},
+                {ContextualTab::Randomized, "Randomized"}};
+            stateTabBar("context figures", tabs, &view.tab, &shownTab_);
+            switch (view.tab) {
+                case ContextualTab::Cope:
+                    cope_.showPanels(
+                        "cope", view.cope, context,
+                        [](float w, float h, const Theme& t, int panel) {
+                            return gridFor(w, h, t, panel, kCopePanels);
+                        },
+                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
+                            return figureOf(w, h, t, [&](Figure& f, Box area) {
+                                return drawCopeFigure(f, area, view.cope, t, panel);
+                            });
+                        });
+                    break;
+                case ContextualTab::Deberta:
+                    deberta_.showPanels(
+                        "deberta", view.deberta, context,
+                        [](float w, float h, const Theme& t, int panel) {
+                            return gridFor(w, h, t, panel, kDebertaPanels);
+                        },
+                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
+                            return figureOf(w, h, t, [&](Figure& f, Box area) {
+                                return drawDebertaFigure(f, area, view.deberta, t, panel);
+                            });
+                        });
+                    break;
+                case ContextualTab::Nope:
+                    nope_.showPanels(
+                        "nope", view.nope, context,
+                        [&](float w, float h, const Theme& t, int panel) {
+                            return gridFor(w, h, t, panel, nopePanelShape(view.nope.sections));
+                        },
+                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
+                            return figureOf(w, h, t, [&](Figure& f, Box area) {
+                                return drawNopeFigure(f, area, view.nope, t, panel);
+                            });
+                        });
+                    break;
+                case ContextualTab::Randomized:
+                    randomized_.showPanels(
+                        "randomized", view.randomized, context,
+                        [](float w, float h, const Theme& t, int panel) {
+                            return gridFor(w, h, t, panel, kRandomizedPanels);
+                        },
+                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
+                            return figureOf(w, h, t, [&](Figure& f, Box area) {
+                                return drawRandomizedFigure(f, area, view.randomized, t, panel);
+                            });
+                        });
+                    break;
+            }
+        });
+}
+
+Figure ContextualPanel::exportFigure(const AppState& state, float width, float height,
+                                     const Theme& theme) const {
+    const ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
+    return figureOf(width, height, theme, [&](Figure& f, Box area) -> Status {
+        switch (view.tab) {
+            case ContextualTab::Cope:
+                return drawCopeFigure(f, area, view.cope, theme);
+            case ContextualTab::Deberta:
+                return drawDebertaFigure(f, area, view.deberta, theme);
+            case ContextualTab::Nope:
+                return drawNopeFigure(f, area, view.nope, theme);
+            case ContextualTab::Randomized:
+                return drawRandomizedFigure(f, area, view.randomized, theme);
+        }
+        return success();
+    });
+}
+
+Result<Matrix> ContextualPanel::exportData(const AppState& state) const {
+    const ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
+    switch (view.tab) {
+        case ContextualTab::Cope: {
+            auto head = copeSentence(view.cope);
+            if (!head) return head.error();
+            return head->positions;
+        }
+        case ContextualTab::Deberta:
+            return debertaTermMatrix(view.deberta, DebertaTerm::Sum);
+        case ContextualTab::Nope: {
+            if (auto s = validate(view.nope); !s) return s.error();
+            const std::size_t n = std::size_t(view.nope.seqLen);
+            if (auto s = checkMatrixSize(n, n, "the iRoPE mask"); !s) return s.error();
+            Matrix m(n, n);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j)
+                    m(i, j) = iropeAttends(view.nope.irope, view.nope.maskLayer, (long long)i,
+                                           (long long)j)
+                                  ? 1
+                                  : 0;
+            return m;
+        }
+        case ContextualTab::Randomized: {
+            const RandomizedPositionsParams& p = view.randomized;
+            if (auto s = validate(p); !s) return s.error();
+            Matrix m(std::size_t(p.draws), std::size_t(p.length));
+            for (int d = 0; d < p.draws; ++d) {
+                const std::vector<long long> draw = randomizedDraw(p, d);
+                for (std::size_t k = 0; k < draw.size(); ++k)
+                    m(std::size_t(d), k) = double(draw[k]);
+            }
+            return m;
+        }
+    }
+    return Error{"no tab"};
+}
+
+void ContextualPanel::drawControls(ContextualViewState& view) {
+    switch (view.tab) {
+        case ContextualTab::Cope:
+            drawCopeControls(view.cope);
+            break;
+        case ContextualTab::Deberta:
+            drawDebertaControls(view.deberta);
+            break;
+        case ContextualTab::Nope:
+            drawNopeControls(view.nope);
+            break;
+        case ContextualTab::Randomized:
+            drawRandomizedControls(view.randomized);
+            break;
+    }
+}
+
+void ContextualPanel::drawCopeControls(CopeSentenceParams& p) {
+    sectionHeader("CoPE: contextual positions");
+    ImGui::SetNextItemWidth(-1);
+    inputString("##cope sentence", &p.sentence);
+    tooltipForLastItem(
+        "The sentence, 2..64 tokens: words split at spaces, and . , ! ? ; : as tokens of their "
+        "own, so a head can count words or sentences rather than tokens.");
+    const std::size_t tokens = copeTokens(p.sentence).size();
+    ImGui::TextDisabled("%zu tokens", tokens);
+    if (auto s = validate(p); !s) errorNote(s.error().message);
+
+    sectionHeader("Gates");
+    const std::pair<CopeGateSource, const char*> choices[] = {
+        {CopeGateSource::Seeded,
+         "sigmoid(q_i.k_j / sqrt(d)) from the Intuitions view's seeded toy head: an untrained "
+         "head, gates anywhere in 0..1."},
+        {CopeGateSource::Tokens, "Every gate 1: p_ij = i - j + 1, plain token distance."},
+        {CopeGateSource::Words,
+         "1 on words, 0 on punctuation: p counts words between key and query."},
+        {CopeGateSource::Sentences,
+         "1 on . ! ?, 0 elsewhere: p counts the sentence ends between key and query."}};
+    for (const auto& [value, help] : choices) {
+        if (ImGui::RadioButton(std::string(copeGateSourceName(value)).c_str(), p.gates == value))
+            p.gates = value;
+        tooltipForLastItem(help);
+        if (value != CopeGateSource::Words && value != CopeGateSource::Sentences) ImGui::SameLine();
+    }
+    ImGui::Checkbox("divide by sqrt(d)", &p.divideGates);
+    tooltipForLastItem(
+        "The authors' code computes sigmoid(q.k / sqrt(head_dim)); the paper writes sigmoid(q.k). "
+        "Only the seeded gates use it.");
+
+    sectionHeader("Head");
+    if (sliderInt("d_model", &p.dModel, 2, kMaxCopeDModel,
+                  "Width of the word vectors, q and k and the position table (even)."))
+        p.dModel = std::clamp(p.dModel + p.dModel % 2, 2, kMaxCopeDModel);
+    seedSlider("weights seed", &p.seed, "Seed of W_q and W_k (the toy head's).");
+    seedSlider("table seed", &p.tableSeed,
+               "Seed of the position table e (d x npos, N(0, 1)): a stand-in for the learned "
+               "pos_emb, which the authors start at zero.");
+    sliderInt("npos", &p.npos, 0, 256,
+              "Positions with an embedding; p is clamped to npos - 1 as in the code. 0: tokens + "
+              "1, the code's default (block_size + 1).");
+    wrappedNote(
+        "p_ij sums the gates from key j to query i. Positions are fractional; the bias "
+        "interpolates q_i.e[floor p] and q_i.e[ceil p].");
+}
+
+void ContextualPanel::drawDebertaControls(DebertaParams& p) {
+    sectionHeader("DeBERTa disentangled attention");
+    sliderInt("sequence length", &p.seqLen, 1, kMaxGuiSeqLen,
+              "Queries and keys. The matrices are sampled at one cell per pixel: 65,536 stays "
+              "live.",
+              true);
+    sliderInt("buckets", &p.positionBuckets, 0, 1024,
+              "position_buckets, the code's bucket_size (DeBERTa-v3: 256). |i - j| <= buckets/2 "
+              "keeps its own index; beyond, "
+              "buckets grow logarithmically. 0: no buckets (DeBERTa-v1 style, clamped by the "
+              "gather).",
+              true);
+    const int lowest = p.positionBuckets > 0 ? p.positionBuckets / 2 + 2 : 1;
+    p.maxRelativePositions = std::clamp(p.maxRelativePositions, lowest, kMaxGuiSeqLen);
+    sliderInt("max position", &p.maxRelativePositions, lowest, kMaxGuiSeqLen,
+              "max_relative_positions, the code's max_position (v3: 512): |i - j| = max_position - "
+              "1 reaches the last bucket, "
+              "2 x (buckets/2) - 1. Must exceed buckets/2 + 1.",
+              true);
+    sliderInt("head_dim", &p.headDim, 1, kMaxDebertaHeadDim, "d: the scores are / sqrt(d s).");
+    ImGui::Checkbox("c2p", &p.c2p);
+    tooltipForLastItem("Content-to-position: q_i . Kr[delta(i, j) + k].");
+    ImGui::SameLine();
+    ImGui::Checkbox("p2c", &p.p2c);
+    tooltipForLastItem(
+        "Position-to-content as HF gathers it: k_j . Qr[-delta(j, i) + k], which equals the "
+        "c2p index (buckets are odd-symmetric). The paper's index is delta(j, i) + k.");
+    seedSlider("seed", &p.seed, "Seed of q, k and the relative embeddings Kr, Qr (N(0, 1)).");
+    if (ImGui::Button("DeBERTa-v3 defaults")) {
+        p.positionBuckets = 256;
+        p.maxRelativePositions = 512;
+        p.headDim = 64;
+        p.c2p = p.p2c = true;
+    }
+    tooltipForLastItem("position_buckets 256, max_relative_positions 512, head_dim 64, p2c|c2p.");
+    if (auto s = validate(p); !s) errorNote(s.error().message);
+}
+
+void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
+    sectionHeader("NoPE and Llama 4's iRoPE");
+    int sections = int(o.sections);
+    const char* names[] = {"both", "NoPE only", "iRoPE only"};
+    if (ImGui::Combo("show", &sections, names, 3)) o.sections = NopeSections(sections);
+    tooltipForLastItem("Which panels: the NoPE signal, the iRoPE panels, or both.");
+    int length = int(std::min<long long>(o.seqLen, kMaxGuiSeqLen));
+    if (sliderInt("sequence length", &length, 2, kMaxGuiSeqLen,
+                  "Positions in the curves and in the mask (sampled to the pixels).", true))
+        o.seqLen = length;
+    sectionHeader("Layers");
+    IropeParams& p = o.irope;
+    sliderInt("layers", &p.numLayers, 1, kMaxIropeLayers, "num_hidden_layers (Llama 4 Scout: 48).");
+    sliderInt("NoPE every", &p.noRopeLayerInterval, 1, 16,
+              "no_rope_layer_interval K: every K-th layer is NoPE: no_rope_layers[l] = int((l + 1) "
+              "% K != 0) (1 = RoPE).");
+    p.noRopeLayers.clear();  // the controls edit the interval; --no-rope-layers is the CLI's
+    sliderInt("chunk size", &p.attentionChunkSize, 0, kMaxGuiSeqLen,
+              "attention_chunk_size: RoPE layers attend within chunks of this many positions "
+              "(Llama 4: 8192); 0: no "
+              "chunking. NoPE layers see the whole causal prefix.",
+              true);
+    o.maskLayer = std::clamp(o.maskLayer, 0, p.numLayers - 1);
+    sliderInt("mask of layer", &o.maskLayer, 0, p.numLayers - 1,
+              "The layer whose attention mask is drawn.");
+    ImGui::TextDisabled(layerUsesRope(p, o.maskLayer) ? "a RoPE layer (chunked)"
+                                                      : "a NoPE layer (full causal)");
+    sectionHeader("NoPE temperature");
+    sliderDouble("floor_scale", &o.temperature.floorScale, 1, 1e6, "%.0f",
+                 "Positions per step of the query scale (Llama 4: 8192).", true);
+    sliderDouble("attn_scale", &o.temperature.attnScale, 0, 1, "%.3f",
+                 "Scale gained per unit of log(step + 1) (Llama 4: 0.1).");
+    if (ImGui::Button("Llama 4 defaults")) {
+        p.numLayers = 48;
+        p.noRopeLayerInterval = 4;
+        p.attentionChunkSize = 8192;
+        o.temperature = {};
+    }
+    tooltipForLastItem(
+        "48 layers, every 4th NoPE, chunks of 8192, floor_scale 8192, attn_scale 0.1.");
+    wrappedNote(
+        "With no position encoding, the causal mask alone lets query t average t + 1 values: a "
+        "first-token flag comes out as 1/(t+1), the position. Its precision sets how far it "
+        "reaches.");
+    if (auto s = validate(o); !s) errorNote(s.error().message);
+}
+
+void ContextualPanel::drawRandomizedControls(RandomizedPositionsParams& p) {
+    sectionHeader("Randomized positions");
+    int n = int(std::min<long long>(p.maxLength, kMaxGuiSeqLen));
+    if (sliderInt("N (range)", &n, 1, kMaxGuiSeqLen,
+                  "Training positions are drawn from 0..N-1: N is at least the longest test "
+                  "length.",
+                  true))
+        p.maxLength = n;
+    p.length = std::clamp<int>(p.length, 1, int(std::min<long long>(p.maxLength, 4096)));
+    sliderInt("L (length)", &p.length, 1, int(std::min<long long>(p.maxLength, 4096)),
+              "Positions per training sequence: L distinct values, sorted.", true);
+    sliderInt("draws", &p.draws, 1, 16, "Sequences drawn (each with its own seed).");
+    seedSlider("seed", &p.seed, "Seed of the draws.");
+    wrappedNote(
+        "The k-th smallest of L positions drawn from 0..N-1 has mean (k+1)(N+1)/(L+1) - 1: "
+        "the spacing is (N+1)/(L+1), not 1. Only the order is informative.");
+    if (auto s = validate(p); !s) errorNote(s.error().message);
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,38 @@
+// contextual_panel.hpp — the Context view: encodings whose positions depend on something other
+// than the token index. CoPE (positions that count what a gate selects, over a typed sentence),
+// DeBERTa (relative-position buckets and the c2c/c2p/p2c terms), NoPE & iRoPE (what a causal mask
+// alone gives away, Llama 4's layer pattern, chunk mask and temperature) and randomized positions
+// (sorted draws from a larger range, with their order statistics).
+#pragma once
+
+#include "panels/figure_cache.hpp"
+#include "poslab/views/contextual_figures.hpp"
+#include "state/contextual_state.hpp"
+#include "ui/panel.hpp"
+
+namespace poslab::ui {
+
+class ContextualPanel : public Panel {
+  public:
+    const char* title() const override { return "Context"; }
+    void draw(AppState& state, FrameContext& context) override;
+    Figure exportFigure(const AppState& state, float width, float height,
+                        const Theme& theme) const override;
+    // CoPE: the positions p_ij; DeBERTa: the summed scores; NoPE & iRoPE: the shown layer's
+    // mask (1 visible, 0 masked); randomized: one row per draw.
+    Result<Matrix> exportData(const AppState& state) const override;
+
+  private:
+    void drawControls(ContextualViewState& view);
+    void drawCopeControls(CopeSentenceParams& p);
+    void drawDebertaControls(DebertaParams& p);
+    void drawNopeControls(NopeFigureOptions& o);
+    void drawRandomizedControls(RandomizedPositionsParams& p);
+    FigureCache<CopeSentenceParams> cope_;
+    FigureCache<DebertaParams> deberta_;
+    FigureCache<NopeFigureOptions> nope_;
+    FigureCache<RandomizedPositionsParams> randomized_;
+    ContextualTab shownTab_ = ContextualTab::Cope;
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,68 @@
+// contextual_figures.hpp — the Context view as figures: CoPE (positions that count what the head
+// gates on), DeBERTa's disentangled terms, NoPE and Llama 4's iRoPE, and randomized positions.
+// Used by the GUI panel and `poslab render cope|deberta|nope|irope|randomized-positions`, so both
+// draw the same thing.
+//
+// Matrix views never build an L x L matrix: DeBERTa's terms and the iRoPE chunk mask are
+// evaluated at the centre cell of each texel (texelCentres), at most one texel per pixel, so
+// L = 65,536 costs what the visible pixels cost. (A mean of random content scores over a block is
+// ~0 and would hide the pattern; the centre cell shows a true value.)
+#pragma once
+
+#include <vector>
+
+#include "poslab/analysis/cope_sentence.hpp"
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/encodings/attention_temperature.hpp"
+#include "poslab/encodings/deberta.hpp"
+#include "poslab/encodings/nope.hpp"
+#include "poslab/encodings/randomized_positions.hpp"
+#include "poslab/figure/panel_grid.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+// ---- Sampling helpers
+// The centre cell of each of ceil(count / per) texel blocks of `per` = cellsPerTexel(count,
+// texels) cells: 0-based, the last clipped to count - 1.
+std::vector<long long> texelCentres(long long count, int texels, long long* perTexel = nullptr);
+// A DeBERTa term at the texel centres of an L x L matrix drawn in `plot`.
+HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot);
+// The attention mask of one iRoPE layer over seqLen positions: 1 visible, -inf masked.
+HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot);
+
+// ---- CoPE: gates, positions (matrix and the last query's row against token distance), bias
+inline constexpr PanelShape kCopePanels{4, 2, 18, 12, 12};
+Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params,
+                      const Theme& theme, int panel = 0);
+
+// ---- DeBERTa: bucket curve, c2c, c2p, p2c
+inline constexpr PanelShape kDebertaPanels{4, 2, 18, 12, 12};
+int debertaChartReach(const DebertaParams& params);  // |delta| shown: 1.25 max_position, >= 8
+Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
+                         int panel = 0);
+
+// ---- NoPE and iRoPE: the recovered position, the layer stack, a chunk mask, the temperature
+enum class NopeSections { All, Nope, Irope };  // both, the NoPE signal only, the iRoPE panels only
+struct NopeFigureOptions {
+    NopeSections sections = NopeSections::All;
+    IropeParams irope;
+    AttentionTemperatureParams temperature;  // floor_scale, attn_scale (Llama 4: 8192, 0.1)
+    long long seqLen = 32768;                // positions in the mask and the curves, 2..kMaxSeqLen
+    int maskLayer = 0;                       // the layer whose mask is drawn
+    friend bool operator==(const NopeFigureOptions&,
+                           const NopeFigureOptions&) = default;  // member-wise: caches key on it
+};
+Status validate(const NopeFigureOptions& options);
+// Panels: the NoPE signal, the layer stack, one layer's mask, the temperature curve (All: 4 in
+// 2 columns; Nope: the first; Irope: the last three).
+PanelShape nopePanelShape(NopeSections sections);
+Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options,
+                      const Theme& theme, int panel = 0);
+
+// ---- Randomized positions: a few draws, the order statistics against 0..L-1
+inline constexpr PanelShape kRandomizedPanels{2, 2, 18, 12, 12};
+Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsParams& params,
+                            const Theme& theme, int panel = 0);
+
+}  // namespace poslab

@@ -1,0 +1,206 @@
+#include "poslab/encodings/deberta.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/random.hpp"
+#include "poslab/base/validate.hpp"
+
+namespace poslab {
+
+namespace {
+
+// A seed per (stream, row): splitmix64 of the pair, so rows are independent of each other and of
+// how many were drawn before (a view draws only the rows it shows).
+std::uint64_t rowSeed(std::uint64_t seed, int stream, long long index) {
+    std::uint64_t z =
+        seed + 0x9e3779b97f4a7c15ull * (std::uint64_t(index) * 4 + std::uint64_t(stream) + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+    return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
+}
+
+}  // namespace
+
+Status validate(const DebertaParams& params) {
+    if (auto s = requireIntInRange("seq_len", params.seqLen, 1, kMaxSeqLen); !s) return s;
+    if (params.positionBuckets != 0) {
+        if (auto s = requireIntInRange("position_buckets", params.positionBuckets, 2,
+                                       kMaxDebertaBuckets);
+            !s) {
+            return s;
+        }
+    }
+    // The log branch divides by log((max_position - 1) / mid), which must be > 0.
+    const int lowest = params.positionBuckets > 0 ? params.positionBuckets / 2 + 2 : 1;
+    if (auto s = requireIntInRange("max_relative_positions", params.maxRelativePositions, lowest,
+                                   kMaxSeqLen);
+        !s) {
+        return s;
+    }
+    return requireIntInRange("head_dim", params.headDim, 1, kMaxDebertaHeadDim);
+}
+
+long long debertaLogBucket(long long relativePosition, int bucketSize, int maxPosition) {
+    const long long mid = bucketSize / 2;
+    const long long magnitude = relativePosition < 0 ? -relativePosition : relativePosition;
+    // abs_pos = mid - 1 inside (-mid, mid): those keep relative_pos through the where below.
+    const long long absPos = magnitude < mid ? mid - 1 : magnitude;
+    if (absPos <= mid) return relativePosition;
+    const float ratio = float(absPos) / float(mid);         // abs_pos / mid, float32
+    const float logRatio = float(std::log(double(ratio)));  // torch.log, correctly rounded
+    const float span = float(double(maxPosition - 1) / double(mid));  // torch.tensor(py float)
+    const float logSpan = float(std::log(double(span)));
+    const float scaled = logRatio / logSpan * float(mid - 1);
+    const float logPos = std::ceil(scaled) + float(mid);
+    const long long bucket = (long long)logPos;  // .to(torch.long); integral already
+    return relativePosition < 0 ? -bucket : bucket;
+}
+
+long long debertaRelativePosition(long long query, long long key, const DebertaParams& params) {
+    const long long delta = query - key;  // q_ids[:, None] - k_ids[None, :]
+    if (params.positionBuckets > 0 && params.maxRelativePositions > 0) {
+        return debertaLogBucket(delta, params.positionBuckets, params.maxRelativePositions);
+    }
+    return delta;
+}
+
+int debertaAttSpan(const DebertaParams& params) {
+    return params.positionBuckets > 0 ? params.positionBuckets : params.maxRelativePositions;
+}
+
+int debertaScaleFactor(const DebertaParams& params) {
+    return 1 + (params.c2p ? 1 : 0) + (params.p2c ? 1 : 0);
+}
+
+namespace {
+int clampIndex(long long value, int span) {
+    return int(std::clamp<long long>(value + span, 0, 2LL * span - 1));
+}
+}  // namespace
+
+int debertaC2pIndex(long long query, long long key, const DebertaParams& params) {
+    return clampIndex(debertaRelativePosition(query, key, params), debertaAttSpan(params));
+}
+
+int debertaP2cIndex(long long query, long long key, const DebertaParams& params) {
+    // r_pos[key][query], negated, gathered on the key's row, then transposed.
+    return clampIndex(-debertaRelativePosition(key, query, params), debertaAttSpan(params));
+}
+
+int debertaPaperP2cIndex(long long query, long long key, const DebertaParams& params) {
+    return clampIndex(debertaRelativePosition(key, query, params), debertaAttSpan(params));
+}
+
+std::vector<double> debertaVector(const DebertaParams& params, DebertaStream stream,
+                                  long long index) {
+    NormalSampler sampler(rowSeed(params.seed, int(stream), index));
+    std::vector<double> v(std::size_t(std::max(params.headDim, 0)));
+    for (double& x : v) x = sampler.next();
+    return v;
+}
+
+Result<DebertaTerm> parseDebertaTerm(std::string_view name) {
+    return parseEnum(kDebertaTermNames, name, "term");
+}
+
+double debertaTermValue(const DebertaParams& params, DebertaTerm term, long long query,
+                        long long key) {
+    const Matrix one = debertaTermSample(params, term, {query}, {key});
+    return one(0, 0);
+}
+
+Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
+                         const std::vector<long long>& rows, const std::vector<long long>& cols) {
+    Matrix out(rows.size(), cols.size());
+    const double scale = 1 / std::sqrt(double(params.headDim) * debertaScaleFactor(params));
+    const bool wantC2c = term == DebertaTerm::C2c || term == DebertaTerm::Sum;
+    const bool wantC2p = params.c2p && (term == DebertaTerm::C2p || term == DebertaTerm::Sum);
+    const bool wantP2c = params.p2c && (term == DebertaTerm::P2c || term == DebertaTerm::Sum);
+    const int span = debertaAttSpan(params);
+
+    std::vector<std::vector<double>> q(rows.size()), k(cols.size());
+    if (wantC2c || wantC2p) {
+        for (std::size_t a = 0; a < rows.size(); ++a)
+            q[a] = debertaVector(params, DebertaStream::Query, rows[a]);
+    }
+    if (wantC2c || wantP2c) {
+        for (std::size_t b = 0; b < cols.size(); ++b)
+            k[b] = debertaVector(params, DebertaStream::Key, cols[b]);
+    }
+    if (wantC2c) {
+        for (std::size_t a = 0; a < rows.size(); ++a)
+            for (std::size_t b = 0; b < cols.size(); ++b) out(a, b) += dot(q[a], k[b]) * scale;
+    }
+    // The relative-embedding rows each term reads, made once each.
+    using Rows = std::vector<std::vector<double>>;  // filled on first use
+    // Far from the diagonal most cells clamp to index 0 or 2k - 1, so each row (c2p) or column
+    // (p2c) meets few distinct indices: its dot products are memoised per index (NaN: not yet).
+    const double unset = std::numeric_limits<double>::quiet_NaN();
+    if (wantC2p) {
+        Rows kr(std::size_t(2) * std::size_t(span));
+        std::vector<double> memo(kr.size());
+        for (std::size_t a = 0; a < rows.size(); ++a) {
+            std::fill(memo.begin(), memo.end(), unset);
+            for (std::size_t b = 0; b < cols.size(); ++b) {
+                const std::size_t index = std::size_t(debertaC2pIndex(rows[a], cols[b], params));
+                if (std::isnan(memo[index])) {
+                    auto& row = kr[index];
+                    if (row.empty())
+                        row = debertaVector(params, DebertaStream::PositionKey, (long long)index);
+                    memo[index] = dot(q[a], row) * scale;
+                }
+                out(a, b) += memo[index];
+            }
+        }
+    }
+    if (wantP2c) {
+        Rows qr(std::size_t(2) * std::size_t(span));
+        std::vector<double> memo(qr.size());
+        for (std::size_t b = 0; b < cols.size(); ++b) {
+            std::fill(memo.begin(), memo.end(), unset);
+            for (std::size_t a = 0; a < rows.size(); ++a) {
+                const std::size_t index = std::size_t(debertaP2cIndex(rows[a], cols[b], params));
+                if (std::isnan(memo[index])) {
+                    auto& row = qr[index];
+                    if (row.empty())
+                        row = debertaVector(params, DebertaStream::PositionQuery, (long long)index);
+                    memo[index] = dot(k[b], row) * scale;
+                }
+                out(a, b) += memo[index];
+            }
+        }
+    }
+    return out;
+}
+
+Result<Matrix> debertaRelativePositionMatrix(const DebertaParams& params) {
+    if (auto s = validate(params); !s) return s.error();
+    const std::size_t n = std::size_t(params.seqLen);
+    if (auto s = checkMatrixSize(n, n, "the DeBERTa relative position matrix"); !s)
+        return s.error();
+    Matrix out(n, n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            out(i, j) = double(debertaRelativePosition((long long)i, (long long)j, params));
+    return out;
+}
+
+Result<Matrix> debertaTermMatrix(const DebertaParams& params, DebertaTerm term) {
+    if (auto s = validate(params); !s) return s.error();
+    const std::size_t n = std::size_t(params.seqLen);
+    if (auto s = checkMatrixSize(n, n, "the DeBERTa score matrix"); !s) return s.error();
+    std::vector<long long> all(n);
+    std::iota(all.begin(), all.end(), 0LL);
+    return debertaTermSample(params, term, all, all);
+}
+
+}  // namespace poslab

@@ -1,0 +1,407 @@
+#include "poslab/views/contextual_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "poslab/base/format.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/figure/layout.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+HeatmapSample sampleOf(Matrix values, long long rows, long long cols, long long rowsPer,
+                       long long colsPer) {
+    HeatmapSample s;
+    s.window = {0, rows, 0, cols};
+    s.rowsPerTexel = rowsPer;
+    s.colsPerTexel = colsPer;
+    s.rowSpan = double(values.rows) * double(rowsPer);
+    s.colSpan = double(values.cols) * double(colsPer);
+    s.values = share(std::move(values));
+    s.version = nextMatrixVersion();
+    return s;
+}
+
+// A heatmap of a small whole matrix with -inf cells drawn as masked.
+HeatmapSpec smallMatrixSpec(const std::string& title, const Matrix& values, Box area,
+                            ColormapId colormap, ValueRange range, const std::string& x,
+                            const std::string& y) {
+    HeatmapSpec spec = matrixSpec(title, values, area, colormap, range);
+    spec.x.label = x;
+    spec.y.label = y;
+    spec.squareCells = true;
+    return spec;
+}
+
+Rgba lineColor(const Theme& theme, int index) {
+    (void)theme;
+    return seriesColor(index);
+}
+
+}  // namespace
+
+std::vector<long long> texelCentres(long long count, int texels, long long* perTexel) {
+    const long long per = cellsPerTexel(count, texels);
+    if (perTexel) *perTexel = per;
+    std::vector<long long> centres;
+    if (count <= 0) return centres;
+    const long long blocks = (count + per - 1) / per;
+    centres.reserve(std::size_t(blocks));
+    for (long long b = 0; b < blocks; ++b)
+        centres.push_back(std::min(b * per + per / 2, count - 1));
+    return centres;
+}
+
+HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot) {
+    long long rowsPer = 1, colsPer = 1;
+    const long long n = params.seqLen;
+    const auto rows = texelCentres(n, texelBudget(plot.height), &rowsPer);
+    const auto cols = texelCentres(n, texelBudget(plot.width), &colsPer);
+    return sampleOf(debertaTermSample(params, term, rows, cols), n, n, rowsPer, colsPer);
+}
+
+HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot) {
+    long long rowsPer = 1, colsPer = 1;
+    const auto rows = texelCentres(seqLen, texelBudget(plot.height), &rowsPer);
+    const auto cols = texelCentres(seqLen, texelBudget(plot.width), &colsPer);
+    Matrix m(rows.size(), cols.size());
+    for (std::size_t a = 0; a < rows.size(); ++a)
+        for (std::size_t b = 0; b < cols.size(); ++b)
+            m(a, b) = iropeAttends(params, layer, rows[a], cols[b]) ? 1.0 : -kInf;
+    return sampleOf(std::move(m), seqLen, seqLen, rowsPer, colsPer);
+}
+
+// ---------------------------------------------------------------------------- CoPE
+
+Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params,
+                      const Theme& theme, int panel) {
+    auto result = copeSentence(params);
+    if (!result) return result.error();
+    const CopeSentence& cope = *result;
+    const std::size_t n = cope.tokens.size();
+    const PanelGrid grid = reflowPanels(area, kCopePanels, theme, panel);
+    const std::string gateText =
+        params.gates == CopeGateSource::Seeded
+            ? "sigmoid(q.k" + std::string(params.divideGates ? "/sqrt(d)" : "") + "), seed " +
+                  std::to_string(params.seed)
+            : std::string(copeGateSourceName(params.gates)) + " (set by hand)";
+
+    Matrix gates = cope.gates, positions = cope.positions;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) gates(i, j) = positions(i, j) = -kInf;
+
+    if (grid.shows(0)) {
+        HeatmapSpec spec =
+            smallMatrixSpec("Gates g_ij = " + gateText, gates, grid.cell(0), ColormapId::Viridis,
+                            {0, 1}, "key j (token)", "query i (token)");
+        spec.colorbarLabel = "gate";
+        spec.showMaskedLegend = true;
+        spec.maskedLabel = "future (causal mask)";
+        drawHeatmap(figure, grid.cell(0), spec, theme);
+    }
+    if (grid.shows(1)) {
+        HeatmapSpec spec = smallMatrixSpec("Contextual position p_ij = sum of g_ik, k = j..i",
+                                           positions, grid.cell(1), ColormapId::Magma,
+                                           {0, std::max(1.0, double(cope.npos - 1))},
+                                           "key j (token)", "query i (token)");
+        spec.colorbarLabel = "p";
+        drawHeatmap(figure, grid.cell(1), spec, theme);
+    }
+    if (grid.shows(2)) {
+        // The last query's row: CoPE's count against the token count i - j + 1.
+        LinePlotSpec spec;
+        const std::size_t last = n - 1;
+        spec.title = "Positions seen from \"" + cope.tokens[last] + "\" (query " +
+                     std::to_string(last) + ")";
+        spec.x = {"key j (token index)", -0.5, double(n) - 0.5};
+        spec.y = {"position", 0, double(n)};
+        LineSeries tokens{"token distance + 1", {}, {}, lineColor(theme, 1), 1.6f, true};
+        LineSeries contextual{"CoPE p_ij", {}, {}, theme.accent, 2.2f, true};
+        for (std::size_t j = 0; j < n; ++j) {
+            tokens.x.push_back(double(j));
+            tokens.y.push_back(double(last - j + 1));
+            contextual.x.push_back(double(j));
+            contextual.y.push_back(cope.positions(last, j));
+        }
+        spec.series = {tokens, contextual};
+        drawLinePlot(figure, grid.cell(2), spec, theme);
+    }
+    if (grid.shows(3)) {
+        const double largest = std::max(maxAbs(cope.bias), 1e-9);
+        HeatmapSpec spec =
+            smallMatrixSpec("Bias b_ij: q_i.e[p] interpolated between floor p and ceil p (npos " +
+                                std::to_string(cope.npos) + ")",
+                            cope.bias, grid.cell(3), ColormapId::BlueWhiteRed, {-largest, largest},
+                            "key j (token)", "query i (token)");
+        spec.colorbarLabel = "bias";
+        drawHeatmap(figure, grid.cell(3), spec, theme);
+    }
+    return success();
+}
+
+// ---------------------------------------------------------------------------- DeBERTa
+
+int debertaChartReach(const DebertaParams& params) {
+    const long long reach = std::max<long long>(8, (long long)(1.25 * params.maxRelativePositions));
+    return int(std::min<long long>(reach, params.seqLen > 1 ? params.seqLen - 1 : 8));
+}
+
+Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
+                         int panel) {
+    if (auto s = validate(params); !s) return s;
+    const PanelGrid grid = reflowPanels(area, kDebertaPanels, theme, panel);
+    if (grid.shows(0)) {
+        const int reach = std::max(debertaChartReach(params), 8);
+        LinePlotSpec spec;
+        spec.title = params.positionBuckets > 0
+                         ? "make_log_bucket_position (buckets " +
+                               std::to_string(params.positionBuckets) + ", max " +
+                               std::to_string(params.maxRelativePositions) + ")"
+                         : "Relative position i - j (no buckets)";
+        spec.x = {"relative position i - j (query - key)", -double(reach), double(reach)};
+        spec.y = {"bucket", 0, 1};
+        LineSeries bucket{"bucket", {}, {}, theme.accent, 2.0f, false};
+        LineSeries identity{"i - j", {}, {}, lineColor(theme, 1), 1.2f, false};
+        // At most ~2 points per pixel column: steps drawn from every integer when few, else
+        // sampled.
+        const long long step = std::max<long long>(1, reach / 1500);
+        for (long long d = -reach; d <= reach; d += step) {
+            bucket.x.push_back(double(d));
+            bucket.y.push_back(double(debertaRelativePosition(d, 0, params)));
+        }
+        identity.x = {-double(reach), double(reach)};
+        identity.y = {-double(reach), double(reach)};
+        spec.series = {identity, bucket};
+        const int span = debertaAttSpan(params);
+        Marker upper{false, double(span - 1), "gather clamp " + std::to_string(span - 1),
+                     theme.mutedText};
+        Marker lower{false, -double(span), "clamp " + std::to_string(-span), theme.mutedText};
+        spec.markers = {upper, lower};
+        if (params.positionBuckets > 0) {
+            spec.markers.push_back({true, double(params.positionBuckets / 2),
+                                    "identity up to " + std::to_string(params.positionBuckets / 2),
+                                    theme.mutedText});
+        }
+        drawLinePlot(figure, grid.cell(0), spec, theme);
+    }
+    const int scale = debertaScaleFactor(params);
+    const std::string divisor =
+        "/ sqrt(" + std::to_string(params.headDim) + " x " + std::to_string(scale) + ")";
+    struct TermPanel {
+        int index;
+        DebertaTerm term;
+        std::string title;
+    };
+    const TermPanel panels[] = {
+        {1, DebertaTerm::C2c, "c2c: q_i . k_j " + divisor},
+        {2, DebertaTerm::C2p,
+         params.c2p ? "c2p: q_i . Kr[delta(i,j) + k] " + divisor : "c2p (off in pos_att_type)"},
+        {3, DebertaTerm::P2c,
+         params.p2c ? "p2c (HF gather): k_j . Qr[-delta(j,i) + k] " + divisor
+                    : "p2c (off in pos_att_type)"},
+    };
+    for (const TermPanel& p : panels) {
+        if (!grid.shows(p.index)) continue;
+        const Box cell = grid.cell(p.index);
+        const HeatmapSample sample = debertaTermTexels(params, p.term, cell);
+        HeatmapSpec spec = specFor(sample, "key j", "query i");
+        spec.title = p.title;
+        spec.squareCells = true;
+        spec.colormap = ColormapId::BlueWhiteRed;
+        const double largest = std::max(maxAbs(*sample.values), 1e-9);
+        spec.range = {-largest, largest};
+        spec.colorbarLabel = "score";
+        PlotFrame frame;
+        drawHeatmap(figure, cell, spec, theme, &frame);
+        drawCornerNote(figure, cell, &frame, blockNote(sample, "the centre cell of"), theme);
+    }
+    return success();
+}
+
+// ---------------------------------------------------------------------------- NoPE and iRoPE
+
+Status validate(const NopeFigureOptions& options) {
+    if (auto s = validate(options.irope); !s) return s;
+    if (auto s = validate(options.temperature); !s) return s;
+    if (auto s = requireIntInRange("seq_len", options.seqLen, 2, kMaxSeqLen); !s) return s;
+    return requireIntInRange("mask_layer", options.maskLayer, 0, options.irope.numLayers - 1);
+}
+
+PanelShape nopePanelShape(NopeSections sections) {
+    switch (sections) {
+        case NopeSections::Nope:
+            return {1, 1, 16, 12, 12};
+        case NopeSections::Irope:
+            return {3, 3, 14, 12, 12};
+        case NopeSections::All:
+            break;
+    }
+    return {4, 2, 16, 12, 12};
+}
+
+Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options,
+                      const Theme& theme, int panel) {
+    if (auto s = validate(options); !s) return s;
+    const PanelGrid grid = reflowPanels(area, nopePanelShape(options.sections), theme, panel);
+    const IropeParams& p = options.irope;
+    // Panel k of the full figure is panel (k - first) of this one; -1: not drawn.
+    const int first = options.sections == NopeSections::Irope ? 1 : 0;
+    const int count = nopePanelShape(options.sections).count;
+    auto shows = [&](int k) { return k >= first && k - first < count && grid.shows(k - first); };
+    auto cellOf = [&](int k) { return grid.cell(k - first); };
+    if (shows(0)) {
+        LinePlotSpec spec;
+        spec.title = "NoPE: t read back from 1/(t+1) (a first-token flag, causally averaged)";
+        const double high = double(options.seqLen);
+        spec.x = {"position t", 1, high, true};
+        spec.y = {"recovered t - true t", 0, 1};
+        const SignalPrecision kinds[] = {SignalPrecision::Float64, SignalPrecision::Float32,
+                                         SignalPrecision::BFloat16};
+        const char* names[] = {"float64", "float32", "bfloat16"};
+        for (int k = 0; k < 3; ++k) {
+            LineSeries s{names[k], {}, {}, lineColor(theme, k), k == 0 ? 2.4f : 1.6f, false};
+            // 1500 log-spaced positions from 1 to seqLen (each at least one past the last).
+            long long previous = 0;
+            for (int step = 0; step <= 1500; ++step) {
+                const long long t =
+                    std::max(previous + 1, (long long)std::llround(std::pow(high, step / 1500.0)));
+                if (t > options.seqLen) break;
+                previous = t;
+                s.x.push_back(double(t));
+                s.y.push_back(double(nopeRecoveredPosition(t, kinds[k]) - t));
+            }
+            spec.series.push_back(std::move(s));
+        }
+        const long long bf16 = nopeFirstUnresolved(SignalPrecision::BFloat16, options.seqLen);
+        if (bf16 < options.seqLen) {
+            spec.markers.push_back({true, double(bf16),
+                                    "bfloat16 first wrong at t = " + std::to_string(bf16),
+                                    theme.mutedText});
+        }
+        drawLinePlot(figure, cellOf(0), spec, theme);
+    }
+    if (shows(1)) {
+        const std::vector<int> layers = effectiveNoRopeLayers(p);
+        Matrix stack(layers.size(), 1);
+        for (std::size_t l = 0; l < layers.size(); ++l) stack(l, 0) = layers[l];
+        HeatmapSpec spec = matrixSpec("iRoPE layers: 1 = RoPE + chunked, 0 = NoPE + full", stack,
+                                      cellOf(1), ColormapId::Viridis, {0, 1});
+        spec.x = {"", 0, 1, false, true};
+        spec.y = {"layer", 0, double(layers.size()), false, true};
+        spec.showColorbar = false;  // two values, named in the title
+        Marker chosen{false, double(options.maskLayer) + 0.5,
+                      "mask shown: layer " + std::to_string(options.maskLayer), theme.accent};
+        chosen.dashed = false;
+        spec.markers = {chosen};
+        drawHeatmap(figure, cellOf(1), spec, theme);
+    }
+    if (shows(2)) {
+        const Box cell = cellOf(2);
+        const HeatmapSample mask = iropeMaskTexels(p, options.maskLayer, options.seqLen, cell);
+        HeatmapSpec spec = specFor(mask, "key", "query");
+        const bool rope = layerUsesRope(p, options.maskLayer);
+        spec.title = "Layer " + std::to_string(options.maskLayer) + ": " +
+                     (rope && p.attentionChunkSize > 0
+                          ? "chunks of " + std::to_string(p.attentionChunkSize)
+                          : std::string(rope ? "RoPE, no chunking" : "NoPE, whole causal prefix"));
+        spec.squareCells = true;
+        spec.colormap = ColormapId::Viridis;
+        spec.range = {0, 1};
+        spec.showColorbar = false;
+        spec.showMaskedLegend = true;
+        PlotFrame frame;
+        drawHeatmap(figure, cell, spec, theme, &frame);
+        drawCornerNote(figure, cell, &frame, blockNote(mask, "the centre cell of"), theme);
+    }
+    if (shows(3)) {
+        // The staircase from attention_temperature.hpp at every step edge and between them.
+        LinePlotSpec spec;
+        spec.title = "NoPE-layer query scale: log(floor((t+1)/" +
+                     formatValue(options.temperature.floorScale) + ") + 1) x " +
+                     formatValue(options.temperature.attnScale) + " + 1";
+        spec.x = {"position t", 0, double(options.seqLen - 1)};
+        spec.y = {"scale", 0, 1};
+        LineSeries s{"attn_scales", {}, {}, theme.accent, 2.0f, false};
+        const long long samples = std::min<long long>(options.seqLen, 2000);
+        for (long long k = 0; k < samples; ++k) {
+            const long long t =
+                samples == options.seqLen
+                    ? k
+                    : (long long)std::llround(double(k) * double(options.seqLen - 1) /
+                                              double(samples - 1));
+            s.x.push_back(double(t));
+            s.y.push_back(attentionTemperature(options.temperature, t));
+        }
+        spec.series = {s};
+        spec.legend = false;
+        drawLinePlot(figure, cellOf(3), spec, theme);
+    }
+    return success();
+}
+
+// ---------------------------------------------------------------------------- Randomized
+
+Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsParams& params,
+                            const Theme& theme, int panel) {
+    if (auto s = validate(params); !s) return s;
+    const PanelGrid grid = reflowPanels(area, kRandomizedPanels, theme, panel);
+    const int l = params.length;
+    const double n = double(params.maxLength);
+    if (grid.shows(0)) {
+        LinePlotSpec spec;
+        spec.title = "Training positions: " + std::to_string(l) + " sorted draws from 0.." +
+                     std::to_string(params.maxLength - 1) + ", seed " + std::to_string(params.seed);
+        spec.x = {"position " + std::string("value"), 0, std::max(1.0, n - 1)};
+        spec.y = {"draw", 0, double(params.draws), false, true};
+        spec.autoRangeY = false;
+        for (int d = 0; d < params.draws; ++d) {
+            LineSeries s{
+                d < 8 ? "draw " + std::to_string(d) : "", {}, {}, lineColor(theme, d), 0.0f, true};
+            for (long long v : randomizedDraw(params, d)) {
+                s.x.push_back(double(v));
+                s.y.push_back(double(d) + 0.5);  // cell axis: draw d's row centre
+            }
+            spec.series.push_back(std::move(s));
+        }
+        spec.legend = false;
+        drawLinePlot(figure, grid.cell(0), spec, theme);
+    }
+    if (grid.shows(1)) {
+        LinePlotSpec spec;
+        spec.title = "E[k-th] = (k+1)(N+1)/(L+1) - 1, +-1 sd, vs plain k";
+        spec.x = {"k (0-based rank)", -0.5, double(l) - 0.5};
+        spec.y = {"position", 0, n};
+        LineSeries mean{"expected", {}, {}, theme.accent, 2.2f, false};
+        LineSeries upper{"+-1 sd", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
+        LineSeries lower{"", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
+        LineSeries plain{"plain 0..L-1", {}, {}, lineColor(theme, 1), 1.6f, false};
+        LineSeries first{"draw 0", {}, {}, lineColor(theme, 2), 0.0f, true};
+        const std::vector<long long> draw = randomizedDraw(params, 0);
+        for (int k = 0; k < l; ++k) {
+            const double e = expectedOrderStatistic(k, l, params.maxLength);
+            const double sd = orderStatisticStd(k, l, params.maxLength);
+            mean.x.push_back(k);
+            mean.y.push_back(e);
+            upper.x.push_back(k);
+            upper.y.push_back(e + sd);
+            lower.x.push_back(k);
+            lower.y.push_back(e - sd);
+            plain.x.push_back(k);
+            plain.y.push_back(k);
+            first.x.push_back(k);
+            first.y.push_back(double(draw[std::size_t(k)]));
+        }
+        spec.series = {upper, lower, mean, plain, first};
+        drawLinePlot(figure, grid.cell(1), spec, theme);
+    }
+    return success();
+}
+
+}  // namespace poslab

@@ -1,0 +1,84 @@
+// The Context view's figures: sampled texels equal the encodings' own values at the centre cells,
+// nothing L x L is built at L = 65,536, and every tab draws at a projector size.
+#include "poslab/views/contextual_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace poslab {
+namespace {
+
+TEST(ContextualFiguresTest, TexelCentresCoverTheAxis) {
+    long long per = 0;
+    EXPECT_EQ(texelCentres(5, 10, &per), (std::vector<long long>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(per, 1);
+    // 10 cells on 4 texels: 3 per texel, centres 1, 4, 7 and the clipped 9.
+    EXPECT_EQ(texelCentres(10, 4, &per), (std::vector<long long>{1, 4, 7, 9}));
+    EXPECT_EQ(per, 3);
+}
+
+TEST(ContextualFiguresTest, DebertaTexelsAreTheTermAtCentreCells) {
+    DebertaParams p;
+    p.seqLen = 65536;  // the L x L matrix would be 32 GiB
+    p.headDim = 16;
+    const HeatmapSample s = debertaTermTexels(p, DebertaTerm::C2p, {0, 0, 300, 200});
+    ASSERT_EQ(s.values->rows, 200u);
+    ASSERT_EQ(s.values->cols, 300u);
+    const long long rowsPer = s.rowsPerTexel, colsPer = s.colsPerTexel;
+    EXPECT_EQ(rowsPer, (65536 + 199) / 200);
+    for (std::size_t r : {0u, 57u, 199u}) {
+        for (std::size_t c : {0u, 133u, 299u}) {
+            const long long i =
+                std::min<long long>(static_cast<long long>(r) * rowsPer + rowsPer / 2, 65535);
+            const long long j =
+                std::min<long long>(static_cast<long long>(c) * colsPer + colsPer / 2, 65535);
+            EXPECT_NEAR((*s.values)(r, c), debertaTermValue(p, DebertaTerm::C2p, i, j), 1e-12);
+        }
+    }
+}
+
+TEST(ContextualFiguresTest, IropeMaskTexelsShowChunks) {
+    IropeParams p;
+    p.attentionChunkSize = 4;
+    const HeatmapSample s = iropeMaskTexels(p, 0, 8, {0, 0, 100, 100});
+    ASSERT_EQ(s.values->rows, 8u);
+    EXPECT_EQ((*s.values)(5, 4), 1.0);
+    EXPECT_TRUE(std::isinf((*s.values)(5, 3)));  // the previous chunk
+    EXPECT_TRUE(std::isinf((*s.values)(5, 6)));  // the future
+    const HeatmapSample nope = iropeMaskTexels(p, 3, 8, {0, 0, 100, 100});
+    EXPECT_EQ((*nope.values)(5, 0), 1.0);
+}
+
+TEST(ContextualFiguresTest, EveryTabDrawsAtDesktopAndProjectorSizes) {
+    for (Box area : {Box{0, 0, 1200, 800}, Box{0, 0, 760, 560}}) {
+        for (const Theme& theme : {darkTheme(), scaledTheme(darkTheme(), 1.6f)}) {
+            Figure a = emptyFigure(area.width, area.height, theme);
+            EXPECT_TRUE(drawCopeFigure(a, area, CopeSentenceParams{}, theme).ok());
+            EXPECT_FALSE(a.items.empty());
+            Figure b = emptyFigure(area.width, area.height, theme);
+            DebertaParams d;
+            d.seqLen = 2048;
+            d.headDim = 8;  // the figure's cost is texels x d: keep the sanitizer run quick
+            EXPECT_TRUE(drawDebertaFigure(b, area, d, theme).ok());
+            Figure c = emptyFigure(area.width, area.height, theme);
+            EXPECT_TRUE(drawNopeFigure(c, area, NopeFigureOptions{}, theme).ok());
+            Figure r = emptyFigure(area.width, area.height, theme);
+            EXPECT_TRUE(drawRandomizedFigure(r, area, RandomizedPositionsParams{}, theme).ok());
+        }
+    }
+}
+
+TEST(ContextualFiguresTest, BadOptionsAreRefusedWithTheirName) {
+    Figure f = emptyFigure(400, 300, darkTheme());
+    NopeFigureOptions o;
+    o.maskLayer = 48;
+    EXPECT_EQ(drawNopeFigure(f, {0, 0, 400, 300}, o, darkTheme()).error().message,
+              "mask_layer must be 0..47 (got 48)");
+    CopeSentenceParams c;
+    c.sentence = "x";
+    EXPECT_FALSE(drawCopeFigure(f, {0, 0, 400, 300}, c, darkTheme()).ok());
+}
+
+}  // namespace
+}  // namespace poslab
