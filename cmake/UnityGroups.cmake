@@ -7,8 +7,8 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/analysis/intuition.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/meaning.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/rope_precision.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/analysis/rope_usage.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/toy_attention.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/decimal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/format.cpp
@@ -18,22 +18,38 @@ if(TARGET poslab_core)
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/analysis/cope_sentence.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/parallel.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/phase_grid.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/random.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/sampling.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/validate.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/alibi.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/attention_temperature.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/learned.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/multimodal_rope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/axial_rope.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/sinusoidal.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/t5_bias.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/figure/colormap.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_1
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/sinusoidal.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/t5_bias.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/xpos.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/kerple.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/sandwich.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/fire.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/colorbar.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/cope.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/deberta.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/nope.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/randomized_positions.cpp
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_2
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/rope_scaling.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/colormap.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/figure_controls.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/layout.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/panel_grid.cpp
@@ -44,38 +60,52 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/npy.cpp
-    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_2
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/rope_scaling.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/npy.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/output_file.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/rope_info.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/alibi_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
-    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/contextual_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/trajectory_3d.cpp
-    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_5
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/intuition_figures.cpp
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_6
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_reader.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_7
   )
 endif()
 if(TARGET poslab_state)
   set_target_properties(poslab_state PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/app/state/encoding_registry.cpp
     ${PROJECT_SOURCE_DIR}/app/state/open_file.cpp
     ${PROJECT_SOURCE_DIR}/app/state/lessons.cpp
     ${PROJECT_SOURCE_DIR}/app/state/session_format.cpp
@@ -88,10 +118,12 @@ if(TARGET poslab_commands)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/app/commands/args.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/bias_commands.cpp
+    ${PROJECT_SOURCE_DIR}/app/commands/relative_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/launch_options.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/option_reader.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/rope_commands.cpp
+    ${PROJECT_SOURCE_DIR}/app/commands/rope_usage_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/vision_rope_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/sinusoidal_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/spec_format.cpp
@@ -137,10 +169,16 @@ if(TARGET poslab_panels)
     ${PROJECT_SOURCE_DIR}/app/panels/meaning_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/registry.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/rope_panel.cpp
+    ${PROJECT_SOURCE_DIR}/app/panels/rope_usage_tab.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/vision_rope_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/sinusoidal_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/t5_panel.cpp
     TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_0
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/app/panels/similarity_panel.cpp
+    ${PROJECT_SOURCE_DIR}/app/panels/relative_panel.cpp
+    TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_1
   )
 endif()
 if(TARGET poslab_cli)
@@ -159,34 +197,51 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/intuition_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/meaning_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/rope_precision_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/analysis/rope_usage_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/similarity_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/table_structure_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/toy_attention_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/analysis/cope_sentence_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/angle_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/decimal_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/enum_names_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/format_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/heatmap_sample_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/format_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/heatmap_sample_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/least_squares_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/limits_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/memo_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/matrix_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/parameter_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/parallel_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/phase_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/random_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/result_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/sampling_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/validate_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/learned_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_scaling_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/multimodal_rope_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_1
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/validate_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/attention_temperature_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/learned_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_scaling_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/multimodal_rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/axial_rope_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/xpos_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/deberta_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/nope_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/randomized_positions_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colormap_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/figure_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/figure_controls_test.cpp
@@ -195,15 +250,14 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/input_file_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/input_file_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/matrix_export_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/output_file_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
@@ -211,56 +265,68 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sinusoidal_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
+    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_5
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/figure_layout_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/intuition_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_5
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
   )
 endif()
 if(TARGET poslab_app_tests)
   set_target_properties(poslab_app_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/bias_cli_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/relative_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/contextual_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/contextual_encoding_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/desktop_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/encoding_registry_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/figure_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/heatmap_gl_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/learned_tables_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/lessons_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/option_reader_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
