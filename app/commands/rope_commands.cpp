@@ -83,8 +83,8 @@ Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& na
     if (!values) return values.error();
     for (double v : *values) {
         if (!std::isfinite(v)) {
-            return Error{"--" + name + " entries must be finite numbers (got '" + *args.raw(name) +
-                         "')"};
+            return Error{"--" + name + " entries must be finite numbers (got " +
+                         quoteForMessage(*args.raw(name)) + ")"};
         }
     }
     return values;
@@ -98,7 +98,8 @@ Result<RopeParams> ropeForLayerType(const HfModelConfig& config, const ArgMap& a
     if (!name) {
         if (types.size() > 1) {
             std::string names;
-            for (const std::string& t : types) names += (names.empty() ? "" : ", ") + t;
+            for (const std::string& t : types)
+                names += (names.empty() ? "" : ", ") + escapeForMessage(t);
             std::fprintf(stderr,
                          "poslab: note: the config has layer types %s; using the "
                          "full_attention layers' RoPE (choose with --layer-type)\n",
@@ -109,7 +110,7 @@ Result<RopeParams> ropeForLayerType(const HfModelConfig& config, const ArgMap& a
     auto variant = ropeVariantForLayerType(config, *name);
     if (!variant) return Error{"--layer-type " + variant.error().message};
     if (*variant < 0) {
-        return Error{"--layer-type " + *name +
+        return Error{"--layer-type " + quoteForMessage(*name) +
                      ": those layers use no RoPE (NoPE); choose a layer type with RoPE"};
     }
     return config.ropeVariants[std::size_t(*variant)].rope;
@@ -272,7 +273,7 @@ Box wholeFigure(const RenderSettings& settings) {
 Result<Matrix> exportFrequencies(const ArgMap& args) {
     auto inputs = readRopeInputs(args);
     if (!inputs) return inputs.error();
-    if (!inputs->headDimKnown) return Error{"--head-dim D is required (or --config FILE)"};
+    // Without --head-dim or --config: the documented default, 128 (RopeParams).
     if (auto s = validated(inputs->params); !s) return s.error();
     auto freqs = ropeFrequencies(inputs->params);
     if (!freqs) return freqs.error();
@@ -281,6 +282,8 @@ Result<Matrix> exportFrequencies(const ArgMap& args) {
     return out;
 }
 
+constexpr double kMaxRotatedComponent = 1e300;  // |x cos - y sin| <= hypot(x, y) < 1.5e300
+
 Result<Matrix> exportRotate(const ArgMap& args) {
     if (!args.has("vector")) return Error{"--vector LIST is required (comma-separated numbers)"};
     if (!args.has("positions")) return Error{"--positions LIST is required (comma-separated)"};
@@ -288,6 +291,14 @@ Result<Matrix> exportRotate(const ArgMap& args) {
     if (!inputs) return inputs.error();
     auto vector = finiteList(args, "vector");
     if (!vector) return vector.error();
+    // A rotation keeps each pair's length, which for components near the largest double exceeds
+    // it: bound the components so that every rotated value stays finite.
+    for (double component : *vector) {
+        if (std::fabs(component) > kMaxRotatedComponent) {
+            return Error{"--vector components must be at most 1e300 in magnitude (got " +
+                         formatValue(component) + "; a rotated pair of larger ones overflows)"};
+        }
+    }
     RopeParams& p = inputs.value().params;
     if (!inputs->headDimKnown) {
         p.headDim = int(vector->size());

@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "poslab/base/limits.hpp"
 #include "poslab/base/parallel.hpp"
 #include "poslab/base/random.hpp"
 
@@ -337,25 +338,42 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
                      " (got " + std::to_string(projected) + ")"};
     }
     const std::size_t rows = table.rows, cols = table.cols;
-    Matrix centred = table;
-    for (std::size_t c = 0; c < cols; ++c) {
-        double mean = 0;
-        for (std::size_t r = 0; r < rows; ++r) mean += table(r, c);
-        mean /= double(rows);
-        for (std::size_t r = 0; r < rows; ++r) centred(r, c) -= mean;
-    }
     const bool covariance = cols <= rows;  // the smaller of d x d and L x L
     const std::size_t n = covariance ? cols : rows;
+    // The table and the work space beside it: the centred rows (one copy, laid out for the dot
+    // products), the n x n matrix and the projections, counted against the memory cap together
+    // (checkTable bounds rows x cols and n, so the sum cannot overflow).
+    const std::size_t needed = 2 * rows * cols + n * n + rows * std::size_t(projected);
+    if (needed > maxMatrixBytes() / sizeof(double)) {
+        return Error{"PCA of a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " table needs " + std::to_string((needed * sizeof(double) >> 20) + 1) +
+                     " MiB with its work space, over the memory cap of " +
+                     std::to_string(maxMatrixBytes() >> 20) + " MiB"};
+    }
+    // Scaled by a power of two (exact) so that the largest magnitude is below 1: squares and
+    // sums of values near the largest double stay finite. Undone on the results.
+    double largest = 0;
+    for (double value : table.values) largest = std::max(largest, std::abs(value));
+    int exponent = 0;
+    if (largest > 0) std::frexp(largest, &exponent);
     // Either matrix is a table of row dot products: of Xc^T's rows (the columns) or of Xc's.
+    // `vectors` is the only copy: the centred value (r, c) is centred(r, c) below.
     Matrix vectors(n, covariance ? rows : cols);
-    for (std::size_t r = 0; r < rows; ++r) {
-        for (std::size_t c = 0; c < cols; ++c) {
+    for (std::size_t c = 0; c < cols; ++c) {
+        double mean = 0;
+        for (std::size_t r = 0; r < rows; ++r) mean += std::ldexp(table(r, c), -exponent);
+        mean /= double(rows);
+        for (std::size_t r = 0; r < rows; ++r) {
+            const double value = std::ldexp(table(r, c), -exponent) - mean;
             if (covariance)
-                vectors(c, r) = centred(r, c);
+                vectors(c, r) = value;
             else
-                vectors(r, c) = centred(r, c);
+                vectors(r, c) = value;
         }
     }
+    auto centred = [&](std::size_t r, std::size_t c) {
+        return covariance ? vectors(c, r) : vectors(r, c);
+    };
     Matrix gram(n, n);
     parallelFor((long long)n, 4, [&](long long first, long long last) {
         for (long long i = first; i < last; ++i) {
@@ -398,6 +416,17 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
             const double s = std::sqrt(std::max(0.0, eigen.values[j]) * double(rows));
             for (std::size_t r = 0; r < rows; ++r) pca.projections(r, j) = eigen.vectors(r, j) * s;
         }
+    }
+    // Back to the table's units: variances by 2^(2e), coordinates by 2^e. A coordinate beyond
+    // the largest double (a table of values near it) is refused rather than written as inf.
+    for (double& variance : pca.variance) variance = std::ldexp(variance, 2 * exponent);
+    pca.totalVariance = std::ldexp(pca.totalVariance, 2 * exponent);
+    for (double& value : pca.projections.values) {
+        value = std::ldexp(value, exponent);
+        if (!std::isfinite(value))
+            return Error{
+                "the table's values are so large that its principal coordinates exceed "
+                "the largest double"};
     }
     risingWithPosition(pca.projections);
     return pca;
