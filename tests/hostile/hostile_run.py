@@ -332,6 +332,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=20)
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--gui", action="store_true")
+    parser.add_argument("--budget", type=float, default=0, help="stop after this many seconds")
     args = parser.parse_args()
     args.binary = os.path.abspath(args.binary)
     rng = random.Random(args.seed)
@@ -339,7 +340,25 @@ def main():
     table = {}
     total = {}
     problems_seen = 0
-    for i, case in enumerate(cases):
+    # A time budget (--budget seconds, or SIGTERM) stops early and still prints the table.
+    deadline = time.time() + args.budget if args.budget else None
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        run_all = enumerate(cases)
+        for i, case in run_all:
+            if deadline and time.time() > deadline:
+                print("budget reached after %d cases" % i)
+                break
+            problems_seen += run_one(args, case, rng, table, total)
+    except KeyboardInterrupt:
+        print("stopped early")
+    print_table(table, total)
+    return 1 if problems_seen else 0
+
+
+def run_one(args, case, rng, table, total):
+    problems_seen = 0
+    if True:
         folder = tempfile.mkdtemp(prefix="poslab-hostile-")
         try:
             materialise(case, folder, rng)
@@ -381,13 +400,16 @@ def main():
             problems_seen += 1
             shown = " ".join(a[:40].encode("unicode_escape").decode() for a in case.args)
             print("%-12s %-8s %s | %s | %s" % (case.surface, kind, detail, shown, err.strip()[:160]))
+    return problems_seen
+
+
+def print_table(table, total):
     print("\n%-12s %6s " % ("surface", "cases") + " ".join("%8s" % c for c in CLASSES))
     for surface in sorted(total):
         print("%-12s %6d " % (surface, total[surface]) +
               " ".join("%8d" % table.get(surface, {}).get(c, 0) for c in CLASSES))
     print("%-12s %6d " % ("all", sum(total.values())) +
           " ".join("%8d" % sum(table.get(s, {}).get(c, 0) for s in total) for c in CLASSES))
-    return 1 if problems_seen else 0
 
 
 if __name__ == "__main__":
