@@ -18,11 +18,13 @@
 #include "cli/cli.hpp"
 #include "cli/manual.hpp"
 #include "gfx/cairo_renderer.hpp"
+#include "commands/spec_format.hpp"
 #include "gfx/fonts.hpp"
 #include "gfx/gl_context.hpp"
 #include "gfx/sanitizer_support.hpp"
 #include "panels/registry.hpp"
 #include "poslab/views/icon_figures.hpp"
+#include "poslab/base/format.hpp"
 #include "ui/application.hpp"
 #include "ui/frame_loop.hpp"
 #include "ui/session.hpp"
@@ -103,7 +105,10 @@ int main(int argc, char** argv) {
     }
     auto launch = poslab::ui::parseLaunchOptions(arguments);
     if (!launch) {
-        std::fprintf(stderr, "poslab: %s\n", launch.error().message.c_str());
+        std::fprintf(
+            stderr, "poslab: %s\n",
+            poslab::escapeForMessage(launch.error().message, poslab::cli::kMessageLineLength)
+                .c_str());
         return poslab::cli::kExitBadInput;
     }
 
@@ -158,7 +163,10 @@ int main(int argc, char** argv) {
         // 7. Application state (scoped: its GL textures go before the context does).
         poslab::ui::Application application(poslab::ui::makePanels());
         if (auto status = application.initialize(window, &fonts); !status) {
-            std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+            std::fprintf(
+                stderr, "poslab: %s\n",
+                poslab::escapeForMessage(status.error().message, poslab::cli::kMessageLineLength)
+                    .c_str());
             return 1;
         }
         // The session: --session FILE, else the one remembered from the last interactive run
@@ -171,7 +179,9 @@ int main(int argc, char** argv) {
         if (!launch->sessionPath.empty()) {
             if (auto status = poslab::ui::openSession(application, launch->sessionPath); !status) {
                 std::fprintf(stderr, "poslab: ignored the session: %s\n",
-                             status.error().message.c_str());
+                             poslab::escapeForMessage(status.error().message,
+                                                      poslab::cli::kMessageLineLength)
+                                 .c_str());
                 application.setStatus("Ignored the session: " + status.error().message);
             }
         } else if (!remembered.empty()) {
@@ -183,14 +193,19 @@ int main(int argc, char** argv) {
             if (auto status = application.tour().openFile(launch->lessonsPath, application.state());
                 !status) {
                 std::fprintf(stderr, "poslab: ignored the lessons: %s\n",
-                             status.error().message.c_str());
+                             poslab::escapeForMessage(status.error().message,
+                                                      poslab::cli::kMessageLineLength)
+                                 .c_str());
                 if (launch->tourCheck) return poslab::cli::kExitBadInput;
                 application.setStatus("Ignored the lessons: " + status.error().message);
             }
         }
         if (launch->lesson > 0) {
             if (auto status = application.startLesson(launch->lesson); !status) {
-                std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+                std::fprintf(stderr, "poslab: %s\n",
+                             poslab::escapeForMessage(status.error().message,
+                                                      poslab::cli::kMessageLineLength)
+                                 .c_str());
                 return poslab::cli::kExitBadInput;
             }
         }
@@ -202,26 +217,42 @@ int main(int argc, char** argv) {
         bool openFailed = false;
         if (!launch->openPath.empty()) {
             if (auto status = application.openFile(launch->openPath); !status) {
-                std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+                std::fprintf(stderr, "poslab: %s\n",
+                             poslab::escapeForMessage(status.error().message,
+                                                      poslab::cli::kMessageLineLength)
+                                 .c_str());
                 application.setStatus(status.error().message);
                 openFailed = true;
             }
         }
         if (!launch->initialView.empty()) {
             if (auto status = application.selectView(launch->initialView); !status) {
-                std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
+                std::fprintf(stderr, "poslab: %s\n",
+                             poslab::escapeForMessage(status.error().message,
+                                                      poslab::cli::kMessageLineLength)
+                                 .c_str());
                 return poslab::cli::kExitBadInput;
             }
         }
         if (launch->exportDialog) application.openExportDialog();  // after the view is chosen
         // 8. Main loop.
-        exitCode = poslab::ui::runFrameLoop(window, application, *launch);
+        // The GUI boundary: an exception ends the run with one line, not std::terminate.
+        try {
+            exitCode = poslab::ui::runFrameLoop(window, application, *launch);
+        } catch (const std::exception& error) {
+            std::fprintf(
+                stderr, "poslab: unexpected error: %s\n",
+                poslab::escapeForMessage(error.what(), poslab::cli::kMessageLineLength).c_str());
+            exitCode = 1;
+        }
         if (openFailed && scripted && exitCode == 0) exitCode = poslab::cli::kExitBadInput;
         for (const std::string& path : {remembered, launch->saveSessionPath}) {
             if (path.empty()) continue;
             if (auto status = poslab::ui::saveSession(application, path); !status) {
                 std::fprintf(stderr, "poslab: could not save the session: %s\n",
-                             status.error().message.c_str());
+                             poslab::escapeForMessage(status.error().message,
+                                                      poslab::cli::kMessageLineLength)
+                                 .c_str());
             }
         }
     }

@@ -21,7 +21,7 @@ namespace poslab::cli {
 namespace {
 
 int fail(const std::string& message) {
-    std::fprintf(stderr, "poslab: %s\n", message.c_str());
+    std::fprintf(stderr, "poslab: %s\n", escapeForMessage(message, kMessageLineLength).c_str());
     return kExitBadInput;
 }
 
@@ -32,8 +32,7 @@ bool isHelp(const std::string& a) { return a == "--help" || a == "-h" || a == "h
 bool looksLikeFileToOpen(const std::string& word) {
     std::error_code error;
     if (std::filesystem::exists(word, error)) return true;
-    const std::filesystem::path path(word);
-    const std::string extension = path.extension().string();
+    const std::string extension = fileExtension(word);  // lower case: X.JSON opens as x.json does
     return extension == ".json" || extension == ".npy" || extension == ".safetensors";
 }
 
@@ -113,10 +112,19 @@ std::string renderHelp(const CommandRegistry& registry) {
     return text;
 }
 
+// A path in a success line: escaped (no control byte reaches the terminal), never cut.
+std::string shownPath(const std::string& path) {
+    return escapeForMessage(path, kMessagePathLength);
+}
+
 int runExport(const CommandRegistry& registry, const std::vector<std::string>& arguments) {
-    if (arguments.size() < 2 || isHelp(arguments[1])) {
+    if (arguments.size() < 2) {  // a mistake: the usage goes to stderr, as every error does
+        std::fputs(exportHelp(registry).c_str(), stderr);
+        return kExitBadInput;
+    }
+    if (isHelp(arguments[1])) {
         std::fputs(exportHelp(registry).c_str(), stdout);
-        return arguments.size() < 2 ? kExitBadInput : kExitOk;
+        return kExitOk;
     }
     const std::string& name = arguments[1];
     auto kind = std::find_if(registry.exports.begin(), registry.exports.end(),
@@ -124,7 +132,7 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     if (kind == registry.exports.end()) {
         std::string names;
         for (const ExportKind& k : registry.exports) names += (names.empty() ? "" : ", ") + k.name;
-        return fail("unknown export kind '" + name + "' (kinds: " + names + ")");
+        return fail("unknown export kind " + quoteForMessage(name) + " (kinds: " + names + ")");
     }
     std::vector<OptionSpec> options = kind->options;
     options.push_back(outOption(kind->outFormats()));
@@ -150,7 +158,8 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     }
     if (kind->document) {
         if (fileExtension(out) != ".json") {
-            return fail("--out must end in .json for " + name + " (got '" + out + "')");
+            return fail("--out must end in .json for " + name + " (got " +
+                        quoteForMessage(out, kMessagePathLength) + ")");
         }
         auto text = kind->document(*args);
         if (!text) return fail(withOptionNames(text.error().message, options));
@@ -161,14 +170,14 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
             return success();
         });
         if (!status) return fail(status.error().message);
-        std::printf("wrote %s\n", out.c_str());
+        std::printf("wrote %s\n", shownPath(out).c_str());
         return kExitOk;
     }
     if (kind->text) {
         auto table = kind->text(*args);
         if (!table) return fail(withOptionNames(table.error().message, options));
         if (auto status = saveTextTable(*table, out); !status) return fail(status.error().message);
-        std::printf("wrote %s (%zu rows)\n", out.c_str(), table->rows.size());
+        std::printf("wrote %s (%zu rows)\n", shownPath(out).c_str(), table->rows.size());
         return kExitOk;
     }
     if (auto status = checkMatrixExtension(out); !status) return fail(status.error().message);
@@ -178,20 +187,24 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
         if (auto status = saveMatrixStreaming(out, stream->rows, stream->cols, stream->produce); !status) {
             return fail(status.error().message);
         }
-        std::printf("wrote %s (%zu x %zu)\n", out.c_str(), stream->rows, stream->cols);
+        std::printf("wrote %s (%zu x %zu)\n", shownPath(out).c_str(), stream->rows, stream->cols);
         return kExitOk;
     }
     auto matrix = kind->compute(*args);
     if (!matrix) return fail(withOptionNames(matrix.error().message, options));
     if (auto status = saveMatrix(*matrix, out); !status) return fail(status.error().message);
-    std::printf("wrote %s (%zu x %zu)\n", out.c_str(), matrix->rows, matrix->cols);
+    std::printf("wrote %s (%zu x %zu)\n", shownPath(out).c_str(), matrix->rows, matrix->cols);
     return kExitOk;
 }
 
 int runRender(const CommandRegistry& registry, const std::vector<std::string>& arguments) {
-    if (arguments.size() < 2 || isHelp(arguments[1])) {
+    if (arguments.size() < 2) {
+        std::fputs(renderHelp(registry).c_str(), stderr);
+        return kExitBadInput;
+    }
+    if (isHelp(arguments[1])) {
         std::fputs(renderHelp(registry).c_str(), stdout);
-        return arguments.size() < 2 ? kExitBadInput : kExitOk;
+        return kExitOk;
     }
     if (arguments[1] == "--spec" || arguments[1].rfind("--spec=", 0) == 0) {
         const bool inlinePath = arguments[1].size() > 6;
@@ -204,7 +217,7 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
     if (view == registry.renders.end()) {
         std::string names;
         for (const RenderView& v : registry.renders) names += (names.empty() ? "" : ", ") + v.name;
-        return fail("unknown view '" + name + "' (views: " + names + ")");
+        return fail("unknown view " + quoteForMessage(name) + " (views: " + names + ")");
     }
     std::vector<OptionSpec> options = view->options;
     for (const OptionSpec& o : renderCommonOptions()) options.push_back(o);
@@ -221,7 +234,7 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
     FigureFileWriter writer;  // PNG through EGL/ImGui, SVG and PDF through Cairo (spec.hpp)
     auto wrote = writer.render(*view, options, *args);
     if (!wrote) return fail(wrote.error().message);
-    std::printf("%s\n", wrote->c_str());
+    std::printf("%s\n", printable(*wrote).c_str());
     return kExitOk;
 }
 
@@ -260,7 +273,9 @@ bool wantsCommandLine(const std::vector<std::string>& arguments) {
     return first.rfind("--", 0) != 0 && !looksLikeFileToOpen(first);
 }
 
-int runCommandLine(const std::vector<std::string>& arguments) {
+namespace {
+
+int runCommand(const std::vector<std::string>& arguments) {
     const std::string& command = arguments[0];
     if (isHelp(command)) {
         std::fputs(mainHelp().c_str(), stdout);
@@ -286,8 +301,22 @@ int runCommandLine(const std::vector<std::string>& arguments) {
     }
     if (command == "export") return runExport(registry, arguments);
     if (command == "render") return runRender(registry, arguments);
-    return fail("unknown command '" + command +
-                "' (commands: export, render; a file to open must exist; see poslab --help)");
+    return fail("unknown command " + quoteForMessage(command) +
+                " (commands: export, render; a file to open must exist; see poslab --help)");
+}
+
+}  // namespace
+
+int runCommandLine(const std::vector<std::string>& arguments) {
+    // The command boundary: whatever a reader or a builder throws (memory running out, a bug)
+    // ends in one line and exit code 2, never in std::terminate's abort.
+    try {
+        return runCommand(arguments);
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory");
+    } catch (const std::exception& error) {
+        return fail(std::string("unexpected error: ") + error.what());
+    }
 }
 
 }  // namespace poslab::cli

@@ -7,6 +7,8 @@
 #include "cli/cli.hpp"
 #include "gfx/cairo_renderer.hpp"
 #include "gfx/offscreen.hpp"
+#include "poslab/base/format.hpp"
+#include "poslab/io/json_reader.hpp"
 
 namespace poslab::cli {
 
@@ -22,7 +24,8 @@ std::string sizeText(const Figure& figure, float scale) {
 Result<bool> wantsGlRenderer(const ArgMap& args, gfx::FigureFormat format) {
     const auto name = args.raw("renderer");
     if (!name || *name == "cairo") return false;
-    if (*name != "gl") return Error{"--renderer must be cairo or gl (got '" + *name + "')"};
+    if (*name != "gl")
+        return Error{"--renderer must be cairo or gl (got " + quoteForMessage(*name) + ")"};
     if (format != gfx::FigureFormat::Png) {
         return Error{std::string("--renderer gl draws PNG only; ") + gfx::figureFormatName(format) +
                      " is always drawn with Cairo"};
@@ -93,34 +96,26 @@ Result<std::string> FigureFileWriter::render(const RenderView& view,
 }
 
 int runSpec(const CommandRegistry& registry, const std::string& specPath) {
-    std::ifstream in(specPath, std::ios::binary);
-    if (!in) {
-        std::fprintf(stderr, "poslab: cannot read spec '%s'\n", specPath.c_str());
+    // Regular files only, through InputFile: a FIFO or a device is refused at once.
+    auto text = readUserTextFile(specPath, kMaxSpecBytes, "a spec");
+    if (!text) {
+        std::fprintf(stderr, "poslab: %s\n", printable(text.error().message).c_str());
         return kExitBadInput;
     }
-    // Read in chunks up to the cap: a huge file or a device that never ends is refused.
-    std::string text;
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-        text.append(chunk, std::size_t(in.gcount()));
-        if (text.size() > kMaxSpecBytes) {
-            std::fprintf(stderr, "poslab: %s is too large for a spec (over %zu MiB)\n",
-                         specPath.c_str(), kMaxSpecBytes >> 20);
-            return kExitBadInput;
-        }
-    }
-    auto entries = readSpecText(text, specPath, registry);
+    auto entries = readSpecText(*text, specPath, registry);
     if (!entries) {
-        std::fprintf(stderr, "poslab: %s\n", entries.error().message.c_str());
+        std::fprintf(stderr, "poslab: %s\n", printable(entries.error().message).c_str());
         return kExitBadInput;
     }
     const std::size_t count = entries->size();
-    if (count == 0) std::printf("%s lists no figures\n", specPath.c_str());
+    if (count == 0)
+        std::printf("%s lists no figures\n",
+                    escapeForMessage(specPath, kMessagePathLength).c_str());
     FigureFileWriter writer;
     int failures = 0;
     for (std::size_t i = 0; i < count; ++i) {
         auto report = [&](const std::string& message) {
-            std::fprintf(stderr, "poslab: figure %zu: %s\n", i + 1, message.c_str());
+            std::fprintf(stderr, "poslab: figure %zu: %s\n", i + 1, printable(message).c_str());
             std::fflush(stderr);
             ++failures;
         };
@@ -129,12 +124,20 @@ int runSpec(const CommandRegistry& registry, const std::string& specPath) {
             report(entry.error().message);
             continue;
         }
-        auto wrote = writer.render(*entry->view, renderOptionsFor(*entry->view), entry->args);
+        // A figure that throws (a bug, or memory running out) fails alone: the batch goes on.
+        Result<std::string> wrote = Error{""};
+        try {
+            wrote = writer.render(*entry->view, renderOptionsFor(*entry->view), entry->args);
+        } catch (const std::bad_alloc&) {
+            wrote = Error{"out of memory"};
+        } catch (const std::exception& error) {
+            wrote = Error{std::string("unexpected error: ") + error.what()};
+        }
         if (!wrote) {
             report(printable(wrote.error().message));
             continue;
         }
-        std::printf("[%zu/%zu] %s\n", i + 1, count, wrote->c_str());
+        std::printf("[%zu/%zu] %s\n", i + 1, count, printable(*wrote).c_str());
         std::fflush(stdout);
     }
     if (failures > 0) {

@@ -92,7 +92,9 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
         }
         auto loaded = ui::loadTableFile(*path, args.raw("tensor").value_or(""));
         if (!loaded) return loaded.error();
-        if (!loaded->note.empty()) std::fprintf(stderr, "poslab: %s\n", loaded->note.c_str());
+        if (!loaded->note.empty())
+            std::fprintf(stderr, "poslab: %s\n",
+                         escapeForMessage(loaded->note, 2 * kMessagePathLength).c_str());
         Matrix table = std::move(loaded->table);
         if (args.has("d-model")) {
             auto d = args.integer("d-model", 0);

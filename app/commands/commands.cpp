@@ -59,6 +59,11 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     if (args.has("title") && args.flag("no-title"))
         return Error{"--title and --no-title go separately (choose one)"};
     if (auto title = args.raw("title")) {
+        // Cairo refuses invalid UTF-8 only when drawing ("drawing failed: ..."): say which option.
+        if (escapeForMessage(*title, std::string::npos) != *title) {
+            return Error{"--title must be UTF-8 text without control characters (got " +
+                         quoteForMessage(*title) + ")"};
+        }
         settings.theme.titleMode = TitleMode::Replace;
         settings.theme.titleText = *title;
     } else if (args.flag("no-title")) {

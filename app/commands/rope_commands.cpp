@@ -83,8 +83,8 @@ Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& na
     if (!values) return values.error();
     for (double v : *values) {
         if (!std::isfinite(v)) {
-            return Error{"--" + name + " entries must be finite numbers (got '" + *args.raw(name) +
-                         "')"};
+            return Error{"--" + name + " entries must be finite numbers (got " +
+                         quoteForMessage(*args.raw(name)) + ")"};
         }
     }
     return values;
@@ -98,7 +98,8 @@ Result<RopeParams> ropeForLayerType(const HfModelConfig& config, const ArgMap& a
     if (!name) {
         if (types.size() > 1) {
             std::string names;
-            for (const std::string& t : types) names += (names.empty() ? "" : ", ") + t;
+            for (const std::string& t : types)
+                names += (names.empty() ? "" : ", ") + escapeForMessage(t);
             std::fprintf(stderr,
                          "poslab: note: the config has layer types %s; using the "
                          "%s layers' RoPE (choose with --layer-type)\n",
@@ -274,7 +275,7 @@ Box wholeFigure(const RenderSettings& settings) {
 Result<Matrix> exportFrequencies(const ArgMap& args) {
     auto inputs = readRopeInputs(args);
     if (!inputs) return inputs.error();
-    if (!inputs->headDimKnown) return Error{"--head-dim D is required (or --config FILE)"};
+    // Without --head-dim or --config: the documented default, 128 (RopeParams).
     if (auto s = validated(inputs->params); !s) return s.error();
     auto freqs = ropeFrequencies(inputs->params);
     if (!freqs) return freqs.error();
@@ -283,6 +284,8 @@ Result<Matrix> exportFrequencies(const ArgMap& args) {
     return out;
 }
 
+constexpr double kMaxRotatedComponent = 1e300;  // |x cos - y sin| <= hypot(x, y) < 1.5e300
+
 Result<Matrix> exportRotate(const ArgMap& args) {
     if (!args.has("vector")) return Error{"--vector LIST is required (comma-separated numbers)"};
     if (!args.has("positions")) return Error{"--positions LIST is required (comma-separated)"};
@@ -290,6 +293,14 @@ Result<Matrix> exportRotate(const ArgMap& args) {
     if (!inputs) return inputs.error();
     auto vector = finiteList(args, "vector");
     if (!vector) return vector.error();
+    // A rotation keeps each pair's length, which for components near the largest double exceeds
+    // it: bound the components so that every rotated value stays finite.
+    for (double component : *vector) {
+        if (std::fabs(component) > kMaxRotatedComponent) {
+            return Error{"--vector components must be at most 1e300 in magnitude (got " +
+                         formatValue(component) + "; a rotated pair of larger ones overflows)"};
+        }
+    }
     RopeParams& p = inputs.value().params;
     if (!inputs->headDimKnown) {
         p.headDim = int(vector->size());

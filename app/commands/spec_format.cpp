@@ -11,6 +11,7 @@
 #include <set>
 
 #include "poslab/base/format.hpp"
+#include "poslab/io/json_reader.hpp"
 
 #include "poslab/figure/figure_controls.hpp"
 
@@ -73,37 +74,11 @@ std::string viewNames(const CommandRegistry& registry) {
     return names;
 }
 
-// "syntax error while parsing ... at line 3, column 5" without nlohmann's "[json.exception…] ".
-std::string jsonMessage(const std::exception& error) {
-    std::string text = error.what();
-    if (text.rfind("[json.exception", 0) == 0) {
-        if (auto close = text.find("] "); close != std::string::npos) text = text.substr(close + 2);
-    }
-    return printable(text);
-}
-
 }  // namespace
 
 std::string printable(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x20 && byte != 0x7f) {
-            out += c;
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-            out += escaped;
-        }
-    }
-    return out;
+    // The same escapes as every message (format.hpp), uncut: also invalid UTF-8 and C1 controls.
+    return escapeForMessage(text, kMessageLineLength);
 }
 
 std::vector<OptionSpec> renderOptionsFor(const RenderView& view) {
@@ -194,6 +169,10 @@ Result<std::vector<Result<SpecEntry>>> readSpecText(std::string_view text,
         if (depth == 1 && begins) {
             ++elements;
             keys.clear();
+            // Figures past the cap are dropped as they are read (the count is refused below).
+            if (elements > kMaxSpecEntries) return false;
+        } else if (elements > kMaxSpecEntries && depth >= 1) {  // the list itself is kept
+            return false;
         } else if (depth == 2 && event == json::parse_event_t::key && parsed.is_string()) {
             const std::size_t figure = elements - 1;
             if (!keys.insert(parsed.get<std::string>()).second && !duplicated.count(figure))
@@ -201,13 +180,19 @@ Result<std::vector<Result<SpecEntry>>> readSpecText(std::string_view text,
         }
         return true;
     };
-    try {
-        document = json::parse(text, noteKeys);
-    } catch (const json::exception& error) {
-        return Error{specPath + " is not valid JSON: " + jsonMessage(error)};
+    auto parsed = parseJson(text, noteKeys);  // bounded depth and memory; never throws
+    const std::string shownPath = escapeForMessage(specPath, kMessagePathLength);
+    if (!parsed) {
+        const std::string& why = parsed.error().message;
+        return Error{shownPath + (why.rfind("not valid", 0) == 0 ? " is " : ": ") + why};
+    }
+    document = std::move(parsed).value();
+    if (elements > kMaxSpecEntries && document.is_array()) {
+        return Error{shownPath + " lists " + std::to_string(elements) + " figures, more than the " +
+                     std::to_string(kMaxSpecEntries) + " a spec may hold"};
     }
     if (!document.is_array()) {
-        return Error{specPath +
+        return Error{shownPath +
                      " must hold a JSON list of figures, [{\"view\": ..., \"out\": ...}, ...] "
                      "(got " +
                      document.type_name() + ")"};

@@ -39,6 +39,7 @@ Result<SpecEntry> readSpecEntry(const nlohmann::json& entry, const CommandRegist
 // The text of a spec file: Error when it is not JSON or not a list ("figures.json is not valid
 // JSON: ..."; nothing renders); otherwise one Result per figure, in order. `specPath` names the
 // file in messages and gives the folder relative outputs go to; it is not opened.
+inline constexpr std::size_t kMaxSpecEntries = 10000;  // figures in one spec; more is refused
 Result<std::vector<Result<SpecEntry>>> readSpecText(std::string_view text,
                                                     const std::string& specPath,
                                                     const CommandRegistry& registry);
@@ -53,6 +54,9 @@ struct BuiltFigure {
 Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<OptionSpec>& options,
                                 const ArgMap& args);
 
+// A whole message line as printed (stderr, success lines): the last escape, applied to every
+// line, so a value some message forgot to escape still cannot reach the terminal raw.
+inline constexpr std::size_t kMessageLineLength = 8192;
 std::string printable(std::string_view text);  // control characters as \n, \t, \x1b: one line
 
 }  // namespace poslab::cli

@@ -14,6 +14,7 @@
 
 #include "commands/commands.hpp"
 #include "commands/option_reader.hpp"
+#include "poslab/base/format.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/compare_figures.hpp"
@@ -156,7 +157,9 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
     if (auto path = args.raw("table")) {
         auto loaded = ui::loadTableFile(*path, args.raw("tensor").value_or(""));
         if (!loaded) return loaded.error();
-        if (!loaded->note.empty()) std::fprintf(stderr, "poslab: %s\n", loaded->note.c_str());
+        if (!loaded->note.empty())
+            std::fprintf(stderr, "poslab: %s\n",
+                         escapeForMessage(loaded->note, 2 * kMessagePathLength).c_str());
         if (!args.has("seq-len"))
             params.seqLen = int(std::min<std::size_t>(loaded->table.rows, kMaxSeqLen));
         params.learnedTable = std::make_shared<const Matrix>(std::move(loaded->table));
@@ -170,6 +173,34 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
     }
     if (auto s = validate(params); !s) return s.error();
     return params;
+}
+
+// A learned table's zero rows have no direction: their cosines are written as -inf (the value
+// the figures mask), and stderr says so, as the figure's corner note does.
+void noteUndefinedCosines(const SimilarityParams& params) {
+    if (params.metric != SimilarityMetric::Cosine || !params.learnedTable) return;
+    const long long rows = undefinedCosineRows(*params.learnedTable);
+    if (rows > 0) {
+        std::fprintf(stderr, "poslab: note: %s, written as -inf\n",
+                     undefinedCosineNote(rows).c_str());
+    }
+}
+
+// A learned similarity export costs L^2 d multiply-adds (every row against every row). Above
+// 2^36 (about a minute on one core) it is refused rather than left running for hours: 23170
+// positions of 8192 dims would take 4.4e12.
+constexpr long long kMaxLearnedExportWork = 1LL << 36;
+
+Status checkLearnedExportWork(const SimilarityParams& params) {
+    if (params.encoding != SimilarityEncoding::Learned) return success();
+    const long long L = params.seqLen;
+    const long long d = params.learnedTable ? (long long)params.learnedTable->cols
+                                            : (long long)params.learned.dModel;
+    if (L * L <= kMaxLearnedExportWork / d) return success();
+    return Error{"--seq-len: a learned similarity of " + std::to_string(L) + " positions x " +
+                 std::to_string(d) +
+                 " dims needs L^2 d = " + formatValue(double(L) * double(L) * double(d)) +
+                 " multiply-adds, over the limit of 2^36 (68719476736); lower --seq-len"};
 }
 
 // Rows [first, first + count) of a similarity matrix, for the streamed export.
@@ -316,6 +347,11 @@ Result<MeaningParams> readMeaningParams(const ArgMap& args) {
     if (auto path = args.raw("tokens")) {
         auto tokens = loadNpy(*path);
         if (!tokens) return tokens.error();
+        // Finite, at most 1e100: 1e308 word vectors made every logit inf ("rms inf").
+        if (auto s = ui::checkLoadedTable(
+                *tokens, "--tokens " + escapeForMessage(*path, kMessagePathLength));
+            !s)
+            return s.error();
         if (!args.has("d-model")) params.dModel = int(std::min<std::size_t>(tokens->cols, 2048));
         if (!args.has("seq-len")) params.seqLen = int(std::min<std::size_t>(tokens->rows, 1024));
         params.tokens = std::make_shared<const Matrix>(std::move(tokens).value());
@@ -447,6 +483,8 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
     similarity.compute = [](const ArgMap& args) -> Result<Matrix> {
         auto params = readSimilarityParams(args, true, 256);
         if (!params) return params.error();
+        if (auto s = checkLearnedExportWork(*params); !s) return s.error();
+        noteUndefinedCosines(*params);
         return similarityMatrix(*params);
     };
     // Streamed: sinusoidal and RoPE rows are slices of one O(L d) offset profile, so the L x L
@@ -460,8 +498,10 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
             !s) {
             return s.error();
         }
+        if (auto s = checkLearnedExportWork(*params); !s) return s.error();
         auto rows = similarityRows(*params);
         if (!rows) return rows.error();
+        noteUndefinedCosines(*params);
         ExportKind::Stream stream;
         stream.rows = std::size_t(params->seqLen);
         stream.cols = std::size_t(params->seqLen);
@@ -782,6 +822,11 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                      configs[k].rope.headDim = head;
                      configs[k].rope.trainingLength = training;
                      configs[k].label = letter + ": base " + formatValue(*base, 6);
+                     // "--a-base must be > 1 ...", not "A: base must be ...": name the option.
+                     if (auto s = validate(configs[k].rope);
+                         !s && s.error().message.rfind("base ", 0) == 0) {
+                         return Error{"--" + side + "-" + s.error().message};
+                     }
                  }
              }
              return abComparisonFigure(configs[0], configs[1], reach, float(settings.width),

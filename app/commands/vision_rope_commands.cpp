@@ -5,6 +5,7 @@
 
 #include "commands/commands.hpp"
 #include "commands/option_reader.hpp"
+#include "poslab/base/decimal.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/views/vision_rope_figures.hpp"
@@ -162,23 +163,23 @@ Result<AxialRopeParams> readAxialParams(const ArgMap& args) {
     }
     const std::string side = "1.." + std::to_string(kMaxAxialGridSide);
     if (auto grid = args.raw("grid")) {
+        // Exactly one 'x' between two plain integers: "4xx4" and "4x4x5" are refused (std::stoi
+        // threw on the first and read the second as 4x4).
         const std::size_t x = grid->find('x');
-        int w = 0, h = 0;
-        bool good = x != std::string::npos && x > 0 && x + 1 < grid->size() && x <= 4 &&
-                    grid->size() - x - 1 <= 4;
-        if (good) {
-            for (char c : *grid) good = good && (c == 'x' || (c >= '0' && c <= '9'));
-        }
-        if (good) {
-            w = std::stoi(grid->substr(0, x));
-            h = std::stoi(grid->substr(x + 1));
-        }
+        const bool oneX = x != std::string::npos && grid->find('x', x + 1) == std::string::npos;
+        const ParsedInteger width =
+            oneX ? parseDecimalInteger(std::string_view(*grid).substr(0, x)) : ParsedInteger{};
+        const ParsedInteger height =
+            oneX ? parseDecimalInteger(std::string_view(*grid).substr(x + 1)) : ParsedInteger{};
+        const bool good = width.status == DecimalStatus::Ok && height.status == DecimalStatus::Ok &&
+                          (*grid)[0] != '-' && (*grid)[x + 1] != '-';
+        const long long w = good ? width.value : 0, h = good ? height.value : 0;
         if (!good || w < 1 || h < 1 || w > kMaxAxialGridSide || h > kMaxAxialGridSide) {
             return Error{"--grid must be WxH with W and H " + side + " (got " +
                          quoteForMessage(*grid) + ")"};
         }
-        params.gridWidth = w;
-        params.gridHeight = h;
+        params.gridWidth = int(w);
+        params.gridHeight = int(h);
     }
     params.queryX = std::min(params.queryX, params.gridWidth - 1);
     params.queryY = std::min(params.queryY, params.gridHeight - 1);

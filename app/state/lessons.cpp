@@ -4,6 +4,8 @@
 #include <cctype>
 #include <fstream>
 
+#include "poslab/base/format.hpp"
+#include "poslab/io/json_reader.hpp"
 #include "state/app_state.hpp"
 #include "state/session_format.hpp"
 
@@ -50,6 +52,11 @@ Status readText(const json& entry, const char* key, bool required, std::string& 
     }
     if (!it->is_string() || it->get_ref<const std::string&>().empty())
         return Error{std::string("\"") + key + "\" must be a non-empty string"};
+    // A card holds a few sentences; megabytes of text overflowed ImGui's vertex buffer.
+    if (const std::size_t length = it->get_ref<const std::string&>().size();
+        length > kMaxLessonText)
+        return Error{std::string("\"") + key + "\" is " + std::to_string(length) +
+                     " bytes long; at most " + std::to_string(kMaxLessonText)};
     out = it->get<std::string>();
     return success();
 }
@@ -60,7 +67,8 @@ Status checkView(const std::string& view, const std::vector<std::string>& viewTi
         if (lower(title) == lower(view)) return success();
         names += (names.empty() ? "" : ", ") + lower(title);
     }
-    return Error{"\"view\" must be one of " + names + " (got " + json(view).dump() + ")"};
+    // Escaped, not dumped: dump() throws on invalid UTF-8 and passes C1 controls through.
+    return Error{"\"view\" must be one of " + names + " (got \"" + escapeForMessage(view) + "\")"};
 }
 
 // One lesson or step object: its view, text and state, checked and applied to `scratch`.
@@ -78,7 +86,7 @@ Status readStep(const json& entry, bool first, const std::string& previousView,
         step.state = *state;
     }
     if (std::string key = unknownStateKey(step.state); !key.empty())
-        return Error{key + ": unknown key"};
+        return Error{escapeForMessage(key) + ": unknown key"};
     Warnings warnings;
     applyStateJson(step.state, scratch, warnings);
     if (!warnings.empty()) return Error{"state." + warnings.front()};
@@ -94,15 +102,16 @@ std::string unknownStateKey(const json& state) {
 Result<std::vector<Lesson>> parseLessons(std::string_view jsonText,
                                          const std::vector<std::string>& viewTitles) {
     if (jsonText.size() > kMaxLessonsBytes) return Error{"too large for a lessons file"};
-    json document;
-    try {
-        document = json::parse(jsonText);
-    } catch (const json::parse_error& e) {
+    // Bounded depth and memory; every json exception (1e400 is an out_of_range) caught.
+    auto parsed = parseJson(jsonText);
+    if (!parsed) {
         // "not valid JSON (parse error at line 3, column 5: syntax error ...)": where to look.
-        const std::string what = e.what();
-        const std::size_t at = what.find("parse error");
-        return Error{"not valid JSON (" + (at == std::string::npos ? what : what.substr(at)) + ")"};
+        const std::string& why = parsed.error().message;
+        if (why.rfind("not valid JSON: ", 0) == 0)
+            return Error{"not valid JSON (" + why.substr(16) + ")"};
+        return parsed.error();
     }
+    json document = std::move(parsed).value();
     if (!document.is_object() || !document.contains("lessons") || !document["lessons"].is_array())
         return Error{"expected {\"lessons\": [...]}"};
     std::vector<Lesson> lessons;
@@ -140,16 +149,12 @@ Result<std::vector<Lesson>> parseLessons(std::string_view jsonText,
 
 Result<std::vector<Lesson>> loadLessonsFile(const std::string& path,
                                             const std::vector<std::string>& viewTitles) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path + ": cannot open"};
-    std::string text;
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-        text.append(chunk, std::size_t(in.gcount()));
-        if (text.size() > kMaxLessonsBytes) return Error{path + ": too large for a lessons file"};
-    }
-    auto lessons = parseLessons(text, viewTitles);
-    if (!lessons) return Error{path + ": " + lessons.error().message};
+    // Regular files only, through InputFile: a FIFO or a device is refused at once.
+    auto text = readUserTextFile(path, kMaxLessonsBytes, "a lessons file");
+    if (!text) return text.error();
+    auto lessons = parseLessons(*text, viewTitles);
+    if (!lessons)
+        return Error{escapeForMessage(path, kMessagePathLength) + ": " + lessons.error().message};
     return lessons;
 }
 

@@ -39,6 +39,7 @@ struct Lesson {
     std::vector<LessonStep> steps;  // at least one: the lesson's own view, text and state first
 };
 
+inline constexpr std::size_t kMaxLessonText = 4000;  // bytes of one title, view or text
 inline constexpr std::size_t kMaxLessonsBytes = std::size_t(4) << 20;  // larger: not lessons
 
 // ---- Reading (errors are one line: "lesson 3, step 1: …"; the callers prefix the file)

@@ -1,42 +1,34 @@
 #include "state/open_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
 #include "poslab/io/safetensors_index.hpp"
+#include "poslab/base/format.hpp"
+#include "poslab/io/input_file.hpp"
+#include "poslab/io/json_reader.hpp"
+#include "poslab/io/output_file.hpp"
 #include "state/session_format.hpp"
 
 namespace poslab::ui {
 
 namespace {
 
-std::string lowerExtension(const std::string& path) {
-    std::string extension = std::filesystem::path(path).extension().string();
-    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return extension;
-}
-
-// The file's first bytes, without blocking on a FIFO or a device (O_NONBLOCK, regular files only).
+// The file's first bytes, through InputFile: regular files only, a FIFO or a device refused
+// without blocking.
 Result<std::string> readHead(const std::string& path, std::size_t limit) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return Error{"cannot open '" + path + "': " + std::strerror(errno)};
-    struct stat info {};
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-        ::close(fd);
-        return Error{"'" + path + "' is not a regular file"};
-    }
+    auto input = InputFile::open(path);
+    if (!input) return input.error();
     std::string head(limit, '\0');
-    const ssize_t got = ::read(fd, head.data(), limit);
-    ::close(fd);
-    if (got < 0) return Error{"cannot read '" + path + "': " + std::strerror(errno)};
-    head.resize(std::size_t(got));
+    const std::size_t got = std::fread(head.data(), 1, limit, input->stream());
+    if (std::ferror(input->stream()))
+        return Error{escapeForMessage(path, kMessagePathLength) + ": cannot read the file (" +
+                     std::strerror(errno) + ")"};
+    head.resize(got);
     return head;
 }
 
@@ -61,7 +53,7 @@ Result<FileToOpen> classifyCheckpoint(const std::string& path) {
 }
 
 Result<FileToOpen> classifyFileToOpen(const std::string& path) {
-    const std::string extension = lowerExtension(path);
+    const std::string extension = fileExtension(path);
     std::error_code error;
     if (std::filesystem::is_directory(path, error) || isSafetensorsIndexPath(path)) {
         return classifyCheckpoint(path);
@@ -87,7 +79,9 @@ Result<FileToOpen> classifyFileToOpen(const std::string& path) {
     if (!head) return head.error();
     // A session names its format; anything else that is a JSON object is taken as a model's
     // config.json, whose reader then says what it could not use.
-    const nlohmann::json object = nlohmann::json::parse(*head, nullptr, false);
+    // Bounded like every JSON read (a deep head is not parsed; the keys below decide).
+    const auto parsed = parseJson(*head);
+    const nlohmann::json object = parsed ? *parsed : nlohmann::json();
     if (object.is_object()) {
         auto format = object.find("format");
         if (format != object.end() && format->is_string() && *format == kSessionFormat)

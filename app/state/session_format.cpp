@@ -20,6 +20,7 @@
 #include "poslab/encodings/alibi.hpp"
 #include "poslab/encodings/learned.hpp"
 #include "poslab/encodings/t5_bias.hpp"
+#include "poslab/io/json_reader.hpp"
 #include "poslab/io/output_file.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "state/ranges.hpp"
@@ -738,24 +739,18 @@ Status saveSessionFile(const std::string& path, const AppState& state,
 Status readSessionText(std::string_view text, AppState& state, SessionLayout& layout,
                        Warnings& warnings) {
     if (text.size() > kMaxSessionBytes) return Error{"too large for a session file"};
-    const json object = json::parse(text, nullptr, false);
-    if (object.is_discarded()) return Error{"not valid JSON"};
-    return applySessionJson(object, state, layout, warnings);
+    auto object = parseJson(text);  // bounded depth and memory; never throws
+    if (!object) return object.error();
+    return applySessionJson(*object, state, layout, warnings);
 }
 
 Status loadSessionFile(const std::string& path, AppState& state, SessionLayout& layout,
                        Warnings& warnings) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path + ": cannot open"};
-    // Read in chunks up to the cap: a huge file or a device that never ends is refused.
-    std::string text;
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-        text.append(chunk, std::size_t(in.gcount()));
-        if (text.size() > kMaxSessionBytes) return Error{path + ": too large for a session file"};
-    }
-    if (auto s = readSessionText(text, state, layout, warnings); !s)
-        return Error{path + ": " + s.error().message};
+    // Regular files only, through InputFile: a FIFO or a device is refused at once.
+    auto text = readUserTextFile(path, kMaxSessionBytes, "a session file");
+    if (!text) return text.error();
+    if (auto s = readSessionText(*text, state, layout, warnings); !s)
+        return Error{escapeForMessage(path, kMessagePathLength) + ": " + s.error().message};
     return success();
 }
 

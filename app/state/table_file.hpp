@@ -22,6 +22,12 @@ struct TableFile {
 };
 
 bool isSafetensorsPath(const std::string& path);  // by extension, any case
+// A table read from a file holds what the views can take: at most kMaxSeqLen rows and kMaxDModel
+// columns (as the options allow), finite values of magnitude <= kMaxTableMagnitude (squares and
+// sums of 2^25 of them stay finite, so no figure or export turns finite input into inf or NaN).
+// Errors: "NAME: ..." naming the row and column.
+inline constexpr double kMaxTableMagnitude = 1e100;
+Status checkLoadedTable(const Matrix& table, const std::string& name);
 // tensor: .safetensors only ("" = the position table findPositionTable names); a tensor name
 // for a .npy file is an Error. Errors are one line naming the file.
 Result<TableFile> loadTableFile(const std::string& path, std::string_view tensor = "");

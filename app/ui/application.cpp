@@ -11,6 +11,7 @@
 #include "gfx/fonts.hpp"
 #include "gfx/heatmap_textures.hpp"
 #include "gfx/image_io.hpp"
+#include "poslab/base/format.hpp"
 #include "state/open_file.hpp"
 
 namespace poslab::ui {
@@ -68,7 +69,7 @@ Status Application::selectView(const std::string& name) {
         }
         names += (names.empty() ? "" : ", ") + lower(panels_[i]->title());
     }
-    return Error{"--view must be one of " + names + " (got '" + name + "')"};
+    return Error{"--view must be one of " + names + " (got " + quoteForMessage(name) + ")"};
 }
 
 namespace {

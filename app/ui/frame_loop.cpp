@@ -87,7 +87,8 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     launch.soakSeed = static_cast<unsigned long long>(*seed);
     auto lesson = args->integer("lesson", 0);
     if (!lesson) return lesson.error();
-    if (*lesson < 0 || *lesson > 1000)
+    // 0 is the default (no tour) but not a lesson: given, N must be 1..1000.
+    if ((args->has("lesson") && *lesson < 1) || *lesson < 0 || *lesson > 1000)
         return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
     launch.lesson = int(*lesson);
     launch.lessonsPath = args->text("lessons", "").value();

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "poslab/base/format.hpp"
+
 namespace poslab::ui {
 
 // ---------------------------------------------------------------------------------------------
@@ -56,12 +58,13 @@ Status openSession(Application& application, const std::string& path, Warnings* 
     application.state() = state;
     if (!layout.view.empty()) {
         if (auto s = application.selectView(layout.view); !s)
-            warnings.push_back("session.view: " + s.error().message);
+            warnings.push_back("session.view: " + s.error().message);  // the value quoted, cut
     }
     if (!layout.fullScreen) applyWindowLayout(application.window(), layout);
     application.tour().setFullScreen(application.window(), layout.fullScreen);
     for (const std::string& w : warnings)
-        std::fprintf(stderr, "poslab: %s: %s\n", path.c_str(), w.c_str());
+        std::fprintf(stderr, "poslab: %s\n",
+                     escapeForMessage(path + ": " + w, 2 * kMessagePathLength).c_str());
     application.setStatus(warnings.empty()
                               ? "Opened session " + path
                               : "Opened session " + path + " (" + std::to_string(warnings.size()) +
@@ -84,7 +87,8 @@ std::string restoreRememberedSession(Application& application, const std::string
         std::filesystem::rename(path, aside, error);
         const std::string message = "ignored the remembered session: " + s.error().message +
                                     (error ? "" : " (kept as " + aside + ")");
-        std::fprintf(stderr, "poslab: %s\n", message.c_str());
+        std::fprintf(stderr, "poslab: %s\n",
+                     escapeForMessage(message, 2 * kMessagePathLength).c_str());
         application.setStatus(message);
         return message;
     }

@@ -377,7 +377,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(LessonsFileTest, MissingFileIsOneLine) {
     auto lessons = ui::loadLessonsFile("/nonexistent/my-lessons.json", viewTitles());
     ASSERT_FALSE(lessons.ok());
-    EXPECT_EQ(lessons.error().message, "/nonexistent/my-lessons.json: cannot open");
+    EXPECT_EQ(lessons.error().message,
+              "/nonexistent/my-lessons.json: cannot open the file (No such file or directory)");
 }
 
 // The README's example: a step without "view" stays in its lesson's view; steps are read in order.

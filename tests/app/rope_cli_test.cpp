@@ -390,14 +390,15 @@ using Args = std::vector<std::string>;
 INSTANTIATE_TEST_SUITE_P(
     Freqs, RopeCliBadInputTest,
     ::testing::Values(
-        BadInput{Args{"export", "rope-freqs", "--out", "OUTa.csv"},
-                 "--head-dim D is required (or --config FILE)"},
         BadInput{Args{"export", "rope-freqs", "--head-dim", "0", "--out", "OUTa.csv"},
                  "--head-dim must be 2..8192 (got 0)"},
         BadInput{Args{"export", "rope-freqs", "--head-dim", "99999999999", "--out", "OUTa.csv"},
                  "--head-dim must be 2..8192 (got 99999999999)"},
         BadInput{Args{"export", "rope-freqs", "--head-dim", "7", "--out", "OUTa.csv"},
-                 "rotated dims int(head_dim * rotary_fraction) must be even"},
+                 "--head-dim must be even, 2..8192 (got 7)"},
+        BadInput{Args{"export", "rope-freqs", "--rotary-fraction", "0.001", "--out", "OUTa.csv"},
+                 "--rotary-fraction 0.001 leaves int(head_dim * rotary_fraction) = 0 rotated "
+                 "dims of head_dim 128; they must be even and >= 2"},
         BadInput{
             Args{"export", "rope-freqs", "--head-dim", "8", "--base", "1", "--out", "OUTa.csv"},
             "--base must be > 1"},

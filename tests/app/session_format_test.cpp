@@ -438,15 +438,15 @@ TEST(SessionFormatTest, AnUnknownEnumNameIsOneLineNamingTheChoices) {
     for (const std::string& w : read.warnings) EXPECT_EQ(w.find('\n'), std::string::npos) << w;
 }
 
-// A file that never ends (a device, a pipe left open) is refused after the size cap instead of
-// being read until memory runs out.
+// A file that never ends (a device, a pipe left open) is refused at once, through InputFile,
+// instead of being read until memory runs out (or, for a FIFO, forever).
 TEST(SessionFormatTest, AnEndlessFileIsRefused) {
     AppState state;
     SessionLayout layout;
     Warnings warnings;
     const Status status = ui::loadSessionFile("/dev/zero", state, layout, warnings);
     ASSERT_FALSE(status.ok());
-    EXPECT_EQ(status.error().message, "/dev/zero: too large for a session file");
+    EXPECT_EQ(status.error().message, "/dev/zero: not a regular file (a character device)");
 }
 
 TEST(SessionFormatTest, AFailedSaveNamesTheFileAndTheReason) {

@@ -138,7 +138,9 @@ TEST_F(SpecTest, BrokenFilesAreOneLineErrors) {
     }
     auto missing = runPoslab({"render", "--spec", path("absent.json")});
     EXPECT_EQ(missing.exitCode, 2);
-    EXPECT_NE(missing.err.find("cannot read spec"), std::string::npos);
+    EXPECT_NE(missing.err.find("absent.json: cannot open the file (No such file or directory)"),
+              std::string::npos)
+        << missing.err;
     EXPECT_EQ(linesWith(missing.err, "poslab:"), 1);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "poslab/io/json_reader.hpp"
 #include "state/session_format.hpp"
 
 namespace {
@@ -41,11 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // A damaged or foreign file changes nothing.
         if (!oneLine(status.error().message) || first != defaults) __builtin_trap();
         // Lessons: the views' state from JSON that has no session header.
-        const json document = json::parse(text, nullptr, false);
-        if (!document.is_discarded()) {
+        // Through the bounded reader, as lessons are read: depth and memory capped.
+        const auto document = poslab::parseJson(text);
+        if (document) {
             AppState lesson;
             Warnings lessonWarnings;
-            poslab::ui::applyStateJson(document, lesson, lessonWarnings);
+            poslab::ui::applyStateJson(*document, lesson, lessonWarnings);
             requireOneLine(lessonWarnings);
         }
         return 0;

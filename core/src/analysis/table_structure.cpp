@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "poslab/base/limits.hpp"
 #include "poslab/base/parallel.hpp"
 #include "poslab/base/random.hpp"
 
@@ -607,19 +608,37 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
                      " (got " + std::to_string(projected) + ")"};
     }
     const std::size_t rows = table.rows, cols = table.cols;
+    const bool covariance = cols <= rows;  // the smaller of d x d and L x L
+    const std::size_t n = covariance ? cols : rows;
+    // The table and the work space beside it, counted against the memory cap together: the
+    // centred copy (and its transpose for the Gram side), the n x n matrix where Jacobi forms it,
+    // and the projections (checkTable bounds rows x cols and n, so the sum cannot overflow).
+    const std::size_t needed = (covariance ? 2 : 3) * rows * cols +
+                               (n <= kJacobiLimit ? n * n : 0) + rows * std::size_t(projected);
+    if (needed > maxMatrixBytes() / sizeof(double)) {
+        return Error{"PCA of a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " table needs " + std::to_string((needed * sizeof(double) >> 20) + 1) +
+                     " MiB with its work space, over the memory cap of " +
+                     std::to_string(maxMatrixBytes() >> 20) + " MiB"};
+    }
+    // Scaled by a power of two (exact) so that the largest magnitude is below 1: squares and
+    // sums of values near the largest double stay finite. Undone on the results.
+    double largest = 0;
+    for (double value : table.values) largest = std::max(largest, std::abs(value));
+    int exponent = 0;
+    if (largest > 0) std::frexp(largest, &exponent);
     std::vector<double> mean(cols, 0.0);  // row by row: the table is read in memory order
     for (std::size_t r = 0; r < rows; ++r) {
         const double* values = table.row(r);
-        for (std::size_t c = 0; c < cols; ++c) mean[c] += values[c];
+        for (std::size_t c = 0; c < cols; ++c) mean[c] += std::ldexp(values[c], -exponent);
     }
     for (double& m : mean) m /= double(rows);
-    Matrix centred = table;
+    Matrix centred(rows, cols);
     for (std::size_t r = 0; r < rows; ++r) {
-        double* values = centred.row(r);
-        for (std::size_t c = 0; c < cols; ++c) values[c] -= mean[c];
+        const double* values = table.row(r);
+        double* out = centred.row(r);
+        for (std::size_t c = 0; c < cols; ++c) out[c] = std::ldexp(values[c], -exponent) - mean[c];
     }
-    const bool covariance = cols <= rows;  // the smaller of d x d and L x L
-    const std::size_t n = covariance ? cols : rows;
     // Either matrix is M^T M / L for a data matrix M with n columns: M = Xc (covariance) or
     // Xc^T (Gram matrix).
     Matrix transposed;
@@ -669,6 +688,17 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
             const double s = std::sqrt(std::max(0.0, eigen.values[j]) * double(rows));
             for (std::size_t r = 0; r < rows; ++r) pca.projections(r, j) = eigen.vectors(r, j) * s;
         }
+    }
+    // Back to the table's units: variances by 2^(2e), coordinates by 2^e. A coordinate beyond
+    // the largest double (a table of values near it) is refused rather than written as inf.
+    for (double& variance : pca.variance) variance = std::ldexp(variance, 2 * exponent);
+    pca.totalVariance = std::ldexp(pca.totalVariance, 2 * exponent);
+    for (double& value : pca.projections.values) {
+        value = std::ldexp(value, exponent);
+        if (!std::isfinite(value))
+            return Error{
+                "the table's values are so large that its principal coordinates exceed "
+                "the largest double"};
     }
     risingWithPosition(pca.projections);
     return pca;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "poslab/base/decimal.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/validate.hpp"
 
@@ -25,15 +26,12 @@ bool readCount(std::string_view text, long long& out) {
     return ec == std::errc() && end == text.data() + text.size() && out >= 0;
 }
 
+// Plain decimal only, as every number PosLab reads (decimal.hpp): "0x10" and "inf" are refused.
 bool readSeconds(std::string_view text, double& out) {
-    if (text.empty() || text.size() > 24) return false;
-    try {
-        std::size_t used = 0;
-        out = std::stod(std::string(text), &used);
-        return used == text.size() && std::isfinite(out);
-    } catch (...) {
-        return false;
-    }
+    const ParsedDecimal parsed = parseDecimal(text);
+    if (parsed.status != DecimalStatus::Ok) return false;
+    out = parsed.value;
+    return true;
 }
 
 std::string segmentLabel(std::size_t index, std::string_view text) {

@@ -136,9 +136,15 @@ Status validate(const RopeParams& params) {
     }
     const int d = rotatedDims(params);
     if (d < 2 || d % 2 != 0) {
-        return Error{"rotated dims int(head_dim * rotary_fraction) must be even and >= 2 (got " +
-                     std::to_string(d) + " = int(" + std::to_string(params.headDim) + " * " +
-                     formatNumber(params.rotaryFraction) + "))"};
+        // Named by what to change (the first word becomes the option: --head-dim, --rotary-...).
+        if (params.rotaryFraction == 1.0) {
+            return Error{"head_dim must be even, 2.." + std::to_string(kMaxDModel) + " (got " +
+                         std::to_string(params.headDim) + ")"};
+        }
+        return Error{"rotary_fraction " + formatNumber(params.rotaryFraction) +
+                     " leaves int(head_dim * rotary_fraction) = " + std::to_string(d) +
+                     " rotated dims of head_dim " + std::to_string(params.headDim) +
+                     "; they must be even and >= 2"};
     }
     if (auto s = requireIntInRange("seq_len", params.seqLen, 1, kMaxRopePositions); !s) return s;
     if (auto s = requireIntInRange("training_length", params.trainingLength, 1, kMaxRopePositions);

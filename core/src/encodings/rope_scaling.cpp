@@ -21,12 +21,20 @@ bool readsOriginalLength(RopeScaling type) {
            type == RopeScaling::Llama3 || type == RopeScaling::LongRope;
 }
 
+// LongRoPE's short/long factors and the attention factor (yarn, longrope): kMinRopeFactor..
+// kMaxRopeFactor, attention_factor kMinRopeFactor..1000. Configs use 1..64 and 1..1.2; 5e-324
+// made every inverse frequency inf and the attention gain underflow to 0 (NaN similarities).
+constexpr double kMinRopeFactor = 1e-6;
+constexpr double kMaxRopeFactor = 1e6;
+
 Status validateFactorList(std::string_view name, const std::vector<double>& factors) {
     if (factors.empty()) return Error{std::string(name) + " must be a non-empty list of numbers"};
     for (std::size_t i = 0; i < factors.size(); ++i) {
-        if (!std::isfinite(factors[i]) || !(factors[i] > 0.0)) {
-            return Error{std::string(name) + "[" + std::to_string(i) +
-                         "] must be finite and > 0 (got " + formatNumber(factors[i]) + ")"};
+        if (!std::isfinite(factors[i]) || !(factors[i] >= kMinRopeFactor) ||
+            factors[i] > kMaxRopeFactor) {
+            return Error{std::string(name) + "[" + std::to_string(i) + "] must be " +
+                         formatNumber(kMinRopeFactor) + ".." + formatNumber(kMaxRopeFactor) +
+                         " (got " + formatNumber(factors[i]) + ")"};
         }
     }
     return success();
@@ -180,8 +188,8 @@ Status validate(const RopeScalingParams& scaling) {
             !s) {
             return s;
         }
-        if (auto s =
-                validateOptional("attention_factor", scaling.attentionFactor, 0.0, 1000.0, false);
+        if (auto s = validateOptional("attention_factor", scaling.attentionFactor, kMinRopeFactor,
+                                      1000.0, true);
             !s) {
             return s;
         }
@@ -194,8 +202,8 @@ Status validate(const RopeScalingParams& scaling) {
     if (scaling.type == RopeScaling::LongRope) {
         if (auto s = validateFactorList("short_factor", scaling.shortFactor); !s) return s;
         if (auto s = validateFactorList("long_factor", scaling.longFactor); !s) return s;
-        if (auto s =
-                validateOptional("attention_factor", scaling.attentionFactor, 0.0, 1000.0, false);
+        if (auto s = validateOptional("attention_factor", scaling.attentionFactor, kMinRopeFactor,
+                                      1000.0, true);
             !s) {
             return s;
         }

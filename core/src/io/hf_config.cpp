@@ -19,7 +19,7 @@
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
-#include "poslab/io/input_file.hpp"
+#include "poslab/io/json_reader.hpp"
 
 namespace poslab {
 
@@ -51,13 +51,18 @@ std::string withoutExceptionTag(const std::string& message) {
 struct Section {
     const json* object = nullptr;  // null: the section is absent and every key reads as missing
     std::string prefix;
+    // The configuration class's defaults for keys the file leaves out (applyClassDefaults): read
+    // behind the file's object, never merged into a copy of it (a copy recurses per level).
+    const json* defaults = nullptr;
 
     // The value, or null when the key is absent or JSON null (HF's .get() treats both as None).
     const json* find(const char* key) const {
         if (object == nullptr) return nullptr;
         const auto it = object->find(key);
-        if (it == object->end() || it->is_null()) return nullptr;
-        return &*it;
+        if (it != object->end() && !it->is_null()) return &*it;
+        if (defaults == nullptr) return nullptr;
+        const auto fallback = defaults->find(key);
+        return fallback == defaults->end() ? nullptr : &*fallback;
     }
     bool has(const char* key) const { return find(key) != nullptr; }
     std::string name(const char* key) const { return prefix + key; }
@@ -132,7 +137,6 @@ struct Parser {
     Section perLayerType;  // v5 rope_parameters keyed by layer type; object null otherwise
     std::string blockLayerType = "full_attention";  // the layer type `block` belongs to
     int plainHeadDim = 0;  // head_dim before Gemma 4's global_head_dim (0: not replaced)
-    std::shared_ptr<json> withDefaults;  // the model section plus its class's defaults
 
     Status applyClassDefaults();
 
@@ -743,18 +747,15 @@ Status Parser::applyClassDefaults() {
     if (type == "llama4" && model.prefix == "text_config.") type = "llama4_text";
     for (const auto& [name, defaults] : kDefaults) {
         if (name != type) continue;
-        auto merged = std::make_shared<json>(*model.object);
         std::string applied;
         for (const auto& [key, value] : defaults.items()) {
             if (model.has(key.c_str())) continue;
             // A layer_types list replaces Gemma's pattern; keep the window default regardless.
-            (*merged)[key] = value;
             applied += (applied.empty() ? "" : ", ") + key + " " + value.dump();
         }
         if (!applied.empty()) {
             note(name + " configuration defaults for absent keys: " + applied);
-            withDefaults = merged;
-            model.object = withDefaults.get();
+            model.defaults = &defaults;
         }
     }
     return success();
@@ -1264,12 +1265,13 @@ Status Parser::readLayers() {
 
 Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
     try {
-        json root;
-        try {
-            root = json::parse(jsonText.begin(), jsonText.end());
-        } catch (const json::parse_error& e) {
-            return Error{"config.json is not valid JSON: " + withoutExceptionTag(e.what())};
+        auto parsed = parseJson(jsonText);  // bounded depth and memory; never throws
+        if (!parsed) {
+            const std::string& why = parsed.error().message;  // "not valid JSON: ..." or a limit
+            return Error{"config.json " + std::string(why.rfind("not valid", 0) == 0 ? "is " : "") +
+                         why};
         }
+        const json root = std::move(parsed).value();
         if (!root.is_object()) {
             return Error{"config.json must be a JSON object (got " + describe(root) + ")"};
         }
@@ -1294,23 +1296,12 @@ Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
 }
 
 Result<HfModelConfig> loadHfConfig(const std::string& path) {
-    auto input = InputFile::open(path);  // regular files only: a FIFO would block the read
-    if (!input) return input.error();
-    const std::string name =
-        escapeForMessage(path, kMessagePathLength);  // "path: problem", as the readers say
-    constexpr std::size_t kMaxBytes = 16 << 20;      // configs are a few KiB; refuse the absurd
-    if (input->size() > kMaxBytes) return Error{name + ": larger than 16 MiB, not a config.json"};
-    std::string contents;
-    char buffer[65536];
-    while (const std::size_t got = std::fread(buffer, 1, sizeof buffer, input->stream())) {
-        contents.append(buffer, got);
-        if (contents.size() > kMaxBytes)  // grown since the fstat
-            return Error{name + ": larger than 16 MiB, not a config.json"};
-    }
-    if (std::ferror(input->stream()))
-        return Error{name + ": read error (" + std::strerror(errno) + ")"};
-    auto config = parseHfConfig(contents);
-    if (!config) return Error{name + ": " + config.error().message};
+    // Regular files only (a FIFO would block the read); configs are a few KiB: refuse the absurd.
+    auto contents = readUserTextFile(path, std::size_t(16) << 20, "a config.json");
+    if (!contents) return contents.error();
+    auto config = parseHfConfig(*contents);
+    if (!config)
+        return Error{escapeForMessage(path, kMessagePathLength) + ": " + config.error().message};
     return config;
 }
 

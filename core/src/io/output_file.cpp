@@ -2,14 +2,20 @@
 
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <random>
+#include <string_view>
 
 #include "poslab/base/format.hpp"
 
 #if defined(__linux__)
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #endif
 
@@ -40,13 +46,16 @@ Status writeAndClose(std::FILE* file, const std::string& path,
     return status;
 }
 
-// The permission bits of the file being replaced, or -1 when there is none: a replaced file
-// keeps them (the temporary is created 0666 & ~umask).
+// The read/write/execute bits of the regular file being replaced, or -1 when there is none (the
+// temporary is then created 0666 & ~umask). Never setuid, setgid or sticky: the new file belongs
+// to the writer, and a nobody-owned 6755 file replaced by root must not become a root setuid
+// program. lstat: a symlink is replaced by a new file (see output_file.hpp), its target's bits
+// are not borrowed.
 int existingMode(const std::string& path) {
 #if defined(__linux__)
     struct stat target {};
-    if (::stat(path.c_str(), &target) == 0 && S_ISREG(target.st_mode))
-        return int(target.st_mode & 07777);
+    if (::lstat(path.c_str(), &target) == 0 && S_ISREG(target.st_mode))
+        return int(target.st_mode & 0777);
 #else
     (void)path;
 #endif
@@ -54,6 +63,44 @@ int existingMode(const std::string& path) {
 }
 
 #if defined(__linux__)
+// True when linkat(fd, "", ..., AT_EMPTY_PATH) may name an unnamed file: the caller holds
+// CAP_DAC_READ_SEARCH (root does). Asked of the kernel with capget; no libcap needed.
+bool mayLinkByDescriptor() {
+    __user_cap_header_struct header{};
+    header.version = _LINUX_CAPABILITY_VERSION_3;
+    header.pid = 0;
+    __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+    if (::syscall(SYS_capget, &header, data) != 0) return false;
+    return (data[CAP_DAC_READ_SEARCH / 32].effective >> (CAP_DAC_READ_SEARCH % 32)) & 1u;
+}
+
+// Named temporaries are ".NAME.poslab-tmp.PID.RANDOM": a run killed before its rename leaves one
+// (when no unnamed file could be used), and the next write of NAME removes those whose process
+// is gone (kill(pid, 0) says ESRCH; a live process of that id keeps its file).
+std::string temporaryPrefix(const std::string& name) {
+    return "." + name + ".poslab-tmp.";
+}
+
+void removeAbandonedTemporaries(const std::string& directory, const std::string& name) {
+    DIR* folder = ::opendir(directory.empty() ? "." : directory.c_str());
+    if (folder == nullptr) return;
+    const std::string prefix = temporaryPrefix(name);
+    while (const dirent* entry = ::readdir(folder)) {
+        const std::string_view file = entry->d_name;
+        if (file.substr(0, prefix.size()) != prefix) continue;
+        const std::string_view rest = file.substr(prefix.size());  // "PID.RANDOM"
+        const std::size_t dot = rest.find('.');
+        long long pid = 0;
+        const auto [end, error] = std::from_chars(rest.data(), rest.data() + dot, pid);
+        if (dot == std::string_view::npos || error != std::errc() || end != rest.data() + dot ||
+            pid <= 0 || pid > 1 << 22)
+            continue;
+        if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH)
+            ::unlinkat(::dirfd(folder), entry->d_name, 0);
+    }
+    ::closedir(folder);
+}
+
 // Puts `temporary` in place of `path`. A plain rename over an existing file makes ext4 write the
 // new file's data out before the rename returns (its auto_da_alloc heuristic, ~80 ms for 64 MiB);
 // exchanging the two names is just as atomic and skips that, then the old file is removed.
@@ -73,9 +120,11 @@ int replaceFile(const std::string& temporary, const std::string& path) {
 bool writeThroughUnnamedFile(const std::string& directory, const std::string& path,
                              const std::string& temporary, int mode,
                              const std::function<Status(std::FILE*)>& write, Status& status) {
-    // The unnamed file is given a name through /proc/self/fd; without /proc (a chroot, some
-    // containers) the named temporary below takes over before anything is written.
-    if (::access("/proc/self/fd", X_OK) != 0) return false;
+    // The unnamed file is given a name with linkat(AT_EMPTY_PATH) where the process may (it
+    // needs CAP_DAC_READ_SEARCH), else through /proc/self/fd; with neither (no /proc, not
+    // privileged) the named temporary below takes over before anything is written.
+    const bool emptyPath = mayLinkByDescriptor();
+    if (!emptyPath && ::access("/proc/self/fd", X_OK) != 0) return false;
     const int descriptor =
         ::open(directory.empty() ? "." : directory.c_str(), O_TMPFILE | O_WRONLY, 0666);
     if (descriptor < 0) return false;
@@ -92,8 +141,12 @@ bool writeThroughUnnamedFile(const std::string& directory, const std::string& pa
         failed = true;
         savedErrno = errno;
     }
-    if (status && !failed &&
-        ::linkat(AT_FDCWD, procPath.c_str(), AT_FDCWD, temporary.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+    const bool linked =
+        status && !failed &&
+        (emptyPath ? ::linkat(descriptor, "", AT_FDCWD, temporary.c_str(), AT_EMPTY_PATH) == 0
+                   : ::linkat(AT_FDCWD, procPath.c_str(), AT_FDCWD, temporary.c_str(),
+                              AT_SYMLINK_FOLLOW) == 0);
+    if (status && !failed && !linked) {
         failed = true;
         savedErrno = errno;
     }
@@ -140,16 +193,20 @@ Status writeFileAtomically(const std::string& path,
     const int mode = existingMode(path);
     std::random_device entropy;
 #if defined(__linux__)
+    removeAbandonedTemporaries(directory, name);
+    const std::string prefix = directory + temporaryPrefix(name) + std::to_string(::getpid()) + ".";
     {
         Status status = success();
-        const std::string temporary = directory + "." + name + ".tmp" + std::to_string(entropy());
+        const std::string temporary = prefix + std::to_string(entropy());
         if (writeThroughUnnamedFile(directory, path, temporary, mode, write, status)) return status;
     }
+#else
+    const std::string prefix = directory + "." + name + ".tmp";
 #endif
     std::string temporary;
     std::FILE* file = nullptr;
     for (int attempt = 0; attempt < 8 && !file; ++attempt) {
-        temporary = directory + "." + name + ".tmp" + std::to_string(entropy());
+        temporary = prefix + std::to_string(entropy());
         file = std::fopen(temporary.c_str(), "wbx");  // x: fail if it exists, never clobber
         if (!file && errno != EEXIST) break;
     }

@@ -11,9 +11,14 @@
 #include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <system_error>
+#include <unordered_set>
 
+#include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
+#include "poslab/io/input_file.hpp"
+#include "poslab/io/json_reader.hpp"
 
 namespace poslab {
 
@@ -22,7 +27,9 @@ namespace {
 static_assert(std::endian::native == std::endian::little,
               "safetensors reader assumes little-endian");
 
-using nlohmann::ordered_json;
+// std::map-backed: ordered_json's linear key lookup made parsing quadratic in the key count
+// (200k metadata keys took a minute). The file's key order is recorded while parsing instead.
+using HeaderJson = nlohmann::json;
 
 struct DtypeEntry {
     SafetensorsDtype dtype;
@@ -44,7 +51,8 @@ constexpr std::array<DtypeEntry, 20> kDtypes{{
 }};
 
 Error fileError(std::string_view name, const std::string& problem) {
-    return Error{std::string(name) + ": " + problem};
+    // The path escaped (control bytes, invalid UTF-8) but never cut: its end names the file.
+    return Error{escapeForMessage(name, kMessagePathLength) + ": " + problem};
 }
 
 // Text for a message: at most 60 characters, control bytes shown as '?'.
@@ -55,12 +63,9 @@ std::string shown(std::string_view text, std::size_t limit = 60) {
     return result;
 }
 
-std::string describe(const ordered_json& value) {
-    try {
-        return shown(value.dump(-1, ' ', false, ordered_json::error_handler_t::replace));
-    } catch (...) {
-        return "?";
-    }
+// Never a dump of the whole value: a container is named by its size (json_reader.hpp).
+std::string describe(const HeaderJson& value) {
+    return describeJson(value);
 }
 
 // The offset of the first byte that breaks UTF-8 (overlong forms and surrogates included), or
@@ -96,7 +101,7 @@ std::size_t invalidUtf8At(std::string_view text) {
 }
 
 // A JSON number that is a non-negative integer fitting 64 bits.
-bool toUnsigned(const ordered_json& value, std::uint64_t& out) {
+bool toUnsigned(const HeaderJson& value, std::uint64_t& out) {
     if (value.is_number_unsigned()) {
         out = value.get<std::uint64_t>();
         return true;
@@ -118,7 +123,7 @@ std::string tensorProblem(const std::string& tensor, const std::string& problem)
     return "tensor '" + shown(tensor) + "': " + problem;
 }
 
-Result<SafetensorsTensorInfo> parseTensorEntry(const std::string& key, const ordered_json& entry) {
+Result<SafetensorsTensorInfo> parseTensorEntry(const std::string& key, const HeaderJson& entry) {
     auto fail = [&](const std::string& problem) { return Error{tensorProblem(key, problem)}; };
     if (!entry.is_object()) return fail("expected an object, got " + describe(entry));
     SafetensorsTensorInfo info;
@@ -272,19 +277,11 @@ Result<std::uint64_t> headerLength(std::string_view first8, std::uint64_t fileSi
     return length;
 }
 
+// The open file of a reader: InputFile owns (and closes) it, file is its stream.
 struct FileCloser {
-    std::FILE* file;
-    ~FileCloser() {
-        if (file) std::fclose(file);
-    }
+    std::FILE* file = nullptr;
+    std::optional<InputFile> input;
 };
-
-Result<std::uint64_t> fileSizeOf(const std::string& path) {
-    std::error_code error;
-    const std::uintmax_t size = std::filesystem::file_size(path, error);
-    if (error) return fileError(path, "cannot read the file (" + error.message() + ")");
-    return std::uint64_t(size);
-}
 
 bool readAt(std::FILE* file, std::uint64_t offset, char* out, std::size_t count) {
     if (fseeko(file, off_t(offset), SEEK_SET) != 0) return false;
@@ -297,16 +294,22 @@ struct OpenedHeader {
 };
 
 Result<OpenedHeader> openHeader(const std::string& path, FileCloser& closer) {
-    auto size = fileSizeOf(path);
-    if (!size) return size.error();
-    closer.file = std::fopen(path.c_str(), "rb");
-    if (closer.file == nullptr) {
-        return fileError(path, std::string("cannot open the file (") + std::strerror(errno) + ")");
-    }
+    // Regular files only (InputFile): a FIFO or a device is refused at once, never read.
+    auto input = InputFile::open(path, "cannot read the file");
+    if (!input) return input.error();
+    const std::uint64_t fileSize = input->size();
+    const auto size = &fileSize;
+    closer.input = std::move(input).value();
+    closer.file = closer.input->stream();
     char first8[8] = {};
     const std::size_t got = std::fread(first8, 1, 8, closer.file);
     auto length = headerLength(std::string_view(first8, got), got < 8 ? got : *size, path);
     if (!length) return length.error();
+    if (const std::size_t cap = maxMatrixBytes(); *length > cap) {  // the raw text is counted too
+        return fileError(path, "header length " + std::to_string(*length) +
+                                   " exceeds the memory cap of " + std::to_string(cap >> 20) +
+                                   " MiB");
+    }
     std::string header;
     try {
         header.resize(std::size_t(*length));
@@ -404,32 +407,59 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::u
     if (header.empty() || header[0] != '{') {
         return fileError(name, "header is not a JSON object (it must start with '{')");
     }
-    ordered_json root;
-    try {
-        root = ordered_json::parse(header.begin(), header.end());
-    } catch (const std::bad_alloc&) {
-        return fileError(name, "out of memory for the header");
-    } catch (const std::exception& error) {
-        std::string message = error.what();
-        const std::size_t end = message.find("] ");
-        if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
-            message = message.substr(end + 2);
+    // Top-level keys in file order (tensors are listed as the file has them), and the counts the
+    // caps bound, noted as the parser reads them: a header over a cap stops at the first excess.
+    std::vector<std::string> keyOrder;
+    std::unordered_set<std::string> seen;
+    std::vector<std::string> metadataOrder;
+    std::unordered_set<std::string> metadataSeen;
+    bool inMetadata = false;
+    auto noteKey = [&](int depth, HeaderJson::parse_event_t event, HeaderJson& parsed) {
+        if (event != HeaderJson::parse_event_t::key || !parsed.is_string()) return true;
+        const std::string& key = parsed.get_ref<const std::string&>();
+        if (depth == 1) {
+            inMetadata = key == "__metadata__";
+            if (seen.insert(key).second) keyOrder.push_back(key);
+            if (keyOrder.size() - seen.count("__metadata__") > kMaxSafetensorsTensors) {
+                throw JsonLimitExceeded("header lists more than " +
+                                        std::to_string(kMaxSafetensorsTensors) +
+                                        " tensors (PosLab's limit)");
+            }
+        } else if (depth == 2 && inMetadata && metadataSeen.insert(key).second) {
+            metadataOrder.push_back(key);
+            if (metadataOrder.size() > kMaxSafetensorsMetadata)
+                throw JsonLimitExceeded("\"__metadata__\" holds more than " +
+                                        std::to_string(kMaxSafetensorsMetadata) +
+                                        " keys (PosLab's limit)");
         }
-        return fileError(name, "header is not valid JSON: " + shown(message, 200));
+        return true;
+    };
+    auto parsed = parseJson<HeaderJson>(header, noteKey);
+    if (!parsed) {
+        const std::string& why = parsed.error().message;
+        return fileError(
+            name, "header " + std::string(why.rfind("not valid", 0) == 0 ? "is " : "") + why);
     }
+    const HeaderJson root = std::move(parsed).value();
     if (!root.is_object()) return fileError(name, "header is not a JSON object");
 
     SafetensorsHeader result;
     result.dataStart = 8 + header.size();
     const std::uint64_t bufferSize = fileSize >= result.dataStart ? fileSize - result.dataStart : 0;
     try {
-        for (const auto& [key, value] : root.items()) {
+        for (const std::string& key : keyOrder) {
+            const auto found = root.find(key);
+            if (found == root.end()) continue;
+            const HeaderJson& value = *found;
             if (key == "__metadata__") {
                 if (!value.is_object()) {
                     return fileError(name, "\"__metadata__\" must be an object of strings, got " +
                                                describe(value));
                 }
-                for (const auto& [metaKey, metaValue] : value.items()) {
+                for (const std::string& metaKey : metadataOrder) {
+                    const auto metaFound = value.find(metaKey);
+                    if (metaFound == value.end()) continue;
+                    const HeaderJson& metaValue = *metaFound;
                     if (!metaValue.is_string()) {
                         return fileError(name, "\"__metadata__\" value of '" + shown(metaKey) +
                                                    "' must be a string, got " +
@@ -511,7 +541,7 @@ Result<Matrix> parseSafetensorsTensor(std::string_view bytes, std::string_view t
 // ---- Files
 
 Result<SafetensorsHeader> readSafetensorsHeader(const std::string& path) {
-    FileCloser closer{nullptr};
+    FileCloser closer;
     auto opened = openHeader(path, closer);
     if (!opened) return opened.error();
     return std::move(opened).value().header;
@@ -524,7 +554,7 @@ Result<std::vector<SafetensorsTensorInfo>> listTensors(const std::string& path) 
 }
 
 Result<Matrix> readTensor(const std::string& path, std::string_view tensor) {
-    FileCloser closer{nullptr};
+    FileCloser closer;
     auto opened = openHeader(path, closer);
     if (!opened) return opened.error();
     const SafetensorsTensorInfo* info = opened->header.find(tensor);
@@ -641,29 +671,24 @@ PositionOffset positionOffsetFor(std::string_view modelType, int padTokenId) {
 }
 
 Result<PositionOffset> positionOffsetFromConfig(std::string_view configJson) {
-    nlohmann::json root;
-    try {
-        root = nlohmann::json::parse(configJson.begin(), configJson.end());
-    } catch (const std::exception& error) {
-        std::string message = error.what();
-        const std::size_t end = message.find("] ");
-        if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
-            message = message.substr(end + 2);
-        }
-        return Error{"config is not valid JSON: " + shown(message, 200)};
+    auto parsed = parseJson(configJson);  // bounded depth and memory; never throws
+    if (!parsed) {
+        const std::string& why = parsed.error().message;
+        return Error{"config " + std::string(why.rfind("not valid", 0) == 0 ? "is " : "") + why};
     }
+    const nlohmann::json root = std::move(parsed).value();
     if (!root.is_object()) return Error{"config is not a JSON object"};
     std::string type;
     if (auto it = root.find("model_type"); it != root.end() && !it->is_null()) {
         if (!it->is_string())
-            return Error{"model_type must be a string (got " + shown(it->dump()) + ")"};
+            return Error{"model_type must be a string (got " + describeJson(*it) + ")"};
         type = it->get<std::string>();
     }
     int pad = -1;
     if (auto it = root.find("pad_token_id"); it != root.end() && !it->is_null()) {
         if (!it->is_number_integer() || it->get<long long>() < 0 ||
             it->get<long long>() > 1000000) {
-            return Error{"pad_token_id must be an integer 0..1000000 (got " + shown(it->dump()) +
+            return Error{"pad_token_id must be an integer 0..1000000 (got " + describeJson(*it) +
                          ")"};
         }
         pad = int(it->get<long long>());
@@ -678,21 +703,10 @@ Result<PositionOffset> positionOffsetBeside(const std::string& safetensorsPath) 
     if (!std::filesystem::is_regular_file(config, error)) {
         return PositionOffset{0, "no config.json beside the file: row i taken as position i"};
     }
-    std::FILE* file = std::fopen(config.c_str(), "rb");
-    if (file == nullptr) {
-        return fileError(config.string(),
-                         std::string("cannot open the file (") + std::strerror(errno) + ")");
-    }
-    FileCloser closer{file};
-    std::string text;
-    char buffer[65536];
-    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) {
-        text.append(buffer, got);
-        if (text.size() > (std::size_t(16) << 20)) {
-            return fileError(config.string(), "over 16 MB, too large for a config");
-        }
-    }
-    auto offset = positionOffsetFromConfig(text);
+    // Regular files only, through InputFile; configs are a few KiB.
+    auto text = readUserTextFile(config.string(), std::size_t(16) << 20, "a config.json");
+    if (!text) return text.error();
+    auto offset = positionOffsetFromConfig(*text);
     if (!offset) return fileError(config.string(), offset.error().message);
     return offset;
 }

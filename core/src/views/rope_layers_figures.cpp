@@ -90,7 +90,7 @@ Result<int> ropeVariantForLayerType(const HfModelConfig& config, const std::stri
     std::string names;
     for (const std::string& name : ropeLayerTypes(config)) {
         if (!names.empty()) names += ", ";
-        names += name;
+        names += escapeForMessage(name);  // the config's own names: escaped as the one asked for
     }
     message += names.empty() ? std::string("it names none") : "it has " + names;
     message += ")";

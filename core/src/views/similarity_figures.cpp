@@ -145,8 +145,18 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
         const long long d = params.learnedTable ? (long long)params.learnedTable->cols
                                                 : (long long)params.learned.dModel;
         if (auto s = learnedFigureSize(L, d); !s) return s.error();  // before drawing L x d
-        auto table = similarityTable(params);
-        if (!table) return table.error();
+        // A loaded table compared whole is used in place: a copy doubled the peak (two 250 MiB
+        // tables for one figure). Only its first seq_len rows are copied out otherwise.
+        Matrix owned;
+        const Matrix* table = nullptr;
+        if (params.learnedTable && std::size_t(L) == params.learnedTable->rows) {
+            table = params.learnedTable.get();
+        } else {
+            auto built = similarityTable(params);
+            if (!built) return built.error();
+            owned = std::move(built).value();
+            table = &owned;
+        }
         if (params.metric == SimilarityMetric::Cosine)
             drawn.undefinedRows = undefinedCosineRows(*table);
         if (gramFitsBudget(L, d)) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <vector>
 
@@ -462,6 +463,40 @@ TEST(TableStructureTest, BadTablesAreRefused) {
     auto components = analyzeTableStructure(Matrix(3, 3), options);
     ASSERT_FALSE(components);
     EXPECT_EQ(components.error().message, "components must be 1..64 (got 0)");
+}
+
+TEST(TableStructureTest, PcaOfHugeFiniteValuesIsTheScaledPca) {
+    // PCA(c T) = c PCA(T) (variances c^2): with c = 2^1000 the squares of the entries overflow,
+    // which made every coordinate NaN before the table was scaled first (issue #32).
+    Matrix table(6, 3);
+    for (std::size_t r = 0; r < 6; ++r) {
+        table(r, 0) = double(r);
+        table(r, 1) = std::sin(double(r));
+        table(r, 2) = 0.25 * double(r * r);
+    }
+    Matrix huge = table;
+    for (double& value : huge.values) value = std::ldexp(value, 1000);
+    auto small = principalComponents(table, 2, 2);
+    auto large = principalComponents(huge, 2, 2);
+    ASSERT_TRUE(small.ok());
+    ASSERT_TRUE(large.ok()) << large.error().message;
+    for (std::size_t k = 0; k < small->projections.values.size(); ++k) {
+        EXPECT_TRUE(std::isfinite(large->projections.values[k]));
+        EXPECT_DOUBLE_EQ(large->projections.values[k],
+                         std::ldexp(small->projections.values[k], 1000));
+    }
+    EXPECT_DOUBLE_EQ(large->explained[0], small->explained[0]);
+}
+
+TEST(TableStructureTest, PcaWorkSpaceCountsAgainstTheMemoryCap) {
+    Matrix table(2048, 512);  // 8 MiB table, 8 MiB centred copy, 2 MiB covariance
+    for (std::size_t k = 0; k < table.values.size(); ++k) table.values[k] = double(k % 7);
+    ::setenv("POSLAB_MEMORY_CAP_MIB", "16", 1);
+    auto refused = principalComponents(table, 2, 2);
+    ::unsetenv("POSLAB_MEMORY_CAP_MIB");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("over the memory cap of 16 MiB"), std::string::npos)
+        << refused.error().message;
 }
 
 }  // namespace

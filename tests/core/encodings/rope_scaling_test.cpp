@@ -369,7 +369,10 @@ TEST(RopeScalingTest, RejectsBadParameters) {
     EXPECT_EQ(message(s), "beta_fast must be 1e-06..1e+06 (got 0)");
     s.betaFast = 32;
     s.attentionFactor = 0.0;
-    EXPECT_EQ(message(s), "attention_factor must be > 0 and <= 1000 (got 0)");
+    EXPECT_EQ(message(s), "attention_factor must be 1e-06..1000 (got 0)");
+    // The smallest double: its square (the attention gain) underflows to 0, NaN similarities.
+    s.attentionFactor = 5e-324;
+    EXPECT_EQ(message(s), "attention_factor must be 1e-06..1000 (got 5e-324)");
     s.attentionFactor.reset();
     s.mscale = -1.0;
     EXPECT_EQ(message(s), "mscale must be 0..1000 (got -1)");
@@ -444,7 +447,19 @@ TEST(RopeScalingTest, LongRopeRefusesListsOfTheWrongLengthOrSign) {
     ASSERT_FALSE(wrong.ok());
     EXPECT_EQ(wrong.error().message, "short_factor must have rotated dims / 2 = 4 entries (got 3)");
     scaling.shortFactor = {1.0, 1.0, -1.0, 1.0};
-    EXPECT_EQ(validate(scaling).error().message, "short_factor[2] must be finite and > 0 (got -1)");
+    EXPECT_EQ(validate(scaling).error().message, "short_factor[2] must be 1e-06..1e+06 (got -1)");
+    // 5e-324 divided theta into inf: every long frequency was infinite (issue #32).
+    scaling.shortFactor = {1.0, 1.0, 1.0, 1.0};
+    scaling.longFactor = {1.0, 5e-324, 1.0, 1.0};
+    EXPECT_EQ(validate(scaling).error().message,
+              "long_factor[1] must be 1e-06..1e+06 (got 5e-324)");
+    scaling.longFactor = {1.0, 1.0, 1.0, 1e6};
+    EXPECT_TRUE(validate(scaling).ok());
+    scaling.attentionFactor = 5e-324;
+    EXPECT_EQ(validate(scaling).error().message,
+              "attention_factor must be 1e-06..1000 (got 5e-324)");
+    scaling.attentionFactor.reset();
+    scaling.shortFactor = {1.0, 1.0, -1.0, 1.0};
     scaling.shortFactor.clear();
     EXPECT_EQ(validate(scaling).error().message,
               "short_factor must be a non-empty list of numbers");

@@ -113,8 +113,9 @@ TEST(RopeTest, RotatedDimsTruncateLikePythonInt) {
     // int(100 * 0.25) = 25 is odd: no pairing exists, so the parameters are refused.
     const auto odd = validate(params(100, 10000, 0.25));
     ASSERT_FALSE(odd.ok());
-    EXPECT_NE(odd.error().message.find("must be even and >= 2 (got 25"), std::string::npos)
-        << odd.error().message;
+    EXPECT_EQ(odd.error().message,
+              "rotary_fraction 0.25 leaves int(head_dim * rotary_fraction) = 25 rotated dims of "
+              "head_dim 100; they must be even and >= 2");
 }
 
 TEST(RopeTest, RotationMatchesHfApplyRotaryPosEmb) {
@@ -455,8 +456,11 @@ TEST(RopeTest, RejectsBadParameters) {
     EXPECT_EQ(message(params(128, NAN)), "base must be > 1 and <= 1e+12 (got nan)");
     EXPECT_EQ(message(params(128, 10000, 0.0)), "rotary_fraction must be > 0 and <= 1 (got 0)");
     EXPECT_EQ(message(params(128, 10000, 1.5)), "rotary_fraction must be > 0 and <= 1 (got 1.5)");
-    EXPECT_NE(message(params(4, 10000, 0.25)).find("must be even and >= 2 (got 1"),
-              std::string::npos);
+    EXPECT_NE(
+        message(params(4, 10000, 0.25)).find("= 1 rotated dims of head_dim 4; they must be even"),
+        std::string::npos);
+    // A whole head of odd size: the head size is what to change (issue #32: name the input).
+    EXPECT_EQ(message(params(7)), "head_dim must be even, 2..8192 (got 7)");
     RopeParams p = params(128);
     p.seqLen = 0;
     EXPECT_EQ(message(p), "seq_len must be 1..1073741824 (got 0)");

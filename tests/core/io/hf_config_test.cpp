@@ -395,8 +395,8 @@ TEST(HfConfigTest, RejectsBrokenConfigs) {
     EXPECT_EQ(errorOf("{" + head + R"("partial_rotary_factor": 0})"),
               "partial_rotary_factor must be > 0 and <= 1 (got 0)");
     EXPECT_EQ(errorOf(R"({"hidden_size": 400, "num_attention_heads": 4, "rotary_pct": 0.25})"),
-              "config.json gives an invalid RoPE setup: rotated dims int(head_dim * "
-              "rotary_fraction) must be even and >= 2 (got 25 = int(100 * 0.25))");
+              "config.json gives an invalid RoPE setup: rotary_fraction 0.25 leaves int(head_dim "
+              "* rotary_fraction) = 25 rotated dims of head_dim 100; they must be even and >= 2");
     EXPECT_EQ(errorOf(R"({"hidden_size": 81920, "num_attention_heads": 8})"),
               "config.json gives an invalid RoPE setup: head_dim must be 2..8192 (got 10240)");
     // Absurd YaRN betas (HF's correction range is inf for them, its frequencies NaN).

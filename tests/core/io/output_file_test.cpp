@@ -10,6 +10,7 @@
 #include <string>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io_test_fixture.hpp"
@@ -186,6 +187,86 @@ TEST_F(OutputFileTest, PathsInMessagesAreEscaped) {
     EXPECT_NE(status.error().message.find("missing\\x1b[31m/a.csv': No such file or directory"),
               std::string::npos)
         << status.error().message;
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+class ReplacedFileTest : public IoTest {};
+
+Status writeLine(const std::string& path, const char* text) {
+    return writeFileAtomically(path, [text](std::FILE* file) {
+        std::fputs(text, file);
+        return success();
+    });
+}
+
+TEST_F(ReplacedFileTest, SetuidSetgidAndStickyBitsAreNeverCarriedOver) {
+    // Failed before: the bits were copied & 07777, so a 6755 file stayed setuid under the writer.
+    const std::string path = (dir / "tool").string();
+    ASSERT_TRUE(writeLine(path, "old\n").ok());
+    ASSERT_EQ(::chmod(path.c_str(), 07755), 0);
+    ASSERT_TRUE(writeLine(path, "new\n").ok());
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 07777, 0755u);  // rwx kept, s/s/t dropped
+}
+
+TEST_F(ReplacedFileTest, ASymlinkBecomesAFreshFileWithoutItsTargetsBits) {
+    // Decided and documented (output_file.hpp): the link is replaced, its target untouched, and
+    // the new file takes the default mode rather than the target's.
+    const std::string target = (dir / "target.csv").string();
+    const std::string link = (dir / "link.csv").string();
+    ASSERT_TRUE(writeLine(target, "target\n").ok());
+    ASSERT_EQ(::chmod(target.c_str(), 0600), 0);
+    std::filesystem::create_symlink(target, link);
+    const mode_t mask = ::umask(022);
+    ASSERT_TRUE(writeLine(link, "new\n").ok());
+    ::umask(mask);
+    struct stat info {};
+    ASSERT_EQ(::lstat(link.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISREG(info.st_mode));
+    EXPECT_EQ(info.st_mode & 07777, 0644u);
+    EXPECT_EQ(readFile(target), "target\n");
+    ASSERT_EQ(::stat(target.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 07777, 0600u);
+}
+
+TEST_F(ReplacedFileTest, TheNewFileBelongsToTheWriter) {
+    const std::string path = (dir / "owned.csv").string();
+    ASSERT_TRUE(writeLine(path, "old\n").ok());
+    if (::geteuid() != 0) GTEST_SKIP() << "changing a file's owner needs root";
+    ASSERT_EQ(::chown(path.c_str(), 65534, 65534), 0);  // nobody
+    ASSERT_TRUE(writeLine(path, "new\n").ok());
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_uid, ::geteuid());
+    EXPECT_EQ(info.st_gid, ::getegid());
+}
+
+TEST_F(ReplacedFileTest, TemporariesOfKilledRunsAreRemovedByTheNextWrite) {
+    // A run killed between naming its temporary and the rename (or one without O_TMPFILE and
+    // /proc) leaves ".NAME.poslab-tmp.PID.N"; the next write of NAME removes it once PID is gone.
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    ASSERT_GT(child, 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    const std::string dead =
+        (dir / (".out.npy.poslab-tmp." + std::to_string(child) + ".7")).string();
+    const std::string live =
+        (dir / (".out.npy.poslab-tmp." + std::to_string(::getpid()) + ".8")).string();
+    const std::string other =
+        (dir / (".other.npy.poslab-tmp." + std::to_string(child) + ".9")).string();
+    for (const std::string& path : {dead, live, other}) std::ofstream(path) << "partial";
+    ASSERT_TRUE(writeLine((dir / "out.npy").string(), "done\n").ok());
+    EXPECT_FALSE(std::filesystem::exists(dead));
+    EXPECT_TRUE(std::filesystem::exists(live));   // its process may still be writing
+    EXPECT_TRUE(std::filesystem::exists(other));  // another file's: left for its own next write
+    EXPECT_EQ(readFile((dir / "out.npy").string()), "done\n");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmath>
 #include <cstdint>
@@ -501,6 +502,73 @@ TEST(SafetensorsTest, NamedTensorsThatAreNotPositionTablesKeepEveryRow) {
     auto positions = loadPositionTable(path, "model.decoder.embed_positions.weight");
     ASSERT_TRUE(positions);
     EXPECT_EQ(positions->table.rows, 2u);
+// ---- Caps and linear parsing (issue #32)
+
+std::string manyTensors(std::size_t count) {
+    std::string header = "{";
+    for (std::size_t i = 0; i < count; ++i) {
+        // Names in descending order: the file's order, not the sorted one, must be kept.
+        header += (i ? ",\"t" : "\"t") + std::to_string(count - i) +
+                  "\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}";
+    }
+    return header + "}";
+}
+
+TEST(SafetensorsCapsTest, ManyTensorsKeepTheirFileOrder) {
+    // ordered_json's linear key lookup made this quadratic (100k tensors: 17 s to list).
+    const std::string header = manyTensors(20000);
+    auto parsed = parseSafetensorsHeader(header, 8 + header.size(), "m.safetensors");
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ASSERT_EQ(parsed->tensors.size(), 20000u);
+    EXPECT_EQ(parsed->tensors.front().name, "t20000");
+    EXPECT_EQ(parsed->tensors.back().name, "t1");
+}
+
+TEST(SafetensorsCapsTest, MetadataKeysAreCappedWhileParsing) {
+    std::string metadata = "{";
+    for (std::size_t i = 0; i <= kMaxSafetensorsMetadata; ++i)
+        metadata += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":\"v\"";
+    metadata += "}";
+    const std::string header = "{\"__metadata__\":" + metadata + "}";
+    auto parsed = parseSafetensorsHeader(header, 8 + header.size(), "m.safetensors");
+    ASSERT_FALSE(parsed);
+    EXPECT_EQ(parsed.error().message,
+              "m.safetensors: header \"__metadata__\" holds more than 65536 keys (PosLab's limit)");
+    // Under the cap the keys come back in the file's order.
+    const std::string few = "{\"__metadata__\":{\"z\":\"1\",\"a\":\"2\"}}";
+    auto kept = parseSafetensorsHeader(few, 8 + few.size(), "m.safetensors");
+    ASSERT_TRUE(kept) << kept.error().message;
+    ASSERT_EQ(kept->metadata.size(), 2u);
+    EXPECT_EQ(kept->metadata[0].first, "z");
+    EXPECT_EQ(kept->metadata[1].first, "a");
+}
+
+TEST(SafetensorsCapsTest, DeepMetadataIsRefusedWithoutDumpingIt) {
+    // Failed before: the error text dumped a value nested 100k deep (stack overflow).
+    const std::string header =
+        "{\"__metadata__\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+    auto parsed = parseSafetensorsHeader(header, 8 + header.size(), "m.safetensors");
+    ASSERT_FALSE(parsed);
+    EXPECT_EQ(parsed.error().message,
+              "m.safetensors: header nested deeper than 64 levels of [ and { (PosLab's limit for "
+              "JSON files)");
+    const std::string shallow = "{\"__metadata__\":[[1,2],[3]]}";
+    auto described = parseSafetensorsHeader(shallow, 8 + shallow.size(), "m.safetensors");
+    ASSERT_FALSE(described);
+    EXPECT_EQ(described.error().message,
+              "m.safetensors: \"__metadata__\" must be an object of strings, got an array of 2 "
+              "values");
+}
+
+TEST(SafetensorsCapsTest, AFifoIsRefusedAtOnce) {
+    const std::string fifo = (std::filesystem::temp_directory_path() /
+                              ("poslab-st-fifo-" + std::to_string(::getpid()) + ".safetensors"))
+                                 .string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto header = readSafetensorsHeader(fifo);  // O_NONBLOCK open through InputFile: no wait
+    std::filesystem::remove(fifo);
+    ASSERT_FALSE(header);
+    EXPECT_EQ(header.error().message, fifo + ": not a regular file (a FIFO)");
 }
 
 }  // namespace

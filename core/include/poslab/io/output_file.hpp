@@ -16,10 +16,17 @@ namespace poslab {
 
 // Calls write(file) on a fresh temporary file, then renames it to `path`. A write error, a
 // failing callback or a failed rename removes the temporary file and returns an error naming
-// `path` and the system's reason ("cannot write 'a.npy': No space left on device"). A replaced
-// file keeps its permission bits. Without /proc the temporary is a named file in the same
-// folder, removed on failure. A character device or a FIFO (/dev/full, /dev/stdout, a pipe) is
-// written in place through writeToStream, never replaced; a FIFO without a reader is an error.
+// `path` and the system's reason ("cannot write 'a.npy': No space left on device").
+// Replacing: a regular file keeps its rwx permission bits (never setuid, setgid or sticky); the
+// new file belongs to the writer (the old owner is not kept: only root could give it back, and a
+// root-owned file must not appear under another user's name). A symlink at `path` is replaced
+// by the new regular file; its target is left untouched (as mv and editors that save by rename
+// do: writing through a link could overwrite a file elsewhere). The temporary is unnamed
+// (O_TMPFILE) until complete, named through linkat(AT_EMPTY_PATH) or /proc/self/fd; without
+// either it is ".NAME.poslab-tmp.PID.N" in the same folder, removed on failure, and one left by
+// a killed run is removed by the next write of NAME once its process is gone. A character device or
+// a FIFO (/dev/full, /dev/stdout, a pipe) is written in place through writeToStream, never
+// replaced; a FIFO without a reader is an error.
 Status writeFileAtomically(const std::string& path, const std::function<Status(std::FILE*)>& write);
 // Calls write(file) on an open stream (stdout, a device) and flushes it; a failure names `path`
 // and the system's reason, as writeFileAtomically.

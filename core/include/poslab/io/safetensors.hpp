@@ -36,6 +36,10 @@
 namespace poslab {
 
 inline constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;  // as the reference
+// Counts a header may hold; more is refused while parsing (the largest published checkpoints
+// hold a few thousand tensors per file and a handful of metadata keys).
+inline constexpr std::size_t kMaxSafetensorsTensors = 262144;
+inline constexpr std::size_t kMaxSafetensorsMetadata = 65536;
 
 // ---- Dtypes
 enum class SafetensorsDtype {
