@@ -59,10 +59,11 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/io/csv.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/json_reader.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/output_file.cpp
@@ -74,12 +75,12 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
@@ -257,6 +258,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/input_file_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/json_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/matrix_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/output_file_test.cpp
@@ -264,7 +266,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
   )
   set_source_files_properties(
@@ -283,6 +284,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/figure_layout_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/intuition_figures_test.cpp
@@ -291,15 +293,19 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/views/learned_structure_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_8
   )
 endif()
 if(TARGET poslab_app_tests)
@@ -321,6 +327,7 @@ if(TARGET poslab_app_tests)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/hardening_third_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp

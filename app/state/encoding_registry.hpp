@@ -20,7 +20,7 @@
 //
 // The panel reads its state with state.plugins.get<AlibiViewState>("alibi"). Parameters are
 // described once (poslab/base/parameter.hpp); the slider, the option reader and the session
-// read the descriptor. /work/coord/plugin_api.md and ARCHITECTURE.md walk through an example.
+// read the descriptor. ARCHITECTURE.md ("Adding an encoding") walks through the examples.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -357,14 +357,6 @@ void visitFields(F& f, V& v) {
     f.integer("maxOffset", v.maxOffset);
 }
 
-// Writes `state` through its visitFields() overload.
-template <class State>
-json writeFields(const State& state) {
-    JsonWriter writer;
-    visitFields(writer, state);
-    return writer.take();
-}
-
 // The Relative view: core's figure options, one key per parameter ("xpos.headDim", ...).
 template <class F, Is<RelativeViewState> V>
 void visitFields(F& f, V& v) {
@@ -397,6 +389,14 @@ void visitFields(F& f, V& v) {
 }
 
 // Every view's state in the session, by key: `each(key, view)` for each.
+// Writes `state` through its visitFields() overload.
+template <class State>
+json writeFields(const State& state) {
+    JsonWriter writer;
+    visitFields(writer, state);
+    return writer.take();
+}
+
 template <class State, class Each>
 void forEachView(State& state, Each each) {
     each("sinusoidal", state.sinusoidal);

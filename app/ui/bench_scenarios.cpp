@@ -154,11 +154,15 @@ const std::array kBenchScenarios = {
     // ---- Bias views
     BenchScenario{"alibi", "ALiBi", "query row slider (128 heads, L 65536)",
         [](AppState& s, const BenchSizes& z) {
-            s.alibi.heads = kMaxAlibiHeads;
-            s.alibi.seqLen = orDefault(z.seqLen, kMaxGuiSeqLen);
-            s.alibi.randomContent = true;
+            auto& alibi = s.plugins.get<AlibiViewState>(kAlibiKey);
+            alibi.heads = kMaxAlibiHeads;
+            alibi.seqLen = orDefault(z.seqLen, kMaxGuiSeqLen);
+            alibi.randomContent = true;
         },
-        [](AppState& s, int f) { s.alibi.queryIndex = sweepInt(f, 0, s.alibi.seqLen - 1); }},
+        [](AppState& s, int f) {
+            auto& alibi = s.plugins.get<AlibiViewState>(kAlibiKey);
+            alibi.queryIndex = sweepInt(f, 0, alibi.seqLen - 1);
+        }},
     BenchScenario{"t5", "T5", "max_distance slider (1024 buckets, L 65536)",
         [](AppState& s, const BenchSizes& z) {
             s.t5.seqLen = orDefault(z.seqLen, kMaxGuiSeqLen);

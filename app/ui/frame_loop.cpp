@@ -231,7 +231,7 @@ int runBenchScenario(GLFWwindow* window, Application& application, const BenchSc
     AppState& state = application.state();
     const AppState defaults;
     state.sinusoidal = defaults.sinusoidal;
-    state.alibi = defaults.alibi;
+    state.plugins = defaults.plugins;  // ALiBi, Context, ...
     state.t5 = defaults.t5;
     state.learned = defaults.learned;
     state.rope = defaults.rope;

@@ -502,6 +502,8 @@ TEST(SafetensorsTest, NamedTensorsThatAreNotPositionTablesKeepEveryRow) {
     auto positions = loadPositionTable(path, "model.decoder.embed_positions.weight");
     ASSERT_TRUE(positions);
     EXPECT_EQ(positions->table.rows, 2u);
+}
+
 // ---- Caps and linear parsing (issue #32)
 
 std::string manyTensors(std::size_t count) {
