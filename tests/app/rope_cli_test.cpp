@@ -429,7 +429,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{
             Args{"export", "rope-freqs", "--head-dim", "8", "--scaling", "llama3", "--factor", "8",
                  "--low-freq-factor", "4", "--high-freq-factor", "1", "--out", "OUTa.csv"},
-            "--high-freq-factor must be finite and > low_freq_factor 4 (got 1)"},
+            "--high-freq-factor must be finite and >= low_freq_factor 4 (got 1)"},
         BadInput{Args{"export", "rope-freqs", "--head-dim", "8", "--scaling", "yarn", "--factor",
                       "4", "--low-freq-factor", "2", "--out", "OUTa.csv"},
                  "--low-freq-factor does not apply to --scaling yarn"},

@@ -155,7 +155,7 @@ TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
                                shellQuote(POSLAB_BINARY) + " --fresh --window-size 1024x768 " +
                                mode + " --check-layout");
         EXPECT_EQ(result.exitCode, 0) << mode << result.out << result.err;
-        EXPECT_NE(result.out.find("check-layout: 11 views, 0 faults"), std::string::npos)
+        EXPECT_NE(result.out.find("check-layout: 13 views, 0 faults"), std::string::npos)
             << mode << result.out << result.err;
         EXPECT_NE(result.out.find("Extrapolation: 1 figures, 0 text faults"), std::string::npos)
             << mode << result.out;
@@ -172,7 +172,7 @@ TEST(PresentationTest, EveryViewInASmallWindowKeepsItsTextApartAndInside) {
                            " xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                            " --fresh --window-size 480x320 --check-layout");
     EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
-    EXPECT_NE(result.out.find("check-layout: 11 views, 0 faults"), std::string::npos)
+    EXPECT_NE(result.out.find("check-layout: 13 views, 0 faults"), std::string::npos)
         << result.out << result.err;
     for (const char* view : {"RoPE", "ALiBi", "T5", "Learned"}) {
         EXPECT_NE(result.out.find(std::string(view) + ": 1 figures, 0 text faults"),

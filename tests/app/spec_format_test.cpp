@@ -88,7 +88,7 @@ TEST(SpecReaderTest, EntriesAreCheckedOneByOne) {
     auto entries = cli::readSpecText(
         R"([{"view": "sinusoidal", "d_model": 8, "seq_len": 8, "out": "a.svg"},
             {"view": "sinusoidal", "d_model": 8, "out": "/abs/b.pdf"},
-            {"view": "nope", "out": "c.svg"}, 5])",
+            {"view": "no-such-view", "out": "c.svg"}, 5])",
         "/specs/figures.json", registry);
     ASSERT_TRUE(entries.ok()) << entries.error().message;
     ASSERT_EQ(entries->size(), 4u);
