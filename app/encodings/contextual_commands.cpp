@@ -15,25 +15,10 @@ namespace poslab::cli {
 
 namespace {
 
-RenderView contextualView(
-    std::string name, std::string summary, std::vector<OptionSpec> options,
-    std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build) {
-    RenderView view;
-    view.name = std::move(name);
-    view.summary = std::move(summary);
-    view.options = std::move(options);
-    view.build = std::move(build);
-    return view;
-}
-
-Figure emptyFor(const RenderSettings& settings) {
-    return emptyFigure(float(settings.width), float(settings.height), settings.theme);
-}
-
 // A figure drawn by one of the view's draw functions, or its error.
 template <class Draw>
 Result<Figure> drawn(const RenderSettings& settings, Draw draw) {
-    Figure figure = emptyFor(settings);
+    Figure figure = figureFor(settings);
     if (Status s = draw(figure, Box{0, 0, figure.width, figure.height}); !s) return s.error();
     return figure;
 }
@@ -343,7 +328,7 @@ void registerContextualCommands(CommandRegistry& registry) {
         }));
 
     // ---- Renders
-    registry.renders.push_back(contextualView(
+    registry.renders.push_back(renderView(
         "cope", "CoPE over a sentence: gates, contextual positions, the last query's row, bias",
         copeOptions(), [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
             auto p = readCope(args);
@@ -352,7 +337,7 @@ void registerContextualCommands(CommandRegistry& registry) {
                 return drawCopeFigure(f, area, *p, settings.theme);
             });
         }));
-    registry.renders.push_back(contextualView(
+    registry.renders.push_back(renderView(
         "deberta", "DeBERTa: make_log_bucket_position, c2c, c2p and p2c as HF gathers them",
         debertaOptions("rows and columns, 1..1048576 (default 512)"),
         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -362,7 +347,7 @@ void registerContextualCommands(CommandRegistry& registry) {
                 return drawDebertaFigure(f, area, *p, settings.theme);
             });
         }));
-    registry.renders.push_back(contextualView(
+    registry.renders.push_back(renderView(
         "nope", "NoPE: the position a causal mask gives away, 1/(t+1), read back per precision",
         {{"seq-len", "L", "positions, 2..1048576 (default 32768)"}},
         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -372,7 +357,7 @@ void registerContextualCommands(CommandRegistry& registry) {
                 return drawNopeFigure(f, area, *o, settings.theme);
             });
         }));
-    registry.renders.push_back(contextualView(
+    registry.renders.push_back(renderView(
         "irope", "Llama 4 iRoPE: RoPE/NoPE layers, a layer's chunked mask, the NoPE temperature",
         nopeFigureOptions(),
         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -382,7 +367,7 @@ void registerContextualCommands(CommandRegistry& registry) {
                 return drawNopeFigure(f, area, *o, settings.theme);
             });
         }));
-    registry.renders.push_back(contextualView(
+    registry.renders.push_back(renderView(
         "randomized-positions",
         "Randomized positions: sorted draws from 0..N-1, order statistics against 0..L-1",
         randomizedOptions(),

@@ -550,27 +550,24 @@ void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
 }
 
 void fromJson(const json& object, SimilarityViewState& view, Warnings& warnings) {
-    readView(
-        object, view, "similarity", warnings, [](const SimilarityViewState& v) -> Status {
-            // Each encoding's own settings must be valid, not just the one shown.
-            for (auto e : {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned,
-                           SimilarityEncoding::Rope}) {
-                SimilarityParams p = v.params;
-                p.encoding = e;
-                if (e == SimilarityEncoding::Learned)
-                    p.seqLen = std::min(p.seqLen, kMaxGuiLearnedSimilarity);
-                if (auto s = validate(p); !s) return s;
-            }
-            if (v.params.seqLen > kMaxGuiSeqLen) {
-                return Error{"seqLen must be 1.." + std::to_string(kMaxGuiSeqLen) + " (got " +
-                             std::to_string(v.params.seqLen) + ")"};
-            }
-            if (auto s = requireIntInRange("reference", v.reference, 0, kMaxGuiSeqLen); !s)
-                return s;
-            if (auto s = requireIntInRange("maxOffset", v.maxOffset, 0, kMaxGuiSeqLen); !s)
-                return s;
-            return requireIntInRange("trainingLength", v.trainingLength, 1, kMaxGuiSeqLen);
-        });
+    readView(object, view, "similarity", warnings, [](const SimilarityViewState& v) -> Status {
+        // Each encoding's own settings must be valid, not just the one shown.
+        for (auto e : {SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned,
+                       SimilarityEncoding::Rope}) {
+            SimilarityParams p = v.params;
+            p.encoding = e;
+            if (e == SimilarityEncoding::Learned)
+                p.seqLen = std::min(p.seqLen, kMaxGuiLearnedSimilarity);
+            if (auto s = validate(p); !s) return s;
+        }
+        if (v.params.seqLen > kMaxGuiSeqLen) {
+            return Error{"seqLen must be 1.." + std::to_string(kMaxGuiSeqLen) + " (got " +
+                         std::to_string(v.params.seqLen) + ")"};
+        }
+        if (auto s = requireIntInRange("reference", v.reference, 0, kMaxGuiSeqLen); !s) return s;
+        if (auto s = requireIntInRange("maxOffset", v.maxOffset, 0, kMaxGuiSeqLen); !s) return s;
+        return requireIntInRange("trainingLength", v.trainingLength, 1, kMaxGuiSeqLen);
+    });
 }
 
 void fromJson(const json& object, MeaningViewState& view, Warnings& warnings) {

@@ -301,8 +301,8 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
             // A few frames for the card's height to reach the layout and the caches to fill;
             // a figure computed on a worker is waited for (up to 30 s).
             const auto deadline = Clock::now() + std::chrono::seconds(30);
-            for (int frame = 0; frame < 4 || (application.waitingForWork() && Clock::now() < deadline);
-                 ++frame) {
+            for (int frame = 0;
+                 frame < 4 || (application.waitingForWork() && Clock::now() < deadline); ++frame) {
                 glfwPollEvents();
                 renderFrame(window, application, {nullptr, true});
             }

@@ -614,7 +614,7 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
     // centred copy (and its transpose for the Gram side), the n x n matrix where Jacobi forms it,
     // and the projections (checkTable bounds rows x cols and n, so the sum cannot overflow).
     const std::size_t workDoubles = (covariance ? 2 : 3) * rows * cols +
-                               (n <= kJacobiLimit ? n * n : 0) + rows * std::size_t(projected);
+                                    (n <= kJacobiLimit ? n * n : 0) + rows * std::size_t(projected);
     if (workDoubles > maxMatrixBytes() / sizeof(double)) {
         return Error{"PCA of a " + std::to_string(rows) + " x " + std::to_string(cols) +
                      " table needs " + std::to_string((workDoubles * sizeof(double) >> 20) + 1) +
