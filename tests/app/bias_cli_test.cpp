@@ -20,22 +20,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-class BiasCliTest : public ::testing::Test {
-  protected:
-    std::string dir = temporaryDirectory(
-        std::string("bias-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::string path(const std::string& name) const { return dir + "/" + name; }
-
-    Matrix exportCsv(std::vector<std::string> arguments) {
-        arguments.push_back("--out");
-        arguments.push_back(path("out.csv"));
-        auto result = runPoslab(arguments);
-        EXPECT_EQ(result.exitCode, 0) << result.err;
-        auto table = parseCsv(readFile(path("out.csv")));
-        EXPECT_TRUE(table.ok());
-        return table.ok() ? *table : Matrix{};
-    }
-};
+class BiasCliTest : public CommandLineTest {};
 
 // A .npy file written byte by byte from the format description (numpy's format.py): magic,
 // version 1.0, little-endian header length, the dict padded with spaces to a multiple of 64

@@ -13,22 +13,7 @@
 namespace poslab::test {
 namespace {
 
-class ContextualCliTest : public ::testing::Test {
-  protected:
-    std::string dir = temporaryDirectory(
-        std::string("ctx-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::string path(const std::string& name) const { return dir + "/" + name; }
-
-    Matrix exportCsv(std::vector<std::string> arguments) {
-        arguments.push_back("--out");
-        arguments.push_back(path("out.csv"));
-        auto result = runPoslab(arguments);
-        EXPECT_EQ(result.exitCode, 0) << result.err;
-        auto table = parseCsv(readFile(path("out.csv")));
-        EXPECT_TRUE(table.ok());
-        return table.ok() ? *table : Matrix{};
-    }
-};
+class ContextualCliTest : public CommandLineTest {};
 
 // make_log_bucket_position written out again, float32 step by step as torch evaluates it.
 long long logBucket(long long rel, int bucketSize, int maxPosition) {

@@ -1,10 +1,14 @@
 // process.hpp — run the poslab binary in tests and capture what it says.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
+#include "poslab/base/matrix.hpp"
 #include "poslab/figure/colormap.hpp"
+#include "poslab/io/csv.hpp"
 
 namespace poslab::test {
 
@@ -15,7 +19,8 @@ struct ProcessResult {
 
 // Runs `command` through /bin/sh with `environment` prefixed (e.g. "DISPLAY= "), capturing output.
 ProcessResult runShell(const std::string& command);
-ProcessResult runPoslab(const std::vector<std::string>& arguments, const std::string& environment = "");
+ProcessResult runPoslab(const std::vector<std::string>& arguments,
+                        const std::string& environment = "");
 std::string shellQuote(const std::string& text);
 std::string temporaryDirectory(const std::string& name);  // fresh, empty
 std::string readFile(const std::string& path);
@@ -26,5 +31,25 @@ ImageRgba loadPng(const std::string& path);  // empty image when unreadable
 // Fraction of pixels whose colour is (within 3 per channel) an entry of the colormap's table.
 double fractionFromColormap(const ImageRgba& image, ColormapId id, int x0, int y0, int x1, int y1);
 int distinctColours(const ImageRgba& image, int x0, int y0, int x1, int y1);  // RGB values seen
+
+// ---- A test with a fresh folder of its own, named after the suite and the test
+class CommandLineTest : public ::testing::Test {
+  protected:
+    std::string dir = temporaryDirectory(
+        std::string(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) +
+        "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string path(const std::string& name) const { return dir + "/" + name; }
+
+    // `poslab export ...` with --out out.csv added; the table written (empty on failure).
+    Matrix exportCsv(std::vector<std::string> arguments) {
+        arguments.push_back("--out");
+        arguments.push_back(path("out.csv"));
+        auto result = runPoslab(arguments);
+        EXPECT_EQ(result.exitCode, 0) << result.err;
+        auto table = parseCsv(readFile(path("out.csv")));
+        EXPECT_TRUE(table.ok());
+        return table.ok() ? *table : Matrix{};
+    }
+};
 
 }  // namespace poslab::test

@@ -16,22 +16,7 @@
 namespace poslab::test {
 namespace {
 
-class RelativeCliTest : public ::testing::Test {
-  protected:
-    std::string dir = temporaryDirectory(
-        std::string("relative-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::string path(const std::string& name) const { return dir + "/" + name; }
-
-    Matrix exportCsv(std::vector<std::string> arguments) {
-        arguments.push_back("--out");
-        arguments.push_back(path("out.csv"));
-        auto result = runPoslab(arguments);
-        EXPECT_EQ(result.exitCode, 0) << result.err;
-        auto table = parseCsv(readFile(path("out.csv")));
-        EXPECT_TRUE(table.ok());
-        return table.ok() ? *table : Matrix{};
-    }
-};
+class RelativeCliTest : public CommandLineTest {};
 
 // Tolerance for values read back from CSV: the exporter writes the shortest round-trip text,
 // so formulas evaluated the same way agree to a few ulps.
