@@ -224,7 +224,7 @@ const ParameterUse kViewParameters[] = {
     POSLAB_PARAMETER(kMeaningPositionScale, "/meaning/params/positionScale",
                      s.meaning.params.positionScale, Within),
     // T5
-    POSLAB_PARAMETER(kT5SeqLenSlider, "/t5/seqLen", s.t5.seqLen, Exact),
+    POSLAB_PARAMETER(kT5SeqLenSlider, "/t5/seqLen", s.t5.seqLen, Bounded),
     POSLAB_PARAMETER(kT5NumBucketsSlider, "/t5/numBuckets", s.t5.numBuckets, Bounded),
     POSLAB_PARAMETER(kT5MaxDistanceViewSlider, "/t5/maxDistance", s.t5.maxDistance, Bounded),
     // Extrapolation
@@ -256,9 +256,9 @@ const ParameterUse kViewParameters[] = {
                      Exact),
     POSLAB_PARAMETER(kAxialBase, "/visionRope/axial/base", s.visionRope.axial.base, Within),
     POSLAB_PARAMETER(kAxialGridWidthSlider, "/visionRope/axial/gridWidth",
-                     s.visionRope.axial.gridWidth, Exact),
+                     s.visionRope.axial.gridWidth, Bounded),
     POSLAB_PARAMETER(kAxialGridHeightSlider, "/visionRope/axial/gridHeight",
-                     s.visionRope.axial.gridHeight, Exact),
+                     s.visionRope.axial.gridHeight, Bounded),
     POSLAB_PARAMETER(kAxialQueryX, "/visionRope/axial/queryX", s.visionRope.axial.queryX, Bounded),
     POSLAB_PARAMETER(kAxialQueryY, "/visionRope/axial/queryY", s.visionRope.axial.queryY, Bounded),
     POSLAB_PARAMETER(kSeedSliderParam, "/visionRope/axial/seed", s.visionRope.axial.seed,

@@ -18,8 +18,8 @@ enum class SessionAgreement {
     Exact,       // the session checks the descriptor itself: the same range, and its default
     Within,      // core's validate() accepts more (a config's rope_theta, a --seq-len export): the
                  // session accepts every value the slider can reach
-    Bounded,     // the top follows another setting (a head below the head count): low and the
-                 // default are checked
+    Bounded,     // another setting bounds it (a head below the head count, a query inside the
+                 // grid, T5's L x L matrix under the memory cap): the default is checked
     SliderOnly,  // not saved in sessions (the Usage tab) or saved whole (64-bit seeds)
 };
 

@@ -83,7 +83,9 @@ TEST(ParameterTableTest, StateDefaultsAgree) {
         const double value = use.value(defaults);
         EXPECT_GE(value, l.low);
         EXPECT_LE(value, l.high);
-        if (use.agreement == SessionAgreement::Exact) EXPECT_EQ(value, l.fallback);
+        if (use.agreement == SessionAgreement::Exact) {
+            EXPECT_EQ(value, l.fallback);
+        }
     }
 }
 
@@ -144,8 +146,10 @@ TEST(ParameterTableTest, SessionFieldsAreTheSlidersFields) {
             }
         }
         EXPECT_TRUE(landed > 0 || refused > 0);
-        if (use.agreement != SessionAgreement::Bounded && use.agreement != SessionAgreement::Within)
+        if (use.agreement != SessionAgreement::Bounded &&
+            use.agreement != SessionAgreement::Within) {
             EXPECT_EQ(refused, 0);
+        }
     }
 }
 
