@@ -43,15 +43,14 @@ std::vector<OptionSpec> t5Options() {
 
 Result<T5Params> readT5Params(const ArgMap& args, int defaultLength) {
     T5Params params;
-    auto length = readWideInt(args, "seq-len", defaultLength);
-    if (!length) return length.error();
-    auto buckets = readWideInt(args, "num-buckets", 32);
-    if (!buckets) return buckets.error();
-    auto distance = readWideInt(args, "max-distance", 128);
-    if (!distance) return distance.error();
-    params.seqLen = *length;
-    params.numBuckets = *buckets;
-    params.maxDistance = *distance;
+    params.seqLen = defaultLength;
+    params.numBuckets = 32;
+    params.maxDistance = 128;
+    OptionReader read(args);
+    read.wideInt("seq-len", params.seqLen);
+    read.wideInt("num-buckets", params.numBuckets);
+    read.wideInt("max-distance", params.maxDistance);
+    if (!read.ok()) return read.error();
     params.bidirectional = !args.flag("unidirectional");
     return params;
 }
@@ -122,18 +121,16 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
         if (auto s = require(args, "d-model", "D"); !s) return s.error();
     }
     LearnedParams params;
-    auto length = readWideInt(args, "seq-len", 512);
-    if (!length) return length.error();
-    auto d = readWideInt(args, "d-model", 64);
-    if (!d) return d.error();
-    auto seed = readSeed(args, "seed");
-    if (!seed) return seed.error();
-    auto std = args.number("std", 0.02);
-    if (!std) return std.error();
-    params.seqLen = *length;
-    params.dModel = *d;
-    params.seed = *seed;
-    params.std = *std;
+    params.seqLen = 512;
+    params.dModel = 64;
+    params.seed = 0;
+    params.std = 0.02;
+    OptionReader read(args);
+    read.wideInt("seq-len", params.seqLen);
+    read.wideInt("d-model", params.dModel);
+    read.seed(params.seed);
+    read.number("std", params.std);
+    if (!read.ok()) return read.error();
     auto table = learnedTable(params);
     if (!table) return table.error();
     return LearnedTable{std::make_shared<const Matrix>(std::move(table).value()),
@@ -218,12 +215,12 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
             return Error{std::string("--") + option + " does not apply to --table sinusoidal"};
     }
     SinusoidalParams params;
-    auto length = readWideInt(args, "seq-len", 512);
-    if (!length) return length.error();
-    auto d = readWideInt(args, "d-model", 64);
-    if (!d) return d.error();
-    params.seqLen = *length;
-    params.dModel = *d;
+    params.seqLen = 512;
+    params.dModel = 64;
+    OptionReader read(args);
+    read.wideInt("seq-len", params.seqLen);
+    read.wideInt("d-model", params.dModel);
+    if (!read.ok()) return read.error();
     params.base = *base;
     auto table = sinusoidalTable(params);
     if (!table) return table.error();
@@ -234,13 +231,13 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
 }
 
 Result<int> readComponents(const ArgMap& args, int fallback) {
-    auto components = readWideInt(args, "components", fallback);
-    if (!components) return components.error();
-    if (*components < 1 || *components > kMaxStructureComponents) {
-        return Error{"--components must be 1.." + std::to_string(kMaxStructureComponents) +
-                     " (got " + std::to_string(*components) + ")"};
-    }
-    return *components;
+    int components = fallback;
+    OptionReader read(args);
+    read.wideInt("components", components);
+    if (!read.ok()) return read.error();
+    if (auto s = rangeError("components", components, 1, kMaxStructureComponents); !s)
+        return s.error();
+    return components;
 }
 
 }  // namespace
@@ -336,10 +333,11 @@ void registerBiasCommands(CommandRegistry& registry) {
             auto params = readT5Params(args, 160);
             if (!params) return params.error();
             options.params = *params;
-            auto seed = readSeed(args, "bias-seed");
-            if (!seed) return seed.error();
-            options.biasSeed = *seed;
+            OptionReader read(args);
+            read.seed("bias-seed", options.biasSeed);
+            if (!read.ok()) return read.error();
             if (args.has("biases")) {
+                // Its own messages (the count first, then "must be finite numbers").
                 auto biases = args.numbers("biases", std::size_t(kMaxT5Buckets));
                 if (!biases) return biases.error();
                 if (biases->size() != std::size_t(params->numBuckets)) {
@@ -375,19 +373,18 @@ void registerBiasCommands(CommandRegistry& registry) {
             LearnedFigureOptions options;
             options.table = table->table;
             options.source = table->source;
-            auto positions = readWideInt(args, "positions", 0);
-            if (!positions) return positions.error();
-            if (args.has("positions") && *positions < 1) {
-                return Error{"--positions must be 1..1048576 (got " + std::to_string(*positions) +
-                             ")"};
+            options.positionsShown = 0;
+            options.firstCurveDimension = 0;
+            options.curveCount = ui::kCurveCountRange.fallback;
+            OptionReader read(args);
+            read.wideInt("positions", options.positionsShown);
+            if (read.ok() && args.has("positions") && options.positionsShown < 1) {
+                return Error{"--positions must be 1..1048576 (got " +
+                             std::to_string(options.positionsShown) + ")"};
             }
-            auto first = readWideInt(args, "first-dimension", 0);
-            if (!first) return first.error();
-            auto curves = readWideInt(args, "curves", ui::kCurveCountRange.fallback);
-            if (!curves) return curves.error();
-            options.positionsShown = *positions;
-            options.firstCurveDimension = *first;
-            options.curveCount = *curves;
+            read.wideInt("first-dimension", options.firstCurveDimension);
+            read.wideInt("curves", options.curveCount);
+            if (!read.ok()) return read.error();
             if (settings.colormapGiven) options.colormap = settings.colormap;
             Figure figure = figureFor(settings);
             if (auto s = drawLearnedFigure(figure, {0, 0, figure.width, figure.height}, options,

@@ -97,7 +97,6 @@ CommandRegistry buildRegistry() {
     registerVisionRopeCommands(registry);
     registerBiasCommands(registry);
     registerUnderstandingCommands(registry);
-    registerRelativeCommands(registry);
     registerRopeUsageCommands(registry);
     for (const ui::EncodingPlugin& plugin : ui::encodingPlugins()) {
         if (plugin.registerCommands) plugin.registerCommands(registry);

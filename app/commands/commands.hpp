@@ -88,7 +88,6 @@ void registerRopeCommands(CommandRegistry& registry);
 void registerVisionRopeCommands(CommandRegistry& registry);  // mrope, axial-rope
 void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
 void registerUnderstandingCommands(CommandRegistry& registry);  // similarity, meaning, intuitions, …
-void registerRelativeCommands(CommandRegistry& registry);  // xPos, KERPLE, Sandwich, FIRE, family
 void registerRopeUsageCommands(CommandRegistry& registry);  // rope_usage_commands.cpp
 
 // Options shared by all render views, and how to read them.

@@ -1,6 +1,9 @@
 #include "commands/option_reader.hpp"
 
 #include <climits>
+#include <cmath>
+
+#include "poslab/base/format.hpp"
 
 namespace poslab::cli {
 
@@ -10,56 +13,55 @@ Status rangeError(const std::string& option, long long value, long long low, lon
                  " (got " + std::to_string(value) + ")"};
 }
 
-Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const std::string& name,
-                                          long long low, long long high) {
-    if (!args.has(name)) return std::optional<int>{};
-    auto value = args.integer(name, 0);
-    if (!value) return value.error();
-    if (auto s = rangeError(name, *value, low, high); !s) return s.error();
-    return std::optional<int>(int(*value));
-}
-
-Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const ui::IntRange& range) {
-    return readIntIfGiven(args, std::string(range.option), range.low, range.high);
-}
-
-Result<std::optional<double>> readNumberIfGiven(const ArgMap& args, const std::string& name) {
-    if (!args.has(name)) return std::optional<double>{};
-    auto value = args.number(name, 0);
-    if (!value) return value.error();
-    return std::optional<double>(*value);
-}
-
-Result<int> readWideInt(const ArgMap& args, const std::string& name, int fallback) {
-    auto value = args.integer(name, fallback);
-    if (!value) return value.error();
-    if (*value < -(1LL << 30) || *value > (1LL << 30)) {
-        return Error{"--" + name + " is out of range (got " + std::to_string(*value) + ")"};
-    }
-    return int(*value);
-}
-
-Result<std::uint64_t> readSeed(const ArgMap& args, const std::string& name, std::uint64_t fallback,
-                               long long top) {
-    auto value = args.integer(name, (long long)fallback);
-    if (!value) return value.error();
-    if (*value < 0 || *value > top) {
-        return Error{"--" + name + " must be 0.." + std::to_string(top) + " (got " +
-                     std::to_string(*value) + ")"};
-    }
-    return std::uint64_t(*value);
-}
-
-void OptionReader::integer(const std::string& name, int& field, int low, int high) {
-    if (error_) return;
+void OptionReader::integer(const std::string& name, int& field, long long low, long long high) {
+    if (error_ || !args_.has(name)) return;
     auto value = args_.integer(name, field);
     if (!value) return fail(value.error());
     if (auto s = rangeError(name, *value, low, high); !s) return fail(s.error());
     field = int(*value);
 }
 
-void OptionReader::integer(const ui::IntRange& range, int& field) {
-    integer(std::string(range.option), field, range.low, range.high);
+void OptionReader::integer(const IntParameter& p, int& field) {
+    integer(std::string(p.option), field, p.low, p.high);
+}
+
+void OptionReader::wideInt(const std::string& name, int& field) {
+    long long value = field;
+    wideInt(name, value);
+    field = int(value);  // within +-2^30: exact
+}
+
+void OptionReader::wideInt(const std::string& name, long long& field) {
+    if (error_) return;
+    auto value = args_.integer(name, field);
+    if (!value) return fail(value.error());
+    if (*value < -(1LL << 30) || *value > (1LL << 30)) {
+        return fail(Error{"--" + name + " is out of range (got " + std::to_string(*value) + ")"});
+    }
+    field = *value;
+}
+
+void OptionReader::coreInt(const std::string& name, int& field, const std::string& coreKey,
+                           long long low, long long high) {
+    if (error_) return;
+    auto value = args_.integer(name, field);
+    if (!value) return fail(value.error());
+    if (*value < -1 || *value > 1LL << 30) {
+        return fail(Error{coreKey + " must be " + std::to_string(low) + ".." +
+                          std::to_string(high) + " (got " + std::to_string(*value) + ")"});
+    }
+    field = int(*value);
+}
+
+void OptionReader::seed(const std::string& name, std::uint64_t& field, long long top) {
+    if (error_ || !args_.has(name)) return;
+    auto value = args_.integer(name, 0);
+    if (!value) return fail(value.error());
+    if (*value < 0 || *value > top) {
+        return fail(Error{"--" + name + " must be 0.." + std::to_string(top) + " (got " +
+                          std::to_string(*value) + ")"});
+    }
+    field = std::uint64_t(*value);
 }
 
 void OptionReader::number(const std::string& name, double& field) {
@@ -84,23 +86,33 @@ void OptionReader::number(const RealParameter& p, double& field) {
     number(std::string(p.option), field, p.low, p.high, p.rangeText());
 }
 
-void OptionReader::coreInt(const std::string& name, int& field, const std::string& coreKey,
-                           long long low, long long high) {
-    if (error_) return;
-    auto value = args_.integer(name, field);
-    if (!value) return fail(value.error());
-    if (*value < -1 || *value > 1LL << 30) {
-        return fail(Error{coreKey + " must be " + std::to_string(low) + ".." +
-                          std::to_string(high) + " (got " + std::to_string(*value) + ")"});
+void OptionReader::list(const std::string& name, std::vector<double>& field, std::size_t maxCount) {
+    if (error_ || !args_.has(name)) return;
+    auto values = args_.numbers(name, maxCount);
+    if (!values) return fail(values.error());
+    for (double v : *values) {
+        if (!std::isfinite(v)) {
+            return fail(Error{"--" + name + " entries must be finite numbers (got " +
+                              quoteForMessage(*args_.raw(name)) + ")"});
+        }
     }
-    field = int(*value);
+    field = std::move(values).value();
 }
 
-void OptionReader::seed(std::uint64_t& field) {
-    if (error_) return;
-    auto value = readSeed(args_, "seed", field);
-    if (!value) return fail(value.error());
-    field = *value;
+void OptionReader::list(const std::string& name, std::vector<int>& field, std::size_t maxCount,
+                        long long low, long long high) {
+    if (error_ || !args_.has(name)) return;
+    auto values = args_.integers(name, maxCount);
+    if (!values) return fail(values.error());
+    std::vector<int> read;
+    for (long long v : *values) {
+        if (v < low || v > high) {
+            return fail(Error{"--" + name + " entries must be " + std::to_string(low) + ".." +
+                              std::to_string(high) + " (got " + std::to_string(v) + ")"});
+        }
+        read.push_back(int(v));
+    }
+    field = std::move(read);
 }
 
 }  // namespace poslab::cli

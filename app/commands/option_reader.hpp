@@ -1,17 +1,27 @@
 // option_reader.hpp — reading a command's options into values, with the one-line errors every
 // command shares ("--heads must be 1..128 (got 0)"). Every export kind and render view reads its
-// options through these, not through helpers of its own.
-//   OptionReader             reads options into a view's fields in order, keeping the first error
-//   readIntIfGiven            an integer checked against low..high, when the option is given
-//   readNumberIfGiven         a number, when the option is given
-//   readWideInt               an int, with only a coarse bound (core's validate() checks the range)
-//   readSeed                  a seed, 0..2^63-1 (or a lower top)
+// options through an OptionReader: one way to read an option, whatever its kind.
+//
+//   OptionReader read(args);
+//   read.integer(kClockBitsRange, options.bits);     // a described parameter: its option, limits
+//   read.integer("head-dim", p.headDim, 2, 8192);    // low..high, when given
+//   read.wideInt("seq-len", p.seqLen);               // core's validate() checks the range
+//   read.number("base", p.base);
+//   read.seed("seed", p.seed);                       // 0..2^63-1
+//   read.list("q", q, kMaxDModel);                   // "1,2.5,-3": finite numbers
+//   read.choice("pairing", p.pairing, parsePairing); // a name, parsed
+//   if (!read.ok()) return read.error();
+//
+// A field keeps its value (the default) when its option is not given; after an error nothing
+// more is read, so the message is the first bad option's.
 #pragma once
 
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commands/args.hpp"
 #include "poslab/base/result.hpp"
@@ -22,41 +32,40 @@ namespace poslab::cli {
 // "--name must be low..high (got value)" unless low <= value <= high.
 Status rangeError(const std::string& option, long long value, long long low, long long high);
 
-Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const std::string& name,
-                                          long long low, long long high);
-// The same for a parameter of the range table: its option, low..high.
-Result<std::optional<int>> readIntIfGiven(const ArgMap& args, const ui::IntRange& range);
-Result<std::optional<double>> readNumberIfGiven(const ArgMap& args, const std::string& name);
-// Values beyond +-2^30 are refused ("--name is out of range (got v)") so they never wrap around
-// in an int; the precise range and its message belong to core's validate().
-Result<int> readWideInt(const ArgMap& args, const std::string& name, int fallback);
-Result<std::uint64_t> readSeed(const ArgMap& args, const std::string& name,
-                               std::uint64_t fallback = 0, long long top = LLONG_MAX);
-
-// Reads options into the fields of a view's settings, in order, keeping the first error: a view
-// lists what it reads and checks once. A field keeps its value (the default) when its option is
-// not given; after an error nothing more is read, so the message is the first bad option's.
-//   OptionReader read(args);
-//   read.integer("bits", options.bits, 1, 12);
-//   read.number("base", options.sinusoidal.base);
-//   if (!read.ok()) return read.error();
 class OptionReader {
   public:
     explicit OptionReader(const ArgMap& args) : args_(args) {}
     explicit OptionReader(ArgMap&&) = delete;  // it keeps a reference: no temporaries
 
-    void integer(const std::string& name, int& field, int low, int high);  // low..high
-    void integer(const ui::IntRange& range, int& field);  // the table entry's option and limits
-    void number(const std::string& name, double& field);
+    // ---- Integers
+    void integer(const std::string& name, int& field, long long low, long long high);  // low..high
+    void integer(const IntParameter& parameter, int& field);  // the descriptor's option, limits
+    // Core's validate() checks the range (and says it); here only values beyond +-2^30, which
+    // would wrap around in an int, are refused: "--name is out of range (got v)".
+    void wideInt(const std::string& name, int& field);
+    void wideInt(const std::string& name, long long& field);  // the same limits
+    // The same, with core's message for values that could not be held: beyond -1..2^30,
+    // "coreKey must be low..high (got v)".
+    void coreInt(const std::string& name, int& field, const std::string& coreKey, long long low,
+                 long long high);
+    void seed(std::uint64_t& field) { seed("seed", field); }  // --seed, 0..2^63-1
+    void seed(const std::string& name, std::uint64_t& field, long long top = LLONG_MAX);  // 0..top
+
+    // ---- Reals
+    void number(const std::string& name, double& field);         // any number
     void number(const RealParameter& parameter, double& field);  // the descriptor's option, limits
     // low..high, NaN refused: "--name must be rangeText (got text as typed)".
     void number(const std::string& name, double& field, double low, double high,
                 const std::string& rangeText);
-    // An int whose range core's validate() checks (its message, e.g. "d_model must be 1..8192"):
-    // here only values that could not be held refused early, beyond -1..2^30, with that message.
-    void coreInt(const std::string& name, int& field, const std::string& coreKey, long long low,
-                 long long high);
-    void seed(std::uint64_t& field);  // --seed, 0..2^63-1
+
+    // ---- Lists and names
+    // A comma list of at most maxCount finite numbers ("--name entries must be finite numbers
+    // (got '...')"); the count is checked before any entry is read.
+    void list(const std::string& name, std::vector<double>& field, std::size_t maxCount);
+    // A comma list of at most maxCount integers, each low..high ("--name entries must be
+    // low..high (got v)").
+    void list(const std::string& name, std::vector<int>& field, std::size_t maxCount, long long low,
+              long long high);
     // A named choice: parse(text) gives a Result, whose message gets the option's "--".
     template <class T, class Parse>
     void choice(const std::string& name, T& field, Parse parse) {
@@ -68,6 +77,7 @@ class OptionReader {
         field = *value;
     }
 
+    bool given(const std::string& name) const { return args_.has(name); }
     bool ok() const { return !error_; }
     const Error& error() const { return *error_; }  // precondition: !ok()
 

@@ -79,14 +79,10 @@ std::vector<OptionSpec> joined(std::vector<OptionSpec> a, const std::vector<Opti
 // A vector (--q, --k, --vector: at most kMaxDModel entries) or positions (kMaxSeqLen).
 Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& name) {
     const std::size_t cap = name == "positions" ? std::size_t(kMaxSeqLen) : std::size_t(kMaxDModel);
-    auto values = args.numbers(name, cap);
-    if (!values) return values.error();
-    for (double v : *values) {
-        if (!std::isfinite(v)) {
-            return Error{"--" + name + " entries must be finite numbers (got " +
-                         quoteForMessage(*args.raw(name)) + ")"};
-        }
-    }
+    std::vector<double> values;
+    OptionReader read(args);
+    read.list(name, values, cap);
+    if (!read.ok()) return read.error();
     return values;
 }
 
@@ -143,51 +139,22 @@ Result<RopeInputs> readRopeInputs(const ArgMap& args, int maxSeqLen = kMaxRopePo
     } else if (args.has("layer-type")) {
         return Error{"--layer-type needs --config FILE (it picks among the config's layers)"};
     }
-    auto headDim = readIntIfGiven(args, "head-dim", 2, kMaxDModel);
-    if (!headDim) return headDim.error();
-    if (*headDim) p.headDim = **headDim, inputs.headDimKnown = true;
-    if (auto base = readNumberIfGiven(args, "base"); !base) {
-        return base.error();
-    } else if (*base) {
-        p.base = **base;
-    }
-    if (auto fraction = readNumberIfGiven(args, "rotary-fraction"); !fraction) {
-        return fraction.error();
-    } else if (*fraction) {
-        p.rotaryFraction = **fraction;
-    }
-    if (auto name = args.raw("pairing")) {
-        auto pairing = parsePairing(*name);
-        if (!pairing) return Error{"--" + pairing.error().message};
-        p.pairing = *pairing;
-    }
-    if (auto name = args.raw("scaling")) {
-        auto type = parseScaling(*name);
-        if (!type) return Error{"--" + type.error().message};
-        p.scaling.type = *type;
-    }
-    struct NumberField {
-        const char* option;
-        double* target;
-    };
-    for (NumberField field : {NumberField{"factor", &p.scaling.factor},
-                              NumberField{"low-freq-factor", &p.scaling.lowFreqFactor},
-                              NumberField{"high-freq-factor", &p.scaling.highFreqFactor},
-                              NumberField{"beta-fast", &p.scaling.betaFast},
-                              NumberField{"beta-slow", &p.scaling.betaSlow}}) {
-        auto value = readNumberIfGiven(args, field.option);
-        if (!value) return value.error();
-        if (*value) *field.target = **value;
-    }
-    auto original = readIntIfGiven(args, "original-max-pos", 1, kMaxRopePositions);
-    if (!original) return original.error();
-    if (*original) p.scaling.originalMaxPositions = **original;
-    auto seqLen = readIntIfGiven(args, "seq-len", 1, maxSeqLen);
-    if (!seqLen) return seqLen.error();
-    if (*seqLen) p.seqLen = **seqLen;
-    auto training = readIntIfGiven(args, "training-length", 1, kMaxRopePositions);
-    if (!training) return training.error();
-    if (*training) p.trainingLength = **training;
+    OptionReader read(args);
+    read.integer("head-dim", p.headDim, 2, kMaxDModel);
+    inputs.headDimKnown = inputs.headDimKnown || args.has("head-dim");
+    read.number("base", p.base);
+    read.number("rotary-fraction", p.rotaryFraction);
+    read.choice("pairing", p.pairing, parsePairing);
+    read.choice("scaling", p.scaling.type, parseScaling);
+    read.number("factor", p.scaling.factor);
+    read.number("low-freq-factor", p.scaling.lowFreqFactor);
+    read.number("high-freq-factor", p.scaling.highFreqFactor);
+    read.number("beta-fast", p.scaling.betaFast);
+    read.number("beta-slow", p.scaling.betaSlow);
+    read.integer("original-max-pos", p.scaling.originalMaxPositions, 1, kMaxRopePositions);
+    read.integer("seq-len", p.seqLen, 1, maxSeqLen);
+    read.integer("training-length", p.trainingLength, 1, kMaxRopePositions);
+    if (!read.ok()) return read.error();
 
     // A scaling flag the chosen type never reads is a mistake worth reporting.
     const RopeScaling type = p.scaling.type;
@@ -254,11 +221,13 @@ Result<Vectors> readVectors(const ArgMap& args, RopeInputs& inputs) {
         vectors.k = std::move(k.value());
         return vectors;
     }
-    // k uses seed + 1, so the top seed is one below readSeed's.
-    auto seed = readSeed(args, "seed", 1, std::numeric_limits<long long>::max() - 1);
-    if (!seed) return seed.error();
-    vectors.q = seededGaussianVector(p.headDim, *seed);
-    vectors.k = seededGaussianVector(p.headDim, *seed + 1);
+    // k uses seed + 1, so the top seed is one below the other seeds' top.
+    std::uint64_t seed = 1;
+    OptionReader read(args);
+    read.seed("seed", seed, std::numeric_limits<long long>::max() - 1);
+    if (!read.ok()) return read.error();
+    vectors.q = seededGaussianVector(p.headDim, seed);
+    vectors.k = seededGaussianVector(p.headDim, seed + 1);
     return vectors;
 }
 
@@ -359,12 +328,12 @@ Result<DecayInputs> readDecayInputs(const ArgMap& args, bool requireAll) {
     }
     if (requireAll && !args.has("max-distance")) return Error{"--max-distance R is required"};
     if (auto s = validated(inputs->params); !s) return s.error();
-    auto distance = readIntIfGiven(args, "max-distance", 0, kMaxSeqLen);
-    if (!distance) return distance.error();
     DecayInputs decay;
     decay.dims = rotatedDims(inputs->params);
     decay.base = inputs->params.base;
-    if (*distance) decay.maxDistance = **distance;
+    OptionReader read(args);
+    read.integer("max-distance", decay.maxDistance, 0, kMaxSeqLen);
+    if (!read.ok()) return read.error();
     return decay;
 }
 
@@ -381,9 +350,11 @@ Result<Matrix> exportDecay(const ArgMap& args) {
 Result<std::string> exportRopeInfo(const ArgMap& args) {
     auto path = args.raw("config");
     if (!path) return Error{"--config FILE is required (a Hugging Face config.json)"};
-    auto seqLen = readIntIfGiven(args, "seq-len", 1, kMaxRopePositions);
-    if (!seqLen) return seqLen.error();
-    auto info = ropeInfoFromFile(*path, seqLen->value_or(0));
+    int seqLen = 0;  // 0: the config's own
+    OptionReader read(args);
+    read.integer("seq-len", seqLen, 1, kMaxRopePositions);
+    if (!read.ok()) return read.error();
+    auto info = ropeInfoFromFile(*path, seqLen);
     if (!info) return Error{"--config " + info.error().message};
     return info->dump(2) + "\n";
 }
@@ -559,17 +530,17 @@ Result<Figure> renderPrecision(const ArgMap& args, const RenderSettings& setting
     if (!inputs) return inputs.error();
     const RopeParams& p = inputs->params;
     if (auto s = validated(p); !s) return s.error();
-    auto maxPosition = readIntIfGiven(args, "max-position", 1, int(kMaxPrecisionPositions));
-    if (!maxPosition) return maxPosition.error();
-    auto threshold = readNumberIfGiven(args, "threshold");
-    if (!threshold) return threshold.error();
-    const double radians = threshold->value_or(0.1);
+    int positions = int(kDefaultPrecisionPositions);
+    double radians = 0.1;
+    OptionReader read(args);
+    read.integer("max-position", positions, 1, int(kMaxPrecisionPositions));
+    read.number("threshold", radians);
+    if (!read.ok()) return read.error();
     if (!(radians > 0 && radians <= 3.14159)) {
         return Error{"--threshold must be in (0, pi] radians (got " + *args.raw("threshold") + ")"};
     }
     auto formats = readFormats(args);
     if (!formats) return formats.error();
-    const long long positions = maxPosition->value_or(kDefaultPrecisionPositions);
     const long long angles =
         (long long)(rotatedDims(p) / 2) * (positions + 1) * (long long)formats->size();
     if (angles > kMaxPrecisionAngles) {

@@ -98,20 +98,9 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              auto params = readSinusoidalParams(args, false);
              if (!params) return params.error();
              SinusoidalCurveOptions options;
-             if (args.has("dims")) {
-                 auto dims = args.integers("dims", kMaxCurveDimensions);
-                 if (!dims) return dims.error();
-                 options.dimensions.clear();
-                 for (long long dim : *dims) {
-                     if (dim < 0 || dim >= params->dModel) {
-                         return Error{"--dims entries must be 0.." + std::to_string(params->dModel - 1) +
-                                      " (got " + std::to_string(dim) + ")"};
-                     }
-                     options.dimensions.push_back(int(dim));
-                 }
-             }
-             options.lastPosition = 100;
              OptionReader read(args);
+             read.list("dims", options.dimensions, kMaxCurveDimensions, 0, params->dModel - 1);
+             options.lastPosition = 100;
              read.number("positions", options.lastPosition, 1, kMaxSeqLen,
                          "1.." + std::to_string(kMaxSeqLen));
              if (!read.ok()) return read.error();

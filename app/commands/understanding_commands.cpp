@@ -399,13 +399,12 @@ Result<ToyAttentionParams> readAttentionShuffleParams(const ArgMap& args) {
             params.shuffled.clear();  // the default reordering is for the default sentence
     }
     if (auto text = args.raw("shuffled")) params.shuffled = *text;
+    OptionReader read(args);
     if (args.has("shuffle-seed")) {
-        auto seed = readSeed(args, "shuffle-seed", 1);
-        if (!seed) return seed.error();
-        params.shuffleSeed = *seed;
+        read.seed("shuffle-seed", params.shuffleSeed);
+        if (!read.ok()) return read.error();
         params.shuffled.clear();
     }
-    OptionReader read(args);
     read.choice("position", params.position, parseToyPosition);
     read.coreInt("d-model", params.dModel, "d_model", 2, kMaxToyDModel);
     read.seed(params.seed);

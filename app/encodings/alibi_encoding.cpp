@@ -63,32 +63,27 @@ std::vector<OptionSpec> alibiBiasOptions() {
 
 Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
     AlibiFigureOptions options;
-    auto heads = readWideInt(args, "heads", 8);
-    if (!heads) return heads.error();
-    auto length = readWideInt(args, "seq-len", 32);
-    if (!length) return length.error();
-    auto head = readWideInt(args, "head", 0);
-    if (!head) return head.error();
-    auto query = readWideInt(args, "query", -1);
-    if (!query) return query.error();
-    auto keys = readWideInt(args, "preview-keys", 0);
-    if (!keys) return keys.error();
-    auto scale = args.number("content-scale", 0);
-    if (!scale) return scale.error();
-    auto seed = readSeed(args, "content-seed");
-    if (!seed) return seed.error();
-    options.heads = *heads;
-    options.seqLen = *length;
+    options.heads = 8;
+    options.seqLen = 32;
+    options.enlargedHead = 0;
+    options.queryIndex = -1;  // the last row
+    options.previewKeys = 0;
+    options.contentScale = 0;
+    options.contentSeed = 0;
+    OptionReader read(args);
+    read.wideInt("heads", options.heads);
+    read.wideInt("seq-len", options.seqLen);
+    read.wideInt("head", options.enlargedHead);
+    read.wideInt("query", options.queryIndex);
+    read.wideInt("preview-keys", options.previewKeys);
+    read.number("content-scale", options.contentScale);
+    read.seed("content-seed", options.contentSeed);
+    if (!read.ok()) return read.error();
     options.symmetric = args.flag("symmetric");
-    options.enlargedHead = *head;
-    if (args.has("query") && *query < 0) {
-        return Error{"query must be 0.." + std::to_string(std::max(0, *length - 1)) + " (got " +
-                     std::to_string(*query) + ")"};
+    if (args.has("query") && options.queryIndex < 0) {
+        return Error{"query must be 0.." + std::to_string(std::max(0, options.seqLen - 1)) +
+                     " (got " + std::to_string(options.queryIndex) + ")"};
     }
-    options.queryIndex = *query;
-    options.previewKeys = *keys;
-    options.contentScale = *scale;
-    options.contentSeed = *seed;
     if (auto status = validate(options); !status) return status.error();
     return options;
 }
@@ -101,13 +96,14 @@ void registerAlibiCommands(CommandRegistry& registry) {
               "; required"}},
         [](const ArgMap& args) -> Result<Matrix> {
             if (auto s = requireOption(args, "heads", "N"); !s) return s.error();
-            auto heads = readWideInt(args, "heads", 8);
-            if (!heads) return heads.error();
             AlibiParams params;
-            params.heads = *heads;
+            params.heads = 8;
             params.seqLen = 1;
+            OptionReader read(args);
+            read.wideInt("heads", params.heads);
+            if (!read.ok()) return read.error();
             if (auto status = validate(params); !status) return status.error();
-            const std::vector<double> slopes = alibiSlopes(*heads);
+            const std::vector<double> slopes = alibiSlopes(params.heads);
             Matrix matrix(slopes.size(), 1);
             matrix.values = slopes;
             return matrix;
@@ -120,15 +116,14 @@ void registerAlibiCommands(CommandRegistry& registry) {
                 if (auto s = requireOption(args, name, value); !s) return s.error();
             }
             AlibiParams params;
-            auto heads = readWideInt(args, "heads", 8);
-            if (!heads) return heads.error();
-            auto head = readWideInt(args, "head", 0);
-            if (!head) return head.error();
-            auto length = readWideInt(args, "seq-len", 32);
-            if (!length) return length.error();
-            params.heads = *heads;
-            params.head = *head;
-            params.seqLen = *length;
+            params.heads = 8;
+            params.head = 0;
+            params.seqLen = 32;
+            OptionReader read(args);
+            read.wideInt("heads", params.heads);
+            read.wideInt("head", params.head);
+            read.wideInt("seq-len", params.seqLen);
+            if (!read.ok()) return read.error();
             params.symmetric = args.flag("symmetric");
             return alibiBias(params);
         }));

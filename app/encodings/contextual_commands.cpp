@@ -47,18 +47,14 @@ Result<CopeSentenceParams> readCope(const ArgMap& args) {
         if (!parsed) return Error{"--" + parsed.error().message};
         p.gates = *parsed;
     }
-    auto d = readWideInt(args, "d-model", p.dModel);
-    if (!d) return d.error();
-    p.dModel = *d;
-    auto seed = readSeed(args, "seed");
-    if (!seed) return seed.error();
-    p.seed = *seed;
-    auto tableSeed = readSeed(args, "table-seed", 1);
-    if (!tableSeed) return tableSeed.error();
-    p.tableSeed = *tableSeed;
-    auto npos = readWideInt(args, "npos", 0);
-    if (!npos) return npos.error();
-    p.npos = *npos;
+    p.tableSeed = 1;
+    p.npos = 0;
+    OptionReader read(args);
+    read.wideInt("d-model", p.dModel);
+    read.seed("seed", p.seed);
+    read.seed("table-seed", p.tableSeed);
+    read.wideInt("npos", p.npos);
+    if (!read.ok()) return read.error();
     p.divideGates = !args.flag("paper-gates");
     if (auto s = validate(p); !s) return s.error();
     return p;
@@ -80,21 +76,14 @@ std::vector<OptionSpec> debertaOptions(const std::string& lengthHelp) {
 
 Result<DebertaParams> readDeberta(const ArgMap& args, int defaultLength) {
     DebertaParams p;
-    auto length = readWideInt(args, "seq-len", defaultLength);
-    if (!length) return length.error();
-    p.seqLen = *length;
-    auto buckets = readWideInt(args, "position-buckets", p.positionBuckets);
-    if (!buckets) return buckets.error();
-    p.positionBuckets = *buckets;
-    auto maxPosition = readWideInt(args, "max-relative-positions", p.maxRelativePositions);
-    if (!maxPosition) return maxPosition.error();
-    p.maxRelativePositions = *maxPosition;
-    auto headDim = readWideInt(args, "head-dim", p.headDim);
-    if (!headDim) return headDim.error();
-    p.headDim = *headDim;
-    auto seed = readSeed(args, "seed");
-    if (!seed) return seed.error();
-    p.seed = *seed;
+    p.seqLen = defaultLength;
+    OptionReader read(args);
+    read.wideInt("seq-len", p.seqLen);
+    read.wideInt("position-buckets", p.positionBuckets);
+    read.wideInt("max-relative-positions", p.maxRelativePositions);
+    read.wideInt("head-dim", p.headDim);
+    read.seed("seed", p.seed);
+    if (!read.ok()) return read.error();
     p.c2p = !args.flag("no-c2p");
     p.p2c = !args.flag("no-p2c");
     if (auto s = validate(p); !s) return s.error();
@@ -115,15 +104,11 @@ std::vector<OptionSpec> iropeOptions() {
 
 Result<IropeParams> readIrope(const ArgMap& args) {
     IropeParams p;
-    auto layers = readWideInt(args, "num-layers", p.numLayers);
-    if (!layers) return layers.error();
-    p.numLayers = *layers;
-    auto interval = readWideInt(args, "no-rope-layer-interval", p.noRopeLayerInterval);
-    if (!interval) return interval.error();
-    p.noRopeLayerInterval = *interval;
-    auto chunk = readWideInt(args, "attention-chunk-size", p.attentionChunkSize);
-    if (!chunk) return chunk.error();
-    p.attentionChunkSize = *chunk;
+    OptionReader read(args);
+    read.wideInt("num-layers", p.numLayers);
+    read.wideInt("no-rope-layer-interval", p.noRopeLayerInterval);
+    read.wideInt("attention-chunk-size", p.attentionChunkSize);
+    if (!read.ok()) return read.error();
     if (args.has("no-rope-layers")) {
         auto list = args.integers("no-rope-layers", std::size_t(kMaxIropeLayers));
         if (!list) return list.error();
@@ -156,12 +141,11 @@ Result<NopeFigureOptions> readNopeFigure(const ArgMap& args, NopeSections sectio
     auto irope = readIrope(args);
     if (!irope) return irope.error();
     o.irope = *irope;
-    auto length = readWideInt(args, "seq-len", int(o.seqLen));
-    if (!length) return length.error();
-    o.seqLen = *length;
-    auto layer = readWideInt(args, "layer", 0);
-    if (!layer) return layer.error();
-    o.maskLayer = *layer;
+    o.maskLayer = 0;
+    OptionReader read(args);
+    read.wideInt("seq-len", o.seqLen);
+    read.wideInt("layer", o.maskLayer);
+    if (!read.ok()) return read.error();
     auto floorScale = args.number("floor-scale", o.temperature.floorScale);
     if (!floorScale) return floorScale.error();
     o.temperature.floorScale = *floorScale;
@@ -183,18 +167,12 @@ std::vector<OptionSpec> randomizedOptions() {
 
 Result<RandomizedPositionsParams> readRandomized(const ArgMap& args) {
     RandomizedPositionsParams p;
-    auto length = readWideInt(args, "length", p.length);
-    if (!length) return length.error();
-    p.length = *length;
-    auto maxLength = readWideInt(args, "max-length", int(p.maxLength));
-    if (!maxLength) return maxLength.error();
-    p.maxLength = *maxLength;
-    auto draws = readWideInt(args, "draws", p.draws);
-    if (!draws) return draws.error();
-    p.draws = *draws;
-    auto seed = readSeed(args, "seed");
-    if (!seed) return seed.error();
-    p.seed = *seed;
+    OptionReader read(args);
+    read.wideInt("length", p.length);
+    read.wideInt("max-length", p.maxLength);
+    read.wideInt("draws", p.draws);
+    read.seed("seed", p.seed);
+    if (!read.ok()) return read.error();
     if (auto s = validate(p); !s) return s.error();
     return p;
 }
@@ -250,11 +228,13 @@ void registerContextualCommands(CommandRegistry& registry) {
         "nope", "L x 4: position t, 1/(t+1), and t read back from it in float32 and in bfloat16",
         {{"seq-len", "L", "positions, 1..1048576 (default 4096)"}},
         [](const ArgMap& args) -> Result<Matrix> {
-            auto length = readWideInt(args, "seq-len", 4096);
-            if (!length) return length.error();
-            if (auto s = requireIntInRange("seq_len", *length, 1, kMaxSeqLen); !s) return s.error();
-            Matrix m(std::size_t(*length), 4);
-            for (long long t = 0; t < *length; ++t) {
+            int length = 4096;
+            OptionReader read(args);
+            read.wideInt("seq-len", length);
+            if (!read.ok()) return read.error();
+            if (auto s = requireIntInRange("seq_len", length, 1, kMaxSeqLen); !s) return s.error();
+            Matrix m(std::size_t(length), 4);
+            for (long long t = 0; t < length; ++t) {
                 m(std::size_t(t), 0) = double(t);
                 m(std::size_t(t), 1) = nopeFirstTokenSignal(t);
                 m(std::size_t(t), 2) = double(nopeRecoveredPosition(t, SignalPrecision::Float32));
@@ -284,19 +264,21 @@ void registerContextualCommands(CommandRegistry& registry) {
         maskExport, [](const ArgMap& args) -> Result<Matrix> {
             auto p = readIrope(args);
             if (!p) return p.error();
-            auto length = readWideInt(args, "seq-len", 64);
-            if (!length) return length.error();
-            if (auto s = requireIntInRange("seq_len", *length, 1, kMaxSeqLen); !s) return s.error();
-            auto layer = readWideInt(args, "layer", 0);
-            if (!layer) return layer.error();
-            if (auto s = requireIntInRange("layer", *layer, 0, p->numLayers - 1); !s)
+            int length = 64, layer = 0;
+            OptionReader read(args);
+            read.wideInt("seq-len", length);
+            if (!read.ok()) return read.error();
+            if (auto s = requireIntInRange("seq_len", length, 1, kMaxSeqLen); !s) return s.error();
+            read.wideInt("layer", layer);
+            if (!read.ok()) return read.error();
+            if (auto s = requireIntInRange("layer", layer, 0, p->numLayers - 1); !s)
                 return s.error();
-            const std::size_t n = std::size_t(*length);
+            const std::size_t n = std::size_t(length);
             if (auto s = checkMatrixSize(n, n, "the iRoPE mask"); !s) return s.error();
             Matrix m(n, n);
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j <= i; ++j)
-                    m(i, j) = iropeAttends(*p, *layer, (long long)i, (long long)j) ? 1 : 0;
+                    m(i, j) = iropeAttends(*p, layer, (long long)i, (long long)j) ? 1 : 0;
             return m;
         }));
     registry.exports.push_back(matrixExport(

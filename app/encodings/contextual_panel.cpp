@@ -7,6 +7,7 @@
 #include <string>
 
 #include "poslab/base/limits.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -23,12 +24,6 @@ void errorNote(const std::string& message) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", message.c_str());
     ImGui::PopTextWrapPos();
-}
-
-// A seed on a 0..1000 slider (seeds beyond stay as they are until the slider is moved).
-void seedSlider(const char* label, std::uint64_t* seed, const char* tooltip) {
-    int shown = int(std::min<std::uint64_t>(*seed, 1000));
-    if (sliderInt(label, &shown, 0, 1000, tooltip)) *seed = std::uint64_t(shown);
 }
 
 PanelGrid gridFor(float w, float h, const Theme& theme, int panel, const PanelShape& shape) {
@@ -58,54 +53,34 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
                 {ContextualTab::Nope, "NoPE & iRoPE"},
                 {ContextualTab::Randomized, "Randomized"}};
             stateTabBar("context figures", tabs, &view.tab, &shownTab_);
+            // One tab's figure: its cache, keyed on its parameters, laid out by its panel shape.
+            auto show = [&](auto& cache, const char* id, const auto& params, PanelShape shape,
+                            auto drawFigure) {
+                cache.showPanels(
+                    id, params, context,
+                    [shape](float w, float h, const Theme& t, int panel) {
+                        return gridFor(w, h, t, panel, shape);
+                    },
+                    [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
+                        return figureOf(w, h, t, [&](Figure& f, Box area) {
+                            return drawFigure(f, area, params, t, panel);
+                        });
+                    });
+            };
             switch (view.tab) {
                 case ContextualTab::Cope:
-                    cope_.showPanels(
-                        "cope", view.cope, context,
-                        [](float w, float h, const Theme& t, int panel) {
-                            return gridFor(w, h, t, panel, kCopePanels);
-                        },
-                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
-                            return figureOf(w, h, t, [&](Figure& f, Box area) {
-                                return drawCopeFigure(f, area, view.cope, t, panel);
-                            });
-                        });
+                    show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
                     break;
                 case ContextualTab::Deberta:
-                    deberta_.showPanels(
-                        "deberta", view.deberta, context,
-                        [](float w, float h, const Theme& t, int panel) {
-                            return gridFor(w, h, t, panel, kDebertaPanels);
-                        },
-                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
-                            return figureOf(w, h, t, [&](Figure& f, Box area) {
-                                return drawDebertaFigure(f, area, view.deberta, t, panel);
-                            });
-                        });
+                    show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
                     break;
                 case ContextualTab::Nope:
-                    nope_.showPanels(
-                        "nope", view.nope, context,
-                        [&](float w, float h, const Theme& t, int panel) {
-                            return gridFor(w, h, t, panel, nopePanelShape(view.nope.sections));
-                        },
-                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
-                            return figureOf(w, h, t, [&](Figure& f, Box area) {
-                                return drawNopeFigure(f, area, view.nope, t, panel);
-                            });
-                        });
+                    show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections),
+                         drawNopeFigure);
                     break;
                 case ContextualTab::Randomized:
-                    randomized_.showPanels(
-                        "randomized", view.randomized, context,
-                        [](float w, float h, const Theme& t, int panel) {
-                            return gridFor(w, h, t, panel, kRandomizedPanels);
-                        },
-                        [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
-                            return figureOf(w, h, t, [&](Figure& f, Box area) {
-                                return drawRandomizedFigure(f, area, view.randomized, t, panel);
-                            });
-                        });
+                    show(randomized_, "randomized", view.randomized, kRandomizedPanels,
+                         drawRandomizedFigure);
                     break;
             }
         });
@@ -217,14 +192,14 @@ void ContextualPanel::drawCopeControls(CopeSentenceParams& p) {
         "Only the seeded gates use it.");
 
     sectionHeader("Head");
-    if (sliderInt("d_model", &p.dModel, 2, kMaxCopeDModel,
+    if (sliderInt(kCopeDModel, &p.dModel,
                   "Width of the word vectors, q and k and the position table (even)."))
         p.dModel = std::clamp(p.dModel + p.dModel % 2, 2, kMaxCopeDModel);
-    seedSlider("weights seed", &p.seed, "Seed of W_q and W_k (the toy head's).");
-    seedSlider("table seed", &p.tableSeed,
+    seedSlider(kWeightsSeedSlider, &p.seed, "Seed of W_q and W_k (the toy head's).");
+    seedSlider(kTableSeedSlider, &p.tableSeed,
                "Seed of the position table e (d x npos, N(0, 1)): a stand-in for the learned "
                "pos_emb, which the authors start at zero.");
-    sliderInt("npos", &p.npos, 0, 256,
+    sliderInt(kCopeNpos, &p.npos,
               "Positions with an embedding; p is clamped to npos - 1 as in the code. 0: tokens + "
               "1, the code's default (block_size + 1).");
     wrappedNote(
@@ -234,24 +209,21 @@ void ContextualPanel::drawCopeControls(CopeSentenceParams& p) {
 
 void ContextualPanel::drawDebertaControls(DebertaParams& p) {
     sectionHeader("DeBERTa disentangled attention");
-    sliderInt("sequence length", &p.seqLen, 1, kMaxGuiSeqLen,
+    sliderInt(kDebertaSeqLen, &p.seqLen,
               "Queries and keys. The matrices are sampled at one cell per pixel: 65,536 stays "
-              "live.",
-              true);
-    sliderInt("buckets", &p.positionBuckets, 0, 1024,
+              "live.");
+    sliderInt(kDebertaBuckets, &p.positionBuckets,
               "position_buckets, the code's bucket_size (DeBERTa-v3: 256). |i - j| <= buckets/2 "
               "keeps its own index; beyond, "
               "buckets grow logarithmically. 0: no buckets (DeBERTa-v1 style, clamped by the "
-              "gather).",
-              true);
+              "gather).");
     const int lowest = p.positionBuckets > 0 ? p.positionBuckets / 2 + 2 : 1;
     p.maxRelativePositions = std::clamp(p.maxRelativePositions, lowest, kMaxGuiSeqLen);
-    sliderInt("max position", &p.maxRelativePositions, lowest, kMaxGuiSeqLen,
+    sliderInt(kDebertaMaxPosition, &p.maxRelativePositions, SliderBounds{lowest, kMaxGuiSeqLen},
               "max_relative_positions, the code's max_position (v3: 512): |i - j| = max_position - "
               "1 reaches the last bucket, "
-              "2 x (buckets/2) - 1. Must exceed buckets/2 + 1.",
-              true);
-    sliderInt("head_dim", &p.headDim, 1, kMaxDebertaHeadDim, "d: the scores are / sqrt(d s).");
+              "2 x (buckets/2) - 1. Must exceed buckets/2 + 1.");
+    sliderInt(kDebertaHeadDim, &p.headDim, "d: the scores are / sqrt(d s).");
     ImGui::Checkbox("c2p", &p.c2p);
     tooltipForLastItem("Content-to-position: q_i . Kr[delta(i, j) + k].");
     ImGui::SameLine();
@@ -259,7 +231,8 @@ void ContextualPanel::drawDebertaControls(DebertaParams& p) {
     tooltipForLastItem(
         "Position-to-content as HF gathers it: k_j . Qr[-delta(j, i) + k], which equals the "
         "c2p index (buckets are odd-symmetric). The paper's index is delta(j, i) + k.");
-    seedSlider("seed", &p.seed, "Seed of q, k and the relative embeddings Kr, Qr (N(0, 1)).");
+    seedSlider(kSeedSliderParam, &p.seed,
+               "Seed of q, k and the relative embeddings Kr, Qr (N(0, 1)).");
     if (ImGui::Button("DeBERTa-v3 defaults")) {
         p.positionBuckets = 256;
         p.maxRelativePositions = 512;
@@ -277,30 +250,29 @@ void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
     if (ImGui::Combo("show", &sections, names, 3)) o.sections = NopeSections(sections);
     tooltipForLastItem("Which panels: the NoPE signal, the iRoPE panels, or both.");
     int length = int(std::min<long long>(o.seqLen, kMaxGuiSeqLen));
-    if (sliderInt("sequence length", &length, 2, kMaxGuiSeqLen,
-                  "Positions in the curves and in the mask (sampled to the pixels).", true))
+    if (sliderInt(kNopeSeqLen, &length,
+                  "Positions in the curves and in the mask (sampled to the pixels)."))
         o.seqLen = length;
     sectionHeader("Layers");
     IropeParams& p = o.irope;
-    sliderInt("layers", &p.numLayers, 1, kMaxIropeLayers, "num_hidden_layers (Llama 4 Scout: 48).");
-    sliderInt("NoPE every", &p.noRopeLayerInterval, 1, 16,
+    sliderInt(kIropeLayers, &p.numLayers, "num_hidden_layers (Llama 4 Scout: 48).");
+    sliderInt(kIropeInterval, &p.noRopeLayerInterval,
               "no_rope_layer_interval K: every K-th layer is NoPE: no_rope_layers[l] = int((l + 1) "
               "% K != 0) (1 = RoPE).");
     p.noRopeLayers.clear();  // the controls edit the interval; --no-rope-layers is the CLI's
-    sliderInt("chunk size", &p.attentionChunkSize, 0, kMaxGuiSeqLen,
+    sliderInt(kIropeChunk, &p.attentionChunkSize,
               "attention_chunk_size: RoPE layers attend within chunks of this many positions "
               "(Llama 4: 8192); 0: no "
-              "chunking. NoPE layers see the whole causal prefix.",
-              true);
+              "chunking. NoPE layers see the whole causal prefix.");
     o.maskLayer = std::clamp(o.maskLayer, 0, p.numLayers - 1);
-    sliderInt("mask of layer", &o.maskLayer, 0, p.numLayers - 1,
+    sliderInt(kNopeMaskLayer, &o.maskLayer, SliderBounds{0, p.numLayers - 1},
               "The layer whose attention mask is drawn.");
     ImGui::TextDisabled(layerUsesRope(p, o.maskLayer) ? "a RoPE layer (chunked)"
                                                       : "a NoPE layer (full causal)");
     sectionHeader("NoPE temperature");
-    sliderDouble("floor_scale", &o.temperature.floorScale, 1, 1e6, "%.0f",
-                 "Positions per step of the query scale (Llama 4: 8192).", true);
-    sliderDouble("attn_scale", &o.temperature.attnScale, 0, 1, "%.3f",
+    sliderDouble(kTemperatureFloorScale, &o.temperature.floorScale,
+                 "Positions per step of the query scale (Llama 4: 8192).");
+    sliderDouble(kTemperatureAttnScale, &o.temperature.attnScale,
                  "Scale gained per unit of log(step + 1) (Llama 4: 0.1).");
     if (ImGui::Button("Llama 4 defaults")) {
         p.numLayers = 48;
@@ -320,16 +292,16 @@ void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
 void ContextualPanel::drawRandomizedControls(RandomizedPositionsParams& p) {
     sectionHeader("Randomized positions");
     int n = int(std::min<long long>(p.maxLength, kMaxGuiSeqLen));
-    if (sliderInt("N (range)", &n, 1, kMaxGuiSeqLen,
+    if (sliderInt(kRandomizedRange, &n,
                   "Training positions are drawn from 0..N-1: N is at least the longest test "
-                  "length.",
-                  true))
+                  "length."))
         p.maxLength = n;
-    p.length = std::clamp<int>(p.length, 1, int(std::min<long long>(p.maxLength, 4096)));
-    sliderInt("L (length)", &p.length, 1, int(std::min<long long>(p.maxLength, 4096)),
-              "Positions per training sequence: L distinct values, sorted.", true);
-    sliderInt("draws", &p.draws, 1, 16, "Sequences drawn (each with its own seed).");
-    seedSlider("seed", &p.seed, "Seed of the draws.");
+    p.length = std::clamp<int>(p.length, kRandomizedLength.low,
+                               int(std::min<long long>(p.maxLength, kRandomizedLength.high)));
+    sliderInt(kRandomizedLength, &p.length, SliderBounds{1, p.maxLength},
+              "Positions per training sequence: L distinct values, sorted.");
+    sliderInt(kRandomizedDraws, &p.draws, "Sequences drawn (each with its own seed).");
+    seedSlider(kSeedSliderParam, &p.seed, "Seed of the draws.");
     wrappedNote(
         "The k-th smallest of L positions drawn from 0..N-1 has mean (k+1)(N+1)/(L+1) - 1: "
         "the spacing is (N+1)/(L+1), not 1. Only the order is informative.");

@@ -64,8 +64,8 @@ void AlibiPanel::drawControls(AlibiViewState& view) {
               "sequence 2^(-8/n), 2^(-16/n), ... for a power of two; other counts take the "
               "nearest power of two and fill up with every other slope of twice as many heads.");
     const bool lastRow = view.queryIndex >= view.seqLen - 1;
-    if (sliderInt("sequence length", &view.seqLen, 1, kMaxGuiSeqLen,
-                  "Rows (queries i) and columns (keys j) of each bias matrix.", true)) {
+    if (sliderInt(kAlibiSeqLenSlider, &view.seqLen,
+                  "Rows (queries i) and columns (keys j) of each bias matrix.")) {
         if (lastRow) view.queryIndex = view.seqLen - 1;  // keep following the last row
     }
     int form = view.symmetric ? 1 : 0;
@@ -77,22 +77,20 @@ void AlibiPanel::drawControls(AlibiViewState& view) {
     if (ImGui::RadioButton("symmetric", &form, 1)) view.symmetric = true;
     tooltipForLastItem("Encoder form: bias -m·|i - j| for every key, nothing masked.");
     view.enlargedHead = std::clamp(view.enlargedHead, 0, std::max(0, view.heads - 1));
-    sliderInt("enlarged head", &view.enlargedHead, 0, std::max(0, view.heads - 1),
+    sliderInt(kAlibiEnlargedHead, &view.enlargedHead, SliderBounds{0, view.heads - 1},
               "The head drawn large. Or click a head in the grid.");
 
     sectionHeader("Attention preview");
     view.queryIndex = std::clamp(view.queryIndex, 0, std::max(0, view.seqLen - 1));
-    sliderInt("query row", &view.queryIndex, 0, std::max(0, view.seqLen - 1),
+    sliderInt(kAlibiQueryRow, &view.queryIndex, SliderBounds{0, view.seqLen - 1},
               "The query i whose attention is previewed: softmax over keys j of "
               "(content logit + bias), once per head.");
     view.previewKeys = std::clamp(view.previewKeys, 0, view.seqLen);
     // 0 means every key: the slider says "all" instead of a count.
-    ImGui::SliderInt("keys shown", &view.previewKeys, 0, view.seqLen,
-                     view.previewKeys == 0 ? "all" : "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    tooltipForLastItem(
-        "How many keys the preview shows, ending at the query (centred on it when "
-        "symmetric). All by default; fewer helps with long sequences.");
+    sliderInt(kAlibiPreviewKeys, &view.previewKeys, SliderBounds{0, view.seqLen},
+              "How many keys the preview shows, ending at the query (centred on it when "
+              "symmetric). All by default; fewer helps with long sequences.",
+              view.previewKeys == 0 ? "all" : "%d");
     ImGui::Checkbox("random content logits", &view.randomContent);
     tooltipForLastItem(
         "Off: content logits are all zero, so the attention comes from position "
@@ -102,7 +100,7 @@ void AlibiPanel::drawControls(AlibiViewState& view) {
         if (ImGui::InputInt("seed", &view.contentSeed))
             view.contentSeed = std::max(0, view.contentSeed);
         tooltipForLastItem("Seed of the content logits: the same seed gives the same logits.");
-        sliderDouble("scale", &view.contentScale, 0.0, 10.0, "%.2f",
+        sliderDouble(kAlibiContentScale, &view.contentScale,
                      "Standard deviation of the content logits. Compare it with the slopes: a "
                      "head whose bias changes by less than this over the sequence mostly follows "
                      "content.");

@@ -95,24 +95,18 @@ void ComparePanel::drawControls(CompareViewState& view) {
     if (view.mode == CompareMode::AllEncodings) {
         CompareOptions& o = view.options;
         sectionHeader("Shared settings");
-        if (sliderInt("d_model", &o.dModel, 4, 1024,
-                      "Width of every vector encoding (RoPE: head_dim).", true)) {
+        if (sliderInt(kCompareDModel, &o.dModel,
+                      "Width of every vector encoding (RoPE: head_dim).")) {
             o.dModel += o.dModel % 2;
         }
-        sliderInt("positions", &o.seqLen, 2, 2048, "Sequence length for every encoding.", true);
-        sliderDouble("base", &o.base, 1.0001, 1e7, "%.6g", "Sinusoidal and RoPE frequency base.",
-                     true);
+        sliderInt(kCompareSeqLen, &o.seqLen, "Sequence length for every encoding.");
+        sliderDouble(kSinusoidalBaseSlider, &o.base, "Sinusoidal and RoPE frequency base.");
         sectionHeader("Bias encodings");
-        sliderInt("ALiBi heads", &o.alibiHeads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
-                  "Head 0 (the steepest slope) is drawn.", true);
-        sliderInt("T5 buckets", &o.t5Buckets, 4, 256, "relative_attention_num_buckets.", true);
-        sliderInt("T5 max distance", &o.t5MaxDistance, 8, 4096, "relative_attention_max_distance.",
-                  true);
-        int seed = int(std::min<std::uint64_t>(o.seed, 1000000));
-        if (sliderInt("seed", &seed, 0, 1000,
-                      "Learned table and T5 bucket values (random, as at initialisation).")) {
-            o.seed = std::uint64_t(seed);
-        }
+        sliderInt(kAlibiHeadsSlider, &o.alibiHeads, "Head 0 (the steepest slope) is drawn.");
+        sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
+        sliderInt(kT5MaxDistanceSlider, &o.t5MaxDistance, "relative_attention_max_distance.");
+        seedSlider(kSeedSliderParam, &o.seed,
+                   "Learned table and T5 bucket values (random, as at initialisation).");
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
@@ -134,7 +128,7 @@ void ComparePanel::drawControls(CompareViewState& view) {
             ImGui::InputTextWithHint("##path", "path/to/config.json", &s.configPath);
             tooltipForLastItem("The figure re-reads the file when the path changes.");
         } else {
-            sliderDouble("base", &s.base, 1.0001, 1e8, "%.6g", "rope_theta of this side.", true);
+            sliderDouble(kRopeBaseSlider, &s.base, "rope_theta of this side.");
             if (ImGui::Button("10000")) s.base = 10000;
             ImGui::SameLine();
             if (ImGui::Button("500000")) s.base = 500000;
@@ -144,14 +138,13 @@ void ComparePanel::drawControls(CompareViewState& view) {
         ImGui::PopID();
     }
     sectionHeader("Without config files");
-    if (sliderInt("head_dim", &view.headDim, 2, 1024,
-                  "Dimensions per head for sides without a config.", true)) {
+    if (sliderInt(kCompareHeadDim, &view.headDim,
+                  "Dimensions per head for sides without a config.")) {
         view.headDim += view.headDim % 2;
     }
-    sliderInt("training length", &view.trainingLength, 16, 1 << 20,
-              "Marked on the wavelength plot.", true);
+    sliderInt(kCompareTraining, &view.trainingLength, "Marked on the wavelength plot.");
     sectionHeader("Range");
-    sliderInt("max offset", &view.maxOffset, 2, 65536, "Offsets 0..K compared.", true);
+    sliderInt(kCompareMaxOffset, &view.maxOffset, "Offsets 0..K compared.");
 }
 
 Figure ComparePanel::exportFigure(const AppState& state, float width, float height,

@@ -18,40 +18,38 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
         state, context,
         [&] {
             sectionHeader("Lengths");
-            if (sliderInt("training length", &o.trainingLength, 16, 65536,
-                          "Positions the model saw in training (marked; beyond it is shaded).",
-                          true)) {
+            if (sliderInt(kExtrapolationTraining, &o.trainingLength,
+                          "Positions the model saw in training (marked; beyond it is shaded).")) {
                 o.evaluationLength = std::max(o.evaluationLength, o.trainingLength + 1);
             }
-            if (sliderInt("used length", &o.evaluationLength, 17, 262144,
-                          "Positions used now. The RoPE scalings use factor = used / training.",
-                          true)) {
+            if (sliderInt(kExtrapolationUsed, &o.evaluationLength,
+                          "Positions used now. The RoPE scalings use factor = used / training.")) {
                 o.trainingLength = std::min(o.trainingLength, o.evaluationLength - 1);
             }
-            if (ImGui::Button("x2")) o.evaluationLength = std::min(262144, 2 * o.trainingLength);
+            if (ImGui::Button("x2"))
+                o.evaluationLength = std::min(kExtrapolationUsed.high, 2 * o.trainingLength);
             ImGui::SameLine();
-            if (ImGui::Button("x4")) o.evaluationLength = std::min(262144, 4 * o.trainingLength);
+            if (ImGui::Button("x4"))
+                o.evaluationLength = std::min(kExtrapolationUsed.high, 4 * o.trainingLength);
             ImGui::SameLine();
-            if (ImGui::Button("x16")) o.evaluationLength = std::min(262144, 16 * o.trainingLength);
+            if (ImGui::Button("x16"))
+                o.evaluationLength = std::min(kExtrapolationUsed.high, 16 * o.trainingLength);
             tooltipForLastItem("Use 2, 4 or 16 times the training length.");
             sectionHeader("Encodings");
-            sliderInt("d_model", &o.dModel, 2, 1024, "Width of the sinusoidal and learned tables.",
-                      true);
-            if (sliderInt("RoPE head_dim", &o.headDim, 4, 1024, "RoPE dimensions per head (even).",
-                          true)) {
+            sliderInt(kExtrapolationDModel, &o.dModel,
+                      "Width of the sinusoidal and learned tables.");
+            if (sliderInt(kExtrapolationHeadDim, &o.headDim, "RoPE dimensions per head (even).")) {
                 o.headDim += o.headDim % 2;
             }
             sliderDouble(
-                "RoPE base", &o.ropeBase, 1.0001, 1e8, "%.6g",
-                "rope_theta. A larger base slows every pair: more pairs never complete a turn.",
-                true);
-            sliderInt("ALiBi heads", &o.alibiHeads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
-                      "Heads; their slopes follow fairseq's get_slopes.", true);
-            sliderInt("T5 buckets", &o.t5Buckets, 4, 256, "relative_attention_num_buckets.", true);
+                kExtrapolationRopeBase, &o.ropeBase,
+                "rope_theta. A larger base slows every pair: more pairs never complete a turn.");
+            sliderInt(kAlibiHeadsSlider, &o.alibiHeads,
+                      "Heads; their slopes follow fairseq's get_slopes.");
+            sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
             sliderInt(
-                "T5 max distance", &o.t5MaxDistance, 8, 4096,
-                "relative_attention_max_distance: every distance beyond shares the last bucket.",
-                true);
+                kT5MaxDistanceSlider, &o.t5MaxDistance,
+                "relative_attention_max_distance: every distance beyond shares the last bucket.");
         },
         [&] {
             figure_.showPanels(

@@ -40,22 +40,16 @@ void errorNote(const std::string& message) {
 
 void IntuitionPanel::draw(AppState& state, FrameContext& context) {
     IntuitionViewState& view = state.intuition;
-    if (checkKey_ != view.shift) {
-        checkKey_ = view.shift;
+    const LinearShiftOptions& shift = view.shift;
+    shiftNumbers_.get(shift, [&] {
         // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
-        check_ = sampledShiftCheck(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
-        fit_ = view.shift.sinOnly
-                   ? sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions)
-                   : Result<SineOnlyShiftFit>(Error{"not asked for"});
-    }
-    if (comparisonKey_ != view.attention) {
-        comparisonKey_ = view.attention;
-        comparison_ = compareShuffle(view.attention);
-    }
-    if (resolutionKey_ != view.frequencies) {
-        resolutionKey_ = view.frequencies;
-        resolution_ = frequencyResolution(view.frequencies);
-    }
+        return ShiftNumbers{sampledShiftCheck(shift.sinusoidal, shift.shift, shift.positions),
+                            shift.sinOnly
+                                ? sineOnlyShiftFit(shift.sinusoidal, shift.shift, shift.positions)
+                                : Result<SineOnlyShiftFit>(Error{"not asked for"})};
+    });
+    comparison_.get(view.attention, [&] { return compareShuffle(view.attention); });
+    resolution_.get(view.frequencies, [&] { return frequencyResolution(view.frequencies); });
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
@@ -69,7 +63,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                 case IntuitionFigure::AttentionShuffle:
                     attention_.show("attention shuffle", view.attention, context,
                                     [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                        if (!comparison_) return comparison_.error();
+                                        if (!comparison()) return comparison().error();
                                         Figure figure = emptyFigure(w, h, theme);
                                         const float titleHeight = theme.titleSize * 1.8f;
                                         drawTitle(figure, {0, 0, w, titleHeight},
@@ -78,7 +72,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                                   theme);
                                         drawAttentionShuffle(
                                             figure, {8, titleHeight, w - 16, h - titleHeight - 4},
-                                            *comparison_, view.attention, theme);
+                                            *comparison(), view.attention, theme);
                                         return figure;
                                     });
                     break;
@@ -95,8 +89,8 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                 case IntuitionFigure::LinearShift:
                     shift_.show("linear shift", view.shift, context,
                                 [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                    if (!check_) return check_.error();
-                                    if (view.shift.sinOnly && !fit_) return fit_.error();
+                                    if (!check()) return check().error();
+                                    if (view.shift.sinOnly && !fit()) return fit().error();
                                     Figure figure = emptyFigure(w, h, theme);
                                     const float titleHeight = theme.titleSize * 1.8f;
                                     drawTitle(figure, {0, 0, w, titleHeight},
@@ -104,9 +98,9 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                     const Box area{0, titleHeight, w, h - titleHeight};
                                     const Status s =
                                         view.shift.sinOnly
-                                            ? drawSineOnlyShift(figure, area, view.shift, *check_,
-                                                                *fit_, theme)
-                                            : drawLinearShift(figure, area, view.shift, *check_,
+                                            ? drawSineOnlyShift(figure, area, view.shift, *check(),
+                                                                *fit(), theme)
+                                            : drawLinearShift(figure, area, view.shift, *check(),
                                                               theme);
                                     if (!s) return s.error();
                                     return figure;
@@ -116,7 +110,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                     frequencies_.show(
                         "frequency resolution", view.frequencies, context,
                         [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                            if (!resolution_) return resolution_.error();
+                            if (!resolution()) return resolution().error();
                             Figure figure = emptyFigure(w, h, theme);
                             const float titleHeight = theme.titleSize * 1.8f;
                             drawTitle(figure, {0, 0, w, titleHeight},
@@ -124,7 +118,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                       "itself, a ladder of them keeps positions apart",
                                       theme);
                             drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
-                                                    *resolution_, view.frequencies, theme);
+                                                    *resolution(), view.frequencies, theme);
                             return figure;
                         });
                     break;
@@ -148,16 +142,15 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
     }
     BinaryClockOptions& c = view.clock;
     sectionHeader("Binary clock");
-    sliderInt("bits", &c.bits, kClockBitsRange.low, kClockBitsRange.high,
+    sliderInt(kClockBitsRange, &c.bits,
               "Bits of the position counter shown (curves for the first six).");
-    sliderInt("positions", &c.positions, kClockPositionsRange.low, kClockPositionsRange.high,
-              "Positions 0..N-1 in the heatmaps (curves show up to 64).", true);
+    sliderInt(kClockPositionsRange, &c.positions,
+              "Positions 0..N-1 in the heatmaps (curves show up to 64).");
     sectionHeader("Sinusoidal table beside it");
-    sliderInt("d_model", &c.sinusoidal.dModel, 2, 1024, "Width of the sinusoidal table.", true);
-    sliderDouble("base", &c.sinusoidal.base, 1.0001, 1e7, "%.6g",
+    sliderInt(kClockSinusoidalDModel, &c.sinusoidal.dModel, "Width of the sinusoidal table.");
+    sliderDouble(kSinusoidalBaseSlider, &c.sinusoidal.base,
                  "Frequency base. The fastest pair always has wavelength 2π ≈ 6.3 positions: no "
-                 "sinusoid is as fast as bit 0 (period 2).",
-                 true);
+                 "sinusoid is as fast as bit 0 (period 2).");
     ImGui::Spacing();
     wrappedNote(
         "Counting in binary, bit b flips every 2^b positions. The sinusoidal table is the "
@@ -221,26 +214,22 @@ void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
         if (value != ToyPosition::Learned && value != ToyPosition::Alibi) ImGui::SameLine();
     }
     sectionHeader("Head");
-    if (sliderInt("d_model", &p.dModel, 2, kMaxToyDModel,
-                  "Width of the word vectors and of q, k, v (even)."))
+    if (sliderInt(kToyDModel, &p.dModel, "Width of the word vectors and of q, k, v (even)."))
         p.dModel = std::clamp(p.dModel + p.dModel % 2, 2, kMaxToyDModel);
-    int seed = int(std::min<std::uint64_t>(p.seed, 1000));
-    if (sliderInt("weights seed", &seed, 0, 1000,
-                  "Seed of W_q, W_k, W_v (and the learned table): other fixed random weights."))
-        p.seed = std::uint64_t(seed);
+    seedSlider(kWeightsSeedSlider, &p.seed,
+               "Seed of W_q, W_k, W_v (and the learned table): other fixed random weights.");
     if (p.position == ToyPosition::Sinusoidal || p.position == ToyPosition::Rope)
-        sliderDouble("base", &p.base, 1.0001, 1e7, "%.6g", "Frequency base of the table / RoPE.",
-                     true);
+        sliderDouble(kSinusoidalBaseSlider, &p.base, "Frequency base of the table / RoPE.");
 
     sectionHeader("Outputs merely permuted?");
-    if (!comparison_) {
-        errorNote(comparison_.error().message);
+    if (!comparison()) {
+        errorNote(comparison().error().message);
         return;
     }
-    ImGui::Text("max deviation %.3g", comparison_->outputDeviation);
-    ImGui::TextDisabled("attention: %.3g, outputs up to %.3g", comparison_->attentionDeviation,
-                        comparison_->outputScale);
-    wrappedNote(comparison_->outputDeviation < 1e-12
+    ImGui::Text("max deviation %.3g", comparison()->outputDeviation);
+    ImGui::TextDisabled("attention: %.3g, outputs up to %.3g", comparison()->attentionDeviation,
+                        comparison()->outputScale);
+    wrappedNote(comparison()->outputDeviation < 1e-12
                     ? "Zero: each word's output is the same in both orders, only moved. Attention "
                       "alone treats the sentence as a set; pick a position signal."
                     : "Not zero: the same word gets a different output in the other order, so "
@@ -251,59 +240,58 @@ void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
     s.shownDims = std::clamp(s.shownDims, 2, std::max(2, std::min(64, s.sinusoidal.dModel)));
     sectionHeader("Shift");
     sliderDouble(
-        "k", &s.shift, -200, 200, "%.2f",
+        kShiftAmount, &s.shift,
         "The shift: T_k maps PE(p) to PE(p + k) for every p at once. Fractional and negative "
         "shifts work too.");
-    sliderInt("p", &s.position, 0, 4096, "The position whose vector is drawn.", true);
+    sliderInt(kShiftPosition, &s.position, "The position whose vector is drawn.");
     const std::string checkedHelp = "The residual is checked for p = 0..N-1: every p up to " +
                                     std::to_string(kShiftCheckSamples) +
                                     ", else that many evenly spaced (0 and N-1 included).";
-    sliderInt("checked", &s.positions, 1, 65536, checkedHelp.c_str(), true);
+    sliderInt(kShiftChecked, &s.positions, checkedHelp.c_str());
     ImGui::Checkbox("sine only", &s.sinOnly);
     tooltipForLastItem(
         "Drop the cosine columns and look for the best matrix T with T·s(p) ≈ s(p + k) by least "
         "squares. sin ω(p+k) = cos ωk·sin ωp + sin ωk·cos ωp needs cos ωp, so no matrix can.");
     sectionHeader("Table");
     if (sliderInt(
-            "d_model", &s.sinusoidal.dModel, 1, kMaxSineOnlyDModel,
+            kShiftDModel, &s.sinusoidal.dModel,
             "Width of the table. Try an odd value: the lone sine column has no cosine partner "
-            "and cannot be shifted linearly.",
-            true)) {
+            "and cannot be shifted linearly.")) {
         s.shownDims = std::min(s.shownDims, std::max(2, s.sinusoidal.dModel));
     }
-    sliderDouble("base", &s.sinusoidal.base, 1.0001, 1e7, "%.6g", "Frequency base.", true);
+    sliderDouble(kSinusoidalBaseSlider, &s.sinusoidal.base, "Frequency base.");
     comboEnum(
         "layout", &s.sinusoidal.layout,
         std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
                     SinusoidalLayout::Tensor2Tensor},
         layoutName,
         "Interleaved puts each 2x2 rotation on the diagonal; concat spreads it into four blocks.");
-    sliderInt("dims shown", &s.shownDims, 2, std::max(2, std::min(64, s.sinusoidal.dModel)),
+    sliderInt(kShiftShownDims, &s.shownDims, SliderBounds{2, s.sinusoidal.dModel},
               "The top-left corner of T_k drawn.");
     sectionHeader("Check");
-    if (!check_) {
-        errorNote(check_.error().message);
+    if (!check()) {
+        errorNote(check().error().message);
         return;
     }
-    ImGui::Text("max residual %.3g", check_->maxResidual);
-    ImGui::TextDisabled("at p = %d, dimension %d", check_->worstPosition, check_->worstColumn);
-    if (!check_->everyPosition()) {
-        ImGui::TextDisabled("over %zu evenly spaced p of %d", check_->positions.size(),
-                            check_->checkedOf);
+    ImGui::Text("max residual %.3g", check()->maxResidual);
+    ImGui::TextDisabled("at p = %d, dimension %d", check()->worstPosition, check()->worstColumn);
+    if (!check()->everyPosition()) {
+        ImGui::TextDisabled("over %zu evenly spaced p of %d", check()->positions.size(),
+                            check()->checkedOf);
     }
-    wrappedNote(check_->maxResidual < 1e-9
-                    ? (check_->everyPosition()
+    wrappedNote(check()->maxResidual < 1e-9
+                    ? (check()->everyPosition()
                            ? "Rounding error only: T_k·PE(p) = PE(p + k) holds for every p."
                            : "Rounding error only: T_k·PE(p) = PE(p + k) holds at every p "
                              "checked.")
                     : "Not zero: an odd d_model's lone sine column cannot be moved by a "
                       "linear map (it would need cos(ωp), which the vector lacks).");
     if (!s.sinOnly) return;
-    if (!fit_) {
-        errorNote(fit_.error().message);
+    if (!fit()) {
+        errorNote(fit().error().message);
         return;
     }
-    ImGui::Text("sine only: max %.3g, rms %.3g", fit_->maxResidual, fit_->rmsResidual);
+    ImGui::Text("sine only: max %.3g, rms %.3g", fit()->maxResidual, fit()->rmsResidual);
     wrappedNote(
         "The best matrix on the sines alone still misses by about |sin ωk| in the fast "
         "components: the cosines it would need are gone.");
@@ -311,23 +299,21 @@ void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
 
 void IntuitionPanel::drawFrequencyControls(FrequencyResolutionParams& r) {
     sectionHeader("Table");
-    if (sliderInt("d_model", &r.dModel, 2, kMaxResolutionDModel, "Width of the table (even).",
-                  true))
+    if (sliderInt(kResolutionDModel, &r.dModel, "Width of the table (even)."))
         r.dModel = std::clamp(r.dModel + r.dModel % 2, 2, kMaxResolutionDModel);
-    sliderDouble("base", &r.base, 1.0001, 1e7, "%.6g",
-                 "Frequency base: wavelengths run from 2π to 2π·base.", true);
-    sliderInt("positions", &r.positions, 2, kMaxResolutionPositions,
-              "Positions 0..N-1 compared: offsets D = 1..N-1.", true);
+    sliderDouble(kSinusoidalBaseSlider, &r.base,
+                 "Frequency base: wavelengths run from 2π to 2π·base.");
+    sliderInt(kResolutionPositions, &r.positions, "Positions 0..N-1 compared: offsets D = 1..N-1.");
     r.sharedPair = std::clamp(r.sharedPair, 0, r.dModel / 2 - 1);
     sectionHeader("One shared frequency");
-    sliderInt("pair", &r.sharedPair, 0, r.dModel / 2 - 1,
+    sliderInt(kResolutionPair, &r.sharedPair, SliderBounds{0, r.dModel / 2 - 1},
               "The collapsed table gives every pair this pair's frequency. 0 is the fastest "
               "(wavelength 2π); the last is the slowest.");
-    if (!resolution_) {
-        errorNote(resolution_.error().message);
+    if (!resolution()) {
+        errorNote(resolution().error().message);
         return;
     }
-    const FrequencyResolution& f = *resolution_;
+    const FrequencyResolution& f = *resolution();
     ImGui::TextDisabled("wavelength %.4g positions", 2 * std::numbers::pi / f.sharedFrequency);
     sectionHeader("Closest two positions");
     ImGui::Text("standard: %.3g at D = %d", f.standardMinimum, f.standardMinimumOffset);

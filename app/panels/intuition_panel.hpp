@@ -10,6 +10,7 @@
 
 #include "panels/figure_cache.hpp"
 #include "poslab/analysis/intuition.hpp"
+#include "poslab/base/memo.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -32,15 +33,19 @@ class IntuitionPanel : public Panel {
     FigureCache<ToyAttentionParams> attention_;
     FigureCache<FrequencyResolutionParams> frequencies_;
     IntuitionFigure shownTab_ = IntuitionFigure::AttentionShuffle;
-    // The residual check, keyed on the shift options (shown in the controls as numbers too).
-    std::optional<LinearShiftOptions> checkKey_;  // what check_ was computed for
-    Result<SampledShiftCheck> check_ = Error{"not computed"};
-    Result<SineOnlyShiftFit> fit_ = Error{"not computed"};  // sinOnly: the least-squares map
-    // The numbers the controls print, keyed on what they were computed for.
-    std::optional<ToyAttentionParams> comparisonKey_;
-    Result<ShuffleComparison> comparison_ = Error{"not computed"};
-    std::optional<FrequencyResolutionParams> resolutionKey_;
-    Result<FrequencyResolution> resolution_ = Error{"not computed"};
+    // The numbers the controls print (and the figures draw), keyed on what they are computed
+    // from; draw() brings them up to date before anything reads them.
+    struct ShiftNumbers {
+        Result<SampledShiftCheck> check = Error{"not computed"};  // the residual check
+        Result<SineOnlyShiftFit> fit = Error{"not computed"};     // sinOnly: the least squares
+    };
+    Memo<LinearShiftOptions, ShiftNumbers> shiftNumbers_;
+    Memo<ToyAttentionParams, Result<ShuffleComparison>> comparison_;
+    Memo<FrequencyResolutionParams, Result<FrequencyResolution>> resolution_;
+    const Result<SampledShiftCheck>& check() const { return shiftNumbers_.value()->check; }
+    const Result<SineOnlyShiftFit>& fit() const { return shiftNumbers_.value()->fit; }
+    const Result<ShuffleComparison>& comparison() const { return *comparison_.value(); }
+    const Result<FrequencyResolution>& resolution() const { return *resolution_.value(); }
 };
 
 }  // namespace poslab::ui

@@ -18,8 +18,9 @@ namespace poslab::ui {
 
 namespace {
 
-constexpr int kMaxGuiTableLength = 16384;  // with d_model <= 2048: at most 256 MB of doubles
-constexpr int kMaxGuiDModel = 2048;
+// With d_model <= 2048: at most 256 MB of doubles.
+constexpr int kMaxGuiTableLength = kLearnedTableLength.high;
+constexpr int kMaxGuiDModel = kLearnedDModel.high;
 
 std::string baseName(const std::string& path) {
     return std::filesystem::path(path).filename().string();
@@ -122,7 +123,8 @@ Result<std::shared_ptr<const Matrix>> LearnedPanel::tableFor(const LearnedViewSt
 LearnedFigureOptions LearnedPanel::optionsFor(const LearnedViewState& view) const {
     LearnedFigureOptions options;
     const bool loaded = view.useLoaded && view.loaded;
-    options.table = loaded ? view.loaded : generated_;
+    options.table =
+        loaded ? view.loaded : (generated_.value() ? generated_.value()->table : nullptr);
     options.source = loaded ? baseName(view.loadedPath) +
                                   (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor)
                             : learnedSourceText(paramsOf(view));
@@ -145,16 +147,12 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
     // The generated table follows its parameters; a failure keeps the previous table.
     const LearnedParams params = paramsOf(view);
     const TableKey key{params.seqLen, params.dModel, int(params.seed), params.std};
-    if (!tableKey_ || !(*tableKey_ == key)) {
+    generated_.get(key, [&] {
         auto table = learnedTable(params);
-        if (table) {
-            generated_ = std::make_shared<const Matrix>(std::move(table).value());
-            tableError_.clear();
-        } else {
-            tableError_ = table.error().message;
-        }
-        tableKey_ = key;
-    }
+        if (table) return Generated{std::make_shared<const Matrix>(std::move(table).value()), {}};
+        const Generated* previous = generated_.value();
+        return Generated{previous ? previous->table : nullptr, table.error().message};
+    });
     panelLayout(
         state, context, [&] { drawControls(view, context); }, [&] { drawFigure(view, context); });
 }
@@ -221,17 +219,15 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
     if (source == 0) {
         if (ImGui::InputInt("seed", &view.seed)) view.seed = std::max(0, view.seed);
         tooltipForLastItem("The same seed always gives the same table.");
-        sliderDouble("std", &view.std, 1e-4, 10.0, "%.4g",
-                     "Standard deviation of the initial values. GPT-2 and BERT use 0.02.", true);
-        sliderInt("table length", &view.seqLen, 1, kMaxGuiTableLength,
+        sliderDouble(kLearnedStd, &view.std,
+                     "Standard deviation of the initial values. GPT-2 and BERT use 0.02.");
+        sliderInt(kLearnedTableLength, &view.seqLen,
                   "Rows of the table: the positions that have a vector. Positions from here on "
-                  "do not exist for the model.",
-                  true);
-        sliderInt("d_model", &view.dModel, 1, kMaxGuiDModel,
-                  "Columns: the width of each position's vector.", true);
-        if (!tableError_.empty()) {
+                  "do not exist for the model.");
+        sliderInt(kLearnedDModel, &view.dModel, "Columns: the width of each position's vector.");
+        if (!tableError().empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-            ImGui::TextWrapped("%s", tableError_.c_str());
+            ImGui::TextWrapped("%s", tableError().c_str());
             ImGui::PopStyleColor();
         }
     } else if (view.loaded) {
@@ -287,21 +283,19 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
         view.useLoaded && view.loaded ? int(view.loaded->cols) : paramsOf(view).dModel;
     const int most = std::max(16, int(std::min<long long>(4LL * rows, kMaxSeqLen)));
     view.positionsShown = std::clamp(view.positionsShown, 1, most);
-    sliderInt("positions to show", &view.positionsShown, 1, most,
+    sliderInt(kLearnedPositionsShown, &view.positionsShown, SliderBounds{1, most},
               "Positions on the axes. Past the table's length they are undefined: a learned "
               "table simply has no vector there, which is why learned positions cannot "
-              "extrapolate to longer sequences.",
-              true);
+              "extrapolate to longer sequences.");
     if (ImGui::Button("= table length")) view.positionsShown = rows;
     tooltipForLastItem("Show exactly the table.");
     ImGui::SameLine();
     if (ImGui::Button("+25%")) view.positionsShown = std::min(most, rows + std::max(1, rows / 4));
     tooltipForLastItem("Show a quarter more than the table: the undefined region.");
     view.firstCurveDimension = std::clamp(view.firstCurveDimension, 0, std::max(0, columns - 1));
-    sliderInt("first dimension", &view.firstCurveDimension, 0, std::max(0, columns - 1),
+    sliderInt(kCurveFirstDimension, &view.firstCurveDimension, SliderBounds{0, columns - 1},
               "The first of the dimensions plotted against position.");
-    sliderInt("dimensions", &view.curveCount, kCurveCountRange.low, kCurveCountRange.high,
-              "How many consecutive dimensions to plot.");
+    sliderInt(kCurveCountRange, &view.curveCount, "How many consecutive dimensions to plot.");
     comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
               "Colour scale of the table. Blue-white-red is centred at zero. The cosine "
               "similarity always uses blue-white-red on [-1, 1].");
@@ -317,7 +311,7 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
     tooltipForLastItem(
         "Analyse a sinusoidal table of the same size (base 10000) instead, to compare: its "
         "rows lie on a smooth curve and its dimensions oscillate on the ladder of frequencies.");
-    sliderInt("components", &view.structureComponents, 1, kMaxStructureComponents,
+    sliderInt(kLearnedComponents, &view.structureComponents,
               "Principal components in the explained-variance plot.");
     int trajectory = view.structureTrajectory == TrajectoryStyle::Rotatable ? 1 : 0;
     if (ImGui::RadioButton("2-D", &trajectory, 0)) view.structureTrajectory = TrajectoryStyle::Flat;
@@ -331,12 +325,10 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
         "double-click it to reset.");
     if (view.structureTrajectory == TrajectoryStyle::Rotatable) {
         view.structureYaw = wrapDegrees(view.structureYaw);
-        sliderDouble("yaw", &view.structureYaw, kStructureYawRange.low, kStructureYawRange.high,
-                     "%.0f\u00B0",
+        sliderDouble(kStructureYawRange, &view.structureYaw,
                      "Turn about PC2, in degrees. 0 looks down PC3 (PC1 across, PC2 up); 90 "
                      "looks down PC1. Dragging the plot sideways does the same.");
-        sliderDouble("pitch", &view.structurePitch, kStructurePitchRange.low,
-                     kStructurePitchRange.high, "%.0f\u00B0",
+        sliderDouble(kStructurePitchRange, &view.structurePitch,
                      "Tilt, in degrees: 90 looks straight down PC2 onto PC1 and PC3. Dragging "
                      "the plot up and down does the same.");
         if (ImGui::Button("reset view")) {
@@ -389,7 +381,7 @@ void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
         const Canvas canvas = beginCanvas("learned");
         const Box area{0, 0, canvas.box.width, canvas.box.height};
         Figure figure = emptyFigure(area.width, area.height, context.theme);
-        drawNote(figure, area, tableError_.empty() ? "no table" : tableError_, context.theme);
+        drawNote(figure, area, tableError().empty() ? "no table" : tableError(), context.theme);
         drawCanvasFigure(canvas, figure, context);
         return;
     }
@@ -413,7 +405,7 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
         const Canvas canvas = beginCanvas("structure");
         Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
         drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
-                 tableError_.empty() ? "no table" : tableError_, context.theme);
+                 tableError().empty() ? "no table" : tableError(), context.theme);
         drawCanvasFigure(canvas, figure, context);
         return;
     }
@@ -422,12 +414,11 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
     // Collect a finished analysis; start the wanted one when none is running.
     if (pending_.valid() &&
         pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-        done_ = std::make_shared<const StructureResult>(pending_.get());
-        doneKey_ = pendingKey_;
+        done_.store(*pendingKey_, std::make_shared<const StructureResult>(pending_.get()));
         pendingKey_.reset();
         structureFigure_.invalidate();
     }
-    if (!pending_.valid() && !(doneKey_ && *doneKey_ == key)) {
+    if (!pending_.valid() && !done_.holds(key)) {
         pendingKey_ = key;
         pending_ = std::async(std::launch::async, [key, title = shown.source] {
             StructureResult result;
@@ -444,7 +435,7 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
             return result;
         });
     }
-    const bool current = doneKey_ && *doneKey_ == key && done_;
+    const bool current = done_.holds(key);
     if (!current) {
         context.animating = true;  // keep frames coming until the worker is done
         context.waiting = true;
@@ -458,7 +449,7 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
         drawCanvasFigure(canvas, figure, context);
         return;
     }
-    const std::shared_ptr<const StructureResult> result = done_;
+    const std::shared_ptr<const StructureResult> result = *done_.value();
     const bool rotatable = view.structureTrajectory == TrajectoryStyle::Rotatable;
     if (rotatable && view.autoRotate) {  // the clock turns it: the angle is the animation's time
         view.structureYaw =

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "panels/figure_cache.hpp"
+#include "poslab/base/memo.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
 #include "ui/panel.hpp"
@@ -51,9 +52,15 @@ class LearnedPanel : public Panel {
         double std = 0;
         bool operator==(const TableKey& o) const = default;
     };
-    std::optional<TableKey> tableKey_;
-    std::shared_ptr<const Matrix> generated_;
-    std::string tableError_;
+    struct Generated {
+        std::shared_ptr<const Matrix> table;  // a failure keeps the previous table
+        std::string error;                    // why the parameters gave no table
+    };
+    Memo<TableKey, Generated> generated_;
+    const std::string& tableError() const {
+        static const std::string none;
+        return generated_.value() ? generated_.value()->error : none;
+    }
 
     // Layout and figure data, rebuilt when the table or the display choices change.
     struct DataKey {
@@ -77,9 +84,9 @@ class LearnedPanel : public Panel {
         std::string title;  // the analysed table, for the figure's title
         double base = 10000;
     };
-    std::optional<StructureKey> pendingKey_, doneKey_;
+    std::optional<StructureKey> pendingKey_;  // the job running (not a cache: no result yet)
     std::future<StructureResult> pending_;
-    std::shared_ptr<const StructureResult> done_;
+    Memo<StructureKey, std::shared_ptr<const StructureResult>> done_;  // the last one finished
     // The figure: for one finished analysis (by identity), the bars asked for and the camera.
     struct StructureFigureKey {
         std::shared_ptr<const StructureResult> result;

@@ -99,45 +99,38 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
     const ImVec2 room = ImGui::GetContentRegionAvail();
     panelSelector(logitTermPanels({0, 0, room.x, room.y}, theme, termPanel_), &termPanel_);
     const Canvas canvas = beginCanvas("terms");
-    if (termsKey_ != view || !sequence_) {
-        termsKey_ = view;
+    const Result<MeaningSequence>& sequence = sequence_.get(view, [&] {
         auto params = effectiveParams(view);
-        sequence_ = std::make_shared<Result<MeaningSequence>>(
-            params ? buildSequence(*params) : Result<MeaningSequence>(params.error()));
-        mapsKey_.reset();
-    }
+        return params ? buildSequence(*params) : Result<MeaningSequence>(params.error());
+    });
     const Box area{0, 0, canvas.box.width, canvas.box.height};
     const int texels = logitTermTexels(area, view.params.seqLen, theme, termPanel_);
-    const MapsKey mapsKey{view, texels};
-    if (mapsKey != mapsKey_ || !maps_) {
-        mapsKey_ = mapsKey;
+    const Result<LogitTermMaps>& maps = maps_.get(MapsKey{view, texels}, [&] {
         auto params = effectiveParams(view);
         // Block means at most one per pixel, and the RMS within a bounded budget: the figure
         // costs the same whatever L and d a session sets.
-        maps_ = std::make_shared<Result<LogitTermMaps>>(
-            params ? logitTermMaps(*params, texels) : Result<LogitTermMaps>(params.error()));
-        figureKey_.reset();
-    }
-    const FigureKey figureKey{mapsKey,  canvas.box.width, canvas.box.height,
-                              theme.id, theme.fontSize,   termPanel_};
-    if (figureKey != figureKey_) {
-        figureKey_ = figureKey;
-        if (*maps_) {
-            termsFigure_ = emptyFigure(canvas.box.width, canvas.box.height, theme);
+        return params ? logitTermMaps(*params, texels) : Result<LogitTermMaps>(params.error());
+    });
+    const FigureKey figureKey{maps_.version(), canvas.box.width, canvas.box.height,
+                              theme.id,        theme.fontSize,   termPanel_};
+    const TermsFigure& terms = termsFigure_.get(figureKey, [&] {
+        TermsFigure drawn;
+        if (maps) {
+            drawn.figure = emptyFigure(canvas.box.width, canvas.box.height, theme);
             auto params = effectiveParams(view);
-            drawLogitTerms(termsFigure_, area, *params, maps_->value(), theme, &frames_,
+            drawLogitTerms(drawn.figure, area, *params, maps.value(), theme, &drawn.frames,
                            termPanel_);
         } else {
-            termsFigure_ =
-                noteFigure(maps_->error().message, canvas.box.width, canvas.box.height, theme);
-            frames_.clear();
+            drawn.figure =
+                noteFigure(maps.error().message, canvas.box.width, canvas.box.height, theme);
         }
-    }
-    drawCanvasFigure(canvas, termsFigure_, context);
-    if (!canvas.hovered || !*sequence_ || !*maps_) return;
-    for (const PlotFrame& frame : frames_) {
+        return drawn;
+    });
+    drawCanvasFigure(canvas, terms.figure, context);
+    if (!canvas.hovered || !sequence || !maps) return;
+    for (const PlotFrame& frame : terms.frames) {
         if (!frame.plot.contains(canvas.mouse)) continue;
-        const MeaningSequence& s = sequence_->value();
+        const MeaningSequence& s = sequence.value();
         const auto [x, y] = frame.toData(canvas.mouse);
         const long long L = (long long)s.tokens.rows;
         const std::size_t j =
@@ -167,14 +160,14 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
         ImGui::Text("position·position p_i·p_j = %+.5f", dot(s.positions, i, s.positions, j));
         ImGui::Separator();
         ImGui::Text("sum (x_i+p_i)·(x_j+p_j)  = %+.5f  (all divided by √d)", total);
-        const LogitTermMaps& maps = maps_->value();
-        if (maps.cellsPerTexel > 1) {
-            ImGui::TextDisabled("a pixel shows the mean of %lld x %lld cells", maps.cellsPerTexel,
-                                maps.cellsPerTexel);
+        const LogitTermMaps& shown = maps.value();
+        if (shown.cellsPerTexel > 1) {
+            ImGui::TextDisabled("a pixel shows the mean of %lld x %lld cells", shown.cellsPerTexel,
+                                shown.cellsPerTexel);
         }
-        if (maps.rmsRows < maps.seqLen) {
+        if (shown.rmsRows < shown.seqLen) {
             ImGui::TextDisabled("RMS in the titles: over %d evenly spaced query rows of %d",
-                                maps.rmsRows, maps.seqLen);
+                                shown.rmsRows, shown.seqLen);
         }
         ImGui::EndTooltip();
         break;
@@ -185,19 +178,16 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
     MeaningParams& p = view.params;
     if (view.figure == MeaningFigure::Orthogonality) {
         sectionHeader("Random vectors against positions");
-        sliderInt("d_model", &view.orthogonalityDModel, kOrthogonalityDModelRange.low,
-                  kOrthogonalityDModelRange.high,
+        sliderInt(kOrthogonalityDModelRange, &view.orthogonalityDModel,
                   "Width of the vectors. The cosine between a random vector and any fixed vector "
-                  "has standard deviation 1/√d: wider vectors are more nearly orthogonal.",
-                  true);
+                  "has standard deviation 1/√d: wider vectors are more nearly orthogonal.");
         const std::string samplesHelp =
             "Random vectors drawn. At most " + std::to_string(kOrthogonalityComponents) +
             " components are drawn in all (d each): past that the figure shows the first " +
             std::to_string(nearOrthogonalitySamples(view.orthogonalityDModel, 1000000)) +
             " draws of the seeded stream at this d, and says so.";
-        sliderInt("samples", &view.orthogonalitySamples, 100, 200000, samplesHelp.c_str(), true);
-        int seed = int(std::min<std::uint64_t>(p.seed, 1000000));
-        if (sliderInt("seed", &seed, 0, 1000, "Random draws.")) p.seed = std::uint64_t(seed);
+        sliderInt(kOrthogonalitySamples, &view.orthogonalitySamples, samplesHelp.c_str());
+        seedSlider(kSeedSliderParam, &p.seed, "Random draws.");
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
@@ -209,40 +199,34 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
     }
     sectionHeader("Sequence");
     if (view.tokensPath.empty()) {
-        sliderInt("d_model", &p.dModel, 2, 2048, "Width of word and position vectors.", true);
+        sliderInt(kMeaningDModel, &p.dModel, "Width of word and position vectors.");
     } else {
         ImGui::TextDisabled("d_model = %d (the loaded vectors' width)", p.dModel);
     }
-    sliderInt("tokens", &p.seqLen, 2, 256, "Length of the sequence (L x L logits).", true);
+    sliderInt(kMeaningTokens, &p.seqLen, "Length of the sequence (L x L logits).");
     if (view.tokensPath.empty()) {
-        sliderInt("vocabulary", &p.vocabulary, 1, 1000,
+        sliderInt(kMeaningVocabulary, &p.vocabulary,
                   "Distinct random words the sequence is drawn from. A small vocabulary repeats "
                   "words, which shows up as bright cells in content·content wherever a word meets "
-                  "itself.",
-                  true);
+                  "itself.");
         sliderDouble(
-            "word scale", &p.contentScale, 0, 10, "%.3g",
+            kMeaningWordScale, &p.contentScale,
             "Standard deviation of each word-vector component. Sinusoidal position components "
             "have RMS 1/√2 ≈ 0.71.");
     }
-    int seed = int(std::min<std::uint64_t>(p.seed, 1000000));
-    if (sliderInt("seed", &seed, 0, 1000,
-                  "Words, their vectors and (learned) the position table.")) {
-        p.seed = std::uint64_t(seed);
-    }
+    seedSlider(kSeedSliderParam, &p.seed, "Words, their vectors and (learned) the position table.");
     sectionHeader("Positions");
     comboEnum("positions", &p.positions,
               std::vector{PositionTableKind::Sinusoidal, PositionTableKind::Learned},
               positionTableName,
               "sinusoidal: the fixed table; learned: a random initial table (std 0.02).");
     if (p.positions == PositionTableKind::Sinusoidal) {
-        sliderDouble("base", &p.base, 1.0001, 1e7, "%.6g", "Sinusoidal frequency base.", true);
+        sliderDouble(kSinusoidalBaseSlider, &p.base, "Sinusoidal frequency base.");
     }
     sliderDouble(
-        "position scale", &p.positionScale, 0, 100, "%.3g",
+        kMeaningPositionScale, &p.positionScale,
         "Multiplies every position vector. 0 removes position entirely: the logits no longer "
-        "depend on order, only on which words meet.",
-        true);
+        "depend on order, only on which words meet.");
     if (ImGui::Button("no position")) p.positionScale = 0;
     tooltipForLastItem(
         "Attention without positions: shuffle the words and every logit moves with them.");
@@ -260,8 +244,8 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
     if (ImGui::Button("Load") || enter) {
         view.tokensPath = path;
         tokensPath_.clear();
-        termsKey_.reset();
-        mapsKey_.reset();
+        sequence_.clear();  // the file may have changed: read it again
+        maps_.clear();
         auto params = effectiveParams(view);
         if (tokens_ && !view.tokensPath.empty()) {
             p.dModel = int(std::min<std::size_t>(tokens_->cols, 2048));

@@ -11,6 +11,7 @@
 
 #include "panels/figure_cache.hpp"
 #include "poslab/analysis/meaning.hpp"
+#include "poslab/base/memo.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -32,17 +33,15 @@ class MeaningPanel : public Panel {
     // values from them exactly); the heatmaps' block means (logitTermMaps), keyed on the
     // parameters and the texels the canvas shows; their figure (and its frames, for hover)
     // keyed on the maps and the canvas. No L x L term is ever held.
-    std::optional<MeaningViewState> termsKey_;
-    std::shared_ptr<Result<MeaningSequence>> sequence_;
+    Memo<MeaningViewState, Result<MeaningSequence>> sequence_;
     struct MapsKey {
         MeaningViewState view;
         int texels = 0;
         bool operator==(const MapsKey&) const = default;
     };
-    std::optional<MapsKey> mapsKey_;
-    std::shared_ptr<Result<LogitTermMaps>> maps_;
+    Memo<MapsKey, Result<LogitTermMaps>> maps_;
     struct FigureKey {
-        MapsKey maps;
+        std::uint64_t mapsVersion = 0;  // the maps drawn (a reloaded file gives new ones)
         float width = 0, height = 0;
         ThemeId theme{};
         float fontSize = 0;
@@ -50,9 +49,11 @@ class MeaningPanel : public Panel {
         bool operator==(const FigureKey&) const = default;
     };
     int termPanel_ = 0;  // the logit term shown when they come one at a time
-    std::optional<FigureKey> figureKey_;
-    Figure termsFigure_;
-    std::vector<PlotFrame> frames_;
+    struct TermsFigure {
+        Figure figure;
+        std::vector<PlotFrame> frames;  // for hover
+    };
+    Memo<FigureKey, TermsFigure> termsFigure_;
     // Near-orthogonality's inputs: d_model, samples, seed.
     FigureCache<std::tuple<int, int, std::uint64_t>> orthogonality_;
     FigureCache<MeaningViewState> addConcat_;

@@ -7,7 +7,6 @@
 #include "panels/intuition_panel.hpp"
 #include "panels/learned_panel.hpp"
 #include "panels/meaning_panel.hpp"
-#include "panels/relative_panel.hpp"
 #include "panels/rope_panel.hpp"
 #include "panels/similarity_panel.hpp"
 #include "panels/sinusoidal_panel.hpp"
@@ -23,7 +22,6 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     panels.push_back(std::make_unique<RopePanel>());
     panels.push_back(std::make_unique<VisionRopePanel>());
     panels.push_back(std::make_unique<T5Panel>());
-    panels.push_back(std::make_unique<RelativePanel>());
     panels.push_back(std::make_unique<LearnedPanel>());
     panels.push_back(std::make_unique<SimilarityPanel>());
     panels.push_back(std::make_unique<MeaningPanel>());

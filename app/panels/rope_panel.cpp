@@ -315,9 +315,8 @@ void RopePanel::drawControls(RopeViewState& view, FrameContext& context, const S
               "Frequencies chart: highlight the pairs whose wavelength is longer than the context "
               "(the sequence length) or than the training length. Those pairs never complete a "
               "turn there, so positions beyond it give angles the model has not seen.");
-    sliderInt("decay distance", &view.decayDistance, kRopeDecayDistanceRange.low,
-              kRopeDecayDistanceRange.high,
-              "Decay chart: relative distances 0..R. RoFormer's Fig. 2 shows about 250.", true);
+    sliderInt(kRopeDecayDistanceRange, &view.decayDistance,
+              "Decay chart: relative distances 0..R. RoFormer's Fig. 2 shows about 250.");
     ImGui::Checkbox("decay: log distance axis", &view.decayLogAxis);
     tooltipForLastItem(
         "Decay chart: distances 1..R on a log axis, each decade as wide as the next, so the "
@@ -454,28 +453,25 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
 void RopePanel::drawRopeControls(RopeViewState& view) {
     RopeParams& p = view.params;
     sectionHeader("RoPE");
-    bool reshape = sliderInt("head_dim", &p.headDim, 2, 512,
+    bool reshape = sliderInt(kRopeViewHeadDim, &p.headDim,
                              "Dimensions per attention head. They form head_dim/2 pairs, each "
-                             "rotated at its own frequency θ_i = base^(−2i/d). Even values only.",
-                             true);
-    sliderDouble("base", &p.base, 10, 1e8, "%.6g",
+                             "rotated at its own frequency θ_i = base^(−2i/d). Even values only.");
+    sliderDouble(kRopeViewBase, &p.base,
                  "rope_theta. Larger bases stretch the slowest wavelengths (2π·base^((d−2)/d) "
-                 "positions): Llama 2 uses 10000, Llama 3 500000.",
-                 true);
+                 "positions): Llama 2 uses 10000, Llama 3 500000.");
     if (ImGui::Button("10000")) p.base = 10000;
     tooltipForLastItem("The RoFormer / Llama 2 base.");
     ImGui::SameLine();
     if (ImGui::Button("500000")) p.base = 500000;
     tooltipForLastItem("Llama 3's base.");
+    // Edited as a float, as before (a double slider would round other values differently).
     float fraction = float(p.rotaryFraction);
-    if (ImGui::SliderFloat("rotary fraction", &fraction, 0.05f, 1.0f, "%.3f",
-                           ImGuiSliderFlags_AlwaysClamp)) {
+    if (sliderFloat(kRotaryFraction, &fraction,
+                    "partial_rotary_factor: only the first int(head_dim × fraction) dims are "
+                    "rotated (GPT-NeoX 0.25, Phi 0.4); the rest pass through unchanged.")) {
         p.rotaryFraction = fraction;
         reshape = true;
     }
-    tooltipForLastItem(
-        "partial_rotary_factor: only the first int(head_dim × fraction) dims are "
-        "rotated (GPT-NeoX 0.25, Phi 0.4); the rest pass through unchanged.");
     if (reshape) snapRotary(p);
     if (rotatedDims(p) != p.headDim) {
         ImGui::TextDisabled("rotating %d of %d dims", rotatedDims(p), p.headDim);
@@ -485,15 +481,13 @@ void RopePanel::drawRopeControls(RopeViewState& view) {
               "half: dim j turns with j + d/2 (Llama, GPT-NeoX, Mistral, Qwen: HF's rotate_half)\n"
               "interleaved: dim 2i turns with 2i+1 (GPT-J, RoFormer).\nThe frequencies are the "
               "same; only which dimensions form a pair differs.");
-    if (sliderInt("sequence length", &p.seqLen, kRopeContextRange.low, kRopeContextRange.high,
-                  "The context: positions 0..L−1 in the heatmaps. Dynamic NTK scales with it.",
-                  true)) {
+    if (sliderInt(kRopeContextRange, &p.seqLen,
+                  "The context: positions 0..L−1 in the heatmaps. Dynamic NTK scales with it.")) {
         view.angleWindow = {}, view.scoreWindow = {};
     }
-    sliderInt("training length", &p.trainingLength, kRopeTrainingRange.low, kRopeTrainingRange.high,
+    sliderInt(kRopeTrainingRange, &p.trainingLength,
               "The context the model was trained on (max_position_embeddings, or the original "
-              "length L0 before a context extension). Marked on every figure.",
-              true);
+              "length L0 before a context extension). Marked on every figure.");
 }
 
 void RopePanel::drawScalingControls(RopeViewState& view) {
@@ -509,20 +503,19 @@ void RopePanel::drawScalingControls(RopeViewState& view) {
               "yarn: fast pairs kept, slow ones divided by s, a ramp between\n"
               "llama3: like yarn, by wavelength (Llama 3.1)");
     if (s.type == RopeScaling::None) return;
-    sliderDouble("factor", &s.factor, 1, 64, "%.3g", "The extension factor s.", true);
+    sliderDouble(kRopeFactorSlider, &s.factor, "The extension factor s.");
     if (s.type == RopeScaling::Llama3) {
-        sliderDouble("low freq factor", &s.lowFreqFactor, 0.25, 16, "%.3g",
-                     "Wavelengths above L0 / low are divided by s (Llama 3.1: 1).", true);
-        sliderDouble("high freq factor", &s.highFreqFactor, 0.25, 64, "%.3g",
+        sliderDouble(kLowFreqFactorSlider, &s.lowFreqFactor,
+                     "Wavelengths above L0 / low are divided by s (Llama 3.1: 1).");
+        sliderDouble(kHighFreqFactorSlider, &s.highFreqFactor,
                      "Wavelengths below L0 / high are kept (Llama 3.1: 4); at least low (Llama 4: "
-                     "equal, no smoothed band).",
-                     true);
+                     "equal, no smoothed band).");
     }
     if (s.type == RopeScaling::Yarn) {
-        sliderDouble("beta fast", &s.betaFast, 0.25, 256, "%.3g",
-                     "Pairs turning more than this many times in L0 keep θ_i (default 32).", true);
-        sliderDouble("beta slow", &s.betaSlow, 0.05, 64, "%.3g",
-                     "Pairs turning fewer times are divided by s (default 1).", true);
+        sliderDouble(kBetaFastSlider, &s.betaFast,
+                     "Pairs turning more than this many times in L0 keep θ_i (default 32).");
+        sliderDouble(kBetaSlowSlider, &s.betaSlow,
+                     "Pairs turning fewer times are divided by s (default 1).");
     }
     if (auto freqs = ropeFrequencies(view.params); freqs && validate(view.params)) {
         if (freqs->attentionFactor != 1.0) {
@@ -621,29 +614,28 @@ void RopePanel::drawPositionControls(RopeViewState& view) {
         "On: m and n advance together. Every arrow turns, yet every angle between "
         "q and k — and q·k — stays the same: RoPE sees only m − n.\n"
         "Off: only m advances, so the angles open up with the distance.");
-    sliderDouble("speed", &view.speed, 0.05, 500, "%.3g positions/s",
-                 "How many positions the animation advances per second.", true);
+    sliderDouble(kRopeSpeed, &view.speed, "How many positions the animation advances per second.");
     const double last = std::max(0, view.params.seqLen - 1);
     const double before = view.m;
-    if (sliderDouble("m", &view.m, 0, last, "%.2f", "Query position. Scrub to move it.") &&
+    if (sliderDouble(kRopeQueryPosition, &view.m, 0, last, "Query position. Scrub to move it.") &&
         view.scrubTogether) {
         view.n = std::clamp(view.n + (view.m - before), 0.0, last);
     }
-    sliderDouble("n", &view.n, 0, last, "%.2f", "Key position.");
+    sliderDouble(kRopeKeyPosition, &view.n, 0, last, "Key position.");
     ImGui::Checkbox("scrub m and n together", &view.scrubTogether);
     tooltipForLastItem("Dragging m drags n along, keeping m − n (and every angle) fixed.");
     const int pairs = rotatedDims(view.params) / 2;
-    sliderInt("panels", &view.panels, 1, std::clamp(pairs, 1, 64),
+    sliderInt(kRopePanels, &view.panels, SliderBounds{1, pairs},
               "How many pairs get a rotation panel (all of them when there are this few).");
     ImGui::Checkbox("spread over all pairs", &view.spreadPairs);
     tooltipForLastItem(
         "On: panels from the fastest pair to the slowest, evenly spaced. Off: "
         "consecutive pairs from the first one chosen below.");
     if (!view.spreadPairs) {
-        sliderInt("first pair", &view.firstPair, 0, std::max(0, pairs - 1),
+        sliderInt(kRopeFirstPair, &view.firstPair, SliderBounds{0, pairs - 1},
                   "The first pair shown.");
     }
-    sliderInt("trail", &view.trail, kRopeTrailRange.low, kRopeTrailRange.high,
+    sliderInt(kRopeTrailRange, &view.trail,
               "Earlier whole positions drawn as fading dots: how far each pair turns per step.");
 }
 
@@ -882,19 +874,16 @@ void RopePanel::drawScalings(RopeViewState& view, FrameContext& context) {
     RopeScalingsOptions& options = view.scalings;
     const float width = ImGui::GetFontSize() * 11;
     ImGui::SetNextItemWidth(width);
-    sliderDouble("factor s", &options.factor, kRopeScalingsFactorRange.low,
-                 kRopeScalingsFactorRange.high, "%.3g",
+    sliderDouble(kRopeScalingsFactorRange, &options.factor,
                  "One scaling factor for every curve. The other settings (Llama 3's frequency "
                  "factors, YaRN's betas, L0, LongRoPE's lists) are the scaling controls' or the "
-                 "loaded config's.",
-                 true);
+                 "loaded config's.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(width);
-    sliderInt("dynamic NTK at L", &options.dynamicSeqLen, kRopeScalingsSeqLenRange.low,
-              kRopeContextRange.high,
+    sliderInt(kRopeScalingsSeqLenRange, &options.dynamicSeqLen,
+              SliderBounds{kRopeScalingsSeqLenRange.low, kRopeContextRange.high},
               "The sequence length dynamic NTK (and LongRoPE's list choice) is evaluated at; 0: "
-              "the sequence length when it is past L0, else s × L0.",
-              false);
+              "the sequence length when it is past L0, else s × L0.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(width);
     comboEnum("x axis", &options.axis,
@@ -908,12 +897,11 @@ void RopePanel::drawScalings(RopeViewState& view, FrameContext& context) {
 
 void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-    sliderInt("positions scanned", &view.precisionPositions, 256, 1 << 18,
+    sliderInt(kRopePrecisionPositions, &view.precisionPositions,
               "Positions 0..N are checked, for every pair and format, on a worker thread: the "
               "work grows with N (about a second per 65536 positions at head_dim 128). bfloat16 "
               "already fails within a few "
-              "hundred positions; float16 overflows past 65504.",
-              true);
+              "hundred positions; float16 overflows past 65504.");
     const Canvas canvas = beginCanvas("precision");
     const PrecisionKey wanted{view.params, view.precisionPositions};
     if (precisionJob_.valid() &&

@@ -8,6 +8,7 @@
 
 #include "poslab/base/format.hpp"
 #include "poslab/io/safetensors_index.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -142,14 +143,15 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
     } else if (data_) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
         state.figure.layer = std::clamp(state.figure.layer, 0, data_->usage.layers - 1);
-        sliderInt("layer", &state.figure.layer, 0, data_->usage.layers - 1,
+        sliderInt(kUsageLayer, &state.figure.layer, SliderBounds{0, data_->usage.layers - 1},
                   "The layer drawn head by head in the second panel.");
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-        sliderDouble("p-RoPE p", &state.figure.keepFraction, 0.05, 1.0, "%.2f",
+        sliderDouble(kUsageKeepFraction, &state.figure.keepFraction,
                      "p-RoPE (Barbero et al. 2024) keeps the fastest floor(p x pairs) pairs and "
                      "drops the slow rest; the figure marks the cut and the share of usage kept.");
-        state.figure.keepFraction = std::clamp(state.figure.keepFraction, 0.05, 1.0);
+        state.figure.keepFraction =
+            std::clamp(state.figure.keepFraction, kUsageKeepFraction.low, kUsageKeepFraction.high);
     }
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));

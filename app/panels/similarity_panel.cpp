@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "poslab/base/limits.hpp"
+#include "state/ranges.hpp"
 #include "state/table_file.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
@@ -64,49 +65,60 @@ Result<SimilarityParams> SimilarityPanel::effectiveParams(const SimilarityViewSt
 }
 
 Status SimilarityPanel::refresh(const SimilarityViewState& view) {
-    auto params = effectiveParams(view);
+    auto params = effectiveParams(view);  // (re)loads the table when its path changed
     const DataKey key{view.params, view.learnedTablePath};
-    if (key_ == key) return status_;
-    key_ = key;
-    offsets_.reset();
-    full_.reset();
-    rows_.reset();
-    undefinedRows_ = 0;
-    curveReference_ = -1;
-    sampleKey_.reset();
-    if (!params) return status_ = params.error();
-    params_ = *params;
-    if (params_.encoding == SimilarityEncoding::Learned &&
-        params_.seqLen > kMaxGuiLearnedSimilarity) {
-        return status_ = Error{"a learned table's similarity costs O(L² d): the view stops at " +
-                               std::to_string(kMaxGuiLearnedSimilarity) +
-                               " positions (poslab export similarity has no such limit)"};
+    return data_.get(key, [&] { return computeData(std::move(params)); }).status;
+}
+
+SimilarityPanel::SimilarityData SimilarityPanel::computeData(
+    Result<SimilarityParams> params) const {
+    SimilarityData d;
+    if (!params) {
+        d.status = params.error();
+        return d;
     }
-    if (params_.encoding == SimilarityEncoding::Learned) {
-        auto table = similarityTable(params_);
-        if (!table) return status_ = table.error();
-        // Zero rows (padding) have no cosine: masked cells and the note, as the command line says.
-        undefinedRows_ =
-            params_.metric == SimilarityMetric::Cosine ? undefinedCosineRows(*table) : 0;
-        if (!gramFitsBudget((long long)table->rows, (long long)table->cols)) {
-            rows_ = std::make_shared<const Matrix>(std::move(table).value());
-            return status_ = success();
+    d.params = *params;
+    if (d.params.encoding == SimilarityEncoding::Learned &&
+        d.params.seqLen > kMaxGuiLearnedSimilarity) {
+        d.status = Error{"a learned table's similarity costs O(L² d): the view stops at " +
+                         std::to_string(kMaxGuiLearnedSimilarity) +
+                         " positions (poslab export similarity has no such limit)"};
+        return d;
+    }
+    if (d.params.encoding == SimilarityEncoding::Learned) {
+        auto table = similarityTable(d.params);
+        if (!table) {
+            d.status = table.error();
+            return d;
         }
-        auto matrix = gramSimilarity(*table, params_.metric);
-        if (!matrix) return status_ = matrix.error();
-        full_ = std::make_shared<const Matrix>(std::move(matrix).value());
+        // Zero rows (padding) have no cosine: masked cells and the note, as the command line says.
+        d.undefinedRows =
+            d.params.metric == SimilarityMetric::Cosine ? undefinedCosineRows(*table) : 0;
+        if (!gramFitsBudget((long long)table->rows, (long long)table->cols)) {
+            d.rows = std::make_shared<const Matrix>(std::move(table).value());
+            return d;
+        }
+        auto matrix = gramSimilarity(*table, d.params.metric);
+        if (!matrix) {
+            d.status = matrix.error();
+            return d;
+        }
+        d.full = std::make_shared<const Matrix>(std::move(matrix).value());
     } else {
-        auto offsets = offsetSimilarity(params_);
-        if (!offsets) return status_ = offsets.error();
-        offsets_ = std::move(offsets).value();
+        auto offsets = offsetSimilarity(d.params);
+        if (!offsets) {
+            d.status = offsets.error();
+            return d;
+        }
+        d.offsets = std::move(offsets).value();
     }
-    return status_ = success();
+    return d;
 }
 
 double SimilarityPanel::valueAt(long long i, long long j) const {
-    if (full_) return (*full_)(std::size_t(i), std::size_t(j));
-    if (rows_) return tableSimilarityAt(*rows_, params_.metric, i, j);
-    return offsets_ ? offsets_->at(i, j) : NAN;
+    if (data().full) return (*data().full)(std::size_t(i), std::size_t(j));
+    if (data().rows) return tableSimilarityAt(*data().rows, data().params.metric, i, j);
+    return data().offsets ? data().offsets->at(i, j) : NAN;
 }
 
 void SimilarityPanel::draw(AppState& state, FrameContext& context) {
@@ -154,24 +166,21 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
     const int maxLength =
         p.encoding == SimilarityEncoding::Learned ? kMaxGuiLearnedSimilarity : kMaxGuiSeqLen;
     if (sliderInt(
-            "positions", &p.seqLen, 2, maxLength,
+            kSimilaritySeqLen, &p.seqLen, SliderBounds{2, maxLength},
             "L: positions 0..L-1 compared with each other. Sinusoidal and RoPE compute one "
             "O(L·d) profile whatever the zoom; learned tables compare rows: the whole product "
-            "when it is small, else each pixel from its blocks' mean rows.",
-            true)) {
+            "when it is small, else each pixel from its blocks' mean rows.")) {
         view.window = {};
     }
 
     switch (p.encoding) {
         case SimilarityEncoding::Sinusoidal:
             sectionHeader("Sinusoidal");
-            sliderInt("d_model", &p.sinusoidal.dModel, 1, 8192,
+            sliderInt(kSimilaritySinusoidalDModel, &p.sinusoidal.dModel,
                       "Width of the table. An odd d_model leaves a lone sine column whose "
-                      "contribution depends on i + j, so the matrix is no longer Toeplitz.",
-                      true);
-            sliderDouble("base", &p.sinusoidal.base, 1.0001, 1e7, "%.6g",
-                         "Frequency base: pair k turns at base^(-2k/d) radians per position.",
-                         true);
+                      "contribution depends on i + j, so the matrix is no longer Toeplitz.");
+            sliderDouble(kSinusoidalBaseSlider, &p.sinusoidal.base,
+                         "Frequency base: pair k turns at base^(-2k/d) radians per position.");
             comboEnum("layout", &p.sinusoidal.layout,
                       std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
                                   SinusoidalLayout::Tensor2Tensor},
@@ -186,16 +195,12 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
             tooltipForLastItem(
                 "The table at initialisation: independent normal values per position.");
             if (view.learnedTablePath.empty()) {
-                sliderInt("d_model", &p.learned.dModel, 1, 1024, "Width of the table.", true);
-                int seed = int(std::min<std::uint64_t>(p.learned.seed, 1000000));
-                if (sliderInt("seed", &seed, 0, 1000,
-                              "The same seed always gives the same table.")) {
-                    p.learned.seed = std::uint64_t(seed);
-                }
-                sliderDouble("std", &p.learned.std, 0.001, 10, "%.3g",
+                sliderInt(kSimilarityLearnedDModel, &p.learned.dModel, "Width of the table.");
+                seedSlider(kSeedSliderParam, &p.learned.seed,
+                           "The same seed always gives the same table.");
+                sliderDouble(kSimilarityLearnedStd, &p.learned.std,
                              "Standard deviation of the initial values (GPT-2 and BERT: 0.02). "
-                             "Cosines do not depend on it.",
-                             true);
+                             "Cosines do not depend on it.");
             }
             ImGui::TextDisabled("or a trained table:");
             std::string path = view.learnedTablePath;
@@ -208,8 +213,8 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
             if ((ImGui::Button("Load") || enter) && !path.empty()) {
                 view.learnedTablePath = path;
                 tablePath_
-                    .clear();  // reload even if the path is the same (the file may have changed)
-                key_.reset();
+                    .clear();   // reload even if the path is the same (the file may have changed)
+                data_.clear();  // read the file again
             }
             if (!tableError_.empty() && !view.learnedTablePath.empty()) errorText(tableError_);
             if (table_ && !view.learnedTablePath.empty()) {
@@ -219,14 +224,13 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
         }
         case SimilarityEncoding::Rope: {
             sectionHeader("RoPE");
-            if (sliderInt("head_dim", &p.rope.headDim, 2, 1024,
-                          "Dimensions per attention head (even).", true)) {
+            if (sliderInt(kRopeHeadDimSlider, &p.rope.headDim,
+                          "Dimensions per attention head (even).")) {
                 p.rope.headDim += p.rope.headDim % 2;
             }
             sliderDouble(
-                "base", &p.rope.base, 1.0001, 1e8, "%.6g",
-                "rope_theta: pair i turns at base^(-2i/d) radians per position (Llama 3: 500000).",
-                true);
+                kRopeBaseSlider, &p.rope.base,
+                "rope_theta: pair i turns at base^(-2i/d) radians per position (Llama 3: 500000).");
             if (ImGui::Button("10000")) p.rope.base = 10000;
             ImGui::SameLine();
             if (ImGui::Button("500000")) p.rope.base = 500000;
@@ -238,10 +242,9 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
                       "Context extension: how the frequencies are stretched (see the Extrapolation "
                       "view).");
             if (p.rope.scaling.type != RopeScaling::None) {
-                sliderDouble("factor", &p.rope.scaling.factor, 1, 64, "%.3g",
-                             "The scaling factor s.", true);
-                sliderInt("training length", &p.rope.trainingLength, 16, 1 << 20,
-                          "The original context L0 the scalings refer to.", true);
+                sliderDouble(kRopeFactorSlider, &p.rope.scaling.factor, "The scaling factor s.");
+                sliderInt(kRopeOriginalLengthSlider, &p.rope.trainingLength,
+                          "The original context L0 the scalings refer to.");
             }
             comboEnum(
                 "vectors", &p.ropeVectors,
@@ -252,9 +255,7 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
                 "sinusoidal table.\nsame: one random q = k.\nindependent: random q and k, whose "
                 "expected score is 0 at every offset — RoPE only modulates content similarity.");
             if (p.ropeVectors != RopeVectors::Expected) {
-                int seed = int(std::min<std::uint64_t>(p.ropeSeed, 1000000));
-                if (sliderInt("seed", &seed, 0, 1000, "Seed of the random q and k."))
-                    p.ropeSeed = std::uint64_t(seed);
+                seedSlider(kSeedSliderParam, &p.ropeSeed, "Seed of the random q and k.");
             }
             break;
         }
@@ -264,24 +265,23 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
     comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
               "Blue-white-red is centred at zero: negative similarity is blue.");
     if (!dependsOnOffsetOnly(p)) {
-        sliderInt("reference", &view.reference, 0, std::max(0, p.seqLen - 1),
+        sliderInt(kSimilarityReference, &view.reference, SliderBounds{0, p.seqLen - 1},
                   "The query whose row the curve follows (the curve also shows the mean over all "
                   "queries).");
     }
-    sliderInt("curve range", &view.maxOffset, 0, std::max(1, p.seqLen - 1),
-              "The curve shows offsets -K..K; 0 shows the whole sequence.", true);
+    sliderInt(kSimilarityCurveRange, &view.maxOffset, SliderBounds{0, std::max(1, p.seqLen - 1)},
+              "The curve shows offsets -K..K; 0 shows the whole sequence.");
     ImGui::Checkbox("mark training length", &view.markTrainingLength);
     tooltipForLastItem(
         "A line at the length a model was trained on, with the positions beyond shaded.");
-    if (view.markTrainingLength)
-        sliderInt("training length##mark", &view.trainingLength, 1, kMaxGuiSeqLen, nullptr, true);
+    if (view.markTrainingLength) sliderInt(kSimilarityTrainingMark, &view.trainingLength);
     if (ImGui::Button("Reset zoom")) view.window = {};
     tooltipForLastItem("Or double-click the heatmap. Wheel: zoom about the mouse; drag: pan.");
-    if (offsets_) {
+    if (data().offsets) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
-            "%s", offsets_->toeplitz()
+            "%s", data().offsets->toeplitz()
                       ? "Depends on j − i only: every diagonal is constant (one O(L·d) profile)."
                       : "Toeplitz plus a rank-one term: the odd d_model's lone sine adds "
                         "sin(wi)·sin(wj), which depends on i + j too.");
@@ -292,7 +292,7 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
 
 void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("heatmap");
-    const long long L = params_.seqLen;
+    const long long L = data().params.seqLen;
     CellWindow& w = view.window;
     w = clampWindow(w.rowCount > 0 && w.colCount > 0 ? w : CellWindow{0, L, 0, L}, L, L);
 
@@ -302,28 +302,24 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
         Figure probe = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
         HeatmapSample empty;
         empty.window = w;
-        drawSimilarityHeatmap(probe, {0, 0, canvas.box.width, canvas.box.height}, params_, empty,
-                              figureOptions(view, undefinedRows_), context.theme, &frame);
+        drawSimilarityHeatmap(probe, {0, 0, canvas.box.width, canvas.box.height}, data().params,
+                              empty, figureOptions(view, data().undefinedRows), context.theme,
+                              &frame);
     }
     zoomAndPan(w, canvas, frame, L, L, ZoomAxes::Both);
 
-    const SampleKey sampleKey{key_.value_or(DataKey{}), w, int(canvas.box.width),
-                              int(canvas.box.height)};
-    if (sampleKey != sampleKey_) {
-        sampleKey_ = sampleKey;
+    const SampleKey sampleKey{data_.version(), w, int(canvas.box.width), int(canvas.box.height)};
+    const HeatmapSample& sample = sample_.get(sampleKey, [&] {
         const int maxRows = std::max(1, int(canvas.box.height)),
                   maxCols = std::max(1, int(canvas.box.width));
-        if (full_) {
-            sample_ = matrixSample(full_, w, maxRows, maxCols);
-        } else if (rows_) {
-            sample_ = tableSimilaritySample(*rows_, params_.metric, w, maxRows, maxCols);
-        } else {
-            sample_ = offsetSimilaritySample(*offsets_, w, maxRows, maxCols);
-        }
-    }
+        if (data().full) return matrixSample(data().full, w, maxRows, maxCols);
+        if (data().rows)
+            return tableSimilaritySample(*data().rows, data().params.metric, w, maxRows, maxCols);
+        return offsetSimilaritySample(*data().offsets, w, maxRows, maxCols);
+    });
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, params_, sample_,
-                          figureOptions(view, undefinedRows_), context.theme, &frame);
+    drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, data().params,
+                          sample, figureOptions(view, data().undefinedRows), context.theme, &frame);
     drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
@@ -333,25 +329,25 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
         ImGui::BeginTooltip();
         ImGui::Text("query i = %lld, key j = %lld, offset j − i = %lld", i, j, j - i);
         const double value = valueAt(i, j);
-        const char* metric = params_.metric == SimilarityMetric::Cosine ? "cosine" : "dot";
-        if (params_.metric == SimilarityMetric::Cosine && !std::isfinite(value))
+        const char* metric = data().params.metric == SimilarityMetric::Cosine ? "cosine" : "dot";
+        if (data().params.metric == SimilarityMetric::Cosine && !std::isfinite(value))
             ImGui::Text("%s undefined (masked): a zero or non-finite row", metric);  // -inf, NaN
         else
             ImGui::Text("%s = %.9g", metric, value);
-        if (params_.encoding == SimilarityEncoding::Sinusoidal && offsets_ &&
-            offsets_->toeplitz()) {
+        if (data().params.encoding == SimilarityEncoding::Sinusoidal && data().offsets &&
+            data().offsets->toeplitz()) {
             ImGui::TextDisabled(
                 "= Σ_k cos(ω_k · (i − j))%s: each sin/cos pair gives cos of the angle difference",
-                params_.metric == SimilarityMetric::Cosine ? " / (d/2)" : "");
-        } else if (params_.encoding == SimilarityEncoding::Rope &&
-                   params_.ropeVectors == RopeVectors::Expected) {
+                data().params.metric == SimilarityMetric::Cosine ? " / (d/2)" : "");
+        } else if (data().params.encoding == SimilarityEncoding::Rope &&
+                   data().params.ropeVectors == RopeVectors::Expected) {
             ImGui::TextDisabled(
                 "= 2 Σ_i cos(θ_i · (i − j)) + pass-through dims%s",
-                params_.metric == SimilarityMetric::Cosine ? ", normalised at 0" : "");
+                data().params.metric == SimilarityMetric::Cosine ? ", normalised at 0" : "");
         }
-        if (sample_.rowsPerTexel > 1 || sample_.colsPerTexel > 1) {
+        if (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1) {
             ImGui::TextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
-                                sample_.rowsPerTexel, sample_.colsPerTexel);
+                                sample.rowsPerTexel, sample.colsPerTexel);
         }
         ImGui::EndTooltip();
     }
@@ -359,34 +355,30 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
 
 void SimilarityPanel::drawCurve(SimilarityViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("curve");
-    const int reference = std::clamp(view.reference, 0, params_.seqLen - 1);
-    if (curveReference_ != reference) {
-        if (full_) {
-            curve_ = matrixCurve(*full_, reference);
-        } else if (rows_) {  // the mean over all queries would need the whole product
-            curve_ = tableCurve(*rows_, params_.metric, reference);
-        } else {
-            curve_ = offsetCurve(*offsets_, reference);
-        }
-        curveReference_ = reference;
-    }
+    const int reference = std::clamp(view.reference, 0, data().params.seqLen - 1);
+    const SimilarityCurve& curve = curve_.get(CurveKey{data_.version(), reference}, [&] {
+        if (data().full) return matrixCurve(*data().full, reference);
+        if (data().rows)  // the mean over all queries would need the whole product
+            return tableCurve(*data().rows, data().params.metric, reference);
+        return offsetCurve(*data().offsets, reference);
+    });
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
-    drawSimilarityCurve(figure, {0, 0, canvas.box.width, canvas.box.height}, params_, curve_,
-                        figureOptions(view, undefinedRows_), context.theme, &frame);
+    drawSimilarityCurve(figure, {0, 0, canvas.box.width, canvas.box.height}, data().params, curve,
+                        figureOptions(view, data().undefinedRows), context.theme, &frame);
     drawCanvasFigure(canvas, figure, context);
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
-        const long long L = params_.seqLen;
+        const long long L = data().params.seqLen;
         const long long offset =
             std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), -(L - 1), L - 1);
         const std::size_t t = std::size_t(offset + L - 1);
         ImGui::BeginTooltip();
         ImGui::Text("offset j − i = %lld", offset);
-        if (t < curve_.fromReference.size() && std::isfinite(curve_.fromReference[t])) {
-            ImGui::Text("query %d: %.9g", reference, curve_.fromReference[t]);
+        if (t < curve.fromReference.size() && std::isfinite(curve.fromReference[t])) {
+            ImGui::Text("query %d: %.9g", reference, curve.fromReference[t]);
         }
-        if (t < curve_.diagonalMean.size())
-            ImGui::Text("mean over queries: %.9g", curve_.diagonalMean[t]);
+        if (t < curve.diagonalMean.size())
+            ImGui::Text("mean over queries: %.9g", curve.diagonalMean[t]);
         ImGui::EndTooltip();
     }
 }

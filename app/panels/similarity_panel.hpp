@@ -12,6 +12,7 @@
 #include <string>
 
 #include "poslab/analysis/similarity.hpp"
+#include "poslab/base/memo.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -40,24 +41,31 @@ class SimilarityPanel : public Panel {
         std::string tablePath;
         bool operator==(const DataKey&) const = default;
     };
-    std::optional<DataKey> key_;
-    Status status_ = success();
-    SimilarityParams params_;
-    std::optional<OffsetSimilarity> offsets_;  // sinusoidal, RoPE
-    std::shared_ptr<const Matrix> full_;       // learned: the Gram matrix, within kGramBudget
-    long long undefinedRows_ = 0;  // learned cosine: zero or non-finite rows (masked, noted)
-    std::shared_ptr<const Matrix> rows_;       // learned, past the budget: the rows compared
-    SimilarityCurve curve_;
-    int curveReference_ = -1;
+    struct SimilarityData {
+        Status status = success();
+        SimilarityParams params;
+        std::optional<OffsetSimilarity> offsets;  // sinusoidal, RoPE
+        std::shared_ptr<const Matrix> full;       // learned: the Gram matrix, within kGramBudget
+        long long undefinedRows = 0;  // learned cosine: zero or non-finite rows (masked, noted)
+        std::shared_ptr<const Matrix> rows;  // learned, past the budget: the rows compared
+    };
+    SimilarityData computeData(Result<SimilarityParams> params) const;
+    const SimilarityData& data() const { return *data_.value(); }  // after refresh()
+    Memo<DataKey, SimilarityData> data_;
+    struct CurveKey {  // the data (its version) and the reference query
+        std::uint64_t data = 0;
+        int reference = 0;
+        bool operator==(const CurveKey&) const = default;
+    };
+    Memo<CurveKey, SimilarityCurve> curve_;
     // Cache of the visible texels, keyed on the similarity, the window and the canvas size.
-    struct SampleKey {  // the heatmap's texels: the data, the zoom window and the canvas size
-        DataKey data;
+    struct SampleKey {  // the heatmap's texels: the data (its version), the window, the canvas
+        std::uint64_t data = 0;
         CellWindow window;
         int width = 0, height = 0;
         bool operator==(const SampleKey&) const = default;
     };
-    std::optional<SampleKey> sampleKey_;
-    HeatmapSample sample_;
+    Memo<SampleKey, HeatmapSample> sample_;
     // The loaded .npy table.
     std::string tablePath_;
     std::shared_ptr<const Matrix> table_;

@@ -57,22 +57,19 @@ SinusoidalCurveOptions SinusoidalPanel::curveOptions(const SinusoidalViewState& 
 void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
     SinusoidalParams& p = view.params;
     sectionHeader("Encoding");
-    if (sliderInt("d_model", &p.dModel, 2, 8192,
+    if (sliderInt(kSinusoidalDModelSlider, &p.dModel,
                   "Width of the encoding: the number of dimensions (columns). Each pair of columns "
-                  "is one frequency.",
-                  true)) {
+                  "is one frequency.")) {
         view.window.firstCol = 0, view.window.colCount = 0;
     }
-    if (sliderInt("sequence length", &p.seqLen, 1, kMaxSeqLen,
+    if (sliderInt(kSinusoidalSeqLenSlider, &p.seqLen,
                   "Number of positions (rows) in the table, up to 1,048,576. Only the visible "
-                  "window is computed, so long tables stay live. Ctrl+click to type a value.",
-                  true)) {
+                  "window is computed, so long tables stay live. Ctrl+click to type a value.")) {
         view.window.firstRow = 0, view.window.rowCount = 0;
     }
-    sliderDouble("base", &p.base, 1.0001, 1e7, "%.6g",
+    sliderDouble(kSinusoidalBaseSlider, &p.base,
                  "Frequency base: column pair i turns at 1 / base^(2i/d) radians per position. "
-                 "The paper uses 10000; larger bases stretch the slowest wavelengths.",
-                 true);
+                 "The paper uses 10000; larger bases stretch the slowest wavelengths.");
     if (ImGui::Button("10000")) p.base = 10000;
     tooltipForLastItem("Reset the base to the paper's value.");
     ImGui::SameLine();
@@ -94,18 +91,16 @@ void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
     ImGui::Checkbox("mark training length", &view.markTrainingLength);
     tooltipForLastItem(
         "Draw a line at the length a model was trained on and shade the positions beyond.");
-    if (view.markTrainingLength)
-        sliderInt("training length", &view.trainingLength, 1, kMaxSeqLen, nullptr, true);
+    if (view.markTrainingLength) sliderInt(kSinusoidalTrainingSlider, &view.trainingLength);
     if (ImGui::Button("Reset zoom")) view.window = {};
     tooltipForLastItem(
         "Or double-click the heatmap. Wheel: zoom; Shift+wheel: zoom dimensions; drag: pan.");
 
     sectionHeader("Curves");
-    sliderInt("first dimension", &view.firstCurveDimension, 0, std::max(0, p.dModel - 1),
+    sliderInt(kCurveFirstDimension, &view.firstCurveDimension, SliderBounds{0, p.dModel - 1},
               "The first of the dimensions plotted against position.");
-    sliderInt("dimensions", &view.curveCount, kCurveCountRange.low, kCurveCountRange.high,
-              "How many consecutive dimensions to plot.");
-    sliderInt("positions", &view.curvePositions, 2, 65536, "Plot positions 0..N.", true);
+    sliderInt(kCurveCountRange, &view.curveCount, "How many consecutive dimensions to plot.");
+    sliderInt(kSinusoidalCurvePositions, &view.curvePositions, "Plot positions 0..N.");
 }
 
 void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& context, float height) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "poslab/base/limits.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -67,16 +68,15 @@ Result<Matrix> T5Panel::exportData(const AppState& state) const {
 
 void T5Panel::drawControls(T5ViewState& view) {
     sectionHeader("T5 relative position buckets");
-    sliderInt("sequence length", &view.seqLen, 1, kMaxGuiSeqLen,
-              "Rows (queries i) and columns (keys j) of the matrices.", true);
+    sliderInt(kT5SeqLenSlider, &view.seqLen,
+              "Rows (queries i) and columns (keys j) of the matrices.");
     view.numBuckets =
         std::clamp(view.numBuckets, minimumBuckets(view.bidirectional), kMaxT5Buckets);
-    if (sliderInt("num_buckets", &view.numBuckets, minimumBuckets(view.bidirectional),
-                  kMaxT5Buckets,
+    if (sliderInt(kT5NumBucketsSlider, &view.numBuckets,
+                  SliderBounds{minimumBuckets(view.bidirectional), kMaxT5Buckets},
                   "relative_attention_num_buckets (T5: 32). Bidirectional: half for keys before "
                   "the query, half for keys after. Half of each share are exact distances, the "
-                  "rest logarithmically wider.",
-                  true)) {
+                  "rest logarithmically wider.")) {
         view.bucketBiases.clear();  // edits belong to the old bucket count
     }
     T5Params shape;
@@ -84,11 +84,10 @@ void T5Panel::drawControls(T5ViewState& view) {
     shape.numBuckets = view.numBuckets;
     const int lowest = t5MaxExact(shape) + 1;
     view.maxDistance = std::clamp(view.maxDistance, lowest, kMaxGuiSeqLen);
-    sliderInt("max_distance", &view.maxDistance, lowest, kMaxGuiSeqLen,
+    sliderInt(kT5MaxDistanceViewSlider, &view.maxDistance, SliderBounds{lowest, kMaxGuiSeqLen},
               "relative_attention_max_distance (T5: 128). Distances from here on share the last "
               "bucket: the model cannot tell them apart. Must exceed max_exact (half of one "
-              "direction's buckets).",
-              true);
+              "direction's buckets).");
     if (ImGui::Checkbox("bidirectional", &view.bidirectional)) view.bucketBiases.clear();
     tooltipForLastItem(
         "On: encoder buckets (keys after the query get their own buckets). Off: "

@@ -167,14 +167,14 @@ void VisionRopePanel::drawMropeControls(VisionRopeViewState& view, FrameContext&
               "contiguous: T pairs first (fastest), then H, then W (Qwen2-VL, Qwen2.5-VL). "
               "interleaved: T H W T H W ... then T (Qwen3-VL), so every stream gets fast and "
               "slow pairs.");
-    if (sliderInt("head_dim", &m.headDim, 4, 1024, "Rotated dimensions per head (even).", true)) {
+    if (sliderInt(kMropeHeadDim, &m.headDim, "Rotated dimensions per head (even).")) {
         m.headDim += m.headDim % 2;
     }
-    sliderDouble("base", &m.base, 1.0001, 1e9, "%.6g", "rope_theta.", true);
-    sliderInt("merge size", &m.spatialMergeSize, kMropeMergeRange.low, kMropeMergeRange.high,
+    sliderDouble(kMropeBase, &m.base, "rope_theta.");
+    sliderInt(kMropeMergeRange, &m.spatialMergeSize,
               "vision_config.spatial_merge_size: m x m patches become one token.");
     if (m.model == MropeModel::Qwen25VL) {
-        sliderDouble("tokens/second", &m.tokensPerSecond, 0.25, 16, "%.3g",
+        sliderDouble(kMropeTokensPerSecond, &m.tokensPerSecond,
                      "vision_config.tokens_per_second: a video frame group i gets temporal "
                      "position long(i x seconds per grid x this).");
     }
@@ -211,24 +211,22 @@ void VisionRopePanel::drawAxialControls(VisionRopeViewState& view) {
         a.layout = layout;
         a.base = layout == AxialRopeLayout::Pixtral ? 10000 : 100;
     }
-    if (sliderInt("head_dim", &a.headDim, kAxialHeadDimRange.low, kAxialHeadDimRange.high,
-                  "Dimensions per head: d/4 pairs per axis (a multiple of 4).", true)) {
+    if (sliderInt(kAxialHeadDimRange.labelled("head_dim", ParameterScale::Log), &a.headDim,
+                  "Dimensions per head: d/4 pairs per axis (a multiple of 4).")) {
         a.headDim = std::max(4, a.headDim - a.headDim % 4);
     }
-    sliderDouble("base", &a.base, 1.0001, 1e6, "%.6g",
-                 "A larger base slows the slow pairs: scores stay high over more patches.", true);
+    sliderDouble(kAxialBase, &a.base,
+                 "A larger base slows the slow pairs: scores stay high over more patches.");
     sectionHeader("Grid and query");
-    if (sliderInt("grid width", &a.gridWidth, kAxialGridSideRange.low, kAxialGridSideRange.high,
-                  "Patches per row.")) {
+    if (sliderInt(kAxialGridWidthSlider, &a.gridWidth, "Patches per row.")) {
         a.queryX = std::min(a.queryX, a.gridWidth - 1);
     }
-    if (sliderInt("grid height", &a.gridHeight, kAxialGridSideRange.low, kAxialGridSideRange.high,
-                  "Patches per column.")) {
+    if (sliderInt(kAxialGridHeightSlider, &a.gridHeight, "Patches per column.")) {
         a.queryY = std::min(a.queryY, a.gridHeight - 1);
     }
-    sliderInt("query x", &a.queryX, 0, a.gridWidth - 1,
+    sliderInt(kAxialQueryX, &a.queryX, SliderBounds{0, a.gridWidth - 1},
               "The query patch's column (or click a patch in the map).");
-    sliderInt("query y", &a.queryY, 0, a.gridHeight - 1, "The query patch's row.");
+    sliderInt(kAxialQueryY, &a.queryY, SliderBounds{0, a.gridHeight - 1}, "The query patch's row.");
     sectionHeader("q and k");
     comboEnum("vectors", &a.vectors, std::array{AxialVectors::Ones, AxialVectors::Random},
               axialVectorsName,
@@ -236,10 +234,7 @@ void VisionRopePanel::drawAxialControls(VisionRopeViewState& view) {
               "the position encoding alone. random: seeded Gaussian q and k, as a real head "
               "might have.");
     if (a.vectors == AxialVectors::Random) {
-        int seed = int(a.seed);
-        if (sliderInt("seed", &seed, 0, 1000, "q from this seed, k from the next.")) {
-            a.seed = std::uint64_t(seed);
-        }
+        seedSlider(kSeedSliderParam, &a.seed, "q from this seed, k from the next.");
     }
     mutedLine(
         "The score depends only on the offset (dx, dy): moving the query shifts the "

@@ -12,7 +12,6 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/plot.hpp"
 #include "state/bias_state.hpp"
-#include "state/relative_state.hpp"
 #include "state/encoding_registry.hpp"
 #include "state/rope_state.hpp"
 #include "state/understanding_state.hpp"
@@ -51,7 +50,6 @@ struct AppState {
     IntuitionViewState intuition;
     ExtrapolationViewState extrapolation;
     CompareViewState compare;
-    RelativeViewState relative;            // relative_state.hpp
     TourState tour;
     PluginStates plugins;  // encodings registered as plug-ins (app/encodings/): get<State>("key")
     friend bool operator==(const AppState&, const AppState&) = default;  // member-wise: caches key on it

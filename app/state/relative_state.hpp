@@ -1,11 +1,15 @@
 // relative_state.hpp — what the user chose in the Relative view (xPos, KERPLE, Sandwich, FIRE and
-// the family picture): the tab and core's figure options, which hold every parameter.
+// the family picture): the tab and core's figure options, which hold every parameter. A plug-in
+// state (app/encodings/relative_encoding.cpp) under kRelativeKey in AppState::plugins and in
+// sessions.
 #pragma once
 
 #include "poslab/views/relative_figures.hpp"
 #include "state/enum_names.hpp"
 
 namespace poslab::ui {
+
+inline constexpr const char* kRelativeKey = "relative";  // session section, lessons key
 
 inline constexpr EnumNames<RelativeTab, 5> kRelativeTabNames{"tab",
                                                              {{{RelativeTab::Family, "family"},

@@ -357,37 +357,6 @@ void visitFields(F& f, V& v) {
     f.integer("maxOffset", v.maxOffset);
 }
 
-// The Relative view: core's figure options, one key per parameter ("xpos.headDim", ...).
-template <class F, Is<RelativeViewState> V>
-void visitFields(F& f, V& v) {
-    f.name("tab", v.tab, kRelativeTabNames);
-    auto& o = v.options;
-    f.integer("seqLen", o.seqLen);
-    f.integer("trainingLength", o.trainingLength);
-    f.boolean("logDistance", o.logDistance);
-    f.number("biasFloor", o.biasFloor);
-    f.integer("xpos.headDim", o.xpos.headDim);
-    f.number("xpos.gamma", o.xpos.gamma);
-    f.number("xpos.scaleBase", o.xpos.scaleBase);
-    f.number("xpos.base", o.xpos.base);
-    f.number("kerplePower.r1", o.kerplePower.r1);
-    f.number("kerplePower.r2", o.kerplePower.r2);
-    f.number("kerpleLog.r1", o.kerpleLog.r1);
-    f.number("kerpleLog.r2", o.kerpleLog.r2);
-    f.integer("sandwich.headDim", o.sandwich.headDim);
-    f.integer("sandwich.heads", o.sandwich.heads);
-    f.integer("sandwich.head", o.sandwich.head);
-    f.number("fire.c", o.fire.c);
-    f.number("fire.threshold", o.fire.threshold);
-    f.integer("fire.mlpWidth", o.fire.mlpWidth);
-    f.integer("fire.heads", o.fire.heads);
-    f.integer("fire.head", o.fire.head);
-    f.integer("fire.seed", o.fire.seed);
-    f.integer("alibiHeads", o.alibiHeads);
-    f.integer("alibiHead", o.alibiHead);
-    f.integer("t5Seed", o.t5Seed);
-}
-
 // Every view's state in the session, by key: `each(key, view)` for each.
 // Writes `state` through its visitFields() overload.
 template <class State>
@@ -409,7 +378,6 @@ void forEachView(State& state, Each each) {
     each("visionRope", state.visionRope);
     each("t5", state.t5);
     each("learned", state.learned);
-    each("relative", state.relative);
 }
 
 // Reads the fields visitFields() lists into a copy of `view`; see applyChecked.
@@ -437,9 +405,6 @@ json toJson(const T5ViewState& v) {
 json toJson(const LearnedViewState& v) {
     return writeFields(v);
 }
-json toJson(const RelativeViewState& v) {
-    return writeFields(v);
-}
 json toJson(const SimilarityViewState& v) {
     return writeFields(v);
 }
@@ -463,11 +428,9 @@ void fromJson(const json& object, SinusoidalViewState& view, Warnings& warnings)
     readView(object, view, "sinusoidal", warnings, [](const SinusoidalViewState& v) -> Status {
         // The view computes only its visible window: any table up to 2^20 x 8192 is fine.
         if (auto s = validateRanges(v.params); !s) return s;
-        if (auto s = requireIntInRange("trainingLength", v.trainingLength, 1, kMaxSeqLen); !s)
-            return s;
+        if (auto s = kSinusoidalTrainingSlider.check(v.trainingLength); !s) return s;
         if (auto s = kCurveCountRange.check(v.curveCount); !s) return s;
-        if (auto s = requireIntInRange("curvePositions", v.curvePositions, 2, kMaxGuiSeqLen); !s)
-            return s;
+        if (auto s = kSinusoidalCurvePositions.check(v.curvePositions); !s) return s;
         return requireIntInRange("firstCurveDimension", v.firstCurveDimension, 0,
                                  v.params.dModel - 1);
     });
@@ -482,14 +445,11 @@ void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
             return Error{"scalings.factor must be " + kRopeScalingsFactorRange.rangeText()};
         }
         if (auto s = kRopeScalingsSeqLenRange.check(v.scalings.dynamicSeqLen); !s) return s;
-        if (auto s = requireInRange("speed", v.speed, 0, 1e4); !s) return s;
-        if (auto s = requireIntInRange("panels", v.panels, 1, 256); !s) return s;
-        if (auto s = requireIntInRange("firstPair", v.firstPair, 0, kMaxDModel); !s) return s;
+        if (auto s = kRopeSpeed.check(v.speed); !s) return s;  // the sliders' ranges
+        if (auto s = kRopePanels.check(v.panels); !s) return s;
+        if (auto s = kRopeFirstPair.check(v.firstPair); !s) return s;
         if (auto s = kRopeTrailRange.check(v.trail); !s) return s;
-        if (auto s = requireIntInRange("precisionPositions", v.precisionPositions, 1, 1 << 18);
-            !s) {
-            return s;
-        }
+        if (auto s = kRopePrecisionPositions.check(v.precisionPositions); !s) return s;
         return kRopeDecayDistanceRange.check(v.decayDistance);
     });
 }
@@ -498,7 +458,7 @@ void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
     readView(object, view, "t5", warnings, [](const T5ViewState& v) -> Status {
         T5Params params{v.seqLen, v.numBuckets, v.maxDistance, v.bidirectional};
         if (auto s = validate(params); !s) return s;
-        return requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen);
+        return kT5SeqLenSlider.check(v.seqLen);
     });
     // Per-bucket biases: kept only when they are numbers, one per bucket.
     if (auto it = object.find("bucketBiases"); it != object.end()) {
@@ -521,26 +481,15 @@ void fromJson(const json& object, T5ViewState& view, Warnings& warnings) {
     }
 }
 
-void fromJson(const json& object, RelativeViewState& view, Warnings& warnings) {
-    readView(object, view, "relative", warnings, [](const RelativeViewState& v) -> Status {
-        if (auto s = validate(v.options); !s) return s;
-        return requireIntInRange("seqLen", v.options.seqLen, 2, kMaxGuiSeqLen);
-    });
-}
-
 void fromJson(const json& object, LearnedViewState& view, Warnings& warnings) {
     // A loaded .npy table is not reloaded automatically: the path is restored for the Load button.
     readView(object, view, "learned", warnings, [](const LearnedViewState& v) -> Status {
         LearnedParams params{v.seqLen, v.dModel, std::uint64_t(v.seed), v.std};
         if (auto s = validate(params); !s) return s;
         if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
-        if (auto s = requireIntInRange("positionsShown", v.positionsShown, 1, kMaxGuiSeqLen); !s)
-            return s;
+        if (auto s = kLearnedPositionsShown.check(v.positionsShown); !s) return s;
         if (auto s = kCurveCountRange.check(v.curveCount); !s) return s;
-        if (auto s = requireIntInRange("structureComponents", v.structureComponents, 1,
-                                       kMaxStructureComponents);
-            !s)
-            return s;
+        if (auto s = kLearnedComponents.check(v.structureComponents); !s) return s;
         for (auto [range, value] : {std::pair{&kStructureYawRange, v.structureYaw},
                                     std::pair{&kStructurePitchRange, v.structurePitch}}) {
             if (auto s = requireInRange(range->key, value, range->low, range->high); !s) return s;
@@ -564,9 +513,9 @@ void fromJson(const json& object, SimilarityViewState& view, Warnings& warnings)
             return Error{"seqLen must be 1.." + std::to_string(kMaxGuiSeqLen) + " (got " +
                          std::to_string(v.params.seqLen) + ")"};
         }
-        if (auto s = requireIntInRange("reference", v.reference, 0, kMaxGuiSeqLen); !s) return s;
-        if (auto s = requireIntInRange("maxOffset", v.maxOffset, 0, kMaxGuiSeqLen); !s) return s;
-        return requireIntInRange("trainingLength", v.trainingLength, 1, kMaxGuiSeqLen);
+        if (auto s = kSimilarityReference.check(v.reference); !s) return s;
+        if (auto s = kSimilarityCurveRange.check(v.maxOffset); !s) return s;
+        return kSimilarityTrainingMark.check(v.trainingLength);
     });
 }
 
@@ -576,7 +525,7 @@ void fromJson(const json& object, MeaningViewState& view, Warnings& warnings) {
         p.tokens = nullptr;
         if (auto s = validate(p); !s) return s;
         if (auto s = kOrthogonalityDModelRange.check(v.orthogonalityDModel); !s) return s;
-        return requireIntInRange("orthogonalitySamples", v.orthogonalitySamples, 100, 200000);
+        return kOrthogonalitySamples.check(v.orthogonalitySamples);
     });
 }
 
@@ -586,14 +535,11 @@ void fromJson(const json& object, IntuitionViewState& view, Warnings& warnings) 
         if (auto s = kClockPositionsRange.check(v.clock.positions); !s) return s;
         if (auto s = validate(v.clock.sinusoidal); !s) return s;
         if (auto s = validate(v.shift.sinusoidal); !s) return s;
-        if (auto s = requireIntInRange("shift.dModel", v.shift.sinusoidal.dModel, 1, 512); !s)
-            return s;
-        if (auto s = requireInRange("shift.shift", v.shift.shift, -1e6, 1e6); !s) return s;
-        if (auto s = requireIntInRange("shift.position", v.shift.position, 0, kMaxGuiSeqLen); !s)
-            return s;
-        if (auto s = requireIntInRange("shift.positions", v.shift.positions, 1, kMaxGuiSeqLen); !s)
-            return s;
-        if (auto s = requireIntInRange("shift.shownDims", v.shift.shownDims, 2, 512); !s) return s;
+        if (auto s = kShiftDModel.check(v.shift.sinusoidal.dModel); !s) return s;
+        if (auto s = kShiftAmount.check(v.shift.shift); !s) return s;
+        if (auto s = kShiftPosition.check(v.shift.position); !s) return s;
+        if (auto s = kShiftChecked.check(v.shift.positions); !s) return s;
+        if (auto s = kShiftShownDims.check(v.shift.shownDims); !s) return s;
         if (auto s = validateRanges(v.attention); !s) return s;  // words: the figure says
         return validate(v.frequencies);
     });
@@ -614,14 +560,8 @@ void fromJson(const json& object, VisionRopeViewState& view, Warnings& warnings)
             return Error{"prompt: " + s.error().message};
         }
         if (auto s = kAxialHeadDimRange.check(v.axial.headDim); !s) return s;
-        if (auto s = requireIntInRange("axial.gridWidth", v.axial.gridWidth,
-                                       kAxialGridSideRange.low, kAxialGridSideRange.high);
-            !s)
-            return s;
-        if (auto s = requireIntInRange("axial.gridHeight", v.axial.gridHeight,
-                                       kAxialGridSideRange.low, kAxialGridSideRange.high);
-            !s)
-            return s;
+        if (auto s = kAxialGridWidthSlider.check(v.axial.gridWidth); !s) return s;
+        if (auto s = kAxialGridHeightSlider.check(v.axial.gridHeight); !s) return s;
         return validate(v.axial);
     });
 }
@@ -631,13 +571,11 @@ void fromJson(const json& object, CompareViewState& view, Warnings& warnings) {
         if (auto s = validate(v.options); !s) return s;
         if (auto s = requireInRange("a.base", v.a.base, 1.0, 1e12, false); !s) return s;
         if (auto s = requireInRange("b.base", v.b.base, 1.0, 1e12, false); !s) return s;
-        if (auto s = requireIntInRange("headDim", v.headDim, 2, 8192); !s) return s;
+        if (auto s = kCompareHeadDim.check(v.headDim); !s) return s;
         if (v.headDim % 2 != 0)
             return Error{"headDim must be even (got " + std::to_string(v.headDim) + ")"};
-        if (auto s = requireIntInRange("trainingLength", v.trainingLength, 1, kMaxRopePositions);
-            !s)
-            return s;
-        return requireIntInRange("maxOffset", v.maxOffset, 2, kMaxGuiSeqLen);
+        if (auto s = kCompareTraining.check(v.trainingLength); !s) return s;
+        return kCompareMaxOffset.check(v.maxOffset);
     });
 }
 

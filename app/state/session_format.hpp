@@ -63,8 +63,6 @@ nlohmann::json toJson(const T5ViewState& view);
 void fromJson(const nlohmann::json& json, T5ViewState& view, Warnings& warnings);
 nlohmann::json toJson(const LearnedViewState& view);
 void fromJson(const nlohmann::json& json, LearnedViewState& view, Warnings& warnings);
-nlohmann::json toJson(const RelativeViewState& view);
-void fromJson(const nlohmann::json& json, RelativeViewState& view, Warnings& warnings);
 
 // ---- Whole sessions
 nlohmann::json sessionToJson(const AppState& state, const SessionLayout& layout);

@@ -1,5 +1,7 @@
 #include "ui/bench_scenarios.hpp"
 
+#include "state/relative_state.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -193,9 +195,12 @@ const std::array kBenchScenarios = {
     // ---- Relative (the family figure at L = 65,536; every frame rebuilds one member)
     BenchScenario{"relative-slider", "Relative", "KERPLE r1 slider, family at L 65536",
         [](AppState& s, const BenchSizes& z) {
-            s.relative.options.seqLen = orDefault(z.seqLen, 65536);
+            s.plugins.get<RelativeViewState>(kRelativeKey).options.seqLen = orDefault(z.seqLen, 65536);
         },
-        [](AppState& s, int f) { s.relative.options.kerpleLog.r1 = 1.0 + 0.01 * (f % 200); }},
+        [](AppState& s, int f) {
+            s.plugins.get<RelativeViewState>(kRelativeKey).options.kerpleLog.r1 =
+                1.0 + 0.01 * (f % 200);
+        }},
     // ---- Understanding views
     BenchScenario{"similarity-rope", "Similarity", "heatmap zoom and pan (RoPE, L 65536)",
         [](AppState& s, const BenchSizes& z) {

@@ -231,9 +231,8 @@ void ExportDialog::poll(std::string* status) {
 // --aspect/--panel`.
 void ExportDialog::drawPaperControls() {
     ImGui::PushItemWidth(ImGui::GetFontSize() * 9);
-    ImGui::SliderFloat("font scale", &request_.fontScale, kMinFontScale, kMaxFontScale, "%.2fx",
-                       ImGuiSliderFlags_AlwaysClamp);
-    tooltipForLastItem("Every text of the figure this many times its size (--font-scale).");
+    sliderFloat(kFontScaleParam, &request_.fontScale,
+                "Every text of the figure this many times its size (--font-scale).");
     int title = int(request_.titleMode);
     ImGui::RadioButton("view's title", &title, int(TitleMode::Auto));
     ImGui::SameLine();
@@ -316,12 +315,9 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
         const std::string heightHelp =
             "Figure height in figure pixels, " + kFigureHeightRange.rangeText() + ".";
         tooltipForLastItem(heightHelp.c_str());
-        ImGui::SliderFloat("PNG scale", &request_.scale, float(kPngScaleRange.low),
-                           float(kPngScaleRange.high), "%.2gx",
-                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        tooltipForLastItem(
-            "Device pixels per figure pixel for the PNG: 2 gives a crisp image on "
-            "HiDPI screens and slides without changing the layout.");
+        sliderFloat(kPngScaleSlider, &request_.scale,
+                    "Device pixels per figure pixel for the PNG: 2 gives a crisp image on "
+                    "HiDPI screens and slides without changing the layout.");
         ImGui::PopItemWidth();
         int theme = request_.theme == ThemeId::Paper ? 0 : 1;
         ImGui::RadioButton("paper theme", &theme, 0);

@@ -38,6 +38,51 @@ bool sliderDouble(const RealParameter& p, double* value, const char* tooltip) {
                         tooltip ? tooltip : meaning.c_str(), p.scale == ParameterScale::Log);
 }
 
+SliderBounds sliderLimits(const IntParameter& p, SliderBounds bounds) {
+    const long long low = std::clamp<long long>(bounds.low, p.low, p.high);
+    return {low, std::clamp<long long>(bounds.high, low, p.high)};
+}
+
+bool sliderInt(const IntParameter& p, int* value, SliderBounds bounds, const char* tooltip,
+               const char* format) {
+    const SliderBounds limits = sliderLimits(p, bounds);
+    const std::string label(p.sliderLabel()), meaning(p.meaning);
+    const bool changed =
+        ImGui::SliderInt(label.c_str(), value, int(limits.low), int(limits.high), format,
+                         ImGuiSliderFlags_AlwaysClamp |
+                             (p.scale == ParameterScale::Log ? ImGuiSliderFlags_Logarithmic : 0));
+    tooltipForLastItem(tooltip ? tooltip : meaning.c_str());
+    return changed;
+}
+
+bool sliderDouble(const RealParameter& p, double* value, double low, double high,
+                  const char* tooltip) {
+    const std::string label(p.sliderLabel()), meaning(p.meaning);
+    const std::string format = std::string(p.format) + std::string(p.unit);
+    low = std::max(low, p.low);
+    high = std::max(low, std::min(high, p.high));
+    return sliderDouble(label.c_str(), value, low, high, format.c_str(),
+                        tooltip ? tooltip : meaning.c_str(), p.scale == ParameterScale::Log);
+}
+
+bool sliderFloat(const RealParameter& p, float* value, const char* tooltip) {
+    const std::string label(p.sliderLabel()), meaning(p.meaning);
+    const std::string format = std::string(p.format) + std::string(p.unit);
+    const bool changed =
+        ImGui::SliderFloat(label.c_str(), value, float(p.low), float(p.high), format.c_str(),
+                           ImGuiSliderFlags_AlwaysClamp |
+                               (p.scale == ParameterScale::Log ? ImGuiSliderFlags_Logarithmic : 0));
+    tooltipForLastItem(tooltip ? tooltip : meaning.c_str());
+    return changed;
+}
+
+bool seedSlider(const IntParameter& p, std::uint64_t* seed, const char* tooltip) {
+    int shown = int(std::min<std::uint64_t>(*seed, std::uint64_t(p.high)));
+    if (!sliderInt(p, &shown, tooltip)) return false;
+    *seed = std::uint64_t(shown);
+    return true;
+}
+
 bool inputString(const char* label, std::string* text, int flags) {
     return ImGui::InputText(label, text->data(), text->capacity() + 1,
                             flags | ImGuiInputTextFlags_CallbackResize, resizeString, text);

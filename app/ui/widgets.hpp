@@ -1,7 +1,9 @@
 // widgets.hpp — controls and the figure canvas shared by every panel.
 #pragma once
 
+#include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,6 +27,23 @@ bool sliderDouble(const char* label, double* value, double low, double high, con
 // descriptor's meaning when null.
 bool sliderInt(const IntParameter& parameter, int* value, const char* tooltip = nullptr);
 bool sliderDouble(const RealParameter& parameter, double* value, const char* tooltip = nullptr);
+// A float field (ImGui's own float slider: the export dialog's scales, the rotary fraction).
+bool sliderFloat(const RealParameter& parameter, float* value, const char* tooltip = nullptr);
+// The part of a described parameter's range another setting allows (a head index below the head
+// count, a position below the length): the slider spans the descriptor's limits narrowed to
+// `bounds`, never beyond them.
+struct SliderBounds {
+    long long low, high;
+};
+bool sliderInt(const IntParameter& parameter, int* value, SliderBounds bounds,
+               const char* tooltip = nullptr, const char* format = "%d");
+bool sliderDouble(const RealParameter& parameter, double* value, double low, double high,
+                  const char* tooltip = nullptr);
+// A 64-bit seed on the seed slider's 0..1000 (kSeedSliderParam in state/ranges.hpp): seeds beyond
+// stay as they are until the slider is moved.
+bool seedSlider(const IntParameter& parameter, std::uint64_t* seed, const char* tooltip = nullptr);
+// The limits a described slider spans: the descriptor's, narrowed to `bounds` (empty: low = high).
+SliderBounds sliderLimits(const IntParameter& parameter, SliderBounds bounds = {INT_MIN, INT_MAX});
 // A text field on a std::string (what misc/cpp/imgui_stdlib does; Debian's libimgui does not
 // build that file). flags: ImGuiInputTextFlags (an int, so this header needs no imgui.h).
 bool inputString(const char* label, std::string* text, int flags = 0);

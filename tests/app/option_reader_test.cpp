@@ -12,41 +12,106 @@ namespace {
 
 cli::ArgMap argsOf(const std::vector<std::string>& arguments) {
     const std::vector<cli::OptionSpec> options = {
-        {"heads", "N", ""}, {"seed", "S", ""}, {"base", "B", ""}, {"bits", "N", ""}};
+        {"heads", "N", ""}, {"seed", "S", ""},    {"base", "B", ""},   {"bits", "N", ""},
+        {"q", "LIST", ""},  {"dims", "LIST", ""}, {"pairing", "P", ""}};
     auto args = cli::parseArguments(arguments, options, "poslab test");
     EXPECT_TRUE(args.ok());
     return args.ok() ? args.value() : cli::ArgMap{};
 }
 
-TEST(OptionReaderTest, IntIfGivenIsEmptyWhenAbsentAndCheckedWhenGiven) {
-    auto absent = cli::readIntIfGiven(argsOf({}), "heads", 1, 128);
-    ASSERT_TRUE(absent.ok());
-    EXPECT_FALSE(absent->has_value());
-    auto given = cli::readIntIfGiven(argsOf({"--heads", "12"}), "heads", 1, 128);
-    ASSERT_TRUE(given.ok());
-    EXPECT_EQ(given->value(), 12);
-    auto beyond = cli::readIntIfGiven(argsOf({"--heads", "129"}), "heads", 1, 128);
+// Reads one option into `field` with `read`, returning the reader's first error (or success).
+template <class Read>
+Status readOne(const std::vector<std::string>& arguments, Read read) {
+    const cli::ArgMap args = argsOf(arguments);
+    cli::OptionReader reader(args);
+    read(reader);
+    if (!reader.ok()) return reader.error();
+    return success();
+}
+
+TEST(OptionReaderTest, IntegerKeepsTheDefaultWhenAbsentAndIsCheckedWhenGiven) {
+    int heads = -1;  // a default outside 1..128 is not checked: only what the user typed is
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.integer("heads", heads, 1, 128); }).ok());
+    EXPECT_EQ(heads, -1);
+    EXPECT_TRUE(
+        readOne({"--heads", "12"}, [&](auto& r) { r.integer("heads", heads, 1, 128); }).ok());
+    EXPECT_EQ(heads, 12);
+    auto beyond = readOne({"--heads", "129"}, [&](auto& r) { r.integer("heads", heads, 1, 128); });
     ASSERT_FALSE(beyond.ok());
     EXPECT_EQ(beyond.error().message, "--heads must be 1..128 (got 129)");
+    EXPECT_EQ(heads, 12);
 }
 
 TEST(OptionReaderTest, WideIntRefusesWhatWouldWrapAnInt) {
-    auto fallback = cli::readWideInt(argsOf({}), "heads", 8);
-    ASSERT_TRUE(fallback.ok());
-    EXPECT_EQ(*fallback, 8);
+    int heads = 8;
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.wideInt("heads", heads); }).ok());
+    EXPECT_EQ(heads, 8);
     // 2^32 + 8 would become 8 in an int.
-    auto huge = cli::readWideInt(argsOf({"--heads", "4294967304"}), "heads", 8);
+    auto huge = readOne({"--heads", "4294967304"}, [&](auto& r) { r.wideInt("heads", heads); });
     ASSERT_FALSE(huge.ok());
     EXPECT_EQ(huge.error().message, "--heads is out of range (got 4294967304)");
+    long long wide = 0;
+    EXPECT_TRUE(
+        readOne({"--heads", "1073741824"}, [&](auto& r) { r.wideInt("heads", wide); }).ok());
+    EXPECT_EQ(wide, 1LL << 30);
 }
 
 TEST(OptionReaderTest, SeedsAreZeroToTwoToTheSixtyThreeMinusOne) {
-    auto top = cli::readSeed(argsOf({"--seed", "9223372036854775807"}), "seed");
-    ASSERT_TRUE(top.ok());
-    EXPECT_EQ(*top, 9223372036854775807ULL);
-    auto negative = cli::readSeed(argsOf({"--seed", "-1"}), "seed");
+    std::uint64_t seed = 5;
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.seed(seed); }).ok());
+    EXPECT_EQ(seed, 5u);
+    EXPECT_TRUE(readOne({"--seed", "9223372036854775807"}, [&](auto& r) { r.seed(seed); }).ok());
+    EXPECT_EQ(seed, 9223372036854775807ULL);
+    auto negative = readOne({"--seed", "-1"}, [&](auto& r) { r.seed(seed); });
     ASSERT_FALSE(negative.ok());
     EXPECT_EQ(negative.error().message, "--seed must be 0..9223372036854775807 (got -1)");
+    // A lower top (rope-scores: k takes seed + 1).
+    auto top = readOne({"--seed", "9223372036854775807"},
+                       [&](auto& r) { r.seed("seed", seed, 9223372036854775806LL); });
+    ASSERT_FALSE(top.ok());
+    EXPECT_EQ(top.error().message,
+              "--seed must be 0..9223372036854775806 (got 9223372036854775807)");
+}
+
+TEST(OptionReaderTest, NumberListsAreFiniteAndCapped) {
+    std::vector<double> q = {9};
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.list("q", q, 4); }).ok());
+    EXPECT_EQ(q, std::vector<double>{9});
+    EXPECT_TRUE(readOne({"--q", "1,2.5,-3"}, [&](auto& r) { r.list("q", q, 4); }).ok());
+    EXPECT_EQ(q, (std::vector<double>{1, 2.5, -3}));
+    // inf, nan and 1e999 are not numbers to the parser (the finite check behind it stays).
+    auto infinite = readOne({"--q", "1,inf"}, [&](auto& r) { r.list("q", q, 4); });
+    ASSERT_FALSE(infinite.ok());
+    EXPECT_EQ(infinite.error().message, "--q expects comma-separated numbers (got '1,inf')");
+    EXPECT_EQ(q, (std::vector<double>{1, 2.5, -3}));  // unchanged
+    auto many = readOne({"--q", "1,2,3,4,5"}, [&](auto& r) { r.list("q", q, 4); });
+    ASSERT_FALSE(many.ok());
+    EXPECT_NE(many.error().message.find("--q lists at most 4 entries"), std::string::npos)
+        << many.error().message;
+}
+
+TEST(OptionReaderTest, IntegerListsCheckEachEntry) {
+    std::vector<int> dims;
+    EXPECT_TRUE(readOne({"--dims", "0,5,9"}, [&](auto& r) { r.list("dims", dims, 8, 0, 9); }).ok());
+    EXPECT_EQ(dims, (std::vector<int>{0, 5, 9}));
+    auto beyond = readOne({"--dims", "0,10"}, [&](auto& r) { r.list("dims", dims, 8, 0, 9); });
+    ASSERT_FALSE(beyond.ok());
+    EXPECT_EQ(beyond.error().message, "--dims entries must be 0..9 (got 10)");
+    EXPECT_EQ(dims, (std::vector<int>{0, 5, 9}));  // unchanged
+}
+
+TEST(OptionReaderTest, ChoiceParsesANameAndPrefixesItsMessage) {
+    auto parse = [](std::string_view text) -> Result<int> {
+        if (text == "half") return 1;
+        return Error{"pairing must be half (got '" + std::string(text) + "')"};
+    };
+    int pairing = 0;
+    EXPECT_TRUE(
+        readOne({"--pairing", "half"}, [&](auto& r) { r.choice("pairing", pairing, parse); }).ok());
+    EXPECT_EQ(pairing, 1);
+    auto bad = readOne({"--pairing", "x"}, [&](auto& r) { r.choice("pairing", pairing, parse); });
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message, "--pairing must be half (got 'x')");
 }
 
 TEST(OptionReaderTest, ReaderKeepsTheFirstErrorAndDefaults) {

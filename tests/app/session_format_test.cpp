@@ -10,6 +10,7 @@
 #include <string>
 
 #include "state/contextual_state.hpp"
+#include "state/relative_state.hpp"
 #include "state/session_format.hpp"
 
 namespace poslab::test {
@@ -285,7 +286,7 @@ AppState everyFieldChanged() {
     vision.mrope = {MropeModel::Qwen25VL, MropeLayout::Interleaved, {18, 15, 15}, 96, 500000, 1, 4};
     vision.axial = {AxialRopeLayout::Pixtral, 32, 1000, 8, 12, 3, 4, AxialVectors::Random, 9};
     vision.configPath = "/x/qwen-vl.json";
-    auto& relative = s.relative;  // every session key of relative_state.hpp
+    auto& relative = s.plugins.get<ui::RelativeViewState>(ui::kRelativeKey);  // every key
     relative.tab = RelativeTab::Fire;
     auto& ro = relative.options;
     ro.seqLen = 4096;
@@ -334,7 +335,8 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state.extrapolation == changed.extrapolation);
     EXPECT_TRUE(read.state.compare == changed.compare);
     EXPECT_TRUE(read.state.visionRope == changed.visionRope);
-    EXPECT_TRUE(read.state.relative == changed.relative);
+    EXPECT_TRUE(read.state.plugins.get<ui::RelativeViewState>(ui::kRelativeKey) ==
+                changed.plugins.get<ui::RelativeViewState>(ui::kRelativeKey));
     EXPECT_TRUE(read.state.tour == changed.tour);
     const AppState original;
     EXPECT_FALSE(changed == original);

@@ -6,7 +6,8 @@
 //   figure     -> base
 //   views      -> everything above
 // Nothing below `figure` or `views` may include them, and no core file includes GL, ImGui or any
-// app/ folder (ui/, cli/, gfx/, panels/, state/, commands/).
+// app/ folder (ui/, cli/, gfx/, panels/, state/, commands/, encodings/: core's own are
+// poslab/encodings/).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -100,7 +101,7 @@ TEST(LayersTest, IncludesFollowTheDependencyRule) {
 
 TEST(LayersTest, CoreIncludesNoGraphicsOrApplicationHeaders) {
     static const std::regex forbidden(
-        R"re(^\s*#\s*include\s*[<"](GL/|GLFW/|EGL/|glad/|imgui|cairo|ui/|cli/|gfx/|panels/|state/|commands/))re");
+        R"re(^\s*#\s*include\s*[<"](GL/|GLFW/|EGL/|glad/|imgui|cairo|ui/|cli/|gfx/|panels/|state/|commands/|encodings/))re");
     for (const auto& [file, layer] : coreFiles()) {
         std::ifstream in(file);
         std::string text;

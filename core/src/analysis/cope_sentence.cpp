@@ -16,16 +16,6 @@ bool isPunctuation(char c) {
     return c == '.' || c == ',' || c == '!' || c == '?' || c == ';' || c == ':';
 }
 
-// x W for a row vector x.
-std::vector<double> times(const double* x, const Matrix& w) {
-    std::vector<double> out(w.cols, 0.0);
-    for (std::size_t i = 0; i < w.rows; ++i) {
-        const double* row = w.row(i);
-        for (std::size_t j = 0; j < w.cols; ++j) out[j] += x[i] * row[j];
-    }
-    return out;
-}
-
 }  // namespace
 
 std::string_view copeGateSourceName(CopeGateSource source) {
@@ -99,8 +89,8 @@ Result<CopeSentence> copeSentence(const CopeSentenceParams& params) {
     const ToyWeights weights = toyWeights(d, params.seed);
     Matrix queries(n, std::size_t(d)), keys(n, std::size_t(d));
     for (std::size_t i = 0; i < n; ++i) {
-        const std::vector<double> q = times(words.row(i), weights.query);
-        const std::vector<double> k = times(words.row(i), weights.key);
+        const std::vector<double> q = projectRow(words.row(i), weights.query);
+        const std::vector<double> k = projectRow(words.row(i), weights.key);
         std::copy(q.begin(), q.end(), queries.row(i));
         std::copy(k.begin(), k.end(), keys.row(i));
     }

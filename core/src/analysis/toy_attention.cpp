@@ -38,7 +38,9 @@ std::vector<double> rowOf(const Matrix& m, std::size_t r) {
 }
 
 // x W for a row vector x.
-std::vector<double> times(const std::vector<double>& x, const Matrix& w) {
+}  // namespace
+
+std::vector<double> projectRow(const double* x, const Matrix& w) {
     std::vector<double> out(w.cols, 0.0);
     for (std::size_t i = 0; i < w.rows; ++i) {
         const double* row = w.row(i);
@@ -46,8 +48,6 @@ std::vector<double> times(const std::vector<double>& x, const Matrix& w) {
     }
     return out;
 }
-
-}  // namespace
 
 std::string_view toyPositionName(ToyPosition position) {
     return enumName(kToyPositionNames, position);
@@ -203,9 +203,9 @@ Result<ToyAttention> attendToy(const Matrix& words, const ToyWeights& weights,
     std::vector<std::vector<double>> q(n), k(n), v(n);
     for (std::size_t i = 0; i < n; ++i) {
         const std::vector<double> x = rowOf(out.input, i);
-        q[i] = times(x, weights.query);
-        k[i] = times(x, weights.key);
-        v[i] = times(x, weights.value);
+        q[i] = projectRow(x.data(), weights.query);
+        k[i] = projectRow(x.data(), weights.key);
+        v[i] = projectRow(x.data(), weights.value);
     }
     if (params.position == ToyPosition::Rope) {
         RopeParams rope;

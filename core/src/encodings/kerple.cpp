@@ -6,6 +6,7 @@
 
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
+#include "poslab/encodings/causal_bias.hpp"
 
 namespace poslab {
 
@@ -43,13 +44,7 @@ Result<Matrix> kerpleBiasMatrix(const KerpleParams& params, int seqLen) {
     }
     std::vector<double> byDistance(static_cast<std::size_t>(seqLen));
     for (int r = 0; r < seqLen; ++r) byDistance[std::size_t(r)] = kerpleBias(params, r);
-    Matrix out(static_cast<std::size_t>(seqLen), static_cast<std::size_t>(seqLen),
-               -std::numeric_limits<double>::infinity());
-    for (int i = 0; i < seqLen; ++i) {
-        double* row = out.row(std::size_t(i));
-        for (int j = 0; j <= i; ++j) row[j] = byDistance[std::size_t(i - j)];
-    }
-    return out;
+    return causalBiasMatrix(byDistance);
 }
 
 }  // namespace poslab

@@ -7,6 +7,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/phase_grid.hpp"
 #include "poslab/base/validate.hpp"
+#include "poslab/encodings/causal_bias.hpp"
 
 namespace poslab {
 
@@ -64,13 +65,7 @@ Result<Matrix> sandwichBiasMatrix(const SandwichParams& params, int seqLen) {
         return s.error();
     }
     const std::vector<double> byDistance = sandwichBiasByDistance(params, seqLen);
-    Matrix out(static_cast<std::size_t>(seqLen), static_cast<std::size_t>(seqLen),
-               -std::numeric_limits<double>::infinity());
-    for (int i = 0; i < seqLen; ++i) {
-        double* row = out.row(std::size_t(i));
-        for (int j = 0; j <= i; ++j) row[j] = byDistance[std::size_t(i - j)];
-    }
-    return out;
+    return causalBiasMatrix(byDistance);
 }
 
 }  // namespace poslab

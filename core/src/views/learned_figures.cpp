@@ -14,27 +14,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Row r scaled to unit length into `out`; false when it has no direction (all zero or a
-// non-finite value). Dividing by the largest magnitude first keeps the squares from overflowing.
-bool unitRow(const Matrix& table, std::size_t r, std::vector<double>& out) {
-    const double* row = table.row(r);
-    double largest = 0;
-    for (std::size_t c = 0; c < table.cols; ++c) {
-        if (!std::isfinite(row[c])) return false;
-        largest = std::max(largest, std::abs(row[c]));
-    }
-    if (largest == 0) return false;
-    double squares = 0;
-    for (std::size_t c = 0; c < table.cols; ++c) {
-        const double v = row[c] / largest;
-        squares += v * v;
-    }
-    const double norm = std::sqrt(squares);
-    out.resize(table.cols);
-    for (std::size_t c = 0; c < table.cols; ++c) out[c] = row[c] / largest / norm;
-    return true;
-}
-
 // Means over blocks of rows [0, rows) and all columns of `table` (NaN spreads to its block).
 Matrix blockMeans(const Matrix& table, std::size_t rows, long long rowsPerTexel,
                   long long colsPerTexel) {
@@ -105,57 +84,15 @@ std::vector<LegendKey> legendKeys(const std::vector<LearnedCurve>& curves) {
 // Cosine similarity
 // ---------------------------------------------------------------------------------------------
 
+// Both from analysis/similarity (its learned tables' rule: unit rows, block means of them).
 double cosineSimilarity(const Matrix& table, std::size_t a, std::size_t b) {
-    if (a >= table.rows || b >= table.rows) return kNaN;
-    std::vector<double> ua, ub;
-    if (!unitRow(table, a, ua) || !unitRow(table, b, ub)) return kUndefinedCosine;
-    double dot = 0;
-    for (std::size_t c = 0; c < table.cols; ++c) dot += ua[c] * ub[c];
-    return std::clamp(dot, -1.0, 1.0);
+    return tableSimilarityAt(table, SimilarityMetric::Cosine, (long long)a, (long long)b);
 }
 
 HeatmapSample cosineSimilaritySample(const Matrix& table, long long positions, int maxTexels) {
-    HeatmapSample sample;
     const long long n = std::clamp<long long>(positions, 1, std::max<long long>(1, table.rows));
-    sample.window = {0, n, 0, n};
-    sample.rowsPerTexel = sample.colsPerTexel = cellsPerTexel(n, maxTexels);
-    const std::size_t group = std::size_t(sample.rowsPerTexel);
-    const std::size_t blocks = (std::size_t(n) + group - 1) / group;
-    sample.rowSpan = sample.colSpan = double(blocks * group);
-    sample.version = nextMatrixVersion();
-    auto texels = std::make_shared<Matrix>(blocks, blocks, kNaN);
-    if (table.empty()) {
-        sample.values = std::move(texels);
-        return sample;
-    }
-
-    // Sum of unit vectors and count of rows with a direction, per block.
-    const std::size_t d = table.cols;
-    Matrix sums(blocks, d);
-    std::vector<double> counts(blocks, 0), unit;
-    for (std::size_t r = 0; r < std::size_t(n); ++r) {
-        if (!unitRow(table, r, unit)) continue;
-        double* s = sums.row(r / group);
-        for (std::size_t c = 0; c < d; ++c) s[c] += unit[c];
-        counts[r / group] += 1;
-    }
-    for (std::size_t a = 0; a < blocks; ++a) {
-        const double* sa = sums.row(a);
-        for (std::size_t b = a; b < blocks; ++b) {
-            if (counts[a] == 0 || counts[b] == 0) {  // only rows with no direction: masked
-                (*texels)(a, b) = (*texels)(b, a) = kUndefinedCosine;
-                continue;
-            }
-            const double* sb = sums.row(b);
-            double dot = 0;
-            for (std::size_t c = 0; c < d; ++c) dot += sa[c] * sb[c];
-            const double mean = std::clamp(dot / (counts[a] * counts[b]), -1.0, 1.0);
-            (*texels)(a, b) = mean;
-            (*texels)(b, a) = mean;
-        }
-    }
-    sample.values = std::move(texels);
-    return sample;
+    return tableSimilaritySample(table, SimilarityMetric::Cosine, {0, n, 0, n}, maxTexels,
+                                 maxTexels);
 }
 
 // ---------------------------------------------------------------------------------------------

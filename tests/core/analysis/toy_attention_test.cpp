@@ -208,5 +208,14 @@ TEST(ToyAttentionTest, ValidateNamesTheOptionAndItsRange) {
               "position must be none, sinusoidal, learned, rope or alibi (got 't5')");
 }
 
+// x W written out: x = (1, 2), W = [[1, 2, 3], [4, 5, 6]] gives (1 + 8, 2 + 10, 3 + 12).
+TEST(ToyAttentionTest, ProjectRowIsTheRowVectorTimesTheMatrix) {
+    Matrix w(2, 3);
+    w.values = {1, 2, 3, 4, 5, 6};
+    const double x[] = {1, 2};
+    EXPECT_EQ(projectRow(x, w), (std::vector<double>{9, 12, 15}));
+    EXPECT_EQ(projectRow(x, Matrix(0, 2)), (std::vector<double>{0, 0}));  // no rows: zeros
+}
+
 }  // namespace
 }  // namespace poslab

@@ -74,6 +74,8 @@ struct ToyWeights {
     Matrix query, key, value;  // d x d each
 };
 ToyWeights toyWeights(int dModel, std::uint64_t seed);
+// x W for the row vector x (w.rows entries): a word's q, k or v (also CoPE's, cope_sentence).
+std::vector<double> projectRow(const double* x, const Matrix& w);
 
 // ---- Reordering
 // shuffled word i is word permutation[i] of `words`, matched case-insensitively: the n-th

@@ -47,6 +47,12 @@ struct IntParameter {
         return requireIntInRange(key, value, low, high);
     }
     std::string_view sliderLabel() const { return label.empty() ? option : label; }
+    // The same parameter on a slider of another label or scale (one range, shown in two views).
+    constexpr IntParameter labelled(std::string_view text, ParameterScale s) const {
+        IntParameter copy = *this;
+        copy.label = text, copy.scale = s;
+        return copy;
+    }
 };
 
 // The same for a real-valued parameter; the limits are printed with formatValue ("0.25..8").
@@ -75,6 +81,11 @@ struct RealParameter {
         return success();
     }
     std::string_view sliderLabel() const { return label.empty() ? option : label; }
+    constexpr RealParameter labelled(std::string_view text, ParameterScale s) const {
+        RealParameter copy = *this;
+        copy.label = text, copy.scale = s;
+        return copy;
+    }
 };
 
 }  // namespace poslab

@@ -26,8 +26,10 @@
 // whose layout this does not know, the reader refuses unless the caller names the pairing.
 // DeepSeek's multi-head latent attention (kv_lora_rank) is refused.
 //
+// Which tensors hold the rows, and how they are packed, is io/checkpoint_attention.hpp.
+//
 // Usage:
-//   auto attention = describeCheckpointAttention("Llama-3-8B/");  // headers and config only
+//   auto attention = describeCheckpointAttention("Llama-3-8B/");  // checkpoint_attention.hpp
 //   auto rows = readQkRowSquares(*attention, [](auto done, auto total) { return !cancelled; });
 #pragma once
 
@@ -39,7 +41,7 @@
 
 #include "poslab/base/result.hpp"
 #include "poslab/encodings/rope.hpp"
-#include "poslab/io/hf_config.hpp"
+#include "poslab/io/checkpoint_attention.hpp"
 #include "poslab/io/safetensors_index.hpp"
 
 namespace poslab {
@@ -47,36 +49,6 @@ namespace poslab {
 // One read, whole rows: small enough that the copy from the page cache stays in the core's cache
 // for the sums that follow (8 MiB blocks took twice the CPU time of `cat`; 256 KiB about 1.5x).
 inline constexpr std::size_t kQkReadBlockBytes = std::size_t(256) << 10;
-
-// ---- How a layer stores its query and key rows
-enum class QkvPacking { Separate, QkvBlocks, PerHead, MultiQuery, Grouped };
-const char* qkvPackingName(QkvPacking packing);  // "q_proj + k_proj", "fused qkv_proj", ...
-
-struct QkLayerTensors {
-    std::string query;  // the tensor holding the layer's query rows
-    std::string key;    // the key rows' tensor (the same name when fused)
-};
-
-// Everything about the checkpoint's attention that is known without reading weights.
-struct CheckpointAttention {
-    Checkpoint checkpoint;
-    HfModelConfig config;  // config.rope: head size, rotary fraction, pairing (maybe overridden)
-    std::string configPath;
-    int layers = 0, heads = 0, kvHeads = 0, headDim = 0, hidden = 0;
-    QkvPacking packing = QkvPacking::Separate;
-    std::vector<QkLayerTensors> tensors;  // one per layer, layer 0 first
-    std::string pairingSource;            // one line: why this pairing
-    std::vector<std::string> notes;       // how heads, KV heads and tensors were found
-    std::uint64_t qkBytes = 0;            // bytes readQkRowSquares will read
-};
-
-struct AttentionOverrides {
-    std::optional<RopePairing> pairing;  // --pairing: wins over the config
-};
-
-// Reads config.json and the safetensors headers only. Errors are one line naming the file.
-Result<CheckpointAttention> describeCheckpointAttention(const std::string& path,
-                                                        const AttentionOverrides& overrides = {});
 
 // ---- Row norms
 struct QkRowSquares {

@@ -1,10 +1,12 @@
 // relative_panel.hpp — the Relative view: the relative-position family (xPos, KERPLE power and
 // log, Sandwich, FIRE) one tab each, and the Family tab that sets them beside ALiBi, T5 and RoPE:
 // bias against distance on shared axes and a small-multiples grid of their L x L matrices.
+// Registered as a plug-in (relative_encoding.cpp); its state is AppState::plugins' "relative".
 #pragma once
 
 #include "panels/figure_cache.hpp"
 #include "poslab/views/relative_figures.hpp"
+#include "state/relative_state.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {

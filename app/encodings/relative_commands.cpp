@@ -124,10 +124,8 @@ Result<RelativeFigureOptions> readRelativeOptions(const ArgMap& args) {
     readXpos(read, o.xpos);
     readSandwich(read, o.sandwich);
     readFire(read, o.fire);
+    read.seed("t5-seed", o.t5Seed);
     if (!read.ok()) return read.error();
-    auto t5Seed = readSeed(args, "t5-seed");
-    if (!t5Seed) return t5Seed.error();
-    o.t5Seed = *t5Seed;
     o.logDistance = args.flag("log-distance");
     if (auto s = validate(o); !s) return s.error();
     return o;

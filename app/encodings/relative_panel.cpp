@@ -1,4 +1,4 @@
-#include "panels/relative_panel.hpp"
+#include "encodings/relative_panel.hpp"
 
 #include <imgui.h>
 
@@ -6,6 +6,7 @@
 
 #include "poslab/base/limits.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -23,26 +24,26 @@ void clampHeads(RelativeFigureOptions& o) {
 
 void xposControls(XposParams& p) {
     sectionHeader("xPos (torchscale)");
-    sliderInt("head_dim", &p.headDim, 2, 512,
-              "d: rotary pairs (2i, 2i+1) interleaved, as torchscale's rotate_every_two.", true);
-    sliderDouble("gamma", &p.gamma, 0.0, 4.0, "%.3g",
+    sliderInt(kXposHeadDim, &p.headDim,
+              "d: rotary pairs (2i, 2i+1) interleaved, as torchscale's rotate_every_two.");
+    sliderDouble(kXposGamma, &p.gamma,
                  "zeta_i = (2i/d + gamma)/(1 + gamma): 0.4 in torchscale. Larger gamma, zeta "
                  "nearer 1, less decay.");
-    sliderDouble("scale_base", &p.scaleBase, 1.0, 1e6, "%.4g",
+    sliderDouble(kXposScaleBase, &p.scaleBase,
                  "Queries scale by zeta^(n/scale_base), keys by zeta^(-m/scale_base): the decay "
-                 "is zeta^((n-m)/scale_base). torchscale: 512.",
-                 true);
-    sliderDouble("base", &p.base, 2.0, 1e7, "%.6g", "Rotation base, theta_i = base^(-2i/d).", true);
+                 "is zeta^((n-m)/scale_base). torchscale: 512.");
+    sliderDouble(kXposBase, &p.base, "Rotation base, theta_i = base^(-2i/d).");
 }
 
-void kerpleControls(KerpleParams& p, const char* name) {
+void kerpleControls(KerpleParams& p, const char* name, const DoubleRange& r1,
+                    const DoubleRange& r2) {
     sectionHeader(name);
     ImGui::PushID(name);
     const bool power = p.kernel == KerpleKernel::Power;
-    sliderDouble("r1", &p.r1, 0.0, 10.0, "%.3g",
+    sliderDouble(r1, &p.r1,
                  "Scale outside the kernel. The authors' code clamps it to >= 0.01 before "
                  "every step (its name: bias_a in power, bias_p in log).");
-    sliderDouble("r2", &p.r2, 0.0, power ? 3.0 : 10.0, "%.3g",
+    sliderDouble(r2, &p.r2,
                  power ? "Exponent of |i-j|. The code clamps it to 0.01..2 (its name: bias_p). "
                          "r2 = 1 is ALiBi's linear bias."
                        : "Scale inside log(1 + r2 |i-j|). The code clamps it to >= 0.01 (its "
@@ -53,27 +54,24 @@ void kerpleControls(KerpleParams& p, const char* name) {
 
 void sandwichControls(SandwichParams& p) {
     sectionHeader("Sandwich (NeMo)");
-    sliderInt("d (sinusoids)", &p.headDim, 2, 1024,
-              "Width of the sinusoidal embeddings whose inner product is the bias.", true);
-    sliderInt("heads##sandwich", &p.heads, 1, kMaxSandwichHeads,
-              "Head h (1-based) divides the kernel by 8h/H.", true);
-    sliderInt("head##sandwich", &p.head, 0, std::max(0, p.heads - 1),
+    sliderInt(kSandwichHeadDim, &p.headDim,
+              "Width of the sinusoidal embeddings whose inner product is the bias.");
+    sliderInt(kSandwichHeads, &p.heads, "Head h (1-based) divides the kernel by 8h/H.");
+    sliderInt(kSandwichHead, &p.head, SliderBounds{0, p.heads - 1},
               "Which head's matrix is drawn (0-based; compression 8 (head+1)/heads).");
 }
 
 void fireControls(FireParams& p) {
     sectionHeader("FIRE");
-    sliderDouble("c", &p.c, 1e-4, 100.0, "%.3g",
+    sliderDouble(kFireC, &p.c,
                  "psi(x) = log(c x + 1): larger c spreads nearby distances further apart. "
-                 "Learned; initialised at 0.1.",
-                 true);
-    sliderDouble("L (threshold)", &p.threshold, 1.0, 65536.0, "%.5g",
+                 "Learned; initialised at 0.1.");
+    sliderDouble(kFireThreshold, &p.threshold,
                  "phi divides by psi(max(i, L)): queries before L share one scale. Learned; "
-                 "initialised at 512.",
-                 true);
-    sliderInt("MLP width", &p.mlpWidth, 1, 256, "Hidden units of the MLP phi -> bias.", true);
-    sliderInt("heads##fire", &p.heads, 1, kMaxFireHeads, "Outputs of the MLP, one per head.", true);
-    sliderInt("head##fire", &p.head, 0, std::max(0, p.heads - 1), "Which head's bias is drawn.");
+                 "initialised at 512.");
+    sliderInt(kFireMlpWidth, &p.mlpWidth, "Hidden units of the MLP phi -> bias.");
+    sliderInt(kFireHeads, &p.heads, "Outputs of the MLP, one per head.");
+    sliderInt(kFireHead, &p.head, SliderBounds{0, p.heads - 1}, "Which head's bias is drawn.");
     int seed = int(std::min<std::uint64_t>(p.seed, 1u << 30));
     if (ImGui::InputInt("MLP seed", &seed)) p.seed = std::uint64_t(std::max(0, seed));
     tooltipForLastItem(
@@ -84,7 +82,7 @@ void fireControls(FireParams& p) {
 }  // namespace
 
 void RelativePanel::draw(AppState& state, FrameContext& context) {
-    RelativeViewState& view = state.relative;
+    RelativeViewState& view = state.plugins.get<RelativeViewState>(kRelativeKey);
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
@@ -117,21 +115,19 @@ void RelativePanel::draw(AppState& state, FrameContext& context) {
 void RelativePanel::drawControls(RelativeViewState& view) {
     RelativeFigureOptions& o = view.options;
     sectionHeader("Shared");
-    sliderInt("sequence length", &o.seqLen, 2, kMaxGuiSeqLen,
+    sliderInt(kRelativeSeqLen, &o.seqLen,
               "L: rows (queries i) and columns (keys j) of every matrix, and the reach of the "
-              "distance axes. Sampled to the pixels: 65,536 stays live.",
-              true);
-    sliderInt("training length", &o.trainingLength, 1, kMaxGuiSeqLen,
-              "Marked on the distance axes: distances past it were never seen in training.", true);
+              "distance axes. Sampled to the pixels: 65,536 stays live.");
+    sliderInt(kRelativeTraining, &o.trainingLength,
+              "Marked on the distance axes: distances past it were never seen in training.");
     switch (view.tab) {
         case RelativeTab::Family:
             ImGui::Checkbox("log distance axis", &o.logDistance);
             tooltipForLastItem("Distances on a log axis (from 1): each decade as wide.");
-            sliderDouble("bias floor", &o.biasFloor, -1000.0, -0.1, "%.3g",
+            sliderDouble(kRelativeBiasFloor, &o.biasFloor,
                          "Curves are cut where they fall below this (ALiBi falls fastest).");
-            sliderInt("ALiBi heads", &o.alibiHeads, 1, kMaxAlibiHeads,
-                      "fairseq slopes for this many heads.", true);
-            sliderInt("ALiBi head", &o.alibiHead, 0, std::max(0, o.alibiHeads - 1),
+            sliderInt(kRelativeAlibiHeads, &o.alibiHeads, "fairseq slopes for this many heads.");
+            sliderInt(kRelativeAlibiHead, &o.alibiHead, SliderBounds{0, o.alibiHeads - 1},
                       "Which head's slope the ALiBi curve uses (0: the steepest).");
             ImGui::TextWrapped(
                 "Each curve minus its value at distance 0 (softmax ignores a constant per "
@@ -142,8 +138,10 @@ void RelativePanel::drawControls(RelativeViewState& view) {
             xposControls(o.xpos);
             break;
         case RelativeTab::Kerple:
-            kerpleControls(o.kerplePower, "KERPLE power -r1 |i-j|^r2");
-            kerpleControls(o.kerpleLog, "KERPLE log -r1 log(1 + r2 |i-j|)");
+            kerpleControls(o.kerplePower, "KERPLE power -r1 |i-j|^r2", kKerplePowerR1,
+                           kKerplePowerR2);
+            kerpleControls(o.kerpleLog, "KERPLE log -r1 log(1 + r2 |i-j|)", kKerpleLogR1,
+                           kKerpleLogR2);
             break;
         case RelativeTab::Sandwich:
             sandwichControls(o.sandwich);
@@ -161,8 +159,8 @@ void RelativePanel::drawControls(RelativeViewState& view) {
 Figure RelativePanel::exportFigure(const AppState& state, float width, float height,
                                    const Theme& theme) const {
     Figure figure = emptyFigure(width, height, theme);
-    if (auto s = drawRelativeFigure(figure, {0, 0, width, height}, state.relative.options,
-                                    state.relative.tab, theme);
+    const auto& view = state.plugins.get<RelativeViewState>(kRelativeKey);
+    if (auto s = drawRelativeFigure(figure, {0, 0, width, height}, view.options, view.tab, theme);
         !s) {
         drawNote(figure, {0, 0, width, height}, s.error().message, theme);
     }
@@ -170,8 +168,9 @@ Figure RelativePanel::exportFigure(const AppState& state, float width, float hei
 }
 
 Result<Matrix> RelativePanel::exportData(const AppState& state) const {
-    const RelativeFigureOptions& o = state.relative.options;
-    switch (state.relative.tab) {
+    const auto& view = state.plugins.get<RelativeViewState>(kRelativeKey);
+    const RelativeFigureOptions& o = view.options;
+    switch (view.tab) {
         case RelativeTab::Xpos:
             return xposScoreMatrix(o.xpos, o.seqLen);
         case RelativeTab::Kerple:
