@@ -45,7 +45,8 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
         // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
         check_ = sampledShiftCheck(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
         fit_ = view.shift.sinOnly
-                   ? sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions)
+                   ? sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions,
+                                      kShiftCheckSamples, kSineOnlyRidge)
                    : Result<SineOnlyShiftFit>(Error{"not asked for"});
     }
     if (comparisonKey_ != view.attention) {
@@ -372,7 +373,8 @@ Result<Matrix> IntuitionPanel::exportData(const AppState& state) const {
         case IntuitionFigure::LinearShift:
             if (view.shift.sinOnly) {  // the least-squares map on the sines, m x m
                 auto fit =
-                    sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
+                    sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions,
+                                     kShiftCheckSamples, kSineOnlyRidge);
                 if (!fit) return fit.error();
                 return fit->map;
             }

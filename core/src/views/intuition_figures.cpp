@@ -276,7 +276,8 @@ Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width,
     drawTitle(figure, {0, 0, width, titleHeight}, linearShiftTitle(options), theme);
     const Box area{0, titleHeight, width, height - titleHeight};
     if (options.sinOnly) {
-        auto fit = sineOnlyShiftFit(options.sinusoidal, options.shift, options.positions);
+        auto fit = sineOnlyShiftFit(options.sinusoidal, options.shift, options.positions,
+                                    kShiftCheckSamples, kSineOnlyRidge);
         if (!fit) return fit.error();
         if (auto s = drawSineOnlyShift(figure, area, options, *check, *fit, theme); !s)
             return s.error();
@@ -322,12 +323,14 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     for (int r = 0; r < shown; ++r) {
         for (int c = 0; c < shown; ++c) corner(std::size_t(r), std::size_t(c)) = fit.map(std::size_t(r), std::size_t(c));
     }
-    // The fit leans on nearly parallel slow sines with huge opposite coefficients (honest least
-    // squares, little meaning): a fixed ±1.5 scale keeps the rest readable, the caption says so.
+    // A ridge fit (kSineOnlyRidge): plain least squares leans on nearly parallel slow sines with
+    // entries in the millions, colour-clipped into noise; the ridge keeps them near 1 and misses
+    // each slow sine by about |sin ωk|. A fixed ±1.5 scale; the caption names any entry beyond.
     const double largest = maxAbs(fit.map);
     constexpr double kReach = 1.5;
     HeatmapSpec spec =
-        matrixSpec("best T on the sines alone (least squares)" +
+        matrixSpec(std::string(fit.ridge > 0 ? "best T on the sines alone (ridge least squares)"
+                                             : "best T on the sines alone (least squares)") +
                        (shown < m ? ", first " + std::to_string(shown) + " of " + std::to_string(m)
                                   : std::string()),
                    corner, matrixBox, ColormapId::BlueWhiteRed, {-kReach, kReach});
