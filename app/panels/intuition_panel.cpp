@@ -114,9 +114,15 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                 });
                     break;
                 case IntuitionFigure::FrequencyResolution:
-                    frequencies_.show(
+                    // Two plots: on a projector one at a time (Up/Down), at full text size.
+                    frequencies_.showPanels(
                         "frequency resolution", view.frequencies, context,
-                        [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                        [](float w, float h, const Theme& theme, int panel) {
+                            const float titleHeight = theme.titleSize * 1.8f;
+                            return frequencyResolutionPanels({0, titleHeight, w, h - titleHeight},
+                                                             theme, panel);
+                        },
+                        [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
                             if (!resolution_) return resolution_.error();
                             Figure figure = emptyFigure(w, h, theme);
                             const float titleHeight = theme.titleSize * 1.8f;
@@ -125,7 +131,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                       "itself, a ladder of them keeps positions apart",
                                       theme);
                             drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
-                                                    *resolution_, view.frequencies, theme);
+                                                    *resolution_, view.frequencies, theme, panel);
                             return figure;
                         });
                     break;
