@@ -221,14 +221,23 @@ void Application::frame() {
         panels_[i]->draw(state_, context);
         if (int(i) == panelRequestView_) panelRequestView_ = -1;
     };
-    // One row of tabs while every title fits; else two (or more) rows of tab buttons, so every
-    // view stays one click away on a 1024-pixel projector (a scrolled bar hid three of them).
+    // One row of tabs while every title fits; else two rows of tab buttons, so every view stays
+    // one click away on a 1024-pixel projector (a scrolled bar hid three of them). Narrower
+    // still (480 pixels) the rows would eat the figures: one scrolled row of tabs again.
     const ImGuiStyle& style = ImGui::GetStyle();
-    float tabsWidth = 0;
-    for (const auto& panel : panels_)
-        tabsWidth += ImGui::CalcTextSize(panel->title()).x + style.FramePadding.x * 2 +
-                     style.ItemInnerSpacing.x;
-    const bool wrapTabs = tabsWidth > ImGui::GetContentRegionAvail().x;
+    const float room = ImGui::GetContentRegionAvail().x;
+    int rows = 1;
+    float rowWidth = 0;
+    for (const auto& panel : panels_) {
+        const float width = ImGui::CalcTextSize(panel->title()).x + style.FramePadding.x * 2 +
+                            style.ItemInnerSpacing.x;
+        if (rowWidth > 0 && rowWidth + width > room) {
+            ++rows;
+            rowWidth = 0;
+        }
+        rowWidth += width;
+    }
+    const bool wrapTabs = rows == 2;
     if (wrapTabs) {
         if (viewToSelect_ >= 0) activePanel_ = std::size_t(viewToSelect_);
         tabsWrapped_ = true;
