@@ -176,6 +176,7 @@ int main(int argc, char** argv) {
         const std::string remembered = launch->fresh || (scripted && !launch->remember)
                                            ? ""
                                            : poslab::ui::rememberedSessionPath();
+        application.keepWindowSize = launch->windowSizeGiven;  // --window-size wins
         if (!launch->sessionPath.empty()) {
             if (auto status = poslab::ui::openSession(application, launch->sessionPath); !status) {
                 std::fprintf(stderr, "poslab: ignored the session: %s\n",
@@ -225,6 +226,8 @@ int main(int argc, char** argv) {
                 openFailed = true;
             }
         }
+        application.keepWindowSize = false;  // File > Open session later sets the window
+        if (launch->sessionPath.empty()) poslab::ui::showFirstStartHint(application);
         if (!launch->initialView.empty()) {
             if (auto status = application.selectView(launch->initialView); !status) {
                 std::fprintf(stderr, "poslab: %s\n",

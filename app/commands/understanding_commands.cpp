@@ -622,13 +622,14 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
          }});
     registry.exports.push_back(matrixExport(
         "linear-shift",
-        "d x d T_k with T_k PE(p) = PE(p+k); --sin-only: the m x m least-squares map on the m "
-        "sine components (row = output, column = input)",
+        "d x d T_k with T_k PE(p) = PE(p+k); --sin-only: the m x m ridge least-squares map on "
+        "the m sine components (row = output, column = input; lambda 1e-4 x mean column norm^2)",
         linearShiftOptions(), [](const ArgMap& args) -> Result<Matrix> {
             auto options = readLinearShiftOptions(args);
             if (!options) return options.error();
             if (!options->sinOnly) return shiftMatrix(options->sinusoidal, options->shift);
-            auto fit = sineOnlyShiftFit(options->sinusoidal, options->shift, options->positions);
+            auto fit = sineOnlyShiftFit(options->sinusoidal, options->shift, options->positions,
+                                        kShiftCheckSamples, kSineOnlyRidge);
             if (!fit) return fit.error();
             return fit->map;
         }));

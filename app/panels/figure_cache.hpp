@@ -22,21 +22,11 @@
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "ui/frame_context.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
-
-// The figure theme for a composite figure of several plots in a width x height canvas. In
-// presentation mode the fonts grow only as far as the canvas has room for the layout the figure
-// was designed at (about minWidth x minHeight at normal size), so small multiples stay legible.
-inline Theme fittedTheme(const FrameContext& context, float width, float height,
-                         float minWidth = 1000, float minHeight = 620) {
-    if (context.uiScale <= 1.0f) return context.theme;
-    const float fit =
-        std::clamp(std::min(width / minWidth, height / minHeight), 1.0f, context.uiScale);
-    return scaledTheme(themeFor(context.theme.id), fit);
-}
 
 // What a cached figure was made for: the key (the parameter struct the figure is built from,
 // compared with its defaulted ==), the canvas size, the theme and its font size, and the panel
@@ -57,14 +47,30 @@ class FigureCache {
   public:
     // The canvas fills the remaining space (or `height` pixels); `key` identifies the figure's
     // inputs; build(width, height, theme) makes it. Errors are drawn in the canvas.
+    // In presentation mode the figure's text takes the frame's full scale when it then fits
+    // (no text over another or past the figure's edge); else the largest smaller scale that
+    // does, found once per canvas size and kept while the figure changes (animations rebuild
+    // it every frame: one build each then).
     template <class Build>
     Canvas show(const char* id, const Key& key, const FrameContext& context, Build build,
                 float height = 0) {
         const Canvas canvas = beginCanvas(id, height);
-        const Theme theme = fittedTheme(context, canvas.box.width, canvas.box.height);
-        const Stamp stamp{key, canvas.box.width, canvas.box.height, theme.id, theme.fontSize};
-        const Built& built = rebuildIfChanged(stamp, canvas, context, [&] {
-            return build(canvas.box.width, canvas.box.height, theme);
+        const float width = canvas.box.width, tall = canvas.box.height;
+        const Stamp stamp{key, width, tall, context.theme.id, context.theme.fontSize};
+        const Built& built = rebuildIfChanged(stamp, canvas, context, [&]() -> Result<Figure> {
+            const FitStamp size{width, tall, context.theme.id, context.theme.fontSize};
+            if (!(size == fitFor_)) {
+                fitFor_ = size;
+                fitScale_ = context.uiScale;
+            }
+            for (;;) {
+                const bool full = fitScale_ >= context.uiScale;
+                const Theme theme =
+                    full ? context.theme : scaledTheme(themeFor(context.theme.id), fitScale_);
+                Result<Figure> figure = build(width, tall, theme);
+                if (!figure || fitScale_ <= 1.0f || textFits(*figure)) return figure;
+                fitScale_ = std::max(1.0f, fitScale_ / 1.12f);
+            }
         });
         drawCanvasFigure(canvas, built.figure, context);
         return canvas;
@@ -78,6 +84,8 @@ class FigureCache {
     Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
                       Build build) {
         const ImVec2 room = ImGui::GetContentRegionAvail();
+        takeRequestedPanel(context, panels(room.x, room.y, context.theme, 0).count,
+                           &selectedPanel_);  // a lesson's "panel"
         const PanelGrid grid = panels(room.x, room.y, context.theme, selectedPanel_);
         // The selector's row makes the canvas shorter, which never fits more columns: the
         // figure below shows one panel at a time as well.
@@ -119,9 +127,20 @@ class FigureCache {
             return made;
         });
     }
+    static bool textFits(const Figure& figure) {
+        return overlappingTexts(figure).empty() && textsOutsideFigure(figure).empty();
+    }
+    struct FitStamp {
+        float width = 0, height = 0;
+        ThemeId theme{};
+        float fontSize = 0;
+        bool operator==(const FitStamp&) const = default;
+    };
     static inline const std::string kNoError;
     Memo<Stamp, Built> memo_;
     int selectedPanel_ = 0;  // showPanels: the panel shown when they come one at a time
+    FitStamp fitFor_;        // show: the canvas fitScale_ was found for
+    float fitScale_ = 1;     // show: the largest text scale the figure fits at, <= uiScale
 };
 
 // A view's layout and derived data, kept while `Key` (the options they depend on, compared with
@@ -157,6 +176,8 @@ class CachedFigure {
     Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
                       MakeLayout makeLayout, Compute compute, Draw draw) {
         const ImVec2 room = ImGui::GetContentRegionAvail();
+        takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
+                           &selectedPanel_);  // a lesson's "panel"
         const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, selectedPanel_);
         if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
         const Canvas canvas = beginCanvas(id);

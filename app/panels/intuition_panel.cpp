@@ -45,7 +45,8 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
         // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
         return ShiftNumbers{sampledShiftCheck(shift.sinusoidal, shift.shift, shift.positions),
                             shift.sinOnly
-                                ? sineOnlyShiftFit(shift.sinusoidal, shift.shift, shift.positions)
+                                ? sineOnlyShiftFit(shift.sinusoidal, shift.shift, shift.positions,
+                                                   kShiftCheckSamples, kSineOnlyRidge)
                                 : Result<SineOnlyShiftFit>(Error{"not asked for"})};
     });
     comparison_.get(view.attention, [&] { return compareShuffle(view.attention); });
@@ -107,9 +108,15 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                 });
                     break;
                 case IntuitionFigure::FrequencyResolution:
-                    frequencies_.show(
+                    // Two plots: on a projector one at a time (Up/Down), at full text size.
+                    frequencies_.showPanels(
                         "frequency resolution", view.frequencies, context,
-                        [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                        [](float w, float h, const Theme& theme, int panel) {
+                            const float titleHeight = theme.titleSize * 1.8f;
+                            return frequencyResolutionPanels({0, titleHeight, w, h - titleHeight},
+                                                             theme, panel);
+                        },
+                        [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
                             if (!resolution()) return resolution().error();
                             Figure figure = emptyFigure(w, h, theme);
                             const float titleHeight = theme.titleSize * 1.8f;
@@ -118,7 +125,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                       "itself, a ladder of them keeps positions apart",
                                       theme);
                             drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
-                                                    *resolution(), view.frequencies, theme);
+                                                    *resolution(), view.frequencies, theme, panel);
                             return figure;
                         });
                     break;
@@ -358,7 +365,8 @@ Result<Matrix> IntuitionPanel::exportData(const AppState& state) const {
         case IntuitionFigure::LinearShift:
             if (view.shift.sinOnly) {  // the least-squares map on the sines, m x m
                 auto fit =
-                    sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions);
+                    sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions,
+                                     kShiftCheckSamples, kSineOnlyRidge);
                 if (!fit) return fit.error();
                 return fit->map;
             }

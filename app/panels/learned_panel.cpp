@@ -1,5 +1,7 @@
 #include "panels/learned_panel.hpp"
 
+#include "state/session_files.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -83,33 +85,11 @@ constexpr float kHoverRadius = 10;        // pixels from a dot that still name i
 
 Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path,
                                const std::string& tensor) {
-    if (path.empty()) return Error{"enter the path of a .npy or .safetensors file first"};
-    std::vector<std::string> choices;
-    if (isSafetensorsPath(path)) {
-        auto names = tableTensorNames(path);
-        if (!names) return names.error();
-        choices = std::move(names).value();
-    }
-    // A remembered tensor the file does not have (another checkpoint): the one found by name.
-    const bool known = std::find(choices.begin(), choices.end(), tensor) != choices.end();
-    auto file = loadTableFile(path, known ? tensor : "");
-    if (!file) return file.error();
-    const std::size_t rows = file->table.rows;
-    if (rows > std::size_t(kMaxSeqLen)) {
-        return Error{path + ": " + std::to_string(rows) + " positions, more than PosLab shows (" +
-                     std::to_string(kMaxSeqLen) + ")"};
-    }
-    view.loaded = std::make_shared<const Matrix>(std::move(file->table));
-    view.loadedPath = path;
-    view.loadedTensor = file->tensor;
-    view.loadedNote = file->note;
-    view.tensorChoices = std::move(choices);
-    view.tensor = file->tensor;
-    view.useLoaded = true;
+    if (Status s = loadLearnedTable(view, path, tensor); !s) return s;  // as a session re-reads it
     // Show a quarter more than the table, so the undefined region is in view from the start.
+    const std::size_t rows = view.loaded->rows;
     view.positionsShown = int(
         std::min<std::size_t>(rows + std::max<std::size_t>(1, rows / 4), std::size_t(kMaxSeqLen)));
-    view.firstCurveDimension = std::min(view.firstCurveDimension, int(view.loaded->cols) - 1);
     return success();
 }
 

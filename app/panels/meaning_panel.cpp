@@ -97,6 +97,8 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
     // Full presentation fonts: the panels reflow (fewer columns, or one at a time) instead.
     const Theme& theme = context.theme;
     const ImVec2 room = ImGui::GetContentRegionAvail();
+    takeRequestedPanel(context, logitTermPanels({0, 0, room.x, room.y}, theme, 0).count,
+                       &termPanel_);  // a lesson's "panel"
     panelSelector(logitTermPanels({0, 0, room.x, room.y}, theme, termPanel_), &termPanel_);
     const Canvas canvas = beginCanvas("terms");
     const Result<MeaningSequence>& sequence = sequence_.get(view, [&] {

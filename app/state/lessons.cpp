@@ -85,6 +85,16 @@ Status readStep(const json& entry, bool first, const std::string& previousView,
         if (!state->is_object()) return Error{"\"state\" must be an object"};
         step.state = *state;
     }
+    // "panel": a lesson's own key (sessions do not hold it): the panel to show when the view
+    // shows one at a time, so the card's subject is on screen at projector sizes.
+    if (auto panel = step.state.find("panel"); panel != step.state.end()) {
+        if (!panel->is_number_integer() || panel->get<long long>() < 1 ||
+            panel->get<long long>() > kMaxLessonPanel)
+            return Error{"state.panel must be an integer 1.." + std::to_string(kMaxLessonPanel) +
+                         " (got " + describeJson(*panel) + ")"};
+        step.panel = int(panel->get<long long>());
+        step.state.erase("panel");
+    }
     if (std::string key = unknownStateKey(step.state); !key.empty())
         return Error{escapeForMessage(key) + ": unknown key"};
     Warnings warnings;

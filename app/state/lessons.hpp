@@ -6,7 +6,8 @@
 //   {"lessons": [{"title": "RoPE: rotation is relative position",
 //                 "view":  "RoPE",                 // a tab title, case-insensitive
 //                 "text":  "Two or three sentences.",
-//                 "state": {"rope": {"m": 6}},     // a partial session (session_format.hpp)
+//                 "state": {"rope": {"m": 6}},     // a partial session (session_format.hpp),
+//                                                  // plus "panel": N (lessons only, 1-based)
 //                 "steps": [{"text": "…", "view": "Similarity", "state": {…}}]}]}  // optional
 // A lesson shows its own text first, then each step in turn (Next goes through the steps before
 // the next lesson). A step's state is applied on top of the lesson's and the earlier steps'; a
@@ -32,6 +33,8 @@ struct LessonStep {
     std::string view;      // tab title: "Meaning"
     std::string text;      // two or three sentences
     nlohmann::json state;  // a partial session, applied on top of the steps before it
+    int panel = 0;  // state's "panel": 1..kMaxLessonPanel, the panel a view that shows one at a
+                    // time opens at (projector sizes); 0 when the step leaves it alone
 };
 
 struct Lesson {
@@ -39,6 +42,7 @@ struct Lesson {
     std::vector<LessonStep> steps;  // at least one: the lesson's own view, text and state first
 };
 
+inline constexpr int kMaxLessonPanel = 64;           // "panel": N in a step's state, 1..64
 inline constexpr std::size_t kMaxLessonText = 4000;  // bytes of one title, view or text
 inline constexpr std::size_t kMaxLessonsBytes = std::size_t(4) << 20;  // larger: not lessons
 

@@ -146,7 +146,7 @@ void visitFields(F& f, V& v) {
     f.child("params", [&](auto& g) { visitFields(g, v.params); });
     f.converted(
         "figure", v.figure, [](RopeFigureId id) { return int(id); },
-        [](int id) { return RopeFigureId(std::clamp(id, 0, int(RopeFigureId::Usage))); });
+        [](int id) { return RopeFigureId(id); });  // checked with the view: never clamped
     f.converted(
         "customVectors", v.vectors,
         [](RopeVectorSource source) { return source == RopeVectorSource::Custom; },
@@ -438,6 +438,8 @@ void fromJson(const json& object, SinusoidalViewState& view, Warnings& warnings)
 
 void fromJson(const json& object, RopeViewState& view, Warnings& warnings) {
     readView(object, view, "rope", warnings, [](const RopeViewState& v) -> Status {
+        if (auto s = requireIntInRange("figure", int(v.figure), 0, int(RopeFigureId::Usage)); !s)
+            return s;  // a tab index from another version names no tab: refused, not clamped
         if (auto s = validate(v.params); !s) return s;
         if (auto s = requireInRange("m", v.m, 0, kRopeContextRange.high); !s) return s;
         if (auto s = requireInRange("n", v.n, 0, kRopeContextRange.high); !s) return s;

@@ -13,6 +13,7 @@
 #include "gfx/image_io.hpp"
 #include "poslab/base/format.hpp"
 #include "state/open_file.hpp"
+#include "ui/key_help.hpp"
 
 namespace poslab::ui {
 
@@ -163,10 +164,19 @@ void Application::drawMenuBar() {
     }
     tour_.drawMenu(state_, *this, window_);
     if (ImGui::BeginMenu("Help")) {
-        ImGui::TextUnformatted("Wheel over a heatmap: zoom positions; Shift+wheel: zoom dimensions.");
-        ImGui::TextUnformatted("Drag: pan. Double-click: reset the zoom. Hover: value and formula.");
-        ImGui::TextUnformatted("Ctrl+E: the view as PNG, SVG or PDF, its numbers as CSV or NPY.");
-        ImGui::TextUnformatted("F12: screenshot of the window (PNG in the working directory).");
+        // One key per row, its action aligned beside it (key_help.hpp lists them once).
+        if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+            for (const KeyHelp& key : kKeyHelp) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(key.keys.data(), key.keys.data() + key.keys.size());
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(key.what.data(), key.what.data() + key.what.size());
+            }
+            ImGui::EndTable();
+        }
+        ImGui::Separator();
+        ImGui::TextUnformatted("The tour: Tour > 1 (or poslab --lesson 1).");
         ImGui::TextUnformatted("The same figures from the command line: poslab render --help");
         ImGui::EndMenu();
     }
@@ -195,29 +205,79 @@ void Application::frame() {
     drawMenuBar();
     const float statusHeight = ImGui::GetFrameHeightWithSpacing();
     ImGui::BeginChild("main", ImVec2(0, -statusHeight - tour_.reservedHeight(state_)));  // room for the lesson card
-    // Scrolled, never squeezed: a projector at 1024x768 in presentation mode cannot fit ten
-    // whole labels, and "Extra…" names no view.
-    if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
-        for (std::size_t i = 0; i < panels_.size(); ++i) {
-            Panel* panel = panels_[i].get();
-            const ImGuiTabItemFlags tabFlags = int(i) == viewToSelect_ ? ImGuiTabItemFlags_SetSelected : 0;
-            if (ImGui::BeginTabItem(panel->title(), nullptr, tabFlags)) {
-                activePanel_ = i;
-                // Files opened for this panel reach it once it is the visible one.
-                context.droppedFiles.clear();
-                for (auto it = pendingFiles_.begin(); it != pendingFiles_.end();) {
-                    if (it->first == i) {
-                        context.droppedFiles.push_back(it->second);
-                        it = pendingFiles_.erase(it);
-                    } else {
-                        ++it;
-                    }
-                }
-                panel->draw(state_, context);
-                ImGui::EndTabItem();
+    // The view's panel, with the files opened for it and a lesson's "panel" (first frame only).
+    auto drawPanel = [&](std::size_t i) {
+        activePanel_ = i;
+        context.droppedFiles.clear();
+        for (auto it = pendingFiles_.begin(); it != pendingFiles_.end();) {
+            if (it->first == i) {
+                context.droppedFiles.push_back(it->second);
+                it = pendingFiles_.erase(it);
+            } else {
+                ++it;
             }
         }
-        ImGui::EndTabBar();
+        context.requestedPanel = int(i) == panelRequestView_ ? panelRequest_ : 0;
+        panels_[i]->draw(state_, context);
+        if (int(i) == panelRequestView_) panelRequestView_ = -1;
+    };
+    // One row of tabs while every title fits; else two rows of tab buttons, so every view stays
+    // one click away on a 1024-pixel projector (a scrolled bar hid three of them). Narrower
+    // still (480 pixels) the rows would eat the figures: one scrolled row of tabs again.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float room = ImGui::GetContentRegionAvail().x;
+    int rows = 1;
+    float rowWidth = 0;
+    for (const auto& panel : panels_) {
+        const float width = ImGui::CalcTextSize(panel->title()).x + style.FramePadding.x * 2 +
+                            style.ItemInnerSpacing.x;
+        if (rowWidth > 0 && rowWidth + width > room) {
+            ++rows;
+            rowWidth = 0;
+        }
+        rowWidth += width;
+    }
+    const bool wrapTabs = rows == 2;
+    if (wrapTabs) {
+        if (viewToSelect_ >= 0) activePanel_ = std::size_t(viewToSelect_);
+        tabsWrapped_ = true;
+        const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+        for (std::size_t i = 0; i < panels_.size(); ++i) {
+            const bool selected = i == activePanel_;
+            const char* title = panels_[i]->title();
+            const float width = ImGui::CalcTextSize(title).x + style.FramePadding.x * 2;
+            if (i > 0) {
+                ImGui::SameLine(0, style.ItemInnerSpacing.x);
+                if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+            }
+            ImGui::PushStyleColor(ImGuiCol_Button,
+                                  style.Colors[selected ? ImGuiCol_TabActive : ImGuiCol_Tab]);
+            ImGui::PushStyleColor(ImGuiCol_ButtonHovered, style.Colors[ImGuiCol_TabHovered]);
+            ImGui::PushStyleColor(ImGuiCol_ButtonActive, style.Colors[ImGuiCol_TabActive]);
+            if (ImGui::Button(title)) activePanel_ = i;
+            ImGui::PopStyleColor(3);
+        }
+        ImGui::Separator();
+        if (activePanel_ < panels_.size()) {
+            ImGui::PushID(panels_[activePanel_]->title());
+            drawPanel(activePanel_);
+            ImGui::PopID();
+        }
+    } else {
+        // Back from rows of buttons: the tab bar opens on the view they showed.
+        if (tabsWrapped_ && viewToSelect_ < 0) viewToSelect_ = int(activePanel_);
+        tabsWrapped_ = false;
+        if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
+            for (std::size_t i = 0; i < panels_.size(); ++i) {
+                const ImGuiTabItemFlags tabFlags =
+                    int(i) == viewToSelect_ ? ImGuiTabItemFlags_SetSelected : 0;
+                if (ImGui::BeginTabItem(panels_[i]->title(), nullptr, tabFlags)) {
+                    drawPanel(i);
+                    ImGui::EndTabItem();
+                }
+            }
+            ImGui::EndTabBar();
+        }
     }
     ImGui::EndChild();
     viewToSelect_ = -1;

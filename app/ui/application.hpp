@@ -56,6 +56,12 @@ public:
     Status initialize(GLFWwindow* window, gfx::FontSet* fonts);  // after the ImGui backends
     Status selectView(const std::string& name);  // by tab title, case-insensitive (--view)
     void selectView(std::size_t index) { viewToSelect_ = int(index % panels_.size()); }
+    // The view selected last (selectView) shows panel `panel` (1-based; 0: as it is) the first
+    // time it draws, when it shows one panel at a time: a lesson step's "panel".
+    void requestPanel(int panel) {
+        panelRequest_ = panel;
+        panelRequestView_ = viewToSelect_;
+    }
     std::size_t viewCount() const { return panels_.size(); }
     std::size_t nanTexelsDrawn() const;
     void openExportDialog() { exportDialog_.open(); }  // File > Export… (Ctrl+E)
@@ -68,6 +74,7 @@ public:
     Status startLesson(int number);           // the tour at lesson `number` (1-based, --lesson)
     std::string currentView() const;          // the visible tab's title
     void setStatus(std::string message) { status_ = std::move(message); }
+    const std::string& status() const { return status_; }  // the status line's message
     GLFWwindow* window() const { return window_; }
     Tour& tour() { return tour_; }
     // Opens a config.json, .npy, .safetensors or session file in the view that reads it (the
@@ -85,6 +92,9 @@ public:
     // Non-null: every figure drawn in the next frames is checked for overlapping or cut-off
     // text, one line per fault (--check-layout, --tour-check).
     LayoutAudit* layoutAudit = nullptr;
+    // --window-size at start-up: a session opened then keeps the window's size and leaves full
+    // screen alone (the command line is the user's latest word).
+    bool keepWindowSize = false;
 
   private:
     void drawMenuBar();
@@ -97,7 +107,10 @@ public:
     GLFWwindow* window_ = nullptr;
     std::string status_;
     int viewToSelect_ = -1;  // a tab to bring forward on the next frame
+    int panelRequest_ = 0;   // requestPanel: the panel (1-based) for view panelRequestView_
+    int panelRequestView_ = -1;    // -1: none pending
     std::size_t activePanel_ = 0;  // the visible tab: File > Export acts on it
+    bool tabsWrapped_ = false;     // last frame drew the views as rows of buttons (narrow window)
     ExportDialog exportDialog_;    // File > Export…, Ctrl+E
     Tour tour_;                    // lessons, presentation mode, full screen (tour.hpp)
     SessionDialog sessionDialog_;  // File > Save session… / Open session…

@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -275,8 +276,16 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
         ImGui::OpenPopup(kPopup);
     }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    if (ImGui::BeginPopupModal(kPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    // Never larger than the window (1024x768 in presentation mode is a dozen lines short of the
+    // dialog): centred, clamped to the work area, its content scrolled instead of cut.
+    const float margin = ImGui::GetFontSize();
+    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSizeConstraints(
+        ImVec2(0, 0), ImVec2(std::max(margin, viewport->WorkSize.x - 2 * margin),
+                             std::max(margin, viewport->WorkSize.y - 2 * margin)));
+    if (ImGui::BeginPopupModal(
+            kPopup, nullptr,
+            ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_HorizontalScrollbar)) {
         // Named for the view it exports; checked while open, as --export-dialog opens it before
         // the session's view is shown.
         if (lastView_ != panel.title()) {
@@ -284,7 +293,8 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
             copyText(name_, sizeof name_, defaultBaseName(panel.title()));
         }
         ImGui::Text("The %s view as files", panel.title());
-        ImGui::PushItemWidth(ImGui::GetFontSize() * 24);
+        // The path fields: 24 em, or half the window on a small one (labels beside them).
+        ImGui::PushItemWidth(std::min(ImGui::GetFontSize() * 24, viewport->WorkSize.x * 0.5f));
         ImGui::InputText("folder", folder_, sizeof folder_);
         tooltipForLastItem("The directory the files go to (it must exist).");
         ImGui::InputText("file name", name_, sizeof name_);

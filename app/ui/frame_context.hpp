@@ -32,6 +32,16 @@ struct FrameContext {
     LayoutAudit* layoutAudit = nullptr;     // non-null: drawCanvasFigure checks every figure's text
                                             // (--check-layout, --tour-check)
     std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it
+    int requestedPanel = 0;  // > 0: a lesson step's "panel" (1-based), for the view's first frame:
+                             // shown when it shows one panel at a time (takeRequestedPanel)
 };
+
+// The panel a lesson asked for, 0-based and clamped to the view's `count`; `selected` unchanged
+// when none was asked for. The application asks for one frame of the view only: from then on
+// Up/Down and the arrow buttons choose.
+inline void takeRequestedPanel(const FrameContext& context, int count, int* selected) {
+    if (context.requestedPanel <= 0 || count <= 0) return;
+    *selected = (context.requestedPanel > count ? count : context.requestedPanel) - 1;
+}
 
 }  // namespace poslab::ui

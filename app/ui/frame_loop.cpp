@@ -22,6 +22,7 @@
 #include "commands/args.hpp"
 #include "commands/launch_options.hpp"
 #include "gfx/gl_context.hpp"
+#include "poslab/base/format.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
 #include "ui/bench_scenarios.hpp"
@@ -34,12 +35,27 @@ constexpr int kMinWindowSide = 320, kMinWindowHeight = 240, kMaxWindowSide = 819
 
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments) {
     const std::vector<cli::OptionSpec> options = cli::launchOptionSpecs();
-    // `poslab FILE [options]`: the file comes first, as a desktop entry's %f does.
+    // `poslab FILE [options]` (a desktop entry's %f) or `poslab [options] FILE`: one word that
+    // is neither an option nor an option's value is the file, wherever it stands.
     LaunchOptions launch;
-    std::vector<std::string> rest = arguments;
-    if (!rest.empty() && rest.front().rfind("--", 0) != 0) {
-        launch.openPath = rest.front();
-        rest.erase(rest.begin());
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& word = arguments[i];
+        if (word.rfind("--", 0) == 0) {
+            rest.push_back(word);
+            const std::string name = word.substr(2, word.find('=') - 2);
+            const bool takesValue =
+                word.find('=') == std::string::npos &&
+                std::any_of(options.begin(), options.end(), [&](const cli::OptionSpec& o) {
+                    return o.name == name && !o.valueName.empty();
+                });
+            if (takesValue && i + 1 < arguments.size()) rest.push_back(arguments[++i]);
+        } else if (launch.openPath.empty()) {
+            launch.openPath = word;
+        } else {
+            return Error{"poslab opens one file at a time (got " +
+                         quoteForMessage(launch.openPath) + " and " + quoteForMessage(word) + ")"};
+        }
     }
     auto args = cli::parseArguments(rest, options, "poslab");
     if (!args) return args.error();

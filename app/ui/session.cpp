@@ -12,6 +12,8 @@
 #include <filesystem>
 
 #include "poslab/base/format.hpp"
+#include "state/session_files.hpp"
+#include "ui/key_help.hpp"
 
 namespace poslab::ui {
 
@@ -55,13 +57,18 @@ Status openSession(Application& application, const std::string& path, Warnings* 
     SessionLayout layout;
     Warnings warnings;
     if (auto s = loadSessionFile(path, state, layout, warnings); !s) return s;
+    // What the views read from files (a config's layers, a loaded table) is not in the session:
+    // read again, one line for a file that is gone.
+    for (std::string& w : rereadSessionFiles(state)) warnings.push_back(std::move(w));
     application.state() = state;
     if (!layout.view.empty()) {
         if (auto s = application.selectView(layout.view); !s)
             warnings.push_back("session.view: " + s.error().message);  // the value quoted, cut
     }
-    if (!layout.fullScreen) applyWindowLayout(application.window(), layout);
-    application.tour().setFullScreen(application.window(), layout.fullScreen);
+    if (!application.keepWindowSize) {
+        if (!layout.fullScreen) applyWindowLayout(application.window(), layout);
+        application.tour().setFullScreen(application.window(), layout.fullScreen);
+    }
     for (const std::string& w : warnings)
         std::fprintf(stderr, "poslab: %s\n",
                      escapeForMessage(path + ": " + w, 2 * kMessagePathLength).c_str());
@@ -93,6 +100,14 @@ std::string restoreRememberedSession(Application& application, const std::string
         return message;
     }
     return "";
+}
+
+void showFirstStartHint(Application& application) {
+    if (!application.status().empty() || application.state().tour.lesson >= 0) return;
+    const std::string remembered = rememberedSessionPath();
+    std::error_code error;
+    if (!remembered.empty() && std::filesystem::exists(remembered, error)) return;
+    application.setStatus(std::string(kFirstStartHint));
 }
 
 void SessionDialog::draw(Application& application) {

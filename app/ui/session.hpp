@@ -28,6 +28,9 @@ Status saveSession(Application& application, const std::string& path);
 // The remembered session at start-up: loaded when it exists; a damaged one is reported, renamed
 // to session.json.bad (so it is not overwritten) and ignored. Returns the message shown, if any.
 std::string restoreRememberedSession(Application& application, const std::string& path);
+// A first start (no session remembered in ~/.config/poslab, none opened, no lesson shown and
+// nothing else said): the status line points at the Tour and at Help's list of keys.
+void showFirstStartHint(Application& application);
 
 // File > Save session… / Open session…: a path field in a modal popup.
 class SessionDialog {

@@ -60,6 +60,15 @@ Status Tour::show(int index, AppState& state, Application& application, int step
     for (int k = 0; k <= step; ++k) applyStateJson(lesson.steps[std::size_t(k)].state, state, warnings);
     const Status selected = application.selectView(lesson.steps[std::size_t(step)].view);
     if (!selected) warnings.push_back(selected.error().message);
+    // The panel the latest step in this view asked for (Back lands on the panel Next showed).
+    for (int k = step; k >= 0; --k) {
+        const LessonStep& earlier = lesson.steps[std::size_t(k)];
+        if (earlier.view != lesson.steps[std::size_t(step)].view) break;
+        if (earlier.panel > 0) {
+            application.requestPanel(earlier.panel);
+            break;
+        }
+    }
     if (!warnings.empty()) {
         std::string joined;
         for (const std::string& w : warnings) joined += (joined.empty() ? "" : "; ") + w;

@@ -217,7 +217,8 @@ std::vector<double> sineOnlyRow(const SinusoidalParams& params, double position)
 }
 
 Result<SineOnlyShiftFit> sineOnlyShiftFit(const SinusoidalParams& params, double shift,
-                                          int positions, int samples) {
+                                          int positions, int samples, double ridge) {
+    if (!(ridge >= 0 && ridge <= 1)) return Error{"ridge must be 0..1"};
     if (auto s = requireIntInRange("d_model", params.dModel, 1, kMaxSineOnlyDModel); !s)
         return s.error();
     if (auto s = requireInRange("base", params.base, 1.0, 1e12, false); !s) return s.error();
@@ -239,8 +240,25 @@ Result<SineOnlyShiftFit> sineOnlyShiftFit(const SinusoidalParams& params, double
         table.row(fit.positions[i] + shift, row.data());
         for (std::size_t c = 0; c < m; ++c) later(i, c) = row[std::size_t(fit.columns[c])];
     }
-    // now · Tᵀ ≈ later: each column of Tᵀ (row of T) is one least-squares problem.
-    auto solved = leastSquares(now, later);
+    // now · Tᵀ ≈ later: each column of Tᵀ (row of T) is one least-squares problem. A ridge
+    // stacks sqrt(lambda) I under `now` and zeros under `later` (Tikhonov, solved by the same QR).
+    fit.ridge = ridge;
+    Matrix stackedNow = now, stackedLater = later;
+    if (ridge > 0) {
+        double squares = 0;
+        for (double v : now.values) squares += v * v;
+        const double root = std::sqrt(ridge * squares / double(m));
+        stackedNow = Matrix(count + m, m);
+        stackedLater = Matrix(count + m, m);
+        for (std::size_t i = 0; i < count; ++i) {
+            for (std::size_t c = 0; c < m; ++c) {
+                stackedNow(i, c) = now(i, c);
+                stackedLater(i, c) = later(i, c);
+            }
+        }
+        for (std::size_t c = 0; c < m; ++c) stackedNow(count + c, c) = root;
+    }
+    auto solved = leastSquares(stackedNow, stackedLater);
     if (!solved) return solved.error();
     fit.rank = solved->rank;
     fit.map = Matrix(m, m);

@@ -209,6 +209,18 @@ std::vector<bool> ropeIncompleteTurns(const RopeFrequencies& freqs, double conte
     return incomplete;
 }
 
+std::vector<bool> ropeUnseenAngles(const RopeFrequencies& scaled, const RopeFrequencies& plain,
+                                   double contextLength, double trainingLength) {
+    const std::size_t pairs = std::min(scaled.inverse.size(), plain.inverse.size());
+    std::vector<bool> unseen(pairs);
+    for (std::size_t i = 0; i < pairs; ++i) {
+        const double seen = plain.inverse[i] * trainingLength;  // the largest angle in training
+        const double reached = scaled.inverse[i] * contextLength;
+        unseen[i] = seen < kTwoPi && reached > seen * (1 + 1e-9);
+    }
+    return unseen;
+}
+
 std::vector<double> ropeRotate(const std::vector<double>& v, double position,
                                const RopeFrequencies& freqs, RopePairing pairing) {
     const std::size_t pairs = freqs.inverse.size();

@@ -1268,6 +1268,9 @@ Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
         auto parsed = parseJson(jsonText);  // bounded depth and memory; never throws
         if (!parsed) {
             const std::string& why = parsed.error().message;  // "not valid JSON: ..." or a limit
+            // One short line a status line holds: the line and the key, not the parser's text.
+            if (const std::string place = jsonSyntaxErrorPlace(jsonText); !place.empty())
+                return Error{"config.json is not valid JSON: " + place};
             return Error{"config.json " + std::string(why.rfind("not valid", 0) == 0 ? "is " : "") +
                          why};
         }

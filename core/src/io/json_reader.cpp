@@ -1,8 +1,10 @@
 #include "poslab/io/json_reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
@@ -119,6 +121,71 @@ std::string jsonErrorText(const std::exception& error) {
             message.remove_prefix(end + 2);
     }
     return escapeForMessage(message, 200);
+}
+
+namespace {
+
+// Records the keys of the objects open at each point and where the parser gave up.
+struct SyntaxErrorFinder {
+    using json = nlohmann::json;
+    std::vector<std::string> keys;  // one per open object or array ("" until a key is read)
+    std::size_t position = 0;       // bytes read when the error was found
+    std::string token;              // the token read last
+    bool failed = false;
+    bool endOfInput = false;  // the text stopped before the value was complete
+
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(json::number_integer_t) { return true; }
+    bool number_unsigned(json::number_unsigned_t) { return true; }
+    bool number_float(json::number_float_t, const json::string_t&) { return true; }
+    bool string(json::string_t&) { return true; }
+    bool binary(json::binary_t&) { return true; }
+    bool start_object(std::size_t) { return keys.emplace_back(), true; }
+    bool key(json::string_t& name) {
+        if (!keys.empty()) keys.back() = name;
+        return true;
+    }
+    bool end_object() { return keys.empty() || (keys.pop_back(), true); }
+    bool start_array(std::size_t) { return keys.emplace_back(), true; }
+    bool end_array() { return keys.empty() || (keys.pop_back(), true); }
+    bool parse_error(std::size_t at, const std::string& last,
+                     const nlohmann::detail::exception& error) {
+        position = at;
+        token = last;
+        failed = true;
+        endOfInput = std::string_view(error.what()).find("end of input") != std::string_view::npos;
+        return false;
+    }
+};
+
+}  // namespace
+
+std::string jsonSyntaxErrorPlace(std::string_view text) {
+    SyntaxErrorFinder finder;
+    try {
+        nlohmann::json::sax_parse(text.begin(), text.end(), &finder);
+    } catch (const std::exception&) {
+        return "";  // sax_parse reports through parse_error; nothing else is expected
+    }
+    if (!finder.failed) return "";
+    const std::size_t end = std::min(finder.position, text.size());
+    const long long line = 1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(end), '\n');
+    std::string path;
+    for (const std::string& key : finder.keys) {
+        if (key.empty()) continue;
+        path += (path.empty() ? "" : ".") + key;
+    }
+    std::string place = "line " + std::to_string(line);
+    if (!path.empty()) place += ", after \"" + escapeForMessage(path, 60) + "\"";
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return place + ": the text is empty";
+    if (finder.endOfInput) return place + ": the text ends too soon";
+    // The character the parser stopped at: the end of the token it was reading ("8,," for a
+    // doubled comma, "5e," for a broken number), one UTF-8 character.
+    std::size_t first = finder.token.empty() ? 0 : finder.token.size() - 1;
+    while (first > 0 && (static_cast<unsigned char>(finder.token[first]) & 0xC0) == 0x80) --first;
+    return place + ": unexpected '" + escapeForMessage(finder.token.substr(first), 24) + "'";
 }
 
 // ---- Messages

@@ -27,6 +27,32 @@ constexpr double kTwoPi = 2 * std::numbers::pi;
 
 }  // namespace
 
+std::string alibiExtrapolationCaption(const std::vector<double>& slopes, int trainingLength) {
+    int forgetting = 0;
+    double gentlest = slopes.empty() ? 0 : slopes.front();
+    for (double slope : slopes) {
+        if (-slope * trainingLength <= kAlibiForgottenBias) ++forgetting;
+        gentlest = std::min(gentlest, slope);
+    }
+    const std::string heads = std::to_string(slopes.size());
+    const std::string length = std::to_string(trainingLength);
+    std::string text =
+        "No position vectors: each head adds −m·distance to the logit, a rule defined at any "
+        "distance. ";
+    if (forgetting == int(slopes.size())) {
+        return text + "Every head pushes keys beyond " + length + " below " +
+               formatValue(kAlibiForgottenBias) +
+               ", so softmax ignores them: a longer text looks like a familiar window.";
+    }
+    text +=
+        std::to_string(forgetting) + " of " + heads + " heads push keys beyond " + length +
+        " below " + formatValue(kAlibiForgottenBias) +
+        ", so a longer text looks familiar to them; the gentlest (m = " + formatValue(gentlest, 3) +
+        ", " + formatValue(-gentlest * trainingLength, 3) + " at " + length +
+        ") still attends past the training length.";
+    return text;
+}
+
 Status validate(const ExtrapolationOptions& o) {
     if (auto s = requireIntInRange("training_length", o.trainingLength, 2, 65536); !s) return s;
     if (auto s = requireIntInRange("evaluation_length", o.evaluationLength, o.trainingLength + 1,
@@ -267,12 +293,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.autoRangeY = false;
         spec.markers.push_back(trainingMarker(train, true, theme));
         drawLinePlot(figure, cell.plot, spec, small);
-        drawParagraph(
-            figure, cell.text,
-            "No position vectors: each head adds −m·distance to the logit. The rule is "
-            "defined at any distance, and far keys are pushed so low that softmax ignores "
-            "them: a longer text looks like a familiar window to every head.",
-            theme, textSize);
+        drawParagraph(figure, cell.text, alibiExtrapolationCaption(slopes, train), theme, textSize);
     }
     // 6. T5: everything far shares the last bucket.
     if (grid.shows(5)) {

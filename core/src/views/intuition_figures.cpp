@@ -276,7 +276,8 @@ Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width,
     drawTitle(figure, {0, 0, width, titleHeight}, linearShiftTitle(options), theme);
     const Box area{0, titleHeight, width, height - titleHeight};
     if (options.sinOnly) {
-        auto fit = sineOnlyShiftFit(options.sinusoidal, options.shift, options.positions);
+        auto fit = sineOnlyShiftFit(options.sinusoidal, options.shift, options.positions,
+                                    kShiftCheckSamples, kSineOnlyRidge);
         if (!fit) return fit.error();
         if (auto s = drawSineOnlyShift(figure, area, options, *check, *fit, theme); !s)
             return s.error();
@@ -322,12 +323,14 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     for (int r = 0; r < shown; ++r) {
         for (int c = 0; c < shown; ++c) corner(std::size_t(r), std::size_t(c)) = fit.map(std::size_t(r), std::size_t(c));
     }
-    // The fit leans on nearly parallel slow sines with huge opposite coefficients (honest least
-    // squares, little meaning): a fixed ±1.5 scale keeps the rest readable, the caption says so.
+    // A ridge fit (kSineOnlyRidge): plain least squares leans on nearly parallel slow sines with
+    // entries in the millions, colour-clipped into noise; the ridge keeps them near 1 and misses
+    // each slow sine by about |sin ωk|. A fixed ±1.5 scale; the caption names any entry beyond.
     const double largest = maxAbs(fit.map);
     constexpr double kReach = 1.5;
     HeatmapSpec spec =
-        matrixSpec("best T on the sines alone (least squares)" +
+        matrixSpec(std::string(fit.ridge > 0 ? "best T on the sines alone (ridge least squares)"
+                                             : "best T on the sines alone (least squares)") +
                        (shown < m ? ", first " + std::to_string(shown) + " of " + std::to_string(m)
                                   : std::string()),
                    corner, matrixBox, ColormapId::BlueWhiteRed, {-kReach, kReach});
@@ -626,10 +629,19 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
 // Why different frequencies
 // ---------------------------------------------------------------------------------------------
 
+PanelGrid frequencyResolutionPanels(Box area, const Theme& theme, int panel) {
+    return reflowPanels(area, kFrequencyResolutionPanels, theme, panel);
+}
+
 void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& r,
-                             const FrequencyResolutionParams& params, const Theme& theme) {
-    const Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
-    const Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
+                             const FrequencyResolutionParams& params, const Theme& theme,
+                             int panel) {
+    // Both plots, the distances taller; or the one a small canvas shows alone, over all of it.
+    const PanelGrid grid = frequencyResolutionPanels(area, theme, panel);
+    const bool alone = grid.oneAtATime();
+    Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
+    Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
+    if (alone) top = bottom = area;
     const int n = params.positions;
     const double wavelength = 2 * std::numbers::pi / r.sharedFrequency;
 
@@ -668,7 +680,7 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
     closest.label = "standard table's closest pair";
     closest.color = theme.mutedText;
     distance.markers = {closest};
-    drawLinePlot(figure, top, distance, theme);
+    if (!alone || grid.shows(0)) drawLinePlot(figure, top, distance, theme);
 
     LinePlotSpec pairs;
     pairs.title = "one pair on its own: fast pairs separate neighbours, slow pairs far positions";
@@ -692,11 +704,11 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
     shared.label = "shared";
     shared.color = seriesColor(3);
     pairs.markers = {shared};
-    drawLinePlot(figure, bottom, pairs, theme);
+    if (!alone || grid.shows(1)) drawLinePlot(figure, bottom, pairs, theme);
 }
 
 Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params, float width,
-                                         float height, const Theme& theme) {
+                                         float height, const Theme& theme, int panel) {
     auto resolution = frequencyResolution(params);
     if (!resolution) return resolution.error();
     Figure figure = emptyFigure(width, height, theme);
@@ -704,8 +716,8 @@ Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params
     drawTitle(figure, {0, 0, width, titleHeight},
               "Why many frequencies: one frequency repeats itself, a ladder of them keeps positions apart",
               theme);
-    drawFrequencyResolution(figure, {0, titleHeight, width, height - titleHeight}, *resolution, params,
-                            theme);
+    drawFrequencyResolution(figure, {0, titleHeight, width, height - titleHeight}, *resolution,
+                            params, theme, panel);
     return figure;
 }
 

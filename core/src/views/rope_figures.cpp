@@ -969,9 +969,15 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     const int context = params.seqLen, training = originalMaxPositions(params);
     const bool byTraining = options.incompleteWithin == RopeTurnReference::Training;
     const int reference = byTraining ? training : context;
-    const std::vector<bool> incomplete = ropeIncompleteTurns(*freqs, reference);
-    const int incompleteCount = int(std::count(incomplete.begin(), incomplete.end(), true));
     const bool scaled = params.scaling.type != RopeScaling::None;
+    // Scaled and judged by training: what the scaled model meets at the context that the model
+    // never saw in training (as Extrapolation's "angle at L ÷ angle seen"), not whether the
+    // stretched pairs turn within the training length: that count rises with every scaling.
+    const bool byAnglesSeen = byTraining && scaled;
+    const std::vector<bool> incomplete =
+        byAnglesSeen ? ropeUnseenAngles(*freqs, *original, context, training)
+                     : ropeIncompleteTurns(*freqs, reference);
+    const int incompleteCount = int(std::count(incomplete.begin(), incomplete.end(), true));
 
     LinePlotSpec spec;
     spec.title = "Wavelength 2π/θ_i of each pair — " + ropeTitle(params);
@@ -1021,11 +1027,14 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     highlight.width = 3;
     highlight.markers = true;
     spec.series.push_back(highlight);
-    legend.push_back({std::to_string(incompleteCount) + " of " + std::to_string(pairCount) +
-                          " pairs never complete a turn within the " +
-                          (byTraining ? "training length " : "context ") +
-                          std::to_string(reference),
-                      theme.accent, true});
+    legend.push_back(
+        {byAnglesSeen
+             ? std::to_string(incompleteCount) + " of " + std::to_string(pairCount) +
+                   " pairs reach angles at " + std::to_string(context) + " not seen in training"
+             : std::to_string(incompleteCount) + " of " + std::to_string(pairCount) +
+                   " pairs never complete a turn within the " +
+                   (byTraining ? "training length " : "context ") + std::to_string(reference),
+         theme.accent, true});
 
     // Outside the plot, drawLinePlot lays the legend out (and makes room for it); inside, the
     // box goes to the bottom right below, after the lengths' labels.
@@ -1042,7 +1051,8 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     const Box& plot = frame.plot;
     figure.add(ClipPush{plot});
     const float referenceY = frame.toPixel(0, reference).y;
-    if (referenceY > plot.y) {
+    // Scaled pairs are judged against their unscaled angles, not against a wavelength line.
+    if (referenceY > plot.y && !byAnglesSeen) {
         RectItem band;
         band.box = {plot.x, plot.y, plot.width, std::min(referenceY, plot.bottom()) - plot.y};
         band.fill = withAlpha(theme.accent, theme.id == ThemeId::Dark ? 34 : 22);
@@ -1062,9 +1072,10 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         lengths.push_back({context,
                            "context length " + std::to_string(context) + (byTraining ? "" : above),
                            theme.text});
-        lengths.push_back(
-            {training, "training length " + std::to_string(training) + (byTraining ? above : ""),
-             seriesColor(2)});
+        lengths.push_back({training,
+                           "training length " + std::to_string(training) +
+                               (byTraining && !byAnglesSeen ? above : ""),
+                           seriesColor(2)});
     }
     std::vector<Box> labelled;  // labels drawn so far: a close second line labels the other side
     for (const Length& length : lengths) {

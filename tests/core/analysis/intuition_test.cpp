@@ -238,5 +238,37 @@ TEST(IntuitionTest, SineOnlyShiftByZeroIsFittedExactly) {
               "d_model must be 1..512 (got 1024)");
 }
 
+// Lesson 3's map. d = 16, k = 5, 256 positions: the slow sines sin(w p), w = 10000^(-i/8), are
+// nearly linear in p and so nearly parallel; plain least squares trades them against each other
+// with entries in the millions. The ridge fit keeps every entry near 1 and misses each slow sine
+// by |sin wk| (its shift, sin wp cos wk + cos wp sin wk, differs by about sin wk cos wp, and
+// cos wp stays near 1 for them), as the lesson says.
+TEST(IntuitionTest, SineOnlyRidgeFitIsWellConditionedAndMissesBySinWk) {
+    const SinusoidalParams params{16, 256, 10000, SinusoidalLayout::Interleaved};
+    auto plain = sineOnlyShiftFit(params, 5, 256);
+    ASSERT_TRUE(plain.ok());
+    double plainLargest = 0;
+    for (double v : plain->map.values) plainLargest = std::max(plainLargest, std::abs(v));
+    EXPECT_GT(plainLargest, 1e5);  // why the ridge: 5.6e6, colour-clipped into noise
+    auto ridge = sineOnlyShiftFit(params, 5, 256, kShiftCheckSamples, kSineOnlyRidge);
+    ASSERT_TRUE(ridge.ok()) << ridge.error().message;
+    double largest = 0;
+    for (double v : ridge->map.values) largest = std::max(largest, std::abs(v));
+    EXPECT_LT(largest, 1.5);
+    for (int i = 4; i < 8; ++i) {
+        const double w = std::pow(10000.0, -i / 8.0);
+        double worst = 0;
+        for (int p = 0; p < 256; ++p) {
+            const std::vector<double> now = sineOnlyRow(params, p);
+            double value = 0;
+            for (std::size_t c = 0; c < 8; ++c) value += ridge->map(std::size_t(i), c) * now[c];
+            worst = std::max(worst, std::abs(value - std::sin(w * (p + 5))));
+        }
+        EXPECT_NEAR(worst, std::abs(std::sin(5 * w)), 0.02 * std::abs(std::sin(5 * w))) << i;
+    }
+    EXPECT_EQ(sineOnlyShiftFit(params, 5, 256, kShiftCheckSamples, -1).error().message,
+              "ridge must be 0..1");
+}
+
 }  // namespace
 }  // namespace poslab

@@ -568,5 +568,46 @@ TEST(RopeTest, LargeButBoundedVectorsScoreExactly) {
     for (double s : *scores) EXPECT_TRUE(std::isfinite(s));
 }
 
+// Lesson 10: head_dim 128, base 10000, trained on 4096, shown at 32768. Worked by hand:
+// unscaled, pair i never turns in 4096 when 2 pi 10000^(i/64) > 4096, i.e. i > 64 log(4096 / 2 pi)
+// / log(10000) = 45.03: pairs 46..63, 18 of them, all reaching new angles at 32768. Linear x8:
+// theta/8 * 32768 = theta * 4096 exactly, nothing new. NTK x8: base' = 10000 * 8^(128/126), so
+// theta'_i L / (theta_i T) = 8 * 8^(-2i/126) = 8^(1 - i/63) > 1 for i < 63: pairs 46..62, 17.
+// YaRN (beta 32/1) and Llama 3 (low 1, high 4) divide every pair slower than one turn in 4096
+// by 8 exactly: nothing new. (The count of scaled wavelengths over 4096 instead rises to 33,
+// 27, 25 and 24: the picture lesson 10 used to show.)
+TEST(RopeTest, UnseenAnglesCountWhatTheScaledModelNeverSawInTraining) {
+    RopeParams params;
+    params.headDim = 128;
+    params.base = 10000;
+    params.trainingLength = 4096;
+    params.seqLen = 32768;
+    const RopeFrequencies plain = unscaledFrequencies(params).value();
+    auto unseenPairs = [&](RopeScaling type) {
+        RopeParams scaled = params;
+        scaled.scaling.type = type;
+        scaled.scaling.factor = type == RopeScaling::None ? 1 : 8;
+        const RopeFrequencies freqs = ropeFrequencies(scaled).value();
+        const std::vector<bool> unseen = ropeUnseenAngles(freqs, plain, 32768, 4096);
+        std::vector<int> pairs;
+        for (std::size_t i = 0; i < unseen.size(); ++i)
+            if (unseen[i]) pairs.push_back(int(i));
+        return pairs;
+    };
+    auto range = [](int first, int last) {
+        std::vector<int> pairs;
+        for (int i = first; i <= last; ++i) pairs.push_back(i);
+        return pairs;
+    };
+    EXPECT_EQ(unseenPairs(RopeScaling::None), range(46, 63));
+    EXPECT_EQ(unseenPairs(RopeScaling::Linear), std::vector<int>{});
+    EXPECT_EQ(unseenPairs(RopeScaling::Ntk), range(46, 62));
+    EXPECT_EQ(unseenPairs(RopeScaling::Yarn), std::vector<int>{});
+    EXPECT_EQ(unseenPairs(RopeScaling::Llama3), std::vector<int>{});
+    // Unscaled with a longer context it is the pairs without a turn in training.
+    const std::vector<bool> incomplete = ropeIncompleteTurns(plain, 4096);
+    EXPECT_EQ(ropeUnseenAngles(plain, plain, 32768, 4096), incomplete);
+}
+
 }  // namespace
 }  // namespace poslab

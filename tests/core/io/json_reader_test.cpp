@@ -122,5 +122,20 @@ TEST_F(JsonFileTest, SizeLimitsNameTheFile) {
     EXPECT_EQ(read->size(), std::size_t(3) << 20);
 }
 
+// A broken config.json in one line a status line holds: the line and the keys open there.
+TEST(JsonReaderTest, SyntaxErrorPlaceNamesTheLineAndTheKey) {
+    EXPECT_EQ(jsonSyntaxErrorPlace(R"({"a": 1})"), "");
+    EXPECT_EQ(jsonSyntaxErrorPlace("{\"a\": 1,}"), "line 1, after \"a\": unexpected '}'");
+    EXPECT_EQ(jsonSyntaxErrorPlace("{\n  \"hidden_size\": 4096,\n  \"rope_theta\": 5e,\n}"),
+              "line 3, after \"rope_theta\": unexpected ','");
+    EXPECT_EQ(jsonSyntaxErrorPlace("{\"rope_scaling\": {\n\"factor\": 8,,\n}}"),
+              "line 2, after \"rope_scaling.factor\": unexpected ','");
+    EXPECT_EQ(jsonSyntaxErrorPlace("{\"a\": [1, 2"), "line 1, after \"a\": the text ends too soon");
+    EXPECT_EQ(jsonSyntaxErrorPlace("  \n"), "line 2: the text is empty");
+    // A parser message runs to 200 characters; this stays short whatever the token.
+    const std::string longToken = "{\"k\": " + std::string(500, 'x') + "}";
+    EXPECT_LT(jsonSyntaxErrorPlace(longToken).size(), 80u) << jsonSyntaxErrorPlace(longToken);
+}
+
 }  // namespace
 }  // namespace poslab

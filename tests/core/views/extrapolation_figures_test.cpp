@@ -67,5 +67,27 @@ TEST(ExtrapolationFiguresTest, ExtrapolationLearnedPanelIsTheTableBlockMeans) {
     }
 }
 
+// fairseq's slopes for 8 heads are 2^-1 .. 2^-8. At the training length 512 the bias -m * 512 is
+// -256, -128, -64, -32, -16, -8, -4, -2: five heads at or below -10 (e^-10 of the weight), and the
+// gentlest, m = 1/256, still only -2 there. "Familiar to every head" was false.
+TEST(ExtrapolationFiguresTest, AlibiCaptionCountsTheHeadsThatForgetFarKeys) {
+    std::vector<double> slopes;
+    for (int h = 1; h <= 8; ++h) slopes.push_back(std::ldexp(1.0, -h));
+    const std::string caption = alibiExtrapolationCaption(slopes, 512);
+    EXPECT_NE(caption.find("5 of 8 heads"), std::string::npos) << caption;
+    EXPECT_NE(caption.find("m = 0.00391"), std::string::npos) << caption;
+    EXPECT_NE(caption.find("-2 at 512"), std::string::npos) << caption;
+    EXPECT_EQ(caption.find("every head"), std::string::npos) << caption;
+    // Trained on 65536, even 1/256 reaches -256: every head.
+    EXPECT_NE(alibiExtrapolationCaption(slopes, 65536).find("Every head"), std::string::npos);
+    ExtrapolationOptions options;
+    auto figure = extrapolationFigure(options, 1800, 1200, paperTheme());
+    ASSERT_TRUE(figure.ok());
+    std::string all;
+    for (const FigureItem& item : figure->items)
+        if (const auto* text = std::get_if<TextItem>(&item)) all += text->text + " ";
+    EXPECT_EQ(all.find("familiar window to every head"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace poslab

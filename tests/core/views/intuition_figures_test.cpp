@@ -48,7 +48,7 @@ TEST(IntuitionFiguresTest, SineOnlyShiftShowsBothResiduals) {
     options.sinOnly = true;
     auto figure = linearShiftFigure(options, 1200, 800, paperTheme());
     ASSERT_TRUE(figure.ok()) << figure.error().message;
-    EXPECT_TRUE(hasText(*figure, "best T on the sines alone (least squares)"));
+    EXPECT_TRUE(hasText(*figure, "best T on the sines alone (ridge least squares)"));
     EXPECT_TRUE(hasText(*figure, "sin + cos: T_k, a rotation"));
     EXPECT_TRUE(hasText(*figure, "sin only: least-squares T"));
     options.sinusoidal.dModel = 600;

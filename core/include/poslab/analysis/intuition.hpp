@@ -89,11 +89,20 @@ struct SineOnlyShiftFit {
     int worstPosition = 0, worstColumn = 0;  // worstColumn: a table column
     int checkedOf = 0;             // the N of 0..N-1 the positions were drawn from
     int rank = 0;                  // of the fitted s(p) rows (slow sines are nearly dependent)
+    double ridge = 0;              // lambda / mean squared column norm of s(p) (0: plain)
     bool everyPosition() const { return int(positions.size()) == checkedOf; }
 };
-// The best matrix T minimising sum_p |T s(p) - s(p + k)|^2 over sampledShiftCheck's positions
-// (QR least squares, base/least_squares), and its residual there. d_model 1..512.
+// The best matrix T minimising sum_p |T s(p) - s(p + k)|^2 + lambda |T|^2 over
+// sampledShiftCheck's positions (QR least squares on s(p) stacked over sqrt(lambda) I,
+// base/least_squares), and its residual there. d_model 1..512. lambda = ridge times the mean
+// squared column norm of s(p). ridge 0 is plain least squares: the slow sines are nearly linear
+// in p, hence nearly parallel, and the plain fit trades them against each other with entries in
+// the millions (5.6e6 at d_model 16, k 5, 256 positions) to shave a little off their error.
+// kSineOnlyRidge keeps every entry near 1 and leaves each slow sine missing by about |sin wk|,
+// which is the lesson: no matrix on the sines alone moves them.
+inline constexpr double kSineOnlyRidge = 1e-4;
 Result<SineOnlyShiftFit> sineOnlyShiftFit(const SinusoidalParams& params, double shift,
-                                          int positions, int samples = kShiftCheckSamples);
+                                          int positions, int samples = kShiftCheckSamples,
+                                          double ridge = 0);
 
 }  // namespace poslab

@@ -67,6 +67,14 @@ std::vector<double> ropeWavelengths(const RopeFrequencies& freqs);  // 2 pi / th
 // true for pairs whose wavelength exceeds contextLength: they turn less than once in the context,
 // so the model never saw their full circle (these are what the scalings interpolate).
 std::vector<bool> ropeIncompleteTurns(const RopeFrequencies& freqs, double contextLength);
+// What a scaled model meets that it never saw: true for pairs that never closed a turn in
+// training (2 pi / theta_i > trainingLength, the unscaled theta_i) and whose scaled angle at the
+// context, theta'_i * contextLength, exceeds the largest one seen, theta_i * trainingLength (one
+// part in 1e9 of slack: linear scaling by L / T lands exactly on it). Unscaled with a context
+// longer than training, this is ropeIncompleteTurns(plain, trainingLength). Both lists are one
+// entry per pair; a shorter one ends the result.
+std::vector<bool> ropeUnseenAngles(const RopeFrequencies& scaled, const RopeFrequencies& plain,
+                                   double contextLength, double trainingLength);
 
 // ---- Rotation and attention scores. Precondition for vectors: size >= freqs.rotatedDims (the
 // head dimension; extra entries pass through). ropeRotate returns v unchanged and ropeScore NaN

@@ -56,6 +56,11 @@ Status checkJsonShape(std::string_view text, int maxDepth = kMaxJsonDepth);
 // at most 200 characters.
 std::string jsonErrorText(const std::exception& error);
 
+// Where a text that is not valid JSON goes wrong, for a message a status line can hold: "line 3,
+// after \"rope_scaling.factor\": unexpected '}'" (the keys of the objects open there, the token
+// read last, escaped and cut short). "" when the text parses. One SAX pass, no tree, no recursion.
+std::string jsonSyntaxErrorPlace(std::string_view text);
+
 // Thrown by a parser callback to stop at a reader's own cap ("more than 262144 tensors");
 // parseJson returns its message as it is, without "not valid JSON".
 struct JsonLimitExceeded : std::runtime_error {

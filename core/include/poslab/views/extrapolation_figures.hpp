@@ -2,6 +2,9 @@
 // multiples. Used by the GUI panel, `poslab render extrapolation` and the guided tour.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
@@ -27,6 +30,11 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
                          const Theme& theme, int panel = 0);
 Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,
                                    const Theme& theme, int panel = 0);
+// The ALiBi panel's sentences: how many heads push every key beyond the training length below
+// kAlibiForgottenBias (e^-10 of the weight: softmax ignores it, so a longer text looks like a
+// window seen in training) and how far the gentlest head still reaches past it.
+inline constexpr double kAlibiForgottenBias = -10;
+std::string alibiExtrapolationCaption(const std::vector<double>& slopes, int trainingLength);
 // Where extrapolationFigure puts its panels in a figure of that size (the GUI's panel selector).
 PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel = 0);
 

@@ -61,9 +61,16 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
                                       const Theme& theme);
 
 // ---- Why different frequencies: distances between positions, many frequencies against one
+// Two plots (distances between positions; one pair on its own), one above the other while each
+// has room (kFrequencyResolutionPanels: a projector's presentation fonts do not leave it), else
+// `panel` alone.
+inline constexpr PanelShape kFrequencyResolutionPanels{2, 1, 24, 11, 8};
 void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& resolution,
-                             const FrequencyResolutionParams& params, const Theme& theme);
+                             const FrequencyResolutionParams& params, const Theme& theme,
+                             int panel = 0);
+// Where drawFrequencyResolution puts its panels in `area` (the GUI's selector).
+PanelGrid frequencyResolutionPanels(Box area, const Theme& theme, int panel = 0);
 Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params, float width,
-                                         float height, const Theme& theme);
+                                         float height, const Theme& theme, int panel = 0);
 
 }  // namespace poslab

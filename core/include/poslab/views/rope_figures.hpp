@@ -140,7 +140,9 @@ struct RopeFrequencyOptions {
 };
 // x: pair index; y: wavelength 2 pi / theta_i in positions (log). Context length = params.seqLen,
 // training length = originalMaxPositions(params). With a scaling, the unscaled wavelengths are
-// drawn underneath. Pairs whose (scaled) wavelength exceeds the chosen length are highlighted.
+// drawn underneath. Pairs whose (scaled) wavelength exceeds the chosen length are highlighted;
+// scaled and judged by the training length, the pairs that reach angles at the context the model
+// never saw in training instead (ropeUnseenAngles), as the Extrapolation view counts them.
 // The scaling's thresholds, as vertical markers at (fractional) pair indices, when params' scaling
 // has them: Llama 3's band edges, the pairs whose unscaled wavelength is L0/high_freq_factor
 // (below: kept) and L0/low_freq_factor (above: divided by s); YaRN's correction range, the pairs

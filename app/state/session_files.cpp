@@ -1,0 +1,79 @@
+#include "state/session_files.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/io/hf_config.hpp"
+#include "state/table_file.hpp"
+
+namespace poslab::ui {
+
+Status rereadRopeConfig(RopeViewState& view) {
+    auto config = loadHfConfig(view.configPath);
+    if (!config) return config.error();
+    view.configError.clear();
+    view.configNotes = config->notes;
+    view.configLayerType =
+        config->ropeVariants.empty() ? "full_attention" : config->ropeVariants[0].layerType;
+    view.configLoaded = "Re-read " + view.configPath +
+                        (config->modelType.empty() ? "" : " (" + config->modelType + ")") +
+                        " for the session";
+    view.config = std::move(config).value();
+    return success();
+}
+
+Status loadLearnedTable(LearnedViewState& view, const std::string& path,
+                        const std::string& tensor) {
+    if (path.empty()) return Error{"enter the path of a .npy or .safetensors file first"};
+    std::vector<std::string> choices;
+    if (isSafetensorsPath(path)) {
+        auto names = tableTensorNames(path);
+        if (!names) return names.error();
+        choices = std::move(names).value();
+    }
+    // A remembered tensor the file does not have (another checkpoint): the one found by name.
+    const bool known = std::find(choices.begin(), choices.end(), tensor) != choices.end();
+    auto file = loadTableFile(path, known ? tensor : "");
+    if (!file) return file.error();
+    const std::size_t rows = file->table.rows;
+    if (rows > std::size_t(kMaxSeqLen)) {
+        return Error{path + ": " + std::to_string(rows) + " positions, more than PosLab shows (" +
+                     std::to_string(kMaxSeqLen) + ")"};
+    }
+    view.loaded = std::make_shared<const Matrix>(std::move(file->table));
+    view.loadedPath = path;
+    view.loadedTensor = file->tensor;
+    view.loadedNote = file->note;
+    view.tensorChoices = std::move(choices);
+    view.tensor = file->tensor;
+    view.useLoaded = true;
+    view.firstCurveDimension =
+        std::clamp(view.firstCurveDimension, 0, std::max(0, int(view.loaded->cols) - 1));
+    return success();
+}
+
+Warnings rereadSessionFiles(AppState& state) {
+    Warnings warnings;
+    RopeViewState& rope = state.rope;
+    if (!rope.configPath.empty()) {
+        if (Status s = rereadRopeConfig(rope); !s) {
+            rope.config.reset();  // a config read before belongs to another file
+            rope.configError = s.error().message;
+            warnings.push_back("rope.configPath: " + s.error().message);
+        }
+    }
+    LearnedViewState& learned = state.learned;
+    if (!learned.npyPath.empty()) {
+        if (Status s = loadLearnedTable(learned, learned.npyPath, learned.tensor); !s) {
+            learned.loaded.reset();
+            learned.useLoaded = false;
+            warnings.push_back("learned.npyPath: " + s.error().message);
+        }
+    }
+    return warnings;
+}
+
+}  // namespace poslab::ui
