@@ -362,7 +362,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
         HeatmapSpec enlarged = specFor(data.enlarged, "key j", "query i");
         enlarged.squareCells = true;  // L x L: a query's row as long as a key's column
         enlarged.title = "Head " + std::to_string(head) + ": m = " + alibiSlopeText(slope) +
-                         ", bias " + (causal ? "-m·(i - j)" : "-m·|i - j|");
+                         ", bias " + (causal ? "$-m·(i-j)$" : "$-m·|i-j|$");
         enlarged.colormap = options.colormap;
         enlarged.range = data.enlargedRange;
         enlarged.colorbarLabel = "bias";
