@@ -998,7 +998,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         plain.color = theme.mutedText;
         plain.width = 2;
         spec.series.push_back(plain);
-        legend.push_back({"unscaled (base^(2i/d))", theme.mutedText});
+        legend.push_back({"unscaled ($\\mathrm{base}^{2i/d}$)", theme.mutedText});
     }
     LineSeries main;
     main.x.resize(std::size_t(pairCount));
@@ -1008,8 +1008,9 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     main.width = 2;
     main.markers = dots;
     spec.series.push_back(main);
-    legend.push_back({scaled ? "scaled: " + ropeScalingSummary(params) : "2π · base^(2i/d)",
-                      ropeQueryColor(theme), dots});
+    legend.push_back(
+        {scaled ? "scaled: " + ropeScalingSummary(params) : "$2π·\\mathrm{base}^{2i/d}$",
+         ropeQueryColor(theme), dots});
 
     // The pairs without a full turn, drawn over the curve in the accent colour, one dot each.
     LineSeries highlight;

@@ -59,7 +59,7 @@ Result<std::vector<RopeScalingCurve>> ropeScalingRatios(const RopeParams& params
     const std::string L = std::to_string(seqLen);
     for (const Status& status :
          {add(RopeScaling::None, "none"), add(RopeScaling::Linear, "linear (PI): θ/s"),
-          add(RopeScaling::Ntk, "NTK-aware: base·s^(d/(d−2))"),
+          add(RopeScaling::Ntk, "NTK-aware: $\\mathrm{base}·s^{d/(d-2)}$"),
           add(RopeScaling::DynamicNtk, "dynamic NTK at L = " + L),
           add(RopeScaling::Yarn,
               "YaRN (β " + formatValue(s.betaFast, 3) + " / " + formatValue(s.betaSlow, 3) + ")"),
