@@ -80,7 +80,7 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
         settings.theme.titleMode = controls.titleMode;
         settings.theme.titleText = controls.titleText;
     }
-    settings.theme = withFontScale(settings.theme, float(fontScale));
+    settings.theme = forFiles(settings.theme, float(fontScale));  // paper: sized for print
     if (auto colormapName = args.raw("colormap")) {
         auto colormap = parseColormap(*colormapName);
         if (!colormap) return Error{"--" + colormap.error().message};

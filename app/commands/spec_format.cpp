@@ -14,6 +14,7 @@
 #include "poslab/io/json_reader.hpp"
 
 #include "poslab/figure/figure_controls.hpp"
+#include "state/ranges.hpp"
 
 namespace poslab::cli {
 
@@ -224,16 +225,29 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
         auto figure = view.build(args, unfocused);
         if (!figure) return Error{printable(withOptionNames(figure.error().message, options))};
         return Error{"--panel must be 1.." +
-                     std::to_string(std::max<std::size_t>(1, figure->panels.size())) + " for " +
+                     std::to_string(std::max<std::size_t>(1, panelCount(*figure))) + " for " +
                      view.name + " (got " + std::to_string(settings->theme.focusPanel) + ")"};
     }
-    auto built = buildWithControls(
-        [&](const Theme& theme) {
-            RenderSettings themed = *settings;
-            themed.theme = theme;
-            return view.build(args, themed);
-        },
-        settings->theme);
+    // --aspect square and --legend outside: the height follows the content unless given.
+    auto built = fitsCanvasToContent(settings->theme) && !args.has("height")
+                     ? buildFittedToContent(
+                           [&](const Theme& theme, float width, float height) {
+                               RenderSettings sized = *settings;
+                               sized.theme = theme;
+                               sized.width = int(width);
+                               sized.height = int(height);
+                               return view.build(args, sized);
+                           },
+                           settings->theme, float(settings->width), float(settings->height),
+                           float(std::min(ui::kFigureHeightRange.high,
+                                          int(16384 / std::max(1.0f, settings->scale)))))
+                     : buildWithControls(
+                           [&](const Theme& theme) {
+                               RenderSettings themed = *settings;
+                               themed.theme = theme;
+                               return view.build(args, themed);
+                           },
+                           settings->theme);
     if (!built) return Error{printable(withOptionNames(built.error().message, options))};
     BuiltFigure result{std::move(built).value(), *settings};
     if (args.flag("transparent")) result.figure.background = Rgba{0, 0, 0, 0};

@@ -19,6 +19,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/polyline.hpp"
+#include "poslab/figure/text_markup.hpp"
 #include "poslab/io/output_file.hpp"
 
 namespace poslab::gfx {
@@ -113,6 +114,42 @@ double baselineOffset(const TextItem& item, const TextMetrics& metrics) {
     if (item.vertical == VerticalAlign::Middle) top = -item.size / 2;
     if (item.vertical == VerticalAlign::Bottom) top = -item.size;
     return top + item.size * metrics.ascentPerLineHeight;
+}
+
+// A markup run (figure/text_markup) laid out along the line: where it starts, how far it
+// advances, its em size, how far its baseline is raised and whether it is slanted. Cairo, the
+// PDF and the SVG place runs alike, so all three set sub/superscripts in the same places.
+struct PlacedRun {
+    std::string text;
+    double x = 0, advance = 0, em = 0, rise = 0;
+    bool italic = false;
+};
+
+void setRunFont(cairo_t* cr, const PlacedRun& run) {
+    // Synthetic oblique, as the screen slants italic runs: the font matrix shears x by y.
+    cairo_matrix_t matrix;
+    cairo_matrix_init(&matrix, run.em, 0, run.italic ? -kItalicSlant * run.em : 0, run.em, 0, 0);
+    cairo_set_font_matrix(cr, &matrix);
+}
+
+std::vector<PlacedRun> layoutRuns(cairo_t* cr, const TextItem& item, const TextMetrics& metrics) {
+    std::vector<PlacedRun> placed;
+    double x = 0;
+    for (const TextRun& run : parseMarkup(item.text)) {
+        PlacedRun p;
+        p.text = run.text;
+        p.x = x;
+        p.em = item.size * run.scale * metrics.emPerLineHeight;
+        p.rise = item.size * run.shift;
+        p.italic = run.style == TextStyle::Italic;
+        setRunFont(cr, p);
+        cairo_text_extents_t extents;
+        cairo_text_extents(cr, p.text.c_str(), &extents);
+        p.advance = extents.x_advance;
+        x += p.advance;
+        placed.push_back(std::move(p));
+    }
+    return placed;
 }
 
 // Masked cells are transparent black. PDF and PNG keep colour and alpha apart, and a viewer that
@@ -227,19 +264,23 @@ struct CairoReplay {
 
     void operator()(const TextItem& item) const {
         if (item.text.empty() || item.color.a == 0 || !(item.size > 0)) return;
-        cairo_set_font_size(cr, item.size * metrics.emPerLineHeight);
-        cairo_text_extents_t extents;
-        cairo_text_extents(cr, item.text.c_str(), &extents);
+        const std::vector<PlacedRun> runs = layoutRuns(cr, item, metrics);
+        double width = 0;
+        for (const PlacedRun& run : runs) width = std::max(width, run.x + run.advance);
         double dx = 0;
-        if (item.horizontal == HorizontalAlign::Center) dx = -extents.x_advance / 2;
-        if (item.horizontal == HorizontalAlign::Right) dx = -extents.x_advance;
+        if (item.horizontal == HorizontalAlign::Center) dx = -width / 2;
+        if (item.horizontal == HorizontalAlign::Right) dx = -width;
         cairo_save(cr);
         cairo_translate(cr, item.anchor.x, item.anchor.y);
         if (item.vertical90)
             cairo_rotate(cr, -std::numbers::pi / 2);  // counter-clockwise on a y-down page
-        cairo_move_to(cr, dx, baselineOffset(item, metrics));
         source(item.color);
-        cairo_show_text(cr, item.text.c_str());
+        const double baseline = baselineOffset(item, metrics);
+        for (const PlacedRun& run : runs) {
+            setRunFont(cr, run);
+            cairo_move_to(cr, dx + run.x, baseline - run.rise);
+            cairo_show_text(cr, run.text.c_str());
+        }
         cairo_new_path(cr);
         cairo_restore(cr);
     }
@@ -485,11 +526,13 @@ struct SvgReplay {
     TextMetrics metrics;
     int clipDepth = 0;
     int nextClipId = 1;
+    cairo_t* measure = nullptr;  // measures markup runs as the PDF sets them
 
     static constexpr double kHalf = 0.5;  // the pixel-grid offset of CairoReplay at scale 1
 
     void operator()(const TextItem& item) {
         if (item.text.empty() || item.color.a == 0 || !(item.size > 0)) return;
+        if (hasMarkup(item.text) && measure) return markupText(item);
         const char* anchor = item.horizontal == HorizontalAlign::Center  ? "middle"
                              : item.horizontal == HorizontalAlign::Right ? "end"
                                                                          : "start";
@@ -506,6 +549,32 @@ struct SvgReplay {
         if (item.horizontal != HorizontalAlign::Left)
             out += std::string(" text-anchor=\"") + anchor + "\"";
         out += paint("fill", item.color) + ">" + escapeXml(item.text) + "</text>\n";
+    }
+    // Markup: one <tspan> per run, placed where the PDF puts it (sub/superscripts, oblique).
+    void markupText(const TextItem& item) {
+        const std::vector<PlacedRun> runs = layoutRuns(measure, item, metrics);
+        double width = 0;
+        for (const PlacedRun& run : runs) width = std::max(width, run.x + run.advance);
+        const double dx = item.horizontal == HorizontalAlign::Center  ? -width / 2
+                          : item.horizontal == HorizontalAlign::Right ? -width
+                                                                      : 0;
+        const double baseline = baselineOffset(item, metrics);
+        out += "<text";
+        if (item.vertical90) {
+            out += " transform=\"translate(" + number(item.anchor.x) + " " + number(item.anchor.y) +
+                   ") rotate(-90)\"";
+        } else {
+            out += " transform=\"translate(" + number(item.anchor.x) + " " + number(item.anchor.y) +
+                   ")\"";
+        }
+        out += paint("fill", item.color) + ">";
+        for (const PlacedRun& run : runs) {
+            out += "<tspan x=\"" + number(dx + run.x) + "\" y=\"" + number(baseline - run.rise) +
+                   "\" font-size=\"" + number(run.em) + "\"";
+            if (run.italic) out += " font-style=\"oblique\"";
+            out += ">" + escapeXml(run.text) + "</tspan>";
+        }
+        out += "</text>\n";
     }
     void operator()(const LineItem& item) {
         if (item.color.a == 0) return;
@@ -676,7 +745,10 @@ std::string figureToSvg(const Figure& figure) {
         out += "<rect width=\"" + w + "\" height=\"" + h + "\"" + paint("fill", figure.background) +
                "/>\n";
     }
-    SvgReplay replay{out, measureFont()};
+    SurfacePtr measureSurface(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1));
+    ContextPtr measure(cairo_create(measureSurface.get()));
+    setFontOptions(measure.get());
+    SvgReplay replay{out, measureFont(), 0, 1, measure.get()};
     for (const FigureItem& item : figure.items) std::visit(replay, item);
     while (replay.clipDepth > 0) replay(ClipPop{});
     out += "</svg>\n";

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "gfx/fonts.hpp"
 #include "gfx/framebuffer_rect.hpp"
 #include "gfx/heatmap_textures.hpp"
 #include "poslab/figure/polyline.hpp"
+#include "poslab/figure/text_markup.hpp"
 
 namespace poslab::gfx {
 
@@ -63,10 +65,25 @@ struct Replay {
         lastHeatmap = HeatmapTextures::kNoDraw;
         if (item.text.empty()) return;
         const float size = length(item.size);
-        ImFont* font = target.fonts->forSize(size);
-        const char* begin = item.text.c_str();
-        const char* end = begin + item.text.size();
-        const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, begin, end);
+        // Runs of the markup (figure/text_markup): each at its own size, raised or lowered
+        // from the line's baseline, italic ones slanted; plain text is one run.
+        const std::vector<TextRun> runs = parseMarkup(item.text);
+        if (runs.empty()) return;  // "$$"
+        struct Placed {
+            ImFont* font;
+            float size, width;
+        };
+        std::vector<Placed> placed;
+        ImVec2 extent(0, size);  // ImGui's line height is the size
+        for (const TextRun& run : runs) {
+            const float runSize = size * run.scale;
+            ImFont* font = target.fonts->forSize(runSize);
+            const char* begin = run.text.c_str();
+            const float width =
+                font->CalcTextSizeA(runSize, FLT_MAX, 0.0f, begin, begin + run.text.size()).x;
+            placed.push_back({font, runSize, width});
+            extent.x += width;
+        }
         const ImVec2 anchor = at(item.anchor);
         float dx = 0, dy = 0;
         if (item.horizontal == HorizontalAlign::Center) dx = -extent.x / 2;
@@ -78,8 +95,28 @@ struct Replay {
         // laid out unclipped, then turned into place.
         // (PushClipRectFullScreen is not enough: it clips at the display edges.)
         if (item.vertical90) list->PushClipRect(ImVec2(-1e5f, -1e5f), ImVec2(1e5f, 1e5f), false);
-        list->AddText(font, size, ImVec2(std::round(anchor.x + dx), std::round(anchor.y + dy)),
-                      toImColor(item.color), begin, end);
+        const float left = std::round(anchor.x + dx), top = std::round(anchor.y + dy);
+        const float ascent =
+            placed[0].font->FontSize > 0 ? placed[0].font->Ascent / placed[0].font->FontSize : 0.8f;
+        const float baseline = top + ascent * size;
+        float x = left;
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            const TextRun& run = runs[r];
+            const Placed& p = placed[r];
+            const float runAscent = p.font->FontSize > 0 ? p.font->Ascent / p.font->FontSize : 0.8f;
+            const float runBaseline = baseline - run.shift * size;
+            const int runFirst = list->VtxBuffer.Size;
+            list->AddText(p.font, p.size, ImVec2(x, std::round(runBaseline - runAscent * p.size)),
+                          toImColor(item.color), run.text.c_str(),
+                          run.text.c_str() + run.text.size());
+            if (run.style == TextStyle::Italic) {  // slanted about the baseline
+                for (int i = runFirst; i < list->VtxBuffer.Size; ++i) {
+                    ImVec2& v = list->VtxBuffer[i].pos;
+                    v.x += (runBaseline - v.y) * kItalicSlant;
+                }
+            }
+            x += p.width;
+        }
         if (item.vertical90) {
             list->PopClipRect();
             // Rotate 90 degrees counter-clockwise about the anchor: (dx, dy) -> (dy, -dx).

@@ -17,6 +17,7 @@
 #include "gfx/heatmap_textures.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/sanitizer_support.hpp"
+#include "poslab/figure/text_markup.hpp"
 
 namespace poslab::gfx {
 
@@ -37,9 +38,12 @@ void fontNeeds(const Figure& figure, float scale, std::vector<float>& sizes, std
     for (const FigureItem& item : figure.items) {
         const auto* label = std::get_if<TextItem>(&item);
         if (!label || label->text.empty()) continue;
-        const float pixels = label->size * scale;
-        if (std::find(sizes.begin(), sizes.end(), pixels) == sizes.end()) sizes.push_back(pixels);
-        text += label->text;
+        for (const TextRun& run : parseMarkup(label->text)) {  // scripts at their own sizes
+            const float pixels = label->size * run.scale * scale;
+            if (std::find(sizes.begin(), sizes.end(), pixels) == sizes.end())
+                sizes.push_back(pixels);
+            text += run.text;
+        }
     }
 }
 

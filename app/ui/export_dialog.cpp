@@ -78,7 +78,7 @@ Status checkExportRequest(const ExportRequest& r) {
 }
 
 Theme exportTheme(const ExportRequest& r) {
-    Theme theme = withFontScale(themeFor(r.theme), r.fontScale);
+    Theme theme = forFiles(themeFor(r.theme), r.fontScale);  // paper: sized for print
     theme.titleMode = r.titleMode;
     theme.titleText = r.titleText;
     theme.legend = r.legend;
@@ -169,11 +169,24 @@ bool ExportDialog::busy() const {
 void ExportDialog::start(const Panel& panel, const AppState& state, std::string* status) {
     // Panels are built for the UI thread: ask them for the figure and the numbers here, hand
     // plain copies to the worker.
-    auto built = buildWithControls(
-        [&](const Theme& theme) -> Result<Figure> {
-            return panel.exportFigure(state, float(request_.width), float(request_.height), theme);
-        },
-        exportTheme(request_));
+    // Square plots and outside legends: the height follows the content (as `poslab render`
+    // without --height), the width stays.
+    const Theme theme = exportTheme(request_);
+    auto built = fitsCanvasToContent(theme)
+                     ? buildFittedToContent(
+                           [&](const Theme& t, float width, float height) -> Result<Figure> {
+                               return panel.exportFigure(state, width, height, t);
+                           },
+                           theme, float(request_.width), float(request_.height),
+                           float(std::min(
+                               kFigureHeightRange.high,
+                               int(16384 / std::max(0.25f, request_.png ? request_.scale : 1.0f)))))
+                     : buildWithControls(
+                           [&](const Theme& t) -> Result<Figure> {
+                               return panel.exportFigure(state, float(request_.width),
+                                                         float(request_.height), t);
+                           },
+                           theme);
     if (!built) {
         *status = "Export failed: " + built.error().message;
         return;

@@ -9,6 +9,7 @@
 
 #include "commands/commands.hpp"
 #include "commands/spec_format.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "process.hpp"
 
 namespace poslab::test {
@@ -130,7 +131,7 @@ TEST(SpecReaderTest, PaperControlsAreFieldsOfASpec) {
     auto panel = build(0);
     ASSERT_TRUE(panel.ok()) << panel.error().message;
     EXPECT_EQ(panel->settings.theme.focusPanel, 2);
-    EXPECT_FLOAT_EQ(panel->settings.theme.fontScale, 1.5f);
+    EXPECT_FLOAT_EQ(panel->settings.theme.fontScale, 1.5f * kPaperPrintScale);  // paper: print
     EXPECT_EQ(panel->settings.theme.legend, LegendPlacement::Outside);
     EXPECT_EQ(panel->settings.theme.aspect, AspectMode::Square);
     bool titled = false;

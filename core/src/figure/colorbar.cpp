@@ -62,7 +62,8 @@ void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange 
         const float tick = strokeWidth(theme, 4);
         figure.add(
             LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
-        figure.add(makeText({bar.right() + tick + 2, py}, t.label, theme.fontSize, theme.text,
+        // 4 px clear of the tick: a tick touching "−0.25" reads as "−−0.25".
+        figure.add(makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
 }

@@ -21,6 +21,16 @@ Box PanelGrid::cell(int panel) const {
             std::floor(area.y + float(row) * (h + gap)), std::floor(w), std::floor(h)};
 }
 
+PanelGrid reflowOrFocus(Box area, const PanelShape& shape, const Theme& theme, int selected) {
+    if (theme.focusPanel <= 0) return reflowPanels(area, shape, theme, selected);
+    PanelGrid grid;
+    grid.area = area;
+    grid.count = std::max(1, shape.count);
+    grid.gap = shape.gap;
+    grid.shown = theme.focusPanel - 1 < grid.count ? theme.focusPanel - 1 : grid.count;
+    return grid;
+}
+
 int stepPanel(int selected, int step, int count) {
     if (count <= 0) return 0;
     const long long next = (long long)selected + step;

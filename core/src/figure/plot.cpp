@@ -10,6 +10,7 @@
 
 #include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_markup.hpp"
 
 namespace poslab {
 
@@ -36,9 +37,9 @@ Theme paperTheme() {
     t.id = ThemeId::Paper;
     t.background = {255, 255, 255, 255};
     t.plotBackground = {255, 255, 255, 255};
-    t.text = {20, 20, 20, 255};
-    t.mutedText = {90, 90, 90, 255};
-    t.axis = {40, 40, 40, 255};
+    t.text = {0, 0, 0, 255};  // print: black text and axes, no grey that fades on paper
+    t.mutedText = {60, 60, 60, 255};
+    t.axis = {0, 0, 0, 255};
     t.grid = {222, 222, 222, 255};
     t.masked = {200, 200, 200, 255};
     t.accent = {213, 94, 0, 255};
@@ -85,6 +86,12 @@ Rgba seriesColor(int index) {
     return palette[std::size_t(index) % std::size(palette)];
 }
 
+Rgba seriesColor(int index, const Theme& theme) {
+    // Okabe-Ito's yellow vanishes on white paper: black takes its place there.
+    const Rgba color = seriesColor(index);
+    return theme.id == ThemeId::Paper && color == seriesColor(4) ? Rgba{0, 0, 0, 255} : color;
+}
+
 Rgba withAlpha(Rgba color, std::uint8_t alpha) {
     color.a = alpha;
     return color;
@@ -95,9 +102,7 @@ Rgba withAlpha(Rgba color, std::uint8_t alpha) {
 // ---------------------------------------------------------------------------------------------
 
 float estimateTextWidth(std::string_view text, float size) {
-    std::size_t glyphs = 0;
-    for (unsigned char c : text) glyphs += (c & 0xC0) != 0x80;  // count UTF-8 lead bytes
-    return 0.56f * size * float(glyphs);
+    return markupWidth(text, 0.56f * size);  // UTF-8 characters, scripts at their own size
 }
 
 std::size_t titleBreak(std::string_view title) {
@@ -110,6 +115,11 @@ std::size_t titleBreak(std::string_view title) {
     double best = 1e300;
     for (std::size_t at = title.find(' '); at != std::string_view::npos;
          at = title.find(' ', at + 1)) {
+        // Never inside $...$ markup: each line must stay whole maths.
+        std::size_t dollars = 0;
+        for (std::size_t k = 0; k < at; ++k)
+            dollars += title[k] == '$' && (k == 0 || title[k - 1] != '\\');
+        if (dollars % 2 == 1) continue;
         const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
         const std::size_t after = title.find(' ', at + 1);
         if (!hasWord(before == std::string_view::npos ? 0 : before + 1, at) ||
@@ -141,142 +151,9 @@ FittedText fitText(std::string_view text, float size, float maxWidth, float minS
     return fitted;
 }
 
-namespace {
-
-// Tick counts come from pixel sizes; the cap keeps a huge or non-finite area from asking for
-// millions of labels. Every tick loop below runs at most kMaxTicks * 3 times.
-constexpr int kMaxTicks = 1000;
-
-}  // namespace
-
-int tickCountFor(double pixels, double spacing) {
-    const double count = pixels / spacing;
-    if (!(count >= 2)) return 2;  // also NaN
-    return count >= kMaxTicks ? kMaxTicks : int(count);
-}
-
-std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers) {
-    std::vector<Tick> ticks;
-    if (!(high >= low) || !std::isfinite(low) || !std::isfinite(high) || maxCount < 1) return ticks;
-    maxCount = std::min(maxCount, kMaxTicks);
-    if (high == low) return {{low, formatValue(low)}};
-    // A width near or beyond the largest double (-1.7e308 .. 1.7e308): the step search below
-    // multiplies the width by up to 10. Tick a tenth of the range and scale the ticks back:
-    // steps stay 1, 2, 2.5 or 5 times a power of ten.
-    if (!std::isfinite((high - low) * 10)) {
-        for (const Tick& t : linearTicks(low / 10, high / 10, maxCount, false)) {
-            const double value = t.value * 10;
-            if (std::isfinite(value)) ticks.push_back({value, formatValue(value)});
-        }
-        if (ticks.empty()) ticks.push_back({low, formatValue(low)});
-        return ticks;
-    }
-    const double raw = (high - low) / maxCount;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    // A range too narrow for its magnitude (1 .. 1 + 1e-16, or subnormal widths): no two round
-    // numbers between the ends are apart as doubles. Its ends are the only honest ticks.
-    const double resolution = std::max(std::abs(low), std::abs(high)) * 1e-12;
-    if (!(magnitude > 0) || !std::isnormal(raw) || raw <= resolution) {
-        ticks.push_back({low, formatValue(low)});
-        if (maxCount >= 2 && formatValue(high) != formatValue(low))
-            ticks.push_back({high, formatValue(high)});
-        return ticks;
-    }
-    double step = magnitude;
-    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (integers && factor == 2.5) continue;
-        step = factor * magnitude;
-        if (step >= raw) break;
-    }
-    if (integers) step = std::max(1.0, std::round(step));
-    // A short axis could get a single tick (0 .. 4095 in two labels' room: step 5000). Two ends
-    // say more: take the largest smaller nice step with two multiples in range, then every
-    // stride-th multiple so that no more than maxCount remain (0 and 4000).
-    auto multiples = [&](double s) {
-        return std::floor(high / s + 1e-9) - std::ceil(low / s - 1e-9) + 1;
-    };
-    double first = std::ceil(low / step - 1e-9) * step;
-    if (maxCount >= 2 && multiples(step) < 2) {
-        bool found = false;
-        for (double decade : {10.0, 1.0}) {  // the decade above the step's, then its own
-            const double m = magnitude * decade;
-            for (double factor : {5.0, 2.5, 2.0, 1.0}) {
-                const double candidate = factor * m;
-                if (candidate >= step || (integers && (factor == 2.5 || candidate < 1))) continue;
-                if (multiples(candidate) >= 2) {
-                    const double stride = std::ceil(multiples(candidate) / maxCount);
-                    step = candidate * stride;
-                    first = std::ceil(low / candidate - 1e-9) * candidate;
-                    found = true;
-                    break;
-                }
-            }
-            if (found) break;
-        }
-    }
-    // Counted, not accumulated: first + i * step reaches past high within maxCount + 2 steps,
-    // and the count caps the loop whatever rounding does.
-    const double end = high + step * 1e-9;
-    for (int i = 0; i <= maxCount * 3; ++i) {
-        const double v = first + double(i) * step;
-        if (!(v <= end)) break;
-        const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
-        ticks.push_back({clean, formatValue(clean)});
-    }
-    return ticks;
-}
-
-std::vector<Tick> logTicks(double low, double high, int maxCount) {
-    std::vector<Tick> ticks;
-    if (!(low > 0) || !(high > low) || !std::isfinite(high)) return ticks;
-    maxCount = std::clamp(maxCount, 1, kMaxTicks);
-    // Finite positive doubles have log10 in [-323.3, 308.3]: the exponents fit an int.
-    const int first = int(std::ceil(std::log10(low) - 1e-9));
-    const int last = int(std::floor(std::log10(high) + 1e-9));
-    const int decades = last - first + 1;
-    const int stride = std::max(1, (decades + maxCount - 1) / maxCount);
-    for (int e = first; e <= last; e += stride) {
-        char label[32];
-        if (e >= -3 && e <= 4)
-            std::snprintf(label, sizeof label, "%g", std::pow(10.0, e));
-        else
-            std::snprintf(label, sizeof label, "1e%d", e);
-        ticks.push_back({std::pow(10.0, e), label});
-    }
-    return ticks;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Frames
 // ---------------------------------------------------------------------------------------------
-
-std::vector<Tick> piTicks(double low, double high, int maxCount) {
-    std::vector<Tick> ticks;
-    if (!(high >= low) || !std::isfinite(low) || !std::isfinite(high) || maxCount < 1) return ticks;
-    // Past 1e12 radians no multiple of pi is worth a label (and k += step would stop moving).
-    if (!(high - low <= 1e12) || std::abs(low) > 1e12 || std::abs(high) > 1e12) return ticks;
-    constexpr double kHalfPi = std::numbers::pi / 2;
-    // Step in half turns of pi/2: 1, 2, 4, ... until the count fits.
-    long long step = 1;
-    while ((high - low) / (kHalfPi * double(step)) + 1 > maxCount) step *= 2;
-    const double first = std::ceil(low / (kHalfPi * double(step)) - 1e-9);
-    for (double k = first * double(step); k * kHalfPi <= high * (1 + 1e-12) + 1e-12;
-         k += double(step)) {
-        if (ticks.size() >= std::size_t(maxCount) + 1) break;
-        const long long halves = std::llround(k);
-        std::string label;
-        if (halves == 0) {
-            label = "0";
-        } else if (halves % 2 == 0) {
-            const long long turns = halves / 2;
-            label = turns == 1 ? "π" : turns == -1 ? "-π" : std::to_string(turns) + "π";
-        } else {
-            label = (halves == 1 ? "" : halves == -1 ? "-" : std::to_string(halves)) + "π/2";
-        }
-        ticks.push_back({double(halves) * kHalfPi, label});
-    }
-    return ticks;
-}
 
 namespace {
 
@@ -326,7 +203,7 @@ std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float labelSpaci
         auto ticks = linearTicks(axis.low, std::max(axis.low, axis.high - 1), count, true);
         return ticks;
     }
-    return linearTicks(axis.low, axis.high, count);
+    return linearTicks(axis.low, axis.high, count, axis.integers);
 }
 
 double tickPosition(const AxisSpec& axis, double value) {
@@ -420,16 +297,17 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
 
 void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme) {
     const Box& p = frame.plot;
+    const Rgba axisLabelColor = theme.id == ThemeId::Paper ? theme.text : theme.mutedText;
     // Fitted to the plot's side: a label longer than its axis would reach the neighbours'.
     if (!frame.x.label.empty()) {
         const FittedText label = fitText(frame.x.label, theme.fontSize, p.width);
         figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, label.text, label.size,
-                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+                            axisLabelColor, HorizontalAlign::Center, VerticalAlign::Bottom));
     }
     if (!frame.y.label.empty()) {
         const FittedText label = fitText(frame.y.label, theme.fontSize, p.height);
         figure.add(makeText({area.x + 2, p.y + p.height / 2}, label.text, label.size,
-                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
+                            axisLabelColor, HorizontalAlign::Center, VerticalAlign::Top, true));
     }
 }
 
@@ -578,7 +456,8 @@ class PanelScope {
   public:
     PanelScope(Figure& figure, Box& area, const Theme& theme) : figure_(figure) {
         index_ = figure.panels.size();
-        focused_ = theme.focusPanel == int(index_) + 1;
+        // A view that numbers its own panels (Figure::viewPanels) has drawn the focused one.
+        focused_ = figure.viewPanels == 0 && theme.focusPanel == int(index_) + 1;
         if (focused_) area = {0, 0, figure.width, figure.height};
         figure.panels.push_back({area, figure.items.size(), figure.items.size()});
     }
@@ -752,7 +631,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             figure.add(
                 LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
             addTickLabel(figure,
-                         makeText({bar.right() + tick + 2, py}, t.label, theme.fontSize, theme.text,
+                         makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
                                   HorizontalAlign::Left, VerticalAlign::Middle),
                          lastTick, area);
         }
@@ -876,7 +755,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         for (std::size_t index = 0; index < spec.series.size(); ++index) {
             const LineSeries& s = spec.series[index];
             if (s.name.empty()) continue;
-            keys.push_back({s.name, s.color.a == 0 ? seriesColor(int(index)) : s.color, false});
+            keys.push_back(
+                {s.name, s.color.a == 0 ? seriesColor(int(index), theme) : s.color, false});
         }
     }
     const bool legend = spec.legend && !keys.empty() && theme.legend != LegendPlacement::None;
@@ -939,7 +819,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     figure.add(ClipPush{frame.plot});
     for (std::size_t index = 0; index < spec.series.size(); ++index) {
         const LineSeries& s = spec.series[index];
-        const Rgba color = s.color.a == 0 ? seriesColor(int(index)) : s.color;
+        const Rgba color = s.color.a == 0 ? seriesColor(int(index), theme) : s.color;
         PolylineItem line;
         line.color = color;
         line.width = strokeWidth(theme, s.width);

@@ -126,7 +126,7 @@ ValueRange biasRange(double slope, int length) {
 }  // namespace
 
 PanelGrid alibiPanels(Box area, const Theme& theme, int panel) {
-    return reflowPanels(area, kAlibiPanels, theme, panel);
+    return reflowOrFocus(area, kAlibiPanels, theme, panel);
 }
 
 AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme,
@@ -362,7 +362,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
         HeatmapSpec enlarged = specFor(data.enlarged, "key j", "query i");
         enlarged.squareCells = true;  // L x L: a query's row as long as a key's column
         enlarged.title = "Head " + std::to_string(head) + ": m = " + alibiSlopeText(slope) +
-                         ", bias " + (causal ? "-m·(i - j)" : "-m·|i - j|");
+                         ", bias " + (causal ? "$-m·(i-j)$" : "$-m·|i-j|$");
         enlarged.colormap = options.colormap;
         enlarged.range = data.enlargedRange;
         enlarged.colorbarLabel = "bias";
@@ -377,7 +377,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
         LinePlotSpec slopes;
         slopes.title =
             "Slope per head (fairseq get_slopes, n = " + std::to_string(options.heads) + ")";
-        slopes.x = {"head", -0.5, double(options.heads) - 0.5};
+        slopes.x = integerAxis("head", -0.5, double(options.heads) - 0.5);
         // log2 of the slopes: fairseq's slopes are powers of two, so the axis reads -1 for 1/2,
         // -8 for 1/256, and a power-of-two head count gives a straight line.
         slopes.y = {"log\u2082 of slope m", 0, 1};
@@ -459,6 +459,7 @@ Status drawAlibiFigure(Figure& figure, Box area, const AlibiFigureOptions& optio
     const AlibiLayout layout = alibiLayout(area, options, theme, panel);
     auto data = computeAlibiFigureData(options, layout);
     if (!data) return data.error();
+    figure.viewPanels = kAlibiPanels.count;  // --panel N: the GUI's panel N (the grid is one)
     drawAlibiFigure(figure, layout, options, *data, theme);
     return success();
 }

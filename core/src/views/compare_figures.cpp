@@ -169,7 +169,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     LinePlotSpec similarity;
     similarity.title =
         "Vector encodings: cosine similarity to the query at " + std::to_string(query);
-    similarity.x = {"offset j − i", double(-query), double(L - 1 - query)};
+    similarity.x = integerAxis("offset j − i", double(-query), double(L - 1 - query));
     similarity.y = {"cosine", -1.05, 1.85};  // headroom: the legend sits above the curves
     similarity.autoRangeY = false;
     const std::pair<const char*, const SimilarityParams*> vectorEncodings[] = {
@@ -305,7 +305,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     LinePlotSpec wavelengths;
     wavelengths.title = "Wavelength of each pair (positions per turn)";
     const std::size_t pairs = std::max(freqs[0].inverse.size(), freqs[1].inverse.size());
-    wavelengths.x = {"pair index i (fast → slow)", 0, double(std::max<std::size_t>(pairs, 2) - 1)};
+    wavelengths.x =
+        integerAxis("pair index i (fast → slow)", 0, double(std::max<std::size_t>(pairs, 2) - 1));
     wavelengths.y = {"wavelength", 1, 1e6, true};
     for (int k = 0; k < 2; ++k) {
         LineSeries series;
@@ -332,8 +333,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     const std::string spacing =
         step > 1 ? " (offsets " + std::to_string(step) + " apart)" : std::string();
     LinePlotSpec expected;
-    expected.title = "Expected cosine of q_m·k_n (q = k random) against m − n" + spacing;
-    expected.x = {"offset m − n", 0, double(maxOffset)};
+    expected.title = "Expected cosine of $q_m·k_n$ ($q=k$ random) against $m-n$" + spacing;
+    expected.x = integerAxis("offset m − n", 0, double(maxOffset));
     expected.y = {"cosine", -0.2, 1.05};
     for (int k = 0; k < 2; ++k) {
         LineSeries series;

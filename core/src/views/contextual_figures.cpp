@@ -99,15 +99,15 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
 
     if (grid.shows(0)) {
         HeatmapSpec spec =
-            smallMatrixSpec("Gates g_ij = " + gateText, gates, grid.cell(0), ColormapId::Viridis,
-                            {0, 1}, "key j (token)", "query i (token)");
+            smallMatrixSpec("Gates $g_{ij}$ = " + gateText, gates, grid.cell(0),
+                            ColormapId::Viridis, {0, 1}, "key j (token)", "query i (token)");
         spec.colorbarLabel = "gate";
         spec.showMaskedLegend = true;
         spec.maskedLabel = "future (causal mask)";
         drawHeatmap(figure, grid.cell(0), spec, theme);
     }
     if (grid.shows(1)) {
-        HeatmapSpec spec = smallMatrixSpec("Contextual position p_ij = sum of g_ik, k = j..i",
+        HeatmapSpec spec = smallMatrixSpec("Contextual position $p_{ij}=Σ_{k}g_{ik}$, $k=j..i$",
                                            positions, grid.cell(1), ColormapId::Magma,
                                            {0, std::max(1.0, double(cope.npos - 1))},
                                            "key j (token)", "query i (token)");
@@ -120,10 +120,10 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
         const std::size_t last = n - 1;
         spec.title = "Positions seen from \"" + cope.tokens[last] + "\" (query " +
                      std::to_string(last) + ")";
-        spec.x = {"key j (token index)", -0.5, double(n) - 0.5};
+        spec.x = integerAxis("key j (token index)", -0.5, double(n) - 0.5);
         spec.y = {"position", 0, double(n)};
         LineSeries tokens{"token distance + 1", {}, {}, lineColor(theme, 1), 1.6f, true};
-        LineSeries contextual{"CoPE p_ij", {}, {}, theme.accent, 2.2f, true};
+        LineSeries contextual{"CoPE $p_{ij}$", {}, {}, theme.accent, 2.2f, true};
         for (std::size_t j = 0; j < n; ++j) {
             tokens.x.push_back(double(j));
             tokens.y.push_back(double(last - j + 1));
@@ -165,7 +165,8 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
                                std::to_string(params.positionBuckets) + ", max " +
                                std::to_string(params.maxRelativePositions) + ")"
                          : "Relative position i - j (no buckets)";
-        spec.x = {"relative position i - j (query - key)", -double(reach), double(reach)};
+        spec.x =
+            integerAxis("relative position i - j (query - key)", -double(reach), double(reach));
         spec.y = {"bucket", 0, 1};
         LineSeries bucket{"bucket", {}, {}, theme.accent, 2.0f, false};
         LineSeries identity{"i - j", {}, {}, lineColor(theme, 1), 1.2f, false};
@@ -326,7 +327,7 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         spec.title = "NoPE-layer query scale: log(floor((t+1)/" +
                      formatValue(options.temperature.floorScale) + ") + 1) x " +
                      formatValue(options.temperature.attnScale) + " + 1";
-        spec.x = {"position t", 0, double(options.seqLen - 1)};
+        spec.x = integerAxis("position t", 0, double(options.seqLen - 1));
         spec.y = {"scale", 0, 1};
         LineSeries s{"attn_scales", {}, {}, theme.accent, 2.0f, false};
         const long long samples = std::min<long long>(options.seqLen, 2000);
@@ -358,7 +359,7 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
         LinePlotSpec spec;
         spec.title = "Training positions: " + std::to_string(l) + " sorted draws from 0.." +
                      std::to_string(params.maxLength - 1) + ", seed " + std::to_string(params.seed);
-        spec.x = {"position " + std::string("value"), 0, std::max(1.0, n - 1)};
+        spec.x = integerAxis("position " + std::string("value"), 0, std::max(1.0, n - 1));
         spec.y = {"draw", 0, double(params.draws), false, true};
         spec.autoRangeY = false;
         for (int d = 0; d < params.draws; ++d) {

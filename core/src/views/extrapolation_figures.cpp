@@ -183,7 +183,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         const PlotAndText cell = splitCell(grid.cell(2), textFraction);
         LinePlotSpec spec;
         spec.title = "RoPE: slow pairs reach new angles";
-        spec.x = {"pair i (fast → slow)", 0, double(pairs - 1)};
+        spec.x = integerAxis("pair $i$ (fast → slow)", 0, double(pairs - 1));
         spec.y = {"largest angle (rad)", 1e-3, 1e6, true};
         spec.autoRangeY = false;
         LineSeries seen, now;
@@ -205,7 +205,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         drawLinePlot(figure, cell.plot, spec, small);
         drawParagraph(
             figure, cell.text,
-            "Each pair turns by θ_i per position. Fast pairs complete many turns in training, "
+            "Each pair turns by $θ_i$ per position. Fast pairs complete many turns in training, "
             "so every angle is familiar; pairs below 2π never closed their circle, and past "
             "training they reach angles the model has never seen.",
             theme, textSize);
@@ -216,7 +216,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         const double factor = double(eval) / train;
         LinePlotSpec spec;
         spec.title = "RoPE scalings at factor " + formatValue(factor, 3);
-        spec.x = {"pair i (fast → slow)", 0, double(pairs - 1)};
+        spec.x = integerAxis("pair $i$ (fast → slow)", 0, double(pairs - 1));
         spec.y = {"angle at L ÷ angle seen", 0.05, 20, true};
         spec.autoRangeY = false;
         const RopeScaling types[] = {RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
@@ -230,7 +230,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             auto freqs = ropeFrequencies(scaled);
             LineSeries series;
             series.name = std::string(scalingName(type));
-            series.color = seriesColor(index++);
+            series.color = seriesColor(index++, theme);  // llama3: not yellow on paper
             if (!freqs) continue;
             for (int i = 0; i < pairs; ++i) {
                 const double seenAngle = plain.inverse[std::size_t(i)] * (train - 1);
@@ -277,7 +277,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         const std::vector<double> slopes = alibiSlopes(o.alibiHeads);
         LinePlotSpec spec;
         spec.title = "ALiBi: keeps working";
-        spec.x = {"distance i − j", 0, double(eval)};
+        spec.x = integerAxis("distance i − j", 0, double(eval));
         spec.y = {"bias added to the logit", -1, 0};
         const int shown = std::min<int>(int(slopes.size()), 4);
         for (int h = 0; h < shown; ++h) {
@@ -300,7 +300,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         const PlotAndText cell = splitCell(grid.cell(5), textFraction);
         LinePlotSpec spec;
         spec.title = "T5 buckets: keep working";
-        spec.x = {"distance i − j", 0, double(eval)};
+        spec.x = integerAxis("distance i − j", 0, double(eval));
         spec.y = {"bucket", 0, double(o.t5Buckets)};
         spec.autoRangeY = false;
         spec.y.high = o.t5Buckets;

@@ -153,7 +153,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     }
     HeatmapSpec spec;
     spec.title =
-        "T_k for k = " + formatValue(options.shift) +
+        "$T_k$ for $k$ = " + formatValue(options.shift) +
         (shown < d ? " (first " + std::to_string(shown) + " of " + std::to_string(d) + " dims)"
                    : "");
     spec.x = {"", 0, double(shown), false, true};
@@ -180,7 +180,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     sinusoidalRow(options.sinusoidal, options.position + options.shift, later.data());
     const std::vector<double> moved = applySparse(t, now);
     LinePlotSpec vectors;
-    vectors.title = "T_k · PE(" + std::to_string(options.position) + ") lands on PE(" +
+    vectors.title = "$T_k$ · PE(" + std::to_string(options.position) + ") lands on PE(" +
                     formatValue(options.position + options.shift) + ")";
     vectors.x = {"dimension", -0.5, double(shown) - 0.5};
     vectors.y = {"value", -1.15, 1.15};
@@ -188,7 +188,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     LineSeries before, target, result;
     before.name = "PE(p)";
     target.name = "PE(p + k)";
-    result.name = "T_k · PE(p)";
+    result.name = "$T_k$ · PE($p$)";
     // At most two points per pixel column (the min and max there) and markers only while they
     // stay apart: 8192 dims are not 8192 circles.
     const int vectorPixels = std::max(16, texelBudget(vectorBox.width) - 80);
@@ -214,11 +214,11 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
                                   ? "for every p"
                                   : "at " + std::to_string(check.positions.size()) +
                                         " evenly spaced p of " + std::to_string(check.checkedOf);
-    residual.title = "residual max_c |T_k·PE(p) − PE(p+k)| " + which + ": largest " +
-                     formatValue(check.maxResidual, 3) +
+    residual.title = "residual $\\mathrm{max}_c$ |$T_k$·PE($p$) − PE($p+k$)| " + which +
+                     ": largest " + formatValue(check.maxResidual, 3) +
                      " (at p = " + std::to_string(check.worstPosition) + ", dim " +
                      std::to_string(check.worstColumn) + ")";
-    residual.x = {"position p", 0, double(std::max(check.checkedOf, 2) - 1)};
+    residual.x = integerAxis("position p", 0, double(std::max(check.checkedOf, 2) - 1));
     residual.y = {"residual", 1e-18, 10, true};
     residual.autoRangeY = false;
     LineSeries r;
@@ -308,7 +308,7 @@ Status validate(const LinearShiftOptions& options) {
 std::string linearShiftTitle(const LinearShiftOptions& options) {
     return options.sinOnly
                ? "Why sin AND cos: sin ω(p+k) = cos ωk · sin ωp + sin ωk · cos ωp needs cos ωp"
-               : "Linear shift: one block-diagonal matrix T_k moves every PE(p) to PE(p + k)";
+               : "Linear shift: one block-diagonal matrix $T_k$ moves every PE($p$) to PE($p+k$)";
 }
 
 Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& options,
@@ -371,7 +371,7 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     residual.title = "residual " + which + ": sin+cos exact rotation ≤ " +
                      formatValue(exact.maxResidual, 2) + ";  sin only, best fit: up to " +
                      formatValue(fit.maxResidual, 3) + " (rms " + formatValue(fit.rmsResidual, 3) + ")";
-    residual.x = {"position p", 0, double(std::max(fit.checkedOf, 2) - 1)};
+    residual.x = integerAxis("position p", 0, double(std::max(fit.checkedOf, 2) - 1));
     residual.y = {"max_c |T·PE(p) − PE(p+k)|", 1e-18, 10, true};
     residual.autoRangeY = false;
     const int pixels = std::max(16, texelBudget(bottom.width) - 80);
@@ -389,8 +389,9 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
         s.markers = at.size() == 1;
         return s;
     };
-    residual.series = {curve(exact.positions, exact.residual, "sin + cos: T_k, a rotation", seriesColor(0)),
-                       curve(fit.positions, fit.residual, "sin only: least-squares T", seriesColor(3))};
+    residual.series = {
+        curve(exact.positions, exact.residual, "sin + cos: $T_k$, a rotation", seriesColor(0)),
+        curve(fit.positions, fit.residual, "sin only: least-squares T", seriesColor(3))};
     Marker epsilon;
     epsilon.vertical = false;
     epsilon.value = 2.220446049250313e-16;
@@ -668,12 +669,12 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
         s.markers = n <= 24;
         return s;
     };
-    distance.series = {
-        series(r.standardDistance, "standard: pair i at ω_i = base^(−2i/d)", seriesColor(0)),
-        series(r.sharedDistance,
-               "every pair at ω_" + std::to_string(params.sharedPair) + " (wavelength " +
-                   formatValue(wavelength, 3) + ")",
-               seriesColor(3))};
+    distance.series = {series(r.standardDistance,
+                              "standard: pair $i$ at $ω_i=\\mathrm{base}^{-2i/d}$", seriesColor(0)),
+                       series(r.sharedDistance,
+                              "every pair at $ω_{" + std::to_string(params.sharedPair) +
+                                  "}$ (wavelength " + formatValue(wavelength, 3) + ")",
+                              seriesColor(3))};
     Marker closest;
     closest.vertical = false;
     closest.value = r.standardMinimum;

@@ -308,7 +308,7 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
         curves.title +=
             " (each point: mean of " + std::to_string(data.positionsPerPoint) + " positions)";
     }
-    curves.x = {"position", 0, double(shown)};
+    curves.x = integerAxis("position", 0, double(shown));
     // The curves are noise at initialisation: a spike every point. Polyline joins at such sharp
     // angles break up in the anti-aliased renderer, so the plot draws only the axes; each curve
     // is drawn below as separate segments, then the legend on top.

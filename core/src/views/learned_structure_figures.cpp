@@ -75,7 +75,7 @@ void drawComponents(Figure& figure, Box area, const TableStructure& structure, c
                     PlotFrame* frameOut) {
     const Matrix& projections = structure.pca.projections;
     LinePlotSpec spec;
-    spec.x = {"position", 0, double(std::max<std::size_t>(1, projections.rows - 1))};
+    spec.x = integerAxis("position", 0, double(std::max<std::size_t>(1, projections.rows - 1)));
     spec.y = {"coordinate", 0, 1};
     const std::size_t step = strideFor(projections.rows);
     for (std::size_t j = 0; j < projections.cols; ++j) {

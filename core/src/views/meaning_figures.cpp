@@ -116,11 +116,11 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
                formatValue(maps.rms[t], 3) + ")";
     };
     const Panel panels[5] = {
-        {&terms.contentContent, titled("content·content", "x_i·x_j", 0)},
-        {&terms.contentPosition, titled("content·position", "x_i·p_j", 1)},
+        {&terms.contentContent, titled("content·content", "$x_i·x_j$", 0)},
+        {&terms.contentPosition, titled("content·position", "$x_i·p_j$", 1)},
         {&terms.positionContent, titled("position·content", "p_i·x_j", 2)},
         {&terms.positionPosition, titled("position·position", "p_i·p_j", 3)},
-        {&terms.total, titled("= sum", "(x_i+p_i)·(x_j+p_j)", 4)},
+        {&terms.total, titled("= sum", "$(x_i+p_i)·(x_j+p_j)$", 4)},
     };
     for (int k = 0; k < 5; ++k) {
         if (!grid.shows(k)) continue;
@@ -145,8 +145,8 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
     std::string text =
         "Attention logit of query i and key j (identity projections, divided by √d): the sum of "
         "four terms, all on one colour scale.\n";
-    text += "d_model = " + std::to_string(params.dModel) + ", " + std::to_string(params.seqLen) +
-            " tokens from a vocabulary of " +
+    text += "$d_{model}$ = " + std::to_string(params.dModel) + ", " +
+            std::to_string(params.seqLen) + " tokens from a vocabulary of " +
             (params.tokens ? std::string("loaded vectors") : std::to_string(params.vocabulary)) +
             " (repeated words light up content·content), " +
             std::string(positionTableName(params.positions)) + " positions." + rmsNote(maps) + "\n";
@@ -157,9 +157,9 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
              ? std::string(
                    "small noise: random word vectors are nearly orthogonal to every position "
                    "vector, so the sum keeps content and position apart.")
-             : std::string(
-                   "not small here: with this width and these scales, content and position "
-                   "interfere. Raise d_model to see them shrink as 1/√d relative to the others."));
+             : std::string("not small here: with this width and these scales, content and position "
+                           "interfere. Raise $d_{model}$ to see them shrink as 1/√d relative to "
+                           "the others."));
     drawParagraph(figure, {info.x + 8, info.y + 8, info.width - 16, info.height - 16}, text, theme);
 }
 
@@ -170,7 +170,7 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     const double sigma = 1 / std::sqrt(double(dModel));
 
     LinePlotSpec spec;
-    spec.title = "cos(random vector, PE(p)) at d_model = " + std::to_string(dModel);
+    spec.title = "cos(random vector, PE($p$)) at $d_{model}$ = " + std::to_string(dModel);
     spec.x = {"cosine", -1, 1};
     spec.y = {"density", 0, 1};
     double peak = 0;

@@ -595,7 +595,7 @@ void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
     if (box.width <= 0) return;
     LinePlotSpec spec;
     spec.title = std::move(title);
-    spec.x = {"distance i - j", 0, double(std::max(1, o.seqLen - 1))};
+    spec.x = integerAxis("distance i - j", 0, double(std::max(1, o.seqLen - 1)));
     spec.y = std::move(y);
     spec.series = std::move(series);
     if (o.trainingLength < o.seqLen) spec.markers.push_back(trainingAt(o, theme));

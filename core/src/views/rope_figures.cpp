@@ -366,7 +366,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
     const Rgba qColor = ropeQueryColor(theme), kColor = ropeKeyColor(theme);
 
     // The title, on two lines (split after the dash) when one would not fit.
-    const std::string heading = "RoPE rotates each pair by position × θ_i";
+    const std::string heading = "RoPE rotates each pair by position × $θ_i$";
     const std::string setup = ropeTitle(params);
     const float pad = 8;
     float titleBottom = area.y + titleBandHeight(theme, 1.75f);
@@ -682,7 +682,7 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
         sample = &computed;
     }
     HeatmapSpec spec =
-        sampleSpec(*sample, "Rotation angle m·θ_i mod 2π — " + ropeTitle(params),
+        sampleSpec(*sample, "Rotation angle $m·θ_i$ mod 2π — " + ropeTitle(params),
                    "pair i  (fast → slow)", "position m", options.colormap, {0, kTwoPi});
     spec.colorbarLabel = "angle (radians)";
     spec.angleTicks = true;  // 0, π/2, π, 3π/2, 2π: where the cyclic map's colours sit
@@ -853,13 +853,13 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
         }
     }
     const CellWindow& w = sample->window;
-    HeatmapSpec spec = sampleSpec(*sample, "Attention score q_m·k_n — " + ropeTitle(params),
+    HeatmapSpec spec = sampleSpec(*sample, "Attention score $q_m·k_n$ — " + ropeTitle(params),
                                   "key position n", "query position m", options.colormap, range);
-    spec.colorbarLabel = "q_m·k_n  (constant along diagonals m − n)";
+    spec.colorbarLabel = "$q_m·k_n$  (constant along diagonals $m-n$)";
     spec.squareCells = true;  // query against key position
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         spec.colorbarLabel =
-            "q_m·k_n, mean of " + cellsNote(sample->rowsPerTexel, sample->colsPerTexel);
+            "$q_m·k_n$, mean of " + cellsNote(sample->rowsPerTexel, sample->colsPerTexel);
     }
     if (rangeOffsets > 0) {
         spec.colorbarLabel += "; range from |m − n| < " + std::to_string(rangeOffsets);
@@ -980,8 +980,9 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     const int incompleteCount = int(std::count(incomplete.begin(), incomplete.end(), true));
 
     LinePlotSpec spec;
-    spec.title = "Wavelength 2π/θ_i of each pair — " + ropeTitle(params);
-    spec.x = {"pair i  (θ_i = base^(−2i/d), fast → slow)", -0.5, std::max(pairCount, 1) - 0.5};
+    spec.title = "Wavelength $2π/θ_i$ of each pair — " + ropeTitle(params);
+    spec.x = integerAxis("pair $i$  ($θ_i=\\mathrm{base}^{-2i/d}$, fast → slow)", -0.5,
+                         std::max(pairCount, 1) - 0.5);
     double low = INFINITY, high = 0;
     for (std::size_t i = 0; i < wavelengths.size(); ++i) {
         low = std::min({low, wavelengths[i], originalWavelengths[i]});
@@ -1003,7 +1004,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         plain.color = theme.mutedText;
         plain.width = 2;
         spec.series.push_back(plain);
-        legend.push_back({"unscaled (base^(2i/d))", theme.mutedText});
+        legend.push_back({"unscaled ($\\mathrm{base}^{2i/d}$)", theme.mutedText});
     }
     LineSeries main;
     main.x.resize(std::size_t(pairCount));
@@ -1013,8 +1014,9 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     main.width = 2;
     main.markers = dots;
     spec.series.push_back(main);
-    legend.push_back({scaled ? "scaled: " + ropeScalingSummary(params) : "2π · base^(2i/d)",
-                      ropeQueryColor(theme), dots});
+    legend.push_back(
+        {scaled ? "scaled: " + ropeScalingSummary(params) : "$2π·\\mathrm{base}^{2i/d}$",
+         ropeQueryColor(theme), dots});
 
     // The pairs without a full turn, drawn over the curve in the accent colour, one dot each.
     LineSeries highlight;
@@ -1197,8 +1199,9 @@ void drawLogRopeDecay(Figure& figure, Box area, int rotatedDims, double base, in
     PlotFrame drawn;
     drawLinePlot(figure, area, spec, theme, &drawn);
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
-    const FittedText formula = fitText("(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)",
-                                       theme.fontSize, drawn.plot.width - 20);
+    const FittedText formula =
+        fitText("$(1/(d/2))\\,Σ_j|S_j|$,   $S_j=Σ_{k<j}\\mathrm{exp}(i·r·θ_k)$", theme.fontSize,
+                drawn.plot.width - 20);
     figure.add(makeText({x, y}, formula.text, formula.size, theme.text, HorizontalAlign::Right,
                         VerticalAlign::Top));
     if (frame) *frame = drawn;
@@ -1235,7 +1238,7 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     spec.title = "Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = " +
                  std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
     const double last = distances.back();
-    spec.x = {"relative distance m − n", 0, std::max(last, 1.0)};
+    spec.x = integerAxis("relative distance m − n", 0, std::max(last, 1.0));
     double top = 0;  // the bound at distance 0, (d/2 + 1) / 2, is its largest value
     for (double v : bounds) top = std::max(top, v);
     spec.y = {"relative upper bound", 0, top * 1.06};
@@ -1279,11 +1282,11 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     // Fitted to the plot: a narrow one shows them smaller, or cut, never past its left edge.
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
     const float room = drawn.plot.width - 20;
-    const FittedText shownFormula =
-        fitText("(1/(d/2)) Σ_j |S_j|,   S_j = Σ_{k<j} exp(i·r·θ_k)", theme.fontSize, room);
+    const FittedText shownFormula = fitText(
+        "$(1/(d/2))\\,Σ_j|S_j|$,   $S_j=Σ_{k<j}\\mathrm{exp}(i·r·θ_k)$", theme.fontSize, room);
     figure.add(makeText({x, y}, shownFormula.text, shownFormula.size, theme.text,
                         HorizontalAlign::Right, VerticalAlign::Top));
-    std::string note = "θ_k = base^(−2k/d), r = m − n";
+    std::string note = "$θ_k=\\mathrm{base}^{-2k/d}$, $r=m-n$";
     if (band) {
         note = "band: min to max over each pixel column";
         if (curve->step > 1) {

@@ -36,7 +36,7 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
     LinePlotSpec spec;
     spec.title = "First position where the RoPE phase error passes " + formatValue(threshold, 3) +
                  " rad — " + ropeTitle(params) + ", positions 0.." + std::to_string(maxPosition);
-    spec.x = {"pair i (fast pairs left)", 0, double(std::max(1, pairs - 1))};
+    spec.x = integerAxis("pair i (fast pairs left)", 0, double(std::max(1, pairs - 1)));
     spec.y = {"first position over " + formatValue(threshold, 3) + " rad", 1,
               double(std::max(10LL, maxPosition)) * 4, true};
     spec.autoRangeY = false;

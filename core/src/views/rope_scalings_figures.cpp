@@ -59,7 +59,7 @@ Result<std::vector<RopeScalingCurve>> ropeScalingRatios(const RopeParams& params
     const std::string L = std::to_string(seqLen);
     for (const Status& status :
          {add(RopeScaling::None, "none"), add(RopeScaling::Linear, "linear (PI): θ/s"),
-          add(RopeScaling::Ntk, "NTK-aware: base·s^(d/(d−2))"),
+          add(RopeScaling::Ntk, "NTK-aware: $\\mathrm{base}·s^{d/(d-2)}$"),
           add(RopeScaling::DynamicNtk, "dynamic NTK at L = " + L),
           add(RopeScaling::Yarn,
               "YaRN (β " + formatValue(s.betaFast, 3) + " / " + formatValue(s.betaSlow, 3) + ")"),
@@ -93,15 +93,15 @@ void drawRopeScalings(Figure& figure, Box area, const RopeParams& params,
     const bool byWavelength = options.axis == RopeScalingsAxis::Wavelength;
 
     LinePlotSpec spec;
-    spec.title = "Scaled ÷ unscaled frequency θ′_i/θ_i per pair at factor " +
+    spec.title = "Scaled ÷ unscaled frequency $θ′_i/θ_i$ per pair at factor " +
                  formatValue(options.factor, 4) + " — head_dim " + std::to_string(params.headDim) +
                  ", base " + formatValue(params.base, 6) + ", L0 " +
                  std::to_string(originalMaxPositions(params));
     if (byWavelength) {
-        spec.x = {"unscaled wavelength 2π/θ_i (positions)", wavelengths.front() / 1.3,
+        spec.x = {"unscaled wavelength $2π/θ_i$ (positions)", wavelengths.front() / 1.3,
                   wavelengths.back() * 1.3, true};
     } else {
-        spec.x = {"pair i  (fast → slow)", -0.5, std::max(pairCount, 1) - 0.5};
+        spec.x = integerAxis("pair $i$  (fast → slow)", -0.5, std::max(pairCount, 1) - 0.5);
     }
     double low = 1;
     for (const RopeScalingCurve& c : *curves)
@@ -109,7 +109,7 @@ void drawRopeScalings(Figure& figure, Box area, const RopeParams& params,
             if (r > 0 && std::isfinite(r)) low = std::min(low, r);
     // Log ticks fall on powers of ten: reach down to 0.1 when the curves stay above it (s < 10),
     // so that the axis has a second tick.
-    spec.y = {"θ′_i / θ_i", std::min(low / 1.6, 0.08), 1.6, true};
+    spec.y = {"$θ′_i/θ_i$", std::min(low / 1.6, 0.08), 1.6, true};
     spec.autoRangeY = false;
     for (std::size_t index = 0; index < curves->size(); ++index) {
         const RopeScalingCurve& c = (*curves)[index];

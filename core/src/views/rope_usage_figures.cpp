@@ -120,7 +120,7 @@ void drawWavelengthPlot(Figure& figure, Box area, const RopeUsageData& data,
     }
     LinePlotSpec spec;
     spec.title = "Mean usage against wavelength";
-    spec.x = {"wavelength 2π/θ_i (tokens, log)", low / 1.5, std::max(high * 1.5, low * 2), true};
+    spec.x = {"wavelength $2π/θ_i$ (tokens, log)", low / 1.5, std::max(high * 1.5, low * 2), true};
     spec.y = {"|q_i| |k_i|", 0, 1};
     spec.legend = false;
     spec.series.push_back(std::move(series));

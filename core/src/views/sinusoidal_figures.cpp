@@ -10,7 +10,7 @@ namespace poslab {
 
 std::string sinusoidalTitle(const SinusoidalParams& params) {
     return "Sinusoidal encoding (" + std::string(layoutName(params.layout)) +
-           "), d_model = " + std::to_string(params.dModel) +
+           "), $d_{model}$ = " + std::to_string(params.dModel) +
            ", base = " + formatValue(params.base, 6) + ", " + std::to_string(params.seqLen) +
            " positions";
 }
@@ -104,10 +104,10 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
                           PlotFrame* frame) {
     LinePlotSpec spec;
     spec.title = "Dimensions against position (" + std::string(layoutName(params.layout)) +
-                 ", d_model = " + std::to_string(params.dModel) + ")";
+                 ", $d_{model}$ = " + std::to_string(params.dModel) + ")";
     const double first = options.firstPosition;
     const double last = std::max(options.lastPosition, first + 1);
-    spec.x = {"position", first, last};
+    spec.x = integerAxis("position", first, last);
     spec.y = {"value", -1.1, 1.1};
     spec.autoRangeY = false;
     const int columns = std::clamp(texelBudget(area.width), 64, 4096);

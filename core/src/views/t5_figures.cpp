@@ -93,7 +93,7 @@ void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<d
 }
 
 PanelGrid t5Panels(Box area, const Theme& theme, int panel) {
-    return reflowPanels(area, kT5Panels, theme, panel);
+    return reflowOrFocus(area, kT5Panels, theme, panel);
 }
 
 T5Layout t5Layout(Box area, const Theme& theme, int panel) {
@@ -329,7 +329,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
 
     LinePlotSpec edges;
     edges.title = "Bucket id against j - i (" + directionText(p) + ")";
-    edges.x = {"relative position j - i (key - query)", -reach - 0.5, reach + 0.5};
+    edges.x = integerAxis("relative position j - i (key - query)", -reach - 0.5, reach + 0.5);
     edges.y = {"bucket", 0, double(p.numBuckets), false, true};
     edges.autoRangeY = false;
     edges.legend = false;
@@ -360,6 +360,7 @@ Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, co
     const T5Layout layout = t5Layout(area, theme, panel);
     auto data = computeT5FigureData(options, layout);
     if (!data) return data.error();
+    figure.viewPanels = kT5Panels.count;  // --panel N: the GUI's panel N, with its own notes
     drawT5Figure(figure, layout, options, *data, theme);
     return success();
 }

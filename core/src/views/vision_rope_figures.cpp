@@ -124,7 +124,7 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
                  "): " + std::to_string(tokens) + " tokens, generated text continues at " +
                  std::to_string(positions->nextPosition) + " (rope delta " +
                  std::to_string(positions->ropeDelta) + ")";
-    spec.x = {"token index", 0, double(std::max(1LL, tokens - 1))};
+    spec.x = integerAxis("token index", 0, double(std::max(1LL, tokens - 1)));
     spec.y = {"position", 0, 1};
     spec.legend = false;  // the strip below names the streams
     const int buckets = std::max(16, int(area.width));
@@ -250,7 +250,7 @@ void drawAxialRopeFigure(Figure& figure, Box area, const AxialRopeParams& params
         params.layout == AxialRopeLayout::RopeVit
             ? "pairs 0–" + std::to_string(quarter - 1) + " turn with x, " +
                   std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
-                  " with y; θ_k = base^(−4k/d) on both"
+                  " with y; $θ_k=\\mathrm{base}^{-4k/d}$ on both"
             : "pairs 0–" + std::to_string(quarter - 1) + " turn with y (even θ), " +
                   std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
                   " with x (odd θ)";

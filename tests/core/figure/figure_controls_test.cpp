@@ -239,5 +239,49 @@ TEST(FigureControlsTest, EveryPanelOfTheT5FigureStandsAlone) {
     }
 }
 
+// The content box, worked out by hand: a stroked rectangle, a text (0.56 em a glyph), a line
+// clipped to a box, and an invisible page-coloured fill that does not count.
+TEST(FigureControlsTest, ContentBoundsCoverWhatIsDrawn) {
+    Figure figure = emptyFigure(500, 400, paperTheme());
+    figure.add(RectItem{{0, 0, 500, 400}, figure.background, {0, 0, 0, 0}, 1});  // page colour
+    figure.add(RectItem{{50, 60, 100, 40}, {0, 0, 0, 0}, {0, 0, 0, 255}, 1});
+    figure.add(makeText({300, 30}, "abcd", 10, {0, 0, 0, 255}));  // 22.4 x 10 at (300, 30)
+    figure.add(ClipPush{{0, 0, 320, 200}});
+    figure.add(LineItem{{200, 150}, {450, 150}, {0, 0, 0, 255}, 2, false});  // cut at x = 320
+    figure.add(ClipPop{});
+    const Box box = contentBounds(figure);
+    EXPECT_FLOAT_EQ(box.x, 50);
+    EXPECT_FLOAT_EQ(box.y, 30);
+    EXPECT_FLOAT_EQ(box.right(), 322.4f);
+    EXPECT_FLOAT_EQ(box.bottom(), 151);  // the line's half width below y = 150
+    EXPECT_FLOAT_EQ(contentBounds(emptyFigure(10, 10, paperTheme())).width, 0);
+}
+
+// A square plot as wide as the canvas allows: built at 600 x 400 it is 380 px wide with empty
+// sides; fitted, it is built taller until the width limits it (580 px), then cut to it.
+TEST(FigureControlsTest, SquareContentGetsAWidthWideCanvas) {
+    int builds = 0;
+    auto build = [&](const Theme& t, float w, float h) -> Result<Figure> {
+        ++builds;
+        Figure figure = emptyFigure(w, h, t);
+        const float side = std::min(w - 20, h - 20);
+        figure.add(RectItem{{w / 2 - side / 2, 10, side, side}, {0, 0, 0, 0}, {0, 0, 0, 255}, 1});
+        return figure;
+    };
+    Theme theme = paperTheme();
+    theme.aspect = AspectMode::Square;
+    EXPECT_TRUE(fitsCanvasToContent(theme));
+    auto fitted = buildFittedToContent(build, theme, 600, 400, 8192);
+    ASSERT_TRUE(fitted.ok());
+    EXPECT_EQ(fitted->width, 600);
+    EXPECT_EQ(fitted->height, 596);  // rows 2 .. 598: the 580 px square and 8 px either side
+    const auto* square = std::get_if<RectItem>(&fitted->items.at(0));
+    ASSERT_NE(square, nullptr);
+    EXPECT_FLOAT_EQ(square->box.y, 8);
+    EXPECT_FLOAT_EQ(square->box.width, 580);
+    EXPECT_EQ(builds, 2);
+    EXPECT_FALSE(fitsCanvasToContent(paperTheme()));
+}
+
 }  // namespace
 }  // namespace poslab

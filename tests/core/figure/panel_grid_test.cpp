@@ -88,6 +88,23 @@ TEST(PanelGridTest, CellsTileTheAreaWithoutOverlap) {
     }
 }
 
+TEST(PanelGridTest, FocusedPanelFillsTheAreaAsTheGuiNumbersIt) {
+    // --panel 3 of a 2 x 2 view: the third panel alone, over the whole area; 5 shows none.
+    const Box area{0, 0, 1200, 800};
+    const PanelShape shape{4, 2, 20, 12, 10};
+    Theme theme = paperTheme();
+    theme.focusPanel = 3;
+    const PanelGrid grid = reflowOrFocus(area, shape, theme);
+    EXPECT_TRUE(grid.oneAtATime());
+    EXPECT_TRUE(grid.shows(2));
+    EXPECT_FALSE(grid.shows(0));
+    EXPECT_FLOAT_EQ(grid.cell(2).width, 1200);
+    theme.focusPanel = 5;
+    for (int k = 0; k < 4; ++k) EXPECT_FALSE(reflowOrFocus(area, shape, theme).shows(k));
+    theme.focusPanel = 0;  // no focus: the designed grid
+    EXPECT_EQ(reflowOrFocus(area, shape, theme).columns, 2);
+}
+
 TEST(PanelGridTest, StepPanelWrapsBothWays) {
     EXPECT_EQ(stepPanel(0, 1, 4), 1);
     EXPECT_EQ(stepPanel(3, 1, 4), 0);

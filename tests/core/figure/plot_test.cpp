@@ -315,8 +315,13 @@ TEST_P(ExtremeTicksTest, LinearTicksEndWithFewFiniteTicksInsideTheRange) {
             finishesPromptly([&] { ticks = linearTicks(low, high, maxCount, integers); });
             EXPECT_LE(ticks.size(), std::size_t(3 * maxCount + 1)) << low << " .. " << high;
             const bool valid = std::isfinite(low) && std::isfinite(high) && low <= high;
-            if (valid) {
+            // An integer axis over a range holding no integer (0.1 .. 0.1 + 1e-10) has no tick.
+            const bool holdsInteger = !integers || std::ceil(low - 1e-9) <= std::floor(high + 1e-9);
+            if (valid && holdsInteger) {
                 EXPECT_FALSE(ticks.empty()) << low << " .. " << high;
+            }
+            for (const Tick& t : ticks) {
+                if (integers) EXPECT_EQ(t.value, std::round(t.value)) << low << " .. " << high;
             }
             for (const Tick& t : ticks) {
                 EXPECT_TRUE(std::isfinite(t.value));
@@ -399,8 +404,8 @@ TEST(PlotTest, TicksOfARangeWiderThanTheLargestDoubleAreRoundNumbers) {
     EXPECT_NEAR(ticks[0].value, -1e308, 1e293);  // within 1e-15 relative: scaled by 10 back
     EXPECT_EQ(ticks[1].value, 0.0);
     EXPECT_NEAR(ticks[2].value, 1e308, 1e293);
-    EXPECT_EQ(ticks[0].label, "-1e+308");
-    EXPECT_EQ(ticks[2].label, "1e+308");
+    EXPECT_EQ(ticks[0].label, "$-10^{308}$");  // one style per axis, the minus sign
+    EXPECT_EQ(ticks[2].label, "$10^{308}$");
 }
 
 TEST(PlotTest, AHugeTickCountIsCapped) {
@@ -447,7 +452,7 @@ TEST(PlotTest, AngleTicksSitAtMultiplesOfPi) {
     for (std::size_t k = 0; k < full.size(); ++k) EXPECT_NEAR(full[k].value, k * pi / 2, 1e-12);
     EXPECT_EQ(labels(piTicks(0, 2 * pi, 3)), (std::vector<std::string>{"0", "π", "2π"}));
     EXPECT_EQ(labels(piTicks(-pi, pi, 5)),
-              (std::vector<std::string>{"-π", "-π/2", "0", "π/2", "π"}));
+              (std::vector<std::string>{"\u2212π", "\u2212π/2", "0", "π/2", "π"}));
     EXPECT_EQ(labels(piTicks(0, 8 * pi, 5)),
               (std::vector<std::string>{"0", "2π", "4π", "6π", "8π"}));
     EXPECT_TRUE(piTicks(1, 0, 5).empty());

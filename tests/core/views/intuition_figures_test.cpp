@@ -21,7 +21,7 @@ TEST(IntuitionFiguresTest, BinaryClockAndLinearShift) {
 
     auto shift = linearShiftFigure({}, 1200, 800, paperTheme());
     ASSERT_TRUE(shift.ok());
-    EXPECT_TRUE(hasText(*shift, "T_k for k = 5"));
+    EXPECT_TRUE(hasText(*shift, "$T_k$ for $k$ = 5"));
 }
 
 TEST(IntuitionFiguresTest, LinearShiftAtItsLargestStaysSparseAndSaysWhatItChecked) {
@@ -49,7 +49,7 @@ TEST(IntuitionFiguresTest, SineOnlyShiftShowsBothResiduals) {
     auto figure = linearShiftFigure(options, 1200, 800, paperTheme());
     ASSERT_TRUE(figure.ok()) << figure.error().message;
     EXPECT_TRUE(hasText(*figure, "best T on the sines alone (ridge least squares)"));
-    EXPECT_TRUE(hasText(*figure, "sin + cos: T_k, a rotation"));
+    EXPECT_TRUE(hasText(*figure, "sin + cos: $T_k$, a rotation"));
     EXPECT_TRUE(hasText(*figure, "sin only: least-squares T"));
     options.sinusoidal.dModel = 600;
     EXPECT_EQ(linearShiftFigure(options, 800, 600, paperTheme()).error().message,

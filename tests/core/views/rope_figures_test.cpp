@@ -277,7 +277,7 @@ TEST(RopeFiguresTest, AngleHeatmapUsesTwilightAndExplainsItsSummary) {
     EXPECT_DOUBLE_EQ(heatmap->range.high, 2 * kPi);
     EXPECT_TRUE(hasTextContaining(figure, "circular mean of"));
     EXPECT_TRUE(hasTextContaining(figure, "mixed"));
-    EXPECT_TRUE(hasTextContaining(figure, "Rotation angle m·θ_i mod 2π"));
+    EXPECT_TRUE(hasTextContaining(figure, "Rotation angle $m·θ_i$ mod 2π"));
     EXPECT_TRUE(hasTextContaining(figure, "training length 4096"));
 
     // Zoomed in to fewer rows than pixels: exact angles, and the caption says nothing more.
@@ -476,7 +476,7 @@ TEST(RopeFiguresTest, ScoreHeatmapIsCentredAndMarksTheQueryKeyPair) {
     EXPECT_EQ(heatmap->range.low, -heatmap->range.high);
     EXPECT_LE(heatmap->values->rows, 800u);
     EXPECT_LE(heatmap->values->cols, 1000u);
-    EXPECT_TRUE(hasTextContaining(figure, "Attention score q_m·k_n"));
+    EXPECT_TRUE(hasTextContaining(figure, "Attention score $q_m·k_n$"));
     EXPECT_TRUE(hasTextContaining(figure, "mean of"));
     EXPECT_TRUE(hasTextContaining(figure, "training length 1024"));
 }
@@ -499,7 +499,7 @@ TEST(RopeFiguresTest, FrequencyChartMarksThePairsThatNeverCompleteATurn) {
                                               " of 32 pairs never complete a turn within the "
                                               "context 1000"));
     EXPECT_TRUE(hasTextContaining(figure, "context = training length 1000"));
-    EXPECT_TRUE(hasTextContaining(figure, "Wavelength 2π/θ_i of each pair"));
+    EXPECT_TRUE(hasTextContaining(figure, "Wavelength $2π/θ_i$ of each pair"));
 
     RopeParams longer = p;
     longer.trainingLength = 200;

@@ -117,8 +117,7 @@ TEST(T5FiguresTest, BiasesOfTheLargestMagnitudeDrawFiniteTicks) {
         });
         EXPECT_TRUE(allCoordinatesFinite(figure));
         EXPECT_TRUE(count(figure).insideFigure);
-        EXPECT_TRUE(hasText(figure, "1.7e+308") || hasText(figure, "1.7e308") ||
-                    hasText(figure, "e+308"))
+        EXPECT_TRUE(hasText(figure, "10^{308}"))  // a power of ten, as the whole bar writes
             << allText(figure);
     }
 }

@@ -106,6 +106,10 @@ struct Figure {
     std::vector<FigureItem> items;
     std::vector<PanelSpan> panels;  // every plot drawn, in order
     int figureTitles = 0;           // drawTitle calls: a title over the whole figure was asked for
+    // > 0: the view numbers its panels as the GUI does (panel_grid's panels, which may hold
+    // several plots), and with Theme::focusPanel it drew that panel alone over the whole
+    // figure, notes and all: `--panel N` keeps the figure as drawn (figure_controls).
+    int viewPanels = 0;
 
     template <class Item>
     void add(Item item) {

@@ -41,6 +41,10 @@ struct PanelGrid {
 // The most columns, up to shape.columns, whose cells are at least minWidthEm x minHeightEm font
 // sizes; with none, one panel at a time: `selected` (taken modulo count) fills the area.
 PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, int selected = 0);
+// `--panel N` (Theme::focusPanel > 0): panel N - 1 alone over the whole area, none when N is past
+// count; else reflowPanels. A view that lays out with it sets Figure::viewPanels to shape.count,
+// so that its panels are numbered as the GUI's selector numbers them.
+PanelGrid reflowOrFocus(Box area, const PanelShape& shape, const Theme& theme, int selected = 0);
 // The panel `step` places after `selected` (negative: before), wrapping round count panels.
 int stepPanel(int selected, int step, int count);
 

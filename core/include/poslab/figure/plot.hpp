@@ -16,6 +16,7 @@
 #include "poslab/base/enum_names.hpp"
 #include "poslab/base/format.hpp"  // formatValue, for tick labels
 #include "poslab/figure/figure.hpp"
+#include "poslab/figure/ticks.hpp"  // Tick, linearTicks, logTicks, piTicks, tickCountFor
 
 namespace poslab {
 
@@ -62,6 +63,7 @@ Result<ThemeId> parseTheme(std::string_view name);
 Theme scaledTheme(Theme theme, float factor);
 float strokeWidth(const Theme& theme, float width);  // width (px at scale 1) at the theme's scale
 Rgba seriesColor(int index);                        // line colours, colourblind-friendly order
+Rgba seriesColor(int index, const Theme& theme);    // the same, black for yellow on paper
 Rgba withAlpha(Rgba color, std::uint8_t alpha);
 
 // ---- Axes and ticks
@@ -70,20 +72,14 @@ struct AxisSpec {
     double low = 0, high = 1;   // data range shown; for cell axes [first cell, last cell + 1)
     bool logarithmic = false;   // base-10 ticks; low must be > 0
     bool cells = false;         // integer cell indices: tick i sits at the centre of cell i
+    bool integers = false;      // an integer quantity (pair, position): ticks at integers only
 };
-struct Tick {
-    double value;
-    std::string label;
-};
-std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
-std::vector<Tick> logTicks(double low, double high, int maxCount);
-// Angles in radians: ticks at multiples of pi/2 ("0", "π/2", "π", "3π/2", "2π", "-π"), or of
-// pi, 2 pi, ... when more than maxCount would fit in [low, high].
-std::vector<Tick> piTicks(double low, double high, int maxCount);
-// Ticks for an axis of `pixels` pixels, one per `spacing` pixels: 2..1000, also for inf or NaN
-// sizes (an int conversion of those is undefined behaviour).
-int tickCountFor(double pixels, double spacing);
-float estimateTextWidth(std::string_view text, float size);  // layout estimate, no font needed
+// An axis of an integer quantity (pair, position, head, offset): ticks at integers only.
+inline AxisSpec integerAxis(std::string label, double low, double high) {
+    return {std::move(label), low, high, false, false, true};
+}
+// Layout estimate, no font needed: 0.56 em per character, markup's scripts at their own size.
+float estimateTextWidth(std::string_view text, float size);
 // Text made to fit maxWidth (by estimate): first a smaller size, down to minScale * size, then
 // cut at a character boundary with "…" appended. Titles of narrow plots stay inside them.
 struct FittedText {

@@ -1,0 +1,83 @@
+// Figure files as a paper's reviewer reads them, through the real binary: one panel keeps its own
+// notes and the GUI's numbering, square plots and outside legends get a canvas sized to them,
+// colour-bar labels carry the minus sign U+2212, and markup is typeset (no "$" or "_" left).
+// Each failed before its fix.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "process.hpp"
+
+namespace poslab::test {
+namespace {
+
+class TypesettingCliTest : public CommandLineTest {
+  protected:
+    std::string svgOf(std::vector<std::string> arguments) {
+        arguments.push_back("--out");
+        arguments.push_back(path("figure.svg"));
+        const auto result = runPoslab(arguments);
+        EXPECT_EQ(result.exitCode, 0) << result.err;
+        return readFile(path("figure.svg"));
+    }
+    static double attribute(const std::string& svg, const std::string& name) {
+        std::smatch match;
+        const std::regex pattern("<svg[^>]* " + name + "=\"([0-9.]+)\"");
+        return std::regex_search(svg, match, pattern) ? std::stod(match[1]) : -1;
+    }
+};
+
+TEST_F(TypesettingCliTest, OnePanelKeepsItsOwnNotes) {
+    // T5's third panel (bucket id against j - i) labels its edges; --panel 3 dropped them.
+    const std::string svg = svgOf({"render", "t5", "--num-buckets", "32", "--max-distance", "128",
+                                   "--seq-len", "256", "--panel", "3"});
+    EXPECT_NE(svg.find("exact below 8"), std::string::npos);
+    EXPECT_NE(svg.find("max_distance 128"), std::string::npos);
+    EXPECT_NE(svg.find("Bucket id against j - i"), std::string::npos);
+    EXPECT_EQ(svg.find("Bias against relative position"), std::string::npos);  // panel 4's
+}
+
+TEST_F(TypesettingCliTest, PanelNumbersAreTheGuis) {
+    // ALiBi's GUI shows four panels: the grid of heads, one head enlarged, slopes, attention.
+    // --panel counted every head's plot, so panel 2 was head 1 of the grid.
+    const std::string enlarged = svgOf({"render", "alibi", "--heads", "8", "--panel", "2"});
+    EXPECT_NE(enlarged.find("Head 0: m = "), std::string::npos);
+    const std::string slopes = svgOf({"render", "alibi", "--heads", "8", "--panel", "3"});
+    EXPECT_NE(slopes.find("Slope per head"), std::string::npos);
+    const auto past =
+        runPoslab({"render", "alibi", "--heads", "8", "--panel", "5", "--out", path("past.svg")});
+    EXPECT_EQ(past.exitCode, 2);
+    EXPECT_NE(past.err.find("--panel must be 1..4"), std::string::npos) << past.err;
+}
+
+TEST_F(TypesettingCliTest, SquarePlotsAndOutsideLegendsSizeTheCanvas) {
+    // --width alone: the width stays, the height is what the square plot needs (it was the full
+    // 800 px with wide empty margins either side of a 600 px square).
+    const std::string square =
+        svgOf({"render", "rope-scalings", "--aspect", "square", "--width", "600"});
+    EXPECT_EQ(attribute(square, "width"), 600);
+    const double height = attribute(square, "height");
+    EXPECT_GT(height, 450);
+    EXPECT_LT(height, 760);
+    // A height given is kept.
+    const std::string given = svgOf(
+        {"render", "rope-scalings", "--aspect", "square", "--width", "600", "--height", "800"});
+    EXPECT_EQ(attribute(given, "height"), 800);
+    const std::string outside = svgOf(
+        {"render", "rope-scalings", "--legend", "outside", "--aspect", "square", "--width", "900"});
+    EXPECT_EQ(attribute(outside, "width"), 900);
+    EXPECT_LT(attribute(outside, "height"), 800);
+}
+
+TEST_F(TypesettingCliTest, ColourBarsUseTheMinusSignAndMarkupIsTypeset) {
+    const std::string svg = svgOf({"render", "rope-scores", "--head-dim", "16", "--seq-len", "64"});
+    EXPECT_NE(svg.find("\u2212"), std::string::npos);  // a negative colour-bar tick
+    EXPECT_EQ(svg.find(">-0"), std::string::npos);     // never hyphen-minus numbers
+    EXPECT_EQ(svg.find(">-1"), std::string::npos);
+    EXPECT_EQ(svg.find("q_m"), std::string::npos);  // $q_m·k_n$ set as runs, not source
+    EXPECT_NE(svg.find("<tspan"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace poslab::test
