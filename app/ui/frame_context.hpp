@@ -14,10 +14,14 @@ class HeatmapTextures;
 namespace poslab::ui {
 
 // --check-layout and --tour-check: the figures drawn in a frame and their text faults
-// (auditFigureLayout: texts over each other or past the figure's edge).
+// (auditFigureLayout: texts over each other, over data marks, past the figure's edge, cut
+// short, or too small for presentation mode).
 struct LayoutAudit {
     int figures = 0;
-    std::vector<std::string> faults;  // "…" overlaps "…", "…" leaves the figure
+    std::vector<std::string> faults;  // "…" overlaps "…", "…" leaves the figure, hides data, ...
+    int overlapping = 0, outside = 0, overData = 0, cut = 0, small = 0;  // faults by kind
+    bool checkCuts = false;  // a window of 1024x768 or more: a text cut with "…" is a fault
+    float minTextSize = 0;   // presentation mode: a figure text smaller than this is a fault
 };
 
 struct FrameContext {

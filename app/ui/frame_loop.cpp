@@ -19,13 +19,16 @@
 
 #include <sys/resource.h>
 
+#include <nlohmann/json.hpp>
 #include "commands/args.hpp"
 #include "commands/launch_options.hpp"
 #include "gfx/gl_context.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
+#include "state/session_format.hpp"
 #include "ui/bench_scenarios.hpp"
+#include "ui/layout_sweep.hpp"
 
 namespace poslab::ui {
 
@@ -323,6 +326,10 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
                 renderFrame(window, application, {nullptr, true});
             }
             LayoutAudit audit;  // the same checks as --check-layout
+            int width = 0, height = 0;
+            glfwGetWindowSize(window, &width, &height);
+            audit.checkCuts = width >= 1024 && height >= 768;
+            audit.minTextSize = darkTheme().fontSize;  // presentation mode
             application.layoutAudit = &audit;
             char name[64];
             std::snprintf(name, sizeof name, "/lesson-%02d-%d.png", lesson + 1, step + 1);
@@ -371,6 +378,74 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
     return failed == 0 ? 0 : 1;
 }
 
+// --check-layout: every figure tab of every view, and every panel of a view that shows them one
+// at a time, as each opens at this window size (and presentation mode, when asked): a few frames
+// to settle (the switch, fonts, workers), then one frame whose figures are audited.
+int runLayoutCheck(GLFWwindow* window, Application& application) {
+    std::vector<std::string> views;
+    for (std::size_t view = 0; view < application.viewCount(); ++view) {
+        application.selectView(view);
+        renderFrame(window, application, {nullptr, true});
+        views.push_back(application.currentView());
+    }
+    int width = 0, height = 0;
+    glfwGetWindowSize(window, &width, &height);
+    const bool presentation = application.state().tour.presentation;
+    std::size_t faults = 0, figures = 0, shown = 0;
+    LayoutAudit kinds;  // the faults of every tab, by kind
+    const auto start = Clock::now();
+    for (const FigureTab& tab : figureTabs(views)) {
+        if (!tab.state.empty()) {
+            Warnings warnings;
+            applyStateJson(nlohmann::json::parse(tab.state), application.state(), warnings);
+            for (const std::string& warning : warnings) std::printf("  %s\n", warning.c_str());
+        }
+        (void)application.selectView(tab.view);
+        PanelSweep& sweep = panelSweep();
+        sweep = {0, 1};
+        for (int panel = 0; panel < sweep.count; ++panel) {
+            sweep.panel = panel;
+            // Two frames: the tab bar selects the tab, then the figures take their room (a
+            // worker's figure is waited for); the audited frame is the third.
+            const auto deadline = Clock::now() + std::chrono::seconds(20);
+            for (int i = 0; i < 2 || (application.waitingForWork() && Clock::now() < deadline);
+                 ++i) {
+                glfwPollEvents();
+                renderFrame(window, application, {nullptr, true});
+            }
+            LayoutAudit audit;
+            audit.checkCuts = width >= 1024 && height >= 768;
+            audit.minTextSize = presentation ? darkTheme().fontSize : 0;
+            application.layoutAudit = &audit;
+            renderFrame(window, application, {nullptr, true});
+            application.layoutAudit = nullptr;
+            std::string name = application.currentView();
+            if (!tab.name.empty()) name += " / " + tab.name;
+            if (sweep.count > 1) name += " / panel " + std::to_string(panel + 1);
+            std::printf("%s: %d figures, %zu text faults\n", name.c_str(), audit.figures,
+                        audit.faults.size());
+            for (const std::string& fault : audit.faults) std::printf("  %s\n", fault.c_str());
+            faults += audit.faults.size();
+            figures += std::size_t(audit.figures);
+            kinds.overlapping += audit.overlapping, kinds.outside += audit.outside;
+            kinds.overData += audit.overData, kinds.cut += audit.cut, kinds.small += audit.small;
+            ++shown;
+            if (audit.figures == 0) {
+                std::printf("  no figure drawn\n");
+                ++faults;
+            }
+        }
+        sweep = {};
+    }
+    std::printf(
+        "check-layout: %zu views, %zu tabs and panels, %zu figures at %dx%d%s, %zu faults "
+        "(%d overlapping, %d outside, %d over data, %d cut, %d small), %.1f s\n",
+        views.size(), shown, figures, width, height, presentation ? " presentation" : "", faults,
+        kinds.overlapping, kinds.outside, kinds.overData, kinds.cut, kinds.small,
+        std::chrono::duration<double>(Clock::now() - start).count());
+    return faults == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptions& options) {
@@ -390,35 +465,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
     }
 
     if (options.tourCheck) return runTourCheck(window, application, options);
-    if (options.checkLayout) {
-        // Every view in turn, as it first opens at this window size (and presentation mode,
-        // when asked): a few frames to settle (the tab switch, fonts, workers), then one frame
-        // whose figures' texts are checked against each other and the figure's edges.
-        std::size_t faults = 0;
-        for (std::size_t view = 0; view < application.viewCount(); ++view) {
-            application.selectView(view);
-            const auto deadline = Clock::now() + std::chrono::seconds(20);
-            for (int i = 0; i < 4 || (application.waitingForWork() && Clock::now() < deadline);
-                 ++i) {
-                glfwPollEvents();
-                renderFrame(window, application, {nullptr, true});
-            }
-            LayoutAudit audit;
-            application.layoutAudit = &audit;
-            renderFrame(window, application, {nullptr, true});
-            application.layoutAudit = nullptr;
-            std::printf("%s: %d figures, %zu text faults\n", application.currentView().c_str(),
-                        audit.figures, audit.faults.size());
-            for (const std::string& fault : audit.faults) std::printf("  %s\n", fault.c_str());
-            faults += audit.faults.size();
-            if (audit.figures == 0) {
-                std::printf("  no figure drawn\n");
-                ++faults;
-            }
-        }
-        std::printf("check-layout: %zu views, %zu faults\n", application.viewCount(), faults);
-        return faults == 0 ? 0 : 1;
-    }
+    if (options.checkLayout) return runLayoutCheck(window, application);
 
     if (options.soakFrames > 0) {
         // Random input across every view, as fast as frames go; NaN reaching a texture fails.

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <variant>
 
 #include "gfx/figure_renderer.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "ui/layout_sweep.hpp"
 
 namespace poslab::ui {
 
@@ -145,6 +147,10 @@ Canvas beginCanvas(const char* id, float height) {
 bool panelSelector(const PanelGrid& grid, int* selected) {
     if (!grid.oneAtATime()) return false;
     const int before = *selected;
+    if (PanelSweep& sweep = panelSweep(); sweep.panel >= 0) {  // --check-layout visits each
+        sweep.count = std::max(sweep.count, grid.count);
+        *selected = std::min(sweep.panel, grid.count - 1);
+    }
     if (ImGui::ArrowButton("##previous panel", ImGuiDir_Left))
         *selected = stepPanel(*selected, -1, grid.count);
     ImGui::SameLine();
@@ -183,10 +189,32 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
     };
     const std::string where =
         std::to_string(int(figure.width)) + "x" + std::to_string(int(figure.height)) + " figure: ";
-    for (const TextOverlap& pair : overlappingTexts(figure))
+    LayoutAudit& audit = *context.layoutAudit;
+    for (const TextOverlap& pair : overlappingTexts(figure)) {
+        ++audit.overlapping;
         faults.push_back(where + describe(pair.first) + " overlaps " + describe(pair.second));
-    for (std::size_t index : textsOutsideFigure(figure))
+    }
+    for (std::size_t index : textsOutsideFigure(figure)) {
+        ++audit.outside;
         faults.push_back(where + describe(index) + " leaves the figure");
+    }
+    for (const TextOverMark& over : textsOverMarks(figure)) {
+        ++audit.overData;
+        faults.push_back(where + describe(over.text) + " hides data");
+    }
+    for (std::size_t index : audit.checkCuts ? cutTexts(figure) : std::vector<std::size_t>{}) {
+        ++audit.cut;
+        faults.push_back(where + describe(index) + " is cut short");
+    }
+    for (std::size_t index = 0; audit.minTextSize > 0 && index < figure.items.size(); ++index) {
+        const auto* text = std::get_if<TextItem>(&figure.items[index]);
+        if (!text || text->text.empty() || text->size >= audit.minTextSize - 0.01f) continue;
+        ++audit.small;
+        char size[48];
+        std::snprintf(size, sizeof size, " is %.1f px (presentation: %.0f)", text->size,
+                      audit.minTextSize);
+        faults.push_back(where + describe(index) + size);
+    }
 }
 
 void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context) {

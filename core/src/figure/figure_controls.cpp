@@ -160,8 +160,8 @@ Figure keepPanel(const Figure& figure, std::size_t index) {
     kept.background = figure.background;
     const PanelSpan& span = figure.panels[index];
     // Clip pushes and pops inside the span come in pairs (every plot pops what it pushed).
-    kept.items.assign(figure.items.begin() + std::ptrdiff_t(span.begin),
-                      figure.items.begin() + std::ptrdiff_t(span.end));
+    kept.recordingMarks = figure.recordingMarks;
+    for (std::size_t i = span.begin; i < span.end; ++i) kept.addCopied(figure.items[i]);
     kept.panels.push_back({span.area, 0, kept.items.size()});
     return kept;
 }

@@ -329,6 +329,9 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
         if (fitted.text.find_first_not_of(' ') == std::string::npos) return;
         const float width = estimateTextWidth(fitted.text, fitted.size) + 4;
         const float height = fitted.size + 2;
+        auto inPlot = [&](Box b) {
+            return b.x >= p.x && b.right() <= p.right() && b.y >= p.y && b.bottom() <= p.bottom();
+        };
         Box box{alignRight ? x - width : x, upwards ? y - height : y, width, height};
         for (bool moved = true; moved;) {
             moved = false;
@@ -338,8 +341,30 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 moved = true;
             }
         }
-        if (box.x < p.x || box.right() > p.right() || box.y < p.y || box.bottom() > p.bottom())
-            return;
+        // The label hides no data where it can: further along its line, or on the line's other
+        // side (vertical markers), the first place clear of the data and the other labels.
+        if (inPlot(box) && marksCovered(figure, box) > 0) {
+            std::vector<Box> tries;
+            const float step = height / 2;
+            // Vertical markers' labels hang right of the line; left of it is the other side.
+            const std::vector<float> lefts =
+                upwards ? std::vector<float>{box.x} : std::vector<float>{box.x, x - 8 - width};
+            for (float left : lefts) {
+                for (float at = box.y; at >= p.y && at + height <= p.bottom();
+                     at += upwards ? -step : step)
+                    tries.push_back({left, at, width, height});
+            }
+            for (const Box& t : tries) {
+                if (!inPlot(t) || marksCovered(figure, t) > 0) continue;
+                bool clear = true;
+                for (const Box& other : placed) clear = clear && !boxesOverlap(t, other, 0);
+                if (clear) {
+                    box = t;
+                    break;
+                }
+            }
+        }
+        if (!inPlot(box)) return;
         placed.push_back(box);
         figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
         figure.add(makeText({box.x + 2, box.y + 1}, fitted.text, fitted.size, color));
@@ -657,8 +682,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             const FittedText label =
                 fitText(spec.maskedLabel, theme.fontSize * 0.9f, areaRight - bar.right() - 6);
             figure.add(makeText({bar.right() + 6, top + barWidth / 2}, label.text, label.size,
-                                theme.mutedText, HorizontalAlign::Left,
-                                VerticalAlign::Middle));
+                                theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
         }
     }
     if (frameOut) *frameOut = frame;
@@ -673,6 +697,20 @@ namespace {
 // The legend's box and rows: in frame.legendColumn when there is one, else where inside(w, h)
 // puts a w x h box. Names shrink, then end in "…", to keep the box inside the plot (6 px from its
 // left) or inside its column; a plot too short for every row keeps the first ones that fit.
+// Where a w x h legend hides no data inside the plot: `first` if free, else the other corners
+// (below topInset), else the free place nearest `first`; nullopt when the plot has none.
+std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, float w, float h,
+                               Box first, float topInset = 0) {
+    const Box& p = frame.plot;
+    const Box within{p.x + 4, p.y + 4 + topInset, p.width - 8, p.height - 8 - topInset};
+    const std::vector<Box> corners = {first,
+                                      {p.right() - w - 6, p.y + 6 + topInset, w, h},
+                                      {p.x + 6, p.y + 6 + topInset, w, h},
+                                      {p.right() - w - 6, p.bottom() - h - 6, w, h},
+                                      {p.x + 6, p.bottom() - h - 6, w, h}};
+    return placeFree(figure, within, w, h, corners);
+}
+
 template <typename Inside>
 std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                                   const std::vector<LegendKey>& keys, const Theme& theme,
@@ -731,9 +769,10 @@ std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
     return drawLegendRows(
         figure, frame, keys, theme,
         [&](float w, float h) {
-            return corner == LegendCorner::TopRight
-                       ? Box{p.right() - w - 6, p.y + 6 + topInset, w, h}
-                       : Box{p.right() - w - 6, p.bottom() - h - 6, w, h};
+            const Box topRight{p.right() - w - 6, p.y + 6 + topInset, w, h};
+            const Box bottomRight{p.right() - w - 6, p.bottom() - h - 6, w, h};
+            const Box asked = corner == LegendCorner::TopRight ? topRight : bottomRight;
+            return legendPlace(figure, frame, w, h, asked, topInset).value_or(asked);
         },
         topInset);
 }
@@ -745,8 +784,11 @@ float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
     return keys.empty() ? 0 : widest + strokeWidth(theme, 18) + 16;
 }
 
-void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
-                  PlotFrame* frameOut) {
+namespace {
+
+// One try of drawLinePlot; *legendFits turns false when an inside legend found no free place.
+void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                      PlotFrame* frameOut, bool* legendFits) {
     const PanelScope panel(figure, area, theme);
     const std::string title = panelTitle(spec.title, theme);
     // The legend's rows: the keys given, or the named series in their colours.
@@ -853,12 +895,17 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     std::optional<Box> legendBox;
     if (legend) {
         // The corner that hides the fewest data points; top right when they tie.
+        // A place that hides no data (corners first); else, when the caller lets it, the
+        // legend goes outside (legendFits false: drawLinePlot redraws with it there); else the
+        // corner that hides the fewest data points, top right when they tie.
         auto corner = [&](float w, float h) {
             const Box& p = frame.plot;
             const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
                                    {p.x + 6, p.y + 6, w, h},
                                    {p.right() - w - 6, p.bottom() - h - 6, w, h},
                                    {p.x + 6, p.bottom() - h - 6, w, h}};
+            if (auto free = legendPlace(figure, frame, w, h, corners[0])) return *free;
+            if (legendFits) *legendFits = false;
             Box box = corners[0];
             double best = INFINITY;
             for (const Box& c : corners) {
@@ -874,6 +921,34 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                 legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{});
     drawAxisLabels(figure, area, frame, theme);
     if (frameOut) *frameOut = frame;
+}
+
+}  // namespace
+
+void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                  PlotFrame* frameOut) {
+    // An automatic legend that would hide data everywhere inside the plot moves outside (the plot
+    // narrows), when the area is wide enough for a column of its names beside a readable plot.
+    const bool canMove = theme.legend == LegendPlacement::Auto && spec.legend && !spec.legendLater;
+    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
+                      panels = figure.panels.size();
+    const std::vector<Box> clips = figure.clips;
+    bool legendFits = true;
+    drawLinePlotOnce(figure, area, spec, theme, frameOut, canMove ? &legendFits : nullptr);
+    if (legendFits) return;
+    std::vector<LegendKey> keys = spec.keys;
+    if (keys.empty()) {
+        for (const LineSeries& s : spec.series)
+            if (!s.name.empty()) keys.push_back({s.name, {}, false});
+    }
+    if (legendBoxWidth(keys, theme) > area.width * 0.32f) return;
+    figure.items.resize(items);
+    figure.marks.resize(marks);
+    figure.panels.resize(panels);
+    figure.clips = clips;
+    Theme outside = theme;
+    outside.legend = LegendPlacement::Outside;
+    drawLinePlotOnce(figure, area, spec, outside, frameOut, nullptr);
 }
 
 // ---------------------------------------------------------------------------------------------

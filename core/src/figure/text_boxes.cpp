@@ -1,7 +1,9 @@
 #include "poslab/figure/text_boxes.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "poslab/figure/plot.hpp"
@@ -68,6 +70,130 @@ std::vector<std::size_t> textsOutsideFigure(const Figure& figure, float toleranc
             outside.push_back(b.index);
     }
     return outside;
+}
+
+std::vector<std::size_t> cutTexts(const Figure& figure) {
+    static constexpr std::string_view kEllipsis = "…";
+    std::vector<std::size_t> cut;
+    for (const IndexedBox& b : textBoxes(figure)) {
+        const std::string& text = std::get<TextItem>(figure.items[b.index]).text;
+        if (text.size() >= kEllipsis.size() &&
+            text.compare(text.size() - kEllipsis.size(), kEllipsis.size(), kEllipsis) == 0)
+            cut.push_back(b.index);
+    }
+    return cut;
+}
+
+namespace {
+
+Box intersection(Box a, Box b) {
+    const float left = std::max(a.x, b.x), top = std::max(a.y, b.y);
+    const float right = std::min(a.right(), b.right()), bottom = std::min(a.bottom(), b.bottom());
+    return {left, top, std::max(0.f, right - left), std::max(0.f, bottom - top)};
+}
+
+bool segmentCrossesBox(Point a, Point b, Box box) {
+    if (box.contains(a) || box.contains(b)) return true;
+    if (std::max(a.x, b.x) < box.x || std::min(a.x, b.x) > box.right() ||
+        std::max(a.y, b.y) < box.y || std::min(a.y, b.y) > box.bottom())
+        return false;
+    // The segment's line separates the box's corners when it passes through the box.
+    auto side = [&](float x, float y) { return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x); };
+    const float s1 = side(box.x, box.y), s2 = side(box.right(), box.y),
+                s3 = side(box.x, box.bottom()), s4 = side(box.right(), box.bottom());
+    return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0));
+}
+
+// Curve segments (or 1 for a point or area) of `mark` that `box` covers.
+int coveredParts(Box box, const MarkFootprint& mark, float tolerance, bool firstOnly) {
+    box = {box.x + tolerance, box.y + tolerance, box.width - 2 * tolerance,
+           box.height - 2 * tolerance};
+    if (box.width <= 0 || box.height <= 0) return 0;
+    box = intersection(box, mark.clip);
+    if (box.width <= 0 || box.height <= 0) return 0;
+    if (!boxesOverlap(box, mark.bounds, 0)) return 0;
+    if (mark.cellWidth > 0 && mark.cellHeight > 0) {
+        // A value written inside its own cell (an annotated heatmap) labels that cell.
+        const float column = std::floor((box.x - mark.bounds.x) / mark.cellWidth);
+        const float row = std::floor((box.y - mark.bounds.y) / mark.cellHeight);
+        if (box.right() <= mark.bounds.x + (column + 1) * mark.cellWidth + 0.5f &&
+            box.bottom() <= mark.bounds.y + (row + 1) * mark.cellHeight + 0.5f)
+            return 0;
+    }
+    if (mark.kind != MarkKind::Curve) return 1;
+    const Box wide{box.x - mark.halfWidth, box.y - mark.halfWidth, box.width + 2 * mark.halfWidth,
+                   box.height + 2 * mark.halfWidth};
+    int count = 0;
+    for (std::size_t i = 0; i + 1 < mark.points.size(); ++i) {
+        if (!segmentCrossesBox(mark.points[i], mark.points[i + 1], wide)) continue;
+        ++count;
+        if (firstOnly) return count;
+    }
+    if (mark.points.size() == 1 && wide.contains(mark.points[0])) count = 1;
+    return count;
+}
+
+}  // namespace
+
+bool boxCoversMark(Box box, const MarkFootprint& mark, float tolerance) {
+    return coveredParts(box, mark, tolerance, true) > 0;
+}
+
+int marksCovered(const Figure& figure, Box box, std::size_t firstMark, float tolerance) {
+    int count = 0;
+    for (std::size_t m = firstMark; m < figure.marks.size(); ++m)
+        count += coveredParts(box, figure.marks[m], tolerance, false);
+    return count;
+}
+
+std::vector<TextOverMark> textsOverMarks(const Figure& figure, float tolerance) {
+    std::vector<TextOverMark> over;
+    for (const IndexedBox& b : textBoxes(figure)) {
+        for (std::size_t m = 0; m < figure.marks.size(); ++m) {
+            if (boxCoversMark(b.box, figure.marks[m], tolerance)) {
+                over.push_back({b.index, m});
+                break;
+            }
+        }
+    }
+    return over;
+}
+
+std::optional<Box> placeFree(const Figure& figure, Box within, float w, float h,
+                             const std::vector<Box>& preferred, const std::vector<Box>& avoid,
+                             std::size_t firstMark) {
+    if (w > within.width || h > within.height) return std::nullopt;
+    const std::vector<IndexedBox> texts = textBoxes(figure);
+    auto isFree = [&](Box box) {
+        if (box.x < within.x - 0.5f || box.y < within.y - 0.5f ||
+            box.right() > within.right() + 0.5f || box.bottom() > within.bottom() + 0.5f)
+            return false;
+        for (const Box& a : avoid)
+            if (boxesOverlap(box, a, 0)) return false;
+        for (const IndexedBox& t : texts)
+            if (boxesOverlap(box, t.box, 0)) return false;
+        for (std::size_t m = firstMark; m < figure.marks.size(); ++m)
+            if (coveredParts(box, figure.marks[m], 0, true) > 0) return false;
+        return true;
+    };
+    for (const Box& box : preferred)
+        if (isFree(box)) return box;
+    // A grid of positions about a quarter of the box apart; the free one nearest the first
+    // preferred position (the reader's first look) wins.
+    const Point target =
+        preferred.empty() ? Point{within.x, within.y} : Point{preferred[0].x, preferred[0].y};
+    const float stepX = std::max(4.f, std::min(w, within.width) / 4);
+    const float stepY = std::max(4.f, std::min(h, within.height) / 4);
+    std::vector<std::pair<float, Box>> grid;
+    for (float y = within.y; y + h <= within.bottom() + 0.5f; y += stepY) {
+        for (float x = within.x; x + w <= within.right() + 0.5f; x += stepX)
+            grid.push_back({std::hypot(x - target.x, y - target.y), Box{x, y, w, h}});
+    }
+    std::stable_sort(grid.begin(), grid.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [distance, box] : grid)
+        if (isFree(box)) return box;
+    return std::nullopt;
 }
 
 }  // namespace poslab

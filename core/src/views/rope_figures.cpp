@@ -153,7 +153,16 @@ void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<Leg
     }
     const float row = theme.fontSize * 1.35f;
     const float width = widest + 40, height = row * float(entries.size()) + 8;
-    const Box box{frame.plot.right() - width - 8, frame.plot.bottom() - height - 8, width, height};
+    // Bottom right, where rising curves leave room, unless data is there: then the first other
+    // corner, or place, that hides none (text_boxes' placeFree over the figure's marks).
+    const Box& p = frame.plot;
+    const Box bottomRight{p.right() - width - 8, p.bottom() - height - 8, width, height};
+    const Box box = placeFree(figure, {p.x + 4, p.y + 4, p.width - 8, p.height - 8}, width, height,
+                              {bottomRight,
+                               {p.x + 8, p.y + 8, width, height},
+                               {p.right() - width - 8, p.y + 8, width, height},
+                               {p.x + 8, p.bottom() - height - 8, width, height}})
+                        .value_or(bottomRight);
     RectItem panel;
     panel.box = box;
     panel.fill = withAlpha(theme.plotBackground, 230);

@@ -64,5 +64,67 @@ TEST(TextBoxesTest, OverlapsAndTextOutsideAreListed) {
     EXPECT_FALSE(boxesOverlap({0, 0, 10, 10}, {9.5f, 0, 10, 10}, 1));  // half a pixel: contact
 }
 
+// Marks: the figure records every curve, dot and heatmap as it is added, clipped as it is drawn;
+// a text over a curve's stroke hides data, one beside it or over the clipped-away part does not.
+TEST(TextBoxesTest, TextsOverMarksFollowTheCurvesStrokeAndClip) {
+    const Rgba ink{0, 0, 0, 255};
+    Figure figure;
+    figure.width = 400, figure.height = 200;
+    figure.add(ClipPush{{0, 0, 200, 200}});
+    figure.add(PolylineItem{{{0, 100}, {300, 100}}, ink, 2});  // a horizontal line at y = 100
+    figure.add(ClipPop{});
+    figure.add(makeText({20, 95}, "over", 10, ink));         // 0: 95..105 crosses y = 100
+    figure.add(makeText({20, 110}, "below", 10, ink));       // 1: clear of the stroke
+    figure.add(makeText({250, 95}, "clipped", 10, ink));     // 2: the line is clipped away there
+    figure.add(makeText({20, 40}, "long title…", 10, ink));  // 3: cut short
+    ASSERT_EQ(figure.marks.size(), 1u);
+    EXPECT_EQ(figure.marks[0].kind, MarkKind::Curve);
+    const std::vector<TextOverMark> over = textsOverMarks(figure);
+    ASSERT_EQ(over.size(), 1u);
+    EXPECT_EQ(over[0].text, 3u);  // items: clip, line, pop, then the texts
+    EXPECT_EQ(cutTexts(figure), std::vector<std::size_t>{6});
+    // A diagonal crossing a box without a vertex inside it still counts.
+    Figure diagonal;
+    diagonal.add(PolylineItem{{{0, 0}, {100, 100}}, ink, 1});
+    EXPECT_TRUE(boxCoversMark({40, 40, 20, 20}, diagonal.marks[0]));
+    EXPECT_FALSE(boxCoversMark({60, 10, 20, 20}, diagonal.marks[0]));
+    EXPECT_EQ(marksCovered(diagonal, {0, 0, 100, 100}), 1);
+}
+
+// A value written inside its own heatmap cell labels it; a text across two cells hides data.
+TEST(TextBoxesTest, HeatmapCellLabelsAreNotOverData) {
+    Figure figure;
+    figure.width = 200, figure.height = 200;
+    Matrix values(2, 2);
+    HeatmapItem heatmap;
+    heatmap.box = {0, 0, 200, 200};
+    heatmap.values = std::make_shared<const Matrix>(values);
+    figure.add(heatmap);
+    figure.add(makeText({10, 10}, "0.17", 10, {0, 0, 0, 255}));      // inside cell (0, 0)
+    figure.add(makeText({90, 10}, "0.17 0.5", 10, {0, 0, 0, 255}));  // across cells 0 and 1
+    const std::vector<TextOverMark> over = textsOverMarks(figure);
+    ASSERT_EQ(over.size(), 1u);
+    EXPECT_EQ(over[0].text, 2u);
+}
+
+// placeFree: the first preferred box that hides nothing, else the nearest free grid position,
+// else nothing.
+TEST(TextBoxesTest, PlaceFreeAvoidsMarksAndTexts) {
+    const Rgba ink{0, 0, 0, 255};
+    Figure figure;
+    figure.width = 200, figure.height = 100;
+    figure.add(PolylineItem{{{0, 20}, {200, 20}}, ink, 2});  // data along the top
+    const Box within{0, 0, 200, 100};
+    const Box topRight{140, 5, 50, 30}, bottomRight{140, 65, 50, 30};
+    EXPECT_EQ(placeFree(figure, within, 50, 30, {topRight, bottomRight})->y, 65);
+    figure.add(makeText({150, 70}, "taken", 10, ink));
+    const std::optional<Box> nearest = placeFree(figure, within, 50, 30, {topRight, bottomRight});
+    ASSERT_TRUE(nearest);
+    EXPECT_GT(nearest->y, 21);  // below the line
+    EXPECT_FALSE(boxesOverlap(*nearest, textBox(std::get<TextItem>(figure.items[1])), 0));
+    figure.add(PolylineItem{{{0, 0}, {200, 100}, {0, 100}, {200, 0}}, ink, 40});  // fills it
+    EXPECT_FALSE(placeFree(figure, within, 50, 30, {topRight}));
+}
+
 }  // namespace
 }  // namespace poslab

@@ -100,6 +100,21 @@ struct PanelSpan {
     std::size_t begin = 0, end = 0;
 };
 
+// ---- Marks: where a figure's data is drawn, so text can be placed where it hides none of it
+// (text_boxes.hpp: placeFree, textsOverMarks). Figure::add records one for every curve
+// (PolylineItem), point (CircleItem) and heatmap's cells (HeatmapItem), clipped as the item is;
+// a view records a filled area (bars, bands) with addMark. Chrome (axes, grid, legend swatches)
+// is drawn with LineItem and RectItem and is not a mark.
+enum class MarkKind { Curve, Point, Area };
+struct MarkFootprint {
+    MarkKind kind = MarkKind::Area;
+    std::vector<Point> points;  // Curve: its vertices
+    float halfWidth = 0;        // Curve: half the stroke
+    Box bounds;                 // Point, Area: the footprint; Curve: its vertices' bounds, widened
+    Box clip{-1e30f, -1e30f, 2e30f, 2e30f};  // only the part inside shows
+    float cellWidth = 0, cellHeight = 0;     // a heatmap's cells: a text inside one labels it
+};
+
 struct Figure {
     float width = 800, height = 600;
     Rgba background{0, 0, 0, 0};  // alpha 0: transparent
@@ -110,12 +125,75 @@ struct Figure {
     // several plots), and with Theme::focusPanel it drew that panel alone over the whole
     // figure, notes and all: `--panel N` keeps the figure as drawn (figure_controls).
     int viewPanels = 0;
+    std::vector<MarkFootprint> marks;  // where the data is (see above)
+    bool recordingMarks = true;        // false while a view draws decoration as curves or dots
+    std::vector<Box> clips;            // the ClipPush boxes open at the end of items
 
     template <class Item>
     void add(Item item) {
+        recordMark(item);
         items.emplace_back(std::move(item));
     }
-};
+    void addMark(Box area) {  // a filled area of data (in the open clip)
+        if (recordingMarks) marks.push_back(openMark(MarkKind::Area, area));
+    }
+    // Items copied from another figure (keepPanel): their marks and clips as add() records them.
+    void addCopied(const FigureItem& item) {
+        recordMark(item);
+        items.push_back(item);
+    }
 
+  private:
+    MarkFootprint openMark(MarkKind kind, Box bounds) const {
+        MarkFootprint mark;
+        mark.kind = kind;
+        mark.bounds = bounds;
+        if (!clips.empty()) mark.clip = clips.back();
+        return mark;
+    }
+    void recordMark(const TextItem&) {}
+    void recordMark(const LineItem&) {}
+    void recordMark(const RectItem&) {}
+    void recordMark(const PolygonItem&) {}
+    void recordMark(const PolylineItem& line) {
+        if (!recordingMarks || line.points.empty()) return;
+        float left = line.points[0].x, right = left, top = line.points[0].y, bottom = top;
+        for (Point p : line.points) {
+            left = p.x < left ? p.x : left;
+            right = p.x > right ? p.x : right;
+            top = p.y < top ? p.y : top;
+            bottom = p.y > bottom ? p.y : bottom;
+        }
+        const float half = line.width / 2;
+        MarkFootprint mark = openMark(
+            MarkKind::Curve,
+            {left - half, top - half, right - left + line.width, bottom - top + line.width});
+        mark.points = line.points;
+        mark.halfWidth = half;
+        marks.push_back(std::move(mark));
+    }
+    void recordMark(const CircleItem& dot) {
+        if (!recordingMarks) return;
+        marks.push_back(
+            openMark(MarkKind::Point, {dot.center.x - dot.radius, dot.center.y - dot.radius,
+                                       2 * dot.radius, 2 * dot.radius}));
+    }
+    void recordMark(const HeatmapItem& heatmap) {
+        if (!recordingMarks) return;
+        MarkFootprint mark = openMark(MarkKind::Area, heatmap.box);
+        if (heatmap.values && heatmap.values->rows > 0 && heatmap.values->cols > 0) {
+            mark.cellWidth = heatmap.box.width / float(heatmap.values->cols);
+            mark.cellHeight = heatmap.box.height / float(heatmap.values->rows);
+        }
+        marks.push_back(std::move(mark));
+    }
+    void recordMark(const ClipPush& push) { clips.push_back(push.box); }
+    void recordMark(const ClipPop&) {
+        if (!clips.empty()) clips.pop_back();
+    }
+    void recordMark(const FigureItem& item) {
+        std::visit([this](const auto& each) { recordMark(each); }, item);
+    }
+};
 
 }  // namespace poslab

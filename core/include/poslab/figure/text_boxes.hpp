@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "poslab/figure/figure.hpp"
@@ -25,5 +26,27 @@ struct TextOverlap {
 std::vector<TextOverlap> overlappingTexts(const Figure& figure, float tolerance = 1);
 // Indices of non-empty texts whose box reaches more than `tolerance` pixels past the figure.
 std::vector<std::size_t> textsOutsideFigure(const Figure& figure, float tolerance = 1);
+// Indices of texts cut short: ending in "…" (fitText, drawParagraph when room ran out).
+std::vector<std::size_t> cutTexts(const Figure& figure);
+
+// ---- Text and data (Figure::marks)
+// Whether `box`, shrunk by `tolerance` on every side, covers any visible part of the mark: a
+// curve's stroke, a point's dot, an area's cells.
+bool boxCoversMark(Box box, const MarkFootprint& mark, float tolerance = 1);
+// How much of the data a box hides: curve segments, points and areas it covers, counted from
+// figure.marks[firstMark] on (a plot's own marks).
+int marksCovered(const Figure& figure, Box box, std::size_t firstMark = 0, float tolerance = 1);
+struct TextOverMark {
+    std::size_t text = 0, mark = 0;  // indices into Figure::items and Figure::marks
+};
+// Non-empty texts drawn over a data mark (one entry per text: the first mark it covers).
+std::vector<TextOverMark> textsOverMarks(const Figure& figure, float tolerance = 1);
+// Where a w x h box (a legend, a note) can go inside `within` hiding no mark (from firstMark
+// on), no text and none of `avoid`: the first free box of `preferred` (corners, in the order a
+// reader looks), else the free position nearest the first preferred one on a grid over
+// `within`; nullopt when nothing is free.
+std::optional<Box> placeFree(const Figure& figure, Box within, float w, float h,
+                             const std::vector<Box>& preferred, const std::vector<Box>& avoid = {},
+                             std::size_t firstMark = 0);
 
 }  // namespace poslab
