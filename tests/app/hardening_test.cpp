@@ -242,8 +242,11 @@ TEST_F(HardeningTest, WriteErrorsNameTheFileAndTheReason) {
 }
 
 // ---- Peak memory: every command with big buffers, at the largest size a lowered cap accepts.
+// GCC's macro, or clang's feature test (clang 14 does not define __SANITIZE_ADDRESS__).
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;  // ASan's shadow memory and quarantine inflate RSS
+#elif defined(__has_feature)
+constexpr bool kSanitized = __has_feature(address_sanitizer);
 #else
 constexpr bool kSanitized = false;
 #endif

@@ -155,8 +155,8 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
             const double product = roundedM * roundedTheta;
             const double angle = roundFractionBits(product, shift);
             lowAngle[i] = angle;
-            fastAngle[i] = (roundedM <= maxFinite) & (std::abs(angle) <= maxFinite) &
-                           ((std::abs(product) >= smallestFormatNormal) | (product == 0));
+            fastAngle[i] = int(roundedM <= maxFinite) & int(std::abs(angle) <= maxFinite) &
+                           (int(std::abs(product) >= smallestFormatNormal) | int(product == 0));
             cosExact[i] = firstCos * stepCos[i] - firstSin * stepSin[i];
             sinExact[i] = firstSin * stepCos[i] + firstCos * stepSin[i];
         }
@@ -192,13 +192,14 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
                 taylorSin[i] = roundedSin;
                 // Trusted: the series applies, both values are normal float32 numbers, and no
                 // rounding boundary lies within the estimate's error.
+                // (int: & of all terms, no short-circuit branches, so the loop vectorises.)
                 taylorTrusted[i] =
-                    (std::abs(d) <= kTaylorLimit) & (std::abs(cosAngle) >= smallestNormal) &
-                    (std::abs(sinAngle) >= smallestNormal) &
-                    (roundFractionBits(cosAngle - taylorSlack, shift) == roundedCos) &
-                    (roundFractionBits(cosAngle + taylorSlack, shift) == roundedCos) &
-                    (roundFractionBits(sinAngle - taylorSlack, shift) == roundedSin) &
-                    (roundFractionBits(sinAngle + taylorSlack, shift) == roundedSin);
+                    int(std::abs(d) <= kTaylorLimit) & int(std::abs(cosAngle) >= smallestNormal) &
+                    int(std::abs(sinAngle) >= smallestNormal) &
+                    int(roundFractionBits(cosAngle - taylorSlack, shift) == roundedCos) &
+                    int(roundFractionBits(cosAngle + taylorSlack, shift) == roundedCos) &
+                    int(roundFractionBits(sinAngle - taylorSlack, shift) == roundedSin) &
+                    int(roundFractionBits(sinAngle + taylorSlack, shift) == roundedSin);
             }
         }
         for (int j = 0; j < count; ++j) {
