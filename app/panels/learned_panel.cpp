@@ -80,17 +80,19 @@ constexpr float kHoverRadius = 10;        // pixels from a dot that still name i
 
 }  // namespace
 
-Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path,
-                               const std::string& tensor) {
+Result<LearnedPanel::ReadTable> LearnedPanel::readTable(const std::string& path,
+                                                        const std::string& tensor) {
     if (path.empty()) return Error{"enter the path of a .npy or .safetensors file first"};
-    std::vector<std::string> choices;
+    ReadTable read;
+    read.path = path;
     if (isSafetensorsPath(path)) {
         auto names = tableTensorNames(path);
         if (!names) return names.error();
-        choices = std::move(names).value();
+        read.choices = std::move(names).value();
     }
     // A remembered tensor the file does not have (another checkpoint): the one found by name.
-    const bool known = std::find(choices.begin(), choices.end(), tensor) != choices.end();
+    const bool known =
+        std::find(read.choices.begin(), read.choices.end(), tensor) != read.choices.end();
     auto file = loadTableFile(path, known ? tensor : "");
     if (!file) return file.error();
     const std::size_t rows = file->table.rows;
@@ -98,17 +100,30 @@ Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path,
         return Error{path + ": " + std::to_string(rows) + " positions, more than PosLab shows (" +
                      std::to_string(kMaxSeqLen) + ")"};
     }
-    view.loaded = std::make_shared<const Matrix>(std::move(file->table));
-    view.loadedPath = path;
-    view.loadedTensor = file->tensor;
-    view.loadedNote = file->note;
-    view.tensorChoices = std::move(choices);
-    view.tensor = file->tensor;
+    read.file = std::move(file).value();
+    return read;
+}
+
+void LearnedPanel::applyTable(LearnedViewState& view, ReadTable read) {
+    const std::size_t rows = read.file.table.rows;
+    view.loaded = std::make_shared<const Matrix>(std::move(read.file.table));
+    view.loadedPath = read.path;
+    view.loadedTensor = read.file.tensor;
+    view.loadedNote = read.file.note;
+    view.tensorChoices = std::move(read.choices);
+    view.tensor = read.file.tensor;
     view.useLoaded = true;
     // Show a quarter more than the table, so the undefined region is in view from the start.
     view.positionsShown = int(
         std::min<std::size_t>(rows + std::max<std::size_t>(1, rows / 4), std::size_t(kMaxSeqLen)));
     view.firstCurveDimension = std::min(view.firstCurveDimension, int(view.loaded->cols) - 1);
+}
+
+Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path,
+                               const std::string& tensor) {
+    auto read = readTable(path, tensor);
+    if (!read) return read.error();
+    applyTable(view, std::move(read).value());
     return success();
 }
 
@@ -142,6 +157,7 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
         context.droppedFiles.clear();
         loadAndReport(view, context, view.npyPath, view.tensor);
     }
+    collectLoad(view, context);
     // The generated table follows its parameters; a failure keeps the previous table.
     const LearnedParams params = paramsOf(view);
     const TableKey key{params.seqLen, params.dModel, int(params.seed), params.std};
@@ -159,13 +175,32 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
         state, context, [&] { drawControls(view, context); }, [&] { drawFigure(view, context); });
 }
 
-void LearnedPanel::loadAndReport(LearnedViewState& view, FrameContext& context,
-                                 const std::string& path, const std::string& tensor) {
-    const Status status = loadTable(view, path, tensor);
-    loadFailed_ = !status;
-    loadMessage_ = status ? "loaded " + baseName(view.loadedPath) +
-                                (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor)
-                          : status.error().message;
+void LearnedPanel::loadAndReport(LearnedViewState&, FrameContext& context, const std::string& path,
+                                 const std::string& tensor) {
+    if (loading_.valid()) loading_.wait();  // one at a time: the later Load wins
+    loadingPath_ = path;
+    loading_ = std::async(std::launch::async, [path, tensor] { return readTable(path, tensor); });
+    loadFailed_ = false;
+    loadMessage_ = "reading " + baseName(path) + " ...";
+    if (context.statusMessage) *context.statusMessage = loadMessage_;
+}
+
+void LearnedPanel::collectLoad(LearnedViewState& view, FrameContext& context) {
+    if (!loading_.valid()) return;
+    if (loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        context.animating = true;  // keep frames coming until the worker is done
+        context.waiting = true;
+        return;
+    }
+    auto read = loading_.get();
+    loadFailed_ = !read;
+    if (read) {
+        applyTable(view, std::move(read).value());
+        loadMessage_ = "loaded " + baseName(view.loadedPath) +
+                       (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor);
+    } else {
+        loadMessage_ = read.error().message;
+    }
     if (context.statusMessage) *context.statusMessage = loadMessage_;
 }
 

@@ -14,6 +14,7 @@
 #include "panels/figure_cache.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
+#include "state/table_file.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -32,6 +33,15 @@ class LearnedPanel : public Panel {
     // unchanged and the error says what is wrong with the file.
     static Status loadTable(LearnedViewState& view, const std::string& path,
                             const std::string& tensor = "");
+    // The two halves of loadTable: reading the file (any thread; a checkpoint of 100k tensors
+    // takes a second or more) and putting what was read into the view (the UI thread).
+    struct ReadTable {
+        TableFile file;
+        std::vector<std::string> choices;  // .safetensors: the tensors a chooser offers
+        std::string path;
+    };
+    static Result<ReadTable> readTable(const std::string& path, const std::string& tensor);
+    static void applyTable(LearnedViewState& view, ReadTable read);
     // The table the view shows; generated tables are made on demand.
     static Result<std::shared_ptr<const Matrix>> tableFor(const LearnedViewState& view);
 
@@ -41,6 +51,7 @@ class LearnedPanel : public Panel {
     void drawStructure(LearnedViewState& view, FrameContext& context);
     void loadAndReport(LearnedViewState& view, FrameContext& context, const std::string& path,
                        const std::string& tensor);
+    void collectLoad(LearnedViewState& view, FrameContext& context);  // a finished read, if any
     void showTooltip(const LearnedFigureOptions& options, const LearnedFigureFrames& frames,
                      Point mouse) const;
     LearnedFigureOptions optionsFor(const LearnedViewState& view) const;
@@ -64,6 +75,10 @@ class LearnedPanel : public Panel {
     CachedFigure<DataKey, LearnedLayout, LearnedFigureData> cache_;
     std::string loadMessage_;  // the last Load result, shown under the button
     bool loadFailed_ = false;
+    // A Load (button, dropped or named file) reads on a worker so the window stays live; its
+    // result is put into the view on the frame it is ready. A second Load waits for the first.
+    std::future<Result<ReadTable>> loading_;
+    std::string loadingPath_;
 
     // The Structure tab: one analysis at a time on a worker, its result kept for its key.
     struct StructureKey {
