@@ -103,6 +103,15 @@ void ComparePanel::drawControls(CompareViewState& view) {
         sliderDouble("base", &o.base, 1.0001, 1e7, "%.6g", "Sinusoidal and RoPE frequency base.",
                      true);
         sectionHeader("Bias encodings");
+        static constexpr CompareBias kBiases[] = {CompareBias::Alibi,       CompareBias::T5,
+                                                  CompareBias::KerplePower, CompareBias::KerpleLog,
+                                                  CompareBias::Sandwich,    CompareBias::Fire,
+                                                  CompareBias::Xpos,        CompareBias::Deberta};
+        comboEnum("first bias", &o.biasA, kBiases, compareBiasLabel,
+                  "The fourth heatmap and the first bias curve. The relative family uses the "
+                  "Relative view's defaults; DeBERTa shows c2p + p2c of a seeded head.");
+        comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
+                  "The fifth heatmap and the second bias curve.");
         sliderInt("ALiBi heads", &o.alibiHeads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
                   "Head 0 (the steepest slope) is drawn.", true);
         sliderInt("T5 buckets", &o.t5Buckets, 4, 256, "relative_attention_num_buckets.", true);
@@ -110,7 +119,8 @@ void ComparePanel::drawControls(CompareViewState& view) {
                   true);
         int seed = int(std::min<std::uint64_t>(o.seed, 1000000));
         if (sliderInt("seed", &seed, 0, 1000,
-                      "Learned table and T5 bucket values (random, as at initialisation).")) {
+                      "Learned table, T5 bucket values, FIRE's MLP and DeBERTa's vectors (random, "
+                      "as at initialisation).")) {
             o.seed = std::uint64_t(seed);
         }
         ImGui::Spacing();
@@ -158,9 +168,9 @@ Figure ComparePanel::exportFigure(const AppState& state, float width, float heig
                                   const Theme& theme) const {
     const CompareViewState& view = state.compare;
     return figureOrNote(view.mode == CompareMode::AllEncodings
-                      ? comparisonFigure(view.options, width, height, theme)
-                      : abFigure(view, width, height, theme),
-                  width, height, theme);
+                            ? comparisonFigure(view.options, width, height, theme)
+                            : abFigure(view, width, height, theme),
+                        width, height, theme);
 }
 
 Result<Matrix> ComparePanel::exportData(const AppState& state) const {

@@ -45,6 +45,13 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
                 "RoPE base", &o.ropeBase, 1.0001, 1e8, "%.6g",
                 "rope_theta. A larger base slows every pair: more pairs never complete a turn.",
                 true);
+            if (o.set == ExtrapolationSet::RelativeFamily) {
+                ImGui::PushTextWrapPos(0);
+                ImGui::TextDisabled(
+                    "Relative family: RoPE's head_dim and base set xPos and the RoPE bound; "
+                    "KERPLE, Sandwich, FIRE and DeBERTa use the Relative view's defaults.");
+                ImGui::PopTextWrapPos();
+            }
             sliderInt("ALiBi heads", &o.alibiHeads, kAlibiHeadsRange.low, kAlibiHeadsRange.high,
                       "Heads; their slopes follow fairseq's get_slopes.", true);
             sliderInt("T5 buckets", &o.t5Buckets, 4, 256, "relative_attention_num_buckets.", true);
@@ -54,6 +61,10 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
                 true);
         },
         [&] {
+            const std::pair<ExtrapolationSet, const char*> tabs[] = {
+                {ExtrapolationSet::Textbook, "Textbook encodings"},
+                {ExtrapolationSet::RelativeFamily, "Relative family"}};
+            stateTabBar("extrapolation sets", tabs, &o.set, &shownSet_);
             figure_.showPanels(
                 "extrapolation", state.extrapolation, context,
                 [](float w, float h, const Theme& theme, int panel) {

@@ -196,6 +196,39 @@ const std::array kBenchScenarios = {
             s.relative.options.seqLen = orDefault(z.seqLen, 65536);
         },
         [](AppState& s, int f) { s.relative.options.kerpleLog.r1 = 1.0 + 0.01 * (f % 200); }},
+    // One per tab, each dragging that tab's own slider at L = 65,536 (issue #25: every matrix view
+    // live at that length).
+    BenchScenario{"relative-xpos", "Relative", "xPos gamma slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            s.relative.tab = RelativeTab::Xpos;
+            s.relative.options.seqLen = orDefault(z.seqLen, 65536);
+            s.relative.options.xpos.headDim = orDefault(z.dModel, 512);  // the slider's top
+        },
+        [](AppState& s, int f) { s.relative.options.xpos.gamma = sweep(f, 0.1, 4.0); }},
+    BenchScenario{"relative-kerple", "Relative", "KERPLE power r2 slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            s.relative.tab = RelativeTab::Kerple;
+            s.relative.options.seqLen = orDefault(z.seqLen, 65536);
+        },
+        [](AppState& s, int f) { s.relative.options.kerplePower.r2 = sweep(f, 0.05, 3.0); }},
+    BenchScenario{"relative-sandwich", "Relative", "Sandwich head slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            s.relative.tab = RelativeTab::Sandwich;
+            s.relative.options.seqLen = orDefault(z.seqLen, 65536);
+            s.relative.options.sandwich.headDim = orDefault(z.dModel, 1024);
+            s.relative.options.sandwich.heads = kMaxSandwichHeads;
+        },
+        [](AppState& s, int f) {
+            s.relative.options.sandwich.head = sweepInt(f, 0, kMaxSandwichHeads - 1);
+        }},
+    BenchScenario{"relative-fire", "Relative", "FIRE c slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            s.relative.tab = RelativeTab::Fire;
+            s.relative.options.seqLen = orDefault(z.seqLen, 65536);
+            s.relative.options.fire.mlpWidth = 256;  // the slider's top
+            s.relative.options.fire.heads = kMaxFireHeads;
+        },
+        [](AppState& s, int f) { s.relative.options.fire.c = logSweep(f, 0.01); }},  // to 0.07
     // ---- Understanding views
     BenchScenario{"similarity-rope", "Similarity", "heatmap zoom and pan (RoPE, L 65536)",
         [](AppState& s, const BenchSizes& z) {
