@@ -419,6 +419,12 @@ Result<Figure> renderScores(const ArgMap& args, const RenderSettings& settings) 
     if (!vectors) return vectors.error();
     const RopeParams& p = inputs->params;
     if (auto s = validated(p); !s) return s.error();
+    // Vectors whose scores would overflow are refused here in one line (exit 2), not drawn as a
+    // note in a figure written with exit 0 (as they were with components near 1e308).
+    auto freqs = ropeFrequencies(p);
+    if (!freqs) return freqs.error();
+    if (auto s = ropeOffsetScores(vectors->q, vectors->k, 1, *freqs, p.pairing); !s)
+        return s.error();
     RopeScoreOptions options;
     options.q = vectors->q;
     options.k = vectors->k;

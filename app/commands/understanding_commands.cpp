@@ -726,7 +726,10 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                   "positions used now, > training length, ..262144 (default 2048)"},
                  {"d-model", "D", "sinusoidal / learned width, 2..1024 (default 64)"},
                  {"head-dim", "D", "RoPE head dimension, even, 4..1024 (default 64)"},
-                 {"base", "B", "RoPE base, > 1 (default 10000)"}},
+                 {"base", "B", "RoPE base, > 1 (default 10000)"},
+                 {"set", "NAME",
+                  "textbook (default: sinusoidal, learned, RoPE, scalings, ALiBi, T5) or relative "
+                  "(KERPLE, Sandwich, FIRE, xPos, DeBERTa, the whole family)"}},
                 biasSettingOptions("ALiBi heads, " + ui::kAlibiHeadsRange.rangeText() +
                                    " (default 8)")),
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -737,6 +740,7 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
              read.integer("d-model", o.dModel, 2, 1024);
              read.integer("head-dim", o.headDim, 4, 1024);
              read.number("base", o.ropeBase);
+             read.choice("set", o.set, parseExtrapolationSet);
              readBiasSettings(read, o);
              if (!read.ok()) return read.error();
              if (o.evaluationLength <= o.trainingLength) {
@@ -754,7 +758,16 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                 {"seq-len", "L", "positions, 2..2048 (default 128)"},
                 {"base", "B", "sinusoidal and RoPE base (default 10000)"}},
                biasSettingOptions("ALiBi heads; head 0 is shown (default 8)"));
-    compareOptions.push_back({"seed", "S", "learned table and T5 bucket values (default 0)"});
+    compareOptions.push_back(
+        {"seed", "S",
+         "learned table, T5 bucket values, FIRE's MLP, DeBERTa's vectors (default 0)"});
+    for (const char* slot : {"bias-a", "bias-b"}) {
+        compareOptions.push_back({slot, "NAME",
+                                  std::string(slot == std::string("bias-a") ? "first" : "second") +
+                                      " bias panel: " + enumNameList(kCompareBiasNames) +
+                                      " (default " +
+                                      (slot == std::string("bias-a") ? "alibi" : "t5") + ")"});
+    }
     registry.renders.push_back(
         {"compare", "every encoding side by side under the same width and length", compareOptions,
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -765,6 +778,12 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
              read.number("base", o.base);
              readBiasSettings(read, o);
              read.seed(o.seed);
+             read.choice("bias-a", o.biasA, [](std::string_view name) {
+                 return parseEnum(kCompareBiasNames, name, "bias-a");
+             });
+             read.choice("bias-b", o.biasB, [](std::string_view name) {
+                 return parseEnum(kCompareBiasNames, name, "bias-b");
+             });
              if (!read.ok()) return read.error();
              return comparisonFigure(o, float(settings.width), float(settings.height),
                                      settings.theme);

@@ -102,11 +102,21 @@ void ComparePanel::drawControls(CompareViewState& view) {
         sliderInt(kCompareSeqLen, &o.seqLen, "Sequence length for every encoding.");
         sliderDouble(kSinusoidalBaseSlider, &o.base, "Sinusoidal and RoPE frequency base.");
         sectionHeader("Bias encodings");
+        static constexpr CompareBias kBiases[] = {CompareBias::Alibi,       CompareBias::T5,
+                                                  CompareBias::KerplePower, CompareBias::KerpleLog,
+                                                  CompareBias::Sandwich,    CompareBias::Fire,
+                                                  CompareBias::Xpos,        CompareBias::Deberta};
+        comboEnum("first bias", &o.biasA, kBiases, compareBiasLabel,
+                  "The fourth heatmap and the first bias curve. The relative family uses the "
+                  "Relative view's defaults; DeBERTa shows c2p + p2c of a seeded head.");
+        comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
+                  "The fifth heatmap and the second bias curve.");
         sliderInt(kAlibiHeadsSlider, &o.alibiHeads, "Head 0 (the steepest slope) is drawn.");
         sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
         sliderInt(kT5MaxDistanceSlider, &o.t5MaxDistance, "relative_attention_max_distance.");
         seedSlider(kSeedSliderParam, &o.seed,
-                   "Learned table and T5 bucket values (random, as at initialisation).");
+                   "Learned table, T5 bucket values, FIRE's MLP and DeBERTa's vectors (random, "
+                   "as at initialisation).");
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
@@ -151,9 +161,9 @@ Figure ComparePanel::exportFigure(const AppState& state, float width, float heig
                                   const Theme& theme) const {
     const CompareViewState& view = state.compare;
     return figureOrNote(view.mode == CompareMode::AllEncodings
-                      ? comparisonFigure(view.options, width, height, theme)
-                      : abFigure(view, width, height, theme),
-                  width, height, theme);
+                            ? comparisonFigure(view.options, width, height, theme)
+                            : abFigure(view, width, height, theme),
+                        width, height, theme);
 }
 
 Result<Matrix> ComparePanel::exportData(const AppState& state) const {

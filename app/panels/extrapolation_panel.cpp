@@ -44,6 +44,13 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
             sliderDouble(
                 kExtrapolationRopeBase, &o.ropeBase,
                 "rope_theta. A larger base slows every pair: more pairs never complete a turn.");
+            if (o.set == ExtrapolationSet::RelativeFamily) {
+                ImGui::PushTextWrapPos(0);
+                ImGui::TextDisabled(
+                    "Relative family: RoPE's head_dim and base set xPos and the RoPE bound; "
+                    "KERPLE, Sandwich, FIRE and DeBERTa use the Relative view's defaults.");
+                ImGui::PopTextWrapPos();
+            }
             sliderInt(kAlibiHeadsSlider, &o.alibiHeads,
                       "Heads; their slopes follow fairseq's get_slopes.");
             sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
@@ -52,6 +59,10 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
                 "relative_attention_max_distance: every distance beyond shares the last bucket.");
         },
         [&] {
+            const std::pair<ExtrapolationSet, const char*> tabs[] = {
+                {ExtrapolationSet::Textbook, "Textbook encodings"},
+                {ExtrapolationSet::RelativeFamily, "Relative family"}};
+            stateTabBar("extrapolation sets", tabs, &o.set, &shownSet_);
             figure_.showPanels(
                 "extrapolation", state.extrapolation, context,
                 [](float w, float h, const Theme& theme, int panel) {

@@ -1,6 +1,7 @@
 // extrapolation_panel.hpp — past the training length: one panel of small multiples (sinusoidal,
 // learned, RoPE's angles per pair, RoPE with each scaling, ALiBi, T5), each with two or three
-// sentences on what happens beyond the marker and why.
+// sentences on what happens beyond the marker and why; a second tab shows the relative-position
+// family (KERPLE, Sandwich, FIRE, xPos, DeBERTa, all of them on shared axes) the same way.
 #pragma once
 
 #include "panels/figure_cache.hpp"
@@ -20,6 +21,7 @@ class ExtrapolationPanel : public Panel {
 
   private:
     FigureCache<ExtrapolationViewState> figure_;
+    ExtrapolationSet shownSet_ = ExtrapolationSet::Textbook;  // the tab ImGui showed last frame
 };
 
 }  // namespace poslab::ui

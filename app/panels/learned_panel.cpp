@@ -86,11 +86,15 @@ constexpr float kHoverRadius = 10;        // pixels from a dot that still name i
 Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path,
                                const std::string& tensor) {
     if (Status s = loadLearnedTable(view, path, tensor); !s) return s;  // as a session re-reads it
+    fitPositionsShown(view);
+    return success();
+}
+
+void LearnedPanel::fitPositionsShown(LearnedViewState& view) {
     // Show a quarter more than the table, so the undefined region is in view from the start.
     const std::size_t rows = view.loaded->rows;
     view.positionsShown = int(
         std::min<std::size_t>(rows + std::max<std::size_t>(1, rows / 4), std::size_t(kMaxSeqLen)));
-    return success();
 }
 
 Result<std::shared_ptr<const Matrix>> LearnedPanel::tableFor(const LearnedViewState& view) {
@@ -124,6 +128,7 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
         context.droppedFiles.clear();
         loadAndReport(view, context, view.npyPath, view.tensor);
     }
+    collectLoad(view, context);
     // The generated table follows its parameters; a failure keeps the previous table.
     const LearnedParams params = paramsOf(view);
     const TableKey key{params.seqLen, params.dModel, int(params.seed), params.std};
@@ -137,13 +142,33 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
         state, context, [&] { drawControls(view, context); }, [&] { drawFigure(view, context); });
 }
 
-void LearnedPanel::loadAndReport(LearnedViewState& view, FrameContext& context,
-                                 const std::string& path, const std::string& tensor) {
-    const Status status = loadTable(view, path, tensor);
-    loadFailed_ = !status;
-    loadMessage_ = status ? "loaded " + baseName(view.loadedPath) +
-                                (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor)
-                          : status.error().message;
+void LearnedPanel::loadAndReport(LearnedViewState&, FrameContext& context, const std::string& path,
+                                 const std::string& tensor) {
+    if (loading_.valid()) loading_.wait();  // one at a time: the later Load wins
+    loadingPath_ = path;
+    loading_ = std::async(std::launch::async, [path, tensor] { return readLearnedTable(path, tensor); });
+    loadFailed_ = false;
+    loadMessage_ = "reading " + baseName(path) + " ...";
+    if (context.statusMessage) *context.statusMessage = loadMessage_;
+}
+
+void LearnedPanel::collectLoad(LearnedViewState& view, FrameContext& context) {
+    if (!loading_.valid()) return;
+    if (loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        context.animating = true;  // keep frames coming until the worker is done
+        context.waiting = true;
+        return;
+    }
+    auto read = loading_.get();
+    loadFailed_ = !read;
+    if (read) {
+        showLearnedTable(view, std::move(read).value());
+        fitPositionsShown(view);
+        loadMessage_ = "loaded " + baseName(view.loadedPath) +
+                       (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor);
+    } else {
+        loadMessage_ = read.error().message;
+    }
     if (context.statusMessage) *context.statusMessage = loadMessage_;
 }
 

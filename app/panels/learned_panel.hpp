@@ -15,6 +15,8 @@
 #include "poslab/base/memo.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
+#include "state/session_files.hpp"
+#include "state/table_file.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -31,6 +33,7 @@ class LearnedPanel : public Panel {
     // Loads a .npy or .safetensors table into the view (the Load button, a dropped file). tensor:
     // .safetensors only, "" for the position table found by name. On failure the view is
     // unchanged and the error says what is wrong with the file.
+    static void fitPositionsShown(LearnedViewState& view);  // a table and a quarter beyond
     static Status loadTable(LearnedViewState& view, const std::string& path,
                             const std::string& tensor = "");
     // The table the view shows; generated tables are made on demand.
@@ -42,6 +45,7 @@ class LearnedPanel : public Panel {
     void drawStructure(LearnedViewState& view, FrameContext& context);
     void loadAndReport(LearnedViewState& view, FrameContext& context, const std::string& path,
                        const std::string& tensor);
+    void collectLoad(LearnedViewState& view, FrameContext& context);  // a finished read, if any
     void showTooltip(const LearnedFigureOptions& options, const LearnedFigureFrames& frames,
                      Point mouse) const;
     LearnedFigureOptions optionsFor(const LearnedViewState& view) const;
@@ -71,6 +75,10 @@ class LearnedPanel : public Panel {
     CachedFigure<DataKey, LearnedLayout, LearnedFigureData> cache_;
     std::string loadMessage_;  // the last Load result, shown under the button
     bool loadFailed_ = false;
+    // A Load (button, dropped or named file) reads on a worker so the window stays live; its
+    // result is put into the view on the frame it is ready. A second Load waits for the first.
+    std::future<Result<LearnedTableRead>> loading_;
+    std::string loadingPath_;
 
     // The Structure tab: one analysis at a time on a worker, its result kept for its key.
     struct StructureKey {

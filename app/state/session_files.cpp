@@ -25,17 +25,18 @@ Status rereadRopeConfig(RopeViewState& view) {
     return success();
 }
 
-Status loadLearnedTable(LearnedViewState& view, const std::string& path,
-                        const std::string& tensor) {
+Result<LearnedTableRead> readLearnedTable(const std::string& path, const std::string& tensor) {
     if (path.empty()) return Error{"enter the path of a .npy or .safetensors file first"};
-    std::vector<std::string> choices;
+    LearnedTableRead read;
+    read.path = path;
     if (isSafetensorsPath(path)) {
         auto names = tableTensorNames(path);
         if (!names) return names.error();
-        choices = std::move(names).value();
+        read.choices = std::move(names).value();
     }
     // A remembered tensor the file does not have (another checkpoint): the one found by name.
-    const bool known = std::find(choices.begin(), choices.end(), tensor) != choices.end();
+    const bool known =
+        std::find(read.choices.begin(), read.choices.end(), tensor) != read.choices.end();
     auto file = loadTableFile(path, known ? tensor : "");
     if (!file) return file.error();
     const std::size_t rows = file->table.rows;
@@ -43,15 +44,27 @@ Status loadLearnedTable(LearnedViewState& view, const std::string& path,
         return Error{path + ": " + std::to_string(rows) + " positions, more than PosLab shows (" +
                      std::to_string(kMaxSeqLen) + ")"};
     }
-    view.loaded = std::make_shared<const Matrix>(std::move(file->table));
-    view.loadedPath = path;
-    view.loadedTensor = file->tensor;
-    view.loadedNote = file->note;
-    view.tensorChoices = std::move(choices);
-    view.tensor = file->tensor;
+    read.file = std::move(file).value();
+    return read;
+}
+
+void showLearnedTable(LearnedViewState& view, LearnedTableRead read) {
+    view.loaded = std::make_shared<const Matrix>(std::move(read.file.table));
+    view.loadedPath = std::move(read.path);
+    view.loadedTensor = read.file.tensor;
+    view.loadedNote = read.file.note;
+    view.tensorChoices = std::move(read.choices);
+    view.tensor = read.file.tensor;
     view.useLoaded = true;
     view.firstCurveDimension =
         std::clamp(view.firstCurveDimension, 0, std::max(0, int(view.loaded->cols) - 1));
+}
+
+Status loadLearnedTable(LearnedViewState& view, const std::string& path,
+                        const std::string& tensor) {
+    auto read = readLearnedTable(path, tensor);
+    if (!read) return read.error();
+    showLearnedTable(view, std::move(read).value());
     return success();
 }
 

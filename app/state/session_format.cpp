@@ -34,6 +34,9 @@ namespace {
 
 // ---- Names of the enums defined in core (their one table each is there)
 inline constexpr EnumCodec<ColormapId> kColormapNames{colormapName, parseColormap};
+inline constexpr EnumCodec<CompareBias> kCompareBiasCodec{compareBiasName, parseCompareBias};
+inline constexpr EnumCodec<ExtrapolationSet> kExtrapolationSetCodec{extrapolationSetName,
+                                                                    parseExtrapolationSet};
 inline constexpr EnumCodec<ThemeId> kThemeNames{themeName, parseTheme};
 inline constexpr EnumCodec<TrajectoryStyle> kTrajectoryNames{trajectoryStyleName,
                                                              parseTrajectoryStyle};
@@ -297,6 +300,7 @@ void visitFields(F& f, V& v) {
     f.integer("alibiHeads", o.alibiHeads);
     f.integer("t5Buckets", o.t5Buckets);
     f.integer("t5MaxDistance", o.t5MaxDistance);
+    f.name("set", o.set, kExtrapolationSetCodec);
 }
 
 template <class F, Is<VisionRopeViewState> V>
@@ -349,6 +353,8 @@ void visitFields(F& f, V& v) {
         g.integer("t5Buckets", o.t5Buckets);
         g.integer("t5MaxDistance", o.t5MaxDistance);
         g.integer("seed", o.seed);
+        g.name("biasA", o.biasA, kCompareBiasCodec);
+        g.name("biasB", o.biasB, kCompareBiasCodec);
     });
     f.child("a", [&](auto& g) { visitFields(g, v.a); });
     f.child("b", [&](auto& g) { visitFields(g, v.b); });

@@ -19,6 +19,9 @@ namespace poslab::ui {
 
 namespace {
 
+// The Relative view is a plug-in: its state lives in AppState::plugins.
+RelativeViewState& relativeState(AppState& s) { return s.plugins.get<RelativeViewState>(kRelativeKey); }
+
 // The sliders' upper ends that live in the panels' own files (learned_panel.cpp,
 // rope_panel.cpp, …): repeated here, checked by the scenarios' printed settings.
 constexpr int kGuiRopeHeadDim = 512;  // RoPE view: head_dim slider
@@ -195,12 +198,44 @@ const std::array kBenchScenarios = {
     // ---- Relative (the family figure at L = 65,536; every frame rebuilds one member)
     BenchScenario{"relative-slider", "Relative", "KERPLE r1 slider, family at L 65536",
         [](AppState& s, const BenchSizes& z) {
-            s.plugins.get<RelativeViewState>(kRelativeKey).options.seqLen = orDefault(z.seqLen, 65536);
+            relativeState(s).options.seqLen = orDefault(z.seqLen, 65536);
         },
         [](AppState& s, int f) {
-            s.plugins.get<RelativeViewState>(kRelativeKey).options.kerpleLog.r1 =
-                1.0 + 0.01 * (f % 200);
+            relativeState(s).options.kerpleLog.r1 = 1.0 + 0.01 * (f % 200);
         }},
+    // One per tab, each dragging that tab's own slider at L = 65,536 (issue #25: every matrix view
+    // live at that length).
+    BenchScenario{"relative-xpos", "Relative", "xPos gamma slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            relativeState(s).tab = RelativeTab::Xpos;
+            relativeState(s).options.seqLen = orDefault(z.seqLen, 65536);
+            relativeState(s).options.xpos.headDim = orDefault(z.dModel, 512);  // the slider's top
+        },
+        [](AppState& s, int f) { relativeState(s).options.xpos.gamma = sweep(f, 0.1, 4.0); }},
+    BenchScenario{"relative-kerple", "Relative", "KERPLE power r2 slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            relativeState(s).tab = RelativeTab::Kerple;
+            relativeState(s).options.seqLen = orDefault(z.seqLen, 65536);
+        },
+        [](AppState& s, int f) { relativeState(s).options.kerplePower.r2 = sweep(f, 0.05, 3.0); }},
+    BenchScenario{"relative-sandwich", "Relative", "Sandwich head slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            relativeState(s).tab = RelativeTab::Sandwich;
+            relativeState(s).options.seqLen = orDefault(z.seqLen, 65536);
+            relativeState(s).options.sandwich.headDim = orDefault(z.dModel, 1024);
+            relativeState(s).options.sandwich.heads = kMaxSandwichHeads;
+        },
+        [](AppState& s, int f) {
+            relativeState(s).options.sandwich.head = sweepInt(f, 0, kMaxSandwichHeads - 1);
+        }},
+    BenchScenario{"relative-fire", "Relative", "FIRE c slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            relativeState(s).tab = RelativeTab::Fire;
+            relativeState(s).options.seqLen = orDefault(z.seqLen, 65536);
+            relativeState(s).options.fire.mlpWidth = 256;  // the slider's top
+            relativeState(s).options.fire.heads = kMaxFireHeads;
+        },
+        [](AppState& s, int f) { relativeState(s).options.fire.c = logSweep(f, 0.01); }},  // to 0.07
     // ---- Understanding views
     BenchScenario{"similarity-rope", "Similarity", "heatmap zoom and pan (RoPE, L 65536)",
         [](AppState& s, const BenchSizes& z) {

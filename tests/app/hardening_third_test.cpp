@@ -196,6 +196,31 @@ TEST_F(HardeningThirdTest, RotatedComponentsNearTheLargestDoubleAreRefused) {
         EXPECT_EQ(cell.find("inf"), std::string::npos) << cell;
 }
 
+TEST_F(HardeningThirdTest, ScoresOfComponentsNearTheLargestDoubleAreRefused) {
+    // q . k of components near 1e308 overflows: export and render refuse in one line naming --q;
+    // just under the bound every score is finite.
+    for (const char* kind : {"export", "render"}) {
+        const std::string out = path(std::string(kind) == "export" ? "s.csv" : "s.svg");
+        expectRefused({kind, "rope-scores", "--seq-len", "8", "--q", "1.7e308,1,1.7e308,2", "--k",
+                       "1.7e308,0.5,1,1.7e308", "--out", out},
+                      "--q and k are too large: |q| |k| = inf (must be at most 1e+300");
+        expectRefused({kind, "rope-scores", "--seq-len", "8", "--q", "1e150,1e150", "--k",
+                       "1e150,1e150", "--out", out},
+                      "--q and k are too large: |q| |k| = 2e+300");
+    }
+    auto ok = runPoslab({"export", "rope-scores", "--seq-len", "64", "--q", "7e149,-7e149", "--k",
+                         "7e149,7e149", "--out", path("s.csv")});
+    ASSERT_EQ(ok.exitCode, 0) << ok.err;
+    std::ifstream in(path("s.csv"));
+    int cells = 0;
+    for (std::string cell; std::getline(in, cell, ',');) {
+        EXPECT_EQ(cell.find("inf"), std::string::npos) << cell;
+        EXPECT_EQ(cell.find("nan"), std::string::npos) << cell;
+        ++cells;
+    }
+    EXPECT_GT(cells, 64);
+}
+
 TEST_F(HardeningThirdTest, TablesFromFilesHoldFiniteModestValues) {
     // Failed before: learned-pca of a finite table holding 1.7e308 wrote NaN everywhere.
     Matrix table(4, 2);

@@ -204,7 +204,8 @@ AppState everyFieldChanged() {
     rope.scalings = {16, 100000, RopeScalingsAxis::Wavelength};
     rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
-    s.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) = {12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
+    s.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) = {12, 64,   true, 3,   10,
+                                                        5,  true, 7,    2.5, ColormapId::Magma};
     auto& ctx = s.plugins.get<ui::ContextualViewState>(ui::kContextualKey);  // the Context view
     ctx.tab = ui::ContextualTab::Nope;
     ctx.cope = {"A b. C d!", CopeGateSource::Sentences, 8, 3, 4, 12, false};
@@ -271,10 +272,11 @@ AppState everyFieldChanged() {
     intuition.shift = {{8, 128, 700, SinusoidalLayout::Tensor2Tensor}, 3, 11, 40, 8, true};
     intuition.attention = {"dog bites man", "man bites dog", 9, ToyPosition::Alibi, 8, 4, 500};
     intuition.frequencies = {32, 700, 1000, 5};
-    s.extrapolation.options = {256, 1024, 32, 32, 5000, 4, 16, 64};
+    s.extrapolation.options = {
+        256, 1024, 32, 32, 5000, 4, 16, 64, ExtrapolationSet::RelativeFamily};
     auto& compare = s.compare;
     compare.mode = ui::CompareMode::RopeAB;
-    compare.options = {32, 64, 5000, 4, 16, 64, 2};
+    compare.options = {32, 64, 5000, 4, 16, 64, 2, CompareBias::Fire, CompareBias::Deberta};
     compare.a = {true, "/x/a.json", 20000};
     compare.b = {true, "/x/b.json", 40000};
     compare.headDim = 64;

@@ -2,9 +2,11 @@
 """Hostile run (issue #32): generate hostile inputs across PosLab's surfaces, run each case
 as a real process and classify what went wrong.
 
-Surfaces: numeric and text options of export kinds and render views, .npy tables,
-.safetensors headers, config.json, spec batches, session and lesson files (through the GUI
-under xvfb-run when it is installed and --gui is given), output targets.
+Surfaces: numeric and text options of export kinds and render views (the relative family and
+the Context plug-in included), .npy tables, .safetensors headers, config.json, spec batches,
+FIFOs and devices as inputs, output targets, big buffers under a lowered cap, kills part way
+through an export (the old file or a complete new one must remain), and with --gui (under
+xvfb-run) session and lesson files and the GUI's FILE argument.
 
 Classes (a case can fall in several):
   crash     killed by a signal or exit code other than 0/2 (abort, segfault)
@@ -49,14 +51,22 @@ def npy_bytes(rows, cols, values=None, dtype="<f8", fortran=False, header_extra=
     if values is None:
         values = [float((i * 7919) % 13) / 7 for i in range(n)]
     fmt = {"<f8": "d", "<f4": "f"}.get(dtype, "d")
-    for v in values[:n]:
-        out += struct.pack("<" + fmt, v)
-    return out
+    return out + struct.pack("<%d%s" % (n, fmt), *values[:n])  # one pack: += per value was quadratic
 
 
 def safetensors_bytes(header_text, data=b""):
     h = header_text.encode("utf-8", "surrogatepass") if isinstance(header_text, str) else header_text
     return struct.pack("<Q", len(h)) + h + data
+
+
+_MEMO = {}
+
+
+def memo(key, make):
+    """The big hostile texts are built once per run (building them per case took minutes)."""
+    if key not in _MEMO:
+        _MEMO[key] = make()
+    return _MEMO[key]
 
 
 class Case:
@@ -77,18 +87,39 @@ def generate(rng, count, gui):
         "t5-buckets": ["--num-buckets", "--max-distance", "--seq-len"],
         "learned": ["--seq-len", "--d-model", "--std", "--seed"],
         "axial-rope": ["--grid", "--head-dim", "--base"],
+        # The relative family and the Context plug-in (#25).
+        "kerple": ["--seq-len", "--r1", "--r2", "--kernel"],
+        "xpos": ["--seq-len", "--head-dim", "--gamma", "--scale-base"],
+        "sandwich": ["--seq-len", "--head-dim", "--heads", "--head"],
+        "fire": ["--seq-len", "--c", "--threshold", "--mlp-width"],
+        "deberta": ["--seq-len", "--position-buckets", "--max-relative-positions", "--head-dim"],
+        "deberta-buckets": ["--seq-len", "--position-buckets", "--max-relative-positions"],
+        "cope": ["--sentence", "--seed", "--head-dim"],
+        "nope": ["--seq-len"],
+        "irope-mask": ["--seq-len", "--chunk-size"],
+        "randomized-positions": ["--seq-len", "--max-position", "--draws"],
+        "rope-scores": ["--seq-len", "--head-dim"],
     }
     renders = {
         "rope-rotation": ["--head-dim", "--base"], "sinusoidal": ["--seq-len", "--d-model"],
         "similarity": ["--seq-len", "--d-model"], "meaning": ["--d-model", "--seq-len"],
         "axial-rope": ["--grid"], "mrope": ["--prompt"], "rope-decay": ["--max-distance"],
-        "extrapolation": ["--training-length"], "rope-scores": ["--seq-len"],
+        "extrapolation": ["--training-length", "--set", "--eval-length"], "rope-scores": ["--seq-len"],
+        "compare": ["--bias-a", "--bias-b", "--seq-len", "--d-model"],
+        "relative-family": ["--seq-len", "--training-length"], "kerple": ["--r1", "--r2"],
+        "fire": ["--c", "--threshold"], "deberta": ["--position-buckets", "--seq-len"],
+        "cope": ["--sentence"], "irope": ["--chunk-size"],
     }
+    names = ["relative", "textbook", "kerple-log", "deberta", "fire", "xpos", "sandwich", "alibi"]
     # ---- CLI options
     for _ in range(count // 3):
         kind = rng.choice(list(exports))
         option = rng.choice(exports[kind])
         args = ["export", kind, option, rng.choice(NUMBERS)]
+        if kind == "rope-scores" and rng.random() < 0.5:
+            big = rng.choice(["1.7e308", "1e308", "1e200", "-1.7e308", "1e150"])
+            args = ["export", kind, "--seq-len", rng.choice(["4", "64"]), "--q", big + ",1," + big + ",2",
+                    "--k", big + ",0.5,1," + big]
         if kind == "rope-rotate":
             args += ["--vector", rng.choice(["1,2", "1.7e308,1.7e308", "1e300,1e300", "nan,1", "1,2,3"]),
                      "--positions", rng.choice(["0,1", "1e9", "-1", "0"])]
@@ -96,8 +127,12 @@ def generate(rng, count, gui):
     for _ in range(count // 6):
         view = rng.choice(list(renders))
         option = rng.choice(renders[view])
-        value = rng.choice(NUMBERS + ["video:2x4x4@0x10", "image:1x4x4,text:3", "4x4"])
+        value = rng.choice(NUMBERS + ["video:2x4x4@0x10", "image:1x4x4,text:3", "4x4"] + names)
         cases.append(Case("cli-render", ["render", view, option, value, "--out", "OUT.svg"], out="OUT.svg"))
+    for _ in range(count // 40):
+        big = rng.choice(["1.7e308", "1e308", "1e160", "1e150"])
+        cases.append(Case("cli-render", ["render", "rope-scores", "--seq-len", "16", "--q", big + "," + big,
+                                         "--k", big + "," + big, "--out", "OUT.svg"], out="OUT.svg"))
     for _ in range(count // 20):
         text = rng.choice(TEXTS)
         which = rng.choice([["export", text], ["render", text], ["render", "sinusoidal", "--renderer", text, "--out", "OUT.png"],
@@ -122,13 +157,13 @@ def generate(rng, count, gui):
         choice = rng.randrange(6)
         if choice == 0:
             d = rng.choice([100, 1000, 100000])
-            header = '{"__metadata__":' + "[" * d + "]" * d + "}"
+            header = memo(("meta-deep", d), lambda: '{"__metadata__":' + "[" * d + "]" * d + "}")
         elif choice == 1:
             n = rng.choice([1000, 70000, 200000])
-            header = '{"__metadata__":{' + ",".join('"k%d":"v"' % i for i in range(n)) + "}}"
+            header = memo(("meta-keys", n), lambda: '{"__metadata__":{' + ",".join('"k%d":"v"' % i for i in range(n)) + "}}")
         elif choice == 2:
             n = rng.choice([1000, 100000])
-            header = "{" + ",".join('"t%d":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}' % i for i in range(n)) + "}"
+            header = memo(("tensors", n), lambda: "{" + ",".join('"t%d":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}' % i for i in range(n)) + "}")
         elif choice == 3:
             header = '{"wpe.weight":{"dtype":"F32","shape":[4,2],"data_offsets":[0,32]},"x":1e400}'
         elif choice == 4:
@@ -138,13 +173,13 @@ def generate(rng, count, gui):
         data = struct.pack("<8f", *[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]) if "0,32" in header else b""
         kind = rng.choice([["export", "tensors", "--from", "M.safetensors", "--out", "OUT.csv"],
                            ["export", "learned-pca", "--from", "M.safetensors", "--out", "OUT.csv"]])
-        cases.append(Case("safetensors", kind, {"M.safetensors": safetensors_bytes(header, data)}, out="OUT.csv"))
+        cases.append(Case("safetensors", kind, {"M.safetensors": memo(("st", header), lambda: safetensors_bytes(header, data))}, out="OUT.csv"))
     # ---- config.json
     for _ in range(count // 10):
         choice = rng.randrange(7)
         if choice == 0:
             d = rng.choice([1000, 200000])
-            text = '{"model_type":"gemma3_text","x":' + "[" * d + "]" * d + "}"
+            text = memo(("cfg-deep", d), lambda: '{"model_type":"gemma3_text","x":' + "[" * d + "]" * d + "}")
         elif choice == 1:
             text = '{"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_theta":1e400}'
         elif choice == 2:
@@ -167,15 +202,16 @@ def generate(rng, count, gui):
         kind = rng.choice([["export", "rope-freqs", "--config", "C.json", "--out", "OUT.csv"],
                            ["export", "rope-info", "--config", "C.json", "--out", "OUT.json"],
                            ["export", "similarity", "--encoding", "rope", "--config", "C.json", "--seq-len", "16", "--out", "OUT.csv"]])
-        cases.append(Case("config", kind, {"C.json": text.encode("utf-8", "surrogateescape")}, out=kind[-1]))
+        cases.append(Case("config", kind, {"C.json": memo(("enc", text), lambda: text.encode("utf-8", "surrogateescape"))}, out=kind[-1]))
     # ---- spec batches
     for _ in range(count // 10):
         choice = rng.randrange(6)
         if choice == 0:
             d = rng.choice([100, 100000])
-            text = "[" + "[" * d + "]" * d + "]"
+            text = memo(("spec-deep", d), lambda: "[" + "[" * d + "]" * d + "]")
         elif choice == 1:
-            text = "[" + ",".join(["{}"] * rng.choice([10, 10001, 320000])) + "]"
+            n = rng.choice([10, 10001, 320000])
+            text = memo(("spec-many", n), lambda: "[" + ",".join(["{}"] * n) + "]")
         elif choice == 2:
             text = '[{"view":"axial-rope","grid":"4xx4","out":"a.svg"},{"view":"sinusoidal","out":"b.svg"}]'
         elif choice == 3:
@@ -184,7 +220,7 @@ def generate(rng, count, gui):
             text = '[{"view":"\x1b[2J","out":"a.svg"},{"view":"sinusoidal","out":"c\x1b[1m.svg"}]'
         else:
             text = '[{"view":"sinusoidal","seq-len":' + rng.choice(NUMBERS[:10]).replace("nan", "0") + ',"out":"d.svg"}]'
-        cases.append(Case("spec", ["render", "--spec", "S.json"], {"S.json": text.encode("utf-8", "surrogateescape")}))
+        cases.append(Case("spec", ["render", "--spec", "S.json"], {"S.json": memo(("enc", text), lambda: text.encode("utf-8", "surrogateescape"))}))
     # ---- FIFOs and devices as inputs
     for target in [["render", "--spec", "FIFO"], ["export", "rope-freqs", "--config", "FIFO", "--out", "OUT.csv"],
                    ["export", "learned-pca", "--from", "FIFO", "--out", "OUT.csv"],
@@ -204,6 +240,12 @@ def generate(rng, count, gui):
         cases.append(Case("memory", ["export", "similarity", "--encoding", "learned", "--table", "BIG.npy",
                                      "--seq-len", "4096", "--out", "OUT.npy"],
                           {"BIG.npy": ("big", 4096, 256)}, out="OUT.npy", env={"POSLAB_MEMORY_CAP_MIB": "32"}))
+    # ---- kills: an export killed part way must leave the old file or none, never a partial one
+    for _ in range(max(6, count // 60)):
+        kind = rng.choice([["export", "sinusoidal", "--seq-len", "65536", "--d-model", "512", "--out", "OUT.csv"],
+                           ["export", "similarity", "--seq-len", "4096", "--d-model", "64", "--out", "OUT.npy"],
+                           ["render", "sinusoidal", "--seq-len", "65536", "--d-model", "1024", "--out", "OUT.png"]])
+        cases.append(Case("kill", kind, {}, out=kind[-1], env={"HOSTILE_KILL_AFTER": str(rng.choice([0.05, 0.2, 0.5]))}))
     # ---- sessions and lessons (GUI)
     if gui:
         for _ in range(max(10, count // 50)):
@@ -221,6 +263,18 @@ def generate(rng, count, gui):
                 f = ("--lessons", '{"lessons":[{"title":"t","text":"x","view":"RoPE","state":' + "{\"a\":" * 50000 + "1" + "}" * 50000 + "}]}")
             cases.append(Case("gui", [f[0], "F.json", "--fresh", "--screenshot", "SHOT.png"],
                               {"F.json": f[1].encode()}, gui=True))
+        # The GUI's FILE argument: whatever a user drops or names is opened by the right view.
+        for _ in range(max(6, count // 100)):
+            name, content = rng.choice(memo("gui-files", lambda: [
+                ("F.npy", npy_bytes(4, 4, [1.7e308] * 16)),
+                ("F.npy", npy_bytes(8, 8193)[:100]),
+                ("F.safetensors", safetensors_bytes('{"__metadata__":' + "[" * 100000 + "]" * 100000 + "}")),
+                ("F.safetensors", safetensors_bytes("{" + ",".join('"t%d":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}' % i for i in range(100000)) + "}")),
+                ("F.json", '{"model_type":"llama","rope_theta":1e400}'.encode()),
+                ("F.json", ("[" * 200000 + "]" * 200000).encode()),
+                ("F\x1b[2J.json", b"{}"),
+                ("FIFO", None)]))
+            cases.append(Case("gui-file", [name, "--fresh", "--screenshot", "SHOT.png"], {name: content}, gui=True))
     rng.shuffle(cases)
     return cases
 
@@ -260,6 +314,16 @@ def run_case(binary, case, folder, cap, timeout):
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder, env=env,
                             start_new_session=True)
     hung = False
+    kill_after = case.env.get("HOSTILE_KILL_AFTER")
+    if kill_after:
+        if os.path.exists(os.path.join(folder, case.out)) is False:
+            with open(os.path.join(folder, case.out), "wb") as f:
+                f.write(b"OLD")  # the previous file, which a killed export must leave whole
+        time.sleep(float(kill_after))
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return None, out, err, False, time.time() - start, usage.ru_maxrss
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -280,6 +344,21 @@ def valid_utf8(data):
 
 def classify(case, code, out, err, hung, folder, rss_kib, cap, slack):
     problems = []
+    if case.env.get("HOSTILE_KILL_AFTER"):
+        # Killed on purpose: the target must be the old file or a complete new one, no temporary.
+        for name in os.listdir(folder):
+            if ".poslab-tmp." in name or (".tmp" in name and name.startswith(".")):
+                problems.append(("partial", name))
+        path = os.path.join(folder, case.out)
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                data = f.read()
+            complete = data == b"OLD" or (case.out.endswith(".csv") and data.endswith(b"\n")) or \
+                (case.out.endswith(".png") and data.endswith(b"IEND\xaeB`\x82")) or \
+                (case.out.endswith(".npy") and len(data) >= 4096 * 4096 * 8 + 64)
+            if not complete:
+                problems.append(("partial", "%s of %d bytes" % (case.out, len(data))))
+        return problems
     if hung:
         problems.append(("hang", ""))
         return problems

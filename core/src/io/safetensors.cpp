@@ -398,6 +398,79 @@ std::string shapeText(const std::vector<std::uint64_t>& shape) {
     return text + "]";
 }
 
+namespace {
+
+// A JSON string token starting at text[at] == '"': its end (one past the closing quote), or npos
+// when it does not close.
+std::size_t stringEnd(std::string_view text, std::size_t at) {
+    for (std::size_t k = at + 1; k < text.size(); ++k) {
+        if (text[k] == '\\') {
+            ++k;
+        } else if (text[k] == '"') {
+            return k + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// The keys of the header's top-level object and of its "__metadata__" object, in file order and
+// without repeats, in one pass over the text (strings skipped, nesting counted; no tree). Keys
+// with escapes are decoded by the JSON parser. Malformed text is left for the parser to report.
+Status scanHeaderKeys(std::string_view text, std::vector<std::string>& keys,
+                      std::vector<std::string>& metadata) {
+    std::unordered_set<std::string> seen, metadataSeen;
+    int depth = 0;
+    bool inMetadata = false;
+    std::size_t tensors = 0;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == '"') {
+            const std::size_t end = stringEnd(text, at);
+            if (end == std::string_view::npos) return success();  // the parser says where
+            std::size_t next = end;
+            while (next < text.size() && (text[next] == ' ' || text[next] == '\t' ||
+                                          text[next] == '\r' || text[next] == '\n'))
+                ++next;
+            const bool isKey = next < text.size() && text[next] == ':';
+            if (isKey && (depth == 1 || (depth == 2 && inMetadata))) {
+                const std::string_view raw = text.substr(at, end - at);
+                std::string key(raw.substr(1, raw.size() - 2));
+                if (raw.find('\\') != std::string_view::npos) {
+                    try {
+                        key = nlohmann::json::parse(raw).get<std::string>();
+                    } catch (const std::exception&) {
+                        return success();  // the parser reports the bad escape
+                    }
+                }
+                if (depth == 1) {
+                    inMetadata = key == "__metadata__";
+                    if (seen.insert(key).second) {
+                        keys.push_back(std::move(key));
+                        if (!inMetadata && ++tensors > kMaxSafetensorsTensors)
+                            return Error{"lists more than " +
+                                         std::to_string(kMaxSafetensorsTensors) +
+                                         " tensors (PosLab's limit)"};
+                    }
+                } else if (metadataSeen.insert(key).second) {
+                    metadata.push_back(std::move(key));
+                    if (metadata.size() > kMaxSafetensorsMetadata)
+                        return Error{"\"__metadata__\" holds more than " +
+                                     std::to_string(kMaxSafetensorsMetadata) +
+                                     " keys (PosLab's limit)"};
+                }
+            }
+            at = end - 1;
+        }
+    }
+    return success();
+}
+
+}  // namespace
+
 Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::uint64_t fileSize,
                                                  std::string_view name) {
     if (const std::size_t bad = invalidUtf8At(header); bad != std::string::npos) {
@@ -408,33 +481,15 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::u
         return fileError(name, "header is not a JSON object (it must start with '{')");
     }
     // Top-level keys in file order (tensors are listed as the file has them), and the counts the
-    // caps bound, noted as the parser reads them: a header over a cap stops at the first excess.
+    // caps bound, from one linear scan before the parse: a header over a cap is refused at the
+    // first excess. (nlohmann's parser with a callback erases discarded values by walking the
+    // parent object at every end of an object: quadratic, 100k tensors took minutes.)
     std::vector<std::string> keyOrder;
-    std::unordered_set<std::string> seen;
     std::vector<std::string> metadataOrder;
-    std::unordered_set<std::string> metadataSeen;
-    bool inMetadata = false;
-    auto noteKey = [&](int depth, HeaderJson::parse_event_t event, HeaderJson& parsed) {
-        if (event != HeaderJson::parse_event_t::key || !parsed.is_string()) return true;
-        const std::string& key = parsed.get_ref<const std::string&>();
-        if (depth == 1) {
-            inMetadata = key == "__metadata__";
-            if (seen.insert(key).second) keyOrder.push_back(key);
-            if (keyOrder.size() - seen.count("__metadata__") > kMaxSafetensorsTensors) {
-                throw JsonLimitExceeded("header lists more than " +
-                                        std::to_string(kMaxSafetensorsTensors) +
-                                        " tensors (PosLab's limit)");
-            }
-        } else if (depth == 2 && inMetadata && metadataSeen.insert(key).second) {
-            metadataOrder.push_back(key);
-            if (metadataOrder.size() > kMaxSafetensorsMetadata)
-                throw JsonLimitExceeded("\"__metadata__\" holds more than " +
-                                        std::to_string(kMaxSafetensorsMetadata) +
-                                        " keys (PosLab's limit)");
-        }
-        return true;
-    };
-    auto parsed = parseJson<HeaderJson>(header, noteKey);
+    if (Status scanned = scanHeaderKeys(header, keyOrder, metadataOrder); !scanned) {
+        return fileError(name, "header " + scanned.error().message);
+    }
+    auto parsed = parseJson<HeaderJson>(header);
     if (!parsed) {
         const std::string& why = parsed.error().message;
         return fileError(

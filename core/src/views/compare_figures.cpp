@@ -9,12 +9,15 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/deberta.hpp"
+#include "poslab/encodings/fire.hpp"
 #include "poslab/encodings/learned.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/relative_figures.hpp"
 
 namespace poslab {
 
@@ -24,6 +27,36 @@ constexpr double kTwoPi = 2 * std::numbers::pi;
 
 }  // namespace
 
+std::string_view compareBiasName(CompareBias bias) {
+    return enumName(kCompareBiasNames, bias);
+}
+
+Result<CompareBias> parseCompareBias(std::string_view name) {
+    return parseEnum(kCompareBiasNames, name, "bias encoding");
+}
+
+std::string compareBiasLabel(CompareBias bias) {
+    switch (bias) {
+        case CompareBias::Alibi:
+            return "ALiBi";
+        case CompareBias::T5:
+            return "T5";
+        case CompareBias::KerplePower:
+            return "KERPLE (power)";
+        case CompareBias::KerpleLog:
+            return "KERPLE (log)";
+        case CompareBias::Sandwich:
+            return "Sandwich";
+        case CompareBias::Fire:
+            return "FIRE";
+        case CompareBias::Xpos:
+            return "xPos";
+        case CompareBias::Deberta:
+            return "DeBERTa (c2p + p2c)";
+    }
+    return "";
+}
+
 Status validate(const CompareOptions& o) {
     if (auto s = requireIntInRange("d_model", o.dModel, 4, 1024); !s) return s;
     if (o.dModel % 2 != 0)
@@ -31,6 +64,11 @@ Status validate(const CompareOptions& o) {
     if (auto s = requireIntInRange("seq_len", o.seqLen, 2, 2048); !s) return s;
     if (auto s = requireInRange("base", o.base, 1.0, 1e12, false); !s) return s;
     if (auto s = requireIntInRange("alibi_heads", o.alibiHeads, 1, kMaxAlibiHeads); !s) return s;
+    for (CompareBias bias : {o.biasA, o.biasB}) {
+        if (int(bias) < 0 || int(bias) > int(CompareBias::Deberta))
+            return Error{"bias encoding must be " + enumNameList(kCompareBiasNames) + " (got " +
+                         std::to_string(int(bias)) + ")"};
+    }
     T5Params t5;
     t5.numBuckets = o.t5Buckets;
     t5.maxDistance = o.t5MaxDistance;
@@ -52,7 +90,8 @@ Box heatmapBlock(const PanelGrid& grid) {
 Box comparisonCell(const PanelGrid& grid, int k) {
     if (grid.oneAtATime()) return grid.cell(k);
     const Box top = heatmapBlock(grid);
-    if (k < 5) return gridCell(top, grid.rows - 1, grid.columns, k / grid.columns, k % grid.columns, 10);
+    if (k < 5)
+        return gridCell(top, grid.rows - 1, grid.columns, k / grid.columns, k % grid.columns, 10);
     const Box bottom{grid.area.x, top.bottom() + 12, grid.area.width,
                      grid.area.bottom() - top.bottom() - 12};
     return gridCell(bottom, 1, 2, 0, k - 5, 16);
@@ -76,10 +115,212 @@ PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
             curve.height >= minHeight)
             return grid;
     }
-    return reflowPanels(area, {kComparePanels.count, 1, kComparePanels.minWidthEm,
-                               kComparePanels.minHeightEm, kComparePanels.gap},
+    return reflowPanels(area,
+                        {kComparePanels.count, 1, kComparePanels.minWidthEm,
+                         kComparePanels.minHeightEm, kComparePanels.gap},
                         theme, panel);
 }
+
+namespace {
+
+// The relative-family members with the Relative view's defaults, at Compare's length, width, base
+// and seed.
+RelativeFigureOptions relativeOptions(const CompareOptions& o) {
+    RelativeFigureOptions r;
+    r.seqLen = o.seqLen;
+    r.trainingLength = o.seqLen;
+    r.xpos.headDim = o.dModel;
+    r.xpos.base = o.base;
+    r.fire.seed = o.seed;
+    r.alibiHeads = o.alibiHeads;
+    return r;
+}
+
+DebertaParams debertaOptions(const CompareOptions& o) {
+    DebertaParams p;  // DeBERTa-v3: 256 buckets, max_position 512, head_dim 64
+    p.seqLen = o.seqLen;
+    p.seed = o.seed;
+    return p;
+}
+
+FamilyMember familyMember(CompareBias bias) {
+    switch (bias) {
+        case CompareBias::KerplePower:
+            return FamilyMember::KerplePower;
+        case CompareBias::KerpleLog:
+            return FamilyMember::KerpleLog;
+        case CompareBias::Sandwich:
+            return FamilyMember::Sandwich;
+        case CompareBias::Fire:
+            return FamilyMember::Fire;
+        case CompareBias::Xpos:
+            return FamilyMember::Xpos;
+        case CompareBias::T5:
+            return FamilyMember::T5;
+        default:
+            return FamilyMember::Alibi;
+    }
+}
+
+// DeBERTa's c2p + p2c at the centre cell of each texel (a sum of dot products has no closed-form
+// block mean): rows x cols dot products of head_dim, never L x L.
+HeatmapSample debertaSample(const DebertaParams& p, int maxRows, int maxCols) {
+    const long long length = p.seqLen;
+    HeatmapSample sample;
+    sample.window = clampWindow({0, length, 0, length}, length, length);
+    sample.rowsPerTexel = cellsPerTexel(length, maxRows);
+    sample.colsPerTexel = cellsPerTexel(length, maxCols);
+    auto centres = [&](long long perTexel) {
+        std::vector<long long> at;
+        for (long long first = 0; first < length; first += perTexel)
+            at.push_back(std::min(length - 1, first + perTexel / 2));
+        return at;
+    };
+    const std::vector<long long> rows = centres(sample.rowsPerTexel);
+    const std::vector<long long> cols = centres(sample.colsPerTexel);
+    sample.rowSpan = double((long long)rows.size() * sample.rowsPerTexel);
+    sample.colSpan = double((long long)cols.size() * sample.colsPerTexel);
+    Matrix values = debertaTermSample(p, DebertaTerm::C2p, rows, cols);
+    const Matrix p2c = debertaTermSample(p, DebertaTerm::P2c, rows, cols);
+    for (std::size_t k = 0; k < values.values.size(); ++k) values.values[k] += p2c.values[k];
+    sample.values = std::make_shared<const Matrix>(std::move(values));
+    sample.version = nextMatrixVersion();
+    return sample;
+}
+
+// One bias slot's heatmap over `cell`: exact block means for the Toeplitz members, centre cells
+// for FIRE and DeBERTa (said in the title), the whole matrix for ALiBi and T5 as before.
+HeatmapSpec biasHeatmap(const CompareOptions& o, CompareBias bias, Box cell) {
+    const int L = o.seqLen;
+    const int maxRows = texelBudget(cell.height), maxCols = texelBudget(cell.width);
+    if (bias == CompareBias::Alibi) {
+        AlibiParams alibi;
+        alibi.heads = o.alibiHeads;
+        alibi.seqLen = L;
+        const Matrix values = alibiBias(alibi).value();
+        HeatmapSpec spec = matrixSpec("ALiBi head 0: logit bias", values, cell, ColormapId::Viridis,
+                                      finiteRange(values));
+        spec.showMaskedLegend = true;
+        return spec;
+    }
+    if (bias == CompareBias::T5) {
+        T5Params t5;
+        t5.seqLen = L;
+        t5.numBuckets = o.t5Buckets;
+        t5.maxDistance = o.t5MaxDistance;
+        const Matrix values = t5BiasMatrix(t5, seededBucketBiases(o.t5Buckets, o.seed)).value();
+        return matrixSpec("T5 (random buckets): logit bias", values, cell, ColormapId::BlueWhiteRed,
+                          symmetricRange(values));
+    }
+    const RelativeFigureOptions r = relativeOptions(o);
+    HeatmapSample sample;
+    std::string title;
+    switch (bias) {
+        case CompareBias::Fire:
+            sample = fireSample(r.fire, L, maxRows, maxCols, true);
+            title = "FIRE head 0: MLP bias (centre cells)";
+            break;
+        case CompareBias::Deberta:
+            sample = debertaSample(debertaOptions(o), maxRows, maxCols);
+            title = "DeBERTa: c2p + p2c (centre cells)";
+            break;
+        default:
+            sample = relativeOffsetSample(toeplitzByOffset(r, familyMember(bias), L), L, {},
+                                          maxRows, maxCols, BlockSummary::MeanOfUnmasked);
+            title = bias == CompareBias::Xpos ? "xPos: q·k for q = k = 1"
+                                              : compareBiasLabel(bias) + ": logit bias";
+            break;
+    }
+    HeatmapSpec spec = specFor(sample, "key", "query");
+    spec.title = title;
+    const bool bidirectional = bias == CompareBias::Deberta;
+    spec.colormap = bidirectional ? ColormapId::BlueWhiteRed : ColormapId::Viridis;
+    spec.range = bidirectional ? symmetricRange(*sample.values) : finiteRange(*sample.values);
+    spec.showMaskedLegend = !bidirectional;
+    return spec;
+}
+
+}  // namespace
+
+LineSeries compareBiasCurve(const CompareOptions& o, CompareBias bias, int query) {
+    const int L = o.seqLen;
+    LineSeries series;
+    series.name = compareBiasLabel(bias);
+    for (int j = 0; j < L; ++j) series.x.push_back(j - query);
+    series.y.assign(std::size_t(L), NAN);
+    switch (bias) {
+        case CompareBias::Alibi: {
+            series.name = "ALiBi head 0 (causal: future masked)";
+            const double slope = alibiSlopes(o.alibiHeads).front();
+            for (int j = 0; j <= query; ++j) series.y[std::size_t(j)] = -slope * (query - j);
+            break;
+        }
+        case CompareBias::T5: {
+            series.name = "T5 (bidirectional, random bucket values)";
+            T5Params t5;
+            t5.seqLen = L;
+            t5.numBuckets = o.t5Buckets;
+            t5.maxDistance = o.t5MaxDistance;
+            const std::vector<double> values = seededBucketBiases(o.t5Buckets, o.seed);
+            for (int j = 0; j < L; ++j)
+                series.y[std::size_t(j)] = values[std::size_t(
+                    t5RelativePositionBucket(j - query, true, o.t5Buckets, o.t5MaxDistance))];
+            break;
+        }
+        case CompareBias::Fire: {
+            series.name = "FIRE head 0 (causal, seeded MLP)";
+            const RelativeFigureOptions r = relativeOptions(o);
+            const FireMlp mlp = seededFireMlp(r.fire.mlpWidth, r.fire.heads, r.fire.seed);
+            const double atQuery = fireMlpOutput(mlp, r.fire.head, firePhi(r.fire, query, query));
+            for (int j = 0; j <= query; ++j)
+                series.y[std::size_t(j)] =
+                    fireMlpOutput(mlp, r.fire.head, firePhi(r.fire, query, j)) - atQuery;
+            break;
+        }
+        case CompareBias::Deberta: {
+            series.name = "DeBERTa c2p + p2c (bidirectional, seeded)";
+            const DebertaParams p = debertaOptions(o);
+            for (int j = 0; j < L; ++j)
+                series.y[std::size_t(j)] = debertaTermValue(p, DebertaTerm::C2p, query, j) +
+                                           debertaTermValue(p, DebertaTerm::P2c, query, j);
+            break;
+        }
+        default: {
+            series.name = bias == CompareBias::Xpos
+                              ? "xPos (log decay, causal)"
+                              : familyMemberName(familyMember(bias)) + " (causal)";
+            const RelativeFigureOptions r = relativeOptions(o);
+            for (int j = 0; j <= query; ++j)
+                series.y[std::size_t(j)] = familyValue(r, familyMember(bias), query - j);
+            break;
+        }
+    }
+    return series;
+}
+
+namespace {
+
+// ALiBi with T5 keeps the designed range (T5's +-2 readable, ALiBi leaving through the bottom);
+// any other pair spans its finite values down to -20 (ALiBi's steep head still leaves), with
+// headroom above for the legend.
+AxisSpec biasCurveRange(const CompareBias (&slots)[2], const std::vector<LineSeries>& series) {
+    const bool designed = (slots[0] == CompareBias::Alibi && slots[1] == CompareBias::T5) ||
+                          (slots[0] == CompareBias::T5 && slots[1] == CompareBias::Alibi);
+    if (designed) return {"bias", -10, 3.5};
+    double low = 0, high = 0;
+    for (std::size_t k = 0; k < series.size(); ++k) {
+        if (slots[k] == CompareBias::Alibi) continue;
+        for (double v : series[k].y)
+            if (std::isfinite(v)) low = std::min(low, v), high = std::max(high, v);
+    }
+    low = std::max(low, -20.0);
+    if (slots[0] == CompareBias::Alibi || slots[1] == CompareBias::Alibi)
+        low = std::min(low, -10.0);
+    const double span = std::max(high - low, 1e-9);
+    return {"bias", low - 0.05 * span, high + 0.45 * span};
+}
+
+}  // namespace
 
 Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const Theme& theme,
                       int panel) {
@@ -134,30 +375,12 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);
     }
-    AlibiParams alibi;
-    alibi.heads = o.alibiHeads;
-    alibi.seqLen = L;
-    if (grid.shows(3)) {
-        const Box cell = comparisonCell(grid, 3);
-        const Matrix bias = alibiBias(alibi).value();
-        HeatmapSpec spec = matrixSpec("ALiBi head 0: logit bias", bias, cell, ColormapId::Viridis,
-                                      finiteRange(bias));
-        spec.x.label = "key";
-        spec.y.label = "query";
-        spec.squareCells = true;
-        spec.showMaskedLegend = true;
-        drawHeatmap(figure, cell, spec, small);
-    }
-    T5Params t5;
-    t5.seqLen = L;
-    t5.numBuckets = o.t5Buckets;
-    t5.maxDistance = o.t5MaxDistance;
-    const std::vector<double> bucketBiases = seededBucketBiases(o.t5Buckets, o.seed);
-    const Matrix t5Bias = t5BiasMatrix(t5, bucketBiases).value();
-    if (grid.shows(4)) {
-        const Box cell = comparisonCell(grid, 4);
-        HeatmapSpec spec = matrixSpec("T5 (random buckets): logit bias", t5Bias, cell,
-                                      ColormapId::BlueWhiteRed, symmetricRange(t5Bias));
+    // The two bias slots (ALiBi and T5 unless chosen otherwise).
+    const CompareBias slots[2] = {o.biasA, o.biasB};
+    for (int slot = 0; slot < 2; ++slot) {
+        if (!grid.shows(3 + slot)) continue;
+        const Box cell = comparisonCell(grid, 3 + slot);
+        HeatmapSpec spec = biasHeatmap(o, slots[slot], cell);
         spec.x.label = "key";
         spec.y.label = "query";
         spec.squareCells = true;
@@ -209,23 +432,13 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     LinePlotSpec biases;
     biases.title = "Bias encodings: added to the logit of the query at " + std::to_string(query);
     biases.x = similarity.x;
-    // Fixed range: T5's values (about +-2) stay readable; ALiBi's steep head leaves through the
-    // bottom, which is its point: far keys are pushed out of reach.
-    biases.y = {"bias", -10, 3.5};
     biases.autoRangeY = false;
-    LineSeries alibiSeries, t5Series;
-    alibiSeries.name = "ALiBi head 0 (causal: future masked)";
-    t5Series.name = "T5 (bidirectional, random bucket values)";
-    const double slope = alibiSlopes(o.alibiHeads).front();
-    for (int j = 0; j < L; ++j) {
-        alibiSeries.x.push_back(j - query);
-        alibiSeries.y.push_back(j <= query ? -slope * (query - j) : NAN);
-        t5Series.x.push_back(j - query);
-        t5Series.y.push_back(t5Bias(std::size_t(query), std::size_t(j)));
+    for (int slot = 0; slot < 2; ++slot) {
+        LineSeries series = compareBiasCurve(o, slots[slot], query);
+        series.color = seriesColor(slot == 0 ? 3 : 5);
+        biases.series.push_back(std::move(series));
     }
-    alibiSeries.color = seriesColor(3);
-    t5Series.color = seriesColor(5);
-    biases.series = {alibiSeries, t5Series};
+    biases.y = biasCurveRange(slots, biases.series);
     if (grid.shows(6)) drawLinePlot(figure, comparisonCell(grid, 6), biases, small);
     return success();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <string>
 
@@ -9,13 +10,18 @@
 #include "poslab/base/random.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/deberta.hpp"
+#include "poslab/encodings/fire.hpp"
+#include "poslab/encodings/kerple.hpp"
 #include "poslab/encodings/learned.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
+#include "poslab/encodings/sandwich.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/relative_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
 
@@ -53,6 +59,14 @@ std::string alibiExtrapolationCaption(const std::vector<double>& slopes, int tra
     return text;
 }
 
+std::string_view extrapolationSetName(ExtrapolationSet set) {
+    return enumName(kExtrapolationSetNames, set);
+}
+
+Result<ExtrapolationSet> parseExtrapolationSet(std::string_view name) {
+    return parseEnum(kExtrapolationSetNames, name, "set");
+}
+
 Status validate(const ExtrapolationOptions& o) {
     if (auto s = requireIntInRange("training_length", o.trainingLength, 2, 65536); !s) return s;
     if (auto s = requireIntInRange("evaluation_length", o.evaluationLength, o.trainingLength + 1,
@@ -69,6 +83,9 @@ Status validate(const ExtrapolationOptions& o) {
     t5.numBuckets = o.t5Buckets;
     t5.maxDistance = o.t5MaxDistance;
     t5.bidirectional = false;
+    if (o.set != ExtrapolationSet::Textbook && o.set != ExtrapolationSet::RelativeFamily)
+        return Error{"set must be " + enumNameList(kExtrapolationSetNames) + " (got " +
+                     std::to_string(int(o.set)) + ")"};
     return validate(t5);
 }
 
@@ -116,12 +133,225 @@ HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box 
 
 }  // namespace
 
+namespace {
+
+// The family's parameters for this view: the Relative view's defaults, RoPE's width and base for
+// xPos and the RoPE bound, the view's ALiBi heads and T5 buckets, L = the evaluation length.
+RelativeFigureOptions familyOptions(const ExtrapolationOptions& o) {
+    RelativeFigureOptions r;
+    r.seqLen = o.evaluationLength;
+    r.trainingLength = o.trainingLength;
+    r.xpos.headDim = o.headDim;
+    r.xpos.base = o.ropeBase;
+    r.alibiHeads = o.alibiHeads;
+    r.t5.numBuckets = o.t5Buckets;
+    r.t5.maxDistance = o.t5MaxDistance;
+    return r;
+}
+
+// `value` at about eight distances per pixel column of 0..reach, reduced to the column envelope.
+LineSeries distanceCurve(const std::string& name, int reach, Box plot, int colour,
+                         const std::function<double(double)>& value) {
+    const int columns = std::max(16, int(plot.width));
+    LineSeries raw;
+    for (double r : familyDistances(reach, columns * 4, false)) {
+        raw.x.push_back(r);
+        raw.y.push_back(value(r));
+    }
+    LineSeries series;
+    series.name = name;
+    series.color = seriesColor(colour);
+    envelope(raw.x, raw.y, 0, reach, columns, series.x, series.y);
+    return series;
+}
+
+Status drawRelativeExtrapolation(Figure& figure, const PanelGrid& grid,
+                                 const ExtrapolationOptions& o, const Theme& theme) {
+    const int train = o.trainingLength, eval = o.evaluationLength;
+    const float textFraction = 0.3f;
+    Theme small = theme;
+    small.titleSize = theme.fontSize * 1.05f;
+    const float textSize = theme.fontSize * 0.92f;
+    const RelativeFigureOptions family = familyOptions(o);
+    if (auto s = validate(family); !s) return s;
+    auto distanceAxis = [&] { return AxisSpec{"distance i − j", 0, double(eval)}; };
+
+    // 1. KERPLE: both kernels, defined at every distance.
+    if (grid.shows(0)) {
+        const PlotAndText cell = splitCell(grid.cell(0), textFraction);
+        LinePlotSpec spec;
+        spec.title = "KERPLE: a kernel at every distance";
+        spec.x = distanceAxis();
+        spec.y.label = "bias added to the logit";
+        const KerpleParams kernels[] = {family.kerplePower, family.kerpleLog};
+        for (int k = 0; k < 2; ++k) {
+            const KerpleParams p = kernels[k];
+            const std::string name =
+                (k == 0 ? "power −r1·r^r2, r1 " : "log −r1·log(1 + r2·r), r1 ") +
+                formatValue(p.r1, 3) + ", r2 " + formatValue(p.r2, 3);
+            spec.series.push_back(distanceCurve(name, eval, cell.plot, k + 2,
+                                                [&](double r) { return kerpleBias(p, r); }));
+        }
+        spec.markers.push_back(trainingMarker(train, true, theme));
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "Like ALiBi, a rule of the distance alone, defined at any length. The "
+                      "logarithmic kernel's penalty grows only as log r, so far keys stay within "
+                      "reach; the authors' code clamps r2 to [0.01, 2] and r1 to at least 0.01.",
+                      theme, textSize);
+    }
+    // 2. Sandwich: bounded, so long distances give values already seen.
+    if (grid.shows(1)) {
+        const PlotAndText cell = splitCell(grid.cell(1), textFraction);
+        LinePlotSpec spec;
+        spec.title = "Sandwich: bounded, flattens";
+        spec.x = distanceAxis();
+        spec.y.label = "bias added to the logit";
+        const int heads = family.sandwich.heads;
+        const int shown[] = {0, heads / 2, heads - 1};
+        for (int k = 0; k < 3; ++k) {
+            SandwichParams p = family.sandwich;
+            p.head = shown[k];
+            if (k > 0 && p.head == shown[k - 1]) continue;
+            spec.series.push_back(
+                distanceCurve("head " + std::to_string(p.head) + ", compression " +
+                                  formatValue(sandwichCompression(p), 3),
+                              eval, cell.plot, k, [&](double r) { return sandwichBias(p, r); }));
+        }
+        spec.markers.push_back(trainingMarker(train, true, theme));
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "The inner product of two sinusoidal embeddings minus d/2, over a per-head "
+                      "compression: a sum of d/2 cosines, so it stays within [−d, 0] / "
+                      "compression at any distance. Past training it repeats values it has "
+                      "already produced.",
+                      theme, textSize);
+    }
+    // 3. FIRE: the normaliser max(i, L) keeps phi in [0, 1] for every query.
+    if (grid.shows(2)) {
+        const PlotAndText cell = splitCell(grid.cell(2), textFraction);
+        const FireParams& p = family.fire;
+        LinePlotSpec spec;
+        spec.title = "FIRE: progressive interpolation";
+        spec.x = distanceAxis();
+        spec.y = {"φ (input of the MLP)", 0, 1.6};
+        spec.autoRangeY = false;
+        const long long queries[] = {train - 1, eval - 1};
+        for (int k = 0; k < 2; ++k) {
+            const long long i = queries[k];
+            spec.series.push_back(distanceCurve(
+                "query at " + std::to_string(i) + ": ψ(r) / ψ(max(i, L))", eval, cell.plot, k,
+                [&](double r) { return r <= double(i) ? firePhi(p, i, i - (long long)r) : NAN; }));
+        }
+        const double fixed = firePsi(p.c, std::max(double(train - 1), p.threshold)) + p.eps;
+        spec.series.push_back(distanceCurve("fixed normaliser ψ(max(T, L))", eval, cell.plot, 3,
+                                            [&](double r) { return firePsi(p.c, r) / fixed; }));
+        Marker one;
+        one.vertical = false;
+        one.value = 1;
+        one.label = "1: the largest φ seen in training";
+        one.color = theme.mutedText;
+        spec.markers = {one, trainingMarker(train, true, theme)};
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "φ = ψ(i − j) / ψ(max(i, L)) with ψ(x) = log(c·x + 1): every query divides "
+                      "by its own position, so the MLP's input stays in [0, 1] at any length. "
+                      "Without the division, φ passes 1 past training: inputs the MLP never saw.",
+                      theme, textSize);
+    }
+    // 4. xPos: a decay that keeps decaying, beside RoPE's bound.
+    if (grid.shows(3)) {
+        const PlotAndText cell = splitCell(grid.cell(3), textFraction);
+        LinePlotSpec spec;
+        spec.title = "xPos: the decay continues";
+        spec.x = distanceAxis();
+        spec.y.label = "log of the score's scale";
+        const FamilyMember members[] = {FamilyMember::Xpos, FamilyMember::Rope};
+        for (int k = 0; k < 2; ++k) {
+            const FamilyMember m = members[k];
+            spec.series.push_back(distanceCurve(
+                k == 0 ? "xPos: log mean ζ_i^(r/512)" : "RoPE: log of RoFormer's bound", eval,
+                cell.plot, k == 0 ? 6 : 7, [&](double r) { return familyValue(family, m, r); }));
+        }
+        spec.markers.push_back(trainingMarker(train, true, theme));
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "xPos scales queries by ζ_i^(n/512) and keys by ζ_i^(−m/512) with ζ_i < 1: "
+                      "the score shrinks by ζ_i^((n − m)/512), an exponential decay that goes on "
+                      "falling past training, so far keys fade as under ALiBi.",
+                      theme, textSize);
+    }
+    // 5. DeBERTa: log buckets up to max_position, then the gather clamps.
+    if (grid.shows(4)) {
+        const PlotAndText cell = splitCell(grid.cell(4), textFraction);
+        const DebertaParams p;  // 256 buckets, max_position 512 (DeBERTa-v3)
+        const int span = debertaAttSpan(p);
+        LinePlotSpec spec;
+        spec.title = "DeBERTa buckets: clamped";
+        spec.x = distanceAxis();
+        spec.y.label = "relative position (bucket)";
+        spec.series.push_back(distanceCurve(
+            "make_log_bucket_position(r, 256, 512)", eval, cell.plot, 0, [&](double r) {
+                return double(
+                    debertaLogBucket((long long)r, p.positionBuckets, p.maxRelativePositions));
+            }));
+        spec.series.push_back(
+            distanceCurve("row of Kr that c2p reads", eval, cell.plot, 3, [&](double r) {
+                const long long bucket =
+                    debertaLogBucket((long long)r, p.positionBuckets, p.maxRelativePositions);
+                return double(std::clamp<long long>(bucket + span, 0, 2LL * span - 1) - span);
+            }));
+        Marker far;
+        far.value = p.maxRelativePositions;
+        far.label = "max_position";
+        far.color = theme.mutedText;
+        spec.markers = {trainingMarker(train, true, theme), far};
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "The identity up to bucket_size / 2, logarithmic up to max_position, where "
+                      "the bucket reaches k − 1; the gather clamps to the 2k rows of Kr, so every "
+                      "longer distance reads the last row. Like T5, any length maps onto rows seen "
+                      "in training.",
+                      theme, textSize);
+    }
+    // 6. The family on shared axes.
+    if (grid.shows(5)) {
+        const PlotAndText cell = splitCell(grid.cell(5), textFraction);
+        LinePlotSpec spec;
+        spec.title = "The family past training";
+        spec.x = distanceAxis();
+        spec.y = {"value − value at r = 0", family.biasFloor, 2};
+        spec.autoRangeY = false;
+        for (int k = 0; k < kFamilyMembers; ++k) {
+            const auto m = FamilyMember(k);
+            LineSeries series = distanceCurve(familyMemberName(m), eval, cell.plot, k,
+                                              [&](double r) { return familyValue(family, m, r); });
+            for (double& y : series.y)
+                if (y < family.biasFloor) y = NAN;  // cut below the floor, not clamped onto it
+            spec.series.push_back(std::move(series));
+        }
+        spec.markers.push_back(trainingMarker(train, true, theme));
+        drawLinePlot(figure, cell.plot, spec, small);
+        drawParagraph(figure, cell.text,
+                      "Each member minus its value at distance 0 (FIRE: the last query), cut at "
+                      "−20. Those that keep falling (ALiBi, KERPLE power, xPos) narrow attention "
+                      "to a window; the bounded ones (T5, Sandwich, FIRE) fold long distances onto "
+                      "values seen in training.",
+                      theme, textSize);
+    }
+    return success();
+}
+
+}  // namespace
+
 Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o,
                          const Theme& theme, int panel) {
     if (auto s = validate(o); !s) return s;
     const int train = o.trainingLength, eval = o.evaluationLength;
     // Fewer columns, or one panel at a time, when the paragraphs would not fit (panel_grid.hpp).
     const PanelGrid grid = reflowPanels(area, kExtrapolationPanels, theme, panel);
+    if (o.set == ExtrapolationSet::RelativeFamily)
+        return drawRelativeExtrapolation(figure, grid, o, theme);
     const float textFraction = 0.3f;
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "figure_checks.hpp"
+#include "poslab/encodings/fire.hpp"
 
 namespace poslab {
 namespace {
@@ -17,6 +20,72 @@ TEST(CompareFiguresTest, ComparisonAndAbComparison) {
     auto ab = abComparisonFigure(a, b, 4096, 1200, 800, paperTheme());
     ASSERT_TRUE(ab.ok()) << ab.error().message;
     EXPECT_TRUE(hasText(*ab, "A: base 10000"));
+}
+
+TEST(CompareFiguresTest, EveryBiasSlotDrawsWithItsTitle) {
+    const std::pair<CompareBias, const char*> slots[] = {
+        {CompareBias::KerplePower, "KERPLE (power):"},
+        {CompareBias::KerpleLog, "KERPLE (log):"},
+        {CompareBias::Sandwich, "Sandwich:"},
+        {CompareBias::Fire, "FIRE head 0: MLP"},
+        {CompareBias::Xpos, "xPos: q·k"},
+        {CompareBias::Deberta, "DeBERTa: c2p + p2c"}};
+    for (const auto& [bias, title] : slots) {
+        CompareOptions o;
+        o.biasB = bias;
+        auto figure = comparisonFigure(o, 1400, 900, paperTheme());
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        EXPECT_TRUE(hasText(*figure, title)) << title;
+        EXPECT_TRUE(hasText(*figure, "ALiBi head 0:"));
+        EXPECT_EQ(count(*figure).heatmaps >= 10, true);  // count() fails on a non-finite point
+    }
+    EXPECT_EQ(parseCompareBias("kerple-log").value(), CompareBias::KerpleLog);
+    EXPECT_EQ(parseCompareBias("rope").error().message,
+              "bias encoding must be alibi, t5, kerple-power, kerple-log, sandwich, fire, xpos or "
+              "deberta (got 'rope')");
+}
+
+// The curves against the formulas written out here (the Relative view's defaults), tolerance
+// 1e-12 relative: KERPLE power -r1 r^r2 (0.5, 0.8) and log -r1 log(1 + r2 r) (1, 1); Sandwich
+// (sum_{i=1..d/2} cos(r 10000^(-2i/d)) - d/2) / (8 (h + 1) / H) with d 128, H 8, h 0; xPos
+// log(mean_i zeta_i^(r/512)), zeta_i = (2i/d + 0.4) / 1.4 with d = d_model; FIRE's phi
+// log(c r + 1) / (log(c max(i, L) + 1) + eps) with c 0.1, L 512, eps 1e-6 through the seeded MLP.
+TEST(CompareFiguresTest, BiasCurvesMatchTheFormulas) {
+    CompareOptions o;  // L 128, d 64: the query is 64
+    const int query = 64;
+    auto at = [&](CompareBias bias, int r) {
+        const LineSeries s = compareBiasCurve(o, bias, query);
+        EXPECT_EQ(s.x.size(), 128u);
+        EXPECT_EQ(s.x[std::size_t(query - r)], double(-r));
+        return s.y[std::size_t(query - r)];
+    };
+    auto near = [](double got, double want) {
+        EXPECT_NEAR(got, want, 1e-12 * std::max(1.0, std::abs(want)));
+    };
+    for (int r : {0, 1, 5, 37, 64}) {
+        near(at(CompareBias::KerplePower, r), -0.5 * std::pow(double(r), 0.8));
+        near(at(CompareBias::KerpleLog, r), -std::log1p(double(r)));
+        double sum = 0;
+        for (int i = 1; i <= 64; ++i) sum += std::cos(r * std::pow(10000.0, -2.0 * i / 128));
+        near(at(CompareBias::Sandwich, r), (sum - 64) / 1.0);
+        double mean = 0;
+        for (int i = 0; i < 32; ++i) mean += std::pow((2.0 * i / 64 + 0.4) / 1.4, r / 512.0);
+        near(at(CompareBias::Xpos, r), std::log(mean / 32));
+        const FireMlp mlp = seededFireMlp(32, 8, 0);
+        auto phi = [](int distance) {
+            return std::log(0.1 * distance + 1) / (std::log(0.1 * 512 + 1) + 1e-6);
+        };
+        near(at(CompareBias::Fire, r),
+             fireMlpOutput(mlp, 0, phi(r)) - fireMlpOutput(mlp, 0, phi(0)));
+        near(at(CompareBias::Alibi, r), -std::pow(2.0, -1.0) * r);  // 8 heads: slope 2^-1 first
+    }
+    // The causal members mask the keys after the query; T5 and DeBERTa see both sides.
+    for (CompareBias bias : {CompareBias::KerplePower, CompareBias::Sandwich, CompareBias::Fire,
+                             CompareBias::Xpos, CompareBias::Alibi})
+        EXPECT_TRUE(std::isnan(compareBiasCurve(o, bias, query).y[std::size_t(query + 1)]));
+    for (CompareBias bias : {CompareBias::T5, CompareBias::Deberta}) {
+        for (double y : compareBiasCurve(o, bias, query).y) EXPECT_TRUE(std::isfinite(y));
+    }
 }
 
 }  // namespace

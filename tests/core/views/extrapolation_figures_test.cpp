@@ -25,6 +25,28 @@ TEST(ExtrapolationFiguresTest, EveryPanelAndItsErrors) {
               "evaluation_length must be 513..262144 (got 512)");
 }
 
+TEST(ExtrapolationFiguresTest, RelativeFamilySetShowsEveryMemberPastTraining) {
+    ExtrapolationOptions o;
+    o.set = ExtrapolationSet::RelativeFamily;
+    for (int eval : {2048, 262144}) {  // the largest used length stays finite and bounded
+        o.evaluationLength = eval;
+        auto figure = extrapolationFigure(o, 1400, 900, paperTheme());
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        for (const char* title :
+             {"KERPLE: a kernel", "Sandwich: bounded", "FIRE: progressive", "xPos: the decay",
+              "DeBERTa buckets", "The family past training"}) {
+            EXPECT_TRUE(hasText(*figure, title)) << title;
+        }
+        EXPECT_FALSE(hasText(*figure, "Sinusoidal: continues"));
+        const Counts c = count(*figure);  // fails on a non-finite point
+        EXPECT_EQ(c.heatmaps, 0);
+        EXPECT_GE(c.polylines, 6);
+    }
+    EXPECT_EQ(parseExtrapolationSet("relative").value(), ExtrapolationSet::RelativeFamily);
+    EXPECT_EQ(parseExtrapolationSet("x").error().message,
+              "set must be textbook or relative (got 'x')");
+}
+
 TEST(ExtrapolationFiguresTest, ExtrapolationLearnedPanelIsTheTableBlockMeans) {
     // Small enough for one texel per row: the rows of the table, then masked rows.
     ExtrapolationOptions o;

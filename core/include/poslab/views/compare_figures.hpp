@@ -5,11 +5,32 @@
 #include <cstdint>
 #include <string>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
+
+// The bias encodings Compare can show in its two bias slots (heatmap 4 and 5, and the bias curves):
+// ALiBi and T5 as before, and the relative-position family with the Relative view's defaults
+// (KERPLE power r1 0.5 r2 0.8 and log r1 1 r2 1, Sandwich H 8 head 0, FIRE c 0.1 L 512 with a
+// seeded MLP, xPos gamma 0.4 scale_base 512) or DeBERTa-v2's c2p + p2c (256 buckets, max_position
+// 512, seeded q, k, Kr, Qr). The family members are causal (key j <= query i), as in the Relative
+// view; T5 and DeBERTa are bidirectional.
+enum class CompareBias { Alibi, T5, KerplePower, KerpleLog, Sandwich, Fire, Xpos, Deberta };
+inline constexpr EnumNames<CompareBias, 8> kCompareBiasNames{
+    {{CompareBias::Alibi, "alibi"},
+     {CompareBias::T5, "t5"},
+     {CompareBias::KerplePower, "kerple-power"},
+     {CompareBias::KerpleLog, "kerple-log"},
+     {CompareBias::Sandwich, "sandwich"},
+     {CompareBias::Fire, "fire"},
+     {CompareBias::Xpos, "xpos"},
+     {CompareBias::Deberta, "deberta"}}};
+std::string_view compareBiasName(CompareBias bias);           // "kerple-log"
+Result<CompareBias> parseCompareBias(std::string_view name);  // one line listing the names
+std::string compareBiasLabel(CompareBias bias);               // "KERPLE (log)", for controls
 
 struct CompareOptions {
     int dModel = 64;      // sinusoidal / learned width and RoPE head dimension, 2..1024
@@ -18,8 +39,11 @@ struct CompareOptions {
     int alibiHeads = 8;   // the head shown is the first (steepest slope)
     int t5Buckets = 32;
     int t5MaxDistance = 128;
-    std::uint64_t seed = 0;  // learned table, T5 bucket biases
-    friend bool operator==(const CompareOptions&, const CompareOptions&) = default;  // member-wise: caches key on it
+    std::uint64_t seed = 0;  // learned table, T5 bucket biases, FIRE's MLP, DeBERTa's vectors
+    CompareBias biasA = CompareBias::Alibi;  // the first bias slot (heatmap 4)
+    CompareBias biasB = CompareBias::T5;     // the second (heatmap 5)
+    friend bool operator==(const CompareOptions&,
+                           const CompareOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const CompareOptions& options);
 // Top: what each encoding contributes, as heatmaps; bottom: what a query in the middle sees, as
@@ -32,6 +56,11 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& options, c
                       int panel = 0);
 Result<Figure> comparisonFigure(const CompareOptions& options, float width, float height,
                                 const Theme& theme, int panel = 0);
+// One bias slot's curve along query row `query` (x: offset j - query, one point per key j): ALiBi
+// and T5 as drawn before; the family members minus their value at the query itself (softmax
+// ignores a constant per row; xPos: the log of its decay); DeBERTa's c2p + p2c. NaN where the
+// encoding masks the key (the causal ones, j > query).
+LineSeries compareBiasCurve(const CompareOptions& options, CompareBias bias, int query);
 // Where drawComparison puts its panels in `area`: columns and rows of the heatmaps' grid plus
 // the curves' row (the cells themselves are not a uniform grid), or one panel alone.
 PanelGrid comparisonPanels(Box area, const Theme& theme, int panel = 0);
@@ -42,7 +71,8 @@ PanelGrid comparisonFigurePanels(float width, float height, const Theme& theme,
 struct RopeConfiguration {
     std::string label;  // "A: Llama-2 (base 10000)"
     RopeParams rope;
-    friend bool operator==(const RopeConfiguration&, const RopeConfiguration&) = default;  // member-wise: caches key on it
+    friend bool operator==(const RopeConfiguration&,
+                           const RopeConfiguration&) = default;  // member-wise: caches key on it
 };
 // Wavelength per pair, expected q.k against offset for both, and their difference B - A: two
 // plots over a wide one while they have room (kAbPanels), else one column, else `panel` alone.

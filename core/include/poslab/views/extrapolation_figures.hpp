@@ -5,10 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "poslab/base/enum_names.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
+
+// Which six encodings the view shows: the textbook ones (sinusoidal, learned, RoPE, its scalings,
+// ALiBi, T5) or the relative-position family (KERPLE, Sandwich, FIRE, xPos, DeBERTa and all of
+// them on shared axes, with the Relative view's default parameters; xPos and the RoPE bound use
+// head_dim and base below).
+enum class ExtrapolationSet { Textbook, RelativeFamily };
+inline constexpr EnumNames<ExtrapolationSet, 2> kExtrapolationSetNames{
+    {{ExtrapolationSet::Textbook, "textbook"}, {ExtrapolationSet::RelativeFamily, "relative"}}};
+std::string_view extrapolationSetName(ExtrapolationSet set);
+Result<ExtrapolationSet> parseExtrapolationSet(std::string_view name);  // "set must be ..."
 
 struct ExtrapolationOptions {
     int trainingLength = 512;     // positions seen in training, 2..65536
@@ -19,12 +30,17 @@ struct ExtrapolationOptions {
     int alibiHeads = 8;
     int t5Buckets = 32;
     int t5MaxDistance = 128;
-    friend bool operator==(const ExtrapolationOptions&, const ExtrapolationOptions&) = default;  // member-wise: caches key on it
+    ExtrapolationSet set = ExtrapolationSet::Textbook;
+    friend bool operator==(const ExtrapolationOptions&,
+                           const ExtrapolationOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const ExtrapolationOptions& options);
 // Six small multiples with two or three sentences each: sinusoidal, learned, RoPE (angles seen
-// per pair), RoPE with each scaling, ALiBi, T5. In 3 columns while each panel has room for its
-// paragraph (kExtrapolationPanels), else fewer, else `panel` alone (panel_grid.hpp).
+// per pair), RoPE with each scaling, ALiBi, T5; or (set RelativeFamily) KERPLE's two kernels,
+// Sandwich per head, FIRE's phi with and without its progressive normaliser, xPos's decay beside
+// RoPE's bound, DeBERTa's buckets and the index its gather clamps, and the whole family. In 3
+// columns while each panel has room for its paragraph (kExtrapolationPanels), else fewer, else
+// `panel` alone (panel_grid.hpp).
 inline constexpr PanelShape kExtrapolationPanels{6, 3, 22, 26, 14};
 Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& options,
                          const Theme& theme, int panel = 0);
