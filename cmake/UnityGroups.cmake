@@ -10,16 +10,16 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/analysis/rope_usage.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/toy_attention.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/analysis/cope_sentence.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/decimal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/format.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/heatmap_sample.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/least_squares.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/base/limits.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_0
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/analysis/cope_sentence.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/limits.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/parallel.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/phase_grid.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/random.cpp
@@ -56,30 +56,33 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/figure/plot.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/polyline.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/text_boxes.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/text_markup.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/ticks.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/csv.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/json_reader.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/json_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/output_file.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/rope_info.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/alibi_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
@@ -87,18 +90,18 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/contextual_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/trajectory_3d.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_5
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/intuition_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/contextual_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/trajectory_3d.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_6
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_reader.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_attention.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_7
   )
@@ -108,8 +111,10 @@ if(TARGET poslab_state)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/app/state/encoding_registry.cpp
     ${PROJECT_SOURCE_DIR}/app/state/open_file.cpp
+    ${PROJECT_SOURCE_DIR}/app/state/parameter_table.cpp
     ${PROJECT_SOURCE_DIR}/app/state/lessons.cpp
     ${PROJECT_SOURCE_DIR}/app/state/session_format.cpp
+    ${PROJECT_SOURCE_DIR}/app/state/session_files.cpp
     ${PROJECT_SOURCE_DIR}/app/state/table_file.cpp
     TARGET_DIRECTORY poslab_state PROPERTIES UNITY_GROUP poslab_state_0
   )
@@ -119,7 +124,6 @@ if(TARGET poslab_commands)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/app/commands/args.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/bias_commands.cpp
-    ${PROJECT_SOURCE_DIR}/app/commands/relative_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/launch_options.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/option_reader.cpp
@@ -153,6 +157,7 @@ if(TARGET poslab_ui)
     ${PROJECT_SOURCE_DIR}/app/ui/application.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/bench_scenarios.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/export_dialog.cpp
+    ${PROJECT_SOURCE_DIR}/app/ui/layout_sweep.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/session.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/tour.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/widgets.cpp
@@ -175,11 +180,6 @@ if(TARGET poslab_panels)
     ${PROJECT_SOURCE_DIR}/app/panels/sinusoidal_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/t5_panel.cpp
     TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_0
-  )
-  set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/app/panels/similarity_panel.cpp
-    ${PROJECT_SOURCE_DIR}/app/panels/relative_panel.cpp
-    TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_1
   )
 endif()
 if(TARGET poslab_cli)
@@ -231,16 +231,17 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/multimodal_rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/axial_rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/xpos_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/causal_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/deberta_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/deberta_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/nope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/randomized_positions_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colormap_test.cpp
@@ -249,13 +250,14 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/panel_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/input_file_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/json_reader_test.cpp
@@ -264,16 +266,17 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/io/output_file_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sinusoidal_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
@@ -282,6 +285,7 @@ if(TARGET poslab_core_tests)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
@@ -292,7 +296,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
   )
   set_source_files_properties(
@@ -302,6 +305,7 @@ if(TARGET poslab_core_tests)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
@@ -328,16 +332,23 @@ if(TARGET poslab_app_tests)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_third_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/parameter_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/typesetting_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp
+    TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_2
   )
 endif()

@@ -189,9 +189,10 @@ TEST_F(HardeningTest, WorstAcceptedRendersFinish) {
          {"render", "t5", "--seq-len", "1048576", "--num-buckets", "1024", "--max-distance",
           "1048576", "--biases", repeatedList(512, "1.7e308") + "," + repeatedList(512, "-1.7e308"),
           "--out", png}},
-        {"rope-scores: q, k of 8192 entries of 1e154, L 1048576",
-         {"render", "rope-scores", "--seq-len", "1048576", "--q", repeatedList(8192, "1e154"),
-          "--k", repeatedList(8192, "-1e154"), "--out", png}},
+        // |q| |k| = 8192e296 < 1e300, the largest product render accepts (1e154 is refused).
+        {"rope-scores: q, k of 8192 entries of 1e148, L 1048576",
+         {"render", "rope-scores", "--seq-len", "1048576", "--q", repeatedList(8192, "1e148"),
+          "--k", repeatedList(8192, "-1e148"), "--out", png}},
         {"rope-rotation: 256 pairs of head_dim 8192",
          {"render", "rope-rotation", "--head-dim", "8192", "--pairs", countingList(256), "--out",
           png}},
