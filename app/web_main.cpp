@@ -89,7 +89,7 @@ void offerDownloads() {
                 document.body.appendChild(link);
                 link.click();
                 link.remove();
-                setTimeout(() = > URL.revokeObjectURL(link.href), 10000);
+                setTimeout(function() { URL.revokeObjectURL(link.href); }, 10000);
             },
             path.c_str(), name.c_str());
         std::filesystem::remove(entry.path(), error);
