@@ -15,6 +15,7 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/io/matrix_export.hpp"
 #include "poslab/io/output_file.hpp"
+#include "state/share_link.hpp"
 
 namespace poslab::cli {
 
@@ -30,6 +31,7 @@ bool isHelp(const std::string& a) { return a == "--help" || a == "-h" || a == "h
 // `poslab FILE` opens FILE in the window (the desktop entry's %f): anything that exists, or that
 // names one of the types the window reads, so a missing file gets the GUI's own message.
 bool looksLikeFileToOpen(const std::string& word) {
+    if (ui::isLinkAddress(word)) return true;  // a link to the web build (state/share_link.hpp)
     std::error_code error;
     if (std::filesystem::exists(word, error)) return true;
     const std::string extension = fileExtension(word);  // lower case: X.JSON opens as x.json does

@@ -40,6 +40,8 @@ struct AppState {
     ThemeId theme = ThemeId::Dark;
     bool showControls = true;
     float uiZoom = 1.0f;  // interface zoom on top of the monitor's scale (Ctrl+= / Ctrl+- / Ctrl+0)
+    // Where the page (build-web/) is hosted: File > Copy link appends the view's fragment to it.
+    std::string linkBase = "http://127.0.0.1:8030/";
     SinusoidalViewState sinusoidal;
     T5ViewState t5;
     LearnedViewState learned;

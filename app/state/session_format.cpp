@@ -603,7 +603,8 @@ json sessionToJson(const AppState& state, const SessionLayout& layout) {
                       {"fullScreen", layout.fullScreen}}},
                     {"theme", themeName(state.theme)},
                     {"showControls", state.showControls},
-                    {"uiZoom", state.uiZoom}};
+                    {"uiZoom", state.uiZoom},
+                    {"linkBase", state.linkBase}};
     forEachView(state, [&](const char* key, const auto& view) { session[key] = toJson(view); });
     state.plugins.write(session);
     return session;
@@ -617,6 +618,7 @@ void applyStateJson(const json& object, AppState& state, Warnings& warnings) {
     Fields top(object, "session", warnings);
     top.name("theme", state.theme, kThemeNames);
     top.boolean("showControls", state.showControls);
+    top.text("linkBase", state.linkBase);
     double zoom = state.uiZoom;
     top.number("uiZoom", zoom);
     if (zoom >= kMinUiZoom && zoom <= kMaxUiZoom) {

@@ -13,6 +13,8 @@
 #include "gfx/image_io.hpp"
 #include "poslab/base/format.hpp"
 #include "state/open_file.hpp"
+#include "state/share_link.hpp"
+#include "ui/share_menu.hpp"
 #include "ui/key_help.hpp"
 
 namespace poslab::ui {
@@ -85,6 +87,7 @@ std::string timestampedScreenshotName() {
 }  // namespace
 
 Status Application::openFile(const std::string& path) {
+    if (isLinkAddress(path)) return openLink(path);
     auto kind = classifyFileToOpen(path);
     if (!kind) {
         status_ = kind.error().message;
@@ -104,6 +107,23 @@ Status Application::openFile(const std::string& path) {
         }
     }
     return Error{"no " + view + " view to open '" + path + "' in"};
+}
+
+Status Application::openLink(std::string_view address) {
+    Warnings warnings;
+    auto request = applyLinkFragment(address, state_, warnings);
+    if (!request) {
+        status_ = request.error().message;
+        return request.error();
+    }
+    status_ = warnings.empty() ? "" : "Link: " + warnings.front();
+    if (request->lesson > 0) return startLesson(request->lesson);
+    if (!request->view.empty()) return selectView(request->view);
+    return success();
+}
+
+std::string Application::linkFragment() const {
+    return poslab::ui::linkFragment(state_, currentView());
 }
 
 void Application::setZoom(float zoom) {
@@ -147,6 +167,7 @@ void Application::drawMenuBar() {
         if (ImGui::MenuItem("Save session…")) sessionDialog_.openSave();
         if (ImGui::MenuItem("Open session…")) sessionDialog_.openLoad();
         if (ImGui::MenuItem("Screenshot", "F12")) requestedScreenshot = timestampedScreenshotName();
+        drawShareLinkMenu(state_, linkFragment(), status_);  // Copy link, the page's address
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
         ImGui::EndMenu();
     }

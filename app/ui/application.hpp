@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "state/app_state.hpp"
@@ -80,6 +81,10 @@ public:
     // Opens a config.json, .npy, .safetensors or session file in the view that reads it (the
     // command line's FILE and files dropped on the window); problems go to the status line.
     Status openFile(const std::string& path);
+    // Opens a link's fragment (state/share_link.hpp: `poslab 'URL#view=…'`, the page's address):
+    // its settings, view and lesson. A bad link is an Error and changes nothing.
+    Status openLink(std::string_view address);
+    std::string linkFragment() const;  // the visible view and its settings, for a link
 
     // ---- Scale: the monitor's content scale (GLFW) times the interface zoom
     float uiScale() const { return contentScale_ * state_.uiZoom; }

@@ -208,6 +208,9 @@ int renderFrame(GLFWwindow* window, Application& application, ScriptedPointer po
     application.prepareFrame();  // fonts re-baked first when the scale changed
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // Two frames can read the same time (a coarse clock: the browser's is clamped), and ImGui
+    // asserts on a zero DeltaTime.
+    ImGui::GetIO().DeltaTime = std::max(ImGui::GetIO().DeltaTime, 1e-5f);
     // After the backend has read the real mouse:
     if (pointer.soak) pointer.soak->apply(ImGui::GetIO());
     if (pointer.away) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
@@ -447,6 +450,10 @@ int runLayoutCheck(GLFWwindow* window, Application& application) {
 }
 
 }  // namespace
+
+void renderInteractiveFrame(GLFWwindow* window, Application& application) {
+    renderFrame(window, application);
+}
 
 int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptions& options) {
     const auto frameBudget = std::chrono::microseconds(16667);  // 60 frames per second at most

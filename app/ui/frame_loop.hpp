@@ -17,5 +17,8 @@ namespace poslab::ui {
 
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments);
 int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptions& options);
+// One frame with the real input: the web page's loop (web_main.cpp) calls it once per
+// animation frame, since a browser tab cannot block in a loop of its own.
+void renderInteractiveFrame(GLFWwindow* window, Application& application);
 
 }  // namespace poslab::ui

@@ -160,6 +160,7 @@ AppState everyFieldChanged() {
     s.theme = ThemeId::Paper;
     s.showControls = false;
     s.uiZoom = 1.75f;
+    s.linkBase = "https://example.org/poslab/";
     auto& sin = s.sinusoidal;
     sin.params = {64, 300, 500, SinusoidalLayout::Concat};
     sin.colormap = ColormapId::Viridis;
