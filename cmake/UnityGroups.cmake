@@ -115,6 +115,7 @@ if(TARGET poslab_state)
     ${PROJECT_SOURCE_DIR}/app/state/lessons.cpp
     ${PROJECT_SOURCE_DIR}/app/state/session_format.cpp
     ${PROJECT_SOURCE_DIR}/app/state/session_files.cpp
+    ${PROJECT_SOURCE_DIR}/app/state/share_link.cpp
     ${PROJECT_SOURCE_DIR}/app/state/table_file.cpp
     TARGET_DIRECTORY poslab_state PROPERTIES UNITY_GROUP poslab_state_0
   )
@@ -159,6 +160,7 @@ if(TARGET poslab_ui)
     ${PROJECT_SOURCE_DIR}/app/ui/export_dialog.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/layout_sweep.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/session.cpp
+    ${PROJECT_SOURCE_DIR}/app/ui/share_menu.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/tour.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/widgets.cpp
     TARGET_DIRECTORY poslab_ui PROPERTIES UNITY_GROUP poslab_ui_0
@@ -338,15 +340,16 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/share_link_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/typesetting_cli_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_2
