@@ -146,7 +146,8 @@ void LearnedPanel::loadAndReport(LearnedViewState&, FrameContext& context, const
                                  const std::string& tensor) {
     if (loading_.valid()) loading_.wait();  // one at a time: the later Load wins
     loadingPath_ = path;
-    loading_ = std::async(std::launch::async, [path, tensor] { return readLearnedTable(path, tensor); });
+    loading_ =
+        std::async(std::launch::async, [path, tensor] { return readLearnedTable(path, tensor); });
     loadFailed_ = false;
     loadMessage_ = "reading " + baseName(path) + " ...";
     if (context.statusMessage) *context.statusMessage = loadMessage_;
@@ -465,13 +466,20 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
     const LearnedStructureOptions options =
         structureOptions(result->title, result->base, key.components, view);
     const StructureFigureKey figureKey{result, key.components, options.trajectory, options.angles};
-    const Canvas canvas = structureFigure_.show(
+    // Full presentation fonts: the six plots reflow (fewer columns, or one at a time).
+    const Canvas canvas = structureFigure_.showPanels(
         "structure", figureKey, context,
-        [&](float width, float height, const Theme& theme) -> Result<Figure> {
+        [&](float width, float height, const Theme& theme, int selected) {
+            const std::string note = result->structure ? result->structure->note : "";
+            return learnedStructureLayout({0, 0, width, height}, theme, selected, note).grid;
+        },
+        [&](float width, float height, const Theme& theme, int selected) -> Result<Figure> {
             if (!result->structure) return result->structure.error();
             Figure figure = emptyFigure(width, height, theme);
             structureFrames_ = {};
-            drawLearnedStructureFigure(figure, learnedStructureLayout({0, 0, width, height}),
+            drawLearnedStructureFigure(figure,
+                                       learnedStructureLayout({0, 0, width, height}, theme,
+                                                              selected, result->structure->note),
                                        options, *result->structure, theme, &structureFrames_);
             return figure;
         });

@@ -193,7 +193,9 @@ void checkLayoutAt(const std::string& window, const std::string& mode, KnownFaul
 // same size with the controls beside the figures.
 TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
-    checkLayoutAt("1024x768", "--presentation", {0, 0, 22, 13, 42});
+    // Left: notes and legends over data (RoPE frequencies, Meaning, Compare), cut side
+    // captions and "Why position"'s word labels in four narrow matrices.
+    checkLayoutAt("1024x768", "--presentation", {0, 0, 24, 26, 0});
 }
 
 // A laptop, and a paper's column or a small window: 480x320 (the controls take at most 45 % of

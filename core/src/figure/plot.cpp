@@ -305,9 +305,17 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
                             axisLabelColor, HorizontalAlign::Center, VerticalAlign::Bottom));
     }
     if (!frame.y.label.empty()) {
-        const FittedText label = fitText(frame.y.label, theme.fontSize, p.height);
-        figure.add(makeText({area.x + 2, p.y + p.height / 2}, label.text, label.size,
-                            axisLabelColor, HorizontalAlign::Center, VerticalAlign::Top, true));
+        FittedText label = fitText(frame.y.label, theme.fontSize, p.height);
+        float middle = p.y + p.height / 2;
+        // A short plot (a projector's font, a small window): rather than cut the label, let it
+        // run on down its own strip past the plot's bottom, where only the x axis's text is.
+        if (label.text.size() < frame.y.label.size() && area.bottom() - 2 - p.y > p.height) {
+            const float length = area.bottom() - 2 - p.y;
+            label = fitText(frame.y.label, theme.fontSize, length);
+            middle = p.y + length / 2;
+        }
+        figure.add(makeText({area.x + 2, middle}, label.text, label.size, axisLabelColor,
+                            HorizontalAlign::Center, VerticalAlign::Top, true));
     }
 }
 

@@ -138,8 +138,13 @@ void drawTrajectory(Figure& figure, Box area, const std::string& title, const Ma
     const Box bar{plotArea.right() + theme.fontSize * 0.3f, frame.plot.y, barWidth,
                   frame.plot.height};
     drawColorbar(figure, bar, options.positionColormap, indexRange, theme, true);
-    figure.add(makeText({area.right() - theme.fontSize * 1.4f, bar.y + bar.height / 2},
-                        "position index", theme.fontSize, theme.mutedText, HorizontalAlign::Center,
+    // Centred on the bar and inside this plot's cell (a small cell shrinks it).
+    const float middle = bar.y + bar.height / 2;
+    const FittedText indexLabel =
+        fitText("position index", theme.fontSize,
+                2 * std::min(middle - area.y, area.bottom() - middle) - 2, 0.6f);
+    figure.add(makeText({area.right() - theme.fontSize * 1.4f, middle}, indexLabel.text,
+                        indexLabel.size, theme.mutedText, HorizontalAlign::Center,
                         VerticalAlign::Top, true));
     if (frameOut) *frameOut = frame;
 }
@@ -224,20 +229,59 @@ Status validate(const LearnedStructureOptions& options) {
     return validate(options.angles);
 }
 
-LearnedStructureLayout learnedStructureLayout(Box area) {
+namespace {
+
+// The figure's title above the plots, its note below them.
+Box structurePlotsArea(Box area) {
+    const float top = area.y + 30, bottom = area.bottom() - 20;
+    return {area.x, top, area.width, std::max(1.f, bottom - top)};
+}
+
+LearnedStructureLayout layoutFromGrid(Box area, const PanelGrid& grid) {
     LearnedStructureLayout layout;
     layout.area = area;
-    const float top = area.y + 30, bottom = area.bottom() - 20;
-    const float width = area.width / 3, height = std::max(1.f, (bottom - top) / 2);
-    auto cell = [&](int column, int row) {
-        return Box{area.x + width * float(column), top + height * float(row), width, height};
-    };
-    layout.variance = cell(0, 0);
-    layout.components = cell(1, 0);
-    layout.trajectory = cell(2, 0);
-    layout.spectrum = cell(0, 1);
-    layout.frequencies = cell(1, 1);
-    layout.shuffled = cell(2, 1);
+    layout.grid = grid;
+    layout.variance = grid.cell(0);
+    layout.components = grid.cell(1);
+    layout.trajectory = grid.cell(2);
+    layout.spectrum = grid.cell(3);
+    layout.frequencies = grid.cell(4);
+    layout.shuffled = grid.cell(5);
+    return layout;
+}
+
+constexpr PanelShape kStructureShape{6, 3, 20, 12, 0};
+
+}  // namespace
+
+LearnedStructureLayout learnedStructureLayout(Box area) {
+    PanelGrid grid;
+    grid.area = structurePlotsArea(area);
+    grid.count = 6;
+    grid.columns = 3;
+    grid.rows = 2;
+    grid.gap = 0;
+    return layoutFromGrid(area, grid);
+}
+
+LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int selected,
+                                              const std::string& note) {
+    Box plots = structurePlotsArea(area);
+    Box noteBox{area.x + 4, plots.bottom(), std::max(1.f, area.width - 8), 0};
+    if (!note.empty()) {  // measured by drawing it once: the same wrap drawLearnedStructureFigure
+        Figure scratch = emptyFigure(area.width, area.height, theme);
+        // At most a fifth of a small figure (two lines at least): the plots come first there,
+        // and drawParagraph ends a note it had to cut with "…".
+        const float lines = drawParagraph(scratch, {0, 0, noteBox.width, area.height}, note, theme,
+                                          theme.fontSize * 0.85f, theme.mutedText);
+        const float tall = std::min(lines, std::max(2.3f * theme.fontSize, area.height * 0.2f)) + 4;
+        plots.height = std::max(1.f, area.bottom() - tall - plots.y);
+        noteBox.y = plots.bottom() + 2;
+        noteBox.height = std::max(1.f, area.bottom() - noteBox.y);
+    }
+    LearnedStructureLayout layout =
+        layoutFromGrid(area, reflowOrFocus(plots, kStructureShape, theme, selected));
+    layout.note = noteBox;
     return layout;
 }
 
@@ -255,8 +299,9 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
                   size + ")",
               theme);
 
-    drawVariance(figure, layout.variance, structure, theme, &out.variance);
-    drawComponents(figure, layout.components, structure, theme, &out.components);
+    const PanelGrid& grid = layout.grid;  // one plot at a time on a projector
+    if (grid.shows(0)) drawVariance(figure, layout.variance, structure, theme, &out.variance);
+    if (grid.shows(1)) drawComponents(figure, layout.components, structure, theme, &out.components);
 
     // Both trajectories share their axes, so the shuffled cloud is seen to be the same cloud.
     double low[2] = {INFINITY, INFINITY}, high[2] = {-INFINITY, -INFINITY};
@@ -277,7 +322,8 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
     view.angles = options.angles;
     view.colormap = options.positionColormap;
     view.explained = structure.pca.explained;
-    if (rotatable) {
+    if (!grid.shows(2)) {
+    } else if (rotatable) {
         view.title = "PC1-PC3 trajectory, coloured by position";
         drawTrajectory3d(figure, layout.trajectory, structure.pca.projections, view, theme,
                          &out.trajectory3d);
@@ -285,15 +331,17 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
         drawTrajectory(figure, layout.trajectory, "PC1 vs PC2, coloured by position",
                        structure.pca.projections, x, y, options, theme, &out.trajectory);
     }
-    drawSpectrum(figure, layout.spectrum, structure, theme, &out.spectrum);
-    drawFrequencies(figure, layout.frequencies, structure, options, theme, &out.frequencies);
+    if (grid.shows(3)) drawSpectrum(figure, layout.spectrum, structure, theme, &out.spectrum);
+    if (grid.shows(4))
+        drawFrequencies(figure, layout.frequencies, structure, options, theme, &out.frequencies);
     const std::string lag = structure.shuffledLag1.empty() || structure.lag1.empty()
                                 ? ""
                                 : ": lag-1 r " + twoDecimals(structure.shuffledLag1[0]) + " vs " +
                                       twoDecimals(structure.lag1[0]);
     const std::string shuffledTitle =
         "rows shuffled (seed " + std::to_string(options.shuffleSeed) + ")" + lag;
-    if (rotatable) {
+    if (!grid.shows(5)) {
+    } else if (rotatable) {
         view.title = shuffledTitle;
         view.explained = structure.shuffledPca.explained;
         view.pathAlpha = 50;  // the order is random: a faint tangle behind the dots
@@ -303,7 +351,11 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
         drawTrajectory(figure, layout.shuffled, shuffledTitle, structure.shuffledPca.projections, x,
                        y, options, theme, &out.shuffled);
     }
-    drawCornerNote(figure, layout.area, nullptr, structure.note, theme);
+    if (layout.note.height > 0)
+        drawParagraph(figure, layout.note, structure.note, theme, theme.fontSize * 0.85f,
+                      theme.mutedText);
+    else
+        drawCornerNote(figure, layout.area, nullptr, structure.note, theme);
 }
 
 Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructureOptions& options,

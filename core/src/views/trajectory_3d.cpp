@@ -273,9 +273,10 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
         makeText({plot.right() - 4, plot.bottom() - 3}, angleText, labelSize, theme.mutedText,
                  HorizontalAlign::Right, VerticalAlign::Bottom);
     const Box angleBox = textBox(angleLabel);
-    if (insideBox(angleBox, plot) && std::none_of(placed.begin(), placed.end(), [&](Box other) {
-            return boxesOverlap(angleBox, other, 0);
-        })) {
+    // Only where it hides no dot or path: the angles are a caption, the data comes first.
+    if (insideBox(angleBox, plot) && marksCovered(figure, angleBox) == 0 &&
+        std::none_of(placed.begin(), placed.end(),
+                     [&](Box other) { return boxesOverlap(angleBox, other, 0); })) {
         figure.add(backing(angleBox));
         figure.add(angleLabel);
     }
@@ -283,9 +284,14 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     if (options.colorbar) {
         const Box bar{titled.right() + theme.fontSize * 0.3f, plot.y, barWidth, plot.height};
         drawColorbar(figure, bar, options.colormap, indexRange, theme, true);
-        figure.add(makeText({area.right() - theme.fontSize * 1.4f, bar.y + bar.height / 2},
-                            "position index", theme.fontSize, theme.mutedText,
-                            HorizontalAlign::Center, VerticalAlign::Top, true));
+        // Centred on the bar and inside this plot's cell (a small cell shrinks it).
+        const float middle = bar.y + bar.height / 2;
+        const FittedText indexLabel =
+            fitText("position index", theme.fontSize,
+                    2 * std::min(middle - area.y, area.bottom() - middle) - 2, 0.6f);
+        figure.add(makeText({area.right() - theme.fontSize * 1.4f, middle}, indexLabel.text,
+                            indexLabel.size, theme.mutedText, HorizontalAlign::Center,
+                            VerticalAlign::Top, true));
     }
     if (frameOut) *frameOut = std::move(frame);
 }

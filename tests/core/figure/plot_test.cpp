@@ -395,6 +395,30 @@ INSTANTIATE_TEST_SUITE_P(
                       TickRange{1e-320, 1e308}, TickRange{2.2250738585072014e-308, 1},
                       TickRange{0.1, 0.1 + 1e-17}));
 
+// Issue #28: a short plot at a projector's font cut its y label ("positi…", "bias a…"); the
+// label now runs on down its strip past the plot's bottom, whole, over no other text.
+TEST(PlotTest, AShortPlotsYLabelRunsPastItsBottomRatherThanBeingCut) {
+    const Theme theme = scaledTheme(darkTheme(), 1.6f);
+    LinePlotSpec spec;
+    spec.x = {"position", 0, 100};
+    spec.y = {"bias added to the score", -10, 0};
+    spec.series.push_back({"", {0, 100}, {0, -10}});
+    Figure figure = emptyFigure(600, 260, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 600, 260}, spec, theme, &frame);
+    // The plot alone is too short for it even at the smallest size fitText allows.
+    ASSERT_GT(estimateTextWidth(spec.y.label, theme.fontSize * 0.75f), frame.plot.height);
+    bool found = false;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->vertical90 && text->text == spec.y.label) found = true;
+    }
+    EXPECT_TRUE(found);
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+}
+
 TEST(PlotTest, TicksOfARangeWiderThanTheLargestDoubleAreRoundNumbers) {
     // Failed before (hung): -1.7e308 .. 1.7e308 has width inf; the fallback search divided an
     // infinite step by 10 forever. Now a tenth of the range is ticked, then scaled back.

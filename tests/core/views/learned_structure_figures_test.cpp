@@ -1,5 +1,7 @@
 #include "poslab/views/learned_structure_figures.hpp"
 
+#include "poslab/figure/text_boxes.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -123,6 +125,39 @@ TEST(LearnedStructureFiguresTest, ExplainedVarianceBarsMatchTheAnalysis) {
     EXPECT_NEAR(bars[2]->box.height, 0, 0.01);
     EXPECT_NEAR(bars[0]->box.bottom(), zero, 0.01);
     EXPECT_TRUE(hasText(figure, "components 1-3: 100.0% of 4"));
+}
+
+// Issue #28: on a projector (presentation fonts, 1008x512) the six plots used to share three
+// columns and cut 22 labels with "…"; they now come one at a time, each whole, and the
+// analysis note wraps below the plot instead of ending in "…".
+TEST(LearnedStructureFiguresTest, OnAProjectorEachPlotComesAloneAndNothingIsCut) {
+    const Theme theme = scaledTheme(darkTheme(), 1.6f);
+    StructureOptions analysis;
+    analysis.components = 12;
+    auto structure = analyzeTableStructure(sinusoidalTable(512, 64), analysis);
+    ASSERT_TRUE(structure);
+    ASSERT_GT(structure->note.size(), 100u);  // longer than one line at this size
+    LearnedStructureOptions options;
+    for (int panel = 0; panel < 6; ++panel) {
+        const LearnedStructureLayout layout =
+            learnedStructureLayout({0, 0, 1008, 512}, theme, panel, structure->note);
+        ASSERT_TRUE(layout.grid.oneAtATime());
+        Figure figure = emptyFigure(1008, 512, theme);
+        drawLearnedStructureFigure(figure, layout, options, *structure, theme);
+        EXPECT_TRUE(cutTexts(figure).empty()) << "panel " << panel + 1;
+        EXPECT_TRUE(overlappingTexts(figure).empty()) << "panel " << panel + 1;
+        EXPECT_TRUE(textsOutsideFigure(figure).empty()) << "panel " << panel + 1;
+    }
+    // The old three-column layout, still what a large export gets, cuts texts at this size.
+    Figure crowded = emptyFigure(1008, 512, theme);
+    drawLearnedStructureFigure(crowded, learnedStructureLayout({0, 0, 1008, 512}), options,
+                               *structure, theme);
+    EXPECT_FALSE(cutTexts(crowded).empty());
+    // At an ordinary size and font all six share one figure, in three columns.
+    const LearnedStructureLayout wide =
+        learnedStructureLayout({0, 0, 1500, 900}, darkTheme(), 0, structure->note);
+    EXPECT_FALSE(wide.grid.oneAtATime());
+    EXPECT_EQ(wide.grid.columns, 3);
 }
 
 TEST(LearnedStructureFiguresTest, ManyPositionsAreThinnedToThePointCap) {

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "poslab/analysis/table_structure.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 #include "poslab/views/trajectory_3d.hpp"
 
@@ -33,10 +34,11 @@ struct LearnedStructureOptions {
     int components = 12;            // bars in the explained-variance plot, 1..64
     std::uint64_t shuffleSeed = 1;  // the baseline's row order
     double sinusoidalBase = 10000;  // the ladder the spectrum is set beside, > 1 and finite
-    ColormapId positionColormap = ColormapId::Viridis;  // dots coloured by position index
+    ColormapId positionColormap = ColormapId::Viridis;   // dots coloured by position index
     TrajectoryStyle trajectory = TrajectoryStyle::Flat;  // PC1 vs PC2, or PC1-PC3 rotatable
     ViewAngles angles;                                   // the 3-D camera (Rotatable only)
-    friend bool operator==(const LearnedStructureOptions&, const LearnedStructureOptions&) = default;  // member-wise: caches key on it
+    friend bool operator==(const LearnedStructureOptions&, const LearnedStructureOptions&) =
+        default;  // member-wise: caches key on it
 };
 Status validate(const LearnedStructureOptions& options);
 
@@ -45,8 +47,15 @@ struct LearnedStructureLayout {
     Box area;
     Box variance, components, trajectory;  // top row
     Box spectrum, frequencies, shuffled;   // bottom row
+    PanelGrid grid;                        // the six plots' grid (empty boxes: not shown)
+    Box note;  // the analysis note wrapped below the plots; empty: one line in the corner
 };
-LearnedStructureLayout learnedStructureLayout(Box area);
+LearnedStructureLayout learnedStructureLayout(Box area);  // three columns, any font size
+// The six plots reflowed for the theme's font (panel_grid.hpp): fewer columns, or the
+// `selected` plot alone when even one column is too small for its text (presentation mode);
+// below them the room `note` (TableStructure::note) takes wrapped to the figure's width.
+LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int selected,
+                                              const std::string& note);
 
 // ---- Drawing
 // Plots already computed numbers (analysis); the frames of the plots go to frames.
