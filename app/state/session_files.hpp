@@ -4,7 +4,8 @@
 //
 //   rereadSessionFiles(state)            after a session is applied: one warning per file missing
 //   loadLearnedTable(view, path, tensor) the Learned view's Load button and the session alike
-//   readLearnedTable / showLearnedTable  its two halves: the file (any thread), the view (UI thread)
+//   readLearnedTable / showLearnedTable  its two halves: the file (any thread), the view (UI
+//   thread)
 #pragma once
 
 #include <string>

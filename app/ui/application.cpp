@@ -14,8 +14,8 @@
 #include "poslab/base/format.hpp"
 #include "state/open_file.hpp"
 #include "state/share_link.hpp"
-#include "ui/share_menu.hpp"
 #include "ui/key_help.hpp"
+#include "ui/share_menu.hpp"
 
 namespace poslab::ui {
 
@@ -36,7 +36,9 @@ Application::Application(std::vector<std::unique_ptr<Panel>> panels)
 
 Application::~Application() = default;
 
-std::size_t Application::nanTexelsDrawn() const { return heatmaps_->nanTexelsUploaded(); }
+std::size_t Application::nanTexelsDrawn() const {
+    return heatmaps_->nanTexelsUploaded();
+}
 
 Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
     window_ = window;
@@ -177,10 +179,13 @@ void Application::drawMenuBar() {
         if (ImGui::MenuItem("Zoom in", "Ctrl+=")) setZoom(state_.uiZoom * 1.1f);
         if (ImGui::MenuItem("Zoom out", "Ctrl+-")) setZoom(state_.uiZoom / 1.1f);
         if (ImGui::MenuItem("Actual size", "Ctrl+0")) setZoom(1.0f);
-        ImGui::TextDisabled("Zoom %.0f %% (monitor scale %.2g)", state_.uiZoom * 100, contentScale_);
+        ImGui::TextDisabled("Zoom %.0f %% (monitor scale %.2g)", state_.uiZoom * 100,
+                            contentScale_);
         ImGui::Separator();
-        if (ImGui::MenuItem("Dark figures", nullptr, state_.theme == ThemeId::Dark)) state_.theme = ThemeId::Dark;
-        if (ImGui::MenuItem("Paper figures", nullptr, state_.theme == ThemeId::Paper)) state_.theme = ThemeId::Paper;
+        if (ImGui::MenuItem("Dark figures", nullptr, state_.theme == ThemeId::Dark))
+            state_.theme = ThemeId::Dark;
+        if (ImGui::MenuItem("Paper figures", nullptr, state_.theme == ThemeId::Paper))
+            state_.theme = ThemeId::Paper;
         ImGui::EndMenu();
     }
     tour_.drawMenu(state_, *this, window_);
@@ -218,14 +223,16 @@ void Application::frame() {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
-                                   ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                   ImGuiWindowFlags_NoBackground;  // the frame loop clears to WindowBg
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+        ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
+        ImGuiWindowFlags_NoBackground;  // the frame loop clears to WindowBg
     ImGui::Begin("PosLab", nullptr, flags);
     drawMenuBar();
     const float statusHeight = ImGui::GetFrameHeightWithSpacing();
-    ImGui::BeginChild("main", ImVec2(0, -statusHeight - tour_.reservedHeight(state_)));  // room for the lesson card
+    ImGui::BeginChild(
+        "main",
+        ImVec2(0, -statusHeight - tour_.reservedHeight(state_)));  // room for the lesson card
     // The view's panel, with the files opened for it and a lesson's "panel" (first frame only).
     auto drawPanel = [&](std::size_t i) {
         activePanel_ = i;
@@ -305,10 +312,12 @@ void Application::frame() {
     if (activePanel_ < panels_.size()) exportDialog_.draw(*panels_[activePanel_], state_, &status_);
     if (ImGui::SmallButton("Export…")) exportDialog_.open();
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Export this view as PNG, SVG or PDF and its numbers as CSV or NPY (Ctrl+E)");
+        ImGui::SetTooltip(
+            "Export this view as PNG, SVG or PDF and its numbers as CSV or NPY (Ctrl+E)");
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot." : status_.c_str());
+    ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot."
+                                              : status_.c_str());
     sessionDialog_.draw(*this);
     tour_.drawOpenDialog(state_, *this);
     ImGui::End();

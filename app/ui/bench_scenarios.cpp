@@ -20,7 +20,9 @@ namespace poslab::ui {
 namespace {
 
 // The Relative view is a plug-in: its state lives in AppState::plugins.
-RelativeViewState& relativeState(AppState& s) { return s.plugins.get<RelativeViewState>(kRelativeKey); }
+RelativeViewState& relativeState(AppState& s) {
+    return s.plugins.get<RelativeViewState>(kRelativeKey);
+}
 
 // The sliders' upper ends that live in the panels' own files (learned_panel.cpp,
 // rope_panel.cpp, …): repeated here, checked by the scenarios' printed settings.
