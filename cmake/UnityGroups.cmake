@@ -140,6 +140,7 @@ if(TARGET poslab_gfx)
   set_target_properties(poslab_gfx PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/app/gfx/cairo_renderer.cpp
+    ${PROJECT_SOURCE_DIR}/app/gfx/figure_format.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_renderer.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/fonts.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/framebuffer_rect.cpp

@@ -672,26 +672,6 @@ struct SvgReplay {
 
 }  // namespace
 
-Result<FigureFormat> figureFormatFor(const std::string& path) {
-    const std::string extension = fileExtension(path);
-    if (extension == ".png") return FigureFormat::Png;
-    if (extension == ".svg") return FigureFormat::Svg;
-    if (extension == ".pdf") return FigureFormat::Pdf;
-    return Error{"--out must end in .png, .svg or .pdf (got '" + path + "')"};
-}
-
-const char* figureFormatName(FigureFormat format) {
-    switch (format) {
-        case FigureFormat::Png:
-            return "PNG";
-        case FigureFormat::Svg:
-            return "SVG";
-        case FigureFormat::Pdf:
-            return "PDF";
-    }
-    return "?";
-}
-
 Status writeFigurePdf(const Figure& figure, const std::string& path) {
     if (auto status = checkFigureSize(figure); !status) return status;
     return writeFileAtomically(path, [&](std::FILE* file) -> Status {

@@ -36,26 +36,6 @@ bool isOpaque(const ImageRgba& image) {
 
 }  // namespace
 
-Result<FigureFormat> figureFormatFor(const std::string& path) {
-    const std::string extension = fileExtension(path);
-    if (extension == ".png") return FigureFormat::Png;
-    if (extension == ".svg") return FigureFormat::Svg;
-    if (extension == ".pdf") return FigureFormat::Pdf;
-    return Error{"--out must end in .png, .svg or .pdf (got '" + path + "')"};
-}
-
-const char* figureFormatName(FigureFormat format) {
-    switch (format) {
-        case FigureFormat::Png:
-            return "PNG";
-        case FigureFormat::Svg:
-            return "SVG";
-        case FigureFormat::Pdf:
-            return "PDF";
-    }
-    return "?";
-}
-
 Status writeFigurePdf(const Figure&, const std::string&) {
     return desktopOnly("PDF");
 }
