@@ -239,13 +239,6 @@ SurfacePtr surfaceFromImage(const ImageRgba& image) {
     return surface;
 }
 
-bool isOpaque(const ImageRgba& image) {
-    for (std::size_t i = 3; i < image.pixels.size(); i += 4) {
-        if (image.pixels[i] != 255) return false;
-    }
-    return true;
-}
-
 // ---- Cairo back end (PDF and PNG)
 struct CairoReplay {
     cairo_t* cr;
@@ -792,23 +785,6 @@ Result<ImageRgba> rasterizeFigure(const Figure& figure, float scale) {
         p[3] = std::uint8_t(a);
     }
     return image;
-}
-
-void unpremultiply(ImageRgba& image) {
-    for (std::size_t i = 0; i + 3 < image.pixels.size(); i += 4) {
-        std::uint8_t* p = &image.pixels[i];
-        const unsigned a = p[3];
-        if (a == 255) continue;
-        if (a == 0) {
-            p[0] = p[1] = p[2] = 0;
-            continue;
-        }
-        for (int c = 0; c < 3; ++c) p[c] = std::uint8_t(std::min(255u, (p[c] * 255u + a / 2) / a));
-    }
-}
-
-Status writePng(const ImageRgba& image, const std::string& path) {
-    return writePngFile(image, path, !isOpaque(image));
 }
 
 }  // namespace poslab::gfx

@@ -18,6 +18,7 @@
 
 #include <string>
 
+#include "gfx/image_io.hpp"  // writePng, unpremultiply
 #include "poslab/base/result.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/figure.hpp"
@@ -39,11 +40,7 @@ std::string figureToSvg(const Figure& figure);  // the SVG document as text
 // The figure at `scale` device pixels per figure pixel (0.25..8, at most 16384 pixels a side),
 // straight (not premultiplied) alpha; transparent where the figure has no background.
 Result<ImageRgba> rasterizeFigure(const Figure& figure, float scale = 1.0f);
-// PNG through the one encoder (image_io.hpp: stb_image_write); RGB when every pixel is opaque,
-// RGBA otherwise. Atomically.
-Status writePng(const ImageRgba& image, const std::string& path);
-// GL framebuffers cleared to transparent and drawn with ImGui's blending hold premultiplied
-// colour with correct alpha; this turns them into the straight alpha PNG files expect.
-void unpremultiply(ImageRgba& image);
+// PNG files of a rasterised figure: writePng in image_io.hpp (the one encoder, shared with the
+// page, which has no Cairo).
 
 }  // namespace poslab::gfx

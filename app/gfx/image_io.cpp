@@ -2,6 +2,8 @@
 
 #include <stb/stb_image_write.h>  // implementation provided by Debian's libstb
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -45,7 +47,8 @@ Result<std::string> encodePng(const ImageRgba& image, bool alpha) {
     }
     std::string png;
     auto append = [](void* context, void* data, int size) {
-        static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                                   std::size_t(size));
     };
     if (!stbi_write_png_to_func(append, &png, image.width, image.height, channels, pixels,
                                 image.width * channels)) {
@@ -55,7 +58,8 @@ Result<std::string> encodePng(const ImageRgba& image, bool alpha) {
 }
 
 Status writePngFile(const ImageRgba& image, const std::string& path, bool alpha) {
-    if (image.width <= 0 || image.height <= 0) return Error{"cannot write an empty image to " + path};
+    if (image.width <= 0 || image.height <= 0)
+        return Error{"cannot write an empty image to " + path};
     auto png = encodePng(image, alpha);
     if (!png) return png.error();
     return writeFileAtomically(path, [&](std::FILE* file) -> Status {
@@ -67,6 +71,30 @@ Status writePngFile(const ImageRgba& image, const std::string& path, bool alpha)
 
 Status savePng(const ImageRgba& image, const std::string& path) {
     return writePngFile(image, path, true);
+}
+
+bool isOpaque(const ImageRgba& image) {
+    for (std::size_t i = 3; i < image.pixels.size(); i += 4) {
+        if (image.pixels[i] != 255) return false;
+    }
+    return true;
+}
+
+void unpremultiply(ImageRgba& image) {
+    for (std::size_t i = 0; i + 3 < image.pixels.size(); i += 4) {
+        std::uint8_t* p = &image.pixels[i];
+        const unsigned a = p[3];
+        if (a == 255) continue;
+        if (a == 0) {
+            p[0] = p[1] = p[2] = 0;
+            continue;
+        }
+        for (int c = 0; c < 3; ++c) p[c] = std::uint8_t(std::min(255u, (p[c] * 255u + a / 2) / a));
+    }
+}
+
+Status writePng(const ImageRgba& image, const std::string& path) {
+    return writePngFile(image, path, !isOpaque(image));
 }
 
 }  // namespace poslab::gfx

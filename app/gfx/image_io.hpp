@@ -17,5 +17,13 @@ Result<std::string> encodePng(const ImageRgba& image, bool alpha);
 // encodePng into `path` atomically (temp + rename); an empty image is an error.
 Status writePngFile(const ImageRgba& image, const std::string& path, bool alpha);
 Status savePng(const ImageRgba& image, const std::string& path);  // screenshots: RGBA
+// Figure files: RGB when every pixel is opaque, RGBA otherwise. Atomically.
+Status writePng(const ImageRgba& image, const std::string& path);
+bool isOpaque(const ImageRgba& image);  // every alpha 255
+
+// ---- Pixels
+// GL framebuffers cleared to transparent and drawn with ImGui's blending hold premultiplied
+// colour with correct alpha; this turns them into the straight alpha PNG files expect.
+void unpremultiply(ImageRgba& image);
 
 }  // namespace poslab::gfx
