@@ -1,15 +1,15 @@
 #include "process.hpp"
 
-#include <stb/stb_image.h>  // implementation provided by Debian's libstb
 #include <gtest/gtest.h>
+#include <stb/stb_image.h>  // implementation provided by Debian's libstb
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace poslab::test {
@@ -27,7 +27,9 @@ std::string readFile(const std::string& path) {
     return content.str();
 }
 
-bool fileExists(const std::string& path) { return std::filesystem::exists(path); }
+bool fileExists(const std::string& path) {
+    return std::filesystem::exists(path);
+}
 
 std::string temporaryDirectory(const std::string& name) {
     // Unique per process and test: ctest runs tests in parallel, and parameterised tests of
@@ -47,7 +49,8 @@ std::string temporaryDirectory(const std::string& name) {
 }
 
 ProcessResult runShell(const std::string& command) {
-    const std::string dir = temporaryDirectory("shell-" + std::to_string(std::hash<std::string>{}(command)));
+    const std::string dir =
+        temporaryDirectory("shell-" + std::to_string(std::hash<std::string>{}(command)));
     const std::string out = dir + "/out", err = dir + "/err";
     const int status = std::system((command + " >" + out + " 2>" + err).c_str());
     ProcessResult result;
@@ -105,6 +108,13 @@ int distinctColours(const ImageRgba& image, int x0, int y0, int x1, int y1) {
         }
     }
     return int(colours.size());
+}
+
+void expectOneLineRefusal(const ProcessResult& result, const std::string& expected) {
+    EXPECT_EQ(result.exitCode, 2) << result.err;
+    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+    ASSERT_FALSE(result.err.empty());
+    EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << "not one line: " << result.err;
 }
 
 }  // namespace poslab::test

@@ -27,6 +27,9 @@ std::string readFile(const std::string& path);
 bool fileExists(const std::string& path);
 ImageRgba loadPng(const std::string& path);  // empty image when unreadable
 
+// ---- Refusals: exit code 2 and one line on stderr that contains `expected`
+void expectOneLineRefusal(const ProcessResult& result, const std::string& expected);
+
 // ---- Looking at pixels (box [x0, x1) x [y0, y1))
 // Fraction of pixels whose colour is (within 3 per channel) an entry of the colormap's table.
 double fractionFromColormap(const ImageRgba& image, ColormapId id, int x0, int y0, int x1, int y1);
