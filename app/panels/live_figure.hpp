@@ -1,0 +1,113 @@
+// live_figure.hpp — FigureCache for a figure that takes longer than a frame to build: the build
+// runs on a worker (base/refining_memo.hpp) while the last finished figure stays on screen,
+// marked "updating…", so the window stays live while a control moves. With a coarse build the
+// current key's coarse figure shows at once and the exact one follows when the control holds
+// still. Until the exact figure is drawn the frame is marked waiting, so --screenshot,
+// --check-layout and --tour-check see the exact figure only.
+//
+//   LiveFigure<OrthogonalityKey> orthogonality_;
+//   orthogonality_.show("near-orthogonality", key, context,
+//       [key](float w, float h, const Theme& theme, Detail) { return figureFor(key, w, h, theme);
+//       });
+//
+// build(width, height, theme, detail) runs on another thread: it must copy what it reads (the
+// key, a shared_ptr to a table), never reference the view's state.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <utility>
+
+#include <imgui.h>
+
+#include "panels/figure_cache.hpp"
+#include "poslab/base/refining_memo.hpp"
+
+namespace poslab::ui {
+
+template <class Key>
+class LiveFigure {
+  public:
+    // A figure filling the canvas (or `height` pixels). coarse: build takes Detail::Coarse too.
+    template <class Build>
+    Canvas show(const char* id, const Key& key, FrameContext& context, Build build,
+                bool coarse = false, float height = 0) {
+        const Canvas canvas = beginCanvas(id, height);
+        draw(
+            canvas, key, 0, context,
+            [build](float w, float h, const Theme& theme, int, Detail detail) {
+                return build(w, h, theme, detail);
+            },
+            coarse);
+        return canvas;
+    }
+    // A figure of several panels that reflows (panel_grid.hpp), as FigureCache::showPanels:
+    // build(width, height, theme, selected, detail).
+    template <class Panels, class Build>
+    Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
+                      Build build, bool coarse = false) {
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        takeRequestedPanel(context, panels(room.x, room.y, context.theme, 0).count,
+                           &selectedPanel_);  // a lesson's "panel"
+        const PanelGrid grid = panels(room.x, room.y, context.theme, selectedPanel_);
+        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
+        const Canvas canvas = beginCanvas(id);
+        draw(canvas, key, selectedPanel_, context, std::move(build), coarse);
+        return canvas;
+    }
+    bool exact() const { return exact_; }  // the figure last shown is the exact one
+    void clear() { figures_.clear(); }     // build again (inputs behind the key changed)
+
+  private:
+    using Stamp = FigureStamp<Key>;
+    struct Built {
+        Figure figure;
+        std::string error;  // "" when built; else the figure is this note
+    };
+    template <class Build>
+    void draw(const Canvas& canvas, const Key& key, int panel, FrameContext& context, Build build,
+              bool coarse) {
+        const Theme theme = context.theme;
+        const float width = canvas.box.width, height = canvas.box.height;
+        const Stamp stamp{key, width, height, theme.id, theme.fontSize, panel};
+        const Refined<Built> shown = figures_.get(
+            stamp,
+            [build, theme](const Stamp& s, Detail detail, const std::atomic<bool>&) {
+                Built made;
+                Result<Figure> figure = build(s.width, s.height, theme, s.panel, detail);
+                if (figure) {
+                    made.figure = std::move(figure).value();
+                } else {
+                    made.error = figure.error().message;
+                    made.figure = emptyFigure(s.width, s.height, theme);
+                    drawNote(made.figure, {0, 0, s.width, s.height}, made.error, theme);
+                }
+                return made;
+            },
+            coarse);
+        exact_ = shown.exact;
+        if (!shown.exact) {
+            context.waiting = true;    // a scripted screenshot waits for the exact figure
+            context.animating = true;  // frames keep coming until it is here
+        }
+        if (shown.value) {
+            drawCanvasFigure(canvas, shown.value->figure, context);
+        } else {
+            Figure note = emptyFigure(width, height, theme);
+            drawNote(note, {0, 0, width, height}, "computing…", theme);
+            drawCanvasFigure(canvas, note, context);
+        }
+        if (shown.value && !shown.exact) {  // coarse, or an earlier key's: say so
+            const char* label = shown.current ? "refining…" : "updating…";
+            const ImVec2 size = ImGui::CalcTextSize(label);
+            ImGui::GetWindowDrawList()->AddText(
+                ImVec2(canvas.box.x + canvas.box.width - size.x - 8, canvas.box.y + 4),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+        }
+    }
+    RefiningMemo<Stamp, Built> figures_;
+    int selectedPanel_ = 0;
+    bool exact_ = false;
+};
+
+}  // namespace poslab::ui
