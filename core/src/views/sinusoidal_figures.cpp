@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <variant>
 
 #include "poslab/base/validate.hpp"
+#include "poslab/figure/layout.hpp"
 
 namespace poslab {
 
@@ -61,8 +64,8 @@ void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& par
     drawHeatmap(figure, area, spec, theme, frame);
 }
 
-LineSeries sinusoidalCurve(const SinusoidalParams& params, int dimension, double first,
-                           double last, int columns) {
+LineSeries sinusoidalCurve(const SinusoidalParams& params, int dimension, double first, double last,
+                           int columns) {
     LineSeries series;
     const SinusoidalColumn wave = sinusoidalColumn(params, dimension);
     series.name = "dim " + std::to_string(dimension) +
@@ -99,6 +102,72 @@ LineSeries sinusoidalCurve(const SinusoidalParams& params, int dimension, double
     return series;
 }
 
+namespace {
+
+// Where a curve turns a whole cycle within every column of a run, its pixels there are one solid
+// band from -1 to 1 (a zig-zag of full-height strokes one pixel apart): the band is drawn as one
+// rectangle and the run's points leave the polyline (a break), which draws the same picture
+// with a fraction of the triangles and of the rasterised area (eight such curves at 65,536
+// positions took hundreds of ms a frame on software GL).
+struct Band {
+    double first = 0, last = 0;  // positions
+};
+
+std::vector<Band> solidBands(const SinusoidalParams& params, int dimension, double first,
+                             double last, int columns) {
+    std::vector<Band> bands;
+    const SinusoidalColumn wave = sinusoidalColumn(params, dimension);
+    if (wave.isZero || columns < 1) return bands;
+    const double step = (last - first) / columns;
+    // Every column is `step` wide (the last ends at `last`): all hold a cycle or none does.
+    if (!(wave.frequency * step >= 2 * std::numbers::pi)) return bands;
+    bands.push_back({first, last});
+    return bands;
+}
+
+// The curve with its solid bands left out: a break (NaN) where each band is.
+void breakAtBands(LineSeries& series, const std::vector<Band>& bands) {
+    if (bands.empty()) return;
+    LineSeries kept;
+    kept.name = series.name;
+    kept.color = series.color;
+    kept.width = series.width;
+    kept.markers = series.markers;
+    std::size_t band = 0;
+    for (std::size_t i = 0; i < series.x.size(); ++i) {
+        const double x = series.x[i];
+        while (band < bands.size() && x > bands[band].last) ++band;
+        if (band < bands.size() && x > bands[band].first && x < bands[band].last) {
+            if (kept.x.empty() || std::isfinite(kept.x.back())) {
+                kept.x.push_back(std::numeric_limits<double>::quiet_NaN());
+                kept.y.push_back(std::numeric_limits<double>::quiet_NaN());
+            }
+            continue;
+        }
+        kept.x.push_back(x);
+        kept.y.push_back(series.y[i]);
+    }
+    series = std::move(kept);
+}
+
+// Polylines drawLinePlot makes of a series: one per run of two or more finite points.
+std::size_t polylinesOf(const LineSeries& series) {
+    std::size_t lines = 0, run = 0;
+    for (std::size_t i = 0; i <= series.x.size(); ++i) {
+        const bool valid =
+            i < series.x.size() && std::isfinite(series.x[i]) && std::isfinite(series.y[i]);
+        if (valid) {
+            ++run;
+        } else {
+            lines += run >= 2;
+            run = 0;
+        }
+    }
+    return lines;
+}
+
+}  // namespace
+
 void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& params,
                           const SinusoidalCurveOptions& options, const Theme& theme,
                           PlotFrame* frame) {
@@ -111,11 +180,50 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
     spec.y = {"value", -1.1, 1.1};
     spec.autoRangeY = false;
     const int columns = std::clamp(texelBudget(area.width), 64, 4096);
+    std::vector<std::vector<Band>> bands;
     for (int dimension : options.dimensions) {
         if (dimension < 0 || dimension >= params.dModel) continue;
         spec.series.push_back(sinusoidalCurve(params, dimension, first, last, columns));
+        bands.push_back(solidBands(params, dimension, first, last, columns));
+        breakAtBands(spec.series.back(), bands.back());
     }
-    drawLinePlot(figure, area, spec, theme, frame);
+    const std::size_t before = figure.items.size();
+    PlotFrame drawn;
+    drawLinePlot(figure, area, spec, theme, &drawn);
+    if (frame) *frame = drawn;
+    // Each series' bands go just before its polylines: the same order of curves as before.
+    std::size_t at = before;
+    auto plotClip = [&](const FigureItem& item) {
+        const ClipPush* clip = std::get_if<ClipPush>(&item);
+        return clip && clip->box.x == drawn.plot.x && clip->box.y == drawn.plot.y &&
+               clip->box.width == drawn.plot.width && clip->box.height == drawn.plot.height;
+    };
+    while (at < figure.items.size() && !plotClip(figure.items[at])) ++at;
+    if (at == figure.items.size()) return;
+    ++at;                                                 // past the plot's clip
+    std::vector<std::pair<std::size_t, RectItem>> rects;  // (the item it goes before, the band)
+    for (std::size_t index = 0; index < spec.series.size(); ++index) {
+        const LineSeries& series = spec.series[index];
+        const Rgba color = series.color.a == 0 ? seriesColor(int(index), theme) : series.color;
+        const float half = strokeWidth(theme, series.width) / 2;
+        for (const Band& band : bands[index]) {
+            const Point a = drawn.toPixel(band.first, 1), b = drawn.toPixel(band.last, -1);
+            const Box box{std::min(a.x, b.x) - half, std::min(a.y, b.y) - half,
+                          std::abs(b.x - a.x) + 2 * half, std::abs(b.y - a.y) + 2 * half};
+            rects.emplace_back(at, filledRect(box, color));
+        }
+        at += polylinesOf(series);
+    }
+    if (rects.empty()) return;
+    std::vector<FigureItem> items;
+    items.reserve(figure.items.size() + rects.size());
+    std::size_t next = 0;
+    for (std::size_t i = 0; i <= figure.items.size(); ++i) {
+        for (; next < rects.size() && rects[next].first == i; ++next)
+            items.emplace_back(std::in_place_type<RectItem>, rects[next].second);
+        if (i < figure.items.size()) items.push_back(std::move(figure.items[i]));
+    }
+    figure.items = std::move(items);
 }
 
 }  // namespace poslab
