@@ -104,11 +104,12 @@ LineSeries sinusoidalCurve(const SinusoidalParams& params, int dimension, double
 
 namespace {
 
-// Where a curve turns a whole cycle within every column of a run, its pixels there are one solid
-// band from -1 to 1 (a zig-zag of full-height strokes one pixel apart): the band is drawn as one
-// rectangle and the run's points leave the polyline (a break), which draws the same picture
-// with a fraction of the triangles and of the rasterised area (eight such curves at 65,536
-// positions took hundreds of ms a frame on software GL).
+// Where a curve turns a whole cycle within every pixel column, its pixels are one solid band
+// from -1 to 1 (a zig-zag of full-height strokes a pixel apart): the band is drawn as one
+// rectangle in place of the curve's polylines, the same picture for a fraction of the triangles
+// and of the rasterised area (eight such curves at 65,536 positions took hundreds of ms a frame
+// on software GL). The plot is laid out with the curve itself, so the legend's place and the
+// marks the layout checks read are those of the curve.
 struct Band {
     double first = 0, last = 0;  // positions
 };
@@ -123,31 +124,6 @@ std::vector<Band> solidBands(const SinusoidalParams& params, int dimension, doub
     if (!(wave.frequency * step >= 2 * std::numbers::pi)) return bands;
     bands.push_back({first, last});
     return bands;
-}
-
-// The curve with its solid bands left out: a break (NaN) where each band is.
-void breakAtBands(LineSeries& series, const std::vector<Band>& bands) {
-    if (bands.empty()) return;
-    LineSeries kept;
-    kept.name = series.name;
-    kept.color = series.color;
-    kept.width = series.width;
-    kept.markers = series.markers;
-    std::size_t band = 0;
-    for (std::size_t i = 0; i < series.x.size(); ++i) {
-        const double x = series.x[i];
-        while (band < bands.size() && x > bands[band].last) ++band;
-        if (band < bands.size() && x > bands[band].first && x < bands[band].last) {
-            if (kept.x.empty() || std::isfinite(kept.x.back())) {
-                kept.x.push_back(std::numeric_limits<double>::quiet_NaN());
-                kept.y.push_back(std::numeric_limits<double>::quiet_NaN());
-            }
-            continue;
-        }
-        kept.x.push_back(x);
-        kept.y.push_back(series.y[i]);
-    }
-    series = std::move(kept);
 }
 
 // Polylines drawLinePlot makes of a series: one per run of two or more finite points.
@@ -185,7 +161,6 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
         if (dimension < 0 || dimension >= params.dModel) continue;
         spec.series.push_back(sinusoidalCurve(params, dimension, first, last, columns));
         bands.push_back(solidBands(params, dimension, first, last, columns));
-        breakAtBands(spec.series.back(), bands.back());
     }
     const std::size_t before = figure.items.size();
     PlotFrame drawn;
@@ -198,31 +173,47 @@ void drawSinusoidalCurves(Figure& figure, Box area, const SinusoidalParams& para
         return clip && clip->box.x == drawn.plot.x && clip->box.y == drawn.plot.y &&
                clip->box.width == drawn.plot.width && clip->box.height == drawn.plot.height;
     };
-    while (at < figure.items.size() && !plotClip(figure.items[at])) ++at;
-    if (at == figure.items.size()) return;
-    ++at;                                                 // past the plot's clip
-    std::vector<std::pair<std::size_t, RectItem>> rects;  // (the item it goes before, the band)
+    // The plot's clip that holds the curves (markers have one of their own before it): the
+    // series' polylines follow it, one after another.
+    std::size_t expected = 0;
+    for (const LineSeries& series : spec.series) expected += polylinesOf(series);
+    auto polylinesAfter = [&](std::size_t from) {
+        std::size_t found = 0;
+        while (from + found < figure.items.size() &&
+               std::holds_alternative<PolylineItem>(figure.items[from + found]))
+            ++found;
+        return found;
+    };
+    while (at < figure.items.size() &&
+           !(plotClip(figure.items[at]) && polylinesAfter(at + 1) == expected))
+        ++at;
+    if (at == figure.items.size()) return;  // not the items this expects: the curves as drawn
+    ++at;                                   // past the plot's clip
+    // Item by item from there: each series' polylines, in order; a banded series' become its
+    // rectangle.
+    std::vector<FigureItem> items;
+    items.reserve(figure.items.size());
+    for (std::size_t i = 0; i < at; ++i) items.push_back(std::move(figure.items[i]));
     for (std::size_t index = 0; index < spec.series.size(); ++index) {
         const LineSeries& series = spec.series[index];
-        const Rgba color = series.color.a == 0 ? seriesColor(int(index), theme) : series.color;
-        const float half = strokeWidth(theme, series.width) / 2;
-        for (const Band& band : bands[index]) {
-            const Point a = drawn.toPixel(band.first, 1), b = drawn.toPixel(band.last, -1);
-            const Box box{std::min(a.x, b.x) - half, std::min(a.y, b.y) - half,
-                          std::abs(b.x - a.x) + 2 * half, std::abs(b.y - a.y) + 2 * half};
-            rects.emplace_back(at, filledRect(box, color));
+        const std::size_t lines = polylinesOf(series);
+        if (bands[index].empty()) {
+            for (std::size_t i = at; i < at + lines; ++i)
+                items.push_back(std::move(figure.items[i]));
+        } else {
+            const Rgba color = series.color.a == 0 ? seriesColor(int(index), theme) : series.color;
+            const float half = strokeWidth(theme, series.width) / 2;
+            for (const Band& band : bands[index]) {
+                const Point a = drawn.toPixel(band.first, 1), b = drawn.toPixel(band.last, -1);
+                const Box box{std::min(a.x, b.x) - half, std::min(a.y, b.y) - half,
+                              std::abs(b.x - a.x) + 2 * half, std::abs(b.y - a.y) + 2 * half};
+                items.emplace_back(std::in_place_type<RectItem>, filledRect(box, color));
+            }
         }
-        at += polylinesOf(series);
+        at += lines;
     }
-    if (rects.empty()) return;
-    std::vector<FigureItem> items;
-    items.reserve(figure.items.size() + rects.size());
-    std::size_t next = 0;
-    for (std::size_t i = 0; i <= figure.items.size(); ++i) {
-        for (; next < rects.size() && rects[next].first == i; ++next)
-            items.emplace_back(std::in_place_type<RectItem>, rects[next].second);
-        if (i < figure.items.size()) items.push_back(std::move(figure.items[i]));
-    }
+    for (std::size_t i = at; i < figure.items.size(); ++i)
+        items.push_back(std::move(figure.items[i]));
     figure.items = std::move(items);
 }
 
