@@ -55,8 +55,9 @@ class LiveFigure {
         draw(canvas, key, selectedPanel_, context, std::move(build), coarse);
         return canvas;
     }
-    bool exact() const { return exact_; }  // the figure last shown is the exact one
-    void clear() { figures_.clear(); }     // build again (inputs behind the key changed)
+    bool exact() const { return exact_; }                // the figure last shown is the exact one
+    const std::string& error() const { return error_; }  // the figure shown's error, "" if none
+    void clear() { figures_.clear(); }  // build again (inputs behind the key changed)
 
   private:
     using Stamp = FigureStamp<Key>;
@@ -86,6 +87,7 @@ class LiveFigure {
             },
             coarse);
         exact_ = shown.exact;
+        error_ = shown.value ? shown.value->error : std::string();
         if (!shown.exact) {
             context.waiting = true;    // a scripted screenshot waits for the exact figure
             context.animating = true;  // frames keep coming until it is here
@@ -108,6 +110,70 @@ class LiveFigure {
     RefiningMemo<Stamp, Built> figures_;
     int selectedPanel_ = 0;
     bool exact_ = false;
+    std::string error_;
+};
+
+// CachedFigure for data that takes longer than a frame: the layout is made on this thread, the
+// data for it on a worker; until the current key's data is in, the last finished data is drawn
+// with the layout and key it was made for (draw(figure, layout, data, key)), marked "updating…".
+template <class Key, class Layout, class Data>
+class LiveCachedFigure {
+  public:
+    // As CachedFigure::showPanels; compute(layout) runs on a worker (copy what it reads).
+    template <class Panels, class MakeLayout, class Compute, class Draw>
+    Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
+                      MakeLayout makeLayout, Compute compute, Draw draw) {
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
+                           &selectedPanel_);  // a lesson's "panel"
+        const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, selectedPanel_);
+        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
+        const Canvas canvas = beginCanvas(id);
+        const Box area{0, 0, canvas.box.width, canvas.box.height};
+        const Stamp stamp{
+            key, area.width, area.height, context.theme.id, context.theme.fontSize, selectedPanel_};
+        Layout layout = makeLayout(area, selectedPanel_);
+        const Refined<Made> shown = made_.getExact(
+            stamp, [layout, compute](const Stamp&, Detail, const std::atomic<bool>&) {
+                return Made{layout, compute(layout)};
+            });
+        exact_ = shown.exact;
+        if (!shown.exact) context.waiting = context.animating = true;
+        Figure figure = emptyFigure(area.width, area.height, context.theme);
+        if (!shown.value) {
+            drawNote(figure, area, "computing…", context.theme);
+        } else if (shown.value->data) {
+            draw(figure, std::as_const(shown.value->layout), shown.value->data.value(),
+                 made_.exactKey()->key);
+        } else {
+            drawNote(figure, area, shown.value->data.error().message, context.theme);
+        }
+        drawCanvasFigure(canvas, figure, context);
+        if (shown.value && !shown.exact) {
+            const char* label = "updating…";
+            const ImVec2 size = ImGui::CalcTextSize(label);
+            ImGui::GetWindowDrawList()->AddText(
+                ImVec2(canvas.box.x + canvas.box.width - size.x - 8, canvas.box.y + 4),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+        }
+        ok_ = shown.value && shown.value->data;
+        data_ = ok_ ? &shown.value->data.value() : nullptr;
+        return canvas;
+    }
+    bool ok() const { return ok_; }              // data was drawn (no error)
+    bool exact() const { return exact_; }        // ... and it is the current key's
+    const Data& data() const { return *data_; }  // when ok(): the data drawn
+
+  private:
+    using Stamp = FigureStamp<Key>;
+    struct Made {
+        Layout layout;
+        Result<Data> data;
+    };
+    RefiningMemo<Stamp, Made> made_;
+    const Data* data_ = nullptr;
+    bool ok_ = false, exact_ = false;
+    int selectedPanel_ = 0;
 };
 
 }  // namespace poslab::ui
