@@ -944,7 +944,8 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
                     positions);
             });
     }
-    if (precisionJob_.valid()) context.animating = true;  // redraw until the job is done
+    // Redraw until the job is done; a scripted screenshot waits for it.
+    if (precisionJob_.valid()) context.animating = context.waiting = true;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     if (!precisionError_.empty()) {
         drawNote(figure, wholeCanvas(canvas), precisionError_, context.theme);
