@@ -14,6 +14,7 @@
 // key, a shared_ptr to a table), never reference the view's state.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <utility>
@@ -33,10 +34,22 @@ class LiveFigure {
     Canvas show(const char* id, const Key& key, FrameContext& context, Build build,
                 bool coarse = false, float height = 0) {
         const Canvas canvas = beginCanvas(id, height);
+        // As FigureCache::show: in presentation mode the text takes the frame's full scale when
+        // the figure then fits, else the largest smaller scale that does (found in the build).
+        const float fullScale = context.uiScale;
+        const ThemeId themeId = context.theme.id;
         draw(
             canvas, key, 0, context,
-            [build](float w, float h, const Theme& theme, int, Detail detail) {
-                return build(w, h, theme, detail);
+            [build, fullScale, themeId](float w, float h, const Theme& theme, int,
+                                        Detail detail) -> Result<Figure> {
+                for (float scale = fullScale;; scale = std::max(1.0f, scale / 1.12f)) {
+                    const Theme shown =
+                        scale >= fullScale ? theme : scaledTheme(themeFor(themeId), scale);
+                    Result<Figure> figure = build(w, h, shown, detail);
+                    if (!figure || scale <= 1.0f ||
+                        (overlappingTexts(*figure).empty() && textsOutsideFigure(*figure).empty()))
+                        return figure;
+                }
             },
             coarse);
         return canvas;

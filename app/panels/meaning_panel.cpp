@@ -151,7 +151,7 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
             ImVec2(canvas.box.x + canvas.box.width - size.x - 8, canvas.box.y + 4),
             ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
     }
-    if (!canvas.hovered || !maps) return;
+    if (!canvas.hovered || !maps || !shown.exact) return;
     // The word and position vectors, for the cell under the pointer only.
     const Result<MeaningSequence>& sequence = sequence_.get(view, [&] {
         return params ? buildSequence(*params) : Result<MeaningSequence>(params.error());
