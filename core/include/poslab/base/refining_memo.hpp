@@ -19,6 +19,7 @@
 // `cancelled` is set (that value is thrown away). Where threads are not available (the page when
 // it is not cross-origin isolated) setBackgroundWork(BackgroundWork::Synchronous) makes every
 // exact value computed inside get(), once the key holds still: the same pictures, one slow frame.
+// A thread that fails to start switches to that mode by itself.
 #pragma once
 
 #include <atomic>
@@ -26,6 +27,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -87,7 +89,7 @@ class RefiningMemo {
     void collect();
     void cancelAndJoin();
     template <class Compute>
-    void start(const Key& key, Compute compute);
+    bool start(const Key& key, Compute compute);  // false: no thread could be started
 
     Memo<Key, Value> exact_;   // the last exact value and its key
     Memo<Key, Value> coarse_;  // the coarse value of the newest key
@@ -129,14 +131,13 @@ Refined<Value> RefiningMemo<Key, Value>::get(const Key& key, Compute compute, bo
     // A job for a key since left is stopped when something current can be shown instead.
     if (job_ && coarse && !(job_->key == key)) job_->cancelled = true;
     const bool wantExact = !coarse || still;
-    if (backgroundWork() == BackgroundWork::Synchronous) {
-        if (wantExact) {
-            const std::atomic<bool> never{false};
-            exact_.store(key, compute(key, Detail::Exact, never));
-            return shown(exact_.value(), true, true);
-        }
-    } else if (wantExact && !job_) {
-        start(key, compute);
+    // A page without threads, or a thread that could not start: the exact value is made here.
+    if (wantExact && !job_ && backgroundWork() == BackgroundWork::Threads && !start(key, compute))
+        setBackgroundWork(BackgroundWork::Synchronous);
+    if (wantExact && backgroundWork() == BackgroundWork::Synchronous) {
+        const std::atomic<bool> never{false};
+        exact_.store(key, compute(key, Detail::Exact, never));
+        return shown(exact_.value(), true, true);
     }
     if (coarse) {
         const Value& value = coarse_.get(
@@ -148,17 +149,23 @@ Refined<Value> RefiningMemo<Key, Value>::get(const Key& key, Compute compute, bo
 
 template <class Key, class Value>
 template <class Compute>
-void RefiningMemo<Key, Value>::start(const Key& key, Compute compute) {
-    job_ = std::make_unique<Job>(key);
-    Job* job = job_.get();
-    job->thread = std::thread([job, compute = std::move(compute)]() mutable {
-        try {
-            job->value.emplace(compute(job->key, Detail::Exact, job->cancelled));
-        } catch (...) {
-            job->failure = std::current_exception();
-        }
-        job->done.store(true, std::memory_order_release);
-    });
+bool RefiningMemo<Key, Value>::start(const Key& key, Compute compute) {
+    auto job = std::make_unique<Job>(key);
+    Job* running = job.get();
+    try {
+        running->thread = std::thread([running, compute = std::move(compute)]() mutable {
+            try {
+                running->value.emplace(compute(running->key, Detail::Exact, running->cancelled));
+            } catch (...) {
+                running->failure = std::current_exception();
+            }
+            running->done.store(true, std::memory_order_release);
+        });
+    } catch (const std::system_error&) {  // no threads here (a page not cross-origin isolated)
+        return false;
+    }
+    job_ = std::move(job);
+    return true;
 }
 
 template <class Key, class Value>
