@@ -99,10 +99,11 @@ void RelativePanel::draw(AppState& state, FrameContext& context) {
                 [tab](float w, float h, const Theme& theme, int panel) {
                     return reflowPanels({0, 0, w, h}, relativePanelShape(tab), theme, panel);
                 },
-                [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
+                [options = view.options, tab, memo = &memo_](float w, float h, const Theme& theme,
+                                                             int panel, Detail) -> Result<Figure> {
                     Figure figure = emptyFigure(w, h, theme);
-                    if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, view.options, tab, theme,
-                                                    panel, &memo_);
+                    if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, options, tab, theme,
+                                                    panel, memo);
                         !s) {
                         return s.error();
                     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
 #include "poslab/views/relative_figures.hpp"
 #include "state/relative_state.hpp"
 #include "ui/panel.hpp"
@@ -27,8 +28,11 @@ class RelativePanel : public Panel {
         RelativeFigureOptions options;
         friend bool operator==(const Key&, const Key&) = default;
     };
-    FigureCache<Key> cache_;
     RelativeFigureMemo memo_;  // per-member heatmaps and curves: a slider rebuilds its member only
+    // Built on a worker (xPos at head_dim 512 or Sandwich at d 1,024 over L = 65,536 take longer
+    // than a frame), which alone uses memo_ while it runs; declared after memo_, so it is stopped
+    // and joined before memo_ goes.
+    LiveFigure<Key> cache_;
     RelativeTab shownTab_ = RelativeTab::Family;
 };
 

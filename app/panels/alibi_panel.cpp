@@ -1,5 +1,7 @@
 #include "panels/alibi_panel.hpp"
 
+#include <tuple>
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -40,7 +42,8 @@ Figure AlibiPanel::exportFigure(const AppState& state, float width, float height
                                 const Theme& theme) const {
     Figure figure = emptyFigure(width, height, theme);
     if (auto status =
-            drawAlibiFigure(figure, {0, 0, width, height}, optionsFor(state.plugins.get<AlibiViewState>(kAlibiKey)), theme);
+            drawAlibiFigure(figure, {0, 0, width, height},
+                            optionsFor(state.plugins.get<AlibiViewState>(kAlibiKey)), theme);
         !status) {
         drawNote(figure, {0, 0, width, height}, status.error().message, theme);
     }
@@ -121,11 +124,18 @@ void AlibiPanel::drawFigure(AlibiViewState& view, FrameContext& context) {
         "alibi", cacheKey(options), context,
         [](Box area, const Theme& theme, int panel) { return alibiPanels(area, theme, panel); },
         [&](Box area, int panel) { return alibiLayout(area, options, context.theme, panel); },
-        [&](const AlibiLayout& layout) { return computeAlibiFigureData(options, layout); },
-        [&](Figure& figure, const AlibiLayout& layout, const AlibiFigureData& data) {
-            drawAlibiFigure(figure, layout, options, data, context.theme, &frames);
+        // On a worker (128 heads' samples and a query row over L = 65,536): options copied in.
+        [options](const AlibiLayout& layout) { return computeAlibiFigureData(options, layout); },
+        [&](Figure& figure, const AlibiLayout& layout, const AlibiFigureData& data,
+            const CacheKey& made) {
+            // Meanwhile the last data is drawn with the settings it was made for.
+            AlibiFigureOptions drawn = options;
+            std::tie(drawn.heads, drawn.seqLen, drawn.symmetric, drawn.enlargedHead,
+                     drawn.queryIndex, drawn.previewKeys, drawn.contentScale, drawn.contentSeed) =
+                made;
+            drawAlibiFigure(figure, layout, drawn, data, context.theme, &frames);
         });
-    if (!cache_.ok() || !canvas.hovered) return;
+    if (!cache_.ok() || !cache_.exact() || !canvas.hovered) return;
 
     const int head = frames.headAt(canvas.mouse);
     if (head >= 0) {

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
 #include "poslab/views/alibi_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -33,7 +34,7 @@ class AlibiPanel : public Panel {
     // contentSeed.
     using CacheKey = std::tuple<int, int, bool, int, int, int, double, std::uint64_t>;
     static CacheKey cacheKey(const AlibiFigureOptions& options);
-    CachedFigure<CacheKey, AlibiLayout, AlibiFigureData> cache_;
+    LiveCachedFigure<CacheKey, AlibiLayout, AlibiFigureData> cache_;
 };
 
 }  // namespace poslab::ui

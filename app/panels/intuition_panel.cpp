@@ -50,7 +50,12 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                 : Result<SineOnlyShiftFit>(Error{"not asked for"})};
     });
     comparison_.get(view.attention, [&] { return compareShuffle(view.attention); });
-    resolution_.get(view.frequencies, [&] { return frequencyResolution(view.frequencies); });
+    resolution_.get(view.frequencies, [&] {
+        // The shared-pair slider moves only the one-frequency curve: the standard table's
+        // distances (N offsets x d/2 pairs) are reused from the last result.
+        const Result<FrequencyResolution>* last = resolution_.value();
+        return frequencyResolution(view.frequencies, last && *last ? &**last : nullptr);
+    });
     panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {

@@ -398,11 +398,22 @@ void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
         "learned", key, context,
         [](Box area, const Theme& theme, int panel) { return learnedPanels(area, theme, panel); },
         [&](Box area, int panel) { return learnedLayout(area, context.theme, panel); },
-        [&](const LearnedLayout& layout) { return computeLearnedFigureData(options, layout); },
-        [&](Figure& figure, const LearnedLayout& layout, const LearnedFigureData& data) {
-            drawLearnedFigure(figure, layout, options, data, context.theme, &frames);
+        // On a worker (a 16,384 x 2,048 table's block means and cosines take longer than a
+        // frame): the options are copied in (the table is shared, never changed).
+        [options](const LearnedLayout& layout) {
+            return computeLearnedFigureData(options, layout);
+        },
+        [&](Figure& figure, const LearnedLayout& layout, const LearnedFigureData& data,
+            const DataKey& made) {
+            // Meanwhile the last data is drawn with the settings it was made for.
+            LearnedFigureOptions drawn = options;
+            drawn.table = made.table;
+            drawn.positionsShown = made.positionsShown;
+            drawn.firstCurveDimension = made.firstCurveDimension;
+            drawn.curveCount = made.curveCount;
+            drawLearnedFigure(figure, layout, drawn, data, context.theme, &frames);
         });
-    if (cache_.ok() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
+    if (cache_.ok() && cache_.exact() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
 }
 
 void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) {

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
 #include "poslab/base/memo.hpp"
 #include "poslab/views/learned_figures.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
@@ -72,7 +73,7 @@ class LearnedPanel : public Panel {
         int positionsShown = 0, firstCurveDimension = 0, curveCount = 0;
         bool operator==(const DataKey& o) const = default;
     };
-    CachedFigure<DataKey, LearnedLayout, LearnedFigureData> cache_;
+    LiveCachedFigure<DataKey, LearnedLayout, LearnedFigureData> cache_;
     std::string loadMessage_;  // the last Load result, shown under the button
     bool loadFailed_ = false;
     // A Load (button, dropped or named file) reads on a worker so the window stays live; its

@@ -67,29 +67,35 @@ void MeaningPanel::draw(AppState& state, FrameContext& context) {
                     drawTerms(view, context);
                     break;
                 case MeaningFigure::Orthogonality:
-                    orthogonality_.show("near-orthogonality",
-                                        std::tuple<int, int, std::uint64_t>{
-                                            view.orthogonalityDModel, view.orthogonalitySamples,
-                                            std::uint64_t(view.params.seed)},
-                                        context, [&](float w, float h, const Theme& theme) {
-                                            return nearOrthogonalityFigure(
-                                                view.orthogonalityDModel, view.orthogonalitySamples,
-                                                view.params.seed, w, h, theme);
-                                        });
+                    drawOrthogonality(view, context);
                     break;
                 case MeaningFigure::AddVersusConcat:
-                    addConcat_.showPanels(
-                        "add-vs-concat", view, context,
-                        [](float w, float h, const Theme& theme, int panel) {
-                            return addVersusConcatPanels(w, h, theme, panel);
-                        },
-                        [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
-                            auto params = effectiveParams(view);
-                            if (!params) return params.error();
-                            return addVersusConcatFigure(*params, w, h, theme, panel);
-                        });
+                    drawAddVersusConcat(view, context);
                     break;
             }
+        });
+}
+
+void MeaningPanel::drawOrthogonality(const MeaningViewState& view, FrameContext& context) {
+    const int d = view.orthogonalityDModel, samples = view.orthogonalitySamples;
+    const std::uint64_t seed = view.params.seed;
+    orthogonality_.show("near-orthogonality", {d, samples, seed}, context,
+                        [d, samples, seed](float w, float h, const Theme& theme, Detail) {
+                            return nearOrthogonalityFigure(d, samples, seed, w, h, theme);
+                        });
+}
+
+void MeaningPanel::drawAddVersusConcat(const MeaningViewState& view, FrameContext& context) {
+    // Read here (the token file is the panel's): the worker gets a copy.
+    const Result<MeaningParams> params = effectiveParams(view);
+    addConcat_.showPanels(
+        "add-vs-concat", view, context,
+        [](float w, float h, const Theme& theme, int panel) {
+            return addVersusConcatPanels(w, h, theme, panel);
+        },
+        [params](float w, float h, const Theme& theme, int panel, Detail) -> Result<Figure> {
+            if (!params) return params.error();
+            return addVersusConcatFigure(*params, w, h, theme, panel);
         });
 }
 
@@ -101,27 +107,36 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
                        &termPanel_);  // a lesson's "panel"
     panelSelector(logitTermPanels({0, 0, room.x, room.y}, theme, termPanel_), &termPanel_);
     const Canvas canvas = beginCanvas("terms");
-    const Result<MeaningSequence>& sequence = sequence_.get(view, [&] {
-        auto params = effectiveParams(view);
-        return params ? buildSequence(*params) : Result<MeaningSequence>(params.error());
-    });
     const Box area{0, 0, canvas.box.width, canvas.box.height};
     const int texels = logitTermTexels(area, view.params.seqLen, theme, termPanel_);
-    const Result<LogitTermMaps>& maps = maps_.get(MapsKey{view, texels}, [&] {
-        auto params = effectiveParams(view);
-        // Block means at most one per pixel, and the RMS within a bounded budget: the figure
-        // costs the same whatever L and d a session sets.
-        return params ? logitTermMaps(*params, texels) : Result<LogitTermMaps>(params.error());
-    });
-    const FigureKey figureKey{maps_.version(), canvas.box.width, canvas.box.height,
-                              theme.id,        theme.fontSize,   termPanel_};
+    // Read here (the token file is the panel's): the worker gets a copy.
+    const Result<MeaningParams> params = effectiveParams(view);
+    const Refined<TermMaps> shown = maps_.getExact(
+        MapsKey{view, texels}, [params, texels](const MapsKey&, Detail, const std::atomic<bool>&) {
+            // Block means at most one per pixel, and the RMS within a bounded budget: the
+            // figure costs the same whatever L and d a session sets.
+            TermMaps made;
+            made.params = params;
+            made.maps =
+                params ? logitTermMaps(*params, texels) : Result<LogitTermMaps>(params.error());
+            return made;
+        });
+    if (!shown.exact) context.waiting = context.animating = true;  // a screenshot waits for it
+    if (!shown.value) {
+        Figure note = emptyFigure(canvas.box.width, canvas.box.height, theme);
+        drawNote(note, area, "computing…", theme);
+        drawCanvasFigure(canvas, note, context);
+        return;
+    }
+    const Result<LogitTermMaps>& maps = shown.value->maps;
+    const FigureKey figureKey{shown.version, shown.exact,    canvas.box.width, canvas.box.height,
+                              theme.id,      theme.fontSize, termPanel_};
     const TermsFigure& terms = termsFigure_.get(figureKey, [&] {
         TermsFigure drawn;
         if (maps) {
             drawn.figure = emptyFigure(canvas.box.width, canvas.box.height, theme);
-            auto params = effectiveParams(view);
-            drawLogitTerms(drawn.figure, area, *params, maps.value(), theme, &drawn.frames,
-                           termPanel_);
+            drawLogitTerms(drawn.figure, area, *shown.value->params, maps.value(), theme,
+                           &drawn.frames, termPanel_);
         } else {
             drawn.figure =
                 noteFigure(maps.error().message, canvas.box.width, canvas.box.height, theme);
@@ -129,7 +144,19 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
         return drawn;
     });
     drawCanvasFigure(canvas, terms.figure, context);
-    if (!canvas.hovered || !sequence || !maps) return;
+    if (!shown.exact) {  // an earlier key's maps: say so
+        const char* label = "updating…";
+        const ImVec2 size = ImGui::CalcTextSize(label);
+        ImGui::GetWindowDrawList()->AddText(
+            ImVec2(canvas.box.x + canvas.box.width - size.x - 8, canvas.box.y + 4),
+            ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+    }
+    if (!canvas.hovered || !maps || !shown.exact) return;
+    // The word and position vectors, for the cell under the pointer only.
+    const Result<MeaningSequence>& sequence = sequence_.get(view, [&] {
+        return params ? buildSequence(*params) : Result<MeaningSequence>(params.error());
+    });
+    if (!sequence) return;
     for (const PlotFrame& frame : terms.frames) {
         if (!frame.plot.contains(canvas.mouse)) continue;
         const MeaningSequence& s = sequence.value();
@@ -162,14 +189,14 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
         ImGui::Text("position·position p_i·p_j = %+.5f", dot(s.positions, i, s.positions, j));
         ImGui::Separator();
         ImGui::Text("sum (x_i+p_i)·(x_j+p_j)  = %+.5f  (all divided by √d)", total);
-        const LogitTermMaps& shown = maps.value();
-        if (shown.cellsPerTexel > 1) {
-            ImGui::TextDisabled("a pixel shows the mean of %lld x %lld cells", shown.cellsPerTexel,
-                                shown.cellsPerTexel);
+        const LogitTermMaps& drawnMaps = maps.value();
+        if (drawnMaps.cellsPerTexel > 1) {
+            ImGui::TextDisabled("a pixel shows the mean of %lld x %lld cells",
+                                drawnMaps.cellsPerTexel, drawnMaps.cellsPerTexel);
         }
-        if (shown.rmsRows < shown.seqLen) {
+        if (drawnMaps.rmsRows < drawnMaps.seqLen) {
             ImGui::TextDisabled("RMS in the titles: over %d evenly spaced query rows of %d",
-                                shown.rmsRows, shown.seqLen);
+                                drawnMaps.rmsRows, drawnMaps.seqLen);
         }
         ImGui::EndTooltip();
         break;
@@ -248,6 +275,7 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
         tokensPath_.clear();
         sequence_.clear();  // the file may have changed: read it again
         maps_.clear();
+        addConcat_.clear();
         auto params = effectiveParams(view);
         if (tokens_ && !view.tokensPath.empty()) {
             p.dModel = int(std::min<std::size_t>(tokens_->cols, 2048));

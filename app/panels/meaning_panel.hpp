@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
 #include "poslab/analysis/meaning.hpp"
 #include "poslab/base/memo.hpp"
+#include "poslab/base/refining_memo.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::ui {
@@ -27,6 +29,8 @@ class MeaningPanel : public Panel {
   private:
     void drawControls(MeaningViewState& view);
     void drawTerms(const MeaningViewState& view, FrameContext& context);
+    void drawOrthogonality(const MeaningViewState& view, FrameContext& context);
+    void drawAddVersusConcat(const MeaningViewState& view, FrameContext& context);
     Result<MeaningParams> effectiveParams(const MeaningViewState& view);  // loaded tokens attached
 
     // The word and position vectors, keyed on the parameters (hover computes a cell's five
@@ -39,9 +43,16 @@ class MeaningPanel : public Panel {
         int texels = 0;
         bool operator==(const MapsKey&) const = default;
     };
-    Memo<MapsKey, Result<LogitTermMaps>> maps_;
+    // The maps take longer than a frame at L 256, d 2,048 (five products of L x L x d): made on
+    // a worker, the last ones drawn meanwhile (with the parameters they were made for).
+    struct TermMaps {
+        Result<MeaningParams> params = Error{""};
+        Result<LogitTermMaps> maps = Error{""};
+    };
+    RefiningMemo<MapsKey, TermMaps> maps_;
     struct FigureKey {
         std::uint64_t mapsVersion = 0;  // the maps drawn (a reloaded file gives new ones)
+        bool exact = false;             // the maps are the current key's
         float width = 0, height = 0;
         ThemeId theme{};
         float fontSize = 0;
@@ -55,8 +66,10 @@ class MeaningPanel : public Panel {
     };
     Memo<FigureKey, TermsFigure> termsFigure_;
     // Near-orthogonality's inputs: d_model, samples, seed.
-    FigureCache<std::tuple<int, int, std::uint64_t>> orthogonality_;
-    FigureCache<MeaningViewState> addConcat_;
+    // Both take longer than a frame at the sliders' tops (200,000 draws of d 8,192; five L x L
+    // products of d 2,048): built on a worker, the last figure shown meanwhile.
+    LiveFigure<std::tuple<int, int, std::uint64_t>> orthogonality_;
+    LiveFigure<MeaningViewState> addConcat_;
     MeaningFigure shownTab_ = MeaningFigure::Terms;  // the tab ImGui showed last frame
     // Loaded word vectors.
     std::string tokensPath_;

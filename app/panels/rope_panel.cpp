@@ -844,24 +844,42 @@ void RopePanel::drawFrequencies(RopeViewState& view, FrameContext& context) {
 
 void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("decay");
-    const DecayKey key{rotatedDims(view.params), view.decayDistance, view.params.base,
-                       std::max(1, int(canvas.box.width))};
-    const RopeDecayCurve& decayCurve = decay_.get(key, [&] {
-        // At most 16 distances per pixel column (every distance up to that).
-        auto curve = ropeDecayCurve(key.dims, key.base, key.distance, key.columns);
-        return curve ? std::move(curve.value()) : RopeDecayCurve{};
-    });
-    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    PlotFrame frame;
-    const DistanceAxis axis = view.decayLogAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear;
-    drawRopeDecay(figure, wholeCanvas(canvas), key.dims, key.base, key.distance, context.theme,
-                  &decayCurve, &frame, axis);
-    drawCanvasFigure(canvas, figure, context);
-    if (canvas.hovered && frame.plot.contains(canvas.mouse) && !decayCurve.bounds.empty()) {
+    const Theme theme = context.theme;
+    const DecayKey key{rotatedDims(view.params),
+                       view.decayDistance,
+                       view.params.base,
+                       std::max(1, int(canvas.box.width)),
+                       view.decayLogAxis,
+                       canvas.box.width,
+                       canvas.box.height,
+                       theme.id,
+                       theme.fontSize};
+    const Refined<DecayFigure> shown =
+        decay_.getExact(key, [theme](const DecayKey& k, Detail, const std::atomic<bool>&) {
+            DecayFigure made;
+            // At most 16 distances per pixel column (every distance up to that).
+            auto curve = ropeDecayCurve(k.dims, k.base, k.distance, k.columns);
+            const RopeDecayCurve decayCurve = curve ? std::move(curve.value()) : RopeDecayCurve{};
+            made.figure = emptyFigure(k.width, k.height, theme);
+            drawRopeDecay(made.figure, {0, 0, k.width, k.height}, k.dims, k.base, k.distance, theme,
+                          &decayCurve, &made.frame,
+                          k.logAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear);
+            return made;
+        });
+    if (!shown.exact) context.waiting = context.animating = true;  // screenshots: the exact one
+    if (!shown.value) {
+        Figure note = emptyFigure(canvas.box.width, canvas.box.height, theme);
+        drawNote(note, wholeCanvas(canvas), "computing…", theme);
+        drawCanvasFigure(canvas, note, context);
+        return;
+    }
+    drawCanvasFigure(canvas, shown.value->figure, context);
+    const PlotFrame& frame = shown.value->frame;
+    if (shown.exact && canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const long long r =
             std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), 0, key.distance);
         ImGui::BeginTooltip();
-        // The hovered distance itself, exactly (the band may skip it).
+        // The hovered distance itself, exactly.
         ImGui::Text("distance %lld: bound %.6f", r,
                     ropeDecayBoundAt(key.dims, key.base, double(r)));
         ImGui::TextDisabled("(1/(d/2)) Σ_j |Σ_{k<j} e^(i·r·θ_k)|, d = %d", key.dims);
@@ -926,7 +944,8 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
                     positions);
             });
     }
-    if (precisionJob_.valid()) context.animating = true;  // redraw until the job is done
+    // Redraw until the job is done; a scripted screenshot waits for it.
+    if (precisionJob_.valid()) context.animating = context.waiting = true;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     if (!precisionError_.empty()) {
         drawNote(figure, wholeCanvas(canvas), precisionError_, context.theme);

@@ -25,6 +25,7 @@
 #include "panels/rope_usage_tab.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/memo.hpp"
+#include "poslab/base/refining_memo.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "poslab/views/rope_precision_figures.hpp"
 #include "ui/panel.hpp"
@@ -124,9 +125,19 @@ class RopePanel : public Panel {
         int dims = 0, distance = 0;
         double base = 0;
         int columns = 0;  // the canvas width: the curve has at most 16 distances per pixel
+        bool logAxis = false;
+        float width = 0, height = 0;  // the figure's
+        ThemeId theme{};
+        float fontSize = 0;
         bool operator==(const DecayKey&) const = default;
     };
-    Memo<DecayKey, RopeDecayCurve> decay_;
+    struct DecayFigure {
+        Figure figure;
+        PlotFrame frame;  // for hover
+    };
+    // Built on a worker (2^20 distances x head_dim/2 phases take longer than a frame); the last
+    // figure stays up meanwhile.
+    RefiningMemo<DecayKey, DecayFigure> decay_;
 
     // Precision reports: a scan of pairs x positions x 3 formats takes up to a second, so it
     // runs on a worker thread; the last finished reports stay on screen until the next arrive.

@@ -56,17 +56,22 @@ std::vector<double> sharedFrequencyRow(const FrequencyResolutionParams& params, 
     return row;
 }
 
-Result<FrequencyResolution> frequencyResolution(const FrequencyResolutionParams& params) {
+Result<FrequencyResolution> frequencyResolution(const FrequencyResolutionParams& params,
+                                                const FrequencyResolution* previous) {
     if (auto s = validate(params); !s) return s.error();
     FrequencyResolution r;
     r.frequencies = sinusoidalFrequencies(standardTable(params));
     r.sharedFrequency = sharedFrequency(params);
     const std::vector<double> shared(r.frequencies.size(), r.sharedFrequency);
     const int n = params.positions;
+    const bool sameTable = previous && previous->frequencies == r.frequencies &&
+                           previous->standardDistance.size() == std::size_t(n);
+    if (sameTable) r.standardDistance = previous->standardDistance;
     r.standardDistance.resize(std::size_t(n));
     r.sharedDistance.resize(std::size_t(n));
     for (int offset = 0; offset < n; ++offset) {
-        r.standardDistance[std::size_t(offset)] = offsetDistance(r.frequencies, offset);
+        if (!sameTable)
+            r.standardDistance[std::size_t(offset)] = offsetDistance(r.frequencies, offset);
         // One frequency: every pair contributes the same, d/2 of them.
         r.sharedDistance[std::size_t(offset)] =
             std::sqrt(double(shared.size())) *

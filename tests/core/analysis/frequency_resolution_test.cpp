@@ -116,6 +116,38 @@ TEST(FrequencyResolutionTest, FastPairsTellNeighboursApartSlowPairsFarPositions)
     EXPECT_GT(r->farByPair[7], 100 * r->neighbourByPair[7]);
 }
 
+// The shared-pair slider reuses the standard distances of an earlier result of the same table:
+// the numbers equal the rows' own distances, and a different table is never reused.
+TEST(FrequencyResolutionTest, ReusedStandardDistancesAreTheRowsDistances) {
+    const FrequencyResolutionParams first{16, 100, 200, 3};
+    auto before = frequencyResolution(first);
+    ASSERT_TRUE(before.ok());
+    FrequencyResolutionParams moved = first;
+    moved.sharedPair = 6;
+    auto r = frequencyResolution(moved, &*before);
+    ASSERT_TRUE(r.ok());
+    for (int offset : {1, 7, 50, 199}) {
+        EXPECT_NEAR(r->standardDistance[std::size_t(offset)],
+                    rowDistance(standardRow(moved, 9.0 + offset), standardRow(moved, 9.0)), 1e-12);
+        EXPECT_NEAR(
+            r->sharedDistance[std::size_t(offset)],
+            rowDistance(sharedFrequencyRow(moved, 9.0 + offset), sharedFrequencyRow(moved, 9.0)),
+            1e-12);
+    }
+    FrequencyResolutionParams otherBase = moved;
+    otherBase.base = 10000;  // another table: its own distances, not the earlier ones
+    auto other = frequencyResolution(otherBase, &*before);
+    ASSERT_TRUE(other.ok());
+    EXPECT_NEAR(other->standardDistance[7],
+                rowDistance(standardRow(otherBase, 7.0), standardRow(otherBase, 0.0)), 1e-12);
+    FrequencyResolutionParams longer = moved;
+    longer.positions = 300;  // more offsets than the earlier result has
+    auto extended = frequencyResolution(longer, &*before);
+    ASSERT_TRUE(extended.ok());
+    EXPECT_NEAR(extended->standardDistance[250],
+                rowDistance(standardRow(longer, 250.0), standardRow(longer, 0.0)), 1e-12);
+}
+
 TEST(FrequencyResolutionTest, ValidateNamesTheOptionAndItsRange) {
     EXPECT_EQ(validate(FrequencyResolutionParams{15, 10000, 64, 0}).error().message,
               "d_model must be even, 2..1024 (got 15)");

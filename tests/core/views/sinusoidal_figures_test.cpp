@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <variant>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -87,6 +89,42 @@ TEST(SinusoidalFiguresTest, SlowWavesAreSampledAtColumnBoundaries) {
     const LineSeries curve = sinusoidalCurve(paper(128), 126, 0, 100, 50);
     ASSERT_EQ(curve.x.size(), 51u);
     for (int i = 0; i <= 50; ++i) EXPECT_NEAR(curve.x[std::size_t(i)], 2.0 * i, 1e-12);
+}
+
+// A dimension that turns a whole cycle within every pixel column is one solid band from -1 to
+// 1: drawn as one rectangle of its colour over the plot's width (not thousands of full-height
+// strokes); a slower one stays a polyline through the wave's own values.
+TEST(SinusoidalFiguresTest, CurvesFasterThanThePixelsAreOneSolidBand) {
+    const SinusoidalParams params = paper(8192);
+    SinusoidalCurveOptions options;
+    options.dimensions = {0, 8190};  // wavelength 2 pi; the slowest, 2 pi base^(8190/8192)
+    options.lastPosition = 65536;
+    Figure figure = emptyFigure(1200, 400, darkTheme());
+    PlotFrame frame;
+    drawSinusoidalCurves(figure, {0, 0, 1200, 400}, params, options, darkTheme(), &frame);
+    std::vector<const RectItem*> bands;
+    std::vector<const PolylineItem*> lines;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* rect = std::get_if<RectItem>(&item);
+            rect && rect->fill.a > 0 && rect->fill == seriesColor(0, darkTheme()))
+            bands.push_back(rect);
+        if (const auto* line = std::get_if<PolylineItem>(&item)) lines.push_back(line);
+    }
+    ASSERT_EQ(bands.size(), 1u);
+    const Point top = frame.toPixel(0, 1), bottom = frame.toPixel(65536, -1);
+    EXPECT_LE(bands[0]->box.x, top.x);
+    EXPECT_GE(bands[0]->box.right(), bottom.x);
+    EXPECT_LE(bands[0]->box.y, top.y);
+    EXPECT_GE(bands[0]->box.bottom(), bottom.y);
+    EXPECT_LT(bands[0]->box.y, top.y - 0.5f);  // widened by half the stroke, as the line was
+    for (const PolylineItem* line : lines) EXPECT_NE(line->color, seriesColor(0, darkTheme()));
+    ASSERT_FALSE(lines.empty());  // the slow dimension: its wave, point by point
+    const double w = 1 / std::pow(10000.0, 8190.0 / 8192);
+    const PolylineItem& slow = *lines.back();
+    for (std::size_t i = 0; i < slow.points.size(); i += 97) {
+        const auto [x, y] = frame.toData(slow.points[i]);
+        EXPECT_NEAR(y, std::sin(w * x), 2e-3);  // to within a pixel's rounding
+    }
 }
 
 }  // namespace

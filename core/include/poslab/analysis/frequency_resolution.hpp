@@ -60,7 +60,10 @@ struct FrequencyResolution {
     std::vector<double> farByPair;  // [i] the same at offset farOffset
     int farOffset = 1;              // N / 2 (at least 1)
 };
-Result<FrequencyResolution> frequencyResolution(const FrequencyResolutionParams& params);
+// `previous`: an earlier result; when it is of the same table (d, base and N: only the shared
+// pair moved) its standard distances are reused, the O(N d) part, exactly as computed.
+Result<FrequencyResolution> frequencyResolution(const FrequencyResolutionParams& params,
+                                                const FrequencyResolution* previous = nullptr);
 
 // N x d: the one-frequency table itself (for export).
 Result<Matrix> sharedFrequencyTable(const FrequencyResolutionParams& params);

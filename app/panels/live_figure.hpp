@@ -1,0 +1,192 @@
+// live_figure.hpp — FigureCache for a figure that takes longer than a frame to build: the build
+// runs on a worker (base/refining_memo.hpp) while the last finished figure stays on screen,
+// marked "updating…", so the window stays live while a control moves. With a coarse build the
+// current key's coarse figure shows at once and the exact one follows when the control holds
+// still. Until the exact figure is drawn the frame is marked waiting, so --screenshot,
+// --check-layout and --tour-check see the exact figure only.
+//
+//   LiveFigure<OrthogonalityKey> orthogonality_;
+//   orthogonality_.show("near-orthogonality", key, context,
+//       [key](float w, float h, const Theme& theme, Detail) { return figureFor(key, w, h, theme);
+//       });
+//
+// build(width, height, theme, detail) runs on another thread: it must copy what it reads (the
+// key, a shared_ptr to a table), never reference the view's state.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <utility>
+
+#include <imgui.h>
+
+#include "panels/figure_cache.hpp"
+#include "poslab/base/refining_memo.hpp"
+
+namespace poslab::ui {
+
+template <class Key>
+class LiveFigure {
+  public:
+    // A figure filling the canvas (or `height` pixels). coarse: build takes Detail::Coarse too.
+    template <class Build>
+    Canvas show(const char* id, const Key& key, FrameContext& context, Build build,
+                bool coarse = false, float height = 0) {
+        const Canvas canvas = beginCanvas(id, height);
+        // As FigureCache::show: in presentation mode the text takes the frame's full scale when
+        // the figure then fits, else the largest smaller scale that does (found in the build).
+        const float fullScale = context.uiScale;
+        const ThemeId themeId = context.theme.id;
+        draw(
+            canvas, key, 0, context,
+            [build, fullScale, themeId](float w, float h, const Theme& theme, int,
+                                        Detail detail) -> Result<Figure> {
+                for (float scale = fullScale;; scale = std::max(1.0f, scale / 1.12f)) {
+                    const Theme shown =
+                        scale >= fullScale ? theme : scaledTheme(themeFor(themeId), scale);
+                    Result<Figure> figure = build(w, h, shown, detail);
+                    if (!figure || scale <= 1.0f ||
+                        (overlappingTexts(*figure).empty() && textsOutsideFigure(*figure).empty()))
+                        return figure;
+                }
+            },
+            coarse);
+        return canvas;
+    }
+    // A figure of several panels that reflows (panel_grid.hpp), as FigureCache::showPanels:
+    // build(width, height, theme, selected, detail).
+    template <class Panels, class Build>
+    Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
+                      Build build, bool coarse = false) {
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        takeRequestedPanel(context, panels(room.x, room.y, context.theme, 0).count,
+                           &selectedPanel_);  // a lesson's "panel"
+        const PanelGrid grid = panels(room.x, room.y, context.theme, selectedPanel_);
+        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
+        const Canvas canvas = beginCanvas(id);
+        draw(canvas, key, selectedPanel_, context, std::move(build), coarse);
+        return canvas;
+    }
+    bool exact() const { return exact_; }                // the figure last shown is the exact one
+    const std::string& error() const { return error_; }  // the figure shown's error, "" if none
+    void clear() { figures_.clear(); }  // build again (inputs behind the key changed)
+
+  private:
+    using Stamp = FigureStamp<Key>;
+    struct Built {
+        Figure figure;
+        std::string error;  // "" when built; else the figure is this note
+    };
+    template <class Build>
+    void draw(const Canvas& canvas, const Key& key, int panel, FrameContext& context, Build build,
+              bool coarse) {
+        const Theme theme = context.theme;
+        const float width = canvas.box.width, height = canvas.box.height;
+        const Stamp stamp{key, width, height, theme.id, theme.fontSize, panel};
+        const Refined<Built> shown = figures_.get(
+            stamp,
+            [build, theme](const Stamp& s, Detail detail, const std::atomic<bool>&) {
+                Built made;
+                Result<Figure> figure = build(s.width, s.height, theme, s.panel, detail);
+                if (figure) {
+                    made.figure = std::move(figure).value();
+                } else {
+                    made.error = figure.error().message;
+                    made.figure = emptyFigure(s.width, s.height, theme);
+                    drawNote(made.figure, {0, 0, s.width, s.height}, made.error, theme);
+                }
+                return made;
+            },
+            coarse);
+        exact_ = shown.exact;
+        error_ = shown.value ? shown.value->error : std::string();
+        if (!shown.exact) {
+            context.waiting = true;    // a scripted screenshot waits for the exact figure
+            context.animating = true;  // frames keep coming until it is here
+        }
+        if (shown.value) {
+            drawCanvasFigure(canvas, shown.value->figure, context);
+        } else {
+            Figure note = emptyFigure(width, height, theme);
+            drawNote(note, {0, 0, width, height}, "computing…", theme);
+            drawCanvasFigure(canvas, note, context);
+        }
+        if (shown.value && !shown.exact) {  // coarse, or an earlier key's: say so
+            const char* label = shown.current ? "refining…" : "updating…";
+            const ImVec2 size = ImGui::CalcTextSize(label);
+            ImGui::GetWindowDrawList()->AddText(
+                ImVec2(canvas.box.x + canvas.box.width - size.x - 8, canvas.box.y + 4),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+        }
+    }
+    RefiningMemo<Stamp, Built> figures_;
+    int selectedPanel_ = 0;
+    bool exact_ = false;
+    std::string error_;
+};
+
+// CachedFigure for data that takes longer than a frame: the layout is made on this thread, the
+// data for it on a worker; until the current key's data is in, the last finished data is drawn
+// with the layout and key it was made for (draw(figure, layout, data, key)), marked "updating…".
+template <class Key, class Layout, class Data>
+class LiveCachedFigure {
+  public:
+    // As CachedFigure::showPanels; compute(layout) runs on a worker (copy what it reads).
+    template <class Panels, class MakeLayout, class Compute, class Draw>
+    Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
+                      MakeLayout makeLayout, Compute compute, Draw draw) {
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
+                           &selectedPanel_);  // a lesson's "panel"
+        const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, selectedPanel_);
+        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
+        const Canvas canvas = beginCanvas(id);
+        const Box area{0, 0, canvas.box.width, canvas.box.height};
+        const Stamp stamp{
+            key, area.width, area.height, context.theme.id, context.theme.fontSize, selectedPanel_};
+        Layout layout = makeLayout(area, selectedPanel_);
+        const Refined<Made> shown = made_.getExact(
+            stamp, [layout, compute](const Stamp&, Detail, const std::atomic<bool>&) {
+                return Made{layout, compute(layout)};
+            });
+        exact_ = shown.exact;
+        if (!shown.exact) context.waiting = context.animating = true;
+        Figure figure = emptyFigure(area.width, area.height, context.theme);
+        if (!shown.value) {
+            drawNote(figure, area, "computing…", context.theme);
+        } else if (shown.value->data) {
+            draw(figure, std::as_const(shown.value->layout), shown.value->data.value(),
+                 made_.exactKey()->key);
+        } else {
+            drawNote(figure, area, shown.value->data.error().message, context.theme);
+        }
+        drawCanvasFigure(canvas, figure, context);
+        if (shown.value && !shown.exact) {
+            const char* label = "updating…";
+            const ImVec2 size = ImGui::CalcTextSize(label);
+            ImGui::GetWindowDrawList()->AddText(
+                ImVec2(canvas.box.x + canvas.box.width - size.x - 8, canvas.box.y + 4),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+        }
+        ok_ = shown.value && shown.value->data;
+        data_ = ok_ ? &shown.value->data.value() : nullptr;
+        return canvas;
+    }
+    bool ok() const { return ok_; }              // data was drawn (no error)
+    bool exact() const { return exact_; }        // ... and it is the current key's
+    const Data& data() const { return *data_; }  // when ok(): the data drawn
+
+  private:
+    using Stamp = FigureStamp<Key>;
+    struct Made {
+        Layout layout;
+        Result<Data> data;
+    };
+    RefiningMemo<Stamp, Made> made_;
+    const Data* data_ = nullptr;
+    bool ok_ = false, exact_ = false;
+    int selectedPanel_ = 0;
+};
+
+}  // namespace poslab::ui
