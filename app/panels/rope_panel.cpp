@@ -138,49 +138,51 @@ Result<RopePanel::QueryKey> RopePanel::queryKeyFor(const RopeViewState& view) {
     return vectors;
 }
 
+RopePanel::VectorKey RopePanel::vectorKeyFor(const RopeViewState& view) {
+    return {view.vectors,        view.querySeed,   view.keySeed,  view.params.headDim,
+            view.keyEqualsQuery, view.customQuery, view.customKey};
+}
+
 void RopePanel::refreshVectors(const RopeViewState& view) {
-    const VectorKey key{view.vectors,        view.querySeed,   view.keySeed,  view.params.headDim,
-                        view.keyEqualsQuery, view.customQuery, view.customKey};
-    if (vectorKey_ && *vectorKey_ == key) return;
-    vectorKey_ = key;
-    auto vectors = queryKeyFor(view);
-    if (vectors) {
-        vectors_ = std::move(vectors.value());
-        vectorError_.clear();
-    } else {
-        vectorError_ = vectors.error().message;
-        if (int(vectors_.q.size()) != view.params.headDim) {
+    vectors_.get(vectorKeyFor(view), [&] {
+        Vectors made;
+        auto vectors = queryKeyFor(view);
+        if (vectors) {
+            made.vectors = std::move(vectors.value());
+            return made;
+        }
+        made.error = vectors.error().message;
+        if (const Vectors* last = vectors_.value();
+            last && int(last->vectors.q.size()) == view.params.headDim) {
+            made.vectors = last->vectors;  // the last valid q and k stay on screen
+        } else {
             // Nothing valid of the right size yet: seeded vectors until the lists parse.
             RopeViewState seeded = view;
             seeded.vectors = RopeVectorSource::Seeded;
-            vectors_ = queryKeyFor(seeded).value();
+            made.vectors = queryKeyFor(seeded).value();
         }
-    }
-    ++vectorsVersion_;
+        return made;
+    });
 }
 
 void RopePanel::refreshOffsets(const RopeViewState& view) {
-    const OffsetsKey key{view.params, vectorsVersion_};
-    if (offsetsKey_ == key) return;
-    offsetsKey_ = key;
-    offsets_.clear();
-    offsetsValid_ = false;
-    offsetsRange_ = {};
-    ++offsetsVersion_;
-    auto freqs = ropeFrequencies(view.params);
-    if (!freqs || view.params.seqLen > kMaxSeqLen) return;
-    if (vectors_.q.size() < 2 * freqs->inverse.size() || vectors_.q.size() != vectors_.k.size())
-        return;
-    offsetsValid_ = true;
-    // Bounded work whatever a session sets (head_dim 8192 at L = 2^20 would be 2^32 terms).
-    offsetsRange_ =
-        ropeScoreRange(vectors_.q, vectors_.k, view.params.seqLen, *freqs, view.params.pairing);
-    const long long terms =
-        (2LL * view.params.seqLen - 1) * std::max<long long>(1, (long long)freqs->inverse.size());
-    if (terms > kRopeScoreBudget) return;
-    auto offsets =
-        ropeOffsetScores(vectors_.q, vectors_.k, view.params.seqLen, *freqs, view.params.pairing);
-    if (offsets) offsets_ = std::move(offsets.value());
+    offsets_.get({view.params, vectors_.version()}, [&] {
+        ScoreOffsets made;
+        auto freqs = ropeFrequencies(view.params);
+        if (!freqs || view.params.seqLen > kMaxSeqLen) return made;
+        const QueryKey& qk = vectors();
+        if (qk.q.size() < 2 * freqs->inverse.size() || qk.q.size() != qk.k.size()) return made;
+        made.valid = true;
+        // Bounded work whatever a session sets (head_dim 8192 at L = 2^20 would be 2^32 terms).
+        made.range = ropeScoreRange(qk.q, qk.k, view.params.seqLen, *freqs, view.params.pairing);
+        const long long terms = (2LL * view.params.seqLen - 1) *
+                                std::max<long long>(1, (long long)freqs->inverse.size());
+        if (terms > kRopeScoreBudget) return made;
+        auto offsets =
+            ropeOffsetScores(qk.q, qk.k, view.params.seqLen, *freqs, view.params.pairing);
+        if (offsets) made.scores = std::move(offsets.value());
+        return made;
+    });
 }
 
 std::vector<int> RopePanel::shownPairs(const RopeViewState& view) {
@@ -302,7 +304,7 @@ void RopePanel::drawControls(RopeViewState& view, FrameContext& context, const S
     drawRopeControls(view);
     drawScalingControls(view);
     if (!valid) errorText(valid.error().message);
-    drawVectorControls(view, vectorError_);
+    drawVectorControls(view, vectors_.value()->error);
     drawPositionControls(view);
 
     sectionHeader("Display");
@@ -654,8 +656,8 @@ void RopePanel::drawRotation(RopeViewState& view, FrameContext& context) {
         view.m = m;
     }
     RopeRotationOptions options;
-    options.q = vectors_.q;
-    options.k = vectors_.k;
+    options.q = vectors().q;
+    options.k = vectors().k;
     options.m = view.m;
     options.n = view.n;
     options.pairs = shownPairs(view);
@@ -674,21 +676,21 @@ void RopePanel::drawRotation(RopeViewState& view, FrameContext& context) {
         const int first = view.params.pairing == RopePairing::Half ? i : 2 * i;
         const int second = view.params.pairing == RopePairing::Half ? i + pairs : 2 * i + 1;
         const double theta = freqs->inverse[std::size_t(i)];
-        const std::vector<double> rq = ropeRotate(vectors_.q, view.m, *freqs, view.params.pairing);
-        const std::vector<double> rk = ropeRotate(vectors_.k, view.n, *freqs, view.params.pairing);
+        const std::vector<double> rq = ropeRotate(vectors().q, view.m, *freqs, view.params.pairing);
+        const std::vector<double> rk = ropeRotate(vectors().k, view.n, *freqs, view.params.pairing);
         ImGui::BeginTooltip();
         ImGui::Text("pair %d: dimensions %d and %d", i, first, second);
         ImGui::Text("θ = %.6g rad per position, wavelength %.6g positions", theta, kTwoPi / theta);
-        ImGui::Text("q (%.4f, %.4f) turned by m·θ = %.4f rad -> (%.4f, %.4f)", vectors_.q[first],
-                    vectors_.q[second], std::fmod(view.m * theta, kTwoPi), rq[first], rq[second]);
-        ImGui::Text("k (%.4f, %.4f) turned by n·θ = %.4f rad -> (%.4f, %.4f)", vectors_.k[first],
-                    vectors_.k[second], std::fmod(view.n * theta, kTwoPi), rk[first], rk[second]);
+        ImGui::Text("q (%.4f, %.4f) turned by m·θ = %.4f rad -> (%.4f, %.4f)", vectors().q[first],
+                    vectors().q[second], std::fmod(view.m * theta, kTwoPi), rq[first], rq[second]);
+        ImGui::Text("k (%.4f, %.4f) turned by n·θ = %.4f rad -> (%.4f, %.4f)", vectors().k[first],
+                    vectors().k[second], std::fmod(view.n * theta, kTwoPi), rk[first], rk[second]);
         ImGui::Text("angle from k to q: %+.3f°",
-                    kDegrees * ropePairAngleBetween(vectors_.q, vectors_.k, view.m, view.n, *freqs,
-                                                    view.params.pairing, i));
-        ImGui::Text(
-            "this pair's share of q·k: %+.6f",
-            ropePairScore(vectors_.q, vectors_.k, view.m, view.n, *freqs, view.params.pairing, i));
+                    kDegrees * ropePairAngleBetween(vectors().q, vectors().k, view.m, view.n,
+                                                    *freqs, view.params.pairing, i));
+        ImGui::Text("this pair's share of q·k: %+.6f",
+                    ropePairScore(vectors().q, vectors().k, view.m, view.n, *freqs,
+                                  view.params.pairing, i));
         if (freqs->attentionFactor != 1.0) {
             ImGui::TextDisabled("includes the attention factor² = %.4f² (cos and sin are scaled)",
                                 freqs->attentionFactor);
@@ -750,38 +752,39 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
 void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     const Canvas canvas = beginCanvas("scores");
     refreshOffsets(view);
-    if (!offsetsValid_) return;
+    const ScoreOffsets& offsets = this->offsets();
+    if (!offsets.valid) return;
     const long long length = view.params.seqLen;
     zoomAndPan(view.scoreWindow, canvas, scoreFrame_, length, length, ZoomAxes::Both);
     RopeScoreOptions options;
-    options.q = vectors_.q;
-    options.k = vectors_.k;
+    options.q = vectors().q;
+    options.k = vectors().k;
     options.window = view.scoreWindow;
     options.colormap = view.scoreColormap;
-    options.range = {-offsetsRange_.largest, offsetsRange_.largest};
-    if (!offsetsRange_.allOffsets) options.rangeOffsets = offsetsRange_.offsetsCovered;
+    options.range = {-offsets.range.largest, offsets.range.largest};
+    if (!offsets.range.allOffsets) options.rangeOffsets = offsets.range.offsetsCovered;
     const int training = originalMaxPositions(view.params);
     if (training < view.params.seqLen) options.trainingLength = training;
     options.queryKey = {view.m, view.n};
     const Box plot = ropeScorePlotBox(wholeCanvas(canvas), view.params, options, context.theme);
-    const ScoreKey key{offsetsVersion_, view.scoreWindow, int(plot.width), int(plot.height)};
+    const ScoreKey key{offsets_.version(), view.scoreWindow, int(plot.width), int(plot.height)};
     const HeatmapSample& scoreSample = scores_.get(key, [&] {
         // Block means of the visible window straight from the 2L-1 distinct scores: no L x L
         // matrix is built, so L = 4096 (or 65536) recomputes within a frame. Past the budget,
         // from q and k (a bounded number of terms per sample).
-        if (!offsets_.empty()) {
-            return ropeScoreSample(offsets_, view.params.seqLen, view.scoreWindow,
+        if (!offsets.scores.empty()) {
+            return ropeScoreSample(offsets.scores, view.params.seqLen, view.scoreWindow,
                                    std::max(1, key.height), std::max(1, key.width));
         }
         auto freqs = ropeFrequencies(view.params);
         if (!freqs) return HeatmapSample{};
-        return ropeScoreSample(vectors_.q, vectors_.k, view.params.seqLen, *freqs,
+        return ropeScoreSample(vectors().q, vectors().k, view.params.seqLen, *freqs,
                                view.params.pairing, view.scoreWindow, std::max(1, key.height),
                                std::max(1, key.width));
     });
     if (!isDiverging(view.scoreColormap)) {
         // Sequential maps: the full range of all scores (those evaluated), low to high.
-        const double low = offsetsRange_.low, high = offsetsRange_.high;
+        const double low = offsets.range.low, high = offsets.range.high;
         options.range = {low, high > low ? high : low + 1};
     }
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
@@ -797,7 +800,7 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
         const long long m = std::clamp<long long>((long long)std::floor(y), 0, length - 1);
         ImGui::BeginTooltip();
         ImGui::Text("query m = %lld, key n = %lld, m − n = %lld", m, n, m - n);
-        ImGui::Text("q_m·k_n = %.8g", ropeScore(vectors_.q, vectors_.k, double(m), double(n),
+        ImGui::Text("q_m·k_n = %.8g", ropeScore(vectors().q, vectors().k, double(m), double(n),
                                                 *freqs, view.params.pairing));
         ImGui::TextDisabled("the same on the whole diagonal m − n = %lld", m - n);
         if (freqs->attentionFactor != 1.0) {
@@ -907,16 +910,15 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
     if (precisionJob_.valid() &&
         precisionJob_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
         auto reports = precisionJob_.get();
-        precisionKey_ = precisionJobKey_;
+        PrecisionScan scan;
         if (reports) {
-            precisionReports_ = std::move(reports.value());
-            precisionError_.clear();
+            scan.reports = std::move(reports.value());
         } else {
-            precisionReports_.clear();
-            precisionError_ = reports.error().message;
+            scan.error = reports.error().message;
         }
+        precision_.store(precisionJobKey_, std::move(scan));
     }
-    if (precisionKey_ != wanted && !precisionJob_.valid()) {
+    if (!precision_.holds(wanted) && !precisionJob_.valid()) {
         // The params are copied into the job: the controls may change while it runs.
         precisionJobKey_ = wanted;
         precisionJob_ = std::async(
@@ -928,16 +930,17 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
     }
     if (precisionJob_.valid()) context.animating = true;  // redraw until the job is done
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    if (!precisionError_.empty()) {
-        drawNote(figure, wholeCanvas(canvas), precisionError_, context.theme);
-    } else if (!precisionKey_ || precisionReports_.empty()) {
+    const PrecisionScan* shown = precision_.value();
+    if (shown && !shown->error.empty()) {
+        drawNote(figure, wholeCanvas(canvas), shown->error, context.theme);
+    } else if (!shown || shown->reports.empty()) {
         drawNote(figure, wholeCanvas(canvas),
                  "scanning " + std::to_string(view.precisionPositions) + " positions…",
                  context.theme);
     } else {
-        drawRopePrecision(figure, wholeCanvas(canvas), precisionKey_->params, precisionReports_,
+        drawRopePrecision(figure, wholeCanvas(canvas), precision_.key()->params, shown->reports,
                           context.theme);
-        if (precisionKey_ != wanted) {
+        if (!precision_.holds(wanted)) {
             figure.add(makeText({canvas.box.width - 12, 8}, "updating…", context.theme.fontSize,
                                 context.theme.accent, HorizontalAlign::Right));
         }
