@@ -381,17 +381,8 @@ Result<Figure> renderRotation(const ArgMap& args, const RenderSettings& settings
     read.integer(ui::kRopeTrailRange, options.trail);
     if (!read.ok()) return read.error();
     const int pairCount = rotatedDims(p) / 2;
-    if (args.has("pairs")) {
-        auto pairs = args.integers("pairs", kMaxRotationPairs);
-        if (!pairs) return pairs.error();
-        for (long long pair : *pairs) {
-            if (pair < 0 || pair >= pairCount) {
-                return Error{"--pairs entries must be 0.." + std::to_string(pairCount - 1) +
-                             " (got " + std::to_string(pair) + ")"};
-            }
-            options.pairs.push_back(int(pair));
-        }
-    }
+    read.list("pairs", options.pairs, kMaxRotationPairs, 0, pairCount - 1);
+    if (!read.ok()) return read.error();
     Figure figure = blankFigure(settings);
     drawRopeRotation(figure, wholeFigure(settings), p, options, settings.theme);
     return figure;
@@ -520,9 +511,11 @@ Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
     if (!raw)
         return std::vector<FloatFormat>{FloatFormat::Float32, FloatFormat::BFloat16,
                                         FloatFormat::Float16};
-    auto words = args.words("formats", kFloatFormatNames.size());
-    if (!words) return words.error();
-    for (const std::string& word : *words) {
+    std::vector<std::string> words;
+    OptionReader read(args);
+    read.list("formats", words, kFloatFormatNames.size());
+    if (!read.ok()) return read.error();
+    for (const std::string& word : words) {
         auto format = parseEnum(kFloatFormatNames, word, "--formats entries");
         if (!format) return format.error();
         if (std::find(formats.begin(), formats.end(), *format) == formats.end())

@@ -655,18 +655,19 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
         shuffleExport, [](const ArgMap& args) -> Result<Matrix> {
             auto params = readAttentionShuffleParams(args);
             if (!params) return params.error();
-            auto which = args.text("matrix", "attention");
-            if (!which) return which.error();
+            std::string which = "attention";
+            OptionReader read(args);
+            read.text("matrix", which);
             auto c = compareShuffle(*params);
             if (!c) return c.error();
-            if (*which == "attention") return c->original.weights;
-            if (*which == "shuffled-attention") return c->shuffled.weights;
-            if (*which == "output") return c->original.output;
-            if (*which == "shuffled-output") return c->shuffled.output;
+            if (which == "attention") return c->original.weights;
+            if (which == "shuffled-attention") return c->shuffled.weights;
+            if (which == "output") return c->original.output;
+            if (which == "shuffled-output") return c->shuffled.output;
             return Error{
                 "--matrix must be attention, shuffled-attention, output or "
                 "shuffled-output (got " +
-                quoteForMessage(*which) + ")"};
+                quoteForMessage(which) + ")"};
         }));
     registry.renders.push_back(
         {"frequency-resolution",
@@ -691,16 +692,17 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
         resolutionExport, [](const ArgMap& args) -> Result<Matrix> {
             auto params = readFrequencyResolutionParams(args);
             if (!params) return params.error();
-            auto which = args.text("matrix", "distances");
-            if (!which) return which.error();
-            if (*which == "table") return sharedFrequencyTable(*params);
-            if (*which != "distances" && *which != "pairs") {
+            std::string which = "distances";
+            OptionReader read(args);
+            read.text("matrix", which);
+            if (which == "table") return sharedFrequencyTable(*params);
+            if (which != "distances" && which != "pairs") {
                 return Error{"--matrix must be distances, pairs or table (got " +
-                             quoteForMessage(*which) + ")"};
+                             quoteForMessage(which) + ")"};
             }
             auto r = frequencyResolution(*params);
             if (!r) return r.error();
-            if (*which == "pairs") {
+            if (which == "pairs") {
                 Matrix m(r->frequencies.size(), 3);
                 for (std::size_t i = 0; i < m.rows; ++i) {
                     m(i, 0) = r->frequencies[i];
@@ -835,12 +837,13 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                                              : std::string()) +
                                         ")";
                  } else {
-                     auto base = args.number(side + "-base", bases[k]);
-                     if (!base) return base.error();
-                     configs[k].rope.base = *base;
+                     double base = bases[k];
+                     read.number(side + "-base", base);
+                     if (!read.ok()) return read.error();
+                     configs[k].rope.base = base;
                      configs[k].rope.headDim = head;
                      configs[k].rope.trainingLength = training;
-                     configs[k].label = letter + ": base " + formatValue(*base, 6);
+                     configs[k].label = letter + ": base " + formatValue(base, 6);
                      // "--a-base must be > 1 ...", not "A: base must be ...": name the option.
                      if (auto s = validate(configs[k].rope);
                          !s && s.error().message.rfind("base ", 0) == 0) {
