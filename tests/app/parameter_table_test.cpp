@@ -227,6 +227,9 @@ std::vector<std::string> contextOf(std::string_view session) {
     }
     if (session.find("/scaling/factor") != std::string_view::npos)
         words.insert(words.end(), {"--scaling", "linear"});
+    // Fewest pairs sampled: d_model 8192 with the default 2000 would take a second and a half.
+    if (session.find("/meaning/orthogonalityDModel") == 0)
+        words.insert(words.end(), {"--samples", "100"});
     return words;
 }
 
@@ -271,6 +274,7 @@ std::string renderRefusal(const cli::RenderView& view, const std::string& option
 TEST(ParameterTableTest, RenderOptionsAcceptTheSliderRange) {
     const cli::CommandRegistry registry = cli::buildRegistry();
     int checked = 0, disagreements = 0;
+    std::map<std::string, bool> drawsAlone;
     for (const ParameterUse& use : ui::viewParameters()) {
         if (use.session.empty() || use.agreement == SessionAgreement::SliderOnly) continue;
         const std::string name = renderViewOf(use.session);
@@ -284,7 +288,12 @@ TEST(ParameterTableTest, RenderOptionsAcceptTheSliderRange) {
         const bool takes = std::any_of(view->options.begin(), view->options.end(),
                                        [&](const cli::OptionSpec& o) { return o.name == option; });
         const std::vector<std::string> context = contextOf(use.session);
-        if (!takes || !renderRefusal(*view, "", "", context).empty()) continue;
+        if (!takes) continue;
+        std::string setting = view->name;  // the view with the context alone must draw
+        for (const std::string& word : context) setting += " " + word;
+        if (!drawsAlone.count(setting))
+            drawsAlone[setting] = renderRefusal(*view, "", "", context).empty();
+        if (!drawsAlone[setting]) continue;
         SCOPED_TRACE(describe(use) + " as render " + view->name + " --" + option);
         ++checked;
         if (use.agreement == SessionAgreement::Bounded) continue;
