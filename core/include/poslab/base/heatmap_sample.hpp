@@ -17,18 +17,20 @@ namespace poslab {
 struct CellWindow {
     long long firstRow = 0, rowCount = 0;  // rows shown
     long long firstCol = 0, colCount = 0;  // columns shown
-    friend bool operator==(const CellWindow&, const CellWindow&) = default;  // member-wise: caches key on it
+    friend bool operator==(const CellWindow&,
+                           const CellWindow&) = default;  // member-wise: caches key on it
 };
 
 struct HeatmapSample {
     std::shared_ptr<const Matrix> values;  // texels, row-major
     CellWindow window;                     // the cells the axes show
     long long rowsPerTexel = 1, colsPerTexel = 1;
-    double rowSpan = 0, colSpan = 0;       // cells the texels cover (>= window counts)
-    std::uint64_t version = 0;             // fresh for every sample
+    double rowSpan = 0, colSpan = 0;  // cells the texels cover (>= window counts)
+    std::uint64_t version = 0;        // fresh for every sample
 };
 
-std::uint64_t nextMatrixVersion();  // a fresh HeatmapSample / HeatmapItem version, unique in this process
+std::uint64_t
+nextMatrixVersion();  // a fresh HeatmapSample / HeatmapItem version, unique in this process
 long long cellsPerTexel(long long cells, int maxTexels);  // ceil(cells / maxTexels), at least 1
 // Texels for a plot side of `pixels`: 1..kMaxTexelsPerSide, also for inf or NaN sizes (an int
 // conversion of those is undefined behaviour). 4096 a side: a square heatmap of that many
@@ -48,6 +50,9 @@ Matrix averageBlocks(const Matrix& values, long long rowsPerTexel, long long col
 
 // Keeps the window inside [0, rows) x [0, cols) with at least one cell in each direction.
 CellWindow clampWindow(CellWindow window, long long rows, long long cols);
+// A sample of `window` in blocks of rowsPerTexel x colsPerTexel cells, without values yet: its
+// spans (whole blocks) and a fresh version set, for a sampler that fills in the texels.
+HeatmapSample emptyHeatmapSample(CellWindow window, long long rowsPerTexel, long long colsPerTexel);
 
 // ---- Relative-position matrices
 // A bias that depends only on the offset j - i (ALiBi, T5) is sampled from its 2L - 1 values per
