@@ -1,6 +1,8 @@
 // option_reader.hpp — reading a command's options into values, with the one-line errors every
-// command shares ("--heads must be 1..128 (got 0)"). Every export kind and render view reads its
-// options through an OptionReader: one way to read an option, whatever its kind.
+// command shares ("--heads must be 1..128 (got 0)"). Every export kind, render view and launch
+// option reads its typed values (integers, numbers, seeds, text, lists, choices) through an
+// OptionReader: one way to read an option, whatever its kind. (ArgMap::has/flag say whether one
+// was given; paths and names that a command checks itself are taken as typed with ArgMap::raw.)
 //
 //   OptionReader read(args);
 //   read.integer(kClockBitsRange, options.bits);     // a described parameter: its option, limits

@@ -14,6 +14,9 @@
 // Heatmaps zoom with the wheel (Shift: pairs on the angle map), pan by dragging and reset on
 // double-click; hovering any figure shows exact values. A Hugging Face config.json can be loaded
 // from the path field or dropped onto the window; a file that cannot be used changes nothing.
+//
+// Sources: rope_panel.cpp (the frame and the caches every tab reads), rope_panel_controls.cpp,
+// rope_panel_figures.cpp (one function per tab) and rope_panel_export.cpp (File > Export).
 #pragma once
 
 #include <cstdint>
