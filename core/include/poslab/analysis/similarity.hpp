@@ -62,8 +62,7 @@ struct SimilarityParams {
     // A trained table (rows = positions) used instead of the seeded learned one; seqLen must not
     // exceed its rows.
     std::shared_ptr<const Matrix> learnedTable;
-    friend bool operator==(const SimilarityParams&,
-                           const SimilarityParams&) = default;  // member-wise: caches key on it
+    friend bool operator==(const SimilarityParams&, const SimilarityParams&) = default;  // member-wise: caches key on it
 };
 
 // ---- Names, for the command line, the GUI and saved files
@@ -160,7 +159,7 @@ long long undefinedCosineRows(const Matrix& table);  // rows that are zero or ho
 // (scaled by its largest entry first, so no square overflows). False for a cosine row with no
 // direction (zero, or holding inf/NaN), whose cosines are kUndefinedCosine.
 bool comparedRow(const Matrix& table, std::size_t i, SimilarityMetric metric, double* out);
-std::string undefinedCosineNote(long long rows);  // "" for 0 rows
+std::string undefinedCosineNote(long long rows);     // "" for 0 rows
 
 // Row-by-row similarity of a table's rows (the Gram matrix, optionally normalised): O(L^2 d),
 // symmetric blocks computed once, on every core. Cosines are computed from unit rows (no

@@ -17,20 +17,18 @@ namespace poslab {
 struct CellWindow {
     long long firstRow = 0, rowCount = 0;  // rows shown
     long long firstCol = 0, colCount = 0;  // columns shown
-    friend bool operator==(const CellWindow&,
-                           const CellWindow&) = default;  // member-wise: caches key on it
+    friend bool operator==(const CellWindow&, const CellWindow&) = default;  // member-wise: caches key on it
 };
 
 struct HeatmapSample {
     std::shared_ptr<const Matrix> values;  // texels, row-major
     CellWindow window;                     // the cells the axes show
     long long rowsPerTexel = 1, colsPerTexel = 1;
-    double rowSpan = 0, colSpan = 0;  // cells the texels cover (>= window counts)
-    std::uint64_t version = 0;        // fresh for every sample
+    double rowSpan = 0, colSpan = 0;       // cells the texels cover (>= window counts)
+    std::uint64_t version = 0;             // fresh for every sample
 };
 
-std::uint64_t
-nextMatrixVersion();  // a fresh HeatmapSample / HeatmapItem version, unique in this process
+std::uint64_t nextMatrixVersion();  // a fresh HeatmapSample / HeatmapItem version, unique in this process
 long long cellsPerTexel(long long cells, int maxTexels);  // ceil(cells / maxTexels), at least 1
 // Texels for a plot side of `pixels`: 1..kMaxTexelsPerSide, also for inf or NaN sizes (an int
 // conversion of those is undefined behaviour). 4096 a side: a square heatmap of that many
