@@ -96,21 +96,25 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
                          escapeForMessage(loaded->note, 2 * kMessagePathLength).c_str());
         Matrix table = std::move(loaded->table);
         if (args.has("d-model")) {
-            auto d = args.integer("d-model", 0);
-            if (!d) return d.error();
-            if (*d != (long long)table.cols) {
+            long long d = 0;
+            OptionReader read(args);
+            read.integer("d-model", d);
+            if (!read.ok()) return read.error();
+            if (d != (long long)table.cols) {
                 return Error{"--d-model must match the " + std::to_string(table.cols) +
-                             " columns of " + *path + " (got " + std::to_string(*d) + ")"};
+                             " columns of " + *path + " (got " + std::to_string(d) + ")"};
             }
         }
         if (args.has("seq-len")) {
-            auto length = args.integer("seq-len", 0);
-            if (!length) return length.error();
-            if (*length < 1 || *length > (long long)table.rows) {
+            long long length = 0;
+            OptionReader read(args);
+            read.integer("seq-len", length);
+            if (!read.ok()) return read.error();
+            if (length < 1 || length > (long long)table.rows) {
                 return Error{"--seq-len must be 1.." + std::to_string(table.rows) +
-                             ", the rows of " + *path + " (got " + std::to_string(*length) + ")"};
+                             ", the rows of " + *path + " (got " + std::to_string(length) + ")"};
             }
-            table.rows = std::size_t(*length);
+            table.rows = std::size_t(length);
             table.values.resize(table.rows * table.cols);
         }
         return LearnedTable{std::make_shared<const Matrix>(std::move(table)), loaded->source};
@@ -199,10 +203,11 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
     if (args.has("from") && args.has("table"))
         return Error{"--table cannot be combined with --from (the file holds the table)"};
     StructureTable result;
-    auto base = args.number("base", 10000);
-    if (!base) return base.error();
+    result.base = 10000;
+    OptionReader read(args);
+    read.number("base", result.base);
+    if (!read.ok()) return read.error();
     if (args.has("base") && kind != "sinusoidal") return Error{"--base needs --table sinusoidal"};
-    result.base = *base;
     if (kind == "learned") {
         auto table = readLearnedTable(args, false);
         if (!table) return table.error();
@@ -217,11 +222,10 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
     SinusoidalParams params;
     params.seqLen = 512;
     params.dModel = 64;
-    OptionReader read(args);
     read.wideInt("seq-len", params.seqLen);
     read.wideInt("d-model", params.dModel);
     if (!read.ok()) return read.error();
-    params.base = *base;
+    params.base = result.base;
     auto table = sinusoidalTable(params);
     if (!table) return table.error();
     result.table = std::make_shared<const Matrix>(std::move(table).value());
@@ -337,18 +341,16 @@ void registerBiasCommands(CommandRegistry& registry) {
             read.seed("bias-seed", options.biasSeed);
             if (!read.ok()) return read.error();
             if (args.has("biases")) {
-                // Its own messages (the count first, then "must be finite numbers").
-                auto biases = args.numbers("biases", std::size_t(kMaxT5Buckets));
-                if (!biases) return biases.error();
-                if (biases->size() != std::size_t(params->numBuckets)) {
+                // Its own message for the count (entries are finite: the one number syntax).
+                std::vector<double> biases;
+                read.list("biases", biases, std::size_t(kMaxT5Buckets));
+                if (!read.ok()) return read.error();
+                if (biases.size() != std::size_t(params->numBuckets)) {
                     return Error{
                         "--biases must list num_buckets = " + std::to_string(params->numBuckets) +
-                        " values (got " + std::to_string(biases->size()) + ")"};
+                        " values (got " + std::to_string(biases.size()) + ")"};
                 }
-                for (double b : *biases) {
-                    if (!std::isfinite(b)) return Error{"--biases must be finite numbers"};
-                }
-                options.bucketBiases = *biases;
+                options.bucketBiases = std::move(biases);
             }
             Figure figure = figureFor(settings);
             if (auto s = drawT5Figure(figure, {0, 0, figure.width, figure.height}, options,

@@ -128,6 +128,11 @@ Figure figureFor(const RenderSettings& settings) {
     return emptyFigure(float(settings.width), float(settings.height), settings.theme);
 }
 
+std::vector<OptionSpec> joinOptions(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
 Status requireOption(const ArgMap& args, const std::string& name, const std::string& valueName) {
     if (!args.has(name)) return Error{"--" + name + " " + valueName + " is required"};
     return success();

@@ -78,6 +78,8 @@ ExportKind matrixExport(std::string name, std::string summary, std::vector<Optio
 RenderView renderView(std::string name, std::string summary, std::vector<OptionSpec> options,
                       std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build);
 Figure figureFor(const RenderSettings& settings);  // settings' size and theme, nothing drawn
+// a's options, then b's (a view's own options before those it shares with others).
+std::vector<OptionSpec> joinOptions(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b);
 // "--name VALUE is required" unless the option is given.
 Status requireOption(const ArgMap& args, const std::string& name, const std::string& valueName);
 

@@ -21,6 +21,13 @@ void OptionReader::integer(const std::string& name, int& field, long long low, l
     field = int(*value);
 }
 
+void OptionReader::integer(const std::string& name, long long& field) {
+    if (error_) return;
+    auto value = args_.integer(name, field);
+    if (!value) return fail(value.error());
+    field = *value;
+}
+
 void OptionReader::integer(const IntParameter& p, int& field) {
     integer(std::string(p.option), field, p.low, p.high);
 }
@@ -113,6 +120,19 @@ void OptionReader::list(const std::string& name, std::vector<int>& field, std::s
         read.push_back(int(v));
     }
     field = std::move(read);
+}
+
+void OptionReader::text(const std::string& name, std::string& field) {
+    if (error_) return;
+    if (auto value = args_.raw(name)) field = std::move(*value);
+}
+
+void OptionReader::list(const std::string& name, std::vector<std::string>& field,
+                        std::size_t maxCount) {
+    if (error_ || !args_.has(name)) return;
+    auto words = args_.words(name, maxCount);
+    if (!words) return fail(words.error());
+    field = std::move(words).value();
 }
 
 }  // namespace poslab::cli

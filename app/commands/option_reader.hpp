@@ -1,6 +1,8 @@
 // option_reader.hpp — reading a command's options into values, with the one-line errors every
-// command shares ("--heads must be 1..128 (got 0)"). Every export kind and render view reads its
-// options through an OptionReader: one way to read an option, whatever its kind.
+// command shares ("--heads must be 1..128 (got 0)"). Every export kind, render view and launch
+// option reads its typed values (integers, numbers, seeds, text, lists, choices) through an
+// OptionReader: one way to read an option, whatever its kind. (ArgMap::has/flag say whether one
+// was given; paths and names that a command checks itself are taken as typed with ArgMap::raw.)
 //
 //   OptionReader read(args);
 //   read.integer(kClockBitsRange, options.bits);     // a described parameter: its option, limits
@@ -9,6 +11,7 @@
 //   read.number("base", p.base);
 //   read.seed("seed", p.seed);                       // 0..2^63-1
 //   read.list("q", q, kMaxDModel);                   // "1,2.5,-3": finite numbers
+//   read.text("sentence", p.sentence);               // as typed
 //   read.choice("pairing", p.pairing, parsePairing); // a name, parsed
 //   if (!read.ok()) return read.error();
 //
@@ -40,6 +43,9 @@ class OptionReader {
     // ---- Integers
     void integer(const std::string& name, int& field, long long low, long long high);  // low..high
     void integer(const IntParameter& parameter, int& field);  // the descriptor's option, limits
+    // Any integer the syntax holds; the caller checks it against what only it knows (a loaded
+    // table's size, a range with its own wording).
+    void integer(const std::string& name, long long& field);
     // Core's validate() checks the range (and says it); here only values beyond +-2^30, which
     // would wrap around in an int, are refused: "--name is out of range (got v)".
     void wideInt(const std::string& name, int& field);
@@ -58,7 +64,8 @@ class OptionReader {
     void number(const std::string& name, double& field, double low, double high,
                 const std::string& rangeText);
 
-    // ---- Lists and names
+    // ---- Text, lists and names
+    void text(const std::string& name, std::string& field);  // the value as typed
     // A comma list of at most maxCount finite numbers ("--name entries must be finite numbers
     // (got '...')"); the count is checked before any entry is read.
     void list(const std::string& name, std::vector<double>& field, std::size_t maxCount);
@@ -66,6 +73,8 @@ class OptionReader {
     // low..high (got v)").
     void list(const std::string& name, std::vector<int>& field, std::size_t maxCount, long long low,
               long long high);
+    // A comma list of at most maxCount words, as typed ("float32,float16").
+    void list(const std::string& name, std::vector<std::string>& field, std::size_t maxCount);
     // A named choice: parse(text) gives a Result, whose message gets the option's "--".
     template <class T, class Parse>
     void choice(const std::string& name, T& field, Parse parse) {

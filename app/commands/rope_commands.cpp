@@ -69,11 +69,6 @@ std::vector<OptionSpec> vectorOptions() {
          "without --q/--k: q and k are N(0,1) draws with seeds S and S+1, 0..2^63 (default 1)"}};
 }
 
-std::vector<OptionSpec> joined(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
-
 // ---- Reading
 
 // A vector (--q, --k, --vector: at most kMaxDModel entries) or positions (kMaxSeqLen).
@@ -381,17 +376,8 @@ Result<Figure> renderRotation(const ArgMap& args, const RenderSettings& settings
     read.integer(ui::kRopeTrailRange, options.trail);
     if (!read.ok()) return read.error();
     const int pairCount = rotatedDims(p) / 2;
-    if (args.has("pairs")) {
-        auto pairs = args.integers("pairs", kMaxRotationPairs);
-        if (!pairs) return pairs.error();
-        for (long long pair : *pairs) {
-            if (pair < 0 || pair >= pairCount) {
-                return Error{"--pairs entries must be 0.." + std::to_string(pairCount - 1) +
-                             " (got " + std::to_string(pair) + ")"};
-            }
-            options.pairs.push_back(int(pair));
-        }
-    }
+    read.list("pairs", options.pairs, kMaxRotationPairs, 0, pairCount - 1);
+    if (!read.ok()) return read.error();
     Figure figure = blankFigure(settings);
     drawRopeRotation(figure, wholeFigure(settings), p, options, settings.theme);
     return figure;
@@ -520,9 +506,11 @@ Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
     if (!raw)
         return std::vector<FloatFormat>{FloatFormat::Float32, FloatFormat::BFloat16,
                                         FloatFormat::Float16};
-    auto words = args.words("formats", kFloatFormatNames.size());
-    if (!words) return words.error();
-    for (const std::string& word : *words) {
+    std::vector<std::string> words;
+    OptionReader read(args);
+    read.list("formats", words, kFloatFormatNames.size());
+    if (!read.ok()) return read.error();
+    for (const std::string& word : words) {
         auto format = parseEnum(kFloatFormatNames, word, "--formats entries");
         if (!format) return format.error();
         if (std::find(formats.begin(), formats.end(), *format) == formats.end())
@@ -576,19 +564,20 @@ void registerRopeCommands(CommandRegistry& registry) {
     registry.exports.push_back(matrixExport(
         "rope-rotate",
         "one row per position: the vector rotated to that position (head_dim columns)",
-        joined(ropeOptions(formulaSeqLen),
-               {{"vector", "LIST",
-                 "the vector, comma-separated; its length is head_dim (<= 8192); required"},
-                {"positions", "LIST",
-                 "positions to rotate to, comma-separated, at most 1048576; required"},
-                pairingOption()}),
+        joinOptions(ropeOptions(formulaSeqLen),
+                    {{"vector", "LIST",
+                      "the vector, comma-separated; its length is head_dim (<= 8192); required"},
+                     {"positions", "LIST",
+                      "positions to rotate to, comma-separated, at most 1048576; required"},
+                     pairingOption()}),
         exportRotate));
     registry.exports.push_back(matrixExport(
         "rope-scores",
         "L x L, row m, column n: rotate(q, m) . rotate(k, n), which depends on m - n only",
-        joined(joined(ropeOptions("positions 0..L-1, 1..1048576 within the memory cap; required"),
-                      vectorOptions()),
-               {pairingOption()}),
+        joinOptions(
+            joinOptions(ropeOptions("positions 0..L-1, 1..1048576 within the memory cap; required"),
+                        vectorOptions()),
+            {pairingOption()}),
         exportScores));
     registry.exports.push_back(matrixExport(
         "rope-decay",
@@ -613,13 +602,13 @@ void registerRopeCommands(CommandRegistry& registry) {
         {"rope-rotation",
          "one small 2-D panel per pair: q at m and k at n as rotated arrows, the angle between "
          "them, a trail of earlier positions, and q.k",
-         joined(joined(ropeOptions(formulaSeqLen), vectorOptions()),
-                {pairingOption(),
-                 {"m", "M", "query position (default 10)"},
-                 {"n", "N", "key position (default 4)"},
-                 {"pairs", "LIST",
-                  "pairs to draw, at most 256 (default: all up to 16, else 16 spread evenly)"},
-                 {"trail", "T", ui::kRopeTrailRange.help()}}),
+         joinOptions(joinOptions(ropeOptions(formulaSeqLen), vectorOptions()),
+                     {pairingOption(),
+                      {"m", "M", "query position (default 10)"},
+                      {"n", "N", "key position (default 4)"},
+                      {"pairs", "LIST",
+                       "pairs to draw, at most 256 (default: all up to 16, else 16 spread evenly)"},
+                      {"trail", "T", ui::kRopeTrailRange.help()}}),
          renderRotation});
     registry.renders.push_back(
         {"rope-angles",
@@ -627,18 +616,20 @@ void registerRopeCommands(CommandRegistry& registry) {
          ropeOptions(rowsSeqLen), renderAngles});
     registry.renders.push_back(
         {"rope-scores", "the L x L score heatmap q_m . k_n (block means when L exceeds the pixels)",
-         joined(joined(ropeOptions("positions 0..L-1, 1..1048576 (default 512; with --config its "
-                                   "max_position_embeddings)"),
-                       vectorOptions()),
-                {pairingOption()}),
+         joinOptions(
+             joinOptions(ropeOptions("positions 0..L-1, 1..1048576 (default 512; with --config its "
+                                     "max_position_embeddings)"),
+                         vectorOptions()),
+             {pairingOption()}),
          renderScores});
     registry.renders.push_back(
         {"rope-frequencies",
          "wavelength of each pair on a log axis; context and training length marked; pairs "
          "without a full turn highlighted; unscaled wavelengths overlaid when scaling",
-         joined(ropeOptions(formulaSeqLen),
-                {{"incomplete-within", "WHAT",
-                  "highlight pairs with no full turn within the context (default) or training"}}),
+         joinOptions(
+             ropeOptions(formulaSeqLen),
+             {{"incomplete-within", "WHAT",
+               "highlight pairs with no full turn within the context (default) or training"}}),
          renderFrequencies});
     registry.renders.push_back(
         {"rope-scalings",
@@ -676,13 +667,14 @@ void registerRopeCommands(CommandRegistry& registry) {
         {"rope-precision",
          "per pair, the first position where the phase error of float32, bfloat16 and float16 "
          "angles (vs float64) passes 0.1 rad",
-         joined(ropeOptions(formulaSeqLen),
-                {{"max-position", "N",
-                  "positions scanned, 0..N, 1..262144 (default 65536), and rotated pairs x "
-                  "(N + 1) x formats at most 33554432: the scan is exact at every position"},
-                 {"formats", "LIST",
-                  "comma-separated, at most 3: float32, bfloat16, float16 (default all three)"},
-                 {"threshold", "RAD", "phase error that counts as wrong, (0, pi] (default 0.1)"}}),
+         joinOptions(
+             ropeOptions(formulaSeqLen),
+             {{"max-position", "N",
+               "positions scanned, 0..N, 1..262144 (default 65536), and rotated pairs x "
+               "(N + 1) x formats at most 33554432: the scan is exact at every position"},
+              {"formats", "LIST",
+               "comma-separated, at most 3: float32, bfloat16, float16 (default all three)"},
+              {"threshold", "RAD", "phase error that counts as wrong, (0, pi] (default 0.1)"}}),
          renderPrecision});
 }
 

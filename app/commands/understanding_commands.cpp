@@ -1,11 +1,8 @@
 // The understanding views on the command line:
 //   poslab export similarity       the L x L similarity between positions (Toeplitz, streamed)
-//   poslab export attention-shuffle  the toy head's attention weights or outputs
-//   poslab export linear-shift       T_k, or with --sin-only the least-squares map on the sines
-//   poslab export frequency-resolution  distances by offset, per-pair distances, or the table
-//   poslab render similarity | meaning | near-orthogonality | add-vs-concat | binary-clock |
-//                 linear-shift | attention-shuffle | frequency-resolution | extrapolation |
-//                 compare | compare-ab
+//   poslab render similarity | meaning | near-orthogonality | add-vs-concat
+// then, in this order, intuition_commands.cpp's (binary-clock, linear-shift, attention-shuffle,
+// frequency-resolution) and comparison_commands.cpp's (extrapolation, compare, compare-ab).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +10,8 @@
 #include <optional>
 
 #include "commands/commands.hpp"
+#include "commands/comparison_commands.hpp"
+#include "commands/intuition_commands.hpp"
 #include "commands/option_reader.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/io/hf_config.hpp"
@@ -28,11 +27,6 @@
 namespace poslab::cli {
 
 namespace {
-
-std::vector<OptionSpec> joined(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
 
 // Options that only some encodings read: naming one for another encoding is a mistake.
 Status onlyFor(const ArgMap& args, const std::vector<std::string>& names, bool applies,
@@ -107,7 +101,7 @@ std::vector<OptionSpec> similarityOptions() {
          ".safetensors checkpoint's position table (offset rows dropped; the note to stderr)"},
         {"tensor", "NAME",
          "learned, --table FILE.safetensors: the tensor (default: found by name)"}};
-    return joined(options, ropeOptions());
+    return joinOptions(options, ropeOptions());
 }
 
 Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLength,
@@ -360,115 +354,6 @@ Result<MeaningParams> readMeaningParams(const ArgMap& args) {
     return params;
 }
 
-// ---- Extrapolation and comparison: the ALiBi and T5 settings both figures take
-
-std::vector<OptionSpec> biasSettingOptions(const std::string& alibiHeadsHelp) {
-    return {{"alibi-heads", "H", alibiHeadsHelp},
-            {"t5-buckets", "N", "T5 buckets (default 32)"},
-            {"t5-max-distance", "N", "T5 max distance (default 128)"}};
-}
-
-template <class Options>  // ExtrapolationOptions, CompareOptions
-void readBiasSettings(OptionReader& read, Options& o) {
-    read.integer("alibi-heads", o.alibiHeads, ui::kAlibiHeadsRange.low, ui::kAlibiHeadsRange.high);
-    read.integer("t5-buckets", o.t5Buckets, 2, 1024);
-    read.integer("t5-max-distance", o.t5MaxDistance, 1, kMaxSeqLen);
-}
-
-// ---- Intuitions: why position, why sin and cos, why many frequencies
-
-std::vector<OptionSpec> attentionShuffleOptions() {
-    return {{"sentence", "TEXT",
-             "the sentence, 2..16 words split at spaces (default \"The cat chased the mouse\")"},
-            {"shuffled", "TEXT",
-             "the same words in another order, any case (default \"The mouse chased the cat\")"},
-            {"shuffle-seed", "S", "instead of --shuffled: a seeded random order (never the same)"},
-            {"position", "NAME", "none (default), sinusoidal, learned, rope or alibi"},
-            {"d-model", "D", "word vector and head width, even, 2..64 (default 16)"},
-            {"seed", "S", "W_q, W_k, W_v and the learned table (default 0)"},
-            {"base", "B", "sinusoidal / RoPE base, > 1 (default 10000)"}};
-}
-
-Result<ToyAttentionParams> readAttentionShuffleParams(const ArgMap& args) {
-    ToyAttentionParams params;
-    if (args.has("shuffled") && args.has("shuffle-seed"))
-        return Error{"--shuffled and --shuffle-seed exclude each other"};
-    if (auto text = args.raw("sentence")) {
-        params.sentence = *text;
-        if (!args.has("shuffled"))
-            params.shuffled.clear();  // the default reordering is for the default sentence
-    }
-    if (auto text = args.raw("shuffled")) params.shuffled = *text;
-    OptionReader read(args);
-    if (args.has("shuffle-seed")) {
-        read.seed("shuffle-seed", params.shuffleSeed);
-        if (!read.ok()) return read.error();
-        params.shuffled.clear();
-    }
-    read.choice("position", params.position, parseToyPosition);
-    read.coreInt("d-model", params.dModel, "d_model", 2, kMaxToyDModel);
-    read.seed(params.seed);
-    read.number("base", params.base);
-    if (!read.ok()) return read.error();
-    if (auto s = validate(params); !s) return s.error();
-    return params;
-}
-
-std::vector<OptionSpec> frequencyResolutionOptions() {
-    return {{"d-model", "D", "table width, even, 2..1024 (default 64)"},
-            {"base", "B", "frequency base, > 1 (default 10000)"},
-            {"positions", "N", "positions 0..N-1 compared, 2..65536 (default 512)"},
-            {"shared-pair", "I",
-             "the one-frequency table gives every pair pair I's frequency, 0..d/2-1 (default 0, "
-             "the fastest)"}};
-}
-
-Result<FrequencyResolutionParams> readFrequencyResolutionParams(const ArgMap& args) {
-    FrequencyResolutionParams params;
-    OptionReader read(args);
-    read.coreInt("d-model", params.dModel, "d_model", 2, kMaxResolutionDModel);
-    read.number("base", params.base);
-    read.coreInt("positions", params.positions, "positions", 2, kMaxResolutionPositions);
-    read.coreInt("shared-pair", params.sharedPair, "shared_pair", 0, kMaxResolutionDModel / 2 - 1);
-    if (!read.ok()) return read.error();
-    if (auto s = validate(params); !s) return s.error();
-    return params;
-}
-
-std::vector<OptionSpec> linearShiftOptions() {
-    return {{"d-model", "D", "sinusoidal width, 1..8192 (default 16); with --sin-only 1..512"},
-            {"base", "B", "sinusoidal base, > 1 (default 10000)"},
-            {"layout", "NAME", "interleaved (default), concat or t2t"},
-            {"shift", "K", "the shift k, any real number (default 5)"},
-            {"position", "P", "the position whose vector is shown (default 10)"},
-            {"positions", "N",
-             "residual checked for p = 0..N-1, 1..1048576 (default 256); 2048 evenly spaced p "
-             "when N is larger"},
-            {"dims", "N", "corner of T_k drawn, 2..d-model (default 16)"},
-            {"sin-only", "",
-             "drop the cosine columns: the best least-squares map on the sines beside the exact "
-             "rotation (why sin AND cos)"}};
-}
-
-Result<LinearShiftOptions> readLinearShiftOptions(const ArgMap& args) {
-    LinearShiftOptions options;
-    options.sinOnly = args.flag("sin-only");
-    OptionReader read(args);
-    read.integer("d-model", options.sinusoidal.dModel, 1,
-                 options.sinOnly ? kMaxSineOnlyDModel : 8192);
-    read.number("base", options.sinusoidal.base);
-    read.choice("layout", options.sinusoidal.layout, parseLayout);
-    read.number("shift", options.shift);
-    read.integer("position", options.position, 0, kMaxSeqLen);
-    read.integer("positions", options.positions, 1, kMaxSeqLen);
-    const int d = options.sinusoidal.dModel;
-    options.shownDims = std::min(options.shownDims, d);  // default: 16, or d when smaller
-    read.integer("dims", options.shownDims, 2, std::max(2, d));
-    if (!read.ok()) return read.error();
-    if (auto s = validate(options); !s) return s.error();
-    return options;
-}
-
 }  // namespace
 
 void registerUnderstandingCommands(CommandRegistry& registry) {
@@ -590,267 +475,11 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
                                             float(settings.height), settings.theme);
          }});
 
-    // ---- intuitions
-    registry.renders.push_back(
-        {"binary-clock",
-         "bits of the position counter beside sinusoids of the same period",
-         {{"bits", "N", ui::kClockBitsRange.help()},
-          {"positions", "N", ui::kClockPositionsRange.help()},
-          {"d-model", "D", "sinusoidal width, 1..8192 (default 64)"},
-          {"base", "B", "sinusoidal base, > 1 (default 10000)"}},
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             BinaryClockOptions options;
-             OptionReader read(args);
-             read.integer(ui::kClockBitsRange, options.bits);
-             read.integer(ui::kClockPositionsRange, options.positions);
-             read.integer("d-model", options.sinusoidal.dModel, 1, 8192);
-             read.number("base", options.sinusoidal.base);
-             if (!read.ok()) return read.error();
-             return binaryClockFigure(options, float(settings.width), float(settings.height),
-                                      settings.theme);
-         }});
-    registry.renders.push_back(
-        {"linear-shift",
-         "T_k as a block-diagonal matrix and the residual of T_k PE(p) = PE(p+k); --sin-only: "
-         "the best map without the cosines, and its residual",
-         linearShiftOptions(),
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             auto options = readLinearShiftOptions(args);
-             if (!options) return options.error();
-             return linearShiftFigure(*options, float(settings.width), float(settings.height),
-                                      settings.theme);
-         }});
-    registry.exports.push_back(matrixExport(
-        "linear-shift",
-        "d x d T_k with T_k PE(p) = PE(p+k); --sin-only: the m x m ridge least-squares map on "
-        "the m sine components (row = output, column = input; lambda 1e-4 x mean column norm^2)",
-        linearShiftOptions(), [](const ArgMap& args) -> Result<Matrix> {
-            auto options = readLinearShiftOptions(args);
-            if (!options) return options.error();
-            if (!options->sinOnly) return shiftMatrix(options->sinusoidal, options->shift);
-            auto fit = sineOnlyShiftFit(options->sinusoidal, options->shift, options->positions,
-                                        kShiftCheckSamples, kSineOnlyRidge);
-            if (!fit) return fit.error();
-            return fit->map;
-        }));
-    registry.renders.push_back(
-        {"attention-shuffle",
-         "why position at all: one seeded attention head over a sentence and a reordering of it; "
-         "without position the outputs are merely permuted",
-         attentionShuffleOptions(),
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             auto params = readAttentionShuffleParams(args);
-             if (!params) return params.error();
-             return attentionShuffleFigure(*params, float(settings.width), float(settings.height),
-                                           settings.theme);
-         }});
-    std::vector<OptionSpec> shuffleExport = attentionShuffleOptions();
-    shuffleExport.push_back({"matrix", "NAME",
-                             "attention (default, n x n), shuffled-attention, output (n x d) or "
-                             "shuffled-output"});
-    registry.exports.push_back(matrixExport(
-        "attention-shuffle",
-        "the toy head's softmax weights (row = query word, column = key word) or outputs (row = "
-        "word, column = dimension), for the sentence or its reordering",
-        shuffleExport, [](const ArgMap& args) -> Result<Matrix> {
-            auto params = readAttentionShuffleParams(args);
-            if (!params) return params.error();
-            auto which = args.text("matrix", "attention");
-            if (!which) return which.error();
-            auto c = compareShuffle(*params);
-            if (!c) return c.error();
-            if (*which == "attention") return c->original.weights;
-            if (*which == "shuffled-attention") return c->shuffled.weights;
-            if (*which == "output") return c->original.output;
-            if (*which == "shuffled-output") return c->shuffled.output;
-            return Error{
-                "--matrix must be attention, shuffled-attention, output or "
-                "shuffled-output (got " +
-                quoteForMessage(*which) + ")"};
-        }));
-    registry.renders.push_back(
-        {"frequency-resolution",
-         "why many frequencies: distances between positions for the standard table and for one "
-         "shared frequency, and per pair between neighbours and far positions",
-         frequencyResolutionOptions(),
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             auto params = readFrequencyResolutionParams(args);
-             if (!params) return params.error();
-             return frequencyResolutionFigure(*params, float(settings.width),
-                                              float(settings.height), settings.theme);
-         }});
-    std::vector<OptionSpec> resolutionExport = frequencyResolutionOptions();
-    resolutionExport.push_back(
-        {"matrix", "NAME",
-         "distances (default: N x 2, row D = offset, columns standard and one-frequency), pairs "
-         "(d/2 x 3: frequency, distance at D = 1, at D = N/2) or table (N x d, one frequency)"});
-    registry.exports.push_back(matrixExport(
-        "frequency-resolution",
-        "|PE(p+D) - PE(p)| by offset for the standard and the one-frequency table, per-pair "
-        "distances, or the one-frequency table",
-        resolutionExport, [](const ArgMap& args) -> Result<Matrix> {
-            auto params = readFrequencyResolutionParams(args);
-            if (!params) return params.error();
-            auto which = args.text("matrix", "distances");
-            if (!which) return which.error();
-            if (*which == "table") return sharedFrequencyTable(*params);
-            if (*which != "distances" && *which != "pairs") {
-                return Error{"--matrix must be distances, pairs or table (got " +
-                             quoteForMessage(*which) + ")"};
-            }
-            auto r = frequencyResolution(*params);
-            if (!r) return r.error();
-            if (*which == "pairs") {
-                Matrix m(r->frequencies.size(), 3);
-                for (std::size_t i = 0; i < m.rows; ++i) {
-                    m(i, 0) = r->frequencies[i];
-                    m(i, 1) = r->neighbourByPair[i];
-                    m(i, 2) = r->farByPair[i];
-                }
-                return m;
-            }
-            Matrix m(r->standardDistance.size(), 2);
-            for (std::size_t d = 0; d < m.rows; ++d) {
-                m(d, 0) = r->standardDistance[d];
-                m(d, 1) = r->sharedDistance[d];
-            }
-            return m;
-        }));
+    // ---- intuitions (intuition_commands.cpp)
+    registerIntuitionCommands(registry);
 
-    // ---- extrapolation
-    registry.renders.push_back(
-        {"extrapolation",
-         "past the training length: sinusoidal, learned, RoPE (and its scalings), ALiBi, T5",
-         joined({{"training-length", "N", "positions seen in training, 2..65536 (default 512)"},
-                 {"eval-length", "N",
-                  "positions used now, > training length, ..262144 (default 2048)"},
-                 {"d-model", "D", "sinusoidal / learned width, 2..1024 (default 64)"},
-                 {"head-dim", "D", "RoPE head dimension, even, 4..1024 (default 64)"},
-                 {"base", "B", "RoPE base, > 1 (default 10000)"},
-                 {"set", "NAME",
-                  "textbook (default: sinusoidal, learned, RoPE, scalings, ALiBi, T5) or relative "
-                  "(KERPLE, Sandwich, FIRE, xPos, DeBERTa, the whole family)"}},
-                biasSettingOptions("ALiBi heads, " + ui::kAlibiHeadsRange.rangeText() +
-                                   " (default 8)")),
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             ExtrapolationOptions o;
-             OptionReader read(args);
-             read.integer("training-length", o.trainingLength, 2, 65536);
-             read.integer("eval-length", o.evaluationLength, 3, 262144);
-             read.integer("d-model", o.dModel, 2, 1024);
-             read.integer("head-dim", o.headDim, 4, 1024);
-             read.number("base", o.ropeBase);
-             read.choice("set", o.set, parseExtrapolationSet);
-             readBiasSettings(read, o);
-             if (!read.ok()) return read.error();
-             if (o.evaluationLength <= o.trainingLength) {
-                 return Error{"--eval-length must be greater than --training-length (got " +
-                              std::to_string(o.evaluationLength) +
-                              " <= " + std::to_string(o.trainingLength) + ")"};
-             }
-             return extrapolationFigure(o, float(settings.width), float(settings.height),
-                                        settings.theme);
-         }});
-
-    // ---- comparison
-    std::vector<OptionSpec> compareOptions =
-        joined({{"d-model", "D", "width (and RoPE head dim), even, 4..1024 (default 64)"},
-                {"seq-len", "L", "positions, 2..2048 (default 128)"},
-                {"base", "B", "sinusoidal and RoPE base (default 10000)"}},
-               biasSettingOptions("ALiBi heads; head 0 is shown (default 8)"));
-    compareOptions.push_back(
-        {"seed", "S",
-         "learned table, T5 bucket values, FIRE's MLP, DeBERTa's vectors (default 0)"});
-    for (const char* slot : {"bias-a", "bias-b"}) {
-        compareOptions.push_back({slot, "NAME",
-                                  std::string(slot == std::string("bias-a") ? "first" : "second") +
-                                      " bias panel: " + enumNameList(kCompareBiasNames) +
-                                      " (default " +
-                                      (slot == std::string("bias-a") ? "alibi" : "t5") + ")"});
-    }
-    registry.renders.push_back(
-        {"compare", "every encoding side by side under the same width and length", compareOptions,
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             CompareOptions o;
-             OptionReader read(args);
-             read.integer("d-model", o.dModel, 4, 1024);
-             read.integer("seq-len", o.seqLen, 2, 2048);
-             read.number("base", o.base);
-             readBiasSettings(read, o);
-             read.seed(o.seed);
-             read.choice("bias-a", o.biasA, [](std::string_view name) {
-                 return parseEnum(kCompareBiasNames, name, "bias-a");
-             });
-             read.choice("bias-b", o.biasB, [](std::string_view name) {
-                 return parseEnum(kCompareBiasNames, name, "bias-b");
-             });
-             if (!read.ok()) return read.error();
-             return comparisonFigure(o, float(settings.width), float(settings.height),
-                                     settings.theme);
-         }});
-    registry.renders.push_back(
-        {"compare-ab",
-         "two RoPE configurations (config.json files or bases) and their difference",
-         {{"a-config", "FILE", "configuration A: a Hugging Face config.json"},
-          {"b-config", "FILE", "configuration B: a Hugging Face config.json"},
-          {"a-base", "B", "without --a-config: A's rope_theta (default 10000)"},
-          {"b-base", "B", "without --b-config: B's rope_theta (default 500000)"},
-          {"head-dim", "D", "without config files: head dimension (default 128)"},
-          {"training-length", "N", "without config files: training context (default 4096)"},
-          {"max-offset", "K", "offsets 0..K compared, 2..1048575 (default 8192)"}},
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             int head = 128, training = 4096, reach = 8192;
-             OptionReader read(args);
-             read.integer("head-dim", head, 2, 8192);
-             read.integer("training-length", training, 1, kMaxRopePositions);
-             read.integer("max-offset", reach, 2, kMaxSeqLen - 1);  // K + 1 positions
-             if (!read.ok()) return read.error();
-             RopeConfiguration configs[2];
-             const char* names[2] = {"a", "b"};
-             const double bases[2] = {10000, 500000};
-             for (int k = 0; k < 2; ++k) {
-                 const std::string side = names[k];
-                 const std::string letter = k == 0 ? "A" : "B";
-                 if (auto path = args.raw(side + "-config")) {
-                     if (args.has(side + "-base")) {
-                         return Error{"--" + side + "-base and --" + side +
-                                      "-config exclude each other"};
-                     }
-                     auto config = loadHfConfig(*path);
-                     if (!config) return config.error();
-                     configs[k].rope = config->rope;
-                     std::string name = *path;
-                     const auto slash = name.find_last_of('/');
-                     if (slash != std::string::npos && slash > 0) {
-                         const auto previous = name.find_last_of('/', slash - 1);
-                         name = name.substr(previous == std::string::npos ? 0 : previous + 1);
-                     }
-                     const RopeScalingParams& scaling = config->rope.scaling;
-                     configs[k].label = letter + ": " +
-                                        (config->modelType.empty() ? name : config->modelType) +
-                                        " (base " + formatValue(config->rope.base, 6) +
-                                        (scaling.type != RopeScaling::None
-                                             ? ", " + std::string(scalingName(scaling.type)) +
-                                                   " x" + formatValue(scaling.factor, 4)
-                                             : std::string()) +
-                                        ")";
-                 } else {
-                     auto base = args.number(side + "-base", bases[k]);
-                     if (!base) return base.error();
-                     configs[k].rope.base = *base;
-                     configs[k].rope.headDim = head;
-                     configs[k].rope.trainingLength = training;
-                     configs[k].label = letter + ": base " + formatValue(*base, 6);
-                     // "--a-base must be > 1 ...", not "A: base must be ...": name the option.
-                     if (auto s = validate(configs[k].rope);
-                         !s && s.error().message.rfind("base ", 0) == 0) {
-                         return Error{"--" + side + "-" + s.error().message};
-                     }
-                 }
-             }
-             return abComparisonFigure(configs[0], configs[1], reach, float(settings.width),
-                                       float(settings.height), settings.theme);
-         }});
+    // ---- extrapolation and comparison (comparison_commands.cpp)
+    registerComparisonCommands(registry);
 }
 
 }  // namespace poslab::cli

@@ -74,15 +74,17 @@ Result<MropeInputs> readMropeInputs(const ArgMap& args) {
     if (!(inputs.settings.tokensPerSecond > 0)) {
         return Error{"--tokens-per-second must be > 0 and <= 1000"};
     }
-    if (args.raw("mrope-section")) {
-        auto values = args.numbers("mrope-section", 8);
-        if (!values) return values.error();
-        if (values->size() != 3) {
+    if (args.has("mrope-section")) {
+        std::vector<double> values;
+        OptionReader read(args);
+        read.list("mrope-section", values, 8);
+        if (!read.ok()) return read.error();
+        if (values.size() != 3) {
             return Error{"--mrope-section must be 3 comma-separated counts T,H,W (got " +
-                         std::to_string(values->size()) + ")"};
+                         std::to_string(values.size()) + ")"};
         }
         for (int i = 0; i < 3; ++i) {
-            const double v = (*values)[std::size_t(i)];
+            const double v = values[std::size_t(i)];
             if (!(v >= 0 && v <= 512) || v != double(int(v))) {
                 return Error{"--mrope-section entries must be whole numbers 0..512"};
             }
@@ -183,20 +185,22 @@ Result<AxialRopeParams> readAxialParams(const ArgMap& args) {
     }
     params.queryX = std::min(params.queryX, params.gridWidth - 1);
     params.queryY = std::min(params.queryY, params.gridHeight - 1);
-    if (args.raw("query")) {
-        auto values = args.numbers("query", 8);
-        if (!values) return values.error();
-        const bool good = values->size() == 2 && (*values)[0] >= 0 && (*values)[1] >= 0 &&
-                          (*values)[0] < params.gridWidth && (*values)[1] < params.gridHeight &&
-                          (*values)[0] == double(int((*values)[0])) &&
-                          (*values)[1] == double(int((*values)[1]));
+    if (args.has("query")) {
+        std::vector<double> values;
+        OptionReader read(args);
+        read.list("query", values, 8);
+        if (!read.ok()) return read.error();
+        const bool good = values.size() == 2 && values[0] >= 0 && values[1] >= 0 &&
+                          values[0] < params.gridWidth && values[1] < params.gridHeight &&
+                          values[0] == double(int(values[0])) &&
+                          values[1] == double(int(values[1]));
         if (!good) {
             return Error{"--query must be X,Y with X 0.." + std::to_string(params.gridWidth - 1) +
                          " and Y 0.." + std::to_string(params.gridHeight - 1) + " (got " +
                          quoteForMessage(*args.raw("query")) + ")"};
         }
-        params.queryX = int((*values)[0]);
-        params.queryY = int((*values)[1]);
+        params.queryX = int(values[0]);
+        params.queryY = int(values[1]);
     }
     if (auto s = validate(params); !s) return s.error();
     return params;

@@ -39,9 +39,8 @@ std::vector<OptionSpec> copeOptions() {
 
 Result<CopeSentenceParams> readCope(const ArgMap& args) {
     CopeSentenceParams p;
-    auto sentence = args.text("sentence", p.sentence);
-    if (!sentence) return sentence.error();
-    p.sentence = *sentence;
+    OptionReader read(args);
+    read.text("sentence", p.sentence);
     if (auto gates = args.raw("gates")) {
         auto parsed = parseCopeGateSource(*gates);
         if (!parsed) return Error{"--" + parsed.error().message};
@@ -49,7 +48,6 @@ Result<CopeSentenceParams> readCope(const ArgMap& args) {
     }
     p.tableSeed = 1;
     p.npos = 0;
-    OptionReader read(args);
     read.wideInt("d-model", p.dModel);
     read.seed("seed", p.seed);
     read.seed("table-seed", p.tableSeed);
@@ -110,15 +108,8 @@ Result<IropeParams> readIrope(const ArgMap& args) {
     read.wideInt("attention-chunk-size", p.attentionChunkSize);
     if (!read.ok()) return read.error();
     if (args.has("no-rope-layers")) {
-        auto list = args.integers("no-rope-layers", std::size_t(kMaxIropeLayers));
-        if (!list) return list.error();
-        for (long long v : *list) {
-            if (v != 0 && v != 1) {
-                return Error{"--no-rope-layers entries must be 0..1 (got " + std::to_string(v) +
-                             ")"};
-            }
-            p.noRopeLayers.push_back(int(v));
-        }
+        read.list("no-rope-layers", p.noRopeLayers, std::size_t(kMaxIropeLayers), 0, 1);
+        if (!read.ok()) return read.error();
         if (!args.has("num-layers")) p.numLayers = int(p.noRopeLayers.size());
     }
     if (auto s = validate(p); !s) return s.error();
@@ -145,13 +136,9 @@ Result<NopeFigureOptions> readNopeFigure(const ArgMap& args, NopeSections sectio
     OptionReader read(args);
     read.wideInt("seq-len", o.seqLen);
     read.wideInt("layer", o.maskLayer);
+    read.number("floor-scale", o.temperature.floorScale);
+    read.number("attn-scale", o.temperature.attnScale);
     if (!read.ok()) return read.error();
-    auto floorScale = args.number("floor-scale", o.temperature.floorScale);
-    if (!floorScale) return floorScale.error();
-    o.temperature.floorScale = *floorScale;
-    auto attnScale = args.number("attn-scale", o.temperature.attnScale);
-    if (!attnScale) return attnScale.error();
-    o.temperature.attnScale = *attnScale;
     if (auto s = validate(o); !s) return s.error();
     return o;
 }
@@ -189,15 +176,16 @@ void registerContextualCommands(CommandRegistry& registry) {
         copeExport, [](const ArgMap& args) -> Result<Matrix> {
             auto p = readCope(args);
             if (!p) return p.error();
-            auto what = args.text("what", "positions");
-            if (!what) return what.error();
+            std::string what = "positions";
+            OptionReader read(args);
+            read.text("what", what);
             auto head = copeSentence(*p);
             if (!head) return head.error();
-            if (*what == "gates") return head->gates;
-            if (*what == "positions") return head->positions;
-            if (*what == "bias") return head->bias;
-            if (*what == "weights") return head->weights;
-            return Error{"--what must be gates, positions, bias or weights (got '" + *what + "')"};
+            if (what == "gates") return head->gates;
+            if (what == "positions") return head->positions;
+            if (what == "bias") return head->bias;
+            if (what == "weights") return head->weights;
+            return Error{"--what must be gates, positions, bias or weights (got '" + what + "')"};
         }));
     registry.exports.push_back(matrixExport(
         "deberta-buckets",

@@ -14,11 +14,13 @@
 // Heatmaps zoom with the wheel (Shift: pairs on the angle map), pan by dragging and reset on
 // double-click; hovering any figure shows exact values. A Hugging Face config.json can be loaded
 // from the path field or dropped onto the window; a file that cannot be used changes nothing.
+//
+// Sources: rope_panel.cpp (the frame and the caches every tab reads), rope_panel_controls.cpp,
+// rope_panel_figures.cpp (one function per tab) and rope_panel_export.cpp (File > Export).
 #pragma once
 
 #include <cstdint>
 #include <future>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,14 @@ class RopePanel : public Panel {
         std::uint64_t vectorsVersion = 0;  // q and k
         bool operator==(const OffsetsKey&) const = default;
     };
+    struct VectorKey {  // q and k: every RopeViewState field queryKeyFor reads
+        RopeVectorSource source = RopeVectorSource::Seeded;
+        int querySeed = 0, keySeed = 0, headDim = 0;
+        bool keyEqualsQuery = false;
+        std::string customQuery, customKey;
+        bool operator==(const VectorKey&) const = default;
+    };
+    static VectorKey vectorKeyFor(const RopeViewState& view);
     struct PrecisionKey {  // the Precision tab's reports
         RopeParams params;
         int positions = 0;
@@ -88,29 +98,25 @@ class RopePanel : public Panel {
     void drawLayers(RopeViewState& view, FrameContext& context);
     static std::vector<int> shownPairs(const RopeViewState& view);
 
-    // ---- Caches, each rebuilt only when its key changes
+    // ---- Caches (base/memo), each rebuilt only when its key changes
+    struct Vectors {
+        QueryKey vectors;   // the last valid q and k
+        std::string error;  // why the current custom lists were not used
+    };
+    struct ScoreOffsets {
+        // The 2L-1 distinct scores (ropeOffsetScores) when they fit kRopeScoreBudget, so that
+        // zooming and panning cost O(texels); empty otherwise (texels then come from q and k).
+        std::vector<double> scores;
+        bool valid = false;  // the parameters and vectors give scores at all
+        RopeScoreRange range;
+    };
     void refreshVectors(const RopeViewState& view);
     void refreshOffsets(const RopeViewState& view);
+    const QueryKey& vectors() const { return vectors_.value()->vectors; }  // after refreshVectors
+    const ScoreOffsets& offsets() const { return *offsets_.value(); }      // after refreshOffsets
 
-    struct VectorKey {
-        RopeVectorSource source;
-        int querySeed, keySeed, headDim;
-        bool keyEqualsQuery;
-        std::string customQuery, customKey;
-        bool operator==(const VectorKey&) const = default;
-    };
-    std::optional<VectorKey> vectorKey_;
-    QueryKey vectors_;         // the last valid q and k
-    std::string vectorError_;  // why the current custom lists were not used
-
-    std::optional<OffsetsKey> offsetsKey_;
-    std::uint64_t vectorsVersion_ = 0;
-    // The 2L-1 distinct scores (ropeOffsetScores) when they fit kRopeScoreBudget, so that zooming
-    // and panning cost O(texels); empty otherwise (texels then come from q and k directly).
-    std::vector<double> offsets_;
-    bool offsetsValid_ = false;  // the parameters and vectors give scores at all
-    RopeScoreRange offsetsRange_;
-    std::uint64_t offsetsVersion_ = 0;
+    Memo<VectorKey, Vectors> vectors_;
+    Memo<OffsetsKey, ScoreOffsets> offsets_;  // keyed on vectors_.version()
 
     struct ScoreKey {
         std::uint64_t offsetsVersion = 0;
@@ -140,11 +146,15 @@ class RopePanel : public Panel {
     RefiningMemo<DecayKey, DecayFigure> decay_;
 
     // Precision reports: a scan of pairs x positions x 3 formats takes up to a second, so it
-    // runs on a worker thread; the last finished reports stay on screen until the next arrive.
-    std::optional<PrecisionKey> precisionKey_, precisionJobKey_;  // shown reports, pending job
+    // runs on a worker thread; the last finished reports stay on screen (precision_, keyed on
+    // what they were computed from) until the next arrive.
+    struct PrecisionScan {
+        std::vector<RopePrecisionReport> reports;
+        std::string error;
+    };
+    Memo<PrecisionKey, PrecisionScan> precision_;
+    PrecisionKey precisionJobKey_;  // what the pending job computes (while precisionJob_ is valid)
     std::future<Result<std::vector<RopePrecisionReport>>> precisionJob_;
-    std::vector<RopePrecisionReport> precisionReports_;
-    std::string precisionError_;
 
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
     RopeFigureId shownTab_ = RopeFigureId::Rotation;  // the tab ImGui showed last frame

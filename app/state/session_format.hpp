@@ -12,7 +12,8 @@
 // settings. Unknown keys are ignored, so newer files open in older builds.
 //
 // One toJson/fromJson pair per state struct, both walking the struct's one field list
-// (visitFields in session_format.cpp, read and written by state/session_fields.hpp). An encoding
+// (visitFields in session_format.cpp, read and written by state/session_fields.hpp); the whole
+// document around them and the session files are session_document.cpp's. An encoding
 // added as a plug-in (state/encoding_registry.hpp) brings its own section: nothing here changes.
 #pragma once
 

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include "commands/args.hpp"
 #include "commands/launch_options.hpp"
+#include "commands/option_reader.hpp"
 #include "gfx/gl_context.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/heatmap_sample.hpp"
@@ -62,57 +63,50 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     }
     auto args = cli::parseArguments(rest, options, "poslab");
     if (!args) return args.error();
-    if (args->has("zoom")) {
-        auto zoom = args->number("zoom", 1);
-        if (!zoom) return zoom.error();
-        if (!(*zoom >= kMinUiZoom && *zoom <= kMaxUiZoom))
-            return Error{"--zoom must be 0.5..3 (got " + *args->raw("zoom") + ")"};
-        launch.zoom = float(*zoom);
+    cli::OptionReader read(*args);
+    if (read.given("zoom")) {  // else 0: the session's zoom
+        double zoom = 1;
+        read.number("zoom", zoom, kMinUiZoom, kMaxUiZoom, "0.5..3");
+        if (!read.ok()) return read.error();
+        launch.zoom = float(zoom);
     }
-    auto frames = args->integer("bench-frames", 0);
-    if (!frames) return frames.error();
-    if (*frames < 0 || *frames > 1000000) {
-        return Error{"--bench-frames must be 0..1000000 (got " + std::to_string(*frames) + ")"};
-    }
-    launch.benchFrames = int(*frames);
-    launch.benchScenario = args->text("bench-scenario", "slider").value();
+    read.integer("bench-frames", launch.benchFrames, 0, 1000000);
+    if (!read.ok()) return read.error();
+    launch.benchScenario = "slider";
+    read.text("bench-scenario", launch.benchScenario);
     if (launch.benchScenario != "all" && !findBenchScenario(launch.benchScenario)) {
         return Error{"--bench-scenario must be all or one of " + benchScenarioNames() + " (got '" +
                      launch.benchScenario + "')"};
     }
-    auto benchSeqLen = args->integer("bench-seq-len", 0);
-    if (!benchSeqLen) return benchSeqLen.error();
-    if (*benchSeqLen < 0 || *benchSeqLen > kMaxSeqLen) {
+    // 0 (the default) keeps the scenario's own size; given, the help says 1..max.
+    long long benchSeqLen = 0, benchDModel = 0;
+    read.integer("bench-seq-len", benchSeqLen);
+    if (!read.ok()) return read.error();
+    if (benchSeqLen < 0 || benchSeqLen > kMaxSeqLen) {
         return Error{"--bench-seq-len must be 1.." + std::to_string(kMaxSeqLen) + " (got " +
-                     std::to_string(*benchSeqLen) + ")"};
+                     std::to_string(benchSeqLen) + ")"};
     }
-    launch.benchSeqLen = int(*benchSeqLen);
-    auto benchDModel = args->integer("bench-d-model", 0);
-    if (!benchDModel) return benchDModel.error();
-    if (*benchDModel < 0 || *benchDModel > kMaxDModel) {
+    launch.benchSeqLen = int(benchSeqLen);
+    read.integer("bench-d-model", benchDModel);
+    if (!read.ok()) return read.error();
+    if (benchDModel < 0 || benchDModel > kMaxDModel) {
         return Error{"--bench-d-model must be 1.." + std::to_string(kMaxDModel) + " (got " +
-                     std::to_string(*benchDModel) + ")"};
+                     std::to_string(benchDModel) + ")"};
     }
-    launch.benchDModel = int(*benchDModel);
-    launch.screenshotPath = args->text("screenshot", "").value();
-    launch.initialView = args->text("view", "").value();
-    auto soak = args->integer("soak", 0);
-    if (!soak) return soak.error();
-    if (*soak < 0 || *soak > 10000000)
-        return Error{"--soak must be 0..10000000 (got " + std::to_string(*soak) + ")"};
-    launch.soakFrames = int(*soak);
-    auto seed = args->integer("seed", 1);
-    if (!seed) return seed.error();
-    launch.soakSeed = static_cast<unsigned long long>(*seed);
-    auto lesson = args->integer("lesson", 0);
-    if (!lesson) return lesson.error();
+    launch.benchDModel = int(benchDModel);
+    read.text("screenshot", launch.screenshotPath);
+    read.text("view", launch.initialView);
+    read.integer("soak", launch.soakFrames, 0, 10000000);
+    long long seed = 1;
+    read.integer("seed", seed);
+    if (!read.ok()) return read.error();
+    launch.soakSeed = static_cast<unsigned long long>(seed);
     // 0 is the default (no tour) but not a lesson: given, N must be 1..1000.
-    if ((args->has("lesson") && *lesson < 1) || *lesson < 0 || *lesson > 1000)
-        return Error{"--lesson must be 1..1000 (got " + std::to_string(*lesson) + ")"};
-    launch.lesson = int(*lesson);
-    launch.lessonsPath = args->text("lessons", "").value();
+    if (read.given("lesson")) read.integer("lesson", launch.lesson, 1, 1000);
+    read.text("lessons", launch.lessonsPath);
+    if (!read.ok()) return read.error();
     launch.tourCheck = args->flag("tour-check");
-    launch.tourScreenshots = args->text("tour-screenshots", "").value();
+    read.text("tour-screenshots", launch.tourScreenshots);
     if (!launch.tourScreenshots.empty() && !launch.tourCheck)
         return Error{"--tour-screenshots needs --tour-check"};
     launch.presentation = args->flag("presentation");
@@ -134,8 +128,8 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
         launch.windowHeight = height;
         launch.windowSizeGiven = true;
     }
-    launch.sessionPath = args->text("session", "").value();
-    launch.saveSessionPath = args->text("save-session", "").value();
+    read.text("session", launch.sessionPath);
+    read.text("save-session", launch.saveSessionPath);
     launch.remember = args->flag("remember");
     launch.fresh = args->flag("fresh");
     return launch;

@@ -155,6 +155,34 @@ TEST(OptionReaderTest, ListsAreCountedBeforeTheirEntriesAreRead) {
     EXPECT_EQ(*read, (std::vector<double>{1, -2.5, 1000}));
 }
 
+// The readers that replaced the commands' direct ArgMap reads: any integer (the caller checks it
+// against a loaded table), text as typed, and a list of words.
+TEST(OptionReaderTest, PlainIntegersTextAndWordLists) {
+    long long heads = 7;
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.integer("heads", heads); }).ok());
+    EXPECT_EQ(heads, 7);
+    EXPECT_TRUE(readOne({"--heads", "-40"}, [&](auto& r) { r.integer("heads", heads); }).ok());
+    EXPECT_EQ(heads, -40);
+    auto bad = readOne({"--heads", "4.5"}, [&](auto& r) { r.integer("heads", heads); });
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message, "--heads expects an integer (got '4.5')");
+
+    std::string pairing = "half";
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.text("pairing", pairing); }).ok());
+    EXPECT_EQ(pairing, "half");
+    EXPECT_TRUE(readOne({"--pairing", " a b,"}, [&](auto& r) { r.text("pairing", pairing); }).ok());
+    EXPECT_EQ(pairing, " a b,");
+
+    std::vector<std::string> words{"kept"};
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.list("dims", words, 3); }).ok());
+    EXPECT_EQ(words, std::vector<std::string>{"kept"});
+    EXPECT_TRUE(readOne({"--dims", "a,,b"}, [&](auto& r) { r.list("dims", words, 3); }).ok());
+    EXPECT_EQ(words, (std::vector<std::string>{"a", "", "b"}));
+    auto many = readOne({"--dims", "a,b,c,d"}, [&](auto& r) { r.list("dims", words, 3); });
+    ASSERT_FALSE(many.ok());
+    EXPECT_EQ(many.error().message, "--dims lists at most 3 entries (got 4)");
+}
+
 TEST(OptionReaderTest, AnOptionGivenTwiceIsAnError) {
     const std::vector<cli::OptionSpec> options = {{"base", "B", ""}, {"fresh", "", ""}};
     auto twice = cli::parseArguments({"--base", "1", "--base=2"}, options, "poslab test");

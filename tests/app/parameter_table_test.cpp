@@ -5,15 +5,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <variant>
 
+#include "commands/commands.hpp"
 #include "state/parameter_table.hpp"
 #include "state/session_format.hpp"
 
@@ -151,6 +155,163 @@ TEST(ParameterTableTest, SessionFieldsAreTheSlidersFields) {
             EXPECT_EQ(refused, 0);
         }
     }
+}
+
+// ---- The command line: the same descriptors as options of `poslab render`
+// The render view that reads a slider's option, by the longest prefix of its session pointer.
+std::string renderViewOf(std::string_view session) {
+    static const std::pair<std::string_view, std::string_view> views[] = {
+        {"/sinusoidal/", "sinusoidal"},
+        {"/sinusoidal/curve", "sinusoidal-curves"},
+        {"/sinusoidal/firstCurve", "sinusoidal-curves"},
+        {"/rope/params/", "rope-frequencies"},
+        {"/rope/decayDistance", "rope-decay"},
+        {"/rope/precisionPositions", "rope-precision"},
+        {"/rope/scalings/", "rope-scalings"},
+        {"/rope/m", "rope-rotation"},
+        {"/rope/n", "rope-rotation"},
+        {"/rope/panels", "rope-rotation"},
+        {"/rope/trail", "rope-rotation"},
+        {"/rope/firstPair", "rope-rotation"},
+        {"/visionRope/axial", "axial-rope"},
+        {"/visionRope/mrope", "mrope"},
+        {"/t5/", "t5"},
+        {"/learned/", "learned"},
+        {"/learned/structure", "learned-pca"},
+        {"/similarity/", "similarity"},
+        {"/meaning/params/", "meaning"},
+        {"/meaning/orthogonality", "near-orthogonality"},
+        {"/intuition/attention/", "attention-shuffle"},
+        {"/intuition/clock/", "binary-clock"},
+        {"/intuition/frequencies/", "frequency-resolution"},
+        {"/intuition/shift/", "linear-shift"},
+        {"/extrapolation/", "extrapolation"},
+        {"/compare/", "compare"},
+        {"/alibi/", "alibi"},
+        {"/contextual/cope", "cope"},
+        {"/contextual/deberta", "deberta"},
+        {"/contextual/nope", "nope"},
+        {"/contextual/randomized", "randomized-positions"},
+        {"/relative/", "relative-family"},
+        {"/relative/xpos", "xpos"},
+        {"/relative/kerple", "kerple"},
+        {"/relative/sandwich", "sandwich"},
+        {"/relative/fire", "fire"},
+    };
+    std::string_view best, view;
+    for (const auto& [prefix, name] : views) {
+        if (session.substr(0, prefix.size()) == prefix && prefix.size() > best.size()) {
+            best = prefix;
+            view = name;
+        }
+    }
+    return std::string(view);
+}
+
+std::string optionText(const Limits& l, double v) {
+    if (l.integer) return std::to_string(static_cast<long long>(v));
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    std::string plain = text;  // the option syntax takes "1e20", not "1e+20"
+    if (const auto plus = plain.find("e+"); plus != std::string::npos) plain.erase(plus + 1, 1);
+    return plain;
+}
+
+// Options a slider's option needs beside it on the command line (the GUI shows the slider only
+// in that setting): the encoding a Similarity slider belongs to, a scaling for --factor.
+std::vector<std::string> contextOf(std::string_view session) {
+    std::vector<std::string> words;
+    for (const char* encoding : {"learned", "rope"}) {
+        if (session.find("/similarity/params/" + std::string(encoding)) == 0)
+            words.insert(words.end(), {"--encoding", encoding});
+    }
+    if (session.find("/scaling/factor") != std::string_view::npos)
+        words.insert(words.end(), {"--scaling", "linear"});
+    // Fewest pairs sampled: d_model 8192 with the default 2000 would take a second and a half.
+    if (session.find("/meaning/orthogonalityDModel") == 0)
+        words.insert(words.end(), {"--samples", "100"});
+    return words;
+}
+
+// Rows whose render option deliberately or not yet differs from the slider (the session agrees
+// with the slider): skipped here as Bounded rows are, and listed so that every other row is still
+// checked; a row that agrees again fails the count below (remove it here).
+const std::map<std::string_view, std::string_view> kOptionDisagreements = {
+    {"/sinusoidal/trainingLength", "--training-length 0 means none on the command line"},
+    {"/sinusoidal/curvePositions", "--positions takes 1..1048576 (the slider 2..65536)"},
+    {"/relative/seqLen", "--seq-len reaches core's 1048576 (the slider 2..65536)"},
+    {"/learned/positionsShown", "--positions is bounded by --seq-len only"},
+    {"/similarity/reference", "--reference stops at 255 (the slider at 65535)"},
+    {"/similarity/maxOffset", "--max-offset is bounded by --seq-len only"},
+    {"/similarity/trainingLength", "--training-length 0 means none; no top but --seq-len"},
+    {"/similarity/params/sinusoidal/dModel", "the slider reaches 1, which cosine refuses"},
+    {"/rope/decayDistance", "--max-distance takes 0"},
+    {"/rope/scalings/factor", "--factor is core's (any factor >= 1)"},
+    {"/intuition/shift/shift", "--shift has no limit of its own"},
+    {"/intuition/shift/position", "--position is bounded by --positions only"},
+    {"/intuition/shift/positions", "--positions reaches core's limit"},
+    {"/intuition/shift/sinusoidal/dModel", "--d-model reaches core's 8192 (the slider 512)"},
+    {"/intuition/shift/shownDims", "--dims stops at 16 (the slider at 64)"},
+    {"/meaning/orthogonalitySamples", "--samples has its own range"},
+};
+
+// What `poslab render VIEW --option value` says (small figure): "" when it draws.
+std::string renderRefusal(const cli::RenderView& view, const std::string& option,
+                          const std::string& value, std::vector<std::string> words = {}) {
+    if (!option.empty()) words.insert(words.end(), {"--" + option, value});
+    auto args = cli::parseArguments(words, view.options, "poslab render " + view.name);
+    if (!args) return args.error().message;
+    cli::RenderSettings settings;
+    settings.width = 160, settings.height = 120;
+    auto figure = view.build(*args, settings);
+    return figure ? "" : figure.error().message;
+}
+
+// Every slider whose option a render view of its section also takes: the option accepts the
+// slider's limits, and an Exact one (the session checks the same range) refuses one step past
+// either, as the session does. Views that need other options to draw at all are skipped; an
+// option whose range another option bounds is a Bounded row, as for the session.
+TEST(ParameterTableTest, RenderOptionsAcceptTheSliderRange) {
+    const cli::CommandRegistry registry = cli::buildRegistry();
+    int checked = 0, disagreements = 0;
+    std::map<std::string, bool> drawsAlone;
+    for (const ParameterUse& use : ui::viewParameters()) {
+        if (use.session.empty() || use.agreement == SessionAgreement::SliderOnly) continue;
+        const std::string name = renderViewOf(use.session);
+        if (name.empty()) continue;  // the GUI's only (RoPE's animation speed)
+        const auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
+                                       [&](const cli::RenderView& v) { return v.name == name; });
+        ASSERT_NE(view, registry.renders.end()) << use.session;
+        const Limits l = limitsOf(use);
+        const std::string option =
+            std::visit([](const auto* p) { return std::string(p->option); }, use.parameter);
+        const bool takes = std::any_of(view->options.begin(), view->options.end(),
+                                       [&](const cli::OptionSpec& o) { return o.name == option; });
+        const std::vector<std::string> context = contextOf(use.session);
+        if (!takes) continue;
+        std::string setting = view->name;  // the view with the context alone must draw
+        for (const std::string& word : context) setting += " " + word;
+        if (!drawsAlone.count(setting))
+            drawsAlone[setting] = renderRefusal(*view, "", "", context).empty();
+        if (!drawsAlone[setting]) continue;
+        SCOPED_TRACE(describe(use) + " as render " + view->name + " --" + option);
+        ++checked;
+        if (use.agreement == SessionAgreement::Bounded) continue;
+        if (kOptionDisagreements.count(use.session)) {
+            ++disagreements;
+            continue;
+        }
+        for (double v : {l.low, l.high}) {
+            EXPECT_EQ(renderRefusal(*view, option, optionText(l, v), context), "") << v;
+        }
+        if (use.agreement != SessionAgreement::Exact) continue;
+        const double step = l.integer ? 1 : std::max(1e-3, (l.high - l.low) * 1e-3);
+        for (double v : {l.low - step, l.high + step}) {
+            EXPECT_NE(renderRefusal(*view, option, optionText(l, v), context), "") << v;
+        }
+    }
+    EXPECT_GE(checked, 40);
+    EXPECT_EQ(disagreements, int(kOptionDisagreements.size()));  // none stale
 }
 
 // ---- The sources: every slider takes a descriptor

@@ -162,4 +162,18 @@ HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int leng
     return sample;
 }
 
+HeatmapSample emptyHeatmapSample(CellWindow window, long long rowsPerTexel,
+                                 long long colsPerTexel) {
+    HeatmapSample sample;
+    sample.window = window;
+    sample.rowsPerTexel = rowsPerTexel;
+    sample.colsPerTexel = colsPerTexel;
+    const long long texelRows = (window.rowCount + rowsPerTexel - 1) / rowsPerTexel;
+    const long long texelCols = (window.colCount + colsPerTexel - 1) / colsPerTexel;
+    sample.rowSpan = double(texelRows * rowsPerTexel);
+    sample.colSpan = double(texelCols * colsPerTexel);
+    sample.version = nextMatrixVersion();
+    return sample;
+}
+
 }  // namespace poslab

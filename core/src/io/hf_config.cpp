@@ -1,3 +1,19 @@
+// hf_config.cpp — reads a Hugging Face config.json into RopeParams and the model's layers
+// (io/hf_config.hpp). One topic over ~1300 lines: every step is a method of one Parser whose
+// fields the later steps read (the sections chosen, the head_dim found, the notes gathered), so
+// splitting it would mean publishing that parser as a core header. Jump by section:
+//
+// [SECTION] Reading JSON values (one-line messages, aliases)
+// [SECTION] The parser: one struct whose steps share what they have read
+// [SECTION] Sections, base, head_dim, rotary fraction, max positions, pairing
+// [SECTION] Multimodal RoPE (mrope_section and its layouts)
+// [SECTION] rope_scaling: its type, factor and per-type keys
+// [SECTION] Class defaults and unknown keys
+// [SECTION] LongRoPE lists and p-RoPE proportion
+// [SECTION] Per-layer-type RoPE, global head_dim, attention temperature
+// [SECTION] Layers: which use RoPE, their windows and types
+// [SECTION] Entry points: parseHfConfig, loadHfConfig
+
 #include "poslab/io/hf_config.hpp"
 
 #include <algorithm>
@@ -26,6 +42,10 @@ namespace poslab {
 namespace {
 
 using nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Reading JSON values (one-line messages, aliases)
+// ---------------------------------------------------------------------------------------------
 
 // A JSON value as it appears in an error message, cut short so the message stays one line.
 std::string describe(const json& value) {
@@ -127,6 +147,10 @@ std::string text(double value) {
     return formatNumber(value);
 }
 
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The parser: one struct whose steps share what they have read
+// ---------------------------------------------------------------------------------------------
+
 // Everything parseHfConfig() builds, so the steps below can share it.
 struct Parser {
     HfModelConfig config;
@@ -161,6 +185,10 @@ struct Parser {
     Result<RopeParams> slidingRope(bool& differs);
     Result<RopeParams> layerTypeRope(const std::string& layerType);
 };
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Sections, base, head_dim, rotary fraction, max positions, pairing
+// ---------------------------------------------------------------------------------------------
 
 Status Parser::selectSections(const json& root) {
     const Section rootSection{&root, ""};
@@ -382,6 +410,10 @@ Status Parser::readPairing() {
     return success();
 }
 
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Multimodal RoPE (mrope_section and its layouts)
+// ---------------------------------------------------------------------------------------------
+
 Status Parser::readMultimodal() {
     const std::string& type = config.modelType;
     MropeModel model = MropeModel::Qwen2VL;
@@ -490,6 +522,10 @@ Status Parser::readMultimodal() {
     config.mrope = settings;
     return success();
 }
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] rope_scaling: its type, factor and per-type keys
+// ---------------------------------------------------------------------------------------------
 
 Status Parser::readScaling() {
     config.rope.trainingLength = config.maxPositionEmbeddings > 0 ? config.maxPositionEmbeddings
@@ -706,6 +742,10 @@ Status Parser::readTypeSpecific(RopeScaling type, const std::string& typeName) {
     return success();
 }
 
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Class defaults and unknown keys
+// ---------------------------------------------------------------------------------------------
+
 // Keys a configuration class fills in when config.json leaves them out (their __init__ defaults);
 // Gemma 3's published configs, for one, give little more than hidden_size and the layer count.
 Status Parser::applyClassDefaults() {
@@ -798,6 +838,10 @@ void Parser::warnUnknownKeys(const std::string& typeName) {
              " for rope type " + typeName + ": " + unknown + " (HF ignores them)");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] LongRoPE lists and p-RoPE proportion
+// ---------------------------------------------------------------------------------------------
 
 Status Parser::readLongRope(const std::string& typeName) {
     RopeScalingParams& scaling = config.rope.scaling;
@@ -923,6 +967,10 @@ Status Parser::readProportional() {
     return success();
 }
 
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Per-layer-type RoPE, global head_dim, attention temperature
+// ---------------------------------------------------------------------------------------------
+
 // The RoPE of sliding-window layers, when the model gives them their own; differs says so.
 // The RoPE of one layer type keyed in v5's per-layer-type rope_parameters.
 Result<RopeParams> Parser::layerTypeRope(const std::string& layerType) {
@@ -1028,6 +1076,10 @@ Status Parser::readTemperature() {
          text(params.floorScale) + ")) * " + text(params.attnScale) + " + 1");
     return success();
 }
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Layers: which use RoPE, their windows and types
+// ---------------------------------------------------------------------------------------------
 
 Status Parser::readLayers() {
     config.ropeVariants = {HfRopeVariant{blockLayerType, config.rope}};
@@ -1262,6 +1314,10 @@ Status Parser::readLayers() {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Entry points: parseHfConfig, loadHfConfig
+// ---------------------------------------------------------------------------------------------
 
 Result<HfModelConfig> parseHfConfig(std::string_view jsonText) {
     try {

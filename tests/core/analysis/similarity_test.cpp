@@ -576,5 +576,27 @@ TEST(SimilarityTest, CosineOfOneDimensionIsRefusedForEveryLayout) {
     }
 }
 
+// A row as compared: itself for dot; for cosine its unit vector, computed without overflowing
+// (entries of 1e200 square to inf); a row without direction is refused.
+TEST(SimilarityTest, ComparedRowIsTheRowOrItsUnitVector) {
+    Matrix table(3, 2);
+    table(0, 0) = 3, table(0, 1) = 4;  // |r| = 5
+    table(1, 0) = 3e200, table(1, 1) = -4e200;
+    table(2, 0) = 0, table(2, 1) = 0;
+    double out[2];
+    ASSERT_TRUE(comparedRow(table, 0, SimilarityMetric::Dot, out));
+    EXPECT_EQ(out[0], 3);
+    EXPECT_EQ(out[1], 4);
+    ASSERT_TRUE(comparedRow(table, 0, SimilarityMetric::Cosine, out));
+    EXPECT_NEAR(out[0], 0.6, 1e-15);
+    EXPECT_NEAR(out[1], 0.8, 1e-15);
+    ASSERT_TRUE(comparedRow(table, 1, SimilarityMetric::Cosine, out));
+    EXPECT_NEAR(out[0], 0.6, 1e-15);
+    EXPECT_NEAR(out[1], -0.8, 1e-15);
+    EXPECT_FALSE(comparedRow(table, 2, SimilarityMetric::Cosine, out));
+    table(0, 1) = INFINITY;
+    EXPECT_FALSE(comparedRow(table, 0, SimilarityMetric::Cosine, out));
+}
+
 }  // namespace
 }  // namespace poslab

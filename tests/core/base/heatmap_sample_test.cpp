@@ -208,6 +208,21 @@ INSTANTIATE_TEST_SUITE_P(Sizes, TexelBudgetTest,
                          ::testing::Values(-INFINITY, -1e30, -1, 0, 4.9e-324, 0.5, 1, 1.5, 640,
                                            65535.9, 65536, 1e9, 3e38, INFINITY, NAN));
 
+// The frame a sampler fills: whole blocks cover the window (10 rows in blocks of 4: 12 rows),
+// no values yet, and a version no other sample has.
+TEST(HeatmapSampleTest, EmptySampleSpansWholeBlocksWithAFreshVersion) {
+    const CellWindow window{5, 10, 0, 9};
+    const HeatmapSample a = emptyHeatmapSample(window, 4, 3);
+    const HeatmapSample b = emptyHeatmapSample(window, 1, 1);
+    EXPECT_EQ(a.window, window);
+    EXPECT_EQ(a.rowsPerTexel, 4);
+    EXPECT_EQ(a.colsPerTexel, 3);
+    EXPECT_EQ(a.rowSpan, 12);
+    EXPECT_EQ(a.colSpan, 9);
+    EXPECT_EQ(b.rowSpan, 10);
+    EXPECT_FALSE(a.values);
+    EXPECT_NE(a.version, b.version);
+}
 
 }  // namespace
 }  // namespace poslab

@@ -18,6 +18,9 @@
 //               A^2 * 2 sum_i cos(t_i (m - n)) + (head_dim - rotated dims): the same cosine sum
 //               as the sinusoidal table, weighted by the pair's energy.
 // Learned tables have no such structure: their Gram matrix costs O(L^2 d).
+//
+// Sources: similarity.cpp (names, validation, whole matrices), similarity_offsets.cpp (the offset
+// structure and profiles) and similarity_samples.cpp (heatmap samples and curves).
 #pragma once
 
 #include <cmath>
@@ -152,6 +155,10 @@ Matrix fillOffsetSimilarity(const OffsetSimilarity& similarity);  // the L x L m
 // how many rows that is with undefinedCosineNote ("cosine undefined for zero rows: 3 rows").
 inline constexpr double kUndefinedCosine = -INFINITY;
 long long undefinedCosineRows(const Matrix& table);  // rows that are zero or hold inf/NaN
+// Row i of `table` as it is compared, into out[0..d): itself for dot, its unit vector for cosine
+// (scaled by its largest entry first, so no square overflows). False for a cosine row with no
+// direction (zero, or holding inf/NaN), whose cosines are kUndefinedCosine.
+bool comparedRow(const Matrix& table, std::size_t i, SimilarityMetric metric, double* out);
 std::string undefinedCosineNote(long long rows);     // "" for 0 rows
 
 // Row-by-row similarity of a table's rows (the Gram matrix, optionally normalised): O(L^2 d),

@@ -48,6 +48,9 @@ Matrix averageBlocks(const Matrix& values, long long rowsPerTexel, long long col
 
 // Keeps the window inside [0, rows) x [0, cols) with at least one cell in each direction.
 CellWindow clampWindow(CellWindow window, long long rows, long long cols);
+// A sample of `window` in blocks of rowsPerTexel x colsPerTexel cells, without values yet: its
+// spans (whole blocks) and a fresh version set, for a sampler that fills in the texels.
+HeatmapSample emptyHeatmapSample(CellWindow window, long long rowsPerTexel, long long colsPerTexel);
 
 // ---- Relative-position matrices
 // A bias that depends only on the offset j - i (ALiBi, T5) is sampled from its 2L - 1 values per
