@@ -9,31 +9,34 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/analysis/rope_precision.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/rope_usage.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity_samples.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity_offsets.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/toy_attention.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/cope_sentence.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/decimal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/format.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/base/heatmap_sample.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/base/least_squares.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_0
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/heatmap_sample.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/least_squares.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/limits.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/parallel.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/phase_grid.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/random.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/refining_memo.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/sampling.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/validate.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/alibi.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/attention_temperature.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/learned.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/multimodal_rope.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/axial_rope.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/learned.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/multimodal_rope.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/axial_rope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/sinusoidal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/t5_bias.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/xpos.cpp
@@ -42,13 +45,13 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/encodings/fire.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/colorbar.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/cope.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/deberta.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/nope.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/randomized_positions.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope_scaling.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/deberta.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/nope.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/randomized_positions.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/colormap.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/figure_controls.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/layout.cpp
@@ -57,13 +60,13 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/figure/polyline.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/text_boxes.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/text_markup.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/figure/ticks.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/csv.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/figure/ticks.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/csv.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/json_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy.cpp
@@ -72,14 +75,13 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/io/rope_info.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/alibi_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
@@ -88,13 +90,13 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_5
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/intuition_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/contextual_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/trajectory_3d.cpp
@@ -102,7 +104,7 @@ if(TARGET poslab_core)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_attention.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/intuition_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_7
   )
 endif()
@@ -114,6 +116,7 @@ if(TARGET poslab_state)
     ${PROJECT_SOURCE_DIR}/app/state/parameter_table.cpp
     ${PROJECT_SOURCE_DIR}/app/state/lessons.cpp
     ${PROJECT_SOURCE_DIR}/app/state/session_format.cpp
+    ${PROJECT_SOURCE_DIR}/app/state/session_document.cpp
     ${PROJECT_SOURCE_DIR}/app/state/session_files.cpp
     ${PROJECT_SOURCE_DIR}/app/state/share_link.cpp
     ${PROJECT_SOURCE_DIR}/app/state/table_file.cpp
@@ -133,6 +136,8 @@ if(TARGET poslab_commands)
     ${PROJECT_SOURCE_DIR}/app/commands/vision_rope_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/sinusoidal_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/spec_format.cpp
+    ${PROJECT_SOURCE_DIR}/app/commands/intuition_commands.cpp
+    ${PROJECT_SOURCE_DIR}/app/commands/comparison_commands.cpp
     TARGET_DIRECTORY poslab_commands PROPERTIES UNITY_GROUP poslab_commands_0
   )
 endif()
@@ -178,11 +183,18 @@ if(TARGET poslab_panels)
     ${PROJECT_SOURCE_DIR}/app/panels/meaning_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/registry.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/rope_panel.cpp
+    ${PROJECT_SOURCE_DIR}/app/panels/rope_panel_controls.cpp
+    ${PROJECT_SOURCE_DIR}/app/panels/rope_panel_export.cpp
+    ${PROJECT_SOURCE_DIR}/app/panels/rope_panel_figures.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/rope_usage_tab.cpp
+    TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_0
+  )
+  set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/app/panels/vision_rope_panel.cpp
+    ${PROJECT_SOURCE_DIR}/app/panels/similarity_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/sinusoidal_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/t5_panel.cpp
-    TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_0
+    TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_1
   )
 endif()
 if(TARGET poslab_cli)
@@ -222,11 +234,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/base/parallel_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/phase_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/random_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/refining_memo_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/result_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/sampling_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/sampling_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/validate_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/attention_temperature_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/learned_test.cpp
@@ -238,12 +251,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/deberta_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/nope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/randomized_positions_test.cpp
@@ -253,12 +266,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/panel_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
@@ -268,7 +281,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/output_file_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
   )
   set_source_files_properties(
@@ -276,8 +288,8 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
@@ -289,6 +301,7 @@ if(TARGET poslab_core_tests)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
@@ -298,7 +311,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
   )
   set_source_files_properties(
@@ -308,6 +320,7 @@ if(TARGET poslab_core_tests)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
