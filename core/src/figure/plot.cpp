@@ -172,15 +172,41 @@ std::vector<std::string> wrapText(std::string_view text, float size, float maxWi
         word += c;
     }
     if (!word.empty()) words.push_back(std::move(word));
-    // "m = 0.5" stays whole: an "=" keeps the words either side of it on its line.
-    for (std::size_t k = 1; k < words.size();) {
-        const bool join = words[k] == "=" || words[k - 1].back() == '=';
-        if (!join) {
-            ++k;
-            continue;
-        }
-        words[k - 1] += " " + words[k];
-        words.erase(words.begin() + std::ptrdiff_t(k));
+    // "m = 0.5" and "(1 − c²)" stay whole: a lone operator keeps the words either side of it
+    // on its line.
+    auto isOperator = [](const std::string& word) {
+        for (const char* op : {"=", "−", "-", "+", "×", "·", "→", "≈", "<", ">", "≤", "≥"})
+            if (word == op) return true;
+        return false;
+    };
+    // Groups of words kept together, each one piece when it fits the width, else word by word.
+    std::vector<std::vector<std::string>> groups;
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        const bool join =
+            !groups.empty() && (isOperator(words[k]) || isOperator(groups.back().back()) ||
+                                groups.back().back().back() == '=');
+        if (join)
+            groups.back().push_back(std::move(words[k]));
+        else
+            groups.push_back({std::move(words[k])});
+    }
+    words.clear();
+    for (std::vector<std::string>& group : groups) {
+        std::string whole;
+        for (const std::string& word : group) whole += (whole.empty() ? "" : " ") + word;
+        if (group.size() == 1 || estimateTextWidth(whole, size) <= maxWidth)
+            words.push_back(std::move(whole));
+        else  // too wide whole: a lone operator still starts the line of the word after it
+            for (std::size_t w = 0; w < group.size(); ++w) {
+                if (isOperator(group[w]) && w + 1 < group.size() &&
+                    estimateTextWidth(group[w] + " " + group[w + 1], size) <= maxWidth)
+                    group[w + 1] = group[w] + " " + group[w + 1];
+                else if (isOperator(group[w]) && w > 0 &&
+                         estimateTextWidth(words.back() + " " + group[w], size) <= maxWidth)
+                    words.back() += " " + group[w];  // else it ends the line before
+                else
+                    words.push_back(std::move(group[w]));
+            }
     }
     std::vector<std::string> lines;
     for (std::string& next : words) {

@@ -720,6 +720,9 @@ TEST(PlotTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
         equalsWhole |= line.find("m = 0.125") != std::string::npos;
     EXPECT_TRUE(equalsWhole);
     EXPECT_TRUE(wrapText("", size, width).empty());
+    // A lone minus stays between its operands.
+    for (const std::string& line : wrapText("exact density (1 − c²)^((d−3)/2)", size, 60))
+        EXPECT_NE(line, "−");
 }
 
 TEST(PlotTest, ALongLegendNameWrapsInsteadOfEndingInAnEllipsis) {
