@@ -37,6 +37,8 @@ std::vector<OptionSpec> launchOptionSpecs() {
         {"check-layout", "",
          "open every view, check that no figure text overlaps another or leaves its figure, "
          "print what does, quit (exit 1 on any; tests)"},
+        {"layout-screenshots", "DIR",
+         "with --check-layout: save each tab and panel checked as DIR/NN-view-tab.png"},
         {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
         {"seed", "S", "random seed for --soak (default 1)"}};
 }

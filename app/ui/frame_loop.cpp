@@ -112,6 +112,9 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     launch.presentation = args->flag("presentation");
     launch.exportDialog = args->flag("export-dialog");
     launch.checkLayout = args->flag("check-layout");
+    launch.layoutShotsDir = args->text("layout-screenshots", "").value();
+    if (!launch.layoutShotsDir.empty() && !launch.checkLayout)
+        return Error{"--layout-screenshots needs --check-layout"};
     if (args->has("window-size")) {
         // WxH, both whole numbers in range: "1024x768".
         const std::string text = *args->raw("window-size");
@@ -390,7 +393,11 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
 // --check-layout: every figure tab of every view, and every panel of a view that shows them one
 // at a time, as each opens at this window size (and presentation mode, when asked): a few frames
 // to settle (the switch, fonts, workers), then one frame whose figures are audited.
-int runLayoutCheck(GLFWwindow* window, Application& application) {
+int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
+    if (!options.layoutShotsDir.empty()) {
+        std::error_code ignored;  // a directory that cannot be made: each screenshot says so
+        std::filesystem::create_directories(options.layoutShotsDir, ignored);
+    }
     std::vector<std::string> views;
     for (std::size_t view = 0; view < application.viewCount(); ++view) {
         application.selectView(view);
@@ -429,11 +436,24 @@ int runLayoutCheck(GLFWwindow* window, Application& application) {
             audit.checkCuts = width >= 1024 && height >= 768;
             audit.minTextSize = presentation ? darkTheme().fontSize : 0;
             application.layoutAudit = &audit;
-            renderFrame(window, application, {nullptr, true});
-            application.layoutAudit = nullptr;
             std::string name = application.currentView();
             if (!tab.name.empty()) name += " / " + tab.name;
             if (sweep.count > 1) name += " / panel " + std::to_string(panel + 1);
+            if (!options.layoutShotsDir.empty()) {
+                // "07-Relative-sandwich-panel-2.png": letters and digits of the name kept.
+                char number[16];
+                std::snprintf(number, sizeof number, "/%02zu-", shown + 1);
+                std::string file;
+                for (char c : name) {
+                    if (std::isalnum(static_cast<unsigned char>(c)))
+                        file += c;
+                    else if (!file.empty() && file.back() != '-')
+                        file += '-';
+                }
+                application.requestedScreenshot = options.layoutShotsDir + number + file + ".png";
+            }
+            renderFrame(window, application, {nullptr, true});
+            application.layoutAudit = nullptr;
             std::printf("%s: %d figures, %zu text faults\n", name.c_str(), audit.figures,
                         audit.faults.size());
             for (const std::string& fault : audit.faults) std::printf("  %s\n", fault.c_str());
@@ -481,7 +501,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
     }
 
     if (options.tourCheck) return runTourCheck(window, application, options);
-    if (options.checkLayout) return runLayoutCheck(window, application);
+    if (options.checkLayout) return runLayoutCheck(window, application, options);
 
     if (options.soakFrames > 0) {
         // Random input across every view, as fast as frames go; NaN reaching a texture fails.

@@ -151,6 +151,73 @@ FittedText fitText(std::string_view text, float size, float maxWidth, float minS
     return fitted;
 }
 
+float readableMinScale(float size, const Theme& theme) {
+    if (size <= 0 || theme.fontScale <= 1) return 0.75f;
+    return std::clamp(kReadableTextPx / size, 0.55f, 1.f);
+}
+
+std::vector<std::string> wrapText(std::string_view text, float size, float maxWidth) {
+    // Break points: spaces outside $...$ (a line must stay whole maths).
+    std::vector<std::string> words;
+    std::string word;
+    bool maths = false;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        const char c = text[k];
+        if (c == '$' && (k == 0 || text[k - 1] != '\\')) maths = !maths;
+        if (c == ' ' && !maths) {
+            if (!word.empty()) words.push_back(std::move(word));
+            word.clear();
+            continue;
+        }
+        word += c;
+    }
+    if (!word.empty()) words.push_back(std::move(word));
+    // "m = 0.5" and "(1 − c²)" stay whole: a lone operator keeps the words either side of it
+    // on its line.
+    auto isOperator = [](const std::string& word) {
+        for (const char* op : {"=", "−", "-", "+", "×", "·", "→", "≈", "<", ">", "≤", "≥"})
+            if (word == op) return true;
+        return false;
+    };
+    // Groups of words kept together, each one piece when it fits the width, else word by word.
+    std::vector<std::vector<std::string>> groups;
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        const bool join =
+            !groups.empty() && (isOperator(words[k]) || isOperator(groups.back().back()) ||
+                                groups.back().back().back() == '=');
+        if (join)
+            groups.back().push_back(std::move(words[k]));
+        else
+            groups.push_back({std::move(words[k])});
+    }
+    words.clear();
+    for (std::vector<std::string>& group : groups) {
+        std::string whole;
+        for (const std::string& word : group) whole += (whole.empty() ? "" : " ") + word;
+        if (group.size() == 1 || estimateTextWidth(whole, size) <= maxWidth)
+            words.push_back(std::move(whole));
+        else  // too wide whole: a lone operator still starts the line of the word after it
+            for (std::size_t w = 0; w < group.size(); ++w) {
+                if (isOperator(group[w]) && w + 1 < group.size() &&
+                    estimateTextWidth(group[w] + " " + group[w + 1], size) <= maxWidth)
+                    group[w + 1] = group[w] + " " + group[w + 1];
+                else if (isOperator(group[w]) && w > 0 &&
+                         estimateTextWidth(words.back() + " " + group[w], size) <= maxWidth)
+                    words.back() += " " + group[w];  // else it ends the line before
+                else
+                    words.push_back(std::move(group[w]));
+            }
+    }
+    std::vector<std::string> lines;
+    for (std::string& next : words) {
+        if (!lines.empty() && estimateTextWidth(lines.back() + " " + next, size) <= maxWidth)
+            lines.back() += " " + next;
+        else
+            lines.push_back(std::move(next));
+    }
+    return lines;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Frames
 // ---------------------------------------------------------------------------------------------
@@ -300,19 +367,33 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
     const Rgba axisLabelColor = theme.id == ThemeId::Paper ? theme.text : theme.mutedText;
     // Fitted to the plot's side: a label longer than its axis would reach the neighbours'.
     if (!frame.x.label.empty()) {
-        const FittedText label = fitText(frame.x.label, theme.fontSize, p.width);
+        const FittedText label = fitText(frame.x.label, theme.fontSize, p.width,
+                                         readableMinScale(theme.fontSize, theme));
         figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, label.text, label.size,
                             axisLabelColor, HorizontalAlign::Center, VerticalAlign::Bottom));
     }
     if (!frame.y.label.empty()) {
-        FittedText label = fitText(frame.y.label, theme.fontSize, p.height);
+        const float minScale = readableMinScale(theme.fontSize, theme);
+        FittedText label = fitText(frame.y.label, theme.fontSize, p.height, minScale);
         float middle = p.y + p.height / 2;
         // A short plot (a projector's font, a small window): rather than cut the label, let it
         // run on down its own strip past the plot's bottom, where only the x axis's text is.
-        if (label.text.size() < frame.y.label.size() && area.bottom() - 2 - p.y > p.height) {
+        if (label.text != frame.y.label && area.bottom() - 2 - p.y > p.height) {
             const float length = area.bottom() - 2 - p.y;
-            label = fitText(frame.y.label, theme.fontSize, length);
+            label = fitText(frame.y.label, theme.fontSize, length, minScale);
             middle = p.y + length / 2;
+        }
+        // Still cut: the label without its trailing "(unit)" when that fits whole.
+        const std::size_t unit = frame.y.label.rfind(" (");
+        if (label.text != frame.y.label && unit != std::string::npos &&
+            frame.y.label.back() == ')') {
+            const FittedText head = fitText(frame.y.label.substr(0, unit), theme.fontSize,
+                                            std::max(p.height, area.bottom() - 2 - p.y), minScale);
+            if (head.text.size() == unit) {
+                label = head;
+                const float along = estimateTextWidth(head.text, head.size);
+                middle = along <= p.height ? p.y + p.height / 2 : p.y + along / 2;
+            }
         }
         figure.add(makeText({area.x + 2, middle}, label.text, label.size, axisLabelColor,
                             HorizontalAlign::Center, VerticalAlign::Top, true));
@@ -330,17 +411,66 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
     // the labels already placed; one that cannot be placed whole inside the plot is left out.
     std::vector<Box> placed = std::move(avoid);
     const float labelSize = theme.fontSize * 0.9f;
+    // Where a label may go outside the plot: inside the enclosing clip (the panel), else the
+    // figure, over no text and no data.
+    const Box enclosing = figure.clips.size() >= 2 ? figure.clips[figure.clips.size() - 2]
+                                                   : Box{0, 0, figure.width, figure.height};
+    std::vector<Box> texts;
+    for (const FigureItem& item : figure.items)
+        if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+            texts.push_back(textBox(*t));
+    auto clearOfLabels = [&](Box t) {
+        for (const Box& other : placed)
+            if (boxesOverlap(t, other, 0)) return false;
+        return true;
+    };
+    // Just above the plot, beside a vertical line at x: inside the panel, clear of every text
+    // (the title, the ticks), the other labels and the data.
+    auto above = [&](float x, float width, float height) -> std::optional<Box> {
+        for (float left : {x, x - 8 - width}) {
+            const Box t{left, p.y - height - 2, width, height};
+            bool clear = t.x >= enclosing.x && t.right() <= enclosing.right() &&
+                         t.y >= enclosing.y && clearOfLabels(t) && marksCovered(figure, t) == 0;
+            for (const Box& other : texts) clear = clear && !boxesOverlap(t, other, 0);
+            if (clear) return t;
+        }
+        return std::nullopt;
+    };
+    auto draw = [&](Box box, const FittedText& fitted, Rgba color, bool outside) {
+        placed.push_back(box);
+        if (outside) figure.add(ClipPop{});
+        figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
+        figure.add(makeText({box.x + 2, box.y + 1}, fitted.text, fitted.size, color));
+        if (outside) figure.add(ClipPush{p});
+    };
     auto addLabel = [&](const std::string& text, float x, float y, bool alignRight, bool upwards,
                         Rgba color) {
-        const FittedText fitted =
-            fitText(text, labelSize, alignRight ? x - p.x - 4 : p.right() - x - 4);
+        const float minScale = readableMinScale(labelSize, theme);
+        FittedText fitted =
+            fitText(text, labelSize, alignRight ? x - p.x - 4 : p.right() - x - 4, minScale);
+        // A vertical marker's label cut right of its line goes whole on the left when it fits,
+        // else whole above the plot when there is room there.
+        bool leftOfLine = false;
+        if (!upwards && !alignRight && fitted.text != text) {
+            const FittedText left = fitText(text, labelSize, x - 8 - p.x - 4, minScale);
+            if (left.text == text) fitted = left, leftOfLine = true;
+        }
+        if (!upwards && fitted.text != text) {
+            const FittedText whole = fitText(text, labelSize, enclosing.width, minScale);
+            if (whole.text == text) {
+                const float w = estimateTextWidth(whole.text, whole.size) + 4;
+                if (auto t = above(x - 4, w, whole.size + 2)) return draw(*t, whole, color, true);
+            }
+        }
         if (fitted.text.find_first_not_of(' ') == std::string::npos) return;
         const float width = estimateTextWidth(fitted.text, fitted.size) + 4;
         const float height = fitted.size + 2;
         auto inPlot = [&](Box b) {
             return b.x >= p.x && b.right() <= p.right() && b.y >= p.y && b.bottom() <= p.bottom();
         };
-        Box box{alignRight ? x - width : x, upwards ? y - height : y, width, height};
+        const float rightX = x, leftX = x - 8 - width;  // either side of a vertical line
+        Box box{alignRight ? x - width : (leftOfLine ? leftX : rightX), upwards ? y - height : y,
+                width, height};
         for (bool moved = true; moved;) {
             moved = false;
             for (const Box& other : placed) {
@@ -350,32 +480,33 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             }
         }
         // The label hides no data where it can: further along its line, or on the line's other
-        // side (vertical markers), the first place clear of the data and the other labels.
+        // side (vertical markers), the first place clear of the data and the other labels; else
+        // (vertical markers) above the plot.
         if (inPlot(box) && marksCovered(figure, box) > 0) {
             std::vector<Box> tries;
             const float step = height / 2;
-            // Vertical markers' labels hang right of the line; left of it is the other side.
             const std::vector<float> lefts =
-                upwards ? std::vector<float>{box.x} : std::vector<float>{box.x, x - 8 - width};
+                upwards ? std::vector<float>{box.x}
+                        : std::vector<float>{box.x, box.x == leftX ? rightX : leftX};
             for (float left : lefts) {
                 for (float at = box.y; at >= p.y && at + height <= p.bottom();
                      at += upwards ? -step : step)
                     tries.push_back({left, at, width, height});
             }
+            bool found = false;
             for (const Box& t : tries) {
-                if (!inPlot(t) || marksCovered(figure, t) > 0) continue;
-                bool clear = true;
-                for (const Box& other : placed) clear = clear && !boxesOverlap(t, other, 0);
-                if (clear) {
+                if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t)) {
                     box = t;
+                    found = true;
                     break;
                 }
             }
+            if (!found && !upwards) {
+                if (auto t = above(x - 4, width, height)) return draw(*t, fitted, color, true);
+            }
         }
         if (!inPlot(box)) return;
-        placed.push_back(box);
-        figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
-        figure.add(makeText({box.x + 2, box.y + 1}, fitted.text, fitted.size, color));
+        draw(box, fitted, color, false);
     };
     for (const Marker& marker : markers) {
         if (marker.vertical) {
@@ -518,9 +649,12 @@ void makeSquare(Box& area, Box& plot) {
 // A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
 // it fits at 3/4 size or more, else two, split at the "; ", ", " or space nearest the middle;
 // each line then shrinks or ends in "…" as a title does; none when a line would be "…" alone.
-std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size) {
+std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size,
+                                        const Theme& theme) {
     if (caption.empty()) return {};
-    if (estimateTextWidth(caption, size * 0.75f) <= length) return {fitText(caption, size, length)};
+    const float minScale = readableMinScale(size, theme);
+    if (estimateTextWidth(caption, size * minScale) <= length)
+        return {fitText(caption, size, length, minScale)};
     std::size_t split = std::string::npos;
     for (const char* separator : {"; ", ", ", " "}) {
         const std::size_t width = std::string(separator).size();
@@ -539,10 +673,10 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
             if (line.text == "…") return std::vector<FittedText>{};
         return lines;
     };
-    if (split == std::string::npos) return said({fitText(caption, size, length)});
+    if (split == std::string::npos) return said({fitText(caption, size, length, minScale)});
     std::string head = caption.substr(0, split), tail = caption.substr(split);
     while (!head.empty() && head.back() == ' ') head.pop_back();
-    return said({fitText(head, size, length), fitText(tail, size, length)});
+    return said({fitText(head, size, length, minScale), fitText(tail, size, length, minScale)});
 }
 
 }  // namespace
@@ -564,9 +698,17 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                               : colorbarTicks(range, area.height);
     const float barWidth = spec.showColorbar ? barWidthFor(theme) : 0;
     Margins m = plotMargins(spec.x, spec.y, !title.empty(), theme, area.height);
+    // A labelled vertical line ("query 31") has its label above the plot, where it hides no
+    // cell: a row of room under the title (heatmaps are data everywhere inside).
+    for (const Marker& marker : spec.markers) {
+        if (marker.vertical && !marker.label.empty()) {
+            m.top += theme.fontSize * 0.9f + 4;
+            break;
+        }
+    }
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
     std::vector<FittedText> caption =
-        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize)
+        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize, theme)
                           : std::vector<FittedText>{};
     const float lineStep = theme.fontSize * 1.2f;  // between caption lines
     const float barBlock =
@@ -719,34 +861,88 @@ std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, flo
     return placeFree(figure, within, w, h, corners);
 }
 
-template <typename Inside>
+// A legend's rows laid out for names at most `room` px wide: each name whole on one line, or
+// wrapped onto more (a single word too wide shrinks, then ends in "…"), as many keys as fit
+// `height`.
+struct LegendRows {
+    std::vector<std::vector<FittedText>> lines;  // per key shown
+    float w = 0, h = 0;
+};
+LegendRows layoutLegendRows(const std::vector<LegendKey>& keys, const Theme& theme, float room,
+                            float height) {
+    const float swatch = strokeWidth(theme, 18);
+    const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
+    LegendRows rows;
+    float widest = 0, used = 8;
+    for (const LegendKey& key : keys) {
+        std::vector<FittedText> lines;
+        if (estimateTextWidth(key.text, theme.fontSize) <= room + 0.5f) {
+            lines.push_back({key.text, theme.fontSize});
+        } else {
+            for (const std::string& line : wrapText(key.text, theme.fontSize, room))
+                lines.push_back(
+                    fitText(line, theme.fontSize, room, readableMinScale(theme.fontSize, theme)));
+        }
+        if (lines.empty()) lines.push_back({"", theme.fontSize});
+        const float rowHeight = first + more * float(lines.size() - 1);
+        if (used + rowHeight > height) break;
+        used += rowHeight;
+        for (const FittedText& line : lines)
+            widest = std::max(widest, estimateTextWidth(line.text, line.size));
+        rows.lines.push_back(std::move(lines));
+    }
+    rows.w = widest + swatch + 16;
+    rows.h = used;
+    return rows;
+}
+
+// The legend's box and rows: in frame.legendColumn when there is one, else inside the plot where
+// freePlace(w, h) finds room hiding no data: names whole on one line first, then wrapped to half
+// and a third of the plot's width; when none is free, where fallback(w, h) says, names whole.
+template <typename FreePlace, typename Fallback>
 std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                                   const std::vector<LegendKey>& keys, const Theme& theme,
-                                  Inside inside, float topInset = 0) {
+                                  FreePlace freePlace, Fallback fallback, float topInset = 0) {
     const bool outside = frame.legendColumn.width > 0;
     const float swatch = strokeWidth(theme, 18);  // the line sample before each name
-    const float roomForNames =
-        std::max(1.f, (outside ? frame.legendColumn.width : frame.plot.width - 12) - swatch - 16);
-    std::vector<FittedText> names(keys.size());
-    float widest = 0;
-    for (std::size_t index = 0; index < keys.size(); ++index) {
-        names[index] = fitText(keys[index].text, theme.fontSize, roomForNames);
-        widest = std::max(widest, estimateTextWidth(names[index].text, names[index].size));
+    const float chrome = swatch + 16;
+    std::optional<LegendRows> rows;
+    Box box;
+    if (outside) {
+        rows = layoutLegendRows(keys, theme, std::max(1.f, frame.legendColumn.width - chrome),
+                                frame.legendColumn.height);
+        box = {frame.legendColumn.x, frame.legendColumn.y, rows->w, rows->h};
+    } else {
+        const float full = std::max(1.f, frame.plot.width - 12 - chrome);
+        const float height = frame.plot.height - 12 - topInset;
+        for (float fraction : {1.f, 0.5f, 0.34f}) {
+            const float room = std::max(full * fraction, theme.fontSize * 6);
+            if (fraction < 1 && room >= full) break;
+            LegendRows tried = layoutLegendRows(keys, theme, room, height);
+            if (tried.lines.size() < keys.size() && fraction < 1) continue;
+            if (tried.lines.empty()) continue;
+            if (auto free = freePlace(tried.w, tried.h)) {
+                rows = std::move(tried);
+                box = *free;
+                break;
+            }
+        }
+        if (!rows) {
+            rows = layoutLegendRows(keys, theme, full, height);
+            box = fallback(rows->w, rows->h);
+        }
     }
-    const float row = theme.fontSize * 1.35f;
-    const int shownRows = int(std::clamp((frame.plot.height - 20 - (outside ? 0 : topInset)) / row,
-                                         0.f, float(keys.size())));
-    if (shownRows <= 0) return std::nullopt;
-    const float w = widest + swatch + 16, h = row * float(shownRows) + 8;
-    const Box box = outside ? Box{frame.legendColumn.x, frame.legendColumn.y, w, h} : inside(w, h);
+    if (rows->lines.empty()) return std::nullopt;
     RectItem background;
     background.box = box;
     background.fill = withAlpha(theme.plotBackground, 225);
     background.stroke = theme.grid;
     figure.add(background);
-    for (int shown = 0; shown < shownRows; ++shown) {
-        const LegendKey& key = keys[std::size_t(shown)];
-        const float cy = box.y + 4 + row * (float(shown) + 0.5f);
+    const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
+    float top = box.y + 4;
+    for (std::size_t shown = 0; shown < rows->lines.size(); ++shown) {
+        const LegendKey& key = keys[shown];
+        const float cy = top + first / 2;
         if (key.dot) {
             CircleItem dot;
             dot.center = {box.x + 6 + swatch / 2, cy};
@@ -760,9 +956,13 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                                 strokeWidth(theme, 2.5f),
                                 false});
         }
-        figure.add(makeText({box.x + 11 + swatch, cy}, names[std::size_t(shown)].text,
-                            names[std::size_t(shown)].size, theme.text, HorizontalAlign::Left,
-                            VerticalAlign::Middle));
+        float y = cy;
+        for (const FittedText& line : rows->lines[shown]) {
+            figure.add(makeText({box.x + 11 + swatch, y}, line.text, line.size, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+            y += more;
+        }
+        top += first + more * float(rows->lines[shown].size() - 1);
     }
     return box;
 }
@@ -774,15 +974,102 @@ std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
                                    float topInset, const Theme& theme) {
     if (keys.empty() || theme.legend == LegendPlacement::None) return std::nullopt;
     const Box& p = frame.plot;
+    auto asked = [&](float w, float h) {
+        return corner == LegendCorner::TopRight ? Box{p.right() - w - 6, p.y + 6 + topInset, w, h}
+                                                : Box{p.right() - w - 6, p.bottom() - h - 6, w, h};
+    };
     return drawLegendRows(
         figure, frame, keys, theme,
-        [&](float w, float h) {
-            const Box topRight{p.right() - w - 6, p.y + 6 + topInset, w, h};
-            const Box bottomRight{p.right() - w - 6, p.bottom() - h - 6, w, h};
-            const Box asked = corner == LegendCorner::TopRight ? topRight : bottomRight;
-            return legendPlace(figure, frame, w, h, asked, topInset).value_or(asked);
-        },
-        topInset);
+        [&](float w, float h) { return legendPlace(figure, frame, w, h, asked(w, h), topInset); },
+        asked, topInset);
+}
+
+Box drawNoteLines(Figure& figure, const PlotFrame& frame, const std::vector<NoteLine>& lines,
+                  const Theme& theme) {
+    const Box& p = frame.plot;
+    const float size = theme.fontSize, step = size * 1.35f;
+    const float full = std::max(1.f, p.width - 16);
+    struct Wrapped {
+        std::vector<std::pair<FittedText, Rgba>> rows;
+        float w = 0, h = 0;
+    };
+    auto wrap = [&](float room) {
+        Wrapped out;
+        for (const NoteLine& line : lines) {
+            for (const std::string& part : wrapText(line.text, size, room)) {
+                out.rows.push_back(
+                    {fitText(part, size, full, readableMinScale(size, theme)), line.color});
+                out.w = std::max(out.w, estimateTextWidth(out.rows.back().first.text,
+                                                          out.rows.back().first.size));
+            }
+        }
+        out.w += 4;
+        out.h = step * float(out.rows.size());
+        return out;
+    };
+    std::optional<Wrapped> chosen;
+    Box box;
+    for (float fraction : {1.f, 0.5f, 0.34f}) {
+        const float room = std::max(full * fraction, size * 6);
+        if (fraction < 1 && room >= full) break;
+        Wrapped tried = wrap(room);
+        const float w = tried.w, h = tried.h;
+        const std::vector<Box> corners = {{p.x + 6, p.y + 6, w, h},
+                                          {p.right() - w - 6, p.y + 6, w, h},
+                                          {p.x + 6, p.bottom() - h - 6, w, h},
+                                          {p.right() - w - 6, p.bottom() - h - 6, w, h}};
+        if (auto free =
+                placeFree(figure, {p.x + 4, p.y + 4, p.width - 8, p.height - 8}, w, h, corners)) {
+            chosen = std::move(tried);
+            box = *free;
+            break;
+        }
+    }
+    if (!chosen) {
+        // Wrapped when the plot is tall enough, else a line each, shrunk or cut; never past
+        // the plot's bottom.
+        chosen = wrap(full);
+        if (chosen->h > p.height - 12) {
+            chosen->rows.clear();
+            chosen->w = 0;
+            for (const NoteLine& line : lines) {
+                chosen->rows.push_back(
+                    {fitText(line.text, size, full, readableMinScale(size, theme)), line.color});
+                chosen->w = std::max(chosen->w, estimateTextWidth(chosen->rows.back().first.text,
+                                                                  chosen->rows.back().first.size));
+            }
+        }
+        // A corner over no text (the legend), else below a legend at the top.
+        const float w = chosen->w, h = step * float(chosen->rows.size());
+        const float belowLegend = frame.legend.width > 0 && frame.legend.y < p.y + p.height / 2
+                                      ? frame.legend.bottom() + 4
+                                      : p.y + 6;
+        std::vector<Box> texts;
+        for (const FigureItem& item : figure.items)
+            if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+                texts.push_back(textBox(*t));
+        box = {p.x + 6, belowLegend, w, h};
+        for (const Box& corner :
+             {Box{p.x + 6, p.y + 6, w, h}, Box{p.right() - w - 6, p.y + 6, w, h},
+              Box{p.x + 6, p.bottom() - h - 6, w, h},
+              Box{p.right() - w - 6, p.bottom() - h - 6, w, h}}) {
+            bool clear = corner.y >= p.y;
+            for (const Box& t : texts) clear = clear && !boxesOverlap(corner, t, 1);
+            if (clear) {
+                box = corner;
+                break;
+            }
+        }
+        const std::size_t fit = std::size_t(std::max(0.f, (p.bottom() - 6 - box.y) / step));
+        if (chosen->rows.size() > fit) chosen->rows.resize(fit);
+        chosen->h = step * float(chosen->rows.size());
+        box.height = chosen->h;
+    }
+    for (std::size_t i = 0; i < chosen->rows.size(); ++i) {
+        const auto& [fitted, color] = chosen->rows[i];
+        figure.add(makeText({box.x + 2, box.y + float(i) * step}, fitted.text, fitted.size, color));
+    }
+    return box;
 }
 
 float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
@@ -793,6 +1080,8 @@ float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
 }
 
 namespace {
+
+constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
 
 // One try of drawLinePlot; *legendFits turns false when an inside legend found no free place.
 void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
@@ -838,10 +1127,12 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
         }
     }
     Margins m = plotMargins(spec.x, y, !title.empty(), theme, area.height);
-    // Outside: the legend takes a column right of the plot, at most 40% of the area's width.
+    // Outside: the legend takes a column right of the plot, at most kOutsideLegendShare of the
+    // area's width (longer names wrap).
     const float gap = theme.fontSize * 0.8f;
-    const float outsideWidth =
-        outside || outsideLater ? std::min(legendBoxWidth(keys, theme), area.width * 0.4f) : 0;
+    const float outsideWidth = outside || outsideLater ? std::min(legendBoxWidth(keys, theme),
+                                                                  area.width * kOutsideLegendShare)
+                                                       : 0;
     if (outside || outsideLater) m.right += outsideWidth + gap;
     const TitleLines titleLines =
         plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
@@ -853,9 +1144,10 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                   std::max(1.f, area.height - m.top - m.bottom)};
     const Box titleArea = area;
     if (theme.aspect == AspectMode::Square) makeSquare(area, frame.plot);
+    // The column runs from the plot's top to the panel's bottom: nothing else is drawn there.
     if (outside || outsideLater)
         frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
-                              frame.plot.height};
+                              std::max(frame.plot.height, area.bottom() - frame.plot.y - 2)};
     if (!title.empty()) drawTitleLines(figure, titleArea, titleLines, theme);
 
     RectItem background;
@@ -902,18 +1194,19 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
 
     std::optional<Box> legendBox;
     if (legend) {
-        // The corner that hides the fewest data points; top right when they tie.
         // A place that hides no data (corners first); else, when the caller lets it, the
         // legend goes outside (legendFits false: drawLinePlot redraws with it there); else the
         // corner that hides the fewest data points, top right when they tie.
+        const Box& p = frame.plot;
+        auto free = [&](float w, float h) {
+            return legendPlace(figure, frame, w, h, {p.right() - w - 6, p.y + 6, w, h});
+        };
         auto corner = [&](float w, float h) {
-            const Box& p = frame.plot;
+            if (legendFits) *legendFits = false;
             const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
                                    {p.x + 6, p.y + 6, w, h},
                                    {p.right() - w - 6, p.bottom() - h - 6, w, h},
                                    {p.x + 6, p.bottom() - h - 6, w, h}};
-            if (auto free = legendPlace(figure, frame, w, h, corners[0])) return *free;
-            if (legendFits) *legendFits = false;
             Box box = corners[0];
             double best = INFINITY;
             for (const Box& c : corners) {
@@ -923,7 +1216,8 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
             }
             return box;
         };
-        legendBox = drawLegendRows(figure, frame, keys, theme, corner);
+        legendBox = drawLegendRows(figure, frame, keys, theme, free, corner);
+        if (legendBox) frame.legend = *legendBox;
     }
     drawMarkers(figure, frame, spec.markers, theme, MarkerPart::Labels,
                 legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{});
@@ -949,7 +1243,11 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         for (const LineSeries& s : spec.series)
             if (!s.name.empty()) keys.push_back({s.name, {}, false});
     }
-    if (legendBoxWidth(keys, theme) > area.width * 0.32f) return;
+    // A column too narrow for the names, or a few words of each, beside the plot: it stays.
+    const float column = area.width * kOutsideLegendShare;
+    if (legendBoxWidth(keys, theme) > column &&
+        column < strokeWidth(theme, 18) + 16 + theme.fontSize * 6)
+        return;
     figure.items.resize(items);
     figure.marks.resize(marks);
     figure.panels.resize(panels);
@@ -1025,7 +1323,7 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
                estimateTextWidth(frame->x.label, theme.fontSize) / 2 + theme.fontSize;
     }
     if (right - left < size * 5) return;
-    const FittedText fitted = fitText(text, size, right - left);
+    const FittedText fitted = fitText(text, size, right - left, readableMinScale(size, theme));
     figure.add(makeText({right, area.bottom() - 2}, fitted.text, fitted.size, theme.mutedText,
                         HorizontalAlign::Right, VerticalAlign::Bottom));
 }

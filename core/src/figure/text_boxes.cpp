@@ -30,6 +30,21 @@ bool boxesOverlap(Box a, Box b, float tolerance) {
     return across > tolerance && down > tolerance;
 }
 
+std::vector<Box> boxMinus(Box box, Box hole) {
+    const float left = std::max(box.x, hole.x), right = std::min(box.right(), hole.right());
+    const float top = std::max(box.y, hole.y), bottom = std::min(box.bottom(), hole.bottom());
+    if (hole.width <= 0 || hole.height <= 0 || left >= right || top >= bottom) return {box};
+    std::vector<Box> pieces;
+    auto keep = [&](Box b) {
+        if (b.width > 0 && b.height > 0) pieces.push_back(b);
+    };
+    keep({box.x, box.y, box.width, top - box.y});             // above the hole
+    keep({box.x, bottom, box.width, box.bottom() - bottom});  // below
+    keep({box.x, top, left - box.x, bottom - top});           // left of it
+    keep({right, top, box.right() - right, bottom - top});    // right of it
+    return pieces;
+}
+
 namespace {
 
 struct IndexedBox {

@@ -417,6 +417,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
         if (queryShown) {
             Marker marker;
             marker.value = query + 0.5;
+            marker.label = "query " + std::to_string(query);  // placed off the cells
             marker.color = theme.accent;
             attention.markers.push_back(marker);
         }
@@ -430,18 +431,6 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
                 note += count(data.attention.rowsPerTexel, "head") + " x ";
             note += count(data.attention.colsPerTexel, "key");
             drawCornerNote(figure, layout.attention, &attentionFrame, note, theme);
-        }
-        if (queryShown) {  // the label on whichever side of the line has room
-            const Box& p = attentionFrame.plot;
-            const float x = attentionFrame.toPixel(query + 0.5, 0).x;
-            const bool right = x < p.x + p.width / 2;
-            const std::string text = "query " + std::to_string(query);
-            const float size = theme.fontSize * 0.9f;
-            const float width = estimateTextWidth(text, size) + 8;
-            const Box back{right ? x + 3 : x - 3 - width, p.y + 3, width, size * 1.35f};
-            figure.add(filledRect(back, withAlpha(theme.plotBackground, 225)));
-            figure.add(centredText({back.x + width / 2, back.y + back.height / 2}, text, size,
-                                   theme.accent, HorizontalAlign::Center, VerticalAlign::Middle));
         }
     }
 

@@ -217,11 +217,10 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
         line.points.push_back(frame.toPixel(exact.x[i], exact.y[i]));
     figure.add(line);
     figure.add(ClipPop{});
-    // Short lines top left: the legend takes the top right, the peak the middle.
-    std::vector<std::pair<std::string, Rgba>> lines = {
-        {"sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
-             formatValue(histogram.stddev, 3),
-         theme.text}};
+    // Short lines where they hide neither the bars, the curve nor the legend.
+    std::vector<NoteLine> lines = {{"sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
+                                        formatValue(histogram.stddev, 3),
+                                    theme.text}};
     if (requested > drawn && drawn > 0) {  // fewer than asked: which ones
         lines.push_back({"first " + std::to_string(drawn) + " of " + std::to_string(requested) +
                              " seeded draws",
@@ -230,19 +229,7 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
         lines.push_back({std::to_string(drawn) + " random vectors", theme.mutedText});
     }
     lines.push_back({"dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.mutedText});
-    // Beside the legend when both fit across the plot, else under it; fitted to the plot.
-    float widestLine = 0;
-    for (const auto& line : lines)
-        widestLine = std::max(widestLine, estimateTextWidth(line.first, theme.fontSize));
-    const float legendWidth = estimateTextWidth(exact.name, theme.fontSize) + 46;
-    const float top =
-        frame.plot.y + 6 +
-        (widestLine + legendWidth + 16 > frame.plot.width ? theme.fontSize * 1.35f + 14 : 0);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const FittedText fitted = fitText(lines[i].first, theme.fontSize, frame.plot.width - 16);
-        figure.add(makeText({frame.plot.x + 8, top + float(i) * theme.fontSize * 1.35f},
-                            fitted.text, fitted.size, lines[i].second));
-    }
+    drawNoteLines(figure, frame, lines, theme);
 
     LinePlotSpec spread;
     spread.title = "spread of the cosine against d_model";

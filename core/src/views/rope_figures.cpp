@@ -140,51 +140,6 @@ int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, 
     return int(rows.size());
 }
 
-// A boxed legend in the bottom-right corner of a plot (where rising curves leave room).
-void drawLegendBox(Figure& figure, const PlotFrame& frame, const std::vector<LegendEntry>& entries,
-                   const Theme& theme) {
-    if (theme.legend == LegendPlacement::None) return;
-    // Entries shrink, then end in "…", to keep the box inside the plot.
-    std::vector<FittedText> names;
-    float widest = 0;
-    for (const LegendEntry& e : entries) {
-        names.push_back(fitText(e.text, theme.fontSize, std::max(1.f, frame.plot.width - 56)));
-        widest = std::max(widest, estimateTextWidth(names.back().text, names.back().size));
-    }
-    const float row = theme.fontSize * 1.35f;
-    const float width = widest + 40, height = row * float(entries.size()) + 8;
-    // Bottom right, where rising curves leave room, unless data is there: then the first other
-    // corner, or place, that hides none (text_boxes' placeFree over the figure's marks).
-    const Box& p = frame.plot;
-    const Box bottomRight{p.right() - width - 8, p.bottom() - height - 8, width, height};
-    const Box box = placeFree(figure, {p.x + 4, p.y + 4, p.width - 8, p.height - 8}, width, height,
-                              {bottomRight,
-                               {p.x + 8, p.y + 8, width, height},
-                               {p.right() - width - 8, p.y + 8, width, height},
-                               {p.x + 8, p.bottom() - height - 8, width, height}})
-                        .value_or(bottomRight);
-    RectItem panel;
-    panel.box = box;
-    panel.fill = withAlpha(theme.plotBackground, 230);
-    panel.stroke = theme.grid;
-    figure.add(panel);
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        const LegendEntry& e = entries[i];
-        const float cy = box.y + 4 + row * (float(i) + 0.5f);
-        if (e.dot) {
-            CircleItem dot;
-            dot.center = {box.x + 15, cy};
-            dot.radius = 4;
-            dot.fill = e.swatch;
-            figure.add(dot);
-        } else {
-            figure.add(LineItem{{box.x + 6, cy}, {box.x + 24, cy}, e.swatch, 3, false});
-        }
-        figure.add(makeText({box.x + 30, cy}, names[i].text, names[i].size, theme.text,
-                            HorizontalAlign::Left, VerticalAlign::Middle));
-    }
-}
-
 std::string cellsNote(long long rows, long long cols) {
     return std::to_string(rows) + " × " + std::to_string(cols) + " cells per pixel";
 }
@@ -1047,13 +1002,10 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                    (byTraining ? "training length " : "context ") + std::to_string(reference),
          theme.accent, true});
 
-    // Outside the plot, drawLinePlot lays the legend out (and makes room for it); inside, the
-    // box goes to the bottom right below, after the lengths' labels.
-    const bool legendOutside = theme.legend == LegendPlacement::Outside;
-    if (legendOutside) {
-        spec.legend = true;
-        for (const LegendEntry& e : legend) spec.keys.push_back({e.text, e.swatch, e.dot});
-    }
+    // drawLinePlot places the legend where it hides no pair (long names wrapped), else outside;
+    // the lengths below keep clear of it.
+    spec.legend = true;
+    for (const LegendEntry& e : legend) spec.keys.push_back({e.text, e.swatch, e.dot});
     PlotFrame frame;
     drawLinePlot(figure, area, spec, theme, &frame);
 
@@ -1063,11 +1015,14 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     figure.add(ClipPush{plot});
     const float referenceY = frame.toPixel(0, reference).y;
     // Scaled pairs are judged against their unscaled angles, not against a wavelength line.
+    // Tint and lines go around the legend drawn inside the plot, not over its text.
+    const Box legendBox = frame.legend;
+    const bool legendInside = legendBox.width > 0 && legendBox.x < plot.right();
     if (referenceY > plot.y && !byAnglesSeen) {
-        RectItem band;
-        band.box = {plot.x, plot.y, plot.width, std::min(referenceY, plot.bottom()) - plot.y};
-        band.fill = withAlpha(theme.accent, theme.id == ThemeId::Dark ? 34 : 22);
-        figure.add(band);
+        const Box tint{plot.x, plot.y, plot.width, std::min(referenceY, plot.bottom()) - plot.y};
+        const Rgba fill = withAlpha(theme.accent, theme.id == ThemeId::Dark ? 34 : 22);
+        for (const Box& piece : boxMinus(tint, legendInside ? legendBox : Box{}))
+            figure.add(RectItem{piece, fill, {0, 0, 0, 0}, 1});
     }
     struct Length {
         int value;
@@ -1088,33 +1043,58 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                                (byTraining && !byAnglesSeen ? above : ""),
                            seriesColor(2)});
     }
-    std::vector<Box> labelled;  // labels drawn so far: a close second line labels the other side
+    // Labels drawn so far and the legend: a close second line labels the other side.
+    std::vector<Box> labelled;
+    if (legendInside) labelled.push_back(legendBox);
     for (const Length& length : lengths) {
         const float y = frame.toPixel(0, length.value).y;
-        figure.add(LineItem{{plot.x, y}, {plot.right(), y}, length.color, 1.5f, true});
-        const FittedText label = fitText(length.label, theme.fontSize, plot.width - 16);
-        auto place = [&](bool below) {
-            return makeText({plot.x + 8, below ? y + 3 : y - 3}, label.text, label.size,
-                            length.color, HorizontalAlign::Left,
+        const float left = legendInside && y >= legendBox.y && y <= legendBox.bottom()
+                               ? legendBox.x
+                               : plot.right();
+        figure.add(LineItem{{plot.x, y}, {left, y}, length.color, 1.5f, true});
+        if (left < plot.right())
+            figure.add(
+                LineItem{{legendBox.right(), y}, {plot.right(), y}, length.color, 1.5f, true});
+        // The whole label, else its first words ("context length 4096"), at the left or the
+        // right, above or below the line: the first place that hides no pair and no text.
+        const std::string shortLabel = length.label.substr(0, length.label.find(" — "));
+        auto place = [&](const std::string& label, bool below, bool right) {
+            const FittedText fitted = fitText(label, theme.fontSize, plot.width - 16);
+            return makeText({right ? plot.right() - 8 : plot.x + 8, below ? y + 3 : y - 3},
+                            fitted.text, fitted.size, length.color,
+                            right ? HorizontalAlign::Right : HorizontalAlign::Left,
                             below ? VerticalAlign::Top : VerticalAlign::Bottom);
         };
         auto clear = [&](const TextItem& text) {
             const Box box = textBox(text);
+            if (box.y < plot.y || box.bottom() > plot.bottom()) return false;
             for (const Box& other : labelled)
-                if (box.x < other.right() && other.x < box.right() && box.y < other.bottom() &&
-                    other.y < box.bottom())
-                    return false;
+                if (boxesOverlap(box, other, 0)) return false;
             return true;
         };
         const bool below = y - theme.fontSize * 1.2f < plot.y;
-        TextItem text = place(below);
-        if (!clear(text)) text = place(!below);
-        if (!clear(text)) continue;  // both sides taken: the line and the legend say it
-        labelled.push_back(textBox(text));
-        figure.add(text);
+        std::optional<TextItem> chosen, firstClear;
+        for (const std::string* label : {&length.label, &shortLabel}) {
+            for (bool right : {false, true}) {
+                for (bool side : {below, !below}) {
+                    TextItem text = place(*label, side, right);
+                    if (!clear(text)) continue;
+                    if (!firstClear && label == &shortLabel) firstClear = text;
+                    if (marksCovered(figure, textBox(text)) == 0) {
+                        chosen = text;
+                        break;
+                    }
+                }
+                if (chosen) break;
+            }
+            if (chosen) break;
+        }
+        if (!chosen) chosen = firstClear;
+        if (!chosen) continue;  // every side taken: the line and the legend say it
+        labelled.push_back(textBox(*chosen));
+        figure.add(*chosen);
     }
     figure.add(ClipPop{});
-    if (!legendOutside) drawLegendBox(figure, frame, legend, theme);
     if (frameOut) *frameOut = frame;
 }
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -694,6 +695,116 @@ TEST(PlotTest, NotesWrapInsideANarrowArea) {
     EXPECT_GE(lines, 2);
     EXPECT_EQ(joined, message);  // every word, in order, none cut
     EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+// ---- Issue #28: text wrapped or moved, never cut while a legal place exists
+
+TEST(PlotTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
+    const float size = 14, width = 120;
+    const std::string text = "head 2, m = 0.125 with $\\mathrm{base}^{2i / d}$ scaled by eight";
+    const std::vector<std::string> lines = wrapText(text, size, width);
+    ASSERT_GT(lines.size(), 1u);
+    std::string joined;
+    for (const std::string& line : lines) {
+        joined += (joined.empty() ? "" : " ") + line;
+        // Every line whole maths (an even number of unescaped $) and within the width, unless
+        // it is one unbreakable piece.
+        EXPECT_EQ(std::count(line.begin(), line.end(), '$') % 2, 0) << line;
+        if (line.find(' ') != std::string::npos && line.find('$') == std::string::npos)
+            EXPECT_LE(estimateTextWidth(line, size), width) << line;
+    }
+    EXPECT_EQ(joined, text);  // nothing lost, nothing cut
+    bool equalsWhole = false;
+    for (const std::string& line : lines)
+        equalsWhole |= line.find("m = 0.125") != std::string::npos;
+    EXPECT_TRUE(equalsWhole);
+    EXPECT_TRUE(wrapText("", size, width).empty());
+    // A lone minus stays between its operands.
+    for (const std::string& line : wrapText("exact density (1 − c²)^((d−3)/2)", size, 60))
+        EXPECT_NE(line, "−");
+}
+
+TEST(PlotTest, ALongLegendNameWrapsInsteadOfEndingInAnEllipsis) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);  // a projector's font
+    LinePlotSpec spec;
+    spec.x = {"pair", 0, 10};
+    spec.y = {"value", 0, 1};
+    LineSeries series;
+    series.name = "18 of 64 pairs never complete a turn within the training length 4096";
+    series.x = {0, 10};
+    series.y = {1, 1};  // along the top: the lower part of the plot is free
+    spec.series = {series};
+    Figure figure = emptyFigure(700, 420, theme);
+    drawLinePlot(figure, {0, 0, 700, 420}, spec, theme);
+    ASSERT_GT(estimateTextWidth(series.name, theme.fontSize), 700);  // one line cannot hold it
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    std::string words;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->color == theme.text && !text->vertical90)
+            words += (words.empty() ? "" : " ") + text->text;
+    }
+    EXPECT_NE(words.find(series.name), std::string::npos) << words;
+}
+
+TEST(PlotTest, AnOutsideLegendListsEveryKeyOfAShortPlot) {
+    // Extrapolation's ALiBi panel at 1024x768 F5: a plot ~70 px high showed 1 of 4 heads.
+    Theme theme = scaledTheme(darkTheme(), 1.75f);
+    theme.legend = LegendPlacement::Outside;
+    LinePlotSpec spec;
+    spec.x = {"distance", 0, 4096};
+    spec.y = {"bias", -500, 0};
+    spec.autoRangeY = false;
+    for (int h = 0; h < 4; ++h)
+        spec.series.push_back(
+            {"head " + std::to_string(2 * h) + ", m = 0.5", {0, 4096}, {0, -500}});
+    Figure figure = emptyFigure(1000, 220, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 1000, 220}, spec, theme, &frame);
+    ASSERT_LT(frame.plot.height, 4 * theme.fontSize * 1.35f);  // the plot alone holds fewer rows
+    for (int h = 0; h < 4; ++h) {
+        const std::string key = "head " + std::to_string(2 * h) + ", m = 0.5";
+        bool found = false;
+        for (const FigureItem& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            found |= text && text->text == key;
+        }
+        EXPECT_TRUE(found) << key;
+    }
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+TEST(PlotTest, AVerticalMarkersLabelOnAHeatmapSitsAboveItsCells) {
+    // "query 31" sat on ALiBi's peak attention weights: every cell of a heatmap is data.
+    const Theme theme = darkTheme();
+    Matrix values(8, 32);
+    for (std::size_t r = 0; r < 8; ++r)
+        for (std::size_t c = 0; c < 32; ++c) values.row(r)[c] = double((r + c) % 7);
+    HeatmapSpec spec;
+    spec.title = "Query 31: softmax(bias) per head";
+    spec.x = {"key j", 0, 32, false, true};
+    spec.y = {"head", 0, 8, false, true};
+    spec.values = std::make_shared<const Matrix>(values);
+    spec.range = {0, 6};
+    Marker marker;
+    marker.value = 31.5;
+    marker.label = "query 31";
+    spec.markers = {marker};
+    Figure figure = emptyFigure(600, 400, theme);
+    PlotFrame frame;
+    drawHeatmap(figure, {0, 0, 600, 400}, spec, theme, &frame);
+    bool found = false;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->text != "query 31") continue;
+        found = true;
+        EXPECT_LE(textBox(*text).bottom(), frame.plot.y + 1);
+    }
+    EXPECT_TRUE(found);
+    EXPECT_TRUE(textsOverMarks(figure).empty());
     EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 

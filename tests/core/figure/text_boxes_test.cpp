@@ -126,5 +126,20 @@ TEST(TextBoxesTest, PlaceFreeAvoidsMarksAndTexts) {
     EXPECT_FALSE(placeFree(figure, within, 50, 30, {topRight}));
 }
 
+TEST(TextBoxesTest, BoxMinusLeavesTheBoxWithoutTheHole) {
+    const Box box{0, 0, 100, 50}, hole{60, 10, 20, 20};
+    const std::vector<Box> pieces = boxMinus(box, hole);
+    float area = 0;
+    for (const Box& piece : pieces) {
+        area += piece.width * piece.height;
+        EXPECT_FALSE(boxesOverlap(piece, hole, 0));
+        EXPECT_GE(piece.x, box.x);
+        EXPECT_LE(piece.right(), box.right());
+    }
+    EXPECT_FLOAT_EQ(area, 100 * 50 - 20 * 20);               // the box's area less the hole's
+    EXPECT_EQ(boxMinus(box, {200, 0, 5, 5}).size(), 1u);     // a hole outside: the box itself
+    EXPECT_TRUE(boxMinus(box, {-5, -5, 200, 200}).empty());  // all covered: nothing left
+}
+
 }  // namespace
 }  // namespace poslab

@@ -17,6 +17,7 @@ namespace poslab {
 
 Box textBox(const TextItem& text);                 // the estimated box, in figure pixels
 bool boxesOverlap(Box a, Box b, float tolerance);  // intersect by more than tolerance each way
+std::vector<Box> boxMinus(Box box, Box hole);      // box without hole: at most 4 boxes
 
 struct TextOverlap {
     std::size_t first = 0, second = 0;  // indices into Figure::items, first < second
