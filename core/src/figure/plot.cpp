@@ -488,9 +488,12 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             const std::vector<float> lefts =
                 upwards ? std::vector<float>{box.x}
                         : std::vector<float>{box.x, box.x == leftX ? rightX : leftX};
+            // At most 1024 places a side: a label height of ~0 (step 0) or a plot at ~1e38
+            // (at + step == at) would otherwise add places forever (found by fuzz.figure).
             for (float left : lefts) {
-                for (float at = box.y; at >= p.y && at + height <= p.bottom();
-                     at += upwards ? -step : step)
+                int count = 0;
+                for (float at = box.y; at >= p.y && at + height <= p.bottom() && count < 1024;
+                     at += upwards ? -step : step, ++count)
                     tries.push_back({left, at, width, height});
             }
             bool found = false;
