@@ -216,6 +216,15 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
     if (args.has("base") && kind != "sinusoidal") return Error{"--base needs --table sinusoidal"};
     result.base = *base;
     if (kind == "learned") {
+        if (!args.has("from")) {  // refused before the table is made (it may be gigabytes)
+            auto params = readSeededLearnedParams(args);
+            if (!params) return params.error();
+            if (auto s =
+                    checkStructureSize(std::size_t(params->seqLen), std::size_t(params->dModel));
+                !s) {
+                return s.error();
+            }
+        }
         auto table = readLearnedTable(args, false);
         if (!table) return table.error();
         result.table = table->table;
@@ -234,6 +243,8 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
     read.wideInt("d-model", params.dModel);
     if (!read.ok()) return read.error();
     params.base = *base;
+    if (auto s = checkStructureSize(std::size_t(params.seqLen), std::size_t(params.dModel)); !s)
+        return s.error();
     auto table = sinusoidalTable(params);
     if (!table) return table.error();
     result.table = std::make_shared<const Matrix>(std::move(table).value());
