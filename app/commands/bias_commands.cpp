@@ -1,10 +1,12 @@
-// `poslab export t5-buckets|learned|tensors|learned-pca` and `poslab render t5|learned|learned-pca`.
-// (ALiBi's are registered by its plug-in, app/encodings/alibi_encoding.cpp.)
+// `poslab export t5-buckets|learned|tensors|learned-pca` and `poslab render
+// t5|learned|learned-pca`. (ALiBi's are registered by its plug-in,
+// app/encodings/alibi_encoding.cpp.)
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "commands/commands.hpp"
 #include "commands/option_reader.hpp"
@@ -81,6 +83,8 @@ struct LearnedTable {
     std::string source;
 };
 
+Result<LearnedParams> readSeededLearnedParams(const ArgMap& args);
+
 Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
     if (auto path = args.raw("from")) {
         for (const char* option : {"seed", "std"}) {
@@ -124,6 +128,16 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
         if (auto s = require(args, "seq-len", "L"); !s) return s.error();
         if (auto s = require(args, "d-model", "D"); !s) return s.error();
     }
+    auto params = readSeededLearnedParams(args);
+    if (!params) return params.error();
+    auto table = learnedTable(*params);
+    if (!table) return table.error();
+    return LearnedTable{std::make_shared<const Matrix>(std::move(table).value()),
+                        learnedSourceText(*params)};
+}
+
+// --seq-len, --d-model, --seed, --std of the seeded table (validated: ranges and memory cap).
+Result<LearnedParams> readSeededLearnedParams(const ArgMap& args) {
     LearnedParams params;
     params.seqLen = 512;
     params.dModel = 64;
@@ -135,10 +149,8 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
     read.seed(params.seed);
     read.number("std", params.std);
     if (!read.ok()) return read.error();
-    auto table = learnedTable(params);
-    if (!table) return table.error();
-    return LearnedTable{std::make_shared<const Matrix>(std::move(table).value()),
-                        learnedSourceText(params)};
+    if (auto status = validate(params); !status) return status.error();
+    return params;
 }
 
 // ---- Table structure (PCA, spectrum): a file's table, the seeded one, or a sinusoidal one
@@ -209,6 +221,15 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
     if (!read.ok()) return read.error();
     if (args.has("base") && kind != "sinusoidal") return Error{"--base needs --table sinusoidal"};
     if (kind == "learned") {
+        if (!args.has("from")) {  // refused before the table is made (it may be gigabytes)
+            auto params = readSeededLearnedParams(args);
+            if (!params) return params.error();
+            if (auto s =
+                    checkStructureSize(std::size_t(params->seqLen), std::size_t(params->dModel));
+                !s) {
+                return s.error();
+            }
+        }
         auto table = readLearnedTable(args, false);
         if (!table) return table.error();
         result.table = table->table;
@@ -226,6 +247,8 @@ Result<StructureTable> readStructureTable(const ArgMap& args) {
     read.wideInt("d-model", params.dModel);
     if (!read.ok()) return read.error();
     params.base = result.base;
+    if (auto s = checkStructureSize(std::size_t(params.seqLen), std::size_t(params.dModel)); !s)
+        return s.error();
     auto table = sinusoidalTable(params);
     if (!table) return table.error();
     result.table = std::make_shared<const Matrix>(std::move(table).value());
@@ -252,12 +275,12 @@ void registerBiasCommands(CommandRegistry& registry) {
     t5Export.front().help = "rows and columns, 1..1048576 within the memory cap; required";
     registry.exports.push_back(
         matrixExport("t5-buckets", "L x L bucket ids, entry [i][j] = bucket(j - i) (key - query)",
-                   t5Export, [](const ArgMap& args) -> Result<Matrix> {
-                       if (auto s = require(args, "seq-len", "L"); !s) return s.error();
-                       auto params = readT5Params(args, 64);
-                       if (!params) return params.error();
-                       return t5BucketMatrix(*params);
-                   }));
+                     t5Export, [](const ArgMap& args) -> Result<Matrix> {
+                         if (auto s = require(args, "seq-len", "L"); !s) return s.error();
+                         auto params = readT5Params(args, 64);
+                         if (!params) return params.error();
+                         return t5BucketMatrix(*params);
+                     }));
 
     ExportKind learned = matrixExport(
         "learned", "L x D learned table at initialisation (or read from --from), row = position",
@@ -370,11 +393,23 @@ void registerBiasCommands(CommandRegistry& registry) {
     registry.renders.push_back(renderView(
         "learned", "the table, cosine similarity between positions, dimensions against position",
         learnedRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-            auto table = readLearnedTable(args, false);
-            if (!table) return table.error();
+            // The seeded table is drawn as its values are generated, never held whole (up to
+            // 2^20 x 8192 values: 64 GiB as a table); a file's table is already in memory.
+            std::optional<LearnedParams> seeded;
+            LearnedTable table;
+            if (!args.has("from") && !args.has("tensor")) {
+                auto params = readSeededLearnedParams(args);
+                if (!params) return params.error();
+                seeded = *params;
+                table.source = learnedSourceText(*params);
+            } else {
+                auto read = readLearnedTable(args, false);
+                if (!read) return read.error();
+                table = std::move(read).value();
+            }
             LearnedFigureOptions options;
-            options.table = table->table;
-            options.source = table->source;
+            options.table = table.table;
+            options.source = table.source;
             options.positionsShown = 0;
             options.firstCurveDimension = 0;
             options.curveCount = ui::kCurveCountRange.fallback;
@@ -389,8 +424,10 @@ void registerBiasCommands(CommandRegistry& registry) {
             if (!read.ok()) return read.error();
             if (settings.colormapGiven) options.colormap = settings.colormap;
             Figure figure = figureFor(settings);
-            if (auto s = drawLearnedFigure(figure, {0, 0, figure.width, figure.height}, options,
-                                           settings.theme);
+            const Box area{0, 0, figure.width, figure.height};
+            if (auto s =
+                    seeded ? drawSeededLearnedFigure(figure, area, *seeded, options, settings.theme)
+                           : drawLearnedFigure(figure, area, options, settings.theme);
                 !s) {
                 return s.error();
             }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "poslab/encodings/alibi.hpp"
 #include "poslab/encodings/t5_bias.hpp"
@@ -111,6 +112,18 @@ void ComparePanel::drawControls(CompareViewState& view) {
                   "Relative view's defaults; DeBERTa shows c2p + p2c of a seeded head.");
         comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
                   "The fifth heatmap and the second bias curve.");
+        // The relative members' parameters are the Relative view's defaults: said here, so a
+        // comparison is never read against parameters the user cannot see.
+        for (CompareBias bias : {o.biasA, o.biasB}) {
+            const std::string parameters = compareBiasParameters(o, bias);
+            if (parameters.empty()) continue;
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextDisabled("%s: %s", compareBiasLabel(bias).c_str(), parameters.c_str());
+            ImGui::PopTextWrapPos();
+            tooltipForLastItem(
+                "Fixed at the Relative view's defaults (Relative view and "
+                "`render kerple|sandwich|fire|xpos|deberta` set them).");
+        }
         sliderInt(kAlibiHeadsSlider, &o.alibiHeads, "Head 0 (the steepest slope) is drawn.");
         sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
         sliderInt(kT5MaxDistanceSlider, &o.t5MaxDistance, "relative_attention_max_distance.");

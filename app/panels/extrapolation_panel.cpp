@@ -83,9 +83,13 @@ Figure ExtrapolationPanel::exportFigure(const AppState& state, float width, floa
     return note;
 }
 
+// The tab's own numbers: the Relative family's curves against distance
+// (relativeExtrapolationTable), or for the textbook tab RoPE's per-pair table: pair, wavelength,
+// angle at the training length, then the angle at the used length unscaled and with each scaling.
 Result<Matrix> ExtrapolationPanel::exportData(const AppState& state) const {
     const ExtrapolationOptions& o = state.extrapolation.options;
     if (auto s = validate(o); !s) return s.error();
+    if (o.set == ExtrapolationSet::RelativeFamily) return relativeExtrapolationTable(o);
     RopeParams rope;
     rope.headDim = o.headDim;
     rope.base = o.ropeBase;

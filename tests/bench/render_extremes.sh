@@ -119,7 +119,8 @@ for view in views:
             del chosen[m.group(1)]
         elif r:
             chosen[r.group(1)] = r.group(3)
-        elif "exceeds the memory cap" in error and "seq-len" in chosen:
+        elif ("exceeds the memory cap" in error or "structure analysis cap" in error) \
+                and "seq-len" in chosen:
             chosen["seq-len"] = str(int(chosen["seq-len"]) // 2)
         else:
             break

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -91,18 +92,21 @@ inline double roundFractionBits(double value, int shift) {
     return std::bit_cast<double>(bits);
 }
 
-// Every position of one pair, in blocks of 64. The phase error is exact per position (cheap:
-// roundings by bit operations, and |angle - exact| < pi needs no remainder). The cos/sin error
-// needs four trigonometric calls per position if done directly, which made the scan take
-// seconds; instead each position gets an estimate with a proven bound on its distance from the
-// exact value:
+// Every position of one pair, in blocks of 64. Most positions cannot change any result: their
+// phase error is below both the running maximum's reach and the threshold, and a cheap upper
+// bound of their cos/sin error (Taylor with Lagrange remainder, below) is under a value the
+// maximum is already known to reach. A first, branch-free pass over the block finds them with a
+// handful of multiplications each; only the others ("open" positions) take the careful path:
+//   the phase error exactly (|angle - exact| < pi needs no remainder; past that an estimate
+//   decides whether the exact remainder can matter);
+//   the cos/sin error as an estimate with a proven bound on its distance from the exact value:
 //   cos/sin of the exact angle m theta by angle addition from the block's first position (one
-//   std::cos/sin per block) and a table of cos/sin of j theta, j < 64;
-//   cos/sin of the low-precision angle from a cache (bfloat16 and float16 repeat an angle over
-//   long runs of positions) or, in float32, by angle addition with Taylor series of the small
-//   difference, rounded, and trusted only when no rounding boundary lies within the error.
-// Only positions whose estimate could still be the maximum are recomputed exactly, so the
-// maximum is the one a direct scan finds.
+//   std::cos/sin per block) and a table of cos/sin of j theta, j < 64; cos/sin of the
+//   low-precision angle from a cache (bfloat16 and float16 repeat an angle over long runs of
+//   positions) or, in float32, by angle addition with Taylor series of the small difference,
+//   rounded, and trusted only when no rounding boundary lies within the error.
+// Only positions whose estimate could still be the maximum are recomputed exactly, so every
+// number is the one a direct scan finds (RopePrecisionTest compares them bit for bit).
 PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, double threshold) {
     constexpr double kPi = std::numbers::pi;
     constexpr double kTwoPi = 2.0 * std::numbers::pi;
@@ -122,14 +126,17 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
     // The same for cos/sin of the low-precision angle by angle addition (series truncation
     // under 1e-15 for |d| <= 0.5).
     const double taylorSlack = 2 * argumentSlack + 1e-14;
+    // The largest rounding error of a value in [-1, 1]: half an ulp of [0.5, 1).
+    const double halfUlpOfOne = std::ldexp(1.0, -round.significandBits() - 1);
     std::array<double, kBlock> stepCos{}, stepSin{};
     for (int j = 0; j < kBlock; ++j) {
         stepCos[std::size_t(j)] = std::cos(double(j) * theta);
         stepSin[std::size_t(j)] = std::sin(double(j) * theta);
     }
-    std::array<double, kBlock> exactAngle{}, lowAngle{}, cosExact{}, sinExact{};
-    std::array<double, kBlock> taylorCos{}, taylorSin{};
-    std::array<unsigned char, kBlock> taylorTrusted{}, fastAngle{};
+    std::array<double, kBlock> exactAngle{}, lowAngle{}, cosExact{}, sinExact{}, settledPhase{};
+    std::array<double, kBlock> errorBound{};  // of the cos/sin error
+    std::array<double, kBlock> open{};        // 1: the position takes the careful path
+    std::array<int, kBlock> openIndex{};
     const double maxFinite = round.maxFinite(), smallestFormatNormal = round.smallestNormal();
     double cachedAngle = std::numeric_limits<double>::quiet_NaN(), cachedCos = 0, cachedSin = 0;
     struct Candidate {
@@ -144,67 +151,92 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
         const int count = int(std::min<long long>(kBlock, maxPosition - first + 1));
         const double firstCos = std::cos(double(first) * theta);
         const double firstSin = std::sin(double(first) * theta);
-        for (int j = 0; j < count; ++j) {  // independent positions: they overlap in the CPU
+        const double reachedBefore = bestLowerBound;
+        // A position's phase error is settled here when it is |difference| itself (under pi)
+        // and cannot be the first over the threshold.
+        const bool firstKnown = pair.firstPositionOver >= 0;
+        const double settledPhaseLimit = firstKnown ? kPi : threshold;
+        const double phaseBefore = pair.maxPhaseError;
+        // The last angle whose rounded cos/sin were computed exactly: bfloat16 and float16 keep
+        // one angle over long runs of positions, so its exact error bound settles them too.
+        const double knownAngle = cachedAngle, knownCos = cachedCos, knownSin = cachedSin;
+        double settledPhaseMax = 0;
+        const double firstPosition = double(first);
+        // Branch-free over independent positions, with bool conditions and double results only
+        // (an int from a double comparison, or a long long to double conversion, keeps GCC from
+        // vectorising it on plain x86-64).
+        for (int j = 0; j < count; ++j) {
             const std::size_t i = std::size_t(j);
-            const double m = double(first + j);
-            exactAngle[i] = m * theta;
-            // round(round(m) * roundedTheta), branch-free where both results are normal (or
-            // zero) and finite; the rest (m = 0 aside: none in practice but float16's overflow
-            // and tiny thetas) below.
+            const double m = firstPosition + double(j);
+            const double exact = m * theta;
+            exactAngle[i] = exact;
+            // round(round(m) * roundedTheta), right where both results are normal (or zero) and
+            // finite; the rest (m = 0 aside: none in practice but float16's overflow and tiny
+            // thetas) on the careful path.
             const double roundedM = roundFractionBits(m, shift);
             const double product = roundedM * roundedTheta;
             const double angle = roundFractionBits(product, shift);
             lowAngle[i] = angle;
-            fastAngle[i] = int(roundedM <= maxFinite) & int(std::abs(angle) <= maxFinite) &
-                           (int(std::abs(product) >= smallestFormatNormal) | int(product == 0));
-            cosExact[i] = firstCos * stepCos[i] - firstSin * stepSin[i];
-            sinExact[i] = firstSin * stepCos[i] + firstCos * stepSin[i];
+            const bool fast = (roundedM <= maxFinite) & (std::abs(angle) <= maxFinite) &
+                              ((std::abs(product) >= smallestFormatNormal) | (product == 0));
+            const double c = firstCos * stepCos[i] - firstSin * stepSin[i];
+            const double s = firstSin * stepCos[i] + firstCos * stepSin[i];
+            cosExact[i] = c;
+            sinExact[i] = s;
+            // |cos(e + d) - cos(e)| <= |d| |sin e| + d^2 / 2 (Lagrange remainder), likewise for
+            // sin; plus the format's rounding of the result and the slack of c, s and libm.
+            const double d = angle - exact;
+            const double absD = std::abs(d);
+            const double taylorBound = absD * (std::max(std::abs(c), std::abs(s)) + argumentSlack) +
+                                       0.5 * d * d + halfUlpOfOne + 2 * argumentSlack + 1e-12;
+            errorBound[i] = taylorBound;
+            // A wrapped difference: its remainder estimated as below (nearest multiple of 2 pi
+            // by the 1.5 * 2^52 trick, which rounds ties to even like nearbyint for |x| < 2^51),
+            // settled when even its bound changes neither the maximum nor the first position.
+            constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 * 2^52
+            const double turns = (d * kInverseTwoPi + kRoundingShift) - kRoundingShift;
+            const double wrappedBound = std::abs(d - turns * kTwoPi) + 1e-12 + 1e-15 * absD;
+            const bool phaseDirect = (absD < kPi) & (absD <= settledPhaseLimit);
+            const bool phaseWrapped = (absD >= kPi) & (absD < 0x1p50) &
+                                      (wrappedBound < phaseBefore) &
+                                      (firstKnown | (wrappedBound <= threshold));
+            // Settled but for the cos/sin bound: 1 with the phase error |d|, 2 wrapped.
+            settledPhase[i] = fast & phaseDirect ? absD : -1.0;
+            open[i] = fast & phaseWrapped ? 0.0 : 1.0;
         }
-        for (int j = 0; j < count; ++j) {
-            const std::size_t i = std::size_t(j);
-            if (!fastAngle[i]) lowAngle[i] = round(round(double(first + j)) * roundedTheta);
-        }
-        if (format == FloatFormat::Float32) {
-            for (int j = 0; j < count; ++j) {  // branch-free, so it vectorises
+        // The run of one low-precision angle (separately: with it the pass above would not
+        // vectorise).
+        if (format != FloatFormat::Float32) {
+            for (int j = 0; j < count; ++j) {
                 const std::size_t i = std::size_t(j);
-                const double d = lowAngle[i] - exactAngle[i];
-                // Taylor series to d^14 and d^13, multiplications only.
-                const double d2 = d * d;
-                const double cosD =
-                    1 + d2 * (-1.0 / 2 +
-                              d2 * (1.0 / 24 +
-                                    d2 * (-1.0 / 720 +
-                                          d2 * (1.0 / 40320 +
-                                                d2 * (-1.0 / 3628800 +
-                                                      d2 * (1.0 / 479001600 +
-                                                            d2 * (-1.0 / 87178291200.0)))))));
-                const double sinD =
-                    d * (1 + d2 * (-1.0 / 6 +
-                                   d2 * (1.0 / 120 +
-                                         d2 * (-1.0 / 5040 +
-                                               d2 * (1.0 / 362880 + d2 * (-1.0 / 39916800 +
-                                                                          d2 / 6227020800.0))))));
-                const double cosAngle = cosExact[i] * cosD - sinExact[i] * sinD;
-                const double sinAngle = sinExact[i] * cosD + cosExact[i] * sinD;
-                const double roundedCos = roundFractionBits(cosAngle, shift);
-                const double roundedSin = roundFractionBits(sinAngle, shift);
-                taylorCos[i] = roundedCos;
-                taylorSin[i] = roundedSin;
-                // Trusted: the series applies, both values are normal float32 numbers, and no
-                // rounding boundary lies within the estimate's error.
-                // (int: & of all terms, no short-circuit branches, so the loop vectorises.)
-                taylorTrusted[i] =
-                    int(std::abs(d) <= kTaylorLimit) & int(std::abs(cosAngle) >= smallestNormal) &
-                    int(std::abs(sinAngle) >= smallestNormal) &
-                    int(roundFractionBits(cosAngle - taylorSlack, shift) == roundedCos) &
-                    int(roundFractionBits(cosAngle + taylorSlack, shift) == roundedCos) &
-                    int(roundFractionBits(sinAngle - taylorSlack, shift) == roundedSin) &
-                    int(roundFractionBits(sinAngle + taylorSlack, shift) == roundedSin);
+                const double knownBound =
+                    std::max(std::abs(knownCos - cosExact[i]), std::abs(knownSin - sinExact[i])) +
+                    argumentSlack;
+                const double bound = lowAngle[i] == knownAngle ? knownBound : errorBound[i];
+                errorBound[i] = std::min(errorBound[i], bound);
             }
         }
         for (int j = 0; j < count; ++j) {
             const std::size_t i = std::size_t(j);
-            const long long m = first + j;
+            const bool boundBelow = errorBound[i] < reachedBefore;
+            const bool direct = settledPhase[i] >= 0;
+            const bool wrapped = open[i] == 0;
+            open[i] = boundBelow & (direct | wrapped) ? 0.0 : 1.0;
+            settledPhase[i] = boundBelow & direct ? settledPhase[i] : 0.0;
+        }
+        for (int j = 0; j < count; ++j) {  // (a max reduction of its own: the pass vectorises)
+            settledPhaseMax = std::max(settledPhaseMax, settledPhase[std::size_t(j)]);
+        }
+        pair.maxPhaseError = std::max(pair.maxPhaseError, settledPhaseMax);
+        int openCount = 0;
+        for (int j = 0; j < count; ++j) {
+            if (open[std::size_t(j)] != 0) openIndex[std::size_t(openCount++)] = j;
+        }
+        for (int k = 0; k < openCount; ++k) {
+            const std::size_t i = std::size_t(openIndex[std::size_t(k)]);
+            const long long m = first + openIndex[std::size_t(k)];
+            // (bit for bit the fast rounding where that applies, so recomputing is always right)
+            lowAngle[i] = round(round(double(m)) * roundedTheta);
             const double angle = lowAngle[i];
             if (!std::isfinite(angle)) {
                 // As in a direct scan: error infinite here, so every maximum is infinite from
@@ -235,13 +267,43 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
             if (pair.firstPositionOver < 0 && error > threshold) pair.firstPositionOver = m;
 
             double roundedCos = 0, roundedSin = 0;
+            bool known = false;
             if (angle == cachedAngle) {
                 roundedCos = cachedCos;
                 roundedSin = cachedSin;
-            } else if (format == FloatFormat::Float32 && taylorTrusted[i]) {
-                roundedCos = taylorCos[i];
-                roundedSin = taylorSin[i];
-            } else {
+                known = true;
+            } else if (format == FloatFormat::Float32 && std::abs(difference) <= kTaylorLimit) {
+                // Taylor series of the small difference to d^14 and d^13.
+                const double d = difference;
+                const double d2 = d * d;
+                const double cosD =
+                    1 + d2 * (-1.0 / 2 +
+                              d2 * (1.0 / 24 +
+                                    d2 * (-1.0 / 720 +
+                                          d2 * (1.0 / 40320 +
+                                                d2 * (-1.0 / 3628800 +
+                                                      d2 * (1.0 / 479001600 +
+                                                            d2 * (-1.0 / 87178291200.0)))))));
+                const double sinD =
+                    d * (1 + d2 * (-1.0 / 6 +
+                                   d2 * (1.0 / 120 +
+                                         d2 * (-1.0 / 5040 +
+                                               d2 * (1.0 / 362880 + d2 * (-1.0 / 39916800 +
+                                                                          d2 / 6227020800.0))))));
+                const double cosAngle = cosExact[i] * cosD - sinExact[i] * sinD;
+                const double sinAngle = sinExact[i] * cosD + cosExact[i] * sinD;
+                roundedCos = roundFractionBits(cosAngle, shift);
+                roundedSin = roundFractionBits(sinAngle, shift);
+                // Trusted when both values are normal float32 numbers and no rounding boundary
+                // lies within the estimate's error.
+                known = std::abs(cosAngle) >= smallestNormal &&
+                        std::abs(sinAngle) >= smallestNormal &&
+                        roundFractionBits(cosAngle - taylorSlack, shift) == roundedCos &&
+                        roundFractionBits(cosAngle + taylorSlack, shift) == roundedCos &&
+                        roundFractionBits(sinAngle - taylorSlack, shift) == roundedSin &&
+                        roundFractionBits(sinAngle + taylorSlack, shift) == roundedSin;
+            }
+            if (!known) {
                 cachedAngle = angle;
                 cachedCos = roundedCos = round(std::cos(angle));
                 cachedSin = roundedSin = round(std::sin(angle));
@@ -303,15 +365,19 @@ Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFor
     report.format = format;
     report.maxPosition = maxPosition;
     report.threshold = threshold;
-    // Pairs are independent: split them between the cores (each pair scans every position).
+    // Pairs are independent, but their costs differ (the fast pairs' angles wrap, float16's
+    // scan stops at its overflow): each worker takes the next pair not yet taken, so the cores
+    // finish together. (parallelFor runs one worker on the calling thread where there are no
+    // threads.)
     report.pairs.resize(freqs.inverse.size());
-    parallelFor(static_cast<long long>(freqs.inverse.size()), 1,
-                [&](long long first, long long last) {
-                    for (long long i = first; i < last; ++i) {
-                        report.pairs[std::size_t(i)] =
-                            scanPair(freqs.inverse[std::size_t(i)], format, maxPosition, threshold);
-                    }
-                });
+    const long long pairCount = static_cast<long long>(freqs.inverse.size());
+    std::atomic<long long> nextPair{0};
+    parallelFor(pairCount, 1, [&](long long, long long) {
+        for (long long i = nextPair++; i < pairCount; i = nextPair++) {
+            report.pairs[std::size_t(i)] =
+                scanPair(freqs.inverse[std::size_t(i)], format, maxPosition, threshold);
+        }
+    });
     for (std::size_t i = 0; i < report.pairs.size(); ++i) {
         const PairPrecision& pair = report.pairs[i];
         if (pair.firstPositionOver >= 0 &&

@@ -456,20 +456,25 @@ Matrix rowsInOrder(const Matrix& table, const std::vector<std::size_t>& order) {
     return out;
 }
 
+Status checkStructureSize(std::size_t rows, std::size_t cols) {
+    if (rows == 0 || cols == 0) return Error{"the table is empty"};
+    if (rows * cols > kMaxStructureValues) {
+        return Error{"the table has " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " values, over the structure analysis cap of " +
+                     std::to_string(kMaxStructureValues) + " (crop rows or dimensions first)"};
+    }
+    if (std::min(rows, cols) > kMaxStructureSide) {
+        return Error{"the table is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     ": PCA needs min(rows, dims) <= " + std::to_string(kMaxStructureSide) +
+                     " (crop it first)"};
+    }
+    return success();
+}
+
 namespace {
 
 Status checkTable(const Matrix& table) {
-    if (table.rows == 0 || table.cols == 0) return Error{"the table is empty"};
-    if (table.rows * table.cols > kMaxStructureValues) {
-        return Error{"the table has " + std::to_string(table.rows) + " x " +
-                     std::to_string(table.cols) + " values, over the structure analysis cap of " +
-                     std::to_string(kMaxStructureValues) + " (crop rows or dimensions first)"};
-    }
-    if (std::min(table.rows, table.cols) > kMaxStructureSide) {
-        return Error{"the table is " + std::to_string(table.rows) + " x " +
-                     std::to_string(table.cols) + ": PCA needs min(rows, dims) <= " +
-                     std::to_string(kMaxStructureSide) + " (crop it first)"};
-    }
+    if (auto status = checkStructureSize(table.rows, table.cols); !status) return status;
     for (std::size_t r = 0; r < table.rows; ++r) {
         for (std::size_t c = 0; c < table.cols; ++c) {
             if (!std::isfinite(table(r, c))) {

@@ -12,6 +12,17 @@ constexpr double kUnit = 1.0 / 9007199254740992.0;  // 2^-53: 53 random bits -> 
 
 }  // namespace
 
+NormalSampler::Pair NormalSampler::fromOutputs(std::uint64_t a, std::uint64_t b) {
+    const double u2 = double(b >> 11) * kUnit;  // [0, 1)
+    const double r = radius(a);
+    return {r * std::cos(kTwoPi * u2), r * std::sin(kTwoPi * u2)};
+}
+
+double NormalSampler::radius(std::uint64_t a) {
+    const double u1 = double((a >> 11) + 1) * kUnit;  // (0, 1]: log(u1) stays finite
+    return std::sqrt(-2.0 * std::log(u1));
+}
+
 double NormalSampler::next() {
     if (hasSpare_) {
         hasSpare_ = false;
@@ -19,12 +30,39 @@ double NormalSampler::next() {
     }
     const std::uint64_t a = engine_();
     const std::uint64_t b = engine_();
-    const double u1 = double((a >> 11) + 1) * kUnit;  // (0, 1]: log(u1) stays finite
-    const double u2 = double(b >> 11) * kUnit;        // [0, 1)
-    const double radius = std::sqrt(-2.0 * std::log(u1));
-    spare_ = radius * std::sin(kTwoPi * u2);
+    const Pair pair = fromOutputs(a, b);
+    spare_ = pair.second;
     hasSpare_ = true;
-    return radius * std::cos(kTwoPi * u2);
+    return pair.first;
+}
+
+Mt19937_64Blocks::Mt19937_64Blocks(std::uint64_t seed) {
+    // [rand.eng.mers]: x_i = f * (x_{i-1} xor (x_{i-1} >> (w - 2))) + i, f = 6364136223846793005.
+    state_[0] = seed;
+    for (int i = 1; i < kWords; ++i) {
+        state_[i] =
+            6364136223846793005ULL * (state_[i - 1] ^ (state_[i - 1] >> 62)) + std::uint64_t(i);
+    }
+}
+
+void Mt19937_64Blocks::nextBlock() {
+    // The twist: x_k = x_{k+m} xor (y >> 1) xor (a if y is odd), y = upper bit of x_k and lower
+    // 63 of x_{k+1}; n = 312, m = 156. The first half reads only words not yet replaced, the
+    // second half words the first half replaced, so each half is a loop without dependencies.
+    constexpr std::uint64_t kUpper = ~std::uint64_t{0} << 31, kLower = ~kUpper;
+    constexpr std::uint64_t kMatrix = 0xB5026F5AA96619E9ULL;
+    constexpr int kShift = 156;
+    std::uint64_t* x = state_;
+    for (int k = 0; k < kWords - kShift; ++k) {
+        const std::uint64_t y = (x[k] & kUpper) | (x[k + 1] & kLower);
+        x[k] = x[k + kShift] ^ (y >> 1) ^ ((0 - (y & 1)) & kMatrix);
+    }
+    for (int k = kWords - kShift; k < kWords - 1; ++k) {
+        const std::uint64_t y = (x[k] & kUpper) | (x[k + 1] & kLower);
+        x[k] = x[k + kShift - kWords] ^ (y >> 1) ^ ((0 - (y & 1)) & kMatrix);
+    }
+    const std::uint64_t y = (x[kWords - 1] & kUpper) | (x[0] & kLower);
+    x[kWords - 1] = x[kShift - 1] ^ (y >> 1) ^ ((0 - (y & 1)) & kMatrix);
 }
 
 }  // namespace poslab

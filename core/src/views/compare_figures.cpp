@@ -242,6 +242,40 @@ HeatmapSpec biasHeatmap(const CompareOptions& o, CompareBias bias, Box cell) {
 
 }  // namespace
 
+std::string compareBiasParameters(const CompareOptions& o, CompareBias bias) {
+    const RelativeFigureOptions r = relativeOptions(o);
+    switch (bias) {
+        case CompareBias::KerplePower:
+        case CompareBias::KerpleLog: {
+            const KerpleParams& p = bias == CompareBias::KerplePower ? r.kerplePower : r.kerpleLog;
+            return "r1 " + formatValue(p.r1, 3) + ", r2 " + formatValue(p.r2, 3);
+        }
+        case CompareBias::Sandwich:
+            return "d " + std::to_string(r.sandwich.headDim) + ", head " +
+                   std::to_string(r.sandwich.head) + " of " + std::to_string(r.sandwich.heads) +
+                   " (compression " + formatValue(sandwichCompression(r.sandwich), 3) + ")";
+        case CompareBias::Fire:
+            return "c " + formatValue(r.fire.c, 3) + ", L " + formatValue(r.fire.threshold, 4) +
+                   ", MLP width " + std::to_string(r.fire.mlpWidth) + ", head " +
+                   std::to_string(r.fire.head) + " of " + std::to_string(r.fire.heads) + ", seed " +
+                   std::to_string(r.fire.seed);
+        case CompareBias::Xpos:
+            return "head_dim " + std::to_string(r.xpos.headDim) + ", gamma " +
+                   formatValue(r.xpos.gamma, 3) + ", scale_base " +
+                   formatValue(r.xpos.scaleBase, 4) + ", base " + formatValue(r.xpos.base, 6);
+        case CompareBias::Deberta: {
+            const DebertaParams p = debertaOptions(o);
+            return std::to_string(p.positionBuckets) + " buckets, max_position " +
+                   std::to_string(p.maxRelativePositions) + ", head_dim " +
+                   std::to_string(p.headDim) + ", seed " + std::to_string(p.seed);
+        }
+        case CompareBias::Alibi:
+        case CompareBias::T5:
+            break;
+    }
+    return "";
+}
+
 LineSeries compareBiasCurve(const CompareOptions& o, CompareBias bias, int query) {
     const int L = o.seqLen;
     LineSeries series;

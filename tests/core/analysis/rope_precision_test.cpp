@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -26,6 +28,102 @@ double bf16FromFloat(float x) {
     float out;
     std::memcpy(&out, &bits, 4);
     return double(out);
+}
+
+// A third reference, written out here from the IEEE 754 definition on the integer bits of the
+// double (not the frexp/nearbyint of roundToFormat): keep `precision` significant bits, or fewer
+// where the value is subnormal in the format (its ulp never below 2^minUlpExponent); the dropped
+// bits decide: over half up, under half down, exactly half to the even neighbour; past the
+// largest finite value infinity.
+struct HandFormat {
+    int precision;       // significant bits, the leading one included
+    int minUlpExponent;  // the smallest subnormal is 2^minUlpExponent
+    double maxFinite;
+};
+constexpr HandFormat kHandFloat32{24, -149, 3.4028234663852886e38};
+constexpr HandFormat kHandBFloat16{8, -133, 3.3895313892515355e38};  // (2 - 2^-7) * 2^127
+constexpr HandFormat kHandFloat16{11, -24, 65504.0};
+
+HandFormat handFormat(FloatFormat format) {
+    switch (format) {
+        case FloatFormat::Float32:
+            return kHandFloat32;
+        case FloatFormat::BFloat16:
+            return kHandBFloat16;
+        case FloatFormat::Float16:
+            return kHandFloat16;
+    }
+    return kHandFloat32;
+}
+
+double handRound(double x, const HandFormat& format) {
+    if (x == 0 || !std::isfinite(x)) return x;
+    std::uint64_t bits;
+    std::memcpy(&bits, &x, 8);
+    const bool negative = (bits >> 63) != 0;
+    const int biased = int((bits >> 52) & 0x7FF);
+    const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+    // x = significand * 2^exponent with an integer significand.
+    const std::uint64_t significand = biased == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
+    const int exponent = biased == 0 ? -1074 : biased - 1075;
+    int leadingBit = 63;
+    while (((significand >> leadingBit) & 1) == 0) --leadingBit;
+    const int ulpExponent =
+        std::max(exponent + leadingBit - format.precision + 1, format.minUlpExponent);
+    const int dropped = ulpExponent - exponent;
+    double magnitude = 0;
+    if (dropped <= 0) {
+        magnitude = std::abs(x);  // already a value of the format
+    } else if (dropped > 60) {
+        magnitude = 0;  // under half the smallest subnormal
+    } else {
+        std::uint64_t kept = significand >> dropped;
+        const std::uint64_t rest = significand & ((std::uint64_t{1} << dropped) - 1);
+        const std::uint64_t half = std::uint64_t{1} << (dropped - 1);
+        if (rest > half || (rest == half && (kept & 1) != 0)) ++kept;
+        magnitude = std::ldexp(double(kept), ulpExponent);  // exact: kept <= 2^precision
+    }
+    if (magnitude > format.maxFinite) magnitude = std::numeric_limits<double>::infinity();
+    return negative ? -magnitude : magnitude;
+}
+
+TEST(RopePrecisionTest, RoundToFormatMatchesRoundingByHand) {
+    // Ties at every place that matters: normal ties to even (both directions), subnormal ties,
+    // half the smallest subnormal, the overflow edge, and random doubles of every magnitude.
+    std::vector<double> values;
+    for (const HandFormat& f : {kHandFloat32, kHandBFloat16, kHandFloat16}) {
+        const double ulpOfOne = std::ldexp(1.0, 1 - f.precision);
+        const double smallest = std::ldexp(1.0, f.minUlpExponent);
+        const double maxUlp = f.maxFinite - std::nextafter(f.maxFinite, 0.0) > 0
+                                  ? std::ldexp(ulpOfOne, std::ilogb(f.maxFinite))
+                                  : 0;
+        for (double v :
+             {1 + ulpOfOne / 2, 1 + 3 * ulpOfOne / 2, 2 - ulpOfOne / 4,
+              1 + ulpOfOne / 2 + std::ldexp(1.0, -52), smallest / 2, 3 * smallest / 2,
+              5 * smallest / 2, smallest * 0.49, smallest * 0.51,
+              std::ldexp(1.0, f.minUlpExponent + f.precision - 1) * (1 - ulpOfOne / 4),
+              f.maxFinite + maxUlp / 2, f.maxFinite + maxUlp / 2 * 0.999, f.maxFinite + maxUlp / 4,
+              65519.0, 65520.0, 257.0, 259.0, 2049.0, 2051.0}) {
+            values.push_back(v);
+            values.push_back(-v);
+        }
+    }
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+    std::uniform_int_distribution<int> exponent(-160, 140);
+    for (int i = 0; i < 20000; ++i) values.push_back(std::ldexp(mantissa(rng), exponent(rng)));
+    for (double v : values) {
+        for (FloatFormat format :
+             {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16}) {
+            const double expected = handRound(v, handFormat(format));
+            EXPECT_EQ(roundToFormat(v, format), expected) << floatFormatName(format) << " of " << v;
+        }
+        // The reference itself against the hardware where the hardware has the format.
+        EXPECT_EQ(handRound(v, kHandFloat32), double(float(v))) << v;
+#ifdef __FLT16_MAX__
+        EXPECT_EQ(handRound(v, kHandFloat16), double(static_cast<_Float16>(v))) << v;
+#endif
+    }
 }
 
 TEST(RopePrecisionTest, RoundingMatchesHardwareAndTiesGoToEven) {
@@ -104,23 +202,23 @@ TEST(RopePrecisionTest, OtherPairsMatchAnIndependentScan) {
     EXPECT_GE(report->firstPair, 0);
 }
 
-// The scan as first written: every position, the definition read literally (three roundings,
-// remainder, cos and sin of both angles). The fast scan must give the same numbers bit for bit.
+// The scan as the definition reads, with the rounding by hand above: every position, three
+// roundings, remainder, cos and sin of both angles. The scan must give the same numbers bit for
+// bit.
 PairPrecision scalarScan(double theta, FloatFormat format, long long maxPosition,
                          double threshold) {
+    const HandFormat hand = handFormat(format);
     PairPrecision pair;
     pair.theta = theta;
-    const double roundedTheta = roundToFormat(theta, format);
+    const double roundedTheta = handRound(theta, hand);
     for (long long m = 0; m <= maxPosition; ++m) {
         const double exact = double(m) * theta;
-        const double angle = roundToFormat(roundToFormat(double(m), format) * roundedTheta, format);
+        const double angle = handRound(handRound(double(m), hand) * roundedTheta, hand);
         double error = std::numeric_limits<double>::infinity();
         if (std::isfinite(angle)) {
             error = std::abs(std::remainder(angle - exact, 2.0 * M_PI));
-            const double cosError =
-                std::abs(roundToFormat(std::cos(angle), format) - std::cos(exact));
-            const double sinError =
-                std::abs(roundToFormat(std::sin(angle), format) - std::sin(exact));
+            const double cosError = std::abs(handRound(std::cos(angle), hand) - std::cos(exact));
+            const double sinError = std::abs(handRound(std::sin(angle), hand) - std::sin(exact));
             pair.maxCosSinError = std::max({pair.maxCosSinError, cosError, sinError});
         } else {
             pair.maxCosSinError = std::numeric_limits<double>::infinity();
@@ -145,17 +243,27 @@ TEST(RopePrecisionTest, FastScanEqualsTheScalarScanExactly) {
         freqs.inverse.push_back(defaults->inverse[i]);
     }
     freqs.rotatedDims = 2 * int(freqs.inverse.size());
-    for (FloatFormat format : {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16}) {
-        // float16 past its overflow at 65520; the others far enough to wrap and to leave the
-        // series' range (theta 1000).
-        const long long kMaxPosition = format == FloatFormat::Float16 ? 66000 : 20000;
-        auto report = ropePrecision(freqs, format, kMaxPosition, 0.05);
+    // float16 past its overflow at 65520; the others far enough to wrap and to leave the series'
+    // range (theta 1000); a threshold near pi, so that the first position over it lies among
+    // wrapped angles (bfloat16) or is never reached (float32).
+    struct Case {
+        FloatFormat format;
+        long long maxPosition;  // not a multiple of the scan's blocks of 64
+        double threshold;
+    };
+    for (const Case& c :
+         {Case{FloatFormat::Float32, 20000, 0.05}, Case{FloatFormat::BFloat16, 20000, 0.05},
+          Case{FloatFormat::Float16, 66000, 0.05}, Case{FloatFormat::BFloat16, 9001, 3.1},
+          Case{FloatFormat::Float32, 9001, 3.1}}) {
+        auto report = ropePrecision(freqs, c.format, c.maxPosition, c.threshold);
         ASSERT_TRUE(report.ok()) << report.error().message;
         for (std::size_t i = 0; i < freqs.inverse.size(); ++i) {
-            const PairPrecision expected = scalarScan(freqs.inverse[i], format, kMaxPosition, 0.05);
+            const PairPrecision expected =
+                scalarScan(freqs.inverse[i], c.format, c.maxPosition, c.threshold);
             const PairPrecision& got = report->pairs[i];
-            SCOPED_TRACE(std::string(floatFormatName(format)) + " theta " +
-                         std::to_string(freqs.inverse[i]));
+            SCOPED_TRACE(std::string(floatFormatName(c.format)) + " theta " +
+                         std::to_string(freqs.inverse[i]) + " threshold " +
+                         std::to_string(c.threshold));
             EXPECT_EQ(got.firstPositionOver, expected.firstPositionOver);
             EXPECT_EQ(got.maxPhaseError, expected.maxPhaseError);
             EXPECT_EQ(got.maxCosSinError, expected.maxCosSinError);

@@ -501,3 +501,21 @@ TEST(TableStructureTest, PcaWorkSpaceCountsAgainstTheMemoryCap) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+TEST(TableStructureTest, SizeIsCheckedBeforeATableIsMade) {
+    // `render learned-pca --seq-len 65536 --d-model 8192` used to build the 4 GiB table first.
+    EXPECT_TRUE(checkStructureSize(4096, 4096));
+    EXPECT_TRUE(checkStructureSize(1 << 20, 16));
+    auto tooMany = checkStructureSize(65536, 8192);
+    ASSERT_FALSE(tooMany);
+    EXPECT_EQ(tooMany.error().message,
+              "the table has 65536 x 8192 values, over the structure analysis cap of 16777216 "
+              "(crop rows or dimensions first)");
+    EXPECT_FALSE(checkStructureSize(0, 5));
+}
+
+}  // namespace
+}  // namespace poslab

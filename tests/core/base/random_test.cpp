@@ -112,3 +112,33 @@ TEST(RandomTest, EveryUserDrawsTheSameSequence) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+TEST(RandomTest, BlocksGiveStdMt19937_64sSequence) {
+    // The standard fixes mt19937_64's outputs ([rand.predef]: the 10000th of the default seed is
+    // 9981545732273789042); the block engine must give every one of them, tempered.
+    for (std::uint64_t seed : {std::uint64_t{5489}, std::uint64_t{0}, ~std::uint64_t{0} - 6}) {
+        std::mt19937_64 reference(seed);
+        Mt19937_64Blocks blocks(seed);
+        for (int block = 0; block < 40; ++block) {
+            blocks.nextBlock();
+            for (int k = 0; k < Mt19937_64Blocks::kWords; ++k) {
+                const std::uint64_t expected = reference();
+                ASSERT_EQ(Mt19937_64Blocks::temper(blocks.words()[k]), expected)
+                    << "seed " << seed << " output " << block * Mt19937_64Blocks::kWords + k;
+            }
+        }
+    }
+    Mt19937_64Blocks standard(5489);
+    std::uint64_t output = 0;
+    for (int i = 0; i < 10000; ++i) {
+        if (i % Mt19937_64Blocks::kWords == 0) standard.nextBlock();
+        output = Mt19937_64Blocks::temper(standard.words()[i % Mt19937_64Blocks::kWords]);
+    }
+    EXPECT_EQ(output, 9981545732273789042ULL);
+}
+
+}  // namespace
+}  // namespace poslab

@@ -88,5 +88,24 @@ TEST(CompareFiguresTest, BiasCurvesMatchTheFormulas) {
     }
 }
 
+TEST(CompareFiguresTest, RelativeMembersSayTheirParameters) {
+    // Compare draws the relative family with the Relative view's defaults (KERPLE power r1 0.5,
+    // r2 0.8; log r1 1, r2 1; Sandwich d 128 head 0 of 8, compression 8 (0 + 1) / 8 = 1) and its
+    // own width and base for xPos: the panel prints these under the bias menus.
+    CompareOptions o;
+    o.dModel = 96;
+    o.base = 500000;
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::KerplePower), "r1 0.5, r2 0.8");
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::KerpleLog), "r1 1, r2 1");
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::Sandwich),
+              "d 128, head 0 of 8 (compression 1)");
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::Xpos).rfind("head_dim 96, gamma 0.4", 0), 0u);
+    EXPECT_NE(compareBiasParameters(o, CompareBias::Xpos).find("base 500000"), std::string::npos);
+    EXPECT_NE(compareBiasParameters(o, CompareBias::Deberta).find("256 buckets, max_position 512"),
+              std::string::npos);
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::Alibi), "");
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::T5), "");
+}
+
 }  // namespace
 }  // namespace poslab

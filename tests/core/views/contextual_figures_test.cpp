@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 namespace poslab {
 namespace {
@@ -78,6 +79,24 @@ TEST(ContextualFiguresTest, BadOptionsAreRefusedWithTheirName) {
     CopeSentenceParams c;
     c.sentence = "x";
     EXPECT_FALSE(drawCopeFigure(f, {0, 0, 400, 300}, c, darkTheme()).ok());
+}
+
+TEST(ContextualFiguresTest, DebertaOneColumnFigureCutsNoText) {
+    // `render deberta --width 600` (a one-column paper figure) cut its titles, axis label,
+    // marker label and corner notes with "…" in a 2 x 2 grid; the panels now stack instead.
+    const DebertaParams params;
+    for (float width : {600.0f, 1200.0f}) {
+        Figure figure = emptyFigure(width, 800, paperTheme());
+        ASSERT_TRUE(drawDebertaFigure(figure, {0, 0, width, 800}, params, paperTheme()));
+        int texts = 0;
+        for (const FigureItem& item : figure.items) {
+            if (const auto* text = std::get_if<TextItem>(&item)) {
+                ++texts;
+                EXPECT_EQ(text->text.find("…"), std::string::npos) << width << ": " << text->text;
+            }
+        }
+        EXPECT_GT(texts, 10);
+    }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -193,6 +194,142 @@ TEST(LearnedFiguresTest, TablesOfExtremeValuesDrawFiniteAxes) {
     EXPECT_GT(frames.curves.y.high, 1.7e308);
     const Point top = frames.curves.toPixel(0, 1.7e308);
     EXPECT_TRUE(std::isfinite(top.y));
+}
+
+void expectSameTexels(const HeatmapSample& got, const HeatmapSample& expected) {
+    ASSERT_TRUE(got.values && expected.values);
+    EXPECT_EQ(got.window, expected.window);
+    EXPECT_EQ(got.rowsPerTexel, expected.rowsPerTexel);
+    EXPECT_EQ(got.colsPerTexel, expected.colsPerTexel);
+    EXPECT_EQ(got.rowSpan, expected.rowSpan);
+    EXPECT_EQ(got.colSpan, expected.colSpan);
+    ASSERT_EQ(got.values->rows, expected.values->rows);
+    ASSERT_EQ(got.values->cols, expected.values->cols);
+    for (std::size_t k = 0; k < got.values->values.size(); ++k)
+        ASSERT_EQ(got.values->values[k], expected.values->values[k]) << k;
+}
+
+TEST(LearnedFiguresTest, SeededTableDrawnWithoutTheTableGivesTheSameData) {
+    // An odd d_model (pairs of normal values straddle rows), positions past the table, and a
+    // small layout (blocks of rows and columns) as well as a large one (one texel per cell).
+    LearnedParams params;
+    params.seqLen = 701;
+    params.dModel = 33;
+    params.seed = 9;
+    params.std = 0.3;
+    for (Box area : {Box{0, 0, 1400, 900}, Box{0, 0, 300, 220}}) {
+        for (int shown : {0, 900}) {
+            LearnedFigureOptions options;
+            options.table = std::make_shared<const Matrix>(learnedTable(params).value());
+            options.positionsShown = shown;
+            options.firstCurveDimension = 30;
+            options.curveCount = 5;  // only dims 30..32 exist
+            const LearnedLayout layout = learnedLayout(area, paperTheme());
+            const LearnedFigureData expected = computeLearnedFigureData(options, layout).value();
+            auto got = computeSeededLearnedFigureData(params, options, layout);
+            ASSERT_TRUE(got) << got.error().message;
+            SCOPED_TRACE("area " + std::to_string(area.width) + " shown " + std::to_string(shown));
+            EXPECT_EQ(got->rowStride, 1);
+            expectSameTexels(got->table, expected.table);
+            expectSameTexels(got->cosine, expected.cosine);
+            EXPECT_EQ(got->tableRange.low, expected.tableRange.low);
+            EXPECT_EQ(got->tableRange.high, expected.tableRange.high);
+            EXPECT_EQ(got->positionsPerPoint, expected.positionsPerPoint);
+            EXPECT_EQ(got->undefinedCosineRows, expected.undefinedCosineRows);
+            ASSERT_EQ(got->curves.size(), 3u);
+            for (std::size_t k = 0; k < 3; ++k) {
+                EXPECT_EQ(got->curves[k].dimension, expected.curves[k].dimension);
+                EXPECT_EQ(got->curves[k].x, expected.curves[k].x);
+                EXPECT_EQ(got->curves[k].y, expected.curves[k].y);
+            }
+        }
+    }
+    // std 0: every value 0, every row without direction, the colour range +-1.
+    params.std = 0;
+    LearnedFigureOptions options;
+    const LearnedLayout layout = learnedLayout({0, 0, 800, 600}, paperTheme());
+    auto zero = computeSeededLearnedFigureData(params, options, layout);
+    ASSERT_TRUE(zero);
+    EXPECT_EQ(zero->undefinedCosineRows, 701);
+    EXPECT_EQ(zero->tableRange.high, 1.0);
+}
+
+TEST(LearnedFiguresTest, HugeSeededTablesUseEveryStrideRowButExactRangeAndCurves) {
+    // A value budget of 20000 for a 20000 x 9 table: every 9th row (and the first of each block)
+    // is generated; the texels are the means of those rows, written out here from the whole
+    // table; the colour range and the curves still cover every value.
+    LearnedParams params;
+    params.seqLen = 20000;
+    params.dModel = 9;
+    params.seed = 3;
+    params.std = 1.5;
+    const Matrix whole = learnedTable(params).value();
+    LearnedFigureOptions options;
+    options.table = std::make_shared<const Matrix>(whole);
+    options.curveCount = 2;
+    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900}, paperTheme());
+    const LearnedFigureData exact = computeLearnedFigureData(options, layout).value();
+    auto got = computeSeededLearnedFigureData(params, options, layout, 20000);
+    ASSERT_TRUE(got) << got.error().message;
+    const long long stride = 9;  // ceil(20000 * 9 / 20000)
+    EXPECT_EQ(got->rowStride, stride);
+    const long long rowsPer = got->table.rowsPerTexel, colsPer = got->table.colsPerTexel;
+    const long long cosinePer = got->cosine.rowsPerTexel;
+    ASSERT_GT(rowsPer, stride);
+    ASSERT_GT(cosinePer, stride);
+    auto generated = [&](long long r) {
+        return r % stride == 0 || r % rowsPer == 0 || r % cosinePer == 0;
+    };
+    const Matrix& texels = *got->table.values;
+    for (std::size_t g = 0; g < texels.rows; ++g) {
+        for (std::size_t k = 0; k < texels.cols; ++k) {
+            double sum = 0;
+            long long count = 0;
+            for (long long r = (long long)g * rowsPer;
+                 r < std::min(20000LL, (long long)(g + 1) * rowsPer); ++r) {
+                if (!generated(r)) continue;
+                for (long long c = (long long)k * colsPer;
+                     c < std::min(9LL, (long long)(k + 1) * colsPer); ++c) {
+                    sum += whole(std::size_t(r), std::size_t(c));
+                    ++count;
+                }
+            }
+            EXPECT_NEAR(texels(g, k), sum / double(count), 1e-12) << g << " " << k;
+        }
+    }
+    // A cosine texel: the dot product of its blocks' mean unit rows (generated rows only).
+    auto meanUnit = [&](long long block) {
+        std::vector<double> mean(9, 0.0);
+        long long count = 0;
+        for (long long r = block * cosinePer; r < std::min(20000LL, (block + 1) * cosinePer); ++r) {
+            if (!generated(r)) continue;
+            double norm = 0;
+            for (std::size_t c = 0; c < 9; ++c)
+                norm += whole(std::size_t(r), c) * whole(std::size_t(r), c);
+            for (std::size_t c = 0; c < 9; ++c)
+                mean[c] += whole(std::size_t(r), c) / std::sqrt(norm);
+            ++count;
+        }
+        for (double& v : mean) v /= double(count);
+        return mean;
+    };
+    const std::vector<double> a = meanUnit(0), b = meanUnit(2);
+    double dot = 0;
+    for (std::size_t c = 0; c < 9; ++c) dot += a[c] * b[c];
+    EXPECT_NEAR((*got->cosine.values)(0, 2), dot, 1e-12);
+    // Exact over every value: the range (largest |value| of the whole table) and the curves.
+    double largest = 0;
+    for (double v : whole.values) largest = std::max(largest, std::abs(v));
+    EXPECT_EQ(got->tableRange.high, largest);
+    EXPECT_EQ(got->tableRange.low, -largest);
+    ASSERT_EQ(got->curves.size(), exact.curves.size());
+    for (std::size_t k = 0; k < exact.curves.size(); ++k)
+        EXPECT_EQ(got->curves[k].y, exact.curves[k].y);
+    // The figure says that positions were sampled.
+    options.positionsShown = 20000;
+    Figure figure = emptyFigure(1400, 900, paperTheme());
+    drawLearnedFigure(figure, layout, options, *got, paperTheme());
+    EXPECT_TRUE(hasText(figure, "1 in 9 positions"));
 }
 
 }  // namespace

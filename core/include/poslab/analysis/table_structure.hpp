@@ -37,7 +37,9 @@ namespace poslab {
 
 inline constexpr std::size_t kMaxStructureValues = std::size_t(1) << 24;  // rows x dims
 inline constexpr std::size_t kMaxStructureSide = 4096;  // min(rows, dims): the eigenproblem's size
-inline constexpr std::size_t kJacobiLimit = 192;        // full Jacobi up to this size
+// The two caps above for a rows x dims table (before making one): the message the analysis gives.
+Status checkStructureSize(std::size_t rows, std::size_t cols);
+inline constexpr std::size_t kJacobiLimit = 192;  // full Jacobi up to this size
 inline constexpr int kMaxStructureComponents = 64;
 inline constexpr double kEigenTolerance = 1e-10;  // Ritz residual / largest eigenvalue
 

@@ -25,11 +25,40 @@ class NormalSampler {
   public:
     explicit NormalSampler(std::uint64_t seed) : engine_(seed) {}
     double next();  // one N(0, 1) value
+    // The pair next() makes of two engine outputs a, b (for code that walks the engine itself
+    // and transforms only the pairs it needs): r cos(2 pi u2) and r sin(2 pi u2).
+    struct Pair {
+        double first, second;
+    };
+    static Pair fromOutputs(std::uint64_t a, std::uint64_t b);
+    // Every value of the pair from outputs a, b has |value| <= radius(a) = sqrt(-2 ln u1).
+    static double radius(std::uint64_t a);
 
   private:
     std::mt19937_64 engine_;
     double spare_ = 0;  // the sine half of the last pair
     bool hasSpare_ = false;
+};
+
+// std::mt19937_64's output sequence (the same numbers for the same seed), for code that walks
+// hundreds of millions of outputs and tempers only those it looks at: the state is regenerated
+// 312 words at a time by a loop that vectorises (libstdc++'s does not), and raw(k) / tempered
+// values are read from the block.
+class Mt19937_64Blocks {
+  public:
+    static constexpr int kWords = 312;
+    explicit Mt19937_64Blocks(std::uint64_t seed);
+    void nextBlock();  // the next 312 outputs, untempered, in words()
+    const std::uint64_t* words() const { return state_; }
+    static std::uint64_t temper(std::uint64_t y) {
+        y ^= (y >> 29) & 0x5555555555555555ULL;
+        y ^= (y << 17) & 0x71D67FFFEDA60000ULL;
+        y ^= (y << 37) & 0xFFF7EEE000000000ULL;
+        return y ^ (y >> 43);
+    }
+
+  private:
+    std::uint64_t state_[kWords];
 };
 
 }  // namespace poslab

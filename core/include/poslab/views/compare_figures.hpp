@@ -45,6 +45,9 @@ struct CompareOptions {
     friend bool operator==(const CompareOptions&,
                            const CompareOptions&) = default;  // member-wise: caches key on it
 };
+// The parameters a relative-family member is drawn with in Compare (the Relative view's defaults
+// at Compare's length, width, base and seed): "r1 1, r2 1"; "" for ALiBi and T5 (their sliders).
+std::string compareBiasParameters(const CompareOptions& options, CompareBias bias);
 Status validate(const CompareOptions& options);
 // Top: what each encoding contributes, as heatmaps; bottom: what a query in the middle sees, as
 // curves against offset (similarity for vector encodings, additive bias for bias encodings).

@@ -37,7 +37,7 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
                       const Theme& theme, int panel = 0);
 
 // ---- DeBERTa: bucket curve, c2c, c2p, p2c
-inline constexpr PanelShape kDebertaPanels{4, 2, 18, 12, 12};
+inline constexpr PanelShape kDebertaPanels{4, 2, 24, 12, 12};
 int debertaChartReach(const DebertaParams& params);  // |delta| shown: 1.25 max_position, >= 8
 Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
                          int panel = 0);

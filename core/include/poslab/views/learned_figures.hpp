@@ -41,7 +41,8 @@ struct LearnedFigureOptions {
     int firstCurveDimension = 0;          // the curves plot dims first..first+count-1
     int curveCount = 4;                   // 1..8
     ColormapId colormap = ColormapId::BlueWhiteRed;
-    friend bool operator==(const LearnedFigureOptions&, const LearnedFigureOptions&) = default;  // member-wise: caches key on it
+    friend bool operator==(const LearnedFigureOptions&,
+                           const LearnedFigureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const LearnedFigureOptions& options);
 int learnedPositionsShown(const LearnedFigureOptions& options);  // 0 resolved to the table rows
@@ -70,11 +71,28 @@ struct LearnedFigureData {
     ValueRange tableRange;  // symmetric about zero
     HeatmapSample cosine;
     std::vector<LearnedCurve> curves;
-    long long positionsPerPoint = 1;  // curve points are means of this many positions
-    long long undefinedCosineRows = 0;  // shown rows with no direction (zero or non-finite)
+    long long positionsPerPoint = 1;           // curve points are means of this many positions
+    long long undefinedCosineRows = 0;         // shown rows with no direction (zero or non-finite)
+    std::size_t tableRows = 0, tableCols = 0;  // the table's shape (drawing needs no table)
+    long long rowStride = 1;  // > 1: the table and cosine texels use every rowStride-th position
 };
 Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& options,
                                                    const LearnedLayout& layout);
+
+// ---- The seeded table without the table (`render learned` at sizes up to 2^20 x 8192)
+// The same data computed while learnedTable(params)'s values are drawn, one row at a time (memory
+// O(d_model + texels)): the engine is walked through every value, but only the values a figure
+// shows are turned into normal values. Tables of up to maxValues values give exactly
+// computeLearnedFigureData's numbers; larger ones take the table and cosine texels from every
+// rowStride-th position (the first of each stride; at least one row per texel), said in the
+// corner notes, while the colour range (largest |value|: only pairs whose radius could exceed
+// it are transformed) and the curves stay exact over every position.
+inline constexpr long long kLearnedStreamedValues = 1LL << 24;
+Result<LearnedFigureData> computeSeededLearnedFigureData(
+    const LearnedParams& params, const LearnedFigureOptions& options, const LearnedLayout& layout,
+    long long maxValues = kLearnedStreamedValues);  // options.table unused
+Status drawSeededLearnedFigure(Figure& figure, Box area, const LearnedParams& params,
+                               LearnedFigureOptions options, const Theme& theme, int panel = 0);
 
 struct LearnedFigureFrames {
     PlotFrame table, cosine, curves;
