@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <numbers>
 
+#include "poslab/base/background.hpp"
 #include "poslab/base/decimal.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
@@ -919,8 +920,8 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
     if (precisionKey_ != wanted && !precisionJob_.valid()) {
         // The params are copied into the job: the controls may change while it runs.
         precisionJobKey_ = wanted;
-        precisionJob_ = std::async(
-            std::launch::async, [params = view.params, positions = view.precisionPositions] {
+        precisionJob_ =
+            runInBackground([params = view.params, positions = view.precisionPositions] {
                 return ropePrecisionReports(
                     params, {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16},
                     positions);
