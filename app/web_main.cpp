@@ -10,17 +10,23 @@
 #include <emscripten/html5.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "gfx/fonts.hpp"
 #include "panels/registry.hpp"
+#include "poslab/base/background.hpp"
 #include "ui/application.hpp"
 #include "ui/frame_loop.hpp"
+#include "ui/session.hpp"
 
 namespace {
 
@@ -89,12 +95,85 @@ void offerDownloads() {
                 document.body.appendChild(link);
                 link.click();
                 link.remove();
-                setTimeout(function() { URL.revokeObjectURL(link.href); }, 10000);
+                setTimeout(
+                    function() { URL.revokeObjectURL(link.href); }, 10000);
             },
             path.c_str(), name.c_str());
         std::filesystem::remove(entry.path(), error);
         page->application->setStatus("Downloaded " + name);
     }
+}
+
+// ---- Opening files: the page's file picker (index.html's <input type=file>, File > Open
+// file…) writes the chosen files into /uploads and hands their paths to poslabOpenFiles, which
+// passes them to GLFW's drop callback: picked and dropped files take one path (Application's
+// drop handler, then openFile as `poslab FILE`).
+void openFilePicker() {
+    EM_ASM({ document.getElementById('file-picker').click(); });
+}
+
+// ---- Clipboard: emscripten's GLFW has none. Copies go to an in-page buffer and, where the
+// browser allows (a secure page, a recent user gesture), to the system clipboard through
+// navigator.clipboard; pastes read the buffer, which the page's paste event (Ctrl+V, from any
+// program) fills first (index.html). Within the page copy and paste work whatever the browser
+// allows.
+EM_JS(void, pageCopyText, (const char* text), {
+    const value = UTF8ToString(text);
+    Module.poslabClipboard = value;
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(value).catch(function(){});  // the buffer still holds it
+    }
+});
+EM_JS(char*, pageClipboardText, (), {
+    const value = Module.poslabClipboard || "";
+    const size = lengthBytesUTF8(value) + 1;
+    const buffer = _malloc(size);
+    stringToUTF8(value, buffer, size);
+    return buffer;
+});
+
+void setClipboardText(void*, const char* text) {
+    pageCopyText(text ? text : "");
+}
+
+const char* clipboardText(void*) {
+    static std::string kept;  // ImGui reads it until the next call
+    char* text = pageClipboardText();
+    kept = text ? text : "";
+    std::free(text);
+    return kept.c_str();
+}
+
+// Which build runs, for the File menu and the start-up status line (index.html chose it by
+// crossOriginIsolated).
+std::string threadModeText() {
+    if (poslab::kBackgroundThreads) {
+        return "Threads: heavy figures compute on worker threads (the page is cross-origin "
+               "isolated)";
+    }
+    return "Single-threaded: the host sends no isolation headers, so heavy figures compute "
+           "between frames";
+}
+
+// The page's File menu items (Application::platformFileMenu).
+void drawPageFileMenu() {
+    if (ImGui::MenuItem("Open file…")) openFilePicker();
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "A config.json, .npy, .safetensors or session file from this computer: read in the "
+            "page, never uploaded (dropping it on the page does the same)");
+    }
+    if (ImGui::MenuItem("Download figure PNG")) {
+        std::string view = page->application->currentView();
+        for (char& c : view) c = c == ' ' ? '-' : char(std::tolower(static_cast<unsigned char>(c)));
+        page->application->requestFigurePng(std::string(kDownloads) + "/poslab-" + view + ".png");
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "The figure as drawn on screen, without the controls. PDF, SVG and PNG at any scale "
+            "come from the desktop app and `poslab render`");
+    }
+    ImGui::TextDisabled("%s", threadModeText().c_str());
 }
 
 // The canvas follows the page's size (CSS pixels); GLFW's window is the canvas.
@@ -140,10 +219,69 @@ EMSCRIPTEN_KEEPALIVE int poslabRunBenchmark(const char* scenario, int frames) {
     options.benchScenario = scenario;
     return poslab::ui::runFrameLoop(page->window, *page->application, options);
 }
-// A file the page's picker wrote into /uploads: opened as `poslab FILE` opens it.
-EMSCRIPTEN_KEEPALIVE int poslabOpenFile(const char* path) {
+// Files the page's picker wrote into /uploads (paths one per line): handed to GLFW's drop
+// callback, the path dropped files take. Returns 1 when there is no window yet.
+EMSCRIPTEN_KEEPALIVE int poslabOpenFiles(const char* lines) {
     if (!page || !page->application) return 1;
-    return page->application->openFile(path) ? 0 : 1;
+    std::vector<std::string> paths;
+    for (std::string_view rest = lines ? lines : ""; !rest.empty();) {
+        const std::size_t end = std::min(rest.find('\n'), rest.size());
+        if (end > 0) paths.emplace_back(rest.substr(0, end));
+        rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    std::vector<const char*> pointers;
+    for (const std::string& path : paths) pointers.push_back(path.c_str());
+    // glfwSetDropCallback returns the callback it replaces: Application's, put back at once.
+    const GLFWdropfun drop = glfwSetDropCallback(page->window, nullptr);
+    glfwSetDropCallback(page->window, drop);
+    if (drop && !pointers.empty()) drop(page->window, int(pointers.size()), pointers.data());
+    return 0;
+}
+// The status line's message (the web check reads what opening a file or a download reported).
+EMSCRIPTEN_KEEPALIVE const char* poslabStatus() {
+    static std::string status;
+    status = page && page->application ? page->application->status() : "";
+    return status.c_str();
+}
+// 1 in the build with threads, 0 in the single-threaded one.
+EMSCRIPTEN_KEEPALIVE int poslabHasThreads() {
+    return poslab::kBackgroundThreads ? 1 : 0;
+}
+// ImGui's clipboard, as its copy and paste shortcuts use it (the web check's round trip).
+EMSCRIPTEN_KEEPALIVE const char* poslabImGuiClipboard() {
+    const char* text = ImGui::GetClipboardText();
+    return text ? text : "";
+}
+EMSCRIPTEN_KEEPALIVE void poslabImGuiCopy(const char* text) {
+    ImGui::SetClipboardText(text);
+}
+// File > Download figure PNG, File > Save session… and File > Export…'s CSV and NPY without
+// the clicks (the web check): each writes into /downloads, which the page hands to the browser.
+EMSCRIPTEN_KEEPALIVE void poslabDownloadFigurePng(const char* path) {
+    if (page && page->application) page->application->requestFigurePng(path);
+}
+EMSCRIPTEN_KEEPALIVE int poslabSaveSession(const char* path) {
+    if (!page || !page->application) return 1;
+    const poslab::Status saved = poslab::ui::saveSession(*page->application, path);
+    page->application->setStatus(saved ? std::string("Saved the session ") + path
+                                       : saved.error().message);
+    return saved ? 0 : 1;
+}
+EMSCRIPTEN_KEEPALIVE int poslabExportNumbers(const char* folder, const char* name) {
+    if (!page || !page->application) return 1;
+    return page->application->exportVisibleNumbers(folder, name) ? 0 : 1;
+}
+// 1 in presentation mode (F5), else 0.
+EMSCRIPTEN_KEEPALIVE int poslabPresentationOn() {
+    return page && page->application && page->application->state().tour.presentation ? 1 : 0;
+}
+// The last frame's figures as "x y width height" in canvas pixels (Download figure PNG's crop).
+EMSCRIPTEN_KEEPALIVE const char* poslabFigureArea() {
+    static char text[96];
+    const poslab::Box area =
+        page && page->application ? page->application->figureArea() : poslab::Box{};
+    std::snprintf(text, sizeof text, "%g %g %g %g", area.x, area.y, area.width, area.height);
+    return text;
 }
 EMSCRIPTEN_KEEPALIVE const char* poslabCurrentView() {
     static std::string view;
@@ -188,6 +326,12 @@ int main() {
         std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
         return 1;
     }
+    io.SetClipboardTextFn = setClipboardText;  // after the GLFW backend, which set GLFW's
+    io.GetClipboardTextFn = clipboardText;
+    io.ClipboardUserData = nullptr;
+    page->application->platformFileMenu = drawPageFileMenu;
+    page->application->setStatus(threadModeText());
+    std::printf("poslab: %s\n", threadModeText().c_str());
     // The browser calls frame() once per animation frame; main returns, the page lives on.
     emscripten_set_main_loop(frame, 0, false);
     return 0;

@@ -97,4 +97,21 @@ Status writePng(const ImageRgba& image, const std::string& path) {
     return writePngFile(image, path, !isOpaque(image));
 }
 
+ImageRgba cropImage(const ImageRgba& image, int x, int y, int width, int height) {
+    const int x0 = std::clamp(x, 0, image.width), y0 = std::clamp(y, 0, image.height);
+    const int x1 = std::clamp(x + std::max(0, width), x0, image.width);
+    const int y1 = std::clamp(y + std::max(0, height), y0, image.height);
+    ImageRgba crop;
+    crop.width = x1 - x0;
+    crop.height = y1 - y0;
+    if (crop.width == 0 || crop.height == 0) return ImageRgba{};
+    crop.pixels.resize(std::size_t(crop.width) * std::size_t(crop.height) * 4);
+    for (int row = 0; row < crop.height; ++row) {
+        const auto first = image.pixels.begin() + (std::ptrdiff_t(y0 + row) * image.width + x0) * 4;
+        std::copy(first, first + std::ptrdiff_t(crop.width) * 4,
+                  crop.pixels.begin() + std::ptrdiff_t(row) * crop.width * 4);
+    }
+    return crop;
+}
+
 }  // namespace poslab::gfx

@@ -25,5 +25,7 @@ bool isOpaque(const ImageRgba& image);  // every alpha 255
 // GL framebuffers cleared to transparent and drawn with ImGui's blending hold premultiplied
 // colour with correct alpha; this turns them into the straight alpha PNG files expect.
 void unpremultiply(ImageRgba& image);
+// The pixels of [x, x + width) x [y, y + height), clamped to the image (empty when outside it).
+ImageRgba cropImage(const ImageRgba& image, int x, int y, int width, int height);
 
 }  // namespace poslab::gfx

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "poslab/base/background.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "state/ranges.hpp"
@@ -144,10 +145,9 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
 
 void LearnedPanel::loadAndReport(LearnedViewState&, FrameContext& context, const std::string& path,
                                  const std::string& tensor) {
-    if (loading_.valid()) loading_.wait();  // one at a time: the later Load wins
+    if (loading_.valid()) waitForJob(loading_);  // one at a time: the later Load wins
     loadingPath_ = path;
-    loading_ =
-        std::async(std::launch::async, [path, tensor] { return readLearnedTable(path, tensor); });
+    loading_ = runInBackground([path, tensor] { return readLearnedTable(path, tensor); });
     loadFailed_ = false;
     loadMessage_ = "reading " + baseName(path) + " ...";
     if (context.statusMessage) *context.statusMessage = loadMessage_;
@@ -437,7 +437,7 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
     }
     if (!pending_.valid() && !done_.holds(key)) {
         pendingKey_ = key;
-        pending_ = std::async(std::launch::async, [key, title = shown.source] {
+        pending_ = runInBackground([key, title = shown.source] {
             StructureResult result;
             auto input = structureInput(key.table, title, key.source);
             if (!input) {

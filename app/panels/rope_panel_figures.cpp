@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "panels/rope_panel.hpp"
+#include "poslab/base/background.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/views/rope_layers_figures.hpp"
@@ -326,8 +327,8 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
     if (!precision_.holds(wanted) && !precisionJob_.valid()) {
         // The params are copied into the job: the controls may change while it runs.
         precisionJobKey_ = wanted;
-        precisionJob_ = std::async(
-            std::launch::async, [params = view.params, positions = view.precisionPositions] {
+        precisionJob_ =
+            runInBackground([params = view.params, positions = view.precisionPositions] {
                 return ropePrecisionReports(
                     params, {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16},
                     positions);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "poslab/base/background.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/io/safetensors_index.hpp"
 #include "state/ranges.hpp"
@@ -41,7 +42,7 @@ RopeUsageTab::~RopeUsageTab() {
 void RopeUsageTab::cancel() {
     if (!job_) return;
     job_->cancelled->store(true);
-    if (job_->result.valid()) job_->result.wait();
+    if (job_->result.valid()) waitForJob(job_->result);
     job_.reset();
 }
 
@@ -57,8 +58,8 @@ void RopeUsageTab::open(RopeUsageState& state, const std::string& path, FrameCon
     AttentionOverrides overrides;
     if (state.pairing == UsagePairing::Half) overrides.pairing = RopePairing::Half;
     if (state.pairing == UsagePairing::Interleaved) overrides.pairing = RopePairing::Interleaved;
-    job.result = std::async(std::launch::async, [path, overrides, cancelled = job.cancelled,
-                                                 done = job.done, total = job.total] {
+    job.result = runInBackground([path, overrides, cancelled = job.cancelled, done = job.done,
+                                  total = job.total] {
         return loadRopeUsage(path, overrides, [&](std::uint64_t d, std::uint64_t t) {
             done->store(d);
             total->store(t);

@@ -168,6 +168,7 @@ void Application::drawMenuBar() {
         if (ImGui::MenuItem("Export…", "Ctrl+E")) exportDialog_.open();
         if (ImGui::MenuItem("Save session…")) sessionDialog_.openSave();
         if (ImGui::MenuItem("Open session…")) sessionDialog_.openLoad();
+        if (platformFileMenu) platformFileMenu();
         if (ImGui::MenuItem("Screenshot", "F12")) requestedScreenshot = timestampedScreenshotName();
         drawShareLinkMenu(state_, linkFragment(), status_);  // Copy link, the page's address
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
@@ -218,6 +219,8 @@ void Application::frame() {
     context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
     context.layoutAudit = layoutAudit;
+    Box figureArea;
+    context.figureArea = &figureArea;
     tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text
 
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -323,7 +326,9 @@ void Application::frame() {
     ImGui::End();
     tour_.drawCard(state_, *this);
     tour_.endFrame();
-    animating_ = context.animating || exportDialog_.busy();  // progress keeps frames coming
+    figureArea_ = figureArea;
+    animating_ = context.animating || exportDialog_.busy() ||  // progress keeps frames coming
+                 !figurePngPath_.empty();
     waiting_ = context.waiting;
 }
 
@@ -343,7 +348,41 @@ void Application::afterRender(int framebufferWidth, int framebufferHeight) {
         status_ = saved ? "Saved screenshot " + requestedScreenshot : saved.error().message;
         requestedScreenshot.clear();
     }
+    if (!figurePngPath_.empty() && --figurePngFrames_ <= 0) {
+        status_ = saveFigurePng(framebufferWidth, framebufferHeight);
+        figurePngPath_.clear();
+    }
     heatmaps_->endFrame();
+}
+
+Status Application::exportVisibleNumbers(const std::string& folder, const std::string& name) {
+    if (activePanel_ >= panels_.size()) return Error{"no view to export"};
+    ExportRequest request;
+    request.folder = folder;
+    request.baseName = name;
+    request.png = request.svg = request.pdf = false;
+    request.csv = request.npy = true;
+    exportDialog_.exportNow(*panels_[activePanel_], state_, request, &status_);
+    if (!exportDialog_.busy()) return Error{status_};
+    return success();
+}
+
+std::string Application::saveFigurePng(int framebufferWidth, int framebufferHeight) {
+    const Box area = figureArea_;
+    if (area.width < 1 || area.height < 1) return "No figure on screen to save";
+    // Screen pixels to framebuffer pixels (a HiDPI framebuffer is larger than the window).
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float sx = display.x > 0 ? float(framebufferWidth) / display.x : 1.0f;
+    const float sy = display.y > 0 ? float(framebufferHeight) / display.y : 1.0f;
+    const int x0 = int(std::floor(area.x * sx)), y0 = int(std::floor(area.y * sy));
+    const int x1 = int(std::ceil((area.x + area.width) * sx));
+    const int y1 = int(std::ceil((area.y + area.height) * sy));
+    const ImageRgba figure = gfx::cropImage(
+        gfx::readFramebuffer(framebufferWidth, framebufferHeight), x0, y0, x1 - x0, y1 - y0);
+    const Status saved = gfx::writePng(figure, figurePngPath_);
+    return saved ? "Saved the figure " + figurePngPath_ + " (" + std::to_string(figure.width) +
+                       "x" + std::to_string(figure.height) + ", as drawn on screen)"
+                 : saved.error().message;
 }
 
 }  // namespace poslab::ui

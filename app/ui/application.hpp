@@ -1,6 +1,7 @@
 // application.hpp — the GUI's frame: menu bar, view tabs, shortcuts, status line, screenshots.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -67,6 +68,9 @@ public:
     std::size_t viewCount() const { return panels_.size(); }
     std::size_t nanTexelsDrawn() const;
     void openExportDialog() { exportDialog_.open(); }  // File > Export… (Ctrl+E)
+    // File > Export… of the visible view's numbers as folder/name.csv and .npy, without the
+    // dialog (the page's check); written in the background like the dialog's.
+    Status exportVisibleNumbers(const std::string& folder, const std::string& name);
     void frame();                     // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input
@@ -95,6 +99,16 @@ public:
     void prepareFrame();
 
     std::string requestedScreenshot;  // set by F12 or --screenshot; written after the frame
+    // ---- The visible figure as the screen draws it (the page's "Download figure PNG"): every
+    // figure canvas of the visible view, cropped from the window after a frame without menus.
+    void requestFigurePng(std::string path) {
+        figurePngPath_ = std::move(path);
+        figurePngFrames_ = 2;  // the menu that asked closes first
+    }
+    Box figureArea() const { return figureArea_; }  // last frame's figures (screen pixels)
+    // The platform's own File menu items, after Open session… (the page: Open file…, Download
+    // figure PNG). Empty on the desktop.
+    std::function<void()> platformFileMenu;
     // Non-null: every figure drawn in the next frames is checked for overlapping or cut-off
     // text, one line per fault (--check-layout, --tour-check).
     LayoutAudit* layoutAudit = nullptr;
@@ -105,6 +119,7 @@ public:
   private:
     void drawMenuBar();
     void handleShortcuts();
+    std::string saveFigurePng(int framebufferWidth, int framebufferHeight);  // the status line
 
     AppState state_;
     std::vector<std::unique_ptr<Panel>> panels_;
@@ -126,6 +141,9 @@ public:
     float bakedScale_ = 1.0f;    // the scale the fonts and style were last built for
     std::unique_ptr<ImGuiStyle> baseStyle_;  // the style at scale 1, scaled from afresh each time
     std::vector<std::pair<std::size_t, std::string>> pendingFiles_;  // panel index, path
+    Box figureArea_;             // the figures of the last frame (FrameContext::figureArea)
+    std::string figurePngPath_;  // requestFigurePng: where, "" when none is pending
+    int figurePngFrames_ = 0;    // frames to draw before the crop is taken
     bool quit_ = false;
 };
 

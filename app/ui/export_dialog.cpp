@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "gfx/cairo_renderer.hpp"
+#include "poslab/base/background.hpp"
 #include "poslab/figure/figure_controls.hpp"
 #include "poslab/io/matrix_export.hpp"
 #include "poslab/io/output_file.hpp"
@@ -155,11 +156,21 @@ void writeExportFiles(std::shared_ptr<ExportJob> job, Figure figure, std::option
 ExportDialog::ExportDialog() = default;
 
 ExportDialog::~ExportDialog() {
-    if (worker_.joinable()) worker_.join();
+    if (worker_.valid()) waitForJob(worker_);
 }
 
 void ExportDialog::open() {
     openRequested_ = true;
+}
+
+void ExportDialog::exportNow(const Panel& panel, const AppState& state,
+                             const ExportRequest& request, std::string* status) {
+    if (Status valid = checkExportRequest(request); !valid) {
+        *status = "Export failed: " + valid.error().message;
+        return;
+    }
+    request_ = request;
+    start(panel, state, status);
 }
 
 bool ExportDialog::busy() const {
@@ -202,14 +213,17 @@ void ExportDialog::start(const Panel& panel, const AppState& state, std::string*
         }
         data = std::move(matrix).value();
     }
-    if (worker_.joinable()) worker_.join();
+    if (worker_.valid()) waitForJob(worker_);
     job_ = std::make_shared<ExportJob>();
     job_->paths = exportPaths(request_);
     std::printf("exporting %s: %zu file%s\n", panel.title(), job_->paths.size(),
                 job_->paths.size() == 1 ? "" : "s");
     std::fflush(stdout);
-    worker_ =
-        std::thread(writeExportFiles, job_, std::move(figure), std::move(data), request_.scale);
+    // A thread of its own; in the page without threads, the frames after this one (background.hpp).
+    worker_ = runInBackground([job = job_, figure = std::move(figure), data = std::move(data),
+                               scale = request_.scale]() mutable {
+        writeExportFiles(job, std::move(figure), std::move(data), scale);
+    });
     poll(status);
 }
 
@@ -225,7 +239,7 @@ void ExportDialog::poll(std::string* status) {
             return;
         }
     }
-    worker_.join();
+    worker_.get();
     std::string names;
     for (const std::string& path : job_->written)
         names += (names.empty() ? "" : ", ") + fileName(path);

@@ -8,9 +8,9 @@
 // PNG or CSV never freezes the window. Every file is written atomically (temporary + rename).
 #pragma once
 
+#include <future>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "poslab/base/result.hpp"
@@ -56,6 +56,10 @@ class ExportDialog {
     ExportDialog& operator=(const ExportDialog&) = delete;
 
     void open();  // shows the dialog on the next draw()
+    // Export pressed with `request` (checked as the dialog checks it): the page's scripted
+    // downloads. Progress and the result go to *status over the next frames.
+    void exportNow(const Panel& panel, const AppState& state, const ExportRequest& request,
+                   std::string* status);
     // Call once per frame inside the main window, after the panels: draws the modal dialog for
     // `panel` (the active tab) and reports a running export's progress into *status.
     void draw(const Panel& panel, const AppState& state, std::string* status);
@@ -73,7 +77,7 @@ class ExportDialog {
     std::string lastView_;  // the view the name was made for
     bool openRequested_ = false;
     std::shared_ptr<ExportJob> job_;
-    std::thread worker_;
+    std::future<void> worker_;  // writes job_'s files (runInBackground)
 };
 
 }  // namespace poslab::ui

@@ -38,6 +38,8 @@ struct FrameContext {
     std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it
     int requestedPanel = 0;  // > 0: a lesson step's "panel" (1-based), for the view's first frame:
                              // shown when it shows one panel at a time (takeRequestedPanel)
+    Box* figureArea = nullptr;  // non-null: drawCanvasFigure grows it to hold every figure's
+                                // canvas (screen pixels; the page's "Download figure PNG")
 };
 
 // The panel a lesson asked for, 0-based and clamped to the view's `count`; `selected` unchanged

@@ -24,6 +24,7 @@
 #include "commands/launch_options.hpp"
 #include "commands/option_reader.hpp"
 #include "gfx/gl_context.hpp"
+#include "poslab/base/background.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
@@ -202,6 +203,9 @@ struct ScriptedPointer {
 
 // Returns the number of triangles Dear ImGui submitted (the cost driver on software GL).
 int renderFrame(GLFWwindow* window, Application& application, ScriptedPointer pointer = {}) {
+    // The page without threads runs background jobs here, between two frames: the previous
+    // frame (with its "computing" note or coarse figure) is already on screen.
+    if constexpr (!kBackgroundThreads) runQueuedJobs(std::chrono::milliseconds(30));
     application.prepareFrame();  // fonts re-baked first when the scale changed
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

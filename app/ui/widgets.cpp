@@ -219,6 +219,24 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
 
 void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context) {
     auditFigureLayout(figure, context);
+    if (Box* area = context.figureArea) {
+        // The part of the canvas inside the window (a scrolled canvas is partly outside).
+        const ImVec2 clipMin = ImGui::GetWindowDrawList()->GetClipRectMin();
+        const ImVec2 clipMax = ImGui::GetWindowDrawList()->GetClipRectMax();
+        const float x0 = std::max(canvas.box.x, clipMin.x), y0 = std::max(canvas.box.y, clipMin.y);
+        const float x1 = std::min(canvas.box.x + canvas.box.width, clipMax.x);
+        const float y1 = std::min(canvas.box.y + canvas.box.height, clipMax.y);
+        if (x1 > x0 && y1 > y0) {
+            if (area->width <= 0 || area->height <= 0) {
+                *area = {x0, y0, x1 - x0, y1 - y0};
+            } else {
+                const float left = std::min(area->x, x0), top = std::min(area->y, y0);
+                const float right = std::max(area->x + area->width, x1);
+                const float bottom = std::max(area->y + area->height, y1);
+                *area = {left, top, right - left, bottom - top};
+            }
+        }
+    }
     gfx::FigureTarget target;
     target.drawList = ImGui::GetWindowDrawList();
     target.origin = {canvas.box.x, canvas.box.y};

@@ -614,5 +614,36 @@ TEST(CairoRendererTest, UnpremultiplyDividesByAlpha) {
     EXPECT_EQ(image.pixels, expected);
 }
 
+// The page's "Download figure PNG" crops the figure area out of the window: each pixel (x, y)
+// of a 4x3 image holds the value 10 * y + x, so every copied pixel names where it came from.
+TEST(CairoRendererTest, CropImageKeepsTheRectangleClampedToTheImage) {
+    ImageRgba image;
+    image.width = 4;
+    image.height = 3;
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 4; ++x) {
+            const auto v = std::uint8_t(10 * y + x);
+            image.pixels.insert(image.pixels.end(), {v, v, v, 255});
+        }
+    }
+    auto firstChannels = [](const ImageRgba& crop) {
+        std::vector<int> values;
+        for (std::size_t i = 0; i < crop.pixels.size(); i += 4) values.push_back(crop.pixels[i]);
+        return values;
+    };
+    const ImageRgba inner = gfx::cropImage(image, 1, 1, 2, 2);
+    EXPECT_EQ(inner.width, 2);
+    EXPECT_EQ(inner.height, 2);
+    EXPECT_EQ(firstChannels(inner), (std::vector<int>{11, 12, 21, 22}));
+    // Past the right and bottom edges: clamped; above and left of the image: clamped at 0.
+    const ImageRgba corner = gfx::cropImage(image, 2, 1, 10, 10);
+    EXPECT_EQ(firstChannels(corner), (std::vector<int>{12, 13, 22, 23}));
+    const ImageRgba topLeft = gfx::cropImage(image, -5, -5, 6, 6);
+    EXPECT_EQ(firstChannels(topLeft), (std::vector<int>{0}));
+    // Outside, or of no size: empty.
+    EXPECT_EQ(gfx::cropImage(image, 4, 0, 2, 2).pixels.size(), 0u);
+    EXPECT_EQ(gfx::cropImage(image, 0, 0, 0, 3).width, 0);
+}
+
 }  // namespace
 }  // namespace poslab::test

@@ -1,25 +1,43 @@
 #!/usr/bin/env python3
-"""The browser build in headless Chromium: every view drawn, as the desktop draws it.
+"""The browser build in headless Chromium: every view, lesson and presentation drawn as the
+desktop draws them, in both builds, with the page's files, downloads and clipboard.
 
-Serves build-web/ with the isolation headers (serve.py), drives Debian's `chromium` over its
-DevTools pipe (--remote-debugging-pipe: requestAnimationFrame runs for real, unlike
---virtual-time-budget), and for every view opens the page through its link (#view=NAME) in a
-1024x768 viewport, waits until frames are drawn with no figure still computing, and reads the
-page back (Page.captureScreenshot). A view passes when
+Serves build-web/ (serve.py), drives Debian's `chromium` over its DevTools pipe
+(--remote-debugging-pipe: requestAnimationFrame runs for real, unlike --virtual-time-budget) in a
+1024x768 viewport, opens each figure through its link (#view=NAME, #lesson=N), waits until frames
+are drawn with no figure still computing, and reads the page back (Page.captureScreenshot).
+A figure passes when
   - the canvas is drawn: at least 2 % of its pixels differ from the window background and it
     holds at least 32 distinct colours, and
   - its probe pixels match the desktop: the desktop app (`poslab --window-size 1024x768 --view
-    NAME --screenshot`, under Xvfb) is the independent reference; the probes are the pixels of
-    its screenshot that are saturated colour (heatmap cells, curves: not the grey interface), and
-    at least 90 % of them must equal the page's within 3 per channel.
+    NAME --screenshot`, or --lesson N, or --presentation, under Xvfb) is the independent
+    reference; the probes are the pixels of its screenshot that are saturated colour (heatmap
+    cells, curves: not the grey interface), and at least 90 % of them must equal the page's
+    within 3 per channel.
 A blank-canvas page (index.html?nostart: the page without the program) must fail the same
 check (the negative case), so a check that passes everything cannot go unnoticed.
 
-Also measured and printed (README: Browser, budgets): the gzip'd download, the time from
-navigation to the first figure, and the sinusoidal base-slider benchmark's median frame in the
-page (the desktop's scenario code, ui/bench_scenarios.cpp).
+Served with the isolation headers the page must run its threaded build (crossOriginIsolated,
+poslabHasThreads() == 1): every view, F5 presentation (a real key press), the first step of every
+lesson, then
+  - File > Open file…: a small .npy set on the page's <input type=file> (DOM.setFileInputFiles)
+    opens in the Learned view ("loaded picked.npy"); one dropped on the canvas (a DragEvent
+    carrying a File) takes the same path ("loaded dropped.npy");
+  - downloads (Browser.setDownloadBehavior into a temporary folder): the numbers as CSV and NPY
+    equal the values of the .npy that was opened; the figure PNG has the size of the page's
+    figure area (not the window) and its pixels equal the page's screenshot there; the session
+    is a PosLab session naming the opened file;
+  - clipboard: a paste event's text is what ImGui pastes; what ImGui copies is the page's.
+Served without the headers the page must run its single-threaded build (poslabHasThreads() ==
+0, "(single-threaded)" in the title): every view again against the desktop, and the .npy picked
+(its reading is a background job: here it runs between frames).
+
+Also measured and printed (README: Browser, budgets): the gzip'd download of each build, the
+time from navigation to the first figure in each, and the sinusoidal base-slider benchmark's
+median frame in the page (the desktop's scenario code, ui/bench_scenarios.cpp).
 
 Usage: check_web.py [--build build-web] [--desktop build/poslab] [--views a,b] [--no-bench]
+                    [--no-lessons] [--keep DIR]
 Exit 0 when every check passes, 1 otherwise.
 """
 import argparse
@@ -27,6 +45,7 @@ import base64
 import fcntl
 import gzip
 import json
+import math
 import os
 import shutil
 import struct
@@ -234,8 +253,45 @@ STATUS = """(() => {
   if (typeof Module === 'undefined' || !Module.ccall || !Module.calledRun) return null;
   return {frames: Module.ccall('poslabFramesDrawn', 'number'),
           waiting: Module.ccall('poslabWaitingForWork', 'number'),
-          view: Module.ccall('poslabCurrentView', 'string')};
+          view: Module.ccall('poslabCurrentView', 'string'),
+          status: Module.ccall('poslabStatus', 'string'),
+          threads: Module.ccall('poslabHasThreads', 'number'),
+          presentation: Module.ccall('poslabPresentationOn', 'number'),
+          isolated: self.crossOriginIsolated === true,
+          title: document.title};
 })()"""
+
+
+def page_status(chrome):
+    return chrome.evaluate(STATUS)
+
+
+def wait_for(chrome, what, predicate, timeout=60):
+    """Polls the page's status until predicate(status) holds; returns that status."""
+    start, status = time.monotonic(), None
+    while time.monotonic() - start < timeout:
+        status = page_status(chrome)
+        if status and predicate(status):
+            return status
+        time.sleep(0.05)
+    raise TimeoutError(f"{what}: not within {timeout} s (last status {status})")
+
+
+def settle(chrome, view, start, timeout=60):
+    """Waits until `view` is shown with nothing computing for a few frames (ImGui's layout
+    settles over a couple); returns the seconds since `start`."""
+    seen_at = None
+    while time.monotonic() - start < timeout:
+        status = page_status(chrome)
+        if status and status["view"].lower() == view.lower() and not status["waiting"]:
+            if seen_at is None:
+                seen_at = status["frames"]
+            elif status["frames"] >= seen_at + 3:
+                return time.monotonic() - start
+        elif status:
+            seen_at = None
+        time.sleep(0.05)
+    raise TimeoutError(f"{view}: no settled frame within {timeout} s (last status {page_status(chrome)})")
 
 
 def open_view(chrome, url, view, timeout=60):
@@ -243,35 +299,255 @@ def open_view(chrome, url, view, timeout=60):
     Returns the seconds from navigation to that first settled figure."""
     start = time.monotonic()
     chrome.call("Page.navigate", {"url": url})
-    seen_at = None
-    while time.monotonic() - start < timeout:
-        status = chrome.evaluate(STATUS)
-        if status and status["view"].lower() == view.lower() and not status["waiting"]:
-            if seen_at is None:
-                seen_at = status["frames"]
-            elif status["frames"] >= seen_at + 3:  # a few frames for ImGui's layout to settle
-                return time.monotonic() - start
-        time.sleep(0.05)
-    raise TimeoutError(f"{view}: no settled frame within {timeout} s (last status {status})")
+    return settle(chrome, view, start, timeout)
 
 
-def desktop_screenshot(desktop, view, folder):
-    path = os.path.join(folder, f"desktop-{view.replace(' ', '_')}.png")
+def desktop_screenshot(desktop, name, options, folder):
+    path = os.path.join(folder, f"desktop-{name.replace(' ', '_')}.png")
     if not os.path.exists(path):
         subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", desktop, "--fresh",
-                        "--window-size", f"{WIDTH}x{HEIGHT}", "--view", view, "--screenshot", path],
+                        "--window-size", f"{WIDTH}x{HEIGHT}", *options, "--screenshot", path],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
     with open(path, "rb") as f:
         return read_png(f.read())
 
 
-def gzip_size(folder):
+def gzip_size(folder, names):
     total = 0
-    for name in sorted(os.listdir(folder)):
-        if name.endswith((".html", ".js", ".wasm", ".ttf")):
-            with open(os.path.join(folder, name), "rb") as f:
-                total += len(gzip.compress(f.read(), 9))
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as f:
+            total += len(gzip.compress(f.read(), 9))
     return total
+
+
+# ---- .npy (2-D float64, C order: what the check writes and PosLab exports) ----------------
+def npy_bytes(rows):
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }" % (len(rows), len(rows[0]))
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    data = b"".join(struct.pack("<%dd" % len(row), *row) for row in rows)
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data
+
+
+def read_npy(data):
+    assert data[:6] == b"\x93NUMPY", "not a .npy file"
+    major = data[6]
+    length, offset = (struct.unpack("<H", data[8:10])[0], 10) if major == 1 else (struct.unpack("<I", data[8:12])[0], 12)
+    header = data[offset:offset + length].decode()
+    import ast
+    info = ast.literal_eval(header)
+    assert info["descr"] in ("<f8", "<f4") and not info["fortran_order"], f"unexpected header {header}"
+    rows, cols = info["shape"]
+    size = 8 if info["descr"] == "<f8" else 4
+    values = struct.unpack("<%d%s" % (rows * cols, "d" if size == 8 else "f"),
+                           data[offset + length:offset + length + rows * cols * size])
+    return [list(values[r * cols:(r + 1) * cols]) for r in range(rows)]
+
+
+def table(seed, rows=48, cols=12):
+    """A small position table with exact binary fractions (no rounding anywhere)."""
+    return [[((r * 7 + c * 3 + seed) % 17 - 8) / 8.0 for c in range(cols)] for r in range(rows)]
+
+
+def same_table(got, want):
+    """The exported table is the opened one: its rows, then NaN rows for positions shown past
+    its end (the Learned view shows some), or a leading part of it."""
+    if not got or len(got[0]) != len(want[0]):
+        return False
+    for r, row in enumerate(got):
+        if r < len(want):
+            if row != want[r]:
+                return False
+        elif not all(math.isnan(v) for v in row):
+            return False
+    return True
+
+
+def same_values(a, b):
+    """Equal tables, NaN equal to NaN."""
+    return len(a) == len(b) and all(
+        len(x) == len(y) and all(p == q or (math.isnan(p) and math.isnan(q)) for p, q in zip(x, y))
+        for x, y in zip(a, b))
+
+
+# ---- The groups of checks ---------------------------------------------------------------
+class Run:
+    def __init__(self, chrome, args, folder):
+        self.chrome, self.args, self.folder = chrome, args, folder
+        self.failures = []
+
+    def check(self, ok, name, what):
+        print(f"{name}: {'ok' if ok else 'FAIL'}  {what}")
+        if not ok:
+            self.failures.append(f"{name}: {what}")
+        return ok
+
+    def compare(self, name, desktop_name, desktop_options, seconds):
+        """The page as it is now against the desktop's screenshot of the same figure."""
+        png = self.chrome.screenshot()
+        with open(os.path.join(self.folder, f"page-{name.replace(' ', '_')}.png"), "wb") as f:
+            f.write(png)
+        page = read_png(png)
+        ok_drawn, what_drawn = drawn(page)
+        reference = desktop_screenshot(self.args.desktop, desktop_name, desktop_options, self.folder)
+        ok_probes, what_probes = probes_match(page, reference)
+        self.check(ok_drawn and ok_probes, name, f"settled in {seconds:.2f} s; {what_drawn}; {what_probes}")
+        return page
+
+    def views(self, base, label):
+        """Every view through its link; returns the seconds to the first settled figure."""
+        first = None
+        for view in [v for v in self.args.views.split(",") if v]:
+            try:
+                seconds = open_view(self.chrome, f"{base}#view={view}", view)
+            except TimeoutError as error:
+                self.check(False, f"{label} {view}", str(error))
+                continue
+            first = seconds if first is None else first
+            self.compare(f"{label} {view}", view, ["--view", view], seconds)
+        return first
+
+    def presentation(self, base):
+        """F5 (a real key press) in the page: presentation mode, drawn as the desktop's."""
+        open_view(self.chrome, f"{base}?fresh=presentation#view=Sinusoidal", "Sinusoidal")
+        self.chrome.call("Page.bringToFront")
+        self.chrome.evaluate("document.getElementById('canvas').focus()")
+        for kind in ("rawKeyDown", "keyUp"):
+            self.chrome.call("Input.dispatchKeyEvent", {"type": kind, "key": "F5", "code": "F5",
+                                                        "windowsVirtualKeyCode": 116,
+                                                        "nativeVirtualKeyCode": 116})
+            # Dear ImGui 1.86 reads key states once a frame (no event queue): a press and a
+            # release between two frames would never be seen.
+            time.sleep(0.3)
+        try:
+            start = time.monotonic()
+            wait_for(self.chrome, "presentation mode after F5", lambda s: s["presentation"], 10)
+            seconds = settle(self.chrome, "Sinusoidal", start)
+        except TimeoutError as error:
+            self.check(False, "presentation (F5)", str(error))
+            return
+        self.compare("presentation (F5)", "presentation-Sinusoidal",
+                     ["--view", "Sinusoidal", "--presentation"], seconds)
+
+    def lessons(self, base):
+        """The first step of every lesson (#lesson=N), against the desktop's --lesson N."""
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        with open(os.path.join(root, "assets", "lessons.json")) as f:
+            lessons = json.load(f)["lessons"]
+        for number, lesson in enumerate(lessons, 1):
+            name = f"lesson {number} ({lesson['title']})"
+            try:
+                # A fresh page each: a lesson's settings stay with the page, as on the desktop.
+                seconds = open_view(self.chrome, f"{base}?fresh=lesson{number}#lesson={number}",
+                                    lesson["view"])
+            except TimeoutError as error:
+                self.check(False, name, str(error))
+                continue
+            self.compare(name, f"lesson-{number}", ["--lesson", str(number)], seconds)
+
+    def pick(self, label, path, name):
+        """File > Open file…'s <input type=file> given `path`: the Learned view loads it."""
+        document = self.chrome.call("DOM.getDocument")
+        node = self.chrome.call("DOM.querySelector", {"nodeId": document["root"]["nodeId"],
+                                                      "selector": "#file-picker"})["nodeId"]
+        start = time.monotonic()
+        self.chrome.call("DOM.setFileInputFiles", {"files": [path], "nodeId": node})
+        try:
+            wait_for(self.chrome, f"opening {name}", lambda s: s["status"] == f"loaded {name}", 30)
+            seconds = settle(self.chrome, "Learned", start)
+        except TimeoutError as error:
+            return self.check(False, f"{label} open file (picker)", str(error))
+        ok, what = drawn(read_png(self.chrome.screenshot()))
+        return self.check(ok, f"{label} open file (picker)",
+                          f"{name} loaded in the Learned view in {seconds:.2f} s; {what}")
+
+    def drop(self, data, name):
+        """A file dropped on the canvas (the browser's DragEvent with a File in it)."""
+        encoded = base64.b64encode(data).decode()
+        self.chrome.evaluate(f"""(() => {{
+          const bytes = Uint8Array.from(atob('{encoded}'), c => c.charCodeAt(0));
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([bytes], '{name}'));
+          document.getElementById('canvas').dispatchEvent(
+              new DragEvent('drop', {{dataTransfer: transfer, bubbles: true, cancelable: true}}));
+        }})()""")
+        try:
+            wait_for(self.chrome, f"dropping {name}", lambda s: s["status"] == f"loaded {name}", 30)
+            settle(self.chrome, "Learned", time.monotonic())
+        except TimeoutError as error:
+            return self.check(False, "drop", str(error))
+        return self.check(True, "drop", f"{name} dropped on the canvas loaded in the Learned view")
+
+    def downloaded(self, folder, name, timeout=30):
+        path = os.path.join(folder, name)
+        start = time.monotonic()
+        while time.monotonic() - start < timeout:
+            if os.path.exists(path) and not os.path.exists(path + ".crdownload"):
+                with open(path, "rb") as f:
+                    return f.read()
+            time.sleep(0.1)
+        raise TimeoutError(f"{name} was not downloaded within {timeout} s "
+                           f"(folder holds {sorted(os.listdir(folder))})")
+
+    def downloads(self, folder, opened, opened_name):
+        """CSV and NPY of the visible view, the figure PNG and the session, as downloads."""
+        chrome = self.chrome
+        try:
+            chrome.evaluate("Module.ccall('poslabExportNumbers', 'number', ['string', 'string'], "
+                            "['/downloads', 'numbers'])")
+            exported = read_npy(self.downloaded(folder, "numbers.npy"))
+            self.check(same_table(exported, opened), "download NPY",
+                       f"{len(exported)}x{len(exported[0]) if exported else 0} values, equal to the opened file's")
+            csv = self.downloaded(folder, "numbers.csv").decode()
+            rows = [[float(v) if v.strip() else math.nan for v in line.split(",")]
+                    for line in csv.splitlines() if line and not line.startswith("#")]
+            self.check(same_values(rows, exported) and len(rows) > 0, "download CSV",
+                       f"{len(rows)} rows of numbers, equal to the NPY's")
+        except (TimeoutError, AssertionError, ValueError, IndexError) as error:
+            self.check(False, "download CSV/NPY", str(error))
+        try:
+            wait_for(chrome, "the figure area", lambda s: not s["waiting"], 30)
+            chrome.evaluate("Module.ccall('poslabDownloadFigurePng', null, ['string'], "
+                            "['/downloads/figure.png'])")
+            figure = read_png(self.downloaded(folder, "figure.png"))
+            x, y, w, h = [float(v) for v in chrome.evaluate(
+                "Module.ccall('poslabFigureArea', 'string')").split()]
+            screen = read_png(chrome.screenshot())
+            x0, y0 = int(x), int(y)
+            size_ok = abs(figure[0] - w) <= 2 and abs(figure[1] - h) <= 2 and figure[0] < WIDTH
+            equal = total = 0
+            for row in range(0, figure[1], 4):
+                for col in range(0, figure[0], 4):
+                    total += 1
+                    a = figure[2][row][col * 3:col * 3 + 3]
+                    b = screen[2][y0 + row][(x0 + col) * 3:(x0 + col) * 3 + 3]
+                    equal += all(abs(p - q) <= 3 for p, q in zip(a, b))
+            self.check(size_ok and equal >= 0.95 * total, "download figure PNG",
+                       f"{figure[0]}x{figure[1]} (figure area {w:g}x{h:g} at {x:g},{y:g} of the "
+                       f"{WIDTH}x{HEIGHT} page); {equal}/{total} pixels equal the screen's")
+        except (TimeoutError, AssertionError, ValueError, IndexError) as error:
+            self.check(False, "download figure PNG", str(error))
+        try:
+            chrome.evaluate("Module.ccall('poslabSaveSession', 'number', ['string'], "
+                            "['/downloads/session.json'])")
+            session = json.loads(self.downloaded(folder, "session.json"))
+            text = json.dumps(session)
+            self.check(session.get("format") == "poslab-session" and opened_name in text,
+                       "download session", f"format {session.get('format')!r}, names {opened_name}")
+        except (TimeoutError, ValueError) as error:
+            self.check(False, "download session", str(error))
+
+    def clipboard(self):
+        chrome = self.chrome
+        chrome.evaluate("""(() => {
+          const transfer = new DataTransfer();
+          transfer.setData('text/plain', 'pasted from elsewhere');
+          document.dispatchEvent(new ClipboardEvent('paste', {clipboardData: transfer}));
+        })()""")
+        pasted = chrome.evaluate("Module.ccall('poslabImGuiClipboard', 'string')")
+        chrome.evaluate("Module.ccall('poslabImGuiCopy', null, ['string'], ['copied in PosLab'])")
+        copied = chrome.evaluate("Module.poslabClipboard")
+        self.check(pasted == "pasted from elsewhere" and copied == "copied in PosLab", "clipboard",
+                   f"ImGui pastes {pasted!r} after a paste event; the page holds {copied!r} after ImGui copies")
 
 
 def main():
@@ -280,55 +556,79 @@ def main():
     parser.add_argument("--desktop", default="build/poslab")
     parser.add_argument("--views", default=",".join(VIEWS))
     parser.add_argument("--no-bench", action="store_true")
+    parser.add_argument("--no-lessons", action="store_true")
     parser.add_argument("--keep", help="folder for the screenshots (default: a temporary one)")
     args = parser.parse_args()
-    for needed in (os.path.join(args.build, "poslab.wasm"), args.desktop):
+    for needed in (os.path.join(args.build, "poslab.wasm"), os.path.join(args.build, "poslab-st.wasm"),
+                   args.desktop):
         if not os.path.exists(needed):
             print(f"check_web: {needed} is missing (./dev web; ./dev build)", file=sys.stderr)
             return 1
     folder = args.keep or tempfile.mkdtemp(prefix="poslab-web-")
     os.makedirs(folder, exist_ok=True)
-    server = serve.make_server(args.build, 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    downloads = tempfile.mkdtemp(prefix="poslab-downloads-")
+    isolated = serve.make_server(args.build, 0)
+    plain = serve.make_server(args.build, 0, isolated=False)
+    for server in (isolated, plain):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{isolated.server_address[1]}/index.html"
+    plain_base = f"http://127.0.0.1:{plain.server_address[1]}/index.html"
+    picked = table(1)
+    picked_path = os.path.abspath(os.path.join(folder, "picked.npy"))
+    with open(picked_path, "wb") as f:
+        f.write(npy_bytes(picked))
     profile = tempfile.mkdtemp(prefix="poslab-chromium-")
     chrome = Chromium(profile)
-    failures = []
+    run = Run(chrome, args, folder)
+    started = time.monotonic()
     try:
         chrome.open_tab()
-        download = gzip_size(args.build)
-        print(f"download (gzip -9): {download / 1e6:.2f} MB (budget 3 MB)"
-              + ("" if download <= BUDGET_DOWNLOAD_BYTES else "  OVER BUDGET"))
+        chrome.call("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads},
+                    session=False)
+        for label, names in (("threads", ["index.html", "poslab.js", "poslab.wasm", "poslab.worker.js",
+                                          "DejaVuSans.ttf"]),
+                             ("single-threaded", ["index.html", "poslab-st.js", "poslab-st.wasm",
+                                                  "DejaVuSans.ttf"])):
+            size = gzip_size(args.build, names)
+            run.check(size <= BUDGET_DOWNLOAD_BYTES, f"download, {label} (gzip -9)",
+                      f"{size / 1e6:.2f} MB (budget 3 MB)")
         # The negative case: a page with no program must fail the drawn-canvas check.
         chrome.call("Page.navigate", {"url": base + "?nostart"})
         time.sleep(1.0)
         blank_ok, blank_what = drawn(read_png(chrome.screenshot()))
-        print(f"negative case (blank page): {'WRONGLY PASSES' if blank_ok else 'fails as it must'} ({blank_what})")
-        if blank_ok:
-            failures.append("the blank page passes the drawn-canvas check")
-        first = None
-        for view in [v for v in args.views.split(",") if v]:
-            try:
-                seconds = open_view(chrome, f"{base}#view={view}", view)
-            except TimeoutError as error:
-                failures.append(str(error))
-                print(f"{view}: FAIL {error}")
-                continue
-            first = seconds if first is None else first
-            png = chrome.screenshot()
-            with open(os.path.join(folder, f"page-{view.replace(' ', '_')}.png"), "wb") as f:
-                f.write(png)
-            page = read_png(png)
-            ok_drawn, what_drawn = drawn(page)
-            ok_probes, what_probes = probes_match(page, desktop_screenshot(args.desktop, view, folder))
-            ok = ok_drawn and ok_probes
-            print(f"{view}: {'ok' if ok else 'FAIL'}  settled in {seconds:.2f} s; {what_drawn}; {what_probes}")
-            if not ok:
-                failures.append(f"{view}: {what_drawn}; {what_probes}")
+        run.check(not blank_ok, "negative case (blank page)",
+                  f"{'WRONGLY PASSES' if blank_ok else 'fails as it must'} ({blank_what})")
+
+        # ---- Isolated: the threaded build
+        first = run.views(base, "threads")
+        status = page_status(chrome)
+        run.check(bool(status) and status["isolated"] and status["threads"] == 1, "threads build",
+                  f"crossOriginIsolated {status and status['isolated']}, poslabHasThreads {status and status['threads']}")
         if first is not None:
-            print(f"first figure: {first:.2f} s after navigation (budget {BUDGET_FIRST_FIGURE_S:.0f} s)")
+            print(f"first figure (threads): {first:.2f} s after navigation (budget {BUDGET_FIRST_FIGURE_S:.0f} s)")
+        run.presentation(base)
+        open_view(chrome, f"{base}?fresh=files#view=Sinusoidal", "Sinusoidal")
+        if run.pick("threads", picked_path, "picked.npy"):
+            run.downloads(downloads, picked, "picked.npy")
+        run.drop(npy_bytes(table(2)), "dropped.npy")
+        run.clipboard()
+        if not args.no_lessons:
+            run.lessons(base)
+
+        # ---- Without the isolation headers: the single-threaded build
+        first = run.views(plain_base, "single")
+        status = page_status(chrome)
+        run.check(bool(status) and not status["isolated"] and status["threads"] == 0
+                  and "single-threaded" in status["title"], "single-threaded build",
+                  f"crossOriginIsolated {status and status['isolated']}, poslabHasThreads "
+                  f"{status and status['threads']}, title {status and status['title']!r}")
+        if first is not None:
+            print(f"first figure (single-threaded): {first:.2f} s after navigation (budget {BUDGET_FIRST_FIGURE_S:.0f} s)")
+        open_view(chrome, f"{plain_base}?fresh=files#view=Sinusoidal", "Sinusoidal")
+        run.pick("single", picked_path, "picked.npy")
+
         if not args.no_bench:
-            open_view(chrome, f"{base}#view=Sinusoidal", "Sinusoidal")
+            open_view(chrome, f"{base}?fresh=bench#view=Sinusoidal", "Sinusoidal")
             chrome.console.clear()
             chrome.evaluate("Module.ccall('poslabRunBenchmark', 'number', ['string', 'number'], ['slider', 300])",
                             timeout=600)
@@ -338,16 +638,19 @@ def main():
                     print(f"page benchmark: {line}")
     finally:
         chrome.close()
-        server.shutdown()
+        for server in (isolated, plain):
+            server.shutdown()
         shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(downloads, ignore_errors=True)
+    print(f"web check took {time.monotonic() - started:.0f} s")
     if args.keep:
         print(f"screenshots in {folder}")
     else:
         shutil.rmtree(folder, ignore_errors=True)
-    for failure in failures:
+    for failure in run.failures:
         print(f"FAIL: {failure}", file=sys.stderr)
-    print("web check: " + ("ok" if not failures else f"{len(failures)} failures"))
-    return 0 if not failures else 1
+    print("web check: " + ("ok" if not run.failures else f"{len(run.failures)} failures"))
+    return 0 if not run.failures else 1
 
 
 if __name__ == "__main__":

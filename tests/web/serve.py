@@ -3,7 +3,9 @@
 
 PosLab's page runs its heavy figures on threads (SharedArrayBuffer), which browsers allow only
 when the page is served with Cross-Origin-Opener-Policy: same-origin and
-Cross-Origin-Embedder-Policy: require-corp. Usage: serve.py FOLDER [PORT] (./dev serve-web).
+Cross-Origin-Embedder-Policy: require-corp. Without them (--no-isolation: a host that cannot
+send headers) the page loads its single-threaded build instead.
+Usage: serve.py [--no-isolation] FOLDER [PORT] (./dev serve-web).
 """
 import functools
 import http.server
@@ -14,9 +16,12 @@ class IsolatedHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".wasm": "application/wasm", ".js": "text/javascript"}
 
+    isolated = True
+
     def end_headers(self):
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        if self.isolated:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
@@ -24,16 +29,24 @@ class IsolatedHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def make_server(folder, port):
-    handler = functools.partial(IsolatedHandler, directory=folder)
+class PlainHandler(IsolatedHandler):
+    isolated = False
+
+
+def make_server(folder, port, isolated=True):
+    handler = functools.partial(IsolatedHandler if isolated else PlainHandler, directory=folder)
     return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
 
 
 if __name__ == "__main__":
-    folder = sys.argv[1] if len(sys.argv) > 1 else "build-web"
-    port = int(sys.argv[2]) if len(sys.argv) > 2 else 8030
-    server = make_server(folder, port)
-    print(f"Serving {folder} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
+    arguments = sys.argv[1:]
+    isolated = "--no-isolation" not in arguments
+    arguments = [a for a in arguments if a != "--no-isolation"]
+    folder = arguments[0] if arguments else "build-web"
+    port = int(arguments[1]) if len(arguments) > 1 else 8030
+    server = make_server(folder, port, isolated)
+    print(f"Serving {folder} at http://127.0.0.1:{server.server_address[1]}/"
+          f"{'' if isolated else ' without the isolation headers (single-threaded page)'} (Ctrl+C stops)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

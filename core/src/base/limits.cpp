@@ -28,14 +28,9 @@ struct MemoryCap {
     bool fromEnvironment = false;  // POSLAB_MEMORY_CAP_MIB set it
 };
 
-// kHardMatrixCap is 4 GiB, which a 32-bit size_t (WebAssembly: the browser build) cannot hold
-// (it wraps to 0 and every table was refused); there the whole heap is at most 2 GiB, so 1 GiB.
-constexpr std::size_t kHardCapHere =
-    sizeof(std::size_t) >= 8 ? kHardMatrixCap : std::size_t(1) << 30;
-
 MemoryCap memoryCap() {
     const std::size_t available = availableMemoryBytes();
-    MemoryCap cap{available == 0 ? kHardCapHere : std::min(kHardCapHere, available / 2)};
+    MemoryCap cap{available == 0 ? kHardMatrixCap : std::min(kHardMatrixCap, available / 2)};
     // POSLAB_MEMORY_CAP_MIB lowers the cap (a shared machine, the peak-memory tests); it never
     // raises it. Anything but a plain positive integer is ignored.
     if (const char* text = std::getenv("POSLAB_MEMORY_CAP_MIB")) {

@@ -468,8 +468,11 @@ Result<Matrix> loadNpy(const std::string& path) {
     if (!input) return input.error();
     const std::uintmax_t size = input->size();
     if (size > kMaxNpyFileBytes) {
-        return fileError(path, "the file is " + std::to_string(size) + " bytes, over the " +
-                                   std::to_string(kMaxNpyFileBytes) + "-byte limit for .npy input");
+        // In MiB, rounded so that a file over the limit never reads as equal to it.
+        return fileError(path,
+                         "the file is " + std::to_string((size + (1 << 20) - 1) >> 20) +
+                             " MiB, over the " + std::to_string(kMaxNpyFileBytes >> 20) +
+                             " MiB limit for .npy input (the largest table PosLab holds here)");
     }
     std::FILE* file = input->stream();
 

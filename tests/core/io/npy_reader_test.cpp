@@ -387,6 +387,24 @@ TEST_F(NpyFileTest, FileErrorsNameThePath) {
     expectError(loadNpy(empty), empty + ": not a .npy file (it does not start with \\x93NUMPY)");
 }
 
+// The size limit is the hard matrix cap (4 GiB; 1 GiB in the page, where a 32-bit size_t once
+// made it 1 MiB) plus 1 MiB of header; a file over it is refused by its size, in MiB, unread.
+TEST_F(NpyFileTest, FilesOverTheSizeLimitAreRefusedBeforeReading) {
+    const unsigned long long mib = 1024 * 1024;
+    EXPECT_EQ((unsigned long long)kMaxNpyFileBytes,
+              (sizeof(std::size_t) >= 8 ? 4096 * mib : 1024 * mib) + mib);
+    const std::string path =
+        write("huge.npy", npyFile(dictText("<f8", false, "(2, 3)"), float64Bytes(kRowMajor)));
+    std::error_code error;
+    std::filesystem::resize_file(path, kMaxNpyFileBytes + 1, error);  // sparse: no disk used
+    if (error) GTEST_SKIP() << "cannot make a sparse file here: " << error.message();
+    const std::string limit = std::to_string(kMaxNpyFileBytes / mib);
+    expectError(loadNpy(path),
+                path + ": the file is " + std::to_string(kMaxNpyFileBytes / mib + 1) +
+                    " MiB, over the " + limit +
+                    " MiB limit for .npy input (the largest table PosLab holds here)");
+}
+
 TEST_F(NpyFileTest, ReadsFilesNumpyWrote) {
     // Optional cross-check against numpy itself; the tests above do not need Python.
     if (std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0) {

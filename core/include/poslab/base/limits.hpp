@@ -17,7 +17,10 @@ inline constexpr int kMaxSeqLen = 1 << 20;      // positions: exports, and the R
                                                 // sample only what is visible)
 inline constexpr int kMaxGuiSeqLen = 65536;     // views holding whole L x L tables or L-row
                                                 // tables (sinusoidal, ALiBi, T5, learned, ...)
-inline constexpr std::size_t kHardMatrixCap = std::size_t(4) << 30;  // 4 GiB
+// 4 GiB; 1 GiB where size_t has 32 bits (WebAssembly, the page: 4 GiB would wrap to 0, and the
+// whole heap is at most 2 GiB there).
+inline constexpr std::size_t kHardMatrixCap =
+    sizeof(std::size_t) >= 8 ? std::size_t(4) << 30 : std::size_t(1) << 30;
 
 std::size_t availableMemoryBytes();  // MemAvailable from /proc/meminfo, or 0 when unknown
 std::size_t maxMatrixBytes();        // min(4 GiB, availableMemoryBytes() / 2)

@@ -25,8 +25,10 @@ namespace poslab {
 
 inline constexpr std::size_t kMaxNpyHeaderBytes = 10000;  // numpy.load's max_header_size default
 // Files above this are refused before reading: the largest accepted array (a float64 matrix at
-// the 4 GiB cap) plus a generous header allowance.
-inline constexpr std::uintmax_t kMaxNpyFileBytes = kHardMatrixCap + (std::uintmax_t(1) << 20);
+// the hard cap: 4 GiB, 1 GiB in the page) plus a generous header allowance. In the page this was
+// once 1 MiB: the 4 GiB cap wrapped to 0 in a 32-bit size_t.
+inline constexpr std::uintmax_t kMaxNpyFileBytes =
+    std::uintmax_t(kHardMatrixCap) + (std::uintmax_t(1) << 20);
 
 // What the preamble and header say, after validation.
 struct NpyArrayInfo {
