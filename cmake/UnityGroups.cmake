@@ -13,12 +13,13 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity_offsets.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/toy_attention.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/cope_sentence.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/background.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/decimal.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/base/format.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_0
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/format.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/heatmap_sample.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/least_squares.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/limits.cpp
@@ -29,10 +30,10 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/base/sampling.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/validate.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/alibi.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/attention_temperature.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/attention_temperature.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/learned.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/multimodal_rope.cpp
@@ -44,11 +45,11 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/encodings/sandwich.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/fire.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/colorbar.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/cope.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope_scaling.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/cope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/deberta.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/nope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/randomized_positions.cpp
@@ -59,13 +60,12 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/figure/plot.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/polyline.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/text_boxes.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/figure/text_markup.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/figure/text_markup.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/ticks.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/csv.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/json_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
@@ -78,7 +78,8 @@ if(TARGET poslab_core)
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
@@ -89,12 +90,12 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_5
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
@@ -219,11 +220,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/toy_attention_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/cope_sentence_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/angle_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/background_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/decimal_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/enum_names_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/enum_names_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/heatmap_sample_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/least_squares_test.cpp
@@ -235,10 +237,10 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/base/phase_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/random_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/refining_memo_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/result_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/result_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/sampling_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/validate_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/attention_temperature_test.cpp
@@ -250,12 +252,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/causal_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/deberta_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/nope_test.cpp
@@ -265,12 +267,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/figure_controls_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/panel_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
@@ -280,7 +282,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/io/matrix_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/output_file_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
   )
   set_source_files_properties(
@@ -288,6 +289,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
@@ -295,7 +297,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_5
   )
   set_source_files_properties(
@@ -316,6 +317,7 @@ if(TARGET poslab_core_tests)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_structure_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
   )
   set_source_files_properties(

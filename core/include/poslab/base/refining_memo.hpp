@@ -16,10 +16,11 @@
 //
 // compute(key, detail, cancelled) runs on the worker for Detail::Exact: it must capture nothing
 // the caller's thread changes (copy what it reads), and may return early, with anything, once
-// `cancelled` is set (that value is thrown away). Where threads are not available (the page when
-// it is not cross-origin isolated) setBackgroundWork(BackgroundWork::Synchronous) makes every
-// exact value computed inside get(), once the key holds still: the same pictures, one slow frame.
-// A thread that fails to start switches to that mode by itself.
+// `cancelled` is set (that value is thrown away). Jobs start through runInBackground
+// (base/background.hpp): a thread, or in the page built without threads the queue the main loop
+// runs between frames, so the frame that started a job is shown first. A thread that fails to
+// start switches to setBackgroundWork(BackgroundWork::Synchronous): every exact value computed
+// inside get(), once the key holds still: the same pictures, one slow frame.
 #pragma once
 
 #include <atomic>
@@ -31,6 +32,7 @@
 #include <thread>
 #include <utility>
 
+#include "poslab/base/background.hpp"
 #include "poslab/base/memo.hpp"
 
 namespace poslab {
@@ -82,7 +84,7 @@ class RefiningMemo {
         std::atomic<bool> done{false};
         std::optional<Value> value;  // written by the worker before `done`
         std::exception_ptr failure;  // compute threw: rethrown on the caller's thread
-        std::thread thread;
+        std::future<void> finished;  // runInBackground's: a thread, or the page's frame queue
         explicit Job(const Key& k) : key(k) {}
     };
     // The finished job's value becomes the exact one (unless it was cancelled).
@@ -153,7 +155,7 @@ bool RefiningMemo<Key, Value>::start(const Key& key, Compute compute) {
     auto job = std::make_unique<Job>(key);
     Job* running = job.get();
     try {
-        running->thread = std::thread([running, compute = std::move(compute)]() mutable {
+        running->finished = runInBackground([running, compute = std::move(compute)]() mutable {
             try {
                 running->value.emplace(compute(running->key, Detail::Exact, running->cancelled));
             } catch (...) {
@@ -161,7 +163,7 @@ bool RefiningMemo<Key, Value>::start(const Key& key, Compute compute) {
             }
             running->done.store(true, std::memory_order_release);
         });
-    } catch (const std::system_error&) {  // no threads here (a page not cross-origin isolated)
+    } catch (const std::system_error&) {  // a thread could not be started
         return false;
     }
     job_ = std::move(job);
@@ -171,7 +173,7 @@ bool RefiningMemo<Key, Value>::start(const Key& key, Compute compute) {
 template <class Key, class Value>
 void RefiningMemo<Key, Value>::collect() {
     if (!job_ || !job_->done.load(std::memory_order_acquire)) return;
-    job_->thread.join();
+    job_->finished.wait();
     std::unique_ptr<Job> job = std::move(job_);
     if (job->failure) std::rethrow_exception(job->failure);
     if (!job->cancelled && job->value) exact_.store(job->key, std::move(*job->value));
@@ -181,7 +183,7 @@ template <class Key, class Value>
 void RefiningMemo<Key, Value>::cancelAndJoin() {
     if (!job_) return;
     job_->cancelled = true;
-    job_->thread.join();
+    waitForJob(job_->finished);  // the page without threads runs it here
     job_.reset();
 }
 
