@@ -41,6 +41,23 @@ struct FigureStamp {
     bool operator==(const FigureStamp&) const = default;
 };
 
+// Opens the canvas of a figure of panels (panel_grid.hpp): a lesson's requested panel is taken,
+// the "panel 2 of 6" row (arrow buttons, Up/Down keys) comes first when the panels are shown one
+// at a time, then the canvas. Returns it with the stamp the figure is cached under.
+template <class Key, class Panels>
+std::pair<Canvas, FigureStamp<Key>> beginPanelCanvas(const char* id, const Key& key,
+                                                     const FrameContext& context, Panels& panels,
+                                                     int* selected) {
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
+                       selected);  // a lesson's "panel"
+    const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, *selected);
+    if (grid.oneAtATime()) panelSelector(grid, selected);
+    const Canvas canvas = beginCanvas(id);
+    return {canvas, FigureStamp<Key>{key, canvas.box.width, canvas.box.height, context.theme.id,
+                                     context.theme.fontSize, *selected}};
+}
+
 // Key: e.g. ExtrapolationViewState; the figure is rebuilt when its FigureStamp changes.
 template <class Key>
 class FigureCache {
@@ -175,19 +192,8 @@ class CachedFigure {
     template <class Panels, class MakeLayout, class Compute, class Draw>
     Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
                       MakeLayout makeLayout, Compute compute, Draw draw) {
-        const ImVec2 room = ImGui::GetContentRegionAvail();
-        takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
-                           &selectedPanel_);  // a lesson's "panel"
-        const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, selectedPanel_);
-        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
-        const Canvas canvas = beginCanvas(id);
-        const Box area{0, 0, canvas.box.width, canvas.box.height};
-        const Stamp stamp{key,
-                          area.width,
-                          area.height,
-                          context.theme.id,
-                          context.theme.fontSize,
-                          selectedPanel_};
+        const auto [canvas, stamp] = beginPanelCanvas(id, key, context, panels, &selectedPanel_);
+        const Box area{0, 0, stamp.width, stamp.height};
         if (!stamp_.holds(stamp)) {
             layout_ = makeLayout(area, selectedPanel_);
             auto data = compute(std::as_const(layout_));

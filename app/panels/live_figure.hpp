@@ -136,15 +136,8 @@ class LiveCachedFigure {
     template <class Panels, class MakeLayout, class Compute, class Draw>
     Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
                       MakeLayout makeLayout, Compute compute, Draw draw) {
-        const ImVec2 room = ImGui::GetContentRegionAvail();
-        takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
-                           &selectedPanel_);  // a lesson's "panel"
-        const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, selectedPanel_);
-        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
-        const Canvas canvas = beginCanvas(id);
-        const Box area{0, 0, canvas.box.width, canvas.box.height};
-        const Stamp stamp{
-            key, area.width, area.height, context.theme.id, context.theme.fontSize, selectedPanel_};
+        const auto [canvas, stamp] = beginPanelCanvas(id, key, context, panels, &selectedPanel_);
+        const Box area{0, 0, stamp.width, stamp.height};
         Layout layout = makeLayout(area, selectedPanel_);
         const Refined<Made> shown = made_.getExact(
             stamp, [layout, compute](const Stamp&, Detail, const std::atomic<bool>&) {
