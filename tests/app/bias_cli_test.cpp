@@ -437,7 +437,7 @@ TEST_P(BiasGuiTest, ViewUnderXvfbShowsItsHeatmaps) {
     const std::string view = GetParam();
     const std::string dir = temporaryDirectory("bias-gui-" + view);
     const std::string shot = dir + "/window.png";
-    auto result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+    auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                            " --view " + view + " --screenshot " + shellQuote(shot));
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const ImageRgba image = loadPng(shot);

@@ -152,7 +152,7 @@ class DesktopGuiTest : public DesktopTest {
     // Runs the GUI for a screenshot with `arguments`, saves the session, returns it.
     nlohmann::json runAndSaveSession(const std::string& arguments) {
         const std::string session = path("session.json");
-        auto result = runShell("xvfb-run -a -s '-screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
+        auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
                                " " + arguments + " --screenshot " + shellQuote(path("shot.png")) +
                                " --save-session " + shellQuote(session));
         EXPECT_EQ(result.exitCode, 0) << result.err;

@@ -317,7 +317,7 @@ TEST_F(LearnedTablesTest, GuiOpensACheckpointInTheLearnedView) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string file = gpt2Like();
     const std::string session = path("session.json");
-    auto result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+    auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                            " " + shellQuote(file) + " --screenshot " +
                            shellQuote(path("shot.png")) + " --save-session " + shellQuote(session));
     ASSERT_EQ(result.exitCode, 0) << result.err;
@@ -337,7 +337,7 @@ TEST_F(LearnedTablesTest, GuiOpensACheckpointInTheLearnedView) {
     nlohmann::json structure = saved;
     structure["learned"]["tab"] = "structure";
     std::ofstream(path("structure.json")) << structure.dump();
-    result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " +
+    result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " +
                       shellQuote(wave) + " --session " + shellQuote(path("structure.json")) +
                       " --screenshot " + shellQuote(path("structure.png")) + " --save-session " +
                       shellQuote(path("after.json")));

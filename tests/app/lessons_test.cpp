@@ -473,7 +473,7 @@ bool haveXvfb() {
 }
 
 ProcessResult runProjector(const std::string& arguments) {
-    return runShell("xvfb-run -a -s '-screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
+    return runShell("xvfb-run -a -s '-noreset -screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
                     " --fresh " + arguments);
 }
 

@@ -106,7 +106,7 @@ TEST_P(RelativeGuiTest, TabUnderXvfbShowsItsHeatmaps) {
                            << R"( "relative": {"tab": ")" << tab << R"(", "seqLen": 65536}})";
     const std::string shot = dir + "/window.png";
     auto result =
-        runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+        runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                  " --session " + shellQuote(session) + " --screenshot " + shellQuote(shot));
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const ImageRgba image = loadPng(shot);

@@ -461,7 +461,7 @@ TEST(GuiTest, WindowUnderXvfbShowsTheHeatmap) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("gui-smoke");
     const std::string shot = dir + "/window.png";
-    auto result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+    auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                            " --screenshot " + shellQuote(shot));
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const ImageRgba image = loadPng(shot);

@@ -590,7 +590,7 @@ TEST(RopeGuiTest, RopeViewUnderXvfbIsNotBlank) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("rope-gui");
     const std::string shot = dir + "/rope.png";
-    auto result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+    auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                            " --view RoPE --screenshot " + shellQuote(shot));
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const ImageRgba image = loadPng(shot);
@@ -608,7 +608,7 @@ TEST(RopeGuiTest, RopeViewUnderXvfbIsNotBlank) {
 TEST(RopeGuiTest, SessionsReopenTheRopeFigureTheyShowed) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("rope-session");
-    const std::string xvfb = "xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY);
+    const std::string xvfb = "xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY);
     auto saved =
         runShell(xvfb + " --fresh --view RoPE --screenshot " + shellQuote(dir + "/first.png") +
                  " --save-session " + shellQuote(dir + "/session.json"));

@@ -26,7 +26,7 @@ TEST(SoakTest, RandomInputAcrossEveryView) {
     const std::string dir = temporaryDirectory("soak");
     for (const char* seed : {"1", "2"}) {
         auto result =
-            runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-screen 0 1440x900x24' " +
+            runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
                      shellQuote(POSLAB_BINARY) + " --soak 300 --seed " + seed);
         EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
         EXPECT_NE(result.out.find("no NaN drawn"), std::string::npos) << result.out << result.err;
@@ -112,7 +112,7 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
                   ".rerr; echo $? >" + name + ".rrc\n";
     }
     std::ofstream(dir + "/run.sh") << script;
-    auto all = runShell("xvfb-run -a -s '-screen 0 1440x900x24' sh " + shellQuote(dir + "/run.sh"));
+    auto all = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' sh " + shellQuote(dir + "/run.sh"));
     ASSERT_EQ(all.exitCode, 0) << all.err;
     auto contents = [&](const std::string& file) { return readFile(dir + "/" + file); };
     double slowest = 0;
@@ -173,7 +173,7 @@ struct KnownFaults {
 void checkLayoutAt(const std::string& window, const std::string& mode, KnownFaults known) {
     const std::string dir = temporaryDirectory("layout");
     auto result = runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
-                           " xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+                           " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                            " --fresh --window-size " + window + " " + mode + " --check-layout");
     const auto summary = layoutSummary(result.out);
     ASSERT_TRUE(summary) << window << mode << result.out << result.err;
@@ -225,7 +225,7 @@ TEST(PresentationTest, WindowSizeIsChecked) {
 TEST(BenchTest, EveryScenarioReportsItsFrames) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("bench");
-    auto result = runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-screen 0 1440x900x24' " +
+    auto result = runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
                            shellQuote(POSLAB_BINARY) +
                            " --fresh --window-size 800x600 --bench-seq-len 64 --bench-d-model 32"
                            " --bench-frames 2 --bench-scenario all");

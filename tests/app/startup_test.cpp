@@ -29,7 +29,7 @@ bool haveXvfb() {
 
 std::string gui(const std::string& dir, const std::string& arguments) {
     return "cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir + "/config") +
-           " xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " + arguments;
+           " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " + arguments;
 }
 
 void writeText(const std::string& path, const std::string& text) {

@@ -45,7 +45,7 @@ bool haveXvfb() {
 }
 
 ProcessResult runGui(const std::string& arguments, const std::string& environment = "") {
-    return runShell(environment + " xvfb-run -a -s '-screen 0 1440x900x24' " +
+    return runShell(environment + " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
                     shellQuote(POSLAB_BINARY) + " " + arguments);
 }
 

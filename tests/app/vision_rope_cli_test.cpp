@@ -143,7 +143,7 @@ TEST(VisionRopeGuiTest, ViewUnderXvfbIsNotBlank) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("vision-rope-gui");
     const std::string shot = dir + "/vision.png";
-    auto result = runShell("xvfb-run -a -s '-screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+    auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                            " --fresh --view 'Vision RoPE' --screenshot " + shellQuote(shot));
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const ImageRgba image = loadPng(shot);

@@ -309,7 +309,7 @@ def run_case(binary, case, folder, cap, timeout):
     env.pop("DISPLAY", None) if not case.gui else None
     command = [binary] + args
     if case.gui:
-        command = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"] + command
+        command = ["xvfb-run", "-a", "-s", "-noreset -screen 0 1024x768x24"] + command
     start = time.time()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder, env=env,
                             start_new_session=True)

@@ -117,14 +117,14 @@ if command -v appstreamcli >/dev/null; then
 fi
 "$poslab" render sinusoidal --d-model 64 --seq-len 128 --out "$work/figure.png" >/dev/null
 [ -s "$work/figure.png" ] || fail "installed poslab rendered no PNG"
-HOME=$work xvfb-run -a -s "-screen 0 1024x768x24" "$poslab" --fresh --screenshot "$work/window.png" \
+HOME=$work xvfb-run -a -s "-noreset -screen 0 1024x768x24" "$poslab" --fresh --screenshot "$work/window.png" \
   >"$work/gui.log" 2>&1 || { cat "$work/gui.log"; fail "installed poslab's window did not open"; }
 [ -s "$work/window.png" ] || fail "installed poslab took no screenshot"
 # A file it cannot use (an empty JSON from the file manager): the window still opens, with the
 # reason; the scripted run then exits 2.
 : >"$work/empty.json"
 status=0
-HOME=$work xvfb-run -a -s "-screen 0 1024x768x24" "$poslab" "$work/empty.json" --fresh \
+HOME=$work xvfb-run -a -s "-noreset -screen 0 1024x768x24" "$poslab" "$work/empty.json" --fresh \
   --screenshot "$work/empty.png" >"$work/empty.log" 2>&1 || status=$?
 [ "$status" -eq 2 ] && [ -s "$work/empty.png" ] && grep -q "the file is empty" "$work/empty.log" ||
   { cat "$work/empty.log"; fail "an empty JSON did not open the window with its reason (exit $status)"; }
@@ -141,7 +141,7 @@ xwininfo -name PosLab | sed -n 's/^ *\(Width\|Height\): *//p' | tr '\n' ' '
 xprop -name PosLab _NET_WM_ICON | head -c 40
 kill \$pid
 SCRIPT
-  hidpi=$(xvfb-run -a -s "-screen 0 3200x2000x24 -noreset" bash "$work/hidpi.sh" 2>&1)
+  hidpi=$(xvfb-run -a -s "-noreset -screen 0 3200x2000x24 -noreset" bash "$work/hidpi.sh" 2>&1)
   case $hidpi in
     "2880 1800 _NET_WM_ICON(CARDINAL) = "*) ;;
     *) cat "$work/hidpi.log"; fail "HiDPI first window: expected 2880 x 1800 with an icon, got '$hidpi'";;

@@ -305,7 +305,7 @@ def open_view(chrome, url, view, timeout=60):
 def desktop_screenshot(desktop, name, options, folder):
     path = os.path.join(folder, f"desktop-{name.replace(' ', '_')}.png")
     if not os.path.exists(path):
-        subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", desktop, "--fresh",
+        subprocess.run(["xvfb-run", "-a", "-s", "-noreset -screen 0 1280x1024x24", desktop, "--fresh",
                         "--window-size", f"{WIDTH}x{HEIGHT}", *options, "--screenshot", path],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
     with open(path, "rb") as f:
