@@ -67,20 +67,35 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
                         });
                     });
             };
+            // The same for a tab built on a worker (LiveFigure): the job copies what it reads.
+            auto showLive = [&](auto& cache, const char* id, const auto& params, PanelShape shape,
+                                auto drawFigure) {
+                cache.showPanels(
+                    id, params, context,
+                    [shape](float w, float h, const Theme& t, int panel) {
+                        return gridFor(w, h, t, panel, shape);
+                    },
+                    [params, drawFigure](float w, float h, const Theme& t, int panel,
+                                         Detail) -> Result<Figure> {
+                        return figureOf(w, h, t, [&](Figure& f, Box area) {
+                            return drawFigure(f, area, params, t, panel);
+                        });
+                    });
+            };
             switch (view.tab) {
                 case ContextualTab::Cope:
                     show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
                     break;
                 case ContextualTab::Deberta:
-                    show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
+                    showLive(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
                     break;
                 case ContextualTab::Nope:
                     show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections),
                          drawNopeFigure);
                     break;
                 case ContextualTab::Randomized:
-                    show(randomized_, "randomized", view.randomized, kRandomizedPanels,
-                         drawRandomizedFigure);
+                    showLive(randomized_, "randomized", view.randomized, kRandomizedPanels,
+                             drawRandomizedFigure);
                     break;
             }
         });

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
 #include "poslab/views/contextual_figures.hpp"
 #include "state/contextual_state.hpp"
 #include "ui/panel.hpp"
@@ -29,9 +30,11 @@ class ContextualPanel : public Panel {
     void drawNopeControls(NopeFigureOptions& o);
     void drawRandomizedControls(RandomizedPositionsParams& p);
     FigureCache<CopeSentenceParams> cope_;
-    FigureCache<DebertaParams> deberta_;
+    // Built on a worker: at L = 65,536 the DeBERTa scores and 16 draws of 4,096 positions take
+    // longer than a frame; the last figure stays up meanwhile.
+    LiveFigure<DebertaParams> deberta_;
     FigureCache<NopeFigureOptions> nope_;
-    FigureCache<RandomizedPositionsParams> randomized_;
+    LiveFigure<RandomizedPositionsParams> randomized_;
     ContextualTab shownTab_ = ContextualTab::Cope;
 };
 

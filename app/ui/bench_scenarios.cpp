@@ -1,5 +1,6 @@
 #include "ui/bench_scenarios.hpp"
 
+#include "state/contextual_state.hpp"
 #include "state/relative_state.hpp"
 
 #include <algorithm>
@@ -22,6 +23,9 @@ namespace {
 // The Relative view is a plug-in: its state lives in AppState::plugins.
 RelativeViewState& relativeState(AppState& s) {
     return s.plugins.get<RelativeViewState>(kRelativeKey);
+}
+ContextualViewState& contextualState(AppState& s) {  // the Context view's, likewise
+    return s.plugins.get<ContextualViewState>(kContextualKey);
 }
 
 // The sliders' upper ends that live in the panels' own files (learned_panel.cpp,
@@ -238,6 +242,41 @@ const std::array kBenchScenarios = {
             relativeState(s).options.fire.heads = kMaxFireHeads;
         },
         [](AppState& s, int f) { relativeState(s).options.fire.c = logSweep(f, 0.01); }},  // to 0.07
+    // The Context view (a plug-in): one per tab, each at its sliders' tops.
+    BenchScenario{"context-cope", "Context", "CoPE W_q/W_k seed slider (d_model at its top)",
+        [](AppState& s, const BenchSizes&) {
+            contextualState(s).tab = ContextualTab::Cope;
+            contextualState(s).cope.dModel = kCopeDModel.high;
+            contextualState(s).cope.npos = kCopeNpos.high;
+        },
+        [](AppState& s, int f) { contextualState(s).cope.seed = std::uint64_t(f % 100); }},
+    BenchScenario{"context-deberta", "Context", "DeBERTa position_buckets slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            contextualState(s).tab = ContextualTab::Deberta;
+            DebertaParams& p = contextualState(s).deberta;
+            p.seqLen = orDefault(z.seqLen, kDebertaSeqLen.high);
+            p.maxRelativePositions = kDebertaMaxPosition.high;
+            p.headDim = orDefault(z.dModel, kDebertaHeadDim.high);
+        },
+        [](AppState& s, int f) {
+            contextualState(s).deberta.positionBuckets = 2 * sweepInt(f, 8, kDebertaBuckets.high / 2);
+        }},
+    BenchScenario{"context-nope", "Context", "NoPE & iRoPE attn_scale slider, L 65536",
+        [](AppState& s, const BenchSizes& z) {
+            contextualState(s).tab = ContextualTab::Nope;
+            contextualState(s).nope.seqLen = orDefault(z.seqLen, kNopeSeqLen.high);
+            contextualState(s).nope.irope.numLayers = kIropeLayers.high;
+        },
+        [](AppState& s, int f) { contextualState(s).nope.temperature.attnScale = sweep(f, 0.01, 1.0); }},
+    BenchScenario{"context-randomized", "Context", "randomized positions seed slider (N 65536, L 4096)",
+        [](AppState& s, const BenchSizes& z) {
+            contextualState(s).tab = ContextualTab::Randomized;
+            RandomizedPositionsParams& p = contextualState(s).randomized;
+            p.maxLength = orDefault(z.seqLen, kRandomizedRange.high);
+            p.length = int(std::min<long long>(p.maxLength, kRandomizedLength.high));
+            p.draws = kRandomizedDraws.high;
+        },
+        [](AppState& s, int f) { contextualState(s).randomized.seed = std::uint64_t(f % 100); }},
     // ---- Understanding views
     BenchScenario{"similarity-rope", "Similarity", "heatmap zoom and pan (RoPE, L 65536)",
         [](AppState& s, const BenchSizes& z) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <numbers>
 #include <optional>
+#include <unordered_set>
 
 #include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/text_boxes.hpp"
@@ -1172,6 +1173,11 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
             if (line.points.size() >= 2) figure.add(line);
             line.points.clear();
         };
+        // A series with more dots than the plot has pixel columns (16 draws of 4,096 positions
+        // on 1,000 pixels) gets one dot per pixel it touches: the others would land on the same
+        // pixel, and each dot costs a circle on screen and in every vector file.
+        const bool dense = s.markers && double(s.x.size()) > double(frame.plot.width);
+        std::unordered_set<std::uint64_t> dottedPixels;
         for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
             const bool valid = std::isfinite(s.x[i]) && std::isfinite(s.y[i]) &&
                                (!spec.x.logarithmic || s.x[i] > 0) &&
@@ -1183,7 +1189,9 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
             const Point p = frame.toPixel(s.x[i], s.y[i]);
             line.points.push_back(p);
             drawnPoints.push_back(p);
-            if (s.markers) {
+            const auto pixel = [](float v) { return std::uint64_t(std::uint32_t(std::lround(v))); };
+            if (s.markers &&
+                (!dense || dottedPixels.insert(pixel(p.x) << 32 | pixel(p.y)).second)) {
                 CircleItem dot;
                 dot.center = p;
                 dot.radius = strokeWidth(theme, 2.5f);

@@ -608,6 +608,46 @@ TEST(PlotTest, ScaledThemeScalesLinesMarkersTicksAndSwatches) {
     EXPECT_FLOAT_EQ(strokeWidth(scaledTheme(darkTheme(), 1.75f), 4), 7);
 }
 
+// Dots denser than the pixels (Context > Randomized: 16 draws of 4,096 positions on ~1,000 pixel
+// columns) are drawn once per pixel they touch: the set of pixels with a dot is the set every
+// point maps to (the identity), with far fewer circles; a sparse series keeps every dot.
+TEST(PlotTest, DotsDenserThanThePixelsAreDrawnOncePerPixel) {
+    auto dotsOf = [](int points) {
+        LinePlotSpec spec;
+        spec.title = "t";
+        spec.x = {"x", 0, 1};
+        spec.y = {"y", 0, 1};
+        LineSeries series;
+        series.markers = true;
+        series.width = 0;
+        for (int i = 0; i < points; ++i) {
+            series.x.push_back(double(i) / (points - 1));
+            series.y.push_back(0.5);
+        }
+        spec.series = {series};
+        spec.legend = false;
+        Figure figure = emptyFigure(400, 300, darkTheme());
+        drawLinePlot(figure, {0, 0, 400, 300}, spec, darkTheme());
+        std::vector<Point> dots;
+        for (const FigureItem& item : figure.items)
+            if (const auto* dot = std::get_if<CircleItem>(&item)) dots.push_back(dot->center);
+        return dots;
+    };
+    const std::vector<Point> sparse = dotsOf(50);
+    EXPECT_EQ(sparse.size(), 50u);
+    const std::vector<Point> dense = dotsOf(20000);
+    ASSERT_FALSE(dense.empty());
+    // The plot is under 400 pixels wide, and the points lie on one row: one dot per column.
+    EXPECT_LT(dense.size(), 400u);
+    std::set<long> columns;
+    for (const Point& p : dense) EXPECT_TRUE(columns.insert(std::lround(p.x)).second);
+    // Every column a point falls in has its dot: the first and last points' columns, and no gap
+    // wider than one pixel between neighbouring dots.
+    EXPECT_NEAR(dense.front().x, sparse.front().x, 1e-3);
+    EXPECT_NEAR(dense.back().x, sparse.back().x, 1.0);
+    for (std::size_t i = 1; i < dense.size(); ++i) EXPECT_LE(dense[i].x - dense[i - 1].x, 1.5f);
+}
+
 // A square map in a narrow figure (Similarity at 480x320: 138 x 230 pixels) has a bar too short
 // for any of its caption: a lone "…" said nothing and sat on the top tick label. No caption then,
 // and the bar's tick labels keep clear of everything.
