@@ -53,7 +53,9 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
                 {ContextualTab::Nope, "NoPE & iRoPE"},
                 {ContextualTab::Randomized, "Randomized"}};
             stateTabBar("context figures", tabs, &view.tab, &shownTab_);
-            // One tab's figure: its cache, keyed on its parameters, laid out by its panel shape.
+            // One tab's figure: its cache (FigureCache, or LiveFigure for a figure built on a
+            // worker, whose build also takes a Detail: the trailing arguments), keyed on its
+            // parameters, laid out by its panel shape. The build copies what it reads.
             auto show = [&](auto& cache, const char* id, const auto& params, PanelShape shape,
                             auto drawFigure) {
                 cache.showPanels(
@@ -61,22 +63,8 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
                     [shape](float w, float h, const Theme& t, int panel) {
                         return gridFor(w, h, t, panel, shape);
                     },
-                    [&](float w, float h, const Theme& t, int panel) -> Result<Figure> {
-                        return figureOf(w, h, t, [&](Figure& f, Box area) {
-                            return drawFigure(f, area, params, t, panel);
-                        });
-                    });
-            };
-            // The same for a tab built on a worker (LiveFigure): the job copies what it reads.
-            auto showLive = [&](auto& cache, const char* id, const auto& params, PanelShape shape,
-                                auto drawFigure) {
-                cache.showPanels(
-                    id, params, context,
-                    [shape](float w, float h, const Theme& t, int panel) {
-                        return gridFor(w, h, t, panel, shape);
-                    },
                     [params, drawFigure](float w, float h, const Theme& t, int panel,
-                                         Detail) -> Result<Figure> {
+                                         auto...) -> Result<Figure> {
                         return figureOf(w, h, t, [&](Figure& f, Box area) {
                             return drawFigure(f, area, params, t, panel);
                         });
@@ -87,15 +75,15 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
                     show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
                     break;
                 case ContextualTab::Deberta:
-                    showLive(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
+                    show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
                     break;
                 case ContextualTab::Nope:
                     show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections),
                          drawNopeFigure);
                     break;
                 case ContextualTab::Randomized:
-                    showLive(randomized_, "randomized", view.randomized, kRandomizedPanels,
-                             drawRandomizedFigure);
+                    show(randomized_, "randomized", view.randomized, kRandomizedPanels,
+                         drawRandomizedFigure);
                     break;
             }
         });

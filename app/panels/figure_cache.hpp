@@ -41,6 +41,12 @@ struct FigureStamp {
     bool operator==(const FigureStamp&) const = default;
 };
 
+// A built figure, or the note that stands in for it (FigureCache, LiveFigure).
+struct BuiltFigure {
+    Figure figure;
+    std::string error;  // "" when built; else the figure is this note
+};
+
 // Opens the canvas of a figure of panels (panel_grid.hpp): a lesson's requested panel is taken,
 // the "panel 2 of 6" row (arrow buttons, Up/Down keys) comes first when the panels are shown one
 // at a time, then the canvas. Returns it with the stamp the figure is cached under.
@@ -52,6 +58,8 @@ std::pair<Canvas, FigureStamp<Key>> beginPanelCanvas(const char* id, const Key& 
     takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
                        selected);  // a lesson's "panel"
     const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, *selected);
+    // The selector's row makes the canvas shorter, which never fits more columns: the figure
+    // below shows one panel at a time as well.
     if (grid.oneAtATime()) panelSelector(grid, selected);
     const Canvas canvas = beginCanvas(id);
     return {canvas, FigureStamp<Key>{key, canvas.box.width, canvas.box.height, context.theme.id,
@@ -100,17 +108,11 @@ class FigureCache {
     template <class Panels, class Build>
     Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
                       Build build) {
-        const ImVec2 room = ImGui::GetContentRegionAvail();
-        takeRequestedPanel(context, panels(room.x, room.y, context.theme, 0).count,
-                           &selectedPanel_);  // a lesson's "panel"
-        const PanelGrid grid = panels(room.x, room.y, context.theme, selectedPanel_);
-        // The selector's row makes the canvas shorter, which never fits more columns: the
-        // figure below shows one panel at a time as well.
-        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
-        const Canvas canvas = beginCanvas(id);
+        auto byBox = [&](Box area, const Theme& theme, int selected) {
+            return panels(area.width, area.height, theme, selected);
+        };
+        const auto [canvas, stamp] = beginPanelCanvas(id, key, context, byBox, &selectedPanel_);
         const Theme& theme = context.theme;
-        const Stamp stamp{key,      canvas.box.width, canvas.box.height,
-                          theme.id, theme.fontSize,   selectedPanel_};
         const Built& built = rebuildIfChanged(stamp, canvas, context, [&] {
             return build(canvas.box.width, canvas.box.height, theme, selectedPanel_);
         });
@@ -123,10 +125,7 @@ class FigureCache {
 
   private:
     using Stamp = FigureStamp<Key>;
-    struct Built {
-        Figure figure;
-        std::string error;  // "" when built; else the figure is this note
-    };
+    using Built = BuiltFigure;
     template <class Build>
     const Built& rebuildIfChanged(const Stamp& stamp, const Canvas& canvas,
                                   const FrameContext& context, Build build) {

@@ -59,12 +59,10 @@ class LiveFigure {
     template <class Panels, class Build>
     Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
                       Build build, bool coarse = false) {
-        const ImVec2 room = ImGui::GetContentRegionAvail();
-        takeRequestedPanel(context, panels(room.x, room.y, context.theme, 0).count,
-                           &selectedPanel_);  // a lesson's "panel"
-        const PanelGrid grid = panels(room.x, room.y, context.theme, selectedPanel_);
-        if (grid.oneAtATime()) panelSelector(grid, &selectedPanel_);
-        const Canvas canvas = beginCanvas(id);
+        auto byBox = [&](Box area, const Theme& theme, int selected) {
+            return panels(area.width, area.height, theme, selected);
+        };
+        const Canvas canvas = beginPanelCanvas(id, key, context, byBox, &selectedPanel_).first;
         draw(canvas, key, selectedPanel_, context, std::move(build), coarse);
         return canvas;
     }
@@ -74,10 +72,7 @@ class LiveFigure {
 
   private:
     using Stamp = FigureStamp<Key>;
-    struct Built {
-        Figure figure;
-        std::string error;  // "" when built; else the figure is this note
-    };
+    using Built = BuiltFigure;
     template <class Build>
     void draw(const Canvas& canvas, const Key& key, int panel, FrameContext& context, Build build,
               bool coarse) {
