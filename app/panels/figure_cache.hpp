@@ -111,7 +111,11 @@ class FigureCache {
         auto byBox = [&](Box area, const Theme& theme, int selected) {
             return panels(area.width, area.height, theme, selected);
         };
-        const auto [canvas, stamp] = beginPanelCanvas(id, key, context, byBox, &selectedPanel_);
+        // Named, not structured bindings: the lambda below captures them (clang 14, the page's
+        // compiler, cannot capture a structured binding).
+        const auto opened = beginPanelCanvas(id, key, context, byBox, &selectedPanel_);
+        const Canvas& canvas = opened.first;
+        const Stamp& stamp = opened.second;
         const Theme& theme = context.theme;
         const Built& built = rebuildIfChanged(stamp, canvas, context, [&] {
             return build(canvas.box.width, canvas.box.height, theme, selectedPanel_);
