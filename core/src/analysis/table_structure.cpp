@@ -88,8 +88,22 @@ double orthogonalizeAgainst(const Matrix& basis, std::size_t count, double* v,
     return std::sqrt(dot(v, v, n));
 }
 
-// In-place radix-2 FFT; data.size() is a power of two.
-void fft(std::vector<std::complex<double>>& data) {
+// exp(-2 pi i k / n) for k = 0..n/2-1, n a power of two: every twiddle factor of an n-point FFT.
+// Stage `length` uses entry k n / length, whose angle -2 pi / n * (k n / length) is the same
+// double as -2 pi / length * k (the two differ by powers of two), so the factors are those the
+// FFT once computed in place, read from a table instead of two calls to sin and cos per
+// butterfly.
+std::vector<std::complex<double>> fftTwiddles(std::size_t n) {
+    std::vector<std::complex<double>> twiddles(n / 2);
+    const double angle = -2 * kPi / double(n);
+    for (std::size_t k = 0; k < n / 2; ++k)
+        twiddles[k] = {std::cos(angle * double(k)), std::sin(angle * double(k))};
+    return twiddles;
+}
+
+// In-place radix-2 FFT; data.size() is a power of two, twiddles = fftTwiddles(data.size()).
+void fft(std::vector<std::complex<double>>& data,
+         const std::vector<std::complex<double>>& twiddles) {
     const std::size_t n = data.size();
     for (std::size_t i = 1, j = 0; i < n; ++i) {  // bit-reversal permutation
         std::size_t bit = n >> 1;
@@ -98,11 +112,10 @@ void fft(std::vector<std::complex<double>>& data) {
         if (i < j) std::swap(data[i], data[j]);
     }
     for (std::size_t length = 2; length <= n; length <<= 1) {
-        const double angle = -2 * kPi / double(length);
+        const std::size_t stride = n / length;
         for (std::size_t start = 0; start < n; start += length) {
             for (std::size_t k = 0; k < length / 2; ++k) {
-                const std::complex<double> twiddle(std::cos(angle * double(k)),
-                                                   std::sin(angle * double(k)));
+                const std::complex<double> twiddle = twiddles[k * stride];
                 const std::complex<double> even = data[start + k];
                 const std::complex<double> odd = data[start + k + length / 2] * twiddle;
                 data[start + k] = even + odd;
@@ -720,21 +733,44 @@ TableSpectrum columnSpectrum(const Matrix& table) {
         spectrum.frequency.push_back(double(k) / double(padded));
     spectrum.meanMagnitude.assign(bins, 0.0);
     spectrum.dominantFrequency.assign(table.cols, std::numeric_limits<double>::quiet_NaN());
-    std::vector<std::complex<double>> data(padded);
-    for (std::size_t c = 0; c < table.cols; ++c) {
-        double mean = 0;
-        for (std::size_t r = 0; r < rows; ++r) mean += table(r, c);
-        mean /= double(rows);
-        std::fill(data.begin(), data.end(), std::complex<double>(0, 0));
-        for (std::size_t r = 0; r < rows; ++r) data[r] = table(r, c) - mean;
-        fft(data);
-        double best = 0;
-        for (std::size_t k = 1; k <= bins; ++k) {
-            const double magnitude = std::abs(data[k]) / double(rows);
-            spectrum.meanMagnitude[k - 1] += magnitude / double(table.cols);
-            if (magnitude > best * (1 + 1e-12) && magnitude > 1e-300) {
-                best = magnitude;
-                spectrum.dominantFrequency[c] = spectrum.frequency[k - 1];
+    const std::vector<std::complex<double>> twiddles = fftTwiddles(padded);
+    // Columns in blocks: each block's columns are copied out row by row (the table is read in
+    // memory order, not one strided column at a time), transformed on every core, and their
+    // magnitudes added to the mean in column order (the sums do not depend on the cores).
+    constexpr std::size_t kBlock = 64;
+    const std::size_t cols = table.cols;
+    Matrix block(kBlock, rows);       // row j: column c0 + j of the table
+    Matrix magnitudes(kBlock, bins);  // row j: |X_k| / L of that column, k = 1..bins
+    for (std::size_t c0 = 0; c0 < cols; c0 += kBlock) {
+        const std::size_t width = std::min(kBlock, cols - c0);
+        for (std::size_t r = 0; r < rows; ++r) {
+            const double* in = table.row(r) + c0;
+            for (std::size_t j = 0; j < width; ++j) block(j, r) = in[j];
+        }
+        parallelFor((long long)width, 8, [&](long long first, long long last) {
+            std::vector<std::complex<double>> data(padded);
+            for (long long j = first; j < last; ++j) {
+                const double* column = block.row(std::size_t(j));
+                double mean = 0;
+                for (std::size_t r = 0; r < rows; ++r) mean += column[r];
+                mean /= double(rows);
+                std::fill(data.begin(), data.end(), std::complex<double>(0, 0));
+                for (std::size_t r = 0; r < rows; ++r) data[r] = column[r] - mean;
+                fft(data, twiddles);
+                double* out = magnitudes.row(std::size_t(j));
+                for (std::size_t k = 1; k <= bins; ++k)
+                    out[k - 1] = std::abs(data[k]) / double(rows);
+            }
+        });
+        for (std::size_t j = 0; j < width; ++j) {
+            const double* magnitude = magnitudes.row(j);
+            double best = 0;
+            for (std::size_t k = 1; k <= bins; ++k) {
+                spectrum.meanMagnitude[k - 1] += magnitude[k - 1] / double(cols);
+                if (magnitude[k - 1] > best * (1 + 1e-12) && magnitude[k - 1] > 1e-300) {
+                    best = magnitude[k - 1];
+                    spectrum.dominantFrequency[c0 + j] = spectrum.frequency[k - 1];
+                }
             }
         }
     }

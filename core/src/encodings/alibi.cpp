@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -67,26 +69,38 @@ Result<Matrix> alibiBias(const AlibiParams& params) {
     return bias;
 }
 
-Result<std::vector<double>> alibiAttentionRow(double slope, int queryIndex, int seqLen,
-                                              const std::vector<double>& contentLogits,
-                                              bool symmetric) {
-    if (auto s = requireInRange("slope", slope, 0.0, 1e6); !s) return s.error();
-    if (auto s = requireIntInRange("seq_len", seqLen, 1, kMaxSeqLen); !s) return s.error();
-    if (auto s = requireIntInRange("query", queryIndex, 0, seqLen - 1); !s) return s.error();
+Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
+                             const std::vector<double>& contentLogits, bool symmetric,
+                             std::vector<double>& weights) {
+    if (auto s = requireInRange("slope", slope, 0.0, 1e6); !s) return s;
+    if (auto s = requireIntInRange("seq_len", seqLen, 1, kMaxSeqLen); !s) return s;
+    if (auto s = requireIntInRange("query", queryIndex, 0, seqLen - 1); !s) return s;
     if (!contentLogits.empty() && contentLogits.size() != std::size_t(seqLen)) {
         return Error{"content logits must have seq_len = " + std::to_string(seqLen) +
                      " values (got " + std::to_string(contentLogits.size()) + ")"};
     }
-    for (std::size_t j = 0; j < contentLogits.size(); ++j) {
-        if (!std::isfinite(contentLogits[j])) {
-            return Error{"content logit " + std::to_string(j) + " must be a finite number (got " +
-                         formatNumber(contentLogits[j]) + ")"};
+    // A value is inf or NaN when its exponent bits are all set: one branch-free pass over the
+    // bits (it vectorises), and the offending value is looked for only when there is one.
+    constexpr std::uint64_t kExponentBits = 0x7ff0000000000000ULL;
+    std::uint64_t nonFinite = 0;
+    for (double x : contentLogits) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        nonFinite |= std::uint64_t((bits & kExponentBits) == kExponentBits);
+    }
+    if (nonFinite != 0) {
+        for (std::size_t j = 0; j < contentLogits.size(); ++j) {
+            if (!std::isfinite(contentLogits[j])) {
+                return Error{"content logit " + std::to_string(j) +
+                             " must be a finite number (got " + formatNumber(contentLogits[j]) +
+                             ")"};
+            }
         }
     }
 
     // Causal rows only see keys 0..queryIndex; everything after stays exactly 0.
     const int visible = symmetric ? seqLen : queryIndex + 1;
-    std::vector<double> weights(std::size_t(seqLen), 0.0);
+    weights.assign(std::size_t(seqLen), 0.0);
     double largest = -std::numeric_limits<double>::infinity();
     for (int j = 0; j < visible; ++j) {
         const double content = contentLogits.empty() ? 0.0 : contentLogits[std::size_t(j)];
@@ -94,13 +108,28 @@ Result<std::vector<double>> alibiAttentionRow(double slope, int queryIndex, int 
         largest = std::max(largest, weights[std::size_t(j)]);
     }
     // Subtracting the largest logit keeps every exp() argument <= 0: no overflow, and the
-    // largest term is exactly 1, so the sum is at least 1.
+    // largest term is exactly 1, so the sum is at least 1. exp() of anything below -746 is 0 (the
+    // smallest subnormal is e^-744.4), so those terms skip the call and its underflow handling:
+    // far from the query, with a steep slope, that is most of the row.
+    constexpr double kExpIsZeroBelow = -746.0;
     double sum = 0;
     for (int j = 0; j < visible; ++j) {
-        weights[std::size_t(j)] = std::exp(weights[std::size_t(j)] - largest);
+        const double x = weights[std::size_t(j)] - largest;
+        weights[std::size_t(j)] = x < kExpIsZeroBelow ? 0.0 : std::exp(x);
         sum += weights[std::size_t(j)];
     }
     for (int j = 0; j < visible; ++j) weights[std::size_t(j)] /= sum;
+    return success();
+}
+
+Result<std::vector<double>> alibiAttentionRow(double slope, int queryIndex, int seqLen,
+                                              const std::vector<double>& contentLogits,
+                                              bool symmetric) {
+    std::vector<double> weights;
+    if (auto s =
+            alibiAttentionRowInto(slope, queryIndex, seqLen, contentLogits, symmetric, weights);
+        !s)
+        return s.error();
     return weights;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "poslab/base/limits.hpp"
+#include "poslab/base/parallel.hpp"
+#include "poslab/base/random.hpp"
 #include "poslab/base/validate.hpp"
 
 namespace poslab {
@@ -19,20 +21,54 @@ Status validate(const RandomizedPositionsParams& params) {
     return requireIntInRange("draws", params.draws, 1, kMaxRandomizedDraws);
 }
 
+namespace {
+
+// Algorithm S's test for position t of maxLength (`left` = maxLength - t positions left, `needed`
+// still to take) on x, the engine's output >> 11: the expression every draw has used, so the same
+// seed gives the same positions.
+bool takes(std::uint64_t x, long long left, long long needed) {
+    const double u = double(x) * 0x1.0p-53;  // [0, 1)
+    return double(left) * u < double(needed);
+}
+
+// An x = word >> 11 that passes takes() with at most `needed` still needed and at least `least`
+// positions left is below this bound: left * x 2^-53 >= needed once x >= needed 2^53 / least
+// (the rounded product is then >= needed too: rounding is monotone and needed is exact); the
+// quotient is rounded up generously.
+std::uint64_t candidateBound(long long needed, long long least) {
+    const double bound = std::ldexp(double(needed), 53) / double(least) * (1 + 0x1.0p-40) + 2;
+    return bound >= 0x1.0p63 ? ~std::uint64_t{0} : std::uint64_t(bound);
+}
+
+}  // namespace
+
 std::vector<long long> sampleSortedPositions(int length, long long maxLength, std::uint64_t seed) {
     std::vector<long long> chosen;
     if (length <= 0 || maxLength < length) return chosen;
     chosen.reserve(std::size_t(length));
-    std::mt19937_64 engine(seed);
     // Algorithm S: walk 0..N-1, taking t with probability (still needed) / (still left). Every
-    // L-subset is equally likely and the output comes out sorted.
+    // L-subset is equally likely and the output comes out sorted. The engine is std::mt19937_64
+    // (the same outputs), regenerated 312 words at a time (Mt19937_64Blocks), and each block is
+    // first screened by one integer comparison per word against a bound no taken word can reach
+    // (takes() decides the few below it): N = 2^24 positions take one pass of cheap vector work
+    // instead of 2^24 calls to the engine.
+    constexpr int kWords = Mt19937_64Blocks::kWords;
+    Mt19937_64Blocks engine(seed);
     long long needed = length;
-    for (long long t = 0; t < maxLength && needed > 0; ++t) {
-        const double u = double(engine() >> 11) * 0x1.0p-53;  // [0, 1)
-        if (double(maxLength - t) * u < double(needed)) {
-            chosen.push_back(t);
-            --needed;
+    std::uint64_t screened[kWords];
+    for (long long t = 0; t < maxLength && needed > 0;) {
+        engine.nextBlock();
+        const std::uint64_t* words = engine.words();
+        const int count = int(std::min<long long>(kWords, maxLength - t));
+        const std::uint64_t bound = candidateBound(needed, maxLength - (t + count - 1));
+        for (int i = 0; i < count; ++i) screened[i] = Mt19937_64Blocks::temper(words[i]) >> 11;
+        for (int i = 0; i < count && needed > 0; ++i) {
+            if (screened[i] < bound && takes(screened[i], maxLength - (t + i), needed)) {
+                chosen.push_back(t + i);
+                --needed;
+            }
         }
+        t += count;
     }
     return chosen;
 }
@@ -40,6 +76,15 @@ std::vector<long long> sampleSortedPositions(int length, long long maxLength, st
 std::vector<long long> randomizedDraw(const RandomizedPositionsParams& params, int draw) {
     const std::uint64_t seed = params.seed * 0x9e3779b97f4a7c15ull + std::uint64_t(draw) + 1;
     return sampleSortedPositions(params.length, params.maxLength, seed);
+}
+
+std::vector<std::vector<long long>> randomizedDraws(const RandomizedPositionsParams& params) {
+    std::vector<std::vector<long long>> draws(std::size_t(std::max(params.draws, 0)));
+    parallelFor((long long)draws.size(), 1, [&](long long first, long long last) {
+        for (long long d = first; d < last; ++d)
+            draws[std::size_t(d)] = randomizedDraw(params, int(d));
+    });
+    return draws;
 }
 
 double expectedOrderStatistic(int k, int length, long long maxLength) {

@@ -6,6 +6,7 @@
 
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
+#include "poslab/base/parallel.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/learned.hpp"
 #include "poslab/figure/layout.hpp"
@@ -263,22 +264,47 @@ Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options
     attention.colSpan = double(texCols * attention.colsPerTexel);
     Matrix sums{std::size_t(texRows), std::size_t(texCols)};
     Matrix counts{std::size_t(texRows), std::size_t(texCols)};
-    double largest = 0;
-    for (int h = 0; h < options.heads; ++h) {
-        auto row = alibiAttentionRow(data.slopes[std::size_t(h)], query, length, logits,
-                                     options.symmetric);
-        if (!row) return row.error();
-        const std::size_t tr = std::size_t(h / attention.rowsPerTexel);
-        for (long long k = 0; k < keys.colCount; ++k) {
-            const long long j = keys.firstCol + k;
-            if (!options.symmetric && j > query) continue;  // masked: stays out of the mean
-            const double weight = (*row)[std::size_t(j)];
-            largest = std::max(largest, weight);
-            const std::size_t tc = std::size_t(k / attention.colsPerTexel);
-            sums(tr, tc) += weight;
-            counts(tr, tc) += 1;
+    // Texel rows shared out between the cores, each with its own row buffer; every texel still
+    // adds its heads in order and, within a head, its keys in order (the sums do not depend on
+    // the number of cores). Keys are walked texel by texel: no division per key.
+    std::vector<double> rowLargest(std::size_t(texRows), 0.0);
+    std::vector<std::string> rowErrors(static_cast<std::size_t>(texRows));
+    const long long keyEnd = keys.firstCol + keys.colCount;
+    const long long unmaskedEnd =
+        options.symmetric ? keyEnd : std::min<long long>(keyEnd, query + 1);
+    parallelFor(texRows, 1, [&](long long firstRow, long long lastRow) {
+        std::vector<double> row;
+        for (long long tr = firstRow; tr < lastRow; ++tr) {
+            double& largest = rowLargest[std::size_t(tr)];
+            double* rowSums = sums.row(std::size_t(tr));
+            double* rowCounts = counts.row(std::size_t(tr));
+            const int h1 =
+                int(std::min<long long>(options.heads, (tr + 1) * attention.rowsPerTexel));
+            for (int h = int(tr * attention.rowsPerTexel); h < h1; ++h) {
+                const Status made = alibiAttentionRowInto(data.slopes[std::size_t(h)], query,
+                                                          length, logits, options.symmetric, row);
+                if (!made) {
+                    rowErrors[std::size_t(tr)] = made.error().message;
+                    return;
+                }
+                for (long long tc = 0; tc < texCols; ++tc) {
+                    const long long j0 = keys.firstCol + tc * attention.colsPerTexel;
+                    // masked keys (causal, past the query) stay out of the mean
+                    const long long j1 = std::min(unmaskedEnd, j0 + attention.colsPerTexel);
+                    for (long long j = j0; j < j1; ++j) {
+                        const double weight = row[std::size_t(j)];
+                        largest = std::max(largest, weight);
+                        rowSums[tc] += weight;
+                    }
+                    rowCounts[tc] += double(std::max<long long>(0, j1 - j0));
+                }
+            }
         }
+    });
+    for (const std::string& error : rowErrors) {
+        if (!error.empty()) return Error{error};
     }
+    const double largest = *std::max_element(rowLargest.begin(), rowLargest.end());
     auto texels = std::make_shared<Matrix>(std::size_t(texRows), std::size_t(texCols));
     for (std::size_t i = 0; i < texels->values.size(); ++i) {
         texels->values[i] = counts.values[i] > 0 ? sums.values[i] / counts.values[i] : kMinusInf;

@@ -355,6 +355,10 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
     const PanelGrid grid = reflowPanels(area, kRandomizedPanels, theme, panel);
     const int l = params.length;
     const double n = double(params.maxLength);
+    // Every draw when the first panel shows them, else draw 0 alone (the second panel's).
+    const std::vector<std::vector<long long>> draws =
+        grid.shows(0) ? randomizedDraws(params)
+                      : std::vector<std::vector<long long>>{randomizedDraw(params, 0)};
     if (grid.shows(0)) {
         LinePlotSpec spec;
         spec.title = "Training positions: " + std::to_string(l) + " sorted draws from 0.." +
@@ -365,7 +369,7 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
         for (int d = 0; d < params.draws; ++d) {
             LineSeries s{
                 d < 8 ? "draw " + std::to_string(d) : "", {}, {}, lineColor(theme, d), 0.0f, true};
-            for (long long v : randomizedDraw(params, d)) {
+            for (long long v : draws[std::size_t(d)]) {
                 s.x.push_back(double(v));
                 s.y.push_back(double(d) + 0.5);  // cell axis: draw d's row centre
             }
@@ -384,7 +388,7 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
         LineSeries lower{"", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries plain{"plain 0..L-1", {}, {}, lineColor(theme, 1), 1.6f, false};
         LineSeries first{"draw 0", {}, {}, lineColor(theme, 2), 0.0f, true};
-        const std::vector<long long> draw = randomizedDraw(params, 0);
+        const std::vector<long long>& draw = draws.front();
         for (int k = 0; k < l; ++k) {
             const double e = expectedOrderStatistic(k, l, params.maxLength);
             const double sd = orderStatisticStd(k, l, params.maxLength);

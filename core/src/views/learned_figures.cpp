@@ -28,7 +28,14 @@ Matrix blockMeans(const Matrix& table, std::size_t rows, long long rowsPerTexel,
         double* o = out.row(g);
         for (std::size_t r = r0; r < r1; ++r) {
             const double* in = table.row(r);
-            for (std::size_t c = 0; c < table.cols; ++c) o[c / colGroup] += in[c];
+            // Block by block (the same additions in the same order as o[c / colGroup] += in[c],
+            // without a division per value).
+            for (std::size_t k = 0, c0 = 0; c0 < table.cols; ++k, c0 += colGroup) {
+                const std::size_t c1 = std::min(table.cols, c0 + colGroup);
+                double sum = o[k];
+                for (std::size_t c = c0; c < c1; ++c) sum += in[c];
+                o[k] = sum;
+            }
         }
         for (std::size_t k = 0; k < outCols; ++k) {
             const std::size_t c0 = k * colGroup, c1 = std::min(table.cols, c0 + colGroup);
@@ -178,26 +185,26 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
     sample.colSpan = double(texels->cols) * double(sample.colsPerTexel);
     sample.values = std::move(texels);
     sample.version = nextMatrixVersion();
+    // The largest finite |value| and the rows with no direction (undefinedCosineRows' rule), in
+    // one pass, counted in place: a copy of the visible rows would double the memory of a table
+    // near the cap.
     double largest = 0;
-    for (std::size_t k = 0; k < std::size_t(visible) * table.cols; ++k) {
-        if (std::isfinite(table.values[k])) largest = std::max(largest, std::abs(table.values[k]));
-    }
-    data.tableRange = {-(largest > 0 ? largest : 1), largest > 0 ? largest : 1};
-
-    const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
-    data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
-    // Rows with no direction (undefinedCosineRows' rule), counted in place: a copy of the
-    // visible rows would double the memory of a table near the cap.
     data.undefinedCosineRows = 0;
     for (std::size_t r = 0; r < std::size_t(visible); ++r) {
         const double* row = table.row(r);
         bool direction = false, finite = true;
         for (std::size_t k = 0; k < table.cols; ++k) {
-            finite = finite && std::isfinite(row[k]);
+            const bool isFinite = std::isfinite(row[k]);
+            if (isFinite) largest = std::max(largest, std::abs(row[k]));
+            finite = finite && isFinite;
             direction = direction || row[k] != 0;
         }
         data.undefinedCosineRows += !(finite && direction);
     }
+    data.tableRange = {-(largest > 0 ? largest : 1), largest > 0 ? largest : 1};
+
+    const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
+    data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
 
     // Curves: at most one point per pixel of the visible part; each point the mean of its block.
     data.positionsPerPoint = cellsPerTexel(visible, budget(layout.curves.width * float(fraction)));

@@ -394,6 +394,41 @@ TEST(TableStructureTest, SinusoidalSpectrumPeaksAtTheKnownFrequencies) {
     }
 }
 
+// The FFT against the DFT's definition, |sum_r (x_r - mean) e^(-2 pi i k r / N)| / L, on a table
+// whose length is not a power of two (zero-padded to N = 64) and whose 150 columns span three
+// of the blocks the columns are transformed in.
+TEST(TableStructureTest, SpectrumIsTheDefinitionsDftOverEveryColumnBlock) {
+    const std::size_t rows = 37, cols = 150, padded = 64;
+    Matrix table(rows, cols);
+    NormalSampler sampler(5);
+    for (double& v : table.values) v = sampler.next();
+    for (std::size_t r = 0; r < rows; ++r) table(r, 70) = std::cos(2 * kPi * 5 * double(r) / 64);
+    const TableSpectrum spectrum = columnSpectrum(table);
+    ASSERT_EQ(spectrum.frequency.size(), padded / 2);
+    std::vector<double> mean(padded / 2, 0.0);
+    for (std::size_t c = 0; c < cols; ++c) {
+        double columnMean = 0;
+        for (std::size_t r = 0; r < rows; ++r) columnMean += table(r, c) / double(rows);
+        double best = -1;
+        std::size_t bestK = 0;
+        for (std::size_t k = 1; k <= padded / 2; ++k) {
+            double re = 0, im = 0;
+            for (std::size_t r = 0; r < rows; ++r) {
+                const double angle = -2 * kPi * double(k * r % padded) / double(padded);
+                re += (table(r, c) - columnMean) * std::cos(angle);
+                im += (table(r, c) - columnMean) * std::sin(angle);
+            }
+            const double magnitude = std::hypot(re, im) / double(rows);
+            mean[k - 1] += magnitude / double(cols);
+            if (magnitude > best) best = magnitude, bestK = k;
+        }
+        EXPECT_DOUBLE_EQ(spectrum.dominantFrequency[c], double(bestK) / double(padded)) << c;
+    }
+    EXPECT_DOUBLE_EQ(spectrum.dominantFrequency[70], 5.0 / 64);
+    for (std::size_t k = 0; k < padded / 2; ++k)
+        EXPECT_NEAR(spectrum.meanMagnitude[k], mean[k], 1e-13) << k;
+}
+
 TEST(TableStructureTest, ShuffledRowsLoseTheirSmoothness) {
     const Matrix table = helixTable(200, 1.0, 50, 0.01);
     StructureOptions options;

@@ -229,6 +229,28 @@ TEST(AlibiTest, SoftmaxIsStableForHugeLogits) {
     EXPECT_EQ((*row)[2], 0.0);
 }
 
+// Terms whose logit is more than 746 below the largest are exactly 0 (exp underflows there) and
+// are not passed to exp; the ones just above keep their subnormal values. Against the softmax
+// written out.
+TEST(AlibiTest, FarTermsUnderflowToZeroAndNearOnesKeepTheirValue) {
+    const std::vector<double> content = {0.0, -745.5, -744.6, -800.0, -746.5, -700.0, -745.0};
+    auto row = alibiAttentionRow(0.0, 6, 7, content, false);
+    ASSERT_TRUE(row.ok());
+    double sum = 0;
+    for (double c : content) sum += std::exp(c);
+    for (std::size_t j = 0; j < content.size(); ++j)
+        EXPECT_EQ((*row)[j], std::exp(content[j]) / sum) << j;
+    EXPECT_GT((*row)[2], 0.0);  // e^-744.6: the smallest subnormal
+    EXPECT_EQ((*row)[4], 0.0);
+    // Row after row into one buffer: the same as fresh rows, and the masked tail is reset.
+    std::vector<double> buffer;
+    ASSERT_TRUE(alibiAttentionRowInto(0.5, 6, 7, {}, false, buffer));
+    ASSERT_TRUE(alibiAttentionRowInto(0.25, 2, 7, {}, false, buffer));
+    EXPECT_EQ(buffer, *alibiAttentionRow(0.25, 2, 7, {}, false));
+    EXPECT_EQ(alibiAttentionRowInto(0.5, 0, 2, {1.0, -INFINITY}, false, buffer).error().message,
+              "content logit 1 must be a finite number (got -inf)");
+}
+
 TEST(AlibiTest, AttentionRejectsBadInputs) {
     EXPECT_EQ(alibiAttentionRow(0.5, 4, 4, {}, false).error().message,
               "query must be 0..3 (got 4)");

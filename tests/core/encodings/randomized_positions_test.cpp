@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <tuple>
 #include <vector>
 
 namespace poslab {
@@ -66,6 +68,44 @@ TEST(RandomizedPositionsTest, DrawsAreSortedDistinctSeededAndInRange) {
     }
     EXPECT_NE(randomizedDraw(p, 0), randomizedDraw(p, 1));
     EXPECT_EQ(sampleSortedPositions(5, 5, 9), (std::vector<long long>{0, 1, 2, 3, 4}));
+}
+
+// Algorithm S as first written: one std::mt19937_64 call per position walked. The screened
+// block walk must take exactly the same positions, so a seed keeps its draws.
+std::vector<long long> selectionSamplingByTheEngine(int length, long long maxLength,
+                                                    std::uint64_t seed) {
+    std::vector<long long> chosen;
+    std::mt19937_64 engine(seed);
+    long long needed = length;
+    for (long long t = 0; t < maxLength && needed > 0; ++t) {
+        const double u = double(engine() >> 11) * 0x1.0p-53;
+        if (double(maxLength - t) * u < double(needed)) {
+            chosen.push_back(t);
+            --needed;
+        }
+    }
+    return chosen;
+}
+
+TEST(RandomizedPositionsTest, DrawsAreAlgorithmSOnTheStandardEngine) {
+    // Lengths across a block boundary (312 words), every position taken, one taken, a range far
+    // larger than the length (most blocks hold no candidate), and L close to N.
+    const std::vector<std::tuple<int, long long, std::uint64_t>> cases = {
+        {1, 1, 0},
+        {5, 5, 9},
+        {40, 2048, 7},
+        {311, 311, 3},
+        {312, 313, 4},
+        {1, 100000, 5},
+        {100, 624, 11},
+        {2000, 2049, 13},
+        {65536, 1 << 21, 17},
+        {600, 1 << 20, 0x9e3779b97f4a7c15ull}};
+    for (const auto& [length, maxLength, seed] : cases) {
+        EXPECT_EQ(sampleSortedPositions(length, maxLength, seed),
+                  selectionSamplingByTheEngine(length, maxLength, seed))
+            << length << " of " << maxLength << ", seed " << seed;
+    }
 }
 
 TEST(RandomizedPositionsTest, SampleMeansApproachTheClosedForm) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -86,6 +87,60 @@ TEST(AlibiFiguresTest, AttentionPreviewIsTheSoftmaxOfTheBias) {
     // The steepest head prefers the most recent key the most.
     EXPECT_GT(weights(0, 7), weights(3, 7));
     EXPECT_NEAR(data->attentionMax, weights(0, 7), 1e-15);
+}
+
+// A preview wider than its pixels: each texel is the mean of its heads' and keys' weights (the
+// unmasked ones), the heads computed on every core in texel rows.
+TEST(AlibiFiguresTest, AttentionTexelsAreMeansOfTheirWeights) {
+    for (const bool symmetric : {false, true}) {
+        AlibiFigureOptions options;
+        options.heads = 24;
+        options.seqLen = 5000;
+        options.queryIndex = 3001;
+        options.symmetric = symmetric;
+        options.contentScale = 2;
+        const AlibiLayout layout = alibiLayout({0, 0, 600, 400}, options, darkTheme());
+        auto data = computeAlibiFigureData(options, layout);
+        ASSERT_TRUE(data);
+        const HeatmapSample& attention = data->attention;
+        const Matrix& texels = *attention.values;
+        ASSERT_GT(attention.colsPerTexel, 1);
+        const std::vector<double> slopes = alibiSlopes(options.heads);
+        const std::vector<double> logits = alibiContentLogits(5000, 2, options.contentSeed);
+        std::vector<std::vector<double>> rows;
+        double largest = 0;
+        for (double slope : slopes) {
+            rows.push_back(*alibiAttentionRow(slope, 3001, 5000, logits, symmetric));
+            for (int j = 0; j < 5000; ++j)
+                if (symmetric || j <= 3001)
+                    largest = std::max(largest, rows.back()[std::size_t(j)]);
+        }
+        EXPECT_EQ(data->attentionMax, largest);
+        for (std::size_t tr = 0; tr < texels.rows; ++tr) {
+            for (std::size_t tc = 0; tc < texels.cols; ++tc) {
+                double sum = 0, count = 0;
+                for (long long h = (long long)tr * attention.rowsPerTexel;
+                     h < std::min<long long>(24, (long long)(tr + 1) * attention.rowsPerTexel);
+                     ++h) {
+                    for (long long k = (long long)tc * attention.colsPerTexel;
+                         k < std::min<long long>(attention.window.colCount,
+                                                 (long long)(tc + 1) * attention.colsPerTexel);
+                         ++k) {
+                        const long long j = attention.window.firstCol + k;
+                        if (!symmetric && j > 3001) continue;
+                        sum += rows[std::size_t(h)][std::size_t(j)];
+                        count += 1;
+                    }
+                }
+                if (count == 0) {
+                    EXPECT_EQ(texels(tr, tc), -kInf) << tr << " " << tc;
+                } else {
+                    EXPECT_NEAR(texels(tr, tc), sum / count, 1e-15 * std::abs(sum / count))
+                        << tr << " " << tc;
+                }
+            }
+        }
+    }
 }
 
 TEST(AlibiFiguresTest, ContentLogitsAreScaledSeededNormals) {

@@ -33,7 +33,8 @@ struct AlibiParams {
     int head = 0;            // which head's slope to use, 0..heads-1
     int seqLen = 64;         // rows and columns of the bias matrix, 1..kMaxSeqLen
     bool symmetric = false;  // -m |i - j| with no mask (encoder form) instead of causal
-    friend bool operator==(const AlibiParams&, const AlibiParams&) = default;  // member-wise: caches key on it
+    friend bool operator==(const AlibiParams&,
+                           const AlibiParams&) = default;  // member-wise: caches key on it
 };
 
 // ---- Slopes
@@ -54,5 +55,10 @@ Result<Matrix> alibiBias(const AlibiParams& params);  // seqLen x seqLen, row = 
 Result<std::vector<double>> alibiAttentionRow(double slope, int queryIndex, int seqLen,
                                               const std::vector<double>& contentLogits,
                                               bool symmetric);
+// The same row written into `weights` (resized to seqLen), for callers of many rows: the buffer
+// is reused, no allocation per row.
+Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
+                             const std::vector<double>& contentLogits, bool symmetric,
+                             std::vector<double>& weights);
 
 }  // namespace poslab

@@ -42,6 +42,8 @@ Status validate(const RandomizedPositionsParams& params);  // "length must be 1.
 std::vector<long long> sampleSortedPositions(int length, long long maxLength, std::uint64_t seed);
 // Draw d of params (d = 0..draws-1): sampleSortedPositions with a seed derived from (seed, d).
 std::vector<long long> randomizedDraw(const RandomizedPositionsParams& params, int draw);
+// Every draw, d = 0..draws-1, the draws shared out between the cores (each is one pass over N).
+std::vector<std::vector<long long>> randomizedDraws(const RandomizedPositionsParams& params);
 // 0-based k: E[p_k] and its standard deviation (see above).
 double expectedOrderStatistic(int k, int length, long long maxLength);
 double orderStatisticStd(int k, int length, long long maxLength);
