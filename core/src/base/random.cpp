@@ -45,6 +45,10 @@ Mt19937_64Blocks::Mt19937_64Blocks(std::uint64_t seed) {
     }
 }
 
+// The AVX2 clone where the processor has it: integer operations only, the same words.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 void Mt19937_64Blocks::nextBlock() {
     // The twist: x_k = x_{k+m} xor (y >> 1) xor (a if y is odd), y = upper bit of x_k and lower
     // 63 of x_{k+1}; n = 312, m = 156. The first half reads only words not yet replaced, the
