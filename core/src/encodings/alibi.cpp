@@ -100,7 +100,8 @@ Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
 
     // Causal rows only see keys 0..queryIndex; everything after stays exactly 0.
     const int visible = symmetric ? seqLen : queryIndex + 1;
-    weights.assign(std::size_t(seqLen), 0.0);
+    weights.resize(std::size_t(seqLen));  // keys 0..visible-1 are all written below
+    std::fill(weights.begin() + visible, weights.end(), 0.0);
     double largest = -std::numeric_limits<double>::infinity();
     for (int j = 0; j < visible; ++j) {
         const double content = contentLogits.empty() ? 0.0 : contentLogits[std::size_t(j)];
