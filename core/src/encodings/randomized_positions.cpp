@@ -27,16 +27,16 @@ namespace {
 // Algorithm S's test for position t of maxLength (`left` = maxLength - t positions left, `needed`
 // still to take) on x, the engine's output >> 11: the expression every draw has used, so the same
 // seed gives the same positions.
-bool takes(std::uint64_t x, long long left, long long needed) {
+bool algorithmSTakes(std::uint64_t x, long long left, long long needed) {
     const double u = double(x) * 0x1.0p-53;  // [0, 1)
     return double(left) * u < double(needed);
 }
 
-// An x = word >> 11 that passes takes() with at most `needed` still needed and at least `least`
-// positions left is below this bound: left * x 2^-53 >= needed once x >= needed 2^53 / least
-// (the rounded product is then >= needed too: rounding is monotone and needed is exact); the
+// An x = word >> 11 that passes algorithmSTakes() with at most `needed` still needed and at least
+// `least` positions left is below this bound: left * x 2^-53 >= needed once x >= needed 2^53 /
+// least (the rounded product is then >= needed too: rounding is monotone and needed is exact); the
 // quotient is rounded up generously.
-std::uint64_t candidateBound(long long needed, long long least) {
+std::uint64_t selectionCandidateBound(long long needed, long long least) {
     const double bound = std::ldexp(double(needed), 53) / double(least) * (1 + 0x1.0p-40) + 2;
     return bound >= 0x1.0p63 ? ~std::uint64_t{0} : std::uint64_t(bound);
 }
@@ -47,8 +47,8 @@ std::uint64_t candidateBound(long long needed, long long least) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-bool screenBlock(const std::uint64_t* words, int count, std::uint64_t bound,
-                 unsigned char* hits) {
+bool screenSelectionBlock(const std::uint64_t* words, int count, std::uint64_t bound,
+                          unsigned char* hits) {
     unsigned char any = 0;
     for (int i = 0; i < count; ++i) {
         hits[i] = (Mt19937_64Blocks::temper(words[i]) >> 11) < bound;
@@ -67,8 +67,8 @@ std::vector<long long> sampleSortedPositions(int length, long long maxLength, st
     // L-subset is equally likely and the output comes out sorted. The engine is std::mt19937_64
     // (the same outputs), regenerated 312 words at a time (Mt19937_64Blocks), and each block is
     // first screened by one integer comparison per word against a bound no taken word can reach
-    // (takes() decides the few below it): N = 2^24 positions take one pass of cheap vector work
-    // instead of 2^24 calls to the engine.
+    // (algorithmSTakes() decides the few below it): N = 2^24 positions take one pass of cheap
+    // vector work instead of 2^24 calls to the engine.
     constexpr int kWords = Mt19937_64Blocks::kWords;
     Mt19937_64Blocks engine(seed);
     long long needed = length;
@@ -77,15 +77,15 @@ std::vector<long long> sampleSortedPositions(int length, long long maxLength, st
         engine.nextBlock();
         const std::uint64_t* words = engine.words();
         const int count = int(std::min<long long>(kWords, maxLength - t));
-        const std::uint64_t bound = candidateBound(needed, maxLength - (t + count - 1));
-        if (screenBlock(words, count, bound, hits)) {
+        const std::uint64_t bound = selectionCandidateBound(needed, maxLength - (t + count - 1));
+        if (screenSelectionBlock(words, count, bound, hits)) {
             for (int i0 = 0; i0 < count && needed > 0; i0 += 8) {
                 std::uint64_t eight;  // hits[i0 .. i0 + 7]: skipped together when all are 0
                 std::memcpy(&eight, hits + i0, sizeof eight);
                 if (eight == 0) continue;
                 for (int i = i0; i < std::min(count, i0 + 8) && needed > 0; ++i) {
-                    if (hits[i] && takes(Mt19937_64Blocks::temper(words[i]) >> 11,
-                                         maxLength - (t + i), needed)) {
+                    if (hits[i] && algorithmSTakes(Mt19937_64Blocks::temper(words[i]) >> 11,
+                                                   maxLength - (t + i), needed)) {
                         chosen.push_back(t + i);
                         --needed;
                     }
