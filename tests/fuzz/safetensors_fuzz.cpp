@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "poslab/io/position_table.hpp"
 #include "poslab/io/safetensors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -22,6 +22,23 @@
 
 namespace poslab {
 
+Error safetensorsFileError(std::string_view name, const std::string& problem) {
+    // The path escaped (control bytes, invalid UTF-8) but never cut: its end names the file.
+    return Error{escapeForMessage(name, kMessagePathLength) + ": " + problem};
+}
+
+std::string shownTensorName(std::string_view text) {
+    constexpr std::size_t limit = 60;
+    std::string result;
+    for (char c : text.substr(0, limit)) result.push_back((unsigned char)c < 0x20 ? '?' : c);
+    if (text.size() > limit) result += "...";
+    return result;
+}
+
+std::string safetensorsTensorProblem(std::string_view tensor, const std::string& problem) {
+    return "tensor '" + shownTensorName(tensor) + "': " + problem;
+}
+
 namespace {
 
 static_assert(std::endian::native == std::endian::little,
@@ -30,38 +47,6 @@ static_assert(std::endian::native == std::endian::little,
 // std::map-backed: ordered_json's linear key lookup made parsing quadratic in the key count
 // (200k metadata keys took a minute). The file's key order is recorded while parsing instead.
 using HeaderJson = nlohmann::json;
-
-struct DtypeEntry {
-    SafetensorsDtype dtype;
-    std::string_view name;
-    int bits;
-};
-// Every dtype the safetensors spec names (safetensors' Dtype enum), with its width.
-constexpr std::array<DtypeEntry, 20> kDtypes{{
-    {SafetensorsDtype::Bool, "BOOL", 8},      {SafetensorsDtype::U8, "U8", 8},
-    {SafetensorsDtype::I8, "I8", 8},          {SafetensorsDtype::F8E5M2, "F8_E5M2", 8},
-    {SafetensorsDtype::F8E4M3, "F8_E4M3", 8}, {SafetensorsDtype::F8E8M0, "F8_E8M0", 8},
-    {SafetensorsDtype::I16, "I16", 16},       {SafetensorsDtype::U16, "U16", 16},
-    {SafetensorsDtype::F16, "F16", 16},       {SafetensorsDtype::BF16, "BF16", 16},
-    {SafetensorsDtype::I32, "I32", 32},       {SafetensorsDtype::U32, "U32", 32},
-    {SafetensorsDtype::F32, "F32", 32},       {SafetensorsDtype::I64, "I64", 64},
-    {SafetensorsDtype::U64, "U64", 64},       {SafetensorsDtype::F64, "F64", 64},
-    {SafetensorsDtype::C64, "C64", 64},       {SafetensorsDtype::F4, "F4", 4},
-    {SafetensorsDtype::F6E2M3, "F6_E2M3", 6}, {SafetensorsDtype::F6E3M2, "F6_E3M2", 6},
-}};
-
-Error fileError(std::string_view name, const std::string& problem) {
-    // The path escaped (control bytes, invalid UTF-8) but never cut: its end names the file.
-    return Error{escapeForMessage(name, kMessagePathLength) + ": " + problem};
-}
-
-// Text for a message: at most 60 characters, control bytes shown as '?'.
-std::string shown(std::string_view text, std::size_t limit = 60) {
-    std::string result;
-    for (char c : text.substr(0, limit)) result.push_back((unsigned char)c < 0x20 ? '?' : c);
-    if (text.size() > limit) result += "...";
-    return result;
-}
 
 // Never a dump of the whole value: a container is named by its size (json_reader.hpp).
 std::string describe(const HeaderJson& value) {
@@ -119,12 +104,10 @@ std::uint64_t readLength(std::string_view bytes) {
     return value;
 }
 
-std::string tensorProblem(const std::string& tensor, const std::string& problem) {
-    return "tensor '" + shown(tensor) + "': " + problem;
-}
-
 Result<SafetensorsTensorInfo> parseTensorEntry(const std::string& key, const HeaderJson& entry) {
-    auto fail = [&](const std::string& problem) { return Error{tensorProblem(key, problem)}; };
+    auto fail = [&](const std::string& problem) {
+        return Error{safetensorsTensorProblem(key, problem)};
+    };
     if (!entry.is_object()) return fail("expected an object, got " + describe(entry));
     SafetensorsTensorInfo info;
     info.name = key;
@@ -198,60 +181,36 @@ bool allocate(Matrix& matrix, std::size_t rows, std::size_t cols) {
 Result<std::pair<std::size_t, std::size_t>> tableShape(const SafetensorsTensorInfo& info,
                                                        std::string_view name) {
     if (!isReadableDtype(info.dtype)) {
-        return fileError(name,
-                         tensorProblem(info.name, "dtype " + std::string(dtypeName(info.dtype)) +
-                                                      " is not a float table (PosLab reads "
-                                                      "F64, F32, F16 and BF16)"));
+        return safetensorsFileError(
+            name,
+            safetensorsTensorProblem(info.name, "dtype " + std::string(dtypeName(info.dtype)) +
+                                                    " is not a float table (PosLab reads "
+                                                    "F64, F32, F16 and BF16)"));
     }
     // timm stores pos_embed as [1, N, D]: a leading axis of 1 is a table of N rows.
     const bool batchOfOne = info.shape.size() == 3 && info.shape[0] == 1;
     if (info.shape.size() != 1 && info.shape.size() != 2 && !batchOfOne) {
-        return fileError(name, tensorProblem(info.name,
-                                             "expected a 1-D or 2-D tensor (positions x "
-                                             "dimensions) or [1, N, D], got shape " +
-                                                 shapeText(info.shape)));
+        return safetensorsFileError(
+            name, safetensorsTensorProblem(info.name,
+                                           "expected a 1-D or 2-D tensor (positions x "
+                                           "dimensions) or [1, N, D], got shape " +
+                                               shapeText(info.shape)));
     }
     const std::uint64_t rows = info.shape.size() >= 2 ? info.shape[info.shape.size() - 2] : 1;
     const std::uint64_t cols = info.shape.back();
     if (rows == 0 || cols == 0) {
-        return fileError(name, tensorProblem(info.name, "the tensor is empty (shape " +
-                                                            shapeText(info.shape) + ")"));
+        return safetensorsFileError(
+            name, safetensorsTensorProblem(
+                      info.name, "the tensor is empty (shape " + shapeText(info.shape) + ")"));
     }
-    if (auto s = checkMatrixSize(rows, cols, "tensor '" + shown(info.name) + "'"); !s) {
-        return fileError(name, s.error().message);
+    if (auto s = checkMatrixSize(rows, cols, "tensor '" + shownTensorName(info.name) + "'"); !s) {
+        return safetensorsFileError(name, s.error().message);
     }
     return std::pair{std::size_t(rows), std::size_t(cols)};
 }
 
-// count values of dtype at data, widened to double at out.
-void decodeRange(SafetensorsDtype dtype, const char* data, double* out, std::size_t count) {
-    switch (dtype) {
-        case SafetensorsDtype::F64:
-            std::memcpy(out, data, count * 8);
-            break;
-        case SafetensorsDtype::F32:
-            for (std::size_t k = 0; k < count; ++k) {
-                float value;
-                std::memcpy(&value, data + 4 * k, 4);
-                out[k] = value;
-            }
-            break;
-        case SafetensorsDtype::F16:
-        case SafetensorsDtype::BF16:
-            for (std::size_t k = 0; k < count; ++k) {
-                std::uint16_t bits;
-                std::memcpy(&bits, data + 2 * k, 2);
-                out[k] =
-                    dtype == SafetensorsDtype::F16 ? halfToDouble(bits) : bfloat16ToDouble(bits);
-            }
-            break;
-        default:
-            break;  // refused by tableShape
-    }
-}
-
 void decodeInto(SafetensorsDtype dtype, const char* data, Matrix& out) {
-    decodeRange(dtype, data, out.values.data(), out.values.size());
+    decodeSafetensorsValues(dtype, data, out.values.data(), out.values.size());
 }
 
 // The raw bytes readTensor holds at once while decoding: the cap counts them with the matrix.
@@ -261,18 +220,19 @@ constexpr std::size_t kDecodeChunkBytes = std::size_t(8) << 20;
 Result<std::uint64_t> headerLength(std::string_view first8, std::uint64_t fileSize,
                                    std::string_view name) {
     if (fileSize < 8 || first8.size() < 8) {
-        return fileError(name, "truncated: " + std::to_string(fileSize) +
-                                   " bytes, shorter than the 8-byte header length");
+        return safetensorsFileError(name, "truncated: " + std::to_string(fileSize) +
+                                              " bytes, shorter than the 8-byte header length");
     }
     const std::uint64_t length = readLength(first8);
     if (length > kMaxSafetensorsHeaderBytes) {
-        return fileError(name, "header length " + std::to_string(length) + " exceeds the " +
-                                   std::to_string(kMaxSafetensorsHeaderBytes) + "-byte limit");
+        return safetensorsFileError(name,
+                                    "header length " + std::to_string(length) + " exceeds the " +
+                                        std::to_string(kMaxSafetensorsHeaderBytes) + "-byte limit");
     }
     if (length > fileSize - 8) {
-        return fileError(name, "header length " + std::to_string(length) +
-                                   " is larger than the file (" + std::to_string(fileSize - 8) +
-                                   " bytes follow the length)");
+        return safetensorsFileError(
+            name, "header length " + std::to_string(length) + " is larger than the file (" +
+                      std::to_string(fileSize - 8) + " bytes follow the length)");
     }
     return length;
 }
@@ -306,79 +266,25 @@ Result<OpenedHeader> openHeader(const std::string& path, FileCloser& closer) {
     auto length = headerLength(std::string_view(first8, got), got < 8 ? got : *size, path);
     if (!length) return length.error();
     if (const std::size_t cap = maxMatrixBytes(); *length > cap) {  // the raw text is counted too
-        return fileError(path, "header length " + std::to_string(*length) +
-                                   " exceeds the memory cap of " + std::to_string(cap >> 20) +
-                                   " MiB");
+        return safetensorsFileError(path, "header length " + std::to_string(*length) +
+                                              " exceeds the memory cap of " +
+                                              std::to_string(cap >> 20) + " MiB");
     }
     std::string header;
     try {
         header.resize(std::size_t(*length));
     } catch (const std::bad_alloc&) {
-        return fileError(path, "out of memory for the header");
+        return safetensorsFileError(path, "out of memory for the header");
     }
     if (!readAt(closer.file, 8, header.data(), header.size())) {
-        return fileError(path, "truncated: the file ended while reading the header");
+        return safetensorsFileError(path, "truncated: the file ended while reading the header");
     }
     auto parsed = parseSafetensorsHeader(header, *size, path);
     if (!parsed) return parsed.error();
     return OpenedHeader{std::move(parsed).value(), *size};
 }
 
-bool endsWithComponent(std::string_view name, std::string_view suffix) {
-    if (name.size() < suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
-        return false;
-    }
-    return name.size() == suffix.size() || name[name.size() - suffix.size() - 1] == '.';
-}
-
 }  // namespace
-
-// ---- Dtypes
-
-std::string_view dtypeName(SafetensorsDtype dtype) {
-    for (const auto& entry : kDtypes) {
-        if (entry.dtype == dtype) return entry.name;
-    }
-    return "?";
-}
-
-Result<SafetensorsDtype> parseDtype(std::string_view name) {
-    for (const auto& entry : kDtypes) {
-        if (entry.name == name) return entry.dtype;
-    }
-    return Error{"unknown dtype '" + shown(name) + "' (the safetensors spec names BOOL, U8, I8, " +
-                 "F8_E5M2, F8_E4M3, F8_E8M0, I16, U16, F16, BF16, I32, U32, F32, I64, U64, F64, "
-                 "C64, F4, F6_E2M3, F6_E3M2)"};
-}
-
-int dtypeBits(SafetensorsDtype dtype) {
-    for (const auto& entry : kDtypes) {
-        if (entry.dtype == dtype) return entry.bits;
-    }
-    return 8;
-}
-
-bool isReadableDtype(SafetensorsDtype dtype) {
-    return dtype == SafetensorsDtype::F64 || dtype == SafetensorsDtype::F32 ||
-           dtype == SafetensorsDtype::F16 || dtype == SafetensorsDtype::BF16;
-}
-
-double halfToDouble(std::uint16_t bits) {
-    const double sign = (bits & 0x8000) ? -1.0 : 1.0;
-    const int exponent = (bits >> 10) & 0x1F;
-    const int fraction = bits & 0x3FF;
-    if (exponent == 0) return sign * std::ldexp(double(fraction), -24);  // zero, subnormal
-    if (exponent == 31) {
-        return fraction == 0 ? sign * std::numeric_limits<double>::infinity()
-                             : std::numeric_limits<double>::quiet_NaN();
-    }
-    return sign * std::ldexp(double(1024 + fraction), exponent - 25);
-}
-
-double bfloat16ToDouble(std::uint16_t bits) {
-    // bfloat16 is the top half of a binary32: widening is exact.
-    return double(std::bit_cast<float>(std::uint32_t(bits) << 16));
-}
 
 // ---- Header
 
@@ -474,11 +380,11 @@ Status scanHeaderKeys(std::string_view text, std::vector<std::string>& keys,
 Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::uint64_t fileSize,
                                                  std::string_view name) {
     if (const std::size_t bad = invalidUtf8At(header); bad != std::string::npos) {
-        return fileError(
+        return safetensorsFileError(
             name, "header is not valid UTF-8 (byte " + std::to_string(bad) + " of the header)");
     }
     if (header.empty() || header[0] != '{') {
-        return fileError(name, "header is not a JSON object (it must start with '{')");
+        return safetensorsFileError(name, "header is not a JSON object (it must start with '{')");
     }
     // Top-level keys in file order (tensors are listed as the file has them), and the counts the
     // caps bound, from one linear scan before the parse: a header over a cap is refused at the
@@ -487,16 +393,16 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::u
     std::vector<std::string> keyOrder;
     std::vector<std::string> metadataOrder;
     if (Status scanned = scanHeaderKeys(header, keyOrder, metadataOrder); !scanned) {
-        return fileError(name, "header " + scanned.error().message);
+        return safetensorsFileError(name, "header " + scanned.error().message);
     }
     auto parsed = parseJson<HeaderJson>(header);
     if (!parsed) {
         const std::string& why = parsed.error().message;
-        return fileError(
+        return safetensorsFileError(
             name, "header " + std::string(why.rfind("not valid", 0) == 0 ? "is " : "") + why);
     }
     const HeaderJson root = std::move(parsed).value();
-    if (!root.is_object()) return fileError(name, "header is not a JSON object");
+    if (!root.is_object()) return safetensorsFileError(name, "header is not a JSON object");
 
     SafetensorsHeader result;
     result.dataStart = 8 + header.size();
@@ -508,34 +414,36 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::u
             const HeaderJson& value = *found;
             if (key == "__metadata__") {
                 if (!value.is_object()) {
-                    return fileError(name, "\"__metadata__\" must be an object of strings, got " +
-                                               describe(value));
+                    return safetensorsFileError(
+                        name,
+                        "\"__metadata__\" must be an object of strings, got " + describe(value));
                 }
                 for (const std::string& metaKey : metadataOrder) {
                     const auto metaFound = value.find(metaKey);
                     if (metaFound == value.end()) continue;
                     const HeaderJson& metaValue = *metaFound;
                     if (!metaValue.is_string()) {
-                        return fileError(name, "\"__metadata__\" value of '" + shown(metaKey) +
-                                                   "' must be a string, got " +
-                                                   describe(metaValue));
+                        return safetensorsFileError(
+                            name, "\"__metadata__\" value of '" + shownTensorName(metaKey) +
+                                      "' must be a string, got " + describe(metaValue));
                     }
                     result.metadata.emplace_back(metaKey, metaValue.get<std::string>());
                 }
                 continue;
             }
             auto info = parseTensorEntry(key, value);
-            if (!info) return fileError(name, info.error().message);
+            if (!info) return safetensorsFileError(name, info.error().message);
             if (info->end > bufferSize) {
-                return fileError(
-                    name, tensorProblem(key, "data_offsets end at " + std::to_string(info->end) +
-                                                 ", past the end of the file (" +
-                                                 std::to_string(bufferSize) + " data bytes)"));
+                return safetensorsFileError(
+                    name, safetensorsTensorProblem(
+                              key, "data_offsets end at " + std::to_string(info->end) +
+                                       ", past the end of the file (" + std::to_string(bufferSize) +
+                                       " data bytes)"));
             }
             result.tensors.push_back(std::move(info).value());
         }
     } catch (const std::bad_alloc&) {
-        return fileError(name, "out of memory for the header");
+        return safetensorsFileError(name, "out of memory for the header");
     }
 
     // The offsets must tile the byte buffer: sorted by start, each begins where the last ended.
@@ -548,23 +456,24 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view header, std::u
     const SafetensorsTensorInfo* previous = nullptr;
     for (const auto* tensor : order) {
         if (tensor->begin < covered) {
-            return fileError(name, "tensors '" + shown(previous->name) + "' and '" +
-                                       shown(tensor->name) + "' overlap (bytes " +
-                                       std::to_string(tensor->begin) + " to " +
-                                       std::to_string(covered) + ")");
+            return safetensorsFileError(
+                name, "tensors '" + shownTensorName(previous->name) + "' and '" +
+                          shownTensorName(tensor->name) + "' overlap (bytes " +
+                          std::to_string(tensor->begin) + " to " + std::to_string(covered) + ")");
         }
         if (tensor->begin > covered) {
-            return fileError(name, "data bytes " + std::to_string(covered) + " to " +
-                                       std::to_string(tensor->begin) +
-                                       " belong to no tensor (the spec forbids holes)");
+            return safetensorsFileError(name, "data bytes " + std::to_string(covered) + " to " +
+                                                  std::to_string(tensor->begin) +
+                                                  " belong to no tensor (the spec forbids holes)");
         }
         covered = tensor->end;
         previous = tensor;
     }
     if (covered != bufferSize) {
-        return fileError(name, std::to_string(bufferSize - covered) +
-                                   " bytes after the last tensor belong to no tensor (the spec "
-                                   "forbids trailing data)");
+        return safetensorsFileError(
+            name, std::to_string(bufferSize - covered) +
+                      " bytes after the last tensor belong to no tensor (the spec "
+                      "forbids trailing data)");
     }
     return result;
 }
@@ -582,12 +491,13 @@ Result<Matrix> parseSafetensorsTensor(std::string_view bytes, std::string_view t
     auto header = parseSafetensors(bytes, name);
     if (!header) return header.error();
     const SafetensorsTensorInfo* info = header->find(tensor);
-    if (info == nullptr) return fileError(name, "no tensor named '" + shown(tensor) + "'");
+    if (info == nullptr)
+        return safetensorsFileError(name, "no tensor named '" + shownTensorName(tensor) + "'");
     auto shape = tableShape(*info, name);
     if (!shape) return shape.error();
     Matrix matrix;
     if (!allocate(matrix, shape->first, shape->second)) {
-        return fileError(name, "out of memory for the tensor");
+        return safetensorsFileError(name, "out of memory for the tensor");
     }
     decodeInto(info->dtype, bytes.data() + header->dataStart + info->begin, matrix);
     return matrix;
@@ -613,18 +523,19 @@ Result<Matrix> readTensor(const std::string& path, std::string_view tensor) {
     auto opened = openHeader(path, closer);
     if (!opened) return opened.error();
     const SafetensorsTensorInfo* info = opened->header.find(tensor);
-    if (info == nullptr) return fileError(path, "no tensor named '" + shown(tensor) + "'");
+    if (info == nullptr)
+        return safetensorsFileError(path, "no tensor named '" + shownTensorName(tensor) + "'");
     auto shape = tableShape(*info, path);
     if (!shape) return shape.error();
     Matrix matrix;
     if (!allocate(matrix, shape->first, shape->second)) {
-        return fileError(path, "out of memory for the tensor");
+        return safetensorsFileError(path, "out of memory for the tensor");
     }
     const std::uint64_t offset = opened->header.dataStart + info->begin;
     const std::size_t bytes = std::size_t(info->end - info->begin);
     if (info->dtype == SafetensorsDtype::F64) {  // already the Matrix layout: read straight in
         if (!readAt(closer.file, offset, reinterpret_cast<char*>(matrix.values.data()), bytes)) {
-            return fileError(path, "truncated: the file ended while reading the tensor");
+            return safetensorsFileError(path, "truncated: the file ended while reading the tensor");
         }
         return matrix;
     }
@@ -632,174 +543,26 @@ Result<Matrix> readTensor(const std::string& path, std::string_view tensor) {
     // kDecodeChunkBytes, not the tensor's size (a 1 GB BF16 table used to need 1 GB more).
     const std::size_t element = std::size_t(dtypeBits(info->dtype) / 8);
     const std::size_t chunk = std::min(bytes, kDecodeChunkBytes / element * element);
-    if (auto s = checkMemoryBytes(matrix.values.size() * sizeof(double) + chunk,
-                                  "tensor '" + shown(info->name) + "' with its read buffer");
+    if (auto s =
+            checkMemoryBytes(matrix.values.size() * sizeof(double) + chunk,
+                             "tensor '" + shownTensorName(info->name) + "' with its read buffer");
         !s) {
-        return fileError(path, s.error().message);
+        return safetensorsFileError(path, s.error().message);
     }
     std::vector<char> data;
     try {
         data.resize(chunk);
     } catch (const std::bad_alloc&) {
-        return fileError(path, "out of memory for the tensor");
+        return safetensorsFileError(path, "out of memory for the tensor");
     }
     for (std::size_t done = 0; done < bytes; done += chunk) {
         const std::size_t now = std::min(chunk, bytes - done);
         if (!readAt(closer.file, offset + done, data.data(), now)) {
-            return fileError(path, "truncated: the file ended while reading the tensor");
+            return safetensorsFileError(path, "truncated: the file ended while reading the tensor");
         }
-        decodeRange(info->dtype, data.data(), matrix.values.data() + done / element, now / element);
+        decodeSafetensorsValues(info->dtype, data.data(), matrix.values.data() + done / element,
+                                now / element);
     }
     return matrix;
 }
-
-// ---- Choosing the position table
-
-const std::vector<std::string>& positionTableNames() {
-    static const std::vector<std::string> names = {
-        "wpe.weight",                  // GPT-2, GPT-Neo, DistilGPT-2
-        "position_embeddings.weight",  // BERT, RoBERTa, XLM-R, ELECTRA, DistilBERT
-        "embed_positions.weight",      // OPT, BART, mBART, BioGPT, Whisper
-        "position_embedding.weight",   // CLIP (Hugging Face layout)
-        "positional_embedding",        // OpenAI CLIP
-        "pos_embed",                   // timm vision transformers
-        "pos_emb.weight",              // minGPT-style models
-    };
-    return names;
-}
-
-bool isPositionTableName(std::string_view tensor) {
-    for (const std::string& suffix : positionTableNames()) {
-        if (endsWithComponent(tensor, suffix)) return true;
-    }
-    return false;
-}
-
-Result<std::string> findPositionTable(const SafetensorsHeader& header, std::string_view name) {
-    for (const auto& tensor : header.tensors) {
-        if (isPositionTableName(tensor.name)) return tensor.name;
-    }
-    std::string some;
-    for (std::size_t i = 0; i < header.tensors.size() && i < 3; ++i) {
-        some += (i ? ", " : "") + shown(header.tensors[i].name);
-    }
-    if (header.tensors.size() > 3) some += ", ...";
-    return fileError(name,
-                     "no tensor named like a position table (*wpe.weight, "
-                     "*position_embeddings.weight, *embed_positions.weight, ...) among " +
-                         std::to_string(header.tensors.size()) + " tensors" +
-                         (some.empty() ? std::string() : " (" + some + ")"));
-}
-
-Result<std::string> findPositionTable(const std::string& path) {
-    auto header = readSafetensorsHeader(path);
-    if (!header) return header.error();
-    return findPositionTable(*header, path);
-}
-
-// ---- Offsets
-
-PositionOffset positionOffsetFor(std::string_view modelType, int padTokenId) {
-    std::string type(modelType);
-    std::replace(type.begin(), type.end(), '_', '-');
-    // Learned tables with a fixed offset of 2 (OPTLearnedPositionalEmbedding and its kin).
-    for (std::string_view offsetTwo : {"opt", "bart", "mbart", "biogpt", "plbart", "mvp"}) {
-        if (type == offsetTwo) {
-            return {2, type + " stores position p in row p + 2: the first 2 rows dropped"};
-        }
-    }
-    // create_position_ids_from_input_ids: positions count from padding_idx + 1.
-    for (std::string_view fromPad :
-         {"roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "roberta-prelayernorm",
-          "data2vec-text", "longformer", "ibert", "mpnet", "luke", "markuplm", "xmod"}) {
-        if (type == fromPad) {
-            const bool known = padTokenId >= 0;
-            const int pad = known ? padTokenId : 1;
-            return {pad + 1,
-                    type + " counts positions from pad_token_id + 1 = " + std::to_string(pad + 1) +
-                        (known ? "" : " (pad_token_id absent: 1)") + ": the first " +
-                        std::to_string(pad + 1) + " rows dropped"};
-        }
-    }
-    if (type.empty()) return {0, "no model_type: row i taken as position i"};
-    return {0, type + ": row i is position i"};
-}
-
-Result<PositionOffset> positionOffsetFromConfig(std::string_view configJson) {
-    auto parsed = parseJson(configJson);  // bounded depth and memory; never throws
-    if (!parsed) {
-        const std::string& why = parsed.error().message;
-        return Error{"config " + std::string(why.rfind("not valid", 0) == 0 ? "is " : "") + why};
-    }
-    const nlohmann::json root = std::move(parsed).value();
-    if (!root.is_object()) return Error{"config is not a JSON object"};
-    std::string type;
-    if (auto it = root.find("model_type"); it != root.end() && !it->is_null()) {
-        if (!it->is_string())
-            return Error{"model_type must be a string (got " + describeJson(*it) + ")"};
-        type = it->get<std::string>();
-    }
-    int pad = -1;
-    if (auto it = root.find("pad_token_id"); it != root.end() && !it->is_null()) {
-        if (!it->is_number_integer() || it->get<long long>() < 0 ||
-            it->get<long long>() > 1000000) {
-            return Error{"pad_token_id must be an integer 0..1000000 (got " + describeJson(*it) +
-                         ")"};
-        }
-        pad = int(it->get<long long>());
-    }
-    return positionOffsetFor(type, pad);
-}
-
-Result<PositionOffset> positionOffsetBeside(const std::string& safetensorsPath) {
-    const std::filesystem::path config =
-        std::filesystem::path(safetensorsPath).parent_path() / "config.json";
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(config, error)) {
-        return PositionOffset{0, "no config.json beside the file: row i taken as position i"};
-    }
-    // Regular files only, through InputFile; configs are a few KiB.
-    auto text = readUserTextFile(config.string(), std::size_t(16) << 20, "a config.json");
-    if (!text) return text.error();
-    auto offset = positionOffsetFromConfig(*text);
-    if (!offset) return fileError(config.string(), offset.error().message);
-    return offset;
-}
-
-Result<PositionTableFile> loadPositionTable(const std::string& path, std::string_view tensor) {
-    PositionTableFile result;
-    if (tensor.empty()) {
-        auto found = findPositionTable(path);
-        if (!found) return found.error();
-        result.tensor = *found;
-    } else {
-        result.tensor = tensor;
-    }
-    auto table = readTensor(path, result.tensor);
-    if (!table) return table.error();
-    auto offset = positionOffsetBeside(path);
-    if (!offset) return offset.error();
-    result.offset = *offset;
-    // Offset rows belong to position tables only: --tensor embed_tokens.weight of an OPT
-    // checkpoint keeps every row.
-    if (!isPositionTableName(result.tensor) && result.offset.rowsToDrop > 0) {
-        result.offset = {0, "'" + shown(result.tensor) +
-                                "' is not a position table: every row kept (" + result.offset.note +
-                                " applies to position tables)"};
-    }
-    const std::size_t drop = std::size_t(result.offset.rowsToDrop);
-    if (drop >= table->rows) {
-        return fileError(
-            path, tensorProblem(result.tensor,
-                                std::to_string(table->rows) + " rows, but " + result.offset.note));
-    }
-    Matrix& full = table.value();
-    if (drop > 0) {
-        full.values.erase(full.values.begin(), full.values.begin() + drop * full.cols);
-        full.rows -= drop;
-    }
-    result.table = std::move(full);
-    return result;
-}
-
 }  // namespace poslab

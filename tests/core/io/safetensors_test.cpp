@@ -14,94 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "poslab/io/position_table.hpp"
+#include "safetensors_files.hpp"
+
 namespace poslab {
 namespace {
 
-// ---- Building safetensors files byte by byte, following the format description in the
-// huggingface/safetensors README: u64 little-endian header length, JSON header, byte buffer.
-
-struct RawTensor {
-    std::string name, dtype, shape;  // shape as JSON: "[2, 3]"
-    std::string bytes;
-};
-
-std::string le64(std::uint64_t value) {
-    std::string out(8, '\0');
-    for (int i = 0; i < 8; ++i) out[i] = char((value >> (8 * i)) & 0xFF);
-    return out;
-}
-template <class T>
-std::string bytesOf(const std::vector<T>& values) {
-    std::string out(values.size() * sizeof(T), '\0');
-    std::memcpy(out.data(), values.data(), out.size());
-    return out;
-}
-std::string fileFromHeader(const std::string& header, const std::string& data) {
-    return le64(header.size()) + header + data;
-}
-// Offsets laid out one after another, as safetensors.torch.save_file writes them.
-std::string safetensorsFile(const std::vector<RawTensor>& tensors, const std::string& metadata = "",
-                            std::size_t trailingSpaces = 0) {
-    std::string header = "{", data;
-    if (!metadata.empty()) header += "\"__metadata__\":" + metadata;
-    for (const RawTensor& t : tensors) {
-        if (header.size() > 1) header += ",";
-        header += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":" + t.shape +
-                  ",\"data_offsets\":[" + std::to_string(data.size()) + "," +
-                  std::to_string(data.size() + t.bytes.size()) + "]}";
-        data += t.bytes;
-    }
-    header += "}" + std::string(trailingSpaces, ' ');
-    return fileFromHeader(header, data);
-}
-
-class TempDir {
-  public:
-    TempDir() {
-        path_ =
-            std::filesystem::temp_directory_path() /
-            ("poslab_safetensors_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
-        std::filesystem::create_directories(path_);
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    std::string write(const std::string& name, const std::string& bytes) const {
-        const auto file = path_ / name;
-        std::ofstream(file, std::ios::binary) << bytes;
-        return file.string();
-    }
-
-  private:
-    static inline int counter_ = 0;
-    std::filesystem::path path_;
-};
-
-// ---- 16-bit floats: values whose bit patterns are fixed by IEEE 754 and bfloat16's definition
-
-TEST(SafetensorsTest, HalfDecodesKnownPatterns) {
-    EXPECT_EQ(halfToDouble(0x3C00), 1.0);
-    EXPECT_EQ(halfToDouble(0xC100), -2.5);
-    EXPECT_EQ(halfToDouble(0x7BFF), 65504.0);                      // largest finite half
-    EXPECT_EQ(halfToDouble(0x0001), std::ldexp(1.0, -24));         // smallest subnormal
-    EXPECT_EQ(halfToDouble(0x03FF), 1023 * std::ldexp(1.0, -24));  // largest subnormal
-    EXPECT_EQ(halfToDouble(0x0400), std::ldexp(1.0, -14));         // smallest normal
-    EXPECT_EQ(halfToDouble(0x3555), 1365.0 / 4096.0);              // 0.333251953125
-    EXPECT_TRUE(std::signbit(halfToDouble(0x8000)));
-    EXPECT_EQ(halfToDouble(0x7C00), std::numeric_limits<double>::infinity());
-    EXPECT_EQ(halfToDouble(0xFC00), -std::numeric_limits<double>::infinity());
-    EXPECT_TRUE(std::isnan(halfToDouble(0x7E00)));
-    EXPECT_TRUE(std::isnan(halfToDouble(0x7C01)));
-}
-
-TEST(SafetensorsTest, Bfloat16DecodesKnownPatterns) {
-    EXPECT_EQ(bfloat16ToDouble(0x3F80), 1.0);
-    EXPECT_EQ(bfloat16ToDouble(0xC020), -2.5);
-    EXPECT_EQ(bfloat16ToDouble(0x4049), 3.140625);                    // pi rounded to 8 bits
-    EXPECT_EQ(bfloat16ToDouble(0x0001), std::ldexp(1.0, -133));       // smallest subnormal
-    EXPECT_EQ(bfloat16ToDouble(0x7F7F), std::ldexp(255.0, 127 - 7));  // largest finite
-    EXPECT_EQ(bfloat16ToDouble(0x7F80), std::numeric_limits<double>::infinity());
-    EXPECT_EQ(bfloat16ToDouble(0xFF80), -std::numeric_limits<double>::infinity());
-    EXPECT_TRUE(std::isnan(bfloat16ToDouble(0x7FC0)));
-}
+using namespace safetensors_files;
 
 // ---- Reading every dtype
 
@@ -198,10 +117,6 @@ struct MalformedCase {
     std::string bytes;
     std::string message;  // the whole expected message after "bad.safetensors: "
 };
-
-std::string f32x(std::size_t count) {
-    return std::string(count * 4, '\0');
-}
 
 std::vector<MalformedCase> malformedCases() {
     const std::string ok = ",\"data_offsets\":[0,8]}}";
@@ -342,108 +257,6 @@ TEST(SafetensorsTest, OverTheMemoryCapIsRefused) {
         << table.error().message;
 }
 
-// ---- The position table and the offsets
-
-TEST(SafetensorsTest, FindsThePositionTableAtANameBoundary) {
-    EXPECT_TRUE(isPositionTableName("transformer.wpe.weight"));
-    EXPECT_TRUE(isPositionTableName("wpe.weight"));
-    EXPECT_TRUE(isPositionTableName("model.decoder.embed_positions.weight"));
-    EXPECT_TRUE(isPositionTableName("roberta.embeddings.position_embeddings.weight"));
-    EXPECT_FALSE(isPositionTableName("transformer.xwpe.weight"));
-    EXPECT_FALSE(isPositionTableName("transformer.wte.weight"));
-
-    const std::string bytes =
-        safetensorsFile({{"transformer.wte.weight", "F32", "[1, 2]", f32x(2)},
-                         {"transformer.xwpe.weight", "F32", "[1, 2]", f32x(2)},
-                         {"transformer.wpe.weight", "F32", "[3, 2]", f32x(6)},
-                         {"other.wpe.weight", "F32", "[1, 2]", f32x(2)}});
-    auto header = parseSafetensors(bytes, "gpt2.safetensors");
-    ASSERT_TRUE(header);
-    auto found = findPositionTable(*header, "gpt2.safetensors");
-    ASSERT_TRUE(found);
-    EXPECT_EQ(*found, "transformer.wpe.weight");  // the first in header order
-
-    auto none = safetensorsFile({{"a", "F32", "[1]", f32x(1)}, {"b", "F32", "[1]", f32x(1)}});
-    auto noneHeader = parseSafetensors(none, "x.safetensors");
-    ASSERT_TRUE(noneHeader);
-    auto missing = findPositionTable(*noneHeader, "x.safetensors");
-    ASSERT_FALSE(missing);
-    EXPECT_EQ(missing.error().message,
-              "x.safetensors: no tensor named like a position table (*wpe.weight, "
-              "*position_embeddings.weight, *embed_positions.weight, ...) among 2 tensors (a, b)");
-}
-
-TEST(SafetensorsTest, OffsetsFollowTheModelType) {
-    // OPTLearnedPositionalEmbedding: offset 2 whatever the pad token.
-    auto opt = positionOffsetFromConfig(R"({"model_type": "opt", "pad_token_id": 1})");
-    ASSERT_TRUE(opt);
-    EXPECT_EQ(opt->rowsToDrop, 2);
-    EXPECT_EQ(opt->note, "opt stores position p in row p + 2: the first 2 rows dropped");
-    // RoBERTa: positions count from padding_idx + 1.
-    auto roberta = positionOffsetFromConfig(R"({"model_type": "roberta", "pad_token_id": 1})");
-    ASSERT_TRUE(roberta);
-    EXPECT_EQ(roberta->rowsToDrop, 2);
-    auto xlmr = positionOffsetFromConfig(R"({"model_type": "xlm-roberta", "pad_token_id": 5})");
-    ASSERT_TRUE(xlmr);
-    EXPECT_EQ(xlmr->rowsToDrop, 6);
-    EXPECT_EQ(xlmr->note,
-              "xlm-roberta counts positions from pad_token_id + 1 = 6: the first 6 rows dropped");
-    auto underscore = positionOffsetFromConfig(R"({"model_type": "xlm_roberta"})");
-    ASSERT_TRUE(underscore);
-    EXPECT_EQ(underscore->rowsToDrop, 2);
-    auto gpt2 = positionOffsetFromConfig(R"({"model_type": "gpt2", "pad_token_id": null})");
-    ASSERT_TRUE(gpt2);
-    EXPECT_EQ(gpt2->rowsToDrop, 0);
-    EXPECT_EQ(gpt2->note, "gpt2: row i is position i");
-    auto bert = positionOffsetFromConfig(R"({"model_type": "bert", "pad_token_id": 0})");
-    ASSERT_TRUE(bert);
-    EXPECT_EQ(bert->rowsToDrop, 0);
-
-    auto bad = positionOffsetFromConfig(R"({"model_type": "roberta", "pad_token_id": -3})");
-    ASSERT_FALSE(bad);
-    EXPECT_EQ(bad.error().message, "pad_token_id must be an integer 0..1000000 (got -3)");
-}
-
-TEST(SafetensorsTest, LoadPositionTableDropsTheOffsetRows) {
-    TempDir dir;
-    std::vector<float> rows;
-    for (int r = 0; r < 5; ++r) rows.insert(rows.end(), {float(r), float(10 * r)});
-    const std::string path =
-        dir.write("model.safetensors",
-                  safetensorsFile(
-                      {{"model.decoder.embed_tokens.weight", "F32", "[1, 2]", f32x(2)},
-                       {"model.decoder.embed_positions.weight", "F32", "[5, 2]", bytesOf(rows)}}));
-    auto noConfig = loadPositionTable(path);
-    ASSERT_TRUE(noConfig) << noConfig.error().message;
-    EXPECT_EQ(noConfig->table.rows, 5u);
-    EXPECT_EQ(noConfig->offset.rowsToDrop, 0);
-
-    dir.write("config.json", R"({"model_type": "opt", "pad_token_id": 1})");
-    auto opt = loadPositionTable(path);
-    ASSERT_TRUE(opt) << opt.error().message;
-    EXPECT_EQ(opt->tensor, "model.decoder.embed_positions.weight");
-    ASSERT_EQ(opt->table.rows, 3u);
-    EXPECT_EQ(opt->table(0, 0), 2.0);  // position 0 is row 2
-    EXPECT_EQ(opt->table(2, 1), 40.0);
-
-    dir.write("config.json", R"({"model_type": "roberta", "pad_token_id": 4})");
-    auto tooFew = loadPositionTable(path);
-    ASSERT_FALSE(tooFew);
-    EXPECT_EQ(tooFew.error().message,
-              path +
-                  ": tensor 'model.decoder.embed_positions.weight': 5 rows, but roberta counts "
-                  "positions from pad_token_id + 1 = 5: the first 5 rows dropped");
-
-    dir.write("config.json", "{not json");
-    auto badConfig = loadPositionTable(path);
-    ASSERT_FALSE(badConfig);
-    EXPECT_EQ(badConfig.error().message.rfind(
-                  (std::filesystem::path(path).parent_path() / "config.json").string() +
-                      ": config is not valid JSON",
-                  0),
-              0u);
-}
-
 // ---- Issue 31: checkpoints as users keep them
 
 TEST(SafetensorsTest, LargeTensorsAreDecodedInChunksExactly) {
@@ -482,26 +295,6 @@ TEST(SafetensorsTest, TheMemoryCapCountsTheReadBufferAndNamesItsSource) {
                   ": tensor 't' with its read buffer needs 32 MiB, over the memory cap of 30 "
                   "MiB (set by POSLAB_MEMORY_CAP_MIB)");
     EXPECT_TRUE(fits) << fits.error().message;
-}
-
-TEST(SafetensorsTest, NamedTensorsThatAreNotPositionTablesKeepEveryRow) {
-    // OPT's offset of 2 belongs to embed_positions; --tensor embed_tokens must keep all rows.
-    TempDir dir;
-    const std::string path = dir.write(
-        "model.safetensors",
-        safetensorsFile({{"model.decoder.embed_tokens.weight", "F32", "[4, 2]", f32x(8)},
-                         {"model.decoder.embed_positions.weight", "F32", "[4, 2]", f32x(8)}}));
-    dir.write("config.json", R"({"model_type": "opt"})");
-    auto tokens = loadPositionTable(path, "model.decoder.embed_tokens.weight");
-    ASSERT_TRUE(tokens) << tokens.error().message;
-    EXPECT_EQ(tokens->table.rows, 4u);
-    EXPECT_EQ(tokens->offset.rowsToDrop, 0);
-    EXPECT_NE(tokens->offset.note.find("is not a position table: every row kept"),
-              std::string::npos)
-        << tokens->offset.note;
-    auto positions = loadPositionTable(path, "model.decoder.embed_positions.weight");
-    ASSERT_TRUE(positions);
-    EXPECT_EQ(positions->table.rows, 2u);
 }
 
 // ---- Caps and linear parsing (issue #32)

@@ -21,17 +21,18 @@
 // Jacobi solver when min(L, d) <= kJacobiLimit, else from block Lanczos (block Krylov with full
 // reorthogonalisation and Rayleigh-Ritz) applied to the table itself, C x = Xc^T (Xc x) / L, so
 // the d x d matrix is never formed: the top components only, each to a Ritz residual
-// |C v - lambda v| <= kEigenTolerance x lambda_1 (the trace still gives the exact total variance).
+//
+// The eigen-solvers are base/symmetric_eigen.hpp's.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
+#include "poslab/base/symmetric_eigen.hpp"
 
 namespace poslab {
 
@@ -39,35 +40,7 @@ inline constexpr std::size_t kMaxStructureValues = std::size_t(1) << 24;  // row
 inline constexpr std::size_t kMaxStructureSide = 4096;  // min(rows, dims): the eigenproblem's size
 // The two caps above for a rows x dims table (before making one): the message the analysis gives.
 Status checkStructureSize(std::size_t rows, std::size_t cols);
-inline constexpr std::size_t kJacobiLimit = 192;  // full Jacobi up to this size
 inline constexpr int kMaxStructureComponents = 64;
-inline constexpr double kEigenTolerance = 1e-10;  // Ritz residual / largest eigenvalue
-
-// ---- Symmetric eigen-decomposition
-struct SymmetricEigen {
-    std::vector<double> values;  // descending
-    Matrix vectors;              // n x values.size(); column j is the unit eigenvector of values[j]
-    int iterations = 0;          // Jacobi sweeps or subspace iterations used
-    bool converged = true;
-};
-// All eigenpairs by cyclic Jacobi rotations. `symmetric` must be square (only its upper triangle
-// is trusted to be the lower one's mirror; the result is for the symmetrised matrix).
-SymmetricEigen jacobiEigen(const Matrix& symmetric);
-// All eigenpairs by Householder tridiagonalisation and implicit QL (O(n^3), far fewer operations
-// than Jacobi's sweeps): the Rayleigh-Ritz step of the Krylov solver.
-SymmetricEigen denseSymmetricEigen(const Matrix& symmetric);
-// A symmetric operator by its action on a block of vectors: y = A x, x and y n x b (column j is
-// vector j; y is resized by the operator).
-using BlockOperator = std::function<void(const Matrix& x, Matrix& y)>;
-// The `count` largest eigenpairs (1 <= count <= n) of a positive semi-definite operator by block
-// Lanczos: blocks of 4 vectors from a seeded random start (an eigenvalue repeated up to 4 times
-// is found every time it occurs), full reorthogonalisation, Rayleigh-Ritz on the growing basis
-// until every wanted Ritz residual |A v - theta v| <= tolerance x theta_1, or the basis holds n
-// vectors (exact) or 1536 (converged = false). iterations = blocks applied.
-SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, int count,
-                                     double tolerance = kEigenTolerance);
-// The same for an explicit matrix: Jacobi for n <= kJacobiLimit, else block Lanczos.
-SymmetricEigen topEigenpairs(const Matrix& symmetric, int count);
 
 // ---- Pieces, usable on their own
 std::vector<double> sinusoidalFrequencies(int dModel, double base);  // omega_i, i = 0..ceil(d/2)-1

@@ -15,12 +15,12 @@
 //
 // Every failure is an Error of one line that starts with the file name, in the .npy reader's
 // style: "model.safetensors: tensor 'wpe.weight': data_offsets [0, 12) hold 12 bytes, shape
-// [2, 3] of F32 needs 24". Nothing here throws, out-of-memory included.
 //
 // Usage:
-//   auto name = findPositionTable(path);             // "transformer.wpe.weight"
-//   auto table = readTensor(path, *name);            // positions x dimensions
-//   auto offset = positionOffsetBeside(path);        // OPT: drop 2 rows, with a note saying why
+//   auto header = readSafetensorsHeader(path);       // names, dtypes, shapes, byte ranges
+//   auto table = readTensor(path, "wpe.weight");     // positions x dimensions
+// Finding the position table and the rows before position 0: io/position_table.hpp. The dtypes:
+// io/safetensors_dtype.hpp.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +32,7 @@
 
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
+#include "poslab/io/safetensors_dtype.hpp"
 
 namespace poslab {
 
@@ -40,45 +41,12 @@ inline constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;  // as 
 // hold a few thousand tensors per file and a handful of metadata keys).
 inline constexpr std::size_t kMaxSafetensorsTensors = 262144;
 inline constexpr std::size_t kMaxSafetensorsMetadata = 65536;
-
-// ---- Dtypes
-enum class SafetensorsDtype {
-    Bool,
-    U8,
-    I8,
-    F8E5M2,
-    F8E4M3,
-    F8E8M0,
-    I16,
-    U16,
-    F16,
-    BF16,
-    I32,
-    U32,
-    F32,
-    I64,
-    U64,
-    F64,
-    C64,
-    F4,
-    F6E2M3,
-    F6E3M2
-};
-std::string_view dtypeName(SafetensorsDtype dtype);          // as written in headers: "BF16"
-Result<SafetensorsDtype> parseDtype(std::string_view name);  // an Error for names not in the spec
-int dtypeBits(SafetensorsDtype dtype);                       // bits per element (F4: 4)
-bool isReadableDtype(SafetensorsDtype dtype);                // F64, F32, F16, BF16
-
-// Bit-exact decoding of the 16-bit float formats (IEEE binary16 and bfloat16).
-double halfToDouble(std::uint16_t bits);
-double bfloat16ToDouble(std::uint16_t bits);
-
 // ---- Header
 struct SafetensorsTensorInfo {
     std::string name;
     SafetensorsDtype dtype = SafetensorsDtype::F32;
-    std::vector<std::uint64_t> shape;    // [] for a scalar
-    std::uint64_t begin = 0, end = 0;    // byte range in the data buffer, [begin, end)
+    std::vector<std::uint64_t> shape;  // [] for a scalar
+    std::uint64_t begin = 0, end = 0;  // byte range in the data buffer, [begin, end)
 };
 struct SafetensorsHeader {
     std::vector<SafetensorsTensorInfo> tensors;  // in the order the header lists them
@@ -106,36 +74,12 @@ Result<std::vector<SafetensorsTensorInfo>> listTensors(const std::string& path);
 // Error. The matrix must fit the memory cap (checkMatrixSize).
 Result<Matrix> readTensor(const std::string& path, std::string_view tensor);
 
-// ---- Choosing the position table
-// Name endings of learned position tables, at a "." boundary: wpe.weight (GPT-2, GPT-Neo),
-// position_embeddings.weight (BERT, RoBERTa, ELECTRA), embed_positions.weight (OPT, BART,
-// Whisper), position_embedding.weight (CLIP), positional_embedding (OpenAI CLIP), ...
-const std::vector<std::string>& positionTableNames();
-bool isPositionTableName(std::string_view tensor);
-// The first tensor (in header order) whose name ends in a known position-table name; an Error
-// listing a few tensor names when none does.
-Result<std::string> findPositionTable(const SafetensorsHeader& header, std::string_view name);
-Result<std::string> findPositionTable(const std::string& path);
-
-// ---- Rows that are not positions
-// Some models' tables start with rows no position uses: OPT, BART and BioGPT add 2 to every
-// position id (row p + 2 holds position p); RoBERTa-style models count positions from
-// pad_token_id + 1. rowsToDrop leading rows are removed to get row i = position i.
-struct PositionOffset {
-    int rowsToDrop = 0;
-    std::string note;  // one line: "OPT stores position p in row p + 2: the first 2 rows dropped"
-};
-PositionOffset positionOffsetFor(std::string_view modelType, int padTokenId);  // -1: absent
-Result<PositionOffset> positionOffsetFromConfig(std::string_view configJson);
-// config.json in the file's directory; no config there gives {0, "no config.json beside ..."}.
-Result<PositionOffset> positionOffsetBeside(const std::string& safetensorsPath);
-
-// ---- All of it: the table (named, or found), its offset rows dropped
-struct PositionTableFile {
-    Matrix table;        // rows = positions from 0, columns = dimensions
-    std::string tensor;  // the tensor's name
-    PositionOffset offset;
-};
-Result<PositionTableFile> loadPositionTable(const std::string& path, std::string_view tensor = "");
+// ---- Messages (every reader of a checkpoint words its errors alike)
+Error safetensorsFileError(std::string_view file,
+                           const std::string& problem);  // "file: problem", the path escaped
+std::string shownTensorName(
+    std::string_view tensor);  // <= 60 characters, control bytes '?', "..." when cut
+std::string safetensorsTensorProblem(std::string_view tensor,
+                                     const std::string& problem);  // "tensor 'name': problem"
 
 }  // namespace poslab

@@ -26,7 +26,7 @@
 
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
-#include "poslab/io/safetensors.hpp"
+#include "poslab/io/position_table.hpp"
 
 namespace poslab {
 
@@ -65,7 +65,7 @@ Result<std::vector<std::pair<std::string, std::string>>> parseSafetensorsIndex(
 Result<std::vector<SafetensorsTensorInfo>> listCheckpointTensors(const std::string& path);
 Result<Matrix> readCheckpointTensor(const std::string& path, std::string_view tensor);
 std::string checkpointShardOf(const Checkpoint& checkpoint, std::string_view tensor);  // "" absent
-// loadPositionTable (safetensors.hpp) for any checkpoint path: the table found (or named) in
+// loadPositionTable (position_table.hpp) for any checkpoint path: the table found (or named) in
 // whichever shard holds it. A [1, N, D] table (timm's pos_embed) gets a note saying which of
 // its rows are special tokens, by the patch grid N leaves: "row 0 is the class token; rows
 // 1..196 are the 14 x 14 patches".

@@ -1,0 +1,50 @@
+// symmetric_eigen.hpp — eigenpairs of symmetric matrices, and of positive semi-definite operators
+// known only by their action on a block of vectors (so a d x d covariance X^T X / L is never
+// formed). Cyclic Jacobi for small matrices; Householder tridiagonalisation + implicit QL for the
+// Rayleigh-Ritz step; block Lanczos for the top eigenpairs of large ones. Used by the table
+// structure analysis (analysis/table_structure.hpp).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "poslab/base/matrix.hpp"
+
+namespace poslab {
+
+inline constexpr std::size_t kJacobiLimit = 192;  // full Jacobi up to this size
+inline constexpr double kEigenTolerance = 1e-10;  // Ritz residual / largest eigenvalue
+
+// ---- Symmetric eigen-decomposition
+struct SymmetricEigen {
+    std::vector<double> values;  // descending
+    Matrix vectors;              // n x values.size(); column j is the unit eigenvector of values[j]
+    int iterations = 0;          // Jacobi sweeps or subspace iterations used
+    bool converged = true;
+};
+// All eigenpairs by cyclic Jacobi rotations. `symmetric` must be square (only its upper triangle
+// is trusted to be the lower one's mirror; the result is for the symmetrised matrix).
+SymmetricEigen jacobiEigen(const Matrix& symmetric);
+// All eigenpairs by Householder tridiagonalisation and implicit QL (O(n^3), far fewer operations
+// than Jacobi's sweeps): the Rayleigh-Ritz step of the Krylov solver.
+SymmetricEigen denseSymmetricEigen(const Matrix& symmetric);
+// A symmetric operator by its action on a block of vectors: y = A x, x and y n x b (column j is
+// vector j; y is resized by the operator).
+using BlockOperator = std::function<void(const Matrix& x, Matrix& y)>;
+// The `count` largest eigenpairs (1 <= count <= n) of a positive semi-definite operator by block
+// Lanczos: blocks of 4 vectors from a seeded random start (an eigenvalue repeated up to 4 times
+// is found every time it occurs), full reorthogonalisation, Rayleigh-Ritz on the growing basis
+// until every wanted Ritz residual |A v - theta v| <= tolerance x theta_1, or the basis holds n
+// vectors (exact) or 1536 (converged = false). iterations = blocks applied.
+SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, int count,
+                                     double tolerance = kEigenTolerance);
+// The same for an explicit matrix: Jacobi for n <= kJacobiLimit, else block Lanczos.
+SymmetricEigen topEigenpairs(const Matrix& symmetric, int count);
+
+// ---- Pieces
+// x . y over n entries in four running sums, added (s0 + s1) + (s2 + s3): the order every caller
+// relies on for bit-identical results.
+double fourSumDot(const double* x, const double* y, std::size_t n);
+
+}  // namespace poslab

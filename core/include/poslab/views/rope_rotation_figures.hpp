@@ -1,0 +1,42 @@
+// rope_rotation_figures.hpp — RoPE's rotation of each dimension pair: a grid of small 2-D
+// panels, one per chosen pair, q rotated by m theta_i and k by n theta_i, the angle between them,
+// each pair's share of the score and a fading trail of earlier positions. Part of the RoPE view
+// (rope_figures.hpp).
+#pragma once
+
+#include <vector>
+
+#include "poslab/encodings/rope.hpp"
+#include "poslab/figure/plot.hpp"
+
+namespace poslab {
+
+// ---- Rotation animation
+// All pairs when there are at most maxPanels, else maxPanels pairs spread evenly from the first
+// (fastest) to the last (slowest), both included.
+std::vector<int> ropeRotationPairs(int pairCount, int maxPanels);
+
+struct RopeRotationOptions {
+    std::vector<double> q, k;  // head_dim entries each (rotated dims first, as the pairing says)
+    double m = 0, n = 0;       // query and key positions (fractional during animation)
+    std::vector<int> pairs;    // pairs with a panel; empty: ropeRotationPairs(pairCount, 16)
+    int trail = 8;             // earlier whole positions drawn as fading dots, 0..64
+    friend bool operator==(const RopeRotationOptions&,
+                           const RopeRotationOptions&) = default;  // member-wise: caches key on it
+};
+struct RopeRotationCell {  // where a pair's panel landed, for hover
+    Box box;
+    int pair = 0;
+};
+// Angle of the rotated q pair minus that of the rotated k pair, in (-pi, pi]: it depends on
+// m - n only (plus the unrotated angles of the two pairs).
+double ropePairAngleBetween(const std::vector<double>& q, const std::vector<double>& k, double m,
+                            double n, const RopeFrequencies& freqs, RopePairing pairing, int pair);
+// This pair's share of rotate(q, m) . rotate(k, n); the shares plus the unrotated tail sum to it.
+double ropePairScore(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
+                     const RopeFrequencies& freqs, RopePairing pairing, int pair);
+void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
+                      const RopeRotationOptions& options, const Theme& theme,
+                      std::vector<RopeRotationCell>* cells = nullptr);
+
+}  // namespace poslab

@@ -1,0 +1,265 @@
+// attention_shuffle_figures.cpp — why position at all: one attention head over a sentence and
+// over its reordering (views/attention_shuffle_figures.hpp).
+#include "poslab/views/attention_shuffle_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
+
+namespace poslab {
+
+// ---------------------------------------------------------------------------------------------
+// Why position at all
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+Rgba readableOn(ColormapId colormap, double t) {
+    const Rgba c = sampleColormap(colormap, t);
+    const double luminance = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
+    return luminance > 140 ? Rgba{0, 0, 0, 255} : Rgba{255, 255, 255, 255};
+}
+
+float widestText(const std::vector<std::string>& texts, float size) {
+    float widest = 0;
+    for (const std::string& t : texts) widest = std::max(widest, estimateTextWidth(t, size));
+    return widest;
+}
+
+// A small matrix with words along its rows (and, when given, its columns), a fitted title, and
+// each value printed in its cell when the cell has room. Returns the box the cells took.
+Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
+                   const std::vector<std::string>& rows, const std::vector<std::string>& cols,
+                   const Matrix& values, ColormapId colormap, ValueRange range,
+                   const std::string& xLabel, const Theme& theme) {
+    const float titleHeight = theme.fontSize * 1.6f;
+    const FittedText fitted = fitText(title, theme.fontSize * 1.05f, box.width);
+    figure.add(centredText({box.x + box.width / 2, box.y}, fitted.text, fitted.size, theme.text));
+    const float n = float(std::max<std::size_t>(values.rows, 1));
+    const float available = box.height - titleHeight - theme.fontSize * 1.6f;
+    const float labelSize = std::clamp(available / n * 0.8f, 0.f, theme.fontSize);
+    const bool rowLabels = labelSize >= 7;
+    const float rowLabelWidth =
+        rowLabels ? std::min(widestText(rows, labelSize) + 6, box.width * 0.4f) : 0;
+    float colLabelHeight = 0;
+    bool rotated = false;
+    const float cellGuess =
+        (box.width - rowLabelWidth) / float(std::max<std::size_t>(values.cols, 1));
+    if (!cols.empty() && rowLabels) {
+        if (widestText(cols, labelSize) + 4 <= cellGuess) {
+            colLabelHeight = labelSize * 1.4f;
+        } else if (cellGuess >= labelSize) {  // narrower cells get no column labels
+            rotated = true;
+            colLabelHeight = std::min(widestText(cols, labelSize) + 6, available * 0.35f);
+        }
+    }
+    const float bottomLabel = xLabel.empty() ? 0 : theme.fontSize * 1.5f;
+    Box cells{box.x + rowLabelWidth, box.y + titleHeight + colLabelHeight,
+              box.width - rowLabelWidth, box.height - titleHeight - colLabelHeight - bottomLabel};
+    if (cells.width < 4 || cells.height < 4) return cells;
+    const float cellW = cells.width / float(values.cols), cellH = cells.height / float(values.rows);
+    HeatmapItem heat;
+    heat.box = cells;
+    heat.values = share(values);
+    heat.colormap = colormap;
+    heat.range = range;
+    heat.version = nextMatrixVersion();
+    figure.add(heat);
+    figure.add(filledRect(cells, {0, 0, 0, 0}, theme.axis));
+    if (rowLabels) {
+        for (std::size_t r = 0; r < values.rows && r < rows.size(); ++r) {
+            const FittedText label = fitText(rows[r], labelSize, rowLabelWidth - 4, 0.9f);
+            figure.add(makeText({cells.x - 4, cells.y + (float(r) + 0.5f) * cellH}, label.text,
+                                label.size, theme.text, HorizontalAlign::Right,
+                                VerticalAlign::Middle));
+        }
+        for (std::size_t c = 0; colLabelHeight > 0 && c < values.cols && c < cols.size(); ++c) {
+            const float x = cells.x + (float(c) + 0.5f) * cellW;
+            if (rotated) {
+                if (cellW < labelSize) continue;
+                const FittedText label = fitText(cols[c], labelSize, colLabelHeight - 4, 0.9f);
+                figure.add(makeText({x, cells.y - 3}, label.text, label.size, theme.text,
+                                    HorizontalAlign::Left, VerticalAlign::Middle, true));
+            } else {
+                figure.add(makeText({x, cells.y - 3}, cols[c], labelSize, theme.text,
+                                    HorizontalAlign::Center, VerticalAlign::Bottom));
+            }
+        }
+    }
+    // The numbers themselves, where a cell holds "0.00" comfortably.
+    const float valueSize = std::min(theme.fontSize * 0.85f, cellH * 0.5f);
+    if (valueSize >= 8 && estimateTextWidth("0.00", valueSize) + 4 <= cellW) {
+        for (std::size_t r = 0; r < values.rows; ++r) {
+            for (std::size_t c = 0; c < values.cols; ++c) {
+                const double v = values(r, c);
+                const double t = rangeFraction(v, range.low, range.high);
+                char text[32];
+                std::snprintf(text, sizeof text, "%.2f", v);
+                figure.add(makeText(
+                    {cells.x + (float(c) + 0.5f) * cellW, cells.y + (float(r) + 0.5f) * cellH},
+                    text, valueSize, readableOn(colormap, t), HorizontalAlign::Center,
+                    VerticalAlign::Middle));
+            }
+        }
+    }
+    if (!xLabel.empty()) {
+        const FittedText label = fitText(xLabel, theme.fontSize * 0.9f, cells.width);
+        figure.add(centredText({cells.x + cells.width / 2, cells.bottom() + 3}, label.text,
+                               label.size, theme.mutedText));
+    }
+    return cells;
+}
+
+std::string positionSentence(ToyPosition position) {
+    switch (position) {
+        case ToyPosition::None:
+            return "no position signal";
+        case ToyPosition::Sinusoidal:
+            return "sinusoidal PE added to the word vectors";
+        case ToyPosition::Learned:
+            return "a seeded learned table added to the word vectors";
+        case ToyPosition::Rope:
+            return "RoPE rotating q and k by position";
+        case ToyPosition::Alibi:
+            return "ALiBi's −½|i − j| added to the scores";
+    }
+    return "";
+}
+
+}  // namespace
+
+void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
+                          const ToyAttentionParams& params, const Theme& theme) {
+    const std::size_t n = c.words.size();
+    // ---- The reordering: the sentence above, the shuffled sentence below, a line per word.
+    const float diagramHeight =
+        std::clamp(area.height * 0.22f, 3.2f * theme.fontSize, 9.f * theme.fontSize);
+    const Box diagram{area.x, area.y, area.width, diagramHeight};
+    const float captionWidth =
+        std::min(estimateTextWidth("shuffled", theme.fontSize) + 12, area.width * 0.2f);
+    const float slot = (diagram.width - captionWidth) / float(n);
+    const float wordSize = std::min(theme.fontSize * 1.15f, diagram.height * 0.25f);
+    auto slotX = [&](std::size_t i) { return diagram.x + captionWidth + (float(i) + 0.5f) * slot; };
+    const float topY = diagram.y + 2, bottomY = diagram.bottom() - wordSize - 4;
+    for (const auto& [caption, y] : {std::pair{"sentence", topY}, std::pair{"shuffled", bottomY}}) {
+        const FittedText text = fitText(caption, theme.fontSize * 0.9f, captionWidth - 6, 0.6f);
+        figure.add(makeText({diagram.x, y + wordSize / 2}, text.text, text.size, theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const FittedText above = fitText(c.words[i], wordSize, slot - 6, 0.6f);
+        figure.add(centredText({slotX(i), topY}, above.text, above.size, theme.text));
+        const FittedText below = fitText(c.shuffledWords[i], wordSize, slot - 6, 0.6f);
+        figure.add(centredText({slotX(i), bottomY}, below.text, below.size, theme.text));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t from = std::size_t(c.permutation[k]);
+        const Rgba color = from == k ? withAlpha(theme.mutedText, 160) : seriesColor(int(from % 8));
+        figure.add(LineItem{{slotX(from), topY + wordSize + 3},
+                            {slotX(k), bottomY - 3},
+                            color,
+                            from == k ? 1.2f : 2.f,
+                            false});
+    }
+
+    // ---- Attention weights and outputs, each for both word orders.
+    const float verdictHeight =
+        std::clamp(area.height * 0.16f, 2.4f * theme.fontSize, 5.f * theme.fontSize);
+    const Box panels{area.x, diagram.bottom() + 8, area.width,
+                     area.bottom() - diagram.bottom() - 8 - verdictHeight};
+    const ValueRange weightRange{0, 1};
+    const double scale = std::max(c.outputScale, 1e-12);
+    const ValueRange outputRange{-scale, scale};
+    const float barWidth = barWidthFor(theme);
+    const float barHeight = std::max(10.f, panels.height - 4 * theme.fontSize);
+    const float weightBar = barWidth + colorbarTickWidth(weightRange, barHeight, theme) + 10;
+    const float outputBar = barWidth + colorbarTickWidth(outputRange, barHeight, theme) + 10;
+    const float deviationWidth = estimateTextWidth("Δ 0.000", theme.fontSize * 0.8f) + 8;
+    const float gap = 10;
+    const float free = panels.width - weightBar - outputBar - deviationWidth - 4 * gap;
+    const float attentionWidth = std::floor(free * 0.22f), outputWidth = std::floor(free * 0.28f);
+    float x = panels.x;
+    auto next = [&](float width) {
+        const Box b{x, panels.y, width, panels.height};
+        x += width + gap;
+        return b;
+    };
+    const std::string by = "query × key";
+    const Box cellsA =
+        drawWordMatrix(figure, next(attentionWidth), "attention, sentence", c.words, c.words,
+                       c.original.weights, ColormapId::Viridis, weightRange, by, theme);
+    drawWordMatrix(figure, next(attentionWidth), "attention, shuffled", c.shuffledWords,
+                   c.shuffledWords, c.shuffled.weights, ColormapId::Viridis, weightRange, by,
+                   theme);
+    const Box weightBarBox{x - gap + 4, cellsA.y, barWidth, cellsA.height};
+    if (weightBarBox.height > 8)
+        drawColorbar(figure, weightBarBox, ColormapId::Viridis, weightRange, theme);
+    x += weightBar - gap + 4;
+    const std::string dims = "output dimension 0.." + std::to_string(params.dModel - 1);
+    drawWordMatrix(figure, next(outputWidth), "output, sentence", c.words, {}, c.original.output,
+                   ColormapId::BlueWhiteRed, outputRange, dims, theme);
+    const Box cellsD =
+        drawWordMatrix(figure, next(outputWidth), "output, shuffled", c.shuffledWords, {},
+                       c.shuffled.output, ColormapId::BlueWhiteRed, outputRange, dims, theme);
+    // Per shuffled word: how far its output is from the same word's output in the sentence.
+    const float rowHeight = cellsD.height / float(n);
+    const float deviationSize = std::min(theme.fontSize * 0.8f, rowHeight * 0.8f);
+    if (deviationSize >= 7) {
+        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ", theme.fontSize * 0.8f,
+                            theme.mutedText, HorizontalAlign::Left, VerticalAlign::Bottom));
+        for (std::size_t i = 0; i < n; ++i) {
+            const double d = c.tokenDeviation[i];
+            figure.add(makeText({cellsD.right() + 4, cellsD.y + (float(i) + 0.5f) * rowHeight},
+                                d < 1e-12 ? "0" : formatValue(d, 2), deviationSize,
+                                d < 1e-12 ? theme.mutedText : theme.accent, HorizontalAlign::Left,
+                                VerticalAlign::Middle));
+        }
+    }
+    const Box outputBarBox{cellsD.right() + deviationWidth, cellsD.y, barWidth, cellsD.height};
+    if (outputBarBox.height > 8)
+        drawColorbar(figure, outputBarBox, ColormapId::BlueWhiteRed, outputRange, theme);
+
+    // ---- The verdict.
+    const bool merelyPermuted = c.outputDeviation < 1e-12;
+    // The number first: a small figure drops the paragraph's last lines.
+    const std::string deviation = c.outputDeviation == 0 ? std::string("0")
+                                  : merelyPermuted
+                                      ? formatValue(c.outputDeviation, 2) + ", rounding"
+                                      : formatValue(c.outputDeviation, 3);
+    const std::string verdict =
+        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
+        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
+        positionSentence(params.position) + ". " +
+        (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
+                          "moves with it, so both sentences mean the same to it."
+                        : "The same word at another place now gets another output: order reaches "
+                          "the model.");
+    drawParagraph(figure, {area.x, panels.bottom() + 6, area.width, verdictHeight - 6}, verdict,
+                  theme, theme.fontSize, merelyPermuted ? theme.text : theme.accent);
+}
+
+Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float width, float height,
+                                      const Theme& theme) {
+    auto comparison = compareShuffle(params);
+    if (!comparison) return comparison.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = titleBandHeight(theme);
+    drawTitle(figure, {0, 0, width, titleHeight},
+              "Why position at all: without it, reordering the words only reorders the outputs",
+              theme);
+    drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
+                         *comparison, params, theme);
+    return figure;
+}
+
+}  // namespace poslab

@@ -1,0 +1,134 @@
+// binary_clock_figures.cpp — the binary clock beside the sinusoidal dimensions
+// (views/binary_clock_figures.hpp).
+#include "poslab/views/binary_clock_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "poslab/analysis/intuition.hpp"
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kTwoPi = 2 * std::numbers::pi;
+
+}  // namespace
+
+void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options,
+                     const Theme& theme, int panel) {
+    const int bits = std::clamp(options.bits, 1, 12);
+    const int positions = std::clamp(options.positions, 2, 4096);
+    const PanelGrid grid = reflowPanels(area, kBinaryClockPanels, theme, panel);
+    Box left = grid.cell(0), middle = grid.cell(1), right = grid.cell(2);
+    if (grid.columns == 3) {  // side by side: the curves take the most room
+        left = {area.x, area.y, std::floor(area.width * 0.22f), area.height};
+        middle = {left.right() + 6, area.y, std::floor(area.width * 0.25f), area.height};
+        right = {middle.right() + 10, area.y, area.right() - middle.right() - 10, area.height};
+    }
+
+    HeatmapSpec binary = matrixSpec("bits of the position", binaryTable(positions, bits).value(),
+                                    left, ColormapId::Cividis, {0, 1});
+    binary.x.label = "bit (fastest first)";
+    binary.y.label = "position";
+    binary.colorbarLabel = "bit";
+    if (grid.shows(0)) drawHeatmap(figure, left, binary, theme);
+
+    SinusoidalParams table = options.sinusoidal;
+    table.seqLen = positions;
+    SinusoidalHeatmapOptions heatmap;
+    heatmap.window = {0, positions, 0, std::min<long long>(table.dModel, 2LL * bits + 8)};
+    HeatmapSample sample = sinusoidalSampleForArea(table, heatmap.window, middle);
+    HeatmapSpec spec;
+    spec.title = "sinusoidal dims (fastest first)";
+    spec.x = {"dimension", 0, double(heatmap.window.colCount), false, true};
+    spec.y = {"position", 0, double(positions), false, true};
+    spec.values = sample.values;
+    spec.version = sample.version;
+    spec.valuesRowSpan = sample.rowSpan;
+    spec.valuesColSpan = sample.colSpan;
+    spec.colormap = ColormapId::BlueWhiteRed;
+    spec.range = {-1, 1};
+    spec.colorbarLabel = "value";
+    if (grid.shows(1)) drawHeatmap(figure, middle, spec, theme);
+    if (!grid.shows(2)) return;
+
+    const float gap = 4;
+    // As many bits as have room for a title, ticks and a plot (about 5.5 lines each).
+    const int fit = int(right.height / (theme.fontSize * 5.5f));
+    const int shown = std::clamp(fit, 1, std::min(bits, 6));
+    const int curvePositions = std::min(positions, 64);
+    for (int b = 0; b < shown; ++b) {
+        const Box cell = gridCell(right, shown, 1, b, 0, gap);
+        const double period = std::ldexp(1.0, b + 1);
+        const int k = nearestFrequencyIndex(table, period);
+        const double wavelength =
+            k >= 0 ? kTwoPi / sinusoidalFrequencies(table)[std::size_t(k)] : 0;
+        LinePlotSpec curves;
+        curves.title = "bit " + std::to_string(b) + ": period " + formatValue(period) +
+                       (k >= 0 ? "; nearest PE pair " + std::to_string(k) + " has wavelength " +
+                                     formatValue(wavelength, 3)
+                               : "");
+        curves.x = {b == shown - 1 ? "position" : "", 0, double(curvePositions)};
+        curves.y = {"", -1.3, 1.3};
+        curves.autoRangeY = false;
+        curves.legend = b == 0;
+        LineSeries square, smooth;
+        square.name = "2·bit − 1";
+        smooth.name = "sinusoid, same period";
+        // Steps: a point where each run of equal bits starts and ends, none in between.
+        for (int p = 0; p < curvePositions; ++p) {
+            const double v = 2.0 * positionBit(p, b) - 1;
+            if (p == 0 || positionBit(p - 1, b) != positionBit(p, b)) {
+                square.x.push_back(p), square.y.push_back(v);
+            }
+            if (p + 1 == curvePositions || positionBit(p + 1, b) != positionBit(p, b)) {
+                square.x.push_back(p + 1), square.y.push_back(v);
+            }
+        }
+        const int samples = std::clamp(texelBudget(cell.width), 64, 1024);
+        for (int i = 0; i <= samples; ++i) {
+            const double p = double(curvePositions) * i / samples;
+            smooth.x.push_back(p), smooth.y.push_back(bitSinusoid(p - 0.5, b));
+        }
+        curves.series = {square, smooth};
+        Theme small = theme;
+        small.titleSize = theme.fontSize;
+        drawLinePlot(figure, cell, curves, small);
+    }
+}
+
+PanelGrid binaryClockPanels(float width, float height, const Theme& theme, int panel) {
+    const float titleHeight = titleBandHeight(theme);  // as binaryClockFigure's
+    return reflowPanels({0, titleHeight, width, height - titleHeight}, kBinaryClockPanels, theme,
+                        panel);
+}
+
+Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width, float height,
+                                 const Theme& theme, int panel) {
+    if (auto s = requireIntInRange("bits", options.bits, 1, 12); !s) return s.error();
+    if (auto s = requireIntInRange("positions", options.positions, 2, 4096); !s) return s.error();
+    SinusoidalParams check = options.sinusoidal;
+    check.seqLen = options.positions;
+    if (auto s = validate(check); !s) return s.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = titleBandHeight(theme);
+    drawTitle(
+        figure, {0, 0, width, titleHeight},
+        "Sinusoids as a smooth binary clock: each bit flips twice as slowly as the one before",
+        theme);
+    drawBinaryClock(figure, {0, titleHeight, width, height - titleHeight}, options, theme, panel);
+    return figure;
+}
+
+}  // namespace poslab

@@ -1,0 +1,119 @@
+// frequency_resolution_figures.cpp — why many frequencies: distances between positions, many
+// frequencies against one (views/frequency_resolution_figures.hpp).
+#include "poslab/views/frequency_resolution_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "poslab/base/limits.hpp"
+#include "poslab/base/validate.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/sinusoidal_figures.hpp"
+
+namespace poslab {
+
+// ---------------------------------------------------------------------------------------------
+// Why different frequencies
+// ---------------------------------------------------------------------------------------------
+
+PanelGrid frequencyResolutionPanels(Box area, const Theme& theme, int panel) {
+    return reflowPanels(area, kFrequencyResolutionPanels, theme, panel);
+}
+
+void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& r,
+                             const FrequencyResolutionParams& params, const Theme& theme,
+                             int panel) {
+    // Both plots, the distances taller; or the one a small canvas shows alone, over all of it.
+    const PanelGrid grid = frequencyResolutionPanels(area, theme, panel);
+    const bool alone = grid.oneAtATime();
+    Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
+    Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
+    if (alone) top = bottom = area;
+    const int n = params.positions;
+    const double wavelength = 2 * std::numbers::pi / r.sharedFrequency;
+
+    LinePlotSpec distance;
+    distance.title = "|PE(p+D) − PE(p)|: " + std::to_string(r.frequencies.size()) +
+                     " frequencies: closest " + formatValue(r.standardMinimum, 3) +
+                     " (D = " + std::to_string(r.standardMinimumOffset) +
+                     ");  one frequency: closest " + formatValue(r.sharedMinimum, 2) +
+                     " (D = " + std::to_string(r.sharedMinimumOffset) + "), " +
+                     std::to_string(r.collidingPairs) + " position pairs closer than that";
+    distance.x = {"offset D (log)", 1, double(std::max(n - 1, 2)), true};
+    distance.y = {"distance", 0, 1};
+    const int pixels = std::max(16, texelBudget(top.width) - 80);
+    auto series = [&](const std::vector<double>& values, const std::string& name, Rgba color) {
+        LineSeries s;
+        s.name = name;
+        s.color = color;
+        std::vector<double> xs, ys;
+        for (int offset = 1; offset < n; ++offset) {
+            xs.push_back(std::log10(double(offset)));
+            ys.push_back(values[std::size_t(offset)]);
+        }
+        envelope(xs, ys, 0, std::log10(double(std::max(n - 1, 2))), pixels, s.x, s.y);
+        for (double& v : s.x) v = std::pow(10.0, v);
+        s.markers = n <= 24;
+        return s;
+    };
+    distance.series = {series(r.standardDistance,
+                              "standard: pair $i$ at $ω_i=\\mathrm{base}^{-2i/d}$", seriesColor(0)),
+                       series(r.sharedDistance,
+                              "every pair at $ω_{" + std::to_string(params.sharedPair) +
+                                  "}$ (wavelength " + formatValue(wavelength, 3) + ")",
+                              seriesColor(3))};
+    Marker closest;
+    closest.vertical = false;
+    closest.value = r.standardMinimum;
+    closest.label = "standard table's closest pair";
+    closest.color = theme.mutedText;
+    distance.markers = {closest};
+    if (!alone || grid.shows(0)) drawLinePlot(figure, top, distance, theme);
+
+    LinePlotSpec pairs;
+    pairs.title = "one pair on its own: fast pairs separate neighbours, slow pairs far positions";
+    // Cell axis: integer ticks at pair centres (i + 0.5 in data units).
+    pairs.x = {"pair i (fastest first)", 0, double(r.frequencies.size()), false, true};
+    pairs.y = {"distance in pair i", 0, 2.1};
+    pairs.autoRangeY = false;
+    LineSeries near, far;
+    near.name = "neighbours, D = 1";
+    far.name = "far apart, D = " + std::to_string(r.farOffset);
+    for (std::size_t i = 0; i < r.frequencies.size(); ++i) {
+        near.x.push_back(double(i) + 0.5), near.y.push_back(r.neighbourByPair[i]);
+        far.x.push_back(double(i) + 0.5), far.y.push_back(r.farByPair[i]);
+    }
+    near.markers = far.markers = r.frequencies.size() <= 64;
+    near.color = seriesColor(0);
+    far.color = seriesColor(2);
+    pairs.series = {near, far};
+    Marker shared;
+    shared.value = params.sharedPair + 0.5;
+    shared.label = "shared";
+    shared.color = seriesColor(3);
+    pairs.markers = {shared};
+    if (!alone || grid.shows(1)) drawLinePlot(figure, bottom, pairs, theme);
+}
+
+Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params, float width,
+                                         float height, const Theme& theme, int panel) {
+    auto resolution = frequencyResolution(params);
+    if (!resolution) return resolution.error();
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = titleBandHeight(theme);
+    drawTitle(figure, {0, 0, width, titleHeight},
+              "Why many frequencies: one frequency repeats itself, a ladder of them keeps "
+              "positions apart",
+              theme);
+    drawFrequencyResolution(figure, {0, titleHeight, width, height - titleHeight}, *resolution,
+                            params, theme, panel);
+    return figure;
+}
+
+}  // namespace poslab

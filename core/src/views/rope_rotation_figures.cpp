@@ -1,0 +1,371 @@
+// rope_rotation_figures.cpp — the rotation of each dimension pair
+// (views/rope_rotation_figures.hpp): small 2-D panels of q and k turned by m theta_i and n theta_i,
+// with the angle between them.
+#include "poslab/views/rope_rotation_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
+#include "poslab/views/rope_figures.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+// The dimensions of pair i (as in rope.cpp; repeated here because the figures label them).
+struct PairDims {
+    std::size_t first, second;
+};
+PairDims pairDims(RopePairing pairing, std::size_t pairs, std::size_t i) {
+    if (pairing == RopePairing::Half) return {i, i + pairs};
+    return {2 * i, 2 * i + 1};
+}
+
+// x mod 2 pi, into (-pi, pi].
+double wrapAngle(double x) {
+    x = std::fmod(x, kTwoPi);
+    if (x > kPi) x -= kTwoPi;
+    if (x <= -kPi) x += kTwoPi;
+    return x;
+}
+
+std::string printf1(const char* format, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+// Whole positions without decimals, animated ones with two.
+std::string positionText(double p) {
+    return p == std::floor(p) ? printf1("%.0f", p) : printf1("%.2f", p);
+}
+
+// A line with a filled triangular head at `tip`.
+void drawArrow(Figure& figure, Point from, Point tip, Rgba color, float width, float head) {
+    const float dx = tip.x - from.x, dy = tip.y - from.y;
+    const float length = std::hypot(dx, dy);
+    if (length < 1) {
+        CircleItem dot;
+        dot.center = tip;
+        dot.radius = width;
+        dot.fill = color;
+        figure.add(dot);
+        return;
+    }
+    const float ux = dx / length, uy = dy / length;
+    head = std::min(head, length * 0.6f);
+    const Point base{tip.x - ux * head, tip.y - uy * head};
+    figure.add(LineItem{from, {base.x + ux * 1.5f, base.y + uy * 1.5f}, color, width, false});
+    PolygonItem triangle;
+    triangle.points = {tip,
+                       {base.x - uy * head * 0.45f, base.y + ux * head * 0.45f},
+                       {base.x + uy * head * 0.45f, base.y - ux * head * 0.45f}};
+    triangle.fill = color;
+    figure.add(triangle);
+}
+
+// Legend rows: colour swatches (line segments) or plain text, each row centred on centreX.
+// Entries that would pass maxWidth start a new row below (rowHeight apart), so a narrow figure
+// wraps its legend instead of clipping it. Returns the number of rows drawn.
+struct LegendEntry {
+    std::string text;
+    Rgba swatch{0, 0, 0, 0};  // alpha 0: no swatch
+    bool dot = false;         // a dot instead of a line segment
+};
+int drawLegendRows(Figure& figure, float centreX, float firstY, float maxWidth, float rowHeight,
+                   const std::vector<LegendEntry>& entries, const Theme& theme) {
+    if (theme.legend == LegendPlacement::None) return 0;
+    const float size = theme.fontSize;
+    const float swatchWidth = size * 1.6f, gap = size * 1.4f;
+    // An entry wider than a whole row is set smaller, or cut with "…": never past the edge.
+    std::vector<FittedText> texts;
+    for (const LegendEntry& e : entries) {
+        texts.push_back(fitText(e.text, size, maxWidth - (e.swatch.a ? swatchWidth + 6 : 0)));
+    }
+    auto entryWidth = [&](std::size_t i) {
+        return estimateTextWidth(texts[i].text, texts[i].size) +
+               (entries[i].swatch.a ? swatchWidth + 6 : 0);
+    };
+    // Greedy rows: [begin, end) of entries, with the row's width.
+    std::vector<std::pair<std::size_t, float>> rows;  // (first entry of the row, its width)
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const float w = entryWidth(i);
+        if (!rows.empty() && rows.back().second + gap + w <= maxWidth) {
+            rows.back().second += gap + w;
+        } else {
+            rows.push_back({i, w});
+        }
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const std::size_t end = r + 1 < rows.size() ? rows[r + 1].first : entries.size();
+        const float y = firstY + rowHeight * float(r);
+        float x = centreX - rows[r].second / 2;
+        for (std::size_t i = rows[r].first; i < end; ++i) {
+            const LegendEntry& e = entries[i];
+            if (e.swatch.a) {
+                if (e.dot) {
+                    CircleItem dot;
+                    dot.center = {x + swatchWidth / 2, y};
+                    dot.radius = size * 0.3f;
+                    dot.fill = e.swatch;
+                    figure.add(dot);
+                } else {
+                    figure.add(LineItem{{x, y}, {x + swatchWidth, y}, e.swatch, 3, false});
+                }
+                x += swatchWidth + 6;
+            }
+            figure.add(makeText({x, y}, texts[i].text, texts[i].size, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+            x += estimateTextWidth(texts[i].text, texts[i].size) + gap;
+        }
+    }
+    return int(rows.size());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Rotation
+// ---------------------------------------------------------------------------------------------
+
+std::vector<int> ropeRotationPairs(int pairCount, int maxPanels) {
+    std::vector<int> pairs;
+    if (pairCount <= 0 || maxPanels <= 0) return pairs;
+    if (pairCount <= maxPanels) {
+        for (int i = 0; i < pairCount; ++i) pairs.push_back(i);
+        return pairs;
+    }
+    if (maxPanels == 1) return {0};
+    for (int j = 0; j < maxPanels; ++j) {
+        const int pair = int(std::lround(double(j) * (pairCount - 1) / (maxPanels - 1)));
+        if (pairs.empty() || pairs.back() != pair) pairs.push_back(pair);
+    }
+    return pairs;
+}
+
+double ropePairAngleBetween(const std::vector<double>& q, const std::vector<double>& k, double m,
+                            double n, const RopeFrequencies& freqs, RopePairing pairing, int pair) {
+    const std::size_t pairs = freqs.inverse.size();
+    const PairDims dims = pairDims(pairing, pairs, std::size_t(pair));
+    const double unrotated =
+        std::atan2(q[dims.second], q[dims.first]) - std::atan2(k[dims.second], k[dims.first]);
+    // Through m - n, so shifting both positions leaves the result bit for bit the same.
+    return wrapAngle(unrotated + wrapAngle((m - n) * freqs.inverse[std::size_t(pair)]));
+}
+
+double ropePairScore(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
+                     const RopeFrequencies& freqs, RopePairing pairing, int pair) {
+    const std::size_t pairs = freqs.inverse.size();
+    const PairDims dims = pairDims(pairing, pairs, std::size_t(pair));
+    const double q1 = q[dims.first], q2 = q[dims.second];
+    const double k1 = k[dims.first], k2 = k[dims.second];
+    const double angle = (m - n) * freqs.inverse[std::size_t(pair)];
+    const double gain = freqs.attentionFactor * freqs.attentionFactor;
+    return gain * ((q1 * k1 + q2 * k2) * std::cos(angle) - (q2 * k1 - q1 * k2) * std::sin(angle));
+}
+
+void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
+                      const RopeRotationOptions& options, const Theme& theme,
+                      std::vector<RopeRotationCell>* cells) {
+    if (cells) cells->clear();
+    const std::optional<RopeFrequencies> freqs = ropeFrequenciesOrNote(figure, area, params, theme);
+    if (!freqs) return;
+    if (!ropeVectorsFit(options.q, options.k, *freqs)) {
+        drawNote(figure, area,
+                 "q and k need " + std::to_string(params.headDim) + " entries each (got " +
+                     std::to_string(options.q.size()) + " and " + std::to_string(options.k.size()) +
+                     ")",
+                 theme);
+        return;
+    }
+    const int pairCount = int(freqs->inverse.size());
+    std::vector<int> pairs;
+    for (int pair : options.pairs.empty() ? ropeRotationPairs(pairCount, 16) : options.pairs) {
+        if (pair >= 0 && pair < pairCount) pairs.push_back(pair);
+    }
+    if (pairs.empty()) pairs = ropeRotationPairs(pairCount, 16);
+    const double m = options.m, n = options.n;
+    const double score = ropeScore(options.q, options.k, m, n, *freqs, params.pairing);
+    const Rgba qColor = ropeQueryColor(theme), kColor = ropeKeyColor(theme);
+
+    // The title, on two lines (split after the dash) when one would not fit.
+    const std::string heading = "RoPE rotates each pair by position × $θ_i$";
+    const std::string setup = ropeTitle(params);
+    const float pad = 8;
+    float titleBottom = area.y + titleBandHeight(theme, 1.75f);
+    if (theme.titleMode == TitleMode::Hidden) {
+        // No title: the legend and circles take its room.
+    } else if (estimateTextWidth(heading + " — " + setup, theme.titleSize) <=
+               area.width - 2 * pad) {
+        drawTitle(figure, area, heading + " — " + setup, theme);
+    } else {
+        drawTitle(figure, area, heading, theme);
+        const float second = theme.titleSize * 1.25f;
+        drawTitle(figure, {area.x, area.y + second, area.width, area.height - second}, setup,
+                  theme);
+        titleBottom += second;
+    }
+    const float legendY = titleBottom + theme.fontSize * 0.6f;
+    const float legendRow = theme.fontSize * 1.45f;
+    const std::string shown =
+        int(pairs.size()) == pairCount
+            ? "all " + std::to_string(pairCount) + " pairs"
+            : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
+    const int legendRows =
+        drawLegendRows(figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
+                       {{"q at m = " + positionText(m), qColor},
+                        {"k at n = " + positionText(n), kColor},
+                        {"m − n = " + positionText(m - n)},
+                        // Two entries, so a narrow figure puts the remark on a row of its own.
+                        {"q·k = " + formatValue(score, 6)},
+                        {freqs->attentionFactor != 1.0
+                             ? "(× attention factor² " +
+                                   formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
+                                   "; depends on m − n only)"
+                             : "(depends on m − n only)"},
+                        {shown}},
+                       theme);
+    const float legendBottom = legendY + legendRow * float(legendRows - 1);
+
+    // Grid: the column count that gives the largest circles.
+    const Box grid{area.x + pad, legendBottom + theme.fontSize * 1.2f, area.width - 2 * pad,
+                   area.bottom() - legendBottom - theme.fontSize * 1.2f - pad};
+    if (grid.width < 20 || grid.height < 20) return;
+    const int count = int(pairs.size());
+    const float labelSize = theme.fontSize * 0.92f;
+    const float textRows = labelSize * 2.9f;  // a label above the circle and one below
+    int columns = 1;
+    float best = -1;
+    for (int c = 1; c <= count; ++c) {
+        const int rows = (count + c - 1) / c;
+        const float diameter = std::min(grid.width / c, grid.height / rows - textRows);
+        if (diameter > best) best = diameter, columns = c;
+    }
+    const int rows = (count + columns - 1) / columns;
+    const float cellWidth = grid.width / columns, cellHeight = grid.height / rows;
+    const bool showText = cellHeight > textRows + 30;
+    const float gap = 5;
+    // One label format for every panel, chosen by the widest possible text, so that panels read
+    // alike (2 = long, 1 = short, 0 = bare).
+    const float textWidth = cellWidth - gap - 8;
+    auto fits = [&](const std::string& text) {
+        return estimateTextWidth(text, labelSize) <= textWidth;
+    };
+    const std::string widestPair = "pair " + std::to_string(pairCount - 1);
+    const int topFormat = fits(widestPair + " · θ = 0.000123 rad/pos") ? 2
+                          : fits(widestPair + "  θ = 0.000123")        ? 1
+                                                                       : 0;
+    const int bottomFormat = fits("Δ -180.0°   adds -12.35 to q·k") ? 2 : 1;
+
+    for (int index = 0; index < count; ++index) {
+        const int pair = pairs[std::size_t(index)];
+        const Box cell{grid.x + cellWidth * float(index % columns) + gap / 2,
+                       grid.y + cellHeight * float(index / columns) + gap / 2, cellWidth - gap,
+                       cellHeight - gap};
+        if (cells) cells->push_back({cell, pair});
+        RectItem frame;
+        frame.box = cell;
+        frame.fill = theme.plotBackground;
+        frame.stroke = theme.grid;
+        figure.add(frame);
+
+        const double theta = freqs->inverse[std::size_t(pair)];
+        const PairDims dims = pairDims(params.pairing, std::size_t(pairCount), std::size_t(pair));
+        const double q1 = options.q[dims.first], q2 = options.q[dims.second];
+        const double k1 = options.k[dims.first], k2 = options.k[dims.second];
+        const double qNorm = std::hypot(q1, q2), kNorm = std::hypot(k1, k2);
+        const double largest = std::max({qNorm, kNorm, 1e-300});
+
+        const float top = showText ? labelSize * 1.45f : 4;
+        const float bottom = showText ? labelSize * 1.45f : 4;
+        const float radius =
+            std::max(2.f, std::min(cell.width - 16, cell.height - top - bottom - 10) / 2);
+        const Point centre{cell.x + cell.width / 2,
+                           cell.y + top + (cell.height - top - bottom) / 2};
+        auto onCircle = [&](double angle, double r) {
+            return Point{centre.x + float(r * std::cos(angle)),
+                         centre.y - float(r * std::sin(angle))};  // y points down
+        };
+
+        // Axes and the unit circle.
+        figure.add(LineItem{
+            {centre.x - radius, centre.y}, {centre.x + radius, centre.y}, theme.grid, 1, false});
+        figure.add(LineItem{
+            {centre.x, centre.y - radius}, {centre.x, centre.y + radius}, theme.grid, 1, false});
+        CircleItem circle;
+        circle.center = centre;
+        circle.radius = radius;
+        circle.stroke = theme.axis;
+        circle.strokeWidth = 1;
+        figure.add(circle);
+
+        const double qAngle = std::atan2(q2, q1) + wrapAngle(m * theta);
+        const double kAngle = std::atan2(k2, k1) + wrapAngle(n * theta);
+        const double qLength = radius * qNorm / largest, kLength = radius * kNorm / largest;
+
+        // Trails: where the tips were at the previous whole positions, fading with age.
+        const int trail = std::clamp(options.trail, 0, 64);
+        for (int j = trail; j >= 1; --j) {
+            const std::uint8_t alpha = std::uint8_t(40 + 150 * (trail - j + 1) / trail);
+            for (int which = 0; which < 2; ++which) {
+                const double position = which == 0 ? m : n;
+                const double earlier = std::ceil(position - 1) - (j - 1);
+                if (earlier < 0) continue;
+                const double base = which == 0 ? std::atan2(q2, q1) : std::atan2(k2, k1);
+                CircleItem dot;
+                dot.center =
+                    onCircle(base + wrapAngle(earlier * theta), which == 0 ? qLength : kLength);
+                dot.radius = std::clamp(radius * 0.045f, 2.f, 3.5f);
+                dot.fill = withAlpha(which == 0 ? qColor : kColor, alpha);
+                figure.add(dot);
+            }
+        }
+
+        // The angle between the two arrows: an arc from k to q.
+        const double between =
+            ropePairAngleBetween(options.q, options.k, m, n, *freqs, params.pairing, pair);
+        const double arcRadius = radius * 0.28;
+        if (std::abs(between) > 1e-3 && arcRadius > 3) {
+            PolylineItem arc;
+            const int steps = 2 + int(std::abs(between) / (kPi / 24));
+            for (int s = 0; s <= steps; ++s) {
+                arc.points.push_back(onCircle(kAngle + between * s / steps, arcRadius));
+            }
+            arc.color = withAlpha(theme.text, 190);
+            arc.width = 2;
+            figure.add(arc);
+        }
+        const float head = std::clamp(radius * 0.17f, 6.f, 14.f);
+        const float width = radius > 40 ? 3.f : 2.f;
+        drawArrow(figure, centre, onCircle(kAngle, kLength), kColor, width, head);
+        drawArrow(figure, centre, onCircle(qAngle, qLength), qColor, width, head);
+
+        if (!showText) continue;
+        std::string label = "pair " + std::to_string(pair);
+        if (topFormat == 2) label += " · θ = " + formatValue(theta, 3) + " rad/pos";
+        if (topFormat == 1) label += "  θ = " + formatValue(theta, 3);
+        figure.add(makeText({cell.x + cell.width / 2, cell.y + 3}, label, labelSize, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+        const double degrees = between * 180.0 / kPi;
+        std::string lower = "Δ " + printf1("%+.1f°", degrees == 0 ? 0.0 : degrees);
+        if (bottomFormat == 2) {
+            lower += "   adds " +
+                     printf1("%+.3g", ropePairScore(options.q, options.k, m, n, *freqs,
+                                                    params.pairing, pair)) +
+                     " to q·k";
+        }
+        figure.add(makeText({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,
+                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+    }
+}
+
+}  // namespace poslab

@@ -1,0 +1,140 @@
+#include "poslab/views/rope_rotation_figures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "rope_figure_checks.hpp"
+
+namespace poslab {
+namespace {
+
+using namespace rope_checks;
+
+TEST(RopeRotationFiguresTest, RotationPairsAreAllOrSpreadEvenly) {
+    EXPECT_EQ(ropeRotationPairs(8, 16), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+    const std::vector<int> spread = ropeRotationPairs(64, 16);
+    ASSERT_EQ(spread.size(), 16u);
+    for (int j = 0; j < 16; ++j) EXPECT_EQ(spread[j], int(std::lround(j * 63.0 / 15.0)));
+    EXPECT_EQ(ropeRotationPairs(64, 1), (std::vector<int>{0}));
+    EXPECT_TRUE(ropeRotationPairs(0, 16).empty());
+}
+
+TEST(RopeRotationFiguresTest, PairScoresSumToTheRotatedDotProduct) {
+    const RopeParams p = params(16);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(16, 3), k = seededGaussianVector(16, 4);
+    const double m = 17.25, n = 4;
+    double sum = 0;
+    for (int i = 0; i < 8; ++i) sum += ropePairScore(q, k, m, n, *freqs, p.pairing, i);
+    EXPECT_NEAR(sum, dot(rotateHalf(q, m, 10000), rotateHalf(k, n, 10000)), 1e-12);
+}
+
+TEST(RopeRotationFiguresTest, PairAngleIsTheAngleBetweenTheRotatedPairsAndDependsOnMMinusNOnly) {
+    const RopeParams p = params(16);
+    const auto freqs = ropeFrequencies(p);
+    ASSERT_TRUE(freqs.ok());
+    const std::vector<double> q = seededGaussianVector(16, 5), k = seededGaussianVector(16, 6);
+    const double m = 9, n = 2;
+    const std::vector<double> rq = rotateHalf(q, m, 10000), rk = rotateHalf(k, n, 10000);
+    for (int i = 0; i < 8; ++i) {
+        double expected = std::atan2(rq[i + 8], rq[i]) - std::atan2(rk[i + 8], rk[i]);
+        while (expected > kPi) expected -= 2 * kPi;
+        while (expected <= -kPi) expected += 2 * kPi;
+        const double angle = ropePairAngleBetween(q, k, m, n, *freqs, p.pairing, i);
+        EXPECT_NEAR(angle, expected, 1e-12) << "pair " << i;
+        // Shifting both positions leaves it exactly unchanged.
+        EXPECT_EQ(ropePairAngleBetween(q, k, m + 1000, n + 1000, *freqs, p.pairing, i), angle);
+    }
+}
+
+TEST(RopeRotationFiguresTest, RotationFigureHasOnePanelPerPairAndPrintsTheScore) {
+    const RopeParams p = params(16);
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(16, 1);
+    options.k = seededGaussianVector(16, 2);
+    options.m = 7;
+    options.n = 3;
+    Figure figure = emptyFigure(1200, 800, darkTheme());
+    std::vector<RopeRotationCell> cells;
+    drawRopeRotation(figure, {0, 0, 1200, 800}, p, options, darkTheme(), &cells);
+    EXPECT_EQ(cells.size(), 8u);  // all pairs for small d
+    EXPECT_EQ(countTextsStartingWith(figure, "pair "), 8);
+    EXPECT_TRUE(hasText(figure, "RoPE rotates each pair"));
+    EXPECT_TRUE(hasText(figure, "q at m = 7"));
+    EXPECT_TRUE(hasText(figure, "k at n = 3"));
+    const double score = dot(rotateHalf(options.q, 7, 10000), rotateHalf(options.k, 3, 10000));
+    EXPECT_TRUE(hasText(figure, "q·k = " + formatValue(score, 6))) << score;
+
+    // Large d: a spread subset of 16 panels.
+    const RopeParams large = params(128);
+    options.q = seededGaussianVector(128, 1);
+    options.k = seededGaussianVector(128, 2);
+    Figure big = emptyFigure(1200, 800, darkTheme());
+    drawRopeRotation(big, {0, 0, 1200, 800}, large, options, darkTheme(), &cells);
+    EXPECT_EQ(cells.size(), 16u);
+    EXPECT_EQ(cells.front().pair, 0);
+    EXPECT_EQ(cells.back().pair, 63);
+    EXPECT_TRUE(hasText(big, "16 of 64 pairs"));
+}
+
+TEST(RopeRotationFiguresTest, ShiftingMAndNTogetherChangesNoAngleAndNoScore) {
+    const RopeParams p = params(16);
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(16, 1);
+    options.k = seededGaussianVector(16, 2);
+    auto labels = [&](double m, double n) {
+        options.m = m;
+        options.n = n;
+        Figure figure = emptyFigure(1200, 800, paperTheme());
+        drawRopeRotation(figure, {0, 0, 1200, 800}, p, options, paperTheme());
+        std::vector<std::string> kept;
+        for (const std::string& t : texts(figure)) {
+            if (t.rfind("Δ", 0) == 0 || t.rfind("q·k", 0) == 0) kept.push_back(t);
+        }
+        return kept;
+    };
+    const auto before = labels(5, 2), after = labels(405, 402);
+    EXPECT_EQ(before.size(), 9u);  // eight pair labels and the total
+    EXPECT_EQ(before, after);
+    EXPECT_NE(before, labels(6, 2));  // while changing m - n does change them
+}
+
+TEST(RopeRotationFiguresTest, RotationLegendWrapsInsideNarrowFigures) {
+    // At 500 and 700 pixels the legend row (and the title) no longer fit on one line: every
+    // text stays inside the figure, by the same width estimate the layout uses.
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(128, 1);
+    options.k = seededGaussianVector(128, 2);
+    options.m = 10;
+    options.n = 4;
+    for (float width : {500.f, 700.f, 1200.f}) {
+        for (const Theme& theme : {paperTheme(), darkTheme()}) {
+            Figure figure = emptyFigure(width, 600, theme);
+            drawRopeRotation(figure, {0, 0, width, 600}, params(128), options, theme);
+            int legendTexts = 0;
+            for (const FigureItem& item : figure.items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                if (!text) continue;
+                const float w = estimateTextWidth(text->text, text->size);
+                float left = text->anchor.x;
+                if (text->horizontal == HorizontalAlign::Center) left -= w / 2;
+                if (text->horizontal == HorizontalAlign::Right) left -= w;
+                EXPECT_GE(left, 0) << width << ": " << text->text;
+                EXPECT_LE(left + w, width + 0.5f) << width << ": " << text->text;
+                legendTexts += text->text.rfind("q·k = ", 0) == 0;
+            }
+            EXPECT_EQ(legendTexts, 1) << width;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace poslab
