@@ -318,6 +318,28 @@ LineSeries sampled(const std::string& name, int reach, int columns, int index,
     return sampled(name, reach, columns, index, distances, values);
 }
 
+// A tab curve's raw values that the slider being dragged does not change (RoPE's beside xPos's
+// gamma, Sandwich's kernel beside its head), kept in the memo under an id past the members.
+enum KeptCurve { kRopeOnesCurve = 100, kSandwichKernelCurve = 101 };
+template <class Compute>
+std::vector<double> keptValues(std::vector<FamilyCurveMemo>* memo, int id,
+                               const RelativeFigureOptions& key, const std::vector<double>& at,
+                               Compute compute) {
+    if (memo) {
+        for (const FamilyCurveMemo& c : *memo)
+            if (c.member == id && c.key == key && c.series.x == at) return c.series.y;
+    }
+    std::vector<double> values = compute();
+    if (memo) {
+        std::erase_if(*memo, [&](const FamilyCurveMemo& c) { return c.member == id; });
+        LineSeries kept;
+        kept.x = at;
+        kept.y = values;
+        memo->push_back({key, id, 0, false, std::move(kept)});
+    }
+    return values;
+}
+
 }  // namespace
 
 std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, RelativeTab tab,
@@ -331,8 +353,14 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
         case RelativeTab::Xpos: {
             const XposParams& p = o.xpos;
             const std::vector<double> at = curveDistances(reach, columns);
+            RelativeFigureOptions ropeKey;  // RoPE's curve: head_dim, base and length only
+            ropeKey.seqLen = o.seqLen;
+            ropeKey.xpos.headDim = p.headDim;
+            ropeKey.xpos.base = p.base;
             series.push_back(sampled("RoPE", reach, columns, 1, at,
-                                     oscillatorValues(ropeOnesOscillators(p), at)));
+                                     keptValues(memo, kRopeOnesCurve, ropeKey, at, [&] {
+                                         return oscillatorValues(ropeOnesOscillators(p), at);
+                                     })));
             series.push_back(sampled("xPos", reach, columns, 0, at,
                                      oscillatorValues(xposOnesOscillators(p), at)));
             std::vector<double> envelopeValues = oscillatorValues(xposDecayOscillators(p), at);
@@ -354,7 +382,13 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
             SandwichParams first = p;
             first.head = 0;
             const std::vector<double> at = curveDistances(reach, columns);
-            const std::vector<double> kernel = oscillatorValues(sandwichOscillators(first), at);
+            RelativeFigureOptions kernelKey;  // the kernel: width and length only
+            kernelKey.seqLen = o.seqLen;
+            kernelKey.sandwich.headDim = p.headDim;
+            kernelKey.sandwich.heads = p.heads;
+            const std::vector<double> kernel =
+                keptValues(memo, kSandwichKernelCurve, kernelKey, at,
+                           [&] { return oscillatorValues(sandwichOscillators(first), at); });
             for (int h = 0; h < p.heads; h += step) {
                 SandwichParams head = p;
                 head.head = h;

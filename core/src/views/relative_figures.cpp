@@ -136,8 +136,8 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
     RelativeFigureData data;
     // A member's heatmap: kept from the memo when its own parameters and texel size are the
     // same (variant: FIRE's phi 0 or bias 1), else built and remembered.
-    auto member = [&](FamilyMember m, Box box, int variant, auto build) {
-        const RelativeFigureOptions key = memberOptions(o, m);
+    auto member = [&](FamilyMember m, Box box, int variant, const RelativeFigureOptions& key,
+                      auto build) {
         const int rows = texelBudget(box.height), cols = texelBudget(box.width);
         if (memo) {
             for (const auto& kept : memo->maps) {
@@ -161,10 +161,10 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
         data.ranges.push_back(range);
     };
     auto add = [&](FamilyMember m, Box box) {
-        member(m, box, 0, [&] { return toeplitzSample(o, m, box); });
+        member(m, box, 0, memberOptions(o, m), [&] { return toeplitzSample(o, m, box); });
     };
     auto addFire = [&](Box box, bool bias) {
-        member(FamilyMember::Fire, box, bias ? 1 : 0, [&] {
+        member(FamilyMember::Fire, box, bias ? 1 : 0, memberOptions(o, FamilyMember::Fire), [&] {
             return fireSample(o.fire, o.seqLen, texelBudget(box.height), texelBudget(box.width),
                               bias);
         });
@@ -187,9 +187,32 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
             add(FamilyMember::KerplePower, layout.panel(0));
             add(FamilyMember::KerpleLog, layout.panel(1));
             break;
-        case RelativeTab::Sandwich:
-            add(FamilyMember::Sandwich, layout.panel(0));
+        case RelativeTab::Sandwich: {
+            // Every head's matrix is the kernel's divided by its compression 8 (h + 1) / H: the
+            // kernel (head 0 of 1, compression 8) is kept per width, length and texel size, so
+            // the head slider costs one pass over the texels.
+            const Box box = layout.panel(0);
+            RelativeFigureOptions kernel = memberOptions(o, FamilyMember::Sandwich);
+            kernel.sandwich.heads = 1;
+            kernel.sandwich.head = 0;
+            const std::size_t before = data.maps.size();
+            member(FamilyMember::Sandwich, box, 2, kernel, [&] {
+                return causalOscillatorSample(sandwichOscillators(kernel.sandwich), o.seqLen,
+                                              texelBudget(box.height), texelBudget(box.width));
+            });
+            HeatmapSample head = data.maps[before];
+            const double ratio =
+                sandwichCompression(kernel.sandwich) / sandwichCompression(o.sandwich);
+            if (head.values) {
+                Matrix scaled = *head.values;
+                for (double& v : scaled.values) v *= ratio;  // -inf stays -inf (ratio > 0)
+                head.values = std::make_shared<const Matrix>(std::move(scaled));
+            }
+            head.version = nextMatrixVersion();
+            data.maps[before] = head;
+            data.ranges[before] = head.values ? texelRange(*head.values) : ValueRange{};
             break;
+        }
         case RelativeTab::Fire: {
             const Box a = layout.panel(0), b = layout.panel(1);
             addFire(a, false);

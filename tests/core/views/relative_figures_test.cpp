@@ -6,6 +6,7 @@
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/views/relative_oscillators.hpp"
 
 namespace poslab {
 namespace {
@@ -73,6 +74,38 @@ TEST(RelativeFiguresTest, MemoRebuildsOnlyTheMemberThatChanged) {
                   second->maps[std::size_t(k)].values->values)
             << k;
         EXPECT_EQ(fresh->curves[std::size_t(k)].y, second->curves[std::size_t(k)].y) << k;
+    }
+}
+
+TEST(RelativeFiguresTest, SandwichHeadsAreTheKeptKernelScaled) {
+    // The Sandwich tab scales one kernel per head: each head's texels equal that head's own
+    // block means (relative 1e-13), with the memo and without, as the head slider moves.
+    RelativeFigureOptions o;
+    o.seqLen = 5000;
+    o.sandwich = {64, 16, 0};
+    const RelativeLayout layout =
+        relativeLayout({0, 0, 900, 600}, RelativeTab::Sandwich, darkTheme());
+    RelativeFigureMemo memo;
+    for (int head : {0, 5, 15}) {
+        o.sandwich.head = head;
+        for (RelativeFigureMemo* m : {&memo, static_cast<RelativeFigureMemo*>(nullptr)}) {
+            auto data = computeRelativeFigureData(o, RelativeTab::Sandwich, layout, m);
+            ASSERT_TRUE(data.ok());
+            const Box box = layout.panel(0);
+            const HeatmapSample direct =
+                causalOscillatorSample(sandwichOscillators(o.sandwich), o.seqLen,
+                                       texelBudget(box.height), texelBudget(box.width));
+            const Matrix& got = *data->maps[0].values;
+            ASSERT_EQ(got.values.size(), direct.values->values.size());
+            for (std::size_t k = 0; k < got.values.size(); ++k) {
+                const double want = direct.values->values[k];
+                if (std::isinf(want)) {
+                    EXPECT_EQ(got.values[k], want);
+                } else {
+                    EXPECT_NEAR(got.values[k], want, 1e-13 * std::max(1.0, std::abs(want)));
+                }
+            }
+        }
     }
 }
 
