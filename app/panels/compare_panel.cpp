@@ -14,14 +14,14 @@
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
 // One side of the A/B comparison, read from the state (config files are read here, each time the
 // figure is rebuilt: a file edited on disk shows up on the next change).
-Result<RopeConfiguration> configuration(const CompareViewState& view, int side) {
-    const RopeSideState& s = side == 0 ? view.a : view.b;
+Result<RopeConfiguration> configuration(const state::CompareViewState& view, int side) {
+    const state::RopeSideState& s = side == 0 ? view.a : view.b;
     const std::string letter = side == 0 ? "A" : "B";
     RopeConfiguration config;
     if (s.useConfig) {
@@ -57,43 +57,49 @@ void relativeMemberControls(CompareOptions& o, CompareBias bias) {
     ImGui::PushID(int(bias));
     switch (bias) {
         case CompareBias::KerplePower:
-            sliderDouble(kKerplePowerR1, &o.kerplePower.r1,
-                         "Scale outside the kernel -r1 |i-j|^r2 (clamped to >= 0.01 as the "
-                         "authors' code does).");
-            sliderDouble(kKerplePowerR2, &o.kerplePower.r2,
-                         "Exponent of |i-j|, clamped to 0.01..2. r2 = 1 is ALiBi's linear bias.");
+            ui::sliderDouble(state::kKerplePowerR1, &o.kerplePower.r1,
+                             "Scale outside the kernel -r1 |i-j|^r2 (clamped to >= 0.01 as the "
+                             "authors' code does).");
+            ui::sliderDouble(
+                state::kKerplePowerR2, &o.kerplePower.r2,
+                "Exponent of |i-j|, clamped to 0.01..2. r2 = 1 is ALiBi's linear bias.");
             break;
         case CompareBias::KerpleLog:
-            sliderDouble(kKerpleLogR1, &o.kerpleLog.r1,
-                         "Scale outside -r1 log(1 + r2 |i-j|) (clamped to >= 0.01).");
-            sliderDouble(kKerpleLogR2, &o.kerpleLog.r2,
-                         "Scale inside the log (clamped to >= 0.01).");
+            ui::sliderDouble(state::kKerpleLogR1, &o.kerpleLog.r1,
+                             "Scale outside -r1 log(1 + r2 |i-j|) (clamped to >= 0.01).");
+            ui::sliderDouble(state::kKerpleLogR2, &o.kerpleLog.r2,
+                             "Scale inside the log (clamped to >= 0.01).");
             break;
         case CompareBias::Sandwich:
-            if (sliderInt(kSandwichHeadDim, &o.sandwich.headDim,
-                          "Width of the sinusoidal embeddings whose inner product is the bias.")) {
+            if (ui::sliderInt(
+                    state::kSandwichHeadDim, &o.sandwich.headDim,
+                    "Width of the sinusoidal embeddings whose inner product is the bias.")) {
                 o.sandwich.headDim += o.sandwich.headDim % 2;
             }
-            sliderInt(kSandwichHeads, &o.sandwich.heads, "Head h (1-based) divides by 8h/H.");
+            ui::sliderInt(state::kSandwichHeads, &o.sandwich.heads,
+                          "Head h (1-based) divides by 8h/H.");
             o.sandwich.head = std::clamp(o.sandwich.head, 0, o.sandwich.heads - 1);
-            sliderInt(kSandwichHead, &o.sandwich.head, SliderBounds{0, o.sandwich.heads - 1},
-                      "Which head is drawn (0-based; compression 8 (head+1)/heads).");
+            ui::sliderInt(state::kSandwichHead, &o.sandwich.head,
+                          ui::SliderBounds{0, o.sandwich.heads - 1},
+                          "Which head is drawn (0-based; compression 8 (head+1)/heads).");
             break;
         case CompareBias::Fire:
-            sliderDouble(kFireC, &o.fire.c, "psi(x) = log(c x + 1). Learned; initialised at 0.1.");
-            sliderDouble(kFireThreshold, &o.fire.threshold,
-                         "phi divides by psi(max(i, L)). Learned; initialised at 512.");
-            sliderInt(kFireMlpWidth, &o.fire.mlpWidth, "Hidden units of the MLP phi -> bias.");
-            sliderInt(kFireHeads, &o.fire.heads, "Outputs of the MLP, one per head.");
+            ui::sliderDouble(state::kFireC, &o.fire.c,
+                             "psi(x) = log(c x + 1). Learned; initialised at 0.1.");
+            ui::sliderDouble(state::kFireThreshold, &o.fire.threshold,
+                             "phi divides by psi(max(i, L)). Learned; initialised at 512.");
+            ui::sliderInt(state::kFireMlpWidth, &o.fire.mlpWidth,
+                          "Hidden units of the MLP phi -> bias.");
+            ui::sliderInt(state::kFireHeads, &o.fire.heads, "Outputs of the MLP, one per head.");
             o.fire.head = std::clamp(o.fire.head, 0, o.fire.heads - 1);
-            sliderInt(kFireHead, &o.fire.head, SliderBounds{0, o.fire.heads - 1},
-                      "Which head's bias is drawn.");
+            ui::sliderInt(state::kFireHead, &o.fire.head, ui::SliderBounds{0, o.fire.heads - 1},
+                          "Which head's bias is drawn.");
             break;
         case CompareBias::Xpos:
-            sliderDouble(kXposGamma, &o.xposGamma,
-                         "zeta_i = (2i/d + gamma)/(1 + gamma): 0.4 in torchscale.");
-            sliderDouble(kXposScaleBase, &o.xposScaleBase,
-                         "The decay zeta^((n-m)/scale_base). torchscale: 512.");
+            ui::sliderDouble(state::kXposGamma, &o.xposGamma,
+                             "zeta_i = (2i/d + gamma)/(1 + gamma): 0.4 in torchscale.");
+            ui::sliderDouble(state::kXposScaleBase, &o.xposScaleBase,
+                             "The decay zeta^((n-m)/scale_base). torchscale: 512.");
             break;
         case CompareBias::Alibi:
         case CompareBias::T5:
@@ -103,8 +109,8 @@ void relativeMemberControls(CompareOptions& o, CompareBias bias) {
     ImGui::PopID();
 }
 
-Result<Figure> abFigure(const CompareViewState& view, float width, float height, const Theme& theme,
-                        int panel = 0) {
+Result<Figure> abFigure(const state::CompareViewState& view, float width, float height,
+                        const Theme& theme, int panel = 0) {
     auto a = configuration(view, 0);
     if (!a) return a.error();
     auto b = configuration(view, 1);
@@ -114,15 +120,16 @@ Result<Figure> abFigure(const CompareViewState& view, float width, float height,
 
 }  // namespace
 
-void ComparePanel::draw(AppState& state, FrameContext& context) {
-    CompareViewState& view = state.compare;
-    panelLayout(
+void ComparePanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::CompareViewState& view = state.compare;
+    ui::panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            const std::pair<CompareMode, const char*> tabs[] = {
-                {CompareMode::AllEncodings, "All encodings"}, {CompareMode::RopeAB, "RoPE A/B"}};
-            stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
-            if (view.mode == CompareMode::AllEncodings) {
+            const std::pair<state::CompareMode, const char*> tabs[] = {
+                {state::CompareMode::AllEncodings, "All encodings"},
+                {state::CompareMode::RopeAB, "RoPE A/B"}};
+            ui::stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
+            if (view.mode == state::CompareMode::AllEncodings) {
                 all_.showPanels(
                     "all encodings", view.options, context,
                     [](float w, float h, const Theme& theme, int panel) {
@@ -145,49 +152,52 @@ void ComparePanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-void ComparePanel::drawControls(CompareViewState& view) {
-    if (view.mode == CompareMode::AllEncodings) {
+void ComparePanel::drawControls(state::CompareViewState& view) {
+    if (view.mode == state::CompareMode::AllEncodings) {
         CompareOptions& o = view.options;
-        sectionHeader("Shared settings");
-        if (sliderInt(kCompareDModel, &o.dModel,
-                      "Width of every vector encoding (RoPE: head_dim).")) {
+        ui::sectionHeader("Shared settings");
+        if (ui::sliderInt(state::kCompareDModel, &o.dModel,
+                          "Width of every vector encoding (RoPE: head_dim).")) {
             o.dModel += o.dModel % 2;
         }
-        sliderInt(kCompareSeqLen, &o.seqLen, "Sequence length for every encoding.");
-        sliderDouble(kSinusoidalBaseSlider, &o.base, "Sinusoidal and RoPE frequency base.");
-        sectionHeader("Bias encodings");
+        ui::sliderInt(state::kCompareSeqLen, &o.seqLen, "Sequence length for every encoding.");
+        ui::sliderDouble(state::kSinusoidalBaseSlider, &o.base,
+                         "Sinusoidal and RoPE frequency base.");
+        ui::sectionHeader("Bias encodings");
         static constexpr CompareBias kBiases[] = {CompareBias::Alibi,       CompareBias::T5,
                                                   CompareBias::KerplePower, CompareBias::KerpleLog,
                                                   CompareBias::Sandwich,    CompareBias::Fire,
                                                   CompareBias::Xpos,        CompareBias::Deberta};
-        comboEnum("first bias", &o.biasA, kBiases, compareBiasLabel,
-                  "The fourth heatmap and the first bias curve. A relative-family member gets "
-                  "its own sliders below; DeBERTa shows c2p + p2c of a seeded head.");
-        comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
-                  "The fifth heatmap and the second bias curve.");
+        ui::comboEnum("first bias", &o.biasA, kBiases, compareBiasLabel,
+                      "The fourth heatmap and the first bias curve. A relative-family member gets "
+                      "its own sliders below; DeBERTa shows c2p + p2c of a seeded head.");
+        ui::comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
+                      "The fifth heatmap and the second bias curve.");
         // Each relative member shown gets its own sliders; DeBERTa's fixed settings are said.
         for (int slot = 0; slot < 2; ++slot) {
             const CompareBias bias = slot == 0 ? o.biasA : o.biasB;
             if (slot == 1 && bias == o.biasA) break;  // one set of sliders for one encoding
             const std::string parameters = compareBiasParameters(o, bias);
             if (parameters.empty()) continue;
-            sectionHeader(compareBiasLabel(bias).c_str());
+            ui::sectionHeader(compareBiasLabel(bias).c_str());
             relativeMemberControls(o, bias);
             if (bias == CompareBias::Deberta) {
                 ImGui::PushTextWrapPos(0);
                 ImGui::TextDisabled("%s", parameters.c_str());
                 ImGui::PopTextWrapPos();
-                tooltipForLastItem(
+                ui::tooltipForLastItem(
                     "DeBERTa-v3's settings (the Context view and `render deberta` set them).");
             }
         }
-        sectionHeader("ALiBi and T5");
-        sliderInt(kAlibiHeadsSlider, &o.alibiHeads, "Head 0 (the steepest slope) is drawn.");
-        sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
-        sliderInt(kT5MaxDistanceSlider, &o.t5MaxDistance, "relative_attention_max_distance.");
-        seedSlider(kSeedSliderParam, &o.seed,
-                   "Learned table, T5 bucket values, FIRE's MLP and DeBERTa's vectors (random, "
-                   "as at initialisation).");
+        ui::sectionHeader("ALiBi and T5");
+        ui::sliderInt(state::kAlibiHeadsSlider, &o.alibiHeads,
+                      "Head 0 (the steepest slope) is drawn.");
+        ui::sliderInt(state::kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
+        ui::sliderInt(state::kT5MaxDistanceSlider, &o.t5MaxDistance,
+                      "relative_attention_max_distance.");
+        ui::seedSlider(state::kSeedSliderParam, &o.seed,
+                       "Learned table, T5 bucket values, FIRE's MLP and DeBERTa's vectors (random, "
+                       "as at initialisation).");
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
@@ -198,18 +208,18 @@ void ComparePanel::drawControls(CompareViewState& view) {
         return;
     }
     for (int side = 0; side < 2; ++side) {
-        RopeSideState& s = side == 0 ? view.a : view.b;
+        state::RopeSideState& s = side == 0 ? view.a : view.b;
         ImGui::PushID(side);
-        sectionHeader(side == 0 ? "Configuration A" : "Configuration B");
+        ui::sectionHeader(side == 0 ? "Configuration A" : "Configuration B");
         ImGui::Checkbox("from config.json", &s.useConfig);
-        tooltipForLastItem(
+        ui::tooltipForLastItem(
             "Read head_dim, rope_theta, rope_scaling and the training length from a Hugging "
             "Face config.json, exactly as transformers does.");
         if (s.useConfig) {
             ImGui::InputTextWithHint("##path", "path/to/config.json", &s.configPath);
-            tooltipForLastItem("The figure re-reads the file when the path changes.");
+            ui::tooltipForLastItem("The figure re-reads the file when the path changes.");
         } else {
-            sliderDouble(kRopeBaseSlider, &s.base, "rope_theta of this side.");
+            ui::sliderDouble(state::kRopeBaseSlider, &s.base, "rope_theta of this side.");
             if (ImGui::Button("10000")) s.base = 10000;
             ImGui::SameLine();
             if (ImGui::Button("500000")) s.base = 500000;
@@ -218,28 +228,28 @@ void ComparePanel::drawControls(CompareViewState& view) {
         }
         ImGui::PopID();
     }
-    sectionHeader("Without config files");
-    if (sliderInt(kCompareHeadDim, &view.headDim,
-                  "Dimensions per head for sides without a config.")) {
+    ui::sectionHeader("Without config files");
+    if (ui::sliderInt(state::kCompareHeadDim, &view.headDim,
+                      "Dimensions per head for sides without a config.")) {
         view.headDim += view.headDim % 2;
     }
-    sliderInt(kCompareTraining, &view.trainingLength, "Marked on the wavelength plot.");
-    sectionHeader("Range");
-    sliderInt(kCompareMaxOffset, &view.maxOffset, "Offsets 0..K compared.");
+    ui::sliderInt(state::kCompareTraining, &view.trainingLength, "Marked on the wavelength plot.");
+    ui::sectionHeader("Range");
+    ui::sliderInt(state::kCompareMaxOffset, &view.maxOffset, "Offsets 0..K compared.");
 }
 
-Figure ComparePanel::exportFigure(const AppState& state, float width, float height,
+Figure ComparePanel::exportFigure(const state::AppState& state, float width, float height,
                                   const Theme& theme) const {
-    const CompareViewState& view = state.compare;
-    return figureOrNote(view.mode == CompareMode::AllEncodings
+    const state::CompareViewState& view = state.compare;
+    return figureOrNote(view.mode == state::CompareMode::AllEncodings
                             ? comparisonFigure(view.options, width, height, theme)
                             : abFigure(view, width, height, theme),
                         width, height, theme);
 }
 
-Result<Matrix> ComparePanel::exportData(const AppState& state) const {
-    const CompareViewState& view = state.compare;
-    if (view.mode == CompareMode::RopeAB) {
+Result<Matrix> ComparePanel::exportData(const state::AppState& state) const {
+    const state::CompareViewState& view = state.compare;
+    if (view.mode == state::CompareMode::RopeAB) {
         Matrix table(std::size_t(view.maxOffset) + 1, 4);
         for (int side = 0; side < 2; ++side) {
             auto config = configuration(view, side);
@@ -297,4 +307,4 @@ Result<Matrix> ComparePanel::exportData(const AppState& state) const {
     return table;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels
