@@ -205,7 +205,7 @@ HeatmapSpec biasHeatmap(const CompareOptions& o, CompareBias bias, Box cell) {
     switch (bias) {
         case CompareBias::Fire:
             sample = fireSample(r.fire, L, maxRows, maxCols, true);
-            title = "FIRE head 0: MLP bias (centre cells)";
+            title = "FIRE head " + std::to_string(r.fire.head) + ": MLP bias (centre cells)";
             break;
         case CompareBias::Deberta:
             sample = debertaSample(debertaOptions(o), maxRows, maxCols);
@@ -309,7 +309,7 @@ LineSeries compareBiasCurve(const CompareOptions& o, CompareBias bias, int query
             break;
         }
         case CompareBias::Fire: {
-            series.name = "FIRE head 0 (causal, seeded MLP)";
+            series.name = "FIRE head " + std::to_string(o.fire.head) + " (causal, seeded MLP)";
             const RelativeFigureOptions r = relativeOptions(o);
             const FireMlp mlp = seededFireMlp(r.fire.mlpWidth, r.fire.heads, r.fire.seed);
             const double atQuery = fireMlpOutput(mlp, r.fire.head, firePhi(r.fire, query, query));
