@@ -100,8 +100,9 @@ TEST_F(RelativeCliTest, EveryRenderWritesAFigure) {
 TEST_F(RelativeCliTest, RenderCompareSetsTheRelativeMembers) {
     auto render = [&](const std::string& name, std::vector<std::string> extra) {
         const std::string out = path(name + ".png");
-        std::vector<std::string> arguments = {"render",   "compare", "--width", "900",
-                                              "--height", "600",     "--out",   out};
+        // Wide enough for every panel at once (narrower shows one panel at a time).
+        std::vector<std::string> arguments = {"render",   "compare", "--width", "1600",
+                                              "--height", "900",     "--out",   out};
         arguments.insert(arguments.end(), extra.begin(), extra.end());
         auto result = runPoslab(arguments, "env -u DISPLAY");
         EXPECT_EQ(result.exitCode, 0) << name << ": " << result.err;
