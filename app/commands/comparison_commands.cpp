@@ -88,6 +88,23 @@ void registerComparisonCommands(CommandRegistry& registry) {
                                       " (default " +
                                       (slot == std::string("bias-a") ? "alibi" : "t5") + ")"});
     }
+    // The relative members' parameters, under `render relative-family`'s option names.
+    const std::vector<OptionSpec> relativeMembers = {
+        {"power-r1", "X", "KERPLE power: scale r1, 0..1000, clamped to >= 0.01 (default 0.5)"},
+        {"power-r2", "X", "KERPLE power: exponent r2, 0..1000, clamped to 0.01..2 (default 0.8)"},
+        {"log-r1", "X", "KERPLE log: scale r1, 0..1000, clamped to >= 0.01 (default 1)"},
+        {"log-r2", "X", "KERPLE log: scale inside r2, 0..1000, clamped to >= 0.01 (default 1)"},
+        {"sandwich-dim", "D", "Sandwich: d of the sinusoids, even, 2..8192 (default 128)"},
+        {"sandwich-heads", "H", "Sandwich: heads H, 1..128 (default 8)"},
+        {"sandwich-head", "K", "Sandwich: head, 0..H-1, compression 8 (K + 1)/H (default 0)"},
+        {"c", "X", "FIRE: psi(x) = log(c x + 1), 1e-6..1000 (default 0.1)"},
+        {"threshold", "L", "FIRE: normaliser psi(max(i, L)), 1..1e9 (default 512)"},
+        {"mlp-width", "W", "FIRE: hidden units of the MLP, 1..1024 (default 32)"},
+        {"fire-heads", "H", "FIRE: MLP outputs, 1..128 (default 8)"},
+        {"fire-head", "K", "FIRE: which output, 0..H-1 (default 0)"},
+        {"gamma", "G", "xPos: zeta_i = (2i/d + gamma)/(1 + gamma), 0..10 (default 0.4)"},
+        {"scale-base", "B", "xPos: scale_base, zeta^(distance / B), 1..1e9 (default 512)"}};
+    compareOptions.insert(compareOptions.end(), relativeMembers.begin(), relativeMembers.end());
     registry.renders.push_back(
         {"compare", "every encoding side by side under the same width and length", compareOptions,
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -104,6 +121,20 @@ void registerComparisonCommands(CommandRegistry& registry) {
              read.choice("bias-b", o.biasB, [](std::string_view name) {
                  return parseEnum(kCompareBiasNames, name, "bias-b");
              });
+             read.number("power-r1", o.kerplePower.r1);
+             read.number("power-r2", o.kerplePower.r2);
+             read.number("log-r1", o.kerpleLog.r1);
+             read.number("log-r2", o.kerpleLog.r2);
+             read.coreInt("sandwich-dim", o.sandwich.headDim, "head_dim", 2, kMaxDModel);
+             read.coreInt("sandwich-heads", o.sandwich.heads, "heads", 1, kMaxSandwichHeads);
+             read.coreInt("sandwich-head", o.sandwich.head, "head", 0, kMaxSandwichHeads - 1);
+             read.number("c", o.fire.c);
+             read.number("threshold", o.fire.threshold);
+             read.coreInt("mlp-width", o.fire.mlpWidth, "mlp_width", 1, kMaxFireMlpWidth);
+             read.coreInt("fire-heads", o.fire.heads, "heads", 1, kMaxFireHeads);
+             read.coreInt("fire-head", o.fire.head, "head", 0, kMaxFireHeads - 1);
+             read.number("gamma", o.xposGamma);
+             read.number("scale-base", o.xposScaleBase);
              if (!read.ok()) return read.error();
              return comparisonFigure(o, float(settings.width), float(settings.height),
                                      settings.theme);

@@ -50,6 +50,65 @@ Result<RopeConfiguration> configuration(const state::CompareViewState& view, int
     return config;
 }
 
+// The sliders of a relative-family member shown in a bias slot: the Relative view's descriptors
+// (state/ranges.hpp), so limits, defaults and session keys are the same in both views. xPos's
+// head_dim and base are the shared d_model and base above; FIRE's MLP takes the shared seed.
+void relativeMemberControls(CompareOptions& o, CompareBias bias) {
+    ImGui::PushID(int(bias));
+    switch (bias) {
+        case CompareBias::KerplePower:
+            ui::sliderDouble(state::kKerplePowerR1, &o.kerplePower.r1,
+                             "Scale outside the kernel -r1 |i-j|^r2 (clamped to >= 0.01 as the "
+                             "authors' code does).");
+            ui::sliderDouble(
+                state::kKerplePowerR2, &o.kerplePower.r2,
+                "Exponent of |i-j|, clamped to 0.01..2. r2 = 1 is ALiBi's linear bias.");
+            break;
+        case CompareBias::KerpleLog:
+            ui::sliderDouble(state::kKerpleLogR1, &o.kerpleLog.r1,
+                             "Scale outside -r1 log(1 + r2 |i-j|) (clamped to >= 0.01).");
+            ui::sliderDouble(state::kKerpleLogR2, &o.kerpleLog.r2,
+                             "Scale inside the log (clamped to >= 0.01).");
+            break;
+        case CompareBias::Sandwich:
+            if (ui::sliderInt(
+                    state::kSandwichHeadDim, &o.sandwich.headDim,
+                    "Width of the sinusoidal embeddings whose inner product is the bias.")) {
+                o.sandwich.headDim += o.sandwich.headDim % 2;
+            }
+            ui::sliderInt(state::kSandwichHeads, &o.sandwich.heads,
+                          "Head h (1-based) divides by 8h/H.");
+            o.sandwich.head = std::clamp(o.sandwich.head, 0, o.sandwich.heads - 1);
+            ui::sliderInt(state::kSandwichHead, &o.sandwich.head,
+                          ui::SliderBounds{0, o.sandwich.heads - 1},
+                          "Which head is drawn (0-based; compression 8 (head+1)/heads).");
+            break;
+        case CompareBias::Fire:
+            ui::sliderDouble(state::kFireC, &o.fire.c,
+                             "psi(x) = log(c x + 1). Learned; initialised at 0.1.");
+            ui::sliderDouble(state::kFireThreshold, &o.fire.threshold,
+                             "phi divides by psi(max(i, L)). Learned; initialised at 512.");
+            ui::sliderInt(state::kFireMlpWidth, &o.fire.mlpWidth,
+                          "Hidden units of the MLP phi -> bias.");
+            ui::sliderInt(state::kFireHeads, &o.fire.heads, "Outputs of the MLP, one per head.");
+            o.fire.head = std::clamp(o.fire.head, 0, o.fire.heads - 1);
+            ui::sliderInt(state::kFireHead, &o.fire.head, ui::SliderBounds{0, o.fire.heads - 1},
+                          "Which head's bias is drawn.");
+            break;
+        case CompareBias::Xpos:
+            ui::sliderDouble(state::kXposGamma, &o.xposGamma,
+                             "zeta_i = (2i/d + gamma)/(1 + gamma): 0.4 in torchscale.");
+            ui::sliderDouble(state::kXposScaleBase, &o.xposScaleBase,
+                             "The decay zeta^((n-m)/scale_base). torchscale: 512.");
+            break;
+        case CompareBias::Alibi:
+        case CompareBias::T5:
+        case CompareBias::Deberta:
+            break;
+    }
+    ImGui::PopID();
+}
+
 Result<Figure> abFigure(const state::CompareViewState& view, float width, float height,
                         const Theme& theme, int panel = 0) {
     auto a = configuration(view, 0);
@@ -110,22 +169,27 @@ void ComparePanel::drawControls(state::CompareViewState& view) {
                                                   CompareBias::Sandwich,    CompareBias::Fire,
                                                   CompareBias::Xpos,        CompareBias::Deberta};
         ui::comboEnum("first bias", &o.biasA, kBiases, compareBiasLabel,
-                      "The fourth heatmap and the first bias curve. The relative family uses the "
-                      "Relative view's defaults; DeBERTa shows c2p + p2c of a seeded head.");
+                      "The fourth heatmap and the first bias curve. A relative-family member gets "
+                      "its own sliders below; DeBERTa shows c2p + p2c of a seeded head.");
         ui::comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
                       "The fifth heatmap and the second bias curve.");
-        // The relative members' parameters are the Relative view's defaults: said here, so a
-        // comparison is never read against parameters the user cannot see.
-        for (CompareBias bias : {o.biasA, o.biasB}) {
+        // Each relative member shown gets its own sliders; DeBERTa's fixed settings are said.
+        for (int slot = 0; slot < 2; ++slot) {
+            const CompareBias bias = slot == 0 ? o.biasA : o.biasB;
+            if (slot == 1 && bias == o.biasA) break;  // one set of sliders for one encoding
             const std::string parameters = compareBiasParameters(o, bias);
             if (parameters.empty()) continue;
-            ImGui::PushTextWrapPos(0);
-            ImGui::TextDisabled("%s: %s", compareBiasLabel(bias).c_str(), parameters.c_str());
-            ImGui::PopTextWrapPos();
-            ui::tooltipForLastItem(
-                "Fixed at the Relative view's defaults (Relative view and "
-                "`render kerple|sandwich|fire|xpos|deberta` set them).");
+            ui::sectionHeader(compareBiasLabel(bias).c_str());
+            relativeMemberControls(o, bias);
+            if (bias == CompareBias::Deberta) {
+                ImGui::PushTextWrapPos(0);
+                ImGui::TextDisabled("%s", parameters.c_str());
+                ImGui::PopTextWrapPos();
+                ui::tooltipForLastItem(
+                    "DeBERTa-v3's settings (the Context view and `render deberta` set them).");
+            }
         }
+        ui::sectionHeader("ALiBi and T5");
         ui::sliderInt(state::kAlibiHeadsSlider, &o.alibiHeads,
                       "Head 0 (the steepest slope) is drawn.");
         ui::sliderInt(state::kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");

@@ -354,6 +354,21 @@ void visitFields(F& f, V& v) {
         g.integer("seed", o.seed);
         g.name("biasA", o.biasA, kCompareBiasCodec);
         g.name("biasB", o.biasB, kCompareBiasCodec);
+        // The relative members' own parameters, under the Relative view's keys.
+        g.number("kerplePower.r1", o.kerplePower.r1);
+        g.number("kerplePower.r2", o.kerplePower.r2);
+        g.number("kerpleLog.r1", o.kerpleLog.r1);
+        g.number("kerpleLog.r2", o.kerpleLog.r2);
+        g.integer("sandwich.headDim", o.sandwich.headDim);
+        g.integer("sandwich.heads", o.sandwich.heads);
+        g.integer("sandwich.head", o.sandwich.head);
+        g.number("fire.c", o.fire.c);
+        g.number("fire.threshold", o.fire.threshold);
+        g.integer("fire.mlpWidth", o.fire.mlpWidth);
+        g.integer("fire.heads", o.fire.heads);
+        g.integer("fire.head", o.fire.head);
+        g.number("xpos.gamma", o.xposGamma);
+        g.number("xpos.scaleBase", o.xposScaleBase);
     });
     f.child("a", [&](auto& g) { visitFields(g, v.a); });
     f.child("b", [&](auto& g) { visitFields(g, v.b); });

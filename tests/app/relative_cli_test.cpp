@@ -6,7 +6,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "poslab/figure/colormap.hpp"
@@ -93,6 +95,39 @@ TEST_F(RelativeCliTest, EveryRenderWritesAFigure) {
     }
 }
 
+// Compare's relative members take their parameters from `render compare` (issue #25): each
+// changes the figure, and a bad one is refused like the Relative view's own renders.
+TEST_F(RelativeCliTest, RenderCompareSetsTheRelativeMembers) {
+    auto render = [&](const std::string& name, std::vector<std::string> extra) {
+        const std::string out = path(name + ".png");
+        // Wide enough for every panel at once (narrower shows one panel at a time).
+        std::vector<std::string> arguments = {"render",   "compare", "--width", "1600",
+                                              "--height", "900",     "--out",   out};
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        auto result = runPoslab(arguments, "env -u DISPLAY");
+        EXPECT_EQ(result.exitCode, 0) << name << ": " << result.err;
+        std::ifstream file(out, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(file), {});
+    };
+    const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+        {{"--bias-a", "kerple-log"}, {"--log-r1", "3", "--log-r2", "0.25"}},
+        {{"--bias-a", "kerple-power"}, {"--power-r1", "2", "--power-r2", "1.5"}},
+        {{"--bias-a", "sandwich"},
+         {"--sandwich-dim", "32", "--sandwich-heads", "4", "--sandwich-head", "3"}},
+        {{"--bias-a", "fire"}, {"--c", "2", "--threshold", "16", "--fire-head", "3"}},
+        {{"--bias-a", "xpos"}, {"--gamma", "0.05", "--scale-base", "8"}}};
+    int k = 0;
+    for (const auto& [slot, parameters] : cases) {
+        const std::string plain = render("plain" + std::to_string(k), slot);
+        std::vector<std::string> both = slot;
+        both.insert(both.end(), parameters.begin(), parameters.end());
+        const std::string set = render("set" + std::to_string(k), both);
+        EXPECT_FALSE(plain.empty());
+        EXPECT_NE(plain, set) << slot[1] << ": the parameters changed nothing";
+        ++k;
+    }
+}
+
 // The Relative view under Xvfb, each tab at L = 65,536 (a session picks the tab): its heatmaps
 // are drawn in viridis (lower triangles; the masked upper triangles are grey).
 class RelativeGuiTest : public ::testing::TestWithParam<const char*> {};
@@ -163,7 +198,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadRelativeInput{{"render", "relative-family", "--bias-floor", "1", "--out", "OUTa.png"},
                          "--bias-floor must be"},
         BadRelativeInput{{"render", "fire", "--threshold", "0", "--out", "OUTa.png"},
-                         "threshold must be"}));
+                         "threshold must be"},
+        BadRelativeInput{{"render", "compare", "--sandwich-heads", "4", "--sandwich-head", "4",
+                          "--out", "OUTa.png"},
+                         "head must be 0..3 (got 4)"},
+        BadRelativeInput{{"render", "compare", "--c", "0", "--out", "OUTa.png"}, "c must be"},
+        BadRelativeInput{{"render", "compare", "--log-r1", "-1", "--out", "OUTa.png"},
+                         "r1 must be"}));
 
 }  // namespace
 }  // namespace poslab::test

@@ -278,7 +278,21 @@ AppState everyFieldChanged() {
         256, 1024, 32, 32, 5000, 4, 16, 64, ExtrapolationSet::RelativeFamily};
     auto& compare = s.compare;
     compare.mode = state::CompareMode::RopeAB;
-    compare.options = {32, 64, 5000, 4, 16, 64, 2, CompareBias::Fire, CompareBias::Deberta};
+    compare.options = {32,
+                       64,
+                       5000,
+                       4,
+                       16,
+                       64,
+                       2,
+                       CompareBias::Fire,
+                       CompareBias::Deberta,
+                       {KerpleKernel::Power, 2, 1.5},         // the relative members' own
+                       {KerpleKernel::Logarithmic, 3, 0.25},  // parameters (issue #25)
+                       {64, 4, 2},
+                       {0.5, 32, 1e-6, 16, 4, 1, 0},
+                       1.0,
+                       100};
     compare.a = {true, "/x/a.json", 20000};
     compare.b = {true, "/x/b.json", 40000};
     compare.headDim = 64;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <utility>
 
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
@@ -60,6 +61,48 @@ double fireMlpOutput(const FireMlp& mlp, int head, double phi) {
         if (hidden > 0) out += row[k] * hidden;
     }
     return out;
+}
+
+FireMlpLines fireMlpLines(const FireMlp& mlp, int head) {
+    FireMlpLines lines;
+    if (head < 0 || head >= mlp.heads) {
+        lines.slope = {0.0};
+        lines.intercept = {0.0};
+        return lines;
+    }
+    const double* row = mlp.w2.data() + std::size_t(head) * std::size_t(mlp.width);
+    // Left of every kink, unit k is on when w1_k < 0 (w1_k phi + b1_k > 0 for phi -> -inf), or
+    // when w1_k = 0 and b1_k > 0 (always on). Each kink then turns its unit on (w1_k > 0) or
+    // off (w1_k < 0).
+    double slope = 0, intercept = mlp.b2[std::size_t(head)];
+    std::vector<std::pair<double, int>> kinks;
+    for (int k = 0; k < mlp.width; ++k) {
+        const double w = mlp.w1[std::size_t(k)], b = mlp.b1[std::size_t(k)];
+        if (w < 0 || (w == 0 && b > 0)) {
+            slope += row[k] * w;
+            intercept += row[k] * b;
+        }
+        if (w != 0) kinks.emplace_back(-b / w, k);
+    }
+    std::sort(kinks.begin(), kinks.end());
+    lines.slope.push_back(slope);
+    lines.intercept.push_back(intercept);
+    for (const auto& [at, k] : kinks) {
+        const double w = mlp.w1[std::size_t(k)], b = mlp.b1[std::size_t(k)];
+        const double sign = w > 0 ? 1.0 : -1.0;
+        slope += sign * row[k] * w;
+        intercept += sign * row[k] * b;
+        lines.kinks.push_back(at);
+        lines.slope.push_back(slope);
+        lines.intercept.push_back(intercept);
+    }
+    return lines;
+}
+
+double FireMlpLines::operator()(double phi) const {
+    const std::size_t line =
+        std::size_t(std::upper_bound(kinks.begin(), kinks.end(), phi) - kinks.begin());
+    return slope[line] * phi + intercept[line];
 }
 
 namespace {

@@ -57,25 +57,6 @@ std::string compareBiasLabel(CompareBias bias) {
     return "";
 }
 
-Status validate(const CompareOptions& o) {
-    if (auto s = requireIntInRange("d_model", o.dModel, 4, 1024); !s) return s;
-    if (o.dModel % 2 != 0)
-        return Error{"d_model must be even (got " + std::to_string(o.dModel) + ")"};
-    if (auto s = requireIntInRange("seq_len", o.seqLen, 2, 2048); !s) return s;
-    if (auto s = requireInRange("base", o.base, 1.0, 1e12, false); !s) return s;
-    if (auto s = requireIntInRange("alibi_heads", o.alibiHeads, 1, kMaxAlibiHeads); !s) return s;
-    for (CompareBias bias : {o.biasA, o.biasB}) {
-        if (int(bias) < 0 || int(bias) > int(CompareBias::Deberta))
-            return Error{"bias encoding must be " + enumNameList(kCompareBiasNames) + " (got " +
-                         std::to_string(int(bias)) + ")"};
-    }
-    T5Params t5;
-    t5.numBuckets = o.t5Buckets;
-    t5.maxDistance = o.t5MaxDistance;
-    t5.seqLen = o.seqLen;
-    return validate(t5);
-}
-
 namespace {
 
 // Unless one panel is shown alone, the five heatmaps fill grid.rows - 1 rows of grid.columns
@@ -123,7 +104,7 @@ PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
 
 namespace {
 
-// The relative-family members with the Relative view's defaults, at Compare's length, width, base
+// The relative-family members with Compare's parameters for them, at its length, width, base
 // and seed.
 RelativeFigureOptions relativeOptions(const CompareOptions& o) {
     RelativeFigureOptions r;
@@ -131,6 +112,12 @@ RelativeFigureOptions relativeOptions(const CompareOptions& o) {
     r.trainingLength = o.seqLen;
     r.xpos.headDim = o.dModel;
     r.xpos.base = o.base;
+    r.xpos.gamma = o.xposGamma;
+    r.xpos.scaleBase = o.xposScaleBase;
+    r.kerplePower = o.kerplePower;
+    r.kerpleLog = o.kerpleLog;
+    r.sandwich = o.sandwich;
+    r.fire = o.fire;
     r.fire.seed = o.seed;
     r.alibiHeads = o.alibiHeads;
     return r;
@@ -218,7 +205,7 @@ HeatmapSpec biasHeatmap(const CompareOptions& o, CompareBias bias, Box cell) {
     switch (bias) {
         case CompareBias::Fire:
             sample = fireSample(r.fire, L, maxRows, maxCols, true);
-            title = "FIRE head 0: MLP bias (centre cells)";
+            title = "FIRE head " + std::to_string(r.fire.head) + ": MLP bias (centre cells)";
             break;
         case CompareBias::Deberta:
             sample = debertaSample(debertaOptions(o), maxRows, maxCols);
@@ -241,6 +228,26 @@ HeatmapSpec biasHeatmap(const CompareOptions& o, CompareBias bias, Box cell) {
 }
 
 }  // namespace
+
+Status validate(const CompareOptions& o) {
+    if (auto s = requireIntInRange("d_model", o.dModel, 4, 1024); !s) return s;
+    if (o.dModel % 2 != 0)
+        return Error{"d_model must be even (got " + std::to_string(o.dModel) + ")"};
+    if (auto s = requireIntInRange("seq_len", o.seqLen, 2, 2048); !s) return s;
+    if (auto s = requireInRange("base", o.base, 1.0, 1e12, false); !s) return s;
+    if (auto s = requireIntInRange("alibi_heads", o.alibiHeads, 1, kMaxAlibiHeads); !s) return s;
+    for (CompareBias bias : {o.biasA, o.biasB}) {
+        if (int(bias) < 0 || int(bias) > int(CompareBias::Deberta))
+            return Error{"bias encoding must be " + enumNameList(kCompareBiasNames) + " (got " +
+                         std::to_string(int(bias)) + ")"};
+    }
+    T5Params t5;
+    t5.numBuckets = o.t5Buckets;
+    t5.maxDistance = o.t5MaxDistance;
+    t5.seqLen = o.seqLen;
+    if (auto s = validate(t5); !s) return s;
+    return validate(relativeOptions(o));  // the relative members' own parameters
+}
 
 std::string compareBiasParameters(const CompareOptions& o, CompareBias bias) {
     const RelativeFigureOptions r = relativeOptions(o);
@@ -302,7 +309,7 @@ LineSeries compareBiasCurve(const CompareOptions& o, CompareBias bias, int query
             break;
         }
         case CompareBias::Fire: {
-            series.name = "FIRE head 0 (causal, seeded MLP)";
+            series.name = "FIRE head " + std::to_string(o.fire.head) + " (causal, seeded MLP)";
             const RelativeFigureOptions r = relativeOptions(o);
             const FireMlp mlp = seededFireMlp(r.fire.mlpWidth, r.fire.heads, r.fire.seed);
             const double atQuery = fireMlpOutput(mlp, r.fire.head, firePhi(r.fire, query, query));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "poslab/base/format.hpp"
+#include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
@@ -360,23 +361,66 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
         grid.shows(0) ? randomizedDraws(params)
                       : std::vector<std::vector<long long>>{randomizedDraw(params, 0)};
     if (grid.shows(0)) {
-        LinePlotSpec spec;
-        spec.title = "Training positions: " + std::to_string(l) + " sorted draws from 0.." +
-                     std::to_string(params.maxLength - 1) + ", seed " + std::to_string(params.seed);
-        spec.x = integerAxis("position " + std::string("value"), 0, std::max(1.0, n - 1));
-        spec.y = {"draw", 0, double(params.draws), false, true};
-        spec.autoRangeY = false;
-        for (int d = 0; d < params.draws; ++d) {
-            LineSeries s{
-                d < 8 ? "draw " + std::to_string(d) : "", {}, {}, lineColor(theme, d), 0.0f, true};
-            for (long long v : draws[std::size_t(d)]) {
-                s.x.push_back(double(v));
-                s.y.push_back(double(d) + 0.5);  // cell axis: draw d's row centre
+        const std::string title = "Training positions: " + std::to_string(l) +
+                                  " sorted draws from 0.." + std::to_string(params.maxLength - 1) +
+                                  ", seed " + std::to_string(params.seed);
+        const Box cell = grid.cell(0);
+        // A dot per drawn position while dots stay apart (a dot is ~5 px wide); denser draws
+        // (4,096 of 65,536 on ~600 px: every pixel of a row holds ~7 of them) would paint each
+        // row solid with thousands of overlapping dots. Those are drawn as the draws x N matrix
+        // of 0/1 (1: drawn) reduced to the pixels, each texel the share of its positions drawn:
+        // where a draw is denser shows, in one texture.
+        if (double(l) * 6.0 <= double(cell.width)) {
+            LinePlotSpec spec;
+            spec.title = title;
+            spec.x = integerAxis("position " + std::string("value"), 0, std::max(1.0, n - 1));
+            spec.y = {"draw", 0, double(params.draws), false, true};
+            spec.autoRangeY = false;
+            for (int d = 0; d < params.draws; ++d) {
+                LineSeries s{d < 8 ? "draw " + std::to_string(d) : "",
+                             {},
+                             {},
+                             lineColor(theme, d),
+                             0.0f,
+                             true};
+                for (long long v : draws[std::size_t(d)]) {
+                    s.x.push_back(double(v));
+                    s.y.push_back(double(d) + 0.5);  // cell axis: draw d's row centre
+                }
+                spec.series.push_back(std::move(s));
             }
-            spec.series.push_back(std::move(s));
+            spec.legend = false;
+            drawLinePlot(figure, cell, spec, theme);
+        } else {
+            const long long perTexel = cellsPerTexel(params.maxLength, texelBudget(cell.width));
+            HeatmapSample sample =
+                emptyHeatmapSample({0, params.draws, 0, params.maxLength}, 1, perTexel);
+            const long long columns = (params.maxLength + perTexel - 1) / perTexel;
+            Matrix shares(std::size_t(params.draws), std::size_t(columns), 0.0);
+            for (int d = 0; d < params.draws; ++d) {
+                for (long long v : draws[std::size_t(d)])
+                    shares(std::size_t(d), std::size_t(v / perTexel)) += 1.0;
+            }
+            for (std::size_t d = 0; d < shares.rows; ++d) {
+                for (long long c = 0; c < columns; ++c) {  // the last block may be partial
+                    const long long cells = std::min(perTexel, params.maxLength - c * perTexel);
+                    shares(d, std::size_t(c)) /= double(cells);
+                }
+            }
+            // Coloured from 0 to the largest share (a few % at the tops), so denser stretches
+            // show; 1 when every block's positions were all drawn.
+            double largest = 0;
+            for (double v : shares.values) largest = std::max(largest, v);
+            sample.values = std::make_shared<const Matrix>(std::move(shares));
+            HeatmapSpec spec = specFor(sample, "position value", "draw");
+            spec.title = title;
+            spec.colormap = ColormapId::Viridis;
+            spec.range = {0, largest > 0 ? largest : 1.0};
+            spec.colorbarLabel = perTexel > 1 ? "share drawn" : "drawn";
+            PlotFrame frame;
+            drawHeatmap(figure, cell, spec, theme, &frame);
+            drawCornerNote(figure, cell, &frame, blockNote(sample, "share drawn of"), theme);
         }
-        spec.legend = false;
-        drawLinePlot(figure, grid.cell(0), spec, theme);
     }
     if (grid.shows(1)) {
         LinePlotSpec spec;

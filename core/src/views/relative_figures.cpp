@@ -2,81 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 
-#include "poslab/base/limits.hpp"
-#include "poslab/base/phase_grid.hpp"
-#include "poslab/base/validate.hpp"
-#include "poslab/encodings/alibi.hpp"
 #include "poslab/figure/layout.hpp"
-#include "poslab/views/rope_figures.hpp"
+#include "poslab/views/relative_oscillators.hpp"
 
 namespace poslab {
 
 namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-constexpr std::array<FamilyMember, kFamilyMembers> kMembers = {
-    FamilyMember::Alibi,    FamilyMember::T5,   FamilyMember::KerplePower, FamilyMember::KerpleLog,
-    FamilyMember::Sandwich, FamilyMember::Fire, FamilyMember::Xpos,        FamilyMember::Rope};
-
-// Everything a member's curve needs that does not depend on the distance, computed once.
-struct MemberCurve {
-    const RelativeFigureOptions* options = nullptr;
-    FamilyMember member = FamilyMember::Alibi;
-    double slope = 0;
-    std::vector<double> t5Biases;
-    FireMlp mlp;
-    double fireQuery = 0;
-    double ropeAtZero = 1;
-
-    MemberCurve(const RelativeFigureOptions& o, FamilyMember m) : options(&o), member(m) {
-        if (m == FamilyMember::Alibi) {
-            const auto slopes = alibiSlopes(o.alibiHeads);
-            if (o.alibiHead >= 0 && std::size_t(o.alibiHead) < slopes.size())
-                slope = slopes[std::size_t(o.alibiHead)];
-        } else if (m == FamilyMember::T5) {
-            t5Biases = seededBucketBiases(o.t5.numBuckets, o.t5Seed);
-        } else if (m == FamilyMember::Fire) {
-            mlp = seededFireMlp(o.fire.mlpWidth, o.fire.heads, o.fire.seed);
-            fireQuery = double(o.seqLen - 1);
-        } else if (m == FamilyMember::Rope) {
-            ropeAtZero = ropeDecayBoundAt(o.xpos.headDim, o.xpos.base, 0);
-        }
-    }
-    // The raw value at distance r (not yet shifted to 0 at r = 0).
-    double raw(double r) const {
-        const RelativeFigureOptions& o = *options;
-        switch (member) {
-            case FamilyMember::Alibi:
-                return -slope * r;
-            case FamilyMember::T5: {
-                const int bucket = t5RelativePositionBucket(-int(r), o.t5.bidirectional,
-                                                            o.t5.numBuckets, o.t5.maxDistance);
-                return t5Biases.empty() ? 0 : t5Biases[std::size_t(bucket)];
-            }
-            case FamilyMember::KerplePower:
-                return kerpleBias(o.kerplePower, r);
-            case FamilyMember::KerpleLog:
-                return kerpleBias(o.kerpleLog, r);
-            case FamilyMember::Sandwich:
-                return sandwichBias(o.sandwich, r);
-            case FamilyMember::Fire: {
-                const long long query = std::max<long long>((long long)fireQuery, (long long)r);
-                return fireMlpOutput(mlp, o.fire.head,
-                                     firePhi(o.fire, query, query - (long long)r));
-            }
-            case FamilyMember::Xpos:
-                return std::log(xposDecay(o.xpos, r));
-            case FamilyMember::Rope:
-                return std::log(ropeDecayBoundAt(o.xpos.headDim, o.xpos.base, r) / ropeAtZero);
-        }
-        return 0;
-    }
-    double shifted(double r) const { return raw(r) - raw(0); }
-};
 
 ValueRange texelRange(const Matrix& values) {
     double low = std::numeric_limits<double>::infinity(), high = -low;
@@ -90,28 +25,25 @@ ValueRange texelRange(const Matrix& values) {
     return {low, high};
 }
 
-// A curve cut where it first falls below `floor`: the crossing point is kept, the rest is left
-// out (a non-finite y breaks the line), so nothing is drawn outside the axes.
-void cutBelow(LineSeries& series, double floor) {
-    for (std::size_t k = 0; k < series.y.size(); ++k) {
-        if (series.y[k] >= floor || !std::isfinite(series.y[k])) continue;
-        if (k > 0 && std::isfinite(series.y[k - 1]) && series.y[k - 1] > floor) {
-            const double t = (series.y[k - 1] - floor) / (series.y[k - 1] - series.y[k]);
-            series.x[k] = series.x[k - 1] + t * (series.x[k] - series.x[k - 1]);
-            series.y[k] = floor;
-            ++k;
-        }
-        series.x.resize(std::min(k, series.x.size()));
-        series.y.resize(series.x.size());
-        return;
-    }
-}
-
 int plotColumns(Box box) {
     return std::max(16, int(box.width));
 }
 
+// The rotary members (xPos, RoPE, Sandwich) cost O(pairs) per distance: their texels are exact
+// block means from closed-form block sums (relative_oscillators.hpp), O(texels x pairs) instead
+// of O(L x pairs). The rest cost O(1) per distance and are summed from every offset.
 HeatmapSample toeplitzSample(const RelativeFigureOptions& o, FamilyMember member, Box box) {
+    const int rows = texelBudget(box.height), cols = texelBudget(box.width);
+    switch (member) {
+        case FamilyMember::Xpos:
+            return causalOscillatorSample(xposOnesOscillators(o.xpos), o.seqLen, rows, cols);
+        case FamilyMember::Rope:
+            return causalOscillatorSample(ropeOnesOscillators(o.xpos), o.seqLen, rows, cols);
+        case FamilyMember::Sandwich:
+            return causalOscillatorSample(sandwichOscillators(o.sandwich), o.seqLen, rows, cols);
+        default:
+            break;
+    }
     return relativeOffsetSample(toeplitzByOffset(o, member, o.seqLen), o.seqLen, {},
                                 texelBudget(box.height), texelBudget(box.width),
                                 BlockSummary::MeanOfUnmasked);
@@ -122,108 +54,6 @@ std::string tabTitleSuffix(const RelativeFigureOptions& o) {
 }
 
 }  // namespace
-
-std::string familyMemberName(FamilyMember member) {
-    switch (member) {
-        case FamilyMember::Alibi:
-            return "ALiBi";
-        case FamilyMember::T5:
-            return "T5";
-        case FamilyMember::KerplePower:
-            return "KERPLE power";
-        case FamilyMember::KerpleLog:
-            return "KERPLE log";
-        case FamilyMember::Sandwich:
-            return "Sandwich";
-        case FamilyMember::Fire:
-            return "FIRE";
-        case FamilyMember::Xpos:
-            return "xPos decay";
-        case FamilyMember::Rope:
-            return "RoPE bound";
-    }
-    return "";
-}
-
-Status validate(const RelativeFigureOptions& o) {
-    if (auto s = requireIntInRange("seq_len", o.seqLen, 2, kMaxSeqLen); !s) return s;
-    if (auto s = requireIntInRange("training_length", o.trainingLength, 1, kMaxSeqLen); !s)
-        return s;
-    if (auto s = requireInRange("bias_floor", o.biasFloor, -1e6, -0.1); !s) return s;
-    if (auto s = validate(o.xpos); !s) return s;
-    if (auto s = validate(o.kerplePower); !s) return s;
-    if (auto s = validate(o.kerpleLog); !s) return s;
-    if (auto s = validate(o.sandwich); !s) return s;
-    if (auto s = validate(o.fire); !s) return s;
-    if (auto s = requireIntInRange("alibi_heads", o.alibiHeads, 1, kMaxAlibiHeads); !s) return s;
-    if (auto s = requireIntInRange("alibi_head", o.alibiHead, 0, o.alibiHeads - 1); !s) return s;
-    T5Params shape = o.t5;
-    shape.seqLen = 1;
-    return validate(shape);
-}
-
-double familyValue(const RelativeFigureOptions& options, FamilyMember member, double distance) {
-    return MemberCurve(options, member).shifted(distance);
-}
-
-std::vector<double> familyDistances(int maxDistance, int columns, bool logarithmic) {
-    std::vector<double> out;
-    if (maxDistance < 1) return {0};
-    const long long budget = 2LL * std::max(columns, 1);
-    if (logarithmic) {
-        const double top = std::log(double(maxDistance));
-        for (long long s = 0; s <= budget; ++s) {
-            const double d = std::round(std::exp(top * double(s) / double(budget)));
-            if (out.empty() || d > out.back()) out.push_back(d);
-        }
-        return out;
-    }
-    const long long step = std::max<long long>(1, (maxDistance + budget - 1) / budget);
-    for (long long d = 0; d <= maxDistance; d += step) out.push_back(double(d));
-    if (out.back() != double(maxDistance)) out.push_back(double(maxDistance));
-    return out;
-}
-
-std::vector<double> toeplitzByOffset(const RelativeFigureOptions& options, FamilyMember member,
-                                     int length) {
-    std::vector<double> byOffset(std::size_t(2 * std::max(length, 1) - 1), kNegInf);
-    const std::size_t zero = std::size_t(length - 1);
-    if (member == FamilyMember::Sandwich) {
-        const auto curve = sandwichBiasByDistance(options.sandwich, length);
-        for (int r = 0; r < length; ++r) byOffset[zero - std::size_t(r)] = curve[std::size_t(r)];
-        return byOffset;
-    }
-    if (member == FamilyMember::Xpos || member == FamilyMember::Rope) {
-        // q . k for q = k = ones: sum_i 2 zeta_i^(r/sb) cos(r theta_i) (RoPE: zeta = 1). The
-        // cosines come from the phase grid; the scales by multiplying by zeta_i^(1/sb) each
-        // step, restarted from pow() every 64 distances (relative error below 1e-13). O(L d)
-        // cheap operations: L = 65,536 stays live.
-        const XposParams& p = options.xpos;
-        const std::vector<double> theta = xposThetas(p);
-        const std::vector<double> zeta =
-            member == FamilyMember::Xpos ? xposZeta(p) : std::vector<double>(theta.size(), 1.0);
-        std::vector<double> step(zeta.size()), scale(zeta.size(), 1.0);
-        for (std::size_t i = 0; i < zeta.size(); ++i)
-            step[i] = std::pow(zeta[i], 1.0 / p.scaleBase);
-        forEachGridPhase(theta, 0, 1, length,
-                         [&](long long r, const double* cosines, const double*) {
-                             if (r % 64 == 0) {
-                                 for (std::size_t i = 0; i < zeta.size(); ++i)
-                                     scale[i] = std::pow(zeta[i], double(r) / p.scaleBase);
-                             }
-                             double total = 0;
-                             for (std::size_t i = 0; i < zeta.size(); ++i) {
-                                 total += 2.0 * scale[i] * cosines[i];
-                                 scale[i] *= step[i];
-                             }
-                             byOffset[zero - std::size_t(r)] = total;
-                         });
-        return byOffset;
-    }
-    const MemberCurve curve(options, member);
-    for (int r = 0; r < length; ++r) byOffset[zero - std::size_t(r)] = curve.raw(r);
-    return byOffset;
-}
 
 HeatmapSample fireSample(const FireParams& params, int length, int maxRows, int maxCols,
                          bool bias) {
@@ -236,7 +66,9 @@ HeatmapSample fireSample(const FireParams& params, int length, int maxRows, int 
     sample.rowSpan = double(rows * sample.rowsPerTexel);
     sample.colSpan = double(cols * sample.colsPerTexel);
     sample.version = nextMatrixVersion();
-    const FireMlp mlp = seededFireMlp(params.mlpWidth, params.heads, params.seed);
+    // The head as lines between its kinks: O(log width) a texel instead of O(width).
+    const FireMlpLines mlp =
+        fireMlpLines(seededFireMlp(params.mlpWidth, params.heads, params.seed), params.head);
     Matrix values(static_cast<std::size_t>(rows), static_cast<std::size_t>(cols));
     for (long long tr = 0; tr < rows; ++tr) {
         const long long i =
@@ -247,7 +79,7 @@ HeatmapSample fireSample(const FireParams& params, int length, int maxRows, int 
             double v = kNegInf;
             if (j <= i) {
                 const double phi = firePhi(params, i, j);
-                v = bias ? fireMlpOutput(mlp, params.head, phi) : phi;
+                v = bias ? mlp(phi) : phi;
             }
             values(std::size_t(tr), std::size_t(tc)) = v;
         }
@@ -297,163 +129,6 @@ Box RelativeLayout::panel(int k) const {
     return box;
 }
 
-namespace {
-
-std::vector<LineSeries> familySeries(const RelativeFigureOptions& o, int columns,
-                                     RelativeFigureMemo* memo) {
-    const int reach = o.seqLen - 1;
-    std::vector<double> distances;
-    std::vector<LineSeries> out;
-    for (int k = 0; k < kFamilyMembers; ++k) {
-        const FamilyMember member = kMembers[std::size_t(k)];
-        const RelativeFigureOptions key = memberOptions(o, member);
-        RelativeFigureMemo::Curve* kept = nullptr;
-        if (memo) {
-            for (auto& c : memo->curves) {
-                if (c.member == k && c.columns == columns && c.logarithmic == o.logDistance &&
-                    c.key == key)
-                    kept = &c;
-            }
-        }
-        LineSeries s;
-        if (kept) {
-            s = kept->series;
-        } else {
-            if (distances.empty()) distances = familyDistances(reach, columns, o.logDistance);
-            const MemberCurve curve(o, member);
-            s.name = familyMemberName(member);
-            const double zero = curve.raw(0);
-            for (double r : distances) {
-                if (o.logDistance && r < 1) continue;
-                s.x.push_back(r);
-                s.y.push_back(curve.raw(r) - zero);
-            }
-            s.color = seriesColor(k);
-            if (memo) {
-                std::erase_if(memo->curves, [&](const auto& c) { return c.member == k; });
-                memo->curves.push_back({key, k, columns, o.logDistance, s});
-            }
-        }
-        cutBelow(s, o.biasFloor);
-        out.push_back(std::move(s));
-    }
-    return out;
-}
-
-}  // namespace
-
-RelativeFigureOptions memberOptions(const RelativeFigureOptions& o, FamilyMember member) {
-    RelativeFigureOptions p;
-    p.seqLen = o.seqLen;
-    switch (member) {
-        case FamilyMember::Alibi:
-            p.alibiHeads = o.alibiHeads;
-            p.alibiHead = o.alibiHead;
-            break;
-        case FamilyMember::T5:
-            p.t5 = o.t5;
-            p.t5Seed = o.t5Seed;
-            break;
-        case FamilyMember::KerplePower:
-            p.kerplePower = o.kerplePower;
-            break;
-        case FamilyMember::KerpleLog:
-            p.kerpleLog = o.kerpleLog;
-            break;
-        case FamilyMember::Sandwich:
-            p.sandwich = o.sandwich;
-            break;
-        case FamilyMember::Fire:
-            p.fire = o.fire;
-            break;
-        case FamilyMember::Xpos:
-        case FamilyMember::Rope:
-            p.xpos = o.xpos;
-            break;
-    }
-    return p;
-}
-
-namespace {
-
-LineSeries sampled(const std::string& name, int reach, int columns, int index,
-                   const std::function<double(double)>& value) {
-    LineSeries raw;
-    // Eight samples per column, then the min/max envelope: RoPE's oscillation draws as a band.
-    for (double r : familyDistances(reach, columns * 4, false)) {
-        raw.x.push_back(r);
-        raw.y.push_back(value(r));
-    }
-    LineSeries s;
-    s.name = name;
-    s.color = seriesColor(index);
-    envelope(raw.x, raw.y, 0, reach, columns, s.x, s.y);
-    return s;
-}
-
-std::vector<LineSeries> tabCurves(const RelativeFigureOptions& o, RelativeTab tab, Box box,
-                                  RelativeFigureMemo* memo) {
-    std::vector<LineSeries> series;
-    if (box.width <= 0) return series;
-    const int reach = std::max(1, o.seqLen - 1);
-    const int columns = plotColumns(box);
-    switch (tab) {
-        case RelativeTab::Family:
-            return familySeries(o, columns, memo);
-        case RelativeTab::Xpos: {
-            const XposParams& p = o.xpos;
-            series.push_back(
-                sampled("RoPE", reach, columns, 1, [&](double r) { return ropeOnesScore(p, r); }));
-            series.push_back(
-                sampled("xPos", reach, columns, 0, [&](double r) { return xposOnesScore(p, r); }));
-            series.push_back(sampled("xPos envelope d mean zeta^(r/sb)", reach, columns, 2,
-                                     [&](double r) { return p.headDim * xposDecay(p, r); }));
-            break;
-        }
-        case RelativeTab::Kerple:
-            series.push_back(sampled("power", reach, columns, 2,
-                                     [&](double r) { return kerpleBias(o.kerplePower, r); }));
-            series.push_back(sampled("log", reach, columns, 3,
-                                     [&](double r) { return kerpleBias(o.kerpleLog, r); }));
-            break;
-        case RelativeTab::Sandwich: {
-            const SandwichParams& p = o.sandwich;
-            const int step = std::max(1, p.heads / 8);
-            // The kernel is the same for every head; only the compression 8h/H differs.
-            SandwichParams first = p;
-            first.head = 0;
-            const auto kernel = sandwichBiasByDistance(first, reach + 1);
-            for (int h = 0; h < p.heads; h += step) {
-                SandwichParams head = p;
-                head.head = h;
-                const double ratio = sandwichCompression(first) / sandwichCompression(head);
-                LineSeries s = sampled("head " + formatValue(h + 1), reach, columns, h / step,
-                                       [&](double r) { return kernel[std::size_t(r)] * ratio; });
-                if (h == p.head) s.width = 3.2f;
-                series.push_back(std::move(s));
-            }
-            break;
-        }
-        case RelativeTab::Fire: {
-            int index = 0;
-            for (int query : {reach / 4, reach / 2, reach}) {
-                LineSeries s;
-                s.name = "query i = " + formatValue(query);
-                s.color = seriesColor(index++);
-                for (double r : familyDistances(query, columns, false)) {
-                    s.x.push_back(r);
-                    s.y.push_back(firePhi(o.fire, query, query - (long long)r));
-                }
-                series.push_back(std::move(s));
-            }
-            break;
-        }
-    }
-    return series;
-}
-
-}  // namespace
-
 Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions& o,
                                                      RelativeTab tab, const RelativeLayout& layout,
                                                      RelativeFigureMemo* memo) {
@@ -461,8 +136,8 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
     RelativeFigureData data;
     // A member's heatmap: kept from the memo when its own parameters and texel size are the
     // same (variant: FIRE's phi 0 or bias 1), else built and remembered.
-    auto member = [&](FamilyMember m, Box box, int variant, auto build) {
-        const RelativeFigureOptions key = memberOptions(o, m);
+    auto member = [&](FamilyMember m, Box box, int variant, const RelativeFigureOptions& key,
+                      auto build) {
         const int rows = texelBudget(box.height), cols = texelBudget(box.width);
         if (memo) {
             for (const auto& kept : memo->maps) {
@@ -486,10 +161,10 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
         data.ranges.push_back(range);
     };
     auto add = [&](FamilyMember m, Box box) {
-        member(m, box, 0, [&] { return toeplitzSample(o, m, box); });
+        member(m, box, 0, memberOptions(o, m), [&] { return toeplitzSample(o, m, box); });
     };
     auto addFire = [&](Box box, bool bias) {
-        member(FamilyMember::Fire, box, bias ? 1 : 0, [&] {
+        member(FamilyMember::Fire, box, bias ? 1 : 0, memberOptions(o, FamilyMember::Fire), [&] {
             return fireSample(o.fire, o.seqLen, texelBudget(box.height), texelBudget(box.width),
                               bias);
         });
@@ -498,10 +173,10 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
         case RelativeTab::Family:
             for (int k = 0; k < kFamilyMembers; ++k) {
                 const Box box = layout.cells[std::size_t(k)];
-                if (kMembers[std::size_t(k)] == FamilyMember::Fire) {
+                if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Fire) {
                     addFire(box, true);
                 } else {
-                    add(kMembers[std::size_t(k)], box);
+                    add(kFamilyMemberList[std::size_t(k)], box);
                 }
             }
             break;
@@ -512,9 +187,32 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
             add(FamilyMember::KerplePower, layout.panel(0));
             add(FamilyMember::KerpleLog, layout.panel(1));
             break;
-        case RelativeTab::Sandwich:
-            add(FamilyMember::Sandwich, layout.panel(0));
+        case RelativeTab::Sandwich: {
+            // Every head's matrix is the kernel's divided by its compression 8 (h + 1) / H: the
+            // kernel (head 0 of 1, compression 8) is kept per width, length and texel size, so
+            // the head slider costs one pass over the texels.
+            const Box box = layout.panel(0);
+            RelativeFigureOptions kernel = memberOptions(o, FamilyMember::Sandwich);
+            kernel.sandwich.heads = 1;
+            kernel.sandwich.head = 0;
+            const std::size_t before = data.maps.size();
+            member(FamilyMember::Sandwich, box, 2, kernel, [&] {
+                return causalOscillatorSample(sandwichOscillators(kernel.sandwich), o.seqLen,
+                                              texelBudget(box.height), texelBudget(box.width));
+            });
+            HeatmapSample head = data.maps[before];
+            const double ratio =
+                sandwichCompression(kernel.sandwich) / sandwichCompression(o.sandwich);
+            if (head.values) {
+                Matrix scaled = *head.values;
+                for (double& v : scaled.values) v *= ratio;  // -inf stays -inf (ratio > 0)
+                head.values = std::make_shared<const Matrix>(std::move(scaled));
+            }
+            head.version = nextMatrixVersion();
+            data.maps[before] = head;
+            data.ranges[before] = head.values ? texelRange(*head.values) : ValueRange{};
             break;
+        }
         case RelativeTab::Fire: {
             const Box a = layout.panel(0), b = layout.panel(1);
             addFire(a, false);
@@ -525,7 +223,9 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
     const Box curveBox = tab == RelativeTab::Family                               ? layout.panel(0)
                          : tab == RelativeTab::Kerple || tab == RelativeTab::Fire ? layout.panel(2)
                                                                                   : layout.panel(1);
-    data.curves = tabCurves(o, tab, curveBox, memo);
+    data.curves = curveBox.width > 0 ? relativeTabCurves(o, tab, plotColumns(curveBox),
+                                                         memo ? &memo->curves : nullptr)
+                                     : std::vector<LineSeries>{};
     return data;
 }
 
@@ -580,9 +280,9 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         if (cell.width <= 0) continue;
         HeatmapSpec spec = specFor(data.maps[std::size_t(k)], "", "");
         spec.squareCells = true;
-        spec.title = familyMemberName(kMembers[std::size_t(k)]);
-        if (kMembers[std::size_t(k)] == FamilyMember::Xpos) spec.title = "xPos q.k";
-        if (kMembers[std::size_t(k)] == FamilyMember::Rope) spec.title = "RoPE q.k";
+        spec.title = familyMemberName(kFamilyMemberList[std::size_t(k)]);
+        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Xpos) spec.title = "xPos q.k";
+        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Rope) spec.title = "RoPE q.k";
         spec.range = data.ranges[std::size_t(k)];
         spec.showColorbar = false;
         drawHeatmap(figure, cell, spec, theme);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -48,6 +50,32 @@ TEST(FireTest, SeededMlpFollowsTorchInitBoundsAndFormula) {
     // Same seed, same weights; another seed, others.
     EXPECT_EQ(seededFireMlp(32, 8, 7).w1, mlp.w1);
     EXPECT_NE(seededFireMlp(32, 8, 8).w1, mlp.w1);
+}
+
+TEST(FireTest, MlpLinesEqualTheMlpWrittenOut) {
+    // b2 + sum_k w2_k relu(w1_k phi + b1_k), summed unit by unit, against the lines between
+    // kinks, at phi in and beyond [0, 1] and exactly at the kinks (where a unit turns on).
+    for (auto [width, heads, seed] :
+         {std::tuple{1, 1, 0}, std::tuple{32, 8, 3}, std::tuple{1024, 128, 11}}) {
+        const FireMlp mlp = seededFireMlp(width, heads, std::uint64_t(seed));
+        for (int head : {0, heads - 1}) {
+            const FireMlpLines lines = fireMlpLines(mlp, head);
+            auto written = [&](double phi) {
+                double out = mlp.b2[std::size_t(head)];
+                for (int k = 0; k < width; ++k) {
+                    const double hidden = mlp.w1[std::size_t(k)] * phi + mlp.b1[std::size_t(k)];
+                    out += mlp.w2[std::size_t(head * width + k)] * std::max(0.0, hidden);
+                }
+                return out;
+            };
+            std::vector<double> at = {-3.0, -1.0, 0.0, 1.0, 2.5, 40.0};
+            for (int s = 0; s <= 200; ++s) at.push_back(s / 200.0);
+            for (std::size_t k = 0; k < lines.kinks.size(); k += 7) at.push_back(lines.kinks[k]);
+            for (double phi : at)
+                EXPECT_NEAR(lines(phi), written(phi), 1e-12 * std::max(1.0, std::abs(phi)))
+                    << width << " " << head << " " << phi;
+        }
+    }
 }
 
 TEST(FireTest, MatricesAreCausal) {

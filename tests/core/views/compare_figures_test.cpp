@@ -107,5 +107,45 @@ TEST(CompareFiguresTest, RelativeMembersSayTheirParameters) {
     EXPECT_EQ(compareBiasParameters(o, CompareBias::T5), "");
 }
 
+TEST(CompareFiguresTest, RelativeMembersTakeTheirOwnParameters) {
+    // Set from the Compare panel and `render compare`: each member's curve follows the formula
+    // written out with the parameters given, not the defaults.
+    CompareOptions o;  // L 128: the query is 64
+    o.kerplePower = {KerpleKernel::Power, 2.0, 1.5};
+    o.kerpleLog = {KerpleKernel::Logarithmic, 3.0, 0.25};
+    o.sandwich = {64, 4, 2};  // d 64, head 2 of 4: compression 8 * 3 / 4 = 6
+    o.xposGamma = 1.0;
+    o.xposScaleBase = 100;
+    o.fire.c = 0.5;
+    o.fire.threshold = 32;
+    const int query = 64;
+    for (int r : {1, 9, 64}) {
+        const std::size_t j = std::size_t(query - r);
+        auto y = [&](CompareBias bias) { return compareBiasCurve(o, bias, query).y[j]; };
+        EXPECT_NEAR(y(CompareBias::KerplePower), -2.0 * std::pow(double(r), 1.5), 1e-10);
+        EXPECT_NEAR(y(CompareBias::KerpleLog), -3.0 * std::log(1 + 0.25 * r), 1e-12);
+        double sum = 0;
+        for (int i = 1; i <= 32; ++i) sum += std::cos(r * std::pow(10000.0, -2.0 * i / 64));
+        EXPECT_NEAR(y(CompareBias::Sandwich), (sum - 32) / 6.0, 1e-12);
+        // xPos at d 64: zeta_i = (2i/64 + 1) / 2, the log of its mean decay zeta^(r/100).
+        double mean = 0;
+        for (int i = 0; i < 32; ++i) mean += std::pow((2.0 * i / 64 + 1.0) / 2.0, r / 100.0);
+        EXPECT_NEAR(y(CompareBias::Xpos), std::log(mean / 32), 1e-12);
+        // FIRE phi with c 0.5, L 32: log(0.5 r + 1) / (log(0.5 max(64, 32) + 1) + 1e-6).
+        const FireMlp mlp = seededFireMlp(32, 8, 0);
+        auto phi = [](int d) { return std::log(0.5 * d + 1) / (std::log(0.5 * 64 + 1) + 1e-6); };
+        EXPECT_NEAR(y(CompareBias::Fire),
+                    fireMlpOutput(mlp, 0, phi(r)) - fireMlpOutput(mlp, 0, phi(0)), 1e-12);
+    }
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::KerpleLog), "r1 3, r2 0.25");
+    EXPECT_EQ(compareBiasParameters(o, CompareBias::Sandwich), "d 64, head 2 of 4 (compression 6)");
+    // Out of range: refused in one line naming the parameter.
+    o.sandwich.head = 4;
+    EXPECT_EQ(validate(o).error().message.rfind("head must be 0..3", 0), 0u);
+    o.sandwich.head = 0;
+    o.fire.c = 0;
+    EXPECT_EQ(validate(o).error().message.rfind("c must be", 0), 0u);
+}
+
 }  // namespace
 }  // namespace poslab

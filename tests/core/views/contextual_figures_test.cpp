@@ -70,6 +70,38 @@ TEST(ContextualFiguresTest, EveryTabDrawsAtDesktopAndProjectorSizes) {
     }
 }
 
+TEST(ContextualFiguresTest, DenseRandomizedDrawsAreSharesOfPositionsDrawn) {
+    // 3 draws of 600 positions from 0..9999 on a 700 px figure: too dense for a dot each, so
+    // the draws panel is a heatmap of the share of each texel's positions drawn. Identity: a
+    // row's shares times their blocks' sizes add up to the draw's 600 positions.
+    RandomizedPositionsParams p;
+    p.length = 600;
+    p.maxLength = 10000;
+    p.draws = 3;
+    Figure f = emptyFigure(700, 500, darkTheme());
+    ASSERT_TRUE(drawRandomizedFigure(f, {0, 0, 700, 500}, p, darkTheme(), 0).ok());
+    const HeatmapItem* map = nullptr;
+    for (const FigureItem& item : f.items)
+        if (const auto* h = std::get_if<HeatmapItem>(&item); h && !map) map = h;  // not the bar
+    ASSERT_NE(map, nullptr);
+    ASSERT_EQ(map->values->rows, 3u);
+    const std::size_t columns = map->values->cols;
+    const long long block = (p.maxLength + (long long)columns - 1) / (long long)columns;
+    for (std::size_t d = 0; d < 3; ++d) {
+        double drawn = 0;
+        for (std::size_t c = 0; c < columns; ++c) {
+            const long long cells = std::min<long long>(block, p.maxLength - (long long)c * block);
+            drawn += (*map->values)(d, c) * double(cells);
+        }
+        EXPECT_NEAR(drawn, 600.0, 1e-9) << d;
+    }
+    // Sparse draws keep a dot per position: no heatmap.
+    p.length = 20;
+    Figure g = emptyFigure(700, 500, darkTheme());
+    ASSERT_TRUE(drawRandomizedFigure(g, {0, 0, 700, 500}, p, darkTheme(), 0).ok());
+    for (const FigureItem& item : g.items) EXPECT_FALSE(std::holds_alternative<HeatmapItem>(item));
+}
+
 TEST(ContextualFiguresTest, BadOptionsAreRefusedWithTheirName) {
     Figure f = emptyFigure(400, 300, darkTheme());
     NopeFigureOptions o;

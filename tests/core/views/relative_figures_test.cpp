@@ -6,66 +6,13 @@
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/views/relative_oscillators.hpp"
 
 namespace poslab {
 namespace {
 
 constexpr RelativeTab kTabs[] = {RelativeTab::Family, RelativeTab::Xpos, RelativeTab::Kerple,
                                  RelativeTab::Sandwich, RelativeTab::Fire};
-
-TEST(RelativeFiguresTest, FamilyValuesAreZeroAtDistanceZeroAndFollowFormulas) {
-    const RelativeFigureOptions o;
-    for (int k = 0; k < kFamilyMembers; ++k) {
-        EXPECT_NEAR(familyValue(o, FamilyMember(k), 0), 0.0, 1e-12) << k;
-    }
-    // ALiBi: -m r with m = 1/2 for head 0 of 8.
-    EXPECT_DOUBLE_EQ(familyValue(o, FamilyMember::Alibi, 10), -5.0);
-    // KERPLE log with r1 = r2 = 1: -log(1 + r).
-    EXPECT_NEAR(familyValue(o, FamilyMember::KerpleLog, 9), -std::log(10.0), 1e-14);
-    // KERPLE power r1 = 0.5, r2 = 0.8.
-    EXPECT_NEAR(familyValue(o, FamilyMember::KerplePower, 32), -0.5 * std::pow(32.0, 0.8), 1e-12);
-    // xPos: log of the mean of zeta_i^(r/512) over d/2 = 32 pairs, written out.
-    double mean = 0;
-    for (int i = 0; i < 32; ++i) mean += std::pow((2.0 * i / 64 + 0.4) / 1.4, 700.0 / 512);
-    EXPECT_NEAR(familyValue(o, FamilyMember::Xpos, 700), std::log(mean / 32), 1e-12);
-    // RoPE's bound falls: the log-ratio is negative away from 0.
-    EXPECT_LT(familyValue(o, FamilyMember::Rope, 100), -0.5);
-}
-
-TEST(RelativeFiguresTest, DistancesCoverTheRangeWithinTheBudget) {
-    const auto all = familyDistances(100, 400, false);
-    EXPECT_EQ(all.size(), 101u);
-    const auto grid = familyDistances(65535, 500, false);
-    EXPECT_LE(grid.size(), 1002u);
-    EXPECT_EQ(grid.front(), 0.0);
-    EXPECT_EQ(grid.back(), 65535.0);
-    const auto logs = familyDistances(65535, 500, true);
-    EXPECT_EQ(logs.front(), 1.0);
-    EXPECT_EQ(logs.back(), 65535.0);
-    for (std::size_t k = 1; k < logs.size(); ++k) EXPECT_GT(logs[k], logs[k - 1]);
-}
-
-TEST(RelativeFiguresTest, ToeplitzOffsetsAreCausal) {
-    RelativeFigureOptions o;
-    const auto byOffset = toeplitzByOffset(o, FamilyMember::Alibi, 5);
-    ASSERT_EQ(byOffset.size(), 9u);
-    EXPECT_EQ(byOffset[4], 0.0);           // j - i = 0
-    EXPECT_DOUBLE_EQ(byOffset[1], -1.5);   // j - i = -3: -m 3, m = 1/2
-    EXPECT_TRUE(std::isinf(byOffset[6]));  // a future key
-}
-
-TEST(RelativeFiguresTest, RotaryOffsetsAgreeWithTheDirectSum) {
-    // The recurrence (phase grid, scales multiplied step by step) against xposOnesScore's pow
-    // and cos at every distance: relative 1e-11 (scores are up to d = 64).
-    RelativeFigureOptions o;
-    const int length = 3000;
-    const auto xpos = toeplitzByOffset(o, FamilyMember::Xpos, length);
-    const auto rope = toeplitzByOffset(o, FamilyMember::Rope, length);
-    for (int r = 0; r < length; r += 7) {
-        EXPECT_NEAR(xpos[std::size_t(length - 1 - r)], xposOnesScore(o.xpos, r), 1e-9) << r;
-        EXPECT_NEAR(rope[std::size_t(length - 1 - r)], ropeOnesScore(o.xpos, r), 1e-9) << r;
-    }
-}
 
 TEST(RelativeFiguresTest, FireSampleShowsCentreCells) {
     FireParams p;
@@ -127,6 +74,38 @@ TEST(RelativeFiguresTest, MemoRebuildsOnlyTheMemberThatChanged) {
                   second->maps[std::size_t(k)].values->values)
             << k;
         EXPECT_EQ(fresh->curves[std::size_t(k)].y, second->curves[std::size_t(k)].y) << k;
+    }
+}
+
+TEST(RelativeFiguresTest, SandwichHeadsAreTheKeptKernelScaled) {
+    // The Sandwich tab scales one kernel per head: each head's texels equal that head's own
+    // block means (relative 1e-13), with the memo and without, as the head slider moves.
+    RelativeFigureOptions o;
+    o.seqLen = 5000;
+    o.sandwich = {64, 16, 0};
+    const RelativeLayout layout =
+        relativeLayout({0, 0, 900, 600}, RelativeTab::Sandwich, darkTheme());
+    RelativeFigureMemo memo;
+    for (int head : {0, 5, 15}) {
+        o.sandwich.head = head;
+        for (RelativeFigureMemo* m : {&memo, static_cast<RelativeFigureMemo*>(nullptr)}) {
+            auto data = computeRelativeFigureData(o, RelativeTab::Sandwich, layout, m);
+            ASSERT_TRUE(data.ok());
+            const Box box = layout.panel(0);
+            const HeatmapSample direct =
+                causalOscillatorSample(sandwichOscillators(o.sandwich), o.seqLen,
+                                       texelBudget(box.height), texelBudget(box.width));
+            const Matrix& got = *data->maps[0].values;
+            ASSERT_EQ(got.values.size(), direct.values->values.size());
+            for (std::size_t k = 0; k < got.values.size(); ++k) {
+                const double want = direct.values->values[k];
+                if (std::isinf(want)) {
+                    EXPECT_EQ(got.values[k], want);
+                } else {
+                    EXPECT_NEAR(got.values[k], want, 1e-13 * std::max(1.0, std::abs(want)));
+                }
+            }
+        }
     }
 }
 

@@ -57,6 +57,16 @@ struct FireMlp {
 // w1, b1, w2, b2. Precondition: width and heads >= 1.
 FireMlp seededFireMlp(int width, int heads, std::uint64_t seed);
 double fireMlpOutput(const FireMlp& mlp, int head, double phi);  // b2 + W2 relu(w1 phi + b1)
+// One head of the MLP as the piecewise-linear function it is (a ReLU MLP of one input): a line
+// between consecutive kinks -b1_k / w1_k, found by binary search. O(log width) per value
+// instead of O(width), for figures that evaluate it per texel; equal to fireMlpOutput up to
+// rounding (sums in another order: ~1e-15 relative).
+struct FireMlpLines {
+    std::vector<double> kinks;             // ascending
+    std::vector<double> slope, intercept;  // kinks.size() + 1 lines, the first left of kinks[0]
+    double operator()(double phi) const;
+};
+FireMlpLines fireMlpLines(const FireMlp& mlp, int head);
 
 // ---- Matrices
 // seqLen x seqLen: phi(i, j) for j <= i, -inf for j > i (causal).

@@ -6,18 +6,21 @@
 #include <string>
 
 #include "poslab/base/enum_names.hpp"
+#include "poslab/encodings/fire.hpp"
+#include "poslab/encodings/kerple.hpp"
 #include "poslab/encodings/rope.hpp"
+#include "poslab/encodings/sandwich.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
 
 // The bias encodings Compare can show in its two bias slots (heatmap 4 and 5, and the bias curves):
-// ALiBi and T5 as before, and the relative-position family with the Relative view's defaults
-// (KERPLE power r1 0.5 r2 0.8 and log r1 1 r2 1, Sandwich H 8 head 0, FIRE c 0.1 L 512 with a
-// seeded MLP, xPos gamma 0.4 scale_base 512) or DeBERTa-v2's c2p + p2c (256 buckets, max_position
-// 512, seeded q, k, Kr, Qr). The family members are causal (key j <= query i), as in the Relative
-// view; T5 and DeBERTa are bidirectional.
+// ALiBi and T5 as before, and the relative-position family with its own parameters in
+// CompareOptions (the Relative view's defaults: KERPLE power r1 0.5 r2 0.8 and log r1 1 r2 1,
+// Sandwich d 128 H 8 head 0, FIRE c 0.1 L 512 with a seeded MLP, xPos gamma 0.4 scale_base 512)
+// or DeBERTa-v2's c2p + p2c (256 buckets, max_position 512, seeded q, k, Kr, Qr). The family
+// members are causal (key j <= query i), as in the Relative view; T5 and DeBERTa are bidirectional.
 enum class CompareBias { Alibi, T5, KerplePower, KerpleLog, Sandwich, Fire, Xpos, Deberta };
 inline constexpr EnumNames<CompareBias, 8> kCompareBiasNames{
     {{CompareBias::Alibi, "alibi"},
@@ -42,11 +45,21 @@ struct CompareOptions {
     std::uint64_t seed = 0;  // learned table, T5 bucket biases, FIRE's MLP, DeBERTa's vectors
     CompareBias biasA = CompareBias::Alibi;  // the first bias slot (heatmap 4)
     CompareBias biasB = CompareBias::T5;     // the second (heatmap 5)
+    // The relative members' own parameters, with the Relative view's defaults and ranges
+    // (validate(RelativeFigureOptions)). xPos's head_dim and base are dModel and base above, and
+    // FIRE's MLP is seeded by `seed` (fire.seed is not used).
+    KerpleParams kerplePower{KerpleKernel::Power, 0.5, 0.8};
+    KerpleParams kerpleLog{KerpleKernel::Logarithmic, 1.0, 1.0};
+    SandwichParams sandwich;     // headDim, heads, head
+    FireParams fire;             // c, threshold, mlpWidth, heads, head
+    double xposGamma = 0.4;      // zeta_i = (2i/d + gamma)/(1 + gamma)
+    double xposScaleBase = 512;  // the decay zeta^(r / scale_base)
     friend bool operator==(const CompareOptions&,
                            const CompareOptions&) = default;  // member-wise: caches key on it
 };
-// The parameters a relative-family member is drawn with in Compare (the Relative view's defaults
-// at Compare's length, width, base and seed): "r1 1, r2 1"; "" for ALiBi and T5 (their sliders).
+// The parameters a relative-family member is drawn with in Compare (its own above, at Compare's
+// length, width, base and seed), as its heatmap's title says them: "r1 1, r2 1"; "" for ALiBi
+// and T5 (their sliders).
 std::string compareBiasParameters(const CompareOptions& options, CompareBias bias);
 Status validate(const CompareOptions& options);
 // Top: what each encoding contributes, as heatmaps; bottom: what a query in the middle sees, as

@@ -4,10 +4,12 @@
 // matrices. Used by the GUI's Relative view, `poslab render relative-*` and File > Export, so all
 // three draw the same thing.
 //
-// Live at L = 65,536: nothing builds an L x L matrix. The Toeplitz members (ALiBi, T5, KERPLE,
-// Sandwich, xPos, RoPE) are sampled from their 2L - 1 values per offset (relativeOffsetSample,
-// block means); FIRE depends on the query as well, so its texels show their centre cell. Curves
-// are evaluated at about two distances per pixel column (every distance when they fit).
+// Live at L = 65,536 and 2^20 in `render`: nothing builds an L x L matrix. ALiBi, T5 and KERPLE
+// are sampled from their 2L - 1 values per offset (relativeOffsetSample, block means); the rotary
+// members (Sandwich, xPos, RoPE) cost O(d) per distance, so their block means come from closed
+// forms (relative_oscillators.hpp) and never visit every distance; FIRE depends on the query as
+// well, so its texels show their centre cell. Curves (relative_family.hpp) are evaluated at about
+// two distances per pixel column (every distance when they fit).
 //
 // Usage (the panel caches the data and redraws it every frame; `render` does all three at once):
 //   RelativeLayout layout = relativeLayout(area, options, tab, theme);
@@ -21,56 +23,11 @@
 #include <vector>
 
 #include "poslab/base/heatmap_sample.hpp"
-#include "poslab/encodings/fire.hpp"
-#include "poslab/encodings/kerple.hpp"
-#include "poslab/encodings/sandwich.hpp"
-#include "poslab/encodings/t5_bias.hpp"
-#include "poslab/encodings/xpos.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
+#include "poslab/views/relative_family.hpp"  // the options, members and curves
 
 namespace poslab {
-
-// ---- What is shown
-enum class RelativeTab { Family, Xpos, Kerple, Sandwich, Fire };
-// The members of the family picture, in legend order.
-enum class FamilyMember { Alibi, T5, KerplePower, KerpleLog, Sandwich, Fire, Xpos, Rope };
-inline constexpr int kFamilyMembers = 8;
-std::string familyMemberName(FamilyMember member);  // "ALiBi", "KERPLE power", ...
-
-struct RelativeFigureOptions {
-    int seqLen = 2048;  // L of every matrix and the reach of the distance axes: 2..kMaxSeqLen
-    int trainingLength = 512;  // marked on the distance axes: 1..kMaxSeqLen
-    bool logDistance = false;  // family curves: log distance axis (from 1) instead of linear
-    double biasFloor = -20;    // family curves: lowest value shown, -1e6..-0.1 (cut below)
-    XposParams xpos;
-    KerpleParams kerplePower{KerpleKernel::Power, 0.5, 0.8};
-    KerpleParams kerpleLog{KerpleKernel::Logarithmic, 1.0, 1.0};
-    SandwichParams sandwich;
-    FireParams fire;
-    int alibiHeads = 8, alibiHead = 0;  // the ALiBi member: fairseq slopes of that many heads
-    T5Params t5{1, 32, 128, false};     // the T5 member (seqLen unused), decoder buckets
-    std::uint64_t t5Seed = 0;           // its bucket values (seededBucketBiases)
-    friend bool operator==(const RelativeFigureOptions&,
-                           const RelativeFigureOptions&) = default;  // caches key on it
-};
-Status validate(
-    const RelativeFigureOptions& options);  // every member's params and the ranges above
-
-// ---- Curves against distance r = i - j (query i, key j <= i)
-// Each member's value minus its value at r = 0 (softmax ignores a constant per row, so only the
-// shape matters): ALiBi -m r; T5 b[bucket(-r)]; KERPLE both kernels; Sandwich; FIRE's MLP bias
-// for the query at r_max (the last row, so every distance exists); xPos log(mean_i
-// zeta_i^(r/sb)), the log of the decay it multiplies RoPE by; RoPE log(B(r)/B(0)) with B
-// RoFormer's long-term decay bound (Su et al. Fig. 2) for xPos's head_dim and base.
-double familyValue(const RelativeFigureOptions& options, FamilyMember member, double distance);
-// The distances a curve is evaluated at for a plot `columns` pixels wide over 0..maxDistance
-// (log: 1..maxDistance, log-spaced): every integer when there are at most 2 per column.
-std::vector<double> familyDistances(int maxDistance, int columns, bool logarithmic);
-// byOffset[(j - i) + (L - 1)] of a member's L x L matrix: the value at distance i - j for j <= i,
-// -inf after (causal). FIRE has no such form (use fireSample).
-std::vector<double> toeplitzByOffset(const RelativeFigureOptions& options, FamilyMember member,
-                                     int length);
 
 // ---- Layout
 struct RelativeLayout {
@@ -99,17 +56,9 @@ struct RelativeFigureMemo {
         HeatmapSample sample;
         ValueRange range;
     };
-    struct Curve {
-        RelativeFigureOptions key;
-        int member = 0, columns = 0;
-        bool logarithmic = false;
-        LineSeries series;  // before the cut at the bias floor
-    };
     std::vector<Map> maps;
-    std::vector<Curve> curves;
+    std::vector<FamilyCurveMemo> curves;
 };
-// The options with everything but `member`'s own parameters (and seqLen) at their defaults.
-RelativeFigureOptions memberOptions(const RelativeFigureOptions& options, FamilyMember member);
 Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions& options,
                                                      RelativeTab tab, const RelativeLayout& layout,
                                                      RelativeFigureMemo* memo = nullptr);
