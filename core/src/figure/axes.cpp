@@ -294,6 +294,21 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                     break;
                 }
             }
+            // A horizontal line's label: just below the line at the right, then just above or
+            // below it at the left end, where that hides no data ("context length 4096" sat on
+            // RoPE's wavelength curve with free room under the line).
+            if (!found && upwards) {
+                const float lineY = y + 3;  // the label's bottom sits 3 px above the line
+                for (const Box& t : {Box{box.x, lineY + 3, width, height},
+                                     Box{p.x + 4, lineY - 3 - height, width, height},
+                                     Box{p.x + 4, lineY + 3, width, height}}) {
+                    if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t)) {
+                        box = t;
+                        found = true;
+                        break;
+                    }
+                }
+            }
             if (!found && !upwards) {
                 if (auto t = above(x - 4, width, height)) return draw(*t, fitted, color, true);
             }

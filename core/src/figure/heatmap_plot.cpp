@@ -47,6 +47,66 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
     return said({fitText(head, size, length, minScale), fitText(tail, size, length, minScale)});
 }
 
+// A heatmap's cells are data everywhere inside its plot, so a horizontal line's label ("training
+// length 2048", "table ends") goes beside the plot instead: right of it at the line's height, in
+// a strip kept between the plot and the colour bar, wrapped at spaces to its widest word (at
+// least eight characters a line) and never wider than a fifth of the area.
+struct SideLabel {
+    double value = 0;
+    std::vector<FittedText> lines;
+    Rgba color;
+};
+float sideLabelSize(const Theme& theme) {
+    return theme.fontSize * 0.9f;  // as drawMarkers' labels inside a plot
+}
+std::vector<SideLabel> sideLabels(const HeatmapSpec& spec, float areaWidth, const Theme& theme) {
+    std::vector<SideLabel> labels;
+    const float size = sideLabelSize(theme);
+    const double low = std::min(spec.y.low, spec.y.high), high = std::max(spec.y.low, spec.y.high);
+    for (const Marker& marker : spec.markers) {
+        if (marker.vertical || marker.label.empty() ||
+            !(marker.value >= low && marker.value <= high))
+            continue;
+        float widestWord = estimateTextWidth("training", size);
+        for (const std::string& word : wrapText(marker.label, size, 0))
+            widestWord = std::max(widestWord, estimateTextWidth(word, size));
+        const float room = std::min(widestWord, std::max(1.f, areaWidth * 0.2f));
+        SideLabel label{marker.value, {}, marker.color};
+        for (const std::string& line : wrapText(marker.label, size, room))
+            label.lines.push_back(fitText(line, size, room, readableMinScale(size, theme)));
+        labels.push_back(std::move(label));
+    }
+    return labels;
+}
+float sideStripWidth(const std::vector<SideLabel>& labels) {
+    float widest = 0;
+    for (const SideLabel& label : labels)
+        for (const FittedText& line : label.lines)
+            widest = std::max(widest, estimateTextWidth(line.text, line.size));
+    return labels.empty() ? 0 : widest + 8;
+}
+// The labels in the strip right of the plot, each centred on its line, moved down past the one
+// above it and kept within the plot's height where they fit.
+void drawSideLabels(Figure& figure, const PlotFrame& frame, std::vector<SideLabel> labels,
+                    const Theme& theme) {
+    const Box& p = frame.plot;
+    const float step = sideLabelSize(theme) * 1.15f;
+    std::stable_sort(labels.begin(), labels.end(), [&](const SideLabel& a, const SideLabel& b) {
+        return frame.toPixel(frame.x.low, a.value).y < frame.toPixel(frame.x.low, b.value).y;
+    });
+    float below = p.y;  // where the next label may start
+    for (const SideLabel& label : labels) {
+        const float height = step * float(label.lines.size());
+        const float lineY = frame.toPixel(frame.x.low, label.value).y;
+        float top = std::max(lineY - height / 2, below);
+        if (top + height > p.bottom()) top = std::max(below, p.bottom() - height);
+        for (std::size_t i = 0; i < label.lines.size(); ++i)
+            figure.add(makeText({p.right() + 6, top + float(i) * step}, label.lines[i].text,
+                                label.lines[i].size, label.color));
+        below = top + height + 2;
+    }
+}
+
 }  // namespace
 
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
@@ -75,6 +135,8 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             break;
         }
     }
+    const std::vector<SideLabel> side = sideLabels(spec, area.width, theme);
+    const float strip = sideStripWidth(side);  // between the plot and the colour bar
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
     std::vector<FittedText> caption =
         spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize, theme)
@@ -87,9 +149,9 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                   (caption.empty() ? 0
                                    : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
             : 0;
-    m.right += barBlock;
+    m.right += barBlock + strip;
     const plot_parts::TitleLines titleLines = plot_parts::plotTitleLines(
-        title, area.width - barBlock, area.height - m.top - m.bottom, theme);
+        title, area.width - barBlock - strip, area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;
 
     PlotFrame frame;
@@ -98,7 +160,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     frame.yDown = true;
     frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
                   std::max(1.f, area.height - m.top - m.bottom)};
-    const Box titleArea{area.x, area.y, area.width - barBlock, area.height};
+    const Box titleArea{area.x, area.y, area.width - barBlock - strip, area.height};
     if (spec.squareCells) {
         // As many pixels per cell across as down: the area shrinks to the square plot, centred
         // across, so the axis labels and colour bar stay beside it.
@@ -158,12 +220,16 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         figure.add(ClipPop{});
     }
     plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Lines);
-    plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Labels);
+    std::vector<Marker> inPlot = spec.markers;  // the labels not drawn beside the plot
+    for (Marker& marker : inPlot)
+        if (!marker.vertical && !side.empty()) marker.label.clear();
+    plot_parts::drawMarkers(figure, frame, inPlot, theme, plot_parts::MarkerPart::Labels);
+    drawSideLabels(figure, frame, side, theme);
     plot_parts::drawAxes(figure, area, frame, theme, false);
     plot_parts::drawAxisLabels(figure, area, frame, theme);
 
     if (spec.showColorbar) {
-        const Box bar{frame.plot.right() + theme.fontSize * 0.9f, frame.plot.y, barWidth,
+        const Box bar{frame.plot.right() + strip + theme.fontSize * 0.9f, frame.plot.y, barWidth,
                       frame.plot.height};
         drawColorbarRamp(figure, bar, spec.colormap, theme);
         std::optional<Box> lastTick;

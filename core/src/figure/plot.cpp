@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
+
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -25,7 +28,37 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
                estimateTextWidth(frame->x.label, theme.fontSize) / 2 + theme.fontSize;
     }
     if (right - left < size * 5) return;
-    const FittedText fitted = fitText(text, size, right - left, readableMinScale(size, theme));
+    const float minScale = readableMinScale(size, theme);
+    const FittedText fitted = fitText(text, size, right - left, minScale);
+    // Too long for one line: wrapped onto lines stacked up from the label's line (at full size,
+    // else the smallest readable one), when they stay below the plot and over no other text;
+    // only then shrunk and cut ("each pixel: mean of 2x1 cel…" at 1024x768 F5).
+    if (fitted.text != text) {
+        std::vector<Box> texts;
+        for (const FigureItem& item : figure.items)
+            if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+                texts.push_back(textBox(*t));
+        const float floor = frame ? frame->plot.bottom() + 2 : area.y;
+        for (const float lineSize : {size, size * minScale}) {
+            const std::vector<std::string> lines = wrapText(text, lineSize, right - left);
+            const float step = lineSize * 1.15f;
+            std::vector<TextItem> placed;
+            bool fits = lines.size() > 1;
+            for (std::size_t i = 0; fits && i < lines.size(); ++i) {
+                const float bottom = area.bottom() - 2 - step * float(lines.size() - 1 - i);
+                TextItem line = makeText({right, bottom}, lines[i], lineSize, theme.mutedText,
+                                         HorizontalAlign::Right, VerticalAlign::Bottom);
+                const Box box = textBox(line);
+                fits =
+                    estimateTextWidth(lines[i], lineSize) <= right - left + 0.5f && box.y >= floor;
+                for (const Box& other : texts) fits = fits && !boxesOverlap(box, other, 0);
+                placed.push_back(std::move(line));
+            }
+            if (!fits) continue;
+            for (TextItem& line : placed) figure.add(std::move(line));
+            return;
+        }
+    }
     figure.add(makeText({right, area.bottom() - 2}, fitted.text, fitted.size, theme.mutedText,
                         HorizontalAlign::Right, VerticalAlign::Bottom));
 }

@@ -426,14 +426,23 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
                    const std::vector<std::string>& rows, const std::vector<std::string>& cols,
                    const Matrix& values, ColormapId colormap, ValueRange range,
                    const std::string& xLabel, const Theme& theme) {
-    const float titleHeight = theme.fontSize * 1.6f;
-    const FittedText fitted = fitText(title, theme.fontSize * 1.05f, box.width);
-    figure.add(centredText({box.x + box.width / 2, box.y}, fitted.text, fitted.size, theme.text));
+    // A title or axis label too long for a narrow matrix (a projector's font) wraps between
+    // words instead of ending in "…" ("attention, se…", "output dime…" at 1024x768 F5).
+    const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
+    const std::vector<std::string> titleLines = wrapText(title, titleSize, box.width);
+    const float titleHeight = theme.fontSize * 1.6f + titleStep * float(std::max<std::size_t>(titleLines.size(), 1) - 1);
+    for (std::size_t i = 0; i < titleLines.size(); ++i) {
+        const FittedText fitted = fitText(titleLines[i], titleSize, box.width);
+        figure.add(centredText({box.x + box.width / 2, box.y + titleStep * float(i)}, fitted.text, fitted.size,
+                               theme.text));
+    }
+    const float xLabelSize = theme.fontSize * 0.9f, xLabelStep = xLabelSize * 1.15f;
     const float n = float(std::max<std::size_t>(values.rows, 1));
     const float available = box.height - titleHeight - theme.fontSize * 1.6f;
     const float labelSize = std::clamp(available / n * 0.8f, 0.f, theme.fontSize);
     const bool rowLabels = labelSize >= 7;
-    const float rowLabelWidth = rowLabels ? std::min(widestText(rows, labelSize) + 6, box.width * 0.4f) : 0;
+    // Words whole beside their rows: up to 55 % of the box ("chased", "mouse" at F5).
+    const float rowLabelWidth = rowLabels ? std::min(widestText(rows, labelSize) + 6, box.width * 0.55f) : 0;
     float colLabelHeight = 0;
     bool rotated = false;
     const float cellGuess = (box.width - rowLabelWidth) / float(std::max<std::size_t>(values.cols, 1));
@@ -445,7 +454,10 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
             colLabelHeight = std::min(widestText(cols, labelSize) + 6, available * 0.35f);
         }
     }
-    const float bottomLabel = xLabel.empty() ? 0 : theme.fontSize * 1.5f;
+    const std::vector<std::string> xLabelLines =
+        xLabel.empty() ? std::vector<std::string>{} : wrapText(xLabel, xLabelSize, box.width - rowLabelWidth);
+    const float bottomLabel =
+        xLabelLines.empty() ? 0 : theme.fontSize * 1.5f + xLabelStep * float(xLabelLines.size() - 1);
     Box cells{box.x + rowLabelWidth, box.y + titleHeight + colLabelHeight, box.width - rowLabelWidth,
               box.height - titleHeight - colLabelHeight - bottomLabel};
     if (cells.width < 4 || cells.height < 4) return cells;
@@ -460,7 +472,7 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     figure.add(filledRect(cells, {0, 0, 0, 0}, theme.axis));
     if (rowLabels) {
         for (std::size_t r = 0; r < values.rows && r < rows.size(); ++r) {
-            const FittedText label = fitText(rows[r], labelSize, rowLabelWidth - 4, 0.9f);
+            const FittedText label = fitText(rows[r], labelSize, rowLabelWidth - 4, 0.75f);
             figure.add(makeText({cells.x - 4, cells.y + (float(r) + 0.5f) * cellH}, label.text, label.size,
                                 theme.text, HorizontalAlign::Right, VerticalAlign::Middle));
         }
@@ -492,10 +504,10 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
             }
         }
     }
-    if (!xLabel.empty()) {
-        const FittedText label = fitText(xLabel, theme.fontSize * 0.9f, cells.width);
-        figure.add(centredText({cells.x + cells.width / 2, cells.bottom() + 3}, label.text, label.size,
-                               theme.mutedText));
+    for (std::size_t i = 0; i < xLabelLines.size(); ++i) {
+        const FittedText label = fitText(xLabelLines[i], xLabelSize, cells.width);
+        figure.add(centredText({cells.x + cells.width / 2, cells.bottom() + 3 + xLabelStep * float(i)}, label.text,
+                               label.size, theme.mutedText));
     }
     return cells;
 }
@@ -542,8 +554,29 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                             from == k ? 1.2f : 2.f, false});
     }
 
+    // ---- The verdict (drawn last, below the matrices).
+    const bool merelyPermuted = c.outputDeviation < 1e-12;
+    // The number first: a small figure drops the paragraph's last lines.
+    const std::string deviation = c.outputDeviation == 0 ? std::string("0")
+                                  : merelyPermuted
+                                      ? formatValue(c.outputDeviation, 2) + ", rounding"
+                                      : formatValue(c.outputDeviation, 3);
+    const std::string verdict =
+        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
+        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
+        positionSentence(params.position) + ". " +
+        (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
+                          "moves with it, so both sentences mean the same to it."
+                        : "The same word at another place now gets another output: order reaches "
+                          "the model.");
+    // Room for the whole verdict where the figure allows (at F5 its last line was cut), at most
+    // 30 % of the height.
+    const float verdictLines = float(wrapText(verdict, theme.fontSize, area.width).size());
+    const float verdictHeight =
+        std::clamp(std::max(area.height * 0.16f, verdictLines * theme.fontSize * 1.3f + 8), 2.4f * theme.fontSize,
+                   std::max(5.f * theme.fontSize, area.height * 0.3f));
+
     // ---- Attention weights and outputs, each for both word orders.
-    const float verdictHeight = std::clamp(area.height * 0.16f, 2.4f * theme.fontSize, 5.f * theme.fontSize);
     const Box panels{area.x, diagram.bottom() + 8, area.width,
                      area.bottom() - diagram.bottom() - 8 - verdictHeight};
     const ValueRange weightRange{0, 1};
@@ -593,21 +626,6 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     const Box outputBarBox{cellsD.right() + deviationWidth, cellsD.y, barWidth, cellsD.height};
     if (outputBarBox.height > 8) drawColorbar(figure, outputBarBox, ColormapId::BlueWhiteRed, outputRange, theme);
 
-    // ---- The verdict.
-    const bool merelyPermuted = c.outputDeviation < 1e-12;
-    // The number first: a small figure drops the paragraph's last lines.
-    const std::string deviation = c.outputDeviation == 0 ? std::string("0")
-                                  : merelyPermuted
-                                      ? formatValue(c.outputDeviation, 2) + ", rounding"
-                                      : formatValue(c.outputDeviation, 3);
-    const std::string verdict =
-        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
-        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
-        positionSentence(params.position) + ". " +
-        (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
-                          "moves with it, so both sentences mean the same to it."
-                        : "The same word at another place now gets another output: order reaches "
-                          "the model.");
     drawParagraph(figure, {area.x, panels.bottom() + 6, area.width, verdictHeight - 6}, verdict, theme,
                   theme.fontSize, merelyPermuted ? theme.text : theme.accent);
 }

@@ -264,5 +264,53 @@ TEST(HeatmapPlotTest, AVerticalMarkersLabelOnAHeatmapSitsAboveItsCells) {
     EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 
+// Issue #28: "training length 2048", "table ends" and "gather clamp 255" sat on heatmap cells.
+// A horizontal line's label now goes beside the plot, right of it at the line's height, whole
+// (wrapped at spaces), with the colour bar moved right past it: no text over a cell or another
+// text, and every word of the label drawn.
+TEST(HeatmapPlotTest, AHorizontalMarkersLabelSitsBesideTheHeatmapAtItsLine) {
+    for (const float scale : {1.f, 1.75f}) {
+        const Theme theme = scaledTheme(darkTheme(), scale);
+        Matrix values(64, 16);
+        for (std::size_t r = 0; r < 64; ++r)
+            for (std::size_t c = 0; c < 16; ++c) values.row(r)[c] = double((r * 3 + c) % 5);
+        HeatmapSpec spec;
+        spec.title = "Angles";
+        spec.x = {"pair", 0, 16, false, true};
+        spec.y = {"position", 0, 64, false, true};
+        spec.values = std::make_shared<const Matrix>(values);
+        spec.range = {0, 4};
+        spec.colorbarLabel = "angle";
+        spec.markers = {trainingLengthMarker(40, theme)};
+        Figure figure = emptyFigure(700, 450, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, {0, 0, 700, 450}, spec, theme, &frame);
+        const float lineY = frame.toPixel(0, 40).y;  // independent: 40 of 64 rows down the plot
+        EXPECT_NEAR(lineY, frame.plot.y + frame.plot.height * 40.f / 64.f, 0.5f);
+        std::string joined;
+        float top = INFINITY, bottom = -INFINITY, right = -INFINITY, rampX = INFINITY;
+        for (const FigureItem& item : figure.items) {
+            if (const auto* ramp = std::get_if<HeatmapItem>(&item);
+                ramp && ramp->box.x > frame.plot.right())
+                rampX = std::min(rampX, ramp->box.x);
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->color != theme.accent) continue;
+            const Box box = textBox(*text);
+            EXPECT_GE(box.x, frame.plot.right()) << text->text << " at scale " << scale;
+            joined += (joined.empty() ? "" : " ") + text->text;
+            top = std::min(top, box.y);
+            right = std::max(right, box.right());
+            bottom = std::max(bottom, box.bottom());
+        }
+        EXPECT_EQ(joined, "training length 40") << scale;
+        EXPECT_LE(top, lineY) << scale;  // the label's lines span the line's height
+        EXPECT_GE(bottom, lineY) << scale;
+        EXPECT_GE(rampX, right) << scale;  // the colour bar, right of the label
+        EXPECT_TRUE(textsOverMarks(figure).empty()) << scale;
+        EXPECT_TRUE(overlappingTexts(figure).empty()) << scale;
+        EXPECT_TRUE(cutTexts(figure).empty()) << scale;
+    }
+}
+
 }  // namespace
 }  // namespace poslab

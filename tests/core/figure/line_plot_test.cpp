@@ -96,5 +96,42 @@ TEST(LinePlotTest, LongPlotTitlesTakeTwoLinesBetweenWords) {
     EXPECT_NEAR(wrapped.plot.y - single.plot.y, lines[1].anchor.y - lines[0].anchor.y, 0.01);
 }
 
+// Issue #28: "context length 4096" sat on RoPE's wavelength curve at the right end of its line
+// while the left end was free. A horizontal line's label now takes the first place beside its
+// line (right above, right below, left above, left below) that hides no data.
+TEST(LinePlotTest, AHorizontalMarkersLabelMovesAlongItsLineOffTheCurve) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    LinePlotSpec spec;
+    spec.x = {"pair", 0, 10};
+    spec.y = {"wavelength", 0, 10};
+    spec.autoRangeY = false;
+    LineSeries rising;  // y = x: crosses the line y = 8 at the right, far from its left end
+    for (int i = 0; i <= 100; ++i) {
+        rising.x.push_back(i / 10.0);
+        rising.y.push_back(i / 10.0);
+    }
+    spec.series = {rising};
+    spec.legend = false;
+    Marker marker;
+    marker.vertical = false;
+    marker.value = 8;
+    marker.label = "context length 4096";
+    spec.markers = {marker};
+    Figure figure = emptyFigure(700, 450, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 700, 450}, spec, theme, &frame);
+    const float lineY = frame.plot.bottom() - frame.plot.height * 0.8f;  // y = 8 of 0..10
+    const TextItem* label = nullptr;
+    for (const FigureItem& item : figure.items)
+        if (const auto* text = std::get_if<TextItem>(&item); text && text->text == marker.label)
+            label = text;
+    ASSERT_NE(label, nullptr);
+    const Box box = textBox(*label);
+    EXPECT_EQ(marksCovered(figure, box), 0);
+    EXPECT_LT(std::min(std::abs(box.bottom() - lineY), std::abs(box.y - lineY)),
+              theme.fontSize);  // beside its line
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+}
+
 }  // namespace
 }  // namespace poslab

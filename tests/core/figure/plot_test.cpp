@@ -63,17 +63,62 @@ TEST(PlotTest, CornerNotesKeepClearOfTheAxisLabelOrStayOut) {
         }
         ASSERT_NE(axisLabel, nullptr) << width;
         if (figure.items.size() == before) continue;  // no room: left out
-        ASSERT_EQ(figure.items.size(), before + 1);
-        const auto* drawn = std::get_if<TextItem>(&figure.items.back());
-        ASSERT_NE(drawn, nullptr);
-        EXPECT_GT(textExtent(*drawn).first, textExtent(*axisLabel).second) << width;
-        EXPECT_LE(textExtent(*drawn).second, area.right()) << width;
+        // One line, or (too long for one) lines stacked up from the label's line.
+        std::string joined;
+        for (std::size_t i = before; i < figure.items.size(); ++i) {
+            const auto* drawn = std::get_if<TextItem>(&figure.items[i]);
+            ASSERT_NE(drawn, nullptr);
+            EXPECT_GT(textExtent(*drawn).first, textExtent(*axisLabel).second) << width;
+            EXPECT_LE(textExtent(*drawn).second, area.right()) << width;
+            joined += (joined.empty() ? "" : " ") + drawn->text;
+        }
         if (width >= 900) {
-            EXPECT_EQ(drawn->text, note);  // room enough: unchanged
+            EXPECT_EQ(figure.items.size(), before + 1);
+            EXPECT_EQ(joined, note);  // room enough: unchanged, one line
         }
         ++drawnCount;
     }
-    EXPECT_GE(drawnCount, 2);  // shrunk or cut at 400 px, whole at 900 px
+    EXPECT_GE(drawnCount, 2);  // wrapped, shrunk or cut at 400 px, whole at 900 px
+}
+
+// Issue #28: a corner note too long for its line ("each pixel: mean of 2x1 cel…" under the
+// Learned table at 1024x768 F5) wraps onto lines stacked up from the axis label's line, right of
+// the label and below the plot, instead of ending in "…": every word is still there.
+TEST(PlotTest, ACornerNoteTooLongForItsLineWrapsInsteadOfBeingCut) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);  // presentation mode
+    const std::string note = "each pixel: mean of 2x1 cells";
+    const Box area{0, 0, 520, 320};
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(4, 4);
+    spec.x = {"dimension", 0, 4, false, true};
+    spec.y = {"position", 0, 4, false, true};
+    spec.range = {0, 1};
+    Figure figure = emptyFigure(520, 320, theme);
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, theme, &frame);
+    const std::size_t before = figure.items.size();
+    // One line would need more than the room right of the centred x label.
+    const float labelRight = frame.plot.x + frame.plot.width / 2 +
+                             estimateTextWidth("dimension", theme.fontSize) / 2 + theme.fontSize;
+    const float noteSize = theme.fontSize * 0.85f;
+    ASSERT_GT(estimateTextWidth(note, noteSize * readableMinScale(noteSize, theme)),
+              area.right() - 4 - labelRight);
+    drawCornerNote(figure, area, &frame, note, theme);
+    ASSERT_GE(figure.items.size(), before + 2);
+    std::string joined;
+    float lastY = -1;
+    for (std::size_t i = before; i < figure.items.size(); ++i) {
+        const auto* line = std::get_if<TextItem>(&figure.items[i]);
+        ASSERT_NE(line, nullptr);
+        EXPECT_EQ(line->text.find("…"), std::string::npos) << line->text;
+        EXPECT_GE(textExtent(*line).first, labelRight - 0.5f) << line->text;
+        EXPECT_GE(textBox(*line).y, frame.plot.bottom()) << line->text;  // below the plot
+        EXPECT_GT(line->anchor.y, lastY);                                // stacked, in order
+        lastY = line->anchor.y;
+        joined += (joined.empty() ? "" : " ") + line->text;
+    }
+    EXPECT_EQ(joined, note);
+    EXPECT_FLOAT_EQ(lastY, area.bottom() - 2);  // the last on the axis label's line
 }
 
 TEST(PlotTest, BlockNotesSayHowManyCellsEachPixelHolds) {
