@@ -17,14 +17,14 @@
 
 #include "cli/cli.hpp"
 #include "cli/manual.hpp"
-#include "gfx/cairo_renderer.hpp"
 #include "commands/spec_format.hpp"
+#include "gfx/cairo_renderer.hpp"
 #include "gfx/fonts.hpp"
 #include "gfx/gl_context.hpp"
 #include "gfx/sanitizer_support.hpp"
 #include "panels/registry.hpp"
-#include "poslab/views/icon_figures.hpp"
 #include "poslab/base/format.hpp"
+#include "poslab/views/icon_figures.hpp"
 #include "ui/application.hpp"
 #include "ui/frame_loop.hpp"
 #include "ui/session.hpp"
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
         // The completions offer --view's names: the panels' titles, as --view takes them.
         if (!arguments.empty() && arguments.front() == "--completions") {
             std::vector<std::string> views;
-            for (const auto& panel : poslab::ui::makePanels()) {
+            for (const auto& panel : poslab::panels::makePanels()) {
                 std::string name = panel->title();
                 for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
                 views.push_back(std::move(name));
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
     if (!launch) {
         std::fprintf(
             stderr, "poslab: %s\n",
-            poslab::escapeForMessage(launch.error().message, poslab::cli::kMessageLineLength)
+            poslab::escapeForMessage(launch.error().message, poslab::commands::kMessageLineLength)
                 .c_str());
         return poslab::cli::kExitBadInput;
     }
@@ -161,12 +161,12 @@ int main(int argc, char** argv) {
     int exitCode = 0;
     {
         // 7. Application state (scoped: its GL textures go before the context does).
-        poslab::ui::Application application(poslab::ui::makePanels());
+        poslab::ui::Application application(poslab::panels::makePanels());
         if (auto status = application.initialize(window, &fonts); !status) {
-            std::fprintf(
-                stderr, "poslab: %s\n",
-                poslab::escapeForMessage(status.error().message, poslab::cli::kMessageLineLength)
-                    .c_str());
+            std::fprintf(stderr, "poslab: %s\n",
+                         poslab::escapeForMessage(status.error().message,
+                                                  poslab::commands::kMessageLineLength)
+                             .c_str());
             return 1;
         }
         // The session: --session FILE, else the one remembered from the last interactive run
@@ -175,13 +175,13 @@ int main(int argc, char** argv) {
                               launch->soakFrames > 0 || launch->tourCheck || launch->checkLayout;
         const std::string remembered = launch->fresh || (scripted && !launch->remember)
                                            ? ""
-                                           : poslab::ui::rememberedSessionPath();
+                                           : poslab::state::rememberedSessionPath();
         application.keepWindowSize = launch->windowSizeGiven;  // --window-size wins
         if (!launch->sessionPath.empty()) {
             if (auto status = poslab::ui::openSession(application, launch->sessionPath); !status) {
                 std::fprintf(stderr, "poslab: ignored the session: %s\n",
                              poslab::escapeForMessage(status.error().message,
-                                                      poslab::cli::kMessageLineLength)
+                                                      poslab::commands::kMessageLineLength)
                                  .c_str());
                 application.setStatus("Ignored the session: " + status.error().message);
             }
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
                 !status) {
                 std::fprintf(stderr, "poslab: ignored the lessons: %s\n",
                              poslab::escapeForMessage(status.error().message,
-                                                      poslab::cli::kMessageLineLength)
+                                                      poslab::commands::kMessageLineLength)
                                  .c_str());
                 if (launch->tourCheck) return poslab::cli::kExitBadInput;
                 application.setStatus("Ignored the lessons: " + status.error().message);
@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
             if (auto status = application.startLesson(launch->lesson); !status) {
                 std::fprintf(stderr, "poslab: %s\n",
                              poslab::escapeForMessage(status.error().message,
-                                                      poslab::cli::kMessageLineLength)
+                                                      poslab::commands::kMessageLineLength)
                                  .c_str());
                 return poslab::cli::kExitBadInput;
             }
@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
             if (auto status = application.openFile(launch->openPath); !status) {
                 std::fprintf(stderr, "poslab: %s\n",
                              poslab::escapeForMessage(status.error().message,
-                                                      poslab::cli::kMessageLineLength)
+                                                      poslab::commands::kMessageLineLength)
                                  .c_str());
                 application.setStatus(status.error().message);
                 openFailed = true;
@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
             if (auto status = application.selectView(launch->initialView); !status) {
                 std::fprintf(stderr, "poslab: %s\n",
                              poslab::escapeForMessage(status.error().message,
-                                                      poslab::cli::kMessageLineLength)
+                                                      poslab::commands::kMessageLineLength)
                                  .c_str());
                 return poslab::cli::kExitBadInput;
             }
@@ -245,7 +245,8 @@ int main(int argc, char** argv) {
         } catch (const std::exception& error) {
             std::fprintf(
                 stderr, "poslab: unexpected error: %s\n",
-                poslab::escapeForMessage(error.what(), poslab::cli::kMessageLineLength).c_str());
+                poslab::escapeForMessage(error.what(), poslab::commands::kMessageLineLength)
+                    .c_str());
             exitCode = 1;
         }
         if (openFailed && scripted && exitCode == 0) exitCode = poslab::cli::kExitBadInput;
@@ -254,7 +255,7 @@ int main(int argc, char** argv) {
             if (auto status = poslab::ui::saveSession(application, path); !status) {
                 std::fprintf(stderr, "poslab: could not save the session: %s\n",
                              poslab::escapeForMessage(status.error().message,
-                                                      poslab::cli::kMessageLineLength)
+                                                      poslab::commands::kMessageLineLength)
                                  .c_str());
             }
         }

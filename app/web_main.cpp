@@ -321,7 +321,7 @@ int main() {
     ImGui_ImplGlfw_InitForOpenGL(page->window, true);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     page->fonts.load(16.0f);
-    page->application = std::make_unique<poslab::ui::Application>(poslab::ui::makePanels());
+    page->application = std::make_unique<poslab::ui::Application>(poslab::panels::makePanels());
     if (auto status = page->application->initialize(page->window, &page->fonts); !status) {
         std::fprintf(stderr, "poslab: %s\n", status.error().message.c_str());
         return 1;

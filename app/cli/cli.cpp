@@ -7,8 +7,8 @@
 
 #include "cli/manual.hpp"
 #include "cli/spec.hpp"
-#include "commands/launch_options.hpp"
 #include "commands/commands.hpp"
+#include "commands/launch_options.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/offscreen.hpp"
 #include "poslab/base/format.hpp"
@@ -22,16 +22,19 @@ namespace poslab::cli {
 namespace {
 
 int fail(const std::string& message) {
-    std::fprintf(stderr, "poslab: %s\n", escapeForMessage(message, kMessageLineLength).c_str());
+    std::fprintf(stderr, "poslab: %s\n",
+                 escapeForMessage(message, commands::kMessageLineLength).c_str());
     return kExitBadInput;
 }
 
-bool isHelp(const std::string& a) { return a == "--help" || a == "-h" || a == "help"; }
+bool isHelp(const std::string& a) {
+    return a == "--help" || a == "-h" || a == "help";
+}
 
 // `poslab FILE` opens FILE in the window (the desktop entry's %f): anything that exists, or that
 // names one of the types the window reads, so a missing file gets the GUI's own message.
 bool looksLikeFileToOpen(const std::string& word) {
-    if (ui::isLinkAddress(word)) return true;  // a link to the web build (state/share_link.hpp)
+    if (state::isLinkAddress(word)) return true;  // a link to the web build (state/share_link.hpp)
     std::error_code error;
     if (std::filesystem::exists(word, error)) return true;
     const std::string extension = fileExtension(word);  // lower case: X.JSON opens as x.json does
@@ -46,7 +49,7 @@ std::string csvCell(const std::string& cell) {
     return quoted + "\"";
 }
 
-Status saveTextTable(const TextTable& table, const std::string& path) {
+Status saveTextTable(const commands::TextTable& table, const std::string& path) {
     if (fileExtension(path) != ".csv") {
         return Error{"--out must end in .csv for this export, a table of text (got " +
                      quoteForMessage(path, kMessagePathLength) + ")"};
@@ -69,11 +72,11 @@ Status saveTextTable(const TextTable& table, const std::string& path) {
     });
 }
 
-OptionSpec outOption(const std::string& formats) {
+commands::OptionSpec outOption(const std::string& formats) {
     return {"out", "FILE", "output file (" + formats + ", chosen by the extension); required"};
 }
 
-std::string exportHelp(const CommandRegistry& registry) {
+std::string exportHelp(const commands::CommandRegistry& registry) {
     std::string text =
         "Usage: poslab export KIND [options] --out FILE.csv|FILE.npy\n"
         "       poslab export rope-info --config FILE --out FILE.json\n\n"
@@ -82,15 +85,16 @@ std::string exportHelp(const CommandRegistry& registry) {
         "numpy.load reads. rope-info writes JSON. Files are written to a temporary and\n"
         "renamed, so a failed export never leaves a partial file. Exit code 2 on bad\n"
         "input.\n\nKinds:\n";
-    for (const ExportKind& kind : registry.exports) {
-        std::vector<OptionSpec> options = kind.options;
+    for (const commands::ExportKind& kind : registry.exports) {
+        std::vector<commands::OptionSpec> options = kind.options;
         options.push_back(outOption(kind.outFormats()));
-        text += "\n" + kind.name + " — " + kind.summary + "\n" + formatOptionHelp(options);
+        text +=
+            "\n" + kind.name + " — " + kind.summary + "\n" + commands::formatOptionHelp(options);
     }
     return text;
 }
 
-std::string renderHelp(const CommandRegistry& registry) {
+std::string renderHelp(const commands::CommandRegistry& registry) {
     std::string text =
         "Usage: poslab render VIEW [options] --out FILE.png|FILE.svg|FILE.pdf\n"
         "       poslab render --spec FIGURES.json\n\n"
@@ -103,13 +107,16 @@ std::string renderHelp(const CommandRegistry& registry) {
         "exactly the pixels the GUI shows, e.g. to match screenshots.\n\n"
         "--spec renders a batch: a JSON list of objects, each with \"view\", \"out\" and the\n"
         "view's options with underscores, e.g.\n"
-        "  [{\"view\": \"sinusoidal\", \"d_model\": 128, \"seq_len\": 512, \"out\": \"fig1.pdf\"}]\n"
+        "  [{\"view\": \"sinusoidal\", \"d_model\": 128, \"seq_len\": 512, \"out\": "
+        "\"fig1.pdf\"}]\n"
         "Numbers may be JSON numbers, flags true/false, lists JSON arrays. Relative \"out\"\n"
         "paths are relative to the spec file. A bad figure is reported by number and field,\n"
         "the others are still written; the exit code is then 2.\n\n"
-        "Options every view takes:\n" + formatOptionHelp(renderCommonOptions()) + "\nViews:\n";
-    for (const RenderView& view : registry.renders) {
-        text += "\n" + view.name + " — " + view.summary + "\n" + formatOptionHelp(view.options);
+        "Options every view takes:\n" +
+        commands::formatOptionHelp(commands::renderCommonOptions()) + "\nViews:\n";
+    for (const commands::RenderView& view : registry.renders) {
+        text += "\n" + view.name + " — " + view.summary + "\n" +
+                commands::formatOptionHelp(view.options);
     }
     return text;
 }
@@ -119,7 +126,8 @@ std::string shownPath(const std::string& path) {
     return escapeForMessage(path, kMessagePathLength);
 }
 
-int runExport(const CommandRegistry& registry, const std::vector<std::string>& arguments) {
+int runExport(const commands::CommandRegistry& registry,
+              const std::vector<std::string>& arguments) {
     if (arguments.size() < 2) {  // a mistake: the usage goes to stderr, as every error does
         std::fputs(exportHelp(registry).c_str(), stderr);
         return kExitBadInput;
@@ -130,31 +138,32 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     }
     const std::string& name = arguments[1];
     auto kind = std::find_if(registry.exports.begin(), registry.exports.end(),
-                             [&](const ExportKind& k) { return k.name == name; });
+                             [&](const commands::ExportKind& k) { return k.name == name; });
     if (kind == registry.exports.end()) {
         std::string names;
-        for (const ExportKind& k : registry.exports) names += (names.empty() ? "" : ", ") + k.name;
+        for (const commands::ExportKind& k : registry.exports)
+            names += (names.empty() ? "" : ", ") + k.name;
         return fail("unknown export kind " + quoteForMessage(name) + " (kinds: " + names + ")");
     }
-    std::vector<OptionSpec> options = kind->options;
+    std::vector<commands::OptionSpec> options = kind->options;
     options.push_back(outOption(kind->outFormats()));
     const std::vector<std::string> rest(arguments.begin() + 2, arguments.end());
     for (const std::string& a : rest) {
         if (isHelp(a)) {
             std::printf("Usage: poslab export %s [options] --out FILE\n%s\n\n%s", name.c_str(),
-                        kind->summary.c_str(), formatOptionHelp(options).c_str());
+                        kind->summary.c_str(), commands::formatOptionHelp(options).c_str());
             return kExitOk;
         }
     }
     const std::string command = "poslab export " + name;
-    auto args = parseArguments(rest, options, command);
+    auto args = commands::parseArguments(rest, options, command);
     if (!args) return fail(args.error().message);
     if (!args->has("out"))
         return fail("--out FILE is required (" + std::string(kind->outFormats()) + ")");
     const std::string out = *args->raw("out");
     if (kind->files) {
         auto line = kind->files(*args, out);
-        if (!line) return fail(withOptionNames(line.error().message, options));
+        if (!line) return fail(commands::withOptionNames(line.error().message, options));
         std::printf("%s\n", line->c_str());
         return kExitOk;
     }
@@ -164,7 +173,7 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
                         quoteForMessage(out, kMessagePathLength) + ")");
         }
         auto text = kind->document(*args);
-        if (!text) return fail(withOptionNames(text.error().message, options));
+        if (!text) return fail(commands::withOptionNames(text.error().message, options));
         auto status = writeFileAtomically(out, [&](std::FILE* file) -> Status {
             if (std::fwrite(text->data(), 1, text->size(), file) != text->size()) {
                 return Error{"cannot write '" + out + "'"};
@@ -177,7 +186,7 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     }
     if (kind->text) {
         auto table = kind->text(*args);
-        if (!table) return fail(withOptionNames(table.error().message, options));
+        if (!table) return fail(commands::withOptionNames(table.error().message, options));
         if (auto status = saveTextTable(*table, out); !status) return fail(status.error().message);
         std::printf("wrote %s (%zu rows)\n", shownPath(out).c_str(), table->rows.size());
         return kExitOk;
@@ -185,21 +194,23 @@ int runExport(const CommandRegistry& registry, const std::vector<std::string>& a
     if (auto status = checkMatrixExtension(out); !status) return fail(status.error().message);
     if (kind->stream) {
         auto stream = kind->stream(*args);
-        if (!stream) return fail(withOptionNames(stream.error().message, options));
-        if (auto status = saveMatrixStreaming(out, stream->rows, stream->cols, stream->produce); !status) {
+        if (!stream) return fail(commands::withOptionNames(stream.error().message, options));
+        if (auto status = saveMatrixStreaming(out, stream->rows, stream->cols, stream->produce);
+            !status) {
             return fail(status.error().message);
         }
         std::printf("wrote %s (%zu x %zu)\n", shownPath(out).c_str(), stream->rows, stream->cols);
         return kExitOk;
     }
     auto matrix = kind->compute(*args);
-    if (!matrix) return fail(withOptionNames(matrix.error().message, options));
+    if (!matrix) return fail(commands::withOptionNames(matrix.error().message, options));
     if (auto status = saveMatrix(*matrix, out); !status) return fail(status.error().message);
     std::printf("wrote %s (%zu x %zu)\n", shownPath(out).c_str(), matrix->rows, matrix->cols);
     return kExitOk;
 }
 
-int runRender(const CommandRegistry& registry, const std::vector<std::string>& arguments) {
+int runRender(const commands::CommandRegistry& registry,
+              const std::vector<std::string>& arguments) {
     if (arguments.size() < 2) {
         std::fputs(renderHelp(registry).c_str(), stderr);
         return kExitBadInput;
@@ -210,33 +221,36 @@ int runRender(const CommandRegistry& registry, const std::vector<std::string>& a
     }
     if (arguments[1] == "--spec" || arguments[1].rfind("--spec=", 0) == 0) {
         const bool inlinePath = arguments[1].size() > 6;
-        if (arguments.size() != (inlinePath ? 2u : 3u)) return fail("usage: poslab render --spec FIGURES.json (nothing else)");
+        if (arguments.size() != (inlinePath ? 2u : 3u))
+            return fail("usage: poslab render --spec FIGURES.json (nothing else)");
         return runSpec(registry, inlinePath ? arguments[1].substr(7) : arguments[2]);
     }
     const std::string& name = arguments[1];
     auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
-                             [&](const RenderView& v) { return v.name == name; });
+                             [&](const commands::RenderView& v) { return v.name == name; });
     if (view == registry.renders.end()) {
         std::string names;
-        for (const RenderView& v : registry.renders) names += (names.empty() ? "" : ", ") + v.name;
+        for (const commands::RenderView& v : registry.renders)
+            names += (names.empty() ? "" : ", ") + v.name;
         return fail("unknown view " + quoteForMessage(name) + " (views: " + names + ")");
     }
-    std::vector<OptionSpec> options = view->options;
-    for (const OptionSpec& o : renderCommonOptions()) options.push_back(o);
+    std::vector<commands::OptionSpec> options = view->options;
+    for (const commands::OptionSpec& o : commands::renderCommonOptions()) options.push_back(o);
     const std::vector<std::string> rest(arguments.begin() + 2, arguments.end());
     for (const std::string& a : rest) {
         if (isHelp(a)) {
-            std::printf("Usage: poslab render %s [options] --out FILE.png|.svg|.pdf\n%s\n\n%s", name.c_str(),
-                        view->summary.c_str(), formatOptionHelp(options).c_str());
+            std::printf("Usage: poslab render %s [options] --out FILE.png|.svg|.pdf\n%s\n\n%s",
+                        name.c_str(), view->summary.c_str(),
+                        commands::formatOptionHelp(options).c_str());
             return kExitOk;
         }
     }
-    auto args = parseArguments(rest, options, "poslab render " + name);
+    auto args = commands::parseArguments(rest, options, "poslab render " + name);
     if (!args) return fail(args.error().message);
     FigureFileWriter writer;  // PNG through EGL/ImGui, SVG and PDF through Cairo (spec.hpp)
     auto wrote = writer.render(*view, options, *args);
     if (!wrote) return fail(wrote.error().message);
-    std::printf("%s\n", printable(*wrote).c_str());
+    std::printf("%s\n", commands::printable(*wrote).c_str());
     return kExitOk;
 }
 
@@ -261,7 +275,7 @@ std::string mainHelp() {
            "  poslab --manual             the man page (roff)\n"
            "  poslab --completions SHELL  the completion script for bash or zsh\n\n"
            "GUI options:\n" +
-           formatOptionHelp(launchOptionSpecs());
+           commands::formatOptionHelp(commands::launchOptionSpecs());
 }
 
 bool wantsCommandLine(const std::vector<std::string>& arguments) {
@@ -288,15 +302,16 @@ int runCommand(const std::vector<std::string>& arguments) {
         std::puts("poslab " POSLAB_VERSION);
         return kExitOk;
     }
-    const CommandRegistry registry = buildRegistry();
+    const commands::CommandRegistry registry = commands::buildRegistry();
     if (command == "--manual") {
         if (arguments.size() > 1) return fail("--manual takes no arguments");
-        std::fputs(manualPage(registry, launchOptionSpecs(), POSLAB_VERSION).c_str(), stdout);
+        std::fputs(manualPage(registry, commands::launchOptionSpecs(), POSLAB_VERSION).c_str(),
+                   stdout);
         return kExitOk;
     }
     if (command == "--completions") {
         if (arguments.size() != 2) return fail("usage: poslab --completions bash|zsh");
-        auto script = completionScript(registry, launchOptionSpecs(), arguments[1]);
+        auto script = completionScript(registry, commands::launchOptionSpecs(), arguments[1]);
         if (!script) return fail(script.error().message);
         std::fputs(script->c_str(), stdout);
         return kExitOk;

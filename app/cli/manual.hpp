@@ -18,11 +18,12 @@ namespace poslab::cli {
 
 // ---- Generators
 // roff (man(7)) for section 1; guiOptions are the options of `poslab` without a command.
-std::string manualPage(const CommandRegistry& registry, const std::vector<OptionSpec>& guiOptions,
+std::string manualPage(const commands::CommandRegistry& registry,
+                       const std::vector<commands::OptionSpec>& guiOptions,
                        std::string_view version);
 // "bash" or "zsh"; any other name is refused in one line naming the valid ones.
-Result<std::string> completionScript(const CommandRegistry& registry,
-                                     const std::vector<OptionSpec>& guiOptions,
+Result<std::string> completionScript(const commands::CommandRegistry& registry,
+                                     const std::vector<commands::OptionSpec>& guiOptions,
                                      std::string_view shell);
 
 // The window's view names (--view), lower case as --view takes them. Set by main() from the
@@ -41,6 +42,6 @@ struct ValueChoices {
 // From the option's value name and help: FILE -> files, DIR -> directories, --tensor -> the
 // tensors of the --from/--table file, NAME/KIND/STYLE/... -> the words its help lists
 // ("2d (default) or 3d" -> 2d, 3d), numbers and free text -> nothing.
-ValueChoices valueChoices(const OptionSpec& option);
+ValueChoices valueChoices(const commands::OptionSpec& option);
 
 }  // namespace poslab::cli

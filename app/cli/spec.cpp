@@ -21,7 +21,7 @@ std::string sizeText(const Figure& figure, float scale) {
 
 // --renderer / "renderer": which engine draws a PNG. Cairo by default: no GL start-up, and the
 // same pixels the PDF rasterises to. SVG and PDF are Cairo's alone.
-Result<bool> wantsGlRenderer(const ArgMap& args, gfx::FigureFormat format) {
+Result<bool> wantsGlRenderer(const commands::ArgMap& args, gfx::FigureFormat format) {
     const auto name = args.raw("renderer");
     if (!name || *name == "cairo") return false;
     if (*name != "gl")
@@ -38,19 +38,20 @@ Result<bool> wantsGlRenderer(const ArgMap& args, gfx::FigureFormat format) {
 FigureFileWriter::FigureFileWriter() = default;
 FigureFileWriter::~FigureFileWriter() = default;
 
-Result<std::string> FigureFileWriter::render(const RenderView& view,
-                                             const std::vector<OptionSpec>& options,
-                                             const ArgMap& args) {
+Result<std::string> FigureFileWriter::render(const commands::RenderView& view,
+                                             const std::vector<commands::OptionSpec>& options,
+                                             const commands::ArgMap& args) {
     if (!args.has("out")) return Error{"--out FILE is required (.png, .svg or .pdf)"};
     const std::string out = *args.raw("out");
     auto format = gfx::figureFormatFor(out);
     if (!format) return format.error();
     auto useGl = wantsGlRenderer(args, *format);
     if (!useGl) return useGl.error();
-    auto built = buildFigure(view, options, args);  // every value checked (spec_format.hpp)
+    auto built =
+        commands::buildFigure(view, options, args);  // every value checked (spec_format.hpp)
     if (!built) return built.error();
     const Figure& figure = built->figure;
-    const RenderSettings& settings = built->settings;
+    const commands::RenderSettings& settings = built->settings;
     const bool transparent = args.flag("transparent");
 
     const char* formatName = gfx::figureFormatName(*format);
@@ -95,16 +96,16 @@ Result<std::string> FigureFileWriter::render(const RenderView& view,
            std::to_string(pixels.height) + ")";
 }
 
-int runSpec(const CommandRegistry& registry, const std::string& specPath) {
+int runSpec(const commands::CommandRegistry& registry, const std::string& specPath) {
     // Regular files only, through InputFile: a FIFO or a device is refused at once.
     auto text = readUserTextFile(specPath, kMaxSpecBytes, "a spec");
     if (!text) {
-        std::fprintf(stderr, "poslab: %s\n", printable(text.error().message).c_str());
+        std::fprintf(stderr, "poslab: %s\n", commands::printable(text.error().message).c_str());
         return kExitBadInput;
     }
-    auto entries = readSpecText(*text, specPath, registry);
+    auto entries = commands::readSpecText(*text, specPath, registry);
     if (!entries) {
-        std::fprintf(stderr, "poslab: %s\n", printable(entries.error().message).c_str());
+        std::fprintf(stderr, "poslab: %s\n", commands::printable(entries.error().message).c_str());
         return kExitBadInput;
     }
     const std::size_t count = entries->size();
@@ -115,11 +116,12 @@ int runSpec(const CommandRegistry& registry, const std::string& specPath) {
     int failures = 0;
     for (std::size_t i = 0; i < count; ++i) {
         auto report = [&](const std::string& message) {
-            std::fprintf(stderr, "poslab: figure %zu: %s\n", i + 1, printable(message).c_str());
+            std::fprintf(stderr, "poslab: figure %zu: %s\n", i + 1,
+                         commands::printable(message).c_str());
             std::fflush(stderr);
             ++failures;
         };
-        const Result<SpecEntry>& entry = (*entries)[i];
+        const Result<commands::SpecEntry>& entry = (*entries)[i];
         if (!entry) {
             report(entry.error().message);
             continue;
@@ -127,17 +129,18 @@ int runSpec(const CommandRegistry& registry, const std::string& specPath) {
         // A figure that throws (a bug, or memory running out) fails alone: the batch goes on.
         Result<std::string> wrote = Error{""};
         try {
-            wrote = writer.render(*entry->view, renderOptionsFor(*entry->view), entry->args);
+            wrote =
+                writer.render(*entry->view, commands::renderOptionsFor(*entry->view), entry->args);
         } catch (const std::bad_alloc&) {
             wrote = Error{"out of memory"};
         } catch (const std::exception& error) {
             wrote = Error{std::string("unexpected error: ") + error.what()};
         }
         if (!wrote) {
-            report(printable(wrote.error().message));
+            report(commands::printable(wrote.error().message));
             continue;
         }
-        std::printf("[%zu/%zu] %s\n", i + 1, count, printable(*wrote).c_str());
+        std::printf("[%zu/%zu] %s\n", i + 1, count, commands::printable(*wrote).c_str());
         std::fflush(stdout);
     }
     if (failures > 0) {

@@ -42,8 +42,9 @@ class FigureFileWriter {
 
     // `options` are what args were parsed against (for "--d-model must ..." messages). Returns the
     // line to print, "wrote fig.pdf (1200 x 800, PDF)", or a one-line error.
-    Result<std::string> render(const RenderView& view, const std::vector<OptionSpec>& options,
-                               const ArgMap& args);
+    Result<std::string> render(const commands::RenderView& view,
+                               const std::vector<commands::OptionSpec>& options,
+                               const commands::ArgMap& args);
 
   private:
     std::unique_ptr<gfx::OffscreenRenderer> offscreen_;
@@ -55,6 +56,6 @@ class FigureFileWriter {
 // kExitBadInput if the file or any entry was bad, kExitOk otherwise. Files over kMaxSpecBytes
 // are refused.
 inline constexpr std::size_t kMaxSpecBytes = std::size_t(16) << 20;
-int runSpec(const CommandRegistry& registry, const std::string& specPath);
+int runSpec(const commands::CommandRegistry& registry, const std::string& specPath);
 
 }  // namespace poslab::cli

@@ -5,7 +5,7 @@
 #include "poslab/base/decimal.hpp"
 #include "poslab/base/format.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 // Every numeric option reads through base/decimal: plain decimal, no hex, inf, nan or '+'.
 Result<double> parseNumber(const std::string& option, const std::string& text) {
@@ -173,4 +173,4 @@ std::string formatOptionHelp(const std::vector<OptionSpec>& options) {
     return text;
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

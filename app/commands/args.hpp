@@ -11,7 +11,7 @@
 
 #include "poslab/base/result.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 struct OptionSpec {
     std::string name;       // without dashes: "d-model"
@@ -20,7 +20,7 @@ struct OptionSpec {
 };
 
 class ArgMap {
-public:
+  public:
     bool has(const std::string& name) const { return values_.count(name) != 0; }
     void set(const std::string& name, std::string value) { values_[name] = std::move(value); }
     const std::map<std::string, std::string>& values() const { return values_; }
@@ -39,7 +39,7 @@ public:
     bool flag(const std::string& name) const { return has(name); }
     std::optional<std::string> raw(const std::string& name) const;
 
-private:
+  private:
     std::map<std::string, std::string> values_;
 };
 
@@ -59,4 +59,4 @@ std::string withOptionNames(const std::string& message, const std::vector<Option
 
 std::string formatOptionHelp(const std::vector<OptionSpec>& options);  // aligned help lines
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

@@ -21,7 +21,7 @@
 #include "state/ranges.hpp"
 #include "state/table_file.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -93,7 +93,7 @@ Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
                              " cannot be combined with --from (the file holds the values)"};
             }
         }
-        auto loaded = ui::loadTableFile(*path, args.raw("tensor").value_or(""));
+        auto loaded = state::loadTableFile(*path, args.raw("tensor").value_or(""));
         if (!loaded) return loaded.error();
         if (!loaded->note.empty())
             std::fprintf(stderr, "poslab: %s\n",
@@ -174,10 +174,10 @@ std::vector<OptionSpec> structureOptions(bool forExport) {
         options.push_back({"trajectory", "STYLE",
                            "2d (default: PC1 vs PC2) or 3d (PC1-PC3 seen from --yaw and --pitch, "
                            "positions joined in order)"});
-        options.push_back({std::string(ui::kStructureYawRange.option), "DEG",
-                           ui::kStructureYawRange.help() + "; needs --trajectory 3d"});
-        options.push_back({std::string(ui::kStructurePitchRange.option), "DEG",
-                           ui::kStructurePitchRange.help() + "; needs --trajectory 3d"});
+        options.push_back({std::string(state::kStructureYawRange.option), "DEG",
+                           state::kStructureYawRange.help() + "; needs --trajectory 3d"});
+        options.push_back({std::string(state::kStructurePitchRange.option), "DEG",
+                           state::kStructurePitchRange.help() + "; needs --trajectory 3d"});
     }
     return options;
 }
@@ -186,9 +186,9 @@ std::vector<OptionSpec> structureOptions(bool forExport) {
 Status readTrajectoryOptions(const ArgMap& args, LearnedStructureOptions& options) {
     OptionReader read(args);
     read.choice("trajectory", options.trajectory, parseTrajectoryStyle);
-    double yaw = ui::kStructureYawRange.fallback, pitch = ui::kStructurePitchRange.fallback;
-    const ui::DoubleRange &yawRange = ui::kStructureYawRange,
-                          &pitchRange = ui::kStructurePitchRange;
+    double yaw = state::kStructureYawRange.fallback, pitch = state::kStructurePitchRange.fallback;
+    const state::DoubleRange &yawRange = state::kStructureYawRange,
+                             &pitchRange = state::kStructurePitchRange;
     read.number(std::string(yawRange.option), yaw, yawRange.low, yawRange.high,
                 yawRange.rangeText());
     read.number(std::string(pitchRange.option), pitch, pitchRange.low, pitchRange.high,
@@ -389,7 +389,7 @@ void registerBiasCommands(CommandRegistry& registry) {
                              "positions to show, may exceed the table to show "
                              "what is undefined, 1..1048576 (default: the table)"});
     learnedRender.push_back({"first-dimension", "K", "first dimension of the curves (default 0)"});
-    learnedRender.push_back({"curves", "C", ui::kCurveCountRange.help()});
+    learnedRender.push_back({"curves", "C", state::kCurveCountRange.help()});
     registry.renders.push_back(renderView(
         "learned", "the table, cosine similarity between positions, dimensions against position",
         learnedRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -412,7 +412,7 @@ void registerBiasCommands(CommandRegistry& registry) {
             options.source = table.source;
             options.positionsShown = 0;
             options.firstCurveDimension = 0;
-            options.curveCount = ui::kCurveCountRange.fallback;
+            options.curveCount = state::kCurveCountRange.fallback;
             OptionReader read(args);
             read.wideInt("positions", options.positionsShown);
             if (read.ok() && args.has("positions") && options.positionsShown < 1) {
@@ -456,4 +456,4 @@ void registerBiasCommands(CommandRegistry& registry) {
         }));
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

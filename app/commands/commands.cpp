@@ -11,13 +11,13 @@
 #include "poslab/figure/figure_controls.hpp"
 #include "state/encoding_registry.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 std::vector<OptionSpec> renderCommonOptions() {
     return {
-        {"width", "W", ui::kFigureWidthRange.help()},
-        {"height", "H", ui::kFigureHeightRange.help()},
-        {"scale", "S", ui::kPngScaleRange.help()},
+        {"width", "W", state::kFigureWidthRange.help()},
+        {"height", "H", state::kFigureHeightRange.help()},
+        {"scale", "S", state::kPngScaleRange.help()},
         {"theme", "NAME", "paper (white, for print; default) or dark (the screen theme)"},
         {"colormap", "NAME", "viridis, magma, cividis, twilight, blue-white-red, categorical"},
         {"transparent", "", "no background (PNG with alpha; SVG/PDF without the page fill)"},
@@ -40,9 +40,9 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     RenderSettings settings;
     double scale = settings.scale;
     OptionReader read(args);
-    read.integer(ui::kFigureWidthRange, settings.width);
-    read.integer(ui::kFigureHeightRange, settings.height);
-    read.number(ui::kPngScaleRange, scale);
+    read.integer(state::kFigureWidthRange, settings.width);
+    read.integer(state::kFigureHeightRange, settings.height);
+    read.number(state::kPngScaleRange, scale);
     if (!read.ok()) return read.error();
     if (settings.width * scale > 16384 || settings.height * scale > 16384) {
         return Error{"--width/--height times --scale must stay within 16384 pixels"};
@@ -98,7 +98,7 @@ CommandRegistry buildRegistry() {
     registerBiasCommands(registry);
     registerUnderstandingCommands(registry);
     registerRopeUsageCommands(registry);
-    for (const ui::EncodingPlugin& plugin : ui::encodingPlugins()) {
+    for (const state::EncodingPlugin& plugin : state::encodingPlugins()) {
         if (plugin.registerCommands) plugin.registerCommands(registry);
     }
     return registry;
@@ -138,4 +138,4 @@ Status requireOption(const ArgMap& args, const std::string& name, const std::str
     return success();
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

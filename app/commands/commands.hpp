@@ -15,7 +15,7 @@
 #include "poslab/figure/plot.hpp"
 #include "poslab/io/matrix_export.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 // A CSV of text cells, a header line then one line per row (`poslab export tensors`).
 struct TextTable {
@@ -24,9 +24,9 @@ struct TextTable {
 };
 
 struct ExportKind {
-    std::string name;                  // "sinusoidal"
-    std::string summary;               // one line: what the rows and columns are
-    std::vector<OptionSpec> options;   // without --out (added by the dispatcher)
+    std::string name;                 // "sinusoidal"
+    std::string summary;              // one line: what the rows and columns are
+    std::vector<OptionSpec> options;  // without --out (added by the dispatcher)
     std::function<Result<Matrix>(const ArgMap&)> compute;
     // Optional: for tables too large to hold, the shape and a row producer (used when set).
     struct Stream {
@@ -53,11 +53,11 @@ struct RenderSettings {
     float scale = 1.0f;              // device pixels per figure pixel
     Theme theme = paperTheme();
     ColormapId colormap = ColormapId::Viridis;
-    bool colormapGiven = false;      // false: the view picks its natural colormap
+    bool colormapGiven = false;  // false: the view picks its natural colormap
 };
 
 struct RenderView {
-    std::string name;                 // "sinusoidal"
+    std::string name;  // "sinusoidal"
     std::string summary;
     std::vector<OptionSpec> options;  // view options; size/theme/colormap/out are added
     std::function<Result<Figure>(const ArgMap&, const RenderSettings&)> build;
@@ -89,11 +89,12 @@ void registerSinusoidalCommands(CommandRegistry& registry);
 void registerRopeCommands(CommandRegistry& registry);
 void registerVisionRopeCommands(CommandRegistry& registry);  // mrope, axial-rope
 void registerBiasCommands(CommandRegistry& registry);  // ALiBi, T5, learned (bias_commands.cpp)
-void registerUnderstandingCommands(CommandRegistry& registry);  // similarity, meaning, intuitions, …
+void registerUnderstandingCommands(
+    CommandRegistry& registry);                             // similarity, meaning, intuitions, …
 void registerRopeUsageCommands(CommandRegistry& registry);  // rope_usage_commands.cpp
 
 // Options shared by all render views, and how to read them.
 std::vector<OptionSpec> renderCommonOptions();
 Result<RenderSettings> readRenderSettings(const ArgMap& args);
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

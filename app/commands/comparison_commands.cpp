@@ -13,7 +13,7 @@
 #include "poslab/views/extrapolation_figures.hpp"
 #include "state/ranges.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -27,7 +27,8 @@ std::vector<OptionSpec> biasSettingOptions(const std::string& alibiHeadsHelp) {
 
 template <class Options>  // ExtrapolationOptions, CompareOptions
 void readBiasSettings(OptionReader& read, Options& o) {
-    read.integer("alibi-heads", o.alibiHeads, ui::kAlibiHeadsRange.low, ui::kAlibiHeadsRange.high);
+    read.integer("alibi-heads", o.alibiHeads, state::kAlibiHeadsRange.low,
+                 state::kAlibiHeadsRange.high);
     read.integer("t5-buckets", o.t5Buckets, 2, 1024);
     read.integer("t5-max-distance", o.t5MaxDistance, 1, kMaxSeqLen);
 }
@@ -49,7 +50,7 @@ void registerComparisonCommands(CommandRegistry& registry) {
               {"set", "NAME",
                "textbook (default: sinusoidal, learned, RoPE, scalings, ALiBi, T5) or relative "
                "(KERPLE, Sandwich, FIRE, xPos, DeBERTa, the whole family)"}},
-             biasSettingOptions("ALiBi heads, " + ui::kAlibiHeadsRange.rangeText() +
+             biasSettingOptions("ALiBi heads, " + state::kAlibiHeadsRange.rangeText() +
                                 " (default 8)")),
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              ExtrapolationOptions o;
@@ -173,4 +174,4 @@ void registerComparisonCommands(CommandRegistry& registry) {
          }});
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

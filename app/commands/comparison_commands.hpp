@@ -7,10 +7,10 @@
 
 #include "commands/commands.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 // Adds the views above; registerUnderstandingCommands() calls it last, so the help lists them
 // in the order the GUI's tabs show them.
 void registerComparisonCommands(CommandRegistry& registry);
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

@@ -11,7 +11,7 @@
 #include "poslab/views/intuition_figures.hpp"
 #include "state/ranges.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -113,15 +113,15 @@ void registerIntuitionCommands(CommandRegistry& registry) {
     registry.renders.push_back(
         {"binary-clock",
          "bits of the position counter beside sinusoids of the same period",
-         {{"bits", "N", ui::kClockBitsRange.help()},
-          {"positions", "N", ui::kClockPositionsRange.help()},
+         {{"bits", "N", state::kClockBitsRange.help()},
+          {"positions", "N", state::kClockPositionsRange.help()},
           {"d-model", "D", "sinusoidal width, 1..8192 (default 64)"},
           {"base", "B", "sinusoidal base, > 1 (default 10000)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              BinaryClockOptions options;
              OptionReader read(args);
-             read.integer(ui::kClockBitsRange, options.bits);
-             read.integer(ui::kClockPositionsRange, options.positions);
+             read.integer(state::kClockBitsRange, options.bits);
+             read.integer(state::kClockPositionsRange, options.positions);
              read.integer("d-model", options.sinusoidal.dModel, 1, 8192);
              read.number("base", options.sinusoidal.base);
              if (!read.ok()) return read.error();
@@ -239,4 +239,4 @@ void registerIntuitionCommands(CommandRegistry& registry) {
         }));
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

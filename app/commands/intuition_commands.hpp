@@ -7,10 +7,10 @@
 
 #include "commands/commands.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 // Adds the kinds and views above; registerUnderstandingCommands() calls it after meaning's, so
 // the help lists them in the order the GUI's tabs show them.
 void registerIntuitionCommands(CommandRegistry& registry);
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

@@ -1,6 +1,6 @@
 #include "commands/launch_options.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 std::vector<OptionSpec> launchOptionSpecs() {
     return {
@@ -43,4 +43,4 @@ std::vector<OptionSpec> launchOptionSpecs() {
         {"seed", "S", "random seed for --soak (default 1)"}};
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

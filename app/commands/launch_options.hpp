@@ -6,8 +6,8 @@
 
 #include "commands/args.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 std::vector<OptionSpec> launchOptionSpecs();  // --view, --session, --lesson, --zoom, …
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

@@ -5,7 +5,7 @@
 
 #include "poslab/base/format.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 Status rangeError(const std::string& option, long long value, long long low, long long high) {
     if (value >= low && value <= high) return success();
@@ -135,4 +135,4 @@ void OptionReader::list(const std::string& name, std::vector<std::string>& field
     field = std::move(words).value();
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

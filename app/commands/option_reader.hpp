@@ -30,7 +30,7 @@
 #include "poslab/base/result.hpp"
 #include "state/ranges.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 // "--name must be low..high (got value)" unless low <= value <= high.
 Status rangeError(const std::string& option, long long value, long long low, long long high);
@@ -97,4 +97,4 @@ class OptionReader {
     std::optional<Error> error_;
 };
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

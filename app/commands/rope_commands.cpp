@@ -19,7 +19,7 @@
 #include "poslab/views/rope_precision_figures.hpp"
 #include "poslab/views/rope_scalings_figures.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -368,12 +368,12 @@ Result<Figure> renderRotation(const ArgMap& args, const RenderSettings& settings
     options.k = vectors->k;
     options.m = 10;
     options.n = 4;
-    options.trail = ui::kRopeTrailRange.fallback;
+    options.trail = state::kRopeTrailRange.fallback;
     constexpr double kExact = 9007199254740992.0;  // 2^53: positions stay exact integers
     OptionReader read(args);
     read.number("m", options.m, -kExact, kExact, "a finite position within 2^53");
     read.number("n", options.n, -kExact, kExact, "a finite position within 2^53");
-    read.integer(ui::kRopeTrailRange, options.trail);
+    read.integer(state::kRopeTrailRange, options.trail);
     if (!read.ok()) return read.error();
     const int pairCount = rotatedDims(p) / 2;
     read.list("pairs", options.pairs, kMaxRotationPairs, 0, pairCount - 1);
@@ -608,7 +608,7 @@ void registerRopeCommands(CommandRegistry& registry) {
                       {"n", "N", "key position (default 4)"},
                       {"pairs", "LIST",
                        "pairs to draw, at most 256 (default: all up to 16, else 16 spread evenly)"},
-                      {"trail", "T", ui::kRopeTrailRange.help()}}),
+                      {"trail", "T", state::kRopeTrailRange.help()}}),
          renderRotation});
     registry.renders.push_back(
         {"rope-angles",
@@ -678,4 +678,4 @@ void registerRopeCommands(CommandRegistry& registry) {
          renderPrecision});
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

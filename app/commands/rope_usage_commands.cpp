@@ -11,7 +11,7 @@
 #include "poslab/io/output_file.hpp"
 #include "poslab/views/rope_usage_figures.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -190,4 +190,4 @@ void registerRopeUsageCommands(CommandRegistry& registry) {
          renderOptions, renderUsage});
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

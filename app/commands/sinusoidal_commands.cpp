@@ -7,20 +7,21 @@
 #include "poslab/views/icon_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 // --dims: as many curves as the GUI's curve count allows (8). Past a few thousand positions each
 // curve is a band of oscillations that the rasteriser strokes at ~0.3 s a curve; 8 stay within
 // seconds, and more would only overdraw the same band.
-inline constexpr std::size_t kMaxCurveDimensions = std::size_t(ui::kCurveCountRange.high);
+inline constexpr std::size_t kMaxCurveDimensions = std::size_t(state::kCurveCountRange.high);
 
 namespace {
 
 std::vector<OptionSpec> sinusoidalOptions() {
-    return {{"d-model", "D", "columns (dimensions), 1..8192; required"},
-            {"seq-len", "L", "rows (positions 0..L-1), 1..1048576 within the memory cap; required"},
-            {"base", "B", "frequency base, > 1 (default 10000)"},
-            {"layout", "NAME", "interleaved (paper), concat (HF [sin|cos]) or t2t (tensor2tensor)"}};
+    return {
+        {"d-model", "D", "columns (dimensions), 1..8192; required"},
+        {"seq-len", "L", "rows (positions 0..L-1), 1..1048576 within the memory cap; required"},
+        {"base", "B", "frequency base, > 1 (default 10000)"},
+        {"layout", "NAME", "interleaved (paper), concat (HF [sin|cos]) or t2t (tensor2tensor)"}};
 }
 
 Result<SinusoidalParams> readSinusoidalParams(const ArgMap& args, bool requireSizes) {
@@ -68,7 +69,8 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
          }});
 
     std::vector<OptionSpec> heatmapOptions = sinusoidalOptions();
-    heatmapOptions.push_back({"training-length", "N", "mark N positions as the training length (default: none)"});
+    heatmapOptions.push_back(
+        {"training-length", "N", "mark N positions as the training length (default: none)"});
     registry.renders.push_back(
         {"sinusoidal", "heatmap of the table (positions down, dimensions across)", heatmapOptions,
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
@@ -80,7 +82,8 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              read.integer("training-length", options.trainingLength, 0, kMaxSeqLen);
              if (!read.ok()) return read.error();
              if (settings.colormapGiven) options.colormap = settings.colormap;
-             Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
+             Figure figure =
+                 emptyFigure(float(settings.width), float(settings.height), settings.theme);
              drawSinusoidalHeatmap(figure, {0, 0, figure.width, figure.height}, *params, options,
                                    settings.theme, nullptr);
              return figure;
@@ -93,8 +96,7 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
     curveOptions.push_back({"positions", "N", "plot positions 0..N (default 100)"});
     registry.renders.push_back(
         {"sinusoidal-curves", "chosen dimensions against position: the ladder of frequencies",
-         curveOptions,
-         [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+         curveOptions, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
              auto params = readSinusoidalParams(args, false);
              if (!params) return params.error();
              SinusoidalCurveOptions options;
@@ -104,8 +106,10 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
              read.number("positions", options.lastPosition, 1, kMaxSeqLen,
                          "1.." + std::to_string(kMaxSeqLen));
              if (!read.ok()) return read.error();
-             Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
-             drawSinusoidalCurves(figure, {0, 0, figure.width, figure.height}, *params, options, settings.theme);
+             Figure figure =
+                 emptyFigure(float(settings.width), float(settings.height), settings.theme);
+             drawSinusoidalCurves(figure, {0, 0, figure.width, figure.height}, *params, options,
+                                  settings.theme);
              return figure;
          }});
 
@@ -124,4 +128,4 @@ void registerSinusoidalCommands(CommandRegistry& registry) {
          }});
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

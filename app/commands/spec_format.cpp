@@ -16,7 +16,7 @@
 #include "poslab/figure/figure_controls.hpp"
 #include "state/ranges.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -239,7 +239,7 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
                                return view.build(args, sized);
                            },
                            settings->theme, float(settings->width), float(settings->height),
-                           float(std::min(ui::kFigureHeightRange.high,
+                           float(std::min(state::kFigureHeightRange.high,
                                           int(16384 / std::max(1.0f, settings->scale)))))
                      : buildWithControls(
                            [&](const Theme& theme) {
@@ -254,4 +254,4 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
     return result;
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

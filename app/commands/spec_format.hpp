@@ -18,7 +18,7 @@
 #include "poslab/base/result.hpp"
 #include "poslab/figure/figure.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 // ---- One figure
 std::vector<OptionSpec> renderOptionsFor(const RenderView& view);  // view's + renderCommonOptions()
@@ -59,4 +59,4 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
 inline constexpr std::size_t kMessageLineLength = 8192;
 std::string printable(std::string_view text);  // control characters as \n, \t, \x1b: one line
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

@@ -24,7 +24,7 @@
 #include "state/ranges.hpp"
 #include "state/table_file.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -149,7 +149,7 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
     if (!read.ok()) return read.error();
     params.ropeSeed = params.learned.seed;
     if (auto path = args.raw("table")) {
-        auto loaded = ui::loadTableFile(*path, args.raw("tensor").value_or(""));
+        auto loaded = state::loadTableFile(*path, args.raw("tensor").value_or(""));
         if (!loaded) return loaded.error();
         if (!loaded->note.empty())
             std::fprintf(stderr, "poslab: %s\n",
@@ -342,7 +342,7 @@ Result<MeaningParams> readMeaningParams(const ArgMap& args) {
         auto tokens = loadNpy(*path);
         if (!tokens) return tokens.error();
         // Finite, at most 1e100: 1e308 word vectors made every logit inf ("rms inf").
-        if (auto s = ui::checkLoadedTable(
+        if (auto s = state::checkLoadedTable(
                 *tokens, "--tokens " + escapeForMessage(*path, kMessagePathLength));
             !s)
             return s.error();
@@ -458,16 +458,16 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
     registry.renders.push_back(
         {"near-orthogonality",
          "histogram of cosines between random vectors and sinusoidal rows, narrowing as 1/sqrt(d)",
-         {{"d-model", "D", ui::kOrthogonalityDModelRange.help()},
+         {{"d-model", "D", state::kOrthogonalityDModelRange.help()},
           {"samples", "N",
            "random vectors asked for, 1..1000000 (default 20000); at most 2^24 components are "
            "drawn: the first of the seeded draws, as the figure says"},
           {"seed", "S", "random draws (default 1)"}},
          [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
-             int d = ui::kOrthogonalityDModelRange.fallback, samples = 20000;
+             int d = state::kOrthogonalityDModelRange.fallback, samples = 20000;
              std::uint64_t seed = 1;
              OptionReader read(args);
-             read.integer(ui::kOrthogonalityDModelRange, d);
+             read.integer(state::kOrthogonalityDModelRange, d);
              read.integer("samples", samples, 1, 1000000);
              read.seed(seed);
              if (!read.ok()) return read.error();
@@ -482,4 +482,4 @@ void registerUnderstandingCommands(CommandRegistry& registry) {
     registerComparisonCommands(registry);
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

@@ -10,7 +10,7 @@
 #include "poslab/io/hf_config.hpp"
 #include "poslab/views/vision_rope_figures.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 
 namespace {
 
@@ -248,4 +248,4 @@ void registerVisionRopeCommands(CommandRegistry& registry) {
          axialOptions(), renderAxial});
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::commands

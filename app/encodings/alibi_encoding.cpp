@@ -18,12 +18,12 @@
 namespace poslab {
 
 // ---- Session section: the fields, listed once, and what the descriptors alone do not check
-namespace ui {
+namespace state {
 
-inline constexpr EnumCodec<ColormapId> kAlibiColormapCodec{colormapName, parseColormap};
+inline constexpr state::EnumCodec<ColormapId> kAlibiColormapCodec{colormapName, parseColormap};
 
 // In the state struct's namespace: pluginStateType finds it by argument-dependent lookup.
-template <class F, Is<AlibiViewState> V>
+template <class F, Is<state::AlibiViewState> V>
 void visitFields(F& f, V& v) {
     f.parameter(kAlibiHeadsParam, v.heads);
     f.integer("seqLen", v.seqLen);
@@ -39,7 +39,7 @@ void visitFields(F& f, V& v) {
 
 namespace {
 
-Status validateAlibiView(const AlibiViewState& v) {
+Status validateAlibiView(const state::AlibiViewState& v) {
     if (auto s = requireIntInRange("seqLen", v.seqLen, 1, kMaxGuiSeqLen); !s) return s;
     if (auto s = requireIntInRange("enlargedHead", v.enlargedHead, 0, v.heads - 1); !s) return s;
     if (auto s = requireIntInRange("queryIndex", v.queryIndex, 0, kMaxGuiSeqLen); !s) return s;
@@ -48,20 +48,20 @@ Status validateAlibiView(const AlibiViewState& v) {
 }
 
 }  // namespace
-}  // namespace ui
+}  // namespace state
 
 // ---- Commands
-namespace cli {
+namespace encodings {
 namespace {
 
-std::vector<OptionSpec> alibiBiasOptions() {
-    return {{"heads", "N", ui::kAlibiHeadsRange.help("(sets the slopes); required")},
+std::vector<commands::OptionSpec> alibiBiasOptions() {
+    return {{"heads", "N", state::kAlibiHeadsRange.help("(sets the slopes); required")},
             {"head", "H", "which head's slope, 0..N-1 (fairseq's order); required"},
             {"seq-len", "L", "rows and columns, 1..1048576 within the memory cap; required"},
             {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"}};
 }
 
-Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
+Result<AlibiFigureOptions> readAlibiFigureOptions(const commands::ArgMap& args) {
     AlibiFigureOptions options;
     options.heads = 8;
     options.seqLen = 32;
@@ -70,7 +70,7 @@ Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
     options.previewKeys = 0;
     options.contentScale = 0;
     options.contentSeed = 0;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.wideInt("heads", options.heads);
     read.wideInt("seq-len", options.seqLen);
     read.wideInt("head", options.enlargedHead);
@@ -88,18 +88,18 @@ Result<AlibiFigureOptions> readAlibiFigureOptions(const ArgMap& args) {
     return options;
 }
 
-void registerAlibiCommands(CommandRegistry& registry) {
-    registry.exports.push_back(matrixExport(
+void registerAlibiCommands(commands::CommandRegistry& registry) {
+    registry.exports.push_back(commands::matrixExport(
         "alibi-slopes", "N x 1: the slope of each head, one row per head in fairseq's order",
         {{"heads", "N",
-          std::string(ui::kAlibiHeadsRange.meaning) + ", " + ui::kAlibiHeadsRange.rangeText() +
-              "; required"}},
-        [](const ArgMap& args) -> Result<Matrix> {
-            if (auto s = requireOption(args, "heads", "N"); !s) return s.error();
+          std::string(state::kAlibiHeadsRange.meaning) + ", " +
+              state::kAlibiHeadsRange.rangeText() + "; required"}},
+        [](const commands::ArgMap& args) -> Result<Matrix> {
+            if (auto s = commands::requireOption(args, "heads", "N"); !s) return s.error();
             AlibiParams params;
             params.heads = 8;
             params.seqLen = 1;
-            OptionReader read(args);
+            commands::OptionReader read(args);
             read.wideInt("heads", params.heads);
             if (!read.ok()) return read.error();
             if (auto status = validate(params); !status) return status.error();
@@ -109,17 +109,17 @@ void registerAlibiCommands(CommandRegistry& registry) {
             return matrix;
         }));
 
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "alibi-bias", "L x L bias of one head, row = query i, column = key j; masked cells -inf",
-        alibiBiasOptions(), [](const ArgMap& args) -> Result<Matrix> {
+        alibiBiasOptions(), [](const commands::ArgMap& args) -> Result<Matrix> {
             for (auto [name, value] : {std::pair{"heads", "N"}, {"head", "H"}, {"seq-len", "L"}}) {
-                if (auto s = requireOption(args, name, value); !s) return s.error();
+                if (auto s = commands::requireOption(args, name, value); !s) return s.error();
             }
             AlibiParams params;
             params.heads = 8;
             params.head = 0;
             params.seqLen = 32;
-            OptionReader read(args);
+            commands::OptionReader read(args);
             read.wideInt("heads", params.heads);
             read.wideInt("head", params.head);
             read.wideInt("seq-len", params.seqLen);
@@ -128,8 +128,8 @@ void registerAlibiCommands(CommandRegistry& registry) {
             return alibiBias(params);
         }));
 
-    std::vector<OptionSpec> alibiRender = {
-        {"heads", "N", ui::kAlibiHeadsRange.help()},
+    std::vector<commands::OptionSpec> alibiRender = {
+        {"heads", "N", state::kAlibiHeadsRange.help()},
         {"seq-len", "L", "rows and columns of each bias matrix, 1..1048576 (default 32)"},
         {"symmetric", "", "-m|i - j| with no mask (encoder form) instead of causal"},
         {"head", "H", "the head drawn large, 0..N-1 (default 0)"},
@@ -138,15 +138,17 @@ void registerAlibiCommands(CommandRegistry& registry) {
         {"content-scale", "S",
          "content logits ~ S * N(0, 1) added to the bias, 0..100 (default 0)"},
         {"content-seed", "SEED", "seed of the content logits (default 0)"}};
-    registry.renders.push_back(renderView(
+    registry.renders.push_back(commands::renderView(
         "alibi",
         "every head's bias as a grid, one head enlarged, slopes per head, attention preview",
-        alibiRender, [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+        alibiRender,
+        [](const commands::ArgMap& args,
+           const commands::RenderSettings& settings) -> Result<Figure> {
             auto read = readAlibiFigureOptions(args);
             if (!read) return read.error();
             AlibiFigureOptions options = *read;
             if (settings.colormapGiven) options.colormap = settings.colormap;
-            Figure figure = figureFor(settings);
+            Figure figure = commands::figureFor(settings);
             if (auto s = drawAlibiFigure(figure, {0, 0, figure.width, figure.height}, options,
                                          settings.theme);
                 !s) {
@@ -157,20 +159,22 @@ void registerAlibiCommands(CommandRegistry& registry) {
 }
 
 }  // namespace
-}  // namespace cli
+}  // namespace encodings
 
 // ---- Registration
-namespace ui {
+namespace encodings {
 
 POSLAB_REGISTER_ENCODING(alibi) {
-    EncodingPlugin plugin;
-    plugin.key = kAlibiKey;
+    state::EncodingPlugin plugin;
+    plugin.key = state::kAlibiKey;
     plugin.after = "Vision RoPE";
-    plugin.state = pluginStateType<AlibiViewState>(validateAlibiView);
-    plugin.registerCommands = cli::registerAlibiCommands;
-    plugin.makePanel = [] { return std::unique_ptr<Panel>(std::make_unique<AlibiPanel>()); };
+    plugin.state = state::pluginStateType<state::AlibiViewState>(state::validateAlibiView);
+    plugin.registerCommands = registerAlibiCommands;
+    plugin.makePanel = [] {
+        return std::unique_ptr<ui::Panel>(std::make_unique<panels::AlibiPanel>());
+    };
     return plugin;
 }
 
-}  // namespace ui
+}  // namespace encodings
 }  // namespace poslab

@@ -11,21 +11,21 @@
 #include "poslab/base/validate.hpp"
 #include "poslab/views/contextual_figures.hpp"
 
-namespace poslab::cli {
+namespace poslab::encodings {
 
 namespace {
 
 // A figure drawn by one of the view's draw functions, or its error.
 template <class Draw>
-Result<Figure> drawn(const RenderSettings& settings, Draw draw) {
-    Figure figure = figureFor(settings);
+Result<Figure> drawn(const commands::RenderSettings& settings, Draw draw) {
+    Figure figure = commands::figureFor(settings);
     if (Status s = draw(figure, Box{0, 0, figure.width, figure.height}); !s) return s.error();
     return figure;
 }
 
 // ---- CoPE
 
-std::vector<OptionSpec> copeOptions() {
+std::vector<commands::OptionSpec> copeOptions() {
     return {{"sentence", "TEXT",
              "the sentence, 2..64 tokens (words; . , ! ? ; : are tokens of their own)"},
             {"gates", "KIND",
@@ -37,9 +37,9 @@ std::vector<OptionSpec> copeOptions() {
             {"paper-gates", "", "sigmoid(q.k) as the paper writes it, not divided by sqrt(d)"}};
 }
 
-Result<CopeSentenceParams> readCope(const ArgMap& args) {
+Result<CopeSentenceParams> readCope(const commands::ArgMap& args) {
     CopeSentenceParams p;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.text("sentence", p.sentence);
     if (auto gates = args.raw("gates")) {
         auto parsed = parseCopeGateSource(*gates);
@@ -60,7 +60,7 @@ Result<CopeSentenceParams> readCope(const ArgMap& args) {
 
 // ---- DeBERTa
 
-std::vector<OptionSpec> debertaOptions(const std::string& lengthHelp) {
+std::vector<commands::OptionSpec> debertaOptions(const std::string& lengthHelp) {
     return {{"seq-len", "L", lengthHelp},
             {"position-buckets", "B",
              "position_buckets (bucket_size), 2..65536, or 0 for none (default 256, v3)"},
@@ -72,10 +72,10 @@ std::vector<OptionSpec> debertaOptions(const std::string& lengthHelp) {
             {"no-p2c", "", "pos_att_type without p2c"}};
 }
 
-Result<DebertaParams> readDeberta(const ArgMap& args, int defaultLength) {
+Result<DebertaParams> readDeberta(const commands::ArgMap& args, int defaultLength) {
     DebertaParams p;
     p.seqLen = defaultLength;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.wideInt("seq-len", p.seqLen);
     read.wideInt("position-buckets", p.positionBuckets);
     read.wideInt("max-relative-positions", p.maxRelativePositions);
@@ -90,7 +90,7 @@ Result<DebertaParams> readDeberta(const ArgMap& args, int defaultLength) {
 
 // ---- NoPE and iRoPE
 
-std::vector<OptionSpec> iropeOptions() {
+std::vector<commands::OptionSpec> iropeOptions() {
     return {{"num-layers", "N", "num_hidden_layers, 1..256 (default 48, Llama 4 Scout)"},
             {"no-rope-layer-interval", "K",
              "no_rope_layer_interval: every K-th layer is NoPE, 1..256 (default 4)"},
@@ -100,9 +100,9 @@ std::vector<OptionSpec> iropeOptions() {
              "attention_chunk_size of the RoPE layers, 0 (none)..2^30 (default 8192)"}};
 }
 
-Result<IropeParams> readIrope(const ArgMap& args) {
+Result<IropeParams> readIrope(const commands::ArgMap& args) {
     IropeParams p;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.wideInt("num-layers", p.numLayers);
     read.wideInt("no-rope-layer-interval", p.noRopeLayerInterval);
     read.wideInt("attention-chunk-size", p.attentionChunkSize);
@@ -116,8 +116,8 @@ Result<IropeParams> readIrope(const ArgMap& args) {
     return p;
 }
 
-std::vector<OptionSpec> nopeFigureOptions() {
-    std::vector<OptionSpec> options = iropeOptions();
+std::vector<commands::OptionSpec> nopeFigureOptions() {
+    std::vector<commands::OptionSpec> options = iropeOptions();
     options.push_back(
         {"seq-len", "L", "positions in the curves and the mask, 2..1048576 (default 32768)"});
     options.push_back({"layer", "I", "the layer whose attention mask is drawn (default 0)"});
@@ -126,14 +126,14 @@ std::vector<OptionSpec> nopeFigureOptions() {
     return options;
 }
 
-Result<NopeFigureOptions> readNopeFigure(const ArgMap& args, NopeSections sections) {
+Result<NopeFigureOptions> readNopeFigure(const commands::ArgMap& args, NopeSections sections) {
     NopeFigureOptions o;
     o.sections = sections;
     auto irope = readIrope(args);
     if (!irope) return irope.error();
     o.irope = *irope;
     o.maskLayer = 0;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.wideInt("seq-len", o.seqLen);
     read.wideInt("layer", o.maskLayer);
     read.number("floor-scale", o.temperature.floorScale);
@@ -145,16 +145,16 @@ Result<NopeFigureOptions> readNopeFigure(const ArgMap& args, NopeSections sectio
 
 // ---- Randomized positions
 
-std::vector<OptionSpec> randomizedOptions() {
+std::vector<commands::OptionSpec> randomizedOptions() {
     return {{"length", "L", "positions per sequence, 1..min(N, 65536) (default 40)"},
             {"max-length", "N", "positions are drawn from 0..N-1, 1..16777216 (default 2048)"},
             {"draws", "K", "sequences drawn, 1..64 (default 4)"},
             {"seed", "S", "seed of the draws (default 0)"}};
 }
 
-Result<RandomizedPositionsParams> readRandomized(const ArgMap& args) {
+Result<RandomizedPositionsParams> readRandomized(const commands::ArgMap& args) {
     RandomizedPositionsParams p;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.wideInt("length", p.length);
     read.wideInt("max-length", p.maxLength);
     read.wideInt("draws", p.draws);
@@ -166,18 +166,18 @@ Result<RandomizedPositionsParams> readRandomized(const ArgMap& args) {
 
 }  // namespace
 
-void registerContextualCommands(CommandRegistry& registry) {
+void registerContextualCommands(commands::CommandRegistry& registry) {
     // ---- Exports
-    std::vector<OptionSpec> copeExport = copeOptions();
+    std::vector<commands::OptionSpec> copeExport = copeOptions();
     copeExport.push_back(
         {"what", "WHICH", "gates, positions (default), bias or weights: the n x n matrix"});
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "cope", "n x n CoPE head over the sentence's tokens: gates, positions, bias or weights",
-        copeExport, [](const ArgMap& args) -> Result<Matrix> {
+        copeExport, [](const commands::ArgMap& args) -> Result<Matrix> {
             auto p = readCope(args);
             if (!p) return p.error();
             std::string what = "positions";
-            OptionReader read(args);
+            commands::OptionReader read(args);
             read.text("what", what);
             auto head = copeSentence(*p);
             if (!head) return head.error();
@@ -187,21 +187,21 @@ void registerContextualCommands(CommandRegistry& registry) {
             if (what == "weights") return head->weights;
             return Error{"--what must be gates, positions, bias or weights (got '" + what + "')"};
         }));
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "deberta-buckets",
         "L x L build_relative_position: [i][j] = make_log_bucket_position(i - j)",
         debertaOptions("rows and columns, 1..1048576 within the memory cap (default 512)"),
-        [](const ArgMap& args) -> Result<Matrix> {
+        [](const commands::ArgMap& args) -> Result<Matrix> {
             auto p = readDeberta(args, 512);
             if (!p) return p.error();
             return debertaRelativePositionMatrix(*p);
         }));
-    std::vector<OptionSpec> debertaExport =
+    std::vector<commands::OptionSpec> debertaExport =
         debertaOptions("rows and columns, 1..1048576 within the memory cap (default 512)");
     debertaExport.push_back({"term", "T", "c2c, c2p, p2c or sum (default sum)"});
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "deberta", "L x L disentangled scores (seeded q, k, Kr, Qr), already / sqrt(d s)",
-        debertaExport, [](const ArgMap& args) -> Result<Matrix> {
+        debertaExport, [](const commands::ArgMap& args) -> Result<Matrix> {
             auto p = readDeberta(args, 512);
             if (!p) return p.error();
             DebertaTerm term = DebertaTerm::Sum;
@@ -212,12 +212,12 @@ void registerContextualCommands(CommandRegistry& registry) {
             }
             return debertaTermMatrix(*p, term);
         }));
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "nope", "L x 4: position t, 1/(t+1), and t read back from it in float32 and in bfloat16",
         {{"seq-len", "L", "positions, 1..1048576 (default 4096)"}},
-        [](const ArgMap& args) -> Result<Matrix> {
+        [](const commands::ArgMap& args) -> Result<Matrix> {
             int length = 4096;
-            OptionReader read(args);
+            commands::OptionReader read(args);
             read.wideInt("seq-len", length);
             if (!read.ok()) return read.error();
             if (auto s = requireIntInRange("seq_len", length, 1, kMaxSeqLen); !s) return s.error();
@@ -230,9 +230,9 @@ void registerContextualCommands(CommandRegistry& registry) {
             }
             return m;
         }));
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "irope-layers", "N x 2: layer, uses RoPE (1) or NoPE (0), as no_rope_layers says",
-        iropeOptions(), [](const ArgMap& args) -> Result<Matrix> {
+        iropeOptions(), [](const commands::ArgMap& args) -> Result<Matrix> {
             auto p = readIrope(args);
             if (!p) return p.error();
             Matrix m(std::size_t(p->numLayers), 2);
@@ -242,18 +242,18 @@ void registerContextualCommands(CommandRegistry& registry) {
             }
             return m;
         }));
-    std::vector<OptionSpec> maskExport = iropeOptions();
+    std::vector<commands::OptionSpec> maskExport = iropeOptions();
     maskExport.push_back(
         {"seq-len", "L", "rows and columns, 1..1048576 within the memory cap (default 64)"});
     maskExport.push_back({"layer", "I", "the layer, 0..N-1 (default 0)"});
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "irope-mask",
         "L x L attention mask of one layer: 1 visible, 0 masked (chunked on RoPE layers)",
-        maskExport, [](const ArgMap& args) -> Result<Matrix> {
+        maskExport, [](const commands::ArgMap& args) -> Result<Matrix> {
             auto p = readIrope(args);
             if (!p) return p.error();
             int length = 64, layer = 0;
-            OptionReader read(args);
+            commands::OptionReader read(args);
             read.wideInt("seq-len", length);
             if (!read.ok()) return read.error();
             if (auto s = requireIntInRange("seq_len", length, 1, kMaxSeqLen); !s) return s.error();
@@ -269,9 +269,9 @@ void registerContextualCommands(CommandRegistry& registry) {
                     m(i, j) = iropeAttends(*p, layer, (long long)i, (long long)j) ? 1 : 0;
             return m;
         }));
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "randomized-positions", "K x L: each row one draw's sorted positions from 0..N-1",
-        randomizedOptions(), [](const ArgMap& args) -> Result<Matrix> {
+        randomizedOptions(), [](const commands::ArgMap& args) -> Result<Matrix> {
             auto p = readRandomized(args);
             if (!p) return p.error();
             Matrix m(std::size_t(p->draws), std::size_t(p->length));
@@ -282,10 +282,10 @@ void registerContextualCommands(CommandRegistry& registry) {
             }
             return m;
         }));
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "randomized-order-stats",
         "L x 3: rank k, E[k-th position] = (k+1)(N+1)/(L+1) - 1, its standard deviation",
-        randomizedOptions(), [](const ArgMap& args) -> Result<Matrix> {
+        randomizedOptions(), [](const commands::ArgMap& args) -> Result<Matrix> {
             auto p = readRandomized(args);
             if (!p) return p.error();
             Matrix m(std::size_t(p->length), 3);
@@ -298,50 +298,56 @@ void registerContextualCommands(CommandRegistry& registry) {
         }));
 
     // ---- Renders
-    registry.renders.push_back(renderView(
+    registry.renders.push_back(commands::renderView(
         "cope", "CoPE over a sentence: gates, contextual positions, the last query's row, bias",
-        copeOptions(), [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+        copeOptions(),
+        [](const commands::ArgMap& args,
+           const commands::RenderSettings& settings) -> Result<Figure> {
             auto p = readCope(args);
             if (!p) return p.error();
             return drawn(settings, [&](Figure& f, Box area) {
                 return drawCopeFigure(f, area, *p, settings.theme);
             });
         }));
-    registry.renders.push_back(renderView(
+    registry.renders.push_back(commands::renderView(
         "deberta", "DeBERTa: make_log_bucket_position, c2c, c2p and p2c as HF gathers them",
         debertaOptions("rows and columns, 1..1048576 (default 512)"),
-        [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+        [](const commands::ArgMap& args,
+           const commands::RenderSettings& settings) -> Result<Figure> {
             auto p = readDeberta(args, 512);
             if (!p) return p.error();
             return drawn(settings, [&](Figure& f, Box area) {
                 return drawDebertaFigure(f, area, *p, settings.theme);
             });
         }));
-    registry.renders.push_back(renderView(
+    registry.renders.push_back(commands::renderView(
         "nope", "NoPE: the position a causal mask gives away, 1/(t+1), read back per precision",
         {{"seq-len", "L", "positions, 2..1048576 (default 32768)"}},
-        [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+        [](const commands::ArgMap& args,
+           const commands::RenderSettings& settings) -> Result<Figure> {
             auto o = readNopeFigure(args, NopeSections::Nope);
             if (!o) return o.error();
             return drawn(settings, [&](Figure& f, Box area) {
                 return drawNopeFigure(f, area, *o, settings.theme);
             });
         }));
-    registry.renders.push_back(renderView(
+    registry.renders.push_back(commands::renderView(
         "irope", "Llama 4 iRoPE: RoPE/NoPE layers, a layer's chunked mask, the NoPE temperature",
         nopeFigureOptions(),
-        [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+        [](const commands::ArgMap& args,
+           const commands::RenderSettings& settings) -> Result<Figure> {
             auto o = readNopeFigure(args, NopeSections::Irope);
             if (!o) return o.error();
             return drawn(settings, [&](Figure& f, Box area) {
                 return drawNopeFigure(f, area, *o, settings.theme);
             });
         }));
-    registry.renders.push_back(renderView(
+    registry.renders.push_back(commands::renderView(
         "randomized-positions",
         "Randomized positions: sorted draws from 0..N-1, order statistics against 0..L-1",
         randomizedOptions(),
-        [](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+        [](const commands::ArgMap& args,
+           const commands::RenderSettings& settings) -> Result<Figure> {
             auto p = readRandomized(args);
             if (!p) return p.error();
             return drawn(settings, [&](Figure& f, Box area) {
@@ -350,4 +356,4 @@ void registerContextualCommands(CommandRegistry& registry) {
         }));
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::encodings

@@ -12,20 +12,20 @@
 #include "state/encoding_registry.hpp"
 #include "state/session_fields.hpp"
 
-namespace poslab::cli {
-void registerContextualCommands(CommandRegistry& registry);  // contextual_commands.cpp
+namespace poslab::encodings {
+void registerContextualCommands(commands::CommandRegistry& registry);  // contextual_commands.cpp
 }
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // Session fields, read and written from this one list. no_rope_layers is not stored: the
 // controls edit the interval (poslab export/render take --no-rope-layers).
-template <class F, Is<ContextualViewState> V>
+template <class F, Is<state::ContextualViewState> V>
 void visitFields(F& f, V& v) {
-    f.name("tab", v.tab, kContextualTabNames);
+    f.name("tab", v.tab, state::kContextualTabNames);
     f.child("cope", [&](auto& g) {
         g.text("sentence", v.cope.sentence);
-        g.name("gates", v.cope.gates, kCopeGateNames);
+        g.name("gates", v.cope.gates, state::kCopeGateNames);
         g.integer("dModel", v.cope.dModel);
         g.integer("seed", v.cope.seed);
         g.integer("tableSeed", v.cope.tableSeed);
@@ -42,7 +42,7 @@ void visitFields(F& f, V& v) {
         g.integer("seed", v.deberta.seed);
     });
     f.child("nope", [&](auto& g) {
-        g.name("sections", v.nope.sections, kNopeSectionsNames);
+        g.name("sections", v.nope.sections, state::kNopeSectionsNames);
         g.integer("seqLen", v.nope.seqLen);
         g.integer("maskLayer", v.nope.maskLayer);
         g.integer("numLayers", v.nope.irope.numLayers);
@@ -59,11 +59,15 @@ void visitFields(F& f, V& v) {
     });
 }
 
+}  // namespace poslab::state
+
+namespace poslab::encodings {
+
 namespace {
 
 // The sentence is kept as typed (the figure says what is wrong with it); its length and every
 // other range must hold.
-Status validateContextualView(const ContextualViewState& v) {
+Status validateContextualView(const state::ContextualViewState& v) {
     if (v.cope.sentence.size() > std::size_t(kMaxCopeSentenceBytes)) {
         return Error{"cope.sentence must be at most " + std::to_string(kMaxCopeSentenceBytes) +
                      " bytes"};
@@ -81,13 +85,15 @@ Status validateContextualView(const ContextualViewState& v) {
 }  // namespace
 
 POSLAB_REGISTER_ENCODING(contextual) {
-    EncodingPlugin plugin;
-    plugin.key = kContextualKey;
+    state::EncodingPlugin plugin;
+    plugin.key = state::kContextualKey;
     plugin.after = "Compare";  // after the built-in views
-    plugin.state = pluginStateType<ContextualViewState>(validateContextualView);
-    plugin.registerCommands = cli::registerContextualCommands;
-    plugin.makePanel = [] { return std::unique_ptr<Panel>(std::make_unique<ContextualPanel>()); };
+    plugin.state = state::pluginStateType<state::ContextualViewState>(validateContextualView);
+    plugin.registerCommands = registerContextualCommands;
+    plugin.makePanel = [] {
+        return std::unique_ptr<ui::Panel>(std::make_unique<ContextualPanel>());
+    };
     return plugin;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::encodings

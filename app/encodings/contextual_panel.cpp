@@ -10,7 +10,7 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::encodings {
 
 namespace {
 
@@ -42,17 +42,18 @@ Figure figureOf(float w, float h, const Theme& theme, Draw draw) {
 
 }  // namespace
 
-void ContextualPanel::draw(AppState& state, FrameContext& context) {
-    ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
-    panelLayout(
+void ContextualPanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::ContextualViewState& view =
+        state.plugins.get<state::ContextualViewState>(state::kContextualKey);
+    ui::panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            const std::pair<ContextualTab, const char*> tabs[] = {
-                {ContextualTab::Cope, "CoPE"},
-                {ContextualTab::Deberta, "DeBERTa"},
-                {ContextualTab::Nope, "NoPE & iRoPE"},
-                {ContextualTab::Randomized, "Randomized"}};
-            stateTabBar("context figures", tabs, &view.tab, &shownTab_);
+            const std::pair<state::ContextualTab, const char*> tabs[] = {
+                {state::ContextualTab::Cope, "CoPE"},
+                {state::ContextualTab::Deberta, "DeBERTa"},
+                {state::ContextualTab::Nope, "NoPE & iRoPE"},
+                {state::ContextualTab::Randomized, "Randomized"}};
+            ui::stateTabBar("context figures", tabs, &view.tab, &shownTab_);
             // One tab's figure: its cache (FigureCache, or LiveFigure for a figure built on a
             // worker, whose build also takes a Detail: the trailing arguments), keyed on its
             // parameters, laid out by its panel shape. The build copies what it reads.
@@ -71,17 +72,17 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
                     });
             };
             switch (view.tab) {
-                case ContextualTab::Cope:
+                case state::ContextualTab::Cope:
                     show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
                     break;
-                case ContextualTab::Deberta:
+                case state::ContextualTab::Deberta:
                     show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
                     break;
-                case ContextualTab::Nope:
+                case state::ContextualTab::Nope:
                     show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections),
                          drawNopeFigure);
                     break;
-                case ContextualTab::Randomized:
+                case state::ContextualTab::Randomized:
                     show(randomized_, "randomized", view.randomized, kRandomizedPanels,
                          drawRandomizedFigure);
                     break;
@@ -89,35 +90,37 @@ void ContextualPanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-Figure ContextualPanel::exportFigure(const AppState& state, float width, float height,
+Figure ContextualPanel::exportFigure(const state::AppState& state, float width, float height,
                                      const Theme& theme) const {
-    const ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
+    const state::ContextualViewState& view =
+        state.plugins.get<state::ContextualViewState>(state::kContextualKey);
     return figureOf(width, height, theme, [&](Figure& f, Box area) -> Status {
         switch (view.tab) {
-            case ContextualTab::Cope:
+            case state::ContextualTab::Cope:
                 return drawCopeFigure(f, area, view.cope, theme);
-            case ContextualTab::Deberta:
+            case state::ContextualTab::Deberta:
                 return drawDebertaFigure(f, area, view.deberta, theme);
-            case ContextualTab::Nope:
+            case state::ContextualTab::Nope:
                 return drawNopeFigure(f, area, view.nope, theme);
-            case ContextualTab::Randomized:
+            case state::ContextualTab::Randomized:
                 return drawRandomizedFigure(f, area, view.randomized, theme);
         }
         return success();
     });
 }
 
-Result<Matrix> ContextualPanel::exportData(const AppState& state) const {
-    const ContextualViewState& view = state.plugins.get<ContextualViewState>(kContextualKey);
+Result<Matrix> ContextualPanel::exportData(const state::AppState& state) const {
+    const state::ContextualViewState& view =
+        state.plugins.get<state::ContextualViewState>(state::kContextualKey);
     switch (view.tab) {
-        case ContextualTab::Cope: {
+        case state::ContextualTab::Cope: {
             auto head = copeSentence(view.cope);
             if (!head) return head.error();
             return head->positions;
         }
-        case ContextualTab::Deberta:
+        case state::ContextualTab::Deberta:
             return debertaTermMatrix(view.deberta, DebertaTerm::Sum);
-        case ContextualTab::Nope: {
+        case state::ContextualTab::Nope: {
             if (auto s = validate(view.nope); !s) return s.error();
             const std::size_t n = std::size_t(view.nope.seqLen);
             if (auto s = checkMatrixSize(n, n, "the iRoPE mask"); !s) return s.error();
@@ -130,7 +133,7 @@ Result<Matrix> ContextualPanel::exportData(const AppState& state) const {
                                   : 0;
             return m;
         }
-        case ContextualTab::Randomized: {
+        case state::ContextualTab::Randomized: {
             const RandomizedPositionsParams& p = view.randomized;
             if (auto s = validate(p); !s) return s.error();
             Matrix m(std::size_t(p.draws), std::size_t(p.length));
@@ -145,35 +148,35 @@ Result<Matrix> ContextualPanel::exportData(const AppState& state) const {
     return Error{"no tab"};
 }
 
-void ContextualPanel::drawControls(ContextualViewState& view) {
+void ContextualPanel::drawControls(state::ContextualViewState& view) {
     switch (view.tab) {
-        case ContextualTab::Cope:
+        case state::ContextualTab::Cope:
             drawCopeControls(view.cope);
             break;
-        case ContextualTab::Deberta:
+        case state::ContextualTab::Deberta:
             drawDebertaControls(view.deberta);
             break;
-        case ContextualTab::Nope:
+        case state::ContextualTab::Nope:
             drawNopeControls(view.nope);
             break;
-        case ContextualTab::Randomized:
+        case state::ContextualTab::Randomized:
             drawRandomizedControls(view.randomized);
             break;
     }
 }
 
 void ContextualPanel::drawCopeControls(CopeSentenceParams& p) {
-    sectionHeader("CoPE: contextual positions");
+    ui::sectionHeader("CoPE: contextual positions");
     ImGui::SetNextItemWidth(-1);
-    inputString("##cope sentence", &p.sentence);
-    tooltipForLastItem(
+    ui::inputString("##cope sentence", &p.sentence);
+    ui::tooltipForLastItem(
         "The sentence, 2..64 tokens: words split at spaces, and . , ! ? ; : as tokens of their "
         "own, so a head can count words or sentences rather than tokens.");
     const std::size_t tokens = copeTokens(p.sentence).size();
     ImGui::TextDisabled("%zu tokens", tokens);
     if (auto s = validate(p); !s) errorNote(s.error().message);
 
-    sectionHeader("Gates");
+    ui::sectionHeader("Gates");
     const std::pair<CopeGateSource, const char*> choices[] = {
         {CopeGateSource::Seeded,
          "sigmoid(q_i.k_j / sqrt(d)) from the Intuitions view's seeded toy head: an untrained "
@@ -186,104 +189,110 @@ void ContextualPanel::drawCopeControls(CopeSentenceParams& p) {
     for (const auto& [value, help] : choices) {
         if (ImGui::RadioButton(std::string(copeGateSourceName(value)).c_str(), p.gates == value))
             p.gates = value;
-        tooltipForLastItem(help);
+        ui::tooltipForLastItem(help);
         if (value != CopeGateSource::Words && value != CopeGateSource::Sentences) ImGui::SameLine();
     }
     ImGui::Checkbox("divide by sqrt(d)", &p.divideGates);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "The authors' code computes sigmoid(q.k / sqrt(head_dim)); the paper writes sigmoid(q.k). "
         "Only the seeded gates use it.");
 
-    sectionHeader("Head");
-    if (sliderInt(kCopeDModel, &p.dModel,
-                  "Width of the word vectors, q and k and the position table (even)."))
+    ui::sectionHeader("Head");
+    if (ui::sliderInt(state::kCopeDModel, &p.dModel,
+                      "Width of the word vectors, q and k and the position table (even)."))
         p.dModel = std::clamp(p.dModel + p.dModel % 2, 2, kMaxCopeDModel);
-    seedSlider(kWeightsSeedSlider, &p.seed, "Seed of W_q and W_k (the toy head's).");
-    seedSlider(kTableSeedSlider, &p.tableSeed,
-               "Seed of the position table e (d x npos, N(0, 1)): a stand-in for the learned "
-               "pos_emb, which the authors start at zero.");
-    sliderInt(kCopeNpos, &p.npos,
-              "Positions with an embedding; p is clamped to npos - 1 as in the code. 0: tokens + "
-              "1, the code's default (block_size + 1).");
+    ui::seedSlider(state::kWeightsSeedSlider, &p.seed, "Seed of W_q and W_k (the toy head's).");
+    ui::seedSlider(state::kTableSeedSlider, &p.tableSeed,
+                   "Seed of the position table e (d x npos, N(0, 1)): a stand-in for the learned "
+                   "pos_emb, which the authors start at zero.");
+    ui::sliderInt(
+        state::kCopeNpos, &p.npos,
+        "Positions with an embedding; p is clamped to npos - 1 as in the code. 0: tokens + "
+        "1, the code's default (block_size + 1).");
     wrappedNote(
         "p_ij sums the gates from key j to query i. Positions are fractional; the bias "
         "interpolates q_i.e[floor p] and q_i.e[ceil p].");
 }
 
 void ContextualPanel::drawDebertaControls(DebertaParams& p) {
-    sectionHeader("DeBERTa disentangled attention");
-    sliderInt(kDebertaSeqLen, &p.seqLen,
-              "Queries and keys. The matrices are sampled at one cell per pixel: 65,536 stays "
-              "live.");
-    sliderInt(kDebertaBuckets, &p.positionBuckets,
-              "position_buckets, the code's bucket_size (DeBERTa-v3: 256). |i - j| <= buckets/2 "
-              "keeps its own index; beyond, "
-              "buckets grow logarithmically. 0: no buckets (DeBERTa-v1 style, clamped by the "
-              "gather).");
+    ui::sectionHeader("DeBERTa disentangled attention");
+    ui::sliderInt(state::kDebertaSeqLen, &p.seqLen,
+                  "Queries and keys. The matrices are sampled at one cell per pixel: 65,536 stays "
+                  "live.");
+    ui::sliderInt(
+        state::kDebertaBuckets, &p.positionBuckets,
+        "position_buckets, the code's bucket_size (DeBERTa-v3: 256). |i - j| <= buckets/2 "
+        "keeps its own index; beyond, "
+        "buckets grow logarithmically. 0: no buckets (DeBERTa-v1 style, clamped by the "
+        "gather).");
     const int lowest = p.positionBuckets > 0 ? p.positionBuckets / 2 + 2 : 1;
     p.maxRelativePositions = std::clamp(p.maxRelativePositions, lowest, kMaxGuiSeqLen);
-    sliderInt(kDebertaMaxPosition, &p.maxRelativePositions, SliderBounds{lowest, kMaxGuiSeqLen},
-              "max_relative_positions, the code's max_position (v3: 512): |i - j| = max_position - "
-              "1 reaches the last bucket, "
-              "2 x (buckets/2) - 1. Must exceed buckets/2 + 1.");
-    sliderInt(kDebertaHeadDim, &p.headDim, "d: the scores are / sqrt(d s).");
+    ui::sliderInt(
+        state::kDebertaMaxPosition, &p.maxRelativePositions,
+        ui::SliderBounds{lowest, kMaxGuiSeqLen},
+        "max_relative_positions, the code's max_position (v3: 512): |i - j| = max_position - "
+        "1 reaches the last bucket, "
+        "2 x (buckets/2) - 1. Must exceed buckets/2 + 1.");
+    ui::sliderInt(state::kDebertaHeadDim, &p.headDim, "d: the scores are / sqrt(d s).");
     ImGui::Checkbox("c2p", &p.c2p);
-    tooltipForLastItem("Content-to-position: q_i . Kr[delta(i, j) + k].");
+    ui::tooltipForLastItem("Content-to-position: q_i . Kr[delta(i, j) + k].");
     ImGui::SameLine();
     ImGui::Checkbox("p2c", &p.p2c);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Position-to-content as HF gathers it: k_j . Qr[-delta(j, i) + k], which equals the "
         "c2p index (buckets are odd-symmetric). The paper's index is delta(j, i) + k.");
-    seedSlider(kSeedSliderParam, &p.seed,
-               "Seed of q, k and the relative embeddings Kr, Qr (N(0, 1)).");
+    ui::seedSlider(state::kSeedSliderParam, &p.seed,
+                   "Seed of q, k and the relative embeddings Kr, Qr (N(0, 1)).");
     if (ImGui::Button("DeBERTa-v3 defaults")) {
         p.positionBuckets = 256;
         p.maxRelativePositions = 512;
         p.headDim = 64;
         p.c2p = p.p2c = true;
     }
-    tooltipForLastItem("position_buckets 256, max_relative_positions 512, head_dim 64, p2c|c2p.");
+    ui::tooltipForLastItem(
+        "position_buckets 256, max_relative_positions 512, head_dim 64, p2c|c2p.");
     if (auto s = validate(p); !s) errorNote(s.error().message);
 }
 
 void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
-    sectionHeader("NoPE and Llama 4's iRoPE");
+    ui::sectionHeader("NoPE and Llama 4's iRoPE");
     int sections = int(o.sections);
     const char* names[] = {"both", "NoPE only", "iRoPE only"};
     if (ImGui::Combo("show", &sections, names, 3)) o.sections = NopeSections(sections);
-    tooltipForLastItem("Which panels: the NoPE signal, the iRoPE panels, or both.");
+    ui::tooltipForLastItem("Which panels: the NoPE signal, the iRoPE panels, or both.");
     int length = int(std::min<long long>(o.seqLen, kMaxGuiSeqLen));
-    if (sliderInt(kNopeSeqLen, &length,
-                  "Positions in the curves and in the mask (sampled to the pixels)."))
+    if (ui::sliderInt(state::kNopeSeqLen, &length,
+                      "Positions in the curves and in the mask (sampled to the pixels)."))
         o.seqLen = length;
-    sectionHeader("Layers");
+    ui::sectionHeader("Layers");
     IropeParams& p = o.irope;
-    sliderInt(kIropeLayers, &p.numLayers, "num_hidden_layers (Llama 4 Scout: 48).");
-    sliderInt(kIropeInterval, &p.noRopeLayerInterval,
-              "no_rope_layer_interval K: every K-th layer is NoPE: no_rope_layers[l] = int((l + 1) "
-              "% K != 0) (1 = RoPE).");
+    ui::sliderInt(state::kIropeLayers, &p.numLayers, "num_hidden_layers (Llama 4 Scout: 48).");
+    ui::sliderInt(
+        state::kIropeInterval, &p.noRopeLayerInterval,
+        "no_rope_layer_interval K: every K-th layer is NoPE: no_rope_layers[l] = int((l + 1) "
+        "% K != 0) (1 = RoPE).");
     p.noRopeLayers.clear();  // the controls edit the interval; --no-rope-layers is the CLI's
-    sliderInt(kIropeChunk, &p.attentionChunkSize,
-              "attention_chunk_size: RoPE layers attend within chunks of this many positions "
-              "(Llama 4: 8192); 0: no "
-              "chunking. NoPE layers see the whole causal prefix.");
+    ui::sliderInt(state::kIropeChunk, &p.attentionChunkSize,
+                  "attention_chunk_size: RoPE layers attend within chunks of this many positions "
+                  "(Llama 4: 8192); 0: no "
+                  "chunking. NoPE layers see the whole causal prefix.");
     o.maskLayer = std::clamp(o.maskLayer, 0, p.numLayers - 1);
-    sliderInt(kNopeMaskLayer, &o.maskLayer, SliderBounds{0, p.numLayers - 1},
-              "The layer whose attention mask is drawn.");
+    ui::sliderInt(state::kNopeMaskLayer, &o.maskLayer, ui::SliderBounds{0, p.numLayers - 1},
+                  "The layer whose attention mask is drawn.");
     ImGui::TextDisabled(layerUsesRope(p, o.maskLayer) ? "a RoPE layer (chunked)"
                                                       : "a NoPE layer (full causal)");
-    sectionHeader("NoPE temperature");
-    sliderDouble(kTemperatureFloorScale, &o.temperature.floorScale,
-                 "Positions per step of the query scale (Llama 4: 8192).");
-    sliderDouble(kTemperatureAttnScale, &o.temperature.attnScale,
-                 "Scale gained per unit of log(step + 1) (Llama 4: 0.1).");
+    ui::sectionHeader("NoPE temperature");
+    ui::sliderDouble(state::kTemperatureFloorScale, &o.temperature.floorScale,
+                     "Positions per step of the query scale (Llama 4: 8192).");
+    ui::sliderDouble(state::kTemperatureAttnScale, &o.temperature.attnScale,
+                     "Scale gained per unit of log(step + 1) (Llama 4: 0.1).");
     if (ImGui::Button("Llama 4 defaults")) {
         p.numLayers = 48;
         p.noRopeLayerInterval = 4;
         p.attentionChunkSize = 8192;
         o.temperature = {};
     }
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "48 layers, every 4th NoPE, chunks of 8192, floor_scale 8192, attn_scale 0.1.");
     wrappedNote(
         "With no position encoding, the causal mask alone lets query t average t + 1 values: a "
@@ -293,22 +302,23 @@ void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
 }
 
 void ContextualPanel::drawRandomizedControls(RandomizedPositionsParams& p) {
-    sectionHeader("Randomized positions");
+    ui::sectionHeader("Randomized positions");
     int n = int(std::min<long long>(p.maxLength, kMaxGuiSeqLen));
-    if (sliderInt(kRandomizedRange, &n,
-                  "Training positions are drawn from 0..N-1: N is at least the longest test "
-                  "length."))
+    if (ui::sliderInt(state::kRandomizedRange, &n,
+                      "Training positions are drawn from 0..N-1: N is at least the longest test "
+                      "length."))
         p.maxLength = n;
-    p.length = std::clamp<int>(p.length, kRandomizedLength.low,
-                               int(std::min<long long>(p.maxLength, kRandomizedLength.high)));
-    sliderInt(kRandomizedLength, &p.length, SliderBounds{1, p.maxLength},
-              "Positions per training sequence: L distinct values, sorted.");
-    sliderInt(kRandomizedDraws, &p.draws, "Sequences drawn (each with its own seed).");
-    seedSlider(kSeedSliderParam, &p.seed, "Seed of the draws.");
+    p.length =
+        std::clamp<int>(p.length, state::kRandomizedLength.low,
+                        int(std::min<long long>(p.maxLength, state::kRandomizedLength.high)));
+    ui::sliderInt(state::kRandomizedLength, &p.length, ui::SliderBounds{1, p.maxLength},
+                  "Positions per training sequence: L distinct values, sorted.");
+    ui::sliderInt(state::kRandomizedDraws, &p.draws, "Sequences drawn (each with its own seed).");
+    ui::seedSlider(state::kSeedSliderParam, &p.seed, "Seed of the draws.");
     wrappedNote(
         "The k-th smallest of L positions drawn from 0..N-1 has mean (k+1)(N+1)/(L+1) - 1: "
         "the spacing is (N+1)/(L+1), not 1. Only the order is informative.");
     if (auto s = validate(p); !s) errorNote(s.error().message);
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::encodings

@@ -11,31 +11,31 @@
 #include "state/contextual_state.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::encodings {
 
-class ContextualPanel : public Panel {
+class ContextualPanel : public ui::Panel {
   public:
     const char* title() const override { return "Context"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // CoPE: the positions p_ij; DeBERTa: the summed scores; NoPE & iRoPE: the shown layer's
     // mask (1 visible, 0 masked); randomized: one row per draw.
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    void drawControls(ContextualViewState& view);
+    void drawControls(state::ContextualViewState& view);
     void drawCopeControls(CopeSentenceParams& p);
     void drawDebertaControls(DebertaParams& p);
     void drawNopeControls(NopeFigureOptions& o);
     void drawRandomizedControls(RandomizedPositionsParams& p);
-    FigureCache<CopeSentenceParams> cope_;
+    panels::FigureCache<CopeSentenceParams> cope_;
     // Built on a worker: at L = 65,536 the DeBERTa scores and 16 draws of 4,096 positions take
     // longer than a frame; the last figure stays up meanwhile.
-    LiveFigure<DebertaParams> deberta_;
-    FigureCache<NopeFigureOptions> nope_;
-    LiveFigure<RandomizedPositionsParams> randomized_;
-    ContextualTab shownTab_ = ContextualTab::Cope;
+    panels::LiveFigure<DebertaParams> deberta_;
+    panels::FigureCache<NopeFigureOptions> nope_;
+    panels::LiveFigure<RandomizedPositionsParams> randomized_;
+    state::ContextualTab shownTab_ = state::ContextualTab::Cope;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::encodings

@@ -12,7 +12,7 @@
 #include "poslab/encodings/xpos.hpp"
 #include "poslab/views/relative_figures.hpp"
 
-namespace poslab::cli {
+namespace poslab::encodings {
 
 namespace {
 
@@ -20,14 +20,14 @@ constexpr const char* kSeqLenExportHelp =
     "rows (queries i) and columns (keys j), 1..1048576 within the memory cap; required";
 
 // ---- Options of each encoding (export and render read the same lists)
-std::vector<OptionSpec> xposOptions() {
+std::vector<commands::OptionSpec> xposOptions() {
     return {{"head-dim", "D", "head dimension d, even, 2..8192 (default 64)"},
             {"gamma", "G", "zeta_i = (2i/d + gamma)/(1 + gamma), 0..10 (default 0.4)"},
             {"scale-base", "B", "scale_base: zeta^(distance / B), 1..1e9 (default 512)"},
             {"base", "X", "rotation base, > 1 (default 10000)"}};
 }
-std::vector<OptionSpec> kerpleOptions(bool withKernel) {
-    std::vector<OptionSpec> options;
+std::vector<commands::OptionSpec> kerpleOptions(bool withKernel) {
+    std::vector<commands::OptionSpec> options;
     if (withKernel) options.push_back({"kernel", "NAME", "power or log (default log)"});
     options.push_back({"r1", "X",
                        "scale outside the kernel, 0..1000, clamped to >= 0.01 as the authors' "
@@ -37,12 +37,12 @@ std::vector<OptionSpec> kerpleOptions(bool withKernel) {
                        ">= 0.01; 0..1000 (default 1)"});
     return options;
 }
-std::vector<OptionSpec> sandwichOptions() {
+std::vector<commands::OptionSpec> sandwichOptions() {
     return {{"sandwich-dim", "D", "Sandwich: d of the sinusoids, even, 2..8192 (default 128)"},
             {"sandwich-heads", "H", "Sandwich: heads H, 1..128 (default 8)"},
             {"sandwich-head", "K", "Sandwich: head, 0..H-1, compression 8 (K + 1)/H (default 0)"}};
 }
-std::vector<OptionSpec> fireOptions() {
+std::vector<commands::OptionSpec> fireOptions() {
     return {{"c", "X", "FIRE: psi(x) = log(c x + 1), 1e-6..1000 (default 0.1)"},
             {"threshold", "L", "FIRE: normaliser psi(max(i, L)), 1..1e9 (default 512)"},
             {"mlp-width", "W", "FIRE: hidden units of the MLP, 1..1024 (default 32)"},
@@ -51,22 +51,22 @@ std::vector<OptionSpec> fireOptions() {
             {"seed", "S", "FIRE: seed of the MLP's weights, >= 0 (default 0)"}};
 }
 
-void readXpos(OptionReader& read, XposParams& p) {
+void readXpos(commands::OptionReader& read, XposParams& p) {
     read.coreInt("head-dim", p.headDim, "head_dim", 2, kMaxDModel);
     read.number("gamma", p.gamma);
     read.number("scale-base", p.scaleBase);
     read.number("base", p.base);
 }
-void readKerple(OptionReader& read, KerpleParams& p) {
+void readKerple(commands::OptionReader& read, KerpleParams& p) {
     read.number("r1", p.r1);
     read.number("r2", p.r2);
 }
-void readSandwich(OptionReader& read, SandwichParams& p) {
+void readSandwich(commands::OptionReader& read, SandwichParams& p) {
     read.coreInt("sandwich-dim", p.headDim, "head_dim", 2, kMaxDModel);
     read.coreInt("sandwich-heads", p.heads, "heads", 1, kMaxSandwichHeads);
     read.coreInt("sandwich-head", p.head, "head", 0, kMaxSandwichHeads - 1);
 }
-void readFire(OptionReader& read, FireParams& p) {
+void readFire(commands::OptionReader& read, FireParams& p) {
     read.number("c", p.c);
     read.number("threshold", p.threshold);
     read.coreInt("mlp-width", p.mlpWidth, "mlp_width", 1, kMaxFireMlpWidth);
@@ -75,10 +75,10 @@ void readFire(OptionReader& read, FireParams& p) {
     read.seed(p.seed);
 }
 
-Result<int> requiredLength(const ArgMap& args) {
+Result<int> requiredLength(const commands::ArgMap& args) {
     if (!args.has("seq-len")) return Error{"--seq-len L is required"};
     int length = 0;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.coreInt("seq-len", length, "seq_len", 1, kMaxSeqLen);
     if (!read.ok()) return read.error();
     return length;
@@ -89,8 +89,8 @@ Result<KerpleKernel> parseKerpleKernel(std::string_view text) {
 }
 
 // ---- Render: one option list for every tab, so a command line can switch tabs unchanged
-std::vector<OptionSpec> relativeRenderOptions() {
-    std::vector<OptionSpec> options = {
+std::vector<commands::OptionSpec> relativeRenderOptions() {
+    std::vector<commands::OptionSpec> options = {
         {"seq-len", "L",
          "L of the matrices and the reach of the distance axes, 2..1048576 "
          "(default 2048)"},
@@ -109,9 +109,9 @@ std::vector<OptionSpec> relativeRenderOptions() {
     return options;
 }
 
-Result<RelativeFigureOptions> readRelativeOptions(const ArgMap& args) {
+Result<RelativeFigureOptions> readRelativeOptions(const commands::ArgMap& args) {
     RelativeFigureOptions o;
-    OptionReader read(args);
+    commands::OptionReader read(args);
     read.coreInt("seq-len", o.seqLen, "seq_len", 2, kMaxSeqLen);
     read.coreInt("training-length", o.trainingLength, "training_length", 1, kMaxSeqLen);
     read.number("bias-floor", o.biasFloor);
@@ -131,12 +131,13 @@ Result<RelativeFigureOptions> readRelativeOptions(const ArgMap& args) {
     return o;
 }
 
-RenderView relativeRender(std::string name, std::string summary, RelativeTab tab) {
-    RenderView view;
+commands::RenderView relativeRender(std::string name, std::string summary, RelativeTab tab) {
+    commands::RenderView view;
     view.name = std::move(name);
     view.summary = std::move(summary);
     view.options = relativeRenderOptions();
-    view.build = [tab](const ArgMap& args, const RenderSettings& settings) -> Result<Figure> {
+    view.build = [tab](const commands::ArgMap& args,
+                       const commands::RenderSettings& settings) -> Result<Figure> {
         auto options = readRelativeOptions(args);
         if (!options) return options.error();
         Figure figure = emptyFigure(float(settings.width), float(settings.height), settings.theme);
@@ -152,52 +153,53 @@ RenderView relativeRender(std::string name, std::string summary, RelativeTab tab
 
 }  // namespace
 
-void registerRelativeCommands(CommandRegistry& registry) {
+void registerRelativeCommands(commands::CommandRegistry& registry) {
     // ---- Exports: causal L x L matrices, row = query i, column = key j, -inf after the query
-    std::vector<OptionSpec> xposExport = {{"seq-len", "L", kSeqLenExportHelp}};
+    std::vector<commands::OptionSpec> xposExport = {{"seq-len", "L", kSeqLenExportHelp}};
     for (auto& o : xposOptions()) xposExport.push_back(o);
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "xpos", "L x L xPos scores q_i . k_j for q = k = ones (torchscale XPOS), -inf for j > i",
-        xposExport, [](const ArgMap& args) -> Result<Matrix> {
+        xposExport, [](const commands::ArgMap& args) -> Result<Matrix> {
             auto length = requiredLength(args);
             if (!length) return length.error();
             XposParams p;
-            OptionReader read(args);
+            commands::OptionReader read(args);
             readXpos(read, p);
             if (!read.ok()) return read.error();
             return xposScoreMatrix(p, *length);
         }));
 
-    std::vector<OptionSpec> kerpleExport = {{"seq-len", "L", kSeqLenExportHelp}};
+    std::vector<commands::OptionSpec> kerpleExport = {{"seq-len", "L", kSeqLenExportHelp}};
     for (auto& o : kerpleOptions(true)) kerpleExport.push_back(o);
-    registry.exports.push_back(matrixExport("kerple",
-                                            "L x L KERPLE bias, -r1 (i-j)^r2 or -r1 log(1 + r2 "
-                                            "(i-j)) (authors' clamps), -inf for j > i",
-                                            kerpleExport, [](const ArgMap& args) -> Result<Matrix> {
-                                                auto length = requiredLength(args);
-                                                if (!length) return length.error();
-                                                KerpleParams p;
-                                                OptionReader read(args);
-                                                read.choice("kernel", p.kernel, parseKerpleKernel);
-                                                readKerple(read, p);
-                                                if (!read.ok()) return read.error();
-                                                return kerpleBiasMatrix(p, *length);
-                                            }));
+    registry.exports.push_back(
+        commands::matrixExport("kerple",
+                               "L x L KERPLE bias, -r1 (i-j)^r2 or -r1 log(1 + r2 "
+                               "(i-j)) (authors' clamps), -inf for j > i",
+                               kerpleExport, [](const commands::ArgMap& args) -> Result<Matrix> {
+                                   auto length = requiredLength(args);
+                                   if (!length) return length.error();
+                                   KerpleParams p;
+                                   commands::OptionReader read(args);
+                                   read.choice("kernel", p.kernel, parseKerpleKernel);
+                                   readKerple(read, p);
+                                   if (!read.ok()) return read.error();
+                                   return kerpleBiasMatrix(p, *length);
+                               }));
 
-    std::vector<OptionSpec> sandwichExport = {
+    std::vector<commands::OptionSpec> sandwichExport = {
         {"seq-len", "L", kSeqLenExportHelp},
         {"head-dim", "D", "d of the sinusoids, even, 2..8192 (default 128)"},
         {"heads", "H", "heads, 1..128 (default 8)"},
         {"head", "K", "head, 0..H-1: compression 8 (K + 1)/H (default 0)"}};
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "sandwich",
         "L x L Sandwich bias (sum_{i=1..d/2} cos((i-j) 10000^(-2i/d)) - d/2) / (8 (K+1)/H), -inf "
         "for j > i",
-        sandwichExport, [](const ArgMap& args) -> Result<Matrix> {
+        sandwichExport, [](const commands::ArgMap& args) -> Result<Matrix> {
             auto length = requiredLength(args);
             if (!length) return length.error();
             SandwichParams p;
-            OptionReader read(args);
+            commands::OptionReader read(args);
             read.coreInt("head-dim", p.headDim, "head_dim", 2, kMaxDModel);
             read.coreInt("heads", p.heads, "heads", 1, kMaxSandwichHeads);
             read.coreInt("head", p.head, "head", 0, kMaxSandwichHeads - 1);
@@ -205,17 +207,17 @@ void registerRelativeCommands(CommandRegistry& registry) {
             return sandwichBiasMatrix(p, *length);
         }));
 
-    std::vector<OptionSpec> fireExport = {{"seq-len", "L", kSeqLenExportHelp}};
+    std::vector<commands::OptionSpec> fireExport = {{"seq-len", "L", kSeqLenExportHelp}};
     for (auto& o : fireOptions()) fireExport.push_back(o);
     fireExport.push_back({"phi", "", "export phi(i, j) itself instead of the seeded MLP's bias"});
-    registry.exports.push_back(matrixExport(
+    registry.exports.push_back(commands::matrixExport(
         "fire",
         "L x L FIRE bias MLP(phi(i, j)) of a seeded MLP (or phi with --phi), -inf for j > i",
-        fireExport, [](const ArgMap& args) -> Result<Matrix> {
+        fireExport, [](const commands::ArgMap& args) -> Result<Matrix> {
             auto length = requiredLength(args);
             if (!length) return length.error();
             FireParams p;
-            OptionReader read(args);
+            commands::OptionReader read(args);
             readFire(read, p);
             if (!read.ok()) return read.error();
             return args.flag("phi") ? firePhiMatrix(p, *length) : fireBiasMatrix(p, *length);
@@ -239,4 +241,4 @@ void registerRelativeCommands(CommandRegistry& registry) {
         "fire", "FIRE's phi, a seeded MLP's bias, and phi against distance", RelativeTab::Fire));
 }
 
-}  // namespace poslab::cli
+}  // namespace poslab::encodings

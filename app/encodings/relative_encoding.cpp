@@ -11,17 +11,17 @@
 #include "state/relative_state.hpp"
 #include "state/session_fields.hpp"
 
-namespace poslab::cli {
-void registerRelativeCommands(CommandRegistry& registry);  // relative_commands.cpp
+namespace poslab::encodings {
+void registerRelativeCommands(commands::CommandRegistry& registry);  // relative_commands.cpp
 }
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // Session fields, read and written from this one list: core's figure options, one key per
 // parameter ("xpos.headDim", ...), as the view saved them before it was a plug-in.
-template <class F, Is<RelativeViewState> V>
+template <class F, Is<state::RelativeViewState> V>
 void visitFields(F& f, V& v) {
-    f.name("tab", v.tab, kRelativeTabNames);
+    f.name("tab", v.tab, state::kRelativeTabNames);
     auto& o = v.options;
     f.integer("seqLen", o.seqLen);
     f.integer("trainingLength", o.trainingLength);
@@ -49,24 +49,28 @@ void visitFields(F& f, V& v) {
     f.integer("t5Seed", o.t5Seed);
 }
 
+}  // namespace poslab::state
+
+namespace poslab::encodings {
+
 namespace {
 
 // Core's ranges, and the GUI's sequence length (the slider's: kRelativeSeqLen).
-Status validateRelativeView(const RelativeViewState& v) {
+Status validateRelativeView(const state::RelativeViewState& v) {
     if (auto s = validate(v.options); !s) return s;
-    return kRelativeSeqLen.check(v.options.seqLen);
+    return state::kRelativeSeqLen.check(v.options.seqLen);
 }
 
 }  // namespace
 
 POSLAB_REGISTER_ENCODING(relative) {
-    EncodingPlugin plugin;
-    plugin.key = kRelativeKey;
+    state::EncodingPlugin plugin;
+    plugin.key = state::kRelativeKey;
     plugin.after = "T5";
-    plugin.state = pluginStateType<RelativeViewState>(validateRelativeView);
-    plugin.registerCommands = cli::registerRelativeCommands;
-    plugin.makePanel = [] { return std::unique_ptr<Panel>(std::make_unique<RelativePanel>()); };
+    plugin.state = state::pluginStateType<state::RelativeViewState>(validateRelativeView);
+    plugin.registerCommands = registerRelativeCommands;
+    plugin.makePanel = [] { return std::unique_ptr<ui::Panel>(std::make_unique<RelativePanel>()); };
     return plugin;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::encodings

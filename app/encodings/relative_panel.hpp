@@ -10,19 +10,19 @@
 #include "state/relative_state.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::encodings {
 
-class RelativePanel : public Panel {
+class RelativePanel : public ui::Panel {
   public:
     const char* title() const override { return "Relative"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // The tab's main matrix (Family: KERPLE log) as a causal L x L matrix, -inf for j > i.
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    void drawControls(RelativeViewState& view);
+    void drawControls(state::RelativeViewState& view);
     struct Key {
         RelativeTab tab;
         RelativeFigureOptions options;
@@ -32,8 +32,8 @@ class RelativePanel : public Panel {
     // Built on a worker (xPos at head_dim 512 or Sandwich at d 1,024 over L = 65,536 take longer
     // than a frame), which alone uses memo_ while it runs; declared after memo_, so it is stopped
     // and joined before memo_ goes.
-    LiveFigure<Key> cache_;
+    panels::LiveFigure<Key> cache_;
     RelativeTab shownTab_ = RelativeTab::Family;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::encodings

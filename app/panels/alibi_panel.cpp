@@ -11,14 +11,14 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 AlibiPanel::CacheKey AlibiPanel::cacheKey(const AlibiFigureOptions& o) {
     return {o.heads,      o.seqLen,      o.symmetric,    o.enlargedHead,
             o.queryIndex, o.previewKeys, o.contentScale, o.contentSeed};
 }
 
-AlibiFigureOptions AlibiPanel::optionsFor(const AlibiViewState& view) {
+AlibiFigureOptions AlibiPanel::optionsFor(const state::AlibiViewState& view) {
     AlibiFigureOptions options;
     options.heads = std::clamp(view.heads, 1, kMaxAlibiHeads);
     options.seqLen = std::clamp(view.seqLen, 1, kMaxGuiSeqLen);
@@ -32,26 +32,27 @@ AlibiFigureOptions AlibiPanel::optionsFor(const AlibiViewState& view) {
     return options;
 }
 
-void AlibiPanel::draw(AppState& state, FrameContext& context) {
-    AlibiViewState& view = state.plugins.get<AlibiViewState>(kAlibiKey);
-    panelLayout(
+void AlibiPanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::AlibiViewState& view = state.plugins.get<state::AlibiViewState>(state::kAlibiKey);
+    ui::panelLayout(
         state, context, [&] { drawControls(view); }, [&] { drawFigure(view, context); });
 }
 
-Figure AlibiPanel::exportFigure(const AppState& state, float width, float height,
+Figure AlibiPanel::exportFigure(const state::AppState& state, float width, float height,
                                 const Theme& theme) const {
     Figure figure = emptyFigure(width, height, theme);
-    if (auto status =
-            drawAlibiFigure(figure, {0, 0, width, height},
-                            optionsFor(state.plugins.get<AlibiViewState>(kAlibiKey)), theme);
+    if (auto status = drawAlibiFigure(
+            figure, {0, 0, width, height},
+            optionsFor(state.plugins.get<state::AlibiViewState>(state::kAlibiKey)), theme);
         !status) {
         drawNote(figure, {0, 0, width, height}, status.error().message, theme);
     }
     return figure;
 }
 
-Result<Matrix> AlibiPanel::exportData(const AppState& state) const {
-    const AlibiFigureOptions options = optionsFor(state.plugins.get<AlibiViewState>(kAlibiKey));
+Result<Matrix> AlibiPanel::exportData(const state::AppState& state) const {
+    const AlibiFigureOptions options =
+        optionsFor(state.plugins.get<state::AlibiViewState>(state::kAlibiKey));
     AlibiParams params;
     params.heads = options.heads;
     params.head = options.enlargedHead;
@@ -60,67 +61,70 @@ Result<Matrix> AlibiPanel::exportData(const AppState& state) const {
     return alibiBias(params);
 }
 
-void AlibiPanel::drawControls(AlibiViewState& view) {
-    sectionHeader("ALiBi");
-    sliderInt(kAlibiHeadsParam, &view.heads,
-              "Number of attention heads. The slopes are fairseq's get_slopes(n): a geometric "
-              "sequence 2^(-8/n), 2^(-16/n), ... for a power of two; other counts take the "
-              "nearest power of two and fill up with every other slope of twice as many heads.");
+void AlibiPanel::drawControls(state::AlibiViewState& view) {
+    ui::sectionHeader("ALiBi");
+    ui::sliderInt(
+        kAlibiHeadsParam, &view.heads,
+        "Number of attention heads. The slopes are fairseq's get_slopes(n): a geometric "
+        "sequence 2^(-8/n), 2^(-16/n), ... for a power of two; other counts take the "
+        "nearest power of two and fill up with every other slope of twice as many heads.");
     const bool lastRow = view.queryIndex >= view.seqLen - 1;
-    if (sliderInt(kAlibiSeqLenSlider, &view.seqLen,
-                  "Rows (queries i) and columns (keys j) of each bias matrix.")) {
+    if (ui::sliderInt(state::kAlibiSeqLenSlider, &view.seqLen,
+                      "Rows (queries i) and columns (keys j) of each bias matrix.")) {
         if (lastRow) view.queryIndex = view.seqLen - 1;  // keep following the last row
     }
     int form = view.symmetric ? 1 : 0;
     if (ImGui::RadioButton("causal", &form, 0)) view.symmetric = false;
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Decoder form: bias -m·(i - j) for keys j <= i; future keys are masked "
         "(drawn in the masked colour, not a colour of the scale).");
     ImGui::SameLine();
     if (ImGui::RadioButton("symmetric", &form, 1)) view.symmetric = true;
-    tooltipForLastItem("Encoder form: bias -m·|i - j| for every key, nothing masked.");
+    ui::tooltipForLastItem("Encoder form: bias -m·|i - j| for every key, nothing masked.");
     view.enlargedHead = std::clamp(view.enlargedHead, 0, std::max(0, view.heads - 1));
-    sliderInt(kAlibiEnlargedHead, &view.enlargedHead, SliderBounds{0, view.heads - 1},
-              "The head drawn large. Or click a head in the grid.");
+    ui::sliderInt(state::kAlibiEnlargedHead, &view.enlargedHead,
+                  ui::SliderBounds{0, view.heads - 1},
+                  "The head drawn large. Or click a head in the grid.");
 
-    sectionHeader("Attention preview");
+    ui::sectionHeader("Attention preview");
     view.queryIndex = std::clamp(view.queryIndex, 0, std::max(0, view.seqLen - 1));
-    sliderInt(kAlibiQueryRow, &view.queryIndex, SliderBounds{0, view.seqLen - 1},
-              "The query i whose attention is previewed: softmax over keys j of "
-              "(content logit + bias), once per head.");
+    ui::sliderInt(state::kAlibiQueryRow, &view.queryIndex, ui::SliderBounds{0, view.seqLen - 1},
+                  "The query i whose attention is previewed: softmax over keys j of "
+                  "(content logit + bias), once per head.");
     view.previewKeys = std::clamp(view.previewKeys, 0, view.seqLen);
     // 0 means every key: the slider says "all" instead of a count.
-    sliderInt(kAlibiPreviewKeys, &view.previewKeys, SliderBounds{0, view.seqLen},
-              "How many keys the preview shows, ending at the query (centred on it when "
-              "symmetric). All by default; fewer helps with long sequences.",
-              view.previewKeys == 0 ? "all" : "%d");
+    ui::sliderInt(state::kAlibiPreviewKeys, &view.previewKeys, ui::SliderBounds{0, view.seqLen},
+                  "How many keys the preview shows, ending at the query (centred on it when "
+                  "symmetric). All by default; fewer helps with long sequences.",
+                  view.previewKeys == 0 ? "all" : "%d");
     ImGui::Checkbox("random content logits", &view.randomContent);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Off: content logits are all zero, so the attention comes from position "
         "alone. On: every key gets a logit scale * N(0, 1) from the seed (the same "
         "for every head), and the bias then tilts it toward recent keys.");
     if (view.randomContent) {
         if (ImGui::InputInt("seed", &view.contentSeed))
             view.contentSeed = std::max(0, view.contentSeed);
-        tooltipForLastItem("Seed of the content logits: the same seed gives the same logits.");
-        sliderDouble(kAlibiContentScale, &view.contentScale,
-                     "Standard deviation of the content logits. Compare it with the slopes: a "
-                     "head whose bias changes by less than this over the sequence mostly follows "
-                     "content.");
+        ui::tooltipForLastItem("Seed of the content logits: the same seed gives the same logits.");
+        ui::sliderDouble(
+            state::kAlibiContentScale, &view.contentScale,
+            "Standard deviation of the content logits. Compare it with the slopes: a "
+            "head whose bias changes by less than this over the sequence mostly follows "
+            "content.");
     }
 
-    sectionHeader("Display");
-    comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
-              "Colour scale of the bias matrices and of the attention weights.");
+    ui::sectionHeader("Display");
+    ui::comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
+                  "Colour scale of the bias matrices and of the attention weights.");
     ImGui::Spacing();
     ImGui::TextDisabled("Click a head to enlarge it.");
     ImGui::TextDisabled("Hover any figure for exact values.");
 }
 
-void AlibiPanel::drawFigure(AlibiViewState& view, FrameContext& context) {
+void AlibiPanel::drawFigure(state::AlibiViewState& view, ui::FrameContext& context) {
     const AlibiFigureOptions options = optionsFor(view);
     AlibiFigureFrames frames;
-    const Canvas canvas = cache_.showPanels(
+    const ui::Canvas canvas = cache_.showPanels(
         "alibi", cacheKey(options), context,
         [](Box area, const Theme& theme, int panel) { return alibiPanels(area, theme, panel); },
         [&](Box area, int panel) { return alibiLayout(area, options, context.theme, panel); },
@@ -145,7 +149,7 @@ void AlibiPanel::drawFigure(AlibiViewState& view, FrameContext& context) {
     showTooltip(view, frames, canvas.mouse);
 }
 
-void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames& frames,
+void AlibiPanel::showTooltip(const state::AlibiViewState& view, const AlibiFigureFrames& frames,
                              Point mouse) const {
     const AlibiFigureOptions options = optionsFor(view);
     const int length = options.seqLen;
@@ -238,4 +242,4 @@ void AlibiPanel::showTooltip(const AlibiViewState& view, const AlibiFigureFrames
     }
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

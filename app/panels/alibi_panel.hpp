@@ -11,22 +11,23 @@
 #include "poslab/views/alibi_figures.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class AlibiPanel : public Panel {
+class AlibiPanel : public ui::Panel {
   public:
     const char* title() const override { return "ALiBi"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
-    Result<Matrix> exportData(const AppState& state) const override;  // the enlarged head's bias
+    Result<Matrix> exportData(
+        const state::AppState& state) const override;  // the enlarged head's bias
 
-    static AlibiFigureOptions optionsFor(const AlibiViewState& view);
+    static AlibiFigureOptions optionsFor(const state::AlibiViewState& view);
 
   private:
-    void drawControls(AlibiViewState& view);
-    void drawFigure(AlibiViewState& view, FrameContext& context);
-    void showTooltip(const AlibiViewState& view, const AlibiFigureFrames& frames,
+    void drawControls(state::AlibiViewState& view);
+    void drawFigure(state::AlibiViewState& view, ui::FrameContext& context);
+    void showTooltip(const state::AlibiViewState& view, const AlibiFigureFrames& frames,
                      Point mouse) const;
 
     // What the layout and data depend on: every option but the colormap, which only colours
@@ -37,4 +38,4 @@ class AlibiPanel : public Panel {
     LiveCachedFigure<CacheKey, AlibiLayout, AlibiFigureData> cache_;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -14,14 +14,14 @@
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
 // One side of the A/B comparison, read from the state (config files are read here, each time the
 // figure is rebuilt: a file edited on disk shows up on the next change).
-Result<RopeConfiguration> configuration(const CompareViewState& view, int side) {
-    const RopeSideState& s = side == 0 ? view.a : view.b;
+Result<RopeConfiguration> configuration(const state::CompareViewState& view, int side) {
+    const state::RopeSideState& s = side == 0 ? view.a : view.b;
     const std::string letter = side == 0 ? "A" : "B";
     RopeConfiguration config;
     if (s.useConfig) {
@@ -50,8 +50,8 @@ Result<RopeConfiguration> configuration(const CompareViewState& view, int side) 
     return config;
 }
 
-Result<Figure> abFigure(const CompareViewState& view, float width, float height, const Theme& theme,
-                        int panel = 0) {
+Result<Figure> abFigure(const state::CompareViewState& view, float width, float height,
+                        const Theme& theme, int panel = 0) {
     auto a = configuration(view, 0);
     if (!a) return a.error();
     auto b = configuration(view, 1);
@@ -61,15 +61,16 @@ Result<Figure> abFigure(const CompareViewState& view, float width, float height,
 
 }  // namespace
 
-void ComparePanel::draw(AppState& state, FrameContext& context) {
-    CompareViewState& view = state.compare;
-    panelLayout(
+void ComparePanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::CompareViewState& view = state.compare;
+    ui::panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            const std::pair<CompareMode, const char*> tabs[] = {
-                {CompareMode::AllEncodings, "All encodings"}, {CompareMode::RopeAB, "RoPE A/B"}};
-            stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
-            if (view.mode == CompareMode::AllEncodings) {
+            const std::pair<state::CompareMode, const char*> tabs[] = {
+                {state::CompareMode::AllEncodings, "All encodings"},
+                {state::CompareMode::RopeAB, "RoPE A/B"}};
+            ui::stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
+            if (view.mode == state::CompareMode::AllEncodings) {
                 all_.showPanels(
                     "all encodings", view.options, context,
                     [](float w, float h, const Theme& theme, int panel) {
@@ -92,26 +93,27 @@ void ComparePanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-void ComparePanel::drawControls(CompareViewState& view) {
-    if (view.mode == CompareMode::AllEncodings) {
+void ComparePanel::drawControls(state::CompareViewState& view) {
+    if (view.mode == state::CompareMode::AllEncodings) {
         CompareOptions& o = view.options;
-        sectionHeader("Shared settings");
-        if (sliderInt(kCompareDModel, &o.dModel,
-                      "Width of every vector encoding (RoPE: head_dim).")) {
+        ui::sectionHeader("Shared settings");
+        if (ui::sliderInt(state::kCompareDModel, &o.dModel,
+                          "Width of every vector encoding (RoPE: head_dim).")) {
             o.dModel += o.dModel % 2;
         }
-        sliderInt(kCompareSeqLen, &o.seqLen, "Sequence length for every encoding.");
-        sliderDouble(kSinusoidalBaseSlider, &o.base, "Sinusoidal and RoPE frequency base.");
-        sectionHeader("Bias encodings");
+        ui::sliderInt(state::kCompareSeqLen, &o.seqLen, "Sequence length for every encoding.");
+        ui::sliderDouble(state::kSinusoidalBaseSlider, &o.base,
+                         "Sinusoidal and RoPE frequency base.");
+        ui::sectionHeader("Bias encodings");
         static constexpr CompareBias kBiases[] = {CompareBias::Alibi,       CompareBias::T5,
                                                   CompareBias::KerplePower, CompareBias::KerpleLog,
                                                   CompareBias::Sandwich,    CompareBias::Fire,
                                                   CompareBias::Xpos,        CompareBias::Deberta};
-        comboEnum("first bias", &o.biasA, kBiases, compareBiasLabel,
-                  "The fourth heatmap and the first bias curve. The relative family uses the "
-                  "Relative view's defaults; DeBERTa shows c2p + p2c of a seeded head.");
-        comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
-                  "The fifth heatmap and the second bias curve.");
+        ui::comboEnum("first bias", &o.biasA, kBiases, compareBiasLabel,
+                      "The fourth heatmap and the first bias curve. The relative family uses the "
+                      "Relative view's defaults; DeBERTa shows c2p + p2c of a seeded head.");
+        ui::comboEnum("second bias", &o.biasB, kBiases, compareBiasLabel,
+                      "The fifth heatmap and the second bias curve.");
         // The relative members' parameters are the Relative view's defaults: said here, so a
         // comparison is never read against parameters the user cannot see.
         for (CompareBias bias : {o.biasA, o.biasB}) {
@@ -120,16 +122,18 @@ void ComparePanel::drawControls(CompareViewState& view) {
             ImGui::PushTextWrapPos(0);
             ImGui::TextDisabled("%s: %s", compareBiasLabel(bias).c_str(), parameters.c_str());
             ImGui::PopTextWrapPos();
-            tooltipForLastItem(
+            ui::tooltipForLastItem(
                 "Fixed at the Relative view's defaults (Relative view and "
                 "`render kerple|sandwich|fire|xpos|deberta` set them).");
         }
-        sliderInt(kAlibiHeadsSlider, &o.alibiHeads, "Head 0 (the steepest slope) is drawn.");
-        sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
-        sliderInt(kT5MaxDistanceSlider, &o.t5MaxDistance, "relative_attention_max_distance.");
-        seedSlider(kSeedSliderParam, &o.seed,
-                   "Learned table, T5 bucket values, FIRE's MLP and DeBERTa's vectors (random, "
-                   "as at initialisation).");
+        ui::sliderInt(state::kAlibiHeadsSlider, &o.alibiHeads,
+                      "Head 0 (the steepest slope) is drawn.");
+        ui::sliderInt(state::kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
+        ui::sliderInt(state::kT5MaxDistanceSlider, &o.t5MaxDistance,
+                      "relative_attention_max_distance.");
+        ui::seedSlider(state::kSeedSliderParam, &o.seed,
+                       "Learned table, T5 bucket values, FIRE's MLP and DeBERTa's vectors (random, "
+                       "as at initialisation).");
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
@@ -140,18 +144,18 @@ void ComparePanel::drawControls(CompareViewState& view) {
         return;
     }
     for (int side = 0; side < 2; ++side) {
-        RopeSideState& s = side == 0 ? view.a : view.b;
+        state::RopeSideState& s = side == 0 ? view.a : view.b;
         ImGui::PushID(side);
-        sectionHeader(side == 0 ? "Configuration A" : "Configuration B");
+        ui::sectionHeader(side == 0 ? "Configuration A" : "Configuration B");
         ImGui::Checkbox("from config.json", &s.useConfig);
-        tooltipForLastItem(
+        ui::tooltipForLastItem(
             "Read head_dim, rope_theta, rope_scaling and the training length from a Hugging "
             "Face config.json, exactly as transformers does.");
         if (s.useConfig) {
             ImGui::InputTextWithHint("##path", "path/to/config.json", &s.configPath);
-            tooltipForLastItem("The figure re-reads the file when the path changes.");
+            ui::tooltipForLastItem("The figure re-reads the file when the path changes.");
         } else {
-            sliderDouble(kRopeBaseSlider, &s.base, "rope_theta of this side.");
+            ui::sliderDouble(state::kRopeBaseSlider, &s.base, "rope_theta of this side.");
             if (ImGui::Button("10000")) s.base = 10000;
             ImGui::SameLine();
             if (ImGui::Button("500000")) s.base = 500000;
@@ -160,28 +164,28 @@ void ComparePanel::drawControls(CompareViewState& view) {
         }
         ImGui::PopID();
     }
-    sectionHeader("Without config files");
-    if (sliderInt(kCompareHeadDim, &view.headDim,
-                  "Dimensions per head for sides without a config.")) {
+    ui::sectionHeader("Without config files");
+    if (ui::sliderInt(state::kCompareHeadDim, &view.headDim,
+                      "Dimensions per head for sides without a config.")) {
         view.headDim += view.headDim % 2;
     }
-    sliderInt(kCompareTraining, &view.trainingLength, "Marked on the wavelength plot.");
-    sectionHeader("Range");
-    sliderInt(kCompareMaxOffset, &view.maxOffset, "Offsets 0..K compared.");
+    ui::sliderInt(state::kCompareTraining, &view.trainingLength, "Marked on the wavelength plot.");
+    ui::sectionHeader("Range");
+    ui::sliderInt(state::kCompareMaxOffset, &view.maxOffset, "Offsets 0..K compared.");
 }
 
-Figure ComparePanel::exportFigure(const AppState& state, float width, float height,
+Figure ComparePanel::exportFigure(const state::AppState& state, float width, float height,
                                   const Theme& theme) const {
-    const CompareViewState& view = state.compare;
-    return figureOrNote(view.mode == CompareMode::AllEncodings
+    const state::CompareViewState& view = state.compare;
+    return figureOrNote(view.mode == state::CompareMode::AllEncodings
                             ? comparisonFigure(view.options, width, height, theme)
                             : abFigure(view, width, height, theme),
                         width, height, theme);
 }
 
-Result<Matrix> ComparePanel::exportData(const AppState& state) const {
-    const CompareViewState& view = state.compare;
-    if (view.mode == CompareMode::RopeAB) {
+Result<Matrix> ComparePanel::exportData(const state::AppState& state) const {
+    const state::CompareViewState& view = state.compare;
+    if (view.mode == state::CompareMode::RopeAB) {
         Matrix table(std::size_t(view.maxOffset) + 1, 4);
         for (int side = 0; side < 2; ++side) {
             auto config = configuration(view, side);
@@ -239,4 +243,4 @@ Result<Matrix> ComparePanel::exportData(const AppState& state) const {
     return table;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -9,25 +9,25 @@
 #include "poslab/views/compare_figures.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class ComparePanel : public Panel {
+class ComparePanel : public ui::Panel {
   public:
     const char* title() const override { return "Compare"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // All encodings: rows = offsets from the middle query; columns offset, sinusoidal, learned,
     // RoPE (cosines), ALiBi, T5 (biases). A/B: offset, A, B, B - A (expected RoPE cosines).
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    void drawControls(CompareViewState& view);
+    void drawControls(state::CompareViewState& view);
     FigureCache<CompareOptions> all_;
-    FigureCache<CompareViewState> ab_;
-    CompareMode shownTab_ = CompareMode::AllEncodings;
+    FigureCache<state::CompareViewState> ab_;
+    state::CompareMode shownTab_ = state::CompareMode::AllEncodings;
     // The last config.json read for each side (the label says what was read, or why not).
     std::string sideInfo_[2];
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

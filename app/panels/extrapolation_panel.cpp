@@ -10,39 +10,43 @@
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
+void ExtrapolationPanel::draw(state::AppState& state, ui::FrameContext& context) {
     ExtrapolationOptions& o = state.extrapolation.options;
-    panelLayout(
+    ui::panelLayout(
         state, context,
         [&] {
-            sectionHeader("Lengths");
-            if (sliderInt(kExtrapolationTraining, &o.trainingLength,
-                          "Positions the model saw in training (marked; beyond it is shaded).")) {
+            ui::sectionHeader("Lengths");
+            if (ui::sliderInt(
+                    state::kExtrapolationTraining, &o.trainingLength,
+                    "Positions the model saw in training (marked; beyond it is shaded).")) {
                 o.evaluationLength = std::max(o.evaluationLength, o.trainingLength + 1);
             }
-            if (sliderInt(kExtrapolationUsed, &o.evaluationLength,
-                          "Positions used now. The RoPE scalings use factor = used / training.")) {
+            if (ui::sliderInt(
+                    state::kExtrapolationUsed, &o.evaluationLength,
+                    "Positions used now. The RoPE scalings use factor = used / training.")) {
                 o.trainingLength = std::min(o.trainingLength, o.evaluationLength - 1);
             }
             if (ImGui::Button("x2"))
-                o.evaluationLength = std::min(kExtrapolationUsed.high, 2 * o.trainingLength);
+                o.evaluationLength = std::min(state::kExtrapolationUsed.high, 2 * o.trainingLength);
             ImGui::SameLine();
             if (ImGui::Button("x4"))
-                o.evaluationLength = std::min(kExtrapolationUsed.high, 4 * o.trainingLength);
+                o.evaluationLength = std::min(state::kExtrapolationUsed.high, 4 * o.trainingLength);
             ImGui::SameLine();
             if (ImGui::Button("x16"))
-                o.evaluationLength = std::min(kExtrapolationUsed.high, 16 * o.trainingLength);
-            tooltipForLastItem("Use 2, 4 or 16 times the training length.");
-            sectionHeader("Encodings");
-            sliderInt(kExtrapolationDModel, &o.dModel,
-                      "Width of the sinusoidal and learned tables.");
-            if (sliderInt(kExtrapolationHeadDim, &o.headDim, "RoPE dimensions per head (even).")) {
+                o.evaluationLength =
+                    std::min(state::kExtrapolationUsed.high, 16 * o.trainingLength);
+            ui::tooltipForLastItem("Use 2, 4 or 16 times the training length.");
+            ui::sectionHeader("Encodings");
+            ui::sliderInt(state::kExtrapolationDModel, &o.dModel,
+                          "Width of the sinusoidal and learned tables.");
+            if (ui::sliderInt(state::kExtrapolationHeadDim, &o.headDim,
+                              "RoPE dimensions per head (even).")) {
                 o.headDim += o.headDim % 2;
             }
-            sliderDouble(
-                kExtrapolationRopeBase, &o.ropeBase,
+            ui::sliderDouble(
+                state::kExtrapolationRopeBase, &o.ropeBase,
                 "rope_theta. A larger base slows every pair: more pairs never complete a turn.");
             if (o.set == ExtrapolationSet::RelativeFamily) {
                 ImGui::PushTextWrapPos(0);
@@ -51,18 +55,18 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
                     "KERPLE, Sandwich, FIRE and DeBERTa use the Relative view's defaults.");
                 ImGui::PopTextWrapPos();
             }
-            sliderInt(kAlibiHeadsSlider, &o.alibiHeads,
-                      "Heads; their slopes follow fairseq's get_slopes.");
-            sliderInt(kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
-            sliderInt(
-                kT5MaxDistanceSlider, &o.t5MaxDistance,
+            ui::sliderInt(state::kAlibiHeadsSlider, &o.alibiHeads,
+                          "Heads; their slopes follow fairseq's get_slopes.");
+            ui::sliderInt(state::kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
+            ui::sliderInt(
+                state::kT5MaxDistanceSlider, &o.t5MaxDistance,
                 "relative_attention_max_distance: every distance beyond shares the last bucket.");
         },
         [&] {
             const std::pair<ExtrapolationSet, const char*> tabs[] = {
                 {ExtrapolationSet::Textbook, "Textbook encodings"},
                 {ExtrapolationSet::RelativeFamily, "Relative family"}};
-            stateTabBar("extrapolation sets", tabs, &o.set, &shownSet_);
+            ui::stateTabBar("extrapolation sets", tabs, &o.set, &shownSet_);
             figure_.showPanels(
                 "extrapolation", state.extrapolation, context,
                 [](float w, float h, const Theme& theme, int panel) {
@@ -74,7 +78,7 @@ void ExtrapolationPanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-Figure ExtrapolationPanel::exportFigure(const AppState& state, float width, float height,
+Figure ExtrapolationPanel::exportFigure(const state::AppState& state, float width, float height,
                                         const Theme& theme) const {
     auto figure = extrapolationFigure(state.extrapolation.options, width, height, theme);
     if (figure) return std::move(figure).value();
@@ -86,7 +90,7 @@ Figure ExtrapolationPanel::exportFigure(const AppState& state, float width, floa
 // The tab's own numbers: the Relative family's curves against distance
 // (relativeExtrapolationTable), or for the textbook tab RoPE's per-pair table: pair, wavelength,
 // angle at the training length, then the angle at the used length unscaled and with each scaling.
-Result<Matrix> ExtrapolationPanel::exportData(const AppState& state) const {
+Result<Matrix> ExtrapolationPanel::exportData(const state::AppState& state) const {
     const ExtrapolationOptions& o = state.extrapolation.options;
     if (auto s = validate(o); !s) return s.error();
     if (o.set == ExtrapolationSet::RelativeFamily) return relativeExtrapolationTable(o);
@@ -120,4 +124,4 @@ Result<Matrix> ExtrapolationPanel::exportData(const AppState& state) const {
     return table;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

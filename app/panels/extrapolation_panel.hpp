@@ -7,21 +7,21 @@
 #include "panels/figure_cache.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class ExtrapolationPanel : public Panel {
+class ExtrapolationPanel : public ui::Panel {
   public:
     const char* title() const override { return "Extrapolation"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // Per RoPE pair: pair, wavelength, largest angle seen in training, largest angle at the
     // evaluation length without scaling and with linear, ntk, yarn and llama3.
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    FigureCache<ExtrapolationViewState> figure_;
+    FigureCache<state::ExtrapolationViewState> figure_;
     ExtrapolationSet shownSet_ = ExtrapolationSet::Textbook;  // the tab ImGui showed last frame
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -5,7 +5,8 @@
 //                                    panels, whose figures are composites built by core views/
 //   CachedFigure<Key, Layout, Data>  a layout and the data computed for it, from which the panel
 //                                    draws its figure every frame (hover highlights, clicks):
-//                                    the ALiBi and T5 views (views/alibi_figures.hpp, t5_figures.hpp)
+//                                    the ALiBi and T5 views (views/alibi_figures.hpp,
+//                                    t5_figures.hpp)
 // Both stamp the key, the canvas size, the theme and its font size (FigureStamp), through Memo.
 #pragma once
 
@@ -26,7 +27,7 @@
 #include "ui/frame_context.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 // What a cached figure was made for: the key (the parameter struct the figure is built from,
 // compared with its defaulted ==), the canvas size, the theme and its font size, and the panel
@@ -51,17 +52,17 @@ struct BuiltFigure {
 // the "panel 2 of 6" row (arrow buttons, Up/Down keys) comes first when the panels are shown one
 // at a time, then the canvas. Returns it with the stamp the figure is cached under.
 template <class Key, class Panels>
-std::pair<Canvas, FigureStamp<Key>> beginPanelCanvas(const char* id, const Key& key,
-                                                     const FrameContext& context, Panels& panels,
-                                                     int* selected) {
+std::pair<ui::Canvas, FigureStamp<Key>> beginPanelCanvas(const char* id, const Key& key,
+                                                         const ui::FrameContext& context,
+                                                         Panels& panels, int* selected) {
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
-                       selected);  // a lesson's "panel"
+    ui::takeRequestedPanel(context, panels(Box{0, 0, room.x, room.y}, context.theme, 0).count,
+                           selected);  // a lesson's "panel"
     const PanelGrid grid = panels(Box{0, 0, room.x, room.y}, context.theme, *selected);
     // The selector's row makes the canvas shorter, which never fits more columns: the figure
     // below shows one panel at a time as well.
-    if (grid.oneAtATime()) panelSelector(grid, selected);
-    const Canvas canvas = beginCanvas(id);
+    if (grid.oneAtATime()) ui::panelSelector(grid, selected);
+    const ui::Canvas canvas = ui::beginCanvas(id);
     return {canvas, FigureStamp<Key>{key, canvas.box.width, canvas.box.height, context.theme.id,
                                      context.theme.fontSize, *selected}};
 }
@@ -77,9 +78,9 @@ class FigureCache {
     // does, found once per canvas size and kept while the figure changes (animations rebuild
     // it every frame: one build each then).
     template <class Build>
-    Canvas show(const char* id, const Key& key, const FrameContext& context, Build build,
-                float height = 0) {
-        const Canvas canvas = beginCanvas(id, height);
+    ui::Canvas show(const char* id, const Key& key, const ui::FrameContext& context, Build build,
+                    float height = 0) {
+        const ui::Canvas canvas = ui::beginCanvas(id, height);
         const float width = canvas.box.width, tall = canvas.box.height;
         const Stamp stamp{key, width, tall, context.theme.id, context.theme.fontSize};
         const Built& built = rebuildIfChanged(stamp, canvas, context, [&]() -> Result<Figure> {
@@ -97,7 +98,7 @@ class FigureCache {
                 fitScale_ = std::max(1.0f, fitScale_ / 1.12f);
             }
         });
-        drawCanvasFigure(canvas, built.figure, context);
+        ui::drawCanvasFigure(canvas, built.figure, context);
         return canvas;
     }
     // A figure of several panels that reflows (panel_grid.hpp) at the frame's full theme: no
@@ -106,21 +107,21 @@ class FigureCache {
     // row (arrow buttons, Up/Down keys) comes first, and build(width, height, theme, selected)
     // draws the selected panel.
     template <class Panels, class Build>
-    Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
-                      Build build) {
+    ui::Canvas showPanels(const char* id, const Key& key, const ui::FrameContext& context,
+                          Panels panels, Build build) {
         auto byBox = [&](Box area, const Theme& theme, int selected) {
             return panels(area.width, area.height, theme, selected);
         };
         // Named, not structured bindings: the lambda below captures them (clang 14, the page's
         // compiler, cannot capture a structured binding).
         const auto opened = beginPanelCanvas(id, key, context, byBox, &selectedPanel_);
-        const Canvas& canvas = opened.first;
+        const ui::Canvas& canvas = opened.first;
         const Stamp& stamp = opened.second;
         const Theme& theme = context.theme;
         const Built& built = rebuildIfChanged(stamp, canvas, context, [&] {
             return build(canvas.box.width, canvas.box.height, theme, selectedPanel_);
         });
-        drawCanvasFigure(canvas, built.figure, context);
+        ui::drawCanvasFigure(canvas, built.figure, context);
         return canvas;
     }
     // The last build's error, "" if none.
@@ -131,8 +132,8 @@ class FigureCache {
     using Stamp = FigureStamp<Key>;
     using Built = BuiltFigure;
     template <class Build>
-    const Built& rebuildIfChanged(const Stamp& stamp, const Canvas& canvas,
-                                  const FrameContext& context, Build build) {
+    const Built& rebuildIfChanged(const Stamp& stamp, const ui::Canvas& canvas,
+                                  const ui::FrameContext& context, Build build) {
         return memo_.get(stamp, [&] {
             Built made;
             Result<Figure> figure = build();
@@ -181,8 +182,8 @@ class CachedFigure {
     // layout = makeLayout(area) and data = compute(layout) (a Result<Data>); then the figure is
     // draw(figure, layout, data), or the compute error as a note. Returns the canvas for hover.
     template <class MakeLayout, class Compute, class Draw>
-    Canvas show(const char* id, const Key& key, const FrameContext& context, MakeLayout makeLayout,
-                Compute compute, Draw draw) {
+    ui::Canvas show(const char* id, const Key& key, const ui::FrameContext& context,
+                    MakeLayout makeLayout, Compute compute, Draw draw) {
         return showPanels(
             id, key, context, [](Box area, const Theme&, int) { return PanelGrid{area}; },
             [&](Box area, int) { return makeLayout(area); }, compute, draw);
@@ -193,8 +194,8 @@ class CachedFigure {
     // selected) lays out the selected panel alone. The layout is what hover and clicks read, so
     // they follow whichever panels are shown.
     template <class Panels, class MakeLayout, class Compute, class Draw>
-    Canvas showPanels(const char* id, const Key& key, const FrameContext& context, Panels panels,
-                      MakeLayout makeLayout, Compute compute, Draw draw) {
+    ui::Canvas showPanels(const char* id, const Key& key, const ui::FrameContext& context,
+                          Panels panels, MakeLayout makeLayout, Compute compute, Draw draw) {
         const auto [canvas, stamp] = beginPanelCanvas(id, key, context, panels, &selectedPanel_);
         const Box area{0, 0, stamp.width, stamp.height};
         if (!stamp_.holds(stamp)) {
@@ -214,7 +215,7 @@ class CachedFigure {
         } else {
             drawNote(figure, area, error_, context.theme);
         }
-        drawCanvasFigure(canvas, figure, context);
+        ui::drawCanvasFigure(canvas, figure, context);
         return canvas;
     }
     bool ok() const { return error_.empty(); }           // the last compute succeeded
@@ -232,4 +233,4 @@ class CachedFigure {
     int selectedPanel_ = 0;  // showPanels: the panel shown when they come one at a time
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -12,7 +12,7 @@
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
@@ -38,8 +38,8 @@ void errorNote(const std::string& message) {
 
 }  // namespace
 
-void IntuitionPanel::draw(AppState& state, FrameContext& context) {
-    IntuitionViewState& view = state.intuition;
+void IntuitionPanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::IntuitionViewState& view = state.intuition;
     const LinearShiftOptions& shift = view.shift;
     shiftNumbers_.get(shift, [&] {
         // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
@@ -56,17 +56,17 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
         const Result<FrequencyResolution>* last = resolution_.value();
         return frequencyResolution(view.frequencies, last && *last ? &**last : nullptr);
     });
-    panelLayout(
+    ui::panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            const std::pair<IntuitionFigure, const char*> tabs[] = {
-                {IntuitionFigure::AttentionShuffle, "Why position"},
-                {IntuitionFigure::BinaryClock, "Binary clock"},
-                {IntuitionFigure::LinearShift, "Linear shift"},
-                {IntuitionFigure::FrequencyResolution, "Frequencies"}};
-            stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
+            const std::pair<state::IntuitionFigure, const char*> tabs[] = {
+                {state::IntuitionFigure::AttentionShuffle, "Why position"},
+                {state::IntuitionFigure::BinaryClock, "Binary clock"},
+                {state::IntuitionFigure::LinearShift, "Linear shift"},
+                {state::IntuitionFigure::FrequencyResolution, "Frequencies"}};
+            ui::stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
             switch (view.figure) {
-                case IntuitionFigure::AttentionShuffle:
+                case state::IntuitionFigure::AttentionShuffle:
                     attention_.show("attention shuffle", view.attention, context,
                                     [&](float w, float h, const Theme& theme) -> Result<Figure> {
                                         if (!comparison()) return comparison().error();
@@ -82,7 +82,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                         return figure;
                                     });
                     break;
-                case IntuitionFigure::BinaryClock:
+                case state::IntuitionFigure::BinaryClock:
                     clock_.showPanels(
                         "binary clock", view.clock, context,
                         [](float w, float h, const Theme& theme, int panel) {
@@ -92,7 +92,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                             return binaryClockFigure(view.clock, w, h, theme, panel);
                         });
                     break;
-                case IntuitionFigure::LinearShift:
+                case state::IntuitionFigure::LinearShift:
                     shift_.show("linear shift", view.shift, context,
                                 [&](float w, float h, const Theme& theme) -> Result<Figure> {
                                     if (!check()) return check().error();
@@ -112,7 +112,7 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
                                     return figure;
                                 });
                     break;
-                case IntuitionFigure::FrequencyResolution:
+                case state::IntuitionFigure::FrequencyResolution:
                     // Two plots: on a projector one at a time (Up/Down), at full text size.
                     frequencies_.showPanels(
                         "frequency resolution", view.frequencies, context,
@@ -138,31 +138,33 @@ void IntuitionPanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-void IntuitionPanel::drawControls(IntuitionViewState& view) {
+void IntuitionPanel::drawControls(state::IntuitionViewState& view) {
     switch (view.figure) {
-        case IntuitionFigure::AttentionShuffle:
+        case state::IntuitionFigure::AttentionShuffle:
             drawAttentionControls(view.attention);
             return;
-        case IntuitionFigure::LinearShift:
+        case state::IntuitionFigure::LinearShift:
             drawShiftControls(view.shift);
             return;
-        case IntuitionFigure::FrequencyResolution:
+        case state::IntuitionFigure::FrequencyResolution:
             drawFrequencyControls(view.frequencies);
             return;
-        case IntuitionFigure::BinaryClock:
+        case state::IntuitionFigure::BinaryClock:
             break;
     }
     BinaryClockOptions& c = view.clock;
-    sectionHeader("Binary clock");
-    sliderInt(kClockBitsRange, &c.bits,
-              "Bits of the position counter shown (curves for the first six).");
-    sliderInt(kClockPositionsRange, &c.positions,
-              "Positions 0..N-1 in the heatmaps (curves show up to 64).");
-    sectionHeader("Sinusoidal table beside it");
-    sliderInt(kClockSinusoidalDModel, &c.sinusoidal.dModel, "Width of the sinusoidal table.");
-    sliderDouble(kSinusoidalBaseSlider, &c.sinusoidal.base,
-                 "Frequency base. The fastest pair always has wavelength 2π ≈ 6.3 positions: no "
-                 "sinusoid is as fast as bit 0 (period 2).");
+    ui::sectionHeader("Binary clock");
+    ui::sliderInt(state::kClockBitsRange, &c.bits,
+                  "Bits of the position counter shown (curves for the first six).");
+    ui::sliderInt(state::kClockPositionsRange, &c.positions,
+                  "Positions 0..N-1 in the heatmaps (curves show up to 64).");
+    ui::sectionHeader("Sinusoidal table beside it");
+    ui::sliderInt(state::kClockSinusoidalDModel, &c.sinusoidal.dModel,
+                  "Width of the sinusoidal table.");
+    ui::sliderDouble(
+        state::kSinusoidalBaseSlider, &c.sinusoidal.base,
+        "Frequency base. The fastest pair always has wavelength 2π ≈ 6.3 positions: no "
+        "sinusoid is as fast as bit 0 (period 2).");
     ImGui::Spacing();
     wrappedNote(
         "Counting in binary, bit b flips every 2^b positions. The sinusoidal table is the "
@@ -171,11 +173,11 @@ void IntuitionPanel::drawControls(IntuitionViewState& view) {
 }
 
 void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
-    sectionHeader("Sentence");
+    ui::sectionHeader("Sentence");
     const std::string before = p.sentence;
     ImGui::SetNextItemWidth(-1);
-    inputString("##sentence", &p.sentence);
-    tooltipForLastItem(
+    ui::inputString("##sentence", &p.sentence);
+    ui::tooltipForLastItem(
         "The sentence, 2..16 words split at spaces. Each word gets a fixed random vector seeded "
         "by the word itself (case ignored): 'The' and 'the' are the same token.");
     if (p.sentence != before) {
@@ -188,8 +190,8 @@ void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
     }
     ImGui::TextDisabled("reordered:");
     ImGui::SetNextItemWidth(-1);
-    inputString("##shuffled", &p.shuffled);
-    tooltipForLastItem(
+    ui::inputString("##shuffled", &p.shuffled);
+    ui::tooltipForLastItem(
         "The same words in another order (any case). Leave it empty for a seeded shuffle.");
     const std::vector<std::string> words = splitWords(p.sentence);
     const bool sentenceOk = words.size() >= 2 && words.size() <= std::size_t(kMaxToyWords);
@@ -197,7 +199,7 @@ void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
         ++p.shuffleSeed;
         p.shuffled = reorderedText(words, seededPermutation(int(words.size()), p.shuffleSeed));
     }
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "A new random order of the sentence's words (seeded, never the same order).");
     ImGui::SameLine();
     if (ImGui::Button("reverse") && sentenceOk) {
@@ -205,14 +207,14 @@ void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(order.size() - 1 - i);
         p.shuffled = reorderedText(words, order);
     }
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "The words backwards. ALiBi's symmetric bias −m|i − j| cannot tell this order from the "
         "original: distances between positions stay the same.");
     ImGui::SameLine();
     if (ImGui::Button("same order") && sentenceOk) p.shuffled = p.sentence;
-    tooltipForLastItem("No reordering at all: every deviation is zero.");
+    ui::tooltipForLastItem("No reordering at all: every deviation is zero.");
 
-    sectionHeader("Position signal");
+    ui::sectionHeader("Position signal");
     const std::pair<ToyPosition, const char*> choices[] = {
         {ToyPosition::None, "Nothing: the head sees a bag of words."},
         {ToyPosition::Sinusoidal, "The sinusoidal table added to the word vectors."},
@@ -222,18 +224,20 @@ void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
     for (const auto& [value, help] : choices) {
         if (ImGui::RadioButton(std::string(toyPositionName(value)).c_str(), p.position == value))
             p.position = value;
-        tooltipForLastItem(help);
+        ui::tooltipForLastItem(help);
         if (value != ToyPosition::Learned && value != ToyPosition::Alibi) ImGui::SameLine();
     }
-    sectionHeader("Head");
-    if (sliderInt(kToyDModel, &p.dModel, "Width of the word vectors and of q, k, v (even)."))
+    ui::sectionHeader("Head");
+    if (ui::sliderInt(state::kToyDModel, &p.dModel,
+                      "Width of the word vectors and of q, k, v (even)."))
         p.dModel = std::clamp(p.dModel + p.dModel % 2, 2, kMaxToyDModel);
-    seedSlider(kWeightsSeedSlider, &p.seed,
-               "Seed of W_q, W_k, W_v (and the learned table): other fixed random weights.");
+    ui::seedSlider(state::kWeightsSeedSlider, &p.seed,
+                   "Seed of W_q, W_k, W_v (and the learned table): other fixed random weights.");
     if (p.position == ToyPosition::Sinusoidal || p.position == ToyPosition::Rope)
-        sliderDouble(kSinusoidalBaseSlider, &p.base, "Frequency base of the table / RoPE.");
+        ui::sliderDouble(state::kSinusoidalBaseSlider, &p.base,
+                         "Frequency base of the table / RoPE.");
 
-    sectionHeader("Outputs merely permuted?");
+    ui::sectionHeader("Outputs merely permuted?");
     if (!comparison()) {
         errorNote(comparison().error().message);
         return;
@@ -250,37 +254,37 @@ void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
 
 void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
     s.shownDims = std::clamp(s.shownDims, 2, std::max(2, std::min(64, s.sinusoidal.dModel)));
-    sectionHeader("Shift");
-    sliderDouble(
-        kShiftAmount, &s.shift,
+    ui::sectionHeader("Shift");
+    ui::sliderDouble(
+        state::kShiftAmount, &s.shift,
         "The shift: T_k maps PE(p) to PE(p + k) for every p at once. Fractional and negative "
         "shifts work too.");
-    sliderInt(kShiftPosition, &s.position, "The position whose vector is drawn.");
+    ui::sliderInt(state::kShiftPosition, &s.position, "The position whose vector is drawn.");
     const std::string checkedHelp = "The residual is checked for p = 0..N-1: every p up to " +
                                     std::to_string(kShiftCheckSamples) +
                                     ", else that many evenly spaced (0 and N-1 included).";
-    sliderInt(kShiftChecked, &s.positions, checkedHelp.c_str());
+    ui::sliderInt(state::kShiftChecked, &s.positions, checkedHelp.c_str());
     ImGui::Checkbox("sine only", &s.sinOnly);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Drop the cosine columns and look for the best matrix T with T·s(p) ≈ s(p + k) by least "
         "squares. sin ω(p+k) = cos ωk·sin ωp + sin ωk·cos ωp needs cos ωp, so no matrix can.");
-    sectionHeader("Table");
-    if (sliderInt(
-            kShiftDModel, &s.sinusoidal.dModel,
+    ui::sectionHeader("Table");
+    if (ui::sliderInt(
+            state::kShiftDModel, &s.sinusoidal.dModel,
             "Width of the table. Try an odd value: the lone sine column has no cosine partner "
             "and cannot be shifted linearly.")) {
         s.shownDims = std::min(s.shownDims, std::max(2, s.sinusoidal.dModel));
     }
-    sliderDouble(kSinusoidalBaseSlider, &s.sinusoidal.base, "Frequency base.");
-    comboEnum(
+    ui::sliderDouble(state::kSinusoidalBaseSlider, &s.sinusoidal.base, "Frequency base.");
+    ui::comboEnum(
         "layout", &s.sinusoidal.layout,
         std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
                     SinusoidalLayout::Tensor2Tensor},
         layoutName,
         "Interleaved puts each 2x2 rotation on the diagonal; concat spreads it into four blocks.");
-    sliderInt(kShiftShownDims, &s.shownDims, SliderBounds{2, s.sinusoidal.dModel},
-              "The top-left corner of T_k drawn.");
-    sectionHeader("Check");
+    ui::sliderInt(state::kShiftShownDims, &s.shownDims, ui::SliderBounds{2, s.sinusoidal.dModel},
+                  "The top-left corner of T_k drawn.");
+    ui::sectionHeader("Check");
     if (!check()) {
         errorNote(check().error().message);
         return;
@@ -310,24 +314,25 @@ void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
 }
 
 void IntuitionPanel::drawFrequencyControls(FrequencyResolutionParams& r) {
-    sectionHeader("Table");
-    if (sliderInt(kResolutionDModel, &r.dModel, "Width of the table (even)."))
+    ui::sectionHeader("Table");
+    if (ui::sliderInt(state::kResolutionDModel, &r.dModel, "Width of the table (even)."))
         r.dModel = std::clamp(r.dModel + r.dModel % 2, 2, kMaxResolutionDModel);
-    sliderDouble(kSinusoidalBaseSlider, &r.base,
-                 "Frequency base: wavelengths run from 2π to 2π·base.");
-    sliderInt(kResolutionPositions, &r.positions, "Positions 0..N-1 compared: offsets D = 1..N-1.");
+    ui::sliderDouble(state::kSinusoidalBaseSlider, &r.base,
+                     "Frequency base: wavelengths run from 2π to 2π·base.");
+    ui::sliderInt(state::kResolutionPositions, &r.positions,
+                  "Positions 0..N-1 compared: offsets D = 1..N-1.");
     r.sharedPair = std::clamp(r.sharedPair, 0, r.dModel / 2 - 1);
-    sectionHeader("One shared frequency");
-    sliderInt(kResolutionPair, &r.sharedPair, SliderBounds{0, r.dModel / 2 - 1},
-              "The collapsed table gives every pair this pair's frequency. 0 is the fastest "
-              "(wavelength 2π); the last is the slowest.");
+    ui::sectionHeader("One shared frequency");
+    ui::sliderInt(state::kResolutionPair, &r.sharedPair, ui::SliderBounds{0, r.dModel / 2 - 1},
+                  "The collapsed table gives every pair this pair's frequency. 0 is the fastest "
+                  "(wavelength 2π); the last is the slowest.");
     if (!resolution()) {
         errorNote(resolution().error().message);
         return;
     }
     const FrequencyResolution& f = *resolution();
     ImGui::TextDisabled("wavelength %.4g positions", 2 * std::numbers::pi / f.sharedFrequency);
-    sectionHeader("Closest two positions");
+    ui::sectionHeader("Closest two positions");
     ImGui::Text("standard: %.3g at D = %d", f.standardMinimum, f.standardMinimumOffset);
     ImGui::Text("one frequency: %.3g at D = %d", f.sharedMinimum, f.sharedMinimumOffset);
     const std::string colliding = std::to_string(f.collidingPairs) +
@@ -340,34 +345,34 @@ void IntuitionPanel::drawFrequencyControls(FrequencyResolutionParams& r) {
         "both apart: fast pairs separate neighbours, slow pairs far positions.");
 }
 
-Figure IntuitionPanel::exportFigure(const AppState& state, float width, float height,
+Figure IntuitionPanel::exportFigure(const state::AppState& state, float width, float height,
                                     const Theme& theme) const {
-    const IntuitionViewState& view = state.intuition;
+    const state::IntuitionViewState& view = state.intuition;
     switch (view.figure) {
-        case IntuitionFigure::AttentionShuffle:
+        case state::IntuitionFigure::AttentionShuffle:
             return figureOrNote(attentionShuffleFigure(view.attention, width, height, theme), width,
                                 height, theme);
-        case IntuitionFigure::LinearShift:
+        case state::IntuitionFigure::LinearShift:
             return figureOrNote(linearShiftFigure(view.shift, width, height, theme), width, height,
                                 theme);
-        case IntuitionFigure::FrequencyResolution:
+        case state::IntuitionFigure::FrequencyResolution:
             return figureOrNote(frequencyResolutionFigure(view.frequencies, width, height, theme),
                                 width, height, theme);
-        case IntuitionFigure::BinaryClock:
+        case state::IntuitionFigure::BinaryClock:
             break;
     }
     return figureOrNote(binaryClockFigure(view.clock, width, height, theme), width, height, theme);
 }
 
-Result<Matrix> IntuitionPanel::exportData(const AppState& state) const {
-    const IntuitionViewState& view = state.intuition;
+Result<Matrix> IntuitionPanel::exportData(const state::AppState& state) const {
+    const state::IntuitionViewState& view = state.intuition;
     switch (view.figure) {
-        case IntuitionFigure::AttentionShuffle: {
+        case state::IntuitionFigure::AttentionShuffle: {
             auto c = compareShuffle(view.attention);  // the sentence's attention weights, n x n
             if (!c) return c.error();
             return c->original.weights;
         }
-        case IntuitionFigure::LinearShift:
+        case state::IntuitionFigure::LinearShift:
             if (view.shift.sinOnly) {  // the least-squares map on the sines, m x m
                 auto fit =
                     sineOnlyShiftFit(view.shift.sinusoidal, view.shift.shift, view.shift.positions,
@@ -376,12 +381,12 @@ Result<Matrix> IntuitionPanel::exportData(const AppState& state) const {
                 return fit->map;
             }
             return shiftMatrix(view.shift.sinusoidal, view.shift.shift);  // T_k, d x d
-        case IntuitionFigure::FrequencyResolution:
+        case state::IntuitionFigure::FrequencyResolution:
             return sharedFrequencyTable(view.frequencies);  // N x d, one frequency
-        case IntuitionFigure::BinaryClock:
+        case state::IntuitionFigure::BinaryClock:
             break;
     }
     return binaryTable(view.clock.positions, view.clock.bits);
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -13,18 +13,18 @@
 #include "poslab/base/memo.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class IntuitionPanel : public Panel {
+class IntuitionPanel : public ui::Panel {
   public:
     const char* title() const override { return "Intuitions"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    void drawControls(IntuitionViewState& view);
+    void drawControls(state::IntuitionViewState& view);
     void drawAttentionControls(ToyAttentionParams& p);
     void drawShiftControls(LinearShiftOptions& s);
     void drawFrequencyControls(FrequencyResolutionParams& r);
@@ -32,7 +32,7 @@ class IntuitionPanel : public Panel {
     FigureCache<LinearShiftOptions> shift_;
     FigureCache<ToyAttentionParams> attention_;
     FigureCache<FrequencyResolutionParams> frequencies_;
-    IntuitionFigure shownTab_ = IntuitionFigure::AttentionShuffle;
+    state::IntuitionFigure shownTab_ = state::IntuitionFigure::AttentionShuffle;
     // The numbers the controls print (and the figures draw), keyed on what they are computed
     // from; draw() brings them up to date before anything reads them.
     struct ShiftNumbers {
@@ -48,4 +48,4 @@ class IntuitionPanel : public Panel {
     const Result<FrequencyResolution>& resolution() const { return *resolution_.value(); }
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -17,19 +17,19 @@
 #include "state/table_file.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
 // With d_model <= 2048: at most 256 MB of doubles.
-constexpr int kMaxGuiTableLength = kLearnedTableLength.high;
-constexpr int kMaxGuiDModel = kLearnedDModel.high;
+constexpr int kMaxGuiTableLength = state::kLearnedTableLength.high;
+constexpr int kMaxGuiDModel = state::kLearnedDModel.high;
 
 std::string baseName(const std::string& path) {
     return std::filesystem::path(path).filename().string();
 }
 
-LearnedParams paramsOf(const LearnedViewState& view) {
+LearnedParams paramsOf(const state::LearnedViewState& view) {
     LearnedParams params;
     params.seqLen = std::clamp(view.seqLen, 1, kMaxGuiTableLength);
     params.dModel = std::clamp(view.dModel, 1, kMaxGuiDModel);
@@ -48,8 +48,9 @@ struct StructureInput {
 };
 
 Result<StructureInput> structureInput(std::shared_ptr<const Matrix> shown, std::string shownTitle,
-                                      StructureSource source) {
-    if (source == StructureSource::Shown) return StructureInput{std::move(shown), shownTitle};
+                                      state::StructureSource source) {
+    if (source == state::StructureSource::Shown)
+        return StructureInput{std::move(shown), shownTitle};
     SinusoidalParams params;
     params.seqLen = int(shown->rows);
     params.dModel = int(shown->cols);
@@ -62,14 +63,14 @@ Result<StructureInput> structureInput(std::shared_ptr<const Matrix> shown, std::
 }
 
 // The camera as the view state holds it, made valid (a session is checked; a drag may overshoot).
-ViewAngles viewAngles(const LearnedViewState& view) {
+ViewAngles viewAngles(const state::LearnedViewState& view) {
     return {wrapDegrees(std::isfinite(view.structureYaw) ? view.structureYaw : 0),
             std::clamp(std::isfinite(view.structurePitch) ? view.structurePitch : 0,
-                       kStructurePitchRange.low, kStructurePitchRange.high)};
+                       state::kStructurePitchRange.low, state::kStructurePitchRange.high)};
 }
 
 LearnedStructureOptions structureOptions(const std::string& title, double base, int components,
-                                         const LearnedViewState& view) {
+                                         const state::LearnedViewState& view) {
     LearnedStructureOptions options;
     options.source = title;
     options.sinusoidalBase = base;
@@ -84,28 +85,29 @@ constexpr float kHoverRadius = 10;        // pixels from a dot that still name i
 
 }  // namespace
 
-Status LearnedPanel::loadTable(LearnedViewState& view, const std::string& path,
+Status LearnedPanel::loadTable(state::LearnedViewState& view, const std::string& path,
                                const std::string& tensor) {
-    if (Status s = loadLearnedTable(view, path, tensor); !s) return s;  // as a session re-reads it
+    if (Status s = state::loadLearnedTable(view, path, tensor); !s)
+        return s;  // as a session re-reads it
     fitPositionsShown(view);
     return success();
 }
 
-void LearnedPanel::fitPositionsShown(LearnedViewState& view) {
+void LearnedPanel::fitPositionsShown(state::LearnedViewState& view) {
     // Show a quarter more than the table, so the undefined region is in view from the start.
     const std::size_t rows = view.loaded->rows;
     view.positionsShown = int(
         std::min<std::size_t>(rows + std::max<std::size_t>(1, rows / 4), std::size_t(kMaxSeqLen)));
 }
 
-Result<std::shared_ptr<const Matrix>> LearnedPanel::tableFor(const LearnedViewState& view) {
+Result<std::shared_ptr<const Matrix>> LearnedPanel::tableFor(const state::LearnedViewState& view) {
     if (view.useLoaded && view.loaded) return view.loaded;
     auto table = learnedTable(paramsOf(view));
     if (!table) return table.error();
     return std::shared_ptr<const Matrix>(std::make_shared<Matrix>(std::move(table).value()));
 }
 
-LearnedFigureOptions LearnedPanel::optionsFor(const LearnedViewState& view) const {
+LearnedFigureOptions LearnedPanel::optionsFor(const state::LearnedViewState& view) const {
     LearnedFigureOptions options;
     const bool loaded = view.useLoaded && view.loaded;
     options.table =
@@ -121,8 +123,8 @@ LearnedFigureOptions LearnedPanel::optionsFor(const LearnedViewState& view) cons
     return options;
 }
 
-void LearnedPanel::draw(AppState& state, FrameContext& context) {
-    LearnedViewState& view = state.learned;
+void LearnedPanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::LearnedViewState& view = state.learned;
     // A .npy or .safetensors file dropped onto the window loads like the Load button.
     if (!context.droppedFiles.empty()) {
         view.npyPath = context.droppedFiles.front();
@@ -139,21 +141,21 @@ void LearnedPanel::draw(AppState& state, FrameContext& context) {
         const Generated* previous = generated_.value();
         return Generated{previous ? previous->table : nullptr, table.error().message};
     });
-    panelLayout(
+    ui::panelLayout(
         state, context, [&] { drawControls(view, context); }, [&] { drawFigure(view, context); });
 }
 
-void LearnedPanel::loadAndReport(LearnedViewState&, FrameContext& context, const std::string& path,
-                                 const std::string& tensor) {
+void LearnedPanel::loadAndReport(state::LearnedViewState&, ui::FrameContext& context,
+                                 const std::string& path, const std::string& tensor) {
     if (loading_.valid()) waitForJob(loading_);  // one at a time: the later Load wins
     loadingPath_ = path;
-    loading_ = runInBackground([path, tensor] { return readLearnedTable(path, tensor); });
+    loading_ = runInBackground([path, tensor] { return state::readLearnedTable(path, tensor); });
     loadFailed_ = false;
     loadMessage_ = "reading " + baseName(path) + " ...";
     if (context.statusMessage) *context.statusMessage = loadMessage_;
 }
 
-void LearnedPanel::collectLoad(LearnedViewState& view, FrameContext& context) {
+void LearnedPanel::collectLoad(state::LearnedViewState& view, ui::FrameContext& context) {
     if (!loading_.valid()) return;
     if (loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
         context.animating = true;  // keep frames coming until the worker is done
@@ -163,7 +165,7 @@ void LearnedPanel::collectLoad(LearnedViewState& view, FrameContext& context) {
     auto read = loading_.get();
     loadFailed_ = !read;
     if (read) {
-        showLearnedTable(view, std::move(read).value());
+        state::showLearnedTable(view, std::move(read).value());
         fitPositionsShown(view);
         loadMessage_ = "loaded " + baseName(view.loadedPath) +
                        (view.loadedTensor.empty() ? "" : ": " + view.loadedTensor);
@@ -173,7 +175,7 @@ void LearnedPanel::collectLoad(LearnedViewState& view, FrameContext& context) {
     if (context.statusMessage) *context.statusMessage = loadMessage_;
 }
 
-Figure LearnedPanel::exportFigure(const AppState& state, float width, float height,
+Figure LearnedPanel::exportFigure(const state::AppState& state, float width, float height,
                                   const Theme& theme) const {
     Figure figure = emptyFigure(width, height, theme);
     const Box area{0, 0, width, height};
@@ -184,7 +186,7 @@ Figure LearnedPanel::exportFigure(const AppState& state, float width, float heig
     }
     LearnedFigureOptions options = optionsFor(state.learned);
     options.table = *table;
-    if (state.learned.tab == LearnedTab::Structure) {
+    if (state.learned.tab == state::LearnedTab::Structure) {
         auto input = structureInput(*table, options.source, state.learned.structureSource);
         if (!input) {
             drawNote(figure, area, input.error().message, theme);
@@ -201,7 +203,7 @@ Figure LearnedPanel::exportFigure(const AppState& state, float width, float heig
     return figure;
 }
 
-Result<Matrix> LearnedPanel::exportData(const AppState& state) const {
+Result<Matrix> LearnedPanel::exportData(const state::AppState& state) const {
     auto table = tableFor(state.learned);
     if (!table) return table.error();
     LearnedFigureOptions options = optionsFor(state.learned);
@@ -209,28 +211,30 @@ Result<Matrix> LearnedPanel::exportData(const AppState& state) const {
     return learnedShownTable(options);
 }
 
-void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
-    sectionHeader("Table");
+void LearnedPanel::drawControls(state::LearnedViewState& view, ui::FrameContext& context) {
+    ui::sectionHeader("Table");
     int source = view.useLoaded && view.loaded ? 1 : 0;
     if (ImGui::RadioButton("seeded normal", &source, 0)) view.useLoaded = false;
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "An nn.Embedding at initialisation: every entry std * N(0, 1). Untrained, "
         "so there is no structure across positions yet.");
     ImGui::SameLine();
     ImGui::BeginDisabled(!view.loaded);
     if (ImGui::RadioButton("loaded file", &source, 1)) view.useLoaded = true;
     ImGui::EndDisabled();
-    tooltipForLastItem("The table last loaded from a .npy or .safetensors file (load one below).");
+    ui::tooltipForLastItem(
+        "The table last loaded from a .npy or .safetensors file (load one below).");
 
     if (source == 0) {
         if (ImGui::InputInt("seed", &view.seed)) view.seed = std::max(0, view.seed);
-        tooltipForLastItem("The same seed always gives the same table.");
-        sliderDouble(kLearnedStd, &view.std,
-                     "Standard deviation of the initial values. GPT-2 and BERT use 0.02.");
-        sliderInt(kLearnedTableLength, &view.seqLen,
-                  "Rows of the table: the positions that have a vector. Positions from here on "
-                  "do not exist for the model.");
-        sliderInt(kLearnedDModel, &view.dModel, "Columns: the width of each position's vector.");
+        ui::tooltipForLastItem("The same seed always gives the same table.");
+        ui::sliderDouble(state::kLearnedStd, &view.std,
+                         "Standard deviation of the initial values. GPT-2 and BERT use 0.02.");
+        ui::sliderInt(state::kLearnedTableLength, &view.seqLen,
+                      "Rows of the table: the positions that have a vector. Positions from here on "
+                      "do not exist for the model.");
+        ui::sliderInt(state::kLearnedDModel, &view.dModel,
+                      "Columns: the width of each position's vector.");
         if (!tableError().empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
             ImGui::TextWrapped("%s", tableError().c_str());
@@ -247,7 +251,7 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
                 }
                 ImGui::EndCombo();
             }
-            tooltipForLastItem(
+            ui::tooltipForLastItem(
                 "The file's float tensors. The position table found by its name is chosen "
                 "first; any 1-D or 2-D tensor can be looked at as a table.");
             if (chosen != view.loadedTensor) {
@@ -264,15 +268,15 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
         }
     }
 
-    sectionHeader("Load a trained table");
-    const bool enter = inputString("path", &view.npyPath, ImGuiInputTextFlags_EnterReturnsTrue);
-    tooltipForLastItem(
+    ui::sectionHeader("Load a trained table");
+    const bool enter = ui::inputString("path", &view.npyPath, ImGuiInputTextFlags_EnterReturnsTrue);
+    ui::tooltipForLastItem(
         "A .safetensors checkpoint (its position table is found by name: wpe.weight, "
         "position_embeddings.weight, embed_positions.weight, ...; OPT's two offset rows are "
         "dropped when config.json is beside it) or a .npy file from numpy.save, a 2-D float32 "
         "or float64 array, rows = positions. Dropping a file onto the window loads it too.");
     if (ImGui::Button("Load") || enter) loadAndReport(view, context, view.npyPath, view.tensor);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Read the file. A file that is not a 2-D float .npy or a readable .safetensors is "
         "refused with a message and the view stays as it was.");
     if (!loadMessage_.empty()) {
@@ -283,83 +287,86 @@ void LearnedPanel::drawControls(LearnedViewState& view, FrameContext& context) {
         ImGui::PopStyleColor();
     }
 
-    sectionHeader("Display");
+    ui::sectionHeader("Display");
     const int rows = view.useLoaded && view.loaded ? int(view.loaded->rows) : paramsOf(view).seqLen;
     const int columns =
         view.useLoaded && view.loaded ? int(view.loaded->cols) : paramsOf(view).dModel;
     const int most = std::max(16, int(std::min<long long>(4LL * rows, kMaxSeqLen)));
     view.positionsShown = std::clamp(view.positionsShown, 1, most);
-    sliderInt(kLearnedPositionsShown, &view.positionsShown, SliderBounds{1, most},
-              "Positions on the axes. Past the table's length they are undefined: a learned "
-              "table simply has no vector there, which is why learned positions cannot "
-              "extrapolate to longer sequences.");
+    ui::sliderInt(state::kLearnedPositionsShown, &view.positionsShown, ui::SliderBounds{1, most},
+                  "Positions on the axes. Past the table's length they are undefined: a learned "
+                  "table simply has no vector there, which is why learned positions cannot "
+                  "extrapolate to longer sequences.");
     if (ImGui::Button("= table length")) view.positionsShown = rows;
-    tooltipForLastItem("Show exactly the table.");
+    ui::tooltipForLastItem("Show exactly the table.");
     ImGui::SameLine();
     if (ImGui::Button("+25%")) view.positionsShown = std::min(most, rows + std::max(1, rows / 4));
-    tooltipForLastItem("Show a quarter more than the table: the undefined region.");
+    ui::tooltipForLastItem("Show a quarter more than the table: the undefined region.");
     view.firstCurveDimension = std::clamp(view.firstCurveDimension, 0, std::max(0, columns - 1));
-    sliderInt(kCurveFirstDimension, &view.firstCurveDimension, SliderBounds{0, columns - 1},
-              "The first of the dimensions plotted against position.");
-    sliderInt(kCurveCountRange, &view.curveCount, "How many consecutive dimensions to plot.");
-    comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
-              "Colour scale of the table. Blue-white-red is centred at zero. The cosine "
-              "similarity always uses blue-white-red on [-1, 1].");
+    ui::sliderInt(state::kCurveFirstDimension, &view.firstCurveDimension,
+                  ui::SliderBounds{0, columns - 1},
+                  "The first of the dimensions plotted against position.");
+    ui::sliderInt(state::kCurveCountRange, &view.curveCount,
+                  "How many consecutive dimensions to plot.");
+    ui::comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
+                  "Colour scale of the table. Blue-white-red is centred at zero. The cosine "
+                  "similarity always uses blue-white-red on [-1, 1].");
 
-    sectionHeader("Structure tab");
-    int structure = view.structureSource == StructureSource::Shown ? 0 : 1;
+    ui::sectionHeader("Structure tab");
+    int structure = view.structureSource == state::StructureSource::Shown ? 0 : 1;
     if (ImGui::RadioButton("this table", &structure, 0))
-        view.structureSource = StructureSource::Shown;
-    tooltipForLastItem("Analyse the table shown: seeded or loaded.");
+        view.structureSource = state::StructureSource::Shown;
+    ui::tooltipForLastItem("Analyse the table shown: seeded or loaded.");
     ImGui::SameLine();
     if (ImGui::RadioButton("sinusoidal", &structure, 1))
-        view.structureSource = StructureSource::Sinusoidal;
-    tooltipForLastItem(
+        view.structureSource = state::StructureSource::Sinusoidal;
+    ui::tooltipForLastItem(
         "Analyse a sinusoidal table of the same size (base 10000) instead, to compare: its "
         "rows lie on a smooth curve and its dimensions oscillate on the ladder of frequencies.");
-    sliderInt(kLearnedComponents, &view.structureComponents,
-              "Principal components in the explained-variance plot.");
+    ui::sliderInt(state::kLearnedComponents, &view.structureComponents,
+                  "Principal components in the explained-variance plot.");
     int trajectory = view.structureTrajectory == TrajectoryStyle::Rotatable ? 1 : 0;
     if (ImGui::RadioButton("2-D", &trajectory, 0)) view.structureTrajectory = TrajectoryStyle::Flat;
-    tooltipForLastItem("The trajectories as PC1 against PC2: a flat picture.");
+    ui::tooltipForLastItem("The trajectories as PC1 against PC2: a flat picture.");
     ImGui::SameLine();
     if (ImGui::RadioButton("3-D trajectory", &trajectory, 1))
         view.structureTrajectory = TrajectoryStyle::Rotatable;
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "The trajectories through PC1, PC2 and PC3, consecutive positions joined: a trained "
         "table's path (GPT-2's helix) reads as a curve. Drag the plot to turn it; "
         "double-click it to reset.");
     if (view.structureTrajectory == TrajectoryStyle::Rotatable) {
         view.structureYaw = wrapDegrees(view.structureYaw);
-        sliderDouble(kStructureYawRange, &view.structureYaw,
-                     "Turn about PC2, in degrees. 0 looks down PC3 (PC1 across, PC2 up); 90 "
-                     "looks down PC1. Dragging the plot sideways does the same.");
-        sliderDouble(kStructurePitchRange, &view.structurePitch,
-                     "Tilt, in degrees: 90 looks straight down PC2 onto PC1 and PC3. Dragging "
-                     "the plot up and down does the same.");
+        ui::sliderDouble(state::kStructureYawRange, &view.structureYaw,
+                         "Turn about PC2, in degrees. 0 looks down PC3 (PC1 across, PC2 up); 90 "
+                         "looks down PC1. Dragging the plot sideways does the same.");
+        ui::sliderDouble(state::kStructurePitchRange, &view.structurePitch,
+                         "Tilt, in degrees: 90 looks straight down PC2 onto PC1 and PC3. Dragging "
+                         "the plot up and down does the same.");
         if (ImGui::Button("reset view")) {
-            view.structureYaw = kStructureYawRange.fallback;
-            view.structurePitch = kStructurePitchRange.fallback;
+            view.structureYaw = state::kStructureYawRange.fallback;
+            view.structurePitch = state::kStructurePitchRange.fallback;
         }
-        tooltipForLastItem("Back to yaw 30, pitch 20 (double-clicking the plot does the same).");
+        ui::tooltipForLastItem(
+            "Back to yaw 30, pitch 20 (double-clicking the plot does the same).");
         ImGui::SameLine();
         ImGui::Checkbox("auto-rotate", &view.autoRotate);
-        tooltipForLastItem(
+        ui::tooltipForLastItem(
             "Turn the trajectory slowly about PC2, for a lecture: the depth of the path shows "
             "as it moves. Dragging still works.");
     }
 }
 
-void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
+void LearnedPanel::drawFigure(state::LearnedViewState& view, ui::FrameContext& context) {
     // A tab asked for by a session or the tour is selected once; after that the tab bar decides.
     const bool requested = !shownTab_ || *shownTab_ != view.tab;
-    std::optional<LearnedTab> visible;
+    std::optional<state::LearnedTab> visible;
     if (ImGui::BeginTabBar("learned figures", ImGuiTabBarFlags_FittingPolicyScroll)) {
-        for (LearnedTab tab : {LearnedTab::Table, LearnedTab::Structure}) {
+        for (state::LearnedTab tab : {state::LearnedTab::Table, state::LearnedTab::Structure}) {
             const ImGuiTabItemFlags flags =
                 requested && tab == view.tab ? ImGuiTabItemFlags_SetSelected : 0;
-            if (ImGui::BeginTabItem(tab == LearnedTab::Table ? "Table" : "Structure", nullptr,
-                                    flags)) {
+            if (ImGui::BeginTabItem(tab == state::LearnedTab::Table ? "Table" : "Structure",
+                                    nullptr, flags)) {
                 visible = tab;
                 ImGui::EndTabItem();
             }
@@ -373,28 +380,28 @@ void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
         view.tab = *visible;
         shownTab_ = view.tab;
     }
-    const LearnedTab tab = requested ? view.tab : visible.value_or(view.tab);
-    if (tab == LearnedTab::Structure && !requested) {
+    const state::LearnedTab tab = requested ? view.tab : visible.value_or(view.tab);
+    if (tab == state::LearnedTab::Structure && !requested) {
         drawStructure(view, context);
         return;
     }
-    if (requested && tab == LearnedTab::Structure) {  // one frame until the tab switches
+    if (requested && tab == state::LearnedTab::Structure) {  // one frame until the tab switches
         context.waiting = true;
         return;
     }
     const LearnedFigureOptions options = optionsFor(view);
     if (!options.table) {
-        const Canvas canvas = beginCanvas("learned");
+        const ui::Canvas canvas = ui::beginCanvas("learned");
         const Box area{0, 0, canvas.box.width, canvas.box.height};
         Figure figure = emptyFigure(area.width, area.height, context.theme);
         drawNote(figure, area, tableError().empty() ? "no table" : tableError(), context.theme);
-        drawCanvasFigure(canvas, figure, context);
+        ui::drawCanvasFigure(canvas, figure, context);
         return;
     }
     const DataKey key{options.table, options.positionsShown, options.firstCurveDimension,
                       options.curveCount};
     LearnedFigureFrames frames;
-    const Canvas canvas = cache_.showPanels(
+    const ui::Canvas canvas = cache_.showPanels(
         "learned", key, context,
         [](Box area, const Theme& theme, int panel) { return learnedPanels(area, theme, panel); },
         [&](Box area, int panel) { return learnedLayout(area, context.theme, panel); },
@@ -416,14 +423,14 @@ void LearnedPanel::drawFigure(LearnedViewState& view, FrameContext& context) {
     if (cache_.ok() && cache_.exact() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
 }
 
-void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) {
+void LearnedPanel::drawStructure(state::LearnedViewState& view, ui::FrameContext& context) {
     const LearnedFigureOptions shown = optionsFor(view);
     if (!shown.table) {
-        const Canvas canvas = beginCanvas("structure");
+        const ui::Canvas canvas = ui::beginCanvas("structure");
         Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
         drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
                  tableError().empty() ? "no table" : tableError(), context.theme);
-        drawCanvasFigure(canvas, figure, context);
+        ui::drawCanvasFigure(canvas, figure, context);
         return;
     }
     const StructureKey key{shown.table, view.structureSource,
@@ -456,21 +463,21 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
     if (!current) {
         context.animating = true;  // keep frames coming until the worker is done
         context.waiting = true;
-        const Canvas canvas = beginCanvas("structure");
+        const ui::Canvas canvas = ui::beginCanvas("structure");
         Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
         drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
                  "computing the principal components and spectrum of " +
                      std::to_string(shown.table->rows) + " x " + std::to_string(shown.table->cols) +
                      " ...",
                  context.theme);
-        drawCanvasFigure(canvas, figure, context);
+        ui::drawCanvasFigure(canvas, figure, context);
         return;
     }
     const std::shared_ptr<const StructureResult> result = *done_.value();
     const bool rotatable = view.structureTrajectory == TrajectoryStyle::Rotatable;
     if (rotatable && view.autoRotate) {  // the clock turns it: the angle is the animation's time
         view.structureYaw =
-            wrapDegrees(view.structureYaw + kAutoRotateDegreesPerSecond *
+            wrapDegrees(view.structureYaw + state::kAutoRotateDegreesPerSecond *
                                                 std::min(double(ImGui::GetIO().DeltaTime), 0.1));
         context.animating = true;
     }
@@ -478,7 +485,7 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
         structureOptions(result->title, result->base, key.components, view);
     const StructureFigureKey figureKey{result, key.components, options.trajectory, options.angles};
     // Full presentation fonts: the six plots reflow (fewer columns, or one at a time).
-    const Canvas canvas = structureFigure_.showPanels(
+    const ui::Canvas canvas = structureFigure_.showPanels(
         "structure", figureKey, context,
         [&](float width, float height, const Theme& theme, int selected) {
             const std::string note = result->structure ? result->structure->note : "";
@@ -497,7 +504,7 @@ void LearnedPanel::drawStructure(LearnedViewState& view, FrameContext& context) 
     if (structureFigure_.error().empty() && rotatable) rotateAndHover(view, canvas, *result);
 }
 
-void LearnedPanel::rotateAndHover(LearnedViewState& view, const Canvas& canvas,
+void LearnedPanel::rotateAndHover(state::LearnedViewState& view, const ui::Canvas& canvas,
                                   const StructureResult& result) {
     const Trajectory3dFrame* plots[] = {&structureFrames_.trajectory3d,
                                         &structureFrames_.shuffled3d};
@@ -513,15 +520,15 @@ void LearnedPanel::rotateAndHover(LearnedViewState& view, const Canvas& canvas,
         view.structureYaw = wrapDegrees(view.structureYaw + canvas.dragDelta.x * kDegreesPerPixel);
         view.structurePitch =
             std::clamp(view.structurePitch + double(canvas.dragDelta.y * kDegreesPerPixel),
-                       kStructurePitchRange.low, kStructurePitchRange.high);
+                       state::kStructurePitchRange.low, state::kStructurePitchRange.high);
         ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
         return;
     }
     const Trajectory3dFrame* hovered = canvas.hovered ? plotAt(canvas.mouse) : nullptr;
     if (!hovered) return;
     if (canvas.doubleClicked) {
-        view.structureYaw = kStructureYawRange.fallback;
-        view.structurePitch = kStructurePitchRange.fallback;
+        view.structureYaw = state::kStructureYawRange.fallback;
+        view.structurePitch = state::kStructurePitchRange.fallback;
         return;
     }
     ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
@@ -607,4 +614,4 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
     }
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

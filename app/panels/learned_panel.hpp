@@ -20,36 +20,37 @@
 #include "state/table_file.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class LearnedPanel : public Panel {
+class LearnedPanel : public ui::Panel {
   public:
     const char* title() const override { return "Learned"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // The table as shown: positionsShown rows, NaN past the table's end.
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
     // Loads a .npy or .safetensors table into the view (the Load button, a dropped file). tensor:
     // .safetensors only, "" for the position table found by name. On failure the view is
     // unchanged and the error says what is wrong with the file.
-    static void fitPositionsShown(LearnedViewState& view);  // a table and a quarter beyond
-    static Status loadTable(LearnedViewState& view, const std::string& path,
+    static void fitPositionsShown(state::LearnedViewState& view);  // a table and a quarter beyond
+    static Status loadTable(state::LearnedViewState& view, const std::string& path,
                             const std::string& tensor = "");
     // The table the view shows; generated tables are made on demand.
-    static Result<std::shared_ptr<const Matrix>> tableFor(const LearnedViewState& view);
+    static Result<std::shared_ptr<const Matrix>> tableFor(const state::LearnedViewState& view);
 
   private:
-    void drawControls(LearnedViewState& view, FrameContext& context);
-    void drawFigure(LearnedViewState& view, FrameContext& context);
-    void drawStructure(LearnedViewState& view, FrameContext& context);
-    void loadAndReport(LearnedViewState& view, FrameContext& context, const std::string& path,
-                       const std::string& tensor);
-    void collectLoad(LearnedViewState& view, FrameContext& context);  // a finished read, if any
+    void drawControls(state::LearnedViewState& view, ui::FrameContext& context);
+    void drawFigure(state::LearnedViewState& view, ui::FrameContext& context);
+    void drawStructure(state::LearnedViewState& view, ui::FrameContext& context);
+    void loadAndReport(state::LearnedViewState& view, ui::FrameContext& context,
+                       const std::string& path, const std::string& tensor);
+    void collectLoad(state::LearnedViewState& view,
+                     ui::FrameContext& context);  // a finished read, if any
     void showTooltip(const LearnedFigureOptions& options, const LearnedFigureFrames& frames,
                      Point mouse) const;
-    LearnedFigureOptions optionsFor(const LearnedViewState& view) const;
+    LearnedFigureOptions optionsFor(const state::LearnedViewState& view) const;
 
     // The generated table, rebuilt when its parameters change.
     struct TableKey {
@@ -78,13 +79,13 @@ class LearnedPanel : public Panel {
     bool loadFailed_ = false;
     // A Load (button, dropped or named file) reads on a worker so the window stays live; its
     // result is put into the view on the frame it is ready. A second Load waits for the first.
-    std::future<Result<LearnedTableRead>> loading_;
+    std::future<Result<state::LearnedTableRead>> loading_;
     std::string loadingPath_;
 
     // The Structure tab: one analysis at a time on a worker, its result kept for its key.
     struct StructureKey {
         std::shared_ptr<const Matrix> table;  // the shown table (held: its address stays unique)
-        StructureSource source = StructureSource::Shown;
+        state::StructureSource source = state::StructureSource::Shown;
         int components = 12;
         bool operator==(const StructureKey& o) const = default;
     };
@@ -106,9 +107,10 @@ class LearnedPanel : public Panel {
     };
     FigureCache<StructureFigureKey> structureFigure_;
     LearnedStructureFrames structureFrames_;  // where the figure shown put its plots: hover, drag
-    void rotateAndHover(LearnedViewState& view, const Canvas& canvas,
+    void rotateAndHover(state::LearnedViewState& view, const ui::Canvas& canvas,
                         const StructureResult& result);
-    std::optional<LearnedTab> shownTab_;  // the tab the tab bar shows (a session may ask another)
+    std::optional<state::LearnedTab>
+        shownTab_;  // the tab the tab bar shows (a session may ask another)
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -24,16 +24,16 @@
 #include "panels/figure_cache.hpp"
 #include "poslab/base/refining_memo.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 template <class Key>
 class LiveFigure {
   public:
     // A figure filling the canvas (or `height` pixels). coarse: build takes Detail::Coarse too.
     template <class Build>
-    Canvas show(const char* id, const Key& key, FrameContext& context, Build build,
-                bool coarse = false, float height = 0) {
-        const Canvas canvas = beginCanvas(id, height);
+    ui::Canvas show(const char* id, const Key& key, ui::FrameContext& context, Build build,
+                    bool coarse = false, float height = 0) {
+        const ui::Canvas canvas = ui::beginCanvas(id, height);
         // As FigureCache::show: in presentation mode the text takes the frame's full scale when
         // the figure then fits, else the largest smaller scale that does (found in the build).
         const float fullScale = context.uiScale;
@@ -57,12 +57,12 @@ class LiveFigure {
     // A figure of several panels that reflows (panel_grid.hpp), as FigureCache::showPanels:
     // build(width, height, theme, selected, detail).
     template <class Panels, class Build>
-    Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
-                      Build build, bool coarse = false) {
+    ui::Canvas showPanels(const char* id, const Key& key, ui::FrameContext& context, Panels panels,
+                          Build build, bool coarse = false) {
         auto byBox = [&](Box area, const Theme& theme, int selected) {
             return panels(area.width, area.height, theme, selected);
         };
-        const Canvas canvas = beginPanelCanvas(id, key, context, byBox, &selectedPanel_).first;
+        const ui::Canvas canvas = beginPanelCanvas(id, key, context, byBox, &selectedPanel_).first;
         draw(canvas, key, selectedPanel_, context, std::move(build), coarse);
         return canvas;
     }
@@ -74,8 +74,8 @@ class LiveFigure {
     using Stamp = FigureStamp<Key>;
     using Built = BuiltFigure;
     template <class Build>
-    void draw(const Canvas& canvas, const Key& key, int panel, FrameContext& context, Build build,
-              bool coarse) {
+    void draw(const ui::Canvas& canvas, const Key& key, int panel, ui::FrameContext& context,
+              Build build, bool coarse) {
         const Theme theme = context.theme;
         const float width = canvas.box.width, height = canvas.box.height;
         const Stamp stamp{key, width, height, theme.id, theme.fontSize, panel};
@@ -101,11 +101,11 @@ class LiveFigure {
             context.animating = true;  // frames keep coming until it is here
         }
         if (shown.value) {
-            drawCanvasFigure(canvas, shown.value->figure, context);
+            ui::drawCanvasFigure(canvas, shown.value->figure, context);
         } else {
             Figure note = emptyFigure(width, height, theme);
             drawNote(note, {0, 0, width, height}, "computing…", theme);
-            drawCanvasFigure(canvas, note, context);
+            ui::drawCanvasFigure(canvas, note, context);
         }
         if (shown.value && !shown.exact) {  // coarse, or an earlier key's: say so
             const char* label = shown.current ? "refining…" : "updating…";
@@ -129,8 +129,8 @@ class LiveCachedFigure {
   public:
     // As CachedFigure::showPanels; compute(layout) runs on a worker (copy what it reads).
     template <class Panels, class MakeLayout, class Compute, class Draw>
-    Canvas showPanels(const char* id, const Key& key, FrameContext& context, Panels panels,
-                      MakeLayout makeLayout, Compute compute, Draw draw) {
+    ui::Canvas showPanels(const char* id, const Key& key, ui::FrameContext& context, Panels panels,
+                          MakeLayout makeLayout, Compute compute, Draw draw) {
         const auto [canvas, stamp] = beginPanelCanvas(id, key, context, panels, &selectedPanel_);
         const Box area{0, 0, stamp.width, stamp.height};
         Layout layout = makeLayout(area, selectedPanel_);
@@ -149,7 +149,7 @@ class LiveCachedFigure {
         } else {
             drawNote(figure, area, shown.value->data.error().message, context.theme);
         }
-        drawCanvasFigure(canvas, figure, context);
+        ui::drawCanvasFigure(canvas, figure, context);
         if (shown.value && !shown.exact) {
             const char* label = "updating…";
             const ImVec2 size = ImGui::CalcTextSize(label);
@@ -177,4 +177,4 @@ class LiveCachedFigure {
     int selectedPanel_ = 0;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

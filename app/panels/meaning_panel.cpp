@@ -13,11 +13,11 @@
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
-Result<MeaningParams> paramsForExport(const MeaningViewState& view) {
+Result<MeaningParams> paramsForExport(const state::MeaningViewState& view) {
     MeaningParams params = view.params;
     if (!view.tokensPath.empty()) {
         auto tokens = loadNpy(view.tokensPath);
@@ -36,7 +36,7 @@ Figure noteFigure(const std::string& message, float width, float height, const T
 
 }  // namespace
 
-Result<MeaningParams> MeaningPanel::effectiveParams(const MeaningViewState& view) {
+Result<MeaningParams> MeaningPanel::effectiveParams(const state::MeaningViewState& view) {
     MeaningParams params = view.params;
     if (!view.tokensPath.empty()) {
         if (view.tokensPath != tokensPath_) {
@@ -52,31 +52,32 @@ Result<MeaningParams> MeaningPanel::effectiveParams(const MeaningViewState& view
     return params;
 }
 
-void MeaningPanel::draw(AppState& state, FrameContext& context) {
-    MeaningViewState& view = state.meaning;
-    panelLayout(
+void MeaningPanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::MeaningViewState& view = state.meaning;
+    ui::panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
-            const std::pair<MeaningFigure, const char*> tabs[] = {
-                {MeaningFigure::Terms, "Logit terms"},
-                {MeaningFigure::Orthogonality, "Near-orthogonality"},
-                {MeaningFigure::AddVersusConcat, "Add vs concatenate"}};
-            stateTabBar("meaning figures", tabs, &view.figure, &shownTab_);
+            const std::pair<state::MeaningFigure, const char*> tabs[] = {
+                {state::MeaningFigure::Terms, "Logit terms"},
+                {state::MeaningFigure::Orthogonality, "Near-orthogonality"},
+                {state::MeaningFigure::AddVersusConcat, "Add vs concatenate"}};
+            ui::stateTabBar("meaning figures", tabs, &view.figure, &shownTab_);
             switch (view.figure) {
-                case MeaningFigure::Terms:
+                case state::MeaningFigure::Terms:
                     drawTerms(view, context);
                     break;
-                case MeaningFigure::Orthogonality:
+                case state::MeaningFigure::Orthogonality:
                     drawOrthogonality(view, context);
                     break;
-                case MeaningFigure::AddVersusConcat:
+                case state::MeaningFigure::AddVersusConcat:
                     drawAddVersusConcat(view, context);
                     break;
             }
         });
 }
 
-void MeaningPanel::drawOrthogonality(const MeaningViewState& view, FrameContext& context) {
+void MeaningPanel::drawOrthogonality(const state::MeaningViewState& view,
+                                     ui::FrameContext& context) {
     const int d = view.orthogonalityDModel, samples = view.orthogonalitySamples;
     const std::uint64_t seed = view.params.seed;
     orthogonality_.show("near-orthogonality", {d, samples, seed}, context,
@@ -85,7 +86,8 @@ void MeaningPanel::drawOrthogonality(const MeaningViewState& view, FrameContext&
                         });
 }
 
-void MeaningPanel::drawAddVersusConcat(const MeaningViewState& view, FrameContext& context) {
+void MeaningPanel::drawAddVersusConcat(const state::MeaningViewState& view,
+                                       ui::FrameContext& context) {
     // Read here (the token file is the panel's): the worker gets a copy.
     const Result<MeaningParams> params = effectiveParams(view);
     addConcat_.showPanels(
@@ -99,14 +101,14 @@ void MeaningPanel::drawAddVersusConcat(const MeaningViewState& view, FrameContex
         });
 }
 
-void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context) {
+void MeaningPanel::drawTerms(const state::MeaningViewState& view, ui::FrameContext& context) {
     // Full presentation fonts: the panels reflow (fewer columns, or one at a time) instead.
     const Theme& theme = context.theme;
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    takeRequestedPanel(context, logitTermPanels({0, 0, room.x, room.y}, theme, 0).count,
-                       &termPanel_);  // a lesson's "panel"
-    panelSelector(logitTermPanels({0, 0, room.x, room.y}, theme, termPanel_), &termPanel_);
-    const Canvas canvas = beginCanvas("terms");
+    ui::takeRequestedPanel(context, logitTermPanels({0, 0, room.x, room.y}, theme, 0).count,
+                           &termPanel_);  // a lesson's "panel"
+    ui::panelSelector(logitTermPanels({0, 0, room.x, room.y}, theme, termPanel_), &termPanel_);
+    const ui::Canvas canvas = ui::beginCanvas("terms");
     const Box area{0, 0, canvas.box.width, canvas.box.height};
     const int texels = logitTermTexels(area, view.params.seqLen, theme, termPanel_);
     // Read here (the token file is the panel's): the worker gets a copy.
@@ -125,7 +127,7 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
     if (!shown.value) {
         Figure note = emptyFigure(canvas.box.width, canvas.box.height, theme);
         drawNote(note, area, "computing…", theme);
-        drawCanvasFigure(canvas, note, context);
+        ui::drawCanvasFigure(canvas, note, context);
         return;
     }
     const Result<LogitTermMaps>& maps = shown.value->maps;
@@ -143,7 +145,7 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
         }
         return drawn;
     });
-    drawCanvasFigure(canvas, terms.figure, context);
+    ui::drawCanvasFigure(canvas, terms.figure, context);
     if (!shown.exact) {  // an earlier key's maps: say so
         const char* label = "updating…";
         const ImVec2 size = ImGui::CalcTextSize(label);
@@ -203,20 +205,22 @@ void MeaningPanel::drawTerms(const MeaningViewState& view, FrameContext& context
     }
 }
 
-void MeaningPanel::drawControls(MeaningViewState& view) {
+void MeaningPanel::drawControls(state::MeaningViewState& view) {
     MeaningParams& p = view.params;
-    if (view.figure == MeaningFigure::Orthogonality) {
-        sectionHeader("Random vectors against positions");
-        sliderInt(kOrthogonalityDModelRange, &view.orthogonalityDModel,
-                  "Width of the vectors. The cosine between a random vector and any fixed vector "
-                  "has standard deviation 1/√d: wider vectors are more nearly orthogonal.");
+    if (view.figure == state::MeaningFigure::Orthogonality) {
+        ui::sectionHeader("Random vectors against positions");
+        ui::sliderInt(
+            state::kOrthogonalityDModelRange, &view.orthogonalityDModel,
+            "Width of the vectors. The cosine between a random vector and any fixed vector "
+            "has standard deviation 1/√d: wider vectors are more nearly orthogonal.");
         const std::string samplesHelp =
             "Random vectors drawn. At most " + std::to_string(kOrthogonalityComponents) +
             " components are drawn in all (d each): past that the figure shows the first " +
             std::to_string(nearOrthogonalitySamples(view.orthogonalityDModel, 1000000)) +
             " draws of the seeded stream at this d, and says so.";
-        sliderInt(kOrthogonalitySamples, &view.orthogonalitySamples, samplesHelp.c_str());
-        seedSlider(kSeedSliderParam, &p.seed, "Random draws.");
+        ui::sliderInt(state::kOrthogonalitySamples, &view.orthogonalitySamples,
+                      samplesHelp.c_str());
+        ui::seedSlider(state::kSeedSliderParam, &p.seed, "Random draws.");
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled(
@@ -226,47 +230,49 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
         ImGui::PopTextWrapPos();
         return;
     }
-    sectionHeader("Sequence");
+    ui::sectionHeader("Sequence");
     if (view.tokensPath.empty()) {
-        sliderInt(kMeaningDModel, &p.dModel, "Width of word and position vectors.");
+        ui::sliderInt(state::kMeaningDModel, &p.dModel, "Width of word and position vectors.");
     } else {
         ImGui::TextDisabled("d_model = %d (the loaded vectors' width)", p.dModel);
     }
-    sliderInt(kMeaningTokens, &p.seqLen, "Length of the sequence (L x L logits).");
+    ui::sliderInt(state::kMeaningTokens, &p.seqLen, "Length of the sequence (L x L logits).");
     if (view.tokensPath.empty()) {
-        sliderInt(kMeaningVocabulary, &p.vocabulary,
-                  "Distinct random words the sequence is drawn from. A small vocabulary repeats "
-                  "words, which shows up as bright cells in content·content wherever a word meets "
-                  "itself.");
-        sliderDouble(
-            kMeaningWordScale, &p.contentScale,
+        ui::sliderInt(
+            state::kMeaningVocabulary, &p.vocabulary,
+            "Distinct random words the sequence is drawn from. A small vocabulary repeats "
+            "words, which shows up as bright cells in content·content wherever a word meets "
+            "itself.");
+        ui::sliderDouble(
+            state::kMeaningWordScale, &p.contentScale,
             "Standard deviation of each word-vector component. Sinusoidal position components "
             "have RMS 1/√2 ≈ 0.71.");
     }
-    seedSlider(kSeedSliderParam, &p.seed, "Words, their vectors and (learned) the position table.");
-    sectionHeader("Positions");
-    comboEnum("positions", &p.positions,
-              std::vector{PositionTableKind::Sinusoidal, PositionTableKind::Learned},
-              positionTableName,
-              "sinusoidal: the fixed table; learned: a random initial table (std 0.02).");
+    ui::seedSlider(state::kSeedSliderParam, &p.seed,
+                   "Words, their vectors and (learned) the position table.");
+    ui::sectionHeader("Positions");
+    ui::comboEnum("positions", &p.positions,
+                  std::vector{PositionTableKind::Sinusoidal, PositionTableKind::Learned},
+                  positionTableName,
+                  "sinusoidal: the fixed table; learned: a random initial table (std 0.02).");
     if (p.positions == PositionTableKind::Sinusoidal) {
-        sliderDouble(kSinusoidalBaseSlider, &p.base, "Sinusoidal frequency base.");
+        ui::sliderDouble(state::kSinusoidalBaseSlider, &p.base, "Sinusoidal frequency base.");
     }
-    sliderDouble(
-        kMeaningPositionScale, &p.positionScale,
+    ui::sliderDouble(
+        state::kMeaningPositionScale, &p.positionScale,
         "Multiplies every position vector. 0 removes position entirely: the logits no longer "
         "depend on order, only on which words meet.");
     if (ImGui::Button("no position")) p.positionScale = 0;
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Attention without positions: shuffle the words and every logit moves with them.");
     ImGui::SameLine();
     if (ImGui::Button("1")) p.positionScale = 1;
 
-    sectionHeader("Word vectors from a file");
+    ui::sectionHeader("Word vectors from a file");
     std::string path = view.tokensPath;
     const bool enter = ImGui::InputTextWithHint("##tokens", "path/to/embeddings.npy", &path,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "A 2-D .npy: one row per token of the sequence, d_model columns (e.g. a model's "
         "token embeddings for a sentence). Empty: random words.");
     ImGui::SameLine();
@@ -292,17 +298,17 @@ void MeaningPanel::drawControls(MeaningViewState& view) {
     }
 }
 
-Figure MeaningPanel::exportFigure(const AppState& state, float width, float height,
+Figure MeaningPanel::exportFigure(const state::AppState& state, float width, float height,
                                   const Theme& theme) const {
-    const MeaningViewState& view = state.meaning;
+    const state::MeaningViewState& view = state.meaning;
     Result<Figure> figure = Error{""};
-    if (view.figure == MeaningFigure::Orthogonality) {
+    if (view.figure == state::MeaningFigure::Orthogonality) {
         figure = nearOrthogonalityFigure(view.orthogonalityDModel, view.orthogonalitySamples,
                                          view.params.seed, width, height, theme);
     } else {
         auto params = paramsForExport(view);
         if (!params) return noteFigure(params.error().message, width, height, theme);
-        figure = view.figure == MeaningFigure::Terms
+        figure = view.figure == state::MeaningFigure::Terms
                      ? meaningFigure(*params, width, height, theme)
                      : addVersusConcatFigure(*params, width, height, theme);
     }
@@ -310,9 +316,9 @@ Figure MeaningPanel::exportFigure(const AppState& state, float width, float heig
     return std::move(figure).value();
 }
 
-Result<Matrix> MeaningPanel::exportData(const AppState& state) const {
-    const MeaningViewState& view = state.meaning;
-    if (view.figure == MeaningFigure::Orthogonality) {
+Result<Matrix> MeaningPanel::exportData(const state::AppState& state) const {
+    const state::MeaningViewState& view = state.meaning;
+    if (view.figure == state::MeaningFigure::Orthogonality) {
         // One cosine per row.
         // The draws the figure shows (a prefix of the requested ones when d is large).
         auto cosines = randomPositionCosines(
@@ -341,4 +347,4 @@ Result<Matrix> MeaningPanel::exportData(const AppState& state) const {
     return total;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -16,30 +16,31 @@
 #include "poslab/base/refining_memo.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class MeaningPanel : public Panel {
+class MeaningPanel : public ui::Panel {
   public:
     const char* title() const override { return "Meaning"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    void drawControls(MeaningViewState& view);
-    void drawTerms(const MeaningViewState& view, FrameContext& context);
-    void drawOrthogonality(const MeaningViewState& view, FrameContext& context);
-    void drawAddVersusConcat(const MeaningViewState& view, FrameContext& context);
-    Result<MeaningParams> effectiveParams(const MeaningViewState& view);  // loaded tokens attached
+    void drawControls(state::MeaningViewState& view);
+    void drawTerms(const state::MeaningViewState& view, ui::FrameContext& context);
+    void drawOrthogonality(const state::MeaningViewState& view, ui::FrameContext& context);
+    void drawAddVersusConcat(const state::MeaningViewState& view, ui::FrameContext& context);
+    Result<MeaningParams> effectiveParams(
+        const state::MeaningViewState& view);  // loaded tokens attached
 
     // The word and position vectors, keyed on the parameters (hover computes a cell's five
     // values from them exactly); the heatmaps' block means (logitTermMaps), keyed on the
     // parameters and the texels the canvas shows; their figure (and its frames, for hover)
     // keyed on the maps and the canvas. No L x L term is ever held.
-    Memo<MeaningViewState, Result<MeaningSequence>> sequence_;
+    Memo<state::MeaningViewState, Result<MeaningSequence>> sequence_;
     struct MapsKey {
-        MeaningViewState view;
+        state::MeaningViewState view;
         int texels = 0;
         bool operator==(const MapsKey&) const = default;
     };
@@ -69,12 +70,13 @@ class MeaningPanel : public Panel {
     // Both take longer than a frame at the sliders' tops (200,000 draws of d 8,192; five L x L
     // products of d 2,048): built on a worker, the last figure shown meanwhile.
     LiveFigure<std::tuple<int, int, std::uint64_t>> orthogonality_;
-    LiveFigure<MeaningViewState> addConcat_;
-    MeaningFigure shownTab_ = MeaningFigure::Terms;  // the tab ImGui showed last frame
+    LiveFigure<state::MeaningViewState> addConcat_;
+    state::MeaningFigure shownTab_ =
+        state::MeaningFigure::Terms;  // the tab ImGui showed last frame
     // Loaded word vectors.
     std::string tokensPath_;
     std::shared_ptr<const Matrix> tokens_;
     std::string tokensError_;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

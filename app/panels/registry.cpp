@@ -14,10 +14,10 @@
 #include "panels/vision_rope_panel.hpp"
 #include "state/encoding_registry.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-std::vector<std::unique_ptr<Panel>> makePanels() {
-    std::vector<std::unique_ptr<Panel>> panels;
+std::vector<std::unique_ptr<ui::Panel>> makePanels() {
+    std::vector<std::unique_ptr<ui::Panel>> panels;
     panels.push_back(std::make_unique<SinusoidalPanel>());
     panels.push_back(std::make_unique<RopePanel>());
     panels.push_back(std::make_unique<VisionRopePanel>());
@@ -29,7 +29,7 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     panels.push_back(std::make_unique<ExtrapolationPanel>());
     panels.push_back(std::make_unique<ComparePanel>());
     // Encodings registered as plug-ins (app/encodings/), each after the tab it names.
-    for (const EncodingPlugin& plugin : encodingPlugins()) {
+    for (const state::EncodingPlugin& plugin : state::encodingPlugins()) {
         if (!plugin.makePanel) continue;
         auto after = std::find_if(panels.begin(), panels.end(), [&](const auto& panel) {
             return plugin.after == panel->title();
@@ -39,4 +39,4 @@ std::vector<std::unique_ptr<Panel>> makePanels() {
     return panels;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

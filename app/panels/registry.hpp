@@ -8,8 +8,8 @@
 
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-std::vector<std::unique_ptr<Panel>> makePanels();  // Sinusoidal, RoPE, ALiBi, … Compare
+std::vector<std::unique_ptr<ui::Panel>> makePanels();  // Sinusoidal, RoPE, ALiBi, … Compare
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -18,7 +18,7 @@
 #include "poslab/io/hf_config.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
@@ -51,25 +51,25 @@ Result<std::vector<double>> parseVector(const std::string& text, int size, const
     return values;
 }
 
-const char* figureName(RopeFigureId id) {
+const char* figureName(state::RopeFigureId id) {
     switch (id) {
-        case RopeFigureId::Rotation:
+        case state::RopeFigureId::Rotation:
             return "Rotation";
-        case RopeFigureId::Angles:
+        case state::RopeFigureId::Angles:
             return "Angles";
-        case RopeFigureId::Scores:
+        case state::RopeFigureId::Scores:
             return "Scores";
-        case RopeFigureId::Frequencies:
+        case state::RopeFigureId::Frequencies:
             return "Frequencies";
-        case RopeFigureId::Decay:
+        case state::RopeFigureId::Decay:
             return "Decay";
-        case RopeFigureId::Precision:
+        case state::RopeFigureId::Precision:
             return "Precision";
-        case RopeFigureId::Layers:
+        case state::RopeFigureId::Layers:
             return "Layers";
-        case RopeFigureId::Scalings:
+        case state::RopeFigureId::Scalings:
             return "Scalings";
-        case RopeFigureId::Usage:
+        case state::RopeFigureId::Usage:
             return "Usage";
     }
     return "Rotation";
@@ -81,10 +81,10 @@ const char* figureName(RopeFigureId id) {
 // State-derived inputs
 // ---------------------------------------------------------------------------------------------
 
-Result<RopePanel::QueryKey> RopePanel::queryKeyFor(const RopeViewState& view) {
+Result<RopePanel::QueryKey> RopePanel::queryKeyFor(const state::RopeViewState& view) {
     const int d = view.params.headDim;
     QueryKey vectors;
-    if (view.vectors == RopeVectorSource::Seeded) {
+    if (view.vectors == state::RopeVectorSource::Seeded) {
         vectors.q = seededGaussianVector(d, std::uint64_t(std::max(0, view.querySeed)));
         vectors.k = view.keyEqualsQuery
                         ? vectors.q
@@ -104,12 +104,12 @@ Result<RopePanel::QueryKey> RopePanel::queryKeyFor(const RopeViewState& view) {
     return vectors;
 }
 
-RopePanel::VectorKey RopePanel::vectorKeyFor(const RopeViewState& view) {
+RopePanel::VectorKey RopePanel::vectorKeyFor(const state::RopeViewState& view) {
     return {view.vectors,        view.querySeed,   view.keySeed,  view.params.headDim,
             view.keyEqualsQuery, view.customQuery, view.customKey};
 }
 
-void RopePanel::refreshVectors(const RopeViewState& view) {
+void RopePanel::refreshVectors(const state::RopeViewState& view) {
     vectors_.get(vectorKeyFor(view), [&] {
         Vectors made;
         auto vectors = queryKeyFor(view);
@@ -123,15 +123,15 @@ void RopePanel::refreshVectors(const RopeViewState& view) {
             made.vectors = last->vectors;  // the last valid q and k stay on screen
         } else {
             // Nothing valid of the right size yet: seeded vectors until the lists parse.
-            RopeViewState seeded = view;
-            seeded.vectors = RopeVectorSource::Seeded;
+            state::RopeViewState seeded = view;
+            seeded.vectors = state::RopeVectorSource::Seeded;
             made.vectors = queryKeyFor(seeded).value();
         }
         return made;
     });
 }
 
-void RopePanel::refreshOffsets(const RopeViewState& view) {
+void RopePanel::refreshOffsets(const state::RopeViewState& view) {
     offsets_.get({view.params, vectors_.version()}, [&] {
         ScoreOffsets made;
         auto freqs = ropeFrequencies(view.params);
@@ -151,7 +151,7 @@ void RopePanel::refreshOffsets(const RopeViewState& view) {
     });
 }
 
-std::vector<int> RopePanel::shownPairs(const RopeViewState& view) {
+std::vector<int> RopePanel::shownPairs(const state::RopeViewState& view) {
     const int pairs = rotatedDims(view.params) / 2;
     if (view.spreadPairs) return ropeRotationPairs(pairs, view.panels);
     std::vector<int> shown;
@@ -164,14 +164,14 @@ std::vector<int> RopePanel::shownPairs(const RopeViewState& view) {
 // Frame
 // ---------------------------------------------------------------------------------------------
 
-void RopePanel::draw(AppState& state, FrameContext& context) {
-    RopeViewState& view = state.rope;
+void RopePanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::RopeViewState& view = state.rope;
     if (!context.droppedFiles.empty()) {
         // Only the first file counts: a config describes one model.
         const std::string path = context.droppedFiles.front();
         context.droppedFiles.clear();
         if (isCheckpointPath(path)) {  // a checkpoint folder or index: the Usage tab reads it
-            view.figure = RopeFigureId::Usage;
+            view.figure = state::RopeFigureId::Usage;
             usageTab_.open(view.usage, path, context);
         } else {
             view.configPath = path;
@@ -185,61 +185,61 @@ void RopePanel::draw(AppState& state, FrameContext& context) {
     refreshVectors(view);
     const Status valid = validate(view.params);
 
-    panelLayout(
+    ui::panelLayout(
         state, context, [&] { drawControls(view, context, valid); },
         [&] {
             if (!valid) {
-                const Canvas canvas = beginCanvas("invalid");
+                const ui::Canvas canvas = ui::beginCanvas("invalid");
                 Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
                 drawNote(figure, {0, 0, canvas.box.width, canvas.box.height}, valid.error().message,
                          context.theme);
-                drawCanvasFigure(canvas, figure, context);
+                ui::drawCanvasFigure(canvas, figure, context);
                 return;
             }
-            const std::pair<RopeFigureId, const char*> tabs[] = {
-                {RopeFigureId::Rotation, figureName(RopeFigureId::Rotation)},
-                {RopeFigureId::Angles, figureName(RopeFigureId::Angles)},
-                {RopeFigureId::Scores, figureName(RopeFigureId::Scores)},
-                {RopeFigureId::Frequencies, figureName(RopeFigureId::Frequencies)},
-                {RopeFigureId::Decay, figureName(RopeFigureId::Decay)},
-                {RopeFigureId::Precision, figureName(RopeFigureId::Precision)},
-                {RopeFigureId::Layers, figureName(RopeFigureId::Layers)},
-                {RopeFigureId::Scalings, figureName(RopeFigureId::Scalings)},
-                {RopeFigureId::Usage, figureName(RopeFigureId::Usage)}};
-            stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
+            const std::pair<state::RopeFigureId, const char*> tabs[] = {
+                {state::RopeFigureId::Rotation, figureName(state::RopeFigureId::Rotation)},
+                {state::RopeFigureId::Angles, figureName(state::RopeFigureId::Angles)},
+                {state::RopeFigureId::Scores, figureName(state::RopeFigureId::Scores)},
+                {state::RopeFigureId::Frequencies, figureName(state::RopeFigureId::Frequencies)},
+                {state::RopeFigureId::Decay, figureName(state::RopeFigureId::Decay)},
+                {state::RopeFigureId::Precision, figureName(state::RopeFigureId::Precision)},
+                {state::RopeFigureId::Layers, figureName(state::RopeFigureId::Layers)},
+                {state::RopeFigureId::Scalings, figureName(state::RopeFigureId::Scalings)},
+                {state::RopeFigureId::Usage, figureName(state::RopeFigureId::Usage)}};
+            ui::stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
             switch (view.figure) {
-                case RopeFigureId::Rotation:
+                case state::RopeFigureId::Rotation:
                     drawRotation(view, context);
                     break;
-                case RopeFigureId::Angles:
+                case state::RopeFigureId::Angles:
                     drawAngles(view, context);
                     break;
-                case RopeFigureId::Scores:
+                case state::RopeFigureId::Scores:
                     drawScores(view, context);
                     break;
-                case RopeFigureId::Frequencies:
+                case state::RopeFigureId::Frequencies:
                     drawFrequencies(view, context);
                     break;
-                case RopeFigureId::Decay:
+                case state::RopeFigureId::Decay:
                     drawDecay(view, context);
                     break;
-                case RopeFigureId::Precision:
+                case state::RopeFigureId::Precision:
                     drawPrecision(view, context);
                     break;
-                case RopeFigureId::Layers:
+                case state::RopeFigureId::Layers:
                     drawLayers(view, context);
                     break;
-                case RopeFigureId::Scalings:
+                case state::RopeFigureId::Scalings:
                     drawScalings(view, context);
                     break;
-                case RopeFigureId::Usage:
+                case state::RopeFigureId::Usage:
                     usageTab_.draw(view.usage, context);
                     break;
             }
         });
 }
 
-void RopePanel::advanceAnimation(RopeViewState& view, FrameContext& context) {
+void RopePanel::advanceAnimation(state::RopeViewState& view, ui::FrameContext& context) {
     const double last = std::max(0, view.params.seqLen - 1);
     if (view.playing) {
         context.animating = true;  // the frame loop keeps drawing (at most 60 fps) while playing
@@ -262,4 +262,4 @@ void RopePanel::advanceAnimation(RopeViewState& view, FrameContext& context) {
     view.n = std::clamp(view.n, 0.0, last);
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -32,21 +32,21 @@
 #include "poslab/views/rope_precision_figures.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class RopePanel : public Panel {
+class RopePanel : public ui::Panel {
   public:
     const char* title() const override { return "RoPE"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
     // q and k as the state describes them (custom lists padded with zeros to head_dim).
     struct QueryKey {
         std::vector<double> q, k;
     };
-    static Result<QueryKey> queryKeyFor(const RopeViewState& view);
+    static Result<QueryKey> queryKeyFor(const state::RopeViewState& view);
 
     // ---- Cache keys: what each cached figure is computed from, compared member-wise (RopeParams'
     // defaulted ==), so every field — LongRoPE's lists and p-RoPE's proportion too — is in the key.
@@ -62,13 +62,13 @@ class RopePanel : public Panel {
         bool operator==(const OffsetsKey&) const = default;
     };
     struct VectorKey {  // q and k: every RopeViewState field queryKeyFor reads
-        RopeVectorSource source = RopeVectorSource::Seeded;
+        state::RopeVectorSource source = state::RopeVectorSource::Seeded;
         int querySeed = 0, keySeed = 0, headDim = 0;
         bool keyEqualsQuery = false;
         std::string customQuery, customKey;
         bool operator==(const VectorKey&) const = default;
     };
-    static VectorKey vectorKeyFor(const RopeViewState& view);
+    static VectorKey vectorKeyFor(const state::RopeViewState& view);
     struct PrecisionKey {  // the Precision tab's reports
         RopeParams params;
         int positions = 0;
@@ -77,26 +77,26 @@ class RopePanel : public Panel {
 
   private:
     // ---- Controls
-    void drawControls(RopeViewState& view, FrameContext& context, const Status& valid);
-    void drawConfigControls(RopeViewState& view, FrameContext& context);
-    void drawRopeControls(RopeViewState& view);
-    void drawScalingControls(RopeViewState& view);
-    void drawVectorControls(RopeViewState& view, const std::string& vectorError);
-    void drawPositionControls(RopeViewState& view);
-    void drawConfigRead(RopeViewState& view);  // "What PosLab read", the layer-type combo
-    void loadConfig(RopeViewState& view, const std::string& path, FrameContext& context);
-    void advanceAnimation(RopeViewState& view, FrameContext& context);
+    void drawControls(state::RopeViewState& view, ui::FrameContext& context, const Status& valid);
+    void drawConfigControls(state::RopeViewState& view, ui::FrameContext& context);
+    void drawRopeControls(state::RopeViewState& view);
+    void drawScalingControls(state::RopeViewState& view);
+    void drawVectorControls(state::RopeViewState& view, const std::string& vectorError);
+    void drawPositionControls(state::RopeViewState& view);
+    void drawConfigRead(state::RopeViewState& view);  // "What PosLab read", the layer-type combo
+    void loadConfig(state::RopeViewState& view, const std::string& path, ui::FrameContext& context);
+    void advanceAnimation(state::RopeViewState& view, ui::FrameContext& context);
 
     // ---- Figures (one per tab)
-    void drawRotation(RopeViewState& view, FrameContext& context);
-    void drawAngles(RopeViewState& view, FrameContext& context);
-    void drawScores(RopeViewState& view, FrameContext& context);
-    void drawFrequencies(RopeViewState& view, FrameContext& context);
-    void drawDecay(RopeViewState& view, FrameContext& context);
-    void drawScalings(RopeViewState& view, FrameContext& context);
-    void drawPrecision(RopeViewState& view, FrameContext& context);
-    void drawLayers(RopeViewState& view, FrameContext& context);
-    static std::vector<int> shownPairs(const RopeViewState& view);
+    void drawRotation(state::RopeViewState& view, ui::FrameContext& context);
+    void drawAngles(state::RopeViewState& view, ui::FrameContext& context);
+    void drawScores(state::RopeViewState& view, ui::FrameContext& context);
+    void drawFrequencies(state::RopeViewState& view, ui::FrameContext& context);
+    void drawDecay(state::RopeViewState& view, ui::FrameContext& context);
+    void drawScalings(state::RopeViewState& view, ui::FrameContext& context);
+    void drawPrecision(state::RopeViewState& view, ui::FrameContext& context);
+    void drawLayers(state::RopeViewState& view, ui::FrameContext& context);
+    static std::vector<int> shownPairs(const state::RopeViewState& view);
 
     // ---- Caches (base/memo), each rebuilt only when its key changes
     struct Vectors {
@@ -110,8 +110,8 @@ class RopePanel : public Panel {
         bool valid = false;  // the parameters and vectors give scores at all
         RopeScoreRange range;
     };
-    void refreshVectors(const RopeViewState& view);
-    void refreshOffsets(const RopeViewState& view);
+    void refreshVectors(const state::RopeViewState& view);
+    void refreshOffsets(const state::RopeViewState& view);
     const QueryKey& vectors() const { return vectors_.value()->vectors; }  // after refreshVectors
     const ScoreOffsets& offsets() const { return *offsets_.value(); }      // after refreshOffsets
 
@@ -157,8 +157,9 @@ class RopePanel : public Panel {
     std::future<Result<std::vector<RopePrecisionReport>>> precisionJob_;
 
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
-    RopeFigureId shownTab_ = RopeFigureId::Rotation;  // the tab ImGui showed last frame
-    RopeUsageTab usageTab_;  // Usage: a checkpoint's q/k weights, read on a worker
+    state::RopeFigureId shownTab_ =
+        state::RopeFigureId::Rotation;  // the tab ImGui showed last frame
+    RopeUsageTab usageTab_;             // Usage: a checkpoint's q/k weights, read on a worker
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

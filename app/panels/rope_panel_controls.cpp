@@ -15,7 +15,7 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
@@ -50,7 +50,8 @@ void wrappedDisabled(const std::string& text) {
 // Controls
 // ---------------------------------------------------------------------------------------------
 
-void RopePanel::drawControls(RopeViewState& view, FrameContext& context, const Status& valid) {
+void RopePanel::drawControls(state::RopeViewState& view, ui::FrameContext& context,
+                             const Status& valid) {
     drawConfigControls(view, context);
     drawRopeControls(view);
     drawScalingControls(view);
@@ -58,39 +59,40 @@ void RopePanel::drawControls(RopeViewState& view, FrameContext& context, const S
     drawVectorControls(view, vectors_.value()->error);
     drawPositionControls(view);
 
-    sectionHeader("Display");
-    comboEnum("score colours", &view.scoreColormap, allColormaps(), colormapName,
-              "Colormap of the score heatmap. Blue-white-red is centred at zero: positive scores "
-              "red, negative blue.");
-    comboEnum("no full turn in", &view.incompleteWithin,
-              std::vector{RopeTurnReference::Context, RopeTurnReference::Training},
-              turnReferenceName,
-              "Frequencies chart: highlight the pairs whose wavelength is longer than the context "
-              "(the sequence length) or than the training length. Those pairs never complete a "
-              "turn there, so positions beyond it give angles the model has not seen.");
-    sliderInt(kRopeDecayDistanceRange, &view.decayDistance,
-              "Decay chart: relative distances 0..R. RoFormer's Fig. 2 shows about 250.");
+    ui::sectionHeader("Display");
+    ui::comboEnum(
+        "score colours", &view.scoreColormap, allColormaps(), colormapName,
+        "Colormap of the score heatmap. Blue-white-red is centred at zero: positive scores "
+        "red, negative blue.");
+    ui::comboEnum(
+        "no full turn in", &view.incompleteWithin,
+        std::vector{RopeTurnReference::Context, RopeTurnReference::Training}, turnReferenceName,
+        "Frequencies chart: highlight the pairs whose wavelength is longer than the context "
+        "(the sequence length) or than the training length. Those pairs never complete a "
+        "turn there, so positions beyond it give angles the model has not seen.");
+    ui::sliderInt(state::kRopeDecayDistanceRange, &view.decayDistance,
+                  "Decay chart: relative distances 0..R. RoFormer's Fig. 2 shows about 250.");
     ImGui::Checkbox("decay: log distance axis", &view.decayLogAxis);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Decay chart: distances 1..R on a log axis, each decade as wide as the next, so the "
         "first few hundred distances (where the bound falls) are not squeezed into a few "
         "pixels.");
     if (ImGui::Button("Reset zoom")) view.angleWindow = {}, view.scoreWindow = {};
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Or double-click a heatmap. Wheel: zoom positions (Shift: pairs on the angle map); drag: "
         "pan.");
 }
 
-void RopePanel::drawConfigControls(RopeViewState& view, FrameContext& context) {
-    sectionHeader("Model config.json");
+void RopePanel::drawConfigControls(state::RopeViewState& view, ui::FrameContext& context) {
+    ui::sectionHeader("Model config.json");
     bool load = ImGui::InputTextWithHint("##config", "path/to/config.json", &view.configPath,
                                          ImGuiInputTextFlags_EnterReturnsTrue);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "A Hugging Face config.json (head_dim, rope_theta, partial_rotary_factor, rope_scaling, "
         "max_position_embeddings). You can also drop the file onto the window.");
     ImGui::SameLine();
     load |= ImGui::Button("Load");
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Read the file and set every RoPE control from it. A file that cannot be "
         "used changes nothing.");
     if (load) loadConfig(view, view.configPath, context);
@@ -103,7 +105,7 @@ void RopePanel::drawConfigControls(RopeViewState& view, FrameContext& context) {
     }
 }
 
-void RopePanel::drawConfigRead(RopeViewState& view) {
+void RopePanel::drawConfigRead(state::RopeViewState& view) {
     if (!view.config) return;
     const HfModelConfig& config = *view.config;
     const std::vector<std::string> layerTypes = ropeLayerTypes(config);
@@ -127,7 +129,7 @@ void RopePanel::drawConfigRead(RopeViewState& view) {
             }
             ImGui::EndCombo();
         }
-        tooltipForLastItem(
+        ui::tooltipForLastItem(
             "Layers of different types may rotate differently (Gemma 3: base 1e6 with linear x8 "
             "on full attention, base 1e4 on sliding-window layers); some have no RoPE at all "
             "(greyed: NoPE, linear attention). Every control and figure shows the RoPE of the "
@@ -157,7 +159,8 @@ void RopePanel::drawConfigRead(RopeViewState& view) {
     ImGui::TreePop();
 }
 
-void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameContext& context) {
+void RopePanel::loadConfig(state::RopeViewState& view, const std::string& path,
+                           ui::FrameContext& context) {
     auto config = loadHfConfig(path);
     if (!config) {
         view.configError = config.error().message;  // and nothing else changes
@@ -167,10 +170,10 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
     RopeParams params = config->rope;
     // The model's context and training length (the loader set trainingLength to
     // original_max_position_embeddings for llama3 and yarn).
-    params.seqLen = config->maxPositionEmbeddings > 0
-                        ? std::clamp(config->maxPositionEmbeddings, 1, kRopeContextRange.high)
-                        : view.params.seqLen;
-    params.trainingLength = std::min(params.trainingLength, kRopeTrainingRange.high);
+    params.seqLen = config->maxPositionEmbeddings > 0 ? std::clamp(config->maxPositionEmbeddings, 1,
+                                                                   state::kRopeContextRange.high)
+                                                      : view.params.seqLen;
+    params.trainingLength = std::min(params.trainingLength, state::kRopeTrainingRange.high);
     view.params = params;
     view.angleWindow = {};
     view.scoreWindow = {};
@@ -191,11 +194,13 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
                         ropeTitle(params) + ", trained on " +
                         std::to_string(originalMaxPositions(params)) + " positions";
     if (params.scaling.type != RopeScaling::None)
-        view.scalings.factor = std::clamp(params.scaling.factor, kRopeScalingsFactorRange.low,
-                                          kRopeScalingsFactorRange.high);
-    if (read.maxPositionEmbeddings > kRopeContextRange.high) {
-        view.configLoaded += "; context shown up to " + std::to_string(kRopeContextRange.high) +
-                             " of " + std::to_string(read.maxPositionEmbeddings);
+        view.scalings.factor =
+            std::clamp(params.scaling.factor, state::kRopeScalingsFactorRange.low,
+                       state::kRopeScalingsFactorRange.high);
+    if (read.maxPositionEmbeddings > state::kRopeContextRange.high) {
+        view.configLoaded += "; context shown up to " +
+                             std::to_string(state::kRopeContextRange.high) + " of " +
+                             std::to_string(read.maxPositionEmbeddings);
     }
     if (read.ropeVariants.size() > 1) {
         view.configLoaded += "; full_attention layers shown (see layer type)";
@@ -203,25 +208,26 @@ void RopePanel::loadConfig(RopeViewState& view, const std::string& path, FrameCo
     if (context.statusMessage) *context.statusMessage = view.configLoaded;
 }
 
-void RopePanel::drawRopeControls(RopeViewState& view) {
+void RopePanel::drawRopeControls(state::RopeViewState& view) {
     RopeParams& p = view.params;
-    sectionHeader("RoPE");
-    bool reshape = sliderInt(kRopeViewHeadDim, &p.headDim,
-                             "Dimensions per attention head. They form head_dim/2 pairs, each "
-                             "rotated at its own frequency θ_i = base^(−2i/d). Even values only.");
-    sliderDouble(kRopeViewBase, &p.base,
-                 "rope_theta. Larger bases stretch the slowest wavelengths (2π·base^((d−2)/d) "
-                 "positions): Llama 2 uses 10000, Llama 3 500000.");
+    ui::sectionHeader("RoPE");
+    bool reshape =
+        ui::sliderInt(state::kRopeViewHeadDim, &p.headDim,
+                      "Dimensions per attention head. They form head_dim/2 pairs, each "
+                      "rotated at its own frequency θ_i = base^(−2i/d). Even values only.");
+    ui::sliderDouble(state::kRopeViewBase, &p.base,
+                     "rope_theta. Larger bases stretch the slowest wavelengths (2π·base^((d−2)/d) "
+                     "positions): Llama 2 uses 10000, Llama 3 500000.");
     if (ImGui::Button("10000")) p.base = 10000;
-    tooltipForLastItem("The RoFormer / Llama 2 base.");
+    ui::tooltipForLastItem("The RoFormer / Llama 2 base.");
     ImGui::SameLine();
     if (ImGui::Button("500000")) p.base = 500000;
-    tooltipForLastItem("Llama 3's base.");
+    ui::tooltipForLastItem("Llama 3's base.");
     // Edited as a float, as before (a double slider would round other values differently).
     float fraction = float(p.rotaryFraction);
-    if (sliderFloat(kRotaryFraction, &fraction,
-                    "partial_rotary_factor: only the first int(head_dim × fraction) dims are "
-                    "rotated (GPT-NeoX 0.25, Phi 0.4); the rest pass through unchanged.")) {
+    if (ui::sliderFloat(state::kRotaryFraction, &fraction,
+                        "partial_rotary_factor: only the first int(head_dim × fraction) dims are "
+                        "rotated (GPT-NeoX 0.25, Phi 0.4); the rest pass through unchanged.")) {
         p.rotaryFraction = fraction;
         reshape = true;
     }
@@ -229,53 +235,56 @@ void RopePanel::drawRopeControls(RopeViewState& view) {
     if (rotatedDims(p) != p.headDim) {
         ImGui::TextDisabled("rotating %d of %d dims", rotatedDims(p), p.headDim);
     }
-    comboEnum("pairing", &p.pairing, std::vector{RopePairing::Half, RopePairing::Interleaved},
-              pairingName,
-              "half: dim j turns with j + d/2 (Llama, GPT-NeoX, Mistral, Qwen: HF's rotate_half)\n"
-              "interleaved: dim 2i turns with 2i+1 (GPT-J, RoFormer).\nThe frequencies are the "
-              "same; only which dimensions form a pair differs.");
-    if (sliderInt(kRopeContextRange, &p.seqLen,
-                  "The context: positions 0..L−1 in the heatmaps. Dynamic NTK scales with it.")) {
+    ui::comboEnum(
+        "pairing", &p.pairing, std::vector{RopePairing::Half, RopePairing::Interleaved},
+        pairingName,
+        "half: dim j turns with j + d/2 (Llama, GPT-NeoX, Mistral, Qwen: HF's rotate_half)\n"
+        "interleaved: dim 2i turns with 2i+1 (GPT-J, RoFormer).\nThe frequencies are the "
+        "same; only which dimensions form a pair differs.");
+    if (ui::sliderInt(
+            state::kRopeContextRange, &p.seqLen,
+            "The context: positions 0..L−1 in the heatmaps. Dynamic NTK scales with it.")) {
         view.angleWindow = {}, view.scoreWindow = {};
     }
-    sliderInt(kRopeTrainingRange, &p.trainingLength,
-              "The context the model was trained on (max_position_embeddings, or the original "
-              "length L0 before a context extension). Marked on every figure.");
+    ui::sliderInt(state::kRopeTrainingRange, &p.trainingLength,
+                  "The context the model was trained on (max_position_embeddings, or the original "
+                  "length L0 before a context extension). Marked on every figure.");
 }
 
-void RopePanel::drawScalingControls(RopeViewState& view) {
+void RopePanel::drawScalingControls(state::RopeViewState& view) {
     RopeScalingParams& s = view.params.scaling;
-    sectionHeader("Context scaling");
-    comboEnum("scaling", &s.type,
-              std::vector{RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
-                          RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3},
-              scalingName,
-              "How the frequencies are changed to reach beyond the training length:\n"
-              "linear: θ_i / s (position interpolation)\nntk: base × s^(d/(d−2))\n"
-              "dynamic-ntk: ntk with s growing with the sequence length\n"
-              "yarn: fast pairs kept, slow ones divided by s, a ramp between\n"
-              "llama3: like yarn, by wavelength (Llama 3.1)");
+    ui::sectionHeader("Context scaling");
+    ui::comboEnum("scaling", &s.type,
+                  std::vector{RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
+                              RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3},
+                  scalingName,
+                  "How the frequencies are changed to reach beyond the training length:\n"
+                  "linear: θ_i / s (position interpolation)\nntk: base × s^(d/(d−2))\n"
+                  "dynamic-ntk: ntk with s growing with the sequence length\n"
+                  "yarn: fast pairs kept, slow ones divided by s, a ramp between\n"
+                  "llama3: like yarn, by wavelength (Llama 3.1)");
     if (s.type == RopeScaling::None) return;
-    sliderDouble(kRopeFactorSlider, &s.factor, "The extension factor s.");
+    ui::sliderDouble(state::kRopeFactorSlider, &s.factor, "The extension factor s.");
     if (s.type == RopeScaling::Llama3) {
-        sliderDouble(kLowFreqFactorSlider, &s.lowFreqFactor,
-                     "Wavelengths above L0 / low are divided by s (Llama 3.1: 1).");
-        sliderDouble(kHighFreqFactorSlider, &s.highFreqFactor,
-                     "Wavelengths below L0 / high are kept (Llama 3.1: 4); at least low (Llama 4: "
-                     "equal, no smoothed band).");
+        ui::sliderDouble(state::kLowFreqFactorSlider, &s.lowFreqFactor,
+                         "Wavelengths above L0 / low are divided by s (Llama 3.1: 1).");
+        ui::sliderDouble(
+            state::kHighFreqFactorSlider, &s.highFreqFactor,
+            "Wavelengths below L0 / high are kept (Llama 3.1: 4); at least low (Llama 4: "
+            "equal, no smoothed band).");
     }
     if (s.type == RopeScaling::Yarn) {
-        sliderDouble(kBetaFastSlider, &s.betaFast,
-                     "Pairs turning more than this many times in L0 keep θ_i (default 32).");
-        sliderDouble(kBetaSlowSlider, &s.betaSlow,
-                     "Pairs turning fewer times are divided by s (default 1).");
+        ui::sliderDouble(state::kBetaFastSlider, &s.betaFast,
+                         "Pairs turning more than this many times in L0 keep θ_i (default 32).");
+        ui::sliderDouble(state::kBetaSlowSlider, &s.betaSlow,
+                         "Pairs turning fewer times are divided by s (default 1).");
     }
     if (auto freqs = ropeFrequencies(view.params); freqs && validate(view.params)) {
         if (freqs->attentionFactor != 1.0) {
             wrappedDisabled("attention factor " + formatValue(freqs->attentionFactor, 5) +
                             ": cos and sin × it, so q·k × " +
                             formatValue(freqs->attentionFactor * freqs->attentionFactor, 5));
-            tooltipForLastItem(
+            ui::tooltipForLastItem(
                 "HF's attention_scaling multiplies cos and sin, so every rotated q·k below "
                 "includes its square.");
         }
@@ -287,7 +296,7 @@ void RopePanel::drawScalingControls(RopeViewState& view) {
                 "NoPE layers: queries × " +
                 formatValue(attentionTemperature(*view.config->attentionTemperature, last), 5) +
                 " at position " + std::to_string(last) + " (attn_temperature_tuning)");
-            tooltipForLastItem(
+            ui::tooltipForLastItem(
                 "Llama 4 scales the queries of its NoPE layers by log1p(floor((pos + 1) / "
                 "floor_scale)) * attn_scale + 1: exactly 1 up to floor_scale, then growing "
                 "with the log of the position. rope-info lists it at 8K to 10M.");
@@ -306,7 +315,7 @@ void RopePanel::drawScalingControls(RopeViewState& view) {
             ImGui::TextUnformatted(line.c_str());
             ImGui::PopTextWrapPos();
             ImGui::PopStyleColor();
-            tooltipForLastItem(
+            ui::tooltipForLastItem(
                 "LongRoPE (Phi-3) rescales each pair by short_factor up to the original context "
                 "and by long_factor past it: move the sequence length across it to switch.");
         }
@@ -322,74 +331,79 @@ void RopePanel::drawScalingControls(RopeViewState& view) {
     }
 }
 
-void RopePanel::drawVectorControls(RopeViewState& view, const std::string& vectorError) {
-    sectionHeader("q and k");
-    comboEnum(
-        "vectors", &view.vectors, std::vector{RopeVectorSource::Seeded, RopeVectorSource::Custom},
-        [](RopeVectorSource s) {
-            return s == RopeVectorSource::Seeded ? "seeded random" : "typed in";
+void RopePanel::drawVectorControls(state::RopeViewState& view, const std::string& vectorError) {
+    ui::sectionHeader("q and k");
+    ui::comboEnum(
+        "vectors", &view.vectors,
+        std::vector{state::RopeVectorSource::Seeded, state::RopeVectorSource::Custom},
+        [](state::RopeVectorSource s) {
+            return s == state::RopeVectorSource::Seeded ? "seeded random" : "typed in";
         },
         "seeded random: standard normal entries from a seed (the same on every machine)\n"
         "typed in: your own numbers; missing entries are 0");
-    if (view.vectors == RopeVectorSource::Seeded) {
+    if (view.vectors == state::RopeVectorSource::Seeded) {
         if (ImGui::InputInt("q seed", &view.querySeed))
             view.querySeed = std::max(0, view.querySeed);
-        tooltipForLastItem("q = seededGaussianVector(head_dim, seed).");
+        ui::tooltipForLastItem("q = seededGaussianVector(head_dim, seed).");
         if (!view.keyEqualsQuery) {
             if (ImGui::InputInt("k seed", &view.keySeed)) view.keySeed = std::max(0, view.keySeed);
-            tooltipForLastItem("k = seededGaussianVector(head_dim, seed).");
+            ui::tooltipForLastItem("k = seededGaussianVector(head_dim, seed).");
         }
         if (ImGui::Button("New random q and k")) view.querySeed += 2, view.keySeed += 2;
     } else {
         ImGui::InputText("q", &view.customQuery);
-        tooltipForLastItem("Comma-separated numbers, up to head_dim; missing entries are 0.");
+        ui::tooltipForLastItem("Comma-separated numbers, up to head_dim; missing entries are 0.");
         if (!view.keyEqualsQuery) {
             ImGui::InputText("k", &view.customKey);
-            tooltipForLastItem("Comma-separated numbers, up to head_dim; missing entries are 0.");
+            ui::tooltipForLastItem(
+                "Comma-separated numbers, up to head_dim; missing entries are 0.");
         }
     }
     ImGui::Checkbox("k = q", &view.keyEqualsQuery);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Then every pair starts aligned, the angle between the arrows is exactly "
         "(m − n)·θ_i, and the scores show RoPE's decay with distance.");
     if (!vectorError.empty()) errorText(vectorError + " (showing the last valid vectors)");
 }
 
-void RopePanel::drawPositionControls(RopeViewState& view) {
-    sectionHeader("Positions m (query) and n (key)");
+void RopePanel::drawPositionControls(state::RopeViewState& view) {
+    ui::sectionHeader("Positions m (query) and n (key)");
     if (ImGui::Button(view.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4.5f, 0))) {
         view.playing = !view.playing;
     }
-    tooltipForLastItem("Space also toggles. Playing advances the positions with the clock.");
+    ui::tooltipForLastItem("Space also toggles. Playing advances the positions with the clock.");
     ImGui::SameLine();
     ImGui::Checkbox("move n too", &view.playMovesBoth);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "On: m and n advance together. Every arrow turns, yet every angle between "
         "q and k — and q·k — stays the same: RoPE sees only m − n.\n"
         "Off: only m advances, so the angles open up with the distance.");
-    sliderDouble(kRopeSpeed, &view.speed, "How many positions the animation advances per second.");
+    ui::sliderDouble(state::kRopeSpeed, &view.speed,
+                     "How many positions the animation advances per second.");
     const double last = std::max(0, view.params.seqLen - 1);
     const double before = view.m;
-    if (sliderDouble(kRopeQueryPosition, &view.m, 0, last, "Query position. Scrub to move it.") &&
+    if (ui::sliderDouble(state::kRopeQueryPosition, &view.m, 0, last,
+                         "Query position. Scrub to move it.") &&
         view.scrubTogether) {
         view.n = std::clamp(view.n + (view.m - before), 0.0, last);
     }
-    sliderDouble(kRopeKeyPosition, &view.n, 0, last, "Key position.");
+    ui::sliderDouble(state::kRopeKeyPosition, &view.n, 0, last, "Key position.");
     ImGui::Checkbox("scrub m and n together", &view.scrubTogether);
-    tooltipForLastItem("Dragging m drags n along, keeping m − n (and every angle) fixed.");
+    ui::tooltipForLastItem("Dragging m drags n along, keeping m − n (and every angle) fixed.");
     const int pairs = rotatedDims(view.params) / 2;
-    sliderInt(kRopePanels, &view.panels, SliderBounds{1, pairs},
-              "How many pairs get a rotation panel (all of them when there are this few).");
+    ui::sliderInt(state::kRopePanels, &view.panels, ui::SliderBounds{1, pairs},
+                  "How many pairs get a rotation panel (all of them when there are this few).");
     ImGui::Checkbox("spread over all pairs", &view.spreadPairs);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "On: panels from the fastest pair to the slowest, evenly spaced. Off: "
         "consecutive pairs from the first one chosen below.");
     if (!view.spreadPairs) {
-        sliderInt(kRopeFirstPair, &view.firstPair, SliderBounds{0, pairs - 1},
-                  "The first pair shown.");
+        ui::sliderInt(state::kRopeFirstPair, &view.firstPair, ui::SliderBounds{0, pairs - 1},
+                      "The first pair shown.");
     }
-    sliderInt(kRopeTrailRange, &view.trail,
-              "Earlier whole positions drawn as fading dots: how far each pair turns per step.");
+    ui::sliderInt(
+        state::kRopeTrailRange, &view.trail,
+        "Earlier whole positions drawn as fading dots: how far each pair turns per step.");
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -5,15 +5,15 @@
 #include "poslab/base/validate.hpp"
 #include "poslab/views/rope_layers_figures.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 // ---------------------------------------------------------------------------------------------
 // Export
 // ---------------------------------------------------------------------------------------------
 
-Figure RopePanel::exportFigure(const AppState& state, float width, float height,
+Figure RopePanel::exportFigure(const state::AppState& state, float width, float height,
                                const Theme& theme) const {
-    const RopeViewState& view = state.rope;
+    const state::RopeViewState& view = state.rope;
     Figure figure = emptyFigure(width, height, theme);
     const Box area{0, 0, width, height};
     if (auto s = validate(view.params); !s) {
@@ -22,13 +22,13 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
     }
     auto vectors = queryKeyFor(view);
     if (!vectors) {
-        RopeViewState seeded = view;
-        seeded.vectors = RopeVectorSource::Seeded;
+        state::RopeViewState seeded = view;
+        seeded.vectors = state::RopeVectorSource::Seeded;
         vectors = queryKeyFor(seeded);
     }
     const int training = originalMaxPositions(view.params);
     switch (view.figure) {
-        case RopeFigureId::Rotation: {
+        case state::RopeFigureId::Rotation: {
             RopeRotationOptions options;
             options.q = vectors->q;
             options.k = vectors->k;
@@ -39,7 +39,7 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
             drawRopeRotation(figure, area, view.params, options, theme);
             break;
         }
-        case RopeFigureId::Angles: {
+        case state::RopeFigureId::Angles: {
             RopeAngleOptions options;
             options.window = view.angleWindow;
             if (training < view.params.seqLen) options.trainingLength = training;
@@ -47,7 +47,7 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
             drawRopeAngles(figure, area, view.params, options, theme, nullptr);
             break;
         }
-        case RopeFigureId::Scores: {
+        case state::RopeFigureId::Scores: {
             RopeScoreOptions options;
             options.q = vectors->q;
             options.k = vectors->k;
@@ -58,15 +58,15 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
             drawRopeScores(figure, area, view.params, options, theme, nullptr);
             break;
         }
-        case RopeFigureId::Frequencies:
+        case state::RopeFigureId::Frequencies:
             drawRopeFrequencies(figure, area, view.params, {view.incompleteWithin}, theme);
             break;
-        case RopeFigureId::Decay:
+        case state::RopeFigureId::Decay:
             drawRopeDecay(figure, area, rotatedDims(view.params), view.params.base,
                           view.decayDistance, theme, nullptr, nullptr,
                           view.decayLogAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear);
             break;
-        case RopeFigureId::Precision: {
+        case state::RopeFigureId::Precision: {
             auto reports = ropePrecisionReports(
                 view.params, {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16},
                 view.precisionPositions);
@@ -77,32 +77,32 @@ Figure RopePanel::exportFigure(const AppState& state, float width, float height,
             drawRopePrecision(figure, area, view.params, *reports, theme);
             break;
         }
-        case RopeFigureId::Layers:
+        case state::RopeFigureId::Layers:
             if (view.config) {
                 drawRopeLayers(figure, area, *view.config, theme);
             } else {
                 drawNote(figure, area, "no config.json loaded", theme);
             }
             break;
-        case RopeFigureId::Scalings:
+        case state::RopeFigureId::Scalings:
             drawRopeScalings(figure, area, view.params, view.scalings, theme);
             break;
-        case RopeFigureId::Usage:
+        case state::RopeFigureId::Usage:
             usageTab_.drawFigure(figure, area, view.usage, theme, view.usage.selectedPanel);
             break;
     }
     return figure;
 }
 
-Result<Matrix> RopePanel::exportData(const AppState& state) const {
-    const RopeViewState& view = state.rope;
+Result<Matrix> RopePanel::exportData(const state::AppState& state) const {
+    const state::RopeViewState& view = state.rope;
     auto freqs = ropeFrequencies(view.params);
     if (!freqs) return freqs.error();
     auto vectors = queryKeyFor(view);
     if (!vectors) return vectors.error();
     const RopePairing pairing = view.params.pairing;
     switch (view.figure) {
-        case RopeFigureId::Rotation: {
+        case state::RopeFigureId::Rotation: {
             // Row 0: q rotated to m; row 1: k rotated to n.
             Matrix out(2, std::size_t(view.params.headDim));
             const auto q = ropeRotate(vectors->q, view.m, *freqs, pairing);
@@ -111,16 +111,16 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
             std::copy(k.begin(), k.end(), out.row(1));
             return out;
         }
-        case RopeFigureId::Angles:
+        case state::RopeFigureId::Angles:
             return ropeAngleTable(*freqs, view.params.seqLen);
-        case RopeFigureId::Scores:
+        case state::RopeFigureId::Scores:
             return ropeScoreMatrix(vectors->q, vectors->k, view.params.seqLen, *freqs, pairing);
-        case RopeFigureId::Frequencies: {
+        case state::RopeFigureId::Frequencies: {
             Matrix out(freqs->inverse.size(), 1);
             for (std::size_t i = 0; i < freqs->inverse.size(); ++i) out(i, 0) = freqs->inverse[i];
             return out;
         }
-        case RopeFigureId::Decay: {
+        case state::RopeFigureId::Decay: {
             auto bound =
                 ropeDecayBound(rotatedDims(view.params), view.params.base, view.decayDistance);
             if (!bound) return bound.error();
@@ -128,7 +128,7 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
             for (std::size_t r = 0; r < bound->size(); ++r) out(r, 0) = (*bound)[r];
             return out;
         }
-        case RopeFigureId::Precision: {
+        case state::RopeFigureId::Precision: {
             // One row per pair: theta_i, then the first failing position per format (-1: none).
             const std::vector<FloatFormat> formats = {FloatFormat::Float32, FloatFormat::BFloat16,
                                                       FloatFormat::Float16};
@@ -143,7 +143,7 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
             }
             return out;
         }
-        case RopeFigureId::Layers: {
+        case state::RopeFigureId::Layers: {
             // One row per layer: RoPE variant (-1: NoPE), base (0: NoPE), sliding window (0: full).
             if (!view.config || view.config->layers.empty()) {
                 return Error{"no config.json with layers is loaded"};
@@ -160,7 +160,7 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
             }
             return out;
         }
-        case RopeFigureId::Scalings: {
+        case state::RopeFigureId::Scalings: {
             // One row per pair, one column per scaling (ropeScalingRatios' order).
             auto curves = ropeScalingRatios(view.params, view.scalings);
             if (!curves) return curves.error();
@@ -169,7 +169,7 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
                 for (std::size_t i = 0; i < out.rows; ++i) out(i, c) = (*curves)[c].ratio[i];
             return out;
         }
-        case RopeFigureId::Usage: {
+        case state::RopeFigureId::Usage: {
             // Layers x pairs, the mean over heads (`poslab export rope-usage` writes all heads).
             if (!usageTab_.data()) return Error{"no checkpoint read yet (Usage tab)"};
             return *usageTab_.data()->byLayer;
@@ -178,4 +178,4 @@ Result<Matrix> RopePanel::exportData(const AppState& state) const {
     return Error{"unknown RoPE figure"};
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

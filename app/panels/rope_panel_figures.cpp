@@ -16,14 +16,14 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr double kDegrees = 180.0 / std::numbers::pi;
 
-Box wholeCanvas(const Canvas& canvas) {
+Box wholeCanvas(const ui::Canvas& canvas) {
     return {0, 0, canvas.box.width, canvas.box.height};
 }
 
@@ -33,8 +33,8 @@ Box wholeCanvas(const Canvas& canvas) {
 // Figures
 // ---------------------------------------------------------------------------------------------
 
-void RopePanel::drawRotation(RopeViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("rotation");
+void RopePanel::drawRotation(state::RopeViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("rotation");
     if (canvas.hovered && canvas.wheel != 0) {
         // The wheel steps m (and n with it when scrubbing together) by whole positions.
         const double last = std::max(0, view.params.seqLen - 1);
@@ -53,7 +53,7 @@ void RopePanel::drawRotation(RopeViewState& view, FrameContext& context) {
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     std::vector<RopeRotationCell> cells;
     drawRopeRotation(figure, wholeCanvas(canvas), view.params, options, context.theme, &cells);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 
     if (!canvas.hovered) return;
     auto freqs = ropeFrequencies(view.params);
@@ -89,13 +89,14 @@ void RopePanel::drawRotation(RopeViewState& view, FrameContext& context) {
     }
 }
 
-void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("angles");
+void RopePanel::drawAngles(state::RopeViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("angles");
     auto freqs = ropeFrequencies(view.params);
     if (!freqs) return;
     const long long positions = view.params.seqLen;
     const long long pairs = static_cast<long long>(freqs->inverse.size());
-    zoomAndPan(view.angleWindow, canvas, angleFrame_, positions, pairs, ZoomAxes::RowsOrColumns);
+    ui::zoomAndPan(view.angleWindow, canvas, angleFrame_, positions, pairs,
+                   ui::ZoomAxes::RowsOrColumns);
 
     RopeAngleOptions options;
     options.window = view.angleWindow;
@@ -113,7 +114,7 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawRopeAngles(figure, wholeCanvas(canvas), view.params, options, context.theme, &angleSample,
                    &angleFrame_);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && angleFrame_.plot.contains(canvas.mouse)) {
         const auto [x, y] = angleFrame_.toData(canvas.mouse);
@@ -137,13 +138,13 @@ void RopePanel::drawAngles(RopeViewState& view, FrameContext& context) {
     }
 }
 
-void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("scores");
+void RopePanel::drawScores(state::RopeViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("scores");
     refreshOffsets(view);
     const ScoreOffsets& offsets = this->offsets();
     if (!offsets.valid) return;
     const long long length = view.params.seqLen;
-    zoomAndPan(view.scoreWindow, canvas, scoreFrame_, length, length, ZoomAxes::Both);
+    ui::zoomAndPan(view.scoreWindow, canvas, scoreFrame_, length, length, ui::ZoomAxes::Both);
     RopeScoreOptions options;
     options.q = vectors().q;
     options.k = vectors().k;
@@ -178,7 +179,7 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawRopeScores(figure, wholeCanvas(canvas), view.params, options, context.theme, &scoreSample,
                    &scoreFrame_);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && scoreFrame_.plot.contains(canvas.mouse)) {
         auto freqs = ropeFrequencies(view.params);
@@ -203,13 +204,13 @@ void RopePanel::drawScores(RopeViewState& view, FrameContext& context) {
     }
 }
 
-void RopePanel::drawFrequencies(RopeViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("frequencies");
+void RopePanel::drawFrequencies(state::RopeViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("frequencies");
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
     drawRopeFrequencies(figure, wholeCanvas(canvas), view.params, {view.incompleteWithin},
                         context.theme, &frame);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
     if (!canvas.hovered || !frame.plot.contains(canvas.mouse)) return;
     auto freqs = ropeFrequencies(view.params);
     auto plain = unscaledFrequencies(view.params);
@@ -233,8 +234,8 @@ void RopePanel::drawFrequencies(RopeViewState& view, FrameContext& context) {
     ImGui::EndTooltip();
 }
 
-void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("decay");
+void RopePanel::drawDecay(state::RopeViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("decay");
     const Theme theme = context.theme;
     const DecayKey key{rotatedDims(view.params),
                        view.decayDistance,
@@ -261,10 +262,10 @@ void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
     if (!shown.value) {
         Figure note = emptyFigure(canvas.box.width, canvas.box.height, theme);
         drawNote(note, wholeCanvas(canvas), "computing…", theme);
-        drawCanvasFigure(canvas, note, context);
+        ui::drawCanvasFigure(canvas, note, context);
         return;
     }
-    drawCanvasFigure(canvas, shown.value->figure, context);
+    ui::drawCanvasFigure(canvas, shown.value->figure, context);
     const PlotFrame& frame = shown.value->frame;
     if (shown.exact && canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const long long r =
@@ -279,39 +280,42 @@ void RopePanel::drawDecay(RopeViewState& view, FrameContext& context) {
 }
 
 // The scalings figure (views/rope_scalings_figures): its factor, L and x axis above it.
-void RopePanel::drawScalings(RopeViewState& view, FrameContext& context) {
+void RopePanel::drawScalings(state::RopeViewState& view, ui::FrameContext& context) {
     RopeScalingsOptions& options = view.scalings;
     const float width = ImGui::GetFontSize() * 11;
     ImGui::SetNextItemWidth(width);
-    sliderDouble(kRopeScalingsFactorRange, &options.factor,
-                 "One scaling factor for every curve. The other settings (Llama 3's frequency "
-                 "factors, YaRN's betas, L0, LongRoPE's lists) are the scaling controls' or the "
-                 "loaded config's.");
+    ui::sliderDouble(
+        state::kRopeScalingsFactorRange, &options.factor,
+        "One scaling factor for every curve. The other settings (Llama 3's frequency "
+        "factors, YaRN's betas, L0, LongRoPE's lists) are the scaling controls' or the "
+        "loaded config's.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(width);
-    sliderInt(kRopeScalingsSeqLenRange, &options.dynamicSeqLen,
-              SliderBounds{kRopeScalingsSeqLenRange.low, kRopeContextRange.high},
-              "The sequence length dynamic NTK (and LongRoPE's list choice) is evaluated at; 0: "
-              "the sequence length when it is past L0, else s × L0.");
+    ui::sliderInt(
+        state::kRopeScalingsSeqLenRange, &options.dynamicSeqLen,
+        ui::SliderBounds{state::kRopeScalingsSeqLenRange.low, state::kRopeContextRange.high},
+        "The sequence length dynamic NTK (and LongRoPE's list choice) is evaluated at; 0: "
+        "the sequence length when it is past L0, else s × L0.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(width);
-    comboEnum("x axis", &options.axis,
-              std::vector{RopeScalingsAxis::Pair, RopeScalingsAxis::Wavelength}, scalingsAxisName,
-              "pair index, or the unscaled wavelength 2π/θ_i on a log axis");
-    const Canvas canvas = beginCanvas("scalings");
+    ui::comboEnum("x axis", &options.axis,
+                  std::vector{RopeScalingsAxis::Pair, RopeScalingsAxis::Wavelength},
+                  scalingsAxisName, "pair index, or the unscaled wavelength 2π/θ_i on a log axis");
+    const ui::Canvas canvas = ui::beginCanvas("scalings");
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawRopeScalings(figure, wholeCanvas(canvas), view.params, options, context.theme);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 }
 
-void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
+void RopePanel::drawPrecision(state::RopeViewState& view, ui::FrameContext& context) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-    sliderInt(kRopePrecisionPositions, &view.precisionPositions,
-              "Positions 0..N are checked, for every pair and format, on a worker thread: the "
-              "work grows with N (about a second per 65536 positions at head_dim 128). bfloat16 "
-              "already fails within a few "
-              "hundred positions; float16 overflows past 65504.");
-    const Canvas canvas = beginCanvas("precision");
+    ui::sliderInt(
+        state::kRopePrecisionPositions, &view.precisionPositions,
+        "Positions 0..N are checked, for every pair and format, on a worker thread: the "
+        "work grows with N (about a second per 65536 positions at head_dim 128). bfloat16 "
+        "already fails within a few "
+        "hundred positions; float16 overflows past 65504.");
+    const ui::Canvas canvas = ui::beginCanvas("precision");
     const PrecisionKey wanted{view.params, view.precisionPositions};
     if (precisionJob_.valid() &&
         precisionJob_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
@@ -352,11 +356,11 @@ void RopePanel::drawPrecision(RopeViewState& view, FrameContext& context) {
                                 context.theme.accent, HorizontalAlign::Right));
         }
     }
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 }
 
-void RopePanel::drawLayers(RopeViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("layers");
+void RopePanel::drawLayers(state::RopeViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("layers");
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     if (view.config) {
         drawRopeLayers(figure, wholeCanvas(canvas), *view.config, context.theme);
@@ -365,7 +369,7 @@ void RopePanel::drawLayers(RopeViewState& view, FrameContext& context) {
                  "load a config.json (path and Load, or drop it here) to see its layers",
                  context.theme);
     }
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -12,14 +12,14 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
-constexpr std::pair<UsagePairing, const char*> kPairings[] = {
-    {UsagePairing::FromConfig, "from config"},
-    {UsagePairing::Half, "half (i, i + d/2)"},
-    {UsagePairing::Interleaved, "interleaved (2i, 2i+1)"}};
+constexpr std::pair<state::UsagePairing, const char*> kPairings[] = {
+    {state::UsagePairing::FromConfig, "from config"},
+    {state::UsagePairing::Half, "half (i, i + d/2)"},
+    {state::UsagePairing::Interleaved, "interleaved (2i, 2i+1)"}};
 
 std::string megabytes(std::uint64_t bytes) {
     return formatValue(double(bytes) / (1 << 20), 4) + " MiB";
@@ -46,7 +46,8 @@ void RopeUsageTab::cancel() {
     job_.reset();
 }
 
-void RopeUsageTab::open(RopeUsageState& state, const std::string& path, FrameContext& context) {
+void RopeUsageTab::open(state::RopeUsageState& state, const std::string& path,
+                        ui::FrameContext& context) {
     cancel();
     state.checkpointPath = path;
     error_.clear();
@@ -56,21 +57,22 @@ void RopeUsageTab::open(RopeUsageState& state, const std::string& path, FrameCon
     job.done = std::make_shared<std::atomic<std::uint64_t>>(0);
     job.total = std::make_shared<std::atomic<std::uint64_t>>(0);
     AttentionOverrides overrides;
-    if (state.pairing == UsagePairing::Half) overrides.pairing = RopePairing::Half;
-    if (state.pairing == UsagePairing::Interleaved) overrides.pairing = RopePairing::Interleaved;
-    job.result = runInBackground([path, overrides, cancelled = job.cancelled, done = job.done,
-                                  total = job.total] {
-        return loadRopeUsage(path, overrides, [&](std::uint64_t d, std::uint64_t t) {
-            done->store(d);
-            total->store(t);
-            return !cancelled->load();
+    if (state.pairing == state::UsagePairing::Half) overrides.pairing = RopePairing::Half;
+    if (state.pairing == state::UsagePairing::Interleaved)
+        overrides.pairing = RopePairing::Interleaved;
+    job.result = runInBackground(
+        [path, overrides, cancelled = job.cancelled, done = job.done, total = job.total] {
+            return loadRopeUsage(path, overrides, [&](std::uint64_t d, std::uint64_t t) {
+                done->store(d);
+                total->store(t);
+                return !cancelled->load();
+            });
         });
-    });
     job_ = std::move(job);
     if (context.statusMessage) *context.statusMessage = "Reading the q and k rows of " + path + "…";
 }
 
-void RopeUsageTab::collect(FrameContext& context) {
+void RopeUsageTab::collect(ui::FrameContext& context) {
     if (!job_) return;
     if (job_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
         context.animating = true;  // keep frames coming for the progress bar
@@ -93,13 +95,13 @@ void RopeUsageTab::collect(FrameContext& context) {
     }
 }
 
-void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
+void RopeUsageTab::draw(state::RopeUsageState& state, ui::FrameContext& context) {
     collect(context);
     // ---- The checkpoint
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
-    bool openNow =
-        inputString("##checkpoint", &state.checkpointPath, ImGuiInputTextFlags_EnterReturnsTrue);
-    tooltipForLastItem(
+    bool openNow = ui::inputString("##checkpoint", &state.checkpointPath,
+                                   ImGuiInputTextFlags_EnterReturnsTrue);
+    ui::tooltipForLastItem(
         "A checkpoint folder holding config.json and model.safetensors, or a sharded "
         "model.safetensors.index.json with its shards (BF16, F16 or F32). Only the q and k "
         "projection rows are read, in 256 KiB blocks. You can also drop the folder on the window "
@@ -110,7 +112,7 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
     const float rowRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     if (rowRight - ImGui::GetItemRectMax().x > ImGui::GetFontSize() * 16) ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
-    UsagePairing pairing = state.pairing;
+    state::UsagePairing pairing = state.pairing;
     if (ImGui::BeginCombo("pairing", [&] {
             for (const auto& [value, name] : kPairings) {
                 if (value == pairing) return name;
@@ -122,7 +124,7 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
         }
         ImGui::EndCombo();
     }
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Which rows of a head form a rotary pair. HF's Llama-family checkpoints are stored for "
         "rotate_half (rows i and i + d/2); GPT-J-style ones interleave (2i, 2i+1). 'from config' "
         "follows model_type and refuses a model whose layout it does not know.");
@@ -144,15 +146,18 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
     } else if (data_) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
         state.figure.layer = std::clamp(state.figure.layer, 0, data_->usage.layers - 1);
-        sliderInt(kUsageLayer, &state.figure.layer, SliderBounds{0, data_->usage.layers - 1},
-                  "The layer drawn head by head in the second panel.");
+        ui::sliderInt(state::kUsageLayer, &state.figure.layer,
+                      ui::SliderBounds{0, data_->usage.layers - 1},
+                      "The layer drawn head by head in the second panel.");
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-        sliderDouble(kUsageKeepFraction, &state.figure.keepFraction,
-                     "p-RoPE (Barbero et al. 2024) keeps the fastest floor(p x pairs) pairs and "
-                     "drops the slow rest; the figure marks the cut and the share of usage kept.");
+        ui::sliderDouble(
+            state::kUsageKeepFraction, &state.figure.keepFraction,
+            "p-RoPE (Barbero et al. 2024) keeps the fastest floor(p x pairs) pairs and "
+            "drops the slow rest; the figure marks the cut and the share of usage kept.");
         state.figure.keepFraction =
-            std::clamp(state.figure.keepFraction, kUsageKeepFraction.low, kUsageKeepFraction.high);
+            std::clamp(state.figure.keepFraction, state::kUsageKeepFraction.low,
+                       state::kUsageKeepFraction.high);
     }
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
@@ -163,10 +168,11 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
     // ---- The figure
     if (data_) {
         const ImVec2 room = ImGui::GetContentRegionAvail();
-        panelSelector(ropeUsagePanels({0, 0, room.x, room.y}, context.theme, state.selectedPanel),
-                      &state.selectedPanel);
+        ui::panelSelector(
+            ropeUsagePanels({0, 0, room.x, room.y}, context.theme, state.selectedPanel),
+            &state.selectedPanel);
     }
-    const Canvas canvas = beginCanvas("usage");
+    const ui::Canvas canvas = ui::beginCanvas("usage");
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     const Box area{0, 0, canvas.box.width, canvas.box.height};
     if (data_) {
@@ -182,10 +188,10 @@ void RopeUsageTab::draw(RopeUsageState& state, FrameContext& context) {
                         "index) to see which rotary frequencies its weights use",
                  context.theme);
     }
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 }
 
-void RopeUsageTab::drawFigure(Figure& figure, Box area, const RopeUsageState& state,
+void RopeUsageTab::drawFigure(Figure& figure, Box area, const state::RopeUsageState& state,
                               const Theme& theme, int selected) const {
     if (!data_) {
         drawNote(figure, area, "no checkpoint read yet (RoPE view, Usage tab)", theme);
@@ -197,4 +203,4 @@ void RopeUsageTab::drawFigure(Figure& figure, Box area, const RopeUsageState& st
     drawRopeUsage(figure, area, *data_, params, theme, selected);
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -17,7 +17,7 @@
 #include "state/rope_usage_state.hpp"
 #include "ui/frame_context.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 // A path the Usage tab opens rather than the config reader: a folder, a
 // *.safetensors.index.json, or a .safetensors file with config.json beside it.
@@ -30,14 +30,16 @@ class RopeUsageTab {
     RopeUsageTab& operator=(const RopeUsageTab&) = delete;
     ~RopeUsageTab();  // cancels a read in progress and waits for it
 
-    void draw(RopeUsageState& state, FrameContext& context);  // controls, then the figure
-    void open(RopeUsageState& state, const std::string& path, FrameContext& context);
-    void drawFigure(Figure& figure, Box area, const RopeUsageState& state, const Theme& theme,
+    void draw(state::RopeUsageState& state,
+              ui::FrameContext& context);  // controls, then the figure
+    void open(state::RopeUsageState& state, const std::string& path, ui::FrameContext& context);
+    void drawFigure(Figure& figure, Box area, const state::RopeUsageState& state,
+                    const Theme& theme,
                     int selected) const;  // for File > Export too
     const RopeUsageData* data() const { return data_ ? data_.get() : nullptr; }
 
   private:
-    void collect(FrameContext& context);  // takes a finished job's result
+    void collect(ui::FrameContext& context);  // takes a finished job's result
     void cancel();
 
     struct Job {
@@ -51,4 +53,4 @@ class RopeUsageTab {
     std::string error_;                          // why the last read failed
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

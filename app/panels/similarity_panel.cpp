@@ -12,7 +12,7 @@
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
@@ -24,7 +24,7 @@ void errorText(const std::string& message) {
     ImGui::PopStyleColor();
 }
 
-SimilarityFigureOptions figureOptions(const SimilarityViewState& view,
+SimilarityFigureOptions figureOptions(const state::SimilarityViewState& view,
                                       long long undefinedRows = 0) {
     SimilarityFigureOptions options;
     options.undefinedRows = undefinedRows;
@@ -37,10 +37,10 @@ SimilarityFigureOptions figureOptions(const SimilarityViewState& view,
 }
 
 // The same parameters for export, loading the table from its path (no caches: const).
-Result<SimilarityParams> paramsForExport(const SimilarityViewState& view) {
+Result<SimilarityParams> paramsForExport(const state::SimilarityViewState& view) {
     SimilarityParams params = view.params;
     if (params.encoding == SimilarityEncoding::Learned && !view.learnedTablePath.empty()) {
-        auto table = loadTableFile(view.learnedTablePath);  // .npy, or a checkpoint's table
+        auto table = state::loadTableFile(view.learnedTablePath);  // .npy, or a checkpoint's table
         if (!table) return table.error();
         params.learnedTable = std::make_shared<const Matrix>(std::move(table->table));
     }
@@ -49,13 +49,13 @@ Result<SimilarityParams> paramsForExport(const SimilarityViewState& view) {
 
 }  // namespace
 
-Result<SimilarityParams> SimilarityPanel::effectiveParams(const SimilarityViewState& view) {
+Result<SimilarityParams> SimilarityPanel::effectiveParams(const state::SimilarityViewState& view) {
     SimilarityParams params = view.params;
     if (params.encoding != SimilarityEncoding::Learned || view.learnedTablePath.empty())
         return params;
     if (view.learnedTablePath != tablePath_) {  // load once per path, errors included
         tablePath_ = view.learnedTablePath;
-        auto table = loadTableFile(tablePath_);
+        auto table = state::loadTableFile(tablePath_);
         table_ = table ? std::make_shared<const Matrix>(std::move(table->table)) : nullptr;
         tableError_ = table ? "" : table.error().message;
     }
@@ -64,7 +64,7 @@ Result<SimilarityParams> SimilarityPanel::effectiveParams(const SimilarityViewSt
     return params;
 }
 
-Status SimilarityPanel::refresh(const SimilarityViewState& view) {
+Status SimilarityPanel::refresh(const state::SimilarityViewState& view) {
     auto params = effectiveParams(view);  // (re)loads the table when its path changed
     const DataKey key{view.params, view.learnedTablePath};
     return data_.get(key, [&] { return computeData(std::move(params)); }).status;
@@ -121,18 +121,18 @@ double SimilarityPanel::valueAt(long long i, long long j) const {
     return data().offsets ? data().offsets->at(i, j) : NAN;
 }
 
-void SimilarityPanel::draw(AppState& state, FrameContext& context) {
-    SimilarityViewState& view = state.similarity;
+void SimilarityPanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::SimilarityViewState& view = state.similarity;
     const Status status = refresh(view);
-    panelLayout(
+    ui::panelLayout(
         state, context, [&] { drawControls(view, context); },
         [&] {
             if (!status) {
-                const Canvas canvas = beginCanvas("similarity error");
+                const ui::Canvas canvas = ui::beginCanvas("similarity error");
                 Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
                 drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
                          status.error().message, context.theme);
-                drawCanvasFigure(canvas, figure, context);
+                ui::drawCanvasFigure(canvas, figure, context);
                 return;
             }
             const ImVec2 available = ImGui::GetContentRegionAvail();
@@ -149,24 +149,25 @@ void SimilarityPanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& context) {
+void SimilarityPanel::drawControls(state::SimilarityViewState& view, ui::FrameContext& context) {
     SimilarityParams& p = view.params;
-    sectionHeader("What is compared");
-    comboEnum("encoding", &p.encoding,
-              std::vector{SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned,
-                          SimilarityEncoding::Rope},
-              similarityEncodingName,
-              "sinusoidal: rows of the fixed table, PE(i)·PE(j).\nlearned: rows of a learned table "
-              "(seeded initial values, or a trained .npy).\nrope: the score of a query rotated to "
-              "position i and a key rotated to j.");
-    comboEnum("metric", &p.metric, std::vector{SimilarityMetric::Cosine, SimilarityMetric::Dot},
-              similarityMetricName,
-              "cosine: the dot product divided by both lengths, in [-1, 1].\n"
-              "dot: the raw dot product.");
+    ui::sectionHeader("What is compared");
+    ui::comboEnum(
+        "encoding", &p.encoding,
+        std::vector{SimilarityEncoding::Sinusoidal, SimilarityEncoding::Learned,
+                    SimilarityEncoding::Rope},
+        similarityEncodingName,
+        "sinusoidal: rows of the fixed table, PE(i)·PE(j).\nlearned: rows of a learned table "
+        "(seeded initial values, or a trained .npy).\nrope: the score of a query rotated to "
+        "position i and a key rotated to j.");
+    ui::comboEnum("metric", &p.metric, std::vector{SimilarityMetric::Cosine, SimilarityMetric::Dot},
+                  similarityMetricName,
+                  "cosine: the dot product divided by both lengths, in [-1, 1].\n"
+                  "dot: the raw dot product.");
     const int maxLength =
         p.encoding == SimilarityEncoding::Learned ? kMaxGuiLearnedSimilarity : kMaxGuiSeqLen;
-    if (sliderInt(
-            kSimilaritySeqLen, &p.seqLen, SliderBounds{2, maxLength},
+    if (ui::sliderInt(
+            state::kSimilaritySeqLen, &p.seqLen, ui::SliderBounds{2, maxLength},
             "L: positions 0..L-1 compared with each other. Sinusoidal and RoPE compute one "
             "O(L·d) profile whatever the zoom; learned tables compare rows: the whole product "
             "when it is small, else each pixel from its blocks' mean rows.")) {
@@ -175,38 +176,40 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
 
     switch (p.encoding) {
         case SimilarityEncoding::Sinusoidal:
-            sectionHeader("Sinusoidal");
-            sliderInt(kSimilaritySinusoidalDModel, &p.sinusoidal.dModel,
-                      "Width of the table. An odd d_model leaves a lone sine column whose "
-                      "contribution depends on i + j, so the matrix is no longer Toeplitz.");
-            sliderDouble(kSinusoidalBaseSlider, &p.sinusoidal.base,
-                         "Frequency base: pair k turns at base^(-2k/d) radians per position.");
-            comboEnum("layout", &p.sinusoidal.layout,
-                      std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
-                                  SinusoidalLayout::Tensor2Tensor},
-                      layoutName,
-                      "The column order does not change dot products; t2t uses other frequencies.");
+            ui::sectionHeader("Sinusoidal");
+            ui::sliderInt(state::kSimilaritySinusoidalDModel, &p.sinusoidal.dModel,
+                          "Width of the table. An odd d_model leaves a lone sine column whose "
+                          "contribution depends on i + j, so the matrix is no longer Toeplitz.");
+            ui::sliderDouble(state::kSinusoidalBaseSlider, &p.sinusoidal.base,
+                             "Frequency base: pair k turns at base^(-2k/d) radians per position.");
+            ui::comboEnum(
+                "layout", &p.sinusoidal.layout,
+                std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
+                            SinusoidalLayout::Tensor2Tensor},
+                layoutName,
+                "The column order does not change dot products; t2t uses other frequencies.");
             break;
         case SimilarityEncoding::Learned: {
-            sectionHeader("Learned table");
+            ui::sectionHeader("Learned table");
             if (ImGui::RadioButton("seeded initial table", view.learnedTablePath.empty())) {
                 view.learnedTablePath.clear();
             }
-            tooltipForLastItem(
+            ui::tooltipForLastItem(
                 "The table at initialisation: independent normal values per position.");
             if (view.learnedTablePath.empty()) {
-                sliderInt(kSimilarityLearnedDModel, &p.learned.dModel, "Width of the table.");
-                seedSlider(kSeedSliderParam, &p.learned.seed,
-                           "The same seed always gives the same table.");
-                sliderDouble(kSimilarityLearnedStd, &p.learned.std,
-                             "Standard deviation of the initial values (GPT-2 and BERT: 0.02). "
-                             "Cosines do not depend on it.");
+                ui::sliderInt(state::kSimilarityLearnedDModel, &p.learned.dModel,
+                              "Width of the table.");
+                ui::seedSlider(state::kSeedSliderParam, &p.learned.seed,
+                               "The same seed always gives the same table.");
+                ui::sliderDouble(state::kSimilarityLearnedStd, &p.learned.std,
+                                 "Standard deviation of the initial values (GPT-2 and BERT: 0.02). "
+                                 "Cosines do not depend on it.");
             }
             ImGui::TextDisabled("or a trained table:");
             std::string path = view.learnedTablePath;
             const bool enter = ImGui::InputTextWithHint("##npy", "path/to/table.npy", &path,
                                                         ImGuiInputTextFlags_EnterReturnsTrue);
-            tooltipForLastItem(
+            ui::tooltipForLastItem(
                 "A 2-D .npy (float32 or float64): rows are positions, columns dimensions, as "
                 "saved from model.transformer.wpe.weight with numpy.save. Enter or Load.");
             ImGui::SameLine();
@@ -223,30 +226,33 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
             break;
         }
         case SimilarityEncoding::Rope: {
-            sectionHeader("RoPE");
-            if (sliderInt(kRopeHeadDimSlider, &p.rope.headDim,
-                          "Dimensions per attention head (even).")) {
+            ui::sectionHeader("RoPE");
+            if (ui::sliderInt(state::kRopeHeadDimSlider, &p.rope.headDim,
+                              "Dimensions per attention head (even).")) {
                 p.rope.headDim += p.rope.headDim % 2;
             }
-            sliderDouble(
-                kRopeBaseSlider, &p.rope.base,
+            ui::sliderDouble(
+                state::kRopeBaseSlider, &p.rope.base,
                 "rope_theta: pair i turns at base^(-2i/d) radians per position (Llama 3: 500000).");
             if (ImGui::Button("10000")) p.rope.base = 10000;
             ImGui::SameLine();
             if (ImGui::Button("500000")) p.rope.base = 500000;
-            tooltipForLastItem("Llama 3's base: slower pairs, similarity that stays high longer.");
-            comboEnum("scaling", &p.rope.scaling.type,
-                      std::vector{RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
-                                  RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3},
-                      scalingName,
-                      "Context extension: how the frequencies are stretched (see the Extrapolation "
-                      "view).");
+            ui::tooltipForLastItem(
+                "Llama 3's base: slower pairs, similarity that stays high longer.");
+            ui::comboEnum(
+                "scaling", &p.rope.scaling.type,
+                std::vector{RopeScaling::None, RopeScaling::Linear, RopeScaling::Ntk,
+                            RopeScaling::DynamicNtk, RopeScaling::Yarn, RopeScaling::Llama3},
+                scalingName,
+                "Context extension: how the frequencies are stretched (see the Extrapolation "
+                "view).");
             if (p.rope.scaling.type != RopeScaling::None) {
-                sliderDouble(kRopeFactorSlider, &p.rope.scaling.factor, "The scaling factor s.");
-                sliderInt(kRopeOriginalLengthSlider, &p.rope.trainingLength,
-                          "The original context L0 the scalings refer to.");
+                ui::sliderDouble(state::kRopeFactorSlider, &p.rope.scaling.factor,
+                                 "The scaling factor s.");
+                ui::sliderInt(state::kRopeOriginalLengthSlider, &p.rope.trainingLength,
+                              "The original context L0 the scalings refer to.");
             }
-            comboEnum(
+            ui::comboEnum(
                 "vectors", &p.ropeVectors,
                 std::vector{RopeVectors::Expected, RopeVectors::SameSample,
                             RopeVectors::IndependentSamples},
@@ -255,28 +261,31 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
                 "sinusoidal table.\nsame: one random q = k.\nindependent: random q and k, whose "
                 "expected score is 0 at every offset — RoPE only modulates content similarity.");
             if (p.ropeVectors != RopeVectors::Expected) {
-                seedSlider(kSeedSliderParam, &p.ropeSeed, "Seed of the random q and k.");
+                ui::seedSlider(state::kSeedSliderParam, &p.ropeSeed, "Seed of the random q and k.");
             }
             break;
         }
     }
 
-    sectionHeader("Display");
-    comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
-              "Blue-white-red is centred at zero: negative similarity is blue.");
+    ui::sectionHeader("Display");
+    ui::comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
+                  "Blue-white-red is centred at zero: negative similarity is blue.");
     if (!dependsOnOffsetOnly(p)) {
-        sliderInt(kSimilarityReference, &view.reference, SliderBounds{0, p.seqLen - 1},
-                  "The query whose row the curve follows (the curve also shows the mean over all "
-                  "queries).");
+        ui::sliderInt(
+            state::kSimilarityReference, &view.reference, ui::SliderBounds{0, p.seqLen - 1},
+            "The query whose row the curve follows (the curve also shows the mean over all "
+            "queries).");
     }
-    sliderInt(kSimilarityCurveRange, &view.maxOffset, SliderBounds{0, std::max(1, p.seqLen - 1)},
-              "The curve shows offsets -K..K; 0 shows the whole sequence.");
+    ui::sliderInt(state::kSimilarityCurveRange, &view.maxOffset,
+                  ui::SliderBounds{0, std::max(1, p.seqLen - 1)},
+                  "The curve shows offsets -K..K; 0 shows the whole sequence.");
     ImGui::Checkbox("mark training length", &view.markTrainingLength);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "A line at the length a model was trained on, with the positions beyond shaded.");
-    if (view.markTrainingLength) sliderInt(kSimilarityTrainingMark, &view.trainingLength);
+    if (view.markTrainingLength)
+        ui::sliderInt(state::kSimilarityTrainingMark, &view.trainingLength);
     if (ImGui::Button("Reset zoom")) view.window = {};
-    tooltipForLastItem("Or double-click the heatmap. Wheel: zoom about the mouse; drag: pan.");
+    ui::tooltipForLastItem("Or double-click the heatmap. Wheel: zoom about the mouse; drag: pan.");
     if (data().offsets) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos(0);
@@ -290,8 +299,8 @@ void SimilarityPanel::drawControls(SimilarityViewState& view, FrameContext& cont
     (void)context;
 }
 
-void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("heatmap");
+void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("heatmap");
     const long long L = data().params.seqLen;
     CellWindow& w = view.window;
     w = clampWindow(w.rowCount > 0 && w.colCount > 0 ? w : CellWindow{0, L, 0, L}, L, L);
@@ -306,7 +315,7 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
                               empty, figureOptions(view, data().undefinedRows), context.theme,
                               &frame);
     }
-    zoomAndPan(w, canvas, frame, L, L, ZoomAxes::Both);
+    ui::zoomAndPan(w, canvas, frame, L, L, ui::ZoomAxes::Both);
 
     const SampleKey sampleKey{data_.version(), w, int(canvas.box.width), int(canvas.box.height)};
     const HeatmapSample& sample = sample_.get(sampleKey, [&] {
@@ -320,7 +329,7 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, data().params,
                           sample, figureOptions(view, data().undefinedRows), context.theme, &frame);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const auto [x, y] = frame.toData(canvas.mouse);
@@ -353,8 +362,8 @@ void SimilarityPanel::drawHeatmap(SimilarityViewState& view, FrameContext& conte
     }
 }
 
-void SimilarityPanel::drawCurve(SimilarityViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("curve");
+void SimilarityPanel::drawCurve(state::SimilarityViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("curve");
     const int reference = std::clamp(view.reference, 0, data().params.seqLen - 1);
     const SimilarityCurve& curve = curve_.get(CurveKey{data_.version(), reference}, [&] {
         if (data().full) return matrixCurve(*data().full, reference);
@@ -366,7 +375,7 @@ void SimilarityPanel::drawCurve(SimilarityViewState& view, FrameContext& context
     PlotFrame frame;
     drawSimilarityCurve(figure, {0, 0, canvas.box.width, canvas.box.height}, data().params, curve,
                         figureOptions(view, data().undefinedRows), context.theme, &frame);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const long long L = data().params.seqLen;
         const long long offset =
@@ -383,7 +392,7 @@ void SimilarityPanel::drawCurve(SimilarityViewState& view, FrameContext& context
     }
 }
 
-Figure SimilarityPanel::exportFigure(const AppState& state, float width, float height,
+Figure SimilarityPanel::exportFigure(const state::AppState& state, float width, float height,
                                      const Theme& theme) const {
     auto params = paramsForExport(state.similarity);
     Result<Figure> figure =
@@ -395,10 +404,10 @@ Figure SimilarityPanel::exportFigure(const AppState& state, float width, float h
     return note;
 }
 
-Result<Matrix> SimilarityPanel::exportData(const AppState& state) const {
+Result<Matrix> SimilarityPanel::exportData(const state::AppState& state) const {
     auto params = paramsForExport(state.similarity);
     if (!params) return params.error();
     return similarityMatrix(*params);
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

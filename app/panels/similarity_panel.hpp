@@ -16,24 +16,25 @@
 #include "poslab/views/similarity_figures.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class SimilarityPanel : public Panel {
+class SimilarityPanel : public ui::Panel {
   public:
     const char* title() const override { return "Similarity"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    void drawControls(SimilarityViewState& view, FrameContext& context);
-    void drawHeatmap(SimilarityViewState& view, FrameContext& context);
-    void drawCurve(SimilarityViewState& view, FrameContext& context);
+    void drawControls(state::SimilarityViewState& view, ui::FrameContext& context);
+    void drawHeatmap(state::SimilarityViewState& view, ui::FrameContext& context);
+    void drawCurve(state::SimilarityViewState& view, ui::FrameContext& context);
     // The parameters with the loaded table attached; an error when the table cannot be used.
-    Result<SimilarityParams> effectiveParams(const SimilarityViewState& view);
-    Status refresh(const SimilarityViewState& view);  // rebuilds the caches when the key changes
-    double valueAt(long long i, long long j) const;   // exact entry, from the caches
+    Result<SimilarityParams> effectiveParams(const state::SimilarityViewState& view);
+    Status refresh(
+        const state::SimilarityViewState& view);     // rebuilds the caches when the key changes
+    double valueAt(long long i, long long j) const;  // exact entry, from the caches
 
     // Cache of the similarity itself, keyed on the parameters.
     struct DataKey {  // what the similarity data are computed from
@@ -72,4 +73,4 @@ class SimilarityPanel : public Panel {
     std::string tableError_;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

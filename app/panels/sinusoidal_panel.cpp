@@ -10,11 +10,11 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-void SinusoidalPanel::draw(AppState& state, FrameContext& context) {
-    SinusoidalViewState& view = state.sinusoidal;
-    panelLayout(
+void SinusoidalPanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::SinusoidalViewState& view = state.sinusoidal;
+    ui::panelLayout(
         state, context, [&] { drawControls(view); },
         [&] {
             const float available = ImGui::GetContentRegionAvail().y;
@@ -23,9 +23,9 @@ void SinusoidalPanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-Figure SinusoidalPanel::exportFigure(const AppState& state, float width, float height,
+Figure SinusoidalPanel::exportFigure(const state::AppState& state, float width, float height,
                                      const Theme& theme) const {
-    const SinusoidalViewState& view = state.sinusoidal;
+    const state::SinusoidalViewState& view = state.sinusoidal;
     Figure figure = emptyFigure(width, height, theme);
     const float heatmapHeight = std::floor(height * 0.66f);
     SinusoidalHeatmapOptions options;
@@ -39,11 +39,11 @@ Figure SinusoidalPanel::exportFigure(const AppState& state, float width, float h
     return figure;
 }
 
-Result<Matrix> SinusoidalPanel::exportData(const AppState& state) const {
+Result<Matrix> SinusoidalPanel::exportData(const state::AppState& state) const {
     return sinusoidalTable(state.sinusoidal.params);
 }
 
-SinusoidalCurveOptions SinusoidalPanel::curveOptions(const SinusoidalViewState& view) {
+SinusoidalCurveOptions SinusoidalPanel::curveOptions(const state::SinusoidalViewState& view) {
     SinusoidalCurveOptions options;
     options.dimensions.clear();
     for (int i = 0; i < view.curveCount; ++i) {
@@ -54,28 +54,30 @@ SinusoidalCurveOptions SinusoidalPanel::curveOptions(const SinusoidalViewState& 
     return options;
 }
 
-void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
+void SinusoidalPanel::drawControls(state::SinusoidalViewState& view) {
     SinusoidalParams& p = view.params;
-    sectionHeader("Encoding");
-    if (sliderInt(kSinusoidalDModelSlider, &p.dModel,
-                  "Width of the encoding: the number of dimensions (columns). Each pair of columns "
-                  "is one frequency.")) {
+    ui::sectionHeader("Encoding");
+    if (ui::sliderInt(
+            state::kSinusoidalDModelSlider, &p.dModel,
+            "Width of the encoding: the number of dimensions (columns). Each pair of columns "
+            "is one frequency.")) {
         view.window.firstCol = 0, view.window.colCount = 0;
     }
-    if (sliderInt(kSinusoidalSeqLenSlider, &p.seqLen,
-                  "Number of positions (rows) in the table, up to 1,048,576. Only the visible "
-                  "window is computed, so long tables stay live. Ctrl+click to type a value.")) {
+    if (ui::sliderInt(
+            state::kSinusoidalSeqLenSlider, &p.seqLen,
+            "Number of positions (rows) in the table, up to 1,048,576. Only the visible "
+            "window is computed, so long tables stay live. Ctrl+click to type a value.")) {
         view.window.firstRow = 0, view.window.rowCount = 0;
     }
-    sliderDouble(kSinusoidalBaseSlider, &p.base,
-                 "Frequency base: column pair i turns at 1 / base^(2i/d) radians per position. "
-                 "The paper uses 10000; larger bases stretch the slowest wavelengths.");
+    ui::sliderDouble(state::kSinusoidalBaseSlider, &p.base,
+                     "Frequency base: column pair i turns at 1 / base^(2i/d) radians per position. "
+                     "The paper uses 10000; larger bases stretch the slowest wavelengths.");
     if (ImGui::Button("10000")) p.base = 10000;
-    tooltipForLastItem("Reset the base to the paper's value.");
+    ui::tooltipForLastItem("Reset the base to the paper's value.");
     ImGui::SameLine();
     if (ImGui::Button("500000")) p.base = 500000;
-    tooltipForLastItem("Llama 3's RoPE base, for comparison.");
-    comboEnum(
+    ui::tooltipForLastItem("Llama 3's RoPE base, for comparison.");
+    ui::comboEnum(
         "layout", &p.layout,
         std::vector{SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
                     SinusoidalLayout::Tensor2Tensor},
@@ -85,26 +87,30 @@ void SinusoidalPanel::drawControls(SinusoidalViewState& view) {
         "t2t: tensor2tensor's get_timing_signal_1d — geometric timescales from 1 to base, not "
         "the paper's frequencies.");
 
-    sectionHeader("Display");
-    comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
-              "Blue-white-red is centred at zero, which suits values in [-1, 1].");
+    ui::sectionHeader("Display");
+    ui::comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
+                  "Blue-white-red is centred at zero, which suits values in [-1, 1].");
     ImGui::Checkbox("mark training length", &view.markTrainingLength);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Draw a line at the length a model was trained on and shade the positions beyond.");
-    if (view.markTrainingLength) sliderInt(kSinusoidalTrainingSlider, &view.trainingLength);
+    if (view.markTrainingLength)
+        ui::sliderInt(state::kSinusoidalTrainingSlider, &view.trainingLength);
     if (ImGui::Button("Reset zoom")) view.window = {};
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Or double-click the heatmap. Wheel: zoom; Shift+wheel: zoom dimensions; drag: pan.");
 
-    sectionHeader("Curves");
-    sliderInt(kCurveFirstDimension, &view.firstCurveDimension, SliderBounds{0, p.dModel - 1},
-              "The first of the dimensions plotted against position.");
-    sliderInt(kCurveCountRange, &view.curveCount, "How many consecutive dimensions to plot.");
-    sliderInt(kSinusoidalCurvePositions, &view.curvePositions, "Plot positions 0..N.");
+    ui::sectionHeader("Curves");
+    ui::sliderInt(state::kCurveFirstDimension, &view.firstCurveDimension,
+                  ui::SliderBounds{0, p.dModel - 1},
+                  "The first of the dimensions plotted against position.");
+    ui::sliderInt(state::kCurveCountRange, &view.curveCount,
+                  "How many consecutive dimensions to plot.");
+    ui::sliderInt(state::kSinusoidalCurvePositions, &view.curvePositions, "Plot positions 0..N.");
 }
 
-void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& context, float height) {
-    const Canvas canvas = beginCanvas("heatmap", height);
+void SinusoidalPanel::drawHeatmap(state::SinusoidalViewState& view, ui::FrameContext& context,
+                                  float height) {
+    const ui::Canvas canvas = ui::beginCanvas("heatmap", height);
     SinusoidalParams& p = view.params;
     view.window = clampWindow(view.window, p.seqLen, p.dModel);
 
@@ -125,7 +131,7 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
         drawSinusoidalHeatmap(probe, area, p, options, context.theme, &layout, &frame);
     }
     CellWindow& w = view.window;
-    zoomAndPan(w, canvas, frame, p.seqLen, p.dModel, ZoomAxes::RowsOrColumns);
+    ui::zoomAndPan(w, canvas, frame, p.seqLen, p.dModel, ui::ZoomAxes::RowsOrColumns);
 
     const SampleKey key{p, w, int(frame.plot.width), int(frame.plot.height)};
     const HeatmapSample& sample = sample_.get(key, [&] {
@@ -135,7 +141,7 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
     options.window = w;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawSinusoidalHeatmap(figure, area, p, options, context.theme, &sample, &frame);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
 
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const auto [x, y] = frame.toData(canvas.mouse);
@@ -158,14 +164,14 @@ void SinusoidalPanel::drawHeatmap(SinusoidalViewState& view, FrameContext& conte
     }
 }
 
-void SinusoidalPanel::drawCurves(SinusoidalViewState& view, FrameContext& context) {
-    const Canvas canvas = beginCanvas("curves");
+void SinusoidalPanel::drawCurves(state::SinusoidalViewState& view, ui::FrameContext& context) {
+    const ui::Canvas canvas = ui::beginCanvas("curves");
     const SinusoidalCurveOptions options = curveOptions(view);
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     PlotFrame frame;
     drawSinusoidalCurves(figure, {0, 0, canvas.box.width, canvas.box.height}, view.params, options,
                          context.theme, &frame);
-    drawCanvasFigure(canvas, figure, context);
+    ui::drawCanvasFigure(canvas, figure, context);
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const double position = frame.toData(canvas.mouse).first;
         ImGui::BeginTooltip();
@@ -178,4 +184,4 @@ void SinusoidalPanel::drawCurves(SinusoidalViewState& view, FrameContext& contex
     }
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -10,21 +10,21 @@
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class SinusoidalPanel : public Panel {
+class SinusoidalPanel : public ui::Panel {
   public:
     const char* title() const override { return "Sinusoidal"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    void drawControls(SinusoidalViewState& view);
-    void drawHeatmap(SinusoidalViewState& view, FrameContext& context, float height);
-    void drawCurves(SinusoidalViewState& view, FrameContext& context);
-    static SinusoidalCurveOptions curveOptions(const SinusoidalViewState& view);
+    void drawControls(state::SinusoidalViewState& view);
+    void drawHeatmap(state::SinusoidalViewState& view, ui::FrameContext& context, float height);
+    void drawCurves(state::SinusoidalViewState& view, ui::FrameContext& context);
+    static SinusoidalCurveOptions curveOptions(const state::SinusoidalViewState& view);
 
     // Cache of the heatmap texels, rebuilt only when its key changes.
     struct SampleKey {
@@ -36,4 +36,4 @@ class SinusoidalPanel : public Panel {
     Memo<SampleKey, HeatmapSample> sample_;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

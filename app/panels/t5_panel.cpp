@@ -9,7 +9,7 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
@@ -33,7 +33,7 @@ T5Panel::CacheKey T5Panel::cacheKey(const T5FigureOptions& options) {
             p.bidirectional, options.bucketBiases, options.biasSeed};
 }
 
-T5FigureOptions T5Panel::optionsFor(const T5ViewState& view) {
+T5FigureOptions T5Panel::optionsFor(const state::T5ViewState& view) {
     T5FigureOptions options;
     T5Params& p = options.params;
     p.bidirectional = view.bidirectional;
@@ -46,13 +46,13 @@ T5FigureOptions T5Panel::optionsFor(const T5ViewState& view) {
     return options;
 }
 
-void T5Panel::draw(AppState& state, FrameContext& context) {
-    T5ViewState& view = state.t5;
-    panelLayout(
+void T5Panel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::T5ViewState& view = state.t5;
+    ui::panelLayout(
         state, context, [&] { drawControls(view); }, [&] { drawFigure(view, context); });
 }
 
-Figure T5Panel::exportFigure(const AppState& state, float width, float height,
+Figure T5Panel::exportFigure(const state::AppState& state, float width, float height,
                              const Theme& theme) const {
     Figure figure = emptyFigure(width, height, theme);
     if (auto status = drawT5Figure(figure, {0, 0, width, height}, optionsFor(state.t5), theme);
@@ -62,21 +62,22 @@ Figure T5Panel::exportFigure(const AppState& state, float width, float height,
     return figure;
 }
 
-Result<Matrix> T5Panel::exportData(const AppState& state) const {
+Result<Matrix> T5Panel::exportData(const state::AppState& state) const {
     return t5BucketMatrix(optionsFor(state.t5).params);
 }
 
-void T5Panel::drawControls(T5ViewState& view) {
-    sectionHeader("T5 relative position buckets");
-    sliderInt(kT5SeqLenSlider, &view.seqLen,
-              "Rows (queries i) and columns (keys j) of the matrices.");
+void T5Panel::drawControls(state::T5ViewState& view) {
+    ui::sectionHeader("T5 relative position buckets");
+    ui::sliderInt(state::kT5SeqLenSlider, &view.seqLen,
+                  "Rows (queries i) and columns (keys j) of the matrices.");
     view.numBuckets =
         std::clamp(view.numBuckets, minimumBuckets(view.bidirectional), kMaxT5Buckets);
-    if (sliderInt(kT5NumBucketsSlider, &view.numBuckets,
-                  SliderBounds{minimumBuckets(view.bidirectional), kMaxT5Buckets},
-                  "relative_attention_num_buckets (T5: 32). Bidirectional: half for keys before "
-                  "the query, half for keys after. Half of each share are exact distances, the "
-                  "rest logarithmically wider.")) {
+    if (ui::sliderInt(
+            state::kT5NumBucketsSlider, &view.numBuckets,
+            ui::SliderBounds{minimumBuckets(view.bidirectional), kMaxT5Buckets},
+            "relative_attention_num_buckets (T5: 32). Bidirectional: half for keys before "
+            "the query, half for keys after. Half of each share are exact distances, the "
+            "rest logarithmically wider.")) {
         view.bucketBiases.clear();  // edits belong to the old bucket count
     }
     T5Params shape;
@@ -84,12 +85,13 @@ void T5Panel::drawControls(T5ViewState& view) {
     shape.numBuckets = view.numBuckets;
     const int lowest = t5MaxExact(shape) + 1;
     view.maxDistance = std::clamp(view.maxDistance, lowest, kMaxGuiSeqLen);
-    sliderInt(kT5MaxDistanceViewSlider, &view.maxDistance, SliderBounds{lowest, kMaxGuiSeqLen},
-              "relative_attention_max_distance (T5: 128). Distances from here on share the last "
-              "bucket: the model cannot tell them apart. Must exceed max_exact (half of one "
-              "direction's buckets).");
+    ui::sliderInt(
+        state::kT5MaxDistanceViewSlider, &view.maxDistance, ui::SliderBounds{lowest, kMaxGuiSeqLen},
+        "relative_attention_max_distance (T5: 128). Distances from here on share the last "
+        "bucket: the model cannot tell them apart. Must exceed max_exact (half of one "
+        "direction's buckets).");
     if (ImGui::Checkbox("bidirectional", &view.bidirectional)) view.bucketBiases.clear();
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "On: encoder buckets (keys after the query get their own buckets). Off: "
         "decoder buckets, where every future key falls into bucket 0 (the causal "
         "mask hides them anyway).");
@@ -98,14 +100,14 @@ void T5Panel::drawControls(T5ViewState& view) {
         view.maxDistance = 128;
         view.bucketBiases.clear();
     }
-    tooltipForLastItem("32 buckets, max_distance 128: the released T5 models' settings.");
+    ui::tooltipForLastItem("32 buckets, max_distance 128: the released T5 models' settings.");
     drawBucketEditor(view);
 }
 
-void T5Panel::drawBucketEditor(T5ViewState& view) {
+void T5Panel::drawBucketEditor(state::T5ViewState& view) {
     ImGui::Spacing();
     if (!ImGui::CollapsingHeader("Per-bucket bias values")) {
-        tooltipForLastItem(
+        ui::tooltipForLastItem(
             "One learned scalar per bucket (one head of relative_attention_bias). "
             "Seeded random by default; open to edit each value.");
         return;
@@ -117,17 +119,17 @@ void T5Panel::drawBucketEditor(T5ViewState& view) {
         view.biasSeed = std::max(0, view.biasSeed);
         view.bucketBiases.clear();
     }
-    tooltipForLastItem("Seed of the N(0, 1) bucket values. Changing it discards edits.");
+    ui::tooltipForLastItem("Seed of the N(0, 1) bucket values. Changing it discards edits.");
     if (ImGui::Button("Reseed")) {
         ++view.biasSeed;
         view.bucketBiases.clear();
     }
-    tooltipForLastItem("Draw new random values (seed + 1), discarding edits.");
+    ui::tooltipForLastItem("Draw new random values (seed + 1), discarding edits.");
     ImGui::SameLine();
     ImGui::BeginDisabled(!edited);
     if (ImGui::Button("Undo edits")) view.bucketBiases.clear();
     ImGui::EndDisabled();
-    tooltipForLastItem("Back to the seeded values.");
+    ui::tooltipForLastItem("Back to the seeded values.");
     ImGui::TextDisabled(edited ? "values edited by hand" : "values ~ N(0, 1) from the seed");
 
     const std::vector<double> shown = t5EffectiveBiases(options);
@@ -151,17 +153,17 @@ void T5Panel::drawBucketEditor(T5ViewState& view) {
                                         ? "No relative position falls into this bucket."
                                         : "Bucket " + std::to_string(b) + ": relative positions " +
                                               range + " (key - query).";
-            tooltipForLastItem(tip.c_str());
+            ui::tooltipForLastItem(tip.c_str());
             ImGui::PopID();
         }
     }
     ImGui::EndChild();
 }
 
-void T5Panel::drawFigure(T5ViewState& view, FrameContext& context) {
+void T5Panel::drawFigure(state::T5ViewState& view, ui::FrameContext& context) {
     const T5FigureOptions options = optionsFor(view);
     T5FigureFrames frames;
-    const Canvas canvas = cache_.showPanels(
+    const ui::Canvas canvas = cache_.showPanels(
         "t5", cacheKey(options), context,
         [](Box area, const Theme& theme, int panel) { return t5Panels(area, theme, panel); },
         [&](Box area, int panel) { return t5Layout(area, context.theme, panel); },
@@ -217,4 +219,4 @@ void T5Panel::showTooltip(const T5FigureOptions& options, const T5FigureFrames& 
     }
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

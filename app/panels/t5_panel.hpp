@@ -11,22 +11,22 @@
 #include "poslab/views/t5_figures.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class T5Panel : public Panel {
+class T5Panel : public ui::Panel {
   public:
     const char* title() const override { return "T5"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
-    Result<Matrix> exportData(const AppState& state) const override;  // the bucket ids
+    Result<Matrix> exportData(const state::AppState& state) const override;  // the bucket ids
 
-    static T5FigureOptions optionsFor(const T5ViewState& view);
+    static T5FigureOptions optionsFor(const state::T5ViewState& view);
 
   private:
-    void drawControls(T5ViewState& view);
-    void drawBucketEditor(T5ViewState& view);
-    void drawFigure(T5ViewState& view, FrameContext& context);
+    void drawControls(state::T5ViewState& view);
+    void drawBucketEditor(state::T5ViewState& view);
+    void drawFigure(state::T5ViewState& view, ui::FrameContext& context);
     void showTooltip(const T5FigureOptions& options, const T5FigureFrames& frames,
                      Point mouse) const;
 
@@ -37,4 +37,4 @@ class T5Panel : public Panel {
     CachedFigure<CacheKey, T5Layout, T5FigureData> cache_;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -11,7 +11,7 @@
 #include "state/ranges.hpp"
 #include "ui/widgets.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
 namespace {
 
@@ -30,14 +30,15 @@ void mutedLine(const std::string& text) {
 }
 
 // The prompt as parsed, or the reason it cannot be.
-Result<std::vector<PromptSegment>> promptOf(const VisionRopeViewState& view) {
+Result<std::vector<PromptSegment>> promptOf(const state::VisionRopeViewState& view) {
     auto prompt = parseMropePrompt(view.prompt);
     if (!prompt) return prompt.error();
     if (auto s = validatePrompt(*prompt, view.mrope.spatialMergeSize); !s) return s.error();
     return prompt;
 }
 
-Figure mropeFigure(const VisionRopeViewState& view, float width, float height, const Theme& theme) {
+Figure mropeFigure(const state::VisionRopeViewState& view, float width, float height,
+                   const Theme& theme) {
     Figure figure = emptyFigure(width, height, theme);
     auto prompt = promptOf(view);
     if (!prompt) {
@@ -49,7 +50,7 @@ Figure mropeFigure(const VisionRopeViewState& view, float width, float height, c
 }
 
 const std::vector<std::string> kExamplePrompts = {
-    kDefaultMropePrompt,
+    state::kDefaultMropePrompt,
     "text:3,image:1x4x6,text:2",
     "text:8,image:1x16x16,text:4,image:1x16x32,text:6",
     "text:4,video:8x8x8@0.5,text:4",
@@ -58,30 +59,30 @@ const std::vector<std::string> kExamplePrompts = {
 
 }  // namespace
 
-void VisionRopePanel::draw(AppState& state, FrameContext& context) {
-    VisionRopeViewState& view = state.visionRope;
-    panelLayout(
+void VisionRopePanel::draw(state::AppState& state, ui::FrameContext& context) {
+    state::VisionRopeViewState& view = state.visionRope;
+    ui::panelLayout(
         state, context,
         [&] {
-            if (view.figure == VisionRopeFigureId::Multimodal) {
+            if (view.figure == state::VisionRopeFigureId::Multimodal) {
                 drawMropeControls(view, context);
             } else {
                 drawAxialControls(view);
             }
         },
         [&] {
-            const std::pair<VisionRopeFigureId, const char*> tabs[] = {
-                {VisionRopeFigureId::Multimodal, "Multimodal (M-RoPE)"},
-                {VisionRopeFigureId::Axial, "Axial 2-D (ViT)"}};
-            stateTabBar("vision rope figures", tabs, &view.figure, &shownTab_);
-            if (view.figure == VisionRopeFigureId::Multimodal) {
+            const std::pair<state::VisionRopeFigureId, const char*> tabs[] = {
+                {state::VisionRopeFigureId::Multimodal, "Multimodal (M-RoPE)"},
+                {state::VisionRopeFigureId::Axial, "Axial 2-D (ViT)"}};
+            ui::stateTabBar("vision rope figures", tabs, &view.figure, &shownTab_);
+            if (view.figure == state::VisionRopeFigureId::Multimodal) {
                 mrope_.show("mrope", MropeKey{view.prompt, view.mrope}, context,
                             [&](float w, float h, const Theme& theme) -> Result<Figure> {
                                 return mropeFigure(view, w, h, theme);
                             });
                 return;
             }
-            const Canvas canvas = axial_.show(
+            const ui::Canvas canvas = axial_.show(
                 "axial", view.axial, context,
                 [&](float w, float h, const Theme& theme) -> Result<Figure> {
                     Figure figure = emptyFigure(w, h, theme);
@@ -103,24 +104,26 @@ void VisionRopePanel::draw(AppState& state, FrameContext& context) {
         });
 }
 
-void VisionRopePanel::drawMropeControls(VisionRopeViewState& view, FrameContext& context) {
+void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
+                                        ui::FrameContext& context) {
     MropeSettings& m = view.mrope;
-    sectionHeader("Model");
+    ui::sectionHeader("Model");
     MropeModel model = m.model;
-    if (comboEnum("model", &model,
-                  std::array{MropeModel::Qwen2VL, MropeModel::Qwen25VL, MropeModel::Qwen3VL},
-                  mropeModelName,
-                  "Whose get_rope_index computes the positions, and its released settings: "
-                  "Qwen2-VL and Qwen2.5-VL split the pairs [16,24,24] in three contiguous blocks; "
-                  "Qwen3-VL interleaves [24,20,20] as T H W T H W ... Only Qwen2.5-VL spaces "
-                  "video frames by seconds.")) {
+    if (ui::comboEnum(
+            "model", &model,
+            std::array{MropeModel::Qwen2VL, MropeModel::Qwen25VL, MropeModel::Qwen3VL},
+            mropeModelName,
+            "Whose get_rope_index computes the positions, and its released settings: "
+            "Qwen2-VL and Qwen2.5-VL split the pairs [16,24,24] in three contiguous blocks; "
+            "Qwen3-VL interleaves [24,20,20] as T H W T H W ... Only Qwen2.5-VL spaces "
+            "video frames by seconds.")) {
         m = mropePreset(model);
     }
-    sectionHeader("Prompt");
+    ui::sectionHeader("Prompt");
     ImGui::PushItemWidth(-1);
     ImGui::InputText("##prompt", &view.prompt);
     ImGui::PopItemWidth();
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Segments separated by commas: text:N (N tokens), image:TxHxW and video:TxHxW (grids in "
         "patches before merging, H and W multiples of the merge size), a video's @S = seconds "
         "per temporal grid (Qwen2.5-VL). Caps: 64 segments, 1048576 tokens, T <= 512, H and W "
@@ -131,7 +134,7 @@ void VisionRopePanel::drawMropeControls(VisionRopeViewState& view, FrameContext&
         }
         ImGui::EndCombo();
     }
-    tooltipForLastItem("Prompts to start from: replaces the prompt above.");
+    ui::tooltipForLastItem("Prompts to start from: replaces the prompt above.");
     if (auto prompt = promptOf(view); !prompt) {
         errorLine(prompt.error().message);
     } else if (auto positions = mropePositions(*prompt, view.mrope)) {
@@ -146,13 +149,13 @@ void VisionRopePanel::drawMropeControls(VisionRopeViewState& view, FrameContext&
         mutedLine(summary);
     }
 
-    sectionHeader("Rotary pairs");
+    ui::sectionHeader("Rotary pairs");
     const int pairs = m.headDim / 2;
     int section[3] = {m.section[0], m.section[1], m.section[2]};
     if (ImGui::InputInt3("mrope_section", section)) {
         for (int i = 0; i < 3; ++i) m.section[std::size_t(i)] = std::clamp(section[i], 0, 512);
     }
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Pairs driven by the temporal, height and width positions; they must sum to head_dim / "
         "2.");
     if (auto s = validateMropeSection(m.section, m.headDim); !s) {
@@ -160,34 +163,34 @@ void VisionRopePanel::drawMropeControls(VisionRopeViewState& view, FrameContext&
         if (ImGui::Button("Fit W to head_dim")) {
             m.section[2] = std::max(0, pairs - m.section[0] - m.section[1]);
         }
-        tooltipForLastItem("Set W to head_dim / 2 - T - H.");
+        ui::tooltipForLastItem("Set W to head_dim / 2 - T - H.");
     }
-    comboEnum("layout", &m.layout, std::array{MropeLayout::Contiguous, MropeLayout::Interleaved},
-              mropeLayoutName,
-              "contiguous: T pairs first (fastest), then H, then W (Qwen2-VL, Qwen2.5-VL). "
-              "interleaved: T H W T H W ... then T (Qwen3-VL), so every stream gets fast and "
-              "slow pairs.");
-    if (sliderInt(kMropeHeadDim, &m.headDim, "Rotated dimensions per head (even).")) {
+    ui::comboEnum("layout", &m.layout,
+                  std::array{MropeLayout::Contiguous, MropeLayout::Interleaved}, mropeLayoutName,
+                  "contiguous: T pairs first (fastest), then H, then W (Qwen2-VL, Qwen2.5-VL). "
+                  "interleaved: T H W T H W ... then T (Qwen3-VL), so every stream gets fast and "
+                  "slow pairs.");
+    if (ui::sliderInt(state::kMropeHeadDim, &m.headDim, "Rotated dimensions per head (even).")) {
         m.headDim += m.headDim % 2;
     }
-    sliderDouble(kMropeBase, &m.base, "rope_theta.");
-    sliderInt(kMropeMergeRange, &m.spatialMergeSize,
-              "vision_config.spatial_merge_size: m x m patches become one token.");
+    ui::sliderDouble(state::kMropeBase, &m.base, "rope_theta.");
+    ui::sliderInt(state::kMropeMergeRange, &m.spatialMergeSize,
+                  "vision_config.spatial_merge_size: m x m patches become one token.");
     if (m.model == MropeModel::Qwen25VL) {
-        sliderDouble(kMropeTokensPerSecond, &m.tokensPerSecond,
-                     "vision_config.tokens_per_second: a video frame group i gets temporal "
-                     "position long(i x seconds per grid x this).");
+        ui::sliderDouble(state::kMropeTokensPerSecond, &m.tokensPerSecond,
+                         "vision_config.tokens_per_second: a video frame group i gets temporal "
+                         "position long(i x seconds per grid x this).");
     }
 
-    sectionHeader("Model config.json");
+    ui::sectionHeader("Model config.json");
     bool load = ImGui::InputTextWithHint("##config", "path/to/config.json", &view.configPath,
                                          ImGuiInputTextFlags_EnterReturnsTrue);
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "A Qwen2-VL, Qwen2.5-VL or Qwen3-VL config.json: mrope_section, mrope_interleaved, "
         "head size, rope_theta, vision_config.spatial_merge_size and tokens_per_second.");
     ImGui::SameLine();
     load |= ImGui::Button("Load");
-    tooltipForLastItem(
+    ui::tooltipForLastItem(
         "Read the file and set the controls above. A file without multimodal RoPE "
         "changes nothing.");
     if (load) loadConfig(view, context);
@@ -198,50 +201,53 @@ void VisionRopePanel::drawMropeControls(VisionRopeViewState& view, FrameContext&
     }
 }
 
-void VisionRopePanel::drawAxialControls(VisionRopeViewState& view) {
+void VisionRopePanel::drawAxialControls(state::VisionRopeViewState& view) {
     AxialRopeParams& a = view.axial;
-    sectionHeader("Layout");
+    ui::sectionHeader("Layout");
     AxialRopeLayout layout = a.layout;
-    if (comboEnum("layout", &layout, std::array{AxialRopeLayout::RopeVit, AxialRopeLayout::Pixtral},
-                  axialRopeLayoutName,
-                  "rope-vit (Heo et al. 2024, axial): the first half of the pairs turn with x, "
-                  "the second with y, both with theta_k = base^(-4k/d), base 100. pixtral (HF "
-                  "PixtralRotaryEmbedding): rows take the even frequencies base^(-4k/d), columns "
-                  "the odd ones base^(-(4k+2)/d), base 10000.")) {
+    if (ui::comboEnum(
+            "layout", &layout, std::array{AxialRopeLayout::RopeVit, AxialRopeLayout::Pixtral},
+            axialRopeLayoutName,
+            "rope-vit (Heo et al. 2024, axial): the first half of the pairs turn with x, "
+            "the second with y, both with theta_k = base^(-4k/d), base 100. pixtral (HF "
+            "PixtralRotaryEmbedding): rows take the even frequencies base^(-4k/d), columns "
+            "the odd ones base^(-(4k+2)/d), base 10000.")) {
         a.layout = layout;
         a.base = layout == AxialRopeLayout::Pixtral ? 10000 : 100;
     }
-    if (sliderInt(kAxialHeadDimRange.labelled("head_dim", ParameterScale::Log), &a.headDim,
-                  "Dimensions per head: d/4 pairs per axis (a multiple of 4).")) {
+    if (ui::sliderInt(state::kAxialHeadDimRange.labelled("head_dim", ParameterScale::Log),
+                      &a.headDim, "Dimensions per head: d/4 pairs per axis (a multiple of 4).")) {
         a.headDim = std::max(4, a.headDim - a.headDim % 4);
     }
-    sliderDouble(kAxialBase, &a.base,
-                 "A larger base slows the slow pairs: scores stay high over more patches.");
-    sectionHeader("Grid and query");
-    if (sliderInt(kAxialGridWidthSlider, &a.gridWidth, "Patches per row.")) {
+    ui::sliderDouble(state::kAxialBase, &a.base,
+                     "A larger base slows the slow pairs: scores stay high over more patches.");
+    ui::sectionHeader("Grid and query");
+    if (ui::sliderInt(state::kAxialGridWidthSlider, &a.gridWidth, "Patches per row.")) {
         a.queryX = std::min(a.queryX, a.gridWidth - 1);
     }
-    if (sliderInt(kAxialGridHeightSlider, &a.gridHeight, "Patches per column.")) {
+    if (ui::sliderInt(state::kAxialGridHeightSlider, &a.gridHeight, "Patches per column.")) {
         a.queryY = std::min(a.queryY, a.gridHeight - 1);
     }
-    sliderInt(kAxialQueryX, &a.queryX, SliderBounds{0, a.gridWidth - 1},
-              "The query patch's column (or click a patch in the map).");
-    sliderInt(kAxialQueryY, &a.queryY, SliderBounds{0, a.gridHeight - 1}, "The query patch's row.");
-    sectionHeader("q and k");
-    comboEnum("vectors", &a.vectors, std::array{AxialVectors::Ones, AxialVectors::Random},
-              axialVectorsName,
-              "ones: q = k = all ones, so every pair adds cos(offset x theta) and the map shows "
-              "the position encoding alone. random: seeded Gaussian q and k, as a real head "
-              "might have.");
+    ui::sliderInt(state::kAxialQueryX, &a.queryX, ui::SliderBounds{0, a.gridWidth - 1},
+                  "The query patch's column (or click a patch in the map).");
+    ui::sliderInt(state::kAxialQueryY, &a.queryY, ui::SliderBounds{0, a.gridHeight - 1},
+                  "The query patch's row.");
+    ui::sectionHeader("q and k");
+    ui::comboEnum(
+        "vectors", &a.vectors, std::array{AxialVectors::Ones, AxialVectors::Random},
+        axialVectorsName,
+        "ones: q = k = all ones, so every pair adds cos(offset x theta) and the map shows "
+        "the position encoding alone. random: seeded Gaussian q and k, as a real head "
+        "might have.");
     if (a.vectors == AxialVectors::Random) {
-        seedSlider(kSeedSliderParam, &a.seed, "q from this seed, k from the next.");
+        ui::seedSlider(state::kSeedSliderParam, &a.seed, "q from this seed, k from the next.");
     }
     mutedLine(
         "The score depends only on the offset (dx, dy): moving the query shifts the "
         "pattern without changing it.");
 }
 
-void VisionRopePanel::loadConfig(VisionRopeViewState& view, FrameContext& context) {
+void VisionRopePanel::loadConfig(state::VisionRopeViewState& view, ui::FrameContext& context) {
     auto config = loadHfConfig(view.configPath);
     if (!config) {
         view.configError = config.error().message;
@@ -262,10 +268,10 @@ void VisionRopePanel::loadConfig(VisionRopeViewState& view, FrameContext& contex
     }
 }
 
-Figure VisionRopePanel::exportFigure(const AppState& state, float width, float height,
+Figure VisionRopePanel::exportFigure(const state::AppState& state, float width, float height,
                                      const Theme& theme) const {
-    const VisionRopeViewState& view = state.visionRope;
-    if (view.figure == VisionRopeFigureId::Multimodal) {
+    const state::VisionRopeViewState& view = state.visionRope;
+    if (view.figure == state::VisionRopeFigureId::Multimodal) {
         return mropeFigure(view, width, height, theme);
     }
     Figure figure = emptyFigure(width, height, theme);
@@ -273,9 +279,9 @@ Figure VisionRopePanel::exportFigure(const AppState& state, float width, float h
     return figure;
 }
 
-Result<Matrix> VisionRopePanel::exportData(const AppState& state) const {
-    const VisionRopeViewState& view = state.visionRope;
-    if (view.figure == VisionRopeFigureId::Axial) return axialSimilarityMap(view.axial);
+Result<Matrix> VisionRopePanel::exportData(const state::AppState& state) const {
+    const state::VisionRopeViewState& view = state.visionRope;
+    if (view.figure == state::VisionRopeFigureId::Axial) return axialSimilarityMap(view.axial);
     auto prompt = promptOf(view);
     if (!prompt) return prompt.error();
     auto positions = mropePositions(*prompt, view.mrope);
@@ -291,4 +297,4 @@ Result<Matrix> VisionRopePanel::exportData(const AppState& state) const {
     return table;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -13,17 +13,17 @@
 #include "panels/figure_cache.hpp"
 #include "ui/panel.hpp"
 
-namespace poslab::ui {
+namespace poslab::panels {
 
-class VisionRopePanel : public Panel {
+class VisionRopePanel : public ui::Panel {
   public:
     const char* title() const override { return "Vision RoPE"; }
-    void draw(AppState& state, FrameContext& context) override;
-    Figure exportFigure(const AppState& state, float width, float height,
+    void draw(state::AppState& state, ui::FrameContext& context) override;
+    Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // Multimodal: one row per token, columns token, kind (0 text, 1 image, 2 video), t, h, w.
     // Axial: the grid's scores, row y, column x.
-    Result<Matrix> exportData(const AppState& state) const override;
+    Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
     struct MropeKey {
@@ -31,14 +31,14 @@ class VisionRopePanel : public Panel {
         MropeSettings settings;
         friend bool operator==(const MropeKey&, const MropeKey&) = default;
     };
-    void drawMropeControls(VisionRopeViewState& view, FrameContext& context);
-    void drawAxialControls(VisionRopeViewState& view);
-    void loadConfig(VisionRopeViewState& view, FrameContext& context);
+    void drawMropeControls(state::VisionRopeViewState& view, ui::FrameContext& context);
+    void drawAxialControls(state::VisionRopeViewState& view);
+    void loadConfig(state::VisionRopeViewState& view, ui::FrameContext& context);
 
     FigureCache<MropeKey> mrope_;
     FigureCache<AxialRopeParams> axial_;
     PlotFrame axialFrame_;  // the heatmap's frame in the last built figure, for clicks
-    VisionRopeFigureId shownTab_ = VisionRopeFigureId::Multimodal;
+    state::VisionRopeFigureId shownTab_ = state::VisionRopeFigureId::Multimodal;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::panels

@@ -17,18 +17,19 @@
 #include "state/understanding_state.hpp"
 #include "state/vision_rope_state.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 struct SinusoidalViewState {
     SinusoidalParams params{128, 256, 10000, SinusoidalLayout::Interleaved};
     ColormapId colormap = ColormapId::BlueWhiteRed;
-    CellWindow window;            // zoom and pan; zero counts mean "everything"
+    CellWindow window;  // zoom and pan; zero counts mean "everything"
     bool markTrainingLength = false;
     int trainingLength = 128;
     int firstCurveDimension = 4;  // the Annotated Transformer plots dims 4..7
     int curveCount = 4;
     int curvePositions = 100;
-    friend bool operator==(const SinusoidalViewState&, const SinusoidalViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const SinusoidalViewState&,
+                           const SinusoidalViewState&) = default;  // member-wise: caches key on it
 };
 
 inline constexpr float kMinUiZoom = 0.5f;  // --zoom, the session's uiZoom and Ctrl+-/Ctrl+=
@@ -45,16 +46,17 @@ struct AppState {
     SinusoidalViewState sinusoidal;
     T5ViewState t5;
     LearnedViewState learned;
-    RopeViewState rope;        // rope_state.hpp
-    VisionRopeViewState visionRope;        // vision_rope_state.hpp
-    SimilarityViewState similarity;        // understanding_state.hpp
+    RopeViewState rope;              // rope_state.hpp
+    VisionRopeViewState visionRope;  // vision_rope_state.hpp
+    SimilarityViewState similarity;  // understanding_state.hpp
     MeaningViewState meaning;
     IntuitionViewState intuition;
     ExtrapolationViewState extrapolation;
     CompareViewState compare;
     TourState tour;
     PluginStates plugins;  // encodings registered as plug-ins (app/encodings/): get<State>("key")
-    friend bool operator==(const AppState&, const AppState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const AppState&,
+                           const AppState&) = default;  // member-wise: caches key on it
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

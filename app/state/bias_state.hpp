@@ -11,7 +11,7 @@
 #include "poslab/views/trajectory_3d.hpp"
 #include "state/enum_names.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // ALiBi is a plug-in (app/encodings/alibi_encoding.cpp): its state is
 // AppState::plugins.get<AlibiViewState>(kAlibiKey), its session section "alibi".
@@ -27,7 +27,8 @@ struct AlibiViewState {
     int contentSeed = 0;
     double contentScale = 1.0;  // standard deviation of the content logits
     ColormapId colormap = ColormapId::Viridis;
-    friend bool operator==(const AlibiViewState&, const AlibiViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const AlibiViewState&,
+                           const AlibiViewState&) = default;  // member-wise: caches key on it
 };
 
 struct T5ViewState {
@@ -37,7 +38,8 @@ struct T5ViewState {
     bool bidirectional = true;         // encoder (true) or decoder self-attention
     int biasSeed = 0;                  // seeds the per-bucket values until the user edits one
     std::vector<double> bucketBiases;  // edited per-bucket values; empty or stale: seeded
-    friend bool operator==(const T5ViewState&, const T5ViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const T5ViewState&,
+                           const T5ViewState&) = default;  // member-wise: caches key on it
 };
 
 enum class LearnedTab { Table, Structure };  // the Learned view's figure tabs
@@ -58,11 +60,11 @@ struct LearnedViewState {
     int seed = 0;
     double std = 0.02;  // GPT-2 and BERT initialise with 0.02
     // A loaded table replaces the generated one while useLoaded is set.
-    std::string npyPath;     // the path field: a .npy or a .safetensors file
-    std::string tensor;      // .safetensors: the tensor to read; "": the position table found
-    std::string loadedPath;  // the file `loaded` came from
-    std::string loadedTensor;                // the tensor it came from ("" for .npy)
-    std::string loadedNote;                  // .safetensors: the offset rows dropped, or why none
+    std::string npyPath;       // the path field: a .npy or a .safetensors file
+    std::string tensor;        // .safetensors: the tensor to read; "": the position table found
+    std::string loadedPath;    // the file `loaded` came from
+    std::string loadedTensor;  // the tensor it came from ("" for .npy)
+    std::string loadedNote;    // .safetensors: the offset rows dropped, or why none
     std::vector<std::string> tensorChoices;  // the loaded file's float 1-D/2-D tensors
     std::shared_ptr<const Matrix> loaded;
     bool useLoaded = false;
@@ -79,7 +81,8 @@ struct LearnedViewState {
     double structureYaw = 30;    // degrees, kept in -180..180 (dragging, auto-rotate)
     double structurePitch = 20;  // degrees, -90..90
     bool autoRotate = false;     // turn the 3-D trajectory with the clock (lectures)
-    friend bool operator==(const LearnedViewState&, const LearnedViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const LearnedViewState&,
+                           const LearnedViewState&) = default;  // member-wise: caches key on it
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -6,7 +6,7 @@
 #include "poslab/views/contextual_figures.hpp"
 #include "state/enum_names.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 inline constexpr const char* kContextualKey = "contextual";  // session section, lessons key
 
@@ -38,4 +38,4 @@ struct ContextualViewState {
                            const ContextualViewState&) = default;  // member-wise: caches key on it
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

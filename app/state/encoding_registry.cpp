@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <list>
 
-namespace poslab::ui {
+namespace poslab::state {
 
 namespace {
 
@@ -94,4 +94,4 @@ void* PluginStates::find(std::string_view key, std::type_index type) const {
     std::abort();
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

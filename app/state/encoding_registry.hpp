@@ -36,13 +36,14 @@
 #include "poslab/base/result.hpp"
 #include "state/session_fields.hpp"
 
-namespace poslab::cli {
+namespace poslab::commands {
 struct CommandRegistry;
 }
-
 namespace poslab::ui {
-
 class Panel;
+}
+
+namespace poslab::state {
 
 // ---- A plug-in's view state, held by AppState without AppState naming its type
 struct PluginStateType {
@@ -63,19 +64,19 @@ struct EncodingPlugin {
     std::string key;    // the session section, the lessons' state key: "alibi"
     std::string after;  // the title of the tab its panel follows; empty or unknown: the last
     PluginStateType state;
-    std::function<void(cli::CommandRegistry&)> registerCommands;  // export kinds, render views
-    std::function<std::unique_ptr<Panel>()> makePanel;            // nullptr: no GUI view
+    std::function<void(commands::CommandRegistry&)> registerCommands;  // export kinds, render views
+    std::function<std::unique_ptr<ui::Panel>()> makePanel;             // nullptr: no GUI view
 };
 
 // ---- Registration (static initialisers in app/encodings/*.cpp; that library is linked whole)
 struct EncodingRegistrar {
     explicit EncodingRegistrar(EncodingPlugin (*describe)());
 };
-#define POSLAB_REGISTER_ENCODING(name)                                      \
-    static ::poslab::ui::EncodingPlugin describe_##name##_encoding();       \
-    static const ::poslab::ui::EncodingRegistrar name##_encoding_registrar{ \
-        describe_##name##_encoding};                                        \
-    static ::poslab::ui::EncodingPlugin describe_##name##_encoding()
+#define POSLAB_REGISTER_ENCODING(name)                                         \
+    static ::poslab::state::EncodingPlugin describe_##name##_encoding();       \
+    static const ::poslab::state::EncodingRegistrar name##_encoding_registrar{ \
+        describe_##name##_encoding};                                           \
+    static ::poslab::state::EncodingPlugin describe_##name##_encoding()
 
 const std::list<EncodingPlugin>& encodingPlugins();              // every registered plug-in, by key
 const EncodingPlugin* findEncodingPlugin(std::string_view key);  // nullptr when none
@@ -140,4 +141,4 @@ PluginStateType pluginStateType(Status (*validate)(const State&)) {
     return t;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

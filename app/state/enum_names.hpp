@@ -12,7 +12,7 @@
 
 #include "poslab/base/result.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 template <class Enum>
 struct EnumName {
@@ -50,4 +50,4 @@ struct EnumCodec {
     Result<Enum> (*parse)(std::string_view text);  // parseColormap
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

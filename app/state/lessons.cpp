@@ -9,7 +9,7 @@
 #include "state/app_state.hpp"
 #include "state/session_format.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 using nlohmann::json;
 
@@ -168,4 +168,4 @@ Result<std::vector<Lesson>> loadLessonsFile(const std::string& path,
     return lessons;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

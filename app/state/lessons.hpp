@@ -27,7 +27,7 @@
 
 #include "poslab/base/result.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 struct LessonStep {
     std::string view;      // tab title: "Meaning"
@@ -59,4 +59,4 @@ Result<std::vector<Lesson>> loadLessonsFile(const std::string& path,
 // "state.rope.params.bas", or "" when every key is known.
 std::string unknownStateKey(const nlohmann::json& state);
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

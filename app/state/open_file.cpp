@@ -7,14 +7,14 @@
 #include <cstring>
 #include <filesystem>
 
-#include "poslab/io/safetensors_index.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/io/input_file.hpp"
 #include "poslab/io/json_reader.hpp"
 #include "poslab/io/output_file.hpp"
+#include "poslab/io/safetensors_index.hpp"
 #include "state/session_format.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 namespace {
 
@@ -95,7 +95,8 @@ Result<FileToOpen> classifyFileToOpen(const std::string& path) {
     if (head->find(quotedFormat) != std::string::npos) return FileToOpen::Session;
     if (std::all_of(head->begin(), head->end(), [](unsigned char c) { return std::isspace(c); }))
         return Error{"cannot open '" + path + "': the file is empty"};
-    if (head->find_first_not_of(" \t\r\n") != std::string::npos && (*head)[head->find_first_not_of(" \t\r\n")] != '{')
+    if (head->find_first_not_of(" \t\r\n") != std::string::npos &&
+        (*head)[head->find_first_not_of(" \t\r\n")] != '{')
         return Error{"cannot open '" + path + "': not a JSON object"};
     return FileToOpen::ModelConfig;
 }
@@ -114,4 +115,4 @@ const char* viewFor(FileToOpen kind) {
     return "";
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

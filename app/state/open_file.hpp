@@ -6,7 +6,7 @@
 
 #include "poslab/base/result.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 enum class FileToOpen {
     Session,        // a PosLab session ("format": "poslab-session"): restores everything
@@ -22,4 +22,4 @@ enum class FileToOpen {
 Result<FileToOpen> classifyFileToOpen(const std::string& path);
 const char* viewFor(FileToOpen kind);  // the view's tab title: "Learned", "RoPE"
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -4,7 +4,7 @@
 #include "state/ranges.hpp"
 #include "state/relative_state.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 namespace {
 
@@ -310,4 +310,4 @@ std::span<const ParameterUse> viewParameters() {
     return kViewParameters;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -11,7 +11,7 @@
 #include "poslab/base/parameter.hpp"
 #include "state/app_state.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // How a slider's descriptor and the session reader agree.
 enum class SessionAgreement {
@@ -33,4 +33,4 @@ struct ParameterUse {
 // Every slider descriptor of every view, the plug-ins' included (ALiBi, Context).
 std::span<const ParameterUse> viewParameters();
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

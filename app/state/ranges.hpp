@@ -21,7 +21,7 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/plot.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // The descriptors (poslab/base/parameter.hpp); the app's own entries below, core's next to the
 // struct core validates (kAlibiHeadsParam in encodings/alibi.hpp).
@@ -120,7 +120,7 @@ inline constexpr DoubleRange kPngScaleRange{"scale",
                                             "%.2g"};
 
 // ---- Every slider's limits, view by view (the GUI's own: what the view can show live; core's
-// validate() may accept more on the command line). `poslab::ui::viewParameters()`
+// validate() may accept more on the command line). `poslab::state::viewParameters()`
 // (state/parameter_table.hpp) lists each with the session field it drives; the table test
 // checks the slider, the session and the state default agree with the entry.
 using enum ParameterScale;
@@ -425,4 +425,4 @@ inline constexpr DoubleRange kFontScaleParam{
     "fontScale", "font-scale", kMinFontScale, kMaxFontScale, 1,
     "text size", Linear,       "font scale",  "x",           "%.2f"};
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

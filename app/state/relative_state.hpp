@@ -7,7 +7,7 @@
 #include "poslab/views/relative_figures.hpp"
 #include "state/enum_names.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 inline constexpr const char* kRelativeKey = "relative";  // session section, lessons key
 
@@ -26,4 +26,4 @@ struct RelativeViewState {
                            const RelativeViewState&) = default;  // member-wise: caches key on it
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

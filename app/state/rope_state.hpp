@@ -15,7 +15,7 @@
 #include "poslab/views/rope_scalings_figures.hpp"
 #include "state/rope_usage_state.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // The figure tabs (saved by number: new tabs go at the end).
 enum class RopeFigureId {
@@ -61,7 +61,7 @@ struct RopeViewState {
     CellWindow scoreWindow;
     ColormapId scoreColormap = ColormapId::BlueWhiteRed;
     RopeTurnReference incompleteWithin = RopeTurnReference::Context;
-    int decayDistance = 250;  // RoFormer's Fig. 2 spans about 250 positions
+    int decayDistance = 250;         // RoFormer's Fig. 2 spans about 250 positions
     bool decayLogAxis = false;       // Decay tab: distances on a log axis (each decade as wide)
     RopeScalingsOptions scalings;    // Scalings tab: one factor for every scaling, x axis
     int precisionPositions = 16384;  // Precision tab: positions scanned (O(pairs x this) each)
@@ -74,7 +74,8 @@ struct RopeViewState {
     std::optional<HfModelConfig> config;   // what the loader read (transient, not saved)
     std::string configLayerType = "full_attention";  // whose RoPE the controls show
     RopeUsageState usage;  // Usage tab: the checkpoint read and how it is shown
-    friend bool operator==(const RopeViewState&, const RopeViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const RopeViewState&,
+                           const RopeViewState&) = default;  // member-wise: caches key on it
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -6,7 +6,7 @@
 
 #include "poslab/views/rope_usage_figures.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 enum class UsagePairing { FromConfig, Half, Interleaved };  // the --pairing override
 
@@ -18,4 +18,4 @@ struct RopeUsageState {
     friend bool operator==(const RopeUsageState&, const RopeUsageState&) = default;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

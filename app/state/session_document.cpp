@@ -14,7 +14,7 @@
 #include "state/session_fields.hpp"
 #include "state/session_format.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 using nlohmann::json;
 
@@ -161,4 +161,4 @@ std::string rememberedSessionPath() {
     return "";
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

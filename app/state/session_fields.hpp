@@ -32,7 +32,7 @@
 #include "poslab/base/result.hpp"
 #include "state/enum_names.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 using nlohmann::json;
 using Warnings = std::vector<std::string>;  // one line per value that could not be applied
@@ -290,4 +290,4 @@ class JsonWriter {
 template <class T, class U>
 concept Is = std::same_as<std::remove_const_t<T>, U>;
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

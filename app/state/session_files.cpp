@@ -9,7 +9,7 @@
 #include "poslab/io/hf_config.hpp"
 #include "state/table_file.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 Status rereadRopeConfig(RopeViewState& view) {
     auto config = loadHfConfig(view.configPath);
@@ -89,4 +89,4 @@ Warnings rereadSessionFiles(AppState& state) {
     return warnings;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -16,7 +16,7 @@
 #include "state/session_fields.hpp"  // Warnings
 #include "state/table_file.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // Reads rope.configPath (what the Layers tab and the config notes show; the session's own
 // parameters stay) and learned.npyPath (the table, with its tensor) again. A file that cannot be
@@ -41,4 +41,4 @@ struct LearnedTableRead {
 Result<LearnedTableRead> readLearnedTable(const std::string& path, const std::string& tensor);
 void showLearnedTable(LearnedViewState& view, LearnedTableRead read);
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -26,7 +26,7 @@
 #include "state/ranges.hpp"
 #include "state/session_fields.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 using nlohmann::json;
 
@@ -571,4 +571,4 @@ void fromJson(const json& object, CompareViewState& view, Warnings& warnings) {
     });
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

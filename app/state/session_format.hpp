@@ -28,7 +28,7 @@
 #include "state/app_state.hpp"
 #include "state/session_fields.hpp"  // Warnings
 
-namespace poslab::ui {
+namespace poslab::state {
 
 inline constexpr int kSessionVersion = 1;
 inline constexpr const char* kSessionFormat = "poslab-session";
@@ -41,7 +41,6 @@ struct SessionLayout {
     int windowWidth = 0, windowHeight = 0;  // 0: unknown, leave the window as it is
     bool fullScreen = false;
 };
-
 
 // ---- One pair per state struct (fromJson applies the keys present; problems go to warnings)
 nlohmann::json toJson(const SinusoidalViewState& view);
@@ -85,4 +84,4 @@ Status loadSessionFile(const std::string& path, AppState& state, SessionLayout& 
                        Warnings& warnings);
 std::string rememberedSessionPath();  // "" when neither XDG_CONFIG_HOME nor HOME is set
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -8,7 +8,7 @@
 #include "poslab/io/json_reader.hpp"
 #include "state/session_format.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 namespace {
 
@@ -150,4 +150,4 @@ Result<LinkRequest> applyLinkFragment(std::string_view fragment, AppState& state
     return request;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -15,7 +15,7 @@
 #include "state/app_state.hpp"
 #include "state/session_fields.hpp"  // Warnings
 
-namespace poslab::ui {
+namespace poslab::state {
 
 inline constexpr std::size_t kMaxLinkFragmentBytes = 64 * 1024;  // larger: not a PosLab link
 
@@ -45,4 +45,4 @@ Result<LinkRequest> applyLinkFragment(std::string_view fragment, AppState& state
 std::string percentEncode(std::string_view text);
 Result<std::string> percentDecode(std::string_view text);  // Error on a broken %XX
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

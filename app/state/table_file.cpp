@@ -11,7 +11,7 @@
 #include "poslab/io/safetensors.hpp"
 #include "poslab/io/safetensors_index.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 bool isSafetensorsPath(const std::string& path) {
     std::error_code error;
@@ -88,4 +88,4 @@ Result<std::vector<std::string>> tableTensorNames(const std::string& path) {
     return names;
 }
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

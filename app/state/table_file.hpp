@@ -12,7 +12,7 @@
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 struct TableFile {
     Matrix table;        // rows = positions from 0, columns = dimensions
@@ -35,4 +35,4 @@ Result<TableFile> loadTableFile(const std::string& path, std::string_view tensor
 // header order: what a tensor chooser offers.
 Result<std::vector<std::string>> tableTensorNames(const std::string& path);
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -14,7 +14,7 @@
 #include "poslab/views/intuition_figures.hpp"
 #include "state/enum_names.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 struct SimilarityViewState {
     // Sinusoidal, cosine, 512 positions; each encoding keeps its own settings while another is
@@ -35,7 +35,8 @@ struct SimilarityViewState {
     int maxOffset = 0;  // curve range +-maxOffset; 0: the whole sequence
     bool markTrainingLength = false;
     int trainingLength = 256;
-    friend bool operator==(const SimilarityViewState&, const SimilarityViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const SimilarityViewState&,
+                           const SimilarityViewState&) = default;  // member-wise: caches key on it
 };
 
 enum class MeaningFigure { Terms, Orthogonality, AddVersusConcat };  // the figure tabs
@@ -51,7 +52,8 @@ struct MeaningViewState {
     MeaningFigure figure = MeaningFigure::Terms;
     int orthogonalityDModel = 64;  // the histogram's width (its own slider: it goes to 8192)
     int orthogonalitySamples = 20000;
-    friend bool operator==(const MeaningViewState&, const MeaningViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const MeaningViewState&,
+                           const MeaningViewState&) = default;  // member-wise: caches key on it
 };
 
 // The figure tabs; listed in the order the tabs show them (a lecture's order), values appended.
@@ -69,12 +71,14 @@ struct IntuitionViewState {
     LinearShiftOptions shift;               // sinOnly: the "why sin AND cos" comparison
     ToyAttentionParams attention;           // why position at all
     FrequencyResolutionParams frequencies;  // why different frequencies
-    friend bool operator==(const IntuitionViewState&, const IntuitionViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const IntuitionViewState&,
+                           const IntuitionViewState&) = default;  // member-wise: caches key on it
 };
 
 struct ExtrapolationViewState {
     ExtrapolationOptions options;
-    friend bool operator==(const ExtrapolationViewState&, const ExtrapolationViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const ExtrapolationViewState&, const ExtrapolationViewState&) =
+        default;  // member-wise: caches key on it
 };
 
 enum class CompareMode { AllEncodings, RopeAB };
@@ -85,7 +89,8 @@ struct RopeSideState {       // one side of the A/B comparison
     bool useConfig = false;  // true: read configPath (a Hugging Face config.json)
     std::string configPath;
     double base = 10000;  // otherwise: this base with the shared head_dim / training length
-    friend bool operator==(const RopeSideState&, const RopeSideState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const RopeSideState&,
+                           const RopeSideState&) = default;  // member-wise: caches key on it
 };
 
 struct CompareViewState {
@@ -95,7 +100,8 @@ struct CompareViewState {
     int headDim = 128;
     int trainingLength = 4096;
     int maxOffset = 8192;
-    friend bool operator==(const CompareViewState&, const CompareViewState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const CompareViewState&,
+                           const CompareViewState&) = default;  // member-wise: caches key on it
 };
 
 // The guided tour and presentation mode (see tour.hpp).
@@ -103,7 +109,8 @@ struct TourState {
     int lesson = -1;            // the lesson shown, -1 when the tour is closed
     int step = 0;               // its step (0: the lesson's own text; lessons.hpp)
     bool presentation = false;  // large fonts, controls hidden (F5); F11 adds full screen
-    friend bool operator==(const TourState&, const TourState&) = default;  // member-wise: caches key on it
+    friend bool operator==(const TourState&,
+                           const TourState&) = default;  // member-wise: caches key on it
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

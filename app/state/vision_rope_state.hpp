@@ -9,7 +9,7 @@
 #include "poslab/encodings/multimodal_rope.hpp"
 #include "state/enum_names.hpp"
 
-namespace poslab::ui {
+namespace poslab::state {
 
 // The figure tabs (saved by name).
 enum class VisionRopeFigureId { Multimodal, Axial };
@@ -36,4 +36,4 @@ struct VisionRopeViewState {
     friend bool operator==(const VisionRopeViewState&, const VisionRopeViewState&) = default;
 };
 
-}  // namespace poslab::ui
+}  // namespace poslab::state

@@ -89,18 +89,18 @@ std::string timestampedScreenshotName() {
 }  // namespace
 
 Status Application::openFile(const std::string& path) {
-    if (isLinkAddress(path)) return openLink(path);
-    auto kind = classifyFileToOpen(path);
+    if (state::isLinkAddress(path)) return openLink(path);
+    auto kind = state::classifyFileToOpen(path);
     if (!kind) {
         status_ = kind.error().message;
         return kind.error();
     }
-    if (*kind == FileToOpen::Session) {
+    if (*kind == state::FileToOpen::Session) {
         Status opened = openSession(*this, path);
         status_ = opened ? "Opened the session " + path : opened.error().message;
         return opened;
     }
-    const std::string view = viewFor(*kind);
+    const std::string view = state::viewFor(*kind);
     for (std::size_t i = 0; i < panels_.size(); ++i) {
         if (view == panels_[i]->title()) {
             viewToSelect_ = int(i);
@@ -112,8 +112,8 @@ Status Application::openFile(const std::string& path) {
 }
 
 Status Application::openLink(std::string_view address) {
-    Warnings warnings;
-    auto request = applyLinkFragment(address, state_, warnings);
+    state::Warnings warnings;
+    auto request = state::applyLinkFragment(address, state_, warnings);
     if (!request) {
         status_ = request.error().message;
         return request.error();
@@ -125,11 +125,11 @@ Status Application::openLink(std::string_view address) {
 }
 
 std::string Application::linkFragment() const {
-    return poslab::ui::linkFragment(state_, currentView());
+    return poslab::state::linkFragment(state_, currentView());
 }
 
 void Application::setZoom(float zoom) {
-    state_.uiZoom = std::clamp(zoom, kMinUiZoom, kMaxUiZoom);
+    state_.uiZoom = std::clamp(zoom, state::kMinUiZoom, state::kMaxUiZoom);
 }
 
 void Application::prepareFrame() {

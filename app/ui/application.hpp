@@ -23,15 +23,14 @@ class HeatmapTextures;  // GL objects: held by pointer so no GL header reaches t
 
 namespace poslab::ui {
 
-
 struct LaunchOptions {
-    int benchFrames = 0;          // > 0: run a benchmark scenario for N frames, print timings, quit
+    int benchFrames = 0;  // > 0: run a benchmark scenario for N frames, print timings, quit
     std::string benchScenario = "slider";  // bench_scenarios.hpp, or "all": each in turn
-    int benchSeqLen = 0;          // table size for the benchmark (0: the scenario's default)
+    int benchSeqLen = 0;  // table size for the benchmark (0: the scenario's default)
     int benchDModel = 0;
-    std::string screenshotPath;   // non-empty: save a screenshot after a few frames, quit
-    std::string initialView;      // tab to open first
-    int soakFrames = 0;           // > 0: random input for N frames across every view, then quit
+    std::string screenshotPath;  // non-empty: save a screenshot after a few frames, quit
+    std::string initialView;     // tab to open first
+    int soakFrames = 0;          // > 0: random input for N frames across every view, then quit
     unsigned long long soakSeed = 1;
     int lesson = 0;               // > 0: open the tour at this lesson (1-based)
     std::string lessonsPath;      // non-empty: the tour's lessons from this file (--lessons)
@@ -49,11 +48,11 @@ struct LaunchOptions {
     int windowWidth = 1440;       // --window-size: a projector's 1024x768, a laptop's, a 4K's
     int windowHeight = 900;
     bool windowSizeGiven = false;  // --window-size given: not shrunk to the screen
-    bool checkLayout = false;  // visit every view, check its figures' text boxes, report, quit
+    bool checkLayout = false;      // visit every view, check its figures' text boxes, report, quit
 };
 
 class Application {
-public:
+  public:
     explicit Application(std::vector<std::unique_ptr<Panel>> panels);  // panels/registry.hpp
     ~Application();
     Status initialize(GLFWwindow* window, gfx::FontSet* fonts);  // after the ImGui backends
@@ -71,14 +70,14 @@ public:
     // File > Export… of the visible view's numbers as folder/name.csv and .npy, without the
     // dialog (the page's check); written in the background like the dialog's.
     Status exportVisibleNumbers(const std::string& folder, const std::string& name);
-    void frame();                     // build one frame's UI (between NewFrame and Render)
+    void frame();  // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input
     bool waitingForWork() const { return waiting_; }    // a panel's figure is still computing
     bool quitRequested() const { return quit_; }
-    AppState& state() { return state_; }
-    Status startLesson(int number);           // the tour at lesson `number` (1-based, --lesson)
-    std::string currentView() const;          // the visible tab's title
+    state::AppState& state() { return state_; }
+    Status startLesson(int number);   // the tour at lesson `number` (1-based, --lesson)
+    std::string currentView() const;  // the visible tab's title
     void setStatus(std::string message) { status_ = std::move(message); }
     const std::string& status() const { return status_; }  // the status line's message
     GLFWwindow* window() const { return window_; }
@@ -121,14 +120,14 @@ public:
     void handleShortcuts();
     std::string saveFigurePng(int framebufferWidth, int framebufferHeight);  // the status line
 
-    AppState state_;
+    state::AppState state_;
     std::vector<std::unique_ptr<Panel>> panels_;
     gfx::FontSet* fonts_ = nullptr;
     std::unique_ptr<gfx::HeatmapTextures> heatmaps_;
     GLFWwindow* window_ = nullptr;
     std::string status_;
-    int viewToSelect_ = -1;  // a tab to bring forward on the next frame
-    int panelRequest_ = 0;   // requestPanel: the panel (1-based) for view panelRequestView_
+    int viewToSelect_ = -1;        // a tab to bring forward on the next frame
+    int panelRequest_ = 0;         // requestPanel: the panel (1-based) for view panelRequestView_
     int panelRequestView_ = -1;    // -1: none pending
     std::size_t activePanel_ = 0;  // the visible tab: File > Export acts on it
     bool tabsWrapped_ = false;     // last frame drew the views as rows of buttons (narrow window)
@@ -137,8 +136,8 @@ public:
     SessionDialog sessionDialog_;  // File > Save session… / Open session…
     bool animating_ = false;
     bool waiting_ = false;
-    float contentScale_ = 1.0f;  // the window's monitor: 2 on a 4K laptop at 200 %
-    float bakedScale_ = 1.0f;    // the scale the fonts and style were last built for
+    float contentScale_ = 1.0f;              // the window's monitor: 2 on a 4K laptop at 200 %
+    float bakedScale_ = 1.0f;                // the scale the fonts and style were last built for
     std::unique_ptr<ImGuiStyle> baseStyle_;  // the style at scale 1, scaled from afresh each time
     std::vector<std::pair<std::size_t, std::string>> pendingFiles_;  // panel index, path
     Box figureArea_;             // the figures of the last frame (FrameContext::figureArea)

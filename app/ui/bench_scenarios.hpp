@@ -25,8 +25,8 @@ struct BenchScenario {
     const char* name;    // --bench-scenario NAME
     const char* view;    // the tab it opens (Application::selectView takes its title)
     const char* moving;  // what changes every frame, printed with the figures
-    void (*setup)(AppState& state, const BenchSizes& sizes);  // the largest settings
-    void (*step)(AppState& state, int frame);                 // one frame's move
+    void (*setup)(state::AppState& state, const BenchSizes& sizes);  // the largest settings
+    void (*step)(state::AppState& state, int frame);                 // one frame's move
 };
 
 std::span<const BenchScenario> benchScenarios();                // in tab order

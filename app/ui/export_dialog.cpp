@@ -66,10 +66,10 @@ Status checkExportRequest(const ExportRequest& r) {
     if (r.folder.empty() || !std::filesystem::is_directory(r.folder, error)) {
         return Error{"folder '" + r.folder + "' does not exist"};
     }
-    if (auto s = kFigureWidthRange.check(r.width); !s) return s.error();
-    if (auto s = kFigureHeightRange.check(r.height); !s) return s.error();
-    if (!kPngScaleRange.contains(r.scale))
-        return Error{"PNG scale must be " + kPngScaleRange.rangeText()};
+    if (auto s = state::kFigureWidthRange.check(r.width); !s) return s.error();
+    if (auto s = state::kFigureHeightRange.check(r.height); !s) return s.error();
+    if (!state::kPngScaleRange.contains(r.scale))
+        return Error{"PNG scale must be " + state::kPngScaleRange.rangeText()};
     if (auto s = checkFontScale(r.fontScale); !s) return Error{"font scale must be 0.5..3"};
     if (r.panel < 0) return Error{"panel must be 0 (all) or more"};
     if (r.png && (r.width * r.scale > 16384 || r.height * r.scale > 16384)) {
@@ -163,7 +163,7 @@ void ExportDialog::open() {
     openRequested_ = true;
 }
 
-void ExportDialog::exportNow(const Panel& panel, const AppState& state,
+void ExportDialog::exportNow(const Panel& panel, const state::AppState& state,
                              const ExportRequest& request, std::string* status) {
     if (Status valid = checkExportRequest(request); !valid) {
         *status = "Export failed: " + valid.error().message;
@@ -177,7 +177,7 @@ bool ExportDialog::busy() const {
     return job_ != nullptr;
 }
 
-void ExportDialog::start(const Panel& panel, const AppState& state, std::string* status) {
+void ExportDialog::start(const Panel& panel, const state::AppState& state, std::string* status) {
     // Panels are built for the UI thread: ask them for the figure and the numbers here, hand
     // plain copies to the worker.
     // Square plots and outside legends: the height follows the content (as `poslab render`
@@ -190,7 +190,7 @@ void ExportDialog::start(const Panel& panel, const AppState& state, std::string*
                            },
                            theme, float(request_.width), float(request_.height),
                            float(std::min(
-                               kFigureHeightRange.high,
+                               state::kFigureHeightRange.high,
                                int(16384 / std::max(0.25f, request_.png ? request_.scale : 1.0f)))))
                      : buildWithControls(
                            [&](const Theme& t) -> Result<Figure> {
@@ -259,7 +259,7 @@ void ExportDialog::poll(std::string* status) {
 // --aspect/--panel`.
 void ExportDialog::drawPaperControls() {
     ImGui::PushItemWidth(ImGui::GetFontSize() * 9);
-    sliderFloat(kFontScaleParam, &request_.fontScale,
+    sliderFloat(state::kFontScaleParam, &request_.fontScale,
                 "Every text of the figure this many times its size (--font-scale).");
     int title = int(request_.titleMode);
     ImGui::RadioButton("view's title", &title, int(TitleMode::Auto));
@@ -292,7 +292,7 @@ void ExportDialog::drawPaperControls() {
     ImGui::PopItemWidth();
 }
 
-void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* status) {
+void ExportDialog::draw(const Panel& panel, const state::AppState& state, std::string* status) {
     constexpr const char* kPopup = "Export";
     if (openRequested_) {
         openRequested_ = false;
@@ -345,14 +345,14 @@ void ExportDialog::draw(const Panel& panel, const AppState& state, std::string* 
         ImGui::PushItemWidth(ImGui::GetFontSize() * 9);
         ImGui::InputInt("width", &request_.width, 100, 1000);
         const std::string widthHelp = "Figure width in figure pixels, " +
-                                      kFigureWidthRange.rangeText() +
+                                      state::kFigureWidthRange.rangeText() +
                                       ". Layout (fonts, margins) is laid out for this size.";
         tooltipForLastItem(widthHelp.c_str());
         ImGui::InputInt("height", &request_.height, 100, 1000);
         const std::string heightHelp =
-            "Figure height in figure pixels, " + kFigureHeightRange.rangeText() + ".";
+            "Figure height in figure pixels, " + state::kFigureHeightRange.rangeText() + ".";
         tooltipForLastItem(heightHelp.c_str());
-        sliderFloat(kPngScaleSlider, &request_.scale,
+        sliderFloat(state::kPngScaleSlider, &request_.scale,
                     "Device pixels per figure pixel for the PNG: 2 gives a crisp image on "
                     "HiDPI screens and slides without changing the layout.");
         ImGui::PopItemWidth();

@@ -29,9 +29,9 @@ struct ExportRequest {
     bool png = true, svg = false, pdf = true;  // figure formats
     bool csv = false, npy = false;             // data formats
     int width = 1200, height = 800;            // figure pixels (64..8192)
-    float scale = 2.0f;  // PNG device pixels per figure pixel (0.25..8), for HiDPI
+    float scale = 2.0f;              // PNG device pixels per figure pixel (0.25..8), for HiDPI
     ThemeId theme = ThemeId::Paper;  // the paper theme unless chosen otherwise
-    bool transparent = false;  // no figure background (PNG alpha; SVG/PDF without page fill)
+    bool transparent = false;        // no figure background (PNG alpha; SVG/PDF without page fill)
     // Paper controls, as `poslab render` has them (figure_controls.hpp)
     float fontScale = 1;                             // kMinFontScale..kMaxFontScale
     TitleMode titleMode = TitleMode::Auto;           // the view's title, titleText, or none
@@ -58,15 +58,15 @@ class ExportDialog {
     void open();  // shows the dialog on the next draw()
     // Export pressed with `request` (checked as the dialog checks it): the page's scripted
     // downloads. Progress and the result go to *status over the next frames.
-    void exportNow(const Panel& panel, const AppState& state, const ExportRequest& request,
+    void exportNow(const Panel& panel, const state::AppState& state, const ExportRequest& request,
                    std::string* status);
     // Call once per frame inside the main window, after the panels: draws the modal dialog for
     // `panel` (the active tab) and reports a running export's progress into *status.
-    void draw(const Panel& panel, const AppState& state, std::string* status);
+    void draw(const Panel& panel, const state::AppState& state, std::string* status);
     bool busy() const;  // an export is running: keep frames coming to show its progress
 
   private:
-    void start(const Panel& panel, const AppState& state, std::string* status);
+    void start(const Panel& panel, const state::AppState& state, std::string* status);
     void poll(std::string* status);
     void drawPaperControls();
 

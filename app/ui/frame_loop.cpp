@@ -39,7 +39,7 @@ constexpr int kMinWindowSide = 320, kMinWindowHeight = 240, kMaxWindowSide = 819
 }  // namespace
 
 Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& arguments) {
-    const std::vector<cli::OptionSpec> options = cli::launchOptionSpecs();
+    const std::vector<commands::OptionSpec> options = commands::launchOptionSpecs();
     // `poslab FILE [options]` (a desktop entry's %f) or `poslab [options] FILE`: one word that
     // is neither an option nor an option's value is the file, wherever it stands.
     LaunchOptions launch;
@@ -51,7 +51,7 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
             const std::string name = word.substr(2, word.find('=') - 2);
             const bool takesValue =
                 word.find('=') == std::string::npos &&
-                std::any_of(options.begin(), options.end(), [&](const cli::OptionSpec& o) {
+                std::any_of(options.begin(), options.end(), [&](const commands::OptionSpec& o) {
                     return o.name == name && !o.valueName.empty();
                 });
             if (takesValue && i + 1 < arguments.size()) rest.push_back(arguments[++i]);
@@ -62,12 +62,12 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
                          quoteForMessage(launch.openPath) + " and " + quoteForMessage(word) + ")"};
         }
     }
-    auto args = cli::parseArguments(rest, options, "poslab");
+    auto args = commands::parseArguments(rest, options, "poslab");
     if (!args) return args.error();
-    cli::OptionReader read(*args);
+    commands::OptionReader read(*args);
     if (read.given("zoom")) {  // else 0: the session's zoom
         double zoom = 1;
-        read.number("zoom", zoom, kMinUiZoom, kMaxUiZoom, "0.5..3");
+        read.number("zoom", zoom, state::kMinUiZoom, state::kMaxUiZoom, "0.5..3");
         if (!read.ok()) return read.error();
         launch.zoom = float(zoom);
     }
@@ -251,8 +251,8 @@ void printFrameStatistics(std::vector<double> milliseconds) {
 int runBenchScenario(GLFWwindow* window, Application& application, const BenchScenario& scenario,
                      const LaunchOptions& options) {
     constexpr int kWarmUp = 5;  // font atlas, shader compile, first table
-    AppState& state = application.state();
-    const AppState defaults;
+    state::AppState& state = application.state();
+    const state::AppState defaults;
     state.sinusoidal = defaults.sinusoidal;
     state.plugins = defaults.plugins;  // ALiBi, Context, ...
     state.t5 = defaults.t5;
@@ -317,7 +317,7 @@ int runBenchScenario(GLFWwindow* window, Application& application, const BenchSc
 int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
     constexpr float kMaxCardShare = 0.4f;  // of the window below the menu bar
     Tour& tour = application.tour();
-    AppState& state = application.state();
+    state::AppState& state = application.state();
     tour.setPresentation(state, true);
     if (!options.tourScreenshots.empty()) {
         std::error_code ignored;  // a directory that cannot be made: each screenshot says so
@@ -326,7 +326,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
     int steps = 0, failed = 0;
     const auto start = Clock::now();
     for (int lesson = 0; lesson < int(tour.lessons().size()); ++lesson) {
-        const Lesson& entry = tour.lessons()[std::size_t(lesson)];
+        const state::Lesson& entry = tour.lessons()[std::size_t(lesson)];
         for (int step = 0; step < int(entry.steps.size()); ++step) {
             ++steps;
             std::vector<std::string> problems;
@@ -416,8 +416,8 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
     const auto start = Clock::now();
     for (const FigureTab& tab : figureTabs(views)) {
         if (!tab.state.empty()) {
-            Warnings warnings;
-            applyStateJson(nlohmann::json::parse(tab.state), application.state(), warnings);
+            state::Warnings warnings;
+            state::applyStateJson(nlohmann::json::parse(tab.state), application.state(), warnings);
             for (const std::string& warning : warnings) std::printf("  %s\n", warning.c_str());
         }
         (void)application.selectView(tab.view);

@@ -30,25 +30,25 @@ std::vector<FigureTab> figureTabs(const std::vector<std::string>& views) {
     for (const std::string& view : views) {
         if (view == "RoPE") {
             // Saved by number (rope_state.hpp); Usage, the last, needs a checkpoint: its note.
-            for (int id = 0; id <= int(RopeFigureId::Usage); ++id) {
+            for (int id = 0; id <= int(state::RopeFigureId::Usage); ++id) {
                 nlohmann::json state;
                 state["rope"]["figure"] = id;
                 tabs.push_back({view, "figure " + std::to_string(id), state.dump()});
             }
         } else if (view == "Learned") {
-            addNamed(tabs, view, "learned", "tab", kLearnedTabNames);
+            addNamed(tabs, view, "learned", "tab", state::kLearnedTabNames);
         } else if (view == "Meaning") {
-            addNamed(tabs, view, "meaning", "figure", kMeaningFigureNames);
+            addNamed(tabs, view, "meaning", "figure", state::kMeaningFigureNames);
         } else if (view == "Intuitions") {
-            addNamed(tabs, view, "intuition", "figure", kIntuitionFigureNames);
+            addNamed(tabs, view, "intuition", "figure", state::kIntuitionFigureNames);
         } else if (view == "Vision RoPE") {
-            addNamed(tabs, view, "visionRope", "figure", kVisionRopeFigureNames);
+            addNamed(tabs, view, "visionRope", "figure", state::kVisionRopeFigureNames);
         } else if (view == "Compare") {
-            addNamed(tabs, view, "compare", "mode", kCompareModeNames);
+            addNamed(tabs, view, "compare", "mode", state::kCompareModeNames);
         } else if (view == "Relative") {
-            addNamed(tabs, view, "relative", "tab", kRelativeTabNames);
+            addNamed(tabs, view, "relative", "tab", state::kRelativeTabNames);
         } else if (view == "Context") {
-            addNamed(tabs, view, kContextualKey, "tab", kContextualTabNames);
+            addNamed(tabs, view, state::kContextualKey, "tab", state::kContextualTabNames);
         } else {
             tabs.push_back({view, "", ""});
         }

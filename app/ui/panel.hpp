@@ -13,25 +13,25 @@
 namespace poslab::ui {
 
 class Panel {
-public:
+  public:
     virtual ~Panel() = default;
-    virtual const char* title() const = 0;                 // tab label, also the --view name
-    virtual void draw(AppState& state, FrameContext& context) = 0;  // the one entry point
+    virtual const char* title() const = 0;  // tab label, also the --view name
+    virtual void draw(state::AppState& state, FrameContext& context) = 0;  // the one entry point
 
     // ---- Export (File > Export, Ctrl+E): what the user sees, as a file
     // The panel's figures composed into one figure of the given size, drawn from AppState alone
     // (no caches needed), with the given theme.
-    virtual Figure exportFigure(const AppState& state, float width, float height,
+    virtual Figure exportFigure(const state::AppState& state, float width, float height,
                                 const Theme& theme) const = 0;
     // The numbers behind the panel's main figure, for CSV/NPY.
-    virtual Result<Matrix> exportData(const AppState& state) const = 0;
+    virtual Result<Matrix> exportData(const state::AppState& state) const = 0;
 };
 
 // The standard layout: a fixed-width controls column (hidden when !state.showControls), then the
 // figure area. Calls drawControls() and drawFigures() in that order.
 template <class DrawControls, class DrawFigures>
-void panelLayout(const AppState& state, const FrameContext& context, DrawControls drawControls,
-                 DrawFigures drawFigures);
+void panelLayout(const state::AppState& state, const FrameContext& context,
+                 DrawControls drawControls, DrawFigures drawFigures);
 
 }  // namespace poslab::ui
 
@@ -43,8 +43,8 @@ void panelLayout(const AppState& state, const FrameContext& context, DrawControl
 namespace poslab::ui {
 
 template <class DrawControls, class DrawFigures>
-void panelLayout(const AppState& state, const FrameContext& context, DrawControls drawControls,
-                 DrawFigures drawFigures) {
+void panelLayout(const state::AppState& state, const FrameContext& context,
+                 DrawControls drawControls, DrawFigures drawFigures) {
     if (state.showControls) {
         // At most 45 % of a small window (480 px): the figures keep room to be read.
         const float width = std::min(330.0f * context.uiScale,
@@ -56,7 +56,8 @@ void panelLayout(const AppState& state, const FrameContext& context, DrawControl
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    ImGui::BeginChild("figures", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::BeginChild("figures", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawFigures();
     ImGui::EndChild();
 }

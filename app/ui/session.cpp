@@ -21,8 +21,8 @@ namespace poslab::ui {
 // The window
 // ---------------------------------------------------------------------------------------------
 
-SessionLayout captureLayout(GLFWwindow* window, const std::string& view, bool fullScreen) {
-    SessionLayout layout;
+state::SessionLayout captureLayout(GLFWwindow* window, const std::string& view, bool fullScreen) {
+    state::SessionLayout layout;
     layout.view = view;
     layout.fullScreen = fullScreen;
     if (window && !fullScreen) {
@@ -32,7 +32,7 @@ SessionLayout captureLayout(GLFWwindow* window, const std::string& view, bool fu
     return layout;
 }
 
-void applyWindowLayout(GLFWwindow* window, const SessionLayout& layout) {
+void applyWindowLayout(GLFWwindow* window, const state::SessionLayout& layout) {
     if (!window || layout.windowWidth < 320 || layout.windowHeight < 240) return;
     // Never larger than the screen, and on it: a session from a bigger monitor stays usable.
     int width = layout.windowWidth, height = layout.windowHeight;
@@ -52,14 +52,15 @@ void applyWindowLayout(GLFWwindow* window, const SessionLayout& layout) {
 // The running application
 // ---------------------------------------------------------------------------------------------
 
-Status openSession(Application& application, const std::string& path, Warnings* warningsOut) {
-    AppState state = application.state();
-    SessionLayout layout;
-    Warnings warnings;
-    if (auto s = loadSessionFile(path, state, layout, warnings); !s) return s;
+Status openSession(Application& application, const std::string& path,
+                   state::Warnings* warningsOut) {
+    state::AppState state = application.state();
+    state::SessionLayout layout;
+    state::Warnings warnings;
+    if (auto s = state::loadSessionFile(path, state, layout, warnings); !s) return s;
     // What the views read from files (a config's layers, a loaded table) is not in the session:
     // read again, one line for a file that is gone.
-    for (std::string& w : rereadSessionFiles(state)) warnings.push_back(std::move(w));
+    for (std::string& w : state::rereadSessionFiles(state)) warnings.push_back(std::move(w));
     application.state() = state;
     if (!layout.view.empty()) {
         if (auto s = application.selectView(layout.view); !s)
@@ -81,9 +82,9 @@ Status openSession(Application& application, const std::string& path, Warnings* 
 }
 
 Status saveSession(Application& application, const std::string& path) {
-    const SessionLayout layout = captureLayout(application.window(), application.currentView(),
-                                               application.tour().fullScreen());
-    return saveSessionFile(path, application.state(), layout);
+    const state::SessionLayout layout = captureLayout(
+        application.window(), application.currentView(), application.tour().fullScreen());
+    return state::saveSessionFile(path, application.state(), layout);
 }
 
 std::string restoreRememberedSession(Application& application, const std::string& path) {
@@ -104,7 +105,7 @@ std::string restoreRememberedSession(Application& application, const std::string
 
 void showFirstStartHint(Application& application) {
     if (!application.status().empty() || application.state().tour.lesson >= 0) return;
-    const std::string remembered = rememberedSessionPath();
+    const std::string remembered = state::rememberedSessionPath();
     std::error_code error;
     if (!remembered.empty() && std::filesystem::exists(remembered, error)) return;
     application.setStatus(std::string(kFirstStartHint));

@@ -16,14 +16,16 @@ struct GLFWwindow;
 namespace poslab::ui {
 
 // ---- The window (GLFW)
-SessionLayout captureLayout(GLFWwindow* window, const std::string& view, bool fullScreen);
-void applyWindowLayout(GLFWwindow* window, const SessionLayout& layout);  // position and size
+state::SessionLayout captureLayout(GLFWwindow* window, const std::string& view, bool fullScreen);
+void applyWindowLayout(GLFWwindow* window,
+                       const state::SessionLayout& layout);  // position and size
 
 // ---- The running application
 class Application;
 // Loads a session file into the application: state, open view, window, full screen. Warnings go
 // to the status line and stderr; an Error (damaged or foreign file) changes nothing.
-Status openSession(Application& application, const std::string& path, Warnings* warnings = nullptr);
+Status openSession(Application& application, const std::string& path,
+                   state::Warnings* warnings = nullptr);
 Status saveSession(Application& application, const std::string& path);
 // The remembered session at start-up: loaded when it exists; a damaged one is reported, renamed
 // to session.json.bad (so it is not overwritten) and ignored. Returns the message shown, if any.

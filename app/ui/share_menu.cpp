@@ -7,9 +7,9 @@
 
 namespace poslab::ui {
 
-void drawShareLinkMenu(AppState& state, const std::string& fragment, std::string& status) {
+void drawShareLinkMenu(state::AppState& state, const std::string& fragment, std::string& status) {
     if (ImGui::MenuItem("Copy link")) {
-        const std::string address = linkAddress(state.linkBase, fragment);
+        const std::string address = state::linkAddress(state.linkBase, fragment);
         ImGui::SetClipboardText(address.c_str());
         status = "Copied the link " + address;
     }

@@ -9,6 +9,6 @@
 namespace poslab::ui {
 
 // Inside the open File menu. fragment: Application::linkFragment(); status: the status line.
-void drawShareLinkMenu(AppState& state, const std::string& fragment, std::string& status);
+void drawShareLinkMenu(state::AppState& state, const std::string& fragment, std::string& status);
 
 }  // namespace poslab::ui

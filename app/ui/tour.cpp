@@ -15,15 +15,15 @@
 namespace poslab::ui {
 
 Tour::Tour(std::vector<std::string> viewTitles) : viewTitles_(std::move(viewTitles)) {
-    auto lessons = parseLessons(embeddedAsset("lessons.json"), viewTitles_);
+    auto lessons = state::parseLessons(embeddedAsset("lessons.json"), viewTitles_);
     if (lessons)
         lessons_ = std::move(lessons).value();
     else
         loadError_ = "built-in lessons: " + lessons.error().message;
 }
 
-Status Tour::openFile(const std::string& path, AppState& state) {
-    auto lessons = loadLessonsFile(path, viewTitles_);
+Status Tour::openFile(const std::string& path, state::AppState& state) {
+    auto lessons = state::loadLessonsFile(path, viewTitles_);
     if (!lessons) return lessons.error();  // the lessons shown stay
     lessons_ = std::move(lessons).value();
     loadError_.clear();
@@ -32,7 +32,7 @@ Status Tour::openFile(const std::string& path, AppState& state) {
     return success();
 }
 
-void Tour::useBuiltIn(AppState& state) {
+void Tour::useBuiltIn(state::AppState& state) {
     Tour builtIn(viewTitles_);
     lessons_ = std::move(builtIn.lessons_);
     loadError_ = std::move(builtIn.loadError_);
@@ -42,27 +42,28 @@ void Tour::useBuiltIn(AppState& state) {
 
 int Tour::stepCount() const {
     int count = 0;
-    for (const Lesson& lesson : lessons_) count += int(lesson.steps.size());
+    for (const state::Lesson& lesson : lessons_) count += int(lesson.steps.size());
     return count;
 }
 
-Status Tour::show(int index, AppState& state, Application& application, int step) {
+Status Tour::show(int index, state::AppState& state, Application& application, int step) {
     if (index < 0 || index >= int(lessons_.size())) {
         return Error{"--lesson must be 1.." + std::to_string(lessons_.size()) + " (got " +
                      std::to_string(index + 1) + ")"};
     }
-    const Lesson& lesson = lessons_[std::size_t(index)];
+    const state::Lesson& lesson = lessons_[std::size_t(index)];
     step = std::clamp(step, 0, int(lesson.steps.size()) - 1);
     state.tour.lesson = index;
     state.tour.step = step;
     // The lesson's state and every step's up to this one, in order: Back lands where Next did.
-    Warnings warnings;
-    for (int k = 0; k <= step; ++k) applyStateJson(lesson.steps[std::size_t(k)].state, state, warnings);
+    state::Warnings warnings;
+    for (int k = 0; k <= step; ++k)
+        state::applyStateJson(lesson.steps[std::size_t(k)].state, state, warnings);
     const Status selected = application.selectView(lesson.steps[std::size_t(step)].view);
     if (!selected) warnings.push_back(selected.error().message);
     // The panel the latest step in this view asked for (Back lands on the panel Next showed).
     for (int k = step; k >= 0; --k) {
-        const LessonStep& earlier = lesson.steps[std::size_t(k)];
+        const state::LessonStep& earlier = lesson.steps[std::size_t(k)];
         if (earlier.view != lesson.steps[std::size_t(step)].view) break;
         if (earlier.panel > 0) {
             application.requestPanel(earlier.panel);
@@ -78,7 +79,7 @@ Status Tour::show(int index, AppState& state, Application& application, int step
     return success();
 }
 
-Status Tour::next(AppState& state, Application& application) {
+Status Tour::next(state::AppState& state, Application& application) {
     const int index = state.tour.lesson;
     if (index < 0 || index >= int(lessons_.size())) return success();
     if (state.tour.step + 1 < int(lessons_[std::size_t(index)].steps.size()))
@@ -87,7 +88,7 @@ Status Tour::next(AppState& state, Application& application) {
     return success();
 }
 
-Status Tour::back(AppState& state, Application& application) {
+Status Tour::back(state::AppState& state, Application& application) {
     const int index = state.tour.lesson;
     if (index < 0 || index >= int(lessons_.size())) return success();
     if (state.tour.step > 0) return show(index, state, application, state.tour.step - 1);
@@ -98,7 +99,7 @@ Status Tour::back(AppState& state, Application& application) {
     return success();
 }
 
-void Tour::setPresentation(AppState& state, bool on) {
+void Tour::setPresentation(state::AppState& state, bool on) {
     if (on == state.tour.presentation) return;
     state.tour.presentation = on;
     if (on) {
@@ -125,7 +126,7 @@ void Tour::setFullScreen(GLFWwindow* window, bool on) {
     fullScreen_ = on;
 }
 
-void Tour::handleShortcuts(AppState& state, Application& application, GLFWwindow* window) {
+void Tour::handleShortcuts(state::AppState& state, Application& application, GLFWwindow* window) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;
     if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) setPresentation(state, !state.tour.presentation);
@@ -148,7 +149,7 @@ void Tour::handleShortcuts(AppState& state, Application& application, GLFWwindow
     if (back) (void)this->back(state, application);
 }
 
-void Tour::drawMenu(AppState& state, Application& application, GLFWwindow* window) {
+void Tour::drawMenu(state::AppState& state, Application& application, GLFWwindow* window) {
     if (!ImGui::BeginMenu("Tour")) return;
     if (!loadError_.empty()) ImGui::TextDisabled("%s", loadError_.c_str());
     if (!source_.empty()) ImGui::TextDisabled("Lessons from %s", source_.c_str());
@@ -171,7 +172,8 @@ void Tour::drawMenu(AppState& state, Application& application, GLFWwindow* windo
     ImGui::EndMenu();
 }
 
-void Tour::beginFrame(const AppState& state, FrameContext& context, const gfx::FontSet* fonts) {
+void Tour::beginFrame(const state::AppState& state, FrameContext& context,
+                      const gfx::FontSet* fonts) {
     fontPushed_ = false;
     if (!state.tour.presentation) return;
     context.uiScale *= kPresentationScale;
@@ -187,20 +189,20 @@ void Tour::endFrame() {
     fontPushed_ = false;
 }
 
-float Tour::reservedHeight(const AppState& state) const {
+float Tour::reservedHeight(const state::AppState& state) const {
     if (state.tour.lesson < 0 || state.tour.lesson >= int(lessons_.size())) return 0;
     // Before the first card is measured: a guess of five lines.
     return cardHeight_ > 0 ? cardHeight_ + 4 : ImGui::GetTextLineHeightWithSpacing() * 5;
 }
 
-void Tour::drawCard(AppState& state, Application& application) {
+void Tour::drawCard(state::AppState& state, Application& application) {
     const int index = state.tour.lesson;
     if (index < 0 || index >= int(lessons_.size())) {
         cardHeight_ = 0;
         card_ = {};
         return;
     }
-    const Lesson& lesson = lessons_[std::size_t(index)];
+    const state::Lesson& lesson = lessons_[std::size_t(index)];
     const int stepCount = int(lesson.steps.size());
     const int step = std::clamp(state.tour.step, 0, stepCount - 1);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -257,7 +259,7 @@ void Tour::drawCard(AppState& state, Application& application) {
     ImGui::End();
 }
 
-void Tour::drawOpenDialog(AppState& state, Application& application) {
+void Tour::drawOpenDialog(state::AppState& state, Application& application) {
     if (openRequested_) {
         openRequested_ = false;
         openMessage_.clear();

@@ -37,8 +37,8 @@ inline constexpr float kPresentationScale = 1.75f;  // fonts and figure text in 
 
 // What the card took last frame, for the tour check (--tour-check).
 struct CardMetrics {
-    float top = 0, height = 0;   // screen pixels
-    float viewportTop = 0;       // the work area below the menu bar
+    float top = 0, height = 0;  // screen pixels
+    float viewportTop = 0;      // the work area below the menu bar
     float viewportHeight = 0;
 };
 
@@ -47,44 +47,46 @@ class Tour {
     // Reads the embedded lessons; viewTitles are the tabs a lesson may open.
     explicit Tour(std::vector<std::string> viewTitles);
 
-    const std::vector<Lesson>& lessons() const { return lessons_; }
+    const std::vector<state::Lesson>& lessons() const { return lessons_; }
     const std::string& loadError() const { return loadError_; }  // "" when the lessons parsed
-    const std::string& source() const { return source_; }  // "" (built in) or the file's path
+    const std::string& source() const { return source_; }        // "" (built in) or the file's path
 
     // Replaces the lessons with a file's (--lessons FILE, Tour > Open lessons…). A bad file is
     // an Error naming the file, lesson and key, and the lessons shown stay as they were.
-    Status openFile(const std::string& path, AppState& state);
-    void useBuiltIn(AppState& state);  // back to the embedded lessons
+    Status openFile(const std::string& path, state::AppState& state);
+    void useBuiltIn(state::AppState& state);  // back to the embedded lessons
 
     // Opens step `step` of lesson `index` (both 0-based): applies the lesson's state and its
     // steps' up to `step` and selects the step's view. Warnings from applying the state are
     // returned as one Error (the lesson is still shown).
-    Status show(int index, AppState& state, Application& application, int step = 0);
-    Status next(AppState& state, Application& application);  // next step, else next lesson
-    Status back(AppState& state, Application& application);  // previous step or lesson's last
-    void close(AppState& state) { state.tour.lesson = -1; }
+    Status show(int index, state::AppState& state, Application& application, int step = 0);
+    Status next(state::AppState& state, Application& application);  // next step, else next lesson
+    Status back(state::AppState& state,
+                Application& application);  // previous step or lesson's last
+    void close(state::AppState& state) { state.tour.lesson = -1; }
     int stepCount() const;  // lessons and their steps together: what --tour-check visits
 
     // ---- Hooks called by Application each frame
-    void handleShortcuts(AppState& state, Application& application, GLFWwindow* window);
-    void drawMenu(AppState& state, Application& application, GLFWwindow* window);  // "Tour" menu
+    void handleShortcuts(state::AppState& state, Application& application, GLFWwindow* window);
+    void drawMenu(state::AppState& state, Application& application,
+                  GLFWwindow* window);  // "Tour" menu
     // Before any ImGui window: the presentation font and the scaled figure theme.
-    void beginFrame(const AppState& state, FrameContext& context, const gfx::FontSet* fonts);
-    void drawCard(AppState& state, Application& application);  // after the main window
+    void beginFrame(const state::AppState& state, FrameContext& context, const gfx::FontSet* fonts);
+    void drawCard(state::AppState& state, Application& application);  // after the main window
     // Height the views leave free below the status line for the lesson card (0 without a lesson).
-    float reservedHeight(const AppState& state) const;
+    float reservedHeight(const state::AppState& state) const;
     void endFrame();  // pops what beginFrame pushed
 
-    void drawOpenDialog(AppState& state, Application& application);  // Open lessons… popup
+    void drawOpenDialog(state::AppState& state, Application& application);  // Open lessons… popup
     const CardMetrics& cardMetrics() const { return card_; }
 
-    void setPresentation(AppState& state, bool on);
+    void setPresentation(state::AppState& state, bool on);
     bool fullScreen() const { return fullScreen_; }
     void setFullScreen(GLFWwindow* window, bool on);
 
   private:
     std::vector<std::string> viewTitles_;
-    std::vector<Lesson> lessons_;
+    std::vector<state::Lesson> lessons_;
     std::string loadError_;
     std::string source_;  // "" for the built-in lessons
     bool fontPushed_ = false;

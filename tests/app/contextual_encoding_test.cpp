@@ -14,32 +14,32 @@
 namespace poslab::test {
 namespace {
 
-using ui::ContextualViewState;
-using ui::kContextualKey;
+using state::ContextualViewState;
+using state::kContextualKey;
 
 TEST(ContextualEncodingTest, TabAndCommandsAreRegistered) {
-    const auto panels = ui::makePanels();
+    const auto panels = panels::makePanels();
     std::vector<std::string> titles;
     for (const auto& panel : panels) titles.push_back(panel->title());
     EXPECT_EQ(std::count(titles.begin(), titles.end(), "Context"), 1);
-    const cli::CommandRegistry registry = cli::buildRegistry();
+    const commands::CommandRegistry registry = commands::buildRegistry();
     for (const char* name : {"cope", "deberta-buckets", "deberta", "nope", "irope-layers",
                              "irope-mask", "randomized-positions", "randomized-order-stats"}) {
         EXPECT_TRUE(std::any_of(registry.exports.begin(), registry.exports.end(),
-                                [&](const cli::ExportKind& k) { return k.name == name; }))
+                                [&](const commands::ExportKind& k) { return k.name == name; }))
             << name;
     }
     for (const char* name : {"cope", "deberta", "nope", "irope", "randomized-positions"}) {
         EXPECT_TRUE(std::any_of(registry.renders.begin(), registry.renders.end(),
-                                [&](const cli::RenderView& v) { return v.name == name; }))
+                                [&](const commands::RenderView& v) { return v.name == name; }))
             << name;
     }
 }
 
 TEST(ContextualEncodingTest, EveryFieldRoundTripsAndBadValuesAreRefusedWhole) {
-    ui::AppState state;
+    state::AppState state;
     ContextualViewState& ctx = state.plugins.get<ContextualViewState>(kContextualKey);
-    ctx.tab = ui::ContextualTab::Nope;
+    ctx.tab = state::ContextualTab::Nope;
     ctx.cope = {"A b. C d!", CopeGateSource::Sentences, 8, 3, 4, 12, false};
     ctx.deberta = {1024, 128, 300, 32, false, false, 5};
     ctx.nope.sections = NopeSections::Irope;
@@ -50,13 +50,13 @@ TEST(ContextualEncodingTest, EveryFieldRoundTripsAndBadValuesAreRefusedWhole) {
     ctx.nope.maskLayer = 2;
     ctx.nope.temperature = {4096, 0.2};
     ctx.randomized = {20, 500, 7, 9};
-    const nlohmann::json session = ui::sessionToJson(state, {});
+    const nlohmann::json session = state::sessionToJson(state, {});
     ASSERT_TRUE(session.contains("contextual"));
     EXPECT_EQ(session["contextual"]["cope"]["gates"], "sentences");
-    ui::AppState read;
-    ui::SessionLayout layout;
-    ui::Warnings warnings;
-    ASSERT_TRUE(ui::applySessionJson(session, read, layout, warnings).ok());
+    state::AppState read;
+    state::SessionLayout layout;
+    state::Warnings warnings;
+    ASSERT_TRUE(state::applySessionJson(session, read, layout, warnings).ok());
     EXPECT_TRUE(warnings.empty()) << warnings.front();
     EXPECT_TRUE(read.plugins.get<ContextualViewState>(kContextualKey) == ctx);
 
@@ -64,7 +64,7 @@ TEST(ContextualEncodingTest, EveryFieldRoundTripsAndBadValuesAreRefusedWhole) {
     bad["contextual"]["deberta"]["positionBuckets"] = 1;
     bad["contextual"]["randomized"]["draws"] = 3;
     warnings.clear();
-    ASSERT_TRUE(ui::applySessionJson(bad, read, layout, warnings).ok());
+    ASSERT_TRUE(state::applySessionJson(bad, read, layout, warnings).ok());
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find("position_buckets must be 2..65536 (got 1)"), std::string::npos)
         << warnings[0];

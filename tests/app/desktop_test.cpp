@@ -20,7 +20,8 @@ namespace {
 
 class DesktopTest : public ::testing::Test {
   protected:
-    std::string dir = temporaryDirectory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string dir =
+        temporaryDirectory(::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::string path(const std::string& name) const { return dir + "/" + name; }
     std::string write(const std::string& name, const std::string& text) const {
         std::ofstream(path(name)) << text;
@@ -94,32 +95,33 @@ TEST_F(DesktopTest, CompletionsRefuseOtherShellsInOneLine) {
 // ---- Which view opens a file
 
 TEST_F(DesktopTest, FilesAreOpenedByWhatTheyAre) {
-    using ui::FileToOpen;
+    using state::FileToOpen;
     const std::string session = write("mine.json", R"({"format": "poslab-session", "version": 1})");
-    const std::string config = write("config.json", R"({"model_type": "llama", "rope_theta": 500000})");
+    const std::string config =
+        write("config.json", R"({"model_type": "llama", "rope_theta": 500000})");
     const std::string table = write("wpe.npy", "\x93NUMPY");
-    EXPECT_EQ(*ui::classifyFileToOpen(session), FileToOpen::Session);
-    EXPECT_EQ(*ui::classifyFileToOpen(config), FileToOpen::ModelConfig);
-    EXPECT_EQ(*ui::classifyFileToOpen(table), FileToOpen::PositionTable);
-    EXPECT_STREQ(ui::viewFor(FileToOpen::ModelConfig), "RoPE");
-    EXPECT_STREQ(ui::viewFor(FileToOpen::PositionTable), "Learned");
+    EXPECT_EQ(*state::classifyFileToOpen(session), FileToOpen::Session);
+    EXPECT_EQ(*state::classifyFileToOpen(config), FileToOpen::ModelConfig);
+    EXPECT_EQ(*state::classifyFileToOpen(table), FileToOpen::PositionTable);
+    EXPECT_STREQ(state::viewFor(FileToOpen::ModelConfig), "RoPE");
+    EXPECT_STREQ(state::viewFor(FileToOpen::PositionTable), "Learned");
 }
 
 TEST_F(DesktopTest, FilesThatCannotBeOpenedSayWhyInOneLine) {
-    auto missing = ui::classifyFileToOpen(path("absent.json"));
+    auto missing = state::classifyFileToOpen(path("absent.json"));
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("absent.json"), std::string::npos);
     EXPECT_NE(missing.error().message.find("No such file"), std::string::npos);
 
-    auto text = ui::classifyFileToOpen(write("notes.txt", "hello"));
+    auto text = state::classifyFileToOpen(write("notes.txt", "hello"));
     ASSERT_FALSE(text);
     EXPECT_NE(text.error().message.find(".npy, .safetensors"), std::string::npos);
 
-    auto array = ui::classifyFileToOpen(write("list.json", "[1, 2, 3]"));
+    auto array = state::classifyFileToOpen(write("list.json", "[1, 2, 3]"));
     ASSERT_FALSE(array);
     EXPECT_NE(array.error().message.find("not a JSON object"), std::string::npos);
 
-    auto folder = ui::classifyFileToOpen(dir + "/");
+    auto folder = state::classifyFileToOpen(dir + "/");
     EXPECT_FALSE(folder);
     for (const auto& result : {missing, text, array, folder})
         EXPECT_EQ(result.error().message.find('\n'), std::string::npos);
@@ -130,7 +132,7 @@ TEST_F(DesktopTest, AFifoIsRefusedAtOnce) {
     const std::string fifo = path("config.json");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const auto start = std::chrono::steady_clock::now();
-    auto result = ui::classifyFileToOpen(fifo);
+    auto result = state::classifyFileToOpen(fifo);
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
     ASSERT_FALSE(result);
     EXPECT_NE(result.error().message.find("not a regular file"), std::string::npos);
@@ -152,9 +154,10 @@ class DesktopGuiTest : public DesktopTest {
     // Runs the GUI for a screenshot with `arguments`, saves the session, returns it.
     nlohmann::json runAndSaveSession(const std::string& arguments) {
         const std::string session = path("session.json");
-        auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
-                               " " + arguments + " --screenshot " + shellQuote(path("shot.png")) +
-                               " --save-session " + shellQuote(session));
+        auto result =
+            runShell("xvfb-run -a -s '-noreset -screen 0 1024x768x24' " +
+                     shellQuote(POSLAB_BINARY) + " " + arguments + " --screenshot " +
+                     shellQuote(path("shot.png")) + " --save-session " + shellQuote(session));
         EXPECT_EQ(result.exitCode, 0) << result.err;
         return nlohmann::json::parse(readFile(session), nullptr, false);
     }

@@ -15,19 +15,20 @@
 namespace poslab::test {
 namespace {
 
-using ui::AlibiViewState;
-using ui::kAlibiKey;
+using state::AlibiViewState;
+using state::kAlibiKey;
 
 TEST(EncodingRegistryTest, AlibiIsRegisteredOnce) {
     int count = 0;
-    for (const ui::EncodingPlugin& plugin : ui::encodingPlugins()) count += plugin.key == kAlibiKey;
+    for (const state::EncodingPlugin& plugin : state::encodingPlugins())
+        count += plugin.key == kAlibiKey;
     EXPECT_EQ(count, 1);
-    ASSERT_NE(ui::findEncodingPlugin(kAlibiKey), nullptr);
-    EXPECT_EQ(ui::findEncodingPlugin("no such encoding"), nullptr);
+    ASSERT_NE(state::findEncodingPlugin(kAlibiKey), nullptr);
+    EXPECT_EQ(state::findEncodingPlugin("no such encoding"), nullptr);
 }
 
 TEST(EncodingRegistryTest, ThePanelFollowsTheTabItNames) {
-    const auto panels = ui::makePanels();
+    const auto panels = panels::makePanels();
     std::vector<std::string> titles;
     for (const auto& panel : panels) titles.push_back(panel->title());
     const auto alibi = std::find(titles.begin(), titles.end(), "ALiBi");
@@ -38,20 +39,20 @@ TEST(EncodingRegistryTest, ThePanelFollowsTheTabItNames) {
 }
 
 TEST(EncodingRegistryTest, CommandsComeFromTheRegistration) {
-    const cli::CommandRegistry registry = cli::buildRegistry();
+    const commands::CommandRegistry registry = commands::buildRegistry();
     auto hasExport = [&](const std::string& name) {
         return std::any_of(registry.exports.begin(), registry.exports.end(),
-                           [&](const cli::ExportKind& k) { return k.name == name; });
+                           [&](const commands::ExportKind& k) { return k.name == name; });
     };
     EXPECT_TRUE(hasExport("alibi-slopes"));
     EXPECT_TRUE(hasExport("alibi-bias"));
     EXPECT_TRUE(std::any_of(registry.renders.begin(), registry.renders.end(),
-                            [](const cli::RenderView& v) { return v.name == "alibi"; }));
+                            [](const commands::RenderView& v) { return v.name == "alibi"; }));
 }
 
 TEST(EncodingRegistryTest, StatesCopyDeeplyAndCompareByValue) {
-    ui::AppState a;
-    ui::AppState b = a;
+    state::AppState a;
+    state::AppState b = a;
     EXPECT_TRUE(a == b);
     b.plugins.get<AlibiViewState>(kAlibiKey).heads = 12;
     EXPECT_EQ(a.plugins.get<AlibiViewState>(kAlibiKey).heads, 8);  // a's own copy
@@ -62,20 +63,20 @@ TEST(EncodingRegistryTest, StatesCopyDeeplyAndCompareByValue) {
 }
 
 TEST(EncodingRegistryTest, TheSessionSectionRoundTripsAndIsChecked) {
-    ui::AppState state;
+    state::AppState state;
     auto& alibi = state.plugins.get<AlibiViewState>(kAlibiKey);
     alibi.heads = 16;
     alibi.symmetric = true;
     alibi.colormap = ColormapId::Magma;
-    const nlohmann::json session = ui::sessionToJson(state, {});
+    const nlohmann::json session = state::sessionToJson(state, {});
     ASSERT_TRUE(session.contains("alibi"));
     EXPECT_EQ(session["alibi"]["heads"], 16);
     EXPECT_EQ(session["alibi"]["colormap"], "magma");
 
-    ui::AppState read;
-    ui::SessionLayout layout;
-    ui::Warnings warnings;
-    ASSERT_TRUE(ui::applySessionJson(session, read, layout, warnings).ok());
+    state::AppState read;
+    state::SessionLayout layout;
+    state::Warnings warnings;
+    ASSERT_TRUE(state::applySessionJson(session, read, layout, warnings).ok());
     EXPECT_TRUE(warnings.empty());
     EXPECT_TRUE(read == state);
 
@@ -84,7 +85,7 @@ TEST(EncodingRegistryTest, TheSessionSectionRoundTripsAndIsChecked) {
     bad["alibi"]["heads"] = 0;
     bad["alibi"]["seqLen"] = 10;
     warnings.clear();
-    ASSERT_TRUE(ui::applySessionJson(bad, read, layout, warnings).ok());
+    ASSERT_TRUE(state::applySessionJson(bad, read, layout, warnings).ok());
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_EQ(warnings[0], "alibi: heads must be 1..128 (got 0) (kept the previous settings)");
     EXPECT_EQ(read.plugins.get<AlibiViewState>(kAlibiKey).seqLen, alibi.seqLen);

@@ -299,7 +299,7 @@ TEST_F(FigureExportTest, PdfRasterisesLikeTheScreenPng) {
         EXPECT_NE(text.out.find("Sinusoidal encoding (interleaved)"), std::string::npos)
             << text.out;
         EXPECT_NE(text.out.find("model = 16"), std::string::npos) << text.out;  // d, subscript
-        EXPECT_EQ(text.out.find("$d_"), std::string::npos) << text.out;    // no markup source
+        EXPECT_EQ(text.out.find("$d_"), std::string::npos) << text.out;         // no markup source
     }
 }
 
@@ -311,18 +311,18 @@ TEST_F(FigureExportTest, CairoPngMatchesTheScreenPng) {
          "--width", "800", "--height", "500", "--renderer", "gl", "--out", path("screen.png")},
         "env -u DISPLAY");
     ASSERT_EQ(png.exitCode, 0) << png.err;
-    const cli::CommandRegistry registry = cli::buildRegistry();
+    const commands::CommandRegistry registry = commands::buildRegistry();
     auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
-                             [](const cli::RenderView& v) { return v.name == "sinusoidal"; });
+                             [](const commands::RenderView& v) { return v.name == "sinusoidal"; });
     ASSERT_NE(view, registry.renders.end());
-    cli::ArgMap args;
+    commands::ArgMap args;
     for (auto [k, v] : {std::pair{"d-model", "16"},
                         {"seq-len", "64"},
                         {"colormap", "magma"},
                         {"width", "800"},
                         {"height", "500"}})
         args.set(k, v);
-    auto settings = cli::readRenderSettings(args);
+    auto settings = commands::readRenderSettings(args);
     ASSERT_TRUE(settings.ok());
     auto figure = view->build(args, *settings);
     ASSERT_TRUE(figure.ok());

@@ -79,15 +79,15 @@ TEST_F(HardeningThirdTest, SpecSessionAndLessonsFifosAreRefusedAtOnce) {
     });
     EXPECT_EQ(spec, "poslab: " + fifo + ": not a regular file (a FIFO)\n");
     const std::string session = within5s([&] {
-        ui::AppState state;
-        ui::SessionLayout layout;
-        ui::Warnings warnings;
-        auto s = ui::loadSessionFile(fifo, state, layout, warnings);
+        state::AppState state;
+        state::SessionLayout layout;
+        state::Warnings warnings;
+        auto s = state::loadSessionFile(fifo, state, layout, warnings);
         return s ? std::string("loaded") : s.error().message;
     });
     EXPECT_EQ(session, fifo + ": not a regular file (a FIFO)");
     const std::string lessons = within5s([&] {
-        auto loaded = ui::loadLessonsFile(fifo, viewTitles());
+        auto loaded = state::loadLessonsFile(fifo, viewTitles());
         return loaded ? std::string("loaded") : loaded.error().message;
     });
     EXPECT_EQ(lessons, fifo + ": not a regular file (a FIFO)");
@@ -98,14 +98,14 @@ TEST_F(HardeningThirdTest, SpecSessionAndLessonsFifosAreRefusedAtOnce) {
 TEST_F(HardeningThirdTest, DeepJsonIsRefusedByEveryReader) {
     // Failed before: copies and dumps of 100k-deep values overflowed the stack.
     const std::string deep = nested(200000);
-    ui::AppState state;
-    ui::SessionLayout layout;
-    ui::Warnings warnings;
+    state::AppState state;
+    state::SessionLayout layout;
+    state::Warnings warnings;
     const std::string session = "{\"format\": \"poslab-session\", \"view\": " + deep + "}";
-    auto s = ui::readSessionText(session, state, layout, warnings);
+    auto s = state::readSessionText(session, state, layout, warnings);
     ASSERT_FALSE(s);
     EXPECT_NE(s.error().message.find("nested deeper than 64"), std::string::npos);
-    auto lessons = ui::parseLessons(
+    auto lessons = state::parseLessons(
         "{\"lessons\": [{\"title\": \"t\", \"text\": \"x\", \"view\": \"RoPE\", \"state\": " +
             std::string(100000, '{') + std::string(100000, '}') + "}]}",
         viewTitles());
@@ -122,17 +122,17 @@ TEST_F(HardeningThirdTest, DeepJsonIsRefusedByEveryReader) {
 
 TEST_F(HardeningThirdTest, NumbersBeyondADoubleAreAnErrorNotAnAbort) {
     // Failed before: json's out_of_range for 1e400 was not caught (lessons: abort).
-    auto lessons = ui::parseLessons(
+    auto lessons = state::parseLessons(
         "{\"lessons\": [{\"title\": \"t\", \"text\": \"x\", \"view\": \"RoPE\", \"n\": 1e400}]}",
         viewTitles());
     ASSERT_FALSE(lessons);
     EXPECT_NE(lessons.error().message.find("number overflow"), std::string::npos)
         << lessons.error().message;
-    ui::AppState state;
-    ui::SessionLayout layout;
-    ui::Warnings warnings;
-    auto session = ui::readSessionText("{\"format\": \"poslab-session\", \"x\": 1e400}", state,
-                                       layout, warnings);
+    state::AppState state;
+    state::SessionLayout layout;
+    state::Warnings warnings;
+    auto session = state::readSessionText("{\"format\": \"poslab-session\", \"x\": 1e400}", state,
+                                          layout, warnings);
     ASSERT_FALSE(session);
     expectRefused({"render", "--spec", write("s.json", "[{\"view\": \"rope\", \"base\": 1e400}]")},
                   "number overflow");
@@ -140,7 +140,7 @@ TEST_F(HardeningThirdTest, NumbersBeyondADoubleAreAnErrorNotAnAbort) {
 
 TEST_F(HardeningThirdTest, ALessonTextOfMegabytesIsRefused) {
     // Failed before: 3 MB of text aborted on ImGui's "Too many vertices in ImDrawList".
-    auto lessons = ui::parseLessons(
+    auto lessons = state::parseLessons(
         "{\"lessons\": [{\"title\": \"t\", \"view\": \"RoPE\", "
         "\"text\": \"" +
             std::string(3 << 20, 'a') + "\"}]}",

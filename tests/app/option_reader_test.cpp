@@ -10,20 +10,20 @@
 namespace poslab::test {
 namespace {
 
-cli::ArgMap argsOf(const std::vector<std::string>& arguments) {
-    const std::vector<cli::OptionSpec> options = {
+commands::ArgMap argsOf(const std::vector<std::string>& arguments) {
+    const std::vector<commands::OptionSpec> options = {
         {"heads", "N", ""}, {"seed", "S", ""},    {"base", "B", ""},   {"bits", "N", ""},
         {"q", "LIST", ""},  {"dims", "LIST", ""}, {"pairing", "P", ""}};
-    auto args = cli::parseArguments(arguments, options, "poslab test");
+    auto args = commands::parseArguments(arguments, options, "poslab test");
     EXPECT_TRUE(args.ok());
-    return args.ok() ? args.value() : cli::ArgMap{};
+    return args.ok() ? args.value() : commands::ArgMap{};
 }
 
 // Reads one option into `field` with `read`, returning the reader's first error (or success).
 template <class Read>
 Status readOne(const std::vector<std::string>& arguments, Read read) {
-    const cli::ArgMap args = argsOf(arguments);
-    cli::OptionReader reader(args);
+    const commands::ArgMap args = argsOf(arguments);
+    commands::OptionReader reader(args);
     read(reader);
     if (!reader.ok()) return reader.error();
     return success();
@@ -118,8 +118,8 @@ TEST(OptionReaderTest, ReaderKeepsTheFirstErrorAndDefaults) {
     int bits = 5;
     double base = 10000;
     std::uint64_t seed = 0;
-    const cli::ArgMap args = argsOf({"--bits", "13", "--base", "abc"});
-    cli::OptionReader read(args);  // holds a reference: the map must outlive it
+    const commands::ArgMap args = argsOf({"--bits", "13", "--base", "abc"});
+    commands::OptionReader read(args);  // holds a reference: the map must outlive it
     read.integer("bits", bits, 1, 12);
     read.number("base", base);
     read.seed(seed);
@@ -128,8 +128,8 @@ TEST(OptionReaderTest, ReaderKeepsTheFirstErrorAndDefaults) {
     EXPECT_EQ(bits, 5);  // unchanged after the error
     EXPECT_EQ(base, 10000);
 
-    const cli::ArgMap none = argsOf({});
-    cli::OptionReader defaults(none);
+    const commands::ArgMap none = argsOf({});
+    commands::OptionReader defaults(none);
     defaults.integer("bits", bits, 1, 12);
     defaults.seed(seed);
     EXPECT_TRUE(defaults.ok());
@@ -141,12 +141,12 @@ TEST(OptionReaderTest, ListsAreCountedBeforeTheirEntriesAreRead) {
     // (exec refuses 128 KiB), so the cap is checked here rather than through the binary.
     std::string positions = "0";
     for (int i = 1; i < (1 << 20) + 1; ++i) positions += ",1";
-    auto over = cli::checkListLength("positions", positions, std::size_t(1) << 20);
+    auto over = commands::checkListLength("positions", positions, std::size_t(1) << 20);
     ASSERT_FALSE(over.ok());
     EXPECT_EQ(over.error().message, "--positions lists at most 1048576 entries (got 1048577)");
-    EXPECT_TRUE(cli::checkListLength("positions", positions.substr(2), std::size_t(1) << 20));
+    EXPECT_TRUE(commands::checkListLength("positions", positions.substr(2), std::size_t(1) << 20));
     // Entries that are no numbers at all are not read when the count is over.
-    const cli::ArgMap args = argsOf({"--base", "x,y,z"});
+    const commands::ArgMap args = argsOf({"--base", "x,y,z"});
     auto tooMany = args.numbers("base", 2);
     ASSERT_FALSE(tooMany.ok());
     EXPECT_EQ(tooMany.error().message, "--base lists at most 2 entries (got 3)");
@@ -184,11 +184,11 @@ TEST(OptionReaderTest, PlainIntegersTextAndWordLists) {
 }
 
 TEST(OptionReaderTest, AnOptionGivenTwiceIsAnError) {
-    const std::vector<cli::OptionSpec> options = {{"base", "B", ""}, {"fresh", "", ""}};
-    auto twice = cli::parseArguments({"--base", "1", "--base=2"}, options, "poslab test");
+    const std::vector<commands::OptionSpec> options = {{"base", "B", ""}, {"fresh", "", ""}};
+    auto twice = commands::parseArguments({"--base", "1", "--base=2"}, options, "poslab test");
     ASSERT_FALSE(twice.ok());
     EXPECT_EQ(twice.error().message, "--base given twice");
-    auto flag = cli::parseArguments({"--fresh", "--fresh"}, options, "poslab test");
+    auto flag = commands::parseArguments({"--fresh", "--fresh"}, options, "poslab test");
     ASSERT_FALSE(flag.ok());
     EXPECT_EQ(flag.error().message, "--fresh given twice");
 }

@@ -25,8 +25,8 @@ namespace poslab::test {
 namespace {
 
 using nlohmann::json;
-using ui::ParameterUse;
-using ui::SessionAgreement;
+using state::ParameterUse;
+using state::SessionAgreement;
 
 struct Limits {
     std::string key, range;
@@ -47,15 +47,15 @@ Limits limitsOf(const ParameterUse& use) {
 
 // Reads {pointer: value} as a session into a default AppState.
 struct SessionRead {
-    ui::AppState state;
-    ui::Warnings warnings;
+    state::AppState state;
+    state::Warnings warnings;
 };
 SessionRead readSession(const std::string& pointer, const json& value) {
     json session = {{"format", "poslab-session"}};
     session[json::json_pointer(pointer)] = value;
     SessionRead read;
-    ui::SessionLayout layout;
-    EXPECT_TRUE(ui::applySessionJson(session, read.state, layout, read.warnings).ok());
+    state::SessionLayout layout;
+    EXPECT_TRUE(state::applySessionJson(session, read.state, layout, read.warnings).ok());
     return read;
 }
 
@@ -69,7 +69,7 @@ std::string describe(const ParameterUse& use) {
 }
 
 TEST(ParameterTableTest, EveryDescriptorIsUsableOnASlider) {
-    for (const ParameterUse& use : ui::viewParameters()) {
+    for (const ParameterUse& use : state::viewParameters()) {
         SCOPED_TRACE(describe(use));
         const Limits l = limitsOf(use);
         EXPECT_LT(l.low, l.high);
@@ -80,8 +80,8 @@ TEST(ParameterTableTest, EveryDescriptorIsUsableOnASlider) {
 
 // The view starts where the slider can show it; an Exact entry's default is the state's.
 TEST(ParameterTableTest, StateDefaultsAgree) {
-    const ui::AppState defaults;
-    for (const ParameterUse& use : ui::viewParameters()) {
+    const state::AppState defaults;
+    for (const ParameterUse& use : state::viewParameters()) {
         SCOPED_TRACE(describe(use));
         const Limits l = limitsOf(use);
         const double value = use.value(defaults);
@@ -99,7 +99,7 @@ TEST(ParameterTableTest, StateDefaultsAgree) {
 // may speak first: "seq_len must be 1..1048576 (got 0)".)
 TEST(ParameterTableTest, SessionAcceptsExactlyTheSliderRange) {
     int exact = 0;
-    for (const ParameterUse& use : ui::viewParameters()) {
+    for (const ParameterUse& use : state::viewParameters()) {
         if (use.agreement != SessionAgreement::Exact) continue;
         ++exact;
         SCOPED_TRACE(describe(use));
@@ -118,7 +118,7 @@ TEST(ParameterTableTest, SessionAcceptsExactlyTheSliderRange) {
                 EXPECT_NE(read.warnings[0].find("must be " + l.range), std::string::npos)
                     << read.warnings[0];
             }
-            EXPECT_EQ(use.value(read.state), use.value(ui::AppState{}));  // kept
+            EXPECT_EQ(use.value(read.state), use.value(state::AppState{}));  // kept
         }
     }
     EXPECT_GE(exact, 30);
@@ -128,8 +128,8 @@ TEST(ParameterTableTest, SessionAcceptsExactlyTheSliderRange) {
 // pointer names (a slider limit the session accepts lands in the field; Within and Bounded
 // entries may refuse one, whose other settings then conflict, as a whole view).
 TEST(ParameterTableTest, SessionFieldsAreTheSlidersFields) {
-    const ui::AppState defaults;
-    for (const ParameterUse& use : ui::viewParameters()) {
+    const state::AppState defaults;
+    for (const ParameterUse& use : state::viewParameters()) {
         if (use.session.empty()) continue;
         SCOPED_TRACE(describe(use));
         const Limits l = limitsOf(use);
@@ -256,12 +256,12 @@ const std::map<std::string_view, std::string_view> kOptionDisagreements = {
 };
 
 // What `poslab render VIEW --option value` says (small figure): "" when it draws.
-std::string renderRefusal(const cli::RenderView& view, const std::string& option,
+std::string renderRefusal(const commands::RenderView& view, const std::string& option,
                           const std::string& value, std::vector<std::string> words = {}) {
     if (!option.empty()) words.insert(words.end(), {"--" + option, value});
-    auto args = cli::parseArguments(words, view.options, "poslab render " + view.name);
+    auto args = commands::parseArguments(words, view.options, "poslab render " + view.name);
     if (!args) return args.error().message;
-    cli::RenderSettings settings;
+    commands::RenderSettings settings;
     settings.width = 160, settings.height = 120;
     auto figure = view.build(*args, settings);
     return figure ? "" : figure.error().message;
@@ -272,21 +272,23 @@ std::string renderRefusal(const cli::RenderView& view, const std::string& option
 // either, as the session does. Views that need other options to draw at all are skipped; an
 // option whose range another option bounds is a Bounded row, as for the session.
 TEST(ParameterTableTest, RenderOptionsAcceptTheSliderRange) {
-    const cli::CommandRegistry registry = cli::buildRegistry();
+    const commands::CommandRegistry registry = commands::buildRegistry();
     int checked = 0, disagreements = 0;
     std::map<std::string, bool> drawsAlone;
-    for (const ParameterUse& use : ui::viewParameters()) {
+    for (const ParameterUse& use : state::viewParameters()) {
         if (use.session.empty() || use.agreement == SessionAgreement::SliderOnly) continue;
         const std::string name = renderViewOf(use.session);
         if (name.empty()) continue;  // the GUI's only (RoPE's animation speed)
-        const auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
-                                       [&](const cli::RenderView& v) { return v.name == name; });
+        const auto view =
+            std::find_if(registry.renders.begin(), registry.renders.end(),
+                         [&](const commands::RenderView& v) { return v.name == name; });
         ASSERT_NE(view, registry.renders.end()) << use.session;
         const Limits l = limitsOf(use);
         const std::string option =
             std::visit([](const auto* p) { return std::string(p->option); }, use.parameter);
-        const bool takes = std::any_of(view->options.begin(), view->options.end(),
-                                       [&](const cli::OptionSpec& o) { return o.name == option; });
+        const bool takes =
+            std::any_of(view->options.begin(), view->options.end(),
+                        [&](const commands::OptionSpec& o) { return o.name == option; });
         const std::vector<std::string> context = contextOf(use.session);
         if (!takes) continue;
         std::string setting = view->name;  // the view with the context alone must draw
@@ -349,7 +351,7 @@ TEST(ParameterTableTest, NoSliderStatesItsOwnLimits) {
 // file's, which RangeTableTest.FigureSizeEntriesDriveRenderSettings checks against the options.
 TEST(ParameterTableTest, EveryRangesEntryIsInTheTable) {
     std::set<std::string> listed;
-    for (const ParameterUse& use : ui::viewParameters()) listed.insert(limitsOf(use).key);
+    for (const ParameterUse& use : state::viewParameters()) listed.insert(limitsOf(use).key);
     const std::string text = readText(sourceDir() / "app" / "state" / "ranges.hpp");
     const std::regex declaration(
         R"(inline constexpr (IntRange|DoubleRange) (k\w+)\{\s*"([^"]+)\")");

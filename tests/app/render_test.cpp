@@ -194,18 +194,18 @@ TEST_F(RendererChoiceTest, DefaultPngIsTheCairoRaster) {
     ASSERT_EQ(byDefault.exitCode, 0) << byDefault.err;
     ASSERT_EQ(gl.exitCode, 0) << gl.err;
 
-    const cli::CommandRegistry registry = cli::buildRegistry();
+    const commands::CommandRegistry registry = commands::buildRegistry();
     auto view = std::find_if(registry.renders.begin(), registry.renders.end(),
-                             [](const cli::RenderView& v) { return v.name == "sinusoidal"; });
+                             [](const commands::RenderView& v) { return v.name == "sinusoidal"; });
     ASSERT_NE(view, registry.renders.end());
-    cli::ArgMap args;
+    commands::ArgMap args;
     for (auto [k, v] : {std::pair{"d-model", "64"},
                         {"seq-len", "128"},
                         {"colormap", "viridis"},
                         {"width", "900"},
                         {"height", "600"}})
         args.set(k, v);
-    auto settings = cli::readRenderSettings(args);
+    auto settings = commands::readRenderSettings(args);
     ASSERT_TRUE(settings.ok());
     auto figure = view->build(args, *settings);
     ASSERT_TRUE(figure.ok()) << figure.error().message;
@@ -461,8 +461,8 @@ TEST(GuiTest, WindowUnderXvfbShowsTheHeatmap) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("gui-smoke");
     const std::string shot = dir + "/window.png";
-    auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
-                           " --screenshot " + shellQuote(shot));
+    auto result = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
+                           shellQuote(POSLAB_BINARY) + " --screenshot " + shellQuote(shot));
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const ImageRgba image = loadPng(shot);
     ASSERT_EQ(image.width, 1440);

@@ -13,9 +13,9 @@
 namespace poslab::test {
 namespace {
 
-using ui::RopePanel;
-using ui::RopeVectorSource;
-using ui::RopeViewState;
+using panels::RopePanel;
+using state::RopeVectorSource;
+using state::RopeViewState;
 
 // Every field of RopeParams and its scaling that changes a frequency, each changed on its own.
 std::vector<std::pair<const char*, std::function<void(RopeParams&)>>> changes() {

@@ -16,9 +16,9 @@
 namespace poslab::test {
 namespace {
 
-using ui::AppState;
-using ui::SessionLayout;
-using ui::Warnings;
+using state::AppState;
+using state::SessionLayout;
+using state::Warnings;
 
 struct Read {
     Status status = success();
@@ -29,7 +29,7 @@ struct Read {
 
 Read readSession(const std::string& text) {
     Read read;
-    read.status = ui::readSessionText(text, read.state, read.layout, read.warnings);
+    read.status = state::readSessionText(text, read.state, read.layout, read.warnings);
     return read;
 }
 
@@ -100,7 +100,7 @@ TEST(SessionFormatTest, AHalfTypedSentenceIsReadBackAsTyped) {
                       "shift": {"sinOnly": true}, "frequencies": {"sharedPair": 3}}})");
     ASSERT_TRUE(read.status.ok());
     EXPECT_TRUE(read.warnings.empty()) << read.warnings.front();
-    EXPECT_EQ(read.state.intuition.figure, ui::IntuitionFigure::AttentionShuffle);
+    EXPECT_EQ(read.state.intuition.figure, state::IntuitionFigure::AttentionShuffle);
     EXPECT_EQ(read.state.intuition.attention.sentence, "The dog");
     EXPECT_EQ(read.state.intuition.attention.position, ToyPosition::Rope);
     EXPECT_TRUE(read.state.intuition.shift.sinOnly);
@@ -179,8 +179,8 @@ AppState everyFieldChanged() {
     rope.params.trainingLength = 1024;
     rope.params.scaling = {RopeScaling::Yarn, 4,          512, 2, 8, 16, 2, 1.1, 0.9, 0.8, false,
                            {1.5, 2.5},        {3.5, 4.5}, 0.5};
-    rope.figure = ui::RopeFigureId::Scores;
-    rope.vectors = ui::RopeVectorSource::Custom;
+    rope.figure = state::RopeFigureId::Scores;
+    rope.vectors = state::RopeVectorSource::Custom;
     rope.querySeed = 5;
     rope.keySeed = 6;
     rope.keyEqualsQuery = true;
@@ -205,10 +205,11 @@ AppState everyFieldChanged() {
     rope.scalings = {16, 100000, RopeScalingsAxis::Wavelength};
     rope.precisionPositions = 4096;
     rope.configPath = "/x/config.json";
-    s.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) = {12, 64,   true, 3,   10,
-                                                        5,  true, 7,    2.5, ColormapId::Magma};
-    auto& ctx = s.plugins.get<ui::ContextualViewState>(ui::kContextualKey);  // the Context view
-    ctx.tab = ui::ContextualTab::Nope;
+    s.plugins.get<state::AlibiViewState>(state::kAlibiKey) = {
+        12, 64, true, 3, 10, 5, true, 7, 2.5, ColormapId::Magma};
+    auto& ctx =
+        s.plugins.get<state::ContextualViewState>(state::kContextualKey);  // the Context view
+    ctx.tab = state::ContextualTab::Nope;
     ctx.cope = {"A b. C d!", CopeGateSource::Sentences, 8, 3, 4, 12, false};
     ctx.deberta = {1024, 128, 300, 32, false, false, 5};
     ctx.nope.sections = NopeSections::Irope;
@@ -231,8 +232,8 @@ AppState everyFieldChanged() {
     learned.curveCount = 2;
     learned.colormap = ColormapId::Viridis;
     learned.tensor = "model.decoder.embed_positions.weight";
-    learned.tab = ui::LearnedTab::Structure;
-    learned.structureSource = ui::StructureSource::Sinusoidal;
+    learned.tab = state::LearnedTab::Structure;
+    learned.structureSource = state::StructureSource::Sinusoidal;
     learned.structureComponents = 20;
     learned.structureTrajectory = TrajectoryStyle::Flat;
     learned.structureYaw = -75;
@@ -264,11 +265,11 @@ AppState everyFieldChanged() {
     meaning.params.positionScale = 0.5;
     meaning.params.seed = 3;
     meaning.tokensPath = "/x/tokens.npy";
-    meaning.figure = ui::MeaningFigure::AddVersusConcat;
+    meaning.figure = state::MeaningFigure::AddVersusConcat;
     meaning.orthogonalityDModel = 128;
     meaning.orthogonalitySamples = 5000;
     auto& intuition = s.intuition;
-    intuition.figure = ui::IntuitionFigure::LinearShift;
+    intuition.figure = state::IntuitionFigure::LinearShift;
     intuition.clock = {6, 100, {32, 100, 500, SinusoidalLayout::Concat}};
     intuition.shift = {{8, 128, 700, SinusoidalLayout::Tensor2Tensor}, 3, 11, 40, 8, true};
     intuition.attention = {"dog bites man", "man bites dog", 9, ToyPosition::Alibi, 8, 4, 500};
@@ -276,7 +277,7 @@ AppState everyFieldChanged() {
     s.extrapolation.options = {
         256, 1024, 32, 32, 5000, 4, 16, 64, ExtrapolationSet::RelativeFamily};
     auto& compare = s.compare;
-    compare.mode = ui::CompareMode::RopeAB;
+    compare.mode = state::CompareMode::RopeAB;
     compare.options = {32, 64, 5000, 4, 16, 64, 2, CompareBias::Fire, CompareBias::Deberta};
     compare.a = {true, "/x/a.json", 20000};
     compare.b = {true, "/x/b.json", 40000};
@@ -284,12 +285,12 @@ AppState everyFieldChanged() {
     compare.trainingLength = 2048;
     compare.maxOffset = 4096;
     auto& vision = s.visionRope;
-    vision.figure = ui::VisionRopeFigureId::Axial;
+    vision.figure = state::VisionRopeFigureId::Axial;
     vision.prompt = "text:3,image:1x4x6,text:2";
     vision.mrope = {MropeModel::Qwen25VL, MropeLayout::Interleaved, {18, 15, 15}, 96, 500000, 1, 4};
     vision.axial = {AxialRopeLayout::Pixtral, 32, 1000, 8, 12, 3, 4, AxialVectors::Random, 9};
     vision.configPath = "/x/qwen-vl.json";
-    auto& relative = s.plugins.get<ui::RelativeViewState>(ui::kRelativeKey);  // every key
+    auto& relative = s.plugins.get<state::RelativeViewState>(state::kRelativeKey);  // every key
     relative.tab = RelativeTab::Fire;
     auto& ro = relative.options;
     ro.seqLen = 4096;
@@ -323,13 +324,13 @@ void sameLeaves(const nlohmann::json& a, const nlohmann::json& b, const std::str
 // state read back from a session equals the one written, and a change in any view is seen.
 TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     const AppState changed = everyFieldChanged();
-    Read read = readSession(ui::sessionToJson(changed, SessionLayout{}).dump());
+    Read read = readSession(state::sessionToJson(changed, SessionLayout{}).dump());
     ASSERT_TRUE(read.status.ok());
     EXPECT_TRUE(read.state == changed);
     EXPECT_TRUE(read.state.sinusoidal == changed.sinusoidal);
     EXPECT_TRUE(read.state.rope == changed.rope);
-    EXPECT_TRUE(read.state.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) ==
-                changed.plugins.get<ui::AlibiViewState>(ui::kAlibiKey));
+    EXPECT_TRUE(read.state.plugins.get<state::AlibiViewState>(state::kAlibiKey) ==
+                changed.plugins.get<state::AlibiViewState>(state::kAlibiKey));
     EXPECT_TRUE(read.state.t5 == changed.t5);
     EXPECT_TRUE(read.state.learned == changed.learned);
     EXPECT_TRUE(read.state.similarity == changed.similarity);
@@ -338,15 +339,15 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
     EXPECT_TRUE(read.state.extrapolation == changed.extrapolation);
     EXPECT_TRUE(read.state.compare == changed.compare);
     EXPECT_TRUE(read.state.visionRope == changed.visionRope);
-    EXPECT_TRUE(read.state.plugins.get<ui::RelativeViewState>(ui::kRelativeKey) ==
-                changed.plugins.get<ui::RelativeViewState>(ui::kRelativeKey));
+    EXPECT_TRUE(read.state.plugins.get<state::RelativeViewState>(state::kRelativeKey) ==
+                changed.plugins.get<state::RelativeViewState>(state::kRelativeKey));
     EXPECT_TRUE(read.state.tour == changed.tour);
     const AppState original;
     EXPECT_FALSE(changed == original);
     EXPECT_FALSE(changed.sinusoidal == original.sinusoidal);
     EXPECT_FALSE(changed.rope == original.rope);
-    EXPECT_FALSE(changed.plugins.get<ui::AlibiViewState>(ui::kAlibiKey) ==
-                 original.plugins.get<ui::AlibiViewState>(ui::kAlibiKey));
+    EXPECT_FALSE(changed.plugins.get<state::AlibiViewState>(state::kAlibiKey) ==
+                 original.plugins.get<state::AlibiViewState>(state::kAlibiKey));
     EXPECT_FALSE(changed.t5 == original.t5);
     EXPECT_FALSE(changed.learned == original.learned);
     EXPECT_FALSE(changed.similarity == original.similarity);
@@ -363,10 +364,10 @@ TEST(SessionFormatTest, StateReadBackEqualsTheStateWritten) {
 TEST(SessionFormatTest, EveryFieldRoundTrips) {
     const AppState changed = everyFieldChanged();
     const SessionLayout layout{"RoPE", 10, 20, 800, 600, true};
-    const nlohmann::json written = ui::sessionToJson(changed, layout);
+    const nlohmann::json written = state::sessionToJson(changed, layout);
 
     std::vector<std::string> unchanged;
-    sameLeaves(written, ui::sessionToJson(AppState{}, SessionLayout{}), "", unchanged);
+    sameLeaves(written, state::sessionToJson(AppState{}, SessionLayout{}), "", unchanged);
     const std::vector<std::string> headers = {".format", ".version"};
     for (const std::string& h : headers) std::erase(unchanged, h);
     EXPECT_TRUE(unchanged.empty()) << "fields left at their default: " << unchanged.front();
@@ -374,17 +375,17 @@ TEST(SessionFormatTest, EveryFieldRoundTrips) {
     Read read = readSession(written.dump());
     ASSERT_TRUE(read.status.ok()) << read.status.error().message;
     EXPECT_TRUE(read.warnings.empty()) << read.warnings.front();
-    EXPECT_EQ(ui::sessionToJson(read.state, read.layout), written);
+    EXPECT_EQ(state::sessionToJson(read.state, read.layout), written);
     // A few fields checked directly against the values set above.
-    EXPECT_EQ(read.state.rope.figure, ui::RopeFigureId::Scores);
-    EXPECT_EQ(read.state.rope.vectors, ui::RopeVectorSource::Custom);
+    EXPECT_EQ(read.state.rope.figure, state::RopeFigureId::Scores);
+    EXPECT_EQ(read.state.rope.vectors, state::RopeVectorSource::Custom);
     EXPECT_EQ(read.state.rope.params.scaling.type, RopeScaling::Yarn);
-    EXPECT_EQ(read.state.meaning.figure, ui::MeaningFigure::AddVersusConcat);
-    EXPECT_EQ(read.state.compare.mode, ui::CompareMode::RopeAB);
+    EXPECT_EQ(read.state.meaning.figure, state::MeaningFigure::AddVersusConcat);
+    EXPECT_EQ(read.state.compare.mode, state::CompareMode::RopeAB);
     EXPECT_EQ(read.state.t5.bucketBiases, std::vector<double>(16, 0.25));
     EXPECT_EQ(read.state.learned.tensor, "model.decoder.embed_positions.weight");
-    EXPECT_EQ(read.state.learned.tab, ui::LearnedTab::Structure);
-    EXPECT_EQ(read.state.learned.structureSource, ui::StructureSource::Sinusoidal);
+    EXPECT_EQ(read.state.learned.tab, state::LearnedTab::Structure);
+    EXPECT_EQ(read.state.learned.structureSource, state::StructureSource::Sinusoidal);
     EXPECT_EQ(read.state.learned.structureComponents, 20);
     EXPECT_EQ(read.state.learned.structureTrajectory, TrajectoryStyle::Flat);
     EXPECT_EQ(read.state.learned.structureYaw, -75);
@@ -406,12 +407,12 @@ TEST(SessionFormatTest, LongRopeScalingAndItsListsRoundTrip) {
     p.scaling.shortFactor = {1.0, 1.25, 1.5, 2.0};
     p.scaling.longFactor = {1.5, 3.0, 6.0, 12.0};
     ASSERT_TRUE(validate(p).ok()) << validate(p).error().message;
-    const nlohmann::json written = ui::sessionToJson(state, SessionLayout{});
+    const nlohmann::json written = state::sessionToJson(state, SessionLayout{});
     EXPECT_EQ(written["rope"]["params"]["scaling"]["type"], "longrope");
     AppState read;
     SessionLayout layout;
-    ui::Warnings warnings;
-    ASSERT_TRUE(ui::applySessionJson(written, read, layout, warnings).ok());
+    state::Warnings warnings;
+    ASSERT_TRUE(state::applySessionJson(written, read, layout, warnings).ok());
     EXPECT_TRUE(warnings.empty()) << warnings.front();
     EXPECT_EQ(read.rope.params.scaling.type, RopeScaling::LongRope);
     EXPECT_EQ(read.rope.params.scaling.shortFactor, p.scaling.shortFactor);
@@ -421,12 +422,13 @@ TEST(SessionFormatTest, LongRopeScalingAndItsListsRoundTrip) {
 
 TEST(SessionFormatTest, AppEnumsAreWrittenByName) {
     AppState state = everyFieldChanged();
-    const nlohmann::json written = ui::sessionToJson(state, SessionLayout{});
+    const nlohmann::json written = state::sessionToJson(state, SessionLayout{});
     EXPECT_EQ(written["meaning"]["figure"], "add-vs-concat");
     EXPECT_EQ(written["intuition"]["figure"], "linear-shift");
     EXPECT_EQ(written["compare"]["mode"], "rope-ab");
-    state.meaning.figure = ui::MeaningFigure::Orthogonality;
-    EXPECT_EQ(ui::sessionToJson(state, SessionLayout{})["meaning"]["figure"], "near-orthogonality");
+    state.meaning.figure = state::MeaningFigure::Orthogonality;
+    EXPECT_EQ(state::sessionToJson(state, SessionLayout{})["meaning"]["figure"],
+              "near-orthogonality");
 }
 
 // An unknown name is one warning line naming the key and every valid name; the view keeps its
@@ -439,7 +441,7 @@ TEST(SessionFormatTest, AnUnknownEnumNameIsOneLineNamingTheChoices) {
                        "meaning.figure: figure must be terms, near-orthogonality "
                        "or add-vs-concat (got 'sum')"));
     EXPECT_TRUE(warned(read.warnings, "compare.mode: mode must be all or rope-ab (got 'ab')"));
-    EXPECT_EQ(read.state.meaning.figure, ui::MeaningFigure::Terms);
+    EXPECT_EQ(read.state.meaning.figure, state::MeaningFigure::Terms);
     for (const std::string& w : read.warnings) EXPECT_EQ(w.find('\n'), std::string::npos) << w;
 }
 
@@ -449,7 +451,7 @@ TEST(SessionFormatTest, AnEndlessFileIsRefused) {
     AppState state;
     SessionLayout layout;
     Warnings warnings;
-    const Status status = ui::loadSessionFile("/dev/zero", state, layout, warnings);
+    const Status status = state::loadSessionFile("/dev/zero", state, layout, warnings);
     ASSERT_FALSE(status.ok());
     EXPECT_EQ(status.error().message, "/dev/zero: not a regular file (a character device)");
 }
@@ -457,7 +459,8 @@ TEST(SessionFormatTest, AnEndlessFileIsRefused) {
 TEST(SessionFormatTest, AFailedSaveNamesTheFileAndTheReason) {
     struct stat full {};
     if (::stat("/dev/full", &full) != 0 || !S_ISCHR(full.st_mode)) GTEST_SKIP() << "no /dev/full";
-    const Status status = ui::saveSessionFile("/dev/full", ui::AppState{}, ui::SessionLayout{});
+    const Status status =
+        state::saveSessionFile("/dev/full", state::AppState{}, state::SessionLayout{});
     ASSERT_FALSE(status.ok());
     // Before: the save "succeeded" by renaming its temporary over the device node.
     EXPECT_EQ(status.error().message, "cannot write '/dev/full': No space left on device");

@@ -25,9 +25,9 @@ TEST(SoakTest, RandomInputAcrossEveryView) {
     // Random clicks may press Export or Screenshot: run where stray files do no harm.
     const std::string dir = temporaryDirectory("soak");
     for (const char* seed : {"1", "2"}) {
-        auto result =
-            runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
-                     shellQuote(POSLAB_BINARY) + " --soak 300 --seed " + seed);
+        auto result = runShell("cd " + shellQuote(dir) +
+                               " && xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
+                               shellQuote(POSLAB_BINARY) + " --soak 300 --seed " + seed);
         EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
         EXPECT_NE(result.out.find("no NaN drawn"), std::string::npos) << result.out << result.err;
     }
@@ -43,7 +43,7 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
     const std::string fifo = dir + "/table.npy";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     using nlohmann::json;
-    const json valid = ui::sessionToJson(ui::AppState{}, ui::SessionLayout{});
+    const json valid = state::sessionToJson(state::AppState{}, state::SessionLayout{});
     auto with = [&](const std::vector<std::pair<std::string, json>>& changes) {
         json session = valid;
         for (const auto& [pointer, value] : changes) session[json::json_pointer(pointer)] = value;
@@ -112,7 +112,8 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
                   ".rerr; echo $? >" + name + ".rrc\n";
     }
     std::ofstream(dir + "/run.sh") << script;
-    auto all = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' sh " + shellQuote(dir + "/run.sh"));
+    auto all = runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' sh " +
+                        shellQuote(dir + "/run.sh"));
     ASSERT_EQ(all.exitCode, 0) << all.err;
     auto contents = [&](const std::string& file) { return readFile(dir + "/" + file); };
     double slowest = 0;
@@ -172,9 +173,10 @@ struct KnownFaults {
 };
 void checkLayoutAt(const std::string& window, const std::string& mode, KnownFaults known) {
     const std::string dir = temporaryDirectory("layout");
-    auto result = runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
-                           " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
-                           " --fresh --window-size " + window + " " + mode + " --check-layout");
+    auto result =
+        runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
+                 " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+                 " --fresh --window-size " + window + " " + mode + " --check-layout");
     const auto summary = layoutSummary(result.out);
     ASSERT_TRUE(summary) << window << mode << result.out << result.err;
     EXPECT_EQ(result.exitCode, summary->faults == 0 ? 0 : 1) << result.err;
@@ -226,10 +228,11 @@ TEST(PresentationTest, WindowSizeIsChecked) {
 TEST(BenchTest, EveryScenarioReportsItsFrames) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("bench");
-    auto result = runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
-                           shellQuote(POSLAB_BINARY) +
-                           " --fresh --window-size 800x600 --bench-seq-len 64 --bench-d-model 32"
-                           " --bench-frames 2 --bench-scenario all");
+    auto result =
+        runShell("cd " + shellQuote(dir) + " && xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
+                 shellQuote(POSLAB_BINARY) +
+                 " --fresh --window-size 800x600 --bench-seq-len 64 --bench-d-model 32"
+                 " --bench-frames 2 --bench-scenario all");
     EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
     // clang-format off
     const std::vector<std::string> scenarios = {

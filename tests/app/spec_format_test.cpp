@@ -85,8 +85,8 @@ TEST_F(SpecFormatTest, ADeeplyNestedValueIsAnErrorNotACrash) {
 
 // The reader on its own (what the fuzzer calls): one Result per figure, outputs next to the spec.
 TEST(SpecReaderTest, EntriesAreCheckedOneByOne) {
-    const cli::CommandRegistry registry = cli::buildRegistry();
-    auto entries = cli::readSpecText(
+    const commands::CommandRegistry registry = commands::buildRegistry();
+    auto entries = commands::readSpecText(
         R"([{"view": "sinusoidal", "d_model": 8, "seq_len": 8, "out": "a.svg"},
             {"view": "sinusoidal", "d_model": 8, "out": "/abs/b.pdf"},
             {"view": "no-such-view", "out": "c.svg"}, 5])",
@@ -101,13 +101,14 @@ TEST(SpecReaderTest, EntriesAreCheckedOneByOne) {
     EXPECT_FALSE((*entries)[2].ok());
     EXPECT_FALSE((*entries)[3].ok());
 
-    auto built = cli::buildFigure(*(*entries)[0]->view, cli::renderOptionsFor(*(*entries)[0]->view),
-                                  (*entries)[0]->args);
+    auto built = commands::buildFigure(*(*entries)[0]->view,
+                                       commands::renderOptionsFor(*(*entries)[0]->view),
+                                       (*entries)[0]->args);
     ASSERT_TRUE(built.ok()) << built.error().message;
     EXPECT_EQ(built->figure.width, 1200.0f);  // the default size
     EXPECT_EQ(built->settings.height, 800);
 
-    auto broken = cli::readSpecText("[{", "figures.json", registry);
+    auto broken = commands::readSpecText("[{", "figures.json", registry);
     ASSERT_FALSE(broken.ok());
     EXPECT_EQ(broken.error().message.rfind("figures.json is not valid JSON: ", 0), 0u)
         << broken.error().message;
@@ -115,8 +116,8 @@ TEST(SpecReaderTest, EntriesAreCheckedOneByOne) {
 
 // Specs mirror the render options, the paper controls too: a field per control, read the same way.
 TEST(SpecReaderTest, PaperControlsAreFieldsOfASpec) {
-    const cli::CommandRegistry registry = cli::buildRegistry();
-    auto entries = cli::readSpecText(
+    const commands::CommandRegistry registry = commands::buildRegistry();
+    auto entries = commands::readSpecText(
         R"([{"view": "t5", "panel": 2, "title": "Panel two", "font_scale": 1.5,
              "legend": "outside", "aspect": "square", "out": "a.svg"},
             {"view": "rope-scalings", "no_title": true, "out": "b.svg"},
@@ -125,8 +126,9 @@ TEST(SpecReaderTest, PaperControlsAreFieldsOfASpec) {
     ASSERT_TRUE(entries.ok()) << entries.error().message;
     ASSERT_EQ(entries->size(), 3u);
     auto build = [&](std::size_t i) {
-        const cli::SpecEntry& entry = *(*entries)[i];
-        return cli::buildFigure(*entry.view, cli::renderOptionsFor(*entry.view), entry.args);
+        const commands::SpecEntry& entry = *(*entries)[i];
+        return commands::buildFigure(*entry.view, commands::renderOptionsFor(*entry.view),
+                                     entry.args);
     };
     auto panel = build(0);
     ASSERT_TRUE(panel.ok()) << panel.error().message;

@@ -146,13 +146,13 @@ TEST_F(SpecTest, BrokenFilesAreOneLineErrors) {
 
 // The conversion itself: JSON values become the text a user would type.
 TEST(SpecArgumentsTest, JsonValuesBecomeOptionText) {
-    const cli::CommandRegistry registry = cli::buildRegistry();
+    const commands::CommandRegistry registry = commands::buildRegistry();
     auto find = [&](const std::string& name) {
         return *std::find_if(registry.renders.begin(), registry.renders.end(),
-                             [&](const cli::RenderView& v) { return v.name == name; });
+                             [&](const commands::RenderView& v) { return v.name == name; });
     };
-    const cli::RenderView curves = find("sinusoidal-curves");
-    auto args = cli::specEntryArguments(
+    const commands::RenderView curves = find("sinusoidal-curves");
+    auto args = commands::specEntryArguments(
         nlohmann::json::parse(R"({"view": "sinusoidal-curves", "d_model": 128,
         "seq_len": 512.0, "base": 0.5e5, "positions": 2.5, "dims": [4, 5, 6], "layout": "t2t",
         "transparent": true, "out": "x.pdf"})"),
@@ -169,13 +169,13 @@ TEST(SpecArgumentsTest, JsonValuesBecomeOptionText) {
     EXPECT_EQ(args->values().size(), 8u);
 
     auto flagOff =
-        cli::specEntryArguments(nlohmann::json::parse(R"({"transparent": false})"), curves);
+        commands::specEntryArguments(nlohmann::json::parse(R"({"transparent": false})"), curves);
     ASSERT_TRUE(flagOff.ok());
     EXPECT_FALSE(flagOff->has("transparent"));
 
     for (const char* bad : {R"({"colour": "red"})", R"({"transparent": 1})", R"({"base": true})",
                             R"({"base": null})", R"({"dims": [[1]]})", R"({"base": {"x": 1}})"}) {
-        auto result = cli::specEntryArguments(nlohmann::json::parse(bad), curves);
+        auto result = commands::specEntryArguments(nlohmann::json::parse(bad), curves);
         EXPECT_FALSE(result.ok()) << bad;
         if (!result.ok()) {
             EXPECT_NE(result.error().message.find("field '"), std::string::npos)

@@ -29,7 +29,8 @@ bool haveXvfb() {
 
 std::string gui(const std::string& dir, const std::string& arguments) {
     return "cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir + "/config") +
-           " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " + arguments;
+           " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " +
+           arguments;
 }
 
 void writeText(const std::string& path, const std::string& text) {
@@ -38,13 +39,13 @@ void writeText(const std::string& path, const std::string& text) {
 }
 
 std::string sessionText(int width, int height, const std::string& configPath = "") {
-    ui::AppState state;
+    state::AppState state;
     state.rope.configPath = configPath;
-    ui::SessionLayout layout;
+    state::SessionLayout layout;
     layout.view = "RoPE";
     layout.windowWidth = width;
     layout.windowHeight = height;
-    return ui::sessionToJson(state, layout).dump(2);
+    return state::sessionToJson(state, layout).dump(2);
 }
 
 int countLines(const std::string& text, const std::string& containing) {
@@ -110,22 +111,22 @@ TEST(StartupTest, SessionRereadsItsConfigAndReportsAMissingOneInOneLine) {
     const std::string config = std::string(POSLAB_TEST_DATA_DIR) + "/configs/gemma-3-4b-it.json";
     const std::string dir = temporaryDirectory("startup-reread");
     writeText(dir + "/s.json", sessionText(800, 600, config));
-    ui::AppState state;
-    ui::SessionLayout layout;
-    ui::Warnings warnings;
-    ASSERT_TRUE(ui::loadSessionFile(dir + "/s.json", state, layout, warnings).ok());
+    state::AppState state;
+    state::SessionLayout layout;
+    state::Warnings warnings;
+    ASSERT_TRUE(state::loadSessionFile(dir + "/s.json", state, layout, warnings).ok());
     EXPECT_FALSE(state.rope.config.has_value());  // the session holds the path only
-    const ui::Warnings reread = ui::rereadSessionFiles(state);
+    const state::Warnings reread = state::rereadSessionFiles(state);
     EXPECT_TRUE(reread.empty()) << reread.front();
     ASSERT_TRUE(state.rope.config.has_value());
-    EXPECT_EQ(state.rope.config->layers.size(), 34u);          // gemma-3-4b: num_hidden_layers 34
-    EXPECT_EQ(state.rope.params, ui::AppState{}.rope.params);  // the session's settings stay
+    EXPECT_EQ(state.rope.config->layers.size(), 34u);  // gemma-3-4b: num_hidden_layers 34
+    EXPECT_EQ(state.rope.params, state::AppState{}.rope.params);  // the session's settings stay
 
     const std::string missing = dir + "/gone/config.json";
     writeText(dir + "/missing.json", sessionText(800, 600, missing));
-    ui::AppState other;
-    ASSERT_TRUE(ui::loadSessionFile(dir + "/missing.json", other, layout, warnings).ok());
-    const ui::Warnings lost = ui::rereadSessionFiles(other);
+    state::AppState other;
+    ASSERT_TRUE(state::loadSessionFile(dir + "/missing.json", other, layout, warnings).ok());
+    const state::Warnings lost = state::rereadSessionFiles(other);
     ASSERT_EQ(lost.size(), 1u);
     EXPECT_EQ(lost[0].rfind("rope.configPath: ", 0), 0u) << lost[0];
     EXPECT_NE(lost[0].find("gone/config.json"), std::string::npos) << lost[0];
@@ -139,26 +140,26 @@ TEST(StartupTest, SessionRereadsItsConfigAndReportsAMissingOneInOneLine) {
 // rope.figure names a tab by number: one out of range is refused with the range, not clamped
 // to the last tab.
 TEST(StartupTest, OutOfRangeRopeFigureIsRefused) {
-    json session = ui::sessionToJson(ui::AppState{}, ui::SessionLayout{});
+    json session = state::sessionToJson(state::AppState{}, state::SessionLayout{});
     for (int figure : {99, -1}) {
         session["rope"]["figure"] = figure;
         session["rope"]["m"] = 11;
-        ui::AppState state;
-        ui::SessionLayout layout;
-        ui::Warnings warnings;
-        ASSERT_TRUE(ui::applySessionJson(session, state, layout, warnings).ok());
+        state::AppState state;
+        state::SessionLayout layout;
+        state::Warnings warnings;
+        ASSERT_TRUE(state::applySessionJson(session, state, layout, warnings).ok());
         ASSERT_EQ(warnings.size(), 1u) << figure;
         EXPECT_EQ(warnings[0].rfind("rope: figure must be 0..", 0), 0u) << warnings[0];
         EXPECT_NE(warnings[0].find("(got " + std::to_string(figure) + ")"), std::string::npos)
             << warnings[0];
-        EXPECT_EQ(state.rope.figure, ui::AppState{}.rope.figure);
-        EXPECT_EQ(state.rope.m, ui::AppState{}.rope.m);  // the view's other settings kept too
+        EXPECT_EQ(state.rope.figure, state::AppState{}.rope.figure);
+        EXPECT_EQ(state.rope.m, state::AppState{}.rope.m);  // the view's other settings kept too
     }
     session["rope"]["figure"] = 3;  // in range: read as is
-    ui::AppState state;
-    ui::SessionLayout layout;
-    ui::Warnings warnings;
-    ASSERT_TRUE(ui::applySessionJson(session, state, layout, warnings).ok());
+    state::AppState state;
+    state::SessionLayout layout;
+    state::Warnings warnings;
+    ASSERT_TRUE(state::applySessionJson(session, state, layout, warnings).ok());
     EXPECT_TRUE(warnings.empty());
     EXPECT_EQ(int(state.rope.figure), 3);
 }

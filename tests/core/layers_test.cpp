@@ -65,8 +65,9 @@ std::vector<std::pair<fs::path, std::string>> coreFiles() {
             const auto extension = entry.path().extension();
             if (extension != ".hpp" && extension != ".cpp") continue;
             const fs::path relative = fs::relative(entry.path(), root);
-            const std::string layer =
-                std::distance(relative.begin(), relative.end()) == 2 ? relative.begin()->string() : "";
+            const std::string layer = std::distance(relative.begin(), relative.end()) == 2
+                                          ? relative.begin()->string()
+                                          : "";
             files.emplace_back(entry.path(), layer);
         }
     }
@@ -154,6 +155,42 @@ TEST(LayersTest, EveryCoreSourceAndTestIsListedInTheBuild) {
         ++checked;
     }
     EXPECT_GT(checked, 80);
+}
+
+// Each app/ folder is one library and one namespace (ARCHITECTURE.md): app/state is
+// poslab::state, app/panels poslab::panels, and so on. A file may open another folder's
+// namespace only to forward-declare a name, and an encoding's registration may open
+// poslab::state for its session fields (argument-dependent lookup finds them beside the struct).
+TEST(LayersTest, AppNamespacesMatchTheirFolders) {
+    static const std::regex opening(R"re(^namespace poslab::([a-z_]+) \{)re");
+    static const std::regex declarationOnly(R"re(^\s*((struct|class) \w+;\s*(//.*)?)?$)re");
+    const fs::path app = fs::path(POSLAB_SOURCE_DIR) / "app";
+    int checked = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(app)) {
+        const auto extension = entry.path().extension();
+        if (extension != ".hpp" && extension != ".cpp") continue;
+        const fs::path relative = fs::relative(entry.path(), app);
+        if (std::distance(relative.begin(), relative.end()) != 2)
+            continue;  // main.cpp, web_main.cpp
+        const std::string folder = relative.begin()->string();
+        std::ifstream in(entry.path());
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        for (size_t i = 0; i < lines.size(); ++i) {
+            std::smatch m;
+            if (!std::regex_search(lines[i], m, opening)) continue;
+            const std::string name = m[1].str();
+            ++checked;
+            if (name == folder || (folder == "encodings" && name == "state")) continue;
+            bool onlyDeclarations = true;
+            for (size_t j = i + 1; j < lines.size() && lines[j].rfind("}", 0) != 0; ++j)
+                onlyDeclarations = onlyDeclarations && std::regex_match(lines[j], declarationOnly);
+            EXPECT_TRUE(onlyDeclarations)
+                << relative.string() << ":" << i + 1 << " opens poslab::" << name << " in app/"
+                << folder << "/";
+        }
+    }
+    EXPECT_GT(checked, 100);
 }
 
 }  // namespace

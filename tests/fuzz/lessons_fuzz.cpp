@@ -12,15 +12,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static const std::vector<std::string> titles = {"Sinusoidal", "RoPE",  "Similarity",
                                                     "Learned",    "ALiBi", "T5"};
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    auto lessons = poslab::ui::parseLessons(text, titles);
+    auto lessons = poslab::state::parseLessons(text, titles);
     if (!lessons) {
         if (lessons.error().message.find('\n') != std::string::npos) __builtin_trap();
         return 0;
     }
-    for (const poslab::ui::Lesson& lesson : *lessons) {
+    for (const poslab::state::Lesson& lesson : *lessons) {
         if (lesson.title.empty() || lesson.steps.empty()) __builtin_trap();
         for (const auto& step : lesson.steps) {
-            if (step.text.size() > poslab::ui::kMaxLessonText) __builtin_trap();
+            if (step.text.size() > poslab::state::kMaxLessonText) __builtin_trap();
         }
     }
     return 0;

@@ -12,9 +12,9 @@
 namespace {
 
 using nlohmann::json;
-using poslab::ui::AppState;
-using poslab::ui::SessionLayout;
-using poslab::ui::Warnings;
+using poslab::state::AppState;
+using poslab::state::SessionLayout;
+using poslab::state::Warnings;
 
 bool oneLine(const std::string& text) {
     return text.find('\n') == std::string::npos && text.find('\r') == std::string::npos;
@@ -29,15 +29,15 @@ void requireOneLine(const Warnings& warnings) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const json defaults = poslab::ui::sessionToJson(AppState{}, SessionLayout{});
+    static const json defaults = poslab::state::sessionToJson(AppState{}, SessionLayout{});
     const std::string_view text(reinterpret_cast<const char*>(data), size);
 
     AppState state;
     SessionLayout layout;
     Warnings warnings;
-    const poslab::Status status = poslab::ui::readSessionText(text, state, layout, warnings);
+    const poslab::Status status = poslab::state::readSessionText(text, state, layout, warnings);
     requireOneLine(warnings);
-    const json first = poslab::ui::sessionToJson(state, layout);
+    const json first = poslab::state::sessionToJson(state, layout);
     if (!status) {
         // A damaged or foreign file changes nothing.
         if (!oneLine(status.error().message) || first != defaults) __builtin_trap();
@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (document) {
             AppState lesson;
             Warnings lessonWarnings;
-            poslab::ui::applyStateJson(*document, lesson, lessonWarnings);
+            poslab::state::applyStateJson(*document, lesson, lessonWarnings);
             requireOneLine(lessonWarnings);
         }
         return 0;
@@ -58,8 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     SessionLayout reopenedLayout;
     Warnings again;
     const poslab::Status reread =
-        poslab::ui::readSessionText(first.dump(2), reopened, reopenedLayout, again);
-    if (!reread || !again.empty() || poslab::ui::sessionToJson(reopened, reopenedLayout) != first)
+        poslab::state::readSessionText(first.dump(2), reopened, reopenedLayout, again);
+    if (!reread || !again.empty() ||
+        poslab::state::sessionToJson(reopened, reopenedLayout) != first)
         __builtin_trap();
     return 0;
 }

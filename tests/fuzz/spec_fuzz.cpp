@@ -23,7 +23,7 @@ bool oneLine(const std::string& text) {
     return text.find('\n') == std::string::npos && text.find('\r') == std::string::npos;
 }
 
-bool cheapToBuild(const poslab::cli::ArgMap& args) {
+bool cheapToBuild(const poslab::commands::ArgMap& args) {
     for (const auto& [name, text] : args.values()) {
         if (name == "out") continue;
         std::size_t start = 0;
@@ -45,9 +45,9 @@ bool cheapToBuild(const poslab::cli::ArgMap& args) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const poslab::cli::CommandRegistry registry = poslab::cli::buildRegistry();
+    static const poslab::commands::CommandRegistry registry = poslab::commands::buildRegistry();
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    auto entries = poslab::cli::readSpecText(text, "/specs/figures.json", registry);
+    auto entries = poslab::commands::readSpecText(text, "/specs/figures.json", registry);
     if (!entries) {
         if (!oneLine(entries.error().message)) __builtin_trap();
         return 0;
@@ -61,8 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::string out = *entry->args.raw("out");
         if (out.empty() || out.front() != '/') __builtin_trap();
         if (!cheapToBuild(entry->args)) continue;
-        auto built = poslab::cli::buildFigure(
-            *entry->view, poslab::cli::renderOptionsFor(*entry->view), entry->args);
+        auto built = poslab::commands::buildFigure(
+            *entry->view, poslab::commands::renderOptionsFor(*entry->view), entry->args);
         if (!built) {
             if (!oneLine(built.error().message)) __builtin_trap();
         } else if (built->figure.width != float(built->settings.width) ||
