@@ -135,8 +135,8 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             break;
         }
     }
-    const std::vector<SideLabel> side = sideLabels(spec, area.width, theme);
-    const float strip = sideStripWidth(side);  // between the plot and the colour bar
+    std::vector<SideLabel> side = sideLabels(spec, area.width, theme);
+    float strip = sideStripWidth(side);  // between the plot and the colour bar
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
     std::vector<FittedText> caption =
         spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize, theme)
@@ -149,6 +149,12 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                   (caption.empty() ? 0
                                    : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
             : 0;
+    // A plot already narrow (480x320) would lose over a quarter of its width to the strip: its
+    // labels stay inside it then, as before.
+    if (strip > 0.25f * (area.width - m.left - m.right - barBlock)) {
+        side.clear();
+        strip = 0;
+    }
     m.right += barBlock + strip;
     const plot_parts::TitleLines titleLines = plot_parts::plotTitleLines(
         title, area.width - barBlock - strip, area.height - m.top - m.bottom, theme);

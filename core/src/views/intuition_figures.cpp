@@ -427,9 +427,12 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
                    const Matrix& values, ColormapId colormap, ValueRange range,
                    const std::string& xLabel, const Theme& theme) {
     // A title or axis label too long for a narrow matrix (a projector's font) wraps between
-    // words instead of ending in "…" ("attention, se…", "output dime…" at 1024x768 F5).
+    // words instead of ending in "…" ("attention, se…", "output dime…" at 1024x768 F5), when the
+    // box is at least 9 lines tall: a shorter one (under a lesson card) keeps its cells instead.
+    const bool roomy = box.height >= 9 * theme.fontSize;
     const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
-    const std::vector<std::string> titleLines = wrapText(title, titleSize, box.width);
+    const std::vector<std::string> titleLines =
+        roomy ? wrapText(title, titleSize, box.width) : std::vector<std::string>{title};
     const float titleHeight = theme.fontSize * 1.6f + titleStep * float(std::max<std::size_t>(titleLines.size(), 1) - 1);
     for (std::size_t i = 0; i < titleLines.size(); ++i) {
         const FittedText fitted = fitText(titleLines[i], titleSize, box.width);
@@ -455,7 +458,9 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
         }
     }
     const std::vector<std::string> xLabelLines =
-        xLabel.empty() ? std::vector<std::string>{} : wrapText(xLabel, xLabelSize, box.width - rowLabelWidth);
+        xLabel.empty()  ? std::vector<std::string>{}
+        : roomy ? wrapText(xLabel, xLabelSize, box.width - rowLabelWidth)
+                : std::vector<std::string>{xLabel};
     const float bottomLabel =
         xLabelLines.empty() ? 0 : theme.fontSize * 1.5f + xLabelStep * float(xLabelLines.size() - 1);
     Box cells{box.x + rowLabelWidth, box.y + titleHeight + colLabelHeight, box.width - rowLabelWidth,
@@ -569,12 +574,15 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                           "moves with it, so both sentences mean the same to it."
                         : "The same word at another place now gets another output: order reaches "
                           "the model.");
-    // Room for the whole verdict where the figure allows (at F5 its last line was cut), at most
-    // 30 % of the height.
+    // Room for the whole verdict (at F5 its last line was cut), up to 30 % of the height, when
+    // the matrices keep at least 9 lines of height; else as before, the paragraph shrunk or cut.
     const float verdictLines = float(wrapText(verdict, theme.fontSize, area.width).size());
+    const float usualVerdict = std::clamp(area.height * 0.16f, 2.4f * theme.fontSize, 5.f * theme.fontSize);
+    const float wholeVerdict = std::min(verdictLines * theme.fontSize * 1.3f + 8, area.height * 0.3f);
     const float verdictHeight =
-        std::clamp(std::max(area.height * 0.16f, verdictLines * theme.fontSize * 1.3f + 8), 2.4f * theme.fontSize,
-                   std::max(5.f * theme.fontSize, area.height * 0.3f));
+        area.bottom() - diagram.bottom() - 8 - wholeVerdict >= 9 * theme.fontSize
+            ? std::max(usualVerdict, wholeVerdict)
+            : usualVerdict;
 
     // ---- Attention weights and outputs, each for both word orders.
     const Box panels{area.x, diagram.bottom() + 8, area.width,
