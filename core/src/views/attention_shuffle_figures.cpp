@@ -42,15 +42,28 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
                    const std::vector<std::string>& rows, const std::vector<std::string>& cols,
                    const Matrix& values, ColormapId colormap, ValueRange range,
                    const std::string& xLabel, const Theme& theme) {
-    const float titleHeight = theme.fontSize * 1.6f;
-    const FittedText fitted = fitText(title, theme.fontSize * 1.05f, box.width);
-    figure.add(centredText({box.x + box.width / 2, box.y}, fitted.text, fitted.size, theme.text));
+    // A title or axis label too long for a narrow matrix (a projector's font) wraps between
+    // words instead of ending in "…" ("attention, se…", "output dime…" at 1024x768 F5), when the
+    // box is at least 9 lines tall: a shorter one (under a lesson card) keeps its cells instead.
+    const bool roomy = box.height >= 9 * theme.fontSize;
+    const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
+    const std::vector<std::string> titleLines =
+        roomy ? wrapText(title, titleSize, box.width) : std::vector<std::string>{title};
+    const float titleHeight =
+        theme.fontSize * 1.6f + titleStep * float(std::max<std::size_t>(titleLines.size(), 1) - 1);
+    for (std::size_t i = 0; i < titleLines.size(); ++i) {
+        const FittedText fitted = fitText(titleLines[i], titleSize, box.width);
+        figure.add(centredText({box.x + box.width / 2, box.y + titleStep * float(i)}, fitted.text,
+                               fitted.size, theme.text));
+    }
+    const float xLabelSize = theme.fontSize * 0.9f, xLabelStep = xLabelSize * 1.15f;
     const float n = float(std::max<std::size_t>(values.rows, 1));
     const float available = box.height - titleHeight - theme.fontSize * 1.6f;
     const float labelSize = std::clamp(available / n * 0.8f, 0.f, theme.fontSize);
     const bool rowLabels = labelSize >= 7;
+    // Words whole beside their rows: up to 55 % of the box ("chased", "mouse" at F5).
     const float rowLabelWidth =
-        rowLabels ? std::min(widestText(rows, labelSize) + 6, box.width * 0.4f) : 0;
+        rowLabels ? std::min(widestText(rows, labelSize) + 6, box.width * 0.55f) : 0;
     float colLabelHeight = 0;
     bool rotated = false;
     const float cellGuess =
@@ -63,7 +76,13 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
             colLabelHeight = std::min(widestText(cols, labelSize) + 6, available * 0.35f);
         }
     }
-    const float bottomLabel = xLabel.empty() ? 0 : theme.fontSize * 1.5f;
+    const std::vector<std::string> xLabelLines =
+        xLabel.empty() ? std::vector<std::string>{}
+        : roomy        ? wrapText(xLabel, xLabelSize, box.width - rowLabelWidth)
+                       : std::vector<std::string>{xLabel};
+    const float bottomLabel =
+        xLabelLines.empty() ? 0
+                            : theme.fontSize * 1.5f + xLabelStep * float(xLabelLines.size() - 1);
     Box cells{box.x + rowLabelWidth, box.y + titleHeight + colLabelHeight,
               box.width - rowLabelWidth, box.height - titleHeight - colLabelHeight - bottomLabel};
     if (cells.width < 4 || cells.height < 4) return cells;
@@ -78,7 +97,7 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     figure.add(filledRect(cells, {0, 0, 0, 0}, theme.axis));
     if (rowLabels) {
         for (std::size_t r = 0; r < values.rows && r < rows.size(); ++r) {
-            const FittedText label = fitText(rows[r], labelSize, rowLabelWidth - 4, 0.9f);
+            const FittedText label = fitText(rows[r], labelSize, rowLabelWidth - 4, 0.75f);
             figure.add(makeText({cells.x - 4, cells.y + (float(r) + 0.5f) * cellH}, label.text,
                                 label.size, theme.text, HorizontalAlign::Right,
                                 VerticalAlign::Middle));
@@ -112,10 +131,11 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
             }
         }
     }
-    if (!xLabel.empty()) {
-        const FittedText label = fitText(xLabel, theme.fontSize * 0.9f, cells.width);
-        figure.add(centredText({cells.x + cells.width / 2, cells.bottom() + 3}, label.text,
-                               label.size, theme.mutedText));
+    for (std::size_t i = 0; i < xLabelLines.size(); ++i) {
+        const FittedText label = fitText(xLabelLines[i], xLabelSize, cells.width);
+        figure.add(
+            centredText({cells.x + cells.width / 2, cells.bottom() + 3 + xLabelStep * float(i)},
+                        label.text, label.size, theme.mutedText));
     }
     return cells;
 }
@@ -172,9 +192,34 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                             false});
     }
 
-    // ---- Attention weights and outputs, each for both word orders.
-    const float verdictHeight =
+    // ---- The verdict (drawn last, below the matrices).
+    const bool merelyPermuted = c.outputDeviation < 1e-12;
+    // The number first: a small figure drops the paragraph's last lines.
+    const std::string deviation = c.outputDeviation == 0 ? std::string("0")
+                                  : merelyPermuted
+                                      ? formatValue(c.outputDeviation, 2) + ", rounding"
+                                      : formatValue(c.outputDeviation, 3);
+    const std::string verdict =
+        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
+        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
+        positionSentence(params.position) + ". " +
+        (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
+                          "moves with it, so both sentences mean the same to it."
+                        : "The same word at another place now gets another output: order reaches "
+                          "the model.");
+    // Room for the whole verdict (at F5 its last line was cut), up to 30 % of the height, when
+    // the matrices keep at least 9 lines of height; else as before, the paragraph shrunk or cut.
+    const float verdictLines = float(wrapText(verdict, theme.fontSize, area.width).size());
+    const float usualVerdict =
         std::clamp(area.height * 0.16f, 2.4f * theme.fontSize, 5.f * theme.fontSize);
+    const float wholeVerdict =
+        std::min(verdictLines * theme.fontSize * 1.3f + 8, area.height * 0.3f);
+    const float verdictHeight =
+        area.bottom() - diagram.bottom() - 8 - wholeVerdict >= 9 * theme.fontSize
+            ? std::max(usualVerdict, wholeVerdict)
+            : usualVerdict;
+
+    // ---- Attention weights and outputs, each for both word orders.
     const Box panels{area.x, diagram.bottom() + 8, area.width,
                      area.bottom() - diagram.bottom() - 8 - verdictHeight};
     const ValueRange weightRange{0, 1};
@@ -229,21 +274,6 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     if (outputBarBox.height > 8)
         drawColorbar(figure, outputBarBox, ColormapId::BlueWhiteRed, outputRange, theme);
 
-    // ---- The verdict.
-    const bool merelyPermuted = c.outputDeviation < 1e-12;
-    // The number first: a small figure drops the paragraph's last lines.
-    const std::string deviation = c.outputDeviation == 0 ? std::string("0")
-                                  : merelyPermuted
-                                      ? formatValue(c.outputDeviation, 2) + ", rounding"
-                                      : formatValue(c.outputDeviation, 3);
-    const std::string verdict =
-        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
-        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
-        positionSentence(params.position) + ". " +
-        (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
-                          "moves with it, so both sentences mean the same to it."
-                        : "The same word at another place now gets another output: order reaches "
-                          "the model.");
     drawParagraph(figure, {area.x, panels.bottom() + 6, area.width, verdictHeight - 6}, verdict,
                   theme, theme.fontSize, merelyPermuted ? theme.text : theme.accent);
 }

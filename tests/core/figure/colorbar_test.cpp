@@ -3,6 +3,7 @@
 // spacing for the heatmaps' bars, the bars on their own and the bars beside a grid.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -55,6 +56,32 @@ TEST(ColorbarTest, OneTickSpacingAndWidth) {
     EXPECT_FLOAT_EQ(barWidthFor(theme), 18);  // 0.9 em
     theme.fontSize = 8;
     EXPECT_FLOAT_EQ(barWidthFor(theme), 10);  // at least 10 px
+}
+
+TEST(ColorbarTest, ColorbarOnItsOwnFillsItsBoxAndLabelsIntegerTicks) {
+    Figure figure;
+    const Box bar{100, 20, 12, 300};
+    drawColorbar(figure, bar, ColormapId::Magma, {0, 99}, darkTheme(), true);
+    const HeatmapItem* ramp = nullptr;
+    std::vector<std::string> labels;
+    for (const FigureItem& item : figure.items) {
+        if (auto* heatmap = std::get_if<HeatmapItem>(&item)) ramp = heatmap;
+        if (auto* text = std::get_if<TextItem>(&item)) {
+            labels.push_back(text->text);
+            // A tick label's height on the bar is its value's share of the range, top = 99.
+            const double value = std::stod(text->text);
+            EXPECT_NEAR(text->anchor.y, bar.bottom() - value / 99 * bar.height, 1e-3);
+            EXPECT_GT(text->anchor.x, bar.right());
+        }
+    }
+    ASSERT_NE(ramp, nullptr);
+    EXPECT_EQ(ramp->colormap, ColormapId::Magma);
+    EXPECT_EQ(ramp->box.y, bar.y);
+    EXPECT_EQ(ramp->box.height, bar.height);
+    EXPECT_NEAR((*ramp->values)(0, 0), 1.0, 1e-15);  // top of the ramp: the range's high end
+    ASSERT_GE(labels.size(), 2u);
+    for (const std::string& label : labels) EXPECT_EQ(label.find('.'), std::string::npos) << label;
+    EXPECT_GT(colorbarTickWidth({0, 99}, 300, darkTheme(), true), 10.f);
 }
 
 }  // namespace

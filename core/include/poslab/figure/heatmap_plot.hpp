@@ -1,0 +1,45 @@
+// heatmap_plot.hpp — a matrix drawn as cells with its axes, markers and colour bar.
+//
+// Usage:
+//   HeatmapSpec spec;                       // title, axes in data units, values, colormap, range
+//   PlotFrame frame;                        // receives the plot area, for hover and markers
+//   drawHeatmap(figure, area, spec, theme, &frame);
+//   auto [x, y] = frame.toData(mouse);      // which cell is under the mouse
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "poslab/base/matrix.hpp"
+#include "poslab/figure/axes.hpp"
+#include "poslab/figure/colormap.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/theme.hpp"
+
+namespace poslab {
+
+// ---- Heatmaps
+struct HeatmapSpec {
+    std::string title;
+    AxisSpec x{"dimension", 0, 1, false, true};
+    AxisSpec y{"position", 0, 1, false, true};
+    std::shared_ptr<const Matrix> values;  // starts at (x.low, y.low); see the spans below
+    double valuesColSpan = 0;              // data units the matrix columns cover (0: x.high-x.low)
+    double valuesRowSpan = 0;              // data units the matrix rows cover (0: y.high-y.low)
+    std::uint64_t version = 0;             // see HeatmapItem::version
+    ColormapId colormap = ColormapId::Viridis;
+    ValueRange range;
+    std::string colorbarLabel;
+    bool showColorbar = true;
+    bool angleTicks = false;             // colour bar ticked at multiples of π (radians)
+    bool squareCells = false;            // cells as wide as tall (L x L matrices)
+    bool showMaskedLegend = false;       // a swatch saying what masked (-inf) cells look like
+    std::string maskedLabel = "masked";  // the swatch's label
+    std::vector<Marker> markers;
+};
+void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
+                 PlotFrame* frame = nullptr);
+
+}  // namespace poslab

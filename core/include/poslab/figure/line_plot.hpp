@@ -1,0 +1,37 @@
+// line_plot.hpp — curves over axes, with markers and a legend placed where it hides no data
+// (inside the plot when a free place exists, else in a column beside it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "poslab/figure/axes.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/legend.hpp"  // LegendKey
+#include "poslab/figure/theme.hpp"
+
+namespace poslab {
+
+// ---- Line plots
+struct LineSeries {
+    std::string name;
+    std::vector<double> x, y;  // same length; non-finite points break the line
+    Rgba color{0, 0, 0, 0};    // alpha 0: seriesColor(index)
+    float width = 1.8f;
+    bool markers = false;  // a dot at each point
+};
+struct LinePlotSpec {
+    std::string title;
+    AxisSpec x, y;
+    std::vector<LineSeries> series;
+    std::vector<Marker> markers;
+    bool legend = true;
+    bool legendLater = false;     // the caller draws keys' legend (drawLegendAfter), not the plot;
+                                  // LegendPlacement::Outside still reserves its column here
+    std::vector<LegendKey> keys;  // the legend's rows; empty: one per named series
+    bool autoRangeY = true;       // y.low/high from the data (with a margin)
+};
+void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                  PlotFrame* frame = nullptr);
+
+}  // namespace poslab

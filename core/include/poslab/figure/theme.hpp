@@ -1,0 +1,61 @@
+// theme.hpp — colours, text sizes and line scale of a figure, and the paper controls (legend,
+// title, aspect, --panel) every drawing function reads, so the screen, PNG, SVG and PDF agree.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "poslab/base/enum_names.hpp"
+#include "poslab/base/result.hpp"
+#include "poslab/figure/figure.hpp"  // Rgba
+
+namespace poslab {
+
+// ---- Themes
+enum class ThemeId { Dark, Paper };
+// Paper controls (`poslab render --legend/--title/--aspect/--panel`, the export dialog): the
+// drawing functions below read them, so the screen, PNG, SVG and PDF agree.
+enum class LegendPlacement { Auto, Outside, None };   // auto: the corner hiding the least data
+enum class TitleMode { Auto, Replace, Hidden };       // the view's title, Theme::titleText, none
+enum class AspectMode { Auto, Square };               // square: plot boxes as wide as tall
+enum class TitleTarget { FigureTitle, PanelTitles };  // what TitleMode::Replace replaces
+struct Theme {
+    ThemeId id = ThemeId::Dark;
+    Rgba background, plotBackground, text, mutedText, axis, grid, masked, accent;
+    float fontSize = 14;   // tick labels and legends
+    float titleSize = 17;  // plot titles
+    float fontScale = 1;   // what scaledTheme multiplied fontSize and titleSize by, in total
+    LegendPlacement legend = LegendPlacement::Auto;
+    TitleMode titleMode = TitleMode::Auto;
+    std::string titleText;  // TitleMode::Replace: the title drawn instead of the view's
+    TitleTarget titleTarget = TitleTarget::FigureTitle;  // set by buildWithControls
+    AspectMode aspect = AspectMode::Auto;
+    int focusPanel = 0;   // > 0: panel N (1-based) drawn over the whole figure (figure_controls)
+    float lineScale = 1;  // line widths, tick lengths, markers and legend swatches (1: 1 px)
+};
+Theme darkTheme();   // the screen theme
+Theme paperTheme();  // white background, black text: for print
+Theme themeFor(ThemeId id);
+inline constexpr EnumNames<ThemeId, 2> kThemeNames{
+    {{ThemeId::Dark, "dark"}, {ThemeId::Paper, "paper"}}};
+inline constexpr EnumNames<LegendPlacement, 3> kLegendPlacementNames{
+    {{LegendPlacement::Auto, "auto"},
+     {LegendPlacement::Outside, "outside"},
+     {LegendPlacement::None, "none"}}};
+inline constexpr EnumNames<AspectMode, 2> kAspectNames{
+    {{AspectMode::Auto, "auto"}, {AspectMode::Square, "square"}}};
+Result<LegendPlacement> parseLegendPlacement(std::string_view name);  // "auto", "outside", "none"
+Result<AspectMode> parseAspect(std::string_view name);                // "auto", "square"
+inline constexpr float kMinFontScale = 0.5f, kMaxFontScale = 3.0f;    // --font-scale
+std::string_view themeName(ThemeId id);                               // "dark", "paper"
+Result<ThemeId> parseTheme(std::string_view name);
+// Fonts, line widths, tick lengths, markers and swatches scaled together (presentation mode,
+// HiDPI): a figure at factor 2 looks like the same figure twice the size.
+Theme scaledTheme(Theme theme, float factor);
+float strokeWidth(const Theme& theme, float width);  // width (px at scale 1) at the theme's scale
+Rgba seriesColor(int index);                         // line colours, colourblind-friendly order
+Rgba seriesColor(int index, const Theme& theme);     // the same, black for yellow on paper
+Rgba withAlpha(Rgba color, std::uint8_t alpha);
+
+}  // namespace poslab

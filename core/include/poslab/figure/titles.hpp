@@ -1,0 +1,22 @@
+// titles.hpp — a figure's title and its plots' titles, as the theme's TitleMode says (the view's,
+// replaced by Theme::titleText, or hidden, giving the room back to the panels).
+#pragma once
+
+#include <string>
+
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/theme.hpp"
+
+namespace poslab {
+
+// ---- Titles
+// A figure's title, as the theme's TitleMode says (replaced, or left out: returns false).
+bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// The height of the band a figure keeps above its panels for drawTitle: lines * titleSize, or 0
+// when the theme hides the title (TitleMode::Hidden gives the room back to the panels).
+float titleBandHeight(const Theme& theme, float lines = 1.8f);
+// The title a plot (drawHeatmap, drawLinePlot) draws for spec.title under the theme's TitleMode:
+// the same, theme.titleText (when Replace targets panel titles), or "" (Hidden).
+std::string panelTitle(const std::string& title, const Theme& theme);
+
+}  // namespace poslab

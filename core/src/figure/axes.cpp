@@ -1,0 +1,374 @@
+#include "poslab/figure/axes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "plot_parts.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+namespace poslab {
+
+// ---------------------------------------------------------------------------------------------
+// Frames
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+double axisFraction(const AxisSpec& axis, double value) {
+    if (axis.logarithmic) {
+        const double low = std::log10(axis.low), high = std::log10(axis.high);
+        return (std::log10(value) - low) / (high - low);
+    }
+    return rangeFraction(value, axis.low, axis.high);
+}
+
+double axisValue(const AxisSpec& axis, double fraction) {
+    if (axis.logarithmic) {
+        const double low = std::log10(axis.low), high = std::log10(axis.high);
+        return std::pow(10.0, low + fraction * (high - low));
+    }
+    return rangeValue(fraction, axis.low, axis.high);
+}
+
+}  // namespace
+
+Point PlotFrame::toPixel(double xValue, double yValue) const {
+    const double fx = axisFraction(x, xValue), fy = axisFraction(y, yValue);
+    const float px = plot.x + float(fx) * plot.width;
+    const float py =
+        yDown ? plot.y + float(fy) * plot.height : plot.bottom() - float(fy) * plot.height;
+    return {px, py};
+}
+
+std::pair<double, double> PlotFrame::toData(Point pixel) const {
+    const double fx = (pixel.x - plot.x) / plot.width;
+    const double fy =
+        yDown ? (pixel.y - plot.y) / plot.height : (plot.bottom() - pixel.y) / plot.height;
+    return {axisValue(x, fx), axisValue(y, fy)};
+}
+
+Marker trainingLengthMarker(int trainingLength, const Theme& theme) {
+    Marker marker;
+    marker.vertical = false;
+    marker.value = trainingLength;
+    marker.label = "training length " + std::to_string(trainingLength);
+    marker.color = theme.accent;
+    marker.shadeBeyond = true;
+    return marker;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Axes, margins and markers (plot_parts.hpp)
+// ---------------------------------------------------------------------------------------------
+
+namespace plot_parts {
+
+std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float labelSpacing) {
+    const int count = tickCountFor(pixels, labelSpacing);
+    if (axis.logarithmic) return logTicks(axis.low, axis.high, count);
+    if (axis.cells) {
+        auto ticks = linearTicks(axis.low, std::max(axis.low, axis.high - 1), count, true);
+        return ticks;
+    }
+    return linearTicks(axis.low, axis.high, count, axis.integers);
+}
+
+double tickPosition(const AxisSpec& axis, double value) {
+    return axis.cells ? value + 0.5 : value;
+}
+
+float widestLabel(const std::vector<Tick>& ticks, float size) {
+    float widest = 0;
+    for (const Tick& t : ticks) widest = std::max(widest, estimateTextWidth(t.label, size));
+    return widest;
+}
+
+void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds,
+                  const std::vector<Box>& avoid) {
+    const Box box = textBox(label);
+    if (last && boxesOverlap(box, {last->x - 2, last->y - 2, last->width + 4, last->height + 4}, 0))
+        return;
+    for (const Box& other : avoid)
+        if (boxesOverlap(box, other, 0)) return;
+    if (box.x < bounds.x - 0.5f || box.right() > bounds.right() + 0.5f || box.y < bounds.y - 0.5f ||
+        box.bottom() > bounds.bottom() + 0.5f)
+        return;
+    last = box;
+    figure.add(std::move(label));
+}
+
+void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme, bool grid) {
+    const Box& p = frame.plot;
+    const float tickLength = strokeWidth(theme, 4);
+    const float hairline = strokeWidth(theme, 1);
+    const auto xTicks = axisTicks(frame.x, p.width, std::max(70.f, theme.fontSize * 5.5f));
+    const auto yTicks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
+    std::optional<Box> lastX, lastY;
+    std::vector<Box> xLabels;  // the y labels keep clear of them where the axes meet
+    for (const Tick& t : xTicks) {
+        const double v = tickPosition(frame.x, t.value);
+        if (v < std::min(frame.x.low, frame.x.high) || v > std::max(frame.x.low, frame.x.high))
+            continue;
+        const float px = frame.toPixel(v, frame.y.low).x;
+        if (grid) figure.add(LineItem{{px, p.y}, {px, p.bottom()}, theme.grid, hairline, false});
+        figure.add(
+            LineItem{{px, p.bottom()}, {px, p.bottom() + tickLength}, theme.axis, hairline, false});
+        addTickLabel(figure,
+                     makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize,
+                              theme.text, HorizontalAlign::Center, VerticalAlign::Top),
+                     lastX, area);
+        if (lastX && (xLabels.empty() || xLabels.back().x != lastX->x)) xLabels.push_back(*lastX);
+    }
+    for (const Tick& t : yTicks) {
+        const double v = tickPosition(frame.y, t.value);
+        if (v < std::min(frame.y.low, frame.y.high) || v > std::max(frame.y.low, frame.y.high))
+            continue;
+        const float py = frame.toPixel(frame.x.low, v).y;
+        if (grid) figure.add(LineItem{{p.x, py}, {p.right(), py}, theme.grid, hairline, false});
+        figure.add(LineItem{{p.x - tickLength, py}, {p.x, py}, theme.axis, hairline, false});
+        addTickLabel(figure,
+                     makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
+                              HorizontalAlign::Right, VerticalAlign::Middle),
+                     lastY, area, xLabels);
+    }
+    RectItem outline;
+    outline.box = p;
+    outline.stroke = theme.axis;
+    outline.strokeWidth = hairline;
+    figure.add(outline);
+}
+
+Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const Theme& theme,
+                    float approximateHeight) {
+    Margins m;
+    m.top = hasTitle ? theme.titleSize * 1.7f : theme.fontSize * 0.8f;
+    m.bottom = theme.fontSize * 1.6f + (x.label.empty() ? 0 : theme.fontSize * 1.6f);
+    // The ticks drawn are those of the plot's own height, which may step by 2.5 where the
+    // area's height steps by 2 ("-7.5" is wider than "-8"): room for the wider of the two.
+    const float plotHeight = std::max(1.f, approximateHeight - m.top - m.bottom);
+    const float widest = std::max(
+        widestLabel(axisTicks(y, approximateHeight, theme.fontSize * 2.6f), theme.fontSize),
+        widestLabel(axisTicks(y, plotHeight, theme.fontSize * 2.6f), theme.fontSize));
+    m.left = widest + 3 + strokeWidth(theme, 4) + 3 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
+    m.right = theme.fontSize * 1.2f;
+    return m;
+}
+
+void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme) {
+    const Box& p = frame.plot;
+    const Rgba axisLabelColor = theme.id == ThemeId::Paper ? theme.text : theme.mutedText;
+    // Fitted to the plot's side: a label longer than its axis would reach the neighbours'.
+    if (!frame.x.label.empty()) {
+        const FittedText label = fitText(frame.x.label, theme.fontSize, p.width,
+                                         readableMinScale(theme.fontSize, theme));
+        figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, label.text, label.size,
+                            axisLabelColor, HorizontalAlign::Center, VerticalAlign::Bottom));
+    }
+    if (!frame.y.label.empty()) {
+        const float minScale = readableMinScale(theme.fontSize, theme);
+        FittedText label = fitText(frame.y.label, theme.fontSize, p.height, minScale);
+        float middle = p.y + p.height / 2;
+        // A short plot (a projector's font, a small window): rather than cut the label, let it
+        // run on down its own strip past the plot's bottom, where only the x axis's text is.
+        if (label.text != frame.y.label && area.bottom() - 2 - p.y > p.height) {
+            const float length = area.bottom() - 2 - p.y;
+            label = fitText(frame.y.label, theme.fontSize, length, minScale);
+            middle = p.y + length / 2;
+        }
+        // Still cut: the label without its trailing "(unit)" when that fits whole.
+        const std::size_t unit = frame.y.label.rfind(" (");
+        if (label.text != frame.y.label && unit != std::string::npos &&
+            frame.y.label.back() == ')') {
+            const FittedText head = fitText(frame.y.label.substr(0, unit), theme.fontSize,
+                                            std::max(p.height, area.bottom() - 2 - p.y), minScale);
+            if (head.text.size() == unit) {
+                label = head;
+                const float along = estimateTextWidth(head.text, head.size);
+                middle = along <= p.height ? p.y + p.height / 2 : p.y + along / 2;
+            }
+        }
+        figure.add(makeText({area.x + 2, middle}, label.text, label.size, axisLabelColor,
+                            HorizontalAlign::Center, VerticalAlign::Top, true));
+    }
+}
+
+void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marker>& markers,
+                 const Theme& theme, MarkerPart part, std::vector<Box> avoid) {
+    const Box& p = frame.plot;
+    figure.add(ClipPush{p});
+    // Labels sit on a backing box (they cross data and the shading) and step down, or up, past
+    // the labels already placed; one that cannot be placed whole inside the plot is left out.
+    std::vector<Box> placed = std::move(avoid);
+    const float labelSize = theme.fontSize * 0.9f;
+    // Where a label may go outside the plot: inside the enclosing clip (the panel), else the
+    // figure, over no text and no data.
+    const Box enclosing = figure.clips.size() >= 2 ? figure.clips[figure.clips.size() - 2]
+                                                   : Box{0, 0, figure.width, figure.height};
+    std::vector<Box> texts;
+    for (const FigureItem& item : figure.items)
+        if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+            texts.push_back(textBox(*t));
+    auto clearOfLabels = [&](Box t) {
+        for (const Box& other : placed)
+            if (boxesOverlap(t, other, 0)) return false;
+        return true;
+    };
+    // Just above the plot, beside a vertical line at x: inside the panel, clear of every text
+    // (the title, the ticks), the other labels and the data.
+    auto above = [&](float x, float width, float height) -> std::optional<Box> {
+        for (float left : {x, x - 8 - width}) {
+            const Box t{left, p.y - height - 2, width, height};
+            bool clear = t.x >= enclosing.x && t.right() <= enclosing.right() &&
+                         t.y >= enclosing.y && clearOfLabels(t) && marksCovered(figure, t) == 0;
+            for (const Box& other : texts) clear = clear && !boxesOverlap(t, other, 0);
+            if (clear) return t;
+        }
+        return std::nullopt;
+    };
+    auto draw = [&](Box box, const FittedText& fitted, Rgba color, bool outside) {
+        placed.push_back(box);
+        if (outside) figure.add(ClipPop{});
+        figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
+        figure.add(makeText({box.x + 2, box.y + 1}, fitted.text, fitted.size, color));
+        if (outside) figure.add(ClipPush{p});
+    };
+    auto addLabel = [&](const std::string& text, float x, float y, bool alignRight, bool upwards,
+                        Rgba color) {
+        const float minScale = readableMinScale(labelSize, theme);
+        FittedText fitted =
+            fitText(text, labelSize, alignRight ? x - p.x - 4 : p.right() - x - 4, minScale);
+        // A vertical marker's label cut right of its line goes whole on the left when it fits,
+        // else whole above the plot when there is room there.
+        bool leftOfLine = false;
+        if (!upwards && !alignRight && fitted.text != text) {
+            const FittedText left = fitText(text, labelSize, x - 8 - p.x - 4, minScale);
+            if (left.text == text) fitted = left, leftOfLine = true;
+        }
+        if (!upwards && fitted.text != text) {
+            const FittedText whole = fitText(text, labelSize, enclosing.width, minScale);
+            if (whole.text == text) {
+                const float w = estimateTextWidth(whole.text, whole.size) + 4;
+                if (auto t = above(x - 4, w, whole.size + 2)) return draw(*t, whole, color, true);
+            }
+        }
+        if (fitted.text.find_first_not_of(' ') == std::string::npos) return;
+        const float width = estimateTextWidth(fitted.text, fitted.size) + 4;
+        const float height = fitted.size + 2;
+        auto inPlot = [&](Box b) {
+            return b.x >= p.x && b.right() <= p.right() && b.y >= p.y && b.bottom() <= p.bottom();
+        };
+        const float rightX = x, leftX = x - 8 - width;  // either side of a vertical line
+        Box box{alignRight ? x - width : (leftOfLine ? leftX : rightX), upwards ? y - height : y,
+                width, height};
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (const Box& other : placed) {
+                if (!boxesOverlap(box, other, 0)) continue;
+                box.y = upwards ? other.y - height - 1 : other.bottom() + 1;
+                moved = true;
+            }
+        }
+        // The label hides no data where it can: further along its line, or on the line's other
+        // side (vertical markers), the first place clear of the data and the other labels; else
+        // (vertical markers) above the plot.
+        if (inPlot(box) && marksCovered(figure, box) > 0) {
+            std::vector<Box> tries;
+            const float step = height / 2;
+            const std::vector<float> lefts =
+                upwards ? std::vector<float>{box.x}
+                        : std::vector<float>{box.x, box.x == leftX ? rightX : leftX};
+            // At most 1024 places a side: a label height of ~0 (step 0) or a plot at ~1e38
+            // (at + step == at) would otherwise add places forever (found by fuzz.figure).
+            for (float left : lefts) {
+                int count = 0;
+                for (float at = box.y; at >= p.y && at + height <= p.bottom() && count < 1024;
+                     at += upwards ? -step : step, ++count)
+                    tries.push_back({left, at, width, height});
+            }
+            bool found = false;
+            for (const Box& t : tries) {
+                if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t)) {
+                    box = t;
+                    found = true;
+                    break;
+                }
+            }
+            // A horizontal line's label: just below the line at the right, then just above or
+            // below it at the left end, where that hides no data ("context length 4096" sat on
+            // RoPE's wavelength curve with free room under the line).
+            if (!found && upwards) {
+                const float lineY = y + 3;  // the label's bottom sits 3 px above the line
+                for (const Box& t : {Box{box.x, lineY + 3, width, height},
+                                     Box{p.x + 4, lineY - 3 - height, width, height},
+                                     Box{p.x + 4, lineY + 3, width, height}}) {
+                    if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t)) {
+                        box = t;
+                        found = true;
+                        break;
+                    }
+                }
+            }
+            if (!found && !upwards) {
+                if (auto t = above(x - 4, width, height)) return draw(*t, fitted, color, true);
+            }
+        }
+        if (!inPlot(box)) return;
+        draw(box, fitted, color, false);
+    };
+    for (const Marker& marker : markers) {
+        if (marker.vertical) {
+            const float px = frame.toPixel(marker.value, frame.y.low).x;
+            if (px > p.right() + 1) continue;
+            if (part == MarkerPart::Labels) {
+                if (!marker.label.empty())
+                    addLabel(marker.label, px + 4, p.y + 3, false, false, marker.color);
+                continue;
+            }
+            if (marker.shadeBeyond && px < p.right()) {
+                RectItem shade;
+                shade.box = {std::max(px, p.x), p.y, p.right() - std::max(px, p.x), p.height};
+                shade.fill = theme.id == ThemeId::Dark ? Rgba{0, 0, 0, 110} : Rgba{0, 0, 0, 28};
+                figure.add(shade);
+            }
+            figure.add(LineItem{{px, p.y},
+                                {px, p.bottom()},
+                                marker.color,
+                                strokeWidth(theme, 1.5f),
+                                marker.dashed});
+        } else {
+            const float py = frame.toPixel(frame.x.low, marker.value).y;
+            const bool below = frame.yDown;
+            if (part == MarkerPart::Labels) {
+                if (!marker.label.empty())
+                    addLabel(marker.label, p.right() - 4, py - 3, true, true, marker.color);
+                continue;
+            }
+            if (marker.shadeBeyond) {
+                RectItem shade;
+                const float top = below ? std::max(py, p.y) : p.y;
+                const float bottom = below ? p.bottom() : std::min(py, p.bottom());
+                if (bottom > top) {
+                    shade.box = {p.x, top, p.width, bottom - top};
+                    shade.fill = theme.id == ThemeId::Dark ? Rgba{0, 0, 0, 110} : Rgba{0, 0, 0, 28};
+                    figure.add(shade);
+                }
+            }
+            figure.add(LineItem{
+                {p.x, py}, {p.right(), py}, marker.color, strokeWidth(theme, 1.5f), marker.dashed});
+        }
+    }
+    figure.add(ClipPop{});
+}
+
+void makeSquare(Box& area, Box& plot) {
+    const float side = std::min(plot.width, plot.height);
+    const float spareX = plot.width - side, spareY = plot.height - side;
+    if (spareX <= 0 && spareY <= 0) return;
+    area = {area.x + spareX / 2, area.y, area.width - spareX, area.height - spareY};
+    plot = {plot.x + spareX / 2, plot.y, side, side};
+}
+
+}  // namespace plot_parts
+
+}  // namespace poslab

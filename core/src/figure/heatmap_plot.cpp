@@ -1,0 +1,284 @@
+#include "poslab/figure/heatmap_plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plot_parts.hpp"
+#include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/titles.hpp"
+
+namespace poslab {
+
+namespace {
+
+// A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
+// it fits at 3/4 size or more, else two, split at the "; ", ", " or space nearest the middle;
+// each line then shrinks or ends in "…" as a title does; none when a line would be "…" alone.
+std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size,
+                                        const Theme& theme) {
+    if (caption.empty()) return {};
+    const float minScale = readableMinScale(size, theme);
+    if (estimateTextWidth(caption, size * minScale) <= length)
+        return {fitText(caption, size, length, minScale)};
+    std::size_t split = std::string::npos;
+    for (const char* separator : {"; ", ", ", " "}) {
+        const std::size_t width = std::string(separator).size();
+        double best = 1e300;
+        for (std::size_t at = caption.find(separator); at != std::string::npos;
+             at = caption.find(separator, at + 1)) {
+            const double distance = std::abs(double(at) - double(caption.size()) / 2);
+            if (distance < best) best = distance, split = at + width;
+        }
+        if (split != std::string::npos && best < double(caption.size()) / 4) break;
+        split = std::string::npos;
+    }
+    // A line cut down to a lone "…" says nothing and still takes room: no caption then.
+    auto said = [](const std::vector<FittedText>& lines) {
+        for (const FittedText& line : lines)
+            if (line.text == "…") return std::vector<FittedText>{};
+        return lines;
+    };
+    if (split == std::string::npos) return said({fitText(caption, size, length, minScale)});
+    std::string head = caption.substr(0, split), tail = caption.substr(split);
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    return said({fitText(head, size, length, minScale), fitText(tail, size, length, minScale)});
+}
+
+// A heatmap's cells are data everywhere inside its plot, so a horizontal line's label ("training
+// length 2048", "table ends") goes beside the plot instead: right of it at the line's height, in
+// a strip kept between the plot and the colour bar, wrapped at spaces to its widest word (at
+// least eight characters a line) and never wider than a fifth of the area.
+struct SideLabel {
+    double value = 0;
+    std::vector<FittedText> lines;
+    Rgba color;
+};
+float sideLabelSize(const Theme& theme) {
+    return theme.fontSize * 0.9f;  // as drawMarkers' labels inside a plot
+}
+std::vector<SideLabel> sideLabels(const HeatmapSpec& spec, float areaWidth, const Theme& theme) {
+    std::vector<SideLabel> labels;
+    const float size = sideLabelSize(theme);
+    const double low = std::min(spec.y.low, spec.y.high), high = std::max(spec.y.low, spec.y.high);
+    for (const Marker& marker : spec.markers) {
+        if (marker.vertical || marker.label.empty() ||
+            !(marker.value >= low && marker.value <= high))
+            continue;
+        float widestWord = estimateTextWidth("training", size);
+        for (const std::string& word : wrapText(marker.label, size, 0))
+            widestWord = std::max(widestWord, estimateTextWidth(word, size));
+        const float room = std::min(widestWord, std::max(1.f, areaWidth * 0.2f));
+        SideLabel label{marker.value, {}, marker.color};
+        for (const std::string& line : wrapText(marker.label, size, room))
+            label.lines.push_back(fitText(line, size, room, readableMinScale(size, theme)));
+        labels.push_back(std::move(label));
+    }
+    return labels;
+}
+float sideStripWidth(const std::vector<SideLabel>& labels) {
+    float widest = 0;
+    for (const SideLabel& label : labels)
+        for (const FittedText& line : label.lines)
+            widest = std::max(widest, estimateTextWidth(line.text, line.size));
+    return labels.empty() ? 0 : widest + 8;
+}
+// The labels in the strip right of the plot, each centred on its line, moved down past the one
+// above it and kept within the plot's height where they fit.
+void drawSideLabels(Figure& figure, const PlotFrame& frame, std::vector<SideLabel> labels,
+                    const Theme& theme) {
+    const Box& p = frame.plot;
+    const float step = sideLabelSize(theme) * 1.15f;
+    std::stable_sort(labels.begin(), labels.end(), [&](const SideLabel& a, const SideLabel& b) {
+        return frame.toPixel(frame.x.low, a.value).y < frame.toPixel(frame.x.low, b.value).y;
+    });
+    float below = p.y;  // where the next label may start
+    for (const SideLabel& label : labels) {
+        const float height = step * float(label.lines.size());
+        const float lineY = frame.toPixel(frame.x.low, label.value).y;
+        float top = std::max(lineY - height / 2, below);
+        if (top + height > p.bottom()) top = std::max(below, p.bottom() - height);
+        for (std::size_t i = 0; i < label.lines.size(); ++i)
+            figure.add(makeText({p.right() + 6, top + float(i) * step}, label.lines[i].text,
+                                label.lines[i].size, label.color));
+        below = top + height + 2;
+    }
+}
+
+}  // namespace
+
+void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
+                 PlotFrame* frameOut) {
+    const plot_parts::PanelScope panel(figure, area, theme);
+    HeatmapSpec focusedSpec;
+    if (panel.focused() && !given.showColorbar) {  // a shared colour bar is not in the panel
+        focusedSpec = given;
+        focusedSpec.showColorbar = true;
+    }
+    const HeatmapSpec& spec = panel.focused() && !given.showColorbar ? focusedSpec : given;
+    const std::string title = panelTitle(spec.title, theme);
+    const float areaRight = area.right();  // before square cells narrow `area`
+    const ValueRange range = spec.range;
+    const auto barTicks = spec.angleTicks
+                              ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
+                              : colorbarTicks(range, area.height);
+    const float barWidth = spec.showColorbar ? barWidthFor(theme) : 0;
+    plot_parts::Margins m =
+        plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height);
+    // A labelled vertical line ("query 31") has its label above the plot, where it hides no
+    // cell: a row of room under the title (heatmaps are data everywhere inside).
+    for (const Marker& marker : spec.markers) {
+        if (marker.vertical && !marker.label.empty()) {
+            m.top += theme.fontSize * 0.9f + 4;
+            break;
+        }
+    }
+    std::vector<SideLabel> side = sideLabels(spec, area.width, theme);
+    float strip = sideStripWidth(side);  // between the plot and the colour bar
+    const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
+    std::vector<FittedText> caption =
+        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize, theme)
+                          : std::vector<FittedText>{};
+    const float lineStep = theme.fontSize * 1.2f;  // between caption lines
+    const float barBlock =
+        spec.showColorbar
+            ? barWidth + 8 + strokeWidth(theme, 4) +
+                  plot_parts::widestLabel(barTicks, theme.fontSize) +
+                  (caption.empty() ? 0
+                                   : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
+            : 0;
+    // A plot already narrow (480x320) would lose over a quarter of its width to the strip: its
+    // labels stay inside it then, as before.
+    if (strip > 0.25f * (area.width - m.left - m.right - barBlock)) {
+        side.clear();
+        strip = 0;
+    }
+    m.right += barBlock + strip;
+    const plot_parts::TitleLines titleLines = plot_parts::plotTitleLines(
+        title, area.width - barBlock - strip, area.height - m.top - m.bottom, theme);
+    m.top += titleLines.extra;
+
+    PlotFrame frame;
+    frame.x = spec.x;
+    frame.y = spec.y;
+    frame.yDown = true;
+    frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
+                  std::max(1.f, area.height - m.top - m.bottom)};
+    const Box titleArea{area.x, area.y, area.width - barBlock - strip, area.height};
+    if (spec.squareCells) {
+        // As many pixels per cell across as down: the area shrinks to the square plot, centred
+        // across, so the axis labels and colour bar stay beside it.
+        const double cols = std::abs(spec.x.high - spec.x.low);
+        const double rows = std::abs(spec.y.high - spec.y.low);
+        if (cols > 0 && rows > 0 && std::isfinite(cols) && std::isfinite(rows)) {
+            const double perCell = std::min(frame.plot.width / cols, frame.plot.height / rows);
+            const float width = float(perCell * cols), height = float(perCell * rows);
+            const float spareX = frame.plot.width - width, spareY = frame.plot.height - height;
+            if (spareX > 0.5f || spareY > 0.5f) {
+                area = {area.x + spareX / 2, area.y, area.width - spareX, area.height - spareY};
+                frame.plot = {frame.plot.x + spareX / 2, frame.plot.y, width, height};
+            }
+        }
+    }
+    if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
+    // Square cells may leave the bar shorter than the caption was fitted to: each line is
+    // fitted again to the bar as drawn, keeping the line count the margin was made for.
+    if (frame.plot.height < barLength - 0.5f) {
+        for (FittedText& line : caption) line = fitText(line.text, line.size, frame.plot.height);
+        // A line cut down to a lone "…" says nothing: no caption then.
+        for (const FittedText& line : caption) {
+            if (line.text == "…") {
+                caption.clear();
+                break;
+            }
+        }
+    }
+    // Centred over the plot and its axis, clear of the colour bar's top tick label.
+    if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);
+
+    // Masked (-inf) cells take the theme's masked colour in the heatmap itself: opaque cells
+    // need no blending, which software GL pays for per pixel. With no cells, the plot shows it.
+    if (!spec.values || spec.values->empty()) {
+        RectItem under;
+        under.box = frame.plot;
+        under.fill = theme.masked;
+        figure.add(under);
+    }
+    if (spec.values && !spec.values->empty()) {
+        HeatmapItem heatmap;
+        heatmap.box = frame.plot;
+        // A zoomed-out sample may cover a little more than the axis range: scale and clip it.
+        if (spec.valuesColSpan > 0) {
+            heatmap.box.width *= float(spanRatio(spec.valuesColSpan, spec.x.low, spec.x.high));
+        }
+        if (spec.valuesRowSpan > 0) {
+            heatmap.box.height *= float(spanRatio(spec.valuesRowSpan, spec.y.low, spec.y.high));
+        }
+        figure.add(ClipPush{frame.plot});
+        heatmap.values = spec.values;
+        heatmap.colormap = spec.colormap;
+        heatmap.range = range;
+        heatmap.masked = theme.masked;
+        heatmap.version = spec.version;
+        figure.add(heatmap);
+        figure.add(ClipPop{});
+    }
+    plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Lines);
+    std::vector<Marker> inPlot = spec.markers;  // the labels not drawn beside the plot
+    for (Marker& marker : inPlot)
+        if (!marker.vertical && !side.empty()) marker.label.clear();
+    plot_parts::drawMarkers(figure, frame, inPlot, theme, plot_parts::MarkerPart::Labels);
+    drawSideLabels(figure, frame, side, theme);
+    plot_parts::drawAxes(figure, area, frame, theme, false);
+    plot_parts::drawAxisLabels(figure, area, frame, theme);
+
+    if (spec.showColorbar) {
+        const Box bar{frame.plot.right() + strip + theme.fontSize * 0.9f, frame.plot.y, barWidth,
+                      frame.plot.height};
+        drawColorbarRamp(figure, bar, spec.colormap, theme);
+        std::optional<Box> lastTick;
+        for (const Tick& t : barTicks) {
+            if (range.high == range.low) break;
+            const float fy = float(rangeFraction(t.value, range.low, range.high));
+            if (fy < -1e-4f || fy > 1.0001f) continue;
+            const float py = bar.bottom() - fy * bar.height;
+            const float tick = strokeWidth(theme, 4);
+            figure.add(
+                LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
+            plot_parts::addTickLabel(
+                figure,
+                makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
+                         HorizontalAlign::Left, VerticalAlign::Middle),
+                lastTick, area);
+        }
+        for (std::size_t line = 0; line < caption.size(); ++line) {
+            const float x =
+                area.right() - theme.fontSize * 1.5f - lineStep * float(caption.size() - 1 - line);
+            figure.add(makeText({x, bar.y + bar.height / 2}, caption[line].text, caption[line].size,
+                                theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top,
+                                true));
+        }
+        if (spec.showMaskedLegend) {
+            // Below the lowest tick label, which is centred on the bar's bottom edge and hangs
+            // half a line under it: with large text (presentation mode) and a narrow bar, 6 px
+            // would put the label on top of it.
+            const float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
+                                                       theme.fontSize * 0.95f - barWidth / 2 + 2});
+            RectItem swatch;
+            swatch.box = {bar.x, top, barWidth, barWidth};
+            swatch.fill = theme.masked;
+            swatch.stroke = theme.axis;
+            figure.add(swatch);
+            // Shrunk or cut to stay inside the area it was given (the next panel starts there).
+            const FittedText label =
+                fitText(spec.maskedLabel, theme.fontSize * 0.9f, areaRight - bar.right() - 6);
+            figure.add(makeText({bar.right() + 6, top + barWidth / 2}, label.text, label.size,
+                                theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
+        }
+    }
+    if (frameOut) *frameOut = frame;
+}
+
+}  // namespace poslab

@@ -1,0 +1,249 @@
+#include "poslab/figure/legend.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plot_parts.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+namespace poslab {
+
+namespace {
+
+// A legend's rows laid out for names at most `room` px wide: each name whole on one line, or
+// wrapped onto more (a single word too wide shrinks, then ends in "…"), as many keys as fit
+// `height`.
+struct LegendRows {
+    std::vector<std::vector<FittedText>> lines;  // per key shown
+    float w = 0, h = 0;
+};
+LegendRows layoutLegendRows(const std::vector<LegendKey>& keys, const Theme& theme, float room,
+                            float height) {
+    const float swatch = strokeWidth(theme, 18);
+    const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
+    LegendRows rows;
+    float widest = 0, used = 8;
+    for (const LegendKey& key : keys) {
+        std::vector<FittedText> lines;
+        if (estimateTextWidth(key.text, theme.fontSize) <= room + 0.5f) {
+            lines.push_back({key.text, theme.fontSize});
+        } else {
+            for (const std::string& line : wrapText(key.text, theme.fontSize, room))
+                lines.push_back(
+                    fitText(line, theme.fontSize, room, readableMinScale(theme.fontSize, theme)));
+        }
+        if (lines.empty()) lines.push_back({"", theme.fontSize});
+        const float rowHeight = first + more * float(lines.size() - 1);
+        if (used + rowHeight > height) break;
+        used += rowHeight;
+        for (const FittedText& line : lines)
+            widest = std::max(widest, estimateTextWidth(line.text, line.size));
+        rows.lines.push_back(std::move(lines));
+    }
+    rows.w = widest + swatch + 16;
+    rows.h = used;
+    return rows;
+}
+
+}  // namespace
+
+namespace plot_parts {
+
+std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, float w, float h,
+                               Box first, float topInset) {
+    const Box& p = frame.plot;
+    const Box within{p.x + 4, p.y + 4 + topInset, p.width - 8, p.height - 8 - topInset};
+    const std::vector<Box> corners = {first,
+                                      {p.right() - w - 6, p.y + 6 + topInset, w, h},
+                                      {p.x + 6, p.y + 6 + topInset, w, h},
+                                      {p.right() - w - 6, p.bottom() - h - 6, w, h},
+                                      {p.x + 6, p.bottom() - h - 6, w, h}};
+    return placeFree(figure, within, w, h, corners);
+}
+
+std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
+                                  const std::vector<LegendKey>& keys, const Theme& theme,
+                                  const FreePlace& freePlace, const Fallback& fallback,
+                                  float topInset) {
+    const bool outside = frame.legendColumn.width > 0;
+    const float swatch = strokeWidth(theme, 18);  // the line sample before each name
+    const float chrome = swatch + 16;
+    std::optional<LegendRows> rows;
+    Box box;
+    if (outside) {
+        rows = layoutLegendRows(keys, theme, std::max(1.f, frame.legendColumn.width - chrome),
+                                frame.legendColumn.height);
+        box = {frame.legendColumn.x, frame.legendColumn.y, rows->w, rows->h};
+    } else {
+        const float full = std::max(1.f, frame.plot.width - 12 - chrome);
+        const float height = frame.plot.height - 12 - topInset;
+        for (float fraction : {1.f, 0.5f, 0.34f}) {
+            const float room = std::max(full * fraction, theme.fontSize * 6);
+            if (fraction < 1 && room >= full) break;
+            LegendRows tried = layoutLegendRows(keys, theme, room, height);
+            if (tried.lines.size() < keys.size() && fraction < 1) continue;
+            if (tried.lines.empty()) continue;
+            if (auto free = freePlace(tried.w, tried.h)) {
+                rows = std::move(tried);
+                box = *free;
+                break;
+            }
+        }
+        if (!rows) {
+            rows = layoutLegendRows(keys, theme, full, height);
+            box = fallback(rows->w, rows->h);
+        }
+    }
+    if (rows->lines.empty()) return std::nullopt;
+    RectItem background;
+    background.box = box;
+    background.fill = withAlpha(theme.plotBackground, 225);
+    background.stroke = theme.grid;
+    figure.add(background);
+    const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
+    float top = box.y + 4;
+    for (std::size_t shown = 0; shown < rows->lines.size(); ++shown) {
+        const LegendKey& key = keys[shown];
+        const float cy = top + first / 2;
+        if (key.dot) {
+            CircleItem dot;
+            dot.center = {box.x + 6 + swatch / 2, cy};
+            dot.radius = strokeWidth(theme, 4);
+            dot.fill = key.color;
+            figure.add(dot);
+        } else {
+            figure.add(LineItem{{box.x + 6, cy},
+                                {box.x + 6 + swatch, cy},
+                                key.color,
+                                strokeWidth(theme, 2.5f),
+                                false});
+        }
+        float y = cy;
+        for (const FittedText& line : rows->lines[shown]) {
+            figure.add(makeText({box.x + 11 + swatch, y}, line.text, line.size, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+            y += more;
+        }
+        top += first + more * float(rows->lines[shown].size() - 1);
+    }
+    return box;
+}
+
+}  // namespace plot_parts
+
+std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
+                                   const std::vector<LegendKey>& keys, LegendCorner corner,
+                                   float topInset, const Theme& theme) {
+    if (keys.empty() || theme.legend == LegendPlacement::None) return std::nullopt;
+    const Box& p = frame.plot;
+    auto asked = [&](float w, float h) {
+        return corner == LegendCorner::TopRight ? Box{p.right() - w - 6, p.y + 6 + topInset, w, h}
+                                                : Box{p.right() - w - 6, p.bottom() - h - 6, w, h};
+    };
+    return plot_parts::drawLegendRows(
+        figure, frame, keys, theme,
+        [&](float w, float h) {
+            return plot_parts::legendPlace(figure, frame, w, h, asked(w, h), topInset);
+        },
+        asked, topInset);
+}
+
+Box drawNoteLines(Figure& figure, const PlotFrame& frame, const std::vector<NoteLine>& lines,
+                  const Theme& theme) {
+    const Box& p = frame.plot;
+    const float size = theme.fontSize, step = size * 1.35f;
+    const float full = std::max(1.f, p.width - 16);
+    struct Wrapped {
+        std::vector<std::pair<FittedText, Rgba>> rows;
+        float w = 0, h = 0;
+    };
+    auto wrap = [&](float room) {
+        Wrapped out;
+        for (const NoteLine& line : lines) {
+            for (const std::string& part : wrapText(line.text, size, room)) {
+                out.rows.push_back(
+                    {fitText(part, size, full, readableMinScale(size, theme)), line.color});
+                out.w = std::max(out.w, estimateTextWidth(out.rows.back().first.text,
+                                                          out.rows.back().first.size));
+            }
+        }
+        out.w += 4;
+        out.h = step * float(out.rows.size());
+        return out;
+    };
+    std::optional<Wrapped> chosen;
+    Box box;
+    for (float fraction : {1.f, 0.5f, 0.34f}) {
+        const float room = std::max(full * fraction, size * 6);
+        if (fraction < 1 && room >= full) break;
+        Wrapped tried = wrap(room);
+        const float w = tried.w, h = tried.h;
+        const std::vector<Box> corners = {{p.x + 6, p.y + 6, w, h},
+                                          {p.right() - w - 6, p.y + 6, w, h},
+                                          {p.x + 6, p.bottom() - h - 6, w, h},
+                                          {p.right() - w - 6, p.bottom() - h - 6, w, h}};
+        if (auto free =
+                placeFree(figure, {p.x + 4, p.y + 4, p.width - 8, p.height - 8}, w, h, corners)) {
+            chosen = std::move(tried);
+            box = *free;
+            break;
+        }
+    }
+    if (!chosen) {
+        // Wrapped when the plot is tall enough, else a line each, shrunk or cut; never past
+        // the plot's bottom.
+        chosen = wrap(full);
+        if (chosen->h > p.height - 12) {
+            chosen->rows.clear();
+            chosen->w = 0;
+            for (const NoteLine& line : lines) {
+                chosen->rows.push_back(
+                    {fitText(line.text, size, full, readableMinScale(size, theme)), line.color});
+                chosen->w = std::max(chosen->w, estimateTextWidth(chosen->rows.back().first.text,
+                                                                  chosen->rows.back().first.size));
+            }
+        }
+        // A corner over no text (the legend), else below a legend at the top.
+        const float w = chosen->w, h = step * float(chosen->rows.size());
+        const float belowLegend = frame.legend.width > 0 && frame.legend.y < p.y + p.height / 2
+                                      ? frame.legend.bottom() + 4
+                                      : p.y + 6;
+        std::vector<Box> texts;
+        for (const FigureItem& item : figure.items)
+            if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+                texts.push_back(textBox(*t));
+        box = {p.x + 6, belowLegend, w, h};
+        for (const Box& corner :
+             {Box{p.x + 6, p.y + 6, w, h}, Box{p.right() - w - 6, p.y + 6, w, h},
+              Box{p.x + 6, p.bottom() - h - 6, w, h},
+              Box{p.right() - w - 6, p.bottom() - h - 6, w, h}}) {
+            bool clear = corner.y >= p.y;
+            for (const Box& t : texts) clear = clear && !boxesOverlap(corner, t, 1);
+            if (clear) {
+                box = corner;
+                break;
+            }
+        }
+        const std::size_t fit = std::size_t(std::max(0.f, (p.bottom() - 6 - box.y) / step));
+        if (chosen->rows.size() > fit) chosen->rows.resize(fit);
+        chosen->h = step * float(chosen->rows.size());
+        box.height = chosen->h;
+    }
+    for (std::size_t i = 0; i < chosen->rows.size(); ++i) {
+        const auto& [fitted, color] = chosen->rows[i];
+        figure.add(makeText({box.x + 2, box.y + float(i) * step}, fitted.text, fitted.size, color));
+    }
+    return box;
+}
+
+float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {
+    float widest = 0;
+    for (const LegendKey& key : keys)
+        widest = std::max(widest, estimateTextWidth(key.text, theme.fontSize));
+    return keys.empty() ? 0 : widest + strokeWidth(theme, 18) + 16;
+}
+
+}  // namespace poslab

@@ -1,0 +1,201 @@
+#include "poslab/figure/line_plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "plot_parts.hpp"
+#include "poslab/figure/titles.hpp"
+
+namespace poslab {
+
+namespace {
+
+constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
+
+// One try of drawLinePlot; *legendFits turns false when an inside legend found no free place.
+void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                      PlotFrame* frameOut, bool* legendFits) {
+    const plot_parts::PanelScope panel(figure, area, theme);
+    const std::string title = panelTitle(spec.title, theme);
+    // The legend's rows: the keys given, or the named series in their colours.
+    std::vector<LegendKey> keys = spec.keys;
+    if (keys.empty()) {
+        for (std::size_t index = 0; index < spec.series.size(); ++index) {
+            const LineSeries& s = spec.series[index];
+            if (s.name.empty()) continue;
+            keys.push_back(
+                {s.name, s.color.a == 0 ? seriesColor(int(index), theme) : s.color, false});
+        }
+    }
+    const bool legend = spec.legend && !keys.empty() && theme.legend != LegendPlacement::None;
+    const bool outside = legend && theme.legend == LegendPlacement::Outside;
+    const bool outsideLater =
+        spec.legendLater && !keys.empty() && theme.legend == LegendPlacement::Outside;
+    AxisSpec y = spec.y;
+    if (spec.autoRangeY) {
+        double low = INFINITY, high = -INFINITY;
+        for (const LineSeries& s : spec.series) {
+            for (std::size_t i = 0; i < s.y.size() && i < s.x.size(); ++i) {
+                if (!std::isfinite(s.y[i]) || !std::isfinite(s.x[i])) continue;
+                if (s.x[i] < std::min(spec.x.low, spec.x.high) ||
+                    s.x[i] > std::max(spec.x.low, spec.x.high))
+                    continue;
+                if (y.logarithmic && s.y[i] <= 0) continue;
+                low = std::min(low, s.y[i]);
+                high = std::max(high, s.y[i]);
+            }
+        }
+        if (!(low <= high)) low = 0, high = 1;
+        if (y.logarithmic) {
+            y.low = low / 1.5;
+            y.high = std::min(high * 1.5, kLargestDouble);
+        } else {
+            const ValueRange padded = paddedRange(low, high, 0.06);
+            y.low = padded.low;
+            y.high = padded.high;
+        }
+    }
+    plot_parts::Margins m = plot_parts::plotMargins(spec.x, y, !title.empty(), theme, area.height);
+    // Outside: the legend takes a column right of the plot, at most kOutsideLegendShare of the
+    // area's width (longer names wrap).
+    const float gap = theme.fontSize * 0.8f;
+    const float outsideWidth = outside || outsideLater ? std::min(legendBoxWidth(keys, theme),
+                                                                  area.width * kOutsideLegendShare)
+                                                       : 0;
+    if (outside || outsideLater) m.right += outsideWidth + gap;
+    const plot_parts::TitleLines titleLines =
+        plot_parts::plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
+    m.top += titleLines.extra;
+    PlotFrame frame;
+    frame.x = spec.x;
+    frame.y = y;
+    frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
+                  std::max(1.f, area.height - m.top - m.bottom)};
+    const Box titleArea = area;
+    if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
+    // The column runs from the plot's top to the panel's bottom: nothing else is drawn there.
+    if (outside || outsideLater)
+        frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
+                              std::max(frame.plot.height, area.bottom() - frame.plot.y - 2)};
+    if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);
+
+    RectItem background;
+    background.box = frame.plot;
+    background.fill = theme.plotBackground;
+    figure.add(background);
+    plot_parts::drawAxes(figure, area, frame, theme, true);
+    plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Lines);
+    std::vector<Point> drawnPoints;  // where the data is, for placing the legend
+
+    figure.add(ClipPush{frame.plot});
+    for (std::size_t index = 0; index < spec.series.size(); ++index) {
+        const LineSeries& s = spec.series[index];
+        const Rgba color = s.color.a == 0 ? seriesColor(int(index), theme) : s.color;
+        PolylineItem line;
+        line.color = color;
+        line.width = strokeWidth(theme, s.width);
+        auto flush = [&] {
+            if (line.points.size() >= 2) figure.add(line);
+            line.points.clear();
+        };
+        // A series with more dots than the plot has pixel columns (16 draws of 4,096 positions
+        // on 1,000 pixels) gets one dot per pixel it touches: the others would land on the same
+        // pixel, and each dot costs a circle on screen and in every vector file.
+        const bool dense = s.markers && double(s.x.size()) > double(frame.plot.width);
+        std::unordered_set<std::uint64_t> dottedPixels;
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            const bool valid = std::isfinite(s.x[i]) && std::isfinite(s.y[i]) &&
+                               (!spec.x.logarithmic || s.x[i] > 0) &&
+                               (!y.logarithmic || s.y[i] > 0);
+            if (!valid) {
+                flush();
+                continue;
+            }
+            const Point p = frame.toPixel(s.x[i], s.y[i]);
+            line.points.push_back(p);
+            drawnPoints.push_back(p);
+            const auto pixel = [](float v) { return std::uint64_t(std::uint32_t(std::lround(v))); };
+            if (s.markers &&
+                (!dense || dottedPixels.insert(pixel(p.x) << 32 | pixel(p.y)).second)) {
+                CircleItem dot;
+                dot.center = p;
+                dot.radius = strokeWidth(theme, 2.5f);
+                dot.fill = color;
+                figure.add(dot);
+            }
+        }
+        flush();
+    }
+    figure.add(ClipPop{});
+
+    std::optional<Box> legendBox;
+    if (legend) {
+        // A place that hides no data (corners first); else, when the caller lets it, the
+        // legend goes outside (legendFits false: drawLinePlot redraws with it there); else the
+        // corner that hides the fewest data points, top right when they tie.
+        const Box& p = frame.plot;
+        auto free = [&](float w, float h) {
+            return plot_parts::legendPlace(figure, frame, w, h, {p.right() - w - 6, p.y + 6, w, h});
+        };
+        auto corner = [&](float w, float h) {
+            if (legendFits) *legendFits = false;
+            const Box corners[] = {{p.right() - w - 6, p.y + 6, w, h},
+                                   {p.x + 6, p.y + 6, w, h},
+                                   {p.right() - w - 6, p.bottom() - h - 6, w, h},
+                                   {p.x + 6, p.bottom() - h - 6, w, h}};
+            Box box = corners[0];
+            double best = INFINITY;
+            for (const Box& c : corners) {
+                double cost = 0;
+                for (Point q : drawnPoints) cost += c.contains(q);
+                if (cost < best) best = cost, box = c;
+            }
+            return box;
+        };
+        legendBox = plot_parts::drawLegendRows(figure, frame, keys, theme, free, corner);
+        if (legendBox) frame.legend = *legendBox;
+    }
+    plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Labels,
+                            legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{});
+    plot_parts::drawAxisLabels(figure, area, frame, theme);
+    if (frameOut) *frameOut = frame;
+}
+
+}  // namespace
+
+void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                  PlotFrame* frameOut) {
+    // An automatic legend that would hide data everywhere inside the plot moves outside (the plot
+    // narrows), when the area is wide enough for a column of its names beside a readable plot.
+    const bool canMove = theme.legend == LegendPlacement::Auto && spec.legend && !spec.legendLater;
+    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
+                      panels = figure.panels.size();
+    const std::vector<Box> clips = figure.clips;
+    bool legendFits = true;
+    drawLinePlotOnce(figure, area, spec, theme, frameOut, canMove ? &legendFits : nullptr);
+    if (legendFits) return;
+    std::vector<LegendKey> keys = spec.keys;
+    if (keys.empty()) {
+        for (const LineSeries& s : spec.series)
+            if (!s.name.empty()) keys.push_back({s.name, {}, false});
+    }
+    // A column too narrow for the names, or a few words of each, beside the plot: it stays.
+    const float column = area.width * kOutsideLegendShare;
+    if (legendBoxWidth(keys, theme) > column &&
+        column < strokeWidth(theme, 18) + 16 + theme.fontSize * 6)
+        return;
+    figure.items.resize(items);
+    figure.marks.resize(marks);
+    figure.panels.resize(panels);
+    figure.clips = clips;
+    Theme outside = theme;
+    outside.legend = LegendPlacement::Outside;
+    drawLinePlotOnce(figure, area, spec, outside, frameOut, nullptr);
+}
+
+}  // namespace poslab

@@ -1,0 +1,107 @@
+// plot_parts.hpp — the pieces heatmap_plot, line_plot, legend and titles share, private to
+// core/src/figure: axes with their ticks and labels, plot margins, markers, titles of one or two
+// lines, the --panel scope of one plot and square plot boxes. Everything here draws into a Figure
+// exactly as the public drawing functions (plot.hpp) need it; nothing outside figure/ calls it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "poslab/figure/axes.hpp"
+#include "poslab/figure/figure.hpp"
+#include "poslab/figure/legend.hpp"
+#include "poslab/figure/text_fit.hpp"
+#include "poslab/figure/theme.hpp"
+#include "poslab/figure/ticks.hpp"
+
+namespace poslab::plot_parts {
+
+// ---- Ticks and axes (axes.cpp)
+std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels,
+                            float labelSpacing);                // one per labelSpacing px
+double tickPosition(const AxisSpec& axis, double value);        // cell axes: the cell's centre
+float widestLabel(const std::vector<Tick>& ticks, float size);  // by estimate
+// Adds a tick label unless its box would overlap the last label kept on the same axis (2 px
+// apart at least), one in `avoid` (the other axis's, at the corner), or leave `bounds`:
+// crowded axes lose labels, never draw them over each other.
+void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds,
+                  const std::vector<Box>& avoid = {});
+void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme,
+              bool grid);  // ticks, their labels, the outline; grid lines when asked
+void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame,
+                    const Theme& theme);  // fitted to the plot's sides, never cut when avoidable
+
+// ---- Margins and plot boxes (axes.cpp)
+// The margins around a plot: title on top, tick labels and axis labels left and below.
+struct Margins {
+    float left, top, right, bottom;
+};
+Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const Theme& theme,
+                    float approximateHeight);
+// AspectMode::Square: the plot box shrinks to a square, centred across; the area shrinks with it
+// so that axis labels stay beside the plot.
+void makeSquare(Box& area, Box& plot);
+
+// ---- Markers (axes.cpp)
+// The markers' lines and shading, or their labels (drawn last, over the data, clear of the
+// boxes in `avoid`: a legend).
+enum class MarkerPart { Lines, Labels };
+void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marker>& markers,
+                 const Theme& theme, MarkerPart part, std::vector<Box> avoid = {});
+
+// ---- Titles (titles.cpp)
+// The title text itself, centred at the top of area (figure titles and plot titles alike).
+void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// A plot's title in `width`: one line when it fits at 90 % size or more; else two, split at the
+// space nearest the middle, each shrunk (or cut with "…" only when even that fails), when the
+// plot keeps at least `minPlot` pixels of height below the extra line. `extra`: the added line.
+struct TitleLines {
+    std::vector<FittedText> lines;
+    float extra = 0;
+};
+TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,
+                          const Theme& theme);
+// The lines of plotTitleLines centred at the top of area, as drawTitleText places one.
+void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const Theme& theme);
+
+// ---- Legends (legend.cpp)
+// Where a w x h legend hides no data inside the plot: `first` if free, else the other corners
+// (below topInset), else the free place nearest `first`; nullopt when the plot has none.
+std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, float w, float h,
+                               Box first, float topInset = 0);
+// The legend's box and rows: in frame.legendColumn when there is one, else inside the plot where
+// freePlace(w, h) finds room hiding no data: names whole on one line first, then wrapped to half
+// and a third of the plot's width; when none is free, where fallback(w, h) says, names whole.
+using FreePlace = std::function<std::optional<Box>(float w, float h)>;
+using Fallback = std::function<Box(float w, float h)>;
+std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
+                                  const std::vector<LegendKey>& keys, const Theme& theme,
+                                  const FreePlace& freePlace, const Fallback& fallback,
+                                  float topInset = 0);
+
+// ---- One plot's items (--panel N)
+// Records one plot's items as a PanelSpan. When the theme focuses this plot (--panel N), the plot
+// is drawn over the whole figure instead of its area; figure_controls keeps only its items.
+class PanelScope {
+  public:
+    PanelScope(Figure& figure, Box& area, const Theme& theme) : figure_(figure) {
+        index_ = figure.panels.size();
+        // A view that numbers its own panels (Figure::viewPanels) has drawn the focused one.
+        focused_ = figure.viewPanels == 0 && theme.focusPanel == int(index_) + 1;
+        if (focused_) area = {0, 0, figure.width, figure.height};
+        figure.panels.push_back({area, figure.items.size(), figure.items.size()});
+    }
+    ~PanelScope() { figure_.panels[index_].end = figure_.items.size(); }
+    PanelScope(const PanelScope&) = delete;
+    PanelScope& operator=(const PanelScope&) = delete;
+    bool focused() const { return focused_; }
+
+  private:
+    Figure& figure_;
+    std::size_t index_ = 0;
+    bool focused_ = false;
+};
+
+}  // namespace poslab::plot_parts

@@ -1,0 +1,128 @@
+#include "poslab/figure/text_fit.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "poslab/figure/text_markup.hpp"
+
+namespace poslab {
+
+float estimateTextWidth(std::string_view text, float size) {
+    return markupWidth(text, 0.56f * size);  // UTF-8 characters, scripts at their own size
+}
+
+std::size_t titleBreak(std::string_view title) {
+    auto hasWord = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end && k < title.size(); ++k)
+            if (std::isalnum(static_cast<unsigned char>(title[k]))) return true;
+        return false;
+    };
+    std::size_t split = std::string_view::npos;
+    double best = 1e300;
+    for (std::size_t at = title.find(' '); at != std::string_view::npos;
+         at = title.find(' ', at + 1)) {
+        // Never inside $...$ markup: each line must stay whole maths.
+        std::size_t dollars = 0;
+        for (std::size_t k = 0; k < at; ++k)
+            dollars += title[k] == '$' && (k == 0 || title[k - 1] != '\\');
+        if (dollars % 2 == 1) continue;
+        const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
+        const std::size_t after = title.find(' ', at + 1);
+        if (!hasWord(before == std::string_view::npos ? 0 : before + 1, at) ||
+            !hasWord(at + 1, after == std::string_view::npos ? title.size() : after)) {
+            continue;
+        }
+        const double distance = std::abs(double(at) - double(title.size()) / 2);
+        if (distance < best) best = distance, split = at;
+    }
+    return split;
+}
+
+FittedText fitText(std::string_view text, float size, float maxWidth, float minScale) {
+    FittedText fitted{std::string(text), size};
+    const float width = estimateTextWidth(text, size);
+    if (width <= maxWidth || width <= 0) return fitted;
+    fitted.size = std::max(size * minScale, size * maxWidth / width);
+    // The proportional size fits by construction; float rounding may put its width a hair over.
+    if (estimateTextWidth(text, fitted.size) <= maxWidth * 1.0001f) return fitted;
+    // Still too wide at the smallest size: drop whole UTF-8 characters from the end.
+    std::string cut(text);
+    while (!cut.empty() && estimateTextWidth(cut + "…", fitted.size) > maxWidth) {
+        std::size_t end = cut.size() - 1;
+        while (end > 0 && (static_cast<unsigned char>(cut[end]) & 0xC0) == 0x80) --end;
+        cut.erase(end);
+        while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+    }
+    fitted.text = cut + "…";
+    return fitted;
+}
+
+float readableMinScale(float size, const Theme& theme) {
+    if (size <= 0 || theme.fontScale <= 1) return 0.75f;
+    return std::clamp(kReadableTextPx / size, 0.55f, 1.f);
+}
+
+std::vector<std::string> wrapText(std::string_view text, float size, float maxWidth) {
+    // Break points: spaces outside $...$ (a line must stay whole maths).
+    std::vector<std::string> words;
+    std::string word;
+    bool maths = false;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        const char c = text[k];
+        if (c == '$' && (k == 0 || text[k - 1] != '\\')) maths = !maths;
+        if (c == ' ' && !maths) {
+            if (!word.empty()) words.push_back(std::move(word));
+            word.clear();
+            continue;
+        }
+        word += c;
+    }
+    if (!word.empty()) words.push_back(std::move(word));
+    // "m = 0.5" and "(1 − c²)" stay whole: a lone operator keeps the words either side of it
+    // on its line.
+    auto isOperator = [](const std::string& word) {
+        for (const char* op : {"=", "−", "-", "+", "×", "·", "→", "≈", "<", ">", "≤", "≥"})
+            if (word == op) return true;
+        return false;
+    };
+    // Groups of words kept together, each one piece when it fits the width, else word by word.
+    std::vector<std::vector<std::string>> groups;
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        const bool join =
+            !groups.empty() && (isOperator(words[k]) || isOperator(groups.back().back()) ||
+                                groups.back().back().back() == '=');
+        if (join)
+            groups.back().push_back(std::move(words[k]));
+        else
+            groups.push_back({std::move(words[k])});
+    }
+    words.clear();
+    for (std::vector<std::string>& group : groups) {
+        std::string whole;
+        for (const std::string& word : group) whole += (whole.empty() ? "" : " ") + word;
+        if (group.size() == 1 || estimateTextWidth(whole, size) <= maxWidth)
+            words.push_back(std::move(whole));
+        else  // too wide whole: a lone operator still starts the line of the word after it
+            for (std::size_t w = 0; w < group.size(); ++w) {
+                if (isOperator(group[w]) && w + 1 < group.size() &&
+                    estimateTextWidth(group[w] + " " + group[w + 1], size) <= maxWidth)
+                    group[w + 1] = group[w] + " " + group[w + 1];
+                else if (isOperator(group[w]) && w > 0 &&
+                         estimateTextWidth(words.back() + " " + group[w], size) <= maxWidth)
+                    words.back() += " " + group[w];  // else it ends the line before
+                else
+                    words.push_back(std::move(group[w]));
+            }
+    }
+    std::vector<std::string> lines;
+    for (std::string& next : words) {
+        if (!lines.empty() && estimateTextWidth(lines.back() + " " + next, size) <= maxWidth)
+            lines.back() += " " + next;
+        else
+            lines.push_back(std::move(next));
+    }
+    return lines;
+}
+
+}  // namespace poslab

@@ -1,0 +1,92 @@
+#include "poslab/figure/titles.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "plot_parts.hpp"
+
+namespace poslab {
+
+namespace plot_parts {
+
+void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    // Large (presentation) titles may shrink further than 3/4, as far as normal body text.
+    const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
+    const FittedText fitted =
+        fitText(title, theme.titleSize, area.width - theme.titleSize, minScale);
+    // 0.2 of a line from the top: the plot's top tick label, half a line above the plot (at
+    // 1.7 lines), stays clear of it.
+    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.2f}, fitted.text,
+                        fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+}
+
+TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,
+                          const Theme& theme) {
+    TitleLines out;
+    if (title.empty()) return out;
+    const float room = width - theme.titleSize;
+    const std::size_t split = estimateTextWidth(title, theme.titleSize * 0.9f) > room
+                                  ? titleBreak(title)
+                                  : std::string::npos;
+    const float line = theme.titleSize * 1.15f;
+    if (split == std::string::npos || plotHeight - line < theme.fontSize * 4) {
+        const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
+        out.lines.push_back(fitText(title, theme.titleSize, room, minScale));
+        return out;
+    }
+    FittedText first = fitText(title.substr(0, split), theme.titleSize, room);
+    FittedText second = fitText(title.substr(split + 1), theme.titleSize, room);
+    const float size = std::min(first.size, second.size);
+    first = fitText(first.text, size, room);
+    second = fitText(second.text, size, room);
+    out.lines = {first, second};
+    out.extra = size * 1.15f;
+    return out;
+}
+
+void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const Theme& theme) {
+    float y = area.y + theme.titleSize * 0.2f;
+    for (const FittedText& line : title.lines) {
+        figure.add(makeText({area.x + area.width / 2, y}, line.text, line.size, theme.text,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+        y += title.extra;
+    }
+}
+
+}  // namespace plot_parts
+
+float titleBandHeight(const Theme& theme, float lines) {
+    return theme.titleMode == TitleMode::Hidden ? 0 : theme.titleSize * lines;
+}
+
+bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    const bool first = figure.figureTitles++ == 0;
+    switch (theme.titleMode) {
+        case TitleMode::Hidden:
+            return false;
+        case TitleMode::Replace:
+            // The first figure title becomes the given text; later lines (a subtitle) go.
+            if (theme.titleTarget == TitleTarget::PanelTitles) break;
+            if (!first) return false;
+            plot_parts::drawTitleText(figure, area, theme.titleText, theme);
+            return true;
+        case TitleMode::Auto:
+            break;
+    }
+    plot_parts::drawTitleText(figure, area, title, theme);
+    return true;
+}
+
+std::string panelTitle(const std::string& title, const Theme& theme) {
+    switch (theme.titleMode) {
+        case TitleMode::Hidden:
+            return {};
+        case TitleMode::Replace:
+            return theme.titleTarget == TitleTarget::PanelTitles ? theme.titleText : title;
+        case TitleMode::Auto:
+            break;
+    }
+    return title;
+}
+
+}  // namespace poslab

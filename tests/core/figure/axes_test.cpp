@@ -1,0 +1,202 @@
+// Axes and frames: ticks of short, huge and degenerate ranges end with a bounded number of finite
+// ticks, and axis labels run on rather than being cut.
+#include "poslab/figure/axes.hpp"
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/plot.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <future>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+std::vector<double> tickValues(const std::vector<Tick>& ticks) {
+    std::vector<double> values;
+    for (const Tick& t : ticks) values.push_back(t.value);
+    return values;
+}
+
+TEST(AxesTest, ShortAxesStillGetTwoTicks) {
+    // Two labels' room on 0 .. 4095 used to give the nice step 5000 and a lone "0".
+    EXPECT_EQ(tickValues(linearTicks(0, 4095, 2, true)), (std::vector<double>{0, 4000}));
+    EXPECT_EQ(tickValues(linearTicks(3, 4095, 2, true)), (std::vector<double>{2000, 4000}));
+    const std::vector<double> fractions = tickValues(linearTicks(0.2, 0.9, 2));
+    ASSERT_EQ(fractions.size(), 2u);
+    EXPECT_NEAR(fractions[0], 0.25, 1e-12);
+    EXPECT_NEAR(fractions[1], 0.75, 1e-12);
+    // Unchanged where the usual step already gives two or more, or one label is all there is.
+    EXPECT_EQ(tickValues(linearTicks(0, 100, 5, true)),
+              (std::vector<double>{0, 20, 40, 60, 80, 100}));
+    EXPECT_EQ(tickValues(linearTicks(0, 4095, 1, true)), (std::vector<double>{0}));
+    EXPECT_EQ(tickValues(linearTicks(0, 0.5, 2, true)), (std::vector<double>{0}));
+}
+
+// ---- Extreme ranges: every tick and range computation ends, with a bounded number of ticks.
+// The ranges came from data: T5 biases of +-1.7e308, q.k of 1e154 components, .npy tables.
+
+constexpr double kMax = 1.7976931348623157e308;
+constexpr double kInf = INFINITY;
+constexpr double kDenorm = 4.9406564584124654e-324;
+
+// Runs `call` on another thread and fails (instead of hanging the suite) past two seconds.
+template <typename Call>
+bool finishesPromptly(Call call) {
+    auto done = std::async(std::launch::async, call);
+    if (done.wait_for(std::chrono::seconds(2)) == std::future_status::ready) return true;
+    // A hung tick loop cannot be stopped; leave the thread and end the test run here.
+    ADD_FAILURE() << "did not finish within 2 s";
+    std::_Exit(1);
+}
+
+struct TickRange {
+    double low, high;
+};
+class ExtremeTicksTest : public ::testing::TestWithParam<TickRange> {};
+
+TEST_P(ExtremeTicksTest, LinearTicksEndWithFewFiniteTicksInsideTheRange) {
+    const auto [low, high] = GetParam();
+    for (int maxCount : {1, 2, 5, 12}) {
+        for (bool integers : {false, true}) {
+            std::vector<Tick> ticks;
+            finishesPromptly([&] { ticks = linearTicks(low, high, maxCount, integers); });
+            EXPECT_LE(ticks.size(), std::size_t(3 * maxCount + 1)) << low << " .. " << high;
+            const bool valid = std::isfinite(low) && std::isfinite(high) && low <= high;
+            // An integer axis over a range holding no integer (0.1 .. 0.1 + 1e-10) has no tick.
+            const bool holdsInteger = !integers || std::ceil(low - 1e-9) <= std::floor(high + 1e-9);
+            if (valid && holdsInteger) {
+                EXPECT_FALSE(ticks.empty()) << low << " .. " << high;
+            }
+            for (const Tick& t : ticks) {
+                if (integers) EXPECT_EQ(t.value, std::round(t.value)) << low << " .. " << high;
+            }
+            for (const Tick& t : ticks) {
+                EXPECT_TRUE(std::isfinite(t.value));
+                // Inside the range, up to the 1e-9 step slack the ticks allow at the ends.
+                EXPECT_GE(t.value, low - std::abs(low) * 1e-9 - 1e-300);
+                EXPECT_LE(t.value, high + std::abs(high) * 1e-9 + 1e-300);
+                EXPECT_FALSE(t.label.empty());
+            }
+        }
+    }
+}
+
+TEST_P(ExtremeTicksTest, LogTicksEndWithFewTicks) {
+    const auto [low, high] = GetParam();
+    for (int maxCount : {-3, 0, 1, 5}) {
+        std::vector<Tick> ticks;
+        finishesPromptly([&] { ticks = logTicks(low, high, maxCount); });
+        EXPECT_LE(ticks.size(), std::size_t(std::max(maxCount, 1)) + 1);
+        for (const Tick& t : ticks) EXPECT_TRUE(std::isfinite(t.value) && t.value > 0);
+    }
+}
+
+TEST_P(ExtremeTicksTest, RangeHelpersStayFinite) {
+    const auto [low, high] = GetParam();
+    if (!std::isfinite(low) || !std::isfinite(high) || !(low <= high)) return;
+    const ValueRange padded = paddedRange(low, high, 0.06);
+    EXPECT_TRUE(std::isfinite(padded.low) && std::isfinite(padded.high));
+    EXPECT_LE(padded.low, low);
+    EXPECT_GE(padded.high, high);
+    EXPECT_TRUE(padded.low < padded.high);
+    // The fraction of the ends is 0 and 1 (0 and 0 for an empty range), never NaN.
+    EXPECT_EQ(rangeFraction(low, low, high), 0.0);
+    EXPECT_NEAR(rangeFraction(high, low, high), low == high ? 0.0 : 1.0, 1e-12);
+    // A quarter of the way along, where the range holds enough doubles to have one there.
+    const double width = high / 2 - low / 2;
+    if (width > 1e-290 && width > 1e-9 * std::max(std::abs(low), std::abs(high))) {
+        EXPECT_NEAR(rangeFraction(rangeValue(0.25, low, high), low, high), 0.25, 1e-9);
+    }
+}
+
+TEST_P(ExtremeTicksTest, HeatmapsAndLinePlotsOfTheRangeAreDrawn) {
+    const auto [low, high] = GetParam();
+    auto values = std::make_shared<Matrix>(2, 2);
+    values->values = {low, high, kInf, -kInf};
+    finishesPromptly([&] {
+        Figure figure = emptyFigure(400, 300, darkTheme());
+        HeatmapSpec spec;
+        spec.values = values;
+        spec.range = {low, high};
+        spec.x = {"x", low, high, false, false};
+        drawHeatmap(figure, {0, 0, 400, 300}, spec, darkTheme());
+        LinePlotSpec plot;
+        plot.x = {"x", std::min(low, 0.0), std::max(high, 1.0)};
+        plot.series.push_back({"s", {low, 0, high}, {high, low, 0}});
+        drawLinePlot(figure, {0, 0, 400, 300}, plot, darkTheme());
+        const ImageRgba image = colorize(*values, ColormapId::Viridis, {low, high});
+        EXPECT_EQ(image.pixels.size(), 16u);
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ranges, ExtremeTicksTest,
+    ::testing::Values(TickRange{-kMax, kMax}, TickRange{-1.7e308, 1.7e308}, TickRange{0, kMax},
+                      TickRange{-kMax, 0}, TickRange{kMax, kMax}, TickRange{-kMax, -kMax},
+                      TickRange{1e308, kMax}, TickRange{0, kDenorm},
+                      TickRange{kDenorm, 2 * kDenorm}, TickRange{-kDenorm, kDenorm},
+                      TickRange{1, std::nextafter(1.0, 2.0)}, TickRange{1e16, 1e16 + 2},
+                      TickRange{-1e-300, 1e-300}, TickRange{5, 5}, TickRange{0, 0},
+                      TickRange{0, 4095}, TickRange{-kInf, kInf}, TickRange{0, kInf},
+                      TickRange{-kInf, 0}, TickRange{NAN, 1}, TickRange{0, NAN}, TickRange{1, 0},
+                      TickRange{1e-320, 1e308}, TickRange{2.2250738585072014e-308, 1},
+                      TickRange{0.1, 0.1 + 1e-17}));
+
+// Issue #28: a short plot at a projector's font cut its y label ("positi…", "bias a…"); the
+// label now runs on down its strip past the plot's bottom, whole, over no other text.
+TEST(AxesTest, AShortPlotsYLabelRunsPastItsBottomRatherThanBeingCut) {
+    const Theme theme = scaledTheme(darkTheme(), 1.6f);
+    LinePlotSpec spec;
+    spec.x = {"position", 0, 100};
+    spec.y = {"bias added to the score", -10, 0};
+    spec.series.push_back({"", {0, 100}, {0, -10}});
+    Figure figure = emptyFigure(600, 260, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 600, 260}, spec, theme, &frame);
+    // The plot alone is too short for it even at the smallest size fitText allows.
+    ASSERT_GT(estimateTextWidth(spec.y.label, theme.fontSize * 0.75f), frame.plot.height);
+    bool found = false;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->vertical90 && text->text == spec.y.label) found = true;
+    }
+    EXPECT_TRUE(found);
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+}
+
+TEST(AxesTest, TicksOfARangeWiderThanTheLargestDoubleAreRoundNumbers) {
+    // Failed before (hung): -1.7e308 .. 1.7e308 has width inf; the fallback search divided an
+    // infinite step by 10 forever. Now a tenth of the range is ticked, then scaled back.
+    std::vector<Tick> ticks;
+    finishesPromptly([&] { ticks = linearTicks(-1.7e308, 1.7e308, 5); });
+    ASSERT_EQ(ticks.size(), 3u);
+    EXPECT_NEAR(ticks[0].value, -1e308, 1e293);  // within 1e-15 relative: scaled by 10 back
+    EXPECT_EQ(ticks[1].value, 0.0);
+    EXPECT_NEAR(ticks[2].value, 1e308, 1e293);
+    EXPECT_EQ(ticks[0].label, "$-10^{308}$");  // one style per axis, the minus sign
+    EXPECT_EQ(ticks[2].label, "$10^{308}$");
+}
+
+TEST(AxesTest, AHugeTickCountIsCapped) {
+    const auto ticks = linearTicks(0, 1e6, 2000000000);
+    EXPECT_LE(ticks.size(), 3001u);
+    EXPECT_GE(ticks.size(), 2u);
+}
+
+}  // namespace
+}  // namespace poslab

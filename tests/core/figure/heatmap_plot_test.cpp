@@ -1,0 +1,316 @@
+// drawHeatmap: masked cells, square cells, colour-bar captions along the bar, angle ticks at
+// multiples of pi and marker labels above the cells, against geometry worked out by hand.
+#include "poslab/figure/heatmap_plot.hpp"
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/plot.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <future>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+// How many filled rectangles of the theme's masked colour cover exactly the plot area.
+int maskedUnderlays(const Figure& figure, const PlotFrame& frame, const Theme& theme) {
+    int count = 0;
+    for (const auto& item : figure.items) {
+        const auto* rect = std::get_if<RectItem>(&item);
+        if (!rect || rect->fill.a == 0) continue;
+        const bool sameColour = rect->fill.r == theme.masked.r && rect->fill.g == theme.masked.g &&
+                                rect->fill.b == theme.masked.b && rect->fill.a == theme.masked.a;
+        const Box& b = rect->box;
+        if (sameColour && b.x == frame.plot.x && b.y == frame.plot.y &&
+            b.width == frame.plot.width && b.height == frame.plot.height) {
+            ++count;
+        }
+    }
+    return count;
+}
+
+// Masked (-inf) cells are painted in the theme's masked colour by the heatmap itself, opaque,
+// so renderers need neither a plot-sized underlay nor blending (software GL pays per pixel for
+// both). Only a heatmap with no cells leaves the masked colour showing in the plot.
+TEST(HeatmapPlotTest, MaskedCellsTakeTheThemesColourInTheHeatmapWithNoUnderlay) {
+    const Theme theme = darkTheme();
+    auto spec = [](std::shared_ptr<const Matrix> m) {
+        HeatmapSpec s;
+        s.values = std::move(m);
+        s.x = {"x", 0, 2, false, true};
+        s.y = {"y", 0, 2, false, true};
+        s.range = {-1, 1};
+        return s;
+    };
+    Matrix masked(2, 2);
+    masked(0, 1) = 0.5;
+    masked(1, 0) = -INFINITY;
+
+    Figure a = emptyFigure(400, 300, theme);
+    PlotFrame frameA;
+    const auto cellsShown = std::make_shared<const Matrix>(masked);
+    drawHeatmap(a, {0, 0, 400, 300}, spec(cellsShown), theme, &frameA);
+    EXPECT_EQ(maskedUnderlays(a, frameA, theme), 0);
+    int heatmaps = 0;
+    for (const auto& item : a.items) {
+        const auto* heatmap = std::get_if<HeatmapItem>(&item);
+        if (!heatmap || heatmap->values != cellsShown) continue;  // not the colour bar
+        ++heatmaps;
+        EXPECT_EQ(heatmap->masked, theme.masked);
+        EXPECT_EQ(heatmap->masked.a, 255);
+        // The colour the renderers get for the masked cell, and for the others the colormap's.
+        const ImageRgba cells =
+            colorize(*heatmap->values, heatmap->colormap, heatmap->range, heatmap->masked);
+        const std::uint8_t* m = &cells.pixels[(1 * 2 + 0) * 4];
+        EXPECT_EQ((Rgba{m[0], m[1], m[2], m[3]}), theme.masked);
+        const std::uint8_t* top = &cells.pixels[(0 * 2 + 1) * 4];
+        // 0.5 in [-1, 1] is three quarters up the scale: entry round(0.75 * 255) = 191.
+        EXPECT_EQ((Rgba{top[0], top[1], top[2], top[3]}), colormapTable(heatmap->colormap)[191]);
+    }
+    EXPECT_EQ(heatmaps, 1);
+
+    Figure b = emptyFigure(400, 300, theme);
+    PlotFrame frameB;
+    drawHeatmap(b, {0, 0, 400, 300}, spec(std::make_shared<const Matrix>()), theme, &frameB);
+    EXPECT_EQ(maskedUnderlays(b, frameB, theme), 1);  // no cells: the plot shows masked
+}
+
+TEST(HeatmapPlotTest, ColourBarCaptionsNoLongerThanTheBar) {
+    // Rotated along the bar, a long caption on a short plot used to run past the figure's top
+    // and bottom edges. Now it takes two lines, split at "; ", and each line is cut to fit.
+    const Theme theme = paperTheme();
+    const std::string label =
+        "score, mean of 3328 x 2560 cells per pixel; range from |m - n| < 16384";
+    for (float height : {140.0f, 400.0f, 1200.0f}) {
+        HeatmapSpec spec;
+        spec.title = "Attention score";
+        spec.values = std::make_shared<const Matrix>(2, 2);
+        spec.range = {-1, 1};
+        spec.colorbarLabel = label;
+        Figure figure = emptyFigure(600, height, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, {0, 0, 600, height}, spec, theme, &frame);
+        std::vector<std::string> lines;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || !text->vertical90 || text->text == "position") continue;
+            lines.push_back(text->text);
+            EXPECT_LE(estimateTextWidth(text->text, text->size), frame.plot.height + 0.01f)
+                << height << ": " << text->text;
+            EXPECT_LT(text->anchor.x + text->size, 600.0f) << height;  // inside the figure
+        }
+        if (height >= 1200) {
+            EXPECT_EQ(lines, std::vector<std::string>{label});
+        } else if (height >= 400) {  // two whole lines
+            EXPECT_EQ(lines,
+                      (std::vector<std::string>{"score, mean of 3328 x 2560 cells per pixel;",
+                                                "range from |m - n| < 16384"}));
+        } else {
+            EXPECT_EQ(lines.size(), 2u) << height;
+        }
+    }
+}
+
+TEST(HeatmapPlotTest, AngleTicksSitAtMultiplesOfPi) {
+    const double pi = 3.141592653589793;
+    auto labels = [](const std::vector<Tick>& ticks) {
+        std::vector<std::string> out;
+        for (const Tick& t : ticks) out.push_back(t.label);
+        return out;
+    };
+    const std::vector<Tick> full = piTicks(0, 2 * pi, 10);
+    EXPECT_EQ(labels(full), (std::vector<std::string>{"0", "π/2", "π", "3π/2", "2π"}));
+    for (std::size_t k = 0; k < full.size(); ++k) EXPECT_NEAR(full[k].value, k * pi / 2, 1e-12);
+    EXPECT_EQ(labels(piTicks(0, 2 * pi, 3)), (std::vector<std::string>{"0", "π", "2π"}));
+    EXPECT_EQ(labels(piTicks(-pi, pi, 5)),
+              (std::vector<std::string>{"\u2212π", "\u2212π/2", "0", "π/2", "π"}));
+    EXPECT_EQ(labels(piTicks(0, 8 * pi, 5)),
+              (std::vector<std::string>{"0", "2π", "4π", "6π", "8π"}));
+    EXPECT_TRUE(piTicks(1, 0, 5).empty());
+    EXPECT_TRUE(piTicks(-1.7e308, 1.7e308, 5).empty());  // no multiple of π worth a label
+
+    // A heatmap asking for angle ticks labels its colour bar with them.
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(2, 2);
+    spec.colormap = ColormapId::Twilight;
+    spec.range = {0, 2 * pi};
+    spec.angleTicks = true;
+    Figure figure = emptyFigure(600, 400, paperTheme());
+    drawHeatmap(figure, {0, 0, 600, 400}, spec, paperTheme());
+    bool threeHalves = false;
+    for (const auto& item : figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item)) threeHalves |= t->text == "3π/2";
+    }
+    EXPECT_TRUE(threeHalves);
+}
+
+TEST(HeatmapPlotTest, SquareCellsAreAsWideAsTall) {
+    // An L x L matrix in a wide area: without squareCells the plot fills the width and a cell
+    // is wider than tall; with it, pixels per cell agree across and down.
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"key", 0, 64, false, true};
+    spec.y = {"query", 0, 64, false, true};
+    spec.range = {0, 1};
+    for (bool square : {false, true}) {
+        spec.squareCells = square;
+        for (Box area : {Box{0, 0, 1200, 500}, Box{0, 0, 400, 900}}) {
+            Figure figure = emptyFigure(area.width, area.height, paperTheme());
+            PlotFrame frame;
+            drawHeatmap(figure, area, spec, paperTheme(), &frame);
+            const float across = frame.plot.width / 64, down = frame.plot.height / 64;
+            if (square) {
+                EXPECT_NEAR(across, down, 1e-3f) << area.width;
+                // Inside the area, and centred across it (the colour bar follows the plot).
+                EXPECT_GE(frame.plot.x, area.x);
+                EXPECT_LE(frame.plot.bottom(), area.bottom());
+            } else {
+                EXPECT_GT(std::abs(across - down), 1.f) << area.width;
+            }
+        }
+    }
+}
+
+// A square heatmap in a tall, narrow area (the Similarity view at 1024x768) has a bar shorter
+// than the area: its caption, running along the bar, stays within the bar's length.
+TEST(HeatmapPlotTest, ColourBarCaptionOfSquareCellsStaysAlongTheBar) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"position j", 0, 64, false, true};
+    spec.y = {"position i", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = "cosine similarity (mean of 1 x 2 cells per pixel)";
+    const Box area{0, 0, 375, 678};
+    Figure figure = emptyFigure(area.width, area.height, darkTheme());
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, darkTheme(), &frame);
+    ASSERT_LT(frame.plot.height, 300);  // square: about as tall as the plot is wide
+    int captions = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || !text->vertical90 || text->anchor.x < frame.plot.right()) continue;
+        ++captions;
+        EXPECT_LE(estimateTextWidth(text->text, text->size), frame.plot.height + 0.5f)
+            << text->text;
+    }
+    EXPECT_GE(captions, 1);
+}
+
+// A square map in a narrow figure (Similarity at 480x320: 138 x 230 pixels) has a bar too short
+// for any of its caption: a lone "…" said nothing and sat on the top tick label. No caption then,
+// and the bar's tick labels keep clear of everything.
+TEST(HeatmapPlotTest, ColourBarCaptionTooLongForAShortBarIsLeftOut) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"position j", 0, 64, false, true};
+    spec.y = {"position i", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = "cosine similarity";
+    const Box area{0, 0, 138, 230};
+    Figure figure = emptyFigure(area.width, area.height, darkTheme());
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, darkTheme(), &frame);
+    for (const FigureItem& item : figure.items) {  // the caption: rotated, right of the plot
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->vertical90 && text->anchor.x > frame.plot.right()) {
+            EXPECT_NE(text->text, "…") << text->anchor.x;
+        }
+    }
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+TEST(HeatmapPlotTest, AVerticalMarkersLabelOnAHeatmapSitsAboveItsCells) {
+    // "query 31" sat on ALiBi's peak attention weights: every cell of a heatmap is data.
+    const Theme theme = darkTheme();
+    Matrix values(8, 32);
+    for (std::size_t r = 0; r < 8; ++r)
+        for (std::size_t c = 0; c < 32; ++c) values.row(r)[c] = double((r + c) % 7);
+    HeatmapSpec spec;
+    spec.title = "Query 31: softmax(bias) per head";
+    spec.x = {"key j", 0, 32, false, true};
+    spec.y = {"head", 0, 8, false, true};
+    spec.values = std::make_shared<const Matrix>(values);
+    spec.range = {0, 6};
+    Marker marker;
+    marker.value = 31.5;
+    marker.label = "query 31";
+    spec.markers = {marker};
+    Figure figure = emptyFigure(600, 400, theme);
+    PlotFrame frame;
+    drawHeatmap(figure, {0, 0, 600, 400}, spec, theme, &frame);
+    bool found = false;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->text != "query 31") continue;
+        found = true;
+        EXPECT_LE(textBox(*text).bottom(), frame.plot.y + 1);
+    }
+    EXPECT_TRUE(found);
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+// Issue #28: "training length 2048", "table ends" and "gather clamp 255" sat on heatmap cells.
+// A horizontal line's label now goes beside the plot, right of it at the line's height, whole
+// (wrapped at spaces), with the colour bar moved right past it: no text over a cell or another
+// text, and every word of the label drawn.
+TEST(HeatmapPlotTest, AHorizontalMarkersLabelSitsBesideTheHeatmapAtItsLine) {
+    for (const float scale : {1.f, 1.75f}) {
+        const Theme theme = scaledTheme(darkTheme(), scale);
+        Matrix values(64, 16);
+        for (std::size_t r = 0; r < 64; ++r)
+            for (std::size_t c = 0; c < 16; ++c) values.row(r)[c] = double((r * 3 + c) % 5);
+        HeatmapSpec spec;
+        spec.title = "Angles";
+        spec.x = {"pair", 0, 16, false, true};
+        spec.y = {"position", 0, 64, false, true};
+        spec.values = std::make_shared<const Matrix>(values);
+        spec.range = {0, 4};
+        spec.colorbarLabel = "angle";
+        spec.markers = {trainingLengthMarker(40, theme)};
+        Figure figure = emptyFigure(700, 450, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, {0, 0, 700, 450}, spec, theme, &frame);
+        const float lineY = frame.toPixel(0, 40).y;  // independent: 40 of 64 rows down the plot
+        EXPECT_NEAR(lineY, frame.plot.y + frame.plot.height * 40.f / 64.f, 0.5f);
+        std::string joined;
+        float top = INFINITY, bottom = -INFINITY, right = -INFINITY, rampX = INFINITY;
+        for (const FigureItem& item : figure.items) {
+            if (const auto* ramp = std::get_if<HeatmapItem>(&item);
+                ramp && ramp->box.x > frame.plot.right())
+                rampX = std::min(rampX, ramp->box.x);
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->color != theme.accent) continue;
+            const Box box = textBox(*text);
+            EXPECT_GE(box.x, frame.plot.right()) << text->text << " at scale " << scale;
+            joined += (joined.empty() ? "" : " ") + text->text;
+            top = std::min(top, box.y);
+            right = std::max(right, box.right());
+            bottom = std::max(bottom, box.bottom());
+        }
+        EXPECT_EQ(joined, "training length 40") << scale;
+        EXPECT_LE(top, lineY) << scale;  // the label's lines span the line's height
+        EXPECT_GE(bottom, lineY) << scale;
+        EXPECT_GE(rampX, right) << scale;  // the colour bar, right of the label
+        EXPECT_TRUE(textsOverMarks(figure).empty()) << scale;
+        EXPECT_TRUE(overlappingTexts(figure).empty()) << scale;
+        EXPECT_TRUE(cutTexts(figure).empty()) << scale;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

@@ -1,0 +1,124 @@
+// Legends inside their plot, wrapped rather than cut, and every key of an outside legend listed.
+#include "poslab/figure/legend.hpp"
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/plot.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <future>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+// The horizontal extent [left, right] of a text item, by the same estimate the layout uses.
+std::pair<float, float> textExtent(const TextItem& t) {
+    const float width = estimateTextWidth(t.text, t.size);
+    switch (t.horizontal) {
+        case HorizontalAlign::Left:
+            return {t.anchor.x, t.anchor.x + width};
+        case HorizontalAlign::Center:
+            return {t.anchor.x - width / 2, t.anchor.x + width / 2};
+        default:
+            return {t.anchor.x - width, t.anchor.x};
+    }
+}
+
+TEST(LegendTest, LegendsStayInsideTheirPlot) {
+    // A long series name once pushed the legend box past the plot's left edge and out of the
+    // figure (the learned similarity curve's "query i = 2000 (the mean over all queries ...)").
+    const Theme theme = paperTheme();
+    for (float width : {260.0f, 420.0f, 1000.0f}) {
+        LinePlotSpec spec;
+        spec.x = {"offset", -10, 10};
+        spec.y = {"cosine", -1, 1};
+        LineSeries series;
+        series.name = "query i = 2000 (no mean over all queries: it costs O(L²·d))";
+        series.x = {-10, 10};
+        series.y = {0, 1};
+        spec.series = {series};
+        Figure figure = emptyFigure(width, 300, theme);
+        PlotFrame frame;
+        drawLinePlot(figure, {0, 0, width, 300}, spec, theme, &frame);
+        int names = 0;
+        for (const auto& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.rfind("query i", 0) != 0) continue;
+            ++names;
+            const auto [left, right] = textExtent(*text);
+            EXPECT_GE(left, frame.plot.x) << width;
+            EXPECT_LE(right, frame.plot.right()) << width;
+            if (width >= 1000) {
+                EXPECT_EQ(text->text, series.name);
+            }
+        }
+        EXPECT_EQ(names, 1) << width;
+    }
+}
+
+TEST(LegendTest, ALongLegendNameWrapsInsteadOfEndingInAnEllipsis) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);  // a projector's font
+    LinePlotSpec spec;
+    spec.x = {"pair", 0, 10};
+    spec.y = {"value", 0, 1};
+    LineSeries series;
+    series.name = "18 of 64 pairs never complete a turn within the training length 4096";
+    series.x = {0, 10};
+    series.y = {1, 1};  // along the top: the lower part of the plot is free
+    spec.series = {series};
+    Figure figure = emptyFigure(700, 420, theme);
+    drawLinePlot(figure, {0, 0, 700, 420}, spec, theme);
+    ASSERT_GT(estimateTextWidth(series.name, theme.fontSize), 700);  // one line cannot hold it
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    std::string words;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->color == theme.text && !text->vertical90)
+            words += (words.empty() ? "" : " ") + text->text;
+    }
+    EXPECT_NE(words.find(series.name), std::string::npos) << words;
+}
+
+TEST(LegendTest, AnOutsideLegendListsEveryKeyOfAShortPlot) {
+    // Extrapolation's ALiBi panel at 1024x768 F5: a plot ~70 px high showed 1 of 4 heads.
+    Theme theme = scaledTheme(darkTheme(), 1.75f);
+    theme.legend = LegendPlacement::Outside;
+    LinePlotSpec spec;
+    spec.x = {"distance", 0, 4096};
+    spec.y = {"bias", -500, 0};
+    spec.autoRangeY = false;
+    for (int h = 0; h < 4; ++h)
+        spec.series.push_back(
+            {"head " + std::to_string(2 * h) + ", m = 0.5", {0, 4096}, {0, -500}});
+    Figure figure = emptyFigure(1000, 220, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 1000, 220}, spec, theme, &frame);
+    ASSERT_LT(frame.plot.height, 4 * theme.fontSize * 1.35f);  // the plot alone holds fewer rows
+    for (int h = 0; h < 4; ++h) {
+        const std::string key = "head " + std::to_string(2 * h) + ", m = 0.5";
+        bool found = false;
+        for (const FigureItem& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            found |= text && text->text == key;
+        }
+        EXPECT_TRUE(found) << key;
+    }
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+}  // namespace
+}  // namespace poslab

@@ -1,0 +1,137 @@
+// drawLinePlot: dots once per pixel where denser than the pixels, titles of two lines.
+#include "poslab/figure/line_plot.hpp"
+
+#include "poslab/base/heatmap_sample.hpp"
+#include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/plot.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <future>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace poslab {
+namespace {
+
+// Dots denser than the pixels (Context > Randomized: 16 draws of 4,096 positions on ~1,000 pixel
+// columns) are drawn once per pixel they touch: the set of pixels with a dot is the set every
+// point maps to (the identity), with far fewer circles; a sparse series keeps every dot.
+TEST(LinePlotTest, DotsDenserThanThePixelsAreDrawnOncePerPixel) {
+    auto dotsOf = [](int points) {
+        LinePlotSpec spec;
+        spec.title = "t";
+        spec.x = {"x", 0, 1};
+        spec.y = {"y", 0, 1};
+        LineSeries series;
+        series.markers = true;
+        series.width = 0;
+        for (int i = 0; i < points; ++i) {
+            series.x.push_back(double(i) / (points - 1));
+            series.y.push_back(0.5);
+        }
+        spec.series = {series};
+        spec.legend = false;
+        Figure figure = emptyFigure(400, 300, darkTheme());
+        drawLinePlot(figure, {0, 0, 400, 300}, spec, darkTheme());
+        std::vector<Point> dots;
+        for (const FigureItem& item : figure.items)
+            if (const auto* dot = std::get_if<CircleItem>(&item)) dots.push_back(dot->center);
+        return dots;
+    };
+    const std::vector<Point> sparse = dotsOf(50);
+    EXPECT_EQ(sparse.size(), 50u);
+    const std::vector<Point> dense = dotsOf(20000);
+    ASSERT_FALSE(dense.empty());
+    // The plot is under 400 pixels wide, and the points lie on one row: one dot per column.
+    EXPECT_LT(dense.size(), 400u);
+    std::set<long> columns;
+    for (const Point& p : dense) EXPECT_TRUE(columns.insert(std::lround(p.x)).second);
+    // Every column a point falls in has its dot: the first and last points' columns, and no gap
+    // wider than one pixel between neighbouring dots.
+    EXPECT_NEAR(dense.front().x, sparse.front().x, 1e-3);
+    EXPECT_NEAR(dense.back().x, sparse.back().x, 1.0);
+    for (std::size_t i = 1; i < dense.size(); ++i) EXPECT_LE(dense[i].x - dense[i - 1].x, 1.5f);
+}
+
+// A plot title too long for its plot's width takes two lines at a readable size instead of being
+// cut, broken between words rather than inside "j - i", and the plot starts one line lower
+// (T5's panels on a projector showed "Bucket of j - i (32 b…").
+TEST(LinePlotTest, LongPlotTitlesTakeTwoLinesBetweenWords) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const std::string title = "Bucket id against j - i (bidirectional)";
+    LinePlotSpec spec;
+    spec.x = {"relative position", -10, 10};
+    spec.y = {"bucket", 0, 32};
+    spec.legend = false;
+    spec.series.push_back({"", {-10, 10}, {0, 32}});
+    auto draw = [&](const std::string& text, PlotFrame& frame) {
+        spec.title = text;
+        Figure figure = emptyFigure(420, 400, theme);
+        drawLinePlot(figure, {0, 0, 420, 400}, spec, theme, &frame);
+        std::vector<TextItem> lines;
+        for (const FigureItem& item : figure.items) {
+            const auto* t = std::get_if<TextItem>(&item);
+            if (t && t->anchor.y < frame.plot.y - theme.fontSize) lines.push_back(*t);
+        }
+        return lines;
+    };
+    PlotFrame wrapped, single;
+    const std::vector<TextItem> lines = draw(title, wrapped);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].text + " " + lines[1].text, title);  // nothing cut
+    EXPECT_EQ(lines[1].text, "j - i (bidirectional)");      // the middle space between words
+    EXPECT_GE(lines[0].size, theme.titleSize * 0.75f);
+    EXPECT_GT(lines[1].anchor.y, lines[0].anchor.y + lines[0].size);
+    ASSERT_EQ(draw("Bucket id", single).size(), 1u);
+    EXPECT_NEAR(wrapped.plot.y - single.plot.y, lines[1].anchor.y - lines[0].anchor.y, 0.01);
+}
+
+// Issue #28: "context length 4096" sat on RoPE's wavelength curve at the right end of its line
+// while the left end was free. A horizontal line's label now takes the first place beside its
+// line (right above, right below, left above, left below) that hides no data.
+TEST(LinePlotTest, AHorizontalMarkersLabelMovesAlongItsLineOffTheCurve) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    LinePlotSpec spec;
+    spec.x = {"pair", 0, 10};
+    spec.y = {"wavelength", 0, 10};
+    spec.autoRangeY = false;
+    LineSeries rising;  // y = x: crosses the line y = 8 at the right, far from its left end
+    for (int i = 0; i <= 100; ++i) {
+        rising.x.push_back(i / 10.0);
+        rising.y.push_back(i / 10.0);
+    }
+    spec.series = {rising};
+    spec.legend = false;
+    Marker marker;
+    marker.vertical = false;
+    marker.value = 8;
+    marker.label = "context length 4096";
+    spec.markers = {marker};
+    Figure figure = emptyFigure(700, 450, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 700, 450}, spec, theme, &frame);
+    const float lineY = frame.plot.bottom() - frame.plot.height * 0.8f;  // y = 8 of 0..10
+    const TextItem* label = nullptr;
+    for (const FigureItem& item : figure.items)
+        if (const auto* text = std::get_if<TextItem>(&item); text && text->text == marker.label)
+            label = text;
+    ASSERT_NE(label, nullptr);
+    const Box box = textBox(*label);
+    EXPECT_EQ(marksCovered(figure, box), 0);
+    EXPECT_LT(std::min(std::abs(box.bottom() - lineY), std::abs(box.y - lineY)),
+              theme.fontSize);  // beside its line
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+}
+
+}  // namespace
+}  // namespace poslab
