@@ -11,14 +11,15 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity_samples.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity_offsets.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/symmetric_eigen.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/toy_attention.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/cope_sentence.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/base/background.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/base/decimal.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_0
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/background.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/decimal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/format.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/heatmap_sample.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/least_squares.cpp
@@ -29,10 +30,10 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/base/refining_memo.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/sampling.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/validate.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/alibi.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/alibi.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/attention_temperature.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/learned.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope.cpp
@@ -44,11 +45,11 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/encodings/kerple.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/sandwich.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/fire.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/figure/colorbar.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope_scaling.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/colorbar.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/cope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/deberta.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/nope.cpp
@@ -58,55 +59,76 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/figure/layout.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/panel_grid.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/plot.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/figure/polyline.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/figure/text_boxes.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/axes.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/figure/heatmap_plot.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/legend.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/line_plot.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/text_fit.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/theme.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/titles.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/polyline.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/figure/text_boxes.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/text_markup.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/ticks.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/csv.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/json_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/output_file.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/rope_info.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_dtype.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/position_table.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/alibi_figures.cpp
-    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
-  )
-  set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_5
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/contextual_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/trajectory_3d.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/linear_shift_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/attention_shuffle_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/frequency_resolution_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_frequency_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_6
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_attention.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/intuition_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/binary_clock_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_decay_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/relative_family.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_7
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_rotation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/relative_oscillators.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/contextual_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/trajectory_3d.cpp
+    TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_8
   )
 endif()
 if(TARGET poslab_state)
@@ -217,14 +239,15 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/rope_usage_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/similarity_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/table_structure_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/symmetric_eigen_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/toy_attention_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/cope_sentence_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/angle_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/background_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/decimal_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/decimal_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/enum_names_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/heatmap_sample_test.cpp
@@ -236,10 +259,10 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/base/parallel_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/phase_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/random_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/refining_memo_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/refining_memo_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/result_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/sampling_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/validate_test.cpp
@@ -251,12 +274,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/xpos_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/causal_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/deberta_test.cpp
@@ -266,68 +289,91 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/figure_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/figure_controls_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/panel_grid_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/heatmap_plot_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/line_plot_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_fit_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/theme_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/titles_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/sinusoidal_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/axes_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/legend_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/input_file_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/json_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/matrix_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/output_file_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
-  )
-  set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/sinusoidal_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_5
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_dtype_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/position_table_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/figure_layout_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/intuition_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/figure_layout_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/intuition_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/binary_clock_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/linear_shift_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/attention_shuffle_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/frequency_resolution_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_structure_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_rotation_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_heatmap_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_frequency_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_decay_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_8
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_oscillators_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_9
   )
 endif()
 if(TARGET poslab_app_tests)

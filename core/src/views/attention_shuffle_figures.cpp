@@ -95,9 +95,12 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     heat.version = nextMatrixVersion();
     figure.add(heat);
     figure.add(filledRect(cells, {0, 0, 0, 0}, theme.axis));
-    if (rowLabels) {
+    // A row's word is never taller than its row (its glyphs are ~0.95 of a size high): the column
+    // labels and a wrapped title can leave the cells shorter than labelSize was guessed from.
+    const float rowLabelSize = std::min(labelSize, cellH * 0.95f);
+    if (rowLabels && rowLabelSize >= 6) {
         for (std::size_t r = 0; r < values.rows && r < rows.size(); ++r) {
-            const FittedText label = fitText(rows[r], labelSize, rowLabelWidth - 4, 0.75f);
+            const FittedText label = fitText(rows[r], rowLabelSize, rowLabelWidth - 4, 0.75f);
             figure.add(makeText({cells.x - 4, cells.y + (float(r) + 0.5f) * cellH}, label.text,
                                 label.size, theme.text, HorizontalAlign::Right,
                                 VerticalAlign::Middle));
@@ -258,7 +261,8 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                        c.shuffled.output, ColormapId::BlueWhiteRed, outputRange, dims, theme);
     // Per shuffled word: how far its output is from the same word's output in the sentence.
     const float rowHeight = cellsD.height / float(n);
-    const float deviationSize = std::min(theme.fontSize * 0.8f, rowHeight * 0.8f);
+    // As tall as a row's glyphs may be (~0.95 of a size), as the row words are.
+    const float deviationSize = std::min(theme.fontSize * 0.8f, rowHeight * 0.95f);
     if (deviationSize >= 7) {
         figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ", theme.fontSize * 0.8f,
                             theme.mutedText, HorizontalAlign::Left, VerticalAlign::Bottom));

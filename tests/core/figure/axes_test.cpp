@@ -68,7 +68,7 @@ struct TickRange {
 class ExtremeTicksTest : public ::testing::TestWithParam<TickRange> {};
 
 TEST_P(ExtremeTicksTest, LinearTicksEndWithFewFiniteTicksInsideTheRange) {
-    const auto [low, high] = GetParam();
+    const double low = GetParam().low, high = GetParam().high;  // lambdas capture these (clang 14)
     for (int maxCount : {1, 2, 5, 12}) {
         for (bool integers : {false, true}) {
             std::vector<Tick> ticks;
@@ -95,7 +95,7 @@ TEST_P(ExtremeTicksTest, LinearTicksEndWithFewFiniteTicksInsideTheRange) {
 }
 
 TEST_P(ExtremeTicksTest, LogTicksEndWithFewTicks) {
-    const auto [low, high] = GetParam();
+    const double low = GetParam().low, high = GetParam().high;  // lambdas capture these (clang 14)
     for (int maxCount : {-3, 0, 1, 5}) {
         std::vector<Tick> ticks;
         finishesPromptly([&] { ticks = logTicks(low, high, maxCount); });
@@ -105,7 +105,7 @@ TEST_P(ExtremeTicksTest, LogTicksEndWithFewTicks) {
 }
 
 TEST_P(ExtremeTicksTest, RangeHelpersStayFinite) {
-    const auto [low, high] = GetParam();
+    const double low = GetParam().low, high = GetParam().high;  // lambdas capture these (clang 14)
     if (!std::isfinite(low) || !std::isfinite(high) || !(low <= high)) return;
     const ValueRange padded = paddedRange(low, high, 0.06);
     EXPECT_TRUE(std::isfinite(padded.low) && std::isfinite(padded.high));
@@ -123,7 +123,7 @@ TEST_P(ExtremeTicksTest, RangeHelpersStayFinite) {
 }
 
 TEST_P(ExtremeTicksTest, HeatmapsAndLinePlotsOfTheRangeAreDrawn) {
-    const auto [low, high] = GetParam();
+    const double low = GetParam().low, high = GetParam().high;  // lambdas capture these (clang 14)
     auto values = std::make_shared<Matrix>(2, 2);
     values->values = {low, high, kInf, -kInf};
     finishesPromptly([&] {

@@ -7,18 +7,10 @@
 #include <limits>
 #include <string>
 #include <vector>
+#include "figure_checks.hpp"  // hasText
 
 namespace poslab {
 namespace {
-
-bool hasText(const Figure& figure, const std::string& fragment) {
-    for (const FigureItem& item : figure.items) {
-        if (auto* text = std::get_if<TextItem>(&item)) {
-            if (text->text.find(fragment) != std::string::npos) return true;
-        }
-    }
-    return false;
-}
 
 // A deterministic table with some structure (not from the code under test).
 Matrix testTable(std::size_t rows, std::size_t cols) {

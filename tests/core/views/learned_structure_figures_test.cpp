@@ -8,20 +8,12 @@
 #include <string>
 #include <variant>
 #include <vector>
+#include "figure_checks.hpp"  // hasText
 
 namespace poslab {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-bool hasText(const Figure& figure, const std::string& fragment) {
-    for (const FigureItem& item : figure.items) {
-        if (auto* text = std::get_if<TextItem>(&item)) {
-            if (text->text.find(fragment) != std::string::npos) return true;
-        }
-    }
-    return false;
-}
 
 template <class Item>
 std::vector<const Item*> itemsOf(const Figure& figure) {
