@@ -135,8 +135,9 @@ void ComparePanel::draw(state::AppState& state, ui::FrameContext& context) {
                     [](float w, float h, const Theme& theme, int panel) {
                         return comparisonFigurePanels(w, h, theme, panel);
                     },
-                    [&](float w, float h, const Theme& theme, int panel) {
-                        return comparisonFigure(view.options, w, h, theme, panel);
+                    [options = view.options](float w, float h, const Theme& theme, int panel,
+                                             Detail) {
+                        return comparisonFigure(options, w, h, theme, panel);
                     });
             } else {
                 ab_.showPanels(
@@ -144,7 +145,7 @@ void ComparePanel::draw(state::AppState& state, ui::FrameContext& context) {
                     [](float w, float h, const Theme& theme, int panel) {
                         return abComparisonPanels(w, h, theme, panel);
                     },
-                    [&](float w, float h, const Theme& theme, int panel) {
+                    [view](float w, float h, const Theme& theme, int panel, Detail) {
                         return abFigure(view, w, h, theme, panel);
                     });
                 if (!ab_.error().empty()) *context.statusMessage = ab_.error();

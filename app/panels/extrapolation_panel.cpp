@@ -72,7 +72,7 @@ void ExtrapolationPanel::draw(state::AppState& state, ui::FrameContext& context)
                 [](float w, float h, const Theme& theme, int panel) {
                     return extrapolationPanels(w, h, theme, panel);
                 },
-                [&](float w, float h, const Theme& theme, int panel) {
+                [o](float w, float h, const Theme& theme, int panel, Detail) {
                     return extrapolationFigure(o, w, h, theme, panel);
                 });
         });

@@ -4,7 +4,7 @@
 // family (KERPLE, Sandwich, FIRE, xPos, DeBERTa, all of them on shared axes) the same way.
 #pragma once
 
-#include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::panels {
@@ -20,7 +20,8 @@ class ExtrapolationPanel : public ui::Panel {
     Result<Matrix> exportData(const state::AppState& state) const override;
 
   private:
-    FigureCache<state::ExtrapolationViewState> figure_;
+    // Every size at its top takes seconds to build: on a worker, the last figure shown meanwhile.
+    LiveFigure<state::ExtrapolationViewState> figure_;
     ExtrapolationSet shownSet_ = ExtrapolationSet::Textbook;  // the tab ImGui showed last frame
 };
 
