@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
+#include "plot_parts.hpp"
 #include "poslab/figure/layout.hpp"
 
 namespace poslab {
@@ -52,8 +54,9 @@ void drawColorbarRamp(Figure& figure, Box bar, ColormapId colormap, const Theme&
 // ---- Whole bars
 
 void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
-                       const std::vector<Tick>& ticks, const Theme& theme) {
+                       const std::vector<Tick>& ticks, const Theme& theme, const Box* labelBounds) {
     drawColorbarRamp(figure, bar, colormap, theme);
+    std::optional<Box> lastLabel;
     for (const Tick& t : ticks) {
         if (range.high == range.low) break;
         const float fy = float(rangeFraction(t.value, range.low, range.high));
@@ -63,8 +66,12 @@ void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange 
         figure.add(
             LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
         // 4 px clear of the tick: a tick touching "−0.25" reads as "−−0.25".
-        figure.add(makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
-                            HorizontalAlign::Left, VerticalAlign::Middle));
+        TextItem label = makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
+                                  HorizontalAlign::Left, VerticalAlign::Middle);
+        if (labelBounds)
+            plot_parts::addTickLabel(figure, std::move(label), lastLabel, *labelBounds);
+        else
+            figure.add(std::move(label));
     }
 }
 

@@ -237,22 +237,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     if (spec.showColorbar) {
         const Box bar{frame.plot.right() + strip + theme.fontSize * 0.9f, frame.plot.y, barWidth,
                       frame.plot.height};
-        drawColorbarRamp(figure, bar, spec.colormap, theme);
-        std::optional<Box> lastTick;
-        for (const Tick& t : barTicks) {
-            if (range.high == range.low) break;
-            const float fy = float(rangeFraction(t.value, range.low, range.high));
-            if (fy < -1e-4f || fy > 1.0001f) continue;
-            const float py = bar.bottom() - fy * bar.height;
-            const float tick = strokeWidth(theme, 4);
-            figure.add(
-                LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
-            plot_parts::addTickLabel(
-                figure,
-                makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
-                         HorizontalAlign::Left, VerticalAlign::Middle),
-                lastTick, area);
-        }
+        drawColorbarTicks(figure, bar, spec.colormap, range, barTicks, theme, &area);
         for (std::size_t line = 0; line < caption.size(); ++line) {
             const float x =
                 area.right() - theme.fontSize * 1.5f - lineStep * float(caption.size() - 1 - line);

@@ -45,7 +45,9 @@ Complex geometric(long long n, Complex w) {
 std::pair<Complex, Complex> triangles(long long a, Complex w) {
     if (a <= 0) return {0.0, 1.0};
     const long long b = a / 2;
-    const auto [tb, tb1] = triangles(b, w);
+    // Named, not a structured binding: clang 14 (the page's compiler) cannot capture those.
+    const std::pair<Complex, Complex> below = triangles(b, w);
+    const Complex tb = below.first, tb1 = below.second;
     const Complex step = expOf(w);
     auto triangle = [&](long long n) {
         const long long h = n / 2;

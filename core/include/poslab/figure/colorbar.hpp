@@ -31,9 +31,11 @@ void drawColorbarRamp(Figure& figure, Box bar, ColormapId colormap,
                       const Theme& theme);  // + outline
 
 // ---- Whole bars
-// The ramp in `bar` (top = range.high), `ticks` and their labels to its right.
+// The ramp in `bar` (top = range.high), `ticks` and their labels to its right. labelBounds: a
+// label that would leave it, or touch the label above, is left out (a heatmap's own bar).
 void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
-                       const std::vector<Tick>& ticks, const Theme& theme);
+                       const std::vector<Tick>& ticks, const Theme& theme,
+                       const Box* labelBounds = nullptr);
 // On its own (scatter plots coloured by a value, e.g. position index).
 void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
                   const Theme& theme, bool integerTicks = false);
