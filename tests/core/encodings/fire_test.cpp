@@ -60,7 +60,7 @@ TEST(FireTest, MlpLinesEqualTheMlpWrittenOut) {
         const FireMlp mlp = seededFireMlp(width, heads, std::uint64_t(seed));
         for (int head : {0, heads - 1}) {
             const FireMlpLines lines = fireMlpLines(mlp, head);
-            auto written = [&](double phi) {
+            auto written = [&, width = width](double phi) {  // clang 14: no binding captures
                 double out = mlp.b2[std::size_t(head)];
                 for (int k = 0; k < width; ++k) {
                     const double hidden = mlp.w1[std::size_t(k)] * phi + mlp.b1[std::size_t(k)];
