@@ -2,6 +2,7 @@
 // ticks, and axis labels run on rather than being cut.
 #include "poslab/figure/axes.hpp"
 
+#include "../views/figure_checks.hpp"  // finishesPromptly
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/plot.hpp"
@@ -52,22 +53,6 @@ constexpr double kMax = 1.7976931348623157e308;
 constexpr double kInf = INFINITY;
 constexpr double kDenorm = 4.9406564584124654e-324;
 
-// Runs `call` on another thread and fails (instead of hanging the suite) past two seconds.
-template <typename Call>
-bool finishesPromptly(Call call) {
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-    // The wasm test build has no threads (./dev web-test): std::async would never start the
-    // call there, so it runs here, unwatched.
-    call();
-    return true;
-#endif
-    auto done = std::async(std::launch::async, call);
-    if (done.wait_for(std::chrono::seconds(2)) == std::future_status::ready) return true;
-    // A hung tick loop cannot be stopped; leave the thread and end the test run here.
-    ADD_FAILURE() << "did not finish within 2 s";
-    std::_Exit(1);
-}
-
 struct TickRange {
     double low, high;
 };
@@ -78,7 +63,7 @@ TEST_P(ExtremeTicksTest, LinearTicksEndWithFewFiniteTicksInsideTheRange) {
     for (int maxCount : {1, 2, 5, 12}) {
         for (bool integers : {false, true}) {
             std::vector<Tick> ticks;
-            finishesPromptly([&] { ticks = linearTicks(low, high, maxCount, integers); });
+            finishesPromptly([&] { ticks = linearTicks(low, high, maxCount, integers); }, 2);
             EXPECT_LE(ticks.size(), std::size_t(3 * maxCount + 1)) << low << " .. " << high;
             const bool valid = std::isfinite(low) && std::isfinite(high) && low <= high;
             // An integer axis over a range holding no integer (0.1 .. 0.1 + 1e-10) has no tick.
@@ -104,7 +89,7 @@ TEST_P(ExtremeTicksTest, LogTicksEndWithFewTicks) {
     const double low = GetParam().low, high = GetParam().high;  // lambdas capture these (clang 14)
     for (int maxCount : {-3, 0, 1, 5}) {
         std::vector<Tick> ticks;
-        finishesPromptly([&] { ticks = logTicks(low, high, maxCount); });
+        finishesPromptly([&] { ticks = logTicks(low, high, maxCount); }, 2);
         EXPECT_LE(ticks.size(), std::size_t(std::max(maxCount, 1)) + 1);
         for (const Tick& t : ticks) EXPECT_TRUE(std::isfinite(t.value) && t.value > 0);
     }
@@ -132,20 +117,22 @@ TEST_P(ExtremeTicksTest, HeatmapsAndLinePlotsOfTheRangeAreDrawn) {
     const double low = GetParam().low, high = GetParam().high;  // lambdas capture these (clang 14)
     auto values = std::make_shared<Matrix>(2, 2);
     values->values = {low, high, kInf, -kInf};
-    finishesPromptly([&] {
-        Figure figure = emptyFigure(400, 300, darkTheme());
-        HeatmapSpec spec;
-        spec.values = values;
-        spec.range = {low, high};
-        spec.x = {"x", low, high, false, false};
-        drawHeatmap(figure, {0, 0, 400, 300}, spec, darkTheme());
-        LinePlotSpec plot;
-        plot.x = {"x", std::min(low, 0.0), std::max(high, 1.0)};
-        plot.series.push_back({"s", {low, 0, high}, {high, low, 0}});
-        drawLinePlot(figure, {0, 0, 400, 300}, plot, darkTheme());
-        const ImageRgba image = colorize(*values, ColormapId::Viridis, {low, high});
-        EXPECT_EQ(image.pixels.size(), 16u);
-    });
+    finishesPromptly(
+        [&] {
+            Figure figure = emptyFigure(400, 300, darkTheme());
+            HeatmapSpec spec;
+            spec.values = values;
+            spec.range = {low, high};
+            spec.x = {"x", low, high, false, false};
+            drawHeatmap(figure, {0, 0, 400, 300}, spec, darkTheme());
+            LinePlotSpec plot;
+            plot.x = {"x", std::min(low, 0.0), std::max(high, 1.0)};
+            plot.series.push_back({"s", {low, 0, high}, {high, low, 0}});
+            drawLinePlot(figure, {0, 0, 400, 300}, plot, darkTheme());
+            const ImageRgba image = colorize(*values, ColormapId::Viridis, {low, high});
+            EXPECT_EQ(image.pixels.size(), 16u);
+        },
+        2);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -189,7 +176,7 @@ TEST(AxesTest, TicksOfARangeWiderThanTheLargestDoubleAreRoundNumbers) {
     // Failed before (hung): -1.7e308 .. 1.7e308 has width inf; the fallback search divided an
     // infinite step by 10 forever. Now a tenth of the range is ticked, then scaled back.
     std::vector<Tick> ticks;
-    finishesPromptly([&] { ticks = linearTicks(-1.7e308, 1.7e308, 5); });
+    finishesPromptly([&] { ticks = linearTicks(-1.7e308, 1.7e308, 5); }, 2);
     ASSERT_EQ(ticks.size(), 3u);
     EXPECT_NEAR(ticks[0].value, -1e308, 1e293);  // within 1e-15 relative: scaled by 10 back
     EXPECT_EQ(ticks[1].value, 0.0);
