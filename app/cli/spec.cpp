@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cli/cli.hpp"
+#include "commands/option_reader.hpp"
 #include "gfx/cairo_renderer.hpp"
 #include "gfx/offscreen.hpp"
 #include "poslab/base/format.hpp"
@@ -22,10 +23,14 @@ std::string sizeText(const Figure& figure, float scale) {
 // --renderer / "renderer": which engine draws a PNG. Cairo by default: no GL start-up, and the
 // same pixels the PDF rasterises to. SVG and PDF are Cairo's alone.
 Result<bool> wantsGlRenderer(const commands::ArgMap& args, gfx::FigureFormat format) {
-    const auto name = args.raw("renderer");
-    if (!name || *name == "cairo") return false;
-    if (*name != "gl")
-        return Error{"--renderer must be cairo or gl (got " + quoteForMessage(*name) + ")"};
+    bool gl = false;
+    commands::OptionReader read(args);
+    read.choice("renderer", gl, [](std::string_view name) -> Result<bool> {
+        if (name == "cairo" || name == "gl") return name == "gl";
+        return Error{"renderer must be cairo or gl (got " + quoteForMessage(name) + ")"};
+    });
+    if (!read.ok()) return read.error();
+    if (!gl) return false;
     if (format != gfx::FigureFormat::Png) {
         return Error{std::string("--renderer gl draws PNG only; ") + gfx::figureFormatName(format) +
                      " is always drawn with Cairo"};
@@ -41,8 +46,10 @@ FigureFileWriter::~FigureFileWriter() = default;
 Result<std::string> FigureFileWriter::render(const commands::RenderView& view,
                                              const std::vector<commands::OptionSpec>& options,
                                              const commands::ArgMap& args) {
-    if (!args.has("out")) return Error{"--out FILE is required (.png, .svg or .pdf)"};
-    const std::string out = *args.raw("out");
+    std::string out;
+    commands::OptionReader read(args);
+    read.path("out", out, "--out FILE is required (.png, .svg or .pdf)");
+    if (!read.ok()) return read.error();
     auto format = gfx::figureFormatFor(out);
     if (!format) return format.error();
     auto useGl = wantsGlRenderer(args, *format);

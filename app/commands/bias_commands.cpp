@@ -86,14 +86,19 @@ struct LearnedTable {
 Result<LearnedParams> readSeededLearnedParams(const ArgMap& args);
 
 Result<LearnedTable> readLearnedTable(const ArgMap& args, bool forExport) {
-    if (auto path = args.raw("from")) {
+    std::optional<std::string> path;
+    std::string tensor;  // a tensor name in the file; empty: the file's one table
+    OptionReader readFile(args);
+    readFile.path("from", path);
+    readFile.text("tensor", tensor);
+    if (path) {
         for (const char* option : {"seed", "std"}) {
             if (args.has(option)) {
                 return Error{std::string("--") + option +
                              " cannot be combined with --from (the file holds the values)"};
             }
         }
-        auto loaded = state::loadTableFile(*path, args.raw("tensor").value_or(""));
+        auto loaded = state::loadTableFile(*path, tensor);
         if (!loaded) return loaded.error();
         if (!loaded->note.empty())
             std::fprintf(stderr, "poslab: %s\n",
@@ -209,14 +214,17 @@ struct StructureTable {
 };
 
 Result<StructureTable> readStructureTable(const ArgMap& args) {
-    std::string kind = args.raw("table").value_or("learned");
-    if (kind != "learned" && kind != "sinusoidal")
-        return Error{"--table must be learned or sinusoidal (got " + quoteForMessage(kind) + ")"};
+    std::string kind = "learned";
+    OptionReader read(args);
+    read.choice("table", kind, [](std::string_view name) -> Result<std::string> {
+        if (name == "learned" || name == "sinusoidal") return std::string(name);
+        return Error{"table must be learned or sinusoidal (got " + quoteForMessage(name) + ")"};
+    });
+    if (!read.ok()) return read.error();
     if (args.has("from") && args.has("table"))
         return Error{"--table cannot be combined with --from (the file holds the table)"};
     StructureTable result;
     result.base = 10000;
-    OptionReader read(args);
     read.number("base", result.base);
     if (!read.ok()) return read.error();
     if (args.has("base") && kind != "sinusoidal") return Error{"--base needs --table sinusoidal"};
@@ -317,9 +325,11 @@ void registerBiasCommands(CommandRegistry& registry) {
           "shards, or their folder; required"}},
         nullptr);
     tensors.text = [](const ArgMap& args) -> Result<TextTable> {
-        auto path = args.raw("from");
-        if (!path) return Error{"--from PATH is required (a .safetensors file, index or folder)"};
-        auto list = listCheckpointTensors(*path);  // a file, an index with shards, a folder
+        std::string path;
+        OptionReader read(args);
+        read.path("from", path, "--from PATH is required (a .safetensors file, index or folder)");
+        if (!read.ok()) return read.error();
+        auto list = listCheckpointTensors(path);  // a file, an index with shards, a folder
         if (!list) return list.error();
         TextTable table;
         table.header = {"name", "dtype", "shape"};

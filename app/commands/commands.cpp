@@ -58,7 +58,9 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     if (!read.ok()) return read.error();
     if (args.has("title") && args.flag("no-title"))
         return Error{"--title and --no-title go separately (choose one)"};
-    if (auto title = args.raw("title")) {
+    std::optional<std::string> title;
+    read.text("title", title);
+    if (title) {
         // Cairo refuses invalid UTF-8 only when drawing ("drawing failed: ..."): say which option.
         if (escapeForMessage(*title, std::string::npos) != *title) {
             return Error{"--title must be UTF-8 text without control characters (got " +
@@ -69,9 +71,10 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     } else if (args.flag("no-title")) {
         settings.theme.titleMode = TitleMode::Hidden;
     }
-    if (auto themeName = args.raw("theme")) {
-        auto theme = parseTheme(*themeName);
-        if (!theme) return Error{"--" + theme.error().message};
+    std::optional<ThemeId> theme;
+    read.choice("theme", theme, parseTheme);
+    if (!read.ok()) return read.error();
+    if (theme) {
         const Theme controls = settings.theme;  // the paper controls read above
         settings.theme = themeFor(*theme);
         settings.theme.legend = controls.legend;
@@ -81,12 +84,9 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
         settings.theme.titleText = controls.titleText;
     }
     settings.theme = forFiles(settings.theme, float(fontScale));  // paper: sized for print
-    if (auto colormapName = args.raw("colormap")) {
-        auto colormap = parseColormap(*colormapName);
-        if (!colormap) return Error{"--" + colormap.error().message};
-        settings.colormap = *colormap;
-        settings.colormapGiven = true;
-    }
+    read.choice("colormap", settings.colormap, parseColormap);
+    if (!read.ok()) return read.error();
+    settings.colormapGiven = args.has("colormap");
     return settings;
 }
 

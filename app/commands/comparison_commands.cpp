@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "commands/option_reader.hpp"
 #include "poslab/base/format.hpp"
@@ -162,7 +164,9 @@ void registerComparisonCommands(CommandRegistry& registry) {
              for (int k = 0; k < 2; ++k) {
                  const std::string side = names[k];
                  const std::string letter = k == 0 ? "A" : "B";
-                 if (auto path = args.raw(side + "-config")) {
+                 std::optional<std::string> path;
+                 read.path(side + "-config", path);
+                 if (path) {
                      if (args.has(side + "-base")) {
                          return Error{"--" + side + "-base and --" + side +
                                       "-config exclude each other"};

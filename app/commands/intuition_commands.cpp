@@ -31,13 +31,11 @@ Result<ToyAttentionParams> readAttentionShuffleParams(const ArgMap& args) {
     ToyAttentionParams params;
     if (args.has("shuffled") && args.has("shuffle-seed"))
         return Error{"--shuffled and --shuffle-seed exclude each other"};
-    if (auto text = args.raw("sentence")) {
-        params.sentence = *text;
-        if (!args.has("shuffled"))
-            params.shuffled.clear();  // the default reordering is for the default sentence
-    }
-    if (auto text = args.raw("shuffled")) params.shuffled = *text;
     OptionReader read(args);
+    read.text("sentence", params.sentence);
+    if (args.has("sentence") && !args.has("shuffled"))
+        params.shuffled.clear();  // the default reordering is for the default sentence
+    read.text("shuffled", params.shuffled);
     if (args.has("shuffle-seed")) {
         read.seed("shuffle-seed", params.shuffleSeed);
         if (!read.ok()) return read.error();

@@ -127,6 +127,22 @@ void OptionReader::text(const std::string& name, std::string& field) {
     if (auto value = args_.raw(name)) field = std::move(*value);
 }
 
+void OptionReader::text(const std::string& name, std::optional<std::string>& field) {
+    if (error_) return;
+    if (auto value = args_.raw(name)) field = std::move(*value);
+}
+
+void OptionReader::path(const std::string& name, std::optional<std::string>& field) {
+    text(name, field);
+}
+
+void OptionReader::path(const std::string& name, std::string& field,
+                        const std::string& whenMissing) {
+    if (error_) return;
+    if (!args_.has(name)) return fail(Error{whenMissing});
+    text(name, field);
+}
+
 void OptionReader::list(const std::string& name, std::vector<std::string>& field,
                         std::size_t maxCount) {
     if (error_ || !args_.has(name)) return;

@@ -2,7 +2,7 @@
 // command shares ("--heads must be 1..128 (got 0)"). Every export kind, render view and launch
 // option reads its typed values (integers, numbers, seeds, text, lists, choices) through an
 // OptionReader: one way to read an option, whatever its kind. (ArgMap::has/flag say whether one
-// was given; paths and names that a command checks itself are taken as typed with ArgMap::raw.)
+// was given; ArgMap::raw is read here only.)
 //
 //   OptionReader read(args);
 //   read.integer(kClockBitsRange, options.bits);     // a described parameter: its option, limits
@@ -12,7 +12,9 @@
 //   read.seed("seed", p.seed);                       // 0..2^63-1
 //   read.list("q", q, kMaxDModel);                   // "1,2.5,-3": finite numbers
 //   read.text("sentence", p.sentence);               // as typed
+//   read.path("config", configPath);                 // a file path, as typed, when given
 //   read.choice("pairing", p.pairing, parsePairing); // a name, parsed
+//   read.list("formats", formats, 3, parseFormat);   // "float32,float16": names, each parsed
 //   if (!read.ok()) return read.error();
 //
 // A field keeps its value (the default) when its option is not given; after an error nothing
@@ -64,8 +66,15 @@ class OptionReader {
     void number(const std::string& name, double& field, double low, double high,
                 const std::string& rangeText);
 
-    // ---- Text, lists and names
-    void text(const std::string& name, std::string& field);  // the value as typed
+    // ---- Text, paths, lists and names
+    void text(const std::string& name, std::string& field);                 // the value as typed
+    void text(const std::string& name, std::optional<std::string>& field);  // nullopt: not given
+    // A file path as typed (the loader opens it through io::InputFile and names what is wrong);
+    // the field stays nullopt when the option is not given.
+    void path(const std::string& name, std::optional<std::string>& field);
+    // A path the command needs: when it is not given, the error is `whenMissing`
+    // ("--config FILE is required (a Hugging Face config.json)").
+    void path(const std::string& name, std::string& field, const std::string& whenMissing);
     // A comma list of at most maxCount finite numbers ("--name entries must be finite numbers
     // (got '...')"); the count is checked before any entry is read.
     void list(const std::string& name, std::vector<double>& field, std::size_t maxCount);
@@ -75,7 +84,8 @@ class OptionReader {
               long long high);
     // A comma list of at most maxCount words, as typed ("float32,float16").
     void list(const std::string& name, std::vector<std::string>& field, std::size_t maxCount);
-    // A named choice: parse(text) gives a Result, whose message gets the option's "--".
+    // A named choice, or any value in a syntax of its own ("4x4"): parse(text) gives a Result,
+    // whose message gets the option's "--". `field` may be a std::optional (nullopt: not given).
     template <class T, class Parse>
     void choice(const std::string& name, T& field, Parse parse) {
         if (error_) return;
@@ -83,7 +93,22 @@ class OptionReader {
         if (!text) return;
         auto value = parse(*text);
         if (!value) return fail(Error{"--" + value.error().message});
-        field = *value;
+        field = std::move(*value);
+    }
+    // A comma list of at most maxCount names, each parsed as choice() parses one; the first bad
+    // entry's message gets the "--" ("--formats entries must be float32, ... (got 'x')").
+    template <class T, class Parse>
+    void list(const std::string& name, std::vector<T>& field, std::size_t maxCount, Parse parse) {
+        if (error_ || !args_.has(name)) return;
+        auto words = args_.words(name, maxCount);
+        if (!words) return fail(words.error());
+        std::vector<T> values;
+        for (const std::string& word : *words) {
+            auto value = parse(word);
+            if (!value) return fail(Error{"--" + value.error().message});
+            values.push_back(std::move(*value));
+        }
+        field = std::move(values);
     }
 
     bool given(const std::string& name) const { return args_.has(name); }

@@ -11,6 +11,7 @@
 
 #include "commands/commands.hpp"
 #include "commands/option_reader.hpp"
+#include "commands/rope_inputs.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/io/rope_info.hpp"
@@ -24,207 +25,6 @@ namespace poslab::commands {
 namespace {
 
 inline constexpr std::size_t kMaxRotationPairs = 256;  // --pairs: one circle each
-
-// ---- Options
-
-OptionSpec layerTypeOption() {
-    return {"layer-type", "NAME",
-            "with --config: the layers whose RoPE to use, e.g. full_attention or "
-            "sliding_attention (default: full_attention; a note says so when there are others)"};
-}
-
-std::vector<OptionSpec> ropeOptions(const std::string& seqLenHelp) {
-    return {{"config", "FILE",
-             "Hugging Face config.json: head_dim, rope_theta, partial_rotary_factor, rope_scaling, "
-             "max_position_embeddings; flags given too win"},
-            layerTypeOption(),
-            {"head-dim", "D", "dimensions per attention head, even, 2..8192 (default 128)"},
-            {"base", "B", "rope_theta, > 1 and <= 1e12 (default 10000)"},
-            {"rotary-fraction", "F",
-             "partial_rotary_factor: int(D*F) dims are rotated, (0, 1] (default 1)"},
-            {"scaling", "TYPE", "none, linear, ntk, dynamic-ntk, yarn or llama3 (default none)"},
-            {"factor", "S", "scaling factor s, 1..65536"},
-            {"original-max-pos", "N",
-             "L0, the context before extension, 1..1073741824 (default: --training-length)"},
-            {"low-freq-factor", "A", "llama3: wavelengths above L0/A are divided by s (default 1)"},
-            {"high-freq-factor", "B", "llama3: wavelengths below L0/B are kept; > A (default 4)"},
-            {"beta-fast", "X", "yarn: pairs turning more than X times in L0 are kept (default 32)"},
-            {"beta-slow", "Y", "yarn: pairs turning fewer than Y times are divided (default 1)"},
-            {"seq-len", "L", seqLenHelp + "; with --config: max_position_embeddings"},
-            {"training-length", "N",
-             "training context, 1..1073741824 (default 4096; with --config: "
-             "original_max_position_embeddings, else max_position_embeddings)"}};
-}
-
-OptionSpec pairingOption() {
-    return {"pairing", "NAME",
-            "half (Llama, GPT-NeoX: dim j with j + d/2; default) or interleaved (GPT-J: 2i, 2i+1)"};
-}
-
-std::vector<OptionSpec> vectorOptions() {
-    return {
-        {"q", "LIST", "query vector, comma-separated, head_dim entries (<= 8192; with --k)"},
-        {"k", "LIST", "key vector, comma-separated, head_dim entries (<= 8192; with --q)"},
-        {"seed", "S",
-         "without --q/--k: q and k are N(0,1) draws with seeds S and S+1, 0..2^63 (default 1)"}};
-}
-
-// ---- Reading
-
-// A vector (--q, --k, --vector: at most kMaxDModel entries) or positions (kMaxSeqLen).
-Result<std::vector<double>> finiteList(const ArgMap& args, const std::string& name) {
-    const std::size_t cap = name == "positions" ? std::size_t(kMaxSeqLen) : std::size_t(kMaxDModel);
-    std::vector<double> values;
-    OptionReader read(args);
-    read.list(name, values, cap);
-    if (!read.ok()) return read.error();
-    return values;
-}
-
-// The RoPE of the layers --layer-type names, or of the full-attention layers. When the config
-// has more than one, the default is stated on stderr, so that nobody mistakes it for the model.
-Result<RopeParams> ropeForLayerType(const HfModelConfig& config, const ArgMap& args) {
-    const std::vector<std::string> types = ropeLayerTypes(config);
-    auto name = args.raw("layer-type");
-    if (!name) {
-        if (types.size() > 1) {
-            std::string names;
-            for (const std::string& t : types)
-                names += (names.empty() ? "" : ", ") + escapeForMessage(t);
-            std::fprintf(stderr,
-                         "poslab: note: the config has layer types %s; using the "
-                         "%s layers' RoPE (choose with --layer-type)\n",
-                         names.c_str(),
-                         config.ropeVariants.empty() ? "full_attention"
-                                                     : config.ropeVariants[0].layerType.c_str());
-        }
-        return config.rope;
-    }
-    auto variant = ropeVariantForLayerType(config, *name);
-    if (!variant) return Error{"--layer-type " + variant.error().message};
-    if (*variant < 0) {
-        // NoPE or linear-attention layers: there are no frequencies to give.
-        return Error{"layer type " + escapeForMessage(*name) + " has no RoPE in this model (" +
-                     noRopeReasonOf(config, *name) + ")"};
-    }
-    return config.ropeVariants[std::size_t(*variant)].rope;
-}
-
-struct RopeInputs {
-    RopeParams params;
-    bool headDimKnown = false;  // from --head-dim or --config (else vectors may set it)
-};
-
-// The RoPE parameters from --config and the flags, not yet validated (vectors may still set
-// head_dim). Flags that the final scaling type does not read are refused, not ignored.
-Result<RopeInputs> readRopeInputs(const ArgMap& args, int maxSeqLen = kMaxRopePositions) {
-    RopeInputs inputs;
-    RopeParams& p = inputs.params;
-    if (auto path = args.raw("config")) {
-        auto config = loadHfConfig(*path);
-        if (!config) return Error{"--config " + config.error().message};
-        auto rope = ropeForLayerType(*config, args);
-        if (!rope) return rope.error();
-        p = *rope;
-        inputs.headDimKnown = true;
-        // The model's context: max_position_embeddings (the training length is already
-        // original_max_position_embeddings for llama3 and yarn, else the same). --seq-len wins.
-        if (config->maxPositionEmbeddings > 0)
-            p.seqLen = std::min(config->maxPositionEmbeddings, maxSeqLen);
-    } else if (args.has("layer-type")) {
-        return Error{"--layer-type needs --config FILE (it picks among the config's layers)"};
-    }
-    OptionReader read(args);
-    read.integer("head-dim", p.headDim, 2, kMaxDModel);
-    inputs.headDimKnown = inputs.headDimKnown || args.has("head-dim");
-    read.number("base", p.base);
-    read.number("rotary-fraction", p.rotaryFraction);
-    read.choice("pairing", p.pairing, parsePairing);
-    read.choice("scaling", p.scaling.type, parseScaling);
-    read.number("factor", p.scaling.factor);
-    read.number("low-freq-factor", p.scaling.lowFreqFactor);
-    read.number("high-freq-factor", p.scaling.highFreqFactor);
-    read.number("beta-fast", p.scaling.betaFast);
-    read.number("beta-slow", p.scaling.betaSlow);
-    read.integer("original-max-pos", p.scaling.originalMaxPositions, 1, kMaxRopePositions);
-    read.integer("seq-len", p.seqLen, 1, maxSeqLen);
-    read.integer("training-length", p.trainingLength, 1, kMaxRopePositions);
-    if (!read.ok()) return read.error();
-
-    // A scaling flag the chosen type never reads is a mistake worth reporting.
-    const RopeScaling type = p.scaling.type;
-    const std::string typeName(scalingName(type));
-    auto refuse = [&](const char* option, bool read) -> Status {
-        if (!args.has(option) || read) return success();
-        if (type == RopeScaling::None) {
-            return Error{std::string("--") + option +
-                         " has no effect without --scaling (linear, ntk, dynamic-ntk, yarn, "
-                         "llama3)"};
-        }
-        return Error{std::string("--") + option + " does not apply to --scaling " + typeName};
-    };
-    const bool readsL0 =
-        type == RopeScaling::DynamicNtk || type == RopeScaling::Yarn || type == RopeScaling::Llama3;
-    for (const Status& s :
-         {refuse("factor", type != RopeScaling::None), refuse("original-max-pos", readsL0),
-          refuse("low-freq-factor", type == RopeScaling::Llama3),
-          refuse("high-freq-factor", type == RopeScaling::Llama3),
-          refuse("beta-fast", type == RopeScaling::Yarn),
-          refuse("beta-slow", type == RopeScaling::Yarn)}) {
-        if (!s) return s.error();
-    }
-    return inputs;
-}
-
-// Core messages name fields as the structs do; the one that differs from its option is renamed.
-Status validated(const RopeParams& params) {
-    auto status = validate(params);
-    if (status) return status;
-    std::string message = status.error().message;
-    const std::string field = "original_max_positions";
-    if (message.rfind(field, 0) == 0) message = "--original-max-pos" + message.substr(field.size());
-    return Error{message};
-}
-
-// q and k from --q/--k (setting head_dim when nothing else did) or seeded from --seed.
-struct Vectors {
-    std::vector<double> q, k;
-};
-Result<Vectors> readVectors(const ArgMap& args, RopeInputs& inputs) {
-    RopeParams& p = inputs.params;
-    Vectors vectors;
-    if (args.has("q") || args.has("k")) {
-        if (!args.has("q") || !args.has("k")) {
-            return Error{"--q and --k go together (or give neither, for --seed vectors)"};
-        }
-        if (args.has("seed")) return Error{"--seed is for random vectors; drop it with --q/--k"};
-        auto q = finiteList(args, "q");
-        if (!q) return q.error();
-        auto k = finiteList(args, "k");
-        if (!k) return k.error();
-        if (k->size() != q->size()) {
-            return Error{"--k must have as many entries as --q (" + std::to_string(q->size()) +
-                         ") (got " + std::to_string(k->size()) + ")"};
-        }
-        if (!inputs.headDimKnown) {
-            p.headDim = int(q->size());
-        } else if (int(q->size()) != p.headDim) {
-            return Error{"--q and --k must have head_dim = " + std::to_string(p.headDim) +
-                         " entries (got " + std::to_string(q->size()) + ")"};
-        }
-        vectors.q = std::move(q.value());
-        vectors.k = std::move(k.value());
-        return vectors;
-    }
-    // k uses seed + 1, so the top seed is one below the other seeds' top.
-    std::uint64_t seed = 1;
-    OptionReader read(args);
-    read.seed("seed", seed, std::numeric_limits<long long>::max() - 1);
-    if (!read.ok()) return read.error();
-    vectors.q = seededGaussianVector(p.headDim, seed);
-    vectors.k = seededGaussianVector(p.headDim, seed + 1);
-    return vectors;
-}
 
 Figure blankFigure(const RenderSettings& settings) {
     return emptyFigure(float(settings.width), float(settings.height), settings.theme);
@@ -343,13 +143,13 @@ Result<Matrix> exportDecay(const ArgMap& args) {
 }
 
 Result<std::string> exportRopeInfo(const ArgMap& args) {
-    auto path = args.raw("config");
-    if (!path) return Error{"--config FILE is required (a Hugging Face config.json)"};
+    std::string path;
     int seqLen = 0;  // 0: the config's own
     OptionReader read(args);
+    read.path("config", path, "--config FILE is required (a Hugging Face config.json)");
     read.integer("seq-len", seqLen, 1, kMaxRopePositions);
     if (!read.ok()) return read.error();
-    auto info = ropeInfoFromFile(*path, seqLen);
+    auto info = ropeInfoFromFile(path, seqLen);
     if (!info) return Error{"--config " + info.error().message};
     return info->dump(2) + "\n";
 }
@@ -427,11 +227,11 @@ Result<Figure> renderFrequencies(const ArgMap& args, const RenderSettings& setti
     const RopeParams& p = inputs->params;
     if (auto s = validated(p); !s) return s.error();
     RopeFrequencyOptions options;
-    if (auto name = args.raw("incomplete-within")) {
-        auto reference = parseTurnReference(*name);
-        if (!reference) return reference.error();  // the dispatcher names --incomplete-within
-        options.incompleteWithin = *reference;
-    }
+    OptionReader read(args);
+    read.choice("incomplete-within", options.incompleteWithin, [](std::string_view name) {
+        return parseEnum(kTurnReferenceNames, name, "incomplete-within");
+    });
+    if (!read.ok()) return read.error();
     Figure figure = blankFigure(settings);
     drawRopeFrequencies(figure, wholeFigure(settings), p, options, settings.theme);
     return figure;
@@ -442,17 +242,14 @@ Result<Figure> renderFrequencies(const ArgMap& args, const RenderSettings& setti
 Result<Figure> renderScalings(const ArgMap& args, const RenderSettings& settings) {
     RopeParams p;
     RopeScalingsOptions options;
-    if (auto path = args.raw("config")) {
-        auto config = loadHfConfig(*path);
-        if (!config) return Error{"--config " + config.error().message};
-        auto rope = ropeForLayerType(*config, args);
-        if (!rope) return rope.error();
-        p = *rope;
+    auto configured = readConfigRope(args);
+    if (!configured) return configured.error();
+    if (*configured) {
+        p = (*configured)->rope;
         // The model's context: dynamic NTK is evaluated there when it reaches past L0.
-        if (config->maxPositionEmbeddings > 0) p.seqLen = config->maxPositionEmbeddings;
+        const int context = (*configured)->config.maxPositionEmbeddings;
+        if (context > 0) p.seqLen = context;
         if (p.scaling.type != RopeScaling::None) options.factor = p.scaling.factor;
-    } else if (args.has("layer-type")) {
-        return Error{"--layer-type needs --config FILE (it picks among the config's layers)"};
     }
     OptionReader read(args);
     read.integer("head-dim", p.headDim, 2, kMaxDModel);
@@ -485,9 +282,11 @@ Result<Figure> renderDecay(const ArgMap& args, const RenderSettings& settings) {
 }
 
 Result<Figure> renderLayers(const ArgMap& args, const RenderSettings& settings) {
-    auto path = args.raw("config");
-    if (!path) return Error{"--config FILE is required (a Hugging Face config.json)"};
-    auto config = loadHfConfig(*path);
+    std::string path;
+    OptionReader read(args);
+    read.path("config", path, "--config FILE is required (a Hugging Face config.json)");
+    if (!read.ok()) return read.error();
+    auto config = loadHfConfig(path);
     if (!config) return Error{"--config " + config.error().message};
     Figure figure = blankFigure(settings);
     drawRopeLayers(figure, wholeFigure(settings), *config, settings.theme);
@@ -501,20 +300,17 @@ inline constexpr long long kMaxPrecisionPositions = 1 << 18;
 inline constexpr long long kMaxPrecisionAngles = 1 << 25;  // pairs x (N + 1) x formats
 
 Result<std::vector<FloatFormat>> readFormats(const ArgMap& args) {
-    std::vector<FloatFormat> formats;
-    auto raw = args.raw("formats");
-    if (!raw)
-        return std::vector<FloatFormat>{FloatFormat::Float32, FloatFormat::BFloat16,
-                                        FloatFormat::Float16};
-    std::vector<std::string> words;
+    std::vector<FloatFormat> listed = {FloatFormat::Float32, FloatFormat::BFloat16,
+                                       FloatFormat::Float16};
     OptionReader read(args);
-    read.list("formats", words, kFloatFormatNames.size());
+    read.list("formats", listed, kFloatFormatNames.size(), [](std::string_view word) {
+        return parseEnum(kFloatFormatNames, word, "formats entries");
+    });
     if (!read.ok()) return read.error();
-    for (const std::string& word : words) {
-        auto format = parseEnum(kFloatFormatNames, word, "--formats entries");
-        if (!format) return format.error();
-        if (std::find(formats.begin(), formats.end(), *format) == formats.end())
-            formats.push_back(*format);
+    std::vector<FloatFormat> formats;  // each once, in the order first given
+    for (FloatFormat format : listed) {
+        if (std::find(formats.begin(), formats.end(), format) == formats.end())
+            formats.push_back(format);
     }
     return formats;
 }
@@ -528,11 +324,10 @@ Result<Figure> renderPrecision(const ArgMap& args, const RenderSettings& setting
     double radians = 0.1;
     OptionReader read(args);
     read.integer("max-position", positions, 1, int(kMaxPrecisionPositions));
-    read.number("threshold", radians);
+    // > 0: the smallest double above zero is the lowest value taken.
+    read.number("threshold", radians, std::numeric_limits<double>::denorm_min(), 3.14159,
+                "in (0, pi] radians");
     if (!read.ok()) return read.error();
-    if (!(radians > 0 && radians <= 3.14159)) {
-        return Error{"--threshold must be in (0, pi] radians (got " + *args.raw("threshold") + ")"};
-    }
     auto formats = readFormats(args);
     if (!formats) return formats.error();
     const long long angles =

@@ -25,15 +25,13 @@ std::vector<OptionSpec> sourceOptions() {
 }
 
 Result<RopeUsageData> readUsage(const ArgMap& args) {
-    auto path = args.raw("from");
-    if (!path) return Error{"--from PATH is required (a checkpoint folder, index or file)"};
+    std::string path;
     AttentionOverrides overrides;
-    if (auto name = args.raw("pairing")) {
-        auto pairing = parsePairing(*name);
-        if (!pairing) return Error{"--pairing must be half or interleaved (got '" + *name + "')"};
-        overrides.pairing = *pairing;
-    }
-    return loadRopeUsage(*path, overrides);
+    OptionReader read(args);
+    read.path("from", path, "--from PATH is required (a checkpoint folder, index or file)");
+    read.choice("pairing", overrides.pairing, parsePairing);
+    if (!read.ok()) return read.error();
+    return loadRopeUsage(path, overrides);
 }
 
 // numpy's .npy 1.0 header for a C-order float64 array of this shape, padded as numpy pads it.

@@ -60,12 +60,14 @@ std::vector<OptionSpec> ropeOptions() {
 Result<RopeParams> readRopeParams(const ArgMap& args, int trainingFallback) {
     RopeParams rope;
     rope.trainingLength = trainingFallback;
-    if (auto path = args.raw("config")) {
+    std::optional<std::string> path;
+    OptionReader read(args);
+    read.path("config", path);
+    if (path) {
         auto config = loadHfConfig(*path);
         if (!config) return config.error();
         rope = config->rope;
     }
-    OptionReader read(args);
     read.integer("head-dim", rope.headDim, 2, 8192);
     read.number("base", rope.base);
     read.number("rotary-fraction", rope.rotaryFraction);
@@ -146,10 +148,14 @@ Result<SimilarityParams> readSimilarityParams(const ArgMap& args, bool requireLe
     read.choice("layout", params.sinusoidal.layout, parseLayout);
     read.seed(params.learned.seed);
     read.number("std", params.learned.std);
+    std::optional<std::string> tablePath;
+    std::string tensor;  // a tensor name in the file; empty: the file's one table
+    read.path("table", tablePath);
+    read.text("tensor", tensor);
     if (!read.ok()) return read.error();
     params.ropeSeed = params.learned.seed;
-    if (auto path = args.raw("table")) {
-        auto loaded = state::loadTableFile(*path, args.raw("tensor").value_or(""));
+    if (tablePath) {
+        auto loaded = state::loadTableFile(*tablePath, tensor);
         if (!loaded) return loaded.error();
         if (!loaded->note.empty())
             std::fprintf(stderr, "poslab: %s\n",
@@ -337,8 +343,10 @@ Result<MeaningParams> readMeaningParams(const ArgMap& args) {
     read.number("content-scale", params.contentScale);
     read.number("position-scale", params.positionScale);
     read.seed(params.seed);
+    std::optional<std::string> path;
+    read.path("tokens", path);
     if (!read.ok()) return read.error();
-    if (auto path = args.raw("tokens")) {
+    if (path) {
         auto tokens = loadNpy(*path);
         if (!tokens) return tokens.error();
         // Finite, at most 1e100: 1e308 word vectors made every logit inf ("rms inf").

@@ -1,6 +1,7 @@
 // `poslab render mrope|axial-rope` and `poslab export mrope-positions|axial-rope`: RoPE for
 // images. M-RoPE settings can come from a Qwen2-VL / Qwen2.5-VL / Qwen3-VL config.json (--config,
 // read as transformers reads it); flags given as well override the file's values.
+#include <optional>
 #include <string>
 
 #include "commands/commands.hpp"
@@ -46,11 +47,14 @@ struct MropeInputs {
 
 Result<MropeInputs> readMropeInputs(const ArgMap& args) {
     MropeInputs inputs;
-    auto model = args.raw("model") ? parseMropeModel(*args.raw("model"))
-                                   : Result<MropeModel>(MropeModel::Qwen2VL);
-    if (!model) return Error{"--" + model.error().message};
-    inputs.settings = mropePreset(*model);
-    if (auto path = args.raw("config")) {
+    std::optional<MropeModel> model;  // nullopt: Qwen2-VL, or the config's
+    std::optional<std::string> path;
+    OptionReader read(args);
+    read.choice("model", model, parseMropeModel);
+    read.path("config", path);
+    if (!read.ok()) return read.error();
+    inputs.settings = mropePreset(model.value_or(MropeModel::Qwen2VL));
+    if (path) {
         auto config = loadHfConfig(*path);
         if (!config) return Error{"--config " + config.error().message};
         if (!config->mrope) {
@@ -58,12 +62,11 @@ Result<MropeInputs> readMropeInputs(const ArgMap& args) {
                          ": no multimodal RoPE (rope_scaling has no mrope_section)"};
         }
         inputs.settings = *config->mrope;
-        if (args.raw("model")) {
+        if (model) {
             inputs.settings.model = *model;
             if (*model == MropeModel::Qwen3VL) inputs.settings.layout = MropeLayout::Interleaved;
         }
     }
-    OptionReader read(args);
     read.choice("layout", inputs.settings.layout, parseMropeLayout);
     read.integer("head-dim", inputs.settings.headDim, 4, 1024);
     read.number("base", inputs.settings.base, 1, 1e12, "> 1 and <= 1e12");
@@ -94,7 +97,9 @@ Result<MropeInputs> readMropeInputs(const ArgMap& args) {
     if (auto s = validate(inputs.settings); !s) {
         return Error{"--mrope-section/--head-dim: " + s.error().message};
     }
-    auto prompt = parseMropePrompt(args.raw("prompt").value_or(kDefaultPrompt));
+    std::string promptText = kDefaultPrompt;  // parseMropePrompt's syntax
+    read.text("prompt", promptText);
+    auto prompt = parseMropePrompt(promptText);
     if (!prompt) return Error{"--prompt: " + prompt.error().message};
     if (auto s = validatePrompt(*prompt, inputs.settings.spatialMergeSize); !s) {
         return Error{"--prompt: " + s.error().message};
@@ -133,6 +138,27 @@ Result<TextTable> exportMropePositions(const ArgMap& args) {
 
 // ---- Axial
 
+struct GridSize {
+    int width = 0, height = 0;  // patches: columns, rows
+};
+
+// "WxH": exactly one 'x' between two plain integers, each 1..kMaxAxialGridSide; "4xx4" and
+// "4x4x5" are refused (std::stoi threw on the first and read the second as 4x4).
+Result<GridSize> parseGridSize(std::string_view grid) {
+    const std::size_t x = grid.find('x');
+    const bool oneX = x != std::string::npos && grid.find('x', x + 1) == std::string::npos;
+    const ParsedInteger width = oneX ? parseDecimalInteger(grid.substr(0, x)) : ParsedInteger{};
+    const ParsedInteger height = oneX ? parseDecimalInteger(grid.substr(x + 1)) : ParsedInteger{};
+    const bool good = width.status == DecimalStatus::Ok && height.status == DecimalStatus::Ok &&
+                      grid[0] != '-' && grid[x + 1] != '-';
+    const long long w = good ? width.value : 0, h = good ? height.value : 0;
+    if (!good || w < 1 || h < 1 || w > kMaxAxialGridSide || h > kMaxAxialGridSide) {
+        return Error{"grid must be WxH with W and H 1.." + std::to_string(kMaxAxialGridSide) +
+                     " (got " + quoteForMessage(grid) + ")"};
+    }
+    return GridSize{int(w), int(h)};
+}
+
 std::vector<OptionSpec> axialOptions() {
     return {{"grid", "WxH",
              "patch grid, columns x rows, each 1.." + std::to_string(kMaxAxialGridSide) +
@@ -163,32 +189,18 @@ Result<AxialRopeParams> readAxialParams(const ArgMap& args) {
         return Error{"--head-dim must be a multiple of 4, 4..1024 (got " +
                      std::to_string(params.headDim) + ")"};
     }
-    const std::string side = "1.." + std::to_string(kMaxAxialGridSide);
-    if (auto grid = args.raw("grid")) {
-        // Exactly one 'x' between two plain integers: "4xx4" and "4x4x5" are refused (std::stoi
-        // threw on the first and read the second as 4x4).
-        const std::size_t x = grid->find('x');
-        const bool oneX = x != std::string::npos && grid->find('x', x + 1) == std::string::npos;
-        const ParsedInteger width =
-            oneX ? parseDecimalInteger(std::string_view(*grid).substr(0, x)) : ParsedInteger{};
-        const ParsedInteger height =
-            oneX ? parseDecimalInteger(std::string_view(*grid).substr(x + 1)) : ParsedInteger{};
-        const bool good = width.status == DecimalStatus::Ok && height.status == DecimalStatus::Ok &&
-                          (*grid)[0] != '-' && (*grid)[x + 1] != '-';
-        const long long w = good ? width.value : 0, h = good ? height.value : 0;
-        if (!good || w < 1 || h < 1 || w > kMaxAxialGridSide || h > kMaxAxialGridSide) {
-            return Error{"--grid must be WxH with W and H " + side + " (got " +
-                         quoteForMessage(*grid) + ")"};
-        }
-        params.gridWidth = int(w);
-        params.gridHeight = int(h);
-    }
+    GridSize grid{params.gridWidth, params.gridHeight};
+    read.choice("grid", grid, parseGridSize);
+    if (!read.ok()) return read.error();
+    params.gridWidth = grid.width;
+    params.gridHeight = grid.height;
     params.queryX = std::min(params.queryX, params.gridWidth - 1);
     params.queryY = std::min(params.queryY, params.gridHeight - 1);
     if (args.has("query")) {
         std::vector<double> values;
-        OptionReader read(args);
+        std::string typed;  // as typed, for the message
         read.list("query", values, 8);
+        read.text("query", typed);
         if (!read.ok()) return read.error();
         const bool good = values.size() == 2 && values[0] >= 0 && values[1] >= 0 &&
                           values[0] < params.gridWidth && values[1] < params.gridHeight &&
@@ -197,7 +209,7 @@ Result<AxialRopeParams> readAxialParams(const ArgMap& args) {
         if (!good) {
             return Error{"--query must be X,Y with X 0.." + std::to_string(params.gridWidth - 1) +
                          " and Y 0.." + std::to_string(params.gridHeight - 1) + " (got " +
-                         quoteForMessage(*args.raw("query")) + ")"};
+                         quoteForMessage(typed) + ")"};
         }
         params.queryX = int(values[0]);
         params.queryY = int(values[1]);

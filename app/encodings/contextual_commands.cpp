@@ -41,11 +41,7 @@ Result<CopeSentenceParams> readCope(const commands::ArgMap& args) {
     CopeSentenceParams p;
     commands::OptionReader read(args);
     read.text("sentence", p.sentence);
-    if (auto gates = args.raw("gates")) {
-        auto parsed = parseCopeGateSource(*gates);
-        if (!parsed) return Error{"--" + parsed.error().message};
-        p.gates = *parsed;
-    }
+    read.choice("gates", p.gates, parseCopeGateSource);
     p.tableSeed = 1;
     p.npos = 0;
     read.wideInt("d-model", p.dModel);
@@ -205,11 +201,9 @@ void registerContextualCommands(commands::CommandRegistry& registry) {
             auto p = readDeberta(args, 512);
             if (!p) return p.error();
             DebertaTerm term = DebertaTerm::Sum;
-            if (auto name = args.raw("term")) {
-                auto parsed = parseDebertaTerm(*name);
-                if (!parsed) return Error{"--" + parsed.error().message};
-                term = *parsed;
-            }
+            commands::OptionReader read(args);
+            read.choice("term", term, parseDebertaTerm);
+            if (!read.ok()) return read.error();
             return debertaTermMatrix(*p, term);
         }));
     registry.exports.push_back(commands::matrixExport(

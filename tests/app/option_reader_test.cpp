@@ -2,7 +2,9 @@
 // messages the command-line tests expect, and the first error kept.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands/option_reader.hpp"
@@ -12,8 +14,8 @@ namespace {
 
 commands::ArgMap argsOf(const std::vector<std::string>& arguments) {
     const std::vector<commands::OptionSpec> options = {
-        {"heads", "N", ""}, {"seed", "S", ""},    {"base", "B", ""},   {"bits", "N", ""},
-        {"q", "LIST", ""},  {"dims", "LIST", ""}, {"pairing", "P", ""}};
+        {"heads", "N", ""}, {"seed", "S", ""},    {"base", "B", ""},    {"bits", "N", ""},
+        {"q", "LIST", ""},  {"dims", "LIST", ""}, {"pairing", "P", ""}, {"config", "FILE", ""}};
     auto args = commands::parseArguments(arguments, options, "poslab test");
     EXPECT_TRUE(args.ok());
     return args.ok() ? args.value() : commands::ArgMap{};
@@ -181,6 +183,68 @@ TEST(OptionReaderTest, PlainIntegersTextAndWordLists) {
     auto many = readOne({"--dims", "a,b,c,d"}, [&](auto& r) { r.list("dims", words, 3); });
     ASSERT_FALSE(many.ok());
     EXPECT_EQ(many.error().message, "--dims lists at most 3 entries (got 4)");
+}
+
+// Paths come as typed (the loader opens them and names what is wrong); a required one says so in
+// the command's own words, and the reads after it are skipped.
+TEST(OptionReaderTest, PathsAreOptionalOrRequired) {
+    std::optional<std::string> config;
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.path("config", config); }).ok());
+    EXPECT_FALSE(config.has_value());
+    EXPECT_TRUE(
+        readOne({"--config", "dir/a b.json"}, [&](auto& r) { r.path("config", config); }).ok());
+    EXPECT_EQ(config, std::optional<std::string>("dir/a b.json"));
+
+    std::string out = "kept";
+    int heads = 3;
+    auto missing = readOne({"--heads", "999"}, [&](auto& r) {
+        r.path("config", out, "--config FILE is required (a Hugging Face config.json)");
+        r.integer("heads", heads, 1, 128);
+    });
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().message, "--config FILE is required (a Hugging Face config.json)");
+    EXPECT_EQ(out, "kept");
+    EXPECT_EQ(heads, 3);
+    EXPECT_TRUE(
+        readOne({"--config", "c.json"}, [&](auto& r) { r.path("config", out, "required"); }).ok());
+    EXPECT_EQ(out, "c.json");
+
+    std::optional<std::string> title;  // text, told apart from "not given" even when empty
+    EXPECT_TRUE(readOne({"--pairing="}, [&](auto& r) { r.text("pairing", title); }).ok());
+    EXPECT_EQ(title, std::optional<std::string>(""));
+}
+
+TEST(OptionReaderTest, ChoicesFillOptionalsAndListsOfNames) {
+    auto parse = [](std::string_view text) -> Result<int> {
+        if (text == "half") return 1;
+        if (text == "interleaved") return 2;
+        return Error{"pairing entries must be half or interleaved (got '" + std::string(text) +
+                     "')"};
+    };
+    std::optional<int> pairing;
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.choice("pairing", pairing, parse); }).ok());
+    EXPECT_FALSE(pairing.has_value());
+    EXPECT_TRUE(readOne({"--pairing", "interleaved"}, [&](auto& r) {
+                    r.choice("pairing", pairing, parse);
+                }).ok());
+    EXPECT_EQ(pairing, std::optional<int>(2));
+
+    std::vector<int> names = {7};
+    EXPECT_TRUE(readOne({}, [&](auto& r) { r.list("pairing", names, 3, parse); }).ok());
+    EXPECT_EQ(names, std::vector<int>{7});
+    EXPECT_TRUE(readOne({"--pairing", "half,interleaved,half"}, [&](auto& r) {
+                    r.list("pairing", names, 3, parse);
+                }).ok());
+    EXPECT_EQ(names, (std::vector<int>{1, 2, 1}));
+    auto bad =
+        readOne({"--pairing", "half,odd"}, [&](auto& r) { r.list("pairing", names, 3, parse); });
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message, "--pairing entries must be half or interleaved (got 'odd')");
+    EXPECT_EQ(names, (std::vector<int>{1, 2, 1}));  // unchanged
+    auto many = readOne({"--pairing", "half,half,half,half"},
+                        [&](auto& r) { r.list("pairing", names, 3, parse); });
+    ASSERT_FALSE(many.ok());
+    EXPECT_EQ(many.error().message, "--pairing lists at most 3 entries (got 4)");
 }
 
 TEST(OptionReaderTest, AnOptionGivenTwiceIsAnError) {
