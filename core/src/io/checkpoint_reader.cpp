@@ -9,6 +9,7 @@
 #include <bit>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -51,13 +52,6 @@ struct RowRun {
     std::size_t cols = 0;
     SafetensorsDtype dtype = SafetensorsDtype::F32;
     double* out = nullptr;  // rows entries
-};
-
-struct FdCloser {
-    int fd = -1;
-    ~FdCloser() {
-        if (fd >= 0) ::close(fd);
-    }
 };
 
 bool preadAll(int fd, char* out, std::size_t count, std::uint64_t offset) {
@@ -244,27 +238,29 @@ Result<QkRowSquares> readQkRowSquares(const CheckpointAttention& attention,
         } catch (const std::bad_alloc&) {
             return fail(Error{attention.checkpoint.source + ": out of memory for the read buffer"});
         }
-        FdCloser file;
+        // The shard is opened as every user file is (InputFile): one replaced by a FIFO or a
+        // device since its header was read is refused, not waited on. Rows are read with pread
+        // on its descriptor, never through the stream's buffer.
+        std::optional<InputFile> file;
+        int fd = -1;
         int openShard = -1;
         for (long long k = firstRun; k < lastRun && !stop; ++k) {
             const RowRun& r = runs[std::size_t(k)];
             const auto& shard = attention.checkpoint.shards[std::size_t(r.shard)];
             if (r.shard != openShard) {
-                if (file.fd >= 0) ::close(file.fd);
-                file.fd = ::open(shard.path.c_str(), O_RDONLY | O_CLOEXEC);
-                if (file.fd < 0) {
-                    return fail(Error{shard.path + ": cannot open the file (" +
-                                      std::strerror(errno) + ")"});
-                }
-                ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+                file.reset();
+                auto opened = InputFile::open(shard.path);
+                if (!opened) return fail(opened.error());
+                file.emplace(std::move(opened).value());
+                fd = ::fileno(file->stream());
+                ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
                 openShard = r.shard;
             }
             const std::size_t rowBytes = r.cols * std::size_t(dtypeBits(r.dtype) / 8);
             const std::size_t rowsPerBlock = block.size() / rowBytes;
             for (std::size_t first = 0; first < r.rows && !stop; first += rowsPerBlock) {
                 const std::size_t rows = std::min(rowsPerBlock, r.rows - first);
-                if (!preadAll(file.fd, block.data(), rows * rowBytes,
-                              r.offset + first * rowBytes)) {
+                if (!preadAll(fd, block.data(), rows * rowBytes, r.offset + first * rowBytes)) {
                     return fail(Error{shard.path +
                                       ": the file ended (or could not be read) inside a "
                                       "projection"});

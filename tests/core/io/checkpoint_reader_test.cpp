@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "../views/figure_checks.hpp"  // finishesPromptly
 #include "fake_checkpoint.hpp"
 #include "poslab/analysis/rope_usage.hpp"
 
@@ -271,6 +273,23 @@ TEST(CheckpointReaderTest, TruncatedShardIsRefused) {
     const std::string message = errorOf(dir.path().string());
     EXPECT_EQ(message.find('\n'), std::string::npos);
     EXPECT_NE(message.find("model.safetensors"), std::string::npos) << message;
+}
+
+// A shard replaced by a FIFO after its header was read (the checkpoint changed under the reader)
+// is refused at once through InputFile: the plain open waited for a writer that never came.
+TEST(CheckpointReaderTest, AShardThatBecameAFifoIsRefusedAtOnce) {
+    CheckpointDir dir;
+    auto attention = describeCheckpointAttention(fake::writeModel(dir.path(), fake::Model{}));
+    ASSERT_TRUE(attention.ok()) << attention.error().message;
+    const fs::path shard = dir.path() / "model.safetensors";
+    fs::remove(shard);
+    ASSERT_EQ(::mkfifo(shard.c_str(), 0600), 0);
+    std::string message;
+    finishesPromptly([&attention, &message] {
+        auto rows = readQkRowSquares(*attention);
+        message = rows ? std::string("(no error)") : rows.error().message;
+    });
+    EXPECT_EQ(message, shard.string() + ": not a regular file (a FIFO)");
 }
 
 }  // namespace
