@@ -11,6 +11,7 @@
 #include "poslab/base/format.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/io/hf_config.hpp"
+#include "poslab/views/compare_ab_figures.hpp"
 #include "poslab/views/compare_figures.hpp"
 #include "poslab/views/extrapolation_figures.hpp"
 #include "state/ranges.hpp"

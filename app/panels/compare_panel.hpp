@@ -6,6 +6,7 @@
 #include <string>
 
 #include "panels/live_figure.hpp"
+#include "poslab/views/compare_ab_figures.hpp"
 #include "poslab/views/compare_figures.hpp"
 #include "ui/panel.hpp"
 

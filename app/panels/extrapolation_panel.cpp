@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numbers>
 
+#include "poslab/views/extrapolation_family_figures.hpp"
 #include "poslab/views/extrapolation_figures.hpp"
 #include "state/ranges.hpp"
 #include "ui/session.hpp"

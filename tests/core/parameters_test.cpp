@@ -21,6 +21,7 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/views/alibi_figures.hpp"
+#include "poslab/views/compare_ab_figures.hpp"
 #include "poslab/views/compare_figures.hpp"
 #include "poslab/views/extrapolation_figures.hpp"
 #include "poslab/views/intuition_figures.hpp"

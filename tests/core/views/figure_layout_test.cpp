@@ -15,6 +15,7 @@
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "poslab/views/alibi_figures.hpp"
+#include "poslab/views/compare_ab_figures.hpp"
 #include "poslab/views/compare_figures.hpp"
 #include "poslab/views/extrapolation_figures.hpp"
 #include "poslab/views/icon_figures.hpp"

@@ -1,5 +1,6 @@
-// compare_figures.hpp — side-by-side comparisons as figures: every encoding at once, and two RoPE
-// configurations A/B. Used by the GUI panels, `poslab render compare|ab` and the guided tour.
+// compare_figures.hpp — every encoding side by side as one figure (heatmaps of what each
+// contributes, and what a query sees). Used by the Compare view's first tab, `poslab render
+// compare` and the guided tour; two RoPE configurations A/B are compare_ab_figures.hpp.
 #pragma once
 
 #include <cstdint>
@@ -82,24 +83,5 @@ LineSeries compareBiasCurve(const CompareOptions& options, CompareBias bias, int
 PanelGrid comparisonPanels(Box area, const Theme& theme, int panel = 0);
 PanelGrid comparisonFigurePanels(float width, float height, const Theme& theme,
                                  int panel = 0);  // in comparisonFigure of that size
-
-// A/B: two RoPE configurations (e.g. two config.json files, or base 10000 vs 500000).
-struct RopeConfiguration {
-    std::string label;  // "A: Llama-2 (base 10000)"
-    RopeParams rope;
-    friend bool operator==(const RopeConfiguration&,
-                           const RopeConfiguration&) = default;  // member-wise: caches key on it
-};
-// Wavelength per pair, expected q.k against offset for both, and their difference B - A: two
-// plots over a wide one while they have room (kAbPanels), else one column, else `panel` alone.
-inline constexpr PanelShape kAbPanels{3, 2, 20, 13, 16};
-Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
-                        const RopeConfiguration& b, int maxOffset, const Theme& theme,
-                        int panel = 0);
-Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
-                                  int maxOffset, float width, float height, const Theme& theme,
-                                  int panel = 0);
-// Where abComparisonFigure puts its panels in a figure of that size (the GUI's selector).
-PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel = 0);
 
 }  // namespace poslab

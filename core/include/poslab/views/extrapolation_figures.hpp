@@ -1,5 +1,6 @@
 // extrapolation_figures.hpp — what each encoding does past the training length, as six small
-// multiples. Used by the GUI panel, `poslab render extrapolation` and the guided tour.
+// multiples. Used by the GUI panel, `poslab render extrapolation` and the guided tour. The
+// relative-family set's panels and its table are extrapolation_family_figures.hpp.
 #pragma once
 
 #include <string>
@@ -51,14 +52,6 @@ Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float wi
 // window seen in training) and how far the gentlest head still reaches past it.
 inline constexpr double kAlibiForgottenBias = -10;
 std::string alibiExtrapolationCaption(const std::vector<double>& slopes, int trainingLength);
-// The Relative family tab's curves as numbers (its CSV/NPY export): one row per distance, every
-// integer 0..evaluationLength up to 8192, else every k-th integer (familyDistances(eval, 4096):
-// at most 8194 rows, the last one evaluationLength); column 0 the distance, then every curve of
-// the six panels in order (the family's panel uncut; NaN where a FIRE query has no key that far).
-// columnNames: "distance", then "panel title: curve name".
-inline constexpr int kRelativeExtrapolationRows = 4096;
-Result<Matrix> relativeExtrapolationTable(const ExtrapolationOptions& options,
-                                          std::vector<std::string>* columnNames = nullptr);
 // Where extrapolationFigure puts its panels in a figure of that size (the GUI's panel selector).
 PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel = 0);
 
