@@ -34,6 +34,39 @@ ShiftLayout shiftLayout(Box area, float topShare) {
             {area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8}};
 }
 
+// The residual plot's parts both figures share.
+// Which positions were checked: "for every p", or "at N evenly spaced p of M".
+std::string checkedPositions(const std::vector<int>& positions, int checkedOf) {
+    if (int(positions.size()) == checkedOf) return "for every p";
+    return "at " + std::to_string(positions.size()) + " evenly spaced p of " +
+           std::to_string(checkedOf);
+}
+
+// Residuals at `positions` on the log axis x (floored at 1e-18, where the axis starts), reduced
+// to `pixels` columns; a lone position is drawn as a marker.
+LineSeries residualCurve(const std::vector<int>& positions, const std::vector<double>& residuals,
+                         const AxisSpec& x, int pixels) {
+    LineSeries curve;
+    std::vector<double> xs(positions.size()), ys(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        xs[i] = double(positions[i]);
+        ys[i] = std::max(residuals[i], 1e-18);
+    }
+    envelope(xs, ys, x.low, x.high, pixels, curve.x, curve.y);
+    curve.markers = positions.size() == 1;
+    return curve;
+}
+
+// A horizontal line at double's machine epsilon: residuals below it are rounding.
+Marker doubleEpsilonMarker(const Theme& theme) {
+    Marker epsilon;
+    epsilon.vertical = false;
+    epsilon.value = 2.220446049250313e-16;
+    epsilon.label = "double epsilon";
+    epsilon.color = theme.mutedText;
+    return epsilon;
+}
+
 }  // namespace
 
 Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
@@ -124,10 +157,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     drawLinePlot(figure, vectorBox, vectors, theme);
 
     LinePlotSpec residual;
-    const std::string which = check.everyPosition()
-                                  ? "for every p"
-                                  : "at " + std::to_string(check.positions.size()) +
-                                        " evenly spaced p of " + std::to_string(check.checkedOf);
+    const std::string which = checkedPositions(check.positions, check.checkedOf);
     residual.title = "residual $\\mathrm{max}_c$ |$T_k$·PE($p$) − PE($p+k$)| " + which +
                      ": largest " + formatValue(check.maxResidual, 3) +
                      " (at p = " + std::to_string(check.worstPosition) + ", dim " +
@@ -135,23 +165,9 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     residual.x = integerAxis("position p", 0, double(std::max(check.checkedOf, 2) - 1));
     residual.y = {"residual", 1e-18, 10, true};
     residual.autoRangeY = false;
-    LineSeries r;
-    r.name = "";
-    r.markers = check.positions.size() == 1;
     const int pixels = std::max(16, texelBudget(bottom.width) - 80);
-    std::vector<double> xs(check.residual.size()), ys(check.residual.size());
-    for (std::size_t p = 0; p < check.residual.size(); ++p) {
-        xs[p] = double(check.positions[p]);
-        ys[p] = std::max(check.residual[p], 1e-18);
-    }
-    envelope(xs, ys, residual.x.low, residual.x.high, pixels, r.x, r.y);
-    residual.series = {r};
-    Marker epsilon;
-    epsilon.vertical = false;
-    epsilon.value = 2.220446049250313e-16;
-    epsilon.label = "double epsilon";
-    epsilon.color = theme.mutedText;
-    residual.markers = {epsilon};
+    residual.series = {residualCurve(check.positions, check.residual, residual.x, pixels)};
+    residual.markers = {doubleEpsilonMarker(theme)};
     residual.legend = false;
     drawLinePlot(figure, bottom, residual, theme);
     return success();
@@ -255,10 +271,7 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     drawLinePlot(figure, vectorBox, vectors, theme);
 
     LinePlotSpec residual;
-    const std::string which = fit.everyPosition()
-                                  ? "for every p"
-                                  : "at " + std::to_string(fit.positions.size()) +
-                                        " evenly spaced p of " + std::to_string(fit.checkedOf);
+    const std::string which = checkedPositions(fit.positions, fit.checkedOf);
     residual.title = "residual " + which + ": sin+cos exact rotation ≤ " +
                      formatValue(exact.maxResidual, 2) + ";  sin only, best fit: up to " +
                      formatValue(fit.maxResidual, 3) + " (rms " + formatValue(fit.rmsResidual, 3) +
@@ -269,27 +282,15 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     const int pixels = std::max(16, texelBudget(bottom.width) - 80);
     auto curve = [&](const std::vector<int>& at, const std::vector<double>& values,
                      const std::string& name, Rgba color) {
-        LineSeries s;
+        LineSeries s = residualCurve(at, values, residual.x, pixels);
         s.name = name;
         s.color = color;
-        std::vector<double> xs(at.size()), ys(at.size());
-        for (std::size_t i = 0; i < at.size(); ++i) {
-            xs[i] = double(at[i]);
-            ys[i] = std::max(values[i], 1e-18);
-        }
-        envelope(xs, ys, residual.x.low, residual.x.high, pixels, s.x, s.y);
-        s.markers = at.size() == 1;
         return s;
     };
     residual.series = {
         curve(exact.positions, exact.residual, "sin + cos: $T_k$, a rotation", seriesColor(0)),
         curve(fit.positions, fit.residual, "sin only: least-squares T", seriesColor(3))};
-    Marker epsilon;
-    epsilon.vertical = false;
-    epsilon.value = 2.220446049250313e-16;
-    epsilon.label = "double epsilon";
-    epsilon.color = theme.mutedText;
-    residual.markers = {epsilon};
+    residual.markers = {doubleEpsilonMarker(theme)};
     drawLinePlot(figure, bottom, residual, theme);
     return success();
 }

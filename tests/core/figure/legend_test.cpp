@@ -20,21 +20,10 @@
 #include <variant>
 #include <vector>
 
+#include "../views/figure_checks.hpp"  // textExtent
+
 namespace poslab {
 namespace {
-
-// The horizontal extent [left, right] of a text item, by the same estimate the layout uses.
-std::pair<float, float> textExtent(const TextItem& t) {
-    const float width = estimateTextWidth(t.text, t.size);
-    switch (t.horizontal) {
-        case HorizontalAlign::Left:
-            return {t.anchor.x, t.anchor.x + width};
-        case HorizontalAlign::Center:
-            return {t.anchor.x - width / 2, t.anchor.x + width / 2};
-        default:
-            return {t.anchor.x - width, t.anchor.x};
-    }
-}
 
 TEST(LegendTest, LegendsStayInsideTheirPlot) {
     // A long series name once pushed the legend box past the plot's left edge and out of the

@@ -19,21 +19,10 @@
 #include <variant>
 #include <vector>
 
+#include "../views/figure_checks.hpp"  // textExtent
+
 namespace poslab {
 namespace {
-
-// The horizontal extent [left, right] of a text item, by the same estimate the layout uses.
-std::pair<float, float> textExtent(const TextItem& t) {
-    const float width = estimateTextWidth(t.text, t.size);
-    switch (t.horizontal) {
-        case HorizontalAlign::Left:
-            return {t.anchor.x, t.anchor.x + width};
-        case HorizontalAlign::Center:
-            return {t.anchor.x - width / 2, t.anchor.x + width / 2};
-        default:
-            return {t.anchor.x - width, t.anchor.x};
-    }
-}
 
 TEST(PlotTest, CornerNotesKeepClearOfTheAxisLabelOrStayOut) {
     // A narrow heatmap (the ALiBi figure at 500 px wide) once drew "each pixel: mean of ..."

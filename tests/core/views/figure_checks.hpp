@@ -1,5 +1,5 @@
-// figure_checks.hpp — what the view tests look for in a built Figure: its texts, how many
-// heatmaps and curves it holds, and whether its labels stay inside it.
+// figure_checks.hpp — what the view and figure tests look for in a built Figure: its texts, how
+// many heatmaps and curves it holds, and whether its labels stay inside it (textExtent).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <future>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "poslab/figure/figure.hpp"
+#include "poslab/figure/text_fit.hpp"
 
 namespace poslab {
 
@@ -86,6 +88,19 @@ inline bool allCoordinatesFinite(const Figure& figure) {
         if (!ok) return false;
     }
     return true;
+}
+
+// The horizontal extent [left, right] of a text item, by the same estimate the layout uses.
+inline std::pair<float, float> textExtent(const TextItem& t) {
+    const float width = estimateTextWidth(t.text, t.size);
+    switch (t.horizontal) {
+        case HorizontalAlign::Left:
+            return {t.anchor.x, t.anchor.x + width};
+        case HorizontalAlign::Center:
+            return {t.anchor.x - width / 2, t.anchor.x + width / 2};
+        default:
+            return {t.anchor.x - width, t.anchor.x};
+    }
 }
 
 inline std::vector<std::string> texts(const Figure& figure) {
