@@ -42,52 +42,53 @@ Figure figureOf(float w, float h, const Theme& theme, Draw draw) {
 
 }  // namespace
 
-void ContextualPanel::draw(state::AppState& state, ui::FrameContext& context) {
+void ContextualPanel::drawControls(state::AppState& state, ui::FrameContext&) {
     state::ContextualViewState& view =
         state.plugins.get<state::ContextualViewState>(state::kContextualKey);
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); },
-        [&] {
-            const std::pair<state::ContextualTab, const char*> tabs[] = {
-                {state::ContextualTab::Cope, "CoPE"},
-                {state::ContextualTab::Deberta, "DeBERTa"},
-                {state::ContextualTab::Nope, "NoPE & iRoPE"},
-                {state::ContextualTab::Randomized, "Randomized"}};
-            ui::stateTabBar("context figures", tabs, &view.tab, &shownTab_);
-            // One tab's figure: its cache (FigureCache, or LiveFigure for a figure built on a
-            // worker, whose build also takes a Detail: the trailing arguments), keyed on its
-            // parameters, laid out by its panel shape. The build copies what it reads.
-            auto show = [&](auto& cache, const char* id, const auto& params, PanelShape shape,
-                            auto drawFigure) {
-                cache.showPanels(
-                    id, params, context,
-                    [shape](float w, float h, const Theme& t, int panel) {
-                        return gridFor(w, h, t, panel, shape);
-                    },
-                    [params, drawFigure](float w, float h, const Theme& t, int panel,
-                                         auto...) -> Result<Figure> {
-                        return figureOf(w, h, t, [&](Figure& f, Box area) {
-                            return drawFigure(f, area, params, t, panel);
-                        });
-                    });
-            };
-            switch (view.tab) {
-                case state::ContextualTab::Cope:
-                    show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
-                    break;
-                case state::ContextualTab::Deberta:
-                    show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
-                    break;
-                case state::ContextualTab::Nope:
-                    show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections),
-                         drawNopeFigure);
-                    break;
-                case state::ContextualTab::Randomized:
-                    show(randomized_, "randomized", view.randomized, kRandomizedPanels,
-                         drawRandomizedFigure);
-                    break;
-            }
-        });
+    drawControls(view);
+}
+
+void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::ContextualViewState& view =
+        state.plugins.get<state::ContextualViewState>(state::kContextualKey);
+    const std::pair<state::ContextualTab, const char*> tabs[] = {
+        {state::ContextualTab::Cope, "CoPE"},
+        {state::ContextualTab::Deberta, "DeBERTa"},
+        {state::ContextualTab::Nope, "NoPE & iRoPE"},
+        {state::ContextualTab::Randomized, "Randomized"}};
+    ui::stateTabBar("context figures", tabs, &view.tab, &shownTab_);
+    // One tab's figure: its cache (FigureCache, or LiveFigure for a figure built on a
+    // worker, whose build also takes a Detail: the trailing arguments), keyed on its
+    // parameters, laid out by its panel shape. The build copies what it reads.
+    auto show = [&](auto& cache, const char* id, const auto& params, PanelShape shape,
+                    auto drawFigure) {
+        cache.showPanels(
+            id, params, context,
+            [shape](float w, float h, const Theme& t, int panel) {
+                return gridFor(w, h, t, panel, shape);
+            },
+            [params, drawFigure](float w, float h, const Theme& t, int panel,
+                                 auto...) -> Result<Figure> {
+                return figureOf(w, h, t, [&](Figure& f, Box area) {
+                    return drawFigure(f, area, params, t, panel);
+                });
+            });
+    };
+    switch (view.tab) {
+        case state::ContextualTab::Cope:
+            show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
+            break;
+        case state::ContextualTab::Deberta:
+            show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
+            break;
+        case state::ContextualTab::Nope:
+            show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections), drawNopeFigure);
+            break;
+        case state::ContextualTab::Randomized:
+            show(randomized_, "randomized", view.randomized, kRandomizedPanels,
+                 drawRandomizedFigure);
+            break;
+    }
 }
 
 Figure ContextualPanel::exportFigure(const state::AppState& state, float width, float height,

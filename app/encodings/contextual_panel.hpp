@@ -16,12 +16,15 @@ namespace poslab::encodings {
 class ContextualPanel : public ui::Panel {
   public:
     const char* title() const override { return "Context"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // CoPE: the positions p_ij; DeBERTa: the summed scores; NoPE & iRoPE: the shown layer's
     // mask (1 visible, 0 masked); randomized: one row per draw.
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::ContextualViewState& view);

@@ -83,37 +83,38 @@ void fireControls(FireParams& p) {
 
 }  // namespace
 
-void RelativePanel::draw(state::AppState& state, ui::FrameContext& context) {
+void RelativePanel::drawControls(state::AppState& state, ui::FrameContext&) {
     state::RelativeViewState& view =
         state.plugins.get<state::RelativeViewState>(state::kRelativeKey);
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); },
-        [&] {
-            const std::pair<RelativeTab, const char*> tabs[] = {{RelativeTab::Family, "Family"},
-                                                                {RelativeTab::Xpos, "xPos"},
-                                                                {RelativeTab::Kerple, "KERPLE"},
-                                                                {RelativeTab::Sandwich, "Sandwich"},
-                                                                {RelativeTab::Fire, "FIRE"}};
-            ui::stateTabBar("relative tabs", tabs, &view.tab, &shownTab_);
-            clampHeads(view.options);
-            const RelativeTab tab = view.tab;
-            cache_.showPanels(
-                "relative", Key{tab, view.options}, context,
-                [tab](float w, float h, const Theme& theme, int panel) {
-                    return reflowPanels({0, 0, w, h}, relativePanelShape(tab), theme, panel);
-                },
-                [options = view.options, tab, memo = &memo_](float w, float h, const Theme& theme,
-                                                             int panel, Detail) -> Result<Figure> {
-                    Figure figure = emptyFigure(w, h, theme);
-                    if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, options, tab, theme,
-                                                    panel, memo);
-                        !s) {
-                        return s.error();
-                    }
-                    return figure;
-                });
-            if (!cache_.error().empty()) *context.statusMessage = cache_.error();
+    drawControls(view);
+}
+
+void RelativePanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::RelativeViewState& view =
+        state.plugins.get<state::RelativeViewState>(state::kRelativeKey);
+    const std::pair<RelativeTab, const char*> tabs[] = {{RelativeTab::Family, "Family"},
+                                                        {RelativeTab::Xpos, "xPos"},
+                                                        {RelativeTab::Kerple, "KERPLE"},
+                                                        {RelativeTab::Sandwich, "Sandwich"},
+                                                        {RelativeTab::Fire, "FIRE"}};
+    ui::stateTabBar("relative tabs", tabs, &view.tab, &shownTab_);
+    clampHeads(view.options);
+    const RelativeTab tab = view.tab;
+    cache_.showPanels(
+        "relative", Key{tab, view.options}, context,
+        [tab](float w, float h, const Theme& theme, int panel) {
+            return reflowPanels({0, 0, w, h}, relativePanelShape(tab), theme, panel);
+        },
+        [options = view.options, tab, memo = &memo_](float w, float h, const Theme& theme,
+                                                     int panel, Detail) -> Result<Figure> {
+            Figure figure = emptyFigure(w, h, theme);
+            if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, options, tab, theme, panel, memo);
+                !s) {
+                return s.error();
+            }
+            return figure;
         });
+    if (!cache_.error().empty()) *context.statusMessage = cache_.error();
 }
 
 void RelativePanel::drawControls(state::RelativeViewState& view) {

@@ -15,11 +15,14 @@ namespace poslab::encodings {
 class RelativePanel : public ui::Panel {
   public:
     const char* title() const override { return "Relative"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // The tab's main matrix (Family: KERPLE log) as a causal L x L matrix, -inf for j > i.
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::RelativeViewState& view);

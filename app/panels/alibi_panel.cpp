@@ -32,10 +32,12 @@ AlibiFigureOptions AlibiPanel::optionsFor(const state::AlibiViewState& view) {
     return options;
 }
 
-void AlibiPanel::draw(state::AppState& state, ui::FrameContext& context) {
-    state::AlibiViewState& view = state.plugins.get<state::AlibiViewState>(state::kAlibiKey);
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); }, [&] { drawFigure(view, context); });
+void AlibiPanel::drawControls(state::AppState& state, ui::FrameContext&) {
+    drawControls(state.plugins.get<state::AlibiViewState>(state::kAlibiKey));
+}
+
+void AlibiPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    drawFigure(state.plugins.get<state::AlibiViewState>(state::kAlibiKey), context);
 }
 
 Figure AlibiPanel::exportFigure(const state::AppState& state, float width, float height,

@@ -16,13 +16,16 @@ namespace poslab::panels {
 class AlibiPanel : public ui::Panel {
   public:
     const char* title() const override { return "ALiBi"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(
         const state::AppState& state) const override;  // the enlarged head's bias
 
     static AlibiFigureOptions optionsFor(const state::AlibiViewState& view);
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::AlibiViewState& view);

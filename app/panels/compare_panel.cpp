@@ -120,37 +120,37 @@ Result<Figure> abFigure(const state::CompareViewState& view, float width, float 
 
 }  // namespace
 
-void ComparePanel::draw(state::AppState& state, ui::FrameContext& context) {
+void ComparePanel::drawControls(state::AppState& state, ui::FrameContext&) {
     state::CompareViewState& view = state.compare;
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); },
-        [&] {
-            const std::pair<state::CompareMode, const char*> tabs[] = {
-                {state::CompareMode::AllEncodings, "All encodings"},
-                {state::CompareMode::RopeAB, "RoPE A/B"}};
-            ui::stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
-            if (view.mode == state::CompareMode::AllEncodings) {
-                all_.showPanels(
-                    "all encodings", view.options, context,
-                    [](float w, float h, const Theme& theme, int panel) {
-                        return comparisonFigurePanels(w, h, theme, panel);
-                    },
-                    [options = view.options](float w, float h, const Theme& theme, int panel,
-                                             Detail) {
-                        return comparisonFigure(options, w, h, theme, panel);
-                    });
-            } else {
-                ab_.showPanels(
-                    "rope ab", view, context,
-                    [](float w, float h, const Theme& theme, int panel) {
-                        return abComparisonPanels(w, h, theme, panel);
-                    },
-                    [view](float w, float h, const Theme& theme, int panel, Detail) {
-                        return abFigure(view, w, h, theme, panel);
-                    });
-                if (!ab_.error().empty()) *context.statusMessage = ab_.error();
-            }
-        });
+    drawControls(view);
+}
+
+void ComparePanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::CompareViewState& view = state.compare;
+    const std::pair<state::CompareMode, const char*> tabs[] = {
+        {state::CompareMode::AllEncodings, "All encodings"},
+        {state::CompareMode::RopeAB, "RoPE A/B"}};
+    ui::stateTabBar("compare modes", tabs, &view.mode, &shownTab_);
+    if (view.mode == state::CompareMode::AllEncodings) {
+        all_.showPanels(
+            "all encodings", view.options, context,
+            [](float w, float h, const Theme& theme, int panel) {
+                return comparisonFigurePanels(w, h, theme, panel);
+            },
+            [options = view.options](float w, float h, const Theme& theme, int panel, Detail) {
+                return comparisonFigure(options, w, h, theme, panel);
+            });
+    } else {
+        ab_.showPanels(
+            "rope ab", view, context,
+            [](float w, float h, const Theme& theme, int panel) {
+                return abComparisonPanels(w, h, theme, panel);
+            },
+            [view](float w, float h, const Theme& theme, int panel, Detail) {
+                return abFigure(view, w, h, theme, panel);
+            });
+        if (!ab_.error().empty()) *context.statusMessage = ab_.error();
+    }
 }
 
 void ComparePanel::drawControls(state::CompareViewState& view) {

@@ -15,12 +15,15 @@ namespace poslab::panels {
 class ComparePanel : public ui::Panel {
   public:
     const char* title() const override { return "Compare"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // All encodings: rows = offsets from the middle query; columns offset, sinusoidal, learned,
     // RoPE (cosines), ALiBi, T5 (biases). A/B: offset, A, B, B - A (expected RoPE cosines).
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::CompareViewState& view);

@@ -13,69 +13,63 @@
 
 namespace poslab::panels {
 
-void ExtrapolationPanel::draw(state::AppState& state, ui::FrameContext& context) {
+void ExtrapolationPanel::drawControls(state::AppState& state, ui::FrameContext&) {
     ExtrapolationOptions& o = state.extrapolation.options;
-    ui::panelLayout(
-        state, context,
-        [&] {
-            ui::sectionHeader("Lengths");
-            if (ui::sliderInt(
-                    state::kExtrapolationTraining, &o.trainingLength,
-                    "Positions the model saw in training (marked; beyond it is shaded).")) {
-                o.evaluationLength = std::max(o.evaluationLength, o.trainingLength + 1);
-            }
-            if (ui::sliderInt(
-                    state::kExtrapolationUsed, &o.evaluationLength,
-                    "Positions used now. The RoPE scalings use factor = used / training.")) {
-                o.trainingLength = std::min(o.trainingLength, o.evaluationLength - 1);
-            }
-            if (ImGui::Button("x2"))
-                o.evaluationLength = std::min(state::kExtrapolationUsed.high, 2 * o.trainingLength);
-            ImGui::SameLine();
-            if (ImGui::Button("x4"))
-                o.evaluationLength = std::min(state::kExtrapolationUsed.high, 4 * o.trainingLength);
-            ImGui::SameLine();
-            if (ImGui::Button("x16"))
-                o.evaluationLength =
-                    std::min(state::kExtrapolationUsed.high, 16 * o.trainingLength);
-            ui::tooltipForLastItem("Use 2, 4 or 16 times the training length.");
-            ui::sectionHeader("Encodings");
-            ui::sliderInt(state::kExtrapolationDModel, &o.dModel,
-                          "Width of the sinusoidal and learned tables.");
-            if (ui::sliderInt(state::kExtrapolationHeadDim, &o.headDim,
-                              "RoPE dimensions per head (even).")) {
-                o.headDim += o.headDim % 2;
-            }
-            ui::sliderDouble(
-                state::kExtrapolationRopeBase, &o.ropeBase,
-                "rope_theta. A larger base slows every pair: more pairs never complete a turn.");
-            if (o.set == ExtrapolationSet::RelativeFamily) {
-                ImGui::PushTextWrapPos(0);
-                ImGui::TextDisabled(
-                    "Relative family: RoPE's head_dim and base set xPos and the RoPE bound; "
-                    "KERPLE, Sandwich, FIRE and DeBERTa use the Relative view's defaults.");
-                ImGui::PopTextWrapPos();
-            }
-            ui::sliderInt(state::kAlibiHeadsSlider, &o.alibiHeads,
-                          "Heads; their slopes follow fairseq's get_slopes.");
-            ui::sliderInt(state::kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
-            ui::sliderInt(
-                state::kT5MaxDistanceSlider, &o.t5MaxDistance,
-                "relative_attention_max_distance: every distance beyond shares the last bucket.");
+    ui::sectionHeader("Lengths");
+    if (ui::sliderInt(state::kExtrapolationTraining, &o.trainingLength,
+                      "Positions the model saw in training (marked; beyond it is shaded).")) {
+        o.evaluationLength = std::max(o.evaluationLength, o.trainingLength + 1);
+    }
+    if (ui::sliderInt(state::kExtrapolationUsed, &o.evaluationLength,
+                      "Positions used now. The RoPE scalings use factor = used / training.")) {
+        o.trainingLength = std::min(o.trainingLength, o.evaluationLength - 1);
+    }
+    if (ImGui::Button("x2"))
+        o.evaluationLength = std::min(state::kExtrapolationUsed.high, 2 * o.trainingLength);
+    ImGui::SameLine();
+    if (ImGui::Button("x4"))
+        o.evaluationLength = std::min(state::kExtrapolationUsed.high, 4 * o.trainingLength);
+    ImGui::SameLine();
+    if (ImGui::Button("x16"))
+        o.evaluationLength = std::min(state::kExtrapolationUsed.high, 16 * o.trainingLength);
+    ui::tooltipForLastItem("Use 2, 4 or 16 times the training length.");
+    ui::sectionHeader("Encodings");
+    ui::sliderInt(state::kExtrapolationDModel, &o.dModel,
+                  "Width of the sinusoidal and learned tables.");
+    if (ui::sliderInt(state::kExtrapolationHeadDim, &o.headDim,
+                      "RoPE dimensions per head (even).")) {
+        o.headDim += o.headDim % 2;
+    }
+    ui::sliderDouble(
+        state::kExtrapolationRopeBase, &o.ropeBase,
+        "rope_theta. A larger base slows every pair: more pairs never complete a turn.");
+    if (o.set == ExtrapolationSet::RelativeFamily) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled(
+            "Relative family: RoPE's head_dim and base set xPos and the RoPE bound; "
+            "KERPLE, Sandwich, FIRE and DeBERTa use the Relative view's defaults.");
+        ImGui::PopTextWrapPos();
+    }
+    ui::sliderInt(state::kAlibiHeadsSlider, &o.alibiHeads,
+                  "Heads; their slopes follow fairseq's get_slopes.");
+    ui::sliderInt(state::kT5BucketsSlider, &o.t5Buckets, "relative_attention_num_buckets.");
+    ui::sliderInt(state::kT5MaxDistanceSlider, &o.t5MaxDistance,
+                  "relative_attention_max_distance: every distance beyond shares the last bucket.");
+}
+
+void ExtrapolationPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    ExtrapolationOptions& o = state.extrapolation.options;
+    const std::pair<ExtrapolationSet, const char*> tabs[] = {
+        {ExtrapolationSet::Textbook, "Textbook encodings"},
+        {ExtrapolationSet::RelativeFamily, "Relative family"}};
+    ui::stateTabBar("extrapolation sets", tabs, &o.set, &shownSet_);
+    figure_.showPanels(
+        "extrapolation", state.extrapolation, context,
+        [](float w, float h, const Theme& theme, int panel) {
+            return extrapolationPanels(w, h, theme, panel);
         },
-        [&] {
-            const std::pair<ExtrapolationSet, const char*> tabs[] = {
-                {ExtrapolationSet::Textbook, "Textbook encodings"},
-                {ExtrapolationSet::RelativeFamily, "Relative family"}};
-            ui::stateTabBar("extrapolation sets", tabs, &o.set, &shownSet_);
-            figure_.showPanels(
-                "extrapolation", state.extrapolation, context,
-                [](float w, float h, const Theme& theme, int panel) {
-                    return extrapolationPanels(w, h, theme, panel);
-                },
-                [o](float w, float h, const Theme& theme, int panel, Detail) {
-                    return extrapolationFigure(o, w, h, theme, panel);
-                });
+        [o](float w, float h, const Theme& theme, int panel, Detail) {
+            return extrapolationFigure(o, w, h, theme, panel);
         });
 }
 

@@ -12,12 +12,15 @@ namespace poslab::panels {
 class ExtrapolationPanel : public ui::Panel {
   public:
     const char* title() const override { return "Extrapolation"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // Per RoPE pair: pair, wavelength, largest angle seen in training, largest angle at the
     // evaluation length without scaling and with linear, ntk, yarn and llama3.
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     // Every size at its top takes seconds to build: on a worker, the last figure shown meanwhile.

@@ -38,7 +38,7 @@ void errorNote(const std::string& message) {
 
 }  // namespace
 
-void IntuitionPanel::draw(state::AppState& state, ui::FrameContext& context) {
+void IntuitionPanel::prepare(state::AppState& state, ui::FrameContext&) {
     state::IntuitionViewState& view = state.intuition;
     const LinearShiftOptions& shift = view.shift;
     shiftNumbers_.get(shift, [&] {
@@ -56,86 +56,89 @@ void IntuitionPanel::draw(state::AppState& state, ui::FrameContext& context) {
         const Result<FrequencyResolution>* last = resolution_.value();
         return frequencyResolution(view.frequencies, last && *last ? &**last : nullptr);
     });
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); },
-        [&] {
-            const std::pair<state::IntuitionFigure, const char*> tabs[] = {
-                {state::IntuitionFigure::AttentionShuffle, "Why position"},
-                {state::IntuitionFigure::BinaryClock, "Binary clock"},
-                {state::IntuitionFigure::LinearShift, "Linear shift"},
-                {state::IntuitionFigure::FrequencyResolution, "Frequencies"}};
-            ui::stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
-            switch (view.figure) {
-                case state::IntuitionFigure::AttentionShuffle:
-                    attention_.show("attention shuffle", view.attention, context,
-                                    [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                        if (!comparison()) return comparison().error();
-                                        Figure figure = emptyFigure(w, h, theme);
-                                        const float titleHeight = theme.titleSize * 1.8f;
-                                        drawTitle(figure, {0, 0, w, titleHeight},
-                                                  "Why position at all: without it, reordering "
-                                                  "the words only reorders the outputs",
-                                                  theme);
-                                        drawAttentionShuffle(
-                                            figure, {8, titleHeight, w - 16, h - titleHeight - 4},
-                                            *comparison(), view.attention, theme);
-                                        return figure;
-                                    });
-                    break;
-                case state::IntuitionFigure::BinaryClock:
-                    clock_.showPanels(
-                        "binary clock", view.clock, context,
-                        [](float w, float h, const Theme& theme, int panel) {
-                            return binaryClockPanels(w, h, theme, panel);
-                        },
-                        [&](float w, float h, const Theme& theme, int panel) {
-                            return binaryClockFigure(view.clock, w, h, theme, panel);
-                        });
-                    break;
-                case state::IntuitionFigure::LinearShift:
-                    shift_.show("linear shift", view.shift, context,
-                                [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                    if (!check()) return check().error();
-                                    if (view.shift.sinOnly && !fit()) return fit().error();
-                                    Figure figure = emptyFigure(w, h, theme);
-                                    const float titleHeight = theme.titleSize * 1.8f;
-                                    drawTitle(figure, {0, 0, w, titleHeight},
-                                              linearShiftTitle(view.shift), theme);
-                                    const Box area{0, titleHeight, w, h - titleHeight};
-                                    const Status s =
-                                        view.shift.sinOnly
-                                            ? drawSineOnlyShift(figure, area, view.shift, *check(),
-                                                                *fit(), theme)
-                                            : drawLinearShift(figure, area, view.shift, *check(),
-                                                              theme);
-                                    if (!s) return s.error();
-                                    return figure;
-                                });
-                    break;
-                case state::IntuitionFigure::FrequencyResolution:
-                    // Two plots: on a projector one at a time (Up/Down), at full text size.
-                    frequencies_.showPanels(
-                        "frequency resolution", view.frequencies, context,
-                        [](float w, float h, const Theme& theme, int panel) {
-                            const float titleHeight = theme.titleSize * 1.8f;
-                            return frequencyResolutionPanels({0, titleHeight, w, h - titleHeight},
-                                                             theme, panel);
-                        },
-                        [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
-                            if (!resolution()) return resolution().error();
-                            Figure figure = emptyFigure(w, h, theme);
-                            const float titleHeight = theme.titleSize * 1.8f;
-                            drawTitle(figure, {0, 0, w, titleHeight},
-                                      "Why many frequencies: one frequency repeats "
-                                      "itself, a ladder of them keeps positions apart",
-                                      theme);
-                            drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
-                                                    *resolution(), view.frequencies, theme, panel);
-                            return figure;
-                        });
-                    break;
-            }
-        });
+}
+
+void IntuitionPanel::drawControls(state::AppState& state, ui::FrameContext&) {
+    state::IntuitionViewState& view = state.intuition;
+    drawControls(view);
+}
+
+void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::IntuitionViewState& view = state.intuition;
+    const std::pair<state::IntuitionFigure, const char*> tabs[] = {
+        {state::IntuitionFigure::AttentionShuffle, "Why position"},
+        {state::IntuitionFigure::BinaryClock, "Binary clock"},
+        {state::IntuitionFigure::LinearShift, "Linear shift"},
+        {state::IntuitionFigure::FrequencyResolution, "Frequencies"}};
+    ui::stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
+    switch (view.figure) {
+        case state::IntuitionFigure::AttentionShuffle:
+            attention_.show("attention shuffle", view.attention, context,
+                            [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                                if (!comparison()) return comparison().error();
+                                Figure figure = emptyFigure(w, h, theme);
+                                const float titleHeight = theme.titleSize * 1.8f;
+                                drawTitle(figure, {0, 0, w, titleHeight},
+                                          "Why position at all: without it, reordering "
+                                          "the words only reorders the outputs",
+                                          theme);
+                                drawAttentionShuffle(figure,
+                                                     {8, titleHeight, w - 16, h - titleHeight - 4},
+                                                     *comparison(), view.attention, theme);
+                                return figure;
+                            });
+            break;
+        case state::IntuitionFigure::BinaryClock:
+            clock_.showPanels(
+                "binary clock", view.clock, context,
+                [](float w, float h, const Theme& theme, int panel) {
+                    return binaryClockPanels(w, h, theme, panel);
+                },
+                [&](float w, float h, const Theme& theme, int panel) {
+                    return binaryClockFigure(view.clock, w, h, theme, panel);
+                });
+            break;
+        case state::IntuitionFigure::LinearShift:
+            shift_.show(
+                "linear shift", view.shift, context,
+                [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                    if (!check()) return check().error();
+                    if (view.shift.sinOnly && !fit()) return fit().error();
+                    Figure figure = emptyFigure(w, h, theme);
+                    const float titleHeight = theme.titleSize * 1.8f;
+                    drawTitle(figure, {0, 0, w, titleHeight}, linearShiftTitle(view.shift), theme);
+                    const Box area{0, titleHeight, w, h - titleHeight};
+                    const Status s =
+                        view.shift.sinOnly
+                            ? drawSineOnlyShift(figure, area, view.shift, *check(), *fit(), theme)
+                            : drawLinearShift(figure, area, view.shift, *check(), theme);
+                    if (!s) return s.error();
+                    return figure;
+                });
+            break;
+        case state::IntuitionFigure::FrequencyResolution:
+            // Two plots: on a projector one at a time (Up/Down), at full text size.
+            frequencies_.showPanels(
+                "frequency resolution", view.frequencies, context,
+                [](float w, float h, const Theme& theme, int panel) {
+                    const float titleHeight = theme.titleSize * 1.8f;
+                    return frequencyResolutionPanels({0, titleHeight, w, h - titleHeight}, theme,
+                                                     panel);
+                },
+                [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
+                    if (!resolution()) return resolution().error();
+                    Figure figure = emptyFigure(w, h, theme);
+                    const float titleHeight = theme.titleSize * 1.8f;
+                    drawTitle(figure, {0, 0, w, titleHeight},
+                              "Why many frequencies: one frequency repeats "
+                              "itself, a ladder of them keeps positions apart",
+                              theme);
+                    drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
+                                            *resolution(), view.frequencies, theme, panel);
+                    return figure;
+                });
+            break;
+    }
 }
 
 void IntuitionPanel::drawControls(state::IntuitionViewState& view) {

@@ -18,10 +18,14 @@ namespace poslab::panels {
 class IntuitionPanel : public ui::Panel {
   public:
     const char* title() const override { return "Intuitions"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void prepare(state::AppState& state, ui::FrameContext& context) override;
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::IntuitionViewState& view);
@@ -34,7 +38,7 @@ class IntuitionPanel : public ui::Panel {
     FigureCache<FrequencyResolutionParams> frequencies_;
     state::IntuitionFigure shownTab_ = state::IntuitionFigure::AttentionShuffle;
     // The numbers the controls print (and the figures draw), keyed on what they are computed
-    // from; draw() brings them up to date before anything reads them.
+    // from; prepare() brings them up to date before anything reads them.
     struct ShiftNumbers {
         Result<SampledShiftCheck> check = Error{"not computed"};  // the residual check
         Result<SineOnlyShiftFit> fit = Error{"not computed"};     // sinOnly: the least squares

@@ -123,7 +123,7 @@ LearnedFigureOptions LearnedPanel::optionsFor(const state::LearnedViewState& vie
     return options;
 }
 
-void LearnedPanel::draw(state::AppState& state, ui::FrameContext& context) {
+void LearnedPanel::prepare(state::AppState& state, ui::FrameContext& context) {
     state::LearnedViewState& view = state.learned;
     // A .npy or .safetensors file dropped onto the window loads like the Load button.
     if (!context.droppedFiles.empty()) {
@@ -141,8 +141,16 @@ void LearnedPanel::draw(state::AppState& state, ui::FrameContext& context) {
         const Generated* previous = generated_.value();
         return Generated{previous ? previous->table : nullptr, table.error().message};
     });
-    ui::panelLayout(
-        state, context, [&] { drawControls(view, context); }, [&] { drawFigure(view, context); });
+}
+
+void LearnedPanel::drawControls(state::AppState& state, ui::FrameContext& context) {
+    state::LearnedViewState& view = state.learned;
+    drawControls(view, context);
+}
+
+void LearnedPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::LearnedViewState& view = state.learned;
+    drawFigure(view, context);
 }
 
 void LearnedPanel::loadAndReport(state::LearnedViewState&, ui::FrameContext& context,

@@ -25,7 +25,6 @@ namespace poslab::panels {
 class LearnedPanel : public ui::Panel {
   public:
     const char* title() const override { return "Learned"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // The table as shown: positionsShown rows, NaN past the table's end.
@@ -39,6 +38,11 @@ class LearnedPanel : public ui::Panel {
                             const std::string& tensor = "");
     // The table the view shows; generated tables are made on demand.
     static Result<std::shared_ptr<const Matrix>> tableFor(const state::LearnedViewState& view);
+
+  protected:
+    void prepare(state::AppState& state, ui::FrameContext& context) override;
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::LearnedViewState& view, ui::FrameContext& context);

@@ -52,28 +52,29 @@ Result<MeaningParams> MeaningPanel::effectiveParams(const state::MeaningViewStat
     return params;
 }
 
-void MeaningPanel::draw(state::AppState& state, ui::FrameContext& context) {
+void MeaningPanel::drawControls(state::AppState& state, ui::FrameContext&) {
     state::MeaningViewState& view = state.meaning;
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); },
-        [&] {
-            const std::pair<state::MeaningFigure, const char*> tabs[] = {
-                {state::MeaningFigure::Terms, "Logit terms"},
-                {state::MeaningFigure::Orthogonality, "Near-orthogonality"},
-                {state::MeaningFigure::AddVersusConcat, "Add vs concatenate"}};
-            ui::stateTabBar("meaning figures", tabs, &view.figure, &shownTab_);
-            switch (view.figure) {
-                case state::MeaningFigure::Terms:
-                    drawTerms(view, context);
-                    break;
-                case state::MeaningFigure::Orthogonality:
-                    drawOrthogonality(view, context);
-                    break;
-                case state::MeaningFigure::AddVersusConcat:
-                    drawAddVersusConcat(view, context);
-                    break;
-            }
-        });
+    drawControls(view);
+}
+
+void MeaningPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::MeaningViewState& view = state.meaning;
+    const std::pair<state::MeaningFigure, const char*> tabs[] = {
+        {state::MeaningFigure::Terms, "Logit terms"},
+        {state::MeaningFigure::Orthogonality, "Near-orthogonality"},
+        {state::MeaningFigure::AddVersusConcat, "Add vs concatenate"}};
+    ui::stateTabBar("meaning figures", tabs, &view.figure, &shownTab_);
+    switch (view.figure) {
+        case state::MeaningFigure::Terms:
+            drawTerms(view, context);
+            break;
+        case state::MeaningFigure::Orthogonality:
+            drawOrthogonality(view, context);
+            break;
+        case state::MeaningFigure::AddVersusConcat:
+            drawAddVersusConcat(view, context);
+            break;
+    }
 }
 
 void MeaningPanel::drawOrthogonality(const state::MeaningViewState& view,

@@ -164,7 +164,7 @@ std::vector<int> RopePanel::shownPairs(const state::RopeViewState& view) {
 // Frame
 // ---------------------------------------------------------------------------------------------
 
-void RopePanel::draw(state::AppState& state, ui::FrameContext& context) {
+void RopePanel::prepare(state::AppState& state, ui::FrameContext& context) {
     state::RopeViewState& view = state.rope;
     if (!context.droppedFiles.empty()) {
         // Only the first file counts: a config describes one model.
@@ -183,60 +183,64 @@ void RopePanel::draw(state::AppState& state, ui::FrameContext& context) {
     }
     advanceAnimation(view, context);
     refreshVectors(view);
-    const Status valid = validate(view.params);
+    valid_ = validate(view.params);
+}
 
-    ui::panelLayout(
-        state, context, [&] { drawControls(view, context, valid); },
-        [&] {
-            if (!valid) {
-                const ui::Canvas canvas = ui::beginCanvas("invalid");
-                Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-                drawNote(figure, {0, 0, canvas.box.width, canvas.box.height}, valid.error().message,
-                         context.theme);
-                ui::drawCanvasFigure(canvas, figure, context);
-                return;
-            }
-            const std::pair<state::RopeFigureId, const char*> tabs[] = {
-                {state::RopeFigureId::Rotation, figureName(state::RopeFigureId::Rotation)},
-                {state::RopeFigureId::Angles, figureName(state::RopeFigureId::Angles)},
-                {state::RopeFigureId::Scores, figureName(state::RopeFigureId::Scores)},
-                {state::RopeFigureId::Frequencies, figureName(state::RopeFigureId::Frequencies)},
-                {state::RopeFigureId::Decay, figureName(state::RopeFigureId::Decay)},
-                {state::RopeFigureId::Precision, figureName(state::RopeFigureId::Precision)},
-                {state::RopeFigureId::Layers, figureName(state::RopeFigureId::Layers)},
-                {state::RopeFigureId::Scalings, figureName(state::RopeFigureId::Scalings)},
-                {state::RopeFigureId::Usage, figureName(state::RopeFigureId::Usage)}};
-            ui::stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
-            switch (view.figure) {
-                case state::RopeFigureId::Rotation:
-                    drawRotation(view, context);
-                    break;
-                case state::RopeFigureId::Angles:
-                    drawAngles(view, context);
-                    break;
-                case state::RopeFigureId::Scores:
-                    drawScores(view, context);
-                    break;
-                case state::RopeFigureId::Frequencies:
-                    drawFrequencies(view, context);
-                    break;
-                case state::RopeFigureId::Decay:
-                    drawDecay(view, context);
-                    break;
-                case state::RopeFigureId::Precision:
-                    drawPrecision(view, context);
-                    break;
-                case state::RopeFigureId::Layers:
-                    drawLayers(view, context);
-                    break;
-                case state::RopeFigureId::Scalings:
-                    drawScalings(view, context);
-                    break;
-                case state::RopeFigureId::Usage:
-                    usageTab_.draw(view.usage, context);
-                    break;
-            }
-        });
+void RopePanel::drawControls(state::AppState& state, ui::FrameContext& context) {
+    state::RopeViewState& view = state.rope;
+    drawControls(view, context, valid_);
+}
+
+void RopePanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::RopeViewState& view = state.rope;
+    if (!valid_) {
+        const ui::Canvas canvas = ui::beginCanvas("invalid");
+        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height}, valid_.error().message,
+                 context.theme);
+        ui::drawCanvasFigure(canvas, figure, context);
+        return;
+    }
+    const std::pair<state::RopeFigureId, const char*> tabs[] = {
+        {state::RopeFigureId::Rotation, figureName(state::RopeFigureId::Rotation)},
+        {state::RopeFigureId::Angles, figureName(state::RopeFigureId::Angles)},
+        {state::RopeFigureId::Scores, figureName(state::RopeFigureId::Scores)},
+        {state::RopeFigureId::Frequencies, figureName(state::RopeFigureId::Frequencies)},
+        {state::RopeFigureId::Decay, figureName(state::RopeFigureId::Decay)},
+        {state::RopeFigureId::Precision, figureName(state::RopeFigureId::Precision)},
+        {state::RopeFigureId::Layers, figureName(state::RopeFigureId::Layers)},
+        {state::RopeFigureId::Scalings, figureName(state::RopeFigureId::Scalings)},
+        {state::RopeFigureId::Usage, figureName(state::RopeFigureId::Usage)}};
+    ui::stateTabBar("rope figures", tabs, &view.figure, &shownTab_);
+    switch (view.figure) {
+        case state::RopeFigureId::Rotation:
+            drawRotation(view, context);
+            break;
+        case state::RopeFigureId::Angles:
+            drawAngles(view, context);
+            break;
+        case state::RopeFigureId::Scores:
+            drawScores(view, context);
+            break;
+        case state::RopeFigureId::Frequencies:
+            drawFrequencies(view, context);
+            break;
+        case state::RopeFigureId::Decay:
+            drawDecay(view, context);
+            break;
+        case state::RopeFigureId::Precision:
+            drawPrecision(view, context);
+            break;
+        case state::RopeFigureId::Layers:
+            drawLayers(view, context);
+            break;
+        case state::RopeFigureId::Scalings:
+            drawScalings(view, context);
+            break;
+        case state::RopeFigureId::Usage:
+            usageTab_.draw(view.usage, context);
+            break;
+    }
 }
 
 void RopePanel::advanceAnimation(state::RopeViewState& view, ui::FrameContext& context) {

@@ -37,7 +37,6 @@ namespace poslab::panels {
 class RopePanel : public ui::Panel {
   public:
     const char* title() const override { return "RoPE"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(const state::AppState& state) const override;
@@ -75,6 +74,11 @@ class RopePanel : public ui::Panel {
         bool operator==(const PrecisionKey&) const = default;
     };
 
+  protected:
+    void prepare(state::AppState& state, ui::FrameContext& context) override;
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
+
   private:
     // ---- Controls
     void drawControls(state::RopeViewState& view, ui::FrameContext& context, const Status& valid);
@@ -86,6 +90,7 @@ class RopePanel : public ui::Panel {
     void drawConfigRead(state::RopeViewState& view);  // "What PosLab read", the layer-type combo
     void loadConfig(state::RopeViewState& view, const std::string& path, ui::FrameContext& context);
     void advanceAnimation(state::RopeViewState& view, ui::FrameContext& context);
+    Status valid_ = success();  // validate(params) this frame, from prepare(): both columns read it
 
     // ---- Figures (one per tab)
     void drawRotation(state::RopeViewState& view, ui::FrameContext& context);

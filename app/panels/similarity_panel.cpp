@@ -121,32 +121,36 @@ double SimilarityPanel::valueAt(long long i, long long j) const {
     return data().offsets ? data().offsets->at(i, j) : NAN;
 }
 
-void SimilarityPanel::draw(state::AppState& state, ui::FrameContext& context) {
+void SimilarityPanel::prepare(state::AppState& state, ui::FrameContext&) {
+    refreshed_ = refresh(state.similarity);
+}
+
+void SimilarityPanel::drawControls(state::AppState& state, ui::FrameContext& context) {
     state::SimilarityViewState& view = state.similarity;
-    const Status status = refresh(view);
-    ui::panelLayout(
-        state, context, [&] { drawControls(view, context); },
-        [&] {
-            if (!status) {
-                const ui::Canvas canvas = ui::beginCanvas("similarity error");
-                Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-                drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
-                         status.error().message, context.theme);
-                ui::drawCanvasFigure(canvas, figure, context);
-                return;
-            }
-            const ImVec2 available = ImGui::GetContentRegionAvail();
-            const float heatmapWidth = std::floor(std::min(available.x * 0.56f, available.y + 110));
-            ImGui::BeginChild("similarity heatmap", ImVec2(heatmapWidth, 0), false,
-                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-            drawHeatmap(view, context);
-            ImGui::EndChild();
-            ImGui::SameLine();
-            ImGui::BeginChild("similarity curve", ImVec2(0, 0), false,
-                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-            drawCurve(view, context);
-            ImGui::EndChild();
-        });
+    drawControls(view, context);
+}
+
+void SimilarityPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::SimilarityViewState& view = state.similarity;
+    if (!refreshed_) {
+        const ui::Canvas canvas = ui::beginCanvas("similarity error");
+        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height}, refreshed_.error().message,
+                 context.theme);
+        ui::drawCanvasFigure(canvas, figure, context);
+        return;
+    }
+    const ImVec2 available = ImGui::GetContentRegionAvail();
+    const float heatmapWidth = std::floor(std::min(available.x * 0.56f, available.y + 110));
+    ImGui::BeginChild("similarity heatmap", ImVec2(heatmapWidth, 0), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    drawHeatmap(view, context);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("similarity curve", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    drawCurve(view, context);
+    ImGui::EndChild();
 }
 
 void SimilarityPanel::drawControls(state::SimilarityViewState& view, ui::FrameContext& context) {

@@ -21,10 +21,14 @@ namespace poslab::panels {
 class SimilarityPanel : public ui::Panel {
   public:
     const char* title() const override { return "Similarity"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void prepare(state::AppState& state, ui::FrameContext& context) override;
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::SimilarityViewState& view, ui::FrameContext& context);
@@ -34,6 +38,7 @@ class SimilarityPanel : public ui::Panel {
     Result<SimilarityParams> effectiveParams(const state::SimilarityViewState& view);
     Status refresh(
         const state::SimilarityViewState& view);     // rebuilds the caches when the key changes
+    Status refreshed_ = success();                   // this frame's refresh(), from prepare()
     double valueAt(long long i, long long j) const;  // exact entry, from the caches
 
     // Cache of the similarity itself, keyed on the parameters.

@@ -12,15 +12,14 @@
 
 namespace poslab::panels {
 
-void SinusoidalPanel::draw(state::AppState& state, ui::FrameContext& context) {
-    state::SinusoidalViewState& view = state.sinusoidal;
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); },
-        [&] {
-            const float available = ImGui::GetContentRegionAvail().y;
-            drawHeatmap(view, context, std::floor(available * 0.66f));
-            drawCurves(view, context);
-        });
+void SinusoidalPanel::drawControls(state::AppState& state, ui::FrameContext&) {
+    drawControls(state.sinusoidal);
+}
+
+void SinusoidalPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    const float available = ImGui::GetContentRegionAvail().y;
+    drawHeatmap(state.sinusoidal, context, std::floor(available * 0.66f));
+    drawCurves(state.sinusoidal, context);
 }
 
 Figure SinusoidalPanel::exportFigure(const state::AppState& state, float width, float height,

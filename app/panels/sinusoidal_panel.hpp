@@ -15,10 +15,13 @@ namespace poslab::panels {
 class SinusoidalPanel : public ui::Panel {
   public:
     const char* title() const override { return "Sinusoidal"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::SinusoidalViewState& view);

@@ -46,10 +46,12 @@ T5FigureOptions T5Panel::optionsFor(const state::T5ViewState& view) {
     return options;
 }
 
-void T5Panel::draw(state::AppState& state, ui::FrameContext& context) {
-    state::T5ViewState& view = state.t5;
-    ui::panelLayout(
-        state, context, [&] { drawControls(view); }, [&] { drawFigure(view, context); });
+void T5Panel::drawControls(state::AppState& state, ui::FrameContext&) {
+    drawControls(state.t5);
+}
+
+void T5Panel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    drawFigure(state.t5, context);
 }
 
 Figure T5Panel::exportFigure(const state::AppState& state, float width, float height,

@@ -16,12 +16,15 @@ namespace poslab::panels {
 class T5Panel : public ui::Panel {
   public:
     const char* title() const override { return "T5"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(const state::AppState& state) const override;  // the bucket ids
 
     static T5FigureOptions optionsFor(const state::T5ViewState& view);
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     void drawControls(state::T5ViewState& view);

@@ -59,49 +59,46 @@ const std::vector<std::string> kExamplePrompts = {
 
 }  // namespace
 
-void VisionRopePanel::draw(state::AppState& state, ui::FrameContext& context) {
+void VisionRopePanel::drawControls(state::AppState& state, ui::FrameContext& context) {
     state::VisionRopeViewState& view = state.visionRope;
-    ui::panelLayout(
-        state, context,
-        [&] {
-            if (view.figure == state::VisionRopeFigureId::Multimodal) {
-                drawMropeControls(view, context);
-            } else {
-                drawAxialControls(view);
-            }
-        },
-        [&] {
-            const std::pair<state::VisionRopeFigureId, const char*> tabs[] = {
-                {state::VisionRopeFigureId::Multimodal, "Multimodal (M-RoPE)"},
-                {state::VisionRopeFigureId::Axial, "Axial 2-D (ViT)"}};
-            ui::stateTabBar("vision rope figures", tabs, &view.figure, &shownTab_);
-            if (view.figure == state::VisionRopeFigureId::Multimodal) {
-                mrope_.show("mrope", MropeKey{view.prompt, view.mrope}, context,
-                            [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                return mropeFigure(view, w, h, theme);
-                            });
-                return;
-            }
-            const ui::Canvas canvas = axial_.show(
-                "axial", view.axial, context,
-                [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                    Figure figure = emptyFigure(w, h, theme);
-                    drawAxialRopeFigure(figure, {0, 0, w, h}, view.axial, theme, &axialFrame_);
-                    return figure;
-                });
-            if (canvas.hovered && axialFrame_.plot.contains(canvas.mouse)) {
-                const auto [x, y] = axialFrame_.toData(canvas.mouse);
-                const int px = std::clamp(int(std::floor(x)), 0, view.axial.gridWidth - 1);
-                const int py = std::clamp(int(std::floor(y)), 0, view.axial.gridHeight - 1);
-                auto map = axialSimilarityMap(view.axial);
-                if (map) {
-                    ImGui::SetTooltip("patch (%d, %d): offset (%d, %d), score %.4f", px, py,
-                                      px - view.axial.queryX, py - view.axial.queryY,
-                                      (*map)(std::size_t(py), std::size_t(px)));
-                }
-                if (canvas.clicked) view.axial.queryX = px, view.axial.queryY = py;
-            }
+    if (view.figure == state::VisionRopeFigureId::Multimodal) {
+        drawMropeControls(view, context);
+    } else {
+        drawAxialControls(view);
+    }
+}
+
+void VisionRopePanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
+    state::VisionRopeViewState& view = state.visionRope;
+    const std::pair<state::VisionRopeFigureId, const char*> tabs[] = {
+        {state::VisionRopeFigureId::Multimodal, "Multimodal (M-RoPE)"},
+        {state::VisionRopeFigureId::Axial, "Axial 2-D (ViT)"}};
+    ui::stateTabBar("vision rope figures", tabs, &view.figure, &shownTab_);
+    if (view.figure == state::VisionRopeFigureId::Multimodal) {
+        mrope_.show("mrope", MropeKey{view.prompt, view.mrope}, context,
+                    [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                        return mropeFigure(view, w, h, theme);
+                    });
+        return;
+    }
+    const ui::Canvas canvas = axial_.show(
+        "axial", view.axial, context, [&](float w, float h, const Theme& theme) -> Result<Figure> {
+            Figure figure = emptyFigure(w, h, theme);
+            drawAxialRopeFigure(figure, {0, 0, w, h}, view.axial, theme, &axialFrame_);
+            return figure;
         });
+    if (canvas.hovered && axialFrame_.plot.contains(canvas.mouse)) {
+        const auto [x, y] = axialFrame_.toData(canvas.mouse);
+        const int px = std::clamp(int(std::floor(x)), 0, view.axial.gridWidth - 1);
+        const int py = std::clamp(int(std::floor(y)), 0, view.axial.gridHeight - 1);
+        auto map = axialSimilarityMap(view.axial);
+        if (map) {
+            ImGui::SetTooltip("patch (%d, %d): offset (%d, %d), score %.4f", px, py,
+                              px - view.axial.queryX, py - view.axial.queryY,
+                              (*map)(std::size_t(py), std::size_t(px)));
+        }
+        if (canvas.clicked) view.axial.queryX = px, view.axial.queryY = py;
+    }
 }
 
 void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,

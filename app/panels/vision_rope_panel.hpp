@@ -18,12 +18,15 @@ namespace poslab::panels {
 class VisionRopePanel : public ui::Panel {
   public:
     const char* title() const override { return "Vision RoPE"; }
-    void draw(state::AppState& state, ui::FrameContext& context) override;
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     // Multimodal: one row per token, columns token, kind (0 text, 1 image, 2 video), t, h, w.
     // Axial: the grid's scores, row y, column x.
     Result<Matrix> exportData(const state::AppState& state) const override;
+
+  protected:
+    void drawControls(state::AppState& state, ui::FrameContext& context) override;
+    void drawFigures(state::AppState& state, ui::FrameContext& context) override;
 
   private:
     struct MropeKey {

@@ -1,6 +1,8 @@
 // panel.hpp — one view of PosLab: controls on the left, figures on the right.
 //
-// A panel owns only caches derived from AppState; the state itself stays in AppState.
+// A panel owns only caches derived from AppState; the state itself stays in AppState. Every view
+// has the same frame (Panel::draw, final): prepare(), the controls column, the figure area. A
+// view writes only its three parts and its exports.
 #pragma once
 
 #include "poslab/base/matrix.hpp"
@@ -16,7 +18,11 @@ class Panel {
   public:
     virtual ~Panel() = default;
     virtual const char* title() const = 0;  // tab label, also the --view name
-    virtual void draw(state::AppState& state, FrameContext& context) = 0;  // the one entry point
+    // The one entry point, the same for every view (ImHex's View::draw() -> drawContent()):
+    // prepare(), then a fixed-width controls column (hidden when !state.showControls; at most
+    // 330 px, or 45 % of a small window) calling drawControls(), then the figure area calling
+    // drawFigures().
+    virtual void draw(state::AppState& state, FrameContext& context) final;
 
     // ---- Export (File > Export, Ctrl+E): what the user sees, as a file
     // The panel's figures composed into one figure of the given size, drawn from AppState alone
@@ -25,41 +31,13 @@ class Panel {
                                 const Theme& theme) const = 0;
     // The numbers behind the panel's main figure, for CSV/NPY.
     virtual Result<Matrix> exportData(const state::AppState& state) const = 0;
+
+  protected:
+    // ---- One frame, in this order
+    // What both columns read, once a frame: dropped files, animation, caches. Nothing by default.
+    virtual void prepare(state::AppState& state, FrameContext& context);
+    virtual void drawControls(state::AppState& state, FrameContext& context) = 0;  // left column
+    virtual void drawFigures(state::AppState& state, FrameContext& context) = 0;   // the rest
 };
-
-// The standard layout: a fixed-width controls column (hidden when !state.showControls), then the
-// figure area. Calls drawControls() and drawFigures() in that order.
-template <class DrawControls, class DrawFigures>
-void panelLayout(const state::AppState& state, const FrameContext& context,
-                 DrawControls drawControls, DrawFigures drawFigures);
-
-}  // namespace poslab::ui
-
-#include <imgui.h>
-
-#include <algorithm>
-#include <cmath>
-
-namespace poslab::ui {
-
-template <class DrawControls, class DrawFigures>
-void panelLayout(const state::AppState& state, const FrameContext& context,
-                 DrawControls drawControls, DrawFigures drawFigures) {
-    if (state.showControls) {
-        // At most 45 % of a small window (480 px): the figures keep room to be read.
-        const float width = std::min(330.0f * context.uiScale,
-                                     std::floor(ImGui::GetContentRegionAvail().x * 0.45f));
-        ImGui::BeginChild("controls", ImVec2(width, 0), true);
-        ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.5f);
-        drawControls();
-        ImGui::PopItemWidth();
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
-    ImGui::BeginChild("figures", ImVec2(0, 0), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    drawFigures();
-    ImGui::EndChild();
-}
 
 }  // namespace poslab::ui
