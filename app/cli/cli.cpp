@@ -9,6 +9,7 @@
 #include "cli/spec.hpp"
 #include "commands/commands.hpp"
 #include "commands/launch_options.hpp"
+#include "commands/option_reader.hpp"
 #include "gfx/image_io.hpp"
 #include "gfx/offscreen.hpp"
 #include "poslab/base/format.hpp"
@@ -158,9 +159,10 @@ int runExport(const commands::CommandRegistry& registry,
     const std::string command = "poslab export " + name;
     auto args = commands::parseArguments(rest, options, command);
     if (!args) return fail(args.error().message);
-    if (!args->has("out"))
-        return fail("--out FILE is required (" + std::string(kind->outFormats()) + ")");
-    const std::string out = *args->raw("out");
+    std::string out;
+    commands::OptionReader read(*args);
+    read.path("out", out, "--out FILE is required (" + std::string(kind->outFormats()) + ")");
+    if (!read.ok()) return fail(read.error().message);
     if (kind->files) {
         auto line = kind->files(*args, out);
         if (!line) return fail(commands::withOptionNames(line.error().message, options));

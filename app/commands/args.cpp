@@ -32,11 +32,6 @@ std::optional<std::string> ArgMap::raw(const std::string& name) const {
     return it->second;
 }
 
-Result<std::string> ArgMap::text(const std::string& name, const std::string& fallback) const {
-    auto it = values_.find(name);
-    return it == values_.end() ? fallback : it->second;
-}
-
 Result<long long> ArgMap::integer(const std::string& name, long long fallback) const {
     auto it = values_.find(name);
     if (it == values_.end()) return fallback;

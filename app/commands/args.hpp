@@ -25,7 +25,6 @@ class ArgMap {
     void set(const std::string& name, std::string value) { values_[name] = std::move(value); }
     const std::map<std::string, std::string>& values() const { return values_; }
 
-    Result<std::string> text(const std::string& name, const std::string& fallback) const;
     Result<long long> integer(const std::string& name, long long fallback) const;
     Result<double> number(const std::string& name, double fallback) const;
     // Comma lists, at most maxCount entries ("--dims lists at most 32 entries (got 40)"), the
@@ -37,6 +36,7 @@ class ArgMap {
     Result<std::vector<std::string>> words(const std::string& name,
                                            std::size_t maxCount) const;  // "float32,float16"
     bool flag(const std::string& name) const { return has(name); }
+    // The value as typed, for OptionReader (commands read their options through it).
     std::optional<std::string> raw(const std::string& name) const;
 
   private:

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "commands/option_reader.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/io/json_reader.hpp"
 
@@ -147,8 +148,11 @@ Result<SpecEntry> readSpecEntry(const json& entry, const CommandRegistry& regist
     }
     auto args = specEntryArguments(entry, *view);
     if (!args) return Error{printable(args.error().message)};
-    if (!args->has("out")) return Error{"field 'out' is required (a .png, .svg or .pdf path)"};
-    const std::filesystem::path out = *args->raw("out");
+    std::string outText;  // a path: relative ones are the spec file's folder's
+    OptionReader read(*args);
+    read.path("out", outText, "field 'out' is required (a .png, .svg or .pdf path)");
+    if (!read.ok()) return read.error();
+    const std::filesystem::path out = outText;
     if (out.is_relative() && !folder.empty())
         args.value().set("out", (std::filesystem::path(folder) / out).string());
     return SpecEntry{&*view, std::move(args).value()};

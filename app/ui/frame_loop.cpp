@@ -14,8 +14,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include <sys/resource.h>
 
@@ -113,23 +115,29 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     launch.presentation = args->flag("presentation");
     launch.exportDialog = args->flag("export-dialog");
     launch.checkLayout = args->flag("check-layout");
-    launch.layoutShotsDir = args->text("layout-screenshots", "").value();
+    read.text("layout-screenshots", launch.layoutShotsDir);
     if (!launch.layoutShotsDir.empty() && !launch.checkLayout)
         return Error{"--layout-screenshots needs --check-layout"};
-    if (args->has("window-size")) {
-        // WxH, both whole numbers in range: "1024x768".
-        const std::string text = *args->raw("window-size");
-        int width = 0, height = 0;
-        char extra = 0;
-        // Digits and one 'x' only: the one number syntax (no sign, no spaces) as every option.
-        const bool plain = text.find_first_not_of("0123456789x") == std::string::npos;
-        if (!plain || std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &extra) != 2 ||
-            width < kMinWindowSide || width > kMaxWindowSide || height < kMinWindowHeight ||
-            height > kMaxWindowSide)
-            return Error{"--window-size must be WxH within 320x240..8192x8192 (got '" + text +
-                         "')"};
-        launch.windowWidth = width;
-        launch.windowHeight = height;
+    // WxH, both whole numbers in range: "1024x768".
+    std::optional<std::pair<int, int>> windowSize;
+    read.choice(
+        "window-size", windowSize, [](std::string_view typed) -> Result<std::pair<int, int>> {
+            const std::string text(typed);
+            int width = 0, height = 0;
+            char extra = 0;
+            // Digits and one 'x' only: the one number syntax (no sign, no spaces).
+            const bool plain = text.find_first_not_of("0123456789x") == std::string::npos;
+            if (!plain || std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &extra) != 2 ||
+                width < kMinWindowSide || width > kMaxWindowSide || height < kMinWindowHeight ||
+                height > kMaxWindowSide)
+                return Error{"window-size must be WxH within 320x240..8192x8192 (got '" + text +
+                             "')"};
+            return std::pair<int, int>(width, height);
+        });
+    if (!read.ok()) return read.error();
+    if (windowSize) {
+        launch.windowWidth = windowSize->first;
+        launch.windowHeight = windowSize->second;
         launch.windowSizeGiven = true;
     }
     read.text("session", launch.sessionPath);
