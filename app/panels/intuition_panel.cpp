@@ -41,14 +41,21 @@ void errorNote(const std::string& message) {
 void IntuitionPanel::draw(state::AppState& state, ui::FrameContext& context) {
     state::IntuitionViewState& view = state.intuition;
     const LinearShiftOptions& shift = view.shift;
-    shiftNumbers_.get(shift, [&] {
-        // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
-        return ShiftNumbers{sampledShiftCheck(shift.sinusoidal, shift.shift, shift.positions),
-                            shift.sinOnly
-                                ? sineOnlyShiftFit(shift.sinusoidal, shift.shift, shift.positions,
-                                                   kShiftCheckSamples, kSineOnlyRidge)
-                                : Result<SineOnlyShiftFit>(Error{"not asked for"})};
-    });
+    // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels. Coarse:
+    // a sixteenth of them, while the shift moves.
+    shownShift_ = shiftNumbers_.get(
+        shift,
+        [](const LinearShiftOptions& o, Detail detail, const std::atomic<bool>&) {
+            const int samples =
+                detail == Detail::Coarse ? kShiftCheckSamples / 16 : kShiftCheckSamples;
+            return ShiftNumbers{sampledShiftCheck(o.sinusoidal, o.shift, o.positions, samples),
+                                o.sinOnly ? sineOnlyShiftFit(o.sinusoidal, o.shift, o.positions,
+                                                             samples, kSineOnlyRidge)
+                                          : Result<SineOnlyShiftFit>(Error{"not asked for"})};
+        },
+        true);
+    if (!shownShift_.exact && view.figure == state::IntuitionFigure::LinearShift)
+        context.waiting = context.animating = true;  // screenshots: the exact check
     comparison_.get(view.attention, [&] { return compareShuffle(view.attention); });
     resolution_.get(view.frequencies, [&] {
         // The shared-pair slider moves only the one-frequency curve: the standard table's
@@ -93,24 +100,24 @@ void IntuitionPanel::draw(state::AppState& state, ui::FrameContext& context) {
                         });
                     break;
                 case state::IntuitionFigure::LinearShift:
-                    shift_.show("linear shift", view.shift, context,
-                                [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                    if (!check()) return check().error();
-                                    if (view.shift.sinOnly && !fit()) return fit().error();
-                                    Figure figure = emptyFigure(w, h, theme);
-                                    const float titleHeight = theme.titleSize * 1.8f;
-                                    drawTitle(figure, {0, 0, w, titleHeight},
-                                              linearShiftTitle(view.shift), theme);
-                                    const Box area{0, titleHeight, w, h - titleHeight};
-                                    const Status s =
-                                        view.shift.sinOnly
-                                            ? drawSineOnlyShift(figure, area, view.shift, *check(),
-                                                                *fit(), theme)
-                                            : drawLinearShift(figure, area, view.shift, *check(),
-                                                              theme);
-                                    if (!s) return s.error();
-                                    return figure;
-                                });
+                    shift_.show(
+                        "linear shift", ShiftFigureKey{view.shift, shownShift_.version}, context,
+                        [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                            if (!check()) return check().error();
+                            if (view.shift.sinOnly && !fit()) return fit().error();
+                            Figure figure = emptyFigure(w, h, theme);
+                            const float titleHeight = theme.titleSize * 1.8f;
+                            drawTitle(figure, {0, 0, w, titleHeight}, linearShiftTitle(view.shift),
+                                      theme);
+                            const Box area{0, titleHeight, w, h - titleHeight};
+                            const Status s =
+                                view.shift.sinOnly
+                                    ? drawSineOnlyShift(figure, area, view.shift, *check(), *fit(),
+                                                        theme)
+                                    : drawLinearShift(figure, area, view.shift, *check(), theme);
+                            if (!s) return s.error();
+                            return figure;
+                        });
                     break;
                 case state::IntuitionFigure::FrequencyResolution:
                     // Two plots: on a projector one at a time (Up/Down), at full text size.
