@@ -41,14 +41,21 @@ void errorNote(const std::string& message) {
 void IntuitionPanel::prepare(state::AppState& state, ui::FrameContext&) {
     state::IntuitionViewState& view = state.intuition;
     const LinearShiftOptions& shift = view.shift;
-    shiftNumbers_.get(shift, [&] {
-        // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels.
-        return ShiftNumbers{sampledShiftCheck(shift.sinusoidal, shift.shift, shift.positions),
-                            shift.sinOnly
-                                ? sineOnlyShiftFit(shift.sinusoidal, shift.shift, shift.positions,
-                                                   kShiftCheckSamples, kSineOnlyRidge)
+    // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels. Coarse:
+    // a sixteenth of them, while the shift moves.
+    shownShift_ = shiftNumbers_.get(
+        shift,
+        [](const LinearShiftOptions& o, Detail detail, const std::atomic<bool>&) {
+            const int samples =
+                detail == Detail::Coarse ? kShiftCheckSamples / 16 : kShiftCheckSamples;
+            return ShiftNumbers{sampledShiftCheck(o.sinusoidal, o.shift, o.positions, samples),
+                                o.sinOnly ? sineOnlyShiftFit(o.sinusoidal, o.shift, o.positions,
+                                                             samples, kSineOnlyRidge)
                                 : Result<SineOnlyShiftFit>(Error{"not asked for"})};
-    });
+        },
+        true);
+    if (!shownShift_.exact && view.figure == state::IntuitionFigure::LinearShift)
+        context.waiting = context.animating = true;  // screenshots: the exact check
     comparison_.get(view.attention, [&] { return compareShuffle(view.attention); });
     resolution_.get(view.frequencies, [&] {
         // The shared-pair slider moves only the one-frequency curve: the standard table's
@@ -100,7 +107,7 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
             break;
         case state::IntuitionFigure::LinearShift:
             shift_.show(
-                "linear shift", view.shift, context,
+                "linear shift", ShiftFigureKey{view.shift, shownShift_.version}, context,
                 [&](float w, float h, const Theme& theme) -> Result<Figure> {
                     if (!check()) return check().error();
                     if (view.shift.sinOnly && !fit()) return fit().error();

@@ -6,11 +6,13 @@
 // far apart positions are with many frequencies and with one.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "panels/figure_cache.hpp"
 #include "poslab/analysis/intuition.hpp"
 #include "poslab/base/memo.hpp"
+#include "poslab/base/refining_memo.hpp"
 #include "ui/panel.hpp"
 
 namespace poslab::panels {
@@ -32,8 +34,13 @@ class IntuitionPanel : public ui::Panel {
     void drawAttentionControls(ToyAttentionParams& p);
     void drawShiftControls(LinearShiftOptions& s);
     void drawFrequencyControls(FrequencyResolutionParams& r);
+    struct ShiftFigureKey {
+        LinearShiftOptions options;
+        std::uint64_t numbers = 0;  // shownShift_.version: coarse and exact are two figures
+        bool operator==(const ShiftFigureKey&) const = default;
+    };
     FigureCache<BinaryClockOptions> clock_;
-    FigureCache<LinearShiftOptions> shift_;
+    FigureCache<ShiftFigureKey> shift_;
     FigureCache<ToyAttentionParams> attention_;
     FigureCache<FrequencyResolutionParams> frequencies_;
     state::IntuitionFigure shownTab_ = state::IntuitionFigure::AttentionShuffle;
@@ -43,11 +50,15 @@ class IntuitionPanel : public ui::Panel {
         Result<SampledShiftCheck> check = Error{"not computed"};  // the residual check
         Result<SineOnlyShiftFit> fit = Error{"not computed"};     // sinOnly: the least squares
     };
-    Memo<LinearShiftOptions, ShiftNumbers> shiftNumbers_;
+    // The check rotates 2 x 2,048 rows of d_model phases (~40 ms at d 512): while the shift
+    // moves, a coarse check over kCoarseShiftSamples positions on this thread, the exact one on
+    // a worker once it holds still (RefiningMemo).
+    RefiningMemo<LinearShiftOptions, ShiftNumbers> shiftNumbers_;
+    Refined<ShiftNumbers> shownShift_;  // this frame's (set by draw() before anything reads it)
     Memo<ToyAttentionParams, Result<ShuffleComparison>> comparison_;
     Memo<FrequencyResolutionParams, Result<FrequencyResolution>> resolution_;
-    const Result<SampledShiftCheck>& check() const { return shiftNumbers_.value()->check; }
-    const Result<SineOnlyShiftFit>& fit() const { return shiftNumbers_.value()->fit; }
+    const Result<SampledShiftCheck>& check() const { return shownShift_.value->check; }
+    const Result<SineOnlyShiftFit>& fit() const { return shownShift_.value->fit; }
     const Result<ShuffleComparison>& comparison() const { return *comparison_.value(); }
     const Result<FrequencyResolution>& resolution() const { return *resolution_.value(); }
 };

@@ -131,27 +131,41 @@ class LiveCachedFigure {
     template <class Panels, class MakeLayout, class Compute, class Draw>
     ui::Canvas showPanels(const char* id, const Key& key, ui::FrameContext& context, Panels panels,
                           MakeLayout makeLayout, Compute compute, Draw draw) {
+        return showRefining(
+            id, key, context, std::move(panels), std::move(makeLayout),
+            [compute](const Layout& layout, Detail) { return compute(layout); }, std::move(draw),
+            false);
+    }
+    // The same with a coarse value: compute(layout, detail) is called with Detail::Coarse on
+    // this thread while the key moves, with Detail::Exact on a worker once it holds still.
+    template <class Panels, class MakeLayout, class Compute, class Draw>
+    ui::Canvas showRefining(const char* id, const Key& key, ui::FrameContext& context,
+                            Panels panels, MakeLayout makeLayout, Compute compute, Draw draw,
+                            bool coarse = true) {
         const auto [canvas, stamp] = beginPanelCanvas(id, key, context, panels, &selectedPanel_);
         const Box area{0, 0, stamp.width, stamp.height};
         Layout layout = makeLayout(area, selectedPanel_);
-        const Refined<Made> shown = made_.getExact(
-            stamp, [layout, compute](const Stamp&, Detail, const std::atomic<bool>&) {
-                return Made{layout, compute(layout)};
-            });
+        const Refined<Made> shown = made_.get(
+            stamp,
+            [layout, compute](const Stamp&, Detail detail, const std::atomic<bool>&) {
+                return Made{layout, compute(layout, detail)};
+            },
+            coarse);
         exact_ = shown.exact;
         if (!shown.exact) context.waiting = context.animating = true;
         Figure figure = emptyFigure(area.width, area.height, context.theme);
         if (!shown.value) {
             drawNote(figure, area, "computing…", context.theme);
         } else if (shown.value->data) {
+            // The key the data was made for: this one (exact or coarse), or the last exact.
             draw(figure, std::as_const(shown.value->layout), shown.value->data.value(),
-                 made_.exactKey()->key);
+                 shown.current ? key : made_.exactKey()->key);
         } else {
             drawNote(figure, area, shown.value->data.error().message, context.theme);
         }
         ui::drawCanvasFigure(canvas, figure, context);
         if (shown.value && !shown.exact) {
-            const char* label = "updating…";
+            const char* label = shown.current ? "refining…" : "updating…";
             const ImVec2 size = ImGui::CalcTextSize(label);
             ImGui::GetWindowDrawList()->AddText(
                 ImVec2(canvas.box.x + canvas.box.width - size.x - 8, canvas.box.y + 4),

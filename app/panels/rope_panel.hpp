@@ -131,6 +131,11 @@ class RopePanel : public ui::Panel {
     };
     Memo<AngleKey, HeatmapSample> angles_;
     Memo<ScoreKey, HeatmapSample> scores_;
+    // Past the budget for the 2L-1 scores (L = 2^20 at head_dim 512), a texel sample from q and
+    // k costs up to kRopeScoreBudget pair terms (~0.3 s): while the window moves, a coarse sample
+    // (a 64th of the budget: blocks rounded up a little more) on this thread; the exact one on a
+    // worker once the window holds still.
+    RefiningMemo<ScoreKey, HeatmapSample> profiledScores_;
 
     struct DecayKey {
         int dims = 0, distance = 0;

@@ -157,20 +157,33 @@ void RopePanel::drawScores(state::RopeViewState& view, ui::FrameContext& context
     options.queryKey = {view.m, view.n};
     const Box plot = ropeScorePlotBox(wholeCanvas(canvas), view.params, options, context.theme);
     const ScoreKey key{offsets_.version(), view.scoreWindow, int(plot.width), int(plot.height)};
-    const HeatmapSample& scoreSample = scores_.get(key, [&] {
+    const HeatmapSample* sampled = nullptr;
+    if (!offsets.scores.empty()) {
         // Block means of the visible window straight from the 2L-1 distinct scores: no L x L
-        // matrix is built, so L = 4096 (or 65536) recomputes within a frame. Past the budget,
-        // from q and k (a bounded number of terms per sample).
-        if (!offsets.scores.empty()) {
+        // matrix is built, so L = 4096 (or 65536) recomputes within a frame.
+        sampled = &scores_.get(key, [&] {
             return ropeScoreSample(offsets.scores, view.params.seqLen, view.scoreWindow,
                                    std::max(1, key.height), std::max(1, key.width));
-        }
-        auto freqs = ropeFrequencies(view.params);
-        if (!freqs) return HeatmapSample{};
-        return ropeScoreSample(vectors().q, vectors().k, view.params.seqLen, *freqs,
-                               view.params.pairing, view.scoreWindow, std::max(1, key.height),
-                               std::max(1, key.width));
-    });
+        });
+    } else if (auto freqs = ropeFrequencies(view.params)) {
+        // Past the budget, from q and k (a bounded number of terms per sample): coarse while the
+        // window moves, exact on a worker when it stops. The worker copies what it reads.
+        const Refined<HeatmapSample> shown = profiledScores_.get(
+            key,
+            [q = vectors().q, k = vectors().k, freqs = *freqs, seqLen = view.params.seqLen,
+             pairing = view.params.pairing](const ScoreKey& s, Detail detail,
+                                            const std::atomic<bool>&) {
+                return ropeScoreSample(
+                    q, k, seqLen, freqs, pairing, s.window, std::max(1, s.height),
+                    std::max(1, s.width),
+                    detail == Detail::Coarse ? kRopeScoreBudget / 64 : kRopeScoreBudget);
+            },
+            true);
+        if (!shown.exact) context.waiting = context.animating = true;  // screenshots: exact
+        sampled = shown.value;
+    }
+    static const HeatmapSample kNoSample;
+    const HeatmapSample& scoreSample = sampled ? *sampled : kNoSample;
     if (!isDiverging(view.scoreColormap)) {
         // Sequential maps: the full range of all scores (those evaluated), low to high.
         const double low = offsets.range.low, high = offsets.range.high;

@@ -322,14 +322,29 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
     ui::zoomAndPan(w, canvas, frame, L, L, ui::ZoomAxes::Both);
 
     const SampleKey sampleKey{data_.version(), w, int(canvas.box.width), int(canvas.box.height)};
-    const HeatmapSample& sample = sample_.get(sampleKey, [&] {
         const int maxRows = std::max(1, int(canvas.box.height)),
                   maxCols = std::max(1, int(canvas.box.width));
+    const HeatmapSample* sampled = nullptr;
+    if (!data().full && data().rows) {
+        const Refined<HeatmapSample> shown = tableSample_.get(
+            sampleKey,
+            [rows = data().rows, metric = data().params.metric, maxRows, maxCols](
+                const SampleKey& key, Detail detail, const std::atomic<bool>&) {
+                const int shrink = detail == Detail::Coarse ? 4 : 1;
+                return tableSimilaritySample(*rows, metric, key.window,
+                                             std::max(1, maxRows / shrink),
+                                             std::max(1, maxCols / shrink));
+            },
+            true);
+        if (!shown.exact) context.waiting = context.animating = true;  // screenshots: exact
+        sampled = shown.value;
+    } else {
+        sampled = &sample_.get(sampleKey, [&] {
         if (data().full) return matrixSample(data().full, w, maxRows, maxCols);
-        if (data().rows)
-            return tableSimilaritySample(*data().rows, data().params.metric, w, maxRows, maxCols);
         return offsetSimilaritySample(*data().offsets, w, maxRows, maxCols);
     });
+    }
+    const HeatmapSample& sample = *sampled;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, data().params,
                           sample, figureOptions(view, data().undefinedRows), context.theme, &frame);

@@ -13,6 +13,7 @@
 
 #include "poslab/analysis/similarity.hpp"
 #include "poslab/base/memo.hpp"
+#include "poslab/base/refining_memo.hpp"
 #include "poslab/views/similarity_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -72,6 +73,11 @@ class SimilarityPanel : public ui::Panel {
         bool operator==(const SampleKey&) const = default;
     };
     Memo<SampleKey, HeatmapSample> sample_;
+    // A learned table past the Gram budget: each texel is a dot product of block-mean rows
+    // (texels x d_model: ~0.3 s for the whole 1024-wide table on 800 x 800 pixels). While the
+    // window moves, a coarse sample (a quarter of the texels a side) on this thread; the exact
+    // one on a worker when the window holds still.
+    RefiningMemo<SampleKey, HeatmapSample> tableSample_;
     // The loaded .npy table.
     std::string tablePath_;
     std::shared_ptr<const Matrix> table_;

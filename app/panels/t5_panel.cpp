@@ -135,6 +135,8 @@ void T5Panel::drawBucketEditor(state::T5ViewState& view) {
     ImGui::TextDisabled(edited ? "values edited by hand" : "values ~ N(0, 1) from the seed");
 
     const std::vector<double> shown = t5EffectiveBiases(options);
+    const std::vector<BucketRange>& ranges =
+        ranges_.get(options.params, [&] { return t5BucketRanges(options.params); });
     const float rowHeight = ImGui::GetFrameHeightWithSpacing();
     ImGui::BeginChild("bucket values", ImVec2(0, rowHeight * std::min(count, 12) + 8), true);
     ImGuiListClipper clipper;
@@ -143,7 +145,7 @@ void T5Panel::drawBucketEditor(state::T5ViewState& view) {
         for (int b = clipper.DisplayStart; b < clipper.DisplayEnd; ++b) {
             ImGui::PushID(b);
             double value = shown[std::size_t(b)];
-            const std::string range = rangeTextOf(cache_.data().ranges, b);
+            const std::string range = rangeTextOf(ranges, b);
             const std::string name = "b[" + std::to_string(b) + "]";
             ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 3.5f);
             if (ImGui::InputDouble(name.c_str(), &value, 0.1, 1.0, "%.4f") &&
@@ -169,11 +171,17 @@ void T5Panel::drawFigure(state::T5ViewState& view, ui::FrameContext& context) {
         "t5", cacheKey(options), context,
         [](Box area, const Theme& theme, int panel) { return t5Panels(area, theme, panel); },
         [&](Box area, int panel) { return t5Layout(area, context.theme, panel); },
-        [&](const T5Layout& layout) { return computeT5FigureData(options, layout); },
-        [&](Figure& figure, const T5Layout& layout, const T5FigureData& data) {
-            drawT5Figure(figure, layout, options, data, context.theme, &frames);
+        // On a worker: the options are copied in.
+        [options](const T5Layout& layout) { return computeT5FigureData(options, layout); },
+        [&](Figure& figure, const T5Layout& layout, const T5FigureData& data,
+            const CacheKey& made) {
+            // Meanwhile the last data is drawn with the settings it was made for.
+            T5FigureOptions drawn = options;
+            std::tie(drawn.params.seqLen, drawn.params.numBuckets, drawn.params.maxDistance,
+                     drawn.params.bidirectional, drawn.bucketBiases, drawn.biasSeed) = made;
+            drawT5Figure(figure, layout, drawn, data, context.theme, &frames);
         });
-    if (cache_.ok() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
+    if (cache_.ok() && cache_.exact() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
 }
 
 void T5Panel::showTooltip(const T5FigureOptions& options, const T5FigureFrames& frames,

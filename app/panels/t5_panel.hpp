@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
+#include "poslab/base/memo.hpp"
 #include "poslab/views/t5_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -37,7 +39,10 @@ class T5Panel : public ui::Panel {
     // bucketBiases, biasSeed.
     using CacheKey = std::tuple<int, int, int, bool, std::vector<double>, std::uint64_t>;
     static CacheKey cacheKey(const T5FigureOptions& options);
-    CachedFigure<CacheKey, T5Layout, T5FigureData> cache_;
+    // The 2L-1 offsets' buckets and the two samples at L = 65,536 take longer than a frame with
+    // their textures: built on a worker, the last figure drawn with the settings it was made for.
+    LiveCachedFigure<CacheKey, T5Layout, T5FigureData> cache_;
+    Memo<T5Params, std::vector<BucketRange>> ranges_;  // the bucket list's range texts
 };
 
 }  // namespace poslab::panels

@@ -95,6 +95,51 @@ TEST(AxialRopeTest, RowEqualsOneDimensionalRopeWhenYPairsAreZero) {
     }
 }
 
+TEST(AxialRopeTest, MapEqualsRotatedQueryDotRotatedKeyAtEveryPatch) {
+    // The map is computed per axis offset; here each patch's score is written out as the
+    // definition: q rotated to the query patch, k rotated to the key patch, their dot product.
+    for (const AxialRopeLayout layout : {AxialRopeLayout::RopeVit, AxialRopeLayout::Pixtral}) {
+        AxialRopeParams params;
+        params.layout = layout;
+        params.headDim = 24;
+        params.base = layout == AxialRopeLayout::Pixtral ? 10000 : 100;
+        params.gridWidth = 7;
+        params.gridHeight = 5;
+        params.queryX = 4;
+        params.queryY = 1;
+        params.vectors = AxialVectors::Random;
+        params.seed = 11;
+        auto map = axialSimilarityMap(params);
+        auto pairs = axialRopePairs(params);
+        ASSERT_TRUE(map);
+        ASSERT_TRUE(pairs);
+        const std::vector<double> q = axialQuery(params), k = axialKey(params);
+        double qq = 0, kk = 0;
+        for (std::size_t i = 0; i < q.size(); ++i) qq += q[i] * q[i], kk += k[i] * k[i];
+        auto rotated = [&](const std::vector<double>& v, int x, int y) {
+            std::vector<double> out = v;
+            for (const AxialPair& pair : *pairs) {
+                const double angle = (pair.axis == PatchAxis::X ? x : y) * pair.theta;
+                const double a = v[std::size_t(pair.first)], b = v[std::size_t(pair.second)];
+                out[std::size_t(pair.first)] = a * std::cos(angle) - b * std::sin(angle);
+                out[std::size_t(pair.second)] = a * std::sin(angle) + b * std::cos(angle);
+            }
+            return out;
+        };
+        const std::vector<double> rq = rotated(q, params.queryX, params.queryY);
+        for (int y = 0; y < params.gridHeight; ++y) {
+            for (int x = 0; x < params.gridWidth; ++x) {
+                const std::vector<double> rk = rotated(k, x, y);
+                double dot = 0;
+                for (std::size_t i = 0; i < rq.size(); ++i) dot += rq[i] * rk[i];
+                EXPECT_NEAR((*map)(std::size_t(y), std::size_t(x)),
+                            dot / std::sqrt(qq) / std::sqrt(kk), 1e-12)
+                    << axialRopeLayoutName(layout) << " patch (" << x << ", " << y << ")";
+            }
+        }
+    }
+}
+
 TEST(AxialRopeTest, BadParamsGetOneLine) {
     AxialRopeParams params;
     params.headDim = 30;

@@ -325,4 +325,44 @@ TEST(LearnedFiguresTest, HugeSeededTablesUseEveryStrideRowButExactRangeAndCurves
 }
 
 }  // namespace
+TEST(LearnedFiguresTest, CoarseDataAreMeansOfEveryStrideRowAtTheTablesPositions) {
+    // table(r, c) = r: a texel of rows [g a, g a + a) over every 8th row (a a multiple of 8)
+    // has the mean g a + (a - 8) / 2 (the exact one: g a + (a - 1) / 2).
+    Matrix table(4096, 8);
+    for (std::size_t r = 0; r < table.rows; ++r)
+        for (std::size_t c = 0; c < table.cols; ++c) table(r, c) = double(r);
+    LearnedFigureOptions options;
+    options.table = std::make_shared<const Matrix>(table);
+    options.positionsShown = 5000;  // past the end: the table fills 4096 / 5000 of the axis
+    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900}, darkTheme());
+    auto coarse = computeCoarseLearnedFigureData(options, layout, 4096);  // 512 rows of 8
+    ASSERT_TRUE(coarse);
+    EXPECT_EQ(coarse->rowStride, 8);
+    EXPECT_EQ(coarse->tableRows, 4096u);
+    const HeatmapSample& t = coarse->table;
+    EXPECT_EQ(t.window.rowCount, 4096);
+    ASSERT_EQ(t.rowsPerTexel % 8, 0);
+    const long long a = t.rowsPerTexel;
+    EXPECT_GE(t.rowSpan, 4096.0);
+    EXPECT_LT(t.rowSpan, 4096.0 + double(a));
+    for (std::size_t g = 0; g + 1 < t.values->rows; ++g)
+        EXPECT_DOUBLE_EQ((*t.values)(g, 0), double(g) * double(a) + double(a - 8) / 2) << g;
+    EXPECT_EQ(coarse->cosine.window.rowCount, 4096);
+    EXPECT_EQ(coarse->cosine.rowsPerTexel % 8, 0);
+    for (const LearnedCurve& curve : coarse->curves) {
+        ASSERT_FALSE(curve.x.empty());
+        EXPECT_GE(curve.x.front(), 0.0);
+        EXPECT_LT(curve.x.back(), 4096.0);
+        for (std::size_t i = 0; i < curve.x.size(); ++i)  // value = position, to the stride
+            EXPECT_NEAR(curve.y[i], curve.x[i], 8.0) << i;
+    }
+    // A table within the budget: stride 1, the exact table texels.
+    auto exact = computeLearnedFigureData(options, layout);
+    auto whole = computeCoarseLearnedFigureData(options, layout, 4096 * 8);
+    ASSERT_TRUE(exact);
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(whole->rowStride, 1);
+    EXPECT_EQ(whole->table.values->values, exact->table.values->values);
+}
+
 }  // namespace poslab

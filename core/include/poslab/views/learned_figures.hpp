@@ -78,6 +78,14 @@ struct LearnedFigureData {
 };
 Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& options,
                                                    const LearnedLayout& layout);
+// A coarse stand-in while a control moves (the GUI's, until the exact data is in): the texels
+// of every rowStride-th position, rowStride chosen so that at most maxValues values are read,
+// and the cosine at a quarter of its texels a side. Positions, spans and blocks are the table's
+// (a texel of rowsPerTexel positions is the mean over the strided ones among them).
+inline constexpr long long kLearnedCoarseValues = 1LL << 19;
+Result<LearnedFigureData> computeCoarseLearnedFigureData(
+    const LearnedFigureOptions& options, const LearnedLayout& layout,
+    long long maxValues = kLearnedCoarseValues);
 
 // ---- The seeded table without the table (`render learned` at sizes up to 2^20 x 8192)
 // The same data computed while learnedTable(params)'s values are drawn, one row at a time (memory
