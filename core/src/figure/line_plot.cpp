@@ -18,7 +18,7 @@ namespace {
 constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
 
 // The legend's rows: the keys given, or the named series in their colours.
-std::vector<LegendKey> legendKeys(const LinePlotSpec& spec, const Theme& theme) {
+std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme& theme) {
     std::vector<LegendKey> keys = spec.keys;
     if (keys.empty()) {
         for (std::size_t index = 0; index < spec.series.size(); ++index) {
@@ -39,7 +39,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                       bool legendBelow = false) {
     const plot_parts::PanelScope panel(figure, area, theme);
     const std::string title = panelTitle(spec.title, theme);
-    const std::vector<LegendKey> keys = legendKeys(spec, theme);
+    const std::vector<LegendKey> keys = linePlotLegendKeys(spec, theme);
     const bool legend = spec.legend && !keys.empty() && theme.legend != LegendPlacement::None;
     const bool outside = legend && theme.legend == LegendPlacement::Outside;
     const bool outsideLater =
@@ -222,7 +222,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         if (!legendFits) {
             // A column too narrow for the names, or a few words of each, beside the plot: the
             // legend goes below it when the plot keeps most of its height, else stays.
-            const std::vector<LegendKey> keys = legendKeys(*current, placed);
+            const std::vector<LegendKey> keys = linePlotLegendKeys(*current, placed);
             const float column = area.width * kOutsideLegendShare;
             moveLegend = !(legendBoxWidth(keys, placed) > column &&
                            column < strokeWidth(placed, 18) + 16 + placed.fontSize * 6);
@@ -240,7 +240,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             if (current != &adjusted) {
                 adjusted = spec;
                 adjusted.keys =
-                    current->legend ? legendKeys(spec, theme) : std::vector<LegendKey>{};
+                    current->legend ? linePlotLegendKeys(spec, theme) : std::vector<LegendKey>{};
                 adjusted.legend = true;
                 current = &adjusted;
             }

@@ -135,7 +135,7 @@ TEST(LinePlotTest, AHorizontalMarkersLabelMovesAlongItsLineOffTheCurve) {
 
 // A series that zig-zags between `low` and `high` across the whole x range 0..10: a band of data
 // the height of [low, high] with no free gap in it.
-LineSeries zigZag(double low, double high) {
+LineSeries zigZagBand(double low, double high) {
     LineSeries band;
     for (int i = 0; i <= 400; ++i) {
         band.x.push_back(i / 40.0);
@@ -144,7 +144,7 @@ LineSeries zigZag(double low, double high) {
     return band;
 }
 
-const TextItem* findText(const Figure& figure, const std::string& wanted) {
+const TextItem* zigZagPlotText(const Figure& figure, const std::string& wanted) {
     for (const FigureItem& item : figure.items)
         if (const auto* text = std::get_if<TextItem>(&item); text && text->text == wanted)
             return text;
@@ -161,7 +161,7 @@ TEST(LinePlotTest, AMarkersLabelWithNoFreePlaceIsListedInTheLegend) {
     spec.x = {"offset", 0, 10};
     spec.y = {"distance", 0, 10};
     spec.autoRangeY = false;
-    LineSeries band = zigZag(0, 10);  // data everywhere: the legend goes beside the plot
+    LineSeries band = zigZagBand(0, 10);  // data everywhere: the legend goes beside the plot
     band.name = "one frequency";
     spec.series = {band};
     Marker marker;
@@ -174,11 +174,11 @@ TEST(LinePlotTest, AMarkersLabelWithNoFreePlaceIsListedInTheLegend) {
     PlotFrame frame;
     drawLinePlot(figure, {0, 0, 600, 400}, spec, theme, &frame);
     EXPECT_TRUE(textsOverMarks(figure).empty());
-    const TextItem* label = findText(figure, marker.label);
+    const TextItem* label = zigZagPlotText(figure, marker.label);
     ASSERT_NE(label, nullptr);
     ASSERT_GT(frame.legend.width, 0);
     EXPECT_TRUE(boxesOverlap(textBox(*label), frame.legend, 0));  // a row of the legend
-    EXPECT_NE(findText(figure, band.name), nullptr);              // with the series' own row
+    EXPECT_NE(zigZagPlotText(figure, band.name), nullptr);        // with the series' own row
     // Its swatch: a short dashed line in the marker's colour inside the legend box (the marker's
     // own line spans the plot).
     bool swatch = false;
@@ -198,7 +198,7 @@ TEST(LinePlotTest, ALegendWithNoRoomInsideOrBesideGoesBelowThePlot) {
     spec.x = {"distance", 0, 10};
     spec.y = {"score", 0, 1};
     spec.autoRangeY = false;
-    LineSeries first = zigZag(0, 1), second = zigZag(0.2, 0.8);
+    LineSeries first = zigZagBand(0, 1), second = zigZagBand(0.2, 0.8);
     first.name = "the first series with a long name";
     second.name = "the second series, also long";
     spec.series = {first, second};
@@ -208,7 +208,7 @@ TEST(LinePlotTest, ALegendWithNoRoomInsideOrBesideGoesBelowThePlot) {
     EXPECT_TRUE(textsOverMarks(figure).empty());
     EXPECT_TRUE(overlappingTexts(figure).empty());
     EXPECT_TRUE(textsOutsideFigure(figure).empty());
-    const TextItem* xLabel = findText(figure, spec.x.label);
+    const TextItem* xLabel = zigZagPlotText(figure, spec.x.label);
     ASSERT_NE(xLabel, nullptr);
     ASSERT_GT(frame.legend.width, 0);
     EXPECT_GE(frame.legend.y, textBox(*xLabel).bottom());  // below the plot and its x label
