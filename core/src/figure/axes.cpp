@@ -194,7 +194,8 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
 }
 
 void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marker>& markers,
-                 const Theme& theme, MarkerPart part, std::vector<Box> avoid) {
+                 const Theme& theme, MarkerPart part, std::vector<Box> avoid,
+                 std::vector<std::size_t>* unplaced) {
     const Box& p = frame.plot;
     figure.add(ClipPush{p});
     // Labels sit on a backing box (they cross data and the shading) and step down, or up, past
@@ -219,8 +220,11 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
     auto above = [&](float x, float width, float height) -> std::optional<Box> {
         for (float left : {x, x - 8 - width}) {
             const Box t{left, p.y - height - 2, width, height};
-            bool clear = t.x >= enclosing.x && t.right() <= enclosing.right() &&
-                         t.y >= enclosing.y && clearOfLabels(t) && marksCovered(figure, t) == 0;
+            // A line plot that can list the label in its legend keeps it over its own plot.
+            const Box within =
+                unplaced ? Box{p.x, enclosing.y, p.width, enclosing.height} : enclosing;
+            bool clear = t.x >= within.x && t.right() <= within.right() && t.y >= enclosing.y &&
+                         clearOfLabels(t) && marksCovered(figure, t) == 0;
             for (const Box& other : texts) clear = clear && !boxesOverlap(t, other, 0);
             if (clear) return t;
         }
@@ -232,6 +236,11 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
         figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
         figure.add(makeText({box.x + 2, box.y + 1}, fitted.text, fitted.size, color));
         if (outside) figure.add(ClipPush{p});
+    };
+    // The marker being labelled; a label with no place is left out (and reported when asked).
+    std::size_t current = 0;
+    auto leaveOut = [&] {
+        if (unplaced) unplaced->push_back(current);
     };
     auto addLabel = [&](const std::string& text, float x, float y, bool alignRight, bool upwards,
                         Rgba color) {
@@ -252,7 +261,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 if (auto t = above(x - 4, w, whole.size + 2)) return draw(*t, whole, color, true);
             }
         }
-        if (fitted.text.find_first_not_of(' ') == std::string::npos) return;
+        if (fitted.text.find_first_not_of(' ') == std::string::npos) return leaveOut();
         const float width = estimateTextWidth(fitted.text, fitted.size) + 4;
         const float height = fitted.size + 2;
         auto inPlot = [&](Box b) {
@@ -313,10 +322,12 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 if (auto t = above(x - 4, width, height)) return draw(*t, fitted, color, true);
             }
         }
-        if (!inPlot(box)) return;
+        if (!inPlot(box) || (unplaced && (fitted.text != text || marksCovered(figure, box) > 0)))
+            return leaveOut();
         draw(box, fitted, color, false);
     };
     for (const Marker& marker : markers) {
+        current = std::size_t(&marker - markers.data());
         if (marker.vertical) {
             const float px = frame.toPixel(marker.value, frame.y.low).x;
             if (px > p.right() + 1) continue;

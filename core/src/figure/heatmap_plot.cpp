@@ -50,7 +50,8 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
 // A heatmap's cells are data everywhere inside its plot, so a horizontal line's label ("training
 // length 2048", "table ends") goes beside the plot instead: right of it at the line's height, in
 // a strip kept between the plot and the colour bar, wrapped at spaces to its widest word (at
-// least eight characters a line) and never wider than a fifth of the area.
+// least eight characters a line when it has more than one) and never wider than a fifth of the
+// area.
 struct SideLabel {
     double value = 0;
     std::vector<FittedText> lines;
@@ -67,8 +68,10 @@ std::vector<SideLabel> sideLabels(const HeatmapSpec& spec, float areaWidth, cons
         if (marker.vertical || marker.label.empty() ||
             !(marker.value >= low && marker.value <= high))
             continue;
-        float widestWord = estimateTextWidth("training", size);
-        for (const std::string& word : wrapText(marker.label, size, 0))
+        // A one-word label ("trained") needs no more than its word.
+        const std::vector<std::string> words = wrapText(marker.label, size, 0);
+        float widestWord = words.size() > 1 ? estimateTextWidth("training", size) : 0;
+        for (const std::string& word : words)
             widestWord = std::max(widestWord, estimateTextWidth(word, size));
         const float room = std::min(widestWord, std::max(1.f, areaWidth * 0.2f));
         SideLabel label{marker.value, {}, marker.color};
@@ -149,9 +152,9 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                   (caption.empty() ? 0
                                    : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
             : 0;
-    // A plot already narrow (480x320) would lose over a quarter of its width to the strip: its
+    // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
     // labels stay inside it then, as before.
-    if (strip > 0.25f * (area.width - m.left - m.right - barBlock)) {
+    if (strip > 0.3f * (area.width - m.left - m.right - barBlock)) {
         side.clear();
         strip = 0;
     }

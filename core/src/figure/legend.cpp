@@ -1,6 +1,7 @@
 #include "poslab/figure/legend.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -64,6 +65,11 @@ std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, flo
     return placeFree(figure, within, w, h, corners);
 }
 
+float legendRowsHeight(const std::vector<LegendKey>& keys, const Theme& theme, float width) {
+    const float chrome = strokeWidth(theme, 18) + 16;
+    return layoutLegendRows(keys, theme, std::max(1.f, width - chrome), INFINITY).h;
+}
+
 std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                                   const std::vector<LegendKey>& keys, const Theme& theme,
                                   const FreePlace& freePlace, const Fallback& fallback,
@@ -118,8 +124,8 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
             figure.add(LineItem{{box.x + 6, cy},
                                 {box.x + 6 + swatch, cy},
                                 key.color,
-                                strokeWidth(theme, 2.5f),
-                                false});
+                                strokeWidth(theme, key.dashed ? 1.5f : 2.5f),
+                                key.dashed});
         }
         float y = cy;
         for (const FittedText& line : rows->lines[shown]) {

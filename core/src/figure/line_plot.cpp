@@ -17,12 +17,8 @@ namespace {
 
 constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
 
-// One try of drawLinePlot; *legendFits turns false when an inside legend found no free place.
-void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
-                      PlotFrame* frameOut, bool* legendFits) {
-    const plot_parts::PanelScope panel(figure, area, theme);
-    const std::string title = panelTitle(spec.title, theme);
-    // The legend's rows: the keys given, or the named series in their colours.
+// The legend's rows: the keys given, or the named series in their colours.
+std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme& theme) {
     std::vector<LegendKey> keys = spec.keys;
     if (keys.empty()) {
         for (std::size_t index = 0; index < spec.series.size(); ++index) {
@@ -32,6 +28,18 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                 {s.name, s.color.a == 0 ? seriesColor(int(index), theme) : s.color, false});
         }
     }
+    return keys;
+}
+
+// One try of drawLinePlot; *legendFits turns false when an inside legend found no free place,
+// and `unplaced` lists the markers whose labels found none (drawMarkers).
+// With legendBelow, the legend takes rows under the plot (and its x label) instead.
+void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
+                      PlotFrame* frameOut, bool* legendFits, std::vector<std::size_t>* unplaced,
+                      bool legendBelow = false) {
+    const plot_parts::PanelScope panel(figure, area, theme);
+    const std::string title = panelTitle(spec.title, theme);
+    const std::vector<LegendKey> keys = linePlotLegendKeys(spec, theme);
     const bool legend = spec.legend && !keys.empty() && theme.legend != LegendPlacement::None;
     const bool outside = legend && theme.legend == LegendPlacement::Outside;
     const bool outsideLater =
@@ -68,6 +76,14 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                                                                   area.width * kOutsideLegendShare)
                                                        : 0;
     if (outside || outsideLater) m.right += outsideWidth + gap;
+    // Below: rows as wide as the plot under the x label; the axes keep the area above them.
+    Box below{};
+    if (legend && legendBelow && !outside) {
+        const float width = std::max(1.f, area.width - m.left - m.right);
+        const float height = plot_parts::legendRowsHeight(keys, theme, width);
+        area.height = std::max(1.f, area.height - height - gap * 0.5f);
+        below = {area.x + m.left, area.bottom() + gap * 0.5f, width, height};
+    }
     const plot_parts::TitleLines titleLines =
         plot_parts::plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;
@@ -79,6 +95,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     const Box titleArea = area;
     if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
     // The column runs from the plot's top to the panel's bottom: nothing else is drawn there.
+    if (below.width > 0) frame.legendColumn = below;
     if (outside || outsideLater)
         frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
                               std::max(frame.plot.height, area.bottom() - frame.plot.y - 2)};
@@ -161,7 +178,8 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
         if (legendBox) frame.legend = *legendBox;
     }
     plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Labels,
-                            legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{});
+                            legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{},
+                            unplaced);
     plot_parts::drawAxisLabels(figure, area, frame, theme);
     if (frameOut) *frameOut = frame;
 }
@@ -170,32 +188,69 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
 
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                   PlotFrame* frameOut) {
-    // An automatic legend that would hide data everywhere inside the plot moves outside (the plot
-    // narrows), when the area is wide enough for a column of its names beside a readable plot.
-    const bool canMove = theme.legend == LegendPlacement::Auto && spec.legend && !spec.legendLater;
     const std::size_t items = figure.items.size(), marks = figure.marks.size(),
                       panels = figure.panels.size();
     const std::vector<Box> clips = figure.clips;
-    bool legendFits = true;
-    drawLinePlotOnce(figure, area, spec, theme, frameOut, canMove ? &legendFits : nullptr);
-    if (legendFits) return;
-    std::vector<LegendKey> keys = spec.keys;
-    if (keys.empty()) {
-        for (const LineSeries& s : spec.series)
-            if (!s.name.empty()) keys.push_back({s.name, {}, false});
+    auto undo = [&] {
+        figure.items.resize(items);
+        figure.marks.resize(marks);
+        figure.panels.resize(panels);
+        figure.clips = clips;
+    };
+    // Redrawn (at most twice) when the first try leaves something in a poor place:
+    // - a marker's label with no place that hides no data, whole: its line is listed in the
+    //   legend instead (a dashed key in its colour), where the reader finds it by its style;
+    // - an automatic legend that would hide data everywhere inside the plot: it moves outside
+    //   (the plot narrows), when the area is wide enough for a column of its names beside a
+    //   readable plot.
+    LinePlotSpec adjusted;
+    const LinePlotSpec* current = &spec;
+    Theme placed = theme;
+    bool legendBelow = false;
+    for (int attempt = 0;; ++attempt) {
+        const bool canMove =
+            placed.legend == LegendPlacement::Auto && current->legend && !current->legendLater;
+        // Labels move into a legend the plot draws itself, and not in the last try.
+        const bool canList =
+            attempt < 2 && !current->legendLater && placed.legend != LegendPlacement::None;
+        bool legendFits = true;
+        std::vector<std::size_t> unplaced;
+        drawLinePlotOnce(figure, area, *current, placed, frameOut,
+                         canMove && !legendBelow ? &legendFits : nullptr,
+                         canList ? &unplaced : nullptr, legendBelow);
+        bool moveLegend = false;
+        if (!legendFits) {
+            // A column too narrow for the names, or a few words of each, beside the plot: the
+            // legend goes below it when the plot keeps most of its height, else stays.
+            const std::vector<LegendKey> keys = linePlotLegendKeys(*current, placed);
+            const float column = area.width * kOutsideLegendShare;
+            moveLegend = !(legendBoxWidth(keys, placed) > column &&
+                           column < strokeWidth(placed, 18) + 16 + placed.fontSize * 6);
+            if (!moveLegend && !legendBelow) {
+                const float rows = plot_parts::legendRowsHeight(keys, placed, area.width * 0.8f);
+                legendBelow =
+                    area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 14);
+                moveLegend = legendBelow;
+            }
+        }
+        if (unplaced.empty() && !moveLegend) return;
+        undo();
+        if (moveLegend && !legendBelow) placed.legend = LegendPlacement::Outside;
+        if (!unplaced.empty()) {
+            if (current != &adjusted) {
+                adjusted = spec;
+                adjusted.keys =
+                    current->legend ? linePlotLegendKeys(spec, theme) : std::vector<LegendKey>{};
+                adjusted.legend = true;
+                current = &adjusted;
+            }
+            for (std::size_t index : unplaced) {
+                Marker& marker = adjusted.markers[index];
+                adjusted.keys.push_back({marker.label, marker.color, false, marker.dashed});
+                marker.label.clear();
+            }
+        }
     }
-    // A column too narrow for the names, or a few words of each, beside the plot: it stays.
-    const float column = area.width * kOutsideLegendShare;
-    if (legendBoxWidth(keys, theme) > column &&
-        column < strokeWidth(theme, 18) + 16 + theme.fontSize * 6)
-        return;
-    figure.items.resize(items);
-    figure.marks.resize(marks);
-    figure.panels.resize(panels);
-    figure.clips = clips;
-    Theme outside = theme;
-    outside.legend = LegendPlacement::Outside;
-    drawLinePlotOnce(figure, area, spec, outside, frameOut, nullptr);
 }
 
 }  // namespace poslab

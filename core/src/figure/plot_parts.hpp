@@ -46,10 +46,12 @@ void makeSquare(Box& area, Box& plot);
 
 // ---- Markers (axes.cpp)
 // The markers' lines and shading, or their labels (drawn last, over the data, clear of the
-// boxes in `avoid`: a legend).
+// boxes in `avoid`: a legend). With `unplaced`, a label that would hide data or be cut short is
+// not drawn but its marker's index added there (drawLinePlot lists it in the legend instead).
 enum class MarkerPart { Lines, Labels };
 void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marker>& markers,
-                 const Theme& theme, MarkerPart part, std::vector<Box> avoid = {});
+                 const Theme& theme, MarkerPart part, std::vector<Box> avoid = {},
+                 std::vector<std::size_t>* unplaced = nullptr);
 
 // ---- Titles (titles.cpp)
 // The title text itself, centred at the top of area (figure titles and plot titles alike).
@@ -74,6 +76,8 @@ std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, flo
 // The legend's box and rows: in frame.legendColumn when there is one, else inside the plot where
 // freePlace(w, h) finds room hiding no data: names whole on one line first, then wrapped to half
 // and a third of the plot's width; when none is free, where fallback(w, h) says, names whole.
+// The height of a legend's rows laid out in a box `width` px wide (names wrapped to it).
+float legendRowsHeight(const std::vector<LegendKey>& keys, const Theme& theme, float width);
 using FreePlace = std::function<std::optional<Box>(float w, float h)>;
 using Fallback = std::function<Box(float w, float h)>;
 std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,

@@ -39,7 +39,7 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
 
     HeatmapSpec binary = matrixSpec("bits of the position", binaryTable(positions, bits).value(),
                                     left, ColormapId::Cividis, {0, 1});
-    binary.x.label = "bit (fastest first)";
+    binary.x.label = "bit";  // bit 0 first: the curves beside it name each one
     binary.y.label = "position";
     binary.colorbarLabel = "bit";
     if (grid.shows(0)) drawHeatmap(figure, left, binary, theme);

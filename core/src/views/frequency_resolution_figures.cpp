@@ -39,12 +39,13 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
     const double wavelength = 2 * std::numbers::pi / r.sharedFrequency;
 
     LinePlotSpec distance;
-    distance.title = "|PE(p+D) − PE(p)|: " + std::to_string(r.frequencies.size()) +
-                     " frequencies: closest " + formatValue(r.standardMinimum, 3) +
-                     " (D = " + std::to_string(r.standardMinimumOffset) +
-                     ");  one frequency: closest " + formatValue(r.sharedMinimum, 2) +
-                     " (D = " + std::to_string(r.sharedMinimumOffset) + "), " +
-                     std::to_string(r.collidingPairs) + " position pairs closer than that";
+    // Short enough for one line on a projector's short figure (lesson 4); how many position
+    // pairs the one frequency brings closer is in the panel's text.
+    distance.title = "|PE(p+D) − PE(p)|: closest " + formatValue(r.standardMinimum, 3) +
+                     " (D = " + std::to_string(r.standardMinimumOffset) + ") with " +
+                     std::to_string(r.frequencies.size()) + " frequencies, " +
+                     formatValue(r.sharedMinimum, 2) +
+                     " (D = " + std::to_string(r.sharedMinimumOffset) + ") with one";
     distance.x = {"offset D (log)", 1, double(std::max(n - 1, 2)), true};
     distance.y = {"distance", 0, 1};
     const int pixels = std::max(16, texelBudget(top.width) - 80);

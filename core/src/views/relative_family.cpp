@@ -365,8 +365,8 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
                                      oscillatorValues(xposOnesOscillators(p), at)));
             std::vector<double> envelopeValues = oscillatorValues(xposDecayOscillators(p), at);
             for (double& v : envelopeValues) v *= p.headDim;
-            series.push_back(
-                sampled("xPos envelope d mean zeta^(r/sb)", reach, columns, 2, at, envelopeValues));
+            series.push_back(sampled("envelope $d·\\mathrm{mean}$ $ζ^{r/sb}$", reach, columns, 2,
+                                     at, envelopeValues));
             break;
         }
         case RelativeTab::Kerple:

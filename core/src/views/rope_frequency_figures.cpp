@@ -154,24 +154,6 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     // the lengths below keep clear of it.
     spec.legend = true;
     for (const LegendKey& key : legend) spec.keys.push_back(key);
-    PlotFrame frame;
-    drawLinePlot(figure, area, spec, theme, &frame);
-
-    // The lengths, drawn here rather than as plot markers so that their labels sit at the left,
-    // where the rising curve leaves room. Above the chosen one, a tint: no full turn in there.
-    const Box& plot = frame.plot;
-    figure.add(ClipPush{plot});
-    const float referenceY = frame.toPixel(0, reference).y;
-    // Scaled pairs are judged against their unscaled angles, not against a wavelength line.
-    // Tint and lines go around the legend drawn inside the plot, not over its text.
-    const Box legendBox = frame.legend;
-    const bool legendInside = legendBox.width > 0 && legendBox.x < plot.right();
-    if (referenceY > plot.y && !byAnglesSeen) {
-        const Box tint{plot.x, plot.y, plot.width, std::min(referenceY, plot.bottom()) - plot.y};
-        const Rgba fill = withAlpha(theme.accent, theme.id == ThemeId::Dark ? 34 : 22);
-        for (const Box& piece : boxMinus(tint, legendInside ? legendBox : Box{}))
-            figure.add(RectItem{piece, fill, {0, 0, 0, 0}, 1});
-    }
     struct Length {
         int value;
         std::string label;
@@ -191,59 +173,101 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                                (byTraining && !byAnglesSeen ? above : ""),
                            seriesColor(2)});
     }
-    // Labels drawn so far and the legend: a close second line labels the other side.
-    std::vector<Box> labelled;
-    if (legendInside) labelled.push_back(legendBox);
-    for (const Length& length : lengths) {
-        const float y = frame.toPixel(0, length.value).y;
-        const float left = legendInside && y >= legendBox.y && y <= legendBox.bottom()
-                               ? legendBox.x
-                               : plot.right();
-        figure.add(LineItem{{plot.x, y}, {left, y}, length.color, 1.5f, true});
-        if (left < plot.right())
-            figure.add(
-                LineItem{{legendBox.right(), y}, {plot.right(), y}, length.color, 1.5f, true});
-        // The whole label, else its first words ("context length 4096"), at the left or the
-        // right, above or below the line: the first place that hides no pair and no text.
-        const std::string shortLabel = length.label.substr(0, length.label.find(" — "));
-        auto place = [&](const std::string& label, bool below, bool right) {
-            const FittedText fitted = fitText(label, theme.fontSize, plot.width - 16);
-            return makeText({right ? plot.right() - 8 : plot.x + 8, below ? y + 3 : y - 3},
-                            fitted.text, fitted.size, length.color,
-                            right ? HorizontalAlign::Right : HorizontalAlign::Left,
-                            below ? VerticalAlign::Top : VerticalAlign::Bottom);
-        };
-        auto clear = [&](const TextItem& text) {
-            const Box box = textBox(text);
-            if (box.y < plot.y || box.bottom() > plot.bottom()) return false;
-            for (const Box& other : labelled)
-                if (boxesOverlap(box, other, 0)) return false;
-            return true;
-        };
-        const bool below = y - theme.fontSize * 1.2f < plot.y;
-        std::optional<TextItem> chosen, firstClear;
-        for (const std::string* label : {&length.label, &shortLabel}) {
-            for (bool right : {false, true}) {
-                for (bool side : {below, !below}) {
-                    TextItem text = place(*label, side, right);
-                    if (!clear(text)) continue;
-                    if (!firstClear && label == &shortLabel) firstClear = text;
-                    if (marksCovered(figure, textBox(text)) == 0) {
-                        chosen = text;
-                        break;
+    // A length whose label has no place hiding no pair and no text is listed in the legend (its
+    // dashed line in its colour) instead: the plot is drawn again with that key.
+    std::vector<bool> listed(lengths.size(), false);
+    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
+                      panels = figure.panels.size();
+    const std::vector<Box> clips = figure.clips;
+    for (int pass = 0;; ++pass) {
+        PlotFrame frame;
+        drawLinePlot(figure, area, spec, theme, &frame);
+
+        // The lengths, drawn here rather than as plot markers so that their labels sit at the left,
+        // where the rising curve leaves room. Above the chosen one, a tint: no full turn in there.
+        const Box& plot = frame.plot;
+        figure.add(ClipPush{plot});
+        const float referenceY = frame.toPixel(0, reference).y;
+        // Scaled pairs are judged against their unscaled angles, not against a wavelength line.
+        // Tint and lines go around the legend drawn inside the plot, not over its text.
+        const Box legendBox = frame.legend;
+        const bool legendInside = legendBox.width > 0 && legendBox.x < plot.right();
+        if (referenceY > plot.y && !byAnglesSeen) {
+            const Box tint{plot.x, plot.y, plot.width,
+                           std::min(referenceY, plot.bottom()) - plot.y};
+            const Rgba fill = withAlpha(theme.accent, theme.id == ThemeId::Dark ? 34 : 22);
+            for (const Box& piece : boxMinus(tint, legendInside ? legendBox : Box{}))
+                figure.add(RectItem{piece, fill, {0, 0, 0, 0}, 1});
+        }
+        // Labels drawn so far and the legend: a close second line labels the other side.
+        std::vector<Box> labelled;
+        if (legendInside) labelled.push_back(legendBox);
+        bool retry = false;
+        for (std::size_t index = 0; index < lengths.size(); ++index) {
+            const Length& length = lengths[index];
+            const float y = frame.toPixel(0, length.value).y;
+            const float left = legendInside && y >= legendBox.y && y <= legendBox.bottom()
+                                   ? legendBox.x
+                                   : plot.right();
+            figure.add(LineItem{{plot.x, y}, {left, y}, length.color, 1.5f, true});
+            if (left < plot.right())
+                figure.add(
+                    LineItem{{legendBox.right(), y}, {plot.right(), y}, length.color, 1.5f, true});
+            // The whole label, else its first words ("context length 4096"), at the left or the
+            // right, above or below the line: the first place that hides no pair and no text.
+            const std::string shortLabel = length.label.substr(0, length.label.find(" — "));
+            if (listed[index]) continue;
+            auto place = [&](const std::string& label, bool below, bool right) {
+                const FittedText fitted = fitText(label, theme.fontSize, plot.width - 16);
+                return makeText({right ? plot.right() - 8 : plot.x + 8, below ? y + 3 : y - 3},
+                                fitted.text, fitted.size, length.color,
+                                right ? HorizontalAlign::Right : HorizontalAlign::Left,
+                                below ? VerticalAlign::Top : VerticalAlign::Bottom);
+            };
+            auto clear = [&](const TextItem& text) {
+                const Box box = textBox(text);
+                if (box.y < plot.y || box.bottom() > plot.bottom()) return false;
+                for (const Box& other : labelled)
+                    if (boxesOverlap(box, other, 0)) return false;
+                return true;
+            };
+            const bool below = y - theme.fontSize * 1.2f < plot.y;
+            std::optional<TextItem> chosen, firstClear;
+            for (const std::string* label : {&length.label, &shortLabel}) {
+                for (bool right : {false, true}) {
+                    for (bool side : {below, !below}) {
+                        TextItem text = place(*label, side, right);
+                        if (!clear(text)) continue;
+                        if (!firstClear && label == &shortLabel) firstClear = text;
+                        if (marksCovered(figure, textBox(text)) == 0) {
+                            chosen = text;
+                            break;
+                        }
                     }
+                    if (chosen) break;
                 }
                 if (chosen) break;
             }
-            if (chosen) break;
+            if (!chosen && pass == 0) {
+                listed[index] = retry = true;
+                spec.keys.push_back({shortLabel, length.color, false, true});
+                continue;
+            }
+            if (!chosen) chosen = firstClear;
+            if (!chosen) continue;  // every side taken: the line and the legend say it
+            labelled.push_back(textBox(*chosen));
+            figure.add(*chosen);
         }
-        if (!chosen) chosen = firstClear;
-        if (!chosen) continue;  // every side taken: the line and the legend say it
-        labelled.push_back(textBox(*chosen));
-        figure.add(*chosen);
+        figure.add(ClipPop{});
+        if (!retry) {
+            if (frameOut) *frameOut = frame;
+            return;
+        }
+        figure.items.resize(items);
+        figure.marks.resize(marks);
+        figure.panels.resize(panels);
+        figure.clips = clips;
     }
-    figure.add(ClipPop{});
-    if (frameOut) *frameOut = frame;
 }
 
 }  // namespace poslab

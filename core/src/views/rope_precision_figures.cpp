@@ -74,16 +74,24 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
         for (int i = 0; i < pairs; ++i) {
             if (reports[f].pairs[std::size_t(i)].firstPositionOver >= 0) continue;
             Point p = frame.toPixel(i, double(maxPosition));
-            p.y -= 5.0f * float(f);
-            figure.add(CircleItem{p, 2.5f, {0, 0, 0, 0}, seriesColor(int(f)), 1});
+            p.y -= strokeWidth(theme, 5) * float(f);  // presentation mode: larger, as the lines
+            figure.add(CircleItem{p,
+                                  strokeWidth(theme, 2.5f),
+                                  {0, 0, 0, 0},
+                                  seriesColor(int(f)),
+                                  strokeWidth(theme, 1)});
         }
     }
     // Legend at the bottom right: the curves rise to the right, so that corner stays clear.
     std::vector<LegendKey> keys;
     for (const LineSeries& series : spec.series) keys.push_back({series.name, series.color, false});
     drawLegendAfter(figure, frame, keys, LegendCorner::BottomRight, 0, theme);
-    drawCornerNote(figure, area, &frame,
-                   "open circles: within the threshold up to the last position scanned", theme);
+    // Inside the plot where it hides no data, wrapped as the room allows (a corner note under
+    // the plot had no room for it at 1024x768 F5 and was cut).
+    drawNoteLines(
+        figure, frame,
+        {{"open circles: within the threshold up to the last position scanned", theme.mutedText}},
+        theme);
 }
 
 }  // namespace poslab

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "poslab/base/format.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -99,16 +100,24 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     }
     const float line = theme.fontSize * 1.45f;
     const std::vector<std::string> allNotes = mropeAdvanceLines(prompt, *positions);
-    // At most 3 note lines, fewer when the figure is short; the rest are counted.
+    // At most 3 note lines, fewer when the figure is short; a note too long for one line wraps
+    // (one that cannot is cut), and the notes with no room left are counted.
     const int noteRoom = std::clamp(int((area.height * 0.22f) / line), 1, 3);
+    const float noteWidth = std::max(1.f, area.width - 16);
     std::vector<std::string> notes;
     for (std::size_t i = 0; i < allNotes.size(); ++i) {
-        if (int(notes.size()) + 1 == noteRoom && allNotes.size() > std::size_t(noteRoom)) {
+        const bool last = i + 1 == allNotes.size();
+        const int room = noteRoom - int(notes.size()) - (last ? 0 : 1);  // 1 for "… and N more"
+        const std::vector<std::string> wrapped = wrapText(allNotes[i], theme.fontSize, noteWidth);
+        if (int(wrapped.size()) <= room) {
+            notes.insert(notes.end(), wrapped.begin(), wrapped.end());
+        } else if (room >= 1) {
+            notes.push_back(allNotes[i]);  // cut to one line below
+        } else {
             notes.push_back("… and " + std::to_string(allNotes.size() - i) +
                             " more images or videos");
             break;
         }
-        notes.push_back(allNotes[i]);
     }
     if (notes.empty()) notes.push_back("text only: all three streams are equal (1-D RoPE)");
     const float stripHeight = std::clamp(area.height * 0.05f, 10.f, 26.f);
@@ -161,8 +170,15 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
         const Rgba shade = image ? Rgba{90, 160, 230, 40} : Rgba{230, 150, 60, 40};
         figure.add(RectItem{{x0, frame.plot.y, x1 - x0, frame.plot.height}, shade, {0, 0, 0, 0}});
         if (estimateTextWidth(name, labelSize) + 6 < x1 - x0 && frame.plot.height > 3 * labelSize) {
-            figure.add(makeText({0.5f * (x0 + x1), frame.plot.y + 4}, name, labelSize,
-                                theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top));
+            // At the band's top, else its bottom, where it hides no stream; else the shade alone.
+            for (const float top : {frame.plot.y + 4, frame.plot.bottom() - 4 - labelSize}) {
+                const TextItem label =
+                    makeText({0.5f * (x0 + x1), top}, name, labelSize, theme.mutedText,
+                             HorizontalAlign::Center, VerticalAlign::Top);
+                if (marksCovered(figure, textBox(label)) > 0) continue;
+                figure.add(label);
+                break;
+            }
         }
     }
 

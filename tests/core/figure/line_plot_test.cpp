@@ -133,5 +133,95 @@ TEST(LinePlotTest, AHorizontalMarkersLabelMovesAlongItsLineOffTheCurve) {
     EXPECT_TRUE(textsOverMarks(figure).empty());
 }
 
+// A series that zig-zags between `low` and `high` across the whole x range 0..10: a band of data
+// the height of [low, high] with no free gap in it.
+LineSeries zigZagBand(double low, double high) {
+    LineSeries band;
+    for (int i = 0; i <= 400; ++i) {
+        band.x.push_back(i / 40.0);
+        band.y.push_back(i % 2 == 0 ? low : high);
+    }
+    return band;
+}
+
+const TextItem* zigZagPlotText(const Figure& figure, const std::string& wanted) {
+    for (const FigureItem& item : figure.items)
+        if (const auto* text = std::get_if<TextItem>(&item); text && text->text == wanted)
+            return text;
+    return nullptr;
+}
+
+// A line's label that has no place beside its line hiding no data (a band of data all along
+// it) used to be drawn over the band anyway ("standard table's closest pair" over Frequencies'
+// one-frequency curve). It is listed in the legend instead: the key is a dashed line in the
+// marker's colour, the name whole, and no text hides data.
+TEST(LinePlotTest, AMarkersLabelWithNoFreePlaceIsListedInTheLegend) {
+    const Theme theme = darkTheme();
+    LinePlotSpec spec;
+    spec.x = {"offset", 0, 10};
+    spec.y = {"distance", 0, 10};
+    spec.autoRangeY = false;
+    LineSeries band = zigZagBand(0, 10);  // data everywhere: the legend goes beside the plot
+    band.name = "one frequency";
+    spec.series = {band};
+    Marker marker;
+    marker.vertical = false;
+    marker.value = 5;
+    marker.label = "closest pair";
+    marker.color = {200, 100, 50, 255};
+    spec.markers = {marker};
+    Figure figure = emptyFigure(600, 400, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 600, 400}, spec, theme, &frame);
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    const TextItem* label = zigZagPlotText(figure, marker.label);
+    ASSERT_NE(label, nullptr);
+    ASSERT_GT(frame.legend.width, 0);
+    EXPECT_TRUE(boxesOverlap(textBox(*label), frame.legend, 0));  // a row of the legend
+    EXPECT_NE(zigZagPlotText(figure, band.name), nullptr);        // with the series' own row
+    // Its swatch: a short dashed line in the marker's colour inside the legend box (the marker's
+    // own line spans the plot).
+    bool swatch = false;
+    for (const FigureItem& item : figure.items) {
+        const auto* line = std::get_if<LineItem>(&item);
+        if (!line || !line->dashed || !(line->color == marker.color)) continue;
+        swatch = swatch || (frame.legend.contains(line->from) && frame.legend.contains(line->to));
+    }
+    EXPECT_TRUE(swatch);
+}
+
+// A legend with no free place inside the plot, in an area too narrow for a column of names
+// beside it, goes below the plot (under its x label) rather than over the data.
+TEST(LinePlotTest, ALegendWithNoRoomInsideOrBesideGoesBelowThePlot) {
+    const Theme theme = darkTheme();
+    LinePlotSpec spec;
+    spec.x = {"distance", 0, 10};
+    spec.y = {"score", 0, 1};
+    spec.autoRangeY = false;
+    LineSeries first = zigZagBand(0, 1), second = zigZagBand(0.2, 0.8);
+    first.name = "the first series with a long name";
+    second.name = "the second series, also long";
+    spec.series = {first, second};
+    Figure figure = emptyFigure(280, 500, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 280, 500}, spec, theme, &frame);
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    const TextItem* xLabel = zigZagPlotText(figure, spec.x.label);
+    ASSERT_NE(xLabel, nullptr);
+    ASSERT_GT(frame.legend.width, 0);
+    EXPECT_GE(frame.legend.y, textBox(*xLabel).bottom());  // below the plot and its x label
+    EXPECT_LE(frame.legend.bottom(), 500.5f);
+    for (const std::string& word : {"first", "second"}) {  // both names, wrapped, none cut
+        bool found = false;
+        for (const FigureItem& item : figure.items)
+            if (const auto* text = std::get_if<TextItem>(&item))
+                found = found || text->text.find(word) != std::string::npos;
+        EXPECT_TRUE(found) << word;
+    }
+    EXPECT_TRUE(cutTexts(figure).empty());
+}
+
 }  // namespace
 }  // namespace poslab

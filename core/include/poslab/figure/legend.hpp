@@ -18,7 +18,8 @@ namespace poslab {
 struct LegendKey {
     std::string text;
     Rgba color;
-    bool dot = false;  // a dot instead of a line segment
+    bool dot = false;     // a dot instead of a line segment
+    bool dashed = false;  // a dashed segment: a marker line whose label had no free place
 };
 // The width a legend box of these keys takes (swatch, gap, text, padding), by estimate.
 float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme);
