@@ -95,21 +95,24 @@ if(TARGET poslab_core)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/compare_ab_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_family_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/linear_shift_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/attention_shuffle_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/frequency_resolution_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/learned_seeded_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/learned_structure_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_frequency_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_6
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_attention.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/binary_clock_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_frequency_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_decay_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
@@ -117,14 +120,14 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/relative_family.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_7
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_rotation_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/relative_family.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/relative_oscillators.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/contextual_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/trajectory_3d.cpp
@@ -155,13 +158,18 @@ if(TARGET poslab_commands)
     ${PROJECT_SOURCE_DIR}/app/commands/launch_options.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/option_reader.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/rope_commands.cpp
+    ${PROJECT_SOURCE_DIR}/app/commands/rope_inputs.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/rope_usage_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/vision_rope_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/sinusoidal_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/spec_format.cpp
+    ${PROJECT_SOURCE_DIR}/app/commands/understanding_commands.cpp
+    TARGET_DIRECTORY poslab_commands PROPERTIES UNITY_GROUP poslab_commands_0
+  )
+  set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/app/commands/intuition_commands.cpp
     ${PROJECT_SOURCE_DIR}/app/commands/comparison_commands.cpp
-    TARGET_DIRECTORY poslab_commands PROPERTIES UNITY_GROUP poslab_commands_0
+    TARGET_DIRECTORY poslab_commands PROPERTIES UNITY_GROUP poslab_commands_1
   )
 endif()
 if(TARGET poslab_gfx)
@@ -188,6 +196,7 @@ if(TARGET poslab_ui)
     ${PROJECT_SOURCE_DIR}/app/ui/bench_scenarios.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/export_dialog.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/layout_sweep.cpp
+    ${PROJECT_SOURCE_DIR}/app/ui/panel.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/session.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/share_menu.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/tour.cpp
@@ -203,16 +212,17 @@ if(TARGET poslab_panels)
     ${PROJECT_SOURCE_DIR}/app/panels/extrapolation_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/intuition_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/learned_panel.cpp
+    ${PROJECT_SOURCE_DIR}/app/panels/learned_panel_structure.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/meaning_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/registry.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/rope_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/rope_panel_controls.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/rope_panel_export.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/rope_panel_figures.cpp
-    ${PROJECT_SOURCE_DIR}/app/panels/rope_usage_tab.cpp
     TARGET_DIRECTORY poslab_panels PROPERTIES UNITY_GROUP poslab_panels_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/app/panels/rope_usage_tab.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/vision_rope_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/similarity_panel.cpp
     ${PROJECT_SOURCE_DIR}/app/panels/sinusoidal_panel.cpp
@@ -296,6 +306,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/heatmap_plot_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/legend_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/line_plot_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_fit_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/theme_test.cpp
@@ -303,13 +314,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sinusoidal_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/axes_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/legend_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
@@ -333,12 +343,14 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/compare_ab_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_family_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/figure_layout_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/intuition_figures_test.cpp
@@ -347,9 +359,22 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/attention_shuffle_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/frequency_resolution_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
+  )
+  set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_structure_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_8
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_figures_test.cpp
@@ -357,23 +382,13 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_heatmap_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_frequency_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_decay_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_8
+    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_9
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_oscillators_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_9
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_10
   )
 endif()
 if(TARGET poslab_app_tests)
@@ -400,17 +415,18 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_inputs_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/share_link_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/typesetting_cli_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/typesetting_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp

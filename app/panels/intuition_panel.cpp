@@ -38,7 +38,7 @@ void errorNote(const std::string& message) {
 
 }  // namespace
 
-void IntuitionPanel::prepare(state::AppState& state, ui::FrameContext&) {
+void IntuitionPanel::prepare(state::AppState& state, ui::FrameContext& context) {
     state::IntuitionViewState& view = state.intuition;
     const LinearShiftOptions& shift = view.shift;
     // Evenly spaced positions past kShiftCheckSamples: the figure has no more pixels. Coarse:
