@@ -82,62 +82,41 @@ ImageRgba loadPng(const std::string& path) {
     return image;
 }
 
-namespace {
-
-// A set of 24-bit RGB colours as one bit each (2 MiB): a pixel's test is one lookup. The checks
-// scan up to a million pixels each, and the tests' own code is compiled at -O0 and, in the
-// sanitizer build, instrumented: a scan of the colormap's 256 entries per pixel cost seconds of
-// CPU per call there (a 1070 x 780 box: 5.5 s; with the set: 0.3 s).
-class ColourSet {
-  public:
-    ColourSet() : bits_(std::size_t(1) << 21) {}
-    static std::uint32_t key(int r, int g, int b) {
-        return std::uint32_t(r) << 16 | std::uint32_t(g) << 8 | std::uint32_t(b);
-    }
-    bool insert(std::uint32_t key) {  // true when the colour was not in the set yet
-        const std::uint8_t bit = std::uint8_t(1u << (key & 7));
-        const bool fresh = !(bits_[key >> 3] & bit);
-        bits_[key >> 3] |= bit;
-        return fresh;
-    }
-    bool contains(std::uint32_t key) const { return bits_[key >> 3] >> (key & 7) & 1; }
-
-  private:
-    std::vector<std::uint8_t> bits_;
-};
-
-}  // namespace
-
-double fractionFromColormap(const ImageRgba& image, ColormapId id, int x0, int y0, int x1, int y1) {
-    // Every colour within 3 per channel of an entry of the table, marked once.
-    ColourSet near;
+ColormapColours::ColormapColours(ColormapId id) : bits_(std::size_t(1) << 21) {
     for (const Rgba& c : colormapTable(id)) {
         for (int r = std::max(0, c.r - 3); r <= std::min(255, c.r + 3); ++r) {
             for (int g = std::max(0, c.g - 3); g <= std::min(255, c.g + 3); ++g) {
                 for (int b = std::max(0, c.b - 3); b <= std::min(255, c.b + 3); ++b) {
-                    near.insert(ColourSet::key(r, g, b));
+                    const std::uint32_t key = std::uint32_t(r) << 16 | std::uint32_t(g) << 8 | b;
+                    bits_[key >> 3] |= std::uint8_t(1u << (key & 7));
                 }
             }
         }
     }
+}
+
+double fractionFromColormap(const ImageRgba& image, ColormapId id, int x0, int y0, int x1, int y1) {
+    const ColormapColours near(id);
     int matches = 0, total = 0;
     for (int y = y0; y < y1; ++y) {
         for (int x = x0; x < x1; ++x) {
-            const std::uint8_t* p = &image.pixels[(std::size_t(y) * image.width + x) * 4];
             ++total;
-            matches += near.contains(ColourSet::key(p[0], p[1], p[2]));
+            matches += near.contains(&image.pixels[(std::size_t(y) * image.width + x) * 4]);
         }
     }
     return total ? double(matches) / total : 0;
 }
 
 int distinctColours(const ImageRgba& image, int x0, int y0, int x1, int y1) {
-    ColourSet seen;
+    std::vector<std::uint8_t> seen(std::size_t(1) << 21);  // one bit per 24-bit colour
     int colours = 0;
     for (int y = y0; y < y1; ++y) {
         for (int x = x0; x < x1; ++x) {
             const std::uint8_t* p = &image.pixels[(std::size_t(y) * image.width + x) * 4];
-            colours += seen.insert(ColourSet::key(p[0], p[1], p[2]));
+            const std::uint32_t key = std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2];
+            const std::uint8_t bit = std::uint8_t(1u << (key & 7));
+            colours += !(seen[key >> 3] & bit);
+            seen[key >> 3] |= bit;
         }
     }
     return colours;
