@@ -5,12 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
+#include <vector>
 
 namespace poslab::test {
 
@@ -80,34 +82,44 @@ ImageRgba loadPng(const std::string& path) {
     return image;
 }
 
+ColormapColours::ColormapColours(ColormapId id) : bits_(std::size_t(1) << 21) {
+    for (const Rgba& c : colormapTable(id)) {
+        for (int r = std::max(0, c.r - 3); r <= std::min(255, c.r + 3); ++r) {
+            for (int g = std::max(0, c.g - 3); g <= std::min(255, c.g + 3); ++g) {
+                for (int b = std::max(0, c.b - 3); b <= std::min(255, c.b + 3); ++b) {
+                    const std::uint32_t key = std::uint32_t(r) << 16 | std::uint32_t(g) << 8 | b;
+                    bits_[key >> 3] |= std::uint8_t(1u << (key & 7));
+                }
+            }
+        }
+    }
+}
+
 double fractionFromColormap(const ImageRgba& image, ColormapId id, int x0, int y0, int x1, int y1) {
-    const auto& table = colormapTable(id);
+    const ColormapColours near(id);
     int matches = 0, total = 0;
     for (int y = y0; y < y1; ++y) {
         for (int x = x0; x < x1; ++x) {
-            const std::uint8_t* p = &image.pixels[(std::size_t(y) * image.width + x) * 4];
             ++total;
-            for (const Rgba& c : table) {
-                if (std::abs(p[0] - c.r) <= 3 && std::abs(p[1] - c.g) <= 3 &&
-                    std::abs(p[2] - c.b) <= 3) {
-                    ++matches;
-                    break;
-                }
-            }
+            matches += near.contains(&image.pixels[(std::size_t(y) * image.width + x) * 4]);
         }
     }
     return total ? double(matches) / total : 0;
 }
 
 int distinctColours(const ImageRgba& image, int x0, int y0, int x1, int y1) {
-    std::set<std::uint32_t> colours;
+    std::vector<std::uint8_t> seen(std::size_t(1) << 21);  // one bit per 24-bit colour
+    int colours = 0;
     for (int y = y0; y < y1; ++y) {
         for (int x = x0; x < x1; ++x) {
             const std::uint8_t* p = &image.pixels[(std::size_t(y) * image.width + x) * 4];
-            colours.insert(std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2]);
+            const std::uint32_t key = std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2];
+            const std::uint8_t bit = std::uint8_t(1u << (key & 7));
+            colours += !(seen[key >> 3] & bit);
+            seen[key >> 3] |= bit;
         }
     }
-    return int(colours.size());
+    return colours;
 }
 
 void expectOneLineRefusal(const ProcessResult& result, const std::string& expected) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,20 @@ ImageRgba loadPng(const std::string& path);  // empty image when unreadable
 void expectOneLineRefusal(const ProcessResult& result, const std::string& expected);
 
 // ---- Looking at pixels (box [x0, x1) x [y0, y1))
+// The colours within 3 per channel of an entry of the colormap's table, one bit each (2 MiB):
+// a pixel's test is one lookup, not a scan of the 256 entries (the tests' code is -O0 and, in the
+// sanitizer run, instrumented, where a scan per pixel of a whole figure cost seconds).
+class ColormapColours {
+  public:
+    explicit ColormapColours(ColormapId id);
+    bool contains(const std::uint8_t* rgb) const {
+        const std::uint32_t key = std::uint32_t(rgb[0]) << 16 | std::uint32_t(rgb[1]) << 8 | rgb[2];
+        return bits_[key >> 3] >> (key & 7) & 1;
+    }
+
+  private:
+    std::vector<std::uint8_t> bits_;
+};
 // Fraction of pixels whose colour is (within 3 per channel) an entry of the colormap's table.
 double fractionFromColormap(const ImageRgba& image, ColormapId id, int x0, int y0, int x1, int y1);
 int distinctColours(const ImageRgba& image, int x0, int y0, int x1, int y1);  // RGB values seen

@@ -36,14 +36,6 @@ std::array<double, 3> meanColour(const ImageRgba& image, int x0, int y0, int x1,
     return sum;
 }
 
-bool inColormap(const std::uint8_t* p, ColormapId id) {
-    for (const Rgba& c : colormapTable(id)) {
-        if (std::abs(p[0] - c.r) <= 3 && std::abs(p[1] - c.g) <= 3 && std::abs(p[2] - c.b) <= 3)
-            return true;
-    }
-    return false;
-}
-
 // The longest run of consecutive indices whose flag is set: {first, one past the last}.
 std::array<int, 2> longestRun(const std::vector<bool>& flags) {
     std::array<int, 2> best{0, 0};
@@ -61,17 +53,18 @@ std::array<int, 2> longestRun(const std::vector<bool>& flags) {
 // Where the heatmap is: the widest band of columns that are mostly colormap colours (the colour
 // bar is a narrower band of its own), then the rows inside that band that are. {x0, y0, x1, y1}.
 std::array<int, 4> heatmapBox(const ImageRgba& image, ColormapId id) {
+    const ColormapColours colours(id);
     std::vector<bool> columns(image.width);
     for (int x = 0; x < image.width; ++x) {
         int hits = 0;
-        for (int y = 0; y < image.height; ++y) hits += inColormap(pixel(image, x, y), id);
+        for (int y = 0; y < image.height; ++y) hits += colours.contains(pixel(image, x, y));
         columns[x] = hits > image.height / 2;
     }
     const auto [x0, x1] = longestRun(columns);
     std::vector<bool> rows(image.height);
     for (int y = 0; y < image.height && x1 > x0; ++y) {
         int hits = 0;
-        for (int x = x0; x < x1; ++x) hits += inColormap(pixel(image, x, y), id);
+        for (int x = x0; x < x1; ++x) hits += colours.contains(pixel(image, x, y));
         rows[y] = hits > (x1 - x0) / 2;
     }
     const auto [y0, y1] = longestRun(rows);
