@@ -83,6 +83,7 @@ Box comparisonCell(const PanelGrid& grid, int k) {
 PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
     // The most heatmap columns (5 down to 2) for which every panel, heatmap or curve, has the
     // room kComparePanels asks for; else one panel at a time.
+    if (theme.focusPanel > 0) return reflowOrFocus(area, kComparePanels, theme, panel);
     const float minWidth = kComparePanels.minWidthEm * theme.fontSize;
     const float minHeight = kComparePanels.minHeightEm * theme.fontSize;
     for (int columns = 5; columns >= 2; --columns) {
@@ -96,10 +97,10 @@ PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
             curve.height >= minHeight)
             return grid;
     }
-    return reflowPanels(area,
-                        {kComparePanels.count, 1, kComparePanels.minWidthEm,
-                         kComparePanels.minHeightEm, kComparePanels.gap},
-                        theme, panel);
+    return reflowOrFocus(area,
+                         {kComparePanels.count, 1, kComparePanels.minWidthEm,
+                          kComparePanels.minHeightEm, kComparePanels.gap},
+                         theme, panel);
 }
 
 namespace {
@@ -368,6 +369,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     if (auto s = validate(o); !s) return s;
     const int L = o.seqLen, d = o.dModel;
     const PanelGrid grid = comparisonPanels(area, theme, panel);
+    figure.viewPanels = kComparePanels.count;  // --panel N: the GUI's panel N
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
 
@@ -522,7 +524,7 @@ Box abCell(const PanelGrid& grid, int k) {
 
 PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel) {
     const float titleHeight = titleBandHeight(theme);  // as abComparisonFigure's
-    return reflowPanels({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
+    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
 }
 
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
@@ -553,7 +555,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     }
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
-    const PanelGrid grid = reflowPanels(area, kAbPanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, kAbPanels, theme, panel);
+    figure.viewPanels = kAbPanels.count;  // --panel N: the GUI's panel N
     const Box bottom = abCell(grid, 2);
 
     LinePlotSpec wavelengths;
