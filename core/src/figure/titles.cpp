@@ -20,7 +20,12 @@ void drawTitleText(Figure& figure, Box area, const std::string& title, const The
         // Too long for one line even shrunk (a one-column print): two lines in the band the
         // views keep (titleBandHeight: 1.8 title sizes; two lines of 0.74 fill it), not cut.
         const float size = theme.titleSize * 0.74f;
-        const std::vector<std::string> lines = wrapText(title, size, room);
+        // Balanced halves (the space nearest the middle) when they fit, else words as they come.
+        const std::size_t split = titleBreak(title);
+        std::vector<std::string> lines = wrapText(title, size, room);
+        if (split != std::string::npos && estimateTextWidth(title.substr(0, split), size) <= room &&
+            estimateTextWidth(title.substr(split + 1), size) <= room)
+            lines = {title.substr(0, split), title.substr(split + 1)};
         if (lines.size() == 2 && estimateTextWidth(lines[0], size) <= room &&
             estimateTextWidth(lines[1], size) <= room) {
             for (std::size_t i = 0; i < 2; ++i) {
