@@ -4,6 +4,8 @@
 #include "commands/commands.hpp"
 #include "commands/option_reader.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "poslab/base/format.hpp"
@@ -44,6 +46,12 @@ Result<RenderSettings> readRenderSettings(const ArgMap& args) {
     read.integer(state::kFigureHeightRange, settings.height);
     read.number(state::kPngScaleRange, scale);
     if (!read.ok()) return read.error();
+    if (args.has("width") && !args.has("height")) {
+        // --width alone keeps the default canvas's 3:2: a one-column `--width 600` is 600 x 400.
+        settings.height =
+            std::clamp(int(std::lround(settings.width * 2.0 / 3.0)),
+                       int(state::kFigureHeightRange.low), int(state::kFigureHeightRange.high));
+    }
     if (settings.width * scale > 16384 || settings.height * scale > 16384) {
         return Error{"--width/--height times --scale must stay within 16384 pixels"};
     }

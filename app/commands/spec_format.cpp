@@ -232,7 +232,9 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
                      std::to_string(std::max<std::size_t>(1, panelCount(*figure))) + " for " +
                      view.name + " (got " + std::to_string(settings->theme.focusPanel) + ")"};
     }
-    // --aspect square and --legend outside: the height follows the content unless given.
+    // --aspect square and --legend outside: the height follows the content unless given (built
+    // at the default height at least, then cut to the content).
+    const float start = float(std::max(settings->height, int(state::kFigureHeightRange.fallback)));
     auto built = fitsCanvasToContent(settings->theme) && !args.has("height")
                      ? buildFittedToContent(
                            [&](const Theme& theme, float width, float height) {
@@ -242,7 +244,7 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
                                sized.height = int(height);
                                return view.build(args, sized);
                            },
-                           settings->theme, float(settings->width), float(settings->height),
+                           settings->theme, float(settings->width), start,
                            float(std::min(state::kFigureHeightRange.high,
                                           int(16384 / std::max(1.0f, settings->scale)))))
                      : buildWithControls(

@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "gfx/fonts.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/session.hpp"
 
 namespace poslab::ui {
@@ -244,9 +245,7 @@ void Tour::drawCard(state::AppState& state, Application& application) {
         ImGui::EndDisabled();
         ImGui::SameLine();
         if (ImGui::Button("Close")) close(state);
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextUnformatted(lesson.steps[std::size_t(step)].text.c_str());
-        ImGui::PopTextWrapPos();
+        markupTextWrapped(lesson.steps[std::size_t(step)].text);  // $θ_i$ as the figures set it
         // On a projector every line counts: the keys are the ones any presenter expects.
         if (!state.tour.presentation) {
             ImGui::TextDisabled(

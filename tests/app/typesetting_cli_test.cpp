@@ -70,6 +70,16 @@ TEST_F(TypesettingCliTest, SquarePlotsAndOutsideLegendsSizeTheCanvas) {
     EXPECT_LT(attribute(outside, "height"), 800);
 }
 
+TEST_F(TypesettingCliTest, WidthAloneKeepsThreeToTwoAndLongTitlesWrap) {
+    // A one-column figure: --width 600 alone was 600 x 800, and Meaning's title was cut with "…".
+    const std::string svg = svgOf({"render", "meaning", "--width", "600"});
+    EXPECT_EQ(attribute(svg, "width"), 600);
+    EXPECT_EQ(attribute(svg, "height"), 400);
+    EXPECT_NE(svg.find(">How position and meaning coexist"), std::string::npos);
+    EXPECT_NE(svg.find("term by term<"), std::string::npos);  // the title's end, on its own line
+    EXPECT_EQ(svg.find("term b\u2026"), std::string::npos);
+}
+
 TEST_F(TypesettingCliTest, ColourBarsUseTheMinusSignAndMarkupIsTypeset) {
     const std::string svg = svgOf({"render", "rope-scores", "--head-dim", "16", "--seq-len", "64"});
     EXPECT_NE(svg.find("\u2212"), std::string::npos);  // a negative colour-bar tick

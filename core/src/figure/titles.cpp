@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "plot_parts.hpp"
 
@@ -12,12 +13,32 @@ namespace plot_parts {
 void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     // Large (presentation) titles may shrink further than 3/4, as far as normal body text.
     const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
-    const FittedText fitted =
-        fitText(title, theme.titleSize, area.width - theme.titleSize, minScale);
+    const float room = area.width - theme.titleSize;
+    const float x = area.x + area.width / 2, top = area.y + theme.titleSize * 0.2f;
+    FittedText fitted = fitText(title, theme.titleSize, room, minScale);
+    if (fitted.text != title) {
+        // Too long for one line even shrunk (a one-column print): two lines in the band the
+        // views keep (titleBandHeight: 1.8 title sizes; two lines of 0.74 fill it), not cut.
+        const float size = theme.titleSize * 0.74f;
+        // Balanced halves (the space nearest the middle) when they fit, else words as they come.
+        const std::size_t split = titleBreak(title);
+        std::vector<std::string> lines = wrapText(title, size, room);
+        if (split != std::string::npos && estimateTextWidth(title.substr(0, split), size) <= room &&
+            estimateTextWidth(title.substr(split + 1), size) <= room)
+            lines = {title.substr(0, split), title.substr(split + 1)};
+        if (lines.size() == 2 && estimateTextWidth(lines[0], size) <= room &&
+            estimateTextWidth(lines[1], size) <= room) {
+            for (std::size_t i = 0; i < 2; ++i) {
+                figure.add(makeText({x, top + float(i) * size * 1.15f}, lines[i], size, theme.text,
+                                    HorizontalAlign::Center, VerticalAlign::Top));
+            }
+            return;
+        }
+    }
     // 0.2 of a line from the top: the plot's top tick label, half a line above the plot (at
     // 1.7 lines), stays clear of it.
-    figure.add(makeText({area.x + area.width / 2, area.y + theme.titleSize * 0.2f}, fitted.text,
-                        fitted.size, theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+    figure.add(makeText({x, top}, fitted.text, fitted.size, theme.text, HorizontalAlign::Center,
+                        VerticalAlign::Top));
 }
 
 TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,
@@ -39,8 +60,23 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
     const float size = std::min(first.size, second.size);
     first = fitText(first.text, size, room);
     second = fitText(second.text, size, room);
+    if (first.text != title.substr(0, split) || second.text != title.substr(split + 1)) {
+        // Cut in two halves (a one-column print): three lines of whole words at 3/4 size, where
+        // the plot keeps room for its text, rather than "…".
+        const float small = theme.titleSize * 0.75f;
+        const std::vector<std::string> words = wrapText(title, small, room);
+        bool whole = words.size() <= 3;
+        for (const std::string& word : words)
+            whole = whole && estimateTextWidth(word, small) <= room;
+        if (whole && plotHeight - small * 1.15f * float(words.size() - 1) >= theme.fontSize * 4) {
+            for (const std::string& word : words) out.lines.push_back({word, small});
+            out.step = small * 1.15f;
+            out.extra = out.step * float(words.size() - 1);
+            return out;
+        }
+    }
     out.lines = {first, second};
-    out.extra = size * 1.15f;
+    out.extra = out.step = size * 1.15f;
     return out;
 }
 
@@ -49,7 +85,7 @@ void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const The
     for (const FittedText& line : title.lines) {
         figure.add(makeText({area.x + area.width / 2, y}, line.text, line.size, theme.text,
                             HorizontalAlign::Center, VerticalAlign::Top));
-        y += title.extra;
+        y += title.step;
     }
 }
 

@@ -29,7 +29,8 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
                      const Theme& theme, int panel) {
     const int bits = std::clamp(options.bits, 1, 12);
     const int positions = std::clamp(options.positions, 2, 4096);
-    const PanelGrid grid = reflowPanels(area, kBinaryClockPanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, kBinaryClockPanels, theme, panel);
+    figure.viewPanels = kBinaryClockPanels.count;  // --panel N: the GUI's panel N
     Box left = grid.cell(0), middle = grid.cell(1), right = grid.cell(2);
     if (grid.columns == 3) {  // side by side: the curves take the most room
         left = {area.x, area.y, std::floor(area.width * 0.22f), area.height};
@@ -110,8 +111,8 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
 
 PanelGrid binaryClockPanels(float width, float height, const Theme& theme, int panel) {
     const float titleHeight = titleBandHeight(theme);  // as binaryClockFigure's
-    return reflowPanels({0, titleHeight, width, height - titleHeight}, kBinaryClockPanels, theme,
-                        panel);
+    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kBinaryClockPanels, theme,
+                         panel);
 }
 
 Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width, float height,

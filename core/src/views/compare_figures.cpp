@@ -83,6 +83,7 @@ Box comparisonCell(const PanelGrid& grid, int k) {
 PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
     // The most heatmap columns (5 down to 2) for which every panel, heatmap or curve, has the
     // room kComparePanels asks for; else one panel at a time.
+    if (theme.focusPanel > 0) return reflowOrFocus(area, kComparePanels, theme, panel);
     const float minWidth = kComparePanels.minWidthEm * theme.fontSize;
     const float minHeight = kComparePanels.minHeightEm * theme.fontSize;
     for (int columns = 5; columns >= 2; --columns) {
@@ -96,10 +97,10 @@ PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
             curve.height >= minHeight)
             return grid;
     }
-    return reflowPanels(area,
-                        {kComparePanels.count, 1, kComparePanels.minWidthEm,
-                         kComparePanels.minHeightEm, kComparePanels.gap},
-                        theme, panel);
+    return reflowOrFocus(area,
+                         {kComparePanels.count, 1, kComparePanels.minWidthEm,
+                          kComparePanels.minHeightEm, kComparePanels.gap},
+                         theme, panel);
 }
 
 namespace {
@@ -368,6 +369,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     if (auto s = validate(o); !s) return s;
     const int L = o.seqLen, d = o.dModel;
     const PanelGrid grid = comparisonPanels(area, theme, panel);
+    figure.viewPanels = kComparePanels.count;  // --panel N: the GUI's panel N
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
 
@@ -507,4 +509,137 @@ Result<Figure> comparisonFigure(const CompareOptions& options, float width, floa
     return figure;
 }
 
+<<<<<<< HEAD
+=======
+namespace {
+
+// Panel k of the A/B figure: with two columns, the difference spans the bottom row.
+Box abCell(const PanelGrid& grid, int k) {
+    if (grid.columns != 2) return grid.cell(k);
+    const Box top{grid.area.x, grid.area.y, grid.area.width, std::floor(grid.area.height * 0.5f)};
+    if (k < 2) return gridCell(top, 1, 2, 0, k, grid.gap);
+    return {grid.area.x, top.bottom() + 10, grid.area.width,
+            grid.area.bottom() - top.bottom() - 10};
+}
+
+}  // namespace
+
+PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel) {
+    const float titleHeight = titleBandHeight(theme);  // as abComparisonFigure's
+    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
+}
+
+Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
+                        const RopeConfiguration& b, int maxOffset, const Theme& theme, int panel) {
+    // Offsets 0..K are positions 0..K: K + 1 <= kMaxSeqLen.
+    if (auto s = requireIntInRange("max_offset", maxOffset, 2, kMaxSeqLen - 1); !s) return s;
+    const RopeConfiguration* configs[2] = {&a, &b};
+    RopeFrequencies freqs[2];
+    std::vector<double> curves[2];
+    // Every offset while there are at most 16 per pixel column of the figure, else an even grid
+    // of that many (2^20 offsets at head_dim 8192 would be 2^32 terms per configuration).
+    const long long maxPoints = 16LL * std::max(16, texelBudget(area.width));
+    const long long step = (maxOffset + 1LL + maxPoints - 1) / maxPoints;
+    const long long points = maxOffset / step + 1;
+    for (int k = 0; k < 2; ++k) {
+        RopeParams p = configs[k]->rope;
+        p.seqLen = std::max(p.seqLen, maxOffset + 1);
+        auto f = ropeFrequencies(p);
+        if (!f) return Error{(k == 0 ? "A: " : "B: ") + f.error().message};
+        freqs[k] = *f;
+        SimilarityParams s;
+        s.encoding = SimilarityEncoding::Rope;
+        s.rope = configs[k]->rope;
+        s.seqLen = maxOffset + 1;
+        auto profile = offsetProfile(s);
+        if (!profile) return Error{(k == 0 ? "A: " : "B: ") + profile.error().message};
+        curves[k] = profileValues(*profile, 0, double(step), points);
+    }
+    Theme small = theme;
+    small.titleSize = theme.fontSize * 1.05f;
+    const PanelGrid grid = reflowOrFocus(area, kAbPanels, theme, panel);
+    figure.viewPanels = kAbPanels.count;  // --panel N: the GUI's panel N
+    const Box bottom = abCell(grid, 2);
+
+    LinePlotSpec wavelengths;
+    wavelengths.title = "Wavelength of each pair (positions per turn)";
+    const std::size_t pairs = std::max(freqs[0].inverse.size(), freqs[1].inverse.size());
+    wavelengths.x =
+        integerAxis("pair index i (fast → slow)", 0, double(std::max<std::size_t>(pairs, 2) - 1));
+    wavelengths.y = {"wavelength", 1, 1e6, true};
+    for (int k = 0; k < 2; ++k) {
+        LineSeries series;
+        series.name = configs[k]->label;
+        const std::vector<double> w = ropeWavelengths(freqs[k]);
+        for (std::size_t i = 0; i < w.size(); ++i)
+            series.x.push_back(double(i)), series.y.push_back(w[i]);
+        wavelengths.series.push_back(series);
+    }
+    for (int k = 0; k < 2; ++k) {
+        Marker context;
+        context.vertical = false;
+        context.value = configs[k]->rope.trainingLength;
+        context.label = (k == 0 ? "A" : "B") + std::string(" training length ") +
+                        std::to_string(configs[k]->rope.trainingLength);
+        context.color = seriesColor(k);
+        wavelengths.markers.push_back(context);
+    }
+    if (grid.shows(0)) drawLinePlot(figure, abCell(grid, 0), wavelengths, small);
+
+    const int pixels = std::max(16, texelBudget(area.width / 2) - 80);
+    std::vector<double> offsets(static_cast<std::size_t>(points));
+    for (long long j = 0; j < points; ++j) offsets[std::size_t(j)] = double(j * step);
+    const std::string spacing =
+        step > 1 ? " (offsets " + std::to_string(step) + " apart)" : std::string();
+    LinePlotSpec expected;
+    expected.title = "Expected cosine of $q_m·k_n$ ($q=k$ random) against $m-n$" + spacing;
+    expected.x = integerAxis("offset m − n", 0, double(maxOffset));
+    expected.y = {"cosine", -0.2, 1.05};
+    for (int k = 0; k < 2; ++k) {
+        LineSeries series;
+        series.name = configs[k]->label;
+        envelope(offsets, curves[k], 0, maxOffset, pixels, series.x, series.y);
+        expected.series.push_back(series);
+    }
+    if (grid.shows(1)) drawLinePlot(figure, abCell(grid, 1), expected, small);
+
+    LinePlotSpec difference;
+    difference.title = "Difference B − A of the expected cosine" + spacing;
+    difference.x = expected.x;
+    difference.y = {"B − A", -1, 1};
+    LineSeries diff;
+    diff.name = "B − A";
+    std::vector<double> values(offsets.size());
+    for (std::size_t r = 0; r < values.size(); ++r) values[r] = curves[1][r] - curves[0][r];
+    envelope(offsets, values, 0, maxOffset, std::max(16, texelBudget(bottom.width) - 80), diff.x,
+             diff.y);
+    diff.color = theme.accent;
+    difference.series = {diff};
+    Marker zero;
+    zero.vertical = false;
+    zero.value = 0;
+    zero.dashed = false;
+    zero.color = theme.mutedText;
+    difference.markers = {zero};
+    difference.legend = false;
+    if (grid.shows(2)) drawLinePlot(figure, bottom, difference, small);
+    return success();
+}
+
+Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
+                                  int maxOffset, float width, float height, const Theme& theme,
+                                  int panel) {
+    Figure figure = emptyFigure(width, height, theme);
+    const float titleHeight = titleBandHeight(theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, "RoPE A/B: " + a.label + "  vs  " + b.label,
+              theme);
+    if (auto s = drawAbComparison(figure, {0, titleHeight, width, height - titleHeight}, a, b,
+                                  maxOffset, theme, panel);
+        !s) {
+        return s.error();
+    }
+    return figure;
+}
+
+>>>>>>> print
 }  // namespace poslab

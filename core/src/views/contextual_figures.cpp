@@ -87,7 +87,8 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
     if (!result) return result.error();
     const CopeSentence& cope = *result;
     const std::size_t n = cope.tokens.size();
-    const PanelGrid grid = reflowPanels(area, kCopePanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, kCopePanels, theme, panel);
+    figure.viewPanels = kCopePanels.count;  // --panel N: the GUI's panel N
     const std::string gateText =
         params.gates == CopeGateSource::Seeded
             ? "sigmoid(q.k" + std::string(params.divideGates ? "/sqrt(d)" : "") + "), seed " +
@@ -157,7 +158,8 @@ int debertaChartReach(const DebertaParams& params) {
 Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
                          int panel) {
     if (auto s = validate(params); !s) return s;
-    const PanelGrid grid = reflowPanels(area, kDebertaPanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, kDebertaPanels, theme, panel);
+    figure.viewPanels = kDebertaPanels.count;  // --panel N: the GUI's panel N
     if (grid.shows(0)) {
         const int reach = std::max(debertaChartReach(params), 8);
         LinePlotSpec spec;
@@ -251,7 +253,8 @@ PanelShape nopePanelShape(NopeSections sections) {
 Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options,
                       const Theme& theme, int panel) {
     if (auto s = validate(options); !s) return s;
-    const PanelGrid grid = reflowPanels(area, nopePanelShape(options.sections), theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, nopePanelShape(options.sections), theme, panel);
+    figure.viewPanels = grid.count;  // --panel N: the GUI's panel N
     const IropeParams& p = options.irope;
     // Panel k of the full figure is panel (k - first) of this one; -1: not drawn.
     const int first = options.sections == NopeSections::Irope ? 1 : 0;
@@ -353,7 +356,8 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
 Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsParams& params,
                             const Theme& theme, int panel) {
     if (auto s = validate(params); !s) return s;
-    const PanelGrid grid = reflowPanels(area, kRandomizedPanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, kRandomizedPanels, theme, panel);
+    figure.viewPanels = kRandomizedPanels.count;  // --panel N: the GUI's panel N
     const int l = params.length;
     const double n = double(params.maxLength);
     // Every draw when the first panel shows them, else draw 0 alone (the second panel's).

@@ -139,7 +139,8 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     if (auto s = validate(o); !s) return s;
     const int train = o.trainingLength, eval = o.evaluationLength;
     // Fewer columns, or one panel at a time, when the paragraphs would not fit (panel_grid.hpp).
-    const PanelGrid grid = reflowPanels(area, kExtrapolationPanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, kExtrapolationPanels, theme, panel);
+    figure.viewPanels = kExtrapolationPanels.count;  // --panel N: the GUI's panel N
     if (o.set == ExtrapolationSet::RelativeFamily)
         return drawRelativeExtrapolation(figure, grid, o, theme);
     const float textFraction = 0.3f;
@@ -357,8 +358,8 @@ float extrapolationTitleHeight(const Theme& theme) {
 
 PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel) {
     const float titleHeight = extrapolationTitleHeight(theme);
-    return reflowPanels({0, titleHeight, width, height - titleHeight}, kExtrapolationPanels, theme,
-                        panel);
+    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kExtrapolationPanels, theme,
+                         panel);
 }
 
 Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,

@@ -23,7 +23,7 @@ namespace poslab {
 // ---------------------------------------------------------------------------------------------
 
 PanelGrid frequencyResolutionPanels(Box area, const Theme& theme, int panel) {
-    return reflowPanels(area, kFrequencyResolutionPanels, theme, panel);
+    return reflowOrFocus(area, kFrequencyResolutionPanels, theme, panel);
 }
 
 void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& r,
@@ -31,6 +31,7 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
                              int panel) {
     // Both plots, the distances taller; or the one a small canvas shows alone, over all of it.
     const PanelGrid grid = frequencyResolutionPanels(area, theme, panel);
+    figure.viewPanels = kFrequencyResolutionPanels.count;  // --panel N: the GUI's panel N
     const bool alone = grid.oneAtATime();
     Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
     Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};

@@ -142,7 +142,7 @@ Result<Matrix> learnedShownTable(const LearnedFigureOptions& options) {
 // ---------------------------------------------------------------------------------------------
 
 PanelGrid learnedPanels(Box area, const Theme& theme, int panel) {
-    return reflowPanels(area, kLearnedPanels, theme, panel);
+    return reflowOrFocus(area, kLearnedPanels, theme, panel);
 }
 
 LearnedLayout learnedLayout(Box area, const Theme& theme, int panel) {
@@ -420,6 +420,7 @@ Status drawLearnedFigure(Figure& figure, Box area, const LearnedFigureOptions& o
     const LearnedLayout layout = learnedLayout(area, theme, panel);
     auto data = computeLearnedFigureData(options, layout);
     if (!data) return data.error();
+    figure.viewPanels = kLearnedPanels.count;  // --panel N: the GUI's panel N
     drawLearnedFigure(figure, layout, options, *data, theme);
     return success();
 }

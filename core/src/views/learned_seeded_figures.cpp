@@ -252,6 +252,7 @@ Status drawSeededLearnedFigure(Figure& figure, Box area, const LearnedParams& pa
     const LearnedLayout layout = learnedLayout(area, theme, panel);
     auto data = computeSeededLearnedFigureData(params, options, layout);
     if (!data) return data.error();
+    figure.viewPanels = kLearnedPanels.count;  // --panel N: the GUI's panel N
     drawLearnedFigure(figure, layout, options, *data, theme);
     return success();
 }

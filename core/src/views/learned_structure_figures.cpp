@@ -291,6 +291,7 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
                                 LearnedStructureFrames* frames) {
     LearnedStructureFrames local;
     LearnedStructureFrames& out = frames ? *frames : local;
+    figure.viewPanels = kStructureShape.count;  // --panel N: the GUI's panel N
     const std::string size =
         std::to_string(structure.rows) + " positions x " + std::to_string(structure.cols) + " dims";
     drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, 30},

@@ -67,7 +67,7 @@ struct AddConcatLayout {
 };
 AddConcatLayout addConcatLayout(Box area, const Theme& theme, int panel) {
     AddConcatLayout layout;
-    layout.grid = reflowPanels(area, kAddConcatPanels, theme, panel);
+    layout.grid = reflowOrFocus(area, kAddConcatPanels, theme, panel);
     for (int k = 0; k < 3; ++k) layout.columns[k] = layout.grid.cell(k);
     layout.first = layout.grid.oneAtATime() ? layout.grid.shown : 0;
     if (layout.grid.columns == 3) {  // side by side: the heatmaps a little wider than the plot
@@ -86,7 +86,7 @@ AddConcatLayout addConcatLayout(Box area, const Theme& theme, int panel) {
 }  // namespace
 
 PanelGrid logitTermPanels(Box area, const Theme& theme, int panel) {
-    return reflowPanels(area, kLogitTermPanels, theme, panel);
+    return reflowOrFocus(area, kLogitTermPanels, theme, panel);
 }
 
 int logitTermTexels(Box area, int seqLen, const Theme& theme, int panel) {
@@ -99,6 +99,7 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
                     const LogitTermMaps& maps, const Theme& theme, std::vector<PlotFrame>* frames,
                     int panel) {
     const PanelGrid grid = logitTermPanels(area, theme, panel);
+    figure.viewPanels = kLogitTermPanels.count;  // --panel N: the GUI's panel N
     if (frames) frames->clear();
     const LogitTerms& terms = maps.means;
     // One scale for all five, spanning what is drawn (the block means).
@@ -271,6 +272,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const int d = params.dModel;
     const long long addParams = 4LL * d * d, concatParams = 4LL * (2LL * d) * (2LL * d);
     const AddConcatLayout layout = addConcatLayout(area, theme, panel);
+    figure.viewPanels = kAddConcatPanels.count;  // --panel N: the GUI's panel N
     const float textHeight = layout.textHeight;
     const Box* columns = layout.columns;
     for (int side = 0; side < 2; ++side) {
@@ -398,8 +400,8 @@ Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t se
 
 PanelGrid addVersusConcatPanels(float width, float height, const Theme& theme, int panel) {
     const float titleHeight = titleBandHeight(theme);  // as addVersusConcatFigure's
-    return reflowPanels({0, titleHeight, width, height - titleHeight}, kAddConcatPanels, theme,
-                        panel);
+    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kAddConcatPanels, theme,
+                         panel);
 }
 
 Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, float height,

@@ -103,7 +103,7 @@ PanelShape relativePanelShape(RelativeTab tab) {
 RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int panel) {
     RelativeLayout layout;
     layout.area = area;
-    layout.panels = reflowPanels(area, relativePanelShape(tab), theme, panel);
+    layout.panels = reflowOrFocus(area, relativePanelShape(tab), theme, panel);
     layout.wideLast =
         layout.panels.count == 3 && layout.panels.columns == 2 && !layout.panels.oneAtATime();
     if (tab == RelativeTab::Family && layout.panels.shows(1)) {
@@ -373,6 +373,7 @@ Status drawRelativeFigure(Figure& figure, Box area, const RelativeFigureOptions&
     const RelativeLayout layout = relativeLayout(area, tab, theme, panel);
     auto data = computeRelativeFigureData(options, tab, layout, memo);
     if (!data) return data.error();
+    figure.viewPanels = layout.panels.count;  // --panel N: the GUI's panel N
     drawRelativeFigure(figure, layout, options, tab, *data, theme);
     return success();
 }

@@ -259,7 +259,7 @@ Status validate(const RopeUsageViewParams& params, const RopeUsageData& data) {
 PanelGrid ropeUsagePanels(Box area, const Theme& theme, int selected) {
     const float band = titleBandHeight(theme);
     const Box body{area.x, area.y + band, area.width, area.height - band};
-    return reflowPanels(body, kRopeUsagePanels, theme, selected);
+    return reflowOrFocus(body, kRopeUsagePanels, theme, selected);
 }
 
 void drawRopeUsage(Figure& figure, Box area, const RopeUsageData& data,
@@ -269,6 +269,7 @@ void drawRopeUsage(Figure& figure, Box area, const RopeUsageData& data,
                   " uses, from its weights",
               theme);
     const PanelGrid grid = ropeUsagePanels(area, theme, selected);
+    figure.viewPanels = kRopeUsagePanels.count;  // --panel N: the GUI's panel N
     if (grid.shows(0)) drawLayersHeatmap(figure, grid.cell(0), data, params, theme);
     if (grid.shows(1)) drawLayerHeatmap(figure, grid.cell(1), data, params, theme);
     if (grid.shows(2)) drawWavelengthPlot(figure, grid.cell(2), data, params, theme);
