@@ -175,6 +175,7 @@ endif()
 if(TARGET poslab_gfx)
   set_target_properties(poslab_gfx PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/app/gfx/cairo_parts.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/cairo_renderer.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_format.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_renderer.cpp
@@ -197,6 +198,7 @@ if(TARGET poslab_ui)
     ${PROJECT_SOURCE_DIR}/app/ui/export_dialog.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/layout_sweep.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/panel.cpp
+    ${PROJECT_SOURCE_DIR}/app/ui/markup_text.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/session.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/share_menu.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/tour.cpp
@@ -427,6 +429,8 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/typesetting_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/markup_text_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/panel_numbering_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp
