@@ -28,7 +28,7 @@ Box abCell(const PanelGrid& grid, int k) {
 
 PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel) {
     const float titleHeight = titleBandHeight(theme);  // as abComparisonFigure's
-    return reflowPanels({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
+    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
 }
 
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
@@ -59,7 +59,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     }
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
-    const PanelGrid grid = reflowPanels(area, kAbPanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, kAbPanels, theme, panel);
+    figure.viewPanels = kAbPanels.count;  // --panel N: the GUI's panel N
     const Box bottom = abCell(grid, 2);
 
     LinePlotSpec wavelengths;
