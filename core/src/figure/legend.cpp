@@ -20,6 +20,8 @@ namespace {
 struct LegendRows {
     std::vector<std::vector<FittedText>> lines;  // per key shown
     float w = 0, h = 0;
+    int perColumn = 0;       // > 0: keys in columns of this many one-line rows (a short plot)
+    float columnStride = 0;  // the x distance between those columns
 };
 LegendRows layoutLegendRows(const std::vector<LegendKey>& keys, const Theme& theme, float room,
                             float height) {
@@ -46,6 +48,29 @@ LegendRows layoutLegendRows(const std::vector<LegendKey>& keys, const Theme& the
     }
     rows.w = widest + swatch + 16;
     rows.h = used;
+    return rows;
+}
+
+// Every key, one line each, in as few columns (filled top to bottom) as fit `height` and
+// `width`: a plot too short for a column of its keys lists them side by side rather than
+// dropping the ones that do not fit. Empty when even that does not fit.
+std::optional<LegendRows> layoutLegendColumns(const std::vector<LegendKey>& keys,
+                                              const Theme& theme, float width, float height) {
+    const float swatch = strokeWidth(theme, 18);
+    const float first = theme.fontSize * 1.35f;
+    const int perColumn = int((height - 8) / first);
+    if (perColumn < 1 || keys.size() < 2) return std::nullopt;
+    const int columns = int((keys.size() + std::size_t(perColumn) - 1) / std::size_t(perColumn));
+    float widest = 0;
+    for (const LegendKey& key : keys)
+        widest = std::max(widest, estimateTextWidth(key.text, theme.fontSize));
+    LegendRows rows;
+    rows.columnStride = widest + swatch + 16;
+    rows.w = rows.columnStride * float(columns);
+    if (rows.w > width) return std::nullopt;
+    rows.perColumn = (int(keys.size()) + columns - 1) / columns;  // balanced columns
+    for (const LegendKey& key : keys) rows.lines.push_back({{key.text, theme.fontSize}});
+    rows.h = 8 + first * float(rows.perColumn);
     return rows;
 }
 
@@ -98,6 +123,18 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                 break;
             }
         }
+        if (!rows || rows->lines.size() < keys.size()) {
+            // Too short for a column of every key: side by side, placed as freely.
+            if (auto columns = layoutLegendColumns(keys, theme, frame.plot.width - 12, height)) {
+                if (auto free = freePlace(columns->w, columns->h)) {
+                    rows = std::move(columns);
+                    box = *free;
+                } else if (!rows) {
+                    rows = std::move(columns);
+                    box = fallback(rows->w, rows->h);
+                }
+            }
+        }
         if (!rows) {
             rows = layoutLegendRows(keys, theme, full, height);
             box = fallback(rows->w, rows->h);
@@ -111,8 +148,13 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
     figure.add(background);
     const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
     float top = box.y + 4;
+    const float left = box.x;
     for (std::size_t shown = 0; shown < rows->lines.size(); ++shown) {
         const LegendKey& key = keys[shown];
+        if (rows->perColumn > 0 && shown % std::size_t(rows->perColumn) == 0) {
+            box.x = left + rows->columnStride * float(shown / std::size_t(rows->perColumn));
+            top = box.y + 4;
+        }
         const float cy = top + first / 2;
         if (key.dot) {
             CircleItem dot;
@@ -135,6 +177,7 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
         }
         top += first + more * float(rows->lines[shown].size() - 1);
     }
+    box.x = left;
     return box;
 }
 

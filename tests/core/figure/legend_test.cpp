@@ -109,5 +109,36 @@ TEST(LegendTest, AnOutsideLegendListsEveryKeyOfAShortPlot) {
     EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 
+TEST(LegendTest, AShortWidePlotListsEveryKeySideBySide) {
+    // The Learned table's "Dimensions 0-3" strip at 1024x768 in presentation mode listed only
+    // "dim 0": a column of four keys did not fit its height, and the rest were dropped.
+    Theme theme = darkTheme();
+    theme.fontSize *= 1.6f;
+    LinePlotSpec spec;
+    spec.x = {"position", 0, 600};
+    spec.y = {"value", -0.05, 0.05};
+    for (int k = 0; k < 4; ++k) {
+        LineSeries series;
+        series.name = "dim " + std::to_string(k);
+        series.x = {0, 600};
+        series.y = {-0.04 + 0.01 * k, 0.04 - 0.01 * k};
+        spec.series.push_back(series);
+    }
+    Figure figure = emptyFigure(900, 190, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 900, 190}, spec, theme, &frame);
+    std::set<std::string> names;
+    for (const auto& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->text.rfind("dim ", 0) == 0) {
+            names.insert(text->text);
+            const auto [left, right] = textExtent(*text);
+            EXPECT_GE(left, frame.plot.x) << text->text;
+            EXPECT_LE(right, frame.plot.right()) << text->text;
+        }
+    }
+    EXPECT_EQ(names, (std::set<std::string>{"dim 0", "dim 1", "dim 2", "dim 3"}));
+}
+
 }  // namespace
 }  // namespace poslab
