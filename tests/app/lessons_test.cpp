@@ -485,7 +485,7 @@ TEST(TourCheckTest, EveryLessonFitsAt1024x768InPresentationMode) {
     // The check also fails texts over data, cut short or below the presentation size (#28):
     // steps of lessons 1, 3, 4 and 5 show the seven figures presentation mode does not scale
     // yet, and a few others a note over data. Counted against what was left, so it only shrinks.
-    constexpr int kKnownStepsWithFaults = 5;  // left: cut captions, small text in two views
+    constexpr int kKnownStepsWithFaults = 1;  // left: Linear shift (3.1)
     const std::string summary = "tour check: " + std::to_string(builtInLessons().size()) +
                                 " lessons, " + std::to_string(steps) + " steps at 1024x768, ";
     const std::size_t at = result.out.find(summary);

@@ -189,7 +189,11 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     // Square cells may leave the bar shorter than the caption was fitted to: each line is
     // fitted again to the bar as drawn, keeping the line count the margin was made for.
     if (frame.plot.height < barLength - 0.5f) {
-        for (FittedText& line : caption) line = fitText(line.text, line.size, frame.plot.height);
+        // From the theme's size with its readable floor, as the first fit: refitting the fitted
+        // size at the default 75 % shrank presentation text below the projector's 14 px.
+        for (FittedText& line : caption)
+            line = fitText(line.text, theme.fontSize, frame.plot.height,
+                           readableMinScale(theme.fontSize, theme));
         // A line cut down to a lone "…" says nothing: no caption then.
         for (const FittedText& line : caption) {
             if (line.text == "…") {

@@ -52,14 +52,21 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     const float titleHeight =
         theme.fontSize * 1.6f + titleStep * float(std::max<std::size_t>(titleLines.size(), 1) - 1);
     for (std::size_t i = 0; i < titleLines.size(); ++i) {
-        const FittedText fitted = fitText(titleLines[i], titleSize, box.width);
+        const FittedText fitted =
+            fitText(titleLines[i], titleSize, box.width, readableMinScale(titleSize, theme));
         figure.add(centredText({box.x + box.width / 2, box.y + titleStep * float(i)}, fitted.text,
                                fitted.size, theme.text));
     }
     const float xLabelSize = theme.fontSize * 0.9f, xLabelStep = xLabelSize * 1.15f;
     const float n = float(std::max<std::size_t>(values.rows, 1));
-    const float available = box.height - titleHeight - theme.fontSize * 1.6f;
-    const float labelSize = std::clamp(available / n * 0.8f, 0.f, theme.fontSize);
+    // In presentation a short box keeps its rows readable (14 px words need ~15 px rows) before
+    // its axis label: the title already says what the columns are.
+    const bool keepXLabel = roomy || theme.fontScale <= 1;
+    const float available =
+        box.height - titleHeight - (keepXLabel && !xLabel.empty() ? theme.fontSize * 1.6f : 0);
+    float labelSize = std::clamp(available / n * 0.8f, 0.f, theme.fontSize);
+    if (theme.fontScale > 1)  // presentation: rows' words at the projector's size when rows allow
+        labelSize = std::max(labelSize, std::min(kReadableTextPx, available / n * 0.9f));
     const bool rowLabels = labelSize >= 7;
     // Words whole beside their rows: up to 55 % of the box ("chased", "mouse" at F5).
     const float rowLabelWidth =
@@ -72,16 +79,23 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
         if (widestText(cols, labelSize) + 4 <= cellGuess) {
             colLabelHeight = labelSize * 1.4f;
         } else if (cellGuess >= labelSize) {  // narrower cells get no column labels
-            rotated = true;
-            colLabelHeight = std::min(widestText(cols, labelSize) + 6, available * 0.35f);
+            // Rotated, whole or not at all: cut to "ch…" they said nothing (1024x768 F5); the
+            // keys are the rows' words in the same order, as "query × key" below says.
+            const float needed = widestText(cols, labelSize) + 6;
+            if (needed <= available * 0.35f) {
+                rotated = true;
+                colLabelHeight = needed;
+            }
         }
     }
     const std::vector<std::string> xLabelLines =
-        xLabel.empty() ? std::vector<std::string>{}
-        : roomy        ? wrapText(xLabel, xLabelSize, box.width - rowLabelWidth)
-                       : std::vector<std::string>{xLabel};
+        xLabel.empty() || !keepXLabel ? std::vector<std::string>{}
+        : roomy                       ? wrapText(xLabel, xLabelSize, box.width - rowLabelWidth)
+                                      : std::vector<std::string>{xLabel};
+    // Without its label the bottom keeps half a line: the colour bars' end ticks reach below
+    // the cells.
     const float bottomLabel =
-        xLabelLines.empty() ? 0
+        xLabelLines.empty() ? (keepXLabel ? 0 : theme.fontSize * 0.5f)
                             : theme.fontSize * 1.5f + xLabelStep * float(xLabelLines.size() - 1);
     Box cells{box.x + rowLabelWidth, box.y + titleHeight + colLabelHeight,
               box.width - rowLabelWidth, box.height - titleHeight - colLabelHeight - bottomLabel};
@@ -135,7 +149,8 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
         }
     }
     for (std::size_t i = 0; i < xLabelLines.size(); ++i) {
-        const FittedText label = fitText(xLabelLines[i], xLabelSize, cells.width);
+        const FittedText label =
+            fitText(xLabelLines[i], xLabelSize, cells.width, readableMinScale(xLabelSize, theme));
         figure.add(
             centredText({cells.x + cells.width / 2, cells.bottom() + 3 + xLabelStep * float(i)},
                         label.text, label.size, theme.mutedText));
@@ -202,25 +217,34 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                                   : merelyPermuted
                                       ? formatValue(c.outputDeviation, 2) + ", rounding"
                                       : formatValue(c.outputDeviation, 3);
-    const std::string verdict =
-        "Max |output(shuffled word) − output(same word in the sentence)| = " + deviation +
-        " (outputs up to " + formatValue(c.outputScale, 2) + ") with " +
-        positionSentence(params.position) + ". " +
+    const std::string measured = " = " + deviation + " (outputs up to " +
+                                 formatValue(c.outputScale, 2) + ") with " +
+                                 positionSentence(params.position);
+    std::string verdict =
+        "Max |output(shuffled word) − output(same word in the sentence)|" + measured + ". " +
         (merelyPermuted ? "The head sees a bag of words: reorder them and each word's output only "
                           "moves with it, so both sentences mean the same to it."
                         : "The same word at another place now gets another output: order reaches "
                           "the model.");
     // Room for the whole verdict (at F5 its last line was cut), up to 30 % of the height, when
-    // the matrices keep at least 9 lines of height; else as before, the paragraph shrunk or cut.
-    const float verdictLines = float(wrapText(verdict, theme.fontSize, area.width).size());
+    // the matrices keep at least 9 lines of height; else the short verdict, whole: the paragraph
+    // cut or shrunk short of the projector's size said less (1024x768 F5 under a lesson card).
+    auto wholeHeight = [&](const std::string& text) {
+        return float(wrapText(text, theme.fontSize, area.width).size()) * theme.fontSize * 1.3f + 8;
+    };
     const float usualVerdict =
         std::clamp(area.height * 0.16f, 2.4f * theme.fontSize, 5.f * theme.fontSize);
-    const float wholeVerdict =
-        std::min(verdictLines * theme.fontSize * 1.3f + 8, area.height * 0.3f);
-    const float verdictHeight =
-        area.bottom() - diagram.bottom() - 8 - wholeVerdict >= 9 * theme.fontSize
-            ? std::max(usualVerdict, wholeVerdict)
-            : usualVerdict;
+    const float roomBelowDiagram = area.bottom() - diagram.bottom() - 8;
+    const float wholeVerdict = std::min(wholeHeight(verdict), area.height * 0.3f);
+    float verdictHeight = usualVerdict;
+    if (roomBelowDiagram - wholeVerdict >= 9 * theme.fontSize) {
+        verdictHeight = std::max(usualVerdict, wholeVerdict);
+    } else if (theme.fontScale > 1) {  // presentation: every text at the projector's size
+        verdict = "Max |Δ output|" + measured + ": " +
+                  (merelyPermuted ? "each word's output only moves with it."
+                                  : "order reaches the model.");
+        verdictHeight = wholeHeight(verdict);
+    }
 
     // ---- Attention weights and outputs, each for both word orders.
     const Box panels{area.x, diagram.bottom() + 8, area.width,

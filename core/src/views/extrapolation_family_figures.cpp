@@ -75,7 +75,7 @@ std::vector<FamilyPanel> familyPanels(const ExtrapolationOptions& o,
     // 1. KERPLE: both kernels, defined at every distance.
     FamilyPanel& kerple = panels[0];
     kerple.title = "KERPLE: a kernel at every distance";
-    kerple.yLabel = "bias added to the logit";
+    kerple.yLabel = "logit bias";
     kerple.paragraph =
         "Like ALiBi, a rule of the distance alone, defined at any length. The logarithmic "
         "kernel's penalty grows only as log r, so far keys stay within reach; the authors' code "
@@ -90,7 +90,7 @@ std::vector<FamilyPanel> familyPanels(const ExtrapolationOptions& o,
     // 2. Sandwich: bounded, so long distances give values already seen.
     FamilyPanel& sandwich = panels[1];
     sandwich.title = "Sandwich: bounded, flattens";
-    sandwich.yLabel = "bias added to the logit";
+    sandwich.yLabel = "logit bias";
     sandwich.paragraph =
         "The inner product of two sinusoidal embeddings minus d/2, over a per-head compression: a "
         "sum of d/2 cosines, so it stays within [−d, 0] / compression at any distance. Past "

@@ -299,7 +299,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         LinePlotSpec spec;
         spec.title = "ALiBi: keeps working";
         spec.x = integerAxis("distance i − j", 0, double(eval));
-        spec.y = {"bias added to the logit", -1, 0};
+        spec.y = {"logit bias", -1, 0};
         const int shown = std::min<int>(int(slopes.size()), 4);
         for (int h = 0; h < shown; ++h) {
             const std::size_t head = std::size_t(h * std::max<int>(1, int(slopes.size()) / shown));

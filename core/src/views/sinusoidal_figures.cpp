@@ -55,8 +55,8 @@ void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& par
     spec.colormap = options.colormap;
     spec.range = {-1, 1};
     spec.colorbarLabel = sample->rowsPerTexel > 1 || sample->colsPerTexel > 1
-                             ? "value (mean of " + std::to_string(sample->rowsPerTexel) + " x " +
-                                   std::to_string(sample->colsPerTexel) + " cells per pixel)"
+                             ? "value (mean, " + std::to_string(sample->rowsPerTexel) + "×" +
+                                   std::to_string(sample->colsPerTexel) + " cells/px)"
                              : "value";
     if (options.trainingLength > 0) {
         spec.markers.push_back(trainingLengthMarker(options.trainingLength, theme));

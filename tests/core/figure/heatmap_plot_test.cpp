@@ -6,6 +6,7 @@
 #include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/plot.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_fit.hpp"
 
 #include <gtest/gtest.h>
 
@@ -309,6 +310,31 @@ TEST(HeatmapPlotTest, AHorizontalMarkersLabelSitsBesideTheHeatmapAtItsLine) {
         EXPECT_TRUE(textsOverMarks(figure).empty()) << scale;
         EXPECT_TRUE(overlappingTexts(figure).empty()) << scale;
         EXPECT_TRUE(cutTexts(figure).empty()) << scale;
+    }
+}
+
+// Presentation mode (theme scaled 1.75x) keeps text at 14 px or more (#28): the colour bar's
+// caption, fitted to the bar and fitted again to the bar as drawn, was refitted from its already
+// shrunk size at the default 75 % and came out at 12.7 px (Sinusoidal in lesson 2.2, 1024x768).
+TEST(HeatmapPlotTest, ColourBarCaptionInPresentationStaysAtTheReadableSize) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    for (const bool square : {false, true}) {
+        HeatmapSpec spec;
+        spec.values = std::make_shared<const Matrix>(128, 64);
+        spec.x = {"dimension", 0, 64, false, true};
+        spec.y = {"position", 0, 128, false, true};
+        spec.range = {-1, 1};
+        spec.squareCells = square;
+        spec.colorbarLabel = "value (mean, 2×1 cells/px)";
+        const Box area{0, 0, 1008, 291};
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, area, spec, theme, &frame);
+        for (const FigureItem& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.empty()) continue;
+            EXPECT_GE(text->size, kReadableTextPx - 0.01f) << text->text << " square " << square;
+        }
     }
 }
 

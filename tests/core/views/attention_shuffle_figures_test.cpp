@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_fit.hpp"
 
 namespace poslab {
 namespace {
@@ -26,6 +28,29 @@ TEST(AttentionShuffleFiguresTest, AttentionShuffleDrawsTheWordsTheMatricesAndThe
     params.shuffled = "the dog";
     EXPECT_EQ(attentionShuffleFigure(params, 800, 600, paperTheme()).error().message,
               "shuffled must have the sentence's 5 words (got 2)");
+}
+
+// Lesson 1.1 at 1024x768 in presentation (theme scaled 1.75x, a 1008 x 342 canvas under the
+// card): every text at 14 px or more, none cut with "…", none over another or past the edge, so
+// the app keeps the full presentation scale instead of falling back to 11 px text (#28). Before:
+// rows' words 7.7 px, "attention, se…", "ch…" column labels, the verdict cut.
+TEST(AttentionShuffleFiguresTest, ProjectorSizedFigureUnderALessonCardKeepsEveryTextReadable) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    for (const ToyPosition position : {ToyPosition::None, ToyPosition::Sinusoidal}) {
+        ToyAttentionParams params;
+        params.position = position;
+        auto figure = attentionShuffleFigure(params, 1008, 342, theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        EXPECT_TRUE(overlappingTexts(*figure).empty());
+        EXPECT_TRUE(textsOutsideFigure(*figure).empty());
+        EXPECT_TRUE(cutTexts(*figure).empty());
+        for (const FigureItem& item : figure->items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (text && !text->text.empty())
+                EXPECT_GE(text->size, kReadableTextPx - 0.01f) << text->text;
+        }
+        EXPECT_TRUE(hasText(*figure, "chased"));  // the rows' words are still there
+    }
 }
 
 }  // namespace
