@@ -96,11 +96,7 @@ Figure LearnedPanel::exportFigure(const state::AppState& state, float width, flo
 void LearnedPanel::drawStructure(state::LearnedViewState& view, ui::FrameContext& context) {
     const LearnedFigureOptions shown = optionsFor(view);
     if (!shown.table) {
-        const ui::Canvas canvas = ui::beginCanvas("structure");
-        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
-                 tableError().empty() ? "no table" : tableError(), context.theme);
-        ui::drawCanvasFigure(canvas, figure, context);
+        ui::noteCanvas("structure", tableError().empty() ? "no table" : tableError(), context);
         return;
     }
     const StructureKey key{shown.table, view.structureSource,
@@ -133,14 +129,11 @@ void LearnedPanel::drawStructure(state::LearnedViewState& view, ui::FrameContext
     if (!current) {
         context.animating = true;  // keep frames coming until the worker is done
         context.waiting = true;
-        const ui::Canvas canvas = ui::beginCanvas("structure");
-        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height},
-                 "computing the principal components and spectrum of " +
-                     std::to_string(shown.table->rows) + " x " + std::to_string(shown.table->cols) +
-                     " ...",
-                 context.theme);
-        ui::drawCanvasFigure(canvas, figure, context);
+        ui::noteCanvas("structure",
+                       "computing the principal components and spectrum of " +
+                           std::to_string(shown.table->rows) + " x " +
+                           std::to_string(shown.table->cols) + " ...",
+                       context);
         return;
     }
     const std::shared_ptr<const StructureResult> result = *done_.value();

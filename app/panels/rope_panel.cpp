@@ -194,11 +194,7 @@ void RopePanel::drawControls(state::AppState& state, ui::FrameContext& context) 
 void RopePanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
     state::RopeViewState& view = state.rope;
     if (!valid_) {
-        const ui::Canvas canvas = ui::beginCanvas("invalid");
-        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height}, valid_.error().message,
-                 context.theme);
-        ui::drawCanvasFigure(canvas, figure, context);
+        ui::noteCanvas("invalid", valid_.error().message, context);
         return;
     }
     const std::pair<state::RopeFigureId, const char*> tabs[] = {

@@ -133,11 +133,7 @@ void SimilarityPanel::drawControls(state::AppState& state, ui::FrameContext& con
 void SimilarityPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
     state::SimilarityViewState& view = state.similarity;
     if (!refreshed_) {
-        const ui::Canvas canvas = ui::beginCanvas("similarity error");
-        Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-        drawNote(figure, {0, 0, canvas.box.width, canvas.box.height}, refreshed_.error().message,
-                 context.theme);
-        ui::drawCanvasFigure(canvas, figure, context);
+        ui::noteCanvas("similarity error", refreshed_.error().message, context);
         return;
     }
     const ImVec2 available = ImGui::GetContentRegionAvail();
@@ -322,8 +318,8 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
     ui::zoomAndPan(w, canvas, frame, L, L, ui::ZoomAxes::Both);
 
     const SampleKey sampleKey{data_.version(), w, int(canvas.box.width), int(canvas.box.height)};
-        const int maxRows = std::max(1, int(canvas.box.height)),
-                  maxCols = std::max(1, int(canvas.box.width));
+    const int maxRows = std::max(1, int(canvas.box.height)),
+              maxCols = std::max(1, int(canvas.box.width));
     const HeatmapSample* sampled = nullptr;
     if (!data().full && data().rows) {
         const Refined<HeatmapSample> shown = tableSample_.get(
@@ -340,9 +336,9 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
         sampled = shown.value;
     } else {
         sampled = &sample_.get(sampleKey, [&] {
-        if (data().full) return matrixSample(data().full, w, maxRows, maxCols);
-        return offsetSimilaritySample(*data().offsets, w, maxRows, maxCols);
-    });
+            if (data().full) return matrixSample(data().full, w, maxRows, maxCols);
+            return offsetSimilaritySample(*data().offsets, w, maxRows, maxCols);
+        });
     }
     const HeatmapSample& sample = *sampled;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);

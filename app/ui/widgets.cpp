@@ -107,10 +107,12 @@ void sectionHeader(const char* text) {
     ImGui::Separator();
 }
 
-bool sliderInt(const char* label, int* value, int low, int high, const char* tooltip, bool logarithmic) {
-    const bool changed = ImGui::SliderInt(label, value, low, high, "%d",
-                                          logarithmic ? ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp
-                                                      : ImGuiSliderFlags_AlwaysClamp);
+bool sliderInt(const char* label, int* value, int low, int high, const char* tooltip,
+               bool logarithmic) {
+    const bool changed =
+        ImGui::SliderInt(label, value, low, high, "%d",
+                         logarithmic ? ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp
+                                     : ImGuiSliderFlags_AlwaysClamp);
     tooltipForLastItem(tooltip);
     return changed;
 }
@@ -119,7 +121,8 @@ bool sliderDouble(const char* label, double* value, double low, double high, con
                   const char* tooltip, bool logarithmic) {
     const bool changed = ImGui::SliderScalar(
         label, ImGuiDataType_Double, value, &low, &high, format,
-        logarithmic ? ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp : ImGuiSliderFlags_AlwaysClamp);
+        logarithmic ? ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp
+                    : ImGuiSliderFlags_AlwaysClamp);
     tooltipForLastItem(tooltip);
     return changed;
 }
@@ -158,8 +161,9 @@ bool panelSelector(const PanelGrid& grid, int* selected) {
         *selected = stepPanel(*selected, 1, grid.count);
     ImGui::SameLine();
     ImGui::Text("panel %d of %d", grid.shown + 1, grid.count);
-    tooltipForLastItem("The window is too small for every panel at once: Up/Down or the arrows "
-                       "step through them.");
+    tooltipForLastItem(
+        "The window is too small for every panel at once: Up/Down or the arrows "
+        "step through them.");
     const char* hint = "(Up/Down: the other panels)";
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(hint).x)
@@ -215,6 +219,13 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
                       audit.minTextSize);
         faults.push_back(where + describe(index) + size);
     }
+}
+
+void noteCanvas(const char* id, const std::string& note, const FrameContext& context) {
+    const Canvas canvas = beginCanvas(id);
+    Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    drawNote(figure, {0, 0, canvas.box.width, canvas.box.height}, note, context.theme);
+    drawCanvasFigure(canvas, figure, context);
 }
 
 void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context) {

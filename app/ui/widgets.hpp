@@ -50,7 +50,8 @@ bool inputString(const char* label, std::string* text, int flags = 0);
 void tooltipForLastItem(const char* text);  // shows text when the previous widget is hovered
 void sectionHeader(const char* text);       // a separator with a caption
 template <class Enum, class NameFn, class List>
-bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name, const char* tooltip);
+bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name,
+               const char* tooltip);
 // A tab bar over the values of `chosen` ({value, label} pairs). A clicked tab sets `chosen`;
 // when something else sets it (a lesson, a session, a benchmark) its tab is selected instead
 // (ImGui switches a frame later; until then `chosen` keeps the choice). `shown` is the tab
@@ -61,12 +62,12 @@ void stateTabBar(const char* id, const std::pair<Enum, const char*> (&tabs)[N], 
 
 // ---- Figure canvas: reserves the rest of the region (or `height` pixels) for a figure.
 struct Canvas {
-    Box box;                        // screen pixels
+    Box box;  // screen pixels
     bool hovered = false;
-    Point mouse;                    // relative to box origin
-    float wheel = 0;                // mouse wheel steps this frame while hovered
+    Point mouse;      // relative to box origin
+    float wheel = 0;  // mouse wheel steps this frame while hovered
     bool dragging = false;
-    Point dragDelta;                // pixels moved this frame while dragging
+    Point dragDelta;  // pixels moved this frame while dragging
     bool doubleClicked = false;
     bool clicked = false;
 };
@@ -76,6 +77,9 @@ Canvas beginCanvas(const char* id, float height = 0);  // height 0: all remainin
 // true when *selected changed. Draws nothing for a grid that shows every panel.
 bool panelSelector(const PanelGrid& grid, int* selected);
 void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameContext& context);
+// A canvas filling the remaining space with one centred note (why there is no figure yet: an
+// error, "computing…"), drawn as a figure so presentation mode scales it like the others.
+void noteCanvas(const char* id, const std::string& note, const FrameContext& context);
 // With context.layoutAudit set (--check-layout): texts of `figure` drawn over each other or
 // past its edge, described one per line. drawCanvasFigure calls it for every figure it draws.
 void auditFigureLayout(const Figure& figure, const FrameContext& context);
