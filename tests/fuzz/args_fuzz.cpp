@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)parsed->number("base", 1);
     (void)parsed->integers("dims", 8);
     (void)parsed->numbers("q", 8192);
-    (void)parsed->text("out", "");
+    (void)parsed->raw("out");
     (void)poslab::commands::withOptionNames("d_model must be 1..8192 (got 0)", options);
     return 0;
 }
