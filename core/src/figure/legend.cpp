@@ -58,8 +58,11 @@ std::optional<LegendRows> layoutLegendColumns(const std::vector<LegendKey>& keys
                                               const Theme& theme, float width, float height) {
     const float swatch = strokeWidth(theme, 18);
     const float first = theme.fontSize * 1.35f;
-    const int perColumn = int((height - 8) / first);
-    if (perColumn < 1 || keys.size() < 2) return std::nullopt;
+    // In double, and at most one column of every key: a zero font or an unbounded height
+    // (a fuzzed figure) must not overflow the int.
+    const double fitting = (double(height) - 8) / double(first);
+    if (!(fitting >= 1) || keys.size() < 2) return std::nullopt;
+    const int perColumn = int(std::min(fitting, double(keys.size())));
     const int columns = int((keys.size() + std::size_t(perColumn) - 1) / std::size_t(perColumn));
     float widest = 0;
     for (const LegendKey& key : keys)

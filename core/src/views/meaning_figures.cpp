@@ -69,7 +69,8 @@ AddConcatLayout addConcatLayout(Box area, const Theme& theme, int panel) {
     AddConcatLayout layout;
     layout.grid = reflowOrFocus(area, kAddConcatPanels, theme, panel);
     for (int k = 0; k < 3; ++k) layout.columns[k] = layout.grid.cell(k);
-    layout.first = layout.grid.oneAtATime() ? layout.grid.shown : 0;
+    // A --panel past the view's three (refused once the figure is built) draws none of them.
+    layout.first = layout.grid.oneAtATime() ? std::min(layout.grid.shown, 2) : 0;
     if (layout.grid.columns == 3) {  // side by side: the heatmaps a little wider than the plot
         const float gap = kAddConcatPanels.gap;
         const float columnWidth = std::floor((area.width - 2 * gap) * 0.36f);
