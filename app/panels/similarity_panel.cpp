@@ -110,7 +110,7 @@ SimilarityPanel::SimilarityData SimilarityPanel::computeData(
             d.status = offsets.error();
             return d;
         }
-        d.offsets = std::move(offsets).value();
+        d.offsets = std::make_shared<const OffsetSimilarity>(std::move(offsets).value());
     }
     return d;
 }
@@ -320,26 +320,25 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
     const SampleKey sampleKey{data_.version(), w, int(canvas.box.width), int(canvas.box.height)};
     const int maxRows = std::max(1, int(canvas.box.height)),
               maxCols = std::max(1, int(canvas.box.width));
-    const HeatmapSample* sampled = nullptr;
-    if (!data().full && data().rows) {
-        const Refined<HeatmapSample> shown = tableSample_.get(
-            sampleKey,
-            [rows = data().rows, metric = data().params.metric, maxRows, maxCols](
-                const SampleKey& key, Detail detail, const std::atomic<bool>&) {
-                const int shrink = detail == Detail::Coarse ? 4 : 1;
-                return tableSimilaritySample(*rows, metric, key.window,
-                                             std::max(1, maxRows / shrink),
-                                             std::max(1, maxCols / shrink));
-            },
-            true);
-        if (!shown.exact) context.waiting = context.animating = true;  // screenshots: exact
-        sampled = shown.value;
-    } else {
-        sampled = &sample_.get(sampleKey, [&] {
-            if (data().full) return matrixSample(data().full, w, maxRows, maxCols);
-            return offsetSimilaritySample(*data().offsets, w, maxRows, maxCols);
-        });
-    }
+    // Every source's texels through one refining memo: while the window moves, a coarse sample
+    // (a quarter of the texels a side: a 16th of the work and of the texture upload) on this
+    // thread; the exact one on a worker once the window holds still. A Gram matrix or an offset
+    // profile's 800 x 800 texels cost several ms a frame (and a texture upload as large).
+    const Refined<HeatmapSample> shown = sample_.get(
+        sampleKey,
+        [full = data().full, rows = data().rows, offsets = data().offsets,
+         metric = data().params.metric, maxRows,
+         maxCols](const SampleKey& key, Detail detail, const std::atomic<bool>&) {
+            const int shrink = detail == Detail::Coarse ? 4 : 1;
+            const int texelRows = std::max(1, maxRows / shrink),
+                      texelCols = std::max(1, maxCols / shrink);
+            if (full) return matrixSample(full, key.window, texelRows, texelCols);
+            if (rows) return tableSimilaritySample(*rows, metric, key.window, texelRows, texelCols);
+            return offsetSimilaritySample(*offsets, key.window, texelRows, texelCols);
+        },
+        true);
+    if (!shown.exact) context.waiting = context.animating = true;  // screenshots: exact
+    const HeatmapSample* sampled = shown.value;
     const HeatmapSample& sample = *sampled;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, data().params,

@@ -51,8 +51,8 @@ class SimilarityPanel : public ui::Panel {
     struct SimilarityData {
         Status status = success();
         SimilarityParams params;
-        std::optional<OffsetSimilarity> offsets;  // sinusoidal, RoPE
-        std::shared_ptr<const Matrix> full;       // learned: the Gram matrix, within kGramBudget
+        std::shared_ptr<const OffsetSimilarity> offsets;  // sinusoidal, RoPE (shared with workers)
+        std::shared_ptr<const Matrix> full;  // learned: the Gram matrix, within kGramBudget
         long long undefinedRows = 0;  // learned cosine: zero or non-finite rows (masked, noted)
         std::shared_ptr<const Matrix> rows;  // learned, past the budget: the rows compared
     };
@@ -72,12 +72,12 @@ class SimilarityPanel : public ui::Panel {
         int width = 0, height = 0;
         bool operator==(const SampleKey&) const = default;
     };
-    Memo<SampleKey, HeatmapSample> sample_;
-    // A learned table past the Gram budget: each texel is a dot product of block-mean rows
-    // (texels x d_model: ~0.3 s for the whole 1024-wide table on 800 x 800 pixels). While the
-    // window moves, a coarse sample (a quarter of the texels a side) on this thread; the exact
-    // one on a worker when the window holds still.
-    RefiningMemo<SampleKey, HeatmapSample> tableSample_;
+    // Each texel of a zoomed-out window is a block mean (an offset profile's prefix sums, a Gram
+    // matrix's cells, or for a learned table past the Gram budget a dot product of block-mean
+    // rows: ~0.3 s for the whole 1024-wide table on 800 x 800 pixels). While the window moves,
+    // a coarse sample (a quarter of the texels a side) on this thread; the exact one on a
+    // worker when the window holds still.
+    RefiningMemo<SampleKey, HeatmapSample> sample_;
     // The loaded .npy table.
     std::string tablePath_;
     std::shared_ptr<const Matrix> table_;

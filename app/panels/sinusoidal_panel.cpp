@@ -133,9 +133,21 @@ void SinusoidalPanel::drawHeatmap(state::SinusoidalViewState& view, ui::FrameCon
     ui::zoomAndPan(w, canvas, frame, p.seqLen, p.dModel, ui::ZoomAxes::RowsOrColumns);
 
     const SampleKey key{p, w, int(frame.plot.width), int(frame.plot.height)};
-    const HeatmapSample& sample = sample_.get(key, [&] {
-        return sinusoidalSampleForArea(p, w, frame.plot);  // one texel per plot pixel at most
-    });
+    // One texel per plot pixel at most. At the largest tables the block means and their texture
+    // cost more than a frame: while a control moves (base, zoom, pan), a coarse sample (a quarter
+    // of the texels a side) on this thread; the exact one on a worker once it holds still.
+    const Refined<HeatmapSample> shown = sample_.get(
+        key,
+        [plot = frame.plot](const SampleKey& k, Detail detail, const std::atomic<bool>&) {
+            const float shrink = detail == Detail::Coarse ? 4.0f : 1.0f;
+            return sinusoidalSampleForArea(
+                k.params, k.window,
+                {plot.x, plot.y, std::max(1.0f, std::floor(plot.width / shrink)),
+                 std::max(1.0f, std::floor(plot.height / shrink))});
+        },
+        true);
+    if (!shown.exact) context.waiting = context.animating = true;  // screenshots: exact
+    const HeatmapSample& sample = *shown.value;
 
     options.window = w;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);

@@ -7,6 +7,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/memo.hpp"
+#include "poslab/base/refining_memo.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "ui/panel.hpp"
 
@@ -29,14 +30,15 @@ class SinusoidalPanel : public ui::Panel {
     void drawCurves(state::SinusoidalViewState& view, ui::FrameContext& context);
     static SinusoidalCurveOptions curveOptions(const state::SinusoidalViewState& view);
 
-    // Cache of the heatmap texels, rebuilt only when its key changes.
+    // The heatmap texels, rebuilt only when the key changes: coarse while it moves, exact on a
+    // worker once it holds still.
     struct SampleKey {
         SinusoidalParams params;
         CellWindow window;
         int width = 0, height = 0;
         bool operator==(const SampleKey&) const = default;
     };
-    Memo<SampleKey, HeatmapSample> sample_;
+    RefiningMemo<SampleKey, HeatmapSample> sample_;
 };
 
 }  // namespace poslab::panels
