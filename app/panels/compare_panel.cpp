@@ -110,12 +110,13 @@ void relativeMemberControls(CompareOptions& o, CompareBias bias) {
 }
 
 Result<Figure> abFigure(const state::CompareViewState& view, float width, float height,
-                        const Theme& theme, int panel = 0) {
+                        const Theme& theme, int panel = 0, Detail detail = Detail::Exact) {
     auto a = configuration(view, 0);
     if (!a) return a.error();
     auto b = configuration(view, 1);
     if (!b) return b.error();
-    return abComparisonFigure(*a, *b, view.maxOffset, width, height, theme, panel);
+    return abComparisonFigure(*a, *b, view.maxOffset, width, height, theme, panel,
+                              detail == Detail::Coarse ? kAbCoarseSamples : kAbExactSamples);
 }
 
 }  // namespace
@@ -146,9 +147,14 @@ void ComparePanel::drawFigures(state::AppState& state, ui::FrameContext& context
             [](float w, float h, const Theme& theme, int panel) {
                 return abComparisonPanels(w, h, theme, panel);
             },
-            [view](float w, float h, const Theme& theme, int panel, Detail) {
-                return abFigure(view, w, h, theme, panel);
-            });
+            // Exact: 16 offsets per pixel column for both curves (~40 ms at head_dim 1024 and
+            // 65,536 offsets), which a worker rebuilt back to back while a base moved, taking a
+            // core from the frame. While a control moves, 2 per column on this thread; the
+            // exact figure on a worker once it holds still.
+            [view](float w, float h, const Theme& theme, int panel, Detail detail) {
+                return abFigure(view, w, h, theme, panel, detail);
+            },
+            true);
         if (!ab_.error().empty()) *context.statusMessage = ab_.error();
     }
 }

@@ -32,15 +32,18 @@ PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int 
 }
 
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
-                        const RopeConfiguration& b, int maxOffset, const Theme& theme, int panel) {
+                        const RopeConfiguration& b, int maxOffset, const Theme& theme, int panel,
+                        int samplesPerColumn) {
     // Offsets 0..K are positions 0..K: K + 1 <= kMaxSeqLen.
     if (auto s = requireIntInRange("max_offset", maxOffset, 2, kMaxSeqLen - 1); !s) return s;
     const RopeConfiguration* configs[2] = {&a, &b};
     RopeFrequencies freqs[2];
     std::vector<double> curves[2];
-    // Every offset while there are at most 16 per pixel column of the figure, else an even grid
-    // of that many (2^20 offsets at head_dim 8192 would be 2^32 terms per configuration).
-    const long long maxPoints = 16LL * std::max(16, texelBudget(area.width));
+    // Every offset while there are at most samplesPerColumn (16) per pixel column of the figure,
+    // else an even grid of that many (2^20 offsets at head_dim 8192 would be 2^32 terms per
+    // configuration).
+    const long long maxPoints =
+        (long long)std::max(1, samplesPerColumn) * std::max(16, texelBudget(area.width));
     const long long step = (maxOffset + 1LL + maxPoints - 1) / maxPoints;
     const long long points = maxOffset / step + 1;
     for (int k = 0; k < 2; ++k) {
@@ -130,13 +133,13 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
 
 Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
                                   int maxOffset, float width, float height, const Theme& theme,
-                                  int panel) {
+                                  int panel, int samplesPerColumn) {
     Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight}, "RoPE A/B: " + a.label + "  vs  " + b.label,
               theme);
     if (auto s = drawAbComparison(figure, {0, titleHeight, width, height - titleHeight}, a, b,
-                                  maxOffset, theme, panel);
+                                  maxOffset, theme, panel, samplesPerColumn);
         !s) {
         return s.error();
     }

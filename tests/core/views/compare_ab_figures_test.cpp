@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "figure_checks.hpp"
 #include "poslab/base/limits.hpp"
@@ -48,6 +50,45 @@ TEST(CompareAbFiguresTest, RefusesAnOffsetRangeOrConfigurationOutOfBounds) {
     auto badBase = abComparisonFigure(a, b, 512, 800, 600, paperTheme());
     ASSERT_FALSE(badBase.ok());
     EXPECT_EQ(badBase.error().message.rfind("B: ", 0), 0u) << badBase.error().message;
+}
+
+// Every point of every polyline, in order (the curves as drawn).
+std::vector<Point> polylinePoints(const Figure& figure) {
+    std::vector<Point> points;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* line = std::get_if<PolylineItem>(&item))
+            points.insert(points.end(), line->points.begin(), line->points.end());
+    }
+    return points;
+}
+
+// The GUI's coarse figure (while a slider moves) evaluates fewer offsets per pixel column; while
+// every offset fits in that budget it evaluates them all, so the figure is the exact one.
+TEST(CompareAbFiguresTest, CoarseSamplingDrawsTheExactFigureWhileEveryOffsetFits) {
+    RopeConfiguration a{"A", {}}, b{"B", {}};
+    b.rope.base = 500000;
+    // 513 offsets, 2 x 1200 columns' worth of samples: all of them either way.
+    auto exact = abComparisonFigure(a, b, 512, 1200, 800, paperTheme());
+    auto coarse = abComparisonFigure(a, b, 512, 1200, 800, paperTheme(), 0, kAbCoarseSamples);
+    ASSERT_TRUE(exact.ok() && coarse.ok());
+    const std::vector<Point> e = polylinePoints(*exact), c = polylinePoints(*coarse);
+    ASSERT_EQ(e.size(), c.size());
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        EXPECT_EQ(e[i].x, c[i].x) << i;
+        EXPECT_EQ(e[i].y, c[i].y) << i;
+    }
+}
+
+// Past that, offsets on an even grid: ceil((K + 1) / (samples x columns)) apart, the columns
+// being the figure's width in pixels (1200 here): 65,537 offsets are 4 apart exactly, 28 coarse.
+TEST(CompareAbFiguresTest, CoarseSamplingSpacesTheOffsetsEightTimesWider) {
+    RopeConfiguration a{"A", {}}, b{"B", {}};
+    auto exact = abComparisonFigure(a, b, 65536, 1200, 800, paperTheme());
+    auto coarse = abComparisonFigure(a, b, 65536, 1200, 800, paperTheme(), 0, kAbCoarseSamples);
+    ASSERT_TRUE(exact.ok() && coarse.ok());
+    EXPECT_NE(allText(*exact).find("(offsets 4 apart)"), std::string::npos);    // ⌈65537/19200⌉
+    EXPECT_NE(allText(*coarse).find("(offsets 28 apart)"), std::string::npos);  // ⌈65537/2400⌉
+    EXPECT_LT(polylinePoints(*coarse).size(), 2 * 4 * 1200u);  // min/max per column, 4 curves
 }
 
 }  // namespace
