@@ -51,7 +51,7 @@ void IntuitionPanel::prepare(state::AppState& state, ui::FrameContext& context) 
             return ShiftNumbers{sampledShiftCheck(o.sinusoidal, o.shift, o.positions, samples),
                                 o.sinOnly ? sineOnlyShiftFit(o.sinusoidal, o.shift, o.positions,
                                                              samples, kSineOnlyRidge)
-                                : Result<SineOnlyShiftFit>(Error{"not asked for"})};
+                                          : Result<SineOnlyShiftFit>(Error{"not asked for"})};
         },
         true);
     if (!shownShift_.exact && view.figure == state::IntuitionFigure::LinearShift)
@@ -60,8 +60,10 @@ void IntuitionPanel::prepare(state::AppState& state, ui::FrameContext& context) 
     resolution_.get(view.frequencies, [&] {
         // The shared-pair slider moves only the one-frequency curve: the standard table's
         // distances (N offsets x d/2 pairs) are reused from the last result.
-        const Result<FrequencyResolution>* last = resolution_.value();
-        return frequencyResolution(view.frequencies, last && *last ? &**last : nullptr);
+        const auto* last = resolution_.value();
+        const FrequencyResolution* previous = last && **last ? &***last : nullptr;
+        return std::make_shared<const Result<FrequencyResolution>>(
+            frequencyResolution(view.frequencies, previous));
     });
 }
 
@@ -132,8 +134,12 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                     return frequencyResolutionPanels({0, titleHeight, w, h - titleHeight}, theme,
                                                      panel);
                 },
-                [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
-                    if (!resolution()) return resolution().error();
+                // Built on a worker (two curves of N offsets enveloped per pixel column, a
+                // legend placed clear of them): the shared-pair slider rebuilt it every frame
+                // here. The numbers are this frame's, shared, not copied.
+                [resolution = *resolution_.value(), params = view.frequencies](
+                    float w, float h, const Theme& theme, int panel, Detail) -> Result<Figure> {
+                    if (!*resolution) return resolution->error();
                     Figure figure = emptyFigure(w, h, theme);
                     const float titleHeight = theme.titleSize * 1.8f;
                     drawTitle(figure, {0, 0, w, titleHeight},
@@ -141,7 +147,7 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                               "itself, a ladder of them keeps positions apart",
                               theme);
                     drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
-                                            *resolution(), view.frequencies, theme, panel);
+                                            **resolution, params, theme, panel);
                     return figure;
                 });
             break;

@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "panels/figure_cache.hpp"
+#include "panels/live_figure.hpp"
 #include "poslab/analysis/intuition.hpp"
 #include "poslab/base/memo.hpp"
 #include "poslab/base/refining_memo.hpp"
@@ -42,7 +44,7 @@ class IntuitionPanel : public ui::Panel {
     FigureCache<BinaryClockOptions> clock_;
     FigureCache<ShiftFigureKey> shift_;
     FigureCache<ToyAttentionParams> attention_;
-    FigureCache<FrequencyResolutionParams> frequencies_;
+    LiveFigure<FrequencyResolutionParams> frequencies_;  // built on a worker
     state::IntuitionFigure shownTab_ = state::IntuitionFigure::AttentionShuffle;
     // The numbers the controls print (and the figures draw), keyed on what they are computed
     // from; prepare() brings them up to date before anything reads them.
@@ -56,11 +58,12 @@ class IntuitionPanel : public ui::Panel {
     RefiningMemo<LinearShiftOptions, ShiftNumbers> shiftNumbers_;
     Refined<ShiftNumbers> shownShift_;  // this frame's (set by draw() before anything reads it)
     Memo<ToyAttentionParams, Result<ShuffleComparison>> comparison_;
-    Memo<FrequencyResolutionParams, Result<FrequencyResolution>> resolution_;
+    // Shared with the figure's worker.
+    Memo<FrequencyResolutionParams, std::shared_ptr<const Result<FrequencyResolution>>> resolution_;
     const Result<SampledShiftCheck>& check() const { return shownShift_.value->check; }
     const Result<SineOnlyShiftFit>& fit() const { return shownShift_.value->fit; }
     const Result<ShuffleComparison>& comparison() const { return *comparison_.value(); }
-    const Result<FrequencyResolution>& resolution() const { return *resolution_.value(); }
+    const Result<FrequencyResolution>& resolution() const { return **resolution_.value(); }
 };
 
 }  // namespace poslab::panels
