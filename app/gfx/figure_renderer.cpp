@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -19,7 +20,9 @@ namespace poslab::gfx {
 
 namespace {
 
-ImU32 toImColor(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+ImU32 toImColor(Rgba c) {
+    return IM_COL32(c.r, c.g, c.b, c.a);
+}
 
 // Clears the command's clip rectangle to the colour packed in its callback data. Runs inside
 // ImGui_ImplOpenGL3_RenderDrawData, which has set the viewport and enabled the scissor test.
@@ -27,11 +30,20 @@ void clearClipRectangle(const ImDrawList*, const ImDrawCmd* command) {
     const ImVec4& clip = command->ClipRect;
     const FramebufferRect rect = framebufferRect(clip.x, clip.y, clip.z, clip.w);
     if (rect.empty()) return;
-    const auto colour = static_cast<ImU32>(reinterpret_cast<std::uintptr_t>(command->UserCallbackData));
+    const auto colour =
+        static_cast<ImU32>(reinterpret_cast<std::uintptr_t>(command->UserCallbackData));
     const ImVec4 c = ImGui::ColorConvertU32ToFloat4(colour);
     glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height));
     glClearColor(c.x, c.y, c.z, c.w);
     glClear(GL_COLOR_BUFFER_BIT);
+}
+
+// Paints [a, b) (cut to the current clip rectangle) in an opaque colour with a scissored clear.
+void clearRectangle(ImDrawList* list, ImVec2 a, ImVec2 b, Rgba colour) {
+    list->PushClipRect(a, b, true);
+    list->AddCallback(clearClipRectangle,
+                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(toImColor(colour))));
+    list->PopClipRect();
 }
 
 // An opaque axis-aligned fill. Large ones become scissored clears: software rasterisers
@@ -40,10 +52,7 @@ void clearClipRectangle(const ImDrawList*, const ImDrawCmd* command) {
 void fillRectangle(ImDrawList* list, ImVec2 a, ImVec2 b, Rgba colour) {
     constexpr float kClearArea = 64 * 64;
     if (colour.a == 255 && (b.x - a.x) * (b.y - a.y) >= kClearArea) {
-        list->PushClipRect(a, b, true);
-        list->AddCallback(clearClipRectangle,
-                          reinterpret_cast<void*>(static_cast<std::uintptr_t>(toImColor(colour))));
-        list->PopClipRect();
+        clearRectangle(list, a, b, colour);
         return;
     }
     list->AddRectFilled(a, b, toImColor(colour));
@@ -172,7 +181,8 @@ struct Replay {
         }
     }
     void operator()(const RectItem& item) {
-        const ImVec2 a = at({item.box.x, item.box.y}), b = at({item.box.right(), item.box.bottom()});
+        const ImVec2 a = at({item.box.x, item.box.y}),
+                     b = at({item.box.right(), item.box.bottom()});
         const HeatmapTextures::DrawId under = std::exchange(lastHeatmap, HeatmapTextures::kNoDraw);
         const bool translucentShade = item.fill.a > 0 && item.fill.a < 255 && !item.stroke.a;
         if (translucentShade && under != HeatmapTextures::kNoDraw &&
@@ -180,11 +190,13 @@ struct Replay {
             return;
         }
         if (item.fill.a) fillRectangle(list, a, b, item.fill);
-        if (item.stroke.a) list->AddRect(a, b, toImColor(item.stroke), 0, 0, length(item.strokeWidth));
+        if (item.stroke.a)
+            list->AddRect(a, b, toImColor(item.stroke), 0, 0, length(item.strokeWidth));
     }
     void operator()(const CircleItem& item) {
         lastHeatmap = HeatmapTextures::kNoDraw;
-        if (item.fill.a) list->AddCircleFilled(at(item.center), length(item.radius), toImColor(item.fill));
+        if (item.fill.a)
+            list->AddCircleFilled(at(item.center), length(item.radius), toImColor(item.fill));
         if (item.stroke.a) {
             list->AddCircle(at(item.center), length(item.radius), toImColor(item.stroke), 0,
                             length(item.strokeWidth));
@@ -194,7 +206,8 @@ struct Replay {
         lastHeatmap = HeatmapTextures::kNoDraw;
         std::vector<ImVec2> points;
         for (Point p : item.points) points.push_back(at(p));
-        if (points.size() >= 3) list->AddConvexPolyFilled(points.data(), int(points.size()), toImColor(item.fill));
+        if (points.size() >= 3)
+            list->AddConvexPolyFilled(points.data(), int(points.size()), toImColor(item.fill));
     }
     void operator()(const HeatmapItem& item) {
         lastHeatmap = HeatmapTextures::kNoDraw;
@@ -204,19 +217,86 @@ struct Replay {
         }
     }
     void operator()(const ClipPush& item) const {
-        list->PushClipRect(at({item.box.x, item.box.y}), at({item.box.right(), item.box.bottom()}), true);
+        list->PushClipRect(at({item.box.x, item.box.y}), at({item.box.right(), item.box.bottom()}),
+                           true);
     }
     void operator()(const ClipPop&) const { list->PopClipRect(); }
-
 };
+
+// [min, max) in screen coordinates; empty when max <= min on either axis.
+struct ScreenRect {
+    ImVec2 min, max;
+    float area() const {
+        return max.x > min.x && max.y > min.y ? (max.x - min.x) * (max.y - min.y) : 0.0f;
+    }
+    ScreenRect cut(const ScreenRect& clip) const {
+        return {ImVec2(std::max(min.x, clip.min.x), std::max(min.y, clip.min.y)),
+                ImVec2(std::min(max.x, clip.max.x), std::min(max.y, clip.max.y))};
+    }
+};
+
+// The largest part of the figure that a later item paints opaquely in full (an opaque heatmap,
+// or an opaque rectangle large enough to become a clear), cut to the clip rectangles it is drawn
+// in, as Dear ImGui will cut it. The figure's background need not be painted there: on software
+// GL every pixel written costs, and a heatmap covers most of its figure.
+ScreenRect largestOpaqueItem(const Replay& replay, const Figure& figure, ScreenRect clip) {
+    constexpr float kClearArea = 64 * 64;  // fillRectangle's threshold for a clear
+    std::vector<ScreenRect> clips;
+    ScreenRect best{};
+    for (const FigureItem& item : figure.items) {
+        ScreenRect covered{};
+        if (const auto* push = std::get_if<ClipPush>(&item)) {
+            clips.push_back(clip);
+            const ScreenRect box{replay.at({push->box.x, push->box.y}),
+                                 replay.at({push->box.right(), push->box.bottom()})};
+            clip = box.cut(clip);
+            clip.max = ImVec2(std::max(clip.min.x, clip.max.x), std::max(clip.min.y, clip.max.y));
+        } else if (std::holds_alternative<ClipPop>(item)) {
+            if (clips.empty()) break;  // unbalanced: stop looking
+            clip = clips.back();
+            clips.pop_back();
+        } else if (const auto* heatmap = std::get_if<HeatmapItem>(&item)) {
+            if (replay.target.heatmaps && replay.target.heatmaps->drawsOpaque(*heatmap)) {
+                covered = ScreenRect{replay.at({heatmap->box.x, heatmap->box.y}),
+                                     replay.at({heatmap->box.right(), heatmap->box.bottom()})}
+                              .cut(clip);
+            }
+        } else if (const auto* rect = std::get_if<RectItem>(&item)) {
+            const ScreenRect box{replay.at({rect->box.x, rect->box.y}),
+                                 replay.at({rect->box.right(), rect->box.bottom()})};
+            if (rect->fill.a == 255 && box.area() >= kClearArea) covered = box.cut(clip);
+        }
+        if (covered.area() > best.area()) best = covered;
+    }
+    return best;
+}
 
 }  // namespace
 
 void drawFigure(const FigureTarget& target, const Figure& figure) {
     ImDrawList* list = target.drawList;
     Replay replay{target, list};
-    list->PushClipRect(replay.at({0, 0}), replay.at({figure.width, figure.height}), true);
-    if (figure.background.a) fillRectangle(list, replay.at({0, 0}), replay.at({figure.width, figure.height}), figure.background);
+    const ImVec2 topLeft = replay.at({0, 0}),
+                 bottomRight = replay.at({figure.width, figure.height});
+    list->PushClipRect(topLeft, bottomRight, true);
+    const ScreenRect whole =
+        ScreenRect{topLeft, bottomRight}.cut({list->GetClipRectMin(), list->GetClipRectMax()});
+    const ScreenRect hole =
+        figure.background.a == 255 ? largestOpaqueItem(replay, figure, whole) : ScreenRect{};
+    if (hole.area() > 0) {
+        // The background around the hole, as up to four clears whose edges are the hole's, so
+        // that rounded to pixels they meet it exactly (framebufferRect rounds every edge alike).
+        const ScreenRect parts[4] = {
+            {whole.min, ImVec2(whole.max.x, hole.min.y)},
+            {ImVec2(whole.min.x, hole.max.y), whole.max},
+            {ImVec2(whole.min.x, hole.min.y), ImVec2(hole.min.x, hole.max.y)},
+            {ImVec2(hole.max.x, hole.min.y), ImVec2(whole.max.x, hole.max.y)}};
+        for (const ScreenRect& part : parts) {
+            if (part.area() > 0) clearRectangle(list, part.min, part.max, figure.background);
+        }
+    } else if (figure.background.a) {
+        fillRectangle(list, topLeft, bottomRight, figure.background);
+    }
     for (const FigureItem& item : figure.items) std::visit(replay, item);
     list->PopClipRect();
 }

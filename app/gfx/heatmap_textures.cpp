@@ -86,6 +86,11 @@ const HeatmapTextures::Entry* HeatmapTextures::entryFor(const HeatmapItem& item)
     return &entry;
 }
 
+bool HeatmapTextures::drawsOpaque(const HeatmapItem& item) {
+    if (!plain_ || !item.values || item.values->empty()) return false;
+    return !entryFor(item)->translucent();  // the draw that follows finds the entry cached
+}
+
 HeatmapTextures::ScreenBox HeatmapTextures::clipped(const ImDrawList* list, ImVec2 topLeft,
                                                     ImVec2 bottomRight) {
     const ImVec2 clipMin = list->GetClipRectMin(), clipMax = list->GetClipRectMax();

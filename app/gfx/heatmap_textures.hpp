@@ -43,6 +43,9 @@ class HeatmapTextures {
     // already shaded): then draw the rectangle as usual.
     bool addShade(DrawId draw, const ImDrawList* list, ImVec2 topLeft, ImVec2 bottomRight,
                   Rgba colour);
+    // Whether addToDrawList would cover every visible pixel of `item` without blending (no
+    // transparent masked cells): then what is drawn under it need not be. Prepares the texture.
+    bool drawsOpaque(const HeatmapItem& item);
     void endFrame();  // after rendering: forgets this frame's draws, retires unused textures
 
     std::size_t cachedCount() const { return entries_.size(); }  // textures holding live versions
