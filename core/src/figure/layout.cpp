@@ -150,7 +150,7 @@ float drawParagraph(Figure& figure, Box box, const std::string& text, const Them
     std::vector<WrappedLine> lines;
     const float fullSize = size;
     for (float scale : {1.0f, 0.95f, 0.9f, 0.85f, 0.8f}) {
-        size = fullSize * scale;
+        size = std::max(fullSize * scale, std::min(fullSize, theme.minTextSize));  // print: 8 pt
         lines = wrapWords(text, box.width, size, height);
         if (height <= box.height + 0.5f) break;
     }
@@ -215,7 +215,6 @@ RectItem filledRect(Box box, Rgba fill, Rgba stroke, float strokeWidth) {
     rect.strokeWidth = strokeWidth;
     return rect;
 }
-
 
 HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
                     const std::string& yLabel) {

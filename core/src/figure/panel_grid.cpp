@@ -37,6 +37,28 @@ int stepPanel(int selected, int step, int count) {
     return int(((next % count) + count) % count);
 }
 
+namespace {
+
+// A file shows every panel (Theme::panelRoom): in as many columns as are wide enough (at least
+// one), rows squeezed into the height, and the height they lack recorded for a taller canvas.
+PanelGrid squeezeAllPanels(PanelGrid grid, const PanelShape& shape, float minWidth, float minHeight,
+                           PanelRoom& room) {
+    int columns = 1;
+    for (int c = std::clamp(shape.columns, 1, grid.count); c >= 1; --c) {
+        if ((grid.area.width - shape.gap * float(c - 1)) / float(c) >= minWidth) {
+            columns = c;
+            break;
+        }
+    }
+    grid.columns = columns;
+    grid.rows = (grid.count + columns - 1) / columns;
+    const float needed = float(grid.rows) * minHeight + shape.gap * float(grid.rows - 1);
+    room.missingHeight = std::max(room.missingHeight, needed - grid.area.height);
+    return grid;
+}
+
+}  // namespace
+
 PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, int selected) {
     PanelGrid grid;
     grid.area = area;
@@ -54,6 +76,8 @@ PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, in
             return grid;
         }
     }
+    if (theme.panelRoom)
+        return squeezeAllPanels(grid, shape, minWidth, minHeight, *theme.panelRoom);
     // Not even one column fits: the selected panel alone fills the area.
     grid.rows = grid.columns = 1;
     grid.shown = stepPanel(selected, 0, grid.count);

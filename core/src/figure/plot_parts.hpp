@@ -38,8 +38,12 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame,
 struct Margins {
     float left, top, right, bottom;
 };
+// With approximateWidth (> 0), an x label longer than the plot is wide gets the rows it wraps
+// onto (up to kAxisLabelLines), and a y label longer than the plot is tall a second column.
 Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const Theme& theme,
-                    float approximateHeight);
+                    float approximateHeight, float approximateWidth = 0);
+inline constexpr int kAxisLabelLines = 3;  // an axis label wraps onto at most this many lines
+inline constexpr float kAxisLabelLineStep = 1.15f;  // their baseline-to-baseline step, in sizes
 // AspectMode::Square: the plot box shrinks to a square, centred across; the area shrinks with it
 // so that axis labels stay beside the plot.
 void makeSquare(Box& area, Box& plot);
