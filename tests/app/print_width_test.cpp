@@ -44,10 +44,6 @@ const std::map<std::string, Known>& knownExceptions() {
          {{Rule::NothingCut},
           "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
           "column"}},
-        {"rope-frequencies",
-         {{Rule::NothingCut},
-          "the view fits its \"pair i (θ_i = …)\" key to one line (rope_frequency_figures)"}},
-        {"rope-scalings", {{Rule::NothingCut}, "an axis label of a narrow plot"}},
         {"rope-precision",
          {{Rule::NothingCut}, "a marker label (\"first position over 0.1\") fitted to one line"}},
         {"mrope",

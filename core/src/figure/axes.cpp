@@ -156,13 +156,8 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
     const float minScale = readableMinScale(theme.fontSize, theme);
     // Labels too long for their side wrap onto more lines (print sizes at one column) rather
     // than be cut: the rows they take come from the plot.
-    if (approximateWidth > 0 && !x.label.empty()) {
-        // One line, shrunk as far as the theme allows, when that keeps it whole; else wrapped.
-        const float plotWidth = std::max(1.f, approximateWidth - m.left - m.right);
-        const bool oneLine = estimateTextWidth(x.label, theme.fontSize * minScale) <= plotWidth;
-        const auto lines = wrapToFit(x.label, theme.fontSize, plotWidth, kAxisLabelLines, minScale);
-        const float extra = oneLine ? 0 : line * float(lines.lines.size() - 1);
-        if (extra > 0 && plotHeight - extra >= theme.fontSize * 4) m.bottom += extra;
+    if (approximateWidth > 0) {
+        fitXLabelRows(m, x, theme, approximateWidth, approximateHeight);
         plotHeight = std::max(1.f, approximateHeight - m.top - m.bottom);
     }
     if (approximateWidth > 0 && !y.label.empty() &&
@@ -171,6 +166,24 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
         m.left += line;  // a second column for the label
     }
     return m;
+}
+
+void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float areaWidth,
+                   float areaHeight) {
+    m.bottom -= m.xLabelRows;
+    m.xLabelRows = 0;
+    if (x.label.empty()) return;
+    const float minScale = readableMinScale(theme.fontSize, theme);
+    const float plotWidth = std::max(1.f, areaWidth - m.left - m.right);
+    const float plotHeight = std::max(1.f, areaHeight - m.top - m.bottom);
+    // One line, shrunk as far as the theme allows, when that keeps it whole; else wrapped.
+    if (estimateTextWidth(x.label, theme.fontSize * minScale) <= plotWidth) return;
+    const auto lines = wrapToFit(x.label, theme.fontSize, plotWidth, kAxisLabelLines, minScale);
+    const float extra = theme.fontSize * kAxisLabelLineStep * float(lines.lines.size() - 1);
+    if (extra > 0 && plotHeight - extra >= theme.fontSize * 4) {
+        m.bottom += extra;
+        m.xLabelRows = extra;
+    }
 }
 
 void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme) {

@@ -159,6 +159,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         strip = 0;
     }
     m.right += barBlock + strip;
+    plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     const plot_parts::TitleLines titleLines = plot_parts::plotTitleLines(
         title, area.width - barBlock - strip, area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;

@@ -77,6 +77,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                                                                   area.width * kOutsideLegendShare)
                                                        : 0;
     if (outside || outsideLater) m.right += outsideWidth + gap;
+    plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     // Below: rows as wide as the plot under the x label; the axes keep the area above them.
     Box below{};
     if (legend && legendBelow && !outside) {
