@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -16,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "commands/commands.hpp"
 #include "commands/spec_format.hpp"
@@ -150,21 +152,36 @@ std::string join(const std::vector<std::string>& texts) {
     return out;
 }
 
-TEST(PrintWidthTest, EveryViewAtOneColumnIsWholeAndAtLeastEightPoint) {
-    const commands::CommandRegistry registry = commands::buildRegistry();
-    ASSERT_GE(registry.renders.size(), 20u);
+const commands::CommandRegistry& registry() {
+    static const commands::CommandRegistry built = commands::buildRegistry();
+    return built;
+}
+
+std::vector<std::string> viewNames() {
+    std::vector<std::string> names;
+    for (const commands::RenderView& view : registry().renders) names.push_back(view.name);
+    return names;
+}
+
+// One test per view of the registry (a view added later is checked as it is registered).
+class PrintWidthTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
     const bool verbose = std::getenv("POSLAB_PRINT_REPORT") != nullptr;
-    int checked = 0;
-    for (const commands::RenderView& view : registry.renders) {
-        // Every panel the view has: a canvas large enough that no grid goes one at a time.
-        auto large = build(view, {{"width", "3000"}, {"height", "2400"}});
+    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
+                                    [](const auto& v) { return v.name == GetParam(); });
+    ASSERT_NE(found, registry().renders.end());
+    {
+        const commands::RenderView& view = *found;
+        // Every panel the view has: the screen's text on a canvas large enough that no grid
+        // goes one at a time.
+        auto large = build(view, {{"theme", "dark"}, {"width", "1800"}, {"height", "1200"}});
         if (!large.ok()) {
             // Views that need an input (a checkpoint, a table file) have no default figure.
             EXPECT_NE(large.error().message.find("required"), std::string::npos)
                 << view.name << ": " << large.error().message;
-            continue;
+            return;
         }
-        ++checked;
         const PrintReport all = inspect(large->figure);
         auto column = build(view, {{"width", "600"}});
         ASSERT_TRUE(column.ok()) << view.name << ": " << column.error().message;
@@ -205,7 +222,22 @@ TEST(PrintWidthTest, EveryViewAtOneColumnIsWholeAndAtLeastEightPoint) {
                                         std::to_string(all.plots) + ")");
         }
     }
-    EXPECT_GE(checked, 20);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryView, PrintWidthTest, ::testing::ValuesIn(viewNames()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name = info.param;
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
+
+// Every known exception names a view that exists (a renamed view would hide its entry).
+TEST(PrintWidthExceptionsTest, NameRegisteredViews) {
+    const std::vector<std::string> names = viewNames();
+    EXPECT_GE(names.size(), 30u);
+    for (const auto& [view, known] : knownExceptions())
+        EXPECT_NE(std::find(names.begin(), names.end(), view), names.end()) << view;
 }
 
 }  // namespace
