@@ -36,7 +36,7 @@ std::vector<std::string> wrapText(std::string_view text, float size, float maxWi
 // whole on one line at `size` when it fits, else wrapped (wrapText) onto as few lines as it
 // needs; only when more than maxLines lines would be needed does it shrink (towards
 // minScale * size); only when maxLines lines at the smallest size cannot hold it is the last
-// line cut with "…". Every line's estimateTextWidth at `size` is <= maxWidth (a single word
+// line cut with "…". Every line's estimateTextWidth at the returned size is <= maxWidth (a word
 // too wide for the box alone is shrunk, then cut, as fitText does).
 struct WrappedText {
     std::vector<std::string> lines;
