@@ -247,13 +247,18 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
                            settings->theme, float(settings->width), start,
                            float(std::min(state::kFigureHeightRange.high,
                                           int(16384 / std::max(1.0f, settings->scale)))))
-                     : buildWithControls(
-                           [&](const Theme& theme) {
-                               RenderSettings themed = *settings;
-                               themed.theme = theme;
-                               return view.build(args, themed);
+                     : buildWithAllPanels(
+                           [&](const Theme& theme, float width, float height) {
+                               RenderSettings sized = *settings;
+                               sized.theme = theme;
+                               sized.width = int(width);
+                               sized.height = int(height);
+                               return view.build(args, sized);
                            },
-                           settings->theme);
+                           settings->theme, float(settings->width), float(settings->height),
+                           args.has("width") && !args.has("height"),
+                           float(std::min(state::kFigureHeightRange.high,
+                                          int(16384 / std::max(1.0f, settings->scale)))));
     if (!built) return Error{printable(withOptionNames(built.error().message, options))};
     BuiltFigure result{std::move(built).value(), *settings};
     if (args.flag("transparent")) result.figure.background = Rgba{0, 0, 0, 0};

@@ -140,33 +140,81 @@ void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& the
 }
 
 Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const Theme& theme,
-                    float approximateHeight) {
+                    float approximateHeight, float approximateWidth) {
     Margins m;
     m.top = hasTitle ? theme.titleSize * 1.7f : theme.fontSize * 0.8f;
     m.bottom = theme.fontSize * 1.6f + (x.label.empty() ? 0 : theme.fontSize * 1.6f);
     // The ticks drawn are those of the plot's own height, which may step by 2.5 where the
     // area's height steps by 2 ("-7.5" is wider than "-8"): room for the wider of the two.
-    const float plotHeight = std::max(1.f, approximateHeight - m.top - m.bottom);
+    float plotHeight = std::max(1.f, approximateHeight - m.top - m.bottom);
     const float widest = std::max(
         widestLabel(axisTicks(y, approximateHeight, theme.fontSize * 2.6f), theme.fontSize),
         widestLabel(axisTicks(y, plotHeight, theme.fontSize * 2.6f), theme.fontSize));
     m.left = widest + 3 + strokeWidth(theme, 4) + 3 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
     m.right = theme.fontSize * 1.2f;
+    const float line = theme.fontSize * kAxisLabelLineStep;
+    const float minScale = readableMinScale(theme.fontSize, theme);
+    // Labels too long for their side wrap onto more lines (print sizes at one column) rather
+    // than be cut: the rows they take come from the plot.
+    if (approximateWidth > 0) {
+        fitXLabelRows(m, x, theme, approximateWidth, approximateHeight);
+        plotHeight = std::max(1.f, approximateHeight - m.top - m.bottom);
+    }
+    if (approximateWidth > 0 && !y.label.empty() &&
+        estimateTextWidth(y.label, theme.fontSize * minScale) > plotHeight + m.bottom &&
+        approximateWidth - m.left - m.right > theme.fontSize * 8) {
+        m.left += line;  // a second column for the label
+    }
     return m;
+}
+
+void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float areaWidth,
+                   float areaHeight) {
+    m.bottom -= m.xLabelRows;
+    m.xLabelRows = 0;
+    if (x.label.empty()) return;
+    const float minScale = readableMinScale(theme.fontSize, theme);
+    const float plotWidth = std::max(1.f, areaWidth - m.left - m.right);
+    const float plotHeight = std::max(1.f, areaHeight - m.top - m.bottom);
+    // One line, shrunk as far as the theme allows, when that keeps it whole; else wrapped.
+    if (estimateTextWidth(x.label, theme.fontSize * minScale) <= plotWidth) return;
+    const auto lines = wrapToFit(x.label, theme.fontSize, plotWidth, kAxisLabelLines, minScale);
+    const float extra = theme.fontSize * kAxisLabelLineStep * float(lines.lines.size() - 1);
+    if (extra > 0 && plotHeight - extra >= theme.fontSize * 4) {
+        m.bottom += extra;
+        m.xLabelRows = extra;
+    }
 }
 
 void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme) {
     const Box& p = frame.plot;
     const Rgba axisLabelColor = theme.id == ThemeId::Paper ? theme.text : theme.mutedText;
-    // Fitted to the plot's side: a label longer than its axis would reach the neighbours'.
+    const float minScale = readableMinScale(theme.fontSize, theme);
+    const float tickLength = strokeWidth(theme, 4);
+    // Fitted to the plot's side: a label longer than its axis would reach the neighbours'. One
+    // too long wraps onto the lines the room below the tick labels holds (plotMargins keeps
+    // them when it knows the width), shrinking only when it needs more than that.
     if (!frame.x.label.empty()) {
-        const FittedText label = fitText(frame.x.label, theme.fontSize, p.width,
-                                         readableMinScale(theme.fontSize, theme));
-        figure.add(makeText({p.x + p.width / 2, area.bottom() - 2}, label.text, label.size,
-                            axisLabelColor, HorizontalAlign::Center, VerticalAlign::Bottom));
+        const float line = theme.fontSize * kAxisLabelLineStep;
+        const float room = area.bottom() - 2 - (p.bottom() + tickLength + 2 + theme.fontSize);
+        const int lines = std::clamp(int((room + 0.5f) / line), 1, kAxisLabelLines);
+        WrappedText label;
+        if (estimateTextWidth(frame.x.label, theme.fontSize * minScale) <= p.width) {
+            // One line, shrunk as the theme allows, when that keeps it whole (as before).
+            const FittedText fitted = fitText(frame.x.label, theme.fontSize, p.width, minScale);
+            label.lines = {fitted.text};
+            label.size = fitted.size;
+        } else {
+            label = wrapToFit(frame.x.label, theme.fontSize, p.width, lines, minScale);
+        }
+        const float step = label.size * kAxisLabelLineStep;
+        for (std::size_t i = 0; i < label.lines.size(); ++i) {
+            const float y = area.bottom() - 2 - step * float(label.lines.size() - 1 - i);
+            figure.add(makeText({p.x + p.width / 2, y}, label.lines[i], label.size, axisLabelColor,
+                                HorizontalAlign::Center, VerticalAlign::Bottom));
+        }
     }
     if (!frame.y.label.empty()) {
-        const float minScale = readableMinScale(theme.fontSize, theme);
         FittedText label = fitText(frame.y.label, theme.fontSize, p.height, minScale);
         float middle = p.y + p.height / 2;
         // A short plot (a projector's font, a small window): rather than cut the label, let it
@@ -175,6 +223,25 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
             const float length = area.bottom() - 2 - p.y;
             label = fitText(frame.y.label, theme.fontSize, length, minScale);
             middle = p.y + length / 2;
+        }
+        // Still cut: two columns when the margin has room for them beside the tick labels
+        // (plotMargins keeps it for a label it knows is long), each along the plot.
+        if (label.text != frame.y.label) {
+            const auto ticks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
+            const float tickText = widestLabel(ticks, theme.fontSize) + tickLength + 3 + 3;
+            const float step = theme.fontSize * kAxisLabelLineStep;
+            if (p.x - tickText - (area.x + 2) >= step + theme.fontSize) {
+                const WrappedText wrapped =
+                    wrapToFit(frame.y.label, theme.fontSize, p.height, 2, minScale);
+                if (!wrapped.cut()) {
+                    const float along = wrapped.size * kAxisLabelLineStep;
+                    for (std::size_t i = 0; i < wrapped.lines.size(); ++i)
+                        figure.add(makeText({area.x + 2 + along * float(i), p.y + p.height / 2},
+                                            wrapped.lines[i], wrapped.size, axisLabelColor,
+                                            HorizontalAlign::Center, VerticalAlign::Top, true));
+                    return;
+                }
+            }
         }
         // Still cut: the label without its trailing "(unit)" when that fits whole.
         const std::size_t unit = frame.y.label.rfind(" (");
@@ -201,7 +268,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
     // Labels sit on a backing box (they cross data and the shading) and step down, or up, past
     // the labels already placed; one that cannot be placed whole inside the plot is left out.
     std::vector<Box> placed = std::move(avoid);
-    const float labelSize = theme.fontSize * 0.9f;
+    const float labelSize = atLeastMinText(theme.fontSize * 0.9f, theme);
     // Where a label may go outside the plot: inside the enclosing clip (the panel), else the
     // figure, over no text and no data.
     const Box enclosing = figure.clips.size() >= 2 ? figure.clips[figure.clips.size() - 2]

@@ -114,7 +114,7 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
                                                    theme.fontSize * 0.95f - side / 2 + 2});
         figure.add(filledRect({bar.x, top, side, side}, theme.masked, theme.axis));
         // Short of the caption's column, which runs down to the bar's bottom.
-        const FittedText label = fitText("masked", theme.fontSize * 0.9f, labelX - bar.right() - 6);
+        const FittedText label = fitText("masked", atLeastMinText(theme.fontSize * 0.9f, theme), labelX - bar.right() - 6);
         figure.add(centredText({bar.right() + 6, top + side / 2}, label.text, label.size,
                                theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
     }

@@ -145,12 +145,31 @@ Result<Figure> buildFittedToContent(const SizedBuild& build, const Theme& theme,
     return cropRows(std::move(figure).value(), top, bottom - top);
 }
 
+Result<Figure> buildWithAllPanels(const SizedBuild& build, const Theme& theme, float width,
+                                  float height, bool growHeight, float maxHeight) {
+    PanelRoom room;
+    Theme all = theme;
+    all.panelRoom = &room;
+    auto at = [&](float h) {
+        return buildWithControls([&](const Theme& t) { return build(t, width, h); }, all);
+    };
+    auto figure = at(height);
+    if (!figure || !growHeight || !(room.missingHeight > 0.5f)) return figure;
+    const float taller = std::min(maxHeight, std::ceil(height + room.missingHeight));
+    if (!(taller > height + 0.5f)) return figure;
+    room = PanelRoom{};
+    return at(taller);
+}
+
 std::size_t panelCount(const Figure& figure) {
     return figure.viewPanels > 0 ? std::size_t(figure.viewPanels) : figure.panels.size();
 }
 
 Theme forFiles(Theme theme, float fontScale) {
-    return withFontScale(theme, fontScale * (theme.id == ThemeId::Paper ? kPaperPrintScale : 1));
+    if (theme.id != ThemeId::Paper) return withFontScale(theme, fontScale);
+    theme = withFontScale(theme, fontScale * kPaperPrintScale);
+    theme.minTextSize = fontScale * kPrintMinTextPt / kPrintPointsPerPixel / kEmPerLineHeight;
+    return theme;
 }
 
 Figure keepPanel(const Figure& figure, std::size_t index) {

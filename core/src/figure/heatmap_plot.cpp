@@ -58,7 +58,7 @@ struct SideLabel {
     Rgba color;
 };
 float sideLabelSize(const Theme& theme) {
-    return theme.fontSize * 0.9f;  // as drawMarkers' labels inside a plot
+    return atLeastMinText(theme.fontSize * 0.9f, theme);  // as drawMarkers' labels inside a plot
 }
 std::vector<SideLabel> sideLabels(const HeatmapSpec& spec, float areaWidth, const Theme& theme) {
     std::vector<SideLabel> labels;
@@ -129,7 +129,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                               : colorbarTicks(range, area.height);
     const float barWidth = spec.showColorbar ? barWidthFor(theme) : 0;
     plot_parts::Margins m =
-        plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height);
+        plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
     // A labelled vertical line ("query 31") has its label above the plot, where it hides no
     // cell: a row of room under the title (heatmaps are data everywhere inside).
     for (const Marker& marker : spec.markers) {
@@ -159,6 +159,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         strip = 0;
     }
     m.right += barBlock + strip;
+    plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     const plot_parts::TitleLines titleLines = plot_parts::plotTitleLines(
         title, area.width - barBlock - strip, area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;
@@ -265,7 +266,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             figure.add(swatch);
             // Shrunk or cut to stay inside the area it was given (the next panel starts there).
             const FittedText label =
-                fitText(spec.maskedLabel, theme.fontSize * 0.9f, areaRight - bar.right() - 6);
+                fitText(spec.maskedLabel, atLeastMinText(theme.fontSize * 0.9f, theme), areaRight - bar.right() - 6);
             figure.add(makeText({bar.right() + 6, top + barWidth / 2}, label.text, label.size,
                                 theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
         }

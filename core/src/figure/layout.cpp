@@ -149,10 +149,19 @@ float drawParagraph(Figure& figure, Box box, const std::string& text, const Them
     float height = 0;
     std::vector<WrappedLine> lines;
     const float fullSize = size;
+    // Print's 8 pt floor (Theme::minTextSize) holds while the text fits at it; a paragraph that
+    // would be cut even so is set smaller instead, whole (what a view sampled must be said).
+    bool fits = false;
     for (float scale : {1.0f, 0.95f, 0.9f, 0.85f, 0.8f}) {
+        size = std::max(fullSize * scale, std::min(fullSize, theme.minTextSize));
+        lines = wrapWords(text, box.width, size, height);
+        if ((fits = height <= box.height + 0.5f)) break;
+    }
+    for (float scale : {0.9f, 0.8f, 0.7f}) {
+        if (fits || fullSize * scale >= size) continue;
         size = fullSize * scale;
         lines = wrapWords(text, box.width, size, height);
-        if (height <= box.height + 0.5f) break;
+        fits = height <= box.height + 0.5f;
     }
     const float lineHeight = size * 1.3f;
     std::size_t shown = 0;
@@ -215,7 +224,6 @@ RectItem filledRect(Box box, Rgba fill, Rgba stroke, float strokeWidth) {
     rect.strokeWidth = strokeWidth;
     return rect;
 }
-
 
 HeatmapSpec specFor(const HeatmapSample& sample, const std::string& xLabel,
                     const std::string& yLabel) {

@@ -68,7 +68,8 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
             y.high = padded.high;
         }
     }
-    plot_parts::Margins m = plot_parts::plotMargins(spec.x, y, !title.empty(), theme, area.height);
+    plot_parts::Margins m =
+        plot_parts::plotMargins(spec.x, y, !title.empty(), theme, area.height, area.width);
     // Outside: the legend takes a column right of the plot, at most kOutsideLegendShare of the
     // area's width (longer names wrap).
     const float gap = theme.fontSize * 0.8f;
@@ -76,6 +77,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                                                                   area.width * kOutsideLegendShare)
                                                        : 0;
     if (outside || outsideLater) m.right += outsideWidth + gap;
+    plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     // Below: rows as wide as the plot under the x label; the axes keep the area above them.
     Box below{};
     if (legend && legendBelow && !outside) {

@@ -37,6 +37,40 @@ int stepPanel(int selected, int step, int count) {
     return int(((next % count) + count) % count);
 }
 
+namespace {
+
+// A file shows every panel (Theme::panelRoom): the height the grid lacks is recorded for the
+// columns wide enough (at least one), for a taller canvas; on this one the panels are squeezed
+// in the columns that shrink them least (the largest of min(width / minWidth, height /
+// minHeight)), so that no panel is left out and none is squeezed flat.
+PanelGrid squeezeAllPanels(PanelGrid grid, const PanelShape& shape, float minWidth, float minHeight,
+                           PanelRoom& room) {
+    auto cellWidth = [&](int c) { return (grid.area.width - shape.gap * float(c - 1)) / float(c); };
+    auto cellHeight = [&](int r) {
+        return (grid.area.height - shape.gap * float(r - 1)) / float(r);
+    };
+    int wide = 1;
+    for (int c = std::clamp(shape.columns, 1, grid.count); c >= 1; --c) {
+        if (cellWidth(c) >= minWidth) {
+            wide = c;
+            break;
+        }
+    }
+    const int wideRows = (grid.count + wide - 1) / wide;
+    const float needed = float(wideRows) * minHeight + shape.gap * float(wideRows - 1);
+    room.missingHeight = std::max(room.missingHeight, needed - grid.area.height);
+    float best = -1;
+    for (int c = 1; c <= std::max(1, std::min(grid.count, std::max(shape.columns, wide) + 1));
+         ++c) {
+        const int r = (grid.count + c - 1) / c;
+        const float fit = std::min(cellWidth(c) / minWidth, cellHeight(r) / minHeight);
+        if (fit > best) best = fit, grid.columns = c, grid.rows = r;
+    }
+    return grid;
+}
+
+}  // namespace
+
 PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, int selected) {
     PanelGrid grid;
     grid.area = area;
@@ -54,6 +88,8 @@ PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, in
             return grid;
         }
     }
+    if (theme.panelRoom)
+        return squeezeAllPanels(grid, shape, minWidth, minHeight, *theme.panelRoom);
     // Not even one column fits: the selected panel alone fills the area.
     grid.rows = grid.columns = 1;
     grid.shown = stepPanel(selected, 0, grid.count);

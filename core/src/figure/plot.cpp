@@ -21,11 +21,13 @@ Figure emptyFigure(float width, float height, const Theme& theme) {
 void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std::string& text,
                     const Theme& theme) {
     if (text.empty()) return;
-    const float size = theme.fontSize * 0.85f, right = area.right() - 4;
+    const float size = atLeastMinText(theme.fontSize * 0.85f, theme), right = area.right() - 4;
     float left = area.x;
     if (frame && !frame->x.label.empty()) {  // the label is centred under the plot
+        // (a label longer than the plot is wrapped to its width: drawAxisLabels)
         left = frame->plot.x + frame->plot.width / 2 +
-               estimateTextWidth(frame->x.label, theme.fontSize) / 2 + theme.fontSize;
+               std::min(frame->plot.width, estimateTextWidth(frame->x.label, theme.fontSize)) / 2 +
+               theme.fontSize;
     }
     if (right - left < size * 5) return;
     const float minScale = readableMinScale(size, theme);

@@ -37,9 +37,18 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame,
 // The margins around a plot: title on top, tick labels and axis labels left and below.
 struct Margins {
     float left, top, right, bottom;
+    float xLabelRows = 0;  // of bottom: the rows an x label wrapped past its first line takes
 };
+// With approximateWidth (> 0), an x label longer than the plot is wide gets the rows it wraps
+// onto (up to kAxisLabelLines), and a y label longer than the plot is tall a second column.
 Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const Theme& theme,
-                    float approximateHeight);
+                    float approximateHeight, float approximateWidth = 0);
+// The x label's rows again for the plot's width once the caller has widened m.right (a legend
+// or colour bar beside the plot): a label that wraps onto more lines there gets their rows.
+void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float areaWidth,
+                   float areaHeight);
+inline constexpr int kAxisLabelLines = 3;  // an axis label wraps onto at most this many lines
+inline constexpr float kAxisLabelLineStep = 1.15f;  // their baseline-to-baseline step, in sizes
 // AspectMode::Square: the plot box shrinks to a square, centred across; the area shrinks with it
 // so that axis labels stay beside the plot.
 void makeSquare(Box& area, Box& plot);

@@ -59,8 +59,14 @@ FittedText fitText(std::string_view text, float size, float maxWidth, float minS
 }
 
 float readableMinScale(float size, const Theme& theme) {
-    if (size <= 0 || theme.fontScale <= 1) return 0.75f;
-    return std::clamp(kReadableTextPx / size, 0.55f, 1.f);
+    if (size <= 0) return 0.75f;
+    const float scale =
+        theme.fontScale <= 1 ? 0.75f : std::clamp(kReadableTextPx / size, 0.55f, 1.f);
+    return std::clamp(theme.minTextSize / size, scale, 1.f);
+}
+
+float atLeastMinText(float size, const Theme& theme) {
+    return std::max(size, theme.minTextSize);
 }
 
 std::vector<std::string> wrapText(std::string_view text, float size, float maxWidth) {
@@ -123,6 +129,56 @@ std::vector<std::string> wrapText(std::string_view text, float size, float maxWi
             lines.push_back(std::move(next));
     }
     return lines;
+}
+
+bool WrappedText::cut() const {
+    const std::string_view ellipsis = "…";
+    return !lines.empty() && lines.back().size() >= ellipsis.size() &&
+           lines.back().compare(lines.back().size() - ellipsis.size(), ellipsis.size(), ellipsis) ==
+               0;
+}
+
+WrappedText wrapToFit(std::string_view text, float size, float maxWidth, int maxLines,
+                      float minScale) {
+    WrappedText out;
+    out.size = size;
+    if (text.empty()) return out;
+    maxLines = std::max(1, maxLines);
+    auto fits = [&](const std::vector<std::string>& lines, float at) {
+        if (int(lines.size()) > maxLines) return false;
+        for (const std::string& line : lines)
+            if (estimateTextWidth(line, at) > maxWidth * 1.0001f) return false;
+        return true;
+    };
+    // Wrapped at the full size first; smaller only when the lines run past maxLines (or one
+    // word alone is wider than the box). Steps of 4 % down to the smallest size.
+    const float smallest = size * std::min(1.f, minScale);
+    for (float at = size;; at = std::max(smallest, at * 0.96f)) {
+        std::vector<std::string> lines = estimateTextWidth(text, at) <= maxWidth
+                                             ? std::vector<std::string>{std::string(text)}
+                                             : wrapText(text, at, maxWidth);
+        if (fits(lines, at)) {
+            out.lines = std::move(lines);
+            out.size = at;
+            return out;
+        }
+        if (at <= smallest) {
+            // The smallest size cannot hold it in maxLines: each line fitted (a lone word too
+            // wide is cut), and what runs past the last line is cut with "…".
+            out.size = smallest;
+            for (std::size_t i = 0; i < lines.size(); ++i) {
+                if (int(out.lines.size()) == maxLines - 1 && i + 1 < lines.size()) {
+                    std::string rest;
+                    for (std::size_t k = i; k < lines.size(); ++k)
+                        rest += (rest.empty() ? "" : " ") + lines[k];
+                    out.lines.push_back(fitText(rest, smallest, maxWidth, 1).text);
+                    break;
+                }
+                out.lines.push_back(fitText(lines[i], smallest, maxWidth, 1).text);
+            }
+            return out;
+        }
+    }
 }
 
 }  // namespace poslab

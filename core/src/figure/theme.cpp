@@ -49,6 +49,7 @@ Theme scaledTheme(Theme theme, float factor) {
     theme.titleSize *= factor;
     theme.fontScale *= factor;
     theme.lineScale *= factor;
+    theme.minTextSize *= factor;
     return theme;
 }
 

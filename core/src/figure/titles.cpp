@@ -10,16 +10,26 @@ namespace poslab {
 
 namespace plot_parts {
 
+namespace {
+
+// How far a title may shrink: large (presentation) titles further than 3/4, as far as normal
+// body text; never below the theme's smallest text (a file's 8 pt).
+float titleMinScale(const Theme& theme) {
+    const float scale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
+    return std::clamp(theme.minTextSize / theme.titleSize, scale, 1.f);
+}
+
+}  // namespace
+
 void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
-    // Large (presentation) titles may shrink further than 3/4, as far as normal body text.
-    const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
+    const float minScale = titleMinScale(theme);
     const float room = area.width - theme.titleSize;
     const float x = area.x + area.width / 2, top = area.y + theme.titleSize * 0.2f;
     FittedText fitted = fitText(title, theme.titleSize, room, minScale);
     if (fitted.text != title) {
         // Too long for one line even shrunk (a one-column print): two lines in the band the
         // views keep (titleBandHeight: 1.8 title sizes; two lines of 0.74 fill it), not cut.
-        const float size = theme.titleSize * 0.74f;
+        const float size = atLeastMinText(theme.titleSize * 0.74f, theme);
         // Balanced halves (the space nearest the middle) when they fit, else words as they come.
         const std::size_t split = titleBreak(title);
         std::vector<std::string> lines = wrapText(title, size, room);
@@ -50,22 +60,25 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
                                   ? titleBreak(title)
                                   : std::string::npos;
     const float line = theme.titleSize * 1.15f;
+    const float minScale = titleMinScale(theme);
     if (split == std::string::npos || plotHeight - line < theme.fontSize * 4) {
-        const float minScale = std::min(0.75f, std::max(0.6f, Theme{}.fontSize / theme.titleSize));
         out.lines.push_back(fitText(title, theme.titleSize, room, minScale));
         return out;
     }
-    FittedText first = fitText(title.substr(0, split), theme.titleSize, room);
-    FittedText second = fitText(title.substr(split + 1), theme.titleSize, room);
+    const float halfMin = std::clamp(theme.minTextSize / theme.titleSize, 0.75f, 1.f);
+    FittedText first = fitText(title.substr(0, split), theme.titleSize, room, halfMin);
+    FittedText second = fitText(title.substr(split + 1), theme.titleSize, room, halfMin);
     const float size = std::min(first.size, second.size);
-    first = fitText(first.text, size, room);
-    second = fitText(second.text, size, room);
+    const float sameMin = std::clamp(theme.minTextSize / size, 0.75f, 1.f);
+    first = fitText(first.text, size, room, sameMin);
+    second = fitText(second.text, size, room, sameMin);
     if (first.text != title.substr(0, split) || second.text != title.substr(split + 1)) {
         // Cut in two halves (a one-column print): three lines of whole words at 3/4 size, where
-        // the plot keeps room for its text, rather than "…".
-        const float small = theme.titleSize * 0.75f;
+        // the plot keeps room for its text, rather than "…"; four at print sizes, whose 8 pt
+        // floor keeps the lines from shrinking.
+        const float small = atLeastMinText(theme.titleSize * 0.75f, theme);
         const std::vector<std::string> words = wrapText(title, small, room);
-        bool whole = words.size() <= 3;
+        bool whole = words.size() <= (theme.minTextSize > 0 ? 4u : 3u);
         for (const std::string& word : words)
             whole = whole && estimateTextWidth(word, small) <= room;
         if (whole && plotHeight - small * 1.15f * float(words.size() - 1) >= theme.fontSize * 4) {

@@ -196,7 +196,7 @@ Status drawRelativeExtrapolation(Figure& figure, const PanelGrid& grid,
     const float textFraction = 0.3f;
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
-    const float textSize = theme.fontSize * 0.92f;
+    const float textSize = atLeastMinText(theme.fontSize * 0.92f, theme);
     const RelativeFigureOptions family = familyOptions(o);
     if (auto s = validate(family); !s) return s;
     const std::vector<FamilyPanel> panels = familyPanels(o, family);

@@ -146,7 +146,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     const float textFraction = 0.3f;
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
-    const float textSize = theme.fontSize * 0.92f;
+    const float textSize = atLeastMinText(theme.fontSize * 0.92f, theme);
 
     // 1. Sinusoidal: the formula continues.
     if (grid.shows(0)) {

@@ -310,7 +310,7 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
             drawBeyondLabel(figure, region, theme);
             // Under the line, on the plain undefined background, where it stays readable.
             if (region.height >= theme.fontSize * 3.2f) {
-                figure.add(makeText({p.right() - 5, top + 4}, endText, theme.fontSize * 0.9f,
+                figure.add(makeText({p.right() - 5, top + 4}, endText, atLeastMinText(theme.fontSize * 0.9f, theme),
                                     theme.accent, HorizontalAlign::Right, VerticalAlign::Top));
             }
         }

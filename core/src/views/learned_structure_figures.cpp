@@ -65,7 +65,7 @@ void drawVariance(Figure& figure, Box area, const TableStructure& structure, con
     const FittedText note =
         fitText("components 1-" + std::to_string(std::min<std::size_t>(3, count)) + ": " +
                     percent(firstThree) + " of " + std::to_string(pca.rank),
-                theme.fontSize * 0.85f, frame.plot.width - 8);
+                atLeastMinText(theme.fontSize * 0.85f, theme), frame.plot.width - 8);
     figure.add(makeText({frame.plot.right() - 4, frame.plot.y + 2}, note.text, note.size,
                         theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top));
     if (frameOut) *frameOut = frame;
@@ -273,7 +273,7 @@ LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int 
         // At most a fifth of a small figure (two lines at least): the plots come first there,
         // and drawParagraph ends a note it had to cut with "…".
         const float lines = drawParagraph(scratch, {0, 0, noteBox.width, area.height}, note, theme,
-                                          theme.fontSize * 0.85f, theme.mutedText);
+                                          atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText);
         const float tall = std::min(lines, std::max(2.3f * theme.fontSize, area.height * 0.2f)) + 4;
         plots.height = std::max(1.f, area.bottom() - tall - plots.y);
         noteBox.y = plots.bottom() + 2;
@@ -353,7 +353,7 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
                        y, options, theme, &out.shuffled);
     }
     if (layout.note.height > 0)
-        drawParagraph(figure, layout.note, structure.note, theme, theme.fontSize * 0.85f,
+        drawParagraph(figure, layout.note, structure.note, theme, atLeastMinText(theme.fontSize * 0.85f, theme),
                       theme.mutedText);
     else
         drawCornerNote(figure, layout.area, nullptr, structure.note, theme);

@@ -251,7 +251,7 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     }
     y += stripHeight + 2;
     const int tickEvery = layerCount <= 16 ? 1 : layerCount <= 48 ? 4 : 8;
-    const float tickSize = theme.fontSize * 0.8f;
+    const float tickSize = atLeastMinText(theme.fontSize * 0.8f, theme);
     for (int layer = 0; layer < layerCount; layer += tickEvery) {
         figure.add(makeText({table.x + cell * (float(layer) + 0.5f), y}, std::to_string(layer),
                             tickSize, theme.mutedText, HorizontalAlign::Center,

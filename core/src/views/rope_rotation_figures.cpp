@@ -245,7 +245,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                    area.bottom() - legendBottom - theme.fontSize * 1.2f - pad};
     if (grid.width < 20 || grid.height < 20) return;
     const int count = int(pairs.size());
-    const float labelSize = theme.fontSize * 0.92f;
+    const float labelSize = atLeastMinText(theme.fontSize * 0.92f, theme);
     const float textRows = labelSize * 2.9f;  // a label above the circle and one below
     int columns = 1;
     float best = -1;

@@ -207,7 +207,7 @@ void addEdgeMarkers(LinePlotSpec& spec, const T5Params& p, int maxExact, const T
 // left line (the curve is mid-height or high there).
 void labelEdgeMarkers(Figure& figure, const PlotFrame& frame, const T5Params& p, int maxExact,
                       const Theme& theme) {
-    const float size = theme.fontSize * 0.9f;
+    const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
     const Box& plot = frame.plot;
     Box placed{};  // the first label's box: the second is left out rather than drawn over it
     auto boxed = [&](double x, float top, const std::string& text, Rgba color) {

@@ -211,7 +211,7 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
                         1};
     };
     std::vector<Box> placed;
-    const float labelSize = theme.fontSize * 0.85f;
+    const float labelSize = atLeastMinText(theme.fontSize * 0.85f, theme);
     const float length = std::clamp(0.11f * std::min(plot.width, plot.height), labelSize * 0.8f,
                                     theme.fontSize * 2.6f);
     std::array<std::string, 3> labels;

@@ -149,7 +149,7 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     PlotFrame frame;
     drawLinePlot(figure, plotArea, spec, theme, &frame);
     // Shade image and video segments, and name them where the band is wide enough.
-    const float labelSize = theme.fontSize * 0.9f;
+    const float labelSize = atLeastMinText(theme.fontSize * 0.9f, theme);
     std::map<int, std::pair<long long, long long>> segments;  // segment -> first, end token
     for (const PromptSpan& span : positions->spans) {
         if (span.kind == PromptSegmentKind::Text) continue;
@@ -220,7 +220,7 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
         const float tx = left + cell * (float(tick.value) + 0.5f);
         if (tx < left - 1 || tx > left + stripWidth + 1) continue;
         figure.add(LineItem{{tx, y - 2}, {tx, y + 2}, theme.axis, 1});
-        figure.add(makeText({tx, y + 2}, tick.label, theme.fontSize * 0.85f, theme.mutedText,
+        figure.add(makeText({tx, y + 2}, tick.label, atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText,
                             HorizontalAlign::Center, VerticalAlign::Top));
     }
     y += line + 4;

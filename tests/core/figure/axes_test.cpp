@@ -172,6 +172,43 @@ TEST(AxesTest, AShortPlotsYLabelRunsPastItsBottomRatherThanBeingCut) {
     EXPECT_TRUE(textsOutsideFigure(figure).empty());
 }
 
+// Issue #28, print: at one column (--width 600, text 1.6x with an 8 pt floor) a long x label
+// was cut with "…"; it wraps onto lines under the tick labels, each within the plot's width
+// (measured as the view tests measure), and the plot gives up the rows they take.
+TEST(AxesTest, ALongXLabelAtPrintSizeWrapsUnderTheTicks) {
+    Theme theme = scaledTheme(paperTheme(), 1.6f);
+    theme.minTextSize = 8 / 0.42f / 0.859f;  // 8 pt at 0.42 pt a pixel, as a line height
+    LinePlotSpec spec;
+    spec.x = {"distance between query and key positions, in tokens (log scale from 1 to 65536)", 0,
+              100};
+    spec.y = {"score", -1, 1};
+    spec.series.push_back({"", {0, 100}, {-1, 1}});
+    Figure figure = emptyFigure(600, 400, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 600, 400}, spec, theme, &frame);
+    // Too long for one line even at the floor size.
+    ASSERT_GT(estimateTextWidth(spec.x.label, theme.minTextSize), frame.plot.width);
+    std::string joined;
+    int lines = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->vertical90 || spec.x.label.find(text->text) == std::string::npos ||
+            text->text.size() < 8)
+            continue;
+        ++lines;
+        joined += (joined.empty() ? "" : " ") + text->text;
+        const auto [left, right] = textExtent(*text);
+        EXPECT_GE(left, frame.plot.x - 0.5f) << text->text;
+        EXPECT_LE(right, frame.plot.right() + 0.5f) << text->text;
+        EXPECT_GE(text->size, theme.minTextSize - 1e-3f);
+    }
+    EXPECT_GE(lines, 2);
+    EXPECT_EQ(joined, spec.x.label);  // every word, in order, none cut
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+}
+
 TEST(AxesTest, TicksOfARangeWiderThanTheLargestDoubleAreRoundNumbers) {
     // Failed before (hung): -1.7e308 .. 1.7e308 has width inf; the fallback search divided an
     // infinite step by 10 forever. Now a tenth of the range is ticked, then scaled back.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "poslab/views/t5_figures.hpp"
 
@@ -283,6 +284,38 @@ TEST(FigureControlsTest, SquareContentGetsAWidthWideCanvas) {
     EXPECT_FLOAT_EQ(square->box.width, 580);
     EXPECT_EQ(builds, 2);
     EXPECT_FALSE(fitsCanvasToContent(paperTheme()));
+}
+
+// ---- Every panel in a file (issue 28, print)
+// Seven panels designed for 3 columns, each at least 20 x 12 font sizes: at print size (22.4 px)
+// a 600 px column holds one (20 em = 448 px), so seven rows of 268.8 px + 6 gaps of 10.
+TEST(AllPanelsTest, ANarrowCanvasGrowsToShowEveryPanelInOneColumn) {
+    const PanelShape shape{7, 3, 20, 12, 10};
+    Theme theme = scaledTheme(paperTheme(), 1.6f);
+    PanelGrid seen;
+    const SizedBuild build = [&](const Theme& t, float w, float h) -> Result<Figure> {
+        seen = reflowPanels({0, 0, w, h}, shape, t);
+        Figure figure = emptyFigure(w, h, t);
+        for (int k = 0; k < shape.count; ++k)
+            if (seen.shows(k)) figure.add(RectItem{seen.cell(k), t.text, {}, 1});
+        return figure;
+    };
+    // The GUI's theme (no PanelRoom): one panel at a time on 600 x 400.
+    EXPECT_TRUE(reflowPanels({0, 0, 600, 400}, shape, theme).oneAtATime());
+    const float minHeight = 12 * theme.fontSize;
+    auto grown = buildWithAllPanels(build, theme, 600, 400, true, 16384);
+    ASSERT_TRUE(grown.ok());
+    EXPECT_FALSE(seen.oneAtATime());
+    EXPECT_EQ(seen.columns, 1);
+    EXPECT_EQ(seen.rows, 7);
+    EXPECT_NEAR(grown->height, std::ceil(7 * minHeight + 6 * 10), 1);
+    for (int k = 0; k < 7; ++k) EXPECT_GE(seen.cell(k).height, std::floor(minHeight) - 1) << k;
+    // A given height is kept: every panel squeezed into it, none left out.
+    auto kept = buildWithAllPanels(build, theme, 600, 400, false, 16384);
+    ASSERT_TRUE(kept.ok());
+    EXPECT_EQ(kept->height, 400);
+    EXPECT_FALSE(seen.oneAtATime());
+    EXPECT_EQ(seen.rows * seen.columns >= 7, true);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // cutting, never cut inside a UTF-8 character, break between words and never inside maths.
 #include "poslab/figure/text_fit.hpp"
 
+#include "../views/figure_checks.hpp"  // textExtent
+
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/text_boxes.hpp"
@@ -116,6 +118,67 @@ TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
     // A lone minus stays between its operands.
     for (const std::string& line : wrapText("exact density (1 − c²)^((d−3)/2)", size, 60))
         EXPECT_NE(line, "−");
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// ---- wrapToFit (issue 28: print sizes at one column wrap notes and labels instead of cutting)
+// Widths by hand: the estimate is 0.56 em a character, so at size 10 a character is 5.6 px, a
+// four-letter word 22.4 px and two of them with their space (9 characters) 50.4 px.
+const std::string kSixWords = "aaaa bbbb cccc dddd eeee ffff";
+
+TEST(WrapToFitTest, ALongNoteAtANarrowWidthWrapsOntoLinesThatEachFit) {
+    // 51 px holds two words (50.4 px) but not three (14 characters, 78.4 px): three lines.
+    const WrappedText wrapped = wrapToFit(kSixWords, 10, 51, 10);
+    ASSERT_EQ(wrapped.lines.size(), 3u);
+    EXPECT_EQ(wrapped.size, 10);  // the full size: wrapping needs no shrinking
+    EXPECT_EQ(wrapped.lines[0], "aaaa bbbb");
+    EXPECT_EQ(wrapped.lines[2], "eeee ffff");
+    EXPECT_FALSE(wrapped.cut());
+    for (const std::string& line : wrapped.lines) {
+        const TextItem item = makeText({0, 0}, line, wrapped.size, {});
+        const auto [left, right] = textExtent(item);  // as the view tests measure
+        EXPECT_LE(right - left, 51.f) << line;
+        EXPECT_EQ(line.find("…"), std::string::npos);
+    }
+}
+
+TEST(WrapToFitTest, TooManyLinesShrinkBeforeAnythingIsCut) {
+    // Two lines of three words (14 characters) fit 70 px at size <= 70 / (14 * 0.56) = 8.93,
+    // above the smallest 7.5: the text shrinks in 4 % steps (10, 9.6, 9.216, 8.847) and wraps.
+    const WrappedText wrapped = wrapToFit(kSixWords, 10, 70, 2);
+    ASSERT_EQ(wrapped.lines.size(), 2u);
+    EXPECT_NEAR(wrapped.size, 10 * 0.96f * 0.96f * 0.96f, 1e-3);
+    EXPECT_FALSE(wrapped.cut());
+    EXPECT_EQ(wrapped.lines[0] + " " + wrapped.lines[1], kSixWords);
+    for (const std::string& line : wrapped.lines)
+        EXPECT_LE(estimateTextWidth(line, wrapped.size), 70.001f) << line;
+}
+
+TEST(WrapToFitTest, OnlyWhatNoLinesCanHoldIsCut) {
+    // One line of 30 px holds 30 / (0.56 * 7.5) = 7.1 characters at the smallest size.
+    const WrappedText wrapped = wrapToFit(kSixWords, 10, 30, 1);
+    ASSERT_EQ(wrapped.lines.size(), 1u);
+    EXPECT_TRUE(wrapped.cut());
+    EXPECT_FLOAT_EQ(wrapped.size, 7.5f);
+    EXPECT_LE(estimateTextWidth(wrapped.lines[0], wrapped.size), 30.001f);
+    // Whole on one line when it fits, and nothing for an empty text.
+    EXPECT_EQ(wrapToFit("aaaa", 10, 30, 1).lines, std::vector<std::string>{"aaaa"});
+    EXPECT_TRUE(wrapToFit("", 10, 30, 3).lines.empty());
+}
+
+TEST(WrapToFitTest, ThePrintFloorKeepsFittedTextAtEightPoint) {
+    // A file's paper theme: nothing fitted shrinks below 8 pt at 0.42 pt a pixel (19.05 px).
+    Theme theme = paperTheme();
+    theme.minTextSize = 8 / 0.42f;
+    EXPECT_FLOAT_EQ(20 * readableMinScale(20, theme), 8 / 0.42f);
+    EXPECT_FLOAT_EQ(readableMinScale(15, theme), 1.f);  // already below: no shrinking at all
+    EXPECT_FLOAT_EQ(atLeastMinText(15, theme), 8 / 0.42f);
+    EXPECT_FLOAT_EQ(readableMinScale(20, paperTheme()), 0.75f);  // no floor: as before
 }
 
 }  // namespace

@@ -21,12 +21,19 @@ namespace poslab {
 // ---- Controls
 Status checkFontScale(double scale);            // kMinFontScale..kMaxFontScale ("font_scale ...")
 Theme withFontScale(Theme theme, float scale);  // scaledTheme, after checkFontScale
-// Files in the paper theme are printed smaller than they are drawn. 1.6 (22.4 px tick labels:
-// 9.4 pt at 0.42 pt a pixel, --width 600 in a 3.5 in column) is what one-column print needs, but
-// at 1.6 the views' sampling notes (linear-shift, add-vs-concat, similarity, extrapolation at
-// 1200 x 800) are cut or dropped until notes wrap instead (issue 28, placement): 1 until then.
-inline constexpr float kPaperPrintScale = 1.0f;
-Theme forFiles(Theme theme, float fontScale);  // withFontScale by fontScale x the print scale
+// Files in the paper theme are sized for print. A figure pixel is taken to print at 0.42 pt:
+// `--width 600` across a 3.5 in (252 pt) column, `--width 1200` across a 7 in (504 pt) page. A
+// TextItem's size is the font's line height; its em (the pt size a reader measures, the
+// font-size Cairo and SVG write) is 0.859 of it (DejaVu Sans: 2048 / (1901 + 483) units).
+// Text is drawn 1.6 times the screen's: tick labels and legends 22.4 px (em 19.2 px = 8.1 pt),
+// titles 27.2 px (9.8 pt); nothing is below 8 pt (22.2 px): smaller notes and marker labels
+// are raised to it and fitted text shrinks no further (Theme::minTextSize). Dark theme: 1.
+inline constexpr float kPrintPointsPerPixel = 252.f / 600.f;
+inline constexpr float kEmPerLineHeight = 2048.f / (1901.f + 483.f);  // DejaVu Sans
+inline constexpr float kPrintMinTextPt = 8;
+inline constexpr float kPaperPrintScale = 1.6f;
+// withFontScale by fontScale x the print scale; paper: minTextSize 8 pt x fontScale.
+Theme forFiles(Theme theme, float fontScale);
 
 // ---- Building
 using ThemedBuild = std::function<Result<Figure>(const Theme&)>;
@@ -45,6 +52,13 @@ Result<Figure> buildWithControls(const ThemedBuild& build, Theme theme);
 using SizedBuild = std::function<Result<Figure>(const Theme&, float width, float height)>;
 Result<Figure> buildFittedToContent(const SizedBuild& build, const Theme& theme, float width,
                                     float height, float maxHeight, float margin = 8);
+// ---- Every panel (files)
+// A multi-panel view whose grid would show one panel at a time on this canvas (a one-column
+// `--width 600` at print sizes) shows them all (Theme::panelRoom): when the height is derived
+// (`--width` alone: growHeight), the figure is built again as much taller as its grids asked for
+// (up to maxHeight), more rows than columns; else its panels are squeezed into the canvas.
+Result<Figure> buildWithAllPanels(const SizedBuild& build, const Theme& theme, float width,
+                                  float height, bool growHeight, float maxHeight);
 bool fitsCanvasToContent(const Theme& theme);  // AspectMode::Square or LegendPlacement::Outside
 // The box the figure's visible items cover (text by estimate, clipped items within their clip),
 // in figure pixels; an empty box at the origin when nothing is drawn.

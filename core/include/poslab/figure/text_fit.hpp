@@ -23,12 +23,28 @@ struct FittedText {
 FittedText fitText(std::string_view text, float size, float maxWidth, float minScale = 0.75f);
 // The minScale for fitText that keeps text readable: 75 % of size on a screen or page; in a
 // theme scaled up (presentation mode, fontScale > 1) down to kReadableTextPx (the screen's own
-// text size, presentation's floor) but never below it.
+// text size, presentation's floor) but never below it; never below theme.minTextSize (a file's
+// 8 pt), so text already at that floor does not shrink at all.
 inline constexpr float kReadableTextPx = 14;
 float readableMinScale(float size, const Theme& theme);
+// `size`, raised to the theme's smallest readable size (Theme::minTextSize; print: 8 pt).
+float atLeastMinText(float size, const Theme& theme);
 // Words wrapped to maxWidth (by estimate) at `size`, never inside $...$ markup: the lines in
 // order (one word wider than maxWidth is a line of its own, for fitText to shrink).
 std::vector<std::string> wrapText(std::string_view text, float size, float maxWidth);
+// Text fitted to a box maxWidth wide and at most maxLines lines tall, wrapped rather than cut:
+// whole on one line at `size` when it fits, else wrapped (wrapText) onto as few lines as it
+// needs; only when more than maxLines lines would be needed does it shrink (towards
+// minScale * size); only when maxLines lines at the smallest size cannot hold it is the last
+// line cut with "…". Every line's estimateTextWidth at the returned size is <= maxWidth (a word
+// too wide for the box alone is shrunk, then cut, as fitText does).
+struct WrappedText {
+    std::vector<std::string> lines;
+    float size = 0;
+    bool cut() const;  // the last line ends in "…"
+};
+WrappedText wrapToFit(std::string_view text, float size, float maxWidth, int maxLines,
+                      float minScale = 0.75f);
 // Where a title of two lines breaks: the space nearest the middle with a word of letters or
 // digits on each side ("j - i" stays whole); npos when there is none.
 std::size_t titleBreak(std::string_view title);

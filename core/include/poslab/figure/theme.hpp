@@ -20,6 +20,12 @@ enum class LegendPlacement { Auto, Outside, None };   // auto: the corner hiding
 enum class TitleMode { Auto, Replace, Hidden };       // the view's title, Theme::titleText, none
 enum class AspectMode { Auto, Square };               // square: plot boxes as wide as tall
 enum class TitleTarget { FigureTitle, PanelTitles };  // what TitleMode::Replace replaces
+// Files show every panel of a multi-panel view (figure_controls' buildWithAllPanels): a grid too
+// small for its panels at their legible size squeezes them all in instead of showing one, and
+// records how much taller the canvas would have to be for them to fit.
+struct PanelRoom {
+    float missingHeight = 0;  // px the canvas lacks (the largest any grid asked for)
+};
 struct Theme {
     ThemeId id = ThemeId::Dark;
     Rgba background, plotBackground, text, mutedText, axis, grid, masked, accent;
@@ -33,6 +39,10 @@ struct Theme {
     AspectMode aspect = AspectMode::Auto;
     int focusPanel = 0;   // > 0: panel N (1-based) drawn over the whole figure (figure_controls)
     float lineScale = 1;  // line widths, tick lengths, markers and legend swatches (1: 1 px)
+    // The smallest size text may be shrunk to (readableMinScale), in px; 0: no floor. Files in
+    // the paper theme: 8 pt at the printed width (forFiles, figure_controls.hpp).
+    float minTextSize = 0;
+    PanelRoom* panelRoom = nullptr;  // set: every panel shown (files); see PanelRoom
 };
 Theme darkTheme();   // the screen theme
 Theme paperTheme();  // white background, black text: for print

@@ -1,0 +1,246 @@
+// A one-column figure (issue 28): `poslab render VIEW --width 600` in the paper theme is printed
+// 3.5 in (252 pt) wide, so a figure pixel is 0.42 pt and text must be at least 8 pt there
+// (an em of 19.05 px; a TextItem of 22.2 px, its size being the line height). Every view of the
+// render registry is built at --width 600 (the height derived) exactly as the command line builds
+// it, and must hold: its smallest text >= 8 pt at 252 pt, no text cut with "…" (notes, captions and
+// labels wrap instead), no text past the canvas, and every panel it shows on a large canvas (no
+// panel dropped for a one-at-a-time view). The default 1200 x 800 must show every panel too. Views
+// that cannot yet are listed below with the reason.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/commands.hpp"
+#include "commands/spec_format.hpp"
+#include "poslab/figure/figure_controls.hpp"
+#include "poslab/figure/text_boxes.hpp"
+
+namespace poslab {
+namespace {
+
+constexpr float kColumnPt = 252;  // 3.5 in
+constexpr float kColumnWidthPx = 600;
+
+// Known exceptions (issue 28, print): the rules a view does not meet yet at --width 600, and why.
+// Every other rule is still checked for it; the list may only shrink.
+enum class Rule { Smallest8pt, NothingCut, InsideCanvas, EveryPanel };
+struct Known {
+    std::set<Rule> rules;
+    const char* why;
+};
+const std::map<std::string, Known>& knownExceptions() {
+    static const std::map<std::string, Known> known = {
+        {"rope-rotation",
+         {{Rule::InsideCanvas},
+          "its angle labels (\"Δ +104.5°\") are placed by hand and run past the edge"}},
+        {"rope-angles",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column"}},
+        {"rope-precision",
+         {{Rule::NothingCut}, "a marker label (\"first position over 0.1\") fitted to one line"}},
+        {"mrope",
+         {{Rule::Smallest8pt, Rule::NothingCut},
+          "the view's own notes and title are fitted with fitText at 0.75, not wrapped"}},
+        {"axial-rope", {{Rule::NothingCut}, "the view's pairs note is fitted to one line"}},
+        {"learned",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column; the y label of the short strip plot"}},
+        {"learned-pca",
+         {{Rule::Smallest8pt, Rule::NothingCut},
+          "six panels in its own layout (learned_structure_figures) fit labels at 0.6 and cut"}},
+        {"similarity", {{Rule::NothingCut}, "axis labels of two square heatmaps side by side"}},
+        {"near-orthogonality", {{Rule::NothingCut}, "its sampling note is fitted to one line"}},
+        {"binary-clock",
+         {{Rule::NothingCut, Rule::EveryPanel},
+          "the bit captions are fitted to one line; panel 3 lays out its own bit plots (5 of 7 "
+          "fit)"}},
+        {"linear-shift",
+         {{Rule::NothingCut}, "its in-plot notes and an axis label are fitted to one line"}},
+        {"attention-shuffle",
+         {{Rule::Smallest8pt, Rule::NothingCut},
+          "its word grid fits words to the cells at 0.6 (attention_shuffle_figures)"}},
+        {"frequency-resolution",
+         {{Rule::NothingCut}, "a plot title and an axis label of the narrow panels"}},
+        {"extrapolation",
+         {{Rule::Smallest8pt},
+          "two panels' sentences are set at 7.2 pt whole (drawParagraph) rather than cut at 8"}},
+        {"compare-ab", {{Rule::NothingCut}, "an axis label and a plot title"}},
+        {"alibi",
+         {{Rule::Smallest8pt}, "the head labels of the 8-head grid are sized to the cells"}},
+        {"cope",
+         {{Rule::Smallest8pt, Rule::NothingCut},
+          "\"future (causal mask)\" sized to its cell; key axis labels"}},
+        {"deberta",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column; an axis label"}},
+        {"irope",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column"}},
+        {"relative-family", {{Rule::NothingCut}, "the KERPLE panel titles"}},
+        {"xpos",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column"}},
+        {"kerple",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column"}},
+        {"sandwich",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column"}},
+        {"fire",
+         {{Rule::NothingCut},
+          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
+          "column"}},
+    };
+    return known;
+}
+bool excepted(const std::string& view, Rule rule) {
+    const auto found = knownExceptions().find(view);
+    return found != knownExceptions().end() && found->second.rules.count(rule) > 0;
+}
+
+struct PrintReport {
+    float smallestPx = 1e9f;
+    std::string smallestText;
+    std::vector<std::string> cut, outside;
+    std::size_t plots = 0;
+};
+
+PrintReport inspect(const Figure& figure) {
+    PrintReport report;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->color.a == 0 || text->text.find_first_not_of(' ') == std::string::npos)
+            continue;
+        if (text->size < report.smallestPx) {
+            report.smallestPx = text->size;
+            report.smallestText = text->text;
+        }
+    }
+    for (std::size_t index : cutTexts(figure))
+        report.cut.push_back(std::get<TextItem>(figure.items[index]).text);
+    for (std::size_t index : textsOutsideFigure(figure))
+        report.outside.push_back(std::get<TextItem>(figure.items[index]).text);
+    report.plots = figure.panels.size();
+    return report;
+}
+
+Result<commands::BuiltFigure> build(const commands::RenderView& view,
+                                    const std::map<std::string, std::string>& options) {
+    commands::ArgMap args;
+    for (const auto& [name, value] : options) args.set(name, value);
+    args.set("out", "unused.pdf");
+    return commands::buildFigure(view, commands::renderOptionsFor(view), args);
+}
+
+std::string join(const std::vector<std::string>& texts) {
+    std::string out;
+    for (const std::string& t : texts) out += (out.empty() ? "\"" : ", \"") + t + "\"";
+    return out;
+}
+
+const commands::CommandRegistry& registry() {
+    static const commands::CommandRegistry built = commands::buildRegistry();
+    return built;
+}
+
+std::vector<std::string> viewNames() {
+    std::vector<std::string> names;
+    for (const commands::RenderView& view : registry().renders) names.push_back(view.name);
+    return names;
+}
+
+// One test per view of the registry (a view added later is checked as it is registered).
+class PrintWidthTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
+    const bool verbose = std::getenv("POSLAB_PRINT_REPORT") != nullptr;
+    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
+                                    [](const auto& v) { return v.name == GetParam(); });
+    ASSERT_NE(found, registry().renders.end());
+    {
+        const commands::RenderView& view = *found;
+        // Every panel the view has: the screen's text on a canvas large enough that no grid
+        // goes one at a time.
+        auto large = build(view, {{"theme", "dark"}, {"width", "1800"}, {"height", "1200"}});
+        if (!large.ok()) {
+            // Views that need an input (a checkpoint, a table file) have no default figure.
+            EXPECT_NE(large.error().message.find("required"), std::string::npos)
+                << view.name << ": " << large.error().message;
+            return;
+        }
+        const PrintReport all = inspect(large->figure);
+        auto column = build(view, {{"width", "600"}});
+        ASSERT_TRUE(column.ok()) << view.name << ": " << column.error().message;
+        auto standard = build(view, {});
+        ASSERT_TRUE(standard.ok()) << view.name << ": " << standard.error().message;
+        const PrintReport one = inspect(column->figure), two = inspect(standard->figure);
+        // A TextItem's size is the font's line height; the em written to the PDF is 0.859 of it
+        // (DejaVu Sans: 2048 units an em, ascender 1901 + descender 483).
+        const float smallestPt = one.smallestPx * (2048.f / 2384.f) * kColumnPt / kColumnWidthPx;
+        if (verbose) {
+            std::cout << view.name << ": " << column->figure.width << "x" << column->figure.height
+                      << " smallest " << smallestPt << " pt (\"" << one.smallestText << "\"), "
+                      << one.cut.size() << " cut, " << one.outside.size() << " outside, plots "
+                      << one.plots << " / " << two.plots << " at 1200x800 / " << all.plots << "\n";
+        }
+        const std::string where = view.name + " --width 600: ";
+        const bool small = smallestPt < kPrintMinTextPt - 0.01f;
+        const bool dropped = one.plots < all.plots || two.plots < all.plots;
+        const std::pair<Rule, bool> met[] = {{Rule::Smallest8pt, !small},
+                                             {Rule::NothingCut, one.cut.empty()},
+                                             {Rule::InsideCanvas, one.outside.empty()},
+                                             {Rule::EveryPanel, !dropped}};
+        for (const auto& [rule, ok] : met) {
+            if (excepted(view.name, rule)) {
+                // A known exception that no longer happens: take it off the list.
+                EXPECT_FALSE(ok) << where << "meets rule " << int(rule) << " now";
+                continue;
+            }
+            if (ok) continue;
+            ADD_FAILURE() << where
+                          << (rule == Rule::Smallest8pt ? "\"" + one.smallestText + "\" is " +
+                                                              std::to_string(smallestPt) + " pt"
+                              : rule == Rule::NothingCut ? "cut: " + join(one.cut)
+                              : rule == Rule::InsideCanvas
+                                  ? "past the canvas: " + join(one.outside)
+                                  : "panels dropped (" + std::to_string(one.plots) + " at 600, " +
+                                        std::to_string(two.plots) + " at 1200x800, of " +
+                                        std::to_string(all.plots) + ")");
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryView, PrintWidthTest, ::testing::ValuesIn(viewNames()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name = info.param;
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
+
+// Every known exception names a view that exists (a renamed view would hide its entry).
+TEST(PrintWidthExceptionsTest, NameRegisteredViews) {
+    const std::vector<std::string> names = viewNames();
+    EXPECT_GE(names.size(), 30u);
+    for (const auto& [view, known] : knownExceptions())
+        EXPECT_NE(std::find(names.begin(), names.end(), view), names.end()) << view;
+}
+
+}  // namespace
+}  // namespace poslab
