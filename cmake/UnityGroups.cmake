@@ -241,6 +241,19 @@ if(TARGET poslab_cli)
     TARGET_DIRECTORY poslab_cli PROPERTIES UNITY_GROUP poslab_cli_0
   )
 endif()
+if(TARGET poslab_encodings)
+  set_target_properties(poslab_encodings PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/app/encodings/alibi_encoding.cpp
+    ${PROJECT_SOURCE_DIR}/app/encodings/contextual_commands.cpp
+    ${PROJECT_SOURCE_DIR}/app/encodings/contextual_encoding.cpp
+    ${PROJECT_SOURCE_DIR}/app/encodings/contextual_panel.cpp
+    ${PROJECT_SOURCE_DIR}/app/encodings/relative_commands.cpp
+    ${PROJECT_SOURCE_DIR}/app/encodings/relative_encoding.cpp
+    ${PROJECT_SOURCE_DIR}/app/encodings/relative_panel.cpp
+    TARGET_DIRECTORY poslab_encodings PROPERTIES UNITY_GROUP poslab_encodings_0
+  )
+endif()
 if(TARGET poslab_core_tests)
   set_target_properties(poslab_core_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
   set_source_files_properties(

@@ -14,6 +14,7 @@ never breaks the build; re-run the script to group them:
     cmake/unity_groups.py --check    # also compile each group with -fsyntax-only (slow)
 """
 import argparse
+import glob
 import os
 import re
 import subprocess
@@ -31,6 +32,8 @@ TARGETS = [
     ("poslab_ui", "app/CMakeLists.txt", "POSLAB_UI_SOURCES", "app"),
     ("poslab_panels", "app/CMakeLists.txt", "POSLAB_PANELS_SOURCES", "app"),
     ("poslab_cli", "app/CMakeLists.txt", "POSLAB_CLI_SOURCES", "app"),
+    # A glob, not a list (plug-ins: app/CMakeLists.txt): its files in name order.
+    ("poslab_encodings", None, "encodings/*.cpp", "app"),
     ("poslab_core_tests", "tests/CMakeLists.txt", "POSLAB_CORE_TESTS", "tests"),
     ("poslab_app_tests", "tests/app/CMakeLists.txt", "POSLAB_APP_TESTS", "tests/app"),
 ]
@@ -43,7 +46,10 @@ TEST_MACROS = re.compile(r"\b(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_SUITE|"
                          r"GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST)\s*\(")
 
 
-def list_sources(cmake_file, variable):
+def list_sources(cmake_file, variable, directory):
+    if cmake_file is None:
+        return sorted(os.path.relpath(p, os.path.join(ROOT, directory))
+                      for p in glob.glob(os.path.join(ROOT, directory, variable)))
     text = open(os.path.join(ROOT, cmake_file)).read()
     match = re.search(r"set\(" + variable + r"\b(.*?)\)", text, re.S)
     if not match:
@@ -224,7 +230,7 @@ def main():
              "# Each group compiles as one translation unit (POSLAB_UNITY, CMakeLists.txt)."]
     ok = True
     for target, cmake_file, variable, directory in TARGETS:
-        files = [os.path.join(directory, f) for f in list_sources(cmake_file, variable)]
+        files = [os.path.join(directory, f) for f in list_sources(cmake_file, variable, directory)]
         groups = groups_for(files)
         lines.append(f"if(TARGET {target})")
         lines.append(f"  set_target_properties({target} PROPERTIES UNITY_BUILD ON "
