@@ -1,6 +1,5 @@
 // symmetric_eigen.hpp — eigenpairs of symmetric matrices, and of positive semi-definite operators
-// known only by their action on a block of vectors (so a d x d covariance X^T X / L is never
-// formed). Cyclic Jacobi for small matrices; Householder tridiagonalisation + implicit QL for the
+// known only by their action on a block of vectors. Cyclic Jacobi for small matrices; Householder tridiagonalisation + implicit QL for the
 // Rayleigh-Ritz step; block Lanczos for the top eigenpairs of large ones. Used by the table
 // structure analysis (analysis/table_structure.hpp).
 #pragma once
