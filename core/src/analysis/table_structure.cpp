@@ -14,6 +14,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/parallel.hpp"
 #include "poslab/base/random.hpp"
+#include "poslab/base/row_gram.hpp"
 #include "poslab/base/symmetric_eigen.hpp"
 
 namespace poslab {
@@ -35,25 +36,48 @@ std::vector<std::complex<double>> fftTwiddles(std::size_t n) {
     return twiddles;
 }
 
-// In-place radix-2 FFT; data.size() is a power of two, twiddles = fftTwiddles(data.size()).
-void fft(std::vector<std::complex<double>>& data,
-         const std::vector<std::complex<double>>& twiddles) {
-    const std::size_t n = data.size();
+// In-place radix-2 FFT (bit reversal, then butterflies even +- odd * twiddle) of kFftLanes
+// sequences of n values (a power of two) at once, stored interleaved (re[i * kFftLanes + lane],
+// im likewise); twiddles = fftTwiddles(n). Each sequence gets the operations a std::complex FFT
+// does (the product as (ac - bd, ad + bc): the same bits as the one-column FFT this replaced),
+// but eight share each twiddle factor, index and branch, and the lanes vectorise (AVX2 in its
+// clone, which has no fused multiply-add to contract into: the same bits again).
+constexpr std::size_t kFftLanes = 8;
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void fftLanes(double* re, double* im, std::size_t n,
+              const std::vector<std::complex<double>>& twiddles) {
     for (std::size_t i = 1, j = 0; i < n; ++i) {  // bit-reversal permutation
         std::size_t bit = n >> 1;
         for (; j & bit; bit >>= 1) j ^= bit;
         j ^= bit;
-        if (i < j) std::swap(data[i], data[j]);
+        if (i < j) {
+            for (std::size_t l = 0; l < kFftLanes; ++l) {
+                std::swap(re[i * kFftLanes + l], re[j * kFftLanes + l]);
+                std::swap(im[i * kFftLanes + l], im[j * kFftLanes + l]);
+            }
+        }
     }
     for (std::size_t length = 2; length <= n; length <<= 1) {
-        const std::size_t stride = n / length;
+        const std::size_t stride = n / length, half = length / 2;
         for (std::size_t start = 0; start < n; start += length) {
-            for (std::size_t k = 0; k < length / 2; ++k) {
-                const std::complex<double> twiddle = twiddles[k * stride];
-                const std::complex<double> even = data[start + k];
-                const std::complex<double> odd = data[start + k + length / 2] * twiddle;
-                data[start + k] = even + odd;
-                data[start + k + length / 2] = even - odd;
+            for (std::size_t k = 0; k < half; ++k) {
+                const double wr = twiddles[k * stride].real(), wi = twiddles[k * stride].imag();
+                double* er = re + (start + k) * kFftLanes;
+                double* ei = im + (start + k) * kFftLanes;
+                double* orr = re + (start + k + half) * kFftLanes;
+                double* oi = im + (start + k + half) * kFftLanes;
+                for (std::size_t l = 0; l < kFftLanes; ++l) {
+                    const double tr = orr[l] * wr - oi[l] * wi;  // odd * twiddle
+                    const double ti = orr[l] * wi + oi[l] * wr;
+                    const double xr = er[l], xi = ei[l];
+                    er[l] = xr + tr;
+                    ei[l] = xi + ti;
+                    orr[l] = xr - tr;
+                    oi[l] = xi - ti;
+                }
             }
         }
     }
@@ -131,107 +155,6 @@ Status checkTable(const Matrix& table) {
     return success();
 }
 
-// M^T M / divisor for a data matrix M (rows = samples), built from M^T's rows in parallel.
-Matrix gramOf(const Matrix& data, std::size_t divisor) {
-    const std::size_t n = data.cols;
-    Matrix columns(n, data.rows);  // M^T: each column of M contiguous
-    for (std::size_t r = 0; r < data.rows; ++r) {
-        for (std::size_t c = 0; c < n; ++c) columns(c, r) = data(r, c);
-    }
-    Matrix gram(n, n);
-    parallelFor((long long)n, 4, [&](long long first, long long last) {
-        for (long long i = first; i < last; ++i) {
-            for (std::size_t j = std::size_t(i); j < n; ++j) {
-                gram(std::size_t(i), j) =
-                    fourSumDot(columns.row(std::size_t(i)), columns.row(j), data.rows) /
-                    double(divisor);
-            }
-        }
-    });
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < i; ++j) gram(i, j) = gram(j, i);
-    }
-    return gram;
-}
-
-// Four doubles in one SIMD register (two SSE2 registers in the default clone), moved to and from
-// memory by memcpy (any alignment; no function takes or returns one, which would change the
-// calling convention between the clones).
-typedef double Lanes4 __attribute__((vector_size(32)));
-
-// out += m_r (m_r . x) over rows [begin, end) of data (n columns), for 4 vectors x stored
-// interleaved (x4[4c + j] = x_j[c]; out likewise): each row is read once from memory and used
-// twice from cache, the 4 vectors filling the SIMD lanes; four running sums hide the adder's
-// latency. The AVX2 clone runs the same operations (no fused multiply-add in ISO C++ mode), so
-// its results are bit-identical to the default clone's.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void accumulateGramRows4(const double* data, std::size_t n, std::size_t begin, std::size_t end,
-                         const double* x4, double* out4) {
-    for (std::size_t r = begin; r < end; ++r) {
-        const double* m = data + r * n;
-        Lanes4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
-        std::size_t c = 0;
-        Lanes4 x0, x1, x2, x3;
-        for (; c + 4 <= n; c += 4) {
-            std::memcpy(&x0, x4 + 4 * c, sizeof x0);
-            std::memcpy(&x1, x4 + 4 * c + 4, sizeof x1);
-            std::memcpy(&x2, x4 + 4 * c + 8, sizeof x2);
-            std::memcpy(&x3, x4 + 4 * c + 12, sizeof x3);
-            s0 += m[c] * x0;
-            s1 += m[c + 1] * x1;
-            s2 += m[c + 2] * x2;
-            s3 += m[c + 3] * x3;
-        }
-        for (; c < n; ++c) {
-            std::memcpy(&x0, x4 + 4 * c, sizeof x0);
-            s0 += m[c] * x0;
-        }
-        const Lanes4 t = (s0 + s1) + (s2 + s3);
-        for (c = 0; c < n; ++c) {
-            std::memcpy(&x0, out4 + 4 * c, sizeof x0);
-            x0 += m[c] * t;
-            std::memcpy(out4 + 4 * c, &x0, sizeof x0);
-        }
-    }
-}
-
-// y = M^T (M x) / divisor without forming M^T M: one pass over M's rows per block of vectors.
-// The rows are cut into at most 16 fixed stretches whose partial sums are added in order, so the
-// result does not depend on the number of cores. Blocks of other widths than 4 (only when n < 4)
-// go through the same kernel with zero columns.
-void applyGram(const Matrix& data, double divisor, const Matrix& x, Matrix& y) {
-    const std::size_t n = data.cols, width = x.cols, samples = data.rows;
-    const std::size_t groups = (width + 3) / 4;
-    std::vector<std::vector<double>> x4(groups, std::vector<double>(4 * n, 0.0));
-    for (std::size_t c = 0; c < n; ++c) {
-        for (std::size_t j = 0; j < width; ++j) x4[j / 4][4 * c + j % 4] = x(c, j);
-    }
-    const std::size_t stretches = std::clamp<std::size_t>(samples / 256, 1, 16);
-    std::vector<std::vector<double>> partial(stretches * groups);  // each 4 n, interleaved
-    parallelFor((long long)stretches, 1, [&](long long first, long long last) {
-        for (long long s = first; s < last; ++s) {
-            const std::size_t begin = samples * std::size_t(s) / stretches;
-            const std::size_t end = samples * std::size_t(s + 1) / stretches;
-            for (std::size_t g = 0; g < groups; ++g) {
-                std::vector<double>& out = partial[std::size_t(s) * groups + g];
-                out.assign(4 * n, 0.0);
-                accumulateGramRows4(data.values.data(), n, begin, end, x4[g].data(), out.data());
-            }
-        }
-    });
-    y = Matrix(n, width);
-    for (std::size_t s = 0; s < stretches; ++s) {
-        for (std::size_t c = 0; c < n; ++c) {
-            double* yc = y.row(c);
-            for (std::size_t j = 0; j < width; ++j)
-                yc[j] += partial[s * groups + j / 4][4 * c + j % 4];
-        }
-    }
-    for (double& v : y.values) v /= divisor;
-}
-
 // An eigenvector's sign is arbitrary: choose for each column the one that rises with position.
 void risingWithPosition(Matrix& projections) {
     const std::size_t rows = projections.rows;
@@ -261,11 +184,15 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
     const std::size_t rows = table.rows, cols = table.cols;
     const bool covariance = cols <= rows;  // the smaller of d x d and L x L
     const std::size_t n = covariance ? cols : rows;
-    // The table and the work space beside it, counted against the memory cap together: the
-    // centred copy (and its transpose for the Gram side), the n x n matrix where Jacobi forms it,
-    // and the projections (checkTable bounds rows x cols and n, so the sum cannot overflow).
-    const std::size_t workDoubles = (covariance ? 2 : 3) * rows * cols +
-                                    (n <= kJacobiLimit ? n * n : 0) + rows * std::size_t(projected);
+    // The eigenproblem is that of R R^T / L for the n rows R of length m: the table's centred
+    // columns (covariance, m = L) or its centred rows (Gram matrix, m = d).
+    const std::size_t m = covariance ? rows : cols;
+    // The table and the work space beside it, counted against the memory cap together: R, the
+    // n x n matrix, the Krylov basis beside it and the projections (checkTable bounds rows x cols
+    // and n, so the sum cannot overflow).
+    const std::size_t workDoubles =
+        rows * cols + PaddedRows::storedDoubles(n, m) + PaddedRows::storedDoubles(n, n) +
+        (n > kJacobiLimit ? kMaxKrylovDimension * n : n * n) + rows * std::size_t(projected);
     if (workDoubles > maxMatrixBytes() / sizeof(double)) {
         return Error{"PCA of a " + std::to_string(rows) + " x " + std::to_string(cols) +
                      " table needs " + std::to_string((workDoubles * sizeof(double) >> 20) + 1) +
@@ -283,59 +210,64 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
         const double* values = table.row(r);
         for (std::size_t c = 0; c < cols; ++c) mean[c] += std::ldexp(values[c], -exponent);
     }
-    for (double& m : mean) m /= double(rows);
-    Matrix centred(rows, cols);
-    for (std::size_t r = 0; r < rows; ++r) {
-        const double* values = table.row(r);
-        double* out = centred.row(r);
-        for (std::size_t c = 0; c < cols; ++c) out[c] = std::ldexp(values[c], -exponent) - mean[c];
-    }
-    // Either matrix is M^T M / L for a data matrix M with n columns: M = Xc (covariance) or
-    // Xc^T (Gram matrix).
-    Matrix transposed;
-    if (!covariance) {
-        transposed = Matrix(cols, rows);
+    for (double& value : mean) value /= double(rows);
+    PaddedRows data(n, m);
+    if (covariance) {  // transposed 64 table rows at a time (each R row written in short runs)
+        for (std::size_t r0 = 0; r0 < rows; r0 += 64) {
+            const std::size_t r1 = std::min(rows, r0 + 64);
+            for (std::size_t c = 0; c < cols; ++c) {
+                double* out = data.row(c);
+                for (std::size_t r = r0; r < r1; ++r)
+                    out[r] = std::ldexp(table(r, c), -exponent) - mean[c];
+            }
+        }
+    } else {
         for (std::size_t r = 0; r < rows; ++r) {
-            for (std::size_t c = 0; c < cols; ++c) transposed(c, r) = centred(r, c);
+            const double* values = table.row(r);
+            double* out = data.row(r);
+            for (std::size_t c = 0; c < cols; ++c)
+                out[c] = std::ldexp(values[c], -exponent) - mean[c];
         }
     }
-    const Matrix& data = covariance ? centred : transposed;
 
     TablePca pca;
     pca.rank = int(n);
-    for (double v : centred.values) pca.totalVariance += v * v;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* values = data.row(i);
+        for (std::size_t k = 0; k < m; ++k) pca.totalVariance += values[k] * values[k];
+    }
     pca.totalVariance /= double(rows);
     const int wanted = std::min<int>(components, int(n));
     const std::size_t shown = std::min<std::size_t>(std::size_t(projected), n);
     const int needed = std::max(wanted, int(shown));
-    SymmetricEigen eigen;
-    if (n <= kJacobiLimit) {
-        eigen = topEigenpairs(gramOf(data, rows), needed);
-    } else {
-        const BlockOperator apply = [&data, rows](const Matrix& x, Matrix& y) {
-            applyGram(data, double(rows), x, y);
-        };
-        eigen = blockKrylovEigenpairs(n, apply, needed);
-    }
+    const SymmetricEigen eigen = topEigenpairs(rowGram(data, double(rows)), needed);
     pca.converged = eigen.converged;
     for (int j = 0; j < wanted; ++j) {
         const double variance = std::max(0.0, eigen.values[std::size_t(j)]);
         pca.variance.push_back(variance);
         pca.explained.push_back(pca.totalVariance > 0 ? variance / pca.totalVariance : 0);
     }
-    // Coordinates: Xc v for covariance eigenvectors v; for Gram eigenvectors u (Xc = U S V^T,
-    // eigenvalue s^2 / L) they are u * s = u * sqrt(lambda L).
+    // Coordinates: Xc v for covariance eigenvectors v (sum over the columns c of v_c times
+    // column c, in column order); for Gram eigenvectors u (Xc = U S V^T, eigenvalue s^2 / L)
+    // they are u * s = u * sqrt(lambda L).
     pca.projections = Matrix(rows, shown);
-    for (std::size_t j = 0; j < shown; ++j) {
-        if (covariance) {
-            std::vector<double> v(cols);
-            for (std::size_t c = 0; c < cols; ++c) v[c] = eigen.vectors(c, j);
-            parallelFor((long long)rows, 256, [&](long long first, long long last) {
-                for (long long r = first; r < last; ++r)
-                    pca.projections(std::size_t(r), j) =
-                        fourSumDot(centred.row(std::size_t(r)), v.data(), cols);
-            });
-        } else {
+    if (covariance) {
+        Matrix coordinates(shown, rows);  // row j: every position's coordinate on component j
+        parallelFor((long long)rows, 1024, [&](long long first, long long last) {
+            for (std::size_t c = 0; c < cols; ++c) {
+                const double* column = data.row(c);
+                for (std::size_t j = 0; j < shown; ++j) {
+                    const double weight = eigen.vectors(c, j);
+                    double* out = coordinates.row(j);
+                    for (long long r = first; r < last; ++r) out[r] += weight * column[r];
+                }
+            }
+        });
+        for (std::size_t r = 0; r < rows; ++r) {
+            for (std::size_t j = 0; j < shown; ++j) pca.projections(r, j) = coordinates(j, r);
+        }
+    } else {
+        for (std::size_t j = 0; j < shown; ++j) {
             const double s = std::sqrt(std::max(0.0, eigen.values[j]) * double(rows));
             for (std::size_t r = 0; r < rows; ++r) pca.projections(r, j) = eigen.vectors(r, j) * s;
         }
@@ -381,18 +313,25 @@ TableSpectrum columnSpectrum(const Matrix& table) {
             for (std::size_t j = 0; j < width; ++j) block(j, r) = in[j];
         }
         parallelFor((long long)width, 8, [&](long long first, long long last) {
-            std::vector<std::complex<double>> data(padded);
-            for (long long j = first; j < last; ++j) {
-                const double* column = block.row(std::size_t(j));
-                double mean = 0;
-                for (std::size_t r = 0; r < rows; ++r) mean += column[r];
-                mean /= double(rows);
-                std::fill(data.begin(), data.end(), std::complex<double>(0, 0));
-                for (std::size_t r = 0; r < rows; ++r) data[r] = column[r] - mean;
-                fft(data, twiddles);
-                double* out = magnitudes.row(std::size_t(j));
-                for (std::size_t k = 1; k <= bins; ++k)
-                    out[k - 1] = std::abs(data[k]) / double(rows);
+            std::vector<double> re(padded * kFftLanes), im(padded * kFftLanes);
+            for (long long j0 = first; j0 < last; j0 += long(kFftLanes)) {
+                const std::size_t lanes = std::min<std::size_t>(kFftLanes, std::size_t(last - j0));
+                std::fill(re.begin(), re.end(), 0.0);
+                std::fill(im.begin(), im.end(), 0.0);
+                for (std::size_t l = 0; l < lanes; ++l) {
+                    const double* column = block.row(std::size_t(j0) + l);
+                    double mean = 0;
+                    for (std::size_t r = 0; r < rows; ++r) mean += column[r];
+                    mean /= double(rows);
+                    for (std::size_t r = 0; r < rows; ++r) re[r * kFftLanes + l] = column[r] - mean;
+                }
+                fftLanes(re.data(), im.data(), padded, twiddles);
+                for (std::size_t l = 0; l < lanes; ++l) {
+                    double* out = magnitudes.row(std::size_t(j0) + l);
+                    for (std::size_t k = 1; k <= bins; ++k)
+                        out[k - 1] =
+                            std::hypot(re[k * kFftLanes + l], im[k * kFftLanes + l]) / double(rows);
+                }
             }
         });
         for (std::size_t j = 0; j < width; ++j) {

@@ -35,7 +35,6 @@ namespace {
 // giving up on convergence.
 constexpr std::size_t kKrylovBlock = 4;  // 4 vectors: about half the passes over the table of
                                          // single-vector Lanczos, and fewer flops than wider blocks
-constexpr std::size_t kMaxKrylovDimension = 1536;
 
 // Eigenpairs sorted by descending value (columns of vectors follow).
 void sortDescending(SymmetricEigen& eigen) {
@@ -69,9 +68,9 @@ Matrix firstColumns(const Matrix& m, std::size_t count) {
 // rows [0, count) by classical Gram-Schmidt run twice (enough in double precision), returns its
 // norm afterwards.
 // firstPass (count entries, optional): the first pass's coefficients, basis_i . v as given.
-double orthogonalizeAgainst(const Matrix& basis, std::size_t count, double* v,
+double orthogonalizeAgainst(const PaddedRows& basis, std::size_t count, double* v,
                             double* firstPass = nullptr) {
-    const std::size_t n = basis.cols;
+    const std::size_t n = basis.length();
     std::vector<double> coefficients(count);
     for (int pass = 0; pass < 2; ++pass) {
         for (std::size_t i = 0; i < count; ++i) coefficients[i] = fourSumDot(basis.row(i), v, n);
@@ -147,20 +146,40 @@ SymmetricEigen jacobiEigen(const Matrix& symmetric) {
     return result;
 }
 
+namespace {
+// Every eigenvalue of `symmetric` (descending) and, as the rows of vectors, the eigenvectors'
+// entries rowBegin..rowEnd-1 (vectors(r, j): entry rowBegin + r of the vector of values[j]).
+SymmetricEigen denseEigenRows(const Matrix& symmetric, std::size_t rowBegin, std::size_t rowEnd);
+}  // namespace
+
 SymmetricEigen denseSymmetricEigen(const Matrix& symmetric) {
-    const std::size_t n = symmetric.rows;
+    return denseEigenRows(symmetric, 0, symmetric.rows);
+}
+
+namespace {
+
+// Mostly row updates the compiler vectorises (no sums reordered; AVX2 has no fused multiply-add
+// to contract into), so the two clones give the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+SymmetricEigen
+denseEigenRows(const Matrix& symmetric, std::size_t rowBegin, std::size_t rowEnd) {
+    const std::size_t n = symmetric.rows, kept = rowEnd - rowBegin;
     SymmetricEigen result;
-    result.vectors = Matrix(n, n);
-    for (std::size_t i = 0; i < n; ++i) result.vectors(i, i) = 1;
     if (n == 0) return result;
-    Matrix a(n, n);
+    // The eigenvectors' entries rowBegin..rowEnd-1 are built as the columns of qt (row i: entries
+    // of vector i), so every update below runs along contiguous rows, which the compiler
+    // vectorises, and costs kept rather than n per row.
+    Matrix qt(n, kept);
+    for (std::size_t r = rowBegin; r < rowEnd; ++r) qt(r, r - rowBegin) = 1;
+    Matrix a(n, n);  // the lower triangle is kept
     for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < n; ++j) a(i, j) = 0.5 * (symmetric(i, j) + symmetric(j, i));
+        for (std::size_t j = 0; j <= i; ++j) a(i, j) = 0.5 * (symmetric(i, j) + symmetric(j, i));
     }
     // 1. Householder: A = Q T Q^T with T tridiagonal. Step k reflects rows and columns k+1..n-1
     //    with H = I - beta v v^T so that column k below the diagonal becomes (alpha, 0, ..., 0).
-    Matrix& q = result.vectors;
-    std::vector<double> v(n), p(n), w(n);
+    std::vector<double> v(n), p(n), w(n), qv(kept);
     for (std::size_t k = 0; k + 2 < n; ++k) {
         const std::size_t m = n - k - 1;  // the reflected block's size
         double norm2 = 0;
@@ -173,24 +192,36 @@ SymmetricEigen denseSymmetricEigen(const Matrix& symmetric) {
         const double vv = norm2 - x0 * x0 + v[0] * v[0];
         if (vv == 0) continue;
         const double beta = 2 / vv;
-        // p = beta A v; w = p - (beta/2)(p.v) v; A -= v w^T + w v^T on the block.
+        // p = beta A v from the lower triangle, one pass over each row: row i's part left of
+        // the diagonal gives p_i its sum over j < i and adds a_ij v_i to every p_j.
+        std::fill(p.begin(), p.begin() + long(m), 0.0);
         for (std::size_t i = 0; i < m; ++i) {
             const double* row = a.row(k + 1 + i) + k + 1;
-            p[i] = beta * fourSumDot(row, v.data(), m);
+            const double vi = v[i];
+            for (std::size_t j = 0; j < i; ++j) p[j] += row[j] * vi;
+            p[i] += fourSumDot(row, v.data(), i) + row[i] * vi;
         }
+        for (std::size_t i = 0; i < m; ++i) p[i] *= beta;
         const double half = 0.5 * beta * fourSumDot(p.data(), v.data(), m);
         for (std::size_t i = 0; i < m; ++i) w[i] = p[i] - half * v[i];
-        for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t i = 0; i < m; ++i) {  // A -= v w^T + w v^T, lower triangle
             double* row = a.row(k + 1 + i) + k + 1;
-            for (std::size_t j = 0; j < m; ++j) row[j] -= v[i] * w[j] + w[i] * v[j];
+            const double vi = v[i], wi = w[i];
+            for (std::size_t j = 0; j <= i; ++j) row[j] -= vi * w[j] + wi * v[j];
         }
-        a(k + 1, k) = a(k, k + 1) = alpha;
-        for (std::size_t i = 1; i < m; ++i) a(k + 1 + i, k) = a(k, k + 1 + i) = 0;
-        // Q H on columns k+1..: each row of Q minus beta (row . v) v^T.
-        for (std::size_t r = 0; r < n; ++r) {
-            double* row = q.row(r) + k + 1;
-            const double s = beta * fourSumDot(row, v.data(), m);
-            for (std::size_t j = 0; j < m; ++j) row[j] -= s * v[j];
+        a(k + 1, k) = alpha;
+        for (std::size_t i = 1; i < m; ++i) a(k + 1 + i, k) = 0;
+        // Q H on columns k+1..: Q minus beta (Q v) v^T, i.e. rows k+1.. of qt minus
+        // beta v_j (Q v)^T (on the kept entries).
+        std::fill(qv.begin(), qv.end(), 0.0);
+        for (std::size_t j = 0; j < m; ++j) {
+            const double* row = qt.row(k + 1 + j);
+            for (std::size_t r = 0; r < kept; ++r) qv[r] += v[j] * row[r];
+        }
+        for (std::size_t j = 0; j < m; ++j) {
+            double* row = qt.row(k + 1 + j);
+            const double weight = beta * v[j];
+            for (std::size_t r = 0; r < kept; ++r) row[r] -= weight * qv[r];
         }
     }
     std::vector<double> d(n), e(n, 0.0);  // e[i] couples i and i+1
@@ -234,10 +265,12 @@ SymmetricEigen denseSymmetricEigen(const Matrix& symmetric) {
                 shift = s * r;
                 d[i + 1] = g + shift;
                 g = c * r - b;
-                for (std::size_t k = 0; k < n; ++k) {
-                    const double zk1 = q(k, i + 1), zk = q(k, i);
-                    q(k, i + 1) = s * zk + c * zk1;
-                    q(k, i) = c * zk - s * zk1;
+                double* zi = qt.row(i);
+                double* zi1 = qt.row(i + 1);
+                for (std::size_t k = 0; k < kept; ++k) {
+                    const double zk1 = zi1[k], zk = zi[k];
+                    zi1[k] = s * zk + c * zk1;
+                    zi[k] = c * zk - s * zk1;
                 }
             }
             if (underflow) continue;
@@ -247,9 +280,15 @@ SymmetricEigen denseSymmetricEigen(const Matrix& symmetric) {
         }
     }
     result.values = d;
+    result.vectors = Matrix(kept, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t r = 0; r < kept; ++r) result.vectors(r, i) = qt(i, r);
+    }
     sortDescending(result);
     return result;
 }
+
+}  // namespace
 
 SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, int count,
                                      double tolerance) {
@@ -259,7 +298,7 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
     const std::size_t k = std::clamp<std::size_t>(std::size_t(std::max(count, 1)), 1, n);
     const std::size_t block = std::min(n, kKrylovBlock);
     const std::size_t maxDimension = std::min(n, std::max(kMaxKrylovDimension, 2 * block));
-    Matrix basis(maxDimension, n);         // row i: basis vector i
+    PaddedRows basis(maxDimension, n);     // row i: basis vector i (rows not yet made are zero)
     Matrix h(maxDimension, maxDimension);  // basis^T A basis
     NormalSampler sampler(12345);
     auto randomUnitVector = [&](std::size_t index) {  // orthogonal to rows [0, index)
@@ -271,13 +310,15 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             if (norm >= 1e-3) {
                 const double length = std::sqrt(fourSumDot(v, v, n));
                 for (std::size_t r = 0; r < n; ++r) v[r] /= length;
+            } else {
+                std::fill(v, v + n, 0.0);  // rows not yet made stay zero
             }
         }
     };
     for (std::size_t i = 0; i < block; ++i) randomUnitVector(i);
     std::size_t dimension = block, start = 0, lastChecked = 0;
     double scale = 0;  // largest |A x| seen for a unit x: what "small" is measured against
-    Matrix x, y, residual;
+    Matrix x, y, coefficients;
     for (;;) {
         const std::size_t width = dimension - start;  // the newest block
         x = Matrix(n, width);
@@ -286,16 +327,19 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             for (std::size_t r = 0; r < n; ++r) x(r, c) = q[r];
         }
         apply(x, y);
-        residual = Matrix(width, n);
-        std::vector<double> coefficients(dimension);
+        PaddedRows residual(width, n);       // row c: A q_c, then its part outside the basis
+        std::vector<double> applied(width);  // |A q_c|
         for (std::size_t c = 0; c < width; ++c) {
             double* w = residual.row(c);
             for (std::size_t r = 0; r < n; ++r) w[r] = y(r, c);
-            scale = std::max(scale, std::sqrt(fourSumDot(w, w, n)));
-            orthogonalizeAgainst(basis, dimension, w, coefficients.data());
+            applied[c] = std::sqrt(fourSumDot(w, w, n));
+            scale = std::max(scale, applied[c]);
+        }
+        projectOutRows(basis, dimension, residual, coefficients);
+        for (std::size_t c = 0; c < width; ++c) {
             for (std::size_t i = 0; i < start; ++i)
-                h(i, start + c) = h(start + c, i) = coefficients[i];
-            for (std::size_t i = start; i < dimension; ++i) h(i, start + c) = coefficients[i];
+                h(i, start + c) = h(start + c, i) = coefficients(i, c);
+            for (std::size_t i = start; i < dimension; ++i) h(i, start + c) = coefficients(i, c);
         }
         for (std::size_t i = start; i < dimension; ++i) {  // the new diagonal block, symmetrised
             for (std::size_t j = start; j < i; ++j) h(i, j) = h(j, i) = 0.5 * (h(i, j) + h(j, i));
@@ -308,7 +352,8 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             Matrix projected(dimension, dimension);
             for (std::size_t i = 0; i < dimension; ++i)
                 std::copy_n(h.row(i), dimension, projected.row(i));
-            const SymmetricEigen ritz = denseSymmetricEigen(projected);
+            // Only the newest block's entries of the Ritz vectors are needed for the residuals.
+            SymmetricEigen ritz = denseEigenRows(projected, start, dimension);
             // |A (basis^T y) - theta basis^T y| = |residual^T y_newest|: A basis^T = basis^T H +
             // R^T.
             double worst = 0;
@@ -316,7 +361,7 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             for (std::size_t j = 0; j < k; ++j) {
                 std::fill(r.begin(), r.end(), 0.0);
                 for (std::size_t c = 0; c < width; ++c) {
-                    const double weight = ritz.vectors(start + c, j);
+                    const double weight = ritz.vectors(c, j);
                     const double* rc = residual.row(c);
                     for (std::size_t t = 0; t < n; ++t) r[t] += weight * rc[t];
                 }
@@ -325,6 +370,7 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             const double top = std::abs(ritz.values.front());
             result.converged = full || worst <= tolerance * top || top == 0;
             if (result.converged || last) {
+                ritz = denseSymmetricEigen(projected);
                 result.values.assign(ritz.values.begin(), ritz.values.begin() + long(k));
                 result.vectors = Matrix(n, k);
                 for (std::size_t i = 0; i < dimension; ++i) {
@@ -338,16 +384,27 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
                 return result;
             }
         }
-        // The next block: the residuals made orthonormal; one that vanished (A has an invariant
-        // subspace there, e.g. a table of low rank) is replaced by a random direction.
+        // The next block: the residuals (already orthogonal to the basis, twice) made orthonormal
+        // among themselves; one that vanished (A has an invariant subspace there, e.g. a table of
+        // low rank) is replaced by a random direction.
         const std::size_t next = std::min(block, maxDimension - dimension);
         for (std::size_t c = 0; c < next; ++c) {
             double* v = basis.row(dimension + c);
-            const double* w = residual.row(c < width ? c : width - 1);
-            std::copy_n(w, n, v);
-            const double before = std::sqrt(fourSumDot(v, v, n));
-            const double norm = c < width ? orthogonalizeAgainst(basis, dimension + c, v) : 0;
-            if (norm <= 1e-8 * before || norm <= 1e-14 * scale || norm == 0) {
+            if (c < width) std::copy_n(residual.row(c), n, v);
+            const double before = c < width ? applied[c] : 0;
+            double norm = std::sqrt(fourSumDot(v, v, n));
+            if (c > 0 && c < width) {  // against this block's earlier vectors, twice
+                for (int pass = 0; pass < 2; ++pass) {
+                    for (std::size_t i = dimension; i < dimension + c; ++i) {
+                        const double* q = basis.row(i);
+                        const double dot = fourSumDot(q, v, n);
+                        for (std::size_t t = 0; t < n; ++t) v[t] -= dot * q[t];
+                    }
+                }
+                norm = std::sqrt(fourSumDot(v, v, n));
+            }
+            if (c >= width || norm <= 1e-8 * before || norm <= 1e-14 * scale || norm == 0) {
+                std::fill(v, v + n, 0.0);
                 randomUnitVector(dimension + c);
             } else {
                 for (std::size_t r = 0; r < n; ++r) v[r] /= norm;
@@ -358,35 +415,28 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
     }
 }
 
-SymmetricEigen topEigenpairs(const Matrix& symmetric, int count) {
-    const std::size_t n = symmetric.rows;
+SymmetricEigen topEigenpairs(const PaddedRows& symmetric, int count) {
+    const std::size_t n = symmetric.count();
     const std::size_t k = std::clamp<std::size_t>(std::size_t(std::max(count, 1)), 1, n);
     if (n <= kJacobiLimit) {
-        SymmetricEigen full = jacobiEigen(symmetric);
+        SymmetricEigen full = jacobiEigen(toMatrix(symmetric));
         full.values.resize(k);
         full.vectors = firstColumns(full.vectors, k);
         return full;
     }
-    Matrix a(n, n);  // symmetrised, as for Jacobi
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < n; ++j) a(i, j) = 0.5 * (symmetric(i, j) + symmetric(j, i));
-    }
-    // Y = A X, rows of Y shared out between workers.
-    const BlockOperator apply = [&a, n](const Matrix& x, Matrix& y) {
-        y = Matrix(n, x.cols);
-        parallelFor((long long)n, 32, [&](long long first, long long last) {
-            for (long long i = first; i < last; ++i) {
-                const double* ai = a.row(std::size_t(i));
-                double* yi = y.row(std::size_t(i));
-                for (std::size_t j = 0; j < n; ++j) {
-                    const double aij = ai[j];
-                    const double* xj = x.row(j);
-                    for (std::size_t c = 0; c < x.cols; ++c) yi[c] += aij * xj[c];
-                }
-            }
-        });
+    const BlockOperator apply = [&symmetric](const Matrix& x, Matrix& y) {
+        symmetricTimesBlock(symmetric, x, y);
     };
     return blockKrylovEigenpairs(n, apply, int(k));
+}
+
+SymmetricEigen topEigenpairs(const Matrix& symmetric, int count) {
+    const std::size_t n = symmetric.rows;
+    PaddedRows a(n, n);  // symmetrised, as for Jacobi
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) a.row(i)[j] = 0.5 * (symmetric(i, j) + symmetric(j, i));
+    }
+    return topEigenpairs(a, count);
 }
 
 }  // namespace poslab

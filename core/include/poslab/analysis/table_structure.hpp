@@ -17,10 +17,14 @@
 //              to noise and the spectrum goes flat. That is what "no positional structure" is.
 //
 // Work is capped: at most kMaxStructureValues values and min(L, d) <= kMaxStructureSide; a larger
-// table is refused with a message saying so (crop it first). Eigenvalues come from a cyclic
-// Jacobi solver when min(L, d) <= kJacobiLimit, else from block Lanczos (block Krylov with full
-// reorthogonalisation and Rayleigh-Ritz) applied to the table itself, C x = Xc^T (Xc x) / L, so
-// the d x d matrix is never formed: the top components only, each to a Ritz residual
+// table is refused with a message saying so (crop it first). The smaller of the two matrices is
+// formed once (base/row_gram.hpp: SIMD tiles, both cores; n^2 m / 2 multiply-adds for n =
+// min(L, d), m = max(L, d)); its eigenvalues come from a cyclic Jacobi solver when n <=
+// kJacobiLimit, else from block Lanczos on it (full reorthogonalisation, Rayleigh-Ritz): the top
+// components only, each to a Ritz residual |C v - lambda v| <= kEigenTolerance x lambda_1 (the
+// trace still gives the exact total variance). Forming the matrix squares the singular values, so
+// a variance is exact to about machine epsilon times the largest variance, not its own: the
+// figure needs 1e-4 of the largest (bars, three-digit percentages, pixels of the trajectories).
 //
 // The eigen-solvers are base/symmetric_eigen.hpp's.
 #pragma once

@@ -1,6 +1,5 @@
 // symmetric_eigen.hpp — eigenpairs of symmetric matrices, and of positive semi-definite operators
-// known only by their action on a block of vectors (so a d x d covariance X^T X / L is never
-// formed). Cyclic Jacobi for small matrices; Householder tridiagonalisation + implicit QL for the
+// known only by their action on a block of vectors. Cyclic Jacobi for small matrices; Householder tridiagonalisation + implicit QL for the
 // Rayleigh-Ritz step; block Lanczos for the top eigenpairs of large ones. Used by the table
 // structure analysis (analysis/table_structure.hpp).
 #pragma once
@@ -10,11 +9,13 @@
 #include <vector>
 
 #include "poslab/base/matrix.hpp"
+#include "poslab/base/row_gram.hpp"
 
 namespace poslab {
 
-inline constexpr std::size_t kJacobiLimit = 192;  // full Jacobi up to this size
-inline constexpr double kEigenTolerance = 1e-10;  // Ritz residual / largest eigenvalue
+inline constexpr std::size_t kJacobiLimit = 192;          // full Jacobi up to this size
+inline constexpr double kEigenTolerance = 1e-10;          // Ritz residual / largest eigenvalue
+inline constexpr std::size_t kMaxKrylovDimension = 1536;  // block Lanczos gives up beyond this
 
 // ---- Symmetric eigen-decomposition
 struct SymmetricEigen {
@@ -39,8 +40,10 @@ using BlockOperator = std::function<void(const Matrix& x, Matrix& y)>;
 // vectors (exact) or 1536 (converged = false). iterations = blocks applied.
 SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, int count,
                                      double tolerance = kEigenTolerance);
-// The same for an explicit matrix: Jacobi for n <= kJacobiLimit, else block Lanczos.
+// The same for an explicit matrix: Jacobi for n <= kJacobiLimit, else block Lanczos (its products
+// by base/row_gram.hpp's SIMD kernel). The PaddedRows form is taken as symmetric as it is.
 SymmetricEigen topEigenpairs(const Matrix& symmetric, int count);
+SymmetricEigen topEigenpairs(const PaddedRows& symmetric, int count);
 
 // ---- Pieces
 // x . y over n entries in four running sums, added (s0 + s1) + (s2 + s3): the order every caller

@@ -1,0 +1,334 @@
+// row_gram.cpp — the Gram matrix of a set of rows and a symmetric matrix times a block of vectors
+// (base/row_gram.hpp), in SIMD tiles of dot products.
+#include "poslab/base/row_gram.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "poslab/base/parallel.hpp"
+
+// No multiply-add is fused (contracted into one FMA, rounded once), whatever the target: every
+// path then rounds the same way and gives the same bits. GCC contracts by default in C++ (and
+// not always in every running sum of a tile); Clang is told in each kernel body.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace poslab {
+
+namespace {
+
+constexpr std::size_t kLanes = 8;         // running sums per dot product: one AVX-512 register
+constexpr std::size_t kBlockRows = 128;   // rows of a column block: 128 x 4 KiB stays in L2
+constexpr std::size_t kAlignDoubles = 8;  // 64 bytes
+
+std::size_t roundUp(std::size_t value, std::size_t step) {
+    return (value + step - 1) / step * step;
+}
+
+// Eight doubles, one AVX-512 register (two AVX2 or four SSE2 ones: the compiler splits it, lane
+// by lane, the same operations). Never passed to or returned from a function, whose calling
+// convention would differ between the code paths; moved to and from memory by memcpy.
+typedef double Lanes8 __attribute__((vector_size(64)));
+
+// The fixed tree the eight running sums are added in.
+#define POSLAB_LANE_SUM(v) \
+    ((((v)[0] + (v)[1]) + ((v)[2] + (v)[3])) + (((v)[4] + (v)[5]) + ((v)[6] + (v)[7])))
+
+// out[p * outStride + q] += a_p . b_q over entries [k0, k1) (a multiple of 8 apart), for P rows
+// a_p (aStride apart) and Q rows b_q (bStride apart): P x Q running-sum registers, each loaded
+// row used Q or P times.
+template <int P, int Q>
+[[gnu::always_inline]] inline void tileDots(const double* a, std::size_t aStride, const double* b,
+                                            std::size_t bStride, std::size_t k0, std::size_t k1,
+                                            double* out, std::size_t outStride) {
+#ifdef __clang__
+#pragma clang fp contract(off)
+#endif
+    Lanes8 sums[P][Q];
+    for (int p = 0; p < P; ++p)
+        for (int q = 0; q < Q; ++q) sums[p][q] = Lanes8{0, 0, 0, 0, 0, 0, 0, 0};
+    for (std::size_t k = k0; k < k1; k += kLanes) {
+        Lanes8 av[P];
+        for (int p = 0; p < P; ++p) std::memcpy(&av[p], a + std::size_t(p) * aStride + k, 64);
+        for (int q = 0; q < Q; ++q) {
+            Lanes8 bv;
+            std::memcpy(&bv, b + std::size_t(q) * bStride + k, 64);
+            for (int p = 0; p < P; ++p) sums[p][q] += av[p] * bv;
+        }
+    }
+    for (int p = 0; p < P; ++p)
+        for (int q = 0; q < Q; ++q)
+            out[std::size_t(p) * outStride + std::size_t(q)] += POSLAB_LANE_SUM(sums[p][q]);
+}
+
+// Gram columns [begin, end) (a column block): for each stretch of entries, every row i up to
+// the block's end against the block's rows j >= i's tile, P x Q at a time. Entries below the
+// diagonal inside a tile are computed too and later overwritten by the mirror.
+template <int P, int Q>
+[[gnu::always_inline]] inline void gramColumnsBody(const PaddedRows& rows, std::size_t begin,
+                                                   std::size_t end, PaddedRows& gram) {
+    const std::size_t stride = rows.stride(), length = roundUp(rows.length(), kLanes);
+    for (std::size_t k0 = 0; k0 < length; k0 += kGramChunk) {
+        const std::size_t k1 = std::min(length, k0 + kGramChunk);
+        for (std::size_t i = 0; i < end; i += P) {
+            const std::size_t first = std::max(begin, i / Q * Q);
+            for (std::size_t j = first; j < end; j += Q) {
+                tileDots<P, Q>(rows.row(i), stride, rows.row(j), stride, k0, k1, gram.row(i) + j,
+                               gram.stride());
+            }
+        }
+    }
+}
+
+// y^T rows [begin, end) of A times the vectors (rows of xt): out(c, i) = A_i . x_c.
+template <int P, int Q>
+[[gnu::always_inline]] inline void productRowsBody(const PaddedRows& a, const PaddedRows& xt,
+                                                   std::size_t begin, std::size_t end,
+                                                   double* out) {
+    const std::size_t length = roundUp(a.length(), kLanes);
+    for (std::size_t i = begin; i < end; i += P) {
+        for (std::size_t c = 0; c < xt.paddedCount(); c += Q) {
+            for (std::size_t k0 = 0; k0 < length; k0 += kGramChunk) {
+                tileDots<P, Q>(a.row(i), a.stride(), xt.row(c), xt.stride(), k0,
+                               std::min(length, k0 + kGramChunk), out + i * xt.paddedCount() + c,
+                               xt.paddedCount());
+            }
+        }
+    }
+}
+
+// w_c -= sum over i < count of coefficient(i, c) q_i on entries [r0, r1) (multiples of 8), for
+// the rows q_i of basis: each stretch of q_i loaded once for every w_c; each entry's updates in
+// basis order.
+[[gnu::always_inline]] inline void subtractCombinationBody(
+    const PaddedRows& basis, std::size_t count, const double* coefficients,
+    std::size_t coefficientStride, PaddedRows& w, std::size_t r0, std::size_t r1) {
+#ifdef __clang__
+#pragma clang fp contract(off)
+#endif
+    const std::size_t width = w.count();
+    for (std::size_t i = 0; i < count; ++i) {
+        const double* q = basis.row(i);
+        const double* h = coefficients + i * coefficientStride;
+        for (std::size_t r = r0; r < r1; r += kLanes) {
+            Lanes8 qv;
+            std::memcpy(&qv, q + r, 64);
+            for (std::size_t c = 0; c < width; ++c) {
+                Lanes8 out;
+                double* target = w.row(c) + r;
+                std::memcpy(&out, target, 64);
+                out -= h[c] * qv;
+                std::memcpy(target, &out, 64);
+            }
+        }
+    }
+}
+
+// One function per instruction set: the widest tile whose running sums fit the registers
+// (AVX-512: 32 of 8 lanes, 4 x 4 tile; AVX2: 16 of 4 lanes, a sum takes two, 2 x 2; SSE2: 2 x 1).
+// The tile shape changes which sums share a loaded row, never the order of a sum.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define POSLAB_ROW_GRAM_DISPATCH 1
+__attribute__((target("avx512f"))) void gramColumnsAvx512(const PaddedRows& rows, std::size_t begin,
+                                                          std::size_t end, PaddedRows& gram) {
+    gramColumnsBody<4, 4>(rows, begin, end, gram);
+}
+__attribute__((target("avx2"))) void gramColumnsAvx2(const PaddedRows& rows, std::size_t begin,
+                                                     std::size_t end, PaddedRows& gram) {
+    gramColumnsBody<2, 2>(rows, begin, end, gram);
+}
+__attribute__((target("avx512f"))) void productRowsAvx512(const PaddedRows& a, const PaddedRows& xt,
+                                                          std::size_t begin, std::size_t end,
+                                                          double* out) {
+    productRowsBody<4, 4>(a, xt, begin, end, out);
+}
+__attribute__((target("avx2"))) void productRowsAvx2(const PaddedRows& a, const PaddedRows& xt,
+                                                     std::size_t begin, std::size_t end,
+                                                     double* out) {
+    productRowsBody<2, 2>(a, xt, begin, end, out);
+}
+__attribute__((target("avx512f"))) void subtractCombinationAvx512(
+    const PaddedRows& basis, std::size_t count, const double* coefficients,
+    std::size_t coefficientStride, PaddedRows& w, std::size_t r0, std::size_t r1) {
+    subtractCombinationBody(basis, count, coefficients, coefficientStride, w, r0, r1);
+}
+__attribute__((target("avx2"))) void subtractCombinationAvx2(
+    const PaddedRows& basis, std::size_t count, const double* coefficients,
+    std::size_t coefficientStride, PaddedRows& w, std::size_t r0, std::size_t r1) {
+    subtractCombinationBody(basis, count, coefficients, coefficientStride, w, r0, r1);
+}
+#endif
+
+enum class SimdWidth { Sse2, Avx2, Avx512 };
+
+SimdWidth simdWidth() {
+#ifdef POSLAB_ROW_GRAM_DISPATCH
+    static const SimdWidth width = __builtin_cpu_supports("avx512f") ? SimdWidth::Avx512
+                                   : __builtin_cpu_supports("avx2")  ? SimdWidth::Avx2
+                                                                     : SimdWidth::Sse2;
+    return width;
+#else
+    return SimdWidth::Sse2;
+#endif
+}
+
+void gramColumns(const PaddedRows& rows, std::size_t begin, std::size_t end, PaddedRows& gram) {
+#ifdef POSLAB_ROW_GRAM_DISPATCH
+    switch (simdWidth()) {
+        case SimdWidth::Avx512:
+            return gramColumnsAvx512(rows, begin, end, gram);
+        case SimdWidth::Avx2:
+            return gramColumnsAvx2(rows, begin, end, gram);
+        case SimdWidth::Sse2:
+            break;
+    }
+#endif
+    gramColumnsBody<2, 1>(rows, begin, end, gram);
+}
+
+void productRows(const PaddedRows& a, const PaddedRows& xt, std::size_t begin, std::size_t end,
+                 double* out) {
+#ifdef POSLAB_ROW_GRAM_DISPATCH
+    switch (simdWidth()) {
+        case SimdWidth::Avx512:
+            return productRowsAvx512(a, xt, begin, end, out);
+        case SimdWidth::Avx2:
+            return productRowsAvx2(a, xt, begin, end, out);
+        case SimdWidth::Sse2:
+            break;
+    }
+#endif
+    productRowsBody<2, 1>(a, xt, begin, end, out);
+}
+
+void subtractCombination(const PaddedRows& basis, std::size_t count, const double* coefficients,
+                         std::size_t coefficientStride, PaddedRows& w, std::size_t r0,
+                         std::size_t r1) {
+#ifdef POSLAB_ROW_GRAM_DISPATCH
+    switch (simdWidth()) {
+        case SimdWidth::Avx512:
+            return subtractCombinationAvx512(basis, count, coefficients, coefficientStride, w, r0,
+                                             r1);
+        case SimdWidth::Avx2:
+            return subtractCombinationAvx2(basis, count, coefficients, coefficientStride, w, r0,
+                                           r1);
+        case SimdWidth::Sse2:
+            break;
+    }
+#endif
+    subtractCombinationBody(basis, count, coefficients, coefficientStride, w, r0, r1);
+}
+
+}  // namespace
+
+bool rowKernelsFuseMultiplyAdd() {
+    return simdWidth() != SimdWidth::Sse2;
+}
+
+// ---- Rows laid out for the kernels
+
+PaddedRows::PaddedRows(std::size_t count, std::size_t length)
+    : count_(count),
+      length_(length),
+      stride_(roundUp(std::max<std::size_t>(length, 1), kLanes)),
+      padded_(roundUp(count, 4)) {
+    storage_.assign(padded_ * stride_ + kAlignDoubles, 0.0);
+    const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+    offset_ = (64 - address % 64) % 64 / sizeof(double);  // new[] aligns doubles to 8 at least
+}
+
+std::size_t PaddedRows::storedDoubles(std::size_t count, std::size_t length) {
+    return roundUp(count, 4) * roundUp(std::max<std::size_t>(length, 1), kLanes) + kAlignDoubles;
+}
+
+Matrix toMatrix(const PaddedRows& rows) {
+    Matrix out(rows.count(), rows.length());
+    for (std::size_t i = 0; i < rows.count(); ++i)
+        std::copy_n(rows.row(i), rows.length(), out.row(i));
+    return out;
+}
+
+// ---- Products
+
+PaddedRows rowGram(const PaddedRows& rows, double divisor) {
+    const std::size_t n = rows.count();
+    PaddedRows gram(n, n);
+    // Column blocks b and blocks - 1 - b together hold about the same number of upper-triangle
+    // entries: the pairs are the shares the cores take.
+    const std::size_t blocks = (rows.paddedCount() + kBlockRows - 1) / kBlockRows;
+    const std::size_t pairs = (blocks + 1) / 2;
+    parallelFor((long long)pairs, 1, [&](long long first, long long last) {
+        for (long long pair = first; pair < last; ++pair) {
+            for (std::size_t block : {std::size_t(pair), blocks - 1 - std::size_t(pair)}) {
+                const std::size_t begin = block * kBlockRows;
+                const std::size_t end = std::min(rows.paddedCount(), begin + kBlockRows);
+                gramColumns(rows, begin, end, gram);
+                if (block == blocks - 1 - std::size_t(pair)) break;  // the middle block, once
+            }
+        }
+    });
+    for (std::size_t i = 0; i < n; ++i) {
+        double* gi = gram.row(i);
+        for (std::size_t j = i; j < n; ++j) gi[j] /= divisor;
+        for (std::size_t j = 0; j < i; ++j) gi[j] = gram.row(j)[i];
+    }
+    // Padding rows and columns may hold dot products of zero rows (zero) and entries past n in
+    // a tile: clear them so the padding stays zero.
+    for (std::size_t i = 0; i < gram.paddedCount(); ++i) {
+        double* gi = gram.row(i);
+        for (std::size_t j = (i < n ? n : 0); j < gram.stride(); ++j) gi[j] = 0;
+    }
+    return gram;
+}
+
+void symmetricTimesBlock(const PaddedRows& a, const Matrix& x, Matrix& y) {
+    const std::size_t n = a.count(), width = x.cols;
+    PaddedRows xt(width, n);  // the vectors as rows
+    for (std::size_t r = 0; r < n; ++r) {
+        for (std::size_t c = 0; c < width; ++c) xt.row(c)[r] = x(r, c);
+    }
+    std::vector<double> out(a.paddedCount() * xt.paddedCount(), 0.0);  // row i: A_i . x_c
+    const long long tiles = (long long)(a.paddedCount() / 4);
+    parallelFor(tiles, 16, [&](long long first, long long last) {
+        productRows(a, xt, std::size_t(first) * 4, std::size_t(last) * 4, out.data());
+    });
+    y = Matrix(n, width);
+    for (std::size_t r = 0; r < n; ++r) {
+        for (std::size_t c = 0; c < width; ++c) y(r, c) = out[r * xt.paddedCount() + c];
+    }
+}
+
+void projectOutRows(const PaddedRows& basis, std::size_t count, PaddedRows& w,
+                    Matrix& coefficients) {
+    const std::size_t width = w.count(), n = w.length();
+    coefficients = Matrix(count, width);
+    if (count == 0 || width == 0) return;
+    const std::size_t tiles = std::min(basis.paddedCount(), roundUp(count, 4)) / 4;
+    const std::size_t lanes = w.paddedCount();
+    std::vector<double> dots(tiles * 4 * lanes);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::fill(dots.begin(), dots.end(), 0.0);
+        parallelFor((long long)tiles, 64, [&](long long first, long long last) {
+            productRows(basis, w, std::size_t(first) * 4, std::size_t(last) * 4, dots.data());
+        });
+        for (std::size_t i = 0; i < count; ++i) {
+            for (std::size_t c = 0; c < width; ++c) coefficients(i, c) += dots[i * lanes + c];
+        }
+        // Each entry's updates in basis order, whichever core takes its stretch.
+        const long long stretches = (long long)((n + 255) / 256);
+        parallelFor(stretches, 4, [&](long long first, long long last) {
+            const std::size_t r0 = std::size_t(first) * 256;
+            const std::size_t r1 = std::min(roundUp(n, kLanes), std::size_t(last) * 256);
+            subtractCombination(basis, count, dots.data(), lanes, w, r0, r1);
+        });
+    }
+}
+
+}  // namespace poslab
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif

@@ -1,0 +1,129 @@
+#include "poslab/base/row_gram.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "poslab/base/random.hpp"
+
+namespace poslab {
+namespace {
+
+PaddedRows randomRows(std::size_t count, std::size_t length, std::uint64_t seed) {
+    PaddedRows rows(count, length);
+    NormalSampler sampler(seed);
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t k = 0; k < length; ++k) rows.row(i)[k] = sampler.next();
+    }
+    return rows;
+}
+
+// The documented order, written out with scalars: entry k into running sum k mod 8 within each
+// stretch of kGramChunk entries, the eight added ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 +
+// s7)), the stretches added in order.
+double documentedDot(const double* a, const double* b, std::size_t length) {
+    double total = 0;
+    for (std::size_t k0 = 0; k0 < length; k0 += kGramChunk) {
+        double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (std::size_t k = k0; k < std::min(length, k0 + kGramChunk); ++k)
+            s[(k - k0) % 8] += a[k] * b[k];
+        total += ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    }
+    return total;
+}
+
+TEST(RowGramTest, PaddedRowsAreAlignedAndZeroPadded) {
+    const PaddedRows rows(5, 13);
+    EXPECT_EQ(rows.stride(), 16u);
+    EXPECT_EQ(rows.paddedCount(), 8u);
+    for (std::size_t i = 0; i < rows.paddedCount(); ++i) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(rows.row(i)) % 64, 0u) << i;
+        for (std::size_t k = 0; k < rows.stride(); ++k) EXPECT_EQ(rows.row(i)[k], 0.0);
+    }
+    EXPECT_GE(PaddedRows::storedDoubles(5, 13), 8u * 16u);
+}
+
+// Sizes that are not multiples of the tile (4 rows), the lanes (8), the column block (128 rows)
+// or the stretch (512 entries): every entry is the documented sum, to the bit, and G is
+// symmetric.
+TEST(RowGramTest, GramEntriesAreTheDocumentedSums) {
+    for (auto [count, length] :
+         {std::pair<std::size_t, std::size_t>{13, 1037}, {131, 21}, {1, 1}}) {
+        const PaddedRows rows = randomRows(count, length, count + length);
+        const PaddedRows gram = rowGram(rows, 3.0);
+        ASSERT_EQ(gram.count(), count);
+        for (std::size_t i = 0; i < count; ++i) {
+            for (std::size_t j = 0; j < count; ++j) {
+                const double expected =
+                    documentedDot(rows.row(std::min(i, j)), rows.row(std::max(i, j)), length) / 3.0;
+                EXPECT_EQ(gram.row(i)[j], expected) << count << " " << i << " " << j;
+            }
+            for (std::size_t j = count; j < gram.stride(); ++j) EXPECT_EQ(gram.row(i)[j], 0.0);
+        }
+    }
+}
+
+TEST(RowGramTest, SymmetricTimesBlockIsTheDocumentedSums) {
+    const std::size_t n = 37;
+    const PaddedRows a = rowGram(randomRows(n, 50, 4), 1.0);
+    Matrix x(n, 3);
+    NormalSampler sampler(9);
+    for (double& v : x.values) v = sampler.next();
+    Matrix y;
+    symmetricTimesBlock(a, x, y);
+    ASSERT_EQ(y.rows, n);
+    ASSERT_EQ(y.cols, 3u);
+    std::vector<double> column(n);
+    for (std::size_t c = 0; c < 3; ++c) {
+        for (std::size_t j = 0; j < n; ++j) column[j] = x(j, c);
+        for (std::size_t i = 0; i < n; ++i)
+            EXPECT_EQ(y(i, c), documentedDot(a.row(i), column.data(), n)) << i << " " << c;
+    }
+}
+
+// After the two passes w is orthogonal to the basis, and w_before - w_after is the combination
+// of the basis with the returned coefficients (q_i . w_before for orthonormal q_i).
+TEST(RowGramTest, ProjectOutLeavesTheOrthogonalPart) {
+    const std::size_t n = 70, count = 9;
+    // Orthonormal basis: the first rows of a Householder reflection I - 2 u u^T / u.u.
+    NormalSampler sampler(2);
+    std::vector<double> u(n);
+    double uu = 0;
+    for (double& v : u) {
+        v = sampler.next();
+        uu += v * v;
+    }
+    PaddedRows basis(12, n);  // rows from count on stay zero, as required
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t k = 0; k < n; ++k)
+            basis.row(i)[k] = (i == k ? 1.0 : 0.0) - 2 * u[i] * u[k] / uu;
+    }
+    PaddedRows w = randomRows(3, n, 5);
+    Matrix before(3, n);
+    for (std::size_t c = 0; c < 3; ++c) std::copy_n(w.row(c), n, before.row(c));
+    Matrix coefficients;
+    projectOutRows(basis, count, w, coefficients);
+    ASSERT_EQ(coefficients.rows, count);
+    for (std::size_t c = 0; c < 3; ++c) {
+        for (std::size_t i = 0; i < count; ++i) {
+            double dotAfter = 0, dotBefore = 0;
+            for (std::size_t k = 0; k < n; ++k) {
+                dotAfter += basis.row(i)[k] * w.row(c)[k];
+                dotBefore += basis.row(i)[k] * before(c, k);
+            }
+            EXPECT_NEAR(dotAfter, 0, 1e-14) << c << " " << i;
+            EXPECT_NEAR(coefficients(i, c), dotBefore, 1e-13) << c << " " << i;
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+            double combination = 0;
+            for (std::size_t i = 0; i < count; ++i)
+                combination += coefficients(i, c) * basis.row(i)[k];
+            EXPECT_NEAR(before(c, k) - w.row(c)[k], combination, 1e-13);  // to rounding
+        }
+    }
+}
+
+}  // namespace
+}  // namespace poslab
