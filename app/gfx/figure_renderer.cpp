@@ -7,9 +7,11 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
+#include "gfx/figure_background.hpp"
 #include "gfx/fonts.hpp"
 #include "gfx/framebuffer_rect.hpp"
 #include "gfx/heatmap_textures.hpp"
@@ -50,7 +52,6 @@ void clearRectangle(ImDrawList* list, ImVec2 a, ImVec2 b, Rgba colour) {
 // (llvmpipe under Xvfb) clear memory several times faster than they shade and blend
 // triangles, and figure backgrounds cover most of the window.
 void fillRectangle(ImDrawList* list, ImVec2 a, ImVec2 b, Rgba colour) {
-    constexpr float kClearArea = 64 * 64;
     if (colour.a == 255 && (b.x - a.x) * (b.y - a.y) >= kClearArea) {
         clearRectangle(list, a, b, colour);
         return;
@@ -223,55 +224,44 @@ struct Replay {
     void operator()(const ClipPop&) const { list->PopClipRect(); }
 };
 
-// [min, max) in screen coordinates; empty when max <= min on either axis.
-struct ScreenRect {
-    ImVec2 min, max;
-    float area() const {
-        return max.x > min.x && max.y > min.y ? (max.x - min.x) * (max.y - min.y) : 0.0f;
-    }
-    ScreenRect cut(const ScreenRect& clip) const {
-        return {ImVec2(std::max(min.x, clip.min.x), std::max(min.y, clip.min.y)),
-                ImVec2(std::min(max.x, clip.max.x), std::min(max.y, clip.max.y))};
-    }
-};
+}  // namespace
 
-// The largest part of the figure that a later item paints opaquely in full (an opaque heatmap,
-// or an opaque rectangle large enough to become a clear), cut to the clip rectangles it is drawn
-// in, as Dear ImGui will cut it. The figure's background need not be painted there: on software
-// GL every pixel written costs, and a heatmap covers most of its figure.
-ScreenRect largestOpaqueItem(const Replay& replay, const Figure& figure, ScreenRect clip) {
-    constexpr float kClearArea = 64 * 64;  // fillRectangle's threshold for a clear
+BackgroundClears backgroundClears(const Figure& figure, Point origin, float scale, ScreenRect whole,
+                                  const std::function<bool(const HeatmapItem&)>& drawsOpaque) {
+    const auto at = [&](float x, float y) {
+        return ImVec2(origin.x + x * scale, origin.y + y * scale);
+    };
+    const auto onScreen = [&](const Box& box) {
+        return ScreenRect{at(box.x, box.y), at(box.right(), box.bottom())};
+    };
+    ScreenRect clip = whole;
     std::vector<ScreenRect> clips;
-    ScreenRect best{};
+    ScreenRect hole{};
     for (const FigureItem& item : figure.items) {
         ScreenRect covered{};
         if (const auto* push = std::get_if<ClipPush>(&item)) {
             clips.push_back(clip);
-            const ScreenRect box{replay.at({push->box.x, push->box.y}),
-                                 replay.at({push->box.right(), push->box.bottom()})};
-            clip = box.cut(clip);
+            clip = onScreen(push->box).cut(clip);
             clip.max = ImVec2(std::max(clip.min.x, clip.max.x), std::max(clip.min.y, clip.max.y));
         } else if (std::holds_alternative<ClipPop>(item)) {
             if (clips.empty()) break;  // unbalanced: stop looking
             clip = clips.back();
             clips.pop_back();
         } else if (const auto* heatmap = std::get_if<HeatmapItem>(&item)) {
-            if (replay.target.heatmaps && replay.target.heatmaps->drawsOpaque(*heatmap)) {
-                covered = ScreenRect{replay.at({heatmap->box.x, heatmap->box.y}),
-                                     replay.at({heatmap->box.right(), heatmap->box.bottom()})}
-                              .cut(clip);
-            }
+            if (drawsOpaque(*heatmap)) covered = onScreen(heatmap->box).cut(clip);
         } else if (const auto* rect = std::get_if<RectItem>(&item)) {
-            const ScreenRect box{replay.at({rect->box.x, rect->box.y}),
-                                 replay.at({rect->box.right(), rect->box.bottom()})};
+            const ScreenRect box = onScreen(rect->box);
             if (rect->fill.a == 255 && box.area() >= kClearArea) covered = box.cut(clip);
         }
-        if (covered.area() > best.area()) best = covered;
+        if (covered.area() > hole.area()) hole = covered;
     }
-    return best;
+    if (hole.area() <= 0) return {};
+    return {hole,
+            {ScreenRect{whole.min, ImVec2(whole.max.x, hole.min.y)},
+             ScreenRect{ImVec2(whole.min.x, hole.max.y), whole.max},
+             ScreenRect{ImVec2(whole.min.x, hole.min.y), ImVec2(hole.min.x, hole.max.y)},
+             ScreenRect{ImVec2(hole.max.x, hole.min.y), ImVec2(whole.max.x, hole.max.y)}}};
 }
-
-}  // namespace
 
 void drawFigure(const FigureTarget& target, const Figure& figure) {
     ImDrawList* list = target.drawList;
@@ -281,18 +271,16 @@ void drawFigure(const FigureTarget& target, const Figure& figure) {
     list->PushClipRect(topLeft, bottomRight, true);
     const ScreenRect whole =
         ScreenRect{topLeft, bottomRight}.cut({list->GetClipRectMin(), list->GetClipRectMax()});
-    const ScreenRect hole =
-        figure.background.a == 255 ? largestOpaqueItem(replay, figure, whole) : ScreenRect{};
-    if (hole.area() > 0) {
-        // The background around the hole, as up to four clears whose edges are the hole's, so
-        // that rounded to pixels they meet it exactly (framebufferRect rounds every edge alike).
-        const ScreenRect parts[4] = {
-            {whole.min, ImVec2(whole.max.x, hole.min.y)},
-            {ImVec2(whole.min.x, hole.max.y), whole.max},
-            {ImVec2(whole.min.x, hole.min.y), ImVec2(hole.min.x, hole.max.y)},
-            {ImVec2(hole.max.x, hole.min.y), ImVec2(whole.max.x, hole.max.y)}};
-        for (const ScreenRect& part : parts) {
-            if (part.area() > 0) clearRectangle(list, part.min, part.max, figure.background);
+    BackgroundClears clears{};
+    if (figure.background.a == 255) {
+        clears = backgroundClears(
+            figure, target.origin, target.scale, whole, [&](const HeatmapItem& heatmap) {
+                return target.heatmaps && target.heatmaps->drawsOpaque(heatmap);
+            });
+    }
+    if (clears.hole.area() > 0) {
+        for (const ScreenRect& strip : clears.strips) {
+            if (strip.area() > 0) clearRectangle(list, strip.min, strip.max, figure.background);
         }
     } else if (figure.background.a) {
         fillRectangle(list, topLeft, bottomRight, figure.background);

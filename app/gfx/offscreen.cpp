@@ -133,6 +133,10 @@ OffscreenRenderer::~OffscreenRenderer() {
 }
 
 Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
+    return renderOver(figure.background, figure, scale);
+}
+
+Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& figure, float scale) {
     State& s = *state_;
     ImGui::SetCurrentContext(s.imgui);
     const int width = int(std::lround(figure.width * scale));
@@ -184,8 +188,7 @@ Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
 
     glBindFramebuffer(GL_FRAMEBUFFER, framebufferName);
     glViewport(0, 0, width, height);
-    const Rgba bg = figure.background;
-    glClearColor(bg.r / 255.f, bg.g / 255.f, bg.b / 255.f, bg.a / 255.f);
+    glClearColor(underlay.r / 255.f, underlay.g / 255.f, underlay.b / 255.f, underlay.a / 255.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glFinish();

@@ -24,6 +24,9 @@ class OffscreenRenderer {
 
     // The figure at `scale` device pixels per figure pixel; transparent where it has no background.
     Result<ImageRgba> render(const Figure& figure, float scale = 1.0f);
+    // The same onto a framebuffer first filled with `underlay` instead of the background: a
+    // colour no figure paints shows the pixels drawFigure leaves as they were (tests).
+    Result<ImageRgba> renderOver(Rgba underlay, const Figure& figure, float scale = 1.0f);
 
   private:
     OffscreenRenderer() = default;

@@ -185,5 +185,67 @@ TEST_F(HeatmapGlTest, NoShade) {  // a zero-alpha fill draws nothing
     expectPixels({{40, 20, 160, 120}, {0, 0, 0, 0}});
 }
 
+// drawFigure leaves the background unpainted under an opaque heatmap or filled rectangle and
+// clears the rest in strips: drawn over a sentinel colour that no figure here paints, no pixel
+// may keep it, at whole and fractional scales (edges between pixels), with the covering item cut
+// by a clip rectangle or reaching past the figure's edges.
+class BackgroundHoleGlTest : public HeatmapGlTest {
+  protected:
+    void expectNoSentinel(const Figure& figure, float scale) {
+        ASSERT_TRUE(renderer_) << failure_;
+        constexpr Rgba kSentinel{255, 0, 255, 255};
+        auto image = renderer_->renderOver(kSentinel, figure, scale);
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        int left = 0;
+        for (int y = 0; y < image->height; ++y) {
+            for (int x = 0; x < image->width; ++x) {
+                const std::uint8_t* p =
+                    &image->pixels[(std::size_t(y) * std::size_t(image->width) + std::size_t(x)) *
+                                   4];
+                if (p[0] == 255 && p[1] == 0 && p[2] == 255 && ++left <= 3)
+                    ADD_FAILURE() << "pixel " << x << "," << y << " left unpainted at scale "
+                                  << scale;
+            }
+        }
+        EXPECT_EQ(left, 0);
+    }
+    static Figure withItems(std::vector<FigureItem> items) {
+        Figure figure;
+        figure.width = kWidth;
+        figure.height = kHeight;
+        figure.background = kBackground;
+        for (FigureItem& item : items) figure.items.push_back(std::move(item));
+        return figure;
+    }
+    static HeatmapItem heatmap(Box box, bool masked = false) {
+        HeatmapItem item;
+        item.box = box;
+        auto values = std::make_shared<Matrix>(*cells());
+        if (!masked) (*values)(kMaskedRow, kMaskedCol) = 5;
+        item.values = values;
+        item.range = {0, 11};
+        item.masked = {0, 0, 0, 0};  // see-through: the background must show under -inf
+        item.version = nextMatrixVersion();
+        return item;
+    }
+};
+
+TEST_F(BackgroundHoleGlTest, OpaqueHeatmapOrRectangleLeavesNoPixelUnpainted) {
+    RectItem plotArea;
+    plotArea.box = kHeatmapBox;
+    plotArea.fill = {230, 230, 230, 255};
+    const std::vector<Figure> figures = {
+        withItems({ClipPush{kHeatmapBox}, heatmap(kHeatmapBox), ClipPop{}}),
+        withItems({heatmap({40.3f, 19.6f, 159.5f, 120.7f})}),
+        withItems({ClipPush{{60.5f, 30.25f, 90, 70}}, heatmap(kHeatmapBox), ClipPop{}}),
+        withItems({heatmap({-10, 30, 260, 200})}),  // past the left, right and bottom edges
+        withItems({plotArea}),
+        withItems({heatmap(kHeatmapBox, true)}),  // see-through cells: no hole, all cleared
+    };
+    for (const Figure& figure : figures) {
+        for (float scale : {1.0f, 1.37f, 2.0f, 0.83f}) expectNoSentinel(figure, scale);
+    }
+}
+
 }  // namespace
 }  // namespace poslab::test
