@@ -45,14 +45,14 @@ inline constexpr EnumNames<ColormapId, 6> kColormapNames{
      {ColormapId::Twilight, "twilight"},
      {ColormapId::BlueWhiteRed, "blue-white-red"},
      {ColormapId::Categorical, "categorical"}}};
-std::string_view colormapName(ColormapId id);  // "viridis", "magma", ... "blue-white-red"
+std::string_view colormapName(ColormapId id);           // "viridis", "magma", ... "blue-white-red"
 Result<ColormapId> parseColormap(std::string_view name);
-std::vector<ColormapId> allColormaps();  // in menu order
-bool isDiverging(ColormapId id);         // wants a range symmetric about zero
+std::vector<ColormapId> allColormaps();                 // in menu order
+bool isDiverging(ColormapId id);                        // wants a range symmetric about zero
 
 // ---- Sampling
 const std::array<Rgba, kColormapSize>& colormapTable(ColormapId id);  // the lookup table
-Rgba sampleColormap(ColormapId id, double t);  // t clamped to [0,1]; NaN gives kMissingColor
+Rgba sampleColormap(ColormapId id, double t);   // t clamped to [0,1]; NaN gives kMissingColor
 inline constexpr Rgba kMissingColor{255, 0, 255, 255};  // not-a-number cells: magenta
 inline constexpr Rgba kMaskedColor{0, 0, 0, 0};         // -inf (masked) cells: transparent
 
@@ -60,7 +60,7 @@ inline constexpr Rgba kMaskedColor{0, 0, 0, 0};         // -inf (masked) cells: 
 // Ranges are finite but may be wider than the largest double (-1.7e308 .. 1.7e308): these
 // helpers never form high - low directly, so no width overflows to inf and no fraction is NaN.
 inline constexpr double kLargestDouble = 1.7976931348623157e308;
-ValueRange finiteRange(const Matrix& values);     // min/max over finite cells ({0,1} if none)
+ValueRange finiteRange(const Matrix& values);  // min/max over finite cells ({0,1} if none)
 ValueRange symmetricRange(const Matrix& values);  // [-m, m] with m = max |finite value|
 double rangeFraction(double value, double low,
                      double high);  // (value-low)/(high-low); 0 if low==high
