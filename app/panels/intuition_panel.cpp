@@ -108,19 +108,25 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                 });
             break;
         case state::IntuitionFigure::LinearShift:
-            shift_.show(
+            // Three parts: on a projector one at a time (Up/Down), at full text size.
+            shift_.showPanels(
                 "linear shift", ShiftFigureKey{view.shift, shownShift_.version}, context,
-                [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                [](float w, float h, const Theme& theme, int panel) {
+                    const float titleHeight = theme.titleSize * 1.8f;
+                    return linearShiftPanels({0, titleHeight, w, h - titleHeight}, theme, panel);
+                },
+                [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
                     if (!check()) return check().error();
                     if (view.shift.sinOnly && !fit()) return fit().error();
                     Figure figure = emptyFigure(w, h, theme);
                     const float titleHeight = theme.titleSize * 1.8f;
                     drawTitle(figure, {0, 0, w, titleHeight}, linearShiftTitle(view.shift), theme);
                     const Box area{0, titleHeight, w, h - titleHeight};
-                    const Status s =
-                        view.shift.sinOnly
-                            ? drawSineOnlyShift(figure, area, view.shift, *check(), *fit(), theme)
-                            : drawLinearShift(figure, area, view.shift, *check(), theme);
+                    const Status s = view.shift.sinOnly
+                                         ? drawSineOnlyShift(figure, area, view.shift, *check(),
+                                                             *fit(), theme, panel)
+                                         : drawLinearShift(figure, area, view.shift, *check(),
+                                                           theme, panel);
                     if (!s) return s.error();
                     return figure;
                 });

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "gfx/figure_renderer.hpp"
+#include "poslab/figure/legend.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "ui/layout_sweep.hpp"
 
@@ -205,6 +206,13 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
     for (const TextOverMark& over : textsOverMarks(figure)) {
         ++audit.overData;
         faults.push_back(where + describe(over.text) + " hides data");
+    }
+    for (const LegendOverMark& over : legendsOverMarks(figure)) {
+        ++audit.overData;  // a legend is text over data too, swatches and all
+        const Box b = std::get<RectItem>(figure.items[over.legend]).box;
+        faults.push_back(where + "a legend at (" + std::to_string(int(b.x)) + ", " +
+                         std::to_string(int(b.y)) + ") " + std::to_string(int(b.width)) + "x" +
+                         std::to_string(int(b.height)) + " hides data");
     }
     for (std::size_t index : audit.checkCuts ? cutTexts(figure) : std::vector<std::size_t>{}) {
         ++audit.cut;

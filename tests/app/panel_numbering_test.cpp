@@ -55,8 +55,9 @@ TEST_F(PanelNumberingTest, LearnedAndFrequencyResolutionCountAsTheGuiDoes) {
 TEST_F(PanelNumberingTest, EveryMultiPanelViewTakesItsGuiRange) {
     // Each view's GUI panel count (its PanelShape): the last is drawn, one past it refused.
     const std::vector<std::pair<std::string, int>> views = {
-        {"meaning", 6}, {"add-vs-concat", 3}, {"extrapolation", 6},        {"compare", 7},
-        {"cope", 4},    {"deberta", 4},       {"randomized-positions", 2}, {"learned-pca", 6}};
+        {"meaning", 6},     {"add-vs-concat", 3}, {"extrapolation", 6},        {"compare", 7},
+        {"cope", 4},        {"deberta", 4},       {"randomized-positions", 2}, {"learned-pca", 6},
+        {"linear-shift", 3}};
     for (const auto& [view, count] : views) {
         const auto last = runPoslab(
             {"render", view, "--panel", std::to_string(count), "--out", path("last.svg")});

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "plot_parts.hpp"
@@ -110,6 +111,12 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
     if (outside) {
         rows = layoutLegendRows(keys, theme, std::max(1.f, frame.legendColumn.width - chrome),
                                 frame.legendColumn.height);
+        // A column too short for every key (a short plot): side by side, as wide as it is.
+        if (rows->lines.size() < keys.size()) {
+            if (auto columns = layoutLegendColumns(keys, theme, frame.legendColumn.width,
+                                                   frame.legendColumn.height))
+                rows = std::move(columns);
+        }
         box = {frame.legendColumn.x, frame.legendColumn.y, rows->w, rows->h};
     } else {
         const float full = std::max(1.f, frame.plot.width - 12 - chrome);
@@ -138,7 +145,9 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                 }
             }
         }
-        if (!rows) {
+        if (!rows || rows->lines.size() < keys.size()) {
+            // No free place holds every key: the caller's fallback (drawLinePlot moves the
+            // legend outside), never a free place that silently drops keys.
             rows = layoutLegendRows(keys, theme, full, height);
             box = fallback(rows->w, rows->h);
         }
@@ -148,7 +157,12 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
     background.box = box;
     background.fill = withAlpha(theme.plotBackground, 225);
     background.stroke = theme.grid;
+    background.legend = true;
     figure.add(background);
+    // The swatches are the legend's, not data: no marks (the layout check would find the box
+    // over its own dots).
+    const bool recording = figure.recordingMarks;
+    figure.recordingMarks = false;
     const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
     float top = box.y + 4;
     const float left = box.x;
@@ -180,6 +194,7 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
         }
         top += first + more * float(rows->lines[shown].size() - 1);
     }
+    figure.recordingMarks = recording;
     box.x = left;
     return box;
 }
@@ -289,6 +304,21 @@ Box drawNoteLines(Figure& figure, const PlotFrame& frame, const std::vector<Note
         figure.add(makeText({box.x + 2, box.y + float(i) * step}, fitted.text, fitted.size, color));
     }
     return box;
+}
+
+std::vector<LegendOverMark> legendsOverMarks(const Figure& figure, float tolerance) {
+    std::vector<LegendOverMark> over;
+    for (std::size_t i = 0; i < figure.items.size(); ++i) {
+        const auto* rect = std::get_if<RectItem>(&figure.items[i]);
+        if (!rect || !rect->legend) continue;
+        for (std::size_t m = 0; m < figure.marks.size(); ++m) {
+            if (boxCoversMark(rect->box, figure.marks[m], tolerance)) {
+                over.push_back({i, m});
+                break;
+            }
+        }
+    }
+    return over;
 }
 
 float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme) {

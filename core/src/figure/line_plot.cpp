@@ -73,9 +73,19 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     // Outside: the legend takes a column right of the plot, at most kOutsideLegendShare of the
     // area's width (longer names wrap).
     const float gap = theme.fontSize * 0.8f;
-    const float outsideWidth = outside || outsideLater ? std::min(legendBoxWidth(keys, theme),
+    float outsideWidth = outside || outsideLater ? std::min(legendBoxWidth(keys, theme),
                                                                   area.width * kOutsideLegendShare)
                                                        : 0;
+    if (outsideWidth > 0) {
+        // A column from the plot's top to the area's bottom too short for a key a row: the keys
+        // side by side (legend.cpp), as many columns as the share allows.
+        const float tall = area.height - m.top - 2, row = theme.fontSize * 1.35f;
+        const double perColumn = std::max(1.0, std::floor(double(tall - 8) / double(row)));
+        const double columns = std::ceil(double(keys.size()) / perColumn);
+        if (columns > 1)
+            outsideWidth = std::min(float(columns) * legendBoxWidth(keys, theme),
+                                    area.width * kOutsideLegendShare);
+    }
     if (outside || outsideLater) m.right += outsideWidth + gap;
     plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     // Below: rows as wide as the plot under the x label; the axes keep the area above them.
@@ -119,7 +129,14 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
         line.color = color;
         line.width = strokeWidth(theme, s.width);
         auto flush = [&] {
-            if (line.points.size() >= 2) figure.add(line);
+            if (line.points.size() >= 2 && s.segments) {
+                for (std::size_t i = 1; i < line.points.size(); ++i)
+                    figure.add(
+                        LineItem{line.points[i - 1], line.points[i], color, line.width, false});
+                figure.addCurveMark(line.points, line.width);
+            } else if (line.points.size() >= 2) {
+                figure.add(line);
+            }
             line.points.clear();
         };
         // A series with more dots than the plot has pixel columns (16 draws of 4,096 positions

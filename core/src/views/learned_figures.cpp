@@ -373,8 +373,9 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     }
     curves.x = integerAxis("position", 0, double(shown));
     // The curves are noise at initialisation: a spike every point. Polyline joins at such sharp
-    // angles break up in the anti-aliased renderer, so the plot draws only the axes; each curve
-    // is drawn below as separate segments, then the legend on top.
+    // angles break up in the anti-aliased renderer, so each curve is drawn as separate segments
+    // (LineSeries::segments). The plot places their legend: where it hides none of them, else
+    // beside the plot (a short plot on a projector has no free corner).
     double low = INFINITY, high = -INFINITY;
     for (const LearnedCurve& c : data.curves) {
         for (double v : c.y) {
@@ -383,29 +384,22 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
             high = std::max(high, v);
         }
     }
-    curves.legend = false;
-    curves.legendLater = true;  // drawn after the curves so they never cover it
     curves.keys = legendKeys(data.curves);
+    for (std::size_t k = 0; k < data.curves.size(); ++k) {
+        LineSeries series;
+        series.x = data.curves[k].x;
+        series.y = data.curves[k].y;
+        series.color = seriesColor(int(k));
+        series.width = 1.5f;
+        series.segments = true;
+        curves.series.push_back(std::move(series));
+    }
     if (!(low <= high)) low = -1, high = 1;
     const ValueRange padded = paddedRange(low, high, 0.06);  // finite even for +-1.7e308
     curves.y = {"value", padded.low, padded.high};
     curves.autoRangeY = false;
     if (beyond) curves.markers.push_back(tableEndMarker(true, table.rows, endText, theme));
     drawLinePlot(figure, layout.curves, curves, theme, &out.curves);
-    figure.add(ClipPush{out.curves.plot});
-    for (std::size_t k = 0; k < data.curves.size(); ++k) {
-        const LearnedCurve& c = data.curves[k];
-        const Rgba color = seriesColor(int(k));
-        for (std::size_t i = 1; i < c.x.size(); ++i) {
-            if (!std::isfinite(c.y[i - 1]) || !std::isfinite(c.y[i])) continue;
-            figure.add(LineItem{out.curves.toPixel(c.x[i - 1], c.y[i - 1]),
-                                out.curves.toPixel(c.x[i], c.y[i]), color, 1.5f, false});
-        }
-    }
-    figure.add(ClipPop{});
-    // Under the table-end marker's label when there is one (it sits at the plot's top).
-    drawLegendAfter(figure, out.curves, curves.keys, LegendCorner::TopRight,
-                    beyond ? theme.fontSize * 1.4f : 0, theme);
     if (beyond) {
         const Box& p = out.curves.plot;
         const float left = out.curves.toPixel(double(table.rows), 0).x;

@@ -25,7 +25,11 @@ namespace {
 struct ShiftLayout {
     Box matrix, vectors, residual;
 };
-ShiftLayout shiftLayout(Box area, float topShare) {
+// Shown one at a time (a projector's fonts leave no room for three parts), the selected part
+// fills the area and the others are empty boxes; one column of them, each takes its cell.
+ShiftLayout shiftLayout(Box area, float topShare, const Theme& theme, int panel) {
+    const PanelGrid grid = linearShiftPanels(area, theme, panel);
+    if (grid.columns < 2) return {grid.cell(0), grid.cell(1), grid.cell(2)};
     const Box top{area.x, area.y, area.width, std::floor(area.height * topShare)};
     const Box matrix{top.x, top.y, std::min(top.height + 90, std::floor(top.width * 0.42f)),
                      top.height};
@@ -69,18 +73,16 @@ Marker doubleEpsilonMarker(const Theme& theme) {
 
 }  // namespace
 
-Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
-                       const SampledShiftCheck& check, const Theme& theme) {
-    // T_k stays sparse: dense, it is d x d (512 MB at d = 8192) for a corner and a product.
-    if (auto s = requireIntInRange("d_model", options.sinusoidal.dModel, 1, kMaxDModel); !s)
-        return s;
-    if (auto s = requireInRange("base", options.sinusoidal.base, 1.0, 1e12, false); !s) return s;
-    if (auto s = requireFinite("shift", options.shift); !s) return s;
-    const SparseRows t = sparseShift(options.sinusoidal, options.shift);
-    const int d = options.sinusoidal.dModel;
-    const int shown = std::clamp(options.shownDims, 2, d);
-    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.58f);
+PanelGrid linearShiftPanels(Box area, const Theme& theme, int panel) {
+    return reflowOrFocus(area, kLinearShiftPanels, theme, panel);
+}
 
+namespace {
+
+// T_k's top-left shown x shown corner.
+void drawShiftMatrix(Figure& figure, Box matrixBox, const LinearShiftOptions& options,
+                     const SparseRows& t, int shown, const Theme& theme) {
+    const int d = options.sinusoidal.dModel;
     // The corner's block means straight from the sparse rows (what matrixSpec would draw from
     // the dense corner, which at 8192 dims is 512 MB of mostly zeros).
     const long long rpt = cellsPerTexel(shown, texelBudget(matrixBox.height));
@@ -121,7 +123,12 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
             ", mean of " + std::to_string(rpt) + " x " + std::to_string(cpt) + " entries";
     }
     drawHeatmap(figure, matrixBox, spec, theme);
+}
 
+// PE(p), PE(p + k) and T_k·PE(p) over the shown dimensions.
+void drawShiftedVectors(Figure& figure, Box vectorBox, const LinearShiftOptions& options,
+                        const SparseRows& t, int shown, const Theme& theme) {
+    const int d = options.sinusoidal.dModel;
     std::vector<double> now(static_cast<std::size_t>(d)), later(now.size());
     sinusoidalRow(options.sinusoidal, options.position, now.data());
     sinusoidalRow(options.sinusoidal, options.position + options.shift, later.data());
@@ -155,7 +162,11 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     result.color = seriesColor(0);
     vectors.series = {before, target, result};
     drawLinePlot(figure, vectorBox, vectors, theme);
+}
 
+// The residual of T_k·PE(p) = PE(p + k) at every position checked.
+void drawShiftResidual(Figure& figure, Box bottom, const SampledShiftCheck& check,
+                       const Theme& theme) {
     LinePlotSpec residual;
     const std::string which = checkedPositions(check.positions, check.checkedOf);
     residual.title = "residual $\\mathrm{max}_c$ |$T_k$·PE($p$) − PE($p+k$)| " + which +
@@ -170,11 +181,31 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     residual.markers = {doubleEpsilonMarker(theme)};
     residual.legend = false;
     drawLinePlot(figure, bottom, residual, theme);
+}
+
+}  // namespace
+
+Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
+                       const SampledShiftCheck& check, const Theme& theme, int panel) {
+    // T_k stays sparse: dense, it is d x d (512 MB at d = 8192) for a corner and a product.
+    if (auto s = requireIntInRange("d_model", options.sinusoidal.dModel, 1, kMaxDModel); !s)
+        return s;
+    if (auto s = requireInRange("base", options.sinusoidal.base, 1.0, 1e12, false); !s) return s;
+    if (auto s = requireFinite("shift", options.shift); !s) return s;
+    const SparseRows t = sparseShift(options.sinusoidal, options.shift);
+    const int d = options.sinusoidal.dModel;
+    const int shown = std::clamp(options.shownDims, 2, d);
+    figure.viewPanels = kLinearShiftPanels.count;  // --panel N: the GUI's panel N
+    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.58f, theme, panel);
+
+    if (matrixBox.width > 0) drawShiftMatrix(figure, matrixBox, options, t, shown, theme);
+    if (vectorBox.width > 0) drawShiftedVectors(figure, vectorBox, options, t, shown, theme);
+    if (bottom.width > 0) drawShiftResidual(figure, bottom, check, theme);
     return success();
 }
 
 Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width, float height,
-                                 const Theme& theme) {
+                                 const Theme& theme, int panel) {
     if (auto s = validate(options); !s) return s.error();
     auto check = sampledShiftCheck(options.sinusoidal, options.shift, options.positions);
     if (!check) return check.error();
@@ -186,11 +217,11 @@ Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width,
         auto fit = sineOnlyShiftFit(options.sinusoidal, options.shift, options.positions,
                                     kShiftCheckSamples, kSineOnlyRidge);
         if (!fit) return fit.error();
-        if (auto s = drawSineOnlyShift(figure, area, options, *check, *fit, theme); !s)
+        if (auto s = drawSineOnlyShift(figure, area, options, *check, *fit, theme, panel); !s)
             return s.error();
         return figure;
     }
-    if (auto s = drawLinearShift(figure, area, options, *check, theme); !s) return s.error();
+    if (auto s = drawLinearShift(figure, area, options, *check, theme, panel); !s) return s.error();
     return figure;
 }
 
@@ -216,60 +247,67 @@ std::string linearShiftTitle(const LinearShiftOptions& options) {
 
 Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& options,
                          const SampledShiftCheck& exact, const SineOnlyShiftFit& fit,
-                         const Theme& theme) {
+                         const Theme& theme, int panel) {
     const int m = int(fit.columns.size());
     if (m == 0 || fit.map.rows != std::size_t(m)) return Error{"the sine-only fit is empty"};
     const int shown = std::clamp(options.shownDims, 1, m);
-    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.55f);
+    figure.viewPanels = kLinearShiftPanels.count;  // --panel N: the GUI's panel N
+    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.55f, theme, panel);
 
-    Matrix corner(static_cast<std::size_t>(shown), static_cast<std::size_t>(shown));
-    for (int r = 0; r < shown; ++r) {
-        for (int c = 0; c < shown; ++c)
-            corner(std::size_t(r), std::size_t(c)) = fit.map(std::size_t(r), std::size_t(c));
+    if (matrixBox.width > 0) {  // the part shown (all three while they have room)
+        Matrix corner(static_cast<std::size_t>(shown), static_cast<std::size_t>(shown));
+        for (int r = 0; r < shown; ++r) {
+            for (int c = 0; c < shown; ++c)
+                corner(std::size_t(r), std::size_t(c)) = fit.map(std::size_t(r), std::size_t(c));
+        }
+        // A ridge fit (kSineOnlyRidge): plain least squares leans on nearly parallel slow sines
+        // with entries in the millions, colour-clipped into noise; the ridge keeps them near 1 and
+        // misses each slow sine by about |sin ωk|. A fixed ±1.5 scale; the caption names any entry
+        // beyond.
+        const double largest = maxAbs(fit.map);
+        constexpr double kReach = 1.5;
+        HeatmapSpec spec = matrixSpec(
+            std::string(fit.ridge > 0 ? "best T on the sines alone (ridge least squares)"
+                                      : "best T on the sines alone (least squares)") +
+                (shown < m ? ", first " + std::to_string(shown) + " of " + std::to_string(m)
+                           : std::string()),
+            corner, matrixBox, ColormapId::BlueWhiteRed, {-kReach, kReach});
+        spec.x = {"input sine component", 0, double(shown), false, true};
+        spec.y = {"output sine component", 0, double(shown), false, true};
+        spec.colorbarLabel =
+            largest > kReach ? "entry (clipped; largest " + formatValue(largest, 2) + ")" : "entry";
+        drawHeatmap(figure, matrixBox, spec, theme);
     }
-    // A ridge fit (kSineOnlyRidge): plain least squares leans on nearly parallel slow sines with
-    // entries in the millions, colour-clipped into noise; the ridge keeps them near 1 and misses
-    // each slow sine by about |sin ωk|. A fixed ±1.5 scale; the caption names any entry beyond.
-    const double largest = maxAbs(fit.map);
-    constexpr double kReach = 1.5;
-    HeatmapSpec spec =
-        matrixSpec(std::string(fit.ridge > 0 ? "best T on the sines alone (ridge least squares)"
-                                             : "best T on the sines alone (least squares)") +
-                       (shown < m ? ", first " + std::to_string(shown) + " of " + std::to_string(m)
-                                  : std::string()),
-                   corner, matrixBox, ColormapId::BlueWhiteRed, {-kReach, kReach});
-    spec.x = {"input sine component", 0, double(shown), false, true};
-    spec.y = {"output sine component", 0, double(shown), false, true};
-    spec.colorbarLabel =
-        largest > kReach ? "entry (clipped; largest " + formatValue(largest, 2) + ")" : "entry";
-    drawHeatmap(figure, matrixBox, spec, theme);
 
-    const std::vector<double> now = sineOnlyRow(options.sinusoidal, options.position);
-    const std::vector<double> later =
-        sineOnlyRow(options.sinusoidal, options.position + options.shift);
-    LinePlotSpec vectors;
-    vectors.title = "T · s(" + std::to_string(options.position) + ") misses s(" +
-                    formatValue(options.position + options.shift) + ")";
-    vectors.x = {"sine component (fastest first)", -0.5, double(shown) - 0.5};
-    vectors.y = {"value", -1.6, 1.6};
-    vectors.autoRangeY = false;
-    LineSeries target, result;
-    target.name = "s(p + k): the sines k later";
-    result.name = "T · s(p): the best a matrix can do";
-    for (int c = 0; c < shown; ++c) {
-        double value = 0;
-        for (int j = 0; j < m; ++j)
-            value += fit.map(std::size_t(c), std::size_t(j)) * now[std::size_t(j)];
-        target.x.push_back(c), target.y.push_back(later[std::size_t(c)]);
-        result.x.push_back(c), result.y.push_back(std::clamp(value, -1.6, 1.6));
+    if (vectorBox.width > 0) {
+        const std::vector<double> now = sineOnlyRow(options.sinusoidal, options.position);
+        const std::vector<double> later =
+            sineOnlyRow(options.sinusoidal, options.position + options.shift);
+        LinePlotSpec vectors;
+        vectors.title = "T · s(" + std::to_string(options.position) + ") misses s(" +
+                        formatValue(options.position + options.shift) + ")";
+        vectors.x = {"sine component (fastest first)", -0.5, double(shown) - 0.5};
+        vectors.y = {"value", -1.6, 1.6};
+        vectors.autoRangeY = false;
+        LineSeries target, result;
+        target.name = "s(p + k): the sines k later";
+        result.name = "T · s(p): the best a matrix can do";
+        for (int c = 0; c < shown; ++c) {
+            double value = 0;
+            for (int j = 0; j < m; ++j)
+                value += fit.map(std::size_t(c), std::size_t(j)) * now[std::size_t(j)];
+            target.x.push_back(c), target.y.push_back(later[std::size_t(c)]);
+            result.x.push_back(c), result.y.push_back(std::clamp(value, -1.6, 1.6));
+        }
+        target.width = 5;
+        target.color = withAlpha(seriesColor(1), 160);
+        result.color = seriesColor(0);
+        result.markers = shown <= 64;
+        vectors.series = {target, result};
+        drawLinePlot(figure, vectorBox, vectors, theme);
     }
-    target.width = 5;
-    target.color = withAlpha(seriesColor(1), 160);
-    result.color = seriesColor(0);
-    result.markers = shown <= 64;
-    vectors.series = {target, result};
-    drawLinePlot(figure, vectorBox, vectors, theme);
 
+    if (bottom.width <= 0) return success();
     LinePlotSpec residual;
     const std::string which = checkedPositions(fit.positions, fit.checkedOf);
     residual.title = "residual " + which + ": sin+cos exact rotation ≤ " +

@@ -142,3 +142,55 @@ TEST(LegendTest, AShortWidePlotListsEveryKeySideBySide) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Curves through every part of a plot: no free place inside, so the legend goes outside, and
+// the recorded marks say it hides none of them; the check (legendsOverMarks) finds a legend
+// drawn over them.
+LinePlotSpec noiseEverywhere() {
+    LinePlotSpec spec;
+    spec.x = {"x", 0, 200};
+    spec.y = {"y", -1, 1};
+    spec.autoRangeY = false;
+    for (int k = 0; k < 4; ++k) {
+        LineSeries s;
+        s.name = "series " + std::to_string(k);
+        s.segments = k % 2 == 0;  // drawn as segments, their footprints recorded as well
+        for (int i = 0; i <= 200; ++i) {
+            s.x.push_back(i);
+            s.y.push_back((i + k) % 2 == 0 ? -0.98 : 0.98);
+        }
+        spec.series.push_back(s);
+    }
+    return spec;
+}
+
+TEST(LegendPlacementTest, ALegendWithNoFreePlaceInsideGoesOutsideAndHidesNoMark) {
+    Figure figure = emptyFigure(800, 300, darkTheme());
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 800, 300}, noiseEverywhere(), darkTheme(), &frame);
+    ASSERT_GT(frame.legend.width, 0);
+    EXPECT_GE(frame.legend.x, frame.plot.right()) << "beside the plot, not in it";
+    EXPECT_EQ(marksCovered(figure, frame.legend), 0);
+    EXPECT_TRUE(legendsOverMarks(figure).empty());
+    for (int k = 0; k < 4; ++k) EXPECT_TRUE(hasText(figure, "series " + std::to_string(k)));
+}
+
+TEST(LegendPlacementTest, TheCheckCountsALegendDrawnOverData) {
+    Figure figure = emptyFigure(800, 300, darkTheme());
+    LinePlotSpec spec = noiseEverywhere();
+    spec.legend = false;
+    spec.legendLater = true;  // the view draws it: drawLegendAfter has nowhere free to go
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 800, 300}, spec, darkTheme(), &frame);
+    drawLegendAfter(figure, frame, {{"a", seriesColor(0)}, {"b", seriesColor(1)}},
+                    LegendCorner::TopRight, 0, darkTheme());
+    const auto over = legendsOverMarks(figure);
+    ASSERT_EQ(over.size(), 1u);
+    EXPECT_TRUE(std::get<RectItem>(figure.items[over[0].legend]).legend);
+}
+
+}  // namespace
+}  // namespace poslab

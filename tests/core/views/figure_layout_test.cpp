@@ -527,10 +527,15 @@ TEST(ViewLegendTest, NoneLeavesTheLegendOutAndOutsidePutsItRightOfThePlot) {
         theme.legend = LegendPlacement::Outside;
         const Figure outside = view.build(theme, outsideFrame);
         for (const std::string& key : view.keys) {
-            // Auto: inside the plot box, as before.
+            // Auto: inside the plot box, as before; Learned's noise curves leave no free place
+            // (its legend hid them): beside the plot, as Outside puts it.
             const TextItem* inside = findExactText(automatic, key);
             ASSERT_NE(inside, nullptr) << view.name << ": " << key;
-            EXPECT_LT(textBox(*inside).right(), autoFrame.plot.right()) << view.name << ": " << key;
+            if (view.name == "learned")
+                EXPECT_GE(textBox(*inside).x, autoFrame.plot.right()) << key;
+            else
+                EXPECT_LT(textBox(*inside).right(), autoFrame.plot.right())
+                    << view.name << ": " << key;
             EXPECT_EQ(findExactText(none, key), nullptr) << view.name << ": " << key;
             const TextItem* beside = findExactText(outside, key);
             ASSERT_NE(beside, nullptr) << view.name << ": " << key;
@@ -538,8 +543,9 @@ TEST(ViewLegendTest, NoneLeavesTheLegendOutAndOutsidePutsItRightOfThePlot) {
             EXPECT_LE(textBox(*beside).right(), outside.width) << view.name << ": " << key;
         }
         // Outside took its column from the plot.
-        EXPECT_LT(outsideFrame.plot.width, autoFrame.plot.width) << view.name;
-        EXPECT_NEAR(noneFrame.plot.width, autoFrame.plot.width, 0.5) << view.name;
+        EXPECT_LT(outsideFrame.plot.width, noneFrame.plot.width) << view.name;
+        if (view.name != "learned")
+            EXPECT_NEAR(noneFrame.plot.width, autoFrame.plot.width, 0.5) << view.name;
     }
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 namespace {
@@ -44,6 +45,52 @@ TEST(LinearShiftFiguresTest, SineOnlyShiftShowsBothResiduals) {
     options.sinusoidal.dModel = 600;
     EXPECT_EQ(linearShiftFigure(options, 800, 600, paperTheme()).error().message,
               "d_model must be 1..512 (got 600)");
+}
+
+// A projector (1024x768, presentation fonts 1.75 times larger, a lesson card below): the three
+// parts are too small together, so each is drawn alone over the whole figure, its text at the
+// presentation size and whole (lesson 3.1 showed the three shrunk and cut with "…").
+TEST(LinearShiftFiguresTest, OnAProjectorEachPartIsDrawnAloneAtFullSize) {
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    const float width = 1008, height = 342;
+    EXPECT_TRUE(linearShiftPanels({0, 0, width, height}, projector).oneAtATime());
+    for (bool sinOnly : {false, true}) {
+        LinearShiftOptions options;
+        options.sinOnly = sinOnly;
+        const char* titles[] = {sinOnly ? "best T on the sines alone" : "$T_k$ for $k$ = 5",
+                                sinOnly ? "T · s(10) misses s(15)" : "lands on PE(15)", "residual"};
+        for (int panel = 0; panel < 3; ++panel) {
+            auto figure = linearShiftFigure(options, width, height, projector, panel);
+            ASSERT_TRUE(figure.ok()) << figure.error().message;
+            ASSERT_EQ(figure->panels.size(), 1u) << "panel " << panel << " sinOnly " << sinOnly;
+            EXPECT_EQ(figure->viewPanels, 3);
+            EXPECT_GE(figure->panels[0].area.width, width - 1);  // the whole figure's width
+            EXPECT_TRUE(hasText(*figure, titles[panel])) << panel << sinOnly;
+            EXPECT_TRUE(overlappingTexts(*figure).empty()) << panel << sinOnly;
+            EXPECT_TRUE(textsOutsideFigure(*figure).empty()) << panel << sinOnly;
+            EXPECT_TRUE(cutTexts(*figure).empty()) << panel << sinOnly;
+            for (const FigureItem& item : figure->items) {
+                if (const auto* text = std::get_if<TextItem>(&item); text && !text->text.empty())
+                    EXPECT_GE(text->size, darkTheme().fontSize - 0.01f) << text->text;
+            }
+        }
+    }
+    // A desktop figure keeps the three parts together, as before.
+    auto whole = linearShiftFigure({}, 1200, 800, darkTheme());
+    ASSERT_TRUE(whole.ok());
+    EXPECT_EQ(whole->panels.size(), 3u);
+    EXPECT_FALSE(linearShiftPanels({0, 0, 1200, 760}, darkTheme()).oneAtATime());
+}
+
+// --panel 3 (Theme::focusPanel) is the GUI's panel 3: the residual, alone.
+TEST(LinearShiftFiguresTest, FocusPanelNumbersThePartsAsTheGuiDoes) {
+    Theme theme = paperTheme();
+    theme.focusPanel = 3;
+    auto figure = linearShiftFigure({}, 1200, 800, theme);
+    ASSERT_TRUE(figure.ok());
+    ASSERT_EQ(figure->panels.size(), 1u);
+    EXPECT_TRUE(hasText(*figure, "for every p: largest"));
+    EXPECT_FALSE(hasText(*figure, "$T_k$ for $k$"));
 }
 
 }  // namespace

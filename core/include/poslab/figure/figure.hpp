@@ -65,6 +65,7 @@ struct RectItem {
     Rgba fill{0, 0, 0, 0};    // alpha 0: no fill
     Rgba stroke{0, 0, 0, 0};  // alpha 0: no outline
     float strokeWidth = 1;
+    bool legend = false;  // a legend's box (legend.hpp): the layout check counts marks under it
 };
 struct CircleItem {
     Point center;
@@ -136,6 +137,14 @@ struct Figure {
     }
     void addMark(Box area) {  // a filled area of data (in the open clip)
         if (recordingMarks) marks.push_back(openMark(MarkKind::Area, area));
+    }
+    // A curve through `points` drawn some other way than one PolylineItem (separate segments,
+    // a PolygonItem ribbon): its footprint, as add() records a PolylineItem `width` px wide.
+    void addCurveMark(std::vector<Point> points, float width) {
+        PolylineItem line;
+        line.points = std::move(points);
+        line.width = width;
+        recordMark(line);
     }
     // Items copied from another figure (keepPanel): their marks and clips as add() records them.
     void addCopied(const FigureItem& item) {

@@ -2,6 +2,7 @@
 // drawLinePlot's own legend, a legend a view draws after its own curves, and lines of notes.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,13 @@ enum class LegendCorner { TopRight, BottomRight };
 std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
                                    const std::vector<LegendKey>& keys, LegendCorner corner,
                                    float topInset, const Theme& theme);
+
+// Legends drawn over data (a RectItem marked legend covering a mark's visible part by more than
+// `tolerance` px: what --check-layout counts as a legend hiding data), one entry per legend.
+struct LegendOverMark {
+    std::size_t legend = 0, mark = 0;  // indices into Figure::items (its box) and Figure::marks
+};
+std::vector<LegendOverMark> legendsOverMarks(const Figure& figure, float tolerance = 1);
 
 // ---- Notes inside a plot
 // Lines of text a view writes inside a plot ("sampled: mean 0.01, std 0.12"), drawn after

@@ -18,7 +18,9 @@ struct LineSeries {
     std::vector<double> x, y;  // same length; non-finite points break the line
     Rgba color{0, 0, 0, 0};    // alpha 0: seriesColor(index)
     float width = 1.8f;
-    bool markers = false;  // a dot at each point
+    bool markers = false;   // a dot at each point
+    bool segments = false;  // drawn as separate line segments, no joins: noise, whose sharp
+                            // angles break a polyline's anti-aliased joins up (Learned curves)
 };
 struct LinePlotSpec {
     std::string title;

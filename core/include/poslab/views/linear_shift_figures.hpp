@@ -8,6 +8,7 @@
 #include "poslab/analysis/intuition.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
+#include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/plot.hpp"
 
 namespace poslab {
@@ -23,16 +24,21 @@ struct LinearShiftOptions {
     friend bool operator==(const LinearShiftOptions&,
                            const LinearShiftOptions&) = default;  // member-wise: caches key on it
 };
+// Three parts: the matrix (panel 1) and the vectors (2) side by side over the residual (3),
+// while a two-column grid of them has room (kLinearShiftPanels); else one above the other;
+// else (a projector's presentation fonts) `panel` alone over the whole area.
+inline constexpr PanelShape kLinearShiftPanels{3, 2, 22, 9, 8};
+PanelGrid linearShiftPanels(Box area, const Theme& theme, int panel = 0);  // the GUI's selector
 Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& options,
-                       const SampledShiftCheck& check, const Theme& theme);
+                       const SampledShiftCheck& check, const Theme& theme, int panel = 0);
 // The sine-only comparison: the least-squares map on the sines beside the exact rotation's
 // residual (`exact`, from sampledShiftCheck on the full table).
 Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& options,
                          const SampledShiftCheck& exact, const SineOnlyShiftFit& fit,
-                         const Theme& theme);
+                         const Theme& theme, int panel = 0);
 std::string linearShiftTitle(const LinearShiftOptions& options);  // the figure's headline
 Status validate(const LinearShiftOptions& options);  // "shift must be finite", "dims must be ..."
 Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width, float height,
-                                 const Theme& theme);
+                                 const Theme& theme, int panel = 0);
 
 }  // namespace poslab
