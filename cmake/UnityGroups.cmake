@@ -12,13 +12,13 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity_samples.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/similarity_offsets.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/table_structure.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/base/symmetric_eigen.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/toy_attention.cpp
     ${PROJECT_SOURCE_DIR}/core/src/analysis/cope_sentence.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/background.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_0
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/base/background.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/base/symmetric_eigen.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/decimal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/format.cpp
     ${PROJECT_SOURCE_DIR}/core/src/base/heatmap_sample.cpp
@@ -33,13 +33,13 @@ if(TARGET poslab_core)
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/base/row_gram.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/alibi.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/attention_temperature.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/learned.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/multimodal_rope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/axial_rope.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/encodings/sinusoidal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/t5_bias.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/xpos.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/kerple.cpp
@@ -49,6 +49,7 @@ if(TARGET poslab_core)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/encodings/rope_scaling.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/encodings/sinusoidal.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/colorbar.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/cope.cpp
     ${PROJECT_SOURCE_DIR}/core/src/encodings/deberta.cpp
@@ -59,10 +60,10 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/figure/layout.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/panel_grid.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/plot.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/figure/axes.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_3
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/core/src/figure/axes.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/heatmap_plot.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/legend.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/line_plot.cpp
@@ -74,11 +75,11 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/figure/text_markup.cpp
     ${PROJECT_SOURCE_DIR}/core/src/figure/ticks.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/csv.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/hf_config.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/io/input_file.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/json_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/matrix_export.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/npy.cpp
@@ -89,14 +90,13 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/io/position_table.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_reader.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/alibi_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_5
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors.cpp
     ${PROJECT_SOURCE_DIR}/core/src/io/safetensors_index.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/compare_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/compare_ab_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_family_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/icon_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/linear_shift_figures.cpp
@@ -109,7 +109,7 @@ if(TARGET poslab_core)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/io/checkpoint_attention.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/binary_clock_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_frequency_figures.cpp
@@ -123,7 +123,7 @@ if(TARGET poslab_core)
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_7
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/core/src/views/rope_rotation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/binary_clock_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
@@ -265,13 +265,14 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/similarity_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/table_structure_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/symmetric_eigen_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/row_gram_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/toy_attention_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/analysis/cope_sentence_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/angle_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/background_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/background_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/decimal_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/enum_names_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/format_test.cpp
@@ -283,10 +284,10 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/base/parameter_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/parallel_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/phase_grid_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/base/random_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/base/random_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/refining_memo_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/result_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/sampling_test.cpp
@@ -298,12 +299,11 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/axial_rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/xpos_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/causal_bias_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
@@ -318,6 +318,7 @@ if(TARGET poslab_core_tests)
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/heatmap_plot_test.cpp
@@ -328,12 +329,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/titles_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sinusoidal_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/axes_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
@@ -343,13 +344,13 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/io/matrix_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/output_file_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_5
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/rope_info_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_dtype_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/position_table_test.cpp
@@ -358,12 +359,12 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/compare_ab_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/compare_ab_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_family_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/figure_layout_test.cpp
@@ -373,10 +374,10 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/linear_shift_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/attention_shuffle_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/frequency_resolution_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_7
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_structure_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
@@ -388,7 +389,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_8
   )
   set_source_files_properties(
@@ -397,6 +397,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_heatmap_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_frequency_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_decay_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_9
   )
@@ -418,14 +419,15 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/encoding_registry_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/figure_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/heatmap_gl_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/figure_background_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/learned_tables_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/lessons_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/option_reader_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_0
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_third_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/option_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/parameter_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
@@ -435,15 +437,16 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/share_link_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/typesetting_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/markup_text_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/panel_numbering_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/print_width_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp
