@@ -197,7 +197,11 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
     if (!frame.x.label.empty()) {
         const float line = theme.fontSize * kAxisLabelLineStep;
         const float room = area.bottom() - 2 - (p.bottom() + tickLength + 2 + theme.fontSize);
-        const int lines = std::clamp(int((room + 0.5f) / line), 1, kAxisLabelLines);
+        // Compared before converting: a zero font or a degenerate area makes the ratio NaN.
+        const float fits = (room + 0.5f) / line;
+        const int lines = fits >= float(kAxisLabelLines) ? kAxisLabelLines
+                          : fits >= 1                    ? int(fits)
+                                                         : 1;
         WrappedText label;
         if (estimateTextWidth(frame.x.label, theme.fontSize * minScale) <= p.width) {
             // One line, shrunk as the theme allows, when that keeps it whole (as before).

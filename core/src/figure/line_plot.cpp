@@ -74,8 +74,8 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     // area's width (longer names wrap).
     const float gap = theme.fontSize * 0.8f;
     float outsideWidth = outside || outsideLater ? std::min(legendBoxWidth(keys, theme),
-                                                                  area.width * kOutsideLegendShare)
-                                                       : 0;
+                                                            area.width * kOutsideLegendShare)
+                                                 : 0;
     if (outsideWidth > 0) {
         // A column from the plot's top to the area's bottom too short for a key a row: the keys
         // side by side (legend.cpp), as many columns as the share allows.
@@ -240,7 +240,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         bool moveLegend = false;
         if (!legendFits) {
             // A column too narrow for the names, or a few words of each, beside the plot: the
-            // legend goes below it when the plot keeps most of its height, else stays.
+            // legend goes below it when the plot keeps most of its height (and eight lines of
+            // text: fourteen, at a projector's font, ruled out every plot under a lesson
+            // card, and the legend stayed on the data), else stays.
             const std::vector<LegendKey> keys = linePlotLegendKeys(*current, placed);
             const float column = area.width * kOutsideLegendShare;
             moveLegend = !(legendBoxWidth(keys, placed) > column &&
@@ -248,7 +250,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             if (!moveLegend && !legendBelow) {
                 const float rows = plot_parts::legendRowsHeight(keys, placed, area.width * 0.8f);
                 legendBelow =
-                    area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 14);
+                    area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8);
                 moveLegend = legendBelow;
             }
         }

@@ -3,6 +3,8 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/figure_controls.hpp"
+#include "poslab/figure/legend.hpp"
 #include "poslab/figure/plot.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
@@ -221,6 +223,31 @@ TEST(LinePlotTest, ALegendWithNoRoomInsideOrBesideGoesBelowThePlot) {
         EXPECT_TRUE(found) << word;
     }
     EXPECT_TRUE(cutTexts(figure).empty());
+}
+
+// Near-orthogonality under a lesson card (1024x768 F5): a 396 x 318 plot at a projector's font
+// (24.5 px), data everywhere, two keys too wide for a column beside it. Below the plot is the
+// only place that hides nothing; the old rule (fourteen lines of text left above the legend)
+// kept it on the data.
+TEST(LinePlotTest, AProjectorsShortPlotPutsItsLegendBelowRatherThanOnTheData) {
+    const Theme theme = withFontScale(darkTheme(), 24.5f / darkTheme().fontSize);
+    LinePlotSpec spec;
+    spec.x = {"d_model", 0, 10};
+    spec.y = {"std of the cosine", 0, 1};
+    spec.autoRangeY = false;
+    LineSeries law = zigZagBand(0, 1), sampled = zigZagBand(0.2, 0.8);
+    law.name = "the 1/sqrt(d) law";
+    sampled.name = "sampled";
+    spec.series = {law, sampled};
+    Figure figure = emptyFigure(396, 318, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 396, 318}, spec, theme, &frame);
+    ASSERT_GT(frame.legend.width, 0);
+    EXPECT_TRUE(legendsOverMarks(figure).empty());
+    EXPECT_GE(frame.legend.y, frame.plot.bottom());
+    EXPECT_LE(frame.legend.bottom(), 318.5f);
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
 }
 
 }  // namespace
