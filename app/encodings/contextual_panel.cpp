@@ -14,18 +14,6 @@ namespace poslab::encodings {
 
 namespace {
 
-void wrappedNote(const std::string& text) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", text.c_str());
-    ImGui::PopTextWrapPos();
-}
-
-void errorNote(const std::string& message) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", message.c_str());
-    ImGui::PopTextWrapPos();
-}
-
 PanelGrid gridFor(float w, float h, const Theme& theme, int panel, const PanelShape& shape) {
     return reflowPanels({0, 0, w, h}, shape, theme, panel);
 }
@@ -175,7 +163,7 @@ void ContextualPanel::drawCopeControls(CopeSentenceParams& p) {
         "own, so a head can count words or sentences rather than tokens.");
     const std::size_t tokens = copeTokens(p.sentence).size();
     ImGui::TextDisabled("%zu tokens", tokens);
-    if (auto s = validate(p); !s) errorNote(s.error().message);
+    if (auto s = validate(p); !s) ui::errorText(s.error().message);
 
     ui::sectionHeader("Gates");
     const std::pair<CopeGateSource, const char*> choices[] = {
@@ -210,7 +198,7 @@ void ContextualPanel::drawCopeControls(CopeSentenceParams& p) {
         state::kCopeNpos, &p.npos,
         "Positions with an embedding; p is clamped to npos - 1 as in the code. 0: tokens + "
         "1, the code's default (block_size + 1).");
-    wrappedNote(
+    ui::wrappedNote(
         "p_ij sums the gates from key j to query i. Positions are fractional; the bias "
         "interpolates q_i.e[floor p] and q_i.e[ceil p].");
 }
@@ -252,7 +240,7 @@ void ContextualPanel::drawDebertaControls(DebertaParams& p) {
     }
     ui::tooltipForLastItem(
         "position_buckets 256, max_relative_positions 512, head_dim 64, p2c|c2p.");
-    if (auto s = validate(p); !s) errorNote(s.error().message);
+    if (auto s = validate(p); !s) ui::errorText(s.error().message);
 }
 
 void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
@@ -295,11 +283,11 @@ void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
     }
     ui::tooltipForLastItem(
         "48 layers, every 4th NoPE, chunks of 8192, floor_scale 8192, attn_scale 0.1.");
-    wrappedNote(
+    ui::wrappedNote(
         "With no position encoding, the causal mask alone lets query t average t + 1 values: a "
         "first-token flag comes out as 1/(t+1), the position. Its precision sets how far it "
         "reaches.");
-    if (auto s = validate(o); !s) errorNote(s.error().message);
+    if (auto s = validate(o); !s) ui::errorText(s.error().message);
 }
 
 void ContextualPanel::drawRandomizedControls(RandomizedPositionsParams& p) {
@@ -316,10 +304,10 @@ void ContextualPanel::drawRandomizedControls(RandomizedPositionsParams& p) {
                   "Positions per training sequence: L distinct values, sorted.");
     ui::sliderInt(state::kRandomizedDraws, &p.draws, "Sequences drawn (each with its own seed).");
     ui::seedSlider(state::kSeedSliderParam, &p.seed, "Seed of the draws.");
-    wrappedNote(
+    ui::wrappedNote(
         "The k-th smallest of L positions drawn from 0..N-1 has mean (k+1)(N+1)/(L+1) - 1: "
         "the spacing is (N+1)/(L+1), not 1. Only the order is informative.");
-    if (auto s = validate(p); !s) errorNote(s.error().message);
+    if (auto s = validate(p); !s) ui::errorText(s.error().message);
 }
 
 }  // namespace poslab::encodings

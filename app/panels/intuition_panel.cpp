@@ -24,18 +24,6 @@ std::string reorderedText(const std::vector<std::string>& words,
     return text;
 }
 
-void wrappedNote(const char* text) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", text);
-    ImGui::PopTextWrapPos();
-}
-
-void errorNote(const std::string& message) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", message.c_str());
-    ImGui::PopTextWrapPos();
-}
-
 }  // namespace
 
 void IntuitionPanel::prepare(state::AppState& state, ui::FrameContext& context) {
@@ -122,11 +110,11 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                     const float titleHeight = theme.titleSize * 1.8f;
                     drawTitle(figure, {0, 0, w, titleHeight}, linearShiftTitle(view.shift), theme);
                     const Box area{0, titleHeight, w, h - titleHeight};
-                    const Status s = view.shift.sinOnly
-                                         ? drawSineOnlyShift(figure, area, view.shift, *check(),
-                                                             *fit(), theme, panel)
-                                         : drawLinearShift(figure, area, view.shift, *check(),
-                                                           theme, panel);
+                    const Status s =
+                        view.shift.sinOnly
+                            ? drawSineOnlyShift(figure, area, view.shift, *check(), *fit(), theme,
+                                                panel)
+                            : drawLinearShift(figure, area, view.shift, *check(), theme, panel);
                     if (!s) return s.error();
                     return figure;
                 });
@@ -188,7 +176,7 @@ void IntuitionPanel::drawControls(state::IntuitionViewState& view) {
         "Frequency base. The fastest pair always has wavelength 2π ≈ 6.3 positions: no "
         "sinusoid is as fast as bit 0 (period 2).");
     ImGui::Spacing();
-    wrappedNote(
+    ui::wrappedNote(
         "Counting in binary, bit b flips every 2^b positions. The sinusoidal table is the "
         "smooth version: each pair is a 'bit' turning at its own rate, fastest first, "
         "with continuous values instead of 0/1 — so nearby positions get nearby vectors.");
@@ -261,17 +249,18 @@ void IntuitionPanel::drawAttentionControls(ToyAttentionParams& p) {
 
     ui::sectionHeader("Outputs merely permuted?");
     if (!comparison()) {
-        errorNote(comparison().error().message);
+        ui::errorText(comparison().error().message);
         return;
     }
     ImGui::Text("max deviation %.3g", comparison()->outputDeviation);
     ImGui::TextDisabled("attention: %.3g, outputs up to %.3g", comparison()->attentionDeviation,
                         comparison()->outputScale);
-    wrappedNote(comparison()->outputDeviation < 1e-12
-                    ? "Zero: each word's output is the same in both orders, only moved. Attention "
-                      "alone treats the sentence as a set; pick a position signal."
-                    : "Not zero: the same word gets a different output in the other order, so "
-                      "the model can tell the two sentences apart.");
+    ui::wrappedNote(
+        comparison()->outputDeviation < 1e-12
+            ? "Zero: each word's output is the same in both orders, only moved. Attention "
+              "alone treats the sentence as a set; pick a position signal."
+            : "Not zero: the same word gets a different output in the other order, so "
+              "the model can tell the two sentences apart.");
 }
 
 void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
@@ -308,7 +297,7 @@ void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
                   "The top-left corner of T_k drawn.");
     ui::sectionHeader("Check");
     if (!check()) {
-        errorNote(check().error().message);
+        ui::errorText(check().error().message);
         return;
     }
     ImGui::Text("max residual %.3g", check()->maxResidual);
@@ -317,20 +306,20 @@ void IntuitionPanel::drawShiftControls(LinearShiftOptions& s) {
         ImGui::TextDisabled("over %zu evenly spaced p of %d", check()->positions.size(),
                             check()->checkedOf);
     }
-    wrappedNote(check()->maxResidual < 1e-9
-                    ? (check()->everyPosition()
-                           ? "Rounding error only: T_k·PE(p) = PE(p + k) holds for every p."
-                           : "Rounding error only: T_k·PE(p) = PE(p + k) holds at every p "
-                             "checked.")
-                    : "Not zero: an odd d_model's lone sine column cannot be moved by a "
-                      "linear map (it would need cos(ωp), which the vector lacks).");
+    ui::wrappedNote(check()->maxResidual < 1e-9
+                        ? (check()->everyPosition()
+                               ? "Rounding error only: T_k·PE(p) = PE(p + k) holds for every p."
+                               : "Rounding error only: T_k·PE(p) = PE(p + k) holds at every p "
+                                 "checked.")
+                        : "Not zero: an odd d_model's lone sine column cannot be moved by a "
+                          "linear map (it would need cos(ωp), which the vector lacks).");
     if (!s.sinOnly) return;
     if (!fit()) {
-        errorNote(fit().error().message);
+        ui::errorText(fit().error().message);
         return;
     }
     ImGui::Text("sine only: max %.3g, rms %.3g", fit()->maxResidual, fit()->rmsResidual);
-    wrappedNote(
+    ui::wrappedNote(
         "The best matrix on the sines alone still misses by about |sin ωk| in the fast "
         "components: the cosines it would need are gone.");
 }
@@ -349,7 +338,7 @@ void IntuitionPanel::drawFrequencyControls(FrequencyResolutionParams& r) {
                   "The collapsed table gives every pair this pair's frequency. 0 is the fastest "
                   "(wavelength 2π); the last is the slowest.");
     if (!resolution()) {
-        errorNote(resolution().error().message);
+        ui::errorText(resolution().error().message);
         return;
     }
     const FrequencyResolution& f = *resolution();
@@ -360,8 +349,8 @@ void IntuitionPanel::drawFrequencyControls(FrequencyResolutionParams& r) {
     const std::string colliding = std::to_string(f.collidingPairs) +
                                   " position pairs of the one-frequency table are closer than "
                                   "the standard's closest two.";
-    wrappedNote(colliding.c_str());
-    wrappedNote(
+    ui::wrappedNote(colliding.c_str());
+    ui::wrappedNote(
         "One frequency repeats every wavelength: positions a wavelength apart get nearly the same "
         "vector (a fast one), or neighbours do (a slow one). The ladder of frequencies keeps "
         "both apart: fast pairs separate neighbours, slow pairs far positions.");

@@ -291,9 +291,7 @@ void MeaningPanel::drawControls(state::MeaningViewState& view) {
     }
     if (!view.tokensPath.empty()) {
         if (!tokensError_.empty()) {
-            ImGui::PushTextWrapPos(0);
-            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", tokensError_.c_str());
-            ImGui::PopTextWrapPos();
+            ui::errorText(tokensError_);
         }
         if (ImGui::Button("Use random words")) view.tokensPath.clear();
     }

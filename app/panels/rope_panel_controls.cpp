@@ -30,20 +30,6 @@ void snapRotary(RopeParams& p) {
     p.rotaryFraction = std::min(1.0, fraction);
 }
 
-void errorText(const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
-}
-
-void wrappedDisabled(const std::string& text) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", text.c_str());
-    ImGui::PopTextWrapPos();
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -55,7 +41,7 @@ void RopePanel::drawControls(state::RopeViewState& view, ui::FrameContext& conte
     drawConfigControls(view, context);
     drawRopeControls(view);
     drawScalingControls(view);
-    if (!valid) errorText(valid.error().message);
+    if (!valid) ui::errorText(valid.error().message);
     drawVectorControls(view, vectors_.value()->error);
     drawPositionControls(view);
 
@@ -96,12 +82,12 @@ void RopePanel::drawConfigControls(state::RopeViewState& view, ui::FrameContext&
         "Read the file and set every RoPE control from it. A file that cannot be "
         "used changes nothing.");
     if (load) loadConfig(view, view.configPath, context);
-    if (!view.configError.empty()) errorText(view.configError);
+    if (!view.configError.empty()) ui::errorText(view.configError);
     if (!view.configLoaded.empty()) {
-        wrappedDisabled(view.configLoaded);
+        ui::wrappedNote(view.configLoaded);
         drawConfigRead(view);
     } else if (view.configError.empty()) {
-        wrappedDisabled("or drop a config.json onto the window");
+        ui::wrappedNote("or drop a config.json onto the window");
     }
 }
 
@@ -149,11 +135,11 @@ void RopePanel::drawConfigRead(state::RopeViewState& view) {
                                 " notes, " + std::to_string(config.warnings.size()) +
                                 " warnings)###what PosLab read";
     if (!ImGui::TreeNodeEx(heading.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
-    if (!config.headDimSource.empty()) wrappedDisabled("head_dim from " + config.headDimSource);
-    for (const std::string& warning : config.warnings) errorText("warning: " + warning);
-    for (const std::string& note : config.notes) wrappedDisabled(note);
+    if (!config.headDimSource.empty()) ui::wrappedNote("head_dim from " + config.headDimSource);
+    for (const std::string& warning : config.warnings) ui::errorText("warning: " + warning);
+    for (const std::string& note : config.notes) ui::wrappedNote(note);
     if (config.ropeVariants.size() > 1) {
-        wrappedDisabled("layer types with their own RoPE: the controls show " +
+        ui::wrappedNote("layer types with their own RoPE: the controls show " +
                         view.configLayerType + "; the Layers tab lists every layer");
     }
     ImGui::TreePop();
@@ -281,7 +267,7 @@ void RopePanel::drawScalingControls(state::RopeViewState& view) {
     }
     if (auto freqs = ropeFrequencies(view.params); freqs && validate(view.params)) {
         if (freqs->attentionFactor != 1.0) {
-            wrappedDisabled("attention factor " + formatValue(freqs->attentionFactor, 5) +
+            ui::wrappedNote("attention factor " + formatValue(freqs->attentionFactor, 5) +
                             ": cos and sin × it, so q·k × " +
                             formatValue(freqs->attentionFactor * freqs->attentionFactor, 5));
             ui::tooltipForLastItem(
@@ -292,7 +278,7 @@ void RopePanel::drawScalingControls(state::RopeViewState& view) {
             // Llama 4's NoPE layers: their "attention factor" is a query scale growing with
             // the position (attn_temperature_tuning), shown at the last position.
             const std::int64_t last = std::max(view.params.seqLen, 1) - 1;
-            wrappedDisabled(
+            ui::wrappedNote(
                 "NoPE layers: queries × " +
                 formatValue(attentionTemperature(*view.config->attentionTemperature, last), 5) +
                 " at position " + std::to_string(last) + " (attn_temperature_tuning)");
@@ -363,7 +349,7 @@ void RopePanel::drawVectorControls(state::RopeViewState& view, const std::string
     ui::tooltipForLastItem(
         "Then every pair starts aligned, the angle between the arrows is exactly "
         "(m − n)·θ_i, and the scores show RoPE's decay with distance.");
-    if (!vectorError.empty()) errorText(vectorError + " (showing the last valid vectors)");
+    if (!vectorError.empty()) ui::errorText(vectorError + " (showing the last valid vectors)");
 }
 
 void RopePanel::drawPositionControls(state::RopeViewState& view) {

@@ -16,14 +16,6 @@ namespace poslab::panels {
 
 namespace {
 
-void errorText(const std::string& message) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(message.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
-}
-
 SimilarityFigureOptions figureOptions(const state::SimilarityViewState& view,
                                       long long undefinedRows = 0) {
     SimilarityFigureOptions options;
@@ -219,7 +211,7 @@ void SimilarityPanel::drawControls(state::SimilarityViewState& view, ui::FrameCo
                     .clear();   // reload even if the path is the same (the file may have changed)
                 data_.clear();  // read the file again
             }
-            if (!tableError_.empty() && !view.learnedTablePath.empty()) errorText(tableError_);
+            if (!tableError_.empty() && !view.learnedTablePath.empty()) ui::errorText(tableError_);
             if (table_ && !view.learnedTablePath.empty()) {
                 ImGui::TextDisabled("%zu positions x %zu dims", table_->rows, table_->cols);
             }

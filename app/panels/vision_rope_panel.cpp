@@ -15,20 +15,6 @@ namespace poslab::panels {
 
 namespace {
 
-void errorLine(const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
-}
-
-void mutedLine(const std::string& text) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", text.c_str());
-    ImGui::PopTextWrapPos();
-}
-
 // The prompt as parsed, or the reason it cannot be.
 Result<std::vector<PromptSegment>> promptOf(const state::VisionRopeViewState& view) {
     auto prompt = parseMropePrompt(view.prompt);
@@ -133,7 +119,7 @@ void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
     }
     ui::tooltipForLastItem("Prompts to start from: replaces the prompt above.");
     if (auto prompt = promptOf(view); !prompt) {
-        errorLine(prompt.error().message);
+        ui::errorText(prompt.error().message);
     } else if (auto positions = mropePositions(*prompt, view.mrope)) {
         // The prompt read back in full (the field above is narrower than most prompts).
         std::string summary = std::to_string(positions->tokenCount()) + " tokens:";
@@ -143,7 +129,7 @@ void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
             if (summary.size() > 400) break;  // Qwen3-VL videos: one span per frame
         }
         summary.pop_back();
-        mutedLine(summary);
+        ui::wrappedNote(summary);
     }
 
     ui::sectionHeader("Rotary pairs");
@@ -156,7 +142,7 @@ void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
         "Pairs driven by the temporal, height and width positions; they must sum to head_dim / "
         "2.");
     if (auto s = validateMropeSection(m.section, m.headDim); !s) {
-        errorLine(s.error().message);
+        ui::errorText(s.error().message);
         if (ImGui::Button("Fit W to head_dim")) {
             m.section[2] = std::max(0, pairs - m.section[0] - m.section[1]);
         }
@@ -191,10 +177,10 @@ void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
         "Read the file and set the controls above. A file without multimodal RoPE "
         "changes nothing.");
     if (load) loadConfig(view, context);
-    if (!view.configError.empty()) errorLine(view.configError);
+    if (!view.configError.empty()) ui::errorText(view.configError);
     if (!view.configLoaded.empty()) {
-        mutedLine(view.configLoaded);
-        for (const std::string& note : view.configNotes) mutedLine(note);
+        ui::wrappedNote(view.configLoaded);
+        for (const std::string& note : view.configNotes) ui::wrappedNote(note);
     }
 }
 
@@ -239,7 +225,7 @@ void VisionRopePanel::drawAxialControls(state::VisionRopeViewState& view) {
     if (a.vectors == AxialVectors::Random) {
         ui::seedSlider(state::kSeedSliderParam, &a.seed, "q from this seed, k from the next.");
     }
-    mutedLine(
+    ui::wrappedNote(
         "The score depends only on the offset (dx, dy): moving the query shifts the "
         "pattern without changing it.");
 }

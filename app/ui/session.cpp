@@ -131,9 +131,7 @@ void SessionDialog::draw(Application& application) {
     const bool enter =
         ImGui::InputText("##session path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
     if (!message_.empty()) {
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", message_.c_str());
-        ImGui::PopTextWrapPos();
+        errorText(message_);
     }
     if (ImGui::Button(saving ? "Save" : "Open") || enter) {
         const Status s = saving ? saveSession(application, path_) : openSession(application, path_);

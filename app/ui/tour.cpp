@@ -275,9 +275,7 @@ void Tour::drawOpenDialog(state::AppState& state, Application& application) {
     const bool enter =
         ImGui::InputText("##lessons path", &openPath_, ImGuiInputTextFlags_EnterReturnsTrue);
     if (!openMessage_.empty()) {
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", openMessage_.c_str());
-        ImGui::PopTextWrapPos();
+        errorText(openMessage_);
     }
     if (ImGui::Button("Open") || enter) {
         if (Status s = openFile(openPath_, state); s) {

@@ -108,6 +108,20 @@ void sectionHeader(const char* text) {
     ImGui::Separator();
 }
 
+void wrappedNote(const std::string& text) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+void errorText(const std::string& message) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
 bool sliderInt(const char* label, int* value, int low, int high, const char* tooltip,
                bool logarithmic) {
     const bool changed =

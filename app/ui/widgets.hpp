@@ -47,8 +47,10 @@ SliderBounds sliderLimits(const IntParameter& parameter, SliderBounds bounds = {
 // A text field on a std::string (what misc/cpp/imgui_stdlib does; Debian's libimgui does not
 // build that file). flags: ImGuiInputTextFlags (an int, so this header needs no imgui.h).
 bool inputString(const char* label, std::string* text, int flags = 0);
-void tooltipForLastItem(const char* text);  // shows text when the previous widget is hovered
-void sectionHeader(const char* text);       // a separator with a caption
+void tooltipForLastItem(const char* text);   // shows text when the previous widget is hovered
+void sectionHeader(const char* text);        // a separator with a caption
+void wrappedNote(const std::string& text);   // muted explanatory text, wrapped at the window's edge
+void errorText(const std::string& message);  // a refused input's message, wrapped, in red
 template <class Enum, class NameFn, class List>
 bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name,
                const char* tooltip);

@@ -63,8 +63,9 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                  std::vector<std::size_t>* unplaced = nullptr);
 
 // ---- Titles (titles.cpp)
-// The title text itself, centred at the top of area (figure titles and plot titles alike).
-void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// The title text itself, centred at the top of area (figure titles and plot titles alike);
+// returns the lines drawn (2: wrapped).
+int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme);
 // A plot's title in `width`: one line when it fits at 90 % size or more; else two, split at the
 // space nearest the middle, each shrunk (or cut with "…" only when even that fails), when the
 // plot keeps at least `minPlot` pixels of height below the extra line. `extra`: the added line.

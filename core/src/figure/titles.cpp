@@ -21,7 +21,7 @@ float titleMinScale(const Theme& theme) {
 
 }  // namespace
 
-void drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const float minScale = titleMinScale(theme);
     const float room = area.width - theme.titleSize;
     const float x = area.x + area.width / 2, top = area.y + theme.titleSize * 0.2f;
@@ -42,13 +42,14 @@ void drawTitleText(Figure& figure, Box area, const std::string& title, const The
                 figure.add(makeText({x, top + float(i) * size * 1.15f}, lines[i], size, theme.text,
                                     HorizontalAlign::Center, VerticalAlign::Top));
             }
-            return;
+            return 2;
         }
     }
     // 0.2 of a line from the top: the plot's top tick label, half a line above the plot (at
     // 1.7 lines), stays clear of it.
     figure.add(makeText({x, top}, fitted.text, fitted.size, theme.text, HorizontalAlign::Center,
                         VerticalAlign::Top));
+    return 1;
 }
 
 TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,
@@ -108,22 +109,20 @@ float titleBandHeight(const Theme& theme, float lines) {
     return theme.titleMode == TitleMode::Hidden ? 0 : theme.titleSize * lines;
 }
 
-bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const bool first = figure.figureTitles++ == 0;
     switch (theme.titleMode) {
         case TitleMode::Hidden:
-            return false;
+            return 0;
         case TitleMode::Replace:
             // The first figure title becomes the given text; later lines (a subtitle) go.
             if (theme.titleTarget == TitleTarget::PanelTitles) break;
-            if (!first) return false;
-            plot_parts::drawTitleText(figure, area, theme.titleText, theme);
-            return true;
+            if (!first) return 0;
+            return plot_parts::drawTitleText(figure, area, theme.titleText, theme);
         case TitleMode::Auto:
             break;
     }
-    plot_parts::drawTitleText(figure, area, title, theme);
-    return true;
+    return plot_parts::drawTitleText(figure, area, title, theme);
 }
 
 std::string panelTitle(const std::string& title, const Theme& theme) {

@@ -208,11 +208,9 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                area.width - 2 * pad) {
         drawTitle(figure, area, heading + " — " + setup, theme);
     } else {
-        const std::size_t before = figure.items.size();
-        drawTitle(figure, area, heading, theme);
         // A heading too long even for its own line (a narrow window) wraps in two smaller
         // lines (titles.cpp); the setup line goes below both.
-        const bool headingWrapped = figure.items.size() - before > 1;
+        const bool headingWrapped = drawTitle(figure, area, heading, theme) > 1;
         const float second = theme.titleSize * (headingWrapped ? 0.74f * 2.3f : 1.25f);
         drawTitle(figure, {area.x, area.y + second, area.width, area.height - second}, setup,
                   theme);

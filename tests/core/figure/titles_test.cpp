@@ -67,5 +67,18 @@ TEST(TitlesTest, ReplaceOfPanelTitlesKeepsTheFigureTitle) {
     EXPECT_EQ(panelTitle("heads", theme), "(a)");
 }
 
+// The lines drawn are what the caller stacks a second line under (RoPE Rotation's setup line):
+// one for a title that fits, two for one too long even shrunk, each the figure's own text item.
+TEST(TitlesTest, ReturnsTheLinesItDrew) {
+    const Theme theme;
+    const std::string title = "RoPE rotates each pair by position times theta";
+    Figure wide;
+    EXPECT_EQ(drawTitle(wide, {0, 0, 900, 40}, title, theme), 1);
+    EXPECT_EQ(textsOf(wide).size(), 1u);
+    Figure narrow;
+    EXPECT_EQ(drawTitle(narrow, {0, 0, 260, 40}, title, theme), 2);
+    EXPECT_EQ(textsOf(narrow).size(), 2u);
+}
+
 }  // namespace
 }  // namespace poslab

@@ -10,8 +10,9 @@
 namespace poslab {
 
 // ---- Titles
-// A figure's title, as the theme's TitleMode says (replaced, or left out: returns false).
-bool drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// A figure's title, as the theme's TitleMode says (replaced, or left out). Returns the lines
+// drawn: 0 when left out, 2 when too long for one line even shrunk (a narrow window, a print).
+int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme);
 // The height of the band a figure keeps above its panels for drawTitle: lines * titleSize, or 0
 // when the theme hides the title (TitleMode::Hidden gives the room back to the panels).
 float titleBandHeight(const Theme& theme, float lines = 1.8f);
