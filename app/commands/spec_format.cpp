@@ -235,30 +235,21 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
     // --aspect square and --legend outside: the height follows the content unless given (built
     // at the default height at least, then cut to the content).
     const float start = float(std::max(settings->height, int(state::kFigureHeightRange.fallback)));
-    auto built = fitsCanvasToContent(settings->theme) && !args.has("height")
-                     ? buildFittedToContent(
-                           [&](const Theme& theme, float width, float height) {
-                               RenderSettings sized = *settings;
-                               sized.theme = theme;
-                               sized.width = int(width);
-                               sized.height = int(height);
-                               return view.build(args, sized);
-                           },
-                           settings->theme, float(settings->width), start,
-                           float(std::min(state::kFigureHeightRange.high,
-                                          int(16384 / std::max(1.0f, settings->scale)))))
-                     : buildWithAllPanels(
-                           [&](const Theme& theme, float width, float height) {
-                               RenderSettings sized = *settings;
-                               sized.theme = theme;
-                               sized.width = int(width);
-                               sized.height = int(height);
-                               return view.build(args, sized);
-                           },
-                           settings->theme, float(settings->width), float(settings->height),
-                           args.has("width") && !args.has("height"),
-                           float(std::min(state::kFigureHeightRange.high,
-                                          int(16384 / std::max(1.0f, settings->scale)))));
+    const float tallest = float(
+        std::min(state::kFigureHeightRange.high, int(16384 / std::max(1.0f, settings->scale))));
+    auto buildAt = [&](const Theme& theme, float width, float height) {
+        RenderSettings sized = *settings;
+        sized.theme = theme;
+        sized.width = int(width);
+        sized.height = int(height);
+        return view.build(args, sized);
+    };
+    auto built =
+        fitsCanvasToContent(settings->theme) && !args.has("height")
+            ? buildFittedToContent(buildAt, settings->theme, float(settings->width), start, tallest)
+            : buildWithAllPanels(buildAt, settings->theme, float(settings->width),
+                                 float(settings->height), args.has("width") && !args.has("height"),
+                                 tallest);
     if (!built) return Error{printable(withOptionNames(built.error().message, options))};
     BuiltFigure result{std::move(built).value(), *settings};
     if (args.flag("transparent")) result.figure.background = Rgba{0, 0, 0, 0};
