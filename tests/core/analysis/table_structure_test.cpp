@@ -8,6 +8,7 @@
 #include <numeric>
 #include <vector>
 
+#include "../base/householder.hpp"
 #include "poslab/base/random.hpp"
 
 namespace poslab {
@@ -438,13 +439,7 @@ namespace {
 // variance is asked here, eight orders of magnitude below what is drawn; the smallest variances
 // (1e-6 / L, 1e-12 of the largest) are not resolved relative to themselves, and need not be.
 Matrix knownSpectrumTable(std::size_t rows, std::size_t cols, const std::vector<double>& s) {
-    NormalSampler sampler(17);
-    std::vector<double> u(cols);
-    double uu = 0;
-    for (double& v : u) {
-        v = sampler.next();
-        uu += v * v;
-    }
+    const Matrix v = test_support::householderReflection(cols, 17);  // V's columns: orthonormal
     Matrix table(rows, cols);
     for (std::size_t p = 0; p < rows; ++p) {
         for (std::size_t c = 0; c < cols; ++c) table(p, c) = 0.25 + 0.001 * double(c);
@@ -453,10 +448,7 @@ Matrix knownSpectrumTable(std::size_t rows, std::size_t cols, const std::vector<
             const double angle = 2 * kPi * frequency * double(p) / double(rows);
             const double uj =
                 std::sqrt(2.0 / double(rows)) * (j % 2 == 0 ? std::cos(angle) : std::sin(angle));
-            for (std::size_t c = 0; c < cols; ++c) {
-                const double vj = (c == j ? 1.0 : 0.0) - 2 * u[c] * u[j] / uu;
-                table(p, c) += uj * s[j] * vj;
-            }
+            for (std::size_t c = 0; c < cols; ++c) table(p, c) += uj * s[j] * v(c, j);
         }
     }
     return table;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "householder.hpp"
 #include "poslab/base/random.hpp"
 
 namespace poslab {
@@ -88,18 +89,9 @@ TEST(RowGramTest, SymmetricTimesBlockIsTheDocumentedSums) {
 TEST(RowGramTest, ProjectOutLeavesTheOrthogonalPart) {
     const std::size_t n = 70, count = 9;
     // Orthonormal basis: the first rows of a Householder reflection I - 2 u u^T / u.u.
-    NormalSampler sampler(2);
-    std::vector<double> u(n);
-    double uu = 0;
-    for (double& v : u) {
-        v = sampler.next();
-        uu += v * v;
-    }
+    const Matrix h = test_support::householderReflection(n, 2);
     PaddedRows basis(12, n);  // rows from count on stay zero, as required
-    for (std::size_t i = 0; i < count; ++i) {
-        for (std::size_t k = 0; k < n; ++k)
-            basis.row(i)[k] = (i == k ? 1.0 : 0.0) - 2 * u[i] * u[k] / uu;
-    }
+    for (std::size_t i = 0; i < count; ++i) std::copy_n(h.row(i), n, basis.row(i));
     PaddedRows w = randomRows(3, n, 5);
     Matrix before(3, n);
     for (std::size_t c = 0; c < 3; ++c) std::copy_n(w.row(c), n, before.row(c));

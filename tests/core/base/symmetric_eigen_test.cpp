@@ -8,6 +8,7 @@
 #include <numeric>
 #include <vector>
 
+#include "householder.hpp"
 #include "poslab/base/random.hpp"
 
 namespace poslab {
@@ -112,17 +113,7 @@ TEST(SymmetricEigenTest, BlockLanczosFindsAKnownSpectrumWithARepeatedEigenvalue)
     std::vector<double> lambda(n);
     const double top[] = {10, 10, 10, 7, 5, 4.5};
     for (std::size_t i = 0; i < n; ++i) lambda[i] = i < 6 ? top[i] : 4.0 / (1.0 + 0.05 * double(i));
-    NormalSampler sampler(11);
-    std::vector<double> u(n);
-    double uu = 0;
-    for (double& v : u) {
-        v = sampler.next();
-        uu += v * v;
-    }
-    Matrix h(n, n);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < n; ++j) h(i, j) = (i == j ? 1.0 : 0.0) - 2 * u[i] * u[j] / uu;
-    }
+    const Matrix h = test_support::householderReflection(n, 11);
     Matrix a(n, n);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = 0; j < n; ++j) {
