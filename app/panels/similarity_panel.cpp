@@ -330,8 +330,7 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
         },
         true);
     if (!shown.exact) context.waiting = context.animating = true;  // screenshots: exact
-    const HeatmapSample* sampled = shown.value;
-    const HeatmapSample& sample = *sampled;
+    const HeatmapSample& sample = *shown.value;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     drawSimilarityHeatmap(figure, {0, 0, canvas.box.width, canvas.box.height}, data().params,
                           sample, figureOptions(view, data().undefinedRows), context.theme, &frame);
