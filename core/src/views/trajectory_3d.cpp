@@ -202,7 +202,7 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     }
     figure.add(ClipPop{});
 
-    // The tripod: PC1..PC3 as seen by the camera, in the lower left, far axes first. Its labels
+    // The tripod: PC1..PC3 as seen by the camera, in a corner, far axes first. Its labels
     // and the angles sit on a backing box: the data may pass under them.
     auto backing = [&](Box box) {
         return RectItem{{box.x - 1, box.y, box.width + 2, box.height},
@@ -222,26 +222,21 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
             labels[k] += " " + shareText(options.explained[k]);
         widest = std::max(widest, estimateTextWidth(labels[k], labelSize));
     }
-    const Point origin{plot.x + 4 + length + widest, plot.bottom() - 4 - length - labelSize * 1.2f};
     std::array<ViewPoint, 3> axes{projectPoint(1, 0, 0, options.angles),
                                   projectPoint(0, 1, 0, options.angles),
                                   projectPoint(0, 0, 1, options.angles)};
     const std::vector<double> axisDepth{axes[0].depth, axes[1].depth, axes[2].depth};
     const bool roomForTripod = plot.width > 2 * (length + widest) + 12 &&
                                plot.height > 2 * (length + labelSize * 1.2f) + 12;
-    if (roomForTripod) {
-        for (std::size_t k : backToFrontOrder(axisDepth)) {
-            const Rgba color = mix(seriesColor(int(k)), theme.plotBackground,
-                                   0.45 * (1 - (axes[k].depth + 1) / 2));
-            const Point tip{origin.x + float(axes[k].x) * length,
-                            origin.y - float(axes[k].y) * length};
-            figure.add(LineItem{origin, tip, color, 2, false});
-        }
-        // Labels: longest axes first; one that would cover a placed label steps outward.
-        std::array<std::size_t, 3> byLength{0, 1, 2};
-        std::stable_sort(byLength.begin(), byLength.end(), [&](std::size_t i, std::size_t j) {
-            return std::hypot(axes[i].x, axes[i].y) > std::hypot(axes[j].x, axes[j].y);
-        });
+    // Labels at the tips, longest axes first; one that would cover a placed label steps outward.
+    // Returns the labels placed around `origin` (the axes' ends stay inside the same square).
+    std::array<std::size_t, 3> byLength{0, 1, 2};
+    std::stable_sort(byLength.begin(), byLength.end(), [&](std::size_t i, std::size_t j) {
+        return std::hypot(axes[i].x, axes[i].y) > std::hypot(axes[j].x, axes[j].y);
+    });
+    auto tripodLabels = [&](Point origin) {
+        std::vector<TextItem> labelled;
+        std::vector<Box> boxes;
         for (std::size_t k : byLength) {
             const float dx = float(axes[k].x) * length, dy = -float(axes[k].y) * length;
             const float norm = std::max(1e-3f, std::hypot(dx, dy));
@@ -254,15 +249,45 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
                 const Box box = textBox(label);
                 // A few pixels apart: labels that touch read as one ("PC2 8.4%PC1 14%").
                 const Box margin{box.x - 4, box.y - 1, box.width + 8, box.height + 2};
-                const bool clear = std::none_of(placed.begin(), placed.end(), [&](Box other) {
+                const bool clear = std::none_of(boxes.begin(), boxes.end(), [&](Box other) {
                     return boxesOverlap(margin, other, 0);
                 });
                 if (!clear || !insideBox(box, plot)) continue;
-                placed.push_back(box);
-                figure.add(backing(box));
-                figure.add(std::move(label));
+                boxes.push_back(box);
+                labelled.push_back(std::move(label));
                 break;
             }
+        }
+        return labelled;
+    };
+    if (roomForTripod) {
+        // The corner whose labels hide the fewest dots and path segments (the lower left first,
+        // the lower right last: the angles caption goes there); ties keep the earlier corner.
+        const float left = plot.x + 4 + length + widest, right = plot.right() - 4 - length - widest;
+        const float bottom = plot.bottom() - 4 - length - labelSize * 1.2f;
+        const float top = plot.y + 4 + length + labelSize * 1.2f;
+        const std::array<Point, 4> corners{Point{left, bottom}, Point{left, top}, Point{right, top},
+                                           Point{right, bottom}};
+        Point origin = corners[0];
+        int fewest = -1;
+        for (const Point corner : corners) {
+            int covered = 0;
+            for (const TextItem& label : tripodLabels(corner))
+                covered += marksCovered(figure, textBox(label));
+            if (fewest < 0 || covered < fewest) fewest = covered, origin = corner;
+            if (covered == 0) break;
+        }
+        for (std::size_t k : backToFrontOrder(axisDepth)) {
+            const Rgba color = mix(seriesColor(int(k)), theme.plotBackground,
+                                   0.45 * (1 - (axes[k].depth + 1) / 2));
+            const Point tip{origin.x + float(axes[k].x) * length,
+                            origin.y - float(axes[k].y) * length};
+            figure.add(LineItem{origin, tip, color, 2, false});
+        }
+        for (TextItem& label : tripodLabels(origin)) {
+            placed.push_back(textBox(label));
+            figure.add(backing(placed.back()));
+            figure.add(std::move(label));
         }
     }
     // The angles, for reproducing the picture (`--yaw`, `--pitch`), at the lower right.

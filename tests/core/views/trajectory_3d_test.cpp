@@ -349,6 +349,33 @@ TEST(Trajectory3dTest, TripodIsLabelledWithExplainedVariance) {
     }
 }
 
+// A path through the lower-left and upper-right corners (seen face on): the tripod moves to a
+// free corner, so its labels hide no dot or segment (it sat lower left, over the path).
+TEST(Trajectory3dTest, TripodLabelsGoToACornerTheDataLeaves) {
+    const std::size_t rows = 200;
+    Matrix projections(rows, 3, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const double t = -1 + 2 * double(r) / double(rows - 1);
+        projections(r, 0) = t;  // PC1 across
+        projections(r, 1) = t;  // PC2 up: lower left to upper right on screen
+        projections(r, 2) = 0.2 * std::sin(9 * t);
+    }
+    Trajectory3dOptions options;
+    options.angles = {0, 0};
+    options.explained = {0.29, 0.26, 0.26};
+    for (const Theme& theme : {darkTheme(), paperTheme()}) {
+        Figure figure = emptyFigure(420, 400, theme);
+        drawTrajectory3d(figure, {0, 0, 420, 400}, projections, options, theme);
+        int tripodLabels = 0;
+        for (const TextItem* text : itemsOf<TextItem>(figure)) {
+            if (text->text.rfind("PC", 0) != 0) continue;
+            ++tripodLabels;
+            EXPECT_EQ(marksCovered(figure, textBox(*text)), 0) << text->text;
+        }
+        EXPECT_EQ(tripodLabels, 3);
+    }
+}
+
 TEST(Trajectory3dTest, HoverFindsTheNearestPosition) {
     Trajectory3dFrame frame;
     frame.points = {{10, 10}, {20, 10}, {40, 40}};
