@@ -89,9 +89,14 @@ float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, b
 }
 
 float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
+    // The bar is often shorter than `height` (titles and gaps come off it once the cells are
+    // placed), and a shorter bar can get a different tick set with wider labels ("−12.5" where
+    // "−15" was estimated): the widest label of the sets down to half the height.
     float widest = 0;
-    for (const Tick& t : colorbarTicks(range, height))
-        widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
+    for (int eighths = 4; eighths <= 8; ++eighths) {
+        for (const Tick& t : colorbarTicks(range, height * float(eighths) / 8))
+            widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
+    }
     return theme.fontSize * 0.9f + barWidthFor(theme) + 6 + strokeWidth(theme, 4) + widest +
            theme.fontSize * 2.6f;
 }
@@ -114,7 +119,8 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
                                                    theme.fontSize * 0.95f - side / 2 + 2});
         figure.add(filledRect({bar.x, top, side, side}, theme.masked, theme.axis));
         // Short of the caption's column, which runs down to the bar's bottom.
-        const FittedText label = fitText("masked", atLeastMinText(theme.fontSize * 0.9f, theme), labelX - bar.right() - 6);
+        const FittedText label = fitText("masked", atLeastMinText(theme.fontSize * 0.9f, theme),
+                                         labelX - bar.right() - 6);
         figure.add(centredText({bar.right() + 6, top + side / 2}, label.text, label.size,
                                theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
     }

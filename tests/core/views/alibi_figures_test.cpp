@@ -12,6 +12,7 @@
 
 #include "figure_checks.hpp"
 #include "poslab/base/random.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 namespace {
@@ -57,6 +58,23 @@ TEST(AlibiFiguresTest, GridCellsAreSquareAndInsideTheGrid) {
             EXPECT_GE(c.x, layout.grid.x);
             EXPECT_LE(c.right(), layout.colorbar.x);
             EXPECT_LE(c.bottom(), layout.grid.bottom());
+        }
+    }
+}
+
+// The shared colour bar's tick labels stay clear of its rotated caption at every size and text
+// scale: the block was sized from the ticks of a taller bar than the one drawn, so at 1920x1080
+// in presentation mode "−12.5" ran into "bias (shared scale)".
+TEST(AlibiFiguresTest, ColourBarLabelsClearTheirCaption) {
+    AlibiFigureOptions options;
+    for (float scale : {1.0f, 1.5f, 2.0f, 2.4f}) {
+        for (Box area : {Box{0, 0, 1904, 948}, Box{0, 0, 1264, 504}, Box{0, 0, 1400, 900},
+                         Box{0, 0, 1000, 700}}) {
+            const Theme theme = scaledTheme(darkTheme(), scale);
+            Figure figure = emptyFigure(area.width, area.height, theme);
+            ASSERT_TRUE(drawAlibiFigure(figure, area, options, theme));
+            EXPECT_TRUE(overlappingTexts(figure).empty())
+                << "scale " << scale << ", " << area.width << "x" << area.height;
         }
     }
 }

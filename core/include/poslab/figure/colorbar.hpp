@@ -42,7 +42,8 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
 float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme,
                         bool integerTicks = false);  // room drawColorbar's labels take
 // Beside a grid of heatmaps sharing one scale: the caption rotated at `labelX`, and a "masked"
-// swatch below when asked. colorbarBlockWidth: the room all of it needs right of the plots.
+// swatch below when asked. colorbarBlockWidth: the room all of it needs right of the plots, for
+// a bar between half and all of `height` tall.
 void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
                   const std::string& caption, float labelX, bool maskedSwatch, const Theme& theme);
 float colorbarBlockWidth(ValueRange range, float height, const Theme& theme);
