@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "poslab/encodings/rope_scaling.hpp"
@@ -199,9 +200,14 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
             for (const Box& piece : boxMinus(tint, legendInside ? legendBox : Box{}))
                 figure.add(RectItem{piece, fill, {0, 0, 0, 0}, 1});
         }
-        // Labels drawn so far and the legend: a close second line labels the other side.
+        // Labels drawn so far, the legend and the plot's own texts (the scaling's threshold
+        // labels, "ramp ends (β_slow 1)"): a close second line labels the other side.
         std::vector<Box> labelled;
         if (legendInside) labelled.push_back(legendBox);
+        for (std::size_t i = items; i < figure.items.size(); ++i) {
+            if (const auto* text = std::get_if<TextItem>(&figure.items[i]))
+                labelled.push_back(textBox(*text));
+        }
         bool retry = false;
         for (std::size_t index = 0; index < lengths.size(); ++index) {
             const Length& length = lengths[index];

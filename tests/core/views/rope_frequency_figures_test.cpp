@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "poslab/figure/text_boxes.hpp"
 #include "rope_figure_checks.hpp"
 
 namespace poslab {
@@ -59,6 +60,46 @@ TEST(RopeFrequencyFiguresTest, FrequencyChartOverlaysUnscaledWavelengthsWhenScal
     for (const FigureItem& item : figure.items)
         polylines += std::holds_alternative<PolylineItem>(item);
     EXPECT_GE(polylines, 2);
+}
+
+// Lesson 10's scalings (trained on 4096, context 32768) at projector sizes: the training and
+// context lengths' labels keep clear of the scaling's own threshold labels ("ramp ends (β_slow
+// 1)" and "λ = L0/1 = 4096: ÷s above" were under "training length 4096" at 1366x768 in F5).
+TEST(RopeFrequencyFiguresTest, LengthLabelsClearTheScalingThresholdLabels) {
+    RopeParams yarn = params(64, 32768);
+    yarn.trainingLength = 4096;
+    yarn.scaling.type = RopeScaling::Yarn;
+    yarn.scaling.factor = 8;
+    yarn.scaling.betaFast = 32;
+    yarn.scaling.betaSlow = 1;
+    RopeParams llama3 = yarn;
+    llama3.scaling.type = RopeScaling::Llama3;
+    llama3.scaling.lowFreqFactor = 1;
+    llama3.scaling.highFreqFactor = 4;
+    for (const RopeParams& p : {yarn, llama3}) {
+        for (float scale : {1.0f, 1.5f, 2.0f}) {
+            for (Box area : {Box{0, 0, 1350, 432}, Box{0, 0, 1264, 324}, Box{0, 0, 1008, 372},
+                             Box{0, 0, 1400, 700}}) {
+                const Theme theme = scaledTheme(darkTheme(), scale);
+                Figure figure = emptyFigure(area.width, area.height, theme);
+                drawRopeFrequencies(figure, area, p, {RopeTurnReference::Training}, theme);
+                auto inPlotLabel = [&](std::size_t item) {
+                    const std::string& text = std::get<TextItem>(figure.items[item]).text;
+                    for (const char* start : {"training length", "context", "ramp", "YaRN", "λ"})
+                        if (text.rfind(start, 0) == 0) return true;
+                    return false;
+                };
+                for (const TextOverlap& overlap : overlappingTexts(figure)) {
+                    if (!inPlotLabel(overlap.first) && !inPlotLabel(overlap.second)) continue;
+                    ADD_FAILURE() << int(p.scaling.type) << " scale " << scale << " " << area.width
+                                  << "x" << area.height << ": \""
+                                  << std::get<TextItem>(figure.items[overlap.first]).text
+                                  << "\" over \""
+                                  << std::get<TextItem>(figure.items[overlap.second]).text << "\"";
+                }
+            }
+        }
+    }
 }
 
 }  // namespace
