@@ -17,6 +17,12 @@ namespace poslab::gfx {
 namespace {
 
 constexpr std::size_t kMaxSlots = 64;  // figures remembered (a rectangle and an identity each)
+#ifdef __EMSCRIPTEN__
+// WebGL's default framebuffer may be multisampled, and a blit from or into one is refused.
+constexpr bool kLayersAvailable = false;
+#else
+constexpr bool kLayersAvailable = true;
+#endif
 
 // A 64-bit running hash: each word mixed in by a multiply-xorshift (the finaliser of
 // MurmurHash3 / SplitMix64), so nearby values (a point moved by one ulp) land far apart.
@@ -217,11 +223,8 @@ bool FigureLayers::ensureLayer(int width, int height) {
 }
 
 bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
-#ifdef __EMSCRIPTEN__
-    // WebGL's default framebuffer may be multisampled, and a blit into one is refused.
-    return false;
-#endif
-    if (failed_ || !target.drawList || figure.background.a != 255) return false;
+    if (!kLayersAvailable || failed_ || !target.drawList || figure.background.a != 255)
+        return false;
     const ImGuiIO& io = ImGui::GetIO();
     const ImVec2 scale = io.DisplayFramebufferScale;
     // The framebuffer's size as the OpenGL backend computes it.
