@@ -17,6 +17,9 @@ namespace poslab::gfx {
 namespace {
 
 constexpr std::size_t kMaxSlots = 64;  // figures remembered (a rectangle and an identity each)
+// A figure is worth a copy (a textured blit of its rectangle) when drawing it takes at least
+// this many vertices or draw commands (a heatmap pass, a clip change).
+constexpr int kWorthVertices = 1000, kWorthCommands = 16;
 #ifdef __EMSCRIPTEN__
 // WebGL's default framebuffer may be multisampled, and a blit from or into one is refused.
 constexpr bool kLayersAvailable = false;
@@ -161,8 +164,11 @@ LayerUse FigureLayerCache::use(const LayerRect& rect, std::uint64_t key) {
         const bool steady = slot->cached && slot->copied;
         slot->key = key;
         slot->copied = false;
+        slot->cheap = false;
         slot->cached = steady;
         if (!steady) return LayerUse::Direct;
+    } else if (slot->cheap) {
+        return LayerUse::Direct;
     } else if (slot->cached) {
         slot->copied = true;
         return LayerUse::Copy;
@@ -174,6 +180,15 @@ LayerUse FigureLayerCache::use(const LayerRect& rect, std::uint64_t key) {
         if (&other != &*slot && other.rect.overlaps(slot->rect)) other.cached = false;
     }
     return LayerUse::Capture;
+}
+
+void FigureLayerCache::keepDrawing(const LayerRect& rect) {
+    for (Slot& slot : slots_) {
+        if (slot.rect == rect) {
+            slot.cheap = true;
+            slot.cached = false;
+        }
+    }
 }
 
 void FigureLayerCache::endFrame() {
@@ -269,7 +284,15 @@ bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
         // drew, so the copies that follow are exactly it.
         FigureTarget direct = target;
         direct.layers = nullptr;
+        const int vertices = target.drawList->VtxBuffer.Size;
+        const int commands = target.drawList->CmdBuffer.Size;
         drawFigure(direct, figure);
+        // A figure of a few glyphs on a clear ("computing…") draws faster than a blit copies it.
+        if (target.drawList->VtxBuffer.Size - vertices < kWorthVertices &&
+            target.drawList->CmdBuffer.Size - commands < kWorthCommands) {
+            cache_.keepDrawing(rect);
+            return true;
+        }
         ++captured_;
     } else {
         // Not drawn, but shown: the heatmaps' textures stay for the frame the figure changes.

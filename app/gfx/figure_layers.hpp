@@ -18,7 +18,8 @@
 //
 // A figure is drawn as usual (not through the layer) when its background is not opaque, its
 // rectangle is not whole pixels, is not entirely inside the clip rectangle and the display, or
-// overlaps another figure of the same frame.
+// overlaps another figure of the same frame; and when it is cheaper to draw than to copy (a few
+// glyphs on a clear, such as a "computing…" note).
 #pragma once
 
 #include <cstdint>
@@ -60,6 +61,9 @@ class FigureLayerCache {
   public:
     // What to do with a figure of identity `key` at `rect` this frame.
     LayerUse use(const LayerRect& rect, std::uint64_t key);
+    // The figure at `rect` (just told Capture) is cheaper to draw than to copy: drawn as usual
+    // until it changes.
+    void keepDrawing(const LayerRect& rect);
     void endFrame();                  // the next frame begins: rectangles may be claimed again
     void clear();                     // the layer's pixels are gone (resized, fonts re-baked)
     std::size_t cachedCount() const;  // figures whose pixels the layer holds
@@ -70,6 +74,7 @@ class FigureLayerCache {
         std::uint64_t key = 0;       // the figure last seen at rect
         bool cached = false;         // the layer holds its pixels
         bool copied = false;         // ... and they were copied back at least once
+        bool cheap = false;          // cheaper to draw than to copy (keepDrawing): never cached
         std::uint64_t lastSeen = 0;  // frame number
     };
     std::vector<Slot> slots_;

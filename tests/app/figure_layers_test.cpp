@@ -93,6 +93,20 @@ TEST(FigureLayerCacheTest, AFigureCapturedOverAnotherEvictsIt) {
     EXPECT_EQ(cache.use(over, 9), LayerUse::Capture);  // and that one lost its own
 }
 
+TEST(FigureLayerCacheTest, ACheapFigureIsDrawnUntilItChanges) {
+    FigureLayerCache cache;
+    EXPECT_EQ(cache.use(kRect, 5), LayerUse::Direct);
+    cache.endFrame();
+    EXPECT_EQ(cache.use(kRect, 5), LayerUse::Capture);
+    cache.keepDrawing(kRect);  // it drew few vertices: a copy would cost more
+    cache.endFrame();
+    EXPECT_EQ(uses(cache, kRect, {5, 5, 5}), std::vector<LayerUse>(3, LayerUse::Direct));
+    EXPECT_EQ(cache.cachedCount(), 0u);
+    // A new figure there is judged afresh.
+    EXPECT_EQ(uses(cache, kRect, {6, 6, 6}),
+              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy}));
+}
+
 TEST(FigureLayerCacheTest, ClearForgetsEverything) {
     FigureLayerCache cache;
     uses(cache, kRect, {5, 5, 5});
@@ -184,6 +198,13 @@ Figure drawnFigure(double phase, std::uint64_t heatmapVersion) {
     curve.color = {200, 40, 40, 255};
     f.items.push_back(curve);
     f.items.push_back(TextItem{{20, 150}, "cos θ = 0.5, p95 16.7 ms", 15, {20, 20, 20, 255}});
+    // Enough glyphs that the figure is worth copying (a few are cheaper to draw again).
+    for (int i = 0; i < 200; ++i) {
+        f.items.push_back(TextItem{{float(190 + 13 * (i % 10)), float(20 + 8 * (i / 10))},
+                                   "key " + std::to_string(i),
+                                   8,
+                                   {60, 60, 60, 255}});
+    }
     f.items.push_back(LineItem{{20, 180}, {300, 180}, {60, 60, 200, 255}, 1.5f, true});
     CircleItem dot;
     dot.center = {250, 40};
