@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gfx/figure_background.hpp"
+#include "gfx/figure_layers.hpp"
 #include "gfx/fonts.hpp"
 #include "gfx/framebuffer_rect.hpp"
 #include "gfx/heatmap_textures.hpp"
@@ -264,6 +265,7 @@ BackgroundClears backgroundClears(const Figure& figure, Point origin, float scal
 }
 
 void drawFigure(const FigureTarget& target, const Figure& figure) {
+    if (target.layers && target.layers->draw(target, figure)) return;
     ImDrawList* list = target.drawList;
     Replay replay{target, list};
     const ImVec2 topLeft = replay.at({0, 0}),

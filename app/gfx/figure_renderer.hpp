@@ -11,6 +11,7 @@ namespace poslab::gfx {
 
 class FontSet;
 class HeatmapTextures;
+class FigureLayers;
 
 struct FigureTarget {
     ImDrawList* drawList = nullptr;
@@ -18,6 +19,7 @@ struct FigureTarget {
     float scale = 1.0f;  // figure pixels to screen pixels (HiDPI, export scale)
     const FontSet* fonts = nullptr;
     HeatmapTextures* heatmaps = nullptr;
+    FigureLayers* layers = nullptr;  // set: an unchanged figure is copied (figure_layers.hpp)
 };
 
 void drawFigure(const FigureTarget& target, const Figure& figure);

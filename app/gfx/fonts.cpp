@@ -38,6 +38,7 @@ float standardSizeFor(float pixels) {
 }  // namespace
 
 void FontSet::load(float uiSize, float scale) {
+    ++generation_;
     ImGuiIO& io = ImGui::GetIO();
     const std::string path = fontPath();
     baked_.clear();
@@ -109,6 +110,7 @@ bool FontSet::loadOnly(const std::vector<float>& pixelSizes, const std::string& 
     ui_ = forSize(16.0f);
     io.FontDefault = ui_;
     io.Fonts->Build();
+    ++generation_;
     return true;
 }
 
@@ -118,6 +120,7 @@ void FontSet::rebuild(float uiSize, float scale) {
     io.Fonts->Clear();
     load(uiSize, scale);
     io.Fonts->Build();
+    ++generation_;
     // Before the backend's first NewFrame there is no texture yet: it creates one from this atlas.
     if (uploaded) {
         ImGui_ImplOpenGL3_DestroyFontsTexture();

@@ -31,6 +31,9 @@ class FontSet {
     ImFont* ui() const { return ui_; }    // the widgets' font
     ImFont* forSize(float pixels) const;  // the smallest baked font at least that large
     bool usingFallback() const { return fallback_; }
+    // Changes whenever the atlas is rebuilt (glyphs move): what was drawn with the old one is
+    // stale (figure layers).
+    unsigned generation() const { return generation_; }
 
   private:
     struct Baked {
@@ -40,6 +43,7 @@ class FontSet {
     std::vector<Baked> baked_;
     ImFont* ui_ = nullptr;
     bool fallback_ = false;
+    unsigned generation_ = 0;
     // loadOnly()'s request so far: sizes (from the standard list) and characters. The atlas
     // keeps a pointer to the glyph ranges, so they live here for as long as the fonts do.
     std::vector<float> onlySizes_;

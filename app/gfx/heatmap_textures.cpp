@@ -181,6 +181,11 @@ void HeatmapTextures::draw(const Draw& queued, const ImDrawCmd& command) {
     // blending and the bound texture.
 }
 
+void HeatmapTextures::keepAlive(const HeatmapItem& item) {
+    const auto it = entries_.find(item.version);
+    if (it != entries_.end()) it->second.lastUsedFrame = frame_;
+}
+
 void HeatmapTextures::endFrame() {
     ++frame_;
     draws_.clear();

@@ -46,6 +46,9 @@ class HeatmapTextures {
     // Whether addToDrawList would cover every visible pixel of `item` without blending (no
     // transparent masked cells): then what is drawn under it need not be. Prepares the texture.
     bool drawsOpaque(const HeatmapItem& item);
+    // `item` is shown without being drawn (copied from a figure layer): its texture is kept as
+    // if it had been, for the frame the figure changes and draws it again.
+    void keepAlive(const HeatmapItem& item);
     void endFrame();  // after rendering: forgets this frame's draws, retires unused textures
 
     std::size_t cachedCount() const { return entries_.size(); }  // textures holding live versions

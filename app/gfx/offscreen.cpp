@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gfx/figure_layers.hpp"
 #include "gfx/figure_renderer.hpp"
 #include "gfx/fonts.hpp"
 #include "gfx/gl_objects.hpp"
@@ -29,6 +30,7 @@ struct OffscreenRenderer::State {
     bool deviceObjectsReady = false;  // the backend made its shader and font texture
     FontSet fonts;
     HeatmapTextures heatmaps;
+    std::unique_ptr<FigureLayers> layers;  // useFigureLayers()
 };
 
 namespace {
@@ -120,6 +122,7 @@ OffscreenRenderer::~OffscreenRenderer() {
     if (s.imgui) {
         ImGui::SetCurrentContext(s.imgui);
         s.heatmaps = HeatmapTextures();
+        s.layers.reset();  // its GL objects, while the context is current
         if (s.backendReady) ImGui_ImplOpenGL3_Shutdown();
         ImGui::DestroyContext(s.imgui);
     }
@@ -130,6 +133,14 @@ OffscreenRenderer::~OffscreenRenderer() {
         // crashed on them otherwise); sanitizer builds keep the driver mapped, see main.cpp.
         eglTerminate(s.display);
     }
+}
+
+void OffscreenRenderer::useFigureLayers() {
+    if (!state_->layers) state_->layers = std::make_unique<FigureLayers>();
+}
+
+const FigureLayers* OffscreenRenderer::figureLayers() const {
+    return state_->layers.get();
 }
 
 Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
@@ -183,6 +194,7 @@ Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& fig
     target.scale = scale;
     target.fonts = &s.fonts;
     target.heatmaps = &s.heatmaps;
+    target.layers = s.layers.get();
     drawFigure(target, figure);
     ImGui::Render();
 
@@ -195,6 +207,7 @@ Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& fig
     ImageRgba image = readFramebuffer(width, height);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     s.heatmaps.endFrame();
+    if (s.layers) s.layers->endFrame();
     return image;
 }
 

@@ -15,6 +15,8 @@
 
 namespace poslab::gfx {
 
+class FigureLayers;
+
 class OffscreenRenderer {
   public:
     static Result<std::unique_ptr<OffscreenRenderer>> create();  // EGL context + ImGui
@@ -27,6 +29,11 @@ class OffscreenRenderer {
     // The same onto a framebuffer first filled with `underlay` instead of the background: a
     // colour no figure paints shows the pixels drawFigure leaves as they were (tests).
     Result<ImageRgba> renderOver(Rgba underlay, const Figure& figure, float scale = 1.0f);
+    // From now on every render is one frame through figure layers, as the GUI's frames are
+    // (figure_layers.hpp: a figure unchanged since the last render is drawn into the layer
+    // once, then copied from it): tests compare those pixels with a direct render's.
+    void useFigureLayers();
+    const FigureLayers* figureLayers() const;  // null until useFigureLayers()
 
   private:
     OffscreenRenderer() = default;

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 
+#include "gfx/figure_layers.hpp"
 #include "gfx/fonts.hpp"
 #include "gfx/heatmap_textures.hpp"
 #include "gfx/image_io.hpp"
@@ -58,6 +60,9 @@ Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
         application->contentScale_ = std::clamp(std::max(x, y), 0.5f, 4.0f);
     });
     baseStyle_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
+    // POSLAB_FIGURE_LAYERS=0 draws every figure every frame (to compare pixels and timings).
+    const char* layers = std::getenv("POSLAB_FIGURE_LAYERS");
+    if (!layers || std::string(layers) != "0") layers_ = std::make_unique<gfx::FigureLayers>();
     return heatmaps_->initialize();
 }
 
@@ -215,6 +220,7 @@ void Application::frame() {
     FrameContext context;
     context.fonts = fonts_;
     context.heatmaps = heatmaps_.get();
+    context.layers = layers_.get();
     context.uiScale = uiScale();
     context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
@@ -341,6 +347,11 @@ std::string Application::currentView() const {
     return activePanel_ < panels_.size() ? panels_[activePanel_]->title() : "";
 }
 
+std::pair<std::size_t, std::size_t> Application::figureLayerCounts() const {
+    if (!layers_) return {0, 0};
+    return {layers_->copies(), layers_->captured()};
+}
+
 void Application::afterRender(int framebufferWidth, int framebufferHeight) {
     if (!requestedScreenshot.empty()) {
         const ImageRgba image = gfx::readFramebuffer(framebufferWidth, framebufferHeight);
@@ -353,6 +364,7 @@ void Application::afterRender(int framebufferWidth, int framebufferHeight) {
         figurePngPath_.clear();
     }
     heatmaps_->endFrame();
+    if (layers_) layers_->endFrame();
 }
 
 Status Application::exportVisibleNumbers(const std::string& folder, const std::string& name) {

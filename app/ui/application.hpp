@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct ImGuiStyle;
 namespace poslab::gfx {
 class FontSet;
 class HeatmapTextures;  // GL objects: held by pointer so no GL header reaches this file's users
+class FigureLayers;
 }  // namespace poslab::gfx
 
 namespace poslab::ui {
@@ -72,6 +74,8 @@ class Application {
     Status exportVisibleNumbers(const std::string& folder, const std::string& name);
     void frame();  // build one frame's UI (between NewFrame and Render)
     void afterRender(int framebufferWidth, int framebufferHeight);  // screenshots, cache upkeep
+    // Figures copied from their layer instead of drawn, and copied into it, so far (benchmarks).
+    std::pair<std::size_t, std::size_t> figureLayerCounts() const;
     bool wantsAnimation() const { return animating_; }  // keep drawing even without input
     bool waitingForWork() const { return waiting_; }    // a panel's figure is still computing
     bool quitRequested() const { return quit_; }
@@ -124,6 +128,7 @@ class Application {
     std::vector<std::unique_ptr<Panel>> panels_;
     gfx::FontSet* fonts_ = nullptr;
     std::unique_ptr<gfx::HeatmapTextures> heatmaps_;
+    std::unique_ptr<gfx::FigureLayers> layers_;  // null: POSLAB_FIGURE_LAYERS=0
     GLFWwindow* window_ = nullptr;
     std::string status_;
     int viewToSelect_ = -1;        // a tab to bring forward on the next frame

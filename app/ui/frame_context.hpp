@@ -9,6 +9,7 @@
 namespace poslab::gfx {
 class FontSet;
 class HeatmapTextures;
+class FigureLayers;
 }  // namespace poslab::gfx
 
 namespace poslab::ui {
@@ -27,6 +28,7 @@ struct LayoutAudit {
 struct FrameContext {
     const gfx::FontSet* fonts = nullptr;
     gfx::HeatmapTextures* heatmaps = nullptr;
+    gfx::FigureLayers* layers = nullptr;  // unchanged figures copied, not drawn (figure_layers)
     Theme theme = darkTheme();      // figure theme for this frame
     float uiScale = 1.0f;           // 1 normally, larger in presentation mode
     std::string* statusMessage = nullptr;  // panels report errors and results here

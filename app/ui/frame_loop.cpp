@@ -282,6 +282,7 @@ int runBenchScenario(GLFWwindow* window, Application& application, const BenchSc
     long long triangles = 0;
     double cpuStart = 0;
     const double peakBefore = residentMebibytes("VmHWM:");
+    const auto layersBefore = application.figureLayerCounts();
     for (int i = 0; i < options.benchFrames + kWarmUp && !glfwWindowShouldClose(window); ++i) {
         glfwPollEvents();
         scenario.step(state, i);
@@ -303,6 +304,10 @@ int runBenchScenario(GLFWwindow* window, Application& application, const BenchSc
                 triangles / std::max(1, options.benchFrames + kWarmUp));
     std::printf("resident memory %.0f MiB, peak %.0f MiB (%.0f before this scenario)\n",
                 residentMebibytes("VmRSS:"), residentMebibytes("VmHWM:"), peakBefore);
+    // Figures unchanged since the last frame are copied, not drawn (gfx/figure_layers.hpp).
+    const auto layersAfter = application.figureLayerCounts();
+    std::printf("figures copied from their layer %zu, copied into it %zu\n",
+                layersAfter.first - layersBefore.first, layersAfter.second - layersBefore.second);
     if (!options.screenshotPath.empty()) {
         // The settled picture: the control let go, the exact figure waited for (up to 30 s),
         // what a user sees once a worker's result is in.

@@ -275,6 +275,7 @@ void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameCon
     target.origin = {canvas.box.x, canvas.box.y};
     target.fonts = context.fonts;
     target.heatmaps = context.heatmaps;
+    target.layers = context.layers;
     gfx::drawFigure(target, figure);
 }
 

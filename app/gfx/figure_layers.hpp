@@ -1,0 +1,121 @@
+// figure_layers.hpp — figures that did not change since the last frame are copied, not drawn.
+//
+// On software GL (llvmpipe under Xvfb) a frame's cost is rasterising the figures' thin triangles
+// (text, curves). A figure built on a worker changes only when a build arrives, and a figure drawn
+// from data that holds still is the same item list frame after frame, yet both were tessellated
+// and rasterised again every frame. FigureLayers keeps one texture the size of the framebuffer
+// (the layer). A figure seen unchanged in two frames running is drawn as usual and, right after
+// its draw commands, its rectangle is copied from the frame into the layer, at the same place;
+// from then on, while it stays the same, every frame copies that rectangle back instead of
+// drawing it (glBlitFramebuffer, no scaling: exact). The copy is bit-identical to drawing it:
+// the pixels are the frame's own (a figure drawn into a texture instead would be rasterised
+// differently: Mesa draws window framebuffers upside down), and the figure's opaque background
+// repaints its whole rectangle first, so its pixels depend on its items only. What a panel draws
+// on top (hover marks, "updating…") is drawn after the copy as before.
+//
+//   frame:   drawFigure(target with target.layers = &layers, figure)   (any number of figures)
+//   after the frame has been rendered:  layers.endFrame()
+//
+// A figure is drawn as usual (not through the layer) when its background is not opaque, its
+// rectangle is not whole pixels, is not entirely inside the clip rectangle and the display, or
+// overlaps another figure of the same frame; and when it is cheaper to draw than to copy (a few
+// glyphs on a clear, such as a "computing…" note).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gfx/gl_objects.hpp"
+#include "poslab/figure/figure.hpp"
+
+struct ImDrawList;
+struct ImDrawCmd;
+
+namespace poslab::gfx {
+
+struct FigureTarget;
+
+// ---- The figure's identity: every item and its drawing parameters, hashed.
+// Equal figures hash equal; a change to any item (a point, a colour, a heatmap's version or
+// colours, a text) changes the hash but for a 2^-64 chance.
+std::uint64_t figureFingerprint(const Figure& figure);
+
+// ---- Which figures go through the layer (GL-free, so that tests can drive it frame by frame).
+// Pixel rectangle [x0, x1) x [y0, y1) in screen (framebuffer) pixels.
+struct LayerRect {
+    long x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool operator==(const LayerRect&) const = default;
+    bool overlaps(const LayerRect& o) const {
+        return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1;
+    }
+};
+
+enum class LayerUse {
+    Direct,   // draw the figure as usual: changed since the last frame (or cannot use the layer)
+    Capture,  // draw it as usual, then copy its pixels into the layer: unchanged, not cached
+    Copy,     // copy it from the layer: the layer holds exactly this figure at this rectangle
+};
+
+class FigureLayerCache {
+  public:
+    // What to do with a figure of identity `key` at `rect` this frame.
+    LayerUse use(const LayerRect& rect, std::uint64_t key);
+    // The figure at `rect` (just told Capture) is cheaper to draw than to copy: drawn as usual
+    // until it changes.
+    void keepDrawing(const LayerRect& rect);
+    void endFrame();                  // the next frame begins: rectangles may be claimed again
+    void clear();                     // the layer's pixels are gone (resized, fonts re-baked)
+    std::size_t cachedCount() const;  // figures whose pixels the layer holds
+
+  private:
+    struct Slot {
+        LayerRect rect;
+        std::uint64_t key = 0;       // the figure last seen at rect
+        bool cached = false;         // the layer holds its pixels
+        bool copied = false;         // ... and they were copied back at least once
+        bool cheap = false;          // cheaper to draw than to copy (keepDrawing): never cached
+        std::uint64_t lastSeen = 0;  // frame number
+    };
+    std::vector<Slot> slots_;
+    std::vector<LayerRect> claimed_;  // rectangles drawn this frame
+    std::uint64_t frame_ = 1;
+};
+
+// ---- The GL side.
+class FigureLayers {
+  public:
+    FigureLayers();
+    ~FigureLayers();
+    FigureLayers(const FigureLayers&) = delete;
+    FigureLayers& operator=(const FigureLayers&) = delete;
+
+    // Draws `figure` through the layer when it can (see above) and returns true; false: the
+    // caller draws it as usual. target.layers is ignored (the layer's own pass draws directly).
+    bool draw(const FigureTarget& target, const Figure& figure);
+    void endFrame();                  // after the frame's render
+    void clear() { cache_.clear(); }  // fonts re-baked: glyphs moved in the atlas
+
+    std::size_t copies() const { return copies_; }      // figures copied from the layer so far
+    std::size_t captured() const { return captured_; }  // figures copied into the layer so far
+
+  private:
+    struct Copy {  // one figure copied this frame (its draw command points here)
+        FigureLayers* owner = nullptr;
+        LayerRect rect;
+        bool capture = false;  // from the frame into the layer (else the layer into the frame)
+    };
+    static void copyCallback(const ImDrawList* list, const ImDrawCmd* command);
+    void copy(const Copy& copy) const;
+    bool ensureLayer(int width, int height);
+
+    FigureLayerCache cache_;
+    Texture texture_;
+    Framebuffer framebuffer_;
+    int width_ = 0, height_ = 0;  // the layer's size; 0: none yet
+    bool failed_ = false;         // the layer could not be made: every figure is drawn directly
+    std::vector<std::unique_ptr<Copy>> queuedCopies_;  // this frame's (stable addresses)
+    std::size_t copies_ = 0, captured_ = 0;
+};
+
+}  // namespace poslab::gfx

@@ -1,0 +1,261 @@
+// Figure layers (gfx/figure_layers.hpp): a figure is copied from the layer only while the layer
+// holds exactly that figure at exactly that rectangle. Driven frame by frame without GL:
+//   - a figure changing every frame is drawn as usual every frame (no layer work);
+//   - one unchanged for a frame is copied into the layer once (captured), then copied back;
+//   - a changed item, a moved or resized rectangle, a figure captured over it in the layer, or a
+//     cleared layer (resize, fonts) draws it again;
+//   - figures overlapping in one frame: the later one is drawn as usual.
+// And the fingerprint: equal figures hash equal, any one changed field changes the hash.
+// And on GL (EGL, llvmpipe): the pixels of a figure copied from the layer are byte for byte those
+// of the same figure drawn directly, and a changed figure shows its new pixels at once.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gfx/figure_layers.hpp"
+#include "gfx/offscreen.hpp"
+#include "poslab/figure/figure.hpp"
+
+namespace poslab::test {
+namespace {
+
+using gfx::FigureLayerCache;
+using gfx::LayerRect;
+using gfx::LayerUse;
+
+// One figure a frame at `rect`, its identity `key`: what the cache says, frame after frame.
+std::vector<LayerUse> uses(FigureLayerCache& cache, const LayerRect& rect,
+                           const std::vector<std::uint64_t>& keys) {
+    std::vector<LayerUse> out;
+    for (std::uint64_t key : keys) {
+        out.push_back(cache.use(rect, key));
+        cache.endFrame();
+    }
+    return out;
+}
+
+constexpr LayerRect kRect{10, 20, 410, 320};
+
+TEST(FigureLayerCacheTest, AChangingFigureIsAlwaysDrawnDirectly) {
+    FigureLayerCache cache;
+    EXPECT_EQ(uses(cache, kRect, {1, 2, 3, 4, 5}), std::vector<LayerUse>(5, LayerUse::Direct));
+    EXPECT_EQ(cache.cachedCount(), 0u);
+}
+
+TEST(FigureLayerCacheTest, AnUnchangedFigureIsCapturedOnceThenCopied) {
+    FigureLayerCache cache;
+    EXPECT_EQ(uses(cache, kRect, {7, 7, 7, 7}),
+              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy,
+                                     LayerUse::Copy}));
+    EXPECT_EQ(cache.cachedCount(), 1u);
+}
+
+TEST(FigureLayerCacheTest, AChangedFigureIsDrawnAgain) {
+    FigureLayerCache cache;
+    // A worker's figure: the same between arrivals, a new one when a build arrives. Once it has
+    // held still, each new one is captured as it is drawn.
+    EXPECT_EQ(uses(cache, kRect, {1, 1, 1, 2, 2, 2, 1}),
+              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy,
+                                     LayerUse::Capture, LayerUse::Copy, LayerUse::Copy,
+                                     LayerUse::Capture}));
+    // Changing every frame from one that was never copied back: drawn as usual until it holds
+    // still.
+    EXPECT_EQ(uses(cache, kRect, {3, 4, 5, 5, 5}),
+              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Direct, LayerUse::Direct,
+                                     LayerUse::Capture, LayerUse::Copy}));
+}
+
+TEST(FigureLayerCacheTest, AMovedOrResizedFigureIsDrawnAgain) {
+    FigureLayerCache cache;
+    uses(cache, kRect, {5, 5, 5});
+    const LayerRect moved{11, 20, 411, 320}, resized{10, 20, 410, 321};
+    EXPECT_EQ(cache.use(moved, 5), LayerUse::Direct);  // the key: a new rectangle is a new slot
+    cache.endFrame();
+    EXPECT_EQ(cache.use(resized, 5), LayerUse::Direct);
+    cache.endFrame();
+    // Back where it was and untouched in the layer meanwhile: still there.
+    EXPECT_EQ(cache.use(kRect, 5), LayerUse::Copy);
+}
+
+TEST(FigureLayerCacheTest, AFigureCapturedOverAnotherEvictsIt) {
+    FigureLayerCache cache;
+    uses(cache, kRect, {5, 5});  // cached
+    const LayerRect over{200, 100, 600, 400};
+    EXPECT_EQ(uses(cache, over, {9, 9, 9}),
+              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy}));
+    // Its pixels were painted over in the layer: drawn again, then cached again.
+    EXPECT_EQ(uses(cache, kRect, {5, 5, 5}),
+              (std::vector<LayerUse>{LayerUse::Capture, LayerUse::Copy, LayerUse::Copy}));
+    EXPECT_EQ(cache.use(over, 9), LayerUse::Capture);  // and that one lost its own
+}
+
+TEST(FigureLayerCacheTest, ACheapFigureIsDrawnUntilItChanges) {
+    FigureLayerCache cache;
+    EXPECT_EQ(cache.use(kRect, 5), LayerUse::Direct);
+    cache.endFrame();
+    EXPECT_EQ(cache.use(kRect, 5), LayerUse::Capture);
+    cache.keepDrawing(kRect);  // it drew few vertices: a copy would cost more
+    cache.endFrame();
+    EXPECT_EQ(uses(cache, kRect, {5, 5, 5}), std::vector<LayerUse>(3, LayerUse::Direct));
+    EXPECT_EQ(cache.cachedCount(), 0u);
+    // A new figure there is judged afresh.
+    EXPECT_EQ(uses(cache, kRect, {6, 6, 6}),
+              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy}));
+}
+
+TEST(FigureLayerCacheTest, ClearForgetsEverything) {
+    FigureLayerCache cache;
+    uses(cache, kRect, {5, 5, 5});
+    cache.clear();  // the layer was resized, or the fonts re-baked
+    EXPECT_EQ(uses(cache, kRect, {5, 5, 5}),
+              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy}));
+}
+
+TEST(FigureLayerCacheTest, OverlappingFiguresOfOneFrameAreDrawnDirectly) {
+    FigureLayerCache cache;
+    const LayerRect inside{50, 50, 100, 100}, beside{410, 20, 500, 320};
+    std::vector<LayerUse> first, over, next;
+    for (int frame = 0; frame < 4; ++frame) {
+        first.push_back(cache.use(kRect, 1));
+        over.push_back(cache.use(inside, 2));  // drawn over the first
+        next.push_back(cache.use(beside, 3));  // touching edges do not overlap
+        cache.endFrame();
+    }
+    const std::vector<LayerUse> kept{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy,
+                                     LayerUse::Copy};
+    EXPECT_EQ(first, kept);
+    EXPECT_EQ(over, std::vector<LayerUse>(4, LayerUse::Direct));
+    EXPECT_EQ(next, kept);
+}
+
+Figure sampleFigure() {
+    Figure f;
+    f.width = 300;
+    f.height = 200;
+    f.background = {255, 255, 255, 255};
+    f.items.push_back(TextItem{{10, 10}, "θ = 1", 14, {0, 0, 0, 255}});
+    f.items.push_back(PolylineItem{{{0, 0}, {1, 2}, {3, 4}}, {10, 20, 30, 255}, 1.5f});
+    HeatmapItem heatmap;
+    heatmap.box = {20, 20, 100, 100};
+    heatmap.values = std::make_shared<Matrix>(2, 2);  // made again: the version names it
+    heatmap.version = 42;
+    f.items.push_back(heatmap);
+    f.items.push_back(ClipPush{{0, 0, 50, 50}});
+    f.items.push_back(ClipPop{});
+    return f;
+}
+
+TEST(FigureFingerprintTest, EqualFiguresHashEqualAndAnyChangeDiffers) {
+    const Figure base = sampleFigure();
+    EXPECT_EQ(gfx::figureFingerprint(base), gfx::figureFingerprint(sampleFigure()));
+    std::vector<Figure> changed(8, base);
+    std::get<TextItem>(changed[0].items[0]).text = "θ = 2";
+    std::get<TextItem>(changed[1].items[0]).color.a = 254;
+    std::get<PolylineItem>(changed[2].items[1]).points[2].y = 4.0001f;
+    std::get<HeatmapItem>(changed[3].items[2]).version = 43;
+    std::get<HeatmapItem>(changed[4].items[2]).range.high = 2;
+    std::get<ClipPush>(changed[5].items[3]).box.width = 51;
+    changed[6].items.pop_back();  // an unbalanced clip: still a different figure
+    changed[7].background.g = 254;
+    const std::uint64_t baseHash = gfx::figureFingerprint(base);
+    for (std::size_t i = 0; i < changed.size(); ++i)
+        EXPECT_NE(gfx::figureFingerprint(changed[i]), baseHash) << i;
+    // The same items in another order draw differently (what is on top).
+    Figure swapped = base;
+    std::swap(swapped.items[0], swapped.items[1]);
+    EXPECT_NE(gfx::figureFingerprint(swapped), baseHash);
+}
+
+// ---- GL: the copied pixels are the drawn pixels.
+
+// Text (glyphs from the font atlas), an anti-aliased curve, a translucent shade folded into a
+// heatmap, a dashed line and a dot: every kind of draw command a figure makes.
+Figure drawnFigure(double phase, std::uint64_t heatmapVersion) {
+    Figure f;
+    f.width = 320;
+    f.height = 200;
+    f.background = {250, 250, 245, 255};
+    auto cells = std::make_shared<Matrix>(3, 4);
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t c = 0; c < 4; ++c) (*cells)(r, c) = double(r * 4 + c) + phase;
+    HeatmapItem heatmap;
+    heatmap.box = {20, 20, 160, 120};
+    heatmap.values = cells;
+    heatmap.range = {0, 12};
+    heatmap.version = heatmapVersion;
+    f.items.push_back(heatmap);
+    RectItem shade;
+    shade.box = {100, 20, 80, 120};
+    shade.fill = {0, 0, 0, 90};
+    f.items.push_back(shade);
+    PolylineItem curve;
+    for (int i = 0; i <= 60; ++i)
+        curve.points.push_back({float(190 + 2 * i), float(100 + 40 * std::sin(0.2 * i + phase))});
+    curve.color = {200, 40, 40, 255};
+    f.items.push_back(curve);
+    f.items.push_back(TextItem{{20, 150}, "cos θ = 0.5, p95 16.7 ms", 15, {20, 20, 20, 255}});
+    // Enough glyphs that the figure is worth copying (a few are cheaper to draw again).
+    for (int i = 0; i < 200; ++i) {
+        f.items.push_back(TextItem{{float(190 + 13 * (i % 10)), float(20 + 8 * (i / 10))},
+                                   "key " + std::to_string(i),
+                                   8,
+                                   {60, 60, 60, 255}});
+    }
+    f.items.push_back(LineItem{{20, 180}, {300, 180}, {60, 60, 200, 255}, 1.5f, true});
+    CircleItem dot;
+    dot.center = {250, 40};
+    dot.radius = 6;
+    dot.fill = {40, 160, 40, 140};
+    f.items.push_back(dot);
+    return f;
+}
+
+class FigureLayersGlTest : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        auto created = gfx::OffscreenRenderer::create();
+        if (created)
+            renderer_ = std::move(created.value());
+        else
+            failure_ = created.error().message;
+    }
+    static void TearDownTestSuite() { renderer_.reset(); }
+
+    static inline std::unique_ptr<gfx::OffscreenRenderer> renderer_;
+    static inline std::string failure_;
+};
+
+TEST_F(FigureLayersGlTest, CopiedPixelsAreTheDrawnPixels) {
+    ASSERT_TRUE(renderer_) << failure_;
+    constexpr Rgba kUnderlay{255, 0, 255, 255};  // a colour the figure never paints
+    const Figure first = drawnFigure(0, 1001), second = drawnFigure(1.5, 1002);
+    // Drawn directly (no layers yet): the reference pixels.
+    auto directFirst = renderer_->renderOver(kUnderlay, first);
+    auto directSecond = renderer_->renderOver(kUnderlay, second);
+    ASSERT_TRUE(directFirst.ok() && directSecond.ok());
+    ASSERT_NE(directFirst.value().pixels, directSecond.value().pixels);
+
+    renderer_->useFigureLayers();
+    const gfx::FigureLayers& layers = *renderer_->figureLayers();
+    // Frame by frame: drawn, drawn and captured, copied, copied; then the second figure (a new
+    // build arriving): drawn and captured at once (a changed figure is never copied stale),
+    // copied, copied.
+    const Figure* shown[] = {&first, &first, &first, &first, &second, &second, &second};
+    const std::size_t copiesAfter[] = {0, 0, 1, 2, 2, 3, 4};
+    const std::size_t capturedAfter[] = {0, 1, 1, 1, 2, 2, 2};
+    for (std::size_t frame = 0; frame < std::size(shown); ++frame) {
+        auto image = renderer_->renderOver(kUnderlay, *shown[frame]);
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        const auto& expected = shown[frame] == &first ? directFirst.value() : directSecond.value();
+        EXPECT_TRUE(image.value().pixels == expected.pixels) << "frame " << frame;
+        EXPECT_EQ(layers.copies(), copiesAfter[frame]) << "frame " << frame;
+        EXPECT_EQ(layers.captured(), capturedAfter[frame]) << "frame " << frame;
+    }
+}
+
+}  // namespace
+}  // namespace poslab::test
