@@ -72,7 +72,9 @@ TEST_P(ExtremeTicksTest, LinearTicksEndWithFewFiniteTicksInsideTheRange) {
                 EXPECT_FALSE(ticks.empty()) << low << " .. " << high;
             }
             for (const Tick& t : ticks) {
-                if (integers) EXPECT_EQ(t.value, std::round(t.value)) << low << " .. " << high;
+                if (integers) {
+                    EXPECT_EQ(t.value, std::round(t.value)) << low << " .. " << high;
+                }
             }
             for (const Tick& t : ticks) {
                 EXPECT_TRUE(std::isfinite(t.value));

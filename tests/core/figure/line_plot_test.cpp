@@ -215,7 +215,7 @@ TEST(LinePlotTest, ALegendWithNoRoomInsideOrBesideGoesBelowThePlot) {
     ASSERT_GT(frame.legend.width, 0);
     EXPECT_GE(frame.legend.y, textBox(*xLabel).bottom());  // below the plot and its x label
     EXPECT_LE(frame.legend.bottom(), 500.5f);
-    for (const std::string& word : {"first", "second"}) {  // both names, wrapped, none cut
+    for (const char* word : {"first", "second"}) {  // both names, wrapped, none cut
         bool found = false;
         for (const FigureItem& item : figure.items)
             if (const auto* text = std::get_if<TextItem>(&item))

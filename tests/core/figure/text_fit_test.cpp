@@ -106,8 +106,9 @@ TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
         // Every line whole maths (an even number of unescaped $) and within the width, unless
         // it is one unbreakable piece.
         EXPECT_EQ(std::count(line.begin(), line.end(), '$') % 2, 0) << line;
-        if (line.find(' ') != std::string::npos && line.find('$') == std::string::npos)
+        if (line.find(' ') != std::string::npos && line.find('$') == std::string::npos) {
             EXPECT_LE(estimateTextWidth(line, size), width) << line;
+        }
     }
     EXPECT_EQ(joined, text);  // nothing lost, nothing cut
     bool equalsWhole = false;

@@ -46,8 +46,9 @@ TEST(AttentionShuffleFiguresTest, ProjectorSizedFigureUnderALessonCardKeepsEvery
         EXPECT_TRUE(cutTexts(*figure).empty());
         for (const FigureItem& item : figure->items) {
             const auto* text = std::get_if<TextItem>(&item);
-            if (text && !text->text.empty())
+            if (text && !text->text.empty()) {
                 EXPECT_GE(text->size, kReadableTextPx - 0.01f) << text->text;
+            }
         }
         EXPECT_TRUE(hasText(*figure, "chased"));  // the rows' words are still there
     }

@@ -544,8 +544,9 @@ TEST(ViewLegendTest, NoneLeavesTheLegendOutAndOutsidePutsItRightOfThePlot) {
         }
         // Outside took its column from the plot.
         EXPECT_LT(outsideFrame.plot.width, noneFrame.plot.width) << view.name;
-        if (view.name != "learned")
+        if (view.name != "learned") {
             EXPECT_NEAR(noneFrame.plot.width, autoFrame.plot.width, 0.5) << view.name;
+        }
     }
 }
 

@@ -70,8 +70,9 @@ TEST(LinearShiftFiguresTest, OnAProjectorEachPartIsDrawnAloneAtFullSize) {
             EXPECT_TRUE(textsOutsideFigure(*figure).empty()) << panel << sinOnly;
             EXPECT_TRUE(cutTexts(*figure).empty()) << panel << sinOnly;
             for (const FigureItem& item : figure->items) {
-                if (const auto* text = std::get_if<TextItem>(&item); text && !text->text.empty())
+                if (const auto* text = std::get_if<TextItem>(&item); text && !text->text.empty()) {
                     EXPECT_GE(text->size, darkTheme().fontSize - 0.01f) << text->text;
+                }
             }
         }
     }
