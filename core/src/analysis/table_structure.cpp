@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "poslab/base/limits.hpp"
 #include "poslab/base/parallel.hpp"
@@ -81,6 +82,16 @@ void fftLanes(double* re, double* im, std::size_t n,
             }
         }
     }
+}
+
+// |re + i im|: sqrt(re^2 + im^2) where the squares neither overflow nor lose bits to
+// underflow (within an ulp of hypot, at a fraction of its cost: a table has millions of bins),
+// else hypot.
+double magnitude(double re, double im) {
+    const double squares = re * re + im * im;
+    if (squares < std::numeric_limits<double>::max() && squares > 0x1p-900)
+        return std::sqrt(squares);
+    return std::hypot(re, im);
 }
 
 }  // namespace
@@ -205,29 +216,43 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
     for (double value : table.values) largest = std::max(largest, std::abs(value));
     int exponent = 0;
     if (largest > 0) std::frexp(largest, &exponent);
-    std::vector<double> mean(cols, 0.0);  // row by row: the table is read in memory order
-    for (std::size_t r = 0; r < rows; ++r) {
-        const double* values = table.row(r);
-        for (std::size_t c = 0; c < cols; ++c) mean[c] += std::ldexp(values[c], -exponent);
-    }
+    // x 2^-e as a product by the power of two where that is a double (the same correctly
+    // rounded value as ldexp, without a library call per value), else by ldexp.
+    const double factor = std::ldexp(1.0, -exponent);
+    const bool exactFactor = std::isfinite(factor) && factor > 0;
+    auto scaled = [&](double value) {
+        return exactFactor ? value * factor : std::ldexp(value, -exponent);
+    };
+    // Each column's sum over the rows in row order (the same bits on any number of cores), the
+    // columns shared between the cores; rows read in memory order within a core's columns.
+    std::vector<double> mean(cols, 0.0);
+    parallelFor((long long)cols, 256, [&](long long first, long long last) {
+        for (std::size_t r = 0; r < rows; ++r) {
+            const double* values = table.row(r);
+            for (auto c = std::size_t(first); c < std::size_t(last); ++c)
+                mean[c] += scaled(values[c]);
+        }
+    });
     for (double& value : mean) value /= double(rows);
     PaddedRows data(n, m);
     if (covariance) {  // transposed 64 table rows at a time (each R row written in short runs)
-        for (std::size_t r0 = 0; r0 < rows; r0 += 64) {
-            const std::size_t r1 = std::min(rows, r0 + 64);
-            for (std::size_t c = 0; c < cols; ++c) {
-                double* out = data.row(c);
-                for (std::size_t r = r0; r < r1; ++r)
-                    out[r] = std::ldexp(table(r, c), -exponent) - mean[c];
+        parallelFor((long long)cols, 64, [&](long long first, long long last) {
+            for (std::size_t r0 = 0; r0 < rows; r0 += 64) {
+                const std::size_t r1 = std::min(rows, r0 + 64);
+                for (auto c = std::size_t(first); c < std::size_t(last); ++c) {
+                    double* out = data.row(c);
+                    for (std::size_t r = r0; r < r1; ++r) out[r] = scaled(table(r, c)) - mean[c];
+                }
             }
-        }
+        });
     } else {
-        for (std::size_t r = 0; r < rows; ++r) {
-            const double* values = table.row(r);
-            double* out = data.row(r);
-            for (std::size_t c = 0; c < cols; ++c)
-                out[c] = std::ldexp(values[c], -exponent) - mean[c];
-        }
+        parallelFor((long long)rows, 64, [&](long long first, long long last) {
+            for (auto r = std::size_t(first); r < std::size_t(last); ++r) {
+                const double* values = table.row(r);
+                double* out = data.row(r);
+                for (std::size_t c = 0; c < cols; ++c) out[c] = scaled(values[c]) - mean[c];
+            }
+        });
     }
 
     TablePca pca;
@@ -287,7 +312,11 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
     return pca;
 }
 
-TableSpectrum columnSpectrum(const Matrix& table) {
+namespace {
+
+// columnSpectrum of the table's rows taken in `order` (row r of the series is table row
+// order[r]; null: in order), without copying the rows out.
+TableSpectrum spectrumOfRows(const Matrix& table, const std::vector<std::size_t>* order) {
     TableSpectrum spectrum;
     const std::size_t rows = table.rows;
     if (rows < 2 || table.cols == 0) return spectrum;
@@ -309,7 +338,7 @@ TableSpectrum columnSpectrum(const Matrix& table) {
     for (std::size_t c0 = 0; c0 < cols; c0 += kBlock) {
         const std::size_t width = std::min(kBlock, cols - c0);
         for (std::size_t r = 0; r < rows; ++r) {
-            const double* in = table.row(r) + c0;
+            const double* in = table.row(order ? (*order)[r] : r) + c0;
             for (std::size_t j = 0; j < width; ++j) block(j, r) = in[j];
         }
         parallelFor((long long)width, 8, [&](long long first, long long last) {
@@ -330,7 +359,7 @@ TableSpectrum columnSpectrum(const Matrix& table) {
                     double* out = magnitudes.row(std::size_t(j0) + l);
                     for (std::size_t k = 1; k <= bins; ++k)
                         out[k - 1] =
-                            std::hypot(re[k * kFftLanes + l], im[k * kFftLanes + l]) / double(rows);
+                            magnitude(re[k * kFftLanes + l], im[k * kFftLanes + l]) / double(rows);
                 }
             }
         });
@@ -349,6 +378,12 @@ TableSpectrum columnSpectrum(const Matrix& table) {
     return spectrum;
 }
 
+}  // namespace
+
+TableSpectrum columnSpectrum(const Matrix& table) {
+    return spectrumOfRows(table, nullptr);
+}
+
 // ---- Everything
 
 Status validate(const StructureOptions& options) {
@@ -365,20 +400,30 @@ Result<TableStructure> analyzeTableStructure(const Matrix& table, const Structur
     TableStructure result;
     result.rows = table.rows;
     result.cols = table.cols;
-    auto pca = principalComponents(table, options.components);
+    // The two spectra on a thread of their own while the PCA runs (its Krylov steps leave a
+    // core mostly idle); each result is the same whichever finishes first.
+    const std::vector<std::size_t> order = shuffledOrder(table.rows, options.shuffleSeed);
+    std::thread spectra([&] {
+        result.spectrum = columnSpectrum(table);
+        result.shuffledSpectrum = spectrumOfRows(table, &order);  // rowsInOrder's spectrum
+    });
+    struct JoinOnExit {  // also when the PCA throws (std::bad_alloc)
+        std::thread& thread;
+        ~JoinOnExit() { thread.join(); }
+    };
+    Result<TablePca> pca = [&] {
+        JoinOnExit joined{spectra};
+        return principalComponents(table, options.components);
+    }();
     if (!pca) return pca.error();
     result.pca = std::move(pca).value();
-    result.spectrum = columnSpectrum(table);
 
     // The covariance does not depend on row order: the shuffled rows have the same components,
     // and their coordinates are the real ones in shuffled order.
-    const std::vector<std::size_t> order = shuffledOrder(table.rows, options.shuffleSeed);
-    const Matrix shuffled = rowsInOrder(table, order);
     result.shuffledPca = result.pca;
     // Signs kept as the table's (not re-chosen to rise with the random order): the two
     // trajectories then show the same cloud of points, joined in a different order.
     result.shuffledPca.projections = rowsInOrder(result.pca.projections, order);
-    result.shuffledSpectrum = columnSpectrum(shuffled);
 
     auto lag1Of = [](const Matrix& projections) {
         std::vector<double> lags;

@@ -158,6 +158,71 @@ SymmetricEigen denseSymmetricEigen(const Matrix& symmetric) {
 
 namespace {
 
+// Implicit QL with Wilkinson-like shifts (tql2) on the symmetric tridiagonal matrix with diagonal
+// d and off-diagonal e (e[i] couples i and i + 1; e[n - 1] = 0): d becomes the eigenvalues (in no
+// order), e is destroyed. Each rotation is applied to rows i, i + 1 of qt when given (the
+// eigenvectors' entries as columns). False when an eigenvalue took over 60 iterations; `most`:
+// the most any took.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+bool tridiagonalQl(std::vector<double>& d, std::vector<double>& e, Matrix* qt, int& most) {
+    const std::size_t n = d.size(), kept = qt ? qt->cols : 0;
+    bool converged = true;
+    for (std::size_t l = 0; l < n; ++l) {
+        int iterations = 0;
+        for (;;) {
+            std::size_t m = l;
+            for (; m + 1 < n; ++m) {
+                const double dd = std::abs(d[m]) + std::abs(d[m + 1]);
+                if (std::abs(e[m]) <= std::numeric_limits<double>::epsilon() * dd) break;
+            }
+            if (m == l) break;
+            if (++iterations > 60) {
+                converged = false;
+                break;
+            }
+            most = std::max(most, iterations);
+            double g = (d[l + 1] - d[l]) / (2 * e[l]);
+            double r = std::hypot(g, 1.0);
+            g = d[m] - d[l] + e[l] / (g + (g >= 0 ? r : -r));
+            double s = 1, c = 1, shift = 0;
+            bool underflow = false;
+            for (std::size_t i = m; i-- > l;) {
+                const double f = s * e[i], b = c * e[i];
+                r = std::hypot(f, g);
+                e[i + 1] = r;
+                if (r == 0) {  // the rotation vanished: deflate here and start over
+                    d[i + 1] -= shift;
+                    e[m] = 0;
+                    underflow = true;
+                    break;
+                }
+                s = f / r;
+                c = g / r;
+                g = d[i + 1] - shift;
+                r = (d[i] - g) * s + 2 * c * b;
+                shift = s * r;
+                d[i + 1] = g + shift;
+                g = c * r - b;
+                if (!qt) continue;
+                double* zi = qt->row(i);
+                double* zi1 = qt->row(i + 1);
+                for (std::size_t k = 0; k < kept; ++k) {
+                    const double zk1 = zi1[k], zk = zi[k];
+                    zi1[k] = s * zk + c * zk1;
+                    zi[k] = c * zk - s * zk1;
+                }
+            }
+            if (underflow) continue;
+            d[l] -= shift;
+            e[l] = g;
+            e[m] = 0;
+        }
+    }
+    return converged;
+}
+
 // Mostly row updates the compiler vectorises (no sums reordered; AVX2 has no fused multiply-add
 // to contract into), so the two clones give the same bits.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -227,58 +292,8 @@ denseEigenRows(const Matrix& symmetric, std::size_t rowBegin, std::size_t rowEnd
     std::vector<double> d(n), e(n, 0.0);  // e[i] couples i and i+1
     for (std::size_t i = 0; i < n; ++i) d[i] = a(i, i);
     for (std::size_t i = 0; i + 1 < n; ++i) e[i] = a(i + 1, i);
-    // 2. Implicit QL with Wilkinson-like shifts on T (tql2), the rotations applied to Q's columns.
-    result.converged = true;
-    for (std::size_t l = 0; l < n; ++l) {
-        int iterations = 0;
-        for (;;) {
-            std::size_t m = l;
-            for (; m + 1 < n; ++m) {
-                const double dd = std::abs(d[m]) + std::abs(d[m + 1]);
-                if (std::abs(e[m]) <= std::numeric_limits<double>::epsilon() * dd) break;
-            }
-            if (m == l) break;
-            if (++iterations > 60) {
-                result.converged = false;
-                break;
-            }
-            result.iterations = std::max(result.iterations, iterations);
-            double g = (d[l + 1] - d[l]) / (2 * e[l]);
-            double r = std::hypot(g, 1.0);
-            g = d[m] - d[l] + e[l] / (g + (g >= 0 ? r : -r));
-            double s = 1, c = 1, shift = 0;
-            bool underflow = false;
-            for (std::size_t i = m; i-- > l;) {
-                const double f = s * e[i], b = c * e[i];
-                r = std::hypot(f, g);
-                e[i + 1] = r;
-                if (r == 0) {  // the rotation vanished: deflate here and start over
-                    d[i + 1] -= shift;
-                    e[m] = 0;
-                    underflow = true;
-                    break;
-                }
-                s = f / r;
-                c = g / r;
-                g = d[i + 1] - shift;
-                r = (d[i] - g) * s + 2 * c * b;
-                shift = s * r;
-                d[i + 1] = g + shift;
-                g = c * r - b;
-                double* zi = qt.row(i);
-                double* zi1 = qt.row(i + 1);
-                for (std::size_t k = 0; k < kept; ++k) {
-                    const double zk1 = zi1[k], zk = zi[k];
-                    zi1[k] = s * zk + c * zk1;
-                    zi[k] = c * zk - s * zk1;
-                }
-            }
-            if (underflow) continue;
-            d[l] -= shift;
-            e[l] = g;
-            e[m] = 0;
-        }
-    }
+    // 2. Implicit QL on T, the rotations applied to Q's columns.
+    result.converged = tridiagonalQl(d, e, &qt, result.iterations);
     result.values = d;
     result.vectors = Matrix(kept, n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -290,6 +305,189 @@ denseEigenRows(const Matrix& symmetric, std::size_t rowBegin, std::size_t rowEnd
 
 }  // namespace
 
+// ---- Symmetric band matrices
+
+SymmetricBand::SymmetricBand(std::size_t n, std::size_t halfWidth)
+    : n_(n), width_(halfWidth), values_(n * (2 * halfWidth + 1), 0.0) {}
+
+namespace {
+
+// The rotation of planes p and q = p + 1 (x' = c x + s y, y' = -s x + c y for the pair of
+// entries in row or column p and q) applied on both sides of `a`, for the other rows and columns
+// lo..hi (every one that can hold a non-zero in p or q).
+void rotateBandPlanes(SymmetricBand& a, std::size_t p, std::size_t q, double c, double s,
+                      std::size_t lo, std::size_t hi) {
+    for (std::size_t i = lo; i <= hi; ++i) {
+        if (i == p || i == q) continue;
+        const double x = a.at(i, p), y = a.at(i, q);
+        a.set(i, p, c * x + s * y);
+        a.set(i, q, c * y - s * x);
+    }
+    const double app = a.at(p, p), aqq = a.at(q, q), apq = a.at(p, q);
+    a.set(p, p, c * c * app + 2 * c * s * apq + s * s * aqq);
+    a.set(q, q, s * s * app - 2 * c * s * apq + c * c * aqq);
+    a.set(p, q, (c * c - s * s) * apq + c * s * (aqq - app));
+}
+
+// |A|_1 of a band matrix: the largest column sum of magnitudes.
+double bandNorm(const SymmetricBand& a) {
+    const std::size_t n = a.size(), w = a.halfWidth();
+    double norm = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (std::size_t i = j > w ? j - w : 0; i <= std::min(n - 1, j + w); ++i)
+            sum += std::abs(a.at(i, j));
+        norm = std::max(norm, sum);
+    }
+    return norm;
+}
+
+// A - shift I, LU-factored with partial pivoting (LINPACK's band layout): row i holds columns
+// i - w .. i + 2w (U gains w diagonals from the row exchanges; L's multipliers are kept where
+// they eliminated). A zero pivot (shift an eigenvalue to the last bit) becomes `tiny`: the solve
+// then returns a huge multiple of the eigenvector, which is what inverse iteration wants.
+class ShiftedBandLu {
+  public:
+    ShiftedBandLu(const SymmetricBand& a, double shift, double tiny)
+        : n_(a.size()), w_(a.halfWidth()), stride_(3 * w_ + 1), lu_(n_ * stride_, 0.0), pivot_(n_) {
+        for (std::size_t i = 0; i < n_; ++i) {
+            for (std::size_t j = i > w_ ? i - w_ : 0; j <= std::min(n_ - 1, i + w_); ++j)
+                at(i, j) = a.at(i, j) - (i == j ? shift : 0);
+        }
+        for (std::size_t j = 0; j < n_; ++j) {
+            const std::size_t last = std::min(n_ - 1, j + w_), right = std::min(n_ - 1, j + 2 * w_);
+            std::size_t best = j;
+            for (std::size_t i = j + 1; i <= last; ++i)
+                if (std::abs(at(i, j)) > std::abs(at(best, j))) best = i;
+            pivot_[j] = best;
+            if (best != j)
+                for (std::size_t c = j; c <= right; ++c) std::swap(at(j, c), at(best, c));
+            if (std::abs(at(j, j)) < tiny) at(j, j) = at(j, j) < 0 ? -tiny : tiny;
+            for (std::size_t i = j + 1; i <= last; ++i) {
+                const double l = at(i, j) / at(j, j);
+                at(i, j) = l;
+                if (l == 0) continue;
+                for (std::size_t c = j + 1; c <= right; ++c) at(i, c) -= l * at(j, c);
+            }
+        }
+    }
+    void solve(std::vector<double>& x) const {  // x = (A - shift I)^-1 x
+        for (std::size_t j = 0; j < n_; ++j) {
+            std::swap(x[j], x[pivot_[j]]);
+            for (std::size_t i = j + 1; i <= std::min(n_ - 1, j + w_); ++i) x[i] -= at(i, j) * x[j];
+        }
+        for (std::size_t j = n_; j-- > 0;) {
+            double sum = x[j];
+            for (std::size_t c = j + 1; c <= std::min(n_ - 1, j + 2 * w_); ++c)
+                sum -= at(j, c) * x[c];
+            x[j] = sum / at(j, j);
+        }
+    }
+
+  private:
+    double& at(std::size_t i, std::size_t j) { return lu_[i * stride_ + j + w_ - i]; }
+    double at(std::size_t i, std::size_t j) const { return lu_[i * stride_ + j + w_ - i]; }
+    std::size_t n_, w_, stride_;
+    std::vector<double> lu_;
+    std::vector<std::size_t> pivot_;
+};
+
+}  // namespace
+
+std::vector<double> bandEigenvalues(const SymmetricBand& band) {
+    const std::size_t n = band.size(), b = band.halfWidth();
+    if (n == 0) return {};
+    // Schwarz's reduction (Numer. Math. 12, 1968): the half-bandwidth lowered one at a time from
+    // b to 1. At width k, entry (j + k, j) is rotated into (j + k - 1, j) by the planes
+    // j + k - 1, j + k; that fills (j + 2k, j + k - 1), one outside the band, which the planes
+    // j + 2k - 1, j + 2k move k rows down, and so on off the end. Room for that one extra
+    // diagonal: a copy of half-width b + 1.
+    SymmetricBand a(n, b + 1);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i; j <= std::min(n - 1, i + b); ++j) a.set(i, j, band.at(i, j));
+    for (std::size_t k = b; k >= 2; --k) {
+        for (std::size_t j = 0; j + k < n; ++j) {
+            std::size_t target = j, q = j + k;  // entry (q, target) is made zero
+            while (q < n) {
+                const std::size_t p = q - 1;
+                const double x = a.at(p, target), y = a.at(q, target);
+                if (y == 0) break;  // nothing to remove, so no bulge further down
+                const double r = std::hypot(x, y);
+                rotateBandPlanes(a, p, q, x / r, y / r, q > k + 1 ? q - k - 1 : 0,
+                                 std::min(n - 1, q + k));
+                a.set(p, target, r);
+                a.set(q, target, 0);
+                target = p;  // the bulge at (q + k, p)
+                q += k;
+            }
+        }
+    }
+    std::vector<double> d(n), e(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) d[i] = a.at(i, i);
+    for (std::size_t i = 0; i + 1 < n; ++i) e[i] = a.at(i + 1, i);
+    int iterations = 0;
+    tridiagonalQl(d, e, nullptr, iterations);
+    std::sort(d.begin(), d.end(), std::greater<>());
+    return d;
+}
+
+SymmetricEigen bandTopEigenpairs(const SymmetricBand& band, std::size_t count) {
+    const std::size_t n = band.size();
+    SymmetricEigen result;
+    const std::vector<double> all = bandEigenvalues(band);
+    count = std::min(count, n);
+    result.values.assign(all.begin(), all.begin() + long(count));
+    result.vectors = Matrix(n, count);
+    if (count == 0) return result;
+    // Inverse iteration as LAPACK's dstein: eigenvalues closer than 1e-3 |A| form a cluster whose
+    // vectors are kept orthogonal to each other, and a shift closer than 10 eps |A| to the one
+    // before it is moved that far apart (a repeated eigenvalue gets independent vectors).
+    const double norm = bandNorm(band);
+    const double eps = std::numeric_limits<double>::epsilon();
+    const double clusterGap = 1e-3 * norm, shiftGap = 10 * eps * norm;
+    const double tiny = std::max(eps * norm, std::numeric_limits<double>::min());
+    NormalSampler sampler(271828);
+    std::vector<double> x(n);
+    std::size_t clusterStart = 0;
+    double previousShift = 0;
+    for (std::size_t j = 0; j < count; ++j) {
+        double shift = result.values[j];
+        if (j > 0 && result.values[j - 1] - result.values[j] > clusterGap) clusterStart = j;
+        if (j > clusterStart) shift = std::min(shift, previousShift - shiftGap);
+        previousShift = shift;
+        const ShiftedBandLu lu(band, shift, tiny);
+        for (double& v : x) v = sampler.next();
+        // Three solves (each multiplies the error by about eps |A| / gap), restarted from a new
+        // random vector when one comes back without a usable direction.
+        for (int done = 0, tries = 0; done < 3 && tries < 8; ++tries) {
+            lu.solve(x);
+            double largest = 0;  // scaled first: a solve can grow x by 1 / tiny
+            for (double v : x) largest = std::max(largest, std::abs(v));
+            if (!(largest > 0) || !std::isfinite(largest)) {
+                for (double& v : x) v = sampler.next();
+                continue;
+            }
+            for (double& v : x) v /= largest;
+            for (int pass = 0; pass < 2; ++pass) {  // against the cluster's vectors so far
+                for (std::size_t i = clusterStart; i < j; ++i) {
+                    double dot = 0;
+                    for (std::size_t r = 0; r < n; ++r) dot += result.vectors(r, i) * x[r];
+                    for (std::size_t r = 0; r < n; ++r) x[r] -= dot * result.vectors(r, i);
+                }
+            }
+            const double length = std::sqrt(fourSumDot(x.data(), x.data(), n));
+            if (!(length > 1e-8)) {  // all inside the cluster's earlier vectors
+                for (double& v : x) v = sampler.next();
+                continue;
+            }
+            for (double& v : x) v /= length;
+            ++done;
+        }
+        for (std::size_t r = 0; r < n; ++r) result.vectors(r, j) = x[r];
+    }
+    return result;
+}
+
 SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, int count,
                                      double tolerance) {
     SymmetricEigen result;
@@ -298,8 +496,12 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
     const std::size_t k = std::clamp<std::size_t>(std::size_t(std::max(count, 1)), 1, n);
     const std::size_t block = std::min(n, kKrylovBlock);
     const std::size_t maxDimension = std::min(n, std::max(kMaxKrylovDimension, 2 * block));
-    PaddedRows basis(maxDimension, n);     // row i: basis vector i (rows not yet made are zero)
-    Matrix h(maxDimension, maxDimension);  // basis^T A basis
+    PaddedRows basis(maxDimension, n);  // row i: basis vector i (rows not yet made are zero)
+    // basis^T A basis is block tridiagonal: A q_i lies in the span of the blocks up to the next
+    // one, and the next block is made from the residuals in order, so entry (i, j) is zero when
+    // |i - j| > block (the reorthogonalisation's coefficients there are rounding errors, which
+    // block Lanczos leaves out as single-vector Lanczos does).
+    SymmetricBand h(maxDimension, block);
     NormalSampler sampler(12345);
     auto randomUnitVector = [&](std::size_t index) {  // orthogonal to rows [0, index)
         double* v = basis.row(index);
@@ -336,24 +538,28 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             scale = std::max(scale, applied[c]);
         }
         projectOutRows(basis, dimension, residual, coefficients);
-        for (std::size_t c = 0; c < width; ++c) {
-            for (std::size_t i = 0; i < start; ++i)
-                h(i, start + c) = h(start + c, i) = coefficients(i, c);
-            for (std::size_t i = start; i < dimension; ++i) h(i, start + c) = coefficients(i, c);
+        for (std::size_t c = 0; c < width; ++c) {  // the coupling to the block before
+            for (std::size_t i = start + c > block ? start + c - block : 0; i < start; ++i)
+                h.set(i, start + c, coefficients(i, c));
         }
         for (std::size_t i = start; i < dimension; ++i) {  // the new diagonal block, symmetrised
-            for (std::size_t j = start; j < i; ++j) h(i, j) = h(j, i) = 0.5 * (h(i, j) + h(j, i));
+            for (std::size_t j = start; j <= i; ++j)
+                h.set(i, j, 0.5 * (coefficients(i, j - start) + coefficients(j, i - start)));
         }
         result.iterations += 1;
         const bool full = dimension == n;
         const bool last = full || dimension + 1 > maxDimension;
-        if (last || (dimension >= k && dimension * 4 >= lastChecked * 5)) {
+        // Rayleigh-Ritz on the band (O(block D^2), small next to the D block steps' O(n D^2)
+        // orthogonalisation) each time the basis has grown by a tenth: at most a tenth more
+        // basis than convergence needs.
+        if (last || (dimension >= k && dimension * 10 >= lastChecked * 11)) {
             lastChecked = dimension;
-            Matrix projected(dimension, dimension);
-            for (std::size_t i = 0; i < dimension; ++i)
-                std::copy_n(h.row(i), dimension, projected.row(i));
-            // Only the newest block's entries of the Ritz vectors are needed for the residuals.
-            SymmetricEigen ritz = denseEigenRows(projected, start, dimension);
+            SymmetricBand projected(dimension, block);
+            for (std::size_t i = 0; i < dimension; ++i) {
+                for (std::size_t j = i; j < std::min(dimension, i + block + 1); ++j)
+                    projected.set(i, j, h.at(i, j));
+            }
+            const SymmetricEigen ritz = bandTopEigenpairs(projected, k);
             // |A (basis^T y) - theta basis^T y| = |residual^T y_newest|: A basis^T = basis^T H +
             // R^T.
             double worst = 0;
@@ -361,7 +567,7 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             for (std::size_t j = 0; j < k; ++j) {
                 std::fill(r.begin(), r.end(), 0.0);
                 for (std::size_t c = 0; c < width; ++c) {
-                    const double weight = ritz.vectors(c, j);
+                    const double weight = ritz.vectors(start + c, j);
                     const double* rc = residual.row(c);
                     for (std::size_t t = 0; t < n; ++t) r[t] += weight * rc[t];
                 }
@@ -370,17 +576,19 @@ SymmetricEigen blockKrylovEigenpairs(std::size_t n, const BlockOperator& apply, 
             const double top = std::abs(ritz.values.front());
             result.converged = full || worst <= tolerance * top || top == 0;
             if (result.converged || last) {
-                ritz = denseSymmetricEigen(projected);
-                result.values.assign(ritz.values.begin(), ritz.values.begin() + long(k));
+                result.values = ritz.values;
                 result.vectors = Matrix(n, k);
-                for (std::size_t i = 0; i < dimension; ++i) {
-                    const double* q = basis.row(i);
-                    const double* yi = ritz.vectors.row(i);
-                    for (std::size_t r2 = 0; r2 < n; ++r2) {
-                        double* out = result.vectors.row(r2);
-                        for (std::size_t j = 0; j < k; ++j) out[j] += q[r2] * yi[j];
+                // Row r of the vectors: sum over i of (entry r of q_i) y_i, in basis order.
+                parallelFor((long long)n, 64, [&](long long first, long long end) {
+                    for (std::size_t i = 0; i < dimension; ++i) {
+                        const double* q = basis.row(i);
+                        const double* yi = ritz.vectors.row(i);
+                        for (auto r2 = std::size_t(first); r2 < std::size_t(end); ++r2) {
+                            double* out = result.vectors.row(r2);
+                            for (std::size_t j = 0; j < k; ++j) out[j] += q[r2] * yi[j];
+                        }
                     }
-                }
+                });
                 return result;
             }
         }

@@ -16,8 +16,7 @@ Status validate(const LearnedParams& params) {
 Result<Matrix> learnedTable(const LearnedParams& params) {
     if (auto status = validate(params); !status) return status.error();
     Matrix table(std::size_t(params.seqLen), std::size_t(params.dModel));
-    NormalSampler sampler(params.seed);
-    for (double& value : table.values) value = params.std * sampler.next();
+    fillScaledNormals(table.values.data(), table.values.size(), params.seed, params.std);
     return table;
 }
 

@@ -335,6 +335,19 @@ TEST(TableStructureTest, ShuffledRowsLoseTheirSmoothness) {
     EXPECT_NEAR(real.frequency[peak], 1.0 / 50, 1.0 / 256);  // 200 rows padded to 256
     EXPECT_GT(peakiness(real.meanMagnitude),
               3 * peakiness(structure->shuffledSpectrum.meanMagnitude));
+    // The shuffled spectrum (read through the order, no copy of the table) is that of the
+    // rows copied out in the shuffled order.
+    const TableSpectrum copied = columnSpectrum(rowsInOrder(table, order));
+    EXPECT_EQ(structure->shuffledSpectrum.meanMagnitude, copied.meanMagnitude);
+    EXPECT_EQ(structure->shuffledSpectrum.frequency, copied.frequency);
+    ASSERT_EQ(structure->shuffledSpectrum.dominantFrequency.size(),
+              copied.dominantFrequency.size());
+    for (std::size_t c = 0; c < copied.dominantFrequency.size(); ++c)
+        EXPECT_TRUE(structure->shuffledSpectrum.dominantFrequency[c] ==
+                        copied.dominantFrequency[c] ||
+                    (std::isnan(structure->shuffledSpectrum.dominantFrequency[c]) &&
+                     std::isnan(copied.dominantFrequency[c])))
+            << c;
 }
 
 TEST(TableStructureTest, ShuffledOrderIsAPermutationFixedBySeed) {

@@ -142,3 +142,28 @@ TEST(RandomTest, BlocksGiveStdMt19937_64sSequence) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// fillScaledNormals against NormalSampler::next(): every count around the pair, block and chunk
+// boundaries (156 pairs per engine block, 79,872 per chunk), odd counts ending on a pair's
+// cosine, the scale applied as std * next() is (bit for bit).
+TEST(RandomTest, FillScaledNormalsIsTheSamplersSequenceAcrossChunks) {
+    const std::size_t chunkValues = 2 * 512 * 156;
+    for (std::size_t count :
+         {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{311}, std::size_t{312},
+          std::size_t{313}, chunkValues - 1, chunkValues, chunkValues + 1, 2 * chunkValues + 625}) {
+        NormalSampler sampler(77);
+        std::vector<double> expected(count);
+        for (double& value : expected) value = 0.02 * sampler.next();
+        std::vector<double> filled(count + 1, -1.0);  // one past the end: left alone
+        fillScaledNormals(filled.data(), count, 77, 0.02);
+        for (std::size_t i = 0; i < count; ++i)
+            ASSERT_EQ(filled[i], expected[i]) << count << " " << i;
+        EXPECT_EQ(filled[count], -1.0) << count;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

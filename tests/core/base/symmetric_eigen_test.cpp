@@ -138,6 +138,133 @@ TEST(SymmetricEigenTest, BlockLanczosFindsAKnownSpectrumWithARepeatedEigenvalue)
     }
 }
 
+// ---- Band matrices
+
+// A random symmetric band matrix (half-width w, entries N(0, 1), the diagonal shifted by
+// `shift`) written out in full, and as a SymmetricBand.
+Matrix randomBand(std::size_t n, std::size_t w, double shift, std::uint64_t seed) {
+    NormalSampler sampler(seed);
+    Matrix a(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = i; j < n && j <= i + w; ++j)
+            a(i, j) = a(j, i) = sampler.next() + (i == j ? shift : 0);
+    }
+    return a;
+}
+
+SymmetricBand asBand(const Matrix& a, std::size_t w) {
+    SymmetricBand band(a.rows, w);
+    for (std::size_t i = 0; i < a.rows; ++i) {
+        for (std::size_t j = i; j < a.rows && j <= i + w; ++j) band.set(i, j, a(i, j));
+    }
+    return band;
+}
+
+// |A v - lambda v| for column j of the eigenvectors, and the largest |v_i . v_j - delta_ij|.
+double residualOf(const Matrix& a, const SymmetricEigen& eigen, std::size_t j) {
+    double sum = 0;
+    for (std::size_t r = 0; r < a.rows; ++r) {
+        double av = -eigen.values[j] * eigen.vectors(r, j);
+        for (std::size_t c = 0; c < a.cols; ++c) av += a(r, c) * eigen.vectors(c, j);
+        sum += av * av;
+    }
+    return std::sqrt(sum);
+}
+
+double orthonormalityError(const SymmetricEigen& eigen) {
+    double worst = 0;
+    for (std::size_t i = 0; i < eigen.vectors.cols; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) {
+            double dot = 0;
+            for (std::size_t r = 0; r < eigen.vectors.rows; ++r)
+                dot += eigen.vectors(r, i) * eigen.vectors(r, j);
+            worst = std::max(worst, std::abs(dot - (i == j ? 1.0 : 0.0)));
+        }
+    }
+    return worst;
+}
+
+// Schwarz's band reduction + QL against Jacobi on the full matrix, for every half-width the
+// block Lanczos uses and beyond (indefinite: eigenvalues of both signs); the vectors by inverse
+// iteration satisfy A v = lambda v and are orthonormal.
+TEST(SymmetricEigenTest, BandSolverAgreesWithJacobi) {
+    const std::size_t n = 60;
+    for (std::size_t w : {std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(7)}) {
+        const Matrix a = randomBand(n, w, 0.0, 40 + w);
+        const SymmetricEigen jacobi = jacobiEigen(a);
+        const double scale =
+            std::max(std::abs(jacobi.values.front()), std::abs(jacobi.values.back()));
+        const std::vector<double> values = bandEigenvalues(asBand(a, w));
+        ASSERT_EQ(values.size(), n);
+        for (std::size_t j = 0; j < n; ++j)
+            EXPECT_NEAR(values[j], jacobi.values[j], 1e-12 * scale) << w << " " << j;
+        const SymmetricEigen top = bandTopEigenpairs(asBand(a, w), 20);
+        ASSERT_EQ(top.vectors.cols, 20u);
+        for (std::size_t j = 0; j < 20; ++j) {
+            EXPECT_EQ(top.values[j], values[j]);
+            EXPECT_LT(residualOf(a, top, j), 1e-11 * scale) << w << " " << j;
+        }
+        EXPECT_LT(orthonormalityError(top), 1e-12) << w;
+    }
+}
+
+// Two copies of one band block side by side: every eigenvalue twice (to the last bit). Inverse
+// iteration gives each pair two orthogonal vectors that span its eigenspace, and a cluster of
+// close but distinct eigenvalues (a second matrix, the copy shifted by 1e-9) as well.
+TEST(SymmetricEigenTest, BandSolverGivesRepeatedEigenvaluesAnOrthonormalBasis) {
+    const std::size_t half = 25, w = 4;
+    for (double offset : {0.0, 1e-9}) {
+        const Matrix block = randomBand(half, w, 3.0, 9);
+        Matrix a(2 * half, 2 * half);
+        for (std::size_t i = 0; i < half; ++i) {
+            for (std::size_t j = 0; j < half; ++j) {
+                a(i, j) = block(i, j);
+                a(half + i, half + j) = block(i, j) + (i == j ? offset : 0.0);
+            }
+        }
+        const SymmetricEigen jacobi = jacobiEigen(block);
+        const SymmetricEigen top = bandTopEigenpairs(asBand(a, w), 10);
+        const double scale = std::abs(jacobi.values.front());
+        for (std::size_t j = 0; j < 10; ++j) {
+            EXPECT_NEAR(top.values[j], jacobi.values[j / 2] + (j % 2 == 0 ? offset : 0.0),
+                        1e-13 * scale)
+                << offset << " " << j;
+            EXPECT_LT(residualOf(a, top, j), 1e-11 * scale) << offset << " " << j;
+        }
+        EXPECT_LT(orthonormalityError(top), 1e-10) << offset;
+    }
+}
+
+// The hard case of the PCA render: the Gram matrix of independent normal rows (Marchenko-Pastur
+// spectrum, no gap at the top), 64 components of 160. Block Lanczos (called directly: topEigenpairs
+// would take Jacobi at this size) against Jacobi on the whole matrix: the eigenvalues to 1e-10 of
+// the largest, the vectors to the stopping rule.
+TEST(SymmetricEigenTest, BlockLanczosFindsSixtyFourOfAGaplessSpectrum) {
+    const std::size_t n = 160, m = 640;
+    NormalSampler sampler(21);
+    Matrix rows(n, m);
+    for (double& v : rows.values) v = sampler.next();
+    Matrix a(n, n);
+    PaddedRows padded(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) {
+            double sum = 0;
+            for (std::size_t k = 0; k < m; ++k) sum += rows(i, k) * rows(j, k);
+            a(i, j) = a(j, i) = padded.row(i)[j] = padded.row(j)[i] = sum / double(m);
+        }
+    }
+    const SymmetricEigen all = jacobiEigen(a);
+    const SymmetricEigen top = blockKrylovEigenpairs(
+        n, [&](const Matrix& x, Matrix& y) { symmetricTimesBlock(padded, x, y); }, 64);
+    ASSERT_TRUE(top.converged);
+    ASSERT_EQ(top.values.size(), 64u);
+    for (std::size_t j = 0; j < 64; ++j) {
+        EXPECT_NEAR(top.values[j], all.values[j], 1e-10 * all.values[0]) << j;
+        EXPECT_LT(residualOf(a, top, j), 2e-10 * all.values[0]) << j;
+    }
+    EXPECT_LT(orthonormalityError(top), 1e-9);
+}
+
 // The four running sums, written out: the same order of additions, so the same bits.
 TEST(SymmetricEigenTest, FourSumDotAddsItsFourRunningSumsInPairs) {
     const double x[7] = {1, 2, 3, 4, 5, 6, 7}, y[7] = {1, 1e-17, 1, 1, 1e16, -1e16, 2};

@@ -12,6 +12,7 @@
 //   for (double& value : table.values) value = std * sampler.next();
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 
@@ -60,5 +61,11 @@ class Mt19937_64Blocks {
   private:
     std::uint64_t state_[kWords];
 };
+
+// values[i] = scale * (the i-th next() of NormalSampler(seed)) for i < count: the same bits as
+// the loop with next(), the engine's words drawn in order on the calling thread and the
+// Box-Muller transforms (the cost: a log, a square root, a sine and a cosine per pair) shared
+// between the cores. For tables of millions of values (learnedTable).
+void fillScaledNormals(double* values, std::size_t count, std::uint64_t seed, double scale);
 
 }  // namespace poslab
