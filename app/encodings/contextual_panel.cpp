@@ -66,11 +66,32 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
         case state::ContextualTab::Cope:
             show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
             break;
-        case state::ContextualTab::Deberta:
-            show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
+        case state::ContextualTab::Deberta: {
+            // While a slider moves, a coarse figure here (a sixteenth of the texels' dot
+            // products); the exact one on the worker once it holds still.
+            const DebertaParams params = view.deberta;
+            deberta_.showPanels(
+                "deberta", params, context,
+                [](float w, float h, const Theme& t, int panel) {
+                    return gridFor(w, h, t, panel, kDebertaPanels);
+                },
+                [params](float w, float h, const Theme& t, int panel,
+                         Detail detail) -> Result<Figure> {
+                    return figureOf(w, h, t, [&](Figure& f, Box area) {
+                        return drawDebertaFigure(f, area, params, t, panel, detail);
+                    });
+                },
+                true);
             break;
+        }
         case state::ContextualTab::Nope:
-            show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections), drawNopeFigure);
+            // Built on this thread each time a slider moves; the memo keeps the mask and the
+            // layer stack (and their textures) while only the temperature changes.
+            show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections),
+                 [memo = &nopeMemo_](Figure& f, Box area, const NopeFigureOptions& o,
+                                     const Theme& t, int panel) {
+                     return drawNopeFigure(f, area, o, t, panel, memo);
+                 });
             break;
         case state::ContextualTab::Randomized:
             show(randomized_, "randomized", view.randomized, kRandomizedPanels,

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -37,6 +39,74 @@ TEST(ContextualFiguresTest, DebertaTexelsAreTheTermAtCentreCells) {
             EXPECT_NEAR((*s.values)(r, c), debertaTermValue(p, DebertaTerm::C2p, i, j), 1e-12);
         }
     }
+}
+
+TEST(ContextualFiguresTest, CoarseDebertaTexelsAreAQuarterASideAtTheirCentreCells) {
+    DebertaParams p;
+    p.seqLen = 65536;
+    p.headDim = 16;
+    const HeatmapSample s =
+        debertaTermTexels(p, DebertaTerm::P2c, {0, 0, 300, 200}, Detail::Coarse);
+    ASSERT_EQ(s.values->rows, 50u);
+    ASSERT_EQ(s.values->cols, 75u);
+    const long long rowsPer = s.rowsPerTexel, colsPer = s.colsPerTexel;
+    EXPECT_EQ(rowsPer, (65536 + 49) / 50);
+    for (std::size_t r : {0u, 21u, 49u}) {
+        for (std::size_t c : {0u, 40u, 74u}) {
+            const long long i =
+                std::min<long long>(static_cast<long long>(r) * rowsPer + rowsPer / 2, 65535);
+            const long long j =
+                std::min<long long>(static_cast<long long>(c) * colsPer + colsPer / 2, 65535);
+            EXPECT_NEAR((*s.values)(r, c), debertaTermValue(p, DebertaTerm::P2c, i, j), 1e-12);
+        }
+    }
+    // Where a quarter of the pixels still holds every cell, coarse is exact.
+    p.seqLen = 40;
+    const HeatmapSample exact = debertaTermTexels(p, DebertaTerm::Sum, {0, 0, 300, 200});
+    const HeatmapSample coarse =
+        debertaTermTexels(p, DebertaTerm::Sum, {0, 0, 300, 200}, Detail::Coarse);
+    EXPECT_EQ(coarse.rowsPerTexel, 1);
+    EXPECT_EQ(exact.values->values, coarse.values->values);
+}
+
+TEST(ContextualFiguresTest, NopeMemoKeepsTheMaskWhileTheTemperatureMoves) {
+    // Dragging attn_scale rebuilds the NoPE figure: with the memo its two heatmaps keep their
+    // values and versions (no new texture), and the figure holds the same values as without it.
+    NopeFigureOptions o;
+    o.seqLen = 65536;
+    o.irope.numLayers = 128;
+    NopeFigureMemo memo;
+    auto heatmaps = [](const Figure& f) {
+        std::vector<const HeatmapItem*> out;
+        for (const FigureItem& item : f.items)
+            if (const auto* h = std::get_if<HeatmapItem>(&item)) out.push_back(h);
+        return out;
+    };
+    const Box area{0, 0, 1100, 800};
+    Figure first = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(first, area, o, darkTheme(), 0, &memo).ok());
+    o.temperature.attnScale = 0.5;
+    Figure second = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(second, area, o, darkTheme(), 0, &memo).ok());
+    Figure fresh = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(fresh, area, o, darkTheme()).ok());
+    const auto a = heatmaps(first), b = heatmaps(second), c = heatmaps(fresh);
+    ASSERT_EQ(a.size(), 2u);
+    ASSERT_EQ(b.size(), 2u);
+    ASSERT_EQ(c.size(), 2u);
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(a[k]->version, b[k]->version) << k;
+        EXPECT_NE(c[k]->version, b[k]->version) << k;
+        EXPECT_EQ(c[k]->values->values, b[k]->values->values) << k;
+    }
+    // Another mask layer is another mask.
+    o.maskLayer = 3;
+    Figure third = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(third, area, o, darkTheme(), 0, &memo).ok());
+    const auto d = heatmaps(third);
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0]->version, b[0]->version);  // the layer stack
+    EXPECT_NE(d[1]->version, b[1]->version);
 }
 
 TEST(ContextualFiguresTest, IropeMaskTexelsShowChunks) {

@@ -13,6 +13,7 @@
 
 #include "poslab/analysis/cope_sentence.hpp"
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/refining_memo.hpp"  // Detail
 #include "poslab/encodings/attention_temperature.hpp"
 #include "poslab/encodings/deberta.hpp"
 #include "poslab/encodings/nope.hpp"
@@ -26,8 +27,10 @@ namespace poslab {
 // The centre cell of each of ceil(count / per) texel blocks of `per` = cellsPerTexel(count,
 // texels) cells: 0-based, the last clipped to count - 1.
 std::vector<long long> texelCentres(long long count, int texels, long long* perTexel = nullptr);
-// A DeBERTa term at the texel centres of an L x L matrix drawn in `plot`.
-HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot);
+// A DeBERTa term at the texel centres of an L x L matrix drawn in `plot` (Detail::Coarse: a
+// quarter of the texels a side, for the GUI while a control moves).
+HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot,
+                                Detail detail = Detail::Exact);
 // The attention mask of one iRoPE layer over seqLen positions: 1 visible, -inf masked.
 HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot);
 
@@ -40,7 +43,7 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
 inline constexpr PanelShape kDebertaPanels{4, 2, 24, 12, 12};
 int debertaChartReach(const DebertaParams& params);  // |delta| shown: 1.25 max_position, >= 8
 Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
-                         int panel = 0);
+                         int panel = 0, Detail detail = Detail::Exact);
 
 // ---- NoPE and iRoPE: the recovered position, the layer stack, a chunk mask, the temperature
 enum class NopeSections { All, Nope, Irope };  // both, the NoPE signal only, the iRoPE panels only
@@ -57,8 +60,26 @@ Status validate(const NopeFigureOptions& options);
 // Panels: the NoPE signal, the layer stack, one layer's mask, the temperature curve (All: 4 in
 // 2 columns; Nope: the first; Irope: the last three).
 PanelShape nopePanelShape(NopeSections sections);
+// What drawNopeFigure keeps between builds (the GUI rebuilds it whenever a slider moves): the
+// chunk mask's texels and the layer stack, reused while their own inputs stay, so dragging the
+// temperature sliders neither recomputes nor re-uploads them (their versions stay).
+struct NopeFigureMemo {
+    struct Mask {
+        IropeParams irope;
+        int layer = -1, rows = 0, cols = 0;
+        long long seqLen = 0;
+        HeatmapSample sample;
+    };
+    struct Stack {
+        IropeParams irope;
+        int rows = 0, cols = 0;
+        HeatmapSpec spec;  // its values, spans and version
+    };
+    std::vector<Mask> mask;    // at most one
+    std::vector<Stack> stack;  // at most one
+};
 Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options,
-                      const Theme& theme, int panel = 0);
+                      const Theme& theme, int panel = 0, NopeFigureMemo* memo = nullptr);
 
 // ---- Randomized positions: a few draws, the order statistics against 0..L-1
 inline constexpr PanelShape kRandomizedPanels{2, 2, 18, 12, 12};
