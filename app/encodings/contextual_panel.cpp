@@ -66,24 +66,9 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
         case state::ContextualTab::Cope:
             show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
             break;
-        case state::ContextualTab::Deberta: {
-            // While a slider moves, a coarse figure here (a sixteenth of the texels' dot
-            // products); the exact one on the worker once it holds still.
-            const DebertaParams params = view.deberta;
-            deberta_.showPanels(
-                "deberta", params, context,
-                [](float w, float h, const Theme& t, int panel) {
-                    return gridFor(w, h, t, panel, kDebertaPanels);
-                },
-                [params](float w, float h, const Theme& t, int panel,
-                         Detail detail) -> Result<Figure> {
-                    return figureOf(w, h, t, [&](Figure& f, Box area) {
-                        return drawDebertaFigure(f, area, params, t, panel, detail);
-                    });
-                },
-                true);
+        case state::ContextualTab::Deberta:
+            show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
             break;
-        }
         case state::ContextualTab::Nope:
             // Built on this thread each time a slider moves; the memo keeps the mask and the
             // layer stack (and their textures) while only the temperature changes.

@@ -60,17 +60,11 @@ std::vector<long long> texelCentres(long long count, int texels, long long* perT
     return centres;
 }
 
-HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot,
-                                Detail detail) {
+HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot) {
     long long rowsPer = 1, colsPer = 1;
     const long long n = params.seqLen;
-    // Coarse: a quarter of the texels a side, a sixteenth of the dot products.
-    auto budget = [detail](double pixels) {
-        const int full = texelBudget(pixels);
-        return detail == Detail::Coarse ? std::max(1, full / 4) : full;
-    };
-    const auto rows = texelCentres(n, budget(plot.height), &rowsPer);
-    const auto cols = texelCentres(n, budget(plot.width), &colsPer);
+    const auto rows = texelCentres(n, texelBudget(plot.height), &rowsPer);
+    const auto cols = texelCentres(n, texelBudget(plot.width), &colsPer);
     return sampleOf(debertaTermSample(params, term, rows, cols), n, n, rowsPer, colsPer);
 }
 
@@ -162,7 +156,7 @@ int debertaChartReach(const DebertaParams& params) {
 }
 
 Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
-                         int panel, Detail detail) {
+                         int panel) {
     if (auto s = validate(params); !s) return s;
     const PanelGrid grid = reflowOrFocus(area, kDebertaPanels, theme, panel);
     figure.viewPanels = kDebertaPanels.count;  // --panel N: the GUI's panel N
@@ -220,7 +214,7 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
     for (const TermPanel& p : panels) {
         if (!grid.shows(p.index)) continue;
         const Box cell = grid.cell(p.index);
-        const HeatmapSample sample = debertaTermTexels(params, p.term, cell, detail);
+        const HeatmapSample sample = debertaTermTexels(params, p.term, cell);
         HeatmapSpec spec = specFor(sample, "key j", "query i");
         spec.title = p.title;
         spec.squareCells = true;

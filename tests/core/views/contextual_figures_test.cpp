@@ -41,34 +41,6 @@ TEST(ContextualFiguresTest, DebertaTexelsAreTheTermAtCentreCells) {
     }
 }
 
-TEST(ContextualFiguresTest, CoarseDebertaTexelsAreAQuarterASideAtTheirCentreCells) {
-    DebertaParams p;
-    p.seqLen = 65536;
-    p.headDim = 16;
-    const HeatmapSample s =
-        debertaTermTexels(p, DebertaTerm::P2c, {0, 0, 300, 200}, Detail::Coarse);
-    ASSERT_EQ(s.values->rows, 50u);
-    ASSERT_EQ(s.values->cols, 75u);
-    const long long rowsPer = s.rowsPerTexel, colsPer = s.colsPerTexel;
-    EXPECT_EQ(rowsPer, (65536 + 49) / 50);
-    for (std::size_t r : {0u, 21u, 49u}) {
-        for (std::size_t c : {0u, 40u, 74u}) {
-            const long long i =
-                std::min<long long>(static_cast<long long>(r) * rowsPer + rowsPer / 2, 65535);
-            const long long j =
-                std::min<long long>(static_cast<long long>(c) * colsPer + colsPer / 2, 65535);
-            EXPECT_NEAR((*s.values)(r, c), debertaTermValue(p, DebertaTerm::P2c, i, j), 1e-12);
-        }
-    }
-    // Where a quarter of the pixels still holds every cell, coarse is exact.
-    p.seqLen = 40;
-    const HeatmapSample exact = debertaTermTexels(p, DebertaTerm::Sum, {0, 0, 300, 200});
-    const HeatmapSample coarse =
-        debertaTermTexels(p, DebertaTerm::Sum, {0, 0, 300, 200}, Detail::Coarse);
-    EXPECT_EQ(coarse.rowsPerTexel, 1);
-    EXPECT_EQ(exact.values->values, coarse.values->values);
-}
-
 TEST(ContextualFiguresTest, NopeMemoKeepsTheMaskWhileTheTemperatureMoves) {
     // Dragging attn_scale rebuilds the NoPE figure: with the memo its two heatmaps keep their
     // values and versions (no new texture), and the figure holds the same values as without it.

@@ -13,7 +13,6 @@
 
 #include "poslab/analysis/cope_sentence.hpp"
 #include "poslab/base/heatmap_sample.hpp"
-#include "poslab/base/refining_memo.hpp"  // Detail
 #include "poslab/encodings/attention_temperature.hpp"
 #include "poslab/encodings/deberta.hpp"
 #include "poslab/encodings/nope.hpp"
@@ -27,10 +26,8 @@ namespace poslab {
 // The centre cell of each of ceil(count / per) texel blocks of `per` = cellsPerTexel(count,
 // texels) cells: 0-based, the last clipped to count - 1.
 std::vector<long long> texelCentres(long long count, int texels, long long* perTexel = nullptr);
-// A DeBERTa term at the texel centres of an L x L matrix drawn in `plot` (Detail::Coarse: a
-// quarter of the texels a side, for the GUI while a control moves).
-HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot,
-                                Detail detail = Detail::Exact);
+// A DeBERTa term at the texel centres of an L x L matrix drawn in `plot`.
+HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot);
 // The attention mask of one iRoPE layer over seqLen positions: 1 visible, -inf masked.
 HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot);
 
@@ -43,7 +40,7 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
 inline constexpr PanelShape kDebertaPanels{4, 2, 24, 12, 12};
 int debertaChartReach(const DebertaParams& params);  // |delta| shown: 1.25 max_position, >= 8
 Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
-                         int panel = 0, Detail detail = Detail::Exact);
+                         int panel = 0);
 
 // ---- NoPE and iRoPE: the recovered position, the layer stack, a chunk mask, the temperature
 enum class NopeSections { All, Nope, Irope };  // both, the NoPE signal only, the iRoPE panels only
