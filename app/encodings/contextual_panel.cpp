@@ -70,7 +70,13 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
             show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
             break;
         case state::ContextualTab::Nope:
-            show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections), drawNopeFigure);
+            // Built on this thread each time a slider moves; the memo keeps the mask and the
+            // layer stack (and their textures) while only the temperature changes.
+            show(nope_, "nope", view.nope, nopePanelShape(view.nope.sections),
+                 [memo = &nopeMemo_](Figure& f, Box area, const NopeFigureOptions& o,
+                                     const Theme& t, int panel) {
+                     return drawNopeFigure(f, area, o, t, panel, memo);
+                 });
             break;
         case state::ContextualTab::Randomized:
             show(randomized_, "randomized", view.randomized, kRandomizedPanels,

@@ -37,6 +37,7 @@ class ContextualPanel : public ui::Panel {
     // longer than a frame; the last figure stays up meanwhile.
     panels::LiveFigure<DebertaParams> deberta_;
     panels::FigureCache<NopeFigureOptions> nope_;
+    NopeFigureMemo nopeMemo_;  // nope_'s mask and layer stack, kept while the temperature moves
     panels::LiveFigure<RandomizedPositionsParams> randomized_;
     state::ContextualTab shownTab_ = state::ContextualTab::Cope;
 };

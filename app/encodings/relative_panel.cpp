@@ -105,15 +105,20 @@ void RelativePanel::drawFigures(state::AppState& state, ui::FrameContext& contex
         [tab](float w, float h, const Theme& theme, int panel) {
             return reflowPanels({0, 0, w, h}, relativePanelShape(tab), theme, panel);
         },
-        [options = view.options, tab, memo = &memo_](float w, float h, const Theme& theme,
-                                                     int panel, Detail) -> Result<Figure> {
+        // While a slider moves, a coarse figure on this thread (its own memo); the exact one on
+        // the worker once it holds still, so no worker competes with the frame for the cores.
+        [options = view.options, tab, memo = &memo_, coarseMemo = &coarseMemo_](
+            float w, float h, const Theme& theme, int panel, Detail detail) -> Result<Figure> {
             Figure figure = emptyFigure(w, h, theme);
-            if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, options, tab, theme, panel, memo);
+            RelativeFigureMemo* kept = detail == Detail::Coarse ? coarseMemo : memo;
+            if (auto s = drawRelativeFigure(figure, {0, 0, w, h}, options, tab, theme, panel, kept,
+                                            detail);
                 !s) {
                 return s.error();
             }
             return figure;
-        });
+        },
+        true);
     if (!cache_.error().empty()) *context.statusMessage = cache_.error();
 }
 

@@ -32,9 +32,11 @@ class RelativePanel : public ui::Panel {
         friend bool operator==(const Key&, const Key&) = default;
     };
     RelativeFigureMemo memo_;  // per-member heatmaps and curves: a slider rebuilds its member only
-    // Built on a worker (xPos at head_dim 512 or Sandwich at d 1,024 over L = 65,536 take longer
-    // than a frame), which alone uses memo_ while it runs; declared after memo_, so it is stopped
-    // and joined before memo_ goes.
+    RelativeFigureMemo coarseMemo_;  // the same for the coarse figures, built on this thread
+    // The exact figure is built on a worker (xPos at head_dim 512 or Sandwich at d 1,024 over
+    // L = 65,536 take longer than a frame) once the controls hold still, a coarse one here while
+    // they move. The worker alone uses memo_ while it runs; declared after the memos, so it is
+    // stopped and joined before they go.
     panels::LiveFigure<Key> cache_;
     RelativeTab shownTab_ = RelativeTab::Family;
 };

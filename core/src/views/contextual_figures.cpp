@@ -251,7 +251,7 @@ PanelShape nopePanelShape(NopeSections sections) {
 }
 
 Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options,
-                      const Theme& theme, int panel) {
+                      const Theme& theme, int panel, NopeFigureMemo* memo) {
     if (auto s = validate(options); !s) return s;
     const PanelGrid grid = reflowOrFocus(area, nopePanelShape(options.sections), theme, panel);
     figure.viewPanels = grid.count;  // --panel N: the GUI's panel N
@@ -296,8 +296,21 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         const std::vector<int> layers = effectiveNoRopeLayers(p);
         Matrix stack(layers.size(), 1);
         for (std::size_t l = 0; l < layers.size(); ++l) stack(l, 0) = layers[l];
+        const Box cell = cellOf(1);
+        const int rows = texelBudget(cell.height), cols = texelBudget(cell.width);
+        NopeFigureMemo::Stack* kept = nullptr;
+        if (memo && !memo->stack.empty() && memo->stack[0].irope == p &&
+            memo->stack[0].rows == rows && memo->stack[0].cols == cols) {
+            kept = &memo->stack[0];
+        }
         HeatmapSpec spec = matrixSpec("iRoPE layers: 1 = RoPE + chunked, 0 = NoPE + full", stack,
-                                      cellOf(1), ColormapId::Viridis, {0, 1});
+                                      cell, ColormapId::Viridis, {0, 1});
+        if (kept) {  // the same texels as last time: keep their version (no new texture)
+            spec.values = kept->spec.values;
+            spec.version = kept->spec.version;
+        } else if (memo) {
+            memo->stack.assign(1, {p, rows, cols, spec});
+        }
         spec.x = {"", 0, 1, false, true};
         spec.y = {"layer", 0, double(layers.size()), false, true};
         spec.showColorbar = false;  // two values, named in the title
@@ -309,7 +322,16 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
     }
     if (shows(2)) {
         const Box cell = cellOf(2);
-        const HeatmapSample mask = iropeMaskTexels(p, options.maskLayer, options.seqLen, cell);
+        const int rows = texelBudget(cell.height), cols = texelBudget(cell.width);
+        const bool keep = memo && !memo->mask.empty() && memo->mask[0].irope == p &&
+                          memo->mask[0].layer == options.maskLayer &&
+                          memo->mask[0].seqLen == options.seqLen && memo->mask[0].rows == rows &&
+                          memo->mask[0].cols == cols;
+        const HeatmapSample mask =
+            keep ? memo->mask[0].sample
+                 : iropeMaskTexels(p, options.maskLayer, options.seqLen, cell);
+        if (memo && !keep)
+            memo->mask.assign(1, {p, options.maskLayer, rows, cols, options.seqLen, mask});
         HeatmapSpec spec = specFor(mask, "key", "query");
         const bool rope = layerUsesRope(p, options.maskLayer);
         spec.title = "Layer " + std::to_string(options.maskLayer) + ": " +

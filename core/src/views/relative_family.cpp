@@ -196,6 +196,25 @@ std::vector<double> toeplitzByOffset(const RelativeFigureOptions& options, Famil
     return byOffset;
 }
 
+std::vector<double> toeplitzAtDistances(const RelativeFigureOptions& options, FamilyMember member,
+                                        const std::vector<double>& distances) {
+    switch (member) {
+        case FamilyMember::Sandwich:
+            return oscillatorValues(sandwichOscillators(options.sandwich), distances);
+        case FamilyMember::Xpos:
+            return oscillatorValues(xposOnesOscillators(options.xpos), distances);
+        case FamilyMember::Rope:
+            return oscillatorValues(ropeOnesOscillators(options.xpos), distances);
+        default:
+            break;
+    }
+    const MemberCurve curve(options, member);
+    std::vector<double> values;
+    values.reserve(distances.size());
+    for (double r : distances) values.push_back(curve.raw(r));
+    return values;
+}
+
 namespace {
 
 // A member's raw values (not yet shifted to 0 at r = 0) at `distances`: the rotary members
@@ -295,9 +314,9 @@ RelativeFigureOptions memberOptions(const RelativeFigureOptions& o, FamilyMember
 namespace {
 
 // Eight samples per column (familyDistances(reach, 4 columns): evenly spaced), then the min/max
-// envelope: RoPE's oscillation draws as a band.
-std::vector<double> curveDistances(int reach, int columns) {
-    return familyDistances(reach, columns * 4, false);
+// envelope: RoPE's oscillation draws as a band. Coarse: two a column, a quarter of the work.
+std::vector<double> curveDistances(int reach, int columns, Detail detail = Detail::Exact) {
+    return familyDistances(reach, detail == Detail::Coarse ? columns : columns * 4, false);
 }
 
 LineSeries sampled(const std::string& name, int reach, int columns, int index,
@@ -310,8 +329,8 @@ LineSeries sampled(const std::string& name, int reach, int columns, int index,
 }
 
 LineSeries sampled(const std::string& name, int reach, int columns, int index,
-                   const std::function<double(double)>& value) {
-    const std::vector<double> distances = curveDistances(reach, columns);
+                   const std::function<double(double)>& value, Detail detail) {
+    const std::vector<double> distances = curveDistances(reach, columns, detail);
     std::vector<double> values;
     values.reserve(distances.size());
     for (double r : distances) values.push_back(value(r));
@@ -343,7 +362,8 @@ std::vector<double> keptValues(std::vector<FamilyCurveMemo>* memo, int id,
 }  // namespace
 
 std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, RelativeTab tab,
-                                          int columns, std::vector<FamilyCurveMemo>* memo) {
+                                          int columns, std::vector<FamilyCurveMemo>* memo,
+                                          Detail detail) {
     std::vector<LineSeries> series;
     const int reach = std::max(1, o.seqLen - 1);
     columns = std::max(1, columns);
@@ -352,7 +372,7 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
             return familySeries(o, columns, memo);
         case RelativeTab::Xpos: {
             const XposParams& p = o.xpos;
-            const std::vector<double> at = curveDistances(reach, columns);
+            const std::vector<double> at = curveDistances(reach, columns, detail);
             RelativeFigureOptions ropeKey;  // RoPE's curve: head_dim, base and length only
             ropeKey.seqLen = o.seqLen;
             ropeKey.xpos.headDim = p.headDim;
@@ -370,10 +390,12 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
             break;
         }
         case RelativeTab::Kerple:
-            series.push_back(sampled("power", reach, columns, 2,
-                                     [&](double r) { return kerpleBias(o.kerplePower, r); }));
-            series.push_back(sampled("log", reach, columns, 3,
-                                     [&](double r) { return kerpleBias(o.kerpleLog, r); }));
+            series.push_back(sampled(
+                "power", reach, columns, 2, [&](double r) { return kerpleBias(o.kerplePower, r); },
+                detail));
+            series.push_back(sampled(
+                "log", reach, columns, 3, [&](double r) { return kerpleBias(o.kerpleLog, r); },
+                detail));
             break;
         case RelativeTab::Sandwich: {
             const SandwichParams& p = o.sandwich;
@@ -381,7 +403,7 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
             // The kernel is the same for every head; only the compression 8h/H differs.
             SandwichParams first = p;
             first.head = 0;
-            const std::vector<double> at = curveDistances(reach, columns);
+            const std::vector<double> at = curveDistances(reach, columns, detail);
             RelativeFigureOptions kernelKey;  // the kernel: width and length only
             kernelKey.seqLen = o.seqLen;
             kernelKey.sandwich.headDim = p.headDim;

@@ -29,11 +29,47 @@ int plotColumns(Box box) {
     return std::max(16, int(box.width));
 }
 
+// A quarter of the texels a side while a control moves (Detail::Coarse).
+constexpr int kCoarseShrink = 4;
+int budgetFor(double pixels, Detail detail) {
+    const int full = texelBudget(pixels);
+    return detail == Detail::Coarse ? std::max(1, full / kCoarseShrink) : full;
+}
+
+// The centre cell of each texel (BlockSummary::CentreCell) of a member's causal matrix, with the
+// member evaluated at those cells' distances only: O(texels) evaluations instead of O(L).
+HeatmapSample centreCellSample(const RelativeFigureOptions& o, FamilyMember member, int rows,
+                               int cols) {
+    const long long length = std::max(1, o.seqLen);
+    // The cells relativeOffsetSample reads: each block's centre, r0 + (r1 - r0 - 1) / 2.
+    auto centres = [length](int texels) {
+        const long long per = cellsPerTexel(length, texels);
+        std::vector<long long> out;
+        for (long long first = 0; first < length; first += per)
+            out.push_back(first + (std::min(length, first + per) - first - 1) / 2);
+        return out;
+    };
+    const std::vector<long long> rowCentres = centres(rows), colCentres = centres(cols);
+    std::vector<double> distances;
+    for (long long i : rowCentres)
+        for (long long j : colCentres)
+            if (j <= i) distances.push_back(double(i - j));
+    std::sort(distances.begin(), distances.end());
+    distances.erase(std::unique(distances.begin(), distances.end()), distances.end());
+    const std::vector<double> values = toeplitzAtDistances(o, member, distances);
+    std::vector<double> byOffset(std::size_t(2 * length - 1), kNegInf);
+    for (std::size_t k = 0; k < distances.size(); ++k)
+        byOffset[std::size_t(length - 1 - (long long)distances[k])] = values[k];
+    return relativeOffsetSample(byOffset, int(length), {}, rows, cols, BlockSummary::CentreCell);
+}
+
 // The rotary members (xPos, RoPE, Sandwich) cost O(pairs) per distance: their texels are exact
 // block means from closed-form block sums (relative_oscillators.hpp), O(texels x pairs) instead
-// of O(L x pairs). The rest cost O(1) per distance and are summed from every offset.
-HeatmapSample toeplitzSample(const RelativeFigureOptions& o, FamilyMember member, Box box) {
-    const int rows = texelBudget(box.height), cols = texelBudget(box.width);
+// of O(L x pairs). The rest cost O(1) per distance and are summed from every offset (coarse: their
+// centre cells).
+HeatmapSample toeplitzSample(const RelativeFigureOptions& o, FamilyMember member, Box box,
+                             Detail detail) {
+    const int rows = budgetFor(box.height, detail), cols = budgetFor(box.width, detail);
     switch (member) {
         case FamilyMember::Xpos:
             return causalOscillatorSample(xposOnesOscillators(o.xpos), o.seqLen, rows, cols);
@@ -44,8 +80,8 @@ HeatmapSample toeplitzSample(const RelativeFigureOptions& o, FamilyMember member
         default:
             break;
     }
-    return relativeOffsetSample(toeplitzByOffset(o, member, o.seqLen), o.seqLen, {},
-                                texelBudget(box.height), texelBudget(box.width),
+    if (detail == Detail::Coarse) return centreCellSample(o, member, rows, cols);
+    return relativeOffsetSample(toeplitzByOffset(o, member, o.seqLen), o.seqLen, {}, rows, cols,
                                 BlockSummary::MeanOfUnmasked);
 }
 
@@ -131,14 +167,14 @@ Box RelativeLayout::panel(int k) const {
 
 Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions& o,
                                                      RelativeTab tab, const RelativeLayout& layout,
-                                                     RelativeFigureMemo* memo) {
+                                                     RelativeFigureMemo* memo, Detail detail) {
     if (auto s = validate(o); !s) return s.error();
     RelativeFigureData data;
     // A member's heatmap: kept from the memo when its own parameters and texel size are the
     // same (variant: FIRE's phi 0 or bias 1), else built and remembered.
     auto member = [&](FamilyMember m, Box box, int variant, const RelativeFigureOptions& key,
                       auto build) {
-        const int rows = texelBudget(box.height), cols = texelBudget(box.width);
+        const int rows = budgetFor(box.height, detail), cols = budgetFor(box.width, detail);
         if (memo) {
             for (const auto& kept : memo->maps) {
                 if (kept.member == int(m) && kept.variant == variant && kept.rows == rows &&
@@ -161,12 +197,12 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
         data.ranges.push_back(range);
     };
     auto add = [&](FamilyMember m, Box box) {
-        member(m, box, 0, memberOptions(o, m), [&] { return toeplitzSample(o, m, box); });
+        member(m, box, 0, memberOptions(o, m), [&] { return toeplitzSample(o, m, box, detail); });
     };
     auto addFire = [&](Box box, bool bias) {
         member(FamilyMember::Fire, box, bias ? 1 : 0, memberOptions(o, FamilyMember::Fire), [&] {
-            return fireSample(o.fire, o.seqLen, texelBudget(box.height), texelBudget(box.width),
-                              bias);
+            return fireSample(o.fire, o.seqLen, budgetFor(box.height, detail),
+                              budgetFor(box.width, detail), bias);
         });
     };
     switch (tab) {
@@ -198,7 +234,8 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
             const std::size_t before = data.maps.size();
             member(FamilyMember::Sandwich, box, 2, kernel, [&] {
                 return causalOscillatorSample(sandwichOscillators(kernel.sandwich), o.seqLen,
-                                              texelBudget(box.height), texelBudget(box.width));
+                                              budgetFor(box.height, detail),
+                                              budgetFor(box.width, detail));
             });
             HeatmapSample head = data.maps[before];
             const double ratio =
@@ -224,7 +261,7 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
                          : tab == RelativeTab::Kerple || tab == RelativeTab::Fire ? layout.panel(2)
                                                                                   : layout.panel(1);
     data.curves = curveBox.width > 0 ? relativeTabCurves(o, tab, plotColumns(curveBox),
-                                                         memo ? &memo->curves : nullptr)
+                                                         memo ? &memo->curves : nullptr, detail)
                                      : std::vector<LineSeries>{};
     return data;
 }
@@ -367,11 +404,11 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
 }
 
 Status drawRelativeFigure(Figure& figure, Box area, const RelativeFigureOptions& options,
-                          RelativeTab tab, const Theme& theme, int panel,
-                          RelativeFigureMemo* memo) {
+                          RelativeTab tab, const Theme& theme, int panel, RelativeFigureMemo* memo,
+                          Detail detail) {
     if (auto s = validate(options); !s) return s;
     const RelativeLayout layout = relativeLayout(area, tab, theme, panel);
-    auto data = computeRelativeFigureData(options, tab, layout, memo);
+    auto data = computeRelativeFigureData(options, tab, layout, memo, detail);
     if (!data) return data.error();
     figure.viewPanels = layout.panels.count;  // --panel N: the GUI's panel N
     drawRelativeFigure(figure, layout, options, tab, *data, theme);

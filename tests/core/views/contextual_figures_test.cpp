@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -37,6 +39,46 @@ TEST(ContextualFiguresTest, DebertaTexelsAreTheTermAtCentreCells) {
             EXPECT_NEAR((*s.values)(r, c), debertaTermValue(p, DebertaTerm::C2p, i, j), 1e-12);
         }
     }
+}
+
+TEST(ContextualFiguresTest, NopeMemoKeepsTheMaskWhileTheTemperatureMoves) {
+    // Dragging attn_scale rebuilds the NoPE figure: with the memo its two heatmaps keep their
+    // values and versions (no new texture), and the figure holds the same values as without it.
+    NopeFigureOptions o;
+    o.seqLen = 65536;
+    o.irope.numLayers = 128;
+    NopeFigureMemo memo;
+    auto heatmaps = [](const Figure& f) {
+        std::vector<const HeatmapItem*> out;
+        for (const FigureItem& item : f.items)
+            if (const auto* h = std::get_if<HeatmapItem>(&item)) out.push_back(h);
+        return out;
+    };
+    const Box area{0, 0, 1100, 800};
+    Figure first = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(first, area, o, darkTheme(), 0, &memo).ok());
+    o.temperature.attnScale = 0.5;
+    Figure second = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(second, area, o, darkTheme(), 0, &memo).ok());
+    Figure fresh = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(fresh, area, o, darkTheme()).ok());
+    const auto a = heatmaps(first), b = heatmaps(second), c = heatmaps(fresh);
+    ASSERT_EQ(a.size(), 2u);
+    ASSERT_EQ(b.size(), 2u);
+    ASSERT_EQ(c.size(), 2u);
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(a[k]->version, b[k]->version) << k;
+        EXPECT_NE(c[k]->version, b[k]->version) << k;
+        EXPECT_EQ(c[k]->values->values, b[k]->values->values) << k;
+    }
+    // Another mask layer is another mask.
+    o.maskLayer = 3;
+    Figure third = emptyFigure(area.width, area.height, darkTheme());
+    ASSERT_TRUE(drawNopeFigure(third, area, o, darkTheme(), 0, &memo).ok());
+    const auto d = heatmaps(third);
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0]->version, b[0]->version);  // the layer stack
+    EXPECT_NE(d[1]->version, b[1]->version);
 }
 
 TEST(ContextualFiguresTest, IropeMaskTexelsShowChunks) {

@@ -109,6 +109,85 @@ TEST(RelativeFiguresTest, SandwichHeadsAreTheKeptKernelScaled) {
     }
 }
 
+TEST(RelativeFiguresTest, CoarseDataEqualsExactWhereEveryCellFits) {
+    // A quarter of the texels a side still holds every cell of L = 24 on a 1100 x 800 canvas,
+    // and two curve samples a column still reach every distance: the coarse figure (a control
+    // moving) is then the exact one, value for value, in every tab.
+    RelativeFigureOptions o;
+    o.seqLen = 24;
+    o.trainingLength = 12;
+    for (RelativeTab tab : kTabs) {
+        const RelativeLayout layout = relativeLayout({0, 0, 1100, 800}, tab, darkTheme());
+        auto exact = computeRelativeFigureData(o, tab, layout, nullptr, Detail::Exact);
+        auto coarse = computeRelativeFigureData(o, tab, layout, nullptr, Detail::Coarse);
+        ASSERT_TRUE(exact.ok() && coarse.ok()) << int(tab);
+        ASSERT_EQ(exact->maps.size(), coarse->maps.size()) << int(tab);
+        for (std::size_t k = 0; k < exact->maps.size(); ++k) {
+            ASSERT_EQ(coarse->maps[k].rowsPerTexel, 1) << int(tab) << " map " << k;
+            ASSERT_EQ(coarse->maps[k].colsPerTexel, 1) << int(tab) << " map " << k;
+            EXPECT_EQ(exact->maps[k].values->values, coarse->maps[k].values->values)
+                << int(tab) << " map " << k;
+        }
+        ASSERT_EQ(exact->curves.size(), coarse->curves.size()) << int(tab);
+        for (std::size_t k = 0; k < exact->curves.size(); ++k) {
+            EXPECT_EQ(exact->curves[k].x, coarse->curves[k].x) << int(tab) << " curve " << k;
+            EXPECT_EQ(exact->curves[k].y, coarse->curves[k].y) << int(tab) << " curve " << k;
+        }
+    }
+}
+
+TEST(RelativeFiguresTest, CoarseTexelsAreTheKernelAtTheirCentreCells) {
+    // At L = 65,536 a coarse KERPLE power texel is the kernel -r1 |i - j|^r2 at its block's
+    // centre cell (r1 0.5, r2 0.8: the defaults, inside the code's clamps), with at most a
+    // quarter of the exact figure's texels a side.
+    RelativeFigureOptions o;
+    o.seqLen = 65536;
+    const RelativeLayout layout =
+        relativeLayout({0, 0, 1100, 800}, RelativeTab::Kerple, darkTheme());
+    auto exact = computeRelativeFigureData(o, RelativeTab::Kerple, layout);
+    auto coarse =
+        computeRelativeFigureData(o, RelativeTab::Kerple, layout, nullptr, Detail::Coarse);
+    ASSERT_TRUE(exact.ok() && coarse.ok());
+    const HeatmapSample& s = coarse->maps[0];
+    EXPECT_LE(4 * s.values->rows, exact->maps[0].values->rows + 3);
+    EXPECT_LE(4 * s.values->cols, exact->maps[0].values->cols + 3);
+    const long long rb = s.rowsPerTexel, cb = s.colsPerTexel;
+    ASSERT_GT(rb, 1);
+    const std::size_t lastCol = s.values->cols - 1;
+    for (std::size_t tr : {std::size_t(1), std::size_t(7), s.values->rows - 2}) {
+        for (std::size_t tc : {std::size_t(0), std::size_t(1), tr / 2, tr, lastCol - 1}) {
+            const long long i = (long long)tr * rb + (rb - 1) / 2;
+            const long long j = (long long)tc * cb + (cb - 1) / 2;
+            if (j > i) {
+                EXPECT_TRUE(std::isinf((*s.values)(tr, tc))) << tr << ", " << tc;  // masked
+                continue;
+            }
+            const double want = i == j ? 0.0 : -0.5 * std::pow(double(i - j), 0.8);
+            EXPECT_NEAR((*s.values)(tr, tc), want, 1e-12 * std::max(1.0, std::abs(want)))
+                << tr << ", " << tc;
+        }
+    }
+}
+
+TEST(RelativeFiguresTest, ToeplitzAtDistancesIsTheOffsetTable) {
+    RelativeFigureOptions o;
+    o.seqLen = 300;
+    o.xpos.headDim = 32;
+    o.sandwich.headDim = 32;
+    const std::vector<double> distances = {0, 1, 2, 3, 10, 11, 12, 150, 298, 299};
+    for (FamilyMember m : kFamilyMemberList) {
+        if (m == FamilyMember::Fire) continue;
+        const std::vector<double> table = toeplitzByOffset(o, m, o.seqLen);
+        const std::vector<double> got = toeplitzAtDistances(o, m, distances);
+        ASSERT_EQ(got.size(), distances.size());
+        for (std::size_t k = 0; k < distances.size(); ++k) {
+            const double want = table[std::size_t(o.seqLen - 1 - int(distances[k]))];
+            EXPECT_NEAR(got[k], want, 1e-11 * std::max(1.0, std::abs(want)))
+                << familyMemberName(m) << " at " << distances[k];
+        }
+    }
+}
+
 TEST(RelativeFiguresTest, BadOptionsGiveOneLineErrors) {
     RelativeFigureOptions o;
     o.seqLen = 1;

@@ -57,8 +57,26 @@ Status validate(const NopeFigureOptions& options);
 // Panels: the NoPE signal, the layer stack, one layer's mask, the temperature curve (All: 4 in
 // 2 columns; Nope: the first; Irope: the last three).
 PanelShape nopePanelShape(NopeSections sections);
+// What drawNopeFigure keeps between builds (the GUI rebuilds it whenever a slider moves): the
+// chunk mask's texels and the layer stack, reused while their own inputs stay, so dragging the
+// temperature sliders neither recomputes nor re-uploads them (their versions stay).
+struct NopeFigureMemo {
+    struct Mask {
+        IropeParams irope;
+        int layer = -1, rows = 0, cols = 0;
+        long long seqLen = 0;
+        HeatmapSample sample;
+    };
+    struct Stack {
+        IropeParams irope;
+        int rows = 0, cols = 0;
+        HeatmapSpec spec;  // its values, spans and version
+    };
+    std::vector<Mask> mask;    // at most one
+    std::vector<Stack> stack;  // at most one
+};
 Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options,
-                      const Theme& theme, int panel = 0);
+                      const Theme& theme, int panel = 0, NopeFigureMemo* memo = nullptr);
 
 // ---- Randomized positions: a few draws, the order statistics against 0..L-1
 inline constexpr PanelShape kRandomizedPanels{2, 2, 18, 12, 12};

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "poslab/base/refining_memo.hpp"  // Detail
 #include "poslab/encodings/fire.hpp"
 #include "poslab/encodings/kerple.hpp"
 #include "poslab/encodings/sandwich.hpp"
@@ -63,6 +64,10 @@ std::vector<double> familyDistances(int maxDistance, int columns, bool logarithm
 // -inf after (causal). FIRE has no such form (use fireSample).
 std::vector<double> toeplitzByOffset(const RelativeFigureOptions& options, FamilyMember member,
                                      int length);
+// toeplitzByOffset's values at some distances only (ascending, >= 0): the rotary members through
+// their oscillator sums, the rest one by one. Not FIRE.
+std::vector<double> toeplitzAtDistances(const RelativeFigureOptions& options, FamilyMember member,
+                                        const std::vector<double>& distances);
 // The members in legend order (the enum's order), to loop over.
 inline constexpr std::array<FamilyMember, kFamilyMembers> kFamilyMemberList = {
     FamilyMember::Alibi,    FamilyMember::T5,   FamilyMember::KerplePower, FamilyMember::KerpleLog,
@@ -73,7 +78,8 @@ RelativeFigureOptions memberOptions(const RelativeFigureOptions& options, Family
 // ---- A tab's curves, for a plot `columns` pixels wide
 // Family: every member minus its value at 0, at familyDistances(L - 1, columns, logDistance),
 // cut where it falls below biasFloor. Xpos / Kerple / Sandwich: at 8 evenly spaced distances a
-// column, drawn as their min/max envelope per column. Fire: phi for three queries.
+// column, drawn as their min/max envelope per column (Detail::Coarse, while a control moves:
+// 2 a column, drawn as they are). Fire: phi for three queries.
 struct FamilyCurveMemo {        // a family curve kept between rebuilds (moving one member's slider)
     RelativeFigureOptions key;  // memberOptions() of the member
     int member = 0, columns = 0;
@@ -81,7 +87,7 @@ struct FamilyCurveMemo {        // a family curve kept between rebuilds (moving 
     LineSeries series;  // before the cut at the bias floor
 };
 std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& options, RelativeTab tab,
-                                          int columns,
-                                          std::vector<FamilyCurveMemo>* memo = nullptr);
+                                          int columns, std::vector<FamilyCurveMemo>* memo = nullptr,
+                                          Detail detail = Detail::Exact);
 
 }  // namespace poslab

@@ -59,9 +59,13 @@ struct RelativeFigureMemo {
     std::vector<Map> maps;
     std::vector<FamilyCurveMemo> curves;
 };
+// Detail::Coarse (the GUI, while a control moves; built on the UI thread, so pass a memo of its
+// own): a quarter of the texels a side (ALiBi, T5 and KERPLE at their centre cells instead of
+// block means) and two curve samples a column instead of eight.
 Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions& options,
                                                      RelativeTab tab, const RelativeLayout& layout,
-                                                     RelativeFigureMemo* memo = nullptr);
+                                                     RelativeFigureMemo* memo = nullptr,
+                                                     Detail detail = Detail::Exact);
 // Texels of FIRE's causal matrix (phi, or the MLP bias when `bias`), each its centre cell.
 HeatmapSample fireSample(const FireParams& params, int length, int maxRows, int maxCols, bool bias);
 
@@ -72,6 +76,6 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
 // Layout, data and drawing in one call, for `poslab render` and File > Export.
 Status drawRelativeFigure(Figure& figure, Box area, const RelativeFigureOptions& options,
                           RelativeTab tab, const Theme& theme, int panel = 0,
-                          RelativeFigureMemo* memo = nullptr);
+                          RelativeFigureMemo* memo = nullptr, Detail detail = Detail::Exact);
 
 }  // namespace poslab
