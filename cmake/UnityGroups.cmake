@@ -178,6 +178,7 @@ if(TARGET poslab_gfx)
     ${PROJECT_SOURCE_DIR}/app/gfx/cairo_parts.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/cairo_renderer.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_format.cpp
+    ${PROJECT_SOURCE_DIR}/app/gfx/figure_layers.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_renderer.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/fonts.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/framebuffer_rect.cpp
@@ -186,8 +187,12 @@ if(TARGET poslab_gfx)
     ${PROJECT_SOURCE_DIR}/app/gfx/heatmap_textures.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/image_io.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/offscreen.cpp
-    ${PROJECT_SOURCE_DIR}/app/gfx/sanitizer_support.cpp
     TARGET_DIRECTORY poslab_gfx PROPERTIES UNITY_GROUP poslab_gfx_0
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/app/gfx/sanitizer_support.cpp
+    ${PROJECT_SOURCE_DIR}/app/gfx/svg_writer.cpp
+    TARGET_DIRECTORY poslab_gfx PROPERTIES UNITY_GROUP poslab_gfx_1
   )
 endif()
 if(TARGET poslab_ui)
@@ -420,8 +425,8 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/figure_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/heatmap_gl_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/figure_background_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/figure_layers_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/learned_tables_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/lessons_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_0
   )
   set_source_files_properties(
@@ -440,6 +445,7 @@ if(TARGET poslab_app_tests)
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/app/lessons_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
@@ -448,8 +454,12 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/panel_numbering_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/print_width_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_2
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/vision_rope_cli_test.cpp
+    TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_3
   )
 endif()
