@@ -81,31 +81,7 @@ const std::map<std::string, Known>& knownExceptions() {
         {"cope",
          {{Rule::Smallest8pt, Rule::NothingCut},
           "\"future (causal mask)\" sized to its cell; key axis labels"}},
-        {"deberta",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column; an axis label"}},
-        {"irope",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
         {"relative-family", {{Rule::NothingCut}, "the KERPLE panel titles"}},
-        {"xpos",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
-        {"kerple",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
-        {"sandwich",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
-        {"fire",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
     };
     return known;
 }
