@@ -245,9 +245,16 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
     const int count = int(pairs.size());
     const float labelSize = atLeastMinText(theme.fontSize * 0.92f, theme);
     const float textRows = labelSize * 2.9f;  // a label above the circle and one below
+    // Only columns wide enough for the shortest labels ("pair 63", "Δ -180.0°"): narrower cells
+    // would push them past their cell and, at the edge, past the figure (one column in print).
+    const float shortestLabels =
+        std::max(estimateTextWidth("pair " + std::to_string(std::max(0, pairCount - 1)), labelSize),
+                 estimateTextWidth("Δ -180.0°", labelSize)) +
+        5 + 8;
     int columns = 1;
     float best = -1;
     for (int c = 1; c <= count; ++c) {
+        if (c > 1 && grid.width / c < shortestLabels) break;
         const int rows = (count + c - 1) / c;
         const float diameter = std::min(grid.width / c, grid.height / rows - textRows);
         if (diameter > best) best = diameter, columns = c;
