@@ -260,6 +260,19 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         if (diameter > best) best = diameter, columns = c;
     }
     const int rows = (count + columns - 1) / columns;
+    // A file that may grow its canvas (one column in print: --width alone) asks for the height
+    // that gives every circle room for its labels.
+    const float smallestCircle = std::max(60.f, labelSize * 4);
+    if (theme.panelRoom && best < smallestCircle) {
+        // As many columns as the labels allow, each circle as wide as its column (or no smaller
+        // than smallestCircle).
+        int most = 1;
+        while (most < count && grid.width / float(most + 1) >= shortestLabels) ++most;
+        const float circle = std::max(smallestCircle, grid.width / float(most) - 16);
+        const int lines = (count + most - 1) / most;
+        theme.panelRoom->missingHeight = std::max(
+            theme.panelRoom->missingHeight, float(lines) * (textRows + circle + 8) - grid.height);
+    }
     const float cellWidth = grid.width / columns, cellHeight = grid.height / rows;
     const bool showText = cellHeight > textRows + 30;
     const float gap = 5;
