@@ -210,12 +210,6 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
             label.size = fitted.size;
         } else {
             label = wrapToFit(frame.x.label, theme.fontSize, p.width, lines, minScale);
-            // Still cut under a narrow plot (a square heatmap at one column in print): as wide
-            // as the area allows about the plot's centre, rather than "positi…".
-            const float centre = p.x + p.width / 2;
-            const float wide = 2 * std::min(centre - area.x, area.right() - centre) - 4;
-            if (label.cut() && wide > p.width)
-                label = wrapToFit(frame.x.label, theme.fontSize, wide, lines, minScale);
         }
         const float step = label.size * kAxisLabelLineStep;
         for (std::size_t i = 0; i < label.lines.size(); ++i) {
