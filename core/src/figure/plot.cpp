@@ -1,6 +1,7 @@
 #include "poslab/figure/plot.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <variant>
@@ -83,9 +84,14 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
             return true;
         };
         for (const float lineSize : {size, size * minScale}) {
-            for (float width = right - left; width >= lineSize * 5; width *= 0.85f)
+            // At most a dozen narrower widths each (an infinite area, a non-finite size: none).
+            float width = right - left;
+            for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
+                 ++step, width *= 0.85f)
                 if (tryPlace(lineSize, right, width, HorizontalAlign::Right)) return;
-            for (float width = leftRoom; width >= lineSize * 5; width *= 0.85f)
+            width = leftRoom;
+            for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
+                 ++step, width *= 0.85f)
                 if (tryPlace(lineSize, area.x + 2, width, HorizontalAlign::Left)) return;
         }
     }
