@@ -39,9 +39,6 @@ struct Known {
 };
 const std::map<std::string, Known>& knownExceptions() {
     static const std::map<std::string, Known> known = {
-        {"rope-rotation",
-         {{Rule::InsideCanvas},
-          "its angle labels (\"Δ +104.5°\") are placed by hand and run past the edge"}},
         {"rope-angles",
          {{Rule::NothingCut},
           "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
@@ -61,10 +58,7 @@ const std::map<std::string, Known>& knownExceptions() {
           "six panels in its own layout (learned_structure_figures) fit labels at 0.6 and cut"}},
         {"similarity", {{Rule::NothingCut}, "axis labels of two square heatmaps side by side"}},
         {"near-orthogonality", {{Rule::NothingCut}, "its sampling note is fitted to one line"}},
-        {"binary-clock",
-         {{Rule::NothingCut, Rule::EveryPanel},
-          "the bit captions are fitted to one line; panel 3 lays out its own bit plots (5 of 7 "
-          "fit)"}},
+        {"binary-clock", {{Rule::NothingCut}, "the bit captions are fitted to one line"}},
         {"linear-shift",
          {{Rule::NothingCut}, "its in-plot notes and an axis label are fitted to one line"}},
         {"attention-shuffle",
@@ -76,36 +70,8 @@ const std::map<std::string, Known>& knownExceptions() {
          {{Rule::Smallest8pt},
           "two panels' sentences are set at 7.2 pt whole (drawParagraph) rather than cut at 8"}},
         {"compare-ab", {{Rule::NothingCut}, "an axis label and a plot title"}},
-        {"alibi",
-         {{Rule::Smallest8pt}, "the head labels of the 8-head grid are sized to the cells"}},
-        {"cope",
-         {{Rule::Smallest8pt, Rule::NothingCut},
-          "\"future (causal mask)\" sized to its cell; key axis labels"}},
-        {"deberta",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column; an axis label"}},
-        {"irope",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
+        {"cope", {{Rule::NothingCut}, "key axis labels"}},
         {"relative-family", {{Rule::NothingCut}, "the KERPLE panel titles"}},
-        {"xpos",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
-        {"kerple",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
-        {"sandwich",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
-        {"fire",
-         {{Rule::NothingCut},
-          "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
-          "column"}},
     };
     return known;
 }

@@ -6,6 +6,7 @@
 
 #include "plot_parts.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -106,21 +107,32 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
     drawColorbarTicks(
         figure, bar, colormap, range,
         range.high > range.low ? colorbarTicks(range, bar.height) : std::vector<Tick>{}, theme);
+    std::optional<Box> captionBox;
     if (!caption.empty()) {
-        figure.add(centredText({labelX, bar.y + bar.height / 2}, caption, theme.fontSize,
-                               theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top, true));
+        TextItem text =
+            centredText({labelX, bar.y + bar.height / 2}, caption, theme.fontSize, theme.mutedText,
+                        HorizontalAlign::Center, VerticalAlign::Top, true);
+        captionBox = textBox(text);
+        figure.add(std::move(text));
     }
     if (maskedSwatch) {
         const float side = bar.width;
         // Below the lowest tick label, which is centred on the bar's bottom edge and hangs half a
         // line under it: with large text (presentation mode) and a narrow bar, 6 px would put
         // "masked" on top of it.
-        const float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
+        float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
                                                    theme.fontSize * 0.95f - side / 2 + 2});
+        // Short of the caption's column, which runs down to the bar's bottom; when "masked" is
+        // too long for that at the smallest size the theme allows (one column in print), the
+        // swatch goes below the caption's end and its label across the column.
+        const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
+        float room = labelX - bar.right() - 6;
+        if (captionBox && estimateTextWidth("masked", size) > room) {
+            top = std::max(top, captionBox->bottom() + 4 + std::max(0.f, size - side) / 2);
+            room = captionBox->right() - bar.right() - 6;
+        }
         figure.add(filledRect({bar.x, top, side, side}, theme.masked, theme.axis));
-        // Short of the caption's column, which runs down to the bar's bottom.
-        const FittedText label = fitText("masked", atLeastMinText(theme.fontSize * 0.9f, theme),
-                                         labelX - bar.right() - 6);
+        const FittedText label = fitText("masked", size, room, readableMinScale(size, theme));
         figure.add(centredText({bar.right() + 6, top + side / 2}, label.text, label.size,
                                theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
     }

@@ -154,11 +154,17 @@ Result<Figure> buildWithAllPanels(const SizedBuild& build, const Theme& theme, f
         return buildWithControls([&](const Theme& t) { return build(t, width, h); }, all);
     };
     auto figure = at(height);
-    if (!figure || !growHeight || !(room.missingHeight > 0.5f)) return figure;
-    const float taller = std::min(maxHeight, std::ceil(height + room.missingHeight));
-    if (!(taller > height + 0.5f)) return figure;
-    room = PanelRoom{};
-    return at(taller);
+    // Grown at most three times: a grid that found room may show a panel that asks for more
+    // (binary-clock's bit plots, stacked in its third panel, once the panels fit).
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        if (!figure || !growHeight || !(room.missingHeight > 0.5f)) return figure;
+        const float taller = std::min(maxHeight, std::ceil(height + room.missingHeight));
+        if (!(taller > height + 0.5f)) return figure;
+        height = taller;
+        room = PanelRoom{};
+        figure = at(height);
+    }
+    return figure;
 }
 
 std::size_t panelCount(const Figure& figure) {

@@ -264,11 +264,21 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             swatch.fill = theme.masked;
             swatch.stroke = theme.axis;
             figure.add(swatch);
-            // Shrunk or cut to stay inside the area it was given (the next panel starts there).
-            const FittedText label =
-                fitText(spec.maskedLabel, atLeastMinText(theme.fontSize * 0.9f, theme), areaRight - bar.right() - 6);
-            figure.add(makeText({bar.right() + 6, top + barWidth / 2}, label.text, label.size,
-                                theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
+            // Inside the area it was given (the next panel starts there): wrapped under the
+            // swatch when too long ("future (causal mask)" at one column in print), a word still
+            // too long shrunk no smaller than readable, then cut.
+            const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
+            const float room = areaRight - bar.right() - 6;
+            const std::vector<std::string> lines = estimateTextWidth(spec.maskedLabel, size) <= room
+                                                       ? std::vector<std::string>{spec.maskedLabel}
+                                                       : wrapText(spec.maskedLabel, size, room);
+            for (std::size_t i = 0; i < lines.size(); ++i) {
+                const FittedText label =
+                    fitText(lines[i], size, room, readableMinScale(size, theme));
+                figure.add(makeText({bar.right() + 6, top + barWidth / 2 + float(i) * size * 1.1f},
+                                    label.text, label.size, theme.mutedText, HorizontalAlign::Left,
+                                    VerticalAlign::Middle));
+            }
         }
     }
     if (frameOut) *frameOut = frame;

@@ -1,6 +1,7 @@
 #include "poslab/figure/plot.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <variant>
@@ -33,32 +34,65 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
     const float minScale = readableMinScale(size, theme);
     const FittedText fitted = fitText(text, size, right - left, minScale);
     // Too long for one line: wrapped onto lines stacked up from the label's line (at full size,
-    // else the smallest readable one), when they stay below the plot and over no other text;
-    // only then shrunk and cut ("each pixel: mean of 2x1 cel…" at 1024x768 F5).
+    // else the smallest readable one), when they stay below the plot and over no other text —
+    // right of the label, at narrower widths when a wide line would meet a tick label, else left
+    // of the label; only then shrunk and cut ("each pixel: mean of 2x1 cel…" at 1024x768 F5).
     if (fitted.text != text) {
+        // Obstacles: every text, and the filled chrome (a colour bar, a frame) beside the plot;
+        // a background as large as the area is not one.
         std::vector<Box> texts;
-        for (const FigureItem& item : figure.items)
+        for (const FigureItem& item : figure.items) {
             if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
                 texts.push_back(textBox(*t));
+            Box solid{};
+            if (const auto* r = std::get_if<RectItem>(&item)) solid = r->box;
+            if (const auto* h = std::get_if<HeatmapItem>(&item)) solid = h->box;
+            if (solid.width > 0 && solid.height > 0 &&
+                !(solid.width >= area.width * 0.9f && solid.height >= area.height * 0.9f))
+                texts.push_back(solid);
+        }
+        // Below the plot where a line reaches under it; beside it (right of the plot, clear of a
+        // colour bar) it may rise higher, up to the area's top.
         const float floor = frame ? frame->plot.bottom() + 2 : area.y;
-        for (const float lineSize : {size, size * minScale}) {
-            const std::vector<std::string> lines = wrapText(text, lineSize, right - left);
+        const float plotRight = frame ? frame->plot.right() + 2 : area.x;
+        // Left of the label: from the area's left edge to the label's left end.
+        float leftRoom = 0;
+        if (frame && !frame->x.label.empty()) {
+            leftRoom =
+                frame->plot.x + frame->plot.width / 2 -
+                std::min(frame->plot.width, estimateTextWidth(frame->x.label, theme.fontSize)) / 2 -
+                theme.fontSize - (area.x + 2);
+        }
+        auto tryPlace = [&](float lineSize, float anchorX, float width, HorizontalAlign align) {
+            const std::vector<std::string> lines = wrapText(text, lineSize, width);
             const float step = lineSize * 1.15f;
             std::vector<TextItem> placed;
             bool fits = lines.size() > 1;
             for (std::size_t i = 0; fits && i < lines.size(); ++i) {
                 const float bottom = area.bottom() - 2 - step * float(lines.size() - 1 - i);
-                TextItem line = makeText({right, bottom}, lines[i], lineSize, theme.mutedText,
-                                         HorizontalAlign::Right, VerticalAlign::Bottom);
+                TextItem line = makeText({anchorX, bottom}, lines[i], lineSize, theme.mutedText,
+                                         align, VerticalAlign::Bottom);
                 const Box box = textBox(line);
-                fits =
-                    estimateTextWidth(lines[i], lineSize) <= right - left + 0.5f && box.y >= floor;
+                fits = estimateTextWidth(lines[i], lineSize) <= width + 0.5f &&
+                       box.y >= (box.x >= plotRight ? area.y : floor) &&
+                       marksCovered(figure, box) == 0;
                 for (const Box& other : texts) fits = fits && !boxesOverlap(box, other, 0);
                 placed.push_back(std::move(line));
             }
-            if (!fits) continue;
+            if (!fits) return false;
             for (TextItem& line : placed) figure.add(std::move(line));
-            return;
+            return true;
+        };
+        for (const float lineSize : {size, size * minScale}) {
+            // At most a dozen narrower widths each (an infinite area, a non-finite size: none).
+            float width = right - left;
+            for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
+                 ++step, width *= 0.85f)
+                if (tryPlace(lineSize, right, width, HorizontalAlign::Right)) return;
+            width = leftRoom;
+            for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
+                 ++step, width *= 0.85f)
+                if (tryPlace(lineSize, area.x + 2, width, HorizontalAlign::Left)) return;
         }
     }
     figure.add(makeText({right, area.bottom() - 2}, fitted.text, fitted.size, theme.mutedText,

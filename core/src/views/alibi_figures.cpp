@@ -180,6 +180,9 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
     for (int h = 0; h < heads; ++h) {
         longestTitle = std::max(longestTitle, alibiHeadTitle(h, slopes[std::size_t(h)]).size());
     }
+    // Head titles no smaller than print allows (8 pt at the printed width: paper-theme files),
+    // else shorter ones; the screen keeps its own floor (its hover names every head).
+    const float minTitle = theme.id == ThemeId::Paper ? std::max(8.5f, theme.minTextSize) : 8.5f;
     float bestSide = 0, bestTitle = 0;
     int bestColumns = 1;
     for (int columns = 1; columns <= heads; ++columns) {
@@ -188,7 +191,7 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
         const float cellHeight = cellsArea.height / float(rows);
         float titleSize =
             std::min(theme.fontSize, cellWidth / (0.56f * float(longestTitle) + 0.5f));
-        if (titleSize < 8.5f) titleSize = 0;
+        if (titleSize < minTitle) titleSize = 0;
         const float gap = std::max(3.f, cellWidth * 0.06f);
         const float side = std::min(cellWidth - gap, cellHeight - gap - titleSize * 1.3f);
         if (side > bestSide) bestSide = side, bestTitle = titleSize, bestColumns = columns;
@@ -206,7 +209,20 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
             std::max(widestAtOne, estimateTextWidth(alibiHeadTitle(h, slopes[std::size_t(h)]), 1));
     }
     if (widestAtOne > 0) bestTitle = std::min(bestTitle, (pitchX - 4) / widestAtOne);
-    if (bestTitle < 8.5f) bestTitle = 0;
+    if (bestTitle < minTitle) bestTitle = 0;
+    if (bestTitle == 0 && minTitle > 8.5f) {
+        // No room for "h3  m=1/16" at a legible size (one column in print): "h3" over each
+        // cell, the cells made as much smaller as its line needs (the slopes panel names m).
+        const float widestShort = estimateTextWidth("h" + std::to_string(heads - 1), 1);
+        const float size = std::min(theme.fontSize, (pitchX - 4) / widestShort);
+        const float sideWithTitle =
+            std::floor(cellsArea.height / float(rows) - gap - minTitle * 1.3f);
+        if (size >= minTitle && sideWithTitle >= bestSide * 0.6f) {
+            bestTitle = minTitle;
+            bestSide = std::min(bestSide, sideWithTitle);
+            layout.cellTitleShort = true;
+        }
+    }
     layout.cellTitleSize = bestTitle;
     const float pitchY =
         std::min(cellsArea.height / float(rows), bestSide + bestTitle * 1.3f + gap);
@@ -353,7 +369,10 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
             const HeatmapSample& sample = data.heads[h];
             if (layout.cellTitleSize > 0) {
                 figure.add(centredText({cell.x + cell.width / 2, cell.y - 3},
-                                       alibiHeadTitle(int(h), data.slopes[h]), layout.cellTitleSize,
+                                       layout.cellTitleShort
+                                           ? "h" + std::to_string(h)
+                                           : alibiHeadTitle(int(h), data.slopes[h]),
+                                       layout.cellTitleSize,
                                        int(h) == options.enlargedHead ? theme.accent : theme.text,
                                        HorizontalAlign::Center, VerticalAlign::Bottom));
             }

@@ -66,8 +66,17 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
 
     const float gap = 4;
     // As many bits as have room for a title, ticks and a plot (about 5.5 lines each).
-    const int fit = int(right.height / (theme.fontSize * 5.5f));
-    const int shown = std::clamp(fit, 1, std::min(bits, 6));
+    const float perBit = theme.fontSize * 5.5f;
+    const int fit = int(right.height / perBit);
+    const int wanted = std::min(bits, 6);
+    const int shown = std::clamp(fit, 1, wanted);
+    // A file that shows every panel (one column in print) grows its canvas for the bits missing
+    // (the panel's share of the canvas grows with it: stacked panels, a third each).
+    if (theme.panelRoom && shown < wanted && right.height > 0) {
+        const float lacking = (perBit * float(wanted) + theme.fontSize * 2 - right.height) *
+                              area.height / right.height;
+        theme.panelRoom->missingHeight = std::max(theme.panelRoom->missingHeight, lacking);
+    }
     const int curvePositions = std::min(positions, 64);
     for (int b = 0; b < shown; ++b) {
         const Box cell = gridCell(right, shown, 1, b, 0, gap);

@@ -245,14 +245,34 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
     const int count = int(pairs.size());
     const float labelSize = atLeastMinText(theme.fontSize * 0.92f, theme);
     const float textRows = labelSize * 2.9f;  // a label above the circle and one below
+    // Only columns wide enough for the shortest labels ("pair 63", "Δ -180.0°"): narrower cells
+    // would push them past their cell and, at the edge, past the figure (one column in print).
+    const float shortestLabels =
+        std::max(estimateTextWidth("pair " + std::to_string(std::max(0, pairCount - 1)), labelSize),
+                 estimateTextWidth("Δ -180.0°", labelSize)) +
+        5 + 8;
     int columns = 1;
     float best = -1;
     for (int c = 1; c <= count; ++c) {
+        if (c > 1 && grid.width / c < shortestLabels) break;
         const int rows = (count + c - 1) / c;
         const float diameter = std::min(grid.width / c, grid.height / rows - textRows);
         if (diameter > best) best = diameter, columns = c;
     }
     const int rows = (count + columns - 1) / columns;
+    // A file that may grow its canvas (one column in print: --width alone) asks for the height
+    // that gives every circle room for its labels.
+    const float smallestCircle = std::max(60.f, labelSize * 4);
+    if (theme.panelRoom && best < smallestCircle) {
+        // As many columns as the labels allow, each circle as wide as its column (or no smaller
+        // than smallestCircle).
+        int most = 1;
+        while (most < count && grid.width / float(most + 1) >= shortestLabels) ++most;
+        const float circle = std::max(smallestCircle, grid.width / float(most) - 16);
+        const int lines = (count + most - 1) / most;
+        theme.panelRoom->missingHeight = std::max(
+            theme.panelRoom->missingHeight, float(lines) * (textRows + circle + 8) - grid.height);
+    }
     const float cellWidth = grid.width / columns, cellHeight = grid.height / rows;
     const bool showText = cellHeight > textRows + 30;
     const float gap = 5;

@@ -41,8 +41,10 @@ Figure emptyFigure(float width, float height, const Theme& theme);
 void drawNote(Figure& figure, Box area, const std::string& text,
               const Theme& theme);  // centred message
 // A small muted note ("each pixel: mean of 4x4 cells") at the bottom right of a plot's area, on
-// the x-axis label's line: shrunk, then cut with "…", to keep clear of that label; left out when
-// less than a few characters fit. frame: the plot drawn in area (null: no label to avoid).
+// the x-axis label's line; too long, wrapped onto lines stacked up from there (under the plot,
+// or beside it clear of a colour bar; else left of the label), and only when no wrapping fits
+// shrunk, then cut with "…"; left out when less than a few characters fit. frame: the plot
+// drawn in area (null: no label to avoid).
 void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std::string& text,
                     const Theme& theme);
 // The figure itself, or an empty figure of that size that shows why it could not be made.

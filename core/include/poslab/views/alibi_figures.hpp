@@ -37,7 +37,8 @@ struct AlibiFigureOptions {
     double contentScale = 0;        // 0: content logits all zero; else scale * N(0, 1), 0..100
     std::uint64_t contentSeed = 0;  // seeds the content logits (one vector shared by all heads)
     ColormapId colormap = ColormapId::Viridis;
-    friend bool operator==(const AlibiFigureOptions&, const AlibiFigureOptions&) = default;  // member-wise: caches key on it
+    friend bool operator==(const AlibiFigureOptions&,
+                           const AlibiFigureOptions&) = default;  // member-wise: caches key on it
 };
 Status validate(const AlibiFigureOptions& options);
 int alibiQueryIndex(const AlibiFigureOptions& options);  // queryIndex with -1 resolved
@@ -52,11 +53,12 @@ inline constexpr PanelShape kAlibiPanels{4, 2, 22, 13, 12};
 PanelGrid alibiPanels(Box area, const Theme& theme, int panel = 0);
 
 struct AlibiLayout {
-    Box area;                 // a panel not shown has an empty box (and the grid no cells)
-    Box grid;                 // every head, small multiples, with a shared colour bar
-    std::vector<Box> cells;   // one plot box (square) per head inside grid
-    float cellTitleSize = 0;  // 0: no per-head titles (too many heads for the space)
-    Box colorbar;             // the grid's shared colour bar
+    Box area;                     // a panel not shown has an empty box (and the grid no cells)
+    Box grid;                     // every head, small multiples, with a shared colour bar
+    std::vector<Box> cells;       // one plot box (square) per head inside grid
+    float cellTitleSize = 0;      // 0: no per-head titles (too many heads for the space)
+    bool cellTitleShort = false;  // titles "h3" only (no room for "h3  m=1/16" at a legible size)
+    Box colorbar;                 // the grid's shared colour bar
     Box enlarged, slopes, attention;
 };
 AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme,
