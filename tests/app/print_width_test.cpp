@@ -48,10 +48,6 @@ const std::map<std::string, Known>& knownExceptions() {
           "column"}},
         {"rope-precision",
          {{Rule::NothingCut}, "a marker label (\"first position over 0.1\") fitted to one line"}},
-        {"mrope",
-         {{Rule::Smallest8pt, Rule::NothingCut},
-          "the view's own notes and title are fitted with fitText at 0.75, not wrapped"}},
-        {"axial-rope", {{Rule::NothingCut}, "the view's pairs note is fitted to one line"}},
         {"learned",
          {{Rule::NothingCut},
           "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
