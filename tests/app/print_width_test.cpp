@@ -46,8 +46,6 @@ const std::map<std::string, Known>& knownExceptions() {
          {{Rule::NothingCut},
           "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
           "column"}},
-        {"rope-precision",
-         {{Rule::NothingCut}, "a marker label (\"first position over 0.1\") fitted to one line"}},
         {"learned",
          {{Rule::NothingCut},
           "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
@@ -56,7 +54,6 @@ const std::map<std::string, Known>& knownExceptions() {
          {{Rule::Smallest8pt, Rule::NothingCut},
           "six panels in its own layout (learned_structure_figures) fit labels at 0.6 and cut"}},
         {"similarity", {{Rule::NothingCut}, "axis labels of two square heatmaps side by side"}},
-        {"near-orthogonality", {{Rule::NothingCut}, "its sampling note is fitted to one line"}},
         {"binary-clock",
          {{Rule::NothingCut, Rule::EveryPanel},
           "the bit captions are fitted to one line; panel 3 lays out its own bit plots (5 of 7 "

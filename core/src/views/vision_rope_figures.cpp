@@ -8,6 +8,7 @@
 
 #include "poslab/base/format.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 
@@ -139,13 +140,12 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     }
     // On screen at most 30 % of the height (at least 3 lines); a file takes what it needs.
     int noteRoom = std::max(1, int((area.height - stripBlock - plotNeeds - 6) / line));
-    if (!theme.panelRoom)
+    if (!heightMayGrow(theme))
         noteRoom = std::min(noteRoom, std::max(3, int(area.height * 0.3f / line)));
-    if (theme.panelRoom && allLines > noteRoom) {
+    if (allLines > noteRoom) {
         // At most 12 note lines' worth; a line more for the strip, which grows with the height.
-        const float missing =
-            stripBlock + plotNeeds + 6 + line * float(std::min(allLines, 12) + 1) - area.height;
-        theme.panelRoom->missingHeight = std::max(theme.panelRoom->missingHeight, missing);
+        askForHeight(theme, stripBlock + plotNeeds + 6 + line * float(std::min(allLines, 12) + 1) -
+                                area.height);
     }
     std::vector<std::string> notes;
     for (std::size_t i = 0; i < wrappedNotes.size(); ++i) {
@@ -304,8 +304,7 @@ void drawAxialRopeFigure(Figure& figure, Box area, const AxialRopeParams& params
     const std::vector<std::string> noteLines =
         wrapText(pairsNote, noteSize, std::max(1.f, area.width - 16));
     const float noteBand = noteStep * float(noteLines.size()) + 6;
-    if (theme.panelRoom)
-        theme.panelRoom->missingHeight = std::max(theme.panelRoom->missingHeight, noteBand);
+    askForHeight(theme, noteBand);
     Box heatmapArea = area;
     heatmapArea.height = std::max(40.f, area.height - noteBand);
     HeatmapSpec spec;
