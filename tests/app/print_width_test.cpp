@@ -63,7 +63,6 @@ const std::map<std::string, Known>& knownExceptions() {
         {"extrapolation",
          {{Rule::Smallest8pt},
           "two panels' sentences are set at 7.2 pt whole (drawParagraph) rather than cut at 8"}},
-        {"compare-ab", {{Rule::NothingCut}, "an axis label and a plot title"}},
         {"alibi",
          {{Rule::Smallest8pt}, "the head labels of the 8-head grid are sized to the cells"}},
         {"cope",
