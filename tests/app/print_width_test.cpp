@@ -76,7 +76,6 @@ const std::map<std::string, Known>& knownExceptions() {
          {{Rule::NothingCut},
           "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
           "column"}},
-        {"relative-family", {{Rule::NothingCut}, "the KERPLE panel titles"}},
         {"xpos",
          {{Rule::NothingCut},
           "the sampling note beside the x label (drawCornerNote) has no room to wrap at one "
