@@ -180,24 +180,22 @@ bool ExportDialog::busy() const {
 void ExportDialog::start(const Panel& panel, const state::AppState& state, std::string* status) {
     // Panels are built for the UI thread: ask them for the figure and the numbers here, hand
     // plain copies to the worker.
-    // Square plots and outside legends: the height follows the content (as `poslab render`
-    // without --height), the width stays.
+    // The same path as `poslab render --width W --height H` (spec_format's buildFigure): square
+    // plots and outside legends take the height their content needs; otherwise every panel of
+    // a multi-panel view is shown, squeezed into the canvas (Theme::panelRoom), never one at a
+    // time as on a small screen.
     const Theme theme = exportTheme(request_);
+    const float maxHeight =
+        float(std::min(state::kFigureHeightRange.high,
+                       int(16384 / std::max(0.25f, request_.png ? request_.scale : 1.0f))));
+    const SizedBuild buildAt = [&](const Theme& t, float width, float height) -> Result<Figure> {
+        return panel.exportFigure(state, width, height, t);
+    };
     auto built = fitsCanvasToContent(theme)
-                     ? buildFittedToContent(
-                           [&](const Theme& t, float width, float height) -> Result<Figure> {
-                               return panel.exportFigure(state, width, height, t);
-                           },
-                           theme, float(request_.width), float(request_.height),
-                           float(std::min(
-                               state::kFigureHeightRange.high,
-                               int(16384 / std::max(0.25f, request_.png ? request_.scale : 1.0f)))))
-                     : buildWithControls(
-                           [&](const Theme& t) -> Result<Figure> {
-                               return panel.exportFigure(state, float(request_.width),
-                                                         float(request_.height), t);
-                           },
-                           theme);
+                     ? buildFittedToContent(buildAt, theme, float(request_.width),
+                                            float(request_.height), maxHeight)
+                     : buildWithAllPanels(buildAt, theme, float(request_.width),
+                                          float(request_.height), /*growHeight=*/false, maxHeight);
     if (!built) {
         *status = "Export failed: " + built.error().message;
         return;

@@ -57,11 +57,14 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
     TitleLines out;
     if (title.empty()) return out;
     const float room = width - theme.titleSize;
-    const std::size_t split = estimateTextWidth(title, theme.titleSize * 0.9f) > room
-                                  ? titleBreak(title)
-                                  : std::string::npos;
-    const float line = theme.titleSize * 1.15f;
     const float minScale = titleMinScale(theme);
+    // Two lines when one would shrink below 90 %, or below the theme's floor (a print's 8 pt,
+    // where fitText could only cut).
+    const std::size_t split =
+        estimateTextWidth(title, theme.titleSize * std::max(0.9f, minScale)) > room
+            ? titleBreak(title)
+            : std::string::npos;
+    const float line = theme.titleSize * 1.15f;
     if (split == std::string::npos || plotHeight - line < theme.fontSize * 4) {
         out.lines.push_back(fitText(title, theme.titleSize, room, minScale));
         return out;

@@ -10,6 +10,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 
@@ -63,6 +64,11 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
     const PanelGrid grid = reflowOrFocus(area, kAbPanels, theme, panel);
+    // A file too narrow for two columns (a one-column print) stacks the three plots: each as
+    // tall as its wrapped title, tick labels and outside legend need (askForHeight).
+    if (theme.focusPanel <= 0 &&
+        area.width < theme.fontSize * kAbPanels.minWidthEm * 2 + kAbPanels.gap)
+        askForHeight(theme, 3 * theme.fontSize * 16 + 2 * kAbPanels.gap - area.height);
     figure.viewPanels = kAbPanels.count;  // --panel N: the GUI's panel N
     const Box bottom = abCell(grid, 2);
 

@@ -63,13 +63,20 @@ namespace {
 // (one row of five: the designed layout) above the two curves, which share the bottom row.
 Box heatmapBlock(const PanelGrid& grid) {
     const Box& area = grid.area;
-    const float share = grid.rows == 2 ? 0.52f : float(grid.rows - 1) / float(grid.rows);
+    // Three rows of heatmaps and more (two columns, the default 1200 x 800 page) leave the
+    // curves at least 32 %: their titles then wrap onto two lines instead of ending in "…".
+    const float share =
+        grid.rows == 2 ? 0.52f : std::min(0.68f, float(grid.rows - 1) / float(grid.rows));
     return {area.x, area.y, area.width, std::floor(area.height * share)};
 }
 
 // Panel k's box: heatmaps 0..4, then the two curve plots.
 Box comparisonCell(const PanelGrid& grid, int k) {
     if (grid.oneAtATime()) return grid.cell(k);
+    // One column (a one-column print shows every panel): the seven one under another, the
+    // curves each the full width too (side by side they left a gap under the five heatmaps and
+    // no room for the cosines' legend beside them).
+    if (grid.columns == 1) return gridCell(grid.area, kComparePanels.count, 1, k, 0, 12);
     const Box top = heatmapBlock(grid);
     if (k < 5)
         return gridCell(top, grid.rows - 1, grid.columns, k / grid.columns, k % grid.columns, 10);

@@ -22,6 +22,7 @@
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/views/extrapolation_family_figures.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/relative_figures.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "poslab/views/t5_figures.hpp"
@@ -134,16 +135,34 @@ HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box 
 
 }  // namespace
 
+namespace {
+
+// A file too narrow for two columns (a one-column print) stacks the six panels, each the full
+// width, where a paragraph needs fewer lines than in the 22-em column the shape's 26 ems of
+// height are for: 21 ems each keeps the figure near 2,900 px tall rather than 3,600.
+PanelShape extrapolationShape(Box area, const Theme& theme) {
+    PanelShape shape = kExtrapolationPanels;
+    if (heightMayGrow(theme) && area.width < theme.fontSize * shape.minWidthEm * 2 + shape.gap)
+        shape.minHeightEm = 21;
+    return shape;
+}
+
+}  // namespace
+
 Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o,
                          const Theme& theme, int panel) {
     if (auto s = validate(o); !s) return s;
     const int train = o.trainingLength, eval = o.evaluationLength;
     // Fewer columns, or one panel at a time, when the paragraphs would not fit (panel_grid.hpp).
-    const PanelGrid grid = reflowOrFocus(area, kExtrapolationPanels, theme, panel);
+    const PanelGrid grid = reflowOrFocus(area, extrapolationShape(area, theme), theme, panel);
     figure.viewPanels = kExtrapolationPanels.count;  // --panel N: the GUI's panel N
     if (o.set == ExtrapolationSet::RelativeFamily)
         return drawRelativeExtrapolation(figure, grid, o, theme);
-    const float textFraction = 0.3f;
+    // Stacked at one column (extrapolationShape's shorter panels), the paragraphs keep more of
+    // each panel, so they stay as large as before.
+    const float textFraction =
+        extrapolationShape(area, theme).minHeightEm < kExtrapolationPanels.minHeightEm ? 0.38f
+                                                                                       : 0.3f;
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
     const float textSize = atLeastMinText(theme.fontSize * 0.92f, theme);
@@ -358,8 +377,8 @@ float extrapolationTitleHeight(const Theme& theme) {
 
 PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel) {
     const float titleHeight = extrapolationTitleHeight(theme);
-    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kExtrapolationPanels, theme,
-                         panel);
+    const Box area{0, titleHeight, width, height - titleHeight};
+    return reflowOrFocus(area, extrapolationShape(area, theme), theme, panel);
 }
 
 Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,

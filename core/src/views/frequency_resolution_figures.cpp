@@ -14,6 +14,7 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
 namespace poslab {
@@ -36,6 +37,11 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
     Box top{area.x, area.y, area.width, std::floor(area.height * 0.58f)};
     Box bottom{area.x, top.bottom() + 8, area.width, area.bottom() - top.bottom() - 8};
     if (alone) top = bottom = area;
+    // A file at one column: each plot tall enough for its wrapped title, a y label along it and
+    // its legend (askForHeight: the height follows the width), rather than narrow plots with
+    // their titles and labels cut.
+    if (!alone && area.width < theme.fontSize * 36)
+        askForHeight(theme, 2 * theme.fontSize * 17 + 8 - area.height);
     const int n = params.positions;
     const double wavelength = 2 * std::numbers::pi / r.sharedFrequency;
 

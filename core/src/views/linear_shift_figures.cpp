@@ -14,6 +14,7 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
 namespace poslab {
@@ -21,14 +22,21 @@ namespace poslab {
 namespace {
 
 // The linear-shift figures' three areas: the matrix (top left, near square), the vectors beside
-// it and the residual plot below; `topShare` of the height goes to the top row.
+// it and the residual plot below; `topShare` of the height goes to the top row. Stacked in a
+// file, each part asks for `stackedEm` font sizes of height.
 struct ShiftLayout {
     Box matrix, vectors, residual;
 };
 // Shown one at a time (a projector's fonts leave no room for three parts), the selected part
 // fills the area and the others are empty boxes; one column of them, each takes its cell.
-ShiftLayout shiftLayout(Box area, float topShare, const Theme& theme, int panel) {
+ShiftLayout shiftLayout(Box area, float topShare, float stackedEm, const Theme& theme, int panel) {
     const PanelGrid grid = linearShiftPanels(area, theme, panel);
+    // Too narrow for two columns, a file (a one-column print) stacks all three: each part as
+    // tall as its title's wrapped lines, its tick labels and a y label along the plot need (the
+    // grid's own minimum left the matrix's y label and the residual's title cut).
+    const PanelShape& shape = kLinearShiftPanels;
+    if (theme.focusPanel <= 0 && area.width < theme.fontSize * shape.minWidthEm * 2 + shape.gap)
+        askForHeight(theme, 3 * theme.fontSize * stackedEm + 2 * shape.gap - area.height);
     if (grid.columns < 2) return {grid.cell(0), grid.cell(1), grid.cell(2)};
     const Box top{area.x, area.y, area.width, std::floor(area.height * topShare)};
     const Box matrix{top.x, top.y, std::min(top.height + 90, std::floor(top.width * 0.42f)),
@@ -196,7 +204,7 @@ Status drawLinearShift(Figure& figure, Box area, const LinearShiftOptions& optio
     const int d = options.sinusoidal.dModel;
     const int shown = std::clamp(options.shownDims, 2, d);
     figure.viewPanels = kLinearShiftPanels.count;  // --panel N: the GUI's panel N
-    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.58f, theme, panel);
+    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.58f, 15, theme, panel);
 
     if (matrixBox.width > 0) drawShiftMatrix(figure, matrixBox, options, t, shown, theme);
     if (vectorBox.width > 0) drawShiftedVectors(figure, vectorBox, options, t, shown, theme);
@@ -252,7 +260,8 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     if (m == 0 || fit.map.rows != std::size_t(m)) return Error{"the sine-only fit is empty"};
     const int shown = std::clamp(options.shownDims, 1, m);
     figure.viewPanels = kLinearShiftPanels.count;  // --panel N: the GUI's panel N
-    const auto [matrixBox, vectorBox, bottom] = shiftLayout(area, 0.55f, theme, panel);
+    const auto [matrixBox, vectorBox, bottom] =
+        shiftLayout(area, 0.55f, 19, theme, panel);  // longer labels
 
     if (matrixBox.width > 0) {  // the part shown (all three while they have room)
         Matrix corner(static_cast<std::size_t>(shown), static_cast<std::size_t>(shown));

@@ -8,6 +8,7 @@
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 
@@ -167,8 +168,17 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
 
 void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram& histogram,
                            const Theme& theme, int drawn, int requested) {
-    const Box left{area.x, area.y, std::floor(area.width * 0.6f), area.height};
-    const Box right{left.right() + 8, area.y, area.width - left.width - 8, area.height};
+    Box left{area.x, area.y, std::floor(area.width * 0.6f), area.height};
+    Box right{left.right() + 8, area.y, area.width - left.width - 8, area.height};
+    // Too narrow for the two side by side (a one-column print: its notes, y label and legend
+    // were cut): the histogram above the spread, each as wide as the figure. A file whose
+    // height follows its width asks for the height two plots of legible text need.
+    if (area.width < theme.fontSize * 40) {
+        const float top = std::floor(area.height * 0.58f);
+        left = {area.x, area.y, area.width, top};
+        right = {area.x, area.y + top + 8, area.width, area.height - top - 8};
+        askForHeight(theme, std::max(theme.fontSize * 36, area.width * 1.25f) - area.height);
+    }
     const double sigma = 1 / std::sqrt(double(dModel));
 
     LinePlotSpec spec;

@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_fit.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/relative_oscillators.hpp"
 
 namespace poslab {
@@ -149,7 +151,20 @@ RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int
         auto side = [&](int c, int r) {
             return std::min(grid.width / float(c), grid.height / float(r)) - room;
         };
-        const bool wide = side(4, 2) >= side(2, 4);
+        bool wide = side(4, 2) >= side(2, 4);
+        // A file whose height follows its width (a one-column print): when the members' titles
+        // ("KERPLE power") do not fit four columns, two columns of four rows, the canvas taller
+        // by what those rows need (askForHeight), rather than the titles cut.
+        float widestTitle = 0;
+        for (FamilyMember m : kFamilyMemberList)
+            widestTitle = std::max(widestTitle,
+                                   estimateTextWidth(familyMemberName(m), theme.titleSize * 0.9f));
+        if (wide && heightMayGrow(theme) &&
+            grid.width / 4 - theme.fontSize * 0.6f - theme.titleSize < widestTitle) {
+            wide = false;
+            const float cellSide = std::min(grid.width / 2 - room, theme.fontSize * 7);
+            askForHeight(theme, 4 * (cellSide + room) - grid.height);
+        }
         const int cols = wide ? 4 : 2, rows = wide ? 2 : 4;
         for (int k = 0; k < kFamilyMembers; ++k) {
             layout.cells[std::size_t(k)] =

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "poslab/base/format.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
@@ -68,6 +69,12 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
     spec.markers.push_back(end);
     PlotFrame frame;
     drawLinePlot(figure, area, spec, theme, &frame);
+    // A file at one column: the long title takes three lines, and the plot left is too short
+    // for its y label along it and for the legend below the curves. Its height follows its
+    // width (askForHeight): taller, the plot holds both.
+    askForHeight(theme, std::max(theme.fontSize * 12,
+                                 estimateTextWidth(spec.y.label, theme.fontSize) + theme.fontSize) -
+                            frame.plot.height);
     // Pairs that never pass the threshold: open circles on the scanned-range line, per format
     // a little apart so that overlapping formats stay visible.
     for (std::size_t f = 0; f < reports.size(); ++f) {

@@ -6,6 +6,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 
@@ -134,8 +135,18 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
     drawTitle(figure, {0, 0, width, titleHeight}, similarityTitle(params), theme);
     const Box body{0, titleHeight, width, height - titleHeight};
     const float heatmapWidth = std::min(body.height + 120, std::floor(body.width * 0.55f));
-    const Box heatmapArea{0, body.y, heatmapWidth, body.height};
-    const Box curveArea{heatmapWidth + 24, body.y, body.width - heatmapWidth - 24, body.height};
+    Box heatmapArea{0, body.y, heatmapWidth, body.height};
+    Box curveArea{heatmapWidth + 24, body.y, body.width - heatmapWidth - 24, body.height};
+    // A file too narrow for the two side by side (a one-column print, whose axis labels were
+    // cut): the heatmap above the curve, each the figure's width, the height following the
+    // width (askForHeight). On screen the two stay side by side.
+    if (heightMayGrow(theme) && body.width < theme.fontSize * 40) {
+        const float curveHeight = theme.fontSize * 15;
+        askForHeight(theme, body.width * 0.8f + curveHeight + 16 - body.height);
+        const float top = std::max(40.f, body.height - curveHeight - 16);
+        heatmapArea = {0, body.y, body.width, top};
+        curveArea = {0, body.y + top + 16, body.width, body.height - top - 16};
+    }
 
     SimilarityFigureOptions drawn = options;
     HeatmapSample sample;

@@ -8,6 +8,7 @@
 
 #include "poslab/base/format.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 
@@ -100,29 +101,72 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     }
     const float line = theme.fontSize * 1.45f;
     const std::vector<std::string> allNotes = mropeAdvanceLines(prompt, *positions);
-    // At most 3 note lines, fewer when the figure is short; a note too long for one line wraps
-    // (one that cannot is cut), and the notes with no room left are counted.
-    const int noteRoom = std::clamp(int((area.height * 0.22f) / line), 1, 3);
-    const float noteWidth = std::max(1.f, area.width - 16);
-    std::vector<std::string> notes;
-    for (std::size_t i = 0; i < allNotes.size(); ++i) {
-        const bool last = i + 1 == allNotes.size();
-        const int room = noteRoom - int(notes.size()) - (last ? 0 : 1);  // 1 for "… and N more"
-        const std::vector<std::string> wrapped = wrapText(allNotes[i], theme.fontSize, noteWidth);
-        if (int(wrapped.size()) <= room) {
-            notes.insert(notes.end(), wrapped.begin(), wrapped.end());
-        } else if (room >= 1) {
-            notes.push_back(allNotes[i]);  // cut to one line below
-        } else {
-            notes.push_back("… and " + std::to_string(allNotes.size() - i) +
-                            " more images or videos");
-            break;
-        }
+    const int pairs = int(streams->size());
+    int counts[3] = {0, 0, 0};
+    for (PositionStream s : *streams) ++counts[int(s)];
+    // The strip's key: "T 16  H 24  W 24" and the caption, beside it when it fits on that line,
+    // else wrapped on lines of its own below (a one-column print), never cut.
+    // The plot's box is narrower than the area by its y axis's tick labels and label: six ems
+    // at most, taken off here so the room kept below the plot holds the caption's lines.
+    const float captionWidth = std::max(1.f, area.width - 16 - theme.fontSize * 6);
+    float keyWidth = 0;
+    for (PositionStream s :
+         {PositionStream::Temporal, PositionStream::Height, PositionStream::Width}) {
+        keyWidth += 14 +
+                    estimateTextWidth(
+                        std::string(positionStreamName(s)) + " " + std::to_string(counts[int(s)]),
+                        theme.fontSize) +
+                    12;
     }
-    if (notes.empty()) notes.push_back("text only: all three streams are equal (1-D RoPE)");
+    const std::string caption = "pairs (" + std::string(mropeLayoutName(settings.layout)) +
+                                "; pair j rotates dims j, j+" + std::to_string(pairs) + ")";
+    const bool captionBeside =
+        estimateTextWidth(caption, theme.fontSize) <= captionWidth - keyWidth;
+    const int captionLines =
+        captionBeside ? 0 : int(wrapText(caption, theme.fontSize, captionWidth).size());
+    // One line per image or video, wrapped to the width (never cut); as many as leave the
+    // position plot its room, the rest counted ("… and 2 more images or videos"). A file that
+    // may grow (Theme::panelRoom, `--width` alone) asks for the height the notes need.
+    const float noteWidth = std::max(1.f, area.width - 16);
     const float stripHeight = std::clamp(area.height * 0.05f, 10.f, 26.f);
+    const float stripBlock = line * float(1 + captionLines) + stripHeight + line + 8;
+    // The plot: a title of up to three lines, tick labels, the axis label and a readable box.
+    const float plotNeeds = theme.titleSize * 3.5f + theme.fontSize * 7;
+    std::vector<std::vector<std::string>> wrappedNotes;
+    int allLines = 0;
+    for (const std::string& note : allNotes) {
+        wrappedNotes.push_back(wrapText(note, theme.fontSize, noteWidth));
+        allLines += int(wrappedNotes.back().size());
+    }
+    // On screen at most 30 % of the height (at least 3 lines); a file takes what it needs.
+    int noteRoom = std::max(1, int((area.height - stripBlock - plotNeeds - 6) / line));
+    if (!heightMayGrow(theme))
+        noteRoom = std::min(noteRoom, std::max(3, int(area.height * 0.3f / line)));
+    if (allLines > noteRoom) {
+        // At most 12 note lines' worth; a line more for the strip, which grows with the height.
+        askForHeight(theme, stripBlock + plotNeeds + 6 + line * float(std::min(allLines, 12) + 1) -
+                                area.height);
+    }
+    std::vector<std::string> notes;
+    for (std::size_t i = 0; i < wrappedNotes.size(); ++i) {
+        const bool last = i + 1 == wrappedNotes.size();
+        const int room = noteRoom - int(notes.size()) - (last ? 0 : 1);  // 1 for "… and N more"
+        if (int(wrappedNotes[i].size()) <= room) {
+            notes.insert(notes.end(), wrappedNotes[i].begin(), wrappedNotes[i].end());
+            continue;
+        }
+        const std::string more = "… and " + std::to_string(allNotes.size() - i) + " more " +
+                                 (allNotes.size() - i == 1 ? "image or video" : "images or videos");
+        for (const std::string& part : wrapText(more, theme.fontSize, noteWidth))
+            notes.push_back(part);
+        break;
+    }
+    if (allNotes.empty()) {
+        for (const std::string& part : wrapText("text only: all three streams are equal (1-D RoPE)",
+                                                theme.fontSize, noteWidth))
+            notes.push_back(part);
+    }
     const float notesHeight = line * float(notes.size()) + 6;
-    const float stripBlock = line + stripHeight + line + 8;  // caption, strip, tick labels
     Box plotArea = area;
     plotArea.height = std::max(40.f, area.height - stripBlock - notesHeight);
 
@@ -183,11 +227,8 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     }
 
     // ---- Which stream drives each rotary pair
-    const int pairs = int(streams->size());
     float y = plotArea.bottom() + 4;
     const float left = frame.plot.x, stripWidth = std::max(1.f, frame.plot.width);
-    int counts[3] = {0, 0, 0};
-    for (PositionStream s : *streams) ++counts[int(s)];
     float x = left;
     for (PositionStream s :
          {PositionStream::Temporal, PositionStream::Height, PositionStream::Width}) {
@@ -199,12 +240,18 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
                             HorizontalAlign::Left, VerticalAlign::Middle));
         x += 14 + estimateTextWidth(label, theme.fontSize) + 12;
     }
-    const std::string caption = "pairs (" + std::string(mropeLayoutName(settings.layout)) +
-                                "; pair j rotates dims j, j+" + std::to_string(pairs) + ")";
-    const FittedText fitted = fitText(caption, theme.fontSize, left + stripWidth - x);
-    if (fitted.text.size() > 8) {
-        figure.add(makeText({x, y + line * 0.5f}, fitted.text, fitted.size, theme.mutedText,
+    if (captionBeside) {
+        figure.add(makeText({x, y + line * 0.5f}, caption, theme.fontSize, theme.mutedText,
                             HorizontalAlign::Left, VerticalAlign::Middle));
+    } else {  // on lines of their own under the key, inside the area
+        const WrappedText wrapped =
+            wrapToFit(caption, theme.fontSize, std::min(captionWidth, area.right() - 8 - left),
+                      captionLines, readableMinScale(theme.fontSize, theme));
+        for (const std::string& part : wrapped.lines) {
+            y += line;
+            figure.add(makeText({left, y + line * 0.5f}, part, wrapped.size, theme.mutedText,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+        }
     }
     y += line;
     const float cell = stripWidth / float(pairs);
@@ -220,15 +267,14 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
         const float tx = left + cell * (float(tick.value) + 0.5f);
         if (tx < left - 1 || tx > left + stripWidth + 1) continue;
         figure.add(LineItem{{tx, y - 2}, {tx, y + 2}, theme.axis, 1});
-        figure.add(makeText({tx, y + 2}, tick.label, atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText,
-                            HorizontalAlign::Center, VerticalAlign::Top));
+        figure.add(makeText({tx, y + 2}, tick.label, atLeastMinText(theme.fontSize * 0.85f, theme),
+                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top));
     }
     y += line + 4;
 
     // ---- How far each image or video moved the position
     for (const std::string& note : notes) {
-        const FittedText text = fitText(note, theme.fontSize, area.width - 16);
-        figure.add(makeText({area.x + 8, y + line * 0.5f}, text.text, text.size, theme.text,
+        figure.add(makeText({area.x + 8, y + line * 0.5f}, note, theme.fontSize, theme.text,
                             HorizontalAlign::Left, VerticalAlign::Middle));
         y += line;
     }
@@ -241,6 +287,26 @@ void drawAxialRopeFigure(Figure& figure, Box area, const AxialRopeParams& params
         drawNote(figure, area, map.error().message, theme);
         return;
     }
+    const int quarter = params.headDim / 4;
+    const std::string pairsNote =
+        params.layout == AxialRopeLayout::RopeVit
+            ? "pairs 0–" + std::to_string(quarter - 1) + " turn with x, " +
+                  std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
+                  " with y; $θ_k=\\mathrm{base}^{-4k/d}$ on both"
+            : "pairs 0–" + std::to_string(quarter - 1) + " turn with y (even θ), " +
+                  std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
+                  " with x (odd θ)";
+    // The note on lines of its own under the heatmap, wrapped to the figure's width (beside
+    // the x label it had no room at one column); a file whose height follows its width asks
+    // for those lines (Theme::panelRoom), so the heatmap keeps its size.
+    const float noteSize = atLeastMinText(theme.fontSize * 0.85f, theme);
+    const float noteStep = noteSize * 1.2f;
+    const std::vector<std::string> noteLines =
+        wrapText(pairsNote, noteSize, std::max(1.f, area.width - 16));
+    const float noteBand = noteStep * float(noteLines.size()) + 6;
+    askForHeight(theme, noteBand);
+    Box heatmapArea = area;
+    heatmapArea.height = std::max(40.f, area.height - noteBand);
     HeatmapSpec spec;
     spec.title =
         "2-D axial RoPE (" + std::string(axialRopeLayoutName(params.layout)) + "), head_dim " +
@@ -255,22 +321,18 @@ void drawAxialRopeFigure(Figure& figure, Box area, const AxialRopeParams& params
     spec.colorbarLabel = "score / (|q| |k|)";
     spec.squareCells = true;
     PlotFrame frame;
-    drawHeatmap(figure, area, spec, theme, &frame);
+    drawHeatmap(figure, heatmapArea, spec, theme, &frame);
     const Point a = frame.toPixel(params.queryX, params.queryY);
     const Point b = frame.toPixel(params.queryX + 1, params.queryY + 1);
     const Box cell{std::min(a.x, b.x), std::min(a.y, b.y), std::abs(b.x - a.x),
                    std::abs(b.y - a.y)};
     figure.add(RectItem{cell, {0, 0, 0, 0}, theme.accent, 2.5f});
-    const int quarter = params.headDim / 4;
-    const std::string pairsNote =
-        params.layout == AxialRopeLayout::RopeVit
-            ? "pairs 0–" + std::to_string(quarter - 1) + " turn with x, " +
-                  std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
-                  " with y; $θ_k=\\mathrm{base}^{-4k/d}$ on both"
-            : "pairs 0–" + std::to_string(quarter - 1) + " turn with y (even θ), " +
-                  std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
-                  " with x (odd θ)";
-    drawCornerNote(figure, area, &frame, pairsNote, theme);
+    float noteY = heatmapArea.bottom() + 2;
+    for (const std::string& part : noteLines) {
+        figure.add(makeText({area.x + area.width / 2, noteY}, part, noteSize, theme.mutedText,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+        noteY += noteStep;
+    }
     if (frameOut) *frameOut = frame;
 }
 
