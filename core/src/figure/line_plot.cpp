@@ -16,6 +16,7 @@ namespace poslab {
 namespace {
 
 constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
+constexpr float kShortPlotLines = 1.5f;       // a legend goes below a plot keeping this many lines
 
 // The legend's rows: the keys given, or the named series in their colours.
 std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme& theme) {
@@ -234,9 +235,11 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             attempt < 2 && !current->legendLater && placed.legend != LegendPlacement::None;
         bool legendFits = true;
         std::vector<std::size_t> unplaced;
-        drawLinePlotOnce(figure, area, *current, placed, frameOut,
+        PlotFrame frame;
+        drawLinePlotOnce(figure, area, *current, placed, &frame,
                          canMove && !legendBelow ? &legendFits : nullptr,
                          canList ? &unplaced : nullptr, legendBelow);
+        if (frameOut) *frameOut = frame;
         bool moveLegend = false;
         if (!legendFits) {
             // A column too narrow for the names, or a few words of each, beside the plot: the
@@ -248,9 +251,16 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             moveLegend = !(legendBoxWidth(keys, placed) > column &&
                            column < strokeWidth(placed, 18) + 16 + placed.fontSize * 6);
             if (!moveLegend && !legendBelow) {
+                // Below, its keys side by side: also when the plot keeps less than that but
+                // still one and a half lines of text tall (a short plot in a small window), where
+                // the legend inside would hide the data.
                 const float rows = plot_parts::legendRowsHeight(keys, placed, area.width * 0.8f);
+                // The rows as wide as the plot, where they go (drawLinePlotOnce).
+                const float plotLeft = frame.plot.height - placed.fontSize * 0.4f -
+                                       plot_parts::legendRowsHeight(keys, placed, frame.plot.width);
                 legendBelow =
-                    area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8);
+                    area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8) ||
+                    plotLeft >= placed.fontSize * kShortPlotLines;
                 moveLegend = legendBelow;
             }
         }
