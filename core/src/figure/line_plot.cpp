@@ -226,7 +226,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     LinePlotSpec adjusted;
     const LinePlotSpec* current = &spec;
     Theme placed = theme;
-    bool legendBelow = false;
+    bool legendBelow = false, belowRefused = false;
+    bool shortBelow = false;  // below by the short plot's rule (kShortPlotLines), not the first
     for (int attempt = 0;; ++attempt) {
         const bool canMove =
             placed.legend == LegendPlacement::Auto && current->legend && !current->legendLater;
@@ -240,6 +241,15 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                          canMove && !legendBelow ? &legendFits : nullptr,
                          canList ? &unplaced : nullptr, legendBelow);
         if (frameOut) *frameOut = frame;
+        // Below, it left the plot flatter than kShortPlotLines (more rows than measured: a
+        // marker's label listed in it, a title that took a second line): back inside, where it
+        // was; a plot too flat to read is no better than a legend on it.
+        if (shortBelow && !belowRefused && frame.plot.height < placed.fontSize * kShortPlotLines) {
+            undo();
+            legendBelow = shortBelow = false;
+            belowRefused = true;
+            continue;
+        }
         bool moveLegend = false;
         if (!legendFits) {
             // A column too narrow for the names, or a few words of each, beside the plot: the
@@ -250,7 +260,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             const float column = area.width * kOutsideLegendShare;
             moveLegend = !(legendBoxWidth(keys, placed) > column &&
                            column < strokeWidth(placed, 18) + 16 + placed.fontSize * 6);
-            if (!moveLegend && !legendBelow) {
+            if (!moveLegend && !legendBelow && !belowRefused) {
                 // Below, its keys side by side: also when the plot keeps less than that but
                 // still one and a half lines of text tall (a short plot in a small window), where
                 // the legend inside would hide the data.
@@ -259,8 +269,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                 const float plotLeft = frame.plot.height - placed.fontSize * 0.4f -
                                        plot_parts::legendRowsHeight(keys, placed, frame.plot.width);
                 legendBelow =
-                    area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8) ||
-                    plotLeft >= placed.fontSize * kShortPlotLines;
+                    area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8);
+                shortBelow = !legendBelow && plotLeft >= placed.fontSize * kShortPlotLines;
+                legendBelow = legendBelow || shortBelow;
                 moveLegend = legendBelow;
             }
         }
