@@ -358,7 +358,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
             int width = 0, height = 0;
             glfwGetWindowSize(window, &width, &height);
             audit.checkCuts = width >= 1024 && height >= 768;
-            audit.minTextSize = darkTheme().fontSize;  // presentation mode
+            audit.minTextSize = kPresentationMinTextPx;  // presentation mode
             application.layoutAudit = &audit;
             char name[64];
             std::snprintf(name, sizeof name, "/lesson-%02d-%d.png", lesson + 1, step + 1);
@@ -451,7 +451,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
             }
             LayoutAudit audit;
             audit.checkCuts = width >= 1024 && height >= 768;
-            audit.minTextSize = presentation ? darkTheme().fontSize : 0;
+            audit.minTextSize = presentation ? kPresentationMinTextPx : 0;
             application.layoutAudit = &audit;
             std::string name = application.currentView();
             if (!tab.name.empty()) name += " / " + tab.name;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "poslab/base/result.hpp"
+#include "poslab/figure/text_fit.hpp"
 #include "state/app_state.hpp"
 #include "state/lessons.hpp"
 #include "ui/frame_context.hpp"
@@ -34,6 +35,15 @@ namespace poslab::ui {
 class Application;
 
 inline constexpr float kPresentationScale = 1.75f;  // fonts and figure text in presentation mode
+// The smallest figure text presentation mode may draw (--tour-check, --check-layout
+// --presentation): the projector's body size (the screen's 14 px x kPresentationScale = 24.5 px)
+// at most 20 % smaller, the most a paragraph may shrink to fit its box (drawParagraph): 19.6 px.
+// Titles keep the same share of the title size (23.8 px). Below that (the screen's own 14 px, a
+// title squeezed onto one line at 60 %, an axis label shrunk to its plot's height) figure text
+// reads as small print across a lecture hall, next to the card's and the other plots' text.
+inline constexpr float kPresentationTextTolerance = 0.8f;
+inline constexpr float kPresentationMinTextPx =
+    kReadableTextPx * kPresentationScale * kPresentationTextTolerance;
 
 // What the card took last frame, for the tour check (--tour-check).
 struct CardMetrics {

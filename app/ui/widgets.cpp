@@ -232,13 +232,28 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
         ++audit.cut;
         faults.push_back(where + describe(index) + " is cut short");
     }
+    // Presentation: every text at least audit.minTextSize; a title (a centred line hanging from
+    // the top of the figure or of one of its plots, as drawTitle and plot titles are) at least
+    // the same share of the title size: squeezed onto one line it reads as small print.
+    std::vector<float> tops = {0};
+    for (const PanelSpan& panel : figure.panels) tops.push_back(panel.area.y);
+    const float titleBand = context.theme.titleSize * 0.25f;  // titles hang 0.2 sizes down
+    const float titleFloor =
+        audit.minTextSize * context.theme.titleSize / std::max(1.0f, context.theme.fontSize);
     for (std::size_t index = 0; audit.minTextSize > 0 && index < figure.items.size(); ++index) {
         const auto* text = std::get_if<TextItem>(&figure.items[index]);
-        if (!text || text->text.empty() || text->size >= audit.minTextSize - 0.01f) continue;
+        if (!text || text->text.empty()) continue;
+        const bool title = text->horizontal == HorizontalAlign::Center &&
+                           text->vertical == VerticalAlign::Top && !text->vertical90 &&
+                           std::any_of(tops.begin(), tops.end(), [&](float top) {
+                               return text->anchor.y >= top && text->anchor.y <= top + titleBand;
+                           });
+        const float floor = title ? std::max(audit.minTextSize, titleFloor) : audit.minTextSize;
+        if (text->size >= floor - 0.01f) continue;
         ++audit.small;
-        char size[48];
-        std::snprintf(size, sizeof size, " is %.1f px (presentation: %.0f)", text->size,
-                      audit.minTextSize);
+        char size[64];
+        std::snprintf(size, sizeof size, " is %.1f px (presentation: %s%.1f)", text->size,
+                      title ? "title " : "", floor);
         faults.push_back(where + describe(index) + size);
     }
 }

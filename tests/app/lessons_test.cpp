@@ -486,7 +486,12 @@ TEST(TourCheckTest, EveryLessonFitsAt1024x768InPresentationMode) {
     // Linear shift (3.1), its three parts shrunk and cut on a projector, is now shown one at a
     // time, the lesson's panel chosen with "panel". 5.2, Near-orthogonality's legend over the
     // 1/sqrt(d) line on a plot too short for the old "below" rule, now goes below the plot.
-    constexpr int kKnownStepsWithFaults = 0;
+    // Small text is counted at the projector's size (kPresentationMinTextPx, 19.6 px; titles
+    // 23.8 px) since #28's last round, not the screen's 14 px: 14 steps showed figure text
+    // below it, 8 once y labels stopped shrinking past 80 % (left: lesson 1's token rows at
+    // 14 px, figure top lines squeezed onto one line, 5.2's "std of the cosine", marker labels
+    // at 14 px in 10.5 and 11.2, 2.2's colour-bar label). They can only shrink.
+    constexpr int kKnownStepsWithFaults = 8;
     const std::string summary = "tour check: " + std::to_string(builtInLessons().size()) +
                                 " lessons, " + std::to_string(steps) + " steps at 1024x768, ";
     const std::size_t at = result.out.find(summary);

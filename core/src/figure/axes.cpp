@@ -221,23 +221,31 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
     if (!frame.y.label.empty()) {
         FittedText label = fitText(frame.y.label, theme.fontSize, p.height, minScale);
         float middle = p.y + p.height / 2;
+        // Presentation (scaled up, not a file's 8 pt floor): shrunk past 80 % the label reads
+        // as small print on a projector (the layout check's floor, kPresentationMinTextPx), so
+        // it takes the routes a cut label does: two columns, or its head without the unit.
+        const float smallest =
+            theme.fontScale > 1 && theme.minTextSize <= 0 ? theme.fontSize * 0.8f - 0.01f : 0;
+        auto poor = [&](const FittedText& fitted) {
+            return fitted.text != frame.y.label || fitted.size < smallest;
+        };
         // A short plot (a projector's font, a small window): rather than cut the label, let it
         // run on down its own strip past the plot's bottom, where only the x axis's text is.
-        if (label.text != frame.y.label && area.bottom() - 2 - p.y > p.height) {
+        if (poor(label) && area.bottom() - 2 - p.y > p.height) {
             const float length = area.bottom() - 2 - p.y;
             label = fitText(frame.y.label, theme.fontSize, length, minScale);
             middle = p.y + length / 2;
         }
         // Still cut: two columns when the margin has room for them beside the tick labels
         // (plotMargins keeps it for a label it knows is long), each along the plot.
-        if (label.text != frame.y.label) {
+        if (poor(label)) {
             const auto ticks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
             const float tickText = widestLabel(ticks, theme.fontSize) + tickLength + 3 + 3;
             const float step = theme.fontSize * kAxisLabelLineStep;
             if (p.x - tickText - (area.x + 2) >= step + theme.fontSize) {
                 const WrappedText wrapped =
                     wrapToFit(frame.y.label, theme.fontSize, p.height, 2, minScale);
-                if (!wrapped.cut()) {
+                if (!wrapped.cut() && (wrapped.size >= smallest || label.text != frame.y.label)) {
                     const float along = wrapped.size * kAxisLabelLineStep;
                     for (std::size_t i = 0; i < wrapped.lines.size(); ++i)
                         figure.add(makeText({area.x + 2 + along * float(i), p.y + p.height / 2},
@@ -249,11 +257,11 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
         }
         // Still cut: the label without its trailing "(unit)" when that fits whole.
         const std::size_t unit = frame.y.label.rfind(" (");
-        if (label.text != frame.y.label && unit != std::string::npos &&
-            frame.y.label.back() == ')') {
+        if (poor(label) && unit != std::string::npos && frame.y.label.back() == ')') {
             const FittedText head = fitText(frame.y.label.substr(0, unit), theme.fontSize,
                                             std::max(p.height, area.bottom() - 2 - p.y), minScale);
-            if (head.text.size() == unit) {
+            if (head.text.size() == unit &&
+                (label.text != frame.y.label || head.size >= smallest)) {
                 label = head;
                 const float along = estimateTextWidth(head.text, head.size);
                 middle = along <= p.height ? p.y + p.height / 2 : p.y + along / 2;

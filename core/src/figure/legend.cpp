@@ -15,66 +15,89 @@ namespace poslab {
 
 namespace {
 
-// A legend's rows laid out for names at most `room` px wide: each name whole on one line, or
-// wrapped onto more (a single word too wide shrinks, then ends in "…"), as many keys as fit
-// `height`.
+// A legend's keys laid out: each name whole on one line when it fits `room` px, else wrapped
+// onto more (a single word too wide shrinks, then ends in "…"); the keys in columns filled top
+// to bottom, each column as wide as its names, all of them within `width` and `height`. One
+// column (what fits no other way, and every legend given width 0) keeps the keys that fit
+// `height` and leaves the rest out: the caller counts `lines` against the keys. Of the column
+// counts that hold every key, `shape` picks the fewest columns (a plot too short for a column
+// of its keys: the keys side by side rather than dropped, the box as narrow as it can be) or
+// the fewest rows (a legend below its plot: the shorter, the taller the plot).
+enum class LegendShape { FewestColumns, FewestRows };
 struct LegendRows {
     std::vector<std::vector<FittedText>> lines;  // per key shown
+    std::vector<Point> at;                       // per key shown: its row's top left, in the box
     float w = 0, h = 0;
-    int perColumn = 0;       // > 0: keys in columns of this many one-line rows (a short plot)
-    float columnStride = 0;  // the x distance between those columns
 };
-LegendRows layoutLegendRows(const std::vector<LegendKey>& keys, const Theme& theme, float room,
-                            float height) {
-    const float swatch = strokeWidth(theme, 18);
+LegendRows layoutLegend(const std::vector<LegendKey>& keys, const Theme& theme, float room,
+                        float width, float height, LegendShape shape = LegendShape::FewestColumns) {
+    const float chrome = strokeWidth(theme, 18) + 16;  // swatch and padding
     const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
-    LegendRows rows;
-    float widest = 0, used = 8;
+    const std::size_t n = keys.size();
+    std::vector<std::vector<FittedText>> lines;
+    std::vector<float> keyWidth, keyHeight;
     for (const LegendKey& key : keys) {
-        std::vector<FittedText> lines;
+        std::vector<FittedText> wrapped;
         if (estimateTextWidth(key.text, theme.fontSize) <= room + 0.5f) {
-            lines.push_back({key.text, theme.fontSize});
+            wrapped.push_back({key.text, theme.fontSize});
         } else {
             for (const std::string& line : wrapText(key.text, theme.fontSize, room))
-                lines.push_back(
+                wrapped.push_back(
                     fitText(line, theme.fontSize, room, readableMinScale(theme.fontSize, theme)));
         }
-        if (lines.empty()) lines.push_back({"", theme.fontSize});
-        const float rowHeight = first + more * float(lines.size() - 1);
-        if (used + rowHeight > height) break;
-        used += rowHeight;
-        for (const FittedText& line : lines)
+        if (wrapped.empty()) wrapped.push_back({"", theme.fontSize});
+        float widest = 0;
+        for (const FittedText& line : wrapped)
             widest = std::max(widest, estimateTextWidth(line.text, line.size));
-        rows.lines.push_back(std::move(lines));
+        keyWidth.push_back(widest + chrome);
+        keyHeight.push_back(first + more * float(wrapped.size() - 1));
+        lines.push_back(std::move(wrapped));
     }
-    rows.w = widest + swatch + 16;
-    rows.h = used;
+    // Keys per column: every key in ceil(n / columns) rows, the columns as wide as their names.
+    std::size_t perColumn = n;
+    auto fits = [&](std::size_t per) {
+        float total = 0, tallest = 0;
+        for (std::size_t begin = 0; begin < n; begin += per) {
+            float wide = 0, tall = 8;
+            for (std::size_t k = begin; k < std::min(n, begin + per); ++k)
+                wide = std::max(wide, keyWidth[k]), tall += keyHeight[k];
+            total += wide;
+            tallest = std::max(tallest, tall);
+        }
+        return total <= width + 0.5f && tallest <= height;
+    };
+    for (std::size_t step = 2; step <= n; ++step) {
+        const std::size_t columns = shape == LegendShape::FewestColumns ? step : n + 2 - step;
+        const std::size_t per = (n + columns - 1) / columns;
+        if (per < perColumn && fits(per)) {
+            perColumn = per;
+            if (shape == LegendShape::FewestColumns) break;
+        }
+        if (shape == LegendShape::FewestRows && perColumn < n) break;
+    }
+    LegendRows rows;
+    float x = 0, used = 8, wide = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        if (k > 0 && k % std::max<std::size_t>(1, perColumn) == 0) x += wide, wide = 0, used = 8;
+        if (used + keyHeight[k] > height) break;  // one column: the keys that fit
+        rows.at.push_back({x, used - 4});
+        used += keyHeight[k];
+        wide = std::max(wide, keyWidth[k]);
+        rows.h = std::max(rows.h, used);
+        rows.lines.push_back(std::move(lines[k]));
+    }
+    rows.w = x + wide;
+    if (rows.h == 0) rows.h = 8;
     return rows;
 }
 
-// Every key, one line each, in as few columns (filled top to bottom) as fit `height` and
-// `width`: a plot too short for a column of its keys lists them side by side rather than
-// dropping the ones that do not fit. Empty when even that does not fit.
+// Every key, one line each, in as few columns as fit `height` and `width`; empty when even
+// that does not fit (or there is one key: wrapping it is the better choice).
 std::optional<LegendRows> layoutLegendColumns(const std::vector<LegendKey>& keys,
                                               const Theme& theme, float width, float height) {
-    const float swatch = strokeWidth(theme, 18);
-    const float first = theme.fontSize * 1.35f;
-    // In double, and at most one column of every key: a zero font or an unbounded height
-    // (a fuzzed figure) must not overflow the int.
-    const double fitting = (double(height) - 8) / double(first);
-    if (!(fitting >= 1) || keys.size() < 2) return std::nullopt;
-    const int perColumn = int(std::min(fitting, double(keys.size())));
-    const int columns = int((keys.size() + std::size_t(perColumn) - 1) / std::size_t(perColumn));
-    float widest = 0;
-    for (const LegendKey& key : keys)
-        widest = std::max(widest, estimateTextWidth(key.text, theme.fontSize));
-    LegendRows rows;
-    rows.columnStride = widest + swatch + 16;
-    rows.w = rows.columnStride * float(columns);
-    if (rows.w > width) return std::nullopt;
-    rows.perColumn = (int(keys.size()) + columns - 1) / columns;  // balanced columns
-    for (const LegendKey& key : keys) rows.lines.push_back({{key.text, theme.fontSize}});
-    rows.h = 8 + first * float(rows.perColumn);
+    if (keys.size() < 2) return std::nullopt;
+    LegendRows rows = layoutLegend(keys, theme, INFINITY, width, height);
+    if (rows.lines.size() < keys.size() || rows.w > width + 0.5f) return std::nullopt;
     return rows;
 }
 
@@ -96,7 +119,9 @@ std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, flo
 
 float legendRowsHeight(const std::vector<LegendKey>& keys, const Theme& theme, float width) {
     const float chrome = strokeWidth(theme, 18) + 16;
-    return layoutLegendRows(keys, theme, std::max(1.f, width - chrome), INFINITY).h;
+    return layoutLegend(keys, theme, std::max(1.f, width - chrome), width, INFINITY,
+                        LegendShape::FewestRows)
+        .h;
 }
 
 std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
@@ -108,9 +133,15 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
     const float chrome = swatch + 16;
     std::optional<LegendRows> rows;
     Box box;
-    if (outside) {
-        rows = layoutLegendRows(keys, theme, std::max(1.f, frame.legendColumn.width - chrome),
-                                frame.legendColumn.height);
+    if (outside && frame.legendColumn.y >= frame.plot.bottom()) {
+        // Below the plot: side by side in as many columns as the width holds, as
+        // legendRowsHeight measured the room.
+        rows = layoutLegend(keys, theme, std::max(1.f, frame.legendColumn.width - chrome),
+                            frame.legendColumn.width, INFINITY, LegendShape::FewestRows);
+        box = {frame.legendColumn.x, frame.legendColumn.y, rows->w, rows->h};
+    } else if (outside) {
+        rows = layoutLegend(keys, theme, std::max(1.f, frame.legendColumn.width - chrome), 0,
+                            frame.legendColumn.height);
         // A column too short for every key (a short plot): side by side, as wide as it is.
         if (rows->lines.size() < keys.size()) {
             if (auto columns = layoutLegendColumns(keys, theme, frame.legendColumn.width,
@@ -124,7 +155,7 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
         for (float fraction : {1.f, 0.5f, 0.34f}) {
             const float room = std::max(full * fraction, theme.fontSize * 6);
             if (fraction < 1 && room >= full) break;
-            LegendRows tried = layoutLegendRows(keys, theme, room, height);
+            LegendRows tried = layoutLegend(keys, theme, room, 0, height);
             if (tried.lines.size() < keys.size() && fraction < 1) continue;
             if (tried.lines.empty()) continue;
             if (auto free = freePlace(tried.w, tried.h)) {
@@ -148,7 +179,7 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
         if (!rows || rows->lines.size() < keys.size()) {
             // No free place holds every key: the caller's fallback (drawLinePlot moves the
             // legend outside), never a free place that silently drops keys.
-            rows = layoutLegendRows(keys, theme, full, height);
+            rows = layoutLegend(keys, theme, full, 0, height);
             box = fallback(rows->w, rows->h);
         }
     }
@@ -164,38 +195,31 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
     const bool recording = figure.recordingMarks;
     figure.recordingMarks = false;
     const float first = theme.fontSize * 1.35f, more = theme.fontSize * 1.15f;
-    float top = box.y + 4;
-    const float left = box.x;
     for (std::size_t shown = 0; shown < rows->lines.size(); ++shown) {
         const LegendKey& key = keys[shown];
-        if (rows->perColumn > 0 && shown % std::size_t(rows->perColumn) == 0) {
-            box.x = left + rows->columnStride * float(shown / std::size_t(rows->perColumn));
-            top = box.y + 4;
-        }
-        const float cy = top + first / 2;
+        const float x = box.x + rows->at[shown].x;
+        const float cy = box.y + rows->at[shown].y + first / 2;
         if (key.dot) {
             CircleItem dot;
-            dot.center = {box.x + 6 + swatch / 2, cy};
+            dot.center = {x + 6 + swatch / 2, cy};
             dot.radius = strokeWidth(theme, 4);
             dot.fill = key.color;
             figure.add(dot);
         } else {
-            figure.add(LineItem{{box.x + 6, cy},
-                                {box.x + 6 + swatch, cy},
+            figure.add(LineItem{{x + 6, cy},
+                                {x + 6 + swatch, cy},
                                 key.color,
                                 strokeWidth(theme, key.dashed ? 1.5f : 2.5f),
                                 key.dashed});
         }
         float y = cy;
         for (const FittedText& line : rows->lines[shown]) {
-            figure.add(makeText({box.x + 11 + swatch, y}, line.text, line.size, theme.text,
+            figure.add(makeText({x + 11 + swatch, y}, line.text, line.size, theme.text,
                                 HorizontalAlign::Left, VerticalAlign::Middle));
             y += more;
         }
-        top += first + more * float(rows->lines[shown].size() - 1);
     }
     figure.recordingMarks = recording;
-    box.x = left;
     return box;
 }
 

@@ -16,6 +16,7 @@ namespace poslab {
 namespace {
 
 constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
+constexpr float kShortPlotLines = 1.5f;       // a legend goes below a plot keeping this many lines
 
 // The legend's rows: the keys given, or the named series in their colours.
 std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme& theme) {
@@ -225,7 +226,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     LinePlotSpec adjusted;
     const LinePlotSpec* current = &spec;
     Theme placed = theme;
-    bool legendBelow = false;
+    bool legendBelow = false, belowRefused = false;
+    bool shortBelow = false;  // below by the short plot's rule (kShortPlotLines), not the first
     for (int attempt = 0;; ++attempt) {
         const bool canMove =
             placed.legend == LegendPlacement::Auto && current->legend && !current->legendLater;
@@ -234,9 +236,20 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             attempt < 2 && !current->legendLater && placed.legend != LegendPlacement::None;
         bool legendFits = true;
         std::vector<std::size_t> unplaced;
-        drawLinePlotOnce(figure, area, *current, placed, frameOut,
+        PlotFrame frame;
+        drawLinePlotOnce(figure, area, *current, placed, &frame,
                          canMove && !legendBelow ? &legendFits : nullptr,
                          canList ? &unplaced : nullptr, legendBelow);
+        if (frameOut) *frameOut = frame;
+        // Below, it left the plot flatter than kShortPlotLines (more rows than measured: a
+        // marker's label listed in it, a title that took a second line): back inside, where it
+        // was; a plot too flat to read is no better than a legend on it.
+        if (shortBelow && !belowRefused && frame.plot.height < placed.fontSize * kShortPlotLines) {
+            undo();
+            legendBelow = shortBelow = false;
+            belowRefused = true;
+            continue;
+        }
         bool moveLegend = false;
         if (!legendFits) {
             // A column too narrow for the names, or a few words of each, beside the plot: the
@@ -247,10 +260,18 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             const float column = area.width * kOutsideLegendShare;
             moveLegend = !(legendBoxWidth(keys, placed) > column &&
                            column < strokeWidth(placed, 18) + 16 + placed.fontSize * 6);
-            if (!moveLegend && !legendBelow) {
+            if (!moveLegend && !legendBelow && !belowRefused) {
+                // Below, its keys side by side: also when the plot keeps less than that but
+                // still one and a half lines of text tall (a short plot in a small window), where
+                // the legend inside would hide the data.
                 const float rows = plot_parts::legendRowsHeight(keys, placed, area.width * 0.8f);
+                // The rows as wide as the plot, where they go (drawLinePlotOnce).
+                const float plotLeft = frame.plot.height - placed.fontSize * 0.4f -
+                                       plot_parts::legendRowsHeight(keys, placed, frame.plot.width);
                 legendBelow =
                     area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8);
+                shortBelow = !legendBelow && plotLeft >= placed.fontSize * kShortPlotLines;
+                legendBelow = legendBelow || shortBelow;
                 moveLegend = legendBelow;
             }
         }

@@ -232,3 +232,37 @@ TEST(AxesTest, AHugeTickCountIsCapped) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+TEST(AxisLabelTest, OnAProjectorAYLabelIsNotShrunkPastFourFifthsOfItsSize) {
+    // Presentation mode (1.75 times the screen's text, no file's floor): "period (positions)"
+    // is about 247 px long by estimate (18 characters x 0.56 x 24.5 px), longer than its short
+    // plot's side. It used to be shrunk whole to about 70 % (17 px, small print on a projector
+    // and a fault of the layout check); now it takes two columns or drops its unit instead.
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    LinePlotSpec spec;
+    spec.x = {"pair", 0, 64};
+    spec.y = {"period (positions)", 1, 1e5, true};
+    spec.autoRangeY = false;
+    LineSeries s;
+    s.x = {0, 64};
+    s.y = {10, 1e4};
+    spec.series = {s};
+    spec.legend = false;
+    Figure figure = emptyFigure(700, 240, theme);
+    drawLinePlot(figure, {0, 0, 700, 240}, spec, theme);
+    std::string label;
+    for (const auto& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || !text->vertical90) continue;
+        label += (label.empty() ? "" : " ") + text->text;
+        EXPECT_GE(text->size, theme.fontSize * 0.8f - 0.01f) << text->text;
+    }
+    EXPECT_EQ(label.rfind("period", 0), 0u) << label;
+    EXPECT_EQ(label.find("…"), std::string::npos) << label;
+}
+
+}  // namespace
+}  // namespace poslab

@@ -194,3 +194,85 @@ TEST(LegendPlacementTest, TheCheckCountsALegendDrawnOverData) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// A zigzag through the whole height of a short plot with a title (Linear shift's vectors and
+// Frequencies' distances in a 480x320 window): no corner is free of the curves, and a column
+// beside the plot would be too narrow for the names.
+LinePlotSpec shortZigzag() {
+    LinePlotSpec spec;
+    spec.title = "$T_k$ · PE(10) lands on PE(15)";
+    spec.x = {"dimension", 0, 15};
+    spec.y = {"value", -1.2, 1.2};
+    spec.autoRangeY = false;
+    for (const char* name : {"PE(p)", "PE(p + k)"}) {
+        LineSeries s;
+        s.name = name;
+        for (int i = 0; i <= 15; ++i) {
+            s.x.push_back(i);
+            s.y.push_back((i + int(s.name.size())) % 2 ? 1 : -1);
+        }
+        spec.series.push_back(s);
+    }
+    return spec;
+}
+
+TEST(LegendPlacementTest, ALegendInAPlotTooShortForItGoesBelowInOneRowAndCoversNoMark) {
+    // Before: the legend stayed on the curves (a column of two keys, 45 px of a 56 px plot).
+    const Theme theme = darkTheme();
+    Figure figure = emptyFigure(248, 140, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 248, 140}, shortZigzag(), theme, &frame);
+    ASSERT_GT(frame.legend.width, 0);
+    EXPECT_GE(frame.legend.y, frame.plot.bottom()) << "below the plot, not in it";
+    EXPECT_LE(frame.legend.bottom(), 140.5f);
+    EXPECT_GE(frame.plot.height, theme.fontSize * 1.5f) << "the plot keeps 1.5 lines";
+    EXPECT_TRUE(legendsOverMarks(figure).empty());
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    // Both keys, side by side on one row: the fewest rows leave the plot the most height.
+    std::vector<float> rows;
+    for (const auto& item : figure.items)
+        if (const auto* text = std::get_if<TextItem>(&item);
+            text && (text->text == "PE(p)" || text->text == "PE(p + k)"))
+            rows.push_back(text->anchor.y);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_FLOAT_EQ(rows[0], rows[1]);
+    EXPECT_LE(frame.legend.height, theme.fontSize * 1.35f + 8.5f);
+}
+
+TEST(LegendPlacementTest, ABelowLegendTooWideForOneRowTakesTheFewestRowsThatFit) {
+    // Six keys below a plot about 167 px wide. By estimate (0.56 em a character, 14 px, a
+    // swatch and padding of 34 px) "PE(p + k)" takes 104.6 px and "k2" 49.7 px: three columns
+    // of two rows need 204 px, two columns of three rows 154 px, so three rows; every key
+    // listed, none past the figure's right edge.
+    const Theme theme = darkTheme();
+    LinePlotSpec spec = shortZigzag();
+    for (int k = 2; k < 6; ++k) {
+        LineSeries s = spec.series[std::size_t(k % 2)];
+        s.name = "k" + std::to_string(k);
+        spec.series.push_back(s);
+    }
+    Figure figure = emptyFigure(248, 220, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 248, 220}, spec, theme, &frame);
+    ASSERT_GT(frame.legend.width, 0);
+    EXPECT_TRUE(legendsOverMarks(figure).empty());
+    std::set<float> rows;
+    int keys = 0;
+    for (const auto& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->anchor.y < frame.legend.y) continue;
+        if (text->text.size() != 2 && text->text.rfind("PE(", 0) != 0) continue;
+        ++keys;
+        rows.insert(text->anchor.y);
+        EXPECT_LE(textExtent(*text).second, 248) << text->text;
+    }
+    EXPECT_EQ(keys, 6);
+    EXPECT_GE(frame.legend.y, frame.plot.bottom()) << "below the plot, not in it";
+    EXPECT_EQ(rows.size(), 3u) << "two columns of three rows";
+}
+
+}  // namespace
+}  // namespace poslab
