@@ -389,11 +389,11 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/print_room_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_8
   )
   set_source_files_properties(
@@ -402,6 +402,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_heatmap_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_frequency_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_decay_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_9
