@@ -122,8 +122,15 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
                                 "; pair j rotates dims j, j+" + std::to_string(pairs) + ")";
     const bool captionBeside =
         estimateTextWidth(caption, theme.fontSize) <= captionWidth - keyWidth;
-    const int captionLines =
+    int captionLines =
         captionBeside ? 0 : int(wrapText(caption, theme.fontSize, captionWidth).size());
+    // A window too short for the plot and the wrapped caption (480x320): the caption is fitted
+    // beside the key, as before, rather than squeezing the plot into a strip under it.
+    const bool captionFitted = captionLines > 0 && !heightMayGrow(theme) &&
+                               area.height - line * float(3 + captionLines) -
+                                       std::clamp(area.height * 0.05f, 10.f, 26.f) - 8 <
+                                   theme.titleSize * 3.5f + theme.fontSize * 7;
+    if (captionFitted) captionLines = 0;
     // One line per image or video, wrapped to the width (never cut); as many as leave the
     // position plot its room, the rest counted ("… and 2 more images or videos"). A file that
     // may grow (Theme::panelRoom, `--width` alone) asks for the height the notes need.
@@ -243,6 +250,12 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     if (captionBeside) {
         figure.add(makeText({x, y + line * 0.5f}, caption, theme.fontSize, theme.mutedText,
                             HorizontalAlign::Left, VerticalAlign::Middle));
+    } else if (captionFitted) {
+        const FittedText fitted = fitText(caption, theme.fontSize, left + stripWidth - x);
+        if (fitted.text.size() > 8) {
+            figure.add(makeText({x, y + line * 0.5f}, fitted.text, fitted.size, theme.mutedText,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+        }
     } else {  // on lines of their own under the key, inside the area
         const WrappedText wrapped =
             wrapToFit(caption, theme.fontSize, std::min(captionWidth, area.right() - 8 - left),
