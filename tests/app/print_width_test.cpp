@@ -39,10 +39,6 @@ struct Known {
 };
 const std::map<std::string, Known>& knownExceptions() {
     static const std::map<std::string, Known> known = {
-        {"rope-angles",
-         {{Rule::NothingCut},
-          "the colour bar's caption (\"angle (radians), circular mean of...\") is cut beside a "
-          "one-column heatmap"}},
         {"learned",
          {{Rule::NothingCut},
           "the cosine map's x label is cut (\"positi...\") under a one-column square heatmap"}},

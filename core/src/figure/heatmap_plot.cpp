@@ -17,34 +17,81 @@ namespace {
 // A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
 // it fits at 3/4 size or more, else two, split at the "; ", ", " or space nearest the middle;
 // each line then shrinks or ends in "…" as a title does; none when a line would be "…" alone.
+// Presentation mode (fontScale > 1) keeps the caption at full size for the projector: one line,
+// else two, else without its sampling detail (after the last ", ", which the hover and the export
+// state), else run past the bar's ends along its free column (`reach`), shrinking at most to the
+// presentation floor (0.8: the check's threshold).
 std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size,
-                                        const Theme& theme) {
-    if (caption.empty()) return {};
-    const float minScale = readableMinScale(size, theme);
-    if (estimateTextWidth(caption, size * minScale) <= length)
-        return {fitText(caption, size, length, minScale)};
-    std::size_t split = std::string::npos;
-    for (const char* separator : {"; ", ", ", " "}) {
-        const std::size_t width = std::string(separator).size();
-        double best = 1e300;
-        for (std::size_t at = caption.find(separator); at != std::string::npos;
-             at = caption.find(separator, at + 1)) {
-            const double distance = std::abs(double(at) - double(caption.size()) / 2);
-            if (distance < best) best = distance, split = at + width;
+                                        const Theme& theme, std::size_t maxLines = 2,
+                                        float reach = 0) {
+    if (caption.empty() || maxLines == 0) return {};
+    const bool presentation = theme.fontScale > 1;
+    const float minScale = presentation ? std::max(0.8f, readableMinScale(size, theme))
+                                        : readableMinScale(size, theme);
+    auto splitAt = [](const std::string& text) {
+        std::size_t split = std::string::npos;
+        for (const char* separator : {"; ", ", ", " "}) {
+            const std::size_t width = std::string(separator).size();
+            double best = 1e300;
+            for (std::size_t at = text.find(separator); at != std::string::npos;
+                 at = text.find(separator, at + 1)) {
+                const double distance = std::abs(double(at) - double(text.size()) / 2);
+                if (distance < best) best = distance, split = at + width;
+            }
+            if (split != std::string::npos && best < double(text.size()) / 4) break;
+            split = std::string::npos;
         }
-        if (split != std::string::npos && best < double(caption.size()) / 4) break;
-        split = std::string::npos;
-    }
-    // A line cut down to a lone "…" says nothing and still takes room: no caption then.
-    auto said = [](const std::vector<FittedText>& lines) {
-        for (const FittedText& line : lines)
-            if (line.text == "…") return std::vector<FittedText>{};
-        return lines;
+        return split;
     };
-    if (split == std::string::npos) return said({fitText(caption, size, length, minScale)});
-    std::string head = caption.substr(0, split), tail = caption.substr(split);
-    while (!head.empty() && head.back() == ' ') head.pop_back();
-    return said({fitText(head, size, length, minScale), fitText(tail, size, length, minScale)});
+    auto twoLines = [&](const std::string& text) -> std::vector<std::string> {
+        const std::size_t split = splitAt(text);
+        if (split == std::string::npos) return {text};
+        std::string head = text.substr(0, split), tail = text.substr(split);
+        while (!head.empty() && head.back() == ' ') head.pop_back();
+        return {head, tail};
+    };
+    if (presentation) {
+        auto fullSize = [&](const std::vector<std::string>& lines, float room) {
+            if (lines.size() > maxLines) return false;
+            for (const std::string& line : lines)
+                if (estimateTextWidth(line, size) > room) return false;
+            return true;
+        };
+        auto full = [&](const std::vector<std::string>& lines) {
+            std::vector<FittedText> fitted;
+            for (const std::string& line : lines) fitted.push_back({line, size});
+            return fitted;
+        };
+        // Without the sampling detail: "…, mean of 12 × 12 cells per pixel" and "value (mean,
+        // 2×1 cells/px)" lose the part after the last ", " (and an opening bracket left open).
+        std::string brief = caption;
+        if (const std::size_t comma = caption.rfind(", "); comma != std::string::npos) {
+            brief = caption.substr(0, comma);
+            const std::size_t open = brief.rfind('(');
+            if (open != std::string::npos && brief.find(')', open) == std::string::npos) {
+                brief = brief.substr(0, open);
+                while (!brief.empty() && brief.back() == ' ') brief.pop_back();
+            }
+            if (brief.empty()) brief = caption;
+        }
+        for (float room : {length, std::max(length, reach)}) {
+            for (const std::string& text : {caption, brief}) {
+                if (fullSize({text}, room)) return full({text});
+                if (fullSize(twoLines(text), room)) return full(twoLines(text));
+            }
+        }
+        length = std::max(length, reach);
+    }
+    std::vector<std::string> lines{caption};
+    if (maxLines >= 2 && estimateTextWidth(caption, size * minScale) > length)
+        lines = twoLines(caption);
+    std::vector<FittedText> fitted;
+    for (const std::string& line : lines) {
+        fitted.push_back(fitText(line, size, length, minScale));
+        // A line cut down to a lone "…" says nothing and still takes room: no caption then.
+        if (fitted.back().text == "…") return {};
+    }
+    return fitted;
 }
 
 // A heatmap's cells are data everywhere inside its plot, so a horizontal line's label ("training
@@ -142,7 +189,8 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     float strip = sideStripWidth(side);  // between the plot and the colour bar
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
     std::vector<FittedText> caption =
-        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize, theme)
+        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize, theme, 2,
+                                            barLength + 1.6f * std::min(m.top, m.bottom))
                           : std::vector<FittedText>{};
     const float lineStep = theme.fontSize * 1.2f;  // between caption lines
     const float barBlock =
@@ -189,19 +237,13 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
     // Square cells may leave the bar shorter than the caption was fitted to: each line is
     // fitted again to the bar as drawn, keeping the line count the margin was made for.
-    if (frame.plot.height < barLength - 0.5f) {
+    if (frame.plot.height < barLength - 0.5f && !caption.empty()) {
         // From the theme's size with its readable floor, as the first fit: refitting the fitted
         // size at the default 75 % shrank presentation text below the projector's 14 px.
-        for (FittedText& line : caption)
-            line = fitText(line.text, theme.fontSize, frame.plot.height,
-                           readableMinScale(theme.fontSize, theme));
-        // A line cut down to a lone "…" says nothing: no caption then.
-        for (const FittedText& line : caption) {
-            if (line.text == "…") {
-                caption.clear();
-                break;
-            }
-        }
+        const float middle = frame.plot.y + frame.plot.height / 2;
+        const float reach = 1.6f * std::min(middle - area.y, area.bottom() - middle);
+        caption = colorbarCaption(spec.colorbarLabel, frame.plot.height, theme.fontSize, theme,
+                                  caption.size(), std::max(frame.plot.height, reach));
     }
     // Centred over the plot and its axis, clear of the colour bar's top tick label.
     if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);

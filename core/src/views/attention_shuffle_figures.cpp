@@ -57,7 +57,8 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
         figure.add(centredText({box.x + box.width / 2, box.y + titleStep * float(i)}, fitted.text,
                                fitted.size, theme.text));
     }
-    const float xLabelSize = atLeastMinText(theme.fontSize * 0.9f, theme), xLabelStep = xLabelSize * 1.15f;
+    const float xLabelSize = atLeastMinText(theme.fontSize * 0.9f, theme),
+                xLabelStep = xLabelSize * 1.15f;
     const float n = float(std::max<std::size_t>(values.rows, 1));
     // In presentation a short box keeps its rows readable (14 px words need ~15 px rows) before
     // its axis label: the title already says what the columns are.
@@ -66,7 +67,8 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
         box.height - titleHeight - (keepXLabel && !xLabel.empty() ? theme.fontSize * 1.6f : 0);
     float labelSize = std::clamp(available / n * 0.8f, 0.f, theme.fontSize);
     if (theme.fontScale > 1)  // presentation: rows' words at the projector's size when rows allow
-        labelSize = std::max(labelSize, std::min(kReadableTextPx, available / n * 0.9f));
+        labelSize = std::max(labelSize, std::min(std::max(kReadableTextPx, 0.8f * theme.fontSize),
+                                                 available / n * 0.9f));
     const bool rowLabels = labelSize >= 7;
     // Words whole beside their rows: up to 55 % of the box ("chased", "mouse" at F5).
     const float rowLabelWidth =
@@ -180,8 +182,12 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                           const ToyAttentionParams& params, const Theme& theme) {
     const std::size_t n = c.words.size();
     // ---- The reordering: the sentence above, the shuffled sentence below, a line per word.
-    const float diagramHeight =
+    // Presentation: the diagram at its least (words still full size) so the four matrices get
+    // rows tall enough for full-size words (at 1024x768 F5 they were fitted down to 16 px).
+    const float usualDiagram =
         std::clamp(area.height * 0.22f, 3.2f * theme.fontSize, 9.f * theme.fontSize);
+    const float diagramHeight =
+        theme.fontScale > 1 ? std::min(usualDiagram, 3.3f * theme.fontSize) : usualDiagram;
     const Box diagram{area.x, area.y, area.width, diagramHeight};
     const float captionWidth =
         std::min(estimateTextWidth("shuffled", theme.fontSize) + 12, area.width * 0.2f);
@@ -190,7 +196,8 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     auto slotX = [&](std::size_t i) { return diagram.x + captionWidth + (float(i) + 0.5f) * slot; };
     const float topY = diagram.y + 2, bottomY = diagram.bottom() - wordSize - 4;
     for (const auto& [caption, y] : {std::pair{"sentence", topY}, std::pair{"shuffled", bottomY}}) {
-        const FittedText text = fitText(caption, atLeastMinText(theme.fontSize * 0.9f, theme), captionWidth - 6, 0.6f);
+        const FittedText text =
+            fitText(caption, atLeastMinText(theme.fontSize * 0.9f, theme), captionWidth - 6, 0.6f);
         figure.add(makeText({diagram.x, y + wordSize / 2}, text.text, text.size, theme.mutedText,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
@@ -286,10 +293,12 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     // Per shuffled word: how far its output is from the same word's output in the sentence.
     const float rowHeight = cellsD.height / float(n);
     // As tall as a row's glyphs may be (~0.95 of a size), as the row words are.
-    const float deviationSize = std::min(atLeastMinText(theme.fontSize * 0.8f, theme), rowHeight * 0.95f);
+    const float deviationSize =
+        std::min(atLeastMinText(theme.fontSize * 0.8f, theme), rowHeight * 0.95f);
     if (deviationSize >= 7) {
-        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ", atLeastMinText(theme.fontSize * 0.8f, theme),
-                            theme.mutedText, HorizontalAlign::Left, VerticalAlign::Bottom));
+        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ",
+                            atLeastMinText(theme.fontSize * 0.8f, theme), theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Bottom));
         for (std::size_t i = 0; i < n; ++i) {
             const double d = c.tokenDeviation[i];
             figure.add(makeText({cellsD.right() + 4, cellsD.y + (float(i) + 0.5f) * rowHeight},

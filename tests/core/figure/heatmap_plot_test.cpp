@@ -338,5 +338,47 @@ TEST(HeatmapPlotTest, ColourBarCaptionInPresentationStaysAtTheReadableSize) {
     }
 }
 
+// Presentation mode keeps a colour bar's caption at full size for the projector (#28, check at
+// 80 % of the body size): wrapped onto a second column, else without its sampling detail, else
+// along the bar's free column past its ends; never shrunk under 0.8 x the theme's size (the
+// Sinusoidal, RoPE and add-vs-concat captions were 15.6 to 18.8 px of 24.5 at 1024x768 F5).
+TEST(HeatmapPlotTest, ColourBarCaptionInPresentationStaysAtFullSize) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const float floor = 0.8f * theme.fontSize;
+    struct Case {
+        const char* label;
+        float height;
+        bool square;
+    };
+    for (const Case& c : {Case{"value (mean, 2×1 cells/px)", 390, false},
+                          Case{"circular mean of 11 x 1 cells a pixel", 552, false},
+                          Case{"$q_m·k_n$, mean of 12 × 12 cells per pixel", 552, true},
+                          Case{"$q_m·k_n$, mean of 12 × 12 cells per pixel", 300, true},
+                          Case{"logit / √d", 200, true}, Case{"logit / √d", 160, false}}) {
+        HeatmapSpec spec;
+        spec.values = std::make_shared<const Matrix>(64, 64);
+        spec.x = {"key", 0, 64, false, true};
+        spec.y = {"query", 0, 64, false, true};
+        spec.range = {-1, 1};
+        spec.squareCells = c.square;
+        spec.colorbarLabel = c.label;
+        const Box area{0, 0, 1008, c.height};
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, area, spec, theme, &frame);
+        bool captioned = false;
+        for (const FigureItem& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.empty()) continue;
+            EXPECT_GE(text->size, floor - 0.01f) << text->text << " in " << c.label;
+            if (text->vertical90) {
+                captioned = true;
+                EXPECT_LE(estimateTextWidth(text->text, text->size), area.height) << text->text;
+            }
+        }
+        EXPECT_TRUE(captioned) << c.label;  // shortened or wrapped, never left out here
+    }
+}
+
 }  // namespace
 }  // namespace poslab

@@ -54,5 +54,24 @@ TEST(AttentionShuffleFiguresTest, ProjectorSizedFigureUnderALessonCardKeepsEvery
     }
 }
 
+// At 1024x768 F5 (figure 1008x552) the four matrices' words were fitted to their rows at
+// 16.3 px, under the presentation check's 80 % of the 24.5 px body size (#28): the reordering
+// diagram now takes its least height and the rows are tall enough for full-size words.
+TEST(AttentionShuffleFiguresTest, ProjectorSizedFigureKeepsTheMatrixWordsAtPresentationSize) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    ToyAttentionParams params;
+    auto figure = attentionShuffleFigure(params, 1008, 552, theme);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    EXPECT_TRUE(overlappingTexts(*figure).empty());
+    EXPECT_TRUE(cutTexts(*figure).empty());
+    for (const FigureItem& item : figure->items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && !text->text.empty()) {
+            EXPECT_GE(text->size, 0.8f * theme.fontSize - 0.01f) << text->text;
+        }
+    }
+    EXPECT_TRUE(hasText(*figure, "chased"));
+}
+
 }  // namespace
 }  // namespace poslab
