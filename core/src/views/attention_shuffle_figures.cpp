@@ -57,7 +57,8 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
         figure.add(centredText({box.x + box.width / 2, box.y + titleStep * float(i)}, fitted.text,
                                fitted.size, theme.text));
     }
-    const float xLabelSize = atLeastMinText(theme.fontSize * 0.9f, theme), xLabelStep = xLabelSize * 1.15f;
+    const float xLabelSize = atLeastMinText(theme.fontSize * 0.9f, theme),
+                xLabelStep = xLabelSize * 1.15f;
     const float n = float(std::max<std::size_t>(values.rows, 1));
     // In presentation a short box keeps its rows readable (14 px words need ~15 px rows) before
     // its axis label: the title already says what the columns are.
@@ -190,7 +191,8 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     auto slotX = [&](std::size_t i) { return diagram.x + captionWidth + (float(i) + 0.5f) * slot; };
     const float topY = diagram.y + 2, bottomY = diagram.bottom() - wordSize - 4;
     for (const auto& [caption, y] : {std::pair{"sentence", topY}, std::pair{"shuffled", bottomY}}) {
-        const FittedText text = fitText(caption, atLeastMinText(theme.fontSize * 0.9f, theme), captionWidth - 6, 0.6f);
+        const FittedText text =
+            fitText(caption, atLeastMinText(theme.fontSize * 0.9f, theme), captionWidth - 6, 0.6f);
         figure.add(makeText({diagram.x, y + wordSize / 2}, text.text, text.size, theme.mutedText,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
@@ -286,10 +288,12 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     // Per shuffled word: how far its output is from the same word's output in the sentence.
     const float rowHeight = cellsD.height / float(n);
     // As tall as a row's glyphs may be (~0.95 of a size), as the row words are.
-    const float deviationSize = std::min(atLeastMinText(theme.fontSize * 0.8f, theme), rowHeight * 0.95f);
+    const float deviationSize =
+        std::min(atLeastMinText(theme.fontSize * 0.8f, theme), rowHeight * 0.95f);
     if (deviationSize >= 7) {
-        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ", atLeastMinText(theme.fontSize * 0.8f, theme),
-                            theme.mutedText, HorizontalAlign::Left, VerticalAlign::Bottom));
+        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ",
+                            atLeastMinText(theme.fontSize * 0.8f, theme), theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Bottom));
         for (std::size_t i = 0; i < n; ++i) {
             const double d = c.tokenDeviation[i];
             figure.add(makeText({cellsD.right() + 4, cellsD.y + (float(i) + 0.5f) * rowHeight},
@@ -311,10 +315,10 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
     auto comparison = compareShuffle(params);
     if (!comparison) return comparison.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight},
-              "Why position at all: without it, reordering the words only reorders the outputs",
-              theme);
+    const std::string title =
+        "Why position at all: without it, reordering the words only reorders the outputs";
+    const float titleHeight = titleBandHeight(theme, title, width);
+    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
     drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
                          *comparison, params, theme);
     return figure;
