@@ -77,7 +77,7 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                                 const std::string title =
                                     "Why position at all: without it, reordering the words only "
                                     "reorders the outputs";
-                                const float titleHeight = titleBandHeight(theme, title, w);
+                                const float titleHeight = titleBandHeight(theme, title, w, h);
                                 drawTitle(figure, {0, 0, w, titleHeight}, title, theme);
                                 drawAttentionShuffle(figure,
                                                      {8, titleHeight, w - 16, h - titleHeight - 4},

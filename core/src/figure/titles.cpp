@@ -145,8 +145,9 @@ float titleBandHeight(const Theme& theme, float lines) {
     return theme.titleMode == TitleMode::Hidden ? 0 : theme.titleSize * lines;
 }
 
-float titleBandHeight(const Theme& theme, const std::string& title, float width) {
+float titleBandHeight(const Theme& theme, const std::string& title, float width, float height) {
     if (theme.titleMode == TitleMode::Hidden) return 0;
+    if (!(height >= 15 * theme.titleSize)) return titleBandHeight(theme);
     const bool replaced =
         theme.titleMode == TitleMode::Replace && theme.titleTarget != TitleTarget::PanelTitles;
     const std::string& drawn = replaced ? theme.titleText : title;

@@ -317,7 +317,7 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
     Figure figure = emptyFigure(width, height, theme);
     const std::string title =
         "Why position at all: without it, reordering the words only reorders the outputs";
-    const float titleHeight = titleBandHeight(theme, title, width);
+    const float titleHeight = titleBandHeight(theme, title, width, height);
     drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
     drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
                          *comparison, params, theme);
