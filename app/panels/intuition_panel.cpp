@@ -74,11 +74,11 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                             [&](float w, float h, const Theme& theme) -> Result<Figure> {
                                 if (!comparison()) return comparison().error();
                                 Figure figure = emptyFigure(w, h, theme);
-                                const float titleHeight = theme.titleSize * 1.8f;
-                                drawTitle(figure, {0, 0, w, titleHeight},
-                                          "Why position at all: without it, reordering "
-                                          "the words only reorders the outputs",
-                                          theme);
+                                const std::string title =
+                                    "Why position at all: without it, reordering the words only "
+                                    "reorders the outputs";
+                                const float titleHeight = titleBandHeight(theme, title, w, h);
+                                drawTitle(figure, {0, 0, w, titleHeight}, title, theme);
                                 drawAttentionShuffle(figure,
                                                      {8, titleHeight, w - 16, h - titleHeight - 4},
                                                      *comparison(), view.attention, theme);
@@ -124,9 +124,7 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
             frequencies_.showPanels(
                 "frequency resolution", view.frequencies, context,
                 [](float w, float h, const Theme& theme, int panel) {
-                    const float titleHeight = theme.titleSize * 1.8f;
-                    return frequencyResolutionPanels({0, titleHeight, w, h - titleHeight}, theme,
-                                                     panel);
+                    return frequencyResolutionFigurePanels(w, h, theme, panel);
                 },
                 // Built on a worker (two curves of N offsets enveloped per pixel column, a
                 // legend placed clear of them): the shared-pair slider rebuilt it every frame
@@ -135,11 +133,11 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                     float w, float h, const Theme& theme, int panel, Detail) -> Result<Figure> {
                     if (!*resolution) return resolution->error();
                     Figure figure = emptyFigure(w, h, theme);
-                    const float titleHeight = theme.titleSize * 1.8f;
-                    drawTitle(figure, {0, 0, w, titleHeight},
-                              "Why many frequencies: one frequency repeats "
-                              "itself, a ladder of them keeps positions apart",
-                              theme);
+                    const std::string title =
+                        "Why many frequencies: one frequency repeats itself, a ladder of them "
+                        "keeps positions apart";
+                    const float titleHeight = titleBandHeight(theme, title, w);
+                    drawTitle(figure, {0, 0, w, titleHeight}, title, theme);
                     drawFrequencyResolution(figure, {0, titleHeight, w, h - titleHeight},
                                             **resolution, params, theme, panel);
                     return figure;

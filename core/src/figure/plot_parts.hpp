@@ -63,6 +63,13 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                  std::vector<std::size_t>* unplaced = nullptr);
 
 // ---- Titles (titles.cpp)
+inline constexpr float kTitleBandLines = 1.8f;   // a one-line figure title's band, in title sizes
+inline constexpr float kTitleLineStep = 1.15f;   // from one title line to the next, in title sizes
+inline constexpr float kTitleWrapBelow = 0.85f;  // one line shrunk below this wraps at full size
+// A figure title as two lines at full size when one line in `width` would shrink below
+// kTitleWrapBelow and both lines fit; else empty (one line, shrunk as it must).
+std::vector<std::string> fullSizeTitleLines(const std::string& title, float width,
+                                            const Theme& theme);
 // The title text itself, centred at the top of area (figure titles and plot titles alike);
 // returns the lines drawn (2: wrapped).
 int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme);

@@ -21,10 +21,43 @@ float titleMinScale(const Theme& theme) {
 
 }  // namespace
 
+std::vector<std::string> fullSizeTitleLines(const std::string& title, float width,
+                                            const Theme& theme) {
+    const float room = width - theme.titleSize;
+    // One line shrunk below this reads as small text (the presentation check wants 80 %).
+    // A narrow figure (a small window's) needs the height more than the title its size.
+    if (title.empty() || width < 24 * theme.titleSize ||
+        estimateTextWidth(title, theme.titleSize * kTitleWrapBelow) <= room)
+        return {};
+    const std::size_t split = titleBreak(title);
+    std::vector<std::string> lines = wrapText(title, theme.titleSize, room);
+    if (split != std::string::npos &&
+        estimateTextWidth(title.substr(0, split), theme.titleSize) <= room &&
+        estimateTextWidth(title.substr(split + 1), theme.titleSize) <= room)
+        lines = {title.substr(0, split), title.substr(split + 1)};
+    if (lines.size() != 2 || estimateTextWidth(lines[0], theme.titleSize) > room ||
+        estimateTextWidth(lines[1], theme.titleSize) > room)
+        return {};
+    return lines;
+}
+
 int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const float minScale = titleMinScale(theme);
     const float room = area.width - theme.titleSize;
     const float x = area.x + area.width / 2, top = area.y + theme.titleSize * 0.2f;
+    // Two lines at full size where the view kept the band for them (titleBandHeight with the
+    // title): a title shrunk to one line would read smaller than the figure's body text.
+    if (area.height >= theme.titleSize * (kTitleBandLines + kTitleLineStep) - 0.01f) {
+        const std::vector<std::string> full = fullSizeTitleLines(title, area.width, theme);
+        if (full.size() == 2) {
+            for (std::size_t i = 0; i < 2; ++i) {
+                figure.add(makeText({x, top + float(i) * theme.titleSize * kTitleLineStep}, full[i],
+                                    theme.titleSize, theme.text, HorizontalAlign::Center,
+                                    VerticalAlign::Top));
+            }
+            return 2;
+        }
+    }
     FittedText fitted = fitText(title, theme.titleSize, room, minScale);
     if (fitted.text != title) {
         // Too long for one line even shrunk (a one-column print): two lines in the band the
@@ -110,6 +143,17 @@ void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const The
 
 float titleBandHeight(const Theme& theme, float lines) {
     return theme.titleMode == TitleMode::Hidden ? 0 : theme.titleSize * lines;
+}
+
+float titleBandHeight(const Theme& theme, const std::string& title, float width, float height) {
+    if (theme.titleMode == TitleMode::Hidden) return 0;
+    if (!(height >= 15 * theme.titleSize)) return titleBandHeight(theme);
+    const bool replaced =
+        theme.titleMode == TitleMode::Replace && theme.titleTarget != TitleTarget::PanelTitles;
+    const std::string& drawn = replaced ? theme.titleText : title;
+    const bool twoLines = plot_parts::fullSizeTitleLines(drawn, width, theme).size() == 2;
+    return theme.titleSize *
+           (plot_parts::kTitleBandLines + (twoLines ? plot_parts::kTitleLineStep : 0.f));
 }
 
 int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {

@@ -320,10 +320,10 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
     auto comparison = compareShuffle(params);
     if (!comparison) return comparison.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight},
-              "Why position at all: without it, reordering the words only reorders the outputs",
-              theme);
+    const std::string title =
+        "Why position at all: without it, reordering the words only reorders the outputs";
+    const float titleHeight = titleBandHeight(theme, title, width, height);
+    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
     drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
                          *comparison, params, theme);
     return figure;

@@ -118,8 +118,11 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     }
 }
 
+constexpr const char* kBinaryClockTitle =
+    "Sinusoids as a smooth binary clock: each bit flips twice as slowly as the one before";
+
 PanelGrid binaryClockPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);  // as binaryClockFigure's
+    const float titleHeight = titleBandHeight(theme, kBinaryClockTitle, width);  // as the figure's
     return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kBinaryClockPanels, theme,
                          panel);
 }
@@ -132,11 +135,8 @@ Result<Figure> binaryClockFigure(const BinaryClockOptions& options, float width,
     check.seqLen = options.positions;
     if (auto s = validate(check); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(
-        figure, {0, 0, width, titleHeight},
-        "Sinusoids as a smooth binary clock: each bit flips twice as slowly as the one before",
-        theme);
+    const float titleHeight = titleBandHeight(theme, kBinaryClockTitle, width);
+    drawTitle(figure, {0, 0, width, titleHeight}, kBinaryClockTitle, theme);
     drawBinaryClock(figure, {0, titleHeight, width, height - titleHeight}, options, theme, panel);
     return figure;
 }

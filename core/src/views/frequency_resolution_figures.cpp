@@ -23,8 +23,17 @@ namespace poslab {
 // Why different frequencies
 // ---------------------------------------------------------------------------------------------
 
+constexpr const char* kFrequencyResolutionTitle =
+    "Why many frequencies: one frequency repeats itself, a ladder of them keeps positions apart";
+
 PanelGrid frequencyResolutionPanels(Box area, const Theme& theme, int panel) {
     return reflowOrFocus(area, kFrequencyResolutionPanels, theme, panel);
+}
+
+PanelGrid frequencyResolutionFigurePanels(float width, float height, const Theme& theme,
+                                          int panel) {
+    const float titleHeight = titleBandHeight(theme, kFrequencyResolutionTitle, width);
+    return frequencyResolutionPanels({0, titleHeight, width, height - titleHeight}, theme, panel);
 }
 
 void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& r,
@@ -114,11 +123,8 @@ Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params
     auto resolution = frequencyResolution(params);
     if (!resolution) return resolution.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight},
-              "Why many frequencies: one frequency repeats itself, a ladder of them keeps "
-              "positions apart",
-              theme);
+    const float titleHeight = titleBandHeight(theme, kFrequencyResolutionTitle, width);
+    drawTitle(figure, {0, 0, width, titleHeight}, kFrequencyResolutionTitle, theme);
     drawFrequencyResolution(figure, {0, titleHeight, width, height - titleHeight}, *resolution,
                             params, theme, panel);
     return figure;

@@ -16,6 +16,11 @@ int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& t
 // The height of the band a figure keeps above its panels for drawTitle: lines * titleSize, or 0
 // when the theme hides the title (TitleMode::Hidden gives the room back to the panels).
 float titleBandHeight(const Theme& theme, float lines = 1.8f);
+// The band for this title over a figure `width` wide: one more line (1.15 title sizes) when one
+// line would shrink it below 85 % and two lines fit at full size, which drawTitle then draws;
+// not in a figure under 15 title sizes high (under a lesson card), whose panels need the line.
+float titleBandHeight(const Theme& theme, const std::string& title, float width,
+                      float height = 1e9f);
 // The title a plot (drawHeatmap, drawLinePlot) draws for spec.title under the theme's TitleMode:
 // the same, theme.titleText (when Replace targets panel titles), or "" (Hidden).
 std::string panelTitle(const std::string& title, const Theme& theme);

@@ -19,6 +19,9 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
                              int panel = 0);
 // Where drawFrequencyResolution puts its panels in `area` (the GUI's selector).
 PanelGrid frequencyResolutionPanels(Box area, const Theme& theme, int panel = 0);
+// The panels of frequencyResolutionFigure(width, height): below its title's band.
+PanelGrid frequencyResolutionFigurePanels(float width, float height, const Theme& theme,
+                                          int panel = 0);
 Result<Figure> frequencyResolutionFigure(const FrequencyResolutionParams& params, float width,
                                          float height, const Theme& theme, int panel = 0);
 
