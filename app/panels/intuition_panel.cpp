@@ -77,7 +77,9 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                                 const std::string title =
                                     "Why position at all: without it, reordering the words only "
                                     "reorders the outputs";
-                                const float titleHeight = titleBandHeight(theme, title, w, h);
+                                // One line: the word grid below needs the height more than
+                                // the title its second line (a projector's 1008 x 552).
+                                const float titleHeight = theme.titleSize * 1.8f;
                                 drawTitle(figure, {0, 0, w, titleHeight}, title, theme);
                                 drawAttentionShuffle(figure,
                                                      {8, titleHeight, w - 16, h - titleHeight - 4},

@@ -201,8 +201,11 @@ TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
     // 80 % of the projector's body size (19.6 px) or a title under 80 % of its title size
     // (23.8 px), where the check used to pass anything from the screen's 14 px up: 37 found,
     // 34 once a y label no longer shrinks past 80 % (squeezed figure titles, composite views
-    // drawn at a reduced scale, colour-bar labels); they can only shrink.
-    checkLayoutAt("1024x768", "--presentation", {0, 0, 0, 0, 9});
+    // drawn at a reduced scale, colour-bar labels), then 5 (colour-bar captions on two rotated
+    // columns, figure titles on two full-size lines, Why position's words at full size). Left:
+    // two "training length" marker labels, Near-orthogonality's title, NoPE's sampling note and
+    // one more; they can only shrink.
+    checkLayoutAt("1024x768", "--presentation", {0, 0, 0, 0, 5});
 }
 
 // A laptop, and a paper's column or a small window: 480x320 (the controls take at most 45 % of

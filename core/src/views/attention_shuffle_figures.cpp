@@ -322,7 +322,8 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
     Figure figure = emptyFigure(width, height, theme);
     const std::string title =
         "Why position at all: without it, reordering the words only reorders the outputs";
-    const float titleHeight = titleBandHeight(theme, title, width, height);
+    // One line, as on screen: the word grid needs the height more than the title a second line.
+    const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
     drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
                          *comparison, params, theme);
