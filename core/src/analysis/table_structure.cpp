@@ -8,8 +8,10 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "poslab/base/limits.hpp"
@@ -401,20 +403,32 @@ Result<TableStructure> analyzeTableStructure(const Matrix& table, const Structur
     result.rows = table.rows;
     result.cols = table.cols;
     // The two spectra on a thread of their own while the PCA runs (its Krylov steps leave a
-    // core mostly idle); each result is the same whichever finishes first.
+    // core mostly idle); each result is the same whichever finishes first. One core, or no
+    // threads at all (the single-threaded page: std::thread throws there), computes them in turn.
     const std::vector<std::size_t> order = shuffledOrder(table.rows, options.shuffleSeed);
-    std::thread spectra([&] {
+    auto spectraWork = [&] {
         result.spectrum = columnSpectrum(table);
         result.shuffledSpectrum = spectrumOfRows(table, &order);  // rowsInOrder's spectrum
-    });
+    };
+    std::optional<std::thread> spectra;
+    if (std::thread::hardware_concurrency() > 1) {
+        try {
+            spectra.emplace(spectraWork);
+        } catch (const std::system_error&) {
+            spectra.reset();  // no thread to be had: in turn below
+        }
+    }
     struct JoinOnExit {  // also when the PCA throws (std::bad_alloc)
-        std::thread& thread;
-        ~JoinOnExit() { thread.join(); }
+        std::optional<std::thread>& thread;
+        ~JoinOnExit() {
+            if (thread) thread->join();
+        }
     };
     Result<TablePca> pca = [&] {
         JoinOnExit joined{spectra};
         return principalComponents(table, options.components);
     }();
+    if (pca && !spectra) spectraWork();
     if (!pca) return pca.error();
     result.pca = std::move(pca).value();
 
