@@ -124,21 +124,23 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
         estimateTextWidth(caption, theme.fontSize) <= captionWidth - keyWidth;
     int captionLines =
         captionBeside ? 0 : int(wrapText(caption, theme.fontSize, captionWidth).size());
-    // A window too short for the plot and the wrapped caption (480x320): the caption is fitted
-    // beside the key, as before, rather than squeezing the plot into a strip under it.
+    // The key's line, the caption's own lines, the strip and its tick labels.
+    const float stripHeight = std::clamp(area.height * 0.05f, 10.f, 26.f);
+    auto stripBlockFor = [&](int lines) {
+        return line * float(1 + lines) + stripHeight + line + 8;
+    };
+    // The plot: a title of up to three lines, tick labels, the axis label and a readable box.
+    const float plotNeeds = theme.titleSize * 3.5f + theme.fontSize * 7;
+    // A window too short for the plot, the wrapped caption and one note line (480x320): the
+    // caption is fitted beside the key, as before, rather than squeezing the plot into a strip.
     const bool captionFitted = captionLines > 0 && !heightMayGrow(theme) &&
-                               area.height - line * float(3 + captionLines) -
-                                       std::clamp(area.height * 0.05f, 10.f, 26.f) - 8 <
-                                   theme.titleSize * 3.5f + theme.fontSize * 7;
+                               area.height - stripBlockFor(captionLines) - line < plotNeeds;
     if (captionFitted) captionLines = 0;
     // One line per image or video, wrapped to the width (never cut); as many as leave the
     // position plot its room, the rest counted ("… and 2 more images or videos"). A file that
     // may grow (Theme::panelRoom, `--width` alone) asks for the height the notes need.
     const float noteWidth = std::max(1.f, area.width - 16);
-    const float stripHeight = std::clamp(area.height * 0.05f, 10.f, 26.f);
-    const float stripBlock = line * float(1 + captionLines) + stripHeight + line + 8;
-    // The plot: a title of up to three lines, tick labels, the axis label and a readable box.
-    const float plotNeeds = theme.titleSize * 3.5f + theme.fontSize * 7;
+    const float stripBlock = stripBlockFor(captionLines);
     std::vector<std::vector<std::string>> wrappedNotes;
     int allLines = 0;
     for (const std::string& note : allNotes) {
