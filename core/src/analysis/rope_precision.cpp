@@ -177,8 +177,10 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
             const double product = roundedM * roundedTheta;
             const double angle = roundFractionBits(product, shift);
             lowAngle[i] = angle;
-            const bool fast = (roundedM <= maxFinite) & (std::abs(angle) <= maxFinite) &
-                              ((std::abs(product) >= smallestFormatNormal) | (product == 0));
+            // Bitwise, not logical, operators here and below: no branch, so the loop vectorises
+            // (the int casts say so to the compiler).
+            const bool fast = int(roundedM <= maxFinite) & int(std::abs(angle) <= maxFinite) &
+                              (int(std::abs(product) >= smallestFormatNormal) | int(product == 0));
             const double c = firstCos * stepCos[i] - firstSin * stepSin[i];
             const double s = firstSin * stepCos[i] + firstCos * stepSin[i];
             cosExact[i] = c;
@@ -201,8 +203,8 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
                                       (wrappedBound < phaseBefore) &
                                       (firstKnown | (wrappedBound <= threshold));
             // Settled but for the cos/sin bound: 1 with the phase error |d|, 2 wrapped.
-            settledPhase[i] = fast & phaseDirect ? absD : -1.0;
-            open[i] = fast & phaseWrapped ? 0.0 : 1.0;
+            settledPhase[i] = (fast & phaseDirect) ? absD : -1.0;
+            open[i] = (fast & phaseWrapped) ? 0.0 : 1.0;
         }
         // The run of one low-precision angle (separately: with it the pass above would not
         // vectorise).
@@ -221,8 +223,8 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
             const bool boundBelow = errorBound[i] < reachedBefore;
             const bool direct = settledPhase[i] >= 0;
             const bool wrapped = open[i] == 0;
-            open[i] = boundBelow & (direct | wrapped) ? 0.0 : 1.0;
-            settledPhase[i] = boundBelow & direct ? settledPhase[i] : 0.0;
+            open[i] = (boundBelow & (direct | wrapped)) ? 0.0 : 1.0;
+            settledPhase[i] = (boundBelow & direct) ? settledPhase[i] : 0.0;
         }
         for (int j = 0; j < count; ++j) {  // (a max reduction of its own: the pass vectorises)
             settledPhaseMax = std::max(settledPhaseMax, settledPhase[std::size_t(j)]);
