@@ -18,6 +18,7 @@
 
 #include "gfx/figure_layers.hpp"
 #include "gfx/offscreen.hpp"
+#include "offscreen_fixture.hpp"
 #include "poslab/figure/figure.hpp"
 
 namespace poslab::test {
@@ -214,20 +215,7 @@ Figure drawnFigure(double phase, std::uint64_t heatmapVersion) {
     return f;
 }
 
-class FigureLayersGlTest : public ::testing::Test {
-  protected:
-    static void SetUpTestSuite() {
-        auto created = gfx::OffscreenRenderer::create();
-        if (created)
-            renderer_ = std::move(created.value());
-        else
-            failure_ = created.error().message;
-    }
-    static void TearDownTestSuite() { renderer_.reset(); }
-
-    static inline std::unique_ptr<gfx::OffscreenRenderer> renderer_;
-    static inline std::string failure_;
-};
+class FigureLayersGlTest : public test::OffscreenRendererTest<FigureLayersGlTest> {};
 
 TEST_F(FigureLayersGlTest, CopiedPixelsAreTheDrawnPixels) {
     ASSERT_TRUE(renderer_) << failure_;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gfx/offscreen.hpp"
+#include "offscreen_fixture.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/figure.hpp"
 
@@ -82,17 +83,8 @@ Figure figureWith(const Shade& shade) {
     return figure;
 }
 
-class HeatmapGlTest : public ::testing::Test {
+class HeatmapGlTest : public test::OffscreenRendererTest<HeatmapGlTest> {
   protected:
-    static void SetUpTestSuite() {
-        auto created = gfx::OffscreenRenderer::create();
-        if (created)
-            renderer_ = std::move(created.value());
-        else
-            failure_ = created.error().message;
-    }
-    static void TearDownTestSuite() { renderer_.reset(); }
-
     // Renders the figure and checks every cell centre and the margins beside the heatmap.
     void expectPixels(const Shade& shade) {
         ASSERT_TRUE(renderer_) << failure_;
@@ -142,9 +134,6 @@ class HeatmapGlTest : public ::testing::Test {
                 << "margin at " << x << "," << y << ": got " << show(at(x, y));
         }
     }
-
-    static inline std::unique_ptr<gfx::OffscreenRenderer> renderer_;
-    static inline std::string failure_;
 };
 
 constexpr Rgba kDarkShade{0, 0, 0, 110}, kPaperShade{0, 0, 0, 28};
