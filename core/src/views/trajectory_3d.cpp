@@ -152,19 +152,17 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     }
     if (!(radius > 0)) radius = 1;
     const float dotRadius = drawn.size() > 600 ? 2.f : 3.f;
-    const double scale =
+    const double fullScale =
         std::max(0.0, (std::min(plot.width, plot.height) / 2.0 - dotRadius - 2) / radius);
     const Point middle{plot.x + plot.width / 2, plot.y + plot.height / 2};
-
+    // Depths and the back-to-front order do not depend on the scale.
+    std::vector<ViewPoint> viewed(drawn.size());
     std::vector<double> depth(drawn.size());
-    frame.points.resize(drawn.size());
-    frame.indices = drawn;
     for (std::size_t i = 0; i < drawn.size(); ++i) {
         const std::size_t r = drawn[i];
-        const ViewPoint p = projectPoint(coordinate(r, 0) - centre[0], coordinate(r, 1) - centre[1],
-                                         coordinate(r, 2) - centre[2], options.angles);
-        frame.points[i] = {float(middle.x + p.x * scale), float(middle.y - p.y * scale)};
-        depth[i] = p.depth;
+        viewed[i] = projectPoint(coordinate(r, 0) - centre[0], coordinate(r, 1) - centre[1],
+                                 coordinate(r, 2) - centre[2], options.angles);
+        depth[i] = viewed[i].depth;
     }
     // Near items drawn last; far ones faded toward the plot background (depth in -R..R).
     auto nearness = [&](double d) { return std::clamp((d / radius + 1) / 2, 0.0, 1.0); };
@@ -182,25 +180,38 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
         itemDepth.push_back(backdrop ? -INFINITY : (depth[i] + depth[i + 1]) / 2);
     // A dot sits a hair in front of the segments that meet at it.
     for (std::size_t i = 0; i < drawn.size(); ++i) itemDepth.push_back(depth[i] + 1e-9 * radius);
-    const float lineWidth = drawn.size() > 600 ? 1.2f : 1.6f;
-    figure.add(ClipPush{plot});
-    for (std::size_t item : backToFrontOrder(itemDepth)) {
-        if (item < segments) {
-            const double index = (double(drawn[item]) + double(drawn[item + 1])) / 2;
-            figure.add(LineItem{
-                frame.points[item], frame.points[item + 1],
-                withAlpha(colourAt(index, (depth[item] + depth[item + 1]) / 2), options.pathAlpha),
-                lineWidth, false});
-        } else {
-            const std::size_t i = item - segments;
-            CircleItem dot;
-            dot.center = frame.points[i];
-            dot.radius = dotRadius * float(0.75 + 0.5 * nearness(depth[i]));
-            dot.fill = colourAt(double(drawn[i]), depth[i]);
-            figure.add(dot);
+    const std::vector<std::size_t> order = backToFrontOrder(itemDepth);
+    frame.indices = drawn;
+    frame.points.resize(drawn.size());
+    const std::size_t firstItem = figure.items.size(), firstMark = figure.marks.size();
+    // The dots and path at `scale` pixels per unit (drawn again smaller when the tripod finds
+    // no free corner, below).
+    auto drawData = [&](double scale) {
+        figure.items.resize(firstItem);
+        figure.marks.resize(firstMark);
+        for (std::size_t i = 0; i < drawn.size(); ++i)
+            frame.points[i] = {float(middle.x + viewed[i].x * scale),
+                               float(middle.y - viewed[i].y * scale)};
+        const float lineWidth = drawn.size() > 600 ? 1.2f : 1.6f;
+        figure.add(ClipPush{plot});
+        for (std::size_t item : order) {
+            if (item < segments) {
+                const double index = (double(drawn[item]) + double(drawn[item + 1])) / 2;
+                figure.add(LineItem{frame.points[item], frame.points[item + 1],
+                                    withAlpha(colourAt(index, (depth[item] + depth[item + 1]) / 2),
+                                              options.pathAlpha),
+                                    lineWidth, false});
+            } else {
+                const std::size_t i = item - segments;
+                CircleItem dot;
+                dot.center = frame.points[i];
+                dot.radius = dotRadius * float(0.75 + 0.5 * nearness(depth[i]));
+                dot.fill = colourAt(double(drawn[i]), depth[i]);
+                figure.add(dot);
+            }
         }
-    }
-    figure.add(ClipPop{});
+        figure.add(ClipPop{});
+    };
 
     // The tripod: PC1..PC3 as seen by the camera, in a corner, far axes first. Its labels
     // and the angles sit on a backing box: the data may pass under them.
@@ -260,6 +271,7 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
         }
         return labelled;
     };
+    drawData(fullScale);
     if (roomForTripod) {
         // The corner whose labels hide the fewest dots and path segments (the lower left first,
         // the lower right last: the angles caption goes there); ties keep the earlier corner.
@@ -268,14 +280,34 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
         const float top = plot.y + 4 + length + labelSize * 1.2f;
         const std::array<Point, 4> corners{Point{left, bottom}, Point{left, top}, Point{right, top},
                                            Point{right, bottom}};
-        Point origin = corners[0];
-        int fewest = -1;
-        for (const Point corner : corners) {
-            int covered = 0;
-            for (const TextItem& label : tripodLabels(corner))
-                covered += marksCovered(figure, textBox(label));
-            if (fewest < 0 || covered < fewest) fewest = covered, origin = corner;
-            if (covered == 0) break;
+        auto bestCorner = [&](int& fewest) {
+            Point origin = corners[0];
+            fewest = -1;
+            for (const Point corner : corners) {
+                int covered = 0;
+                for (const TextItem& label : tripodLabels(corner))
+                    covered += marksCovered(figure, textBox(label));
+                if (fewest < 0 || covered < fewest) fewest = covered, origin = corner;
+                if (covered == 0) break;
+            }
+            return origin;
+        };
+        int fewest = 0;
+        Point origin = bestCorner(fewest);
+        // A cloud that fills every corner (a square plot) is drawn a little smaller, about the
+        // same centre, until a corner is free: the labels never hide data the reader turns to see.
+        // (The largest drawing that hides the fewest marks wins.)
+        double bestShrink = 1, shrink = 1;
+        int bestFewest = fewest;
+        for (const double smaller : {0.9, 0.8, 0.7}) {
+            if (bestFewest == 0) break;
+            drawData(fullScale * (shrink = smaller));
+            origin = bestCorner(fewest);
+            if (fewest < bestFewest) bestFewest = fewest, bestShrink = shrink;
+        }
+        if (shrink != bestShrink) {
+            drawData(fullScale * bestShrink);
+            origin = bestCorner(fewest);
         }
         for (std::size_t k : backToFrontOrder(axisDepth)) {
             const Rgba color = mix(seriesColor(int(k)), theme.plotBackground,

@@ -376,6 +376,38 @@ TEST(Trajectory3dTest, TripodLabelsGoToACornerTheDataLeaves) {
     }
 }
 
+// A cloud that fills a square plot to every corner (a spiral over a whole sphere, the shape of a
+// sinusoidal table's top components): no corner is free at full size, so the cloud is drawn a
+// little smaller and the tripod's labels still hide no dot or segment.
+TEST(Trajectory3dTest, TripodLabelsHideNoDataWhenTheCloudFillsEveryCorner) {
+    const std::size_t rows = 1500;
+    Matrix projections(rows, 3, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const double z = -1 + 2 * (double(r) + 0.5) / double(rows);  // a Fibonacci sphere
+        const double phi = 2.399963229728653 * double(r), ring = std::sqrt(1 - z * z);
+        projections(r, 0) = ring * std::cos(phi);
+        projections(r, 1) = ring * std::sin(phi);
+        projections(r, 2) = z;
+    }
+    Trajectory3dOptions options;
+    options.explained = {0.34, 0.33, 0.33};
+    for (const ViewAngles angles : {ViewAngles{0, 0}, ViewAngles{35, 20}, ViewAngles{-120, -45}}) {
+        options.angles = angles;
+        Figure figure = emptyFigure(460, 440, darkTheme());
+        drawTrajectory3d(figure, {0, 0, 460, 440}, projections, options, darkTheme());
+        int tripodLabels = 0;
+        for (const TextItem* text : itemsOf<TextItem>(figure)) {
+            if (text->text.rfind("PC", 0) != 0) continue;
+            ++tripodLabels;
+            EXPECT_EQ(marksCovered(figure, textBox(*text)), 0)
+                << text->text << " at yaw " << angles.yawDegrees;
+        }
+        EXPECT_EQ(tripodLabels, 3);
+        // Every position is still drawn, inside the plot.
+        EXPECT_EQ(itemsOf<CircleItem>(figure).size(), std::size_t(rows));
+    }
+}
+
 TEST(Trajectory3dTest, HoverFindsTheNearestPosition) {
     Trajectory3dFrame frame;
     frame.points = {{10, 10}, {20, 10}, {40, 40}};
