@@ -206,6 +206,14 @@ std::size_t FigureLayerCache::cachedCount() const {
         std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.cached; }));
 }
 
+LayerBlit layerBlit(const LayerRect& rect, long framebufferHeight, bool capture) {
+    // The frame's rows [y0, y1) counted from the bottom are the layer's rows [rect.y0, rect.y1)
+    // in the opposite order: one side of each copy names its rows from the higher one down.
+    const long y0 = framebufferHeight - rect.y1, y1 = framebufferHeight - rect.y0;
+    if (capture) return {{rect.x0, y0, rect.x1, y1}, {rect.x0, rect.y1, rect.x1, rect.y0}};
+    return {{rect.x0, rect.y0, rect.x1, rect.y1}, {rect.x0, y1, rect.x1, y0}};
+}
+
 // ---- FigureLayers
 
 FigureLayers::FigureLayers() = default;
@@ -218,7 +226,9 @@ bool FigureLayers::ensureLayer(int width, int height) {
     texture_.reset();
     width_ = width;
     height_ = height;
-    texture_ = createTexture2D(width, height, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, nullptr,
+    // The window's byte order (BGRA on X11's 24- and 32-bit visuals): an unsized format with
+    // BGRA data is stored as BGRA by Mesa, so a copy between the two is a memory copy.
+    texture_ = createTexture2D(width, height, GL_RGBA, GL_BGRA, GL_UNSIGNED_BYTE, nullptr,
                                GL_NEAREST, GL_NEAREST);
     GLuint name = 0;
     glGenFramebuffers(1, &name);
@@ -315,9 +325,9 @@ void FigureLayers::copyCallback(const ImDrawList*, const ImDrawCmd* command) {
 
 void FigureLayers::copy(const Copy& queued) const {
     if (!framebuffer_) return;
-    // GL's rows count from the bottom.
-    const auto x0 = GLint(queued.rect.x0), x1 = GLint(queued.rect.x1);
-    const auto y0 = GLint(height_ - queued.rect.y1), y1 = GLint(height_ - queued.rect.y0);
+    const LayerBlit blit = layerBlit(queued.rect, height_, queued.capture);
+    const auto* s = blit.source;
+    const auto* d = blit.destination;
     GLint draw = 0, read = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
@@ -325,7 +335,8 @@ void FigureLayers::copy(const Copy& queued) const {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, queued.capture ? GLuint(draw) : framebuffer_.get());
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, queued.capture ? framebuffer_.get() : GLuint(draw));
     glDisable(GL_SCISSOR_TEST);  // the rectangle is the figure's, inside the clip rectangle
-    glBlitFramebuffer(x0, y0, x1, y1, x0, y0, x1, y1, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBlitFramebuffer(GLint(s[0]), GLint(s[1]), GLint(s[2]), GLint(s[3]), GLint(d[0]), GLint(d[1]),
+                      GLint(d[2]), GLint(d[3]), GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glEnable(GL_SCISSOR_TEST);  // as the OpenGL backend keeps it while it renders
     glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(read));
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(draw));

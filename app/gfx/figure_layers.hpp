@@ -82,6 +82,17 @@ class FigureLayerCache {
     std::uint64_t frame_ = 1;
 };
 
+// ---- The copies' rectangles, as glBlitFramebuffer's (x0, y0, x1, y1) for source and destination
+// (GL rows count from the bottom). The layer holds the frame's row r at its own row r counted from
+// the bottom, so every copy is mirrored in GL's terms: software GL (Mesa) keeps a window's rows
+// top-down in memory, a texture's bottom-up, and the mirrored copy then moves each row to the same
+// memory row (llvmpipe copies memory instead of drawing a textured quad: 0.3 ms instead of 5 ms
+// for 1100 x 800 pixels, also because the layer has the window's BGRA byte order).
+struct LayerBlit {
+    long source[4] = {0, 0, 0, 0}, destination[4] = {0, 0, 0, 0};
+};
+LayerBlit layerBlit(const LayerRect& rect, long framebufferHeight, bool capture);
+
 // ---- The GL side.
 class FigureLayers {
   public:

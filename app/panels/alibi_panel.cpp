@@ -131,7 +131,10 @@ void AlibiPanel::drawFigure(state::AlibiViewState& view, ui::FrameContext& conte
         [](Box area, const Theme& theme, int panel) { return alibiPanels(area, theme, panel); },
         [&](Box area, int panel) { return alibiLayout(area, options, context.theme, panel); },
         // On a worker (128 heads' samples and a query row over L = 65,536): options copied in.
-        [options](const AlibiLayout& layout) { return computeAlibiFigureData(options, layout); },
+        // The bias heatmaps are kept while only the query row or the content moves.
+        [options, biasCache = biasCache_](const AlibiLayout& layout) {
+            return computeAlibiFigureData(options, layout, biasCache.get());
+        },
         [&](Figure& figure, const AlibiLayout& layout, const AlibiFigureData& data,
             const CacheKey& made) {
             // Meanwhile the last data is drawn with the settings it was made for.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <tuple>
 
 #include "panels/figure_cache.hpp"
@@ -39,6 +40,8 @@ class AlibiPanel : public ui::Panel {
     using CacheKey = std::tuple<int, int, bool, int, int, int, double, std::uint64_t>;
     static CacheKey cacheKey(const AlibiFigureOptions& options);
     LiveCachedFigure<CacheKey, AlibiLayout, AlibiFigureData> cache_;
+    // The bias heatmaps of the last build, shared with the worker that makes the next.
+    std::shared_ptr<AlibiBiasCache> biasCache_ = std::make_shared<AlibiBiasCache>();
 };
 
 }  // namespace poslab::panels

@@ -51,9 +51,17 @@ void RopePanel::drawRotation(state::RopeViewState& view, ui::FrameContext& conte
     options.pairs = shownPairs(view);
     options.trail = view.trail;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    // What moves with m and n within a position (arrows, arcs, the legend's values) is a figure
+    // of its own drawn over the rest, which then stays the same and is copied from its figure
+    // layer (a trail's dots and the circles are most of the triangles). A layout audit sees the
+    // whole figure.
+    Figure moving = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
+    moving.background = {0, 0, 0, 0};
     std::vector<RopeRotationCell> cells;
-    drawRopeRotation(figure, wholeCanvas(canvas), view.params, options, context.theme, &cells);
+    drawRopeRotation(figure, wholeCanvas(canvas), view.params, options, context.theme, &cells,
+                     context.layoutAudit ? nullptr : &moving);
     ui::drawCanvasFigure(canvas, figure, context);
+    if (!moving.items.empty()) ui::drawCanvasFigure(canvas, moving, context);
 
     if (!canvas.hovered) return;
     auto freqs = ropeFrequencies(view.params);

@@ -11,9 +11,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gfx/figure_layers.hpp"
@@ -213,6 +215,41 @@ Figure drawnFigure(double phase, std::uint64_t heatmapVersion) {
     dot.fill = {40, 160, 40, 140};
     f.items.push_back(dot);
     return f;
+}
+
+// The copies keep each pixel where it is: captured then copied back, frame pixel (x, y) (GL rows
+// from the bottom) comes back to (x, y); in between it is in the layer at row H - 1 - y, mirrored
+// (the frame's rows from the top), which is what makes the copy a memory copy on Mesa.
+TEST(LayerBlitTest, ARoundTripPutsEveryPixelBackAndTheLayerHoldsRowsTopDown) {
+    constexpr long kHeight = 900;
+    const LayerRect rect{100, 40, 1300, 840};  // screen pixels, rows from the top
+    const gfx::LayerBlit in = gfx::layerBlit(rect, kHeight, true);
+    const gfx::LayerBlit out = gfx::layerBlit(rect, kHeight, false);
+    // glBlitFramebuffer's mapping for equal sizes: a coordinate's offset from the first edge
+    // goes to the same offset from the other side's first edge (mirrored when they run opposite).
+    auto map = [](const long* from, const long* to, long x, long y) {
+        const double fx = (x + 0.5 - double(from[0])) / double(from[2] - from[0]);
+        const double fy = (y + 0.5 - double(from[1])) / double(from[3] - from[1]);
+        return std::pair<long, long>{long(std::floor(double(to[0]) + fx * double(to[2] - to[0]))),
+                                     long(std::floor(double(to[1]) + fy * double(to[3] - to[1])))};
+    };
+    for (long x : {100L, 101L, 700L, 1299L}) {
+        for (long y : {60L, 61L, 400L, 859L}) {  // GL rows of the rectangle: 900-840 .. 900-40
+            const auto [lx, ly] = map(in.source, in.destination, x, y);
+            EXPECT_EQ(lx, x);
+            EXPECT_EQ(ly, kHeight - 1 - y) << "layer row of frame row " << y;
+            const auto [bx, by] = map(out.source, out.destination, lx, ly);
+            EXPECT_EQ(bx, x);
+            EXPECT_EQ(by, y);
+        }
+    }
+    // Same size on both sides: no scaling.
+    for (const gfx::LayerBlit* b : {&in, &out}) {
+        EXPECT_EQ(std::abs(b->source[2] - b->source[0]),
+                  std::abs(b->destination[2] - b->destination[0]));
+        EXPECT_EQ(std::abs(b->source[3] - b->source[1]),
+                  std::abs(b->destination[3] - b->destination[1]));
+    }
 }
 
 class FigureLayersGlTest : public test::OffscreenRendererTest<FigureLayersGlTest> {};

@@ -243,27 +243,40 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
 }
 
 Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options,
-                                               const AlibiLayout& layout) {
+                                               const AlibiLayout& layout, AlibiBiasCache* cache) {
     if (auto status = validate(options); !status) return status.error();
     AlibiFigureData data;
     data.slopes = alibiSlopes(options.heads);
     const int length = options.seqLen;
-    const std::vector<double> unit = alibiUnitPattern(length, options.symmetric);
-
-    // The grid: one unit sample at the cells' size, scaled per head.
-    const int side = layout.cells.empty() ? 1 : texelBudget(layout.cells.front().width);
-    const HeatmapSample unitSample =
-        relativeOffsetSample(unit, length, {}, side, side, BlockSummary::MeanOfUnmasked);
-    for (double slope : data.slopes) data.heads.push_back(scaledSample(unitSample, slope));
-    data.gridRange = biasRange(*std::max_element(data.slopes.begin(), data.slopes.end()), length);
-
-    // The enlarged head: one texel per pixel of its box at most.
     const double slope = data.slopes[std::size_t(options.enlargedHead)];
-    data.enlarged = scaledSample(
-        relativeOffsetSample(unit, length, {}, texelBudget(layout.enlarged.height),
-                             texelBudget(layout.enlarged.width), BlockSummary::MeanOfUnmasked),
-        slope);
+    data.gridRange = biasRange(*std::max_element(data.slopes.begin(), data.slopes.end()), length);
     data.enlargedRange = biasRange(slope, length);
+
+    const AlibiBiasCache::Key biasKey{
+        options.heads,
+        length,
+        options.enlargedHead,
+        options.symmetric,
+        layout.cells.empty() ? 1 : texelBudget(layout.cells.front().width),
+        texelBudget(layout.enlarged.height),
+        texelBudget(layout.enlarged.width)};
+    auto makeBias = [&] {
+        AlibiBiasCache::Part part;
+        const std::vector<double> unit = alibiUnitPattern(length, options.symmetric);
+        // The grid: one unit sample at the cells' size, scaled per head.
+        const HeatmapSample unitSample = relativeOffsetSample(
+            unit, length, {}, biasKey.gridSide, biasKey.gridSide, BlockSummary::MeanOfUnmasked);
+        for (double s : data.slopes) part.heads.push_back(scaledSample(unitSample, s));
+        // The enlarged head: one texel per pixel of its box at most.
+        part.enlarged =
+            scaledSample(relativeOffsetSample(unit, length, {}, biasKey.enlargedRows,
+                                              biasKey.enlargedCols, BlockSummary::MeanOfUnmasked),
+                         slope);
+        return part;
+    };
+    AlibiBiasCache::Part bias = cache ? cache->get(biasKey, makeBias) : makeBias();
+    data.heads = std::move(bias.heads);
+    data.enlarged = std::move(bias.enlarged);
 
     // The attention preview: one softmax row per head, reduced to texels as it is computed.
     const CellWindow keys = alibiPreviewWindow(options);

@@ -175,8 +175,9 @@ double ropePairScore(const std::vector<double>& q, const std::vector<double>& k,
 
 void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                       const RopeRotationOptions& options, const Theme& theme,
-                      std::vector<RopeRotationCell>* cells) {
+                      std::vector<RopeRotationCell>* cells, Figure* moving) {
     if (cells) cells->clear();
+    Figure& live = moving ? *moving : figure;  // what follows m and n
     const std::optional<RopeFrequencies> freqs = ropeFrequenciesOrNote(figure, area, params, theme);
     if (!freqs) return;
     if (!ropeVectorsFit(options.q, options.k, *freqs)) {
@@ -223,7 +224,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
             ? "all " + std::to_string(pairCount) + " pairs"
             : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
     const int legendRows =
-        drawLegendRows(figure, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
+        drawLegendRows(live, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
                        {{"q at m = " + positionText(m), qColor},
                         {"k at n = " + positionText(n), kColor},
                         {"m − n = " + positionText(m - n)},
@@ -364,12 +365,12 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
             }
             arc.color = withAlpha(theme.text, 190);
             arc.width = 2;
-            figure.add(arc);
+            live.add(arc);
         }
         const float head = std::clamp(radius * 0.17f, 6.f, 14.f);
         const float width = radius > 40 ? 3.f : 2.f;
-        drawArrow(figure, centre, onCircle(kAngle, kLength), kColor, width, head);
-        drawArrow(figure, centre, onCircle(qAngle, qLength), qColor, width, head);
+        drawArrow(live, centre, onCircle(kAngle, kLength), kColor, width, head);
+        drawArrow(live, centre, onCircle(qAngle, qLength), qColor, width, head);
 
         if (!showText) continue;
         std::string label = "pair " + std::to_string(pair);
@@ -385,8 +386,8 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                                                     params.pairing, pair)) +
                      " to q·k";
         }
-        figure.add(makeText({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,
-                            theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+        live.add(makeText({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,
+                          theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
     }
 }
 

@@ -107,6 +107,72 @@ TEST(AlibiFiguresTest, AttentionPreviewIsTheSoftmaxOfTheBias) {
     EXPECT_NEAR(data->attentionMax, weights(0, 7), 1e-15);
 }
 
+// A moving query row keeps the bias heatmaps (same versions: the GUI keeps their textures) while
+// the preview follows the row; a new enlarged head or length makes them again. Every value is
+// checked against the bias -m·(i - j) (future keys masked) and the softmax written out here.
+TEST(AlibiFiguresTest, BiasCacheKeepsTheHeatmapsWhileTheQueryMoves) {
+    AlibiFigureOptions options;
+    options.heads = 4;  // slopes 2^-2, 2^-4, 2^-6, 2^-8
+    options.seqLen = 12;
+    options.enlargedHead = 1;
+    const AlibiLayout layout = alibiLayout({0, 0, 1400, 900}, options, darkTheme());
+    auto slopeOf = [](int h) { return std::exp2(-2.0 * (h + 1)); };
+    auto expectBias = [&](const HeatmapSample& sample, double m, const char* what) {
+        const Matrix& v = *sample.values;
+        ASSERT_EQ(v.rows, 12u) << what;
+        ASSERT_EQ(v.cols, 12u) << what;
+        for (int i = 0; i < 12; ++i) {
+            for (int j = 0; j < 12; ++j) {
+                if (j > i)
+                    EXPECT_EQ(v(i, j), -kInf) << what << " " << i << "," << j;
+                else
+                    EXPECT_DOUBLE_EQ(v(i, j), -m * (i - j)) << what << " " << i << "," << j;
+            }
+        }
+    };
+    auto expectPreview = [&](const AlibiFigureData& data, int query) {
+        const Matrix& weights = *data.attention.values;
+        for (int h = 0; h < 4; ++h) {
+            const double m = slopeOf(h);
+            double total = 0;
+            for (int j = 0; j <= query; ++j) total += std::exp(-m * (query - j));
+            EXPECT_NEAR(weights(h, query), 1 / total, 1e-14) << "head " << h;
+        }
+    };
+
+    AlibiBiasCache cache;
+    options.queryIndex = 7;
+    auto first = computeAlibiFigureData(options, layout, &cache);
+    ASSERT_TRUE(first);
+    options.queryIndex = 3;
+    options.contentScale = 0;
+    auto second = computeAlibiFigureData(options, layout, &cache);
+    ASSERT_TRUE(second);
+    ASSERT_EQ(second->heads.size(), 4u);
+    for (int h = 0; h < 4; ++h) {
+        EXPECT_EQ(second->heads[std::size_t(h)].version, first->heads[std::size_t(h)].version);
+        expectBias(second->heads[std::size_t(h)], slopeOf(h), "grid");
+    }
+    EXPECT_EQ(second->enlarged.version, first->enlarged.version);
+    expectBias(second->enlarged, slopeOf(1), "enlarged");
+    expectPreview(*first, 7);
+    expectPreview(*second, 3);
+
+    // Another enlarged head: made again, with its slope.
+    options.enlargedHead = 2;
+    auto third = computeAlibiFigureData(options, layout, &cache);
+    ASSERT_TRUE(third);
+    EXPECT_NE(third->enlarged.version, second->enlarged.version);
+    expectBias(third->enlarged, slopeOf(2), "enlarged head 2");
+    EXPECT_DOUBLE_EQ(third->enlargedRange.low, -slopeOf(2) * 11);
+
+    // Without a cache every call makes its own.
+    auto uncached = computeAlibiFigureData(options, layout);
+    ASSERT_TRUE(uncached);
+    EXPECT_NE(uncached->heads[0].version, third->heads[0].version);
+    expectBias(uncached->heads[0], slopeOf(0), "uncached grid");
+}
+
 // A preview wider than its pixels: each texel is the mean of its heads' and keys' weights (the
 // unmasked ones), the heads computed on every core in texel rows.
 TEST(AlibiFiguresTest, AttentionTexelsAreMeansOfTheirWeights) {

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "rope_figure_checks.hpp"
@@ -83,6 +85,103 @@ TEST(RopeRotationFiguresTest, RotationFigureHasOnePanelPerPairAndPrintsTheScore)
     EXPECT_EQ(cells.front().pair, 0);
     EXPECT_EQ(cells.back().pair, 63);
     EXPECT_TRUE(hasText(big, "16 of 64 pairs"));
+}
+
+// The figure split in two (the GUI copies the still part): together they are the one figure's
+// items, each part in the one figure's order; the still part is the same for every m and n
+// within one whole position (the trails move only with whole positions) and holds no value of
+// m, n or the score.
+TEST(RopeRotationFiguresTest, MovingPartsSplitOffLeaveAStillFigure) {
+    const RopeParams p = params(64);
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(64, 1);
+    options.k = seededGaussianVector(64, 2);
+    options.trail = 8;
+    auto texts = [](const Figure& f) {
+        std::vector<std::string> out;
+        for (const FigureItem& item : f.items) {
+            if (const auto* t = std::get_if<TextItem>(&item)) out.push_back(t->text);
+        }
+        return out;
+    };
+    // An item's kind and where it is: enough to tell items apart in order.
+    auto signature = [](const FigureItem& item) {
+        return std::visit(
+            [&](const auto& i) -> std::string {
+                using T = std::decay_t<decltype(i)>;
+                char b[160];
+                if constexpr (std::is_same_v<T, TextItem>) {
+                    std::snprintf(b, sizeof b, "T %s %.3f %.3f", i.text.c_str(), i.anchor.x,
+                                  i.anchor.y);
+                } else if constexpr (std::is_same_v<T, CircleItem>) {
+                    std::snprintf(b, sizeof b, "C %.4f %.4f %.3f %u", i.center.x, i.center.y,
+                                  i.radius, unsigned(i.fill.a));
+                } else if constexpr (std::is_same_v<T, LineItem>) {
+                    std::snprintf(b, sizeof b, "L %.4f %.4f %.4f %.4f", i.from.x, i.from.y, i.to.x,
+                                  i.to.y);
+                } else if constexpr (std::is_same_v<T, PolylineItem>) {
+                    std::snprintf(b, sizeof b, "P %zu %.4f", i.points.size(),
+                                  i.points.empty() ? 0.0 : double(i.points.front().x));
+                } else if constexpr (std::is_same_v<T, PolygonItem>) {
+                    std::snprintf(b, sizeof b, "G %zu %.4f", i.points.size(),
+                                  i.points.empty() ? 0.0 : double(i.points.front().x));
+                } else if constexpr (std::is_same_v<T, RectItem>) {
+                    std::snprintf(b, sizeof b, "R %.3f %.3f %.3f %.3f", i.box.x, i.box.y,
+                                  i.box.width, i.box.height);
+                } else {
+                    std::snprintf(b, sizeof b, "other");
+                }
+                return b;
+            },
+            item);
+    };
+    auto isSubsequence = [&](const Figure& part, const Figure& whole) {
+        std::size_t at = 0;
+        for (const FigureItem& item : part.items) {
+            const std::string s = signature(item);
+            while (at < whole.items.size() && signature(whole.items[at]) != s) ++at;
+            if (at == whole.items.size()) return false;
+            ++at;
+        }
+        return true;
+    };
+    const Box area{0, 0, 1400, 860};
+    Figure firstStill, firstMoving;
+    for (double step : {0.0, 0.25, 0.5}) {
+        options.m = 9.25 + step;
+        options.n = 3.25 + step;
+        Figure whole = emptyFigure(1400, 860, darkTheme());
+        drawRopeRotation(whole, area, p, options, darkTheme());
+        Figure still = emptyFigure(1400, 860, darkTheme());
+        Figure moving = emptyFigure(1400, 860, darkTheme());
+        drawRopeRotation(still, area, p, options, darkTheme(), nullptr, &moving);
+        ASSERT_FALSE(moving.items.empty());
+        EXPECT_EQ(still.items.size() + moving.items.size(), whole.items.size());
+        EXPECT_TRUE(isSubsequence(still, whole));
+        EXPECT_TRUE(isSubsequence(moving, whole));
+        for (const std::string& t : texts(still)) {
+            EXPECT_EQ(t.find("m = "), std::string::npos) << t;
+            EXPECT_EQ(t.find("q·k"), std::string::npos) << t;
+            EXPECT_EQ(t.find("Δ"), std::string::npos) << t;
+        }
+        EXPECT_TRUE(hasText(moving, "q at m = "));
+        if (step == 0) {
+            firstStill = still;
+            continue;
+        }
+        ASSERT_EQ(still.items.size(), firstStill.items.size());
+        for (std::size_t i = 0; i < still.items.size(); ++i)
+            EXPECT_EQ(signature(still.items[i]), signature(firstStill.items[i])) << i;
+    }
+    // The next whole position moves the trails.
+    options.m = 10.25;
+    options.n = 4.25;
+    Figure still = emptyFigure(1400, 860, darkTheme()), moving = still;
+    drawRopeRotation(still, area, p, options, darkTheme(), nullptr, &moving);
+    bool differs = still.items.size() != firstStill.items.size();
+    for (std::size_t i = 0; !differs && i < still.items.size(); ++i)
+        differs = signature(still.items[i]) != signature(firstStill.items[i]);
+    EXPECT_TRUE(differs);
 }
 
 TEST(RopeRotationFiguresTest, ShiftingMAndNTogetherChangesNoAngleAndNoScore) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,49 @@ struct AlibiFigureData {
     HeatmapSample attention;  // rows = heads, columns = keys; masked keys -inf
     double attentionMax = 1;
 };
+// The bias heatmaps (grid and enlarged head) depend on neither the query row nor the content
+// logits. A cache of the last ones lets a moving query row reuse them: the same values under the
+// same versions, so the GUI keeps their textures instead of colourising and uploading 129 again.
+// Thread-safe: the panel's worker fills it.
+class AlibiBiasCache {
+  public:
+    struct Key {
+        int heads = 0, seqLen = 0, enlargedHead = 0;
+        bool symmetric = false;
+        int gridSide = 0, enlargedRows = 0, enlargedCols = 0;  // texel budgets
+        bool operator==(const Key&) const = default;
+    };
+    struct Part {
+        std::vector<HeatmapSample> heads;
+        HeatmapSample enlarged;
+    };
+    // The part for `key`: the kept one when the key is the last one's, else make() kept.
+    template <class Make>
+    Part get(const Key& key, Make make) {
+        {
+            std::lock_guard lock(mutex_);
+            if (held_ && key_ == key) return part_;
+        }
+        Part made = make();
+        std::lock_guard lock(mutex_);
+        key_ = key;
+        part_ = made;
+        held_ = true;
+        return made;
+    }
+
+  private:
+    std::mutex mutex_;
+    bool held_ = false;
+    Key key_;
+    Part part_;
+};
+
+// cache: the bias heatmaps of the last call with the same heads, length, form, enlarged head and
+// layout sizes are reused (nullptr: always made).
 Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options,
-                                               const AlibiLayout& layout);
+                                               const AlibiLayout& layout,
+                                               AlibiBiasCache* cache = nullptr);
 
 struct AlibiFigureFrames {
     std::vector<Box> cells;  // as in the layout

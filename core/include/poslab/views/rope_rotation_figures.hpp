@@ -35,8 +35,14 @@ double ropePairAngleBetween(const std::vector<double>& q, const std::vector<doub
 // This pair's share of rotate(q, m) . rotate(k, n); the shares plus the unrotated tail sum to it.
 double ropePairScore(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
                      const RopeFrequencies& freqs, RopePairing pairing, int pair);
+// moving: when given, what follows m and n between whole positions (the legend with its values,
+// the arrows, the arcs between them and the angles under the circles) goes there instead, so
+// that `figure` (frames, circles, trails, pair labels) stays the same while m and n move within
+// a position and the GUI copies it instead of drawing it again. Drawn over `figure`, the two give
+// the same pixels as the one figure: no item of either part overlaps one of the other drawn
+// after it in the one figure.
 void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                       const RopeRotationOptions& options, const Theme& theme,
-                      std::vector<RopeRotationCell>* cells = nullptr);
+                      std::vector<RopeRotationCell>* cells = nullptr, Figure* moving = nullptr);
 
 }  // namespace poslab
