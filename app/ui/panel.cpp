@@ -8,6 +8,12 @@
 
 namespace poslab::ui {
 
+namespace {
+
+constexpr float kMinFigureLines = 24;  // the figure area's least height, in lines of UI text
+
+}  // namespace
+
 void Panel::prepare(state::AppState&, FrameContext&) {}
 
 void Panel::draw(state::AppState& state, FrameContext& context) {
@@ -23,9 +29,23 @@ void Panel::draw(state::AppState& state, FrameContext& context) {
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    ImGui::BeginChild("figures", ImVec2(0, 0), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    // A window too short for the figures' text (a 480x320 window keeps 180 px for a plot, its
+    // title, ticks and legend: the legend could only go over the curves) lays them out on a
+    // taller page that scrolls, with its own scroll bar: the wheel stays the figures' zoom.
+    const float tallest = ImGui::GetContentRegionAvail().y;
+    const float page = kMinFigureLines * ImGui::GetFontSize() / std::max(1.0f, context.uiScale);
+    const bool scrolls = tallest < page;
+    // A slim bar: every pixel of a small window's width goes to the figures.
+    ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, std::floor(ImGui::GetFontSize() * 0.7f));
+    ImGui::BeginChild(
+        "figures", ImVec2(0, 0), false,
+        (scrolls ? 0 : ImGuiWindowFlags_NoScrollbar) | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PopStyleVar();
+    if (scrolls)
+        ImGui::BeginChild("figures page", ImVec2(0, page), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawFigures(state, context);
+    if (scrolls) ImGui::EndChild();
     ImGui::EndChild();
 }
 
