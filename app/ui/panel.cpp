@@ -31,10 +31,11 @@ void Panel::draw(state::AppState& state, FrameContext& context) {
     }
     // A window too short for the figures' text (a 480x320 window keeps 180 px for a plot, its
     // title, ticks and legend: the legend could only go over the curves) lays them out on a
-    // taller page that scrolls, with its own scroll bar: the wheel stays the figures' zoom.
+    // taller page that scrolls, with its own scroll bar: the wheel stays the figures' zoom. Not
+    // in presentation mode: a projector shows the whole figure, under a lesson's card too.
     const float tallest = ImGui::GetContentRegionAvail().y;
     const float page = kMinFigureLines * ImGui::GetFontSize() / std::max(1.0f, context.uiScale);
-    const bool scrolls = tallest < page;
+    const bool scrolls = tallest < page && !state.tour.presentation;
     // A slim bar: every pixel of a small window's width goes to the figures.
     ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, std::floor(ImGui::GetFontSize() * 0.7f));
     ImGui::BeginChild(
