@@ -182,14 +182,40 @@ TEST(LegendPlacementTest, TheCheckCountsALegendDrawnOverData) {
     Figure figure = emptyFigure(800, 300, darkTheme());
     LinePlotSpec spec = noiseEverywhere();
     spec.legend = false;
-    spec.legendLater = true;  // the view draws it: drawLegendAfter has nowhere free to go
+    spec.legendLater = true;  // the view draws it
     PlotFrame frame;
     drawLinePlot(figure, {0, 0, 800, 300}, spec, darkTheme(), &frame);
+    frame.legendColumn = {};  // as if the plot had kept no room beside it: nowhere free to go
     drawLegendAfter(figure, frame, {{"a", seriesColor(0)}, {"b", seriesColor(1)}},
                     LegendCorner::TopRight, 0, darkTheme());
     const auto over = legendsOverMarks(figure);
     ASSERT_EQ(over.size(), 1u);
     EXPECT_TRUE(std::get<RectItem>(figure.items[over[0].legend]).legend);
+}
+
+// A legend the view draws after its own marks (drawLegendAfter: RoPE precision) goes beside or
+// below the plot as the plot's own does when the curves leave it no free place inside: the plot
+// keeps the room and the legend hides nothing. It used to go over the curves (the precision
+// figure in a 480x320 window: its three keys over the curves and under its note).
+TEST(LegendPlacementTest, ALegendDrawnLaterMovesOutOfTheCurvesToo) {
+    for (const Box area : {Box{0, 0, 800, 300}, Box{0, 0, 240, 330}}) {
+        Figure figure = emptyFigure(area.width, area.height, darkTheme());
+        LinePlotSpec spec = noiseEverywhere();
+        spec.legend = false;
+        spec.legendLater = true;
+        PlotFrame frame;
+        drawLinePlot(figure, area, spec, darkTheme(), &frame);
+        ASSERT_GT(frame.legendColumn.width, 0) << area.width;
+        std::vector<LegendKey> keys;
+        for (const LineSeries& s : spec.series) keys.push_back({s.name, seriesColor(0)});
+        const auto box =
+            drawLegendAfter(figure, frame, keys, LegendCorner::BottomRight, 0, darkTheme());
+        ASSERT_TRUE(box) << area.width;
+        EXPECT_FALSE(boxesOverlap(*box, frame.plot, 0)) << area.width;
+        EXPECT_TRUE(legendsOverMarks(figure).empty()) << area.width;
+        for (int k = 0; k < 4; ++k)
+            EXPECT_TRUE(hasText(figure, "series " + std::to_string(k))) << area.width;
+    }
 }
 
 }  // namespace
