@@ -10,7 +10,11 @@ namespace poslab::ui {
 
 namespace {
 
-constexpr float kMinFigureLines = 24;  // the figure area's least height, in lines of UI text
+// In lines of UI text: a figure area shorter than kScrollBelowLines is laid out on a page
+// kPageLines tall that scrolls. Between the two the figures fit the window as they are (640x480
+// keeps its 334 px: a page 50 px taller moved more texts onto data than it freed).
+constexpr float kScrollBelowLines = 18;
+constexpr float kPageLines = 24;
 
 }  // namespace
 
@@ -34,8 +38,9 @@ void Panel::draw(state::AppState& state, FrameContext& context) {
     // taller page that scrolls, with its own scroll bar: the wheel stays the figures' zoom. Not
     // in presentation mode: a projector shows the whole figure, under a lesson's card too.
     const float tallest = ImGui::GetContentRegionAvail().y;
-    const float page = kMinFigureLines * ImGui::GetFontSize() / std::max(1.0f, context.uiScale);
-    const bool scrolls = tallest < page && !state.tour.presentation;
+    const float line = ImGui::GetFontSize() / std::max(1.0f, context.uiScale);
+    const float page = kPageLines * line;
+    const bool scrolls = tallest < kScrollBelowLines * line && !state.tour.presentation;
     // A slim bar: every pixel of a small window's width goes to the figures.
     ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, std::floor(ImGui::GetFontSize() * 0.7f));
     ImGui::BeginChild(
