@@ -300,5 +300,31 @@ TEST(LegendPlacementTest, ABelowLegendTooWideForOneRowTakesTheFewestRowsThatFit)
     EXPECT_EQ(rows.size(), 3u) << "two columns of three rows";
 }
 
+// Notes with no free place in the plot go to the corner over the fewest marks, not always the
+// top left: in a crowded plot they hide as little data as they can (RoPE precision's "open
+// circles" note sat on the curves at the top left of a 640x480 window while the bottom right
+// was nearly clear).
+TEST(LegendPlacementTest, ANoteWithNoFreePlaceTakesTheLeastCrowdedCorner) {
+    const Theme theme = darkTheme();
+    Figure figure = emptyFigure(300, 200, theme);
+    figure.recordingMarks = true;
+    PlotFrame frame;
+    frame.plot = {50, 50, 200, 100};
+    const Box& p = frame.plot;
+    // Lines across the top 70 % of the plot; below them, lines in the left third only.
+    for (float y = p.y; y <= p.y + 70; y += 4)
+        figure.addCurveMark({{p.x, y}, {p.right(), y}}, 1.5f);
+    for (float y = p.y + 72; y <= p.bottom(); y += 4)
+        figure.addCurveMark({{p.x, y}, {p.x + 70, y}}, 1.5f);
+    const std::vector<NoteLine> lines = {{"a first note", theme.text},
+                                         {"and a second", theme.text}};
+    const Box box = drawNoteLines(figure, frame, lines, theme);
+    ASSERT_GT(box.width, 0);
+    EXPECT_GT(box.x + box.width / 2, p.x + p.width / 2) << "the right half";
+    EXPECT_GT(box.y + box.height / 2, p.y + p.height / 2) << "the bottom half";
+    EXPECT_TRUE(hasText(figure, "a first note"));
+    EXPECT_TRUE(hasText(figure, "and a second"));
+}
+
 }  // namespace
 }  // namespace poslab
