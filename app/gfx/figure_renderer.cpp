@@ -103,9 +103,18 @@ struct Replay {
         if (item.vertical == VerticalAlign::Bottom) dy = -extent.y;
         const int firstVertex = list->VtxBuffer.Size;
         // ImGui drops glyphs outside the clip rectangle before we rotate them; rotated text is
-        // laid out unclipped, then turned into place.
-        // (PushClipRectFullScreen is not enough: it clips at the display edges.)
-        if (item.vertical90) list->PushClipRect(ImVec2(-1e5f, -1e5f), ImVec2(1e5f, 1e5f), false);
+        // laid out clipped to what the rotation brings into the clip rectangle, then turned into
+        // place and given the clip rectangle itself (a figure scrolled partly out of its window,
+        // a small window's page, must not draw its y label over the tab bar).
+        const ImVec2 clipMin = list->GetClipRectMin(), clipMax = list->GetClipRectMax();
+        if (item.vertical90) {
+            // The rotation below maps (x, y) to (ax + y - ay, ay - x + ax); these are the points
+            // it maps into the clip rectangle.
+            list->PushClipRect(
+                ImVec2(anchor.x - (clipMax.y - anchor.y), anchor.y + (clipMin.x - anchor.x)),
+                ImVec2(anchor.x - (clipMin.y - anchor.y), anchor.y + (clipMax.x - anchor.x)),
+                false);
+        }
         const float left = std::round(anchor.x + dx), top = std::round(anchor.y + dy);
         const float ascent =
             placed[0].font->FontSize > 0 ? placed[0].font->Ascent / placed[0].font->FontSize : 0.8f;
@@ -129,13 +138,18 @@ struct Replay {
             x += p.width;
         }
         if (item.vertical90) {
-            list->PopClipRect();
             // Rotate 90 degrees counter-clockwise about the anchor: (dx, dy) -> (dy, -dx).
             for (int i = firstVertex; i < list->VtxBuffer.Size; ++i) {
                 ImVec2& p = list->VtxBuffer[i].pos;
                 const float rx = p.x - anchor.x, ry = p.y - anchor.y;
                 p = ImVec2(anchor.x + ry, anchor.y - rx);
             }
+            // The rotated glyphs' own draw command, scissored by the clip rectangle they now
+            // sit in; popping then continues in it (same rectangle) or a new one.
+            if (!list->CmdBuffer.empty())
+                list->CmdBuffer.back().ClipRect =
+                    ImVec4(clipMin.x, clipMin.y, clipMax.x, clipMax.y);
+            list->PopClipRect();
         }
     }
     void operator()(const LineItem& item) {

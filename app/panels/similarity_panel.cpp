@@ -130,11 +130,19 @@ void SimilarityPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
     }
     const ImVec2 available = ImGui::GetContentRegionAvail();
     const float heatmapWidth = std::floor(std::min(available.x * 0.56f, available.y + 110));
-    ImGui::BeginChild("similarity heatmap", ImVec2(heatmapWidth, 0), false,
+    // Too narrow for the two side by side (a 480 px window gave the map 138 px, every label of
+    // it "…"): the map over the curve, each the full width; the curve keeps 14 lines, room for
+    // its legend below it.
+    const float line = ImGui::GetFontSize() / context.uiScale;
+    const bool stacked = heatmapWidth < 16 * line;
+    const float heatmapHeight = std::floor(
+        std::max(available.y * 0.34f, std::min(available.y * 0.55f, available.y - 14 * line)));
+    ImGui::BeginChild("similarity heatmap",
+                      stacked ? ImVec2(0, heatmapHeight) : ImVec2(heatmapWidth, 0), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawHeatmap(view, context);
     ImGui::EndChild();
-    ImGui::SameLine();
+    if (!stacked) ImGui::SameLine();
     ImGui::BeginChild("similarity curve", ImVec2(0, 0), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawCurve(view, context);

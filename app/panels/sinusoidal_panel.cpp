@@ -18,7 +18,15 @@ void SinusoidalPanel::drawControls(state::AppState& state, ui::FrameContext&) {
 
 void SinusoidalPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
     const float available = ImGui::GetContentRegionAvail().y;
-    drawHeatmap(state.sinusoidal, context, std::floor(available * 0.66f));
+    // Two thirds for the map, but the curves keep fourteen lines (a short window's scrolling page
+    // left them 127 px, their legend over the curves). Presentation mode keeps its two thirds
+    // (its text is scaled to fit them; lessons' cards were written against them).
+    const float curves = state.tour.presentation
+                             ? 0.0f
+                             : 14 * ImGui::GetFontSize() / std::max(1.0f, context.uiScale);
+    drawHeatmap(
+        state.sinusoidal, context,
+        std::floor(std::max(available * 0.34f, std::min(available * 0.66f, available - curves))));
     drawCurves(state.sinusoidal, context);
 }
 

@@ -219,8 +219,18 @@ TEST(PresentationTest, EveryViewInASmallOrLaptopWindowKeepsItsTextApartAndInside
     // then 33, then 30 (M-RoPE's pairs caption fitted beside its key in a window this short
     // instead of wrapped under it, which squeezed the position plot to a strip). The legends
     // left on data there sit in plots under 60 px tall: below them, even side by side, the plot
-    // would keep under 1.5 lines of text (line_plot's kShortPlotLines).
-    checkLayoutAt("480x320", "", {6, 0, 30, 0, 0});
+    // would keep under 1.5 lines of text (line_plot's kShortPlotLines). Then {3, 0, 26, 0, 0}:
+    // a window with under 18 lines for its figures lays them out on a page 24 lines tall, which
+    // scrolls (Meaning's add-vs-concat keeps its heatmap over the paragraph; the two-key legends
+    // fit beside their curves), and Similarity stacks its map over its curve when the two side by
+    // side would leave the map under 16 lines wide. Then {1, 0, 11, 0, 0}: Sinusoidal's and
+    // stacked Similarity's curves keep 14 lines, add-vs-concat keeps a twelve-line map, and a
+    // legend the view draws itself (RoPE precision) moves below the plot as the plot's own does.
+    // Then {1, 0, 9, 0, 0}: a note with no free place takes the least crowded corner, binary
+    // clock's keys go above its stack of short bit plots. Left: notes and marker labels that
+    // views place by hand (T5's max_distance, Extrapolation's training lines on heatmaps,
+    // Near-orthogonality's sample note, RoPE's training length), rope-ab's y label on a tick.
+    checkLayoutAt("480x320", "", {1, 0, 9, 0, 0});
 }
 
 TEST(PresentationTest, WindowSizeIsChecked) {

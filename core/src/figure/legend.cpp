@@ -1,6 +1,7 @@
 #include "poslab/figure/legend.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -307,15 +308,20 @@ Box drawNoteLines(Figure& figure, const PlotFrame& frame, const std::vector<Note
             if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
                 texts.push_back(textBox(*t));
         box = {p.x + 6, belowLegend, w, h};
+        // Of the corners over no text, the one over the fewest marks (the first when they tie):
+        // a note in a crowded plot hides as little of the data as it can.
+        int fewest = INT_MAX;
         for (const Box& corner :
              {Box{p.x + 6, p.y + 6, w, h}, Box{p.right() - w - 6, p.y + 6, w, h},
               Box{p.x + 6, p.bottom() - h - 6, w, h},
               Box{p.right() - w - 6, p.bottom() - h - 6, w, h}}) {
             bool clear = corner.y >= p.y;
             for (const Box& t : texts) clear = clear && !boxesOverlap(corner, t, 1);
-            if (clear) {
+            if (!clear) continue;
+            const int covered = marksCovered(figure, corner);
+            if (covered < fewest) {
                 box = corner;
-                break;
+                fewest = covered;
             }
         }
         const std::size_t fit = std::size_t(std::max(0.f, (p.bottom() - 6 - box.y) / step));

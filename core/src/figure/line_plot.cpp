@@ -45,6 +45,10 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     const bool outside = legend && theme.legend == LegendPlacement::Outside;
     const bool outsideLater =
         spec.legendLater && !keys.empty() && theme.legend == LegendPlacement::Outside;
+    // The caller's legend, placed automatically: tried here, where the curves are drawn, and
+    // moved beside or below the plot as the plot's own would be (legendFits).
+    const bool autoLater =
+        spec.legendLater && !keys.empty() && theme.legend == LegendPlacement::Auto;
     AxisSpec y = spec.y;
     if (spec.autoRangeY) {
         double low = INFINITY, high = -INFINITY;
@@ -91,7 +95,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     // Below: rows as wide as the plot under the x label; the axes keep the area above them.
     Box below{};
-    if (legend && legendBelow && !outside) {
+    if ((legend || autoLater) && legendBelow && !outside) {
         const float width = std::max(1.f, area.width - m.left - m.right);
         const float height = plot_parts::legendRowsHeight(keys, theme, width);
         area.height = std::max(1.f, area.height - height - gap * 0.5f);
@@ -170,6 +174,26 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     }
     figure.add(ClipPop{});
 
+    if (autoLater && legendFits && below.width <= 0) {
+        // Would the caller's legend find a place hiding no curve? Laid out as it will be, then
+        // taken back out.
+        const Box& p = frame.plot;
+        const std::size_t items = figure.items.size(), marks = figure.marks.size();
+        bool free = true;
+        plot_parts::drawLegendRows(
+            figure, frame, keys, theme,
+            [&](float w, float h) {
+                return plot_parts::legendPlace(figure, frame, w, h,
+                                               {p.right() - w - 6, p.bottom() - h - 6, w, h});
+            },
+            [&](float w, float h) {
+                free = false;
+                return Box{p.x, p.y, w, h};
+            });
+        figure.items.resize(items);
+        figure.marks.resize(marks);
+        if (!free) *legendFits = false;
+    }
     std::optional<Box> legendBox;
     if (legend) {
         // A place that hides no data (corners first); else, when the caller lets it, the
@@ -230,7 +254,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     bool shortBelow = false;  // below by the short plot's rule (kShortPlotLines), not the first
     for (int attempt = 0;; ++attempt) {
         const bool canMove =
-            placed.legend == LegendPlacement::Auto && current->legend && !current->legendLater;
+            placed.legend == LegendPlacement::Auto && (current->legendLater || current->legend);
         // Labels move into a legend the plot draws itself, and not in the last try.
         const bool canList =
             attempt < 2 && !current->legendLater && placed.legend != LegendPlacement::None;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/legend.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
@@ -22,6 +24,8 @@ namespace poslab {
 namespace {
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
+constexpr const char* kBitSquareKey = "2·bit − 1";                // the bit, as a square wave
+constexpr const char* kBitSinusoidKey = "sinusoid, same period";  // its sinusoid
 
 }  // namespace
 
@@ -65,57 +69,84 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     if (!grid.shows(2)) return;
 
     const float gap = 4;
-    // As many bits as have room for a title, ticks and a plot (about 5.5 lines each).
-    const float perBit = theme.fontSize * 5.5f;
-    const int fit = int(right.height / perBit);
-    const int wanted = std::min(bits, 6);
-    const int shown = std::clamp(fit, 1, wanted);
-    // A file that shows every panel (one column in print) grows its canvas for the bits missing
-    // (the panel's share of the canvas grows with it: stacked panels, a third each).
-    if (theme.panelRoom && shown < wanted && right.height > 0) {
-        const float lacking = (perBit * float(wanted) + theme.fontSize * 2 - right.height) *
-                              area.height / right.height;
-        theme.panelRoom->missingHeight = std::max(theme.panelRoom->missingHeight, lacking);
-    }
-    const int curvePositions = std::min(positions, 64);
-    for (int b = 0; b < shown; ++b) {
-        const Box cell = gridCell(right, shown, 1, b, 0, gap);
-        const double period = std::ldexp(1.0, b + 1);
-        const int k = nearestFrequencyIndex(table, period);
-        const double wavelength =
-            k >= 0 ? kTwoPi / sinusoidalFrequencies(table)[std::size_t(k)] : 0;
-        LinePlotSpec curves;
-        curves.title = "bit " + std::to_string(b) + ": period " + formatValue(period) +
-                       (k >= 0 ? "; nearest PE pair " + std::to_string(k) + " has wavelength " +
-                                     formatValue(wavelength, 3)
-                               : "");
-        curves.x = {b == shown - 1 ? "position" : "", 0, double(curvePositions)};
-        curves.y = {"", -1.3, 1.3};
-        curves.autoRangeY = false;
-        curves.legend = b == 0;
-        LineSeries square, smooth;
-        square.name = "2·bit − 1";
-        smooth.name = "sinusoid, same period";
-        // Steps: a point where each run of equal bits starts and ends, none in between.
-        for (int p = 0; p < curvePositions; ++p) {
-            const double v = 2.0 * positionBit(p, b) - 1;
-            if (p == 0 || positionBit(p - 1, b) != positionBit(p, b)) {
-                square.x.push_back(p), square.y.push_back(v);
-            }
-            if (p + 1 == curvePositions || positionBit(p + 1, b) != positionBit(p, b)) {
-                square.x.push_back(p + 1), square.y.push_back(v);
-            }
+    // The bit plots stacked in `stack`; the first lists the two curves in its legend unless
+    // `keysAbove`. Returns whether that legend hides data.
+    auto drawBits = [&](Box stack, bool keysAbove) {
+        // As many bits as have room for a title, ticks and a plot (about 5.5 lines each).
+        const float perBit = theme.fontSize * 5.5f;
+        const int fit = int(stack.height / perBit);
+        const int wanted = std::min(bits, 6);
+        const int shown = std::clamp(fit, 1, wanted);
+        // A file that shows every panel (one column in print) grows its canvas for the bits
+        // missing (the panel's share of the canvas grows with it: stacked panels, a third each).
+        if (theme.panelRoom && !keysAbove && shown < wanted && stack.height > 0) {
+            const float lacking = (perBit * float(wanted) + theme.fontSize * 2 - stack.height) *
+                                  area.height / stack.height;
+            theme.panelRoom->missingHeight = std::max(theme.panelRoom->missingHeight, lacking);
         }
-        const int samples = std::clamp(texelBudget(cell.width), 64, 1024);
-        for (int i = 0; i <= samples; ++i) {
-            const double p = double(curvePositions) * i / samples;
-            smooth.x.push_back(p), smooth.y.push_back(bitSinusoid(p - 0.5, b));
+        bool legendOverData = false;
+        const int curvePositions = std::min(positions, 64);
+        for (int b = 0; b < shown; ++b) {
+            const Box cell = gridCell(stack, shown, 1, b, 0, gap);
+            const double period = std::ldexp(1.0, b + 1);
+            const int k = nearestFrequencyIndex(table, period);
+            const double wavelength =
+                k >= 0 ? kTwoPi / sinusoidalFrequencies(table)[std::size_t(k)] : 0;
+            LinePlotSpec curves;
+            curves.title = "bit " + std::to_string(b) + ": period " + formatValue(period) +
+                           (k >= 0 ? "; nearest PE pair " + std::to_string(k) + " has wavelength " +
+                                         formatValue(wavelength, 3)
+                                   : "");
+            curves.x = {b == shown - 1 ? "position" : "", 0, double(curvePositions)};
+            curves.y = {"", -1.3, 1.3};
+            curves.autoRangeY = false;
+            curves.legend = b == 0 && !keysAbove;
+            LineSeries square, smooth;
+            square.name = kBitSquareKey;
+            smooth.name = kBitSinusoidKey;
+            // Steps: a point where each run of equal bits starts and ends, none in between.
+            for (int p = 0; p < curvePositions; ++p) {
+                const double v = 2.0 * positionBit(p, b) - 1;
+                if (p == 0 || positionBit(p - 1, b) != positionBit(p, b)) {
+                    square.x.push_back(p), square.y.push_back(v);
+                }
+                if (p + 1 == curvePositions || positionBit(p + 1, b) != positionBit(p, b)) {
+                    square.x.push_back(p + 1), square.y.push_back(v);
+                }
+            }
+            const int samples = std::clamp(texelBudget(cell.width), 64, 1024);
+            for (int i = 0; i <= samples; ++i) {
+                const double p = double(curvePositions) * i / samples;
+                smooth.x.push_back(p), smooth.y.push_back(bitSinusoid(p - 0.5, b));
+            }
+            curves.series = {square, smooth};
+            Theme small = theme;
+            small.titleSize = theme.fontSize;
+            const std::size_t legendsBefore = legendsOverMarks(figure).size();
+            drawLinePlot(figure, cell, curves, small);
+            if (curves.legend) legendOverData = legendsOverMarks(figure).size() > legendsBefore;
         }
-        curves.series = {square, smooth};
-        Theme small = theme;
-        small.titleSize = theme.fontSize;
-        drawLinePlot(figure, cell, curves, small);
-    }
+        return legendOverData;
+    };
+    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
+                      panels = figure.panels.size();
+    const std::vector<Box> clips = figure.clips;
+    if (!drawBits(right, false) || theme.legend == LegendPlacement::None) return;
+    // The first bit plot, a few lines tall, had no free place for the legend (a narrow panel: a
+    // 480x320 window): the keys go once above the stack, side by side, and the plots below them.
+    figure.items.resize(items);
+    figure.marks.resize(marks);
+    figure.panels.resize(panels);
+    figure.clips = clips;
+    PlotFrame row;
+    row.plot = {right.x, right.y, right.width, 0};
+    row.legendColumn = right;  // below a plot of no height: the keys in rows as wide as this
+    const std::vector<LegendKey> keys = {{kBitSquareKey, seriesColor(0, theme)},
+                                         {kBitSinusoidKey, seriesColor(1, theme)}};
+    const std::optional<Box> drawn =
+        drawLegendAfter(figure, row, keys, LegendCorner::TopRight, 0, theme);
+    const float top = drawn ? drawn->bottom() + gap * 2 : right.y;
+    drawBits({right.x, top, right.width, right.bottom() - top}, true);
 }
 
 constexpr const char* kBinaryClockTitle =

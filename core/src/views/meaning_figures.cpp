@@ -82,6 +82,11 @@ AddConcatLayout addConcatLayout(Box area, const Theme& theme, int panel) {
     }
     const float height = layout.columns[layout.first].height;
     layout.textHeight = std::max(9.3f * theme.fontSize, std::floor(height * 0.27f));
+    // A short cell keeps its heatmap (or plot) twelve lines tall, up to 75 % of it: its own
+    // title, ticks and labels take half of that. The paragraph is set smaller or cut with "…"
+    // instead (248 x 178 px, a 480x320 window, left the map 27 px under nine lines of text).
+    const float heatmapLeast = std::min(height * 0.75f, 12 * theme.fontSize);
+    layout.textHeight = std::max(0.f, std::min(layout.textHeight, height - heatmapLeast));
     return layout;
 }
 

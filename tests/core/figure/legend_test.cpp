@@ -182,14 +182,40 @@ TEST(LegendPlacementTest, TheCheckCountsALegendDrawnOverData) {
     Figure figure = emptyFigure(800, 300, darkTheme());
     LinePlotSpec spec = noiseEverywhere();
     spec.legend = false;
-    spec.legendLater = true;  // the view draws it: drawLegendAfter has nowhere free to go
+    spec.legendLater = true;  // the view draws it
     PlotFrame frame;
     drawLinePlot(figure, {0, 0, 800, 300}, spec, darkTheme(), &frame);
+    frame.legendColumn = {};  // as if the plot had kept no room beside it: nowhere free to go
     drawLegendAfter(figure, frame, {{"a", seriesColor(0)}, {"b", seriesColor(1)}},
                     LegendCorner::TopRight, 0, darkTheme());
     const auto over = legendsOverMarks(figure);
     ASSERT_EQ(over.size(), 1u);
     EXPECT_TRUE(std::get<RectItem>(figure.items[over[0].legend]).legend);
+}
+
+// A legend the view draws after its own marks (drawLegendAfter: RoPE precision) goes beside or
+// below the plot as the plot's own does when the curves leave it no free place inside: the plot
+// keeps the room and the legend hides nothing. It used to go over the curves (the precision
+// figure in a 480x320 window: its three keys over the curves and under its note).
+TEST(LegendPlacementTest, ALegendDrawnLaterMovesOutOfTheCurvesToo) {
+    for (const Box area : {Box{0, 0, 800, 300}, Box{0, 0, 240, 330}}) {
+        Figure figure = emptyFigure(area.width, area.height, darkTheme());
+        LinePlotSpec spec = noiseEverywhere();
+        spec.legend = false;
+        spec.legendLater = true;
+        PlotFrame frame;
+        drawLinePlot(figure, area, spec, darkTheme(), &frame);
+        ASSERT_GT(frame.legendColumn.width, 0) << area.width;
+        std::vector<LegendKey> keys;
+        for (const LineSeries& s : spec.series) keys.push_back({s.name, seriesColor(0)});
+        const auto box =
+            drawLegendAfter(figure, frame, keys, LegendCorner::BottomRight, 0, darkTheme());
+        ASSERT_TRUE(box) << area.width;
+        EXPECT_FALSE(boxesOverlap(*box, frame.plot, 0)) << area.width;
+        EXPECT_TRUE(legendsOverMarks(figure).empty()) << area.width;
+        for (int k = 0; k < 4; ++k)
+            EXPECT_TRUE(hasText(figure, "series " + std::to_string(k))) << area.width;
+    }
 }
 
 }  // namespace
@@ -272,6 +298,32 @@ TEST(LegendPlacementTest, ABelowLegendTooWideForOneRowTakesTheFewestRowsThatFit)
     EXPECT_EQ(keys, 6);
     EXPECT_GE(frame.legend.y, frame.plot.bottom()) << "below the plot, not in it";
     EXPECT_EQ(rows.size(), 3u) << "two columns of three rows";
+}
+
+// Notes with no free place in the plot go to the corner over the fewest marks, not always the
+// top left: in a crowded plot they hide as little data as they can (RoPE precision's "open
+// circles" note sat on the curves at the top left of a 640x480 window while the bottom right
+// was nearly clear).
+TEST(LegendPlacementTest, ANoteWithNoFreePlaceTakesTheLeastCrowdedCorner) {
+    const Theme theme = darkTheme();
+    Figure figure = emptyFigure(300, 200, theme);
+    figure.recordingMarks = true;
+    PlotFrame frame;
+    frame.plot = {50, 50, 200, 100};
+    const Box& p = frame.plot;
+    // Lines across the top 70 % of the plot; below them, lines in the left third only.
+    for (float y = p.y; y <= p.y + 70; y += 4)
+        figure.addCurveMark({{p.x, y}, {p.right(), y}}, 1.5f);
+    for (float y = p.y + 72; y <= p.bottom(); y += 4)
+        figure.addCurveMark({{p.x, y}, {p.x + 70, y}}, 1.5f);
+    const std::vector<NoteLine> lines = {{"a first note", theme.text},
+                                         {"and a second", theme.text}};
+    const Box box = drawNoteLines(figure, frame, lines, theme);
+    ASSERT_GT(box.width, 0);
+    EXPECT_GT(box.x + box.width / 2, p.x + p.width / 2) << "the right half";
+    EXPECT_GT(box.y + box.height / 2, p.y + p.height / 2) << "the bottom half";
+    EXPECT_TRUE(hasText(figure, "a first note"));
+    EXPECT_TRUE(hasText(figure, "and a second"));
 }
 
 }  // namespace

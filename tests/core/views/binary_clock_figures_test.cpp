@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/legend.hpp"
 
 namespace poslab {
 namespace {
@@ -43,6 +44,21 @@ TEST(BinaryClockFiguresTest, PresentationTitleWrapsAtFullSize) {
             }
         }
         EXPECT_EQ(titleLines, 2) << "panel " << panel;
+    }
+}
+
+// A narrow panel (the bit curves alone in a 480x320 window, 237 x 332 px): the first bit plot
+// is a few lines tall and has no free place for the legend, which went over its curves showing
+// one of its two keys. The keys go once above the stack instead, both of them, over no curve.
+TEST(BinaryClockFiguresTest, ANarrowStackListsBothCurvesAboveItsPlots) {
+    const Theme theme = darkTheme();
+    for (const float width : {237.f, 1200.f}) {
+        auto clock = binaryClockFigure({}, width, 332, theme, 2);
+        ASSERT_TRUE(clock.ok());
+        EXPECT_TRUE(legendsOverMarks(*clock).empty()) << width;
+        EXPECT_TRUE(hasText(*clock, "2·bit − 1")) << width;
+        EXPECT_TRUE(hasText(*clock, "sinusoid, same period")) << width;
+        EXPECT_TRUE(hasText(*clock, "bit 0: period 2")) << width;
     }
 }
 

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <variant>
+
 #include "figure_checks.hpp"
 
 namespace poslab {
@@ -62,6 +65,27 @@ TEST(MeaningFiguresTest, AddVersusConcatSaysHowManyPositionsItReadsBack) {
     ASSERT_TRUE(figure.ok());
     EXPECT_NE(allText(*figure).find("over 256 evenly spaced of 1024 positions"), std::string::npos)
         << allText(*figure);
+}
+
+// A short figure (248 x 178 px: Meaning in a 480x320 window) keeps its heatmap at least ten
+// lines tall, or 60 % of the panel below the title band; the paragraph gives way. It used to take
+// 9.3 lines whatever the height, leaving the map 27 px.
+TEST(MeaningFiguresTest, AddVersusConcatKeepsItsHeatmapInAShortFigure) {
+    MeaningParams params;
+    params.seqLen = 48;
+    params.dModel = 64;
+    const Theme theme = darkTheme();
+    for (float height : {178.f, 240.f, 800.f}) {
+        auto figure = addVersusConcatFigure(params, 248, height, theme, 0);
+        ASSERT_TRUE(figure.ok());
+        const float body = height - titleBandHeight(theme);
+        float tallest = 0;  // the heatmap's data box (its colour bar is a heatmap too)
+        for (const FigureItem& item : figure->items)
+            if (const auto* map = std::get_if<HeatmapItem>(&item))
+                tallest = std::max(tallest, map->box.height);
+        // Its own title, ticks and axis label take about half the ten lines.
+        EXPECT_GE(tallest, 0.2f * body) << height;
+    }
 }
 
 }  // namespace
