@@ -78,10 +78,25 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
                      return drawNopeFigure(f, area, o, t, panel, memo);
                  });
             break;
-        case state::ContextualTab::Randomized:
-            show(randomized_, "randomized", view.randomized, kRandomizedPanels,
-                 drawRandomizedFigure);
+        case state::ContextualTab::Randomized: {
+            // While the seed or a size moves, a coarse figure on this thread (draw 0 as a line
+            // instead of a thousand dots: most of the frame's cost); the exact one on the worker
+            // once the controls hold still.
+            const RandomizedPositionsParams params = view.randomized;
+            randomized_.showPanels(
+                "randomized", params, context,
+                [](float w, float h, const Theme& t, int panel) {
+                    return gridFor(w, h, t, panel, kRandomizedPanels);
+                },
+                [params](float w, float h, const Theme& t, int panel,
+                         Detail detail) -> Result<Figure> {
+                    return figureOf(w, h, t, [&](Figure& f, Box area) {
+                        return drawRandomizedFigure(f, area, params, t, panel, detail);
+                    });
+                },
+                true);
             break;
+        }
     }
 }
 

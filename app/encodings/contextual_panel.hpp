@@ -38,7 +38,7 @@ class ContextualPanel : public ui::Panel {
     panels::LiveFigure<DebertaParams> deberta_;
     panels::FigureCache<NopeFigureOptions> nope_;
     NopeFigureMemo nopeMemo_;  // nope_'s mask and layer stack, kept while the temperature moves
-    panels::LiveFigure<RandomizedPositionsParams> randomized_;
+    panels::LiveFigure<RandomizedPositionsParams> randomized_;  // coarse here while moving
     state::ContextualTab shownTab_ = state::ContextualTab::Cope;
 };
 

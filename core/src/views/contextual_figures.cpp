@@ -376,7 +376,7 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
 // ---------------------------------------------------------------------------- Randomized
 
 Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsParams& params,
-                            const Theme& theme, int panel) {
+                            const Theme& theme, int panel, Detail detail) {
     if (auto s = validate(params); !s) return s;
     const PanelGrid grid = reflowOrFocus(area, kRandomizedPanels, theme, panel);
     figure.viewPanels = kRandomizedPanels.count;  // --panel N: the GUI's panel N
@@ -457,7 +457,11 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
         LineSeries upper{"+-1 sd", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries lower{"", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries plain{"plain 0..L-1", {}, {}, lineColor(theme, 1), 1.6f, false};
-        LineSeries first{"draw 0", {}, {}, lineColor(theme, 2), 0.0f, true};
+        // Coarse: a line as wide as the dots through the same points (one stroke instead of a
+        // dot per pixel it touches).
+        LineSeries first = detail == Detail::Coarse
+                               ? LineSeries{"draw 0", {}, {}, lineColor(theme, 2), 5.0f, false}
+                               : LineSeries{"draw 0", {}, {}, lineColor(theme, 2), 0.0f, true};
         const std::vector<long long>& draw = draws.front();
         for (int k = 0; k < l; ++k) {
             const double e = expectedOrderStatistic(k, l, params.maxLength);

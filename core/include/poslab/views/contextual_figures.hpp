@@ -13,6 +13,7 @@
 
 #include "poslab/analysis/cope_sentence.hpp"
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/refining_memo.hpp"  // Detail
 #include "poslab/encodings/attention_temperature.hpp"
 #include "poslab/encodings/deberta.hpp"
 #include "poslab/encodings/nope.hpp"
@@ -80,7 +81,10 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
 
 // ---- Randomized positions: a few draws, the order statistics against 0..L-1
 inline constexpr PanelShape kRandomizedPanels{2, 2, 18, 12, 12};
+// Detail::Coarse (the GUI while a slider moves): the same figure but for draw 0's positions in
+// the second panel, one line through them instead of a dot each (a thousand dots are most of
+// the figure's cost on a software rasteriser; the line follows the same points).
 Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsParams& params,
-                            const Theme& theme, int panel = 0);
+                            const Theme& theme, int panel = 0, Detail detail = Detail::Exact);
 
 }  // namespace poslab
