@@ -66,9 +66,25 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
         case state::ContextualTab::Cope:
             show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
             break;
-        case state::ContextualTab::Deberta:
-            show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
+        case state::ContextualTab::Deberta: {
+            // As Randomized: coarse here while a slider moves, exact on the worker once still;
+            // each keeps its vectors and dot products while only the buckets move.
+            const DebertaParams params = view.deberta;
+            deberta_.showPanels(
+                "deberta", params, context,
+                [](float w, float h, const Theme& t, int panel) {
+                    return gridFor(w, h, t, panel, kDebertaPanels);
+                },
+                [params, memo = &debertaMemo_, coarseMemo = &debertaCoarseMemo_](
+                    float w, float h, const Theme& t, int panel, Detail detail) -> Result<Figure> {
+                    DebertaFigureMemo* kept = detail == Detail::Coarse ? coarseMemo : memo;
+                    return figureOf(w, h, t, [&](Figure& f, Box area) {
+                        return drawDebertaFigure(f, area, params, t, panel, detail, kept);
+                    });
+                },
+                true);
             break;
+        }
         case state::ContextualTab::Nope:
             // Built on this thread each time a slider moves; the memo keeps the mask and the
             // layer stack (and their textures) while only the temperature changes.

@@ -33,8 +33,11 @@ class ContextualPanel : public ui::Panel {
     void drawNopeControls(NopeFigureOptions& o);
     void drawRandomizedControls(RandomizedPositionsParams& p);
     panels::FigureCache<CopeSentenceParams> cope_;
-    // Built on a worker: at L = 65,536 the DeBERTa scores and 16 draws of 4,096 positions take
-    // longer than a frame; the last figure stays up meanwhile.
+    // Exact on a worker: at L = 65,536 the DeBERTa scores and 16 draws of 4,096 positions take
+    // longer than a frame; a coarse figure here while a control moves. DeBERTa's memos keep what
+    // the buckets do not change; the worker alone uses debertaMemo_ while it runs (declared
+    // before deberta_, which joins it first).
+    DebertaFigureMemo debertaMemo_, debertaCoarseMemo_;
     panels::LiveFigure<DebertaParams> deberta_;
     panels::FigureCache<NopeFigureOptions> nope_;
     NopeFigureMemo nopeMemo_;  // nope_'s mask and layer stack, kept while the temperature moves
