@@ -68,8 +68,14 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
             break;
         case state::ContextualTab::Deberta: {
             // As Randomized: coarse here while a slider moves, exact on the worker once still;
-            // each keeps its vectors and dot products while only the buckets move.
+            // each keeps its vectors and dot products while only the buckets move. While the
+            // seed or head_dim moves every vector is new (a coarse figure would cost the frame
+            // tens of ms): the worker's last figure stays up instead, as for a figure without a
+            // coarse value.
             const DebertaParams params = view.deberta;
+            const bool vectorsMoved = lastDeberta_ && (lastDeberta_->seed != params.seed ||
+                                                       lastDeberta_->headDim != params.headDim);
+            lastDeberta_ = params;
             deberta_.showPanels(
                 "deberta", params, context,
                 [](float w, float h, const Theme& t, int panel) {
@@ -82,7 +88,7 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
                         return drawDebertaFigure(f, area, params, t, panel, detail, kept);
                     });
                 },
-                true);
+                !vectorsMoved);
             break;
         }
         case state::ContextualTab::Nope:

@@ -5,6 +5,8 @@
 // (sorted draws from a larger range, with their order statistics).
 #pragma once
 
+#include <optional>
+
 #include "panels/figure_cache.hpp"
 #include "panels/live_figure.hpp"
 #include "poslab/views/contextual_figures.hpp"
@@ -38,6 +40,7 @@ class ContextualPanel : public ui::Panel {
     // the buckets do not change; the worker alone uses debertaMemo_ while it runs (declared
     // before deberta_, which joins it first).
     DebertaFigureMemo debertaMemo_, debertaCoarseMemo_;
+    std::optional<DebertaParams> lastDeberta_;  // last frame's: did the seed or head_dim move?
     panels::LiveFigure<DebertaParams> deberta_;
     panels::FigureCache<NopeFigureOptions> nope_;
     NopeFigureMemo nopeMemo_;  // nope_'s mask and layer stack, kept while the temperature moves

@@ -130,13 +130,19 @@ Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
 
     DebertaSampleMemo local;
     DebertaSampleMemo& kept = memo ? *memo : local;
-    if (kept.seed != params.seed || kept.headDim != params.headDim || kept.rows != rows ||
-        kept.cols != cols) {
+    if (kept.seed != params.seed || kept.headDim != params.headDim) {
         kept = DebertaSampleMemo{};
         kept.seed = params.seed;
         kept.headDim = params.headDim;
+    }
+    if (kept.rows != rows || kept.cols != cols) {  // Kr and Qr stay (seq_len moved)
         kept.rows = rows;
         kept.cols = cols;
+        kept.q.clear();
+        kept.k.clear();
+        kept.c2c.clear();
+        kept.c2pDots.clear();
+        kept.p2cDots.clear();
     }
     const std::size_t indices = std::size_t(2) * std::size_t(span);
     auto embedding = [&](std::vector<std::vector<double>>& table, DebertaStream stream,

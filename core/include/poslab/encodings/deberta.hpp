@@ -84,9 +84,9 @@ double debertaTermValue(const DebertaParams& params, DebertaTerm term, long long
 // What debertaTermSample may keep between calls (the GUI rebuilds the figure while
 // position_buckets or max_position move): what does not depend on them. The q and k rows at the
 // rows and columns asked, Kr and Qr rows by index, c2c's q.k and each row's q.Kr[index] (each
-// column's k.Qr[index]), all before the 1/sqrt(d s) scale. Valid for one seed, head_dim and set
-// of rows and columns: a call with others starts it again. The values are the same bits as
-// without it.
+// column's k.Qr[index]), all before the 1/sqrt(d s) scale. Valid for one seed and head_dim (a
+// call with others starts it again; other rows and columns keep only Kr and Qr). The values are
+// the same bits as without it.
 struct DebertaSampleMemo {
     std::uint64_t seed = 0;
     int headDim = -1;
