@@ -66,9 +66,31 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
         case state::ContextualTab::Cope:
             show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
             break;
-        case state::ContextualTab::Deberta:
-            show(deberta_, "deberta", view.deberta, kDebertaPanels, drawDebertaFigure);
+        case state::ContextualTab::Deberta: {
+            // As Randomized: coarse here while a slider moves, exact on the worker once still;
+            // each keeps its vectors and dot products while only the buckets move. While the
+            // seed or head_dim moves every vector is new (a coarse figure would cost the frame
+            // tens of ms): the worker's last figure stays up instead, as for a figure without a
+            // coarse value.
+            const DebertaParams params = view.deberta;
+            const bool vectorsMoved = lastDeberta_ && (lastDeberta_->seed != params.seed ||
+                                                       lastDeberta_->headDim != params.headDim);
+            lastDeberta_ = params;
+            deberta_.showPanels(
+                "deberta", params, context,
+                [](float w, float h, const Theme& t, int panel) {
+                    return gridFor(w, h, t, panel, kDebertaPanels);
+                },
+                [params, memo = &debertaMemo_, coarseMemo = &debertaCoarseMemo_](
+                    float w, float h, const Theme& t, int panel, Detail detail) -> Result<Figure> {
+                    DebertaFigureMemo* kept = detail == Detail::Coarse ? coarseMemo : memo;
+                    return figureOf(w, h, t, [&](Figure& f, Box area) {
+                        return drawDebertaFigure(f, area, params, t, panel, detail, kept);
+                    });
+                },
+                !vectorsMoved);
             break;
+        }
         case state::ContextualTab::Nope:
             // Built on this thread each time a slider moves; the memo keeps the mask and the
             // layer stack (and their textures) while only the temperature changes.
@@ -78,10 +100,25 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
                      return drawNopeFigure(f, area, o, t, panel, memo);
                  });
             break;
-        case state::ContextualTab::Randomized:
-            show(randomized_, "randomized", view.randomized, kRandomizedPanels,
-                 drawRandomizedFigure);
+        case state::ContextualTab::Randomized: {
+            // While the seed or a size moves, a coarse figure on this thread (draw 0 as a line
+            // instead of a thousand dots: most of the frame's cost); the exact one on the worker
+            // once the controls hold still.
+            const RandomizedPositionsParams params = view.randomized;
+            randomized_.showPanels(
+                "randomized", params, context,
+                [](float w, float h, const Theme& t, int panel) {
+                    return gridFor(w, h, t, panel, kRandomizedPanels);
+                },
+                [params](float w, float h, const Theme& t, int panel,
+                         Detail detail) -> Result<Figure> {
+                    return figureOf(w, h, t, [&](Figure& f, Box area) {
+                        return drawRandomizedFigure(f, area, params, t, panel, detail);
+                    });
+                },
+                true);
             break;
+        }
     }
 }
 

@@ -5,6 +5,8 @@
 // (sorted draws from a larger range, with their order statistics).
 #pragma once
 
+#include <optional>
+
 #include "panels/figure_cache.hpp"
 #include "panels/live_figure.hpp"
 #include "poslab/views/contextual_figures.hpp"
@@ -33,12 +35,16 @@ class ContextualPanel : public ui::Panel {
     void drawNopeControls(NopeFigureOptions& o);
     void drawRandomizedControls(RandomizedPositionsParams& p);
     panels::FigureCache<CopeSentenceParams> cope_;
-    // Built on a worker: at L = 65,536 the DeBERTa scores and 16 draws of 4,096 positions take
-    // longer than a frame; the last figure stays up meanwhile.
+    // Exact on a worker: at L = 65,536 the DeBERTa scores and 16 draws of 4,096 positions take
+    // longer than a frame; a coarse figure here while a control moves. DeBERTa's memos keep what
+    // the buckets do not change; the worker alone uses debertaMemo_ while it runs (declared
+    // before deberta_, which joins it first).
+    DebertaFigureMemo debertaMemo_, debertaCoarseMemo_;
+    std::optional<DebertaParams> lastDeberta_;  // last frame's: did the seed or head_dim move?
     panels::LiveFigure<DebertaParams> deberta_;
     panels::FigureCache<NopeFigureOptions> nope_;
     NopeFigureMemo nopeMemo_;  // nope_'s mask and layer stack, kept while the temperature moves
-    panels::LiveFigure<RandomizedPositionsParams> randomized_;
+    panels::LiveFigure<RandomizedPositionsParams> randomized_;  // coarse here while moving
     state::ContextualTab shownTab_ = state::ContextualTab::Cope;
 };
 

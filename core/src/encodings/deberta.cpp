@@ -119,7 +119,8 @@ double debertaTermValue(const DebertaParams& params, DebertaTerm term, long long
 }
 
 Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
-                         const std::vector<long long>& rows, const std::vector<long long>& cols) {
+                         const std::vector<long long>& rows, const std::vector<long long>& cols,
+                         DebertaSampleMemo* memo) {
     Matrix out(rows.size(), cols.size());
     const double scale = 1 / std::sqrt(double(params.headDim) * debertaScaleFactor(params));
     const bool wantC2c = term == DebertaTerm::C2c || term == DebertaTerm::Sum;
@@ -127,55 +128,91 @@ Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
     const bool wantP2c = params.p2c && (term == DebertaTerm::P2c || term == DebertaTerm::Sum);
     const int span = debertaAttSpan(params);
 
-    std::vector<std::vector<double>> q(rows.size()), k(cols.size());
-    if (wantC2c || wantC2p) {
+    DebertaSampleMemo local;
+    DebertaSampleMemo& kept = memo ? *memo : local;
+    if (kept.seed != params.seed || kept.headDim != params.headDim) {
+        kept = DebertaSampleMemo{};
+        kept.seed = params.seed;
+        kept.headDim = params.headDim;
+    }
+    if (kept.rows != rows || kept.cols != cols) {  // Kr and Qr stay (seq_len moved)
+        kept.rows = rows;
+        kept.cols = cols;
+        kept.q.clear();
+        kept.k.clear();
+        kept.c2c.clear();
+        kept.c2pDots.clear();
+        kept.p2cDots.clear();
+    }
+    const std::size_t indices = std::size_t(2) * std::size_t(span);
+    auto embedding = [&](std::vector<std::vector<double>>& table, DebertaStream stream,
+                         std::size_t index) -> const std::vector<double>& {
+        if (table.size() < indices) table.resize(indices);
+        auto& row = table[index];
+        if (row.empty()) row = debertaVector(params, stream, (long long)index);
+        return row;
+    };
+    auto& q = kept.q;
+    auto& k = kept.k;
+    if ((wantC2c || wantC2p) && q.empty()) {
+        q.resize(rows.size());
         for (std::size_t a = 0; a < rows.size(); ++a)
             q[a] = debertaVector(params, DebertaStream::Query, rows[a]);
     }
-    if (wantC2c || wantP2c) {
+    if ((wantC2c || wantP2c) && k.empty()) {
+        k.resize(cols.size());
         for (std::size_t b = 0; b < cols.size(); ++b)
             k[b] = debertaVector(params, DebertaStream::Key, cols[b]);
     }
     if (wantC2c) {
+        if (kept.c2c.empty()) {
+            kept.c2c.resize(rows.size() * cols.size());
+            for (std::size_t a = 0; a < rows.size(); ++a)
+                for (std::size_t b = 0; b < cols.size(); ++b)
+                    kept.c2c[a * cols.size() + b] = dot(q[a], k[b]);
+        }
         for (std::size_t a = 0; a < rows.size(); ++a)
-            for (std::size_t b = 0; b < cols.size(); ++b) out(a, b) += dot(q[a], k[b]) * scale;
+            for (std::size_t b = 0; b < cols.size(); ++b)
+                out(a, b) += kept.c2c[a * cols.size() + b] * scale;
     }
-    // The relative-embedding rows each term reads, made once each.
-    using Rows = std::vector<std::vector<double>>;  // filled on first use
     // Far from the diagonal most cells clamp to index 0 or 2k - 1, so each row (c2p) or column
-    // (p2c) meets few distinct indices: its dot products are memoised per index (NaN: not yet).
+    // (p2c) meets few distinct indices: its dot products are memoised per index (NaN: not yet),
+    // for this call only when the span is too wide to keep them.
     const double unset = std::numeric_limits<double>::quiet_NaN();
+    const bool keepDots = indices <= std::size_t(DebertaSampleMemo::kDotsSpan);
+    std::vector<double> scratch;
+    // The dot products of line `line` (a row for c2p, a column for p2c) by index.
+    auto dotsOf = [&](std::vector<std::vector<double>>& kept, std::size_t lines,
+                      std::size_t line) -> std::vector<double>& {
+        if (!keepDots) {
+            scratch.assign(indices, unset);
+            return scratch;
+        }
+        if (kept.size() != lines) kept.assign(lines, {});
+        std::vector<double>& dots = kept[line];
+        if (dots.size() < indices) dots.resize(indices, unset);
+        return dots;
+    };
     if (wantC2p) {
-        Rows kr(std::size_t(2) * std::size_t(span));
-        std::vector<double> memo(kr.size());
         for (std::size_t a = 0; a < rows.size(); ++a) {
-            std::fill(memo.begin(), memo.end(), unset);
+            std::vector<double>& dots = dotsOf(kept.c2pDots, rows.size(), a);
             for (std::size_t b = 0; b < cols.size(); ++b) {
                 const std::size_t index = std::size_t(debertaC2pIndex(rows[a], cols[b], params));
-                if (std::isnan(memo[index])) {
-                    auto& row = kr[index];
-                    if (row.empty())
-                        row = debertaVector(params, DebertaStream::PositionKey, (long long)index);
-                    memo[index] = dot(q[a], row) * scale;
-                }
-                out(a, b) += memo[index];
+                if (std::isnan(dots[index]))
+                    dots[index] = dot(q[a], embedding(kept.kr, DebertaStream::PositionKey, index));
+                out(a, b) += dots[index] * scale;
             }
         }
     }
     if (wantP2c) {
-        Rows qr(std::size_t(2) * std::size_t(span));
-        std::vector<double> memo(qr.size());
         for (std::size_t b = 0; b < cols.size(); ++b) {
-            std::fill(memo.begin(), memo.end(), unset);
+            std::vector<double>& dots = dotsOf(kept.p2cDots, cols.size(), b);
             for (std::size_t a = 0; a < rows.size(); ++a) {
                 const std::size_t index = std::size_t(debertaP2cIndex(rows[a], cols[b], params));
-                if (std::isnan(memo[index])) {
-                    auto& row = qr[index];
-                    if (row.empty())
-                        row = debertaVector(params, DebertaStream::PositionQuery, (long long)index);
-                    memo[index] = dot(k[b], row) * scale;
-                }
-                out(a, b) += memo[index];
+                if (std::isnan(dots[index]))
+                    dots[index] =
+                        dot(k[b], embedding(kept.qr, DebertaStream::PositionQuery, index));
+                out(a, b) += dots[index] * scale;
             }
         }
     }

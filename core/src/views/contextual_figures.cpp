@@ -60,12 +60,14 @@ std::vector<long long> texelCentres(long long count, int texels, long long* perT
     return centres;
 }
 
-HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot) {
+HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot,
+                                Detail detail, DebertaSampleMemo* memo) {
     long long rowsPer = 1, colsPer = 1;
     const long long n = params.seqLen;
-    const auto rows = texelCentres(n, texelBudget(plot.height), &rowsPer);
-    const auto cols = texelCentres(n, texelBudget(plot.width), &colsPer);
-    return sampleOf(debertaTermSample(params, term, rows, cols), n, n, rowsPer, colsPer);
+    const int shrink = detail == Detail::Coarse ? 4 : 1;
+    const auto rows = texelCentres(n, std::max(1, texelBudget(plot.height) / shrink), &rowsPer);
+    const auto cols = texelCentres(n, std::max(1, texelBudget(plot.width) / shrink), &colsPer);
+    return sampleOf(debertaTermSample(params, term, rows, cols, memo), n, n, rowsPer, colsPer);
 }
 
 HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot) {
@@ -156,7 +158,7 @@ int debertaChartReach(const DebertaParams& params) {
 }
 
 Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
-                         int panel) {
+                         int panel, Detail detail, DebertaFigureMemo* memo) {
     if (auto s = validate(params); !s) return s;
     const PanelGrid grid = reflowOrFocus(area, kDebertaPanels, theme, panel);
     figure.viewPanels = kDebertaPanels.count;  // --panel N: the GUI's panel N
@@ -214,7 +216,8 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
     for (const TermPanel& p : panels) {
         if (!grid.shows(p.index)) continue;
         const Box cell = grid.cell(p.index);
-        const HeatmapSample sample = debertaTermTexels(params, p.term, cell);
+        DebertaSampleMemo* kept = memo ? &memo->terms[p.index - 1] : nullptr;
+        const HeatmapSample sample = debertaTermTexels(params, p.term, cell, detail, kept);
         HeatmapSpec spec = specFor(sample, "key j", "query i");
         spec.title = p.title;
         spec.squareCells = true;
@@ -376,7 +379,7 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
 // ---------------------------------------------------------------------------- Randomized
 
 Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsParams& params,
-                            const Theme& theme, int panel) {
+                            const Theme& theme, int panel, Detail detail) {
     if (auto s = validate(params); !s) return s;
     const PanelGrid grid = reflowOrFocus(area, kRandomizedPanels, theme, panel);
     figure.viewPanels = kRandomizedPanels.count;  // --panel N: the GUI's panel N
@@ -457,7 +460,11 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
         LineSeries upper{"+-1 sd", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries lower{"", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries plain{"plain 0..L-1", {}, {}, lineColor(theme, 1), 1.6f, false};
-        LineSeries first{"draw 0", {}, {}, lineColor(theme, 2), 0.0f, true};
+        // Coarse: a line as wide as the dots through the same points (one stroke instead of a
+        // dot per pixel it touches).
+        LineSeries first = detail == Detail::Coarse
+                               ? LineSeries{"draw 0", {}, {}, lineColor(theme, 2), 5.0f, false}
+                               : LineSeries{"draw 0", {}, {}, lineColor(theme, 2), 0.0f, true};
         const std::vector<long long>& draw = draws.front();
         for (int k = 0; k < l; ++k) {
             const double e = expectedOrderStatistic(k, l, params.maxLength);

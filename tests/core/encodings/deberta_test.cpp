@@ -121,6 +121,56 @@ TEST(DebertaTermTest, TermsAreTheGatheredDotProductsScaled) {
     EXPECT_NEAR(debertaTermValue(p, DebertaTerm::C2c, i, j), dot(q, k) / std::sqrt(8.0), 1e-12);
 }
 
+TEST(DebertaTermTest, SampleMemoGivesTheSameBitsWhileBucketsSeedAndCellsMove) {
+    // The GUI keeps a DebertaSampleMemo while position_buckets and max_position are dragged:
+    // every call with it must equal a call without it, bit for bit, whatever moved in between.
+    DebertaParams p;
+    p.seqLen = 4096;
+    p.headDim = 8;
+    p.seed = 3;
+    std::vector<long long> rows{0, 5, 100, 1000, 4000}, cols{0, 3, 50, 999, 4095};
+    DebertaSampleMemo memo;
+    auto same = [&](DebertaTerm term) {
+        EXPECT_EQ(debertaTermSample(p, term, rows, cols, &memo).values,
+                  debertaTermSample(p, term, rows, cols).values)
+            << p.positionBuckets << " " << p.maxRelativePositions << " " << int(term);
+    };
+    const DebertaTerm terms[] = {DebertaTerm::C2c, DebertaTerm::C2p, DebertaTerm::P2c,
+                                 DebertaTerm::Sum};
+    // Buckets 0 with max_position 4096: a span of 8192 indices, past the kept dot products.
+    const std::pair<int, int> settings[] = {{16, 512},  {64, 512}, {256, 512},
+                                            {64, 4096}, {0, 4096}, {16, 512}};
+    for (const auto& [buckets, reach] : settings) {
+        p.positionBuckets = buckets;
+        p.maxRelativePositions = reach;
+        for (DebertaTerm t : terms) same(t);
+    }
+    p.p2c = false;  // the scale changes (s = 2); kept dot products are before it
+    for (DebertaTerm t : terms) same(t);
+    p.p2c = true;
+    // One cell written out from the vectors after those moves (buckets 64, max 512).
+    p.positionBuckets = 64;
+    p.maxRelativePositions = 512;
+    auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+        return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
+    };
+    const auto q = debertaVector(p, DebertaStream::Query, 4000);
+    const auto k = debertaVector(p, DebertaStream::Key, 3);
+    const auto kr = debertaVector(p, DebertaStream::PositionKey, debertaC2pIndex(4000, 3, p));
+    const auto qr = debertaVector(p, DebertaStream::PositionQuery, debertaP2cIndex(4000, 3, p));
+    EXPECT_NEAR(debertaTermSample(p, DebertaTerm::Sum, rows, cols, &memo)(4, 1),
+                (dot(q, k) + dot(q, kr) + dot(k, qr)) / std::sqrt(8.0 * 3), 1e-12);
+    // A new seed, head_dim or set of cells starts the memo again.
+    p.seed = 4;
+    same(DebertaTerm::Sum);
+    p.headDim = 6;
+    same(DebertaTerm::Sum);
+    rows = {1, 2, 3};
+    same(DebertaTerm::Sum);
+    cols = {7};
+    same(DebertaTerm::C2p);
+}
+
 TEST(DebertaTermTest, MatrixMatchesSamplesAndValidateNamesInputs) {
     DebertaParams p;
     p.seqLen = 6;

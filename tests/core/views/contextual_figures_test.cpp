@@ -144,6 +144,45 @@ TEST(ContextualFiguresTest, DenseRandomizedDrawsAreSharesOfPositionsDrawn) {
     for (const FigureItem& item : g.items) EXPECT_FALSE(std::holds_alternative<HeatmapItem>(item));
 }
 
+TEST(ContextualFiguresTest, CoarseRandomizedFigureDrawsDrawZeroAsALineThroughItsDots) {
+    // While a slider moves the GUI shows the coarse figure: draw 0's dots (one a pixel they
+    // touch) become one line through the same points; everything else is the exact figure's.
+    RandomizedPositionsParams p;
+    p.length = 300;
+    p.maxLength = 5000;
+    p.draws = 4;
+    p.seed = 7;
+    const Theme theme = darkTheme();
+    Figure exact = emptyFigure(700, 500, theme), coarse = emptyFigure(700, 500, theme);
+    ASSERT_TRUE(drawRandomizedFigure(exact, {0, 0, 700, 500}, p, theme, 0, Detail::Exact).ok());
+    ASSERT_TRUE(drawRandomizedFigure(coarse, {0, 0, 700, 500}, p, theme, 0, Detail::Coarse).ok());
+    std::vector<Point> dots;
+    for (const FigureItem& item : exact.items)
+        if (const auto* c = std::get_if<CircleItem>(&item)) dots.push_back(c->center);
+    ASSERT_GT(dots.size(), 100u);
+    const PolylineItem* line = nullptr;
+    for (const FigureItem& item : coarse.items) {
+        EXPECT_FALSE(std::holds_alternative<CircleItem>(item));
+        const auto* l = std::get_if<PolylineItem>(&item);
+        if (l && l->points.size() == std::size_t(p.length) && l->width > 3) line = l;
+    }
+    ASSERT_NE(line, nullptr);
+    for (const Point& d : dots) {
+        bool on = false;
+        for (const Point& q : line->points) on = on || (q.x == d.x && q.y == d.y);
+        EXPECT_TRUE(on) << d.x << ", " << d.y;
+    }
+    // The draws panel is the same in both.
+    auto firstMap = [](const Figure& f) -> const Matrix* {
+        for (const FigureItem& item : f.items)
+            if (const auto* h = std::get_if<HeatmapItem>(&item)) return h->values.get();
+        return nullptr;
+    };
+    ASSERT_NE(firstMap(exact), nullptr);
+    ASSERT_NE(firstMap(coarse), nullptr);
+    EXPECT_EQ(firstMap(exact)->values, firstMap(coarse)->values);
+}
+
 TEST(ContextualFiguresTest, BadOptionsAreRefusedWithTheirName) {
     Figure f = emptyFigure(400, 300, darkTheme());
     NopeFigureOptions o;

@@ -81,9 +81,27 @@ Result<DebertaTerm> parseDebertaTerm(std::string_view name);
 // One term at (i, j), already divided by sqrt(d s); a disabled term (c2p or p2c off) is 0.
 double debertaTermValue(const DebertaParams& params, DebertaTerm term, long long query,
                         long long key);
+// What debertaTermSample may keep between calls (the GUI rebuilds the figure while
+// position_buckets or max_position move): what does not depend on them. The q and k rows at the
+// rows and columns asked, Kr and Qr rows by index, c2c's q.k and each row's q.Kr[index] (each
+// column's k.Qr[index]), all before the 1/sqrt(d s) scale. Valid for one seed and head_dim (a
+// call with others starts it again; other rows and columns keep only Kr and Qr). The values are
+// the same bits as without it.
+struct DebertaSampleMemo {
+    std::uint64_t seed = 0;
+    int headDim = -1;
+    std::vector<long long> rows, cols;
+    std::vector<std::vector<double>> q, k, kr, qr;  // empty: not made yet
+    std::vector<double> c2c;                        // rows x cols, empty: not made yet
+    // [row][index] q.Kr[index] and [column][index] k.Qr[index], NaN: not made yet; kept while
+    // 2 x span <= kDotsSpan (a larger span reads few indices a row).
+    static constexpr int kDotsSpan = 4096;
+    std::vector<std::vector<double>> c2pDots, p2cDots;
+};
 // The term at every (rows[a], cols[b]): rows.size() x cols.size(), each q, k, Kr, Qr row made once.
 Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
-                         const std::vector<long long>& rows, const std::vector<long long>& cols);
+                         const std::vector<long long>& rows, const std::vector<long long>& cols,
+                         DebertaSampleMemo* memo = nullptr);
 Result<Matrix> debertaRelativePositionMatrix(const DebertaParams& params);  // L x L, checks memory
 Result<Matrix> debertaTermMatrix(const DebertaParams& params, DebertaTerm term);  // L x L
 

@@ -13,6 +13,7 @@
 
 #include "poslab/analysis/cope_sentence.hpp"
 #include "poslab/base/heatmap_sample.hpp"
+#include "poslab/base/refining_memo.hpp"  // Detail
 #include "poslab/encodings/attention_temperature.hpp"
 #include "poslab/encodings/deberta.hpp"
 #include "poslab/encodings/nope.hpp"
@@ -26,8 +27,10 @@ namespace poslab {
 // The centre cell of each of ceil(count / per) texel blocks of `per` = cellsPerTexel(count,
 // texels) cells: 0-based, the last clipped to count - 1.
 std::vector<long long> texelCentres(long long count, int texels, long long* perTexel = nullptr);
-// A DeBERTa term at the texel centres of an L x L matrix drawn in `plot`.
-HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot);
+// A DeBERTa term at the texel centres of an L x L matrix drawn in `plot` (Detail::Coarse: a
+// quarter of the texels a side).
+HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot,
+                                Detail detail = Detail::Exact, DebertaSampleMemo* memo = nullptr);
 // The attention mask of one iRoPE layer over seqLen positions: 1 visible, -inf masked.
 HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot);
 
@@ -39,8 +42,17 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
 // ---- DeBERTa: bucket curve, c2c, c2p, p2c
 inline constexpr PanelShape kDebertaPanels{4, 2, 24, 12, 12};
 int debertaChartReach(const DebertaParams& params);  // |delta| shown: 1.25 max_position, >= 8
+// Detail::Coarse (the GUI while a slider moves): the three score panels at a quarter of the
+// texels a side, each texel of d multiply-adds per term (the exact figure's texels cost the
+// worker about a core's tenth of a second at L = 65,536 and d = 256).
+// memo: what the GUI keeps between builds (one per detail), so that dragging position_buckets or
+// max_position makes no vector and no dot product twice (deberta.hpp's DebertaSampleMemo).
+struct DebertaFigureMemo {
+    DebertaSampleMemo terms[3];  // c2c, c2p, p2c panels
+};
 Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, const Theme& theme,
-                         int panel = 0);
+                         int panel = 0, Detail detail = Detail::Exact,
+                         DebertaFigureMemo* memo = nullptr);
 
 // ---- NoPE and iRoPE: the recovered position, the layer stack, a chunk mask, the temperature
 enum class NopeSections { All, Nope, Irope };  // both, the NoPE signal only, the iRoPE panels only
@@ -80,7 +92,10 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
 
 // ---- Randomized positions: a few draws, the order statistics against 0..L-1
 inline constexpr PanelShape kRandomizedPanels{2, 2, 18, 12, 12};
+// Detail::Coarse (the GUI while a slider moves): the same figure but for draw 0's positions in
+// the second panel, one line through them instead of a dot each (a thousand dots are most of
+// the figure's cost on a software rasteriser; the line follows the same points).
 Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsParams& params,
-                            const Theme& theme, int panel = 0);
+                            const Theme& theme, int panel = 0, Detail detail = Detail::Exact);
 
 }  // namespace poslab
