@@ -39,9 +39,6 @@ struct Known {
 };
 const std::map<std::string, Known>& knownExceptions() {
     static const std::map<std::string, Known> known = {
-        {"learned",
-         {{Rule::NothingCut},
-          "the cosine map's x label is cut (\"positi...\") under a one-column square heatmap"}},
         {"learned-pca",
          {{Rule::Smallest8pt, Rule::NothingCut},
           "six panels in its own layout (learned_structure_figures) fit labels at 0.6 and cut"}},
@@ -49,7 +46,6 @@ const std::map<std::string, Known>& knownExceptions() {
         {"attention-shuffle",
          {{Rule::Smallest8pt, Rule::NothingCut},
           "its word grid fits words to the cells at 0.6 (attention_shuffle_figures)"}},
-        {"cope", {{Rule::NothingCut}, "its key axis label is cut (\"key j (t...\")"}},
     };
     return known;
 }
