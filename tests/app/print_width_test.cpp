@@ -42,7 +42,6 @@ const std::map<std::string, Known>& knownExceptions() {
         {"learned-pca",
          {{Rule::Smallest8pt, Rule::NothingCut},
           "six panels in its own layout (learned_structure_figures) fit labels at 0.6 and cut"}},
-        {"binary-clock", {{Rule::NothingCut}, "the bit captions are fitted to one line"}},
         {"attention-shuffle",
          {{Rule::Smallest8pt, Rule::NothingCut},
           "its word grid fits words to the cells at 0.6 (attention_shuffle_figures)"}},
