@@ -39,9 +39,6 @@ struct Known {
 };
 const std::map<std::string, Known>& knownExceptions() {
     static const std::map<std::string, Known> known = {
-        {"learned-pca",
-         {{Rule::Smallest8pt, Rule::NothingCut},
-          "six panels in its own layout (learned_structure_figures) fit labels at 0.6 and cut"}},
         {"attention-shuffle",
          {{Rule::Smallest8pt, Rule::NothingCut},
           "its word grid fits words to the cells at 0.6 (attention_shuffle_figures)"}},

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "poslab/figure/layout.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 
@@ -272,15 +273,24 @@ LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int 
         Figure scratch = emptyFigure(area.width, area.height, theme);
         // At most a fifth of a small figure (two lines at least): the plots come first there,
         // and drawParagraph ends a note it had to cut with "…".
-        const float lines = drawParagraph(scratch, {0, 0, noteBox.width, area.height}, note, theme,
-                                          atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText);
+        const float lines =
+            drawParagraph(scratch, {0, 0, noteBox.width, area.height}, note, theme,
+                          atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText);
         const float tall = std::min(lines, std::max(2.3f * theme.fontSize, area.height * 0.2f)) + 4;
         plots.height = std::max(1.f, area.bottom() - tall - plots.y);
         noteBox.y = plots.bottom() + 2;
         noteBox.height = std::max(1.f, area.bottom() - noteBox.y);
     }
+    // A file showing every panel (the canvas grows) too narrow for two 20-em columns (one
+    // column in print, whose 8 pt is a large em): one of 15 ems, six panels one a row, rather
+    // than three squeezed to labels cut at 0.6 (two columns still cut their titles).
+    PanelShape shape = kStructureShape;
+    if (heightMayGrow(theme) && plots.width < theme.fontSize * shape.minWidthEm * 2) {
+        shape.minWidthEm = 15;
+        shape.minHeightEm = 14;
+    }
     LearnedStructureLayout layout =
-        layoutFromGrid(area, reflowOrFocus(plots, kStructureShape, theme, selected));
+        layoutFromGrid(area, reflowOrFocus(plots, shape, theme, selected));
     layout.note = noteBox;
     return layout;
 }
@@ -353,8 +363,8 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
                        y, options, theme, &out.shuffled);
     }
     if (layout.note.height > 0)
-        drawParagraph(figure, layout.note, structure.note, theme, atLeastMinText(theme.fontSize * 0.85f, theme),
-                      theme.mutedText);
+        drawParagraph(figure, layout.note, structure.note, theme,
+                      atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText);
     else
         drawCornerNote(figure, layout.area, nullptr, structure.note, theme);
 }
@@ -372,8 +382,10 @@ Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructur
     auto structure = analyzeTableStructure(table, analysis);
     if (!structure) return structure.error();
     Figure figure = emptyFigure(width, height, theme);
-    drawLearnedStructureFigure(figure, learnedStructureLayout({0, 0, width, height}), options,
-                               *structure, theme);
+    // The layout the GUI uses: panels reflowed for the canvas, the note wrapped below them.
+    drawLearnedStructureFigure(
+        figure, learnedStructureLayout({0, 0, width, height}, theme, 0, structure->note), options,
+        *structure, theme);
     return figure;
 }
 
