@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -169,6 +170,30 @@ INSTANTIATE_TEST_SUITE_P(EveryView, PrintWidthTest, ::testing::ValuesIn(viewName
                                  if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                              return name;
                          });
+
+const commands::RenderView& viewNamed(const std::string& name) {
+    for (const commands::RenderView& view : registry().renders)
+        if (view.name == name) return view;
+    throw std::runtime_error("no view " + name);
+}
+
+std::vector<const TextItem*> textsWith(const Figure& figure, const std::string& part) {
+    std::vector<const TextItem*> found;
+    for (const FigureItem& item : figure.items)
+        if (const auto* text = std::get_if<TextItem>(&item))
+            if (text->text.find(part) != std::string::npos) found.push_back(text);
+    return found;
+}
+
+// What the one-column PDFs showed (issue 28, print): each checked in the figure model.
+TEST(PrintFigureTest, MropeTitleDoesNotEndOnALoneWord) {
+    // The title wrapped greedily left "-462)" alone on its last line.
+    auto column = build(viewNamed("mrope"), {{"width", "600"}});
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    const auto lines = textsWith(column->figure, "462");
+    ASSERT_FALSE(lines.empty());
+    for (const TextItem* line : lines) EXPECT_GT(line->text.size(), 8u) << line->text;
+}
 
 // Every known exception names a view that exists (a renamed view would hide its entry).
 TEST(PrintWidthExceptionsTest, NameRegisteredViews) {
