@@ -195,6 +195,19 @@ TEST(PrintFigureTest, MropeTitleDoesNotEndOnALoneWord) {
     for (const TextItem* line : lines) EXPECT_GT(line->text.size(), 8u) << line->text;
 }
 
+TEST(PrintFigureTest, RopePrecisionNoteCoversNoCircle) {
+    // The open-circles note sat inside the plot over the circles on the scanned-range line.
+    auto column = build(viewNamed("rope-precision"), {{"width", "600"}});
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    const Figure& figure = column->figure;
+    ASSERT_FALSE(textsWith(figure, "open circles").empty());
+    for (const TextOverMark& over : textsOverMarks(figure)) {
+        const std::string& text = std::get<TextItem>(figure.items[over.text]).text;
+        EXPECT_EQ(text.find("circles"), std::string::npos) << text;
+        EXPECT_EQ(text.find("threshold"), std::string::npos) << text;
+    }
+}
+
 // Every known exception names a view that exists (a renamed view would hide its entry).
 TEST(PrintWidthExceptionsTest, NameRegisteredViews) {
     const std::vector<std::string> names = viewNames();
