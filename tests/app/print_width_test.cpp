@@ -186,6 +186,22 @@ std::vector<const TextItem*> textsWith(const Figure& figure, const std::string& 
 }
 
 // What the one-column PDFs showed (issue 28, print): each checked in the figure model.
+TEST(PrintFigureTest, CompareLegendsListEveryCurveAtTheDefaultSize) {
+    // At 1200 x 800 the cosine legend showed 2 of its 3 keys and the bias legend 1 of 2.
+    auto standard = build(viewNamed("compare"), {});
+    ASSERT_TRUE(standard.ok()) << standard.error().message;
+    for (const char* key : {"sinusoidal", "learned", "RoPE, E", "ALiBi head 0", "T5, random"})
+        EXPECT_FALSE(textsWith(standard->figure, key).empty()) << key;
+}
+
+TEST(PrintFigureTest, OneColumnCompareIsNotASevenRowTower) {
+    // Seven equal rows made it 2,148 px; the wide tables are shorter and the square maps
+    // share a row. Every panel stays (PrintWidthTest checks the count).
+    auto column = build(viewNamed("compare"), {{"width", "600"}});
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    EXPECT_LT(column->figure.height, 1800.f);
+}
+
 TEST(PrintFigureTest, MropeTitleDoesNotEndOnALoneWord) {
     // The title wrapped greedily left "-462)" alone on its last line.
     auto column = build(viewNamed("mrope"), {{"width", "600"}});
