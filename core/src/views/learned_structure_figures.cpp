@@ -268,6 +268,15 @@ LearnedStructureLayout learnedStructureLayout(Box area) {
 LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int selected,
                                               const std::string& note) {
     Box plots = structurePlotsArea(area);
+    // A file showing every panel (the canvas grows) too narrow for two 20-em columns (one
+    // column in print, whose 8 pt is a large em).
+    const bool narrowPrint =
+        heightMayGrow(theme) && area.width < theme.fontSize * kStructureShape.minWidthEm * 2;
+    if (narrowPrint) {  // the title takes two full lines
+        const float top = area.y + std::max(30.f, titleBandHeight(theme, 2.6f));
+        plots.height = std::max(1.f, plots.bottom() - top);
+        plots.y = top;
+    }
     Box noteBox{area.x + 4, plots.bottom(), std::max(1.f, area.width - 8), 0};
     if (!note.empty()) {  // measured by drawing it once: the same wrap drawLearnedStructureFigure
         Figure scratch = emptyFigure(area.width, area.height, theme);
@@ -281,11 +290,10 @@ LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int 
         noteBox.y = plots.bottom() + 2;
         noteBox.height = std::max(1.f, area.bottom() - noteBox.y);
     }
-    // A file showing every panel (the canvas grows) too narrow for two 20-em columns (one
-    // column in print, whose 8 pt is a large em): one of 15 ems, six panels one a row, rather
-    // than three squeezed to labels cut at 0.6 (two columns still cut their titles).
+    // Narrow print: one column of 15 ems, six panels one a row, rather than three squeezed to
+    // labels cut at 0.6 (two columns still cut their titles).
     PanelShape shape = kStructureShape;
-    if (heightMayGrow(theme) && plots.width < theme.fontSize * shape.minWidthEm * 2) {
+    if (narrowPrint) {
         shape.minWidthEm = 15;
         shape.minHeightEm = 14;
     }
@@ -304,7 +312,8 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
     figure.viewPanels = kStructureShape.count;  // --panel N: the GUI's panel N
     const std::string size =
         std::to_string(structure.rows) + " positions x " + std::to_string(structure.cols) + " dims";
-    drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, 30},
+    const float titleHeight = std::max(30.f, layout.grid.area.y - layout.area.y);
+    drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, titleHeight},
               "Structure of " +
                   (options.source.empty() ? std::string("the table") : options.source) + " (" +
                   size + ")",
@@ -382,10 +391,15 @@ Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructur
     auto structure = analyzeTableStructure(table, analysis);
     if (!structure) return structure.error();
     Figure figure = emptyFigure(width, height, theme);
-    // The layout the GUI uses: panels reflowed for the canvas, the note wrapped below them.
+    // One column in print: the GUI's layout (panels reflowed for the canvas, the note wrapped
+    // below them), which stacks them there; else the designed 3 x 2 grid.
+    const bool narrowPrint =
+        heightMayGrow(theme) && width < theme.fontSize * kStructureShape.minWidthEm * 2;
     drawLearnedStructureFigure(
-        figure, learnedStructureLayout({0, 0, width, height}, theme, 0, structure->note), options,
-        *structure, theme);
+        figure,
+        narrowPrint ? learnedStructureLayout({0, 0, width, height}, theme, 0, structure->note)
+                    : learnedStructureLayout({0, 0, width, height}),
+        options, *structure, theme);
     return figure;
 }
 
