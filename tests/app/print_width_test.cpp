@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -39,17 +40,9 @@ struct Known {
 };
 const std::map<std::string, Known>& knownExceptions() {
     static const std::map<std::string, Known> known = {
-        {"learned",
-         {{Rule::NothingCut},
-          "the cosine map's x label is cut (\"positi...\") under a one-column square heatmap"}},
-        {"learned-pca",
-         {{Rule::Smallest8pt, Rule::NothingCut},
-          "six panels in its own layout (learned_structure_figures) fit labels at 0.6 and cut"}},
-        {"binary-clock", {{Rule::NothingCut}, "the bit captions are fitted to one line"}},
         {"attention-shuffle",
          {{Rule::Smallest8pt, Rule::NothingCut},
           "its word grid fits words to the cells at 0.6 (attention_shuffle_figures)"}},
-        {"cope", {{Rule::NothingCut}, "its key axis label is cut (\"key j (t...\")"}},
     };
     return known;
 }
@@ -177,6 +170,59 @@ INSTANTIATE_TEST_SUITE_P(EveryView, PrintWidthTest, ::testing::ValuesIn(viewName
                                  if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                              return name;
                          });
+
+const commands::RenderView& viewNamed(const std::string& name) {
+    for (const commands::RenderView& view : registry().renders)
+        if (view.name == name) return view;
+    throw std::runtime_error("no view " + name);
+}
+
+std::vector<const TextItem*> textsWith(const Figure& figure, const std::string& part) {
+    std::vector<const TextItem*> found;
+    for (const FigureItem& item : figure.items)
+        if (const auto* text = std::get_if<TextItem>(&item))
+            if (text->text.find(part) != std::string::npos) found.push_back(text);
+    return found;
+}
+
+// What the one-column PDFs showed (issue 28, print): each checked in the figure model.
+TEST(PrintFigureTest, CompareLegendsListEveryCurveAtTheDefaultSize) {
+    // At 1200 x 800 the cosine legend showed 2 of its 3 keys and the bias legend 1 of 2.
+    auto standard = build(viewNamed("compare"), {});
+    ASSERT_TRUE(standard.ok()) << standard.error().message;
+    for (const char* key : {"sinusoidal", "learned", "RoPE, E", "ALiBi head 0", "T5, random"})
+        EXPECT_FALSE(textsWith(standard->figure, key).empty()) << key;
+}
+
+TEST(PrintFigureTest, OneColumnCompareIsNotASevenRowTower) {
+    // Seven equal rows made it 2,148 px; the wide tables are shorter and the square maps
+    // share a row. Every panel stays (PrintWidthTest checks the count).
+    auto column = build(viewNamed("compare"), {{"width", "600"}});
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    EXPECT_LT(column->figure.height, 1800.f);
+}
+
+TEST(PrintFigureTest, MropeTitleDoesNotEndOnALoneWord) {
+    // The title wrapped greedily left "-462)" alone on its last line.
+    auto column = build(viewNamed("mrope"), {{"width", "600"}});
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    const auto lines = textsWith(column->figure, "462");
+    ASSERT_FALSE(lines.empty());
+    for (const TextItem* line : lines) EXPECT_GT(line->text.size(), 8u) << line->text;
+}
+
+TEST(PrintFigureTest, RopePrecisionNoteCoversNoCircle) {
+    // The open-circles note sat inside the plot over the circles on the scanned-range line.
+    auto column = build(viewNamed("rope-precision"), {{"width", "600"}});
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    const Figure& figure = column->figure;
+    ASSERT_FALSE(textsWith(figure, "open circles").empty());
+    for (const TextOverMark& over : textsOverMarks(figure)) {
+        const std::string& text = std::get<TextItem>(figure.items[over.text]).text;
+        EXPECT_EQ(text.find("circles"), std::string::npos) << text;
+        EXPECT_EQ(text.find("threshold"), std::string::npos) << text;
+    }
+}
 
 // Every known exception names a view that exists (a renamed view would hide its entry).
 TEST(PrintWidthExceptionsTest, NameRegisteredViews) {

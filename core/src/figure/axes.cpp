@@ -210,6 +210,18 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
             label.size = fitted.size;
         } else {
             label = wrapToFit(frame.x.label, theme.fontSize, p.width, lines, minScale);
+            // Still cut under a narrow plot (a square heatmap at one column in print): as wide
+            // as the room beside the plot allows (up to a colour bar; clear of a y label that
+            // runs on down its strip), centred on the plot, rather than "positi…".
+            const float leftEdge =
+                area.x + 2 + (frame.y.label.empty() ? 0 : theme.fontSize * kAxisLabelLineStep);
+            const float reach =
+                std::min({frame.xLabelReach, p.x - leftEdge, area.right() - 2 - p.right()});
+            if (label.cut() && reach > 0) {
+                const WrappedText wider =
+                    wrapToFit(frame.x.label, theme.fontSize, p.width + 2 * reach, lines, minScale);
+                if (!wider.cut() || wider.size >= label.size) label = wider;
+            }
         }
         const float step = label.size * kAxisLabelLineStep;
         for (std::size_t i = 0; i < label.lines.size(); ++i) {

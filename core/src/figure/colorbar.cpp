@@ -120,21 +120,23 @@ void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range
         // Below the lowest tick label, which is centred on the bar's bottom edge and hangs half a
         // line under it: with large text (presentation mode) and a narrow bar, 6 px would put
         // "masked" on top of it.
-        float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
+        const float top = bar.bottom() + std::max({6.0f, theme.fontSize * 0.5f + 2,
                                                    theme.fontSize * 0.95f - side / 2 + 2});
         // Short of the caption's column, which runs down to the bar's bottom; when "masked" is
-        // too long for that at the smallest size the theme allows (one column in print), the
-        // swatch goes below the caption's end and its label across the column.
+        // too long for that at the smallest size the theme allows (one column in print), it goes
+        // left of the swatch, which stays under the bar (below the caption's end it floated
+        // far from the bar it explains).
         const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
-        float room = labelX - bar.right() - 6;
-        if (captionBox && estimateTextWidth("masked", size) > room) {
-            top = std::max(top, captionBox->bottom() + 4 + std::max(0.f, size - side) / 2);
-            room = captionBox->right() - bar.right() - 6;
-        }
+        const float room = labelX - bar.right() - 6;
+        const bool leftOf = captionBox && estimateTextWidth("masked", size) > room;
         figure.add(filledRect({bar.x, top, side, side}, theme.masked, theme.axis));
-        const FittedText label = fitText("masked", size, room, readableMinScale(size, theme));
-        figure.add(centredText({bar.right() + 6, top + side / 2}, label.text, label.size,
-                               theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
+        const FittedText label = leftOf
+                                     ? FittedText{"masked", size}
+                                     : fitText("masked", size, room, readableMinScale(size, theme));
+        figure.add(centredText({leftOf ? bar.x - 6 : bar.right() + 6, top + side / 2}, label.text,
+                               label.size, theme.mutedText,
+                               leftOf ? HorizontalAlign::Right : HorizontalAlign::Left,
+                               VerticalAlign::Middle));
     }
 }
 

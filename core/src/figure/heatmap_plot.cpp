@@ -208,6 +208,19 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     }
     m.right += barBlock + strip;
     plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
+    if (spec.squareCells) {
+        // Square cells narrow the plot below (a one-column print): the label's rows for the
+        // width it will have, twice, as the rows taken shorten the square a little.
+        const double cols = std::abs(spec.x.high - spec.x.low);
+        const double rows = std::abs(spec.y.high - spec.y.low);
+        for (int pass = 0; pass < 2 && cols > 0 && rows > 0 && std::isfinite(cols / rows); ++pass) {
+            const float plotWidth = std::max(1.f, area.width - m.left - m.right);
+            const float plotHeight = std::max(1.f, area.height - m.top - m.bottom);
+            const float squareWidth = float(std::min(double(plotWidth), plotHeight * cols / rows));
+            plot_parts::fitXLabelRows(m, spec.x, theme, squareWidth + m.left + m.right,
+                                      area.height);
+        }
+    }
     const plot_parts::TitleLines titleLines = plot_parts::plotTitleLines(
         title, area.width - barBlock - strip, area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;
@@ -216,6 +229,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     frame.x = spec.x;
     frame.y = spec.y;
     frame.yDown = true;
+    frame.xLabelReach = strip + theme.fontSize * 0.9f - 4;  // up to the colour bar
     frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
                   std::max(1.f, area.height - m.top - m.bottom)};
     const Box titleArea{area.x, area.y, area.width - barBlock - strip, area.height};
@@ -311,15 +325,23 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             // too long shrunk no smaller than readable, then cut.
             const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
             const float room = areaRight - bar.right() - 6;
-            const std::vector<std::string> lines = estimateTextWidth(spec.maskedLabel, size) <= room
-                                                       ? std::vector<std::string>{spec.maskedLabel}
-                                                       : wrapText(spec.maskedLabel, size, room);
+            // A word too long beside the swatch (a half-width cell at one column in print):
+            // the label under the swatch, from the bar's left edge, rather than "mas…".
+            bool under = false;
+            for (const std::string& word : wrapText(spec.maskedLabel, size, 1))
+                under = under || estimateTextWidth(word, size) > room;
+            const float x = under ? bar.x : bar.right() + 6;
+            const float width = under ? areaRight - bar.x - 2 : room;
+            const std::vector<std::string> lines =
+                estimateTextWidth(spec.maskedLabel, size) <= width
+                    ? std::vector<std::string>{spec.maskedLabel}
+                    : wrapText(spec.maskedLabel, size, width);
+            const float first = under ? top + barWidth + 3 + size / 2 : top + barWidth / 2;
             for (std::size_t i = 0; i < lines.size(); ++i) {
                 const FittedText label =
-                    fitText(lines[i], size, room, readableMinScale(size, theme));
-                figure.add(makeText({bar.right() + 6, top + barWidth / 2 + float(i) * size * 1.1f},
-                                    label.text, label.size, theme.mutedText, HorizontalAlign::Left,
-                                    VerticalAlign::Middle));
+                    fitText(lines[i], size, width, readableMinScale(size, theme));
+                figure.add(makeText({x, first + float(i) * size * 1.1f}, label.text, label.size,
+                                    theme.mutedText, HorizontalAlign::Left, VerticalAlign::Middle));
             }
         }
     }

@@ -19,6 +19,26 @@ float titleMinScale(const Theme& theme) {
     return std::clamp(theme.minTextSize / theme.titleSize, scale, 1.f);
 }
 
+// wrapText's lines made even: the narrowest width that still wraps onto as many lines, so a
+// title does not end on a lone "-462)" (a greedy wrap fills every line but the last).
+std::vector<std::string> balancedWrap(const std::string& text, float size, float room) {
+    std::vector<std::string> lines = wrapText(text, size, room);
+    if (lines.size() < 2) return lines;
+    float low = 0;
+    for (const std::string& word : wrapText(text, size, 1))  // one word a line
+        low = std::max(low, estimateTextWidth(word, size));
+    float high = room;
+    for (int i = 0; i < 14 && high - low > 0.5f; ++i) {
+        const float mid = (low + high) / 2;
+        if (wrapText(text, size, mid).size() <= lines.size())
+            high = mid;
+        else
+            low = mid;
+    }
+    std::vector<std::string> even = wrapText(text, size, high);
+    return even.size() <= lines.size() ? even : lines;
+}
+
 }  // namespace
 
 std::vector<std::string> fullSizeTitleLines(const std::string& title, float width,
@@ -114,7 +134,7 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
         // the plot keeps room for its text, rather than "…"; four at print sizes, whose 8 pt
         // floor keeps the lines from shrinking.
         const float small = atLeastMinText(theme.titleSize * 0.75f, theme);
-        const std::vector<std::string> words = wrapText(title, small, room);
+        const std::vector<std::string> words = balancedWrap(title, small, room);
         bool whole = words.size() <= (theme.minTextSize > 0 ? 4u : 3u);
         for (const std::string& word : words)
             whole = whole && estimateTextWidth(word, small) <= room;

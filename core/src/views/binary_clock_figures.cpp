@@ -17,6 +17,7 @@
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/legend.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/figure/text_fit.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
 namespace poslab {
@@ -26,6 +27,18 @@ namespace {
 constexpr double kTwoPi = 2 * std::numbers::pi;
 constexpr const char* kBitSquareKey = "2·bit − 1";                // the bit, as a square wave
 constexpr const char* kBitSinusoidKey = "sinusoid, same period";  // its sinusoid
+
+// Bit b's plot title: its period and the sinusoidal pair nearest to it (short: λ for
+// "has wavelength").
+std::string bitCaption(int b, const SinusoidalParams& table, bool shortForm) {
+    const double period = std::ldexp(1.0, b + 1);
+    const int k = nearestFrequencyIndex(table, period);
+    const double wavelength = k >= 0 ? kTwoPi / sinusoidalFrequencies(table)[std::size_t(k)] : 0;
+    if (k < 0) return "bit " + std::to_string(b) + ": period " + formatValue(period);
+    return "bit " + std::to_string(b) + ": period " + formatValue(period) + "; nearest PE pair " +
+           std::to_string(k) + (shortForm ? ", λ = " : " has wavelength ") +
+           formatValue(wavelength, 3);
+}
 
 }  // namespace
 
@@ -88,15 +101,14 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
         const int curvePositions = std::min(positions, 64);
         for (int b = 0; b < shown; ++b) {
             const Box cell = gridCell(stack, shown, 1, b, 0, gap);
-            const double period = std::ldexp(1.0, b + 1);
-            const int k = nearestFrequencyIndex(table, period);
-            const double wavelength =
-                k >= 0 ? kTwoPi / sinusoidalFrequencies(table)[std::size_t(k)] : 0;
             LinePlotSpec curves;
-            curves.title = "bit " + std::to_string(b) + ": period " + formatValue(period) +
-                           (k >= 0 ? "; nearest PE pair " + std::to_string(k) + " has wavelength " +
-                                         formatValue(wavelength, 3)
-                                   : "");
+            // The short form when the caption would be cut (one column in print): the plot has
+            // no room for a second line.
+            curves.title = bitCaption(b, table, false);
+            if (estimateTextWidth(curves.title,
+                                  std::max(theme.fontSize * 0.9f, theme.minTextSize)) >
+                cell.width - theme.fontSize)
+                curves.title = bitCaption(b, table, true);
             curves.x = {b == shown - 1 ? "position" : "", 0, double(curvePositions)};
             curves.y = {"", -1.3, 1.3};
             curves.autoRangeY = false;

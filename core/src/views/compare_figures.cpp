@@ -70,13 +70,29 @@ Box heatmapBlock(const PanelGrid& grid) {
     return {area.x, area.y, area.width, std::floor(area.height * share)};
 }
 
+// One column: the three position-by-dimension tables are wide and short (3/4 of a panel's
+// height each), ALiBi's and T5's square maps side by side in one row, each curve plot a row.
+// Seven rows of equal height made a one-column print 2,148 px tall.
+constexpr float kStackedRows = 0.75f * 3 + 3;
+Box stackedCell(Box area, int k) {
+    const float gap = 12;
+    const float unit = std::max(1.f, (area.height - 5 * gap) / kStackedRows);
+    const float heights[] = {0.75f, 0.75f, 0.75f, 1, 1, 1};
+    const int row = k < 3 ? k : k < 5 ? 3 : k - 1;
+    float y = area.y;
+    for (int r = 0; r < row; ++r) y += heights[r] * unit + gap;
+    const Box cell{area.x, y, area.width, heights[row] * unit};
+    if (k == 3 || k == 4) return gridCell(cell, 1, 2, 0, k - 3, 16);
+    return cell;
+}
+
 // Panel k's box: heatmaps 0..4, then the two curve plots.
 Box comparisonCell(const PanelGrid& grid, int k) {
     if (grid.oneAtATime()) return grid.cell(k);
     // One column (a one-column print shows every panel): the seven one under another, the
     // curves each the full width too (side by side they left a gap under the five heatmaps and
     // no room for the cosines' legend beside them).
-    if (grid.columns == 1) return gridCell(grid.area, kComparePanels.count, 1, k, 0, 12);
+    if (grid.columns == 1) return stackedCell(grid.area, k);
     const Box top = heatmapBlock(grid);
     if (k < 5)
         return gridCell(top, grid.rows - 1, grid.columns, k / grid.columns, k % grid.columns, 10);
@@ -104,10 +120,14 @@ PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
             curve.height >= minHeight)
             return grid;
     }
-    return reflowOrFocus(area,
-                         {kComparePanels.count, 1, kComparePanels.minWidthEm,
-                          kComparePanels.minHeightEm, kComparePanels.gap},
-                         theme, panel);
+    // A file that shows every panel (one column in print) stacks them in kStackedRows, 5.25
+    // panel heights for the seven: what it asks the canvas to grow by.
+    const float stackedEm = kComparePanels.minHeightEm * kStackedRows / kComparePanels.count;
+    return reflowOrFocus(
+        area,
+        {kComparePanels.count, 1, kComparePanels.minWidthEm,
+         theme.panelRoom ? stackedEm : kComparePanels.minHeightEm, kComparePanels.gap},
+        theme, panel);
 }
 
 namespace {
@@ -299,13 +319,13 @@ LineSeries compareBiasCurve(const CompareOptions& o, CompareBias bias, int query
     series.y.assign(std::size_t(L), NAN);
     switch (bias) {
         case CompareBias::Alibi: {
-            series.name = "ALiBi head 0 (causal: future masked)";
+            series.name = "ALiBi head 0 (causal)";
             const double slope = alibiSlopes(o.alibiHeads).front();
             for (int j = 0; j <= query; ++j) series.y[std::size_t(j)] = -slope * (query - j);
             break;
         }
         case CompareBias::T5: {
-            series.name = "T5 (bidirectional, random bucket values)";
+            series.name = "T5, random buckets";
             T5Params t5;
             t5.seqLen = L;
             t5.numBuckets = o.t5Buckets;
@@ -445,10 +465,11 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     similarity.x = integerAxis("offset j − i", double(-query), double(L - 1 - query));
     similarity.y = {"cosine", -1.05, 1.85};  // headroom: the legend sits above the curves
     similarity.autoRangeY = false;
+    // Short names: the legend beside a short plot (1200 x 800) has room for three lines or so,
+    // and dropped the third key with longer ones ("(initial)" is in panel 2's title; the RoPE
+    // curve lies on the wide sinusoidal one, drawn underneath).
     const std::pair<const char*, const SimilarityParams*> vectorEncodings[] = {
-        {"sinusoidal", &sin},
-        {"learned (initial)", &learned},
-        {"RoPE, E over q = k (same curve!)", &rope}};
+        {"sinusoidal", &sin}, {"learned", &learned}, {"RoPE, E over q = k", &rope}};
     for (const auto& [name, params] : vectorEncodings) {
         LineSeries series;
         series.name = name;

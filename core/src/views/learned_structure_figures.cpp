@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "poslab/figure/layout.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 
@@ -267,20 +268,37 @@ LearnedStructureLayout learnedStructureLayout(Box area) {
 LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int selected,
                                               const std::string& note) {
     Box plots = structurePlotsArea(area);
+    // A file showing every panel (the canvas grows) too narrow for two 20-em columns (one
+    // column in print, whose 8 pt is a large em).
+    const bool narrowPrint =
+        heightMayGrow(theme) && area.width < theme.fontSize * kStructureShape.minWidthEm * 2;
+    if (narrowPrint) {  // the title takes two full lines
+        const float top = area.y + std::max(30.f, titleBandHeight(theme, 2.6f));
+        plots.height = std::max(1.f, plots.bottom() - top);
+        plots.y = top;
+    }
     Box noteBox{area.x + 4, plots.bottom(), std::max(1.f, area.width - 8), 0};
     if (!note.empty()) {  // measured by drawing it once: the same wrap drawLearnedStructureFigure
         Figure scratch = emptyFigure(area.width, area.height, theme);
         // At most a fifth of a small figure (two lines at least): the plots come first there,
         // and drawParagraph ends a note it had to cut with "…".
-        const float lines = drawParagraph(scratch, {0, 0, noteBox.width, area.height}, note, theme,
-                                          atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText);
+        const float lines =
+            drawParagraph(scratch, {0, 0, noteBox.width, area.height}, note, theme,
+                          atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText);
         const float tall = std::min(lines, std::max(2.3f * theme.fontSize, area.height * 0.2f)) + 4;
         plots.height = std::max(1.f, area.bottom() - tall - plots.y);
         noteBox.y = plots.bottom() + 2;
         noteBox.height = std::max(1.f, area.bottom() - noteBox.y);
     }
+    // Narrow print: one column of 15 ems, six panels one a row, rather than three squeezed to
+    // labels cut at 0.6 (two columns still cut their titles).
+    PanelShape shape = kStructureShape;
+    if (narrowPrint) {
+        shape.minWidthEm = 15;
+        shape.minHeightEm = 14;
+    }
     LearnedStructureLayout layout =
-        layoutFromGrid(area, reflowOrFocus(plots, kStructureShape, theme, selected));
+        layoutFromGrid(area, reflowOrFocus(plots, shape, theme, selected));
     layout.note = noteBox;
     return layout;
 }
@@ -294,7 +312,8 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
     figure.viewPanels = kStructureShape.count;  // --panel N: the GUI's panel N
     const std::string size =
         std::to_string(structure.rows) + " positions x " + std::to_string(structure.cols) + " dims";
-    drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, 30},
+    const float titleHeight = std::max(30.f, layout.grid.area.y - layout.area.y);
+    drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, titleHeight},
               "Structure of " +
                   (options.source.empty() ? std::string("the table") : options.source) + " (" +
                   size + ")",
@@ -353,8 +372,8 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
                        y, options, theme, &out.shuffled);
     }
     if (layout.note.height > 0)
-        drawParagraph(figure, layout.note, structure.note, theme, atLeastMinText(theme.fontSize * 0.85f, theme),
-                      theme.mutedText);
+        drawParagraph(figure, layout.note, structure.note, theme,
+                      atLeastMinText(theme.fontSize * 0.85f, theme), theme.mutedText);
     else
         drawCornerNote(figure, layout.area, nullptr, structure.note, theme);
 }
@@ -372,8 +391,15 @@ Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructur
     auto structure = analyzeTableStructure(table, analysis);
     if (!structure) return structure.error();
     Figure figure = emptyFigure(width, height, theme);
-    drawLearnedStructureFigure(figure, learnedStructureLayout({0, 0, width, height}), options,
-                               *structure, theme);
+    // One column in print: the GUI's layout (panels reflowed for the canvas, the note wrapped
+    // below them), which stacks them there; else the designed 3 x 2 grid.
+    const bool narrowPrint =
+        heightMayGrow(theme) && width < theme.fontSize * kStructureShape.minWidthEm * 2;
+    drawLearnedStructureFigure(
+        figure,
+        narrowPrint ? learnedStructureLayout({0, 0, width, height}, theme, 0, structure->note)
+                    : learnedStructureLayout({0, 0, width, height}),
+        options, *structure, theme);
     return figure;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "poslab/base/format.hpp"
+#include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_fit.hpp"
 #include "poslab/views/print_room.hpp"
 #include "poslab/views/rope_figures.hpp"
 
@@ -67,8 +69,18 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
     end.label = "";  // the title gives the range; a label here would sit under the circles
     end.color = theme.mutedText;
     spec.markers.push_back(end);
+    // The note on the open circles goes under the plot: inside, its lines crossed the circles
+    // (they sit on the top line, the curves reach up to them from the right: no corner is free).
+    const std::string note = "open circles: within the threshold up to the last position scanned";
+    const float noteSize = theme.fontSize;
+    const float noteHeight =
+        noteSize * 1.3f * float(wrapText(note, noteSize, area.width - 8).size()) + 4;
+    Box plotArea = area;
+    plotArea.height = std::max(1.f, area.height - noteHeight);
     PlotFrame frame;
-    drawLinePlot(figure, area, spec, theme, &frame);
+    drawLinePlot(figure, plotArea, spec, theme, &frame);
+    drawParagraph(figure, {area.x + 4, plotArea.bottom() + 2, area.width - 8, noteHeight}, note,
+                  theme, noteSize, theme.mutedText);
     // A file at one column: the long title takes three lines, and the plot left is too short
     // for its y label along it and for the legend below the curves. Its height follows its
     // width (askForHeight): taller, the plot holds both.
@@ -93,12 +105,6 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
     std::vector<LegendKey> keys;
     for (const LineSeries& series : spec.series) keys.push_back({series.name, series.color, false});
     drawLegendAfter(figure, frame, keys, LegendCorner::BottomRight, 0, theme);
-    // Inside the plot where it hides no data, wrapped as the room allows (a corner note under
-    // the plot had no room for it at 1024x768 F5 and was cut).
-    drawNoteLines(
-        figure, frame,
-        {{"open circles: within the threshold up to the last position scanned", theme.mutedText}},
-        theme);
 }
 
 }  // namespace poslab

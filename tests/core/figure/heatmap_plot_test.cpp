@@ -382,3 +382,32 @@ TEST(HeatmapPlotTest, ColourBarCaptionInPresentationStaysAtFullSize) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// A square map at one column in print (8 pt, a large em): its plot narrower than "position" at
+// that size cut the x label to "positi…". The label runs past the plot's sides up to the colour
+// bar, whole, and meets no other text.
+TEST(HeatmapPlotTest, NarrowSquareMapsXLabelIsWholeAtPrintSize) {
+    Theme theme = paperTheme();
+    theme.fontSize = 22, theme.titleSize = 24, theme.minTextSize = 22;
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"position", 0, 64, false, true};
+    spec.y = {"position", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = "cosine";
+    const Box area{0, 0, 600, 180};  // wide: the height makes the square narrow
+    Figure figure = emptyFigure(area.width, area.height, theme);
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, theme, &frame);
+    ASSERT_LT(frame.plot.width, estimateTextWidth("position", theme.fontSize));
+    for (std::size_t index : cutTexts(figure))
+        ADD_FAILURE() << std::get<TextItem>(figure.items[index]).text;
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+}  // namespace
+}  // namespace poslab

@@ -599,7 +599,7 @@ TEST(ViewLegendTest, NoneLeavesTheLegendsOfMultiPanelViewsOut) {
          {"seen in training (L = ", "used at L = ", "head 0, m = "},
          [](const Theme& t) { return extrapolationFigure(ExtrapolationOptions{}, 1600, 1000, t); }},
         {"comparison",
-         {"ALiBi head 0 (causal", "T5 (bidirectional"},
+         {"ALiBi head 0 (causal", "T5, random"},
          [](const Theme& t) { return comparisonFigure(CompareOptions{}, 1600, 1000, t); }},
     };
     for (const Case& c : cases) {

@@ -27,9 +27,10 @@ inline AxisSpec integerAxis(std::string label, double low, double high) {
 struct PlotFrame {
     Box plot;  // the data area in pixels
     AxisSpec x, y;
-    bool yDown = false;  // heatmaps put y.low at the top; line plots at the bottom
-    Box legendColumn;    // LegendPlacement::Outside: the column right of the plot kept for it
-    Box legend;          // the legend drawLinePlot drew (width 0: none), for labels to avoid
+    bool yDown = false;     // heatmaps put y.low at the top; line plots at the bottom
+    Box legendColumn;       // LegendPlacement::Outside: the column right of the plot kept for it
+    Box legend;             // the legend drawLinePlot drew (width 0: none), for labels to avoid
+    float xLabelReach = 0;  // how far past each side of the plot a cut x label may run (heatmaps)
     Point toPixel(double xValue, double yValue) const;
     std::pair<double, double> toData(Point pixel) const;
 };
