@@ -156,7 +156,7 @@ void fourDotsInOrder(const double* a, const double* const b[4], std::size_t n, d
 // A relative term (c2p or p2c): out(a, b) += dot(content row, relative row index(a, b)) * scale,
 // for content rows `content` (one per a when byRow, else one per b) and the relative stream's
 // rows. The relative rows the cells meet are drawn once each, a group at a time on every core
-// (8 MiB of rows at most held); each content row's dot products are made once per index (far
+// (4 MiB of rows at most held); each content row's dot products are made once per index (far
 // from the diagonal most cells clamp to a few indices), the content rows shared between cores.
 // Each cell gets its one addition from the group holding its index.
 template <typename IndexOf>
@@ -182,7 +182,7 @@ void addRelativeTerm(const DebertaParams& params, DebertaStream stream, const Ma
     }
     const std::size_t d = std::size_t(std::max(params.headDim, 0));
     const std::size_t group =
-        std::max<std::size_t>(1, (std::size_t(1) << 20) / std::max<std::size_t>(d, 1));
+        std::max<std::size_t>(1, (std::size_t(1) << 19) / std::max<std::size_t>(d, 1));
     for (std::size_t g0 = 0; g0 < used.size(); g0 += group) {
         const std::size_t g1 = std::min(used.size(), g0 + group);
         const Matrix relative = debertaVectors(
