@@ -258,14 +258,21 @@ bool rowKernelsFuseMultiplyAdd() {
 
 // ---- Rows laid out for the kernels
 
-PaddedRows::PaddedRows(std::size_t count, std::size_t length)
+PaddedRows::PaddedRows(std::size_t count, std::size_t length, Contents contents)
     : count_(count),
       length_(length),
       stride_(roundUp(std::max<std::size_t>(length, 1), kLanes)),
       padded_(roundUp(count, 4)) {
-    storage_.assign(padded_ * stride_ + kAlignDoubles, 0.0);
-    const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+    const std::size_t total = padded_ * stride_ + kAlignDoubles;
+    storage_.reset(new double[total]);  // not value-initialised: zeroed below as asked
+    const auto address = reinterpret_cast<std::uintptr_t>(storage_.get());
     offset_ = (64 - address % 64) % 64 / sizeof(double);  // new[] aligns doubles to 8 at least
+    if (contents == Contents::Zero) {
+        std::fill_n(storage_.get(), total, 0.0);
+        return;
+    }
+    for (std::size_t i = 0; i < count_; ++i) std::fill(row(i) + length_, row(i) + stride_, 0.0);
+    std::fill(row(count_), row(padded_), 0.0);  // the padding rows
 }
 
 std::size_t PaddedRows::storedDoubles(std::size_t count, std::size_t length) {

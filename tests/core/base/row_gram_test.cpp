@@ -46,6 +46,26 @@ TEST(RowGramTest, PaddedRowsAreAlignedAndZeroPadded) {
     EXPECT_GE(PaddedRows::storedDoubles(5, 13), 8u * 16u);
 }
 
+// Rows the caller writes: the padding (columns past the length, rows past the count) is zero
+// all the same, and the kernels' sums over the written rows are the zero-started rows' sums.
+TEST(RowGramTest, RowsWrittenByTheCallerAreZeroPadded) {
+    PaddedRows rows(5, 13, PaddedRows::Contents::WrittenByCaller);
+    PaddedRows zeroed(5, 13);
+    for (std::size_t i = 0; i < 5; ++i) {
+        for (std::size_t k = 0; k < 13; ++k)
+            rows.row(i)[k] = zeroed.row(i)[k] = double(i * 13 + k) - 30.5;
+    }
+    for (std::size_t i = 0; i < rows.paddedCount(); ++i) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(rows.row(i)) % 64, 0u) << i;
+        for (std::size_t k = (i < 5 ? 13 : 0); k < rows.stride(); ++k)
+            EXPECT_EQ(rows.row(i)[k], 0.0) << i << " " << k;
+    }
+    const PaddedRows gram = rowGram(rows, 1.0), expected = rowGram(zeroed, 1.0);
+    for (std::size_t i = 0; i < 5; ++i) {
+        for (std::size_t j = 0; j < 5; ++j) EXPECT_EQ(gram.row(i)[j], expected.row(i)[j]);
+    }
+}
+
 // Sizes that are not multiples of the tile (4 rows), the lanes (8), the column block (128 rows)
 // or the stretch (512 entries): every entry is the documented sum, to the bit, and G is
 // symmetric.
