@@ -111,16 +111,17 @@ template <int P, int Q>
 }
 
 // y^T rows [begin, end) of A times the vectors (rows of xt): out(c, i) = A_i . x_c.
+// Entries [kBegin, kEnd) only (stretch bounds: multiples of kGramChunk, or the padded length).
 template <int P, int Q>
 [[gnu::always_inline]] inline void productRowsBody(const PaddedRows& a, const PaddedRows& xt,
                                                    std::size_t begin, std::size_t end,
+                                                   std::size_t kBegin, std::size_t kEnd,
                                                    double* out) {
-    const std::size_t length = roundUp(a.length(), kLanes);
     for (std::size_t i = begin; i < end; i += P) {
         for (std::size_t c = 0; c < xt.paddedCount(); c += Q) {
-            for (std::size_t k0 = 0; k0 < length; k0 += kGramChunk) {
+            for (std::size_t k0 = kBegin; k0 < kEnd; k0 += kGramChunk) {
                 tileDots<P, Q>(a.row(i), a.stride(), xt.row(c), xt.stride(), k0,
-                               std::min(length, k0 + kGramChunk), out + i * xt.paddedCount() + c,
+                               std::min(kEnd, k0 + kGramChunk), out + i * xt.paddedCount() + c,
                                xt.paddedCount());
             }
         }
@@ -170,13 +171,15 @@ __attribute__((target("avx2"))) void gramColumnsAvx2(const PaddedRows& rows, std
 }
 __attribute__((target("avx512f"))) void productRowsAvx512(const PaddedRows& a, const PaddedRows& xt,
                                                           std::size_t begin, std::size_t end,
+                                                          std::size_t kBegin, std::size_t kEnd,
                                                           double* out) {
-    productRowsBody<4, 4>(a, xt, begin, end, out);
+    productRowsBody<4, 4>(a, xt, begin, end, kBegin, kEnd, out);
 }
 __attribute__((target("avx2"))) void productRowsAvx2(const PaddedRows& a, const PaddedRows& xt,
                                                      std::size_t begin, std::size_t end,
+                                                     std::size_t kBegin, std::size_t kEnd,
                                                      double* out) {
-    productRowsBody<2, 2>(a, xt, begin, end, out);
+    productRowsBody<2, 2>(a, xt, begin, end, kBegin, kEnd, out);
 }
 __attribute__((target("avx512f"))) void subtractCombinationAvx512(
     const PaddedRows& basis, std::size_t count, const double* coefficients,
@@ -218,18 +221,18 @@ void gramColumns(const PaddedRows& rows, std::size_t begin, std::size_t end, Pad
 }
 
 void productRows(const PaddedRows& a, const PaddedRows& xt, std::size_t begin, std::size_t end,
-                 double* out) {
+                 std::size_t kBegin, std::size_t kEnd, double* out) {
 #ifdef POSLAB_ROW_GRAM_DISPATCH
     switch (simdWidth()) {
         case SimdWidth::Avx512:
-            return productRowsAvx512(a, xt, begin, end, out);
+            return productRowsAvx512(a, xt, begin, end, kBegin, kEnd, out);
         case SimdWidth::Avx2:
-            return productRowsAvx2(a, xt, begin, end, out);
+            return productRowsAvx2(a, xt, begin, end, kBegin, kEnd, out);
         case SimdWidth::Sse2:
             break;
     }
 #endif
-    productRowsBody<2, 1>(a, xt, begin, end, out);
+    productRowsBody<2, 1>(a, xt, begin, end, kBegin, kEnd, out);
 }
 
 void subtractCombination(const PaddedRows& basis, std::size_t count, const double* coefficients,
@@ -328,7 +331,8 @@ void symmetricTimesBlock(const PaddedRows& a, const Matrix& x, Matrix& y) {
     std::vector<double> out(a.paddedCount() * xt.paddedCount(), 0.0);  // row i: A_i . x_c
     const long long tiles = (long long)(a.paddedCount() / 4);
     parallelFor(tiles, 16, [&](long long first, long long last) {
-        productRows(a, xt, std::size_t(first) * 4, std::size_t(last) * 4, out.data());
+        productRows(a, xt, std::size_t(first) * 4, std::size_t(last) * 4, 0,
+                    roundUp(a.length(), kLanes), out.data());
     });
     y = Matrix(n, width);
     for (std::size_t r = 0; r < n; ++r) {
@@ -343,23 +347,49 @@ void projectOutRows(const PaddedRows& basis, std::size_t count, PaddedRows& w,
     if (count == 0 || width == 0) return;
     const std::size_t tiles = std::min(basis.paddedCount(), roundUp(count, 4)) / 4;
     const std::size_t lanes = w.paddedCount();
-    std::vector<double> dots(tiles * 4 * lanes);
-    for (int pass = 0; pass < 2; ++pass) {
+    const std::size_t length = roundUp(n, kLanes);
+    const std::size_t stretches = (length + kGramChunk - 1) / kGramChunk;
+    const std::size_t block = tiles * 4 * lanes;  // one stretch's dot products
+    std::vector<double> dots(block), partial(stretches * block);
+    // Each dot product is its stretches' sums added in stretch order from zero, as productRows
+    // adds them (a stretch's sum is 0 + its lane sum, never -0, so adding it from the buffer
+    // gives the same bits): the stretches are then shared between the cores for every basis
+    // size. Pass 1's update of a stretch and pass 2's dot products over it are made together,
+    // while the stretch of the basis is in cache.
+    auto sumStretches = [&] {
         std::fill(dots.begin(), dots.end(), 0.0);
-        parallelFor((long long)tiles, 64, [&](long long first, long long last) {
-            productRows(basis, w, std::size_t(first) * 4, std::size_t(last) * 4, dots.data());
-        });
+        for (std::size_t s = 0; s < stretches; ++s) {
+            const double* p = partial.data() + s * block;
+            for (std::size_t e = 0; e < block; ++e) dots[e] += p[e];
+        }
         for (std::size_t i = 0; i < count; ++i) {
             for (std::size_t c = 0; c < width; ++c) coefficients(i, c) += dots[i * lanes + c];
         }
-        // Each entry's updates in basis order, whichever core takes its stretch.
-        const long long stretches = (long long)((n + 255) / 256);
-        parallelFor(stretches, 4, [&](long long first, long long last) {
-            const std::size_t r0 = std::size_t(first) * 256;
-            const std::size_t r1 = std::min(roundUp(n, kLanes), std::size_t(last) * 256);
-            subtractCombination(basis, count, dots.data(), lanes, w, r0, r1);
-        });
-    }
+    };
+    auto stretchDots = [&](std::size_t s) {
+        double* p = partial.data() + s * block;
+        std::fill(p, p + block, 0.0);
+        const std::size_t k0 = s * kGramChunk, k1 = std::min(length, k0 + kGramChunk);
+        productRows(basis, w, 0, tiles * 4, k0, k1, p);
+    };
+    auto update = [&](std::size_t s) {  // each entry's updates in basis order
+        const std::size_t r0 = s * kGramChunk, r1 = std::min(length, r0 + kGramChunk);
+        subtractCombination(basis, count, dots.data(), lanes, w, r0, r1);
+    };
+    parallelFor((long long)stretches, 1, [&](long long first, long long last) {
+        for (auto s = std::size_t(first); s < std::size_t(last); ++s) stretchDots(s);
+    });
+    sumStretches();
+    parallelFor((long long)stretches, 1, [&](long long first, long long last) {
+        for (auto s = std::size_t(first); s < std::size_t(last); ++s) {
+            update(s);
+            stretchDots(s);
+        }
+    });
+    sumStretches();
+    parallelFor((long long)stretches, 1, [&](long long first, long long last) {
+        for (auto s = std::size_t(first); s < std::size_t(last); ++s) update(s);
+    });
 }
 
 }  // namespace poslab

@@ -137,5 +137,47 @@ TEST(RowGramTest, ProjectOutLeavesTheOrthogonalPart) {
     }
 }
 
+// Over several stretches (1,100 entries: three of 512) the two passes are the ones written out
+// here: each pass's dot products the documented sums of the basis rows with w as it stands, each
+// entry's update w -= d_i q_i in basis order, the coefficients both passes' dot products added.
+// The code shares the stretches between the cores and makes pass 1's update together with pass
+// 2's dot products: bit for bit the same.
+TEST(RowGramTest, ProjectOutOverStretchesIsTheTwoPassesWrittenOut) {
+    const std::size_t n = 1100, count = 6, width = 3;
+    const PaddedRows random = randomRows(count, n, 11);
+    PaddedRows basis(8, n);  // rows from count on stay zero
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t k = 0; k < n; ++k) basis.row(i)[k] = random.row(i)[k] / 30;
+    }
+    PaddedRows w = randomRows(width, n, 12);
+    std::vector<std::vector<double>> expected(width, std::vector<double>(n));
+    for (std::size_t c = 0; c < width; ++c) std::copy_n(w.row(c), n, expected[c].data());
+    Matrix expectedCoefficients(count, width);
+    for (int pass = 0; pass < 2; ++pass) {
+        Matrix d(count, width);
+        for (std::size_t i = 0; i < count; ++i) {
+            for (std::size_t c = 0; c < width; ++c) {
+                d(i, c) = documentedDot(basis.row(i), expected[c].data(), n);
+                expectedCoefficients(i, c) += d(i, c);
+            }
+        }
+        for (std::size_t c = 0; c < width; ++c) {
+            for (std::size_t k = 0; k < n; ++k) {
+                for (std::size_t i = 0; i < count; ++i)
+                    expected[c][k] = expected[c][k] - d(i, c) * basis.row(i)[k];
+            }
+        }
+    }
+    Matrix coefficients;
+    projectOutRows(basis, count, w, coefficients);
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t c = 0; c < width; ++c)
+            EXPECT_EQ(coefficients(i, c), expectedCoefficients(i, c)) << i << " " << c;
+    }
+    for (std::size_t c = 0; c < width; ++c) {
+        for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(w.row(c)[k], expected[c][k]) << c << " " << k;
+    }
+}
+
 }  // namespace
 }  // namespace poslab

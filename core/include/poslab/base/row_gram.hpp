@@ -64,7 +64,8 @@ void symmetricTimesBlock(const PaddedRows& a, const Matrix& x, Matrix& y);
 // ("twice is enough" in double precision), for the rows q_i of `basis` (rows from count on must
 // be zero: they are read, in tiles of 4) and every row w_c of `w`. coefficients (count x
 // w.count(), overwritten): q_i . w_c before the passes, the sum of both passes' dot products.
-// Dot products shared between the cores by basis rows, updates by stretches of the entries.
+// Dot products and updates shared between the cores by stretches of kGramChunk entries (each
+// dot product still its stretches' sums in order: the same bits on any number of cores).
 void projectOutRows(const PaddedRows& basis, std::size_t count, PaddedRows& w,
                     Matrix& coefficients);
 
