@@ -236,7 +236,7 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
         }
     });
     for (double& value : mean) value /= double(rows);
-    PaddedRows data(n, m);
+    PaddedRows data(n, m, PaddedRows::Contents::WrittenByCaller);  // every value written below
     if (covariance) {  // transposed 64 table rows at a time (each R row written in short runs)
         parallelFor((long long)cols, 64, [&](long long first, long long last) {
             for (std::size_t r0 = 0; r0 < rows; r0 += 64) {

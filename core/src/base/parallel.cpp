@@ -9,9 +9,11 @@ namespace poslab {
 void parallelFor(long long count, long long minimumPerWorker,
                  const std::function<void(long long first, long long last)>& work) {
     if (count <= 0) return;
-    const long long cores = std::max(1u, std::thread::hardware_concurrency());
-    const long long workers =
-        std::clamp<long long>(count / std::max(1LL, minimumPerWorker), 1, cores);
+    const long long most = count / std::max(1LL, minimumPerWorker);  // workers the items allow
+    // The core count asked once: glibc reads it from /sys on every call (an open, a read and a
+    // close), which was most of the system time of loops that call this per small item.
+    static const long long cores = std::max(1u, std::thread::hardware_concurrency());
+    const long long workers = most <= 1 ? 1 : std::min(most, cores);
     if (workers == 1) {
         work(0, count);
         return;

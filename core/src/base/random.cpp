@@ -74,29 +74,46 @@ void Mt19937_64Blocks::nextBlock() {
 }
 
 void fillScaledNormals(double* values, std::size_t count, std::uint64_t seed, double scale) {
-    // Chunks of whole engine blocks (156 pairs each: a pair never straddles two blocks), so each
-    // chunk starts where the last one left the engine. Chunk: 1.2 MiB of words, tens of
-    // milliseconds of transforms per core, next to tens of microseconds to start a thread.
+    ScaledNormalStream(seed, scale).fill(values, count);
+}
+
+void ScaledNormalStream::fill(double* values, std::size_t count) {
+    if (count > 0 && hasSpare_) {
+        *values++ = spare_;
+        --count;
+        hasSpare_ = false;
+    }
+    // Chunks of 1.2 MiB of words: tens of milliseconds of transforms per core, next to tens of
+    // microseconds to start a thread. The words are drawn in order on this thread.
     constexpr std::size_t kWords = Mt19937_64Blocks::kWords;
-    constexpr std::size_t kBlocksPerChunk = 512;
-    constexpr std::size_t kPairsPerChunk = kBlocksPerChunk * kWords / 2;
+    constexpr std::size_t kPairsPerChunk = 512 * kWords / 2;
     const std::size_t pairs = count / 2 + count % 2;  // an odd count ends on a pair's first value
-    Mt19937_64Blocks engine(seed);
-    std::vector<std::uint64_t> words(std::min(pairs, kPairsPerChunk) * 2 + kWords);
     for (std::size_t p0 = 0; p0 < pairs; p0 += kPairsPerChunk) {
         const std::size_t chunkPairs = std::min(kPairsPerChunk, pairs - p0);
-        for (std::size_t w = 0; w < 2 * chunkPairs; w += kWords) {
-            engine.nextBlock();
-            std::copy_n(engine.words(), kWords, words.data() + w);
+        words_.resize(2 * chunkPairs);
+        for (std::size_t w = 0; w < words_.size();) {  // word_ stays even: pairs never straddle
+            if (word_ == int(kWords)) {
+                engine_.nextBlock();
+                word_ = 0;
+            }
+            const std::size_t taken = std::min(kWords - std::size_t(word_), words_.size() - w);
+            std::copy_n(engine_.words() + word_, taken, words_.data() + w);
+            word_ += int(taken);
+            w += taken;
         }
         parallelFor((long long)chunkPairs, 4096, [&](long long first, long long last) {
             for (auto p = std::size_t(first); p < std::size_t(last); ++p) {
                 const NormalSampler::Pair pair =
-                    NormalSampler::fromOutputs(Mt19937_64Blocks::temper(words[2 * p]),
-                                               Mt19937_64Blocks::temper(words[2 * p + 1]));
+                    NormalSampler::fromOutputs(Mt19937_64Blocks::temper(words_[2 * p]),
+                                               Mt19937_64Blocks::temper(words_[2 * p + 1]));
                 const std::size_t index = 2 * (p0 + p);
-                values[index] = scale * pair.first;
-                if (index + 1 < count) values[index + 1] = scale * pair.second;
+                values[index] = scale_ * pair.first;
+                if (index + 1 < count) {
+                    values[index + 1] = scale_ * pair.second;
+                } else {
+                    spare_ = scale_ * pair.second;  // the last pair only: one writer
+                    hasSpare_ = true;
+                }
             }
         });
     }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "poslab/base/limits.hpp"
+#include "poslab/base/parallel.hpp"
 #include "poslab/base/random.hpp"
 #include "poslab/base/validate.hpp"
 
@@ -22,10 +23,6 @@ std::uint64_t rowSeed(std::uint64_t seed, int stream, long long index) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-    return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
 }
 
 }  // namespace
@@ -118,9 +115,182 @@ double debertaTermValue(const DebertaParams& params, DebertaTerm term, long long
     return one(0, 0);
 }
 
+namespace {
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+    return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
+}
+
+// sum over i of a[i] b[i], in order from 0 (std::inner_product's order: the same bits).
+double dotInOrder(const double* a, const double* b, std::size_t n) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) sum = sum + a[i] * b[i];
+    return sum;
+}
+
+// Row r: debertaVector(params, stream, ids[r]) (fillScaledNormals at scale 1 is NormalSampler's
+// sequence bit for bit), the rows drawn on every core.
+Matrix debertaVectors(const DebertaParams& params, DebertaStream stream,
+                      const std::vector<long long>& ids) {
+    const std::size_t d = std::size_t(std::max(params.headDim, 0));
+    Matrix out(ids.size(), d);
+    parallelFor((long long)ids.size(), 32, [&](long long first, long long last) {
+        for (auto r = std::size_t(first); r < std::size_t(last); ++r)
+            fillScaledNormals(out.row(r), d, rowSeed(params.seed, int(stream), ids[r]), 1.0);
+    });
+    return out;
+}
+
+// Four dot products of one row with rows b[0..3], each summed in order from 0 as dotInOrder does
+// (the same bits): four independent running sums instead of one chain of additions.
+void fourDotsInOrder(const double* a, const double* const b[4], std::size_t n, double out[4]) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        s0 = s0 + a[i] * b[0][i];
+        s1 = s1 + a[i] * b[1][i];
+        s2 = s2 + a[i] * b[2][i];
+        s3 = s3 + a[i] * b[3][i];
+    }
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = s2;
+    out[3] = s3;
+}
+
+// A relative term (c2p or p2c): out(a, b) += dot(content row, relative row index(a, b)) * scale,
+// for content rows `content` (one per a when byRow, else one per b) and the relative stream's
+// rows. The relative rows the cells meet are drawn once each, a group at a time on every core
+// (4 MiB of rows at most held); each content row's dot products are made once per index (far
+// from the diagonal most cells clamp to a few indices), the content rows shared between cores.
+// Each cell gets its one addition from the group holding its index.
+template <typename IndexOf>
+void addRelativeTerm(const DebertaParams& params, DebertaStream stream, const Matrix& content,
+                     std::size_t rowCount, std::size_t colCount, bool byRow, double scale,
+                     const IndexOf& indexOf, Matrix& out) {
+    const std::size_t outer = byRow ? rowCount : colCount, inner = byRow ? colCount : rowCount;
+    const std::size_t indices = std::size_t(2) * std::size_t(debertaAttSpan(params));
+    std::vector<int> index(outer * inner);  // index(o, i): cell (a, b) = (o, i) or (i, o)
+    parallelFor((long long)outer, 8, [&](long long first, long long last) {
+        for (auto o = std::size_t(first); o < std::size_t(last); ++o) {
+            for (std::size_t i = 0; i < inner; ++i)
+                index[o * inner + i] = byRow ? indexOf(o, i) : indexOf(i, o);
+        }
+    });
+    std::vector<std::size_t> slot(indices, 0);  // 1 + the index's place in `used`; 0: unused
+    for (int i : index) slot[std::size_t(i)] = 1;
+    std::vector<long long> used;
+    for (std::size_t i = 0; i < indices; ++i) {
+        if (slot[i] == 0) continue;
+        used.push_back((long long)i);
+        slot[i] = used.size();
+    }
+    const std::size_t d = std::size_t(std::max(params.headDim, 0));
+    const std::size_t group =
+        std::max<std::size_t>(1, (std::size_t(1) << 19) / std::max<std::size_t>(d, 1));
+    for (std::size_t g0 = 0; g0 < used.size(); g0 += group) {
+        const std::size_t g1 = std::min(used.size(), g0 + group);
+        const Matrix relative = debertaVectors(
+            params, stream,
+            std::vector<long long>(used.begin() + long(g0), used.begin() + long(g1)));
+        parallelFor((long long)outer, 8, [&](long long first, long long last) {
+            std::vector<double> memo(g1 - g0);
+            std::vector<std::size_t> memoOf(g1 - g0, ~std::size_t{0});  // the o it is for
+            std::vector<std::size_t> pending;  // this o's indices still without a dot product
+            for (auto o = std::size_t(first); o < std::size_t(last); ++o) {
+                pending.clear();
+                for (std::size_t i = 0; i < inner; ++i) {
+                    const std::size_t k = slot[std::size_t(index[o * inner + i])] - 1;
+                    if (k < g0 || k >= g1 || memoOf[k - g0] == o) continue;
+                    memoOf[k - g0] = o;
+                    pending.push_back(k - g0);
+                }
+                std::size_t p = 0;
+                for (; p + 4 <= pending.size(); p += 4) {
+                    const double* rows[4] = {relative.row(pending[p]), relative.row(pending[p + 1]),
+                                             relative.row(pending[p + 2]),
+                                             relative.row(pending[p + 3])};
+                    double dots[4];
+                    fourDotsInOrder(content.row(o), rows, d, dots);
+                    for (int j = 0; j < 4; ++j) memo[pending[p + std::size_t(j)]] = dots[j] * scale;
+                }
+                for (; p < pending.size(); ++p)
+                    memo[pending[p]] =
+                        dotInOrder(content.row(o), relative.row(pending[p]), d) * scale;
+                for (std::size_t i = 0; i < inner; ++i) {
+                    const std::size_t k = slot[std::size_t(index[o * inner + i])] - 1;
+                    if (k < g0 || k >= g1) continue;
+                    out(byRow ? o : i, byRow ? i : o) += memo[k - g0];
+                }
+            }
+        });
+    }
+}
+
+// The sample with no memo (a render, one call): the vectors drawn and the dot products made on
+// every core, each sum in the same order as with a memo (the same bits).
+Matrix sampleOnEveryCore(const DebertaParams& params, DebertaTerm term,
+                         const std::vector<long long>& rows, const std::vector<long long>& cols) {
+    Matrix out(rows.size(), cols.size());
+    const double scale = 1 / std::sqrt(double(params.headDim) * debertaScaleFactor(params));
+    const bool wantC2c = term == DebertaTerm::C2c || term == DebertaTerm::Sum;
+    const bool wantC2p = params.c2p && (term == DebertaTerm::C2p || term == DebertaTerm::Sum);
+    const bool wantP2c = params.p2c && (term == DebertaTerm::P2c || term == DebertaTerm::Sum);
+
+    Matrix q, k;  // row a: q of query rows[a]; row b: k of key cols[b]
+    if (wantC2c || wantC2p) q = debertaVectors(params, DebertaStream::Query, rows);
+    if (wantC2c || wantP2c) k = debertaVectors(params, DebertaStream::Key, cols);
+    const std::size_t d = std::size_t(std::max(params.headDim, 0));
+    // Each cell adds c2c, then c2p, then p2c: the terms one after another, each cell's addition
+    // of a term made by one core.
+    if (wantC2c) {
+        parallelFor((long long)rows.size(), 8, [&](long long first, long long last) {
+            for (auto a = std::size_t(first); a < std::size_t(last); ++a)
+                for (std::size_t b = 0; b < cols.size(); ++b)
+                    out(a, b) += dotInOrder(q.row(a), k.row(b), d) * scale;
+        });
+    }
+    if (wantC2p) {
+        addRelativeTerm(
+            params, DebertaStream::PositionKey, q, rows.size(), cols.size(), true, scale,
+            [&](std::size_t a, std::size_t b) { return debertaC2pIndex(rows[a], cols[b], params); },
+            out);
+    }
+    if (wantP2c) {
+        addRelativeTerm(
+            params, DebertaStream::PositionQuery, k, rows.size(), cols.size(), false, scale,
+            [&](std::size_t a, std::size_t b) { return debertaP2cIndex(rows[a], cols[b], params); },
+            out);
+    }
+    return out;
+}
+
+Result<Matrix> debertaRelativePositionMatrix(const DebertaParams& params) {
+    if (auto s = validate(params); !s) return s.error();
+    const std::size_t n = std::size_t(params.seqLen);
+    if (auto s = checkMatrixSize(n, n, "the DeBERTa relative position matrix"); !s)
+        return s.error();
+    Matrix out(n, n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            out(i, j) = double(debertaRelativePosition((long long)i, (long long)j, params));
+    return out;
+}
+
+Result<Matrix> debertaTermMatrix(const DebertaParams& params, DebertaTerm term) {
+    if (auto s = validate(params); !s) return s.error();
+    const std::size_t n = std::size_t(params.seqLen);
+    if (auto s = checkMatrixSize(n, n, "the DeBERTa score matrix"); !s) return s.error();
+    std::vector<long long> all(n);
+    std::iota(all.begin(), all.end(), 0LL);
+    return debertaTermSample(params, term, all, all);
+}
+
+}  // namespace
+
 Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
                          const std::vector<long long>& rows, const std::vector<long long>& cols,
                          DebertaSampleMemo* memo) {
+    if (!memo) return sampleOnEveryCore(params, term, rows, cols);
     Matrix out(rows.size(), cols.size());
     const double scale = 1 / std::sqrt(double(params.headDim) * debertaScaleFactor(params));
     const bool wantC2c = term == DebertaTerm::C2c || term == DebertaTerm::Sum;
@@ -128,8 +298,7 @@ Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
     const bool wantP2c = params.p2c && (term == DebertaTerm::P2c || term == DebertaTerm::Sum);
     const int span = debertaAttSpan(params);
 
-    DebertaSampleMemo local;
-    DebertaSampleMemo& kept = memo ? *memo : local;
+    DebertaSampleMemo& kept = *memo;
     if (kept.seed != params.seed || kept.headDim != params.headDim) {
         kept = DebertaSampleMemo{};
         kept.seed = params.seed;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include "poslab/base/limits.hpp"
 #include "poslab/base/random.hpp"
@@ -103,10 +104,23 @@ HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box 
     const std::size_t texelRows = std::size_t((positions + rpt - 1) / rpt);
     const std::size_t texelCols = std::size_t((params.dModel + cpt - 1) / cpt);
     Matrix sums(texelRows, texelCols);
-    NormalSampler sampler(params.seed);  // learnedTable's draws, row by row
-    for (int r = 0; r < params.seqLen; ++r) {
-        double* out = sums.row(std::size_t(r / rpt));
-        for (int c = 0; c < params.dModel; ++c) out[c / cpt] += params.std * sampler.next();
+    // learnedTable's values (std * NormalSampler(seed).next(), the same bits) a few hundred rows
+    // at a time, their transforms on every core; each texel sums its values in row order, then
+    // column order, as the table's rows would be read.
+    const std::size_t d = std::size_t(params.dModel);
+    std::vector<std::size_t> texelOf(d);
+    for (std::size_t c = 0; c < d; ++c) texelOf[c] = c / std::size_t(cpt);
+    const std::size_t piece = std::max<std::size_t>(1, (std::size_t(1) << 18) / d);  // rows
+    std::vector<double> values(piece * d);
+    ScaledNormalStream stream(params.seed, params.std);
+    for (std::size_t r0 = 0; r0 < std::size_t(params.seqLen); r0 += piece) {
+        const std::size_t count = std::min(piece, std::size_t(params.seqLen) - r0);
+        stream.fill(values.data(), count * d);
+        for (std::size_t r = r0; r < r0 + count; ++r) {
+            double* out = sums.row(r / std::size_t(rpt));
+            const double* in = values.data() + (r - r0) * d;
+            for (std::size_t c = 0; c < d; ++c) out[texelOf[c]] += in[c];
+        }
     }
     for (std::size_t u = 0; u < texelRows; ++u) {
         const long long first = (long long)u * rpt;

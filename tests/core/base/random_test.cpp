@@ -165,5 +165,29 @@ TEST(RandomTest, FillScaledNormalsIsTheSamplersSequenceAcrossChunks) {
     }
 }
 
+// ScaledNormalStream in pieces against NormalSampler::next(): pieces that split a pair (odd
+// sizes), empty pieces, pieces across engine blocks (312 words) and chunks (159,744 values);
+// every piece's values are the next ones of the one sequence, bit for bit.
+TEST(RandomTest, ScaledNormalStreamPiecesAreTheSamplersSequence) {
+    const std::size_t chunkValues = 2 * 512 * 156;
+    const std::vector<std::size_t> pieces = {
+        1, 0, 2, 3, 311, 1, 312, 313, 0, chunkValues - 1, 5, chunkValues + 2, 7, 1};
+    std::size_t total = 0;
+    for (std::size_t piece : pieces) total += piece;
+    NormalSampler sampler(91);
+    std::vector<double> expected(total);
+    for (double& value : expected) value = 0.5 * sampler.next();
+    ScaledNormalStream stream(91, 0.5);
+    std::size_t at = 0;
+    for (std::size_t piece : pieces) {
+        std::vector<double> filled(piece + 1, -1.0);  // one past the end: left alone
+        stream.fill(filled.data(), piece);
+        for (std::size_t i = 0; i < piece; ++i)
+            ASSERT_EQ(filled[i], expected[at + i]) << "piece " << piece << " value " << i;
+        EXPECT_EQ(filled[piece], -1.0) << piece;
+        at += piece;
+    }
+}
+
 }  // namespace
 }  // namespace poslab

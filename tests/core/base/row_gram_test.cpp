@@ -46,6 +46,26 @@ TEST(RowGramTest, PaddedRowsAreAlignedAndZeroPadded) {
     EXPECT_GE(PaddedRows::storedDoubles(5, 13), 8u * 16u);
 }
 
+// Rows the caller writes: the padding (columns past the length, rows past the count) is zero
+// all the same, and the kernels' sums over the written rows are the zero-started rows' sums.
+TEST(RowGramTest, RowsWrittenByTheCallerAreZeroPadded) {
+    PaddedRows rows(5, 13, PaddedRows::Contents::WrittenByCaller);
+    PaddedRows zeroed(5, 13);
+    for (std::size_t i = 0; i < 5; ++i) {
+        for (std::size_t k = 0; k < 13; ++k)
+            rows.row(i)[k] = zeroed.row(i)[k] = double(i * 13 + k) - 30.5;
+    }
+    for (std::size_t i = 0; i < rows.paddedCount(); ++i) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(rows.row(i)) % 64, 0u) << i;
+        for (std::size_t k = (i < 5 ? 13 : 0); k < rows.stride(); ++k)
+            EXPECT_EQ(rows.row(i)[k], 0.0) << i << " " << k;
+    }
+    const PaddedRows gram = rowGram(rows, 1.0), expected = rowGram(zeroed, 1.0);
+    for (std::size_t i = 0; i < 5; ++i) {
+        for (std::size_t j = 0; j < 5; ++j) EXPECT_EQ(gram.row(i)[j], expected.row(i)[j]);
+    }
+}
+
 // Sizes that are not multiples of the tile (4 rows), the lanes (8), the column block (128 rows)
 // or the stretch (512 entries): every entry is the documented sum, to the bit, and G is
 // symmetric.
@@ -114,6 +134,48 @@ TEST(RowGramTest, ProjectOutLeavesTheOrthogonalPart) {
                 combination += coefficients(i, c) * basis.row(i)[k];
             EXPECT_NEAR(before(c, k) - w.row(c)[k], combination, 1e-13);  // to rounding
         }
+    }
+}
+
+// Over several stretches (1,100 entries: three of 512) the two passes are the ones written out
+// here: each pass's dot products the documented sums of the basis rows with w as it stands, each
+// entry's update w -= d_i q_i in basis order, the coefficients both passes' dot products added.
+// The code shares the stretches between the cores and makes pass 1's update together with pass
+// 2's dot products: bit for bit the same.
+TEST(RowGramTest, ProjectOutOverStretchesIsTheTwoPassesWrittenOut) {
+    const std::size_t n = 1100, count = 6, width = 3;
+    const PaddedRows random = randomRows(count, n, 11);
+    PaddedRows basis(8, n);  // rows from count on stay zero
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t k = 0; k < n; ++k) basis.row(i)[k] = random.row(i)[k] / 30;
+    }
+    PaddedRows w = randomRows(width, n, 12);
+    std::vector<std::vector<double>> expected(width, std::vector<double>(n));
+    for (std::size_t c = 0; c < width; ++c) std::copy_n(w.row(c), n, expected[c].data());
+    Matrix expectedCoefficients(count, width);
+    for (int pass = 0; pass < 2; ++pass) {
+        Matrix d(count, width);
+        for (std::size_t i = 0; i < count; ++i) {
+            for (std::size_t c = 0; c < width; ++c) {
+                d(i, c) = documentedDot(basis.row(i), expected[c].data(), n);
+                expectedCoefficients(i, c) += d(i, c);
+            }
+        }
+        for (std::size_t c = 0; c < width; ++c) {
+            for (std::size_t k = 0; k < n; ++k) {
+                for (std::size_t i = 0; i < count; ++i)
+                    expected[c][k] = expected[c][k] - d(i, c) * basis.row(i)[k];
+            }
+        }
+    }
+    Matrix coefficients;
+    projectOutRows(basis, count, w, coefficients);
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t c = 0; c < width; ++c)
+            EXPECT_EQ(coefficients(i, c), expectedCoefficients(i, c)) << i << " " << c;
+    }
+    for (std::size_t c = 0; c < width; ++c) {
+        for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(w.row(c)[k], expected[c][k]) << c << " " << k;
     }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 namespace poslab {
 namespace {
@@ -187,6 +188,46 @@ TEST(DebertaTermTest, MatrixMatchesSamplesAndValidateNamesInputs) {
     p.positionBuckets = 1;
     EXPECT_EQ(validate(p).error().message, "position_buckets must be 2..65536 (got 1)");
     EXPECT_EQ(parseDebertaTerm("p2c").value(), DebertaTerm::P2c);
+}
+
+// A sample whose cells meet thousands of distinct relative rows (no buckets: every cell of a row
+// its own index), more than one group of relative rows at head_dim 256 (2,048 rows of 4 MiB):
+// every cell of the Sum term is the three dot products written out here, each summed in order
+// and scaled, added c2c, c2p, p2c (bit for bit: the sample draws rows on every core and in
+// groups, and each cell must still be this sum).
+TEST(DebertaTermTest, SampleOverManyRelativeRowsIsEachCellsSum) {
+    DebertaParams p;
+    p.seqLen = 1 << 20;
+    p.positionBuckets = 0;
+    p.maxRelativePositions = 1 << 20;
+    p.headDim = 256;
+    p.seed = 3;
+    const std::vector<long long> rows = {5, 700001};
+    std::vector<long long> cols;
+    for (long long j = 0; j < 1100; ++j) cols.push_back(j * 797);
+    const Matrix sample = debertaTermSample(p, DebertaTerm::Sum, rows, cols);
+    const long long span = 1 << 20;
+    const double scale = 1 / std::sqrt(256.0 * 3);
+    auto dotInOrder = [](const std::vector<double>& a, const std::vector<double>& b) {
+        double sum = 0.0;
+        for (std::size_t t = 0; t < a.size(); ++t) sum = sum + a[t] * b[t];
+        return sum;
+    };
+    for (std::size_t a = 0; a < rows.size(); ++a) {
+        const auto q = debertaVector(p, DebertaStream::Query, rows[a]);
+        for (std::size_t b = 0; b < cols.size(); b += (b < 40 ? 1 : 17)) {
+            const long long i = rows[a], j = cols[b];
+            const auto k = debertaVector(p, DebertaStream::Key, j);
+            // c2p gathers Kr[clamp(i - j + k)], p2c Qr[clamp(-(j - i) + k)] (HF's gather).
+            const auto kr = debertaVector(p, DebertaStream::PositionKey,
+                                          std::clamp(i - j + span, 0LL, 2 * span - 1));
+            const auto qr = debertaVector(p, DebertaStream::PositionQuery,
+                                          std::clamp(-(j - i) + span, 0LL, 2 * span - 1));
+            const double expected = ((0.0 + dotInOrder(q, k) * scale) + dotInOrder(q, kr) * scale) +
+                                    dotInOrder(k, qr) * scale;
+            ASSERT_EQ(sample(a, b), expected) << i << " " << j;
+        }
+    }
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <vector>
 
 namespace poslab {
 
@@ -67,5 +68,24 @@ class Mt19937_64Blocks {
 // Box-Muller transforms (the cost: a log, a square root, a sine and a cosine per pair) shared
 // between the cores. For tables of millions of values (learnedTable).
 void fillScaledNormals(double* values, std::size_t count, std::uint64_t seed, double scale);
+
+// fillScaledNormals' values a piece at a time: each fill(values, count) writes the next `count`
+// values of scale * NormalSampler(seed).next() (any counts: a pair split between two pieces
+// keeps its sine half for the next), the transforms shared between the cores as there. For
+// tables too large to hold that are reduced as they are drawn (the extrapolation figure's
+// learned panel sums 65536 x 1024 values into its texels).
+class ScaledNormalStream {
+  public:
+    ScaledNormalStream(std::uint64_t seed, double scale) : engine_(seed), scale_(scale) {}
+    void fill(double* values, std::size_t count);
+
+  private:
+    Mt19937_64Blocks engine_;
+    int word_ = Mt19937_64Blocks::kWords;  // the next unread word of engine_'s block
+    double scale_;
+    double spare_ = 0;  // the sine half of the last pair, when a piece ended on its cosine
+    bool hasSpare_ = false;
+    std::vector<std::uint64_t> words_;  // a chunk's engine outputs, untempered
+};
 
 }  // namespace poslab

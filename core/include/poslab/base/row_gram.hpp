@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "poslab/base/matrix.hpp"
@@ -25,8 +26,13 @@ inline constexpr std::size_t kGramChunk = 512;  // entries per stretch (4 KiB of
 // padding is zero and stays zero (the kernels read it; zeros add nothing to a dot product).
 class PaddedRows {
   public:
+    // Zero: every value starts at zero. WrittenByCaller: only the padding is zeroed, and the
+    // caller writes each row's `length` values before anything reads them (no zeroing pass over
+    // a buffer about to be overwritten: 128 MiB for the largest table's PCA, whose pages are then
+    // first touched by the writers on every core).
+    enum class Contents { Zero, WrittenByCaller };
     PaddedRows() = default;
-    PaddedRows(std::size_t count, std::size_t length);
+    PaddedRows(std::size_t count, std::size_t length, Contents contents = Contents::Zero);
     PaddedRows(PaddedRows&&) noexcept = default;  // the buffer moves, its alignment with it
     PaddedRows& operator=(PaddedRows&&) noexcept = default;
     PaddedRows(const PaddedRows&) = delete;  // a copy's buffer would be aligned differently
@@ -35,13 +41,13 @@ class PaddedRows {
     std::size_t length() const { return length_; }       // values per row asked for
     std::size_t stride() const { return stride_; }       // values from one row to the next
     std::size_t paddedCount() const { return padded_; }  // rows stored, a multiple of 4
-    double* row(std::size_t i) { return storage_.data() + offset_ + i * stride_; }
-    const double* row(std::size_t i) const { return storage_.data() + offset_ + i * stride_; }
+    double* row(std::size_t i) { return storage_.get() + offset_ + i * stride_; }
+    const double* row(std::size_t i) const { return storage_.get() + offset_ + i * stride_; }
     // How many doubles a PaddedRows(count, length) holds (for memory caps, before making one).
     static std::size_t storedDoubles(std::size_t count, std::size_t length);
 
   private:
-    std::vector<double> storage_;  // the rows start offset_ values in (a 64-byte boundary)
+    std::unique_ptr<double[]> storage_;  // the rows start offset_ values in (a 64-byte boundary)
     std::size_t offset_ = 0, count_ = 0, length_ = 0, stride_ = 0, padded_ = 0;
 };
 
@@ -58,7 +64,8 @@ void symmetricTimesBlock(const PaddedRows& a, const Matrix& x, Matrix& y);
 // ("twice is enough" in double precision), for the rows q_i of `basis` (rows from count on must
 // be zero: they are read, in tiles of 4) and every row w_c of `w`. coefficients (count x
 // w.count(), overwritten): q_i . w_c before the passes, the sum of both passes' dot products.
-// Dot products shared between the cores by basis rows, updates by stretches of the entries.
+// Dot products and updates shared between the cores by stretches of kGramChunk entries (each
+// dot product still its stretches' sums in order: the same bits on any number of cores).
 void projectOutRows(const PaddedRows& basis, std::size_t count, PaddedRows& w,
                     Matrix& coefficients);
 
