@@ -241,16 +241,20 @@ Result<LearnedFigureData> computeCoarseLearnedFigureData(const LearnedFigureOpti
     auto sub = std::make_shared<Matrix>(std::size_t(subRows), table.cols);
     for (long long i = 0; i < subRows; ++i)
         std::copy_n(table.row(std::size_t(i * stride)), table.cols, sub->row(std::size_t(i)));
+    // Budgets as if the table filled its axes: the data then depend on the visible rows only,
+    // not on how far past the table's end the view reaches, so a caller can keep them while
+    // only that moves (the GUI's positions slider past the end).
     LearnedFigureOptions strided = options;
     strided.table = sub;
-    strided.positionsShown =
-        int(std::max(1LL, std::llround(double(shown) * double(subRows) / double(visible))));
-    LearnedLayout smaller = layout;  // the cosine's texels a quarter a side: a 16th of the dots
-    smaller.cosine.width /= 4;
-    smaller.cosine.height /= 4;
+    strided.positionsShown = int(subRows);
+    LearnedLayout smaller = layout;  // the cosine is sampled below, at its own few texels
+    smaller.cosine.width = std::min(smaller.cosine.width, 1.0f);
+    smaller.cosine.height = std::min(smaller.cosine.height, 1.0f);
     auto made = computeLearnedFigureData(strided, smaller);
     if (!made) return made.error();
     LearnedFigureData data = std::move(made).value();
+    // The cosine costs texels^2 x d: a fixed few texels a side, whatever the panel's size.
+    data.cosine = cosineSimilaritySample(*sub, subRows, kLearnedCoarseCosineTexels);
     // Back to the table's positions.
     const double s = double(stride);
     data.table.window = {0, visible, 0, cols};
@@ -310,8 +314,9 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
             drawBeyondLabel(figure, region, theme);
             // Under the line, on the plain undefined background, where it stays readable.
             if (region.height >= theme.fontSize * 3.2f) {
-                figure.add(makeText({p.right() - 5, top + 4}, endText, atLeastMinText(theme.fontSize * 0.9f, theme),
-                                    theme.accent, HorizontalAlign::Right, VerticalAlign::Top));
+                figure.add(makeText({p.right() - 5, top + 4}, endText,
+                                    atLeastMinText(theme.fontSize * 0.9f, theme), theme.accent,
+                                    HorizontalAlign::Right, VerticalAlign::Top));
             }
         }
     }
