@@ -203,8 +203,12 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
     }
     data.tableRange = {-(largest > 0 ? largest : 1), largest > 0 ? largest : 1};
 
-    const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
-    data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
+    // Not shown (a panel shown alone, or the coarse data's own cosine): no texels, and no pass
+    // that turns every row into a unit vector.
+    if (layout.cosine.width > 0) {
+        const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
+        data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
+    }
 
     // Curves: at most one point per pixel of the visible part; each point the mean of its block.
     data.positionsPerPoint = cellsPerTexel(visible, budget(layout.curves.width * float(fraction)));
@@ -248,13 +252,13 @@ Result<LearnedFigureData> computeCoarseLearnedFigureData(const LearnedFigureOpti
     strided.table = sub;
     strided.positionsShown = int(subRows);
     LearnedLayout smaller = layout;  // the cosine is sampled below, at its own few texels
-    smaller.cosine.width = std::min(smaller.cosine.width, 1.0f);
-    smaller.cosine.height = std::min(smaller.cosine.height, 1.0f);
+    smaller.cosine.width = 0;
     auto made = computeLearnedFigureData(strided, smaller);
     if (!made) return made.error();
     LearnedFigureData data = std::move(made).value();
     // The cosine costs texels^2 x d: a fixed few texels a side, whatever the panel's size.
-    data.cosine = cosineSimilaritySample(*sub, subRows, kLearnedCoarseCosineTexels);
+    if (layout.cosine.width > 0)
+        data.cosine = cosineSimilaritySample(*sub, subRows, kLearnedCoarseCosineTexels);
     // Back to the table's positions.
     const double s = double(stride);
     data.table.window = {0, visible, 0, cols};

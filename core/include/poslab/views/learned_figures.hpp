@@ -76,6 +76,7 @@ struct LearnedFigureData {
     std::size_t tableRows = 0, tableCols = 0;  // the table's shape (drawing needs no table)
     long long rowStride = 1;  // > 1: the table and cosine texels use every rowStride-th position
 };
+// layout.cosine empty (width 0: not shown): data.cosine stays empty (no values).
 Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& options,
                                                    const LearnedLayout& layout);
 // A coarse stand-in while a control moves (the GUI's, until the exact data is in): the texels
