@@ -345,9 +345,12 @@ void LearnedPanel::drawFigure(state::LearnedViewState& view, ui::FrameContext& c
         // A 16,384 x 2,048 table's block means and cosines take longer than a frame: while a
         // control moves, coarse data from every n-th row here; the exact data on a worker when
         // it holds still (the options copied in; the table is shared, never changed).
-        [options](const LearnedLayout& layout, Detail detail) {
-            return detail == Detail::Coarse ? computeCoarseLearnedFigureData(options, layout)
-                                            : computeLearnedFigureData(options, layout);
+        // The coarse data are called for on this thread only (RefiningMemo), so they may use
+        // coarse_; the worker's exact data read nothing of the panel.
+        [this, options](const LearnedLayout& layout, Detail detail) {
+            if (detail == Detail::Exact) return computeLearnedFigureData(options, layout);
+            return coarse_.get(coarseKeyFor(options, layout),
+                               [&] { return computeCoarseLearnedFigureData(options, layout); });
         },
         [&](Figure& figure, const LearnedLayout& layout, const LearnedFigureData& data,
             const DataKey& made) {
@@ -360,6 +363,21 @@ void LearnedPanel::drawFigure(state::LearnedViewState& view, ui::FrameContext& c
             drawLearnedFigure(figure, layout, drawn, data, context.theme, &frames);
         });
     if (cache_.ok() && cache_.exact() && canvas.hovered) showTooltip(options, frames, canvas.mouse);
+}
+
+LearnedPanel::CoarseKey LearnedPanel::coarseKeyFor(const LearnedFigureOptions& options,
+                                                   const LearnedLayout& layout) {
+    CoarseKey key;
+    key.table = options.table;
+    const long long rows = options.table ? (long long)options.table->rows : 0;
+    key.visibleRows = int(std::min<long long>(learnedPositionsShown(options), rows));
+    key.firstCurveDimension = options.firstCurveDimension;
+    key.curveCount = options.curveCount;
+    std::size_t i = 0;
+    for (const Box& box : {layout.area, layout.table, layout.cosine, layout.curves}) {
+        for (float v : {box.x, box.y, box.width, box.height}) key.boxes[i++] = v;
+    }
+    return key;
 }
 
 void LearnedPanel::showTooltip(const LearnedFigureOptions& options,

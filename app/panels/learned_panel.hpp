@@ -7,6 +7,7 @@
 // PC1-PC3 trajectories turn as the mouse drags them (or with the clock, for lectures).
 #pragma once
 
+#include <array>
 #include <future>
 #include <memory>
 #include <optional>
@@ -79,6 +80,18 @@ class LearnedPanel : public ui::Panel {
         bool operator==(const DataKey& o) const = default;
     };
     LiveCachedFigure<DataKey, LearnedLayout, LearnedFigureData> cache_;
+    // The coarse data shown while a control moves (made on the UI thread only). They depend on
+    // the visible rows, not on positionsShown past the table's end (learned_figures.hpp), so
+    // they are kept while only that moves: no recompute, and the heatmaps keep their versions,
+    // so no texture is uploaded again.
+    struct CoarseKey {
+        std::shared_ptr<const Matrix> table;
+        int visibleRows = 0, firstCurveDimension = 0, curveCount = 0;
+        std::array<float, 16> boxes{};  // the layout's area, table, cosine and curves boxes
+        bool operator==(const CoarseKey& o) const = default;
+    };
+    static CoarseKey coarseKeyFor(const LearnedFigureOptions& options, const LearnedLayout& layout);
+    Memo<CoarseKey, Result<LearnedFigureData>> coarse_;
     std::string loadMessage_;  // the last Load result, shown under the button
     bool loadFailed_ = false;
     // A Load (button, dropped or named file) reads on a worker so the window stays live; its

@@ -203,8 +203,12 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
     }
     data.tableRange = {-(largest > 0 ? largest : 1), largest > 0 ? largest : 1};
 
-    const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
-    data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
+    // Not shown (a panel shown alone, or the coarse data's own cosine): no texels, and no pass
+    // that turns every row into a unit vector.
+    if (layout.cosine.width > 0) {
+        const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
+        data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
+    }
 
     // Curves: at most one point per pixel of the visible part; each point the mean of its block.
     data.positionsPerPoint = cellsPerTexel(visible, budget(layout.curves.width * float(fraction)));
@@ -241,16 +245,20 @@ Result<LearnedFigureData> computeCoarseLearnedFigureData(const LearnedFigureOpti
     auto sub = std::make_shared<Matrix>(std::size_t(subRows), table.cols);
     for (long long i = 0; i < subRows; ++i)
         std::copy_n(table.row(std::size_t(i * stride)), table.cols, sub->row(std::size_t(i)));
+    // Budgets as if the table filled its axes: the data then depend on the visible rows only,
+    // not on how far past the table's end the view reaches, so a caller can keep them while
+    // only that moves (the GUI's positions slider past the end).
     LearnedFigureOptions strided = options;
     strided.table = sub;
-    strided.positionsShown =
-        int(std::max(1LL, std::llround(double(shown) * double(subRows) / double(visible))));
-    LearnedLayout smaller = layout;  // the cosine's texels a quarter a side: a 16th of the dots
-    smaller.cosine.width /= 4;
-    smaller.cosine.height /= 4;
+    strided.positionsShown = int(subRows);
+    LearnedLayout smaller = layout;  // the cosine is sampled below, at its own few texels
+    smaller.cosine.width = 0;
     auto made = computeLearnedFigureData(strided, smaller);
     if (!made) return made.error();
     LearnedFigureData data = std::move(made).value();
+    // The cosine costs texels^2 x d: a fixed few texels a side, whatever the panel's size.
+    if (layout.cosine.width > 0)
+        data.cosine = cosineSimilaritySample(*sub, subRows, kLearnedCoarseCosineTexels);
     // Back to the table's positions.
     const double s = double(stride);
     data.table.window = {0, visible, 0, cols};
@@ -310,8 +318,9 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
             drawBeyondLabel(figure, region, theme);
             // Under the line, on the plain undefined background, where it stays readable.
             if (region.height >= theme.fontSize * 3.2f) {
-                figure.add(makeText({p.right() - 5, top + 4}, endText, atLeastMinText(theme.fontSize * 0.9f, theme),
-                                    theme.accent, HorizontalAlign::Right, VerticalAlign::Top));
+                figure.add(makeText({p.right() - 5, top + 4}, endText,
+                                    atLeastMinText(theme.fontSize * 0.9f, theme), theme.accent,
+                                    HorizontalAlign::Right, VerticalAlign::Top));
             }
         }
     }

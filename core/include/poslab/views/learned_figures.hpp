@@ -76,13 +76,16 @@ struct LearnedFigureData {
     std::size_t tableRows = 0, tableCols = 0;  // the table's shape (drawing needs no table)
     long long rowStride = 1;  // > 1: the table and cosine texels use every rowStride-th position
 };
+// layout.cosine empty (width 0: not shown): data.cosine stays empty (no values).
 Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& options,
                                                    const LearnedLayout& layout);
 // A coarse stand-in while a control moves (the GUI's, until the exact data is in): the texels
 // of every rowStride-th position, rowStride chosen so that at most maxValues values are read,
-// and the cosine at a quarter of its texels a side. Positions, spans and blocks are the table's
-// (a texel of rowsPerTexel positions is the mean over the strided ones among them).
+// and the cosine at kLearnedCoarseCosineTexels a side. Positions, spans and blocks are the
+// table's (a texel of rowsPerTexel positions is the mean over the strided ones among them). The
+// data depend on the visible rows (min(positionsShown, rows)), not on positionsShown past them.
 inline constexpr long long kLearnedCoarseValues = 1LL << 19;
+inline constexpr int kLearnedCoarseCosineTexels = 64;
 Result<LearnedFigureData> computeCoarseLearnedFigureData(
     const LearnedFigureOptions& options, const LearnedLayout& layout,
     long long maxValues = kLearnedCoarseValues);
