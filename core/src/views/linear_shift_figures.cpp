@@ -249,7 +249,7 @@ Status validate(const LinearShiftOptions& options) {
 
 std::string linearShiftTitle(const LinearShiftOptions& options) {
     return options.sinOnly
-               ? "Why sin AND cos: sin ω(p+k) = cos ωk · sin ωp + sin ωk · cos ωp needs cos ωp"
+               ? "Why sin AND cos: sin ω(p+k) = cos ωk·sin ωp + sin ωk·cos ωp needs cos ωp"
                : "Linear shift: one block-diagonal matrix $T_k$ moves every PE($p$) to PE($p+k$)";
 }
 
