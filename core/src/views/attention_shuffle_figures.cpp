@@ -45,10 +45,16 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     // A title or axis label too long for a narrow matrix (a projector's font) wraps between
     // words instead of ending in "…" ("attention, se…", "output dime…" at 1024x768 F5), when the
     // box is at least 9 lines tall: a shorter one (under a lesson card) keeps its cells instead.
+    // Presentation wraps it in a short box too when one line would be cut or shrunk below the
+    // projector's floor ("attention, se…" under lesson 1's card at 1024x768 F5).
     const bool roomy = box.height >= 9 * theme.fontSize;
     const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
+    const bool wrapTitle =
+        roomy ||
+        (theme.fontScale > 1 &&
+         estimateTextWidth(title, titleSize * readableMinScale(titleSize, theme)) > box.width);
     const std::vector<std::string> titleLines =
-        roomy ? wrapText(title, titleSize, box.width) : std::vector<std::string>{title};
+        wrapTitle ? wrapText(title, titleSize, box.width) : std::vector<std::string>{title};
     const float titleHeight =
         theme.fontSize * 1.6f + titleStep * float(std::max<std::size_t>(titleLines.size(), 1) - 1);
     for (std::size_t i = 0; i < titleLines.size(); ++i) {
@@ -320,11 +326,9 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
     auto comparison = compareShuffle(params);
     if (!comparison) return comparison.error();
     Figure figure = emptyFigure(width, height, theme);
-    const std::string title =
-        "Why position at all: without it, reordering the words only reorders the outputs";
     // One line, as on screen: the word grid needs the height more than the title a second line.
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
+    const float titleHeight = titleBandHeight(theme, kAttentionShuffleTitleBand);
+    drawTitle(figure, {0, 0, width, titleHeight}, kAttentionShuffleTitle, theme);
     drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
                          *comparison, params, theme);
     return figure;
