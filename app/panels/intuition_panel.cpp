@@ -70,22 +70,19 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
     ui::stateTabBar("intuition figures", tabs, &view.figure, &shownTab_);
     switch (view.figure) {
         case state::IntuitionFigure::AttentionShuffle:
-            attention_.show("attention shuffle", view.attention, context,
-                            [&](float w, float h, const Theme& theme) -> Result<Figure> {
-                                if (!comparison()) return comparison().error();
-                                Figure figure = emptyFigure(w, h, theme);
-                                const std::string title =
-                                    "Why position at all: without it, reordering the words only "
-                                    "reorders the outputs";
-                                // One line: the word grid below needs the height more than
-                                // the title its second line (a projector's 1008 x 552).
-                                const float titleHeight = theme.titleSize * 1.8f;
-                                drawTitle(figure, {0, 0, w, titleHeight}, title, theme);
-                                drawAttentionShuffle(figure,
-                                                     {8, titleHeight, w - 16, h - titleHeight - 4},
-                                                     *comparison(), view.attention, theme);
-                                return figure;
-                            });
+            attention_.show(
+                "attention shuffle", view.attention, context,
+                [&](float w, float h, const Theme& theme) -> Result<Figure> {
+                    if (!comparison()) return comparison().error();
+                    Figure figure = emptyFigure(w, h, theme);
+                    // One line: the word grid below needs the height more than
+                    // the title its second line (a projector's 1008 x 552).
+                    const float titleHeight = attentionShuffleTitleBand(w, theme);
+                    drawTitle(figure, {0, 0, w, titleHeight}, kAttentionShuffleTitle, theme);
+                    drawAttentionShuffle(figure, {8, titleHeight, w - 16, h - titleHeight - 4},
+                                         *comparison(), view.attention, theme);
+                    return figure;
+                });
             break;
         case state::IntuitionFigure::BinaryClock:
             clock_.showPanels(

@@ -41,7 +41,8 @@ inline constexpr float kPresentationScale = 1.75f;  // fonts and figure text in 
 // Titles keep the same share of the title size (23.8 px). Below that (the screen's own 14 px, a
 // title squeezed onto one line at 60 %, an axis label shrunk to its plot's height) figure text
 // reads as small print across a lecture hall, next to the card's and the other plots' text.
-inline constexpr float kPresentationTextTolerance = 0.8f;
+// The same floor figure text is fitted down to (scaledMinTextPx, text_fit.hpp).
+inline constexpr float kPresentationTextTolerance = kScaledTextTolerance;
 inline constexpr float kPresentationMinTextPx =
     kReadableTextPx * kPresentationScale * kPresentationTextTolerance;
 

@@ -95,8 +95,27 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
                 if (tryPlace(lineSize, area.x + 2, width, HorizontalAlign::Left)) return;
         }
     }
-    figure.add(makeText({right, area.bottom() - 2}, fitted.text, fitted.size, theme.mutedText,
-                        HorizontalAlign::Right, VerticalAlign::Bottom));
+    // Cut on one line at its floor. Presentation's floor (19.6 px) may make that line taller than
+    // the room under the text above it (a 1010x630 file at 1.75x: over a colour bar's "0"): then
+    // the screen's 14 px, as before that floor, when it keeps the line clear.
+    TextItem line = makeText({right, area.bottom() - 2}, fitted.text, fitted.size, theme.mutedText,
+                             HorizontalAlign::Right, VerticalAlign::Bottom);
+    auto overlapsText = [&](const TextItem& candidate) {
+        const Box box = textBox(candidate);
+        for (const FigureItem& item : figure.items)
+            if (const auto* t = std::get_if<TextItem>(&item);
+                t && !t->text.empty() && boxesOverlap(box, textBox(*t), 0))
+                return true;
+        return false;
+    };
+    if (scaledMinTextPx(theme) > kReadableTextPx && overlapsText(line)) {
+        const FittedText smaller = fitText(
+            text, size, right - left, std::min(minScale, std::max(0.55f, kReadableTextPx / size)));
+        TextItem small = makeText({right, area.bottom() - 2}, smaller.text, smaller.size,
+                                  theme.mutedText, HorizontalAlign::Right, VerticalAlign::Bottom);
+        if (!overlapsText(small)) line = std::move(small);
+    }
+    figure.add(std::move(line));
 }
 
 Figure figureOrNote(Result<Figure> figure, float width, float height, const Theme& theme) {

@@ -58,10 +58,15 @@ FittedText fitText(std::string_view text, float size, float maxWidth, float minS
     return fitted;
 }
 
+float scaledMinTextPx(const Theme& theme) {
+    if (!(theme.fontScale > 1)) return 0;
+    return std::max(kReadableTextPx, kReadableTextPx * theme.fontScale * kScaledTextTolerance);
+}
+
 float readableMinScale(float size, const Theme& theme) {
     if (size <= 0) return 0.75f;
     const float scale =
-        theme.fontScale <= 1 ? 0.75f : std::clamp(kReadableTextPx / size, 0.55f, 1.f);
+        theme.fontScale <= 1 ? 0.75f : std::clamp(scaledMinTextPx(theme) / size, 0.55f, 1.f);
     return std::clamp(theme.minTextSize / size, scale, 1.f);
 }
 

@@ -45,10 +45,16 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     // A title or axis label too long for a narrow matrix (a projector's font) wraps between
     // words instead of ending in "…" ("attention, se…", "output dime…" at 1024x768 F5), when the
     // box is at least 9 lines tall: a shorter one (under a lesson card) keeps its cells instead.
+    // Presentation wraps it in a short box too when one line would be cut or shrunk below the
+    // projector's floor ("attention, se…" under lesson 1's card at 1024x768 F5).
     const bool roomy = box.height >= 9 * theme.fontSize;
     const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
+    const bool wrapTitle =
+        roomy ||
+        (theme.fontScale > 1 &&
+         estimateTextWidth(title, titleSize * readableMinScale(titleSize, theme)) > box.width);
     const std::vector<std::string> titleLines =
-        roomy ? wrapText(title, titleSize, box.width) : std::vector<std::string>{title};
+        wrapTitle ? wrapText(title, titleSize, box.width) : std::vector<std::string>{title};
     const float titleHeight =
         theme.fontSize * 1.6f + titleStep * float(std::max<std::size_t>(titleLines.size(), 1) - 1);
     for (std::size_t i = 0; i < titleLines.size(); ++i) {
@@ -135,8 +141,10 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
         }
     }
     // The numbers themselves, where a cell holds "0.00" comfortably.
+    // (None in presentation below its floor: 9.7 px numbers at 1280x720 F5 read as noise.)
     const float valueSize = std::min(theme.fontSize * 0.85f, cellH * 0.5f);
-    if (valueSize >= 8 && estimateTextWidth("0.00", valueSize) + 4 <= cellW) {
+    if (valueSize >= std::max(8.f, scaledMinTextPx(theme)) &&
+        estimateTextWidth("0.00", valueSize) + 4 <= cellW) {
         for (std::size_t r = 0; r < values.rows; ++r) {
             for (std::size_t c = 0; c < values.cols; ++c) {
                 const double v = values(r, c);
@@ -186,36 +194,8 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     // rows tall enough for full-size words (at 1024x768 F5 they were fitted down to 16 px).
     const float usualDiagram =
         std::clamp(area.height * 0.22f, 3.2f * theme.fontSize, 9.f * theme.fontSize);
-    const float diagramHeight =
+    float diagramHeight =
         theme.fontScale > 1 ? std::min(usualDiagram, 3.3f * theme.fontSize) : usualDiagram;
-    const Box diagram{area.x, area.y, area.width, diagramHeight};
-    const float captionWidth =
-        std::min(estimateTextWidth("shuffled", theme.fontSize) + 12, area.width * 0.2f);
-    const float slot = (diagram.width - captionWidth) / float(n);
-    const float wordSize = std::min(theme.fontSize * 1.15f, diagram.height * 0.25f);
-    auto slotX = [&](std::size_t i) { return diagram.x + captionWidth + (float(i) + 0.5f) * slot; };
-    const float topY = diagram.y + 2, bottomY = diagram.bottom() - wordSize - 4;
-    for (const auto& [caption, y] : {std::pair{"sentence", topY}, std::pair{"shuffled", bottomY}}) {
-        const FittedText text =
-            fitText(caption, atLeastMinText(theme.fontSize * 0.9f, theme), captionWidth - 6, 0.6f);
-        figure.add(makeText({diagram.x, y + wordSize / 2}, text.text, text.size, theme.mutedText,
-                            HorizontalAlign::Left, VerticalAlign::Middle));
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        const FittedText above = fitText(c.words[i], wordSize, slot - 6, 0.6f);
-        figure.add(centredText({slotX(i), topY}, above.text, above.size, theme.text));
-        const FittedText below = fitText(c.shuffledWords[i], wordSize, slot - 6, 0.6f);
-        figure.add(centredText({slotX(i), bottomY}, below.text, below.size, theme.text));
-    }
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t from = std::size_t(c.permutation[k]);
-        const Rgba color = from == k ? withAlpha(theme.mutedText, 160) : seriesColor(int(from % 8));
-        figure.add(LineItem{{slotX(from), topY + wordSize + 3},
-                            {slotX(k), bottomY - 3},
-                            color,
-                            from == k ? 1.2f : 2.f,
-                            false});
-    }
 
     // ---- The verdict (drawn last, below the matrices).
     const bool merelyPermuted = c.outputDeviation < 1e-12;
@@ -241,7 +221,7 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     };
     const float usualVerdict =
         std::clamp(area.height * 0.16f, 2.4f * theme.fontSize, 5.f * theme.fontSize);
-    const float roomBelowDiagram = area.bottom() - diagram.bottom() - 8;
+    const float roomBelowDiagram = area.bottom() - (area.y + diagramHeight) - 8;
     const float wholeVerdict = std::min(wholeHeight(verdict), area.height * 0.3f);
     float verdictHeight = usualVerdict;
     if (roomBelowDiagram - wholeVerdict >= 9 * theme.fontSize) {
@@ -253,20 +233,82 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
         verdictHeight = wholeHeight(verdict);
     }
 
-    // ---- Attention weights and outputs, each for both word orders.
-    const Box panels{area.x, diagram.bottom() + 8, area.width,
-                     area.bottom() - diagram.bottom() - 8 - verdictHeight};
+    // The matrices' layout below a diagram of a given height: their boxes left to right.
     const ValueRange weightRange{0, 1};
     const double scale = std::max(c.outputScale, 1e-12);
     const ValueRange outputRange{-scale, scale};
     const float barWidth = barWidthFor(theme);
-    const float barHeight = std::max(10.f, panels.height - 4 * theme.fontSize);
-    const float weightBar = barWidth + colorbarTickWidth(weightRange, barHeight, theme) + 10;
-    const float outputBar = barWidth + colorbarTickWidth(outputRange, barHeight, theme) + 10;
-    const float deviationWidth = estimateTextWidth("Δ 0.000", theme.fontSize * 0.8f) + 8;
     const float gap = 10;
-    const float free = panels.width - weightBar - outputBar - deviationWidth - 4 * gap;
-    const float attentionWidth = std::floor(free * 0.22f), outputWidth = std::floor(free * 0.28f);
+    const float deviationWidth = estimateTextWidth("Δ 0.000", theme.fontSize * 0.8f) + 8;
+    struct PanelsLayout {
+        Box panels;
+        float weightBar = 0, outputBar = 0, attentionWidth = 0, outputWidth = 0;
+    };
+    auto panelsBelow = [&](float diagramBottom) {
+        PanelsLayout l;
+        l.panels = {area.x, diagramBottom + 8, area.width,
+                    area.bottom() - diagramBottom - 8 - verdictHeight};
+        const float barHeight = std::max(10.f, l.panels.height - 4 * theme.fontSize);
+        l.weightBar = barWidth + colorbarTickWidth(weightRange, barHeight, theme) + 10;
+        l.outputBar = barWidth + colorbarTickWidth(outputRange, barHeight, theme) + 10;
+        const float free = l.panels.width - l.weightBar - l.outputBar - deviationWidth - 4 * gap;
+        l.attentionWidth = std::floor(free * 0.22f);
+        l.outputWidth = std::floor(free * 0.28f);
+        return l;
+    };
+    // Presentation: rows too short for words at the projector's floor (1280x720 F5 under a
+    // lesson card: 18.5 px) take the height from the diagram, whose words stay at the floor and
+    // whose lines get flatter. Measured on the narrowest matrix, drawn aside.
+    const float floorPx = scaledMinTextPx(theme);
+    if (floorPx > 0) {
+        const float rowNeeded = floorPx / 0.95f + 0.5f;  // a row's word is at most 0.95 of it
+        const float leastDiagram = 2 * floorPx + 0.6f * theme.fontSize + 6;
+        Figure probe;
+        const PanelsLayout l = panelsBelow(area.y + diagramHeight);
+        const Box cells =
+            drawWordMatrix(probe, {area.x, l.panels.y, l.attentionWidth, l.panels.height},
+                           "attention, sentence", c.words, c.words, c.original.weights,
+                           ColormapId::Viridis, weightRange, "query × key", theme);
+        const float missing = (rowNeeded - cells.height / float(n)) * float(n);
+        if (missing > 0 && cells.height > 4)
+            diagramHeight =
+                std::min(diagramHeight, std::max(leastDiagram, diagramHeight - missing));
+    }
+    const Box diagram{area.x, area.y, area.width, diagramHeight};
+    const float captionWidth =
+        std::min(estimateTextWidth("shuffled", theme.fontSize) + 12, area.width * 0.2f);
+    const float slot = (diagram.width - captionWidth) / float(n);
+    const float wordSize =
+        std::min(theme.fontSize * 1.15f, std::max(diagram.height * 0.25f, floorPx));
+    auto slotX = [&](std::size_t i) { return diagram.x + captionWidth + (float(i) + 0.5f) * slot; };
+    const float topY = diagram.y + 2, bottomY = diagram.bottom() - wordSize - 4;
+    for (const auto& [caption, y] : {std::pair{"sentence", topY}, std::pair{"shuffled", bottomY}}) {
+        const FittedText text =
+            fitText(caption, atLeastMinText(theme.fontSize * 0.9f, theme), captionWidth - 6, 0.6f);
+        figure.add(makeText({diagram.x, y + wordSize / 2}, text.text, text.size, theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const FittedText above = fitText(c.words[i], wordSize, slot - 6, 0.6f);
+        figure.add(centredText({slotX(i), topY}, above.text, above.size, theme.text));
+        const FittedText below = fitText(c.shuffledWords[i], wordSize, slot - 6, 0.6f);
+        figure.add(centredText({slotX(i), bottomY}, below.text, below.size, theme.text));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t from = std::size_t(c.permutation[k]);
+        const Rgba color = from == k ? withAlpha(theme.mutedText, 160) : seriesColor(int(from % 8));
+        figure.add(LineItem{{slotX(from), topY + wordSize + 3},
+                            {slotX(k), bottomY - 3},
+                            color,
+                            from == k ? 1.2f : 2.f,
+                            false});
+    }
+
+    // ---- Attention weights and outputs, each for both word orders.
+    const PanelsLayout layout = panelsBelow(diagram.bottom());
+    const Box& panels = layout.panels;
+    const float weightBar = layout.weightBar, attentionWidth = layout.attentionWidth,
+                outputWidth = layout.outputWidth;
     float x = panels.x;
     auto next = [&](float width) {
         const Box b{x, panels.y, width, panels.height};
@@ -315,16 +357,20 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                   theme, theme.fontSize, merelyPermuted ? theme.text : theme.accent);
 }
 
+float attentionShuffleTitleBand(float width, const Theme& theme) {
+    const bool oneLine = estimateTextWidth(kAttentionShuffleTitle, theme.titleSize * 0.8f) <=
+                         width - theme.titleSize;
+    return oneLine ? titleBandHeight(theme, 1.45f) : titleBandHeight(theme);
+}
+
 Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float width, float height,
                                       const Theme& theme) {
     auto comparison = compareShuffle(params);
     if (!comparison) return comparison.error();
     Figure figure = emptyFigure(width, height, theme);
-    const std::string title =
-        "Why position at all: without it, reordering the words only reorders the outputs";
     // One line, as on screen: the word grid needs the height more than the title a second line.
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
+    const float titleHeight = attentionShuffleTitleBand(width, theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, kAttentionShuffleTitle, theme);
     drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
                          *comparison, params, theme);
     return figure;

@@ -55,10 +55,11 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
     const double wavelength = 2 * std::numbers::pi / r.sharedFrequency;
 
     LinePlotSpec distance;
-    // Short enough for one line on a projector's short figure (lesson 4); how many position
-    // pairs the one frequency brings closer is in the panel's text.
-    distance.title = "|PE(p+D) − PE(p)|: closest " + formatValue(r.standardMinimum, 3) +
-                     " (D = " + std::to_string(r.standardMinimumOffset) + ") with " +
+    // Short enough for one line at a projector's title size on a 1024 px figure (lesson 4: the
+    // longer "closest 1.47 (D = 1) with …" was squeezed to 20.8 px, under presentation's 23.8);
+    // the standard ladder's closest offset (neighbours, D = 1, at the usual bases) is left to
+    // the hover, which gives the distance at every D.
+    distance.title = "|PE(p+D) − PE(p)|: min " + formatValue(r.standardMinimum, 3) + " with " +
                      std::to_string(r.frequencies.size()) + " frequencies, " +
                      formatValue(r.sharedMinimum, 2) +
                      " (D = " + std::to_string(r.sharedMinimumOffset) + ") with one";

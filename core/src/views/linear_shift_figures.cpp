@@ -249,7 +249,7 @@ Status validate(const LinearShiftOptions& options) {
 
 std::string linearShiftTitle(const LinearShiftOptions& options) {
     return options.sinOnly
-               ? "Why sin AND cos: sin ω(p+k) = cos ωk · sin ωp + sin ωk · cos ωp needs cos ωp"
+               ? "Why sin AND cos: sin ω(p+k) = cos ωk·sin ωp + sin ωk·cos ωp needs cos ωp"
                : "Linear shift: one block-diagonal matrix $T_k$ moves every PE($p$) to PE($p+k$)";
 }
 
@@ -324,7 +324,9 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
                      formatValue(fit.maxResidual, 3) + " (rms " + formatValue(fit.rmsResidual, 3) +
                      ")";
     residual.x = integerAxis("position p", 0, double(std::max(fit.checkedOf, 2) - 1));
-    residual.y = {"max_c |T·PE(p) − PE(p+k)|", 1e-18, 10, true};
+    // On a projector the short name (the title says what is measured): the formula needs more
+    // than the plot's height at 80 % of the body size, and was cut there.
+    residual.y = {theme.fontScale > 1 ? "residual" : "max_c |T·PE(p) − PE(p+k)|", 1e-18, 10, true};
     residual.autoRangeY = false;
     const int pixels = std::max(16, texelBudget(bottom.width) - 80);
     auto curve = [&](const std::vector<int>& at, const std::vector<double>& values,

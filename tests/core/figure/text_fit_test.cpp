@@ -182,5 +182,26 @@ TEST(WrapToFitTest, ThePrintFloorKeepsFittedTextAtEightPoint) {
     EXPECT_FLOAT_EQ(readableMinScale(20, paperTheme()), 0.75f);  // no floor: as before
 }
 
+TEST(WrapToFitTest, PresentationTextShrinksNoFurtherThanTheProjectorFloor) {
+    // Presentation (the screen's 14 px body text x 1.75) passes text down to 80 % of its body
+    // size, 19.6 px (the layout check, #28); fitting used to go on to the screen's 14 px, which
+    // the check then failed ("training length 2048" at 15.5 px on a projector).
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    const float bodyPx = 14 * 1.75f, floorPx = 0.8f * 14 * 1.75f;
+    EXPECT_FLOAT_EQ(scaledMinTextPx(projector), floorPx);
+    const float label = 0.9f * bodyPx;  // a marker's label
+    EXPECT_FLOAT_EQ(label * readableMinScale(label, projector), floorPx);
+    const FittedText fitted =
+        fitText("training length 2048", label, 100, readableMinScale(label, projector));
+    EXPECT_GE(fitted.size, floorPx - 1e-4f);  // cut, for the layout to place it elsewhere
+    EXPECT_NE(fitted.text, "training length 2048");
+    // Text already at or below the floor does not shrink; the screen and files are unchanged.
+    EXPECT_FLOAT_EQ(readableMinScale(floorPx, projector), 1.f);
+    EXPECT_FLOAT_EQ(readableMinScale(20, darkTheme()), 0.75f);
+    EXPECT_FLOAT_EQ(scaledMinTextPx(darkTheme()), 0.f);
+    // A slightly enlarged export (font scale 1.1) keeps the screen's 14 px floor.
+    EXPECT_FLOAT_EQ(scaledMinTextPx(scaledTheme(darkTheme(), 1.1f)), 14.f);
+}
+
 }  // namespace
 }  // namespace poslab

@@ -34,23 +34,29 @@ TEST(AttentionShuffleFiguresTest, AttentionShuffleDrawsTheWordsTheMatricesAndThe
 // card): every text at 14 px or more, none cut with "…", none over another or past the edge, so
 // the app keeps the full presentation scale instead of falling back to 11 px text (#28). Before:
 // rows' words 7.7 px, "attention, se…", "ch…" column labels, the verdict cut.
+// Since lesson 1's card is shorter (1008 x 402 under it, two steps of shorter text): every text
+// at the projector's floor, 80 % of its 24.5 px body size (19.6 px; titles 80 % of 29.75 px), the
+// matrix titles wrapped rather than cut ("attention, se…" once fitting stopped at that floor).
 TEST(AttentionShuffleFiguresTest, ProjectorSizedFigureUnderALessonCardKeepsEveryTextReadable) {
     const Theme theme = scaledTheme(darkTheme(), 1.75f);
-    for (const ToyPosition position : {ToyPosition::None, ToyPosition::Sinusoidal}) {
-        ToyAttentionParams params;
-        params.position = position;
-        auto figure = attentionShuffleFigure(params, 1008, 342, theme);
-        ASSERT_TRUE(figure.ok()) << figure.error().message;
-        EXPECT_TRUE(overlappingTexts(*figure).empty());
-        EXPECT_TRUE(textsOutsideFigure(*figure).empty());
-        EXPECT_TRUE(cutTexts(*figure).empty());
-        for (const FigureItem& item : figure->items) {
-            const auto* text = std::get_if<TextItem>(&item);
-            if (text && !text->text.empty()) {
-                EXPECT_GE(text->size, kReadableTextPx - 0.01f) << text->text;
+    for (const float height : {342.f, 402.f}) {
+        const float smallest = height < 400 ? kReadableTextPx : 0.8f * 14 * 1.75f;
+        for (const ToyPosition position : {ToyPosition::None, ToyPosition::Sinusoidal}) {
+            ToyAttentionParams params;
+            params.position = position;
+            auto figure = attentionShuffleFigure(params, 1008, height, theme);
+            ASSERT_TRUE(figure.ok()) << figure.error().message;
+            EXPECT_TRUE(overlappingTexts(*figure).empty()) << height;
+            EXPECT_TRUE(textsOutsideFigure(*figure).empty()) << height;
+            EXPECT_TRUE(cutTexts(*figure).empty()) << height;
+            for (const FigureItem& item : figure->items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                if (text && !text->text.empty()) {
+                    EXPECT_GE(text->size, smallest - 0.01f) << text->text << " at " << height;
+                }
             }
+            EXPECT_TRUE(hasText(*figure, "chased"));  // the rows' words are still there
         }
-        EXPECT_TRUE(hasText(*figure, "chased"));  // the rows' words are still there
     }
 }
 

@@ -68,7 +68,9 @@ TEST(LinearShiftFiguresTest, OnAProjectorEachPartIsDrawnAloneAtFullSize) {
             EXPECT_TRUE(hasText(*figure, titles[panel])) << panel << sinOnly;
             EXPECT_TRUE(overlappingTexts(*figure).empty()) << panel << sinOnly;
             EXPECT_TRUE(textsOutsideFigure(*figure).empty()) << panel << sinOnly;
-            EXPECT_TRUE(cutTexts(*figure).empty()) << panel << sinOnly;
+            for (std::size_t index : cutTexts(*figure))
+                ADD_FAILURE() << "cut: " << std::get<TextItem>(figure->items[index]).text
+                              << " panel " << panel << " sinOnly " << sinOnly;
             for (const FigureItem& item : figure->items) {
                 if (const auto* text = std::get_if<TextItem>(&item); text && !text->text.empty()) {
                     EXPECT_GE(text->size, darkTheme().fontSize - 0.01f) << text->text;

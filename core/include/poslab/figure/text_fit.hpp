@@ -22,10 +22,13 @@ struct FittedText {
 };
 FittedText fitText(std::string_view text, float size, float maxWidth, float minScale = 0.75f);
 // The minScale for fitText that keeps text readable: 75 % of size on a screen or page; in a
-// theme scaled up (presentation mode, fontScale > 1) down to kReadableTextPx (the screen's own
-// text size, presentation's floor) but never below it; never below theme.minTextSize (a file's
-// 8 pt), so text already at that floor does not shrink at all.
-inline constexpr float kReadableTextPx = 14;
+// theme scaled up (presentation mode, fontScale > 1) down to scaledMinTextPx, the size the
+// presentation layout check passes (never to the screen's own 14 px: across a lecture hall that
+// reads as small print next to the card's text); never below theme.minTextSize (a file's 8 pt),
+// so text already at that floor does not shrink at all.
+inline constexpr float kReadableTextPx = 14;         // the screen's body text
+inline constexpr float kScaledTextTolerance = 0.8f;  // how far scaled-up text may shrink
+float scaledMinTextPx(const Theme& theme);  // fontScale > 1: 80 % of 14 px x fontScale; else 0
 float readableMinScale(float size, const Theme& theme);
 // `size`, raised to the theme's smallest readable size (Theme::minTextSize; print: 8 pt).
 float atLeastMinText(float size, const Theme& theme);
