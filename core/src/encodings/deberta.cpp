@@ -264,27 +264,6 @@ Matrix sampleOnEveryCore(const DebertaParams& params, DebertaTerm term,
     return out;
 }
 
-Result<Matrix> debertaRelativePositionMatrix(const DebertaParams& params) {
-    if (auto s = validate(params); !s) return s.error();
-    const std::size_t n = std::size_t(params.seqLen);
-    if (auto s = checkMatrixSize(n, n, "the DeBERTa relative position matrix"); !s)
-        return s.error();
-    Matrix out(n, n);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            out(i, j) = double(debertaRelativePosition((long long)i, (long long)j, params));
-    return out;
-}
-
-Result<Matrix> debertaTermMatrix(const DebertaParams& params, DebertaTerm term) {
-    if (auto s = validate(params); !s) return s.error();
-    const std::size_t n = std::size_t(params.seqLen);
-    if (auto s = checkMatrixSize(n, n, "the DeBERTa score matrix"); !s) return s.error();
-    std::vector<long long> all(n);
-    std::iota(all.begin(), all.end(), 0LL);
-    return debertaTermSample(params, term, all, all);
-}
-
 }  // namespace
 
 Matrix debertaTermSample(const DebertaParams& params, DebertaTerm term,
