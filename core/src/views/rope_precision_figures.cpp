@@ -71,16 +71,20 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
     spec.markers.push_back(end);
     // The note on the open circles goes under the plot: inside, its lines crossed the circles
     // (they sit on the top line, the curves reach up to them from the right: no corner is free).
+    // A narrow figure (a small window) keeps the plot's height and places the note inside
+    // where it hides least: three or more lines under the plot left it no room for its legend.
     const std::string note = "open circles: within the threshold up to the last position scanned";
     const float noteSize = theme.fontSize;
-    const float noteHeight =
-        noteSize * 1.3f * float(wrapText(note, noteSize, area.width - 8).size()) + 4;
+    const std::size_t noteLines = wrapText(note, noteSize, area.width - 8).size();
+    const bool noteBelow = noteLines <= 2;
+    const float noteHeight = noteBelow ? noteSize * 1.3f * float(noteLines) + 4 : 0;
     Box plotArea = area;
     plotArea.height = std::max(1.f, area.height - noteHeight);
     PlotFrame frame;
     drawLinePlot(figure, plotArea, spec, theme, &frame);
-    drawParagraph(figure, {area.x + 4, plotArea.bottom() + 2, area.width - 8, noteHeight}, note,
-                  theme, noteSize, theme.mutedText);
+    if (noteBelow)
+        drawParagraph(figure, {area.x + 4, plotArea.bottom() + 2, area.width - 8, noteHeight}, note,
+                      theme, noteSize, theme.mutedText);
     // A file at one column: the long title takes three lines, and the plot left is too short
     // for its y label along it and for the legend below the curves. Its height follows its
     // width (askForHeight): taller, the plot holds both.
@@ -105,6 +109,7 @@ void drawRopePrecision(Figure& figure, Box area, const RopeParams& params,
     std::vector<LegendKey> keys;
     for (const LineSeries& series : spec.series) keys.push_back({series.name, series.color, false});
     drawLegendAfter(figure, frame, keys, LegendCorner::BottomRight, 0, theme);
+    if (!noteBelow) drawNoteLines(figure, frame, {{note, theme.mutedText}}, theme);
 }
 
 }  // namespace poslab
