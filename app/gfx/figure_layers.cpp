@@ -23,8 +23,12 @@ constexpr int kWorthVertices = 1000, kWorthCommands = 16;
 #ifdef __EMSCRIPTEN__
 // WebGL's default framebuffer may be multisampled, and a blit from or into one is refused.
 constexpr bool kLayersAvailable = false;
+constexpr GLenum kLayerPixelOrder = GL_RGBA;  // (never made: WebGL 2 has no BGRA upload)
 #else
 constexpr bool kLayersAvailable = true;
+// The window's byte order (BGRA on X11's 24- and 32-bit visuals): an unsized format with BGRA
+// data is stored as BGRA by Mesa, so a copy between the two is a memory copy.
+constexpr GLenum kLayerPixelOrder = GL_BGRA;
 #endif
 
 // A 64-bit running hash: each word mixed in by a multiply-xorshift (the finaliser of
@@ -226,9 +230,7 @@ bool FigureLayers::ensureLayer(int width, int height) {
     texture_.reset();
     width_ = width;
     height_ = height;
-    // The window's byte order (BGRA on X11's 24- and 32-bit visuals): an unsized format with
-    // BGRA data is stored as BGRA by Mesa, so a copy between the two is a memory copy.
-    texture_ = createTexture2D(width, height, GL_RGBA, GL_BGRA, GL_UNSIGNED_BYTE, nullptr,
+    texture_ = createTexture2D(width, height, GL_RGBA, kLayerPixelOrder, GL_UNSIGNED_BYTE, nullptr,
                                GL_NEAREST, GL_NEAREST);
     GLuint name = 0;
     glGenFramebuffers(1, &name);
