@@ -207,6 +207,11 @@ TEST(PresentationTest, EveryViewOnAProjectorKeepsItsTextApartAndInside) {
     // went above the plot or into the legend and NoPE's sampling note wrapped; two titles
     // shortened to fit one full-size line).
     checkLayoutAt("1024x768", "--presentation", {0, 0, 0, 0, 0});
+    // The same window with the controls beside the figures (the comment above promised it; not
+    // checked until session 15): 7 texts cut (Binary clock's two narrow heatmaps' titles and x
+    // label, Similarity's colour-bar caption, Compare's cosine title) and T5 panel 3's
+    // "max_distance 128" over data. A ceiling, so that it only goes down.
+    checkLayoutAt("1024x768", "", {0, 0, 1, 7, 0});
 }
 
 // A laptop, and a paper's column or a small window: 480x320 (the controls take at most 45 % of
