@@ -19,6 +19,14 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// ALiBi's causal attention weight of `key` for `query` with no content: the softmax of
+// -slope * (query - j) over the keys j <= query, written out.
+double causalWeight(double slope, int query, int key) {
+    double total = 0;
+    for (int j = 0; j <= query; ++j) total += std::exp(-slope * (query - j));
+    return std::exp(-slope * (query - key)) / total;
+}
+
 TEST(AlibiFiguresTest, SlopeText) {
     EXPECT_EQ(alibiSlopeText(0.5), "1/2");
     EXPECT_EQ(alibiSlopeText(1.0 / 256), "1/256");
@@ -92,13 +100,11 @@ TEST(AlibiFiguresTest, AttentionPreviewIsTheSoftmaxOfTheBias) {
     ASSERT_EQ(weights.cols, 12u);
     for (int h = 0; h < 4; ++h) {
         const double m = std::exp2(-2.0 * (h + 1));
-        double total = 0;
-        for (int j = 0; j <= 7; ++j) total += std::exp(-m * (7 - j));
         for (int j = 0; j < 12; ++j) {
             if (j > 7) {
                 EXPECT_EQ(weights(h, j), -kInf) << "future keys are masked";
             } else {
-                EXPECT_NEAR(weights(h, j), std::exp(-m * (7 - j)) / total, 1e-14);
+                EXPECT_NEAR(weights(h, j), causalWeight(m, 7, j), 1e-14);
             }
         }
     }
@@ -132,12 +138,9 @@ TEST(AlibiFiguresTest, BiasCacheKeepsTheHeatmapsWhileTheQueryMoves) {
     };
     auto expectPreview = [&](const AlibiFigureData& data, int query) {
         const Matrix& weights = *data.attention.values;
-        for (int h = 0; h < 4; ++h) {
-            const double m = slopeOf(h);
-            double total = 0;
-            for (int j = 0; j <= query; ++j) total += std::exp(-m * (query - j));
-            EXPECT_NEAR(weights(h, query), 1 / total, 1e-14) << "head " << h;
-        }
+        for (int h = 0; h < 4; ++h)
+            EXPECT_NEAR(weights(h, query), causalWeight(slopeOf(h), query, query), 1e-14)
+                << "head " << h;
     };
 
     AlibiBiasCache cache;

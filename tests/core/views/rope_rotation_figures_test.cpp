@@ -97,13 +97,6 @@ TEST(RopeRotationFiguresTest, MovingPartsSplitOffLeaveAStillFigure) {
     options.q = seededGaussianVector(64, 1);
     options.k = seededGaussianVector(64, 2);
     options.trail = 8;
-    auto texts = [](const Figure& f) {
-        std::vector<std::string> out;
-        for (const FigureItem& item : f.items) {
-            if (const auto* t = std::get_if<TextItem>(&item)) out.push_back(t->text);
-        }
-        return out;
-    };
     // An item's kind and where it is: enough to tell items apart in order.
     auto signature = [](const FigureItem& item) {
         return std::visit(
