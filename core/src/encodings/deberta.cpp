@@ -117,15 +117,15 @@ double debertaTermValue(const DebertaParams& params, DebertaTerm term, long long
 
 namespace {
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-    return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
-}
-
 // sum over i of a[i] b[i], in order from 0 (std::inner_product's order: the same bits).
 double dotInOrder(const double* a, const double* b, std::size_t n) {
     double sum = 0.0;
     for (std::size_t i = 0; i < n; ++i) sum = sum + a[i] * b[i];
     return sum;
+}
+// The same for the memo's rows (the memo path and the all-cores path share the one sum).
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+    return dotInOrder(a.data(), b.data(), std::min(a.size(), b.size()));
 }
 
 // Row r: debertaVector(params, stream, ids[r]) (fillScaledNormals at scale 1 is NormalSampler's
