@@ -16,7 +16,6 @@
 #include <variant>
 
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include "poslab/base/memo.hpp"
 #include "poslab/base/result.hpp"
