@@ -237,13 +237,14 @@ TEST(PresentationTest, EveryViewInASmallOrLaptopWindowKeepsItsTextApartAndInside
     // clock's keys go above its stack of short bit plots. Left: notes and marker labels that
     // views place by hand (T5's max_distance, Extrapolation's training lines on heatmaps,
     // Near-orthogonality's sample note, RoPE's training length), rope-ab's y label on a tick.
-    // Then {0, 0, 5, 0, 0}: T5's edge labels placed as marker labels (or dashed legend keys), a
+    // Then {0, 0, 2, 0, 0}: T5's edge labels placed as marker labels (or dashed legend keys), a
     // heatmap too narrow for its side strip names its horizontal lines above the plot (RoPE's
-    // training length, Extrapolation's "trained" and "table ends"), and a line plot's left
-    // margin fits the y tick labels of its final height. Left: Near-orthogonality's three note
-    // lines and its spread plot's legend (a 237 x 358 figure has no free place for them),
-    // Extrapolation's "distance i − j".
-    checkLayoutAt("480x320", "", {0, 0, 5, 0, 0});
+    // training length, Extrapolation's "trained" and "table ends"), a line plot's left margin
+    // fits the y tick labels of its final height, and Near-orthogonality's short histogram
+    // names its dashed lines by their marker and keeps the std alone as its note. Left: the
+    // spread plot's legend there (it drops its second key too) and Extrapolation's
+    // "distance i − j".
+    checkLayoutAt("480x320", "", {0, 0, 2, 0, 0});
 }
 
 TEST(PresentationTest, WindowSizeIsChecked) {
