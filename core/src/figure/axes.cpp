@@ -151,6 +151,7 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
         widestLabel(axisTicks(y, approximateHeight, theme.fontSize * 2.6f), theme.fontSize),
         widestLabel(axisTicks(y, plotHeight, theme.fontSize * 2.6f), theme.fontSize));
     m.left = widest + 3 + strokeWidth(theme, 4) + 3 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
+    m.yTickWidth = widest;
     m.right = theme.fontSize * 1.2f;
     const float line = theme.fontSize * kAxisLabelLineStep;
     const float minScale = readableMinScale(theme.fontSize, theme);
@@ -166,6 +167,15 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
         m.left += line;  // a second column for the label
     }
     return m;
+}
+
+void fitYTickWidth(Margins& m, const AxisSpec& y, const Theme& theme, float plotHeight) {
+    const float widest =
+        widestLabel(axisTicks(y, std::max(1.f, plotHeight), theme.fontSize * 2.6f), theme.fontSize);
+    if (widest > m.yTickWidth) {
+        m.left += widest - m.yTickWidth;
+        m.yTickWidth = widest;
+    }
 }
 
 void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float areaWidth,

@@ -101,8 +101,10 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
 // area.
 struct SideLabel {
     double value = 0;
+    std::string text;  // the marker's label, whole
     std::vector<FittedText> lines;
     Rgba color;
+    bool dashed = true;  // the line's style, for its swatch above a narrow plot
 };
 float sideLabelSize(const Theme& theme) {
     return atLeastMinText(theme.fontSize * 0.9f, theme);  // as drawMarkers' labels inside a plot
@@ -121,7 +123,7 @@ std::vector<SideLabel> sideLabels(const HeatmapSpec& spec, float areaWidth, cons
         for (const std::string& word : words)
             widestWord = std::max(widestWord, estimateTextWidth(word, size));
         const float room = std::min(widestWord, std::max(1.f, areaWidth * 0.2f));
-        SideLabel label{marker.value, {}, marker.color};
+        SideLabel label{marker.value, marker.label, {}, marker.color, marker.dashed};
         for (const std::string& line : wrapText(marker.label, size, room))
             label.lines.push_back(fitText(line, size, room, readableMinScale(size, theme)));
         labels.push_back(std::move(label));
@@ -157,6 +159,30 @@ void drawSideLabels(Figure& figure, const PlotFrame& frame, std::vector<SideLabe
     }
 }
 
+// The horizontal lines' labels with no strip beside a narrow plot: rows above it across the
+// area (above a vertical line's label row), each a swatch in the line's colour and style, then
+// the label (wrapped to the area's width when it must be).
+void drawKeysAbove(Figure& figure, Box area, const PlotFrame& frame,
+                   const std::vector<SideLabel>& keys, float verticalRow, float row,
+                   const Theme& theme) {
+    const Box& p = frame.plot;
+    const float swatch = strokeWidth(theme, 18);
+    std::size_t rows = 0;
+    for (const SideLabel& key : keys) rows += key.lines.size();
+    float top = p.y - verticalRow - theme.fontSize * 0.6f - row * float(rows);
+    const float left = area.x + 2;
+    for (const SideLabel& key : keys) {
+        const float cy = top + row / 2;
+        figure.add(LineItem{
+            {left, cy}, {left + swatch, cy}, key.color, strokeWidth(theme, 1.5f), key.dashed});
+        for (const FittedText& line : key.lines) {
+            figure.add(makeText({left + swatch + 4, top + row / 2}, line.text, line.size, key.color,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+            top += row;
+        }
+    }
+}
+
 }  // namespace
 
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
@@ -179,9 +205,11 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
     // A labelled vertical line ("query 31") has its label above the plot, where it hides no
     // cell: a row of room under the title (heatmaps are data everywhere inside).
+    float verticalRow = 0;
     for (const Marker& marker : spec.markers) {
         if (marker.vertical && !marker.label.empty()) {
-            m.top += theme.fontSize * 0.9f + 4;
+            verticalRow = theme.fontSize * 0.9f + 4;
+            m.top += verticalRow;
             break;
         }
     }
@@ -201,8 +229,23 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                                    : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
             : 0;
     // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
-    // labels stay inside it then, as before.
+    // labels go above it as keys instead: a swatch in the line's colour and style, then the
+    // label (inside the plot a label hides cells wherever it goes: "training…" at 480x320).
+    std::vector<SideLabel> keysAbove;
+    const float keyRow = sideLabelSize(theme) * 1.15f + 2;
     if (strip > 0.3f * (area.width - m.left - m.right - barBlock)) {
+        // Across the area, as the title (over the y tick labels and the colour bar: the plot
+        // alone is some 60 px wide at 480x320), and half a line above the top tick labels.
+        const float room = std::max(1.f, area.width - 4 - strokeWidth(theme, 18) - 4);
+        m.top += theme.fontSize * 0.6f;
+        const float size = sideLabelSize(theme);
+        for (SideLabel& key : side) {
+            key.lines.clear();
+            for (const std::string& line : wrapText(key.text, size, room))
+                key.lines.push_back(fitText(line, size, room, readableMinScale(size, theme)));
+            m.top += keyRow * float(key.lines.size());
+        }
+        keysAbove = std::move(side);
         side.clear();
         strip = 0;
     }
@@ -292,7 +335,8 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Lines);
     std::vector<Marker> inPlot = spec.markers;  // the labels not drawn beside the plot
     for (Marker& marker : inPlot)
-        if (!marker.vertical && !side.empty()) marker.label.clear();
+        if (!marker.vertical && (!side.empty() || !keysAbove.empty())) marker.label.clear();
+    drawKeysAbove(figure, titleArea, frame, keysAbove, verticalRow, keyRow, theme);
     plot_parts::drawMarkers(figure, frame, inPlot, theme, plot_parts::MarkerPart::Labels);
     drawSideLabels(figure, frame, side, theme);
     plot_parts::drawAxes(figure, area, frame, theme, false);

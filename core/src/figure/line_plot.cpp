@@ -104,6 +104,10 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     const plot_parts::TitleLines titleLines =
         plot_parts::plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;
+    // Tick labels wider at the final height narrow the plot: the x label's rows for that width.
+    const float left = m.left;
+    plot_parts::fitYTickWidth(m, y, theme, area.height - m.top - m.bottom);
+    if (m.left > left) plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);
     PlotFrame frame;
     frame.x = spec.x;
     frame.y = y;

@@ -38,6 +38,7 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame,
 struct Margins {
     float left, top, right, bottom;
     float xLabelRows = 0;  // of bottom: the rows an x label wrapped past its first line takes
+    float yTickWidth = 0;  // of left: the widest y tick label it was made for
 };
 // With approximateWidth (> 0), an x label longer than the plot is wide gets the rows it wraps
 // onto (up to kAxisLabelLines), and a y label longer than the plot is tall a second column.
@@ -49,6 +50,10 @@ void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float area
                    float areaHeight);
 inline constexpr int kAxisLabelLines = 3;  // an axis label wraps onto at most this many lines
 inline constexpr float kAxisLabelLineStep = 1.15f;  // their baseline-to-baseline step, in sizes
+// The y tick labels again for the plot's final height (a legend below, a second title line
+// take rows after plotMargins): when they are wider ("10000" where "1e6" was not a tick), the
+// left margin widens by the difference, so they stay clear of the y label.
+void fitYTickWidth(Margins& m, const AxisSpec& y, const Theme& theme, float plotHeight);
 // AspectMode::Square: the plot box shrinks to a square, centred across; the area shrinks with it
 // so that axis labels stay beside the plot.
 void makeSquare(Box& area, Box& plot);

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/views/print_room.hpp"
 
 namespace poslab {
@@ -211,29 +213,36 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     minus.value = -sigma;
     plus.color = minus.color = theme.mutedText;
     spec.markers = {plus, minus};
-    PlotFrame frame;
-    drawLinePlot(figure, left, spec, theme, &frame);
-    // Bars under the curve (drawn after the plot; the curve is redrawn on top).
-    const int bins = int(histogram.density.size());
-    figure.add(ClipPush{frame.plot});
-    for (int b = 0; b < bins; ++b) {
-        const double x0 = rangeValue(double(b) / bins, histogram.low, histogram.high);
-        const double x1 = rangeValue(double(b + 1) / bins, histogram.low, histogram.high);
-        const Point p0 = frame.toPixel(x0, 0),
-                    p1 = frame.toPixel(x1, histogram.density[std::size_t(b)]);
-        if (p0.y - p1.y < 0.5f) continue;
-        RectItem bar;
-        bar.box = {p0.x, p1.y, std::max(1.f, p1.x - p0.x - 1), p0.y - p1.y};
-        bar.fill = withAlpha(seriesColor(0), 170);
-        figure.add(bar);
-    }
-    PolylineItem line;
-    line.color = theme.accent;
-    line.width = 2;
-    for (std::size_t i = 0; i < exact.x.size(); ++i)
-        line.points.push_back(frame.toPixel(exact.x[i], exact.y[i]));
-    figure.add(line);
-    figure.add(ClipPop{});
+    auto drawHistogram = [&](const LinePlotSpec& plot) {
+        PlotFrame frame;
+        drawLinePlot(figure, left, plot, theme, &frame);
+        // Bars under the curve (drawn after the plot; the curve is redrawn on top).
+        const int bins = int(histogram.density.size());
+        figure.add(ClipPush{frame.plot});
+        for (int b = 0; b < bins; ++b) {
+            const double x0 = rangeValue(double(b) / bins, histogram.low, histogram.high);
+            const double x1 = rangeValue(double(b + 1) / bins, histogram.low, histogram.high);
+            const Point p0 = frame.toPixel(x0, 0),
+                        p1 = frame.toPixel(x1, histogram.density[std::size_t(b)]);
+            if (p0.y - p1.y < 0.5f) continue;
+            RectItem bar;
+            bar.box = {p0.x, p1.y, std::max(1.f, p1.x - p0.x - 1), p0.y - p1.y};
+            bar.fill = withAlpha(seriesColor(0), 170);
+            figure.add(bar);
+        }
+        PolylineItem line;
+        line.color = theme.accent;
+        line.width = 2;
+        for (std::size_t i = 0; i < exact.x.size(); ++i)
+            line.points.push_back(frame.toPixel(exact.x[i], exact.y[i]));
+        figure.add(line);
+        figure.add(ClipPop{});
+        return frame;
+    };
+    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
+                      panels = figure.panels.size();
+    const std::vector<Box> clips = figure.clips;
+    PlotFrame frame = drawHistogram(spec);
     // Short lines where they hide neither the bars, the curve nor the legend.
     std::vector<NoteLine> lines = {{"sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
                                         formatValue(histogram.stddev, 3),
@@ -245,8 +254,30 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     } else if (drawn > 0) {
         lines.push_back({std::to_string(drawn) + " random vectors", theme.mutedText});
     }
-    lines.push_back({"dashed: ±1/√d = ±" + formatValue(sigma, 3), theme.mutedText});
+    const std::string sigmaText = "±1/√d = ±" + formatValue(sigma, 3);
+    lines.push_back({"dashed: " + sigmaText, theme.mutedText});
+    const std::size_t noteItems = figure.items.size();
     drawNoteLines(figure, frame, lines, theme);
+    bool notesHideData = false;  // as the layout check finds it: a line's text over a mark
+    for (std::size_t i = noteItems; i < figure.items.size(); ++i) {
+        if (const auto* text = std::get_if<TextItem>(&figure.items[i]); text && !text->text.empty())
+            notesHideData = notesHideData || marksCovered(figure, textBox(*text), marks) > 0;
+    }
+    if (notesHideData) {
+        // No place in the plot holds the three lines clear of the data (a 237 x 358 figure in
+        // a 480x320 window): the dashed lines are named by their marker's label, which the plot
+        // places clear of the data or lists as a dashed key, and the note keeps the std alone
+        // (the spread plot below takes it up; the count is the samples slider's).
+        figure.items.resize(items);
+        figure.marks.resize(marks);
+        figure.panels.resize(panels);
+        figure.clips = clips;
+        LinePlotSpec named = spec;
+        named.markers[0].label = sigmaText;
+        frame = drawHistogram(named);
+        drawNoteLines(figure, frame, {{"std " + formatValue(histogram.stddev, 3), theme.text}},
+                      theme);
+    }
 
     LinePlotSpec spread;
     spread.title = "spread of the cosine against d_model";

@@ -9,7 +9,6 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/figure/layout.hpp"
-#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 
@@ -186,47 +185,26 @@ LineSeries stepSeries(const std::vector<Step>& steps, const std::vector<double>&
 }
 
 // Dashed lines where the exact buckets end (|j - i| = max_exact) and at max_distance, on each
-// side that has buckets.
-void addEdgeMarkers(LinePlotSpec& spec, const T5Params& p, int maxExact, const Theme& theme) {
+// side that has buckets. With `labelled`, "exact below n" on the rightmost exact line and
+// "max_distance m" on the left one: drawLinePlot places them where they hide no step of the
+// curve (along the line, on its other side, above the plot) or lists them in a legend as dashed
+// keys (a short plot: 480x320, where the hand-placed label sat on the curve).
+void addEdgeMarkers(LinePlotSpec& spec, const T5Params& p, int maxExact, const Theme& theme,
+                    bool labelled) {
     for (int side : {-1, 1}) {
         if (side > 0 && !p.bidirectional) continue;
         Marker exact;
         exact.value = side * (maxExact - 0.5);
         exact.color = theme.mutedText;
+        if (labelled && side == (p.bidirectional ? 1 : -1))
+            exact.label = "exact below " + std::to_string(maxExact);
         spec.markers.push_back(exact);
         Marker far;
         far.value = side * double(p.maxDistance);
         far.color = theme.accent;
+        if (labelled && side < 0) far.label = "max_distance " + std::to_string(p.maxDistance);
         spec.markers.push_back(far);
     }
-}
-
-// Their labels, right of the lines on a backing box, where the step curve is not: "exact below
-// n" by the rightmost exact line (bidirectional: mid-height, the curve right of it is high;
-// causal: at the top, the curve there is below half), "max_distance m" at the bottom by the
-// left line (the curve is mid-height or high there).
-void labelEdgeMarkers(Figure& figure, const PlotFrame& frame, const T5Params& p, int maxExact,
-                      const Theme& theme) {
-    const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
-    const Box& plot = frame.plot;
-    Box placed{};  // the first label's box: the second is left out rather than drawn over it
-    auto boxed = [&](double x, float top, const std::string& text, Rgba color) {
-        const float px = frame.toPixel(x, 0).x;
-        const float width = estimateTextWidth(text, size) + 8, height = size * 1.35f;
-        if (px + 3 + width > plot.right()) return;
-        const Box back{px + 3, top, width, height};
-        if (placed.width > 0 && boxesOverlap(back, placed, 0)) return;  // a short plot, large text
-        placed = back;
-        figure.add(filledRect(back, withAlpha(theme.plotBackground, 225)));
-        figure.add(centredText({back.x + width / 2, back.y + height / 2}, text, size, color,
-                               HorizontalAlign::Center, VerticalAlign::Middle));
-    };
-    const float height = size * 1.35f;
-    boxed(p.bidirectional ? maxExact - 0.5 : -(maxExact - 0.5),
-          p.bidirectional ? plot.y + plot.height * 0.5f : plot.y + 3,
-          "exact below " + std::to_string(maxExact), theme.mutedText);
-    boxed(-double(p.maxDistance), plot.bottom() - 3 - height,
-          "max_distance " + std::to_string(p.maxDistance), theme.accent);
 }
 
 std::string directionText(const T5Params& p) {
@@ -336,11 +314,8 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     edges.series.push_back(stepSeries(steps, idOf));
     edges.series.back().color =
         theme.id == ThemeId::Dark ? Rgba{86, 180, 233, 255} : Rgba{0, 114, 178, 255};
-    addEdgeMarkers(edges, p, maxExact, theme);
-    if (layout.edges.width > 0) {
-        drawLinePlot(figure, layout.edges, edges, theme, &out.edges);
-        labelEdgeMarkers(figure, out.edges, p, maxExact, theme);
-    }
+    addEdgeMarkers(edges, p, maxExact, theme, true);
+    if (layout.edges.width > 0) drawLinePlot(figure, layout.edges, edges, theme, &out.edges);
 
     LinePlotSpec curve;
     curve.title = "Bias against relative position j - i";
@@ -349,7 +324,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     curve.legend = false;
     curve.series.push_back(stepSeries(steps, data.biases));
     curve.series.back().color = theme.accent;
-    addEdgeMarkers(curve, p, maxExact, theme);  // labelled on the bucket chart
+    addEdgeMarkers(curve, p, maxExact, theme, false);  // labelled on the bucket chart
     if (layout.biasCurve.width > 0)
         drawLinePlot(figure, layout.biasCurve, curve, theme, &out.biasCurve);
 }

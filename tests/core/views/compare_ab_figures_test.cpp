@@ -92,5 +92,19 @@ TEST(CompareAbFiguresTest, CoarseSamplingSpacesTheOffsetsEightTimesWider) {
     EXPECT_LT(polylinePoints(*coarse).size(), 2 * 4 * 1200u);  // min/max per column, 4 curves
 }
 
+// In a 480x320 window the wavelength plot's legend below it leaves a shorter plot, whose log
+// ticks are 10 and 10000: the margin was made for the taller plot's narrower labels, and
+// "10000" ran into the y label "wavelength". The margin now fits the ticks drawn.
+TEST(CompareAbFiguresTest, TickLabelsOfTheShortPlotClearTheYLabel) {
+    RopeConfiguration a{"A: base 10000", {}}, b{"B: base 500000", {}};
+    a.rope.headDim = b.rope.headDim = 64;
+    b.rope.base = 500000;
+    for (int panel = 1; panel <= 3; ++panel) {
+        auto figure = abComparisonFigure(a, b, 8192, 237, 332, darkTheme(), panel);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        EXPECT_EQ(layoutFaults(*figure), "") << "panel " << panel;
+    }
+}
+
 }  // namespace
 }  // namespace poslab

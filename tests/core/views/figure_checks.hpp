@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "poslab/figure/figure.hpp"
+#include "poslab/figure/legend.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
 
 namespace poslab {
@@ -123,6 +125,26 @@ inline bool hasText(const Figure& figure, const std::string& part) {
 inline std::string allText(const Figure& figure) {
     std::string out;
     for (const std::string& t : texts(figure)) out += t + " ";
+    return out;
+}
+
+// What --check-layout reports for one figure at every window size, a line each: texts over one
+// another or past the figure's edge, texts and legends over data marks (texts cut with "…" it
+// counts from 1024x768 up: cutTexts). Empty: none.
+inline std::string layoutFaults(const Figure& figure) {
+    auto text = [&](std::size_t index) {
+        const auto& t = std::get<TextItem>(figure.items[index]);
+        const Box b = textBox(t);
+        return "\"" + t.text + "\" at (" + std::to_string(int(b.x)) + ", " +
+               std::to_string(int(b.y)) + ")";
+    };
+    std::string out;
+    for (const TextOverlap& pair : overlappingTexts(figure))
+        out += text(pair.first) + " overlaps " + text(pair.second) + "\n";
+    for (std::size_t index : textsOutsideFigure(figure)) out += text(index) + " is outside\n";
+    for (const TextOverMark& over : textsOverMarks(figure)) out += text(over.text) + " hides data\n";
+    for (const LegendOverMark& over : legendsOverMarks(figure))
+        out += "a legend (item " + std::to_string(over.legend) + ") hides data\n";
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <variant>
 
 #include "figure_checks.hpp"
@@ -86,6 +87,28 @@ TEST(MeaningFiguresTest, AddVersusConcatKeepsItsHeatmapInAShortFigure) {
         // Its own title, ticks and axis label take about half the ten lines.
         EXPECT_GE(tallest, 0.2f * body) << height;
     }
+}
+
+// In a 480x320 window (a 237 x 358 figure) the histogram is some 60 px tall and its three note
+// lines hid the curve and the bars wherever they went. There the dashed lines are named by
+// their marker ("±1/√d = ±0.125", in the legend when no place is free) and the note is the std
+// alone, in a corner the bell leaves free; a larger figure keeps the three lines.
+TEST(MeaningFiguresTest, ShortHistogramNotesHideNoData) {
+    auto small = nearOrthogonalityFigure(64, 20000, 1, 237, 358, darkTheme());
+    ASSERT_TRUE(small.ok()) << small.error().message;
+    for (const TextOverMark& over : textsOverMarks(*small)) {
+        ADD_FAILURE() << "\"" << std::get<TextItem>(small->items[over.text]).text
+                      << "\" hides data";
+    }
+    // 1/sqrt(64) = 0.125, and the sample's std of 20000 cosines in dimension 64 rounds to it.
+    EXPECT_TRUE(hasText(*small, "±1/√d = ±0.125"));
+    EXPECT_TRUE(hasText(*small, "std 0.125"));
+
+    auto large = nearOrthogonalityFigure(64, 20000, 1, 670, 678, darkTheme());
+    ASSERT_TRUE(large.ok()) << large.error().message;
+    const std::string notes = allText(*large);  // wrapped onto more lines there
+    for (const char* note : {"sampled: mean", "20000 random vectors", "dashed: ±1/√d = ±0.125"})
+        EXPECT_NE(notes.find(note), std::string::npos) << note;
 }
 
 }  // namespace

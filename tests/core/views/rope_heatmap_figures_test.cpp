@@ -335,5 +335,27 @@ TEST(RopeHeatmapFiguresTest, ScoreHeatmapIsCentredAndMarksTheQueryKeyPair) {
     EXPECT_TRUE(hasText(figure, "training length 1024"));
 }
 
+// In a 480x320 window (a 237 x 358 figure) the plot is too narrow for a strip of labels beside
+// it: the training length's label sat inside, on the cells, cut to "training…". Its line is
+// named above the plot instead, whole, as are the q and k rows' lines.
+TEST(RopeHeatmapFiguresTest, NarrowAngleHeatmapNamesItsLinesAboveThePlot) {
+    const RopeParams p = params(64, 4096);
+    RopeAngleOptions options;
+    options.trainingLength = 2048;
+    options.queryKey = {6, 2};
+    Figure figure = emptyFigure(237, 358, darkTheme());
+    PlotFrame frame;
+    drawRopeAngles(figure, {0, 0, 237, 358}, p, options, darkTheme(), nullptr, &frame);
+    EXPECT_EQ(layoutFaults(figure), "");
+    for (const char* label : {"training length 2048", "m (q)", "n (k)"}) {
+        bool above = false;
+        for (const FigureItem& item : figure.items) {
+            if (const auto* text = std::get_if<TextItem>(&item); text && text->text == label)
+                above = textBox(*text).bottom() <= frame.plot.y;
+        }
+        EXPECT_TRUE(above) << label << " is not whole above the plot";
+    }
+}
+
 }  // namespace
 }  // namespace poslab

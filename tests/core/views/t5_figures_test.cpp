@@ -182,5 +182,20 @@ TEST(T5FiguresTest, StepsByDistanceAreTheBucketFunctionAtEveryDistance) {
     }
 }
 
+// "max_distance 128" was placed by hand at the bottom of the bucket chart, where the curve of the
+// negative side runs: over the data in the whole figure at 1024x768 (670 x 678) and in panel 3
+// alone at 480x320 (237 x 358). Both edge labels now go where they hide no step (or into a
+// legend as dashed keys), and stay named.
+TEST(T5FiguresTest, EdgeLabelsHideNoStepOfTheCurve) {
+    for (const auto& [width, height, panel] :
+         {std::tuple{670.f, 678.f, 0}, std::tuple{237.f, 358.f, 2}}) {
+        Figure figure = emptyFigure(width, height, darkTheme());
+        ASSERT_TRUE(drawT5Figure(figure, {0, 0, width, height}, T5FigureOptions{}, darkTheme(),
+                                 panel));
+        EXPECT_EQ(layoutFaults(figure), "") << width << " x " << height;
+        EXPECT_TRUE(hasText(figure, "max_distance 128")) << width << " x " << height;
+    }
+}
+
 }  // namespace
 }  // namespace poslab
