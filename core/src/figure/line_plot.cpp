@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "plot_parts.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/titles.hpp"
 
 namespace poslab {
@@ -39,10 +40,10 @@ std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme&
 // With legendBelow, the legend takes rows under the plot (and its x label) instead; with
 // wideColumn, an outside legend's column is as wide as its keys need, names whole, side by side
 // (the plot narrower, down to kNarrowPlotShare of the area and six lines of text), else that
-// wide and the names wrapped.
+// wide; with wrapNames, names wrapped side by side where whole ones do not fit.
 void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                       PlotFrame* frameOut, bool* legendFits, std::vector<std::size_t>* unplaced,
-                      bool legendBelow = false, bool wideColumn = false) {
+                      bool legendBelow = false, bool wideColumn = false, bool wrapNames = false) {
     const plot_parts::PanelScope panel(figure, area, theme);
     const std::string title = panelTitle(spec.title, theme);
     const std::vector<LegendKey> keys = linePlotLegendKeys(spec, theme);
@@ -240,7 +241,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
         // Names wrapped side by side only once whole ones had their chance beside a narrower
         // plot or below it (drawLinePlot): the last resort.
         legendBox =
-            plot_parts::drawLegendRows(figure, frame, keys, theme, free, corner, 0, wideColumn);
+            plot_parts::drawLegendRows(figure, frame, keys, theme, free, corner, 0, wrapNames);
         if (legendBox) frame.legend = *legendBox;
     }
     plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Labels,
@@ -278,6 +279,8 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     bool legendBelow = false, belowRefused = false;
     bool shortBelow = false;  // below by the short plot's rule (kShortPlotLines), not the first
     bool wideColumn = false;
+    bool wrapInShare = false;  // the last resort: the first column, names wrapped side by side
+    std::size_t shareCut = 0;  // texts cut short when the first column left keys out
     for (int attempt = 0;; ++attempt) {
         const bool canMove =
             placed.legend == LegendPlacement::Auto && (current->legendLater || current->legend);
@@ -287,9 +290,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         bool legendFits = true;
         std::vector<std::size_t> unplaced;
         PlotFrame frame;
-        drawLinePlotOnce(figure, area, *current, placed, &frame,
-                         canMove && !legendBelow ? &legendFits : nullptr,
-                         canList ? &unplaced : nullptr, legendBelow, wideColumn);
+        drawLinePlotOnce(
+            figure, area, *current, placed, &frame, canMove && !legendBelow ? &legendFits : nullptr,
+            canList ? &unplaced : nullptr, legendBelow, wideColumn, wideColumn || wrapInShare);
         if (frameOut) *frameOut = frame;
         // Below, it left the plot flatter than kShortPlotLines (more rows than measured: a
         // marker's label listed in it, a title that took a second line): back inside, where it
@@ -300,8 +303,17 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             belowRefused = true;
             continue;
         }
+        if (wideColumn && !legendBelow && cutTexts(figure).size() > shareCut) {
+            // The narrower plot cut a text short (its title or x label had no room for a
+            // second line): the first column back, the names wrapped side by side in it.
+            undo();
+            wideColumn = false;
+            wrapInShare = true;
+            continue;
+        }
         if (figure.leftOut.size() > leftOut && unplaced.empty() && !legendBelow &&
-            placed.legend != LegendPlacement::Auto && !(wideColumn && belowRefused)) {
+            placed.legend != LegendPlacement::Auto && !(wideColumn && belowRefused) &&
+            !wrapInShare) {
             // Keys left out of the column beside the plot: below it when the plot keeps most of
             // its height, else columns of whole names beside a narrower plot, else below a plot
             // of at least kShortPlotLines (undone above when it is flatter).
@@ -309,6 +321,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             const float rows = plot_parts::legendRowsHeight(keys, placed, frame.plot.width);
             const bool roomy =
                 area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8);
+            if (!wideColumn) shareCut = cutTexts(figure).size();
             undo();
             if ((roomy || wideColumn) && !belowRefused)
                 legendBelow = shortBelow = true;
