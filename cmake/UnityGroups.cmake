@@ -433,6 +433,7 @@ if(TARGET poslab_app_tests)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_third_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/legend_keys_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/option_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/parameter_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
@@ -442,13 +443,13 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/share_link_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/lessons_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/typesetting_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/markup_text_test.cpp

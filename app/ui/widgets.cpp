@@ -232,6 +232,11 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
         ++audit.cut;
         faults.push_back(where + describe(index) + " is cut short");
     }
+    // A legend's key left out whole (no room for it) is cut text too, only harder to see.
+    for (const LeftOutText& out : audit.checkCuts ? figure.leftOut : std::vector<LeftOutText>{}) {
+        ++audit.cut;
+        faults.push_back(where + "\"" + out.text + "\" is left out (a legend with no room)");
+    }
     // Presentation: every text at least audit.minTextSize; a title (a centred line hanging from
     // the top of the figure or of one of its plots, as drawTitle and plot titles are) at least
     // the same share of the title size: squeezed onto one line it reads as small print.

@@ -187,6 +187,9 @@ Figure keepPanel(const Figure& figure, std::size_t index) {
     // Clip pushes and pops inside the span come in pairs (every plot pops what it pushed).
     kept.recordingMarks = figure.recordingMarks;
     for (std::size_t i = span.begin; i < span.end; ++i) kept.addCopied(figure.items[i]);
+    for (const LeftOutText& out : figure.leftOut)
+        if (out.item >= span.begin && out.item < span.end)
+            kept.leftOut.push_back({out.item - span.begin, out.text});
     kept.panels.push_back({span.area, 0, kept.items.size()});
     return kept;
 }

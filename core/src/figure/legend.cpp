@@ -92,14 +92,24 @@ LegendRows layoutLegend(const std::vector<LegendKey>& keys, const Theme& theme, 
     return rows;
 }
 
-// Every key, one line each, in as few columns as fit `height` and `width`; empty when even
-// that does not fit (or there is one key: wrapping it is the better choice).
+// Every key, one line each, in as few columns as fit `height` and `width`; else, with `wrap`, the
+// names wrapped to the share of `width` two, three, ... columns leave each; empty when even that
+// does not fit (or there is one key: wrapping it in one column is the better choice).
 std::optional<LegendRows> layoutLegendColumns(const std::vector<LegendKey>& keys,
-                                              const Theme& theme, float width, float height) {
+                                              const Theme& theme, float width, float height,
+                                              bool wrap) {
     if (keys.size() < 2) return std::nullopt;
     LegendRows rows = layoutLegend(keys, theme, INFINITY, width, height);
-    if (rows.lines.size() < keys.size() || rows.w > width + 0.5f) return std::nullopt;
-    return rows;
+    if (rows.lines.size() == keys.size() && rows.w <= width + 0.5f) return rows;
+    if (!wrap) return std::nullopt;
+    const float chrome = strokeWidth(theme, 18) + 16;
+    for (std::size_t columns = 2; columns <= keys.size(); ++columns) {
+        const float room = width / float(columns) - chrome;
+        if (room < theme.fontSize * 3) break;  // a word or two a line: no longer a legend
+        LegendRows wrapped = layoutLegend(keys, theme, room, width, height);
+        if (wrapped.lines.size() == keys.size() && wrapped.w <= width + 0.5f) return wrapped;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -118,6 +128,13 @@ std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, flo
     return placeFree(figure, within, w, h, corners);
 }
 
+float legendColumnsWidth(const std::vector<LegendKey>& keys, const Theme& theme, float height) {
+    const LegendRows column = layoutLegend(keys, theme, INFINITY, 0, height);
+    if (column.lines.size() == keys.size()) return column.w;
+    const LegendRows columns = layoutLegend(keys, theme, INFINITY, INFINITY, height);
+    return columns.lines.size() == keys.size() ? columns.w : INFINITY;
+}
+
 float legendRowsHeight(const std::vector<LegendKey>& keys, const Theme& theme, float width) {
     const float chrome = strokeWidth(theme, 18) + 16;
     return layoutLegend(keys, theme, std::max(1.f, width - chrome), width, INFINITY,
@@ -128,7 +145,7 @@ float legendRowsHeight(const std::vector<LegendKey>& keys, const Theme& theme, f
 std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                                   const std::vector<LegendKey>& keys, const Theme& theme,
                                   const FreePlace& freePlace, const Fallback& fallback,
-                                  float topInset) {
+                                  float topInset, bool wrapColumns) {
     const bool outside = frame.legendColumn.width > 0;
     const float swatch = strokeWidth(theme, 18);  // the line sample before each name
     const float chrome = swatch + 16;
@@ -146,7 +163,7 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
         // A column too short for every key (a short plot): side by side, as wide as it is.
         if (rows->lines.size() < keys.size()) {
             if (auto columns = layoutLegendColumns(keys, theme, frame.legendColumn.width,
-                                                   frame.legendColumn.height))
+                                                   frame.legendColumn.height, wrapColumns))
                 rows = std::move(columns);
         }
         box = {frame.legendColumn.x, frame.legendColumn.y, rows->w, rows->h};
@@ -167,7 +184,8 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
         }
         if (!rows || rows->lines.size() < keys.size()) {
             // Too short for a column of every key: side by side, placed as freely.
-            if (auto columns = layoutLegendColumns(keys, theme, frame.plot.width - 12, height)) {
+            if (auto columns =
+                    layoutLegendColumns(keys, theme, frame.plot.width - 12, height, wrapColumns)) {
                 if (auto free = freePlace(columns->w, columns->h)) {
                     rows = std::move(columns);
                     box = *free;
@@ -184,6 +202,8 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
             box = fallback(rows->w, rows->h);
         }
     }
+    // Keys no layout here could hold are recorded: the layout check counts them as cut text.
+    for (std::size_t k = rows->lines.size(); k < keys.size(); ++k) figure.leaveOut(keys[k].text);
     if (rows->lines.empty()) return std::nullopt;
     RectItem background;
     background.box = box;

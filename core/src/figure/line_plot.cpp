@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "plot_parts.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/titles.hpp"
 
 namespace poslab {
@@ -17,6 +18,8 @@ namespace {
 
 constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
 constexpr float kShortPlotLines = 1.5f;       // a legend goes below a plot keeping this many lines
+constexpr float kNarrowPlotShare =
+    0.25f;  // a legend's columns leave the plot this much of the area
 
 // The legend's rows: the keys given, or the named series in their colours.
 std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme& theme) {
@@ -34,10 +37,13 @@ std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme&
 
 // One try of drawLinePlot; *legendFits turns false when an inside legend found no free place,
 // and `unplaced` lists the markers whose labels found none (drawMarkers).
-// With legendBelow, the legend takes rows under the plot (and its x label) instead.
+// With legendBelow, the legend takes rows under the plot (and its x label) instead; with
+// wideColumn, an outside legend's column is as wide as its keys need, names whole, side by side
+// (the plot narrower, down to kNarrowPlotShare of the area and six lines of text), else that
+// wide; with wrapNames, names wrapped side by side where whole ones do not fit.
 void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                       PlotFrame* frameOut, bool* legendFits, std::vector<std::size_t>* unplaced,
-                      bool legendBelow = false) {
+                      bool legendBelow = false, bool wideColumn = false, bool wrapNames = false) {
     const plot_parts::PanelScope panel(figure, area, theme);
     const std::string title = panelTitle(spec.title, theme);
     const std::vector<LegendKey> keys = linePlotLegendKeys(spec, theme);
@@ -49,6 +55,9 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     // moved beside or below the plot as the plot's own would be (legendFits).
     const bool autoLater =
         spec.legendLater && !keys.empty() && theme.legend == LegendPlacement::Auto;
+    // Below the plot: also an outside legend whose column left keys out (drawLinePlot).
+    const bool below = legendBelow && (legend || autoLater || outsideLater);
+    const bool beside = (outside || outsideLater) && !below;
     AxisSpec y = spec.y;
     if (spec.autoRangeY) {
         double low = INFINITY, high = -INFINITY;
@@ -78,9 +87,8 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     // Outside: the legend takes a column right of the plot, at most kOutsideLegendShare of the
     // area's width (longer names wrap).
     const float gap = theme.fontSize * 0.8f;
-    float outsideWidth = outside || outsideLater ? std::min(legendBoxWidth(keys, theme),
-                                                            area.width * kOutsideLegendShare)
-                                                 : 0;
+    float outsideWidth =
+        beside ? std::min(legendBoxWidth(keys, theme), area.width * kOutsideLegendShare) : 0;
     if (outsideWidth > 0) {
         // A column from the plot's top to the area's bottom too short for a key a row: the keys
         // side by side (legend.cpp), as many columns as the share allows.
@@ -90,16 +98,29 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
         if (columns > 1)
             outsideWidth = std::min(float(columns) * legendBoxWidth(keys, theme),
                                     area.width * kOutsideLegendShare);
+        if (wideColumn) {
+            // The share's column left keys out: as wide as every key needs, names whole, as far
+            // as the plot keeps its least width; else that wide, the names wrapped in it.
+            // (The column starts below the title's extra lines, added to m.top further down.)
+            const float titled =
+                tall -
+                plot_parts::plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme)
+                    .extra;
+            const float need = plot_parts::legendColumnsWidth(keys, theme, titled);
+            const float most = area.width - m.left - m.right - gap -
+                               std::max(area.width * kNarrowPlotShare, theme.fontSize * 6);
+            outsideWidth = std::max(outsideWidth, std::min(need, most));
     }
-    if (outside || outsideLater) m.right += outsideWidth + gap;
+    }
+    if (beside) m.right += outsideWidth + gap;
     plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     // Below: rows as wide as the plot under the x label; the axes keep the area above them.
-    Box below{};
-    if ((legend || autoLater) && legendBelow && !outside) {
+    Box rows{};
+    if (below) {
         const float width = std::max(1.f, area.width - m.left - m.right);
         const float height = plot_parts::legendRowsHeight(keys, theme, width);
         area.height = std::max(1.f, area.height - height - gap * 0.5f);
-        below = {area.x + m.left, area.bottom() + gap * 0.5f, width, height};
+        rows = {area.x + m.left, area.bottom() + gap * 0.5f, width, height};
     }
     const plot_parts::TitleLines titleLines =
         plot_parts::plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
@@ -116,8 +137,8 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     const Box titleArea = area;
     if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
     // The column runs from the plot's top to the panel's bottom: nothing else is drawn there.
-    if (below.width > 0) frame.legendColumn = below;
-    if (outside || outsideLater)
+    if (rows.width > 0) frame.legendColumn = rows;
+    if (beside)
         frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
                               std::max(frame.plot.height, area.bottom() - frame.plot.y - 2)};
     if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);
@@ -178,7 +199,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     }
     figure.add(ClipPop{});
 
-    if (autoLater && legendFits && below.width <= 0) {
+    if (autoLater && legendFits && rows.width <= 0) {
         // Would the caller's legend find a place hiding no curve? Laid out as it will be, then
         // taken back out.
         const Box& p = frame.plot;
@@ -194,8 +215,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                 free = false;
                 return Box{p.x, p.y, w, h};
             });
-        figure.items.resize(items);
-        figure.marks.resize(marks);
+        figure.truncate(items, marks);
         if (!free) *legendFits = false;
     }
     std::optional<Box> legendBox;
@@ -222,7 +242,10 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
             }
             return box;
         };
-        legendBox = plot_parts::drawLegendRows(figure, frame, keys, theme, free, corner);
+        // Names wrapped side by side only once whole ones had their chance beside a narrower
+        // plot or below it (drawLinePlot): the last resort.
+        legendBox =
+            plot_parts::drawLegendRows(figure, frame, keys, theme, free, corner, 0, wrapNames);
         if (legendBox) frame.legend = *legendBox;
     }
     plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Labels,
@@ -239,9 +262,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     const std::size_t items = figure.items.size(), marks = figure.marks.size(),
                       panels = figure.panels.size();
     const std::vector<Box> clips = figure.clips;
+    const std::size_t leftOut = figure.leftOut.size();
     auto undo = [&] {
-        figure.items.resize(items);
-        figure.marks.resize(marks);
+        figure.truncate(items, marks);
         figure.panels.resize(panels);
         figure.clips = clips;
     };
@@ -250,12 +273,18 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     //   legend instead (a dashed key in its colour), where the reader finds it by its style;
     // - an automatic legend that would hide data everywhere inside the plot: it moves outside
     //   (the plot narrows), when the area is wide enough for a column of its names beside a
-    //   readable plot.
+    //   readable plot;
+    // - an outside legend whose column left keys out: below the plot, else in columns as wide
+    //   as the names need; only when neither holds them all do they stay out (recorded, and the
+    //   layout check counts them as cut text).
     LinePlotSpec adjusted;
     const LinePlotSpec* current = &spec;
     Theme placed = theme;
     bool legendBelow = false, belowRefused = false;
     bool shortBelow = false;  // below by the short plot's rule (kShortPlotLines), not the first
+    bool wideColumn = false;
+    bool wrapInShare = false;  // the last resort: the first column, names wrapped side by side
+    std::size_t shareCut = 0;  // texts cut short when the first column left keys out
     for (int attempt = 0;; ++attempt) {
         const bool canMove =
             placed.legend == LegendPlacement::Auto && (current->legendLater || current->legend);
@@ -265,9 +294,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         bool legendFits = true;
         std::vector<std::size_t> unplaced;
         PlotFrame frame;
-        drawLinePlotOnce(figure, area, *current, placed, &frame,
-                         canMove && !legendBelow ? &legendFits : nullptr,
-                         canList ? &unplaced : nullptr, legendBelow);
+        drawLinePlotOnce(
+            figure, area, *current, placed, &frame, canMove && !legendBelow ? &legendFits : nullptr,
+            canList ? &unplaced : nullptr, legendBelow, wideColumn, wideColumn || wrapInShare);
         if (frameOut) *frameOut = frame;
         // Below, it left the plot flatter than kShortPlotLines (more rows than measured: a
         // marker's label listed in it, a title that took a second line): back inside, where it
@@ -276,6 +305,32 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             undo();
             legendBelow = shortBelow = false;
             belowRefused = true;
+            continue;
+        }
+        if (wideColumn && !legendBelow && cutTexts(figure).size() > shareCut) {
+            // The narrower plot cut a text short (its title or x label had no room for a
+            // second line): the first column back, the names wrapped side by side in it.
+            undo();
+            wideColumn = false;
+            wrapInShare = true;
+            continue;
+        }
+        if (figure.leftOut.size() > leftOut && unplaced.empty() && !legendBelow &&
+            placed.legend != LegendPlacement::Auto && !(wideColumn && belowRefused) &&
+            !wrapInShare) {
+            // Keys left out of the column beside the plot: below it when the plot keeps most of
+            // its height, else columns of whole names beside a narrower plot, else below a plot
+            // of at least kShortPlotLines (undone above when it is flatter).
+            const std::vector<LegendKey> keys = linePlotLegendKeys(*current, placed);
+            const float rows = plot_parts::legendRowsHeight(keys, placed, frame.plot.width);
+            const bool roomy =
+                area.height - rows >= std::max(area.height * 0.6f, placed.fontSize * 8);
+            if (!wideColumn) shareCut = cutTexts(figure).size();
+            undo();
+            if ((roomy || wideColumn) && !belowRefused)
+                legendBelow = shortBelow = true;
+            else
+                wideColumn = true;
             continue;
         }
         bool moveLegend = false;

@@ -96,17 +96,22 @@ void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const The
 // (below topInset), else the free place nearest `first`; nullopt when the plot has none.
 std::optional<Box> legendPlace(const Figure& figure, const PlotFrame& frame, float w, float h,
                                Box first, float topInset = 0);
+// The height of a legend's rows laid out in a box `width` px wide (names wrapped to it).
+float legendRowsHeight(const std::vector<LegendKey>& keys, const Theme& theme, float width);
+// The width a column `height` px tall needs for every key, names whole: one column, else as few
+// side by side as hold them; INFINITY when no number of columns does.
+float legendColumnsWidth(const std::vector<LegendKey>& keys, const Theme& theme, float height);
 // The legend's box and rows: in frame.legendColumn when there is one, else inside the plot where
 // freePlace(w, h) finds room hiding no data: names whole on one line first, then wrapped to half
 // and a third of the plot's width; when none is free, where fallback(w, h) says, names whole.
-// The height of a legend's rows laid out in a box `width` px wide (names wrapped to it).
-float legendRowsHeight(const std::vector<LegendKey>& keys, const Theme& theme, float width);
+// A column too short for every key: whole names side by side, then (wrapColumns) wrapped names
+// side by side. Keys that find no room are left out and recorded (Figure::leaveOut).
 using FreePlace = std::function<std::optional<Box>(float w, float h)>;
 using Fallback = std::function<Box(float w, float h)>;
 std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
                                   const std::vector<LegendKey>& keys, const Theme& theme,
                                   const FreePlace& freePlace, const Fallback& fallback,
-                                  float topInset = 0);
+                                  float topInset = 0, bool wrapColumns = true);
 
 // ---- One plot's items (--panel N)
 // Records one plot's items as a PanelSpan. When the theme focuses this plot (--panel N), the plot

@@ -146,8 +146,7 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     if (!drawBits(right, false) || theme.legend == LegendPlacement::None) return;
     // The first bit plot, a few lines tall, had no free place for the legend (a narrow panel: a
     // 480x320 window): the keys go once above the stack, side by side, and the plots below them.
-    figure.items.resize(items);
-    figure.marks.resize(marks);
+    figure.truncate(items, marks);
     figure.panels.resize(panels);
     figure.clips = clips;
     PlotFrame row;

@@ -269,8 +269,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
             if (frameOut) *frameOut = frame;
             return;
         }
-        figure.items.resize(items);
-        figure.marks.resize(marks);
+        figure.truncate(items, marks);
         figure.panels.resize(panels);
         figure.clips = clips;
     }

@@ -62,5 +62,20 @@ TEST(FigureTest, ItemsKeepTheOrderTheyWereAdded) {
     EXPECT_EQ(heatmap.version, 0u);
 }
 
+TEST(FigureTest, TextLeftOutIsForgottenWithTheTryThatLeftItOut) {
+    Figure figure;
+    figure.add(makeText({0, 0}, "kept", 14, {}));
+    figure.leaveOut("first try's key");  // recorded at item 1
+    figure.add(makeText({0, 20}, "first try", 14, {}));
+    ASSERT_EQ(figure.leftOut.size(), 1u);
+    EXPECT_EQ(figure.leftOut[0].item, 1u);
+    EXPECT_EQ(figure.leftOut[0].text, "first try's key");
+    figure.truncate(2, 0);  // a try undone after it: the record stays
+    EXPECT_EQ(figure.leftOut.size(), 1u);
+    figure.truncate(1, 0);  // the try that left it out, undone
+    EXPECT_TRUE(figure.leftOut.empty());
+    EXPECT_EQ(figure.items.size(), 1u);
+}
+
 }  // namespace
 }  // namespace poslab

@@ -140,6 +140,65 @@ TEST(LegendTest, AShortWidePlotListsEveryKeySideBySide) {
     EXPECT_EQ(names, (std::set<std::string>{"dim 0", "dim 1", "dim 2", "dim 3"}));
 }
 
+// A plot too short for a column of its keys keeps every one: below it, in columns of whole names
+// beside it, or wrapped; none left out (Figure::leftOut, which the layout check counts as cut).
+// Relative's family curves under a lesson card (tour step 11.2, 1024x768 F5) listed eight of
+// nine keys and left the dashed training-length key out.
+class ShortPlotLegendTest : public ::testing::TestWithParam<float> {};
+
+TEST_P(ShortPlotLegendTest, KeepsEveryKey) {
+    const float height = GetParam();
+    Theme theme = scaledTheme(darkTheme(), 1.75f);
+    theme.legend = LegendPlacement::Outside;
+    LinePlotSpec spec;
+    spec.x = {"distance i - j (log)", 1, 4096, true};
+    spec.y = {"bias (log-score)", -20, 1};
+    spec.autoRangeY = false;
+    const std::vector<std::string> keys = {"ALiBi",      "T5",         "KERPLE power",
+                                           "KERPLE log", "Sandwich",   "FIRE",
+                                           "xPos decay", "RoPE bound", "training length 512"};
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        spec.series.push_back({keys[k], {1, 4096}, {0, -2.0 * double(k)}});
+    Figure figure = emptyFigure(1000, height, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 1000, height}, spec, theme, &frame);
+    ASSERT_LT(frame.plot.height, 9 * theme.fontSize * 1.35f);  // no column of nine rows fits
+    std::string words;  // every legend text, joined: a wrapped key is whole again
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->color == theme.text && !text->vertical90) words += " " + text->text;
+    }
+    for (const std::string& key : keys)
+        EXPECT_NE(words.find(" " + key), std::string::npos) << key << " at height " << height;
+    EXPECT_TRUE(figure.leftOut.empty()) << height;
+    EXPECT_TRUE(cutTexts(figure).empty()) << height;
+    EXPECT_TRUE(textsOutsideFigure(figure).empty()) << height;
+    EXPECT_TRUE(overlappingTexts(figure).empty()) << height;
+}
+
+INSTANTIATE_TEST_SUITE_P(Heights, ShortPlotLegendTest, ::testing::Values(230.f, 300.f, 360.f));
+
+TEST(LegendTest, AKeyWithNoRoomAnywhereIsRecordedAsLeftOut) {
+    // 1000 x 90 at a projector's font: not a row of nine keys below a readable plot, nor columns
+    // of them beside it.
+    Theme theme = scaledTheme(darkTheme(), 1.75f);
+    theme.legend = LegendPlacement::Outside;
+    LinePlotSpec spec;
+    spec.x = {"x", 0, 1};
+    spec.y = {"y", 0, 1};
+    for (int k = 0; k < 9; ++k)
+        spec.series.push_back({"series number " + std::to_string(k), {0, 1}, {0, 1}});
+    Figure figure = emptyFigure(400, 90, theme);
+    drawLinePlot(figure, {0, 0, 400, 90}, spec, theme);
+    std::size_t shown = 0;
+    for (const FigureItem& item : figure.items)
+        if (const auto* text = std::get_if<TextItem>(&item))
+            shown += text->text.rfind("series number ", 0) == 0;
+    ASSERT_LT(shown, 9u);
+    ASSERT_EQ(shown + figure.leftOut.size(), 9u);              // each key drawn or recorded, once
+    EXPECT_EQ(figure.leftOut.back().text, "series number 8");  // the last keys go
+}
+
 }  // namespace
 }  // namespace poslab
 

@@ -6,6 +6,7 @@
 // measures it with its own font.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -116,6 +117,13 @@ struct MarkFootprint {
     float cellWidth = 0, cellHeight = 0;     // a heatmap's cells: a text inside one labels it
 };
 
+// ---- Text left out: what a figure had no room to show at all (a legend's keys), which no item
+// carries; the layout check counts each as cut text.
+struct LeftOutText {
+    std::size_t item = 0;  // items.size() when it was left out: an undone try (truncate) forgets it
+    std::string text;
+};
+
 struct Figure {
     float width = 800, height = 600;
     Rgba background{0, 0, 0, 0};  // alpha 0: transparent
@@ -129,6 +137,7 @@ struct Figure {
     std::vector<MarkFootprint> marks;  // where the data is (see above)
     bool recordingMarks = true;        // false while a view draws decoration as curves or dots
     std::vector<Box> clips;            // the ClipPush boxes open at the end of items
+    std::vector<LeftOutText> leftOut;  // text with no room (see above)
 
     template <class Item>
     void add(Item item) {
@@ -145,6 +154,14 @@ struct Figure {
         line.points = std::move(points);
         line.width = width;
         recordMark(line);
+    }
+    void leaveOut(std::string text) { leftOut.push_back({items.size(), std::move(text)}); }
+    // A layout tried and undone: back to the first `itemCount` items and `markCount` marks, and
+    // what was left out after them forgotten (the caller restores clips and panels it changed).
+    void truncate(std::size_t itemCount, std::size_t markCount) {
+        items.resize(itemCount);
+        marks.resize(markCount);
+        while (!leftOut.empty() && leftOut.back().item >= itemCount) leftOut.pop_back();
     }
     // Items copied from another figure (keepPanel): their marks and clips as add() records them.
     void addCopied(const FigureItem& item) {
