@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "poslab/figure/figure.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
 
 namespace poslab {
@@ -123,6 +124,14 @@ inline bool hasText(const Figure& figure, const std::string& part) {
 inline std::string allText(const Figure& figure) {
     std::string out;
     for (const std::string& t : texts(figure)) out += t + " ";
+    return out;
+}
+
+// The texts cut short with "…" (text_boxes' cutTexts), as they read: a test's failure names them.
+inline std::vector<std::string> textsCutShort(const Figure& figure) {
+    std::vector<std::string> out;
+    for (std::size_t index : cutTexts(figure))
+        out.push_back(std::get<TextItem>(figure.items[index]).text);
     return out;
 }
 
