@@ -277,7 +277,7 @@ TEST(LinePlotTest, AShortTitleStandsInForOneThatWouldBeCut) {
         std::string title;
         for (const FigureItem& item : figure.items)
             if (const auto* text = std::get_if<TextItem>(&item);
-                text && text->anchor.y < frame.plot.y)
+                text && text->anchor.y < frame.plot.y && text->vertical == VerticalAlign::Top)
                 title += (title.empty() ? "" : " ") + text->text;
         EXPECT_TRUE(cutTexts(figure).empty()) << area.width << " x " << area.height;
         return title;
