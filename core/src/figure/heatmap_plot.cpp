@@ -201,8 +201,23 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                               ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
                               : colorbarTicks(range, area.height);
     const float barWidth = spec.showColorbar ? barWidthFor(theme) : 0;
-    plot_parts::Margins m =
-        plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
+    // Laid out twice when square cells leave the colour bar too short for the caption fitted to
+    // the plot's full height (a wide, short area: Similarity at 1024x768): the second pass fits
+    // it to the bar the square leaves, on two lines when it needs them, and the block beside
+    // the plot makes room for them.
+    const Box areaGiven = area;
+    plot_parts::Margins m{};
+    std::vector<SideLabel> side;
+    float strip = 0, barLength = 0, barBlock = 0;
+    std::vector<FittedText> caption;
+    plot_parts::TitleLines titleLines;
+    Box titleArea;
+    PlotFrame frame;
+    const float lineStep = theme.fontSize * 1.2f;  // between caption lines
+    std::optional<float> captionLength;            // the bar the second pass fits it to
+    for (int pass = 0; pass < 2; ++pass) {
+        area = areaGiven;
+        m = plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
     // A labelled vertical line ("query 31") has its label above the plot, where it hides no
     // cell: a row of room under the title (heatmaps are data everywhere inside).
     float verticalRow = 0;
@@ -213,19 +228,19 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             break;
         }
     }
-    std::vector<SideLabel> side = sideLabels(spec, area.width, theme);
-    float strip = sideStripWidth(side);  // between the plot and the colour bar
-    const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
-    std::vector<FittedText> caption =
-        spec.showColorbar ? colorbarCaption(spec.colorbarLabel, barLength, theme.fontSize, theme, 2,
-                                            barLength + 1.6f * std::min(m.top, m.bottom))
+        side = sideLabels(spec, area.width, theme);
+        strip = sideStripWidth(side);                               // between plot and colour bar
+        barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
+        const float fitLength = captionLength.value_or(barLength);
+        caption = spec.showColorbar
+                      ? colorbarCaption(spec.colorbarLabel, fitLength, theme.fontSize, theme, 2,
+                                        fitLength + 1.6f * std::min(m.top, m.bottom))
                           : std::vector<FittedText>{};
-    const float lineStep = theme.fontSize * 1.2f;  // between caption lines
-    const float barBlock =
-        spec.showColorbar
+        barBlock = spec.showColorbar
             ? barWidth + 8 + strokeWidth(theme, 4) +
                   plot_parts::widestLabel(barTicks, theme.fontSize) +
-                  (caption.empty() ? 0
+                             (caption.empty()
+                                  ? 0
                                    : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
             : 0;
     // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
@@ -250,35 +265,56 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         strip = 0;
     }
     m.right += barBlock + strip;
-    plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
+        plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // narrower plot
     if (spec.squareCells) {
         // Square cells narrow the plot below (a one-column print): the label's rows for the
         // width it will have, twice, as the rows taken shorten the square a little.
         const double cols = std::abs(spec.x.high - spec.x.low);
         const double rows = std::abs(spec.y.high - spec.y.low);
-        for (int pass = 0; pass < 2 && cols > 0 && rows > 0 && std::isfinite(cols / rows); ++pass) {
+            for (int again = 0; again < 2 && cols > 0 && rows > 0 && std::isfinite(cols / rows);
+                 ++again) {
             const float plotWidth = std::max(1.f, area.width - m.left - m.right);
             const float plotHeight = std::max(1.f, area.height - m.top - m.bottom);
-            const float squareWidth = float(std::min(double(plotWidth), plotHeight * cols / rows));
+                const float squareWidth =
+                    float(std::min(double(plotWidth), plotHeight * cols / rows));
             plot_parts::fitXLabelRows(m, spec.x, theme, squareWidth + m.left + m.right,
                                       area.height);
         }
     }
-    const plot_parts::TitleLines titleLines = plot_parts::plotTitleLines(
-        title, area.width - barBlock - strip, area.height - m.top - m.bottom, theme);
+        titleLines = plot_parts::plotTitleLines(title, area.width - barBlock - strip,
+                                                area.height - m.top - m.bottom, theme);
+        titleArea = {area.x, area.y, area.width - barBlock - strip, area.height};
+        // Cut beside the colour bar (a narrow heatmap: the binary clock's at 1024x768): over the
+        // whole width up to the caption's column instead, which it may pass (presentation).
+        // Clear of the bar's top tick label still: that hangs half a line above the plot, the
+        // title's last line ends 0.2 of a title size above that (m.top is 1.7 title sizes).
+        if (titleLines.cut && barBlock + strip > 0) {
+            const float captionColumn =
+                caption.empty() ? 0 : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1);
+            const plot_parts::TitleLines wide = plot_parts::plotTitleLines(
+                title, area.width - captionColumn, area.height - m.top - m.bottom, theme);
+            if (!wide.cut) {
+                titleLines = wide;
+                titleArea.width = area.width - captionColumn;
+            }
+        }
     m.top += titleLines.extra;
 
-    PlotFrame frame;
+        frame = PlotFrame{};
     frame.x = spec.x;
     frame.y = spec.y;
     frame.yDown = true;
-    frame.xLabelReach = strip + theme.fontSize * 0.9f - 4;  // up to the colour bar
+        // A label cut under a narrow plot may run past its sides: up to the colour bar, or on
+        // under it (the row below the bar's lowest tick label is free) unless the masked
+        // swatch and its label sit there.
+        frame.xLabelReach = spec.showColorbar && !spec.showMaskedLegend
+                                ? strip + theme.fontSize * 0.9f + barBlock
+                                : strip + theme.fontSize * 0.9f - 4;
     frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
                   std::max(1.f, area.height - m.top - m.bottom)};
-    const Box titleArea{area.x, area.y, area.width - barBlock - strip, area.height};
     if (spec.squareCells) {
-        // As many pixels per cell across as down: the area shrinks to the square plot, centred
-        // across, so the axis labels and colour bar stay beside it.
+            // As many pixels per cell across as down: the area shrinks to the square plot,
+            // centred across, so the axis labels and colour bar stay beside it.
         const double cols = std::abs(spec.x.high - spec.x.low);
         const double rows = std::abs(spec.y.high - spec.y.low);
         if (cols > 0 && rows > 0 && std::isfinite(cols) && std::isfinite(rows)) {
@@ -290,6 +326,15 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                 frame.plot = {frame.plot.x + spareX / 2, frame.plot.y, width, height};
             }
         }
+    }
+        // Once more only when the caption fitted to the full height would be cut (or left
+        // out) on the bar the square leaves, and two lines may save it.
+        const bool shorter = frame.plot.height < barLength - 0.5f;
+        if (pass > 0 || !shorter || caption.empty() || caption.size() >= 2) break;
+        const std::vector<FittedText> onBar = colorbarCaption(
+            spec.colorbarLabel, frame.plot.height, theme.fontSize, theme, 1, frame.plot.height);
+        if (!onBar.empty() && onBar.front().text == caption.front().text) break;
+        captionLength = frame.plot.height;
     }
     if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
     // Square cells may leave the bar shorter than the caption was fitted to: each line is

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "poslab/base/format.hpp"
+#include "poslab/figure/text_fit.hpp"
 
 namespace poslab {
 
@@ -149,11 +150,14 @@ float drawParagraph(Figure& figure, Box box, const std::string& text, const Them
     float height = 0;
     std::vector<WrappedLine> lines;
     const float fullSize = size;
-    // Print's 8 pt floor (Theme::minTextSize) holds while the text fits at it; a paragraph that
-    // would be cut even so is set smaller instead, whole (what a view sampled must be said).
+    // Print's 8 pt floor (Theme::minTextSize) and a projector's (scaledMinTextPx: 80 % of the
+    // scaled body text, which a paragraph set at 92 % passed at 85 %) hold while the text fits
+    // at them; a paragraph that would be cut even so is set smaller instead, whole (what a view
+    // sampled must be said).
+    const float floorSize = std::max(theme.minTextSize, scaledMinTextPx(theme));
     bool fits = false;
     for (float scale : {1.0f, 0.95f, 0.9f, 0.85f, 0.8f}) {
-        size = std::max(fullSize * scale, std::min(fullSize, theme.minTextSize));
+        size = std::max(fullSize * scale, std::min(fullSize, floorSize));
         lines = wrapWords(text, box.width, size, height);
         if ((fits = height <= box.height + 0.5f)) break;
     }

@@ -122,8 +122,13 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
         area.height = std::max(1.f, area.height - height - gap * 0.5f);
         rows = {area.x + m.left, area.bottom() + gap * 0.5f, width, height};
     }
-    const plot_parts::TitleLines titleLines =
+    plot_parts::TitleLines titleLines =
         plot_parts::plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
+    // The view's own shorter words rather than the title's head and "…" (a replaced title is
+    // the user's: kept as it is).
+    if (titleLines.cut && !spec.shortTitle.empty() && title == spec.title)
+        titleLines = plot_parts::plotTitleLines(spec.shortTitle, area.width,
+                                                area.height - m.top - m.bottom, theme);
     m.top += titleLines.extra;
     // Tick labels wider at the final height narrow the plot: the x label's rows for that width.
     const float left = m.left;

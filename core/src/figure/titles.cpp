@@ -120,6 +120,7 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
     const float line = theme.titleSize * 1.15f;
     if (split == std::string::npos || plotHeight - line < theme.fontSize * 4) {
         out.lines.push_back(fitText(title, theme.titleSize, room, minScale));
+        out.cut = out.lines.back().text != title;
         return out;
     }
     const float halfMin = std::clamp(theme.minTextSize / theme.titleSize, 0.75f, 1.f);
@@ -145,6 +146,7 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
             return out;
         }
     }
+    out.cut = first.text != title.substr(0, split) || second.text != title.substr(split + 1);
     out.lines = {first, second};
     out.extra = out.step = size * 1.15f;
     return out;

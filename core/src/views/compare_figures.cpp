@@ -462,6 +462,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     LinePlotSpec similarity;
     similarity.title =
         "Vector encodings: cosine similarity to the query at " + std::to_string(query);
+    // A short plot above three legend rows (1024x768) has no room for a second title line.
+    similarity.shortTitle = "Vector encodings: cosine to the query at " + std::to_string(query);
     similarity.x = integerAxis("offset j − i", double(-query), double(L - 1 - query));
     similarity.y = {"cosine", -1.05, 1.85};  // headroom: the legend sits above the curves
     similarity.autoRangeY = false;

@@ -411,3 +411,91 @@ TEST(HeatmapPlotTest, NarrowSquareMapsXLabelIsWholeAtPrintSize) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// The texts of a figure that run along a colour bar (rotated, right of the plot), top line first.
+std::vector<const TextItem*> barCaptions(const Figure& figure, const PlotFrame& frame) {
+    std::vector<const TextItem*> out;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->vertical90 && text->anchor.x > frame.plot.right()) out.push_back(text);
+    }
+    return out;
+}
+
+// Issue #28: Similarity at 1024x768 (375 x 678 px): the caption was fitted to the full height on
+// one line, then cut to "cosine similarity (mean of 1 x 2 cel…" on the bar the square cells
+// leave. It takes two lines there, every word of it, each no longer than the bar.
+TEST(HeatmapPlotTest, SquareCellsCaptionTakesTwoLinesOnTheShortBarRatherThanACut) {
+    const std::string label = "cosine similarity (mean of 1 x 2 cells per pixel)";
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"key position j", 0, 64, false, true};
+    spec.y = {"query position i", 0, 64, false, true};
+    spec.range = {-1, 1};
+    spec.squareCells = true;
+    spec.colorbarLabel = label;
+    const Box area{0, 0, 375, 678};
+    Figure figure = emptyFigure(area.width, area.height, darkTheme());
+    PlotFrame frame;
+    drawHeatmap(figure, area, spec, darkTheme(), &frame);
+    ASSERT_LT(frame.plot.height, 300);  // square: the bar is much shorter than the area
+    std::string joined;
+    for (const TextItem* line : barCaptions(figure, frame)) {
+        joined += (joined.empty() ? "" : " ") + line->text;
+        EXPECT_LE(estimateTextWidth(line->text, line->size), frame.plot.height + 0.5f);
+    }
+    EXPECT_EQ(joined, label);
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+}
+
+// Issue #28: the binary clock's heatmaps at 1024x768 are 147 and 167 px wide, and the colour bar
+// with its ticks and caption takes about 100 of them: the titles, fitted to what was left, read
+// "bits o…" and "sinusoid…", and the x label "dimen…". The title spans the colour bar (it has
+// the width for two lines there), the x label runs on under the bar; no text is cut or crosses
+// another, and the title's words are all there.
+TEST(HeatmapPlotTest, ANarrowHeatmapsTitleAndXLabelUseTheColourBarsWidth) {
+    const Theme theme = darkTheme();
+    struct Case {
+        float width;
+        int columns;
+        const char* title;
+        const char* xLabel;
+    };
+    for (const Case& c : {Case{147, 5, "bits of the position", "bit"},
+                          Case{167, 18, "sinusoidal dims (fastest first)", "dimension"}}) {
+        HeatmapSpec spec;
+        spec.title = c.title;
+        spec.values = std::make_shared<const Matrix>(64, c.columns);
+        spec.x = {c.xLabel, 0, double(c.columns), false, true};
+        spec.y = {"position", 0, 64, false, true};
+        spec.range = {-1, 1};
+        spec.colorbarLabel = "value";
+        const Box area{0, 0, c.width, 600};
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, area, spec, theme, &frame);
+        // The plot alone is narrower than the label: the case the fix is for.
+        ASSERT_LT(frame.plot.width, estimateTextWidth(c.title, theme.titleSize * 0.75f) / 2);
+        std::string title;
+        bool xLabel = false;
+        for (const FigureItem& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text) continue;
+            if (text->anchor.y < frame.plot.y) title += (title.empty() ? "" : " ") + text->text;
+            xLabel = xLabel || text->text == c.xLabel;
+        }
+        EXPECT_EQ(title, c.title);
+        EXPECT_TRUE(xLabel) << c.xLabel;
+        for (std::size_t index : cutTexts(figure))
+            ADD_FAILURE() << std::get<TextItem>(figure.items[index]).text;
+        EXPECT_TRUE(overlappingTexts(figure).empty()) << c.title;
+        EXPECT_TRUE(textsOutsideFigure(figure).empty()) << c.title;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

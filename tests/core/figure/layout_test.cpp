@@ -361,3 +361,36 @@ TEST(LayoutTest, EnvelopeOfTheWidestRangeKeepsEveryColumn) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: lesson 6.3 at 1280x720 on a projector set ALiBi's paragraph (92 % of the 24.5 px
+// body text) at 85 %, 19.2 px, under the presentation floor of 80 % of the body text: 14 x 1.75
+// x 0.8 = 19.6 px. It fits at the floor, so it is set there; a paragraph that fits at no size
+// down to the floor is still set smaller, whole, rather than cut.
+TEST(LayoutTest, AParagraphOnAProjectorStaysAtTheFloorWhereItFits) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const float floorPx = 14 * 1.75f * 0.8f;
+    const float full = theme.fontSize * 0.92f;
+    const std::string text = "beyond 512 below -10, so a longer text looks familiar to them";
+    // One line at the floor, not at 90 % of the full size (two lines do not fit the box).
+    const float width = estimateTextWidth(text, floorPx) + 1;
+    ASSERT_GT(estimateTextWidth(text, full * 0.9f), width);
+    ASSERT_LT(full * 0.85f, floorPx);  // the size the paragraph took before
+    Figure figure = emptyFigure(1000, 200, theme);
+    drawParagraph(figure, {0, 0, width, full * 1.3f + 1}, text, theme, full);
+    ASSERT_EQ(figure.items.size(), 1u);
+    const auto& line = std::get<TextItem>(figure.items[0]);
+    EXPECT_EQ(line.text, text);
+    EXPECT_GE(line.size, floorPx - 0.01f);
+
+    Figure narrow = emptyFigure(1000, 200, theme);  // too narrow at the floor: smaller, whole
+    const float tight = estimateTextWidth(text, floorPx) - 20;
+    drawParagraph(narrow, {0, 0, tight, full * 1.3f + 1}, text, theme, full);
+    ASSERT_EQ(narrow.items.size(), 1u);
+    EXPECT_EQ(std::get<TextItem>(narrow.items[0]).text, text);
+}
+
+}  // namespace
+}  // namespace poslab

@@ -252,3 +252,43 @@ TEST(LinePlotTest, AProjectorsShortPlotPutsItsLegendBelowRatherThanOnTheData) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: Compare's cosine plot at 1024x768 (310 px wide, short above its three legend rows)
+// has no room for a second title line: the title read "Vector encodings: cosine similarity to
+// the query…". The view's short title is drawn instead, whole; where the long one fits, it is.
+TEST(LinePlotTest, AShortTitleStandsInForOneThatWouldBeCut) {
+    Theme theme = darkTheme();
+    theme.titleSize = theme.fontSize * 1.05f;  // Compare's plot titles
+    LinePlotSpec spec;
+    spec.title = "Vector encodings: cosine similarity to the query at 64";
+    spec.shortTitle = "Vector encodings: cosine to the query at 64";
+    spec.x = {"offset", -64, 64};
+    spec.y = {"cosine", -1, 1};
+    spec.autoRangeY = false;
+    spec.legend = false;
+    spec.series = {LineSeries{"", {-64, 64}, {0, 0}}};
+    auto drawnTitle = [&](Box area) {
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        PlotFrame frame;
+        drawLinePlot(figure, area, spec, theme, &frame);
+        std::string title;
+        for (const FigureItem& item : figure.items)
+            if (const auto* text = std::get_if<TextItem>(&item);
+                text && text->anchor.y < frame.plot.y && text->vertical == VerticalAlign::Top)
+                title += (title.empty() ? "" : " ") + text->text;
+        EXPECT_TRUE(cutTexts(figure).empty()) << area.width << " x " << area.height;
+        return title;
+    };
+    EXPECT_EQ(drawnTitle({0, 0, 310, 120}), spec.shortTitle);
+    EXPECT_EQ(drawnTitle({0, 0, 900, 400}), spec.title);
+    spec.shortTitle.clear();  // without one, the short plot cuts the title: the case above
+    Figure figure = emptyFigure(310, 120, theme);
+    drawLinePlot(figure, {0, 0, 310, 120}, spec, theme);
+    EXPECT_FALSE(cutTexts(figure).empty());
+}
+
+}  // namespace
+}  // namespace poslab

@@ -64,3 +64,23 @@ TEST(BinaryClockFiguresTest, ANarrowStackListsBothCurvesAboveItsPlots) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: at 1024x768 beside the controls (a 670 x 652 figure) the two heatmaps are 147 and
+// 167 px wide; their titles read "bits o…" / "positi…" and "sinusoid…" / "(fastest…", and the
+// x label "dimen…". Every text of the figure is whole now, and the titles' words are all there.
+TEST(BinaryClockFiguresTest, NarrowHeatmapsAt1024x768CutNoText) {
+    auto clock = binaryClockFigure({}, 670, 652, darkTheme());
+    ASSERT_TRUE(clock.ok());
+    EXPECT_EQ(textsCutShort(*clock), std::vector<std::string>{});
+    const std::string all = allText(*clock);
+    for (const char* words : {"bits of the", "position", "sinusoidal dims", "(fastest first)"})
+        EXPECT_NE(all.find(words), std::string::npos) << words;
+    EXPECT_TRUE(hasText(*clock, "dimension"));
+    EXPECT_TRUE(overlappingTexts(*clock).empty());
+}
+
+}  // namespace
+}  // namespace poslab

@@ -144,3 +144,22 @@ TEST(CompareFiguresTest, RelativeMembersTakeTheirOwnParameters) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: at 1024x768 beside the controls (a 670 x 652 figure) the cosine plot is short above
+// its three legend rows, with no room for a second title line: "Vector encodings: cosine
+// similarity to the query…". Its shorter title, whole; the long one where it fits (1400 x 900).
+TEST(CompareFiguresTest, CosinePlotsTitleIsWholeAt1024x768) {
+    auto small = comparisonFigure({}, 670, 652, darkTheme());
+    ASSERT_TRUE(small.ok());
+    EXPECT_EQ(textsCutShort(*small), std::vector<std::string>{});
+    EXPECT_TRUE(hasText(*small, "Vector encodings: cosine to the query at 64"));
+    auto large = comparisonFigure({}, 1400, 900, darkTheme());
+    ASSERT_TRUE(large.ok());
+    EXPECT_TRUE(hasText(*large, "cosine similarity to the query at 64"));
+}
+
+}  // namespace
+}  // namespace poslab

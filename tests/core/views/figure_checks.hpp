@@ -148,6 +148,14 @@ inline std::string layoutFaults(const Figure& figure) {
     return out;
 }
 
+// The texts cut short with "…" (text_boxes' cutTexts), as they read: a test's failure names them.
+inline std::vector<std::string> textsCutShort(const Figure& figure) {
+    std::vector<std::string> out;
+    for (std::size_t index : cutTexts(figure))
+        out.push_back(std::get<TextItem>(figure.items[index]).text);
+    return out;
+}
+
 inline int heatmapCount(const Figure& figure) {
     int count = 0;
     for (const FigureItem& item : figure.items) count += std::holds_alternative<HeatmapItem>(item);

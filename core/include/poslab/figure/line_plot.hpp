@@ -24,6 +24,8 @@ struct LineSeries {
 };
 struct LinePlotSpec {
     std::string title;
+    std::string shortTitle;  // drawn instead where the title would be cut with "…" (a plot too
+                             // short to give it a second line); empty: the title, cut
     AxisSpec x, y;
     std::vector<LineSeries> series;
     std::vector<Marker> markers;
