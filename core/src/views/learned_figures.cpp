@@ -399,7 +399,10 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
         series.x = data.curves[k].x;
         series.y = data.curves[k].y;
         series.color = seriesColor(int(k));
-        series.width = 1.5f;
+        // The coarse figure (every n-th row, while the positions slider moves) draws its
+        // segments 1 px wide: a whole width takes ImGui's textured lines, two triangles a
+        // segment instead of six, and on llvmpipe these 8 noisy curves were half the frame.
+        series.width = data.rowStride > 1 ? 1.0f : 1.5f;
         series.segments = true;
         curves.series.push_back(std::move(series));
     }

@@ -445,3 +445,49 @@ TEST(LearnedFiguresTest, NoCosineTexelsForAPanelThatIsNotShown) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// The curves' segments: the LineItems in the curves panel (below the two heatmaps).
+std::vector<float> curveSegmentWidths(const Figure& figure, const LearnedLayout& layout) {
+    std::vector<float> widths;
+    for (const FigureItem& item : figure.items) {
+        const auto* line = std::get_if<LineItem>(&item);
+        if (line && line->from.y > layout.curves.y && line->to.y > layout.curves.y &&
+            line->from.x != line->to.x && line->from.y != line->to.y)
+            widths.push_back(line->width);
+    }
+    return widths;
+}
+
+TEST(LearnedFiguresTest, CoarseCurvesAreOneWholePixelWideTheExactOnesOneAndAHalf) {
+    // A whole width is ImGui's textured line (2 triangles a segment instead of 6): the coarse
+    // figure, drawn every frame while the slider moves, uses it; the settled one is unchanged.
+    Matrix table(4096, 8);
+    for (std::size_t r = 0; r < table.rows; ++r)
+        for (std::size_t c = 0; c < table.cols; ++c)
+            table(r, c) = ((r / 8) % 2 ? 1.0 : -1.0) * double(c + 1);
+    LearnedFigureOptions options;
+    options.table = std::make_shared<const Matrix>(table);
+    options.positionsShown = 4096;
+    const LearnedLayout layout = learnedLayout({0, 0, 1400, 900}, darkTheme());
+    auto coarse = computeCoarseLearnedFigureData(options, layout, 4096);  // stride 8
+    auto exact = computeLearnedFigureData(options, layout);
+    ASSERT_TRUE(coarse);
+    ASSERT_TRUE(exact);
+    ASSERT_GT(coarse->rowStride, 1);
+    Figure coarseFigure = emptyFigure(1400, 900, darkTheme());
+    drawLearnedFigure(coarseFigure, layout, options, *coarse, darkTheme());
+    Figure exactFigure = emptyFigure(1400, 900, darkTheme());
+    drawLearnedFigure(exactFigure, layout, options, *exact, darkTheme());
+    const std::vector<float> coarseWidths = curveSegmentWidths(coarseFigure, layout);
+    const std::vector<float> exactWidths = curveSegmentWidths(exactFigure, layout);
+    ASSERT_FALSE(coarseWidths.empty());
+    ASSERT_FALSE(exactWidths.empty());
+    for (float w : coarseWidths) EXPECT_EQ(w, 1.0f);
+    for (float w : exactWidths) EXPECT_EQ(w, 1.5f);
+}
+
+}  // namespace
+}  // namespace poslab
