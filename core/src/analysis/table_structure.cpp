@@ -183,11 +183,11 @@ void risingWithPosition(Matrix& projections) {
     }
 }
 
-// principalComponents, calling gramMade() once the n x n matrix is made, before its
-// eigenpairs are sought (analyzeTableStructure starts the spectra there).
+// principalComponents of a table checkTable has passed, calling gramMade() once the n x n
+// matrix is made, before its eigenpairs are sought (analyzeTableStructure starts the spectra
+// there).
 Result<TablePca> principalComponentsWith(const Matrix& table, int components, int projected,
                                          const std::function<void()>& gramMade) {
-    if (auto s = checkTable(table); !s) return s.error();
     if (components < 1 || components > kMaxStructureComponents) {
         return Error{"components must be 1.." + std::to_string(kMaxStructureComponents) + " (got " +
                      std::to_string(components) + ")"};
@@ -321,6 +321,7 @@ Result<TablePca> principalComponentsWith(const Matrix& table, int components, in
 }  // namespace
 
 Result<TablePca> principalComponents(const Matrix& table, int components, int projected) {
+    if (auto s = checkTable(table); !s) return s.error();
     return principalComponentsWith(table, components, projected, [] {});
 }
 
@@ -408,7 +409,7 @@ Status validate(const StructureOptions& options) {
 
 Result<TableStructure> analyzeTableStructure(const Matrix& table, const StructureOptions& options) {
     if (auto s = validate(options); !s) return s.error();
-    if (auto s = checkTable(table); !s) return s.error();
+    if (auto s = checkTable(table); !s) return s.error();  // once: every value read (serial)
     TableStructure result;
     result.rows = table.rows;
     result.cols = table.cols;
