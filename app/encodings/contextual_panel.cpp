@@ -62,6 +62,23 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
                 });
             });
     };
+    // The same for a figure with a coarse value (LiveFigure): drawFigure also takes the Detail,
+    // coarse on this thread while the parameters move (when `coarse`), exact on the worker.
+    auto showRefining = [&](auto& cache, const char* id, const auto& params, PanelShape shape,
+                            auto drawFigure, bool coarse) {
+        cache.showPanels(
+            id, params, context,
+            [shape](float w, float h, const Theme& t, int panel) {
+                return gridFor(w, h, t, panel, shape);
+            },
+            [params, drawFigure](float w, float h, const Theme& t, int panel,
+                                 Detail detail) -> Result<Figure> {
+                return figureOf(w, h, t, [&](Figure& f, Box area) {
+                    return drawFigure(f, area, params, t, panel, detail);
+                });
+            },
+            coarse);
+    };
     switch (view.tab) {
         case state::ContextualTab::Cope:
             show(cope_, "cope", view.cope, kCopePanels, drawCopeFigure);
@@ -72,21 +89,17 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
             // seed or head_dim moves every vector is new (a coarse figure would cost the frame
             // tens of ms): the worker's last figure stays up instead, as for a figure without a
             // coarse value.
-            const DebertaParams params = view.deberta;
+            const DebertaParams& params = view.deberta;
             const bool vectorsMoved = lastDeberta_ && (lastDeberta_->seed != params.seed ||
                                                        lastDeberta_->headDim != params.headDim);
             lastDeberta_ = params;
-            deberta_.showPanels(
-                "deberta", params, context,
-                [](float w, float h, const Theme& t, int panel) {
-                    return gridFor(w, h, t, panel, kDebertaPanels);
-                },
-                [params, memo = &debertaMemo_, coarseMemo = &debertaCoarseMemo_](
-                    float w, float h, const Theme& t, int panel, Detail detail) -> Result<Figure> {
+            showRefining(
+                deberta_, "deberta", params, kDebertaPanels,
+                [memo = &debertaMemo_, coarseMemo = &debertaCoarseMemo_](
+                    Figure& f, Box area, const DebertaParams& p, const Theme& t, int panel,
+                    Detail detail) {
                     DebertaFigureMemo* kept = detail == Detail::Coarse ? coarseMemo : memo;
-                    return figureOf(w, h, t, [&](Figure& f, Box area) {
-                        return drawDebertaFigure(f, area, params, t, panel, detail, kept);
-                    });
+                    return drawDebertaFigure(f, area, p, t, panel, detail, kept);
                 },
                 !vectorsMoved);
             break;
@@ -104,17 +117,11 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
             // While the seed or a size moves, a coarse figure on this thread (draw 0 as a line
             // instead of a thousand dots: most of the frame's cost); the exact one on the worker
             // once the controls hold still.
-            const RandomizedPositionsParams params = view.randomized;
-            randomized_.showPanels(
-                "randomized", params, context,
-                [](float w, float h, const Theme& t, int panel) {
-                    return gridFor(w, h, t, panel, kRandomizedPanels);
-                },
-                [params](float w, float h, const Theme& t, int panel,
-                         Detail detail) -> Result<Figure> {
-                    return figureOf(w, h, t, [&](Figure& f, Box area) {
-                        return drawRandomizedFigure(f, area, params, t, panel, detail);
-                    });
+            showRefining(
+                randomized_, "randomized", view.randomized, kRandomizedPanels,
+                [](Figure& f, Box area, const RandomizedPositionsParams& p, const Theme& t,
+                   int panel, Detail detail) {
+                    return drawRandomizedFigure(f, area, p, t, panel, detail);
                 },
                 true);
             break;

@@ -76,4 +76,23 @@ BENCHMARK(BM_GramTopEigenpairs)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
 
+// One block Lanczos product at that size: the 2,048 x 2,048 matrix times 4 vectors (the solve
+// makes ~174 of them).
+void BM_SymmetricTimesBlock(benchmark::State& state) {
+    const std::size_t n = std::size_t(state.range(0));
+    const poslab::PaddedRows a = poslab::rowGram(normalRows(n, 64), 64.0);
+    poslab::Matrix x(n, 4), y;
+    poslab::NormalSampler sampler(2);
+    for (double& value : x.values) value = sampler.next();
+    for (auto _ : state) {
+        poslab::symmetricTimesBlock(a, x, y);
+        benchmark::DoNotOptimize(y.values.data());
+    }
+}
+BENCHMARK(BM_SymmetricTimesBlock)
+    ->Arg(2048)
+    ->Unit(benchmark::kMicrosecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+
 }  // namespace

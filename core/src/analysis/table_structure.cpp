@@ -6,6 +6,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -182,10 +183,11 @@ void risingWithPosition(Matrix& projections) {
     }
 }
 
-}  // namespace
-
-Result<TablePca> principalComponents(const Matrix& table, int components, int projected) {
-    if (auto s = checkTable(table); !s) return s.error();
+// principalComponents of a table checkTable has passed, calling gramMade() once the n x n
+// matrix is made, before its eigenpairs are sought (analyzeTableStructure starts the spectra
+// there).
+Result<TablePca> principalComponentsWith(const Matrix& table, int components, int projected,
+                                         const std::function<void()>& gramMade) {
     if (components < 1 || components > kMaxStructureComponents) {
         return Error{"components must be 1.." + std::to_string(kMaxStructureComponents) + " (got " +
                      std::to_string(components) + ")"};
@@ -267,7 +269,9 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
     const int wanted = std::min<int>(components, int(n));
     const std::size_t shown = std::min<std::size_t>(std::size_t(projected), n);
     const int needed = std::max(wanted, int(shown));
-    const SymmetricEigen eigen = topEigenpairs(rowGram(data, double(rows)), needed);
+    const PaddedRows gram = rowGram(data, double(rows));
+    gramMade();
+    const SymmetricEigen eigen = topEigenpairs(gram, needed);
     pca.converged = eigen.converged;
     for (int j = 0; j < wanted; ++j) {
         const double variance = std::max(0.0, eigen.values[std::size_t(j)]);
@@ -312,6 +316,13 @@ Result<TablePca> principalComponents(const Matrix& table, int components, int pr
     }
     risingWithPosition(pca.projections);
     return pca;
+}
+
+}  // namespace
+
+Result<TablePca> principalComponents(const Matrix& table, int components, int projected) {
+    if (auto s = checkTable(table); !s) return s.error();
+    return principalComponentsWith(table, components, projected, [] {});
 }
 
 namespace {
@@ -398,26 +409,30 @@ Status validate(const StructureOptions& options) {
 
 Result<TableStructure> analyzeTableStructure(const Matrix& table, const StructureOptions& options) {
     if (auto s = validate(options); !s) return s.error();
-    if (auto s = checkTable(table); !s) return s.error();
+    if (auto s = checkTable(table); !s) return s.error();  // once: every value read (serial)
     TableStructure result;
     result.rows = table.rows;
     result.cols = table.cols;
-    // The two spectra on a thread of their own while the PCA runs (its Krylov steps leave a
-    // core mostly idle); each result is the same whichever finishes first. One core, or no
-    // threads at all (the single-threaded page: std::thread throws there), computes them in turn.
+    // The two spectra on a thread of their own while the PCA seeks its eigenpairs (the Krylov
+    // steps leave a core idle for about half their time: the Rayleigh-Ritz checks are serial),
+    // started once the n x n matrix is made (whose kernel keeps both cores busy by itself: run
+    // beside it, the spectra only moved the idle time to the Krylov steps); each result is the
+    // same whenever it runs. One core, or no threads at all (the single-threaded page:
+    // std::thread throws there), computes them in turn.
     const std::vector<std::size_t> order = shuffledOrder(table.rows, options.shuffleSeed);
     auto spectraWork = [&] {
         result.spectrum = columnSpectrum(table);
         result.shuffledSpectrum = spectrumOfRows(table, &order);  // rowsInOrder's spectrum
     };
     std::optional<std::thread> spectra;
-    if (std::thread::hardware_concurrency() > 1) {
+    auto startSpectra = [&] {
+        if (std::thread::hardware_concurrency() <= 1) return;
         try {
             spectra.emplace(spectraWork);
         } catch (const std::system_error&) {
             spectra.reset();  // no thread to be had: in turn below
         }
-    }
+    };
     struct JoinOnExit {  // also when the PCA throws (std::bad_alloc)
         std::optional<std::thread>& thread;
         ~JoinOnExit() {
@@ -426,7 +441,7 @@ Result<TableStructure> analyzeTableStructure(const Matrix& table, const Structur
     };
     Result<TablePca> pca = [&] {
         JoinOnExit joined{spectra};
-        return principalComponents(table, options.components);
+        return principalComponentsWith(table, options.components, 3, startSpectra);  // PC1-PC3
     }();
     if (pca && !spectra) spectraWork();
     if (!pca) return pca.error();

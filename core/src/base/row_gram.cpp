@@ -3,6 +3,7 @@
 #include "poslab/base/row_gram.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
@@ -294,18 +295,17 @@ Matrix toMatrix(const PaddedRows& rows) {
 PaddedRows rowGram(const PaddedRows& rows, double divisor) {
     const std::size_t n = rows.count();
     PaddedRows gram(n, n);
-    // Column blocks b and blocks - 1 - b together hold about the same number of upper-triangle
-    // entries: the pairs are the shares the cores take.
+    // Each core takes the next column block not yet taken, the largest (the last: block b holds
+    // b + 1 tiles of rows) first, so the cores finish together even when one is shared with
+    // other work (table_structure's spectra thread; a fixed split left one core idle for a
+    // quarter of the time). Each block is computed whole by one core: the same bits.
     const std::size_t blocks = (rows.paddedCount() + kBlockRows - 1) / kBlockRows;
-    const std::size_t pairs = (blocks + 1) / 2;
-    parallelFor((long long)pairs, 1, [&](long long first, long long last) {
-        for (long long pair = first; pair < last; ++pair) {
-            for (std::size_t block : {std::size_t(pair), blocks - 1 - std::size_t(pair)}) {
-                const std::size_t begin = block * kBlockRows;
-                const std::size_t end = std::min(rows.paddedCount(), begin + kBlockRows);
-                gramColumns(rows, begin, end, gram);
-                if (block == blocks - 1 - std::size_t(pair)) break;  // the middle block, once
-            }
+    std::atomic<std::size_t> taken{0};
+    parallelFor((long long)blocks, 1, [&](long long, long long) {
+        for (std::size_t next = taken++; next < blocks; next = taken++) {
+            const std::size_t begin = (blocks - 1 - next) * kBlockRows;
+            const std::size_t end = std::min(rows.paddedCount(), begin + kBlockRows);
+            gramColumns(rows, begin, end, gram);
         }
     });
     for (std::size_t i = 0; i < n; ++i) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <string>
 
 #include "poslab/analysis/similarity.hpp"
@@ -424,9 +425,16 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);
     }
+    // The learned table (L x d seeded normals) is read by panel 1 and by panel 5's curve: made
+    // once, when the first of them is shown.
+    std::optional<Matrix> learnedTable;
+    auto learnedValues = [&]() -> const Matrix& {
+        if (!learnedTable) learnedTable = similarityTable(learned).value();
+        return *learnedTable;
+    };
     if (grid.shows(1)) {
         const Box cell = comparisonCell(grid, 1);
-        const Matrix table = similarityTable(learned).value();
+        const Matrix& table = learnedValues();
         HeatmapSpec spec = matrixSpec("Learned (initial): added vector", table, cell,
                                       ColormapId::BlueWhiteRed, symmetricRange(table));
         spec.x.label = "dimension";
@@ -473,6 +481,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     const std::pair<const char*, const SimilarityParams*> vectorEncodings[] = {
         {"sinusoidal", &sin}, {"learned", &learned}, {"RoPE, E over q = k", &rope}};
     for (const auto& [name, params] : vectorEncodings) {
+        if (!grid.shows(5)) break;  // only the axis is shared (with panel 6)
         LineSeries series;
         series.name = name;
         // The sinusoidal and expected RoPE curves coincide (both are sum_k cos(w_k r) / (d/2)):
@@ -482,7 +491,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
             series.markers = true;  // the exact 1 at offset 0 survives line joins
         if (params->encoding == SimilarityEncoding::Learned) {
             // One row of the Gram matrix: O(L d), not the whole O(L^2 d) matrix.
-            const Matrix table = similarityTable(*params).value();
+            const Matrix& table = learnedValues();
             auto norm = [&](int r) {
                 double sum = 0;
                 for (int k = 0; k < d; ++k) sum += table(r, k) * table(r, k);

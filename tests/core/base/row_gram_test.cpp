@@ -68,10 +68,10 @@ TEST(RowGramTest, RowsWrittenByTheCallerAreZeroPadded) {
 
 // Sizes that are not multiples of the tile (4 rows), the lanes (8), the column block (128 rows)
 // or the stretch (512 entries): every entry is the documented sum, to the bit, and G is
-// symmetric.
+// symmetric. 389 rows make four column blocks of unequal work, taken by whichever core is free.
 TEST(RowGramTest, GramEntriesAreTheDocumentedSums) {
     for (auto [count, length] :
-         {std::pair<std::size_t, std::size_t>{13, 1037}, {131, 21}, {1, 1}}) {
+         {std::pair<std::size_t, std::size_t>{13, 1037}, {131, 21}, {389, 70}, {1, 1}}) {
         const PaddedRows rows = randomRows(count, length, count + length);
         const PaddedRows gram = rowGram(rows, 3.0);
         ASSERT_EQ(gram.count(), count);
@@ -86,21 +86,24 @@ TEST(RowGramTest, GramEntriesAreTheDocumentedSums) {
     }
 }
 
+// One stretch (37) and three (1,100: stretches of 512, 512 and 76 entries, rows shared between
+// the cores), 3 and 4 vectors: every entry is the documented sum, to the bit.
 TEST(RowGramTest, SymmetricTimesBlockIsTheDocumentedSums) {
-    const std::size_t n = 37;
-    const PaddedRows a = rowGram(randomRows(n, 50, 4), 1.0);
-    Matrix x(n, 3);
-    NormalSampler sampler(9);
-    for (double& v : x.values) v = sampler.next();
-    Matrix y;
-    symmetricTimesBlock(a, x, y);
-    ASSERT_EQ(y.rows, n);
-    ASSERT_EQ(y.cols, 3u);
-    std::vector<double> column(n);
-    for (std::size_t c = 0; c < 3; ++c) {
-        for (std::size_t j = 0; j < n; ++j) column[j] = x(j, c);
-        for (std::size_t i = 0; i < n; ++i)
-            EXPECT_EQ(y(i, c), documentedDot(a.row(i), column.data(), n)) << i << " " << c;
+    for (auto [n, width] : {std::pair<std::size_t, std::size_t>{37, 3}, {1100, 4}}) {
+        const PaddedRows a = rowGram(randomRows(n, 50, 4), 1.0);
+        Matrix x(n, width);
+        NormalSampler sampler(9);
+        for (double& v : x.values) v = sampler.next();
+        Matrix y;
+        symmetricTimesBlock(a, x, y);
+        ASSERT_EQ(y.rows, n);
+        ASSERT_EQ(y.cols, width);
+        std::vector<double> column(n);
+        for (std::size_t c = 0; c < width; ++c) {
+            for (std::size_t j = 0; j < n; ++j) column[j] = x(j, c);
+            for (std::size_t i = 0; i < n; ++i)
+                EXPECT_EQ(y(i, c), documentedDot(a.row(i), column.data(), n)) << i << " " << c;
+        }
     }
 }
 

@@ -53,8 +53,8 @@ class PaddedRows {
 
 // ---- Products
 // G = R R^T / divisor (count x count, symmetric, as padded rows): G(i, j) = row i . row j /
-// divisor. Only the upper triangle is computed (the lower is its mirror), the column blocks
-// shared between the cores in pairs of equal work.
+// divisor. Only the upper triangle is computed (the lower is its mirror), each core taking the
+// next column block not yet taken, the largest first.
 PaddedRows rowGram(const PaddedRows& rows, double divisor);
 Matrix toMatrix(const PaddedRows& rows);  // count x length
 // y = A x for a symmetric n x n matrix A stored as padded rows (A.count() == n) and x n x b
