@@ -157,6 +157,53 @@ void drawSideLabels(Figure& figure, const PlotFrame& frame, std::vector<SideLabe
     }
 }
 
+// A horizontal line's label above a plot too narrow for the side strip: a dashed swatch and the
+// label, wrapped at spaces to the room from the plot's left edge to the area's right (the rows
+// above the colour bar are free too).
+struct KeyAbove {
+    std::vector<FittedText> lines;
+    Rgba color;
+};
+float keySwatchWidth(const Theme& theme) {
+    return theme.fontSize * 1.4f;
+}
+std::vector<KeyAbove> keysAbove(const HeatmapSpec& spec, float width, const Theme& theme) {
+    std::vector<KeyAbove> keys;
+    const float size = sideLabelSize(theme);
+    const float room = std::max(1.f, width - keySwatchWidth(theme) - 4);
+    const double low = std::min(spec.y.low, spec.y.high), high = std::max(spec.y.low, spec.y.high);
+    for (const Marker& marker : spec.markers) {
+        if (marker.vertical || marker.label.empty() ||
+            !(marker.value >= low && marker.value <= high))
+            continue;
+        KeyAbove key{{}, marker.color};
+        for (const std::string& line : wrapText(marker.label, size, room))
+            key.lines.push_back(fitText(line, size, room, readableMinScale(size, theme)));
+        keys.push_back(std::move(key));
+    }
+    return keys;
+}
+// The keys in the rows kept between the title and the plot, from `height` px above its top (a
+// vertical line's label, if any, is placed just above the plot, under them).
+void drawKeysAbove(Figure& figure, const PlotFrame& frame, const std::vector<KeyAbove>& keys,
+                   float height, const Theme& theme) {
+    const float step = sideLabelSize(theme) * 1.15f;
+    const float swatch = keySwatchWidth(theme);
+    float y = frame.plot.y - height - 2;
+    for (const KeyAbove& key : keys) {
+        const float middle = y + step / 2;
+        figure.add(LineItem{{frame.plot.x, middle},
+                            {frame.plot.x + swatch, middle},
+                            key.color,
+                            strokeWidth(theme, 1.5f),
+                            true});
+        for (const FittedText& line : key.lines) {
+            figure.add(makeText({frame.plot.x + swatch + 4, y}, line.text, line.size, key.color));
+            y += step;
+        }
+    }
+}
+
 }  // namespace
 
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
@@ -179,12 +226,14 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
     // A labelled vertical line ("query 31") has its label above the plot, where it hides no
     // cell: a row of room under the title (heatmaps are data everywhere inside).
+    float verticalLabelRow = 0;
     for (const Marker& marker : spec.markers) {
         if (marker.vertical && !marker.label.empty()) {
-            m.top += theme.fontSize * 0.9f + 4;
+            verticalLabelRow = theme.fontSize * 0.9f + 4;
             break;
         }
     }
+    m.top += verticalLabelRow;
     std::vector<SideLabel> side = sideLabels(spec, area.width, theme);
     float strip = sideStripWidth(side);  // between the plot and the colour bar
     const float barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
@@ -206,6 +255,16 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         side.clear();
         strip = 0;
     }
+    // Without the strip (a narrow plot: 480x320) those labels go above the plot as keys, a dashed
+    // swatch in the line's colour before the label, where they hide no cell: inside the plot
+    // ("trained", "table ends") every place they could take was data.
+    const std::vector<KeyAbove> keys =
+        side.empty() ? keysAbove(spec, std::max(1.f, area.width - m.left), theme)
+                     : std::vector<KeyAbove>{};
+    const float keyStep = sideLabelSize(theme) * 1.15f;
+    float keyRows = 0;
+    for (const KeyAbove& key : keys) keyRows += float(key.lines.size());
+    if (keyRows > 0) m.top += keyRows * keyStep + 4;
     m.right += barBlock + strip;
     plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
     if (spec.squareCells) {
@@ -292,9 +351,10 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     plot_parts::drawMarkers(figure, frame, spec.markers, theme, plot_parts::MarkerPart::Lines);
     std::vector<Marker> inPlot = spec.markers;  // the labels not drawn beside the plot
     for (Marker& marker : inPlot)
-        if (!marker.vertical && !side.empty()) marker.label.clear();
+        if (!marker.vertical && (!side.empty() || !keys.empty())) marker.label.clear();
     plot_parts::drawMarkers(figure, frame, inPlot, theme, plot_parts::MarkerPart::Labels);
     drawSideLabels(figure, frame, side, theme);
+    drawKeysAbove(figure, frame, keys, keyRows * keyStep + 2 + verticalLabelRow, theme);
     plot_parts::drawAxes(figure, area, frame, theme, false);
     plot_parts::drawAxisLabels(figure, area, frame, theme);
 

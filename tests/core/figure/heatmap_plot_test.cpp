@@ -313,6 +313,42 @@ TEST(HeatmapPlotTest, AHorizontalMarkersLabelSitsBesideTheHeatmapAtItsLine) {
     }
 }
 
+// A heatmap too narrow for that strip (Extrapolation's panels at 480x320) drew the label inside
+// the plot, on its cells ("trained", "table ends": 2 texts over data). It goes above the plot
+// now, after a dashed swatch in the line's colour: whole, over no cell and no other text.
+TEST(HeatmapPlotTest, AHorizontalMarkersLabelGoesAboveANarrowHeatmapAsAKey) {
+    const Theme theme = darkTheme();
+    HeatmapSpec spec;
+    spec.title = "Learned";
+    spec.x = {"dimension", 0, 16, false, true};
+    spec.y = {"position", 0, 64, false, true};
+    spec.values = std::make_shared<const Matrix>(64, 16);
+    spec.range = {-1, 1};
+    spec.markers = {trainingMarker(40, false, theme, "table ends")};
+    Figure figure = emptyFigure(220, 300, theme);
+    PlotFrame frame;
+    drawHeatmap(figure, {0, 0, 220, 300}, spec, theme, &frame);
+    std::string joined;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->color != theme.accent) continue;
+        joined += (joined.empty() ? "" : " ") + text->text;
+        EXPECT_LE(textBox(*text).bottom(), frame.plot.y) << text->text;
+    }
+    EXPECT_EQ(joined, "table ends");
+    bool swatch = false;  // a dashed accent segment above the plot, besides the line itself
+    for (const FigureItem& item : figure.items) {
+        const auto* line = std::get_if<LineItem>(&item);
+        if (line && line->dashed && line->color == theme.accent && line->from.y < frame.plot.y &&
+            line->from.y == line->to.y)
+            swatch = true;
+    }
+    EXPECT_TRUE(swatch);
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    EXPECT_TRUE(cutTexts(figure).empty());
+}
+
 // Presentation mode (theme scaled 1.75x) keeps text at 14 px or more (#28): the colour bar's
 // caption, fitted to the bar and fitted again to the bar as drawn, was refitted from its already
 // shrunk size at the default 75 % and came out at 12.7 px (Sinusoidal in lesson 2.2, 1024x768).
