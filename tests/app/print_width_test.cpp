@@ -203,7 +203,7 @@ TEST(PrintFigureTest, OneColumnCompareIsNotASevenRowTower) {
 
 TEST(PrintFigureTest, OneColumnExtrapolationIsNotASixPanelTower) {
     // Six equal 21-em cells made it 2,942 px, most paragraphs' boxes part empty; each plot is 10
-    // to 13 ems over a paragraph as tall as its lines now. Every panel stays (PrintWidthTest),
+    // to 14 ems over a paragraph as tall as its lines now. Every panel stays (PrintWidthTest),
     // every legend lists all its keys, and no text or legend hides a mark.
     auto column = build(viewNamed("extrapolation"), {{"width", "600"}});
     ASSERT_TRUE(column.ok()) << column.error().message;
@@ -215,6 +215,9 @@ TEST(PrintFigureTest, OneColumnExtrapolationIsNotASixPanelTower) {
     for (const TextOverMark& over : textsOverMarks(column->figure))
         ADD_FAILURE() << std::get<TextItem>(column->figure.items[over.text]).text;
     EXPECT_TRUE(legendsOverMarks(column->figure).empty());
+    for (const TextOverlap& pair : overlappingTexts(column->figure))
+        ADD_FAILURE() << std::get<TextItem>(column->figure.items[pair.first]).text << " / "
+                      << std::get<TextItem>(column->figure.items[pair.second]).text;
 }
 
 TEST(PrintFigureTest, OneColumnAttentionShuffleHidesNoCell) {

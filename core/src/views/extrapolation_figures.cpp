@@ -160,9 +160,11 @@ bool oneColumnPrint(Box area, const Theme& theme) {
 
 // The textbook set stacked in print: each plot this many ems tall over its paragraph, as tall as
 // its lines (stackedCells): the heatmaps 10, the line plots 12, which their legends beside them
-// need (at 11 ALiBi's and the scalings' legends left keys out). Equal 21-em cells left most
-// paragraphs' boxes part empty and made the one-column figure 2,942 px tall.
-constexpr float kStackedPlotEm[6] = {10, 10, 13, 13, 12, 12};
+// need (at 11 ALiBi's and the scalings' legends left keys out), the scalings 13 (at 12 its y
+// label was cut: the axis gave it a second column only for a taller plot) and RoPE's angles 14
+// (at 13 its y label reached the lowest tick label). Equal 21-em cells left most paragraphs'
+// boxes part empty and made the one-column figure 2,942 px tall.
+constexpr float kStackedPlotEm[6] = {10, 10, 14, 13, 12, 12};
 constexpr float kStackedPlotLeastEm = 10;
 
 // Stacked, the relative set's paragraphs need fewer lines than in the 22-em column the shape's

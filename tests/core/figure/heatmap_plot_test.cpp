@@ -4,6 +4,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/layout.hpp"
 #include "poslab/figure/plot.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
