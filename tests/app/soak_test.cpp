@@ -245,7 +245,8 @@ TEST(PresentationTest, EveryViewInASmallOrLaptopWindowKeepsItsTextApartAndInside
     // fits the y tick labels of its final height, and Near-orthogonality's short histogram
     // names its dashed lines by their marker and keeps the std alone as its note. Left: the
     // spread plot's legend there (it drops its second key too) and Extrapolation's
-    // "distance i − j".
+    // "distance i − j". Extrapolation's ALiBi names its heads by slope alone in a short plot (its
+    // x label sat on the curves of a plot squeezed flat by two-row keys).
     checkLayoutAt("480x320", "", {0, 0, 2, 0, 0});
 }
 

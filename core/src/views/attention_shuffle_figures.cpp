@@ -14,6 +14,7 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 
 namespace poslab {
@@ -192,10 +193,19 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     // ---- The reordering: the sentence above, the shuffled sentence below, a line per word.
     // Presentation: the diagram at its least (words still full size) so the four matrices get
     // rows tall enough for full-size words (at 1024x768 F5 they were fitted down to 16 px).
+    // A file too narrow for the four matrices in a row at legible words (a one-column print,
+    // --width 600: their words were fitted to 0.6 and their titles cut) sets them two by two,
+    // the canvas as tall as they need (print_room); 50 ems keeps the default 1200 px in a row.
+    const bool stacked = heightMayGrow(theme) && area.width < 50 * theme.fontSize;
+    if (stacked) {  // the title's two lines fill its band: the sentence's words start lower
+        area.y += 0.4f * theme.fontSize;
+        area.height -= 0.4f * theme.fontSize;
+    }
     const float usualDiagram =
         std::clamp(area.height * 0.22f, 3.2f * theme.fontSize, 9.f * theme.fontSize);
-    float diagramHeight =
-        theme.fontScale > 1 ? std::min(usualDiagram, 3.3f * theme.fontSize) : usualDiagram;
+    float diagramHeight = stacked               ? 5 * theme.fontSize
+                          : theme.fontScale > 1 ? std::min(usualDiagram, 3.3f * theme.fontSize)
+                                                : usualDiagram;
 
     // ---- The verdict (drawn last, below the matrices).
     const bool merelyPermuted = c.outputDeviation < 1e-12;
@@ -224,7 +234,9 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     const float roomBelowDiagram = area.bottom() - (area.y + diagramHeight) - 8;
     const float wholeVerdict = std::min(wholeHeight(verdict), area.height * 0.3f);
     float verdictHeight = usualVerdict;
-    if (roomBelowDiagram - wholeVerdict >= 9 * theme.fontSize) {
+    if (stacked) {
+        verdictHeight = wholeHeight(verdict);
+    } else if (roomBelowDiagram - wholeVerdict >= 9 * theme.fontSize) {
         verdictHeight = std::max(usualVerdict, wholeVerdict);
     } else if (theme.fontScale > 1) {  // presentation: every text at the projector's size
         verdict = "Max |Δ output|" + measured + ": " +
@@ -260,7 +272,7 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     // lesson card: 18.5 px) take the height from the diagram, whose words stay at the floor and
     // whose lines get flatter. Measured on the narrowest matrix, drawn aside.
     const float floorPx = scaledMinTextPx(theme);
-    if (floorPx > 0) {
+    if (floorPx > 0 && !stacked) {
         const float rowNeeded = floorPx / 0.95f + 0.5f;  // a row's word is at most 0.95 of it
         const float leastDiagram = 2 * floorPx + 0.6f * theme.fontSize + 6;
         Figure probe;
@@ -288,10 +300,12 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
         figure.add(makeText({diagram.x, y + wordSize / 2}, text.text, text.size, theme.mutedText,
                             HorizontalAlign::Left, VerticalAlign::Middle));
     }
+    // Print keeps the words at its 8 pt floor at least (a longer word is cut, never smaller).
+    const float wordFit = stacked ? readableMinScale(wordSize, theme) : 0.6f;
     for (std::size_t i = 0; i < n; ++i) {
-        const FittedText above = fitText(c.words[i], wordSize, slot - 6, 0.6f);
+        const FittedText above = fitText(c.words[i], wordSize, slot - 6, wordFit);
         figure.add(centredText({slotX(i), topY}, above.text, above.size, theme.text));
-        const FittedText below = fitText(c.shuffledWords[i], wordSize, slot - 6, 0.6f);
+        const FittedText below = fitText(c.shuffledWords[i], wordSize, slot - 6, wordFit);
         figure.add(centredText({slotX(i), bottomY}, below.text, below.size, theme.text));
     }
     for (std::size_t k = 0; k < n; ++k) {
@@ -304,34 +318,50 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                             false});
     }
 
-    // ---- Attention weights and outputs, each for both word orders.
-    const PanelsLayout layout = panelsBelow(diagram.bottom());
+    // ---- Attention weights and outputs, each for both word orders: four boxes in a row, or
+    // (stacked) the two attention matrices over the two outputs, each pair with its colour bar.
+    PanelsLayout layout = panelsBelow(diagram.bottom());
+    Box boxes[4];
+    if (stacked) {
+        // A matrix as tall as its title's two lines, its rotated column words, a row of words a
+        // line and a quarter tall each and its two-line axis label need; what the area lacks
+        // for two of them is asked of the canvas.
+        const float rowNeed = 5.6f * theme.fontSize + widestText(c.words, theme.fontSize) + 6 +
+                              float(n) * 1.25f * theme.fontSize;
+        const float top = diagram.bottom() + 8;
+        askForHeight(theme, top + 2 * rowNeed + gap + verdictHeight - area.bottom());
+        const float rowHeight = std::max(rowNeed, (area.bottom() - top - verdictHeight - gap) / 2);
+        const float right = std::max(layout.weightBar, deviationWidth + layout.outputBar);
+        const float width = std::floor((area.width - right - 2 * gap) / 2);
+        for (int k = 0; k < 4; ++k)
+            boxes[k] = {area.x + float(k % 2) * (width + gap),
+                        top + float(k / 2) * (rowHeight + gap), width, rowHeight};
+        layout.panels = {area.x, top, area.width, 2 * rowHeight + gap};
+    } else {
+        float x = layout.panels.x;
+        const float widths[4] = {layout.attentionWidth, layout.attentionWidth, layout.outputWidth,
+                                 layout.outputWidth};
+        for (int k = 0; k < 4; ++k) {
+            boxes[k] = {x, layout.panels.y, widths[k], layout.panels.height};
+            x += widths[k] + gap + (k == 1 ? layout.weightBar - gap + 4 : 0);
+        }
+    }
     const Box& panels = layout.panels;
-    const float weightBar = layout.weightBar, attentionWidth = layout.attentionWidth,
-                outputWidth = layout.outputWidth;
-    float x = panels.x;
-    auto next = [&](float width) {
-        const Box b{x, panels.y, width, panels.height};
-        x += width + gap;
-        return b;
-    };
     const std::string by = "query × key";
     const Box cellsA =
-        drawWordMatrix(figure, next(attentionWidth), "attention, sentence", c.words, c.words,
+        drawWordMatrix(figure, boxes[0], "attention, sentence", c.words, c.words,
                        c.original.weights, ColormapId::Viridis, weightRange, by, theme);
-    drawWordMatrix(figure, next(attentionWidth), "attention, shuffled", c.shuffledWords,
-                   c.shuffledWords, c.shuffled.weights, ColormapId::Viridis, weightRange, by,
-                   theme);
-    const Box weightBarBox{x - gap + 4, cellsA.y, barWidth, cellsA.height};
+    drawWordMatrix(figure, boxes[1], "attention, shuffled", c.shuffledWords, c.shuffledWords,
+                   c.shuffled.weights, ColormapId::Viridis, weightRange, by, theme);
+    const Box weightBarBox{boxes[1].right() + 4, cellsA.y, barWidth, cellsA.height};
     if (weightBarBox.height > 8)
         drawColorbar(figure, weightBarBox, ColormapId::Viridis, weightRange, theme);
-    x += weightBar - gap + 4;
     const std::string dims = "output dimension 0.." + std::to_string(params.dModel - 1);
-    drawWordMatrix(figure, next(outputWidth), "output, sentence", c.words, {}, c.original.output,
+    drawWordMatrix(figure, boxes[2], "output, sentence", c.words, {}, c.original.output,
                    ColormapId::BlueWhiteRed, outputRange, dims, theme);
     const Box cellsD =
-        drawWordMatrix(figure, next(outputWidth), "output, shuffled", c.shuffledWords, {},
-                       c.shuffled.output, ColormapId::BlueWhiteRed, outputRange, dims, theme);
+        drawWordMatrix(figure, boxes[3], "output, shuffled", c.shuffledWords, {}, c.shuffled.output,
+                       ColormapId::BlueWhiteRed, outputRange, dims, theme);
     // Per shuffled word: how far its output is from the same word's output in the sentence.
     const float rowHeight = cellsD.height / float(n);
     // As tall as a row's glyphs may be (~0.95 of a size), as the row words are.

@@ -151,14 +151,58 @@ HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box 
 
 namespace {
 
-// A file too narrow for two columns (a one-column print) stacks the six panels, each the full
-// width, where a paragraph needs fewer lines than in the 22-em column the shape's 26 ems of
-// height are for: 21 ems each keeps the figure near 2,900 px tall rather than 3,600.
-PanelShape extrapolationShape(Box area, const Theme& theme) {
+// A file too narrow for two columns (a one-column print): the canvas may grow and the six
+// panels go one under another, each the full width.
+bool oneColumnPrint(Box area, const Theme& theme) {
+    const PanelShape& shape = kExtrapolationPanels;
+    return heightMayGrow(theme) && area.width < theme.fontSize * shape.minWidthEm * 2 + shape.gap;
+}
+
+// The textbook set stacked in print: each plot this many ems tall over its paragraph, as tall as
+// its lines (stackedCells): the heatmaps 10, the line plots 12, which their legends beside them
+// need (at 11 ALiBi's and the scalings' legends left keys out), the scalings 13 (at 12 its y
+// label was cut: the axis gave it a second column only for a taller plot) and RoPE's angles 14
+// (at 13 its y label reached the lowest tick label). Equal 21-em cells left most paragraphs'
+// boxes part empty and made the one-column figure 2,942 px tall.
+constexpr float kStackedPlotEm[6] = {10, 10, 14, 13, 12, 12};
+constexpr float kStackedPlotLeastEm = 10;
+
+// Stacked, the relative set's paragraphs need fewer lines than in the 22-em column the shape's
+// 26 ems of height are for: 21 ems each; the textbook set asks for its own heights.
+PanelShape extrapolationShape(Box area, const Theme& theme, ExtrapolationSet set) {
     PanelShape shape = kExtrapolationPanels;
-    if (heightMayGrow(theme) && area.width < theme.fontSize * shape.minWidthEm * 2 + shape.gap)
-        shape.minHeightEm = 21;
+    if (oneColumnPrint(area, theme))
+        shape.minHeightEm = set == ExtrapolationSet::Textbook ? kStackedPlotLeastEm : 21;
     return shape;
+}
+
+// The textbook set's six cells stacked in a one-column print: plot k kStackedPlotEm[k] tall
+// (all taller alike when the canvas has more room than they need) over its paragraph at
+// `textSize`, as many lines as it wraps to; asks the canvas for their sum.
+std::vector<PlotAndText> stackedCells(Box area, const std::vector<std::string>& paragraphs,
+                                      float textSize, const Theme& theme) {
+    const float gap = kExtrapolationPanels.gap;
+    std::vector<float> textHeights;
+    float needed = gap * float(paragraphs.size() - 1);
+    for (std::size_t k = 0; k < paragraphs.size(); ++k) {
+        Figure probe;  // measured where nothing limits its lines
+        textHeights.push_back(std::ceil(drawParagraph(probe, {0, 0, area.width - 12, 1e6f},
+                                                      paragraphs[k], theme, textSize)) +
+                              8);
+        needed += textHeights.back() + kStackedPlotEm[k] * theme.fontSize;
+    }
+    askForHeight(theme, needed - area.height);
+    const float spare =
+        std::max(0.f, std::floor((area.height - needed) / float(paragraphs.size())));
+    std::vector<PlotAndText> cells;
+    float y = area.y;
+    for (std::size_t k = 0; k < paragraphs.size(); ++k) {
+        const float plot = std::floor(kStackedPlotEm[k] * theme.fontSize) + spare;
+        cells.push_back({{area.x, y, area.width, plot},
+                         {area.x + 6, y + plot + 2, area.width - 12, textHeights[k] - 2}});
+        y += plot + textHeights[k] + gap;
+    }
+    return cells;
 }
 
 }  // namespace
@@ -168,22 +212,43 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     if (auto s = validate(o); !s) return s;
     const int train = o.trainingLength, eval = o.evaluationLength;
     // Fewer columns, or one panel at a time, when the paragraphs would not fit (panel_grid.hpp).
-    const PanelGrid grid = reflowOrFocus(area, extrapolationShape(area, theme), theme, panel);
+    const PanelGrid grid =
+        reflowOrFocus(area, extrapolationShape(area, theme, o.set), theme, panel);
     figure.viewPanels = kExtrapolationPanels.count;  // --panel N: the GUI's panel N
     if (o.set == ExtrapolationSet::RelativeFamily)
         return drawRelativeExtrapolation(figure, grid, o, theme);
-    // Stacked at one column (extrapolationShape's shorter panels), the paragraphs keep more of
-    // each panel, so they stay as large as before.
-    const float textFraction =
-        extrapolationShape(area, theme).minHeightEm < kExtrapolationPanels.minHeightEm ? 0.38f
-                                                                                       : 0.3f;
+    // One panel of a narrow print (--panel N) keeps more of its cell for the paragraph.
+    const float textFraction = oneColumnPrint(area, theme) ? 0.38f : 0.3f;
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
     const float textSize = atLeastMinText(theme.fontSize * 0.92f, theme);
+    const std::vector<double> slopes = alibiSlopes(o.alibiHeads);
+    const std::vector<std::string> paragraphs = {
+        "The formula gives a vector for every position, so rows past training exist and stay "
+        "bounded. But the model never saw them: later layers may misread the new combinations, "
+        "and in practice quality drops.",
+        "One trained vector per position (an embedding table): rows past the table simply do not "
+        "exist. BERT and GPT-2 cannot read a longer sequence at all without new rows.",
+        "Each pair turns by $θ_i$ per position. Fast pairs complete many turns in training, so "
+        "every angle is familiar; pairs below 2π never closed their circle, and past training "
+        "they reach angles the model has never seen.",
+        "Above 1 in the shaded pairs means unseen angles. Linear (position interpolation) "
+        "divides every frequency by s: nothing new, but neighbours get squeezed. NTK, YaRN and "
+        "Llama 3 keep the fast pairs and stretch only the slow ones.",
+        alibiExtrapolationCaption(slopes, train),
+        "A learned bias per bucket of distance, with logarithmic buckets and every distance "
+        "beyond max_distance in the last one. Any length maps onto buckets seen in training — at "
+        "the price of not telling 200 from 2000 apart."};
+    const bool stacked = !grid.oneAtATime() && oneColumnPrint(area, theme);
+    const std::vector<PlotAndText> stackedCell =
+        stacked ? stackedCells(area, paragraphs, textSize, theme) : std::vector<PlotAndText>{};
+    auto cellOf = [&](int k) {
+        return stacked ? stackedCell[std::size_t(k)] : splitCell(grid.cell(k), textFraction);
+    };
 
     // 1. Sinusoidal: the formula continues.
     if (grid.shows(0)) {
-        const PlotAndText cell = splitCell(grid.cell(0), textFraction);
+        const PlotAndText cell = cellOf(0);
         SinusoidalParams p{o.dModel, eval, 10000, SinusoidalLayout::Interleaved};
         SinusoidalHeatmapOptions options;
         options.trainingLength = train;
@@ -200,16 +265,11 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.range = {-1, 1};
         spec.markers.push_back(trainingMarker(train, false, theme, "trained"));
         drawHeatmap(figure, cell.plot, spec, small);
-        drawParagraph(
-            figure, cell.text,
-            "The formula gives a vector for every position, so rows past training exist and "
-            "stay bounded. But the model never saw them: later layers may misread the new "
-            "combinations, and in practice quality drops.",
-            theme, textSize);
+        drawParagraph(figure, cell.text, paragraphs[0], theme, textSize);
     }
     // 2. Learned: no rows exist.
     if (grid.shows(1)) {
-        const PlotAndText cell = splitCell(grid.cell(1), textFraction);
+        const PlotAndText cell = cellOf(1);
         LearnedParams p;
         p.seqLen = train;
         p.dModel = o.dModel;
@@ -219,11 +279,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.showMaskedLegend = true;
         spec.markers.push_back(trainingMarker(train, false, theme, "table ends"));
         drawHeatmap(figure, cell.plot, spec, small);
-        drawParagraph(figure, cell.text,
-                      "One trained vector per position (an embedding table): rows past the table "
-                      "simply do not exist. BERT and GPT-2 cannot read a longer sequence at all "
-                      "without new rows.",
-                      theme, textSize);
+        drawParagraph(figure, cell.text, paragraphs[1], theme, textSize);
     }
     // 3. RoPE: angles per pair, seen in training or new.
     RopeParams rope;
@@ -234,7 +290,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     const RopeFrequencies plain = unscaledFrequencies(rope).value();
     const int pairs = int(plain.inverse.size());
     if (grid.shows(2)) {
-        const PlotAndText cell = splitCell(grid.cell(2), textFraction);
+        const PlotAndText cell = cellOf(2);
         LinePlotSpec spec;
         spec.title = "RoPE: slow pairs reach new angles";
         spec.x = integerAxis("pair $i$ (fast → slow)", 0, double(pairs - 1));
@@ -257,16 +313,11 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         turn.color = theme.mutedText;
         spec.markers = {turn};
         drawLinePlot(figure, cell.plot, spec, small);
-        drawParagraph(
-            figure, cell.text,
-            "Each pair turns by $θ_i$ per position. Fast pairs complete many turns in training, "
-            "so every angle is familiar; pairs below 2π never closed their circle, and past "
-            "training they reach angles the model has never seen.",
-            theme, textSize);
+        drawParagraph(figure, cell.text, paragraphs[2], theme, textSize);
     }
     // 4. RoPE with each scaling, factor eval / train.
     if (grid.shows(3)) {
-        const PlotAndText cell = splitCell(grid.cell(3), textFraction);
+        const PlotAndText cell = cellOf(3);
         const double factor = double(eval) / train;
         LinePlotSpec spec;
         spec.title = "RoPE scalings at factor " + formatValue(factor, 3);
@@ -318,26 +369,25 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             spec.markers.push_back(incomplete);
         }
         drawLinePlot(figure, cell.plot, spec, small);
-        drawParagraph(
-            figure, cell.text,
-            "Above 1 in the shaded pairs means unseen angles. Linear (position interpolation) "
-            "divides every frequency by s: nothing new, but neighbours get squeezed. NTK, YaRN "
-            "and Llama 3 keep the fast pairs and stretch only the slow ones.",
-            theme, textSize);
+        drawParagraph(figure, cell.text, paragraphs[3], theme, textSize);
     }
     // 5. ALiBi: a linear penalty, defined at every distance.
     if (grid.shows(4)) {
-        const PlotAndText cell = splitCell(grid.cell(4), textFraction);
-        const std::vector<double> slopes = alibiSlopes(o.alibiHeads);
+        const PlotAndText cell = cellOf(4);
         LinePlotSpec spec;
         spec.title = "ALiBi: keeps working";
         spec.x = integerAxis("distance i − j", 0, double(eval));
         spec.y = {"logit bias", -1, 0};
+        const bool narrow = cell.plot.width < 30 * theme.fontSize;
         const int shown = std::min<int>(int(slopes.size()), 4);
         for (int h = 0; h < shown; ++h) {
             const std::size_t head = std::size_t(h * std::max<int>(1, int(slopes.size()) / shown));
             LineSeries series;
-            series.name = "head " + std::to_string(head) + ", m = " + formatValue(slopes[head], 3);
+            // A narrow plot (480x320, a one-column print) names the heads by slope alone: "head
+            // 2, m = 0.125" took two legend rows each (at 480x320 the legend below left the plot
+            // a flat strip; in print the legend beside it left the last head out).
+            series.name = (narrow ? "" : "head " + std::to_string(head) + ", ") +
+                          "m = " + formatValue(slopes[head], 3);
             series.x = {0, double(eval)};
             series.y = {0, -slopes[head] * eval};
             spec.series.push_back(series);
@@ -347,11 +397,11 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.autoRangeY = false;
         spec.markers.push_back(trainingMarker(train, true, theme));
         drawLinePlot(figure, cell.plot, spec, small);
-        drawParagraph(figure, cell.text, alibiExtrapolationCaption(slopes, train), theme, textSize);
+        drawParagraph(figure, cell.text, paragraphs[4], theme, textSize);
     }
     // 6. T5: everything far shares the last bucket.
     if (grid.shows(5)) {
-        const PlotAndText cell = splitCell(grid.cell(5), textFraction);
+        const PlotAndText cell = cellOf(5);
         LinePlotSpec spec;
         spec.title = "T5 buckets: keep working";
         spec.x = integerAxis("distance i − j", 0, double(eval));
@@ -372,11 +422,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         far.color = theme.mutedText;
         spec.markers.push_back(far);
         drawLinePlot(figure, cell.plot, spec, small);
-        drawParagraph(figure, cell.text,
-                      "A learned bias per bucket of distance, with logarithmic buckets and every "
-                      "distance beyond max_distance in the last one. Any length maps onto buckets "
-                      "seen in training — at the price of not telling 200 from 2000 apart.",
-                      theme, textSize);
+        drawParagraph(figure, cell.text, paragraphs[5], theme, textSize);
     }
     return success();
 }
@@ -392,7 +438,8 @@ float extrapolationTitleHeight(const Theme& theme) {
 PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel) {
     const float titleHeight = extrapolationTitleHeight(theme);
     const Box area{0, titleHeight, width, height - titleHeight};
-    return reflowOrFocus(area, extrapolationShape(area, theme), theme, panel);
+    return reflowOrFocus(area, extrapolationShape(area, theme, ExtrapolationSet::Textbook), theme,
+                         panel);
 }
 
 Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float width, float height,

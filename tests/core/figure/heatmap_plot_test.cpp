@@ -4,6 +4,7 @@
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/figure/colorbar.hpp"
+#include "poslab/figure/layout.hpp"
 #include "poslab/figure/plot.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
@@ -311,6 +312,42 @@ TEST(HeatmapPlotTest, AHorizontalMarkersLabelSitsBesideTheHeatmapAtItsLine) {
         EXPECT_TRUE(overlappingTexts(figure).empty()) << scale;
         EXPECT_TRUE(cutTexts(figure).empty()) << scale;
     }
+}
+
+// A heatmap too narrow for that strip (Extrapolation's panels at 480x320) drew the label inside
+// the plot, on its cells ("trained", "table ends": 2 texts over data). It goes above the plot
+// now, after a dashed swatch in the line's colour: whole, over no cell and no other text.
+TEST(HeatmapPlotTest, AHorizontalMarkersLabelGoesAboveANarrowHeatmapAsAKey) {
+    const Theme theme = darkTheme();
+    HeatmapSpec spec;
+    spec.title = "Learned";
+    spec.x = {"dimension", 0, 16, false, true};
+    spec.y = {"position", 0, 64, false, true};
+    spec.values = std::make_shared<const Matrix>(64, 16);
+    spec.range = {-1, 1};
+    spec.markers = {trainingMarker(40, false, theme, "table ends")};
+    Figure figure = emptyFigure(220, 300, theme);
+    PlotFrame frame;
+    drawHeatmap(figure, {0, 0, 220, 300}, spec, theme, &frame);
+    std::string joined;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->color != theme.accent) continue;
+        joined += (joined.empty() ? "" : " ") + text->text;
+        EXPECT_LE(textBox(*text).bottom(), frame.plot.y) << text->text;
+    }
+    EXPECT_EQ(joined, "table ends");
+    bool swatch = false;  // a dashed accent segment above the plot, besides the line itself
+    for (const FigureItem& item : figure.items) {
+        const auto* line = std::get_if<LineItem>(&item);
+        if (line && line->dashed && line->color == theme.accent && line->from.y < frame.plot.y &&
+            line->from.y == line->to.y)
+            swatch = true;
+    }
+    EXPECT_TRUE(swatch);
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    EXPECT_TRUE(cutTexts(figure).empty());
 }
 
 // Presentation mode (theme scaled 1.75x) keeps text at 14 px or more (#28): the colour bar's
