@@ -143,21 +143,29 @@ std::uint64_t figureFingerprint(const Figure& figure) {
 
 // ---- FigureLayerCache
 
-LayerUse FigureLayerCache::use(const LayerRect& rect, std::uint64_t key) {
-    // Two figures drawn over each other in one frame: the later one is drawn as usual.
-    for (const LayerRect& other : claimed_) {
-        if (other.overlaps(rect)) return LayerUse::Direct;
+LayerUse FigureLayerCache::use(const LayerRect& rect, std::uint64_t key, int depth) {
+    // Two figures drawn over each other in one frame: the later one is drawn as usual, unless
+    // it is stacked on the figure at the same rectangle one layer down.
+    for (const Claim& other : claimed_) {
+        const bool stacked = other.depth == depth - 1 && other.rect == rect;
+        if (other.rect.overlaps(rect) && !stacked) return LayerUse::Direct;
     }
-    claimed_.push_back(rect);
-    const auto slot =
-        std::find_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.rect == rect; });
+    if (depth < 0 || depth >= kLayerDepths) return LayerUse::Direct;
+    if (depth > 0 && std::none_of(claimed_.begin(), claimed_.end(), [&](const Claim& below) {
+            return below.depth == depth - 1 && below.rect == rect;
+        }))
+        return LayerUse::Direct;  // nothing to stack on
+    claimed_.push_back({rect, depth});
+    const auto slot = std::find_if(slots_.begin(), slots_.end(), [&](const Slot& s) {
+        return s.rect == rect && s.depth == depth;
+    });
     if (slot == slots_.end()) {
         if (slots_.size() >= kMaxSlots) {  // forget the one seen longest ago
             slots_.erase(std::min_element(
                 slots_.begin(), slots_.end(),
                 [](const Slot& a, const Slot& b) { return a.lastSeen < b.lastSeen; }));
         }
-        slots_.push_back(Slot{.rect = rect, .key = key, .lastSeen = frame_});
+        slots_.push_back(Slot{.rect = rect, .depth = depth, .key = key, .lastSeen = frame_});
         return LayerUse::Direct;
     }
     slot->lastSeen = frame_;
@@ -178,17 +186,18 @@ LayerUse FigureLayerCache::use(const LayerRect& rect, std::uint64_t key) {
         return LayerUse::Copy;
     }
     // Unchanged since it was last drawn (or steady): worth keeping. Figures cached where it
-    // goes lose their pixels.
+    // goes in the same layer lose their pixels.
     slot->cached = true;
     for (Slot& other : slots_) {
-        if (&other != &*slot && other.rect.overlaps(slot->rect)) other.cached = false;
+        if (&other != &*slot && other.depth == slot->depth && other.rect.overlaps(slot->rect))
+            other.cached = false;
     }
     return LayerUse::Capture;
 }
 
-void FigureLayerCache::keepDrawing(const LayerRect& rect) {
+void FigureLayerCache::keepDrawing(const LayerRect& rect, int depth) {
     for (Slot& slot : slots_) {
-        if (slot.rect == rect) {
+        if (slot.rect == rect && slot.depth == depth) {
             slot.cheap = true;
             slot.cached = false;
         }
@@ -223,35 +232,50 @@ LayerBlit layerBlit(const LayerRect& rect, long framebufferHeight, bool capture)
 FigureLayers::FigureLayers() = default;
 FigureLayers::~FigureLayers() = default;
 
-bool FigureLayers::ensureLayer(int width, int height) {
-    if (width == width_ && height == height_ && framebuffer_) return true;
-    cache_.clear();
-    framebuffer_.reset();
-    texture_.reset();
-    width_ = width;
-    height_ = height;
-    texture_ = createTexture2D(width, height, GL_RGBA, kLayerPixelOrder, GL_UNSIGNED_BYTE, nullptr,
-                               GL_NEAREST, GL_NEAREST);
+bool FigureLayers::ensureLayer(int width, int height, int depth) {
+    if (width != width_ || height != height_) {
+        cache_.clear();
+        for (int d = 0; d < kLayerDepths; ++d) {
+            framebuffers_[d].reset();
+            textures_[d].reset();
+        }
+        width_ = width;
+        height_ = height;
+    }
+    if (framebuffers_[depth]) return true;
+    Texture texture = createTexture2D(width, height, GL_RGBA, kLayerPixelOrder, GL_UNSIGNED_BYTE,
+                                      nullptr, GL_NEAREST, GL_NEAREST);
     GLuint name = 0;
     glGenFramebuffers(1, &name);
-    framebuffer_ = Framebuffer(name);
+    Framebuffer framebuffer(name);
     GLint previous = 0;
     glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
     glBindFramebuffer(GL_FRAMEBUFFER, name);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.get(), 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture.get(), 0);
     const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
     if (!complete) {  // drawn as usual from now on
         failed_ = true;
-        framebuffer_.reset();
-        texture_.reset();
+        return false;
     }
-    return complete;
+    textures_[depth] = std::move(texture);
+    framebuffers_[depth] = std::move(framebuffer);
+    return true;
 }
 
 bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
-    if (!kLayersAvailable || failed_ || !target.drawList || figure.background.a != 255)
+    // Which layer: an opaque figure the first; a clear one stacked right on the last opaque
+    // one (nothing drawn between: its draw list filled exactly as far as when it ended) the
+    // second. A third figure is drawn as usual.
+    const Below below = below_;
+    below_ = {};
+    const bool stacked = figure.background.a == 0 && below.list && below.list == target.drawList &&
+                         below.vertices == target.drawList->VtxBuffer.Size &&
+                         below.commands == target.drawList->CmdBuffer.Size;
+    if (!kLayersAvailable || failed_ || !target.drawList ||
+        (figure.background.a != 255 && !stacked))
         return false;
+    const int depth = stacked ? 1 : 0;
     const ImGuiIO& io = ImGui::GetIO();
     const ImVec2 scale = io.DisplayFramebufferScale;
     // The framebuffer's size as the OpenGL backend computes it.
@@ -276,7 +300,8 @@ bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
         if (e != std::floor(e)) return false;
     }
     const LayerRect rect{long(edges[0]), long(edges[1]), long(edges[2]), long(edges[3])};
-    if (!ensureLayer(width, height)) return false;
+    if (stacked && !(rect == below.rect)) return false;
+    if (!ensureLayer(width, height, depth)) return false;
 
     // The figure and everything else its pixels depend on.
     Hasher identity;
@@ -288,7 +313,9 @@ bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
     identity.word(std::uint64_t(reinterpret_cast<std::uintptr_t>(target.heatmaps)));
     identity.word(std::uint64_t(reinterpret_cast<std::uintptr_t>(io.Fonts->TexID)));
     identity.word(std::uint64_t(io.Fonts->TexWidth) << 32 | std::uint64_t(io.Fonts->TexHeight));
-    const LayerUse use = cache_.use(rect, identity.state);
+    if (stacked) identity.word(below.key);  // its pixels are both figures'
+    const LayerUse use = cache_.use(rect, identity.state, depth);
+    if (depth == 0) below_ = Below{target.drawList, rect, identity.state};
     if (use == LayerUse::Direct) return false;
 
     if (use == LayerUse::Capture) {
@@ -302,7 +329,8 @@ bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
         // A figure of a few glyphs on a clear ("computing…") draws faster than a blit copies it.
         if (target.drawList->VtxBuffer.Size - vertices < kWorthVertices &&
             target.drawList->CmdBuffer.Size - commands < kWorthCommands) {
-            cache_.keepDrawing(rect);
+            cache_.keepDrawing(rect, depth);
+            ended(target.drawList);
             return true;
         }
         ++captured_;
@@ -315,9 +343,23 @@ bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
         ++copies_;
     }
     Copy& queued = *queuedCopies_.emplace_back(
-        std::make_unique<Copy>(Copy{this, rect, use == LayerUse::Capture}));
+        std::make_unique<Copy>(Copy{this, rect, depth, use == LayerUse::Capture}));
+    // Both figures copied: the stacked one's copy holds the one below too.
+    if (stacked && use == LayerUse::Copy && below.copy) below.copy->skip = true;
     target.drawList->AddCallback(&FigureLayers::copyCallback, &queued);
+    if (depth == 0 && use == LayerUse::Copy) below_.copy = &queued;
+    ended(target.drawList);
     return true;
+}
+
+void FigureLayers::drawnDirectly(const ImDrawList* list) {
+    ended(list);
+}
+
+void FigureLayers::ended(const ImDrawList* list) {
+    if (below_.list != list || below_.vertices >= 0) return;
+    below_.vertices = list->VtxBuffer.Size;
+    below_.commands = list->CmdBuffer.Size;
 }
 
 void FigureLayers::copyCallback(const ImDrawList*, const ImDrawCmd* command) {
@@ -326,7 +368,8 @@ void FigureLayers::copyCallback(const ImDrawList*, const ImDrawCmd* command) {
 }
 
 void FigureLayers::copy(const Copy& queued) const {
-    if (!framebuffer_) return;
+    const Framebuffer& layer = framebuffers_[queued.depth];
+    if (!layer || queued.skip) return;
     const LayerBlit blit = layerBlit(queued.rect, height_, queued.capture);
     const auto* s = blit.source;
     const auto* d = blit.destination;
@@ -334,8 +377,8 @@ void FigureLayers::copy(const Copy& queued) const {
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
     // Capture: the frame's framebuffer into the layer; else the layer into the frame's.
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, queued.capture ? GLuint(draw) : framebuffer_.get());
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, queued.capture ? framebuffer_.get() : GLuint(draw));
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, queued.capture ? GLuint(draw) : layer.get());
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, queued.capture ? layer.get() : GLuint(draw));
     glDisable(GL_SCISSOR_TEST);  // the rectangle is the figure's, inside the clip rectangle
     glBlitFramebuffer(GLint(s[0]), GLint(s[1]), GLint(s[2]), GLint(s[3]), GLint(d[0]), GLint(d[1]),
                       GLint(d[2]), GLint(d[3]), GL_COLOR_BUFFER_BIT, GL_NEAREST);
@@ -347,6 +390,7 @@ void FigureLayers::copy(const Copy& queued) const {
 void FigureLayers::endFrame() {
     cache_.endFrame();
     queuedCopies_.clear();
+    below_ = {};
 }
 
 }  // namespace poslab::gfx

@@ -20,6 +20,14 @@
 // rectangle is not whole pixels, is not entirely inside the clip rectangle and the display, or
 // overlaps another figure of the same frame; and when it is cheaper to draw than to copy (a few
 // glyphs on a clear, such as a "computing…" note).
+//
+// One exception to the opaque background: a figure with a clear background drawn right over an
+// opaque one at the same rectangle, nothing drawn between them (a view's part that changes more
+// often than the rest: the RoPE rotation's trails, ALiBi's attention preview), is a stacked
+// figure. Its pixels are the two together, so its identity is both figures' and it is kept in a
+// second layer texture: while both stay the same that layer is copied (and the one below is
+// not); when only the stacked figure changes, the one below is still copied from its own layer
+// and only the stacked one is drawn. A third figure over the two is drawn as usual.
 #pragma once
 
 #include <cstdint>
@@ -57,13 +65,18 @@ enum class LayerUse {
     Copy,     // copy it from the layer: the layer holds exactly this figure at this rectangle
 };
 
+// Depth 0: a figure with an opaque background; 1: one stacked over it (see above).
+inline constexpr int kLayerDepths = 2;
+
 class FigureLayerCache {
   public:
-    // What to do with a figure of identity `key` at `rect` this frame.
-    LayerUse use(const LayerRect& rect, std::uint64_t key);
+    // What to do with a figure of identity `key` at `rect` this frame. A stacked figure (depth
+    // 1) follows the depth-0 figure at the same rectangle in the same frame, and its key covers
+    // that figure's too; each depth has its own layer.
+    LayerUse use(const LayerRect& rect, std::uint64_t key, int depth = 0);
     // The figure at `rect` (just told Capture) is cheaper to draw than to copy: drawn as usual
     // until it changes.
-    void keepDrawing(const LayerRect& rect);
+    void keepDrawing(const LayerRect& rect, int depth = 0);
     void endFrame();                  // the next frame begins: rectangles may be claimed again
     void clear();                     // the layer's pixels are gone (resized, fonts re-baked)
     std::size_t cachedCount() const;  // figures whose pixels the layer holds
@@ -71,14 +84,19 @@ class FigureLayerCache {
   private:
     struct Slot {
         LayerRect rect;
+        int depth = 0;               // which layer
         std::uint64_t key = 0;       // the figure last seen at rect
         bool cached = false;         // the layer holds its pixels
         bool copied = false;         // ... and they were copied back at least once
         bool cheap = false;          // cheaper to draw than to copy (keepDrawing): never cached
         std::uint64_t lastSeen = 0;  // frame number
     };
+    struct Claim {
+        LayerRect rect;
+        int depth = 0;
+    };
     std::vector<Slot> slots_;
-    std::vector<LayerRect> claimed_;  // rectangles drawn this frame
+    std::vector<Claim> claimed_;  // rectangles drawn this frame
     std::uint64_t frame_ = 1;
 };
 
@@ -102,8 +120,11 @@ class FigureLayers {
     FigureLayers& operator=(const FigureLayers&) = delete;
 
     // Draws `figure` through the layer when it can (see above) and returns true; false: the
-    // caller draws it as usual. target.layers is ignored (the layer's own pass draws directly).
+    // caller draws it as usual and then calls drawnDirectly. target.layers is ignored (the
+    // layer's own pass draws directly).
     bool draw(const FigureTarget& target, const Figure& figure);
+    // The figure `draw` returned false for has been drawn as usual into `list`.
+    void drawnDirectly(const ImDrawList* list);
     void endFrame();                  // after the frame's render
     void clear() { cache_.clear(); }  // fonts re-baked: glyphs moved in the atlas
 
@@ -114,16 +135,29 @@ class FigureLayers {
     struct Copy {  // one figure copied this frame (its draw command points here)
         FigureLayers* owner = nullptr;
         LayerRect rect;
+        int depth = 0;
         bool capture = false;  // from the frame into the layer (else the layer into the frame)
+        bool skip = false;     // a copy of the stacked figure over it covers it
+    };
+    // The last depth-0 figure of this frame, which a figure with a clear background may stack
+    // on: its draw list and how far it had filled it when the figure ended.
+    struct Below {
+        const ImDrawList* list = nullptr;  // null: none
+        LayerRect rect;
+        std::uint64_t key = 0;
+        int vertices = -1, commands = -1;  // -1: not ended yet
+        Copy* copy = nullptr;              // its copy from the layer, if it was copied
     };
     static void copyCallback(const ImDrawList* list, const ImDrawCmd* command);
     void copy(const Copy& copy) const;
-    bool ensureLayer(int width, int height);
+    bool ensureLayer(int width, int height, int depth);
+    void ended(const ImDrawList* list);  // the figure below_ names was drawn: where it ends
 
     FigureLayerCache cache_;
-    Texture texture_;
-    Framebuffer framebuffer_;
-    int width_ = 0, height_ = 0;  // the layer's size; 0: none yet
+    Texture textures_[kLayerDepths];
+    Framebuffer framebuffers_[kLayerDepths];
+    Below below_;
+    int width_ = 0, height_ = 0;  // the layers' size; 0: none yet
     bool failed_ = false;         // the layer could not be made: every figure is drawn directly
     std::vector<std::unique_ptr<Copy>> queuedCopies_;  // this frame's (stable addresses)
     std::size_t copies_ = 0, captured_ = 0;

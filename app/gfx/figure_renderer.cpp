@@ -303,6 +303,7 @@ void drawFigure(const FigureTarget& target, const Figure& figure) {
     }
     for (const FigureItem& item : figure.items) std::visit(replay, item);
     list->PopClipRect();
+    if (target.layers) target.layers->drawnDirectly(list);
 }
 
 }  // namespace poslab::gfx

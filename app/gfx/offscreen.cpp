@@ -147,7 +147,8 @@ Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
     return renderOver(figure.background, figure, scale);
 }
 
-Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& figure, float scale) {
+Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& figure, float scale,
+                                                const Figure* over) {
     State& s = *state_;
     ImGui::SetCurrentContext(s.imgui);
     const int width = int(std::lround(figure.width * scale));
@@ -177,6 +178,7 @@ Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& fig
     std::vector<float> sizes;
     std::string text;
     fontNeeds(figure, scale, sizes, text);
+    if (over) fontNeeds(*over, scale, sizes, text);
     if (s.fonts.loadOnly(sizes, text) && s.deviceObjectsReady) {
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -196,6 +198,7 @@ Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& fig
     target.heatmaps = &s.heatmaps;
     target.layers = s.layers.get();
     drawFigure(target, figure);
+    if (over) drawFigure(target, *over);
     ImGui::Render();
 
     glBindFramebuffer(GL_FRAMEBUFFER, framebufferName);

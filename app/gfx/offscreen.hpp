@@ -28,7 +28,9 @@ class OffscreenRenderer {
     Result<ImageRgba> render(const Figure& figure, float scale = 1.0f);
     // The same onto a framebuffer first filled with `underlay` instead of the background: a
     // colour no figure paints shows the pixels drawFigure leaves as they were (tests).
-    Result<ImageRgba> renderOver(Rgba underlay, const Figure& figure, float scale = 1.0f);
+    // `over`, when given, is drawn right after `figure` in the same frame (a stacked figure).
+    Result<ImageRgba> renderOver(Rgba underlay, const Figure& figure, float scale = 1.0f,
+                                 const Figure* over = nullptr);
     // From now on every render is one frame through figure layers, as the GUI's frames are
     // (figure_layers.hpp: a figure unchanged since the last render is drawn into the layer
     // once, then copied from it): tests compare those pixels with a direct render's.

@@ -135,14 +135,16 @@ void AlibiPanel::drawFigure(state::AlibiViewState& view, ui::FrameContext& conte
         [options, biasCache = biasCache_](const AlibiLayout& layout) {
             return computeAlibiFigureData(options, layout, biasCache.get());
         },
+        // The attention preview, which follows the query row, is a figure of its own over the
+        // rest, so the grid's 128 heatmaps and titles are copied while the row moves.
         [&](Figure& figure, const AlibiLayout& layout, const AlibiFigureData& data,
-            const CacheKey& made) {
+            const CacheKey& made, Figure* preview) {
             // Meanwhile the last data is drawn with the settings it was made for.
             AlibiFigureOptions drawn = options;
             std::tie(drawn.heads, drawn.seqLen, drawn.symmetric, drawn.enlargedHead,
                      drawn.queryIndex, drawn.previewKeys, drawn.contentScale, drawn.contentSeed) =
                 made;
-            drawAlibiFigure(figure, layout, drawn, data, context.theme, &frames);
+            drawAlibiFigure(figure, layout, drawn, data, context.theme, &frames, preview);
         });
     if (!cache_.ok() || !cache_.exact() || !canvas.hovered) return;
 

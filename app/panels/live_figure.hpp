@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <imgui.h>
@@ -154,16 +155,28 @@ class LiveCachedFigure {
         exact_ = shown.exact;
         if (!shown.exact) context.waiting = context.animating = true;
         Figure figure = emptyFigure(area.width, area.height, context.theme);
+        // A Draw that takes a fifth argument may put what changes more often than the rest in
+        // this figure, drawn over the first: the first then stays the same and is copied from
+        // its figure layer (gfx/figure_layers.hpp). A layout audit sees one whole figure.
+        Figure overlay = emptyFigure(area.width, area.height, context.theme);
+        overlay.background = {0, 0, 0, 0};
         if (!shown.value) {
             drawNote(figure, area, "computing…", context.theme);
         } else if (shown.value->data) {
             // The key the data was made for: this one (exact or coarse), or the last exact.
-            draw(figure, std::as_const(shown.value->layout), shown.value->data.value(),
-                 shown.current ? key : made_.exactKey()->key);
+            const Key& made = shown.current ? key : made_.exactKey()->key;
+            if constexpr (std::is_invocable_v<Draw&, Figure&, const Layout&, const Data&,
+                                              const Key&, Figure*>) {
+                draw(figure, std::as_const(shown.value->layout), shown.value->data.value(), made,
+                     context.layoutAudit ? nullptr : &overlay);
+            } else {
+                draw(figure, std::as_const(shown.value->layout), shown.value->data.value(), made);
+            }
         } else {
             drawNote(figure, area, shown.value->data.error().message, context.theme);
         }
         ui::drawCanvasFigure(canvas, figure, context);
+        if (!overlay.items.empty()) ui::drawCanvasFigure(canvas, overlay, context);
         if (shown.value && !shown.exact) {
             const char* label = shown.current ? "refining…" : "updating…";
             const ImVec2 size = ImGui::CalcTextSize(label);

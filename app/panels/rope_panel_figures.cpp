@@ -55,12 +55,18 @@ void RopePanel::drawRotation(state::RopeViewState& view, ui::FrameContext& conte
     // of its own drawn over the rest, which then stays the same and is copied from its figure
     // layer (a trail's dots and the circles are most of the triangles). A layout audit sees the
     // whole figure.
+    // The trails' dots, which move only when a whole position passes, are a figure between the
+    // two, stacked on the first (figure_layers.hpp): a passing position draws the dots alone
+    // over the copied circles, and copies them too until the next one.
     Figure moving = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     moving.background = {0, 0, 0, 0};
+    Figure trails = moving;
     std::vector<RopeRotationCell> cells;
     drawRopeRotation(figure, wholeCanvas(canvas), view.params, options, context.theme, &cells,
-                     context.layoutAudit ? nullptr : &moving);
+                     context.layoutAudit ? nullptr : &moving,
+                     context.layoutAudit ? nullptr : &trails);
     ui::drawCanvasFigure(canvas, figure, context);
+    if (!trails.items.empty()) ui::drawCanvasFigure(canvas, trails, context);
     if (!moving.items.empty()) ui::drawCanvasFigure(canvas, moving, context);
 
     if (!canvas.hovered) return;

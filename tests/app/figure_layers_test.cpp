@@ -135,6 +135,40 @@ TEST(FigureLayerCacheTest, OverlappingFiguresOfOneFrameAreDrawnDirectly) {
     EXPECT_EQ(next, kept);
 }
 
+// The RoPE rotation's trails over its circles: the figure below holds still, the one stacked on
+// it (same rectangle, a layer of its own) changes now and then; each is copied while it holds
+// still, and a change below draws the stacked one again (its pixels are both figures').
+TEST(FigureLayerCacheTest, AStackedFigureHasALayerOfItsOwn) {
+    FigureLayerCache cache;
+    std::vector<LayerUse> below, stacked;
+    const std::uint64_t belowKeys[] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 2};
+    const std::uint64_t stackedKeys[] = {10, 10, 10, 10, 11, 11, 11, 11, 12, 12};
+    for (std::size_t frame = 0; frame < std::size(belowKeys); ++frame) {
+        below.push_back(cache.use(kRect, belowKeys[frame]));
+        stacked.push_back(cache.use(kRect, stackedKeys[frame], 1));
+        cache.endFrame();
+    }
+    using enum LayerUse;
+    EXPECT_EQ(below, (std::vector<LayerUse>{Direct, Capture, Copy, Copy, Copy, Copy, Copy, Copy,
+                                            Capture, Copy}));
+    EXPECT_EQ(stacked, (std::vector<LayerUse>{Direct, Capture, Copy, Copy, Capture, Copy, Copy,
+                                              Copy, Capture, Copy}));
+    EXPECT_EQ(cache.cachedCount(), 2u);
+}
+
+TEST(FigureLayerCacheTest, AStackedFigureNeedsTheFigureBelowAtItsRectangle) {
+    FigureLayerCache cache;
+    const LayerRect inside{50, 50, 100, 100};
+    for (int frame = 0; frame < 3; ++frame) {
+        EXPECT_EQ(cache.use(inside, 5, 1), LayerUse::Direct);  // nothing below
+        cache.endFrame();
+        cache.use(kRect, 1);
+        EXPECT_EQ(cache.use(inside, 5, 1), LayerUse::Direct);  // over part of it only
+        EXPECT_EQ(cache.use(kRect, 6, 2), LayerUse::Direct);   // no third layer
+        cache.endFrame();
+    }
+}
+
 Figure sampleFigure() {
     Figure f;
     f.width = 300;
@@ -280,6 +314,57 @@ TEST_F(FigureLayersGlTest, CopiedPixelsAreTheDrawnPixels) {
         EXPECT_EQ(layers.copies(), copiesAfter[frame]) << "frame " << frame;
         EXPECT_EQ(layers.captured(), capturedAfter[frame]) << "frame " << frame;
     }
+}
+
+// A clear figure stacked on the one above (the same rectangle): every frame's pixels are those
+// of the two drawn directly, while the stacked one changes over a still one and when both do.
+TEST_F(FigureLayersGlTest, StackedFigureCopiesAreTheDrawnPixels) {
+    ASSERT_TRUE(renderer_) << failure_;
+    constexpr Rgba kUnderlay{255, 0, 255, 255};
+    const Figure below[] = {drawnFigure(0, 2001), drawnFigure(0.7, 2002)};
+    auto over = [](float shift) {
+        Figure f;
+        f.width = 320;
+        f.height = 200;
+        f.background = {0, 0, 0, 0};
+        for (int i = 0; i < 120; ++i) {
+            CircleItem dot;
+            dot.center = {30 + 2.3f * float(i) + shift, 60 + 30 * std::sin(0.3f * float(i))};
+            dot.radius = 2.5f;
+            dot.fill = {20, 90, 200, std::uint8_t(60 + i)};
+            f.items.push_back(dot);
+        }
+        f.items.push_back(TextItem{{40, 170}, "m = " + std::to_string(shift), 14, {0, 0, 0, 255}});
+        return f;
+    };
+    const Figure trails[] = {over(0), over(5)};
+    // (figure below, figure stacked) per frame: the stacked one changes, then the one below.
+    const std::pair<int, int> frames[] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 1},
+                                          {0, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}};
+    // The reference: each pair as one figure (the stacked items after the others), each drawn
+    // once, so drawn directly even where the test before left the layers on (never copied).
+    std::vector<std::uint8_t> direct[2][2];
+    for (const auto& [b, t] : {std::pair{0, 0}, std::pair{0, 1}, std::pair{1, 1}}) {
+        Figure one = below[b];
+        one.items.insert(one.items.end(), trails[t].items.begin(), trails[t].items.end());
+        auto image = renderer_->renderOver(kUnderlay, one);
+        ASSERT_TRUE(image.ok());
+        direct[b][t] = image.value().pixels;
+    }
+    ASSERT_NE(direct[0][0], direct[0][1]);
+    ASSERT_NE(direct[0][1], direct[1][1]);
+    renderer_->useFigureLayers();
+    const gfx::FigureLayers& layers = *renderer_->figureLayers();
+    const std::size_t capturedBefore = layers.captured(), copiesBefore = layers.copies();
+    for (std::size_t frame = 0; frame < std::size(frames); ++frame) {
+        const auto& [b, t] = frames[frame];
+        auto image = renderer_->renderOver(kUnderlay, below[b], 1.0f, &trails[t]);
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        EXPECT_TRUE(image.value().pixels == direct[b][t]) << "frame " << frame;
+    }
+    // Both layers were used: each of the three stacks captured, then copied.
+    EXPECT_GE(layers.captured() - capturedBefore, 3u);
+    EXPECT_GE(layers.copies() - copiesBefore, 5u);
 }
 
 }  // namespace

@@ -355,7 +355,8 @@ int AlibiFigureFrames::headAt(Point p) const {
 }
 
 void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigureOptions& options,
-                     const AlibiFigureData& data, const Theme& theme, AlibiFigureFrames* frames) {
+                     const AlibiFigureData& data, const Theme& theme, AlibiFigureFrames* frames,
+                     Figure* preview) {
     const bool causal = !options.symmetric;
 
     PlotFrame enlargedFrame, slopesFrame, attentionFrame;
@@ -457,8 +458,14 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
         figure.add(chosen);
     }
 
-    // ---- Attention preview
+    // ---- Attention preview (last: nothing drawn after it)
     const int query = alibiQueryIndex(options);
+    // Drawn into a copy of the figure so far when split: placing its labels and notes sees the
+    // same texts, marks and titles as in the one figure, so its items are the same too.
+    Figure split;
+    if (preview) split = figure;
+    Figure& live = preview ? split : figure;
+    const std::size_t before = live.items.size();
     if (layout.attention.width > 0) {
         HeatmapSpec attention = specFor(data.attention, "key j", "head");
         attention.title =
@@ -479,7 +486,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
             marker.color = theme.accent;
             attention.markers.push_back(marker);
         }
-        drawHeatmap(figure, layout.attention, attention, theme, &attentionFrame);
+        drawHeatmap(live, layout.attention, attention, theme, &attentionFrame);
         if (data.attention.rowsPerTexel > 1 || data.attention.colsPerTexel > 1) {
             auto count = [](int n, const char* what) {
                 return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
@@ -488,8 +495,12 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
             if (data.attention.rowsPerTexel > 1)
                 note += count(data.attention.rowsPerTexel, "head") + " x ";
             note += count(data.attention.colsPerTexel, "key");
-            drawCornerNote(figure, layout.attention, &attentionFrame, note, theme);
+            drawCornerNote(live, layout.attention, &attentionFrame, note, theme);
         }
+    }
+    if (preview) {
+        preview->items.insert(preview->items.end(), split.items.begin() + std::ptrdiff_t(before),
+                              split.items.end());
     }
 
     if (frames) {

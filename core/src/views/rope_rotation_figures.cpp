@@ -175,9 +175,10 @@ double ropePairScore(const std::vector<double>& q, const std::vector<double>& k,
 
 void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                       const RopeRotationOptions& options, const Theme& theme,
-                      std::vector<RopeRotationCell>* cells, Figure* moving) {
+                      std::vector<RopeRotationCell>* cells, Figure* moving, Figure* trails) {
     if (cells) cells->clear();
-    Figure& live = moving ? *moving : figure;  // what follows m and n
+    Figure& live = moving ? *moving : figure;       // what follows m and n
+    Figure& trailDots = trails ? *trails : figure;  // what follows whole positions
     const std::optional<RopeFrequencies> freqs = ropeFrequenciesOrNote(figure, area, params, theme);
     if (!freqs) return;
     if (!ropeVectorsFit(options.q, options.k, *freqs)) {
@@ -349,7 +350,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                     onCircle(base + wrapAngle(earlier * theta), which == 0 ? qLength : kLength);
                 dot.radius = std::clamp(radius * 0.045f, 2.f, 3.5f);
                 dot.fill = withAlpha(which == 0 ? qColor : kColor, alpha);
-                figure.add(dot);
+                trailDots.add(dot);
             }
         }
 

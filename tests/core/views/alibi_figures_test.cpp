@@ -5,9 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "figure_checks.hpp"
@@ -282,6 +287,88 @@ TEST(AlibiFiguresTest, InvalidOptionsAreRefused) {
     options.enlargedHead = 0;
     options.queryIndex = 32;
     EXPECT_EQ(validate(options).error().message, "query must be 0..31 (got 32)");
+}
+
+// An item written out in full (numbers as their bits, so equal text means equal items).
+std::string itemText(const FigureItem& item) {
+    auto num = [](auto v) {
+        if constexpr (sizeof v == 4)
+            return std::to_string(std::bit_cast<std::uint32_t>(v)) + " ";
+        else
+            return std::to_string(std::bit_cast<std::uint64_t>(v)) + " ";
+    };
+    auto pt = [&](Point p) { return num(p.x) + num(p.y); };
+    auto box = [&](Box b) { return num(b.x) + num(b.y) + num(b.width) + num(b.height); };
+    auto rgba = [](Rgba c) {
+        return std::to_string(std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 |
+                              std::uint32_t(c.b) << 8 | c.a) +
+               " ";
+    };
+    return std::visit(
+        [&](const auto& i) -> std::string {
+            using T = std::decay_t<decltype(i)>;
+            if constexpr (std::is_same_v<T, TextItem>) {
+                return "T " + i.text + " " + pt(i.anchor) + num(i.size) + rgba(i.color) +
+                       std::to_string(int(i.horizontal) * 100 + int(i.vertical) * 10 +
+                                      int(i.vertical90));
+            } else if constexpr (std::is_same_v<T, LineItem>) {
+                return "L " + pt(i.from) + pt(i.to) + rgba(i.color) + num(i.width) +
+                       std::to_string(i.dashed);
+            } else if constexpr (std::is_same_v<T, PolylineItem> ||
+                                 std::is_same_v<T, PolygonItem>) {
+                std::string s = "P ";
+                for (Point p : i.points) s += pt(p);
+                return s;
+            } else if constexpr (std::is_same_v<T, RectItem>) {
+                return "R " + box(i.box) + rgba(i.fill) + rgba(i.stroke) + num(i.strokeWidth);
+            } else if constexpr (std::is_same_v<T, CircleItem>) {
+                return "C " + pt(i.center) + num(i.radius) + rgba(i.fill) + rgba(i.stroke);
+            } else if constexpr (std::is_same_v<T, HeatmapItem>) {
+                return "H " + box(i.box) + std::to_string(i.version) + " " + num(i.range.low) +
+                       num(i.range.high);
+            } else if constexpr (std::is_same_v<T, ClipPush>) {
+                return "[ " + box(i.box);
+            } else {
+                return "]";
+            }
+        },
+        item);
+}
+
+// The attention preview split off (the GUI copies the rest while the query row moves): the rest
+// followed by the preview is the one figure, item for item, and the rest does not change with
+// the query row while the preview does.
+TEST(AlibiFiguresTest, PreviewSplitOffLeavesTheRestUnchangedByTheQueryRow) {
+    AlibiFigureOptions options;
+    options.heads = 16;
+    options.seqLen = 300;
+    options.contentScale = 1;
+    const Theme theme = darkTheme();
+    const AlibiLayout layout = alibiLayout({0, 0, 1400, 900}, options, theme);
+    AlibiBiasCache biasCache;  // as the GUI keeps the bias heatmaps while the row moves
+    auto drawn = [&](int query) {
+        options.queryIndex = query;
+        auto data = computeAlibiFigureData(options, layout, &biasCache);
+        EXPECT_TRUE(data);
+        Figure whole = emptyFigure(1400, 900, theme);
+        drawAlibiFigure(whole, layout, options, *data, theme);
+        Figure rest = emptyFigure(1400, 900, theme), preview = emptyFigure(1400, 900, theme);
+        drawAlibiFigure(rest, layout, options, *data, theme, nullptr, &preview);
+        std::vector<std::string> joined, one, kept;
+        for (const FigureItem& item : rest.items) joined.push_back(itemText(item));
+        kept = joined;
+        for (const FigureItem& item : preview.items) joined.push_back(itemText(item));
+        for (const FigureItem& item : whole.items) one.push_back(itemText(item));
+        EXPECT_EQ(joined, one);
+        EXPECT_TRUE(hasText(preview, "Query " + std::to_string(query) + ":"));
+        EXPECT_FALSE(hasText(rest, "Query "));
+        EXPECT_GE(heatmapCount(rest), 16 + 1);  // the grid's heads and the enlarged head
+        EXPECT_GE(heatmapCount(preview), 1);
+        return std::pair{kept, preview.items.size()};
+    };
+    const auto [first, previewItems] = drawn(40);
+    EXPECT_GT(previewItems, 0u);
+    EXPECT_EQ(drawn(250).first, first);
 }
 
 class AlibiNonFiniteAreaTest : public ::testing::TestWithParam<float> {};

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "poslab/figure/text_boxes.hpp"
 #include "rope_figure_checks.hpp"
 
 namespace poslab {
@@ -175,6 +176,45 @@ TEST(RopeRotationFiguresTest, MovingPartsSplitOffLeaveAStillFigure) {
     for (std::size_t i = 0; !differs && i < still.items.size(); ++i)
         differs = signature(still.items[i]) != signature(firstStill.items[i]);
     EXPECT_TRUE(differs);
+
+    // The trails split off too (stacked between the two in the GUI): the rest is then the same
+    // across whole positions, the three parts hold every item of the one figure, and no dot
+    // comes near a text of the rest (drawn before the dots in the split figure, after them in
+    // the one figure, so a dot touching one would change its pixels).
+    std::vector<std::string> firstRest;
+    std::vector<std::string> firstTrails;
+    for (double m : {9.25, 10.25, 11.0}) {
+        options.m = m;
+        options.n = m - 6;
+        Figure whole = emptyFigure(1400, 860, darkTheme());
+        drawRopeRotation(whole, area, p, options, darkTheme());
+        Figure rest = emptyFigure(1400, 860, darkTheme()), trails = rest, live = rest;
+        drawRopeRotation(rest, area, p, options, darkTheme(), nullptr, &live, &trails);
+        EXPECT_EQ(rest.items.size() + trails.items.size() + live.items.size(), whole.items.size());
+        EXPECT_TRUE(isSubsequence(trails, whole));
+        ASSERT_FALSE(trails.items.empty());
+        std::vector<std::string> restItems, trailItems;
+        for (const FigureItem& item : rest.items) restItems.push_back(signature(item));
+        for (const FigureItem& item : trails.items) {
+            trailItems.push_back(signature(item));
+            const auto* dot = std::get_if<CircleItem>(&item);
+            ASSERT_NE(dot, nullptr);
+            const float reach = dot->radius + 1;  // with its anti-aliased edge
+            const Box around{dot->center.x - reach, dot->center.y - reach, 2 * reach, 2 * reach};
+            for (const FigureItem& other : rest.items) {
+                if (const auto* text = std::get_if<TextItem>(&other)) {
+                    EXPECT_FALSE(boxesOverlap(around, textBox(*text), 0)) << text->text;
+                }
+            }
+        }
+        if (firstRest.empty()) {
+            firstRest = restItems;
+            firstTrails = trailItems;
+            continue;
+        }
+        EXPECT_EQ(restItems, firstRest);
+        EXPECT_NE(trailItems, firstTrails);
+    }
 }
 
 TEST(RopeRotationFiguresTest, ShiftingMAndNTogetherChangesNoAngleAndNoScore) {

@@ -123,9 +123,14 @@ struct AlibiFigureFrames {
     PlotFrame enlarged, slopes, attention;
     int headAt(Point p) const;  // the grid head under p, or -1
 };
+// preview: when given, the attention preview (what follows the query row) goes there instead,
+// so that `figure` (the grid of heads, the enlarged head, the slopes) stays the same while the
+// query row moves and the GUI copies it instead of drawing its 128 heatmaps and titles again.
+// The preview is the last part of the one figure and no other part overlaps it, so the two
+// drawn in turn give the same pixels as the one figure.
 void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigureOptions& options,
                      const AlibiFigureData& data, const Theme& theme,
-                     AlibiFigureFrames* frames = nullptr);
+                     AlibiFigureFrames* frames = nullptr, Figure* preview = nullptr);
 // Layout, data and drawing in one call, for `poslab render` and File > Export.
 Status drawAlibiFigure(Figure& figure, Box area, const AlibiFigureOptions& options,
                        const Theme& theme, int panel = 0);

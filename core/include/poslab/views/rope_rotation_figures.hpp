@@ -41,8 +41,14 @@ double ropePairScore(const std::vector<double>& q, const std::vector<double>& k,
 // a position and the GUI copies it instead of drawing it again. Drawn over `figure`, the two give
 // the same pixels as the one figure: no item of either part overlaps one of the other drawn
 // after it in the one figure.
+// trails: when given, the trails' dots (which move with each whole position) go there, drawn
+// between `figure` and `moving`: `figure` (frames, circles, pair labels) then stays the same for
+// every m and n, and a whole position passing draws only the dots (the GUI stacks them on the
+// copied figure, gfx/figure_layers.hpp). The dots stay inside their circles' band, clear of the
+// pair labels drawn after them in the one figure.
 void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                       const RopeRotationOptions& options, const Theme& theme,
-                      std::vector<RopeRotationCell>* cells = nullptr, Figure* moving = nullptr);
+                      std::vector<RopeRotationCell>* cells = nullptr, Figure* moving = nullptr,
+                      Figure* trails = nullptr);
 
 }  // namespace poslab
