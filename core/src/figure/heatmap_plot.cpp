@@ -215,19 +215,22 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     PlotFrame frame;
     const float lineStep = theme.fontSize * 1.2f;  // between caption lines
     std::optional<float> captionLength;            // the bar the second pass fits it to
+    float verticalRow = 0;                         // a vertical line's label row
+    std::vector<SideLabel> keysAbove;              // horizontal lines' labels above the plot
+    const float keyRow = sideLabelSize(theme) * 1.15f + 2;
     for (int pass = 0; pass < 2; ++pass) {
         area = areaGiven;
         m = plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
-    // A labelled vertical line ("query 31") has its label above the plot, where it hides no
-    // cell: a row of room under the title (heatmaps are data everywhere inside).
-    float verticalRow = 0;
-    for (const Marker& marker : spec.markers) {
-        if (marker.vertical && !marker.label.empty()) {
-            verticalRow = theme.fontSize * 0.9f + 4;
-            m.top += verticalRow;
-            break;
+        // A labelled vertical line ("query 31") has its label above the plot, where it hides no
+        // cell: a row of room under the title (heatmaps are data everywhere inside).
+        verticalRow = 0;
+        for (const Marker& marker : spec.markers) {
+            if (marker.vertical && !marker.label.empty()) {
+                verticalRow = theme.fontSize * 0.9f + 4;
+                m.top += verticalRow;
+                break;
+            }
         }
-    }
         side = sideLabels(spec, area.width, theme);
         strip = sideStripWidth(side);                               // between plot and colour bar
         barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
@@ -235,52 +238,51 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         caption = spec.showColorbar
                       ? colorbarCaption(spec.colorbarLabel, fitLength, theme.fontSize, theme, 2,
                                         fitLength + 1.6f * std::min(m.top, m.bottom))
-                          : std::vector<FittedText>{};
+                      : std::vector<FittedText>{};
         barBlock = spec.showColorbar
-            ? barWidth + 8 + strokeWidth(theme, 4) +
-                  plot_parts::widestLabel(barTicks, theme.fontSize) +
+                       ? barWidth + 8 + strokeWidth(theme, 4) +
+                             plot_parts::widestLabel(barTicks, theme.fontSize) +
                              (caption.empty()
                                   ? 0
-                                   : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
-            : 0;
-    // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
-    // labels go above it as keys instead: a swatch in the line's colour and style, then the
-    // label (inside the plot a label hides cells wherever it goes: "training…" at 480x320).
-    std::vector<SideLabel> keysAbove;
-    const float keyRow = sideLabelSize(theme) * 1.15f + 2;
-    if (strip > 0.3f * (area.width - m.left - m.right - barBlock)) {
-        // Across the area, as the title (over the y tick labels and the colour bar: the plot
-        // alone is some 60 px wide at 480x320), and half a line above the top tick labels.
-        const float room = std::max(1.f, area.width - 4 - strokeWidth(theme, 18) - 4);
-        m.top += theme.fontSize * 0.6f;
-        const float size = sideLabelSize(theme);
-        for (SideLabel& key : side) {
-            key.lines.clear();
-            for (const std::string& line : wrapText(key.text, size, room))
-                key.lines.push_back(fitText(line, size, room, readableMinScale(size, theme)));
-            m.top += keyRow * float(key.lines.size());
+                                  : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
+                       : 0;
+        // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
+        // labels go above it as keys instead: a swatch in the line's colour and style, then the
+        // label (inside the plot a label hides cells wherever it goes: "training…" at 480x320).
+        keysAbove.clear();
+        if (strip > 0.3f * (area.width - m.left - m.right - barBlock)) {
+            // Across the area, as the title (over the y tick labels and the colour bar: the plot
+            // alone is some 60 px wide at 480x320), and half a line above the top tick labels.
+            const float room = std::max(1.f, area.width - 4 - strokeWidth(theme, 18) - 4);
+            m.top += theme.fontSize * 0.6f;
+            const float size = sideLabelSize(theme);
+            for (SideLabel& key : side) {
+                key.lines.clear();
+                for (const std::string& line : wrapText(key.text, size, room))
+                    key.lines.push_back(fitText(line, size, room, readableMinScale(size, theme)));
+                m.top += keyRow * float(key.lines.size());
+            }
+            keysAbove = std::move(side);
+            side.clear();
+            strip = 0;
         }
-        keysAbove = std::move(side);
-        side.clear();
-        strip = 0;
-    }
-    m.right += barBlock + strip;
+        m.right += barBlock + strip;
         plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // narrower plot
-    if (spec.squareCells) {
-        // Square cells narrow the plot below (a one-column print): the label's rows for the
-        // width it will have, twice, as the rows taken shorten the square a little.
-        const double cols = std::abs(spec.x.high - spec.x.low);
-        const double rows = std::abs(spec.y.high - spec.y.low);
+        if (spec.squareCells) {
+            // Square cells narrow the plot below (a one-column print): the label's rows for the
+            // width it will have, twice, as the rows taken shorten the square a little.
+            const double cols = std::abs(spec.x.high - spec.x.low);
+            const double rows = std::abs(spec.y.high - spec.y.low);
             for (int again = 0; again < 2 && cols > 0 && rows > 0 && std::isfinite(cols / rows);
                  ++again) {
-            const float plotWidth = std::max(1.f, area.width - m.left - m.right);
-            const float plotHeight = std::max(1.f, area.height - m.top - m.bottom);
+                const float plotWidth = std::max(1.f, area.width - m.left - m.right);
+                const float plotHeight = std::max(1.f, area.height - m.top - m.bottom);
                 const float squareWidth =
                     float(std::min(double(plotWidth), plotHeight * cols / rows));
-            plot_parts::fitXLabelRows(m, spec.x, theme, squareWidth + m.left + m.right,
-                                      area.height);
+                plot_parts::fitXLabelRows(m, spec.x, theme, squareWidth + m.left + m.right,
+                                          area.height);
+            }
         }
-    }
         titleLines = plot_parts::plotTitleLines(title, area.width - barBlock - strip,
                                                 area.height - m.top - m.bottom, theme);
         titleArea = {area.x, area.y, area.width - barBlock - strip, area.height};
@@ -298,35 +300,35 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                 titleArea.width = area.width - captionColumn;
             }
         }
-    m.top += titleLines.extra;
+        m.top += titleLines.extra;
 
         frame = PlotFrame{};
-    frame.x = spec.x;
-    frame.y = spec.y;
-    frame.yDown = true;
+        frame.x = spec.x;
+        frame.y = spec.y;
+        frame.yDown = true;
         // A label cut under a narrow plot may run past its sides: up to the colour bar, or on
         // under it (the row below the bar's lowest tick label is free) unless the masked
         // swatch and its label sit there.
         frame.xLabelReach = spec.showColorbar && !spec.showMaskedLegend
                                 ? strip + theme.fontSize * 0.9f + barBlock
                                 : strip + theme.fontSize * 0.9f - 4;
-    frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
-                  std::max(1.f, area.height - m.top - m.bottom)};
-    if (spec.squareCells) {
+        frame.plot = {area.x + m.left, area.y + m.top, std::max(1.f, area.width - m.left - m.right),
+                      std::max(1.f, area.height - m.top - m.bottom)};
+        if (spec.squareCells) {
             // As many pixels per cell across as down: the area shrinks to the square plot,
             // centred across, so the axis labels and colour bar stay beside it.
-        const double cols = std::abs(spec.x.high - spec.x.low);
-        const double rows = std::abs(spec.y.high - spec.y.low);
-        if (cols > 0 && rows > 0 && std::isfinite(cols) && std::isfinite(rows)) {
-            const double perCell = std::min(frame.plot.width / cols, frame.plot.height / rows);
-            const float width = float(perCell * cols), height = float(perCell * rows);
-            const float spareX = frame.plot.width - width, spareY = frame.plot.height - height;
-            if (spareX > 0.5f || spareY > 0.5f) {
-                area = {area.x + spareX / 2, area.y, area.width - spareX, area.height - spareY};
-                frame.plot = {frame.plot.x + spareX / 2, frame.plot.y, width, height};
+            const double cols = std::abs(spec.x.high - spec.x.low);
+            const double rows = std::abs(spec.y.high - spec.y.low);
+            if (cols > 0 && rows > 0 && std::isfinite(cols) && std::isfinite(rows)) {
+                const double perCell = std::min(frame.plot.width / cols, frame.plot.height / rows);
+                const float width = float(perCell * cols), height = float(perCell * rows);
+                const float spareX = frame.plot.width - width, spareY = frame.plot.height - height;
+                if (spareX > 0.5f || spareY > 0.5f) {
+                    area = {area.x + spareX / 2, area.y, area.width - spareX, area.height - spareY};
+                    frame.plot = {frame.plot.x + spareX / 2, frame.plot.y, width, height};
+                }
             }
         }
-    }
         // Once more only when the caption fitted to the full height would be cut (or left
         // out) on the bar the square leaves, and two lines may save it.
         const bool shorter = frame.plot.height < barLength - 0.5f;
