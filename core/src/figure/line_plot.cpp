@@ -18,8 +18,8 @@ namespace {
 
 constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
 constexpr float kShortPlotLines = 1.5f;       // a legend goes below a plot keeping this many lines
-constexpr float kNarrowPlotShare =
-    0.25f;  // a legend's columns leave the plot this much of the area
+// A legend's columns beside the plot leave it at least this share of the area's width.
+constexpr float kNarrowPlotShare = 0.25f;
 
 // The legend's rows: the keys given, or the named series in their colours.
 std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme& theme) {
@@ -110,7 +110,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
             const float most = area.width - m.left - m.right - gap -
                                std::max(area.width * kNarrowPlotShare, theme.fontSize * 6);
             outsideWidth = std::max(outsideWidth, std::min(need, most));
-    }
+        }
     }
     if (beside) m.right += outsideWidth + gap;
     plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
@@ -264,15 +264,9 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
 
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                   PlotFrame* frameOut) {
-    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
-                      panels = figure.panels.size();
-    const std::vector<Box> clips = figure.clips;
+    const Figure::Checkpoint start = figure.checkpoint();
     const std::size_t leftOut = figure.leftOut.size();
-    auto undo = [&] {
-        figure.truncate(items, marks);
-        figure.panels.resize(panels);
-        figure.clips = clips;
-    };
+    auto undo = [&] { figure.rollBack(start); };
     // Redrawn (at most twice) when the first try leaves something in a poor place:
     // - a marker's label with no place that hides no data, whole: its line is listed in the
     //   legend instead (a dashed key in its colour), where the reader finds it by its style;

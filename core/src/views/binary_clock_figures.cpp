@@ -140,15 +140,11 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
         }
         return legendOverData;
     };
-    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
-                      panels = figure.panels.size();
-    const std::vector<Box> clips = figure.clips;
+    const Figure::Checkpoint start = figure.checkpoint();
     if (!drawBits(right, false) || theme.legend == LegendPlacement::None) return;
     // The first bit plot, a few lines tall, had no free place for the legend (a narrow panel: a
     // 480x320 window): the keys go once above the stack, side by side, and the plots below them.
-    figure.truncate(items, marks);
-    figure.panels.resize(panels);
-    figure.clips = clips;
+    figure.rollBack(start);
     PlotFrame row;
     row.plot = {right.x, right.y, right.width, 0};
     row.legendColumn = right;  // below a plot of no height: the keys in rows as wide as this

@@ -239,9 +239,7 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
         figure.add(ClipPop{});
         return frame;
     };
-    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
-                      panels = figure.panels.size();
-    const std::vector<Box> clips = figure.clips;
+    const Figure::Checkpoint start = figure.checkpoint();
     PlotFrame frame = drawHistogram(spec);
     // Short lines where they hide neither the bars, the curve nor the legend.
     std::vector<NoteLine> lines = {{"sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
@@ -261,17 +259,14 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     bool notesHideData = false;  // as the layout check finds it: a line's text over a mark
     for (std::size_t i = noteItems; i < figure.items.size(); ++i) {
         if (const auto* text = std::get_if<TextItem>(&figure.items[i]); text && !text->text.empty())
-            notesHideData = notesHideData || marksCovered(figure, textBox(*text), marks) > 0;
+            notesHideData = notesHideData || marksCovered(figure, textBox(*text), start.marks) > 0;
     }
     if (notesHideData) {
         // No place in the plot holds the three lines clear of the data (a 237 x 358 figure in
         // a 480x320 window): the dashed lines are named by their marker's label, which the plot
         // places clear of the data or lists as a dashed key, and the note keeps the std alone
         // (the spread plot below takes it up; the count is the samples slider's).
-        figure.items.resize(items);
-        figure.marks.resize(marks);
-        figure.panels.resize(panels);
-        figure.clips = clips;
+        figure.rollBack(start);
         LinePlotSpec named = spec;
         named.markers[0].label = sigmaText;
         frame = drawHistogram(named);

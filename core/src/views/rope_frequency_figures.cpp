@@ -177,9 +177,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     // A length whose label has no place hiding no pair and no text is listed in the legend (its
     // dashed line in its colour) instead: the plot is drawn again with that key.
     std::vector<bool> listed(lengths.size(), false);
-    const std::size_t items = figure.items.size(), marks = figure.marks.size(),
-                      panels = figure.panels.size();
-    const std::vector<Box> clips = figure.clips;
+    const Figure::Checkpoint start = figure.checkpoint();
     for (int pass = 0;; ++pass) {
         PlotFrame frame;
         drawLinePlot(figure, area, spec, theme, &frame);
@@ -204,7 +202,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         // labels, "ramp ends (β_slow 1)"): a close second line labels the other side.
         std::vector<Box> labelled;
         if (legendInside) labelled.push_back(legendBox);
-        for (std::size_t i = items; i < figure.items.size(); ++i) {
+        for (std::size_t i = start.items; i < figure.items.size(); ++i) {
             if (const auto* text = std::get_if<TextItem>(&figure.items[i]))
                 labelled.push_back(textBox(*text));
         }
@@ -269,9 +267,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
             if (frameOut) *frameOut = frame;
             return;
         }
-        figure.truncate(items, marks);
-        figure.panels.resize(panels);
-        figure.clips = clips;
+        figure.rollBack(start);
     }
 }
 

@@ -77,5 +77,29 @@ TEST(FigureTest, TextLeftOutIsForgottenWithTheTryThatLeftItOut) {
     EXPECT_EQ(figure.items.size(), 1u);
 }
 
+TEST(FigureTest, RollingBackUndoesEverythingATryAdded) {
+    Figure figure;
+    figure.add(makeText({0, 0}, "kept", 14, {}));
+    figure.addMark({0, 0, 10, 10});
+    figure.add(ClipPush{{0, 0, 100, 100}});
+    const Figure::Checkpoint start = figure.checkpoint();
+    EXPECT_EQ(start.items, 2u);
+    EXPECT_EQ(start.marks, 1u);
+    EXPECT_EQ(start.clips.size(), 1u);
+    // A try: a panel, a nested clip, a mark, a text and a key with no room.
+    figure.panels.push_back({{0, 0, 50, 50}, 2, 4});
+    figure.add(ClipPush{{0, 0, 50, 50}});
+    figure.addMark({5, 5, 10, 10});
+    figure.leaveOut("the try's key");
+    figure.add(makeText({0, 20}, "the try", 14, {}));
+    figure.rollBack(start);
+    EXPECT_EQ(figure.items.size(), 2u);
+    EXPECT_EQ(figure.marks.size(), 1u);
+    EXPECT_TRUE(figure.panels.empty());
+    ASSERT_EQ(figure.clips.size(), 1u);
+    EXPECT_EQ(figure.clips[0].width, 100);
+    EXPECT_TRUE(figure.leftOut.empty());
+}
+
 }  // namespace
 }  // namespace poslab

@@ -163,6 +163,18 @@ struct Figure {
         marks.resize(markCount);
         while (!leftOut.empty() && leftOut.back().item >= itemCount) leftOut.pop_back();
     }
+    // Where a layout that may be undone starts: items, marks and panels so far, the open clips.
+    struct Checkpoint {
+        std::size_t items = 0, marks = 0, panels = 0;
+        std::vector<Box> clips;
+    };
+    Checkpoint checkpoint() const { return {items.size(), marks.size(), panels.size(), clips}; }
+    // Back to `to`: the try since then undone, what it left out forgotten too (truncate).
+    void rollBack(const Checkpoint& to) {
+        truncate(to.items, to.marks);
+        panels.resize(to.panels);
+        clips = to.clips;
+    }
     // Items copied from another figure (keepPanel): their marks and clips as add() records them.
     void addCopied(const FigureItem& item) {
         recordMark(item);
