@@ -228,14 +228,16 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
                          std::to_string(int(b.y)) + ") " + std::to_string(int(b.width)) + "x" +
                          std::to_string(int(b.height)) + " hides data");
     }
-    for (std::size_t index : audit.checkCuts ? cutTexts(figure) : std::vector<std::size_t>{}) {
-        ++audit.cut;
-        faults.push_back(where + describe(index) + " is cut short");
-    }
-    // A legend's key left out whole (no room for it) is cut text too, only harder to see.
-    for (const LeftOutText& out : audit.checkCuts ? figure.leftOut : std::vector<LeftOutText>{}) {
-        ++audit.cut;
-        faults.push_back(where + "\"" + out.text + "\" is left out (a legend with no room)");
+    if (audit.checkCuts) {
+        for (std::size_t index : cutTexts(figure)) {
+            ++audit.cut;
+            faults.push_back(where + describe(index) + " is cut short");
+        }
+        // A legend's key left out whole (no room for it) is cut text too, only harder to see.
+        for (const LeftOutText& out : figure.leftOut) {
+            ++audit.cut;
+            faults.push_back(where + "\"" + out.text + "\" is left out (a legend with no room)");
+        }
     }
     // Presentation: every text at least audit.minTextSize; a title (a centred line hanging from
     // the top of the figure or of one of its plots, as drawTitle and plot titles are) at least

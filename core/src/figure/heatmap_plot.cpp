@@ -239,12 +239,13 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                       ? colorbarCaption(spec.colorbarLabel, fitLength, theme.fontSize, theme, 2,
                                         fitLength + 1.6f * std::min(m.top, m.bottom))
                       : std::vector<FittedText>{};
+        // The caption's column at the bar's outer edge (a title too long beside the bar may
+        // reach it, below).
+        const float captionColumn =
+            caption.empty() ? 0 : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1);
         barBlock = spec.showColorbar
                        ? barWidth + 8 + strokeWidth(theme, 4) +
-                             plot_parts::widestLabel(barTicks, theme.fontSize) +
-                             (caption.empty()
-                                  ? 0
-                                  : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1))
+                             plot_parts::widestLabel(barTicks, theme.fontSize) + captionColumn
                        : 0;
         // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
         // labels go above it as keys instead: a swatch in the line's colour and style, then the
@@ -291,8 +292,6 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         // Clear of the bar's top tick label still: that hangs half a line above the plot, the
         // title's last line ends 0.2 of a title size above that (m.top is 1.7 title sizes).
         if (titleLines.cut && barBlock + strip > 0) {
-            const float captionColumn =
-                caption.empty() ? 0 : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1);
             const plot_parts::TitleLines wide = plot_parts::plotTitleLines(
                 title, area.width - captionColumn, area.height - m.top - m.bottom, theme);
             if (!wide.cut) {
