@@ -120,9 +120,8 @@ void ContextualPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
             showRefining(
                 randomized_, "randomized", view.randomized, kRandomizedPanels,
                 [](Figure& f, Box area, const RandomizedPositionsParams& p, const Theme& t,
-                   int panel, Detail detail) {
-                    return drawRandomizedFigure(f, area, p, t, panel, detail);
-                },
+                   int panel,
+                   Detail detail) { return drawRandomizedFigure(f, area, p, t, panel, detail); },
                 true);
             break;
         }

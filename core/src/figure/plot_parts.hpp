@@ -83,8 +83,8 @@ int drawTitleText(Figure& figure, Box area, const std::string& title, const Them
 // plot keeps at least `minPlot` pixels of height below the extra line. `extra`: the added line.
 struct TitleLines {
     std::vector<FittedText> lines;
-    float extra = 0;  // height the lines after the first add to the plot's top margin
-    float step = 0;   // baseline to baseline
+    float extra = 0;   // height the lines after the first add to the plot's top margin
+    float step = 0;    // baseline to baseline
     bool cut = false;  // a line ends in "…" (the title did not fit even shrunk)
 };
 TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,

@@ -446,12 +446,6 @@ TEST(HeatmapPlotTest, NarrowSquareMapsXLabelIsWholeAtPrintSize) {
     EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 
-}  // namespace
-}  // namespace poslab
-
-namespace poslab {
-namespace {
-
 // The texts of a figure that run along a colour bar (rotated, right of the plot), top line first.
 std::vector<const TextItem*> barCaptions(const Figure& figure, const PlotFrame& frame) {
     std::vector<const TextItem*> out;

@@ -359,12 +359,6 @@ TEST(LayoutTest, EnvelopeOfTheWidestRangeKeepsEveryColumn) {
     }
 }
 
-}  // namespace
-}  // namespace poslab
-
-namespace poslab {
-namespace {
-
 // Issue #28: lesson 6.3 at 1280x720 on a projector set ALiBi's paragraph (92 % of the 24.5 px
 // body text) at 85 %, 19.2 px, under the presentation floor of 80 % of the body text: 14 x 1.75
 // x 0.8 = 19.6 px. It fits at the floor, so it is set there; a paragraph that fits at no size

@@ -250,12 +250,6 @@ TEST(LinePlotTest, AProjectorsShortPlotPutsItsLegendBelowRatherThanOnTheData) {
     EXPECT_TRUE(textsOutsideFigure(figure).empty());
 }
 
-}  // namespace
-}  // namespace poslab
-
-namespace poslab {
-namespace {
-
 // Issue #28: Compare's cosine plot at 1024x768 (310 px wide, short above its three legend rows)
 // has no room for a second title line: the title read "Vector encodings: cosine similarity to
 // the query…". The view's short title is drawn instead, whole; where the long one fits, it is.

@@ -62,12 +62,6 @@ TEST(BinaryClockFiguresTest, ANarrowStackListsBothCurvesAboveItsPlots) {
     }
 }
 
-}  // namespace
-}  // namespace poslab
-
-namespace poslab {
-namespace {
-
 // Issue #28: at 1024x768 beside the controls (a 670 x 652 figure) the two heatmaps are 147 and
 // 167 px wide; their titles read "bits o…" / "positi…" and "sinusoid…" / "(fastest…", and the
 // x label "dimen…". Every text of the figure is whole now, and the titles' words are all there.

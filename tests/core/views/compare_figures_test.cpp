@@ -142,12 +142,6 @@ TEST(CompareFiguresTest, RelativeMembersTakeTheirOwnParameters) {
     EXPECT_EQ(validate(o).error().message.rfind("c must be", 0), 0u);
 }
 
-}  // namespace
-}  // namespace poslab
-
-namespace poslab {
-namespace {
-
 // Issue #28: at 1024x768 beside the controls (a 670 x 652 figure) the cosine plot is short above
 // its three legend rows, with no room for a second title line: "Vector encodings: cosine
 // similarity to the query…". Its shorter title, whole; the long one where it fits (1400 x 900).

@@ -142,7 +142,8 @@ inline std::string layoutFaults(const Figure& figure) {
     for (const TextOverlap& pair : overlappingTexts(figure))
         out += text(pair.first) + " overlaps " + text(pair.second) + "\n";
     for (std::size_t index : textsOutsideFigure(figure)) out += text(index) + " is outside\n";
-    for (const TextOverMark& over : textsOverMarks(figure)) out += text(over.text) + " hides data\n";
+    for (const TextOverMark& over : textsOverMarks(figure))
+        out += text(over.text) + " hides data\n";
     for (const LegendOverMark& over : legendsOverMarks(figure))
         out += "a legend (item " + std::to_string(over.legend) + ") hides data\n";
     return out;

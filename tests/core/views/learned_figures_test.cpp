@@ -443,12 +443,6 @@ TEST(LearnedFiguresTest, NoCosineTexelsForAPanelThatIsNotShown) {
     EXPECT_EQ(hidden->table.values->values, shown->table.values->values);
 }
 
-}  // namespace
-}  // namespace poslab
-
-namespace poslab {
-namespace {
-
 // The curves' segments: the LineItems in the curves panel (below the two heatmaps).
 std::vector<float> curveSegmentWidths(const Figure& figure, const LearnedLayout& layout) {
     std::vector<float> widths;

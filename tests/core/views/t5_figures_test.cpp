@@ -190,8 +190,8 @@ TEST(T5FiguresTest, EdgeLabelsHideNoStepOfTheCurve) {
     for (const auto& [width, height, panel] :
          {std::tuple{670.f, 678.f, 0}, std::tuple{237.f, 358.f, 2}}) {
         Figure figure = emptyFigure(width, height, darkTheme());
-        ASSERT_TRUE(drawT5Figure(figure, {0, 0, width, height}, T5FigureOptions{}, darkTheme(),
-                                 panel));
+        ASSERT_TRUE(
+            drawT5Figure(figure, {0, 0, width, height}, T5FigureOptions{}, darkTheme(), panel));
         EXPECT_EQ(layoutFaults(figure), "") << width << " x " << height;
         EXPECT_TRUE(hasText(figure, "max_distance 128")) << width << " x " << height;
     }
