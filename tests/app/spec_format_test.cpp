@@ -114,6 +114,47 @@ TEST(SpecReaderTest, EntriesAreCheckedOneByOne) {
         << broken.error().message;
 }
 
+// The list is read in one pass before any tree is made: a figure's field given twice is its own
+// error (a field of a nested value is not a figure's), the figures are counted whatever they hold,
+// and the count is checked only for a list.
+TEST(SpecReaderTest, FiguresAreCountedAndTheirFieldsCheckedBeforeTheTree) {
+    const commands::CommandRegistry registry = commands::buildRegistry();
+    auto entries = commands::readSpecText(
+        R"([{"view": "sinusoidal", "out": "a.svg"},
+            {"view": "sinusoidal", "out": "b.svg", "d_model": 8, "out": "c.svg", "d_model": 9},
+            {"view": {"name": 1, "name": 2}, "out": "e.svg"}, {"view": "sinusoidal", "out": "d.svg"}])",
+        "/specs/figures.json", registry);
+    ASSERT_TRUE(entries.ok()) << entries.error().message;
+    ASSERT_EQ(entries->size(), 4u);
+    EXPECT_TRUE((*entries)[0].ok());
+    ASSERT_FALSE((*entries)[1].ok());
+    EXPECT_NE((*entries)[1].error().message.find("\"out\" given twice"), std::string::npos)
+        << (*entries)[1].error().message;
+    ASSERT_FALSE((*entries)[2].ok());
+    EXPECT_EQ((*entries)[2].error().message.find("given twice"), std::string::npos)
+        << (*entries)[2].error().message;
+    EXPECT_TRUE((*entries)[3].ok());
+
+    std::string scalars = "[";
+    for (int i = 0; i < 10'000; ++i) scalars += "1,";
+    auto over = commands::readSpecText(scalars + "[[]]]", "many.json", registry);
+    ASSERT_FALSE(over.ok());
+    EXPECT_EQ(over.error().message,
+              "many.json lists 10001 figures, more than the 10000 a spec may hold");
+    auto exactly = commands::readSpecText(scalars.substr(0, scalars.size() - 1) + "]",
+                                          "many.json", registry);
+    ASSERT_TRUE(exactly.ok()) << exactly.error().message;
+    EXPECT_EQ(exactly->size(), 10'000u);
+
+    std::string object = "{";
+    for (int i = 0; i < 10'001; ++i) object += "\"k" + std::to_string(i) + "\": 1,";
+    object.back() = '}';
+    auto notAList = commands::readSpecText(object, "object.json", registry);
+    ASSERT_FALSE(notAList.ok());
+    EXPECT_NE(notAList.error().message.find("must hold a JSON list"), std::string::npos)
+        << notAList.error().message;
+}
+
 // Specs mirror the render options, the paper controls too: a field per control, read the same way.
 TEST(SpecReaderTest, PaperControlsAreFieldsOfASpec) {
     const commands::CommandRegistry registry = commands::buildRegistry();
