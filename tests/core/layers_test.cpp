@@ -45,6 +45,9 @@ std::vector<Include> quotedIncludes(const fs::path& file) {
     std::ifstream in(file);
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
+        // Only a line with "include" can match; std::regex on every line of every source cost
+        // seconds of CPU in the sanitizer run (the tests' code is -O0 there).
+        if (text.find("include") == std::string::npos) continue;
         std::smatch m;
         if (!std::regex_search(text, m, include)) continue;
         Include found{"", m[1].str(), line};
@@ -113,8 +116,10 @@ TEST(LayersTest, CoreIncludesNoGraphicsOrApplicationHeaders) {
     for (const auto& [file, layer] : coreFiles()) {
         std::ifstream in(file);
         std::string text;
-        for (int line = 1; std::getline(in, text); ++line)
+        for (int line = 1; std::getline(in, text); ++line) {
+            if (text.find("include") == std::string::npos) continue;  // cannot match
             EXPECT_FALSE(std::regex_search(text, forbidden)) << file << ":" << line << ": " << text;
+        }
     }
 }
 
@@ -185,6 +190,7 @@ TEST(LayersTest, AppNamespacesMatchTheirFolders) {
         for (std::string line; std::getline(in, line);) lines.push_back(line);
         for (size_t i = 0; i < lines.size(); ++i) {
             std::smatch m;
+            if (lines[i].rfind("namespace poslab::", 0) != 0) continue;  // cannot match
             if (!std::regex_search(lines[i], m, opening)) continue;
             const std::string name = m[1].str();
             ++checked;
