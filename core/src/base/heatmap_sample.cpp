@@ -129,16 +129,21 @@ HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int leng
     // prefix sums of P (Q). Every block then costs O(1), whatever its size. Long double keeps
     // the integer sums of the ALiBi pattern exact up to L = 2^20 (Q < 2^61).
     const std::size_t count = byOffset.size();
-    std::vector<long double> prefix(count + 1, 0.0L), prefix2(count + 2, 0.0L);
-    std::vector<long long> unmasked(count + 1, 0), unmasked2(count + 2, 0);
-    for (std::size_t k = 0; k < count; ++k) {
-        const bool masked = byOffset[k] == kMinusInf;
-        prefix[k + 1] = prefix[k] + (masked ? 0.0L : (long double)byOffset[k]);
-        unmasked[k + 1] = unmasked[k] + (masked ? 0 : 1);
-    }
+    // Q from a running P (P is not read again), and the counts only when a value is masked (else
+    // a block's count is its area): at L 65,536 the four arrays were 6 MB of fresh pages a
+    // sample, more time in page faults than in the sums. The same sums in the same order.
+    const bool anyMasked = std::find(byOffset.begin(), byOffset.end(), kMinusInf) != byOffset.end();
+    std::vector<long double> prefix2(count + 2, 0.0L);
+    std::vector<long long> unmasked2(anyMasked ? count + 2 : 0, 0);
+    long double prefix = 0.0L;
+    long long unmasked = 0;
     for (std::size_t k = 0; k <= count; ++k) {
-        prefix2[k + 1] = prefix2[k] + prefix[k];
-        unmasked2[k + 1] = unmasked2[k] + unmasked[k];
+        prefix2[k + 1] = prefix2[k] + prefix;
+        if (anyMasked) unmasked2[k + 1] = unmasked2[k] + unmasked;
+        if (k == count) break;
+        const bool masked = byOffset[k] == kMinusInf;
+        prefix = prefix + (masked ? 0.0L : (long double)byOffset[k]);
+        unmasked += masked ? 0 : 1;
     }
     // Sum over rows r0..r1-1 of P[c - i + L - 1] = Q[c - r0 + L] - Q[c - r1 + L].
     auto rowsSum = [&](long long c, long long r0, long long r1) {
@@ -149,7 +154,8 @@ HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int leng
     };
     auto blockMean = [&](long long r0, long long r1, long long c0, long long c1) {
         const long double sum = rowsSum(c1, r0, r1) - rowsSum(c0, r0, r1);
-        const long long cells = rowsCount(c1, r0, r1) - rowsCount(c0, r0, r1);
+        const long long cells =
+            anyMasked ? rowsCount(c1, r0, r1) - rowsCount(c0, r0, r1) : (r1 - r0) * (c1 - c0);
         return cells == 0 ? kMinusInf : double(sum / (long double)cells);
     };
     // A whole a x b block reads Q only at its corner's offset d = c0 - r0 plus constants, so its
