@@ -110,13 +110,15 @@ void relativeMemberControls(CompareOptions& o, CompareBias bias) {
 }
 
 Result<Figure> abFigure(const state::CompareViewState& view, float width, float height,
-                        const Theme& theme, int panel = 0, Detail detail = Detail::Exact) {
+                        const Theme& theme, int panel = 0, Detail detail = Detail::Exact,
+                        AbCurveCache* curves = nullptr) {
     auto a = configuration(view, 0);
     if (!a) return a.error();
     auto b = configuration(view, 1);
     if (!b) return b.error();
     return abComparisonFigure(*a, *b, view.maxOffset, width, height, theme, panel,
-                              detail == Detail::Coarse ? kAbCoarseSamples : kAbExactSamples);
+                              detail == Detail::Coarse ? kAbCoarseSamples : kAbExactSamples,
+                              curves);
 }
 
 }  // namespace
@@ -150,9 +152,11 @@ void ComparePanel::drawFigures(state::AppState& state, ui::FrameContext& context
             // Exact: 16 offsets per pixel column for both curves (~40 ms at head_dim 1024 and
             // 65,536 offsets), which a worker rebuilt back to back while a base moved, taking a
             // core from the frame. While a control moves, 2 per column on this thread; the
-            // exact figure on a worker once it holds still.
-            [view](float w, float h, const Theme& theme, int panel, Detail detail) {
-                return abFigure(view, w, h, theme, panel, detail);
+            // exact figure on a worker once it holds still. The side that holds keeps its
+            // curve (abCurves_), so a moving base costs one curve a frame, not two.
+            [view, curves = abCurves_](float w, float h, const Theme& theme, int panel,
+                                       Detail detail) {
+                return abFigure(view, w, h, theme, panel, detail, curves.get());
             },
             true);
         if (!ab_.error().empty()) *context.statusMessage = ab_.error();

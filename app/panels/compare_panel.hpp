@@ -3,6 +3,7 @@
 // Hugging Face config.json files, or two bases such as 10000 and 500000 — with their difference.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "panels/live_figure.hpp"
@@ -30,6 +31,8 @@ class ComparePanel : public ui::Panel {
     // Built on a worker (every encoding at its top: ~0.3 s); the last figure shown meanwhile.
     LiveFigure<CompareOptions> all_;
     LiveFigure<state::CompareViewState> ab_;
+    // A/B's last curves, shared with the builds: while B's base moves A's curve is reused.
+    std::shared_ptr<AbCurveCache> abCurves_ = std::make_shared<AbCurveCache>();
     state::CompareMode shownTab_ = state::CompareMode::AllEncodings;
     // The last config.json read for each side (the label says what was read, or why not).
     std::string sideInfo_[2];

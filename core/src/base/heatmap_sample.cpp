@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <numeric>
+#include <vector>
 
 namespace poslab {
 
@@ -127,16 +129,21 @@ HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int leng
     // prefix sums of P (Q). Every block then costs O(1), whatever its size. Long double keeps
     // the integer sums of the ALiBi pattern exact up to L = 2^20 (Q < 2^61).
     const std::size_t count = byOffset.size();
-    std::vector<long double> prefix(count + 1, 0.0L), prefix2(count + 2, 0.0L);
-    std::vector<long long> unmasked(count + 1, 0), unmasked2(count + 2, 0);
-    for (std::size_t k = 0; k < count; ++k) {
-        const bool masked = byOffset[k] == kMinusInf;
-        prefix[k + 1] = prefix[k] + (masked ? 0.0L : (long double)byOffset[k]);
-        unmasked[k + 1] = unmasked[k] + (masked ? 0 : 1);
-    }
+    // Q from a running P (P is not read again), and the counts only when a value is masked (else
+    // a block's count is its area): at L 65,536 the four arrays were 6 MB of fresh pages a
+    // sample, more time in page faults than in the sums. The same sums in the same order.
+    const bool anyMasked = std::find(byOffset.begin(), byOffset.end(), kMinusInf) != byOffset.end();
+    std::vector<long double> prefix2(count + 2, 0.0L);
+    std::vector<long long> unmasked2(anyMasked ? count + 2 : 0, 0);
+    long double prefix = 0.0L;
+    long long unmasked = 0;
     for (std::size_t k = 0; k <= count; ++k) {
-        prefix2[k + 1] = prefix2[k] + prefix[k];
-        unmasked2[k + 1] = unmasked2[k] + unmasked[k];
+        prefix2[k + 1] = prefix2[k] + prefix;
+        if (anyMasked) unmasked2[k + 1] = unmasked2[k] + unmasked;
+        if (k == count) break;
+        const bool masked = byOffset[k] == kMinusInf;
+        prefix = prefix + (masked ? 0.0L : (long double)byOffset[k]);
+        unmasked += masked ? 0 : 1;
     }
     // Sum over rows r0..r1-1 of P[c - i + L - 1] = Q[c - r0 + L] - Q[c - r1 + L].
     auto rowsSum = [&](long long c, long long r0, long long r1) {
@@ -145,17 +152,44 @@ HeatmapSample relativeOffsetSample(const std::vector<double>& byOffset, int leng
     auto rowsCount = [&](long long c, long long r0, long long r1) {
         return unmasked2[std::size_t(c - r0 + length)] - unmasked2[std::size_t(c - r1 + length)];
     };
+    auto blockMean = [&](long long r0, long long r1, long long c0, long long c1) {
+        const long double sum = rowsSum(c1, r0, r1) - rowsSum(c0, r0, r1);
+        const long long cells =
+            anyMasked ? rowsCount(c1, r0, r1) - rowsCount(c0, r0, r1) : (r1 - r0) * (c1 - c0);
+        return cells == 0 ? kMinusInf : double(sum / (long double)cells);
+    };
+    // A whole a x b block reads Q only at its corner's offset d = c0 - r0 plus constants, so its
+    // mean is a function of d, on a lattice of step gcd(a, b). Where the lattice has fewer points
+    // than there are whole blocks (L 65,536 in 700 x 600 texels: 65,536 points, 420,000 blocks)
+    // each point is computed once, in the same operations: the texels are the same bits.
+    const long long a = sample.rowsPerTexel, b = sample.colsPerTexel;
+    const long long wholeRows = window.rowCount / a, wholeCols = window.colCount / b;
+    const long long step = std::gcd(a, b);
+    const long long lowest = window.firstCol - (window.firstRow + (wholeRows - 1) * a);
+    const long long points =
+        wholeRows > 0 && wholeCols > 0
+            ? (window.firstCol + (wholeCols - 1) * b - window.firstRow - lowest) / step + 1
+            : 0;
+    std::vector<double> byCorner;
+    if (points > 0 && points < wholeRows * wholeCols) {
+        byCorner.resize(std::size_t(points));
+        for (long long k = 0; k < points; ++k) {
+            const long long d = lowest + k * step;
+            byCorner[std::size_t(k)] = blockMean(0, a, d, d + b);
+        }
+    }
     for (long long tr = 0; tr < texRows; ++tr) {
-        const long long r0 = window.firstRow + tr * sample.rowsPerTexel;
-        const long long r1 = std::min(window.firstRow + window.rowCount, r0 + sample.rowsPerTexel);
+        const long long r0 = window.firstRow + tr * a;
+        const long long r1 = std::min(window.firstRow + window.rowCount, r0 + a);
         double* out = texels->row(std::size_t(tr));
+        const bool wholeRow = tr < wholeRows && !byCorner.empty();
         for (long long tc = 0; tc < texCols; ++tc) {
-            const long long c0 = window.firstCol + tc * sample.colsPerTexel;
-            const long long c1 =
-                std::min(window.firstCol + window.colCount, c0 + sample.colsPerTexel);
-            const long double sum = rowsSum(c1, r0, r1) - rowsSum(c0, r0, r1);
-            const long long cells = rowsCount(c1, r0, r1) - rowsCount(c0, r0, r1);
-            out[tc] = cells == 0 ? kMinusInf : double(sum / (long double)cells);
+            const long long c0 = window.firstCol + tc * b;
+            if (wholeRow && tc < wholeCols) {
+                out[tc] = byCorner[std::size_t((c0 - r0 - lowest) / step)];
+                continue;
+            }
+            out[tc] = blockMean(r0, r1, c0, std::min(window.firstCol + window.colCount, c0 + b));
         }
     }
     sample.values = std::move(texels);

@@ -149,10 +149,14 @@ void sinusoidalBlockMeansInto(Matrix& means, const SinusoidalParams& params, lon
 // r0 + j is block r0 rotated by j*w*s: exact sin/cos are needed only once per kBlockRows blocks,
 // and the rotations by j*w*s come from a table computed once per generator.
 SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock,
-                                                   int firstColumn, int columnCount)
+                                                   int firstColumn, int columnCount, int maxBlocks)
     : params_(params),
       span_(std::max(rowsPerBlock, 1)),
-      frequencies_(sinusoidalFrequencies(params)) {
+      frequencies_(sinusoidalFrequencies(params)),
+      // Rows past the blocks a fill is asked for are never read: a one-block generator (a
+      // sample's short last block) built 32 rows of d/2 rotations to read one, half of a live
+      // frame's sample at d 8192.
+      stepRows_(maxBlocks < 0 ? kBlockRows : std::clamp(maxBlocks, 1, kBlockRows)) {
     const int d = params.dModel;
     const int count = int(frequencies_.size());
     sineColumns_ = params.layout == SinusoidalLayout::Interleaved ? 0
@@ -191,12 +195,13 @@ SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& param
     // (error under 1e-15). Live views build a generator every frame, and libm calls for all
     // kBlockRows x d/2 entries used to be most of a frame's sample time at d = 4096.
     constexpr int kAnchorEvery = 8;
-    stepSin_.resize(std::size_t(kBlockRows) * width);
+    stepSin_.resize(std::size_t(stepRows_) * width);
     stepCos_.resize(stepSin_.size());
     for (int i = 0; i < width; ++i) {
         const double step = frequencies_[std::size_t(firstFrequency_ + i)] * span_;
-        const double sinStep = std::sin(step), cosStep = std::cos(step);
-        for (int j = 0; j < kBlockRows; ++j) {
+        const double sinStep = stepRows_ > 1 ? std::sin(step) : 0.0;
+        const double cosStep = stepRows_ > 1 ? std::cos(step) : 1.0;
+        for (int j = 0; j < stepRows_; ++j) {
             double& sinJ = stepSin_[std::size_t(j) * width + i];
             double& cosJ = stepCos_[std::size_t(j) * width + i];
             if (j % kAnchorEvery == 0) {
@@ -213,6 +218,9 @@ SinusoidalBlockGenerator::SinusoidalBlockGenerator(const SinusoidalParams& param
 }
 
 void SinusoidalBlockGenerator::fill(Matrix& means, long long firstRow, int blockCount) const {
+    // The rotation tables hold stepRows_ rows: a generator made for fewer blocks than a chunk
+    // fills no more than it was made for.
+    if (stepRows_ < kBlockRows) blockCount = std::min(blockCount, stepRows_);
     const int d = params_.dModel;
     const int span = span_;
     const int first = firstFrequency_, width = frequencyCount_;
@@ -303,7 +311,8 @@ HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window
     // Only the frequencies behind the visible columns: zoomed in on a few of 4096 dimensions,
     // the rest of each row would be computed to be cropped away.
     const SinusoidalBlockGenerator generator(params, int(sample.rowsPerTexel), int(w.firstCol),
-                                             int(w.colCount));
+                                             int(w.colCount),
+                                             int(std::min<long long>(fullBlocks, kBlockRows)));
     // Chunks of kBlockRows texel rows, split between the cores when there are enough cells.
     const long long chunks = (fullBlocks + kBlockRows - 1) / kBlockRows;
     const long long cellsPerChunk = kBlockRows * std::max(1LL, w.colCount);
@@ -319,7 +328,7 @@ HeatmapSample sinusoidalSample(const SinusoidalParams& params, CellWindow window
                 });
     Matrix chunk;
     if (const long long remainder = w.rowCount - fullBlocks * sample.rowsPerTexel; remainder > 0) {
-        SinusoidalBlockGenerator(params, int(remainder), int(w.firstCol), int(w.colCount))
+        SinusoidalBlockGenerator(params, int(remainder), int(w.firstCol), int(w.colCount), 1)
             .fill(chunk, w.firstRow + fullBlocks * sample.rowsPerTexel, 1);
         reduceColumns(chunk, 1, fullBlocks);
     }

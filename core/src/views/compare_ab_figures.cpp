@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,12 @@ PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int 
 
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
                         const RopeConfiguration& b, int maxOffset, const Theme& theme, int panel,
-                        int samplesPerColumn) {
+                        int samplesPerColumn, AbCurveCache* cache) {
     // Offsets 0..K are positions 0..K: K + 1 <= kMaxSeqLen.
     if (auto s = requireIntInRange("max_offset", maxOffset, 2, kMaxSeqLen - 1); !s) return s;
     const RopeConfiguration* configs[2] = {&a, &b};
     RopeFrequencies freqs[2];
-    std::vector<double> curves[2];
+    AbCurveCache::Curve curves[2];
     // Every offset while there are at most samplesPerColumn (16) per pixel column of the figure,
     // else an even grid of that many (2^20 offsets at head_dim 8192 would be 2^32 terms per
     // configuration).
@@ -57,9 +58,20 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
         s.encoding = SimilarityEncoding::Rope;
         s.rope = configs[k]->rope;
         s.seqLen = maxOffset + 1;
-        auto profile = offsetProfile(s);
-        if (!profile) return Error{(k == 0 ? "A: " : "B: ") + profile.error().message};
-        curves[k] = profileValues(*profile, 0, double(step), points);
+        std::string failure;
+        auto compute = [&]() -> AbCurveCache::Curve {
+            auto profile = offsetProfile(s);
+            if (!profile) {
+                failure = profile.error().message;
+                return nullptr;
+            }
+            return std::make_shared<const std::vector<double>>(
+                profileValues(*profile, 0, double(step), points));
+        };
+        const AbCurveCache::Curve curve =
+            cache ? cache->get({s.rope, maxOffset, step, points}, compute) : compute();
+        if (!curve) return Error{(k == 0 ? "A: " : "B: ") + failure};
+        curves[k] = curve;
     }
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
@@ -109,7 +121,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     for (int k = 0; k < 2; ++k) {
         LineSeries series;
         series.name = configs[k]->label;
-        envelope(offsets, curves[k], 0, maxOffset, pixels, series.x, series.y);
+        envelope(offsets, *curves[k], 0, maxOffset, pixels, series.x, series.y);
         expected.series.push_back(series);
     }
     if (grid.shows(1)) drawLinePlot(figure, abCell(grid, 1), expected, small);
@@ -121,7 +133,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     LineSeries diff;
     diff.name = "B − A";
     std::vector<double> values(offsets.size());
-    for (std::size_t r = 0; r < values.size(); ++r) values[r] = curves[1][r] - curves[0][r];
+    for (std::size_t r = 0; r < values.size(); ++r) values[r] = (*curves[1])[r] - (*curves[0])[r];
     envelope(offsets, values, 0, maxOffset, std::max(16, texelBudget(bottom.width) - 80), diff.x,
              diff.y);
     diff.color = theme.accent;
@@ -139,13 +151,13 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
 
 Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfiguration& b,
                                   int maxOffset, float width, float height, const Theme& theme,
-                                  int panel, int samplesPerColumn) {
+                                  int panel, int samplesPerColumn, AbCurveCache* cache) {
     Figure figure = emptyFigure(width, height, theme);
     const float titleHeight = titleBandHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight}, "RoPE A/B: " + a.label + "  vs  " + b.label,
               theme);
     if (auto s = drawAbComparison(figure, {0, titleHeight, width, height - titleHeight}, a, b,
-                                  maxOffset, theme, panel, samplesPerColumn);
+                                  maxOffset, theme, panel, samplesPerColumn, cache);
         !s) {
         return s.error();
     }

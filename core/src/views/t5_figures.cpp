@@ -132,12 +132,26 @@ Result<T5FigureData> computeT5FigureData(const T5FigureOptions& options, const T
     data.biases = t5EffectiveBiases(options);
 
     const int length = p.seqLen;
-    std::vector<double> ids(std::size_t(2 * length - 1)), biases(ids.size());
-    for (int k = 0; k < 2 * length - 1; ++k) {
-        const int bucket = t5RelativePositionBucket(k - (length - 1), p.bidirectional, p.numBuckets,
-                                                    p.maxDistance);
-        ids[std::size_t(k)] = double(bucket % kCategoricalWrap);
-        biases[std::size_t(k)] = data.biases[std::size_t(bucket)];
+    const long long reach = length - 1;
+    std::vector<double> ids(std::size_t(2 * length - 1), -1.0), biases(ids.size());
+    auto put = [&](long long relative, int bucket) {
+        const std::size_t k = std::size_t(relative + reach);
+        ids[k] = double(bucket % kCategoricalWrap);
+        biases[k] = data.biases[std::size_t(bucket)];
+    };
+    // Each bucket is one interval of relative positions (t5BucketRanges), so the 2L - 1 offsets
+    // are runs of one bucket each: no log per offset (131,071 of them at L 65,536, on the worker
+    // that a moving max_distance keeps busy). An offset no range covers (none should) is asked
+    // of the bucket function itself.
+    for (const BucketRange& r : data.ranges) {
+        const long long low = r.minUnbounded ? -reach : std::max<long long>(r.minDistance, -reach);
+        const long long high = r.maxUnbounded ? reach : std::min<long long>(r.maxDistance, reach);
+        for (long long relative = low; relative <= high; ++relative) put(relative, r.bucket);
+    }
+    for (long long relative = -reach; relative <= reach; ++relative) {
+        if (ids[std::size_t(relative + reach)] >= 0) continue;
+        put(relative,
+            t5RelativePositionBucket(int(relative), p.bidirectional, p.numBuckets, p.maxDistance));
     }
     // Ids are categories: a texel shows the bucket of its centre cell, never a mean of ids.
     data.buckets =

@@ -165,6 +165,41 @@ TEST(RelativeOffsetSampleTest, BlockMeansMatchBruteForceOnAWindow) {
     }
 }
 
+// Blocks of 6 x 9 cells (whole ones share their means along a lattice of offsets 3 apart), cut
+// blocks at the window's right and bottom edges, a masked band: each texel the mean written out.
+TEST(RelativeOffsetSampleTest, UnequalBlocksMatchBruteForce) {
+    const int length = 200;
+    auto value = [](int d) { return d > 40 ? -kInf : std::cos(0.11 * d) * 3 + 0.01 * d; };
+    const std::vector<double> offsets = byOffset(length, value);
+    const CellWindow window{5, 58, 11, 95};
+    const HeatmapSample sample =
+        relativeOffsetSample(offsets, length, window, 10, 11, BlockSummary::MeanOfUnmasked);
+    ASSERT_EQ(sample.rowsPerTexel, 6);  // ceil(58 / 10): the last block row has 4 rows
+    ASSERT_EQ(sample.colsPerTexel, 9);  // ceil(95 / 11): the last block column has 5 columns
+    const Matrix& m = *sample.values;
+    ASSERT_EQ(m.rows, 10u);
+    ASSERT_EQ(m.cols, 11u);
+    for (std::size_t tr = 0; tr < m.rows; ++tr) {
+        for (std::size_t tc = 0; tc < m.cols; ++tc) {
+            double sum = 0;
+            int cells = 0;
+            for (int i = 5 + int(tr) * 6; i < std::min(63, 5 + int(tr + 1) * 6); ++i) {
+                for (int j = 11 + int(tc) * 9; j < std::min(106, 11 + int(tc + 1) * 9); ++j) {
+                    const double v = value(j - i);
+                    if (v == -kInf) continue;
+                    sum += v;
+                    ++cells;
+                }
+            }
+            if (cells == 0) {
+                EXPECT_EQ(m(tr, tc), -kInf) << tr << "," << tc;
+            } else {
+                EXPECT_NEAR(m(tr, tc), sum / cells, 1e-12) << tr << "," << tc;
+            }
+        }
+    }
+}
+
 TEST(RelativeOffsetSampleTest, CentreCellKeepsIds) {
     const int length = 30;
     auto id = [](int d) { return double((d + 100) % 7); };

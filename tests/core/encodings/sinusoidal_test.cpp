@@ -184,6 +184,31 @@ TEST(SinusoidalTest, OneGeneratorServesManyChunks) {
     }
 }
 
+// A generator made for few blocks (a sample's short last block: one) builds only their rotations
+// and fills those blocks with the means of the paper's rows; asked for more, it fills no more.
+TEST(SinusoidalTest, GeneratorForFewBlocksFillsThoseBlocks) {
+    for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat}) {
+        const auto p = params(64, 1, layout);
+        for (int made : {1, 3}) {
+            const int span = 7;
+            const SinusoidalBlockGenerator generator(p, span, 0, -1, made);
+            Matrix chunk;
+            generator.fill(chunk, 1001, made);
+            ASSERT_EQ(chunk.rows, std::size_t(made));
+            for (int r = 0; r < made; ++r) {
+                for (int c = 0; c < 64; ++c) {
+                    double sum = 0;
+                    for (int q = 0; q < span; ++q)
+                        sum += sinusoidalValue(p, double(1001 + r * span + q), c);
+                    ASSERT_NEAR(chunk(r, c), sum / span, 1e-12) << made << " " << r << "," << c;
+                }
+            }
+            generator.fill(chunk, 0, made + 5);
+            EXPECT_EQ(chunk.rows, std::size_t(made));
+        }
+    }
+}
+
 // Mean of the paper's cells over rows [row0, row0+rows) and columns [col0, col0+cols).
 double paperMean(long long row0, long long rows, int col0, int cols, int d, double base) {
     double sum = 0;

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -104,6 +107,79 @@ TEST(CompareAbFiguresTest, TickLabelsOfTheShortPlotClearTheYLabel) {
         ASSERT_TRUE(figure.ok()) << figure.error().message;
         EXPECT_EQ(layoutFaults(*figure), "") << "panel " << panel;
     }
+}
+
+// The GUI moves B's base while A holds: the cache hands back A's curve without computing it, and
+// a side whose parameters changed is computed again, so each figure is the one made without it.
+TEST(CompareAbFiguresTest, CachedCurvesDrawTheFigureMadeWithoutThem) {
+    RopeConfiguration a{"A", {}}, b{"B", {}};
+    a.rope.headDim = b.rope.headDim = 128;
+    AbCurveCache cache;
+    for (double base : {20000.0, 500000.0, 20000.0, 1e6}) {
+        b.rope.base = base;
+        for (int samples : {kAbCoarseSamples, kAbExactSamples}) {
+            auto cached =
+                abComparisonFigure(a, b, 65536, 1200, 800, paperTheme(), 0, samples, &cache);
+            auto fresh = abComparisonFigure(a, b, 65536, 1200, 800, paperTheme(), 0, samples);
+            ASSERT_TRUE(cached.ok() && fresh.ok());
+            const std::vector<Point> c = polylinePoints(*cached), f = polylinePoints(*fresh);
+            ASSERT_EQ(c.size(), f.size()) << base << " " << samples;
+            for (std::size_t i = 0; i < c.size(); ++i) {
+                ASSERT_EQ(c[i].x, f[i].x) << base << " " << samples << " " << i;
+                ASSERT_EQ(c[i].y, f[i].y) << base << " " << samples << " " << i;
+            }
+        }
+    }
+    // The cache keys on parameters, not sides: swapped, each side gets the curve of its own base.
+    std::swap(a.rope.base, b.rope.base);
+    auto swapped =
+        abComparisonFigure(a, b, 65536, 1200, 800, paperTheme(), 0, kAbCoarseSamples, &cache);
+    auto fresh = abComparisonFigure(a, b, 65536, 1200, 800, paperTheme(), 0, kAbCoarseSamples);
+    ASSERT_TRUE(swapped.ok() && fresh.ok());
+    EXPECT_EQ(polylinePoints(*swapped).size(), polylinePoints(*fresh).size());
+    const std::vector<Point> s = polylinePoints(*swapped), f = polylinePoints(*fresh);
+    for (std::size_t i = 0; i < std::min(s.size(), f.size()); ++i) ASSERT_EQ(s[i].y, f[i].y) << i;
+}
+
+// A kept curve is handed back without make(); past four others the least recently used goes.
+TEST(CompareAbFiguresTest, CurveCacheKeepsTheFourLastUsedCurves) {
+    AbCurveCache cache;
+    int made = 0;
+    auto key = [](double base) {
+        AbCurveCache::Key k;
+        k.rope.base = base;
+        k.maxOffset = 100;
+        k.step = 1;
+        k.points = 101;
+        return k;
+    };
+    auto curveOf = [&](double base) {
+        return cache.get(key(base), [&] {
+            ++made;
+            return std::make_shared<const std::vector<double>>(1, base);
+        });
+    };
+    EXPECT_EQ((*curveOf(10))[0], 10);
+    EXPECT_EQ((*curveOf(10))[0], 10);
+    EXPECT_EQ(made, 1);
+    for (double base : {20.0, 30.0, 40.0}) curveOf(base);
+    EXPECT_EQ(made, 4);
+    curveOf(10);  // still kept, and now the most recently used
+    EXPECT_EQ(made, 4);
+    curveOf(50);  // evicts 20, the least recently used
+    EXPECT_EQ(made, 5);
+    curveOf(10);
+    EXPECT_EQ(made, 5);
+    EXPECT_EQ((*curveOf(20))[0], 20);
+    EXPECT_EQ(made, 6);
+    // A key differing in any field is another curve.
+    AbCurveCache::Key other = key(10);
+    other.step = 2;
+    cache.get(other, [&] {
+        ++made;
+        return std::make_shared<const std::vector<double>>(1, -1.0);
+    });
+    EXPECT_EQ(made, 7);
 }
 
 }  // namespace

@@ -42,6 +42,34 @@ TEST(T5FiguresTest, BucketTexelsAreHuggingFaceBuckets) {
     EXPECT_EQ(data->biases, seededBucketBiases(32, 0));
 }
 
+// Every cell of the bucket and bias matrices, at one texel per cell, is the bucket function's
+// bucket of j - i (Hugging Face's, tested against its published buckets in t5_bias_test) and
+// that bucket's bias: both directions, buckets nobody reaches, a max_distance past the length.
+TEST(T5FiguresTest, EveryCellIsTheBucketOfItsOffset) {
+    const T5Layout layout = t5Layout({0, 0, 2600, 1800}, darkTheme());
+    for (const T5Params& params : {T5Params{300, 32, 128, true}, T5Params{300, 32, 128, false},
+                                   T5Params{200, 255, 140, true}, T5Params{150, 8, 1000, false},
+                                   T5Params{250, 1024, 20000, true}}) {
+        T5FigureOptions options;
+        options.params = params;
+        auto data = computeT5FigureData(options, layout);
+        ASSERT_TRUE(data) << data.error().message;
+        const Matrix& ids = *data->buckets.values;
+        const Matrix& bias = *data->bias.values;
+        ASSERT_EQ(ids.rows, std::size_t(params.seqLen));  // one texel per cell
+        ASSERT_EQ(bias.cols, std::size_t(params.seqLen));
+        for (int i = 0; i < params.seqLen; ++i) {
+            for (int j = 0; j < params.seqLen; ++j) {
+                const int bucket = t5RelativePositionBucket(j - i, params.bidirectional,
+                                                            params.numBuckets, params.maxDistance);
+                ASSERT_EQ(ids(i, j), double(bucket % kColormapSize))
+                    << params.numBuckets << " " << i << "," << j;
+                ASSERT_EQ(bias(i, j), data->biases[std::size_t(bucket)]) << i << "," << j;
+            }
+        }
+    }
+}
+
 TEST(T5FiguresTest, RangeTexts) {
     // Bucket 10 holds distances d with floor(log(d/8)/log(16) * 8) = 2: d/8 in [2, 2^1.5),
     // so d = 16..22. Bucket 15, the last before the query, starts at 8 * 16^(7/8) = 90.5.

@@ -75,8 +75,11 @@ void sinusoidalBlockMeansInto(Matrix& out, const SinusoidalParams& params, long 
 // of 4096 dimensions); fill's other columns are then left as they were.
 class SinusoidalBlockGenerator {
 public:
+  // maxBlocks: fill is never asked for more blocks than this (-1: any number); a generator for
+  // one block builds one row of rotations instead of a chunk's.
   SinusoidalBlockGenerator(const SinusoidalParams& params, int rowsPerBlock, int firstColumn = 0,
-                           int columnCount = -1);  // -1: every column
+                           int columnCount = -1,  // -1: every column
+                           int maxBlocks = -1);
   // out = blockCount block means starting at table row firstRow (resized; memory reused).
   void fill(Matrix& out, long long firstRow, int blockCount) const;
 
@@ -87,6 +90,7 @@ private:
     int firstFrequency_ = 0, frequencyCount_ = 0;   // the frequencies computed
     std::vector<double> frequencies_;               // every frequency, radians per position
     std::vector<double> gain_;                      // [k - first]: mean gain of a block
+    int stepRows_ = 0;                              // rows j of the rotation tables
     std::vector<double> stepSin_, stepCos_;         // [j][k - first]: rotation by j blocks
 };
 
