@@ -6,7 +6,7 @@ headers once and instantiates each template once per group instead of once per f
 ./dev test's time is compiling, three times over (Release, ASan, fuzz). Files that define the
 same internal name (a helper `params()` or a constant `kInf` in an anonymous namespace, a macro)
 cannot share a group; this script reads those names and groups only files that do not clash, in
-list order, at most GROUP_SIZE per group.
+list order, at most GROUP_SIZE per group (TEST_GROUP_SIZES for the test executables).
 
 Sources not in any group (a file added after the last run) compile alone as before, so a merge
 never breaks the build; re-run the script to group them:
