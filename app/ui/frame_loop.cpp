@@ -152,7 +152,7 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 // Resident memory of this process from /proc/self/status, in MiB: VmRSS (now) or VmHWM (peak).
 double residentMebibytes(const char* field) {
@@ -290,11 +290,12 @@ int runBenchScenario(GLFWwindow* window, Application& application, const BenchSc
         glfwPollEvents();
         scenario.step(state, i);
         if (i == kWarmUp) cpuStart = processCpuSeconds();
-        const auto start = Clock::now();
+        const auto start = SteadyClock::now();
         const double cpuBefore = processCpuSeconds();
         triangles += renderFrame(window, application, {nullptr, true});
         gfx::finishGl();
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        const double ms =
+            std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count();
         if (i >= kWarmUp) {
             times.push_back(ms);
             cpuTimes.push_back((processCpuSeconds() - cpuBefore) * 1000);
@@ -323,12 +324,14 @@ int runBenchScenario(GLFWwindow* window, Application& application, const BenchSc
     if (!options.screenshotPath.empty()) {
         // The settled picture: the control let go, the exact figure waited for (up to 30 s),
         // what a user sees once a worker's result is in.
-        const auto settling = Clock::now();
+        const auto settling = SteadyClock::now();
         const auto deadline = settling + std::chrono::seconds(30);
-        for (int i = 0; i < 3 || (application.waitingForWork() && Clock::now() < deadline); ++i)
+        for (int i = 0; i < 3 || (application.waitingForWork() && SteadyClock::now() < deadline);
+             ++i)
             renderFrame(window, application, {nullptr, true});
-        std::printf("settled in %.0f ms\n",
-                    std::chrono::duration<double, std::milli>(Clock::now() - settling).count());
+        std::printf(
+            "settled in %.0f ms\n",
+            std::chrono::duration<double, std::milli>(SteadyClock::now() - settling).count());
         application.requestedScreenshot = options.screenshotPath;
         renderFrame(window, application, {nullptr, true});
     }
@@ -349,7 +352,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
         std::filesystem::create_directories(options.tourScreenshots, ignored);
     }
     int steps = 0, failed = 0;
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     for (int lesson = 0; lesson < int(tour.lessons().size()); ++lesson) {
         const state::Lesson& entry = tour.lessons()[std::size_t(lesson)];
         for (int step = 0; step < int(entry.steps.size()); ++step) {
@@ -360,9 +363,10 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
             application.setStatus("");  // not the last step's "Saved screenshot …"
             // A few frames for the card's height to reach the layout and the caches to fill;
             // a figure computed on a worker is waited for (up to 30 s).
-            const auto deadline = Clock::now() + std::chrono::seconds(30);
+            const auto deadline = SteadyClock::now() + std::chrono::seconds(30);
             for (int frame = 0;
-                 frame < 4 || (application.waitingForWork() && Clock::now() < deadline); ++frame) {
+                 frame < 4 || (application.waitingForWork() && SteadyClock::now() < deadline);
+                 ++frame) {
                 glfwPollEvents();
                 renderFrame(window, application, {nullptr, true});
             }
@@ -415,7 +419,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
     glfwGetWindowSize(window, &width, &height);
     std::printf("tour check: %d lessons, %d steps at %dx%d, %d with faults, %.1f s\n",
                 int(tour.lessons().size()), steps, width, height, failed,
-                std::chrono::duration<double>(Clock::now() - start).count());
+                std::chrono::duration<double>(SteadyClock::now() - start).count());
     return failed == 0 ? 0 : 1;
 }
 
@@ -438,7 +442,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
     const bool presentation = application.state().tour.presentation;
     std::size_t faults = 0, figures = 0, shown = 0;
     LayoutAudit kinds;  // the faults of every tab, by kind
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     for (const FigureTab& tab : figureTabs(views)) {
         if (!tab.state.empty()) {
             state::Warnings warnings;
@@ -452,9 +456,9 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
             sweep.panel = panel;
             // Two frames: the tab bar selects the tab, then the figures take their room (a
             // worker's figure is waited for); the audited frame is the third.
-            const auto deadline = Clock::now() + std::chrono::seconds(20);
-            for (int i = 0; i < 2 || (application.waitingForWork() && Clock::now() < deadline);
-                 ++i) {
+            const auto deadline = SteadyClock::now() + std::chrono::seconds(20);
+            for (int i = 0;
+                 i < 2 || (application.waitingForWork() && SteadyClock::now() < deadline); ++i) {
                 glfwPollEvents();
                 renderFrame(window, application, {nullptr, true});
                 // The first frame may still draw the previous tab (the tab bar switches then):
@@ -503,7 +507,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
         "(%d overlapping, %d outside, %d over data, %d cut, %d small), %.1f s\n",
         views.size(), shown, figures, width, height, presentation ? " presentation" : "", faults,
         kinds.overlapping, kinds.outside, kinds.overData, kinds.cut, kinds.small,
-        std::chrono::duration<double>(Clock::now() - start).count());
+        std::chrono::duration<double>(SteadyClock::now() - start).count());
     return faults == 0 ? 0 : 1;
 }
 
@@ -556,10 +560,10 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
         for (int i = 0; i < options.soakFrames && !glfwWindowShouldClose(window); ++i) {
             if (i % framesPerView == 0) application.selectView(std::size_t(i / framesPerView));
             glfwPollEvents();
-            const auto start = Clock::now();
+            const auto start = SteadyClock::now();
             renderFrame(window, application, {&soak, false});
             times.push_back(
-                std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+                std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count());
             if (application.quitRequested()) break;
         }
         printFrameStatistics(times);
@@ -577,7 +581,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
 
     int screenshotCountdown = options.screenshotPath.empty() ? -1 : 5;
     // A figure computed on a worker (the Learned view's Structure tab) is waited for, briefly.
-    const auto screenshotDeadline = Clock::now() + std::chrono::seconds(30);
+    const auto screenshotDeadline = SteadyClock::now() + std::chrono::seconds(30);
     while (!glfwWindowShouldClose(window) && !application.quitRequested()) {
         if (framesToDraw > 0 || application.wantsAnimation() || screenshotCountdown >= 0) {
             glfwPollEvents();
@@ -585,12 +589,12 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
             glfwWaitEvents();  // sleep until input arrives (or glfwPostEmptyEvent wakes us)
             framesToDraw = 3;
         }
-        const auto start = Clock::now();
+        const auto start = SteadyClock::now();
         if (screenshotCountdown == 0) application.requestedScreenshot = options.screenshotPath;
         renderFrame(window, application);
         if (screenshotCountdown == 0) break;
         const bool holdScreenshot = screenshotCountdown == 1 && application.waitingForWork() &&
-                                    Clock::now() < screenshotDeadline;
+                                    SteadyClock::now() < screenshotDeadline;
         if (screenshotCountdown > 0 && !holdScreenshot) --screenshotCountdown;
         if (framesToDraw > 0) --framesToDraw;
         if (ImGui::GetIO().MouseDown[0] || ImGui::IsAnyItemActive()) framesToDraw = 3;

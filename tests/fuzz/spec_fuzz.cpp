@@ -19,7 +19,7 @@
 
 namespace {
 
-bool oneLine(const std::string& text) {
+bool isSingleLine(const std::string& text) {
     return text.find('\n') == std::string::npos && text.find('\r') == std::string::npos;
 }
 
@@ -49,12 +49,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     auto entries = poslab::commands::readSpecText(text, "/specs/figures.json", registry);
     if (!entries) {
-        if (!oneLine(entries.error().message)) __builtin_trap();
+        if (!isSingleLine(entries.error().message)) __builtin_trap();
         return 0;
     }
     for (const auto& entry : *entries) {
         if (!entry) {
-            if (!oneLine(entry.error().message)) __builtin_trap();
+            if (!isSingleLine(entry.error().message)) __builtin_trap();
             continue;
         }
         // Relative outputs go next to the spec; nothing is written here.
@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         auto built = poslab::commands::buildFigure(
             *entry->view, poslab::commands::renderOptionsFor(*entry->view), entry->args);
         if (!built) {
-            if (!oneLine(built.error().message)) __builtin_trap();
+            if (!isSingleLine(built.error().message)) __builtin_trap();
         } else if (built->figure.width != float(built->settings.width) ||
                    built->figure.height != float(built->settings.height)) {
             __builtin_trap();
