@@ -44,12 +44,6 @@ TEST(FrequencyResolutionFiguresTest, PresentationTitleWrapsAtFullSize) {
     EXPECT_EQ(titleLines, 2);
 }
 
-}  // namespace
-}  // namespace poslab
-
-namespace poslab {
-namespace {
-
 // A moving slider's coarse figure: the same texts (the numbers are exact), the distance curves'
 // envelopes at a quarter of the columns: at most two points a column of 4 px (min and max), and
 // on the log axis the short offsets fill fewer columns, so about a quarter of the exact points.
