@@ -333,7 +333,10 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
             const int texelRows = std::max(1, maxRows / shrink),
                       texelCols = std::max(1, maxCols / shrink);
             if (full) return matrixSample(full, key.window, texelRows, texelCols);
-            if (rows) return tableSimilaritySample(*rows, metric, key.window, texelRows, texelCols);
+            if (rows) {  // coarse: each block's mean of 4 of its rows, not of every row shown
+                return tableSimilaritySample(*rows, metric, key.window, texelRows, texelCols,
+                                             detail == Detail::Coarse ? 4 : 0);
+            }
             return offsetSimilaritySample(*offsets, key.window, texelRows, texelCols);
         },
         true);

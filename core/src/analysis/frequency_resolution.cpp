@@ -21,6 +21,33 @@ double offsetDistance(const std::vector<double>& frequencies, double offset) {
     return std::sqrt(sum);
 }
 
+// |2 sin(w D / 2)| for D = 0..n-1, each as the sine of a sum: a block's start a = wD0/2 and the
+// step within the block b = wk/2, sin(a + b) = sin a cos b + cos a sin b. That is 2 (n / 256 +
+// 256) sines and cosines instead of n sines: the shared-pair slider asks for a new frequency
+// every frame on the UI thread, and 65,536 sines took ~4 ms of it. Each value differs from
+// 2 sin(wD/2) by about the rounding of the angle itself (an ulp of wD/2).
+std::vector<double> chordLengths(double w, int n) {
+    constexpr int kBlock = 256;
+    const int steps = std::min(n, kBlock);
+    std::vector<double> stepSin(static_cast<std::size_t>(steps)),
+        stepCos(static_cast<std::size_t>(steps));
+    for (int k = 0; k < steps; ++k) {
+        stepSin[std::size_t(k)] = std::sin(w * k / 2);
+        stepCos[std::size_t(k)] = std::cos(w * k / 2);
+    }
+    std::vector<double> chords(std::size_t(std::max(n, 0)));
+    for (int start = 0; start < n; start += kBlock) {
+        const double startSin = std::sin(w * start / 2), startCos = std::cos(w * start / 2);
+        const int end = std::min(n, start + kBlock);
+        for (int offset = start; offset < end; ++offset) {
+            const std::size_t k = std::size_t(offset - start);
+            chords[std::size_t(offset)] =
+                std::abs(2 * (startSin * stepCos[k] + startCos * stepSin[k]));
+        }
+    }
+    return chords;
+}
+
 }  // namespace
 
 Status validate(const FrequencyResolutionParams& params) {
@@ -62,21 +89,17 @@ Result<FrequencyResolution> frequencyResolution(const FrequencyResolutionParams&
     FrequencyResolution r;
     r.frequencies = sinusoidalFrequencies(standardTable(params));
     r.sharedFrequency = sharedFrequency(params);
-    const std::vector<double> shared(r.frequencies.size(), r.sharedFrequency);
     const int n = params.positions;
     const bool sameTable = previous && previous->frequencies == r.frequencies &&
                            previous->standardDistance.size() == std::size_t(n);
     if (sameTable) r.standardDistance = previous->standardDistance;
     r.standardDistance.resize(std::size_t(n));
-    r.sharedDistance.resize(std::size_t(n));
-    for (int offset = 0; offset < n; ++offset) {
-        if (!sameTable)
-            r.standardDistance[std::size_t(offset)] = offsetDistance(r.frequencies, offset);
-        // One frequency: every pair contributes the same, d/2 of them.
-        r.sharedDistance[std::size_t(offset)] =
-            std::sqrt(double(shared.size())) *
-            std::abs(2 * std::sin(r.sharedFrequency * offset / 2));
-    }
+    for (int offset = 0; offset < n && !sameTable; ++offset)
+        r.standardDistance[std::size_t(offset)] = offsetDistance(r.frequencies, offset);
+    // One frequency: every pair contributes the same, d/2 of them.
+    r.sharedDistance = chordLengths(r.sharedFrequency, n);
+    const double pairs = std::sqrt(double(r.frequencies.size()));
+    for (double& distance : r.sharedDistance) distance *= pairs;
     auto minimum = [&](const std::vector<double>& distance, double& value, int& at) {
         value = distance[1];
         at = 1;

@@ -190,18 +190,23 @@ namespace {
 
 // Means of the compared rows over `count` blocks of `per` rows from `first` (cut at the table),
 // leaving out rows whose cosine is undefined; blockUndefined[u]: the block has no other row.
-// Means of the compared rows in blocks of `per` from `first`, each row compared as it is read.
+// Each row is compared as it is read. sampled > 0: at most `sampled` rows of each block, evenly
+// spaced (a coarse sample).
 Matrix compareRowMeans(const Matrix& table, SimilarityMetric metric, long long first, long long per,
-                       long long count, std::vector<char>& blockUndefined) {
+                       long long count, std::vector<char>& blockUndefined, long long sampled = 0) {
     Matrix means(std::size_t(count), table.cols);
     blockUndefined.assign(std::size_t(count), 0);
     std::vector<double> row(table.cols);
     const long long L = (long long)table.rows;
     for (long long u = 0; u < count; ++u) {
         const long long r0 = first + u * per, r1 = std::min(L, r0 + per);
+        const long long rows = std::max(0LL, r1 - r0);
+        const long long taken = sampled > 0 ? std::min(rows, sampled) : rows;
         double* out = means.row(std::size_t(u));
         long long defined = 0;
-        for (long long r = r0; r < r1; ++r) {
+        for (long long t = 0; t < taken; ++t) {
+            // Every row, or the centres of `taken` equal parts of the block.
+            const long long r = taken == rows ? r0 + t : r0 + (2 * t + 1) * rows / (2 * taken);
             if (!comparedRow(table, std::size_t(r), metric, row.data())) continue;
             for (std::size_t k = 0; k < table.cols; ++k) out[k] += row[k];
             ++defined;
@@ -215,7 +220,7 @@ Matrix compareRowMeans(const Matrix& table, SimilarityMetric metric, long long f
 }  // namespace
 
 HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric, CellWindow window,
-                                    int maxRows, int maxCols) {
+                                    int maxRows, int maxCols, int rowsPerBlock) {
     const long long L = std::max<long long>(1, (long long)table.rows);
     const CellWindow w = clampWindow(window, L, L);  // empty counts: everything
     const long long per =
@@ -229,7 +234,7 @@ HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric
     const long long texelCols = (w.colCount + per - 1) / per;
     std::vector<char> rowBlockUndefined, colBlockUndefined;
     const Matrix rows =
-        compareRowMeans(table, metric, w.firstRow, per, texelRows, rowBlockUndefined);
+        compareRowMeans(table, metric, w.firstRow, per, texelRows, rowBlockUndefined, rowsPerBlock);
     const bool cosine = metric == SimilarityMetric::Cosine;
     if (w.firstRow == w.firstCol && w.rowCount == w.colCount) {
         // The same blocks down and across: one symmetric product, on every core.
@@ -248,14 +253,25 @@ HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric
         return sample;
     }
     const Matrix cols =
-        compareRowMeans(table, metric, w.firstCol, per, texelCols, colBlockUndefined);
+        compareRowMeans(table, metric, w.firstCol, per, texelCols, colBlockUndefined, rowsPerBlock);
     auto values = std::make_shared<Matrix>(std::size_t(texelRows), std::size_t(texelCols));
     for (long long u = 0; u < texelRows; ++u) {
         const double* a = rows.row(std::size_t(u));
         for (long long v = 0; v < texelCols; ++v) {
             const double* b = cols.row(std::size_t(v));
             double sum = 0;
-            for (std::size_t k = 0; k < table.cols; ++k) sum += a[k] * b[k];
+            if (rowsPerBlock > 0) {
+                // Coarse: four running sums (no chain of dependent adds; other roundings)
+                double part[4] = {0, 0, 0, 0};
+                std::size_t k = 0;
+                for (; k + 4 <= table.cols; k += 4) {
+                    for (int lane = 0; lane < 4; ++lane) part[lane] += a[k + lane] * b[k + lane];
+                }
+                for (; k < table.cols; ++k) part[0] += a[k] * b[k];
+                sum = (part[0] + part[1]) + (part[2] + part[3]);
+            } else {
+                for (std::size_t k = 0; k < table.cols; ++k) sum += a[k] * b[k];
+            }
             if (cosine && (rowBlockUndefined[std::size_t(u)] || colBlockUndefined[std::size_t(v)]))
                 sum = kUndefinedCosine;
             (*values)(std::size_t(u), std::size_t(v)) = sum;

@@ -37,8 +37,8 @@ PanelGrid frequencyResolutionFigurePanels(float width, float height, const Theme
 }
 
 void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& r,
-                             const FrequencyResolutionParams& params, const Theme& theme,
-                             int panel) {
+                             const FrequencyResolutionParams& params, const Theme& theme, int panel,
+                             bool coarse) {
     // Both plots, the distances taller; or the one a small canvas shows alone, over all of it.
     const PanelGrid grid = frequencyResolutionPanels(area, theme, panel);
     figure.viewPanels = kFrequencyResolutionPanels.count;  // --panel N: the GUI's panel N
@@ -65,17 +65,17 @@ void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution
                      " (D = " + std::to_string(r.sharedMinimumOffset) + ") with one";
     distance.x = {"offset D (log)", 1, double(std::max(n - 1, 2)), true};
     distance.y = {"distance", 0, 1};
-    const int pixels = std::max(16, texelBudget(top.width) - 80);
+    const int pixels = std::max(16, texelBudget(top.width) - 80) / (coarse ? 4 : 1);
+    std::vector<double> logOffsets;  // both curves' x, once
+    logOffsets.reserve(std::size_t(std::max(n - 1, 0)));
+    for (int offset = 1; offset < n; ++offset) logOffsets.push_back(std::log10(double(offset)));
     auto series = [&](const std::vector<double>& values, const std::string& name, Rgba color) {
         LineSeries s;
         s.name = name;
         s.color = color;
-        std::vector<double> xs, ys;
-        for (int offset = 1; offset < n; ++offset) {
-            xs.push_back(std::log10(double(offset)));
-            ys.push_back(values[std::size_t(offset)]);
-        }
-        envelope(xs, ys, 0, std::log10(double(std::max(n - 1, 2))), pixels, s.x, s.y);
+        const std::vector<double> ys(values.begin() + std::min<std::ptrdiff_t>(1, values.size()),
+                                     values.end());
+        envelope(logOffsets, ys, 0, std::log10(double(std::max(n - 1, 2))), pixels, s.x, s.y);
         for (double& v : s.x) v = std::pow(10.0, v);
         s.markers = n <= 24;
         return s;

@@ -148,6 +148,25 @@ TEST(FrequencyResolutionTest, ReusedStandardDistancesAreTheRowsDistances) {
                 rowDistance(standardRow(longer, 250.0), standardRow(longer, 0.0)), 1e-12);
 }
 
+// At N's top the shared distances are built from sines of sums (a block's start plus
+// the step within it); they are still the distances between the one-frequency table's rows,
+// across block edges and at the largest offsets (angles to 32,768 rad: the reference's own
+// rounding of the angle is ~1e-11, hence the tolerance).
+TEST(FrequencyResolutionTest, SharedDistancesAtTheTopAreTheRowsDistances) {
+    for (int pair : {0, 11, 31}) {  // d 64: the standard table's O(N d) part stays quick
+        const FrequencyResolutionParams params{64, 10000, kMaxResolutionPositions, pair};
+        auto r = frequencyResolution(params);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        for (int offset : {1, 255, 256, 257, 4095, 40000, 65535}) {
+            EXPECT_NEAR(r->sharedDistance[std::size_t(offset)],
+                        rowDistance(sharedFrequencyRow(params, 3.0 + offset),
+                                    sharedFrequencyRow(params, 3.0)),
+                        1e-8)
+                << "pair " << pair << ", D = " << offset;
+        }
+    }
+}
+
 TEST(FrequencyResolutionTest, ValidateNamesTheOptionAndItsRange) {
     EXPECT_EQ(validate(FrequencyResolutionParams{15, 10000, 64, 0}).error().message,
               "d_model must be even, 2..1024 (got 15)");

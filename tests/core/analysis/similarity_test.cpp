@@ -473,6 +473,34 @@ TEST(SimilarityTest, TableSamplesAreBlockMeansWithoutTheGramMatrix) {
     }
 }
 
+// A moving window's coarse sample: one row of each block (its centre) gives each texel the
+// similarity of two single rows, read off the whole product; as many rows as a block has give
+// the exact block means.
+TEST(SimilarityTest, CoarseTableSamplesReadEvenlySpacedRowsOfEachBlock) {
+    for (SimilarityMetric metric : {SimilarityMetric::Cosine, SimilarityMetric::Dot}) {
+        const Matrix table = seededLearnedTable(200, 12);
+        const Matrix full = bruteForce(table, metric);
+        const CellWindow window{30, 150, 10, 170};
+        const HeatmapSample one = tableSimilaritySample(table, metric, window, 37, 23, 1);
+        const long long per = one.rowsPerTexel;
+        ASSERT_GT(per, 1);
+        for (std::size_t u = 0; u < one.values->rows; ++u) {
+            // Blocks are cut at the table's end, not the window's.
+            const long long r0 = one.window.firstRow + (long long)u * per,
+                            rows = std::min(per, 200 - r0);
+            for (std::size_t v = 0; v < one.values->cols; ++v) {
+                const long long c0 = one.window.firstCol + (long long)v * per,
+                                cols = std::min(per, 200 - c0);
+                EXPECT_NEAR((*one.values)(u, v),
+                            full(std::size_t(r0 + rows / 2), std::size_t(c0 + cols / 2)), 1e-12)
+                    << u << ", " << v;
+            }
+        }
+        const HeatmapSample every = tableSimilaritySample(table, metric, window, 37, 23, int(per));
+        expectBlockMeans(every, full, 1e-12);
+    }
+}
+
 TEST(SimilarityTest, SingleTableEntriesMatchTheWholeProduct) {
     // The GUI's hover value when the Gram matrix is past its budget; a zero row has no cosine.
     for (SimilarityMetric metric : {SimilarityMetric::Cosine, SimilarityMetric::Dot}) {

@@ -183,8 +183,11 @@ HeatmapSample matrixSample(const std::shared_ptr<const Matrix>& matrix, CellWind
 // one symmetric product.
 inline constexpr long long kGramBudget = 1LL << 31;  // figures build the Gram matrix below this
 inline constexpr long long kMaxLearnedFigureCells = 1LL << 25;  // L x d of a learned figure
+// rowsPerBlock > 0: a coarse sample while the window moves: each block's mean of at most that
+// many of its rows, evenly spaced, so O(texels x rowsPerBlock x d) whatever the window holds
+// (the first frames of a zoom out compared every row of the table); 0: every row, exact.
 HeatmapSample tableSimilaritySample(const Matrix& table, SimilarityMetric metric, CellWindow window,
-                                    int maxRows, int maxCols);
+                                    int maxRows, int maxCols, int rowsPerBlock = 0);
 // Whether an L x d table's Gram matrix is within kGramBudget multiply-adds (symmetric: half).
 inline bool gramFitsBudget(long long rows, long long dims) {
     return rows * rows * dims / 2 <= kGramBudget;

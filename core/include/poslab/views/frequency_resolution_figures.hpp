@@ -12,11 +12,13 @@ namespace poslab {
 
 // Two plots (distances between positions; one pair on its own), one above the other while each
 // has room (kFrequencyResolutionPanels: a projector's presentation fonts do not leave it), else
-// `panel` alone.
+// `panel` alone. coarse: the distance curves' envelopes at a quarter of the pixel columns, for
+// the frames while a slider moves (the one-frequency curve's dense band is a stroke per column
+// from bottom to top, most of a frame's rasterising on software GL).
 inline constexpr PanelShape kFrequencyResolutionPanels{2, 1, 24, 11, 8};
 void drawFrequencyResolution(Figure& figure, Box area, const FrequencyResolution& resolution,
                              const FrequencyResolutionParams& params, const Theme& theme,
-                             int panel = 0);
+                             int panel = 0, bool coarse = false);
 // Where drawFrequencyResolution puts its panels in `area` (the GUI's selector).
 PanelGrid frequencyResolutionPanels(Box area, const Theme& theme, int panel = 0);
 // The panels of frequencyResolutionFigure(width, height): below its title's band.
