@@ -16,12 +16,6 @@ namespace {
 // millions of labels. Every tick loop below runs at most kMaxTicks * 3 times.
 constexpr int kMaxTicks = 1000;
 
-// A leading hyphen-minus as the typographic minus sign.
-std::string withMinusSign(std::string text) {
-    if (!text.empty() && text[0] == '-') text.replace(0, 1, kMinusSign);
-    return text;
-}
-
 // The shortest %g (4 significant digits or more) that needs no exponent: nice tick values
 // are short, and the plain style only takes magnitudes that %g writes without one.
 std::string plainNumber(double value) {
@@ -41,6 +35,11 @@ std::string plainNumber(double value) {
 }
 
 }  // namespace
+
+std::string withMinusSign(std::string number) {
+    if (!number.empty() && number[0] == '-') number.replace(0, 1, kMinusSign);
+    return number;
+}
 
 int tickCountFor(double pixels, double spacing) {
     const double count = pixels / spacing;

@@ -33,6 +33,8 @@ int tickCountFor(double pixels, double spacing);
 // ---- Labels
 enum class TickStyle { Plain, PowersOfTen };
 inline constexpr const char* kMinusSign = "\u2212";  // U+2212, for negative numbers in figures
+// A formatted number ("-0.02", "-462") with its leading hyphen-minus as U+2212, for figure text.
+std::string withMinusSign(std::string number);
 // Plain when every non-zero |value| lies in [1e-3, 1e6) (ticks of one axis share the result).
 TickStyle tickStyleFor(const std::vector<double>& values);
 // One value in a style: "−0.25", "12000"; "$-2.5·10^{5}$", "$10^{-4}$", "0".
