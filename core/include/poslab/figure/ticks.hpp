@@ -20,8 +20,9 @@ struct Tick {
 // Nice steps (1, 2, 2.5, 5 x 10^k; 2.5 left out for integers), at most maxCount ticks, two at
 // least where two nice values fit in [low, high].
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
-// Decades 10^k; every stride-th one when more than maxCount fit; with 2·10^k and 5·10^k added
-// when fewer than three decades fall in range and maxCount allows.
+// Decades 10^k; every stride-th one (exponents a multiple of the stride) when more than maxCount
+// steps between them would not fit; with 2·10^k and 5·10^k added when fewer than three decades
+// fall in range and maxCount allows.
 std::vector<Tick> logTicks(double low, double high, int maxCount);
 // Angles in radians: ticks at multiples of pi/2 ("0", "π/2", "π", "3π/2", "2π", "−π"), or of
 // pi, 2 pi, ... when more than maxCount would fit in [low, high].
