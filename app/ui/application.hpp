@@ -67,6 +67,7 @@ class Application {
         panelRequestView_ = viewToSelect_;
     }
     std::size_t viewCount() const { return panels_.size(); }
+    const char* viewTitle(std::size_t index) const { return panels_[index]->title(); }  // tab order
     std::size_t nanTexelsDrawn() const;
     void openExportDialog() { exportDialog_.open(); }  // File > Export… (Ctrl+E)
     // File > Export… of the visible view's numbers as folder/name.csv and .npy, without the

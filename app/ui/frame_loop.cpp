@@ -431,11 +431,14 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
         std::error_code ignored;  // a directory that cannot be made: each screenshot says so
         std::filesystem::create_directories(options.layoutShotsDir, ignored);
     }
+    // Every view opened once first (their caches and workers start), named by its tab's title:
+    // the visible tab (currentView) follows a selection one frame late in the tab bar, which
+    // listed the first view twice and never the last (Context, at every size whose tabs fit).
     std::vector<std::string> views;
     for (std::size_t view = 0; view < application.viewCount(); ++view) {
         application.selectView(view);
         renderFrame(window, application, {nullptr, true});
-        views.push_back(application.currentView());
+        views.push_back(application.viewTitle(view));
     }
     int width = 0, height = 0;
     glfwGetWindowSize(window, &width, &height);

@@ -22,10 +22,12 @@
 #include "poslab/encodings/alibi.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/encodings/t5_bias.hpp"
+#include "poslab/views/relative_family.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "process.hpp"
 #include "state/app_state.hpp"
 #include "state/lessons.hpp"
+#include "state/relative_state.hpp"
 #include "state/session_format.hpp"
 #include "ui/panel.hpp"
 
@@ -362,6 +364,39 @@ TEST(LessonClaimTest, SlowestSinusoidalWavelengthIsTheOneStated) {
         if (lesson.title == "Why many frequencies") text = lesson.steps.front().text;
     EXPECT_NE(text.find("2π·10000^(62/64) ≈ 47,000"), std::string::npos) << text;
     EXPECT_EQ(text.find("up to 2π·10000,"), std::string::npos) << text;
+}
+
+// "Biases as kernels": the family plot (bias floor -20) shows Sandwich's head 1 of 8 dropping
+// first and linear ALiBi (head 0, m = 1/2) falling without end; the card said "Linear ALiBi falls
+// fastest" beside a figure where Sandwich reaches -16 at distance 5 and ALiBi -2.5. Written out:
+// ALiBi -r/2; Sandwich (NeMo, d = 128, H = 8, head 0) (Σ_{i=1..64} cos(r·10000^(-2i/128)) - 64)
+// / (8·1/8), never below -128, so ALiBi passes under it past r = 256.
+TEST(LessonClaimTest, SandwichDropsFirstAndAlibiKeepsFalling) {
+    const AppState state = stateAt("Biases as kernels");
+    const auto& view = state.plugins.get<state::RelativeViewState>(state::kRelativeKey);
+    const RelativeFigureOptions& o = view.options;
+    ASSERT_EQ(o.alibiHeads, 8);
+    ASSERT_EQ(o.alibiHead, 0);
+    ASSERT_EQ(o.sandwich.headDim, 128);
+    ASSERT_EQ(o.sandwich.heads, 8);
+    ASSERT_EQ(o.sandwich.head, 0);
+    auto sandwich = [](double r) {
+        double sum = 0;
+        for (int i = 1; i <= 64; ++i) sum += std::cos(r * std::pow(10000.0, -2.0 * i / 128));
+        return sum - 64;  // divided by 8 (head + 1) / H = 1
+    };
+    for (double r : {5.0, 10.0, 300.0, 1000.0}) {
+        EXPECT_NEAR(familyValue(o, FamilyMember::Alibi, r), -r / 2, 1e-9) << r;
+        EXPECT_NEAR(familyValue(o, FamilyMember::Sandwich, r), sandwich(r), 1e-9) << r;
+    }
+    EXPECT_LT(sandwich(5), -15);           // Sandwich first: -16.1 at distance 5, ALiBi -2.5
+    EXPECT_LT(sandwich(10), -10);          // and under ALiBi's -5 at 10
+    EXPECT_LT(-300.0 / 2, sandwich(300));  // ALiBi keeps falling, under Sandwich by 300
+    std::string text;
+    for (const Lesson& lesson : builtInLessons())
+        if (lesson.title == "Biases as kernels") text = lesson.steps.front().text;
+    EXPECT_EQ(text.find("Linear ALiBi falls fastest"), std::string::npos) << text;
+    EXPECT_NE(text.find("Sandwich drops first"), std::string::npos) << text;
 }
 
 // A step chooses the panel of a view shown one panel at a time ("panel": N in its state, a

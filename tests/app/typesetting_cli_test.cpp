@@ -6,6 +6,7 @@
 
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "process.hpp"
 
@@ -34,7 +35,7 @@ TEST_F(TypesettingCliTest, OnePanelKeepsItsOwnNotes) {
                                    "--seq-len", "256", "--panel", "3"});
     EXPECT_NE(svg.find("exact below 8"), std::string::npos);
     EXPECT_NE(svg.find("max_distance 128"), std::string::npos);
-    EXPECT_NE(svg.find("Bucket id against j - i"), std::string::npos);
+    EXPECT_NE(svg.find("Bucket id against "), std::string::npos);
     EXPECT_EQ(svg.find("Bias against relative position"), std::string::npos);  // panel 4's
 }
 
@@ -93,6 +94,39 @@ TEST_F(TypesettingCliTest, ColourBarsUseTheMinusSignAndMarkupIsTypeset) {
     EXPECT_EQ(svg.find(">-1"), std::string::npos);
     EXPECT_EQ(svg.find("q_m"), std::string::npos);  // $q_m·k_n$ set as runs, not source
     EXPECT_NE(svg.find("<tspan"), std::string::npos);
+}
+
+// A minus written as a hyphen ("bias -m·(i - j)", "j - i", "Δ -144.2°", "rope delta -462",
+// "below -10", "+-1 sd") in any text of these views' figures: each <text>'s runs joined, then a
+// hyphen that begins a number or a symbol, or stands alone between spaces, or follows a plus.
+// Hyphens inside words ("lag-1", "first-token", "i-j" in a formula's source) are not minus signs.
+TEST_F(TypesettingCliTest, NoFigureTextWritesAHyphenForAMinus) {
+    const std::regex textElement("<text[^>]*>([\\s\\S]*?)</text>");
+    const std::regex tag("<[^>]+>");
+    const std::regex hyphenMinus("(^|[\\s(\\[=,:;])-(?=[\\w.(])|\\s-\\s|\\+-");
+    for (const char* view :
+         {"alibi", "t5", "relative-family", "kerple", "sandwich", "xpos", "fire", "extrapolation",
+          "mrope", "learned-pca", "rope-rotation", "nope", "randomized-positions"}) {
+        const std::string svg = svgOf({"render", view});
+        ASSERT_NE(svg.find("<text"), std::string::npos) << view;
+        for (auto it = std::sregex_iterator(svg.begin(), svg.end(), textElement);
+             it != std::sregex_iterator(); ++it) {
+            const std::string text = std::regex_replace((*it)[1].str(), tag, "");
+            EXPECT_FALSE(std::regex_search(text, hyphenMinus)) << view << ": " << text;
+        }
+    }
+}
+
+// The paper theme draws no line in Okabe-Ito's yellow (#f0e442), which vanishes on white: the
+// README says so, and seriesColor(index, theme) made it black, but a view that coloured its series
+// itself (the Relative family's Sandwich, every fifth Sandwich head, Why position's fifth word)
+// still drew it yellow.
+TEST_F(TypesettingCliTest, PaperLinesAreNeverYellow) {
+    for (const char* view : {"relative-family", "sandwich", "attention-shuffle"}) {
+        const std::string svg = svgOf({"render", view});
+        ASSERT_NE(svg.find("stroke=\""), std::string::npos) << view;  // lines drawn
+        EXPECT_EQ(svg.find("#f0e442"), std::string::npos) << view;
+    }
 }
 
 }  // namespace

@@ -29,7 +29,9 @@ std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme&
             const LineSeries& s = spec.series[index];
             if (s.name.empty()) continue;
             keys.push_back(
-                {s.name, s.color.a == 0 ? seriesColor(int(index), theme) : s.color, false});
+                {s.name,
+                 s.color.a == 0 ? seriesColor(int(index), theme) : lineColorOn(s.color, theme),
+                 false});
         }
     }
     return keys;
@@ -159,7 +161,8 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     figure.add(ClipPush{frame.plot});
     for (std::size_t index = 0; index < spec.series.size(); ++index) {
         const LineSeries& s = spec.series[index];
-        const Rgba color = s.color.a == 0 ? seriesColor(int(index), theme) : s.color;
+        const Rgba color =
+            s.color.a == 0 ? seriesColor(int(index), theme) : lineColorOn(s.color, theme);
         PolylineItem line;
         line.color = color;
         line.width = strokeWidth(theme, s.width);

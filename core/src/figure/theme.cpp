@@ -74,9 +74,14 @@ Rgba seriesColor(int index) {
 }
 
 Rgba seriesColor(int index, const Theme& theme) {
-    // Okabe-Ito's yellow vanishes on white paper: black takes its place there.
-    const Rgba color = seriesColor(index);
-    return theme.id == ThemeId::Paper && color == seriesColor(4) ? Rgba{0, 0, 0, 255} : color;
+    return lineColorOn(seriesColor(index), theme);
+}
+
+Rgba lineColorOn(Rgba color, const Theme& theme) {
+    // Okabe-Ito's yellow vanishes on white paper: black takes its place there (any alpha).
+    const Rgba yellow = seriesColor(4);
+    const bool isYellow = color.r == yellow.r && color.g == yellow.g && color.b == yellow.b;
+    return theme.id == ThemeId::Paper && isYellow ? Rgba{0, 0, 0, color.a} : color;
 }
 
 Rgba withAlpha(Rgba color, std::uint8_t alpha) {

@@ -16,12 +16,6 @@ namespace {
 // millions of labels. Every tick loop below runs at most kMaxTicks * 3 times.
 constexpr int kMaxTicks = 1000;
 
-// A leading hyphen-minus as the typographic minus sign.
-std::string withMinusSign(std::string text) {
-    if (!text.empty() && text[0] == '-') text.replace(0, 1, kMinusSign);
-    return text;
-}
-
 // The shortest %g (4 significant digits or more) that needs no exponent: nice tick values
 // are short, and the plain style only takes magnitudes that %g writes without one.
 std::string plainNumber(double value) {
@@ -41,6 +35,11 @@ std::string plainNumber(double value) {
 }
 
 }  // namespace
+
+std::string withMinusSign(std::string number) {
+    if (!number.empty() && number[0] == '-') number.replace(0, 1, kMinusSign);
+    return number;
+}
 
 int tickCountFor(double pixels, double spacing) {
     const double count = pixels / spacing;
@@ -197,8 +196,13 @@ std::vector<Tick> logTicks(double low, double high, int maxCount) {
         }
     }
     if (ticks.empty()) {
-        const int stride = std::max(1, (decades + maxCount - 1) / maxCount);
-        for (int e = first; e <= last; e += stride) ticks.push_back({std::pow(10.0, e), ""});
+        // At most maxCount steps between ticks, as linearTicks counts them (0.1, 1, 10 in two
+        // labels' room, not 0.1 and 10 with the 1 a scale is read from left out). Every third
+        // decade or sparser at exponents that are multiples of the stride (10^-15, 10^-10, not
+        // 10^-18, 10^-13); every other one from the first (10, 1000, 10^5 as well as 100, 10^4).
+        const int stride = std::max(1, (decades - 1 + maxCount - 1) / maxCount);
+        const int start = stride <= 2 ? first : int(std::ceil(double(first) / stride)) * stride;
+        for (int e = start; e <= last; e += stride) ticks.push_back({std::pow(10.0, e), ""});
     }
     // Powers of ten read better than 0.0001 or 100000 on a log axis: plain only within 1e-3..1e4.
     bool plain = true;

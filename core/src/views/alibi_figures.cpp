@@ -107,7 +107,7 @@ std::string alibiHeadTitle(int head, double slope) {
 std::string alibiGridTitle(const AlibiFigureOptions& options, bool hoverHint) {
     std::string title = std::to_string(options.heads) + (options.heads == 1 ? " head" : " heads") +
                         ", bias " +
-                        (options.symmetric ? "-m·|i - j|" : "-m·(i - j), future masked");
+                        (options.symmetric ? "$-m·|i-j|$" : "$-m·(i-j)$, future masked");
     if (hoverHint) title += " (hover for slopes)";
     return title;
 }

@@ -310,7 +310,8 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     }
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t from = std::size_t(c.permutation[k]);
-        const Rgba color = from == k ? withAlpha(theme.mutedText, 160) : seriesColor(int(from % 8));
+        const Rgba color =
+            from == k ? withAlpha(theme.mutedText, 160) : seriesColor(int(from % 8), theme);
         figure.add(LineItem{{slotX(from), topY + wordSize + 3},
                             {slotX(k), bottomY - 3},
                             color,

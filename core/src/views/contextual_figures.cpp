@@ -169,9 +169,9 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
                          ? "make_log_bucket_position (buckets " +
                                std::to_string(params.positionBuckets) + ", max " +
                                std::to_string(params.maxRelativePositions) + ")"
-                         : "Relative position i - j (no buckets)";
+                         : "Relative position $i-j$ (no buckets)";
         spec.x =
-            integerAxis("relative position i - j (query - key)", -double(reach), double(reach));
+            integerAxis("relative position $i-j$ (query − key)", -double(reach), double(reach));
         spec.y = {"bucket", 0, 1};
         LineSeries bucket{"bucket", {}, {}, theme.accent, 2.0f, false};
         LineSeries identity{"i - j", {}, {}, lineColor(theme, 1), 1.2f, false};
@@ -188,7 +188,8 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
         const int span = debertaAttSpan(params);
         Marker upper{false, double(span - 1), "gather clamp " + std::to_string(span - 1),
                      theme.mutedText};
-        Marker lower{false, -double(span), "clamp " + std::to_string(-span), theme.mutedText};
+        Marker lower{false, -double(span), "clamp " + withMinusSign(std::to_string(-span)),
+                     theme.mutedText};
         spec.markers = {upper, lower};
         if (params.positionBuckets > 0) {
             spec.markers.push_back({true, double(params.positionBuckets / 2),
@@ -269,7 +270,7 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         spec.title = "NoPE: t read back from 1/(t+1) (a first-token flag, causally averaged)";
         const double high = double(options.seqLen);
         spec.x = {"position t", 1, high, true};
-        spec.y = {"recovered t - true t", 0, 1};
+        spec.y = {"recovered $t$ − true $t$", 0, 1};
         const SignalPrecision kinds[] = {SignalPrecision::Float64, SignalPrecision::Float32,
                                          SignalPrecision::BFloat16};
         const char* names[] = {"float64", "float32", "bfloat16"};
@@ -453,11 +454,11 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
     }
     if (grid.shows(1)) {
         LinePlotSpec spec;
-        spec.title = "E[k-th] = (k+1)(N+1)/(L+1) - 1, +-1 sd, vs plain k";
+        spec.title = "E[k-th] = (k+1)(N+1)/(L+1) − 1, ±1 sd, vs plain k";
         spec.x = {"k (0-based rank)", -0.5, double(l) - 0.5};
         spec.y = {"position", 0, n};
         LineSeries mean{"expected", {}, {}, theme.accent, 2.2f, false};
-        LineSeries upper{"+-1 sd", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
+        LineSeries upper{"±1 sd", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries lower{"", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries plain{"plain 0..L-1", {}, {}, lineColor(theme, 1), 1.6f, false};
         // Coarse: a line as wide as the dots through the same points (one stroke instead of a

@@ -50,14 +50,14 @@ std::string alibiExtrapolationCaption(const std::vector<double>& slopes, int tra
         "distance. ";
     if (forgetting == int(slopes.size())) {
         return text + "Every head pushes keys beyond " + length + " below " +
-               formatValue(kAlibiForgottenBias) +
+               withMinusSign(formatValue(kAlibiForgottenBias)) +
                ", so softmax ignores them: a longer text looks like a familiar window.";
     }
     text +=
         std::to_string(forgetting) + " of " + heads + " heads push keys beyond " + length +
-        " below " + formatValue(kAlibiForgottenBias) +
+        " below " + withMinusSign(formatValue(kAlibiForgottenBias)) +
         ", so a longer text looks familiar to them; the gentlest (m = " + formatValue(gentlest, 3) +
-        ", " + formatValue(-gentlest * trainingLength, 3) + " at " + length +
+        ", " + withMinusSign(formatValue(-gentlest * trainingLength, 3)) + " at " + length +
         ") still attends past the training length.";
     return text;
 }

@@ -21,7 +21,7 @@ std::string percent(double fraction) {
 std::string twoDecimals(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f", value);
-    return text;
+    return withMinusSign(text);
 }
 
 // Every step-th index, so no plot draws more than kMaxStructurePoints points.

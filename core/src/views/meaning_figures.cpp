@@ -128,8 +128,8 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
     const Panel panels[5] = {
         {&terms.contentContent, titled("content·content", "$x_i·x_j$", 0)},
         {&terms.contentPosition, titled("content·position", "$x_i·p_j$", 1)},
-        {&terms.positionContent, titled("position·content", "p_i·x_j", 2)},
-        {&terms.positionPosition, titled("position·position", "p_i·p_j", 3)},
+        {&terms.positionContent, titled("position·content", "$p_i·x_j$", 2)},
+        {&terms.positionPosition, titled("position·position", "$p_i·p_j$", 3)},
         {&terms.total, titled("= sum", "$(x_i+p_i)·(x_j+p_j)$", 4)},
     };
     for (int k = 0; k < 5; ++k) {

@@ -314,7 +314,7 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         LinePlotSpec spec;
         spec.title = "Bias against distance (each minus its value at 0; xPos and RoPE: log-score)";
         const double reach = std::max(1, o.seqLen - 1);
-        spec.x = {o.logDistance ? "distance i - j (log)" : "distance i - j",
+        spec.x = {o.logDistance ? "distance $i-j$ (log)" : "distance $i-j$",
                   o.logDistance ? 1.0 : 0.0, reach, o.logDistance};
         spec.series = data.curves;
         double top = 0.5;
@@ -347,7 +347,7 @@ void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
     if (box.width <= 0) return;
     LinePlotSpec spec;
     spec.title = std::move(title);
-    spec.x = integerAxis("distance i - j", 0, double(std::max(1, o.seqLen - 1)));
+    spec.x = integerAxis("distance $i-j$", 0, double(std::max(1, o.seqLen - 1)));
     spec.y = std::move(y);
     spec.series = std::move(series);
     if (o.trainingLength < o.seqLen) spec.markers.push_back(trainingAt(o, theme));
@@ -376,15 +376,15 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
             if (data.maps.size() < 2) return;
             auto title = [](const char* kind, const KerpleParams& k) {
                 const KerpleParams e = kerpleEffective(k);
-                std::string t = std::string(kind) + " r1 = " + formatValue(e.r1) +
-                                ", r2 = " + formatValue(e.r2);
+                std::string t = std::string(kind) + " $r_1$ = " + formatValue(e.r1) +
+                                ", $r_2$ = " + formatValue(e.r2);
                 if (kerpleClamped(k)) t += " (clamped)";
                 return t;
             };
             drawMap(figure, layout.panel(0), map(0), data.ranges[0],
-                    title("Power -r1 |i-j|^r2,", o.kerplePower), "bias", theme);
+                    title("Power $-r_1|i-j|^{r_2}$,", o.kerplePower), "bias", theme);
             drawMap(figure, layout.panel(1), map(1), data.ranges[1],
-                    title("Log -r1 log(1 + r2 |i-j|),", o.kerpleLog), "bias", theme);
+                    title("Log $-r_1$ log(1 + $r_2|i-j|$),", o.kerpleLog), "bias", theme);
             drawCurves(figure, layout.panel(2), "KERPLE kernels against distance", {"bias", 0, 1},
                        data.curves, o, theme);
             break;

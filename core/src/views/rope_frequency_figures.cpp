@@ -117,7 +117,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         plain.color = theme.mutedText;
         plain.width = 2;
         spec.series.push_back(plain);
-        legend.push_back({"unscaled ($\\mathrm{base}^{2i/d}$)", theme.mutedText});
+        legend.push_back({"unscaled ($2π·\\mathrm{base}^{2i/d}$)", theme.mutedText});
     }
     LineSeries main;
     main.x.resize(std::size_t(pairCount));

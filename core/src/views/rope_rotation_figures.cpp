@@ -230,7 +230,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                         {"k at n = " + positionText(n), kColor},
                         {"m − n = " + positionText(m - n)},
                         // Two entries, so a narrow figure puts the remark on a row of its own.
-                        {"q·k = " + formatValue(score, 6)},
+                        {"q·k = " + withMinusSign(formatValue(score, 6))},
                         {freqs->attentionFactor != 1.0
                              ? "(× attention factor² " +
                                    formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
@@ -380,11 +380,11 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         figure.add(makeText({cell.x + cell.width / 2, cell.y + 3}, label, labelSize, theme.text,
                             HorizontalAlign::Center, VerticalAlign::Top));
         const double degrees = between * 180.0 / kPi;
-        std::string lower = "Δ " + printf1("%+.1f°", degrees == 0 ? 0.0 : degrees);
+        std::string lower = "Δ " + withMinusSign(printf1("%+.1f°", degrees == 0 ? 0.0 : degrees));
         if (bottomFormat == 2) {
             lower += "   adds " +
-                     printf1("%+.3g", ropePairScore(options.q, options.k, m, n, *freqs,
-                                                    params.pairing, pair)) +
+                     withMinusSign(printf1("%+.3g", ropePairScore(options.q, options.k, m, n,
+                                                                  *freqs, params.pairing, pair))) +
                      " to q·k";
         }
         live.add(makeText({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,

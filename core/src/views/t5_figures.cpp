@@ -237,7 +237,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     if (layout.buckets.width > 0) {
         HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
         buckets.squareCells = true;  // L x L
-        buckets.title = "Bucket of j - i (" + std::to_string(p.numBuckets) +
+        buckets.title = "Bucket of $j-i$ (" + std::to_string(p.numBuckets) +
                         " buckets, max_distance " + std::to_string(p.maxDistance) + ")";
         buckets.colormap = ColormapId::Categorical;
         buckets.range = kCategoricalRange;
@@ -301,7 +301,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
         bias.squareCells = true;
         const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
         bias.title =
-            std::string("Bias = b[bucket(j - i)], ") +
+            std::string("Bias = b[bucket($j-i$)], ") +
             (edited ? "edited values" : "b ~ N(0, 1), seed " + std::to_string(options.biasSeed));
         bias.colormap = ColormapId::BlueWhiteRed;
         bias.range = data.biasRange;
@@ -320,8 +320,8 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     const int maxExact = t5MaxExact(p);
 
     LinePlotSpec edges;
-    edges.title = "Bucket id against j - i (" + directionText(p) + ")";
-    edges.x = integerAxis("relative position j - i (key - query)", -reach - 0.5, reach + 0.5);
+    edges.title = "Bucket id against $j-i$ (" + directionText(p) + ")";
+    edges.x = integerAxis("relative position $j-i$ (key − query)", -reach - 0.5, reach + 0.5);
     edges.y = {"bucket", 0, double(p.numBuckets), false, true};
     edges.autoRangeY = false;
     edges.legend = false;
@@ -332,7 +332,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
     if (layout.edges.width > 0) drawLinePlot(figure, layout.edges, edges, theme, &out.edges);
 
     LinePlotSpec curve;
-    curve.title = "Bias against relative position j - i";
+    curve.title = "Bias against relative position $j-i$";
     curve.x = edges.x;
     curve.y = {"bias", 0, 1};
     curve.legend = false;

@@ -185,9 +185,9 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     spec.title = "M-RoPE positions (" + std::string(mropeModelName(settings.model)) +
                  "): " + std::to_string(tokens) + " tokens, generated text continues at " +
                  std::to_string(positions->nextPosition) + " (rope delta " +
-                 std::to_string(positions->ropeDelta) + ")";
+                 withMinusSign(std::to_string(positions->ropeDelta)) + ")";
     spec.x = integerAxis("token index", 0, double(std::max(1LL, tokens - 1)));
-    spec.y = {"position", 0, 1};
+    spec.y = integerAxis("position", 0, 1);  // position ids are integers: no tick at 12.5
     spec.legend = false;  // the strip below names the streams
     const int buckets = std::max(16, int(area.width));
     float width = 3.5f;

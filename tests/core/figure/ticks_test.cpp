@@ -51,6 +51,18 @@ TEST(TicksTest, SparseLogAxesGetTwoAndFiveTimesDecades) {
     // Enough decades: decades only, every stride-th when crowded.
     EXPECT_EQ(labels(logTicks(1, 1000, 10)), (std::vector<std::string>{"1", "10", "100", "1000"}));
     EXPECT_EQ(values(logTicks(1, 1e8, 3)), (std::vector<double>{1, 1e3, 1e6}));
+    // Room for two steps between labels holds three decades: Extrapolation's "angle at L ÷ angle
+    // seen" axis (0.06 .. 15 in a short plot) was ticked 0.1 and 10 only, leaving out the 1 its
+    // "1: no new angles" line marks. Lesson 10's wavelengths (6 .. 60000 with room for three
+    // steps) showed 10 and 1000 only, nothing above the training length.
+    EXPECT_EQ(labels(logTicks(0.06, 15, 2)), (std::vector<std::string>{"0.1", "1", "10"}));
+    EXPECT_EQ(labels(logTicks(6, 60000, 3)),
+              (std::vector<std::string>{"10", "100", "1000", "10000"}));
+    // Every stride-th decade at exponents that are multiples of the stride: Linear shift's
+    // residual axis read 10^-18, 10^-13, 10^-8, 10^-3.
+    EXPECT_EQ(values(logTicks(4, 3e5, 3)), (std::vector<double>{10, 1e3, 1e5}));  // every other
+    EXPECT_EQ(labels(logTicks(1e-18, 0.5, 4)),
+              (std::vector<std::string>{"$10^{-15}$", "$10^{-10}$", "$10^{-5}$"}));
 }
 
 TEST(TicksTest, OneLabelStylePerAxis) {

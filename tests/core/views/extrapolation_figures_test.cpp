@@ -78,7 +78,8 @@ TEST(ExtrapolationFiguresTest, AlibiCaptionCountsTheHeadsThatForgetFarKeys) {
     const std::string caption = alibiExtrapolationCaption(slopes, 512);
     EXPECT_NE(caption.find("5 of 8 heads"), std::string::npos) << caption;
     EXPECT_NE(caption.find("m = 0.00391"), std::string::npos) << caption;
-    EXPECT_NE(caption.find("-2 at 512"), std::string::npos) << caption;
+    EXPECT_NE(caption.find("\u22122 at 512"), std::string::npos) << caption;  // U+2212 minus
+    EXPECT_NE(caption.find("below \u221210"), std::string::npos) << caption;
     EXPECT_EQ(caption.find("every head"), std::string::npos) << caption;
     // Trained on 65536, even 1/256 reaches -256: every head.
     EXPECT_NE(alibiExtrapolationCaption(slopes, 65536).find("Every head"), std::string::npos);

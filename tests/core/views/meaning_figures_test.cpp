@@ -21,6 +21,10 @@ TEST(MeaningFiguresTest, MeaningFiguresDrawEveryTerm) {
     ASSERT_TRUE(terms.ok());
     EXPECT_GE(count(*terms).heatmaps, 10);  // five heatmaps and five colour bars
     EXPECT_TRUE(hasText(*terms, "content·position"));
+    // Every term's formula is typeset ($x_i·p_j$ as x with subscript i ...): the two position
+    // terms showed their source, "p_i·x_j" and "p_i·p_j", beside typeset x_i·x_j and x_i·p_j.
+    for (const char* formula : {"$x_i·x_j$", "$x_i·p_j$", "$p_i·x_j$", "$p_i·p_j$"})
+        EXPECT_TRUE(hasText(*terms, formula)) << formula;
     auto add = addVersusConcatFigure(params, 1200, 800, darkTheme());
     ASSERT_TRUE(add.ok());
     EXPECT_TRUE(hasText(*add, "4·(2d)² = 16384"));  // 4 (2 * 32)^2

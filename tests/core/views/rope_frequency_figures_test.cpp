@@ -60,6 +60,9 @@ TEST(RopeFrequencyFiguresTest, FrequencyChartOverlaysUnscaledWavelengthsWhenScal
     for (const FigureItem& item : figure.items)
         polylines += std::holds_alternative<PolylineItem>(item);
     EXPECT_GE(polylines, 2);
+    // The unscaled curve is the wavelength 2π·base^(2i/d), 2π at pair 0 as drawn; its key said
+    // base^(2i/d), a curve 2π times lower (lesson 10's steps 2 to 5).
+    EXPECT_TRUE(hasText(figure, "unscaled ($2π·\\mathrm{base}^{2i/d}$)"));
 }
 
 // Lesson 10's scalings (trained on 4096, context 32768) at projector sizes: the training and

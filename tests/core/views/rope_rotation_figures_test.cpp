@@ -74,7 +74,7 @@ TEST(RopeRotationFiguresTest, RotationFigureHasOnePanelPerPairAndPrintsTheScore)
     EXPECT_TRUE(hasText(figure, "q at m = 7"));
     EXPECT_TRUE(hasText(figure, "k at n = 3"));
     const double score = dot(rotateHalf(options.q, 7, 10000), rotateHalf(options.k, 3, 10000));
-    EXPECT_TRUE(hasText(figure, "q·k = " + formatValue(score, 6))) << score;
+    EXPECT_TRUE(hasText(figure, "q·k = " + withMinusSign(formatValue(score, 6)))) << score;
 
     // Large d: a spread subset of 16 panels.
     const RopeParams large = params(128);

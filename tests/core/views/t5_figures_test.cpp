@@ -107,7 +107,7 @@ TEST(T5FiguresTest, FigureHasEveryPart) {
     T5FigureOptions options;
     Figure figure = emptyFigure(1400, 900, paperTheme());
     ASSERT_TRUE(drawT5Figure(figure, {0, 0, 1400, 900}, options, paperTheme()));
-    EXPECT_TRUE(hasText(figure, "Bucket of j - i (32 buckets, max_distance 128)"));
+    EXPECT_TRUE(hasText(figure, "Bucket of $j-i$ (32 buckets, max_distance 128)"));
     EXPECT_TRUE(hasText(figure, "bidirectional"));
     EXPECT_TRUE(hasText(figure, "bucket id"));
     EXPECT_TRUE(hasText(figure, "max_distance"));

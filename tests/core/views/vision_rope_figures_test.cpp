@@ -45,6 +45,26 @@ TEST(VisionRopeFiguresTest, MropeFigureDrawsThreeStreamsAndTheStrip) {
     EXPECT_GE(strip, 24);  // one cell per W pair (plus the legend swatch)
 }
 
+// Position ids are integers: the position axis is ticked at integers only. The GUI's default
+// prompt in the 1440x900 window was ticked 0, 2.5, 5, ..., 32.5, 35; swept over figure heights
+// so that some plot height asks for a step between 2 and 5 (2.5 on a plain axis).
+TEST(VisionRopeFiguresTest, MropePositionAxisIsTickedAtIntegers) {
+    auto prompt = parseMropePrompt("text:5,image:1x28x42,text:3,video:4x14x14");
+    ASSERT_TRUE(prompt);
+    int numbers = 0;
+    for (float height = 400; height <= 1000; height += 25) {
+        Figure figure = emptyFigure(1050, height, darkTheme());
+        drawMropeFigure(figure, {0, 0, 1050, height}, *prompt, MropeSettings{}, darkTheme());
+        for (const std::string& text : texts(figure)) {
+            if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos)
+                continue;
+            ++numbers;
+            EXPECT_EQ(text.find('.'), std::string::npos) << text << " at height " << height;
+        }
+    }
+    EXPECT_GE(numbers, 6 * 25);  // the two axes' tick labels at every height
+}
+
 TEST(VisionRopeFiguresTest, BadPromptDrawsTheErrorInstead) {
     Figure figure = emptyFigure(800, 600, paperTheme());
     drawMropeFigure(figure, {0, 0, 800, 600}, {PromptSegment{PromptSegmentKind::Image, 1, 1, 3, 4}},

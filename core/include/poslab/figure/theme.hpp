@@ -66,6 +66,9 @@ Theme scaledTheme(Theme theme, float factor);
 float strokeWidth(const Theme& theme, float width);  // width (px at scale 1) at the theme's scale
 Rgba seriesColor(int index);                         // line colours, colourblind-friendly order
 Rgba seriesColor(int index, const Theme& theme);     // the same, black for yellow on paper
+// A line colour as the theme prints it: Okabe-Ito's yellow, which vanishes on white paper, is
+// black there (a series a view coloured itself, as seriesColor(index, theme) does by index).
+Rgba lineColorOn(Rgba color, const Theme& theme);
 Rgba withAlpha(Rgba color, std::uint8_t alpha);
 
 }  // namespace poslab

@@ -20,8 +20,9 @@ struct Tick {
 // Nice steps (1, 2, 2.5, 5 x 10^k; 2.5 left out for integers), at most maxCount ticks, two at
 // least where two nice values fit in [low, high].
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
-// Decades 10^k; every stride-th one when more than maxCount fit; with 2·10^k and 5·10^k added
-// when fewer than three decades fall in range and maxCount allows.
+// Decades 10^k; every stride-th one (exponents a multiple of the stride) when more than maxCount
+// steps between them would not fit; with 2·10^k and 5·10^k added when fewer than three decades
+// fall in range and maxCount allows.
 std::vector<Tick> logTicks(double low, double high, int maxCount);
 // Angles in radians: ticks at multiples of pi/2 ("0", "π/2", "π", "3π/2", "2π", "−π"), or of
 // pi, 2 pi, ... when more than maxCount would fit in [low, high].
@@ -33,6 +34,8 @@ int tickCountFor(double pixels, double spacing);
 // ---- Labels
 enum class TickStyle { Plain, PowersOfTen };
 inline constexpr const char* kMinusSign = "\u2212";  // U+2212, for negative numbers in figures
+// A formatted number ("-0.02", "-462") with its leading hyphen-minus as U+2212, for figure text.
+std::string withMinusSign(std::string number);
 // Plain when every non-zero |value| lies in [1e-3, 1e6) (ticks of one axis share the result).
 TickStyle tickStyleFor(const std::vector<double>& values);
 // One value in a style: "−0.25", "12000"; "$-2.5·10^{5}$", "$10^{-4}$", "0".
