@@ -129,20 +129,17 @@ void SimilarityPanel::drawFigures(state::AppState& state, ui::FrameContext& cont
         return;
     }
     const ImVec2 available = ImGui::GetContentRegionAvail();
-    const float heatmapWidth = std::floor(std::min(available.x * 0.56f, available.y + 110));
     // Too narrow for the two side by side (a 480 px window gave the map 138 px, every label of
-    // it "…"): the map over the curve, each the full width; the curve keeps 14 lines, room for
-    // its legend below it.
+    // it "…"), or tall enough that the map is larger over the curve (1024x768): the map over
+    // the curve, each the full width; the curve keeps 14 lines, room for its legend below it.
     const float line = ImGui::GetFontSize() / context.uiScale;
-    const bool stacked = heatmapWidth < 16 * line;
-    const float heatmapHeight = std::floor(
-        std::max(available.y * 0.34f, std::min(available.y * 0.55f, available.y - 14 * line)));
+    const SimilarityLayout layout = similarityLayout(available.x, available.y, line);
     ImGui::BeginChild("similarity heatmap",
-                      stacked ? ImVec2(0, heatmapHeight) : ImVec2(heatmapWidth, 0), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+                      layout.stacked ? ImVec2(0, layout.mapHeight) : ImVec2(layout.mapWidth, 0),
+                      false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawHeatmap(view, context);
     ImGui::EndChild();
-    if (!stacked) ImGui::SameLine();
+    if (!layout.stacked) ImGui::SameLine();
     ImGui::BeginChild("similarity curve", ImVec2(0, 0), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawCurve(view, context);

@@ -70,6 +70,9 @@ PrintReport inspect(const Figure& figure) {
     }
     for (std::size_t index : cutTexts(figure))
         report.cut.push_back(std::get<TextItem>(figure.items[index]).text);
+    // A key left out of its legend is cut as wholly as a text ending in "…" (the layout check
+    // counts both).
+    for (const LeftOutText& left : figure.leftOut) report.cut.push_back("left out: " + left.text);
     for (std::size_t index : textsOutsideFigure(figure))
         report.outside.push_back(std::get<TextItem>(figure.items[index]).text);
     report.plots = figure.panels.size();

@@ -260,7 +260,7 @@ std::optional<Box> drawLegendAfter(Figure& figure, const PlotFrame& frame,
         [&](float w, float h) {
             return plot_parts::legendPlace(figure, frame, w, h, asked(w, h), topInset);
         },
-        asked, topInset);
+        asked, topInset, frame.legendWrapNames);
 }
 
 Box drawNoteLines(Figure& figure, const PlotFrame& frame, const std::vector<NoteLine>& lines,

@@ -18,6 +18,7 @@ namespace {
 
 constexpr float kOutsideLegendShare = 0.36f;  // an outside legend's widest column, of the area
 constexpr float kShortPlotLines = 1.5f;       // a legend goes below a plot keeping this many lines
+constexpr int kListingTries = 8;  // drawLinePlot's tries that may list marker labels in the legend
 // A legend's columns beside the plot leave it at least this share of the area's width.
 constexpr float kNarrowPlotShare = 0.25f;
 
@@ -42,10 +43,12 @@ std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme&
 // With legendBelow, the legend takes rows under the plot (and its x label) instead; with
 // wideColumn, an outside legend's column is as wide as its keys need, names whole, side by side
 // (the plot narrower, down to kNarrowPlotShare of the area and six lines of text), else that
-// wide; with wrapNames, names wrapped side by side where whole ones do not fit.
+// wide; with wrapNames, names wrapped side by side where whole ones do not fit. *laterLeftOut
+// turns true when the caller's legend (legendLater) would leave keys out of the room kept for it.
 void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                       PlotFrame* frameOut, bool* legendFits, std::vector<std::size_t>* unplaced,
-                      bool legendBelow = false, bool wideColumn = false, bool wrapNames = false) {
+                      bool* laterLeftOut, bool legendBelow = false, bool wideColumn = false,
+                      bool wrapNames = false) {
     const plot_parts::PanelScope panel(figure, area, theme);
     const std::string title = panelTitle(spec.title, theme);
     const std::vector<LegendKey> keys = linePlotLegendKeys(spec, theme);
@@ -148,6 +151,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     if (beside)
         frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
                               std::max(frame.plot.height, area.bottom() - frame.plot.y - 2)};
+    frame.legendWrapNames = wrapNames;
     if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);
 
     RectItem background;
@@ -260,6 +264,21 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                             legendBox ? std::vector<Box>{*legendBox} : std::vector<Box>{},
                             unplaced);
     plot_parts::drawAxisLabels(figure, area, frame, theme);
+    if (spec.legendLater && laterLeftOut && frame.legendColumn.width > 0 && !keys.empty()) {
+        // The caller's legend in the room kept for it, laid out as drawLegendAfter will lay it
+        // out and taken back out: keys it would leave out move it as the plot's own legend's
+        // move (drawLinePlot: below, columns of whole names beside a narrower plot, wrapped).
+        const std::size_t items = figure.items.size(), marks = figure.marks.size();
+        const std::size_t left = figure.leftOut.size();
+        plot_parts::drawLegendRows(
+            figure, frame, keys, theme, [](float, float) { return std::optional<Box>{}; },
+            [&](float w, float h) {
+                return Box{frame.legendColumn.x, frame.legendColumn.y, w, h};
+            },
+            0, frame.legendWrapNames);
+        *laterLeftOut = figure.leftOut.size() > left;
+        figure.truncate(items, marks);
+    }
     if (frameOut) *frameOut = frame;
 }
 
@@ -290,15 +309,21 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     for (int attempt = 0;; ++attempt) {
         const bool canMove =
             placed.legend == LegendPlacement::Auto && (current->legendLater || current->legend);
-        // Labels move into a legend the plot draws itself, and not in the last try.
-        const bool canList =
-            attempt < 2 && !current->legendLater && placed.legend != LegendPlacement::None;
-        bool legendFits = true;
+        // Labels move into a legend the plot draws itself, in any try that moved it or the
+        // plot (a label placed beside the wide plot of the first tries may find no place
+        // beside the narrower one: DeBERTa's "identity up to 128" at one column was cut), up
+        // to a bound: each listing takes labels out for good, so the tries end.
+        const bool canList = attempt < kListingTries && !current->legendLater &&
+                             placed.legend != LegendPlacement::None;
+        bool legendFits = true, laterLeftOut = false;
         std::vector<std::size_t> unplaced;
         PlotFrame frame;
-        drawLinePlotOnce(
-            figure, area, *current, placed, &frame, canMove && !legendBelow ? &legendFits : nullptr,
-            canList ? &unplaced : nullptr, legendBelow, wideColumn, wideColumn || wrapInShare);
+        drawLinePlotOnce(figure, area, *current, placed, &frame,
+                         canMove && !legendBelow ? &legendFits : nullptr,
+                         canList ? &unplaced : nullptr, &laterLeftOut, legendBelow, wideColumn,
+                         wideColumn || wrapInShare);
+        // Keys left out of the room beside or below the plot: its own legend's, or the caller's.
+        const bool keysLeftOut = figure.leftOut.size() > leftOut || laterLeftOut;
         if (frameOut) *frameOut = frame;
         // Below, it left the plot flatter than kShortPlotLines (more rows than measured: a
         // marker's label listed in it, a title that took a second line): back inside, where it
@@ -311,13 +336,18 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         }
         if (wideColumn && !legendBelow && cutTexts(figure).size() > shareCut) {
             // The narrower plot cut a text short (its title or x label had no room for a
-            // second line): the first column back, the names wrapped side by side in it.
+            // second line): below a plot of at least kShortPlotLines (undone below when it is
+            // flatter), else the first column back, the names wrapped side by side in it (the
+            // order the keys left out of the column take: wrapped names are the last resort).
             undo();
             wideColumn = false;
+            if (!belowRefused)
+                legendBelow = shortBelow = true;
+            else
             wrapInShare = true;
             continue;
         }
-        if (figure.leftOut.size() > leftOut && unplaced.empty() && !legendBelow &&
+        if (keysLeftOut && unplaced.empty() && !legendBelow &&
             placed.legend != LegendPlacement::Auto && !(wideColumn && belowRefused) &&
             !wrapInShare) {
             // Keys left out of the column beside the plot: below it when the plot keeps most of
@@ -360,7 +390,22 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                 moveLegend = legendBelow;
             }
         }
-        if (unplaced.empty() && !moveLegend) return;
+        if (unplaced.empty() && !moveLegend) {
+            if (keysLeftOut && placed.panelRoom && frame.legendColumn.height > 0) {
+                // A file whose height may grow (`--width` alone, every panel shown): the height
+                // its keys lack, grown in proportion, as a grid's rows grow with the canvas (the
+                // plot is area.height of figure.height), so the keys fit on the taller canvas.
+                const std::vector<LegendKey> keys = linePlotLegendKeys(*current, placed);
+                const float lacking =
+                    plot_parts::legendRowsHeight(keys, placed, frame.legendColumn.width) -
+                    frame.legendColumn.height;
+                if (lacking > 0 && area.height > 0)
+                    placed.panelRoom->missingHeight =
+                        std::max(placed.panelRoom->missingHeight,
+                                 (lacking + placed.fontSize) * figure.height / area.height);
+            }
+            return;
+        }
         undo();
         if (moveLegend && !legendBelow) placed.legend = LegendPlacement::Outside;
         if (!unplaced.empty()) {

@@ -180,7 +180,8 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     // Too narrow for the two side by side (a one-column print: its notes, y label and legend
     // were cut): the histogram above the spread, each as wide as the figure. A file whose
     // height follows its width asks for the height two plots of legible text need.
-    if (area.width < theme.fontSize * 40) {
+    const bool stacked = area.width < theme.fontSize * 40;
+    if (stacked) {
         const float top = std::floor(area.height * 0.58f);
         left = {area.x, area.y, area.width, top};
         right = {area.x, area.y + top + 8, area.width, area.height - top - 8};
@@ -195,7 +196,7 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     double peak = 0;
     for (double v : histogram.density) peak = std::max(peak, v);
     LineSeries exact;
-    exact.name = "exact density (1 − c²)^((d−3)/2)";
+    exact.name = "exact density $(1 − c^2)^{(d−3)/2}$";
     const int samples = std::clamp(texelBudget(left.width), 64, 2000);
     for (int i = 0; i <= samples; ++i) {
         const double c = -1 + 2.0 * i / samples;
@@ -254,14 +255,20 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     }
     const std::string sigmaText = "±1/√d = ±" + formatValue(sigma, 3);
     lines.push_back({"dashed: " + sigmaText, theme.mutedText});
+    // Whether notes drawn from item `from` on hide data, as the layout check finds it: a line's
+    // text over a mark.
+    auto hideData = [&](std::size_t from) {
+        bool hides = false;
+        for (std::size_t i = from; i < figure.items.size(); ++i) {
+            if (const auto* text = std::get_if<TextItem>(&figure.items[i]);
+                text && !text->text.empty())
+                hides = hides || marksCovered(figure, textBox(*text), start.marks) > 0;
+        }
+        return hides;
+    };
     const std::size_t noteItems = figure.items.size();
     drawNoteLines(figure, frame, lines, theme);
-    bool notesHideData = false;  // as the layout check finds it: a line's text over a mark
-    for (std::size_t i = noteItems; i < figure.items.size(); ++i) {
-        if (const auto* text = std::get_if<TextItem>(&figure.items[i]); text && !text->text.empty())
-            notesHideData = notesHideData || marksCovered(figure, textBox(*text), start.marks) > 0;
-    }
-    if (notesHideData) {
+    if (hideData(noteItems)) {
         // No place in the plot holds the three lines clear of the data (a 237 x 358 figure in
         // a 480x320 window): the dashed lines are named by their marker's label, which the plot
         // places clear of the data or lists as a dashed key, and the note keeps the std alone
@@ -270,8 +277,16 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
         LinePlotSpec named = spec;
         named.markers[0].label = sigmaText;
         frame = drawHistogram(named);
-        drawNoteLines(figure, frame, {{"std " + formatValue(histogram.stddev, 3), theme.text}},
-                      theme);
+        const std::string stdText = "std " + formatValue(histogram.stddev, 3);
+        const std::size_t stdItems = figure.items.size();
+        drawNoteLines(figure, frame, {{stdText, theme.text}}, theme);
+        if (hideData(stdItems)) {
+            // Not even the std alone finds a free place (the narrow histogram beside its legend
+            // under lesson 5.2's card, F5): it joins the dashed lines' name.
+            figure.rollBack(start);
+            named.markers[0].label = sigmaText + ", sampled " + stdText;
+            frame = drawHistogram(named);
+        }
     }
 
     LinePlotSpec spread;
@@ -288,11 +303,12 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     LineSeries measured;
     // In presentation the short name: the dot and its dashed line already stand at d = dModel,
     // and the two-line entry found no free corner on the short plot under a lesson card (5.2,
-    // F5) and hid the curve. (At 480x320 the short name's legend still ends in a "…" past the
-    // figure's edge, one more than the long name: kept there until the legend's placement
-    // handles it.)
-    measured.name =
-        theme.fontScale > 1 ? std::string("sampled") : "sampled at d = " + std::to_string(dModel);
+    // F5) and hid the curve. Stacked on screen too (a 237 x 358 figure in a 480x320 window):
+    // the long name took a second row, which left the plot no room for its legend below it, so
+    // it sat on the 1/√d line and left "sampled at d = 64" out; the short keys take one row. (A
+    // file grows taller instead.)
+    const bool shortName = theme.fontScale > 1 || (stacked && !heightMayGrow(theme));
+    measured.name = shortName ? std::string("sampled") : "sampled at d = " + std::to_string(dModel);
     measured.x = {double(dModel)};
     measured.y = {histogram.stddev};
     measured.markers = true;

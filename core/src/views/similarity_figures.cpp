@@ -119,6 +119,22 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
     drawLinePlot(figure, area, spec, theme, frame);
 }
 
+SimilarityLayout similarityLayout(float width, float height, float line) {
+    SimilarityLayout beside{false, std::floor(std::min(width * 0.56f, height + 110)), height};
+    // Over the curve, which keeps 14 lines (room for its legend below it) and a third of the
+    // height at least.
+    SimilarityLayout over{
+        true, width,
+        std::floor(std::max(height * 0.34f, std::min(height * 0.55f, height - 14 * line)))};
+    if (beside.mapWidth < 16 * line) return over;
+    // The square map a box holds besides its title, tick labels and axis label (about six lines
+    // down) and its y label, ticks and colour bar with its caption (about twelve across).
+    auto side = [&](const SimilarityLayout& l) {
+        return std::min(l.mapWidth - 12 * line, l.mapHeight - 6 * line);
+    };
+    return side(over) > side(beside) ? over : beside;
+}
+
 Status learnedFigureSize(long long seqLen, long long dModel) {
     if (seqLen * dModel <= kMaxLearnedFigureCells) return success();
     return Error{"seq_len x d_model must be at most " + std::to_string(kMaxLearnedFigureCells) +

@@ -178,6 +178,52 @@ TEST_P(ShortPlotLegendTest, KeepsEveryKey) {
 
 INSTANTIATE_TEST_SUITE_P(Heights, ShortPlotLegendTest, ::testing::Values(230.f, 300.f, 360.f));
 
+// The same nine keys in a legend the view draws after its curves (legendLater, drawLegendAfter:
+// RoPE precision's): the plot keeps the room its keys need, below it or in columns beside a
+// narrower plot, as for its own legend. The column beside a short plot used to be kept at the
+// plot's share whatever it held, and drawLegendAfter left the last keys out there.
+class ShortPlotLaterLegendTest : public ::testing::TestWithParam<float> {};
+
+TEST_P(ShortPlotLaterLegendTest, KeepsEveryKey) {
+    const float height = GetParam();
+    Theme theme = scaledTheme(darkTheme(), 1.75f);
+    theme.legend = LegendPlacement::Outside;
+    LinePlotSpec spec;
+    spec.x = {"distance i - j (log)", 1, 4096, true};
+    spec.y = {"bias (log-score)", -20, 1};
+    spec.autoRangeY = false;
+    spec.legend = false;
+    spec.legendLater = true;
+    const std::vector<std::string> names = {"ALiBi",      "T5",         "KERPLE power",
+                                            "KERPLE log", "Sandwich",   "FIRE",
+                                            "xPos decay", "RoPE bound", "training length 512"};
+    std::vector<LegendKey> keys;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        spec.series.push_back({names[k], {1, 4096}, {0, -2.0 * double(k)}});
+        keys.push_back({names[k], seriesColor(int(k), theme)});
+    }
+    Figure figure = emptyFigure(1000, height, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 1000, height}, spec, theme, &frame);
+    ASSERT_LT(frame.plot.height, 9 * theme.fontSize * 1.35f);  // no column of nine rows fits
+    const auto box = drawLegendAfter(figure, frame, keys, LegendCorner::TopRight, 0, theme);
+    ASSERT_TRUE(box) << height;
+    EXPECT_FALSE(boxesOverlap(*box, frame.plot, 0)) << height;
+    std::string words;  // every legend text, joined: a wrapped key is whole again
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->color == theme.text && !text->vertical90) words += " " + text->text;
+    }
+    for (const std::string& key : names)
+        EXPECT_NE(words.find(" " + key), std::string::npos) << key << " at height " << height;
+    EXPECT_TRUE(figure.leftOut.empty()) << height;
+    EXPECT_TRUE(cutTexts(figure).empty()) << height;
+    EXPECT_TRUE(textsOutsideFigure(figure).empty()) << height;
+    EXPECT_TRUE(overlappingTexts(figure).empty()) << height;
+}
+
+INSTANTIATE_TEST_SUITE_P(Heights, ShortPlotLaterLegendTest, ::testing::Values(230.f, 300.f, 360.f));
+
 TEST(LegendTest, AKeyWithNoRoomAnywhereIsRecordedAsLeftOut) {
     // 1000 x 90 at a projector's font: not a row of nine keys below a readable plot, nor columns
     // of them beside it.

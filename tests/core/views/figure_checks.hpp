@@ -150,10 +150,13 @@ inline std::string layoutFaults(const Figure& figure) {
 }
 
 // The texts cut short with "…" (text_boxes' cutTexts), as they read: a test's failure names them.
+// Texts left out for want of room (Figure::leftOut: a legend's keys) follow, as "left out: "
+// and the text, since the layout check counts them as cut too.
 inline std::vector<std::string> textsCutShort(const Figure& figure) {
     std::vector<std::string> out;
     for (std::size_t index : cutTexts(figure))
         out.push_back(std::get<TextItem>(figure.items[index]).text);
+    for (const LeftOutText& left : figure.leftOut) out.push_back("left out: " + left.text);
     return out;
 }
 

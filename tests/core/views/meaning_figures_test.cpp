@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/text_markup.hpp"
 
 namespace poslab {
 namespace {
@@ -113,6 +114,38 @@ TEST(MeaningFiguresTest, ShortHistogramNotesHideNoData) {
     const std::string notes = allText(*large);  // wrapped onto more lines there
     for (const char* note : {"sampled: mean", "20000 random vectors", "dashed: ±1/√d = ±0.125"})
         EXPECT_NE(notes.find(note), std::string::npos) << note;
+}
+
+// Stacked under the histogram in a 480x320 window (237 x 358), the spread plot is some 100 px
+// tall: its legend sat on the 1/√d line there (--check-layout's last fault at 480x320) and
+// left its second key out. Both keys are shown, and neither the legend nor any text hides data.
+TEST(MeaningFiguresTest, ShortSpreadPlotLegendHidesNoData) {
+    auto small = nearOrthogonalityFigure(64, 20000, 1, 237, 358, darkTheme());
+    ASSERT_TRUE(small.ok()) << small.error().message;
+    EXPECT_EQ(layoutFaults(*small), "");
+    EXPECT_TRUE(small->leftOut.empty()) << small->leftOut.front().text;
+    EXPECT_TRUE(hasText(*small, "1/√d"));
+    EXPECT_TRUE(hasText(*small, "sampled"));
+}
+
+// The exact density of the cosine of two random directions in d dimensions is proportional to
+// (1 − c²)^((d−3)/2): the legend sets its two exponents as superscripts (figure-text markup),
+// not as TeX-like plain text.
+TEST(MeaningFiguresTest, ExactDensityLegendSetsItsExponentsAsSuperscripts) {
+    for (const Theme& theme : {darkTheme(), paperTheme()}) {
+        auto figure = nearOrthogonalityFigure(64, 2000, 1, 1200, 800, theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::string raised, plain;
+        for (const FigureItem& item : figure->items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || plainText(text->text).find("(1 − c") == std::string::npos) continue;
+            plain += plainText(text->text);
+            for (const TextRun& run : parseMarkup(text->text))
+                if (run.shift > 0) raised += run.text;
+        }
+        EXPECT_EQ(raised, "2(d−3)/2") << plain;
+        EXPECT_EQ(plain.find('^'), std::string::npos) << plain;
+    }
 }
 
 }  // namespace

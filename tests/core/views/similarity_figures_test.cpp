@@ -103,5 +103,39 @@ TEST_P(SimilarityNonFiniteAreaTest, FigureEndsWithBoundedWork) {
 INSTANTIATE_TEST_SUITE_P(Sizes, SimilarityNonFiniteAreaTest,
                          ::testing::Values(INFINITY, NAN, 3e38f, 0.f, -5.f));
 
+// The map as the GUI draws it in a figure area (similarityLayout): the side of its square.
+float mapSideIn(float width, float height) {
+    const Theme theme = darkTheme();
+    const SimilarityLayout layout = similarityLayout(width, height, theme.fontSize);
+    SimilarityParams params;
+    params.seqLen = 512;
+    auto offsets = offsetSimilarity(params);
+    EXPECT_TRUE(offsets.ok());
+    const HeatmapSample sample = offsetSimilaritySample(*offsets, {}, texelBudget(layout.mapHeight),
+                                                        texelBudget(layout.mapWidth));
+    Figure figure = emptyFigure(width, height, theme);
+    PlotFrame frame;
+    drawSimilarityHeatmap(figure, {0, 0, layout.mapWidth, layout.mapHeight}, params, sample, {},
+                          theme, &frame);
+    // The curve keeps 14 lines under a stacked map (room for its legend below it).
+    if (layout.stacked) {
+        EXPECT_GE(height - layout.mapHeight, 14 * theme.fontSize) << width;
+    }
+    return std::min(frame.plot.width, frame.plot.height);
+}
+
+// 1024x768 with the controls beside the figures leaves a 670 x 677 area: side by side, the map
+// sat in a 375 px column, 203 px a side over 400 px of nothing. Over its curve, each as wide as
+// the area, it is some 300 px a side (the largest square its box holds), and the curve keeps
+// its 14 lines. Wider areas (1440x900's 1090 x 810) keep the two side by side, where the map is
+// the larger.
+TEST(SimilarityFiguresTest, GuiMapUsesATallNarrowArea) {
+    const float tall = mapSideIn(670, 677);
+    EXPECT_GE(tall, 0.4f * 670) << tall;
+    EXPECT_TRUE(similarityLayout(670, 677, darkTheme().fontSize).stacked);
+    EXPECT_FALSE(similarityLayout(1090, 810, darkTheme().fontSize).stacked);
+    EXPECT_GE(mapSideIn(1090, 810), 0.4f * 810);
+}
+
 }  // namespace
 }  // namespace poslab

@@ -30,6 +30,9 @@ struct PlotFrame {
     bool yDown = false;     // heatmaps put y.low at the top; line plots at the bottom
     Box legendColumn;       // LegendPlacement::Outside: the column right of the plot kept for it
     Box legend;             // the legend drawLinePlot drew (width 0: none), for labels to avoid
+    // A caller's legend (drawLegendAfter) in a column too short for its keys may wrap names side
+    // by side: drawLinePlot clears it while whole names still fit below or beside a narrower plot.
+    bool legendWrapNames = true;
     float xLabelReach = 0;  // how far past each side of the plot a cut x label may run (heatmaps)
     Point toPixel(double xValue, double yValue) const;
     std::pair<double, double> toData(Point pixel) const;

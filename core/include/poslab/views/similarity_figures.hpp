@@ -33,6 +33,16 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
 // (its generation dominates the time: 2^25 draws); the Gram matrix only while L^2 d / 2 is at most
 // kGramBudget, else block means from the rows (tableSimilaritySample). This says so, in one line.
 Status learnedFigureSize(long long seqLen, long long dModel);
+// Where the GUI puts the map and the curve in a width x height figure area with `line` px text
+// lines: the map's box (mapWidth x mapHeight from the area's top left) beside the curve, or
+// over it, each the area's width (stacked), the curve taking the rest. Stacked when the map
+// beside the curve would be under 16 lines wide, or when over it the square map is larger (a
+// tall, narrow area: 1024x768 with the controls left the map 203 px wide above empty space).
+struct SimilarityLayout {
+    bool stacked = false;
+    float mapWidth = 0, mapHeight = 0;
+};
+SimilarityLayout similarityLayout(float width, float height, float line);
 // Heatmap on the left, curve on the right (the export and `poslab render similarity`).
 Result<Figure> similarityFigure(const SimilarityParams& params,
                                 const SimilarityFigureOptions& options, float width, float height,
