@@ -128,7 +128,7 @@ TEST(SpecReaderTest, FiguresAreCountedAndTheirFieldsCheckedBeforeTheTree) {
     ASSERT_EQ(entries->size(), 4u);
     EXPECT_TRUE((*entries)[0].ok());
     ASSERT_FALSE((*entries)[1].ok());
-    EXPECT_NE((*entries)[1].error().message.find("\"out\" given twice"), std::string::npos)
+    EXPECT_NE((*entries)[1].error().message.find("field 'out' given twice"), std::string::npos)
         << (*entries)[1].error().message;
     ASSERT_FALSE((*entries)[2].ok());
     EXPECT_EQ((*entries)[2].error().message.find("given twice"), std::string::npos)
