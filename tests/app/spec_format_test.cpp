@@ -141,8 +141,8 @@ TEST(SpecReaderTest, FiguresAreCountedAndTheirFieldsCheckedBeforeTheTree) {
     ASSERT_FALSE(over.ok());
     EXPECT_EQ(over.error().message,
               "many.json lists 10001 figures, more than the 10000 a spec may hold");
-    auto exactly = commands::readSpecText(scalars.substr(0, scalars.size() - 1) + "]",
-                                          "many.json", registry);
+    auto exactly =
+        commands::readSpecText(scalars.substr(0, scalars.size() - 1) + "]", "many.json", registry);
     ASSERT_TRUE(exactly.ok()) << exactly.error().message;
     EXPECT_EQ(exactly->size(), 10'000u);
 

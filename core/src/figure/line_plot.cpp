@@ -344,7 +344,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             if (!belowRefused)
                 legendBelow = shortBelow = true;
             else
-            wrapInShare = true;
+                wrapInShare = true;
             continue;
         }
         if (keysLeftOut && unplaced.empty() && !legendBelow &&
