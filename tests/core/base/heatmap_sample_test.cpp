@@ -23,6 +23,38 @@ std::vector<double> byOffset(int length, F value) {
     return out;
 }
 
+// Each texel of `sample` against the mean of the unmasked cells of its block, written out cell by
+// cell (-inf where every cell is masked): the reference the block-sum code must match.
+template <class F>
+void expectBlockMeansOfUnmasked(const HeatmapSample& sample, const CellWindow& window, F value) {
+    const Matrix& m = *sample.values;
+    const long long lastRow = window.firstRow + window.rowCount;
+    const long long lastCol = window.firstCol + window.colCount;
+    for (std::size_t tr = 0; tr < m.rows; ++tr) {
+        for (std::size_t tc = 0; tc < m.cols; ++tc) {
+            double sum = 0;
+            int cells = 0;
+            const long long rowStart = window.firstRow + (long long)tr * sample.rowsPerTexel;
+            const long long colStart = window.firstCol + (long long)tc * sample.colsPerTexel;
+            for (long long i = rowStart; i < std::min(lastRow, rowStart + sample.rowsPerTexel);
+                 ++i) {
+                for (long long j = colStart; j < std::min(lastCol, colStart + sample.colsPerTexel);
+                     ++j) {
+                    const double v = value(int(j - i));
+                    if (v == -kInf) continue;
+                    sum += v;
+                    ++cells;
+                }
+            }
+            if (cells == 0) {
+                EXPECT_EQ(m(tr, tc), -kInf) << tr << "," << tc;
+            } else {
+                EXPECT_NEAR(m(tr, tc), sum / cells, 1e-12) << tr << "," << tc;
+            }
+        }
+    }
+}
+
 // A 5 x 7 matrix with (r, c) = 10 r + c, so every block mean is easy to compute by hand.
 Matrix tens() {
     Matrix m(5, 7);
@@ -143,26 +175,7 @@ TEST(RelativeOffsetSampleTest, BlockMeansMatchBruteForceOnAWindow) {
         relativeOffsetSample(offsets, length, window, 6, 7, BlockSummary::MeanOfUnmasked);
     ASSERT_EQ(sample.rowsPerTexel, 7);  // ceil(40 / 6)
     ASSERT_EQ(sample.colsPerTexel, 7);  // ceil(45 / 7)
-    const Matrix& m = *sample.values;
-    for (std::size_t tr = 0; tr < m.rows; ++tr) {
-        for (std::size_t tc = 0; tc < m.cols; ++tc) {
-            double sum = 0;
-            int cells = 0;
-            for (int i = 7 + int(tr) * 7; i < std::min(47, 7 + int(tr + 1) * 7); ++i) {
-                for (int j = 2 + int(tc) * 7; j < std::min(47, 2 + int(tc + 1) * 7); ++j) {
-                    const double v = value(j - i);
-                    if (v == -kInf) continue;
-                    sum += v;
-                    ++cells;
-                }
-            }
-            if (cells == 0) {
-                EXPECT_EQ(m(tr, tc), -kInf) << tr << "," << tc;
-            } else {
-                EXPECT_NEAR(m(tr, tc), sum / cells, 1e-12) << tr << "," << tc;
-            }
-        }
-    }
+    expectBlockMeansOfUnmasked(sample, window, value);
 }
 
 // Blocks of 6 x 9 cells (whole ones share their means along a lattice of offsets 3 apart), cut
@@ -176,28 +189,9 @@ TEST(RelativeOffsetSampleTest, UnequalBlocksMatchBruteForce) {
         relativeOffsetSample(offsets, length, window, 10, 11, BlockSummary::MeanOfUnmasked);
     ASSERT_EQ(sample.rowsPerTexel, 6);  // ceil(58 / 10): the last block row has 4 rows
     ASSERT_EQ(sample.colsPerTexel, 9);  // ceil(95 / 11): the last block column has 5 columns
-    const Matrix& m = *sample.values;
-    ASSERT_EQ(m.rows, 10u);
-    ASSERT_EQ(m.cols, 11u);
-    for (std::size_t tr = 0; tr < m.rows; ++tr) {
-        for (std::size_t tc = 0; tc < m.cols; ++tc) {
-            double sum = 0;
-            int cells = 0;
-            for (int i = 5 + int(tr) * 6; i < std::min(63, 5 + int(tr + 1) * 6); ++i) {
-                for (int j = 11 + int(tc) * 9; j < std::min(106, 11 + int(tc + 1) * 9); ++j) {
-                    const double v = value(j - i);
-                    if (v == -kInf) continue;
-                    sum += v;
-                    ++cells;
-                }
-            }
-            if (cells == 0) {
-                EXPECT_EQ(m(tr, tc), -kInf) << tr << "," << tc;
-            } else {
-                EXPECT_NEAR(m(tr, tc), sum / cells, 1e-12) << tr << "," << tc;
-            }
-        }
-    }
+    ASSERT_EQ(sample.values->rows, 10u);
+    ASSERT_EQ(sample.values->cols, 11u);
+    expectBlockMeansOfUnmasked(sample, window, value);
 }
 
 TEST(RelativeOffsetSampleTest, CentreCellKeepsIds) {

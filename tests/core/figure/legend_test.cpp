@@ -140,6 +140,23 @@ TEST(LegendTest, AShortWidePlotListsEveryKeySideBySide) {
     EXPECT_EQ(names, (std::set<std::string>{"dim 0", "dim 1", "dim 2", "dim 3"}));
 }
 
+// Every key's name somewhere in the figure's horizontal texts (joined, so a wrapped name is
+// whole again), nothing left out, cut, outside the figure or over another text.
+void expectEveryKeyWhole(const Figure& figure, const std::vector<std::string>& names,
+                         const Theme& theme, float height) {
+    std::string words;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->color == theme.text && !text->vertical90) words += " " + text->text;
+    }
+    for (const std::string& name : names)
+        EXPECT_NE(words.find(" " + name), std::string::npos) << name << " at height " << height;
+    EXPECT_TRUE(figure.leftOut.empty()) << height;
+    EXPECT_TRUE(cutTexts(figure).empty()) << height;
+    EXPECT_TRUE(textsOutsideFigure(figure).empty()) << height;
+    EXPECT_TRUE(overlappingTexts(figure).empty()) << height;
+}
+
 // A plot too short for a column of its keys keeps every one: below it, in columns of whole names
 // beside it, or wrapped; none left out (Figure::leftOut, which the layout check counts as cut).
 // Relative's family curves under a lesson card (tour step 11.2, 1024x768 F5) listed eight of
@@ -163,17 +180,7 @@ TEST_P(ShortPlotLegendTest, KeepsEveryKey) {
     PlotFrame frame;
     drawLinePlot(figure, {0, 0, 1000, height}, spec, theme, &frame);
     ASSERT_LT(frame.plot.height, 9 * theme.fontSize * 1.35f);  // no column of nine rows fits
-    std::string words;  // every legend text, joined: a wrapped key is whole again
-    for (const FigureItem& item : figure.items) {
-        const auto* text = std::get_if<TextItem>(&item);
-        if (text && text->color == theme.text && !text->vertical90) words += " " + text->text;
-    }
-    for (const std::string& key : keys)
-        EXPECT_NE(words.find(" " + key), std::string::npos) << key << " at height " << height;
-    EXPECT_TRUE(figure.leftOut.empty()) << height;
-    EXPECT_TRUE(cutTexts(figure).empty()) << height;
-    EXPECT_TRUE(textsOutsideFigure(figure).empty()) << height;
-    EXPECT_TRUE(overlappingTexts(figure).empty()) << height;
+    expectEveryKeyWhole(figure, keys, theme, height);
 }
 
 INSTANTIATE_TEST_SUITE_P(Heights, ShortPlotLegendTest, ::testing::Values(230.f, 300.f, 360.f));
@@ -209,17 +216,7 @@ TEST_P(ShortPlotLaterLegendTest, KeepsEveryKey) {
     const auto box = drawLegendAfter(figure, frame, keys, LegendCorner::TopRight, 0, theme);
     ASSERT_TRUE(box) << height;
     EXPECT_FALSE(boxesOverlap(*box, frame.plot, 0)) << height;
-    std::string words;  // every legend text, joined: a wrapped key is whole again
-    for (const FigureItem& item : figure.items) {
-        const auto* text = std::get_if<TextItem>(&item);
-        if (text && text->color == theme.text && !text->vertical90) words += " " + text->text;
-    }
-    for (const std::string& key : names)
-        EXPECT_NE(words.find(" " + key), std::string::npos) << key << " at height " << height;
-    EXPECT_TRUE(figure.leftOut.empty()) << height;
-    EXPECT_TRUE(cutTexts(figure).empty()) << height;
-    EXPECT_TRUE(textsOutsideFigure(figure).empty()) << height;
-    EXPECT_TRUE(overlappingTexts(figure).empty()) << height;
+    expectEveryKeyWhole(figure, names, theme, height);
 }
 
 INSTANTIATE_TEST_SUITE_P(Heights, ShortPlotLaterLegendTest, ::testing::Values(230.f, 300.f, 360.f));
