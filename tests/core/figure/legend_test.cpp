@@ -157,6 +157,20 @@ void expectEveryKeyWhole(const Figure& figure, const std::vector<std::string>& n
     EXPECT_TRUE(overlappingTexts(figure).empty()) << height;
 }
 
+// Nine keys of Relative's family plot, and that plot's axes with one flat line per key.
+const std::vector<std::string> kFamilyKeys = {"ALiBi",      "T5",         "KERPLE power",
+                                              "KERPLE log", "Sandwich",   "FIRE",
+                                              "xPos decay", "RoPE bound", "training length 512"};
+LinePlotSpec familyPlotSpec() {
+    LinePlotSpec spec;
+    spec.x = {"distance i - j (log)", 1, 4096, true};
+    spec.y = {"bias (log-score)", -20, 1};
+    spec.autoRangeY = false;
+    for (std::size_t k = 0; k < kFamilyKeys.size(); ++k)
+        spec.series.push_back({kFamilyKeys[k], {1, 4096}, {0, -2.0 * double(k)}});
+    return spec;
+}
+
 // A plot too short for a column of its keys keeps every one: below it, in columns of whole names
 // beside it, or wrapped; none left out (Figure::leftOut, which the layout check counts as cut).
 // Relative's family curves under a lesson card (tour step 11.2, 1024x768 F5) listed eight of
@@ -167,15 +181,8 @@ TEST_P(ShortPlotLegendTest, KeepsEveryKey) {
     const float height = GetParam();
     Theme theme = scaledTheme(darkTheme(), 1.75f);
     theme.legend = LegendPlacement::Outside;
-    LinePlotSpec spec;
-    spec.x = {"distance i - j (log)", 1, 4096, true};
-    spec.y = {"bias (log-score)", -20, 1};
-    spec.autoRangeY = false;
-    const std::vector<std::string> keys = {"ALiBi",      "T5",         "KERPLE power",
-                                           "KERPLE log", "Sandwich",   "FIRE",
-                                           "xPos decay", "RoPE bound", "training length 512"};
-    for (std::size_t k = 0; k < keys.size(); ++k)
-        spec.series.push_back({keys[k], {1, 4096}, {0, -2.0 * double(k)}});
+    const std::vector<std::string>& keys = kFamilyKeys;
+    LinePlotSpec spec = familyPlotSpec();
     Figure figure = emptyFigure(1000, height, theme);
     PlotFrame frame;
     drawLinePlot(figure, {0, 0, 1000, height}, spec, theme, &frame);
@@ -195,20 +202,13 @@ TEST_P(ShortPlotLaterLegendTest, KeepsEveryKey) {
     const float height = GetParam();
     Theme theme = scaledTheme(darkTheme(), 1.75f);
     theme.legend = LegendPlacement::Outside;
-    LinePlotSpec spec;
-    spec.x = {"distance i - j (log)", 1, 4096, true};
-    spec.y = {"bias (log-score)", -20, 1};
-    spec.autoRangeY = false;
+    const std::vector<std::string>& names = kFamilyKeys;
+    LinePlotSpec spec = familyPlotSpec();
     spec.legend = false;
     spec.legendLater = true;
-    const std::vector<std::string> names = {"ALiBi",      "T5",         "KERPLE power",
-                                            "KERPLE log", "Sandwich",   "FIRE",
-                                            "xPos decay", "RoPE bound", "training length 512"};
     std::vector<LegendKey> keys;
-    for (std::size_t k = 0; k < names.size(); ++k) {
-        spec.series.push_back({names[k], {1, 4096}, {0, -2.0 * double(k)}});
+    for (std::size_t k = 0; k < names.size(); ++k)
         keys.push_back({names[k], seriesColor(int(k), theme)});
-    }
     Figure figure = emptyFigure(1000, height, theme);
     PlotFrame frame;
     drawLinePlot(figure, {0, 0, 1000, height}, spec, theme, &frame);
