@@ -266,32 +266,23 @@ TEST(RopeTest, OffsetScoresAreIndexedByMMinusN) {
     }
 }
 
-TEST(RopeTest, LongScoreMatrixIsFastAndExact) {
-    // 4096 x 4096 at d = 128. The 2L-1 offset scores are O(L d) (under a millisecond); the rest
-    // is copying 128 MiB. A direct O(L^2 d) evaluation takes tens of seconds, so these loose
-    // bounds catch that regression without failing on a busy or sanitized build.
+TEST(RopeTest, LongScoreMatrixIsExact) {
+    // 4096 x 4096 at d = 128, against the Hugging Face rotation written out. How fast it is
+    // (O(L d) offset scores, then copies) is measured by BM_RopeScoreMatrix in tests/bench, not
+    // here: a wall-clock bound fails on a loaded machine and proves nothing on a quiet one.
     const RopeFrequencies freqs = frequencies(params(128, 10000));
     const std::vector<double> q = seededGaussianVector(128, 1), k = seededGaussianVector(128, 2);
-    using Clock = std::chrono::steady_clock;
-    auto elapsedMs = [](Clock::time_point start) {
-        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    };
-    auto start = Clock::now();
     auto offsets = ropeOffsetScores(q, k, 4096, freqs, RopePairing::Half);
-    const double offsetMs = elapsedMs(start);
-    start = Clock::now();
     auto matrix = ropeScoreMatrix(q, k, 4096, freqs, RopePairing::Half);
-    const double matrixMs = elapsedMs(start);
     ASSERT_TRUE(offsets.ok() && matrix.ok());
-    EXPECT_LT(offsetMs, 50.0);
-    EXPECT_LT(matrixMs, 2000.0);
-    RecordProperty("offset_scores_4096_ms", std::to_string(offsetMs));
-    RecordProperty("score_matrix_4096_ms", std::to_string(matrixMs));
+    ASSERT_EQ(matrix->rows, 4096u);
     const std::vector<double> inverse = hfInverseFrequencies(128, 10000);
     for (int m : {0, 1, 2047, 4095}) {
         for (int n : {0, 33, 4000, 4095}) {
             const double expected = dot(hfRotateHalf(q, m, inverse), hfRotateHalf(k, n, inverse));
             EXPECT_NEAR((*matrix)(m, n), expected, 1e-10) << m << "," << n;
+            // The score depends on m - n alone: the offset scores hold it at index m - n + L - 1.
+            EXPECT_NEAR((*offsets)[std::size_t(m - n + 4095)], expected, 1e-10) << m << "," << n;
         }
     }
 }
