@@ -275,13 +275,17 @@ void RopePanel::drawDecay(state::RopeViewState& view, ui::FrameContext& context)
     const Refined<DecayFigure> shown =
         decay_.getExact(key, [theme](const DecayKey& k, Detail, const std::atomic<bool>&) {
             DecayFigure made;
+            made.figure = emptyFigure(k.width, k.height, theme);
+            if (k.logAxis) {  // its own log-spaced distances: the linear curve is not read
+                drawRopeDecay(made.figure, {0, 0, k.width, k.height}, k.dims, k.base, k.distance,
+                              theme, nullptr, &made.frame, DistanceAxis::Logarithmic);
+                return made;
+            }
             // At most 16 distances per pixel column (every distance up to that).
             auto curve = ropeDecayCurve(k.dims, k.base, k.distance, k.columns);
             const RopeDecayCurve decayCurve = curve ? std::move(curve.value()) : RopeDecayCurve{};
-            made.figure = emptyFigure(k.width, k.height, theme);
             drawRopeDecay(made.figure, {0, 0, k.width, k.height}, k.dims, k.base, k.distance, theme,
-                          &decayCurve, &made.frame,
-                          k.logAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear);
+                          &decayCurve, &made.frame, DistanceAxis::Linear);
             return made;
         });
     if (!shown.exact) context.waiting = context.animating = true;  // screenshots: the exact one
