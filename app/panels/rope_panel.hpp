@@ -8,7 +8,7 @@
 //   Decay        RoFormer's long-term decay bound (linear or log distance axis)
 //   Scalings     scaled / unscaled frequency per pair for every scaling at one factor
 //   Precision    per pair, the first position where float32/bfloat16/float16 angles are off by
-//                0.1 rad (scanned on a worker thread)
+//                0.1 rad (sampled positions while the base moves; every one on a worker thread)
 //   Layers       a loaded config's layers: RoPE or none, base, scaling, attention window
 //
 // Heatmaps zoom with the wheel (Shift: pairs on the angle map), pan by dragging and reset on
