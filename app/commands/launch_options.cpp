@@ -31,7 +31,7 @@ std::vector<OptionSpec> launchOptionSpecs() {
         {"bench-scenario", "NAME",
          "one per view and tab at its largest settings (slider: the sinusoidal base moves, the "
          "default; pan-zoom, rope-pan-zoom, rope-scores, alibi, t5, learned-structure, …: an "
-         "unknown name lists them all), or all: every scenario in turn"},
+         "unknown name lists them all), or all: every scenario in turn; a,b,…: these in turn"},
         {"bench-seq-len", "L", "positions in the benchmark's table"},
         {"bench-d-model", "D", "dimensions in the benchmark's table (head_dim for RoPE)"},
         {"check-layout", "",

@@ -8,7 +8,7 @@
 //   Decay        RoFormer's long-term decay bound (linear or log distance axis)
 //   Scalings     scaled / unscaled frequency per pair for every scaling at one factor
 //   Precision    per pair, the first position where float32/bfloat16/float16 angles are off by
-//                0.1 rad (scanned on a worker thread)
+//                0.1 rad (sampled positions while the base moves; every one on a worker thread)
 //   Layers       a loaded config's layers: RoPE or none, base, scaling, attention window
 //
 // Heatmaps zoom with the wheel (Shift: pairs on the angle map), pan by dragging and reset on
@@ -20,7 +20,6 @@
 #pragma once
 
 #include <cstdint>
-#include <future>
 #include <string>
 #include <vector>
 
@@ -155,16 +154,15 @@ class RopePanel : public ui::Panel {
     // figure stays up meanwhile.
     RefiningMemo<DecayKey, DecayFigure> decay_;
 
-    // Precision reports: a scan of pairs x positions x 3 formats takes up to a second, so it
-    // runs on a worker thread; the last finished reports stay on screen (precision_, keyed on
-    // what they were computed from) until the next arrive.
+    // Precision reports: a scan of pairs x positions x 3 formats takes up to a second of both
+    // cores, which llvmpipe needs to draw the frame. While the base (or any key) moves, a coarse
+    // scan of ~800 sampled positions per pair on this thread (a few ms); the exact scan on a
+    // worker once it holds still, cancelled when it moves again.
     struct PrecisionScan {
         std::vector<RopePrecisionReport> reports;
         std::string error;
     };
-    Memo<PrecisionKey, PrecisionScan> precision_;
-    PrecisionKey precisionJobKey_;  // what the pending job computes (while precisionJob_ is valid)
-    std::future<Result<std::vector<RopePrecisionReport>>> precisionJob_;
+    RefiningMemo<PrecisionKey, PrecisionScan> precision_;
 
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
     state::RopeFigureId shownTab_ =

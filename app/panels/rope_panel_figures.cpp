@@ -4,7 +4,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numbers>
 
@@ -276,13 +275,17 @@ void RopePanel::drawDecay(state::RopeViewState& view, ui::FrameContext& context)
     const Refined<DecayFigure> shown =
         decay_.getExact(key, [theme](const DecayKey& k, Detail, const std::atomic<bool>&) {
             DecayFigure made;
+            made.figure = emptyFigure(k.width, k.height, theme);
+            if (k.logAxis) {  // its own log-spaced distances: the linear curve is not read
+                drawRopeDecay(made.figure, {0, 0, k.width, k.height}, k.dims, k.base, k.distance,
+                              theme, nullptr, &made.frame, DistanceAxis::Logarithmic);
+                return made;
+            }
             // At most 16 distances per pixel column (every distance up to that).
             auto curve = ropeDecayCurve(k.dims, k.base, k.distance, k.columns);
             const RopeDecayCurve decayCurve = curve ? std::move(curve.value()) : RopeDecayCurve{};
-            made.figure = emptyFigure(k.width, k.height, theme);
             drawRopeDecay(made.figure, {0, 0, k.width, k.height}, k.dims, k.base, k.distance, theme,
-                          &decayCurve, &made.frame,
-                          k.logAxis ? DistanceAxis::Logarithmic : DistanceAxis::Linear);
+                          &decayCurve, &made.frame, DistanceAxis::Linear);
             return made;
         });
     if (!shown.exact) context.waiting = context.animating = true;  // screenshots: the exact one
@@ -344,41 +347,41 @@ void RopePanel::drawPrecision(state::RopeViewState& view, ui::FrameContext& cont
         "hundred positions; float16 overflows past 65504.");
     const ui::Canvas canvas = ui::beginCanvas("precision");
     const PrecisionKey wanted{view.params, view.precisionPositions};
-    if (precisionJob_.valid() &&
-        precisionJob_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-        auto reports = precisionJob_.get();
-        PrecisionScan scan;
-        if (reports) {
-            scan.reports = std::move(reports.value());
-        } else {
-            scan.error = reports.error().message;
-        }
-        precision_.store(precisionJobKey_, std::move(scan));
-    }
-    if (!precision_.holds(wanted) && !precisionJob_.valid()) {
-        // The params are copied into the job: the controls may change while it runs.
-        precisionJobKey_ = wanted;
-        precisionJob_ =
-            runInBackground([params = view.params, positions = view.precisionPositions] {
-                return ropePrecisionReports(
-                    params, {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16},
-                    positions);
-            });
-    }
-    // Redraw until the job is done; a scripted screenshot waits for it.
-    if (precisionJob_.valid()) context.animating = context.waiting = true;
+    // The params are in the key, which the worker gets as a copy: the controls may change while
+    // it runs.
+    const Refined<PrecisionScan> shown = precision_.get(
+        wanted,
+        [](const PrecisionKey& key, Detail detail, const std::atomic<bool>& cancelled) {
+            const std::vector<FloatFormat> formats = {FloatFormat::Float32, FloatFormat::BFloat16,
+                                                      FloatFormat::Float16};
+            auto reports =
+                detail == Detail::Coarse
+                    ? ropePrecisionSampledReports(key.params, formats, key.positions)
+                    : ropePrecisionReports(key.params, formats, key.positions, 0.1, &cancelled);
+            PrecisionScan scan;
+            if (reports) {
+                scan.reports = std::move(reports.value());
+            } else {
+                scan.error = reports.error().message;
+            }
+            return scan;
+        },
+        true);
+    // Redraw until the exact scan is in; a scripted screenshot waits for it.
+    if (!shown.exact) context.animating = context.waiting = true;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
-    const PrecisionScan* shown = precision_.value();
-    if (shown && !shown->error.empty()) {
-        drawNote(figure, wholeCanvas(canvas), shown->error, context.theme);
-    } else if (!shown || shown->reports.empty()) {
+    const PrecisionScan* scan = shown.value;
+    if (scan && !scan->error.empty()) {
+        drawNote(figure, wholeCanvas(canvas), scan->error, context.theme);
+    } else if (!scan || scan->reports.empty()) {
         drawNote(figure, wholeCanvas(canvas),
                  "scanning " + std::to_string(view.precisionPositions) + " positions…",
                  context.theme);
     } else {
-        drawRopePrecision(figure, wholeCanvas(canvas), precision_.key()->params, shown->reports,
-                          context.theme);
-        if (!precision_.holds(wanted)) {
+        drawRopePrecision(figure, wholeCanvas(canvas),
+                          shown.current ? view.params : precision_.exactKey()->params,
+                          scan->reports, context.theme);
+        if (!shown.exact) {  // the coarse scan's (sampled positions) or an earlier key's
             figure.add(makeText({canvas.box.width - 12, 8}, "updating…", context.theme.fontSize,
                                 context.theme.accent, HorizontalAlign::Right));
         }

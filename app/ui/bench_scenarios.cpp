@@ -413,6 +413,18 @@ std::string benchScenarioNames() {
     return names;
 }
 
+std::vector<std::string> benchScenarioList(std::string_view value) {
+    std::vector<std::string> names;
+    std::size_t start = 0;
+    for (std::size_t comma = value.find(',');; comma = value.find(',', start)) {
+        names.emplace_back(
+            value.substr(start, comma == std::string_view::npos ? comma : comma - start));
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+    }
+    return names;
+}
+
 void panZoomStep(CellWindow& window, int frame, long long rows, long long cols) {
     if (window.rowCount == 0) window = {0, rows, 0, cols};
     const int phase = frame % 150;

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "state/app_state.hpp"
 
@@ -32,6 +33,8 @@ struct BenchScenario {
 std::span<const BenchScenario> benchScenarios();                // in tab order
 const BenchScenario* findBenchScenario(std::string_view name);  // nullptr: no such scenario
 std::string benchScenarioNames();  // "slider, pan-zoom, …" for errors
+// --bench-scenario's value split at commas ("rope-precision,rope-layers": in turn, in one run).
+std::vector<std::string> benchScenarioList(std::string_view value);
 // The pan-zoom cycle (150 frames): zoom into the middle, pan, zoom out again, as wheel and drag.
 void panZoomStep(CellWindow& window, int frame, long long rows, long long cols);
 

@@ -310,6 +310,11 @@ TEST(BenchTest, EveryScenarioReportsItsFrames) {
               0u)
         << bad.err;
     EXPECT_NE(bad.err.find("compare-rope-ab (got 'zoom')\n"), std::string::npos) << bad.err;
+    // A list names each scenario (a,b: in turn in one process); any unknown one is the error.
+    auto badInList = runPoslab({"--bench-frames", "3", "--bench-scenario", "slider,zoom"});
+    EXPECT_EQ(badInList.exitCode, 2);
+    EXPECT_NE(badInList.err.find("compare-rope-ab (got 'zoom')\n"), std::string::npos)
+        << badInList.err;
 }
 
 }  // namespace

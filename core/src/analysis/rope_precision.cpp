@@ -107,7 +107,8 @@ inline double roundFractionBits(double value, int shift) {
 //   rounded, and trusted only when no rounding boundary lies within the error.
 // Only positions whose estimate could still be the maximum are recomputed exactly, so every
 // number is the one a direct scan finds (RopePrecisionTest compares them bit for bit).
-PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, double threshold) {
+PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, double threshold,
+                       const std::atomic<bool>* cancelled) {
     constexpr double kPi = std::numbers::pi;
     constexpr double kTwoPi = 2.0 * std::numbers::pi;
     constexpr double kInverseTwoPi = 0.5 / std::numbers::pi;
@@ -148,6 +149,9 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
     double bestLowerBound = 0;  // the maximum is at least this (and at least 0)
     bool overflowed = false;
     for (long long first = 0; first <= maxPosition && !overflowed; first += kBlock) {
+        if (cancelled && (first & 0xFFFF) == 0 && cancelled->load(std::memory_order_relaxed)) {
+            return pair;  // thrown away by the caller
+        }
         const int count = int(std::min<long long>(kBlock, maxPosition - first + 1));
         const double firstCos = std::cos(double(first) * theta);
         const double firstSin = std::sin(double(first) * theta);
@@ -334,6 +338,18 @@ PairPrecision scanPair(double theta, FloatFormat format, long long maxPosition, 
     return pair;
 }
 
+// The report's first failing position over its pairs, and the pair.
+void setFirstPair(RopePrecisionReport& report) {
+    for (std::size_t i = 0; i < report.pairs.size(); ++i) {
+        const PairPrecision& pair = report.pairs[i];
+        if (pair.firstPositionOver >= 0 &&
+            (report.firstPositionOver < 0 || pair.firstPositionOver < report.firstPositionOver)) {
+            report.firstPositionOver = pair.firstPositionOver;
+            report.firstPair = int(i);
+        }
+    }
+}
+
 }  // namespace
 
 std::string_view floatFormatName(FloatFormat format) {
@@ -355,7 +371,8 @@ double roundToFormat(double value, FloatFormat format) {
 }
 
 Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFormat format,
-                                          long long maxPosition, double threshold) {
+                                          long long maxPosition, double threshold,
+                                          const std::atomic<bool>* cancelled) {
     if (freqs.inverse.empty()) return Error{"the RoPE frequencies are empty"};
     if (auto s = requireIntInRange("max_position", maxPosition, 1, 1LL << 24); !s) {
         return s.error();
@@ -377,17 +394,107 @@ Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFor
     parallelFor(pairCount, 1, [&](long long, long long) {
         for (long long i = nextPair++; i < pairCount; i = nextPair++) {
             report.pairs[std::size_t(i)] =
-                scanPair(freqs.inverse[std::size_t(i)], format, maxPosition, threshold);
+                scanPair(freqs.inverse[std::size_t(i)], format, maxPosition, threshold, cancelled);
         }
     });
-    for (std::size_t i = 0; i < report.pairs.size(); ++i) {
-        const PairPrecision& pair = report.pairs[i];
-        if (pair.firstPositionOver >= 0 &&
-            (report.firstPositionOver < 0 || pair.firstPositionOver < report.firstPositionOver)) {
-            report.firstPositionOver = pair.firstPositionOver;
-            report.firstPair = int(i);
+    setFirstPair(report);
+    return report;
+}
+
+std::vector<long long> ropePrecisionSamplePositions(long long maxPosition) {
+    constexpr long long kEveryPositionUpTo = 512;
+    constexpr int kPerOctave = 32;
+    constexpr long long kFloat16Overflow = 65520;  // the first position float16 rounds to inf
+    std::vector<long long> positions;
+    for (long long m = 0; m <= std::min(maxPosition, kEveryPositionUpTo); ++m) {
+        positions.push_back(m);
+    }
+    for (long long octave = kEveryPositionUpTo; octave < maxPosition; octave *= 2) {
+        positions.push_back(octave + 1);
+        for (int step = 0; step < kPerOctave; ++step) {
+            positions.push_back(
+                std::llround(double(octave) * std::exp2(double(step) / kPerOctave)));
         }
     }
+    positions.push_back(kFloat16Overflow);
+    positions.push_back(maxPosition);
+    std::erase_if(positions, [&](long long m) { return m > maxPosition; });
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    return positions;
+}
+
+Result<RopePrecisionReport> ropePrecisionSampled(const RopeFrequencies& freqs, FloatFormat format,
+                                                 long long maxPosition, double threshold) {
+    if (freqs.inverse.empty()) return Error{"the RoPE frequencies are empty"};
+    if (auto s = requireIntInRange("max_position", maxPosition, 1, 1LL << 24); !s) {
+        return s.error();
+    }
+    if (auto s = requireInRange("threshold", threshold, 0.0, std::numbers::pi, false); !s) {
+        return s.error();
+    }
+    RopePrecisionReport report;
+    report.format = format;
+    report.maxPosition = maxPosition;
+    report.threshold = threshold;
+    const std::vector<long long> positions = ropePrecisionSamplePositions(maxPosition);
+    const FastRounder round(format);
+    const int shift = 53 - round.significandBits();
+    const double maxFinite = round.maxFinite(), smallestFormatNormal = round.smallestNormal();
+    const std::size_t count = positions.size();
+    std::vector<double> at(count), roundedAt(count);  // m and round(m), the same for every pair
+    for (std::size_t k = 0; k < count; ++k) {
+        at[k] = double(positions[k]);
+        roundedAt[k] = round(at[k]);
+    }
+    constexpr double kPi = std::numbers::pi;
+    constexpr std::size_t kBlock = 64;
+    std::array<double, kBlock> settled{};
+    for (double theta : freqs.inverse) {
+        PairPrecision pair;
+        pair.theta = theta;
+        const double roundedTheta = round(theta);
+        for (std::size_t first = 0; first < count && pair.firstPositionOver < 0; first += kBlock) {
+            const std::size_t n = std::min(kBlock, count - first);
+            // Branch-free (it vectorises): the error is |difference| itself where the product
+            // and the angle are normal and finite and it stays within the threshold; a block
+            // with any other position takes the careful path below, position by position.
+            double blockMax = 0, anyOpen = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                const double product = roundedAt[first + j] * roundedTheta;
+                const double angle = roundFractionBits(product, shift);
+                const double error = std::abs(angle - at[first + j] * theta);
+                const bool fast =
+                    int(std::abs(angle) <= maxFinite) &
+                    (int(std::abs(product) >= smallestFormatNormal) | int(product == 0)) &
+                    int(error <= threshold);
+                settled[j] = fast ? error : 0.0;
+                anyOpen = std::max(anyOpen, fast ? 0.0 : 1.0);
+                blockMax = std::max(blockMax, settled[j]);
+            }
+            if (anyOpen == 0) {
+                pair.maxPhaseError = std::max(pair.maxPhaseError, blockMax);
+                continue;
+            }
+            for (std::size_t j = 0; j < n; ++j) {
+                // The phase error as ropePrecision defines it: remainder(angle - m theta, 2 pi).
+                const double angle = round(roundedAt[first + j] * roundedTheta);
+                const double d = angle - at[first + j] * theta;
+                double error = std::numeric_limits<double>::infinity();  // an overflowed angle
+                if (std::isfinite(angle)) {
+                    error = std::abs(d);
+                    if (!(error < kPi)) error = std::abs(std::remainder(d, 2 * kPi));
+                }
+                pair.maxPhaseError = std::max(pair.maxPhaseError, error);
+                if (error > threshold) {
+                    pair.firstPositionOver = positions[first + j];
+                    break;
+                }
+            }
+        }
+        report.pairs.push_back(pair);
+    }
+    setFirstPair(report);
     return report;
 }
 

@@ -106,9 +106,17 @@ void drawLogRopeDecay(Figure& figure, Box area, int rotatedDims, double base, in
     const std::vector<double> distances = logDecayDistances(maxDistance, columns);
     std::vector<double> logDistances, bounds;
     double top = (rotatedDims / 2 + 1) / 2.0;  // the bound at distance 0, its largest value
+    // ropeDecayBoundAt's numbers, with the frequencies and phase buffers made once, not per
+    // distance (this is most of the figure's cost: columns x 4 distances x d/2 phases).
+    const std::vector<double> theta = defaultInverseFrequencies(rotatedDims, base);
+    std::vector<double> cosines(theta.size()), sines(theta.size());
     for (double d : distances) {
         logDistances.push_back(std::log10(d));
-        bounds.push_back(ropeDecayBoundAt(rotatedDims, base, d));
+        for (std::size_t i = 0; i < theta.size(); ++i) {
+            cosines[i] = std::cos(d * theta[i]);
+            sines[i] = std::sin(d * theta[i]);
+        }
+        bounds.push_back(decayBoundFromPhases(cosines.data(), sines.data(), theta.size()));
     }
     spec.y = {"relative upper bound", 0, top * 1.06};
     // Min and max per pixel column, in log space, where the columns are evenly spaced.

@@ -15,12 +15,26 @@ namespace poslab {
 
 Result<std::vector<RopePrecisionReport>> ropePrecisionReports(
     const RopeParams& params, const std::vector<FloatFormat>& formats, long long maxPosition,
+    double threshold, const std::atomic<bool>* cancelled) {
+    auto freqs = ropeFrequencies(params);
+    if (!freqs) return freqs.error();
+    std::vector<RopePrecisionReport> reports;
+    for (FloatFormat format : formats) {
+        auto report = ropePrecision(*freqs, format, maxPosition, threshold, cancelled);
+        if (!report) return report.error();
+        reports.push_back(std::move(report.value()));
+    }
+    return reports;
+}
+
+Result<std::vector<RopePrecisionReport>> ropePrecisionSampledReports(
+    const RopeParams& params, const std::vector<FloatFormat>& formats, long long maxPosition,
     double threshold) {
     auto freqs = ropeFrequencies(params);
     if (!freqs) return freqs.error();
     std::vector<RopePrecisionReport> reports;
     for (FloatFormat format : formats) {
-        auto report = ropePrecision(*freqs, format, maxPosition, threshold);
+        auto report = ropePrecisionSampled(*freqs, format, maxPosition, threshold);
         if (!report) return report.error();
         reports.push_back(std::move(report.value()));
     }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -269,6 +270,84 @@ TEST(RopePrecisionTest, FastScanEqualsTheScalarScanExactly) {
             EXPECT_EQ(got.maxCosSinError, expected.maxCosSinError);
         }
     }
+}
+
+TEST(RopePrecisionTest, SamplePositionsAreDenseThenLogSpacedWithEachFormatsBreakpoints) {
+    EXPECT_EQ(ropePrecisionSamplePositions(100).size(), 101u);  // 0..100, every one
+    const std::vector<long long> positions = ropePrecisionSamplePositions(1 << 18);
+    ASSERT_FALSE(positions.empty());
+    for (long long m = 0; m <= 512; ++m) EXPECT_EQ(positions[std::size_t(m)], m);
+    EXPECT_EQ(positions.back(), 1 << 18);
+    // 0..512, then per octave from 512 to 2^17: 2^k (already in for 512), 2^k + 1 and 31 log
+    // steps; and 65520 and 2^18.
+    EXPECT_EQ(positions.size(), 513u + 32 + 8 * 33 + 2);
+    for (std::size_t k = 1; k < positions.size(); ++k) {
+        EXPECT_LT(positions[k - 1], positions[k]);
+        EXPECT_LE(double(positions[k]), double(positions[k - 1]) * std::exp2(1.0 / 32) + 1) << k;
+    }
+    for (long long breakpoint : {257LL, 2049LL, 65520LL, 65536LL, 131073LL}) {
+        EXPECT_TRUE(std::binary_search(positions.begin(), positions.end(), breakpoint))
+            << breakpoint;
+    }
+}
+
+TEST(RopePrecisionTest, SampledScanIsTheDefinitionAtTheSamplePositions) {
+    // The coarse scan: the first sample position whose error (the scalar definition, by hand)
+    // passes the threshold, never before the full scan's first; pair 0's first misses (257,
+    // 2049, none) are breakpoints, so exact; float16 overflows by 65520 everywhere.
+    RopeParams params;
+    params.headDim = 64;
+    params.base = 500000;
+    auto freqs = ropeFrequencies(params);
+    ASSERT_TRUE(freqs.ok());
+    const long long maxPosition = 100000;
+    const std::vector<long long> positions = ropePrecisionSamplePositions(maxPosition);
+    for (FloatFormat format : {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16}) {
+        SCOPED_TRACE(std::string(floatFormatName(format)));
+        auto sampled = ropePrecisionSampled(*freqs, format, maxPosition);
+        auto full = ropePrecision(*freqs, format, maxPosition);
+        ASSERT_TRUE(sampled.ok() && full.ok());
+        const HandFormat hand = handFormat(format);
+        for (std::size_t i = 0; i < freqs->inverse.size(); ++i) {
+            const double theta = freqs->inverse[i];
+            long long first = -1;
+            for (long long m : positions) {
+                const double angle =
+                    handRound(handRound(double(m), hand) * handRound(theta, hand), hand);
+                const double error =
+                    std::isfinite(angle)
+                        ? std::abs(std::remainder(angle - double(m) * theta, 2.0 * M_PI))
+                        : std::numeric_limits<double>::infinity();
+                if (error > 0.1) {
+                    first = m;
+                    break;
+                }
+            }
+            EXPECT_EQ(sampled->pairs[i].firstPositionOver, first) << i;
+            // A sample over the threshold is a position over it: the full scan's first is at
+            // or before it (a lone position the samples skip may leave them none at all).
+            if (first >= 0) {
+                EXPECT_GE(full->pairs[i].firstPositionOver, 0) << i;
+                EXPECT_LE(full->pairs[i].firstPositionOver, first) << i;
+            }
+            if (format == FloatFormat::Float16) {
+                EXPECT_LE(first, 65520) << i;
+            }
+        }
+        EXPECT_EQ(sampled->pairs[0].firstPositionOver, full->pairs[0].firstPositionOver);
+    }
+    EXPECT_FALSE(ropePrecisionSampled(*freqs, FloatFormat::Float32, 0).ok());
+}
+
+TEST(RopePrecisionTest, CancelledScanStopsEarly) {
+    RopeParams params;
+    auto freqs = ropeFrequencies(params);
+    ASSERT_TRUE(freqs.ok());
+    const std::atomic<bool> cancelled{true};
+    auto report = ropePrecision(*freqs, FloatFormat::Float32, 1 << 24, 0.1, &cancelled);
+    ASSERT_TRUE(report.ok());
+    // Stopped at the first check: nothing scanned (a full scan finds errors above zero).
+    for (const PairPrecision& pair : report->pairs) EXPECT_EQ(pair.maxPhaseError, 0.0);
 }
 
 TEST(RopePrecisionTest, BaseSweepAndRefusals) {

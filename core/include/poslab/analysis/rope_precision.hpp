@@ -8,6 +8,7 @@
 // (HF transformers computes the angle in float32 even for bf16 models, with autocast disabled.)
 #pragma once
 
+#include <atomic>
 #include <string_view>
 #include <vector>
 
@@ -43,8 +44,23 @@ struct RopePrecisionReport {
     int firstPair = -1;                // the pair where that happens first
 };
 // Scans every position 0..maxPosition (<= 1<<24) for each pair; O(pairs * maxPosition).
+// `cancelled` (may be null), once set, stops the scan early: its report is then meaningless.
 Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFormat format,
-                                          long long maxPosition = 1 << 20, double threshold = 0.1);
+                                          long long maxPosition = 1 << 20, double threshold = 0.1,
+                                          const std::atomic<bool>* cancelled = nullptr);
+
+// The positions ropePrecisionSampled checks, ascending, up to maxPosition: every one up to 512;
+// past that 32 per octave from each power of two (each about 2.2 % past the last), 2^k + 1 (the
+// first position a format rounds once it stops holding every integer) and 65520 (float16's first
+// overflow); and maxPosition itself. 811 of them up to 2^18.
+std::vector<long long> ropePrecisionSamplePositions(long long maxPosition);
+// A coarse scan for a control that moves (a few milliseconds where ropePrecision takes a
+// second): the same error at ropePrecisionSamplePositions only, one thread. firstPositionOver
+// is the first of those over the threshold, so never before ropePrecision's (the same where the
+// error grows steadily; later, or none, where a lone position pokes over first); each pair stops
+// there, and maxPhaseError is the largest it met until then; maxCosSinError is not computed (0).
+Result<RopePrecisionReport> ropePrecisionSampled(const RopeFrequencies& freqs, FloatFormat format,
+                                                 long long maxPosition, double threshold = 0.1);
 
 // How the first failing position moves with rope_theta: for each base, default frequencies of
 // headDim dims, and the earliest position (over all pairs) past the threshold.

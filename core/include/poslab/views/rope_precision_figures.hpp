@@ -3,6 +3,7 @@
 // `poslab render rope-precision` and the GUI's Precision tab draw it.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 #include "poslab/analysis/rope_precision.hpp"
@@ -12,7 +13,13 @@ namespace poslab {
 
 // One report per format, scanning positions 0..maxPosition of the params' frequencies (at their
 // seqLen). O(formats * pairs * maxPosition): the slow part, kept apart from the drawing.
+// `cancelled` (may be null), once set, stops it early (the reports are then meaningless).
 Result<std::vector<RopePrecisionReport>> ropePrecisionReports(
+    const RopeParams& params, const std::vector<FloatFormat>& formats, long long maxPosition,
+    double threshold = 0.1, const std::atomic<bool>* cancelled = nullptr);
+// The same at ropePrecisionSamplePositions only (ropePrecisionSampled): a coarse figure, a few
+// milliseconds, while a control moves.
+Result<std::vector<RopePrecisionReport>> ropePrecisionSampledReports(
     const RopeParams& params, const std::vector<FloatFormat>& formats, long long maxPosition,
     double threshold = 0.1);
 
