@@ -214,30 +214,19 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     minus.value = -sigma;
     plus.color = minus.color = theme.mutedText;
     spec.markers = {plus, minus};
+    // The bars are the plot's own marks (drawn under the curve), so its legend and the notes
+    // below are placed clear of them: drawn after the plot, the legend covered the peak's bars
+    // in a one-column print.
+    BarSeries bars;
+    const int bins = int(histogram.density.size());
+    for (int b = 0; b <= bins; ++b)
+        bars.edges.push_back(rangeValue(double(b) / bins, histogram.low, histogram.high));
+    bars.heights = histogram.density;
+    bars.fill = withAlpha(seriesColor(0), 170);
+    spec.bars = {bars};
     auto drawHistogram = [&](const LinePlotSpec& plot) {
         PlotFrame frame;
         drawLinePlot(figure, left, plot, theme, &frame);
-        // Bars under the curve (drawn after the plot; the curve is redrawn on top).
-        const int bins = int(histogram.density.size());
-        figure.add(ClipPush{frame.plot});
-        for (int b = 0; b < bins; ++b) {
-            const double x0 = rangeValue(double(b) / bins, histogram.low, histogram.high);
-            const double x1 = rangeValue(double(b + 1) / bins, histogram.low, histogram.high);
-            const Point p0 = frame.toPixel(x0, 0),
-                        p1 = frame.toPixel(x1, histogram.density[std::size_t(b)]);
-            if (p0.y - p1.y < 0.5f) continue;
-            RectItem bar;
-            bar.box = {p0.x, p1.y, std::max(1.f, p1.x - p0.x - 1), p0.y - p1.y};
-            bar.fill = withAlpha(seriesColor(0), 170);
-            figure.add(bar);
-        }
-        PolylineItem line;
-        line.color = theme.accent;
-        line.width = 2;
-        for (std::size_t i = 0; i < exact.x.size(); ++i)
-            line.points.push_back(frame.toPixel(exact.x[i], exact.y[i]));
-        figure.add(line);
-        figure.add(ClipPop{});
         return frame;
     };
     const Figure::Checkpoint start = figure.checkpoint();

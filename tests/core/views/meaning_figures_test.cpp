@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_markup.hpp"
 
 namespace poslab {
@@ -145,6 +146,51 @@ TEST(MeaningFiguresTest, ExactDensityLegendSetsItsExponentsAsSuperscripts) {
         }
         EXPECT_EQ(raised, "2(d−3)/2") << plain;
         EXPECT_EQ(plain.find('^'), std::string::npos) << plain;
+    }
+}
+
+// Issue #28: `poslab render near-orthogonality --width 600` (the histogram above the spread
+// plot, the height derived) put the density's legend on the peak's bars: the bars were drawn
+// after the plot, so its legend placement did not know where they were. Neither the legend nor
+// any text covers a bar, at one column and on the default canvas. The bars are the filled
+// rectangles in the first series' colour; a legend's box is a RectItem marked legend.
+TEST(MeaningFiguresTest, HistogramLegendAndNotesLeaveTheBarsVisible) {
+    const Theme theme = forFiles(paperTheme(), 1);
+    auto build = [](const Theme& t, float width, float height) {
+        return nearOrthogonalityFigure(64, 20000, 1, width, height, t);
+    };
+    for (float width : {600.f, 1200.f}) {
+        auto figure = buildWithAllPanels(build, theme, width, 800, width < 1000, 8192);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const Rgba barFill = withAlpha(seriesColor(0), 170);
+        std::vector<Box> bars, legends, texts;
+        for (const FigureItem& item : figure->items) {
+            if (const auto* rect = std::get_if<RectItem>(&item)) {
+                if (rect->legend)
+                    legends.push_back(rect->box);
+                else if (rect->fill == barFill)
+                    bars.push_back(rect->box);
+            } else if (const auto* text = std::get_if<TextItem>(&item)) {
+                if (!text->text.empty()) texts.push_back(textBox(*text));
+            }
+        }
+        ASSERT_GE(bars.size(), 40u) << width;  // 100 bins, the tails under half a pixel
+        auto overlap = [](Box a, Box b) {      // by more than a pixel each way
+            return a.x < b.right() - 1 && b.x < a.right() - 1 && a.y < b.bottom() - 1 &&
+                   b.y < a.bottom() - 1;
+        };
+        for (const Box& bar : bars) {
+            for (const Box& legend : legends)
+                EXPECT_FALSE(overlap(legend, bar))
+                    << width << ": a legend at (" << legend.x << ", " << legend.y
+                    << ") covers the bar at (" << bar.x << ", " << bar.y << ")";
+            for (const Box& text : texts)
+                EXPECT_FALSE(overlap(text, bar))
+                    << width << ": a text at (" << text.x << ", " << text.y
+                    << ") covers the bar at (" << bar.x << ", " << bar.y << ")";
+        }
+        EXPECT_EQ(layoutFaults(*figure), "") << width;
+        EXPECT_TRUE(textsCutShort(*figure).empty()) << width;
     }
 }
 
