@@ -327,17 +327,27 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         if (o.trainingLength <= reach) spec.markers.push_back(trainingAt(o, theme));
         drawLinePlot(figure, curves, spec, theme);
     }
-    for (int k = 0; k < kFamilyMembers && k < int(data.maps.size()); ++k) {
-        const Box cell = layout.cells[std::size_t(k)];
-        if (cell.width <= 0) continue;
+    // Each member its own colour bar, beside the map in the cell's spare width: their scales
+    // differ by orders of magnitude (at L = 2048 ALiBi's bias reaches about −1000, FIRE's spans a
+    // few hundredths, q·k reaches d), so one shared bar would flatten all but one, and without a
+    // bar no value could be read off the maps.
+    auto memberSpec = [&](int k) {
         HeatmapSpec spec = specFor(data.maps[std::size_t(k)], "", "");
         spec.squareCells = true;
-        spec.title = familyMemberName(kFamilyMemberList[std::size_t(k)]);
-        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Xpos) spec.title = "xPos q.k";
-        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Rope) spec.title = "RoPE q.k";
+        const FamilyMember member = kFamilyMemberList[std::size_t(k)];
+        spec.title = familyMemberName(member);
+        if (member == FamilyMember::Xpos) spec.title = "xPos q.k";
+        if (member == FamilyMember::Rope) spec.title = "RoPE q.k";
         spec.range = data.ranges[std::size_t(k)];
-        spec.showColorbar = false;
-        drawHeatmap(figure, cell, spec, theme);
+        spec.colorbarLabel =
+            member == FamilyMember::Xpos || member == FamilyMember::Rope ? "q·k" : "bias";
+        return spec;
+    };
+    const int members = std::min(kFamilyMembers, int(data.maps.size()));
+    for (int k = 0; k < members; ++k) {
+        const Box cell = layout.cells[std::size_t(k)];
+        if (cell.width <= 0) continue;
+        drawHeatmap(figure, cell, memberSpec(k), theme);
     }
 }
 

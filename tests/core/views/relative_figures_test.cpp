@@ -6,6 +6,7 @@
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/views/relative_oscillators.hpp"
 
 namespace poslab {
@@ -200,6 +201,39 @@ TEST(RelativeFiguresTest, BadOptionsGiveOneLineErrors) {
     EXPECT_EQ(validate(o).error().message.rfind("c must be", 0), 0u);
     Figure figure = emptyFigure(400, 300, darkTheme());
     EXPECT_FALSE(drawRelativeFigure(figure, {0, 0, 400, 300}, o, RelativeTab::Fire, darkTheme()));
+}
+
+// Issue #28: the Relative family's eight small maps had no colour bar, so no value could be read
+// off them. Each has its own (their scales differ by orders of magnitude), beside it: a colour
+// ramp right of the map, within the map's rows; and nothing overlaps, hides data or is cut, on
+// screen and at a projector's font.
+TEST(RelativeFiguresTest, EveryFamilyMapHasItsOwnColourBar) {
+    for (const Theme& theme : {darkTheme(), withFontScale(darkTheme(), 1.6f), paperTheme()}) {
+        for (Box area : {Box{0, 0, 1100, 800}, Box{0, 0, 1400, 760}}) {
+            Figure figure = emptyFigure(area.width, area.height, theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, area, RelativeFigureOptions{},
+                                           RelativeTab::Family, theme));
+            std::vector<Box> maps, ramps;
+            for (const FigureItem& item : figure.items) {
+                if (const auto* heatmap = std::get_if<HeatmapItem>(&item)) {
+                    // A colour ramp is one column of values from 0 to 1, taller than wide.
+                    const bool ramp = heatmap->values && heatmap->values->cols == 1 &&
+                                      heatmap->box.height > heatmap->box.width;
+                    (ramp ? ramps : maps).push_back(heatmap->box);
+                }
+            }
+            ASSERT_EQ(maps.size(), 8u) << area.width;
+            ASSERT_EQ(ramps.size(), 8u) << area.width;
+            for (std::size_t k = 0; k < 8; ++k) {
+                EXPECT_GE(ramps[k].x, maps[k].right()) << k;
+                EXPECT_LE(ramps[k].x, maps[k].right() + 3 * theme.fontSize) << k;
+                EXPECT_GE(ramps[k].y, maps[k].y - 1) << k;
+                EXPECT_LE(ramps[k].bottom(), maps[k].bottom() + 1) << k;
+            }
+            EXPECT_EQ(layoutFaults(figure), "") << area.width;
+            EXPECT_TRUE(textsCutShort(figure).empty()) << textsCutShort(figure).front();
+        }
+    }
 }
 
 }  // namespace
