@@ -344,10 +344,32 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         return spec;
     };
     const int members = std::min(kFamilyMembers, int(data.maps.size()));
+    // Where the bars would leave a map under kBarredMapShare of the side it has without one, or
+    // under two lines of text (a projector's font, a small window: eight cells of 250 x 130
+    // px), the maps go without them, as before: a map a few pixels wide beside its bar shows
+    // nothing to read. (FIRE's, whose bar reserves room for long tick labels, keeps about half.)
+    constexpr float kBarredMapShare = 0.4f;
+    auto mapSide = [&](int k, bool bar) {
+        Figure scratch = emptyFigure(figure.width, figure.height, theme);
+        scratch.viewPanels = 1;  // measured where it is drawn, never as a focused panel
+        HeatmapSpec spec = memberSpec(k);
+        spec.showColorbar = bar;
+        PlotFrame frame;
+        drawHeatmap(scratch, layout.cells[std::size_t(k)], spec, theme, &frame);
+        return std::min(frame.plot.width, frame.plot.height);
+    };
+    bool bars = true;
+    for (int k = 0; k < members && bars; ++k) {
+        if (layout.cells[std::size_t(k)].width <= 0) continue;
+        const float barred = mapSide(k, true);
+        bars = barred >= kBarredMapShare * mapSide(k, false) && barred >= 2 * theme.fontSize;
+    }
     for (int k = 0; k < members; ++k) {
         const Box cell = layout.cells[std::size_t(k)];
         if (cell.width <= 0) continue;
-        drawHeatmap(figure, cell, memberSpec(k), theme);
+        HeatmapSpec spec = memberSpec(k);
+        spec.showColorbar = bars;
+        drawHeatmap(figure, cell, spec, theme);
     }
 }
 
