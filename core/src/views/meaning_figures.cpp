@@ -10,6 +10,7 @@
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_fit.hpp"
 #include "poslab/views/print_room.hpp"
 
 namespace poslab {
@@ -94,6 +95,50 @@ AddConcatLayout addConcatLayout(Box area, const Theme& theme, int panel) {
 
 }  // namespace
 
+namespace {
+
+// The RMS of each logit term as a horizontal bar, on one scale from 0 to the largest: name on the
+// left, value at the bar's end. Drawn only when `area` holds the heading and five rows of text
+// (else nothing: the heatmaps' titles state the values too).
+void drawTermRms(Figure& figure, Box area, const LogitTermMaps& maps, const Theme& theme) {
+    const float row = theme.fontSize * 1.4f;
+    if (area.height < 6.3f * row || area.width < theme.fontSize * 16) return;
+    const char* names[5] = {"content·content", "content·position", "position·content",
+                            "position·position", "sum"};
+    std::string heading = "RMS of each term (logit / √d";
+    if (maps.rmsRows < maps.seqLen) heading += ", ≈ over " + std::to_string(maps.rmsRows) + " rows";
+    heading += ")";
+    figure.add(makeText({area.x, area.y}, heading, theme.fontSize, theme.text));
+    float labelWidth = 0, valueWidth = 0;
+    double largest = 1e-12;
+    for (int t = 0; t < 5; ++t) {
+        labelWidth = std::max(labelWidth, estimateTextWidth(names[t], theme.fontSize));
+        valueWidth =
+            std::max(valueWidth, estimateTextWidth(formatValue(maps.rms[t], 3), theme.fontSize));
+        largest = std::max(largest, maps.rms[t]);
+    }
+    const float gap = theme.fontSize * 0.6f;
+    const float barLeft = area.x + labelWidth + gap;
+    const float barRoom = area.right() - barLeft - gap - valueWidth;
+    if (barRoom < theme.fontSize * 4) return;
+    for (int t = 0; t < 5; ++t) {
+        const float y = area.y + row * float(t + 1) + theme.fontSize * 0.2f;
+        figure.add(makeText({area.x, y + row / 2}, names[t], theme.fontSize, theme.text,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+        RectItem bar;
+        bar.box = {barLeft, y + row * 0.15f, std::max(1.f, float(maps.rms[t] / largest) * barRoom),
+                   row * 0.7f};
+        bar.fill = t == 4 ? theme.accent : seriesColor(0, theme);
+        figure.add(bar);
+        figure.addMark(bar.box);
+        figure.add(makeText({bar.box.right() + gap, y + row / 2}, formatValue(maps.rms[t], 3),
+                            theme.fontSize, theme.text, HorizontalAlign::Left,
+                            VerticalAlign::Middle));
+    }
+}
+
+}  // namespace
+
 PanelGrid logitTermPanels(Box area, const Theme& theme, int panel) {
     return reflowOrFocus(area, kLogitTermPanels, theme, panel);
 }
@@ -170,7 +215,14 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
              : std::string("not small here: with this width and these scales, content and position "
                            "interfere. Raise $d_{model}$ to see them shrink as 1/√d relative to "
                            "the others."));
-    drawParagraph(figure, {info.x + 8, info.y + 8, info.width - 16, info.height - 16}, text, theme);
+    const Box textBox{info.x + 8, info.y + 8, info.width - 16, info.height - 16};
+    const float used = drawParagraph(figure, textBox, text, theme);
+    // Below the paragraph, where the cell has room (the panel alone, a tall cell): the five RMS
+    // values as bars on one scale, the paragraph's point (the cross terms small) at a glance.
+    const float gap = theme.fontSize * 1.2f;
+    drawTermRms(figure,
+                {textBox.x, textBox.y + used + gap, textBox.width, textBox.height - used - gap},
+                maps, theme);
 }
 
 void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram& histogram,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <variant>
 
@@ -192,6 +193,35 @@ TEST(MeaningFiguresTest, HistogramLegendAndNotesLeaveTheBarsVisible) {
         EXPECT_EQ(layoutFaults(*figure), "") << width;
         EXPECT_TRUE(textsCutShort(*figure).empty()) << width;
     }
+}
+
+// Issue #28: the logit terms' panel 6 alone (a projector, 1024x768 F5) was a paragraph over a
+// third of the panel and empty below. Below it, the five terms' RMS as bars on one scale: for
+// random words (d = 64) the cross terms' bars are short beside content·content's and
+// position·position's, as the paragraph says; the values written beside them.
+TEST(MeaningFiguresTest, ThePanelOfTextShowsEachTermsRmsAsBars) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    // What the panel draws there: 1008 x 512 under the panel bar, no figure title.
+    const MeaningParams params;
+    const Box area{0, 0, 1008, 512};
+    const auto maps = logitTermMaps(params, logitTermTexels(area, params.seqLen, theme, 5));
+    ASSERT_TRUE(maps.ok()) << maps.error().message;
+    auto figure = std::make_unique<Figure>(emptyFigure(area.width, area.height, theme));
+    drawLogitTerms(*figure, area, params, *maps, theme, nullptr, 5);
+    EXPECT_TRUE(hasText(*figure, "RMS of each term"));
+    std::vector<Box> bars;
+    for (const FigureItem& item : figure->items)
+        if (const auto* rect = std::get_if<RectItem>(&item))
+            if (!rect->legend && rect->fill.a > 0 && rect->box.height < 2 * theme.fontSize)
+                bars.push_back(rect->box);
+    ASSERT_EQ(bars.size(), 5u);
+    for (int cross : {1, 2}) {
+        EXPECT_LT(bars[std::size_t(cross)].width, 0.5f * bars[0].width) << cross;
+        EXPECT_LT(bars[std::size_t(cross)].width, 0.5f * bars[3].width) << cross;
+    }
+    EXPECT_EQ(figure->marks.size(), 5u);  // the bars are data: text is placed clear of them
+    EXPECT_EQ(layoutFaults(*figure), "");
+    EXPECT_TRUE(textsCutShort(*figure).empty());
 }
 
 }  // namespace
