@@ -77,6 +77,13 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                 high = std::max(high, s.y[i]);
             }
         }
+        for (const BarSeries& b : spec.bars) {
+            for (double h : b.heights) {
+                if (!std::isfinite(h) || h <= 0) continue;
+                low = std::min(low, y.logarithmic ? h : 0.0);
+                high = std::max(high, h);
+            }
+        }
         if (!(low <= high)) low = 0, high = 1;
         if (y.logarithmic) {
             y.low = low / 1.5;
@@ -163,6 +170,28 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     std::vector<Point> drawnPoints;  // where the data is, for placing the legend
 
     figure.add(ClipPush{frame.plot});
+    for (const BarSeries& bars : spec.bars) {
+        // On a log axis the bars stand on its bottom, where 0 would be.
+        const double base = y.logarithmic ? std::min(y.low, y.high) : 0.0;
+        for (std::size_t b = 0; b < bars.heights.size() && b + 1 < bars.edges.size(); ++b) {
+            const double height = bars.heights[b];
+            if (!std::isfinite(height) || height <= 0) continue;
+            const Point p0 = frame.toPixel(bars.edges[b], base),
+                        p1 = frame.toPixel(bars.edges[b + 1], height);
+            const float top = std::min(p0.y, p1.y), bottom = std::max(p0.y, p1.y);
+            if (bottom - top < 0.5f) continue;  // under half a pixel: nothing a reader sees
+            RectItem bar;  // a pixel's gap between neighbours keeps the bins apart
+            bar.box = {std::min(p0.x, p1.x), top, std::max(1.f, std::abs(p1.x - p0.x) - 1),
+                       bottom - top};
+            bar.fill = bars.fill;
+            figure.add(bar);
+            figure.addMark(bar.box);
+            // The legend's last-resort corner counts these: the bar's top and its middle.
+            drawnPoints.push_back({bar.box.x, top});
+            drawnPoints.push_back({bar.box.right(), top});
+            drawnPoints.push_back({bar.box.x + bar.box.width / 2, top + bar.box.height / 2});
+        }
+    }
     for (std::size_t index = 0; index < spec.series.size(); ++index) {
         const LineSeries& s = spec.series[index];
         const Rgba color =

@@ -10,6 +10,7 @@
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_fit.hpp"
 #include "poslab/views/print_room.hpp"
 
 namespace poslab {
@@ -94,6 +95,50 @@ AddConcatLayout addConcatLayout(Box area, const Theme& theme, int panel) {
 
 }  // namespace
 
+namespace {
+
+// The RMS of each logit term as a horizontal bar, on one scale from 0 to the largest: name on the
+// left, value at the bar's end. Drawn only when `area` holds the heading and five rows of text
+// (else nothing: the heatmaps' titles state the values too).
+void drawTermRms(Figure& figure, Box area, const LogitTermMaps& maps, const Theme& theme) {
+    const float row = theme.fontSize * 1.4f;
+    if (area.height < 6.3f * row || area.width < theme.fontSize * 16) return;
+    const char* names[5] = {"content·content", "content·position", "position·content",
+                            "position·position", "sum"};
+    std::string heading = "RMS of each term (logit / √d";
+    if (maps.rmsRows < maps.seqLen) heading += ", ≈ over " + std::to_string(maps.rmsRows) + " rows";
+    heading += ")";
+    figure.add(makeText({area.x, area.y}, heading, theme.fontSize, theme.text));
+    float labelWidth = 0, valueWidth = 0;
+    double largest = 1e-12;
+    for (int t = 0; t < 5; ++t) {
+        labelWidth = std::max(labelWidth, estimateTextWidth(names[t], theme.fontSize));
+        valueWidth =
+            std::max(valueWidth, estimateTextWidth(formatValue(maps.rms[t], 3), theme.fontSize));
+        largest = std::max(largest, maps.rms[t]);
+    }
+    const float gap = theme.fontSize * 0.6f;
+    const float barLeft = area.x + labelWidth + gap;
+    const float barRoom = area.right() - barLeft - gap - valueWidth;
+    if (barRoom < theme.fontSize * 4) return;
+    for (int t = 0; t < 5; ++t) {
+        const float y = area.y + row * float(t + 1) + theme.fontSize * 0.2f;
+        figure.add(makeText({area.x, y + row / 2}, names[t], theme.fontSize, theme.text,
+                            HorizontalAlign::Left, VerticalAlign::Middle));
+        RectItem bar;
+        bar.box = {barLeft, y + row * 0.15f, std::max(1.f, float(maps.rms[t] / largest) * barRoom),
+                   row * 0.7f};
+        bar.fill = t == 4 ? theme.accent : seriesColor(0, theme);
+        figure.add(bar);
+        figure.addMark(bar.box);
+        figure.add(makeText({bar.box.right() + gap, y + row / 2}, formatValue(maps.rms[t], 3),
+                            theme.fontSize, theme.text, HorizontalAlign::Left,
+                            VerticalAlign::Middle));
+    }
+}
+
+}  // namespace
+
 PanelGrid logitTermPanels(Box area, const Theme& theme, int panel) {
     return reflowOrFocus(area, kLogitTermPanels, theme, panel);
 }
@@ -170,7 +215,14 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
              : std::string("not small here: with this width and these scales, content and position "
                            "interfere. Raise $d_{model}$ to see them shrink as 1/√d relative to "
                            "the others."));
-    drawParagraph(figure, {info.x + 8, info.y + 8, info.width - 16, info.height - 16}, text, theme);
+    const Box textBox{info.x + 8, info.y + 8, info.width - 16, info.height - 16};
+    const float used = drawParagraph(figure, textBox, text, theme);
+    // Below the paragraph, where the cell has room (the panel alone, a tall cell): the five RMS
+    // values as bars on one scale, the paragraph's point (the cross terms small) at a glance.
+    const float gap = theme.fontSize * 1.2f;
+    drawTermRms(figure,
+                {textBox.x, textBox.y + used + gap, textBox.width, textBox.height - used - gap},
+                maps, theme);
 }
 
 void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram& histogram,
@@ -214,30 +266,19 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     minus.value = -sigma;
     plus.color = minus.color = theme.mutedText;
     spec.markers = {plus, minus};
+    // The bars are the plot's own marks (drawn under the curve), so its legend and the notes
+    // below are placed clear of them: drawn after the plot, the legend covered the peak's bars
+    // in a one-column print.
+    BarSeries bars;
+    const int bins = int(histogram.density.size());
+    for (int b = 0; b <= bins; ++b)
+        bars.edges.push_back(rangeValue(double(b) / bins, histogram.low, histogram.high));
+    bars.heights = histogram.density;
+    bars.fill = withAlpha(seriesColor(0), 170);
+    spec.bars = {bars};
     auto drawHistogram = [&](const LinePlotSpec& plot) {
         PlotFrame frame;
         drawLinePlot(figure, left, plot, theme, &frame);
-        // Bars under the curve (drawn after the plot; the curve is redrawn on top).
-        const int bins = int(histogram.density.size());
-        figure.add(ClipPush{frame.plot});
-        for (int b = 0; b < bins; ++b) {
-            const double x0 = rangeValue(double(b) / bins, histogram.low, histogram.high);
-            const double x1 = rangeValue(double(b + 1) / bins, histogram.low, histogram.high);
-            const Point p0 = frame.toPixel(x0, 0),
-                        p1 = frame.toPixel(x1, histogram.density[std::size_t(b)]);
-            if (p0.y - p1.y < 0.5f) continue;
-            RectItem bar;
-            bar.box = {p0.x, p1.y, std::max(1.f, p1.x - p0.x - 1), p0.y - p1.y};
-            bar.fill = withAlpha(seriesColor(0), 170);
-            figure.add(bar);
-        }
-        PolylineItem line;
-        line.color = theme.accent;
-        line.width = 2;
-        for (std::size_t i = 0; i < exact.x.size(); ++i)
-            line.points.push_back(frame.toPixel(exact.x[i], exact.y[i]));
-        figure.add(line);
-        figure.add(ClipPop{});
         return frame;
     };
     const Figure::Checkpoint start = figure.checkpoint();

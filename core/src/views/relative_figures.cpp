@@ -327,16 +327,48 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         if (o.trainingLength <= reach) spec.markers.push_back(trainingAt(o, theme));
         drawLinePlot(figure, curves, spec, theme);
     }
-    for (int k = 0; k < kFamilyMembers && k < int(data.maps.size()); ++k) {
-        const Box cell = layout.cells[std::size_t(k)];
-        if (cell.width <= 0) continue;
+    // Each member its own colour bar, beside the map in the cell's spare width: their scales
+    // differ by orders of magnitude (at L = 2048 ALiBi's bias reaches about −1000, FIRE's spans a
+    // few hundredths, q·k reaches d), so one shared bar would flatten all but one, and without a
+    // bar no value could be read off the maps.
+    auto memberSpec = [&](int k) {
         HeatmapSpec spec = specFor(data.maps[std::size_t(k)], "", "");
         spec.squareCells = true;
-        spec.title = familyMemberName(kFamilyMemberList[std::size_t(k)]);
-        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Xpos) spec.title = "xPos q.k";
-        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Rope) spec.title = "RoPE q.k";
+        const FamilyMember member = kFamilyMemberList[std::size_t(k)];
+        spec.title = familyMemberName(member);
+        if (member == FamilyMember::Xpos) spec.title = "xPos q.k";
+        if (member == FamilyMember::Rope) spec.title = "RoPE q.k";
         spec.range = data.ranges[std::size_t(k)];
-        spec.showColorbar = false;
+        spec.colorbarLabel =
+            member == FamilyMember::Xpos || member == FamilyMember::Rope ? "q·k" : "bias";
+        return spec;
+    };
+    const int members = std::min(kFamilyMembers, int(data.maps.size()));
+    // Where the bars would leave a map under kBarredMapShare of the side it has without one, or
+    // under two lines of text (a projector's font, a small window: eight cells of 250 x 130
+    // px), the maps go without them, as before: a map a few pixels wide beside its bar shows
+    // nothing to read. (FIRE's, whose bar reserves room for long tick labels, keeps about half.)
+    constexpr float kBarredMapShare = 0.4f;
+    auto mapSide = [&](int k, bool bar) {
+        Figure scratch = emptyFigure(figure.width, figure.height, theme);
+        scratch.viewPanels = 1;  // measured where it is drawn, never as a focused panel
+        HeatmapSpec spec = memberSpec(k);
+        spec.showColorbar = bar;
+        PlotFrame frame;
+        drawHeatmap(scratch, layout.cells[std::size_t(k)], spec, theme, &frame);
+        return std::min(frame.plot.width, frame.plot.height);
+    };
+    bool bars = true;
+    for (int k = 0; k < members && bars; ++k) {
+        if (layout.cells[std::size_t(k)].width <= 0) continue;
+        const float barred = mapSide(k, true);
+        bars = barred >= kBarredMapShare * mapSide(k, false) && barred >= 2 * theme.fontSize;
+    }
+    for (int k = 0; k < members; ++k) {
+        const Box cell = layout.cells[std::size_t(k)];
+        if (cell.width <= 0) continue;
+        HeatmapSpec spec = memberSpec(k);
+        spec.showColorbar = bars;
         drawHeatmap(figure, cell, spec, theme);
     }
 }

@@ -284,5 +284,41 @@ TEST(LinePlotTest, AShortTitleStandsInForOneThatWouldBeCut) {
     EXPECT_FALSE(cutTexts(figure).empty());
 }
 
+// Bars (a histogram's bins) are the plot's marks: its legend goes where it covers none of them.
+// Tall bars fill the right half, where the legend goes first (top right); a low curve leaves the
+// top left free. Each bar's rectangle is worked out here from its edges and the frame.
+TEST(LinePlotTest, TheLegendIsPlacedClearOfTheBars) {
+    const Theme theme = paperTheme();
+    LinePlotSpec spec;
+    spec.x = {"cosine", 0, 10};
+    spec.y = {"density", 0, 1};
+    spec.autoRangeY = false;
+    LineSeries low;
+    low.name = "a curve along the bottom";
+    low.x = {0, 10};
+    low.y = {0.05, 0.05};
+    spec.series = {low};
+    BarSeries bars;
+    for (int edge = 5; edge <= 10; ++edge) bars.edges.push_back(edge);
+    bars.heights = {0.95, 0.95, 0.95, 0.95, 0.95};
+    bars.fill = withAlpha(seriesColor(0), 170);
+    spec.bars = {bars};
+    Figure figure = emptyFigure(600, 400, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 600, 400}, spec, theme, &frame);
+    ASSERT_GT(frame.legend.width, 0);
+    for (std::size_t b = 0; b < bars.heights.size(); ++b) {
+        const Point corner = frame.toPixel(bars.edges[b], bars.heights[b]),
+                    base = frame.toPixel(bars.edges[b + 1], 0);
+        const Box bar{corner.x, corner.y, base.x - corner.x, base.y - corner.y};
+        const bool overlaps =
+            frame.legend.x < bar.right() - 1 && bar.x < frame.legend.right() - 1 &&
+            frame.legend.y < bar.bottom() - 1 && bar.y < frame.legend.bottom() - 1;
+        EXPECT_FALSE(overlaps) << "the legend covers bar " << b;
+    }
+    EXPECT_TRUE(legendsOverMarks(figure).empty());
+    EXPECT_TRUE(textsOverMarks(figure).empty());
+}
+
 }  // namespace
 }  // namespace poslab

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <variant>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_markup.hpp"
 
 namespace poslab {
@@ -146,6 +148,80 @@ TEST(MeaningFiguresTest, ExactDensityLegendSetsItsExponentsAsSuperscripts) {
         EXPECT_EQ(raised, "2(d−3)/2") << plain;
         EXPECT_EQ(plain.find('^'), std::string::npos) << plain;
     }
+}
+
+// Issue #28: `poslab render near-orthogonality --width 600` (the histogram above the spread
+// plot, the height derived) put the density's legend on the peak's bars: the bars were drawn
+// after the plot, so its legend placement did not know where they were. Neither the legend nor
+// any text covers a bar, at one column and on the default canvas. The bars are the filled
+// rectangles in the first series' colour; a legend's box is a RectItem marked legend.
+TEST(MeaningFiguresTest, HistogramLegendAndNotesLeaveTheBarsVisible) {
+    const Theme theme = forFiles(paperTheme(), 1);
+    auto build = [](const Theme& t, float width, float height) {
+        return nearOrthogonalityFigure(64, 20000, 1, width, height, t);
+    };
+    for (float width : {600.f, 1200.f}) {
+        auto figure = buildWithAllPanels(build, theme, width, 800, width < 1000, 8192);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const Rgba barFill = withAlpha(seriesColor(0), 170);
+        std::vector<Box> bars, legends, texts;
+        for (const FigureItem& item : figure->items) {
+            if (const auto* rect = std::get_if<RectItem>(&item)) {
+                if (rect->legend)
+                    legends.push_back(rect->box);
+                else if (rect->fill == barFill)
+                    bars.push_back(rect->box);
+            } else if (const auto* text = std::get_if<TextItem>(&item)) {
+                if (!text->text.empty()) texts.push_back(textBox(*text));
+            }
+        }
+        ASSERT_GE(bars.size(), 40u) << width;  // 100 bins, the tails under half a pixel
+        auto overlap = [](Box a, Box b) {      // by more than a pixel each way
+            return a.x < b.right() - 1 && b.x < a.right() - 1 && a.y < b.bottom() - 1 &&
+                   b.y < a.bottom() - 1;
+        };
+        for (const Box& bar : bars) {
+            for (const Box& legend : legends)
+                EXPECT_FALSE(overlap(legend, bar))
+                    << width << ": a legend at (" << legend.x << ", " << legend.y
+                    << ") covers the bar at (" << bar.x << ", " << bar.y << ")";
+            for (const Box& text : texts)
+                EXPECT_FALSE(overlap(text, bar))
+                    << width << ": a text at (" << text.x << ", " << text.y
+                    << ") covers the bar at (" << bar.x << ", " << bar.y << ")";
+        }
+        EXPECT_EQ(layoutFaults(*figure), "") << width;
+        EXPECT_TRUE(textsCutShort(*figure).empty()) << width;
+    }
+}
+
+// Issue #28: the logit terms' panel 6 alone (a projector, 1024x768 F5) was a paragraph over a
+// third of the panel and empty below. Below it, the five terms' RMS as bars on one scale: for
+// random words (d = 64) the cross terms' bars are short beside content·content's and
+// position·position's, as the paragraph says; the values written beside them.
+TEST(MeaningFiguresTest, ThePanelOfTextShowsEachTermsRmsAsBars) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    // What the panel draws there: 1008 x 512 under the panel bar, no figure title.
+    const MeaningParams params;
+    const Box area{0, 0, 1008, 512};
+    const auto maps = logitTermMaps(params, logitTermTexels(area, params.seqLen, theme, 5));
+    ASSERT_TRUE(maps.ok()) << maps.error().message;
+    auto figure = std::make_unique<Figure>(emptyFigure(area.width, area.height, theme));
+    drawLogitTerms(*figure, area, params, *maps, theme, nullptr, 5);
+    EXPECT_TRUE(hasText(*figure, "RMS of each term"));
+    std::vector<Box> bars;
+    for (const FigureItem& item : figure->items)
+        if (const auto* rect = std::get_if<RectItem>(&item))
+            if (!rect->legend && rect->fill.a > 0 && rect->box.height < 2 * theme.fontSize)
+                bars.push_back(rect->box);
+    ASSERT_EQ(bars.size(), 5u);
+    for (int cross : {1, 2}) {
+        EXPECT_LT(bars[std::size_t(cross)].width, 0.5f * bars[0].width) << cross;
+        EXPECT_LT(bars[std::size_t(cross)].width, 0.5f * bars[3].width) << cross;
+    }
+    EXPECT_EQ(figure->marks.size(), 5u);  // the bars are data: text is placed clear of them
+    EXPECT_EQ(layoutFaults(*figure), "");
+    EXPECT_TRUE(textsCutShort(*figure).empty());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/views/relative_oscillators.hpp"
 
 namespace poslab {
@@ -200,6 +201,66 @@ TEST(RelativeFiguresTest, BadOptionsGiveOneLineErrors) {
     EXPECT_EQ(validate(o).error().message.rfind("c must be", 0), 0u);
     Figure figure = emptyFigure(400, 300, darkTheme());
     EXPECT_FALSE(drawRelativeFigure(figure, {0, 0, 400, 300}, o, RelativeTab::Fire, darkTheme()));
+}
+
+// Issue #28: the Relative family's eight small maps had no colour bar, so no value could be read
+// off them. Each has its own (their scales differ by orders of magnitude), beside it: a colour
+// ramp right of the map, within the map's rows; and nothing overlaps, hides data or is cut, on
+// screen and in files (a projector's font: FamilyMapsTooSmallForBarsGoWithout).
+TEST(RelativeFiguresTest, EveryFamilyMapHasItsOwnColourBar) {
+    for (const Theme& theme : {darkTheme(), paperTheme(), forFiles(paperTheme(), 1)}) {
+        for (Box area : {Box{0, 0, 1200, 760}, Box{0, 0, 1400, 760}}) {
+            Figure figure = emptyFigure(area.width, area.height, theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, area, RelativeFigureOptions{},
+                                           RelativeTab::Family, theme));
+            std::vector<Box> maps, ramps;
+            for (const FigureItem& item : figure.items) {
+                if (const auto* heatmap = std::get_if<HeatmapItem>(&item)) {
+                    // A colour ramp is one column of values from 0 to 1, taller than wide.
+                    const bool ramp = heatmap->values && heatmap->values->cols == 1 &&
+                                      heatmap->box.height > heatmap->box.width;
+                    (ramp ? ramps : maps).push_back(heatmap->box);
+                }
+            }
+            ASSERT_EQ(maps.size(), 8u) << area.width;
+            ASSERT_EQ(ramps.size(), 8u) << area.width << " font " << theme.fontSize;
+            for (std::size_t k = 0; k < 8; ++k) {
+                EXPECT_GE(ramps[k].x, maps[k].right()) << k;
+                EXPECT_LE(ramps[k].x, maps[k].right() + 3 * theme.fontSize) << k;
+                EXPECT_GE(ramps[k].y, maps[k].y - 1) << k;
+                EXPECT_LE(ramps[k].bottom(), maps[k].bottom() + 1) << k;
+            }
+            EXPECT_EQ(layoutFaults(figure), "") << area.width;
+            EXPECT_TRUE(textsCutShort(figure).empty()) << textsCutShort(figure).front();
+        }
+    }
+}
+
+// At a projector's font the family's panel 2 is eight cells of some 250 x 130 px: bars beside
+// the maps squeezed them to a few pixels and shrank "ALiBi" and "Sandwich" below the title size
+// (--check-layout's two small texts at 1024x768 F5). There the maps go without bars, as large
+// as the cells allow, their titles whole and at the title size.
+TEST(RelativeFiguresTest, FamilyMapsTooSmallForBarsGoWithout) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    for (Box area : {Box{0, 0, 1008, 512}, Box{0, 0, 1008, 640}}) {
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        ASSERT_TRUE(drawRelativeFigure(figure, area, RelativeFigureOptions{}, RelativeTab::Family,
+                                       theme, 1));
+        int maps = 0;
+        for (const FigureItem& item : figure.items) {
+            if (const auto* heatmap = std::get_if<HeatmapItem>(&item)) {
+                if (heatmap->values && heatmap->values->cols == 1) continue;  // a colour ramp
+                ++maps;
+                EXPECT_GE(heatmap->box.width, 3 * theme.fontSize) << area.height;
+            } else if (const auto* text = std::get_if<TextItem>(&item)) {
+                for (const char* title : {"ALiBi", "Sandwich", "FIRE", "T5"})
+                    if (text->text == title)
+                        EXPECT_GE(text->size, theme.titleSize - 0.05f) << title << area.height;
+            }
+        }
+        EXPECT_EQ(maps, 8) << area.height;
+        EXPECT_EQ(layoutFaults(figure), "") << area.height;
+    }
 }
 
 }  // namespace

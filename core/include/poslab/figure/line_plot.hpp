@@ -22,12 +22,20 @@ struct LineSeries {
     bool segments = false;  // drawn as separate line segments, no joins: noise, whose sharp
                             // angles break a polyline's anti-aliased joins up (Learned curves)
 };
+// Filled bars standing on y = 0 (a histogram's bins): drawn under the curves and recorded as the
+// figure's marks, so the legend, marker labels and notes are placed clear of them.
+struct BarSeries {
+    std::vector<double> edges;    // bin edges, one more than heights, increasing
+    std::vector<double> heights;  // a non-finite or non-positive height draws no bar
+    Rgba fill;
+};
 struct LinePlotSpec {
     std::string title;
     std::string shortTitle;  // drawn instead where the title would be cut with "…" (a plot too
                              // short to give it a second line); empty: the title, cut
     AxisSpec x, y;
     std::vector<LineSeries> series;
+    std::vector<BarSeries> bars;  // under the series
     std::vector<Marker> markers;
     bool legend = true;
     bool legendLater = false;     // the caller draws keys' legend (drawLegendAfter), not the plot;
