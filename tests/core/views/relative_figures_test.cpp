@@ -253,9 +253,11 @@ TEST(RelativeFiguresTest, FamilyMapsTooSmallForBarsGoWithout) {
                 ++maps;
                 EXPECT_GE(heatmap->box.width, 3 * theme.fontSize) << area.height;
             } else if (const auto* text = std::get_if<TextItem>(&item)) {
-                for (const char* title : {"ALiBi", "Sandwich", "FIRE", "T5"})
-                    if (text->text == title)
+                for (const char* title : {"ALiBi", "Sandwich", "FIRE", "T5"}) {
+                    if (text->text == title) {
                         EXPECT_GE(text->size, theme.titleSize - 0.05f) << title << area.height;
+                    }
+                }
             }
         }
         EXPECT_EQ(maps, 8) << area.height;
