@@ -112,19 +112,21 @@ if(TARGET poslab_core)
     ${PROJECT_SOURCE_DIR}/core/src/views/extrapolation_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/meaning_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_rotation_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/rope_heatmap_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_frequency_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_decay_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_scalings_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_usage_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_precision_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/vision_rope_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
-    ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
     TARGET_DIRECTORY poslab_core PROPERTIES UNITY_GROUP poslab_core_7
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/core/src/views/binary_clock_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/rope_layers_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/similarity_figures.cpp
+    ${PROJECT_SOURCE_DIR}/core/src/views/sinusoidal_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/t5_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/relative_figures.cpp
     ${PROJECT_SOURCE_DIR}/core/src/views/relative_family.cpp
@@ -291,19 +293,23 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/base/refining_memo_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/result_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/base/sampling_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/attention_temperature_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/learned_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/base/validate_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_0
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/base/validate_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/attention_temperature_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/learned_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_scaling_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/multimodal_rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/axial_rope_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/sinusoidal_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/xpos_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/causal_bias_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/kerple_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/fire_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colorbar_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/encodings/cope_test.cpp
@@ -313,6 +319,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/colormap_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/figure_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/figure_controls_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/panel_grid_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/heatmap_plot_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/line_plot_test.cpp
@@ -321,20 +328,20 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/figure/polyline_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_boxes_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_markup_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/input_file_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/json_reader_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_1
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/alibi_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/sandwich_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/plot_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/axes_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/legend_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/figure/text_fit_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/figure/ticks_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/csv_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_models_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/input_file_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/json_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/matrix_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/io/npy_test.cpp
@@ -345,6 +352,7 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/io/position_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/layers_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/parameters_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/compare_ab_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/extrapolation_figures_test.cpp
@@ -353,52 +361,38 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/icon_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/intuition_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/binary_clock_figures_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
+  )
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/linear_shift_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/attention_shuffle_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/frequency_resolution_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_2
-  )
-  set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/rope_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/layout_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/safetensors_index_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_attention_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/checkpoint_reader_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/print_room_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_oscillators_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
-  )
-  set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/encodings/t5_bias_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/figure/axes_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/io/hf_config_recent_models_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_4
-  )
-  set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/core/views/alibi_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/learned_structure_figures_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_5
-  )
-  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/core/views/meaning_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_rotation_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_heatmap_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_frequency_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/rope_decay_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_layers_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_scalings_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_usage_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/rope_precision_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/print_room_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/vision_rope_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/similarity_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/sinusoidal_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/t5_figures_test.cpp
-    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_6
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/relative_oscillators_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
+    TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
   )
 endif()
 if(TARGET poslab_app_tests)
@@ -408,6 +402,7 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/relative_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/contextual_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/contextual_encoding_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/desktop_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/encoding_registry_test.cpp
@@ -422,14 +417,14 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/parameter_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/rope_inputs_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_0
   )
   set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_third_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_inputs_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/share_link_test.cpp
@@ -440,13 +435,10 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/panel_numbering_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/print_width_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/understanding_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/vision_rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/zoom_pan_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
-  )
-  set_source_files_properties(
-    ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/startup_test.cpp
-    TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_2
   )
 endif()

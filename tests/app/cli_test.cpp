@@ -69,11 +69,6 @@ TEST_F(CliTest, ExportNpyIsWhatNumpyWrites) {
     EXPECT_EQ(readFile(path("numpy.npy")).substr(0, 128), bytes.substr(0, 128));
 }
 
-struct BadInput {
-    std::vector<std::string> arguments;
-    std::string expectedMessage;  // a fragment of the one-line error
-};
-
 class CliBadInputTest : public CliTest, public ::testing::WithParamInterface<BadInput> {};
 
 // "3_dModelMustBe18192Got0": the case number and the message it expects, as an identifier.

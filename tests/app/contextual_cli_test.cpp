@@ -133,10 +133,6 @@ TEST_F(ContextualCliTest, EveryRenderViewDraws) {
     }
 }
 
-struct BadInput {
-    std::vector<std::string> arguments;
-    std::string message;
-};
 class ContextualBadInputTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(ContextualBadInputTest, OneLineErrorExitCode2AndNoFile) {
@@ -145,7 +141,7 @@ TEST_P(ContextualBadInputTest, OneLineErrorExitCode2AndNoFile) {
     for (std::string& a : arguments)
         if (a.rfind("OUT", 0) == 0) a = dir + "/" + a.substr(3);
     auto result = runPoslab(arguments);
-    expectOneLineRefusal(result, GetParam().message);
+    expectOneLineRefusal(result, GetParam().expectedMessage);
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 0);
 }
 

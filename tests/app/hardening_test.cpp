@@ -25,8 +25,6 @@
 namespace poslab::test {
 namespace {
 
-using Args = std::vector<std::string>;
-
 class HardeningTest : public ::testing::Test {
   protected:
     std::string dir =

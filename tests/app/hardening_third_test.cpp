@@ -23,8 +23,6 @@
 namespace poslab::test {
 namespace {
 
-using Args = std::vector<std::string>;
-
 class HardeningThirdTest : public ::testing::Test {
   protected:
     std::string dir =

@@ -569,10 +569,6 @@ TEST(LessonsFileTest, StepsInheritTheViewAndKeepTheirOrder) {
 
 // ---- The GUI: one process steps through every lesson at 1024x768 in presentation mode
 
-bool haveXvfb() {
-    return runShell("command -v xvfb-run").exitCode == 0;
-}
-
 ProcessResult runProjector(const std::string& arguments) {
     return runShell("xvfb-run -a -s '-noreset -screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
                     " --fresh " + arguments);

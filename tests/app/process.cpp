@@ -50,6 +50,10 @@ std::string temporaryDirectory(const std::string& name) {
     return dir.string();
 }
 
+bool haveXvfb() {
+    return runShell("command -v xvfb-run").exitCode == 0;
+}
+
 ProcessResult runShell(const std::string& command) {
     const std::string dir =
         temporaryDirectory("shell-" + std::to_string(std::hash<std::string>{}(command)));

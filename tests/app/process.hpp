@@ -26,6 +26,14 @@ std::string shellQuote(const std::string& text);
 std::string temporaryDirectory(const std::string& name);  // fresh, empty
 std::string readFile(const std::string& path);
 bool fileExists(const std::string& path);
+bool haveXvfb();                        // xvfb-run is on PATH (the GUI tests skip without it)
+using Args = std::vector<std::string>;  // a command line, without the program
+
+// A command line that must be refused, and a fragment of its one-line error.
+struct BadInput {
+    std::vector<std::string> arguments;
+    std::string expectedMessage;
+};
 ImageRgba loadPng(const std::string& path);  // empty image when unreadable
 
 // ---- Refusals: exit code 2 and one line on stderr that contains `expected`

@@ -364,12 +364,8 @@ TEST_F(RopeCliTest, RendersAtTheLargestSettingsSayWhatTheySampled) {
 
 // ---- Bad input: one line on stderr, exit code 2, no file.
 
-struct BadInput {
-    std::vector<std::string> arguments;  // "OUTname" becomes a file in the test's directory,
-                                         // "CFGname" a file in the configs directory
-    std::string expectedMessage;
-};
-
+// In a BadInput's arguments "OUTname" becomes a file in the test's directory, "CFGname" a file
+// in the configs directory.
 class RopeCliBadInputTest : public RopeCliTest, public ::testing::WithParamInterface<BadInput> {};
 
 TEST_P(RopeCliBadInputTest, OneLineErrorExitCode2AndNoFile) {
@@ -382,8 +378,6 @@ TEST_P(RopeCliBadInputTest, OneLineErrorExitCode2AndNoFile) {
     expectOneLineRefusal(result, GetParam().expectedMessage);
     EXPECT_EQ(filesInDir(), 0) << "a file was left behind";
 }
-
-using Args = std::vector<std::string>;
 
 INSTANTIATE_TEST_SUITE_P(
     Freqs, RopeCliBadInputTest,

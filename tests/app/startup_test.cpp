@@ -23,17 +23,13 @@ namespace {
 
 using nlohmann::json;
 
-bool haveXvfb() {
-    return runShell("command -v xvfb-run").exitCode == 0;
-}
-
 std::string gui(const std::string& dir, const std::string& arguments) {
     return "cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir + "/config") +
            " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) + " " +
            arguments;
 }
 
-void writeText(const std::string& path, const std::string& text) {
+void writeTextFile(const std::string& path, const std::string& text) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path) << text;
 }
@@ -64,7 +60,7 @@ int countLines(const std::string& text, const std::string& containing) {
 TEST(StartupTest, FileMayFollowTheOptions) {
     const std::string dir = temporaryDirectory("startup-file");
     const std::string config = dir + "/config.json";
-    writeText(config, R"({"hidden_size": 4096, "num_attention_heads": 32})");
+    writeTextFile(config, R"({"hidden_size": 4096, "num_attention_heads": 32})");
     for (const std::vector<std::string>& arguments :
          {std::vector<std::string>{"--fresh", config},
           std::vector<std::string>{"--fresh", "--view", "rope", config, "--zoom", "1.5"}}) {
@@ -88,8 +84,8 @@ TEST(StartupTest, FileMayFollowTheOptions) {
 TEST(StartupTest, WindowSizeWinsOverTheSessionsWindow) {
     if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("startup-window");
-    writeText(dir + "/s.json", sessionText(800, 600));
-    writeText(dir + "/config/poslab/session.json", sessionText(800, 600));
+    writeTextFile(dir + "/s.json", sessionText(800, 600));
+    writeTextFile(dir + "/config/poslab/session.json", sessionText(800, 600));
     for (const std::string& session :
          {std::string("--session s.json"), std::string("--remember")}) {
         std::filesystem::remove(dir + "/shot.png");
@@ -110,7 +106,7 @@ TEST(StartupTest, WindowSizeWinsOverTheSessionsWindow) {
 TEST(StartupTest, SessionRereadsItsConfigAndReportsAMissingOneInOneLine) {
     const std::string config = std::string(POSLAB_TEST_DATA_DIR) + "/configs/gemma-3-4b-it.json";
     const std::string dir = temporaryDirectory("startup-reread");
-    writeText(dir + "/s.json", sessionText(800, 600, config));
+    writeTextFile(dir + "/s.json", sessionText(800, 600, config));
     state::AppState state;
     state::SessionLayout layout;
     state::Warnings warnings;
@@ -123,7 +119,7 @@ TEST(StartupTest, SessionRereadsItsConfigAndReportsAMissingOneInOneLine) {
     EXPECT_EQ(state.rope.params, state::AppState{}.rope.params);  // the session's settings stay
 
     const std::string missing = dir + "/gone/config.json";
-    writeText(dir + "/missing.json", sessionText(800, 600, missing));
+    writeTextFile(dir + "/missing.json", sessionText(800, 600, missing));
     state::AppState other;
     ASSERT_TRUE(state::loadSessionFile(dir + "/missing.json", other, layout, warnings).ok());
     const state::Warnings lost = state::rereadSessionFiles(other);
@@ -169,9 +165,9 @@ TEST(StartupTest, OutOfRangeRopeFigureIsRefused) {
 // ran off the status line.
 TEST(StartupTest, BrokenConfigIsOneLineNamingFileLineAndKey) {
     const std::string dir = temporaryDirectory("startup-broken");
-    writeText(dir + "/broken.json",
-              "{\n  \"hidden_size\": 4096,\n  \"num_attention_heads\": 32,\n  \"rope_theta\": "
-              "50000O\n}\n");
+    writeTextFile(dir + "/broken.json",
+                  "{\n  \"hidden_size\": 4096,\n  \"num_attention_heads\": 32,\n  \"rope_theta\": "
+                  "50000O\n}\n");
     auto result = runPoslab(
         {"export", "rope-freqs", "--config", dir + "/broken.json", "--out", dir + "/f.csv"});
     EXPECT_EQ(result.exitCode, 2);
@@ -199,7 +195,7 @@ TEST(StartupTest, FirstStartPointsAtTheTour) {
     if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
     const std::string first = temporaryDirectory("startup-first");
     const std::string again = temporaryDirectory("startup-again");
-    writeText(again + "/config/poslab/session.json", sessionText(800, 600));
+    writeTextFile(again + "/config/poslab/session.json", sessionText(800, 600));
     auto a = runShell(gui(first, "--window-size 800x600 --screenshot shot.png"));
     auto b = runShell(gui(again, "--fresh --window-size 800x600 --screenshot shot.png"));
     ASSERT_EQ(a.exitCode, 0) << a.err;

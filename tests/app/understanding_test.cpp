@@ -40,10 +40,6 @@ class UnderstandingTest : public ::testing::Test {
     }
 };
 
-bool haveXvfb() {
-    return runShell("command -v xvfb-run").exitCode == 0;
-}
-
 ProcessResult runGui(const std::string& arguments, const std::string& environment = "") {
     return runShell(environment + " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " +
                     shellQuote(POSLAB_BINARY) + " " + arguments);

@@ -86,10 +86,6 @@ TEST_F(VisionRopeCliTest, AxialExportMatchesTheFormula) {
     EXPECT_TRUE(fileExists(path("a.png")));
 }
 
-struct BadInput {
-    std::vector<std::string> arguments;
-    std::string expectedMessage;
-};
 class VisionRopeBadInputTest : public VisionRopeCliTest,
                                public ::testing::WithParamInterface<BadInput> {};
 
@@ -103,7 +99,6 @@ TEST_P(VisionRopeBadInputTest, OneLineErrorExitCode2AndNoFile) {
     EXPECT_EQ(filesInDir(), 0) << "a file was left behind";
 }
 
-using Args = std::vector<std::string>;
 INSTANTIATE_TEST_SUITE_P(
     Inputs, VisionRopeBadInputTest,
     ::testing::Values(

@@ -23,9 +23,6 @@ namespace poslab {
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
-
 std::string cellsNote(long long rows, long long cols) {
     return std::to_string(rows) + " × " + std::to_string(cols) + " cells per pixel";
 }
@@ -110,7 +107,7 @@ HeatmapSample ropeAngleSample(const RopeFrequencies& freqs, long long positions,
     // e^(i c theta) sin(s theta / 2) / sin(theta / 2), so a texel costs one term per pair.
     // When the angles spread over more than half a turn (mean length below 2/pi, that of a
     // uniform half-turn arc) there is no honest single angle: the texel is masked ("mixed").
-    constexpr double kHalfTurnResultant = 2.0 / kPi;
+    constexpr double kHalfTurnResultant = 2.0 / std::numbers::pi;
     constexpr int kAnchorEvery = 64;  // exact phases every 64 texel rows, rotations between
     const std::size_t n = std::size_t(w.colCount);
     const long long per = sample.rowsPerTexel;
@@ -240,9 +237,9 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
                                    texelLimit(plot.width));
         sample = &computed;
     }
-    HeatmapSpec spec =
-        sampleSpec(*sample, "Rotation angle $m·θ_i$ mod 2π — " + ropeTitle(params),
-                   "pair i  (fast → slow)", "position m", options.colormap, {0, kTwoPi});
+    HeatmapSpec spec = sampleSpec(*sample, "Rotation angle $m·θ_i$ mod 2π — " + ropeTitle(params),
+                                  "pair i  (fast → slow)", "position m", options.colormap,
+                                  {0, 2 * std::numbers::pi});
     spec.colorbarLabel = "angle (radians)";
     spec.angleTicks = true;  // 0, π/2, π, 3π/2, 2π: where the cyclic map's colours sit
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {

@@ -18,9 +18,6 @@ namespace poslab {
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
-
 // The dimensions of pair i (as in rope.cpp; repeated here because the figures label them).
 struct PairDims {
     std::size_t first, second;
@@ -32,9 +29,9 @@ PairDims pairDims(RopePairing pairing, std::size_t pairs, std::size_t i) {
 
 // x mod 2 pi, into (-pi, pi].
 double wrapAngle(double x) {
-    x = std::fmod(x, kTwoPi);
-    if (x > kPi) x -= kTwoPi;
-    if (x <= -kPi) x += kTwoPi;
+    x = std::fmod(x, 2 * std::numbers::pi);
+    if (x > std::numbers::pi) x -= 2 * std::numbers::pi;
+    if (x <= -std::numbers::pi) x += 2 * std::numbers::pi;
     return x;
 }
 
@@ -360,7 +357,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         const double arcRadius = radius * 0.28;
         if (std::abs(between) > 1e-3 && arcRadius > 3) {
             PolylineItem arc;
-            const int steps = 2 + int(std::abs(between) / (kPi / 24));
+            const int steps = 2 + int(std::abs(between) / (std::numbers::pi / 24));
             for (int s = 0; s <= steps; ++s) {
                 arc.points.push_back(onCircle(kAngle + between * s / steps, arcRadius));
             }
@@ -379,7 +376,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         if (topFormat == 1) label += "  θ = " + formatValue(theta, 3);
         figure.add(makeText({cell.x + cell.width / 2, cell.y + 3}, label, labelSize, theme.text,
                             HorizontalAlign::Center, VerticalAlign::Top));
-        const double degrees = between * 180.0 / kPi;
+        const double degrees = between * 180.0 / std::numbers::pi;
         std::string lower = "Δ " + withMinusSign(printf1("%+.1f°", degrees == 0 ? 0.0 : degrees));
         if (bottomFormat == 2) {
             lower += "   adds " +

@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "../base/householder.hpp"
+#include "../test_math.hpp"
 #include "poslab/base/random.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // Above kJacobiLimit PCA runs block Lanczos on the table itself; the covariance written out here
 // and solved by Jacobi gives the same variances and, up to sign, the same coordinates. A random

@@ -9,12 +9,11 @@
 #include <numbers>
 #include <random>
 
+#include "../test_math.hpp"
 #include "poslab/base/angle.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kTwoPi = 2 * std::numbers::pi;
 
 double reference(double y, double x) {
     const double angle = std::atan2(y, x);

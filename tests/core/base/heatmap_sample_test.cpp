@@ -9,11 +9,10 @@
 #include <set>
 #include <string>
 #include <vector>
+#include "../test_math.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Offsets -(L-1)..L-1 of a function of d = j - i.
 template <class F>

@@ -8,12 +8,10 @@
 #include <limits>
 #include <random>
 #include <string>
+#include "../test_math.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 TEST(ValidateTest, IntegerRangesIncludeBothEnds) {
     EXPECT_TRUE(requireIntInRange("d_model", 1, 1, 8192).ok());

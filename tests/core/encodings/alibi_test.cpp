@@ -5,11 +5,10 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+#include "../test_math.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The slopes written out from the paper's closed form, independently of the library:
 // n a power of two: m_h = 2^(-8 (h+1) / n). Otherwise, with p = 2^floor(log2 n), the p slopes
@@ -23,7 +22,7 @@ std::vector<double> referenceSlopes(int n) {
     return slopes;
 }
 
-AlibiParams params(int heads, int head, int length, bool symmetric = false) {
+AlibiParams alibiParams(int heads, int head, int length, bool symmetric = false) {
     AlibiParams p;
     p.heads = heads;
     p.head = head;
@@ -127,7 +126,7 @@ TEST(AlibiTest, InvalidHeadCountsGiveNoSlopes) {
 }
 
 TEST(AlibiTest, CausalBiasIsLinearBelowAndMaskedAbove) {
-    auto bias = alibiBias(params(8, 2, 7));  // slope 1/8
+    auto bias = alibiBias(alibiParams(8, 2, 7));  // slope 1/8
     ASSERT_TRUE(bias.ok()) << bias.error().message;
     ASSERT_EQ(bias->rows, 7u);
     ASSERT_EQ(bias->cols, 7u);
@@ -145,7 +144,7 @@ TEST(AlibiTest, CausalBiasIsLinearBelowAndMaskedAbove) {
 }
 
 TEST(AlibiTest, SymmetricBiasIsMinusSlopeTimesDistance) {
-    auto bias = alibiBias(params(4, 0, 9, true));  // 4 heads: slopes 1/4, 1/16, 1/64, 1/256
+    auto bias = alibiBias(alibiParams(4, 0, 9, true));  // 4 heads: slopes 1/4, 1/16, 1/64, 1/256
     ASSERT_TRUE(bias.ok());
     for (int i = 0; i < 9; ++i) {
         for (int j = 0; j < 9; ++j) {
@@ -264,14 +263,14 @@ TEST(AlibiTest, AttentionRejectsBadInputs) {
 }
 
 TEST(AlibiTest, ValidationMessages) {
-    EXPECT_TRUE(validate(params(8, 7, 64)).ok());
-    EXPECT_EQ(validate(params(0, 0, 64)).error().message, "heads must be 1..128 (got 0)");
-    EXPECT_EQ(validate(params(129, 0, 64)).error().message, "heads must be 1..128 (got 129)");
-    EXPECT_EQ(validate(params(8, 8, 64)).error().message, "head must be 0..7 (got 8)");
-    EXPECT_EQ(validate(params(8, -1, 64)).error().message, "head must be 0..7 (got -1)");
-    EXPECT_EQ(validate(params(8, 0, 0)).error().message, "seq_len must be 1..1048576 (got 0)");
+    EXPECT_TRUE(validate(alibiParams(8, 7, 64)).ok());
+    EXPECT_EQ(validate(alibiParams(0, 0, 64)).error().message, "heads must be 1..128 (got 0)");
+    EXPECT_EQ(validate(alibiParams(129, 0, 64)).error().message, "heads must be 1..128 (got 129)");
+    EXPECT_EQ(validate(alibiParams(8, 8, 64)).error().message, "head must be 0..7 (got 8)");
+    EXPECT_EQ(validate(alibiParams(8, -1, 64)).error().message, "head must be 0..7 (got -1)");
+    EXPECT_EQ(validate(alibiParams(8, 0, 0)).error().message, "seq_len must be 1..1048576 (got 0)");
     // 2^20 x 2^20 doubles is 8 TiB: refused before allocation.
-    auto huge = alibiBias(params(8, 0, 1 << 20));
+    auto huge = alibiBias(alibiParams(8, 0, 1 << 20));
     ASSERT_FALSE(huge.ok());
     EXPECT_NE(huge.error().message.find("the ALiBi bias matrix"), std::string::npos);
 }

@@ -9,7 +9,7 @@
 namespace poslab {
 namespace {
 
-LearnedParams params(int length, int d, std::uint64_t seed, double std = 0.02) {
+LearnedParams learnedParams(int length, int d, std::uint64_t seed, double std = 0.02) {
     LearnedParams p;
     p.seqLen = length;
     p.dModel = d;
@@ -30,7 +30,7 @@ TEST(LearnedTest, FirstValuesAreBoxMullerOverMt19937_64) {
         expected.push_back(r * std::cos(2 * std::numbers::pi * u2));
         expected.push_back(r * std::sin(2 * std::numbers::pi * u2));
     }
-    auto table = learnedTable(params(3, 4, 1234, 0.5));
+    auto table = learnedTable(learnedParams(3, 4, 1234, 0.5));
     ASSERT_TRUE(table.ok()) << table.error().message;
     ASSERT_EQ(table->values.size(), expected.size());
     for (std::size_t k = 0; k < expected.size(); ++k) {
@@ -44,7 +44,7 @@ TEST(LearnedTest, MeanAndStdMatchTheRequestedNormal) {
     // sqrt(p (1 - p) / N) = 2.6e-3 (p = 0.6827). Tolerances are 5 standard errors: a correct
     // generator fails one of them with probability below 1e-5 (and the seeds are fixed anyway).
     for (std::uint64_t seed : {0ull, 1ull, 42ull, 0xdeadbeefull}) {
-        auto table = learnedTable(params(512, 64, seed));
+        auto table = learnedTable(learnedParams(512, 64, seed));
         ASSERT_TRUE(table.ok());
         const double n = double(table->values.size());
         double sum = 0, squares = 0, withinOne = 0, beyondThree = 0, lagProduct = 0;
@@ -70,9 +70,9 @@ TEST(LearnedTest, MeanAndStdMatchTheRequestedNormal) {
 }
 
 TEST(LearnedTest, SameSeedSameTableDifferentSeedDifferentTable) {
-    auto a = learnedTable(params(100, 16, 9));
-    auto b = learnedTable(params(100, 16, 9));
-    auto c = learnedTable(params(100, 16, 10));
+    auto a = learnedTable(learnedParams(100, 16, 9));
+    auto b = learnedTable(learnedParams(100, 16, 9));
+    auto c = learnedTable(learnedParams(100, 16, 10));
     ASSERT_TRUE(a.ok() && b.ok() && c.ok());
     EXPECT_EQ(a->values, b->values);
     int equal = 0;
@@ -81,8 +81,8 @@ TEST(LearnedTest, SameSeedSameTableDifferentSeedDifferentTable) {
 }
 
 TEST(LearnedTest, LongerTableStartsWithTheShorterOne) {
-    auto shorter = learnedTable(params(7, 5, 3));
-    auto longer = learnedTable(params(20, 5, 3));
+    auto shorter = learnedTable(learnedParams(7, 5, 3));
+    auto longer = learnedTable(learnedParams(20, 5, 3));
     ASSERT_TRUE(shorter.ok() && longer.ok());
     for (std::size_t k = 0; k < shorter->values.size(); ++k) {
         EXPECT_EQ(shorter->values[k], longer->values[k]);
@@ -90,9 +90,9 @@ TEST(LearnedTest, LongerTableStartsWithTheShorterOne) {
 }
 
 TEST(LearnedTest, StdScalesAndZeroStdGivesZeros) {
-    auto unit = learnedTable(params(4, 8, 5, 1.0));
-    auto scaled = learnedTable(params(4, 8, 5, 3.0));
-    auto zero = learnedTable(params(4, 8, 5, 0.0));
+    auto unit = learnedTable(learnedParams(4, 8, 5, 1.0));
+    auto scaled = learnedTable(learnedParams(4, 8, 5, 3.0));
+    auto zero = learnedTable(learnedParams(4, 8, 5, 0.0));
     ASSERT_TRUE(unit.ok() && scaled.ok() && zero.ok());
     for (std::size_t k = 0; k < unit->values.size(); ++k) {
         EXPECT_EQ(scaled->values[k], 3.0 * unit->values[k]);
@@ -110,12 +110,14 @@ TEST(LearnedTest, SamplerPairsCosineThenSine) {
 }
 
 TEST(LearnedTest, ValidationMessages) {
-    EXPECT_TRUE(validate(params(512, 64, 0)).ok());
-    EXPECT_EQ(validate(params(0, 64, 0)).error().message, "seq_len must be 1..1048576 (got 0)");
-    EXPECT_EQ(validate(params(8, 0, 0)).error().message, "d_model must be 1..8192 (got 0)");
-    EXPECT_EQ(validate(params(8, 8, 0, -1.0)).error().message, "std must be 0..100 (got -1)");
-    EXPECT_FALSE(validate(params(8, 8, 0, NAN)).ok());
-    auto huge = learnedTable(params(1 << 20, 8192, 0));  // 64 GiB
+    EXPECT_TRUE(validate(learnedParams(512, 64, 0)).ok());
+    EXPECT_EQ(validate(learnedParams(0, 64, 0)).error().message,
+              "seq_len must be 1..1048576 (got 0)");
+    EXPECT_EQ(validate(learnedParams(8, 0, 0)).error().message, "d_model must be 1..8192 (got 0)");
+    EXPECT_EQ(validate(learnedParams(8, 8, 0, -1.0)).error().message,
+              "std must be 0..100 (got -1)");
+    EXPECT_FALSE(validate(learnedParams(8, 8, 0, NAN)).ok());
+    auto huge = learnedTable(learnedParams(1 << 20, 8192, 0));  // 64 GiB
     ASSERT_FALSE(huge.ok());
     EXPECT_NE(huge.error().message.find("the learned embedding table"), std::string::npos);
 }

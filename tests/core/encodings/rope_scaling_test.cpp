@@ -6,12 +6,11 @@
 #include <cmath>
 #include <vector>
 
+#include "../test_math.hpp"
 #include "poslab/encodings/rope.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 RopeParams scaled(RopeScaling type, double factor, int headDim = 128, double base = 10000,
                   int trainingLength = 4096) {
@@ -24,7 +23,7 @@ RopeParams scaled(RopeScaling type, double factor, int headDim = 128, double bas
     return p;
 }
 
-RopeFrequencies frequencies(const RopeParams& p) {
+RopeFrequencies frequenciesOf(const RopeParams& p) {
     auto freqs = ropeFrequencies(p);
     EXPECT_TRUE(freqs.ok()) << freqs.error().message;
     return freqs.ok() ? *freqs : RopeFrequencies{};
@@ -115,7 +114,7 @@ TEST(RopeScalingTest, Llama3KeepsFastPairsAndDividesSlowOnesByEight) {
     RopeParams p = scaled(RopeScaling::Llama3, 8, 128, 500000, 8192);
     p.scaling.lowFreqFactor = 1;
     p.scaling.highFreqFactor = 4;
-    const RopeFrequencies freqs = frequencies(p);
+    const RopeFrequencies freqs = frequenciesOf(p);
     const std::vector<double> plain = hfDefault(128, 500000);
     ASSERT_EQ(freqs.inverse.size(), 64u);
     for (int i = 0; i <= 28; ++i) EXPECT_NEAR(freqs.inverse[i], plain[i], 1e-15 * plain[i]) << i;
@@ -147,7 +146,7 @@ TEST(RopeScalingTest, Llama3MatchesHfFormulaForSeveralSettings) {
         RopeParams p = scaled(RopeScaling::Llama3, c.factor, c.dim, c.base, c.original);
         p.scaling.lowFreqFactor = c.low;
         p.scaling.highFreqFactor = c.high;
-        expectSameFrequencies(frequencies(p).inverse,
+        expectSameFrequencies(frequenciesOf(p).inverse,
                               hfLlama3(c.dim, c.base, c.factor, c.low, c.high, c.original));
     }
 }
@@ -156,7 +155,7 @@ TEST(RopeScalingTest, YarnMatchesHfFormulaFactor4) {
     // factor 4, original 4096, d = 128, base 10000, beta 32 / 1:
     // low = floor(20.94) = 20, high = ceil(45.03) = 46.
     RopeParams p = scaled(RopeScaling::Yarn, 4, 128, 10000, 4096);
-    const RopeFrequencies freqs = frequencies(p);
+    const RopeFrequencies freqs = frequenciesOf(p);
     const HfResult hf = hfYarn(128, 10000, 4, 4096, 32, 1, true);
     expectSameFrequencies(freqs.inverse, hf.inverse);
     EXPECT_NEAR(freqs.attentionFactor, 0.1 * std::log(4.0) + 1.0, 1e-15);
@@ -193,7 +192,7 @@ TEST(RopeScalingTest, YarnMatchesHfFormulaForOtherSettings) {
         p.scaling.betaFast = c.betaFast;
         p.scaling.betaSlow = c.betaSlow;
         p.scaling.truncate = c.truncate;
-        const RopeFrequencies freqs = frequencies(p);
+        const RopeFrequencies freqs = frequenciesOf(p);
         const HfResult hf =
             hfYarn(c.dim, c.base, c.factor, c.original, c.betaFast, c.betaSlow, c.truncate);
         expectSameFrequencies(freqs.inverse, hf.inverse);
@@ -263,7 +262,7 @@ TEST(RopeScalingTest, YarnAttentionFactorFollowsMscaleRules) {
     p.scaling.mscale = 1.0;
     p.scaling.mscaleAllDim = 1.0;
     const HfResult hf = hfYarn(64, 10000, 40, 4096, 32, 1, true, 1.0, 1.0);
-    EXPECT_EQ(frequencies(p).attentionFactor, hf.attentionFactor);
+    EXPECT_EQ(frequenciesOf(p).attentionFactor, hf.attentionFactor);
 }
 
 TEST(RopeScalingTest, FactorOneReducesToDefaultFrequencies) {
@@ -273,7 +272,7 @@ TEST(RopeScalingTest, FactorOneReducesToDefaultFrequencies) {
         RopeParams p = scaled(type, 1.0);
         p.scaling.mscale = 0.707;  // yarn: get_mscale(1, anything) is 1, so the factor stays 1
         p.scaling.mscaleAllDim = 0.5;
-        const RopeFrequencies freqs = frequencies(p);
+        const RopeFrequencies freqs = frequenciesOf(p);
         expectSameFrequencies(freqs.inverse, plain, 1e-15);
         EXPECT_EQ(freqs.attentionFactor, 1.0) << scalingName(type);
     }
@@ -283,7 +282,7 @@ TEST(RopeScalingTest, DynamicNtkWithFactorOneStillGrowsPastTheOriginalLength) {
     // HF's formula at s = 1 is base * (L / L0)^(d/(d-2)): only seq_len <= L0 gives the default.
     RopeParams p = scaled(RopeScaling::DynamicNtk, 1.0, 64, 10000, 2048);
     p.seqLen = 4096;
-    const RopeFrequencies freqs = frequencies(p);
+    const RopeFrequencies freqs = frequenciesOf(p);
     expectSameFrequencies(freqs.inverse, hfDefault(64, 10000 * std::pow(2.0, 64.0 / 62.0)));
 }
 
@@ -291,26 +290,26 @@ TEST(RopeScalingTest, DynamicNtkFollowsTheCurrentSequenceLength) {
     for (int seqLen : {1, 2048, 4096, 4097, 8192, 100000}) {
         RopeParams p = scaled(RopeScaling::DynamicNtk, 2.0, 128, 10000, 4096);
         p.seqLen = seqLen;
-        expectSameFrequencies(frequencies(p).inverse, hfDynamic(128, 10000, 2.0, seqLen, 4096));
+        expectSameFrequencies(frequenciesOf(p).inverse, hfDynamic(128, 10000, 2.0, seqLen, 4096));
     }
     // Up to the original length nothing changes; at twice it the base is 10000 * 3^(128/126).
     RopeParams p = scaled(RopeScaling::DynamicNtk, 2.0, 128, 10000, 4096);
     p.seqLen = 4096;
-    expectSameFrequencies(frequencies(p).inverse, hfDefault(128, 10000), 1e-15);
+    expectSameFrequencies(frequenciesOf(p).inverse, hfDefault(128, 10000), 1e-15);
     EXPECT_NEAR(dynamicNtkBase(10000, 2.0, 128, 8192, 4096), 10000 * std::pow(3.0, 128.0 / 126.0),
                 1e-9);
     // original_max_positions overrides training_length.
     p.trainingLength = 131072;
     p.scaling.originalMaxPositions = 4096;
     p.seqLen = 8192;
-    expectSameFrequencies(frequencies(p).inverse, hfDynamic(128, 10000, 2.0, 8192, 4096));
+    expectSameFrequencies(frequenciesOf(p).inverse, hfDynamic(128, 10000, 2.0, 8192, 4096));
 }
 
 TEST(RopeScalingTest, NtkKeepsTheFastestPairAndDividesTheSlowestByFactor) {
     // base' = base s^(d/(d-2)); pair d/2-1 has exponent -(d-2)/d, so its theta is theta/s.
     for (int dim : {8, 64, 128}) {
         RopeParams p = scaled(RopeScaling::Ntk, 8.0, dim);
-        const RopeFrequencies freqs = frequencies(p);
+        const RopeFrequencies freqs = frequenciesOf(p);
         const std::vector<double> plain = hfDefault(dim, 10000);
         EXPECT_EQ(freqs.inverse.front(), 1.0);
         EXPECT_NEAR(freqs.inverse.back(), plain.back() / 8, 1e-13 * plain.back());
@@ -321,7 +320,7 @@ TEST(RopeScalingTest, NtkKeepsTheFastestPairAndDividesTheSlowestByFactor) {
 }
 
 TEST(RopeScalingTest, LinearDividesEveryFrequency) {
-    const RopeFrequencies freqs = frequencies(scaled(RopeScaling::Linear, 4.0, 64));
+    const RopeFrequencies freqs = frequenciesOf(scaled(RopeScaling::Linear, 4.0, 64));
     const std::vector<double> plain = hfDefault(64, 10000);
     for (std::size_t i = 0; i < plain.size(); ++i)
         EXPECT_NEAR(freqs.inverse[i], plain[i] / 4, 1e-15 * plain[i]);
@@ -333,7 +332,7 @@ TEST(RopeScalingTest, PartialRotaryScalesOverRotatedDims) {
     RopeParams p = scaled(RopeScaling::Yarn, 4, 96, 10000, 2048);
     p.rotaryFraction = 0.25;
     const HfResult hf = hfYarn(24, 10000, 4, 2048, 32, 1, true);
-    expectSameFrequencies(frequencies(p).inverse, hf.inverse);
+    expectSameFrequencies(frequenciesOf(p).inverse, hf.inverse);
 }
 
 TEST(RopeScalingTest, NamesRoundTrip) {

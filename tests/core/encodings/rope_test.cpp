@@ -9,14 +9,13 @@
 #include <random>
 #include <vector>
 
+#include "../test_math.hpp"
 #include "poslab/base/limits.hpp"
 
 namespace poslab {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-RopeParams params(int headDim, double base = 10000, double fraction = 1.0,
+RopeParams ropeParams(int headDim, double base = 10000, double fraction = 1.0,
                   RopePairing pairing = RopePairing::Half) {
     RopeParams p;
     p.headDim = headDim;
@@ -69,12 +68,6 @@ std::vector<double> hfRotateEveryTwo(const std::vector<double>& q, double positi
     return out;
 }
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-    double sum = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-    return sum;
-}
-
 std::vector<double> randomVector(int dims, unsigned seed) {
     std::mt19937 engine(seed);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
@@ -86,7 +79,7 @@ std::vector<double> randomVector(int dims, unsigned seed) {
 TEST(RopeTest, DefaultFrequenciesMatchHfInvFreq) {
     for (double base : {10000.0, 500000.0, 1000000.0}) {
         for (int d : {2, 64, 128}) {
-            const RopeFrequencies freqs = frequencies(params(d, base));
+            const RopeFrequencies freqs = frequencies(ropeParams(d, base));
             const std::vector<double> expected = hfInverseFrequencies(d, base);
             ASSERT_EQ(freqs.inverse.size(), expected.size());
             EXPECT_EQ(freqs.rotatedDims, d);
@@ -96,7 +89,7 @@ TEST(RopeTest, DefaultFrequenciesMatchHfInvFreq) {
         }
     }
     // Partial rotary: the exponent runs over the rotated dims (24), not head_dim (96).
-    const RopeFrequencies neox = frequencies(params(96, 10000, 0.25));
+    const RopeFrequencies neox = frequencies(ropeParams(96, 10000, 0.25));
     const std::vector<double> expected = hfInverseFrequencies(24, 10000);
     ASSERT_EQ(neox.inverse.size(), 12u);
     for (std::size_t i = 0; i < 12; ++i) EXPECT_NEAR(neox.inverse[i], expected[i], 1e-15);
@@ -104,14 +97,14 @@ TEST(RopeTest, DefaultFrequenciesMatchHfInvFreq) {
 }
 
 TEST(RopeTest, RotatedDimsTruncateLikePythonInt) {
-    EXPECT_EQ(rotatedDims(params(128)), 128);
-    EXPECT_EQ(rotatedDims(params(96, 10000, 0.25)), 24);   // GPT-NeoX-20B
-    EXPECT_EQ(rotatedDims(params(80, 10000, 0.4)), 32);    // Phi-2
-    EXPECT_EQ(rotatedDims(params(256, 10000, 0.25)), 64);  // GPT-J-6B's rotary_dim
+    EXPECT_EQ(rotatedDims(ropeParams(128)), 128);
+    EXPECT_EQ(rotatedDims(ropeParams(96, 10000, 0.25)), 24);   // GPT-NeoX-20B
+    EXPECT_EQ(rotatedDims(ropeParams(80, 10000, 0.4)), 32);    // Phi-2
+    EXPECT_EQ(rotatedDims(ropeParams(256, 10000, 0.25)), 64);  // GPT-J-6B's rotary_dim
     // Python: int(100 * 0.29) == 28, because 100 * 0.29 == 28.999999999999996.
-    EXPECT_EQ(rotatedDims(params(100, 10000, 0.29)), 28);
+    EXPECT_EQ(rotatedDims(ropeParams(100, 10000, 0.29)), 28);
     // int(100 * 0.25) = 25 is odd: no pairing exists, so the parameters are refused.
-    const auto odd = validate(params(100, 10000, 0.25));
+    const auto odd = validate(ropeParams(100, 10000, 0.25));
     ASSERT_FALSE(odd.ok());
     EXPECT_EQ(odd.error().message,
               "rotary_fraction 0.25 leaves int(head_dim * rotary_fraction) = 25 rotated dims of "
@@ -120,7 +113,7 @@ TEST(RopeTest, RotatedDimsTruncateLikePythonInt) {
 
 TEST(RopeTest, RotationMatchesHfApplyRotaryPosEmb) {
     for (double fraction : {1.0, 0.25, 0.5}) {
-        const RopeParams p = params(64, 10000, fraction);
+        const RopeParams p = ropeParams(64, 10000, fraction);
         const RopeFrequencies freqs = frequencies(p);
         const std::vector<double> inverse = hfInverseFrequencies(rotatedDims(p), 10000);
         const std::vector<double> q = randomVector(64, 7);
@@ -139,7 +132,7 @@ TEST(RopeTest, RotationMatchesHfApplyRotaryPosEmb) {
 
 TEST(RopeTest, RotationPreservesNorm) {
     for (auto pairing : {RopePairing::Half, RopePairing::Interleaved}) {
-        const RopeFrequencies freqs = frequencies(params(128, 500000));
+        const RopeFrequencies freqs = frequencies(ropeParams(128, 500000));
         const std::vector<double> v = randomVector(128, 3);
         for (double position : {0.0, 1.0, 1234.0, 131071.0}) {
             const auto rotated = ropeRotate(v, position, freqs, pairing);
@@ -151,7 +144,7 @@ TEST(RopeTest, RotationPreservesNorm) {
 }
 
 TEST(RopeTest, PartialRotaryLeavesTailUntouched) {
-    const RopeFrequencies freqs = frequencies(params(64, 10000, 0.25));
+    const RopeFrequencies freqs = frequencies(ropeParams(64, 10000, 0.25));
     ASSERT_EQ(freqs.rotatedDims, 16);
     const std::vector<double> v = randomVector(64, 11);
     for (auto pairing : {RopePairing::Half, RopePairing::Interleaved}) {
@@ -167,7 +160,7 @@ TEST(RopeTest, PairingsAgreeAfterPermutingDimensions) {
     // Interleaved pair i is (2i, 2i+1); half pair i is (i, i + d/2). Moving dim 2i to i and
     // 2i+1 to i + d/2 (the tail stays) turns one rotation into the other.
     const int headDim = 40, d = 32, half = d / 2;
-    const RopeFrequencies freqs = frequencies(params(headDim, 10000, 0.8));
+    const RopeFrequencies freqs = frequencies(ropeParams(headDim, 10000, 0.8));
     ASSERT_EQ(freqs.rotatedDims, d);
     auto permute = [&](const std::vector<double>& v) {
         std::vector<double> out = v;
@@ -190,7 +183,7 @@ TEST(RopeTest, ScoreDependsOnlyOnOffset) {
     const std::vector<double> q = randomVector(64, 21), k = randomVector(64, 22);
     for (auto pairing : {RopePairing::Half, RopePairing::Interleaved}) {
         for (double fraction : {1.0, 0.5}) {
-            const RopeFrequencies freqs = frequencies(params(64, 10000, fraction, pairing));
+            const RopeFrequencies freqs = frequencies(ropeParams(64, 10000, fraction, pairing));
             for (int offset : {-300, -7, 0, 1, 50, 2000}) {
                 const double reference = dot(ropeRotate(q, 5000.0 + offset, freqs, pairing),
                                              ropeRotate(k, 5000.0, freqs, pairing));
@@ -209,7 +202,7 @@ TEST(RopeTest, ScoreDependsOnlyOnOffset) {
 TEST(RopeTest, ScoreAppliesTheAttentionFactorToRotatedDimsOnly) {
     // HF multiplies cos and sin by attention_scaling, i.e. the rotated part of q and k, not the
     // pass-through tail: the score's rotated part grows by A^2.
-    RopeFrequencies freqs = frequencies(params(32, 10000, 0.5));
+    RopeFrequencies freqs = frequencies(ropeParams(32, 10000, 0.5));
     const std::vector<double> q = randomVector(32, 1), k = randomVector(32, 2);
     const double plain = ropeScore(q, k, 9, 4, freqs, RopePairing::Half);
     double tail = 0;
@@ -227,7 +220,7 @@ TEST(RopeTest, ScoreMatrixEqualsRotateThenDotEverywhere) {
     const int length = 200;
     for (auto pairing : {RopePairing::Half, RopePairing::Interleaved}) {
         for (double fraction : {1.0, 0.75}) {
-            const RopeParams p = params(48, 10000, fraction, pairing);
+            const RopeParams p = ropeParams(48, 10000, fraction, pairing);
             const RopeFrequencies freqs = frequencies(p);
             const std::vector<double> inverse = hfInverseFrequencies(rotatedDims(p), 10000);
             const std::vector<double> q = randomVector(48, 31), k = randomVector(48, 32);
@@ -252,7 +245,7 @@ TEST(RopeTest, ScoreMatrixEqualsRotateThenDotEverywhere) {
 }
 
 TEST(RopeTest, OffsetScoresAreIndexedByMMinusN) {
-    const RopeFrequencies freqs = frequencies(params(16));
+    const RopeFrequencies freqs = frequencies(ropeParams(16));
     const std::vector<double> q = randomVector(16, 41), k = randomVector(16, 42);
     const int length = 70;
     auto offsets = ropeOffsetScores(q, k, length, freqs, RopePairing::Half);
@@ -270,7 +263,7 @@ TEST(RopeTest, LongScoreMatrixIsExact) {
     // 4096 x 4096 at d = 128, against the Hugging Face rotation written out. How fast it is
     // (O(L d) offset scores, then copies) is measured by BM_RopeScoreMatrix in tests/bench, not
     // here: a wall-clock bound fails on a loaded machine and proves nothing on a quiet one.
-    const RopeFrequencies freqs = frequencies(params(128, 10000));
+    const RopeFrequencies freqs = frequencies(ropeParams(128, 10000));
     const std::vector<double> q = seededGaussianVector(128, 1), k = seededGaussianVector(128, 2);
     auto offsets = ropeOffsetScores(q, k, 4096, freqs, RopePairing::Half);
     auto matrix = ropeScoreMatrix(q, k, 4096, freqs, RopePairing::Half);
@@ -288,7 +281,7 @@ TEST(RopeTest, LongScoreMatrixIsExact) {
 }
 
 TEST(RopeTest, ScoreMatrixIntoReusesStorage) {
-    const RopeFrequencies freqs = frequencies(params(16));
+    const RopeFrequencies freqs = frequencies(ropeParams(16));
     const std::vector<double> q = randomVector(16, 51), k = randomVector(16, 52);
     Matrix out;
     ASSERT_TRUE(ropeScoreMatrixInto(out, q, k, 100, freqs, RopePairing::Half).ok());
@@ -306,7 +299,7 @@ TEST(RopeTest, ScoreMatrixIntoReusesStorage) {
 }
 
 TEST(RopeTest, AngleTableWrapsPositionTimesTheta) {
-    const RopeFrequencies freqs = frequencies(params(32, 10000));
+    const RopeFrequencies freqs = frequencies(ropeParams(32, 10000));
     auto table = ropeAngleTable(freqs, 500);
     ASSERT_TRUE(table.ok());
     ASSERT_EQ(table->rows, 500u);
@@ -328,7 +321,7 @@ TEST(RopeTest, AngleTableWrapsPositionTimesTheta) {
 }
 
 TEST(RopeTest, AngleTableWindowMatchesFullTableAndReachesFar) {
-    const RopeFrequencies freqs = frequencies(params(16, 10000));
+    const RopeFrequencies freqs = frequencies(ropeParams(16, 10000));
     auto full = ropeAngleTable(freqs, 300);
     auto window = ropeAngleTableWindow(freqs, 120, 100);
     ASSERT_TRUE(full.ok() && window.ok());
@@ -351,7 +344,7 @@ TEST(RopeTest, AngleTableWindowMatchesFullTableAndReachesFar) {
 }
 
 TEST(RopeTest, WavelengthsAndPairsThatNeverCompleteATurn) {
-    const RopeFrequencies freqs = frequencies(params(128, 10000));
+    const RopeFrequencies freqs = frequencies(ropeParams(128, 10000));
     const std::vector<double> wavelengths = ropeWavelengths(freqs);
     ASSERT_EQ(wavelengths.size(), 64u);
     for (int i = 0; i < 64; ++i)
@@ -440,29 +433,30 @@ TEST(RopeTest, RejectsBadParameters) {
         const auto status = validate(p);
         return status.ok() ? std::string("ok") : status.error().message;
     };
-    EXPECT_EQ(message(params(128)), "ok");
-    EXPECT_EQ(message(params(0)), "head_dim must be 2..8192 (got 0)");
-    EXPECT_EQ(message(params(8194)), "head_dim must be 2..8192 (got 8194)");
-    EXPECT_EQ(message(params(128, 1.0)), "base must be > 1 and <= 1e+12 (got 1)");
-    EXPECT_EQ(message(params(128, NAN)), "base must be > 1 and <= 1e+12 (got nan)");
-    EXPECT_EQ(message(params(128, 10000, 0.0)), "rotary_fraction must be > 0 and <= 1 (got 0)");
-    EXPECT_EQ(message(params(128, 10000, 1.5)), "rotary_fraction must be > 0 and <= 1 (got 1.5)");
-    EXPECT_NE(
-        message(params(4, 10000, 0.25)).find("= 1 rotated dims of head_dim 4; they must be even"),
+    EXPECT_EQ(message(ropeParams(128)), "ok");
+    EXPECT_EQ(message(ropeParams(0)), "head_dim must be 2..8192 (got 0)");
+    EXPECT_EQ(message(ropeParams(8194)), "head_dim must be 2..8192 (got 8194)");
+    EXPECT_EQ(message(ropeParams(128, 1.0)), "base must be > 1 and <= 1e+12 (got 1)");
+    EXPECT_EQ(message(ropeParams(128, NAN)), "base must be > 1 and <= 1e+12 (got nan)");
+    EXPECT_EQ(message(ropeParams(128, 10000, 0.0)), "rotary_fraction must be > 0 and <= 1 (got 0)");
+    EXPECT_EQ(message(ropeParams(128, 10000, 1.5)),
+              "rotary_fraction must be > 0 and <= 1 (got 1.5)");
+    EXPECT_NE(message(ropeParams(4, 10000, 0.25))
+                  .find("= 1 rotated dims of head_dim 4; they must be even"),
         std::string::npos);
     // A whole head of odd size: the head size is what to change (issue #32: name the input).
-    EXPECT_EQ(message(params(7)), "head_dim must be even, 2..8192 (got 7)");
-    RopeParams p = params(128);
+    EXPECT_EQ(message(ropeParams(7)), "head_dim must be even, 2..8192 (got 7)");
+    RopeParams p = ropeParams(128);
     p.seqLen = 0;
     EXPECT_EQ(message(p), "seq_len must be 1..1073741824 (got 0)");
-    p = params(128);
+    p = ropeParams(128);
     p.trainingLength = -5;
     EXPECT_EQ(message(p), "training_length must be 1..1073741824 (got -5)");
-    p = params(2);
+    p = ropeParams(2);
     p.scaling.type = RopeScaling::DynamicNtk;
     p.scaling.factor = 2;
     EXPECT_EQ(message(p), "rotated dims must be >= 4 for dynamic-ntk (got 2)");
-    p = params(128);
+    p = ropeParams(128);
     p.scaling.type = RopeScaling::Linear;
     p.scaling.factor = 0.5;
     EXPECT_EQ(message(p), "factor must be 1..65536 (got 0.5)");
@@ -470,7 +464,7 @@ TEST(RopeTest, RejectsBadParameters) {
     EXPECT_TRUE(unscaledFrequencies(p).ok());  // the scaling is not read
 
     // Vector checks of the Result functions; the plain ones answer NaN / return v unchanged.
-    const RopeFrequencies freqs = frequencies(params(8));
+    const RopeFrequencies freqs = frequencies(ropeParams(8));
     const std::vector<double> q(8, 1.0), shortK(6, 1.0);
     const auto mismatch = ropeScoreMatrix(q, shortK, 4, freqs, RopePairing::Half);
     ASSERT_FALSE(mismatch.ok());

@@ -17,8 +17,9 @@ double paperValue(int position, int column, int d, double base) {
     return column % 2 == 0 ? std::sin(angle) : std::cos(angle);
 }
 
-SinusoidalParams params(int d, int length, SinusoidalLayout layout = SinusoidalLayout::Interleaved,
-                        double base = 10000) {
+SinusoidalParams sinusoidalParams(int d, int length,
+                                  SinusoidalLayout layout = SinusoidalLayout::Interleaved,
+                                  double base = 10000) {
     SinusoidalParams p;
     p.dModel = d;
     p.seqLen = length;
@@ -29,7 +30,7 @@ SinusoidalParams params(int d, int length, SinusoidalLayout layout = SinusoidalL
 
 TEST(SinusoidalTest, PublishedValuesForDModel4) {
     // The worked example in the seed explainer (and the Annotated Transformer), 3 decimals.
-    auto table = sinusoidalTable(params(4, 3));
+    auto table = sinusoidalTable(sinusoidalParams(4, 3));
     ASSERT_TRUE(table.ok());
     const double expected[3][4] = {{0.000, 1.000, 0.000, 1.000},
                                    {0.841, 0.540, 0.010, 1.000},
@@ -41,7 +42,8 @@ TEST(SinusoidalTest, PublishedValuesForDModel4) {
 TEST(SinusoidalTest, InterleavedMatchesPaperFormulaEverywhere) {
     for (int d : {1, 2, 3, 7, 64, 129}) {
         for (double base : {10000.0, 1.5, 500000.0}) {
-            auto table = sinusoidalTable(params(d, 300, SinusoidalLayout::Interleaved, base));
+            auto table =
+                sinusoidalTable(sinusoidalParams(d, 300, SinusoidalLayout::Interleaved, base));
             ASSERT_TRUE(table.ok());
             for (int p = 0; p < 300; ++p)
                 for (int c = 0; c < d; ++c)
@@ -52,7 +54,7 @@ TEST(SinusoidalTest, InterleavedMatchesPaperFormulaEverywhere) {
 }
 
 TEST(SinusoidalTest, LongTablesStayAccurate) {
-    auto table = sinusoidalTable(params(16, 70000));
+    auto table = sinusoidalTable(sinusoidalParams(16, 70000));
     ASSERT_TRUE(table.ok());
     for (int p : {0, 31, 32, 33, 4095, 65535, 69999})
         for (int c = 0; c < 16; ++c) EXPECT_NEAR((*table)(p, c), paperValue(p, c, 16, 10000), 1e-11);
@@ -62,7 +64,7 @@ TEST(SinusoidalTest, ConcatMatchesHuggingFaceSentinelLayout) {
     // HF Marian/RoFormer: angle[p][j] = p / 10000^(2*(j//2)/dim); sentinel = ceil(dim/2);
     // out[:, :sentinel] = sin(angle[:, 0::2]); out[:, sentinel:] = cos(angle[:, 1::2]).
     for (int d : {4, 5, 10, 11}) {
-        auto table = sinusoidalTable(params(d, 50, SinusoidalLayout::Concat));
+        auto table = sinusoidalTable(sinusoidalParams(d, 50, SinusoidalLayout::Concat));
         ASSERT_TRUE(table.ok());
         const int sentinel = d % 2 == 0 ? d / 2 : d / 2 + 1;
         for (int p = 0; p < 50; ++p) {
@@ -84,7 +86,7 @@ TEST(SinusoidalTest, Tensor2TensorMatchesGetTimingSignal1d) {
     // log_increment = log(1e4) / max(n - 1, 1), inv_k = exp(-k * log_increment),
     // signal = [sin(p * inv) | cos(p * inv)], padded with channels % 2 zero columns.
     for (int d : {1, 2, 3, 8, 9}) {
-        auto table = sinusoidalTable(params(d, 40, SinusoidalLayout::Tensor2Tensor));
+        auto table = sinusoidalTable(sinusoidalParams(d, 40, SinusoidalLayout::Tensor2Tensor));
         ASSERT_TRUE(table.ok());
         const int n = d / 2;
         const double increment = std::log(1.0e4) / std::max(n - 1, 1);
@@ -102,15 +104,15 @@ TEST(SinusoidalTest, Tensor2TensorMatchesGetTimingSignal1d) {
 }
 
 TEST(SinusoidalTest, Tensor2TensorIsNotThePaperFormula) {
-    auto t2t = sinusoidalTable(params(8, 10, SinusoidalLayout::Tensor2Tensor));
-    auto concat = sinusoidalTable(params(8, 10, SinusoidalLayout::Concat));
+    auto t2t = sinusoidalTable(sinusoidalParams(8, 10, SinusoidalLayout::Tensor2Tensor));
+    auto concat = sinusoidalTable(sinusoidalParams(8, 10, SinusoidalLayout::Concat));
     // Slowest t2t timescale is exactly base; the paper's slowest is base^(6/8).
     EXPECT_NEAR((*t2t)(5, 3), std::sin(5 / 10000.0), 1e-15);
     EXPECT_GT(std::abs((*t2t)(5, 3) - (*concat)(5, 3)), 1e-3);
 }
 
 TEST(SinusoidalTest, InterleavedRowsHaveSquaredNormHalfD) {
-    auto table = sinusoidalTable(params(128, 1000));
+    auto table = sinusoidalTable(sinusoidalParams(128, 1000));
     for (int p = 0; p < 1000; ++p) {
         double norm = 0;
         for (int c = 0; c < 128; ++c) norm += (*table)(p, c) * (*table)(p, c);
@@ -121,7 +123,7 @@ TEST(SinusoidalTest, InterleavedRowsHaveSquaredNormHalfD) {
 TEST(SinusoidalTest, ShiftIsALinearMapIndependentOfPosition) {
     // PE(p + k) = T_k PE(p), T_k block-diagonal with 2x2 rotations [[cos, sin], [-sin, cos]](w_i k).
     const int d = 16, k = 7;
-    auto table = sinusoidalTable(params(d, 200));
+    auto table = sinusoidalTable(sinusoidalParams(d, 200));
     for (int p = 0; p + k < 200; ++p) {
         for (int i = 0; i < d / 2; ++i) {
             const double w = 1.0 / std::pow(10000.0, 2.0 * i / d);
@@ -137,7 +139,7 @@ TEST(SinusoidalTest, EveryCellOfALongTableMatchesThePaperFormula) {
     // every one of them must still be the formula to round-off, at every position and column.
     const int d = 130, length = 3000;
     const double base = 5000;
-    auto table = sinusoidalTable(params(d, length, SinusoidalLayout::Interleaved, base));
+    auto table = sinusoidalTable(sinusoidalParams(d, length, SinusoidalLayout::Interleaved, base));
     ASSERT_TRUE(table);
     double worst = 0;
     for (int p = 0; p < length; ++p) {
@@ -151,7 +153,7 @@ TEST(SinusoidalTest, EveryCellOfALongTableMatchesThePaperFormula) {
 TEST(SinusoidalTest, BlockMeansAverageTheExactRows) {
     for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
                         SinusoidalLayout::Tensor2Tensor}) {
-        const auto p = params(9, 1, layout);
+        const auto p = sinusoidalParams(9, 1, layout);
         const int span = 13, blocks = 70, first = 5;
         Matrix means = sinusoidalBlockMeans(p, first, span, blocks);
         for (int r = 0; r < blocks; ++r) {
@@ -168,7 +170,7 @@ TEST(SinusoidalTest, OneGeneratorServesManyChunks) {
     // Streaming export reuses one generator for every chunk, in any order, with reused memory.
     for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
                         SinusoidalLayout::Tensor2Tensor}) {
-        const auto p = params(11, 1, layout);
+        const auto p = sinusoidalParams(11, 1, layout);
         const SinusoidalBlockGenerator generator(p, 1);
         Matrix chunk;
         for (long long first : {1000LL, 0LL, 37LL, 123456LL}) {
@@ -188,7 +190,7 @@ TEST(SinusoidalTest, OneGeneratorServesManyChunks) {
 // and fills those blocks with the means of the paper's rows; asked for more, it fills no more.
 TEST(SinusoidalTest, GeneratorForFewBlocksFillsThoseBlocks) {
     for (auto layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat}) {
-        const auto p = params(64, 1, layout);
+        const auto p = sinusoidalParams(64, 1, layout);
         for (int made : {1, 3}) {
             const int span = 7;
             const SinusoidalBlockGenerator generator(p, span, 0, -1, made);
@@ -219,7 +221,7 @@ double paperMean(long long row0, long long rows, int col0, int cols, int d, doub
 }
 
 TEST(SinusoidalTest, ZoomedSampleTexelsAreMeansOfTheCellsUnderThem) {
-    const auto p = params(37, 100000);
+    const auto p = sinusoidalParams(37, 100000);
     const CellWindow window{1234, 5000, 5, 23};
     const HeatmapSample sample = sinusoidalSample(p, window, 40, 6);
     ASSERT_EQ(sample.rowsPerTexel, 125);  // ceil(5000 / 40)
@@ -237,7 +239,7 @@ TEST(SinusoidalTest, ZoomedSampleTexelsAreMeansOfTheCellsUnderThem) {
 
 TEST(SinusoidalTest, MillionPositionSampleStaysSmallAndExact) {
     // 1,048,576 x 4096 cells (32 GiB as doubles) summarised into a 500 x 900-pixel plot.
-    const auto p = params(4096, 1 << 20);
+    const auto p = sinusoidalParams(4096, 1 << 20);
     const HeatmapSample sample = sinusoidalSample(p, {}, 500, 900);
     ASSERT_EQ(sample.rowsPerTexel, 2098);  // ceil(1048576 / 500)
     ASSERT_EQ(sample.colsPerTexel, 5);     // ceil(4096 / 900)
@@ -261,7 +263,7 @@ TEST(SinusoidalTest, ColumnWindowsGiveTheMeansOfTheWholeTablesCells) {
                                     SinusoidalLayout::Tensor2Tensor}) {
         for (int d : {1, 2, 7, 8, 33}) {
             const int length = 300;
-            const auto p = params(d, length, layout);
+            const auto p = sinusoidalParams(d, length, layout);
             const Matrix table = sinusoidalTable(p).value();
             for (CellWindow window :
                  {CellWindow{0, length, 0, d}, CellWindow{5, 200, 1, 1},
@@ -297,20 +299,20 @@ TEST(SinusoidalTest, ColumnWindowsGiveTheMeansOfTheWholeTablesCells) {
 }
 
 TEST(SinusoidalTest, FormulaShowsSubstitutedNumbers) {
-    const std::string text = sinusoidalFormula(params(128, 10), 3, 4);
+    const std::string text = sinusoidalFormula(sinusoidalParams(128, 10), 3, 4);
     EXPECT_NE(text.find("sin(3 / 10000^(4/128))"), std::string::npos) << text;
     // sin(3 * 10000^(-4/128)) = sin(2.249682) = 0.778273
     EXPECT_NE(text.find("= 0.778273"), std::string::npos) << text;
 }
 
 TEST(SinusoidalTest, RejectsBadParameters) {
-    EXPECT_FALSE(validate(params(0, 10)).ok());
-    EXPECT_FALSE(validate(params(8193, 10)).ok());
-    EXPECT_FALSE(validate(params(8, 0)).ok());
-    EXPECT_FALSE(validate(params(8, 10, SinusoidalLayout::Interleaved, 1.0)).ok());
-    EXPECT_FALSE(validate(params(8, 10, SinusoidalLayout::Interleaved, NAN)).ok());
-    EXPECT_FALSE(validate(params(8, 10, SinusoidalLayout::Interleaved, INFINITY)).ok());
-    const auto error = validate(params(0, 10));
+    EXPECT_FALSE(validate(sinusoidalParams(0, 10)).ok());
+    EXPECT_FALSE(validate(sinusoidalParams(8193, 10)).ok());
+    EXPECT_FALSE(validate(sinusoidalParams(8, 0)).ok());
+    EXPECT_FALSE(validate(sinusoidalParams(8, 10, SinusoidalLayout::Interleaved, 1.0)).ok());
+    EXPECT_FALSE(validate(sinusoidalParams(8, 10, SinusoidalLayout::Interleaved, NAN)).ok());
+    EXPECT_FALSE(validate(sinusoidalParams(8, 10, SinusoidalLayout::Interleaved, INFINITY)).ok());
+    const auto error = validate(sinusoidalParams(0, 10));
     EXPECT_EQ(error.error().message, "d_model must be 1..8192 (got 0)");
     EXPECT_FALSE(parseLayout("sideways").ok());
     EXPECT_EQ(*parseLayout("t2t"), SinusoidalLayout::Tensor2Tensor);
@@ -320,7 +322,7 @@ TEST(SinusoidalTest, RowsEvaluatorIsThePaperFormulaAndSinusoidalRowBitForBit) {
     for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Concat,
                                     SinusoidalLayout::Tensor2Tensor}) {
         for (int d : {1, 7, 64}) {
-            const SinusoidalParams p = params(d, 100, layout);
+            const SinusoidalParams p = sinusoidalParams(d, 100, layout);
             const SinusoidalRows rows(p);
             std::vector<double> fast(static_cast<std::size_t>(d)), direct(fast.size());
             for (double position : {0.0, 1.0, 17.5, 4095.0, -3.25}) {
@@ -331,7 +333,7 @@ TEST(SinusoidalTest, RowsEvaluatorIsThePaperFormulaAndSinusoidalRowBitForBit) {
         }
     }
     // Interleaved against the formula written out above.
-    const SinusoidalRows rows(params(16, 100));
+    const SinusoidalRows rows(sinusoidalParams(16, 100));
     std::vector<double> out(16);
     rows.row(37, out.data());
     for (int c = 0; c < 16; ++c)

@@ -12,7 +12,7 @@
 namespace poslab {
 namespace {
 
-T5Params params(int length, int buckets = 32, int maxDistance = 128, bool bidirectional = true) {
+T5Params t5Params(int length, int buckets = 32, int maxDistance = 128, bool bidirectional = true) {
     T5Params p;
     p.seqLen = length;
     p.numBuckets = buckets;
@@ -234,7 +234,7 @@ TEST(T5BucketTest, OddBucketCounts) {
 // ---- Matrices
 
 TEST(T5MatrixTest, BucketMatrixIsBucketOfKeyMinusQuery) {
-    auto matrix = t5BucketMatrix(params(300));
+    auto matrix = t5BucketMatrix(t5Params(300));
     ASSERT_TRUE(matrix.ok()) << matrix.error().message;
     ASSERT_EQ(matrix->rows, 300u);
     ASSERT_EQ(matrix->cols, 300u);
@@ -247,7 +247,7 @@ TEST(T5MatrixTest, BucketMatrixIsBucketOfKeyMinusQuery) {
     EXPECT_EQ((*matrix)(20, 4), 10.0);   // key 16 before the query
     EXPECT_EQ((*matrix)(4, 20), 26.0);   // key 16 after it
     EXPECT_EQ((*matrix)(299, 0), 15.0);  // far past
-    auto decoder = t5BucketMatrix(params(50, 32, 128, false));
+    auto decoder = t5BucketMatrix(t5Params(50, 32, 128, false));
     ASSERT_TRUE(decoder.ok());
     EXPECT_EQ((*decoder)(0, 49), 0.0);
     EXPECT_EQ((*decoder)(49, 0), 24.0);  // d = 49: bucket 24 covers 46..51
@@ -256,17 +256,17 @@ TEST(T5MatrixTest, BucketMatrixIsBucketOfKeyMinusQuery) {
 TEST(T5MatrixTest, BiasMatrixLooksUpEachBucket) {
     std::vector<double> biases(32);
     for (int b = 0; b < 32; ++b) biases[b] = 0.5 * b - 3;
-    auto bias = t5BiasMatrix(params(70), biases);
+    auto bias = t5BiasMatrix(t5Params(70), biases);
     ASSERT_TRUE(bias.ok());
     for (int i = 0; i < 70; ++i) {
         for (int j = 0; j < 70; ++j) {
             ASSERT_EQ((*bias)(i, j), 0.5 * encoderBucket(j - i) - 3) << i << "," << j;
         }
     }
-    EXPECT_EQ(t5BiasMatrix(params(4), std::vector<double>(5)).error().message,
+    EXPECT_EQ(t5BiasMatrix(t5Params(4), std::vector<double>(5)).error().message,
               "bucket biases must have num_buckets = 32 values (got 5)");
     biases[3] = INFINITY;
-    EXPECT_EQ(t5BiasMatrix(params(4), biases).error().message,
+    EXPECT_EQ(t5BiasMatrix(t5Params(4), biases).error().message,
               "bucket bias 3 must be a finite number (got inf)");
 }
 
@@ -281,21 +281,21 @@ TEST(T5MatrixTest, SeededBiasesAreNormalSamplerDraws) {
 }
 
 TEST(T5MatrixTest, ValidationMessages) {
-    EXPECT_TRUE(validate(params(64)).ok());
-    EXPECT_EQ(validate(params(0)).error().message, "seq_len must be 1..1048576 (got 0)");
-    EXPECT_EQ(validate(params(8, 3)).error().message,
+    EXPECT_TRUE(validate(t5Params(64)).ok());
+    EXPECT_EQ(validate(t5Params(0)).error().message, "seq_len must be 1..1048576 (got 0)");
+    EXPECT_EQ(validate(t5Params(8, 3)).error().message,
               "num_buckets must be 4..1024 when bidirectional (got 3)");
-    EXPECT_TRUE(validate(params(8, 3, 128, false)).ok());
-    EXPECT_EQ(validate(params(8, 1, 128, false)).error().message,
+    EXPECT_TRUE(validate(t5Params(8, 3, 128, false)).ok());
+    EXPECT_EQ(validate(t5Params(8, 1, 128, false)).error().message,
               "num_buckets must be 2..1024 (got 1)");
-    EXPECT_EQ(validate(params(8, 2000)).error().message,
+    EXPECT_EQ(validate(t5Params(8, 2000)).error().message,
               "num_buckets must be 4..1024 when bidirectional (got 2000)");
     // max_distance must exceed max_exact (8 here), or log(max_distance / max_exact) <= 0.
-    EXPECT_EQ(validate(params(8, 32, 8)).error().message,
+    EXPECT_EQ(validate(t5Params(8, 32, 8)).error().message,
               "max_distance must be 9..1048576 (got 8)");
-    EXPECT_EQ(validate(params(8, 32, 16, false)).error().message,
+    EXPECT_EQ(validate(t5Params(8, 32, 16, false)).error().message,
               "max_distance must be 17..1048576 (got 16)");
-    auto huge = t5BucketMatrix(params(1 << 20));
+    auto huge = t5BucketMatrix(t5Params(1 << 20));
     ASSERT_FALSE(huge.ok());
     EXPECT_NE(huge.error().message.find("the T5 bucket matrix"), std::string::npos);
 }
@@ -328,9 +328,9 @@ TEST(T5RangesTest, EncoderDefaultRanges) {
         const int last = b == 15 ? INT_MAX : kEncoderStarts[b + 1] - 1;
         expected.push_back({16 + b, kEncoderStarts[b], last});
     }
-    expectRanges(t5BucketRanges(params(64)), expected);
+    expectRanges(t5BucketRanges(t5Params(64)), expected);
     // Spot checks in the words of the hover text.
-    const auto ranges = t5BucketRanges(params(64));
+    const auto ranges = t5BucketRanges(t5Params(64));
     EXPECT_EQ(ranges[10].minDistance, -22);  // bucket 10: 16..22 positions back
     EXPECT_EQ(ranges[10].maxDistance, -16);
     EXPECT_EQ(ranges[15].maxDistance, -91);  // bucket 15: 91 or more back
@@ -343,7 +343,7 @@ TEST(T5RangesTest, DecoderDefaultRanges) {
         const int last = b == 31 ? INT_MIN : -(kDecoderStarts[b + 1] - 1);
         expected.push_back({b, last, -kDecoderStarts[b]});
     }
-    expectRanges(t5BucketRanges(params(64, 32, 128, false)), expected);
+    expectRanges(t5BucketRanges(t5Params(64, 32, 128, false)), expected);
 }
 
 TEST(T5RangesTest, RangesAgreeWithTheBucketFunction) {
@@ -355,7 +355,7 @@ TEST(T5RangesTest, RangesAgreeWithTheBucketFunction) {
     for (Config c :
          {Config{32, 128, true}, Config{32, 128, false}, Config{256, 140, false},
           Config{200, 120, true}, Config{4, 5, true}, Config{2, 3, false}, Config{33, 500, true}}) {
-        const auto ranges = t5BucketRanges(params(10, c.buckets, c.maxDistance, c.bidirectional));
+        const auto ranges = t5BucketRanges(t5Params(10, c.buckets, c.maxDistance, c.bidirectional));
         ASSERT_FALSE(ranges.empty());
         for (std::size_t k = 1; k < ranges.size(); ++k) {
             EXPECT_LT(ranges[k - 1].bucket, ranges[k].bucket);
@@ -381,15 +381,15 @@ TEST(T5RangesTest, RangesAgreeWithTheBucketFunction) {
         EXPECT_EQ(ranges.size(), reachable) << "buckets=" << c.buckets;
     }
     // 256 decoder buckets and max_distance 140 leave gaps after the 128 exact buckets.
-    const auto sparse = t5BucketRanges(params(10, 256, 140, false));
+    const auto sparse = t5BucketRanges(t5Params(10, 256, 140, false));
     EXPECT_LT(sparse.size(), 256u);
 }
 
 TEST(T5RangesTest, InvalidParamsGiveNoRanges) {
-    EXPECT_TRUE(t5BucketRanges(params(10, 3)).empty());
-    EXPECT_TRUE(t5BucketRanges(params(10, 32, 8)).empty());
+    EXPECT_TRUE(t5BucketRanges(t5Params(10, 3)).empty());
+    EXPECT_TRUE(t5BucketRanges(t5Params(10, 32, 8)).empty());
     // The length does not matter: a huge one is not a reason to refuse.
-    EXPECT_FALSE(t5BucketRanges(params(1 << 20)).empty());
+    EXPECT_FALSE(t5BucketRanges(t5Params(1 << 20)).empty());
 }
 
 }  // namespace

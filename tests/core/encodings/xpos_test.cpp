@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "../test_math.hpp"
+
 namespace poslab {
 namespace {
 
@@ -16,12 +18,6 @@ XposParams smallHead() {
 
 const std::vector<double> kQ = {0.5, -1.0, 0.25, 2.0, -0.75, 1.5, 1.0, -0.5};
 const std::vector<double> kK = {1.0, 0.5, -0.5, 0.25, 2.0, -1.0, 0.5, 0.75};
-
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-    double s = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
-    return s;
-}
 
 TEST(XposTest, ZetaIsTorchscaleScaleBuffer) {
     // (arange(0, 8, 2) + 0.4 * 8) / (1.4 * 8), printed by Python in double.

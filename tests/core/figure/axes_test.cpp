@@ -21,6 +21,7 @@
 #include <utility>
 #include <variant>
 #include <vector>
+#include "../test_math.hpp"
 
 namespace poslab {
 namespace {
@@ -50,7 +51,6 @@ TEST(AxesTest, ShortAxesStillGetTwoTicks) {
 // The ranges came from data: T5 biases of +-1.7e308, q.k of 1e154 components, .npy tables.
 
 constexpr double kMax = 1.7976931348623157e308;
-constexpr double kInf = INFINITY;
 constexpr double kDenorm = 4.9406564584124654e-324;
 
 struct TickRange {

@@ -10,12 +10,10 @@
 #include <string>
 #include <variant>
 #include <vector>
+#include "../test_math.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TEST(LayoutTest, ParagraphsWrapInsideTheirBox) {
     Figure figure = emptyFigure(400, 300, paperTheme());

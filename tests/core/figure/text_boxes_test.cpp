@@ -7,13 +7,13 @@
 namespace poslab {
 namespace {
 
-constexpr float kTolerance = 1e-4f;
+constexpr float kBoxTolerance = 1e-4f;
 
 void expectBox(Box actual, Box expected) {
-    EXPECT_NEAR(actual.x, expected.x, kTolerance);
-    EXPECT_NEAR(actual.y, expected.y, kTolerance);
-    EXPECT_NEAR(actual.width, expected.width, kTolerance);
-    EXPECT_NEAR(actual.height, expected.height, kTolerance);
+    EXPECT_NEAR(actual.x, expected.x, kBoxTolerance);
+    EXPECT_NEAR(actual.y, expected.y, kBoxTolerance);
+    EXPECT_NEAR(actual.width, expected.width, kBoxTolerance);
+    EXPECT_NEAR(actual.height, expected.height, kBoxTolerance);
 }
 
 TEST(TextBoxesTest, AlignmentPlacesTheBoxAboutTheAnchor) {
@@ -27,7 +27,7 @@ TEST(TextBoxesTest, AlignmentPlacesTheBoxAboutTheAnchor) {
                                VerticalAlign::Bottom)),
               {77.6f, 40, 22.4f, 10});
     // Multi-byte characters count once: "π/2" is 3 glyphs.
-    EXPECT_NEAR(textBox(makeText({0, 0}, "π/2", 10, ink)).width, 16.8f, kTolerance);
+    EXPECT_NEAR(textBox(makeText({0, 0}, "π/2", 10, ink)).width, 16.8f, kBoxTolerance);
 }
 
 TEST(TextBoxesTest, RotatedTextReadsUpwardsFromTheAnchor) {

@@ -57,7 +57,7 @@ Measured measure(const std::string& path, AttentionOverrides overrides = {}) {
     return {*attention, *rows, *usage};
 }
 
-std::string errorOf(const std::string& path, AttentionOverrides overrides = {}) {
+std::string checkpointErrorOf(const std::string& path, AttentionOverrides overrides = {}) {
     auto attention = describeCheckpointAttention(path, overrides);
     if (!attention) return attention.error().message;
     auto rows = readQkRowSquares(*attention);
@@ -209,7 +209,7 @@ TEST(CheckpointReaderTest, ShapeDisagreeingWithTheConfigIsRefused) {
     fake::writeModel(dir.path(), m);
     m.kvHeads = 4;  // the config now says 4 KV heads; the weights hold 2
     fake::writeText(dir.path() / "config.json", fake::configJson(m));
-    expectOneLine(errorOf(dir.path().string()),
+    expectOneLine(checkpointErrorOf(dir.path().string()),
                   "has shape [32, 24], but config.json gives 4 KV heads x 16 = 64 rows");
 }
 
@@ -219,7 +219,8 @@ TEST(CheckpointReaderTest, MissingShardIsRefused) {
     m.shards = 2;
     fake::writeModel(dir.path(), m);
     fs::remove(dir.path() / "model-00002-of-00002.safetensors");
-    expectOneLine(errorOf(dir.path().string()), "shard 'model-00002-of-00002.safetensors'");
+    expectOneLine(checkpointErrorOf(dir.path().string()),
+                  "shard 'model-00002-of-00002.safetensors'");
 }
 
 TEST(CheckpointReaderTest, IndexPointingOutsideIsRefused) {
@@ -230,7 +231,7 @@ TEST(CheckpointReaderTest, IndexPointingOutsideIsRefused) {
     fake::writeText(dir.path() / "model.safetensors.index.json",
                     "{\"weight_map\": {\"model.layers.0.self_attn.q_proj.weight\": "
                     "\"../model-00001-of-00002.safetensors\"}}");
-    expectOneLine(errorOf(dir.path().string()), "outside the checkpoint's folder");
+    expectOneLine(checkpointErrorOf(dir.path().string()), "outside the checkpoint's folder");
 }
 
 TEST(CheckpointReaderTest, MissingConfigAndUnknownLayoutAreRefused) {
@@ -238,12 +239,13 @@ TEST(CheckpointReaderTest, MissingConfigAndUnknownLayoutAreRefused) {
     fake::Model m;
     m.modelType = "mystery";
     fake::writeModel(dir.path(), m);
-    const std::string unknown = errorOf(dir.path().string());
+    const std::string unknown = checkpointErrorOf(dir.path().string());
     expectOneLine(unknown, "model_type 'mystery' is not one PosLab knows");
     expectOneLine(unknown, "--pairing");
-    EXPECT_EQ(errorOf(dir.path().string(), AttentionOverrides{RopePairing::Half}), "(no error)");
+    EXPECT_EQ(checkpointErrorOf(dir.path().string(), AttentionOverrides{RopePairing::Half}),
+              "(no error)");
     fs::remove(dir.path() / "config.json");
-    expectOneLine(errorOf(dir.path().string()), "no config.json beside it");
+    expectOneLine(checkpointErrorOf(dir.path().string()), "no config.json beside it");
 }
 
 TEST(CheckpointReaderTest, LatentAttentionIsRefused) {
@@ -252,7 +254,7 @@ TEST(CheckpointReaderTest, LatentAttentionIsRefused) {
     m.modelType = "deepseek_v3";
     m.extraConfig = ", \"kv_lora_rank\": 512, \"q_lora_rank\": 1536, \"qk_rope_head_dim\": 64";
     fake::writeModel(dir.path(), m);
-    expectOneLine(errorOf(dir.path().string()), "multi-head latent attention");
+    expectOneLine(checkpointErrorOf(dir.path().string()), "multi-head latent attention");
 }
 
 TEST(CheckpointReaderTest, MissingLayerIsRefused) {
@@ -261,7 +263,7 @@ TEST(CheckpointReaderTest, MissingLayerIsRefused) {
     fake::writeModel(dir.path(), m);
     m.layers = 3;
     fake::writeText(dir.path() / "config.json", fake::configJson(m));
-    expectOneLine(errorOf(dir.path().string()),
+    expectOneLine(checkpointErrorOf(dir.path().string()),
                   "config.json gives 3 layers (num_hidden_layers), but the query projection of "
                   "layer 2 is missing");
 }
@@ -270,7 +272,7 @@ TEST(CheckpointReaderTest, TruncatedShardIsRefused) {
     CheckpointDir dir;
     fake::writeModel(dir.path(), fake::Model{});
     fs::resize_file(dir.path() / "model.safetensors", 200);
-    const std::string message = errorOf(dir.path().string());
+    const std::string message = checkpointErrorOf(dir.path().string());
     EXPECT_EQ(message.find('\n'), std::string::npos);
     EXPECT_NE(message.find("model.safetensors"), std::string::npos) << message;
 }

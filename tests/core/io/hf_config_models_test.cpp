@@ -8,35 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "../test_math.hpp"
+#include "hf_config_checks.hpp"
 #include "poslab/io/hf_config.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kPi = std::numbers::pi;
-
-HfModelConfig load(const std::string& name) {
-    auto config = loadHfConfig(std::string(POSLAB_TEST_DATA_DIR) + "/configs/" + name + ".json");
-    EXPECT_TRUE(config.ok()) << name << ": " << config.error().message;
-    return config.ok() ? *config : HfModelConfig{};
-}
 
 RopeFrequencies freqsOf(RopeParams rope, int seqLen = 0) {
     if (seqLen > 0) rope.seqLen = seqLen;
     auto freqs = ropeFrequencies(rope);
     EXPECT_TRUE(freqs.ok()) << freqs.error().message;
     return freqs.ok() ? *freqs : RopeFrequencies{};
-}
-
-// The plain RoPE frequency of pair i with d rotated dims: 1 / base^(2i/d).
-double plain(double base, int i, int d) {
-    return 1.0 / std::pow(base, 2.0 * i / d);
-}
-
-bool hasLine(const std::vector<std::string>& lines, const std::string& fragment) {
-    for (const auto& line : lines)
-        if (line.find(fragment) != std::string::npos) return true;
-    return false;
 }
 
 // What a test expects of one model.

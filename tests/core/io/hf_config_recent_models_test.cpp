@@ -10,20 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "../test_math.hpp"
+#include "hf_config_checks.hpp"
 #include "poslab/io/hf_config.hpp"
 #include "poslab/io/rope_info.hpp"
 #include "poslab/views/rope_layers_figures.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kPi = std::numbers::pi;
-
-HfModelConfig load(const std::string& name) {
-    auto config = loadHfConfig(std::string(POSLAB_TEST_DATA_DIR) + "/configs/" + name + ".json");
-    EXPECT_TRUE(config.ok()) << name << ": " << config.error().message;
-    return config.ok() ? *config : HfModelConfig{};
-}
 
 std::vector<double> inverseOf(const RopeParams& rope) {
     auto freqs = ropeFrequencies(rope);
@@ -36,20 +30,10 @@ double attentionOf(const RopeParams& rope) {
     return freqs.ok() ? freqs->attentionFactor : -1.0;
 }
 
-double plain(double base, int i, int d) {
-    return 1.0 / std::pow(base, 2.0 * i / d);
-}
-
-bool hasLine(const std::vector<std::string>& lines, const std::string& fragment) {
-    for (const auto& line : lines)
-        if (line.find(fragment) != std::string::npos) return true;
-    return false;
-}
-
 // _compute_yarn_parameters written out: find_correction_dim / range (floored and ceiled only
 // when truncate), clamped to [0, dim - 1]; linear ramp over dim / 2 pairs (max += 0.001 if equal).
-std::vector<double> hfYarn(int dim, double base, double factor, int original, double betaFast,
-                           double betaSlow, bool truncate) {
+std::vector<double> hfYarnInverse(int dim, double base, double factor, int original,
+                                  double betaFast, double betaSlow, bool truncate) {
     auto correction = [&](double rotations) {
         return dim * std::log(original / (rotations * 2 * kPi)) / (2 * std::log(base));
     };
@@ -180,7 +164,7 @@ TEST(HfConfigRecentModelsTest, GptOssYarnWithoutTruncation) {
     const HfModelConfig config = load("gpt-oss-20b");
     ASSERT_EQ(config.rope.scaling.type, RopeScaling::Yarn);
     EXPECT_FALSE(config.rope.scaling.truncate);
-    expectNear(inverseOf(config.rope), hfYarn(64, 150000, 32, 4096, 32, 1, false), 1e-12);
+    expectNear(inverseOf(config.rope), hfYarnInverse(64, 150000, 32, 4096, 32, 1, false), 1e-12);
     EXPECT_NEAR(attentionOf(config.rope), 0.1 * std::log(32.0) + 1, 1e-12);
     ASSERT_EQ(config.layers.size(), 24u);
     EXPECT_EQ(config.layers[0].window, AttentionWindow::Sliding);
@@ -241,7 +225,7 @@ TEST(HfConfigRecentModelsTest, Olmo3ExplicitAttentionFactorLeavesInvFreqAlone) {
     ASSERT_EQ(config.rope.scaling.type, RopeScaling::Yarn);
     EXPECT_NEAR(attentionOf(config.rope), 1.2079441541679836, 1e-15);
     // head_dim 5120 / 40 = 128; inv_freq as plain YaRN (truncated), unaffected by the factor.
-    expectNear(inverseOf(config.rope), hfYarn(128, 500000, 8, 8192, 32, 1, true), 1e-12);
+    expectNear(inverseOf(config.rope), hfYarnInverse(128, 500000, 8, 8192, 32, 1, true), 1e-12);
     for (const HfLayer& layer : config.layers) EXPECT_EQ(layer.ropeVariant, 0);
     EXPECT_TRUE(hasLine(config.notes, "4.57"));
 }
@@ -251,7 +235,7 @@ TEST(HfConfigRecentModelsTest, KimiK2YarnWithEqualBetas) {
     EXPECT_EQ(config.rope.headDim, 64);  // qk_rope_head_dim
     EXPECT_EQ(config.rope.pairing, RopePairing::Interleaved);
     ASSERT_EQ(config.rope.scaling.type, RopeScaling::Yarn);
-    expectNear(inverseOf(config.rope), hfYarn(64, 50000, 32, 4096, 1, 1, true), 1e-12);
+    expectNear(inverseOf(config.rope), hfYarnInverse(64, 50000, 32, 4096, 1, 1, true), 1e-12);
     // mscale == mscale_all_dim: get_mscale(32, 1) / get_mscale(32, 1) = 1.
     EXPECT_NEAR(attentionOf(config.rope), 1.0, 1e-15);
 }
@@ -320,7 +304,7 @@ TEST(HfConfigRecentModelsTest, PerLayerTypeYarnTruncateIsReadWhereTransformersRe
     auto config = parseHfConfig(text);
     ASSERT_TRUE(config.ok()) << config.error().message;
     EXPECT_TRUE(config->rope.scaling.truncate);
-    expectNear(inverseOf(config->rope), hfYarn(64, 10000, 8, 4096, 32, 1, true), 1e-12);
+    expectNear(inverseOf(config->rope), hfYarnInverse(64, 10000, 8, 4096, 32, 1, true), 1e-12);
     EXPECT_TRUE(hasLine(config->notes, "reads truncate from the top of rope_parameters"));
 }
 

@@ -68,7 +68,7 @@ void expectError(const Result<Matrix>& result, const std::string& expected) {
     EXPECT_EQ(result.error().message.find('\n'), std::string::npos);
 }
 
-std::string errorOf(const std::string& bytes) {
+std::string npyErrorOf(const std::string& bytes) {
     auto result = parseNpy(bytes, "t.npy");
     return result.ok() ? "(no error)" : result.error().message;
 }
@@ -169,39 +169,39 @@ TEST(NpyReaderTest, TrailingBytesAfterTheDataAreIgnored) {
 // ---- Broken files: each kind, with its message
 
 TEST(NpyReaderTest, BadMagicAndPreamble) {
-    EXPECT_EQ(errorOf(""), "t.npy: not a .npy file (it does not start with \\x93NUMPY)");
-    EXPECT_EQ(errorOf("PK\x03\x04 a zip file"),
+    EXPECT_EQ(npyErrorOf(""), "t.npy: not a .npy file (it does not start with \\x93NUMPY)");
+    EXPECT_EQ(npyErrorOf("PK\x03\x04 a zip file"),
               "t.npy: not a .npy file (it does not start with \\x93NUMPY)");
-    EXPECT_EQ(errorOf(std::string("\x93NUMPY\x01", 7)),
+    EXPECT_EQ(npyErrorOf(std::string("\x93NUMPY\x01", 7)),
               "t.npy: truncated before the format version");
-    EXPECT_EQ(errorOf(std::string("\x93NUMPY\x01\x00\x76", 9)),
+    EXPECT_EQ(npyErrorOf(std::string("\x93NUMPY\x01\x00\x76", 9)),
               "t.npy: truncated before the header length");
-    EXPECT_EQ(errorOf(std::string("\x93NUMPY\x02\x00\x76\x00\x00", 11)),
+    EXPECT_EQ(npyErrorOf(std::string("\x93NUMPY\x02\x00\x76\x00\x00", 11)),
               "t.npy: truncated before the header length");
-    EXPECT_EQ(errorOf(std::string("\x93NUMPY\x04\x00\x00\x00\x00\x00", 12)),
+    EXPECT_EQ(npyErrorOf(std::string("\x93NUMPY\x04\x00\x00\x00\x00\x00", 12)),
               "t.npy: unsupported .npy format version 4.0 (PosLab reads 1.0, 2.0 and 3.0)");
-    EXPECT_EQ(errorOf(std::string("\x93NUMPY\x01\x01\x00\x00", 10)),
+    EXPECT_EQ(npyErrorOf(std::string("\x93NUMPY\x01\x01\x00\x00", 10)),
               "t.npy: unsupported .npy format version 1.1 (PosLab reads 1.0, 2.0 and 3.0)");
 }
 
 TEST(NpyReaderTest, TruncatedHeader) {
     const std::string whole = npyFile(dictText("<f8", false, "(2, 3)"), float64Bytes(kRowMajor));
-    EXPECT_EQ(errorOf(whole.substr(0, 50)),
+    EXPECT_EQ(npyErrorOf(whole.substr(0, 50)),
               "t.npy: header is truncated (it declares 118 bytes, 40 follow the preamble)");
     // A version 2.0 length of 0x10000000 runs far past the file; refused by the size limit.
     std::string huge("\x93NUMPY\x02\x00\x00\x00\x00\x10{}", 14);
-    EXPECT_EQ(errorOf(huge), "t.npy: header length 268435456 exceeds the 10000-byte limit");
+    EXPECT_EQ(npyErrorOf(huge), "t.npy: header length 268435456 exceeds the 10000-byte limit");
     std::string past("\x93NUMPY\x01\x00\x10\x27{}", 12);  // 0x2710 = 10000: allowed, but absent
-    EXPECT_EQ(errorOf(past),
+    EXPECT_EQ(npyErrorOf(past),
               "t.npy: header is truncated (it declares 10000 bytes, 2 follow the "
               "preamble)");
 }
 
 TEST(NpyReaderTest, TruncatedData) {
     const std::string data = float64Bytes(kRowMajor);
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(2, 3)"), data.substr(0, 40))),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(2, 3)"), data.substr(0, 40))),
               "t.npy: data is truncated (48 bytes expected after the header, 40 found)");
-    EXPECT_EQ(errorOf(npyFile(dictText("<f4", true, "(2, 3)"), "")),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f4", true, "(2, 3)"), "")),
               "t.npy: data is truncated (24 bytes expected after the header, 0 found)");
 }
 
@@ -209,53 +209,53 @@ TEST(NpyReaderTest, UnsupportedDtypesAreNamed) {
     const std::string data = float64Bytes(kRowMajor);
     const std::string tail = " (PosLab reads little-endian float32 '<f4' and float64 '<f8')";
     for (const char* descr : {">f8", "<i8", "|u1", "<f2", "|O", "<c16", "f8", "=f8"}) {
-        EXPECT_EQ(errorOf(npyFile(dictText(descr, false, "(2, 3)"), data)),
+        EXPECT_EQ(npyErrorOf(npyFile(dictText(descr, false, "(2, 3)"), data)),
                   "t.npy: unsupported dtype '" + std::string(descr) + "'" + tail);
     }
-    EXPECT_EQ(
-        errorOf(npyFile("{'descr': [('x', '<f8')], 'fortran_order': False, 'shape': (2,)}", data)),
-        "t.npy: unsupported dtype [('x', '<f8')]" + tail);
+    EXPECT_EQ(npyErrorOf(npyFile("{'descr': [('x', '<f8')], 'fortran_order': False, 'shape': (2,)}",
+                                 data)),
+              "t.npy: unsupported dtype [('x', '<f8')]" + tail);
 }
 
 TEST(NpyReaderTest, WrongRank) {
     const std::string data = float64Bytes(kRowMajor);
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(5,)"), data)),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(5,)"), data)),
               "t.npy: expected a 2-D array (positions x dimensions), got shape (5,)");
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(1, 2, 3)"), data)),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(1, 2, 3)"), data)),
               "t.npy: expected a 2-D array (positions x dimensions), got shape (1, 2, 3)");
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "()"), data)),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "()"), data)),
               "t.npy: expected a 2-D array (positions x dimensions), got shape ()");
     // "(5)" is the int 5 in Python, not a tuple.
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(5)"), data)),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(5)"), data)),
               "t.npy: shape must be a tuple of integers (got (5))");
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(0, 3)"), "")),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(0, 3)"), "")),
               "t.npy: the array is empty (shape (0, 3))");
 }
 
 TEST(NpyReaderTest, AbsurdShapesAreRefusedBeforeAllocation) {
     // 2^20 x 2^20 doubles = 8 TiB: over the memory cap (checked before the data is looked at).
-    const std::string huge = errorOf(npyFile(dictText("<f8", false, "(1048576, 1048576)"), ""));
+    const std::string huge = npyErrorOf(npyFile(dictText("<f8", false, "(1048576, 1048576)"), ""));
     EXPECT_EQ(huge.find("t.npy: the array of 1048576 x 1048576 values exceeds the memory cap"), 0u)
         << huge;
     // rows * cols * 8 wraps around 2^64 (2^32 * 2^32 * 2^3 = 2^67, and 2^40 * 2^40 * 2^3):
     // caught before the multiplication, so the cap never sees a wrapped small number.
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(4294967296, 4294967296)"), "")),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(4294967296, 4294967296)"), "")),
               "t.npy: shape (4294967296, 4294967296) is too large");
-    EXPECT_EQ(errorOf(npyFile(dictText("<f4", false, "(1099511627776, 1099511627776)"), "")),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f4", false, "(1099511627776, 1099511627776)"), "")),
               "t.npy: shape (1099511627776, 1099511627776) is too large");
     // 2^61 x 2 float32 values is exactly 2^64 bytes: one past the largest size_t.
-    EXPECT_EQ(errorOf(npyFile(dictText("<f4", false, "(2305843009213693952, 2)"), "")),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f4", false, "(2305843009213693952, 2)"), "")),
               "t.npy: shape (2305843009213693952, 2) is too large");
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(99999999999999999999999, 2)"), "")),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(99999999999999999999999, 2)"), "")),
               "t.npy: shape must hold non-negative integers that fit in 64 bits (got "
               "(99999999999999999999999, 2))");
-    EXPECT_EQ(errorOf(npyFile(dictText("<f8", false, "(-2, 3)"), "")),
+    EXPECT_EQ(npyErrorOf(npyFile(dictText("<f8", false, "(-2, 3)"), "")),
               "t.npy: shape must hold non-negative integers that fit in 64 bits (got (-2, 3))");
 }
 
 TEST(NpyReaderTest, GarbageDicts) {
     const std::string data = float64Bytes(kRowMajor);
-    auto dictError = [&](const std::string& dict) { return errorOf(npyFile(dict, data)); };
+    auto dictError = [&](const std::string& dict) { return npyErrorOf(npyFile(dict, data)); };
     EXPECT_EQ(dictError("not a dict"),
               "t.npy: malformed header: unexpected word 'not' at header "
               "offset 0");
@@ -294,10 +294,10 @@ TEST(NpyReaderTest, GarbageDicts) {
 TEST(NpyReaderTest, ErrorMessagesAreOneLine) {
     // Control bytes in a quoted literal are escaped, so a message never breaks a line.
     const std::string dict = "{'descr': 'a\nb', 'fortran_order': False, 'shape': (2, 3)}";
-    const std::string message = errorOf(npyFile(dict, ""));
+    const std::string message = npyErrorOf(npyFile(dict, ""));
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     const std::string control = "{'descr': 'a\tb', 'fortran_order': False, 'shape': (2, 3)}";
-    EXPECT_EQ(errorOf(npyFile(control, "")),
+    EXPECT_EQ(npyErrorOf(npyFile(control, "")),
               "t.npy: unsupported dtype 'a\\tb' (PosLab reads little-endian float32 '<f4' and "
               "float64 '<f8')");
 }
@@ -308,7 +308,7 @@ TEST(NpyReaderTest, EscapeSequencesInHeadersAndNamesAreShownEscaped) {
     const std::string dict =
         "{'descr': '\x1b[31m\x7f\xc2\x9b"
         "2J', 'fortran_order': False, 'shape': (2, 3)}";
-    const std::string message = errorOf(npyFile(dict, ""));
+    const std::string message = npyErrorOf(npyFile(dict, ""));
     EXPECT_EQ(message,
               "t.npy: unsupported dtype '\\x1b[31m\\x7f\\xc2\\x9b2J' (PosLab reads little-endian "
               "float32 '<f4' and float64 '<f8')");

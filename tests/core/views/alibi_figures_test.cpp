@@ -15,14 +15,13 @@
 #include <variant>
 #include <vector>
 
+#include "../test_math.hpp"
 #include "figure_checks.hpp"
 #include "poslab/base/random.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // ALiBi's causal attention weight of `key` for `query` with no content: the softmax of
 // -slope * (query - j) over the keys j <= query, written out.

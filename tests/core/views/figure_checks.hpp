@@ -113,6 +113,16 @@ inline std::vector<std::string> texts(const Figure& figure) {
     return out;
 }
 
+// Every item of one kind, in drawing order.
+template <class Item>
+std::vector<const Item*> itemsOf(const Figure& figure) {
+    std::vector<const Item*> found;
+    for (const FigureItem& item : figure.items) {
+        if (auto* typed = std::get_if<Item>(&item)) found.push_back(typed);
+    }
+    return found;
+}
+
 // Whether one text item contains `part`.
 inline bool hasText(const Figure& figure, const std::string& part) {
     for (const std::string& t : texts(figure)) {

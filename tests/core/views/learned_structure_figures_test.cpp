@@ -8,21 +8,11 @@
 #include <string>
 #include <variant>
 #include <vector>
+#include "../test_math.hpp"
 #include "figure_checks.hpp"  // hasText
 
 namespace poslab {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
-
-template <class Item>
-std::vector<const Item*> itemsOf(const Figure& figure) {
-    std::vector<const Item*> found;
-    for (const FigureItem& item : figure.items) {
-        if (auto* typed = std::get_if<Item>(&item)) found.push_back(typed);
-    }
-    return found;
-}
 
 // The paper's interleaved sinusoidal table, written out.
 Matrix sinusoidalTable(int rows, int d) {

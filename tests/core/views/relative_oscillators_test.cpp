@@ -30,7 +30,7 @@ double sandwichWrittenOut(const SandwichParams& p, double r) {
 
 // The mean of f(i - j) over the unmasked cells (j <= i) of every texel, cell by cell.
 template <class F>
-void expectBlockMeans(const HeatmapSample& s, int length, F f, double tolerance) {
+void expectOscillatorBlockMeans(const HeatmapSample& s, int length, F f, double tolerance) {
     ASSERT_TRUE(s.values);
     ASSERT_EQ(s.rowsPerTexel, s.colsPerTexel);
     const long long b = s.rowsPerTexel;
@@ -63,7 +63,7 @@ TEST(RelativeOscillatorsTest, XposBlockMeansEqualTheCellByCellMeans) {
     const HeatmapSample s = causalOscillatorSample(xposOnesOscillators(p), 37, 5, 7);
     EXPECT_EQ(s.rowsPerTexel, 8);
     EXPECT_EQ(s.values->rows, 5u);
-    expectBlockMeans(
+    expectOscillatorBlockMeans(
         s, 37, [&](double r) { return xposOnes(p, r, true); }, 1e-11);
 }
 
@@ -71,17 +71,17 @@ TEST(RelativeOscillatorsTest, RopeAndSandwichBlockMeansEqualTheCellByCellMeans) 
     XposParams p;
     p.headDim = 32;
     p.base = 1e6;  // slow pairs: exp(w) - 1 near 0, where a naive closed form cancels
-    expectBlockMeans(
+    expectOscillatorBlockMeans(
         causalOscillatorSample(ropeOnesOscillators(p), 100, 9, 9), 100,
         [&](double r) { return xposOnes(p, r, false); }, 1e-11);
     SandwichParams q;
     q.headDim = 24;
     q.heads = 4;
     q.head = 2;
-    expectBlockMeans(
+    expectOscillatorBlockMeans(
         causalOscillatorSample(sandwichOscillators(q), 50, 50, 50), 50,
         [&](double r) { return sandwichWrittenOut(q, r); }, 1e-12);
-    expectBlockMeans(
+    expectOscillatorBlockMeans(
         causalOscillatorSample(sandwichOscillators(q), 50, 3, 4), 50,
         [&](double r) { return sandwichWrittenOut(q, r); }, 1e-12);
 }

@@ -6,13 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "../test_math.hpp"
 #include "figure_checks.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/figure/figure.hpp"
 
 namespace poslab::rope_checks {
-
-inline constexpr double kPi = 3.14159265358979323846;
 
 inline RopeParams params(int headDim, int seqLen = 256, double base = 10000) {
     RopeParams p;
@@ -38,12 +37,6 @@ inline std::vector<double> rotateHalf(const std::vector<double>& v, double p, do
         out[i + half] = v[i + half] * std::cos(a) + v[i] * std::sin(a);
     }
     return out;
-}
-
-inline double dot(const std::vector<double>& a, const std::vector<double>& b) {
-    double sum = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-    return sum;
 }
 
 inline int countTextsStartingWith(const Figure& figure, const std::string& prefix) {

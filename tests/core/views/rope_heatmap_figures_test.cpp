@@ -206,8 +206,8 @@ TEST(RopeHeatmapFiguresTest, ScoreSampleIsTheMeanOfEachBlock) {
 }
 
 // Block means of the brute-force scores over the texels of `sample` (blocks cut at the matrix).
-void expectBlockMeans(const HeatmapSample& sample, const std::vector<std::vector<double>>& brute,
-                      double tolerance) {
+void expectBruteBlockMeans(const HeatmapSample& sample,
+                           const std::vector<std::vector<double>>& brute, double tolerance) {
     const int length = int(brute.size());
     const long long a = sample.rowsPerTexel, b = sample.colsPerTexel;
     ASSERT_TRUE(sample.values);
@@ -239,7 +239,7 @@ TEST(RopeHeatmapFiguresTest, ScoreSampleFromTheVectorsIsTheMeanOfEachBlock) {
                 ropeScoreSample(q, k, length, freqs, p.pairing, window, rows, cols);
             EXPECT_EQ(sample.rowsPerTexel, cellsPerTexel(window.rowCount, rows));
             EXPECT_EQ(sample.colsPerTexel, cellsPerTexel(window.colCount, cols));
-            expectBlockMeans(sample, brute, 1e-10);
+            expectBruteBlockMeans(sample, brute, 1e-10);
         }
     }
 }
@@ -260,8 +260,8 @@ TEST(RopeHeatmapFiguresTest, ScoreSamplePastTheBudgetAveragesSlightlyLargerBlock
     EXPECT_LE(coarse.values->cols, 23u);
     const long long g = std::gcd(coarse.rowsPerTexel, coarse.colsPerTexel);
     EXPECT_GT(g, 1);  // a coarser lattice than gcd(18, 14) = 2 allows
-    expectBlockMeans(exact, brute, 1e-9);
-    expectBlockMeans(coarse, brute, 1e-9);
+    expectBruteBlockMeans(exact, brute, 1e-9);
+    expectBruteBlockMeans(coarse, brute, 1e-9);
 }
 
 TEST(RopeHeatmapFiguresTest, ScoreRangeCoversEveryOffsetOrSaysWhichOnes) {

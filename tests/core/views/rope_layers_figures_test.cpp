@@ -20,14 +20,14 @@ const char* kTwoTypes = R"({"model_type": "gemma3_text", "hidden_size": 640, "he
                   "sliding_attention", "sliding_attention", "full_attention",
                   "sliding_attention"]})";
 
-HfModelConfig parsed(const char* text) {
+HfModelConfig parsedConfig(const char* text) {
     auto config = parseHfConfig(text);
     EXPECT_TRUE(config.ok()) << (config.ok() ? "" : config.error().message);
     return config.ok() ? *config : HfModelConfig{};
 }
 
 TEST(RopeLayersFiguresTest, RowsMergeRunsOfAlikeLayers) {
-    const std::vector<RopeLayerRow> rows = ropeLayerRows(parsed(kTwoTypes));
+    const std::vector<RopeLayerRow> rows = ropeLayerRows(parsedConfig(kTwoTypes));
     ASSERT_EQ(rows.size(), 3u);  // 0-4 sliding, 5 full, 6 sliding
     EXPECT_EQ(rows[0].firstLayer, 0);
     EXPECT_EQ(rows[0].lastLayer, 4);
@@ -43,21 +43,21 @@ TEST(RopeLayersFiguresTest, RowsMergeRunsOfAlikeLayers) {
 }
 
 TEST(RopeLayersFiguresTest, NoPeLayersSayNone) {
-    const std::vector<RopeLayerRow> rows = ropeLayerRows(parsed(kNoPe));
+    const std::vector<RopeLayerRow> rows = ropeLayerRows(parsedConfig(kNoPe));
     ASSERT_EQ(rows.size(), 4u);  // 0-2 RoPE, 3 NoPE, 4-6 RoPE, 7 NoPE
     EXPECT_EQ(rows[1].firstLayer, 3);
     EXPECT_EQ(rows[1].rope, "none (NoPE)");
     EXPECT_EQ(rows[1].base, "");
     EXPECT_EQ(rows[3].rope, "none (NoPE)");
     Figure figure = emptyFigure(1000, 600, paperTheme());
-    drawRopeLayers(figure, {0, 0, 1000, 600}, parsed(kNoPe), paperTheme());
+    drawRopeLayers(figure, {0, 0, 1000, 600}, parsedConfig(kNoPe), paperTheme());
     EXPECT_TRUE(hasText(figure, "2 without RoPE (NoPE)"));
     EXPECT_TRUE(hasText(figure, "none: no_rope_layers"));
     EXPECT_TRUE(count(figure).insideFigure);
 }
 
 TEST(RopeLayersFiguresTest, LayerTypesAndTheirVariants) {
-    const HfModelConfig config = parsed(kTwoTypes);
+    const HfModelConfig config = parsedConfig(kTwoTypes);
     EXPECT_EQ(ropeLayerTypes(config),
               (std::vector<std::string>{"sliding_attention", "full_attention"}));
     auto full = ropeVariantForLayerType(config, "full_attention");

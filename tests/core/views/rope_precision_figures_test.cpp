@@ -7,7 +7,7 @@
 namespace poslab {
 namespace {
 
-RopeParams params(int headDim) {
+RopeParams ropeOfHeadDim(int headDim) {
     RopeParams p;
     p.headDim = headDim;
     return p;
@@ -19,7 +19,8 @@ RopeParams params(int headDim) {
 // all up to 2^24. Each first miss is a whole radian.
 TEST(RopePrecisionFiguresTest, PairZeroFailsWhereTheFormatStopsHoldingIntegers) {
     auto reports = ropePrecisionReports(
-        params(64), {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16}, 4096);
+        ropeOfHeadDim(64), {FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16},
+        4096);
     ASSERT_TRUE(reports.ok()) << reports.error().message;
     ASSERT_EQ(reports->size(), 3u);
     EXPECT_EQ((*reports)[0].pairs[0].firstPositionOver, -1);
@@ -32,11 +33,11 @@ TEST(RopePrecisionFiguresTest, PairZeroFailsWhereTheFormatStopsHoldingIntegers) 
 }
 
 TEST(RopePrecisionFiguresTest, FigureNamesEachFormatsFirstMiss) {
-    auto reports =
-        ropePrecisionReports(params(16), {FloatFormat::Float32, FloatFormat::BFloat16}, 1024);
+    auto reports = ropePrecisionReports(ropeOfHeadDim(16),
+                                        {FloatFormat::Float32, FloatFormat::BFloat16}, 1024);
     ASSERT_TRUE(reports.ok());
     Figure figure = emptyFigure(1000, 600, paperTheme());
-    drawRopePrecision(figure, {0, 0, 1000, 600}, params(16), *reports, paperTheme());
+    drawRopePrecision(figure, {0, 0, 1000, 600}, ropeOfHeadDim(16), *reports, paperTheme());
     const Counts c = count(figure);
     EXPECT_TRUE(c.insideFigure);
     EXPECT_GE(c.polylines, 1);
@@ -48,7 +49,7 @@ TEST(RopePrecisionFiguresTest, FigureNamesEachFormatsFirstMiss) {
 
 TEST(RopePrecisionFiguresTest, NoReportsGetANote) {
     Figure figure = emptyFigure(400, 300, darkTheme());
-    drawRopePrecision(figure, {0, 0, 400, 300}, params(16), {}, darkTheme());
+    drawRopePrecision(figure, {0, 0, 400, 300}, ropeOfHeadDim(16), {}, darkTheme());
     EXPECT_TRUE(hasText(figure, "no format"));
 }
 

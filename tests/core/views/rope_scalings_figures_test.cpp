@@ -10,14 +10,14 @@
 #include <string>
 #include <variant>
 
+#include "../test_math.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
 namespace {
 
-constexpr double kTolerance = 1e-12;  // relative; the formulas differ only in rounding
-constexpr double kTwoPi = 2 * std::numbers::pi;
+constexpr double kRelativeTolerance = 1e-12;  // relative; the formulas differ only in rounding
 
 // Llama 3.1's RoPE: head_dim 128, rope_theta 500000, factor 8, low 1, high 4, L0 8192.
 RopeParams llama31() {
@@ -56,7 +56,7 @@ TEST(RopeScalingsFiguresTest, RatiosFollowTheHuggingFaceFormulas) {
     for (int i = 0; i < d / 2; ++i) {
         const auto at = std::size_t(i);
         auto expectRatio = [&](RopeScaling type, double expected) {
-            EXPECT_NEAR(curveOf(*curves, type).ratio[at], expected, expected * kTolerance)
+            EXPECT_NEAR(curveOf(*curves, type).ratio[at], expected, expected * kRelativeTolerance)
                 << scalingName(type) << " pair " << i;
         };
         expectRatio(RopeScaling::None, 1);

@@ -11,7 +11,7 @@ namespace poslab {
 namespace {
 
 // The paper's formula at any real position, written out independently of the library.
-double paperValue(double position, int column, int d, double base) {
+double paperValueAt(double position, int column, int d, double base) {
     const double angle = position / std::pow(base, 2.0 * (column / 2) / d);
     return column % 2 == 0 ? std::sin(angle) : std::cos(angle);
 }
@@ -30,7 +30,7 @@ TEST(SinusoidalFiguresTest, CurvePointsLieOnTheWave) {
         EXPECT_DOUBLE_EQ(curve.x.front(), 3);
         EXPECT_DOUBLE_EQ(curve.x.back(), 5000);
         for (std::size_t i = 0; i < curve.x.size(); ++i) {
-            ASSERT_NEAR(curve.y[i], paperValue(curve.x[i], dimension, 128, 10000), 1e-12);
+            ASSERT_NEAR(curve.y[i], paperValueAt(curve.x[i], dimension, 128, 10000), 1e-12);
             if (i > 0) {
                 ASSERT_GT(curve.x[i], curve.x[i - 1]);
             }
@@ -69,7 +69,7 @@ TEST(SinusoidalFiguresTest, EachColumnReachesTheWavesTrueExtremes) {
         const double begin = first + c * width, end = begin + width;
         double denseLow = 2, denseHigh = -2;
         for (int s = 0; s <= 400; ++s) {
-            const double v = paperValue(begin + width * s / 400, dimension, d, 10000);
+            const double v = paperValueAt(begin + width * s / 400, dimension, d, 10000);
             denseLow = std::min(denseLow, v), denseHigh = std::max(denseHigh, v);
         }
         double low = 2, high = -2;

@@ -10,12 +10,11 @@
 #include <tuple>
 #include <vector>
 
+#include "../test_math.hpp"
 #include "figure_checks.hpp"
 
 namespace poslab {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TEST(T5FiguresTest, BucketTexelsAreHuggingFaceBuckets) {
     // 32 buckets, max_distance 128, bidirectional: keys 16, 32, 64 before the query are buckets

@@ -9,27 +9,18 @@
 #include <variant>
 #include <vector>
 
+#include "../test_math.hpp"
+#include "figure_checks.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "poslab/views/learned_structure_figures.hpp"
 
 namespace poslab {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-template <class Item>
-std::vector<const Item*> itemsOf(const Figure& figure) {
-    std::vector<const Item*> found;
-    for (const FigureItem& item : figure.items) {
-        if (auto* typed = std::get_if<Item>(&item)) found.push_back(typed);
-    }
-    return found;
-}
-
 // The camera written out as matrices: R = Rx(pitch) * Ry(yaw), with Ry turning +PC3 toward +x
 // and Rx turning +PC2 toward the viewer (+z).
-std::array<double, 3> reference(double a, double b, double c, double yawDegrees,
-                                double pitchDegrees) {
+std::array<double, 3> cameraReference(double a, double b, double c, double yawDegrees,
+                                      double pitchDegrees) {
     const double y = yawDegrees * kPi / 180, p = pitchDegrees * kPi / 180;
     const double ry[3][3] = {
         {std::cos(y), 0, std::sin(y)}, {0, 1, 0}, {-std::sin(y), 0, std::cos(y)}};
@@ -84,7 +75,7 @@ TEST(Trajectory3dTest, MatchesTheRotationMatricesAndKeepsLengths) {
         for (double pitch : {-90.0, -20.0, 0.0, 20.0, 60.0, 90.0}) {
             for (const auto& v : points) {
                 const ViewPoint p = projectPoint(v[0], v[1], v[2], {yaw, pitch});
-                const auto r = reference(v[0], v[1], v[2], yaw, pitch);
+                const auto r = cameraReference(v[0], v[1], v[2], yaw, pitch);
                 EXPECT_NEAR(p.x, r[0], 1e-12);
                 EXPECT_NEAR(p.y, r[1], 1e-12);
                 EXPECT_NEAR(p.depth, r[2], 1e-12);
