@@ -54,12 +54,16 @@ void stateTabBar(const char* id, const std::pair<Enum, const char*> (&tabs)[N], 
     const char* labels[N];
     for (std::size_t i = 0; i < N; ++i) labels[i] = tabs[i].second;
     // Labels too wide for one row but not for two (RoPE's nine at 1024 pixels in presentation
-    // mode): two rows of tab buttons, as the views' bar, not tabs behind scroll arrows.
+    // mode): two rows of tab buttons, as the views' bar, not tabs behind scroll arrows. In a
+    // window under 1024x768 (480x320) the second row would take the figures' height (legends
+    // pushed over data): a scrolled bar there.
+    const ImVec2 window = ImGui::GetMainViewport()->Size;
+    const bool roomForRows = window.x >= 1024 && window.y >= 768;
     ImGui::PushID(id);
     const ImGuiID wrappedKey = ImGui::GetID("##wrapped");
     ImGui::PopID();
     ImGuiStorage* storage = ImGui::GetStateStorage();
-    if (tabRows(labels, int(N), ImGui::GetContentRegionAvail().x) == 2) {
+    if (roomForRows && tabRows(labels, int(N), ImGui::GetContentRegionAvail().x) == 2) {
         storage->SetBool(wrappedKey, true);
         const int clicked = tabButtonRows(
             id, labels, int(N), [&](int i) { return tabs[std::size_t(i)].first == *chosen; });

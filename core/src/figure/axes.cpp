@@ -340,18 +340,13 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
     };
     // The marker being labelled; a label with no place is left out (and reported when asked).
     std::size_t current = 0;
-    // Every marker's line inside the plot: a label crossing another marker's line reads as
-    // struck through (YaRN's "ramp ends" across the ramp's start, #28).
+    // The vertical markers' lines inside the plot: a vertical marker's label crossing another's
+    // line reads as struck through (YaRN's "ramp ends" across the ramp's start, #28).
     std::vector<std::pair<std::size_t, Box>> lines;
     for (std::size_t k = 0; k < markers.size(); ++k) {
-        const Marker& marker = markers[k];
-        if (marker.vertical) {
-            const float px = frame.toPixel(marker.value, frame.y.low).x;
-            if (px >= p.x && px <= p.right()) lines.push_back({k, {px - 1, p.y, 2, p.height}});
-        } else {
-            const float py = frame.toPixel(frame.x.low, marker.value).y;
-            if (py >= p.y && py <= p.bottom()) lines.push_back({k, {p.x, py - 1, p.width, 2}});
-        }
+        if (!markers[k].vertical) continue;
+        const float px = frame.toPixel(markers[k].value, frame.y.low).x;
+        if (px >= p.x && px <= p.right()) lines.push_back({k, {px - 1, p.y, 2, p.height}});
     }
     auto crossesOtherLine = [&](Box t) {
         for (const auto& [k, line] : lines)
@@ -443,9 +438,9 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
         }
         // Across another marker's line: whole above the plot, else (a plot with a legend for
         // it) in the legend.
-        if (unplaced && inPlot(box) && crossesOtherLine(box)) {
+        if (unplaced && !upwards && inPlot(box) && crossesOtherLine(box)) {
             const FittedText whole = fitText(text, labelSize, enclosing.width, minScale);
-            if (!upwards && whole.text == text) {
+            if (whole.text == text) {
                 const float w = estimateTextWidth(whole.text, whole.size) + 4;
                 if (auto t = above(x - 4, w, whole.size + 2)) return draw(*t, whole, color, true);
             }
