@@ -18,6 +18,22 @@ void SinusoidalPanel::drawControls(state::AppState& state, ui::FrameContext&) {
 
 void SinusoidalPanel::drawFigures(state::AppState& state, ui::FrameContext& context) {
     const float available = ImGui::GetContentRegionAvail().y;
+    // Presentation mode on a short window (1024x768 under a lesson's card): a third of the room
+    // left the curves a strip of one tick label and the map a band (#28). The two are shown one
+    // at a time there, each over the whole height, as other views' panels are: the selector
+    // row, Up/Down, a lesson's "panel".
+    if (state.tour.presentation && available / 3 < 8 * ImGui::GetFontSize()) {
+        ui::takeRequestedPanel(context, 2, &shownPanel_);
+        PanelGrid grid;
+        grid.count = 2;
+        grid.shown = shownPanel_;
+        ui::panelSelector(grid, &shownPanel_);
+        if (shownPanel_ == 0)
+            drawHeatmap(state.sinusoidal, context, 0);
+        else
+            drawCurves(state.sinusoidal, context);
+        return;
+    }
     // Two thirds for the map, but the curves keep fourteen lines (a short window's scrolling page
     // left them 127 px, their legend over the curves). Presentation mode keeps its two thirds
     // (its text is scaled to fit them; lessons' cards were written against them).

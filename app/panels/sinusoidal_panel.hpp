@@ -39,6 +39,7 @@ class SinusoidalPanel : public ui::Panel {
         bool operator==(const SampleKey&) const = default;
     };
     RefiningMemo<SampleKey, HeatmapSample> sample_;
+    int shownPanel_ = 0;  // presentation mode on a short window: 0 the map, 1 the curves
 };
 
 }  // namespace poslab::panels

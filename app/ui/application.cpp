@@ -18,6 +18,7 @@
 #include "state/share_link.hpp"
 #include "ui/key_help.hpp"
 #include "ui/share_menu.hpp"
+#include "ui/widgets.hpp"
 
 namespace poslab::ui {
 
@@ -238,7 +239,12 @@ void Application::frame() {
         ImGuiWindowFlags_NoBackground;  // the frame loop clears to WindowBg
     ImGui::Begin("PosLab", nullptr, flags);
     drawMenuBar();
-    const float statusHeight = ImGui::GetFrameHeightWithSpacing();
+    // A lecture (presentation mode, a lesson's card shown) gives the status row's height to the
+    // figure, which the card and the larger text leave short (plots squeezed to strips at
+    // 1024x768, #28); a message still shows, and Export stays in the File menu (Ctrl+E).
+    const bool statusRow =
+        !(state_.tour.presentation && state_.tour.lesson >= 0) || !status_.empty();
+    const float statusHeight = statusRow ? ImGui::GetFrameHeightWithSpacing() : 0;
     ImGui::BeginChild(
         "main",
         ImVec2(0, -statusHeight - tour_.reservedHeight(state_)));  // room for the lesson card
@@ -261,40 +267,17 @@ void Application::frame() {
     // One row of tabs while every title fits; else two rows of tab buttons, so every view stays
     // one click away on a 1024-pixel projector (a scrolled bar hid three of them). Narrower
     // still (480 pixels) the rows would eat the figures: one scrolled row of tabs again.
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float room = ImGui::GetContentRegionAvail().x;
-    int rows = 1;
-    float rowWidth = 0;
-    for (const auto& panel : panels_) {
-        const float width = ImGui::CalcTextSize(panel->title()).x + style.FramePadding.x * 2 +
-                            style.ItemInnerSpacing.x;
-        if (rowWidth > 0 && rowWidth + width > room) {
-            ++rows;
-            rowWidth = 0;
-        }
-        rowWidth += width;
-    }
-    const bool wrapTabs = rows == 2;
+    std::vector<const char*> titles;
+    for (const auto& panel : panels_) titles.push_back(panel->title());
+    const bool wrapTabs =
+        ui::tabRows(titles.data(), int(titles.size()), ImGui::GetContentRegionAvail().x) == 2;
     if (wrapTabs) {
         if (viewToSelect_ >= 0) activePanel_ = std::size_t(viewToSelect_);
         tabsWrapped_ = true;
-        const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-        for (std::size_t i = 0; i < panels_.size(); ++i) {
-            const bool selected = i == activePanel_;
-            const char* title = panels_[i]->title();
-            const float width = ImGui::CalcTextSize(title).x + style.FramePadding.x * 2;
-            if (i > 0) {
-                ImGui::SameLine(0, style.ItemInnerSpacing.x);
-                if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
-            }
-            ImGui::PushStyleColor(ImGuiCol_Button,
-                                  style.Colors[selected ? ImGuiCol_TabActive : ImGuiCol_Tab]);
-            ImGui::PushStyleColor(ImGuiCol_ButtonHovered, style.Colors[ImGuiCol_TabHovered]);
-            ImGui::PushStyleColor(ImGuiCol_ButtonActive, style.Colors[ImGuiCol_TabActive]);
-            if (ImGui::Button(title)) activePanel_ = i;
-            ImGui::PopStyleColor(3);
-        }
-        ImGui::Separator();
+        const int clicked =
+            ui::tabButtonRows("views", titles.data(), int(titles.size()),
+                              [&](int i) { return std::size_t(i) == activePanel_; });
+        if (clicked >= 0) activePanel_ = std::size_t(clicked);
         if (activePanel_ < panels_.size()) {
             ImGui::PushID(panels_[activePanel_]->title());
             drawPanel(activePanel_);
@@ -319,14 +302,17 @@ void Application::frame() {
     ImGui::EndChild();
     viewToSelect_ = -1;
     if (activePanel_ < panels_.size()) exportDialog_.draw(*panels_[activePanel_], state_, &status_);
-    if (ImGui::SmallButton("Export…")) exportDialog_.open();
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
-            "Export this view as PNG, SVG or PDF and its numbers as CSV or NPY (Ctrl+E)");
+    if (statusRow) {
+        if (ImGui::SmallButton("Export…")) exportDialog_.open();
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(
+                "Export this view as PNG, SVG or PDF and its numbers as CSV or NPY (Ctrl+E)");
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", status_.empty()
+                                      ? "Hover a figure for values; F12 saves a screenshot."
+                                      : status_.c_str());
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", status_.empty() ? "Hover a figure for values; F12 saves a screenshot."
-                                              : status_.c_str());
     sessionDialog_.draw(*this);
     tour_.drawOpenDialog(state_, *this);
     ImGui::End();

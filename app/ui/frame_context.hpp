@@ -23,6 +23,10 @@ struct LayoutAudit {
     int overlapping = 0, outside = 0, overData = 0, cut = 0, small = 0;  // faults by kind
     bool checkCuts = false;  // a window of 1024x768 or more: a text cut with "…" is a fault
     float minTextSize = 0;   // presentation mode: a figure text smaller than this is a fault
+    // --tour-check: a plot squeezed flat is a fault too (kMaxPlotAspect; a lesson's figure must
+    // be readable on the projector, not a strip under its card)
+    bool checkSqueezed = false;
+    int squeezed = 0;
 };
 
 struct FrameContext {

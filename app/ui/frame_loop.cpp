@@ -36,6 +36,7 @@
 #include "state/session_format.hpp"
 #include "ui/bench_scenarios.hpp"
 #include "ui/layout_sweep.hpp"
+#include "ui/widgets.hpp"
 
 namespace poslab::ui {
 
@@ -341,6 +342,16 @@ int runBenchScenario(GLFWwindow* window, Application& application, const BenchSc
     return 0;
 }
 
+// At 1024x768 and above every tab's label is on screen: a tab bar that hid some behind its
+// scroll arrows (the frame just drawn) is text cut short.
+void auditTabBars(LayoutAudit& audit) {
+    if (!audit.checkCuts) return;
+    for (int bar = scrolledTabBars(); bar > 0; --bar) {
+        ++audit.cut;
+        audit.faults.push_back("a tab bar hides tabs behind its scroll arrows");
+    }
+}
+
 // --tour-check: every lesson and step in presentation mode, as a lecture shows them. Each must
 // open its view without a warning, its card must be whole on screen and leave most of the window
 // to the figures, and no figure drawn may have text over text or text cut off at its edge.
@@ -377,6 +388,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
             glfwGetWindowSize(window, &width, &height);
             audit.checkCuts = width >= 1024 && height >= 768;
             audit.minTextSize = kPresentationMinTextPx;  // presentation mode
+            audit.checkSqueezed = true;
             application.layoutAudit = &audit;
             char name[64];
             std::snprintf(name, sizeof name, "/lesson-%02d-%d.png", lesson + 1, step + 1);
@@ -384,6 +396,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
                 application.requestedScreenshot = options.tourScreenshots + name;
             renderFrame(window, application, {nullptr, true});
             application.layoutAudit = nullptr;
+            auditTabBars(audit);
             problems.insert(problems.end(), audit.faults.begin(), audit.faults.end());
             if (audit.figures == 0) problems.push_back("no figure drawn");
             const std::string& view = entry.steps[std::size_t(step)].view;
@@ -492,6 +505,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
             }
             renderFrame(window, application, {nullptr, true});
             application.layoutAudit = nullptr;
+            auditTabBars(audit);
             std::printf("%s: %d figures, %zu text faults\n", name.c_str(), audit.figures,
                         audit.faults.size());
             for (const std::string& fault : audit.faults) std::printf("  %s\n", fault.c_str());

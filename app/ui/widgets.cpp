@@ -1,6 +1,7 @@
 #include "ui/widgets.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGuiTabBar: scrolledTabBars
 
 #include <algorithm>
 #include <cmath>
@@ -195,6 +196,35 @@ bool panelSelector(const PanelGrid& grid, int* selected) {
     return *selected != before;
 }
 
+int tabRows(const char* const* labels, int count, float room) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    int rows = 1;
+    float rowWidth = 0;
+    for (int i = 0; i < count; ++i) {
+        const float width =
+            ImGui::CalcTextSize(labels[i]).x + style.FramePadding.x * 2 + style.ItemInnerSpacing.x;
+        if (rowWidth > 0 && rowWidth + width > room) {
+            ++rows;
+            rowWidth = 0;
+        }
+        rowWidth += width;
+    }
+    return rows;
+}
+
+int scrolledTabBars() {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    int scrolled = 0;
+    for (int i = 0; i < g.TabBars.GetMapSize(); ++i) {
+        ImGuiTabBar* bar = g.TabBars.TryGetMapData(i);
+        // As ImGui's TabBarLayout decides to draw its scroll arrows.
+        if (bar && bar->CurrFrameVisible == g.FrameCount && bar->Tabs.Size > 1 &&
+            bar->WidthAllTabs > bar->BarRect.GetWidth())
+            ++scrolled;
+    }
+    return scrolled;
+}
+
 void auditFigureLayout(const Figure& figure, const FrameContext& context) {
     if (!context.layoutAudit) return;
     std::vector<std::string>& faults = context.layoutAudit->faults;
@@ -227,6 +257,18 @@ void auditFigureLayout(const Figure& figure, const FrameContext& context) {
         faults.push_back(where + "a legend at (" + std::to_string(int(b.x)) + ", " +
                          std::to_string(int(b.y)) + ") " + std::to_string(int(b.width)) + "x" +
                          std::to_string(int(b.height)) + " hides data");
+    }
+    // Wider than kMaxPlotAspect times its height, or under four lines of text tall: a strip.
+    constexpr float kMaxPlotAspect = 8, kMinPlotLines = 4;
+    for (const PanelSpan& panel : figure.panels) {
+        const Box& plot = panel.plot;
+        if (!audit.checkSqueezed || plot.width <= 0 || plot.height <= 0) continue;
+        if (plot.width <= kMaxPlotAspect * plot.height &&
+            plot.height >= kMinPlotLines * context.theme.fontSize)
+            continue;
+        ++audit.squeezed;
+        faults.push_back(where + "a plot squeezed to " + std::to_string(int(plot.width)) + "x" +
+                         std::to_string(int(plot.height)) + " px");
     }
     if (audit.checkCuts) {
         for (std::size_t index : cutTexts(figure)) {

@@ -58,6 +58,16 @@ bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name,
 // when something else sets it (a lesson, a session, a benchmark) its tab is selected instead
 // (ImGui switches a frame later; until then `chosen` keeps the choice). `shown` is the tab
 // ImGui showed last frame, kept by the panel.
+// Every tab one click away at a projector's 1024 pixels: how many rows `count` tab labels take
+// in `room` pixels, laid out greedily; and those labels drawn as rows of buttons styled as tabs
+// (selected(i) says which is chosen), with a separator under them. Returns the clicked one, or
+// -1. The views' bar and stateTabBar use two rows where two hold every label.
+int tabRows(const char* const* labels, int count, float room);
+template <class Selected>
+int tabButtonRows(const char* id, const char* const* labels, int count, Selected selected);
+// The tab bars drawn in the last frame whose tabs did not fit (scroll arrows hid some):
+// --check-layout and --tour-check count them at 1024x768 and above.
+int scrolledTabBars();
 template <class Enum, std::size_t N>
 void stateTabBar(const char* id, const std::pair<Enum, const char*> (&tabs)[N], Enum* chosen,
                  Enum* shown);

@@ -340,6 +340,19 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
     };
     // The marker being labelled; a label with no place is left out (and reported when asked).
     std::size_t current = 0;
+    // The vertical markers' lines inside the plot: a vertical marker's label crossing another's
+    // line reads as struck through (YaRN's "ramp ends" across the ramp's start, #28).
+    std::vector<std::pair<std::size_t, Box>> lines;
+    for (std::size_t k = 0; k < markers.size(); ++k) {
+        if (!markers[k].vertical) continue;
+        const float px = frame.toPixel(markers[k].value, frame.y.low).x;
+        if (px >= p.x && px <= p.right()) lines.push_back({k, {px - 1, p.y, 2, p.height}});
+    }
+    auto crossesOtherLine = [&](Box t) {
+        for (const auto& [k, line] : lines)
+            if (k != current && boxesOverlap(t, line, 0)) return true;
+        return false;
+    };
     auto leaveOut = [&] {
         if (unplaced) unplaced->push_back(current);
     };
@@ -422,6 +435,16 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             if (!found && !upwards) {
                 if (auto t = above(x - 4, width, height)) return draw(*t, fitted, color, true);
             }
+        }
+        // Across another marker's line: whole above the plot, else (a plot with a legend for
+        // it) in the legend.
+        if (unplaced && !upwards && inPlot(box) && crossesOtherLine(box)) {
+            const FittedText whole = fitText(text, labelSize, enclosing.width, minScale);
+            if (whole.text == text) {
+                const float w = estimateTextWidth(whole.text, whole.size) + 4;
+                if (auto t = above(x - 4, w, whole.size + 2)) return draw(*t, whole, color, true);
+            }
+            return leaveOut();
         }
         if (!inPlot(box) || (unplaced && (fitted.text != text || marksCovered(figure, box) > 0)))
             return leaveOut();

@@ -190,7 +190,7 @@ Figure keepPanel(const Figure& figure, std::size_t index) {
     for (const LeftOutText& out : figure.leftOut)
         if (out.item >= span.begin && out.item < span.end)
             kept.leftOut.push_back({out.item - span.begin, out.text});
-    kept.panels.push_back({span.area, 0, kept.items.size()});
+    kept.panels.push_back({span.area, 0, kept.items.size(), span.plot});
     return kept;
 }
 

@@ -435,6 +435,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             }
         }
     }
+    panel.setPlot(frame.plot);
     if (frameOut) *frameOut = frame;
 }
 

@@ -220,7 +220,9 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
         const LegendKey& key = keys[shown];
         const float x = box.x + rows->at[shown].x;
         const float cy = box.y + rows->at[shown].y + first / 2;
-        if (key.dot) {
+        if (!key.swatch) {
+            // The text alone, where the swatch would be indented as the others are.
+        } else if (key.dot) {
             CircleItem dot;
             dot.center = {x + 6 + swatch / 2, cy};
             dot.radius = strokeWidth(theme, 4);

@@ -308,6 +308,7 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
         *laterLeftOut = figure.leftOut.size() > left;
         figure.truncate(items, marks);
     }
+    panel.setPlot(frame.plot);
     if (frameOut) *frameOut = frame;
 }
 

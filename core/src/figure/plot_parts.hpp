@@ -130,6 +130,7 @@ class PanelScope {
     PanelScope(const PanelScope&) = delete;
     PanelScope& operator=(const PanelScope&) = delete;
     bool focused() const { return focused_; }
+    void setPlot(const Box& plot) const { figure_.panels[index_].plot = plot; }
 
   private:
     Figure& figure_;

@@ -48,7 +48,12 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     // box is at least 9 lines tall: a shorter one (under a lesson card) keeps its cells instead.
     // Presentation wraps it in a short box too when one line would be cut or shrunk below the
     // projector's floor ("attention, se…" under lesson 1's card at 1024x768 F5).
-    const bool roomy = box.height >= 9 * theme.fontSize;
+    // In presentation the wrapped title and axis label must still leave every row its words at
+    // the projector's size (0.8 font sizes, 0.9 of a row): 30 px more under lesson 1's card made
+    // the box "roomy" and shrank the rows' words to 15 px.
+    const float rowsNeed =
+        theme.fontScale > 1 ? float(values.rows) * 0.8f * theme.fontSize / 0.9f : 0;
+    const bool roomy = box.height >= 9 * theme.fontSize + rowsNeed;
     const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
     const bool wrapTitle =
         roomy ||

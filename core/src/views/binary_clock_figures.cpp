@@ -86,8 +86,10 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     // `keysAbove`. Returns whether that legend hides data.
     auto drawBits = [&](Box stack, bool keysAbove) {
         // As many bits as have room for a title, ticks and a plot (about 5.5 lines each).
-        const float perBit = theme.fontSize * 5.5f;
-        const int fit = int(stack.height / perBit);
+        // The last one also holds the x axis' label ("position"): a row more, kept out of the
+        // shared height (equal cells squeezed the last plot to a strip, 13 px at 1440x900 F5).
+        const float perBit = theme.fontSize * 5.5f, labelRow = theme.fontSize * 1.6f;
+        const int fit = int((stack.height - labelRow) / perBit);
         const int wanted = std::min(bits, 6);
         const int shown = std::clamp(fit, 1, wanted);
         // A file that shows every panel (one column in print) grows its canvas for the bits
@@ -100,7 +102,10 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
         bool legendOverData = false;
         const int curvePositions = std::min(positions, 64);
         for (int b = 0; b < shown; ++b) {
-            const Box cell = gridCell(stack, shown, 1, b, 0, gap);
+            const float cellHeight =
+                std::max(1.f, (stack.height - labelRow - gap * float(shown - 1)) / float(shown));
+            const Box cell{stack.x, std::floor(stack.y + float(b) * (cellHeight + gap)),
+                           stack.width, std::floor(cellHeight + (b == shown - 1 ? labelRow : 0))};
             LinePlotSpec curves;
             // The short form when the caption would be cut (one column in print): the plot has
             // no room for a second line.

@@ -150,6 +150,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                    " pairs never complete a turn within the " +
                    (byTraining ? "training length " : "context ") + std::to_string(reference),
          theme.accent, true});
+    legend.back().swatch = incompleteCount > 0;  // no accent dot keys a series of no dots
 
     // drawLinePlot places the legend where it hides no pair (long names wrapped), else outside;
     // the lengths below keep clear of it.
@@ -202,6 +203,12 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         // labels, "ramp ends (β_slow 1)"): a close second line labels the other side.
         std::vector<Box> labelled;
         if (legendInside) labelled.push_back(legendBox);
+        // The scaling's threshold lines too: a length's label across one reads as struck through.
+        for (const Marker& marker : spec.markers) {
+            const float px = frame.toPixel(marker.value, frame.y.low).x;
+            if (marker.vertical && px >= plot.x && px <= plot.right())
+                labelled.push_back({px - 1, plot.y, 2, plot.height});
+        }
         for (std::size_t i = start.items; i < figure.items.size(); ++i) {
             if (const auto* text = std::get_if<TextItem>(&figure.items[i]))
                 labelled.push_back(textBox(*text));

@@ -100,6 +100,8 @@ using FigureItem = std::variant<TextItem, LineItem, PolylineItem, RectItem, Circ
 struct PanelSpan {
     Box area;
     std::size_t begin = 0, end = 0;
+    Box plot{};  // its axes' box (the data area), once laid out: a plot squeezed flat shows
+                 // in its aspect (the tour check, #28)
 };
 
 // ---- Marks: where a figure's data is drawn, so text can be placed where it hides none of it

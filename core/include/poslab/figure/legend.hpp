@@ -21,6 +21,7 @@ struct LegendKey {
     Rgba color;
     bool dot = false;     // a dot instead of a line segment
     bool dashed = false;  // a dashed segment: a marker line whose label had no free place
+    bool swatch = true;   // false: the text alone (a count of none has no marks to key)
 };
 // The width a legend box of these keys takes (swatch, gap, text, padding), by estimate.
 float legendBoxWidth(const std::vector<LegendKey>& keys, const Theme& theme);
