@@ -12,6 +12,19 @@ float estimateTextWidth(std::string_view text, float size) {
     return markupWidth(text, 0.56f * size);  // UTF-8 characters, scripts at their own size
 }
 
+namespace {
+
+// A word that joins the words either side of it into one expression ("m = 0.5", "(1 − c²)",
+// "mθ mod 2π"): no line break next to it while the expression fits a line.
+bool isOperatorWord(std::string_view word) {
+    for (const char* op :
+         {"=", "−", "-", "+", "×", "·", "/", "÷", "→", "≈", "<", ">", "≤", "≥", "mod"})
+        if (word == op) return true;
+    return false;
+}
+
+}  // namespace
+
 std::size_t titleBreak(std::string_view title) {
     auto hasWord = [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end && k < title.size(); ++k)
@@ -29,8 +42,12 @@ std::size_t titleBreak(std::string_view title) {
         if (dollars % 2 == 1) continue;
         const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
         const std::size_t after = title.find(' ', at + 1);
-        if (!hasWord(before == std::string_view::npos ? 0 : before + 1, at) ||
-            !hasWord(at + 1, after == std::string_view::npos ? title.size() : after)) {
+        const std::size_t wordBefore = before == std::string_view::npos ? 0 : before + 1;
+        const std::size_t wordAfter = after == std::string_view::npos ? title.size() : after;
+        // Both sides words, and neither an operator such as "mod" ("… m·θi mod" over "2π …").
+        if (!hasWord(wordBefore, at) || !hasWord(at + 1, wordAfter) ||
+            isOperatorWord(title.substr(wordBefore, at - wordBefore)) ||
+            isOperatorWord(title.substr(at + 1, wordAfter - at - 1))) {
             continue;
         }
         const double distance = std::abs(double(at) - double(title.size()) / 2);
@@ -90,13 +107,9 @@ std::vector<std::string> wrapText(std::string_view text, float size, float maxWi
         word += c;
     }
     if (!word.empty()) words.push_back(std::move(word));
-    // "m = 0.5" and "(1 − c²)" stay whole: a lone operator keeps the words either side of it
-    // on its line.
-    auto isOperator = [](const std::string& word) {
-        for (const char* op : {"=", "−", "-", "+", "×", "·", "→", "≈", "<", ">", "≤", "≥"})
-            if (word == op) return true;
-        return false;
-    };
+    // "m = 0.5", "(1 − c²)" and "mθ mod 2π" stay whole: a lone operator keeps the words
+    // either side of it on its line.
+    auto isOperator = [](const std::string& word) { return isOperatorWord(word); };
     // Groups of words kept together, each one piece when it fits the width, else word by word.
     std::vector<std::vector<std::string>> groups;
     for (std::size_t k = 0; k < words.size(); ++k) {

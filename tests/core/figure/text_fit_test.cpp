@@ -93,6 +93,16 @@ TEST(TextFitTest, TitleBreakKeepsOperatorsWithTheirOperands) {
     EXPECT_EQ(titleBreak("one two"), 3u);
     EXPECT_EQ(titleBreak("single"), std::string_view::npos);
     EXPECT_EQ(titleBreak("a - b"), std::string_view::npos);  // only spaces beside "-"
+    // RoPE's angle title broke as "… $m·θ_i$ mod" over "2π — head_dim …": "mod" is an operator
+    // too, so the break goes to the nearest space with no operator beside it.
+    const std::string_view angles =
+        "Rotation angle $m·θ_i$ mod 2π — head_dim 128, base 10000, half pairs";
+    const std::size_t split = titleBreak(angles);
+    ASSERT_NE(split, std::string_view::npos);
+    EXPECT_NE(angles.substr(0, split).find("mod 2π"), std::string_view::npos)
+        << angles.substr(0, split);
+    EXPECT_EQ(titleBreak("x mod y"), std::string_view::npos);
+    EXPECT_EQ(titleBreak("q / k"), std::string_view::npos);
 }
 
 TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
@@ -119,6 +129,15 @@ TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
     // A lone minus stays between its operands.
     for (const std::string& line : wrapText("exact density (1 − c²)^((d−3)/2)", size, 60))
         EXPECT_NE(line, "−");
+    // "mod" and "/" keep their operands on their line too ("angle mθ mod" over "2π").
+    for (const std::string& line : wrapText("the angle $m·θ_i$ mod 2π of pair i", size, 80)) {
+        EXPECT_NE(line.substr(line.size() >= 3 ? line.size() - 3 : 0), "mod") << line;
+        EXPECT_NE(line.rfind("2π", 0), 0u) << line;
+    }
+    for (const std::string& line : wrapText("the logit q·k / √d of each pair", size, 70)) {
+        EXPECT_NE(line.back(), '/') << line;
+        EXPECT_NE(line.front(), '/') << line;
+    }
 }
 
 }  // namespace
