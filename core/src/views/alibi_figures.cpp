@@ -493,7 +493,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
             };
             std::string note = "each pixel: mean of ";
             if (data.attention.rowsPerTexel > 1)
-                note += count(data.attention.rowsPerTexel, "head") + " x ";
+                note += count(data.attention.rowsPerTexel, "head") + " × ";
             note += count(data.attention.colsPerTexel, "key");
             drawCornerNote(live, layout.attention, &attentionFrame, note, theme);
         }

@@ -333,8 +333,8 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         HeatmapSpec spec = specFor(data.maps[std::size_t(k)], "", "");
         spec.squareCells = true;
         spec.title = familyMemberName(kFamilyMemberList[std::size_t(k)]);
-        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Xpos) spec.title = "xPos q.k";
-        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Rope) spec.title = "RoPE q.k";
+        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Xpos) spec.title = "xPos $q·k$";
+        if (kFamilyMemberList[std::size_t(k)] == FamilyMember::Rope) spec.title = "RoPE $q·k$";
         spec.range = data.ranges[std::size_t(k)];
         spec.showColorbar = false;
         drawHeatmap(figure, cell, spec, theme);
@@ -367,10 +367,10 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
         case RelativeTab::Xpos:
             if (data.maps.size() < 1) return;
             drawMap(figure, layout.panel(0), map(0), data.ranges[0],
-                    "xPos q.k for q = k = ones, " + tabTitleSuffix(o), "score", theme);
+                    "xPos $q·k$ for $q = k$ = ones, " + tabTitleSuffix(o), "score", theme);
             drawCurves(figure, layout.panel(1),
                        "Score against distance: the decay xPos adds to RoPE",
-                       {"q.k (q = k = ones)", 0, 1}, data.curves, o, theme);
+                       {"$q·k$ ($q = k$ = ones)", 0, 1}, data.curves, o, theme);
             break;
         case RelativeTab::Kerple: {
             if (data.maps.size() < 2) return;
@@ -404,15 +404,15 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
             if (data.maps.size() < 2) return;
             const FireParams& p = o.fire;
             drawMap(figure, layout.panel(0), map(0), data.ranges[0],
-                    "phi = psi(i-j) / psi(max(i, L)), c = " + formatValue(p.c) +
+                    "$φ = ψ(i - j) / ψ(\\mathrm{max}(i, L))$, c = " + formatValue(p.c) +
                         ", L = " + formatValue(p.threshold),
-                    "phi", theme, true);
+                    "$φ$", theme, true);
             drawMap(figure, layout.panel(1), map(1), data.ranges[1],
-                    "MLP(phi), head " + formatValue(p.head + 1) + ", seed " +
+                    "MLP($φ$), head " + formatValue(p.head + 1) + ", seed " +
                         formatValue(double(p.seed)),
                     "bias", theme, true);
-            drawCurves(figure, layout.panel(2), "phi against distance: every query reaches ~1",
-                       {"phi", 0, 1}, data.curves, o, theme);
+            drawCurves(figure, layout.panel(2), "$φ$ against distance: every query reaches ≈1",
+                       {"$φ$", 0, 1}, data.curves, o, theme);
             break;
         }
     }
