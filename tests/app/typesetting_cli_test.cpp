@@ -169,6 +169,20 @@ TEST_F(TypesettingCliTest, FigureTextIsTypesetInEveryView) {
         check(view, {"render", view, "--width", "600"});
 }
 
+// ALiBi's slopes are powers of two: its log₂-slope axis is ticked at whole numbers. The
+// one-column PDF read −7.5, −5, −2.5.
+TEST_F(TypesettingCliTest, LogSlopeAxisIsTickedAtWholePowers) {
+    for (const char* heads : {"8", "12"}) {
+        const std::string svg = svgOf({"render", "alibi", "--heads", heads, "--width", "600"});
+        ASSERT_NE(svg.find("Slope per head"), std::string::npos);
+        EXPECT_EQ(svg.find(">\u22127.5<"), std::string::npos) << heads << " heads";
+        EXPECT_EQ(svg.find(">\u22122.5<"), std::string::npos) << heads << " heads";
+        EXPECT_TRUE(svg.find(">\u22124<") != std::string::npos ||
+                    svg.find(">\u22126<") != std::string::npos)
+            << heads << " heads";
+    }
+}
+
 // The paper theme draws no line in Okabe-Ito's yellow (#f0e442), which vanishes on white: the
 // README says so, and seriesColor(index, theme) made it black, but a view that coloured its series
 // itself (the Relative family's Sandwich, every fifth Sandwich head, Why position's fifth word)
