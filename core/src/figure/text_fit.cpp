@@ -35,11 +35,16 @@ std::size_t titleBreak(std::string_view title) {
     double best = 1e300;
     for (std::size_t at = title.find(' '); at != std::string_view::npos;
          at = title.find(' ', at + 1)) {
-        // Never inside $...$ markup: each line must stay whole maths.
+        // Never inside $...$ markup (each line must stay whole maths) nor inside brackets
+        // ("Concatenate: [x;" over "p], width 2d").
         std::size_t dollars = 0;
-        for (std::size_t k = 0; k < at; ++k)
+        int depth = 0;
+        for (std::size_t k = 0; k < at; ++k) {
             dollars += title[k] == '$' && (k == 0 || title[k - 1] != '\\');
-        if (dollars % 2 == 1) continue;
+            if (title[k] == '(' || title[k] == '[') ++depth;
+            if ((title[k] == ')' || title[k] == ']') && depth > 0) --depth;
+        }
+        if (dollars % 2 == 1 || depth > 0) continue;
         const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
         const std::size_t after = title.find(' ', at + 1);
         const std::size_t wordBefore = before == std::string_view::npos ? 0 : before + 1;

@@ -103,6 +103,9 @@ TEST(TextFitTest, TitleBreakKeepsOperatorsWithTheirOperands) {
         << angles.substr(0, split);
     EXPECT_EQ(titleBreak("x mod y"), std::string_view::npos);
     EXPECT_EQ(titleBreak("q / k"), std::string_view::npos);
+    // Nor inside brackets: Add-vs-concat's "Concatenate: [x;" over "p], width 2d = 128".
+    EXPECT_EQ(titleBreak("Concatenate: [x; p], width 2d = 128"),
+              std::string_view("Concatenate: [x; p],").size());
 }
 
 TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
