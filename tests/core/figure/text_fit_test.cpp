@@ -106,6 +106,10 @@ TEST(TextFitTest, TitleBreakKeepsOperatorsWithTheirOperands) {
     // Nor inside brackets: Add-vs-concat's "Concatenate: [x;" over "p], width 2d = 128".
     EXPECT_EQ(titleBreak("Concatenate: [x; p], width 2d = 128"),
               std::string_view("Concatenate: [x; p],").size());
+    // Parentheses break as prose: "Learned table (seed 0," over "std 0.02): 512 × 64" keeps the
+    // two lines even (after "table" the second was too long for a projector's title).
+    EXPECT_EQ(titleBreak("Learned table (seed 0, std 0.02): 512 × 64"),
+              std::string_view("Learned table (seed 0,").size());
 }
 
 TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
@@ -168,6 +172,20 @@ TEST(WrapToFitTest, ALongNoteAtANarrowWidthWrapsOntoLinesThatEachFit) {
         EXPECT_LE(right - left, 51.f) << line;
         EXPECT_EQ(line.find("…"), std::string::npos);
     }
+}
+
+// Extrapolation's y label at one column: "L ÷ angle" kept whole took three lines where two
+// were allowed, and the label was cut ("angle at L ÷ angle…"). A break before the operator
+// keeps two lines at full size; never one after it.
+TEST(WrapToFitTest, ABreakBeforeAnOperatorBeatsShrinking) {
+    const std::string label = "angle at L ÷ angle seen";
+    const float size = 10;
+    // 70 px: "÷ angle seen" (12 characters, 67.2 px) fits, "L ÷ angle seen" (14, 78.4) not, so
+    // "L ÷ angle" kept whole leaves "seen" a third line.
+    const WrappedText wrapped = wrapToFit(label, size, 70, 2, 0.75f);
+    EXPECT_EQ(wrapped.size, size);
+    EXPECT_EQ(wrapped.lines, (std::vector<std::string>{"angle at L", "÷ angle seen"}));
+    EXPECT_FALSE(wrapped.cut());
 }
 
 TEST(WrapToFitTest, TooManyLinesShrinkBeforeAnythingIsCut) {
