@@ -6,6 +6,7 @@
 
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "process.hpp"
@@ -96,24 +97,89 @@ TEST_F(TypesettingCliTest, ColourBarsUseTheMinusSignAndMarkupIsTypeset) {
     EXPECT_NE(svg.find("<tspan"), std::string::npos);
 }
 
-// A minus written as a hyphen ("bias -m·(i - j)", "j - i", "Δ -144.2°", "rope delta -462",
-// "below -10", "+-1 sd") in any text of these views' figures: each <text>'s runs joined, then a
-// hyphen that begins a number or a symbol, or stands alone between spaces, or follows a plus.
-// Hyphens inside words ("lag-1", "first-token", "i-j" in a formula's source) are not minus signs.
-TEST_F(TypesettingCliTest, NoFigureTextWritesAHyphenForAMinus) {
+// Figure text as a paper sets it, in every view that renders from its defaults. A minus written
+// as a hyphen ("bias -m·(i - j)", "j - i", "Δ -144.2°", "rope delta -462", "below -10", "+-1 sd",
+// "mean -0.00037"): each <text>'s runs joined, then a hyphen that begins a number or a symbol,
+// or stands alone between spaces, or follows a plus. Hyphens inside words ("lag-1",
+// "first-token", "i-j" in a formula's source) are not minus signs. Plain-text maths where markup
+// is wanted: "sqrt(", "x" for × between numbers ("64 x 3", "2x1 cells", "(4x)"), "q.k" or " . "
+// for the dot product, a raw one-letter subscript ("q_i", "b_ij", "W_Q") and "d_model".
+// Identifiers the user types (head_dim, max_distance, get_slopes) stay as they are.
+TEST_F(TypesettingCliTest, FigureTextIsTypesetInEveryView) {
     const std::regex textElement("<text[^>]*>([\\s\\S]*?)</text>");
     const std::regex tag("<[^>]+>");
-    const std::regex hyphenMinus("(^|[\\s(\\[=,:;])-(?=[\\w.(])|\\s-\\s|\\+-");
-    for (const char* view :
-         {"alibi", "t5", "relative-family", "kerple", "sandwich", "xpos", "fire", "extrapolation",
-          "mrope", "learned-pca", "rope-rotation", "nope", "randomized-positions"}) {
-        const std::string svg = svgOf({"render", view});
+    const std::vector<std::pair<const char*, std::regex>> faults = {
+        {"hyphen for a minus", std::regex("(^|[\\s(\\[=,:;])-(?=[\\w.(])|\\s-\\s|\\+-")},
+        {"sqrt( for √", std::regex("sqrt\\(")},
+        {"x for ×", std::regex("\\d\\s*x\\s*\\d|\\dx\\)")},
+        {"a dot for ·", std::regex("\\bq\\.k\\b|\\w \\. \\w")},
+        {"a raw subscript",
+         std::regex("(^|[^\\w])[A-Za-z]_(\\{|[A-Za-z0-9]{1,2}\\b)|\\bd_model\\b")},
+    };
+    auto check = [&](const char* view, std::vector<std::string> arguments) {
+        const std::string svg = svgOf(std::move(arguments));
         ASSERT_NE(svg.find("<text"), std::string::npos) << view;
         for (auto it = std::sregex_iterator(svg.begin(), svg.end(), textElement);
              it != std::sregex_iterator(); ++it) {
             const std::string text = std::regex_replace((*it)[1].str(), tag, "");
-            EXPECT_FALSE(std::regex_search(text, hyphenMinus)) << view << ": " << text;
+            for (const auto& [fault, pattern] : faults)
+                EXPECT_FALSE(std::regex_search(text, pattern))
+                    << view << ", " << fault << ": " << text;
         }
+    };
+    for (const char* view : {"rope-rotation",
+                             "rope-angles",
+                             "rope-scores",
+                             "rope-frequencies",
+                             "rope-scalings",
+                             "rope-decay",
+                             "rope-precision",
+                             "mrope",
+                             "axial-rope",
+                             "t5",
+                             "learned-pca",
+                             "similarity",
+                             "meaning",
+                             "add-vs-concat",
+                             "near-orthogonality",
+                             "binary-clock",
+                             "linear-shift",
+                             "attention-shuffle",
+                             "frequency-resolution",
+                             "extrapolation",
+                             "compare",
+                             "compare-ab",
+                             "alibi",
+                             "cope",
+                             "deberta",
+                             "nope",
+                             "irope",
+                             "randomized-positions",
+                             "relative-family",
+                             "xpos",
+                             "kerple",
+                             "sandwich",
+                             "fire"})
+        check(view, {"render", view});
+    for (const char* view : {"sinusoidal", "sinusoidal-curves"})
+        check(view, {"render", view, "--d-model", "64", "--seq-len", "128"});
+    // A one-column export too, where notes and titles wrap (DeBERTa's clamp marker, the
+    // orthogonality note).
+    for (const char* view : {"deberta", "near-orthogonality", "cope", "fire", "xpos"})
+        check(view, {"render", view, "--width", "600"});
+}
+
+// ALiBi's slopes are powers of two: its log₂-slope axis is ticked at whole numbers. The
+// one-column PDF read −7.5, −5, −2.5.
+TEST_F(TypesettingCliTest, LogSlopeAxisIsTickedAtWholePowers) {
+    for (const char* heads : {"8", "12"}) {
+        const std::string svg = svgOf({"render", "alibi", "--heads", heads, "--width", "600"});
+        ASSERT_NE(svg.find("Slope per head"), std::string::npos);
+        EXPECT_EQ(svg.find(">\u22127.5<"), std::string::npos) << heads << " heads";
+        EXPECT_EQ(svg.find(">\u22122.5<"), std::string::npos) << heads << " heads";
+        EXPECT_TRUE(svg.find(">\u22124<") != std::string::npos ||
+                    svg.find(">\u22126<") != std::string::npos)
+            << heads << " heads";
     }
 }
 

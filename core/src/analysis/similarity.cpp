@@ -251,7 +251,7 @@ std::string similarityTitle(const SimilarityParams& params) {
     switch (params.encoding) {
         case SimilarityEncoding::Sinusoidal:
             title += " of sinusoidal rows (" + std::string(layoutName(params.sinusoidal.layout)) +
-                     "), d_model = " + std::to_string(params.sinusoidal.dModel) +
+                     "), $d_{model}$ = " + std::to_string(params.sinusoidal.dModel) +
                      ", base = " + formatValue(params.sinusoidal.base, 6);
             break;
         case SimilarityEncoding::Learned:

@@ -468,13 +468,13 @@ Result<TableStructure> analyzeTableStructure(const Matrix& table, const Structur
 
     std::ostringstream note;
     const std::size_t n = std::min(table.rows, table.cols);
-    note << "PCA of " << table.rows << " positions x " << table.cols << " dims via the " << n
-         << " x " << n << (table.cols <= table.rows ? " covariance" : " Gram matrix") << " ("
+    note << "PCA of " << table.rows << " positions × " << table.cols << " dims via the " << n
+         << " × " << n << (table.cols <= table.rows ? " covariance" : " Gram matrix") << " ("
          << (n <= kJacobiLimit ? "Jacobi"
-                               : "block Lanczos, residual <= 1e-10 of the top eigenvalue")
+                               : "block Lanczos, residual ≤ $10^{-10}$ of the top eigenvalue")
          << (result.pca.converged ? "" : ", not fully converged")
          << "); spectra zero-padded to a power of two; caps: " << kMaxStructureValues
-         << " values, min(rows, dims) <= " << kMaxStructureSide;
+         << " values, min(rows, dims) ≤ " << kMaxStructureSide;
     result.note = note.str();
     return result;
 }

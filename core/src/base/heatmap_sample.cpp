@@ -21,7 +21,7 @@ std::uint64_t nextMatrixVersion() {
 
 std::string blockNote(const HeatmapSample& sample, const std::string& summary) {
     if (sample.rowsPerTexel <= 1 && sample.colsPerTexel <= 1) return "";
-    return "each pixel: " + summary + " " + std::to_string(sample.rowsPerTexel) + "x" +
+    return "each pixel: " + summary + " " + std::to_string(sample.rowsPerTexel) + "×" +
            std::to_string(sample.colsPerTexel) + " cells";
 }
 

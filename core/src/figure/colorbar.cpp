@@ -69,10 +69,20 @@ void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange 
         // 4 px clear of the tick: a tick touching "−0.25" reads as "−−0.25".
         TextItem label = makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
                                   HorizontalAlign::Left, VerticalAlign::Middle);
-        if (labelBounds)
+        if (labelBounds) {
             plot_parts::addTickLabel(figure, std::move(label), lastLabel, *labelBounds);
-        else
+        } else {
+            // A bar shorter than two ticks' room still gets two steps (−1, 0, 1 on 24 px at
+            // 480x320): a label that would touch the one before it is left out, its tick kept.
+            const Box box = textBox(label);
+            if (lastLabel && boxesOverlap(box,
+                                          {lastLabel->x - 2, lastLabel->y - 2, lastLabel->width + 4,
+                                           lastLabel->height + 4},
+                                          0))
+                continue;
+            lastLabel = box;
             figure.add(std::move(label));
+        }
     }
 }
 

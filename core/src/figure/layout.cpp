@@ -120,14 +120,29 @@ std::vector<WrappedLine> wrapWords(const std::string& text, float width, float s
     std::istringstream paragraphs(text);
     std::string paragraph;
     while (std::getline(paragraphs, paragraph)) {
-        std::istringstream words(paragraph);
-        std::string word, line;
+        // Words split at spaces outside $...$ only: a line holds whole maths (broken inside it,
+        // "$\\mathrm{argmax}_j (x_i +" ended a line and the next ran on in maths).
+        std::vector<std::string> words;
+        {
+            std::istringstream split(paragraph);
+            std::string piece;
+            bool open = false;  // an odd number of unescaped '$' so far in the word
+            while (split >> piece) {
+                if (open)
+                    words.back() += " " + piece;
+                else
+                    words.push_back(piece);
+                for (std::size_t k = 0; k < piece.size(); ++k)
+                    if (piece[k] == '$' && (k == 0 || piece[k - 1] != '\\')) open = !open;
+            }
+        }
+        std::string line;
         auto emit = [&] {
             lines.push_back({line, y});
             y += lineHeight;
             line.clear();
         };
-        while (words >> word) {
+        for (const std::string& word : words) {
             const std::string candidate = line.empty() ? word : line + " " + word;
             if (!line.empty() && estimateTextWidth(candidate, size) > width) emit();
             line = line.empty() ? word : line + " " + word;

@@ -12,6 +12,19 @@ float estimateTextWidth(std::string_view text, float size) {
     return markupWidth(text, 0.56f * size);  // UTF-8 characters, scripts at their own size
 }
 
+namespace {
+
+// A word that joins the words either side of it into one expression ("m = 0.5", "(1 − c²)",
+// "mθ mod 2π"): no line break next to it while the expression fits a line.
+bool isOperatorWord(std::string_view word) {
+    for (const char* op :
+         {"=", "−", "-", "+", "×", "·", "/", "÷", "→", "≈", "<", ">", "≤", "≥", "mod"})
+        if (word == op) return true;
+    return false;
+}
+
+}  // namespace
+
 std::size_t titleBreak(std::string_view title) {
     auto hasWord = [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end && k < title.size(); ++k)
@@ -22,15 +35,25 @@ std::size_t titleBreak(std::string_view title) {
     double best = 1e300;
     for (std::size_t at = title.find(' '); at != std::string_view::npos;
          at = title.find(' ', at + 1)) {
-        // Never inside $...$ markup: each line must stay whole maths.
+        // Never inside $...$ markup (each line must stay whole maths) nor inside square
+        // brackets, which hold a vector or an index ("Concatenate: [x;" over "p], width 2d").
+        // Parentheses may hold a list that breaks as prose does ("(seed 0," over "std 0.02)").
         std::size_t dollars = 0;
-        for (std::size_t k = 0; k < at; ++k)
+        int depth = 0;
+        for (std::size_t k = 0; k < at; ++k) {
             dollars += title[k] == '$' && (k == 0 || title[k - 1] != '\\');
-        if (dollars % 2 == 1) continue;
+            if (title[k] == '[') ++depth;
+            if (title[k] == ']' && depth > 0) --depth;
+        }
+        if (dollars % 2 == 1 || depth > 0) continue;
         const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
         const std::size_t after = title.find(' ', at + 1);
-        if (!hasWord(before == std::string_view::npos ? 0 : before + 1, at) ||
-            !hasWord(at + 1, after == std::string_view::npos ? title.size() : after)) {
+        const std::size_t wordBefore = before == std::string_view::npos ? 0 : before + 1;
+        const std::size_t wordAfter = after == std::string_view::npos ? title.size() : after;
+        // Both sides words, and neither an operator such as "mod" ("… m·θi mod" over "2π …").
+        if (!hasWord(wordBefore, at) || !hasWord(at + 1, wordAfter) ||
+            isOperatorWord(title.substr(wordBefore, at - wordBefore)) ||
+            isOperatorWord(title.substr(at + 1, wordAfter - at - 1))) {
             continue;
         }
         const double distance = std::abs(double(at) - double(title.size()) / 2);
@@ -74,7 +97,12 @@ float atLeastMinText(float size, const Theme& theme) {
     return std::max(size, theme.minTextSize);
 }
 
-std::vector<std::string> wrapText(std::string_view text, float size, float maxWidth) {
+namespace {
+
+// wrapText, and with `beforeOperators` a break also before an operator (TeX's convention): the
+// operator then starts the next line with its right operand ("angle at L" over "÷ angle seen").
+std::vector<std::string> wrapWords(std::string_view text, float size, float maxWidth,
+                                   bool beforeOperators) {
     // Break points: spaces outside $...$ (a line must stay whole maths).
     std::vector<std::string> words;
     std::string word;
@@ -90,19 +118,15 @@ std::vector<std::string> wrapText(std::string_view text, float size, float maxWi
         word += c;
     }
     if (!word.empty()) words.push_back(std::move(word));
-    // "m = 0.5" and "(1 − c²)" stay whole: a lone operator keeps the words either side of it
-    // on its line.
-    auto isOperator = [](const std::string& word) {
-        for (const char* op : {"=", "−", "-", "+", "×", "·", "→", "≈", "<", ">", "≤", "≥"})
-            if (word == op) return true;
-        return false;
-    };
+    // "m = 0.5", "(1 − c²)" and "mθ mod 2π" stay whole: a lone operator keeps the words
+    // either side of it on its line.
+    auto isOperator = [](const std::string& word) { return isOperatorWord(word); };
     // Groups of words kept together, each one piece when it fits the width, else word by word.
     std::vector<std::vector<std::string>> groups;
     for (std::size_t k = 0; k < words.size(); ++k) {
-        const bool join =
-            !groups.empty() && (isOperator(words[k]) || isOperator(groups.back().back()) ||
-                                groups.back().back().back() == '=');
+        const bool join = !groups.empty() &&
+                          ((!beforeOperators && isOperator(words[k])) ||
+                           isOperator(groups.back().back()) || groups.back().back().back() == '=');
         if (join)
             groups.back().push_back(std::move(words[k]));
         else
@@ -136,6 +160,12 @@ std::vector<std::string> wrapText(std::string_view text, float size, float maxWi
     return lines;
 }
 
+}  // namespace
+
+std::vector<std::string> wrapText(std::string_view text, float size, float maxWidth) {
+    return wrapWords(text, size, maxWidth, false);
+}
+
 bool WrappedText::cut() const {
     const std::string_view ellipsis = "…";
     return !lines.empty() && lines.back().size() >= ellipsis.size() &&
@@ -162,6 +192,12 @@ WrappedText wrapToFit(std::string_view text, float size, float maxWidth, int max
         std::vector<std::string> lines = estimateTextWidth(text, at) <= maxWidth
                                              ? std::vector<std::string>{std::string(text)}
                                              : wrapText(text, at, maxWidth);
+        // Operators kept with both operands need more lines than allowed: a break before an
+        // operator rather than a smaller size.
+        if (!fits(lines, at)) {
+            std::vector<std::string> before = wrapWords(text, at, maxWidth, true);
+            if (fits(before, at)) lines = std::move(before);
+        }
         if (fits(lines, at)) {
             out.lines = std::move(lines);
             out.size = at;

@@ -132,28 +132,37 @@ std::vector<Tick> linearTicks(double low, double high, int maxCount, bool intege
     }
     if (integers) step = std::max(1.0, std::round(step));
     // A short axis could get a single tick (0 .. 4095 in two labels' room: step 5000). Two ends
-    // say more: take the largest smaller nice step with two multiples in range, then every
-    // stride-th multiple so that no more than maxCount remain (0 and 4000).
+    // say more: take the largest smaller nice step with two multiples in range. Like the usual
+    // step, it may have maxCount steps between its ticks (0, 2000, 4000), and its ticks are its
+    // multiples, so an axis through 0 is ticked at 0 (-63 .. 63 read -50, 50 when the stride
+    // counted ticks, not steps). Only a step with more than maxCount steps takes every
+    // stride-th multiple.
     auto multiples = [&](double s) {
         return std::floor(high / s + 1e-9) - std::ceil(low / s - 1e-9) + 1;
     };
     double first = std::ceil(low / step - 1e-9) * step;
     if (maxCount >= 2 && multiples(step) < 2) {
-        bool found = false;
+        // Candidates fall in size, so the first with two multiples has the fewest steps.
+        double nice = 0;
         for (double decade : {10.0, 1.0}) {  // the decade above the step's, then its own
             const double m = magnitude * decade;
             for (double factor : {5.0, 2.5, 2.0, 1.0}) {
                 const double candidate = factor * m;
                 if (candidate >= step || (integers && (factor == 2.5 || candidate < 1))) continue;
                 if (multiples(candidate) >= 2) {
-                    const double stride = std::ceil(multiples(candidate) / maxCount);
-                    step = candidate * stride;
-                    first = std::ceil(low / candidate - 1e-9) * candidate;
-                    found = true;
+                    nice = candidate;
                     break;
                 }
             }
-            if (found) break;
+            if (nice > 0) break;
+        }
+        if (nice > 0) {
+            const double stride = std::ceil((multiples(nice) - 1) / maxCount);
+            step = nice * stride;
+            // Multiples of the (strided) step hold 0; a stride that leaves fewer than two of
+            // them starts from the first multiple of the nice step instead.
+            first = multiples(step) >= 2 ? std::ceil(low / step - 1e-9) * step
+                                         : std::ceil(low / nice - 1e-9) * nice;
         }
     }
     // Counted, not accumulated: first + i * step reaches past high within maxCount + 2 steps,

@@ -438,8 +438,10 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
             "Slope per head (fairseq get_slopes, n = " + std::to_string(options.heads) + ")";
         slopes.x = integerAxis("head", -0.5, double(options.heads) - 0.5);
         // log2 of the slopes: fairseq's slopes are powers of two, so the axis reads -1 for 1/2,
-        // -8 for 1/256, and a power-of-two head count gives a straight line.
-        slopes.y = {"log\u2082 of slope m", 0, 1};
+        // -8 for 1/256, and a power-of-two head count gives a straight line. Ticked at whole
+        // powers only (a one-column PDF read -7.5, -5, -2.5; other head counts put some heads
+        // between them).
+        slopes.y = {"log\u2082 of slope m", 0, 1, false, false, true};
         slopes.legend = false;
         LineSeries series;
         for (std::size_t h = 0; h < data.slopes.size(); ++h) {
@@ -493,7 +495,7 @@ void drawAlibiFigure(Figure& figure, const AlibiLayout& layout, const AlibiFigur
             };
             std::string note = "each pixel: mean of ";
             if (data.attention.rowsPerTexel > 1)
-                note += count(data.attention.rowsPerTexel, "head") + " x ";
+                note += count(data.attention.rowsPerTexel, "head") + " × ";
             note += count(data.attention.colsPerTexel, "key");
             drawCornerNote(live, layout.attention, &attentionFrame, note, theme);
         }

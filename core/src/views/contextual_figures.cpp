@@ -93,7 +93,7 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
     figure.viewPanels = kCopePanels.count;  // --panel N: the GUI's panel N
     const std::string gateText =
         params.gates == CopeGateSource::Seeded
-            ? "sigmoid(q.k" + std::string(params.divideGates ? "/sqrt(d)" : "") + "), seed " +
+            ? "$σ(q·k" + std::string(params.divideGates ? " / √d" : "") + ")$, seed " +
                   std::to_string(params.seed)
             : std::string(copeGateSourceName(params.gates)) + " (set by hand)";
 
@@ -139,11 +139,11 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
     }
     if (grid.shows(3)) {
         const double largest = std::max(maxAbs(cope.bias), 1e-9);
-        HeatmapSpec spec =
-            smallMatrixSpec("Bias b_ij: q_i.e[p] interpolated between floor p and ceil p (npos " +
-                                std::to_string(cope.npos) + ")",
-                            cope.bias, grid.cell(3), ColormapId::BlueWhiteRed, {-largest, largest},
-                            "key j (token)", "query i (token)");
+        HeatmapSpec spec = smallMatrixSpec(
+            "Bias $b_{ij}$: $q_i·e[p]$ interpolated between floor $p$ and ceil $p$ (npos " +
+                std::to_string(cope.npos) + ")",
+            cope.bias, grid.cell(3), ColormapId::BlueWhiteRed, {-largest, largest}, "key j (token)",
+            "query i (token)");
         spec.colorbarLabel = "bias";
         drawHeatmap(figure, grid.cell(3), spec, theme);
     }
@@ -174,7 +174,7 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
             integerAxis("relative position $i-j$ (query − key)", -double(reach), double(reach));
         spec.y = {"bucket", 0, 1};
         LineSeries bucket{"bucket", {}, {}, theme.accent, 2.0f, false};
-        LineSeries identity{"i - j", {}, {}, lineColor(theme, 1), 1.2f, false};
+        LineSeries identity{"i − j", {}, {}, lineColor(theme, 1), 1.2f, false};
         // At most ~2 points per pixel column: steps drawn from every integer when few, else
         // sampled.
         const long long step = std::max<long long>(1, reach / 1500);
@@ -200,18 +200,18 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
     }
     const int scale = debertaScaleFactor(params);
     const std::string divisor =
-        "/ sqrt(" + std::to_string(params.headDim) + " x " + std::to_string(scale) + ")";
+        "/ √(" + std::to_string(params.headDim) + " × " + std::to_string(scale) + ")";
     struct TermPanel {
         int index;
         DebertaTerm term;
         std::string title;
     };
     const TermPanel panels[] = {
-        {1, DebertaTerm::C2c, "c2c: q_i . k_j " + divisor},
+        {1, DebertaTerm::C2c, "c2c: $q_i·k_j$ " + divisor},
         {2, DebertaTerm::C2p,
-         params.c2p ? "c2p: q_i . Kr[delta(i,j) + k] " + divisor : "c2p (off in pos_att_type)"},
+         params.c2p ? "c2p: $q_i·K_r[δ(i, j) + k]$ " + divisor : "c2p (off in pos_att_type)"},
         {3, DebertaTerm::P2c,
-         params.p2c ? "p2c (HF gather): k_j . Qr[-delta(j,i) + k] " + divisor
+         params.p2c ? "p2c (HF gather): $k_j·Q_r[-δ(j, i) + k]$ " + divisor
                     : "p2c (off in pos_att_type)"},
     };
     for (const TermPanel& p : panels) {
@@ -355,7 +355,7 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         // The staircase from attention_temperature.hpp at every step edge and between them.
         LinePlotSpec spec;
         spec.title = "NoPE-layer query scale: log(floor((t+1)/" +
-                     formatValue(options.temperature.floorScale) + ") + 1) x " +
+                     formatValue(options.temperature.floorScale) + ") + 1) × " +
                      formatValue(options.temperature.attnScale) + " + 1";
         spec.x = integerAxis("position t", 0, double(options.seqLen - 1));
         spec.y = {"scale", 0, 1};

@@ -297,7 +297,7 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     if (layout.table.width > 0) {
         HeatmapSpec spec;
         spec.title = "Learned table (" + options.source + "): " + std::to_string(table.rows) +
-                     " x " + std::to_string(table.cols);
+                     " × " + std::to_string(table.cols);
         spec.x = {"dimension", 0, double(table.cols), false, true};
         spec.y = {"position", 0, double(shown), false, true};
         spec.values = data.table.values;
@@ -354,7 +354,7 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
                 // (sampled: the "1 in N positions" in place of "each pixel:", so it fits)
                 note += std::string(note.empty() ? "" : "; ") +
                         (data.rowStride > 1 ? "mean of " : "each pixel: mean of ") +
-                        std::to_string(data.cosine.rowsPerTexel) + "x" +
+                        std::to_string(data.cosine.rowsPerTexel) + "×" +
                         std::to_string(data.cosine.rowsPerTexel) + " pairs" + sampledNote;
             }
             drawCornerNote(figure, layout.cosine, &out.cosine, note, theme);

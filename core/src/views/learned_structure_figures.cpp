@@ -311,7 +311,7 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
     LearnedStructureFrames& out = frames ? *frames : local;
     figure.viewPanels = kStructureShape.count;  // --panel N: the GUI's panel N
     const std::string size =
-        std::to_string(structure.rows) + " positions x " + std::to_string(structure.cols) + " dims";
+        std::to_string(structure.rows) + " positions × " + std::to_string(structure.cols) + " dims";
     const float titleHeight = std::max(30.f, layout.grid.area.y - layout.area.y);
     drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, titleHeight},
               "Structure of " +

@@ -128,7 +128,7 @@ void drawShiftMatrix(Figure& figure, Box matrixBox, const LinearShiftOptions& op
     spec.colorbarLabel = "entry";
     if (rpt > 1 || cpt > 1) {
         spec.colorbarLabel +=
-            ", mean of " + std::to_string(rpt) + " x " + std::to_string(cpt) + " entries";
+            ", mean of " + std::to_string(rpt) + " × " + std::to_string(cpt) + " entries";
     }
     drawHeatmap(figure, matrixBox, spec, theme);
 }

@@ -11,6 +11,7 @@
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
+#include "poslab/figure/ticks.hpp"
 #include "poslab/views/print_room.hpp"
 
 namespace poslab {
@@ -55,7 +56,7 @@ int heatmapTexels(Box area, int seqLen, const Theme& theme) {
     spec.y = {"query i", 0, double(seqLen), false, true};
     spec.values = share(Matrix(1, 1));
     spec.range = {-100, 100};  // three-digit colour-bar ticks: wider than most
-    spec.colorbarLabel = "logit / √d, mean of 10 x 10 cells";
+    spec.colorbarLabel = "logit / √d, mean of 10 × 10 cells";
     Figure scratch;
     PlotFrame frame;
     drawHeatmap(scratch, area, spec, theme, &frame);
@@ -187,7 +188,7 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
         if (k == 4) {
             spec.colorbarLabel = "logit / √d";
             if (maps.cellsPerTexel > 1) {
-                spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " x " +
+                spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " × " +
                                       std::to_string(maps.cellsPerTexel) + " cells";
             }
         }
@@ -284,7 +285,8 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     const Figure::Checkpoint start = figure.checkpoint();
     PlotFrame frame = drawHistogram(spec);
     // Short lines where they hide neither the bars, the curve nor the legend.
-    std::vector<NoteLine> lines = {{"sampled: mean " + formatValue(histogram.mean, 2) + ", std " +
+    std::vector<NoteLine> lines = {{"sampled: mean " +
+                                        withMinusSign(formatValue(histogram.mean, 2)) + ", std " +
                                         formatValue(histogram.stddev, 3),
                                     theme.text}};
     if (requested > drawn && drawn > 0) {  // fewer than asked: which ones
@@ -331,8 +333,8 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     }
 
     LinePlotSpec spread;
-    spread.title = "spread of the cosine against d_model";
-    spread.x = {"d_model", 2, 8192, true};
+    spread.title = "spread of the cosine against $d_{model}$";
+    spread.x = {"$d_{model}$", 2, 8192, true};
     // "std(cosine)": "std of the cosine" ran 7 px longer than the short plot under lesson 5.2's
     // card and was shrunk to 19 px, under presentation's 19.6.
     spread.y = {"std(cosine)", 0.01, 1, true};
@@ -396,7 +398,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
         spec.y.label = "query i";
         spec.colorbarLabel = "logit / √d";
         if (maps.cellsPerTexel > 1) {
-            spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " x " +
+            spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " × " +
                                   std::to_string(maps.cellsPerTexel) + " cells";
         }
         drawHeatmap(figure, plot, spec, theme);
@@ -405,7 +407,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
             paragraph =
                 "Logit = content·content + content·position + position·content + "
                 "position·position: all four terms, mixed in one number.\n"
-                "Attention weights per layer (W_Q, W_K, W_V, W_O): 4·d² = " +
+                "Attention weights per layer ($W_Q$, $W_K$, $W_V$, $W_O$): 4·d² = " +
                 std::to_string(addParams) + ".";
         } else {
             paragraph =
@@ -413,7 +415,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
                 "in a dot product, so the cross terms vanish.\n"
                 "Attention weights per layer: 4·(2d)² = " +
                 std::to_string(concatParams) +
-                " (4x), and every later layer pays for the wider vectors.";
+                " (4×), and every later layer pays for the wider vectors.";
         }
         drawParagraph(figure, text, paragraph, theme);
     }
@@ -425,7 +427,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
     LinePlotSpec spec;
     spec.title = "Position read back from x + p";
-    spec.x = {"d_model", 4, 2048, true};
+    spec.x = {"$d_{model}$", 4, 2048, true};
     spec.y = {"error (positions)", 0, 1};  // the mean: the paragraph says so
     LineSeries added, concatenated;
     added.name = "add";
@@ -455,7 +457,8 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     spec.markers = {current};
     drawLinePlot(figure, plot, spec, theme);
     std::string paragraph =
-        "Best-matching position row: argmax_j (x_i + p_i)·p_j / |p_j|. Word vectors blur the "
+        "Best-matching position row: $\\mathrm{argmax}_j (x_i + p_i)·p_j / |p_j|$. Word vectors "
+        "blur the "
         "readout less as d grows, because they are nearly orthogonal to every p.";
     if (recoveryError >= 0) {
         const int here = recoveryQueries(params.seqLen, d);

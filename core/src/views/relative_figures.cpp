@@ -336,8 +336,8 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         spec.squareCells = true;
         const FamilyMember member = kFamilyMemberList[std::size_t(k)];
         spec.title = familyMemberName(member);
-        if (member == FamilyMember::Xpos) spec.title = "xPos q.k";
-        if (member == FamilyMember::Rope) spec.title = "RoPE q.k";
+        if (member == FamilyMember::Xpos) spec.title = "xPos $q·k$";
+        if (member == FamilyMember::Rope) spec.title = "RoPE $q·k$";
         spec.range = data.ranges[std::size_t(k)];
         spec.colorbarLabel =
             member == FamilyMember::Xpos || member == FamilyMember::Rope ? "q·k" : "bias";
@@ -399,10 +399,10 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
         case RelativeTab::Xpos:
             if (data.maps.size() < 1) return;
             drawMap(figure, layout.panel(0), map(0), data.ranges[0],
-                    "xPos q.k for q = k = ones, " + tabTitleSuffix(o), "score", theme);
+                    "xPos $q·k$ for $q = k$ = ones, " + tabTitleSuffix(o), "score", theme);
             drawCurves(figure, layout.panel(1),
                        "Score against distance: the decay xPos adds to RoPE",
-                       {"q.k (q = k = ones)", 0, 1}, data.curves, o, theme);
+                       {"$q·k$ ($q = k$ = ones)", 0, 1}, data.curves, o, theme);
             break;
         case RelativeTab::Kerple: {
             if (data.maps.size() < 2) return;
@@ -436,15 +436,15 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
             if (data.maps.size() < 2) return;
             const FireParams& p = o.fire;
             drawMap(figure, layout.panel(0), map(0), data.ranges[0],
-                    "phi = psi(i-j) / psi(max(i, L)), c = " + formatValue(p.c) +
+                    "$φ = ψ(i - j) / ψ(\\mathrm{max}(i, L))$, c = " + formatValue(p.c) +
                         ", L = " + formatValue(p.threshold),
-                    "phi", theme, true);
+                    "$φ$", theme, true);
             drawMap(figure, layout.panel(1), map(1), data.ranges[1],
-                    "MLP(phi), head " + formatValue(p.head + 1) + ", seed " +
+                    "MLP($φ$), head " + formatValue(p.head + 1) + ", seed " +
                         formatValue(double(p.seed)),
                     "bias", theme, true);
-            drawCurves(figure, layout.panel(2), "phi against distance: every query reaches ~1",
-                       {"phi", 0, 1}, data.curves, o, theme);
+            drawCurves(figure, layout.panel(2), "$φ$ against distance: every query reaches ≈1",
+                       {"$φ$", 0, 1}, data.curves, o, theme);
             break;
         }
     }

@@ -244,7 +244,7 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
     spec.angleTicks = true;  // 0, π/2, π, 3π/2, 2π: where the cyclic map's colours sit
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         // Zoomed out: circular means, and "mixed" where a pixel's angles spread too far.
-        spec.colorbarLabel += ", circular mean of " + std::to_string(sample->rowsPerTexel) + " x " +
+        spec.colorbarLabel += ", circular mean of " + std::to_string(sample->rowsPerTexel) + " × " +
                               std::to_string(sample->colsPerTexel) + " cells a pixel";
         spec.showMaskedLegend = true;
         spec.maskedLabel = "mixed";

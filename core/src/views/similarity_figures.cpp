@@ -54,7 +54,7 @@ void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& par
     spec.colorbarLabel = std::string(params.metric == SimilarityMetric::Cosine ? "cosine similarity"
                                                                                : "dot product") +
                          (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1
-                              ? " (mean of " + std::to_string(sample.rowsPerTexel) + " x " +
+                              ? " (mean of " + std::to_string(sample.rowsPerTexel) + " × " +
                                     std::to_string(sample.colsPerTexel) + " cells per pixel)"
                               : "");
     if (options.undefinedRows > 0) {  // zero table rows: masked cells, and said what they are

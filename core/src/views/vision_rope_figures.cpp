@@ -15,7 +15,7 @@ namespace poslab {
 namespace {
 
 std::string grid(int t, int h, int w) {
-    return std::to_string(t) + "x" + std::to_string(h) + "x" + std::to_string(w);
+    return std::to_string(t) + "×" + std::to_string(h) + "×" + std::to_string(w);
 }
 
 // One stream's curve, at most about 2 points per pixel column: each bucket of tokens gives its

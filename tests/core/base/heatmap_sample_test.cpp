@@ -128,7 +128,7 @@ TEST(HeatmapSampleTest, VersionsAreFreshAndNotesSayWhatATexelHolds) {
     EXPECT_EQ(blockNote(sample, "mean of"), "");
     sample.rowsPerTexel = 4;
     sample.colsPerTexel = 2;
-    EXPECT_EQ(blockNote(sample, "mean of"), "each pixel: mean of 4x2 cells");
+    EXPECT_EQ(blockNote(sample, "mean of"), "each pixel: mean of 4×2 cells");
 }
 
 // ---- relativeOffsetSample

@@ -33,13 +33,18 @@ std::vector<double> tickValues(const std::vector<Tick>& ticks) {
 }
 
 TEST(AxesTest, ShortAxesStillGetTwoTicks) {
-    // Two labels' room on 0 .. 4095 used to give the nice step 5000 and a lone "0".
-    EXPECT_EQ(tickValues(linearTicks(0, 4095, 2, true)), (std::vector<double>{0, 4000}));
+    // Two labels' room on 0 .. 4095 used to give the nice step 5000 and a lone "0". Room for
+    // two labels is room for two steps, as the usual step counts it (0 .. 10 in 2: 0, 5, 10):
+    // 0, 2000, 4000 (this read 0, 4000, a step of 4000 that is no nice step).
+    EXPECT_EQ(tickValues(linearTicks(0, 4095, 2, true)), (std::vector<double>{0, 2000, 4000}));
+    EXPECT_EQ(tickValues(linearTicks(0, 10, 2, true)), (std::vector<double>{0, 5, 10}));
     EXPECT_EQ(tickValues(linearTicks(3, 4095, 2, true)), (std::vector<double>{2000, 4000}));
+    // Likewise 0.25, 0.5, 0.75 (was 0.25, 0.75).
     const std::vector<double> fractions = tickValues(linearTicks(0.2, 0.9, 2));
-    ASSERT_EQ(fractions.size(), 2u);
+    ASSERT_EQ(fractions.size(), 3u);
     EXPECT_NEAR(fractions[0], 0.25, 1e-12);
-    EXPECT_NEAR(fractions[1], 0.75, 1e-12);
+    EXPECT_NEAR(fractions[1], 0.5, 1e-12);
+    EXPECT_NEAR(fractions[2], 0.75, 1e-12);
     // Unchanged where the usual step already gives two or more, or one label is all there is.
     EXPECT_EQ(tickValues(linearTicks(0, 100, 5, true)),
               (std::vector<double>{0, 20, 40, 60, 80, 100}));

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -14,6 +15,27 @@
 
 namespace poslab {
 namespace {
+
+// Add-vs-concat's note "argmax_j (x_i + p_i)·p_j / |p_j|" in markup was broken inside its $...$
+// at a one-column width: the first line ended in open maths and the rest of the paragraph was
+// set in maths (italic). Every line holds whole maths, and nothing is lost.
+TEST(LayoutTest, ParagraphsBreakOutsideMathsOnly) {
+    const std::string text =
+        "Best-matching position row: $\\mathrm{argmax}_j (x_i + p_i)·p_j / |p_j|$. Word vectors "
+        "blur the readout less as d grows.";
+    for (float width : {120.f, 200.f, 300.f}) {
+        Figure figure = emptyFigure(400, 300, paperTheme());
+        drawParagraph(figure, {0, 0, width, 290}, text, paperTheme());
+        std::string joined;
+        for (const FigureItem& item : figure.items) {
+            const auto* t = std::get_if<TextItem>(&item);
+            ASSERT_NE(t, nullptr);
+            EXPECT_EQ(std::count(t->text.begin(), t->text.end(), '$') % 2, 0) << t->text;
+            joined += (joined.empty() ? "" : " ") + t->text;
+        }
+        EXPECT_EQ(joined, text) << width;
+    }
+}
 
 TEST(LayoutTest, ParagraphsWrapInsideTheirBox) {
     Figure figure = emptyFigure(400, 300, paperTheme());

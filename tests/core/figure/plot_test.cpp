@@ -115,7 +115,7 @@ TEST(PlotTest, BlockNotesSayHowManyCellsEachPixelHolds) {
     EXPECT_EQ(blockNote(sample, "mean of"), "");  // one cell per texel: nothing to say
     sample.rowsPerTexel = 19;
     sample.colsPerTexel = 1;
-    EXPECT_EQ(blockNote(sample, "mean of unmasked"), "each pixel: mean of unmasked 19x1 cells");
+    EXPECT_EQ(blockNote(sample, "mean of unmasked"), "each pixel: mean of unmasked 19×1 cells");
 }
 
 // A note longer than its area is wide wraps between words and stays inside (RoPE's Layers

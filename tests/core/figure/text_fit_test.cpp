@@ -93,6 +93,23 @@ TEST(TextFitTest, TitleBreakKeepsOperatorsWithTheirOperands) {
     EXPECT_EQ(titleBreak("one two"), 3u);
     EXPECT_EQ(titleBreak("single"), std::string_view::npos);
     EXPECT_EQ(titleBreak("a - b"), std::string_view::npos);  // only spaces beside "-"
+    // RoPE's angle title broke as "… $m·θ_i$ mod" over "2π — head_dim …": "mod" is an operator
+    // too, so the break goes to the nearest space with no operator beside it.
+    const std::string_view angles =
+        "Rotation angle $m·θ_i$ mod 2π — head_dim 128, base 10000, half pairs";
+    const std::size_t split = titleBreak(angles);
+    ASSERT_NE(split, std::string_view::npos);
+    EXPECT_NE(angles.substr(0, split).find("mod 2π"), std::string_view::npos)
+        << angles.substr(0, split);
+    EXPECT_EQ(titleBreak("x mod y"), std::string_view::npos);
+    EXPECT_EQ(titleBreak("q / k"), std::string_view::npos);
+    // Nor inside brackets: Add-vs-concat's "Concatenate: [x;" over "p], width 2d = 128".
+    EXPECT_EQ(titleBreak("Concatenate: [x; p], width 2d = 128"),
+              std::string_view("Concatenate: [x; p],").size());
+    // Parentheses break as prose: "Learned table (seed 0," over "std 0.02): 512 × 64" keeps the
+    // two lines even (after "table" the second was too long for a projector's title).
+    EXPECT_EQ(titleBreak("Learned table (seed 0, std 0.02): 512 × 64"),
+              std::string_view("Learned table (seed 0,").size());
 }
 
 TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
@@ -119,6 +136,15 @@ TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
     // A lone minus stays between its operands.
     for (const std::string& line : wrapText("exact density (1 − c²)^((d−3)/2)", size, 60))
         EXPECT_NE(line, "−");
+    // "mod" and "/" keep their operands on their line too ("angle mθ mod" over "2π").
+    for (const std::string& line : wrapText("the angle $m·θ_i$ mod 2π of pair i", size, 80)) {
+        EXPECT_NE(line.substr(line.size() >= 3 ? line.size() - 3 : 0), "mod") << line;
+        EXPECT_NE(line.rfind("2π", 0), 0u) << line;
+    }
+    for (const std::string& line : wrapText("the logit q·k / √d of each pair", size, 70)) {
+        EXPECT_NE(line.back(), '/') << line;
+        EXPECT_NE(line.front(), '/') << line;
+    }
 }
 
 }  // namespace
@@ -146,6 +172,20 @@ TEST(WrapToFitTest, ALongNoteAtANarrowWidthWrapsOntoLinesThatEachFit) {
         EXPECT_LE(right - left, 51.f) << line;
         EXPECT_EQ(line.find("…"), std::string::npos);
     }
+}
+
+// Extrapolation's y label at one column: "L ÷ angle" kept whole took three lines where two
+// were allowed, and the label was cut ("angle at L ÷ angle…"). A break before the operator
+// keeps two lines at full size; never one after it.
+TEST(WrapToFitTest, ABreakBeforeAnOperatorBeatsShrinking) {
+    const std::string label = "angle at L ÷ angle seen";
+    const float size = 10;
+    // 70 px: "÷ angle seen" (12 characters, 67.2 px) fits, "L ÷ angle seen" (14, 78.4) not, so
+    // "L ÷ angle" kept whole leaves "seen" a third line.
+    const WrappedText wrapped = wrapToFit(label, size, 70, 2, 0.75f);
+    EXPECT_EQ(wrapped.size, size);
+    EXPECT_EQ(wrapped.lines, (std::vector<std::string>{"angle at L", "÷ angle seen"}));
+    EXPECT_FALSE(wrapped.cut());
 }
 
 TEST(WrapToFitTest, TooManyLinesShrinkBeforeAnythingIsCut) {

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace poslab {
 namespace {
@@ -35,6 +37,52 @@ TEST(TicksTest, IntegerAxesNeverGetHalfTicks) {
     EXPECT_EQ(values(linearTicks(0.2, 0.8, 5, true)), (std::vector<double>{}));  // none inside
     EXPECT_EQ(values(linearTicks(0.2, 1.8, 5, true)), (std::vector<double>{1}));
     EXPECT_EQ(labels(linearTicks(0, 3, 5, true)), (std::vector<std::string>{"0", "1", "2", "3"}));
+}
+
+// Whether `step` is 1, 2, 2.5 or 5 times a power of ten (2.5 not for integer axes).
+bool niceStep(double step, bool integers) {
+    const double decade = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    for (double factor : {1.0, 2.0, 2.5, 5.0}) {
+        if (integers && factor == 2.5) continue;
+        if (std::abs(step - factor * decade) <= step * 1e-9) return true;
+    }
+    return false;
+}
+
+TEST(TicksTest, AxesThroughZeroAreTickedAtZeroInNiceSteps) {
+    // Compare's offsets j − i in two labels' room read −50 and 50; the short-axis fallback
+    // took every second multiple of 50 from the first, counting ticks instead of steps.
+    EXPECT_EQ(values(linearTicks(-63, 63, 2, true)), (std::vector<double>{-50, 0, 50}));
+    EXPECT_EQ(values(linearTicks(-63, 64, 2)), (std::vector<double>{-50, 0, 50}));
+    // ALiBi's log₂-slope axis (−8.4 .. 0.4 padded) in a one-column PDF read −7.5, −2.5.
+    EXPECT_EQ(values(linearTicks(-8.4, 0.4, 2)), (std::vector<double>{-5, 0}));
+    // Every range through 0, every room: a 0 tick, equal steps of 1, 2, 2.5 or 5 times a power
+    // of ten (integers: whole, no 2.5), at least two ticks where two such multiples fit.
+    for (double low : {-0.7, -3.0, -8.4, -63.0, -511.0, -4095.0, -1e5}) {
+        for (double high : {0.3, 1.0, 7.5, 63.0, 1000.0, 2.5e5}) {
+            for (int maxCount = 2; maxCount <= 12; ++maxCount) {
+                for (bool integers : {false, true}) {
+                    const std::vector<double> v =
+                        values(linearTicks(low, high, maxCount, integers));
+                    const std::string at = std::to_string(low) + " .. " + std::to_string(high) +
+                                           " in " + std::to_string(maxCount) +
+                                           (integers ? " (integers)" : "");
+                    ASSERT_FALSE(v.empty()) << at;
+                    EXPECT_NE(std::find(v.begin(), v.end(), 0.0), v.end()) << at;
+                    for (std::size_t k = 1; k < v.size(); ++k) {
+                        const double step = v[k] - v[k - 1];
+                        EXPECT_NEAR(step, v[1] - v[0], std::abs(step) * 1e-9) << at;
+                        EXPECT_TRUE(niceStep(step, integers)) << at << ": step " << step;
+                        if (integers) {
+                            EXPECT_EQ(v[k], std::round(v[k])) << at;
+                        }
+                    }
+                    if (v.size() >= 2 && (v.size() - 1) > std::size_t(maxCount))
+                        ADD_FAILURE() << at << ": " << v.size() - 1 << " steps";
+                }
+            }
+        }
+    }
 }
 
 TEST(TicksTest, SparseLogAxesGetTwoAndFiveTimesDecades) {

@@ -34,14 +34,14 @@ TEST(LearnedStructureFiguresTest, HoldsEveryPlotWithItsTitle) {
     auto figure = learnedStructureFigure(sinusoidalTable(100, 32), options, 1500, 900, darkTheme());
     ASSERT_TRUE(figure) << figure.error().message;
     for (const char* title :
-         {"Structure of sinusoidal test table (100 positions x 32 dims)",
+         {"Structure of sinusoidal test table (100 positions × 32 dims)",
           "explained variance per component", "principal components against position",
           "PC1 vs PC2, coloured by position", "mean spectrum over dimensions",
           "dominant frequency per dimension vs sinusoidal", "rows shuffled (seed 1)",
           "position index", "PC1 (lag-1 r", "sinusoidal, base 10000", "rows shuffled"}) {
         EXPECT_TRUE(hasText(*figure, title)) << title;
     }
-    EXPECT_TRUE(hasText(*figure, "PCA of 100 positions x 32 dims"));  // the analysis note
+    EXPECT_TRUE(hasText(*figure, "PCA of 100 positions × 32 dims"));  // the analysis note
 }
 
 TEST(LearnedStructureFiguresTest, OneDotPerPositionInEachTrajectory) {
@@ -199,7 +199,7 @@ TEST_P(StructureTitleWidthTest, NoTitleIsShortened) {
         const bool flat = style == TrajectoryStyle::Flat;
         for (std::string title :
              {std::string(
-                  "Structure of sinusoidal, 512 x 64, base 10000 (512 positions x 64 dims)"),
+                  "Structure of sinusoidal, 512 x 64, base 10000 (512 positions × 64 dims)"),
               std::string("explained variance per component"),
               std::string("principal components against position"),
               std::string(flat ? "PC1 vs PC2, coloured by position"

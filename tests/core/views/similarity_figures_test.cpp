@@ -103,8 +103,9 @@ TEST_P(SimilarityNonFiniteAreaTest, FigureEndsWithBoundedWork) {
 INSTANTIATE_TEST_SUITE_P(Sizes, SimilarityNonFiniteAreaTest,
                          ::testing::Values(INFINITY, NAN, 3e38f, 0.f, -5.f));
 
-// The map as the GUI draws it in a figure area (similarityLayout): the side of its square.
-float mapSideIn(float width, float height) {
+// The map as the GUI draws it in a figure area (similarityLayout): the side of its square, and
+// the texts right of the plot (the colour bar's ticks and caption) in `barTexts`.
+float mapSideIn(float width, float height, std::vector<TextItem>* barTexts = nullptr) {
     const Theme theme = darkTheme();
     const SimilarityLayout layout = similarityLayout(width, height, theme.fontSize);
     SimilarityParams params;
@@ -121,6 +122,12 @@ float mapSideIn(float width, float height) {
     if (layout.stacked) {
         EXPECT_GE(height - layout.mapHeight, 14 * theme.fontSize) << width;
     }
+    if (barTexts) {
+        for (const FigureItem& item : figure.items)
+            if (const auto* text = std::get_if<TextItem>(&item);
+                text && text->anchor.x > frame.plot.right())
+                barTexts->push_back(*text);
+    }
     return std::min(frame.plot.width, frame.plot.height);
 }
 
@@ -135,6 +142,25 @@ TEST(SimilarityFiguresTest, GuiMapUsesATallNarrowArea) {
     EXPECT_TRUE(similarityLayout(670, 677, darkTheme().fontSize).stacked);
     EXPECT_FALSE(similarityLayout(1090, 810, darkTheme().fontSize).stacked);
     EXPECT_GE(mapSideIn(1090, 810), 0.4f * 810);
+}
+
+// At 1024x768 (no presentation mode) the caption "Cosine similarity (mean of 2 × 2 cells per
+// pixel)" ran along a bar some 300 px long as one line shrunk to about 10.5 px, under the
+// view's 14 px text: a caption wraps onto a second line before it shrinks.
+TEST(SimilarityFiguresTest, ColourBarCaptionKeepsTheViewsTextSize) {
+    const float fontSize = darkTheme().fontSize;
+    for (auto [width, height] : {std::pair{670.f, 677.f}, std::pair{1090.f, 810.f}}) {
+        std::vector<TextItem> barTexts;
+        mapSideIn(width, height, &barTexts);
+        int captions = 0;
+        for (const TextItem& text : barTexts) {
+            if (!text.vertical90) continue;
+            ++captions;
+            EXPECT_GE(text.size, fontSize * 0.999f) << width << ": " << text.text;
+            EXPECT_EQ(text.text.find("…"), std::string::npos) << text.text;
+        }
+        EXPECT_GE(captions, 1) << width;
+    }
 }
 
 }  // namespace

@@ -18,11 +18,11 @@ TEST(VisionRopeFiguresTest, AdvanceLinesGiveTheLargerMergedSide) {
     const auto lines = mropeAdvanceLines(*prompt, *positions);
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0],
-              "image 1: 1x28x42 patches → 1x14x21 = 294 tokens; the position advances by 21, "
+              "image 1: 1×28×42 patches → 1×14×21 = 294 tokens; the position advances by 21, "
               "not 294 (max(14, 21))");
     // Qwen2-VL video: 4 frame groups of 7x7 merged; T reaches 3, H and W 6: advances by 7.
     EXPECT_EQ(lines[1],
-              "video 1: 4x14x14 patches → 4x7x7 = 196 tokens; the position advances by 7, not 196");
+              "video 1: 4×14×14 patches → 4×7×7 = 196 tokens; the position advances by 7, not 196");
 }
 
 TEST(VisionRopeFiguresTest, MropeFigureDrawsThreeStreamsAndTheStrip) {
