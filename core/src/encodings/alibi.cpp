@@ -71,7 +71,7 @@ Result<Matrix> alibiBias(const AlibiParams& params) {
 
 Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
                              const std::vector<double>& contentLogits, bool symmetric,
-                             std::vector<double>& weights) {
+                             std::vector<double>& weights, std::pair<int, int>* nonZero) {
     if (auto s = requireInRange("slope", slope, 0.0, 1e6); !s) return s;
     if (auto s = requireIntInRange("seq_len", seqLen, 1, kMaxSeqLen); !s) return s;
     if (auto s = requireIntInRange("query", queryIndex, 0, seqLen - 1); !s) return s;
@@ -81,12 +81,17 @@ Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
     }
     // A value is inf or NaN when its exponent bits are all set: one branch-free pass over the
     // bits (it vectorises), and the offending value is looked for only when there is one.
+    // The same pass takes the logits' bounds (used below only when all are finite).
     constexpr std::uint64_t kExponentBits = 0x7ff0000000000000ULL;
     std::uint64_t nonFinite = 0;
+    double lowest = 0, highest = 0;
+    if (!contentLogits.empty()) lowest = highest = contentLogits.front();
     for (double x : contentLogits) {
         std::uint64_t bits;
         std::memcpy(&bits, &x, sizeof bits);
         nonFinite |= std::uint64_t((bits & kExponentBits) == kExponentBits);
+        lowest = x < lowest ? x : lowest;
+        highest = x > highest ? x : highest;
     }
     if (nonFinite != 0) {
         for (std::size_t j = 0; j < contentLogits.size(); ++j) {
@@ -98,12 +103,32 @@ Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
         }
     }
 
-    // Causal rows only see keys 0..queryIndex; everything after stays exactly 0.
+    // Causal rows only see keys 0..queryIndex; everything after stays exactly 0. So does every
+    // key farther from the query than `reach`: the largest logit is at least the query's own
+    // (content >= lowest, bias 0) and such a key's at most highest - slope * distance, more
+    // than 746 below it (plus a margin far above the rounding of these sums), so its exp() is
+    // the 0 the loop below would give it. Only [first, end) is computed: with a steep head most
+    // of a long row is that far. The weights are the same doubles (adding the skipped zeros to
+    // a sum of non-negative terms changes no bit).
+    constexpr double kExpIsZeroBelow = -746.0;
     const int visible = symmetric ? seqLen : queryIndex + 1;
-    weights.resize(std::size_t(seqLen));  // keys 0..visible-1 are all written below
-    std::fill(weights.begin() + visible, weights.end(), 0.0);
+    int first = 0, end = visible;
+    if (slope > 0) {
+        const double margin =
+            64 + 1e-12 * (std::abs(lowest) + std::abs(highest) + slope * double(seqLen));
+        const double reach = (highest - lowest - kExpIsZeroBelow + margin) / slope;
+        if (reach < double(seqLen)) {
+            const int within = int(reach);  // keys at a distance <= reach may be non-zero
+            first = std::max(0, queryIndex - within);
+            end = std::min(visible, queryIndex + within + 1);
+        }
+    }
+    if (nonZero) *nonZero = {first, end};
+    weights.resize(std::size_t(seqLen));  // keys first..end-1 are all written below
+    std::fill(weights.begin(), weights.begin() + first, 0.0);
+    std::fill(weights.begin() + end, weights.end(), 0.0);
     double largest = -std::numeric_limits<double>::infinity();
-    for (int j = 0; j < visible; ++j) {
+    for (int j = first; j < end; ++j) {
         const double content = contentLogits.empty() ? 0.0 : contentLogits[std::size_t(j)];
         weights[std::size_t(j)] = content + alibiBiasValue(slope, queryIndex, j, symmetric);
         largest = std::max(largest, weights[std::size_t(j)]);
@@ -112,14 +137,13 @@ Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
     // largest term is exactly 1, so the sum is at least 1. exp() of anything below -746 is 0 (the
     // smallest subnormal is e^-744.4), so those terms skip the call and its underflow handling:
     // far from the query, with a steep slope, that is most of the row.
-    constexpr double kExpIsZeroBelow = -746.0;
     double sum = 0;
-    for (int j = 0; j < visible; ++j) {
+    for (int j = first; j < end; ++j) {
         const double x = weights[std::size_t(j)] - largest;
         weights[std::size_t(j)] = x < kExpIsZeroBelow ? 0.0 : std::exp(x);
         sum += weights[std::size_t(j)];
     }
-    for (int j = 0; j < visible; ++j) weights[std::size_t(j)] /= sum;
+    for (int j = first; j < end; ++j) weights[std::size_t(j)] /= sum;
     return success();
 }
 

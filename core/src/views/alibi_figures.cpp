@@ -303,6 +303,7 @@ Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options
         options.symmetric ? keyEnd : std::min<long long>(keyEnd, query + 1);
     parallelFor(texRows, 1, [&](long long firstRow, long long lastRow) {
         std::vector<double> row;
+        std::pair<int, int> nonZero;
         for (long long tr = firstRow; tr < lastRow; ++tr) {
             double& largest = rowLargest[std::size_t(tr)];
             double* rowSums = sums.row(std::size_t(tr));
@@ -310,8 +311,9 @@ Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options
             const int h1 =
                 int(std::min<long long>(options.heads, (tr + 1) * attention.rowsPerTexel));
             for (int h = int(tr * attention.rowsPerTexel); h < h1; ++h) {
-                const Status made = alibiAttentionRowInto(data.slopes[std::size_t(h)], query,
-                                                          length, logits, options.symmetric, row);
+                const Status made =
+                    alibiAttentionRowInto(data.slopes[std::size_t(h)], query, length, logits,
+                                          options.symmetric, row, &nonZero);
                 if (!made) {
                     rowErrors[std::size_t(tr)] = made.error().message;
                     return;
@@ -320,7 +322,9 @@ Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options
                     const long long j0 = keys.firstCol + tc * attention.colsPerTexel;
                     // masked keys (causal, past the query) stay out of the mean
                     const long long j1 = std::min(unmaskedEnd, j0 + attention.colsPerTexel);
-                    for (long long j = j0; j < j1; ++j) {
+                    // the keys outside nonZero add 0: left out, the sums are the same doubles
+                    const long long s1 = std::min<long long>(j1, nonZero.second);
+                    for (long long j = std::max<long long>(j0, nonZero.first); j < s1; ++j) {
                         const double weight = row[std::size_t(j)];
                         largest = std::max(largest, weight);
                         rowSums[tc] += weight;

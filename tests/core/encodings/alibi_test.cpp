@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 #include "../test_math.hpp"
 
@@ -248,6 +250,53 @@ TEST(AlibiTest, FarTermsUnderflowToZeroAndNearOnesKeepTheirValue) {
     EXPECT_EQ(buffer, *alibiAttentionRow(0.25, 2, 7, {}, false));
     EXPECT_EQ(alibiAttentionRowInto(0.5, 0, 2, {1.0, -INFINITY}, false, buffer).error().message,
               "content logit 1 must be a finite number (got -inf)");
+}
+
+// A long row of a steep head: only the keys near the query are computed, and every weight is
+// the softmax written out over the whole row (exp of every logit minus the largest, summed in
+// key order, each divided by the sum; exp underflows to exactly 0 far away), bit for bit,
+// causal and symmetric, with content logits (a spread of 40) and without. Past nonZero's range
+// every weight is 0, and for slope 0 the range is the whole row.
+TEST(AlibiTest, FarKeysOfASteepHeadAreSkippedWithTheSameWeights) {
+    const int length = 20000;
+    std::vector<double> content(length);
+    for (int j = 0; j < length; ++j) content[std::size_t(j)] = 20 * std::sin(0.37 * j);
+    std::vector<double> buffer;
+    for (bool symmetric : {false, true}) {
+        for (const std::vector<double>& logits : {std::vector<double>{}, content}) {
+            for (double slope : {1.0, 0.25, 0.01, 0.0}) {
+                for (int query : {0, 777, 12345, length - 1}) {
+                    const int visible = symmetric ? length : query + 1;
+                    std::vector<double> x(static_cast<std::size_t>(visible));
+                    double largest = -kInf;
+                    for (int j = 0; j < visible; ++j) {
+                        const double c = logits.empty() ? 0.0 : logits[std::size_t(j)];
+                        x[std::size_t(j)] = c - slope * std::abs(double(query) - double(j));
+                        largest = std::max(largest, x[std::size_t(j)]);
+                    }
+                    double sum = 0;
+                    for (double& v : x) sum += (v = std::exp(v - largest));
+                    std::pair<int, int> nonZero{-1, -1};
+                    ASSERT_TRUE(alibiAttentionRowInto(slope, query, length, logits, symmetric,
+                                                      buffer, &nonZero));
+                    ASSERT_EQ(buffer.size(), std::size_t(length));
+                    for (int j = 0; j < length; ++j) {
+                        const double expected = j < visible ? x[std::size_t(j)] / sum : 0.0;
+                        ASSERT_EQ(buffer[std::size_t(j)], expected)
+                            << symmetric << " " << slope << " " << query << " " << j;
+                        if (j < nonZero.first || j >= nonZero.second)
+                            ASSERT_EQ(buffer[std::size_t(j)], 0.0) << j;
+                    }
+                    EXPECT_LE(nonZero.first, query);
+                    EXPECT_GT(nonZero.second, query);
+                    if (slope == 0.0) EXPECT_EQ(nonZero, std::make_pair(0, visible));
+                    // Slope 1: the logits within 746 + 40 of the largest are a few hundred keys
+                    // either side, and the range keeps to about that.
+                    if (slope == 1.0) EXPECT_LT(nonZero.second - nonZero.first, 2 * 1000);
+                }
+            }
+        }
+    }
 }
 
 TEST(AlibiTest, AttentionRejectsBadInputs) {

@@ -14,6 +14,7 @@
 // per-row constant, which softmax ignores, so the attention is the same.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "poslab/base/matrix.hpp"
@@ -56,9 +57,10 @@ Result<std::vector<double>> alibiAttentionRow(double slope, int queryIndex, int 
                                               const std::vector<double>& contentLogits,
                                               bool symmetric);
 // The same row written into `weights` (resized to seqLen), for callers of many rows: the buffer
-// is reused, no allocation per row.
+// is reused, no allocation per row. nonZero (if given): keys [first, end); every weight outside
+// is exactly 0 (masked, or so far from the query that its exp() underflows).
 Status alibiAttentionRowInto(double slope, int queryIndex, int seqLen,
                              const std::vector<double>& contentLogits, bool symmetric,
-                             std::vector<double>& weights);
+                             std::vector<double>& weights, std::pair<int, int>* nonZero = nullptr);
 
 }  // namespace poslab
