@@ -9,6 +9,7 @@
 #include <limits>
 #include <numbers>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "poslab/base/parallel.hpp"
@@ -350,6 +351,23 @@ void setFirstPair(RopePrecisionReport& report) {
     }
 }
 
+// The checked options, as an empty report both scans fill.
+Result<RopePrecisionReport> emptyReport(const RopeFrequencies& freqs, FloatFormat format,
+                                        long long maxPosition, double threshold) {
+    if (freqs.inverse.empty()) return Error{"the RoPE frequencies are empty"};
+    if (auto s = requireIntInRange("max_position", maxPosition, 1, 1LL << 24); !s) {
+        return s.error();
+    }
+    if (auto s = requireInRange("threshold", threshold, 0.0, std::numbers::pi, false); !s) {
+        return s.error();
+    }
+    RopePrecisionReport report;
+    report.format = format;
+    report.maxPosition = maxPosition;
+    report.threshold = threshold;
+    return report;
+}
+
 }  // namespace
 
 std::string_view floatFormatName(FloatFormat format) {
@@ -373,17 +391,9 @@ double roundToFormat(double value, FloatFormat format) {
 Result<RopePrecisionReport> ropePrecision(const RopeFrequencies& freqs, FloatFormat format,
                                           long long maxPosition, double threshold,
                                           const std::atomic<bool>* cancelled) {
-    if (freqs.inverse.empty()) return Error{"the RoPE frequencies are empty"};
-    if (auto s = requireIntInRange("max_position", maxPosition, 1, 1LL << 24); !s) {
-        return s.error();
-    }
-    if (auto s = requireInRange("threshold", threshold, 0.0, std::numbers::pi, false); !s) {
-        return s.error();
-    }
-    RopePrecisionReport report;
-    report.format = format;
-    report.maxPosition = maxPosition;
-    report.threshold = threshold;
+    auto started = emptyReport(freqs, format, maxPosition, threshold);
+    if (!started) return started.error();
+    RopePrecisionReport report = std::move(*started);
     // Pairs are independent, but their costs differ (the fast pairs' angles wrap, float16's
     // scan stops at its overflow): each worker takes the next pair not yet taken, so the cores
     // finish together. (parallelFor runs one worker on the calling thread where there are no
@@ -426,17 +436,9 @@ std::vector<long long> ropePrecisionSamplePositions(long long maxPosition) {
 
 Result<RopePrecisionReport> ropePrecisionSampled(const RopeFrequencies& freqs, FloatFormat format,
                                                  long long maxPosition, double threshold) {
-    if (freqs.inverse.empty()) return Error{"the RoPE frequencies are empty"};
-    if (auto s = requireIntInRange("max_position", maxPosition, 1, 1LL << 24); !s) {
-        return s.error();
-    }
-    if (auto s = requireInRange("threshold", threshold, 0.0, std::numbers::pi, false); !s) {
-        return s.error();
-    }
-    RopePrecisionReport report;
-    report.format = format;
-    report.maxPosition = maxPosition;
-    report.threshold = threshold;
+    auto started = emptyReport(freqs, format, maxPosition, threshold);
+    if (!started) return started.error();
+    RopePrecisionReport report = std::move(*started);
     const std::vector<long long> positions = ropePrecisionSamplePositions(maxPosition);
     const FastRounder round(format);
     const int shift = 53 - round.significandBits();

@@ -284,15 +284,20 @@ TEST(AlibiTest, FarKeysOfASteepHeadAreSkippedWithTheSameWeights) {
                         const double expected = j < visible ? x[std::size_t(j)] / sum : 0.0;
                         ASSERT_EQ(buffer[std::size_t(j)], expected)
                             << symmetric << " " << slope << " " << query << " " << j;
-                        if (j < nonZero.first || j >= nonZero.second)
+                        if (j < nonZero.first || j >= nonZero.second) {
                             ASSERT_EQ(buffer[std::size_t(j)], 0.0) << j;
+                        }
                     }
                     EXPECT_LE(nonZero.first, query);
                     EXPECT_GT(nonZero.second, query);
-                    if (slope == 0.0) EXPECT_EQ(nonZero, std::make_pair(0, visible));
+                    if (slope == 0.0) {
+                        EXPECT_EQ(nonZero, std::make_pair(0, visible));
+                    }
                     // Slope 1: the logits within 746 + 40 of the largest are a few hundred keys
                     // either side, and the range keeps to about that.
-                    if (slope == 1.0) EXPECT_LT(nonZero.second - nonZero.first, 2 * 1000);
+                    if (slope == 1.0) {
+                        EXPECT_LT(nonZero.second - nonZero.first, 2 * 1000);
+                    }
                 }
             }
         }

@@ -16,7 +16,7 @@ namespace poslab {
 namespace {
 
 RopeParams ropeParams(int headDim, double base = 10000, double fraction = 1.0,
-                  RopePairing pairing = RopePairing::Half) {
+                      RopePairing pairing = RopePairing::Half) {
     RopeParams p;
     p.headDim = headDim;
     p.base = base;
@@ -443,7 +443,7 @@ TEST(RopeTest, RejectsBadParameters) {
               "rotary_fraction must be > 0 and <= 1 (got 1.5)");
     EXPECT_NE(message(ropeParams(4, 10000, 0.25))
                   .find("= 1 rotated dims of head_dim 4; they must be even"),
-        std::string::npos);
+              std::string::npos);
     // A whole head of odd size: the head size is what to change (issue #32: name the input).
     EXPECT_EQ(message(ropeParams(7)), "head_dim must be even, 2..8192 (got 7)");
     RopeParams p = ropeParams(128);
