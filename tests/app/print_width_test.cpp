@@ -213,7 +213,7 @@ TEST(PrintFigureTest, OneColumnExtrapolationIsNotASixPanelTower) {
     EXPECT_LT(column->figure.height, 2700.f);
     for (const char* key :
          {"seen in", "used at", "2π: one full", "none", "linear", "ntk", "yarn", "llama3",
-          "1: no new angles", "m = 0.5", "m = 0.125", "m = 0.0312", "m = 0.00781", "32 buckets"})
+          "1: no new angles", "m = 0.5", "m = 0.125", "m = 0.0156", "m = 0.00391", "32 buckets"})
         EXPECT_FALSE(textsWith(column->figure, key).empty()) << key;
     for (const TextOverMark& over : textsOverMarks(column->figure))
         ADD_FAILURE() << std::get<TextItem>(column->figure.items[over.text]).text;

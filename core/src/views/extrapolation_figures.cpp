@@ -379,9 +379,13 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.x = integerAxis("distance i − j", 0, double(eval));
         spec.y = {"logit bias", -1, 0};
         const bool narrow = cell.plot.width < 30 * theme.fontSize;
-        const int shown = std::min<int>(int(slopes.size()), 4);
+        // Four heads spread from the steepest to the gentlest, both ends drawn: the caption
+        // names the gentlest (0, 2, 4, 6 of 8 left head 7 out).
+        const int heads = int(slopes.size());
+        const int shown = std::min(heads, 4);
         for (int h = 0; h < shown; ++h) {
-            const std::size_t head = std::size_t(h * std::max<int>(1, int(slopes.size()) / shown));
+            const std::size_t head =
+                shown > 1 ? std::size_t(std::lround(double(h) * (heads - 1) / (shown - 1))) : 0;
             LineSeries series;
             // A narrow plot (480x320, a one-column print) names the heads by slope alone: "head
             // 2, m = 0.125" took two legend rows each (at 480x320 the legend below left the plot

@@ -374,7 +374,7 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
     const int last = data.curves.empty() ? first : data.curves.back().dimension;
     curves.title =
         (first == last ? "Dimension " + std::to_string(first)
-                       : "Dimensions " + std::to_string(first) + "-" + std::to_string(last)) +
+                       : "Dimensions " + std::to_string(first) + "\u2013" + std::to_string(last)) +
         " against position";
     if (data.positionsPerPoint > 1) {
         curves.title +=

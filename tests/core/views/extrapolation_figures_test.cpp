@@ -92,5 +92,19 @@ TEST(ExtrapolationFiguresTest, AlibiCaptionCountsTheHeadsThatForgetFarKeys) {
     EXPECT_EQ(all.find("familiar window to every head"), std::string::npos);
 }
 
+// The ALiBi panel's caption names the gentlest head (m = 0.00391 of 8 heads), so the plot draws
+// it: four heads from the steepest to the gentlest (it drew heads 0, 2, 4 and 6 of 8, lesson 6.3).
+TEST(ExtrapolationFiguresTest, AlibiPanelDrawsTheSteepestAndTheGentlestHead) {
+    auto figure = extrapolationFigure(ExtrapolationOptions{}, 1800, 1200, paperTheme());
+    ASSERT_TRUE(figure.ok());
+    std::vector<std::string> keys;  // legend keys "head N, m = ..."
+    for (const FigureItem& item : figure->items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && text->text.rfind("head ", 0) == 0) keys.push_back(text->text);
+    }
+    EXPECT_EQ(keys, (std::vector<std::string>{"head 0, m = 0.5", "head 2, m = 0.125",
+                                              "head 5, m = 0.0156", "head 7, m = 0.00391"}));
+}
+
 }  // namespace
 }  // namespace poslab

@@ -101,6 +101,8 @@ TEST(LearnedFiguresTest, BeyondTheTableIsMarkedUndefined) {
     EXPECT_TRUE(hasText(figure, "table ends at 512"));
     EXPECT_TRUE(hasText(figure, "seed 0, std 0.02"));
     EXPECT_TRUE(hasText(figure, "Cosine similarity"));
+    // A range of dimensions takes an en dash, not a hyphen (#28: typeset like a paper).
+    EXPECT_TRUE(hasText(figure, "Dimensions 0\u20133 against position"));
 
     options.positionsShown = 512;
     Figure inside = emptyFigure(1400, 900, paperTheme());
