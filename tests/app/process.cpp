@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>  // implementation provided by Debian's libstb
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace poslab::test {
@@ -82,7 +86,59 @@ std::string withSymbolizedReports(const std::string& text, const std::string& di
 
 }  // namespace
 
+// POSLAB_TEST_CPU_LOG=FILE: one line per test appended to FILE, "Suite.Name self children wall
+// shells": CPU seconds (user + system) of this process and of the processes it waited for, wall
+// seconds, and commands run through runShell. Which tests cost the suite's CPU, and whether in
+// the processes they start or in their own checks, measured rather than guessed from ctest's
+// wall times on a shared machine.
+namespace {
+
+int shellsStarted = 0;
+
+double cpuSeconds(int who) {
+    rusage usage{};
+    ::getrusage(who, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+}
+
+class TestCpuLog : public ::testing::EmptyTestEventListener {
+  public:
+    explicit TestCpuLog(std::string path) : path_(std::move(path)) {}
+    void OnTestStart(const ::testing::TestInfo&) override {
+        self_ = cpuSeconds(RUSAGE_SELF);
+        children_ = cpuSeconds(RUSAGE_CHILDREN);
+        wall_ = std::chrono::steady_clock::now();
+        shells_ = shellsStarted;
+    }
+    void OnTestEnd(const ::testing::TestInfo& test) override {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_).count();
+        if (std::FILE* log = std::fopen(path_.c_str(), "a")) {
+            std::fprintf(log, "%s.%s %.3f %.3f %.3f %d\n", test.test_suite_name(), test.name(),
+                         cpuSeconds(RUSAGE_SELF) - self_, cpuSeconds(RUSAGE_CHILDREN) - children_,
+                         wall, shellsStarted - shells_);
+            std::fclose(log);
+        }
+    }
+
+  private:
+    std::string path_;
+    double self_ = 0, children_ = 0;
+    std::chrono::steady_clock::time_point wall_;
+    int shells_ = 0;
+};
+
+const bool testCpuLogRegistered = [] {
+    if (const char* path = std::getenv("POSLAB_TEST_CPU_LOG"))
+        ::testing::UnitTest::GetInstance()->listeners().Append(new TestCpuLog(path));
+    return true;
+}();
+
+}  // namespace
+
 ProcessResult runShell(const std::string& command) {
+    ++shellsStarted;
     const std::string dir =
         temporaryDirectory("shell-" + std::to_string(std::hash<std::string>{}(command)));
     const std::string out = dir + "/out", err = dir + "/err";
