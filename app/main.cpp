@@ -89,7 +89,9 @@ void setWindowIcon(GLFWwindow* window) {
 
 int main(int argc, char** argv) {
     const std::vector<std::string> arguments(argv + 1, argv + argc);
-    poslab::gfx::pinDriverLibrariesForLeakChecks();  // GUI and `poslab render` both load drivers
+    // The command line loads no GL driver unless it draws with GL, and OffscreenRenderer pins
+    // them itself then: pinning here cost every export, Cairo render, --help and refusal about
+    // 40 ms of CPU under ASan (dlopen of swrast_dri.so and its LLVM), most of such a process.
     if (poslab::cli::wantsCommandLine(arguments)) {
         // The completions offer --view's names: the panels' titles, as --view takes them.
         if (!arguments.empty() && arguments.front() == "--completions") {
@@ -112,7 +114,9 @@ int main(int argc, char** argv) {
         return poslab::cli::kExitBadInput;
     }
 
-    // 1. Error callback and platform.
+    // 1. Error callback and platform (the drivers GLFW's context loads kept mapped for
+    //    LeakSanitizer).
+    poslab::gfx::pinDriverLibrariesForLeakChecks();
     glfwSetErrorCallback(reportGlfwError);
     if (!glfwInit()) {
         std::fprintf(stderr,
