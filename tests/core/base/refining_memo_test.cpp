@@ -214,6 +214,27 @@ TEST(RefiningMemoTest, PacedJobsForAMovingKeyStartAnIntervalApart) {
     EXPECT_EQ(exactCalls.load(), 3);
 }
 
+TEST(RefiningMemoTest, PacedJobsLeaveTheWorkerRestingAsLongAsTheLastRan) {
+    using namespace std::chrono_literals;
+    Memo memo;
+    FakeClock clock;
+    memo.pace(200ms, clock.function());
+    auto compute = [](int key, Detail detail, const std::atomic<bool>&) {
+        return named(detail, key);
+    };
+    memo.get(1, compute);  // starts at t = 0
+    EXPECT_TRUE(memo.running());
+    clock.now += 300ms;  // seen finished 300 ms later: the next may start at 600 ms
+    ASSERT_TRUE(untilExact(memo, 1, compute, false).exact);
+    clock.now += 299ms;
+    memo.get(2, compute);  // 599 ms after the last start: past 200 ms, but 2 x 300 ms not yet
+    EXPECT_FALSE(memo.running());
+    clock.now += 1ms;
+    memo.get(3, compute);
+    EXPECT_TRUE(memo.running());
+    EXPECT_TRUE(untilExact(memo, 3, compute, false).exact);
+}
+
 TEST(RefiningMemoTest, PacedSynchronousComputesAnIntervalApartOrOnceStill) {
     using namespace std::chrono_literals;
     const ThreadsAfterwards restore;

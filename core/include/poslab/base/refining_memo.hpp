@@ -23,13 +23,15 @@
 // inside get(), once the key holds still: the same pictures, one slow frame.
 //
 // Paced (pace(interval), none by default): while the key moves, an exact job starts no sooner
-// than `interval` after the last one started, the last exact value standing in meanwhile; once
+// than `interval` after the last one started, nor before the worker has rested as long as the
+// last one ran (busy at most half the time), the last exact value standing in meanwhile; once
 // the key holds still the next starts at once. For a value without a coarse one whose every
 // arrival costs the caller (a figure drawn whole, several times a usual frame's work): a dragged
 // control then gets a few exact values a second instead of one each time the worker is done,
 // and the worker's core is free between them.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -124,6 +126,7 @@ class RefiningMemo {
     Shown shown_;  // the value returned last: version_ moves when it changes
     std::uint64_t version_ = 0;
     Clock::duration pace_{0};                     // 0: not paced
+    Clock::duration lastRun_{0};                  // how long the last exact compute took (paced)
     std::function<Clock::time_point()> now_;      // set with pace_
     std::optional<Clock::time_point> lastStart_;  // when the last exact compute started (paced)
 };
@@ -155,8 +158,8 @@ Refined<Value> RefiningMemo<Key, Value>::get(const Key& key, Compute compute, bo
     // A job for a key since left is stopped when something current can be shown instead.
     if (job_ && coarse && !(job_->key == key)) job_->cancelled = true;
     // Paced: a moving key's exact value waits for its turn (the last one stands in).
-    const bool tooSoon =
-        pace_ > Clock::duration::zero() && lastStart_ && now_() - *lastStart_ < pace_;
+    const bool tooSoon = pace_ > Clock::duration::zero() && lastStart_ &&
+                         now_() - *lastStart_ < std::max(pace_, 2 * lastRun_);
     const bool wantExact = still || (!coarse && !tooSoon);
     // A page without threads, or a thread that could not start: the exact value is made here.
     if (wantExact && !job_ && backgroundWork() == BackgroundWork::Threads && !start(key, compute))
@@ -165,6 +168,7 @@ Refined<Value> RefiningMemo<Key, Value>::get(const Key& key, Compute compute, bo
         if (pace_ > Clock::duration::zero()) lastStart_ = now_();
         const std::atomic<bool> never{false};
         exact_.store(key, compute(key, Detail::Exact, never));
+        if (pace_ > Clock::duration::zero()) lastRun_ = now_() - *lastStart_;
         return shown(exact_.value(), true, true);
     }
     if (coarse) {
@@ -202,6 +206,8 @@ void RefiningMemo<Key, Value>::collect() {
     if (!job_ || !job_->done.load(std::memory_order_acquire)) return;
     job_->finished.wait();
     std::unique_ptr<Job> job = std::move(job_);
+    // Seen here, at a frame's start: the run's length to within a frame.
+    if (pace_ > Clock::duration::zero() && lastStart_) lastRun_ = now_() - *lastStart_;
     if (job->failure) std::rethrow_exception(job->failure);
     if (!job->cancelled && job->value) exact_.store(job->key, std::move(*job->value));
 }
@@ -221,6 +227,7 @@ void RefiningMemo<Key, Value>::clear() {
     coarse_.clear();
     last_.reset();
     lastStart_.reset();
+    lastRun_ = Clock::duration::zero();
     shown_ = {};
 }
 
