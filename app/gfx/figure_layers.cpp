@@ -171,9 +171,11 @@ LayerUse FigureLayerCache::use(const LayerRect& rect, std::uint64_t key, int dep
     slot->lastSeen = frame_;
     if (slot->key != key) {
         // Changed. A figure that held still before (a worker's, which changes when a build
-        // arrives) is captured at once; one changing every frame is drawn as usual until it
-        // holds still for a frame.
-        const bool steady = slot->cached && slot->copied;
+        // arrives) is captured at once, and so is one that replaces a figure cheaper to draw
+        // than to copy (the "computing…" note before a worker's first figure, which then holds
+        // until the next arrival: drawn once, not again the next frame to be captured); one
+        // changing every frame is drawn as usual until it holds still for a frame.
+        const bool steady = (slot->cached && slot->copied) || slot->cheap;
         slot->key = key;
         slot->copied = false;
         slot->cheap = false;

@@ -28,8 +28,9 @@ class ComparePanel : public ui::Panel {
 
   private:
     void drawControls(state::CompareViewState& view);
-    // Built on a worker (every encoding at its top: ~0.3 s); the last figure shown meanwhile.
-    LiveFigure<CompareOptions> all_;
+    // Built on a worker (every encoding at its top: ~0.3 s); the last figure shown meanwhile,
+    // a new one at most every kWholeFigurePace while a control moves.
+    LiveFigure<CompareOptions> all_{kWholeFigurePace};
     LiveFigure<state::CompareViewState> ab_;
     // A/B's last curves, shared with the builds: while B's base moves A's curve is reused.
     std::shared_ptr<AbCurveCache> abCurves_ = std::make_shared<AbCurveCache>();

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -27,9 +28,21 @@
 
 namespace poslab::panels {
 
+// While its control moves, a figure that is drawn whole on every arrival (no coarse figure, no
+// part stacked apart) is rebuilt at most this often, and its worker is busy at most half the
+// time (RefiningMemo::pace: Compare's ~0.15 s builds then arrive every ~0.3 s). Each arrival costs
+// a frame several times a usual one (Compare's every encoding at its top: ~42 k triangles against
+// ~2 k; RoPE's decay curve on a log axis); at most five a second keep the picture following the
+// control while most frames stay cheap, and the worker's core is free between builds. The exact
+// figure still comes as soon as the control holds still.
+inline constexpr std::chrono::milliseconds kWholeFigurePace{200};
+
 template <class Key>
 class LiveFigure {
   public:
+    LiveFigure() = default;
+    // Paced: while the key moves, a new build starts at most every `interval`.
+    explicit LiveFigure(std::chrono::steady_clock::duration interval) : figures_(interval) {}
     // A figure filling the canvas (or `height` pixels). coarse: build takes Detail::Coarse too.
     template <class Build>
     ui::Canvas show(const char* id, const Key& key, ui::FrameContext& context, Build build,

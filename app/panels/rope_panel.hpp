@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "panels/live_figure.hpp"
 #include "panels/rope_usage_tab.hpp"
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/memo.hpp"
@@ -151,8 +152,8 @@ class RopePanel : public ui::Panel {
         PlotFrame frame;  // for hover
     };
     // Built on a worker (2^20 distances x head_dim/2 phases take longer than a frame); the last
-    // figure stays up meanwhile.
-    RefiningMemo<DecayKey, DecayFigure> decay_;
+    // figure stays up meanwhile, a new one at most every kWholeFigurePace while the base moves.
+    RefiningMemo<DecayKey, DecayFigure> decay_{kWholeFigurePace};
 
     // Precision reports: a scan of pairs x positions x 3 formats takes up to a second of both
     // cores, which llvmpipe needs to draw the frame. While the base (or any key) moves, a coarse

@@ -105,9 +105,23 @@ TEST(FigureLayerCacheTest, ACheapFigureIsDrawnUntilItChanges) {
     cache.endFrame();
     EXPECT_EQ(uses(cache, kRect, {5, 5, 5}), std::vector<LayerUse>(3, LayerUse::Direct));
     EXPECT_EQ(cache.cachedCount(), 0u);
-    // A new figure there is judged afresh.
+    // A new figure there (a worker's first, after its "computing…" note) is captured as it is
+    // drawn, not drawn again the next frame to be captured then.
     EXPECT_EQ(uses(cache, kRect, {6, 6, 6}),
-              (std::vector<LayerUse>{LayerUse::Direct, LayerUse::Capture, LayerUse::Copy}));
+              (std::vector<LayerUse>{LayerUse::Capture, LayerUse::Copy, LayerUse::Copy}));
+}
+
+TEST(FigureLayerCacheTest, AFigureChangingEveryFrameAfterACheapOneIsCapturedOnlyOnce) {
+    FigureLayerCache cache;
+    uses(cache, kRect, {5});
+    EXPECT_EQ(cache.use(kRect, 5), LayerUse::Capture);
+    cache.keepDrawing(kRect);  // a "computing…" note
+    cache.endFrame();
+    // A coarse figure following a slider: the first one captured (one copy into the layer
+    // wasted), the rest drawn as usual until one holds still.
+    EXPECT_EQ(uses(cache, kRect, {6, 7, 8, 9, 9, 9}),
+              (std::vector<LayerUse>{LayerUse::Capture, LayerUse::Direct, LayerUse::Direct,
+                                     LayerUse::Direct, LayerUse::Capture, LayerUse::Copy}));
 }
 
 TEST(FigureLayerCacheTest, ClearForgetsEverything) {

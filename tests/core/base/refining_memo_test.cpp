@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -166,6 +167,92 @@ TEST(RefiningMemoTest, SynchronousComputesOnTheCallersThreadOnceStill) {
     EXPECT_TRUE(noCoarse.exact);
     EXPECT_EQ(*noCoarse.value, named(Detail::Exact, 5));
     EXPECT_FALSE(elsewhere);
+}
+
+// A clock the test moves by hand.
+struct FakeClock {
+    std::chrono::steady_clock::time_point now{};
+    std::function<std::chrono::steady_clock::time_point()> function() {
+        return [this] { return now; };
+    }
+};
+
+TEST(RefiningMemoTest, PacedJobsForAMovingKeyStartAnIntervalApart) {
+    using namespace std::chrono_literals;
+    Memo memo;
+    FakeClock clock;
+    memo.pace(200ms, clock.function());
+    std::atomic<int> exactCalls{0};
+    auto compute = [&](int key, Detail detail, const std::atomic<bool>&) {
+        if (detail == Detail::Exact) ++exactCalls;
+        return named(detail, key);
+    };
+    ASSERT_TRUE(untilExact(memo, 1, compute, false).exact);  // the first starts at once (t = 0)
+    ASSERT_FALSE(memo.running());
+    clock.now += 100ms;
+    const Refined<std::string> moving = memo.get(2, compute);  // 100 ms after the last start
+    EXPECT_FALSE(memo.running());
+    ASSERT_NE(moving.value, nullptr);
+    EXPECT_EQ(*moving.value, named(Detail::Exact, 1));  // the last exact value stands in
+    EXPECT_FALSE(moving.current);
+    clock.now += 99ms;
+    memo.get(3, compute);  // 199 ms: still too soon
+    EXPECT_FALSE(memo.running());
+    clock.now += 1ms;
+    memo.get(4, compute);  // 200 ms: its turn
+    EXPECT_TRUE(memo.running());
+    ASSERT_TRUE(untilExact(memo, 4, compute, false).exact);
+    EXPECT_EQ(exactCalls.load(), 2);  // 2 and 3 were never computed
+    clock.now += 10ms;
+    memo.get(5, compute);  // moved, 10 ms after the last start: waits
+    EXPECT_FALSE(memo.running());
+    memo.get(5, compute);  // held still: starts at once, whatever the pace
+    EXPECT_TRUE(memo.running());
+    const Refined<std::string> settled = untilExact(memo, 5, compute, false);
+    ASSERT_TRUE(settled.exact);
+    EXPECT_EQ(*settled.value, named(Detail::Exact, 5));
+    EXPECT_EQ(exactCalls.load(), 3);
+}
+
+TEST(RefiningMemoTest, PacedJobsLeaveTheWorkerRestingAsLongAsTheLastRan) {
+    using namespace std::chrono_literals;
+    Memo memo;
+    FakeClock clock;
+    memo.pace(200ms, clock.function());
+    auto compute = [](int key, Detail detail, const std::atomic<bool>&) {
+        return named(detail, key);
+    };
+    memo.get(1, compute);  // starts at t = 0
+    EXPECT_TRUE(memo.running());
+    clock.now += 300ms;  // seen finished 300 ms later: the next may start at 600 ms
+    ASSERT_TRUE(untilExact(memo, 1, compute, false).exact);
+    clock.now += 299ms;
+    memo.get(2, compute);  // 599 ms after the last start: past 200 ms, but 2 x 300 ms not yet
+    EXPECT_FALSE(memo.running());
+    clock.now += 1ms;
+    memo.get(3, compute);
+    EXPECT_TRUE(memo.running());
+    EXPECT_TRUE(untilExact(memo, 3, compute, false).exact);
+}
+
+TEST(RefiningMemoTest, PacedSynchronousComputesAnIntervalApartOrOnceStill) {
+    using namespace std::chrono_literals;
+    const ThreadsAfterwards restore;
+    setBackgroundWork(BackgroundWork::Synchronous);
+    Memo memo;
+    FakeClock clock;
+    memo.pace(200ms, clock.function());
+    auto compute = [](int key, Detail detail, const std::atomic<bool>&) {
+        return named(detail, key);
+    };
+    EXPECT_EQ(*memo.get(1, compute).value, named(Detail::Exact, 1));  // the first: at once
+    clock.now += 50ms;
+    const Refined<std::string> moving = memo.get(2, compute);
+    EXPECT_FALSE(moving.exact);
+    EXPECT_EQ(*moving.value, named(Detail::Exact, 1));
+    EXPECT_TRUE(memo.get(2, compute).exact);  // still
+    clock.now += 200ms;
+    EXPECT_TRUE(memo.get(3, compute).exact);  // its turn
 }
 
 }  // namespace

@@ -21,11 +21,22 @@
 // runs between frames, so the frame that started a job is shown first. A thread that fails to
 // start switches to setBackgroundWork(BackgroundWork::Synchronous): every exact value computed
 // inside get(), once the key holds still: the same pictures, one slow frame.
+//
+// Paced (pace(interval), none by default): while the key moves, an exact job starts no sooner
+// than `interval` after the last one started, nor before the worker has rested as long as the
+// last one ran (busy at most half the time), the last exact value standing in meanwhile; once
+// the key holds still the next starts at once. For a value without a coarse one whose every
+// arrival costs the caller (a figure drawn whole, several times a usual frame's work): a dragged
+// control then gets a few exact values a second instead of one each time the worker is done,
+// and the worker's core is free between them.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <system_error>
@@ -56,7 +67,9 @@ struct Refined {
 template <class Key, class Value>
 class RefiningMemo {
   public:
+    using Clock = std::chrono::steady_clock;
     RefiningMemo() = default;
+    explicit RefiningMemo(Clock::duration interval) { pace(interval); }  // paced from the start
     RefiningMemo(const RefiningMemo&) = delete;
     RefiningMemo& operator=(const RefiningMemo&) = delete;
     ~RefiningMemo() { cancelAndJoin(); }  // a running job is told to stop, then waited for
@@ -72,6 +85,14 @@ class RefiningMemo {
         return get(key, std::move(compute), false);
     }
     void clear();  // forgets every value and cancels the job (the inputs behind a key changed)
+    // While the key moves, exact jobs start at least `interval` apart (see the header's notes);
+    // `now` is the clock (a test's own).
+    void pace(
+        Clock::duration interval,
+        std::function<Clock::time_point()> now = [] { return Clock::now(); }) {
+        pace_ = interval;
+        now_ = std::move(now);
+    }
 
     // ---- State
     bool running() const { return job_ != nullptr; }      // an exact job is on the worker
@@ -104,6 +125,10 @@ class RefiningMemo {
     };
     Shown shown_;  // the value returned last: version_ moves when it changes
     std::uint64_t version_ = 0;
+    Clock::duration pace_{0};                     // 0: not paced
+    Clock::duration lastRun_{0};                  // how long the last exact compute took (paced)
+    std::function<Clock::time_point()> now_;      // set with pace_
+    std::optional<Clock::time_point> lastStart_;  // when the last exact compute started (paced)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -132,13 +157,18 @@ Refined<Value> RefiningMemo<Key, Value>::get(const Key& key, Compute compute, bo
     }
     // A job for a key since left is stopped when something current can be shown instead.
     if (job_ && coarse && !(job_->key == key)) job_->cancelled = true;
-    const bool wantExact = !coarse || still;
+    // Paced: a moving key's exact value waits for its turn (the last one stands in).
+    const bool tooSoon = pace_ > Clock::duration::zero() && lastStart_ &&
+                         now_() - *lastStart_ < std::max(pace_, 2 * lastRun_);
+    const bool wantExact = still || (!coarse && !tooSoon);
     // A page without threads, or a thread that could not start: the exact value is made here.
     if (wantExact && !job_ && backgroundWork() == BackgroundWork::Threads && !start(key, compute))
         setBackgroundWork(BackgroundWork::Synchronous);
     if (wantExact && backgroundWork() == BackgroundWork::Synchronous) {
+        if (pace_ > Clock::duration::zero()) lastStart_ = now_();
         const std::atomic<bool> never{false};
         exact_.store(key, compute(key, Detail::Exact, never));
+        if (pace_ > Clock::duration::zero()) lastRun_ = now_() - *lastStart_;
         return shown(exact_.value(), true, true);
     }
     if (coarse) {
@@ -167,6 +197,7 @@ bool RefiningMemo<Key, Value>::start(const Key& key, Compute compute) {
         return false;
     }
     job_ = std::move(job);
+    if (pace_ > Clock::duration::zero()) lastStart_ = now_();
     return true;
 }
 
@@ -175,6 +206,8 @@ void RefiningMemo<Key, Value>::collect() {
     if (!job_ || !job_->done.load(std::memory_order_acquire)) return;
     job_->finished.wait();
     std::unique_ptr<Job> job = std::move(job_);
+    // Seen here, at a frame's start: the run's length to within a frame.
+    if (pace_ > Clock::duration::zero() && lastStart_) lastRun_ = now_() - *lastStart_;
     if (job->failure) std::rethrow_exception(job->failure);
     if (!job->cancelled && job->value) exact_.store(job->key, std::move(*job->value));
 }
@@ -193,6 +226,8 @@ void RefiningMemo<Key, Value>::clear() {
     exact_.clear();
     coarse_.clear();
     last_.reset();
+    lastStart_.reset();
+    lastRun_ = Clock::duration::zero();
     shown_ = {};
 }
 
