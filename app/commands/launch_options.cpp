@@ -13,6 +13,9 @@ std::vector<OptionSpec> launchOptionSpecs() {
          "step through every lesson in presentation mode, check that each card fits and no "
          "figure's text overlaps, print one line per step, quit (exit 1 on a fault)"},
         {"tour-screenshots", "DIR", "with --tour-check: save each step as DIR/lesson-NN-S.png"},
+        {"tour-sizes", "WxH,…",
+         "with --tour-check: then every step again at each of these window sizes (the "
+         "screenshots as DIR/WxH/lesson-NN-S.png)"},
         {"presentation", "", "start in presentation mode (F5: large text, no controls)"},
         {"export-dialog", "", "open File > Export… at start (with --screenshot: the dialog)"},
         {"window-size", "WxH",

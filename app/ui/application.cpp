@@ -261,7 +261,9 @@ void Application::frame() {
             }
         }
         context.requestedPanel = int(i) == panelRequestView_ ? panelRequest_ : 0;
+        context.theme.panelsOneAtATime = tour_.panelsOneAtATime(state_, panels_[i]->title());
         panels_[i]->draw(state_, context);
+        context.theme.panelsOneAtATime = false;
         if (int(i) == panelRequestView_) panelRequestView_ = -1;
     };
     // One row of tabs while every title fits; else two rows of tab buttons, so every view stays

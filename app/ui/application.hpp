@@ -38,6 +38,8 @@ struct LaunchOptions {
     std::string lessonsPath;      // non-empty: the tour's lessons from this file (--lessons)
     bool tourCheck = false;       // step through every lesson, check the cards and figures, quit
     std::string tourScreenshots;  // with tourCheck: a directory for one screenshot per step
+    // With tourCheck: every step again at each of these window sizes, in the same process.
+    std::vector<std::pair<int, int>> tourSizes;
     std::string layoutShotsDir;   // with checkLayout: one screenshot per tab and panel
     bool presentation = false;    // start in presentation mode (large fonts, no controls)
     bool exportDialog = false;    // open File > Export… at start

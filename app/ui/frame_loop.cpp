@@ -125,9 +125,9 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     if (!launch.layoutShotsDir.empty() && !launch.checkLayout)
         return Error{"--layout-screenshots needs --check-layout"};
     // WxH, both whole numbers in range: "1024x768".
-    std::optional<std::pair<int, int>> windowSize;
-    read.choice(
-        "window-size", windowSize, [](std::string_view typed) -> Result<std::pair<int, int>> {
+    // `what` names the option in the message: "window-size", "tour-sizes entries".
+    auto windowSizeParser = [](std::string what) {
+        return [what](std::string_view typed) -> Result<std::pair<int, int>> {
             const std::string text(typed);
             int width = 0, height = 0;
             char extra = 0;
@@ -136,11 +136,16 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
             if (!plain || std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &extra) != 2 ||
                 width < kMinWindowSide || width > kMaxWindowSide || height < kMinWindowHeight ||
                 height > kMaxWindowSide)
-                return Error{"window-size must be WxH within 320x240..8192x8192 (got '" + text +
-                             "')"};
+                return Error{what + " must be WxH within 320x240..8192x8192 (got '" + text + "')"};
             return std::pair<int, int>(width, height);
-        });
+        };
+    };
+    std::optional<std::pair<int, int>> windowSize;
+    read.choice("window-size", windowSize, windowSizeParser("window-size"));
+    read.list("tour-sizes", launch.tourSizes, 8, windowSizeParser("tour-sizes entries"));
     if (!read.ok()) return read.error();
+    if (!launch.tourSizes.empty() && !launch.tourCheck)
+        return Error{"--tour-sizes needs --tour-check"};
     if (windowSize) {
         launch.windowWidth = windowSize->first;
         launch.windowHeight = windowSize->second;
@@ -352,17 +357,18 @@ void auditTabBars(LayoutAudit& audit) {
     }
 }
 
-// --tour-check: every lesson and step in presentation mode, as a lecture shows them. Each must
-// open its view without a warning, its card must be whole on screen and leave most of the window
-// to the figures, and no figure drawn may have text over text or text cut off at its edge.
-int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
+// --tour-check at the window's present size: every lesson and step in presentation mode, as a
+// lecture shows them. Each must open its view without a warning, its card must be whole on
+// screen and leave most of the window to the figures, and no figure drawn may have text over
+// text, text cut off at its edge or a plot squeezed flat. Prints a line per step and a summary;
+// returns the steps with faults. `screenshots`: a directory for one PNG per step, or "".
+int checkTourSteps(GLFWwindow* window, Application& application, const std::string& screenshots) {
     constexpr float kMaxCardShare = 0.4f;  // of the window below the menu bar
     Tour& tour = application.tour();
     state::AppState& state = application.state();
-    tour.setPresentation(state, true);
-    if (!options.tourScreenshots.empty()) {
+    if (!screenshots.empty()) {
         std::error_code ignored;  // a directory that cannot be made: each screenshot says so
-        std::filesystem::create_directories(options.tourScreenshots, ignored);
+        std::filesystem::create_directories(screenshots, ignored);
     }
     int steps = 0, failed = 0;
     const auto start = SteadyClock::now();
@@ -392,8 +398,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
             application.layoutAudit = &audit;
             char name[64];
             std::snprintf(name, sizeof name, "/lesson-%02d-%d.png", lesson + 1, step + 1);
-            if (!options.tourScreenshots.empty())
-                application.requestedScreenshot = options.tourScreenshots + name;
+            if (!screenshots.empty()) application.requestedScreenshot = screenshots + name;
             renderFrame(window, application, {nullptr, true});
             application.layoutAudit = nullptr;
             auditTabBars(audit);
@@ -435,6 +440,39 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
     std::printf("tour check: %d lessons, %d steps at %dx%d, %d with faults, %.1f s\n",
                 int(tour.lessons().size()), steps, width, height, failed,
                 std::chrono::duration<double>(SteadyClock::now() - start).count());
+    return failed;
+}
+
+// --tour-check: every step at the window's size, then again at each --tour-sizes size (the
+// window resized in the same process: a second start of the GUI costs more than the steps).
+int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
+    application.tour().setPresentation(application.state(), true);
+    int failed = checkTourSteps(window, application, options.tourScreenshots);
+    for (const auto& [width, height] : options.tourSizes) {
+        glfwSetWindowSize(window, width, height);
+        // The resize arrives as an event: a few frames, up to 2 s, for it to reach the layout.
+        const auto deadline = SteadyClock::now() + std::chrono::seconds(2);
+        int shownWidth = 0, shownHeight = 0;
+        for (int frame = 0; frame < 2 || ((shownWidth != width || shownHeight != height) &&
+                                          SteadyClock::now() < deadline);
+             ++frame) {
+            glfwPollEvents();
+            renderFrame(window, application, {nullptr, true});
+            glfwGetWindowSize(window, &shownWidth, &shownHeight);
+        }
+        if (shownWidth != width || shownHeight != height) {
+            std::printf("tour check: the window could not be resized to %dx%d (it is %dx%d)\n",
+                        width, height, shownWidth, shownHeight);
+            std::fprintf(stderr, "poslab: --tour-sizes: the window could not be resized to %dx%d\n",
+                         width, height);
+            ++failed;
+            continue;
+        }
+        const std::string size = std::to_string(width) + "x" + std::to_string(height);
+        failed += checkTourSteps(
+            window, application,
+            options.tourScreenshots.empty() ? std::string() : options.tourScreenshots + "/" + size);
+    }
     return failed == 0 ? 0 : 1;
 }
 

@@ -7,6 +7,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include "gfx/fonts.hpp"
@@ -63,14 +64,7 @@ Status Tour::show(int index, state::AppState& state, Application& application, i
     const Status selected = application.selectView(lesson.steps[std::size_t(step)].view);
     if (!selected) warnings.push_back(selected.error().message);
     // The panel the latest step in this view asked for (Back lands on the panel Next showed).
-    for (int k = step; k >= 0; --k) {
-        const state::LessonStep& earlier = lesson.steps[std::size_t(k)];
-        if (earlier.view != lesson.steps[std::size_t(step)].view) break;
-        if (earlier.panel > 0) {
-            application.requestPanel(earlier.panel);
-            break;
-        }
-    }
+    if (const int panel = stepPanel(lesson, step); panel > 0) application.requestPanel(panel);
     if (!warnings.empty()) {
         std::string joined;
         for (const std::string& w : warnings) joined += (joined.empty() ? "" : "; ") + w;
@@ -78,6 +72,33 @@ Status Tour::show(int index, state::AppState& state, Application& application, i
                      "'): " + joined};
     }
     return success();
+}
+
+int Tour::stepPanel(const state::Lesson& lesson, int step) {
+    if (step < 0 || step >= int(lesson.steps.size())) return 0;
+    for (int k = step; k >= 0; --k) {
+        const state::LessonStep& earlier = lesson.steps[std::size_t(k)];
+        if (earlier.view != lesson.steps[std::size_t(step)].view) break;
+        if (earlier.panel > 0) return earlier.panel;
+    }
+    return 0;
+}
+
+bool Tour::panelsOneAtATime(const state::AppState& state, std::string_view view) const {
+    if (!state.tour.presentation || state.tour.lesson < 0 ||
+        state.tour.lesson >= int(lessons_.size()))
+        return false;
+    const state::Lesson& lesson = lessons_[std::size_t(state.tour.lesson)];
+    if (state.tour.step < 0 || state.tour.step >= int(lesson.steps.size())) return false;
+    const std::string& shown = lesson.steps[std::size_t(state.tour.step)].view;
+    auto sameTitle = [](std::string_view a, std::string_view b) {
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::tolower(static_cast<unsigned char>(x)) ==
+                          std::tolower(static_cast<unsigned char>(y));
+               });
+    };
+    return sameTitle(shown, view) && stepPanel(lesson, state.tour.step) > 0;
 }
 
 Status Tour::next(state::AppState& state, Application& application) {

@@ -76,6 +76,10 @@ class Tour {
                 Application& application);  // previous step or lesson's last
     void close(state::AppState& state) { state.tour.lesson = -1; }
     int stepCount() const;  // lessons and their steps together: what --tour-check visits
+    // Whether `view` (a tab title) shows its panels one at a time for the lesson: in
+    // presentation mode, while the step shown names a panel of that view ("panel", or the
+    // latest earlier step's in the same view), so the card's subject fills the figure.
+    bool panelsOneAtATime(const state::AppState& state, std::string_view view) const;
 
     // ---- Hooks called by Application each frame
     void handleShortcuts(state::AppState& state, Application& application, GLFWwindow* window);
@@ -96,6 +100,10 @@ class Tour {
     void setFullScreen(GLFWwindow* window, bool on);
 
   private:
+    // The panel (1-based) step `step` of `lesson` shows: its own "panel", else the latest
+    // earlier step's in the same view; 0 for none.
+    static int stepPanel(const state::Lesson& lesson, int step);
+
     std::vector<std::string> viewTitles_;
     std::vector<state::Lesson> lessons_;
     std::string loadError_;

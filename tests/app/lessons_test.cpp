@@ -749,11 +749,25 @@ ProcessResult runProjector(const std::string& arguments) {
                     " --fresh " + arguments);
 }
 
-TEST(TourCheckTest, EveryLessonFitsAt1024x768InPresentationMode) {
-    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+// The steps' count in a summary line "tour check: 12 lessons, 31 steps at WxH, N with faults";
+// -1 when the line is missing.
+int stepsWithFaults(const std::string& out, const std::string& size) {
     int steps = 0;
     for (const Lesson& lesson : builtInLessons()) steps += int(lesson.steps.size());
-    const ProcessResult result = runProjector("--tour-check");
+    const std::string summary = "tour check: " + std::to_string(builtInLessons().size()) +
+                                " lessons, " + std::to_string(steps) + " steps at " + size + ", ";
+    const std::size_t at = out.find(summary);
+    return at == std::string::npos ? -1 : std::atoi(out.c_str() + at + summary.size());
+}
+
+// One process checks every step at 1024x768, then resizes its window to 1440x900 (a laptop
+// or a wide projector) and checks them all again (--tour-sizes): a second GUI start would cost
+// more than the steps.
+TEST(TourCheckTest, EveryLessonFitsAt1024x768And1440x900InPresentationMode) {
+    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+    const ProcessResult result =
+        runShell("xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
+                 " --fresh --window-size 1024x768 --tour-check --tour-sizes 1440x900");
     // The check also fails texts over data, cut short or below the presentation size (#28).
     // Linear shift (3.1), its three parts shrunk and cut on a projector, is now shown one at a
     // time, the lesson's panel chosen with "panel". 5.2, Near-orthogonality's legend over the
@@ -767,13 +781,19 @@ TEST(TourCheckTest, EveryLessonFitsAt1024x768InPresentationMode) {
     // same floor (text_fit's scaledMinTextPx) and laid out around it, lesson 1's card split in
     // two steps so its word grid keeps the projector's size, titles short enough for one line.
     constexpr int kKnownStepsWithFaults = 0;
-    const std::string summary = "tour check: " + std::to_string(builtInLessons().size()) +
-                                " lessons, " + std::to_string(steps) + " steps at 1024x768, ";
-    const std::size_t at = result.out.find(summary);
-    ASSERT_NE(at, std::string::npos) << result.out;
-    const int failed = std::atoi(result.out.c_str() + at + summary.size());
+    const int failed = stepsWithFaults(result.out, "1024x768");
+    ASSERT_GE(failed, 0) << result.out << result.err;
     EXPECT_LE(failed, kKnownStepsWithFaults) << result.out;
-    EXPECT_EQ(result.exitCode, failed == 0 ? 0 : 1) << result.out << result.err;
+    // At 1440x900 seven steps failed (session 18): Binary clock's three panels side by side
+    // (2.1, 2.2: its bit plots 86 px tall), Linear shift's three (3.1: a title cut, a plot 97
+    // px tall), Frequencies' two (4.2: 94 px), Learned's three (6.1: curves 1273x113) and the
+    // Relative family's eight maps at 67 px (11.1, 11.2). A step that names its panel now
+    // shows it alone in presentation mode (Theme::panelsOneAtATime), and 6.1 and 11.1 name
+    // theirs.
+    const int failedWide = stepsWithFaults(result.out, "1440x900");
+    ASSERT_GE(failedWide, 0) << result.out << result.err;
+    EXPECT_EQ(failedWide, 0) << result.out;
+    EXPECT_EQ(result.exitCode, failed + failedWide == 0 ? 0 : 1) << result.out << result.err;
     // Since #28's lesson round: a plot squeezed flat (a strip under the card: 2.2, 4.1, 6.2-6.3)
     // and a tab bar with tabs behind its scroll arrows (RoPE's nine at 1024) are faults too.
     for (const char* kind : {"overlaps", "leaves the figure", "squeezed", "scroll arrows"})
@@ -827,6 +847,18 @@ TEST(TourCheckTest, HelpListsTheLessonsOptions) {
     const ProcessResult help = runPoslab({"--help"});
     EXPECT_NE(help.out.find("--lessons FILE"), std::string::npos) << help.out;
     EXPECT_NE(help.out.find("--tour-check"), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("--tour-sizes WxH"), std::string::npos) << help.out;
+}
+
+// --tour-sizes is read before any window opens: a mistake is one line naming the entry.
+TEST(TourCheckTest, TourSizesAreCheckedBeforeTheWindowOpens) {
+    const ProcessResult alone = runPoslab({"--tour-sizes", "1440x900"});
+    EXPECT_EQ(alone.exitCode, 2);
+    EXPECT_EQ(alone.err, "poslab: --tour-sizes needs --tour-check\n");
+    const ProcessResult bad = runPoslab({"--tour-check", "--tour-sizes", "1440x900,12x9"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_EQ(bad.err,
+              "poslab: --tour-sizes entries must be WxH within 320x240..8192x8192 (got '12x9')\n");
 }
 
 }  // namespace

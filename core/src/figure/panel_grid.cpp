@@ -78,6 +78,10 @@ PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, in
     grid.gap = shape.gap;
     const float minWidth = shape.minWidthEm * theme.fontSize;
     const float minHeight = shape.minHeightEm * theme.fontSize;
+    if (theme.panelsOneAtATime && !theme.panelRoom) {
+        grid.shown = stepPanel(selected, 0, grid.count);
+        return grid;
+    }
     for (int columns = std::clamp(shape.columns, 1, grid.count); columns >= 1; --columns) {
         const int rows = (grid.count + columns - 1) / columns;
         const float w = (area.width - shape.gap * float(columns - 1)) / float(columns);

@@ -242,8 +242,32 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     const bool stacked = !grid.oneAtATime() && oneColumnPrint(area, theme);
     const std::vector<PlotAndText> stackedCell =
         stacked ? stackedCells(area, paragraphs, textSize, theme) : std::vector<PlotAndText>{};
+    // One panel at a time on screen (a projector, a lecture's step): the figure leaves out its
+    // title row (extrapolationFigure) and each panel's title says what it said.
+    const std::string aloneSuffix =
+        grid.oneAtATime() && theme.focusPanel <= 0
+            ? " past " + std::to_string(train) + " (to " + std::to_string(eval) + ")"
+            : "";
+    // The lengths where they fit on the title's line (not at 480x320: the panel's own title
+    // whole rather than cut with "…").
+    auto aloneTitle = [&](const std::string& title, float width) {
+        const std::string longer = title + aloneSuffix;
+        return estimateTextWidth(longer, small.titleSize) <= width * 0.9f ? longer : title;
+    };
     auto cellOf = [&](int k) {
-        return stacked ? stackedCell[std::size_t(k)] : splitCell(grid.cell(k), textFraction);
+        if (stacked) return stackedCell[std::size_t(k)];
+        const Box cell = grid.cell(k);
+        if (!grid.oneAtATime()) return splitCell(cell, textFraction);
+        // One panel at a time (a projector): the paragraph takes the lines it wraps to, not
+        // textFraction of the cell, and the plot the rest (lesson 6.3's ALiBi plot, under the
+        // card at 1024x768 F5, was 80 px tall above a paragraph box a third empty).
+        Figure probe;  // measured where nothing limits its lines
+        const float lines = std::ceil(drawParagraph(probe, {0, 0, cell.width - 12, 1e6f},
+                                                    paragraphs[std::size_t(k)], theme, textSize));
+        const float textHeight = std::min(std::floor(cell.height * textFraction), lines + 8);
+        return PlotAndText{
+            {cell.x, cell.y, cell.width, cell.height - textHeight},
+            {cell.x + 6, cell.bottom() - textHeight + 2, cell.width - 12, textHeight - 2}};
     };
 
     // 1. Sinusoidal: the formula continues.
@@ -264,6 +288,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.colormap = ColormapId::BlueWhiteRed;
         spec.range = {-1, 1};
         spec.markers.push_back(trainingMarker(train, false, theme, "trained"));
+        spec.title = aloneTitle(spec.title, cell.plot.width);
         drawHeatmap(figure, cell.plot, spec, small);
         drawParagraph(figure, cell.text, paragraphs[0], theme, textSize);
     }
@@ -278,6 +303,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.y.label = "position";
         spec.showMaskedLegend = true;
         spec.markers.push_back(trainingMarker(train, false, theme, "table ends"));
+        spec.title = aloneTitle(spec.title, cell.plot.width);
         drawHeatmap(figure, cell.plot, spec, small);
         drawParagraph(figure, cell.text, paragraphs[1], theme, textSize);
     }
@@ -312,6 +338,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         turn.label = "2π: one full turn";
         turn.color = theme.mutedText;
         spec.markers = {turn};
+        spec.title = aloneTitle(spec.title, cell.plot.width);
         drawLinePlot(figure, cell.plot, spec, small);
         drawParagraph(figure, cell.text, paragraphs[2], theme, textSize);
     }
@@ -368,6 +395,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             incomplete.shadeBeyond = true;
             spec.markers.push_back(incomplete);
         }
+        spec.title = aloneTitle(spec.title, cell.plot.width);
         drawLinePlot(figure, cell.plot, spec, small);
         drawParagraph(figure, cell.text, paragraphs[3], theme, textSize);
     }
@@ -400,6 +428,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.y.high = 0.02 * slopes.front() * eval;
         spec.autoRangeY = false;
         spec.markers.push_back(trainingMarker(train, true, theme));
+        spec.title = aloneTitle(spec.title, cell.plot.width);
         drawLinePlot(figure, cell.plot, spec, small);
         drawParagraph(figure, cell.text, paragraphs[4], theme, textSize);
     }
@@ -425,6 +454,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         far.label = "max distance";
         far.color = theme.mutedText;
         spec.markers.push_back(far);
+        spec.title = aloneTitle(spec.title, cell.plot.width);
         drawLinePlot(figure, cell.plot, spec, small);
         drawParagraph(figure, cell.text, paragraphs[5], theme, textSize);
     }
@@ -450,6 +480,18 @@ Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float wi
                                    const Theme& theme, int panel) {
     if (auto s = validate(options); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
+    // One textbook panel at a time on screen (a projector): its own title names the lengths and
+    // its plot takes the figure title's row (lesson 6.3's ALiBi plot at 1024x768 F5 was 80 px
+    // tall under two title rows). The panels stay one at a time in the taller area.
+    const bool alone = options.set == ExtrapolationSet::Textbook && theme.focusPanel <= 0 &&
+                       extrapolationPanels(width, height, theme, panel).oneAtATime();
+    if (alone) {
+        Theme single = theme;
+        single.panelsOneAtATime = true;
+        if (auto s = drawExtrapolation(figure, {0, 0, width, height}, options, single, panel); !s)
+            return s.error();
+        return figure;
+    }
     const float titleHeight = extrapolationTitleHeight(theme);
     drawTitle(figure, {0, 0, width, titleHeight},
               "Past the training length (" + std::to_string(options.trainingLength) + " → " +

@@ -178,6 +178,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     // A length whose label has no place hiding no pair and no text is listed in the legend (its
     // dashed line in its colour) instead: the plot is drawn again with that key.
     std::vector<bool> listed(lengths.size(), false);
+    bool shortNames = false;
     const Figure::Checkpoint start = figure.checkpoint();
     for (int pass = 0;; ++pass) {
         PlotFrame frame;
@@ -270,6 +271,22 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
             figure.add(*chosen);
         }
         figure.add(ClipPop{});
+        // Many keys (the lengths and a scaling's ramp lines listed) in a column beside the plot
+        // left it under half the area's width (lesson 10.4 at 1024x768 F5: 250 x 170 px, its x
+        // label on three lines): the two longest names said shorter, so the column narrows.
+        // (The title gives 2π/θ_i; the count keeps its numbers.)
+        const bool squeezedBeside = frame.legendColumn.width > 0 &&
+                                    frame.legendColumn.x >= plot.right() &&
+                                    plot.width < area.width * 0.5f;
+        if (!retry && squeezedBeside && !shortNames) {
+            shortNames = true;
+            retry = true;
+            if (scaled) spec.keys.front().text = "unscaled";
+            spec.keys[legend.size() - 1].text =
+                std::to_string(incompleteCount) + " of " + std::to_string(pairCount) +
+                (byAnglesSeen ? " pairs: unseen angles at " + std::to_string(context)
+                              : " pairs: no full turn in " + std::to_string(reference));
+        }
         if (!retry) {
             if (frameOut) *frameOut = frame;
             return;

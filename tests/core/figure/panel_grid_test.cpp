@@ -62,6 +62,26 @@ TEST(PanelGridTest, ProjectorInPresentationModeShowsOnePanelAtATime) {
     EXPECT_EQ(reflowPanels(area, kSix, themeWithFont(24.5f), -1).shown, 5);
 }
 
+// A lecture's step that names its panel: one panel at a time even where the grid has room (at
+// 1440x900 in presentation mode the grid of every panel left plots 86 px tall under the card).
+// A file shows every panel whatever the flag: it is the screen's.
+TEST(PanelGridTest, LectureStepShowsItsPanelAloneWhereTheGridHasRoom) {
+    Theme theme = themeWithFont(14);
+    theme.panelsOneAtATime = true;
+    const Box area{0, 0, 1200, 800};  // the designed 3 x 2 fits (RoomyAreaKeepsTheDesignedColumns)
+    const PanelGrid grid = reflowPanels(area, kSix, theme, 2);
+    ASSERT_TRUE(grid.oneAtATime());
+    EXPECT_EQ(grid.shown, 2);
+    EXPECT_EQ(grid.cell(2).width, area.width);
+    EXPECT_EQ(grid.cell(2).height, area.height);
+    EXPECT_EQ(reflowPanels(area, kSix, theme, 8).shown, 2);  // wraps as the selector does
+    PanelRoom room;
+    theme.panelRoom = &room;
+    const PanelGrid file = reflowPanels(area, kSix, theme, 2);
+    EXPECT_FALSE(file.oneAtATime());
+    EXPECT_EQ(file.columns, 3);
+}
+
 TEST(PanelGridTest, CellsTileTheAreaWithoutOverlap) {
     for (float width : {300.f, 640.f, 1024.f, 2400.f}) {
         for (float font : {10.f, 14.f, 24.5f}) {

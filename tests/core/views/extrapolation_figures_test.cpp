@@ -106,5 +106,30 @@ TEST(ExtrapolationFiguresTest, AlibiPanelDrawsTheSteepestAndTheGentlestHead) {
                                               "head 5, m = 0.0156", "head 7, m = 0.00391"}));
 }
 
+// Lesson 6.3 at 1024x768 in presentation mode: the ALiBi panel alone in the 1008 x 372 px the
+// card leaves. Under the figure's title row and its own, over a paragraph box sized as a third of
+// the cell, its plot was about 90 px tall; alone, the panel's title names the lengths, the
+// figure's row goes to the plot and the paragraph takes the lines it needs.
+TEST(ExtrapolationFiguresTest, OnePanelAtATimeOnAProjectorIsARealPlot) {
+    ExtrapolationOptions options;  // lesson 6's state
+    options.trainingLength = 512;
+    options.evaluationLength = 4096;
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    const PanelGrid grid = extrapolationPanels(1008, 372, projector, 4);
+    ASSERT_TRUE(grid.oneAtATime());
+    auto figure = extrapolationFigure(options, 1008, 372, projector, 4);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    ASSERT_EQ(figure->panels.size(), 1u);
+    const Box plot = figure->panels.front().plot;
+    EXPECT_GE(plot.height, projector.fontSize * 5) << plot.height;  // five lines of its text
+    EXPECT_TRUE(hasText(*figure, "ALiBi: keeps working past 512 (to 4096)"));
+    EXPECT_FALSE(hasText(*figure, "what each encoding does"));
+    // A grid of every panel keeps the figure's title and the panels' short ones.
+    auto whole = extrapolationFigure(options, 1800, 1200, darkTheme());
+    ASSERT_TRUE(whole.ok());
+    EXPECT_TRUE(hasText(*whole, "what each encoding does"));
+    EXPECT_FALSE(hasText(*whole, "past 512 (to 4096)"));
+}
+
 }  // namespace
 }  // namespace poslab

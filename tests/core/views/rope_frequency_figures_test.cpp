@@ -105,5 +105,31 @@ TEST(RopeFrequencyFiguresTest, LengthLabelsClearTheScalingThresholdLabels) {
     }
 }
 
+// Lesson 10.4 at 1024x768 in presentation mode (the 1008 x 398 px the card leaves): YaRN's seven
+// keys in a column beside the plot left it 250 x 170 px, under a quarter of the figure's width.
+// Squeezed so, the two longest names are said shorter and the plot keeps at least 45 %.
+TEST(RopeFrequencyFiguresTest, ManyKeysBesideTheProjectorPlotLeaveItHalfTheWidth) {
+    RopeParams yarn = params(128, 32768);
+    yarn.trainingLength = 4096;
+    yarn.scaling.type = RopeScaling::Yarn;
+    yarn.scaling.factor = 8;
+    yarn.scaling.betaFast = 32;
+    yarn.scaling.betaSlow = 1;
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const Box area{0, 0, 1008, 398};
+    Figure figure = emptyFigure(area.width, area.height, theme);
+    drawRopeFrequencies(figure, area, yarn, {RopeTurnReference::Training}, theme);
+    ASSERT_EQ(figure.panels.size(), 1u);
+    EXPECT_GE(figure.panels.front().plot.width, area.width * 0.45f)
+        << figure.panels.front().plot.width;
+    EXPECT_TRUE(hasText(figure, "0 of 64 pairs: unseen"));  // wrapped: "angles at 32768" below
+    EXPECT_TRUE(figure.leftOut.empty());                    // every key still there
+    // Where the plot has room the names stay whole.
+    Figure wide = emptyFigure(1400, 700, darkTheme());
+    drawRopeFrequencies(wide, {0, 0, 1400, 700}, yarn, {RopeTurnReference::Training}, darkTheme());
+    EXPECT_TRUE(hasText(wide, "0 of 64 pairs reach angles at 32768 not seen in training"));
+    EXPECT_TRUE(hasText(wide, "unscaled ($2π·\\mathrm{base}^{2i/d}$)"));
+}
+
 }  // namespace
 }  // namespace poslab

@@ -39,7 +39,8 @@ struct PanelGrid {
 };
 
 // The most columns, up to shape.columns, whose cells are at least minWidthEm x minHeightEm font
-// sizes; with none, one panel at a time: `selected` (taken modulo count) fills the area.
+// sizes; with none, one panel at a time: `selected` (taken modulo count) fills the area. With
+// Theme::panelsOneAtATime (a lecture's step naming its panel) always one at a time, on screen.
 PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, int selected = 0);
 // `--panel N` (Theme::focusPanel > 0): panel N - 1 alone over the whole area, none when N is past
 // count; else reflowPanels. A view that lays out with it sets Figure::viewPanels to shape.count,

@@ -43,6 +43,10 @@ struct Theme {
     // the paper theme: 8 pt at the printed width (forFiles, figure_controls.hpp).
     float minTextSize = 0;
     PanelRoom* panelRoom = nullptr;  // set: every panel shown (files); see PanelRoom
+    // A lecture's step that names its panel (presentation mode, a lesson's "panel"): a view of
+    // several panels shows them one at a time whatever its room, so the card's subject fills
+    // the figure (a grid of all of them at 1440x900 squeezed its plots to strips, #28).
+    bool panelsOneAtATime = false;
 };
 Theme darkTheme();   // the screen theme
 Theme paperTheme();  // white background, black text: for print
