@@ -113,7 +113,7 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
     if (grid.shows(1)) {
         // Coloured from 0 to the largest p: p is clamped at npos − 1 (15 for 15 tokens), but
         // gates below 1 keep it near 3, and a scale to 15 left the sentence blocks dark. The
-        // caption says so when the scale stops short of the cap.
+        // caption gives the cap when the scale stops short of it.
         const double cap = std::max(1.0, double(cope.npos - 1));
         double largest = 0;
         for (std::size_t i = 0; i < n; ++i)
@@ -123,8 +123,7 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
         HeatmapSpec spec = smallMatrixSpec("Contextual position $p_{ij}=Σ_{k}g_{ik}$, $k=j..i$",
                                            positions, grid.cell(1), ColormapId::Magma, {0, top},
                                            "key j (token)", "query i (token)");
-        spec.colorbarLabel =
-            top < cap ? "p: 0 to its largest (npos − 1 = " + formatValue(cap) + ")" : "p";
+        spec.colorbarLabel = top < cap ? "p (cap: npos − 1 = " + formatValue(cap) + ")" : "p";
         drawHeatmap(figure, grid.cell(1), spec, theme);
     }
     if (grid.shows(2)) {
