@@ -53,7 +53,12 @@ nlohmann::ordered_json describeUsage(const RopeUsageData& data, bool arrays) {
     const RopeUsage& u = data.usage;
     doc["format"] = "poslab-rope-usage";
     doc["source"] = data.source;
-    doc["model"] = data.model;
+    // ASCII as before ("32 heads x 128"): the figure's line sets × (U+00D7), a script reading
+    // the field need not.
+    std::string model = data.model;
+    for (std::size_t at = model.find("×"); at != std::string::npos; at = model.find("×", at))
+        model.replace(at, std::string("×").size(), "x");
+    doc["model"] = model;
     doc["measure"] =
         "usage[layer][head][pair] = |W_q rows of the pair in query head| * |W_k rows of the pair "
         "in its key head| (Frobenius norms); a weights-only measure";

@@ -9,6 +9,7 @@
 
 #include "poslab/base/limits.hpp"
 #include "state/ranges.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::panels {
@@ -213,10 +214,10 @@ void AlibiPanel::showTooltip(const state::AlibiViewState& view, const AlibiFigur
             std::clamp(int(std::lround(frames.slopes.toData(mouse).first)), 0, options.heads - 1);
         const double slope = data.slopes[std::size_t(h)];
         ImGui::BeginTooltip();
-        ImGui::Text("head %d: m = %s = %.8g", h, alibiSlopeText(slope).c_str(), slope);
-        ImGui::Text("bias falls by %.4g per position of distance", slope);
-        ImGui::Text("attention to a key 10 back: x%.4g of the query's own (no content)",
-                    std::exp(-10 * slope));
+        ui::tooltipText("head %d: m = %s = %.8g", h, alibiSlopeText(slope).c_str(), slope);
+        ui::tooltipText("bias falls by %.4g per position of distance", slope);
+        ui::tooltipText("attention to a key 10 back: x%.4g of the query's own (no content)",
+                        std::exp(-10 * slope));
         ImGui::EndTooltip();
         return;
     }
@@ -233,17 +234,17 @@ void AlibiPanel::showTooltip(const state::AlibiViewState& view, const AlibiFigur
                               alibiContentLogits(length, options.contentScale, options.contentSeed),
                               options.symmetric);
         ImGui::BeginTooltip();
-        ImGui::Text("head %d (m = %s), query %d, key %d", h, alibiSlopeText(slope).c_str(), query,
-                    key);
+        ui::tooltipText("head %d (m = %s), query %d, key %d", h, alibiSlopeText(slope).c_str(),
+                        query, key);
         if (causal && key > query) {
             ImGui::TextUnformatted("masked: a future key gets no attention");
         } else if (row) {
-            ImGui::Text("attention weight %.6g", (*row)[std::size_t(key)]);
-            ImGui::Text("bias %.6g", alibiBiasValue(slope, query, key, options.symmetric));
+            ui::tooltipText("attention weight %.6g", (*row)[std::size_t(key)]);
+            ui::tooltipText("bias %.6g", alibiBiasValue(slope, query, key, options.symmetric));
         }
         if (data.attention.colsPerTexel > 1 || data.attention.rowsPerTexel > 1) {
-            ImGui::TextDisabled("a pixel is the mean of %lld heads x %lld keys",
-                                data.attention.rowsPerTexel, data.attention.colsPerTexel);
+            ui::tooltipTextDisabled("a pixel is the mean of %lld heads x %lld keys",
+                                    data.attention.rowsPerTexel, data.attention.colsPerTexel);
         }
         ImGui::EndTooltip();
     }

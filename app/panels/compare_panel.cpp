@@ -137,8 +137,8 @@ void ComparePanel::drawFigures(state::AppState& state, ui::FrameContext& context
     if (view.mode == state::CompareMode::AllEncodings) {
         all_.showPanels(
             "all encodings", view.options, context,
-            [](float w, float h, const Theme& theme, int panel) {
-                return comparisonFigurePanels(w, h, theme, panel);
+            [options = view.options](float w, float h, const Theme& theme, int panel) {
+                return comparisonFigurePanels(options, w, h, theme, panel);
             },
             [options = view.options](float w, float h, const Theme& theme, int panel, Detail) {
                 return comparisonFigure(options, w, h, theme, panel);

@@ -15,6 +15,7 @@
 #include "poslab/encodings/sinusoidal.hpp"
 #include "state/ranges.hpp"
 #include "state/table_file.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::panels {
@@ -399,11 +400,11 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
         if (position >= rows) {
             undefinedLine(position);
         } else {
-            ImGui::Text("position %lld, dimension %d", position, dimension);
-            ImGui::Text("value %.6g", table(std::size_t(position), std::size_t(dimension)));
+            ui::tooltipText("position %lld, dimension %d", position, dimension);
+            ui::tooltipText("value %.6g", table(std::size_t(position), std::size_t(dimension)));
             if (data.table.rowsPerTexel > 1 || data.table.colsPerTexel > 1) {
-                ImGui::TextDisabled("zoomed out: a pixel is the mean of %lld x %lld cells",
-                                    data.table.rowsPerTexel, data.table.colsPerTexel);
+                ui::tooltipTextDisabled("zoomed out: a pixel is the mean of %lld x %lld cells",
+                                        data.table.rowsPerTexel, data.table.colsPerTexel);
             }
         }
         ImGui::EndTooltip();
@@ -415,17 +416,17 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
         if (a >= rows || b >= rows) {
             undefinedLine(std::max(a, b));
         } else {
-            ImGui::Text("positions %lld and %lld", a, b);
+            ui::tooltipText("positions %lld and %lld", a, b);
             const double cosine = cosineSimilarity(table, std::size_t(a), std::size_t(b));
             // Undefined is kUndefinedCosine (-inf, masked in the heatmap), or NaN: never a number.
             if (!std::isfinite(cosine)) {
                 ImGui::TextUnformatted("cosine undefined (masked): a zero or non-finite vector");
             } else {
-                ImGui::Text("cosine similarity %.6f", cosine);
+                ui::tooltipText("cosine similarity %.6f", cosine);
             }
             if (data.cosine.rowsPerTexel > 1) {
-                ImGui::TextDisabled("zoomed out: a pixel is the mean of %lld x %lld pairs",
-                                    data.cosine.rowsPerTexel, data.cosine.rowsPerTexel);
+                ui::tooltipTextDisabled("zoomed out: a pixel is the mean of %lld x %lld pairs",
+                                        data.cosine.rowsPerTexel, data.cosine.rowsPerTexel);
             }
         }
         ImGui::EndTooltip();
@@ -436,10 +437,10 @@ void LearnedPanel::showTooltip(const LearnedFigureOptions& options,
         if (position >= rows) {
             undefinedLine(position);
         } else {
-            ImGui::Text("position %lld", position);
+            ui::tooltipText("position %lld", position);
             for (const LearnedCurve& curve : data.curves) {
-                ImGui::Text("dim %d: %.6g", curve.dimension,
-                            table(std::size_t(position), std::size_t(curve.dimension)));
+                ui::tooltipText("dim %d: %.6g", curve.dimension,
+                                table(std::size_t(position), std::size_t(curve.dimension)));
             }
         }
         ImGui::EndTooltip();

@@ -14,6 +14,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/encodings/sinusoidal.hpp"
 #include "state/ranges.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::panels {
@@ -200,14 +201,14 @@ void LearnedPanel::rotateAndHover(state::LearnedViewState& view, const ui::Canva
     ImGui::BeginTooltip();
     if (position && result.structure) {
         const TablePca& pca = shuffled ? result.structure->shuffledPca : result.structure->pca;
-        ImGui::Text(shuffled ? "shuffled row %zu" : "position %zu", *position);
+        ui::tooltipText(shuffled ? "shuffled row %zu" : "position %zu", *position);
         for (std::size_t j = 0; j < pca.projections.cols && j < 3; ++j) {
-            ImGui::Text("PC%zu  %.4g", j + 1, pca.projections(*position, j));
+            ui::tooltipText("PC%zu  %.4g", j + 1, pca.projections(*position, j));
         }
         if (shuffled) ImGui::TextDisabled("a table row put at this place by the shuffle");
     }
-    ImGui::TextDisabled("drag to turn (yaw %.0f, pitch %.0f); double-click to reset",
-                        wrapDegrees(view.structureYaw), view.structurePitch);
+    ui::tooltipTextDisabled("drag to turn (yaw %.0f, pitch %.0f); double-click to reset",
+                            wrapDegrees(view.structureYaw), view.structurePitch);
     ImGui::EndTooltip();
 }
 

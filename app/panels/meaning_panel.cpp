@@ -10,6 +10,7 @@
 #include "poslab/io/npy_reader.hpp"
 #include "poslab/views/meaning_figures.hpp"
 #include "state/ranges.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
@@ -185,21 +186,21 @@ void MeaningPanel::drawTerms(const state::MeaningViewState& view, ui::FrameConte
             total = scale * sum;
         }
         ImGui::BeginTooltip();
-        ImGui::Text("query i = %zu, key j = %zu", i, j);
-        ImGui::Text("content·content   x_i·x_j = %+.5f", dot(s.tokens, i, s.tokens, j));
-        ImGui::Text("content·position  x_i·p_j = %+.5f", dot(s.tokens, i, s.positions, j));
-        ImGui::Text("position·content  p_i·x_j = %+.5f", dot(s.positions, i, s.tokens, j));
-        ImGui::Text("position·position p_i·p_j = %+.5f", dot(s.positions, i, s.positions, j));
+        ui::tooltipText("query i = %zu, key j = %zu", i, j);
+        ui::tooltipText("content·content   x_i·x_j = %+.5f", dot(s.tokens, i, s.tokens, j));
+        ui::tooltipText("content·position  x_i·p_j = %+.5f", dot(s.tokens, i, s.positions, j));
+        ui::tooltipText("position·content  p_i·x_j = %+.5f", dot(s.positions, i, s.tokens, j));
+        ui::tooltipText("position·position p_i·p_j = %+.5f", dot(s.positions, i, s.positions, j));
         ImGui::Separator();
-        ImGui::Text("sum (x_i+p_i)·(x_j+p_j)  = %+.5f  (all divided by √d)", total);
+        ui::tooltipText("sum (x_i+p_i)·(x_j+p_j)  = %+.5f  (all divided by √d)", total);
         const LogitTermMaps& drawnMaps = maps.value();
         if (drawnMaps.cellsPerTexel > 1) {
-            ImGui::TextDisabled("a pixel shows the mean of %lld x %lld cells",
-                                drawnMaps.cellsPerTexel, drawnMaps.cellsPerTexel);
+            ui::tooltipTextDisabled("a pixel shows the mean of %lld x %lld cells",
+                                    drawnMaps.cellsPerTexel, drawnMaps.cellsPerTexel);
         }
         if (drawnMaps.rmsRows < drawnMaps.seqLen) {
-            ImGui::TextDisabled("RMS in the titles: over %d evenly spaced query rows of %d",
-                                drawnMaps.rmsRows, drawnMaps.seqLen);
+            ui::tooltipTextDisabled("RMS in the titles: over %d evenly spaced query rows of %d",
+                                    drawnMaps.rmsRows, drawnMaps.seqLen);
         }
         ImGui::EndTooltip();
         break;

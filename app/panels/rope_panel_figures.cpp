@@ -13,6 +13,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/views/rope_layers_figures.hpp"
 #include "state/ranges.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::panels {
@@ -80,23 +81,28 @@ void RopePanel::drawRotation(state::RopeViewState& view, ui::FrameContext& conte
         const std::vector<double> rq = ropeRotate(vectors().q, view.m, *freqs, view.params.pairing);
         const std::vector<double> rk = ropeRotate(vectors().k, view.n, *freqs, view.params.pairing);
         ImGui::BeginTooltip();
-        ImGui::Text("pair %d: dimensions %d and %d", i, first, second);
-        ImGui::Text("θ = %.6g rad per position, wavelength %.6g positions", theta, kTwoPi / theta);
-        ImGui::Text("q (%.4f, %.4f) turned by m·θ = %.4f rad -> (%.4f, %.4f)", vectors().q[first],
-                    vectors().q[second], std::fmod(view.m * theta, kTwoPi), rq[first], rq[second]);
-        ImGui::Text("k (%.4f, %.4f) turned by n·θ = %.4f rad -> (%.4f, %.4f)", vectors().k[first],
-                    vectors().k[second], std::fmod(view.n * theta, kTwoPi), rk[first], rk[second]);
-        ImGui::Text("angle from k to q: %+.3f°",
-                    kDegrees * ropePairAngleBetween(vectors().q, vectors().k, view.m, view.n,
-                                                    *freqs, view.params.pairing, i));
-        ImGui::Text("this pair's share of q·k: %+.6f",
-                    ropePairScore(vectors().q, vectors().k, view.m, view.n, *freqs,
-                                  view.params.pairing, i));
+        ui::tooltipText("pair %d: dimensions %d and %d", i, first, second);
+        ui::tooltipText("θ = %.6g rad per position, wavelength %.6g positions", theta,
+                        kTwoPi / theta);
+        ui::tooltipText("q (%.4f, %.4f) turned by m·θ = %.4f rad -> (%.4f, %.4f)",
+                        vectors().q[first], vectors().q[second], std::fmod(view.m * theta, kTwoPi),
+                        rq[first], rq[second]);
+        ui::tooltipText("k (%.4f, %.4f) turned by n·θ = %.4f rad -> (%.4f, %.4f)",
+                        vectors().k[first], vectors().k[second], std::fmod(view.n * theta, kTwoPi),
+                        rk[first], rk[second]);
+        ui::tooltipText("angle from k to q: %+.3f°",
+                        kDegrees * ropePairAngleBetween(vectors().q, vectors().k, view.m, view.n,
+                                                        *freqs, view.params.pairing, i));
+        ui::tooltipText("this pair's share of q·k: %+.6f",
+                        ropePairScore(vectors().q, vectors().k, view.m, view.n, *freqs,
+                                      view.params.pairing, i));
         if (freqs->attentionFactor != 1.0) {
-            ImGui::TextDisabled("includes the attention factor² = %.4f² (cos and sin are scaled)",
-                                freqs->attentionFactor);
+            ui::tooltipTextDisabled(
+                "includes the attention factor² = %.4f² (cos and sin are scaled)",
+                freqs->attentionFactor);
         }
-        ImGui::TextDisabled("Wheel: step m%s by one position.", view.scrubTogether ? " and n" : "");
+        ui::tooltipTextDisabled("Wheel: step m%s by one position.",
+                                view.scrubTogether ? " and n" : "");
         ImGui::EndTooltip();
         break;
     }
@@ -137,10 +143,11 @@ void RopePanel::drawAngles(state::RopeViewState& view, ui::FrameContext& context
         const double theta = freqs->inverse[std::size_t(pair)];
         const double angle = std::fmod(double(position) * theta, kTwoPi);
         ImGui::BeginTooltip();
-        ImGui::Text("position %lld, pair %lld", position, pair);
-        ImGui::Text("angle %lld·θ mod 2π = %.6f rad (%.2f°)", position, angle, angle * kDegrees);
-        ImGui::Text("%.4f full turns so far; θ = %.6g, wavelength %.6g", position * theta / kTwoPi,
-                    theta, kTwoPi / theta);
+        ui::tooltipText("position %lld, pair %lld", position, pair);
+        ui::tooltipText("angle %lld·θ mod 2π = %.6f rad (%.2f°)", position, angle,
+                        angle * kDegrees);
+        ui::tooltipText("%.4f full turns so far; θ = %.6g, wavelength %.6g",
+                        position * theta / kTwoPi, theta, kTwoPi / theta);
         if (angleSample.rowsPerTexel > 1 || angleSample.colsPerTexel > 1) {
             ImGui::TextDisabled(
                 "zoomed out: each pixel is the circular mean of %lld positions x %lld pairs;\n"
@@ -214,17 +221,18 @@ void RopePanel::drawScores(state::RopeViewState& view, ui::FrameContext& context
         const long long n = std::clamp<long long>((long long)std::floor(x), 0, length - 1);
         const long long m = std::clamp<long long>((long long)std::floor(y), 0, length - 1);
         ImGui::BeginTooltip();
-        ImGui::Text("query m = %lld, key n = %lld, m − n = %lld", m, n, m - n);
-        ImGui::Text("q_m·k_n = %.8g", ropeScore(vectors().q, vectors().k, double(m), double(n),
-                                                *freqs, view.params.pairing));
-        ImGui::TextDisabled("the same on the whole diagonal m − n = %lld", m - n);
+        ui::tooltipText("query m = %lld, key n = %lld, m − n = %lld", m, n, m - n);
+        ui::tooltipText("q_m·k_n = %.8g", ropeScore(vectors().q, vectors().k, double(m), double(n),
+                                                    *freqs, view.params.pairing));
+        ui::tooltipTextDisabled("the same on the whole diagonal m − n = %lld", m - n);
         if (freqs->attentionFactor != 1.0) {
-            ImGui::TextDisabled("includes the attention factor² = %.4f² (cos and sin are scaled)",
-                                freqs->attentionFactor);
+            ui::tooltipTextDisabled(
+                "includes the attention factor² = %.4f² (cos and sin are scaled)",
+                freqs->attentionFactor);
         }
         if (scoreSample.rowsPerTexel > 1 || scoreSample.colsPerTexel > 1) {
-            ImGui::TextDisabled("zoomed out: a pixel shows the mean of %lld × %lld cells",
-                                scoreSample.rowsPerTexel, scoreSample.colsPerTexel);
+            ui::tooltipTextDisabled("zoomed out: a pixel shows the mean of %lld × %lld cells",
+                                    scoreSample.rowsPerTexel, scoreSample.colsPerTexel);
         }
         ImGui::EndTooltip();
     }
@@ -246,17 +254,18 @@ void RopePanel::drawFrequencies(state::RopeViewState& view, ui::FrameContext& co
     const double theta = freqs->inverse[std::size_t(i)];
     const double wavelength = kTwoPi / theta;
     ImGui::BeginTooltip();
-    ImGui::Text("pair %d: θ = %.6g rad per position", i, theta);
-    ImGui::Text("wavelength %.6g positions", wavelength);
+    ui::tooltipText("pair %d: θ = %.6g rad per position", i, theta);
+    ui::tooltipText("wavelength %.6g positions", wavelength);
     if (view.params.scaling.type != RopeScaling::None) {
         const double original = plain->inverse[std::size_t(i)];
-        ImGui::Text("unscaled θ = %.6g (wavelength %.6g): divided by %.4g", original,
-                    kTwoPi / original, original / theta);
+        ui::tooltipText("unscaled θ = %.6g (wavelength %.6g): divided by %.4g", original,
+                        kTwoPi / original, original / theta);
     }
-    ImGui::Text("%.4g turns within the context (%d)", view.params.seqLen / wavelength,
-                view.params.seqLen);
-    ImGui::Text("%.4g turns within the training length (%d)",
-                originalMaxPositions(view.params) / wavelength, originalMaxPositions(view.params));
+    ui::tooltipText("%.4g turns within the context (%d)", view.params.seqLen / wavelength,
+                    view.params.seqLen);
+    ui::tooltipText("%.4g turns within the training length (%d)",
+                    originalMaxPositions(view.params) / wavelength,
+                    originalMaxPositions(view.params));
     ImGui::EndTooltip();
 }
 
@@ -302,9 +311,9 @@ void RopePanel::drawDecay(state::RopeViewState& view, ui::FrameContext& context)
             std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), 0, key.distance);
         ImGui::BeginTooltip();
         // The hovered distance itself, exactly.
-        ImGui::Text("distance %lld: bound %.6f", r,
-                    ropeDecayBoundAt(key.dims, key.base, double(r)));
-        ImGui::TextDisabled("(1/(d/2)) Σ_j |Σ_{k<j} e^(i·r·θ_k)|, d = %d", key.dims);
+        ui::tooltipText("distance %lld: bound %.6f", r,
+                        ropeDecayBoundAt(key.dims, key.base, double(r)));
+        ui::tooltipTextDisabled("(1/(d/2)) Σ_j |Σ_{k<j} e^(i·r·θ_k)|, d = %d", key.dims);
         ImGui::EndTooltip();
     }
 }

@@ -9,6 +9,7 @@
 #include "poslab/base/limits.hpp"
 #include "state/ranges.hpp"
 #include "state/table_file.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/session.hpp"
 #include "ui/widgets.hpp"
 
@@ -349,13 +350,14 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
         const long long j = std::clamp<long long>((long long)std::floor(x), 0, L - 1);
         const long long i = std::clamp<long long>((long long)std::floor(y), 0, L - 1);
         ImGui::BeginTooltip();
-        ImGui::Text("query i = %lld, key j = %lld, offset j − i = %lld", i, j, j - i);
+        ui::tooltipText("query i = %lld, key j = %lld, offset j − i = %lld", i, j, j - i);
         const double value = valueAt(i, j);
         const char* metric = data().params.metric == SimilarityMetric::Cosine ? "cosine" : "dot";
         if (data().params.metric == SimilarityMetric::Cosine && !std::isfinite(value))
-            ImGui::Text("%s undefined (masked): a zero or non-finite row", metric);  // -inf, NaN
+            ui::tooltipText("%s undefined (masked): a zero or non-finite row",
+                            metric);  // -inf, NaN
         else
-            ImGui::Text("%s = %.9g", metric, value);
+            ui::tooltipText("%s = %.9g", metric, value);
         if (data().params.encoding == SimilarityEncoding::Sinusoidal && data().offsets &&
             data().offsets->toeplitz()) {
             ImGui::TextDisabled(
@@ -368,8 +370,8 @@ void SimilarityPanel::drawHeatmap(state::SimilarityViewState& view, ui::FrameCon
                 data().params.metric == SimilarityMetric::Cosine ? ", normalised at 0" : "");
         }
         if (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1) {
-            ImGui::TextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
-                                sample.rowsPerTexel, sample.colsPerTexel);
+            ui::tooltipTextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
+                                    sample.rowsPerTexel, sample.colsPerTexel);
         }
         ImGui::EndTooltip();
     }
@@ -395,12 +397,12 @@ void SimilarityPanel::drawCurve(state::SimilarityViewState& view, ui::FrameConte
             std::clamp<long long>(std::llround(frame.toData(canvas.mouse).first), -(L - 1), L - 1);
         const std::size_t t = std::size_t(offset + L - 1);
         ImGui::BeginTooltip();
-        ImGui::Text("offset j − i = %lld", offset);
+        ui::tooltipText("offset j − i = %lld", offset);
         if (t < curve.fromReference.size() && std::isfinite(curve.fromReference[t])) {
-            ImGui::Text("query %d: %.9g", reference, curve.fromReference[t]);
+            ui::tooltipText("query %d: %.9g", reference, curve.fromReference[t]);
         }
         if (t < curve.diagonalMean.size())
-            ImGui::Text("mean over queries: %.9g", curve.diagonalMean[t]);
+            ui::tooltipText("mean over queries: %.9g", curve.diagonalMean[t]);
         ImGui::EndTooltip();
     }
 }

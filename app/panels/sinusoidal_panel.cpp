@@ -8,6 +8,7 @@
 #include "poslab/base/limits.hpp"
 #include "poslab/views/sinusoidal_figures.hpp"
 #include "state/ranges.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::panels {
@@ -185,15 +186,15 @@ void SinusoidalPanel::drawHeatmap(state::SinusoidalViewState& view, ui::FrameCon
             std::clamp<long long>(std::llround(std::floor(y)), 0, p.seqLen - 1);
         const SinusoidalColumn wave = sinusoidalColumn(p, column);
         ImGui::BeginTooltip();
-        ImGui::Text("position %lld, dimension %d", position, column);
-        ImGui::Text("value %.6f", sinusoidalValue(p, double(position), column));
-        ImGui::TextUnformatted(sinusoidalFormula(p, int(position), column).c_str());
+        ui::tooltipText("position %lld, dimension %d", position, column);
+        ui::tooltipText("value %.6f", sinusoidalValue(p, double(position), column));
+        ui::markupText(sinusoidalFormula(p, int(position), column));
         if (!wave.isZero) {
-            ImGui::TextDisabled("wavelength %.4g positions", 2 * M_PI / wave.frequency);
+            ui::tooltipTextDisabled("wavelength %.4g positions", 2 * M_PI / wave.frequency);
         }
         if (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1) {
-            ImGui::TextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
-                                sample.rowsPerTexel, sample.colsPerTexel);
+            ui::tooltipTextDisabled("zoomed out: each pixel shows the mean of %lld x %lld cells",
+                                    sample.rowsPerTexel, sample.colsPerTexel);
         }
         ImGui::EndTooltip();
     }
@@ -210,10 +211,10 @@ void SinusoidalPanel::drawCurves(state::SinusoidalViewState& view, ui::FrameCont
     if (canvas.hovered && frame.plot.contains(canvas.mouse)) {
         const double position = frame.toData(canvas.mouse).first;
         ImGui::BeginTooltip();
-        ImGui::Text("position %.2f", position);
+        ui::tooltipText("position %.2f", position);
         for (int dimension : options.dimensions) {
-            ImGui::Text("dim %d: %.5f", dimension,
-                        sinusoidalValue(view.params, position, dimension));
+            ui::tooltipText("dim %d: %.5f", dimension,
+                            sinusoidalValue(view.params, position, dimension));
         }
         ImGui::EndTooltip();
     }

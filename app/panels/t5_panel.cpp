@@ -7,6 +7,7 @@
 
 #include "poslab/base/limits.hpp"
 #include "state/ranges.hpp"
+#include "ui/markup_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::panels {
@@ -208,7 +209,7 @@ void T5Panel::showTooltip(const T5FigureOptions& options, const T5FigureFrames& 
         const int query = std::clamp(int(std::floor(y)), 0, p.seqLen - 1);
         const int key = std::clamp(int(std::floor(x)), 0, p.seqLen - 1);
         ImGui::BeginTooltip();
-        ImGui::Text("query i = %d, key j = %d", query, key);
+        ui::tooltipText("query i = %d, key j = %d", query, key);
         bucketLines(key - query);
         const HeatmapSample& sample = frame == &frames.buckets ? data.buckets : data.bias;
         if (sample.rowsPerTexel > 1 || sample.colsPerTexel > 1) {

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 
+#include "poslab/base/format.hpp"
 #include "poslab/figure/text_markup.hpp"
 
 namespace poslab::ui {
@@ -39,19 +42,14 @@ std::vector<std::string> markupWords(std::string_view text) {
     return words;
 }
 
-void markupTextWrapped(std::string_view text) {
-    if (!hasMarkup(text)) {
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextUnformatted(text.data(), text.data() + text.size());
-        ImGui::PopTextWrapPos();
-        return;
-    }
+namespace {
+
+// The text at the current font in `colour`, wrapped at `width` (FLT_MAX: one line).
+void drawMarkup(std::string_view text, float width, ImU32 colour) {
     ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
-    const float width = std::max(1.f, ImGui::GetContentRegionAvail().x);
     const float space = font->CalcTextSizeA(size, FLT_MAX, 0, " ").x;
     const float ascent = font->FontSize > 0 ? font->Ascent / font->FontSize : 0.8f;
-    const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* list = ImGui::GetWindowDrawList();
     auto runWidth = [&](const TextRun& run) {
@@ -96,6 +94,49 @@ void markupTextWrapped(std::string_view text) {
         widest = std::max(widest, x);
     }
     ImGui::Dummy(ImVec2(widest, y + size));
+}
+
+std::string formatted(const char* format, va_list args) {
+    char buffer[1024];
+    std::vsnprintf(buffer, sizeof buffer, format, args);
+    return typesetNumbers(buffer);
+}
+
+}  // namespace
+
+void markupTextWrapped(std::string_view text) {
+    if (!hasMarkup(text)) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextUnformatted(text.data(), text.data() + text.size());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    drawMarkup(text, std::max(1.f, ImGui::GetContentRegionAvail().x),
+               ImGui::GetColorU32(ImGuiCol_Text));
+}
+
+void markupText(std::string_view text) {
+    if (!hasMarkup(text)) {
+        ImGui::TextUnformatted(text.data(), text.data() + text.size());
+        return;
+    }
+    drawMarkup(text, FLT_MAX, ImGui::GetColorU32(ImGuiCol_Text));
+}
+
+void tooltipText(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    const std::string text = formatted(format, args);
+    va_end(args);
+    ImGui::TextUnformatted(text.c_str());
+}
+
+void tooltipTextDisabled(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    const std::string text = formatted(format, args);
+    va_end(args);
+    ImGui::TextDisabled("%s", text.c_str());
 }
 
 }  // namespace poslab::ui

@@ -4,6 +4,8 @@
 // describes.
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,5 +21,13 @@ std::vector<std::string> markupWords(std::string_view text);
 // The text wrapped to the content region's width at the current font, in the text colour. Text
 // without markup is drawn by ImGui itself (TextUnformatted, wrapped), exactly as before.
 void markupTextWrapped(std::string_view text);
+// The same on one line (a tooltip: its width follows its text).
+void markupText(std::string_view text);
+
+// ---- Hover text
+// A tooltip line as printf formats it, its numbers set as the figures set them (base/format's
+// typesetNumbers: "value −0.8958", "12 × 12 cells"); ImGui::Text left the hyphen-minus.
+void tooltipText(const char* format, ...) IM_FMTARGS(1);
+void tooltipTextDisabled(const char* format, ...) IM_FMTARGS(1);
 
 }  // namespace poslab::ui

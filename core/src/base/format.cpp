@@ -95,4 +95,26 @@ std::string escapeForMessage(std::string_view text, std::size_t maxCharacters) {
     return out;
 }
 
+std::string typesetNumbers(std::string text) {
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        const char c = text[k];
+        const char before = k > 0 ? text[k - 1] : ' ';
+        const char after = k + 1 < text.size() ? text[k + 1] : '\0';
+        const bool opens = before == ' ' || before == '(' || before == '[' || before == '=' ||
+                           before == ',' || before == ':' || before == '/' || k == 0;
+        if (c == '-' && opens && (digit(after) || after == '.')) {
+            out += "\u2212";
+        } else if (c == 'x' && before == ' ' && after == ' ' && k >= 2 && digit(text[k - 2]) &&
+                   k + 2 < text.size() && digit(text[k + 2])) {
+            out += "\u00d7";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 }  // namespace poslab

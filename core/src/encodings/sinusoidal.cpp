@@ -120,16 +120,18 @@ std::string sinusoidalFormula(const SinusoidalParams& params, int position, int 
     } else if (params.layout == SinusoidalLayout::Tensor2Tensor) {
         const int count = params.dModel / 2;
         std::snprintf(buffer, sizeof buffer,
-                      "PE[%d, %d] = %s(%d * %s^(-%d/%d)) = %s(%d * %.6g) = %.6f", position, column,
-                      fn, position, formatNumber(params.base).c_str(), wave.frequencyIndex,
+                      "PE[%d, %d] = %s(%d · $%s^{-%d/%d}$) = %s(%d · %.6g) = %.6f", position,
+                      column, fn, position, formatNumber(params.base).c_str(), wave.frequencyIndex,
                       std::max(count - 1, 1), fn, position, wave.frequency, value);
     } else {
         std::snprintf(buffer, sizeof buffer,
-                      "PE[%d, %d] = %s(%d / %s^(%d/%d)) = %s(%d * %.6g) = %.6f", position, column,
+                      "PE[%d, %d] = %s(%d / $%s^{%d/%d}$) = %s(%d · %.6g) = %.6f", position, column,
                       fn, position, formatNumber(params.base).c_str(), 2 * wave.frequencyIndex,
                       params.dModel, fn, position, wave.frequency, value);
     }
-    return buffer;
+    // Figure markup with minus signs (figure/ticks): the hover sets it as the figures set
+    // their powers ($\mathrm{base}^{2i/d}$), where it read "10000^(42/128)" and "-0.895758".
+    return typesetNumbers(buffer);
 }
 
 Matrix sinusoidalBlockMeans(const SinusoidalParams& params, long long firstRow, int rowsPerBlock,

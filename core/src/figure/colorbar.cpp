@@ -16,6 +16,13 @@ float barWidthFor(const Theme& theme) {
     return std::max(10.f, theme.fontSize * 0.9f);
 }
 
+// A tick as long as a minus sign, and as thick at a projector's size, reads as one when it
+// nearly touches "0.25": the 4 px that keep them apart at the screen's 14 px, grown with the
+// text (at F5 it stayed 4 px beside 24 px labels).
+float colorbarLabelGap(const Theme& theme) {
+    return std::max(4.f, theme.fontSize * (4.f / 14));
+}
+
 std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, bool integerTicks) {
     return linearTicks(range.low, range.high, tickCountFor(barHeight, kColorbarTickSpacing),
                        integerTicks);
@@ -66,9 +73,10 @@ void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange 
         const float tick = strokeWidth(theme, 4);
         figure.add(
             LineItem{{bar.right(), py}, {bar.right() + tick, py}, theme.axis, tick / 4, false});
-        // 4 px clear of the tick: a tick touching "−0.25" reads as "−−0.25".
-        TextItem label = makeText({bar.right() + tick + 4, py}, t.label, theme.fontSize, theme.text,
-                                  HorizontalAlign::Left, VerticalAlign::Middle);
+        // Clear of the tick: a tick touching "−0.25" reads as "−−0.25".
+        TextItem label =
+            makeText({bar.right() + tick + colorbarLabelGap(theme), py}, t.label, theme.fontSize,
+                     theme.text, HorizontalAlign::Left, VerticalAlign::Middle);
         if (labelBounds) {
             plot_parts::addTickLabel(figure, std::move(label), lastLabel, *labelBounds);
         } else {
@@ -96,7 +104,7 @@ float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, b
     float widest = 0;
     for (const Tick& t : colorbarTicks(range, barHeight, integerTicks))
         widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
-    return widest + 6 + strokeWidth(theme, 4);
+    return widest + 2 + colorbarLabelGap(theme) + strokeWidth(theme, 4);
 }
 
 float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
@@ -108,8 +116,8 @@ float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
         for (const Tick& t : colorbarTicks(range, height * float(eighths) / 8))
             widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
     }
-    return theme.fontSize * 0.9f + barWidthFor(theme) + 6 + strokeWidth(theme, 4) + widest +
-           theme.fontSize * 2.6f;
+    return theme.fontSize * 0.9f + barWidthFor(theme) + 2 + colorbarLabelGap(theme) +
+           strokeWidth(theme, 4) + widest + theme.fontSize * 2.6f;
 }
 
 void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,

@@ -184,41 +184,51 @@ void drawKeysAbove(Figure& figure, Box area, const PlotFrame& frame,
     }
 }
 
-}  // namespace
+// Where every part of a heatmap goes: drawHeatmap draws it, measureHeatmap reports it.
+struct HeatmapLayout {
+    Box area;  // the area given, narrowed to a square plot and its axes
+    PlotFrame frame;
+    std::vector<Tick> barTicks;  // the colour bar's
+    float barLength = 0;         // the plot's height before square cells shortened it
+    std::vector<FittedText> caption;
+    std::vector<SideLabel> side;       // horizontal lines' labels beside the plot
+    std::vector<SideLabel> keysAbove;  // or above a narrow one
+    float strip = 0;                   // the side labels' column
+    float verticalRow = 0;             // a vertical line's label row
+    plot_parts::TitleLines titleLines;
+    Box titleArea;
+};
 
-void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
-                 PlotFrame* frameOut) {
-    const plot_parts::PanelScope panel(figure, area, theme);
-    HeatmapSpec focusedSpec;
-    if (panel.focused() && !given.showColorbar) {  // a shared colour bar is not in the panel
-        focusedSpec = given;
-        focusedSpec.showColorbar = true;
-    }
-    const HeatmapSpec& spec = panel.focused() && !given.showColorbar ? focusedSpec : given;
-    const std::string title = panelTitle(spec.title, theme);
-    const float areaRight = area.right();  // before square cells narrow `area`
-    const ValueRange range = spec.range;
-    const auto barTicks = spec.angleTicks
-                              ? piTicks(range.low, range.high, tickCountFor(area.height, 40))
-                              : colorbarTicks(range, area.height);
+float keyRowHeight(const Theme& theme) {
+    return sideLabelSize(theme) * 1.15f + 2;
+}
+
+// The layout for the colour bar's ticks given (their labels set the bar block's width).
+HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
+                              const std::string& title, const Theme& theme,
+                              std::vector<Tick> barTicks) {
+    HeatmapLayout out;
+    out.barTicks = std::move(barTicks);
     const float barWidth = spec.showColorbar ? barWidthFor(theme) : 0;
     // Laid out twice when square cells leave the colour bar too short for the caption fitted to
     // the plot's full height (a wide, short area: Similarity at 1024x768): the second pass fits
     // it to the bar the square leaves, on two lines when it needs them, and the block beside
     // the plot makes room for them.
-    const Box areaGiven = area;
+    Box area = areaGiven;
     plot_parts::Margins m{};
-    std::vector<SideLabel> side;
-    float strip = 0, barLength = 0, barBlock = 0;
-    std::vector<FittedText> caption;
-    plot_parts::TitleLines titleLines;
-    Box titleArea;
-    PlotFrame frame;
+    std::vector<SideLabel>& side = out.side;
+    float& strip = out.strip;
+    float& barLength = out.barLength;
+    float barBlock = 0;
+    std::vector<FittedText>& caption = out.caption;
+    plot_parts::TitleLines& titleLines = out.titleLines;
+    Box& titleArea = out.titleArea;
+    PlotFrame& frame = out.frame;
     const float lineStep = theme.fontSize * 1.2f;  // between caption lines
     std::optional<float> captionLength;            // the bar the second pass fits it to
-    float verticalRow = 0;                         // a vertical line's label row
-    std::vector<SideLabel> keysAbove;              // horizontal lines' labels above the plot
-    const float keyRow = sideLabelSize(theme) * 1.15f + 2;
+    float& verticalRow = out.verticalRow;
+    std::vector<SideLabel>& keysAbove = out.keysAbove;
+    const float keyRow = keyRowHeight(theme);
     for (int pass = 0; pass < 2; ++pass) {
         area = areaGiven;
         m = plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
@@ -245,8 +255,8 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         const float captionColumn =
             caption.empty() ? 0 : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1);
         barBlock = spec.showColorbar
-                       ? barWidth + 8 + strokeWidth(theme, 4) +
-                             plot_parts::widestLabel(barTicks, theme.fontSize) + captionColumn
+                       ? barWidth + 4 + colorbarLabelGap(theme) + strokeWidth(theme, 4) +
+                             plot_parts::widestLabel(out.barTicks, theme.fontSize) + captionColumn
                        : 0;
         // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
         // labels go above it as keys instead: a swatch in the line's colour and style, then the
@@ -279,8 +289,10 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
                  ++again) {
                 const float plotWidth = std::max(1.f, area.width - m.left - m.right);
                 const float plotHeight = std::max(1.f, area.height - m.top - m.bottom);
-                const float squareWidth =
-                    float(std::min(double(plotWidth), plotHeight * cols / rows));
+                float squareWidth = float(std::min(double(plotWidth), plotHeight * cols / rows));
+                if (spec.maxSquareSide > 0)
+                    squareWidth = std::min(squareWidth,
+                                           float(spec.maxSquareSide * cols / std::max(cols, rows)));
                 plot_parts::fitXLabelRows(m, spec.x, theme, squareWidth + m.left + m.right,
                                           area.height);
             }
@@ -320,7 +332,9 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
             const double cols = std::abs(spec.x.high - spec.x.low);
             const double rows = std::abs(spec.y.high - spec.y.low);
             if (cols > 0 && rows > 0 && std::isfinite(cols) && std::isfinite(rows)) {
-                const double perCell = std::min(frame.plot.width / cols, frame.plot.height / rows);
+                double perCell = std::min(frame.plot.width / cols, frame.plot.height / rows);
+                if (spec.maxSquareSide > 0)
+                    perCell = std::min(perCell, spec.maxSquareSide / std::max(cols, rows));
                 const float width = float(perCell * cols), height = float(perCell * rows);
                 const float spareX = frame.plot.width - width, spareY = frame.plot.height - height;
                 if (spareX > 0.5f || spareY > 0.5f) {
@@ -349,6 +363,80 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
         caption = colorbarCaption(spec.colorbarLabel, frame.plot.height, theme.fontSize, theme,
                                   caption.size(), std::max(frame.plot.height, reach));
     }
+    out.area = area;
+    return out;
+}
+
+// The colour bar's ticks for a bar `length` long.
+std::vector<Tick> colorbarTicksFor(const HeatmapSpec& spec, float length) {
+    return spec.angleTicks ? piTicks(spec.range.low, spec.range.high, tickCountFor(length, 40))
+                           : colorbarTicks(spec.range, length);
+}
+bool sameTicks(const std::vector<Tick>& a, const std::vector<Tick>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+        if (a[k].value != b[k].value || a[k].label != b[k].label) return false;
+    return true;
+}
+
+// The colour bar's ticks are chosen for the bar as drawn, the plot's height. Square cells make
+// that depend on the ticks in turn: their labels' width comes off the plot's, and so off the
+// square's side. Laid out with the ticks for the whole area first, then with those for the bar
+// that leaves, kept while the plot grows (FIRE's map in the Relative family: ticks for the cell,
+// at 0.0125 steps, set labels such as −0.3125 beside a map half the size of its neighbours');
+// a tick set whose longer labels would shrink the plot again is not taken.
+HeatmapLayout layoutHeatmap(Box area, const HeatmapSpec& spec, const std::string& title,
+                            const Theme& theme) {
+    if (!spec.showColorbar) return layoutWithTicks(area, spec, title, theme, {});
+    HeatmapLayout layout =
+        layoutWithTicks(area, spec, title, theme, colorbarTicksFor(spec, area.height));
+    for (int again = 0; again < 2; ++again) {
+        std::vector<Tick> ticks = colorbarTicksFor(spec, layout.frame.plot.height);
+        if (sameTicks(ticks, layout.barTicks)) break;
+        HeatmapLayout next = layoutWithTicks(area, spec, title, theme, std::move(ticks));
+        if (next.frame.plot.height < layout.frame.plot.height - 0.5f) break;
+        layout = std::move(next);
+    }
+    return layout;
+}
+
+}  // namespace
+
+HeatmapPlacement measureHeatmap(Box area, const HeatmapSpec& spec, const Theme& theme) {
+    const HeatmapLayout layout = layoutHeatmap(area, spec, panelTitle(spec.title, theme), theme);
+    HeatmapPlacement placement;
+    placement.plot = layout.frame.plot;
+    if (spec.showColorbar)
+        placement.bar = {layout.frame.plot.right() + layout.strip + theme.fontSize * 0.9f,
+                         layout.frame.plot.y, barWidthFor(theme), layout.frame.plot.height};
+    return placement;
+}
+
+void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
+                 PlotFrame* frameOut) {
+    const plot_parts::PanelScope panel(figure, area, theme);
+    HeatmapSpec focusedSpec;
+    if (panel.focused() && !given.showColorbar) {  // a shared colour bar is not in the panel
+        focusedSpec = given;
+        focusedSpec.showColorbar = true;
+    }
+    const HeatmapSpec& spec = panel.focused() && !given.showColorbar ? focusedSpec : given;
+    const std::string title = panelTitle(spec.title, theme);
+    const float areaRight = area.right();  // before square cells narrow `area`
+    const ValueRange range = spec.range;
+    const float barWidth = spec.showColorbar ? barWidthFor(theme) : 0;
+    const float lineStep = theme.fontSize * 1.2f;  // between caption lines
+    const float keyRow = keyRowHeight(theme);
+    HeatmapLayout layout = layoutHeatmap(area, spec, title, theme);
+    area = layout.area;
+    const PlotFrame& frame = layout.frame;
+    const std::vector<FittedText>& caption = layout.caption;
+    const std::vector<SideLabel>& side = layout.side;
+    const std::vector<SideLabel>& keysAbove = layout.keysAbove;
+    const float strip = layout.strip, verticalRow = layout.verticalRow;
+    const Box& titleArea = layout.titleArea;
+    const plot_parts::TitleLines& titleLines = layout.titleLines;
+    const std::vector<Tick>& barTicks = layout.barTicks;
     // Centred over the plot and its axis, clear of the colour bar's top tick label.
     if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);
 

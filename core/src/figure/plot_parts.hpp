@@ -71,6 +71,9 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
 inline constexpr float kTitleBandLines = 1.8f;   // a one-line figure title's band, in title sizes
 inline constexpr float kTitleLineStep = 1.15f;   // from one title line to the next, in title sizes
 inline constexpr float kTitleWrapBelow = 0.85f;  // one line shrunk below this wraps at full size
+// A figure title on one line in `width`, shrunk as far as titles may (cut when even that fails:
+// drawTitleText then sets it on two smaller lines).
+FittedText fittedTitle(const std::string& title, float width, const Theme& theme);
 // A figure title as two lines at full size when one line in `width` would shrink below
 // kTitleWrapBelow and both lines fit; else empty (one line, shrunk as it must).
 std::vector<std::string> fullSizeTitleLines(const std::string& title, float width,

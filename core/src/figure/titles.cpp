@@ -61,8 +61,11 @@ std::vector<std::string> fullSizeTitleLines(const std::string& title, float widt
     return lines;
 }
 
+FittedText fittedTitle(const std::string& title, float width, const Theme& theme) {
+    return fitText(title, theme.titleSize, width - theme.titleSize, titleMinScale(theme));
+}
+
 int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
-    const float minScale = titleMinScale(theme);
     const float room = area.width - theme.titleSize;
     const float x = area.x + area.width / 2, top = area.y + theme.titleSize * 0.2f;
     // Two lines at full size where the view kept the band for them (titleBandHeight with the
@@ -78,7 +81,7 @@ int drawTitleText(Figure& figure, Box area, const std::string& title, const Them
             return 2;
         }
     }
-    FittedText fitted = fitText(title, theme.titleSize, room, minScale);
+    FittedText fitted = fittedTitle(title, area.width, theme);
     if (fitted.text != title) {
         // Too long for one line even shrunk (a one-column print): two lines in the band the
         // views keep (titleBandHeight: 1.8 title sizes; two lines of 0.74 fill it), not cut.
@@ -174,6 +177,15 @@ float titleBandHeight(const Theme& theme, const std::string& title, float width,
         theme.titleMode == TitleMode::Replace && theme.titleTarget != TitleTarget::PanelTitles;
     const std::string& drawn = replaced ? theme.titleText : title;
     const bool twoLines = plot_parts::fullSizeTitleLines(drawn, width, theme).size() == 2;
+    // Too long for one line even shrunk, a title is two lines at 3/4 size (drawTitleText), which
+    // fill the band of one to its edge and touch the first panel's title. In a file whose height
+    // follows its width (a one-column print: Theme::panelRoom) the band grows by the second
+    // line's step, which keeps the gap a one-line title leaves; a window keeps its height for
+    // the panels.
+    if (!twoLines && theme.panelRoom && !drawn.empty() &&
+        plot_parts::fittedTitle(drawn, width, theme).text != drawn)
+        return theme.titleSize * plot_parts::kTitleBandLines +
+               atLeastMinText(theme.titleSize * 0.74f, theme) * plot_parts::kTitleLineStep;
     return theme.titleSize *
            (plot_parts::kTitleBandLines + (twoLines ? plot_parts::kTitleLineStep : 0.f));
 }

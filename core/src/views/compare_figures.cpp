@@ -64,11 +64,29 @@ namespace {
 // (one row of five: the designed layout) above the two curves, which share the bottom row.
 Box heatmapBlock(const PanelGrid& grid) {
     const Box& area = grid.area;
-    // Three rows of heatmaps and more (two columns, the default 1200 x 800 page) leave the
-    // curves at least 32 %: their titles then wrap onto two lines instead of ending in "…".
+    // Three rows of heatmaps and more leave the curves at least 32 %: their titles then wrap
+    // onto two lines instead of ending in "…".
     const float share =
         grid.rows == 2 ? 0.52f : std::min(0.68f, float(grid.rows - 1) / float(grid.rows));
     return {area.x, area.y, area.width, std::floor(area.height * share)};
+}
+
+// How the five heatmaps fill rows of `columns` with no cell left empty (two columns left the
+// third row's second cell empty on the default 1200 x 800 page): five in one row; with fewer
+// columns the last row's maps share its whole width; with two, ALiBi's and T5's square maps
+// share the second row's second cell, side by side, where each has the room a square map
+// needs (pairSquares), else T5 takes the third row alone.
+struct HeatmapRows {
+    int slots = 5;        // cells: ALiBi and T5 in one when paired
+    int rows = 1;         // of heatmaps
+    bool paired = false;  // ALiBi and T5 halves of one cell
+};
+HeatmapRows heatmapRows(int columns, bool pairSquares) {
+    HeatmapRows rows;
+    rows.paired = columns == 2 && pairSquares;
+    rows.slots = rows.paired ? 4 : 5;
+    rows.rows = (rows.slots + columns - 1) / columns;
+    return rows;
 }
 
 // One column: the three position-by-dimension tables are wide and short (3/4 of a panel's
@@ -87,7 +105,8 @@ Box stackedCell(Box area, int k) {
     return cell;
 }
 
-// Panel k's box: heatmaps 0..4, then the two curve plots.
+// Panel k's box: heatmaps 0..4, then the two curve plots. grid.rows says whether ALiBi and T5
+// are paired (two columns, two rows of heatmaps) or not (three).
 Box comparisonCell(const PanelGrid& grid, int k) {
     if (grid.oneAtATime()) return grid.cell(k);
     // One column (a one-column print shows every panel): the seven one under another, the
@@ -95,8 +114,14 @@ Box comparisonCell(const PanelGrid& grid, int k) {
     // no room for the cosines' legend beside them).
     if (grid.columns == 1) return stackedCell(grid.area, k);
     const Box top = heatmapBlock(grid);
-    if (k < 5)
-        return gridCell(top, grid.rows - 1, grid.columns, k / grid.columns, k % grid.columns, 10);
+    if (k < 5) {
+        const HeatmapRows rows = heatmapRows(grid.columns, grid.rows - 1 == 2 && grid.columns == 2);
+        const int slot = rows.paired && k == 4 ? 3 : k;
+        const int row = slot / grid.columns, column = slot % grid.columns;
+        const int inRow = std::min(grid.columns, rows.slots - row * grid.columns);
+        const Box cell = gridCell(top, rows.rows, inRow, row, column, 10);
+        return rows.paired && slot == 3 ? gridCell(cell, 1, 2, 0, k - 3, 16) : cell;
+    }
     const Box bottom{grid.area.x, top.bottom() + 12, grid.area.width,
                      grid.area.bottom() - top.bottom() - 12};
     return gridCell(bottom, 1, 2, 0, k - 5, 16);
@@ -110,25 +135,42 @@ PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
     if (theme.focusPanel > 0) return reflowOrFocus(area, kComparePanels, theme, panel);
     const float minWidth = kComparePanels.minWidthEm * theme.fontSize;
     const float minHeight = kComparePanels.minHeightEm * theme.fontSize;
-    for (int columns = 5; columns >= 2; --columns) {
-        PanelGrid grid;
-        grid.area = area;
-        grid.count = kComparePanels.count;
+    // Four columns would leave four empty cells beside T5, in two rows as three columns take.
+    // Two columns pair ALiBi and T5 in one cell when each half is as wide as a square map
+    // needs (its axis, a colour bar and a map: kSquareMapEm), else T5 takes a row.
+    constexpr float kSquareMapEm = 11;
+    auto gridOf = [&](PanelGrid grid, int columns, bool paired) {
         grid.columns = columns;
-        grid.rows = (5 + columns - 1) / columns + 1;
-        const Box heatmap = comparisonCell(grid, 0), curve = comparisonCell(grid, 5);
-        if (heatmap.width >= minWidth && heatmap.height >= minHeight && curve.width >= minWidth &&
-            curve.height >= minHeight)
-            return grid;
+        grid.rows = heatmapRows(columns, paired).rows + 1;
+        return grid;
+    };
+    auto pairFits = [&](const PanelGrid& grid) {
+        return comparisonCell(gridOf(grid, 2, true), 4).width >= kSquareMapEm * theme.fontSize;
+    };
+    PanelGrid empty;
+    empty.area = area;
+    empty.count = kComparePanels.count;
+    for (int columns : {5, 3, 2}) {
+        for (bool paired : {true, false}) {
+            if (paired && (columns != 2 || !pairFits(empty))) continue;
+            const PanelGrid grid = gridOf(empty, columns, paired);
+            const Box heatmap = comparisonCell(grid, 0), curve = comparisonCell(grid, 5);
+            if (heatmap.width >= minWidth && heatmap.height >= minHeight &&
+                curve.width >= minWidth && curve.height >= minHeight)
+                return grid;
+        }
     }
     // A file that shows every panel (one column in print) stacks them in kStackedRows, 5.25
-    // panel heights for the seven: what it asks the canvas to grow by.
+    // panel heights for the seven: what it asks the canvas to grow by. Squeezed into two
+    // columns instead (a file 1200 px wide), its heatmaps are arranged as above.
     const float stackedEm = kComparePanels.minHeightEm * kStackedRows / kComparePanels.count;
-    return reflowOrFocus(
+    const PanelGrid grid = reflowOrFocus(
         area,
         {kComparePanels.count, 1, kComparePanels.minWidthEm,
          theme.panelRoom ? stackedEm : kComparePanels.minHeightEm, kComparePanels.gap},
         theme, panel);
+    if (grid.oneAtATime() || grid.columns < 2) return grid;
+    return gridOf(grid, grid.columns, grid.columns == 2 && pairFits(grid));
 }
 
 namespace {
@@ -525,8 +567,25 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     return success();
 }
 
-PanelGrid comparisonFigurePanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);  // as comparisonFigure's
+namespace {
+
+std::string comparisonTitle(const CompareOptions& options) {
+    return "Every encoding at d = " + std::to_string(options.dModel) + ", " +
+           std::to_string(options.seqLen) + " positions, base " + formatValue(options.base, 6);
+}
+
+// The title's band, two lines high where the title needs two at full size (a one-column
+// print): the band of one line held two lines of 3/4 size that touched the first panel's title.
+float comparisonTitleBand(const CompareOptions& options, float width, float height,
+                          const Theme& theme) {
+    return titleBandHeight(theme, comparisonTitle(options), width, height);
+}
+
+}  // namespace
+
+PanelGrid comparisonFigurePanels(const CompareOptions& options, float width, float height,
+                                 const Theme& theme, int panel) {
+    const float titleHeight = comparisonTitleBand(options, width, height, theme);
     return comparisonPanels({0, titleHeight, width, height - titleHeight}, theme, panel);
 }
 
@@ -534,12 +593,8 @@ Result<Figure> comparisonFigure(const CompareOptions& options, float width, floa
                                 const Theme& theme, int panel) {
     if (auto s = validate(options); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight},
-              "Every encoding at d = " + std::to_string(options.dModel) + ", " +
-                  std::to_string(options.seqLen) + " positions, base " +
-                  formatValue(options.base, 6),
-              theme);
+    const float titleHeight = comparisonTitleBand(options, width, height, theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, comparisonTitle(options), theme);
     if (auto s = drawComparison(figure, {0, titleHeight, width, height - titleHeight}, options,
                                 theme, panel);
         !s) {

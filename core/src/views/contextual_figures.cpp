@@ -111,11 +111,19 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
         drawHeatmap(figure, grid.cell(0), spec, theme);
     }
     if (grid.shows(1)) {
+        // Coloured from 0 to the largest p: p is clamped at npos − 1 (15 for 15 tokens), but
+        // gates below 1 keep it near 3, and a scale to 15 left the sentence blocks dark. The
+        // caption gives the cap when the scale stops short of it.
+        const double cap = std::max(1.0, double(cope.npos - 1));
+        double largest = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j)
+                if (std::isfinite(positions(i, j))) largest = std::max(largest, positions(i, j));
+        const double top = largest > 0 ? std::min(largest, cap) : cap;
         HeatmapSpec spec = smallMatrixSpec("Contextual position $p_{ij}=Σ_{k}g_{ik}$, $k=j..i$",
-                                           positions, grid.cell(1), ColormapId::Magma,
-                                           {0, std::max(1.0, double(cope.npos - 1))},
+                                           positions, grid.cell(1), ColormapId::Magma, {0, top},
                                            "key j (token)", "query i (token)");
-        spec.colorbarLabel = "p";
+        spec.colorbarLabel = top < cap ? "p (cap: npos − 1 = " + formatValue(cap) + ")" : "p";
         drawHeatmap(figure, grid.cell(1), spec, theme);
     }
     if (grid.shows(2)) {
@@ -454,13 +462,13 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
     }
     if (grid.shows(1)) {
         LinePlotSpec spec;
-        spec.title = "E[k-th] = (k+1)(N+1)/(L+1) − 1, ±1 sd, vs plain k";
-        spec.x = {"k (0-based rank)", -0.5, double(l) - 0.5};
+        spec.title = "$E[p_{(k)}] = (k+1)(N+1)/(L+1) - 1$, ±1 sd, against plain $k$";
+        spec.x = {"rank $k$ of the sorted positions (from 0)", -0.5, double(l) - 0.5};
         spec.y = {"position", 0, n};
         LineSeries mean{"expected", {}, {}, theme.accent, 2.2f, false};
         LineSeries upper{"±1 sd", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
         LineSeries lower{"", {}, {}, withAlpha(theme.accent, 140), 1.0f, false};
-        LineSeries plain{"plain 0..L-1", {}, {}, lineColor(theme, 1), 1.6f, false};
+        LineSeries plain{"plain $0..L-1$", {}, {}, lineColor(theme, 1), 1.6f, false};
         // Coarse: a line as wide as the dots through the same points (one stroke instead of a
         // dot per pixel it touches).
         LineSeries first = detail == Detail::Coarse

@@ -315,12 +315,18 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
             const Box& p = out.table.plot;
             const float top = out.table.toPixel(0, double(table.rows)).y;
             const Box region{p.x, top, p.width, p.bottom() - top};
-            drawBeyondLabel(figure, region, theme);
-            // Under the line, on the plain undefined background, where it stays readable.
+            // Under the line, on the plain undefined background, where it stays readable; the
+            // note below it (a wider plot at 1024x768 fitted it on two lines, over the label).
+            const float endSize = atLeastMinText(theme.fontSize * 0.9f, theme);
             if (region.height >= theme.fontSize * 3.2f) {
-                figure.add(makeText({p.right() - 5, top + 4}, endText,
-                                    atLeastMinText(theme.fontSize * 0.9f, theme), theme.accent,
+                figure.add(makeText({p.right() - 5, top + 4}, endText, endSize, theme.accent,
                                     HorizontalAlign::Right, VerticalAlign::Top));
+                const float labelRow = 4 + endSize * 1.2f + 2;
+                drawBeyondLabel(
+                    figure, {region.x, region.y + labelRow, region.width, region.height - labelRow},
+                    theme);
+            } else {
+                drawBeyondLabel(figure, region, theme);
             }
         }
     }

@@ -344,32 +344,56 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         return spec;
     };
     const int members = std::min(kFamilyMembers, int(data.maps.size()));
-    // Where the bars would leave a map under kBarredMapShare of the side it has without one, or
-    // under two lines of text (a projector's font, a small window: eight cells of 250 x 130
-    // px), the maps go without them, as before: a map a few pixels wide beside its bar shows
-    // nothing to read. (FIRE's, whose bar reserves room for long tick labels, keeps about half.)
-    constexpr float kBarredMapShare = 0.4f;
-    auto mapSide = [&](int k, bool bar) {
-        Figure scratch = emptyFigure(figure.width, figure.height, theme);
-        scratch.viewPanels = 1;  // measured where it is drawn, never as a focused panel
+    // The bars the maps get: with their captions, without them (the map's title names the
+    // member, and "bias" or "q·k" is what its curve plots), or none.
+    enum class Bars { Captioned, Bare, None };
+    auto barredSpec = [&](int k, Bars bars, float side) {
         HeatmapSpec spec = memberSpec(k);
-        spec.showColorbar = bar;
-        PlotFrame frame;
-        drawHeatmap(scratch, layout.cells[std::size_t(k)], spec, theme, &frame);
-        return std::min(frame.plot.width, frame.plot.height);
+        spec.showColorbar = bars != Bars::None;
+        if (bars == Bars::Bare) spec.colorbarLabel.clear();
+        spec.maxSquareSide = side;
+        return spec;
     };
-    bool bars = true;
-    for (int k = 0; k < members && bars; ++k) {
-        if (layout.cells[std::size_t(k)].width <= 0) continue;
-        const float barred = mapSide(k, true);
-        bars = barred >= kBarredMapShare * mapSide(k, false) && barred >= 2 * theme.fontSize;
+    // One side for every map, the smallest the cells allow (0: no cell shown): a map beside
+    // long tick labels (FIRE's −0.375, ALiBi's −1000) was smaller than its neighbours, which
+    // side by side read as a scale. Measured again at that side, since a shorter bar may take
+    // other ticks.
+    auto commonSide = [&](Bars bars) {
+        float side = 0;
+        for (int round = 0; round < 2; ++round) {
+            float smallest = 0;
+            for (int k = 0; k < members; ++k) {
+                const Box cell = layout.cells[std::size_t(k)];
+                if (cell.width <= 0) continue;
+                const Box plot = measureHeatmap(cell, barredSpec(k, bars, side), theme).plot;
+                const float own = std::min(plot.width, plot.height);
+                smallest = smallest > 0 ? std::min(smallest, own) : own;
+            }
+            if (side > 0 && smallest >= side - 0.5f) break;
+            side = smallest;
+        }
+        return side;
+    };
+    // Captions cost a column of text beside each bar: at print sizes (22 px text in cells ten
+    // of it wide) that was a quarter of every map, and the bars go bare then. Where bars would
+    // leave the maps under kBarredMapShare of the side they have without, or under two lines of
+    // text (a projector's font, a small window: eight cells of 250 x 130 px), the maps go
+    // without: a map a few pixels wide beside its bar shows nothing to read.
+    constexpr float kBarredMapShare = 0.4f, kCaptionCost = 0.75f;
+    const float unbarred = commonSide(Bars::None);
+    Bars bars = Bars::Captioned;
+    float side = commonSide(Bars::Captioned);
+    if (const float bare = commonSide(Bars::Bare); side < kCaptionCost * bare) {
+        bars = Bars::Bare;
+        side = bare;
+    }
+    if (side < kBarredMapShare * unbarred || side < 2 * theme.fontSize) {
+        bars = Bars::None;
+        side = unbarred;
     }
     for (int k = 0; k < members; ++k) {
         const Box cell = layout.cells[std::size_t(k)];
-        if (cell.width <= 0) continue;
-        HeatmapSpec spec = memberSpec(k);
-        spec.showColorbar = bars;
-        drawHeatmap(figure, cell, spec, theme);
+        if (cell.width > 0) drawHeatmap(figure, cell, barredSpec(k, bars, side), theme);
     }
 }
 

@@ -221,7 +221,7 @@ Result<RopeUsageData> ropeUsageData(const CheckpointAttention& attention,
     const std::string type =
         attention.config.modelType.empty() ? "model" : attention.config.modelType;
     data.model = type + ": " + std::to_string(attention.layers) + " layers, " +
-                 std::to_string(attention.heads) + " heads x " + std::to_string(attention.headDim) +
+                 std::to_string(attention.heads) + " heads × " + std::to_string(attention.headDim) +
                  ", " + std::to_string(attention.kvHeads) + " KV heads";
     data.source = attention.checkpoint.source;
     data.notes = attention.notes;

@@ -85,5 +85,18 @@ TEST(QuoteForMessageTest, LongTextIsCutAtACharacterWithAnEllipsis) {
     EXPECT_EQ(escapeForMessage("a\nb"), "a\\nb");
 }
 
+// Hover text sets its numbers as the figures do (the GUI's tooltips read "value -0.895758" and
+// "12 x 12 cells"): a minus that begins a number is U+2212, x between numbers is ×.
+TEST(FormatTest, RunningTextSetsMinusSignsAndTimes) {
+    EXPECT_EQ(typesetNumbers("value -0.895758"), "value \u22120.895758");
+    EXPECT_EQ(typesetNumbers("-1 and (-2.5, -.5) = -3"),
+              "\u22121 and (\u22122.5, \u2212.5) = \u22123");
+    EXPECT_EQ(typesetNumbers("mean of 12 x 12 cells"), "mean of 12 \u00d7 12 cells");
+    // Not numbers' signs: words, ranges in words, exponents, a lone hyphen, an x in a word.
+    EXPECT_EQ(typesetNumbers("lag-1, i-j, 1e-05, a - b, x = 3, max x 2"),
+              "lag-1, i-j, 1e-05, a - b, x = 3, max x 2");
+    EXPECT_EQ(typesetNumbers(""), "");
+}
+
 }  // namespace
 }  // namespace poslab

@@ -298,11 +298,17 @@ TEST(SinusoidalTest, ColumnWindowsGiveTheMeansOfTheWholeTablesCells) {
     }
 }
 
+// The hover's formula, set as the figures set a power ($10000^{4/128}$: a superscript, where it
+// read "10000^(4/128)") and a negative value with U+2212 (it read "-0.756802").
 TEST(SinusoidalTest, FormulaShowsSubstitutedNumbers) {
     const std::string text = sinusoidalFormula(sinusoidalParams(128, 10), 3, 4);
-    EXPECT_NE(text.find("sin(3 / 10000^(4/128))"), std::string::npos) << text;
+    EXPECT_NE(text.find("sin(3 / $10000^{4/128}$)"), std::string::npos) << text;
     // sin(3 * 10000^(-4/128)) = sin(2.249682) = 0.778273
     EXPECT_NE(text.find("= 0.778273"), std::string::npos) << text;
+    // Column 0 turns at 1 rad a position: sin(4) = -0.756802.
+    const std::string negative = sinusoidalFormula(sinusoidalParams(128, 10), 4, 0);
+    EXPECT_NE(negative.find("= \u22120.756802"), std::string::npos) << negative;
+    EXPECT_EQ(negative.find("-0."), std::string::npos) << negative;
 }
 
 TEST(SinusoidalTest, RejectsBadParameters) {

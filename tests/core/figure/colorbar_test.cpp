@@ -84,5 +84,34 @@ TEST(ColorbarTest, ColorbarOnItsOwnFillsItsBoxAndLabelsIntegerTicks) {
     EXPECT_GT(colorbarTickWidth({0, 99}, 300, darkTheme(), true), 10.f);
 }
 
+// A tick's end and its label keep a gap that grows with the text: at F5 (24.5 px text) a tick
+// 4 px from "0.25" read as a minus sign; at the screen's 14 px the gap stays 4 px.
+TEST(ColorbarTest, TheGapBetweenATickAndItsLabelGrowsWithTheText) {
+    for (float scale : {1.f, 1.75f, 2.5f}) {
+        const Theme theme = scaledTheme(darkTheme(), scale);
+        Figure figure;
+        const Box bar{100, 20, barWidthFor(theme), 300};
+        drawColorbar(figure, bar, ColormapId::Viridis, {-1, 1}, theme);
+        float tickEnd = 0;
+        int labels = 0;
+        for (const FigureItem& item : figure.items) {
+            if (const auto* line = std::get_if<LineItem>(&item);
+                line && line->from.x == bar.right())
+                tickEnd = std::max(tickEnd, line->to.x);
+            if (const auto* text = std::get_if<TextItem>(&item)) {
+                ++labels;
+                ASSERT_GT(tickEnd, bar.right());
+                EXPECT_GE(text->anchor.x - tickEnd, std::max(4.f, theme.fontSize * 0.28f) - 1e-3f)
+                    << text->text << " at " << theme.fontSize << " px";
+            }
+        }
+        EXPECT_GE(labels, 2);
+        // The room a bar's labels are given includes the gap.
+        EXPECT_GE(colorbarTickWidth({-1, 1}, 300, theme),
+                  tickEnd - bar.right() + (theme.fontSize * 0.28f) +
+                      estimateTextWidth("−1", theme.fontSize) - 1e-3f);
+    }
+}
+
 }  // namespace
 }  // namespace poslab

@@ -528,5 +528,106 @@ TEST(HeatmapPlotTest, ANarrowHeatmapsTitleAndXLabelUseTheColourBarsWidth) {
     }
 }
 
+// The colour bar's ticks are the ones its own length asks for (one per kColorbarTickSpacing
+// pixels: colorbar.hpp), not the whole area's: ticks for the area were drawn on a bar 60 px
+// shorter, their labels dropped where they touched, and a square map lost the width of labels
+// such as −0.3125 to a bar that showed −0.325.
+TEST(HeatmapPlotTest, ColourBarTicksAreChosenForTheBarAsDrawn) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(64, 64);
+    spec.x = {"key", 0, 64, false, true};
+    spec.y = {"query", 0, 64, false, true};
+    spec.title = "A map";
+    spec.colorbarLabel = "bias";
+    const Theme theme = paperTheme();
+    for (ValueRange range : {ValueRange{0, 1}, ValueRange{-0.385538, -0.316736}}) {
+        spec.range = range;
+        for (bool square : {false, true}) {
+            spec.squareCells = square;
+            for (Box area : {Box{0, 0, 300, 260}, Box{0, 0, 230, 190}, Box{0, 0, 600, 420}}) {
+                Figure figure = emptyFigure(area.width, area.height, theme);
+                drawHeatmap(figure, area, spec, theme);
+                const HeatmapItem* ramp = nullptr;
+                std::vector<std::string> drawn;
+                for (const FigureItem& item : figure.items) {
+                    if (const auto* h = std::get_if<HeatmapItem>(&item); h && h->values->cols == 1)
+                        ramp = h;
+                    if (const auto* t = std::get_if<TextItem>(&item);
+                        t && ramp && t->anchor.x > ramp->box.right() && t->text != "bias")
+                        drawn.push_back(t->text);
+                }
+                ASSERT_NE(ramp, nullptr);
+                // Every label drawn is one of the ticks for the bar's own length, and at least
+                // two of them are drawn (none dropped for touching its neighbour). Square cells
+                // may keep the ticks for the area's height instead, where those for the bar
+                // would have longer labels, and so a smaller square (−0.375 for −0.38).
+                std::set<std::string> forBar;
+                for (const Tick& t : colorbarTicks(range, ramp->box.height)) forBar.insert(t.label);
+                if (square) {
+                    for (const Tick& t : colorbarTicks(range, area.height)) forBar.insert(t.label);
+                }
+                const std::string where =
+                    std::to_string(int(area.width)) + "x" + std::to_string(int(area.height)) +
+                    (square ? " square" : "") + " range " + std::to_string(range.low);
+                for (const std::string& label : drawn)
+                    EXPECT_TRUE(forBar.count(label)) << label << " at " << where;
+                EXPECT_GE(drawn.size(), std::min<std::size_t>(2, forBar.size())) << where;
+            }
+        }
+    }
+}
+
+// measureHeatmap reports the boxes drawHeatmap draws the cells and the colour bar in, and
+// maxSquareSide caps a square plot's side (a family of maps drawn at one size).
+TEST(HeatmapPlotTest, MeasureReportsWhereTheCellsAndBarAreDrawn) {
+    HeatmapSpec spec;
+    spec.values = std::make_shared<const Matrix>(32, 32);
+    spec.x = {"key", 0, 32, false, true};
+    spec.y = {"query", 0, 32, false, true};
+    spec.range = {-1020, 0};
+    spec.title = "ALiBi";
+    spec.colorbarLabel = "bias";
+    for (const Theme& theme : {darkTheme(), paperTheme(), scaledTheme(darkTheme(), 1.75f)}) {
+        for (bool square : {false, true}) {
+            for (bool bar : {false, true}) {
+                for (float cap : {0.f, 60.f}) {
+                    spec.squareCells = square;
+                    spec.showColorbar = bar;
+                    spec.maxSquareSide = cap;
+                    for (Box area : {Box{10, 20, 240, 200}, Box{0, 0, 700, 400}}) {
+                        Figure figure = emptyFigure(800, 500, theme);
+                        PlotFrame frame;
+                        drawHeatmap(figure, area, spec, theme, &frame);
+                        const HeatmapPlacement placed = measureHeatmap(area, spec, theme);
+                        std::vector<Box> cells, bars;
+                        for (const FigureItem& item : figure.items) {
+                            if (const auto* h = std::get_if<HeatmapItem>(&item))
+                                (h->values->cols == 1 ? bars : cells).push_back(h->box);
+                        }
+                        ASSERT_EQ(cells.size(), 1u);
+                        EXPECT_EQ(cells[0].x, placed.plot.x);
+                        EXPECT_EQ(cells[0].y, placed.plot.y);
+                        EXPECT_EQ(cells[0].width, placed.plot.width);
+                        EXPECT_EQ(cells[0].height, placed.plot.height);
+                        ASSERT_EQ(bars.size(), bar ? 1u : 0u);
+                        if (bar) {
+                            EXPECT_EQ(bars[0].x, placed.bar.x);
+                            EXPECT_EQ(bars[0].y, placed.bar.y);
+                            EXPECT_EQ(bars[0].width, placed.bar.width);
+                            EXPECT_EQ(bars[0].height, placed.bar.height);
+                        } else {
+                            EXPECT_EQ(placed.bar.width, 0.f);
+                        }
+                        if (square && cap > 0) {
+                            EXPECT_LE(placed.plot.width, cap + 1e-3f);
+                            EXPECT_LE(placed.plot.height, cap + 1e-3f);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace poslab

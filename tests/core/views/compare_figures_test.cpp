@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/fire.hpp"
+#include "poslab/figure/figure_controls.hpp"
+#include "poslab/views/print_room.hpp"
 
 namespace poslab {
 namespace {
@@ -153,6 +156,64 @@ TEST(CompareFiguresTest, CosinePlotsTitleIsWholeAt1024x768) {
     auto large = comparisonFigure({}, 1400, 900, darkTheme());
     ASSERT_TRUE(large.ok());
     EXPECT_TRUE(hasText(*large, "cosine similarity to the query at 64"));
+}
+
+// The two-column layout (the default 1200 x 800 file, a window some 700 to 1000 px wide) left
+// the third heatmap row's second cell empty beside T5. Now every heatmap row is filled across
+// the figure: ALiBi and T5 share a cell where each half is wide enough, else the last row's
+// maps share its width. And in a one-column print the figure's title, two lines there, kept
+// no gap above the first panel's title: it gets the gap a one-line title has.
+TEST(CompareFiguresTest, NoHeatmapCellIsLeftEmptyAndTheTitleKeepsItsGap) {
+    struct Size {
+        float width, height;
+        bool file;
+    };
+    for (const Size size : {Size{1200, 800, true}, Size{1600, 900, true}, Size{670, 652, false},
+                            Size{900, 700, false}, Size{1100, 780, false}}) {
+        PanelRoom room;
+        Theme theme = size.file ? forFiles(paperTheme(), 1) : darkTheme();
+        if (size.file) theme.panelRoom = &room;
+        auto figure = comparisonFigure({}, size.width, size.height, theme);
+        ASSERT_TRUE(figure.ok());
+        ASSERT_GE(figure->panels.size(), 7u);
+        const std::string where =
+            std::to_string(int(size.width)) + "x" + std::to_string(int(size.height));
+        // The five heatmaps (panels 0-4) by row: each row reaches across the figure.
+        std::map<int, float> rightmost;
+        for (std::size_t k = 0; k < 5; ++k) {
+            const Box& cell = figure->panels[k].area;
+            float& right = rightmost[int(std::lround(cell.y))];
+            right = std::max(right, cell.right());
+        }
+        for (const auto& [row, right] : rightmost)
+            EXPECT_GT(right, size.width - 20) << where << ", the row at y " << row;
+    }
+    // One column in print: 600 px wide, the height the file grows to.
+    PanelRoom room;
+    Theme theme = forFiles(paperTheme(), 1);
+    theme.panelRoom = &room;
+    (void)comparisonFigure({}, 600, 400, theme);
+    const float height = 400 + room.missingHeight;
+    theme.panelRoom = nullptr;
+    PanelRoom grown;
+    theme.panelRoom = &grown;
+    auto figure = comparisonFigure({}, 600, height, theme);
+    ASSERT_TRUE(figure.ok());
+    float titleBottom = 0, panelTitleTop = 0;
+    for (const FigureItem& item : figure->items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text) continue;
+        if (text->text.rfind("Sinusoidal: added vector", 0) == 0) {
+            panelTitleTop = textBox(*text).y;
+            break;
+        }
+        titleBottom = std::max(titleBottom, textBox(*text).bottom());  // the figure's title
+    }
+    ASSERT_GT(titleBottom, 0);
+    ASSERT_GT(panelTitleTop, 0);
+    EXPECT_GE(panelTitleTop - titleBottom, 0.5f * theme.titleSize)
+        << "the title ends at " << titleBottom << ", the first panel's title starts at "
+        << panelTitleTop;
 }
 
 }  // namespace

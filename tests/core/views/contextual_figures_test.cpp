@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <variant>
@@ -210,6 +211,71 @@ TEST(ContextualFiguresTest, DebertaOneColumnFigureCutsNoText) {
         }
         EXPECT_GT(texts, 10);
     }
+}
+
+// Lesson 12.2: CoPE's position map was coloured 0..npos − 1 = 15 while p, a sum of gates below 1,
+// stays well below it (8.3 in the default sentence, about 3 in the lesson), so its blocks were
+// dark. The colour runs from 0 to
+// the largest p, computed here from the gates as the paper defines it (p_ij = Σ_{k=j..i} g_ik,
+// clamped at npos − 1), and the caption says the scale stops short of the cap; where p reaches
+// the cap (every token a gate of 1) the scale is 0..npos − 1 as before.
+TEST(ContextualFiguresTest, CopePositionMapIsColouredToTheLargestPosition) {
+    for (CopeGateSource gates :
+         {CopeGateSource::Seeded, CopeGateSource::Sentences, CopeGateSource::Tokens}) {
+        CopeSentenceParams params;
+        params.gates = gates;
+        const CopeSentence cope = copeSentence(params).value();
+        const std::size_t n = cope.tokens.size();
+        const double cap = double(cope.npos - 1);
+        double largest = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t j = 0; j <= i; ++j) {
+                double sum = 0;
+                for (std::size_t k = j; k <= i; ++k) sum += cope.gates(i, k);
+                largest = std::max(largest, std::min(sum, cap));
+            }
+        }
+        Figure figure = emptyFigure(1200, 800, paperTheme());
+        ASSERT_TRUE(drawCopeFigure(figure, {0, 0, 1200, 800}, params, paperTheme()).ok());
+        const HeatmapItem* map = nullptr;
+        for (const FigureItem& item : figure.items) {
+            if (const auto* h = std::get_if<HeatmapItem>(&item);
+                h && h->colormap == ColormapId::Magma && h->values && h->values->cols > 1)
+                map = h;
+        }
+        ASSERT_NE(map, nullptr);
+        EXPECT_EQ(map->range.low, 0);
+        EXPECT_NEAR(map->range.high, largest, 1e-12);
+        std::string text;
+        for (const FigureItem& item : figure.items)
+            if (const auto* t = std::get_if<TextItem>(&item)) text += t->text + "\n";
+        if (gates == CopeGateSource::Sentences) {
+            EXPECT_EQ(largest, 3);  // three sentence ends
+        }
+        if (gates != CopeGateSource::Tokens) {
+            EXPECT_LT(largest, cap);  // gates below 1: p stops short of the cap
+            EXPECT_NE(text.find("npos − 1 = 15"), std::string::npos) << text;
+        } else {
+            EXPECT_EQ(largest, cap);
+            EXPECT_EQ(text.find("npos − 1 ="), std::string::npos) << text;
+        }
+    }
+}
+
+// Randomized positions' curve title is typeset as the other figures' maths: E[k-th] was plain.
+TEST(ContextualFiguresTest, RandomizedTitleIsTypeset) {
+    Figure figure = emptyFigure(1200, 800, paperTheme());
+    ASSERT_TRUE(
+        drawRandomizedFigure(figure, {0, 0, 1200, 800}, RandomizedPositionsParams{}, paperTheme())
+            .ok());
+    bool title = false;
+    for (const FigureItem& item : figure.items) {
+        if (const auto* t = std::get_if<TextItem>(&item)) {
+            EXPECT_EQ(t->text.find("k-th"), std::string::npos) << t->text;
+            title = title || t->text.rfind("$E[p_{(k)}] = (k+1)(N+1)/(L+1) - 1$", 0) == 0;
+        }
+    }
+    EXPECT_TRUE(title);
 }
 
 }  // namespace

@@ -110,6 +110,23 @@ TEST(LearnedFiguresTest, BeyondTheTableIsMarkedUndefined) {
     EXPECT_FALSE(hasText(inside, "undefined"));
 }
 
+// Beside the controls at 1024x768 (a 670 x 652 figure) the table's plot, once wide enough for
+// the two-line "undefined: beyond the trained table", drew it over "table ends at 512": the note
+// goes under the label.
+TEST(LearnedFiguresTest, BeyondNoteStaysClearOfTheTablesEndLabel) {
+    LearnedParams params;
+    LearnedFigureOptions options;
+    options.table = std::make_shared<const Matrix>(learnedTable(params).value());
+    options.source = learnedSourceText(params);
+    options.positionsShown = 640;
+    for (Box area : {Box{0, 0, 670, 652}, Box{0, 0, 700, 660}, Box{0, 0, 1100, 780}}) {
+        Figure figure = emptyFigure(area.width, area.height, darkTheme());
+        ASSERT_TRUE(drawLearnedFigure(figure, area, options, darkTheme()));
+        EXPECT_TRUE(hasText(figure, "table ends at 512"));
+        EXPECT_EQ(layoutFaults(figure), "") << area.width;
+    }
+}
+
 TEST(LearnedFiguresTest, DataFitsThePixelsAndCurvesReadTheTable) {
     LearnedFigureOptions options;
     options.table = std::make_shared<const Matrix>(testTable(40, 7));

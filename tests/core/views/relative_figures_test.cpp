@@ -265,5 +265,34 @@ TEST(RelativeFiguresTest, FamilyMapsTooSmallForBarsGoWithout) {
     }
 }
 
+// The family's eight maps are drawn at one size wherever their cells are alike. FIRE's sat
+// beside a bar block sized for tick labels such as −0.3125 and was half the size of T5's in a
+// 1200 x 800 file (50 against 107 px), and each map's size followed its labels' width (ALiBi's
+// −1000: 63 px), which side by side read as a scale. Where captions would cost a quarter of
+// every map (print sizes), the bars go without them rather than the maps shrink.
+TEST(RelativeFiguresTest, FamilyMapsAreOneSize) {
+    for (const Theme& theme : {darkTheme(), paperTheme(), forFiles(paperTheme(), 1)}) {
+        for (Box area : {Box{0, 0, 1200, 760}, Box{0, 0, 1400, 760}, Box{0, 0, 1100, 780}}) {
+            Figure figure = emptyFigure(area.width, area.height, theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, area, RelativeFigureOptions{},
+                                           RelativeTab::Family, theme));
+            std::vector<Box> maps;
+            for (const FigureItem& item : figure.items) {
+                if (const auto* heatmap = std::get_if<HeatmapItem>(&item);
+                    heatmap && heatmap->values && heatmap->values->cols > 1)
+                    maps.push_back(heatmap->box);
+            }
+            ASSERT_EQ(maps.size(), 8u);
+            const std::string where =
+                std::to_string(int(area.width)) + " px, font " + std::to_string(theme.fontSize);
+            for (std::size_t k = 1; k < 8; ++k) {
+                EXPECT_NEAR(maps[k].width, maps[0].width, 1.f) << "map " << k << ", " << where;
+                EXPECT_NEAR(maps[k].height, maps[0].height, 1.f) << "map " << k << ", " << where;
+            }
+            EXPECT_EQ(layoutFaults(figure), "") << where;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace poslab

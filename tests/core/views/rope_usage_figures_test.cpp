@@ -62,6 +62,10 @@ TEST(RopeUsageFiguresTest, DrawsFourPanelsAndSaysItIsWeightsOnly) {
     EXPECT_TRUE(hasText(figure, "λ > context 64"));
     EXPECT_TRUE(hasText(figure, "keeps the fastest 6 of 8 pairs"));
     EXPECT_TRUE(hasText(figure, "5 pairs (from pair 3) never complete a turn"));
+    // Typeset as a paper would: "4 heads × 16", never the letter x between numbers.
+    EXPECT_NE(allText(figure).find("llama: 3 layers, 4 heads × 16, 2 KV heads"), std::string::npos)
+        << allText(figure);
+    EXPECT_EQ(allText(figure).find(" heads x "), std::string::npos);
     EXPECT_TRUE(allCoordinatesFinite(figure));
     // The share p-RoPE keeps, from the planted profile usage_i = 1 / sqrt(1 + i) written out.
     double kept = 0, total = 0;

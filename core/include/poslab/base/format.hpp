@@ -7,6 +7,10 @@
 namespace poslab {
 
 std::string formatValue(double value, int significant = 4);  // compact: 0.25, 1e+04, -3.2e-05
+// Running text with its numbers set as the figures set them: a hyphen-minus that begins a number
+// ("value -0.89", "(-3", "= -2") as U+2212, and x between two numbers ("12 x 12") as ×. Hyphens
+// in words ("lag-1", "i-j"), exponents ("1e-05") and a lone "a - b" stay.
+std::string typesetNumbers(std::string text);
 
 // Text from input (file names, keys, header fields) made safe for a one-line message: in single
 // quotes, control characters and escape sequences shown as \n, \t, \x1b, bytes that are not

@@ -56,8 +56,8 @@ SinusoidalColumn sinusoidalColumn(const SinusoidalParams& params, int column);
 std::vector<double> sinusoidalFrequencies(const SinusoidalParams& params);  // one per index i
 double sinusoidalValue(const SinusoidalParams& params, double position, int column);
 
-// The formula of one cell with its numbers substituted, e.g.
-// "PE[3, 4] = sin(3 / 10000^(4/128)) = sin(3 * 0.5623) = 0.9936".
+// The formula of one cell with its numbers substituted, in figure markup with U+2212 minus
+// signs, e.g. "PE[3, 4] = sin(3 / $10000^{4/128}$) = sin(3 · 0.5623) = 0.9936".
 std::string sinusoidalFormula(const SinusoidalParams& params, int position, int column);
 
 // Row r of the result is the mean of table rows firstRow + r*rowsPerBlock .. + rowsPerBlock-1

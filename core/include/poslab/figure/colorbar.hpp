@@ -19,6 +19,7 @@ namespace poslab {
 // ---- Sizes
 inline constexpr double kColorbarTickSpacing = 50;  // pixels of bar per tick (linear ticks)
 float barWidthFor(const Theme& theme);              // the bar itself: 0.9 em, at least 10 px
+float colorbarLabelGap(const Theme& theme);         // tick to label: 4/14 em, at least 4 px
 std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, bool integerTicks = false);
 
 // ---- The ramp

@@ -5,6 +5,7 @@
 //   PlotFrame frame;                        // receives the plot area, for hover and markers
 //   drawHeatmap(figure, area, spec, theme, &frame);
 //   auto [x, y] = frame.toData(mouse);      // which cell is under the mouse
+//   HeatmapPlacement p = measureHeatmap(area, spec, theme);   // the same boxes, nothing drawn
 #pragma once
 
 #include <cstdint>
@@ -35,11 +36,20 @@ struct HeatmapSpec {
     bool showColorbar = true;
     bool angleTicks = false;             // colour bar ticked at multiples of π (radians)
     bool squareCells = false;            // cells as wide as tall (L x L matrices)
+    float maxSquareSide = 0;             // squareCells: the plot's longer side at most (0: any)
     bool showMaskedLegend = false;       // a swatch saying what masked (-inf) cells look like
     std::string maskedLabel = "masked";  // the swatch's label
     std::vector<Marker> markers;
 };
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& spec, const Theme& theme,
                  PlotFrame* frame = nullptr);
+// Where drawHeatmap puts the cells and the colour bar in `area` (bar: empty without one),
+// without drawing: to size a family of maps alike (maxSquareSide), or to ask whether a bar
+// leaves its map room enough. A focused panel is measured in the area it is drawn in.
+struct HeatmapPlacement {
+    Box plot;
+    Box bar;
+};
+HeatmapPlacement measureHeatmap(Box area, const HeatmapSpec& spec, const Theme& theme);
 
 }  // namespace poslab

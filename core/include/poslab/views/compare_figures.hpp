@@ -66,8 +66,8 @@ Status validate(const CompareOptions& options);
 // Top: what each encoding contributes, as heatmaps; bottom: what a query in the middle sees, as
 // curves against offset (similarity for vector encodings, additive bias for bias encodings).
 // Seven panels: the five heatmaps in rows of 5 (the designed layout), 3 or 2 above the two
-// curves, the most columns for which every panel has the room kComparePanels asks for; else
-// `panel` alone.
+// curves, the most columns for which every panel has the room kComparePanels asks for, no cell
+// left empty (with two columns ALiBi and T5 share a cell); else `panel` alone.
 inline constexpr PanelShape kComparePanels{7, 5, 15, 13, 10};
 Status drawComparison(Figure& figure, Box area, const CompareOptions& options, const Theme& theme,
                       int panel = 0);
@@ -81,7 +81,8 @@ LineSeries compareBiasCurve(const CompareOptions& options, CompareBias bias, int
 // Where drawComparison puts its panels in `area`: columns and rows of the heatmaps' grid plus
 // the curves' row (the cells themselves are not a uniform grid), or one panel alone.
 PanelGrid comparisonPanels(Box area, const Theme& theme, int panel = 0);
-PanelGrid comparisonFigurePanels(float width, float height, const Theme& theme,
+PanelGrid comparisonFigurePanels(const CompareOptions& options, float width, float height,
+                                 const Theme& theme,
                                  int panel = 0);  // in comparisonFigure of that size
 
 }  // namespace poslab

@@ -32,7 +32,7 @@ struct RopeUsageData {
     RopeParams rope;                        // head size, base, scaling, pairing as read
     std::vector<double> wavelengths;        // per pair, tokens: 2 pi / theta_i (inf when theta 0)
     int trainingContext = 0;                // originalMaxPositions(rope)
-    std::string model;                      // "llama: 32 layers, 32 heads x 128, 8 KV heads"
+    std::string model;                      // "llama: 32 layers, 32 heads × 128, 8 KV heads"
     std::string source;                     // the checkpoint as the user named it
     std::vector<std::string> notes;         // how the layout was read (pairing, packing, ...)
     std::shared_ptr<const Matrix> byLayer;  // usageByLayer, shared with the heatmap
