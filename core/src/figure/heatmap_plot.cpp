@@ -400,15 +400,20 @@ HeatmapLayout layoutHeatmap(Box area, const HeatmapSpec& spec, const std::string
     return layout;
 }
 
+// The colour bar beside the plot, past the side labels' column.
+Box colorbarBox(const HeatmapLayout& layout, const Theme& theme) {
+    const Box& plot = layout.frame.plot;
+    return {plot.right() + layout.strip + theme.fontSize * 0.9f, plot.y, barWidthFor(theme),
+            plot.height};
+}
+
 }  // namespace
 
 HeatmapPlacement measureHeatmap(Box area, const HeatmapSpec& spec, const Theme& theme) {
     const HeatmapLayout layout = layoutHeatmap(area, spec, panelTitle(spec.title, theme), theme);
     HeatmapPlacement placement;
     placement.plot = layout.frame.plot;
-    if (spec.showColorbar)
-        placement.bar = {layout.frame.plot.right() + layout.strip + theme.fontSize * 0.9f,
-                         layout.frame.plot.y, barWidthFor(theme), layout.frame.plot.height};
+    if (spec.showColorbar) placement.bar = colorbarBox(layout, theme);
     return placement;
 }
 
@@ -433,7 +438,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     const std::vector<FittedText>& caption = layout.caption;
     const std::vector<SideLabel>& side = layout.side;
     const std::vector<SideLabel>& keysAbove = layout.keysAbove;
-    const float strip = layout.strip, verticalRow = layout.verticalRow;
+    const float verticalRow = layout.verticalRow;
     const Box& titleArea = layout.titleArea;
     const plot_parts::TitleLines& titleLines = layout.titleLines;
     const std::vector<Tick>& barTicks = layout.barTicks;
@@ -478,8 +483,7 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     plot_parts::drawAxisLabels(figure, area, frame, theme);
 
     if (spec.showColorbar) {
-        const Box bar{frame.plot.right() + strip + theme.fontSize * 0.9f, frame.plot.y, barWidth,
-                      frame.plot.height};
+        const Box bar = colorbarBox(layout, theme);
         drawColorbarTicks(figure, bar, spec.colormap, range, barTicks, theme, &area);
         for (std::size_t line = 0; line < caption.size(); ++line) {
             const float x =
