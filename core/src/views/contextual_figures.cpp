@@ -115,10 +115,7 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
         // gates below 1 keep it near 3, and a scale to 15 left the sentence blocks dark. The
         // caption gives the cap when the scale stops short of it.
         const double cap = std::max(1.0, double(cope.npos - 1));
-        double largest = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j)
-                if (std::isfinite(positions(i, j))) largest = std::max(largest, positions(i, j));
+        const double largest = maxAbs(positions);  // p >= 0 (a sum of gates); masked cells -inf
         const double top = largest > 0 ? std::min(largest, cap) : cap;
         HeatmapSpec spec = smallMatrixSpec("Contextual position $p_{ij}=Σ_{k}g_{ik}$, $k=j..i$",
                                            positions, grid.cell(1), ColormapId::Magma, {0, top},
