@@ -74,7 +74,7 @@ Status Application::selectView(const std::string& name) {
     };
     std::string names;
     for (std::size_t i = 0; i < panels_.size(); ++i) {
-        if (lower(panels_[i]->title()) == lower(name)) {
+        if (isViewNamed(panels_[i]->title(), name)) {
             viewToSelect_ = int(i);
             return success();
         }

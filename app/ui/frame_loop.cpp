@@ -405,12 +405,8 @@ int checkTourSteps(GLFWwindow* window, Application& application, const std::stri
             problems.insert(problems.end(), audit.faults.begin(), audit.faults.end());
             if (audit.figures == 0) problems.push_back("no figure drawn");
             const std::string& view = entry.steps[std::size_t(step)].view;
-            std::string shownView = application.currentView();
-            auto lower = [](std::string text) {
-                for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
-                return text;
-            };
-            if (lower(shownView) != lower(view))
+            const std::string shownView = application.currentView();
+            if (!isViewNamed(shownView, view))
                 problems.push_back("shows the " + shownView + " view, not " + view);
             const CardMetrics card = tour.cardMetrics();
             const float share = card.height / std::max(1.0f, card.viewportHeight);

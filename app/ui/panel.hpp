@@ -5,6 +5,10 @@
 // view writes only its three parts and its exports.
 #pragma once
 
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
 #include "poslab/base/matrix.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/figure/figure.hpp"
@@ -39,5 +43,15 @@ class Panel {
     virtual void drawControls(state::AppState& state, FrameContext& context) = 0;  // left column
     virtual void drawFigures(state::AppState& state, FrameContext& context) = 0;   // the rest
 };
+
+// Whether `name` (--view, a lesson step's "view", a session) names the view titled `title`:
+// its title in any case.
+inline bool isViewNamed(std::string_view title, std::string_view name) {
+    return title.size() == name.size() &&
+           std::equal(title.begin(), title.end(), name.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+           });
+}
 
 }  // namespace poslab::ui

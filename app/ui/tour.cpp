@@ -7,7 +7,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 #include "gfx/fonts.hpp"
@@ -91,14 +90,7 @@ bool Tour::panelsOneAtATime(const state::AppState& state, std::string_view view)
     const state::Lesson& lesson = lessons_[std::size_t(state.tour.lesson)];
     if (state.tour.step < 0 || state.tour.step >= int(lesson.steps.size())) return false;
     const std::string& shown = lesson.steps[std::size_t(state.tour.step)].view;
-    auto sameTitle = [](std::string_view a, std::string_view b) {
-        return a.size() == b.size() &&
-               std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-                   return std::tolower(static_cast<unsigned char>(x)) ==
-                          std::tolower(static_cast<unsigned char>(y));
-               });
-    };
-    return sameTitle(shown, view) && stepPanel(lesson, state.tour.step) > 0;
+    return isViewNamed(view, shown) && stepPanel(lesson, state.tour.step) > 0;
 }
 
 Status Tour::next(state::AppState& state, Application& application) {
