@@ -54,10 +54,6 @@ void errorText(const std::string& message);  // a refused input's message, wrapp
 template <class Enum, class NameFn, class List>
 bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name,
                const char* tooltip);
-// A tab bar over the values of `chosen` ({value, label} pairs). A clicked tab sets `chosen`;
-// when something else sets it (a lesson, a session, a benchmark) its tab is selected instead
-// (ImGui switches a frame later; until then `chosen` keeps the choice). `shown` is the tab
-// ImGui showed last frame, kept by the panel.
 // Every tab one click away at a projector's 1024 pixels: how many rows `count` tab labels take
 // in `room` pixels, laid out greedily; and those labels drawn as rows of buttons styled as tabs
 // (selected(i) says which is chosen), with a separator under them. Returns the clicked one, or
@@ -68,6 +64,10 @@ int tabButtonRows(const char* id, const char* const* labels, int count, Selected
 // The tab bars drawn in the last frame whose tabs did not fit (scroll arrows hid some):
 // --check-layout and --tour-check count them at 1024x768 and above.
 int scrolledTabBars();
+// A tab bar over the values of `chosen` ({value, label} pairs). A clicked tab sets `chosen`;
+// when something else sets it (a lesson, a session, a benchmark) its tab is selected instead
+// (ImGui switches a frame later; until then `chosen` keeps the choice). `shown` is the tab
+// ImGui showed last frame, kept by the panel.
 template <class Enum, std::size_t N>
 void stateTabBar(const char* id, const std::pair<Enum, const char*> (&tabs)[N], Enum* chosen,
                  Enum* shown);
