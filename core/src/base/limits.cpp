@@ -3,6 +3,7 @@
 #include "poslab/base/decimal.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -10,15 +11,23 @@
 
 namespace poslab {
 
-std::size_t availableMemoryBytes() {
-    std::ifstream meminfo("/proc/meminfo");
+std::size_t availableMemoryBytes(std::istream& meminfo) {
     std::string key;
-    std::size_t kib = 0;
+    std::uint64_t kib = 0;
     std::string unit;
     while (meminfo >> key >> kib >> unit) {
-        if (key == "MemAvailable:") return kib * 1024;
+        if (key != "MemAvailable:") continue;
+        // In 64 bits: where size_t has 32 (the page's wasm32 core) kib * 1024 wrapped, so 4 GiB
+        // available read as 0 and every matrix was refused. More than size_t holds is its max.
+        const std::uint64_t bytes = kib > UINT64_MAX / 1024 ? UINT64_MAX : kib * 1024;
+        return std::size_t(std::min<std::uint64_t>(bytes, SIZE_MAX));
     }
     return 0;
+}
+
+std::size_t availableMemoryBytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    return availableMemoryBytes(meminfo);
 }
 
 namespace {

@@ -7,7 +7,9 @@
 #include <cstdlib>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace poslab {
@@ -28,7 +30,8 @@ std::size_t memAvailableFromProc() {
     std::string line;
     while (std::getline(meminfo, line)) {
         if (line.rfind("MemAvailable:", 0) == 0)
-            return std::size_t(std::stoull(line.substr(13))) * 1024;  // "... kB"
+            return std::size_t(std::min<unsigned long long>(std::stoull(line.substr(13)) * 1024,
+                                                            SIZE_MAX));  // "... kB"
     }
     return 0;
 }
@@ -46,6 +49,20 @@ TEST(LimitsTest, MemoryCapIsTheSmallerOfFourGibAndHalfTheAvailableMemory) {
     const std::size_t cap = maxMatrixBytes();
     EXPECT_LE(cap, kHardMatrixCap);
     EXPECT_NEAR(double(cap), double(std::min(kHardMatrixCap, proc / 2)), 0.1 * double(proc));
+}
+
+// 4 GiB available is 2^32 bytes: where size_t has 32 bits (the page's core tests under node)
+// that once wrapped to 0, a cap of 0 MiB, and every figure was refused. It is size_t's largest
+// value there, and 4 GiB itself where size_t is wider.
+TEST(LimitsTest, AvailableMemoryPastSizeTSaturates) {
+    std::istringstream meminfo(
+        "MemTotal:       8388608 kB\nMemFree:        1000 kB\n"
+        "MemAvailable:   4194304 kB\nBuffers:        10 kB\n");
+    const unsigned long long fourGib = 4ull << 30;
+    EXPECT_EQ((unsigned long long)availableMemoryBytes(meminfo),
+              std::min<unsigned long long>(fourGib, SIZE_MAX));
+    std::istringstream missing("MemTotal:       8388608 kB\n");
+    EXPECT_EQ(availableMemoryBytes(missing), 0u);
 }
 
 TEST(LimitsTest, MatricesOverTheCapAreRefusedByName) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <iosfwd>
 #include <string_view>
 
 #include "poslab/base/result.hpp"
@@ -23,6 +24,7 @@ inline constexpr std::size_t kHardMatrixCap =
     sizeof(std::size_t) >= 8 ? std::size_t(4) << 30 : std::size_t(1) << 30;
 
 std::size_t availableMemoryBytes();  // MemAvailable from /proc/meminfo, or 0 when unknown
+std::size_t availableMemoryBytes(std::istream& meminfo);  // the same from that text, <= SIZE_MAX
 std::size_t maxMatrixBytes();        // min(4 GiB, availableMemoryBytes() / 2)
 
 // Ok when rows x cols doubles fit under maxMatrixBytes(); the error names `what`.
