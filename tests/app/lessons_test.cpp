@@ -320,6 +320,10 @@ TEST(LessonClaimTest, AlibiSteepHeadsLookNearGentleHeadsFar) {
     }
     EXPECT_LT(farShare(0.5), 1e-3);       // head 0: "almost nothing"
     EXPECT_GT(farShare(1.0 / 256), 0.5);  // head 7: "most of its attention"
+    // "the steepest falls to −31.5 at the far corner": -m·(i - j) at query 63, key 0.
+    EXPECT_EQ(-slopes[0] * query, -31.5);
+    EXPECT_NE(cardText("ALiBi: a slope per head").find("−31.5 at the far corner"),
+              std::string::npos);
 }
 
 // "T5: exact near, logarithmic far": Raffel et al.'s bucket function written out.
@@ -548,6 +552,10 @@ TEST(LessonClaimTest, EveryCardsSubjectIsOnItsPanel) {
         {"Position plus meaning", 0, "content·content"},
         {"Position plus meaning", 1, "position·position"},
         {"Position plus meaning", 2, "content·position"},
+        // 8.1 spoke of the slopes from 1/2 to 1/256 over head 0's bias alone, 8.2 of head 7
+        // over every head's softmax: the eight heads on one colour scale, then their softmax.
+        {"ALiBi: a slope per head", 0, "8 heads"},
+        {"ALiBi: a slope per head", 1, "Query 63"},
         // 12.1 spoke of the positions p over the gates' panel.
         {"Positions that count what matters (CoPE)", 0, "Gates"},
         {"Positions that count what matters (CoPE)", 1, "Contextual position"},
@@ -750,6 +758,29 @@ TEST(LessonClaimTest, MiddlePairsSeparateFarPositionsTheSlowestLonger) {
     EXPECT_GT(distance(31, 16384), 1.5);  // the slowest pair's distances: thousands apart
     const std::string text = cardText("Why many frequencies", 1);
     EXPECT_NE(text.find("pair 15"), std::string::npos) << text;
+}
+
+// 7.1 at 1024x768 in presentation mode: eight rotation circles in two rows were 30 px across
+// under their labels, the arrows the card asks to watch too small to follow. The lesson shows
+// four: each circle at least four lines of text across (the tour check's rule for a plot).
+TEST(LessonClaimTest, RotationCirclesAreLargeEnoughOnAProjector) {
+    const auto panels = panels::makePanels();
+    const ui::Panel* rope = nullptr;
+    for (const auto& panel : panels)
+        if (std::string(panel->title()) == "RoPE") rope = panel.get();
+    ASSERT_NE(rope, nullptr);
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    // The figure area at 1024x768 in presentation mode (two rows of sub-tabs, the card below).
+    const Figure figure =
+        rope->exportFigure(stateAt("RoPE: relative by rotation"), 1008, 400, theme);
+    int circles = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* circle = std::get_if<CircleItem>(&item);
+        if (!circle || circle->stroke != theme.axis || circle->strokeWidth != 1) continue;
+        ++circles;
+        EXPECT_GE(2 * circle->radius, 4 * theme.fontSize) << "circle " << circles;
+    }
+    EXPECT_GT(circles, 0);
 }
 
 // 10.3: NTK stretches pair i by 8^(i/63) (base·8^(128/126)), so at 32768 it turns 8^(1 − i/63)
