@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <numbers>
 #include <regex>
 #include <string>
@@ -954,6 +955,20 @@ TEST(LessonsFileTest, StepsInheritTheViewAndKeepTheirOrder) {
     EXPECT_EQ(lesson.steps[1].text, "b.");
     EXPECT_EQ(lesson.steps[2].view, "T5");
     EXPECT_EQ(lesson.steps[1].state["rope"]["m"], 4);
+}
+
+// The lessons fuzzer's seed (tests/fuzz/corpus/lessons/builtin.json) is the built-in file, byte
+// for byte, so fuzzing starts from the lessons users see: it kept step 6.3's old card (and a
+// dozen others) after the lessons changed. After editing assets/lessons.json:
+//   cp assets/lessons.json tests/fuzz/corpus/lessons/builtin.json
+TEST(LessonsFileTest, FuzzSeedIsTheBuiltInFile) {
+    const std::string path =
+        std::string(POSLAB_TEST_DATA_DIR) + "/../fuzz/corpus/lessons/builtin.json";
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in) << path;
+    const std::string seed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(seed == embeddedAsset("lessons.json"))
+        << path << " differs from assets/lessons.json: copy it over";
 }
 
 // ---- The GUI: one process steps through every lesson at 1024x768 in presentation mode
