@@ -11,15 +11,19 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <numbers>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "panels/registry.hpp"
+#include "poslab/analysis/cope_sentence.hpp"
+#include "poslab/analysis/intuition.hpp"
 #include "poslab/analysis/meaning.hpp"
 #include "poslab/analysis/toy_attention.hpp"
 #include "poslab/encodings/alibi.hpp"
+#include "poslab/encodings/fire.hpp"
 #include "poslab/encodings/rope.hpp"
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/text_boxes.hpp"
@@ -29,6 +33,7 @@
 #include "poslab/views/rope_frequency_figures.hpp"
 #include "process.hpp"
 #include "state/app_state.hpp"
+#include "state/contextual_state.hpp"
 #include "state/lessons.hpp"
 #include "state/relative_state.hpp"
 #include "state/session_format.hpp"
@@ -88,6 +93,15 @@ int wordCount(const std::string& text) {
         inWord = !space;
     }
     return words;
+}
+
+// The card of step `step` (0-based) of the lesson titled `title`.
+std::string cardText(const std::string& title, int step = 0) {
+    for (const Lesson& lesson : builtInLessons())
+        if (lesson.title == title && step < int(lesson.steps.size()))
+            return lesson.steps[std::size_t(step)].text;
+    ADD_FAILURE() << "no step " << step + 1 << " in a lesson titled '" << title << "'";
+    return {};
 }
 
 // ---- Every built-in lesson
@@ -222,14 +236,20 @@ TEST(LessonClaimTest, ShuffledWordsKeepTheirOutputsOnlyWithoutPosition) {
         const double change =
             largestChange(outputOf(params, words, 1), outputOf(params, shuffled, 4));
         if (step == 0)
-            EXPECT_LT(change, 1e-12) << "no position: the same output, only moved";
+            EXPECT_LT(change, 1e-15) << "no position: the same output, only moved";
         else
             EXPECT_GT(change, 0.05) << "sinusoidal: 'cat' at place 5 gets another output";
         // The figure's Δ column says the same.
         auto comparison = compareShuffle(params);
         ASSERT_TRUE(comparison.ok()) << comparison.error().message;
         EXPECT_NEAR(comparison->tokenDeviation[4], change, 1e-9);
+        // The card's bound holds for every word the figure's Δ column lists (its largest was
+        // 4.4e-16 where the card said "Δ 1e-16").
+        if (step == 0) {
+            EXPECT_LT(comparison->outputDeviation, 1e-15);
+        }
     }
+    EXPECT_NE(cardText("Why position at all").find("under 1e-15"), std::string::npos);
 }
 
 // "RoPE: relative by rotation": moving m and n together turns every arrow but leaves
@@ -301,6 +321,10 @@ TEST(LessonClaimTest, AlibiSteepHeadsLookNearGentleHeadsFar) {
     }
     EXPECT_LT(farShare(0.5), 1e-3);       // head 0: "almost nothing"
     EXPECT_GT(farShare(1.0 / 256), 0.5);  // head 7: "most of its attention"
+    // "the steepest falls to −31.5 at the far corner": -m·(i - j) at query 63, key 0.
+    EXPECT_EQ(-slopes[0] * query, -31.5);
+    EXPECT_NE(cardText("ALiBi: a slope per head").find("−31.5 at the far corner"),
+              std::string::npos);
 }
 
 // "T5: exact near, logarithmic far": Raffel et al.'s bucket function written out.
@@ -322,6 +346,20 @@ TEST(LessonClaimTest, T5BucketsAreExactNearAndLogarithmicFar) {
         if (relative > 0) expected += perDirection;
         EXPECT_EQ(t5RelativePositionBucket(relative, true, 32, 128), expected) << relative;
     }
+    // The last bucket of a direction starts where the formula first reaches 15: 8 +
+    // log(d/8)/log(16)·8 >= 7, d >= 8·16^(7/8) = 90.5, so 91. The card said "widen
+    // logarithmically up to 128, and beyond that every distance shares the last" over a plot
+    // whose last step is at ±91 (max_distance 128 would be the next bucket's start).
+    int lastStart = exact;
+    while (exact + int(std::log(double(lastStart) / exact) / std::log(128.0 / exact) *
+                       (perDirection - exact)) <
+           perDirection - 1)
+        ++lastStart;
+    EXPECT_EQ(lastStart, 91);
+    EXPECT_EQ(t5RelativePositionBucket(-(lastStart - 1), true, 32, 128), 14);
+    EXPECT_EQ(t5RelativePositionBucket(-lastStart, true, 32, 128), 15);
+    EXPECT_NE(cardText("T5: exact near, logarithmic far").find("from " + std::to_string(lastStart)),
+              std::string::npos);
     // Beyond 128 every distance shares the last bucket of its direction.
     EXPECT_EQ(t5RelativePositionBucket(-129, true, 32, 128), 15);
     EXPECT_EQ(t5RelativePositionBucket(-5000, true, 32, 128), 15);
@@ -365,7 +403,7 @@ TEST(LessonClaimTest, SlowestSinusoidalWavelengthIsTheOneStated) {
     std::string text;
     for (const Lesson& lesson : builtInLessons())
         if (lesson.title == "Why many frequencies") text = lesson.steps.front().text;
-    EXPECT_NE(text.find("2π·10000^(62/64) ≈ 47,000"), std::string::npos) << text;
+    EXPECT_NE(text.find("$2π·10000^{62/64}$ ≈ 47,000"), std::string::npos) << text;
     EXPECT_EQ(text.find("up to 2π·10000,"), std::string::npos) << text;
 }
 
@@ -515,6 +553,10 @@ TEST(LessonClaimTest, EveryCardsSubjectIsOnItsPanel) {
         {"Position plus meaning", 0, "content·content"},
         {"Position plus meaning", 1, "position·position"},
         {"Position plus meaning", 2, "content·position"},
+        // 8.1 spoke of the slopes from 1/2 to 1/256 over head 0's bias alone, 8.2 of head 7
+        // over every head's softmax: the eight heads on one colour scale, then their softmax.
+        {"ALiBi: a slope per head", 0, "8 heads"},
+        {"ALiBi: a slope per head", 1, "Query 63"},
         // 12.1 spoke of the positions p over the gates' panel.
         {"Positions that count what matters (CoPE)", 0, "Gates"},
         {"Positions that count what matters (CoPE)", 1, "Contextual position"},
@@ -650,6 +692,179 @@ TEST(LessonClaimTest, PositionTermDependsOnlyOnDistance) {
                 << i << ", " << j;
 }
 
+// 2.1: "each bit flips half as often as the one before it, so N bits give each of the P positions
+// its own pattern". Five bits have 32 patterns: the lesson showed 64 positions, the second 32
+// repeating the first (position 32 read as position 0).
+TEST(LessonClaimTest, EveryPositionGetsItsOwnBitPattern) {
+    const BinaryClockOptions& clock = stateAt("Binary clock to sinusoids").intuition.clock;
+    std::vector<int> patterns;
+    for (int p = 0; p < clock.positions; ++p) patterns.push_back(p % (1 << clock.bits));
+    std::sort(patterns.begin(), patterns.end());
+    EXPECT_EQ(std::unique(patterns.begin(), patterns.end()) - patterns.begin(), clock.positions)
+        << clock.bits << " bits for " << clock.positions << " positions";
+    const std::string text = cardText("Binary clock to sinusoids");
+    EXPECT_NE(text.find(std::to_string(clock.bits) + " bits"), std::string::npos) << text;
+    EXPECT_NE(text.find(std::to_string(clock.positions) + " positions"), std::string::npos) << text;
+}
+
+// 3.1: without the cosines the best matrix on the sines misses the fast sines (left of the
+// panel): T·s(p) is near 0 there while the sines k later swing by up to 1. The card spoke of the
+// slow sines only, which the panel shows matched. s(p) written out: sin(p·base^(−2c/d)),
+// interleaved sines in even columns.
+TEST(LessonClaimTest, SineOnlyMatrixMissesTheFastSines) {
+    const LinearShiftOptions& shift = stateAt("Why sin AND cos").intuition.shift;
+    ASSERT_TRUE(shift.sinOnly);
+    ASSERT_EQ(shift.sinusoidal.layout, SinusoidalLayout::Interleaved);
+    auto fit = sineOnlyShiftFit(shift.sinusoidal, shift.shift, shift.positions, kShiftCheckSamples,
+                                kSineOnlyRidge);
+    ASSERT_TRUE(fit.ok()) << fit.error().message;
+    const int m = int(fit->columns.size()), d = shift.sinusoidal.dModel;
+    ASSERT_EQ(m, d / 2);
+    auto sine = [&](int c, double p) {
+        return std::sin(p * std::pow(shift.sinusoidal.base, -2.0 * c / d));
+    };
+    auto predicted = [&](int c, double p) {  // (T s(p))_c
+        double sum = 0;
+        for (int r = 0; r < m; ++r) sum += fit->map(std::size_t(c), std::size_t(r)) * sine(r, p);
+        return sum;
+    };
+    const double p = shift.position, k = shift.shift;
+    for (int c : {0, 1}) {
+        EXPECT_LT(std::abs(predicted(c, p)), 0.2) << "component " << c;
+        double worst = 0;
+        for (int q = 0; q < shift.positions; ++q)
+            worst = std::max(worst, std::abs(predicted(c, q) - sine(c, q + k)));
+        EXPECT_GT(worst, 0.9) << "component " << c;
+    }
+    EXPECT_GT(std::abs(predicted(1, p) - sine(1, p + k)), 0.9);  // the panel's own position
+    EXPECT_NE(cardText("Why sin AND cos").find("fast sines"), std::string::npos);
+}
+
+// 4.2, pair by pair (d_model 64, ω_i = 10000^(−2i/64), distance 2|sin(ω_i D / 2)|): pair 0
+// separates neighbours; pair 15 separates D = 256 and barely moves for neighbours; the slowest,
+// pair 31, barely separates D = 256 either (0.034): the card's "a slow pair separates far
+// positions (D = 256)" was true of the middle of the ladder, not of its slow end.
+TEST(LessonClaimTest, MiddlePairsSeparateFarPositionsTheSlowestLonger) {
+    const FrequencyResolutionParams& params =
+        stateAt("Why many frequencies", 1).intuition.frequencies;
+    ASSERT_EQ(params.dModel, 64);
+    ASSERT_EQ(params.base, 10000);
+    auto distance = [&](int pair, double offset) {
+        return 2 * std::abs(std::sin(offset * std::pow(params.base, -2.0 * pair / 64) / 2));
+    };
+    EXPECT_GT(distance(0, 1), 0.9);
+    EXPECT_GT(distance(15, 256), 1.9);
+    EXPECT_LT(distance(15, 1), 0.02);
+    EXPECT_LT(distance(31, 256), 0.05);
+    EXPECT_GT(distance(31, 16384), 1.5);  // the slowest pair's distances: thousands apart
+    const std::string text = cardText("Why many frequencies", 1);
+    EXPECT_NE(text.find("pair 15"), std::string::npos) << text;
+}
+
+// 7.1 at 1024x768 in presentation mode: eight rotation circles in two rows were 30 px across
+// under their labels, the arrows the card asks to watch too small to follow. The lesson shows
+// four: each circle at least four lines of text across (the tour check's rule for a plot).
+TEST(LessonClaimTest, RotationCirclesAreLargeEnoughOnAProjector) {
+    const auto panels = panels::makePanels();
+    const ui::Panel* rope = nullptr;
+    for (const auto& panel : panels)
+        if (std::string(panel->title()) == "RoPE") rope = panel.get();
+    ASSERT_NE(rope, nullptr);
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    // The figure area at 1024x768 in presentation mode (two rows of sub-tabs, the card below).
+    const Figure figure =
+        rope->exportFigure(stateAt("RoPE: relative by rotation"), 1008, 400, theme);
+    int circles = 0;
+    for (const FigureItem& item : figure.items) {
+        const auto* circle = std::get_if<CircleItem>(&item);
+        if (!circle || circle->stroke != theme.axis || circle->strokeWidth != 1) continue;
+        ++circles;
+        EXPECT_GE(2 * circle->radius, 4 * theme.fontSize) << "circle " << circles;
+    }
+    EXPECT_GT(circles, 0);
+}
+
+// 10.3: NTK stretches pair i by 8^(i/63) (base·8^(128/126)), so at 32768 it turns 8^(1 − i/63)
+// times as far as in 4096 positions: pair 46, the first with no full turn in training, 1.75
+// times, pair 62 1.03 times. The card said "a little past" for all of them.
+TEST(LessonClaimTest, NtkMiddlePairsPassTheTrainedAngles) {
+    const RopeParams params = stateAt("Long context: longer waves", 2).rope.params;
+    ASSERT_EQ(params.scaling.type, RopeScaling::Ntk);
+    auto freqs = ropeFrequencies(params);
+    ASSERT_TRUE(freqs.ok()) << freqs.error().message;
+    auto theta = [&](int i) { return std::pow(params.base, -2.0 * i / params.headDim); };
+    const double twoPi = 2 * std::numbers::pi;
+    EXPECT_LT(twoPi / theta(45), 4096);  // pair 45 turns fully in training
+    EXPECT_GT(twoPi / theta(46), 4096);  // pair 46 does not
+    const double reach = 32768 * freqs->inverse[46] / (4096 * theta(46));
+    EXPECT_NEAR(reach, std::pow(8.0, 17.0 / 63), 1e-9);
+    EXPECT_NEAR(reach, 1.75, 0.005);
+    const std::string text = cardText("Long context: longer waves", 2);
+    EXPECT_NE(text.find("pair 46 by 75 %"), std::string::npos) << text;
+}
+
+// 11.1 and 11.3: FIRE's φ = ψ(i − j) / ψ(max(i, L)), ψ(x) = log(c·x + 1): it depends on the query,
+// not on the distance alone, and only from L on does the farthest key map to 1 (query 10: 0.18).
+// The cards said "FIRE each add one number per distance" and "divides by log of the query's
+// own position, so every query's farthest key maps near 1".
+TEST(LessonClaimTest, FireNormalisesByTheQueryOrTheTrainingLength) {
+    const auto& view =
+        stateAt("Biases as kernels", 2).plugins.get<state::RelativeViewState>(state::kRelativeKey);
+    const FireParams& fire = view.options.fire;
+    const double L = fire.threshold;
+    auto psi = [&](double x) { return std::log(fire.c * x + 1); };
+    auto phi = [&](double i, double j) { return psi(i - j) / (psi(std::max(i, L)) + fire.eps); };
+    for (long long i : {10LL, 100LL, 511LL, 512LL, 2000LL, 4095LL})
+        EXPECT_NEAR(firePhi(fire, i, 0), phi(double(i), 0), 1e-12) << i;
+    EXPECT_LT(phi(10, 0), 0.2);
+    EXPECT_NEAR(phi(L, 0), 1, 1e-5);
+    EXPECT_NEAR(phi(4095, 0), 1, 1e-5);
+    EXPECT_GT(std::abs(phi(600, 500) - phi(4000, 3900)), 0.1);  // distance 100, two queries
+    const std::string family = cardText("Biases as kernels", 0),
+                      text = cardText("Biases as kernels", 2);
+    EXPECT_EQ(family.find("FIRE each add one number per distance"), std::string::npos) << family;
+    EXPECT_NE(family.find("FIRE's also depends on the query"), std::string::npos) << family;
+    EXPECT_NE(text.find("never less than the training length"), std::string::npos) << text;
+    EXPECT_EQ(text.find("near 1"), std::string::npos) << text;
+}
+
+// 12.1 and 12.3: p_ij = Σ_{k=j..i} g_ik counts both ends, so with every gate 1 it is i − j + 1,
+// not the token distance; the sentence gates count the sentence ends from the key to the query.
+// A trained head's gate is σ(q_i·k_j) (Golovneva et al. 2024); the card said σ(q·k / √d), this
+// view's default scaling.
+TEST(LessonClaimTest, CopePositionsCountFromTheKeyToTheQueryBothIncluded) {
+    CopeSentenceParams params = stateAt("Positions that count what matters (CoPE)")
+                                    .plugins.get<state::ContextualViewState>(state::kContextualKey)
+                                    .cope;
+    ASSERT_EQ(params.gates, CopeGateSource::Sentences);
+    for (CopeGateSource gates : {CopeGateSource::Sentences, CopeGateSource::Tokens}) {
+        params.gates = gates;
+        auto head = copeSentence(params);
+        ASSERT_TRUE(head.ok()) << head.error().message;
+        const std::vector<std::string>& tokens = head->tokens;
+        ASSERT_EQ(tokens.size(), 15u);  // "The cat sat . The dog ran to the cat . It sat down ."
+        for (std::size_t i = 0; i < tokens.size(); ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                double expected = double(i - j + 1);
+                if (gates == CopeGateSource::Sentences) {
+                    expected = 0;
+                    for (std::size_t k = j; k <= i; ++k) expected += tokens[k] == ".";
+                }
+                EXPECT_EQ(head->positions(i, j), expected) << i << ", " << j;
+            }
+    }
+    params.gates = CopeGateSource::Seeded;  // the trained head's form, as the paper writes it
+    params.divideGates = false;
+    auto head = copeSentence(params);
+    ASSERT_TRUE(head.ok()) << head.error().message;
+    EXPECT_NEAR(head->gates(5, 2), 1 / (1 + std::exp(-head->gateLogits(5, 2))), 1e-12);
+    EXPECT_NE(cardText("Positions that count what matters (CoPE)").find("$i − j + 1$"),
+              std::string::npos);
+    const std::string last = cardText("Positions that count what matters (CoPE)", 2);
+    EXPECT_NE(last.find("$g_{ij} = σ(q_i·k_j)$"), std::string::npos) << last;
+    EXPECT_EQ(last.find("√d"), std::string::npos) << last;
+}
+
 // ---- Lessons files a teacher wrote: one line naming the file, the lesson and the key
 
 struct BadLessons {
@@ -740,6 +955,20 @@ TEST(LessonsFileTest, StepsInheritTheViewAndKeepTheirOrder) {
     EXPECT_EQ(lesson.steps[1].text, "b.");
     EXPECT_EQ(lesson.steps[2].view, "T5");
     EXPECT_EQ(lesson.steps[1].state["rope"]["m"], 4);
+}
+
+// The lessons fuzzer's seed (tests/fuzz/corpus/lessons/builtin.json) is the built-in file, byte
+// for byte, so fuzzing starts from the lessons users see: it kept step 6.3's old card (and a
+// dozen others) after the lessons changed. After editing assets/lessons.json:
+//   cp assets/lessons.json tests/fuzz/corpus/lessons/builtin.json
+TEST(LessonsFileTest, FuzzSeedIsTheBuiltInFile) {
+    const std::string path =
+        std::string(POSLAB_TEST_DATA_DIR) + "/../fuzz/corpus/lessons/builtin.json";
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in) << path;
+    const std::string seed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(seed == embeddedAsset("lessons.json"))
+        << path << " differs from assets/lessons.json: copy it over";
 }
 
 // ---- The GUI: one process steps through every lesson at 1024x768 in presentation mode
