@@ -18,6 +18,7 @@
 #include "state/share_link.hpp"
 #include "ui/key_help.hpp"
 #include "ui/share_menu.hpp"
+#include "ui/status_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::ui {
@@ -311,9 +312,16 @@ void Application::frame() {
                 "Export this view as PNG, SVG or PDF and its numbers as CSV or NPY (Ctrl+E)");
         }
         ImGui::SameLine();
-        ImGui::TextDisabled("%s", status_.empty()
-                                      ? "Hover a figure for values; F12 saves a screenshot."
-                                      : status_.c_str());
+        const std::string_view message =
+            status_.empty() ? std::string_view("Hover a figure for values; F12 saves a screenshot.")
+                            : std::string_view(status_);
+        const std::string shown =
+            ui::fitToWidth(message, ImGui::GetContentRegionAvail().x, [](std::string_view text) {
+                return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+            });
+        ImGui::TextDisabled("%s", shown.c_str());
+        if (shown.size() != message.size() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", std::string(message).c_str());
     }
     sessionDialog_.draw(*this);
     tour_.drawOpenDialog(state_, *this);

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "ui/status_text.hpp"
 #include "ui/widgets.hpp"
 
 namespace poslab::test {
@@ -112,6 +113,21 @@ TEST_F(ZoomPanTest, TheWheelOutsideThePlotOrOverAnEmptyPlotDoesNothing) {
     ui::zoomAndPan(w, drag, empty, 1000, 50, ZoomAxes::RowsOrColumns);  // no division by zero
     EXPECT_EQ(w.firstRow, 0);
     EXPECT_EQ(w.firstCol, 0);
+}
+
+// The status line's message cut to its row (ui/status_text.hpp): a screenshot's path and the
+// first start's hint ran past the window's edge at 1024x768 F5. Widths here: 10 px a character.
+TEST(StatusTextTest, FitToWidthCutsWithAnEllipsisAtACharacter) {
+    auto tenPerCharacter = [](std::string_view text) {
+        float characters = 0;
+        for (unsigned char c : text) characters += (c & 0xC0) != 0x80;
+        return 10 * characters;
+    };
+    EXPECT_EQ(ui::fitToWidth("Saved x.png", 110, tenPerCharacter), "Saved x.png");  // whole
+    EXPECT_EQ(ui::fitToWidth("Saved x.png", 109, tenPerCharacter), "Saved x.p…");   // 100 px
+    EXPECT_EQ(ui::fitToWidth("Saved x.png", 70, tenPerCharacter), "Saved…");  // no space before …
+    EXPECT_EQ(ui::fitToWidth("θθθθ", 35, tenPerCharacter), "θθ…");  // never half a character
+    EXPECT_EQ(ui::fitToWidth("abc", 5, tenPerCharacter), "…");
 }
 
 }  // namespace

@@ -410,8 +410,17 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                     tries.push_back({left, at, width, height});
             }
             bool found = false;
+            // A horizontal line's label stays beside its line: none with data between the two
+            // ("double epsilon" went above Linear shift's residual curve, which then read as
+            // the thing it named, with free room under the line).
+            const float lineY = y + 3;  // the label's bottom sits 3 px above the line
+            auto besideLine = [&](const Box& t) {
+                if (!upwards || t.bottom() >= lineY) return true;
+                return marksCovered(figure, {t.x, t.bottom(), t.width, lineY - t.bottom()}) == 0;
+            };
             for (const Box& t : tries) {
-                if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t)) {
+                if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t) &&
+                    besideLine(t)) {
                     box = t;
                     found = true;
                     break;
@@ -421,7 +430,6 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             // below it at the left end, where that hides no data ("context length 4096" sat on
             // RoPE's wavelength curve with free room under the line).
             if (!found && upwards) {
-                const float lineY = y + 3;  // the label's bottom sits 3 px above the line
                 for (const Box& t : {Box{box.x, lineY + 3, width, height},
                                      Box{p.x + 4, lineY - 3 - height, width, height},
                                      Box{p.x + 4, lineY + 3, width, height}}) {
@@ -430,6 +438,14 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                         found = true;
                         break;
                     }
+                }
+            }
+            // Nowhere beside the line: the first place clear of the data, however far.
+            for (std::size_t k = 0; !found && k < tries.size(); ++k) {
+                if (inPlot(tries[k]) && marksCovered(figure, tries[k]) == 0 &&
+                    clearOfLabels(tries[k])) {
+                    box = tries[k];
+                    found = true;
                 }
             }
             if (!found && !upwards) {

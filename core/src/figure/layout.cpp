@@ -220,7 +220,7 @@ Box drawWrappedTitle(Figure& figure, Box area, const std::string& title, const T
         drawTitle(figure, area, title, theme);
         return below(oneLineTop);
     }
-    const std::string head = title.substr(0, split), tail = title.substr(split + 1);
+    const auto [head, tail] = titleHalves(title, split);
     const FittedText first = fitText(head, theme.titleSize, room);
     const FittedText second = fitText(tail, theme.titleSize, room);
     const float size = std::min(first.size, second.size), line = size * 1.15f;

@@ -31,35 +31,76 @@ std::size_t titleBreak(std::string_view title) {
             if (std::isalnum(static_cast<unsigned char>(title[k]))) return true;
         return false;
     };
+    auto startsWithNumber = [](std::string_view word) {
+        if (word.substr(0, 3) == "−") word.remove_prefix(3);  // U+2212, a negative value
+        if (!word.empty() && (word[0] == '-' || word[0] == '+')) word.remove_prefix(1);
+        return !word.empty() && std::isdigit(static_cast<unsigned char>(word[0]));
+    };
     std::size_t split = std::string_view::npos;
     double best = 1e300;
     for (std::size_t at = title.find(' '); at != std::string_view::npos;
          at = title.find(' ', at + 1)) {
+        // A run of spaces ("x·p  (rms 0.5)") is one break, at its last space: titleHalves
+        // drops the rest.
+        if (at + 1 < title.size() && title[at + 1] == ' ') continue;
+        std::size_t runStart = at;
+        while (runStart > 0 && title[runStart - 1] == ' ') --runStart;
+        if (runStart == 0) continue;
         // Never inside $...$ markup (each line must stay whole maths) nor inside square
         // brackets, which hold a vector or an index ("Concatenate: [x;" over "p], width 2d").
         // Parentheses may hold a list that breaks as prose does ("(seed 0," over "std 0.02)").
         std::size_t dollars = 0;
-        int depth = 0;
-        for (std::size_t k = 0; k < at; ++k) {
+        int depth = 0, parens = 0;
+        for (std::size_t k = 0; k < runStart; ++k) {
             dollars += title[k] == '$' && (k == 0 || title[k - 1] != '\\');
             if (title[k] == '[') ++depth;
             if (title[k] == ']' && depth > 0) --depth;
+            if (title[k] == '(') ++parens;
+            if (title[k] == ')' && parens > 0) --parens;
         }
         if (dollars % 2 == 1 || depth > 0) continue;
-        const std::size_t before = at == 0 ? std::string_view::npos : title.rfind(' ', at - 1);
+        const std::size_t before = title.rfind(' ', runStart - 1);
         const std::size_t after = title.find(' ', at + 1);
-        const std::size_t wordBefore = before == std::string_view::npos ? 0 : before + 1;
-        const std::size_t wordAfter = after == std::string_view::npos ? title.size() : after;
+        const std::size_t wordBegin = before == std::string_view::npos ? 0 : before + 1;
+        const std::size_t wordEnd = after == std::string_view::npos ? title.size() : after;
+        const std::string_view wordBefore = title.substr(wordBegin, runStart - wordBegin);
+        const std::string_view wordAfter = title.substr(at + 1, wordEnd - at - 1);
+        // A dash ends a line ("… mod 2π —" over "head_dim 64, …"); it never starts one.
+        const bool afterDash = wordBefore == "—" && runStart > 0 && hasWord(0, runStart);
         // Both sides words, and neither an operator such as "mod" ("… m·θi mod" over "2π …").
-        if (!hasWord(wordBefore, at) || !hasWord(at + 1, wordAfter) ||
-            isOperatorWord(title.substr(wordBefore, at - wordBefore)) ||
-            isOperatorWord(title.substr(at + 1, wordAfter - at - 1))) {
+        if ((!afterDash && !hasWord(wordBegin, runStart)) || !hasWord(at + 1, wordEnd) ||
+            isOperatorWord(wordBefore) || isOperatorWord(wordAfter)) {
             continue;
         }
-        const double distance = std::abs(double(at) - double(title.size()) / 2);
-        if (distance < best) best = distance, split = at;
+        // Balanced halves first, then where a reader pauses: after a dash, a colon or a comma
+        // rather than inside a phrase; never a value cut from the name before it ("head_dim"
+        // over "64", "(rms" over "0.535)") nor a parenthesis opened at a line's end ("(a" over
+        // "first-token flag").
+        double cost = std::abs(double(at) - double(title.size()) / 2);
+        const char last = wordBefore.empty() ? ' ' : wordBefore.back();
+        if (afterDash)
+            cost += 0;
+        else if (last == ':' || last == ';')
+            cost += 2;
+        else if (last == ',')
+            cost += 3;
+        else
+            cost += 6;
+        if (parens > 0) cost += 4;
+        if (startsWithNumber(wordAfter)) cost += 10;
+        if (!wordBefore.empty() && wordBefore[0] == '(' &&
+            wordBefore.find(')') == std::string_view::npos)
+            cost += 6;
+        if (cost < best) best = cost, split = at;
     }
     return split;
+}
+
+std::pair<std::string, std::string> titleHalves(std::string_view title, std::size_t split) {
+    if (split >= title.size()) return {std::string(title), std::string()};
+    std::size_t headEnd = split;
+    while (headEnd > 0 && title[headEnd - 1] == ' ') --headEnd;
+    return {std::string(title.substr(0, headEnd)), std::string(title.substr(split + 1))};
 }
 
 FittedText fitText(std::string_view text, float size, float maxWidth, float minScale) {

@@ -50,11 +50,11 @@ std::vector<std::string> fullSizeTitleLines(const std::string& title, float widt
         estimateTextWidth(title, theme.titleSize * kTitleWrapBelow) <= room)
         return {};
     const std::size_t split = titleBreak(title);
+    const auto [head, tail] = titleHalves(title, split);
     std::vector<std::string> lines = wrapText(title, theme.titleSize, room);
-    if (split != std::string::npos &&
-        estimateTextWidth(title.substr(0, split), theme.titleSize) <= room &&
-        estimateTextWidth(title.substr(split + 1), theme.titleSize) <= room)
-        lines = {title.substr(0, split), title.substr(split + 1)};
+    if (split != std::string::npos && estimateTextWidth(head, theme.titleSize) <= room &&
+        estimateTextWidth(tail, theme.titleSize) <= room)
+        lines = {head, tail};
     if (lines.size() != 2 || estimateTextWidth(lines[0], theme.titleSize) > room ||
         estimateTextWidth(lines[1], theme.titleSize) > room)
         return {};
@@ -88,10 +88,11 @@ int drawTitleText(Figure& figure, Box area, const std::string& title, const Them
         const float size = atLeastMinText(theme.titleSize * 0.74f, theme);
         // Balanced halves (the space nearest the middle) when they fit, else words as they come.
         const std::size_t split = titleBreak(title);
+        const auto [head, tail] = titleHalves(title, split);
         std::vector<std::string> lines = wrapText(title, size, room);
-        if (split != std::string::npos && estimateTextWidth(title.substr(0, split), size) <= room &&
-            estimateTextWidth(title.substr(split + 1), size) <= room)
-            lines = {title.substr(0, split), title.substr(split + 1)};
+        if (split != std::string::npos && estimateTextWidth(head, size) <= room &&
+            estimateTextWidth(tail, size) <= room)
+            lines = {head, tail};
         if (lines.size() == 2 && estimateTextWidth(lines[0], size) <= room &&
             estimateTextWidth(lines[1], size) <= room) {
             for (std::size_t i = 0; i < 2; ++i) {
@@ -127,13 +128,14 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
         return out;
     }
     const float halfMin = std::clamp(theme.minTextSize / theme.titleSize, 0.75f, 1.f);
-    FittedText first = fitText(title.substr(0, split), theme.titleSize, room, halfMin);
-    FittedText second = fitText(title.substr(split + 1), theme.titleSize, room, halfMin);
+    const auto [head, tail] = titleHalves(title, split);
+    FittedText first = fitText(head, theme.titleSize, room, halfMin);
+    FittedText second = fitText(tail, theme.titleSize, room, halfMin);
     const float size = std::min(first.size, second.size);
     const float sameMin = std::clamp(theme.minTextSize / size, 0.75f, 1.f);
     first = fitText(first.text, size, room, sameMin);
     second = fitText(second.text, size, room, sameMin);
-    if (first.text != title.substr(0, split) || second.text != title.substr(split + 1)) {
+    if (first.text != head || second.text != tail) {
         // Cut in two halves (a one-column print): three lines of whole words at 3/4 size, where
         // the plot keeps room for its text, rather than "…"; four at print sizes, whose 8 pt
         // floor keeps the lines from shrinking.
@@ -149,7 +151,7 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
             return out;
         }
     }
-    out.cut = first.text != title.substr(0, split) || second.text != title.substr(split + 1);
+    out.cut = first.text != head || second.text != tail;
     out.lines = {first, second};
     out.extra = out.step = size * 1.15f;
     return out;

@@ -91,7 +91,16 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
         const float perBit = theme.fontSize * 5.5f, labelRow = theme.fontSize * 1.6f;
         const int fit = int((stack.height - labelRow) / perBit);
         const int wanted = std::min(bits, 6);
-        const int shown = std::clamp(fit, 1, wanted);
+        // Too short for every bit in one column (a projector's panel: bits 2-4 were left out
+        // at 1024x768 F5): side-by-side columns where each stays wide enough to read.
+        const int rows = std::clamp(fit, 1, wanted);
+        const float columnGap = theme.fontSize * 1.5f, minColumn = theme.fontSize * 12;
+        const int columnsFit =
+            std::max(1, int((stack.width + columnGap) / (minColumn + columnGap)));
+        const int columns = std::min(columnsFit, (wanted + rows - 1) / rows);
+        const int shown = std::min(wanted, rows * columns);
+        const float columnWidth =
+            std::floor((stack.width - columnGap * float(columns - 1)) / float(columns));
         // A file that shows every panel (one column in print) grows its canvas for the bits
         // missing (the panel's share of the canvas grows with it: stacked panels, a third each).
         if (theme.panelRoom && !keysAbove && shown < wanted && stack.height > 0) {
@@ -101,20 +110,29 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
         }
         bool legendOverData = false;
         const int curvePositions = std::min(positions, 64);
+        const float cellHeight =
+            std::max(1.f, (stack.height - labelRow - gap * float(rows - 1)) / float(rows));
         for (int b = 0; b < shown; ++b) {
-            const float cellHeight =
-                std::max(1.f, (stack.height - labelRow - gap * float(shown - 1)) / float(shown));
-            const Box cell{stack.x, std::floor(stack.y + float(b) * (cellHeight + gap)),
-                           stack.width, std::floor(cellHeight + (b == shown - 1 ? labelRow : 0))};
+            // Down each column first: bit order reads top to bottom, then the next column.
+            const int column = b / rows, row = b % rows;
+            const bool lastInColumn = row == rows - 1 || b == shown - 1;
+            const Box cell{std::floor(stack.x + float(column) * (columnWidth + columnGap)),
+                           std::floor(stack.y + float(row) * (cellHeight + gap)), columnWidth,
+                           std::floor(cellHeight + (lastInColumn ? labelRow : 0))};
             LinePlotSpec curves;
             // The short form when the caption would be cut (one column in print): the plot has
-            // no room for a second line.
+            // no room for a second line. In a projector's columns, the bit and its period alone.
+            auto fits = [&](const std::string& caption) {
+                return estimateTextWidth(caption,
+                                         std::max(theme.fontSize * 0.9f, theme.minTextSize)) <=
+                       cell.width - theme.fontSize;
+            };
             curves.title = bitCaption(b, table, false);
-            if (estimateTextWidth(curves.title,
-                                  std::max(theme.fontSize * 0.9f, theme.minTextSize)) >
-                cell.width - theme.fontSize)
-                curves.title = bitCaption(b, table, true);
-            curves.x = {b == shown - 1 ? "position" : "", 0, double(curvePositions)};
+            if (!fits(curves.title)) curves.title = bitCaption(b, table, true);
+            if (!fits(curves.title))
+                curves.title =
+                    "bit " + std::to_string(b) + ": period " + formatValue(std::ldexp(1.0, b + 1));
+            curves.x = {lastInColumn ? "position" : "", 0, double(curvePositions)};
             curves.y = {"", -1.3, 1.3};
             curves.autoRangeY = false;
             curves.legend = b == 0 && !keysAbove;

@@ -112,6 +112,35 @@ TEST(TextFitTest, TitleBreakKeepsOperatorsWithTheirOperands) {
               std::string_view("Learned table (seed 0,").size());
 }
 
+// Titles seen broken mid-phrase at 1024x768 in presentation mode (session 20's audit): a name
+// cut from its value ("head_dim" over "64", "(rms" over "0.535)"), a unit from its number ("0.1"
+// over "rad"), a parenthesis opened at a line's end ("(a" over "first-token flag"). The break
+// goes where a reader pauses: after the dash, before the parenthesis, between the phrases.
+TEST(TextFitTest, TitleBreakFallsWhereAReaderPauses) {
+    auto halves = [](std::string_view title) {
+        const std::size_t split = titleBreak(title);
+        EXPECT_NE(split, std::string_view::npos) << title;
+        return titleHalves(title, split);
+    };
+    using Lines = std::pair<std::string, std::string>;
+    EXPECT_EQ(halves("Attention score $q_m·k_n$ — head_dim 64, base 10000, half pairs"),
+              Lines("Attention score $q_m·k_n$ —", "head_dim 64, base 10000, half pairs"));
+    EXPECT_EQ(halves("Wavelength $2π/θ_i$ of each pair — head_dim 64, base 10000, half pairs"),
+              Lines("Wavelength $2π/θ_i$ of each pair —", "head_dim 64, base 10000, half pairs"));
+    EXPECT_EQ(halves("First position where the RoPE phase error passes 0.1 rad — head_dim 64, "
+                     "base 10000, half pairs, positions 0..16384"),
+              Lines("First position where the RoPE phase error passes 0.1 rad —",
+                    "head_dim 64, base 10000, half pairs, positions 0..16384"));
+    // A run of two spaces is one break, and neither line keeps a space from it.
+    EXPECT_EQ(halves("content·position  $x_i·p_j$  (rms 0.535)"),
+              Lines("content·position", "$x_i·p_j$  (rms 0.535)"));
+    EXPECT_EQ(halves("NoPE: t read back from 1/(t+1) (a first-token flag, causally averaged)"),
+              Lines("NoPE: t read back from 1/(t+1)", "(a first-token flag, causally averaged)"));
+    // A dash never starts a line, and a title of one word has no break.
+    EXPECT_EQ(titleBreak("x —"), std::string_view::npos);
+    EXPECT_EQ(titleHalves("one", std::string_view::npos), Lines("one", ""));
+}
+
 TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
     const float size = 14, width = 120;
     const std::string text = "head 2, m = 0.125 with $\\mathrm{base}^{2i / d}$ scaled by eight";

@@ -26,6 +26,19 @@ TEST(BinaryClockFiguresTest, BinaryClockNamesEachBitsPeriodAndRefusesNoBits) {
 namespace poslab {
 namespace {
 
+// Session 20's audit: at 1024x768 F5 the bit plots' panel showed bits 0 and 1 of 5 (the rest
+// left out without a word, though they are the ones whose sinusoid matches a PE pair's period):
+// too short for five rows, the plots go into side-by-side columns, every bit shown.
+TEST(BinaryClockFiguresTest, EveryBitIsShownOnAProjectorsPanel) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    auto clock = binaryClockFigure({}, 1008, 512, theme, 2);  // the third panel
+    ASSERT_TRUE(clock.ok());
+    for (int b = 0; b < 5; ++b)
+        EXPECT_TRUE(hasText(*clock, "bit " + std::to_string(b) + ": period")) << "bit " << b;
+    EXPECT_EQ(layoutFaults(*clock), "");
+    for (const std::string& cut : textsCutShort(*clock)) ADD_FAILURE() << "cut: " << cut;
+}
+
 // Issue #28: on a projector (F5, 1024x768) the title wrapped onto two lines at full size
 // instead of one line shrunk to 20.8 px, under the presentation check's 0.8 x title size.
 TEST(BinaryClockFiguresTest, PresentationTitleWrapsAtFullSize) {

@@ -156,6 +156,17 @@ TEST(LearnedFiguresTest, DataFitsThePixelsAndCurvesReadTheTable) {
     EXPECT_NEAR(big->curves[0].y[0], mean / double(big->positionsPerPoint), 1e-12);
 }
 
+// Session 20's audit: at 1024x768 F5 (a 1008 x 552 figure area, fonts x 1.75) the three
+// panels stayed on screen together, the heatmaps 130 px tall under two-line titles and the
+// curves 90 px: too small for a projector, so they are shown one at a time there. The desktop's
+// 1440x900 keeps the table and the similarity side by side above the curves.
+TEST(LearnedFiguresTest, AProjectorShowsThePanelsOneAtATime) {
+    EXPECT_TRUE(learnedPanels({0, 0, 1008, 552}, scaledTheme(darkTheme(), 1.75f)).oneAtATime());
+    const PanelGrid desktop = learnedPanels({0, 0, 1046, 752}, darkTheme());
+    EXPECT_FALSE(desktop.oneAtATime());
+    EXPECT_EQ(desktop.columns, 2);
+}
+
 TEST(LearnedFiguresTest, InvalidOptions) {
     LearnedFigureOptions options;
     EXPECT_FALSE(validate(options));

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "figure_checks.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
@@ -83,6 +86,41 @@ TEST(LinearShiftFiguresTest, OnAProjectorEachPartIsDrawnAloneAtFullSize) {
     ASSERT_TRUE(whole.ok());
     EXPECT_EQ(whole->panels.size(), 3u);
     EXPECT_FALSE(linearShiftPanels({0, 0, 1200, 760}, darkTheme()).oneAtATime());
+}
+
+// Session 20's audit: "double epsilon" was placed above the residual curve, the dashed line it
+// names below it, so the label read as the curve's (1440x900 and 1024x768 F5 alike, with free
+// room under the line). It stays beside its line: no curve point between the two. (The figure
+// areas of those windows: 1046 x 760, and 1008 x 512 with the residual panel alone.)
+TEST(LinearShiftFiguresTest, EpsilonLabelStaysBesideItsLine) {
+    struct Size {
+        float width, height;
+        Theme theme;
+        int panel;
+    };
+    for (const Size& size :
+         {Size{1046, 760, darkTheme(), 0}, Size{1008, 512, scaledTheme(darkTheme(), 1.75f), 2}}) {
+        auto figure = linearShiftFigure({}, size.width, size.height, size.theme, size.panel);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const TextItem* label = nullptr;
+        for (const TextItem* text : itemsOf<TextItem>(*figure))
+            if (text->text == "double epsilon") label = text;
+        ASSERT_NE(label, nullptr) << size.width;
+        const Box box = textBox(*label);
+        const float middle = box.y + box.height / 2;
+        float lineY = -1e9f;  // the dashed horizontal line nearest the label
+        for (const LineItem* line : itemsOf<LineItem>(*figure))
+            if (line->dashed && line->from.y == line->to.y &&
+                std::abs(line->from.y - middle) < std::abs(lineY - middle))
+                lineY = line->from.y;
+        EXPECT_LT(std::abs(lineY - middle), 2 * box.height) << size.width;
+        const float low = std::min(lineY, middle), high = std::max(lineY, middle);
+        for (const PolylineItem* curve : itemsOf<PolylineItem>(*figure))
+            for (Point q : curve->points)
+                if (q.x >= box.x && q.x <= box.right() && q.y > low + 1 && q.y < high - 1)
+                    ADD_FAILURE() << "a curve point at (" << q.x << ", " << q.y
+                                  << ") lies between the label and its line at " << lineY;
+    }
 }
 
 // --panel 3 (Theme::focusPanel) is the GUI's panel 3: the residual, alone.

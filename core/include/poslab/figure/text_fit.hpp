@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "poslab/figure/theme.hpp"
@@ -48,8 +49,11 @@ struct WrappedText {
 };
 WrappedText wrapToFit(std::string_view text, float size, float maxWidth, int maxLines,
                       float minScale = 0.75f);
-// Where a title of two lines breaks: the space nearest the middle with a word of letters or
-// digits on each side ("j - i" stays whole); npos when there is none.
+// Where a title of two lines breaks: a space with a word of letters or digits on each side ("j -
+// i" stays whole) or after a dash, near the middle and where a reader pauses (after "—", ":" or
+// ",", not between a name and its value); npos when there is none.
 std::size_t titleBreak(std::string_view title);
+// The two lines of `title` broken at `split` (titleBreak's), without the spaces between them.
+std::pair<std::string, std::string> titleHalves(std::string_view title, std::size_t split);
 
 }  // namespace poslab

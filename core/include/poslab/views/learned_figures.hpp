@@ -51,9 +51,10 @@ std::string learnedSourceText(const LearnedParams& params);      // "seed 0, std
 Result<Matrix> learnedShownTable(const LearnedFigureOptions& options);
 
 // The three panels (table, cosine similarity, curves): the table and the similarity side by side
-// above the curves when each gets 20 x 11 font sizes; else one column or one at a time
-// (panel_grid.hpp), which the GUI steps through.
-inline constexpr PanelShape kLearnedPanels{3, 2, 20, 11, 12};
+// above the curves when each gets 20 x 12 font sizes; else one column or one at a time
+// (panel_grid.hpp), which the GUI steps through. (At 11 font sizes a projector's 1024x768 F5
+// kept all three: the heatmaps under their two-line titles were 130 px tall, the curves 90.)
+inline constexpr PanelShape kLearnedPanels{3, 2, 20, 12, 12};
 PanelGrid learnedPanels(Box area, const Theme& theme, int panel = 0);
 
 struct LearnedLayout {
