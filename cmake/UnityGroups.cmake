@@ -179,6 +179,7 @@ if(TARGET poslab_gfx)
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/app/gfx/cairo_parts.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/cairo_renderer.cpp
+    ${PROJECT_SOURCE_DIR}/app/gfx/dot_sprites.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_format.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_layers.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/figure_renderer.cpp
@@ -188,10 +189,10 @@ if(TARGET poslab_gfx)
     ${PROJECT_SOURCE_DIR}/app/gfx/gl_objects.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/heatmap_textures.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/image_io.cpp
-    ${PROJECT_SOURCE_DIR}/app/gfx/offscreen.cpp
     TARGET_DIRECTORY poslab_gfx PROPERTIES UNITY_GROUP poslab_gfx_0
   )
   set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/app/gfx/offscreen.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/sanitizer_support.cpp
     ${PROJECT_SOURCE_DIR}/app/gfx/svg_writer.cpp
     TARGET_DIRECTORY poslab_gfx PROPERTIES UNITY_GROUP poslab_gfx_1
@@ -405,6 +406,7 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/desktop_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/dot_sprites_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/encoding_registry_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/figure_export_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/heatmap_gl_test.cpp
@@ -417,12 +419,12 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/parameter_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_0
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_third_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_inputs_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "gfx/dot_sprites.hpp"
 #include "gfx/figure_background.hpp"
 #include "gfx/figure_layers.hpp"
 #include "gfx/fonts.hpp"
@@ -211,8 +212,13 @@ struct Replay {
     }
     void operator()(const CircleItem& item) {
         lastHeatmap = HeatmapTextures::kNoDraw;
-        if (item.fill.a)
-            list->AddCircleFilled(at(item.center), length(item.radius), toImColor(item.fill));
+        if (item.fill.a) {
+            const ImVec2 centre = at(item.center);
+            const float radius = length(item.radius);
+            if (!target.dots ||
+                !target.dots->add(list, centre.x, centre.y, radius, toImColor(item.fill)))
+                list->AddCircleFilled(centre, radius, toImColor(item.fill));
+        }
         if (item.stroke.a) {
             list->AddCircle(at(item.center), length(item.radius), toImColor(item.stroke), 0,
                             length(item.strokeWidth));

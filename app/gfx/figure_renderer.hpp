@@ -12,6 +12,7 @@ namespace poslab::gfx {
 class FontSet;
 class HeatmapTextures;
 class FigureLayers;
+class DotSprites;
 
 struct FigureTarget {
     ImDrawList* drawList = nullptr;
@@ -20,6 +21,7 @@ struct FigureTarget {
     const FontSet* fonts = nullptr;
     HeatmapTextures* heatmaps = nullptr;
     FigureLayers* layers = nullptr;  // set: an unchanged figure is copied (figure_layers.hpp)
+    DotSprites* dots = nullptr;      // set: small filled circles are sprites (dot_sprites.hpp)
 };
 
 void drawFigure(const FigureTarget& target, const Figure& figure);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gfx/dot_sprites.hpp"
 #include "gfx/figure_layers.hpp"
 #include "gfx/figure_renderer.hpp"
 #include "gfx/fonts.hpp"
@@ -31,6 +32,8 @@ struct OffscreenRenderer::State {
     FontSet fonts;
     HeatmapTextures heatmaps;
     std::unique_ptr<FigureLayers> layers;  // useFigureLayers()
+    std::unique_ptr<DotSprites> dots;      // useDotSprites()
+    int triangles = 0;                     // the last render's
 };
 
 namespace {
@@ -123,6 +126,7 @@ OffscreenRenderer::~OffscreenRenderer() {
         ImGui::SetCurrentContext(s.imgui);
         s.heatmaps = HeatmapTextures();
         s.layers.reset();  // its GL objects, while the context is current
+        s.dots.reset();
         if (s.backendReady) ImGui_ImplOpenGL3_Shutdown();
         ImGui::DestroyContext(s.imgui);
     }
@@ -133,6 +137,15 @@ OffscreenRenderer::~OffscreenRenderer() {
         // crashed on them otherwise); sanitizer builds keep the driver mapped, see main.cpp.
         eglTerminate(s.display);
     }
+}
+
+void OffscreenRenderer::useDotSprites(bool use) {
+    if (use && !state_->dots) state_->dots = std::make_unique<DotSprites>();
+    if (!use) state_->dots.reset();
+}
+
+int OffscreenRenderer::lastTriangles() const {
+    return state_->triangles;
 }
 
 void OffscreenRenderer::useFigureLayers() {
@@ -197,9 +210,11 @@ Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& fig
     target.fonts = &s.fonts;
     target.heatmaps = &s.heatmaps;
     target.layers = s.layers.get();
+    target.dots = s.dots.get();
     drawFigure(target, figure);
     if (over) drawFigure(target, *over);
     ImGui::Render();
+    s.triangles = ImGui::GetDrawData()->TotalIdxCount / 3;
 
     glBindFramebuffer(GL_FRAMEBUFFER, framebufferName);
     glViewport(0, 0, width, height);
@@ -211,6 +226,7 @@ Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& fig
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     s.heatmaps.endFrame();
     if (s.layers) s.layers->endFrame();
+    if (s.dots) s.dots->endFrame();
     return image;
 }
 

@@ -36,6 +36,10 @@ class OffscreenRenderer {
     // once, then copied from it): tests compare those pixels with a direct render's.
     void useFigureLayers();
     const FigureLayers* figureLayers() const;  // null until useFigureLayers()
+    // From now on small dots are drawn as sprites, as the GUI draws them (dot_sprites.hpp); off
+    // again with false. `poslab render --renderer gl` draws ImGui's polygons.
+    void useDotSprites(bool use = true);
+    int lastTriangles() const;  // what the last render submitted (tests: the tessellation)
 
   private:
     OffscreenRenderer() = default;

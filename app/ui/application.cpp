@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "gfx/dot_sprites.hpp"
 #include "gfx/figure_layers.hpp"
 #include "gfx/fonts.hpp"
 #include "gfx/heatmap_textures.hpp"
@@ -65,6 +66,9 @@ Status Application::initialize(GLFWwindow* window, gfx::FontSet* fonts) {
     // POSLAB_FIGURE_LAYERS=0 draws every figure every frame (to compare pixels and timings).
     const char* layers = std::getenv("POSLAB_FIGURE_LAYERS");
     if (!layers || std::string(layers) != "0") layers_ = std::make_unique<gfx::FigureLayers>();
+    // POSLAB_DOT_SPRITES=0 draws small dots as ImGui's polygons (the pictures to compare).
+    const char* dots = std::getenv("POSLAB_DOT_SPRITES");
+    if (!dots || std::string(dots) != "0") dots_ = std::make_unique<gfx::DotSprites>();
     return heatmaps_->initialize();
 }
 
@@ -223,6 +227,7 @@ void Application::frame() {
     context.fonts = fonts_;
     context.heatmaps = heatmaps_.get();
     context.layers = layers_.get();
+    context.dots = dots_.get();
     context.uiScale = uiScale();
     context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
@@ -361,6 +366,7 @@ void Application::afterRender(int framebufferWidth, int framebufferHeight) {
     }
     heatmaps_->endFrame();
     if (layers_) layers_->endFrame();
+    if (dots_) dots_->endFrame();
 }
 
 Status Application::exportVisibleNumbers(const std::string& folder, const std::string& name) {

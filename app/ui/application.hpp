@@ -21,6 +21,7 @@ namespace poslab::gfx {
 class FontSet;
 class HeatmapTextures;  // GL objects: held by pointer so no GL header reaches this file's users
 class FigureLayers;
+class DotSprites;
 }  // namespace poslab::gfx
 
 namespace poslab::ui {
@@ -132,6 +133,7 @@ class Application {
     gfx::FontSet* fonts_ = nullptr;
     std::unique_ptr<gfx::HeatmapTextures> heatmaps_;
     std::unique_ptr<gfx::FigureLayers> layers_;  // null: POSLAB_FIGURE_LAYERS=0
+    std::unique_ptr<gfx::DotSprites> dots_;      // null: POSLAB_DOT_SPRITES=0
     GLFWwindow* window_ = nullptr;
     std::string status_;
     int viewToSelect_ = -1;        // a tab to bring forward on the next frame

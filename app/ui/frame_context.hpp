@@ -10,6 +10,7 @@ namespace poslab::gfx {
 class FontSet;
 class HeatmapTextures;
 class FigureLayers;
+class DotSprites;
 }  // namespace poslab::gfx
 
 namespace poslab::ui {
@@ -33,6 +34,7 @@ struct FrameContext {
     const gfx::FontSet* fonts = nullptr;
     gfx::HeatmapTextures* heatmaps = nullptr;
     gfx::FigureLayers* layers = nullptr;  // unchanged figures copied, not drawn (figure_layers)
+    gfx::DotSprites* dots = nullptr;      // small dots drawn as sprites (dot_sprites)
     Theme theme = darkTheme();      // figure theme for this frame
     float uiScale = 1.0f;           // 1 normally, larger in presentation mode
     std::string* statusMessage = nullptr;  // panels report errors and results here

@@ -340,6 +340,7 @@ void drawCanvasFigure(const Canvas& canvas, const Figure& figure, const FrameCon
     target.fonts = context.fonts;
     target.heatmaps = context.heatmaps;
     target.layers = context.layers;
+    target.dots = context.dots;
     gfx::drawFigure(target, figure);
 }
 

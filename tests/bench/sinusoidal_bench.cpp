@@ -88,6 +88,22 @@ void BM_SinusoidalLiveSample(benchmark::State& state) {
 }
 BENCHMARK(BM_SinusoidalLiveSample)->Unit(benchmark::kMillisecond);
 
+// sinusoidal-max's coarse sample while the base moves (d 8192, L 2^20, a quarter of a 1000 x 360
+// plot's texels a side): its block generator's rotation tables are 4,096 frequencies x 32 rows.
+void BM_SinusoidalMaxCoarseSample(benchmark::State& state) {
+    poslab::SinusoidalParams params;
+    params.dModel = 8192;
+    params.seqLen = 1 << 20;
+    double base = 10000;
+    for (auto _ : state) {
+        params.base = base;
+        base *= 1.0001;
+        auto sample = poslab::sinusoidalSampleForArea(params, {}, {0, 0, 250, 90});
+        benchmark::DoNotOptimize(sample.values->values.data());
+    }
+}
+BENCHMARK(BM_SinusoidalMaxCoarseSample)->Unit(benchmark::kMillisecond);
+
 // Pan and zoom over 1,048,576 positions x 4096 dimensions (issue: frames <= 16 ms): one frame's
 // sample of a 900 x 560 plot, for a window of state.range(0) columns in the middle.
 poslab::CellWindow middleColumns(long long columns, long long total) {
