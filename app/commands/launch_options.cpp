@@ -42,6 +42,10 @@ std::vector<OptionSpec> launchOptionSpecs() {
          "print what does, quit (exit 1 on any; tests)"},
         {"layout-screenshots", "DIR",
          "with --check-layout: save each tab and panel checked as DIR/NN-view-tab.png"},
+        {"layout-sizes", "WxH[:presentation],…",
+         "with --check-layout: then every view again at each of these window sizes, in "
+         "presentation mode where :presentation follows (the screenshots in DIR/WxH or "
+         "DIR/WxH-presentation)"},
         {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
         {"seed", "S", "random seed for --soak (default 1)"}};
 }

@@ -26,6 +26,12 @@ class DotSprites;
 
 namespace poslab::ui {
 
+// A window size and mode for --check-layout's --layout-sizes.
+struct LayoutSize {
+    int width = 0, height = 0;
+    bool presentation = false;
+};
+
 struct LaunchOptions {
     int benchFrames = 0;  // > 0: run a benchmark scenario for N frames, print timings, quit
     std::string benchScenario = "slider";  // bench_scenarios.hpp, or "all": each in turn
@@ -42,6 +48,8 @@ struct LaunchOptions {
     // With tourCheck: every step again at each of these window sizes, in the same process.
     std::vector<std::pair<int, int>> tourSizes;
     std::string layoutShotsDir;   // with checkLayout: one screenshot per tab and panel
+    // With checkLayout: every view again at each of these sizes and modes, in the same process.
+    std::vector<LayoutSize> layoutSizes;
     bool presentation = false;    // start in presentation mode (large fonts, no controls)
     bool exportDialog = false;    // open File > Export… at start
     std::string sessionPath;      // non-empty: open this session file at start-up

@@ -146,6 +146,26 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     if (!read.ok()) return read.error();
     if (!launch.tourSizes.empty() && !launch.tourCheck)
         return Error{"--tour-sizes needs --tour-check"};
+    // WxH, or WxH:presentation for presentation mode at that size.
+    read.list("layout-sizes", launch.layoutSizes, 8,
+              [&](std::string_view typed) -> Result<LayoutSize> {
+                  constexpr std::string_view kPresentation = ":presentation";
+                  const bool presentation =
+                      typed.size() > kPresentation.size() &&
+                      typed.substr(typed.size() - kPresentation.size()) == kPresentation;
+                  if (presentation) typed.remove_suffix(kPresentation.size());
+                  auto size = windowSizeParser("layout-sizes entries")(typed);
+                  if (!size) {
+                      return Error{
+                          "layout-sizes entries must be WxH or WxH:presentation within "
+                          "320x240..8192x8192 (got '" +
+                          std::string(typed) + (presentation ? ":presentation" : "") + "')"};
+                  }
+                  return LayoutSize{size->first, size->second, presentation};
+              });
+    if (!read.ok()) return read.error();
+    if (!launch.layoutSizes.empty() && !launch.checkLayout)
+        return Error{"--layout-sizes needs --check-layout"};
     if (windowSize) {
         launch.windowWidth = windowSize->first;
         launch.windowHeight = windowSize->second;
@@ -439,28 +459,36 @@ int checkTourSteps(GLFWwindow* window, Application& application, const std::stri
     return failed;
 }
 
+// Resizes the window for --tour-sizes and --layout-sizes: the resize arrives as an event, so a
+// few frames, up to 2 s, for it to reach the layout. False (and a line saying so, naming `option`)
+// when the window did not take the size (a screen smaller than it).
+bool resizeForCheck(GLFWwindow* window, Application& application, int width, int height,
+                    const char* check, const char* option) {
+    glfwSetWindowSize(window, width, height);
+    const auto deadline = SteadyClock::now() + std::chrono::seconds(2);
+    int shownWidth = 0, shownHeight = 0;
+    for (int frame = 0; frame < 2 || ((shownWidth != width || shownHeight != height) &&
+                                      SteadyClock::now() < deadline);
+         ++frame) {
+        glfwPollEvents();
+        renderFrame(window, application, {nullptr, true});
+        glfwGetWindowSize(window, &shownWidth, &shownHeight);
+    }
+    if (shownWidth == width && shownHeight == height) return true;
+    std::printf("%s: the window could not be resized to %dx%d (it is %dx%d)\n", check, width,
+                height, shownWidth, shownHeight);
+    std::fprintf(stderr, "poslab: --%s: the window could not be resized to %dx%d\n", option, width,
+                 height);
+    return false;
+}
+
 // --tour-check: every step at the window's size, then again at each --tour-sizes size (the
 // window resized in the same process: a second start of the GUI costs more than the steps).
 int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
     application.tour().setPresentation(application.state(), true);
     int failed = checkTourSteps(window, application, options.tourScreenshots);
     for (const auto& [width, height] : options.tourSizes) {
-        glfwSetWindowSize(window, width, height);
-        // The resize arrives as an event: a few frames, up to 2 s, for it to reach the layout.
-        const auto deadline = SteadyClock::now() + std::chrono::seconds(2);
-        int shownWidth = 0, shownHeight = 0;
-        for (int frame = 0; frame < 2 || ((shownWidth != width || shownHeight != height) &&
-                                          SteadyClock::now() < deadline);
-             ++frame) {
-            glfwPollEvents();
-            renderFrame(window, application, {nullptr, true});
-            glfwGetWindowSize(window, &shownWidth, &shownHeight);
-        }
-        if (shownWidth != width || shownHeight != height) {
-            std::printf("tour check: the window could not be resized to %dx%d (it is %dx%d)\n",
-                        width, height, shownWidth, shownHeight);
-            std::fprintf(stderr, "poslab: --tour-sizes: the window could not be resized to %dx%d\n",
-                         width, height);
+        if (!resizeForCheck(window, application, width, height, "tour check", "tour-sizes")) {
             ++failed;
             continue;
         }
@@ -472,22 +500,16 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
     return failed == 0 ? 0 : 1;
 }
 
-// --check-layout: every figure tab of every view, and every panel of a view that shows them one
-// at a time, as each opens at this window size (and presentation mode, when asked): a few frames
-// to settle (the switch, fonts, workers), then one frame whose figures are audited.
-int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
-    if (!options.layoutShotsDir.empty()) {
+// --check-layout at one window size and mode: every figure tab of every view (`views`), and every
+// panel of a view that shows them one at a time, as each opens: a few frames to settle (the
+// switch, fonts, workers), then one frame whose figures are audited. Prints one line per tab and
+// panel and the summary; returns the faults.
+std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
+                                  const std::vector<std::string>& views,
+                                  const std::string& screenshots) {
+    if (!screenshots.empty()) {
         std::error_code ignored;  // a directory that cannot be made: each screenshot says so
-        std::filesystem::create_directories(options.layoutShotsDir, ignored);
-    }
-    // Every view opened once first (their caches and workers start), named by its tab's title:
-    // the visible tab (currentView) follows a selection one frame late in the tab bar, which
-    // listed the first view twice and never the last (Context, at every size whose tabs fit).
-    std::vector<std::string> views;
-    for (std::size_t view = 0; view < application.viewCount(); ++view) {
-        application.selectView(view);
-        renderFrame(window, application, {nullptr, true});
-        views.push_back(application.viewTitle(view));
+        std::filesystem::create_directories(screenshots, ignored);
     }
     int width = 0, height = 0;
     glfwGetWindowSize(window, &width, &height);
@@ -524,7 +546,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
             std::string name = application.currentView();
             if (!tab.name.empty()) name += " / " + tab.name;
             if (sweep.count > 1) name += " / panel " + std::to_string(panel + 1);
-            if (!options.layoutShotsDir.empty()) {
+            if (!screenshots.empty()) {
                 // "07-Relative-sandwich-panel-2.png": letters and digits of the name kept.
                 char number[16];
                 std::snprintf(number, sizeof number, "/%02zu-", shown + 1);
@@ -535,7 +557,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
                     else if (!file.empty() && file.back() != '-')
                         file += '-';
                 }
-                application.requestedScreenshot = options.layoutShotsDir + number + file + ".png";
+                application.requestedScreenshot = screenshots + number + file + ".png";
             }
             renderFrame(window, application, {nullptr, true});
             application.layoutAudit = nullptr;
@@ -561,6 +583,41 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
         views.size(), shown, figures, width, height, presentation ? " presentation" : "", faults,
         kinds.overlapping, kinds.outside, kinds.overData, kinds.cut, kinds.small,
         std::chrono::duration<double>(SteadyClock::now() - start).count());
+    return faults;
+}
+
+// --check-layout: every view at the window's size (and presentation mode, when asked), then at
+// each --layout-sizes size and mode, the window resized in the same process (a start of the GUI
+// costs as much as a size's check, and the views' computed data is reused).
+int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
+    // Every view opened once first (their caches and workers start), named by its tab's title:
+    // the visible tab (currentView) follows a selection one frame late in the tab bar, which
+    // listed the first view twice and never the last (Context, at every size whose tabs fit).
+    std::vector<std::string> views;
+    for (std::size_t view = 0; view < application.viewCount(); ++view) {
+        application.selectView(view);
+        renderFrame(window, application, {nullptr, true});
+        views.push_back(application.viewTitle(view));
+    }
+    // Each size starts from the settings the first one did: the tabs a sweep selects are left
+    // selected, and a later size would otherwise open every view at its last tab.
+    const nlohmann::json settings = state::sessionToJson(application.state(), {});
+    std::size_t faults = checkLayoutAtThisSize(window, application, views, options.layoutShotsDir);
+    for (const LayoutSize& size : options.layoutSizes) {
+        state::Warnings warnings;
+        state::applyStateJson(settings, application.state(), warnings);
+        application.tour().setPresentation(application.state(), size.presentation);
+        if (!resizeForCheck(window, application, size.width, size.height, "check-layout",
+                            "layout-sizes")) {
+            ++faults;
+            continue;
+        }
+        const std::string name = std::to_string(size.width) + "x" + std::to_string(size.height) +
+                                 (size.presentation ? "-presentation" : "");
+        faults += checkLayoutAtThisSize(
+            window, application, views,
+            options.layoutShotsDir.empty() ? std::string() : options.layoutShotsDir + "/" + name);
+    }
     return faults == 0 ? 0 : 1;
 }
 
