@@ -119,8 +119,45 @@ bool segmentCrossesBox(Point a, Point b, Box box) {
     return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0));
 }
 
-// Curve segments (or 1 for a point or area) of `mark` that `box` covers.
-int coveredParts(Box box, const MarkFootprint& mark, float tolerance, bool firstOnly) {
+// A curve's segments in runs of kRunSegments, each with the bounds of its vertices. A box that
+// misses a run's bounds crosses none of its segments (segmentCrossesBox rejects each one on the
+// same comparisons), so placeFree's grid of trial boxes skips most of a long curve instead of
+// testing every segment of every curve at every grid position. A run with a vertex that is not
+// finite is never skipped (its comparisons are false, as in segmentCrossesBox).
+constexpr std::size_t kRunSegments = 32;
+
+struct SegmentRun {
+    float left = 0, top = 0, right = 0, bottom = 0;
+    bool finite = true;
+    bool missedBy(Box box) const {
+        return finite &&
+               (right < box.x || left > box.right() || bottom < box.y || top > box.bottom());
+    }
+};
+
+std::vector<SegmentRun> segmentRuns(const MarkFootprint& mark) {
+    std::vector<SegmentRun> runs;
+    if (mark.kind != MarkKind::Curve || mark.points.size() < 2) return runs;
+    const std::size_t segments = mark.points.size() - 1;
+    for (std::size_t first = 0; first < segments; first += kRunSegments) {
+        const std::size_t last = std::min(segments, first + kRunSegments);  // its last vertex
+        SegmentRun run{mark.points[first].x, mark.points[first].y, mark.points[first].x,
+                       mark.points[first].y};
+        for (std::size_t i = first; i <= last; ++i) {
+            const Point p = mark.points[i];
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) run.finite = false;
+            run.left = std::min(run.left, p.x), run.right = std::max(run.right, p.x);
+            run.top = std::min(run.top, p.y), run.bottom = std::max(run.bottom, p.y);
+        }
+        runs.push_back(run);
+    }
+    return runs;
+}
+
+// Curve segments (or 1 for a point or area) of `mark` that `box` covers. `runs` (segmentRuns of
+// the mark, or empty) only makes it faster.
+int coveredParts(Box box, const MarkFootprint& mark, float tolerance, bool firstOnly,
+                 const std::vector<SegmentRun>& runs = {}) {
     box = {box.x + tolerance, box.y + tolerance, box.width - 2 * tolerance,
            box.height - 2 * tolerance};
     if (box.width <= 0 || box.height <= 0) return 0;
@@ -140,6 +177,10 @@ int coveredParts(Box box, const MarkFootprint& mark, float tolerance, bool first
                    box.height + 2 * mark.halfWidth};
     int count = 0;
     for (std::size_t i = 0; i + 1 < mark.points.size(); ++i) {
+        if (i % kRunSegments == 0 && !runs.empty() && runs[i / kRunSegments].missedBy(wide)) {
+            i += kRunSegments - 1;
+            continue;
+        }
         if (!segmentCrossesBox(mark.points[i], mark.points[i + 1], wide)) continue;
         ++count;
         if (firstOnly) return count;
@@ -179,6 +220,9 @@ std::optional<Box> placeFree(const Figure& figure, Box within, float w, float h,
                              std::size_t firstMark) {
     if (w > within.width || h > within.height) return std::nullopt;
     const std::vector<IndexedBox> texts = textBoxes(figure);
+    std::vector<std::vector<SegmentRun>> runs;
+    for (std::size_t m = firstMark; m < figure.marks.size(); ++m)
+        runs.push_back(segmentRuns(figure.marks[m]));
     auto isFree = [&](Box box) {
         if (box.x < within.x - 0.5f || box.y < within.y - 0.5f ||
             box.right() > within.right() + 0.5f || box.bottom() > within.bottom() + 0.5f)
@@ -188,7 +232,7 @@ std::optional<Box> placeFree(const Figure& figure, Box within, float w, float h,
         for (const IndexedBox& t : texts)
             if (boxesOverlap(box, t.box, 0)) return false;
         for (std::size_t m = firstMark; m < figure.marks.size(); ++m)
-            if (coveredParts(box, figure.marks[m], 0, true) > 0) return false;
+            if (coveredParts(box, figure.marks[m], 0, true, runs[m - firstMark]) > 0) return false;
         return true;
     };
     for (const Box& box : preferred)

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 namespace poslab {
 namespace {
 
@@ -124,6 +127,47 @@ TEST(TextBoxesTest, PlaceFreeAvoidsMarksAndTexts) {
     EXPECT_FALSE(boxesOverlap(*nearest, textBox(std::get<TextItem>(figure.items[1])), 0));
     figure.add(PolylineItem{{{0, 0}, {200, 100}, {0, 100}, {200, 0}}, ink, 40});  // fills it
     EXPECT_FALSE(placeFree(figure, within, 50, 30, {topRight}));
+}
+
+// placeFree on long curves (it skips runs of segments whose bounds miss the box): the box it
+// returns covers no curve, and every grid position nearer the first preferred box is covered,
+// each checked with boxCoversMark, which tests every segment.
+TEST(TextBoxesTest, PlaceFreeOnLongCurvesIsTheNearestFreeGridPosition) {
+    const Rgba ink{0, 0, 0, 255};
+    Figure figure;
+    figure.width = 400, figure.height = 200;
+    std::vector<Point> wave, ramp;
+    for (int i = 0; i <= 1000; ++i) {
+        const float x = 0.4f * float(i);
+        wave.push_back({x, 100 + 60 * std::sin(x / 23)});
+        ramp.push_back({x, 190 - 0.45f * x});
+    }
+    figure.add(PolylineItem{wave, ink, 2});
+    figure.add(PolylineItem{ramp, ink, 3});
+    const Box within{0, 0, 400, 200};
+    const float w = 40, h = 18;
+    const Box preferred{330, 150, w, h};  // on the ramp: the search starts there
+    const std::optional<Box> placed = placeFree(figure, within, w, h, {preferred});
+    ASSERT_TRUE(placed);
+    auto covered = [&](Box box) {
+        for (const MarkFootprint& mark : figure.marks)
+            if (boxCoversMark(box, mark, 0)) return true;
+        return false;
+    };
+    EXPECT_TRUE(covered(preferred));
+    EXPECT_FALSE(covered(*placed));
+    // The grid placeFree documents: steps of a quarter of the box from the top left of `within`.
+    const float distance = std::hypot(placed->x - preferred.x, placed->y - preferred.y);
+    int nearer = 0;
+    const float stepX = 10, stepY = 4.5f;  // max(4, w / 4), max(4, h / 4)
+    for (float y = 0; y + h <= 200.5f; y += stepY) {
+        for (float x = 0; x + w <= 400.5f; x += stepX) {
+            if (std::hypot(x - preferred.x, y - preferred.y) >= distance) continue;
+            ++nearer;
+            EXPECT_TRUE(covered({x, y, w, h})) << x << ", " << y;
+        }
+    }
+    EXPECT_GE(nearer, 5);  // the answer was not simply the first position tried
 }
 
 TEST(TextBoxesTest, BoxMinusLeavesTheBoxWithoutTheHole) {
