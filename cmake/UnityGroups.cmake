@@ -444,3 +444,14 @@ if(TARGET poslab_app_tests)
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_1
   )
 endif()
+if(TARGET poslab_benchmarks)
+  set_target_properties(poslab_benchmarks PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/tests/bench/rope_precision_bench.cpp
+    ${PROJECT_SOURCE_DIR}/tests/bench/rope_scores_bench.cpp
+    ${PROJECT_SOURCE_DIR}/tests/bench/similarity_bench.cpp
+    ${PROJECT_SOURCE_DIR}/tests/bench/sinusoidal_bench.cpp
+    ${PROJECT_SOURCE_DIR}/tests/bench/table_pca_bench.cpp
+    TARGET_DIRECTORY poslab_benchmarks PROPERTIES UNITY_GROUP poslab_benchmarks_0
+  )
+endif()

@@ -41,6 +41,7 @@ TARGETS = [
     ("poslab_encodings", None, "encodings/*.cpp", "app"),
     ("poslab_core_tests", "tests/CMakeLists.txt", "POSLAB_CORE_TESTS", "tests"),
     ("poslab_app_tests", "tests/app/CMakeLists.txt", "POSLAB_APP_TESTS", "tests/app"),
+    ("poslab_benchmarks", "tests/bench/CMakeLists.txt", "POSLAB_BENCHMARKS", "tests/bench"),
 ]
 INCLUDE_DIRS = ["core/include", "app", "tests/app", "tests/core"]
 KEYWORDS = {"const", "constexpr", "static", "inline", "unsigned", "long", "int", "double",
@@ -48,7 +49,9 @@ KEYWORDS = {"const", "constexpr", "static", "inline", "unsigned", "long", "int",
             "template", "typename", "struct", "class", "enum", "std", "size_t", "final"}
 TEST_MACROS = re.compile(r"\b(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_SUITE|"
                          r"INSTANTIATE_TEST_SUITE_P|INSTANTIATE_TYPED_TEST_SUITE_P|"
-                         r"GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST)\s*\(")
+                         r"GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST|"
+                         # Google Benchmark's registrations: unique names (__COUNTER__).
+                         r"BENCHMARK)\s*\(")
 
 
 def list_sources(cmake_file, variable, directory):
