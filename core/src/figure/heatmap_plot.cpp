@@ -368,9 +368,9 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
 }
 
 // The colour bar's ticks for a bar `length` long.
-std::vector<Tick> colorbarTicksFor(const HeatmapSpec& spec, float length) {
-    return spec.angleTicks ? piTicks(spec.range.low, spec.range.high, tickCountFor(length, 40))
-                           : colorbarTicks(spec.range, length);
+std::vector<Tick> colorbarTicksFor(const HeatmapSpec& spec, float length, const Theme& theme) {
+    return colorbarTicks(spec.range, length, theme.fontSize,
+                         spec.angleTicks ? BarTicks::Angles : BarTicks::Numbers);
 }
 bool sameTicks(const std::vector<Tick>& a, const std::vector<Tick>& b) {
     if (a.size() != b.size()) return false;
@@ -389,9 +389,9 @@ HeatmapLayout layoutHeatmap(Box area, const HeatmapSpec& spec, const std::string
                             const Theme& theme) {
     if (!spec.showColorbar) return layoutWithTicks(area, spec, title, theme, {});
     HeatmapLayout layout =
-        layoutWithTicks(area, spec, title, theme, colorbarTicksFor(spec, area.height));
+        layoutWithTicks(area, spec, title, theme, colorbarTicksFor(spec, area.height, theme));
     for (int again = 0; again < 2; ++again) {
-        std::vector<Tick> ticks = colorbarTicksFor(spec, layout.frame.plot.height);
+        std::vector<Tick> ticks = colorbarTicksFor(spec, layout.frame.plot.height, theme);
         if (sameTicks(ticks, layout.barTicks)) break;
         HeatmapLayout next = layoutWithTicks(area, spec, title, theme, std::move(ticks));
         if (next.frame.plot.height < layout.frame.plot.height - 0.5f) break;
