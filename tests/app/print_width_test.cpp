@@ -263,7 +263,7 @@ TEST(PrintFigureTest, CompareLegendsListEveryCurveAtTheDefaultSize) {
     // At 1200 x 800 the cosine legend showed 2 of its 3 keys and the bias legend 1 of 2.
     auto standard = build(viewNamed("compare"), {});
     ASSERT_TRUE(standard.ok()) << standard.error().message;
-    for (const char* key : {"sinusoidal", "learned", "RoPE, E", "ALiBi head 0", "T5, random"})
+    for (const char* key : {"sinusoidal", "learned", "RoPE, $E$", "ALiBi head 0", "T5, random"})
         EXPECT_FALSE(textsWith(standard->figure, key).empty()) << key;
 }
 

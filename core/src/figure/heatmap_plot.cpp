@@ -373,6 +373,7 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
             }
         }
         m.top += titleLines.extra;
+        m.top = std::max(m.top, spec.plotTopAtLeast);
 
         frame = PlotFrame{};
         frame.x = spec.x;

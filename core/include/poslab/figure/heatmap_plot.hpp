@@ -41,6 +41,8 @@ struct HeatmapSpec {
     bool angleTicks = false;             // colour bar ticked at multiples of π (radians)
     bool squareCells = false;            // cells as wide as tall (L x L matrices)
     float maxSquareSide = 0;             // squareCells: the plot's longer side at most (0: any)
+    float plotTopAtLeast = 0;            // the plot this far below the area's top at least: maps
+                                         // side by side start level though their titles differ
     bool showMaskedLegend = false;       // a swatch saying what masked (-inf) cells look like
     std::string maskedLabel = "masked";  // the swatch's label
     std::vector<Marker> markers;
