@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -173,6 +174,76 @@ INSTANTIATE_TEST_SUITE_P(EveryView, PrintWidthTest, ::testing::ValuesIn(viewName
                              return name;
                          });
 
+// A drawn colour bar and its labels: a one-column heatmap taller than wide (the shared ramp, or
+// a categorical strip such as T5's bucket ids), and the texts left-aligned just right of it
+// within its height (after a tick mark or not).
+struct DrawnBar {
+    Box box;
+    std::vector<std::string> labels;
+    float labelHeight = 0;
+};
+std::vector<DrawnBar> drawnBars(const Figure& figure) {
+    std::vector<DrawnBar> bars;
+    for (const FigureItem& item : figure.items) {
+        const auto* ramp = std::get_if<HeatmapItem>(&item);
+        if (!ramp || !ramp->values || ramp->values->cols != 1 ||
+            ramp->box.height <= 2 * ramp->box.width)
+            continue;
+        DrawnBar bar{ramp->box, {}, 0};
+        for (const FigureItem& other : figure.items) {
+            const auto* label = std::get_if<TextItem>(&other);
+            if (label && label->horizontal == HorizontalAlign::Left &&
+                label->vertical == VerticalAlign::Middle && !label->vertical90 &&
+                label->anchor.y >= ramp->box.y - 0.5f &&
+                label->anchor.y <= ramp->box.bottom() + 0.5f &&
+                label->anchor.x > ramp->box.right() &&
+                label->anchor.x < ramp->box.right() + label->size) {
+                bar.labels.push_back(label->text);
+                bar.labelHeight = std::max(bar.labelHeight, label->size);
+            }
+        }
+        bars.push_back(std::move(bar));
+    }
+    return bars;
+}
+
+// Every colour bar of every view shows at least three labelled values (its ends' and one
+// between) wherever its length holds three labels with their gaps: at one column Compare's RoPE
+// bar showed only 0 and 2π, and in the Relative family ALiBi's 0 and −1000 (issue 28). Checked
+// at one column, at the default 1200 x 800, and in the screen's theme at 1440 x 900 and at the
+// projector's text size on 1024 x 768.
+TEST_P(PrintWidthTest, EveryColourBarShowsThreeValuesWhereTheyFit) {
+    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
+                                    [](const auto& v) { return v.name == GetParam(); });
+    ASSERT_NE(found, registry().renders.end());
+    const std::vector<std::map<std::string, std::string>> sizes = {
+        {{"width", "600"}},
+        {},
+        {{"theme", "dark"}, {"width", "1440"}, {"height", "900"}},
+        {{"theme", "dark"}, {"width", "1024"}, {"height", "768"}, {"font-scale", "1.75"}}};
+    for (const auto& options : sizes) {
+        auto built = build(*found, options);
+        if (!built.ok()) {
+            EXPECT_NE(built.error().message.find("required"), std::string::npos)
+                << found->name << ": " << built.error().message;
+            return;
+        }
+        std::string where = found->name;
+        for (const auto& [name, value] : options) where += " --" + name + " " + value;
+        for (const DrawnBar& bar : drawnBars(built->figure)) {
+            if (bar.labels.size() < 2) continue;  // a constant map's bar: one value
+            std::string labels;
+            for (const std::string& label : bar.labels) labels += " \"" + label + "\"";
+            // Three labels and the 4 px between each two (colorbar.hpp's clearance).
+            if (bar.box.height >= 3 * bar.labelHeight + 2 * 4) {
+                EXPECT_GE(bar.labels.size(), 3u)
+                    << where << ": a bar " << bar.box.height << " px long at (" << bar.box.x << ", "
+                    << bar.box.y << ") shows" << labels;
+            }
+        }
+    }
+}
+
 const commands::RenderView& viewNamed(const std::string& name) {
     for (const commands::RenderView& view : registry().renders)
         if (view.name == name) return view;
@@ -192,7 +263,7 @@ TEST(PrintFigureTest, CompareLegendsListEveryCurveAtTheDefaultSize) {
     // At 1200 x 800 the cosine legend showed 2 of its 3 keys and the bias legend 1 of 2.
     auto standard = build(viewNamed("compare"), {});
     ASSERT_TRUE(standard.ok()) << standard.error().message;
-    for (const char* key : {"sinusoidal", "learned", "RoPE, E", "ALiBi head 0", "T5, random"})
+    for (const char* key : {"sinusoidal", "learned", "RoPE, $E$", "ALiBi head 0", "T5, random"})
         EXPECT_FALSE(textsWith(standard->figure, key).empty()) << key;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <optional>
 
 #include "plot_parts.hpp"
@@ -23,9 +25,107 @@ float colorbarLabelGap(const Theme& theme) {
     return std::max(4.f, theme.fontSize * (4.f / 14));
 }
 
-std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, bool integerTicks) {
-    return linearTicks(range.low, range.high, tickCountFor(barHeight, kColorbarTickSpacing),
-                       integerTicks);
+// ---- Ticks
+
+bool threeLabelsFit(float barHeight, float labelHeight) {
+    return barHeight >= 3 * labelHeight + 2 * kColorbarLabelClearance;
+}
+
+namespace {
+
+std::vector<Tick> niceTicks(ValueRange range, int maxCount, BarTicks kind) {
+    if (kind == BarTicks::Angles) return piTicks(range.low, range.high, maxCount);
+    return linearTicks(range.low, range.high, maxCount, kind == BarTicks::Integers);
+}
+
+// The pixels between the two closest ticks on a bar barHeight long (infinite for one tick).
+float closestTicks(const std::vector<Tick>& ticks, ValueRange range, float barHeight) {
+    float closest = std::numeric_limits<float>::infinity();
+    const double span = range.high - range.low;
+    for (std::size_t k = 1; k < ticks.size(); ++k)
+        closest = std::min(closest,
+                           float(std::abs(ticks[k].value - ticks[k - 1].value) / span * barHeight));
+    return closest;
+}
+
+// No nice step has three labels that keep clear of one another (−0.72 .. 1.81 on 75 px: steps
+// of 1 give 0 and 1, of 0.5 five labels 15 px apart): the range's ends, rounded inward to a
+// tenth of its decade (integers: to whole numbers), join the nice ticks where they keep clear
+// of them, the end with the more room first; where they do not, the rounded ends and the
+// middle alone (both ends sit half a bar from the middle, three labels' room apart).
+std::vector<Tick> withRoundedEnds(const std::vector<Tick>& nice, ValueRange range, float barHeight,
+                                  float clearance, bool integers) {
+    const double span = range.high - range.low;
+    double unit = std::pow(10.0, std::floor(std::log10(span)) - 1);
+    if (integers) unit = std::max(1.0, std::round(unit));
+    if (!(unit > 0) || !std::isfinite(unit)) return nice;
+    auto clean = [&](double units) { return units == 0 ? 0.0 : units * unit; };  // no −0
+    const double low = clean(std::ceil(range.low / unit - 1e-9));
+    const double high = clean(std::floor(range.high / unit + 1e-9));
+    const double middle = clean(std::round((range.low + span / 2) / unit));
+    auto inRange = [&](double v) {
+        return v >= range.low - unit * 1e-6 && v <= range.high + unit * 1e-6;
+    };
+    auto roomFor = [&](const std::vector<Tick>& ticks, double value) {
+        float room = std::numeric_limits<float>::infinity();
+        for (const Tick& t : ticks)
+            room = std::min(room, float(std::abs(t.value - value) / span * barHeight));
+        return room;
+    };
+    auto finish = [](std::vector<Tick> ticks) {
+        std::sort(ticks.begin(), ticks.end(),
+                  [](const Tick& a, const Tick& b) { return a.value < b.value; });
+        labelTicks(ticks);
+        return ticks;
+    };
+    std::vector<Tick> ticks = nice;
+    while (ticks.size() < 3) {
+        double best = 0;
+        float bestRoom = clearance;
+        bool found = false;
+        for (double end : {low, high}) {
+            if (!inRange(end)) continue;
+            if (const float room = roomFor(ticks, end); room >= bestRoom)
+                best = end, bestRoom = room, found = true;
+        }
+        if (!found) break;
+        ticks.push_back({best, ""});
+    }
+    if (ticks.size() >= 3) return finish(std::move(ticks));
+    if (!inRange(low)) return ticks;
+    std::vector<Tick> three{{low, ""}};
+    for (double value : {middle, high}) {
+        if (!inRange(value) || roomFor(three, value) < clearance) return ticks;
+        three.push_back({value, ""});
+    }
+    return finish(std::move(three));
+}
+
+}  // namespace
+
+std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, float labelHeight,
+                                BarTicks kind) {
+    const double spacing = kind == BarTicks::Angles ? 40 : kColorbarTickSpacing;
+    std::vector<Tick> ticks = niceTicks(range, tickCountFor(barHeight, spacing), kind);
+    if (!(range.high > range.low) || !threeLabelsFit(barHeight, labelHeight) ||
+        !std::isfinite(barHeight) || !std::isfinite(range.high - range.low))
+        return ticks;
+    const float clearance = labelHeight + kColorbarLabelClearance;
+    const bool clear = closestTicks(ticks, range, barHeight) >= clearance;
+    if (ticks.size() >= 3 && clear) return ticks;
+    // A finer nice step, as long as its labels keep clear of one another: up to as many ticks
+    // as labels fit on the bar.
+    const int most = std::min(64, int(barHeight / clearance) + 1);
+    for (int count = tickCountFor(barHeight, spacing) + 1; clear && count <= most; ++count) {
+        std::vector<Tick> finer = niceTicks(range, count, kind);
+        if (closestTicks(finer, range, barHeight) < clearance) break;  // finer steps are closer
+        if (finer.size() >= 3) return finer;
+    }
+    if (kind == BarTicks::Angles) return ticks;
+    // Three nice ticks too close for their labels (the drawing leaves out one that touches the
+    // one before) are no better than two.
+    return withRoundedEnds(clear ? ticks : std::vector<Tick>{}, range, barHeight, clearance,
+                           kind == BarTicks::Integers);
 }
 
 // ---- The ramp
@@ -96,13 +196,16 @@ void drawColorbarTicks(Figure& figure, Box bar, ColormapId colormap, ValueRange 
 
 void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
                   const Theme& theme, bool integerTicks) {
-    drawColorbarTicks(figure, bar, colormap, range, colorbarTicks(range, bar.height, integerTicks),
+    drawColorbarTicks(figure, bar, colormap, range,
+                      colorbarTicks(range, bar.height, theme.fontSize,
+                                    integerTicks ? BarTicks::Integers : BarTicks::Numbers),
                       theme);
 }
 
 float colorbarTickWidth(ValueRange range, float barHeight, const Theme& theme, bool integerTicks) {
     float widest = 0;
-    for (const Tick& t : colorbarTicks(range, barHeight, integerTicks))
+    for (const Tick& t : colorbarTicks(range, barHeight, theme.fontSize,
+                                       integerTicks ? BarTicks::Integers : BarTicks::Numbers))
         widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
     return widest + 2 + colorbarLabelGap(theme) + strokeWidth(theme, 4);
 }
@@ -113,7 +216,7 @@ float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
     // "−15" was estimated): the widest label of the sets down to half the height.
     float widest = 0;
     for (int eighths = 4; eighths <= 8; ++eighths) {
-        for (const Tick& t : colorbarTicks(range, height * float(eighths) / 8))
+        for (const Tick& t : colorbarTicks(range, height * float(eighths) / 8, theme.fontSize))
             widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
     }
     return theme.fontSize * 0.9f + barWidthFor(theme) + 2 + colorbarLabelGap(theme) +
@@ -122,9 +225,10 @@ float colorbarBlockWidth(ValueRange range, float height, const Theme& theme) {
 
 void drawColorbar(Figure& figure, Box bar, ColormapId colormap, ValueRange range,
                   const std::string& caption, float labelX, bool maskedSwatch, const Theme& theme) {
-    drawColorbarTicks(
-        figure, bar, colormap, range,
-        range.high > range.low ? colorbarTicks(range, bar.height) : std::vector<Tick>{}, theme);
+    drawColorbarTicks(figure, bar, colormap, range,
+                      range.high > range.low ? colorbarTicks(range, bar.height, theme.fontSize)
+                                             : std::vector<Tick>{},
+                      theme);
     std::optional<Box> captionBox;
     if (!caption.empty()) {
         TextItem text =

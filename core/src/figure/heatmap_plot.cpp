@@ -191,6 +191,7 @@ struct HeatmapLayout {
     std::vector<Tick> barTicks;  // the colour bar's
     float barLength = 0;         // the plot's height before square cells shortened it
     std::vector<FittedText> caption;
+    bool captionAbove = false;         // caption across the bar's top (else rotated beside it)
     std::vector<SideLabel> side;       // horizontal lines' labels beside the plot
     std::vector<SideLabel> keysAbove;  // or above a narrow one
     float strip = 0;                   // the side labels' column
@@ -201,6 +202,47 @@ struct HeatmapLayout {
 
 float keyRowHeight(const Theme& theme) {
     return sideLabelSize(theme) * 1.15f + 2;
+}
+
+// A caption across the bar's top ("bias", "q·k"): one line, or two at a space when longer than
+// a third of the area is wide (the bar's block widens to the longer line), a line longer than
+// half the area shrunk no smaller than readable. Its last line ends clear of the top tick
+// label, which hangs half a line above the bar.
+constexpr float kCaptionAboveStep = 1.1f;  // line to line, in sizes
+std::vector<FittedText> captionAboveLines(const std::string& caption, float areaWidth,
+                                          const Theme& theme) {
+    const float size = theme.fontSize;
+    std::vector<std::string> lines{caption};
+    if (estimateTextWidth(caption, size) > areaWidth / 3)
+        lines = wrapText(caption, size, areaWidth / 3);
+    if (lines.size() > 2) lines = {caption};
+    std::vector<FittedText> fitted;
+    for (const std::string& line : lines)
+        fitted.push_back(fitText(line, size, areaWidth / 2, readableMinScale(size, theme)));
+    return fitted;
+}
+float captionAboveHeight(const std::vector<FittedText>& lines, const Theme& theme) {
+    if (lines.empty()) return 0;
+    return theme.fontSize * (0.5f + kCaptionAboveStep * float(lines.size())) + 4;
+}
+
+// The colour bar beside the plot, past the side labels' column.
+Box colorbarBox(const HeatmapLayout& layout, const Theme& theme) {
+    const Box& plot = layout.frame.plot;
+    return {plot.right() + layout.strip + theme.fontSize * 0.9f, plot.y, barWidthFor(theme),
+            plot.height};
+}
+
+// Where a caption across the bar's top starts: ending with the bar's tick labels, from the
+// bar's left edge at the leftmost (the title, beside it in the same row, ends before it).
+float captionAboveLeft(const HeatmapLayout& layout, const Theme& theme) {
+    const Box bar = colorbarBox(layout, theme);
+    float widest = 0;
+    for (const FittedText& line : layout.caption)
+        widest = std::max(widest, estimateTextWidth(line.text, line.size));
+    const float blockRight = bar.right() + strokeWidth(theme, 4) + colorbarLabelGap(theme) +
+                             plot_parts::widestLabel(layout.barTicks, theme.fontSize);
+    return std::max(bar.x, blockRight - widest);
 }
 
 // The layout for the colour bar's ticks given (their labels set the bar block's width).
@@ -226,9 +268,15 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
     PlotFrame& frame = out.frame;
     const float lineStep = theme.fontSize * 1.2f;  // between caption lines
     std::optional<float> captionLength;            // the bar the second pass fits it to
+    std::optional<float> titleRoom;                // the title's width in the second pass
     float& verticalRow = out.verticalRow;
     std::vector<SideLabel>& keysAbove = out.keysAbove;
     const float keyRow = keyRowHeight(theme);
+    bool& above = out.captionAbove;
+    above = spec.showColorbar && spec.colorbarLabelAbove && !spec.colorbarLabel.empty() &&
+            std::none_of(spec.markers.begin(), spec.markers.end(), [](const Marker& marker) {
+                return !marker.vertical && !marker.label.empty();
+            });
     for (int pass = 0; pass < 2; ++pass) {
         area = areaGiven;
         m = plot_parts::plotMargins(spec.x, spec.y, !title.empty(), theme, area.height, area.width);
@@ -246,18 +294,29 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
         strip = sideStripWidth(side);                               // between plot and colour bar
         barLength = std::max(1.f, area.height - m.top - m.bottom);  // the plot's height
         const float fitLength = captionLength.value_or(barLength);
-        caption = spec.showColorbar
-                      ? colorbarCaption(spec.colorbarLabel, fitLength, theme.fontSize, theme, 2,
-                                        fitLength + 1.6f * std::min(m.top, m.bottom))
-                      : std::vector<FittedText>{};
+        caption = !spec.showColorbar ? std::vector<FittedText>{}
+                  : above            ? captionAboveLines(spec.colorbarLabel, area.width, theme)
+                          : colorbarCaption(spec.colorbarLabel, fitLength, theme.fontSize, theme, 2,
+                                            fitLength + 1.6f * std::min(m.top, m.bottom));
         // The caption's column at the bar's outer edge (a title too long beside the bar may
         // reach it, below).
         const float captionColumn =
-            caption.empty() ? 0 : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1);
+            caption.empty() || above ? 0
+                                     : theme.fontSize * 1.8f + lineStep * float(caption.size() - 1);
         barBlock = spec.showColorbar
                        ? barWidth + 4 + colorbarLabelGap(theme) + strokeWidth(theme, 4) +
                              plot_parts::widestLabel(out.barTicks, theme.fontSize) + captionColumn
                        : 0;
+        if (above) {
+            // From the bar's left edge to the area's right one (0.3 em more than the block: the
+            // gap before the bar is 0.9 em of the 1.2 em right margin), and its rows above the
+            // plot where the title row has too few.
+            float widest = 0;
+            for (const FittedText& line : caption)
+                widest = std::max(widest, estimateTextWidth(line.text, line.size));
+            barBlock = std::max(barBlock, widest + 2 - theme.fontSize * 0.3f);
+            m.top = std::max(m.top, captionAboveHeight(caption, theme));
+        }
         // A plot already narrow (480x320) would lose over 30 % of its width to the strip: its
         // labels go above it as keys instead: a swatch in the line's colour and style, then the
         // label (inside the plot a label hides cells wherever it goes: "training…" at 480x320).
@@ -297,14 +356,15 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
                                           area.height);
             }
         }
-        titleLines = plot_parts::plotTitleLines(title, area.width - barBlock - strip,
-                                                area.height - m.top - m.bottom, theme);
-        titleArea = {area.x, area.y, area.width - barBlock - strip, area.height};
+        const float titleWidth = titleRoom.value_or(area.width - barBlock - strip);
+        titleLines =
+            plot_parts::plotTitleLines(title, titleWidth, area.height - m.top - m.bottom, theme);
+        titleArea = {area.x, area.y, titleWidth, area.height};
         // Cut beside the colour bar (a narrow heatmap: the binary clock's at 1024x768): over the
         // whole width up to the caption's column instead, which it may pass (presentation).
         // Clear of the bar's top tick label still: that hangs half a line above the plot, the
         // title's last line ends 0.2 of a title size above that (m.top is 1.7 title sizes).
-        if (titleLines.cut && barBlock + strip > 0) {
+        if (titleLines.cut && barBlock + strip > 0 && !above) {
             const plot_parts::TitleLines wide = plot_parts::plotTitleLines(
                 title, area.width - captionColumn, area.height - m.top - m.bottom, theme);
             if (!wide.cut) {
@@ -313,6 +373,7 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
             }
         }
         m.top += titleLines.extra;
+        m.top = std::max(m.top, spec.plotTopAtLeast);
 
         frame = PlotFrame{};
         frame.x = spec.x;
@@ -343,10 +404,29 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
                 }
             }
         }
+        if (above) {
+            // The caption shares the title's row: a square plot, centred, moved the bar (and the
+            // caption with it) under the title's right end ("KERPLE power" over "bias"). The
+            // title ends 0.6 em before the caption then (its area's half-title margin is that
+            // gap), laid out again for that room when its lines change.
+            const float room = captionAboveLeft(out, theme) - theme.fontSize * 0.6f +
+                               theme.titleSize / 2 - areaGiven.x;
+            if (title.empty() || room >= titleArea.width - 0.5f) break;
+            if (pass == 0 &&
+                plot_parts::plotTitleLines(title, room, area.height - m.top - m.bottom, theme)
+                        .lines.size() != titleLines.lines.size()) {
+                titleRoom = room;
+                continue;
+            }
+            titleLines =
+                plot_parts::plotTitleLines(title, room, area.height - m.top - m.bottom, theme);
+            titleArea.width = room;
+            break;
+        }
         // Once more only when the caption fitted to the full height would be cut (or left
         // out) on the bar the square leaves, and two lines may save it.
         const bool shorter = frame.plot.height < barLength - 0.5f;
-        if (pass > 0 || !shorter || caption.empty() || caption.size() >= 2) break;
+        if (pass > 0 || !shorter || caption.empty() || caption.size() >= 2 || above) break;
         const std::vector<FittedText> onBar = colorbarCaption(
             spec.colorbarLabel, frame.plot.height, theme.fontSize, theme, 1, frame.plot.height);
         if (!onBar.empty() && onBar.front().text == caption.front().text) break;
@@ -355,7 +435,7 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
     if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
     // Square cells may leave the bar shorter than the caption was fitted to: each line is
     // fitted again to the bar as drawn, keeping the line count the margin was made for.
-    if (frame.plot.height < barLength - 0.5f && !caption.empty()) {
+    if (frame.plot.height < barLength - 0.5f && !caption.empty() && !above) {
         // From the theme's size with its readable floor, as the first fit: refitting the fitted
         // size at the default 75 % shrank presentation text below the projector's 14 px.
         const float middle = frame.plot.y + frame.plot.height / 2;
@@ -368,9 +448,9 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
 }
 
 // The colour bar's ticks for a bar `length` long.
-std::vector<Tick> colorbarTicksFor(const HeatmapSpec& spec, float length) {
-    return spec.angleTicks ? piTicks(spec.range.low, spec.range.high, tickCountFor(length, 40))
-                           : colorbarTicks(spec.range, length);
+std::vector<Tick> colorbarTicksFor(const HeatmapSpec& spec, float length, const Theme& theme) {
+    return colorbarTicks(spec.range, length, theme.fontSize,
+                         spec.angleTicks ? BarTicks::Angles : BarTicks::Numbers);
 }
 bool sameTicks(const std::vector<Tick>& a, const std::vector<Tick>& b) {
     if (a.size() != b.size()) return false;
@@ -389,22 +469,15 @@ HeatmapLayout layoutHeatmap(Box area, const HeatmapSpec& spec, const std::string
                             const Theme& theme) {
     if (!spec.showColorbar) return layoutWithTicks(area, spec, title, theme, {});
     HeatmapLayout layout =
-        layoutWithTicks(area, spec, title, theme, colorbarTicksFor(spec, area.height));
+        layoutWithTicks(area, spec, title, theme, colorbarTicksFor(spec, area.height, theme));
     for (int again = 0; again < 2; ++again) {
-        std::vector<Tick> ticks = colorbarTicksFor(spec, layout.frame.plot.height);
+        std::vector<Tick> ticks = colorbarTicksFor(spec, layout.frame.plot.height, theme);
         if (sameTicks(ticks, layout.barTicks)) break;
         HeatmapLayout next = layoutWithTicks(area, spec, title, theme, std::move(ticks));
         if (next.frame.plot.height < layout.frame.plot.height - 0.5f) break;
         layout = std::move(next);
     }
     return layout;
-}
-
-// The colour bar beside the plot, past the side labels' column.
-Box colorbarBox(const HeatmapLayout& layout, const Theme& theme) {
-    const Box& plot = layout.frame.plot;
-    return {plot.right() + layout.strip + theme.fontSize * 0.9f, plot.y, barWidthFor(theme),
-            plot.height};
 }
 
 }  // namespace
@@ -485,7 +558,16 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     if (spec.showColorbar) {
         const Box bar = colorbarBox(layout, theme);
         drawColorbarTicks(figure, bar, spec.colormap, range, barTicks, theme, &area);
-        for (std::size_t line = 0; line < caption.size(); ++line) {
+        // Across the top: the last line's bottom clear of the top tick label.
+        for (std::size_t line = 0; layout.captionAbove && line < caption.size(); ++line) {
+            const float bottom =
+                bar.y - theme.fontSize * 0.5f - 3 -
+                theme.fontSize * kCaptionAboveStep * float(caption.size() - 1 - line);
+            figure.add(makeText({captionAboveLeft(layout, theme), bottom}, caption[line].text,
+                                caption[line].size, theme.mutedText, HorizontalAlign::Left,
+                                VerticalAlign::Bottom));
+        }
+        for (std::size_t line = 0; !layout.captionAbove && line < caption.size(); ++line) {
             const float x =
                 area.right() - theme.fontSize * 1.5f - lineStep * float(caption.size() - 1 - line);
             figure.add(makeText({x, bar.y + bar.height / 2}, caption[line].text, caption[line].size,

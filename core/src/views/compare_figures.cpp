@@ -285,7 +285,7 @@ HeatmapSpec biasHeatmap(const CompareOptions& o, CompareBias bias, Box cell) {
         default:
             sample = relativeOffsetSample(toeplitzByOffset(r, familyMember(bias), L), L, {},
                                           maxRows, maxCols, BlockSummary::MeanOfUnmasked);
-            title = bias == CompareBias::Xpos ? "xPos: q·k for q = k = 1"
+            title = bias == CompareBias::Xpos ? "xPos: $q·k$ for $q = k = 1$"
                                               : compareBiasLabel(bias) + ": logit bias";
             break;
     }
@@ -497,15 +497,30 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     }
     // The two bias slots (ALiBi and T5 unless chosen otherwise).
     const CompareBias slots[2] = {o.biasA, o.biasB};
+    std::optional<HeatmapSpec> biasSpecs[2];
     for (int slot = 0; slot < 2; ++slot) {
         if (!grid.shows(3 + slot)) continue;
-        const Box cell = comparisonCell(grid, 3 + slot);
-        HeatmapSpec spec = biasHeatmap(o, slots[slot], cell);
+        HeatmapSpec spec = biasHeatmap(o, slots[slot], comparisonCell(grid, 3 + slot));
         spec.x.label = "key";
         spec.y.label = "query";
         spec.squareCells = true;
-        drawHeatmap(figure, cell, spec, small);
+        biasSpecs[slot] = std::move(spec);
     }
+    // Side by side in one row, the two maps start level: a title on more lines than its
+    // neighbour's (T5's three beside ALiBi's two at one column) set one map lower than the
+    // other, which read as a different scale of position.
+    if (biasSpecs[0] && biasSpecs[1] &&
+        std::abs(comparisonCell(grid, 3).y - comparisonCell(grid, 4).y) < 0.5f) {
+        float top = 0;
+        for (int slot = 0; slot < 2; ++slot) {
+            const Box cell = comparisonCell(grid, 3 + slot);
+            top = std::max(top, measureHeatmap(cell, *biasSpecs[slot], small).plot.y - cell.y);
+        }
+        for (auto& spec : biasSpecs) spec->plotTopAtLeast = top;
+    }
+    for (int slot = 0; slot < 2; ++slot)
+        if (biasSpecs[slot])
+            drawHeatmap(figure, comparisonCell(grid, 3 + slot), *biasSpecs[slot], small);
 
     // What a query in the middle sees.
     const int query = L / 2;
@@ -514,14 +529,14 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         "Vector encodings: cosine similarity to the query at " + std::to_string(query);
     // A short plot above three legend rows (1024x768) has no room for a second title line.
     similarity.shortTitle = "Vector encodings: cosine to the query at " + std::to_string(query);
-    similarity.x = integerAxis("offset j − i", double(-query), double(L - 1 - query));
+    similarity.x = integerAxis("offset $j-i$", double(-query), double(L - 1 - query));
     similarity.y = {"cosine", -1.05, 1.85};  // headroom: the legend sits above the curves
     similarity.autoRangeY = false;
     // Short names: the legend beside a short plot (1200 x 800) has room for three lines or so,
     // and dropped the third key with longer ones ("(initial)" is in panel 2's title; the RoPE
     // curve lies on the wide sinusoidal one, drawn underneath).
     const std::pair<const char*, const SimilarityParams*> vectorEncodings[] = {
-        {"sinusoidal", &sin}, {"learned", &learned}, {"RoPE, E over q = k", &rope}};
+        {"sinusoidal", &sin}, {"learned", &learned}, {"RoPE, $E$ over $q = k$", &rope}};
     for (const auto& [name, params] : vectorEncodings) {
         if (!grid.shows(5)) break;  // only the axis is shared (with panel 6)
         LineSeries series;

@@ -340,17 +340,17 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         if (member == FamilyMember::Rope) spec.title = "RoPE $q·k$";
         spec.range = data.ranges[std::size_t(k)];
         spec.colorbarLabel =
-            member == FamilyMember::Xpos || member == FamilyMember::Rope ? "q·k" : "bias";
+            member == FamilyMember::Xpos || member == FamilyMember::Rope ? "$q·k$" : "bias";
+        // Across the bar's top, in the title's row: rotated beside it, the caption took a column
+        // of text from each map (a quarter of it at print sizes), and bars went without it.
+        spec.colorbarLabelAbove = true;
         return spec;
     };
     const int members = std::min(kFamilyMembers, int(data.maps.size()));
-    // The bars the maps get: with their captions, without them (the map's title names the
-    // member, and "bias" or "q·k" is what its curve plots), or none.
-    enum class Bars { Captioned, Bare, None };
-    auto barredSpec = [&](int k, Bars bars, float side) {
+    // Every bar says what it measures ("bias" or "q·k"); maps too small for a bar go without.
+    auto barredSpec = [&](int k, bool barred, float side) {
         HeatmapSpec spec = memberSpec(k);
-        spec.showColorbar = bars != Bars::None;
-        if (bars == Bars::Bare) spec.colorbarLabel.clear();
+        spec.showColorbar = barred;
         spec.maxSquareSide = side;
         return spec;
     };
@@ -358,14 +358,14 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
     // long tick labels (FIRE's −0.375, ALiBi's −1000) was smaller than its neighbours, which
     // side by side read as a scale. Measured again at that side, since a shorter bar may take
     // other ticks.
-    auto commonSide = [&](Bars bars) {
+    auto commonSide = [&](bool barred) {
         float side = 0;
         for (int round = 0; round < 2; ++round) {
             float smallest = 0;
             for (int k = 0; k < members; ++k) {
                 const Box cell = layout.cells[std::size_t(k)];
                 if (cell.width <= 0) continue;
-                const Box plot = measureHeatmap(cell, barredSpec(k, bars, side), theme).plot;
+                const Box plot = measureHeatmap(cell, barredSpec(k, barred, side), theme).plot;
                 const float own = std::min(plot.width, plot.height);
                 smallest = smallest > 0 ? std::min(smallest, own) : own;
             }
@@ -374,26 +374,20 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         }
         return side;
     };
-    // Captions cost a column of text beside each bar: at print sizes (22 px text in cells ten
-    // of it wide) that was a quarter of every map, and the bars go bare then. Where bars would
-    // leave the maps under kBarredMapShare of the side they have without, or under two lines of
-    // text (a projector's font, a small window: eight cells of 250 x 130 px), the maps go
-    // without: a map a few pixels wide beside its bar shows nothing to read.
-    constexpr float kBarredMapShare = 0.4f, kCaptionCost = 0.75f;
-    const float unbarred = commonSide(Bars::None);
-    Bars bars = Bars::Captioned;
-    float side = commonSide(Bars::Captioned);
-    if (const float bare = commonSide(Bars::Bare); side < kCaptionCost * bare) {
-        bars = Bars::Bare;
-        side = bare;
-    }
+    // Where bars would leave the maps under kBarredMapShare of the side they have without, or
+    // under two lines of text (a projector's font, a small window: eight cells of 250 x 130 px),
+    // the maps go without: a map a few pixels wide beside its bar shows nothing to read.
+    constexpr float kBarredMapShare = 0.4f;
+    const float unbarred = commonSide(false);
+    bool barred = true;
+    float side = commonSide(true);
     if (side < kBarredMapShare * unbarred || side < 2 * theme.fontSize) {
-        bars = Bars::None;
+        barred = false;
         side = unbarred;
     }
     for (int k = 0; k < members; ++k) {
         const Box cell = layout.cells[std::size_t(k)];
-        if (cell.width > 0) drawHeatmap(figure, cell, barredSpec(k, bars, side), theme);
+        if (cell.width > 0) drawHeatmap(figure, cell, barredSpec(k, barred, side), theme);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "poslab/base/format.hpp"
 #include "poslab/base/limits.hpp"
 #include "poslab/base/validate.hpp"
+#include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/layout.hpp"
 
 namespace poslab {
@@ -271,10 +272,16 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
             figure.add(item);
             figure.add(filledRect(strip, {0, 0, 0, 0}, theme.axis));
             const float perBucket = strip.height / float(count);
-            // Labels only, no tick marks: a mark before a number reads as a minus sign.
-            const int most = tickCountFor(strip.height, theme.fontSize * 1.6f);
+            // Labels only, no tick marks: a mark before a number reads as a minus sign. Where
+            // their spacing leaves fewer than three, the ids a colour bar's ticks would be
+            // (three where they fit: 0 and 20 alone at one column).
+            std::vector<Tick> ids =
+                linearTicks(0, count - 1, tickCountFor(strip.height, theme.fontSize * 1.6f), true);
+            if (ids.size() < 3)
+                ids = colorbarTicks({0, double(count - 1)}, strip.height, theme.fontSize,
+                                    BarTicks::Integers);
             float widest = 0;
-            for (const Tick& t : linearTicks(0, count - 1, most, true)) {
+            for (const Tick& t : ids) {
                 widest = std::max(widest, estimateTextWidth(t.label, theme.fontSize));
                 const float py = strip.bottom() - (float(t.value) + 0.5f) * perBucket;
                 figure.add(centredText({strip.right() + 5, py}, t.label, theme.fontSize, theme.text,

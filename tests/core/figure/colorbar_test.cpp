@@ -3,6 +3,7 @@
 // spacing for the heatmaps' bars, the bars on their own and the bars beside a grid.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <variant>
 #include <vector>
@@ -47,7 +48,7 @@ TEST(ColorbarTest, EachColormapHasItsOwnVersionInEveryKindOfBar) {
 TEST(ColorbarTest, OneTickSpacingAndWidth) {
     // linearTicks with at most 1 + height / 50 ticks: 0..1 over 100 px gets 0, 0.5, 1 at most.
     for (float height : {60.f, 100.f, 500.f}) {
-        const auto ticks = colorbarTicks({0, 1}, height);
+        const auto ticks = colorbarTicks({0, 1}, height, 14);
         EXPECT_LE(double(ticks.size()), 1 + height / kColorbarTickSpacing + 1) << height;
         EXPECT_GE(ticks.size(), 2u) << height;
     }
@@ -111,6 +112,65 @@ TEST(ColorbarTest, TheGapBetweenATickAndItsLabelGrowsWithTheText) {
                   tickEnd - bar.right() + (theme.fontSize * 0.28f) +
                       estimateTextWidth("−1", theme.fontSize) - 1e-3f);
     }
+}
+
+// A bar with only its two ends labelled (0 and 2π on Compare's RoPE bar at one column, 0 and
+// −1000 on ALiBi's in the Relative family) says neither how the scale runs between them nor
+// whether it is even. Wherever three labels fit with their clearance, at least three are drawn,
+// no two closer than a label's height plus the clearance, each at its value's place on the bar.
+TEST(ColorbarTest, EveryBarThatHoldsThreeLabelsShowsThreeValues) {
+    const double pi = 3.141592653589793;
+    struct Case {
+        ValueRange range;
+        BarTicks kind;
+    };
+    const Case cases[] = {{{0, 2 * pi}, BarTicks::Angles},  {{-pi, pi}, BarTicks::Angles},
+                          {{-1023, 0}, BarTicks::Numbers},  {{-0.72, 1.81}, BarTicks::Numbers},
+                          {{-63.5, 0}, BarTicks::Numbers},  {{0, 99}, BarTicks::Integers},
+                          {{0, 7}, BarTicks::Integers},     {{-0.386, -0.317}, BarTicks::Numbers},
+                          {{3.2, 58.7}, BarTicks::Numbers}, {{1e-5, 3e-4}, BarTicks::Numbers},
+                          {{-220.5, 0}, BarTicks::Numbers}, {{0, 1}, BarTicks::Numbers}};
+    for (const Case& c : cases) {
+        for (float labelHeight : {16.5f, 22.2f, 28.f}) {
+            for (float length = 3 * labelHeight + 2 * kColorbarLabelClearance; length < 260;
+                 length += 3) {
+                ASSERT_TRUE(threeLabelsFit(length, labelHeight));
+                const auto ticks = colorbarTicks(c.range, length, labelHeight, c.kind);
+                const std::string where = std::to_string(c.range.low) + ".." +
+                                          std::to_string(c.range.high) + " on " +
+                                          std::to_string(length) + " px";
+                EXPECT_GE(ticks.size(), 3u) << where;
+                for (std::size_t k = 0; k < ticks.size(); ++k) {
+                    EXPECT_GE(ticks[k].value, c.range.low - 1e-9) << where;
+                    EXPECT_LE(ticks[k].value, c.range.high + 1e-9) << where;
+                    if (k == 0) continue;
+                    const double apart = (ticks[k].value - ticks[k - 1].value) /
+                                         (c.range.high - c.range.low) * length;
+                    EXPECT_GE(apart, labelHeight + kColorbarLabelClearance - 1e-3)
+                        << ticks[k - 1].label << " / " << ticks[k].label << " at " << where;
+                    if (c.kind == BarTicks::Integers) {
+                        EXPECT_EQ(ticks[k].value, std::round(ticks[k].value)) << where;
+                    }
+                }
+            }
+            // Too short for three: two at most, as before.
+            const float short_ = 3 * labelHeight;
+            EXPECT_FALSE(threeLabelsFit(short_, labelHeight));
+        }
+    }
+    // No nice step fits: the ends rounded inward and the middle, labelled as the nice ticks are,
+    // with the minus sign.
+    std::vector<std::string> labels;
+    for (const Tick& t : colorbarTicks({-0.72, 1.81}, 75, 22.2f)) labels.push_back(t.label);
+    EXPECT_EQ(labels, (std::vector<std::string>{"\u22120.7", "0.5", "1.8"}));
+    // A finer nice step where it fits: 0 and −1000 became 0, −500 and −1000.
+    labels.clear();
+    for (const Tick& t : colorbarTicks({-1023, 0}, 75, 22.2f)) labels.push_back(t.label);
+    EXPECT_EQ(labels, (std::vector<std::string>{"\u22121000", "\u2212500", "0"}));
+    labels.clear();
+    for (const Tick& t : colorbarTicks({0, 2 * pi}, 100, 22.2f, BarTicks::Angles))
+        labels.push_back(t.label);
+    EXPECT_EQ(labels, (std::vector<std::string>{"0", "π", "2π"}));
 }
 
 }  // namespace

@@ -562,9 +562,11 @@ TEST(HeatmapPlotTest, ColourBarTicksAreChosenForTheBarAsDrawn) {
                 // may keep the ticks for the area's height instead, where those for the bar
                 // would have longer labels, and so a smaller square (−0.375 for −0.38).
                 std::set<std::string> forBar;
-                for (const Tick& t : colorbarTicks(range, ramp->box.height)) forBar.insert(t.label);
+                for (const Tick& t : colorbarTicks(range, ramp->box.height, theme.fontSize))
+                    forBar.insert(t.label);
                 if (square) {
-                    for (const Tick& t : colorbarTicks(range, area.height)) forBar.insert(t.label);
+                    for (const Tick& t : colorbarTicks(range, area.height, theme.fontSize))
+                        forBar.insert(t.label);
                 }
                 const std::string where =
                     std::to_string(int(area.width)) + "x" + std::to_string(int(area.height)) +

@@ -26,7 +26,7 @@ TEST(CompareFiguresTest, EveryBiasSlotDrawsWithItsTitle) {
         {CompareBias::KerpleLog, "KERPLE (log):"},
         {CompareBias::Sandwich, "Sandwich:"},
         {CompareBias::Fire, "FIRE head 0: MLP"},
-        {CompareBias::Xpos, "xPos: q·k"},
+        {CompareBias::Xpos, "xPos: $q·k$"},
         {CompareBias::Deberta, "DeBERTa: c2p + p2c"}};
     for (const auto& [bias, title] : slots) {
         CompareOptions o;
@@ -215,6 +215,43 @@ TEST(CompareFiguresTest, NoHeatmapCellIsLeftEmptyAndTheTitleKeepsItsGap) {
     EXPECT_GE(panelTitleTop - titleBottom, 0.5f * theme.titleSize)
         << "the title ends at " << titleBottom << ", the first panel's title starts at "
         << panelTitleTop;
+}
+
+// ALiBi's and T5's maps side by side start level. At one column T5's title took three lines
+// beside ALiBi's two, and its map sat a line lower, which reads as another scale of position;
+// so with a long bias title (FIRE's) in either slot.
+TEST(CompareFiguresTest, BiasMapsSideBySideStartLevel) {
+    struct Size {
+        float width, height;
+        bool file;
+    };
+    for (CompareBias second : {CompareBias::T5, CompareBias::Fire, CompareBias::KerpleLog}) {
+        CompareOptions o;
+        o.biasB = second;
+        for (const Size size : {Size{600, 0, true}, Size{1200, 800, true}, Size{1100, 780, false},
+                                Size{670, 652, false}, Size{1400, 900, false}}) {
+            Theme theme = size.file ? forFiles(paperTheme(), 1) : darkTheme();
+            float height = size.height;
+            if (height == 0) {  // one column: the height the file grows to
+                PanelRoom room;
+                theme.panelRoom = &room;
+                (void)comparisonFigure(o, size.width, 400, theme);
+                height = 400 + room.missingHeight;
+            }
+            PanelRoom grown;
+            if (size.file) theme.panelRoom = &grown;
+            auto figure = comparisonFigure(o, size.width, height, theme);
+            ASSERT_TRUE(figure.ok());
+            ASSERT_GE(figure->panels.size(), 5u);
+            const PanelSpan &alibi = figure->panels[3], &other = figure->panels[4];
+            const std::string where = std::to_string(int(size.width)) + "x" +
+                                      std::to_string(int(height)) + ", slot B " +
+                                      std::to_string(int(second));
+            if (std::abs(alibi.area.y - other.area.y) > 0.5f) continue;  // not in one row
+            EXPECT_NEAR(alibi.plot.y, other.plot.y, 0.5f) << where;
+            EXPECT_EQ(layoutFaults(*figure), "") << where;
+        }
+    }
 }
 
 }  // namespace

@@ -265,11 +265,51 @@ TEST(RelativeFiguresTest, FamilyMapsTooSmallForBarsGoWithout) {
     }
 }
 
+// Every bar of the family says what it measures: "bias" (ALiBi, T5, KERPLE, Sandwich, FIRE) or
+// "q·k" (xPos, RoPE), across the bar's top. In a 1200 x 800 file and at one column the bars went
+// without their captions so that the maps kept FIRE's size, and a bar without its caption does
+// not say what its numbers are. The maps keep one size (FamilyMapsAreOneSize).
+TEST(RelativeFiguresTest, EveryFamilyBarHasItsCaption) {
+    for (const Theme& theme : {darkTheme(), paperTheme(), forFiles(paperTheme(), 1)}) {
+        for (Box area : {Box{0, 0, 1200, 760}, Box{0, 0, 1400, 760}, Box{0, 0, 1200, 800},
+                         Box{0, 0, 600, 1500}}) {
+            Figure figure = emptyFigure(area.width, area.height, theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, area, RelativeFigureOptions{},
+                                           RelativeTab::Family, theme));
+            const std::string where =
+                std::to_string(int(area.width)) + " px, font " + std::to_string(theme.fontSize);
+            std::vector<Box> ramps;
+            for (const FigureItem& item : figure.items) {
+                if (const auto* heatmap = std::get_if<HeatmapItem>(&item);
+                    heatmap && heatmap->values && heatmap->values->cols == 1)
+                    ramps.push_back(heatmap->box);
+            }
+            ASSERT_EQ(ramps.size(), 8u) << where;
+            for (std::size_t k = 0; k < ramps.size(); ++k) {
+                const Box& bar = ramps[k];
+                const std::string expected = k >= 6 ? "$q·k$" : "bias";  // xPos and RoPE last
+                int captions = 0;
+                for (const FigureItem& item : figure.items) {
+                    const auto* text = std::get_if<TextItem>(&item);
+                    if (!text || text->text != expected) continue;
+                    // Over the bar's column (or beside it), no higher than two lines above it.
+                    const Box box = textBox(*text);
+                    if (box.right() >= bar.x && box.x <= bar.right() + 4 * theme.fontSize &&
+                        box.bottom() <= bar.bottom() + 1 && box.y >= bar.y - 3 * theme.fontSize)
+                        ++captions;
+                }
+                EXPECT_EQ(captions, 1) << "bar " << k << " (" << expected << "), " << where;
+            }
+            EXPECT_EQ(layoutFaults(figure), "") << where;
+            EXPECT_TRUE(textsCutShort(figure).empty()) << where;
+        }
+    }
+}
+
 // The family's eight maps are drawn at one size wherever their cells are alike. FIRE's sat
 // beside a bar block sized for tick labels such as −0.3125 and was half the size of T5's in a
 // 1200 x 800 file (50 against 107 px), and each map's size followed its labels' width (ALiBi's
-// −1000: 63 px), which side by side read as a scale. Where captions would cost a quarter of
-// every map (print sizes), the bars go without them rather than the maps shrink.
+// −1000: 63 px), which side by side read as a scale.
 TEST(RelativeFiguresTest, FamilyMapsAreOneSize) {
     for (const Theme& theme : {darkTheme(), paperTheme(), forFiles(paperTheme(), 1)}) {
         for (Box area : {Box{0, 0, 1200, 760}, Box{0, 0, 1400, 760}, Box{0, 0, 1100, 780}}) {

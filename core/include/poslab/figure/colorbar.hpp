@@ -18,9 +18,21 @@ namespace poslab {
 
 // ---- Sizes
 inline constexpr double kColorbarTickSpacing = 50;  // pixels of bar per tick (linear ticks)
-float barWidthFor(const Theme& theme);              // the bar itself: 0.9 em, at least 10 px
-float colorbarLabelGap(const Theme& theme);         // tick to label: 4/14 em, at least 4 px
-std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, bool integerTicks = false);
+inline constexpr float kColorbarLabelClearance = 4;  // px between two tick labels, at least
+float barWidthFor(const Theme& theme);               // the bar itself: 0.9 em, at least 10 px
+float colorbarLabelGap(const Theme& theme);          // tick to label: 4/14 em, at least 4 px
+
+// ---- Ticks
+// One per kColorbarTickSpacing px of bar (angles: 40 px), and never fewer than three labelled
+// values (the ends' and one between) on a bar that holds three labels with their clearance,
+// labelHeight each: a finer nice step whose labels keep clear of one another, else the range's
+// ends rounded inward beside the nice ticks or its middle (−0.7, 0.5 and 1.8 on 75 px from
+// −0.72 to 1.81). Two labels say where the scale ends, not how it runs between.
+enum class BarTicks { Numbers, Integers, Angles };  // Angles: multiples of π/2 (radians)
+std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, float labelHeight,
+                                BarTicks kind = BarTicks::Numbers);
+// Whether three labels labelHeight tall fit on a bar barHeight long.
+bool threeLabelsFit(float barHeight, float labelHeight);
 
 // ---- The ramp
 // kColormapSize rows from 1 (top) to 0 (bottom), shared and immutable.

@@ -33,10 +33,16 @@ struct HeatmapSpec {
     ColormapId colormap = ColormapId::Viridis;
     ValueRange range;
     std::string colorbarLabel;
+    // The caption across the top of the bar, in the title's row, instead of rotated along it:
+    // for maps in small cells (the Relative family), where a column of text beside each bar took
+    // a quarter of every map. Not with labelled horizontal markers (their keys go above).
+    bool colorbarLabelAbove = false;
     bool showColorbar = true;
     bool angleTicks = false;             // colour bar ticked at multiples of π (radians)
     bool squareCells = false;            // cells as wide as tall (L x L matrices)
     float maxSquareSide = 0;             // squareCells: the plot's longer side at most (0: any)
+    float plotTopAtLeast = 0;            // the plot this far below the area's top at least: maps
+                                         // side by side start level though their titles differ
     bool showMaskedLegend = false;       // a swatch saying what masked (-inf) cells look like
     std::string maskedLabel = "masked";  // the swatch's label
     std::vector<Marker> markers;
