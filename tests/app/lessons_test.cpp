@@ -808,7 +808,9 @@ TEST(LessonClaimTest, NtkMiddlePairsPassTheTrainedAngles) {
 // The cards said "FIRE each add one number per distance" and "divides by log of the query's
 // own position, so every query's farthest key maps near 1".
 TEST(LessonClaimTest, FireNormalisesByTheQueryOrTheTrainingLength) {
-    const auto& view =
+    // A copy: get<> returns into the plug-in states of the AppState stateAt returned, a
+    // temporary that ends with this statement (a reference here was read after it was freed).
+    const state::RelativeViewState view =
         stateAt("Biases as kernels", 2).plugins.get<state::RelativeViewState>(state::kRelativeKey);
     const FireParams& fire = view.options.fire;
     const double L = fire.threshold;
