@@ -418,7 +418,7 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
                 std::vector<double> values = kernel;
                 for (double& v : values) v *= ratio;
                 LineSeries s =
-                    sampled("head " + formatValue(h + 1), reach, columns, h / step, at, values);
+                    sampled("head " + formatValue(h), reach, columns, h / step, at, values);
                 if (h == p.head) s.width = 3.2f;
                 series.push_back(std::move(s));
             }

@@ -443,8 +443,8 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
             if (data.maps.size() < 1) return;
             const SandwichParams& p = o.sandwich;
             drawMap(figure, layout.panel(0), map(0), data.ranges[0],
-                    "Sandwich head " + formatValue(p.head + 1) + " of " + formatValue(p.heads) +
-                        " (d = " + formatValue(p.headDim) + ")",
+                    "Sandwich head " + formatValue(p.head) + " (heads 0 to " +
+                        formatValue(p.heads - 1) + ", d = " + formatValue(p.headDim) + ")",
                     "bias", theme);
             drawCurves(figure, layout.panel(1), "Sandwich bias against distance, per head",
                        {"bias", 0, 1}, data.curves, o, theme);
@@ -457,10 +457,10 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
                     "$φ = ψ(i - j) / ψ(\\mathrm{max}(i, L))$, c = " + formatValue(p.c) +
                         ", L = " + formatValue(p.threshold),
                     "$φ$", theme, true);
-            drawMap(figure, layout.panel(1), map(1), data.ranges[1],
-                    "MLP($φ$), head " + formatValue(p.head + 1) + ", seed " +
-                        formatValue(double(p.seed)),
-                    "bias", theme, true);
+            drawMap(
+                figure, layout.panel(1), map(1), data.ranges[1],
+                "MLP($φ$), head " + formatValue(p.head) + ", seed " + formatValue(double(p.seed)),
+                "bias", theme, true);
             drawCurves(figure, layout.panel(2), "$φ$ against distance: every query reaches ≈1",
                        {"$φ$", 0, 1}, data.curves, o, theme);
             break;

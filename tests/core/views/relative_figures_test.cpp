@@ -269,6 +269,35 @@ TEST(RelativeFiguresTest, FamilyMapsTooSmallForBarsGoWithout) {
 // "q·k" (xPos, RoPE), across the bar's top. In a 1200 x 800 file and at one column the bars went
 // without their captions so that the maps kept FIRE's size, and a bar without its caption does
 // not say what its numbers are. The maps keep one size (FamilyMapsAreOneSize).
+// Heads are numbered from 0 in the figures as on the sliders, the command line (--sandwich-head
+// and --fire-head, 0..H-1) and ALiBi's figures: head 2 selected drew "Sandwich head 3 of 8" and
+// "MLP(φ), head 3", and the per-head curves were keyed "head 1".."head 8".
+TEST(RelativeFiguresTest, HeadsAreNumberedAsTheSlidersNumberThem) {
+    RelativeFigureOptions options;
+    options.sandwich.head = 2;
+    options.fire.head = 2;
+    auto texts = [&](RelativeTab tab) {
+        Figure figure = emptyFigure(1200, 800, paperTheme());
+        EXPECT_TRUE(drawRelativeFigure(figure, {0, 0, 1200, 800}, options, tab, paperTheme()));
+        std::vector<std::string> all;
+        for (const FigureItem& item : figure.items)
+            if (const auto* text = std::get_if<TextItem>(&item)) all.push_back(text->text);
+        return all;
+    };
+    auto has = [](const std::vector<std::string>& all, const std::string& part) {
+        for (const std::string& text : all)
+            if (text.find(part) != std::string::npos) return true;
+        return false;
+    };
+    const std::vector<std::string> sandwich = texts(RelativeTab::Sandwich);
+    EXPECT_TRUE(has(sandwich, "Sandwich head 2 (heads 0 to 7, d = 128)"));
+    EXPECT_TRUE(has(sandwich, "head 0"));  // the first head's curve
+    EXPECT_FALSE(has(sandwich, "head 8"));
+    const std::vector<std::string> fire = texts(RelativeTab::Fire);
+    EXPECT_TRUE(has(fire, "head 2,"));
+    EXPECT_FALSE(has(fire, "head 3,"));
+}
+
 TEST(RelativeFiguresTest, EveryFamilyBarHasItsCaption) {
     for (const Theme& theme : {darkTheme(), paperTheme(), forFiles(paperTheme(), 1)}) {
         for (Box area : {Box{0, 0, 1200, 760}, Box{0, 0, 1400, 760}, Box{0, 0, 1200, 800},
