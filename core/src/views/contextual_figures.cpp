@@ -120,7 +120,11 @@ Status drawCopeFigure(Figure& figure, Box area, const CopeSentenceParams& params
         HeatmapSpec spec = smallMatrixSpec("Contextual position $p_{ij}=Σ_{k}g_{ik}$, $k=j..i$",
                                            positions, grid.cell(1), ColormapId::Magma, {0, top},
                                            "key j (token)", "query i (token)");
-        spec.colorbarLabel = top < cap ? "p (cap: npos − 1 = " + formatValue(cap) + ")" : "p";
+        // npos 0 on the slider is the code's default, tokens + 1: the cap is then the token count,
+        // said so rather than "npos − 1" beside a slider reading 0.
+        const std::string capText =
+            params.npos > 0 ? "npos − 1 = " + formatValue(cap) : "tokens = " + formatValue(cap);
+        spec.colorbarLabel = top < cap ? "p (cap: " + capText + ")" : "p";
         drawHeatmap(figure, grid.cell(1), spec, theme);
     }
     if (grid.shows(2)) {

@@ -252,14 +252,28 @@ TEST(ContextualFiguresTest, CopePositionMapIsColouredToTheLargestPosition) {
         if (gates == CopeGateSource::Sentences) {
             EXPECT_EQ(largest, 3);  // three sentence ends
         }
+        // npos is 0 here (the slider's default: tokens + 1 = 16), so the cap is named by the
+        // token count: "npos − 1 = 15" beside a slider reading 0 contradicted it.
+        ASSERT_EQ(params.npos, 0);
+        ASSERT_EQ(n, 15u);
         if (gates != CopeGateSource::Tokens) {
             EXPECT_LT(largest, cap);  // gates below 1: p stops short of the cap
-            EXPECT_NE(text.find("npos − 1 = 15"), std::string::npos) << text;
+            EXPECT_NE(text.find("p (cap: tokens = 15)"), std::string::npos) << text;
+            EXPECT_EQ(text.find("npos − 1"), std::string::npos) << text;
         } else {
             EXPECT_EQ(largest, cap);
-            EXPECT_EQ(text.find("npos − 1 ="), std::string::npos) << text;
+            EXPECT_EQ(text.find("(cap:"), std::string::npos) << text;
         }
     }
+    // An npos set by hand is named as the code names it: p <= npos − 1.
+    CopeSentenceParams params;
+    params.npos = 12;
+    Figure figure = emptyFigure(1200, 800, paperTheme());
+    ASSERT_TRUE(drawCopeFigure(figure, {0, 0, 1200, 800}, params, paperTheme()).ok());
+    std::string text;
+    for (const FigureItem& item : figure.items)
+        if (const auto* t = std::get_if<TextItem>(&item)) text += t->text + "\n";
+    EXPECT_NE(text.find("p (cap: npos − 1 = 11)"), std::string::npos) << text;
 }
 
 // Randomized positions' curve title is typeset as the other figures' maths: E[k-th] was plain.
