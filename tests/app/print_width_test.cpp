@@ -232,6 +232,13 @@ TEST_P(PrintWidthTest, EveryColourBarShowsThreeValuesWhereTheyFit) {
         for (const auto& [name, value] : options) where += " --" + name + " " + value;
         for (const DrawnBar& bar : drawnBars(built->figure)) {
             if (bar.labels.size() < 2) continue;  // a constant map's bar: one value
+            // Two whole values one apart ("0" "1": the Binary clock's bits) have no value between
+            // them to name: such a bar is ticked with integers and shows both.
+            if (bar.labels.size() == 2 && bar.labels[0].size() == 1 && bar.labels[1].size() == 1 &&
+                std::isdigit((unsigned char)bar.labels[0][0]) &&
+                std::isdigit((unsigned char)bar.labels[1][0]) &&
+                std::abs(bar.labels[0][0] - bar.labels[1][0]) == 1)
+                continue;
             std::string labels;
             for (const std::string& label : bar.labels) labels += " \"" + label + "\"";
             // Three labels and the 4 px between each two (colorbar.hpp's clearance).

@@ -449,8 +449,7 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
 
 // The colour bar's ticks for a bar `length` long.
 std::vector<Tick> colorbarTicksFor(const HeatmapSpec& spec, float length, const Theme& theme) {
-    return colorbarTicks(spec.range, length, theme.fontSize,
-                         spec.angleTicks ? BarTicks::Angles : BarTicks::Numbers);
+    return colorbarTicks(spec.range, length, theme.fontSize, spec.barTicks);
 }
 bool sameTicks(const std::vector<Tick>& a, const std::vector<Tick>& b) {
     if (a.size() != b.size()) return false;

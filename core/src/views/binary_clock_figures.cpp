@@ -60,6 +60,7 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     binary.x.label = "bit";  // bit 0 first: the curves beside it name each one
     binary.y.label = "position";
     binary.colorbarLabel = "bit";
+    binary.barTicks = BarTicks::Integers;  // a bit is 0 or 1: no 0.5 between them
     if (grid.shows(0)) drawHeatmap(figure, left, binary, theme);
 
     SinusoidalParams table = options.sinusoidal;

@@ -490,7 +490,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         const RopeFrequencies freqs = ropeFrequencies(p).value();
         HeatmapSpec spec = matrixSpec("RoPE: rotation angle", ropeAngleTable(freqs, L).value(),
                                       cell, ColormapId::Twilight, {0, kTwoPi});
-        spec.angleTicks = true;
+        spec.barTicks = BarTicks::Angles;
         spec.x.label = "pair";
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);

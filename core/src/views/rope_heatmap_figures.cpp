@@ -241,7 +241,7 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
                                   "pair i  (fast → slow)", "position m", options.colormap,
                                   {0, 2 * std::numbers::pi});
     spec.colorbarLabel = "angle (radians)";
-    spec.angleTicks = true;  // 0, π/2, π, 3π/2, 2π: where the cyclic map's colours sit
+    spec.barTicks = BarTicks::Angles;  // 0, π/2, π, 3π/2, 2π: where the cyclic map's colours sit
     if (sample->rowsPerTexel > 1 || sample->colsPerTexel > 1) {
         // Zoomed out: circular means, and "mixed" where a pixel's angles spread too far.
         spec.colorbarLabel += ", circular mean of " + std::to_string(sample->rowsPerTexel) + " × " +

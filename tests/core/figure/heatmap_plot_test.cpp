@@ -148,7 +148,7 @@ TEST(HeatmapPlotTest, AngleTicksSitAtMultiplesOfPi) {
     spec.values = std::make_shared<const Matrix>(2, 2);
     spec.colormap = ColormapId::Twilight;
     spec.range = {0, 2 * pi};
-    spec.angleTicks = true;
+    spec.barTicks = BarTicks::Angles;
     Figure figure = emptyFigure(600, 400, paperTheme());
     drawHeatmap(figure, {0, 0, 600, 400}, spec, paperTheme());
     bool threeHalves = false;

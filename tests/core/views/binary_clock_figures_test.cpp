@@ -91,3 +91,25 @@ TEST(BinaryClockFiguresTest, NarrowHeatmapsAt1024x768CutNoText) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// A bit is 0 or 1: the bits map's colour bar is ticked 0 and 1 only. It read 0, 0.25, 0.5, 0.75,
+// 1 (values no bit takes). The bits map alone (panel 1 in focus, as `--panel 1` draws it), so
+// every tick label in the figure is the bar's or an axis's (positions and bits: whole numbers).
+TEST(BinaryClockFiguresTest, TheBitsMapsBarIsTickedAtZeroAndOne) {
+    for (Theme theme : {paperTheme(), darkTheme(), scaledTheme(darkTheme(), 1.75f)}) {
+        theme.focusPanel = 1;
+        auto clock = binaryClockFigure({}, 1008, 512, theme);
+        ASSERT_TRUE(clock.ok());
+        EXPECT_TRUE(hasText(*clock, "0"));
+        EXPECT_TRUE(hasText(*clock, "1"));
+        for (const FigureItem& item : clock->items)
+            if (const auto* text = std::get_if<TextItem>(&item))
+                EXPECT_EQ(text->text.find('.'), std::string::npos) << text->text;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

@@ -28,7 +28,6 @@ float colorbarLabelGap(const Theme& theme);          // tick to label: 4/14 em, 
 // labelHeight each: a finer nice step whose labels keep clear of one another, else the range's
 // ends rounded inward beside the nice ticks or its middle (−0.7, 0.5 and 1.8 on 75 px from
 // −0.72 to 1.81). Two labels say where the scale ends, not how it runs between.
-enum class BarTicks { Numbers, Integers, Angles };  // Angles: multiples of π/2 (radians)
 std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, float labelHeight,
                                 BarTicks kind = BarTicks::Numbers);
 // Whether three labels labelHeight tall fit on a bar barHeight long.

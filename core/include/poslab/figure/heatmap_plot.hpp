@@ -18,6 +18,7 @@
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/theme.hpp"
+#include "poslab/figure/ticks.hpp"
 
 namespace poslab {
 
@@ -38,7 +39,7 @@ struct HeatmapSpec {
     // a quarter of every map. Not with labelled horizontal markers (their keys go above).
     bool colorbarLabelAbove = false;
     bool showColorbar = true;
-    bool angleTicks = false;             // colour bar ticked at multiples of π (radians)
+    BarTicks barTicks = BarTicks::Numbers;  // Angles: multiples of π; Integers: whole values
     bool squareCells = false;            // cells as wide as tall (L x L matrices)
     float maxSquareSide = 0;             // squareCells: the plot's longer side at most (0: any)
     float plotTopAtLeast = 0;            // the plot this far below the area's top at least: maps

@@ -27,6 +27,9 @@ std::vector<Tick> logTicks(double low, double high, int maxCount);
 // Angles in radians: ticks at multiples of pi/2 ("0", "π/2", "π", "3π/2", "2π", "−π"), or of
 // pi, 2 pi, ... when more than maxCount would fit in [low, high].
 std::vector<Tick> piTicks(double low, double high, int maxCount);
+// How a colour bar is ticked (colorbar.hpp: colorbarTicks): nice decimals, whole numbers only,
+// or multiples of π/2 (radians).
+enum class BarTicks { Numbers, Integers, Angles };
 // Ticks for an axis of `pixels` pixels, one per `spacing` pixels: 2..1000, also for inf or NaN
 // sizes (an int conversion of those is undefined behaviour).
 int tickCountFor(double pixels, double spacing);
