@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "figure_checks.hpp"
+
 namespace poslab {
 namespace {
 
@@ -270,10 +272,7 @@ TEST(ContextualFiguresTest, CopePositionMapIsColouredToTheLargestPosition) {
     params.npos = 12;
     Figure figure = emptyFigure(1200, 800, paperTheme());
     ASSERT_TRUE(drawCopeFigure(figure, {0, 0, 1200, 800}, params, paperTheme()).ok());
-    std::string text;
-    for (const FigureItem& item : figure.items)
-        if (const auto* t = std::get_if<TextItem>(&item)) text += t->text + "\n";
-    EXPECT_NE(text.find("p (cap: npos − 1 = 11)"), std::string::npos) << text;
+    EXPECT_TRUE(hasText(figure, "p (cap: npos − 1 = 11)")) << allText(figure);
 }
 
 // Randomized positions' curve title is typeset as the other figures' maths: E[k-th] was plain.

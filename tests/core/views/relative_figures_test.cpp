@@ -276,26 +276,18 @@ TEST(RelativeFiguresTest, HeadsAreNumberedAsTheSlidersNumberThem) {
     RelativeFigureOptions options;
     options.sandwich.head = 2;
     options.fire.head = 2;
-    auto texts = [&](RelativeTab tab) {
+    auto draw = [&](RelativeTab tab) {
         Figure figure = emptyFigure(1200, 800, paperTheme());
         EXPECT_TRUE(drawRelativeFigure(figure, {0, 0, 1200, 800}, options, tab, paperTheme()));
-        std::vector<std::string> all;
-        for (const FigureItem& item : figure.items)
-            if (const auto* text = std::get_if<TextItem>(&item)) all.push_back(text->text);
-        return all;
+        return figure;
     };
-    auto has = [](const std::vector<std::string>& all, const std::string& part) {
-        for (const std::string& text : all)
-            if (text.find(part) != std::string::npos) return true;
-        return false;
-    };
-    const std::vector<std::string> sandwich = texts(RelativeTab::Sandwich);
-    EXPECT_TRUE(has(sandwich, "Sandwich head 2 (heads 0 to 7, d = 128)"));
-    EXPECT_TRUE(has(sandwich, "head 0"));  // the first head's curve
-    EXPECT_FALSE(has(sandwich, "head 8"));
-    const std::vector<std::string> fire = texts(RelativeTab::Fire);
-    EXPECT_TRUE(has(fire, "head 2,"));
-    EXPECT_FALSE(has(fire, "head 3,"));
+    const Figure sandwich = draw(RelativeTab::Sandwich);
+    EXPECT_TRUE(hasText(sandwich, "Sandwich head 2 (heads 0 to 7, d = 128)"));
+    EXPECT_TRUE(hasText(sandwich, "head 0"));  // the first head's curve
+    EXPECT_FALSE(hasText(sandwich, "head 8"));
+    const Figure fire = draw(RelativeTab::Fire);
+    EXPECT_TRUE(hasText(fire, "head 2,"));
+    EXPECT_FALSE(hasText(fire, "head 3,"));
 }
 
 TEST(RelativeFiguresTest, EveryFamilyBarHasItsCaption) {
