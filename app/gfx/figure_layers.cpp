@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <type_traits>
 #include <variant>
 
@@ -129,16 +130,142 @@ struct Hasher {
 
 }  // namespace
 
-std::uint64_t figureFingerprint(const Figure& figure) {
+std::uint64_t itemFingerprint(const FigureItem& item) {
+    Hasher h;
+    h.word(item.index());
+    std::visit(h, item);
+    return h.state;
+}
+
+namespace {
+
+// The figure's identity from its items' (in order: the same items in another order draw
+// differently).
+std::uint64_t figureFingerprint(const Figure& figure, const std::vector<std::uint64_t>& items) {
     Hasher h;
     h.point({figure.width, figure.height});
     h.colour(figure.background);
-    h.word(figure.items.size());
-    for (const FigureItem& item : figure.items) {
-        h.word(item.index());
-        std::visit(h, item);
-    }
+    h.word(items.size());
+    for (std::uint64_t item : items) h.word(item);
     return h.state;
+}
+
+std::vector<std::uint64_t> itemFingerprints(const Figure& figure) {
+    std::vector<std::uint64_t> items;
+    items.reserve(figure.items.size());
+    for (const FigureItem& item : figure.items) items.push_back(itemFingerprint(item));
+    return items;
+}
+
+// Figures of more items are never split: their bookkeeping (sorting, overlap tests) would cost
+// more than a frame's worth (a scatter plot's thousands of dots).
+constexpr std::size_t kMaxSplitItems = 4096;
+
+bool sortedHas(const std::vector<std::uint64_t>& sorted, std::uint64_t key) {
+    return std::binary_search(sorted.begin(), sorted.end(), key);
+}
+
+}  // namespace
+
+std::uint64_t figureFingerprint(const Figure& figure) {
+    return figureFingerprint(figure, itemFingerprints(figure));
+}
+
+// ---- FigureSplitter
+
+FigureSplitter::Track* FigureSplitter::find(const LayerRect& rect) {
+    for (Track& track : tracks_)
+        if (track.rect == rect) return &track;
+    return nullptr;
+}
+
+bool FigureSplitter::moving(const LayerRect& rect, std::uint64_t whole,
+                            const std::vector<std::uint64_t>& items) {
+    Track* track = find(rect);
+    if (!track) {
+        if (tracks_.size() >= kMaxSlots) {  // forget the one seen longest ago
+            tracks_.erase(std::min_element(
+                tracks_.begin(), tracks_.end(),
+                [](const Track& a, const Track& b) { return a.lastSeen < b.lastSeen; }));
+        }
+        track = &tracks_.emplace_back();
+        track->rect = rect;
+        track->whole = ~whole;  // a new figure counts as changed
+    }
+    track->lastSeen = frame_;
+    if (track->whole == whole) {  // held still: drawn whole, its layer copied
+        track->changes = 0;
+        track->below.clear();
+        return false;
+    }
+    track->whole = whole;
+    ++track->changes;
+    track->before = std::move(track->last);
+    track->last.clear();
+    if (items.size() > kMaxSplitItems) {
+        track->below.clear();
+        return false;
+    }
+    track->last = items;
+    std::sort(track->last.begin(), track->last.end());
+    return track->changes >= 2;
+}
+
+bool FigureSplitter::split(const LayerRect& rect, const std::vector<std::uint64_t>& items,
+                           const std::vector<ItemBox>& footprints, const std::vector<ItemTie>& ties,
+                           std::vector<ItemPart>& parts) {
+    Track* track = find(rect);
+    const std::size_t n = items.size();
+    if (!track || footprints.size() != n || ties.size() != n) return false;
+    // The part below stays what it was while all its items are still here; else it is the
+    // items of the last frame.
+    const bool keep = !track->below.empty() &&
+                      std::all_of(track->below.begin(), track->below.end(),
+                                  [&](std::uint64_t key) { return sortedHas(track->last, key); });
+    const std::vector<std::uint64_t>& candidates = keep ? track->below : track->before;
+    parts.assign(n, ItemPart::Above);
+    std::vector<ItemBox> above;  // the footprints of the items going above so far
+    std::vector<std::size_t> group;
+    std::size_t belowCount = 0, aboveCount = 0;
+    for (std::size_t i = 0; i < n;) {
+        if (ties[i] == ItemTie::Clip) {
+            parts[i++] = ItemPart::Both;
+            continue;
+        }
+        // The item and those tied to it (clips between them go into both parts).
+        group.assign(1, i);
+        std::size_t next = i + 1;
+        for (std::size_t j = i + 1; j < n; ++j) {
+            if (ties[j] == ItemTie::Clip) continue;
+            if (ties[j] != ItemTie::WithPrevious) break;
+            group.push_back(j);
+            next = j + 1;
+        }
+        bool below = true;
+        for (std::size_t k : group) {
+            if (!sortedHas(candidates, items[k])) below = false;
+            for (const ItemBox& box : above) {
+                if (!below) break;
+                if (box.overlaps(footprints[k])) below = false;
+            }
+            if (!below) break;
+        }
+        for (std::size_t k : group) {
+            parts[k] = below ? ItemPart::Below : ItemPart::Above;
+            if (!below && !footprints[k].empty()) above.push_back(footprints[k]);
+        }
+        (below ? belowCount : aboveCount) += group.size();
+        // Clips between the group's items, skipped above, go into both parts.
+        for (std::size_t j = i + 1; j < next; ++j)
+            if (ties[j] == ItemTie::Clip) parts[j] = ItemPart::Both;
+        i = next;
+    }
+    track->below.clear();
+    if (belowCount == 0 || aboveCount == 0) return false;
+    for (std::size_t i = 0; i < n; ++i)
+        if (parts[i] == ItemPart::Below) track->below.push_back(items[i]);
+    std::sort(track->below.begin(), track->below.end());
+    return true;
 }
 
 // ---- FigureLayerCache
@@ -265,7 +392,82 @@ bool FigureLayers::ensureLayer(int width, int height, int depth) {
     return true;
 }
 
+std::optional<LayerRect> FigureLayers::placeOf(const FigureTarget& target,
+                                               const Figure& figure) const {
+    const ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 scale = io.DisplayFramebufferScale;
+    // The figure's rectangle in framebuffer pixels: whole pixels only, so that the pixels the
+    // copy covers are exactly the ones its clip rectangle lets the drawing touch.
+    const float left = target.origin.x, top = target.origin.y;
+    const float right = left + figure.width * target.scale,
+                bottom = top + figure.height * target.scale;
+    const ImVec2 clipMin = target.drawList->GetClipRectMin(),
+                 clipMax = target.drawList->GetClipRectMax();
+    const ImVec2 displayMin(0, 0), displayMax = io.DisplaySize;
+    if (!(left >= clipMin.x && top >= clipMin.y && right <= clipMax.x && bottom <= clipMax.y) ||
+        !(left >= displayMin.x && top >= displayMin.y && right <= displayMax.x &&
+          bottom <= displayMax.y) ||
+        !(right > left && bottom > top)) {
+        return std::nullopt;
+    }
+    const float edges[4] = {left * scale.x, top * scale.y, right * scale.x, bottom * scale.y};
+    for (float e : edges) {
+        if (e != std::floor(e)) return std::nullopt;
+    }
+    return LayerRect{long(edges[0]), long(edges[1]), long(edges[2]), long(edges[3])};
+}
+
 bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
+    if (!kLayersAvailable || failed_ || !target.drawList || figure.background.a != 255)
+        return drawWhole(target, figure, figureFingerprint(figure));
+    const std::vector<std::uint64_t> items = itemFingerprints(figure);
+    const std::uint64_t whole = figureFingerprint(figure, items);
+    const std::optional<LayerRect> rect = placeOf(target, figure);
+    if (!rect || !splitter_.moving(*rect, whole, items)) return drawWhole(target, figure, whole);
+    // Moving: the items it had in the last frame below, the others stacked on them.
+    std::vector<ItemTie> ties(items.size(), ItemTie::Own);
+    bool afterItem = false;  // an item (not a clip) came before
+    for (std::size_t i = 0; i < figure.items.size(); ++i) {
+        const FigureItem& item = figure.items[i];
+        if (std::holds_alternative<ClipPush>(item) || std::holds_alternative<ClipPop>(item)) {
+            ties[i] = ItemTie::Clip;
+            continue;
+        }
+        // Replay folds a translucent rectangle into a heatmap drawn right before it: the two
+        // stay together, so the fold (or its absence) is the same in either part.
+        const auto* rectangle = std::get_if<RectItem>(&item);
+        if (afterItem && rectangle && rectangle->fill.a > 0 && rectangle->fill.a < 255 &&
+            !rectangle->stroke.a)
+            ties[i] = ItemTie::WithPrevious;
+        afterItem = true;
+    }
+    std::vector<ItemPart> parts;
+    if (!splitter_.split(*rect, items, itemFootprints(target, figure), ties, parts))
+        return drawWhole(target, figure, whole);
+    Figure below, above;
+    below.width = above.width = figure.width;
+    below.height = above.height = figure.height;
+    below.background = figure.background;
+    above.background = {0, 0, 0, 0};
+    for (std::size_t i = 0; i < figure.items.size(); ++i) {
+        if (parts[i] != ItemPart::Above) below.items.push_back(figure.items[i]);
+        if (parts[i] != ItemPart::Below) above.items.push_back(figure.items[i]);
+    }
+    drawPart(target, below);
+    drawPart(target, above);
+    return true;
+}
+
+void FigureLayers::drawPart(const FigureTarget& target, const Figure& part) {
+    if (drawWhole(target, part, figureFingerprint(part))) return;
+    FigureTarget direct = target;
+    direct.layers = nullptr;
+    drawFigure(direct, part);
+    drawnDirectly(target.drawList);
+}
+
+bool FigureLayers::drawWhole(const FigureTarget& target, const Figure& figure,
+                             std::uint64_t whole) {
     // Which layer: an opaque figure the first; a clear one stacked right on the last opaque
     // one (nothing drawn between: its draw list filled exactly as far as when it ended) the
     // second. A third figure is drawn as usual.
@@ -283,31 +485,15 @@ bool FigureLayers::draw(const FigureTarget& target, const Figure& figure) {
     // The framebuffer's size as the OpenGL backend computes it.
     const int width = int(io.DisplaySize.x * scale.x), height = int(io.DisplaySize.y * scale.y);
     if (width <= 0 || height <= 0) return false;
-    // The figure's rectangle in framebuffer pixels: whole pixels only, so that the pixels the
-    // copy covers are exactly the ones its clip rectangle lets the drawing touch.
-    const float left = target.origin.x, top = target.origin.y;
-    const float right = left + figure.width * target.scale,
-                bottom = top + figure.height * target.scale;
-    const ImVec2 clipMin = target.drawList->GetClipRectMin(),
-                 clipMax = target.drawList->GetClipRectMax();
-    const ImVec2 displayMin(0, 0), displayMax = io.DisplaySize;
-    if (!(left >= clipMin.x && top >= clipMin.y && right <= clipMax.x && bottom <= clipMax.y) ||
-        !(left >= displayMin.x && top >= displayMin.y && right <= displayMax.x &&
-          bottom <= displayMax.y) ||
-        !(right > left && bottom > top)) {
-        return false;
-    }
-    const float edges[4] = {left * scale.x, top * scale.y, right * scale.x, bottom * scale.y};
-    for (float e : edges) {
-        if (e != std::floor(e)) return false;
-    }
-    const LayerRect rect{long(edges[0]), long(edges[1]), long(edges[2]), long(edges[3])};
+    const std::optional<LayerRect> place = placeOf(target, figure);
+    if (!place) return false;
+    const LayerRect rect = *place;
     if (stacked && !(rect == below.rect)) return false;
     if (!ensureLayer(width, height, depth)) return false;
 
     // The figure and everything else its pixels depend on.
     Hasher identity;
-    identity.word(figureFingerprint(figure));
+    identity.word(whole);
     identity.point(target.origin);
     identity.number(target.scale);
     identity.word(std::uint64_t(reinterpret_cast<std::uintptr_t>(target.fonts)));
@@ -391,6 +577,7 @@ void FigureLayers::copy(const Copy& queued) const {
 
 void FigureLayers::endFrame() {
     cache_.endFrame();
+    splitter_.endFrame();
     queuedCopies_.clear();
     below_ = {};
 }

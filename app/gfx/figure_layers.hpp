@@ -16,6 +16,15 @@
 //   frame:   drawFigure(target with target.layers = &layers, figure)   (any number of figures)
 //   after the frame has been rendered:  layers.endFrame()
 //
+// A figure that changes every frame (one rebuilt while a slider moves) is split in two when it
+// has changed in two frames running: the items it had in the last frame too go into a figure
+// below (opaque, with the figure's background), which the layer copies while they hold, and the
+// rest into a clear figure stacked on it (see below), drawn every frame. So the Compare view's
+// RoPE A/B, rebuilt every frame while B's base moves, draws B's curves and the title, and copies
+// A's curve, the axes and the labels (FigureSplitter). The pixels are those of the figure drawn
+// whole: an item goes below only when no item before it that stays on top may touch a pixel it
+// touches (itemFootprints, figure_renderer.hpp), so every pixel gets its items in the same order.
+//
 // A figure is drawn as usual (not through the layer) when its background is not opaque, its
 // rectangle is not whole pixels, is not entirely inside the clip rectangle and the display, or
 // overlaps another figure of the same frame; and when it is cheaper to draw than to copy (a few
@@ -32,8 +41,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "gfx/figure_renderer.hpp"
 #include "gfx/gl_objects.hpp"
 #include "poslab/figure/figure.hpp"
 
@@ -48,6 +59,7 @@ struct FigureTarget;
 // Equal figures hash equal; a change to any item (a point, a colour, a heatmap's version or
 // colours, a text) changes the hash but for a 2^-64 chance.
 std::uint64_t figureFingerprint(const Figure& figure);
+std::uint64_t itemFingerprint(const FigureItem& item);  // one item's part of it
 
 // ---- Which figures go through the layer (GL-free, so that tests can drive it frame by frame).
 // Pixel rectangle [x0, x1) x [y0, y1) in screen (framebuffer) pixels.
@@ -100,6 +112,50 @@ class FigureLayerCache {
     std::uint64_t frame_ = 1;
 };
 
+// ---- A moving figure's split (GL-free, so that tests can drive it frame by frame).
+// Each item is named by its identity (itemFingerprint); its footprint is where it may touch
+// pixels (empty for clip items, which go into both parts).
+enum class ItemPart : std::uint8_t { Below, Above, Both };
+enum class ItemTie : std::uint8_t {
+    Own,           // goes where the split puts it
+    Clip,          // ClipPush / ClipPop: in both parts, so that every item keeps its clip
+    WithPrevious,  // where the item before it (clips aside) goes: a translucent rectangle,
+                   // which the renderer folds into a heatmap drawn right before it
+};
+
+class FigureSplitter {
+  public:
+    // This frame's figure at `rect` (identity `whole`, items `items`): true when it changed in
+    // this frame and in the last one too (moving: split it); false when it held still or only
+    // just changed (a worker's build arriving, captured whole at once as before).
+    bool moving(const LayerRect& rect, std::uint64_t whole,
+                const std::vector<std::uint64_t>& items);
+    // Right after moving() said true: each item's part. An item goes below when it was in the
+    // figure's last frame too (or, once a part below is chosen, while every item of that part
+    // is still there: the part stays the same and the layer keeps it), its tied items can go
+    // with it, and no item before it going above may touch its pixels. False (draw it whole)
+    // when either part would be empty.
+    bool split(const LayerRect& rect, const std::vector<std::uint64_t>& items,
+               const std::vector<ItemBox>& footprints, const std::vector<ItemTie>& ties,
+               std::vector<ItemPart>& parts);
+    void endFrame() { ++frame_; }
+    void clear() { tracks_.clear(); }
+
+  private:
+    struct Track {
+        LayerRect rect;
+        std::uint64_t whole = 0;
+        int changes = 0;                    // frames running in which it changed
+        std::vector<std::uint64_t> last;    // this frame's items, sorted
+        std::vector<std::uint64_t> before;  // the last frame's, sorted
+        std::vector<std::uint64_t> below;   // the part below chosen last, sorted
+        std::uint64_t lastSeen = 0;
+    };
+    Track* find(const LayerRect& rect);
+    std::vector<Track> tracks_;
+    std::uint64_t frame_ = 1;
+};
+
 // ---- The copies' rectangles, as glBlitFramebuffer's (x0, y0, x1, y1) for source and destination
 // (GL rows count from the bottom). The layer holds the frame's row r at its own row r counted from
 // the bottom, so every copy is mirrored in GL's terms: software GL (Mesa) keeps a window's rows
@@ -125,8 +181,11 @@ class FigureLayers {
     bool draw(const FigureTarget& target, const Figure& figure);
     // The figure `draw` returned false for has been drawn as usual into `list`.
     void drawnDirectly(const ImDrawList* list);
-    void endFrame();                  // after the frame's render
-    void clear() { cache_.clear(); }  // fonts re-baked: glyphs moved in the atlas
+    void endFrame();  // after the frame's render
+    void clear() {    // fonts re-baked: glyphs moved in the atlas
+        cache_.clear();
+        splitter_.clear();
+    }
 
     std::size_t copies() const { return copies_; }      // figures copied from the layer so far
     std::size_t captured() const { return captured_; }  // figures copied into the layer so far
@@ -148,12 +207,18 @@ class FigureLayers {
         int vertices = -1, commands = -1;  // -1: not ended yet
         Copy* copy = nullptr;              // its copy from the layer, if it was copied
     };
+    // The figure through the layer whole (the figure's identity `whole`), or false as draw().
+    bool drawWhole(const FigureTarget& target, const Figure& figure, std::uint64_t whole);
+    void drawPart(const FigureTarget& target, const Figure& part);  // through the layer or not
+    // The figure's rectangle in framebuffer pixels when it can go through the layer at all.
+    std::optional<LayerRect> placeOf(const FigureTarget& target, const Figure& figure) const;
     static void copyCallback(const ImDrawList* list, const ImDrawCmd* command);
     void copy(const Copy& copy) const;
     bool ensureLayer(int width, int height, int depth);
     void ended(const ImDrawList* list);  // the figure below_ names was drawn: where it ends
 
     FigureLayerCache cache_;
+    FigureSplitter splitter_;
     Texture textures_[kLayerDepths];
     Framebuffer framebuffers_[kLayerDepths];
     Below below_;

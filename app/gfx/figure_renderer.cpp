@@ -2,12 +2,14 @@
 
 #include <glad/gl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8: glyphs as ImFont::RenderText reads them
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -245,7 +247,182 @@ struct Replay {
     void operator()(const ClipPop&) const { list->PopClipRect(); }
 };
 
+// An item's footprint before it is cut to its clip rectangle (itemFootprints).
+struct Footprint {
+    const FigureTarget& target;
+    ItemBox everywhere;  // the figure's rectangle: what an item without a measure may touch
+
+    ImVec2 at(Point p) const {
+        return {target.origin.x + p.x * target.scale, target.origin.y + p.y * target.scale};
+    }
+    float length(float v) const { return v * target.scale; }
+    template <class Points>
+    ItemBox around(const Points& points, float pad) const {
+        if (points.empty()) return {};
+        ItemBox box{FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX};
+        for (Point p : points) {
+            const ImVec2 q = at(p);
+            box = {std::min(box.x0, q.x), std::min(box.y0, q.y), std::max(box.x1, q.x),
+                   std::max(box.y1, q.y)};
+        }
+        return {box.x0 - pad, box.y0 - pad, box.x1 + pad, box.y1 + pad};
+    }
+
+    ItemBox operator()(const TextItem& item) const {
+        if (item.text.empty()) return {};
+        const std::vector<TextRun> runs = parseMarkup(item.text);
+        if (runs.empty()) return {};
+        if (!target.fonts) return everywhere;
+        // Laid out as Replay lays it out: the runs' advances, aligned at the anchor.
+        const float size = length(item.size);
+        float width = 0;
+        for (const TextRun& run : runs) {
+            const float runSize = size * run.scale;
+            const char* begin = run.text.c_str();
+            width += target.fonts->forSize(runSize)
+                         ->CalcTextSizeA(runSize, FLT_MAX, 0.0f, begin, begin + run.text.size())
+                         .x;
+        }
+        const ImVec2 anchor = at(item.anchor);
+        float dx = 0, dy = 0;
+        if (item.horizontal == HorizontalAlign::Center) dx = -width / 2;
+        if (item.horizontal == HorizontalAlign::Right) dx = -width;
+        if (item.vertical == VerticalAlign::Middle) dy = -size / 2;
+        if (item.vertical == VerticalAlign::Bottom) dy = -size;
+        const float left = std::round(anchor.x + dx), top = std::round(anchor.y + dy);
+        ImFont* first = target.fonts->forSize(size * runs[0].scale);
+        const float ascent = first->FontSize > 0 ? first->Ascent / first->FontSize : 0.8f;
+        const float baseline = top + ascent * size;
+        // The glyph quads ImFont::RenderText makes for each run, where Replay puts the run.
+        ItemBox box{FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX};
+        float x = left;
+        for (const TextRun& run : runs) {
+            const float runSize = size * run.scale;
+            ImFont* font = target.fonts->forSize(runSize);
+            const float runAscent = font->FontSize > 0 ? font->Ascent / font->FontSize : 0.8f;
+            const float runBaseline = baseline - run.shift * size;
+            const float scale = font->FontSize > 0 ? runSize / font->FontSize : 1;
+            float penX = std::floor(x);
+            const float penY = std::floor(std::round(runBaseline - runAscent * runSize));
+            const char* s = run.text.c_str();
+            const char* end = s + run.text.size();
+            float runX0 = FLT_MAX, runY0 = FLT_MAX, runX1 = -FLT_MAX, runY1 = -FLT_MAX;
+            while (s < end) {
+                unsigned int c = static_cast<unsigned char>(*s);
+                if (c < 0x80) {
+                    ++s;
+                } else {
+                    s += ImTextCharFromUtf8(&c, s, end);
+                    if (c == 0) break;
+                }
+                if (c == '\n') return everywhere;  // a second line: not measured here
+                if (c == '\r') continue;
+                const ImFontGlyph* glyph = font->FindGlyph(ImWchar(c));
+                if (!glyph) continue;
+                if (glyph->Visible) {
+                    runX0 = std::min(runX0, penX + glyph->X0 * scale);
+                    runX1 = std::max(runX1, penX + glyph->X1 * scale);
+                    runY0 = std::min(runY0, penY + glyph->Y0 * scale);
+                    runY1 = std::max(runY1, penY + glyph->Y1 * scale);
+                }
+                penX += glyph->AdvanceX * scale;
+            }
+            if (runX1 >= runX0) {
+                if (run.style == TextStyle::Italic) {  // slanted about the baseline
+                    const float a = (runBaseline - runY0) * kItalicSlant,
+                                b = (runBaseline - runY1) * kItalicSlant;
+                    runX0 += std::min({a, b, 0.0f});
+                    runX1 += std::max({a, b, 0.0f});
+                }
+                box = {std::min(box.x0, runX0), std::min(box.y0, runY0), std::max(box.x1, runX1),
+                       std::max(box.y1, runY1)};
+            }
+            const char* begin = run.text.c_str();
+            x += font->CalcTextSizeA(runSize, FLT_MAX, 0.0f, begin, begin + run.text.size()).x;
+        }
+        if (box.x1 < box.x0) return {};  // blanks only
+        // A pixel's margin: rasterised quads touch the pixels whose centres they cover.
+        box = {box.x0 - 2, box.y0 - 2, box.x1 + 2, box.y1 + 2};
+        if (!item.vertical90) return box;
+        // Turned 90 degrees counter-clockwise about the anchor: (dx, dy) -> (dy, -dx).
+        return {anchor.x + (box.y0 - anchor.y), anchor.y - (box.x1 - anchor.x),
+                anchor.x + (box.y1 - anchor.y), anchor.y - (box.x0 - anchor.x)};
+    }
+    ItemBox operator()(const LineItem& item) const {
+        const Point ends[] = {item.from, item.to};
+        return around(std::span<const Point>(ends), length(item.width) / 2 + 3);
+    }
+    ItemBox operator()(const PolylineItem& item) const {
+        if (item.points.size() < 2) return {};
+        // A mitred join reaches out up to ten times the stroke's half width and fringe
+        // (Dear ImGui's IM_FIXNORMAL2F_MAX_INVLEN2 = 100).
+        const float width = std::max(1.0f, std::round(length(item.width)));
+        return around(item.points, 10 * (width / 2 + 1) + 3);
+    }
+    ItemBox operator()(const RectItem& item) const {
+        const Point corners[] = {{item.box.x, item.box.y}, {item.box.right(), item.box.bottom()}};
+        return around(std::span<const Point>(corners),
+                      (item.stroke.a ? length(item.strokeWidth) : 0) + 3);
+    }
+    ItemBox operator()(const CircleItem& item) const {
+        // A dot sprite's quad reaches kDotSpriteSide - kDotSpriteCentre pixels from its centre.
+        const Point centre[] = {item.center};
+        return around(std::span<const Point>(centre),
+                      length(item.radius) + (item.stroke.a ? length(item.strokeWidth) : 0) +
+                          float(kDotSpriteSide - kDotSpriteCentre) + 3);
+    }
+    ItemBox operator()(const PolygonItem& item) const { return around(item.points, 3); }
+    ItemBox operator()(const HeatmapItem& item) const {
+        const Point corners[] = {{item.box.x, item.box.y}, {item.box.right(), item.box.bottom()}};
+        return around(std::span<const Point>(corners), 2);
+    }
+    ItemBox operator()(const ClipPush&) const { return {}; }
+    ItemBox operator()(const ClipPop&) const { return {}; }
+};
+
+ItemBox cutTo(const ItemBox& box, const ItemBox& clip) {
+    return {std::max(box.x0, clip.x0), std::max(box.y0, clip.y0), std::min(box.x1, clip.x1),
+            std::min(box.y1, clip.y1)};
+}
+
 }  // namespace
+
+std::vector<ItemBox> itemFootprints(const FigureTarget& target, const Figure& figure) {
+    const Footprint footprint{target, {}};
+    const ImVec2 topLeft = footprint.at({0, 0}),
+                 bottomRight = footprint.at({figure.width, figure.height});
+    // The clip rectangles as drawFigure pushes them; a scissor rounds each edge outwards by
+    // less than a pixel, so a box is cut to its clip rectangle widened by one.
+    ItemBox clip{topLeft.x, topLeft.y, bottomRight.x, bottomRight.y};
+    if (target.drawList) {
+        const ImVec2 min = target.drawList->GetClipRectMin(),
+                     max = target.drawList->GetClipRectMax();
+        clip = cutTo(clip, {min.x, min.y, max.x, max.y});
+    }
+    Footprint measure{target, clip};
+    std::vector<ItemBox> clips;
+    std::vector<ItemBox> boxes;
+    boxes.reserve(figure.items.size());
+    for (const FigureItem& item : figure.items) {
+        if (const auto* push = std::get_if<ClipPush>(&item)) {
+            const ImVec2 a = measure.at({push->box.x, push->box.y}),
+                         b = measure.at({push->box.right(), push->box.bottom()});
+            clips.push_back(clip);
+            clip = cutTo({a.x, a.y, b.x, b.y}, clip);
+            boxes.push_back({});
+        } else if (std::holds_alternative<ClipPop>(item)) {
+            if (!clips.empty()) {
+                clip = clips.back();
+                clips.pop_back();
+            }
+            boxes.push_back({});
+        } else {
+            boxes.push_back(cutTo(std::visit(measure, item),
+                                  {clip.x0 - 1, clip.y0 - 1, clip.x1 + 1, clip.y1 + 1}));
+        }
+    }
+    return boxes;
+}
 
 BackgroundClears backgroundClears(const Figure& figure, Point origin, float scale, ScreenRect whole,
                                   const std::function<bool(const HeatmapItem&)>& drawsOpaque) {

@@ -6,8 +6,11 @@
 //     cleared layer (resize, fonts) draws it again;
 //   - figures overlapping in one frame: the later one is drawn as usual.
 // And the fingerprint: equal figures hash equal, any one changed field changes the hash.
+// And the split of a figure changing every frame (FigureSplitter): items it had in the last frame
+// go below unless an item before them going above may touch their pixels; clips go into both.
 // And on GL (EGL, llvmpipe): the pixels of a figure copied from the layer are byte for byte those
-// of the same figure drawn directly, and a changed figure shows its new pixels at once.
+// of the same figure drawn directly, and a changed figure shows its new pixels at once; a moving
+// figure split in two (the Compare view's RoPE A/B while B's base moves) too.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,6 +25,8 @@
 #include "gfx/offscreen.hpp"
 #include "offscreen_fixture.hpp"
 #include "poslab/figure/figure.hpp"
+#include "poslab/figure/theme.hpp"
+#include "poslab/views/compare_ab_figures.hpp"
 
 namespace poslab::test {
 namespace {
@@ -181,6 +186,118 @@ TEST(FigureLayerCacheTest, AStackedFigureNeedsTheFigureBelowAtItsRectangle) {
         EXPECT_EQ(cache.use(kRect, 6, 2), LayerUse::Direct);   // no third layer
         cache.endFrame();
     }
+}
+
+// ---- The split of a moving figure (GL-free).
+
+using gfx::FigureSplitter;
+using gfx::ItemBox;
+using gfx::ItemPart;
+using gfx::ItemTie;
+
+// Frame by frame: moving() and, when it says so, split(); the parts of the last frame split.
+struct SplitFrame {
+    std::vector<std::uint64_t> items;
+    std::vector<ItemBox> boxes;
+    std::vector<ItemTie> ties;
+};
+std::uint64_t wholeOf(const std::vector<std::uint64_t>& items) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::uint64_t i : items) h = (h ^ i) * 1099511628211ull;
+    return h;
+}
+
+TEST(FigureSplitterTest, OnlyAFigureChangedInTwoFramesRunningIsSplit) {
+    FigureSplitter splitter;
+    const std::vector<std::uint64_t> a{1, 2, 3}, b{1, 2, 4}, c{1, 2, 5};
+    std::vector<bool> moving;
+    // New, held, held, changed once (a worker's build arriving), held, then changing every frame.
+    for (const auto* items : {&a, &a, &a, &b, &b, &c, &b, &c}) {
+        moving.push_back(splitter.moving(kRect, wholeOf(*items), *items));
+        splitter.endFrame();
+    }
+    EXPECT_EQ(moving, (std::vector<bool>{false, false, false, false, false, false, true, true}));
+}
+
+TEST(FigureSplitterTest, AnItemGoesBelowUnlessAChangedOneBeforeItMayTouchItsPixels) {
+    // 0 a title that changes; 1 text far from it; 2 text touching the title's box; 3, 6 a clip;
+    // 4 a still curve; 5 a changing curve over it; 7 a still label on the changing curve, after
+    // it; 8 a still axis label beside the plot.
+    const ItemBox title{100, 0, 500, 20}, far{0, 400, 80, 420}, touching{480, 18, 600, 40},
+        plot{100, 100, 500, 300}, beside{520, 200, 560, 220};
+    const std::vector<ItemBox> boxes{title, far, touching, {}, plot, plot, {}, {300, 150, 340, 170},
+                                     beside};
+    const std::vector<ItemTie> ties{ItemTie::Own,  ItemTie::Own, ItemTie::Own,
+                                    ItemTie::Clip, ItemTie::Own, ItemTie::Own,
+                                    ItemTie::Clip, ItemTie::Own, ItemTie::Own};
+    FigureSplitter splitter;
+    std::vector<ItemPart> parts;
+    for (std::uint64_t frame = 0; frame < 4; ++frame) {
+        const std::vector<std::uint64_t> items{100 + frame, 1, 2, 3, 4, 200 + frame, 6, 7, 8};
+        const bool moving = splitter.moving(kRect, wholeOf(items), items);
+        EXPECT_EQ(moving, frame >= 1) << frame;
+        if (moving) {
+            ASSERT_TRUE(splitter.split(kRect, items, boxes, ties, parts)) << frame;
+            using enum ItemPart;
+            EXPECT_EQ(parts, (std::vector<ItemPart>{Above, Below, Above, Both, Below, Above, Both,
+                                                    Above, Below}))
+                << frame;
+        }
+        splitter.endFrame();
+    }
+}
+
+TEST(FigureSplitterTest, ATranslucentRectangleGoesWhereTheItemBeforeItGoes) {
+    // 0 a heatmap that changes, 1 its shade (tied: the renderer folds it into the heatmap), a clip
+    // between; 2 a still heatmap, 3 its shade, which changes: both go above.
+    const ItemBox left{0, 0, 100, 100}, right{200, 0, 300, 100};
+    const std::vector<ItemBox> boxes{left, {}, left, right, right};
+    const std::vector<ItemTie> ties{ItemTie::Own, ItemTie::Clip, ItemTie::WithPrevious,
+                                    ItemTie::Own, ItemTie::WithPrevious};
+    FigureSplitter splitter;
+    std::vector<ItemPart> parts;
+    for (std::uint64_t frame = 0; frame < 3; ++frame) {
+        // A still item elsewhere, so that there is a part below.
+        std::vector<std::uint64_t> items{10 + frame, 1, 2, 3, 40 + frame, 5};
+        std::vector<ItemBox> allBoxes = boxes;
+        allBoxes.push_back({400, 0, 450, 50});
+        std::vector<ItemTie> allTies = ties;
+        allTies.push_back(ItemTie::Own);
+        if (splitter.moving(kRect, wholeOf(items), items)) {
+            ASSERT_TRUE(splitter.split(kRect, items, allBoxes, allTies, parts));
+            using enum ItemPart;
+            EXPECT_EQ(parts, (std::vector<ItemPart>{Above, Both, Above, Above, Above, Below}));
+        }
+        splitter.endFrame();
+    }
+}
+
+TEST(FigureSplitterTest, ThePartBelowIsKeptWhileItsItemsAreThere) {
+    // Item 1 changes in frames 1 and 2, then holds while item 0 keeps changing: it stays above
+    // (the part below is the same, so the layer keeps it) until an item below changes.
+    const std::vector<ItemBox> boxes{{0, 0, 10, 10}, {20, 0, 30, 10}, {40, 0, 50, 10}};
+    const std::vector<ItemTie> ties(3, ItemTie::Own);
+    FigureSplitter splitter;
+    std::vector<std::vector<ItemPart>> seen;
+    const std::vector<std::vector<std::uint64_t>> frames{{10, 20, 30}, {11, 21, 30}, {12, 22, 30},
+                                                         {13, 22, 30}, {14, 22, 30}, {15, 22, 31},
+                                                         {16, 22, 31}, {17, 22, 31}};
+    for (const auto& items : frames) {
+        std::vector<ItemPart> parts;
+        if (splitter.moving(kRect, wholeOf(items), items) &&
+            splitter.split(kRect, items, boxes, ties, parts))
+            seen.push_back(parts);
+        else
+            seen.push_back({});
+        splitter.endFrame();
+    }
+    using enum ItemPart;
+    const std::vector<ItemPart> only2{Above, Above, Below}, only1{Above, Below, Above};
+    // Frames 1-4: item 2 alone below (item 1 changed in frame 2 and is not taken in while the
+    // part below holds); frame 5: item 2 changed, so the part below is made again from frame 4's
+    // items still there (item 1), and holds after.
+    EXPECT_EQ(seen, (std::vector<std::vector<ItemPart>>{
+                        {}, only2, only2, only2, only2, only1, only1, only1}));
 }
 
 Figure sampleFigure() {
@@ -379,6 +496,49 @@ TEST_F(FigureLayersGlTest, StackedFigureCopiesAreTheDrawnPixels) {
     // Both layers were used: each of the three stacks captured, then copied.
     EXPECT_GE(layers.captured() - capturedBefore, 3u);
     EXPECT_GE(layers.copies() - copiesBefore, 5u);
+}
+
+// A figure rebuilt every frame, one part of it moving: the Compare view's RoPE A/B while B's base
+// moves (A's curves, the axes and most labels hold). Split, every frame's pixels are those of the
+// same figure drawn directly, while the part that holds is copied from the layer. Its own suite:
+// the reference frames are drawn on a renderer that has never had layers.
+class FigureSplitGlTest : public test::OffscreenRendererTest<FigureSplitGlTest> {};
+
+TEST_F(FigureSplitGlTest, ASplitMovingFigureHasTheDrawnPixels) {
+    ASSERT_TRUE(renderer_) << failure_;
+    constexpr Rgba kUnderlay{255, 0, 255, 255};
+    const Theme theme = darkTheme();
+    RopeConfiguration a;
+    a.label = "A: base 10000";
+    a.rope.base = 10000;
+    a.rope.headDim = 256;
+    a.rope.trainingLength = 1 << 20;
+    std::vector<Figure> frames;
+    for (int frame = 0; frame < 8; ++frame) {
+        RopeConfiguration b = a;
+        b.rope.base = 500000 * std::pow(1.01, frame);
+        b.label = "B: base " + std::to_string(int(b.rope.base));
+        auto figure = abComparisonFigure(a, b, 16384, 900, 640, theme, 0, kAbCoarseSamples);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        frames.push_back(std::move(figure).value());
+    }
+    std::vector<std::vector<std::uint8_t>> direct;
+    for (const Figure& f : frames) {
+        auto image = renderer_->renderOver(kUnderlay, f);
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        direct.push_back(image.value().pixels);
+    }
+    ASSERT_NE(direct[0], direct[1]);
+    renderer_->useFigureLayers();
+    const gfx::FigureLayers& layers = *renderer_->figureLayers();
+    for (std::size_t frame = 0; frame < frames.size(); ++frame) {
+        auto image = renderer_->renderOver(kUnderlay, frames[frame]);
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        EXPECT_TRUE(image.value().pixels == direct[frame]) << "frame " << frame;
+    }
+    // Frame 0 drawn whole, 1 split (drawn), 2 the part below captured, 3..7 copied.
+    EXPECT_GE(layers.captured(), 1u);
+    EXPECT_GE(layers.copies(), 5u);
 }
 
 }  // namespace
