@@ -109,7 +109,13 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     }
     if (grid.shows(0)) drawLinePlot(figure, abCell(grid, 0), wavelengths, small);
 
-    const int pixels = std::max(16, texelBudget(area.width / 2) - 80);
+    // Each curve is its min/max per pixel column; a coarse figure (shown while a base moves,
+    // drawn every frame) per two columns: half the near-vertical strokes to fill. Where it
+    // samples the offsets as the exact one does, it is the exact one.
+    const long long exactPoints = (long long)kAbExactSamples * std::max(16, texelBudget(area.width));
+    const bool coarse = step != (maxOffset + 1LL + exactPoints - 1) / exactPoints;
+    const int columnWidth = coarse ? 2 : 1;
+    const int pixels = std::max(16, (texelBudget(area.width / 2) - 80) / columnWidth);
     std::vector<double> offsets(static_cast<std::size_t>(points));
     for (long long j = 0; j < points; ++j) offsets[std::size_t(j)] = double(j * step);
     const std::string spacing =
@@ -134,7 +140,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     diff.name = "B − A";
     std::vector<double> values(offsets.size());
     for (std::size_t r = 0; r < values.size(); ++r) values[r] = (*curves[1])[r] - (*curves[0])[r];
-    envelope(offsets, values, 0, maxOffset, std::max(16, texelBudget(bottom.width) - 80), diff.x,
+    envelope(offsets, values, 0, maxOffset,
+             std::max(16, (texelBudget(bottom.width) - 80) / columnWidth), diff.x,
              diff.y);
     diff.color = theme.accent;
     difference.series = {diff};
