@@ -157,9 +157,10 @@ std::vector<std::uint64_t> itemFingerprints(const Figure& figure) {
     return items;
 }
 
-// Figures of more items are never split: their bookkeeping (sorting, overlap tests) would cost
-// more than a frame's worth (a scatter plot's thousands of dots).
-constexpr std::size_t kMaxSplitItems = 4096;
+// Figures of more items are never split: their bookkeeping (each item tested against the
+// footprints of those going above before it) grows with the square of the count; at this count
+// it stays under a millisecond (a scatter plot's thousands of dots are drawn whole).
+constexpr std::size_t kMaxSplitItems = 1024;
 
 bool sortedHas(const std::vector<std::uint64_t>& sorted, std::uint64_t key) {
     return std::binary_search(sorted.begin(), sorted.end(), key);
