@@ -354,6 +354,22 @@ std::string compareBiasParameters(const CompareOptions& o, CompareBias bias) {
     return "";
 }
 
+namespace {
+
+// Draws `series` in dashes about 7 pixels long with 5-pixel gaps, one dash centred on the point
+// at index `centre`, `pixelsPerPoint` apart: the points in each gap made non-finite, which breaks
+// the line there (a line plot's series has no dash style of its own).
+void dashSeries(LineSeries& series, int centre, double pixelsPerPoint) {
+    const int on = std::max(2, int(std::lround(7 / pixelsPerPoint)) + 1);   // points a dash
+    const int off = std::max(1, int(std::lround(5 / pixelsPerPoint)) - 1);  // points a gap
+    for (std::size_t i = 0; i < series.y.size(); ++i) {
+        const int k = (std::abs(int(i) - centre) + on / 2) % (on + off);
+        if (k >= on) series.y[i] = NAN;
+    }
+}
+
+}  // namespace
+
 LineSeries compareBiasCurve(const CompareOptions& o, CompareBias bias, int query) {
     const int L = o.seqLen;
     LineSeries series;
@@ -533,17 +549,20 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     similarity.y = {"cosine", -1.05, 1.85};  // headroom: the legend sits above the curves
     similarity.autoRangeY = false;
     // Short names: the legend beside a short plot (1200 x 800) has room for three lines or so,
-    // and dropped the third key with longer ones ("(initial)" is in panel 2's title; the RoPE
-    // curve lies on the wide sinusoidal one, drawn underneath).
+    // and dropped the third key with longer ones ("(initial)" is in panel 2's title).
     const std::pair<const char*, const SimilarityParams*> vectorEncodings[] = {
         {"sinusoidal", &sin}, {"learned", &learned}, {"RoPE, $E$ over $q = k$", &rope}};
+    // The sinusoidal and expected RoPE curves coincide (both are sum_k cos(w_k r) / (d/2)), so
+    // one hid the other (a wide translucent sinusoidal one under RoPE's read as one teal curve):
+    // the sinusoidal one is drawn solid and RoPE's dashed over it, and its key says they are the
+    // same curve. About this many pixels per offset (the plot is most of its cell's width):
+    const double pixelsPerOffset =
+        grid.shows(5) ? 0.85 * comparisonCell(grid, 5).width / std::max(1, L - 1) : 1.0;
     for (const auto& [name, params] : vectorEncodings) {
         if (!grid.shows(5)) break;  // only the axis is shared (with panel 6)
         LineSeries series;
         series.name = name;
-        // The sinusoidal and expected RoPE curves coincide (both are sum_k cos(w_k r) / (d/2)):
-        // the sinusoidal one is drawn wide underneath so both stay visible.
-        if (params == &sin) series.width = 6, series.color = withAlpha(seriesColor(0), 150);
+        if (params == &sin) series.width = 3;  // under the dashes: a band they sit on
         if (params == &learned)
             series.markers = true;  // the exact 1 at offset 0 survives line joins
         if (params->encoding == SimilarityEncoding::Learned) {
@@ -564,7 +583,18 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
             for (int j = 0; j < L; ++j)
                 series.x.push_back(j - query), series.y.push_back(offsets.at(query, j));
         }
+        if (params == &rope) dashSeries(series, query, pixelsPerOffset);
         similarity.series.push_back(series);
+    }
+    if (grid.shows(5)) {
+        // The keys the plot would make, RoPE's dashed as its curve is and naming the coincidence.
+        for (std::size_t index = 0; index < similarity.series.size(); ++index) {
+            const bool dashed = index + 1 == similarity.series.size();
+            similarity.keys.push_back({dashed
+                                           ? similarity.series[index].name + " (same as sinusoidal)"
+                                           : similarity.series[index].name,
+                                       seriesColor(int(index), small), false, dashed});
+        }
     }
     if (grid.shows(5)) drawLinePlot(figure, comparisonCell(grid, 5), similarity, small);
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -18,6 +19,35 @@ TEST(CompareFiguresTest, Comparison) {
     auto compare = comparisonFigure({}, 1400, 900, paperTheme());
     ASSERT_TRUE(compare.ok()) << compare.error().message;
     EXPECT_GE(count(*compare).heatmaps, 10);
+}
+
+// The sinusoidal curve and RoPE's expected q.k over q = k are one function, sum_k cos(w_k r) /
+// (d/2): drawn alike, one hid the other. The sinusoidal one is solid, RoPE's dashed over it (many
+// pieces in its colour, every point on the sinusoidal line), and its key says they coincide.
+TEST(CompareFiguresTest, TheRopeCurveOnTheSinusoidalOneIsDashedAndSaidToBeTheSame) {
+    const Theme theme = paperTheme();
+    auto figure = comparisonFigure({}, 1200, 800, theme);  // L 128: the query at 64
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    std::vector<const PolylineItem*> sinusoidal, rope;
+    for (const FigureItem& item : figure->items) {
+        const auto* line = std::get_if<PolylineItem>(&item);
+        if (line && line->color == seriesColor(0, theme)) sinusoidal.push_back(line);
+        if (line && line->color == seriesColor(2, theme)) rope.push_back(line);
+    }
+    ASSERT_EQ(sinusoidal.size(), 1u);  // one solid line over every offset
+    EXPECT_GE(rope.size(), 10u);       // dashes
+    EXPECT_GT(sinusoidal[0]->width, rope[0]->width);
+    // Each dash lies on the sinusoidal line: the same points (pixels, 1e-3).
+    const std::vector<Point>& under = sinusoidal[0]->points;
+    for (const PolylineItem* dash : rope) {
+        for (Point p : dash->points) {
+            const auto same = std::find_if(under.begin(), under.end(), [&](Point q) {
+                return std::abs(q.x - p.x) < 1e-3f && std::abs(q.y - p.y) < 1e-3f;
+            });
+            EXPECT_NE(same, under.end()) << p.x << ", " << p.y;
+        }
+    }
+    EXPECT_TRUE(hasText(*figure, "(same as sinusoidal)"));
 }
 
 TEST(CompareFiguresTest, EveryBiasSlotDrawsWithItsTitle) {
