@@ -112,7 +112,8 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     // Each curve is its min/max per pixel column; a coarse figure (shown while a base moves,
     // drawn every frame) per two columns: half the near-vertical strokes to fill. Where it
     // samples the offsets as the exact one does, it is the exact one.
-    const long long exactPoints = (long long)kAbExactSamples * std::max(16, texelBudget(area.width));
+    const long long exactPoints =
+        (long long)kAbExactSamples * std::max(16, texelBudget(area.width));
     const bool coarse = step != (maxOffset + 1LL + exactPoints - 1) / exactPoints;
     const int columnWidth = coarse ? 2 : 1;
     const int pixels = std::max(16, (texelBudget(area.width / 2) - 80) / columnWidth);
@@ -141,8 +142,7 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
     std::vector<double> values(offsets.size());
     for (std::size_t r = 0; r < values.size(); ++r) values[r] = (*curves[1])[r] - (*curves[0])[r];
     envelope(offsets, values, 0, maxOffset,
-             std::max(16, (texelBudget(bottom.width) - 80) / columnWidth), diff.x,
-             diff.y);
+             std::max(16, (texelBudget(bottom.width) - 80) / columnWidth), diff.x, diff.y);
     diff.color = theme.accent;
     difference.series = {diff};
     Marker zero;
