@@ -156,6 +156,33 @@ const FigureLayers* OffscreenRenderer::figureLayers() const {
     return state_->layers.get();
 }
 
+std::vector<ItemBox> OffscreenRenderer::footprints(const Figure& figure, float scale) {
+    State& s = *state_;
+    ImGui::SetCurrentContext(s.imgui);
+    // The fonts renderOver bakes for this figure, so the glyphs are the ones it draws.
+    std::vector<float> sizes;
+    std::string text;
+    fontNeeds(figure, scale, sizes, text);
+    if (s.fonts.loadOnly(sizes, text) && s.deviceObjectsReady) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(std::max(1.0f, figure.width * scale), std::max(1.0f, figure.height * scale));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui_ImplOpenGL3_NewFrame();
+    s.deviceObjectsReady = true;
+    ImGui::NewFrame();
+    FigureTarget target;
+    target.drawList = ImGui::GetBackgroundDrawList();
+    target.scale = scale;
+    target.fonts = &s.fonts;
+    std::vector<ItemBox> boxes = itemFootprints(target, figure);
+    ImGui::EndFrame();
+    return boxes;
+}
+
 Result<ImageRgba> OffscreenRenderer::render(const Figure& figure, float scale) {
     return renderOver(figure.background, figure, scale);
 }

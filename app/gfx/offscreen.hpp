@@ -8,7 +8,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "gfx/figure_renderer.hpp"
 #include "poslab/base/result.hpp"
 #include "poslab/figure/colormap.hpp"
 #include "poslab/figure/figure.hpp"
@@ -40,6 +42,9 @@ class OffscreenRenderer {
     // again with false. `poslab render --renderer gl` draws ImGui's polygons.
     void useDotSprites(bool use = true);
     int lastTriangles() const;  // what the last render submitted (tests: the tessellation)
+    // Where each item of `figure`, rendered as render() renders it, may touch pixels
+    // (itemFootprints, figure_renderer.hpp; tests check that it never falls short).
+    std::vector<ItemBox> footprints(const Figure& figure, float scale = 1.0f);
 
   private:
     OffscreenRenderer() = default;

@@ -13,6 +13,7 @@
 // figure split in two (the Compare view's RoPE A/B while B's base moves) too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iterator>
@@ -539,6 +540,90 @@ TEST_F(FigureSplitGlTest, ASplitMovingFigureHasTheDrawnPixels) {
     // Frame 0 drawn whole, 1 split (drawn), 2 the part below captured, 3..7 copied.
     EXPECT_GE(layers.captured(), 1u);
     EXPECT_GE(layers.copies(), 5u);
+}
+
+// The split is exact only if no item touches a pixel outside its footprint. Each kind of item
+// drawn alone over a plain background: every pixel it changed lies in its footprint (the
+// footprint may be larger, never smaller). Text plain, with markup (sub- and superscripts,
+// italics), turned 90 degrees and aligned every way; a noisy polyline's near-reversals and an
+// acute join's mitre; a dashed line; a framed rectangle; dots as sprites and as polygons.
+class FootprintGlTest : public test::OffscreenRendererTest<FootprintGlTest> {};
+
+TEST_F(FootprintGlTest, NoItemTouchesAPixelOutsideItsFootprint) {
+    ASSERT_TRUE(renderer_) << failure_;
+    renderer_->useDotSprites();
+    constexpr Rgba kInk{20, 20, 20, 255};
+    std::vector<FigureItem> items;
+    items.push_back(TextItem{{30, 40}, "Wavelength Åg ∫ gjpq|", 19, kInk});
+    items.push_back(TextItem{{200, 90},
+                             "$q_m·k_n$ ($q=k$ random) $10^{6}$",
+                             16,
+                             kInk,
+                             HorizontalAlign::Center,
+                             VerticalAlign::Middle});
+    items.push_back(TextItem{{40, 260}, "wavelength (turns)", 15, kInk, HorizontalAlign::Center,
+                             VerticalAlign::Bottom, true});
+    items.push_back(TextItem{{390, 290}, "offset $m-n$", 14, kInk, HorizontalAlign::Right,
+                             VerticalAlign::Bottom});
+    PolylineItem noise;
+    for (int i = 0; i < 300; ++i)
+        noise.points.push_back({float(60 + i), float(i % 2 ? 120 : 250) + float(i % 7)});
+    noise.color = {200, 60, 30, 255};
+    noise.width = 2;
+    items.push_back(noise);
+    items.push_back(PolylineItem{{{100, 150}, {330, 160}, {100, 170}}, {30, 90, 200, 255}, 3});
+    items.push_back(LineItem{{20, 200}, {380, 230}, {60, 60, 200, 255}, 1.5f, true});
+    RectItem frame;
+    frame.box = {50, 60, 120, 80};
+    frame.fill = {90, 160, 90, 120};
+    frame.stroke = kInk;
+    frame.strokeWidth = 2;
+    items.push_back(frame);
+    for (float radius : {2.5f, 3.7f, 8.0f}) {
+        CircleItem dot;
+        dot.center = {200 + 20 * radius, 200.4f + radius};
+        dot.radius = radius;
+        dot.fill = {40, 160, 40, 200};
+        items.push_back(dot);
+    }
+    items.push_back(PolygonItem{{{300, 30}, {340, 60}, {290, 70}}, {150, 40, 150, 255}});
+
+    constexpr Rgba kUnderlay{255, 0, 255, 255};
+    Figure empty;
+    empty.width = 400;
+    empty.height = 300;
+    empty.background = {250, 250, 245, 255};
+    auto plain = renderer_->renderOver(kUnderlay, empty);
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        Figure one = empty;
+        one.items = {items[k]};
+        auto image = renderer_->renderOver(kUnderlay, one);
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        const std::vector<gfx::ItemBox> boxes = renderer_->footprints(one);
+        ASSERT_EQ(boxes.size(), 1u);
+        const gfx::ItemBox& box = boxes[0];
+        const auto& pixels = image.value().pixels;
+        const auto& before = plain.value().pixels;
+        ASSERT_EQ(pixels.size(), before.size());
+        int changed = 0, outside = 0;
+        for (int y = 0; y < 300; ++y) {
+            for (int x = 0; x < 400; ++x) {
+                const std::size_t at = (std::size_t(y) * 400 + std::size_t(x)) * 4;
+                if (std::equal(pixels.begin() + long(at), pixels.begin() + long(at) + 4,
+                               before.begin() + long(at)))
+                    continue;
+                ++changed;
+                // The pixel's centre inside the box.
+                if (!(x + 0.5f >= box.x0 && x + 0.5f <= box.x1 && y + 0.5f >= box.y0 &&
+                      y + 0.5f <= box.y1))
+                    ++outside;
+            }
+        }
+        EXPECT_GT(changed, 0) << "item " << k;
+        EXPECT_EQ(outside, 0) << "item " << k << ": footprint " << box.x0 << ", " << box.y0
+                              << " .. " << box.x1 << ", " << box.y1;
+    }
 }
 
 }  // namespace
