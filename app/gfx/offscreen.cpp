@@ -168,7 +168,8 @@ std::vector<ItemBox> OffscreenRenderer::footprints(const Figure& figure, float s
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
     ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(std::max(1.0f, figure.width * scale), std::max(1.0f, figure.height * scale));
+    io.DisplaySize =
+        ImVec2(std::max(1.0f, figure.width * scale), std::max(1.0f, figure.height * scale));
     io.DisplayFramebufferScale = ImVec2(1, 1);
     io.DeltaTime = 1.0f / 60.0f;
     ImGui_ImplOpenGL3_NewFrame();

@@ -561,10 +561,15 @@ TEST_F(FootprintGlTest, NoItemTouchesAPixelOutsideItsFootprint) {
                              kInk,
                              HorizontalAlign::Center,
                              VerticalAlign::Middle});
-    items.push_back(TextItem{{40, 260}, "wavelength (turns)", 15, kInk, HorizontalAlign::Center,
-                             VerticalAlign::Bottom, true});
-    items.push_back(TextItem{{390, 290}, "offset $m-n$", 14, kInk, HorizontalAlign::Right,
-                             VerticalAlign::Bottom});
+    items.push_back(TextItem{{40, 260},
+                             "wavelength (turns)",
+                             15,
+                             kInk,
+                             HorizontalAlign::Center,
+                             VerticalAlign::Bottom,
+                             true});
+    items.push_back(TextItem{
+        {390, 290}, "offset $m-n$", 14, kInk, HorizontalAlign::Right, VerticalAlign::Bottom});
     PolylineItem noise;
     for (int i = 0; i < 300; ++i)
         noise.points.push_back({float(60 + i), float(i % 2 ? 120 : 250) + float(i % 7)});
