@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
 #include "poslab/views/print_room.hpp"
 #include "poslab/views/relative_oscillators.hpp"
@@ -283,6 +284,74 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
 
 namespace {
 
+// Where the items drawn since `from` reach (texts by their estimated boxes): a heatmap with its
+// axes, colour bar and labels, which square cells leave smaller than the box it was given.
+Box extentSince(const Figure& figure, std::size_t from) {
+    float left = INFINITY, top = INFINITY, right = -INFINITY, bottom = -INFINITY;
+    auto take = [&](Box b) {
+        if (!(b.width > 0 && b.height > 0)) return;
+        left = std::min(left, b.x), top = std::min(top, b.y);
+        right = std::max(right, b.right()), bottom = std::max(bottom, b.bottom());
+    };
+    for (std::size_t i = from; i < figure.items.size(); ++i) {
+        if (const auto* t = std::get_if<TextItem>(&figure.items[i]); t && !t->text.empty())
+            take(textBox(*t));
+        else if (const auto* r = std::get_if<RectItem>(&figure.items[i]))
+            take(r->box);
+        else if (const auto* h = std::get_if<HeatmapItem>(&figure.items[i]))
+            take(h->box);
+    }
+    if (!(left < right && top < bottom)) return {};
+    return {left, top, right - left, bottom - top};
+}
+
+// A map's note ("each pixel: mean of 5×5 cells") beside the map it describes: on the x label's
+// row right of "key j" when it fits there, else under that row, wrapped to the map's extent,
+// while the panel has the room. drawCornerNote at the panel's corner put it under the panel's
+// other plot or half a window below the map (xPos and Sandwich at 1440x900 and at F5, #28).
+void drawMapNote(Figure& figure, Box box, Box extent, const PlotFrame& frame,
+                 const std::string& note, const Theme& theme) {
+    if (note.empty()) return;
+    if (extent.width <= 0) return drawCornerNote(figure, box, &frame, note, theme);
+    const float size = atLeastMinText(theme.fontSize * 0.85f, theme);
+    // drawCornerNote's room right of the label, which it keeps on one line when it fits.
+    const float labelRight =
+        frame.plot.x + frame.plot.width / 2 +
+        std::min(frame.plot.width, estimateTextWidth(frame.x.label, theme.fontSize)) / 2 +
+        theme.fontSize;
+    if (estimateTextWidth(note, size) <= extent.right() - 4 - labelRight)
+        return drawCornerNote(figure, extent, &frame, note, theme);
+    const std::vector<std::string> lines = wrapText(note, size, extent.width - 4);
+    const float step = size * 1.15f;
+    std::vector<TextItem> placed;
+    bool fits = !lines.empty();
+    for (std::size_t i = 0; fits && i < lines.size(); ++i) {
+        TextItem line =
+            makeText({extent.right() - 4, extent.bottom() + 2 + step * float(i)}, lines[i], size,
+                     theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top);
+        const Box b = textBox(line);
+        fits = b.bottom() <= box.bottom() && b.x >= box.x &&
+               estimateTextWidth(lines[i], size) <= extent.width - 4 + 0.5f &&
+               marksCovered(figure, b) == 0;
+        for (const FigureItem& item : figure.items)
+            if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+                fits = fits && !boxesOverlap(b, textBox(*t), 0);
+        placed.push_back(std::move(line));
+    }
+    if (fits) {
+        for (TextItem& line : placed) figure.add(std::move(line));
+        return;
+    }
+    // Wrapped up from the label's row beside the map; cut there, at the panel's corner as before
+    // (a panel as short as its map in a file of a given height).
+    const Figure::Checkpoint start = figure.checkpoint();
+    const std::size_t cut = cutTexts(figure).size();
+    drawCornerNote(figure, extent, &frame, note, theme);
+    if (cutTexts(figure).size() == cut) return;
+    figure.rollBack(start);
+    drawCornerNote(figure, box, &frame, note, theme);
+}
+
 void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange range,
              const std::string& title, const std::string& caption, const Theme& theme,
              bool centreCells = false) {
@@ -294,10 +363,11 @@ void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange ra
     spec.range = range;
     spec.colorbarLabel = caption;
     PlotFrame frame;
+    const std::size_t first = figure.items.size();
     drawHeatmap(figure, box, spec, theme, &frame);
     const bool reduced = sample.rowsPerTexel > 1 || sample.colsPerTexel > 1;
-    drawCornerNote(
-        figure, box, &frame,
+    drawMapNote(
+        figure, box, extentSince(figure, first), frame,
         centreCells ? (reduced ? "each pixel: its centre cell" : "") : blockNote(sample, "mean of"),
         theme);
 }
@@ -305,6 +375,52 @@ void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange ra
 Marker trainingAt(const RelativeFigureOptions& o, const Theme& theme) {
     return trainingMarker(double(o.trainingLength), true, theme,
                           "training length " + formatValue(o.trainingLength));
+}
+
+// A marker's label keeps a quarter of a line clear of the curves: drawLinePlot takes any place
+// that covers no stroke, and FIRE's "training length 512" sat in the channel between the
+// queries 1023 and 2047 touching both (1024x768 F5, #28), Sandwich's and KERPLE's likewise at
+// one column. A label with less room than that is listed in the legend instead, as a dashed key
+// in its colour.
+constexpr float kLabelClearanceEm = 0.25f;
+
+bool labelCrowdsCurves(const Figure& figure, const Figure::Checkpoint& from,
+                       const std::string& label, const Theme& theme) {
+    for (std::size_t i = from.items; i < figure.items.size(); ++i) {
+        const auto* text = std::get_if<TextItem>(&figure.items[i]);
+        if (!text || text->text != label) continue;
+        if (marksCovered(figure, textBox(*text), from.marks, -kLabelClearanceEm * theme.fontSize) >
+            0)
+            return true;
+    }
+    return false;
+}
+
+void drawCurvesClearOfLabels(Figure& figure, Box box, LinePlotSpec spec, const Theme& theme) {
+    const Figure::Checkpoint start = figure.checkpoint();
+    drawLinePlot(figure, box, spec, theme);
+    std::vector<LegendKey> listed;
+    for (Marker& marker : spec.markers) {
+        if (marker.label.empty() || !labelCrowdsCurves(figure, start, marker.label, theme))
+            continue;
+        listed.push_back({marker.label, marker.color, false, marker.dashed});
+        marker.label.clear();
+    }
+    if (listed.empty() || theme.legend == LegendPlacement::None) return;
+    figure.rollBack(start);
+    if (spec.keys.empty()) {  // the series' own keys first, as drawLinePlot makes them
+        for (std::size_t index = 0; index < spec.series.size(); ++index) {
+            const LineSeries& s = spec.series[index];
+            if (s.name.empty()) continue;
+            spec.keys.push_back(
+                {s.name,
+                 s.color.a == 0 ? seriesColor(int(index), theme) : lineColorOn(s.color, theme),
+                 false});
+        }
+    }
+    spec.keys.insert(spec.keys.end(), listed.begin(), listed.end());
+    spec.legend = true;
+    drawLinePlot(figure, box, spec, theme);
 }
 
 void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigureOptions& o,
@@ -325,7 +441,7 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         spec.y = {"bias (log-score)", o.biasFloor, top + 0.05 * (top - o.biasFloor)};
         spec.autoRangeY = false;
         if (o.trainingLength <= reach) spec.markers.push_back(trainingAt(o, theme));
-        drawLinePlot(figure, curves, spec, theme);
+        drawCurvesClearOfLabels(figure, curves, std::move(spec), theme);
     }
     // Each member its own colour bar, beside the map in the cell's spare width: their scales
     // differ by orders of magnitude (at L = 2048 ALiBi's bias reaches about −1000, FIRE's spans a
@@ -401,7 +517,7 @@ void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
     spec.y = std::move(y);
     spec.series = std::move(series);
     if (o.trainingLength < o.seqLen) spec.markers.push_back(trainingAt(o, theme));
-    drawLinePlot(figure, box, spec, theme);
+    drawCurvesClearOfLabels(figure, box, std::move(spec), theme);
 }
 
 }  // namespace

@@ -355,5 +355,98 @@ TEST(RelativeFiguresTest, FamilyMapsAreOneSize) {
     }
 }
 
+// The sizes the Relative view is seen at: its figure area at 1440x900, one panel at a time at
+// 1024x768 F5 (1008 x 512), and a one-column print (--width 600).
+struct SeenAt {
+    const char* name;
+    Theme theme;
+    Box area;
+    bool oneAtATime;
+};
+std::vector<SeenAt> seenAt() {
+    return {{"1440x900", darkTheme(), {0, 0, 1050, 760}, false},
+            {"F5", scaledTheme(darkTheme(), 1.75f), {0, 0, 1008, 512}, true},
+            {"one column", forFiles(paperTheme(), 1), {0, 0, 600, 900}, false}};
+}
+
+// Issue #28: FIRE's "training length 512" sat in the channel between the curves of queries 1023
+// and 2047 at 1024x768 F5, its box touching the lower one (Sandwich's and KERPLE's did at one
+// column). A marker's label keeps a quarter of a line clear of every curve, or is listed in the
+// legend; it is shown either way.
+TEST(RelativeFiguresTest, TrainingLengthLabelKeepsClearOfTheCurves) {
+    struct Curves {
+        RelativeTab tab;
+        int panel;  // the curves' panel, 0-based
+    };
+    for (const SeenAt& seen : seenAt()) {
+        for (Curves c : {Curves{RelativeTab::Family, 0}, Curves{RelativeTab::Xpos, 1},
+                         Curves{RelativeTab::Kerple, 2}, Curves{RelativeTab::Sandwich, 1},
+                         Curves{RelativeTab::Fire, 2}}) {
+            Figure figure = emptyFigure(seen.area.width, seen.area.height, seen.theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, seen.area, RelativeFigureOptions{}, c.tab,
+                                           seen.theme, seen.oneAtATime ? c.panel : 0));
+            const std::string where =
+                std::string(seen.name) + ", tab " + std::to_string(int(c.tab));
+            int labels = 0;
+            for (const FigureItem& item : figure.items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                if (!text || text->text != "training length 512") continue;
+                ++labels;
+                // Its box grown by a quarter of a line on every side covers no curve.
+                EXPECT_EQ(marksCovered(figure, textBox(*text), 0, -0.25f * seen.theme.fontSize), 0)
+                    << where;
+            }
+            EXPECT_LE(labels, 1) << where;
+            // By its line, or in the legend (where a narrow column may wrap it).
+            EXPECT_NE(allText(figure).find("training"), std::string::npos) << where;
+            EXPECT_EQ(layoutFaults(figure), "") << where;
+        }
+    }
+}
+
+// Issue #28: a map's "each pixel: mean of 5×5 cells" went to the bottom right of its panel's
+// box: half a window below xPos's and Sandwich's maps at 1440x900, under the curves' column at
+// F5, four lines of one word beside nothing at one column. It sits by its map: its first line
+// within two lines of the map's x axis label, across the map's or its colour bar's columns.
+TEST(RelativeFiguresTest, MapNotesSitByTheirMaps) {
+    for (const SeenAt& seen : seenAt()) {
+        for (RelativeTab tab :
+             {RelativeTab::Xpos, RelativeTab::Kerple, RelativeTab::Sandwich, RelativeTab::Fire}) {
+            RelativeFigureOptions options;
+            options.seqLen = 8192;  // a pixel is the mean of several cells at every size
+            Figure figure = emptyFigure(seen.area.width, seen.area.height, seen.theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, seen.area, options, tab, seen.theme));
+            const std::string where = std::string(seen.name) + ", tab " + std::to_string(int(tab));
+            std::vector<Box> maps, labels, notes;
+            for (const FigureItem& item : figure.items) {
+                if (const auto* heatmap = std::get_if<HeatmapItem>(&item);
+                    heatmap && heatmap->values && heatmap->values->cols > 1)
+                    maps.push_back(heatmap->box);
+                if (const auto* text = std::get_if<TextItem>(&item)) {
+                    if (text->text == "key j") labels.push_back(textBox(*text));
+                    if (text->text.rfind("each pixel", 0) == 0) notes.push_back(textBox(*text));
+                }
+            }
+            ASSERT_FALSE(notes.empty()) << where;
+            ASSERT_EQ(labels.size(), maps.size()) << where;
+            for (const Box& note : notes) {
+                bool byAMap = false;
+                for (std::size_t k = 0; k < maps.size(); ++k) {
+                    const Box& map = maps[k];
+                    const float lines = 2 * seen.theme.fontSize;
+                    byAMap =
+                        byAMap ||
+                        (note.y >= map.bottom() && note.y <= labels[k].bottom() + lines &&
+                         note.right() >= map.x && note.x <= map.right() + 6 * seen.theme.fontSize);
+                }
+                EXPECT_TRUE(byAMap) << where << ": note at " << note.x << ", " << note.y;
+            }
+            EXPECT_EQ(layoutFaults(figure), "") << where;
+            EXPECT_TRUE(textsCutShort(figure).empty())
+                << where << ": " << textsCutShort(figure).front();
+        }
+    }
+}
+
 }  // namespace
 }  // namespace poslab
