@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
@@ -423,6 +424,98 @@ void drawCurvesClearOfLabels(Figure& figure, Box box, LinePlotSpec spec, const T
     drawLinePlot(figure, box, spec, theme);
 }
 
+// The family's maps as small multiples: each map framed without tick labels (every map has the
+// same axes, 0 to L - 1, said once in a line under them), its title above it and its own colour
+// bar beside it, the bar's caption ("bias", "q·k") under the bar. At a projector's font the maps
+// with their own axes left no room for bars (eight cells of some 250 x 250 px at 1024x768 F5:
+// a 40 px map beside its bar), and the maps went without, so no value could be read (#28).
+// False, drawing nothing, when even these maps would be under two lines of text a side.
+bool drawCompactMaps(Figure& figure, const RelativeLayout& layout, const RelativeFigureData& data,
+                     const RelativeFigureOptions& o, const Theme& theme) {
+    const int members = std::min(kFamilyMembers, int(data.maps.size()));
+    const Box grid = layout.panel(1);
+    if (members == 0 || grid.width <= 0) return false;
+    const int cols = layout.cells[1].y == layout.cells[0].y ? 4 : 2;
+    const int rows = (members + cols - 1) / cols;
+    const float noteSize = atLeastMinText(theme.fontSize * 0.85f, theme);
+    const std::string axes = "every map: query $i$ down, key $j$ across, 0 to " +
+                             formatValue(o.seqLen - 1) + "; grey: future keys (masked)";
+    const std::vector<std::string> noteLines = wrapText(axes, noteSize, grid.width - 4);
+    const float noteHeight = noteSize * 1.15f * float(noteLines.size()) + 4;
+    const Box cellsArea{grid.x, grid.y, grid.width, grid.height - noteHeight};
+    const float titleSize = theme.titleSize;
+    // The title ends clear of the bar's top tick label, which hangs half a line above the bar.
+    const float titleClear = theme.fontSize * 0.5f + 3;
+    const float titleRow = titleSize * 1.15f + titleClear;
+    const float captionRow = theme.fontSize * 1.7f;  // the lowest tick label hangs half a line
+    const float gap = theme.fontSize * 0.5f, barWidth = barWidthFor(theme);
+    std::vector<Box> cells;
+    for (int k = 0; k < members; ++k)
+        cells.push_back(gridCell(cellsArea, rows, cols, k / cols, k % cols, theme.fontSize * 0.6f));
+    // One side for every map: the smallest any cell allows beside its bar's labels, measured
+    // again for a bar of that length (a shorter bar may take other ticks).
+    auto labelRoom = [&](int k, float length) {
+        return colorbarTickWidth(data.ranges[std::size_t(k)], length, theme);
+    };
+    float side = INFINITY;
+    for (int round = 0; round < 2; ++round) {
+        float smallest = INFINITY;
+        for (int k = 0; k < members; ++k) {
+            const Box& cell = cells[std::size_t(k)];
+            const float length = std::isfinite(side) ? side : cell.height - titleRow - captionRow;
+            smallest = std::min({smallest, cell.width - gap - barWidth - labelRoom(k, length) - 2,
+                                 cell.height - titleRow - captionRow});
+        }
+        side = smallest;
+    }
+    if (!(side >= 2 * theme.fontSize)) return false;
+    for (int k = 0; k < members; ++k) {
+        const Box& cell = cells[std::size_t(k)];
+        const HeatmapSample& sample = data.maps[std::size_t(k)];
+        const ValueRange range = data.ranges[std::size_t(k)];
+        const float block = side + gap + barWidth + labelRoom(k, side);
+        const Box map{cell.x + (cell.width - block) / 2, cell.y + titleRow, side, side};
+        const Box bar{map.right() + gap, map.y, barWidth, side};
+        const FamilyMember member = kFamilyMemberList[std::size_t(k)];
+        const bool rotary = member == FamilyMember::Xpos || member == FamilyMember::Rope;
+        std::string title = familyMemberName(member);
+        if (rotary) title = member == FamilyMember::Xpos ? "xPos $q·k$" : "RoPE $q·k$";
+        // Centred over the map and its bar, inside the cell.
+        const FittedText fitted =
+            fitText(title, titleSize, cell.width, readableMinScale(titleSize, theme));
+        figure.add(centredText({map.x + block / 2, map.y - titleClear}, fitted.text, fitted.size,
+                               theme.text, HorizontalAlign::Center, VerticalAlign::Bottom));
+        if (sample.values) {
+            HeatmapItem item;  // covers the map: masked cells are painted, opaque
+            item.box = map;
+            item.box.width *= float(sample.colSpan / double(std::max(1LL, sample.window.colCount)));
+            item.box.height *=
+                float(sample.rowSpan / double(std::max(1LL, sample.window.rowCount)));
+            item.values = sample.values;
+            item.colormap = ColormapId::Viridis;
+            item.range = range;
+            item.masked = theme.masked;
+            item.version = sample.version;
+            figure.add(ClipPush{map});
+            figure.add(item);
+            figure.add(ClipPop{});
+        }
+        figure.add(filledRect(map, {0, 0, 0, 0}, theme.axis));
+        drawColorbarTicks(figure, bar, ColormapId::Viridis, range,
+                          colorbarTicks(range, side, theme.fontSize), theme, &cell);
+        figure.add(makeText({bar.x, bar.bottom() + theme.fontSize * 0.55f + 2},
+                            rotary ? "$q·k$" : "bias", theme.fontSize, theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Top));
+    }
+    float y = grid.bottom() - noteHeight + 4;
+    for (const std::string& line : noteLines) {
+        figure.add(makeText({grid.x + grid.width / 2, y}, line, noteSize, theme.mutedText,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+        y += noteSize * 1.15f;
+    }
+    return true;
+}
+
 void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigureOptions& o,
                 const RelativeFigureData& data, const Theme& theme) {
     const Box curves = layout.panel(0);
@@ -498,6 +591,9 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
     bool barred = true;
     float side = commonSide(true);
     if (side < kBarredMapShare * unbarred || side < 2 * theme.fontSize) {
+        // Small multiples then: the maps without their own tick labels (the axes stated once
+        // below them), each beside its bar.
+        if (drawCompactMaps(figure, layout, data, o, theme)) return;
         barred = false;
         side = unbarred;
     }

@@ -236,32 +236,43 @@ TEST(RelativeFiguresTest, EveryFamilyMapHasItsOwnColourBar) {
     }
 }
 
-// At a projector's font the family's panel 2 is eight cells of some 250 x 130 px: bars beside
-// the maps squeezed them to a few pixels and shrank "ALiBi" and "Sandwich" below the title size
-// (--check-layout's two small texts at 1024x768 F5). There the maps go without bars, as large
-// as the cells allow, their titles whole and at the title size.
-TEST(RelativeFiguresTest, FamilyMapsTooSmallForBarsGoWithout) {
+// At a projector's font the family's panel 2 is eight cells of some 250 x 250 px: bars beside
+// maps with their own tick labels squeezed them to 40 px, so the maps went without bars and no
+// value could be read off them at F5 (#28). There they are small multiples: no tick labels of
+// their own (the axes said once, under them), each map beside its bar, as large as the cells
+// allow, titles whole at the title size and every text at the projector's size.
+TEST(RelativeFiguresTest, FamilyMapsKeepTheirBarsAtTheProjectorSize) {
     const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const float smallest = kReadableTextPx * 1.75f * 0.8f;  // --check-layout's presentation floor
     for (Box area : {Box{0, 0, 1008, 512}, Box{0, 0, 1008, 640}}) {
         Figure figure = emptyFigure(area.width, area.height, theme);
         ASSERT_TRUE(drawRelativeFigure(figure, area, RelativeFigureOptions{}, RelativeTab::Family,
                                        theme, 1));
-        int maps = 0;
+        std::vector<Box> maps, ramps;
         for (const FigureItem& item : figure.items) {
             if (const auto* heatmap = std::get_if<HeatmapItem>(&item)) {
-                if (heatmap->values && heatmap->values->cols == 1) continue;  // a colour ramp
-                ++maps;
-                EXPECT_GE(heatmap->box.width, 3 * theme.fontSize) << area.height;
+                const bool ramp = heatmap->values && heatmap->values->cols == 1;
+                (ramp ? ramps : maps).push_back(heatmap->box);
             } else if (const auto* text = std::get_if<TextItem>(&item)) {
-                for (const char* title : {"ALiBi", "Sandwich", "FIRE", "T5"}) {
+                EXPECT_GE(text->size, smallest - 0.05f) << text->text;
+                for (const char* title : {"ALiBi", "Sandwich", "FIRE", "T5", "KERPLE power"}) {
                     if (text->text == title) {
                         EXPECT_GE(text->size, theme.titleSize - 0.05f) << title << area.height;
                     }
                 }
             }
         }
-        EXPECT_EQ(maps, 8) << area.height;
+        ASSERT_EQ(maps.size(), 8u) << area.height;
+        ASSERT_EQ(ramps.size(), 8u) << area.height;
+        for (std::size_t k = 0; k < 8; ++k) {
+            EXPECT_GE(maps[k].width, 3 * theme.fontSize) << k;
+            EXPECT_GE(ramps[k].x, maps[k].right()) << k;
+            EXPECT_LE(ramps[k].x, maps[k].right() + 2 * theme.fontSize) << k;
+            EXPECT_NEAR(ramps[k].height, maps[k].height, 1.f) << k;
+        }
+        EXPECT_NE(allText(figure).find("every map: query"), std::string::npos);
         EXPECT_EQ(layoutFaults(figure), "") << area.height;
+        EXPECT_TRUE(textsCutShort(figure).empty()) << area.height;
     }
 }
 
