@@ -522,6 +522,13 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
     if (curves.width > 0) {
         LinePlotSpec spec;
         spec.title = "Bias against distance (each minus its value at 0; xPos and RoPE: log-score)";
+        // A short plot (a lesson card under it at F5: 1008 x 372 or 402) keeps its title to one
+        // line: the second line took the rows the legend needed inside, below the curves, and the
+        // legend went beside a plot of 345 x 205 px (#28, lesson 11). The y label and the
+        // legend's "xPos decay" and "RoPE bound" still say what the rotary curves are.
+        if (curves.height < theme.fontSize * 18 &&
+            estimateTextWidth(spec.title, theme.titleSize) > curves.width - 4 * theme.fontSize)
+            spec.title = "Bias against distance, each minus its value at 0";
         const double reach = std::max(1, o.seqLen - 1);
         spec.x = {o.logDistance ? "distance $i-j$ (log)" : "distance $i-j$",
                   o.logDistance ? 1.0 : 0.0, reach, o.logDistance};

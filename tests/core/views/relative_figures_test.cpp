@@ -459,5 +459,27 @@ TEST(RelativeFiguresTest, MapNotesSitByTheirMaps) {
     }
 }
 
+// Lesson 11's first card at 1024x768 F5 left the family's curves 1008 x 372 px: a two-line title
+// and the legend beside the plot made it 345 x 205 (#28). With the lesson's settings (L 4096,
+// bias floor −40, where the curves leave the lower right free) the title takes one line and the
+// legend goes inside, below the curves: the plot keeps nearly the whole width.
+TEST(RelativeFiguresTest, FamilyCurvesUnderALessonCardKeepTheWidth) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    RelativeFigureOptions options;  // lesson 11's state
+    options.seqLen = 4096;
+    options.trainingLength = 512;
+    options.biasFloor = -40;
+    for (Box area : {Box{0, 0, 1008, 372}, Box{0, 0, 1008, 402}}) {
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        ASSERT_TRUE(drawRelativeFigure(figure, area, options, RelativeTab::Family, theme, 0));
+        ASSERT_FALSE(figure.panels.empty());
+        const Box plot = figure.panels.front().plot;
+        EXPECT_GE(plot.width, 0.8f * area.width) << area.height;
+        EXPECT_GE(plot.height, 200.f) << area.height;
+        EXPECT_EQ(layoutFaults(figure), "") << area.height;
+        EXPECT_TRUE(textsCutShort(figure).empty()) << area.height;
+    }
+}
+
 }  // namespace
 }  // namespace poslab
