@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/figure/text_fit.hpp"
 #include "poslab/views/print_room.hpp"
 #include "poslab/views/relative_oscillators.hpp"
@@ -283,6 +285,74 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
 
 namespace {
 
+// Where the items drawn since `from` reach (texts by their estimated boxes): a heatmap with its
+// axes, colour bar and labels, which square cells leave smaller than the box it was given.
+Box extentSince(const Figure& figure, std::size_t from) {
+    float left = INFINITY, top = INFINITY, right = -INFINITY, bottom = -INFINITY;
+    auto take = [&](Box b) {
+        if (!(b.width > 0 && b.height > 0)) return;
+        left = std::min(left, b.x), top = std::min(top, b.y);
+        right = std::max(right, b.right()), bottom = std::max(bottom, b.bottom());
+    };
+    for (std::size_t i = from; i < figure.items.size(); ++i) {
+        if (const auto* t = std::get_if<TextItem>(&figure.items[i]); t && !t->text.empty())
+            take(textBox(*t));
+        else if (const auto* r = std::get_if<RectItem>(&figure.items[i]))
+            take(r->box);
+        else if (const auto* h = std::get_if<HeatmapItem>(&figure.items[i]))
+            take(h->box);
+    }
+    if (!(left < right && top < bottom)) return {};
+    return {left, top, right - left, bottom - top};
+}
+
+// A map's note ("each pixel: mean of 5×5 cells") beside the map it describes: on the x label's
+// row right of "key j" when it fits there, else under that row, wrapped to the map's extent,
+// while the panel has the room. drawCornerNote at the panel's corner put it under the panel's
+// other plot or half a window below the map (xPos and Sandwich at 1440x900 and at F5, #28).
+void drawMapNote(Figure& figure, Box box, Box extent, const PlotFrame& frame,
+                 const std::string& note, const Theme& theme) {
+    if (note.empty()) return;
+    if (extent.width <= 0) return drawCornerNote(figure, box, &frame, note, theme);
+    const float size = atLeastMinText(theme.fontSize * 0.85f, theme);
+    // drawCornerNote's room right of the label, which it keeps on one line when it fits.
+    const float labelRight =
+        frame.plot.x + frame.plot.width / 2 +
+        std::min(frame.plot.width, estimateTextWidth(frame.x.label, theme.fontSize)) / 2 +
+        theme.fontSize;
+    if (estimateTextWidth(note, size) <= extent.right() - 4 - labelRight)
+        return drawCornerNote(figure, extent, &frame, note, theme);
+    const std::vector<std::string> lines = wrapText(note, size, extent.width - 4);
+    const float step = size * 1.15f;
+    std::vector<TextItem> placed;
+    bool fits = !lines.empty();
+    for (std::size_t i = 0; fits && i < lines.size(); ++i) {
+        TextItem line =
+            makeText({extent.right() - 4, extent.bottom() + 2 + step * float(i)}, lines[i], size,
+                     theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top);
+        const Box b = textBox(line);
+        fits = b.bottom() <= box.bottom() && b.x >= box.x &&
+               estimateTextWidth(lines[i], size) <= extent.width - 4 + 0.5f &&
+               marksCovered(figure, b) == 0;
+        for (const FigureItem& item : figure.items)
+            if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+                fits = fits && !boxesOverlap(b, textBox(*t), 0);
+        placed.push_back(std::move(line));
+    }
+    if (fits) {
+        for (TextItem& line : placed) figure.add(std::move(line));
+        return;
+    }
+    // Wrapped up from the label's row beside the map; cut there, at the panel's corner as before
+    // (a panel as short as its map in a file of a given height).
+    const Figure::Checkpoint start = figure.checkpoint();
+    const std::size_t cut = cutTexts(figure).size();
+    drawCornerNote(figure, extent, &frame, note, theme);
+    if (cutTexts(figure).size() == cut) return;
+    figure.rollBack(start);
+    drawCornerNote(figure, box, &frame, note, theme);
+}
+
 void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange range,
              const std::string& title, const std::string& caption, const Theme& theme,
              bool centreCells = false) {
@@ -294,10 +364,11 @@ void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange ra
     spec.range = range;
     spec.colorbarLabel = caption;
     PlotFrame frame;
+    const std::size_t first = figure.items.size();
     drawHeatmap(figure, box, spec, theme, &frame);
     const bool reduced = sample.rowsPerTexel > 1 || sample.colsPerTexel > 1;
-    drawCornerNote(
-        figure, box, &frame,
+    drawMapNote(
+        figure, box, extentSince(figure, first), frame,
         centreCells ? (reduced ? "each pixel: its centre cell" : "") : blockNote(sample, "mean of"),
         theme);
 }
@@ -307,12 +378,157 @@ Marker trainingAt(const RelativeFigureOptions& o, const Theme& theme) {
                           "training length " + formatValue(o.trainingLength));
 }
 
+// A marker's label keeps a quarter of a line clear of the curves: drawLinePlot takes any place
+// that covers no stroke, and FIRE's "training length 512" sat in the channel between the
+// queries 1023 and 2047 touching both (1024x768 F5, #28), Sandwich's and KERPLE's likewise at
+// one column. A label with less room than that is listed in the legend instead, as a dashed key
+// in its colour.
+constexpr float kLabelClearanceEm = 0.25f;
+
+bool labelCrowdsCurves(const Figure& figure, const Figure::Checkpoint& from,
+                       const std::string& label, const Theme& theme) {
+    for (std::size_t i = from.items; i < figure.items.size(); ++i) {
+        const auto* text = std::get_if<TextItem>(&figure.items[i]);
+        if (!text || text->text != label) continue;
+        if (marksCovered(figure, textBox(*text), from.marks, -kLabelClearanceEm * theme.fontSize) >
+            0)
+            return true;
+    }
+    return false;
+}
+
+void drawCurvesClearOfLabels(Figure& figure, Box box, LinePlotSpec spec, const Theme& theme) {
+    const Figure::Checkpoint start = figure.checkpoint();
+    drawLinePlot(figure, box, spec, theme);
+    std::vector<LegendKey> listed;
+    for (Marker& marker : spec.markers) {
+        if (marker.label.empty() || !labelCrowdsCurves(figure, start, marker.label, theme))
+            continue;
+        listed.push_back({marker.label, marker.color, false, marker.dashed});
+        marker.label.clear();
+    }
+    if (listed.empty() || theme.legend == LegendPlacement::None) return;
+    figure.rollBack(start);
+    if (spec.keys.empty()) {  // the series' own keys first, as drawLinePlot makes them
+        for (std::size_t index = 0; index < spec.series.size(); ++index) {
+            const LineSeries& s = spec.series[index];
+            if (s.name.empty()) continue;
+            spec.keys.push_back(
+                {s.name,
+                 s.color.a == 0 ? seriesColor(int(index), theme) : lineColorOn(s.color, theme),
+                 false});
+        }
+    }
+    spec.keys.insert(spec.keys.end(), listed.begin(), listed.end());
+    spec.legend = true;
+    drawLinePlot(figure, box, spec, theme);
+}
+
+// The family's maps as small multiples: each map framed without tick labels (every map has the
+// same axes, 0 to L - 1, said once in a line under them), its title above it and its own colour
+// bar beside it, the bar's caption ("bias", "q·k") under the bar. At a projector's font the maps
+// with their own axes left no room for bars (eight cells of some 250 x 250 px at 1024x768 F5:
+// a 40 px map beside its bar), and the maps went without, so no value could be read (#28).
+// False, drawing nothing, when even these maps would be under two lines of text a side.
+bool drawCompactMaps(Figure& figure, const RelativeLayout& layout, const RelativeFigureData& data,
+                     const RelativeFigureOptions& o, const Theme& theme) {
+    const int members = std::min(kFamilyMembers, int(data.maps.size()));
+    const Box grid = layout.panel(1);
+    if (members == 0 || grid.width <= 0) return false;
+    const int cols = layout.cells[1].y == layout.cells[0].y ? 4 : 2;
+    const int rows = (members + cols - 1) / cols;
+    const float noteSize = atLeastMinText(theme.fontSize * 0.85f, theme);
+    const std::string axes = "every map: query $i$ down, key $j$ across, 0 to " +
+                             formatValue(o.seqLen - 1) + "; grey: future keys (masked)";
+    const std::vector<std::string> noteLines = wrapText(axes, noteSize, grid.width - 4);
+    const float noteHeight = noteSize * 1.15f * float(noteLines.size()) + 4;
+    const Box cellsArea{grid.x, grid.y, grid.width, grid.height - noteHeight};
+    const float titleSize = theme.titleSize;
+    // The title ends clear of the bar's top tick label, which hangs half a line above the bar.
+    const float titleClear = theme.fontSize * 0.5f + 3;
+    const float titleRow = titleSize * 1.15f + titleClear;
+    const float captionRow = theme.fontSize * 1.7f;  // the lowest tick label hangs half a line
+    const float gap = theme.fontSize * 0.5f, barWidth = barWidthFor(theme);
+    std::vector<Box> cells;
+    for (int k = 0; k < members; ++k)
+        cells.push_back(gridCell(cellsArea, rows, cols, k / cols, k % cols, theme.fontSize * 0.6f));
+    // One side for every map: the smallest any cell allows beside its bar's labels, measured
+    // again for a bar of that length (a shorter bar may take other ticks).
+    auto labelRoom = [&](int k, float length) {
+        return colorbarTickWidth(data.ranges[std::size_t(k)], length, theme);
+    };
+    float side = INFINITY;
+    for (int round = 0; round < 2; ++round) {
+        float smallest = INFINITY;
+        for (int k = 0; k < members; ++k) {
+            const Box& cell = cells[std::size_t(k)];
+            const float length = std::isfinite(side) ? side : cell.height - titleRow - captionRow;
+            smallest = std::min({smallest, cell.width - gap - barWidth - labelRoom(k, length) - 2,
+                                 cell.height - titleRow - captionRow});
+        }
+        side = smallest;
+    }
+    if (!(side >= 2 * theme.fontSize)) return false;
+    for (int k = 0; k < members; ++k) {
+        const Box& cell = cells[std::size_t(k)];
+        const HeatmapSample& sample = data.maps[std::size_t(k)];
+        const ValueRange range = data.ranges[std::size_t(k)];
+        const float block = side + gap + barWidth + labelRoom(k, side);
+        const Box map{cell.x + (cell.width - block) / 2, cell.y + titleRow, side, side};
+        const Box bar{map.right() + gap, map.y, barWidth, side};
+        const FamilyMember member = kFamilyMemberList[std::size_t(k)];
+        const bool rotary = member == FamilyMember::Xpos || member == FamilyMember::Rope;
+        std::string title = familyMemberName(member);
+        if (rotary) title = member == FamilyMember::Xpos ? "xPos $q·k$" : "RoPE $q·k$";
+        // Centred over the map and its bar, inside the cell.
+        const FittedText fitted =
+            fitText(title, titleSize, cell.width, readableMinScale(titleSize, theme));
+        figure.add(centredText({map.x + block / 2, map.y - titleClear}, fitted.text, fitted.size,
+                               theme.text, HorizontalAlign::Center, VerticalAlign::Bottom));
+        if (sample.values) {
+            HeatmapItem item;  // covers the map: masked cells are painted, opaque
+            item.box = map;
+            item.box.width *= float(sample.colSpan / double(std::max(1LL, sample.window.colCount)));
+            item.box.height *=
+                float(sample.rowSpan / double(std::max(1LL, sample.window.rowCount)));
+            item.values = sample.values;
+            item.colormap = ColormapId::Viridis;
+            item.range = range;
+            item.masked = theme.masked;
+            item.version = sample.version;
+            figure.add(ClipPush{map});
+            figure.add(item);
+            figure.add(ClipPop{});
+        }
+        figure.add(filledRect(map, {0, 0, 0, 0}, theme.axis));
+        drawColorbarTicks(figure, bar, ColormapId::Viridis, range,
+                          colorbarTicks(range, side, theme.fontSize), theme, &cell);
+        figure.add(makeText({bar.x, bar.bottom() + theme.fontSize * 0.55f + 2},
+                            rotary ? "$q·k$" : "bias", theme.fontSize, theme.mutedText,
+                            HorizontalAlign::Left, VerticalAlign::Top));
+    }
+    float y = grid.bottom() - noteHeight + 4;
+    for (const std::string& line : noteLines) {
+        figure.add(makeText({grid.x + grid.width / 2, y}, line, noteSize, theme.mutedText,
+                            HorizontalAlign::Center, VerticalAlign::Top));
+        y += noteSize * 1.15f;
+    }
+    return true;
+}
+
 void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigureOptions& o,
                 const RelativeFigureData& data, const Theme& theme) {
     const Box curves = layout.panel(0);
     if (curves.width > 0) {
         LinePlotSpec spec;
         spec.title = "Bias against distance (each minus its value at 0; xPos and RoPE: log-score)";
+        // A short plot (a lesson card under it at F5: 1008 x 372 or 402) keeps its title to one
+        // line: the second line took the rows the legend needed inside, below the curves, and the
+        // legend went beside a plot of 345 x 205 px (#28, lesson 11). The y label and the
+        // legend's "xPos decay" and "RoPE bound" still say what the rotary curves are.
+        if (curves.height < theme.fontSize * 18 &&
+            estimateTextWidth(spec.title, theme.titleSize) > curves.width - 4 * theme.fontSize)
+            spec.title = "Bias against distance, each minus its value at 0";
         const double reach = std::max(1, o.seqLen - 1);
         spec.x = {o.logDistance ? "distance $i-j$ (log)" : "distance $i-j$",
                   o.logDistance ? 1.0 : 0.0, reach, o.logDistance};
@@ -325,7 +541,7 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         spec.y = {"bias (log-score)", o.biasFloor, top + 0.05 * (top - o.biasFloor)};
         spec.autoRangeY = false;
         if (o.trainingLength <= reach) spec.markers.push_back(trainingAt(o, theme));
-        drawLinePlot(figure, curves, spec, theme);
+        drawCurvesClearOfLabels(figure, curves, std::move(spec), theme);
     }
     // Each member its own colour bar, beside the map in the cell's spare width: their scales
     // differ by orders of magnitude (at L = 2048 ALiBi's bias reaches about −1000, FIRE's spans a
@@ -382,6 +598,9 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
     bool barred = true;
     float side = commonSide(true);
     if (side < kBarredMapShare * unbarred || side < 2 * theme.fontSize) {
+        // Small multiples then: the maps without their own tick labels (the axes stated once
+        // below them), each beside its bar.
+        if (drawCompactMaps(figure, layout, data, o, theme)) return;
         barred = false;
         side = unbarred;
     }
@@ -401,7 +620,7 @@ void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
     spec.y = std::move(y);
     spec.series = std::move(series);
     if (o.trainingLength < o.seqLen) spec.markers.push_back(trainingAt(o, theme));
-    drawLinePlot(figure, box, spec, theme);
+    drawCurvesClearOfLabels(figure, box, std::move(spec), theme);
 }
 
 }  // namespace

@@ -236,32 +236,43 @@ TEST(RelativeFiguresTest, EveryFamilyMapHasItsOwnColourBar) {
     }
 }
 
-// At a projector's font the family's panel 2 is eight cells of some 250 x 130 px: bars beside
-// the maps squeezed them to a few pixels and shrank "ALiBi" and "Sandwich" below the title size
-// (--check-layout's two small texts at 1024x768 F5). There the maps go without bars, as large
-// as the cells allow, their titles whole and at the title size.
-TEST(RelativeFiguresTest, FamilyMapsTooSmallForBarsGoWithout) {
+// At a projector's font the family's panel 2 is eight cells of some 250 x 250 px: bars beside
+// maps with their own tick labels squeezed them to 40 px, so the maps went without bars and no
+// value could be read off them at F5 (#28). There they are small multiples: no tick labels of
+// their own (the axes said once, under them), each map beside its bar, as large as the cells
+// allow, titles whole at the title size and every text at the projector's size.
+TEST(RelativeFiguresTest, FamilyMapsKeepTheirBarsAtTheProjectorSize) {
     const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const float smallest = kReadableTextPx * 1.75f * 0.8f;  // --check-layout's presentation floor
     for (Box area : {Box{0, 0, 1008, 512}, Box{0, 0, 1008, 640}}) {
         Figure figure = emptyFigure(area.width, area.height, theme);
         ASSERT_TRUE(drawRelativeFigure(figure, area, RelativeFigureOptions{}, RelativeTab::Family,
                                        theme, 1));
-        int maps = 0;
+        std::vector<Box> maps, ramps;
         for (const FigureItem& item : figure.items) {
             if (const auto* heatmap = std::get_if<HeatmapItem>(&item)) {
-                if (heatmap->values && heatmap->values->cols == 1) continue;  // a colour ramp
-                ++maps;
-                EXPECT_GE(heatmap->box.width, 3 * theme.fontSize) << area.height;
+                const bool ramp = heatmap->values && heatmap->values->cols == 1;
+                (ramp ? ramps : maps).push_back(heatmap->box);
             } else if (const auto* text = std::get_if<TextItem>(&item)) {
-                for (const char* title : {"ALiBi", "Sandwich", "FIRE", "T5"}) {
+                EXPECT_GE(text->size, smallest - 0.05f) << text->text;
+                for (const char* title : {"ALiBi", "Sandwich", "FIRE", "T5", "KERPLE power"}) {
                     if (text->text == title) {
                         EXPECT_GE(text->size, theme.titleSize - 0.05f) << title << area.height;
                     }
                 }
             }
         }
-        EXPECT_EQ(maps, 8) << area.height;
+        ASSERT_EQ(maps.size(), 8u) << area.height;
+        ASSERT_EQ(ramps.size(), 8u) << area.height;
+        for (std::size_t k = 0; k < 8; ++k) {
+            EXPECT_GE(maps[k].width, 3 * theme.fontSize) << k;
+            EXPECT_GE(ramps[k].x, maps[k].right()) << k;
+            EXPECT_LE(ramps[k].x, maps[k].right() + 2 * theme.fontSize) << k;
+            EXPECT_NEAR(ramps[k].height, maps[k].height, 1.f) << k;
+        }
+        EXPECT_NE(allText(figure).find("every map: query"), std::string::npos);
         EXPECT_EQ(layoutFaults(figure), "") << area.height;
+        EXPECT_TRUE(textsCutShort(figure).empty()) << area.height;
     }
 }
 
@@ -352,6 +363,121 @@ TEST(RelativeFiguresTest, FamilyMapsAreOneSize) {
             }
             EXPECT_EQ(layoutFaults(figure), "") << where;
         }
+    }
+}
+
+// The sizes the Relative view is seen at: its figure area at 1440x900, one panel at a time at
+// 1024x768 F5 (1008 x 512), and a one-column print (--width 600).
+struct SeenAt {
+    const char* name;
+    Theme theme;
+    Box area;
+    bool oneAtATime;
+};
+std::vector<SeenAt> seenAt() {
+    return {{"1440x900", darkTheme(), {0, 0, 1050, 760}, false},
+            {"F5", scaledTheme(darkTheme(), 1.75f), {0, 0, 1008, 512}, true},
+            {"one column", forFiles(paperTheme(), 1), {0, 0, 600, 900}, false}};
+}
+
+// Issue #28: FIRE's "training length 512" sat in the channel between the curves of queries 1023
+// and 2047 at 1024x768 F5, its box touching the lower one (Sandwich's and KERPLE's did at one
+// column). A marker's label keeps a quarter of a line clear of every curve, or is listed in the
+// legend; it is shown either way.
+TEST(RelativeFiguresTest, TrainingLengthLabelKeepsClearOfTheCurves) {
+    struct Curves {
+        RelativeTab tab;
+        int panel;  // the curves' panel, 0-based
+    };
+    for (const SeenAt& seen : seenAt()) {
+        for (Curves c : {Curves{RelativeTab::Family, 0}, Curves{RelativeTab::Xpos, 1},
+                         Curves{RelativeTab::Kerple, 2}, Curves{RelativeTab::Sandwich, 1},
+                         Curves{RelativeTab::Fire, 2}}) {
+            Figure figure = emptyFigure(seen.area.width, seen.area.height, seen.theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, seen.area, RelativeFigureOptions{}, c.tab,
+                                           seen.theme, seen.oneAtATime ? c.panel : 0));
+            const std::string where =
+                std::string(seen.name) + ", tab " + std::to_string(int(c.tab));
+            int labels = 0;
+            for (const FigureItem& item : figure.items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                if (!text || text->text != "training length 512") continue;
+                ++labels;
+                // Its box grown by a quarter of a line on every side covers no curve.
+                EXPECT_EQ(marksCovered(figure, textBox(*text), 0, -0.25f * seen.theme.fontSize), 0)
+                    << where;
+            }
+            EXPECT_LE(labels, 1) << where;
+            // By its line, or in the legend (where a narrow column may wrap it).
+            EXPECT_NE(allText(figure).find("training"), std::string::npos) << where;
+            EXPECT_EQ(layoutFaults(figure), "") << where;
+        }
+    }
+}
+
+// Issue #28: a map's "each pixel: mean of 5×5 cells" went to the bottom right of its panel's
+// box: half a window below xPos's and Sandwich's maps at 1440x900, under the curves' column at
+// F5, four lines of one word beside nothing at one column. It sits by its map: its first line
+// within two lines of the map's x axis label, across the map's or its colour bar's columns.
+TEST(RelativeFiguresTest, MapNotesSitByTheirMaps) {
+    for (const SeenAt& seen : seenAt()) {
+        for (RelativeTab tab :
+             {RelativeTab::Xpos, RelativeTab::Kerple, RelativeTab::Sandwich, RelativeTab::Fire}) {
+            RelativeFigureOptions options;
+            options.seqLen = 8192;  // a pixel is the mean of several cells at every size
+            Figure figure = emptyFigure(seen.area.width, seen.area.height, seen.theme);
+            ASSERT_TRUE(drawRelativeFigure(figure, seen.area, options, tab, seen.theme));
+            const std::string where = std::string(seen.name) + ", tab " + std::to_string(int(tab));
+            std::vector<Box> maps, labels, notes;
+            for (const FigureItem& item : figure.items) {
+                if (const auto* heatmap = std::get_if<HeatmapItem>(&item);
+                    heatmap && heatmap->values && heatmap->values->cols > 1)
+                    maps.push_back(heatmap->box);
+                if (const auto* text = std::get_if<TextItem>(&item)) {
+                    if (text->text == "key j") labels.push_back(textBox(*text));
+                    if (text->text.rfind("each pixel", 0) == 0) notes.push_back(textBox(*text));
+                }
+            }
+            ASSERT_FALSE(notes.empty()) << where;
+            ASSERT_EQ(labels.size(), maps.size()) << where;
+            for (const Box& note : notes) {
+                bool byAMap = false;
+                for (std::size_t k = 0; k < maps.size(); ++k) {
+                    const Box& map = maps[k];
+                    const float lines = 2 * seen.theme.fontSize;
+                    byAMap =
+                        byAMap ||
+                        (note.y >= map.bottom() && note.y <= labels[k].bottom() + lines &&
+                         note.right() >= map.x && note.x <= map.right() + 6 * seen.theme.fontSize);
+                }
+                EXPECT_TRUE(byAMap) << where << ": note at " << note.x << ", " << note.y;
+            }
+            EXPECT_EQ(layoutFaults(figure), "") << where;
+            EXPECT_TRUE(textsCutShort(figure).empty())
+                << where << ": " << textsCutShort(figure).front();
+        }
+    }
+}
+
+// Lesson 11's first card at 1024x768 F5 left the family's curves 1008 x 372 px: a two-line title
+// and the legend beside the plot made it 345 x 205 (#28). With the lesson's settings (L 4096,
+// bias floor −40, where the curves leave the lower right free) the title takes one line and the
+// legend goes inside, below the curves: the plot keeps nearly the whole width.
+TEST(RelativeFiguresTest, FamilyCurvesUnderALessonCardKeepTheWidth) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    RelativeFigureOptions options;  // lesson 11's state
+    options.seqLen = 4096;
+    options.trainingLength = 512;
+    options.biasFloor = -40;
+    for (Box area : {Box{0, 0, 1008, 372}, Box{0, 0, 1008, 402}}) {
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        ASSERT_TRUE(drawRelativeFigure(figure, area, options, RelativeTab::Family, theme, 0));
+        ASSERT_FALSE(figure.panels.empty());
+        const Box plot = figure.panels.front().plot;
+        EXPECT_GE(plot.width, 0.8f * area.width) << area.height;
+        EXPECT_GE(plot.height, 200.f) << area.height;
+        EXPECT_EQ(layoutFaults(figure), "") << area.height;
+        EXPECT_TRUE(textsCutShort(figure).empty()) << area.height;
     }
 }
 
