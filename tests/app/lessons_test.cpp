@@ -1081,6 +1081,19 @@ TEST(TourCheckTest, HelpListsTheLessonsOptions) {
     EXPECT_NE(help.out.find("--tour-sizes WxH"), std::string::npos) << help.out;
 }
 
+// A --tour-sizes size larger than the X screen is refused before any step is checked (the
+// window would grow past the screen and the check measure a clipped window): one line naming
+// the size and the screen's, exit 2.
+TEST(TourCheckTest, TourSizesLargerThanTheScreenAreRefused) {
+    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+    const ProcessResult result =
+        runShell("xvfb-run -a -s '-noreset -screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
+                 " --fresh --window-size 1024x768 --tour-check --tour-sizes 1024x900");
+    EXPECT_EQ(result.exitCode, 2) << result.out;
+    EXPECT_EQ(result.err, "poslab: --tour-sizes 1024x900 is larger than the screen (1024x768)\n");
+    EXPECT_EQ(result.out.find("tour check:"), std::string::npos) << result.out;
+}
+
 // --tour-sizes is read before any window opens: a mistake is one line naming the entry.
 TEST(TourCheckTest, TourSizesAreCheckedBeforeTheWindowOpens) {
     const ProcessResult alone = runPoslab({"--tour-sizes", "1440x900"});
