@@ -127,9 +127,11 @@ TEST(BinaryClockFiguresTest, TheBitsMapsBarIsTickedAtZeroAndOne) {
         ASSERT_TRUE(clock.ok());
         EXPECT_TRUE(hasText(*clock, "0"));
         EXPECT_TRUE(hasText(*clock, "1"));
-        for (const FigureItem& item : clock->items)
-            if (const auto* text = std::get_if<TextItem>(&item))
+        for (const FigureItem& item : clock->items) {
+            if (const auto* text = std::get_if<TextItem>(&item)) {
                 EXPECT_EQ(text->text.find('.'), std::string::npos) << text->text;
+            }
+        }
     }
 }
 
