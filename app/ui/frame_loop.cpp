@@ -482,9 +482,29 @@ bool resizeForCheck(GLFWwindow* window, Application& application, int width, int
     return false;
 }
 
+// Whether every size a check is to resize its window to fits the screen: X lets a window grow
+// past the screen (and without a window manager nothing shrinks it), so the check would audit a
+// clipped window, figures partly off the screen. Else one line naming the size and the screen's.
+bool sizesFitTheScreen(const std::vector<std::pair<int, int>>& sizes, const char* option) {
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* screen = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (!screen) return true;  // nothing to compare with: resizeForCheck reports what it gets
+    for (const auto& [width, height] : sizes) {
+        if (width <= screen->width && height <= screen->height) continue;
+        std::fprintf(stderr, "poslab: --%s %dx%d is larger than the screen (%dx%d)\n", option,
+                     width, height, screen->width, screen->height);
+        return false;
+    }
+    return true;
+}
+
+// The exit status of a check refused before it starts: a bad option value (cli::kExitBadInput).
+constexpr int kCheckRefused = 2;
+
 // --tour-check: every step at the window's size, then again at each --tour-sizes size (the
 // window resized in the same process: a second start of the GUI costs more than the steps).
 int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
+    if (!sizesFitTheScreen(options.tourSizes, "tour-sizes")) return kCheckRefused;
     application.tour().setPresentation(application.state(), true);
     int failed = checkTourSteps(window, application, options.tourScreenshots);
     for (const auto& [width, height] : options.tourSizes) {
@@ -590,6 +610,9 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
 // each --layout-sizes size and mode, the window resized in the same process (a start of the GUI
 // costs as much as a size's check, and the views' computed data is reused).
 int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
+    std::vector<std::pair<int, int>> sizes;
+    for (const LayoutSize& size : options.layoutSizes) sizes.emplace_back(size.width, size.height);
+    if (!sizesFitTheScreen(sizes, "layout-sizes")) return kCheckRefused;
     // Every view opened once first (their caches and workers start), named by its tab's title:
     // the visible tab (currentView) follows a selection one frame late in the tab bar, which
     // listed the first view twice and never the last (Context, at every size whose tabs fit).

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <GLFW/glfw3.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -432,7 +434,8 @@ TEST(LeakCheckTest, OurLeakIsReportedWhereTheDriversBlocksAreSuppressed) {
         "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX POSLAB_LEAK_ON_PURPOSE=1 "
         "ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=" +
         shellQuote("suppressions=" + suppressions + ":use_tls=0:symbolize=0:print_suppressions=1") +
-        " " + shellQuote(self) + " --gtest_filter=LeakCheckTest.*");
+        " " + shellQuote(self) +
+        " --gtest_filter=LeakCheckTest.OurLeakIsReportedWhereTheDriversBlocksAreSuppressed");
     ASSERT_NE(result.out.find("[ RUN      ] LeakCheckTest."), std::string::npos) << result.out;
     EXPECT_NE(result.exitCode, 0) << result.out << result.err;
     EXPECT_NE(result.err.find("ERROR: LeakSanitizer: detected memory leaks"), std::string::npos)
@@ -446,6 +449,36 @@ TEST(LeakCheckTest, OurLeakIsReportedWhereTheDriversBlocksAreSuppressed) {
         << result.err;
     // ... while the loader's blocks were there and suppressed by their module's name.
     EXPECT_NE(result.err.find("/ld-linux-x86-64.so.2"), std::string::npos) << result.err;
+}
+
+// A callback GLFW calls (here the error callback, as app/main.cpp's reportGlfwError) runs with
+// libglfw's frames below ours: a suppression naming libglfw (or libX11, below GLFW's X error
+// handler) hid every leak of ours made there, since a stack is suppressed when any frame
+// matches. lsan.supp names neither now (the GUI's runs under xvfb used neither), and such a
+// leak is reported.
+void leakInGlfwCallback(int, const char*) {
+    leakOnPurpose();
+}
+
+TEST(LeakCheckTest, OurLeakInAGlfwCallbackIsReported) {
+    if (std::getenv("POSLAB_LEAK_IN_GLFW_CALLBACK")) {
+        glfwSetErrorCallback(leakInGlfwCallback);
+        (void)glfwGetTime();  // before glfwInit: GLFW_NOT_INITIALIZED, through the callback
+        glfwSetErrorCallback(nullptr);
+        return;
+    }
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    const std::string suppressions = POSLAB_TEST_DATA_DIR "/../sanitizer/lsan.supp";
+    const auto result = runShell(
+        "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX POSLAB_LEAK_IN_GLFW_CALLBACK=1 "
+        "ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=" +
+        shellQuote("suppressions=" + suppressions + ":use_tls=0:symbolize=0") + " " +
+        shellQuote(self) + " --gtest_filter=LeakCheckTest.OurLeakInAGlfwCallbackIsReported");
+    ASSERT_NE(result.out.find("[ RUN      ] LeakCheckTest."), std::string::npos) << result.out;
+    EXPECT_NE(result.exitCode, 0) << result.out << result.err;
+    EXPECT_NE(result.err.find("Direct leak of 48 byte(s) in 1 object(s)"), std::string::npos)
+        << result.err;
+    EXPECT_NE(result.err.find("leakInGlfwCallback"), std::string::npos) << result.err;
 }
 #endif
 

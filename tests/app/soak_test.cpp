@@ -339,6 +339,21 @@ TEST(PresentationTest, LayoutSizesAreCheckedBeforeAWindowOpens) {
     }
 }
 
+// A --layout-sizes size larger than the X screen: X lets the window grow past the screen, so
+// the check ran and measured a clipped window. It is refused before any check, in one line
+// naming the size and the screen's, exit 2.
+TEST(PresentationTest, LayoutSizesLargerThanTheScreenAreRefused) {
+    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("layout-screen");
+    const ProcessResult result =
+        runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
+                 " xvfb-run -a -s '-noreset -screen 0 1024x768x24' " + shellQuote(POSLAB_BINARY) +
+                 " --fresh --window-size 800x600 --check-layout --layout-sizes 480x320,1440x900");
+    EXPECT_EQ(result.exitCode, 2) << result.out;
+    EXPECT_EQ(result.err, "poslab: --layout-sizes 1440x900 is larger than the screen (1024x768)\n");
+    EXPECT_EQ(result.out.find("check-layout:"), std::string::npos) << result.out;
+}
+
 // The frame-time benchmarks (README, Benchmarks): one process runs every scenario (one per view
 // and tab) for a few frames and reports each. Small sizes here (--bench-seq-len, --bench-d-model:
 // every scenario's other settings, what moves and the reporting are the same), in a small

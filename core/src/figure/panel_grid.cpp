@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace poslab {
 
@@ -19,6 +20,37 @@ Box PanelGrid::cell(int panel) const {
     // Whole pixels, as gridCell gives: text anchors land on pixel rows.
     return {std::floor(area.x + float(col) * (w + gap)),
             std::floor(area.y + float(row) * (h + gap)), std::floor(w), std::floor(h)};
+}
+
+std::vector<Box> alignPlotsByRow(std::vector<Box> cells, int columns,
+                                 const std::function<float(int panel, Box cell)>& plotTop) {
+    const int count = int(cells.size());
+    columns = std::max(1, columns);
+    for (int first = 0; first < count; first += columns) {
+        const int last = std::min(count, first + columns);
+        std::vector<float> tops;
+        float lowest = -INFINITY;
+        for (int k = first; k < last; ++k) {
+            tops.push_back(plotTop(k, cells[std::size_t(k)]));
+            lowest = std::max(lowest, tops.back());  // NaN (no plot) is passed over
+        }
+        for (int k = first; k < last; ++k) {
+            Box& cell = cells[std::size_t(k)];
+            const float lower = std::min(lowest - tops[std::size_t(k - first)], cell.height);
+            if (!(lower > 0)) continue;  // the lowest already, or no plot
+            cell.y += lower;
+            cell.height -= lower;
+        }
+    }
+    return cells;
+}
+
+std::vector<Box> cellsAlignedByRow(const PanelGrid& grid,
+                                   const std::function<float(int panel, Box cell)>& plotTop) {
+    std::vector<Box> cells;
+    for (int k = 0; k < grid.count; ++k) cells.push_back(grid.cell(k));
+    if (grid.oneAtATime()) return cells;  // one panel: no row to line up with
+    return alignPlotsByRow(std::move(cells), grid.columns, plotTop);
 }
 
 PanelGrid reflowOrFocus(Box area, const PanelShape& shape, const Theme& theme, int selected) {

@@ -256,7 +256,9 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
     const ValueRange outputRange{-scale, scale};
     const float barWidth = barWidthFor(theme);
     const float gap = 10;
-    const float deviationWidth = estimateTextWidth("Δ 0.000", theme.fontSize * 0.8f) + 8;
+    // The Δ column at the rows' words' size (at 0.8 of it, 11 px at 1440x900, it read as a
+    // footnote beside 14 px words): room for "0.000" and its gaps.
+    const float deviationWidth = estimateTextWidth("0.000", theme.fontSize) + 12;
     struct PanelsLayout {
         Box panels;
         float weightBar = 0, outputBar = 0, attentionWidth = 0, outputWidth = 0;
@@ -370,13 +372,11 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                        ColormapId::BlueWhiteRed, outputRange, dims, theme);
     // Per shuffled word: how far its output is from the same word's output in the sentence.
     const float rowHeight = cellsD.height / float(n);
-    // As tall as a row's glyphs may be (~0.95 of a size), as the row words are.
-    const float deviationSize =
-        std::min(atLeastMinText(theme.fontSize * 0.8f, theme), rowHeight * 0.95f);
+    // The rows' words' size, never taller than a row's glyphs may be (~0.95 of a size).
+    const float deviationSize = std::min(theme.fontSize, rowHeight * 0.95f);
     if (deviationSize >= 7) {
-        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ",
-                            atLeastMinText(theme.fontSize * 0.8f, theme), theme.mutedText,
-                            HorizontalAlign::Left, VerticalAlign::Bottom));
+        figure.add(makeText({cellsD.right() + 4, cellsD.y - 3}, "Δ", theme.fontSize,
+                            theme.mutedText, HorizontalAlign::Left, VerticalAlign::Bottom));
         for (std::size_t i = 0; i < n; ++i) {
             const double d = c.tokenDeviation[i];
             figure.add(makeText({cellsD.right() + 4, cellsD.y + (float(i) + 0.5f) * rowHeight},

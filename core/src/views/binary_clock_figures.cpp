@@ -164,19 +164,82 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
         }
         return legendOverData;
     };
+    // The two curves' keys once above `stack`, side by side (below a plot of no height: rows as
+    // wide as it); returns where the plots below them start.
+    auto drawKeysAbove = [&](Box stack) {
+        PlotFrame row;
+        row.plot = {stack.x, stack.y, stack.width, 0};
+        row.legendColumn = stack;
+        const std::vector<LegendKey> keys = {{kBitSquareKey, seriesColor(0, theme)},
+                                             {kBitSinusoidKey, seriesColor(1, theme)}};
+        const std::optional<Box> drawn =
+            drawLegendAfter(figure, row, keys, LegendCorner::TopRight, 0, theme);
+        return drawn ? drawn->bottom() + gap * 2 : stack.y;
+    };
+    // Every bit in one plot, a lane each (bit b's curves around y = b, the y axis counting
+    // bits), its period beside its lane: on screen, where the stack is too short for a plot
+    // per bit in one column (a projector's panel drew 65 px plots under their own titles and
+    // ticks in three columns at 1024x768 F5; a 480x320 window left bits 3 and 4 out).
+    const int wanted = std::min(bits, 6);
+    const bool lanes = !theme.panelRoom && int((right.height - theme.fontSize * 1.6f) /
+                                               (theme.fontSize * 5.5f)) < wanted;
+    if (lanes) {
+        const int curvePositions = std::min(positions, 64);
+        LinePlotSpec plot;
+        plot.title = "bit b: period $2^{b+1}$";
+        plot.x = integerAxis("position", 0, double(curvePositions));
+        plot.y = integerAxis("bit", -0.6, double(wanted) - 0.4);
+        plot.autoRangeY = false;
+        plot.legend = false;
+        const float laneHalf = 0.38f;
+        for (int b = 0; b < wanted; ++b) {
+            LineSeries square, smooth;
+            for (int p = 0; p < curvePositions; ++p) {
+                const double v = b + laneHalf * (2.0 * positionBit(p, b) - 1);
+                if (p == 0 || positionBit(p - 1, b) != positionBit(p, b))
+                    square.x.push_back(p), square.y.push_back(v);
+                if (p + 1 == curvePositions || positionBit(p + 1, b) != positionBit(p, b))
+                    square.x.push_back(p + 1), square.y.push_back(v);
+            }
+            const int samples = std::clamp(texelBudget(right.width), 64, 1024);
+            for (int i = 0; i <= samples; ++i) {
+                const double p = double(curvePositions) * i / samples;
+                smooth.x.push_back(p);
+                smooth.y.push_back(b + laneHalf * bitSinusoid(p - 0.5, b));
+            }
+            square.color = seriesColor(0, theme);
+            smooth.color = seriesColor(1, theme);
+            plot.series.push_back(std::move(square));
+            plot.series.push_back(std::move(smooth));
+        }
+        const float top = theme.legend == LegendPlacement::None ? right.y : drawKeysAbove(right);
+        // Each lane's period to the right of the plot, where it is wide enough to spare the
+        // column; else the title's rule says it.
+        const float periodWidth =
+            estimateTextWidth("period " + formatValue(std::ldexp(1.0, wanted)), theme.fontSize) +
+            theme.fontSize * 0.6f;
+        const bool periods = periodWidth <= right.width * 0.25f;
+        Theme small = theme;
+        small.titleSize = theme.fontSize;
+        PlotFrame frame;
+        drawLinePlot(figure,
+                     {right.x, top, right.width - (periods ? periodWidth : 0),
+                      std::max(1.f, right.bottom() - top)},
+                     plot, small, &frame);
+        for (int b = 0; periods && b < wanted; ++b) {
+            figure.add(makeText(
+                {frame.plot.right() + theme.fontSize * 0.5f, frame.toPixel(0, double(b)).y},
+                "period " + formatValue(std::ldexp(1.0, b + 1)), theme.fontSize, theme.mutedText,
+                HorizontalAlign::Left, VerticalAlign::Middle));
+        }
+        return;
+    }
     const Figure::Checkpoint start = figure.checkpoint();
     if (!drawBits(right, false) || theme.legend == LegendPlacement::None) return;
     // The first bit plot, a few lines tall, had no free place for the legend (a narrow panel: a
     // 480x320 window): the keys go once above the stack, side by side, and the plots below them.
     figure.rollBack(start);
-    PlotFrame row;
-    row.plot = {right.x, right.y, right.width, 0};
-    row.legendColumn = right;  // below a plot of no height: the keys in rows as wide as this
-    const std::vector<LegendKey> keys = {{kBitSquareKey, seriesColor(0, theme)},
-                                         {kBitSinusoidKey, seriesColor(1, theme)}};
-    const std::optional<Box> drawn =
-        drawLegendAfter(figure, row, keys, LegendCorner::TopRight, 0, theme);
-    const float top = drawn ? drawn->bottom() + gap * 2 : right.y;
+    const float top = drawKeysAbove(right);
     drawBits({right.x, top, right.width, right.bottom() - top}, true);
 }
 

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "poslab/figure/layout.hpp"
+#include "poslab/figure/legend.hpp"
 #include "poslab/views/print_room.hpp"
 
 namespace poslab {
@@ -87,10 +89,39 @@ void drawComponents(Figure& figure, Box area, const TableStructure& structure, c
             series.x.push_back(double(r));
             series.y.push_back(projections(r, j));
         }
+        series.color = seriesColor(int(j), theme);
         spec.series.push_back(std::move(series));
     }
-    drawLinePlot(figure,
-                 drawWrappedTitle(figure, area, "principal components against position", theme),
+    const Box plotArea =
+        drawWrappedTitle(figure, area, "principal components against position", theme);
+    if (theme.legend != LegendPlacement::Auto || spec.series.empty()) {
+        drawLinePlot(figure, plotArea, spec, theme, frameOut);
+        return;
+    }
+    // The keys above the plot, side by side in rows as wide as it: the curves fill the plot, so
+    // its own legend went beside it, its names wrapped into a column that left the plot some
+    // 120 px of a 330 px cell at 1440x900.
+    const Figure::Checkpoint start = figure.checkpoint();
+    std::vector<LegendKey> keys;
+    for (const LineSeries& series : spec.series) keys.push_back({series.name, series.color});
+    // A third of a line below the title: it touched the legend's box.
+    const Box keysArea{plotArea.x, plotArea.y + theme.fontSize / 3, plotArea.width,
+                       std::max(1.f, plotArea.height - theme.fontSize / 3)};
+    PlotFrame row;
+    row.plot = {keysArea.x, keysArea.y, keysArea.width, 0};
+    row.legendColumn = keysArea;  // below a plot of no height: the keys in rows this wide
+    const std::optional<Box> drawn =
+        drawLegendAfter(figure, row, keys, LegendCorner::TopRight, 0, theme);
+    const float top = drawn ? drawn->bottom() + theme.fontSize / 3 : plotArea.y;
+    if (top > plotArea.y + plotArea.height * 0.4f) {
+        // Keys taller than two fifths of the room (a cell a few lines tall, every panel in a
+        // small file: their wrapped names ran into the next row's title): the plot's own legend.
+        figure.rollBack(start);
+        drawLinePlot(figure, plotArea, spec, theme, frameOut);
+        return;
+    }
+    spec.legend = false;
+    drawLinePlot(figure, {plotArea.x, top, plotArea.width, std::max(1.f, plotArea.bottom() - top)},
                  spec, theme, frameOut);
 }
 
@@ -272,11 +303,12 @@ LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int 
     // column in print, whose 8 pt is a large em).
     const bool narrowPrint =
         heightMayGrow(theme) && area.width < theme.fontSize * kStructureShape.minWidthEm * 2;
-    if (narrowPrint) {  // the title takes two full lines
-        const float top = area.y + std::max(30.f, titleBandHeight(theme, 2.6f));
-        plots.height = std::max(1.f, plots.bottom() - top);
-        plots.y = top;
-    }
+    // The title takes two full lines in narrow print; else its line and a gap: a projector's
+    // title (30 px in F5) filled the 30 px band and the first plot's title touched it.
+    const float top = area.y + std::max(30.f, narrowPrint ? titleBandHeight(theme, 2.6f)
+                                                          : titleBandHeight(theme, 1.45f));
+    plots.height = std::max(1.f, plots.bottom() - top);
+    plots.y = top;
     Box noteBox{area.x + 4, plots.bottom(), std::max(1.f, area.width - 8), 0};
     if (!note.empty()) {  // measured by drawing it once: the same wrap drawLearnedStructureFigure
         Figure scratch = emptyFigure(area.width, area.height, theme);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -178,9 +179,7 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
         {&terms.positionPosition, titled("position·position", "$p_i·p_j$", 3)},
         {&terms.total, titled("= sum", "$(x_i+p_i)·(x_j+p_j)$", 4)},
     };
-    for (int k = 0; k < 5; ++k) {
-        if (!grid.shows(k)) continue;
-        const Box cell = grid.cell(k);
+    auto termSpec = [&](int k) {
         HeatmapSpec spec = blockMeansSpec(panels[k].title, *panels[k].values, maps.cellsPerTexel,
                                           maps.seqLen, range);
         spec.x.label = "key j";
@@ -192,8 +191,24 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
                                       std::to_string(maps.cellsPerTexel) + " cells";
             }
         }
+        return spec;
+    };
+    HeatmapSpec specs[5];  // built once: the alignment lays them out aside first
+    for (int k = 0; k < 5; ++k)
+        if (grid.shows(k)) specs[k] = termSpec(k);
+    // The maps of a row start at one height, whichever titles wrap (at 1440x900 the first
+    // title kept one line and its map stood a line above its neighbours').
+    const std::vector<Box> cells = cellsAlignedByRow(grid, [&](int k, Box cell) {
+        if (k >= 5) return float(NAN);  // the paragraph
+        Figure scratch;
         PlotFrame frame;
-        drawHeatmap(figure, cell, spec, theme, &frame);
+        drawHeatmap(scratch, cell, specs[k], theme, &frame);
+        return frame.plot.y;
+    });
+    for (int k = 0; k < 5; ++k) {
+        if (!grid.shows(k)) continue;
+        PlotFrame frame;
+        drawHeatmap(figure, cells[std::size_t(k)], specs[k], theme, &frame);
         if (frames) frames->push_back(frame);
     }
     if (!grid.shows(5)) return;
@@ -285,51 +300,79 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     const Figure::Checkpoint start = figure.checkpoint();
     PlotFrame frame = drawHistogram(spec);
     // Short lines where they hide neither the bars, the curve nor the legend.
-    std::vector<NoteLine> lines = {{"sampled: mean " +
-                                        withMinusSign(formatValue(histogram.mean, 2)) + ", std " +
-                                        formatValue(histogram.stddev, 3),
-                                    theme.text}};
-    if (requested > drawn && drawn > 0) {  // fewer than asked: which ones
-        lines.push_back({"first " + std::to_string(drawn) + " of " + std::to_string(requested) +
-                             " seeded draws",
-                         theme.text});
+    const std::string meanText = "mean " + withMinusSign(formatValue(histogram.mean, 2));
+    const std::string stdText = "std " + formatValue(histogram.stddev, 3);
+    std::vector<NoteLine> lines = {{"sampled: " + meanText + ", " + stdText, theme.text}};
+    // Said whole, in every form of the note, when fewer than asked were drawn: which ones.
+    const bool fewer = requested > drawn && drawn > 0;
+    std::optional<NoteLine> countLine;  // its short form, for the short lines below
+    if (fewer) {
+        countLine = NoteLine{
+            "first " + std::to_string(drawn) + " of " + std::to_string(requested) + " seeded draws",
+            theme.text};
+        lines.push_back(*countLine);
     } else if (drawn > 0) {
         lines.push_back({std::to_string(drawn) + " random vectors", theme.mutedText});
+        countLine = NoteLine{"n = " + std::to_string(drawn), theme.mutedText};
     }
     const std::string sigmaText = "±1/√d = ±" + formatValue(sigma, 3);
     lines.push_back({"dashed: " + sigmaText, theme.mutedText});
-    // Whether notes drawn from item `from` on hide data, as the layout check finds it: a line's
-    // text over a mark.
-    auto hideData = [&](std::size_t from) {
-        bool hides = false;
-        for (std::size_t i = from; i < figure.items.size(); ++i) {
-            if (const auto* text = std::get_if<TextItem>(&figure.items[i]);
-                text && !text->text.empty())
-                hides = hides || marksCovered(figure, textBox(*text), start.marks) > 0;
-        }
-        return hides;
+    // How the notes drawn from item `from` on read as `lineCount` lines: none over a mark or
+    // within a third of a line of one (at 480x320 "std 0.125" touched the peak), and none
+    // wrapped (at 1024x768 F5 the three lines wrapped into seven in the corner beside the
+    // legend).
+    const float clearance = theme.fontSize / 3;
+    struct Reading {
+        bool clear = true, whole = true;
     };
-    const std::size_t noteItems = figure.items.size();
-    drawNoteLines(figure, frame, lines, theme);
-    if (hideData(noteItems)) {
-        // No place in the plot holds the three lines clear of the data (a 237 x 358 figure in
-        // a 480x320 window): the dashed lines are named by their marker's label, which the plot
-        // places clear of the data or lists as a dashed key, and the note keeps the std alone
-        // (the spread plot below takes it up; the count is the samples slider's).
-        figure.rollBack(start);
-        LinePlotSpec named = spec;
-        named.markers[0].label = sigmaText;
-        frame = drawHistogram(named);
-        const std::string stdText = "std " + formatValue(histogram.stddev, 3);
-        const std::size_t stdItems = figure.items.size();
-        drawNoteLines(figure, frame, {{stdText, theme.text}}, theme);
-        if (hideData(stdItems)) {
-            // Not even the std alone finds a free place (the narrow histogram beside its legend
-            // under lesson 5.2's card, F5): it joins the dashed lines' name.
-            figure.rollBack(start);
-            named.markers[0].label = sigmaText + ", sampled " + stdText;
-            frame = drawHistogram(named);
+    auto notesRead = [&](std::size_t from, std::size_t lineCount) {
+        Reading reading;
+        std::size_t texts = 0;
+        for (std::size_t i = from; i < figure.items.size(); ++i) {
+            const auto* text = std::get_if<TextItem>(&figure.items[i]);
+            if (!text || text->text.empty()) continue;
+            ++texts;
+            if (marksCovered(figure, textBox(*text), start.marks, -clearance) > 0)
+                reading.clear = false;
         }
+        reading.whole = texts == lineCount;
+        return reading;
+    };
+    // The forms of the note, longest first: the three lines (the dashed lines named in it);
+    // then, the dashed lines named by their marker's label (which the plot places clear of the
+    // data or lists as a dashed key), short lines: the mean, the std and the count, then the
+    // mean and the std, then the std alone (the spread plot beside it takes it up; the count is
+    // the samples slider's). The first form whole and clear is kept, else the first clear.
+    LinePlotSpec named = spec;
+    named.markers[0].label = sigmaText;
+    std::vector<std::pair<const LinePlotSpec*, std::vector<NoteLine>>> forms = {{&spec, lines}};
+    const std::vector<NoteLine> meanAndStd = {{meanText, theme.text}, {stdText, theme.text}};
+    forms.push_back({&named, meanAndStd});
+    if (countLine) forms.back().second.push_back(*countLine);
+    if (!fewer) {
+        if (countLine) forms.push_back({&named, meanAndStd});
+        forms.push_back({&named, {{stdText, theme.text}}});
+    }
+    bool placed = false;
+    for (const bool wrapped : {false, true}) {
+        for (std::size_t f = 0; f < forms.size() && !placed; ++f) {
+            if (f > 0 || wrapped) {
+                figure.rollBack(start);
+                frame = drawHistogram(*forms[f].first);
+            }
+            const std::size_t from = figure.items.size();
+            drawNoteLines(figure, frame, forms[f].second, theme);
+            const Reading reading = notesRead(from, forms[f].second.size());
+            placed = reading.clear && (reading.whole || wrapped);
+        }
+        if (placed) break;
+    }
+    if (!placed) {
+        // Not even the std alone finds a free place (the narrow histogram beside its legend
+        // under lesson 5.2's card, F5): it joins the dashed lines' name.
+        figure.rollBack(start);
+        named.markers[0].label = sigmaText + ", sampled " + stdText;
+        frame = drawHistogram(named);
     }
 
     LinePlotSpec spread;
@@ -383,14 +426,12 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const AddConcatLayout layout = addConcatLayout(area, theme, panel);
     figure.viewPanels = kAddConcatPanels.count;  // --panel N: the GUI's panel N
     const float textHeight = layout.textHeight;
-    const Box* columns = layout.columns;
+    HeatmapSpec termMaps[2];  // add, concatenate
     for (int side = 0; side < 2; ++side) {
         if (!layout.grid.shows(side)) continue;
-        const Box cell = columns[side];
-        const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
-        const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
         const Matrix& values = side == 0 ? terms.total : concat;
-        HeatmapSpec spec =
+        HeatmapSpec& spec = termMaps[side];
+        spec =
             blockMeansSpec(side == 0 ? "Add: x + p, width d = " + std::to_string(d)
                                      : "Concatenate: [x; p], width 2d = " + std::to_string(2 * d),
                            values, maps.cellsPerTexel, maps.seqLen, {-top, top});
@@ -401,7 +442,38 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
             spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " × " +
                                   std::to_string(maps.cellsPerTexel) + " cells";
         }
-        drawHeatmap(figure, plot, spec, theme);
+    }
+    LinePlotSpec readBack;
+    readBack.title = "Position read back from x + p";
+    readBack.x = {"$d_{model}$", 4, 2048, true};
+    readBack.y = {"error (positions)", 0, 1};  // the mean: the paragraph says so
+    // The plots of a row start at one height, whichever titles wrap (at 1440x900 "Concatenate:
+    // [x; p], width 2d = 128" took two lines and its map stood lower than Add's): laid out
+    // aside first, each column's plot lowered to the row's lowest, the paragraphs kept below.
+    Box columns[3] = {layout.columns[0], layout.columns[1], layout.columns[2]};
+    if (!layout.grid.oneAtATime()) {
+        const std::vector<Box> aligned = alignPlotsByRow(
+            {columns[0], columns[1], columns[2]}, layout.grid.columns, [&](int k, Box cell) {
+                const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
+                Figure scratch;
+                PlotFrame frame;
+                if (k < 2) {
+                    drawHeatmap(scratch, plot, termMaps[k], theme, &frame);
+                } else {
+                    LinePlotSpec empty = readBack;  // the title and axes place the plot
+                    empty.autoRangeY = false;
+                    drawLinePlot(scratch, plot, empty, theme, &frame);
+                }
+                return frame.plot.y;
+            });
+        for (int k = 0; k < 3; ++k) columns[k] = aligned[std::size_t(k)];
+    }
+    for (int side = 0; side < 2; ++side) {
+        if (!layout.grid.shows(side)) continue;
+        const Box cell = columns[side];
+        const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
+        const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
+        drawHeatmap(figure, plot, termMaps[side], theme);
         std::string paragraph;
         if (side == 0) {
             paragraph =
@@ -425,10 +497,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const Box cell = columns[2];
     const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
     const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
-    LinePlotSpec spec;
-    spec.title = "Position read back from x + p";
-    spec.x = {"$d_{model}$", 4, 2048, true};
-    spec.y = {"error (positions)", 0, 1};  // the mean: the paragraph says so
+    LinePlotSpec spec = readBack;
     LineSeries added, concatenated;
     added.name = "add";
     concatenated.name = "concatenate";

@@ -3,6 +3,9 @@
 // area without overlapping.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "poslab/figure/panel_grid.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
@@ -123,6 +126,36 @@ TEST(PanelGridTest, FocusedPanelFillsTheAreaAsTheGuiNumbersIt) {
     for (int k = 0; k < 4; ++k) EXPECT_FALSE(reflowOrFocus(area, shape, theme).shows(k));
     theme.focusPanel = 0;  // no focus: the designed grid
     EXPECT_EQ(reflowOrFocus(area, shape, theme).columns, 2);
+}
+
+// A row whose titles wrap in some cells: each cell is lowered by what its plot starts above the
+// row's lowest, its bottom kept; a panel without a plot (NaN) neither moves nor moves the row.
+TEST(PanelGridTest, CellsAlignedByRowStartEveryPlotOfARowAtOneHeight) {
+    const PanelGrid grid = reflowPanels({0, 0, 1200, 800}, kSix, themeWithFont(14));
+    ASSERT_EQ(grid.columns, 3);
+    // Plots start 20 px into a cell, 40 px into panels 1 and 3 (a title on two lines); panel 5
+    // is a paragraph.
+    auto titleHeight = [](int k) { return k == 1 || k == 3 ? 40.f : 20.f; };
+    const std::vector<Box> cells = cellsAlignedByRow(
+        grid, [&](int k, Box cell) { return k == 5 ? float(NAN) : cell.y + titleHeight(k); });
+    ASSERT_EQ(cells.size(), 6u);
+    for (int k = 0; k < 6; ++k) {
+        const Box plain = grid.cell(k);
+        const float plotTop = plain.y + 40;  // each row's lowest: a two-line title in each
+        if (k == 5) {
+            EXPECT_EQ(cells[5].y, plain.y);  // the paragraph stays
+        } else {
+            EXPECT_FLOAT_EQ(cells[std::size_t(k)].y + titleHeight(k), plotTop) << k;
+        }
+        EXPECT_FLOAT_EQ(cells[std::size_t(k)].bottom(), plain.bottom()) << k;
+        EXPECT_EQ(cells[std::size_t(k)].x, plain.x) << k;
+    }
+    // One panel at a time: nothing to line up with.
+    Theme projector = themeWithFont(40);
+    const PanelGrid alone = reflowPanels({0, 0, 1000, 600}, kSix, projector, 2);
+    ASSERT_TRUE(alone.oneAtATime());
+    const std::vector<Box> single = cellsAlignedByRow(alone, [](int, Box cell) { return cell.y; });
+    EXPECT_EQ(single[2].y, alone.cell(2).y);
 }
 
 TEST(PanelGridTest, StepPanelWrapsBothWays) {

@@ -79,5 +79,36 @@ TEST(AttentionShuffleFiguresTest, ProjectorSizedFigureKeepsTheMatrixWordsAtPrese
     EXPECT_TRUE(hasText(*figure, "chased"));
 }
 
+// The Δ column beside the shuffled outputs (each word's output distance from the same word in
+// the sentence) is read like the rows' words beside it: set at their size. At 1440x900 (a
+// 1090 x 760 figure) it was 0.8 of it, 11 px digits in a column a few glyphs wide (#28).
+TEST(AttentionShuffleFiguresTest, TheDeviationColumnIsSetAtTheRowWordsSize) {
+    ToyAttentionParams params;
+    params.position = ToyPosition::Sinusoidal;
+    const Theme theme = darkTheme();
+    auto figure = attentionShuffleFigure(params, 1090, 760, theme);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    float wordSize = 0, columnX = -1;
+    for (const FigureItem& item : figure->items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text) continue;
+        if (text->text == "mouse" && text->horizontal == HorizontalAlign::Right)
+            wordSize = std::max(wordSize, text->size);  // a row's word
+        if (text->text == "Δ") columnX = text->anchor.x;
+    }
+    ASSERT_GT(wordSize, 0);
+    ASSERT_GE(columnX, 0);
+    int values = 0;
+    for (const FigureItem& item : figure->items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->anchor.x != columnX) continue;
+        EXPECT_GE(text->size, wordSize - 0.01f) << text->text;
+        values += text->text != "Δ";
+    }
+    EXPECT_EQ(values, 5);  // one per word
+    EXPECT_TRUE(overlappingTexts(*figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(*figure).empty());
+}
+
 }  // namespace
 }  // namespace poslab

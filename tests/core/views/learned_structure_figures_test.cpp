@@ -1,10 +1,12 @@
 #include "poslab/views/learned_structure_figures.hpp"
 
+#include "poslab/encodings/learned.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -42,6 +44,57 @@ TEST(LearnedStructureFiguresTest, HoldsEveryPlotWithItsTitle) {
         EXPECT_TRUE(hasText(*figure, title)) << title;
     }
     EXPECT_TRUE(hasText(*figure, "PCA of 100 positions × 32 dims"));  // the analysis note
+}
+
+// Issue #28: at 1440x900 (a 1090 x 760 figure, the GUI's layout) the components' legend went
+// beside the plot, its "PC1 (lag-1 r 0.14)" names wrapped into a column, and left the plot about
+// 120 px of its 330 px cell: the curves of a seeded table fill the plot, so no corner was free.
+// The keys go above the plot, every one shown, and the plot keeps most of its cell's width.
+TEST(LearnedStructureFiguresTest, ComponentsLegendLeavesThePlotItsWidth) {
+    LearnedParams params;  // the GUI's default table: seed 0, std 0.02, 512 x 64
+    auto table = learnedTable(params);
+    ASSERT_TRUE(table) << table.error().message;
+    auto structure = analyzeTableStructure(*table, StructureOptions{});
+    ASSERT_TRUE(structure) << structure.error().message;
+    const Theme theme = darkTheme();
+    for (const float width : {1090.f, 1500.f}) {
+        const LearnedStructureLayout layout =
+            learnedStructureLayout({0, 0, width, 760}, theme, 0, structure->note);
+        Figure figure = emptyFigure(width, 760, theme);
+        LearnedStructureFrames frames;
+        drawLearnedStructureFigure(figure, layout, LearnedStructureOptions{}, *structure, theme,
+                                   &frames);
+        EXPECT_GE(frames.components.plot.width, 0.7f * layout.components.width) << width;
+        for (const char* key : {"PC1 (lag-1 r", "PC2 (lag-1 r", "PC3 (lag-1 r"})
+            EXPECT_TRUE(hasText(figure, key)) << width << ": " << key;
+        EXPECT_TRUE(figure.leftOut.empty()) << width;
+        EXPECT_EQ(layoutFaults(figure), "") << width;
+    }
+}
+
+// At 1024x768 F5 (a 1008 x 548 figure, the theme scaled 1.75) each plot comes alone below the
+// figure's title: the 30 px band left the plot's title touching it. A gap of a fifth of a line.
+TEST(LearnedStructureFiguresTest, OnAProjectorThePlotTitleStandsClearOfTheFigureTitle) {
+    auto table = learnedTable(LearnedParams{});
+    ASSERT_TRUE(table) << table.error().message;
+    auto structure = analyzeTableStructure(*table, StructureOptions{});
+    ASSERT_TRUE(structure) << structure.error().message;
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    const LearnedStructureLayout layout =
+        learnedStructureLayout({0, 0, 1008, 548}, theme, 1, structure->note);
+    ASSERT_TRUE(layout.grid.oneAtATime());
+    Figure figure = emptyFigure(1008, 548, theme);
+    drawLearnedStructureFigure(figure, layout, LearnedStructureOptions{}, *structure, theme);
+    std::optional<Box> title, plotTitle;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text) continue;
+        if (text->text.rfind("Structure of", 0) == 0) title = textBox(*text);
+        if (text->text == "principal components against position") plotTitle = textBox(*text);
+    }
+    ASSERT_TRUE(title && plotTitle);
+    EXPECT_GE(plotTitle->y - title->bottom(), 0.2f * theme.fontSize);
+    EXPECT_EQ(layoutFaults(figure), "");
 }
 
 TEST(LearnedStructureFiguresTest, OneDotPerPositionInEachTrajectory) {

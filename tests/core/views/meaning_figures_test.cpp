@@ -39,6 +39,49 @@ TEST(MeaningFiguresTest, MeaningFiguresDrawEveryTerm) {
               "d_model must be 2..2048 (got 1)");
 }
 
+// Issue #28: in the logit terms at 1440x900 (a 1090 x 730 body) the first title kept one line
+// and its neighbours wrapped onto two, so the first map stood a line above the others. The
+// maps of each row start and end at one height.
+TEST(MeaningFiguresTest, LogitTermMapsOfARowLineUp) {
+    MeaningParams params;
+    for (const float width : {1090.f, 1200.f, 900.f}) {
+        const Box body{0, 30, width, 730};
+        const Theme theme = darkTheme();
+        auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme));
+        ASSERT_TRUE(maps.ok()) << maps.error().message;
+        Figure figure = emptyFigure(width, 760, theme);
+        std::vector<PlotFrame> frames;
+        drawLogitTerms(figure, body, params, *maps, theme, &frames);
+        const PanelGrid grid = logitTermPanels(body, theme);
+        ASSERT_EQ(frames.size(), 5u);
+        for (int k = 1; k < 5; ++k) {
+            const PlotFrame& first = frames[std::size_t(k / grid.columns * grid.columns)];
+            EXPECT_NEAR(frames[std::size_t(k)].plot.y, first.plot.y, 0.5) << width << " " << k;
+            EXPECT_NEAR(frames[std::size_t(k)].plot.bottom(), first.plot.bottom(), 0.5)
+                << width << " " << k;
+        }
+        EXPECT_EQ(layoutFaults(figure), "") << width;
+    }
+}
+
+// The same in Add vs concatenate at 1440x900 (a 1090 x 760 figure): "Concatenate: [x; p],
+// width 2d = 128" took two lines, "Add: x + p, width d = 64" one, and the maps stood apart.
+TEST(MeaningFiguresTest, AddVersusConcatMapsLineUp) {
+    MeaningParams params;
+    for (const float width : {1090.f, 1200.f}) {
+        auto figure = addVersusConcatFigure(params, width, 760, darkTheme());
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::vector<Box> maps;  // the two maps, not their colour bars
+        for (const FigureItem& item : figure->items)
+            if (const auto* map = std::get_if<HeatmapItem>(&item); map && map->box.width > 60)
+                maps.push_back(map->box);
+        ASSERT_EQ(maps.size(), 2u) << width;
+        EXPECT_NEAR(maps[0].y, maps[1].y, 0.5) << width;
+        EXPECT_NEAR(maps[0].bottom(), maps[1].bottom(), 0.5) << width;
+        EXPECT_EQ(layoutFaults(*figure), "") << width;
+    }
+}
+
 TEST(MeaningFiguresTest, NearOrthogonalitySaysHowManyDrawsItShows) {
     // The figure says how many of the requested draws it shows.
     auto figure = nearOrthogonalityFigure(8192, 1000000, 1, 1200, 800, paperTheme());
@@ -111,11 +154,48 @@ TEST(MeaningFiguresTest, ShortHistogramNotesHideNoData) {
     EXPECT_TRUE(hasText(*small, "±1/√d = ±0.125"));
     EXPECT_TRUE(hasText(*small, "std 0.125"));
 
+    // A larger figure keeps the sample's mean, std and count and the dashed lines' name (the
+    // mean, the std and "n = 20000" as short lines of their own where the three long ones would
+    // wrap, as beside the legend in a 670 x 678 figure: the dashed lines named by their marker).
     auto large = nearOrthogonalityFigure(64, 20000, 1, 670, 678, darkTheme());
     ASSERT_TRUE(large.ok()) << large.error().message;
-    const std::string notes = allText(*large);  // wrapped onto more lines there
-    for (const char* note : {"sampled: mean", "20000 random vectors", "dashed: ±1/√d = ±0.125"})
-        EXPECT_NE(notes.find(note), std::string::npos) << note;
+    for (const char* note : {"mean ", "std 0.125", "20000", "±1/√d = ±0.125"})
+        EXPECT_TRUE(hasText(*large, note)) << note;
+    EXPECT_EQ(layoutFaults(*large), "");
+}
+
+// Issue #28: at 1024x768 F5 (a 1008 x 548 figure, the theme scaled 1.75) the histogram's three
+// note lines wrapped into seven beside its legend ("sampled: mean", "−0.00037, std", "0.125",
+// "20000 random", "vectors", ...); at 480x320 (237 x 358) "std 0.125" sat against the peak.
+// Each note line is whole (the std's value on the line that names it) and a third of a line
+// clear of every mark, at the projector's size, in the small window and on the GUI's canvas.
+TEST(MeaningFiguresTest, HistogramNotesAreWholeLinesClearOfTheData) {
+    const struct {
+        float width, height;
+        Theme theme;
+    } cases[] = {{1008, 548, scaledTheme(darkTheme(), 1.75f)},
+                 {237, 358, darkTheme()},
+                 {1090, 760, darkTheme()}};
+    for (const auto& c : cases) {
+        auto figure = nearOrthogonalityFigure(64, 20000, 1, c.width, c.height, c.theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        int stdTexts = 0;
+        for (const FigureItem& item : figure->items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.empty()) continue;
+            const std::string t = plainText(text->text);
+            EXPECT_NE(t, "vectors") << c.width;
+            EXPECT_NE(t, "0.125") << c.width;  // a value wrapped away from its name
+            if (t.find("std") == std::string::npos || t.find("std(") != std::string::npos)
+                continue;  // the spread plot's y label, std(cosine)
+            ++stdTexts;
+            EXPECT_NE(t.find("std 0.125"), std::string::npos) << c.width << ": " << t;
+            EXPECT_EQ(marksCovered(*figure, textBox(*text), 0, -c.theme.fontSize / 3), 0)
+                << c.width << ": \"" << t << "\" is within a third of a line of the data";
+        }
+        EXPECT_EQ(stdTexts, 1) << c.width;  // the note, or the dashed lines' name
+        EXPECT_EQ(layoutFaults(*figure), "") << c.width;
+    }
 }
 
 // Stacked under the histogram in a 480x320 window (237 x 358), the spread plot is some 100 px

@@ -12,6 +12,9 @@
 // panel selector (grid.oneAtATime()), so the view and its controls always agree.
 #pragma once
 
+#include <functional>
+#include <vector>
+
 #include "poslab/figure/figure.hpp"
 #include "poslab/figure/plot.hpp"
 
@@ -42,6 +45,17 @@ struct PanelGrid {
 // sizes; with none, one panel at a time: `selected` (taken modulo count) fills the area. With
 // Theme::panelsOneAtATime (a lecture's step naming its panel) always one at a time, on screen.
 PanelGrid reflowPanels(Box area, const PanelShape& shape, const Theme& theme, int selected = 0);
+// The grid's cells (one per panel, as cell() gives them) lowered so that the plots of each row
+// start at one height: a panel's plot starts below its title, and a title that wraps in one
+// cell and not in its neighbour left a row's plots unaligned (Meaning's logit terms). plotTop(k,
+// cell) is where panel k's plot would start in `cell` (laid out aside, in a scratch figure);
+// each shown cell starts lower by what its plot starts above the row's lowest, its bottom kept.
+// A panel without a plot (a paragraph) returns NaN: it neither moves nor moves the others.
+std::vector<Box> cellsAlignedByRow(const PanelGrid& grid,
+                                   const std::function<float(int panel, Box cell)>& plotTop);
+// The same for a view's own cells (columns of its own widths), `columns` to a row, row-major.
+std::vector<Box> alignPlotsByRow(std::vector<Box> cells, int columns,
+                                 const std::function<float(int panel, Box cell)>& plotTop);
 // `--panel N` (Theme::focusPanel > 0): panel N - 1 alone over the whole area, none when N is past
 // count; else reflowPanels. A view that lays out with it sets Figure::viewPanels to shape.count,
 // so that its panels are numbered as the GUI's selector numbers them.
