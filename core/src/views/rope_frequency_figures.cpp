@@ -49,14 +49,19 @@ std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme&
             return double(d) / 2 * std::log(wavelength / (2 * std::numbers::pi)) /
                    std::log(params.base);
         };
+        // In words, as lesson 10.5's card says it: "λ = L0/4 = 1024: kept below" and "÷s above"
+        // named the config's fields (original length, high/low frequency factors, factor).
         const double kept = double(L0) / s.highFreqFactor, divided = double(L0) / s.lowFreqFactor;
-        marker(pairOf(kept),
-               "λ = L0/" + formatValue(s.highFreqFactor, 3) + " = " + formatValue(kept, 6) +
-                   ": kept below",
-               color);
+        auto length = [&](double factor, double wavelength) {
+            const std::string whole = formatValue(wavelength, 6);
+            return factor == 1.0
+                       ? whole
+                       : std::to_string(L0) + "/" + formatValue(factor, 3) + " = " + whole;
+        };
+        marker(pairOf(kept), "shorter than " + length(s.highFreqFactor, kept) + ": kept", color);
         marker(pairOf(divided),
-               "λ = L0/" + formatValue(s.lowFreqFactor, 3) + " = " + formatValue(divided, 6) +
-                   ": ÷s above",
+               "longer than " + length(s.lowFreqFactor, divided) + ": stretched ×" +
+                   formatValue(s.factor, 4),
                color);
     } else if (s.type == RopeScaling::Yarn) {
         const YarnCorrectionRange range =
