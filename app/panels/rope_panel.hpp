@@ -165,6 +165,7 @@ class RopePanel : public ui::Panel {
     };
     RefiningMemo<PrecisionKey, PrecisionScan> precision_;
 
+    int rotationPage_ = 0;  // Rotation: the page of pairs shown when they do not fit at once
     PlotFrame angleFrame_, scoreFrame_;  // last frame's plot areas, to map the mouse for zooming
     state::RopeFigureId shownTab_ =
         state::RopeFigureId::Rotation;  // the tab ImGui showed last frame

@@ -34,6 +34,30 @@ Box wholeCanvas(const ui::Canvas& canvas) {
 // ---------------------------------------------------------------------------------------------
 
 void RopePanel::drawRotation(state::RopeViewState& view, ui::FrameContext& context) {
+    RopeRotationOptions options;
+    options.q = vectors().q;
+    options.k = vectors().k;
+    options.m = view.m;
+    options.n = view.n;
+    options.pairs = shownPairs(view);
+    options.trail = view.trail;
+    // Circles too small to read (16 pairs at 1024x768 F5): pages of fewer pairs, stepped through
+    // as a view's panels are ("panel 2 of 3", Up/Down; a lesson's "panel" picks one). The
+    // selector's row comes off the canvas, so the pages are counted without it.
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    RopeRotationPaging paging =
+        ropeRotationPaging({0, 0, room.x, room.y}, view.params, options, context.theme);
+    if (paging.pages > 1) {
+        paging = ropeRotationPaging({0, 0, room.x, room.y - ImGui::GetFrameHeightWithSpacing()},
+                                    view.params, options, context.theme);
+        ui::takeRequestedPanel(context, paging.pages, &rotationPage_);
+        PanelGrid pages;
+        pages.count = paging.pages;
+        pages.shown = rotationPage_ = std::clamp(rotationPage_, 0, paging.pages - 1);
+        ui::panelSelector(pages, &rotationPage_);
+        options.perPage = paging.perPage;
+        options.page = rotationPage_;
+    }
     const ui::Canvas canvas = ui::beginCanvas("rotation");
     if (canvas.hovered && canvas.wheel != 0) {
         // The wheel steps m (and n with it when scrubbing together) by whole positions.
@@ -42,14 +66,9 @@ void RopePanel::drawRotation(state::RopeViewState& view, ui::FrameContext& conte
         const double m = std::clamp(view.m + step, 0.0, last);
         if (view.scrubTogether) view.n = std::clamp(view.n + (m - view.m), 0.0, last);
         view.m = m;
+        options.m = view.m;
+        options.n = view.n;
     }
-    RopeRotationOptions options;
-    options.q = vectors().q;
-    options.k = vectors().k;
-    options.m = view.m;
-    options.n = view.n;
-    options.pairs = shownPairs(view);
-    options.trail = view.trail;
     Figure figure = emptyFigure(canvas.box.width, canvas.box.height, context.theme);
     // What moves with m and n within a position (arrows, arcs, the legend's values) is a figure
     // of its own drawn over the rest, which then stays the same and is copied from its figure

@@ -175,7 +175,7 @@ TEST_F(RopeCliTest, ScalingsFigureTakesTheConfigAndThePaperControls) {
 
 // With --config, the context and training length are the model's: Llama 3.1 has
 // max_position_embeddings 131072 and original_max_position_embeddings 8192. Its Llama 3 band
-// edges L0/4 = 2048 and L0/1 = 8192 are marked.
+// edges 8192/4 = 2048 and 8192/1 = 8192 are marked, in words.
 TEST_F(RopeCliTest, ConfigSetsContextAndTrainingLength) {
     const std::string out = path("freqs.svg");
     auto result = runPoslab(
@@ -185,8 +185,8 @@ TEST_F(RopeCliTest, ConfigSetsContextAndTrainingLength) {
     const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_NE(svg.find("context length 131072"), std::string::npos);
     EXPECT_NE(svg.find("training length 8192"), std::string::npos);
-    EXPECT_NE(svg.find("L0/4 = 2048"), std::string::npos);
-    EXPECT_NE(svg.find("L0/1 = 8192"), std::string::npos);
+    EXPECT_NE(svg.find("shorter than 8192/4 = 2048: kept"), std::string::npos);
+    EXPECT_NE(svg.find("longer than 8192: stretched ×8"), std::string::npos);
 }
 
 TEST_F(RopeCliTest, RotateTurnsEachPairByPositionTimesTheta) {

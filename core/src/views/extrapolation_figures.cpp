@@ -5,6 +5,7 @@
 #include <functional>
 #include <numbers>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "poslab/base/limits.hpp"
@@ -22,6 +23,7 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/views/extrapolation_family_figures.hpp"
 #include "poslab/views/print_room.hpp"
 #include "poslab/views/relative_figures.hpp"
@@ -150,6 +152,49 @@ HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box 
 }  // namespace
 
 namespace {
+
+// The label of the horizontal line at y = value, beside it at the left or the right, above or
+// below: the first place inside the plot a third of a line clear of every curve (the plot's
+// own placement put "1: no new angles" where it touched NTK's curve at 1440x900 F5, #28),
+// of the texts drawn since `start` and of the vertical lines. False when none is.
+bool labelLineClearOfCurves(Figure& figure, const PlotFrame& frame, Figure::Checkpoint start,
+                            const std::vector<Marker>& markers, double value,
+                            const std::string& text, Rgba color, const Theme& theme) {
+    const Box& p = frame.plot;
+    const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
+    const float width = estimateTextWidth(text, size) + 4, height = size + 2;
+    const float lineY = frame.toPixel(frame.x.low, value).y;
+    const float margin = theme.fontSize / 3;
+    std::vector<Box> taken;
+    for (std::size_t i = start.items; i < figure.items.size(); ++i) {
+        if (const auto* t = std::get_if<TextItem>(&figure.items[i]); t && !t->text.empty())
+            taken.push_back(textBox(*t));
+    }
+    // A vertical marker's line: a label across it reads as struck through.
+    for (const Marker& marker : markers)
+        if (marker.vertical)
+            taken.push_back({frame.toPixel(marker.value, frame.y.low).x - 1, p.y, 2, p.height});
+    for (const bool above : {true, false}) {
+        for (const bool right : {false, true}) {
+            const Box box{right ? p.right() - 8 - width : p.x + 8,
+                          above ? lineY - 3 - height : lineY + 3, width, height};
+            // Clear by `margin` on the three sides away from the line (the curve along the
+            // line itself, linear's, is 3 px off as the plot's labels are).
+            const Box clearance{box.x - margin, above ? box.y - margin : box.y,
+                                box.width + 2 * margin, box.height + margin};
+            if (box.x < p.x || box.right() > p.right() || box.y < p.y || box.bottom() > p.bottom())
+                continue;
+            if (marksCovered(figure, clearance, start.marks) > 0) continue;
+            if (std::any_of(taken.begin(), taken.end(),
+                            [&](const Box& t) { return boxesOverlap(box, t, 0); }))
+                continue;
+            figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
+            figure.add(makeText({box.x + 2, box.y + 1}, text, size, color));
+            return true;
+        }
+    }
+    return false;
+}
 
 // A file too narrow for two columns (a one-column print): the canvas may grow and the six
 // panels go one under another, each the full width.
@@ -302,7 +347,11 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.x.label = "dimension";
         spec.y.label = "position";
         spec.showMaskedLegend = true;
-        spec.markers.push_back(trainingMarker(train, false, theme, "table ends"));
+        // No shade past the line: the rows there are the masked colour itself, which the
+        // "masked" key shows (darkened by the shade they read as another, darker colour).
+        Marker tableEnds = trainingMarker(train, false, theme, "table ends");
+        tableEnds.shadeBeyond = false;
+        spec.markers.push_back(tableEnds);
         spec.title = aloneTitle(spec.title, cell.plot.width);
         drawHeatmap(figure, cell.plot, spec, small);
         drawParagraph(figure, cell.text, paragraphs[1], theme, textSize);
@@ -376,7 +425,6 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         Marker one;
         one.vertical = false;
         one.value = 1;
-        one.label = "1: no new angles";
         one.color = theme.mutedText;
         spec.markers = {one};
         // Pairs that complete a turn in training are on the left of this line.
@@ -396,7 +444,17 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             spec.markers.push_back(incomplete);
         }
         spec.title = aloneTitle(spec.title, cell.plot.width);
-        drawLinePlot(figure, cell.plot, spec, small);
+        // The line at 1 labelled beside it where the label keeps clear of the curves; else by
+        // the plot, which lists it in the legend when it has no place (a small window).
+        const Figure::Checkpoint start = figure.checkpoint();
+        PlotFrame frame;
+        drawLinePlot(figure, cell.plot, spec, small, &frame);
+        if (!labelLineClearOfCurves(figure, frame, start, spec.markers, 1, "1: no new angles",
+                                    one.color, small)) {
+            figure.rollBack(start);
+            spec.markers.front().label = "1: no new angles";
+            drawLinePlot(figure, cell.plot, spec, small);
+        }
         drawParagraph(figure, cell.text, paragraphs[3], theme, textSize);
     }
     // 5. ALiBi: a linear penalty, defined at every distance.

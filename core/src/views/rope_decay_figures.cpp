@@ -94,11 +94,17 @@ std::vector<double> logDecayDistances(int maxDistance, int columns) {
 
 namespace {
 
+// "Su et al." with no-break spaces: a title wrapped at a narrow width (one column in print)
+// broke it as "Su et / al." (and with one, "Su / et al.").
+std::string decayTitle(int rotatedDims, double base) {
+    return "Long-term decay of RoPE (RoFormer, Su\u00a0et\u00a0al. 2021, Fig. 2) — d = " +
+           std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
+}
+
 void drawLogRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int maxDistance,
                       const Theme& theme, PlotFrame* frame) {
     LinePlotSpec spec;
-    spec.title = "Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = " +
-                 std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
+    spec.title = decayTitle(rotatedDims, base);
     spec.x = {"relative distance m − n (log scale)", 1, std::max(10.0, double(maxDistance)), true};
     spec.legend = false;
     spec.autoRangeY = false;
@@ -130,7 +136,7 @@ void drawLogRopeDecay(Figure& figure, Box area, int rotatedDims, double base, in
     drawLinePlot(figure, area, spec, theme, &drawn);
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
     const FittedText formula =
-        fitText("$(1/(d/2))\\,Σ_j|S_j|$,   $S_j=Σ_{k<j}\\mathrm{exp}(i·r·θ_k)$", theme.fontSize,
+        fitText("$(1/(d/2))\\,Σ_j|S_j|$,   $S_j = Σ_{k<j}\\mathrm{exp}(i·r·θ_k)$", theme.fontSize,
                 drawn.plot.width - 20);
     figure.add(makeText({x, y}, formula.text, formula.size, theme.text, HorizontalAlign::Right,
                         VerticalAlign::Top));
@@ -165,8 +171,7 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     const std::vector<double>& distances = curve->distances;
     const std::vector<double>& bounds = curve->bounds;
     LinePlotSpec spec;
-    spec.title = "Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = " +
-                 std::to_string(rotatedDims) + ", base " + formatValue(base, 6);
+    spec.title = decayTitle(rotatedDims, base);
     const double last = distances.back();
     spec.x = integerAxis("relative distance m − n", 0, std::max(last, 1.0));
     double top = 0;  // the bound at distance 0, (d/2 + 1) / 2, is its largest value
@@ -213,10 +218,10 @@ void drawRopeDecay(Figure& figure, Box area, int rotatedDims, double base, int m
     const float x = drawn.plot.right() - 10, y = drawn.plot.y + 8;
     const float room = drawn.plot.width - 20;
     const FittedText shownFormula = fitText(
-        "$(1/(d/2))\\,Σ_j|S_j|$,   $S_j=Σ_{k<j}\\mathrm{exp}(i·r·θ_k)$", theme.fontSize, room);
+        "$(1/(d/2))\\,Σ_j|S_j|$,   $S_j = Σ_{k<j}\\mathrm{exp}(i·r·θ_k)$", theme.fontSize, room);
     figure.add(makeText({x, y}, shownFormula.text, shownFormula.size, theme.text,
                         HorizontalAlign::Right, VerticalAlign::Top));
-    std::string note = "$θ_k=\\mathrm{base}^{-2k/d}$, $r=m-n$";
+    std::string note = "$θ_k = \\mathrm{base}^{-2k/d}$, $r = m - n$";
     if (band) {
         note = "band: min to max over each pixel column";
         if (curve->step > 1) {

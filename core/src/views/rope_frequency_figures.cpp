@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
@@ -49,14 +51,19 @@ std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme&
             return double(d) / 2 * std::log(wavelength / (2 * std::numbers::pi)) /
                    std::log(params.base);
         };
+        // In words, as lesson 10.5's card says it: "λ = L0/4 = 1024: kept below" and "÷s above"
+        // named the config's fields (original length, high/low frequency factors, factor).
         const double kept = double(L0) / s.highFreqFactor, divided = double(L0) / s.lowFreqFactor;
-        marker(pairOf(kept),
-               "λ = L0/" + formatValue(s.highFreqFactor, 3) + " = " + formatValue(kept, 6) +
-                   ": kept below",
-               color);
+        auto length = [&](double factor, double wavelength) {
+            const std::string whole = formatValue(wavelength, 6);
+            return factor == 1.0
+                       ? whole
+                       : std::to_string(L0) + "/" + formatValue(factor, 3) + " = " + whole;
+        };
+        marker(pairOf(kept), "shorter than " + length(s.highFreqFactor, kept) + ": kept", color);
         marker(pairOf(divided),
-               "λ = L0/" + formatValue(s.lowFreqFactor, 3) + " = " + formatValue(divided, 6) +
-                   ": ÷s above",
+               "longer than " + length(s.lowFreqFactor, divided) + ": stretched ×" +
+                   formatValue(s.factor, 4),
                color);
     } else if (s.type == RopeScaling::Yarn) {
         const YarnCorrectionRange range =
@@ -66,6 +73,71 @@ std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme&
     }
     return markers;
 }
+
+namespace {
+
+// The legend as rows under the plot, keys side by side, for a one-column print: the column
+// beside a 600 px plot wrapped "18 of 64 pairs: no full turn in 4096" over four lines and left
+// the plot half the width. Swatches as drawLinePlot's legend draws them; no marks (they are not
+// data).
+struct LegendRows {
+    std::vector<std::pair<std::size_t, float>> rows;  // each row's first key and its width
+    float rowHeight = 0;
+    float height() const { return rowHeight * float(rows.size()); }
+};
+float keyWidth(const LegendKey& key, const Theme& theme) {
+    return strokeWidth(theme, 18) + 11 + estimateTextWidth(key.text, theme.fontSize);
+}
+LegendRows legendRowsBelow(const std::vector<LegendKey>& keys, const Theme& theme, float width) {
+    LegendRows rows;
+    rows.rowHeight = theme.fontSize * 1.35f;
+    const float gap = theme.fontSize * 1.2f;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const float w = keyWidth(keys[k], theme);
+        if (!rows.rows.empty() && rows.rows.back().second + gap + w <= width)
+            rows.rows.back().second += gap + w;
+        else
+            rows.rows.push_back({k, w});
+    }
+    return rows;
+}
+void drawLegendBelow(Figure& figure, const std::vector<LegendKey>& keys, const LegendRows& rows,
+                     Box band, const Theme& theme) {
+    const bool recording = figure.recordingMarks;
+    figure.recordingMarks = false;
+    const float swatch = strokeWidth(theme, 18), gap = theme.fontSize * 1.2f;
+    // Rows left-aligned in a block centred under the plot.
+    float widest = 0;
+    for (const auto& row : rows.rows) widest = std::max(widest, row.second);
+    for (std::size_t r = 0; r < rows.rows.size(); ++r) {
+        const std::size_t end = r + 1 < rows.rows.size() ? rows.rows[r + 1].first : keys.size();
+        const float cy = band.y + rows.rowHeight * (float(r) + 0.5f);
+        float x = band.x + std::max(0.f, (band.width - widest) / 2);
+        for (std::size_t k = rows.rows[r].first; k < end; ++k) {
+            const LegendKey& key = keys[k];
+            if (!key.swatch) {
+            } else if (key.dot) {
+                CircleItem dot;
+                dot.center = {x + swatch / 2, cy};
+                dot.radius = strokeWidth(theme, 4);
+                dot.fill = key.color;
+                figure.add(dot);
+            } else {
+                figure.add(LineItem{{x, cy},
+                                    {x + swatch, cy},
+                                    key.color,
+                                    strokeWidth(theme, key.dashed ? 1.5f : 2.5f),
+                                    key.dashed});
+            }
+            figure.add(makeText({x + swatch + 5, cy}, key.text, theme.fontSize, theme.text,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+            x += keyWidth(key, theme) + gap;
+        }
+    }
+    figure.recordingMarks = recording;
+}
+
+}  // namespace
 
 void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                          const RopeFrequencyOptions& options, const Theme& theme,
@@ -94,7 +166,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
 
     LinePlotSpec spec;
     spec.title = "Wavelength $2π/θ_i$ of each pair — " + ropeTitle(params);
-    spec.x = integerAxis("pair $i$  ($θ_i=\\mathrm{base}^{-2i/d}$, fast → slow)", -0.5,
+    spec.x = integerAxis("pair $i$  ($θ_i = \\mathrm{base}^{-2i/d}$, fast → slow)", -0.5,
                          std::max(pairCount, 1) - 0.5);
     double low = INFINITY, high = 0;
     for (std::size_t i = 0; i < wavelengths.size(); ++i) {
@@ -180,9 +252,50 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
     std::vector<bool> listed(lengths.size(), false);
     bool shortNames = false;
     const Figure::Checkpoint start = figure.checkpoint();
+    // The two longest names said shorter (the title gives 2π/θ_i; the count keeps its numbers).
+    auto shorten = [&] {
+        if (scaled) spec.keys.front().text = "unscaled";
+        spec.keys[legend.size() - 1].text =
+            std::to_string(incompleteCount) + " of " + std::to_string(pairCount) +
+            (byAnglesSeen ? " pairs: unseen angles at " + std::to_string(context)
+                          : " pairs: no full turn in " + std::to_string(reference));
+    };
+    // A one-column print (a file whose height follows its width, too narrow for a legend column
+    // beside a readable plot): the legend in rows under the plot, the canvas taller by them,
+    // the names shorter when one is wider than the figure.
+    const bool legendBelow = heightMayGrow(theme) && theme.legend == LegendPlacement::Auto &&
+                             area.width < theme.fontSize * 40;
+    if (legendBelow) {  // the scaling's threshold lines named there too, not in a column beside
+        for (Marker& marker : spec.markers) {
+            if (marker.label.empty()) continue;
+            spec.keys.push_back({marker.label, marker.color, false, true});
+            marker.label.clear();
+        }
+    }
+    if (legendBelow && std::any_of(spec.keys.begin(), spec.keys.end(), [&](const LegendKey& key) {
+            return keyWidth(key, theme) > area.width - 16;
+        })) {
+        shortNames = true;
+        shorten();
+    }
     for (int pass = 0;; ++pass) {
         PlotFrame frame;
-        drawLinePlot(figure, area, spec, theme, &frame);
+        Box plotArea = area;
+        LegendRows below;
+        if (legendBelow) {
+            spec.legend = false;
+            below = legendRowsBelow(spec.keys, theme, area.width - 16);
+            askForHeight(theme, below.height() + theme.fontSize * 0.5f -
+                                    std::max(0.f, area.height - theme.fontSize * 16));
+            plotArea.height =
+                std::max(theme.fontSize * 8, area.height - below.height() - theme.fontSize * 0.5f);
+        }
+        drawLinePlot(figure, plotArea, spec, theme, &frame);
+        if (legendBelow)
+            drawLegendBelow(figure, spec.keys, below,
+                            {area.x + 8, plotArea.bottom() + theme.fontSize * 0.25f,
+                             area.width - 16, below.height()},
+                            theme);
 
         // The lengths, drawn here rather than as plot markers so that their labels sit at the left,
         // where the rising curve leaves room. Above the chosen one, a tint: no full turn in there.
@@ -274,18 +387,13 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         // Many keys (the lengths and a scaling's ramp lines listed) in a column beside the plot
         // left it under half the area's width (lesson 10.4 at 1024x768 F5: 250 x 170 px, its x
         // label on three lines): the two longest names said shorter, so the column narrows.
-        // (The title gives 2π/θ_i; the count keeps its numbers.)
         const bool squeezedBeside = frame.legendColumn.width > 0 &&
                                     frame.legendColumn.x >= plot.right() &&
                                     plot.width < area.width * 0.5f;
         if (!retry && squeezedBeside && !shortNames) {
             shortNames = true;
             retry = true;
-            if (scaled) spec.keys.front().text = "unscaled";
-            spec.keys[legend.size() - 1].text =
-                std::to_string(incompleteCount) + " of " + std::to_string(pairCount) +
-                (byAnglesSeen ? " pairs: unseen angles at " + std::to_string(context)
-                              : " pairs: no full turn in " + std::to_string(reference));
+            shorten();
         }
         if (!retry) {
             if (frameOut) *frameOut = frame;

@@ -170,6 +170,155 @@ double ropePairScore(const std::vector<double>& q, const std::vector<double>& k,
     return gain * ((q1 * k1 + q2 * k2) * std::cos(angle) - (q2 * k1 - q1 * k2) * std::sin(angle));
 }
 
+namespace {
+
+// The pairs given a circle: options.pairs (those in range), else 16 spread over all pairs.
+std::vector<int> chosenPairs(const RopeRotationOptions& options, int pairCount) {
+    std::vector<int> pairs;
+    for (int pair : options.pairs.empty() ? ropeRotationPairs(pairCount, 16) : options.pairs) {
+        if (pair >= 0 && pair < pairCount) pairs.push_back(pair);
+    }
+    if (pairs.empty()) pairs = ropeRotationPairs(pairCount, 16);
+    return pairs;
+}
+
+// The sizes the grid of circles is laid out with.
+struct CircleText {
+    float labelSize = 0;       // "pair 5 · θ = …" above a circle, "Δ +12.0°" below
+    float textRows = 0;        // both labels' rows
+    float shortestLabels = 0;  // the narrowest column that holds the shortest labels
+};
+CircleText circleText(int pairCount, const Theme& theme) {
+    CircleText t;
+    t.labelSize = atLeastMinText(theme.fontSize * 0.92f, theme);
+    t.textRows = t.labelSize * 2.9f;
+    // Only columns wide enough for the shortest labels ("pair 63", "Δ -180.0°"): narrower cells
+    // would push them past their cell and, at the edge, past the figure (one column in print).
+    t.shortestLabels =
+        std::max(
+            estimateTextWidth("pair " + std::to_string(std::max(0, pairCount - 1)), t.labelSize),
+            estimateTextWidth("Δ -180.0°", t.labelSize)) +
+        5 + 8;
+    return t;
+}
+
+constexpr float kCellGap = 5;  // between two circles' cells
+
+// A circle's diameter in a grid cell of this size (the cell's frame, labels and margins off).
+float circleDiameter(float cellWidth, float cellHeight, const CircleText& text) {
+    const bool showText = cellHeight > text.textRows + 30;
+    const float labels = showText ? text.labelSize * 2.9f : 8;
+    return std::max(4.f, std::min(cellWidth - kCellGap - 16, cellHeight - kCellGap - labels - 10));
+}
+
+// The column count that gives `count` circles the largest cells (the cell's width, or its
+// height less the labels' rows), and the diameter the circles then have.
+struct GridShape {
+    int columns = 1, rows = 1;
+    float room = 0;      // the smaller of the cell's width and its height less the labels
+    float diameter = 0;  // circleDiameter
+};
+GridShape bestGrid(Box grid, int count, const CircleText& text) {
+    GridShape best;
+    for (int c = 1; c <= std::max(1, count); ++c) {
+        if (c > 1 && grid.width / float(c) < text.shortestLabels) break;
+        const int rows = (count + c - 1) / c;
+        const float room =
+            std::min(grid.width / float(c), grid.height / float(rows) - text.textRows);
+        if (c == 1 || room > best.room) best = {c, rows, room, 0};
+    }
+    best.diameter =
+        circleDiameter(grid.width / float(best.columns), grid.height / float(best.rows), text);
+    return best;
+}
+
+// The title and the legend (into `live`: its values follow m and n); returns the box left for
+// the circles.
+Box drawRotationHeader(Figure& figure, Figure& live, Box area, const RopeParams& params,
+                       const RopeRotationOptions& options, const RopeFrequencies& freqs,
+                       int shownPairs, const Theme& theme) {
+    const int pairCount = int(freqs.inverse.size());
+    const double m = options.m, n = options.n;
+    const double score = ropeScore(options.q, options.k, m, n, freqs, params.pairing);
+    // The title, on two lines (split after the dash) when one would not fit; a title given for
+    // the figure (--title) replaces both.
+    const std::string heading = "RoPE rotates each pair by position × $θ_i$";
+    const std::string setup = ropeTitle(params);
+    const float pad = 8;
+    float titleBottom = area.y + titleBandHeight(theme, 1.75f);
+    if (theme.titleMode == TitleMode::Hidden) {
+        // No title: the legend and circles take its room.
+    } else if (theme.titleMode == TitleMode::Replace) {
+        // As a figure title or as its one panel's (--panel 1), the text given.
+        drawTitle(figure, area, panelTitle(heading, theme), theme);
+    } else if (estimateTextWidth(heading + " — " + setup, theme.titleSize) <=
+               area.width - 2 * pad) {
+        drawTitle(figure, area, heading + " — " + setup, theme);
+    } else {
+        // A heading too long even for its own line (a narrow window) wraps in two smaller
+        // lines (titles.cpp); the setup line goes below both.
+        const bool headingWrapped = drawTitle(figure, area, heading, theme) > 1;
+        const float second = theme.titleSize * (headingWrapped ? 0.74f * 2.3f : 1.25f);
+        drawTitle(figure, {area.x, area.y + second, area.width, area.height - second}, setup,
+                  theme);
+        titleBottom += second;
+    }
+    const float legendY = titleBottom + theme.fontSize * 0.6f;
+    const float legendRow = theme.fontSize * 1.45f;
+    const std::string shown =
+        shownPairs == pairCount
+            ? "all " + std::to_string(pairCount) + " pairs"
+            : std::to_string(shownPairs) + " of " + std::to_string(pairCount) + " pairs";
+    const int legendRows =
+        drawLegendRows(live, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
+                       {{"q at m = " + positionText(m), ropeQueryColor(theme)},
+                        {"k at n = " + positionText(n), ropeKeyColor(theme)},
+                        {"m − n = " + positionText(m - n)},
+                        // Two entries, so a narrow figure puts the remark on a row of its own.
+                        {"q·k = " + withMinusSign(formatValue(score, 6))},
+                        {freqs.attentionFactor != 1.0
+                             ? "(× attention factor² " +
+                                   formatValue(freqs.attentionFactor * freqs.attentionFactor, 4) +
+                                   "; depends on m − n only)"
+                             : "(depends on m − n only)"},
+                        {shown}},
+                       theme);
+    const float legendBottom = legendY + legendRow * float(legendRows - 1);
+    return {area.x + pad, legendBottom + theme.fontSize * 1.2f, area.width - 2 * pad,
+            area.bottom() - legendBottom - theme.fontSize * 1.2f - pad};
+}
+
+}  // namespace
+
+float ropeRotationLeastCircle(const Theme& theme) {
+    return std::max(60.f, theme.fontSize * 4.5f);
+}
+
+RopeRotationPaging ropeRotationPaging(Box area, const RopeParams& params,
+                                      const RopeRotationOptions& options, const Theme& theme) {
+    RopeRotationPaging paging;
+    const auto freqs = ropeFrequencies(params);
+    if (!freqs || !ropeVectorsFit(options.q, options.k, *freqs)) return paging;
+    const int pairCount = int(freqs->inverse.size());
+    const int count = int(chosenPairs(options, pairCount).size());
+    paging.perPage = count;
+    Figure probe = emptyFigure(area.right(), area.bottom(), theme);
+    const Box grid = drawRotationHeader(probe, probe, area, params, options, *freqs, count, theme);
+    if (grid.width < 20 || grid.height < 20) return paging;  // no circles drawn at all
+    const CircleText text = circleText(pairCount, theme);
+    const float least = ropeRotationLeastCircle(theme);
+    // Pages of at most perPage pairs (16 in three: 6, 6 and 4), as few as give each circle `least`.
+    for (int pages = 1; pages <= count; ++pages) {
+        const int perPage = (count + pages - 1) / pages;
+        if (bestGrid(grid, perPage, text).diameter >= least || perPage == 1) {
+            paging.perPage = perPage;
+            paging.pages = (count + perPage - 1) / perPage;
+            return paging;
+        }
+    }
+    return paging;
+}
+
 void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                       const RopeRotationOptions& options, const Theme& theme,
                       std::vector<RopeRotationCell>* cells, Figure* moving, Figure* trails) {
@@ -187,82 +336,32 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         return;
     }
     const int pairCount = int(freqs->inverse.size());
-    std::vector<int> pairs;
-    for (int pair : options.pairs.empty() ? ropeRotationPairs(pairCount, 16) : options.pairs) {
-        if (pair >= 0 && pair < pairCount) pairs.push_back(pair);
-    }
-    if (pairs.empty()) pairs = ropeRotationPairs(pairCount, 16);
+    std::vector<int> pairs = chosenPairs(options, pairCount);
+    const int chosen = int(pairs.size());
+    // One page of them: the GUI steps through the pages (panel_grid's selector), `--panel N`
+    // would name one; a file shows every pair.
+    const int perPage = options.perPage > 0 ? std::min(options.perPage, chosen) : chosen;
+    const int pages = (chosen + perPage - 1) / perPage;
+    const int page = std::clamp(options.page, 0, pages - 1);
+    pairs.assign(pairs.begin() + page * perPage,
+                 pairs.begin() + std::min(chosen, (page + 1) * perPage));
+    figure.viewPanels = pages;  // --panel N: the page the GUI numbers N (a file has one)
     const double m = options.m, n = options.n;
-    const double score = ropeScore(options.q, options.k, m, n, *freqs, params.pairing);
     const Rgba qColor = ropeQueryColor(theme), kColor = ropeKeyColor(theme);
-
-    // The title, on two lines (split after the dash) when one would not fit.
-    const std::string heading = "RoPE rotates each pair by position × $θ_i$";
-    const std::string setup = ropeTitle(params);
-    const float pad = 8;
-    float titleBottom = area.y + titleBandHeight(theme, 1.75f);
-    if (theme.titleMode == TitleMode::Hidden) {
-        // No title: the legend and circles take its room.
-    } else if (estimateTextWidth(heading + " — " + setup, theme.titleSize) <=
-               area.width - 2 * pad) {
-        drawTitle(figure, area, heading + " — " + setup, theme);
-    } else {
-        // A heading too long even for its own line (a narrow window) wraps in two smaller
-        // lines (titles.cpp); the setup line goes below both.
-        const bool headingWrapped = drawTitle(figure, area, heading, theme) > 1;
-        const float second = theme.titleSize * (headingWrapped ? 0.74f * 2.3f : 1.25f);
-        drawTitle(figure, {area.x, area.y + second, area.width, area.height - second}, setup,
-                  theme);
-        titleBottom += second;
-    }
-    const float legendY = titleBottom + theme.fontSize * 0.6f;
-    const float legendRow = theme.fontSize * 1.45f;
-    const std::string shown =
-        int(pairs.size()) == pairCount
-            ? "all " + std::to_string(pairCount) + " pairs"
-            : std::to_string(pairs.size()) + " of " + std::to_string(pairCount) + " pairs";
-    const int legendRows =
-        drawLegendRows(live, area.x + area.width / 2, legendY, area.width - 2 * pad, legendRow,
-                       {{"q at m = " + positionText(m), qColor},
-                        {"k at n = " + positionText(n), kColor},
-                        {"m − n = " + positionText(m - n)},
-                        // Two entries, so a narrow figure puts the remark on a row of its own.
-                        {"q·k = " + withMinusSign(formatValue(score, 6))},
-                        {freqs->attentionFactor != 1.0
-                             ? "(× attention factor² " +
-                                   formatValue(freqs->attentionFactor * freqs->attentionFactor, 4) +
-                                   "; depends on m − n only)"
-                             : "(depends on m − n only)"},
-                        {shown}},
-                       theme);
-    const float legendBottom = legendY + legendRow * float(legendRows - 1);
+    const Box grid = drawRotationHeader(figure, live, area, params, options, *freqs, chosen, theme);
+    if (grid.width < 20 || grid.height < 20) return;
 
     // Grid: the column count that gives the largest circles.
-    const Box grid{area.x + pad, legendBottom + theme.fontSize * 1.2f, area.width - 2 * pad,
-                   area.bottom() - legendBottom - theme.fontSize * 1.2f - pad};
-    if (grid.width < 20 || grid.height < 20) return;
     const int count = int(pairs.size());
-    const float labelSize = atLeastMinText(theme.fontSize * 0.92f, theme);
-    const float textRows = labelSize * 2.9f;  // a label above the circle and one below
-    // Only columns wide enough for the shortest labels ("pair 63", "Δ -180.0°"): narrower cells
-    // would push them past their cell and, at the edge, past the figure (one column in print).
-    const float shortestLabels =
-        std::max(estimateTextWidth("pair " + std::to_string(std::max(0, pairCount - 1)), labelSize),
-                 estimateTextWidth("Δ -180.0°", labelSize)) +
-        5 + 8;
-    int columns = 1;
-    float best = -1;
-    for (int c = 1; c <= count; ++c) {
-        if (c > 1 && grid.width / c < shortestLabels) break;
-        const int rows = (count + c - 1) / c;
-        const float diameter = std::min(grid.width / c, grid.height / rows - textRows);
-        if (diameter > best) best = diameter, columns = c;
-    }
-    const int rows = (count + columns - 1) / columns;
+    const CircleText text = circleText(pairCount, theme);
+    const float labelSize = text.labelSize, textRows = text.textRows;
+    const float shortestLabels = text.shortestLabels;
+    const GridShape shape = bestGrid(grid, count, text);
+    const int columns = shape.columns, rows = shape.rows;
     // A file that may grow its canvas (one column in print: --width alone) asks for the height
     // that gives every circle room for its labels.
     const float smallestCircle = std::max(60.f, labelSize * 4);
-    if (theme.panelRoom && best < smallestCircle) {
+    if (theme.panelRoom && shape.room < smallestCircle) {
         // As many columns as the labels allow, each circle as wide as its column (or no smaller
         // than smallestCircle).
         int most = 1;
@@ -274,7 +373,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
     }
     const float cellWidth = grid.width / columns, cellHeight = grid.height / rows;
     const bool showText = cellHeight > textRows + 30;
-    const float gap = 5;
+    const float gap = kCellGap;
     // One label format for every panel, chosen by the widest possible text, so that panels read
     // alike (2 = long, 1 = short, 0 = bare).
     const float textWidth = cellWidth - gap - 8;
@@ -293,6 +392,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
                        grid.y + cellHeight * float(index / columns) + gap / 2, cellWidth - gap,
                        cellHeight - gap};
         if (cells) cells->push_back({cell, pair});
+        const std::size_t firstItem = figure.items.size();
         RectItem frame;
         frame.box = cell;
         frame.fill = theme.plotBackground;
@@ -316,6 +416,11 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
             return Point{centre.x + float(r * std::cos(angle)),
                          centre.y - float(r * std::sin(angle))};  // y points down
         };
+        // The circle is this pair's plot: the layout and tour checks see its size (a circle
+        // ~30 px across at 1024x768 F5 passed unseen, #28). Its labels are not plot titles.
+        const Box circleBox{centre.x - radius, centre.y - radius, 2 * radius, 2 * radius};
+        figure.panels.push_back({circleBox, firstItem, firstItem, circleBox});
+        PanelSpan& span = figure.panels.back();
 
         // Axes and the unit circle.
         figure.add(LineItem{
@@ -370,7 +475,10 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         drawArrow(live, centre, onCircle(kAngle, kLength), kColor, width, head);
         drawArrow(live, centre, onCircle(qAngle, qLength), qColor, width, head);
 
-        if (!showText) continue;
+        if (!showText) {
+            span.end = figure.items.size();
+            continue;
+        }
         std::string label = "pair " + std::to_string(pair);
         if (topFormat == 2) label += " · θ = " + formatValue(theta, 3) + " rad/pos";
         if (topFormat == 1) label += "  θ = " + formatValue(theta, 3);
@@ -386,6 +494,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
         }
         live.add(makeText({cell.x + cell.width / 2, cell.bottom() - 3}, lower, labelSize,
                           theme.mutedText, HorizontalAlign::Center, VerticalAlign::Bottom));
+        span.end = figure.items.size();
     }
 }
 

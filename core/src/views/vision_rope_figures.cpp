@@ -52,7 +52,7 @@ Rgba positionStreamColor(PositionStream stream) {
 }
 
 std::vector<std::string> mropeAdvanceLines(const std::vector<PromptSegment>& prompt,
-                                           const MropePositions& positions) {
+                                           const MropePositions& positions, bool brief) {
     // Qwen3-VL splits a video into one span per frame: sum them per prompt segment.
     struct Sum {
         long long tokens = 0, advance = 0;
@@ -74,14 +74,21 @@ std::vector<std::string> mropeAdvanceLines(const std::vector<PromptSegment>& pro
         const bool image = s.kind == PromptSegmentKind::Image;
         const std::string name =
             image ? "image " + std::to_string(++images) : "video " + std::to_string(++videos);
+        const std::string larger =
+            "max(" + std::to_string(sum.mergedH) + ", " + std::to_string(sum.mergedW) + ")";
+        if (brief) {  // the merged grid says where the tokens and the advance come from
+            lines.push_back(name + ": " + std::to_string(sum.tokens) + " tokens (" +
+                            grid(s.t, sum.mergedH, sum.mergedW) + "), position +" +
+                            std::to_string(sum.advance) +
+                            (image && s.t == 1 ? " = " + larger : std::string()) + ", not +" +
+                            std::to_string(sum.tokens));
+            continue;
+        }
         std::string line = name + ": " + grid(s.t, s.h, s.w) + " patches → " +
                            grid(s.t, sum.mergedH, sum.mergedW) + " = " +
                            std::to_string(sum.tokens) + " tokens; the position advances by " +
                            std::to_string(sum.advance) + ", not " + std::to_string(sum.tokens);
-        if (image && s.t == 1) {
-            line +=
-                " (max(" + std::to_string(sum.mergedH) + ", " + std::to_string(sum.mergedW) + "))";
-        }
+        if (image && s.t == 1) line += " (" + larger + ")";
         lines.push_back(std::move(line));
     }
     return lines;
@@ -100,7 +107,17 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
         return;
     }
     const float line = theme.fontSize * 1.45f;
-    const std::vector<std::string> allNotes = mropeAdvanceLines(prompt, *positions);
+    // One line per image or video: the long form when each fits on one line, else the brief one
+    // (at 1024x768 F5 each long line took two, the plot kept ~130 px and the video's was left
+    // out as "… and 1 more").
+    const float noteWidth = std::max(1.f, area.width - 16);
+    std::vector<std::string> allNotes = mropeAdvanceLines(prompt, *positions);
+    for (const std::string& note : allNotes) {
+        if (estimateTextWidth(note, theme.fontSize) > noteWidth) {
+            allNotes = mropeAdvanceLines(prompt, *positions, true);
+            break;
+        }
+    }
     const int pairs = int(streams->size());
     int counts[3] = {0, 0, 0};
     for (PositionStream s : *streams) ++counts[int(s)];
@@ -118,8 +135,15 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
                         theme.fontSize) +
                     12;
     }
-    const std::string caption = "pairs (" + std::string(mropeLayoutName(settings.layout)) +
-                                "; pair j rotates dims j, j+" + std::to_string(pairs) + ")";
+    // Beside the key in its long form, else in a shorter one (a projector: a line of its own
+    // below the key took the plot's room), else wrapped below.
+    std::string caption = "pairs (" + std::string(mropeLayoutName(settings.layout)) +
+                          "; pair j rotates dims j, j+" + std::to_string(pairs) + ")";
+    const std::string shortCaption = std::string(mropeLayoutName(settings.layout)) +
+                                     ": pair j rotates dims j, j+" + std::to_string(pairs);
+    if (estimateTextWidth(caption, theme.fontSize) > captionWidth - keyWidth &&
+        estimateTextWidth(shortCaption, theme.fontSize) <= captionWidth - keyWidth)
+        caption = shortCaption;
     const bool captionBeside =
         estimateTextWidth(caption, theme.fontSize) <= captionWidth - keyWidth;
     int captionLines =
@@ -139,7 +163,6 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     // One line per image or video, wrapped to the width (never cut); as many as leave the
     // position plot its room, the rest counted ("… and 2 more images or videos"). A file that
     // may grow (Theme::panelRoom, `--width` alone) asks for the height the notes need.
-    const float noteWidth = std::max(1.f, area.width - 16);
     const float stripBlock = stripBlockFor(captionLines);
     std::vector<std::vector<std::string>> wrappedNotes;
     int allLines = 0;
@@ -307,7 +330,7 @@ void drawAxialRopeFigure(Figure& figure, Box area, const AxialRopeParams& params
         params.layout == AxialRopeLayout::RopeVit
             ? "pairs 0–" + std::to_string(quarter - 1) + " turn with x, " +
                   std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
-                  " with y; $θ_k=\\mathrm{base}^{-4k/d}$ on both"
+                  " with y; $θ_k = \\mathrm{base}^{-4k/d}$ on both"
             : "pairs 0–" + std::to_string(quarter - 1) + " turn with y (even θ), " +
                   std::to_string(quarter) + "–" + std::to_string(2 * quarter - 1) +
                   " with x (odd θ)";

@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/learned.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 namespace {
@@ -129,6 +132,91 @@ TEST(ExtrapolationFiguresTest, OnePanelAtATimeOnAProjectorIsARealPlot) {
     ASSERT_TRUE(whole.ok());
     EXPECT_TRUE(hasText(*whole, "what each encoding does"));
     EXPECT_FALSE(hasText(*whole, "past 512 (to 4096)"));
+}
+
+// The learned panel's rows past the table are masked; the "masked" key beside its colour bar
+// showed the masked colour while the rows were shaded darker still by the training marker's
+// shade (#28). Composited as drawn, a masked row is the key's colour.
+TEST(ExtrapolationFiguresTest, MaskedRowsAreTheColourOfTheMaskedKey) {
+    for (const Theme& theme : {darkTheme(), paperTheme()}) {
+        auto figure = extrapolationFigure({}, 1400, 900, theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::size_t index = figure->items.size();
+        for (std::size_t i = 0; i < figure->items.size(); ++i) {
+            const auto* h = std::get_if<HeatmapItem>(&figure->items[i]);
+            if (h && h->range.low == -0.06) index = i;
+        }
+        ASSERT_LT(index, figure->items.size());
+        const HeatmapItem& learned = std::get<HeatmapItem>(figure->items[index]);
+        // Rows 512..2047 of 2048 are past the table: 90 % of the way down is masked.
+        const Point inside{learned.box.x + learned.box.width / 2,
+                           learned.box.y + learned.box.height * 0.9f};
+        double shown[3] = {double(learned.masked.r), double(learned.masked.g),
+                           double(learned.masked.b)};
+        for (std::size_t i = index + 1; i < figure->items.size(); ++i) {
+            const auto* rect = std::get_if<RectItem>(&figure->items[i]);
+            if (!rect || rect->fill.a == 0 || !rect->box.contains(inside)) continue;
+            const double a = rect->fill.a / 255.0;
+            const double fill[3] = {double(rect->fill.r), double(rect->fill.g),
+                                    double(rect->fill.b)};
+            for (int c = 0; c < 3; ++c) shown[c] = shown[c] * (1 - a) + fill[c] * a;
+        }
+        const RectItem* key = nullptr;  // the swatch: the masked colour, outlined
+        for (const FigureItem& item : figure->items) {
+            const auto* rect = std::get_if<RectItem>(&item);
+            if (rect && rect->fill == theme.masked && rect->stroke.a > 0) key = rect;
+        }
+        ASSERT_NE(key, nullptr);
+        EXPECT_NEAR(shown[0], key->fill.r, 1);
+        EXPECT_NEAR(shown[1], key->fill.g, 1);
+        EXPECT_NEAR(shown[2], key->fill.b, 1);
+    }
+}
+
+// Panel 4 alone at 1440x900 F5 (1424 x ~640 px): the line at 1's label sat just under the line
+// at the right, ~3 px from NTK's curve where it meets the line (#28; at heights 560-570 and
+// 640-700 here). It keeps a quarter of a line clear of every curve that does not run along the
+// line itself (linear's lies on it).
+TEST(ExtrapolationFiguresTest, NoNewAnglesLabelKeepsClearOfTheCurves) {
+    const ExtrapolationOptions options;  // 512 -> 2048
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    for (float height = 560; height <= 700; height += 10) {
+        ASSERT_TRUE(extrapolationPanels(1424, height, projector, 3).oneAtATime());
+        auto figure = extrapolationFigure(options, 1424, height, projector, 3);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const TextItem* label = nullptr;
+        float lineY = NAN;  // the dashed line at 1, across the plot
+        for (const FigureItem& item : figure->items) {
+            if (const auto* t = std::get_if<TextItem>(&item); t && t->text == "1: no new angles")
+                label = t;
+            if (const auto* l = std::get_if<LineItem>(&item);
+                l && l->dashed && l->from.y == l->to.y && l->color == projector.mutedText)
+                lineY = l->from.y;
+        }
+        ASSERT_NE(label, nullptr);
+        ASSERT_TRUE(std::isfinite(lineY));
+        const Box box = textBox(*label);
+        auto distance = [&](Point p) {
+            const float dx = std::max({box.x - p.x, 0.f, p.x - box.right()});
+            const float dy = std::max({box.y - p.y, 0.f, p.y - box.bottom()});
+            return std::hypot(dx, dy);
+        };
+        float nearest = INFINITY;
+        for (const MarkFootprint& mark : figure->marks) {
+            if (mark.kind != MarkKind::Curve) continue;
+            for (std::size_t k = 1; k < mark.points.size(); ++k) {
+                const Point a = mark.points[k - 1], b = mark.points[k];
+                if (std::abs(a.y - lineY) < 1.5f && std::abs(b.y - lineY) < 1.5f) continue;
+                for (int s = 0; s <= 100; ++s) {
+                    const float t = float(s) / 100;
+                    nearest =
+                        std::min(nearest, distance({a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t}) -
+                                              mark.halfWidth);
+                }
+            }
+        }
+        EXPECT_GE(nearest, projector.fontSize / 4) << height << " " << box.x << "," << box.y;
+    }
 }
 
 }  // namespace

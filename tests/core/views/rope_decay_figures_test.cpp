@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/views/rope_figures.hpp"
 #include "rope_figure_checks.hpp"
 
@@ -131,6 +132,25 @@ TEST(RopeDecayFiguresTest, DecayCurveComputesAtMostSixteenDistancesPerPixelColum
     drawRopeDecay(figure, {0, 0, 500, 300}, 128, 10000, 1 << 20, paperTheme(), nullptr);
     EXPECT_TRUE(hasText(figure, "min to max over each pixel column of"));
     EXPECT_TRUE(hasText(figure, "distances, step"));
+}
+
+// The title wrapped at one column in print broke the citation as "Su et / al." (#28): the
+// line that has "Su" has "et al." too, on either axis.
+TEST(RopeDecayFiguresTest, TitleKeepsSuEtAlTogether) {
+    PanelRoom room;
+    Theme theme = forFiles(paperTheme(), 1);
+    theme.panelRoom = &room;
+    for (const DistanceAxis axis : {DistanceAxis::Linear, DistanceAxis::Logarithmic}) {
+        Figure figure = emptyFigure(600, 400, theme);
+        drawRopeDecay(figure, {0, 0, 600, 400}, 128, 10000, 250, theme, nullptr, nullptr, axis);
+        int citations = 0;
+        for (const std::string& text : texts(figure)) {
+            const bool su = text.find("Su") != std::string::npos;
+            EXPECT_EQ(su, text.find("al.") != std::string::npos) << text;
+            citations += su;
+        }
+        EXPECT_EQ(citations, 1);
+    }
 }
 
 }  // namespace

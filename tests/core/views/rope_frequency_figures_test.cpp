@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_markup.hpp"
 #include "rope_figure_checks.hpp"
 
 namespace poslab {
@@ -129,6 +131,35 @@ TEST(RopeFrequencyFiguresTest, ManyKeysBesideTheProjectorPlotLeaveItHalfTheWidth
     drawRopeFrequencies(wide, {0, 0, 1400, 700}, yarn, {RopeTurnReference::Training}, darkTheme());
     EXPECT_TRUE(hasText(wide, "0 of 64 pairs reach angles at 32768 not seen in training"));
     EXPECT_TRUE(hasText(wide, "unscaled ($2π·\\mathrm{base}^{2i/d}$)"));
+}
+
+// One column in print (`render rope-frequencies --width 600`): the legend beside the plot wrapped
+// "18 of 64 pairs: no full turn in 4096" over four lines and left the plot 40 % of the width
+// (#28). Under the plot, every key is one whole line and the plot keeps most of the width; the
+// x label reads "θ_i = base…" with spaces around "=", as typeset maths has them.
+TEST(RopeFrequencyFiguresTest, OneColumnPrintKeepsEveryKeyOnOneLine) {
+    PanelRoom room;
+    Theme theme = forFiles(paperTheme(), 1);
+    theme.panelRoom = &room;
+    const RopeParams p = params(128, 4096);
+    Figure figure = emptyFigure(600, 400, theme);
+    drawRopeFrequencies(figure, {0, 0, 600, 400}, p, {}, theme);
+    // 2^7 ... : pairs 46..63 have wavelengths 2π·10000^(2i/128) above 4096.
+    int incomplete = 0;
+    for (int i = 0; i < 64; ++i) incomplete += 2 * kPi / theta(i, 128, 10000) > 4096;
+    EXPECT_EQ(incomplete, 18);
+    EXPECT_TRUE(hasText(figure, "18 of 64 pairs: no full turn in 4096"));
+    EXPECT_TRUE(hasText(figure, "context = training length 4096"));
+    EXPECT_TRUE(figure.leftOut.empty());
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    ASSERT_EQ(figure.panels.size(), 1u);
+    EXPECT_GE(figure.panels.front().plot.width, 600 * 0.7f);
+    bool spaced = false;
+    for (const std::string& text : texts(figure))
+        spaced = spaced || plainText(text).find("θi = base") != std::string::npos;
+    EXPECT_TRUE(spaced);
 }
 
 }  // namespace

@@ -268,5 +268,67 @@ TEST(RopeRotationFiguresTest, RotationLegendWrapsInsideNarrowFigures) {
     }
 }
 
+// Every circle is recorded as a plot (its box), so the tour check sees how large it is drawn:
+// ~30 px circles at 1024x768 F5 passed it unseen (#28). One page: `--panel 1` is the figure.
+TEST(RopeRotationFiguresTest, EachCircleIsRecordedAsAPlot) {
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(16, 1);
+    options.k = seededGaussianVector(16, 2);
+    Figure figure = emptyFigure(1200, 800, darkTheme());
+    drawRopeRotation(figure, {0, 0, 1200, 800}, params(16), options, darkTheme());
+    std::vector<const CircleItem*> circles;  // the unit circles: outlined, larger than a dot
+    for (const FigureItem& item : figure.items)
+        if (const auto* c = std::get_if<CircleItem>(&item); c && c->fill.a == 0)
+            circles.push_back(c);
+    ASSERT_EQ(circles.size(), 8u);
+    ASSERT_EQ(figure.panels.size(), 8u);
+    EXPECT_EQ(figure.viewPanels, 1);
+    for (std::size_t i = 0; i < circles.size(); ++i) {
+        const Box& plot = figure.panels[i].plot;
+        EXPECT_NEAR(plot.x, circles[i]->center.x - circles[i]->radius, 1e-3f) << i;
+        EXPECT_NEAR(plot.y, circles[i]->center.y - circles[i]->radius, 1e-3f) << i;
+        EXPECT_NEAR(plot.width, 2 * circles[i]->radius, 1e-3f) << i;
+        EXPECT_NEAR(plot.height, 2 * circles[i]->radius, 1e-3f) << i;
+    }
+}
+
+// 16 pairs on the 1024x768 F5 canvas (~1000 x 510 px at 1.75 times the text): pages of fewer
+// pairs, every circle at least four lines of text tall (the tour check's floor for a plot), and
+// the pages together show the 16 pairs once each, in order. On a desktop window all at once.
+TEST(RopeRotationFiguresTest, ProjectorPagesKeepEveryCircleReadable) {
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(64, 1);
+    options.k = seededGaussianVector(64, 2);
+    options.m = 6;
+    options.n = 2;
+    options.pairs = ropeRotationPairs(32, 16);
+    const Box area{0, 0, 1000, 510};
+    const RopeRotationPaging paging = ropeRotationPaging(area, params(64), options, projector);
+    ASSERT_GT(paging.pages, 1);
+    ASSERT_EQ(paging.pages, (16 + paging.perPage - 1) / paging.perPage);
+    std::vector<int> shown;
+    for (int page = 0; page < paging.pages; ++page) {
+        RopeRotationOptions paged = options;
+        paged.perPage = paging.perPage;
+        paged.page = page;
+        Figure figure = emptyFigure(area.width, area.height, projector);
+        std::vector<RopeRotationCell> cells;
+        drawRopeRotation(figure, area, params(64), paged, projector, &cells);
+        EXPECT_EQ(figure.viewPanels, paging.pages);
+        ASSERT_FALSE(figure.panels.empty());
+        for (const PanelSpan& span : figure.panels)
+            EXPECT_GE(span.plot.height, 4 * projector.fontSize) << "page " << page;
+        for (const RopeRotationCell& cell : cells) shown.push_back(cell.pair);
+        EXPECT_TRUE(hasText(figure, "16 of 32 pairs"));
+    }
+    EXPECT_EQ(shown, options.pairs);
+
+    const RopeRotationPaging desktop =
+        ropeRotationPaging({0, 0, 1000, 750}, params(64), options, darkTheme());
+    EXPECT_EQ(desktop.pages, 1);
+    EXPECT_EQ(desktop.perPage, 16);
+}
+
 }  // namespace
 }  // namespace poslab

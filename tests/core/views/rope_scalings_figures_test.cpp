@@ -153,6 +153,21 @@ TEST(RopeScalingsFiguresTest, Llama3BandEdgesAreMarkedAtTheirPairs) {
     EXPECT_NE(markers[1].label.find("8192"), std::string::npos) << markers[1].label;
 }
 
+// Lesson 10.5's lines read "λ = L0/4 = 1024: kept below" and "λ = L0/1 = 4096: ÷s above": the
+// config's fields (original length, high and low frequency factors, factor) a student has not
+// met. Said in words, as the card says it, with the numbers of Llama 3.1's config: L0 8192,
+// factors 4 and 1, ×8.
+TEST(RopeScalingsFiguresTest, Llama3BandEdgesAreSaidInWords) {
+    const auto markers = ropeScalingThresholds(llama31(), paperTheme());
+    ASSERT_EQ(markers.size(), 2u);
+    EXPECT_EQ(markers[0].label, "shorter than 8192/4 = 2048: kept");
+    EXPECT_EQ(markers[1].label, "longer than 8192: stretched ×8");
+    RopeParams low2 = llama31();
+    low2.scaling.lowFreqFactor = 2;
+    EXPECT_EQ(ropeScalingThresholds(low2, paperTheme())[1].label,
+              "longer than 8192/2 = 4096: stretched ×8");
+}
+
 TEST(RopeScalingsFiguresTest, YarnRampEdgesAreMarkedAtTheCorrectionRange) {
     // Qwen2.5 with YaRN: head_dim 128, theta 1e6, factor 4, L0 32768, betas 32 and 1.
     RopeParams p{128, 1e6, 1.0, RopePairing::Half, {}, 131072, 32768};
@@ -176,7 +191,8 @@ TEST(RopeScalingsFiguresTest, FrequenciesFigureDrawsTheThresholdLabels) {
     int labels = 0;
     for (const FigureItem& item : figure.items)
         if (const auto* t = std::get_if<TextItem>(&item))
-            labels += t->text.find("λ = L0/") != std::string::npos;
+            labels += t->text == "shorter than 8192/4 = 2048: kept" ||
+                      t->text == "longer than 8192: stretched ×8";
     EXPECT_EQ(labels, 2);
 }
 

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
 namespace {
@@ -23,6 +24,42 @@ TEST(VisionRopeFiguresTest, AdvanceLinesGiveTheLargerMergedSide) {
     // Qwen2-VL video: 4 frame groups of 7x7 merged; T reaches 3, H and W 6: advances by 7.
     EXPECT_EQ(lines[1],
               "video 1: 4×14×14 patches → 4×7×7 = 196 tokens; the position advances by 7, not 196");
+}
+
+// The brief lines (a projector): the merged grid, its tokens (14 x 21 = 294; 4 x 7 x 7 = 196) and
+// the advance (max(14, 21) = 21 for the image; 7 for the video), each on one line at 1024 px.
+TEST(VisionRopeFiguresTest, BriefAdvanceLinesKeepTheNumbers) {
+    auto prompt = parseMropePrompt("text:5,image:1x28x42,text:3,video:4x14x14");
+    ASSERT_TRUE(prompt);
+    auto positions = mropePositions(*prompt, MropeSettings{});
+    ASSERT_TRUE(positions);
+    const auto lines = mropeAdvanceLines(*prompt, *positions, true);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "image 1: 294 tokens (1×14×21), position +21 = max(14, 21), not +294");
+    EXPECT_EQ(lines[1], "video 1: 196 tokens (4×7×7), position +7, not +196");
+}
+
+// At 1024x768 F5 (a ~1008 x 552 px canvas, text 1.75 times larger) the default prompt's figure
+// kept a ~130 px plot and left the video's line out ("… and 1 more image or video", #28): every
+// image and video has its line, and the plot is at least eight lines of text tall.
+TEST(VisionRopeFiguresTest, ProjectorShowsEveryNoteAndAReadablePlot) {
+    auto prompt = parseMropePrompt("text:5,image:1x28x42,text:3,video:4x14x14");
+    ASSERT_TRUE(prompt);
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    Figure figure = emptyFigure(1008, 552, projector);
+    drawMropeFigure(figure, {0, 0, 1008, 552}, *prompt, MropeSettings{}, projector);
+    int image = 0, video = 0;
+    for (const std::string& text : texts(figure)) {
+        image += text.rfind("image 1:", 0) == 0;
+        video += text.rfind("video 1:", 0) == 0;
+        EXPECT_EQ(text.find("more image"), std::string::npos) << text;
+    }
+    EXPECT_EQ(image, 1);
+    EXPECT_EQ(video, 1);
+    ASSERT_EQ(figure.panels.size(), 1u);
+    EXPECT_GE(figure.panels[0].plot.height, 8 * projector.fontSize);
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
 }
 
 TEST(VisionRopeFiguresTest, MropeFigureDrawsThreeStreamsAndTheStrip) {

@@ -21,6 +21,8 @@ struct RopeRotationOptions {
     double m = 0, n = 0;       // query and key positions (fractional during animation)
     std::vector<int> pairs;    // pairs with a panel; empty: ropeRotationPairs(pairCount, 16)
     int trail = 8;             // earlier whole positions drawn as fading dots, 0..64
+    int perPage = 0;           // > 0: at most this many pairs at once (ropeRotationPaging)
+    int page = 0;              // which perPage pairs: page 0 the first (clamped)
     friend bool operator==(const RopeRotationOptions&,
                            const RopeRotationOptions&) = default;  // member-wise: caches key on it
 };
@@ -35,6 +37,22 @@ double ropePairAngleBetween(const std::vector<double>& q, const std::vector<doub
 // This pair's share of rotate(q, m) . rotate(k, n); the shares plus the unrotated tail sum to it.
 double ropePairScore(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
                      const RopeFrequencies& freqs, RopePairing pairing, int pair);
+// The least diameter a pair's circle is drawn at where there is a choice (the GUI pages the
+// pairs): ~30 px circles at 1024x768 F5 showed neither arrows nor angles (#28).
+float ropeRotationLeastCircle(const Theme& theme);
+// How many of the chosen pairs the GUI shows at once in `area`: all when each circle is then
+// at least ropeRotationLeastCircle across, else pages of ceil(pairs / pages) (16 in three: 6, 6,
+// 4), as few as give every circle that size (one pair a page when even one does not fit). The GUI
+// steps through them as a view's panels (panel_grid's selector, Up/Down) and passes perPage
+// and page in the options; a file shows every pair.
+struct RopeRotationPaging {
+    int perPage = 0;  // pairs on a page (0: no pairs: the figure is a note)
+    int pages = 1;
+};
+RopeRotationPaging ropeRotationPaging(Box area, const RopeParams& params,
+                                      const RopeRotationOptions& options, const Theme& theme);
+// Every circle drawn is recorded as a plot (Figure::panels, the circle's box), and
+// Figure::viewPanels is the number of pages: `--panel 1` is the whole figure of a file.
 // moving: when given, what follows m and n between whole positions (the legend with its values,
 // the arrows, the arcs between them and the angles under the circles) goes there instead, so
 // that `figure` (frames, circles, trails, pair labels) stays the same while m and n move within

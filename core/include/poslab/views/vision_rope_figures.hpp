@@ -7,7 +7,9 @@
 //                         strip of rotary pairs coloured by the stream that drives each; last,
 //                         one line per image or video saying how far it moved the position
 //   mropeAdvanceLines     those lines ("image 1: 1x28x42 patches -> 14x21 = 294 tokens; the
-//                         position advances by 21, not 294")
+//                         position advances by 21, not 294"), or brief ("image 1: 294 tokens
+//                         (1x14x21), position +21 = max(14, 21), not +294") where the long
+//                         ones would wrap (a projector)
 //   drawAxialRopeFigure   the patch grid coloured by the query patch's score with every patch
 #pragma once
 
@@ -23,7 +25,7 @@ namespace poslab {
 Rgba positionStreamColor(PositionStream stream);  // T, H, W: the same in the curves and strip
 
 std::vector<std::string> mropeAdvanceLines(const std::vector<PromptSegment>& prompt,
-                                           const MropePositions& positions);
+                                           const MropePositions& positions, bool brief = false);
 
 // Invalid input draws a note with the one-line error instead.
 void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>& prompt,
