@@ -3,9 +3,11 @@
 // (an em of 19.05 px; a TextItem of 22.2 px, its size being the line height). Every view of the
 // render registry is built at --width 600 (the height derived) exactly as the command line builds
 // it, and must hold: its smallest text >= 8 pt at 252 pt, no text cut with "…" (notes, captions and
-// labels wrap instead), no text past the canvas, and every panel it shows on a large canvas (no
-// panel dropped for a one-at-a-time view). The default 1200 x 800 must show every panel too. Views
-// that cannot yet are listed below with the reason.
+// labels wrap instead), no text past the canvas, every panel it shows on a large canvas (no
+// panel dropped for a one-at-a-time view), and no text or legend over its data (nor a text within
+// markClearance of a curve or a point). The default 1200 x 800 must show every panel too. Views
+// that cannot yet are listed below with the reason. Its axes and colour bars name at least three
+// values wherever three labels fit (the tests after it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,6 +28,8 @@
 #include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/legend.hpp"
 #include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_fit.hpp"
+#include "poslab/figure/ticks.hpp"
 
 namespace poslab {
 namespace {
@@ -35,7 +39,7 @@ constexpr float kColumnWidthPx = 600;
 
 // Known exceptions (issue 28, print): the rules a view does not meet yet at --width 600, and why.
 // Every other rule is still checked for it; the list may only shrink.
-enum class Rule { Smallest8pt, NothingCut, InsideCanvas, EveryPanel };
+enum class Rule { Smallest8pt, NothingCut, InsideCanvas, EveryPanel, NothingOverData };
 struct Known {
     std::set<Rule> rules;
     const char* why;
@@ -55,6 +59,7 @@ struct PrintReport {
     float smallestPx = 1e9f;
     std::string smallestText;
     std::vector<std::string> cut, outside;
+    std::vector<std::string> overData;  // texts and legends that hide a data mark
     std::size_t plots = 0;
 };
 
@@ -76,6 +81,14 @@ PrintReport inspect(const Figure& figure) {
     for (const LeftOutText& left : figure.leftOut) report.cut.push_back("left out: " + left.text);
     for (std::size_t index : textsOutsideFigure(figure))
         report.outside.push_back(std::get<TextItem>(figure.items[index]).text);
+    // Text over data (a note on its curve, a legend on the points): the marks the figure records
+    // (curves, points, heatmap cells, filled areas) under any text box or legend.
+    // A text closer to a curve or point than markClearance reads as on it (T5's "exact below
+    // 8" under its steps at one column).
+    for (const TextOverMark& over : textsCrowdingMarks(figure))
+        report.overData.push_back(std::get<TextItem>(figure.items[over.text]).text);
+    for (const LegendOverMark& over : legendsOverMarks(figure))
+        report.overData.push_back("a legend (item " + std::to_string(over.legend) + ")");
     report.plots = figure.panels.size();
     return report;
 }
@@ -136,8 +149,9 @@ TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
         if (verbose) {
             std::cout << view.name << ": " << column->figure.width << "x" << column->figure.height
                       << " smallest " << smallestPt << " pt (\"" << one.smallestText << "\"), "
-                      << one.cut.size() << " cut, " << one.outside.size() << " outside, plots "
-                      << one.plots << " / " << two.plots << " at 1200x800 / " << all.plots << "\n";
+                      << one.cut.size() << " cut, " << one.outside.size() << " outside, "
+                      << one.overData.size() << " over data, plots " << one.plots << " / "
+                      << two.plots << " at 1200x800 / " << all.plots << "\n";
         }
         const std::string where = view.name + " --width 600: ";
         const bool small = smallestPt < kPrintMinTextPt - 0.01f;
@@ -145,7 +159,8 @@ TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
         const std::pair<Rule, bool> met[] = {{Rule::Smallest8pt, !small},
                                              {Rule::NothingCut, one.cut.empty()},
                                              {Rule::InsideCanvas, one.outside.empty()},
-                                             {Rule::EveryPanel, !dropped}};
+                                             {Rule::EveryPanel, !dropped},
+                                             {Rule::NothingOverData, one.overData.empty()}};
         for (const auto& [rule, ok] : met) {
             if (excepted(view.name, rule)) {
                 // A known exception that no longer happens: take it off the list.
@@ -156,9 +171,10 @@ TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
             ADD_FAILURE() << where
                           << (rule == Rule::Smallest8pt ? "\"" + one.smallestText + "\" is " +
                                                               std::to_string(smallestPt) + " pt"
-                              : rule == Rule::NothingCut ? "cut: " + join(one.cut)
-                              : rule == Rule::InsideCanvas
-                                  ? "past the canvas: " + join(one.outside)
+                              : rule == Rule::NothingCut   ? "cut: " + join(one.cut)
+                              : rule == Rule::InsideCanvas ? "past the canvas: " + join(one.outside)
+                              : rule == Rule::NothingOverData
+                                  ? "hides data: " + join(one.overData)
                                   : "panels dropped (" + std::to_string(one.plots) + " at 600, " +
                                         std::to_string(two.plots) + " at 1200x800, of " +
                                         std::to_string(all.plots) + ")");
@@ -248,6 +264,98 @@ TEST_P(PrintWidthTest, EveryColourBarShowsThreeValuesWhereTheyFit) {
                     << bar.box.y << ") shows" << labels;
             }
         }
+    }
+}
+
+// Whether a nice step would name three or more values on `axis` with labels that keep clear
+// of one another (x: half an em between neighbours' boxes, y: a quarter em between lines) and
+// inside the figure: the rule written out on its own, steps 1, 2, 2.5 and 5 times a power of
+// ten (integer and cell axes: whole steps, no 2.5), ticks at the steps' multiples (cell axes: at
+// cell centres); log axes: decades, or 1, 2 and 5 times them.
+bool threeLabelsWouldFit(const AxisRecord& axis, float figureWidth, std::string* shown) {
+    const double low = std::min(axis.low, axis.high), high = std::max(axis.low, axis.high);
+    const float length = axis.vertical ? axis.plot.height : axis.plot.width;
+    const float size = axis.labelSize;
+    auto at = [&](double v) {  // pixels from the axis's low end
+        const double position = axis.cells ? v + 0.5 : v;
+        const double f = axis.logarithmic ? (std::log10(position) - std::log10(low)) /
+                                                (std::log10(high) - std::log10(low))
+                                          : (position - low) / (high - low);
+        return f * length;
+    };
+    auto fits = [&](std::vector<double> values) {
+        if (values.size() < 3) return false;
+        std::vector<Tick> ticks;
+        for (double v : values) ticks.push_back({v, ""});
+        labelTicks(ticks);
+        for (std::size_t k = 0; k < ticks.size(); ++k) {
+            const float width = estimateTextWidth(ticks[k].label, size);
+            if (!axis.vertical) {
+                const double centre = axis.plot.x + at(ticks[k].value);
+                if (centre - width / 2 < 0 || centre + width / 2 > figureWidth) return false;
+            }
+            if (k == 0) continue;
+            const double apart = std::abs(at(ticks[k].value) - at(ticks[k - 1].value));
+            const double need =
+                axis.vertical
+                    ? size * 1.25
+                    : (width + estimateTextWidth(ticks[k - 1].label, size)) / 2 + size * 0.5;
+            if (apart < need) return false;
+        }
+        *shown = "";
+        for (const Tick& t : ticks) *shown += " " + t.label;
+        return true;
+    };
+    if (!(high > low) || !(length > 0)) return false;
+    if (axis.logarithmic) {
+        for (const std::vector<double>& mantissas :
+             {std::vector<double>{1}, std::vector<double>{1, 2, 5}}) {
+            std::vector<double> values;
+            for (int e = int(std::floor(std::log10(low))) - 1;
+                 e <= int(std::ceil(std::log10(high))); ++e)
+                for (double m : mantissas) {
+                    const double v = m * std::pow(10.0, e);
+                    if (v >= low * (1 - 1e-9) && v <= high * (1 + 1e-9)) values.push_back(v);
+                }
+            if (fits(values)) return true;
+        }
+        return false;
+    }
+    const bool whole = axis.integers || axis.cells;
+    const double top = axis.cells ? high - 1 : high;
+    for (int e = int(std::floor(std::log10(high - low))) - 3; e <= int(std::log10(high - low)) + 1;
+         ++e) {
+        for (double factor : {1.0, 2.0, 2.5, 5.0}) {
+            const double step = factor * std::pow(10.0, e);
+            if (whole && (factor == 2.5 || step < 1)) continue;
+            std::vector<double> values;
+            for (double k = std::ceil(low / step - 1e-9); k * step <= top + step * 1e-9; ++k) {
+                values.push_back(k * step == 0 ? 0.0 : k * step);
+                if (values.size() > 200) break;
+            }
+            if (values.size() <= 200 && fits(values)) return true;
+        }
+    }
+    return false;
+}
+
+// Every axis of every view at one column names at least three values wherever a nice step's
+// labels fit (issue 28: pairs 0 and 20, positions 0 and 100, buckets 0 and 20 at --width 600).
+TEST_P(PrintWidthTest, EveryAxisShowsThreeValuesWhereTheyFit) {
+    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
+                                    [](const auto& v) { return v.name == GetParam(); });
+    ASSERT_NE(found, registry().renders.end());
+    auto column = build(*found, {{"width", "600"}});
+    if (!column.ok()) return;  // a view that needs an input (PrintWidthTest says why)
+    for (const AxisRecord& axis : column->figure.axes) {
+        std::string shown;
+        if (axis.labelled.size() >= 3 || !threeLabelsWouldFit(axis, column->figure.width, &shown))
+            continue;
+        std::string labelled;
+        for (double v : axis.labelled) labelled += " " + std::to_string(v);
+        ADD_FAILURE() << found->name << " --width 600: the " << (axis.vertical ? "y" : "x")
+                      << " axis " << axis.low << " .. " << axis.high << " at (" << axis.plot.x
+                      << ", " << axis.plot.y << ") labels" << labelled << "; would fit" << shown;
     }
 }
 

@@ -64,14 +64,59 @@ Marker trainingLengthMarker(int trainingLength, const Theme& theme) {
 
 namespace plot_parts {
 
-std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float labelSpacing) {
-    const int count = tickCountFor(pixels, labelSpacing);
+float tickLabelClearance(float fontSize, AxisSide side) {
+    return std::max(4.f, fontSize * (side == AxisSide::X ? 0.5f : 0.25f));
+}
+
+namespace {
+
+std::vector<Tick> niceAxisTicks(const AxisSpec& axis, int count) {
     if (axis.logarithmic) return logTicks(axis.low, axis.high, count);
-    if (axis.cells) {
-        auto ticks = linearTicks(axis.low, std::max(axis.low, axis.high - 1), count, true);
-        return ticks;
-    }
+    if (axis.cells) return linearTicks(axis.low, std::max(axis.low, axis.high - 1), count, true);
     return linearTicks(axis.low, axis.high, count, axis.integers);
+}
+
+// How many of `ticks` lie on the axis (as drawAxes draws them), or -1 when two neighbouring
+// labels come closer than tickLabelClearance along an axis `pixels` long.
+int clearTickCount(const AxisSpec& axis, const std::vector<Tick>& ticks, float pixels,
+                   float fontSize, AxisSide side) {
+    const double low = std::min(axis.low, axis.high), high = std::max(axis.low, axis.high);
+    const float clearance = tickLabelClearance(fontSize, side);
+    int shown = 0;
+    double lastAt = 0;
+    float lastExtent = 0;
+    for (const Tick& t : ticks) {
+        const double v = tickPosition(axis, t.value);
+        if (v < low || v > high) continue;
+        const double at = axisFraction(axis, v) * pixels;
+        const float extent =
+            side == AxisSide::X ? estimateTextWidth(t.label, fontSize) / 2 : fontSize / 2;
+        if (shown > 0 && std::abs(at - lastAt) < double(lastExtent + extent + clearance)) return -1;
+        ++shown;
+        lastAt = at;
+        lastExtent = extent;
+    }
+    return shown;
+}
+
+}  // namespace
+
+std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float fontSize, AxisSide side) {
+    const float spacing = side == AxisSide::X ? std::max(70.f, fontSize * 5.5f) : fontSize * 2.6f;
+    const int count = tickCountFor(pixels, spacing);
+    std::vector<Tick> ticks = niceAxisTicks(axis, count);
+    if (!(pixels > 0) || !std::isfinite(pixels) || !(fontSize > 0)) return ticks;
+    if (clearTickCount(axis, ticks, pixels, fontSize, side) >= 3) return ticks;
+    // Finer steps, while their labels keep clear (a finer step's ticks only come closer); at
+    // most as many as one a label's height (y) or a digit's width (x) fits.
+    const int most = std::min(count + 16, tickCountFor(pixels, fontSize * 0.5f));
+    for (int finer = count + 1; finer <= most; ++finer) {
+        std::vector<Tick> more = niceAxisTicks(axis, finer);
+        const int shown = clearTickCount(axis, more, pixels, fontSize, side);
+        if (shown < 0) break;
+        if (shown >= 3) return more;
+    }
+    return ticks;
 }
 
 double tickPosition(const AxisSpec& axis, double value) {
@@ -84,28 +129,43 @@ float widestLabel(const std::vector<Tick>& ticks, float size) {
     return widest;
 }
 
-void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds,
+bool addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds,
                   const std::vector<Box>& avoid) {
     const Box box = textBox(label);
     if (last && boxesOverlap(box, {last->x - 2, last->y - 2, last->width + 4, last->height + 4}, 0))
-        return;
+        return false;
     for (const Box& other : avoid)
-        if (boxesOverlap(box, other, 0)) return;
+        if (boxesOverlap(box, other, 0)) return false;
     if (box.x < bounds.x - 0.5f || box.right() > bounds.right() + 0.5f || box.y < bounds.y - 0.5f ||
         box.bottom() > bounds.bottom() + 0.5f)
-        return;
+        return false;
     last = box;
     figure.add(std::move(label));
+    return true;
 }
 
 void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme, bool grid) {
     const Box& p = frame.plot;
     const float tickLength = strokeWidth(theme, 4);
     const float hairline = strokeWidth(theme, 1);
-    const auto xTicks = axisTicks(frame.x, p.width, std::max(70.f, theme.fontSize * 5.5f));
-    const auto yTicks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
+    const auto xTicks = axisTicks(frame.x, p.width, theme.fontSize, AxisSide::X);
+    const auto yTicks = axisTicks(frame.y, p.height, theme.fontSize, AxisSide::Y);
     std::optional<Box> lastX, lastY;
     std::vector<Box> xLabels;  // the y labels keep clear of them where the axes meet
+    auto record = [&](const AxisSpec& axis, bool vertical) {
+        AxisRecord r;
+        r.item = figure.items.size();
+        r.plot = p;
+        r.vertical = vertical;
+        r.low = axis.low;
+        r.high = axis.high;
+        r.logarithmic = axis.logarithmic;
+        r.cells = axis.cells;
+        r.integers = axis.integers;
+        r.labelSize = theme.fontSize;
+        return r;
+    };
+    AxisRecord xRecord = record(frame.x, false), yRecord = record(frame.y, true);
     for (const Tick& t : xTicks) {
         const double v = tickPosition(frame.x, t.value);
         if (v < std::min(frame.x.low, frame.x.high) || v > std::max(frame.x.low, frame.x.high))
@@ -114,10 +174,11 @@ void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& the
         if (grid) figure.add(LineItem{{px, p.y}, {px, p.bottom()}, theme.grid, hairline, false});
         figure.add(
             LineItem{{px, p.bottom()}, {px, p.bottom() + tickLength}, theme.axis, hairline, false});
-        addTickLabel(figure,
-                     makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize,
-                              theme.text, HorizontalAlign::Center, VerticalAlign::Top),
-                     lastX, area);
+        if (addTickLabel(figure,
+                         makeText({px, p.bottom() + tickLength + 2}, t.label, theme.fontSize,
+                                  theme.text, HorizontalAlign::Center, VerticalAlign::Top),
+                         lastX, area))
+            xRecord.labelled.push_back(t.value);
         if (lastX && (xLabels.empty() || xLabels.back().x != lastX->x)) xLabels.push_back(*lastX);
     }
     for (const Tick& t : yTicks) {
@@ -127,11 +188,14 @@ void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& the
         const float py = frame.toPixel(frame.x.low, v).y;
         if (grid) figure.add(LineItem{{p.x, py}, {p.right(), py}, theme.grid, hairline, false});
         figure.add(LineItem{{p.x - tickLength, py}, {p.x, py}, theme.axis, hairline, false});
-        addTickLabel(figure,
-                     makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
-                              HorizontalAlign::Right, VerticalAlign::Middle),
-                     lastY, area, xLabels);
+        if (addTickLabel(figure,
+                         makeText({p.x - tickLength - 3, py}, t.label, theme.fontSize, theme.text,
+                                  HorizontalAlign::Right, VerticalAlign::Middle),
+                         lastY, area, xLabels))
+            yRecord.labelled.push_back(t.value);
     }
+    figure.axes.push_back(std::move(xRecord));
+    figure.axes.push_back(std::move(yRecord));
     RectItem outline;
     outline.box = p;
     outline.stroke = theme.axis;
@@ -148,8 +212,8 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
     // area's height steps by 2 ("-7.5" is wider than "-8"): room for the wider of the two.
     float plotHeight = std::max(1.f, approximateHeight - m.top - m.bottom);
     const float widest = std::max(
-        widestLabel(axisTicks(y, approximateHeight, theme.fontSize * 2.6f), theme.fontSize),
-        widestLabel(axisTicks(y, plotHeight, theme.fontSize * 2.6f), theme.fontSize));
+        widestLabel(axisTicks(y, approximateHeight, theme.fontSize, AxisSide::Y), theme.fontSize),
+        widestLabel(axisTicks(y, plotHeight, theme.fontSize, AxisSide::Y), theme.fontSize));
     m.left = widest + 3 + strokeWidth(theme, 4) + 3 + (y.label.empty() ? 0 : theme.fontSize * 1.6f);
     m.yTickWidth = widest;
     m.right = theme.fontSize * 1.2f;
@@ -170,8 +234,8 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
 }
 
 void fitYTickWidth(Margins& m, const AxisSpec& y, const Theme& theme, float plotHeight) {
-    const float widest =
-        widestLabel(axisTicks(y, std::max(1.f, plotHeight), theme.fontSize * 2.6f), theme.fontSize);
+    const float widest = widestLabel(
+        axisTicks(y, std::max(1.f, plotHeight), theme.fontSize, AxisSide::Y), theme.fontSize);
     if (widest > m.yTickWidth) {
         m.left += widest - m.yTickWidth;
         m.yTickWidth = widest;
@@ -261,7 +325,7 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
         // Still cut: two columns when the margin has room for them beside the tick labels
         // (plotMargins keeps it for a label it knows is long), each along the plot.
         if (poor(label)) {
-            const auto ticks = axisTicks(frame.y, p.height, theme.fontSize * 2.6f);
+            const auto ticks = axisTicks(frame.y, p.height, theme.fontSize, AxisSide::Y);
             const float tickText = widestLabel(ticks, theme.fontSize) + tickLength + 3 + 3;
             const float step = theme.fontSize * kAxisLabelLineStep;
             if (p.x - tickText - (area.x + 2) >= step + theme.fontSize) {
@@ -307,6 +371,9 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
     // figure, over no text and no data.
     const Box enclosing = figure.clips.size() >= 2 ? figure.clips[figure.clips.size() - 2]
                                                    : Box{0, 0, figure.width, figure.height};
+    // A label keeps markClearance from the curves and points, or it reads as on them ("exact
+    // below 8" nestled under T5's steps, #28).
+    auto hidesData = [&](Box box) { return crowdsMarks(figure, box, labelSize); };
     std::vector<Box> texts;
     for (const FigureItem& item : figure.items)
         if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
@@ -325,7 +392,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             const Box within =
                 unplaced ? Box{p.x, enclosing.y, p.width, enclosing.height} : enclosing;
             bool clear = t.x >= within.x && t.right() <= within.right() && t.y >= enclosing.y &&
-                         clearOfLabels(t) && marksCovered(figure, t) == 0;
+                         clearOfLabels(t) && !hidesData(t);
             for (const Box& other : texts) clear = clear && !boxesOverlap(t, other, 0);
             if (clear) return t;
         }
@@ -395,7 +462,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
         // The label hides no data where it can: further along its line, or on the line's other
         // side (vertical markers), the first place clear of the data and the other labels; else
         // (vertical markers) above the plot.
-        if (inPlot(box) && marksCovered(figure, box) > 0) {
+        if (inPlot(box) && hidesData(box)) {
             std::vector<Box> tries;
             const float step = height / 2;
             const std::vector<float> lefts =
@@ -419,8 +486,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 return marksCovered(figure, {t.x, t.bottom(), t.width, lineY - t.bottom()}) == 0;
             };
             for (const Box& t : tries) {
-                if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t) &&
-                    besideLine(t)) {
+                if (inPlot(t) && !hidesData(t) && clearOfLabels(t) && besideLine(t)) {
                     box = t;
                     found = true;
                     break;
@@ -433,7 +499,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                 for (const Box& t : {Box{box.x, lineY + 3, width, height},
                                      Box{p.x + 4, lineY - 3 - height, width, height},
                                      Box{p.x + 4, lineY + 3, width, height}}) {
-                    if (inPlot(t) && marksCovered(figure, t) == 0 && clearOfLabels(t)) {
+                    if (inPlot(t) && !hidesData(t) && clearOfLabels(t)) {
                         box = t;
                         found = true;
                         break;
@@ -442,8 +508,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             }
             // Nowhere beside the line: the first place clear of the data, however far.
             for (std::size_t k = 0; !found && k < tries.size(); ++k) {
-                if (inPlot(tries[k]) && marksCovered(figure, tries[k]) == 0 &&
-                    clearOfLabels(tries[k])) {
+                if (inPlot(tries[k]) && !hidesData(tries[k]) && clearOfLabels(tries[k])) {
                     box = tries[k];
                     found = true;
                 }
@@ -462,7 +527,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             }
             return leaveOut();
         }
-        if (!inPlot(box) || (unplaced && (fitted.text != text || marksCovered(figure, box) > 0)))
+        if (!inPlot(box) || (unplaced && (fitted.text != text || hidesData(box))))
             return leaveOut();
         draw(box, fitted, color, false);
     };

@@ -122,6 +122,26 @@ std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, float labelHe
         if (finer.size() >= 3) return finer;
     }
     if (kind == BarTicks::Angles) return ticks;
+    // Every other (third, ...) tick of a finer nice step where those keep clear: 10, 30, 50 on
+    // xPos's bar at one column, evenly spaced, where the rounded ends gave 6, 25, 50 (#28). The
+    // coarsest step first, then the smallest stride; of its offsets the one with the most ticks.
+    // (Up to four times as many ticks as labels fit: strides of up to four.)
+    for (int count = tickCountFor(barHeight, spacing) + 1; clear && count <= 4 * most; ++count) {
+        const std::vector<Tick> finer = niceTicks(range, count, kind);
+        std::vector<Tick> best;
+        for (std::size_t stride = 2; best.empty() && 3 * stride <= finer.size() + stride;
+             ++stride) {
+            for (std::size_t offset = 0; offset < stride; ++offset) {
+                std::vector<Tick> every;
+                for (std::size_t k = offset; k < finer.size(); k += stride)
+                    every.push_back(finer[k]);
+                if (every.size() >= 3 && every.size() > best.size() &&
+                    closestTicks(every, range, barHeight) >= clearance)
+                    best = std::move(every);
+            }
+        }
+        if (!best.empty()) return best;
+    }
     // Three nice ticks too close for their labels (the drawing leaves out one that touches the
     // one before) are no better than two.
     return withRoundedEnds(clear ? ticks : std::vector<Tick>{}, range, barHeight, clearance,

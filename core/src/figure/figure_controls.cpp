@@ -190,6 +190,11 @@ Figure keepPanel(const Figure& figure, std::size_t index) {
     for (const LeftOutText& out : figure.leftOut)
         if (out.item >= span.begin && out.item < span.end)
             kept.leftOut.push_back({out.item - span.begin, out.text});
+    for (const AxisRecord& axis : figure.axes) {
+        if (axis.item < span.begin || axis.item >= span.end) continue;
+        kept.axes.push_back(axis);
+        kept.axes.back().item -= span.begin;
+    }
     kept.panels.push_back({span.area, 0, kept.items.size(), span.plot});
     return kept;
 }

@@ -41,8 +41,37 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
         // Obstacles: every text, and the filled chrome (a colour bar, a frame) beside the plot;
         // a background as large as the area is not one.
         std::vector<Box> texts;
-        for (const FigureItem& item : figure.items) {
-            if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+        // The plot's last x tick label may give way to the note where four or more are drawn
+        // (three still name the axis's scale): "0 20 40 60" under Learned's table at one column
+        // left the note no room but "each pixel: mean of…".
+        AxisRecord* xAxis = nullptr;
+        if (frame) {
+            for (AxisRecord& axis : figure.axes)
+                if (!axis.vertical && axis.plot.x == frame->plot.x &&
+                    axis.plot.y == frame->plot.y && axis.plot.width == frame->plot.width)
+                    xAxis = &axis;
+        }
+        std::size_t lastTick = figure.items.size();
+        for (std::size_t i = 0; xAxis && xAxis->labelled.size() >= 4 && i < figure.items.size();
+             ++i) {
+            const auto* t = std::get_if<TextItem>(&figure.items[i]);
+            if (t && !t->text.empty() && t->horizontal == HorizontalAlign::Center &&
+                t->vertical == VerticalAlign::Top && !t->vertical90 &&
+                t->anchor.y > frame->plot.bottom() &&
+                t->anchor.y < frame->plot.bottom() + theme.fontSize * 0.6f &&
+                t->anchor.x >= frame->plot.x - 1 && t->anchor.x <= frame->plot.right() + 1 &&
+                (lastTick == figure.items.size() ||
+                 t->anchor.x > std::get<TextItem>(figure.items[lastTick]).anchor.x))
+                lastTick = i;
+        }
+        const Box lastTickBox = lastTick < figure.items.size()
+                                    ? textBox(std::get<TextItem>(figure.items[lastTick]))
+                                    : Box{};
+        bool yielding = false, yielded = false;
+        for (std::size_t i = 0; i < figure.items.size(); ++i) {
+            const FigureItem& item = figure.items[i];
+            if (const auto* t = std::get_if<TextItem>(&item);
+                t && !t->text.empty() && i != lastTick)
                 texts.push_back(textBox(*t));
             Box solid{};
             if (const auto* r = std::get_if<RectItem>(&item)) solid = r->box;
@@ -68,6 +97,7 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
             const float step = lineSize * 1.15f;
             std::vector<TextItem> placed;
             bool fits = lines.size() > 1;
+            yielded = false;
             for (std::size_t i = 0; fits && i < lines.size(); ++i) {
                 const float bottom = area.bottom() - 2 - step * float(lines.size() - 1 - i);
                 TextItem line = makeText({anchorX, bottom}, lines[i], lineSize, theme.mutedText,
@@ -77,22 +107,35 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
                        box.y >= (box.x >= plotRight ? area.y : floor) &&
                        marksCovered(figure, box) == 0;
                 for (const Box& other : texts) fits = fits && !boxesOverlap(box, other, 0);
+                const bool overTick = lastTickBox.width > 0 && boxesOverlap(box, lastTickBox, 0);
+                fits = fits && (yielding || !overTick);
+                yielded = yielded || overTick;
                 placed.push_back(std::move(line));
             }
             if (!fits) return false;
+            if (yielded) {
+                std::get<TextItem>(figure.items[lastTick]).text.clear();
+                xAxis->labelled.erase(
+                    std::max_element(xAxis->labelled.begin(), xAxis->labelled.end()));
+            }
             for (TextItem& line : placed) figure.add(std::move(line));
             return true;
         };
-        for (const float lineSize : {size, size * minScale}) {
-            // At most a dozen narrower widths each (an infinite area, a non-finite size: none).
-            float width = right - left;
-            for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
-                 ++step, width *= 0.85f)
-                if (tryPlace(lineSize, right, width, HorizontalAlign::Right)) return;
-            width = leftRoom;
-            for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
-                 ++step, width *= 0.85f)
-                if (tryPlace(lineSize, area.x + 2, width, HorizontalAlign::Left)) return;
+        // The second round lets the last tick label give way (see above).
+        for (const bool yieldTick : {false, true}) {
+            if (yieldTick && lastTickBox.width <= 0) break;
+            yielding = yieldTick;
+            for (const float lineSize : {size, size * minScale}) {
+                // At most a dozen narrower widths each (an infinite area, a non-finite size: none).
+                float width = right - left;
+                for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
+                     ++step, width *= 0.85f)
+                    if (tryPlace(lineSize, right, width, HorizontalAlign::Right)) return;
+                width = leftRoom;
+                for (int step = 0; step < 12 && std::isfinite(width) && width >= lineSize * 5;
+                     ++step, width *= 0.85f)
+                    if (tryPlace(lineSize, area.x + 2, width, HorizontalAlign::Left)) return;
+            }
         }
     }
     // Cut on one line at its floor. Presentation's floor (19.6 px) may make that line taller than

@@ -19,14 +19,22 @@
 namespace poslab::plot_parts {
 
 // ---- Ticks and axes (axes.cpp)
-std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels,
-                            float labelSpacing);                // one per labelSpacing px
+// Which side of the plot an axis's labels sit on: x below (side by side), y left (stacked).
+enum class AxisSide { X, Y };
+// An axis's ticks for `pixels` of it: one per label's room (x: 5.5 em, at least 70 px; y: 2.6
+// em) and, where that leaves fewer than three on the axis, the first finer nice step that shows
+// three or more whose labels keep tickLabelClearance apart: two labels say where an axis ends,
+// not how it runs (issue 28: pair 0 and 20, position 0 and 100 at one column).
+std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float fontSize, AxisSide side);
+// The least room between two neighbouring tick labels: x half an em, y a quarter, 4 px at least.
+float tickLabelClearance(float fontSize, AxisSide side);
 double tickPosition(const AxisSpec& axis, double value);        // cell axes: the cell's centre
 float widestLabel(const std::vector<Tick>& ticks, float size);  // by estimate
 // Adds a tick label unless its box would overlap the last label kept on the same axis (2 px
 // apart at least), one in `avoid` (the other axis's, at the corner), or leave `bounds`:
 // crowded axes lose labels, never draw them over each other.
-void addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds,
+// Returns whether it was added.
+bool addTickLabel(Figure& figure, TextItem label, std::optional<Box>& last, Box bounds,
                   const std::vector<Box>& avoid = {});
 void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& theme,
               bool grid);  // ticks, their labels, the outline; grid lines when asked

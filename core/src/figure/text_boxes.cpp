@@ -215,6 +215,38 @@ std::vector<TextOverMark> textsOverMarks(const Figure& figure, float tolerance) 
     return over;
 }
 
+float markClearance(float textSize) {
+    return std::max(3.f, textSize * 0.2f);
+}
+
+namespace {
+
+bool crowds(Box box, const MarkFootprint& mark, float textSize) {
+    return boxCoversMark(box, mark, mark.kind == MarkKind::Area ? 1.f : -markClearance(textSize));
+}
+
+}  // namespace
+
+bool crowdsMarks(const Figure& figure, Box box, float textSize) {
+    for (const MarkFootprint& mark : figure.marks)
+        if (crowds(box, mark, textSize)) return true;
+    return false;
+}
+
+std::vector<TextOverMark> textsCrowdingMarks(const Figure& figure) {
+    std::vector<TextOverMark> over;
+    for (const IndexedBox& b : textBoxes(figure)) {
+        const float size = std::get<TextItem>(figure.items[b.index]).size;
+        for (std::size_t m = 0; m < figure.marks.size(); ++m) {
+            if (crowds(b.box, figure.marks[m], size)) {
+                over.push_back({b.index, m});
+                break;
+            }
+        }
+    }
+    return over;
+}
+
 std::optional<Box> placeFree(const Figure& figure, Box within, float w, float h,
                              const std::vector<Box>& preferred, const std::vector<Box>& avoid,
                              std::size_t firstMark) {

@@ -36,8 +36,10 @@ std::size_t titleBreak(std::string_view title) {
         if (!word.empty() && (word[0] == '-' || word[0] == '+')) word.remove_prefix(1);
         return !word.empty() && std::isdigit(static_cast<unsigned char>(word[0]));
     };
-    std::size_t split = std::string_view::npos;
-    double best = 1e300;
+    // A break inside parentheses ("Bucket of j−i (32 buckets," over "max_distance 128)") only
+    // when the title has no other.
+    std::size_t split = std::string_view::npos, splitInside = std::string_view::npos;
+    double best = 1e300, bestInside = 1e300;
     for (std::size_t at = title.find(' '); at != std::string_view::npos;
          at = title.find(' ', at + 1)) {
         // A run of spaces ("x·p  (rms 0.5)") is one break, at its last space: titleHalves
@@ -67,9 +69,11 @@ std::size_t titleBreak(std::string_view title) {
         const std::string_view wordAfter = title.substr(at + 1, wordEnd - at - 1);
         // A dash ends a line ("… mod 2π —" over "head_dim 64, …"); it never starts one.
         const bool afterDash = wordBefore == "—" && runStart > 0 && hasWord(0, runStart);
-        // Both sides words, and neither an operator such as "mod" ("… m·θi mod" over "2π …").
+        // Both sides words, and neither an operator such as "mod" ("… m·θi mod" over "2π …"),
+        // nor a citation's "et" cut from its "al." ("Su et" over "al. 2021").
         if ((!afterDash && !hasWord(wordBegin, runStart)) || !hasWord(at + 1, wordEnd) ||
-            isOperatorWord(wordBefore) || isOperatorWord(wordAfter)) {
+            isOperatorWord(wordBefore) || isOperatorWord(wordAfter) ||
+            (wordBefore == "et" && wordAfter.substr(0, 3) == "al.")) {
             continue;
         }
         // Balanced halves first, then where a reader pauses: after a dash, a colon or a comma
@@ -86,14 +90,17 @@ std::size_t titleBreak(std::string_view title) {
             cost += 3;
         else
             cost += 6;
-        if (parens > 0) cost += 4;
         if (startsWithNumber(wordAfter)) cost += 10;
         if (!wordBefore.empty() && wordBefore[0] == '(' &&
             wordBefore.find(')') == std::string_view::npos)
             cost += 6;
-        if (cost < best) best = cost, split = at;
+        if (parens > 0) {
+            if (cost < bestInside) bestInside = cost, splitInside = at;
+        } else if (cost < best) {
+            best = cost, split = at;
+        }
     }
-    return split;
+    return split != std::string_view::npos ? split : splitInside;
 }
 
 std::pair<std::string, std::string> titleHalves(std::string_view title, std::size_t split) {

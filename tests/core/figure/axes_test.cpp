@@ -216,6 +216,50 @@ TEST(AxesTest, ALongXLabelAtPrintSizeWrapsUnderTheTicks) {
     EXPECT_TRUE(textsOutsideFigure(figure).empty());
 }
 
+// Issue 28: at one column many axes named only their ends (pair 0 and 50, bucket 0 and 20). An
+// axis shows at least three labelled values wherever a nice step's labels fit with half an em
+// between them (x) or a quarter em (y): at integers on an integer axis, evenly spaced, and the
+// figure records which values it labelled (Figure::axes).
+TEST(AxesTest, AOneColumnPlotNamesThreeValuesOnEachAxis) {
+    Theme theme = scaledTheme(paperTheme(), 1.6f);
+    theme.minTextSize = 8 / 0.42f / 0.859f;
+    LinePlotSpec spec;
+    spec.x = integerAxis("pair", 0, 63);
+    spec.y = {"bucket", 0, 32, false, false, true};
+    spec.autoRangeY = false;
+    spec.series.push_back({"", {0, 63}, {0, 32}});
+    Figure figure = emptyFigure(330, 260, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 330, 260}, spec, theme, &frame);
+    ASSERT_EQ(figure.axes.size(), 2u);
+    for (const AxisRecord& axis : figure.axes) {
+        const std::string which = axis.vertical ? "y" : "x";
+        ASSERT_GE(axis.labelled.size(), 3u) << which;
+        const double step = axis.labelled[1] - axis.labelled[0];
+        for (std::size_t k = 0; k < axis.labelled.size(); ++k) {
+            EXPECT_EQ(axis.labelled[k], std::round(axis.labelled[k])) << which;
+            if (k > 0) EXPECT_DOUBLE_EQ(axis.labelled[k] - axis.labelled[k - 1], step) << which;
+        }
+    }
+    // The labels as drawn: below the plot side by side, left of it one above another, clear.
+    std::vector<Box> below, left;
+    for (const FigureItem& item : figure.items) {
+        const auto* t = std::get_if<TextItem>(&item);
+        if (!t || t->vertical90 || t->text.empty()) continue;
+        if (t->vertical == VerticalAlign::Top && t->anchor.y > frame.plot.bottom() &&
+            t->anchor.y < frame.plot.bottom() + theme.fontSize)
+            below.push_back(textBox(*t));
+        if (t->horizontal == HorizontalAlign::Right && t->anchor.x < frame.plot.x)
+            left.push_back(textBox(*t));
+    }
+    ASSERT_GE(below.size(), 3u);
+    ASSERT_GE(left.size(), 3u);
+    for (std::size_t k = 1; k < below.size(); ++k)
+        EXPECT_GE(below[k].x - below[k - 1].right(), theme.fontSize * 0.5f - 1e-3f);
+    for (std::size_t k = 1; k < left.size(); ++k)
+        EXPECT_GE(left[k - 1].y - left[k].bottom(), theme.fontSize * 0.25f - 1e-3f);
+}
+
 TEST(AxesTest, TicksOfARangeWiderThanTheLargestDoubleAreRoundNumbers) {
     // Failed before (hung): -1.7e308 .. 1.7e308 has width inf; the fallback search divided an
     // infinite step by 10 forever. Now a tenth of the range is ticked, then scaled back.

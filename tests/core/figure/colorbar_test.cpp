@@ -151,6 +151,14 @@ TEST(ColorbarTest, EveryBarThatHoldsThreeLabelsShowsThreeValues) {
                     if (c.kind == BarTicks::Integers) {
                         EXPECT_EQ(ticks[k].value, std::round(ticks[k].value)) << where;
                     }
+                    // Evenly spaced where a nice step's ticks can be (#28: xPos's 6, 25, 50
+                    // were not); a bar too short for any keeps its ends' values (0, 4, 7).
+                    if (k >= 2 && c.range.low == 3.2) {
+                        const double step = ticks[1].value - ticks[0].value;
+                        EXPECT_NEAR(ticks[k].value - ticks[k - 1].value, step, step * 1e-9)
+                            << ticks[k - 2].label << ", " << ticks[k - 1].label << ", "
+                            << ticks[k].label << " at " << where;
+                    }
                 }
             }
             // Too short for three: two at most, as before.
@@ -158,11 +166,15 @@ TEST(ColorbarTest, EveryBarThatHoldsThreeLabelsShowsThreeValues) {
             EXPECT_FALSE(threeLabelsFit(short_, labelHeight));
         }
     }
-    // No nice step fits: the ends rounded inward and the middle, labelled as the nice ticks are,
-    // with the minus sign.
+    // No nice step fits: every other tick of a finer one, evenly spaced (the ends rounded inward
+    // and the middle, −0.7, 0.5, 1.8, were not), labelled with the minus sign.
     std::vector<std::string> labels;
     for (const Tick& t : colorbarTicks({-0.72, 1.81}, 75, 22.2f)) labels.push_back(t.label);
-    EXPECT_EQ(labels, (std::vector<std::string>{"\u22120.7", "0.5", "1.8"}));
+    EXPECT_EQ(labels, (std::vector<std::string>{"\u22120.5", "0.5", "1.5"}));
+    // xPos's score bar at one column read 6, 25, 50 (issue 28): 10, 30, 50, twenty apart.
+    labels.clear();
+    for (const Tick& t : colorbarTicks({5.6, 56}, 100, 22.4f)) labels.push_back(t.label);
+    EXPECT_EQ(labels, (std::vector<std::string>{"10", "30", "50"}));
     // A finer nice step where it fits: 0 and −1000 became 0, −500 and −1000.
     labels.clear();
     for (const Tick& t : colorbarTicks({-1023, 0}, 75, 22.2f)) labels.push_back(t.label);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
 namespace poslab {
@@ -108,6 +109,33 @@ TEST(TextBoxesTest, HeatmapCellLabelsAreNotOverData) {
     const std::vector<TextOverMark> over = textsOverMarks(figure);
     ASSERT_EQ(over.size(), 1u);
     EXPECT_EQ(over[0].text, 2u);
+}
+
+// A text a few pixels from a curve reads as on it (T5's "exact below 8" 3.6 px under its steps at
+// one column, #28): within a fifth of its size (3 px at least) of a curve or point it crowds
+// the data; a word beside a heatmap's cells (an axis's label) does not.
+TEST(TextBoxesTest, TextsCloseToACurveCrowdItButNotBesideAHeatmap) {
+    const Rgba ink{0, 0, 0, 255};
+    EXPECT_FLOAT_EQ(markClearance(20), 4);
+    EXPECT_FLOAT_EQ(markClearance(10), 3);
+    Figure figure;
+    figure.width = 400, figure.height = 400;
+    figure.add(PolylineItem{{{0, 100}, {300, 100}}, ink, 2});  // stroke 99..101
+    figure.add(makeText({20, 104}, "near", 20, ink));          // 1: 3 px under the stroke
+    figure.add(makeText({20, 106}, "apart", 20, ink));         // 2: 5 px under it
+    HeatmapItem heatmap;
+    heatmap.box = {0, 200, 100, 100};
+    heatmap.values = std::make_shared<const Matrix>(Matrix(2, 2));
+    figure.add(heatmap);
+    figure.add(makeText({102, 250}, "key", 20, ink));  // 4: 2 px right of the cells
+    EXPECT_TRUE(textsOverMarks(figure).empty());       // none covers a mark
+    const std::vector<TextOverMark> crowding = textsCrowdingMarks(figure);
+    ASSERT_EQ(crowding.size(), 1u);
+    EXPECT_EQ(crowding[0].text, 1u);
+    EXPECT_TRUE(crowdsMarks(figure, {20, 103, 40, 10}, 20));
+    EXPECT_FALSE(crowdsMarks(figure, {20, 106, 40, 10}, 20));
+    EXPECT_FALSE(crowdsMarks(figure, {101, 220, 40, 10}, 20));
+    EXPECT_TRUE(crowdsMarks(figure, {90, 220, 40, 10}, 20));  // over the cells
 }
 
 // placeFree: the first preferred box that hides nothing, else the nearest free grid position,

@@ -106,10 +106,34 @@ TEST(TextFitTest, TitleBreakKeepsOperatorsWithTheirOperands) {
     // Nor inside brackets: Add-vs-concat's "Concatenate: [x;" over "p], width 2d = 128".
     EXPECT_EQ(titleBreak("Concatenate: [x; p], width 2d = 128"),
               std::string_view("Concatenate: [x; p],").size());
-    // Parentheses break as prose: "Learned table (seed 0," over "std 0.02): 512 × 64" keeps the
-    // two lines even (after "table" the second was too long for a projector's title).
+    // Nor inside parentheses while the title has a break outside them (issue 28: "Bucket of
+    // j−i (32 buckets," over "max_distance 128)" at one column): the parenthesis stays whole,
+    // and "512" does not start a line.
     EXPECT_EQ(titleBreak("Learned table (seed 0, std 0.02): 512 × 64"),
-              std::string_view("Learned table (seed 0,").size());
+              std::string_view("Learned table").size());
+}
+
+// Issue 28, print: a title's two lines keep a parenthesis whole and a citation's "et al."
+// together; inside parentheses only when there is no other break at all.
+TEST(TextFitTest, TitleBreakKeepsParenthesesAndEtAlWhole) {
+    using Lines = std::pair<std::string, std::string>;
+    auto halves = [](std::string_view title) { return titleHalves(title, titleBreak(title)); };
+    EXPECT_EQ(halves("Bucket of $j-i$ (32 buckets, max_distance 128)"),
+              Lines("Bucket of $j-i$", "(32 buckets, max_distance 128)"));
+    EXPECT_EQ(halves("T5 relative attention bias (Raffel et al. 2020, bidirectional)"),
+              Lines("T5 relative attention bias", "(Raffel et al. 2020, bidirectional)"));
+    EXPECT_EQ(halves("Long-term decay of RoPE (RoFormer, Su et al. 2021, Fig. 2) — d = 128"),
+              Lines("Long-term decay of RoPE", "(RoFormer, Su et al. 2021, Fig. 2) — d = 128"));
+    // Outside parentheses, "et" never ends a line before "al.".
+    for (const std::string_view title :
+         {std::string_view("As in Press et al. 2022 linear biases"),
+          std::string_view("Su et al. RoFormer decay"), std::string_view("Press et al.")}) {
+        const auto [head, tail] = halves(title);
+        EXPECT_NE(head.substr(head.size() >= 3 ? head.size() - 3 : 0), " et") << title;
+        EXPECT_NE(tail.substr(0, 3), "al.") << title;
+    }
+    // A title that is one parenthesis may still break inside it (no other place).
+    EXPECT_EQ(halves("(seed 0, std 0.02)"), Lines("(seed 0,", "std 0.02)"));
 }
 
 // Titles seen broken mid-phrase at 1024x768 in presentation mode (session 20's audit): a name

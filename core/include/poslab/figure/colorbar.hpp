@@ -17,7 +17,7 @@
 namespace poslab {
 
 // ---- Sizes
-inline constexpr double kColorbarTickSpacing = 50;  // pixels of bar per tick (linear ticks)
+inline constexpr double kColorbarTickSpacing = 50;   // pixels of bar per tick (linear ticks)
 inline constexpr float kColorbarLabelClearance = 4;  // px between two tick labels, at least
 float barWidthFor(const Theme& theme);               // the bar itself: 0.9 em, at least 10 px
 float colorbarLabelGap(const Theme& theme);          // tick to label: 4/14 em, at least 4 px
@@ -25,8 +25,9 @@ float colorbarLabelGap(const Theme& theme);          // tick to label: 4/14 em, 
 // ---- Ticks
 // One per kColorbarTickSpacing px of bar (angles: 40 px), and never fewer than three labelled
 // values (the ends' and one between) on a bar that holds three labels with their clearance,
-// labelHeight each: a finer nice step whose labels keep clear of one another, else the range's
-// ends rounded inward beside the nice ticks or its middle (−0.7, 0.5 and 1.8 on 75 px from
+// labelHeight each: a finer nice step whose labels keep clear of one another, else every other
+// (third, ...) tick of one, evenly spaced still, else the range's ends rounded inward beside
+// the nice ticks or its middle (−0.7, 0.5 and 1.8 on 75 px from
 // −0.72 to 1.81). Two labels say where the scale ends, not how it runs between.
 std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, float labelHeight,
                                 BarTicks kind = BarTicks::Numbers);

@@ -119,6 +119,18 @@ struct MarkFootprint {
     float cellWidth = 0, cellHeight = 0;     // a heatmap's cells: a text inside one labels it
 };
 
+// ---- Axes: what each plot's axis shows (drawAxes records one per axis), so a check can ask
+// whether a finer nice step would have named more values than the labels drawn (#28).
+struct AxisRecord {
+    std::size_t item = 0;      // items.size() when recorded: an undone try (truncate) forgets it
+    Box plot;                  // the data area the axis runs along
+    bool vertical = false;     // the y axis (labels left of the plot), else the x axis (below)
+    double low = 0, high = 1;  // the range shown, as AxisSpec
+    bool logarithmic = false, cells = false, integers = false;  // as AxisSpec
+    float labelSize = 14;                                       // the tick labels' size
+    std::vector<double> labelled;                               // tick values whose label was drawn
+};
+
 // ---- Text left out: what a figure had no room to show at all (a legend's keys), which no item
 // carries; the layout check counts each as cut text.
 struct LeftOutText {
@@ -140,6 +152,7 @@ struct Figure {
     bool recordingMarks = true;        // false while a view draws decoration as curves or dots
     std::vector<Box> clips;            // the ClipPush boxes open at the end of items
     std::vector<LeftOutText> leftOut;  // text with no room (see above)
+    std::vector<AxisRecord> axes;      // every axis drawn (see above)
 
     template <class Item>
     void add(Item item) {
@@ -164,6 +177,7 @@ struct Figure {
         items.resize(itemCount);
         marks.resize(markCount);
         while (!leftOut.empty() && leftOut.back().item >= itemCount) leftOut.pop_back();
+        while (!axes.empty() && axes.back().item >= itemCount) axes.pop_back();
     }
     // Where a layout that may be undone starts: items, marks and panels so far, the open clips.
     struct Checkpoint {

@@ -42,6 +42,15 @@ struct TextOverMark {
 };
 // Non-empty texts drawn over a data mark (one entry per text: the first mark it covers).
 std::vector<TextOverMark> textsOverMarks(const Figure& figure, float tolerance = 1);
+// How close a text may come to a curve or a point before it reads as on it: a fifth of its
+// size, 3 px at least ("exact below 8" 3.6 px under T5's steps at one column, #28). Heatmap cells
+// and filled areas have no such margin: words and values sit beside them as axis labels do.
+float markClearance(float textSize);
+// Whether a box of text `textSize` tall covers a mark or comes within markClearance of a curve
+// or a point (for placing labels; textsCrowdingMarks checks placed text the same way).
+bool crowdsMarks(const Figure& figure, Box box, float textSize);
+// textsOverMarks, and besides those the texts within markClearance of a curve or a point.
+std::vector<TextOverMark> textsCrowdingMarks(const Figure& figure);
 // Where a w x h box (a legend, a note) can go inside `within` hiding no mark (from firstMark
 // on), no text and none of `avoid`: the first free box of `preferred` (corners, in the order a
 // reader looks), else the free position nearest the first preferred one on a grid over
