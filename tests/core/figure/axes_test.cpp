@@ -238,7 +238,9 @@ TEST(AxesTest, AOneColumnPlotNamesThreeValuesOnEachAxis) {
         const double step = axis.labelled[1] - axis.labelled[0];
         for (std::size_t k = 0; k < axis.labelled.size(); ++k) {
             EXPECT_EQ(axis.labelled[k], std::round(axis.labelled[k])) << which;
-            if (k > 0) EXPECT_DOUBLE_EQ(axis.labelled[k] - axis.labelled[k - 1], step) << which;
+            if (k > 0) {
+                EXPECT_DOUBLE_EQ(axis.labelled[k] - axis.labelled[k - 1], step) << which;
+            }
         }
     }
     // The labels as drawn: below the plot side by side, left of it one above another, clear.
