@@ -680,8 +680,11 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
                 figure, layout.panel(1), map(1), data.ranges[1],
                 "MLP($φ$), head " + formatValue(p.head) + ", seed " + formatValue(double(p.seed)),
                 "bias", theme, true);
-            drawCurves(figure, layout.panel(2), "$φ$ against distance: every query reaches ≈1",
-                       {"$φ$", 0, 1}, data.curves, o, theme);
+            // A query before L stops below 1 (its farthest key is nearer than L): "every query
+            // reaches ≈1" was false whenever the sequence length put one there (length 1024).
+            drawCurves(figure, layout.panel(2),
+                       "$φ$ against distance: from L on, 1 at the farthest key", {"$φ$", 0, 1},
+                       data.curves, o, theme);
             break;
         }
     }
