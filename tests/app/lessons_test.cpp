@@ -828,6 +828,19 @@ TEST(LessonClaimTest, FireNormalisesByTheQueryOrTheTrainingLength) {
     EXPECT_NEAR(phi(L, 0), 1, 1e-5);
     EXPECT_NEAR(phi(4095, 0), 1, 1e-5);
     EXPECT_GT(std::abs(phi(600, 500) - phi(4000, 3900)), 0.1);  // distance 100, two queries
+    // "(before L, below 1)" is on screen: a query before L whose farthest key stays below 1, its
+    // curve not hidden under the next query's (that one is dashed and says so).
+    bool shown = false;
+    const std::vector<LineSeries> curves = relativeTabCurves(view.options, RelativeTab::Fire, 200);
+    for (std::size_t k = 0; k < curves.size(); ++k) {
+        const LineSeries& s = curves[k];
+        const double query = std::stod(s.name.substr(std::string("query i = ").size()));
+        const bool hidden =
+            k + 1 < curves.size() && curves[k + 1].name.find("dashed") == std::string::npos;
+        shown = shown || (query < L && phi(query, 0) < 0.95 && !hidden && !s.y.empty() &&
+                          std::abs(s.y.back() - phi(query, 0)) < 1e-5);
+    }
+    EXPECT_TRUE(shown);
     const std::string family = cardText("Biases as kernels", 0),
                       text = cardText("Biases as kernels", 2);
     EXPECT_EQ(family.find("FIRE each add one number per distance"), std::string::npos) << family;

@@ -508,8 +508,9 @@ TEST(RelativeFiguresTest, FamilyCurvesUnderALessonCardKeepTheWidth) {
 // (j = 0) of a query from L on maps to ψ(i) / ψ(i) = 1 and one of a query before L to
 // ψ(i) / ψ(L) < 1. The curves' panel said "every query reaches ≈1", false at L = 1024 (query 255:
 // 0.87); it now says what holds, and each curve ends where the formula written out here says.
-// (Before L every query shares ψ(L) as its divisor, so at L 1024 the curve of query 255 lies on
-// that of query 511 up to its end: a known hidden curve, see the session note.)
+// Before L every query divides by ψ(L), so at length 1024 query 255's curve lies on query 511's
+// up to its end: 511's is dashed (gaps in its points; 400 columns for 1,023 distances) and its
+// key says so.
 TEST(RelativeFiguresTest, FireCurvesEndWhereTheQueryAndTheTrainingLengthSay) {
     for (int seqLen : {1024, 2048, 4096}) {
         RelativeFigureOptions options;
@@ -520,7 +521,7 @@ TEST(RelativeFiguresTest, FireCurvesEndWhereTheQueryAndTheTrainingLengthSay) {
         int belowOne = 0;
         for (const LineSeries& s : relativeTabCurves(options, RelativeTab::Fire, 400)) {
             ASSERT_FALSE(s.y.empty());
-            const double query = std::stod(s.name.substr(s.name.rfind(' ') + 1));
+            const double query = std::stod(s.name.substr(std::string("query i = ").size()));
             const auto farthest = std::max_element(s.x.begin(), s.x.end()) - s.x.begin();
             EXPECT_DOUBLE_EQ(s.x[farthest], query) << s.name;
             const double expected = psi(query) / psi(std::max(query, L));
@@ -531,6 +532,19 @@ TEST(RelativeFiguresTest, FireCurvesEndWhereTheQueryAndTheTrainingLengthSay) {
             belowOne += s.y[farthest] < 0.95;
         }
         EXPECT_EQ(belowOne, seqLen == 1024 ? 1 : 0) << seqLen;  // query 255 at L 1024
+        // Dashed where, and only where, the curve before it lies on it: a query up to L after
+        // another (511 after 255 at length 1024). Its gaps are breaks (non-finite points).
+        const std::vector<LineSeries> curves = relativeTabCurves(options, RelativeTab::Fire, 400);
+        for (std::size_t k = 0; k < curves.size(); ++k) {
+            const double query = std::stod(curves[k].name.substr(std::string("query i = ").size()));
+            const bool onThePrevious = k > 0 && query <= L;
+            EXPECT_EQ(curves[k].name.find("curve is part of it") != std::string::npos,
+                      onThePrevious)
+                << curves[k].name;
+            const auto gaps = std::count_if(curves[k].y.begin(), curves[k].y.end(),
+                                            [](double y) { return !std::isfinite(y); });
+            EXPECT_EQ(gaps > 0, onThePrevious) << curves[k].name;
+        }
         const Theme theme = darkTheme();
         Figure figure = emptyFigure(1050, 760, theme);
         ASSERT_TRUE(
