@@ -71,6 +71,34 @@ Result<EGLDisplay> surfacelessDisplay() {
     return display;
 }
 
+// Begins ImGui's frame for drawing `figure` (and `over`, drawn on it) into a display of `size`
+// pixels: the fonts both need are baked first (re-uploaded once the backend has made its
+// texture), and the target draws onto the frame's background list.
+FigureTarget beginFigureFrame(FontSet& fonts, bool& deviceObjectsReady, ImVec2 size, float scale,
+                              const Figure& figure, const Figure* over = nullptr) {
+    // Baking every size the screen has costs more than drawing the figure; bake what it needs.
+    std::vector<float> sizes;
+    std::string text;
+    fontNeeds(figure, scale, sizes, text);
+    if (over) fontNeeds(*over, scale, sizes, text);
+    if (fonts.loadOnly(sizes, text) && deviceObjectsReady) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = size;
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui_ImplOpenGL3_NewFrame();  // the first call makes the shader and uploads the fonts
+    deviceObjectsReady = true;
+    ImGui::NewFrame();
+    FigureTarget target;
+    target.drawList = ImGui::GetBackgroundDrawList();
+    target.scale = scale;
+    target.fonts = &fonts;
+    return target;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<OffscreenRenderer>> OffscreenRenderer::create() {
@@ -160,25 +188,10 @@ std::vector<ItemBox> OffscreenRenderer::footprints(const Figure& figure, float s
     State& s = *state_;
     ImGui::SetCurrentContext(s.imgui);
     // The fonts renderOver bakes for this figure, so the glyphs are the ones it draws.
-    std::vector<float> sizes;
-    std::string text;
-    fontNeeds(figure, scale, sizes, text);
-    if (s.fonts.loadOnly(sizes, text) && s.deviceObjectsReady) {
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        ImGui_ImplOpenGL3_CreateFontsTexture();
-    }
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize =
-        ImVec2(std::max(1.0f, figure.width * scale), std::max(1.0f, figure.height * scale));
-    io.DisplayFramebufferScale = ImVec2(1, 1);
-    io.DeltaTime = 1.0f / 60.0f;
-    ImGui_ImplOpenGL3_NewFrame();
-    s.deviceObjectsReady = true;
-    ImGui::NewFrame();
-    FigureTarget target;
-    target.drawList = ImGui::GetBackgroundDrawList();
-    target.scale = scale;
-    target.fonts = &s.fonts;
+    const FigureTarget target = beginFigureFrame(
+        s.fonts, s.deviceObjectsReady,
+        ImVec2(std::max(1.0f, figure.width * scale), std::max(1.0f, figure.height * scale)), scale,
+        figure);
     std::vector<ItemBox> boxes = itemFootprints(target, figure);
     ImGui::EndFrame();
     return boxes;
@@ -215,27 +228,8 @@ Result<ImageRgba> OffscreenRenderer::renderOver(Rgba underlay, const Figure& fig
                      std::to_string(height) + " offscreen framebuffer"};
     }
 
-    // Baking every size the screen has costs more than drawing the figure; bake what it needs.
-    std::vector<float> sizes;
-    std::string text;
-    fontNeeds(figure, scale, sizes, text);
-    if (over) fontNeeds(*over, scale, sizes, text);
-    if (s.fonts.loadOnly(sizes, text) && s.deviceObjectsReady) {
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        ImGui_ImplOpenGL3_CreateFontsTexture();
-    }
-
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(float(width), float(height));
-    io.DisplayFramebufferScale = ImVec2(1, 1);
-    io.DeltaTime = 1.0f / 60.0f;
-    ImGui_ImplOpenGL3_NewFrame();  // the first call makes the shader and uploads the fonts
-    s.deviceObjectsReady = true;
-    ImGui::NewFrame();
-    FigureTarget target;
-    target.drawList = ImGui::GetBackgroundDrawList();
-    target.scale = scale;
-    target.fonts = &s.fonts;
+    FigureTarget target = beginFigureFrame(
+        s.fonts, s.deviceObjectsReady, ImVec2(float(width), float(height)), scale, figure, over);
     target.heatmaps = &s.heatmaps;
     target.layers = s.layers.get();
     target.dots = s.dots.get();
