@@ -14,6 +14,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
@@ -93,9 +94,19 @@ PrintReport inspect(const Figure& figure) {
     return report;
 }
 
+// The input a view cannot draw without, from the test data: rope-layers is checked on
+// Gemma 3's config (two layer types, 34 layers) here and on every config below. rope-usage
+// needs a checkpoint (rope_usage_cli_test writes one).
+std::map<std::string, std::string> inputsFor(const std::string& view) {
+    if (view == "rope-layers")
+        return {{"config", std::string(POSLAB_TEST_DATA_DIR) + "/configs/gemma-3-4b-it.json"}};
+    return {};
+}
+
 Result<commands::BuiltFigure> build(const commands::RenderView& view,
                                     const std::map<std::string, std::string>& options) {
     commands::ArgMap args;
+    for (const auto& [name, value] : inputsFor(view.name)) args.set(name, value);
     for (const auto& [name, value] : options) args.set(name, value);
     args.set("out", "unused.pdf");
     return commands::buildFigure(view, commands::renderOptionsFor(view), args);
@@ -374,6 +385,29 @@ std::vector<const TextItem*> textsWith(const Figure& figure, const std::string& 
 }
 
 // What the one-column PDFs showed (issue 28, print): each checked in the figure model.
+TEST(PrintFigureTest, OneColumnLayersTableWrapsEveryConfigsCells) {
+    // The layers table fitted each cell to a fixed share of the width and cut the rest: at one
+    // column Gemma 3's base read "1000…" and its layer types "sliding_att…". Every config of the
+    // test data: nothing cut, nothing under 8 pt, nothing past the canvas.
+    const std::filesystem::path configs = std::filesystem::path(POSLAB_TEST_DATA_DIR) / "configs";
+    int checked = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(configs)) {
+        auto column =
+            build(viewNamed("rope-layers"), {{"width", "600"}, {"config", entry.path().string()}});
+        ASSERT_TRUE(column.ok()) << entry.path() << ": " << column.error().message;
+        const PrintReport one = inspect(column->figure);
+        const float smallestPt = one.smallestPx * (2048.f / 2384.f) * kColumnPt / kColumnWidthPx;
+        const std::string name = entry.path().filename().string();
+        EXPECT_TRUE(one.cut.empty()) << name << ": cut " << join(one.cut);
+        EXPECT_TRUE(one.outside.empty()) << name << ": past the canvas " << join(one.outside);
+        EXPECT_GE(smallestPt, kPrintMinTextPt - 0.01f) << name << ": " << one.smallestText;
+        // The canvas grows to every row: none is left out as "… N more rows".
+        EXPECT_TRUE(textsWith(column->figure, "more rows").empty()) << name;
+        ++checked;
+    }
+    EXPECT_GE(checked, 20);
+}
+
 TEST(PrintFigureTest, CompareLegendsListEveryCurveAtTheDefaultSize) {
     // At 1200 x 800 the cosine legend showed 2 of its 3 keys and the bias legend 1 of 2.
     auto standard = build(viewNamed("compare"), {});

@@ -1,11 +1,13 @@
 #include "poslab/views/rope_layers_figures.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "poslab/base/format.hpp"
 #include "poslab/encodings/attention_temperature.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/figure/colormap.hpp"
+#include "poslab/views/print_room.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
@@ -41,6 +43,27 @@ RopeLayerRow rowFor(const HfModelConfig& config, const HfLayer& layer, int index
     row.base = formatValue(variant.rope.base, 7);
     row.scaling = ropeScalingSummary(variant.rope);
     return row;
+}
+
+// Identifiers ("sliding_attention", "no_rope_layers") may break after an underscore: a space
+// there for wrapText, taken out again on each line.
+std::string breakableCell(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        out += text[i];
+        if (text[i] == '_' && i + 1 < text.size() && text[i + 1] != ' ') out += ' ';
+    }
+    return out;
+}
+std::string joinedCell(std::string line) {
+    for (std::size_t at = line.find("_ "); at != std::string::npos; at = line.find("_ ", at + 1))
+        line.erase(at + 1, 1);
+    return line;
+}
+bool isCut(const std::string& line) {
+    const std::string ellipsis = "…";
+    return line.size() >= ellipsis.size() &&
+           line.compare(line.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0;
 }
 
 bool sameCells(const RopeLayerRow& a, const RopeLayerRow& b) {
@@ -147,7 +170,7 @@ std::vector<LayerGroup> groupRows(const HfModelConfig& config) {
 }
 
 // "3, 7, …, 47 (every 4th)" or "0–2, 4–6, …, 44–46": short enough for one cell.
-// detail 2: with "(every n)" and the last run; 1: without "(every n)"; 0: the first runs only.
+// detail 2: with "(every n)"; 1: without it; 0: the first and last runs only.
 std::string layerListText(const std::vector<int>& layers, int detail) {
     if (layers.empty()) return "";
     if (layers.size() >= 3) {
@@ -157,7 +180,7 @@ std::string layerListText(const std::vector<int>& layers, int detail) {
             arithmetic = layers[i] - layers[i - 1] == step;
         }
         if (arithmetic) {
-            return std::to_string(layers[0]) + ", " + std::to_string(layers[1]) + ", …, " +
+            return std::to_string(layers[0]) + ", " + std::to_string(layers[1]) + ", …,\u00A0" +
                    std::to_string(layers.back()) +
                    (detail >= 2 ? " (every " + std::to_string(step) + ")" : "");
         }
@@ -175,7 +198,9 @@ std::string layerListText(const std::vector<int>& layers, int detail) {
         for (std::size_t i = 1; i < runs.size(); ++i) text += ", " + runs[i];
         return text;
     }
-    return runs[0] + ", " + runs[1] + (detail >= 1 ? ", …, " + runs.back() : ", …");
+    // U+00A0 keeps "…," with the run after it when a narrow cell wraps the list.
+    return detail >= 1 ? runs[0] + ", " + runs[1] + ", …,\u00A0" + runs.back()
+                       : runs[0] + ", …,\u00A0" + runs.back();
 }
 
 }  // namespace
@@ -197,12 +222,18 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     // One line per RoPE variant: what "full_attention" and "sliding_attention" stand for.
     float y = table.y;
     const float lineHeight = theme.fontSize * 1.5f;
-    for (const HfRopeVariant& variant : config.ropeVariants) {
-        FittedText line = fitText("RoPE " + variant.layerType + ": " + ropeTitle(variant.rope),
-                                  theme.fontSize, table.width);
-        figure.add(makeText({table.x, y}, line.text, line.size, theme.mutedText));
-        y += lineHeight;
-    }
+    // Wrapped, not cut: a one-column figure has room for a third of "head_dim 256, base …".
+    auto addWrapped = [&](const std::string& text) {
+        const WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, 3,
+                                              readableMinScale(theme.fontSize, theme));
+        for (const std::string& line : wrapped.lines) {
+            figure.add(makeText({table.x, y}, line, wrapped.size, theme.mutedText));
+            y += wrapped.size * 1.2f;
+        }
+        y += lineHeight - theme.fontSize * 1.2f;
+    };
+    for (const HfRopeVariant& variant : config.ropeVariants)
+        addWrapped("RoPE " + variant.layerType + ": " + ropeTitle(variant.rope));
     if (config.attentionTemperature && nope > 0) {
         // Llama 4 scales NoPE-layer queries instead of rotating them: the attention factor there.
         const AttentionTemperatureParams& t = *config.attentionTemperature;
@@ -216,11 +247,8 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         const std::string formula = "attn_temperature_tuning: 1 + " + formatValue(t.attnScale, 4) +
                                     " · log1p(floor((pos + 1) / " + formatValue(t.floorScale, 6) +
                                     ")), exactly 1 before " + formatValue(t.floorScale - 1, 6);
-        for (const std::string& line : {values, formula}) {
-            FittedText fitted = fitText(line, theme.fontSize, table.width);
-            figure.add(makeText({table.x, y}, fitted.text, fitted.size, theme.mutedText));
-            y += lineHeight;
-        }
+        addWrapped(values);
+        addWrapped(formula);
     }
     y += lineHeight * 0.25f;
 
@@ -259,85 +287,240 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     }
     y += tickSize * 1.6f;
 
-    // Columns: share of the width, as the cells need it.
-    const float available = table.bottom() - y;
-    const float minRow = theme.fontSize * 1.15f;
     // Runs of consecutive layers when they are few and fit; else one row per distinct setup
     // (the strip above keeps the order of the layers visible).
+    const float available = table.bottom() - y;
+    const float minRow = theme.fontSize * 1.15f;
     constexpr std::size_t kMaxRunRows = 16;
     const bool grouped = groups.size() < rows.size() &&
                          (rows.size() > kMaxRunRows || float(rows.size() + 1) * minRow > available);
-    const char* headers[] = {"layers", "layer type", "attention", "RoPE", "base", "scaling"};
-    const float runShares[] = {0.13f, 0.23f, 0.18f, 0.17f, 0.11f, 0.18f};
-    const float groupShares[] = {0.22f, 0.22f, 0.15f, 0.12f, 0.11f, 0.18f};  // lists need room
-    const float* shares = grouped ? groupShares : runShares;
-    float columnX[6];
-    float x = table.x;
-    for (int c = 0; c < 6; ++c) {
-        columnX[c] = x;
-        x += shares[c] * table.width;
-    }
     const std::size_t rowCount = grouped ? groups.size() : rows.size();
     const float rowHeight =
         std::clamp(available / float(rowCount + 1), minRow, theme.fontSize * 1.9f);
-    const float textSize = std::min(theme.fontSize, rowHeight / 1.3f);
-    const int fitting = std::max(0, int(available / rowHeight) - 1);
-    const int shown = std::min(int(rowCount), fitting);
+    float textSize = std::min(theme.fontSize, rowHeight / 1.3f);
 
-    for (int c = 0; c < 6; ++c) {
-        const float right = c + 1 < 6 ? columnX[c + 1] : table.right();
-        FittedText header = fitText(headers[c], textSize, right - columnX[c] - 8);
-        figure.add(makeText({columnX[c] + 4, y + rowHeight * 0.5f}, header.text, header.size,
-                            theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
-    }
-    y += rowHeight;
-    figure.add(LineItem{{table.x, y}, {table.right(), y}, theme.axis, 1, false});
-    const Rgba nopeFill = withAlpha(theme.accent, 40);
-    for (int r = 0; r < shown; ++r) {
-        const RopeLayerRow& row = grouped ? groups[std::size_t(r)].cells : rows[std::size_t(r)];
+    // Every row's cells as text first: the columns are sized to what they hold.
+    constexpr int kColumns = 6;
+    constexpr int kRopeColumn = 3;
+    const std::string headers[kColumns] = {"layers", "layer type", "attention",
+                                           "RoPE",   "base",       "scaling"};
+    struct TableRow {
+        std::array<std::string, kColumns> cells;
         std::size_t group = 0;
-        while (group + 1 < groups.size() && !sameCells(groups[group].cells, row)) ++group;
-        const Box band{table.x, y, table.width, rowHeight};
-        if (row.base.empty()) {
+        bool nope = false;  // no RoPE: why, in one cell from the RoPE column to the table's end
+    };
+    std::vector<TableRow> tableRows;
+    bool everyRopeCellYes = true;
+    for (std::size_t r = 0; r < rowCount; ++r) {
+        const RopeLayerRow& row = grouped ? groups[r].cells : rows[r];
+        TableRow out;
+        while (out.group + 1 < groups.size() && !sameCells(groups[out.group].cells, row))
+            ++out.group;
+        out.nope = row.base.empty();
+        // "yes" when the layers use their own type's RoPE; else whose, or why none.
+        const std::string ropeCell = out.nope && !row.noRopeReason.empty()
+                                         ? "none: " + row.noRopeReason
+                                     : row.rope == row.layerType ? "yes"
+                                                                 : row.rope;
+        everyRopeCellYes = everyRopeCellYes && (out.nope || ropeCell == "yes");
+        const std::string layers =
+            grouped ? layerListText(groups[r].layers, 2)
+            : row.firstLayer == row.lastLayer
+                ? std::to_string(row.firstLayer)
+                : std::to_string(row.firstLayer) + "–" + std::to_string(row.lastLayer);
+        out.cells = {layers, row.layerType, row.attention, ropeCell, row.base, row.scaling};
+        tableRows.push_back(std::move(out));
+    }
+
+    // Column widths: each at least its widest unbreakable word (a number, "sliding_" of a layer
+    // type), then the rest of the width to the columns whose text would otherwise wrap. When
+    // even the words do not fit side by side (one column of print), the text gets smaller down
+    // to the readable floor, then a RoPE column saying only "yes" goes (its NoPE rows' reason
+    // moves to the base column).
+    const float swatch = rowHeight * 0.5f;
+    const float padding = 8;
+    std::vector<int> columns = {0, 1, 2, 3, 4, 5};
+    auto columnExtra = [&](int c) { return padding + (c == 0 ? swatch + 2 : 0.0f); };
+    // The column a NoPE row's reason starts in (it runs to the table's right edge).
+    auto nopeColumn = [&] { return columns.size() == kColumns ? kRopeColumn : kRopeColumn + 1; };
+    auto textOf = [&](const TableRow& row, int c) -> const std::string& {
+        return row.nope && c == nopeColumn() ? row.cells[kRopeColumn] : row.cells[std::size_t(c)];
+    };
+    auto skipped = [&](const TableRow& row, int c) { return row.nope && c > nopeColumn(); };
+    std::array<float, kColumns> widest{}, whole{};
+    auto measure = [&](float size) {
+        widest.fill(0);
+        whole.fill(0);
+        for (int c : columns) {
+            widest[c] = whole[c] = estimateTextWidth(headers[c], size);
+            for (const TableRow& row : tableRows) {
+                if (skipped(row, c) || (row.nope && c == nopeColumn())) continue;  // spans
+                whole[c] = std::max(whole[c], estimateTextWidth(textOf(row, c), size));
+                for (const std::string& word : wrapText(breakableCell(textOf(row, c)), size, 1))
+                    widest[c] = std::max(widest[c], estimateTextWidth(word, size));
+            }
+            widest[c] += columnExtra(c);
+            whole[c] += columnExtra(c);
+        }
+    };
+    auto sum = [](const std::array<float, kColumns>& a) {
+        float total = 0;
+        for (float v : a) total += v;
+        return total;
+    };
+    measure(textSize);
+    const float smallestSize = atLeastMinText(textSize * readableMinScale(textSize, theme), theme);
+    if (sum(widest) > table.width && textSize > smallestSize) {
+        textSize = std::max(smallestSize, textSize * table.width / sum(widest));
+        measure(textSize);
+    }
+    if (sum(widest) > table.width && everyRopeCellYes) {
+        columns.erase(columns.begin() + kRopeColumn);
+        measure(textSize);
+    }
+    // Still too wide, or a cell that three lines cannot hold: each row as a block, its layers
+    // on the first lines and its cells, named, on the next ones, across the whole width.
+    bool stacked = sum(widest) > table.width;
+    std::array<float, kColumns> width{};
+    std::array<float, kColumns + 1> columnX{};
+    auto rightOf = [&](const TableRow* row, int c) {
+        if (c == columns.back() || (row && row->nope && c == nopeColumn())) return table.right();
+        const auto next = std::find(columns.begin(), columns.end(), c) + 1;
+        return columnX[*next];
+    };
+
+    // A cell's lines: wrapped at its column (after "_" too), never shrunk on its own, so the
+    // table keeps one text size.
+    constexpr int kMaxCellLines = 3;
+    const float lineStep = textSize * 1.15f;
+    auto cellLines = [&](const std::string& text, float room) {
+        std::vector<std::string> lines =
+            wrapToFit(breakableCell(text), textSize, room, kMaxCellLines, 1).lines;
+        for (std::string& line : lines) line = joinedCell(line);
+        return lines;
+    };
+    auto heightOf = [&](std::size_t lines) {
+        return std::max(rowHeight, float(lines) * lineStep + (rowHeight - lineStep));
+    };
+    auto addCell = [&](const std::vector<std::string>& lines, float left, float top, float height,
+                       Rgba color) {
+        const float first = top + height * 0.5f - float(lines.size() - 1) * lineStep * 0.5f;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            figure.add(makeText({left, first + float(i) * lineStep}, lines[i], textSize, color,
+                                HorizontalAlign::Left, VerticalAlign::Middle));
+        }
+    };
+
+    // Every row's lines, then its height: a file's canvas grows to show them all.
+    struct LaidRow {
+        std::array<std::vector<std::string>, kColumns> lines;
+        float height = 0;
+    };
+    std::vector<LaidRow> laid;
+    float allRows = 0;
+    for (;;) {
+        if (stacked) columns = {0};
+        const float wholeTotal = sum(whole), widestTotal = sum(widest);
+        for (int c : columns) {
+            if (wholeTotal <= table.width) {  // every cell on one line: the slack shared evenly
+                width[c] = whole[c] + (table.width - wholeTotal) / float(columns.size());
+            } else if (widestTotal <= table.width) {  // the room left to the columns that wrap
+                width[c] = widest[c] + (table.width - widestTotal) * (whole[c] - widest[c]) /
+                                           std::max(wholeTotal - widestTotal, 1e-3f);
+            } else {
+                width[c] = table.width * widest[c] / widestTotal;
+            }
+        }
+        float x = table.x;
+        for (int c : columns) {
+            columnX[c] = x;
+            x += width[c];
+        }
+        laid.assign(tableRows.size(), LaidRow{});
+        allRows = 0;
+        bool cut = false;
+        for (std::size_t r = 0; r < tableRows.size(); ++r) {
+            const TableRow& row = tableRows[r];
+            std::size_t tallest = 1;
+            if (stacked) {
+                const float room = table.width - columnExtra(0);
+                const std::string& rope = row.cells[kRopeColumn];
+                std::string details = row.cells[1] + " · " + row.cells[2] + " · " +
+                                      (row.nope        ? rope
+                                       : rope == "yes" ? "RoPE"
+                                                       : "RoPE of " + rope);
+                if (!row.nope) details += " · base " + row.cells[4] + " · " + row.cells[5];
+                std::vector<std::string>& lines = laid[r].lines[0];
+                lines = cellLines(grouped ? "layers " + layerListText(groups[r].layers, 2)
+                                          : "layers " + row.cells[0],
+                                  room);
+                for (std::string& line : cellLines(details, room)) lines.push_back(std::move(line));
+                laid[r].height = heightOf(lines.size());
+                allRows += laid[r].height;
+                continue;
+            }
+            for (int c : columns) {
+                if (skipped(row, c)) continue;
+                const float room = rightOf(&row, c) - columnX[c] - columnExtra(c);
+                std::vector<std::string>& lines = laid[r].lines[std::size_t(c)];
+                lines = cellLines(textOf(row, c), room);
+                // A list of layers cut: say less ("0–4, 6–10, …") rather than cut a number.
+                for (int detail = 1;
+                     grouped && c == 0 && detail >= 0 && (lines.empty() || isCut(lines.back()));
+                     --detail) {
+                    lines = cellLines(layerListText(groups[r].layers, detail), room);
+                }
+                cut = cut || (!lines.empty() && isCut(lines.back()));
+                tallest = std::max(tallest, lines.size());
+            }
+            laid[r].height = heightOf(tallest);
+            allRows += laid[r].height;
+        }
+
+        if (!cut || stacked) break;
+        stacked = true;
+    }
+
+    // The header row (a stacked table names nothing in columns: no header).
+    std::array<std::vector<std::string>, kColumns> headerLines;
+    std::size_t headerHeight = 1;
+    for (int c : columns) {
+        if (stacked) break;
+        headerLines[c] = cellLines(headers[c], rightOf(nullptr, c) - columnX[c] - padding);
+        headerHeight = std::max(headerHeight, headerLines[c].size());
+    }
+    const float headerRow = stacked ? 0.0f : heightOf(headerHeight);
+    askForHeight(theme, y + headerRow + allRows - table.bottom());
+    for (int c : columns) addCell(headerLines[c], columnX[c] + 4, y, headerRow, theme.text);
+    y += headerRow;
+    if (!stacked) figure.add(LineItem{{table.x, y}, {table.right(), y}, theme.axis, 1, false});
+
+    const Rgba nopeFill = withAlpha(theme.accent, 40);
+    const float moreLine = textSize * 1.6f;  // room for "… N more rows" under the last row
+    int shown = 0;
+    for (std::size_t r = 0; r < tableRows.size(); ++r) {
+        const TableRow& row = tableRows[r];
+        const float height = laid[r].height;
+        const bool last = r + 1 == tableRows.size();
+        if (y + height > table.bottom() - (last ? 0 : moreLine)) break;
+        const Box band{table.x, y, table.width, height};
+        if (row.nope) {
             figure.add(RectItem{band, nopeFill, {0, 0, 0, 0}, 1});
         } else if (r % 2 == 1) {
             figure.add(RectItem{band, withAlpha(theme.grid, 60), {0, 0, 0, 0}, 1});
         }
         // The swatch ties the row to its cells in the strip above.
-        const float swatch = rowHeight * 0.5f;
-        figure.add(RectItem{{columnX[0] + 2, y + (rowHeight - swatch) * 0.5f, swatch, swatch},
-                            groupColor(group),
+        figure.add(RectItem{{columnX[0] + 2, y + (height - swatch) * 0.5f, swatch, swatch},
+                            groupColor(row.group),
                             {0, 0, 0, 0},
                             1});
-        const std::string layers =
-            grouped ? layerListText(groups[std::size_t(r)].layers, 2)
-            : row.firstLayer == row.lastLayer
-                ? std::to_string(row.firstLayer)
-                : std::to_string(row.firstLayer) + "–" + std::to_string(row.lastLayer);
-        // A layer without RoPE says why, across the RoPE, base and scaling columns.
-        const bool nopeRow = row.base.empty();
-        // "yes" when the layers use their own type's RoPE; else whose, or why none.
-        const std::string ropeCell = nopeRow && !row.noRopeReason.empty()
-                                         ? "none: " + row.noRopeReason
-                                     : row.rope == row.layerType ? "yes"
-                                                                 : row.rope;
-        const std::string cells[] = {layers,   row.layerType, row.attention,
-                                     ropeCell, row.base,      row.scaling};
-        for (int c = 0; c < 6; ++c) {
-            if (nopeRow && c > 3) continue;
-            const float right = (nopeRow && c == 3) || c + 1 == 6 ? table.right() : columnX[c + 1];
-            const float left = columnX[c] + 4 + (c == 0 ? swatch + 2 : 0.0f);
-            FittedText fitted = fitText(cells[c], textSize, right - left - 4);
-            for (int detail = 1; grouped && c == 0 && detail >= 0 && fitted.text != cells[0];
-                 --detail) {  // cut: say less rather than cut a number
-                const std::string shorter = layerListText(groups[std::size_t(r)].layers, detail);
-                fitted = fitText(shorter, textSize, right - left - 4);
-                if (fitted.text == shorter) break;
-            }
-            figure.add(makeText({left, y + rowHeight * 0.5f}, fitted.text, fitted.size, theme.text,
-                                HorizontalAlign::Left, VerticalAlign::Middle));
+        for (int c : columns) {
+            const std::vector<std::string>& lines = laid[r].lines[std::size_t(c)];
+            if (!lines.empty())
+                addCell(lines, columnX[c] + columnExtra(c) - padding + 4, y, height, theme.text);
         }
-        y += rowHeight;
+        y += height;
+        ++shown;
     }
     if (shown < int(rowCount)) {
         figure.add(makeText({table.x, y + 4},

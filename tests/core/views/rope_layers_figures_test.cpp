@@ -89,8 +89,8 @@ TEST(RopeLayersFiguresTest, ManyRowsStayInsideASmallFigure) {
     EXPECT_TRUE(count(figure).insideFigure);
     // Too many runs to list: one row per distinct setup, its layers as a compact list.
     EXPECT_FALSE(hasText(figure, "more rows"));
-    EXPECT_TRUE(hasText(figure, "0, 2, …, 38"));
-    EXPECT_TRUE(hasText(figure, "1, 3, …, 39"));
+    EXPECT_TRUE(hasText(figure, "0, 2, …,\u00A038"));
+    EXPECT_TRUE(hasText(figure, "1, 3, …,\u00A039"));
     for (const FigureItem& item : figure.items) {
         if (const auto* t = std::get_if<TextItem>(&item)) {
             EXPECT_LT(t->anchor.y, 300.0f) << t->text;
@@ -111,7 +111,7 @@ TEST(RopeLayersFiguresTest, NinetyFourLayersAtPresentationSizeStayReadable) {
     drawRopeLayers(figure, {0, 0, 1024, 768}, *config, theme);
     EXPECT_TRUE(count(figure).insideFigure);
     EXPECT_FALSE(hasText(figure, "more rows"));
-    EXPECT_TRUE(hasText(figure, "3, 7, …, 91 (every 4)"));
+    EXPECT_TRUE(hasText(figure, "3, 7, …,\u00A091 (every 4)"));
     EXPECT_TRUE(hasText(figure, "no_rope_layer_interval 4"));
     int cells = 0;
     for (const FigureItem& item : figure.items) {
