@@ -223,8 +223,10 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     float y = table.y;
     const float lineHeight = theme.fontSize * 1.5f;
     // Wrapped, not cut: a one-column figure has room for a third of "head_dim 256, base …".
+    // (A short screen, 480x320, keeps them to a line each so the table below still shows.)
+    const int variantLines = heightMayGrow(theme) || table.height > 24 * theme.fontSize ? 3 : 1;
     auto addWrapped = [&](const std::string& text) {
-        const WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, 3,
+        const WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, variantLines,
                                               readableMinScale(theme.fontSize, theme));
         for (const std::string& line : wrapped.lines) {
             figure.add(makeText({table.x, y}, line, wrapped.size, theme.mutedText));
@@ -491,6 +493,12 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     }
     const float headerRow = stacked ? 0.0f : heightOf(headerHeight);
     askForHeight(theme, y + headerRow + allRows - table.bottom());
+    if (y + headerRow + laid.front().height > table.bottom()) {  // not even one row: say so
+        figure.add(makeText(
+            {table.x, y}, std::to_string(rowCount) + " rows of layers: a taller figure shows them",
+            textSize, theme.mutedText));
+        return;
+    }
     for (int c : columns) addCell(headerLines[c], columnX[c] + 4, y, headerRow, theme.text);
     y += headerRow;
     if (!stacked) figure.add(LineItem{{table.x, y}, {table.right(), y}, theme.axis, 1, false});
