@@ -108,8 +108,11 @@ struct PanelSpan {
 // (text_boxes.hpp: placeFree, textsOverMarks). Figure::add records one for every curve
 // (PolylineItem), point (CircleItem) and heatmap's cells (HeatmapItem), clipped as the item is;
 // a view records a filled area (bars, bands) with addMark. Chrome (axes, grid, legend swatches)
-// is drawn with LineItem and RectItem and is not a mark.
-enum class MarkKind { Curve, Point, Area };
+// is drawn with LineItem and RectItem and is not a mark. A reference line across a plot (a
+// Marker: ±1/√d, a training length) is a Reference mark: a legend or a note placed in the plot
+// keeps off it (placeFree, legendsOverMarks), but text may touch it (its own label sits on it),
+// so the checks of text over data (textsOverMarks, crowdsMarks, marksCovered) pass it by.
+enum class MarkKind { Curve, Point, Area, Reference };
 struct MarkFootprint {
     MarkKind kind = MarkKind::Area;
     std::vector<Point> points;  // Curve: its vertices
@@ -161,6 +164,16 @@ struct Figure {
     }
     void addMark(Box area) {  // a filled area of data (in the open clip)
         if (recordingMarks) marks.push_back(openMark(MarkKind::Area, area));
+    }
+    // A straight reference line from `from` to `to`, `width` px wide (see MarkKind::Reference).
+    void addReferenceMark(Point from, Point to, float width) {
+        if (!recordingMarks) return;
+        const float half = width / 2;
+        const float left = from.x < to.x ? from.x : to.x, top = from.y < to.y ? from.y : to.y;
+        const float right = from.x < to.x ? to.x : from.x, bottom = from.y < to.y ? to.y : from.y;
+        marks.push_back(
+            openMark(MarkKind::Reference,
+                     {left - half, top - half, right - left + width, bottom - top + width}));
     }
     // A curve through `points` drawn some other way than one PolylineItem (separate segments,
     // a PolygonItem ribbon): its footprint, as add() records a PolylineItem `width` px wide.
