@@ -143,6 +143,14 @@ TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
         auto standard = build(view, {});
         ASSERT_TRUE(standard.ok()) << view.name << ": " << standard.error().message;
         const PrintReport one = inspect(column->figure), two = inspect(standard->figure);
+        // No empty text items (a tick label that gave way to a corner note was blanked and kept).
+        for (const Figure* figure : {&large->figure, &column->figure, &standard->figure}) {
+            for (std::size_t i = 0; i < figure->items.size(); ++i)
+                if (const auto* text = std::get_if<TextItem>(&figure->items[i]);
+                    text && text->text.empty())
+                    ADD_FAILURE() << view.name << " " << figure->width << "x" << figure->height
+                                  << ": item " << i << " is an empty text";
+        }
         // A TextItem's size is the font's line height; the em written to the PDF is 0.859 of it
         // (DejaVu Sans: 2048 units an em, ascender 1901 + descender 483).
         const float smallestPt = one.smallestPx * (2048.f / 2384.f) * kColumnPt / kColumnWidthPx;

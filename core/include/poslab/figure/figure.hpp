@@ -204,6 +204,21 @@ struct Figure {
         panels.resize(to.panels);
         clips = to.clips;
     }
+    // Takes a text out that gave way to another (drawCornerNote's last x tick label): a blanked
+    // one would stay in exports and footprints as an empty item. The records of the items after
+    // it (panels, axes, text left out) move down one; marks are not tied to items.
+    void removeText(std::size_t index) {
+        if (index >= items.size() || !std::holds_alternative<TextItem>(items[index])) return;
+        items.erase(items.begin() + std::ptrdiff_t(index));
+        for (PanelSpan& panel : panels) {
+            if (panel.begin > index) --panel.begin;
+            if (panel.end > index) --panel.end;
+        }
+        for (AxisRecord& axis : axes)
+            if (axis.item > index) --axis.item;
+        for (LeftOutText& left : leftOut)
+            if (left.item > index) --left.item;
+    }
     // Items copied from another figure (keepPanel): their marks and clips as add() records them.
     void addCopied(const FigureItem& item) {
         recordMark(item);
