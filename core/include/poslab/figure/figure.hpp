@@ -147,6 +147,10 @@ struct Figure {
     std::vector<FigureItem> items;
     std::vector<PanelSpan> panels;  // every plot drawn, in order
     int figureTitles = 0;           // drawTitle calls: a title over the whole figure was asked for
+    // The figure title's size as drawn (the first drawTitle; its smaller line when it wrapped),
+    // 0: none yet. No plot title is set larger (titles.hpp): a title shrunk to fit its band
+    // read as smaller than the panel titles under it (Near-orthogonality at one column, #28).
+    float titleSize = 0;
     // > 0: the view numbers its panels as the GUI does (panel_grid's panels, which may hold
     // several plots), and with Theme::focusPanel it drew that panel alone over the whole
     // figure, notes and all: `--panel N` keeps the figure as drawn (figure_controls).
