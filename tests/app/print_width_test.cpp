@@ -24,6 +24,7 @@
 #include <variant>
 #include <vector>
 
+#include "../core/views/figure_checks.hpp"  // titleSmallerThanPanels
 #include "commands/commands.hpp"
 #include "commands/spec_format.hpp"
 #include "poslab/figure/figure_controls.hpp"
@@ -154,6 +155,18 @@ TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
         auto standard = build(view, {});
         ASSERT_TRUE(standard.ok()) << view.name << ": " << standard.error().message;
         const PrintReport one = inspect(column->figure), two = inspect(standard->figure);
+        // No empty text items (a tick label that gave way to a corner note was blanked and kept)
+        // and no plot title larger than the figure's (Near-orthogonality's at one column, #28).
+        for (const Figure* figure : {&large->figure, &column->figure, &standard->figure}) {
+            for (std::size_t i = 0; i < figure->items.size(); ++i)
+                if (const auto* text = std::get_if<TextItem>(&figure->items[i]);
+                    text && text->text.empty())
+                    ADD_FAILURE() << view.name << " " << figure->width << "x" << figure->height
+                                  << ": item " << i << " is an empty text";
+            const std::string smaller = titleSmallerThanPanels(*figure);
+            EXPECT_TRUE(smaller.empty())
+                << view.name << " " << figure->width << "x" << figure->height << ": " << smaller;
+        }
         // A TextItem's size is the font's line height; the em written to the PDF is 0.859 of it
         // (DejaVu Sans: 2048 units an em, ascender 1901 + descender 483).
         const float smallestPt = one.smallestPx * (2048.f / 2384.f) * kColumnPt / kColumnWidthPx;

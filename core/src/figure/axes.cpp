@@ -552,6 +552,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                                 marker.color,
                                 strokeWidth(theme, 1.5f),
                                 marker.dashed});
+            figure.addReferenceMark({px, p.y}, {px, p.bottom()}, strokeWidth(theme, 1.5f));
         } else {
             const float py = frame.toPixel(frame.x.low, marker.value).y;
             const bool below = frame.yDown;
@@ -572,6 +573,7 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
             }
             figure.add(LineItem{
                 {p.x, py}, {p.right(), py}, marker.color, strokeWidth(theme, 1.5f), marker.dashed});
+            figure.addReferenceMark({p.x, py}, {p.right(), py}, strokeWidth(theme, 1.5f));
         }
     }
     figure.add(ClipPop{});

@@ -48,57 +48,77 @@ float closestTicks(const std::vector<Tick>& ticks, ValueRange range, float barHe
     return closest;
 }
 
-// No nice step has three labels that keep clear of one another (−0.72 .. 1.81 on 75 px: steps
-// of 1 give 0 and 1, of 0.5 five labels 15 px apart): the range's ends, rounded inward to a
-// tenth of its decade (integers: to whole numbers), join the nice ticks where they keep clear
-// of them, the end with the more room first; where they do not, the rounded ends and the
-// middle alone (both ends sit half a bar from the middle, three labels' room apart).
-std::vector<Tick> withRoundedEnds(const std::vector<Tick>& nice, ValueRange range, float barHeight,
-                                  float clearance, bool integers) {
+// Every multiple of `step` in range (none when more than 64 would be).
+std::vector<Tick> multiplesOf(double step, ValueRange range) {
+    std::vector<Tick> ticks;
+    const double first = std::ceil(range.low / step - 1e-9);
+    const double last = std::floor(range.high / step + 1e-9);
+    // Counted in steps exactly (a range of a few doubles near 1 is 1e17 steps of its unit from 0,
+    // where ++k would not move).
+    if (!(last - first < 64) || !(std::max(std::abs(first), std::abs(last)) < 1e15)) return ticks;
+    for (double k = first; k <= last; ++k) ticks.push_back({k == 0 ? 0.0 : k * step, ""});
+    labelTicks(ticks);
+    return ticks;
+}
+
+// No nice step (nor every other tick of a finer one) has three labels that keep clear of one
+// another: the multiples of a step of 1, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten (whole
+// steps on an integer bar), the smallest whose labels keep clear: 0, 3, 6 on a short bar of
+// 0 .. 7; else the range's ends rounded inward to a tenth of its decade and the middle, made
+// even; else two: the smallest step that has two (0 and 5), else the rounded ends (1 and 3).
+// Evenly spaced always: the rounded ends and a rounded middle (0, 4, 7) or ends beside nice
+// ticks (0, 5, 7) read as a scale that is not.
+std::vector<Tick> evenlySpaced(const std::vector<Tick>& nice, ValueRange range, float barHeight,
+                               float clearance, bool integers) {
     const double span = range.high - range.low;
     double unit = std::pow(10.0, std::floor(std::log10(span)) - 1);
     if (integers) unit = std::max(1.0, std::round(unit));
     if (!(unit > 0) || !std::isfinite(unit)) return nice;
-    auto clean = [&](double units) { return units == 0 ? 0.0 : units * unit; };  // no −0
-    const double low = clean(std::ceil(range.low / unit - 1e-9));
-    const double high = clean(std::floor(range.high / unit + 1e-9));
-    const double middle = clean(std::round((range.low + span / 2) / unit));
-    auto inRange = [&](double v) {
-        return v >= range.low - unit * 1e-6 && v <= range.high + unit * 1e-6;
-    };
-    auto roomFor = [&](const std::vector<Tick>& ticks, double value) {
-        float room = std::numeric_limits<float>::infinity();
-        for (const Tick& t : ticks)
-            room = std::min(room, float(std::abs(t.value - value) / span * barHeight));
-        return room;
-    };
-    auto finish = [](std::vector<Tick> ticks) {
-        std::sort(ticks.begin(), ticks.end(),
-                  [](const Tick& a, const Tick& b) { return a.value < b.value; });
-        labelTicks(ticks);
-        return ticks;
-    };
-    std::vector<Tick> ticks = nice;
-    while (ticks.size() < 3) {
-        double best = 0;
-        float bestRoom = clearance;
-        bool found = false;
-        for (double end : {low, high}) {
-            if (!inRange(end)) continue;
-            if (const float room = roomFor(ticks, end); room >= bestRoom)
-                best = end, bestRoom = room, found = true;
+    std::vector<Tick> two;
+    for (double decade : {unit, unit * 10, unit * 100}) {
+        for (double times : {1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0}) {
+            const double step = decade * times;
+            if (integers && step != std::round(step)) continue;
+            std::vector<Tick> ticks = multiplesOf(step, range);
+            if (ticks.size() < 2 || closestTicks(ticks, range, barHeight) < clearance) continue;
+            if (ticks.size() >= 3) return ticks;
+            if (two.empty()) two = std::move(ticks);
         }
-        if (!found) break;
-        ticks.push_back({best, ""});
     }
-    if (ticks.size() >= 3) return finish(std::move(ticks));
-    if (!inRange(low)) return ticks;
-    std::vector<Tick> three{{low, ""}};
-    for (double value : {middle, high}) {
-        if (!inRange(value) || roomFor(three, value) < clearance) return ticks;
-        three.push_back({value, ""});
+    // The range's ends rounded inward to the unit and the middle between them, one unit off the
+    // less round end when the units between them are odd (1e-5 .. 3e-4: 2e-5, 1.6e-4, 3e-4):
+    // as far apart as the rounded ends and a rounded middle were, and evenly.
+    auto clean = [&](double units) { return units == 0 ? 0.0 : units * unit; };  // no −0
+    double low = std::ceil(range.low / unit - 1e-9), high = std::floor(range.high / unit + 1e-9);
+    if (!(std::max(std::abs(low), std::abs(high)) < 1e15)) return two.empty() ? nice : two;
+    if (std::fmod(high - low, 2) != 0) {
+        auto roundness = [](double units) {  // the power of ten that divides it
+            int zeros = 0;
+            for (double v = std::abs(units); v >= 10 && std::fmod(v, 10) == 0 && zeros < 20;
+                 v /= 10)
+                ++zeros;
+            return units == 0 ? 99 : zeros;
+        };
+        if (roundness(high) > roundness(low))
+            low += 1;
+        else
+            high -= 1;
     }
-    return finish(std::move(three));
+    if (high - low >= 2) {
+        std::vector<Tick> three{{clean(low), ""}, {clean((low + high) / 2), ""}, {clean(high), ""}};
+        if (closestTicks(three, range, barHeight) >= clearance) {
+            labelTicks(three);
+            return three;
+        }
+    }
+    if (!two.empty()) return two;
+    std::vector<Tick> ends{{clean(std::ceil(range.low / unit - 1e-9)), ""},
+                           {clean(std::floor(range.high / unit + 1e-9)), ""}};
+    if (ends[0].value < ends[1].value && closestTicks(ends, range, barHeight) >= clearance) {
+        labelTicks(ends);
+        return ends;
+    }
+    return nice;
 }
 
 }  // namespace
@@ -144,8 +164,8 @@ std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, float labelHe
     }
     // Three nice ticks too close for their labels (the drawing leaves out one that touches the
     // one before) are no better than two.
-    return withRoundedEnds(clear ? ticks : std::vector<Tick>{}, range, barHeight, clearance,
-                           kind == BarTicks::Integers);
+    return evenlySpaced(clear ? ticks : std::vector<Tick>{}, range, barHeight, clearance,
+                        kind == BarTicks::Integers);
 }
 
 // ---- The ramp

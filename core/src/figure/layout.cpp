@@ -223,7 +223,10 @@ Box drawWrappedTitle(Figure& figure, Box area, const std::string& title, const T
     const auto [head, tail] = titleHalves(title, split);
     const FittedText first = fitText(head, theme.titleSize, room);
     const FittedText second = fitText(tail, theme.titleSize, room);
-    const float size = std::min(first.size, second.size), line = size * 1.15f;
+    // Never larger than the figure's title (Figure::titleSize), as every plot title.
+    const float size = std::min({first.size, second.size,
+                                 figure.titleSize > 0 ? figure.titleSize : first.size}),
+                line = size * 1.15f;
     const float x = area.x + area.width / 2, y = area.y + theme.titleSize * 0.2f;
     figure.add(makeText({x, y}, first.text, size, theme.text, HorizontalAlign::Center));
     figure.add(makeText({x, y + line}, second.text, size, theme.text, HorizontalAlign::Center));

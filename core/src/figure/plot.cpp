@@ -114,9 +114,9 @@ void drawCornerNote(Figure& figure, Box area, const PlotFrame* frame, const std:
             }
             if (!fits) return false;
             if (yielded) {
-                std::get<TextItem>(figure.items[lastTick]).text.clear();
                 xAxis->labelled.erase(
                     std::max_element(xAxis->labelled.begin(), xAxis->labelled.end()));
+                figure.removeText(lastTick);
             }
             for (TextItem& line : placed) figure.add(std::move(line));
             return true;

@@ -198,7 +198,8 @@ bool boxCoversMark(Box box, const MarkFootprint& mark, float tolerance) {
 int marksCovered(const Figure& figure, Box box, std::size_t firstMark, float tolerance) {
     int count = 0;
     for (std::size_t m = firstMark; m < figure.marks.size(); ++m)
-        count += coveredParts(box, figure.marks[m], tolerance, false);
+        if (figure.marks[m].kind != MarkKind::Reference)
+            count += coveredParts(box, figure.marks[m], tolerance, false);
     return count;
 }
 
@@ -206,7 +207,8 @@ std::vector<TextOverMark> textsOverMarks(const Figure& figure, float tolerance) 
     std::vector<TextOverMark> over;
     for (const IndexedBox& b : textBoxes(figure)) {
         for (std::size_t m = 0; m < figure.marks.size(); ++m) {
-            if (boxCoversMark(b.box, figure.marks[m], tolerance)) {
+            if (figure.marks[m].kind != MarkKind::Reference &&
+                boxCoversMark(b.box, figure.marks[m], tolerance)) {
                 over.push_back({b.index, m});
                 break;
             }
@@ -221,8 +223,10 @@ float markClearance(float textSize) {
 
 namespace {
 
+// A reference line is not data a text can hide (its own label sits on it).
 bool crowds(Box box, const MarkFootprint& mark, float textSize) {
-    return boxCoversMark(box, mark, mark.kind == MarkKind::Area ? 1.f : -markClearance(textSize));
+    return mark.kind != MarkKind::Reference &&
+           boxCoversMark(box, mark, mark.kind == MarkKind::Area ? 1.f : -markClearance(textSize));
 }
 
 }  // namespace

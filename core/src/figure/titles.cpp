@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "plot_parts.hpp"
@@ -160,7 +161,9 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
 void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const Theme& theme) {
     float y = area.y + theme.titleSize * 0.2f;
     for (const FittedText& line : title.lines) {
-        figure.add(makeText({area.x + area.width / 2, y}, line.text, line.size, theme.text,
+        // Never larger than the figure's title (Figure::titleSize).
+        const float size = figure.titleSize > 0 ? std::min(line.size, figure.titleSize) : line.size;
+        figure.add(makeText({area.x + area.width / 2, y}, line.text, size, theme.text,
                             HorizontalAlign::Center, VerticalAlign::Top));
         y += title.step;
     }
@@ -194,6 +197,20 @@ float titleBandHeight(const Theme& theme, const std::string& title, float width,
 
 int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const bool first = figure.figureTitles++ == 0;
+    // The first is the figure's title: its size is recorded (the smaller line of two); later
+    // ones (a subtitle, a panel's title) are set no larger.
+    Theme capped = theme;
+    if (!first && figure.titleSize > 0)
+        capped.titleSize = std::min(theme.titleSize, figure.titleSize);
+    const std::size_t before = figure.items.size();
+    auto recorded = [&](int lines) {
+        if (!first) return lines;
+        for (std::size_t i = before; i < figure.items.size(); ++i)
+            if (const auto* text = std::get_if<TextItem>(&figure.items[i]))
+                figure.titleSize =
+                    figure.titleSize > 0 ? std::min(figure.titleSize, text->size) : text->size;
+        return lines;
+    };
     switch (theme.titleMode) {
         case TitleMode::Hidden:
             return 0;
@@ -201,11 +218,11 @@ int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& t
             // The first figure title becomes the given text; later lines (a subtitle) go.
             if (theme.titleTarget == TitleTarget::PanelTitles) break;
             if (!first) return 0;
-            return plot_parts::drawTitleText(figure, area, theme.titleText, theme);
+            return recorded(plot_parts::drawTitleText(figure, area, theme.titleText, theme));
         case TitleMode::Auto:
             break;
     }
-    return plot_parts::drawTitleText(figure, area, title, theme);
+    return recorded(plot_parts::drawTitleText(figure, area, title, capped));
 }
 
 std::string panelTitle(const std::string& title, const Theme& theme) {

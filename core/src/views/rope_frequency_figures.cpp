@@ -373,7 +373,9 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                 }
                 if (chosen) break;
             }
-            if (!chosen && pass == 0) {
+            // Also after a pass that listed another length: its key makes the legend taller
+            // and may take this label's place (lesson 10.5 at 1440x900 F5, #28).
+            if (!chosen && pass < int(lengths.size())) {
                 listed[index] = retry = true;
                 spec.keys.push_back({shortLabel, length.color, false, true});
                 continue;

@@ -151,9 +151,9 @@ TEST(ColorbarTest, EveryBarThatHoldsThreeLabelsShowsThreeValues) {
                     if (c.kind == BarTicks::Integers) {
                         EXPECT_EQ(ticks[k].value, std::round(ticks[k].value)) << where;
                     }
-                    // Evenly spaced where a nice step's ticks can be (#28: xPos's 6, 25, 50
-                    // were not); a bar too short for any keeps its ends' values (0, 4, 7).
-                    if (k >= 2 && c.range.low == 3.2) {
+                    // Evenly spaced, always (#28: xPos's 6, 25, 50 were not, nor the rounded
+                    // ends and middle a bar too short for a nice step fell back to).
+                    if (k >= 2) {
                         const double step = ticks[1].value - ticks[0].value;
                         EXPECT_NEAR(ticks[k].value - ticks[k - 1].value, step, step * 1e-9)
                             << ticks[k - 2].label << ", " << ticks[k - 1].label << ", "
@@ -183,6 +183,27 @@ TEST(ColorbarTest, EveryBarThatHoldsThreeLabelsShowsThreeValues) {
     for (const Tick& t : colorbarTicks({0, 2 * pi}, 100, 22.2f, BarTicks::Angles))
         labels.push_back(t.label);
     EXPECT_EQ(labels, (std::vector<std::string>{"0", "π", "2π"}));
+}
+
+// A bar too short for any nice step's three labels (nor every other tick of a finer one) got
+// the range's ends rounded inward and a rounded middle: 1e-5, 1.5e-4, 3e-4 from 1e-5 to 3e-4
+// (gaps of 1.4e-4 and 1.5e-4). Worked by hand, 57.5 px of bar, labels 16.5 px: a gap must be
+// 20.5 px, 1.034e-4 of the 2.9e-4 range; steps of 1e-4 (19.8 px) are too close and 2e-4 has one
+// multiple in range. The ends in units of 1e-5 are 1 and 30, 29 apart (odd): one unit off the
+// less round end gives 2, 16, 30, i.e. 2e-5, 1.6e-4, 3e-4, 27.8 px apart. An integer bar from 0.5
+// to 3.4 holds no three (1, 2, 3 are 19.8 px apart): the two rounded ends, 1 and 3, in order
+// (it drew 3 and 1).
+TEST(ColorbarTest, ABarTooShortForANiceStepGetsEvenlySpacedTicks) {
+    std::vector<double> values;
+    for (const Tick& t : colorbarTicks({1e-5, 3e-4}, 57.5f, 16.5f)) values.push_back(t.value);
+    ASSERT_EQ(values.size(), 3u);
+    EXPECT_NEAR(values[0], 2e-5, 1e-15);
+    EXPECT_NEAR(values[1], 1.6e-4, 1e-15);
+    EXPECT_NEAR(values[2], 3e-4, 1e-15);
+    values.clear();
+    for (const Tick& t : colorbarTicks({0.5, 3.4}, 57.5f, 16.5f, BarTicks::Integers))
+        values.push_back(t.value);
+    EXPECT_EQ(values, (std::vector<double>{1, 3}));
 }
 
 }  // namespace

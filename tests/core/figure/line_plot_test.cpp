@@ -146,6 +146,48 @@ LineSeries zigZagBand(double low, double high) {
     return band;
 }
 
+// Issue #28: Near-orthogonality's legend sat on its dashed ±1/√d line: the placement counted
+// curves, points and areas as data but not a marker's reference line. Here the data fill all of
+// the plot but its top right (y above 6 right of x = 5), and a dashed line at y = 9.5 runs
+// through that corner, where the legend's first place (6 px below the plot's top) would cover
+// it. The legend keeps off the line: its box and the line's stroke (y = 9.5 of 0..10, half the
+// stroke either side) do not meet, and the layout check finds no legend over data.
+TEST(LinePlotTest, ALegendKeepsOffAReferenceLineInItsOnlyFreeCorner) {
+    const Theme theme = paperTheme();
+    LinePlotSpec spec;
+    spec.x = {"x", 0, 10};
+    spec.y = {"y", 0, 10};
+    spec.autoRangeY = false;
+    LineSeries low = zigZagBand(0, 6);  // the bottom six tenths, all across
+    low.name = "below";
+    LineSeries left;  // the top left: x 0..5, y 6..10
+    for (int i = 0; i <= 200; ++i) {
+        left.x.push_back(i / 40.0);
+        left.y.push_back(i % 2 == 0 ? 6 : 10);
+    }
+    left.name = "left";
+    spec.series = {low, left};
+    Marker reference;
+    reference.vertical = false;
+    reference.value = 9.5;
+    spec.markers = {reference};
+    Figure figure = emptyFigure(700, 450, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, 700, 450}, spec, theme, &frame);
+    const float lineY = frame.plot.bottom() - frame.plot.height * 0.95f;
+    const float half = strokeWidth(theme, 1.5f) / 2;
+    const RectItem* legend = nullptr;
+    for (const FigureItem& item : figure.items)
+        if (const auto* rect = std::get_if<RectItem>(&item); rect && rect->legend) legend = rect;
+    ASSERT_NE(legend, nullptr);
+    const Box& box = legend->box;
+    const bool acrossLine = box.x < frame.plot.right() && box.right() > frame.plot.x;
+    EXPECT_FALSE(acrossLine && box.y < lineY + half && box.bottom() > lineY - half)
+        << "legend " << box.x << ", " << box.y << " " << box.width << "x" << box.height
+        << ", line at y " << lineY;
+    EXPECT_TRUE(legendsOverMarks(figure).empty());
+}
+
 const TextItem* zigZagPlotText(const Figure& figure, const std::string& wanted) {
     for (const FigureItem& item : figure.items)
         if (const auto* text = std::get_if<TextItem>(&item); text && text->text == wanted)

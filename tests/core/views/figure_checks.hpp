@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -168,6 +169,41 @@ inline std::vector<std::string> textsCutShort(const Figure& figure) {
         out.push_back(std::get<TextItem>(figure.items[index]).text);
     for (const LeftOutText& left : figure.leftOut) out.push_back("left out: " + left.text);
     return out;
+}
+
+// The title over the whole figure is never set smaller than the titles of the plots under it
+// (#28: Near-orthogonality's at one column, shrunk onto two lines, read as a caption). Its lines:
+// the centred texts drawn before the first plot, above every plot's area; a plot's title lines:
+// the centred texts of its items above its data area. Empty: none smaller (or no such title).
+inline std::string titleSmallerThanPanels(const Figure& figure) {
+    if (figure.panels.empty()) return {};
+    float top = figure.height;
+    for (const PanelSpan& panel : figure.panels) top = std::min(top, panel.area.y);
+    auto centredTitle = [](const FigureItem& item) -> const TextItem* {
+        const auto* text = std::get_if<TextItem>(&item);
+        return text && !text->text.empty() && !text->vertical90 &&
+                       text->horizontal == HorizontalAlign::Center &&
+                       text->vertical == VerticalAlign::Top
+                   ? text
+                   : nullptr;
+    };
+    float figureTitle = 0;  // its smallest line
+    for (std::size_t i = 0; i < figure.panels.front().begin; ++i)
+        if (const TextItem* text = centredTitle(figure.items[i]); text && text->anchor.y < top)
+            figureTitle = figureTitle > 0 ? std::min(figureTitle, text->size) : text->size;
+    if (figureTitle <= 0) return {};
+    for (const PanelSpan& panel : figure.panels) {
+        if (panel.plot.height <= 0) continue;
+        for (std::size_t i = panel.begin; i < panel.end && i < figure.items.size(); ++i) {
+            const TextItem* text = centredTitle(figure.items[i]);
+            if (text && text->anchor.y >= panel.area.y && text->anchor.y < panel.plot.y &&
+                text->size > figureTitle + 1e-3f)
+                return "the figure title (" + std::to_string(figureTitle) +
+                       " px) is smaller than the plot title \"" + text->text + "\" (" +
+                       std::to_string(text->size) + " px)";
+        }
+    }
+    return {};
 }
 
 inline int heatmapCount(const Figure& figure) {

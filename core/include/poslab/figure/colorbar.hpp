@@ -26,9 +26,10 @@ float colorbarLabelGap(const Theme& theme);          // tick to label: 4/14 em, 
 // One per kColorbarTickSpacing px of bar (angles: 40 px), and never fewer than three labelled
 // values (the ends' and one between) on a bar that holds three labels with their clearance,
 // labelHeight each: a finer nice step whose labels keep clear of one another, else every other
-// (third, ...) tick of one, evenly spaced still, else the range's ends rounded inward beside
-// the nice ticks or its middle (−0.7, 0.5 and 1.8 on 75 px from
-// −0.72 to 1.81). Two labels say where the scale ends, not how it runs between.
+// (third, ...) tick of one, else the multiples of a step of 1, 2, 2.5, 3, 4, 5, 6 or 8 times a
+// power of ten (0, 3, 6 from 0 to 7). Two labels say where the scale ends, not how it runs
+// between; uneven gaps (0, 4, 7) say it runs unevenly. Where no such step has three, two evenly
+// spaced ones (0 and 5), else the range's ends rounded inward: never uneven gaps.
 std::vector<Tick> colorbarTicks(ValueRange range, float barHeight, float labelHeight,
                                 BarTicks kind = BarTicks::Numbers);
 // Whether three labels labelHeight tall fit on a bar barHeight long.

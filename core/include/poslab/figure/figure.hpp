@@ -108,8 +108,11 @@ struct PanelSpan {
 // (text_boxes.hpp: placeFree, textsOverMarks). Figure::add records one for every curve
 // (PolylineItem), point (CircleItem) and heatmap's cells (HeatmapItem), clipped as the item is;
 // a view records a filled area (bars, bands) with addMark. Chrome (axes, grid, legend swatches)
-// is drawn with LineItem and RectItem and is not a mark.
-enum class MarkKind { Curve, Point, Area };
+// is drawn with LineItem and RectItem and is not a mark. A reference line across a plot (a
+// Marker: ±1/√d, a training length) is a Reference mark: a legend or a note placed in the plot
+// keeps off it (placeFree, legendsOverMarks), but text may touch it (its own label sits on it),
+// so the checks of text over data (textsOverMarks, crowdsMarks, marksCovered) pass it by.
+enum class MarkKind { Curve, Point, Area, Reference };
 struct MarkFootprint {
     MarkKind kind = MarkKind::Area;
     std::vector<Point> points;  // Curve: its vertices
@@ -144,6 +147,10 @@ struct Figure {
     std::vector<FigureItem> items;
     std::vector<PanelSpan> panels;  // every plot drawn, in order
     int figureTitles = 0;           // drawTitle calls: a title over the whole figure was asked for
+    // The figure title's size as drawn (the first drawTitle; its smaller line when it wrapped),
+    // 0: none yet. No plot title is set larger (titles.hpp): a title shrunk to fit its band
+    // read as smaller than the panel titles under it (Near-orthogonality at one column, #28).
+    float titleSize = 0;
     // > 0: the view numbers its panels as the GUI does (panel_grid's panels, which may hold
     // several plots), and with Theme::focusPanel it drew that panel alone over the whole
     // figure, notes and all: `--panel N` keeps the figure as drawn (figure_controls).
@@ -161,6 +168,16 @@ struct Figure {
     }
     void addMark(Box area) {  // a filled area of data (in the open clip)
         if (recordingMarks) marks.push_back(openMark(MarkKind::Area, area));
+    }
+    // A straight reference line from `from` to `to`, `width` px wide (see MarkKind::Reference).
+    void addReferenceMark(Point from, Point to, float width) {
+        if (!recordingMarks) return;
+        const float half = width / 2;
+        const float left = from.x < to.x ? from.x : to.x, top = from.y < to.y ? from.y : to.y;
+        const float right = from.x < to.x ? to.x : from.x, bottom = from.y < to.y ? to.y : from.y;
+        marks.push_back(
+            openMark(MarkKind::Reference,
+                     {left - half, top - half, right - left + width, bottom - top + width}));
     }
     // A curve through `points` drawn some other way than one PolylineItem (separate segments,
     // a PolygonItem ribbon): its footprint, as add() records a PolylineItem `width` px wide.
@@ -190,6 +207,21 @@ struct Figure {
         truncate(to.items, to.marks);
         panels.resize(to.panels);
         clips = to.clips;
+    }
+    // Takes a text out that gave way to another (drawCornerNote's last x tick label): a blanked
+    // one would stay in exports and footprints as an empty item. The records of the items after
+    // it (panels, axes, text left out) move down one; marks are not tied to items.
+    void removeText(std::size_t index) {
+        if (index >= items.size() || !std::holds_alternative<TextItem>(items[index])) return;
+        items.erase(items.begin() + std::ptrdiff_t(index));
+        for (PanelSpan& panel : panels) {
+            if (panel.begin > index) --panel.begin;
+            if (panel.end > index) --panel.end;
+        }
+        for (AxisRecord& axis : axes)
+            if (axis.item > index) --axis.item;
+        for (LeftOutText& left : leftOut)
+            if (left.item > index) --left.item;
     }
     // Items copied from another figure (keepPanel): their marks and clips as add() records them.
     void addCopied(const FigureItem& item) {

@@ -32,15 +32,16 @@ std::vector<std::size_t> cutTexts(const Figure& figure);
 
 // ---- Text and data (Figure::marks)
 // Whether `box`, shrunk by `tolerance` on every side, covers any visible part of the mark: a
-// curve's stroke, a point's dot, an area's cells.
+// curve's stroke, a point's dot, an area's cells, a reference line.
 bool boxCoversMark(Box box, const MarkFootprint& mark, float tolerance = 1);
 // How much of the data a box hides: curve segments, points and areas it covers, counted from
-// figure.marks[firstMark] on (a plot's own marks).
+// figure.marks[firstMark] on (a plot's own marks); reference lines are not counted.
 int marksCovered(const Figure& figure, Box box, std::size_t firstMark = 0, float tolerance = 1);
 struct TextOverMark {
     std::size_t text = 0, mark = 0;  // indices into Figure::items and Figure::marks
 };
-// Non-empty texts drawn over a data mark (one entry per text: the first mark it covers).
+// Non-empty texts drawn over a data mark (one entry per text: the first mark it covers; a
+// reference line is not one: text may touch it).
 std::vector<TextOverMark> textsOverMarks(const Figure& figure, float tolerance = 1);
 // How close a text may come to a curve or a point before it reads as on it: a fifth of its
 // size, 3 px at least ("exact below 8" 3.6 px under T5's steps at one column, #28). Heatmap cells
@@ -52,9 +53,9 @@ bool crowdsMarks(const Figure& figure, Box box, float textSize);
 // textsOverMarks, and besides those the texts within markClearance of a curve or a point.
 std::vector<TextOverMark> textsCrowdingMarks(const Figure& figure);
 // Where a w x h box (a legend, a note) can go inside `within` hiding no mark (from firstMark
-// on), no text and none of `avoid`: the first free box of `preferred` (corners, in the order a
-// reader looks), else the free position nearest the first preferred one on a grid over
-// `within`; nullopt when nothing is free.
+// on; reference lines too), no text and none of `avoid`: the first free box of `preferred`
+// (corners, in the order a reader looks), else the free position nearest the first preferred one on
+// a grid over `within`; nullopt when nothing is free.
 std::optional<Box> placeFree(const Figure& figure, Box within, float w, float h,
                              const std::vector<Box>& preferred, const std::vector<Box>& avoid = {},
                              std::size_t firstMark = 0);
