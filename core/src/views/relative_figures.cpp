@@ -369,10 +369,11 @@ bool placeMapNote(Figure& figure, std::size_t from, Box box, const PlotFrame& fr
     places.push_back(onLabelRow(labelRight, HorizontalAlign::Left));
     if (const std::vector<std::string> lines = mapNoteRowLines(note, box, theme); !lines.empty()) {
         float widest = 0;
-        for (const std::string& line : lines) widest = std::max(widest, estimateTextWidth(line, size));
+        for (const std::string& line : lines)
+            widest = std::max(widest, estimateTextWidth(line, size));
         // Centred under the map, moved in to stay inside the panel.
-        const float centre = std::clamp(frame.plot.x + frame.plot.width / 2,
-                                        box.x + 4 + widest / 2, box.right() - 4 - widest / 2);
+        const float centre = std::clamp(frame.plot.x + frame.plot.width / 2, box.x + 4 + widest / 2,
+                                        box.right() - 4 - widest / 2);
         std::vector<TextItem> row;
         for (std::size_t i = 0; i < lines.size(); ++i)
             row.push_back(makeText({centre, label.bottom() + 2 + step * float(i)}, lines[i], size,
@@ -408,7 +409,8 @@ void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange ra
     // column and at F5 the map filled its panel, and the note went beside the bar a word a line,
     // or to the panel's far corner, #28).
     const std::vector<std::string> lines = mapNoteRowLines(note, box, theme);
-    const float rows = float(std::max<std::size_t>(1, lines.size())) * mapNoteSize(theme) * 1.15f + 4;
+    const float rows =
+        float(std::max<std::size_t>(1, lines.size())) * mapNoteSize(theme) * 1.15f + 4;
     if (!lines.empty() && box.height - rows > 4 * theme.fontSize) {
         figure.rollBack(start);
         drawHeatmap(figure, {box.x, box.y, box.width, box.height - rows}, spec, theme, &frame);
@@ -479,8 +481,8 @@ void drawCurvesPlot(Figure& figure, Box box, const LinePlotSpec& spec, const The
         const Box plotArea{box.x, box.y, box.width, box.height - measured->height - gap};
         drawLinePlot(figure, plotArea, plotted, theme, &below);
         if (!markerKeys && drewLegendSince(figure, start)) return false;  // a label listed
-        below.legendColumn = {below.plot.x, plotArea.bottom() + gap,
-                              box.right() - 4 - below.plot.x, measured->height};
+        below.legendColumn = {below.plot.x, plotArea.bottom() + gap, box.right() - 4 - below.plot.x,
+                              measured->height};
         const std::optional<Box> rows =
             drawLegendAfter(figure, below, keys, LegendCorner::TopRight, 0, theme);
         return rows && rows->bottom() <= box.bottom() + 0.5f;

@@ -458,8 +458,8 @@ TEST(RelativeFiguresTest, MapNotesSitByTheirMaps) {
                     if (text->text.rfind("each", 0) == 0) {
                         notes.push_back({line, 1});
                         last = text;
-                    } else if (last && text->size == last->size &&
-                               text->color.r == last->color.r && line.y >= notes.back().box.y) {
+                    } else if (last && text->size == last->size && text->color.r == last->color.r &&
+                               line.y >= notes.back().box.y) {
                         // A line wrapped under the first: drawn right after it, alike.
                         Box& note = notes.back().box;
                         const float left = std::min(note.x, line.x);
@@ -479,11 +479,11 @@ TEST(RelativeFiguresTest, MapNotesSitByTheirMaps) {
                     for (std::size_t k = 0; k < maps.size(); ++k) {
                         const Box& map = maps[k];
                         const Box& label = labels[k];
-                        byAMap = byAMap ||
-                                 (note.box.y >= map.bottom() &&
-                                  // the label's row, or the row under it
-                                  note.box.y <= label.bottom() + 0.5f * seen.theme.fontSize &&
-                                  note.box.x <= map.right() && note.box.right() >= map.x);
+                        byAMap =
+                            byAMap || (note.box.y >= map.bottom() &&
+                                       // the label's row, or the row under it
+                                       note.box.y <= label.bottom() + 0.5f * seen.theme.fontSize &&
+                                       note.box.x <= map.right() && note.box.right() >= map.x);
                     }
                     EXPECT_TRUE(byAMap)
                         << where << ": note at " << note.box.x << ", " << note.box.y;
