@@ -455,4 +455,22 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     }
 }
 
+void dashSeries(LineSeries& series, double pixelsPerUnit, double centre) {
+    if (!(pixelsPerUnit > 0) || !std::isfinite(pixelsPerUnit) || series.x.size() < 3) return;
+    // The points' spacing in pixels: a dash holds two points at least, a gap one.
+    double spacing = INFINITY;
+    for (std::size_t i = 1; i < series.x.size(); ++i) {
+        const double step = std::abs(series.x[i] - series.x[i - 1]) * pixelsPerUnit;
+        if (step > 0 && std::isfinite(step)) spacing = std::min(spacing, step);
+    }
+    if (!std::isfinite(spacing)) return;
+    const double on = std::max(kDashOnPixels, 2 * spacing);
+    const double off = std::max(kDashOffPixels, spacing);
+    const std::size_t n = std::min(series.x.size(), series.y.size());
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+        const double along = std::abs(series.x[i] - centre) * pixelsPerUnit + on / 2;
+        if (std::fmod(along, on + off) >= on) series.y[i] = NAN;
+    }
+}
+
 }  // namespace poslab

@@ -354,22 +354,6 @@ std::string compareBiasParameters(const CompareOptions& o, CompareBias bias) {
     return "";
 }
 
-namespace {
-
-// Draws `series` in dashes about 7 pixels long with 5-pixel gaps, one dash centred on the point
-// at index `centre`, `pixelsPerPoint` apart: the points in each gap made non-finite, which breaks
-// the line there (a line plot's series has no dash style of its own).
-void dashSeries(LineSeries& series, int centre, double pixelsPerPoint) {
-    const int on = std::max(2, int(std::lround(7 / pixelsPerPoint)) + 1);   // points a dash
-    const int off = std::max(1, int(std::lround(5 / pixelsPerPoint)) - 1);  // points a gap
-    for (std::size_t i = 0; i < series.y.size(); ++i) {
-        const int k = (std::abs(int(i) - centre) + on / 2) % (on + off);
-        if (k >= on) series.y[i] = NAN;
-    }
-}
-
-}  // namespace
-
 LineSeries compareBiasCurve(const CompareOptions& o, CompareBias bias, int query) {
     const int L = o.seqLen;
     LineSeries series;
@@ -583,7 +567,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
             for (int j = 0; j < L; ++j)
                 series.x.push_back(j - query), series.y.push_back(offsets.at(query, j));
         }
-        if (params == &rope) dashSeries(series, query, pixelsPerOffset);
+        if (params == &rope) dashSeries(series, pixelsPerOffset);  // a dash centred on offset 0
         similarity.series.push_back(series);
     }
     if (grid.shows(5)) {

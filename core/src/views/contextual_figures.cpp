@@ -1,9 +1,11 @@
 #include "poslab/views/contextual_figures.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "poslab/base/format.hpp"
 #include "poslab/base/heatmap_sample.hpp"
@@ -316,8 +318,28 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
             memo->stack[0].rows == rows && memo->stack[0].cols == cols) {
             kept = &memo->stack[0];
         }
-        HeatmapSpec spec = matrixSpec("iRoPE layers: 1 = RoPE + chunked, 0 = NoPE + full", stack,
-                                      cell, ColormapId::Viridis, {0, 1});
+        // Two kinds of layer, not a scale: a key of two swatches in the map's colours under the
+        // map (a colour bar would show values between them, which no layer has; beside the map
+        // it narrowed the map and its "mask shown" label). The map had no key at all, its title
+        // saying what 0 and 1 mean (#28). A cell too short for the key and a readable map keeps
+        // that title instead.
+        const std::string ropeKind = p.attentionChunkSize > 0 ? "RoPE + chunked" : "RoPE";
+        const std::array<std::pair<std::string, double>, 2> kinds = {
+            std::pair<std::string, double>{ropeKind, 1.0}, {"NoPE + full", 0.0}};
+        const float swatch = theme.fontSize, keyStep = theme.fontSize * 1.5f;
+        std::array<float, 2> keyWidths{};
+        for (std::size_t k = 0; k < kinds.size(); ++k)
+            keyWidths[k] = swatch + 6 + estimateTextWidth(kinds[k].first, theme.fontSize);
+        const float spacing = theme.fontSize * 1.5f;
+        // Side by side when they fit the cell's width, else one above the other.
+        const bool oneRow = keyWidths[0] + spacing + keyWidths[1] <= cell.width - 8;
+        const float keyRows = (oneRow ? 1 : 2) * keyStep + theme.fontSize * 0.3f;
+        const bool keyed = cell.height - keyRows >= theme.fontSize * 8 &&
+                           std::max(keyWidths[0], keyWidths[1]) <= cell.width - 8;
+        const Box mapArea = keyed ? Box{cell.x, cell.y, cell.width, cell.height - keyRows} : cell;
+        HeatmapSpec spec = matrixSpec(keyed ? "iRoPE layers: RoPE or NoPE"
+                                            : "iRoPE layers: 1 = " + ropeKind + ", 0 = NoPE + full",
+                                      stack, cell, ColormapId::Viridis, {0, 1});
         if (kept) {  // the same texels as last time: keep their version (no new texture)
             spec.values = kept->spec.values;
             spec.version = kept->spec.version;
@@ -326,12 +348,29 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         }
         spec.x = {"", 0, 1, false, true};
         spec.y = {"layer", 0, double(layers.size()), false, true};
-        spec.showColorbar = false;  // two values, named in the title
+        spec.showColorbar = false;  // two values: the key under it, or the title
         Marker chosen{false, double(options.maskLayer) + 0.5,
                       "mask shown: layer " + std::to_string(options.maskLayer), theme.accent};
         chosen.dashed = false;
         spec.markers = {chosen};
-        drawHeatmap(figure, cellOf(1), spec, theme);
+        PlotFrame frame;
+        drawHeatmap(figure, mapArea, spec, theme, &frame);
+        // Under the map's tick labels, from the map's left edge (the cell's, when wider).
+        const float keyWidth =
+            oneRow ? keyWidths[0] + spacing + keyWidths[1] : std::max(keyWidths[0], keyWidths[1]);
+        const float left =
+            std::max(cell.x + 4, std::min(frame.plot.x, cell.right() - 4 - keyWidth));
+        for (std::size_t k = 0; keyed && k < kinds.size(); ++k) {
+            const float x = oneRow && k == 1 ? left + keyWidths[0] + spacing : left;
+            const float y = mapArea.bottom() + theme.fontSize * 0.3f +
+                            (oneRow ? 0 : float(k) * keyStep) + (keyStep - swatch) / 2;
+            figure.add(RectItem{{x, y, swatch, swatch},
+                                sampleColormap(ColormapId::Viridis, kinds[k].second),
+                                theme.axis,
+                                1});
+            figure.add(makeText({x + swatch + 6, y + swatch / 2}, kinds[k].first, theme.fontSize,
+                                theme.text, HorizontalAlign::Left, VerticalAlign::Middle));
+        }
     }
     if (shows(2)) {
         const Box cell = cellOf(2);

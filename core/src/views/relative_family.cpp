@@ -427,8 +427,8 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
         case RelativeTab::Fire: {
             // Queries before L all divide by ψ(L), so each one's curve lies on the next one's up
             // to its end (length 1024: query 255 on 511's, hidden under it). The later curve's
-            // key says so and, where its points are at most 2 pixels apart, it is dashed (about 7
-            // pixels on, 5 off) so that the one under it shows through.
+            // key says so and, where its points are at most 2 pixels apart, it is dashed
+            // (dashSeries: about 7 pixels on, 5 off) so that the one under it shows through.
             const double unitsPerPixel = double(reach) / columns;
             int index = 0, previous = -1;
             for (int query : {reach / 4, reach / 2, reach}) {
@@ -442,10 +442,9 @@ std::vector<LineSeries> relativeTabCurves(const RelativeFigureOptions& o, Relati
                               "'s curve is part of it)";
                 for (double r : familyDistances(query, columns, false)) {
                     s.x.push_back(r);
-                    const bool gap = dashed && r > 0 && r < query &&  // both ends drawn
-                                     std::fmod(r / unitsPerPixel, 12.0) >= 7.0;
-                    s.y.push_back(gap ? NAN : firePhi(o.fire, query, query - (long long)r));
+                    s.y.push_back(firePhi(o.fire, query, query - (long long)r));
                 }
+                if (dashed) dashSeries(s, 1 / unitsPerPixel);
                 series.push_back(std::move(s));
                 previous = query;
             }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "poslab/figure/colorbar.hpp"
 #include "poslab/figure/layout.hpp"
@@ -135,6 +136,11 @@ PanelShape relativePanelShape(RelativeTab tab) {
         case RelativeTab::Kerple:
         case RelativeTab::Fire:
             return {3, 2, 18, 13, 12};
+        case RelativeTab::Sandwich:
+            // Its curves need the width for eight heads' keys: at 1024x768 F5 two columns left
+            // them a plot a sixth of the window wide beside "training / length / 512" (#28);
+            // there the panels are shown one at a time, as KERPLE's and FIRE's are.
+            return {2, 2, 24, 13, 12};
         default:
             return {2, 2, 20, 13, 12};
     }
@@ -306,51 +312,80 @@ Box extentSince(const Figure& figure, std::size_t from) {
     return {left, top, right - left, bottom - top};
 }
 
-// A map's note ("each pixel: mean of 5×5 cells") beside the map it describes: on the x label's
-// row right of "key j" when it fits there, else under that row, wrapped to the map's extent,
-// while the panel has the room. drawCornerNote at the panel's corner put it under the panel's
-// other plot or half a window below the map (xPos and Sandwich at 1440x900 and at F5, #28).
-void drawMapNote(Figure& figure, Box box, Box extent, const PlotFrame& frame,
-                 const std::string& note, const Theme& theme) {
-    if (note.empty()) return;
-    if (extent.width <= 0) return drawCornerNote(figure, box, &frame, note, theme);
-    const float size = atLeastMinText(theme.fontSize * 0.85f, theme);
-    // drawCornerNote's room right of the label, which it keeps on one line when it fits.
-    const float labelRight =
-        frame.plot.x + frame.plot.width / 2 +
-        std::min(frame.plot.width, estimateTextWidth(frame.x.label, theme.fontSize)) / 2 +
-        theme.fontSize;
-    if (estimateTextWidth(note, size) <= extent.right() - 4 - labelRight)
-        return drawCornerNote(figure, extent, &frame, note, theme);
-    const std::vector<std::string> lines = wrapText(note, size, extent.width - 4);
-    const float step = size * 1.15f;
-    std::vector<TextItem> placed;
-    bool fits = !lines.empty();
-    for (std::size_t i = 0; fits && i < lines.size(); ++i) {
-        TextItem line =
-            makeText({extent.right() - 4, extent.bottom() + 2 + step * float(i)}, lines[i], size,
-                     theme.mutedText, HorizontalAlign::Right, VerticalAlign::Top);
-        const Box b = textBox(line);
-        fits = b.bottom() <= box.bottom() && b.x >= box.x &&
-               estimateTextWidth(lines[i], size) <= extent.width - 4 + 0.5f &&
-               marksCovered(figure, b) == 0;
-        for (const FigureItem& item : figure.items)
-            if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
-                fits = fits && !boxesOverlap(b, textBox(*t), 0);
-        placed.push_back(std::move(line));
+// A map's note is at most this many lines: more, in the column beside a colour bar, read as a
+// list of words ("each / pixel: / mean of / 6×6 cells" at one column, #28).
+constexpr std::size_t kMapNoteLines = 2;
+
+float mapNoteSize(const Theme& theme) {
+    return atLeastMinText(theme.fontSize * 0.85f, theme);
+}
+
+// The note's lines when it takes a row of its own under the map: across the panel, so at most
+// kMapNoteLines (empty: not even then).
+std::vector<std::string> mapNoteRowLines(const std::string& note, Box box, const Theme& theme) {
+    std::vector<std::string> lines = wrapText(note, mapNoteSize(theme), box.width - 8);
+    if (lines.size() > kMapNoteLines) lines.clear();
+    return lines;
+}
+
+// The note placed by the map drawn since `from` in `box`, in the first free place of: the x
+// label's row right of "key j", under the colour bar (where it sat at 1440x900); the same row
+// from the label on, within the panel (at F5 the bar's column left it a word a line); a row
+// under that label, centred under the map, one or two lines across the panel. False, drawing
+// nothing, when none is free (a panel as short as its map: drawMap makes the row).
+bool placeMapNote(Figure& figure, std::size_t from, Box box, const PlotFrame& frame,
+                  const std::string& note, const Theme& theme) {
+    const Box extent = extentSince(figure, from);
+    Box label{};
+    for (std::size_t i = from; i < figure.items.size(); ++i)
+        if (const auto* t = std::get_if<TextItem>(&figure.items[i]); t && t->text == frame.x.label)
+            label = textBox(*t);
+    if (extent.width <= 0 || label.width <= 0) return false;
+    const float size = mapNoteSize(theme), step = size * 1.15f;
+    const float width = estimateTextWidth(note, size);
+    std::vector<Box> texts;
+    for (const FigureItem& item : figure.items)
+        if (const auto* t = std::get_if<TextItem>(&item); t && !t->text.empty())
+            texts.push_back(textBox(*t));
+    auto isFree = [&](const std::vector<TextItem>& lines) {
+        for (const TextItem& line : lines) {
+            const Box b = textBox(line);
+            if (b.x < box.x || b.right() > box.right() || b.y < box.y || b.bottom() > box.bottom())
+                return false;
+            if (marksCovered(figure, b) > 0) return false;
+            for (const Box& other : texts)
+                if (boxesOverlap(b, other, 0)) return false;
+        }
+        return true;
+    };
+    auto onLabelRow = [&](float x, HorizontalAlign align) {
+        return std::vector<TextItem>{makeText({x, label.bottom()}, note, size, theme.mutedText,
+                                              align, VerticalAlign::Bottom)};
+    };
+    const float labelRight = label.right() + theme.fontSize;
+    std::vector<std::vector<TextItem>> places;
+    if (extent.right() - 4 - width >= labelRight)
+        places.push_back(onLabelRow(extent.right() - 4, HorizontalAlign::Right));
+    places.push_back(onLabelRow(labelRight, HorizontalAlign::Left));
+    if (const std::vector<std::string> lines = mapNoteRowLines(note, box, theme); !lines.empty()) {
+        float widest = 0;
+        for (const std::string& line : lines)
+            widest = std::max(widest, estimateTextWidth(line, size));
+        // Centred under the map, moved in to stay inside the panel.
+        const float centre = std::clamp(frame.plot.x + frame.plot.width / 2, box.x + 4 + widest / 2,
+                                        box.right() - 4 - widest / 2);
+        std::vector<TextItem> row;
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            row.push_back(makeText({centre, label.bottom() + 2 + step * float(i)}, lines[i], size,
+                                   theme.mutedText, HorizontalAlign::Center, VerticalAlign::Top));
+        places.push_back(std::move(row));
     }
-    if (fits) {
-        for (TextItem& line : placed) figure.add(std::move(line));
-        return;
+    for (std::vector<TextItem>& place : places) {
+        if (!isFree(place)) continue;
+        for (TextItem& line : place) figure.add(std::move(line));
+        return true;
     }
-    // Wrapped up from the label's row beside the map; cut there, at the panel's corner as before
-    // (a panel as short as its map in a file of a given height).
-    const Figure::Checkpoint start = figure.checkpoint();
-    const std::size_t cut = cutTexts(figure).size();
-    drawCornerNote(figure, extent, &frame, note, theme);
-    if (cutTexts(figure).size() == cut) return;
-    figure.rollBack(start);
-    drawCornerNote(figure, box, &frame, note, theme);
+    return false;
 }
 
 void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange range,
@@ -363,14 +398,25 @@ void drawMap(Figure& figure, Box box, const HeatmapSample& sample, ValueRange ra
     spec.colormap = ColormapId::Viridis;
     spec.range = range;
     spec.colorbarLabel = caption;
-    PlotFrame frame;
-    const std::size_t first = figure.items.size();
-    drawHeatmap(figure, box, spec, theme, &frame);
     const bool reduced = sample.rowsPerTexel > 1 || sample.colsPerTexel > 1;
-    drawMapNote(
-        figure, box, extentSince(figure, first), frame,
-        centreCells ? (reduced ? "each pixel: its centre cell" : "") : blockNote(sample, "mean of"),
-        theme);
+    const std::string note =
+        centreCells ? (reduced ? "each pixel: its centre cell" : "") : blockNote(sample, "mean of");
+    PlotFrame frame;
+    const Figure::Checkpoint start = figure.checkpoint();
+    drawHeatmap(figure, box, spec, theme, &frame);
+    if (note.empty() || placeMapNote(figure, start.items, box, frame, note, theme)) return;
+    // No free place by the map: the map gives up a row under its x label for the note (at one
+    // column and at F5 the map filled its panel, and the note went beside the bar a word a line,
+    // or to the panel's far corner, #28).
+    const std::vector<std::string> lines = mapNoteRowLines(note, box, theme);
+    const float rows =
+        float(std::max<std::size_t>(1, lines.size())) * mapNoteSize(theme) * 1.15f + 4;
+    if (!lines.empty() && box.height - rows > 4 * theme.fontSize) {
+        figure.rollBack(start);
+        drawHeatmap(figure, {box.x, box.y, box.width, box.height - rows}, spec, theme, &frame);
+        if (placeMapNote(figure, start.items, box, frame, note, theme)) return;
+    }
+    drawCornerNote(figure, box, &frame, note, theme);
 }
 
 Marker trainingAt(const RelativeFigureOptions& o, const Theme& theme) {
@@ -378,49 +424,86 @@ Marker trainingAt(const RelativeFigureOptions& o, const Theme& theme) {
                           "training length " + formatValue(o.trainingLength));
 }
 
-// A marker's label keeps a quarter of a line clear of the curves: drawLinePlot takes any place
-// that covers no stroke, and FIRE's "training length 512" sat in the channel between the
-// queries 1023 and 2047 touching both (1024x768 F5, #28), Sandwich's and KERPLE's likewise at
-// one column. A label with less room than that is listed in the legend instead, as a dashed key
-// in its colour.
-constexpr float kLabelClearanceEm = 0.25f;
-
-bool labelCrowdsCurves(const Figure& figure, const Figure::Checkpoint& from,
-                       const std::string& label, const Theme& theme) {
-    for (std::size_t i = from.items; i < figure.items.size(); ++i) {
-        const auto* text = std::get_if<TextItem>(&figure.items[i]);
-        if (!text || text->text != label) continue;
-        if (marksCovered(figure, textBox(*text), from.marks, -kLabelClearanceEm * theme.fontSize) >
-            0)
-            return true;
-    }
-    return false;
-}
-
-void drawCurvesClearOfLabels(Figure& figure, Box box, LinePlotSpec spec, const Theme& theme) {
-    const Figure::Checkpoint start = figure.checkpoint();
-    drawLinePlot(figure, box, spec, theme);
-    std::vector<LegendKey> listed;
-    for (Marker& marker : spec.markers) {
-        if (marker.label.empty() || !labelCrowdsCurves(figure, start, marker.label, theme))
-            continue;
-        listed.push_back({marker.label, marker.color, false, marker.dashed});
-        marker.label.clear();
-    }
-    if (listed.empty() || theme.legend == LegendPlacement::None) return;
-    figure.rollBack(start);
-    if (spec.keys.empty()) {  // the series' own keys first, as drawLinePlot makes them
+// The legend's keys as drawLinePlot makes them: the spec's, else the named series in their
+// colours; with `markers`, then the markers' labels, as dashed keys in their colours.
+std::vector<LegendKey> curveKeys(const LinePlotSpec& spec, bool markers, const Theme& theme) {
+    std::vector<LegendKey> keys = spec.keys;
+    if (keys.empty()) {
         for (std::size_t index = 0; index < spec.series.size(); ++index) {
             const LineSeries& s = spec.series[index];
             if (s.name.empty()) continue;
-            spec.keys.push_back(
+            keys.push_back(
                 {s.name,
                  s.color.a == 0 ? seriesColor(int(index), theme) : lineColorOn(s.color, theme),
                  false});
         }
     }
-    spec.keys.insert(spec.keys.end(), listed.begin(), listed.end());
-    spec.legend = true;
+    for (const Marker& marker : spec.markers)
+        if (markers && !marker.label.empty())
+            keys.push_back({marker.label, marker.color, false, marker.dashed});
+    return keys;
+}
+
+bool drewLegendSince(const Figure& figure, const Figure::Checkpoint& from) {
+    for (std::size_t i = from.items; i < figure.items.size(); ++i)
+        if (const auto* r = std::get_if<RectItem>(&figure.items[i]); r && r->legend) return true;
+    return false;
+}
+
+// Curves with their legend in rows under the plot, names whole, when a column beside it would
+// leave the plot less room: nine curves under lesson 11's card at F5 kept 560 x 255 px of
+// 1008 x 402 beside their legend, Sandwich's eight heads a plot a sixth of the window wide
+// beside "training / length / 512" a word a line (#28). drawLinePlot places a marker's label
+// clear of the curves (markClearance) or lists it in its legend: with the rows, a label it
+// would list joins them instead, as a dashed key in its colour. The rows are taken only where
+// the plot keeps six lines of text and gains room by them.
+void drawCurvesPlot(Figure& figure, Box box, const LinePlotSpec& spec, const Theme& theme) {
+    const Figure::Checkpoint start = figure.checkpoint();
+    const std::size_t cut = cutTexts(figure).size(), leftOut = figure.leftOut.size();
+    PlotFrame beside;
+    drawLinePlot(figure, box, spec, theme, &beside);
+    if (theme.legend != LegendPlacement::Auto || beside.legend.width <= 0 ||
+        beside.legend.x < beside.plot.right())
+        return;
+    const float gap = theme.fontSize * 0.4f;
+    // The rows under a plot that starts where this one does (the same y tick labels on its
+    // left), laid out as drawLegendAfter lays them out there; false when they do not fit.
+    auto drawBelow = [&](const LinePlotSpec& plotted, bool markerKeys, PlotFrame& below) {
+        const std::vector<LegendKey> keys = curveKeys(spec, markerKeys, theme);
+        const float rowsWidth = box.right() - 4 - beside.plot.x;
+        Figure scratch = emptyFigure(figure.width, figure.height, theme);
+        PlotFrame probe;
+        probe.plot = {beside.plot.x, box.y, rowsWidth, 1};
+        probe.legendColumn = {beside.plot.x, box.y + 1, rowsWidth, box.height};
+        const std::optional<Box> measured =
+            drawLegendAfter(scratch, probe, keys, LegendCorner::TopRight, 0, theme);
+        if (!measured || !scratch.leftOut.empty()) return false;
+        const Box plotArea{box.x, box.y, box.width, box.height - measured->height - gap};
+        drawLinePlot(figure, plotArea, plotted, theme, &below);
+        if (!markerKeys && drewLegendSince(figure, start)) return false;  // a label listed
+        below.legendColumn = {below.plot.x, plotArea.bottom() + gap, box.right() - 4 - below.plot.x,
+                              measured->height};
+        const std::optional<Box> rows =
+            drawLegendAfter(figure, below, keys, LegendCorner::TopRight, 0, theme);
+        return rows && rows->bottom() <= box.bottom() + 0.5f;
+    };
+    LinePlotSpec unkeyed = spec;
+    unkeyed.legend = false;
+    figure.rollBack(start);
+    PlotFrame below;
+    bool fits = drawBelow(unkeyed, false, below);
+    if (!fits) {
+        // A marker's label with no place by its line: in the rows.
+        figure.rollBack(start);
+        for (Marker& marker : unkeyed.markers) marker.label.clear();
+        fits = drawBelow(unkeyed, true, below);
+    }
+    const bool better =
+        fits && figure.leftOut.size() == leftOut && cutTexts(figure).size() == cut &&
+        below.plot.height >= 6 * theme.fontSize &&
+        below.plot.width * below.plot.height > beside.plot.width * beside.plot.height;
+    if (better) return;
+    figure.rollBack(start);
     drawLinePlot(figure, box, spec, theme);
 }
 
@@ -541,7 +624,7 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         spec.y = {"bias (log-score)", o.biasFloor, top + 0.05 * (top - o.biasFloor)};
         spec.autoRangeY = false;
         if (o.trainingLength <= reach) spec.markers.push_back(trainingAt(o, theme));
-        drawCurvesClearOfLabels(figure, curves, std::move(spec), theme);
+        drawCurvesPlot(figure, curves, spec, theme);
     }
     // Each member its own colour bar, beside the map in the cell's spare width: their scales
     // differ by orders of magnitude (at L = 2048 ALiBi's bias reaches about −1000, FIRE's spans a
@@ -620,7 +703,7 @@ void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
     spec.y = std::move(y);
     spec.series = std::move(series);
     if (o.trainingLength < o.seqLen) spec.markers.push_back(trainingAt(o, theme));
-    drawCurvesClearOfLabels(figure, box, std::move(spec), theme);
+    drawCurvesPlot(figure, box, spec, theme);
 }
 
 }  // namespace

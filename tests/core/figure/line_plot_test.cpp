@@ -362,5 +362,49 @@ TEST(LinePlotTest, TheLegendIsPlacedClearOfTheBars) {
     EXPECT_TRUE(textsOverMarks(figure).empty());
 }
 
+// dashSeries against patterns written out by hand: a point at pixel offset p from the centre is
+// in a gap when (|p| + on / 2) mod (on + off) >= on, ends kept.
+std::string dashPattern(const LineSeries& s) {
+    std::string out;
+    for (double y : s.y) out += std::isfinite(y) ? '-' : ' ';
+    return out;
+}
+LineSeries flatSeries(double from, double to, double step) {
+    LineSeries s;
+    for (double x = from; x <= to + 1e-9; x += step) s.x.push_back(x), s.y.push_back(1);
+    return s;
+}
+
+TEST(LinePlotTest, DashSeriesBreaksTheLineInSevenOnFiveOff) {
+    // One point a pixel from x = 0: on for |x| < 3.5, off to 8.5, on to 15.5, off to 20.5.
+    LineSeries s = flatSeries(0, 20, 1);
+    dashSeries(s, 1);
+    EXPECT_EQ(dashPattern(s), "----     -------    -");  // x = 20, the last point, kept
+    // Centred: the same on both sides.
+    LineSeries centred = flatSeries(-10, 10, 1);
+    dashSeries(centred, 1);
+    EXPECT_EQ(dashPattern(centred), "--     -------     --");
+    // Two pixels a unit: the same pattern in pixels, over twice the pixels.
+    LineSeries doubled = flatSeries(0, 20, 0.5);
+    dashSeries(doubled, 2);
+    EXPECT_EQ(dashPattern(doubled), "----     -------     -------     --------");
+    // A centre elsewhere moves the pattern: the dash around x = 10.
+    LineSeries moved = flatSeries(0, 20, 1);
+    dashSeries(moved, 1, 10);
+    EXPECT_EQ(dashPattern(moved), "--     -------     --");
+}
+
+TEST(LinePlotTest, DashSeriesKeepsTwoPointsADashWherePointsAreFarApart) {
+    // 10 px apart: dashes of 20 px (two points) and gaps of 10 (one point).
+    LineSeries s = flatSeries(0, 10, 1);
+    dashSeries(s, 10);
+    EXPECT_EQ(dashPattern(s), "- -- -- ---");
+    // Points already broken stay broken; nothing changes without a scale.
+    LineSeries unscaled = flatSeries(0, 5, 1);
+    unscaled.y[2] = NAN;
+    dashSeries(unscaled, 0);
+    EXPECT_EQ(dashPattern(unscaled), "-- ---");
+}
+
 }  // namespace
 }  // namespace poslab

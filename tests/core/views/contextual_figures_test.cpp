@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/figure_controls.hpp"
 
 namespace poslab {
 namespace {
@@ -112,6 +113,47 @@ TEST(ContextualFiguresTest, EveryTabDrawsAtDesktopAndProjectorSizes) {
             Figure r = emptyFigure(area.width, area.height, theme);
             EXPECT_TRUE(drawRandomizedFigure(r, area, RandomizedPositionsParams{}, theme).ok());
         }
+    }
+}
+
+// Issue #28: iRoPE's layer map had no key, its title stating what 0 and 1 mean. Its two kinds
+// of layer are keyed by two swatches, each in the colour the map paints that kind (a RoPE layer
+// is 1 of the range 0 to 1: viridis's top; a NoPE layer 0: its bottom), with its name.
+TEST(ContextualFiguresTest, IropeLayerMapKeysRopeAndNopeBySwatches) {
+    struct Seen {
+        const char* name;
+        Theme theme;
+        Box area;
+        int panel;
+    };
+    for (const Seen& seen : {Seen{"1440x900", darkTheme(), {0, 0, 1050, 760}, 1},
+                             Seen{"F5", scaledTheme(darkTheme(), 1.75f), {0, 0, 1008, 512}, 1},
+                             Seen{"one column", forFiles(paperTheme(), 1), {0, 0, 600, 1200}, 1}}) {
+        const NopeFigureOptions options;  // every panel; panel 2 (1 here) the layer map
+        Figure figure = emptyFigure(seen.area.width, seen.area.height, seen.theme);
+        ASSERT_TRUE(drawNopeFigure(figure, seen.area, options, seen.theme, seen.panel).ok());
+        struct Kind {
+            std::string name;
+            double value;
+        };
+        for (const Kind& kind : {Kind{"RoPE + chunked", 1}, Kind{"NoPE + full", 0}}) {
+            const Rgba expected = sampleColormap(ColormapId::Viridis, kind.value);
+            bool keyed = false;
+            for (std::size_t i = 1; i < figure.items.size(); ++i) {
+                const auto* text = std::get_if<TextItem>(&figure.items[i]);
+                const auto* swatch = std::get_if<RectItem>(&figure.items[i - 1]);
+                if (!text || text->text != kind.name || !swatch) continue;
+                const Box label = textBox(*text);
+                keyed = swatch->fill.r == expected.r && swatch->fill.g == expected.g &&
+                        swatch->fill.b == expected.b && swatch->fill.a == expected.a &&
+                        swatch->box.right() <= label.x &&
+                        std::abs((swatch->box.y + swatch->box.height / 2) -
+                                 (label.y + label.height / 2)) < 2;
+            }
+            EXPECT_TRUE(keyed) << seen.name << ": " << kind.name;
+        }
+        EXPECT_EQ(layoutFaults(figure), "") << seen.name;
+        EXPECT_TRUE(textsCutShort(figure).empty()) << seen.name;
     }
 }
 

@@ -46,4 +46,14 @@ struct LinePlotSpec {
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                   PlotFrame* frame = nullptr);
 
+// ---- Dashes
+// A series has no dash style of its own: dashSeries breaks it into dashes kDashOnPixels long
+// with kDashOffPixels gaps along x (pixelsPerUnit px per x unit), one dash centred on x =
+// `centre`, by making the points in each gap non-finite. Points further apart than that keep two
+// a dash and one a gap (a dash of one point draws nothing). The first and last points stay, so
+// the curve still shows where it starts and ends. For a curve drawn over another it coincides
+// with, so that the one under it shows through (Compare's RoPE over sinusoidal, FIRE's queries).
+inline constexpr double kDashOnPixels = 7, kDashOffPixels = 5;
+void dashSeries(LineSeries& series, double pixelsPerUnit, double centre = 0);
+
 }  // namespace poslab
