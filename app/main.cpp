@@ -253,6 +253,17 @@ int main(int argc, char** argv) {
                     .c_str());
             exitCode = 1;
         }
+        // A file the view refused once it read it (a config.json that is not JSON) is only in
+        // the status line's pixels: a script is told as for a file refused before.
+        if (!openFailed && scripted && !launch->openPath.empty()) {
+            if (const std::string problem = application.openedFileProblem(launch->openPath);
+                !problem.empty()) {
+                std::fprintf(stderr, "poslab: %s\n",
+                             poslab::escapeForMessage(problem, poslab::commands::kMessageLineLength)
+                                 .c_str());
+                openFailed = true;
+            }
+        }
         if (openFailed && scripted && exitCode == 0) exitCode = poslab::kExitBadInput;
         for (const std::string& path : {remembered, launch->saveSessionPath}) {
             if (path.empty()) continue;
