@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
             stderr, "poslab: %s\n",
             poslab::escapeForMessage(launch.error().message, poslab::commands::kMessageLineLength)
                 .c_str());
-        return poslab::cli::kExitBadInput;
+        return poslab::kExitBadInput;
     }
 
     // 1. Error callback and platform (the drivers GLFW's context loads kept mapped for
@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
                              poslab::escapeForMessage(status.error().message,
                                                       poslab::commands::kMessageLineLength)
                                  .c_str());
-                if (launch->tourCheck) return poslab::cli::kExitBadInput;
+                if (launch->tourCheck) return poslab::kExitBadInput;
                 application.setStatus("Ignored the lessons: " + status.error().message);
             }
         }
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
                              poslab::escapeForMessage(status.error().message,
                                                       poslab::commands::kMessageLineLength)
                                  .c_str());
-                return poslab::cli::kExitBadInput;
+                return poslab::kExitBadInput;
             }
         }
         if (launch->presentation) application.tour().setPresentation(application.state(), true);
@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
                              poslab::escapeForMessage(status.error().message,
                                                       poslab::commands::kMessageLineLength)
                                  .c_str());
-                return poslab::cli::kExitBadInput;
+                return poslab::kExitBadInput;
             }
         }
         if (launch->exportDialog) application.openExportDialog();  // after the view is chosen
@@ -253,7 +253,18 @@ int main(int argc, char** argv) {
                     .c_str());
             exitCode = 1;
         }
-        if (openFailed && scripted && exitCode == 0) exitCode = poslab::cli::kExitBadInput;
+        // A file the view refused once it read it (a config.json that is not JSON) is only in
+        // the status line's pixels: a script is told as for a file refused before.
+        if (!openFailed && scripted && !launch->openPath.empty()) {
+            if (const std::string problem = application.openedFileProblem(launch->openPath);
+                !problem.empty()) {
+                std::fprintf(stderr, "poslab: %s\n",
+                             poslab::escapeForMessage(problem, poslab::commands::kMessageLineLength)
+                                 .c_str());
+                openFailed = true;
+            }
+        }
+        if (openFailed && scripted && exitCode == 0) exitCode = poslab::kExitBadInput;
         for (const std::string& path : {remembered, launch->saveSessionPath}) {
             if (path.empty()) continue;
             if (auto status = poslab::ui::saveSession(application, path); !status) {

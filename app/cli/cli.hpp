@@ -4,10 +4,9 @@
 #include <string>
 #include <vector>
 
-namespace poslab::cli {
+#include "exit_codes.hpp"  // kExitOk, kExitBadInput: the statuses runCommandLine returns
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitBadInput = 2;  // bad option, value, file or unwritable output
+namespace poslab::cli {
 
 bool wantsCommandLine(const std::vector<std::string>& arguments);  // false: start the GUI
 int runCommandLine(const std::vector<std::string>& arguments);     // prints, returns exit code

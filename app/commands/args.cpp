@@ -154,16 +154,29 @@ std::string withOptionNames(const std::string& message, const std::vector<Option
     return message;
 }
 
+namespace {
+
+// Characters on a terminal, not bytes: a value name such as "WxH,…" is UTF-8 ("…" is three
+// bytes, one column), and padding by bytes pushed its description three columns left.
+std::size_t terminalColumns(const std::string& text) {
+    return std::size_t(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
+    }));
+}
+
+}  // namespace
+
 std::string formatOptionHelp(const std::vector<OptionSpec>& options) {
+    auto left = [](const OptionSpec& o) {
+        return "--" + o.name + (o.valueName.empty() ? "" : " " + o.valueName);
+    };
     std::size_t width = 0;
-    for (const OptionSpec& o : options) {
-        width = std::max(width, o.name.size() + (o.valueName.empty() ? 0 : o.valueName.size() + 1));
-    }
+    for (const OptionSpec& o : options) width = std::max(width, terminalColumns(left(o)));
     std::string text;
     for (const OptionSpec& o : options) {
-        std::string left = "--" + o.name + (o.valueName.empty() ? "" : " " + o.valueName);
-        left.resize(width + 4, ' ');
-        text += "  " + left + "  " + o.help + "\n";
+        const std::string option = left(o);
+        text += "  " + option + std::string(width + 2 - terminalColumns(option), ' ') + "  " +
+                o.help + "\n";
     }
     return text;
 }

@@ -199,8 +199,8 @@ void visitFields(F& f, V& v) {
     }
 }
 
-// A loaded table is not reloaded automatically: the path (a .npy or .safetensors file, key
-// "npyPath" as in older sessions) and the tensor are restored for the Load button.
+// A loaded table is named by its path (a .npy or .safetensors file, key "npyPath" as in older
+// sessions) and tensor; opening the session reads it again (rereadSessionFiles).
 template <class F, Is<LearnedViewState> V>
 void visitFields(F& f, V& v) {
     f.integer("seqLen", v.seqLen);

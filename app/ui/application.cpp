@@ -122,6 +122,12 @@ Status Application::openFile(const std::string& path) {
     return Error{"no " + view + " view to open '" + path + "' in"};
 }
 
+std::string Application::openedFileProblem(const std::string& path) const {
+    const state::RopeViewState& rope = state_.rope;
+    if (rope.configPath == path && !rope.configError.empty()) return rope.configError;
+    return "";
+}
+
 Status Application::openLink(std::string_view address) {
     state::Warnings warnings;
     auto request = state::applyLinkFragment(address, state_, warnings);

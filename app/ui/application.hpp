@@ -101,6 +101,10 @@ class Application {
     // Opens a config.json, .npy, .safetensors or session file in the view that reads it (the
     // command line's FILE and files dropped on the window); problems go to the status line.
     Status openFile(const std::string& path);
+    // Why the view openFile handed `path` to could not use it, once it has drawn ("" if it
+    // could, or has not read it yet): a config.json the RoPE view refused (not JSON, no head
+    // size). Scripted runs (--screenshot) report it and exit 2, as for a file openFile refuses.
+    std::string openedFileProblem(const std::string& path) const;
     // Opens a link's fragment (state/share_link.hpp: `poslab 'URL#view=…'`, the page's address):
     // its settings, view and lesson. A bad link is an Error and changes nothing.
     Status openLink(std::string_view address);

@@ -28,6 +28,7 @@
 #include "commands/args.hpp"
 #include "commands/launch_options.hpp"
 #include "commands/option_reader.hpp"
+#include "exit_codes.hpp"
 #include "gfx/gl_context.hpp"
 #include "poslab/base/background.hpp"
 #include "poslab/base/format.hpp"
@@ -498,13 +499,10 @@ bool sizesFitTheScreen(const std::vector<std::pair<int, int>>& sizes, const char
     return true;
 }
 
-// The exit status of a check refused before it starts: a bad option value (cli::kExitBadInput).
-constexpr int kCheckRefused = 2;
-
 // --tour-check: every step at the window's size, then again at each --tour-sizes size (the
 // window resized in the same process: a second start of the GUI costs more than the steps).
 int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
-    if (!sizesFitTheScreen(options.tourSizes, "tour-sizes")) return kCheckRefused;
+    if (!sizesFitTheScreen(options.tourSizes, "tour-sizes")) return kExitBadInput;
     application.tour().setPresentation(application.state(), true);
     int failed = checkTourSteps(window, application, options.tourScreenshots);
     for (const auto& [width, height] : options.tourSizes) {
@@ -517,7 +515,7 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
             window, application,
             options.tourScreenshots.empty() ? std::string() : options.tourScreenshots + "/" + size);
     }
-    return failed == 0 ? 0 : 1;
+    return failed == 0 ? kExitOk : kExitFailed;
 }
 
 // --check-layout at one window size and mode: every figure tab of every view (`views`), and every
@@ -612,7 +610,7 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
 int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOptions& options) {
     std::vector<std::pair<int, int>> sizes;
     for (const LayoutSize& size : options.layoutSizes) sizes.emplace_back(size.width, size.height);
-    if (!sizesFitTheScreen(sizes, "layout-sizes")) return kCheckRefused;
+    if (!sizesFitTheScreen(sizes, "layout-sizes")) return kExitBadInput;
     // Every view opened once first (their caches and workers start), named by its tab's title:
     // the visible tab (currentView) follows a selection one frame late in the tab bar, which
     // listed the first view twice and never the last (Context, at every size whose tabs fit).
@@ -641,7 +639,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
             window, application, views,
             options.layoutShotsDir.empty() ? std::string() : options.layoutShotsDir + "/" + name);
     }
-    return faults == 0 ? 0 : 1;
+    return faults == 0 ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -685,7 +683,7 @@ int runFrameLoop(GLFWwindow* window, Application& application, const LaunchOptio
                 ++failed;
             }
         }
-        return failed == 0 ? 0 : 1;
+        return failed == 0 ? kExitOk : kExitFailed;
     }
 
     if (options.tourCheck) return runTourCheck(window, application, options);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "poslab/io/csv.hpp"
 #include "process.hpp"
@@ -147,6 +148,36 @@ TEST_F(CliTest, HelpExplainsEveryOption) {
     for (const char* option : {"--width", "--height", "--colormap", "--theme", "--scale"}) {
         EXPECT_NE(renderHelp.out.find(option), std::string::npos) << option;
     }
+}
+
+// `poslab --help` lists the GUI options in two columns: every description starts in the same
+// column on a terminal, counted in characters (UTF-8 code points), not bytes. "--tour-sizes
+// WxH,…" and "--layout-sizes WxH[:presentation],…" ("…" is three bytes) started theirs two
+// columns early.
+TEST_F(CliTest, GuiOptionDescriptionsStartInOneColumn) {
+    auto help = runPoslab({"--help"});
+    ASSERT_EQ(help.exitCode, 0);
+    const std::size_t section = help.out.find("GUI options:\n");
+    ASSERT_NE(section, std::string::npos);
+    auto columns = [](const std::string& text) {
+        std::size_t n = 0;
+        for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+        return n;
+    };
+    std::map<std::size_t, std::string> starts;  // column -> an option starting its text there
+    std::size_t begin = section;
+    while (begin < help.out.size()) {
+        const std::size_t end = std::min(help.out.find('\n', begin), help.out.size());
+        const std::string line = help.out.substr(begin, end - begin);
+        begin = end + 1;
+        if (line.rfind("  --", 0) != 0) continue;
+        const std::size_t gap = line.find("  ", 4);  // the option and its value name end here
+        ASSERT_NE(gap, std::string::npos) << line;
+        starts[columns(line.substr(0, line.find_first_not_of(' ', gap)))] = line.substr(0, gap);
+    }
+    EXPECT_GT(starts.size(), 0u);
+    EXPECT_EQ(starts.size(), 1u) << "descriptions start at " << starts.size() << " columns, e.g. "
+                                 << starts.begin()->second << " and " << starts.rbegin()->second;
 }
 
 TEST_F(CliTest, FailedExportKeepsThePreviousFile) {

@@ -554,6 +554,9 @@ TEST(LessonClaimTest, EveryCardsSubjectIsOnItsPanel) {
         {"Position plus meaning", 0, "content·content"},
         {"Position plus meaning", 1, "position·position"},
         {"Position plus meaning", 2, "content·position"},
+        // 6.1's "past the last row there is nothing to look up" over 68 rows past the table: a
+        // band too short at projector size for its label, nothing naming it.
+        {"Learned or fixed: past the end", 0, "beyond the trained table"},
         // 8.1 spoke of the slopes from 1/2 to 1/256 over head 0's bias alone, 8.2 of head 7
         // over every head's softmax: the eight heads on one colour scale, then their softmax.
         {"ALiBi: a slope per head", 0, "8 heads"},

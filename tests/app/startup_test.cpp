@@ -178,6 +178,28 @@ TEST(StartupTest, BrokenConfigIsOneLineNamingFileLineAndKey) {
     EXPECT_LT(result.err.size(), 200u + dir.size()) << result.err;
 }
 
+// A config.json that is not JSON opens the RoPE view with the reason in the status line; a
+// scripted run (--screenshot) said nothing and exited 0, so a script took the default view's
+// picture for the model's. It prints the reason once, in one line, and exits 2 (main.cpp).
+TEST(StartupTest, ScriptedRunReportsAConfigTheViewCouldNotUse) {
+    if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed";
+    const std::string dir = temporaryDirectory("startup-unusable");
+    writeTextFile(dir + "/broken.json",
+                  "{\n  \"hidden_size\": 4096,\n  \"rope_theta\": 50000O\n}\n");
+    writeTextFile(dir + "/package.json", R"({"name": "x", "version": "1.0"})");
+    for (const char* name : {"broken.json", "package.json"}) {
+        SCOPED_TRACE(name);
+        auto result = runShell(
+            gui(dir, std::string("--fresh --window-size 640x480 --screenshot shot.png ") + name));
+        EXPECT_EQ(result.exitCode, 2) << result.err;
+        EXPECT_EQ(countLines(result.err, name), 1) << result.err;
+        EXPECT_TRUE(fileExists(dir + "/shot.png"));  // the window was drawn, reason and all
+    }
+    writeTextFile(dir + "/good.json", R"({"hidden_size": 4096, "num_attention_heads": 32})");
+    auto good = runShell(gui(dir, "--fresh --window-size 640x480 --screenshot good.png good.json"));
+    EXPECT_EQ(good.exitCode, 0) << good.err;
+}
+
 // Help lists the keys a lecturer needs (the menu draws kKeyHelp, one row each).
 TEST(StartupTest, HelpListsTheKeys) {
     std::vector<std::string> keys;

@@ -98,13 +98,18 @@ Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
             series.x.push_back(double(i)), series.y.push_back(w[i]);
         wavelengths.series.push_back(series);
     }
-    for (int k = 0; k < 2; ++k) {
+    // One line when both sides trained on the same length: B's, drawn exactly over A's, hid it
+    // while A's label or legend key still named it.
+    const int trainedA = configs[0]->rope.trainingLength;
+    const bool sameTraining = trainedA == configs[1]->rope.trainingLength;
+    for (int k = 0; k < (sameTraining ? 1 : 2); ++k) {
         Marker context;
         context.vertical = false;
         context.value = configs[k]->rope.trainingLength;
-        context.label = (k == 0 ? "A" : "B") + std::string(" training length ") +
-                        std::to_string(configs[k]->rope.trainingLength);
-        context.color = seriesColor(k);
+        context.label = sameTraining ? "training length " + std::to_string(trainedA) + " (A and B)"
+                                     : (k == 0 ? "A" : "B") + std::string(" training length ") +
+                                           std::to_string(configs[k]->rope.trainingLength);
+        context.color = sameTraining ? theme.mutedText : seriesColor(k);
         wavelengths.markers.push_back(context);
     }
     if (grid.shows(0)) drawLinePlot(figure, abCell(grid, 0), wavelengths, small);

@@ -101,6 +101,38 @@ TEST(CompareAbFiguresTest, CoarseSamplingSpacesTheOffsetsEightTimesWider) {
               (polylinePoints(*exact).size() - wavelengths) / 2 + 8);
 }
 
+// A and B trained on the same length: B's dashed line lay exactly over A's, so A's was hidden
+// while its label or legend key still listed it (the default bases 10000 and 500000, both 4096).
+// One line then, named for both; different lengths keep a line each, in its side's colour.
+TEST(CompareAbFiguresTest, ASharedTrainingLengthIsOneLineNamedForBoth) {
+    RopeConfiguration a{"A: base 10000", {}}, b{"B: base 500000", {}};
+    a.rope.trainingLength = b.rope.trainingLength = 4096;
+    b.rope.base = 500000;
+    // Legend keys wrap at one column: the texts joined, and each line's name counted once.
+    auto count = [](const std::string& text, const std::string& part) {
+        int n = 0;
+        for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+        return n;
+    };
+    for (const auto& [width, height] : {std::pair{1200.0f, 800.0f}, std::pair{600.0f, 1157.0f}}) {
+        SCOPED_TRACE(std::to_string(int(width)) + "x" + std::to_string(int(height)));
+        auto same = abComparisonFigure(a, b, 8192, width, height, paperTheme());
+        ASSERT_TRUE(same.ok()) << same.error().message;
+        const std::string shared = allText(*same);
+        EXPECT_EQ(count(shared, "training length"), 1) << shared;
+        EXPECT_EQ(count(shared, "training length 4096 (A and B)"), 1) << shared;
+
+        RopeConfiguration shorter = a;
+        shorter.rope.trainingLength = 2048;
+        auto different = abComparisonFigure(shorter, b, 8192, width, height, paperTheme());
+        ASSERT_TRUE(different.ok()) << different.error().message;
+        const std::string both = allText(*different);
+        EXPECT_EQ(count(both, "training length"), 2) << both;
+        EXPECT_EQ(count(both, "A training length 2048"), 1) << both;
+        EXPECT_EQ(count(both, "B training length 4096"), 1) << both;
+    }
+}
+
 // In a 480x320 window the wavelength plot's legend below it leaves a shorter plot, whose log
 // ticks are 10 and 10000: the margin was made for the taller plot's narrower labels, and
 // "10000" ran into the y label "wavelength". The margin now fits the ticks drawn.
