@@ -68,8 +68,11 @@ std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme&
     } else if (s.type == RopeScaling::Yarn) {
         const YarnCorrectionRange range =
             yarnCorrectionRange(s, {d, params.base, params.seqLen, L0});
-        marker(range.low, "YaRN ramp starts (β_fast " + formatValue(s.betaFast, 3) + ")", color);
-        marker(range.high, "ramp ends (β_slow " + formatValue(s.betaSlow, 3) + ")", color);
+        // β with "fast" and "slow" as upright subscripts, as the YaRN paper sets them.
+        marker(range.low,
+               "YaRN ramp starts ($β_{\\mathrm{fast}}$ " + formatValue(s.betaFast, 3) + ")", color);
+        marker(range.high, "ramp ends ($β_{\\mathrm{slow}}$ " + formatValue(s.betaSlow, 3) + ")",
+               color);
     }
     return markers;
 }
