@@ -68,11 +68,13 @@ std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme&
     } else if (s.type == RopeScaling::Yarn) {
         const YarnCorrectionRange range =
             yarnCorrectionRange(s, {d, params.base, params.seqLen, L0});
-        // β with "fast" and "slow" as upright subscripts, as the YaRN paper sets them.
+        // β with "fast" and "slow" as upright subscripts, as the YaRN paper sets them; a
+        // no-break space keeps the value beside its name where a legend wraps the label.
         marker(range.low,
-               "YaRN ramp starts ($β_{\\mathrm{fast}}$ " + formatValue(s.betaFast, 3) + ")", color);
-        marker(range.high, "ramp ends ($β_{\\mathrm{slow}}$ " + formatValue(s.betaSlow, 3) + ")",
+               "YaRN ramp starts ($β_{\\mathrm{fast}}$\u00a0" + formatValue(s.betaFast, 3) + ")",
                color);
+        marker(range.high,
+               "ramp ends ($β_{\\mathrm{slow}}$\u00a0" + formatValue(s.betaSlow, 3) + ")", color);
     }
     return markers;
 }

@@ -119,8 +119,8 @@ TEST(RopeFrequencyFiguresTest, YarnThresholdLabelsSubscriptFastAndSlow) {
     yarn.scaling.betaSlow = 1;
     const std::vector<Marker> markers = ropeScalingThresholds(yarn, darkTheme());
     ASSERT_EQ(markers.size(), 2u);
-    const std::pair<const char*, const char*> expected[] = {{"fast", "YaRN ramp starts (β 32)"},
-                                                            {"slow", "ramp ends (β 1)"}};
+    const std::pair<const char*, const char*> expected[] = {
+        {"fast", "YaRN ramp starts (β\u00a032)"}, {"slow", "ramp ends (β\u00a01)"}};
     for (std::size_t i = 0; i < 2; ++i) {
         const auto& [subscript, plain] = expected[i];
         const std::vector<TextRun> runs = parseMarkup(markers[i].label);
@@ -136,10 +136,16 @@ TEST(RopeFrequencyFiguresTest, YarnThresholdLabelsSubscriptFastAndSlow) {
         EXPECT_EQ(beta.shift, 0);
         EXPECT_EQ(beta.text.substr(beta.text.size() - std::string("β").size()), "β");
         for (const TextRun& run : runs) EXPECT_TRUE(&run == &*script || run.shift == 0);
-        // Read without the markup: the words and values around it unchanged.
+        // Read without the markup: the words around it unchanged, the value after a no-break
+        // space (a legend that wraps the label keeps "β_fast 32" on one line).
         std::string read = plainText(markers[i].label);
         read.erase(read.find(subscript), std::string(subscript).size());
         EXPECT_EQ(read, plain);
+        // Lesson 10.4's legend at 1024x768 F5 wrapped "YaRN ramp starts (β_fast" / "32)".
+        const std::string value = i == 0 ? "32)" : "1)";
+        for (float width = 60; width <= 400; width += 5)
+            for (const std::string& line : wrapText(markers[i].label, 24.5f, width))
+                EXPECT_NE(line, value) << width;
     }
 }
 
