@@ -122,7 +122,9 @@ TEST(RopeFrequencyFiguresTest, YarnThresholdLabelsSubscriptFastAndSlow) {
     const std::pair<const char*, const char*> expected[] = {
         {"fast", "YaRN ramp starts (β\u00a032)"}, {"slow", "ramp ends (β\u00a01)"}};
     for (std::size_t i = 0; i < 2; ++i) {
-        const auto& [subscript, plain] = expected[i];
+        // Strings, not a structured binding: clang 14 (the sanitizer and web builds) cannot
+        // capture one in a lambda.
+        const std::string subscript = expected[i].first, plain = expected[i].second;
         const std::vector<TextRun> runs = parseMarkup(markers[i].label);
         const auto script = std::find_if(runs.begin(), runs.end(),
                                          [&](const TextRun& run) { return run.text == subscript; });
