@@ -68,76 +68,16 @@ std::vector<Marker> ropeScalingThresholds(const RopeParams& params, const Theme&
     } else if (s.type == RopeScaling::Yarn) {
         const YarnCorrectionRange range =
             yarnCorrectionRange(s, {d, params.base, params.seqLen, L0});
-        marker(range.low, "YaRN ramp starts (β_fast " + formatValue(s.betaFast, 3) + ")", color);
-        marker(range.high, "ramp ends (β_slow " + formatValue(s.betaSlow, 3) + ")", color);
+        // β with "fast" and "slow" as upright subscripts, as the YaRN paper sets them; a
+        // no-break space keeps the value beside its name where a legend wraps the label.
+        marker(range.low,
+               "YaRN ramp starts ($β_{\\mathrm{fast}}$\u00a0" + formatValue(s.betaFast, 3) + ")",
+               color);
+        marker(range.high,
+               "ramp ends ($β_{\\mathrm{slow}}$\u00a0" + formatValue(s.betaSlow, 3) + ")", color);
     }
     return markers;
 }
-
-namespace {
-
-// The legend as rows under the plot, keys side by side, for a one-column print: the column
-// beside a 600 px plot wrapped "18 of 64 pairs: no full turn in 4096" over four lines and left
-// the plot half the width. Swatches as drawLinePlot's legend draws them; no marks (they are not
-// data).
-struct LegendRows {
-    std::vector<std::pair<std::size_t, float>> rows;  // each row's first key and its width
-    float rowHeight = 0;
-    float height() const { return rowHeight * float(rows.size()); }
-};
-float keyWidth(const LegendKey& key, const Theme& theme) {
-    return strokeWidth(theme, 18) + 11 + estimateTextWidth(key.text, theme.fontSize);
-}
-LegendRows legendRowsBelow(const std::vector<LegendKey>& keys, const Theme& theme, float width) {
-    LegendRows rows;
-    rows.rowHeight = theme.fontSize * 1.35f;
-    const float gap = theme.fontSize * 1.2f;
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-        const float w = keyWidth(keys[k], theme);
-        if (!rows.rows.empty() && rows.rows.back().second + gap + w <= width)
-            rows.rows.back().second += gap + w;
-        else
-            rows.rows.push_back({k, w});
-    }
-    return rows;
-}
-void drawLegendBelow(Figure& figure, const std::vector<LegendKey>& keys, const LegendRows& rows,
-                     Box band, const Theme& theme) {
-    const bool recording = figure.recordingMarks;
-    figure.recordingMarks = false;
-    const float swatch = strokeWidth(theme, 18), gap = theme.fontSize * 1.2f;
-    // Rows left-aligned in a block centred under the plot.
-    float widest = 0;
-    for (const auto& row : rows.rows) widest = std::max(widest, row.second);
-    for (std::size_t r = 0; r < rows.rows.size(); ++r) {
-        const std::size_t end = r + 1 < rows.rows.size() ? rows.rows[r + 1].first : keys.size();
-        const float cy = band.y + rows.rowHeight * (float(r) + 0.5f);
-        float x = band.x + std::max(0.f, (band.width - widest) / 2);
-        for (std::size_t k = rows.rows[r].first; k < end; ++k) {
-            const LegendKey& key = keys[k];
-            if (!key.swatch) {
-            } else if (key.dot) {
-                CircleItem dot;
-                dot.center = {x + swatch / 2, cy};
-                dot.radius = strokeWidth(theme, 4);
-                dot.fill = key.color;
-                figure.add(dot);
-            } else {
-                figure.add(LineItem{{x, cy},
-                                    {x + swatch, cy},
-                                    key.color,
-                                    strokeWidth(theme, key.dashed ? 1.5f : 2.5f),
-                                    key.dashed});
-            }
-            figure.add(makeText({x + swatch + 5, cy}, key.text, theme.fontSize, theme.text,
-                                HorizontalAlign::Left, VerticalAlign::Middle));
-            x += keyWidth(key, theme) + gap;
-        }
-    }
-    figure.recordingMarks = recording;
-}
-
-}  // namespace
 
 void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                          const RopeFrequencyOptions& options, const Theme& theme,
@@ -273,7 +213,7 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         }
     }
     if (legendBelow && std::any_of(spec.keys.begin(), spec.keys.end(), [&](const LegendKey& key) {
-            return keyWidth(key, theme) > area.width - 16;
+            return legendKeyWidth(key, theme) > area.width - 16;
         })) {
         shortNames = true;
         shorten();

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -203,12 +204,20 @@ CircleText circleText(int pairCount, const Theme& theme) {
 }
 
 constexpr float kCellGap = 5;  // between two circles' cells
+// Between a circle and its labels, above and below together (a label's box ends a line and a
+// quarter under its top, 3 px above the row's end).
+constexpr float kCircleMargin = 4;
+
+// Whether a cell this tall has rows for its circle's labels ("pair 5", "Δ +12.0°").
+bool cellShowsText(float cellHeight, const CircleText& text) {
+    return cellHeight > text.textRows + 30;
+}
 
 // A circle's diameter in a grid cell of this size (the cell's frame, labels and margins off).
 float circleDiameter(float cellWidth, float cellHeight, const CircleText& text) {
-    const bool showText = cellHeight > text.textRows + 30;
-    const float labels = showText ? text.labelSize * 2.9f : 8;
-    return std::max(4.f, std::min(cellWidth - kCellGap - 16, cellHeight - kCellGap - labels - 10));
+    const float labels = cellShowsText(cellHeight, text) ? text.textRows : 8;
+    return std::max(
+        4.f, std::min(cellWidth - kCellGap - 16, cellHeight - kCellGap - labels - kCircleMargin));
 }
 
 // The column count that gives `count` circles the largest cells (the cell's width, or its
@@ -217,6 +226,7 @@ struct GridShape {
     int columns = 1, rows = 1;
     float room = 0;      // the smaller of the cell's width and its height less the labels
     float diameter = 0;  // circleDiameter
+    bool labelled = false;  // cellShowsText: the circles have their labels
 };
 GridShape bestGrid(Box grid, int count, const CircleText& text) {
     GridShape best;
@@ -229,6 +239,7 @@ GridShape bestGrid(Box grid, int count, const CircleText& text) {
     }
     best.diameter =
         circleDiameter(grid.width / float(best.columns), grid.height / float(best.rows), text);
+    best.labelled = cellShowsText(grid.height / float(best.rows), text);
     return best;
 }
 
@@ -254,17 +265,29 @@ Box drawRotationHeader(Figure& figure, Figure& live, Box area, const RopeParams&
     } else if (estimateTextWidth(heading + " — " + setup, theme.titleSize) <=
                area.width - 2 * pad) {
         drawTitle(figure, area, heading + " — " + setup, theme);
-    } else {
-        // A heading too long even for its own line (a narrow window) wraps in two smaller
-        // lines (titles.cpp); the setup line goes below both.
-        const bool headingWrapped = drawTitle(figure, area, heading, theme) > 1;
-        const float second = theme.titleSize * (headingWrapped ? 0.74f * 2.3f : 1.25f);
+    } else if (Figure probe = emptyFigure(area.right(), area.bottom(), theme);
+               drawTitle(probe, area, heading, theme) == 1) {
+        // The heading on its line, the setup on the next.
+        drawTitle(figure, area, heading, theme);
+        const float second = theme.titleSize * 1.25f;
         drawTitle(figure, {area.x, area.y + second, area.width, area.height - second}, setup,
                   theme);
         titleBottom += second;
+    } else {
+        // A heading too long even for its own line (a 480x320 window's 237 px) and the setup
+        // run on as one text wrapped at the size titles.cpp wraps a long title in: three lines
+        // where the heading's two and the setup's two took four, and the circles the room.
+        const float size = atLeastMinText(theme.titleSize * 0.74f, theme);
+        const std::vector<std::string> lines =
+            wrapText(heading + " — " + setup, size, area.width - theme.titleSize);
+        const float top = area.y + theme.titleSize * 0.2f, step = size * 1.15f;
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            figure.add(makeText({area.x + area.width / 2, top + step * float(i)}, lines[i], size,
+                                theme.text, HorizontalAlign::Center, VerticalAlign::Top));
+        titleBottom = top + step * float(lines.size()) + theme.titleSize * 0.3f;
     }
     const float legendY = titleBottom + theme.fontSize * 0.6f;
-    const float legendRow = theme.fontSize * 1.45f;
+    const float legendRow = theme.fontSize * 1.3f;
     const std::string shown =
         shownPairs == pairCount
             ? "all " + std::to_string(pairCount) + " pairs"
@@ -284,14 +307,18 @@ Box drawRotationHeader(Figure& figure, Figure& live, Box area, const RopeParams&
                         {shown}},
                        theme);
     const float legendBottom = legendY + legendRow * float(legendRows - 1);
-    return {area.x + pad, legendBottom + theme.fontSize * 1.2f, area.width - 2 * pad,
-            area.bottom() - legendBottom - theme.fontSize * 1.2f - pad};
+    const float gridTop = legendBottom + theme.fontSize * 0.9f;
+    return {area.x + pad, gridTop, area.width - 2 * pad, area.bottom() - gridTop - pad};
 }
 
 }  // namespace
 
 float ropeRotationLeastCircle(const Theme& theme) {
     return std::max(60.f, theme.fontSize * 4.5f);
+}
+
+float ropeRotationSmallestCircle(const Theme& theme) {
+    return std::max(40.f, theme.fontSize * 3);
 }
 
 RopeRotationPaging ropeRotationPaging(Box area, const RopeParams& params,
@@ -302,21 +329,32 @@ RopeRotationPaging ropeRotationPaging(Box area, const RopeParams& params,
     const int pairCount = int(freqs->inverse.size());
     const int count = int(chosenPairs(options, pairCount).size());
     paging.perPage = count;
+    // The legend as it reads between whole positions ("q at m = 6.25"), which may take a row
+    // more than "q at m = 6": the page count stays as it is while m and n play.
+    RopeRotationOptions between = options;
+    between.m = std::floor(options.m) + 0.25;
+    between.n = std::floor(options.n) + 0.25;
     Figure probe = emptyFigure(area.right(), area.bottom(), theme);
-    const Box grid = drawRotationHeader(probe, probe, area, params, options, *freqs, count, theme);
+    const Box grid = drawRotationHeader(probe, probe, area, params, between, *freqs, count, theme);
     if (grid.width < 20 || grid.height < 20) return paging;  // no circles drawn at all
     const CircleText text = circleText(pairCount, theme);
-    const float least = ropeRotationLeastCircle(theme);
-    // Pages of at most perPage pairs (16 in three: 6, 6 and 4), as few as give each circle `least`.
-    for (int pages = 1; pages <= count; ++pages) {
-        const int perPage = (count + pages - 1) / pages;
-        if (bestGrid(grid, perPage, text).diameter >= least || perPage == 1) {
-            paging.perPage = perPage;
-            paging.pages = (count + perPage - 1) / perPage;
-            return paging;
+    // Pages of at most perPage pairs (16 in three: 6, 6 and 4), as few as give each circle
+    // `diameter` and its labels, up to mostPages of them.
+    auto fewestPages = [&](float diameter, int mostPages) -> std::optional<RopeRotationPaging> {
+        for (int pages = 1; pages <= std::min(count, mostPages); ++pages) {
+            const int perPage = (count + pages - 1) / pages;
+            const GridShape shape = bestGrid(grid, perPage, text);
+            if ((shape.labelled && shape.diameter >= diameter) || perPage == 1)
+                return RopeRotationPaging{perPage, (count + perPage - 1) / perPage};
         }
-    }
-    return paging;
+        return std::nullopt;
+    };
+    // A window too small for that in four pages (480x320 took eight pages of two) steps through
+    // four of smaller circles rather than eight, as long as they stay readable.
+    if (auto few = fewestPages(ropeRotationLeastCircle(theme), kRopeRotationFewPages)) return *few;
+    if (auto few = fewestPages(ropeRotationSmallestCircle(theme), kRopeRotationFewPages))
+        return *few;
+    return fewestPages(ropeRotationLeastCircle(theme), count).value_or(paging);
 }
 
 void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
@@ -372,7 +410,7 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
             theme.panelRoom->missingHeight, float(lines) * (textRows + circle + 8) - grid.height);
     }
     const float cellWidth = grid.width / columns, cellHeight = grid.height / rows;
-    const bool showText = cellHeight > textRows + 30;
+    const bool showText = cellShowsText(cellHeight, text);
     const float gap = kCellGap;
     // One label format for every panel, chosen by the widest possible text, so that panels read
     // alike (2 = long, 1 = short, 0 = bare).
@@ -408,8 +446,8 @@ void drawRopeRotation(Figure& figure, Box area, const RopeParams& params,
 
         const float top = showText ? labelSize * 1.45f : 4;
         const float bottom = showText ? labelSize * 1.45f : 4;
-        const float radius =
-            std::max(2.f, std::min(cell.width - 16, cell.height - top - bottom - 10) / 2);
+        const float radius = std::max(
+            2.f, std::min(cell.width - 16, cell.height - top - bottom - kCircleMargin) / 2);
         const Point centre{cell.x + cell.width / 2,
                            cell.y + top + (cell.height - top - bottom) / 2};
         auto onCircle = [&](double angle, double r) {

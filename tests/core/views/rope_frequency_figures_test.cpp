@@ -107,6 +107,50 @@ TEST(RopeFrequencyFiguresTest, LengthLabelsClearTheScalingThresholdLabels) {
     }
 }
 
+// YaRN's thresholds are labelled with β_fast and β_slow as a paper sets them: β, then "fast"
+// (or "slow") as a subscript, upright (a name, not a product of four variables), through the
+// figure text's markup; "β_fast" was drawn as typed, underscore and all (#28).
+TEST(RopeFrequencyFiguresTest, YarnThresholdLabelsSubscriptFastAndSlow) {
+    RopeParams yarn = params(64, 32768);
+    yarn.trainingLength = 4096;
+    yarn.scaling.type = RopeScaling::Yarn;
+    yarn.scaling.factor = 8;
+    yarn.scaling.betaFast = 32;
+    yarn.scaling.betaSlow = 1;
+    const std::vector<Marker> markers = ropeScalingThresholds(yarn, darkTheme());
+    ASSERT_EQ(markers.size(), 2u);
+    const std::pair<const char*, const char*> expected[] = {
+        {"fast", "YaRN ramp starts (β\u00a032)"}, {"slow", "ramp ends (β\u00a01)"}};
+    for (std::size_t i = 0; i < 2; ++i) {
+        // Strings, not a structured binding: clang 14 (the sanitizer and web builds) cannot
+        // capture one in a lambda.
+        const std::string subscript = expected[i].first, plain = expected[i].second;
+        const std::vector<TextRun> runs = parseMarkup(markers[i].label);
+        const auto script = std::find_if(runs.begin(), runs.end(),
+                                         [&](const TextRun& run) { return run.text == subscript; });
+        ASSERT_NE(script, runs.end()) << markers[i].label;
+        EXPECT_LT(script->shift, 0) << markers[i].label;  // lowered
+        EXPECT_LT(script->scale, 1) << markers[i].label;  // smaller
+        EXPECT_EQ(script->style, TextStyle::Upright) << markers[i].label;
+        // β on the baseline just before it, and nothing else lowered.
+        ASSERT_NE(script, runs.begin());
+        const TextRun& beta = *std::prev(script);
+        EXPECT_EQ(beta.shift, 0);
+        EXPECT_EQ(beta.text.substr(beta.text.size() - std::string("β").size()), "β");
+        for (const TextRun& run : runs) EXPECT_TRUE(&run == &*script || run.shift == 0);
+        // Read without the markup: the words around it unchanged, the value after a no-break
+        // space (a legend that wraps the label keeps "β_fast 32" on one line).
+        std::string read = plainText(markers[i].label);
+        read.erase(read.find(subscript), std::string(subscript).size());
+        EXPECT_EQ(read, plain);
+        // Lesson 10.4's legend at 1024x768 F5 wrapped "YaRN ramp starts (β_fast" / "32)".
+        const std::string value = i == 0 ? "32)" : "1)";
+        for (float width = 60; width <= 400; width += 5)
+            for (const std::string& line : wrapText(markers[i].label, 24.5f, width))
+                EXPECT_NE(line, value) << width;
+    }
+}
+
 // Lesson 10.4 at 1024x768 in presentation mode (the 1008 x 398 px the card leaves): YaRN's seven
 // keys in a column beside the plot left it 250 x 170 px, under a quarter of the figure's width.
 // Squeezed so, the two longest names are said shorter and the plot keeps at least 45 %.

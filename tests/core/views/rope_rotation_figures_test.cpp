@@ -330,5 +330,63 @@ TEST(RopeRotationFiguresTest, ProjectorPagesKeepEveryCircleReadable) {
     EXPECT_EQ(desktop.perPage, 16);
 }
 
+// A 480x320 window leaves the rotation figure 237 x 358 px (237 x 332 under the page selector's
+// row). 16 pairs were 8 pages of 2 circles there: now at most 4 pages, every circle still three
+// lines of text across (42 px: 6 px arrow heads and the angle's arc read apart), with its arrows,
+// its angle arc, "pair N" above it and "Δ" below, no text over another or past the figure, and the
+// pages together show the 16 pairs once each, in order.
+TEST(RopeRotationFiguresTest, SmallWindowPagesAtMostFourOfReadableCircles) {
+    const Theme theme = darkTheme();
+    RopeRotationOptions options;
+    options.q = seededGaussianVector(64, 1);
+    options.k = seededGaussianVector(64, 2);
+    options.m = 6;
+    options.n = 2;
+    options.pairs = ropeRotationPairs(32, 16);
+    // As RopePanel::drawRotation asks: the whole room, then without the selector's row.
+    RopeRotationPaging paging = ropeRotationPaging({0, 0, 237, 358}, params(64), options, theme);
+    ASSERT_GT(paging.pages, 1);
+    const Box area{0, 0, 237, 332};
+    paging = ropeRotationPaging(area, params(64), options, theme);
+    EXPECT_LE(paging.pages, 4);
+    ASSERT_EQ(paging.pages, (16 + paging.perPage - 1) / paging.perPage);
+    const float leastRadius = 1.5f * theme.fontSize;
+    std::vector<int> shown;
+    for (int page = 0; page < paging.pages; ++page) {
+        RopeRotationOptions paged = options;
+        paged.perPage = paging.perPage;
+        paged.page = page;
+        Figure figure = emptyFigure(area.width, area.height, theme);
+        std::vector<RopeRotationCell> cells;
+        drawRopeRotation(figure, area, params(64), paged, theme, &cells);
+        EXPECT_EQ(layoutFaults(figure), "") << "page " << page;
+        ASSERT_EQ(figure.panels.size(), cells.size());
+        std::size_t arrowHeads = 0, arcs = 0;
+        for (const FigureItem& item : figure.items) {
+            arrowHeads += std::holds_alternative<PolygonItem>(item);
+            arcs += std::holds_alternative<PolylineItem>(item);
+        }
+        EXPECT_EQ(arrowHeads, 2 * cells.size()) << "page " << page;
+        EXPECT_EQ(arcs, cells.size()) << "page " << page;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const Box& circle = figure.panels[i].plot;
+            EXPECT_GE(circle.width / 2, leastRadius)
+                << "page " << page << " pair " << cells[i].pair;
+            EXPECT_TRUE(hasText(figure, "pair " + std::to_string(cells[i].pair)));
+            shown.push_back(cells[i].pair);
+        }
+        EXPECT_EQ(countTextsStartingWith(figure, "Δ "), int(cells.size())) << "page " << page;
+    }
+    EXPECT_EQ(shown, options.pairs);
+    // Between whole positions ("q at m = 6.50") the legend may take a row more: the page count
+    // stays as it is while m and n play.
+    RopeRotationOptions playing = options;
+    playing.m = 6.5;
+    playing.n = 2.5;
+    const RopeRotationPaging whileMoving = ropeRotationPaging(area, params(64), playing, theme);
+    EXPECT_EQ(whileMoving.pages, paging.pages);
+    EXPECT_EQ(whileMoving.perPage, paging.perPage);
+}
+
 }  // namespace
 }  // namespace poslab

@@ -11,7 +11,11 @@
 #include <variant>
 
 #include "../test_math.hpp"
+#include "figure_checks.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
+#include "poslab/figure/figure_controls.hpp"
+#include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_markup.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
@@ -135,6 +139,35 @@ TEST(RopeScalingsFiguresTest, FigureOverlaysEveryCurveWithALegend) {
         EXPECT_NE(std::find(texts.begin(), texts.end(), name), texts.end()) << name;
     EXPECT_TRUE(frame.y.logarithmic);
     EXPECT_LE(frame.y.low, 1.0 / 8);  // the linear curve is on the plot
+}
+
+// One column in print (`render rope-scalings --width 600`): the six keys in a column beside the
+// plot wrapped "YaRN (β / 32 / 1)" and "Llama 3 (low / 1, high 4)" over two and three lines and
+// left the plot under half the width. Under the plot, as the Frequencies figure keys them, every
+// key is one whole line and the plot keeps most of the width.
+TEST(RopeScalingsFiguresTest, OneColumnPrintKeepsEveryKeyOnOneLine) {
+    PanelRoom room;
+    Theme theme = forFiles(paperTheme(), 1);
+    theme.panelRoom = &room;
+    const RopeParams p{128, 10000, 1.0, RopePairing::Half, {}, 4096, 4096};
+    RopeScalingsOptions options;
+    options.factor = 8;
+    Figure figure = emptyFigure(600, 400, theme);
+    drawRopeScalings(figure, {0, 0, 600, 400}, p, options, theme);
+    for (const char* key :
+         {"none", "linear (PI): θ/s", "NTK-aware: $\\mathrm{base}·s^{d/(d-2)}$",
+          "dynamic NTK at L = 32768", "YaRN (β 32 / 1)", "Llama 3 (low 1, high 4)"}) {
+        bool whole = false;
+        for (const std::string& text : texts(figure))
+            whole = whole || plainText(text) == plainText(key);
+        EXPECT_TRUE(whole) << key;
+    }
+    EXPECT_TRUE(figure.leftOut.empty());
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(textsOutsideFigure(figure).empty());
+    EXPECT_TRUE(overlappingTexts(figure).empty());
+    ASSERT_EQ(figure.panels.size(), 1u);
+    EXPECT_GE(figure.panels.front().plot.width, 600 * 0.7f);
 }
 
 // ---- Thresholds on the Frequencies figure

@@ -40,9 +40,16 @@ double ropePairScore(const std::vector<double>& q, const std::vector<double>& k,
 // The least diameter a pair's circle is drawn at where there is a choice (the GUI pages the
 // pairs): ~30 px circles at 1024x768 F5 showed neither arrows nor angles (#28).
 float ropeRotationLeastCircle(const Theme& theme);
+// The least diameter when the one above would take more than kRopeRotationFewPages pages (a
+// 480x320 window: eight pages of two): three lines of text across, and 40 px, where both arrow
+// heads (6 px and more) and the angle's arc (at 0.28 of the radius) still read apart.
+float ropeRotationSmallestCircle(const Theme& theme);
+inline constexpr int kRopeRotationFewPages = 4;
 // How many of the chosen pairs the GUI shows at once in `area`: all when each circle is then
 // at least ropeRotationLeastCircle across, else pages of ceil(pairs / pages) (16 in three: 6, 6,
-// 4), as few as give every circle that size (one pair a page when even one does not fit). The GUI
+// 4), as few as give every circle that size; when that takes more than kRopeRotationFewPages
+// pages, as few (up to that many) as give every circle ropeRotationSmallestCircle; else as
+// many as the least circle takes (one pair a page when even one does not fit). The GUI
 // steps through them as a view's panels (panel_grid's selector, Up/Down) and passes perPage
 // and page in the options; a file shows every pair.
 struct RopeRotationPaging {
