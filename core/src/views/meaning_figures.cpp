@@ -184,6 +184,9 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
                                           maps.seqLen, range);
         spec.x.label = "key j";
         spec.y.label = "query i";
+        // One title size across a row: a title a little too long for one line wraps as its
+        // neighbours do (at 1440x900 the first was shrunk onto one line beside two at full size).
+        spec.titleWrapsAtFullSize = true;
         if (k == 4) {
             spec.colorbarLabel = "logit / √d";
             if (maps.cellsPerTexel > 1) {

@@ -64,6 +64,42 @@ TEST(MeaningFiguresTest, LogitTermMapsOfARowLineUp) {
     }
 }
 
+// Issue #28: at 1440x900 the first title, a little too long for one line, was shrunk onto one
+// (about 15 px) while its neighbours wrapped onto two at the 17 px title size. Every title line
+// of a row (the text above its map, centred over it) is set at the theme's title size.
+TEST(MeaningFiguresTest, LogitTermTitlesOfARowShareTheTitleSize) {
+    MeaningParams params;
+    for (const float width : {1090.f, 1200.f, 1000.f, 900.f}) {
+        const Box body{0, 30, width, 730};
+        const Theme theme = darkTheme();
+        auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme));
+        ASSERT_TRUE(maps.ok()) << maps.error().message;
+        Figure figure = emptyFigure(width, 760, theme);
+        std::vector<PlotFrame> frames;
+        drawLogitTerms(figure, body, params, *maps, theme, &frames);
+        ASSERT_EQ(frames.size(), 5u);
+        const PanelGrid grid = logitTermPanels(body, theme);
+        for (int k = 0; k < 5; ++k) {
+            const Box cell = grid.cell(k);
+            const Box& plot = frames[std::size_t(k)].plot;
+            int lines = 0;
+            for (const FigureItem& item : figure.items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                // A title line: centred, above the map by more than its top tick label's half
+                // line, inside this panel's cell (not the row above's x axis).
+                if (!text || text->horizontal != HorizontalAlign::Center ||
+                    text->anchor.x < cell.x || text->anchor.x > cell.right() ||
+                    text->anchor.y < cell.y || text->anchor.y > plot.y - theme.fontSize)
+                    continue;
+                ++lines;
+                EXPECT_FLOAT_EQ(text->size, theme.titleSize)
+                    << width << " panel " << k << ": \"" << text->text << "\"";
+            }
+            EXPECT_GE(lines, 1) << width << " panel " << k;
+        }
+    }
+}
+
 // The same in Add vs concatenate at 1440x900 (a 1090 x 760 figure): "Concatenate: [x; p],
 // width 2d = 128" took two lines, "Add: x + p, width d = 64" one, and the maps stood apart.
 TEST(MeaningFiguresTest, AddVersusConcatMapsLineUp) {
