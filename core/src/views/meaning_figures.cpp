@@ -550,17 +550,24 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     drawParagraph(figure, text, paragraph, theme);
 }
 
+// The figures' titles, and the band each keeps for its title: two lines at full size rather than
+// one shrunk where the figure has the height (a projector's 1024x768), and room for two smaller
+// lines in a one-column print (the second touched the first panel's title).
+constexpr const char* kMeaningTitle =
+    "How position and meaning coexist: the logit of (word + position) vectors, term by term";
+constexpr const char* kAddConcatTitle = "Adding or concatenating the position vector";
+// One line, short enough for a projector's title size on 1024 px.
+constexpr const char* kOrthogonalityTitle =
+    "Near-orthogonality: random word vectors vs. sinusoidal position vectors";
+
 Result<Figure> meaningFigure(const MeaningParams& params, float width, float height,
                              const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);
+    const float titleHeight = titleBandHeight(theme, kMeaningTitle, width, height);
     const Box body{0, titleHeight, width, height - titleHeight};
     auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme, panel));
     if (!maps) return maps.error();
     Figure figure = emptyFigure(width, height, theme);
-    drawTitle(
-        figure, {0, 0, width, titleHeight},
-        "How position and meaning coexist: the logit of (word + position) vectors, term by term",
-        theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, kMeaningTitle, theme);
     drawLogitTerms(figure, body, params, *maps, theme, nullptr, panel);
     return figure;
 }
@@ -572,26 +579,23 @@ Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t se
     if (!cosines) return cosines.error();
     const int drawn = int(cosines->size());
     Figure figure = emptyFigure(width, height, theme);
-    // One line, short enough for a projector's title size on 1024 px (it was shrunk to 23.3 px,
-    // under presentation's 23.8): a second line would push the histogram's notes over its bars.
-    const std::string title =
-        "Near-orthogonality: random word vectors vs. sinusoidal position vectors";
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
+    const float titleHeight = titleBandHeight(theme, kOrthogonalityTitle, width, height);
+    drawTitle(figure, {0, 0, width, titleHeight}, kOrthogonalityTitle, theme);
     drawNearOrthogonality(figure, {0, titleHeight, width, height - titleHeight}, dModel,
                           makeHistogram(*cosines, 100, -1, 1), theme, drawn, samples);
     return figure;
 }
 
 PanelGrid addVersusConcatPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);  // as addVersusConcatFigure's
+    const float titleHeight =
+        titleBandHeight(theme, kAddConcatTitle, width, height);  // as addVersusConcatFigure's
     return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kAddConcatPanels, theme,
                          panel);
 }
 
 Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, float height,
                                      const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);
+    const float titleHeight = titleBandHeight(theme, kAddConcatTitle, width, height);
     const Box body{0, titleHeight, width, height - titleHeight};
     const AddConcatLayout layout = addConcatLayout(body, theme, panel);
     const Box& column = layout.columns[layout.first];
@@ -603,8 +607,7 @@ Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, f
     auto recovery = sampledRecoveryError(params, recoveryQueries(params.seqLen, params.dModel));
     if (!recovery) return recovery.error();
     Figure figure = emptyFigure(width, height, theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, "Adding or concatenating the position vector",
-              theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, kAddConcatTitle, theme);
     drawAddVersusConcat(figure, body, params, *maps, *recovery, theme, panel);
     return figure;
 }

@@ -342,3 +342,76 @@ TEST(MeaningFiguresTest, ThePanelOfTextShowsEachTermsRmsAsBars) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// The figure title's lines: the TextItems whose words all belong to `title`, above `below`.
+std::vector<const TextItem*> titleLines(const Figure& figure, const std::string& title,
+                                        float below) {
+    std::vector<const TextItem*> lines;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && !text->text.empty() && text->anchor.y < below &&
+            title.find(text->text) != std::string::npos)
+            lines.push_back(text);
+    }
+    return lines;
+}
+
+// Issue #28: on a projector (F5, a 1008 x 550 figure) Near-orthogonality's title kept the band of
+// one line and was shrunk onto it, a size below its plots' titles; the figure keeps the band of
+// two lines now, and they are set at the title size.
+TEST(MeaningFiguresTest, OnAProjectorTheOrthogonalityTitleIsNotShrunk) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    auto figure = nearOrthogonalityFigure(64, 20000, 1, 1008, 550, theme);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    const auto lines = titleLines(
+        *figure, "Near-orthogonality: random word vectors vs. sinusoidal position vectors", 80);
+    ASSERT_FALSE(lines.empty());
+    for (const TextItem* line : lines) EXPECT_FLOAT_EQ(line->size, theme.titleSize) << line->text;
+    EXPECT_EQ(layoutFaults(*figure), "");
+}
+
+// Issue #28: at one column in print (`render meaning|add-vs-concat|near-orthogonality --width
+// 600`) the figure title, two smaller lines in the band of one, touched the first plot's title
+// below it (a pixel or two apart). The band keeps the gap a one-line title leaves: at least a
+// third of a line between the title's last line and any text below it.
+TEST(MeaningFiguresTest, AtOneColumnTheFigureTitleStandsClearOfThePlotTitles) {
+    const Theme theme = forFiles(paperTheme(), 1);
+    MeaningParams params;
+    struct Case {
+        std::string title;
+        SizedBuild build;
+    };
+    const Case cases[] = {
+        {"How position and meaning coexist: the logit of (word + position) vectors, term by term",
+         [&](const Theme& t, float w, float h) { return meaningFigure(params, w, h, t); }},
+        {"Adding or concatenating the position vector",
+         [&](const Theme& t, float w, float h) { return addVersusConcatFigure(params, w, h, t); }},
+        {"Near-orthogonality: random word vectors vs. sinusoidal position vectors",
+         [](const Theme& t, float w, float h) {
+             return nearOrthogonalityFigure(64, 20000, 1, w, h, t);
+         }}};
+    for (const Case& c : cases) {
+        auto figure = buildWithAllPanels(c.build, theme, 600, 800, true, 8192);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const auto lines = titleLines(*figure, c.title, 3 * theme.titleSize);
+        ASSERT_FALSE(lines.empty()) << c.title;
+        float titleBottom = 0;
+        for (const TextItem* line : lines)
+            titleBottom = std::max(titleBottom, textBox(*line).bottom());
+        float next = 1e9f;  // the top of the highest text below the title
+        for (const FigureItem& item : figure->items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.empty() ||
+                std::find(lines.begin(), lines.end(), text) != lines.end())
+                continue;
+            next = std::min(next, textBox(*text).y);
+        }
+        EXPECT_GE(next - titleBottom, theme.fontSize / 3) << c.title;
+    }
+}
+
+}  // namespace
+}  // namespace poslab
