@@ -403,6 +403,8 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     measured.markers = true;
     measured.color = seriesColor(0);
     spread.series = {law, measured};
+    // The sampled std is one point: keyed by a dot, as it is drawn (a line segment said "curve").
+    spread.keys = {{law.name, law.color}, {measured.name, measured.color, true}};
     Marker current;
     current.value = dModel;
     current.color = theme.mutedText;

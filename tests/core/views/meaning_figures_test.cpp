@@ -415,3 +415,33 @@ TEST(MeaningFiguresTest, AtOneColumnTheFigureTitleStandsClearOfThePlotTitles) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// The spread plot's sampled std is a single dot at d = d_model; its legend key was a line
+// segment, as for a curve. It is keyed by a dot: a filled circle inside a legend box, in the
+// sampled point's colour, at one column in print, on the screen and on a projector.
+TEST(MeaningFiguresTest, TheSampledStdIsKeyedByADot) {
+    const Theme themes[] = {forFiles(paperTheme(), 1), darkTheme(),
+                            scaledTheme(darkTheme(), 1.75f)};
+    const float widths[] = {600, 1090, 1008};
+    for (int t = 0; t < 3; ++t) {
+        auto figure = nearOrthogonalityFigure(64, 20000, 1, widths[t], 760, themes[t]);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::vector<Box> legends;
+        for (const FigureItem& item : figure->items)
+            if (const auto* rect = std::get_if<RectItem>(&item); rect && rect->legend)
+                legends.push_back(rect->box);
+        int dots = 0;
+        for (const FigureItem& item : figure->items) {
+            const auto* circle = std::get_if<CircleItem>(&item);
+            if (!circle || circle->fill != seriesColor(0)) continue;
+            for (const Box& legend : legends) dots += legend.contains(circle->center);
+        }
+        EXPECT_EQ(dots, 1) << widths[t];
+    }
+}
+
+}  // namespace
+}  // namespace poslab
