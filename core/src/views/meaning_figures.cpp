@@ -187,12 +187,13 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
         // One title size across a row: a title a little too long for one line wraps as its
         // neighbours do (at 1440x900 the first was shrunk onto one line beside two at full size).
         spec.titleWrapsAtFullSize = true;
-        if (k == 4) {
-            spec.colorbarLabel = "logit / √d";
-            if (maps.cellsPerTexel > 1) {
-                spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " × " +
-                                      std::to_string(maps.cellsPerTexel) + " cells";
-            }
+        // Every bar says its unit, so that every map of a row has one width (the sum's caption
+        // alone made its map 25 px narrower than the others at 1440x900, and a tenth
+        // narrower at one column in print).
+        spec.colorbarLabel = "logit / √d";
+        if (maps.cellsPerTexel > 1) {
+            spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " × " +
+                                  std::to_string(maps.cellsPerTexel) + " cells";
         }
         return spec;
     };

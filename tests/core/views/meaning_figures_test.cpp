@@ -445,3 +445,43 @@ TEST(MeaningFiguresTest, TheSampledStdIsKeyedByADot) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Only the sum's colour bar had a caption: its map was 25 px narrower than the others at
+// 1440x900 (a 1090 x 730 body) and a tenth narrower at one column in print (385 of 425). The
+// five maps (the wide heatmaps, not their bars) have one width.
+TEST(MeaningFiguresTest, EveryLogitTermMapHasOneWidth) {
+    MeaningParams params;
+    struct Case {
+        Theme theme;
+        float width, height;
+    };
+    const Case cases[] = {{darkTheme(), 1090, 730}, {paperTheme(), 1200, 800}};
+    for (const Case& c : cases) {
+        auto figure = meaningFigure(params, c.width, c.height, c.theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::vector<float> widths;
+        for (const FigureItem& item : figure->items)
+            if (const auto* map = std::get_if<HeatmapItem>(&item); map && map->box.width > 60)
+                widths.push_back(map->box.width);
+        ASSERT_EQ(widths.size(), 5u) << c.width;
+        for (const float width : widths) EXPECT_NEAR(width, widths.front(), 1) << c.width;
+        EXPECT_EQ(layoutFaults(*figure), "") << c.width;
+    }
+    const Theme print = forFiles(paperTheme(), 1);
+    auto column = buildWithAllPanels(
+        [&](const Theme& t, float w, float h) { return meaningFigure(params, w, h, t); }, print,
+        600, 800, true, 8192);
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    std::vector<float> widths;
+    for (const FigureItem& item : column->items)
+        if (const auto* map = std::get_if<HeatmapItem>(&item); map && map->box.width > 60)
+            widths.push_back(map->box.width);
+    ASSERT_EQ(widths.size(), 5u);
+    for (const float width : widths) EXPECT_NEAR(width, widths.front(), 1) << "one column";
+}
+
+}  // namespace
+}  // namespace poslab
