@@ -431,7 +431,69 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const long long addParams = 4LL * d * d, concatParams = 4LL * (2LL * d) * (2LL * d);
     const AddConcatLayout layout = addConcatLayout(area, theme, panel);
     figure.viewPanels = kAddConcatPanels.count;  // --panel N: the GUI's panel N
-    const float textHeight = layout.textHeight;
+    // The three paragraphs, and the read-back curve the third describes.
+    std::string paragraphs[3];
+    paragraphs[0] =
+        "Logit = content·content + content·position + position·content + "
+        "position·position: all four terms, mixed in one number.\n"
+        "Attention weights per layer ($W_Q$, $W_K$, $W_V$, $W_O$): 4·d² = " +
+        std::to_string(addParams) + ".";
+    paragraphs[1] =
+        "Logit = content·content + position·position only: the halves never meet "
+        "in a dot product, so the cross terms vanish.\n"
+        "Attention weights per layer: 4·(2d)² = " +
+        std::to_string(concatParams) + " (4×), and every later layer pays for the wider vectors.";
+    LineSeries added, concatenated;
+    added.name = "add";
+    concatenated.name = "concatenate";
+    added.markers = true;
+    concatenated.color = seriesColor(1);
+    int sampledFrom = 0, fewestQueries = maps.seqLen;  // widths read back at some queries only
+    if (!params.tokens && layout.grid.shows(2)) {      // loaded vectors have one width: no curve
+        for (int width = 4; width <= 2048; width *= 2) {
+            MeaningParams p = params;
+            p.dModel = width;
+            // Evenly spaced queries once all L would pass the budget: at L = 1024 the widths
+            // 4..2048 would otherwise cost 2^32 multiply-adds.
+            const int queries = recoveryQueries(params.seqLen, width);
+            auto error = sampledRecoveryError(p, queries);
+            if (!error) continue;
+            if (queries < params.seqLen && sampledFrom == 0) sampledFrom = width;
+            fewestQueries = std::min(fewestQueries, queries);
+            added.x.push_back(width), added.y.push_back(*error);
+            concatenated.x.push_back(width), concatenated.y.push_back(0);
+        }
+    }
+    paragraphs[2] =
+        "Best-matching position row: $\\mathrm{argmax}_j (x_i + p_i)·p_j / |p_j|$. Word vectors "
+        "blur the readout less as d grows, because they are nearly orthogonal to every p.";
+    if (recoveryError >= 0) {
+        const int here = recoveryQueries(params.seqLen, d);
+        paragraphs[2] +=
+            " Here (dashed line): off by " + formatValue(recoveryError, 3) +
+            " positions on average" +
+            (here < params.seqLen ? " over " + std::to_string(here) + " evenly spaced of " +
+                                        std::to_string(params.seqLen) + " positions"
+                                  : "") +
+            ".";
+    }
+    if (sampledFrom > 0) {
+        paragraphs[2] += " From d = " + std::to_string(sampledFrom) +
+                         " the curve reads back evenly spaced positions only (down to " +
+                         std::to_string(fewestQueries) + " of " + std::to_string(params.seqLen) +
+                         ").";
+    }
+    float textHeight = layout.textHeight;
+    if (layout.grid.oneAtATime() && layout.grid.shown < 3) {
+        // One panel alone (a projector's, one at a time): the paragraph's band is what its lines
+        // take and the plot gets the rest (at 1024x768 F5 the band of 27 % left a 48 x 48 map
+        // 160 px tall, over three lines of text and 110 px of nothing).
+        const Box cell = layout.columns[layout.first];
+        Figure scratch;
+        const float used = drawParagraph(scratch, {cell.x + 8, 0, cell.width - 16, textHeight - 6},
+                                         paragraphs[layout.first], theme);
+        textHeight = std::min(textHeight, std::ceil(used + 6 + theme.fontSize * 0.6f));
+    }
     HeatmapSpec termMaps[2];  // add, concatenate
     for (int side = 0; side < 2; ++side) {
         if (!layout.grid.shows(side)) continue;
@@ -480,22 +542,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
         const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
         const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
         drawHeatmap(figure, plot, termMaps[side], theme);
-        std::string paragraph;
-        if (side == 0) {
-            paragraph =
-                "Logit = content·content + content·position + position·content + "
-                "position·position: all four terms, mixed in one number.\n"
-                "Attention weights per layer ($W_Q$, $W_K$, $W_V$, $W_O$): 4·d² = " +
-                std::to_string(addParams) + ".";
-        } else {
-            paragraph =
-                "Logit = content·content + position·position only: the halves never meet "
-                "in a dot product, so the cross terms vanish.\n"
-                "Attention weights per layer: 4·(2d)² = " +
-                std::to_string(concatParams) +
-                " (4×), and every later layer pays for the wider vectors.";
-        }
-        drawParagraph(figure, text, paragraph, theme);
+        drawParagraph(figure, text, paragraphs[side], theme);
     }
 
     // Is anything lost? Position read back from x + p, against the width.
@@ -504,53 +551,13 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
     const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
     LinePlotSpec spec = readBack;
-    LineSeries added, concatenated;
-    added.name = "add";
-    concatenated.name = "concatenate";
-    added.markers = true;
-    concatenated.color = seriesColor(1);
-    int sampledFrom = 0, fewestQueries = maps.seqLen;  // widths read back at some queries only
-    if (!params.tokens) {  // loaded vectors have one width: only the current point
-        for (int width = 4; width <= 2048; width *= 2) {
-            MeaningParams p = params;
-            p.dModel = width;
-            // Evenly spaced queries once all L would pass the budget: at L = 1024 the widths
-            // 4..2048 would otherwise cost 2^32 multiply-adds.
-            const int queries = recoveryQueries(params.seqLen, width);
-            auto error = sampledRecoveryError(p, queries);
-            if (!error) continue;
-            if (queries < params.seqLen && sampledFrom == 0) sampledFrom = width;
-            fewestQueries = std::min(fewestQueries, queries);
-            added.x.push_back(width), added.y.push_back(*error);
-            concatenated.x.push_back(width), concatenated.y.push_back(0);
-        }
-    }
     spec.series = {added, concatenated};
     Marker current;
     current.value = d;
     current.color = theme.accent;
     spec.markers = {current};
     drawLinePlot(figure, plot, spec, theme);
-    std::string paragraph =
-        "Best-matching position row: $\\mathrm{argmax}_j (x_i + p_i)·p_j / |p_j|$. Word vectors "
-        "blur the "
-        "readout less as d grows, because they are nearly orthogonal to every p.";
-    if (recoveryError >= 0) {
-        const int here = recoveryQueries(params.seqLen, d);
-        paragraph +=
-            " Here (dashed line): off by " + formatValue(recoveryError, 3) +
-            " positions on average" +
-            (here < params.seqLen ? " over " + std::to_string(here) + " evenly spaced of " +
-                                        std::to_string(params.seqLen) + " positions"
-                                  : "") +
-            ".";
-    }
-    if (sampledFrom > 0) {
-        paragraph += " From d = " + std::to_string(sampledFrom) +
-                     " the curve reads back evenly spaced positions only (down to " +
-                     std::to_string(fewestQueries) + " of " + std::to_string(params.seqLen) + ").";
-    }
-    drawParagraph(figure, text, paragraph, theme);
+    drawParagraph(figure, text, paragraphs[2], theme);
 }
 
 // The figures' titles, and the band each keeps for its title: two lines at full size rather than

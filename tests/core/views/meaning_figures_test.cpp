@@ -485,3 +485,37 @@ TEST(MeaningFiguresTest, EveryLogitTermMapHasOneWidth) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: on a projector (F5, one panel at a time in a 1008 x 512 figure) Add vs concatenate
+// kept 27 % of the panel for its paragraph, three or four lines in a band of nine: the 48 x 48
+// map was 165 px tall over some 100 px of nothing. The band is what the paragraph takes (its last
+// line within a line and a half of the bottom), the map gets the rest (180 and 212 px), and the
+// paragraph is whole.
+TEST(MeaningFiguresTest, OnAProjectorTheAddConcatMapsTakeWhatTheParagraphLeaves) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    MeaningParams params;
+    for (int panel = 0; panel < 2; ++panel) {
+        auto figure = addVersusConcatFigure(params, 1008, 512, theme, panel);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const float body = 512 - titleBandHeight(theme);
+        float map = 0, textBottom = 0;
+        for (const FigureItem& item : figure->items) {
+            if (const auto* heat = std::get_if<HeatmapItem>(&item); heat && heat->box.width > 60)
+                map = std::max(map, heat->box.height);
+            if (const auto* text = std::get_if<TextItem>(&item); text && !text->text.empty())
+                textBottom = std::max(textBottom, textBox(*text).bottom());
+        }
+        EXPECT_GE(map, 0.38f * body) << panel;
+        EXPECT_LE(512 - textBottom, 1.5f * theme.fontSize) << panel;
+        EXPECT_TRUE(hasText(*figure, panel == 0 ? "4·d² = 16384." : "(4×), and every later"))
+            << panel;
+        EXPECT_TRUE(textsCutShort(*figure).empty()) << panel;
+        EXPECT_EQ(layoutFaults(*figure), "") << panel;
+    }
+}
+
+}  // namespace
+}  // namespace poslab
