@@ -98,16 +98,19 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
             // Three parts: on a projector one at a time (Up/Down), at full text size.
             shift_.showPanels(
                 "linear shift", ShiftFigureKey{view.shift, shownShift_.version}, context,
-                [](float w, float h, const Theme& theme, int panel) {
-                    const float titleHeight = theme.titleSize * 1.8f;
+                [&view](float w, float h, const Theme& theme, int panel) {
+                    // The band linearShiftFigure keeps: two lines at full size where they fit.
+                    const float titleHeight =
+                        titleBandHeight(theme, linearShiftTitle(view.shift), w, h);
                     return linearShiftPanels({0, titleHeight, w, h - titleHeight}, theme, panel);
                 },
                 [&](float w, float h, const Theme& theme, int panel) -> Result<Figure> {
                     if (!check()) return check().error();
                     if (view.shift.sinOnly && !fit()) return fit().error();
                     Figure figure = emptyFigure(w, h, theme);
-                    const float titleHeight = theme.titleSize * 1.8f;
-                    drawTitle(figure, {0, 0, w, titleHeight}, linearShiftTitle(view.shift), theme);
+                    const std::string title = linearShiftTitle(view.shift);
+                    const float titleHeight = titleBandHeight(theme, title, w, h);
+                    drawTitle(figure, {0, 0, w, titleHeight}, title, theme);
                     const Box area{0, titleHeight, w, h - titleHeight};
                     const Status s =
                         view.shift.sinOnly

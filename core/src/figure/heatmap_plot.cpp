@@ -357,8 +357,8 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
             }
         }
         const float titleWidth = titleRoom.value_or(area.width - barBlock - strip);
-        titleLines =
-            plot_parts::plotTitleLines(title, titleWidth, area.height - m.top - m.bottom, theme);
+        titleLines = plot_parts::plotTitleLines(title, titleWidth, area.height - m.top - m.bottom,
+                                                theme, spec.titleWrapsAtFullSize);
         titleArea = {area.x, area.y, titleWidth, area.height};
         // Cut beside the colour bar (a narrow heatmap: the binary clock's at 1024x768): over the
         // whole width up to the caption's column instead, which it may pass (presentation).
@@ -366,7 +366,8 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
         // title's last line ends 0.2 of a title size above that (m.top is 1.7 title sizes).
         if (titleLines.cut && barBlock + strip > 0 && !above) {
             const plot_parts::TitleLines wide = plot_parts::plotTitleLines(
-                title, area.width - captionColumn, area.height - m.top - m.bottom, theme);
+                title, area.width - captionColumn, area.height - m.top - m.bottom, theme,
+                spec.titleWrapsAtFullSize);
             if (!wide.cut) {
                 titleLines = wide;
                 titleArea.width = area.width - captionColumn;
@@ -412,14 +413,14 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
             const float room = captionAboveLeft(out, theme) - theme.fontSize * 0.6f +
                                theme.titleSize / 2 - areaGiven.x;
             if (title.empty() || room >= titleArea.width - 0.5f) break;
-            if (pass == 0 &&
-                plot_parts::plotTitleLines(title, room, area.height - m.top - m.bottom, theme)
-                        .lines.size() != titleLines.lines.size()) {
+            if (pass == 0 && plot_parts::plotTitleLines(title, room, area.height - m.top - m.bottom,
+                                                        theme, spec.titleWrapsAtFullSize)
+                                     .lines.size() != titleLines.lines.size()) {
                 titleRoom = room;
                 continue;
             }
-            titleLines =
-                plot_parts::plotTitleLines(title, room, area.height - m.top - m.bottom, theme);
+            titleLines = plot_parts::plotTitleLines(title, room, area.height - m.top - m.bottom,
+                                                    theme, spec.titleWrapsAtFullSize);
             titleArea.width = room;
             break;
         }

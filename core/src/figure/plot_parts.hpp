@@ -89,9 +89,10 @@ std::vector<std::string> fullSizeTitleLines(const std::string& title, float widt
 // The title text itself, centred at the top of area (figure titles and plot titles alike);
 // returns the lines drawn (2: wrapped).
 int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme);
-// A plot's title in `width`: one line when it fits at 90 % size or more; else two, split at the
-// space nearest the middle, each shrunk (or cut with "…" only when even that fails), when the
-// plot keeps at least `minPlot` pixels of height below the extra line. `extra`: the added line.
+// A plot's title in `width`: one line when it fits at 90 % size or more (`wrapAtFullSize`: at
+// full size); else two, split at the space nearest the middle, each shrunk (or cut with "…" only
+// when even that fails), when the plot keeps at least `minPlot` pixels of height below the extra
+// line. `extra`: the added line.
 struct TitleLines {
     std::vector<FittedText> lines;
     float extra = 0;   // height the lines after the first add to the plot's top margin
@@ -99,7 +100,7 @@ struct TitleLines {
     bool cut = false;  // a line ends in "…" (the title did not fit even shrunk)
 };
 TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,
-                          const Theme& theme);
+                          const Theme& theme, bool wrapAtFullSize = false);
 // The lines of plotTitleLines centred at the top of area, as drawTitleText places one.
 void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const Theme& theme);
 

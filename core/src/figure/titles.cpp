@@ -111,15 +111,16 @@ int drawTitleText(Figure& figure, Box area, const std::string& title, const Them
 }
 
 TitleLines plotTitleLines(const std::string& title, float width, float plotHeight,
-                          const Theme& theme) {
+                          const Theme& theme, bool wrapAtFullSize) {
     TitleLines out;
     if (title.empty()) return out;
     const float room = width - theme.titleSize;
     const float minScale = titleMinScale(theme);
-    // Two lines when one would shrink below 90 %, or below the theme's floor (a print's 8 pt,
-    // where fitText could only cut).
+    // Two lines when one would shrink below 90 % (or at all: wrapAtFullSize), or below the
+    // theme's floor (a print's 8 pt, where fitText could only cut).
     const std::size_t split =
-        estimateTextWidth(title, theme.titleSize * std::max(0.9f, minScale)) > room
+        estimateTextWidth(title,
+                          theme.titleSize * std::max(wrapAtFullSize ? 1.f : 0.9f, minScale)) > room
             ? titleBreak(title)
             : std::string::npos;
     const float line = theme.titleSize * 1.15f;

@@ -46,8 +46,10 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     // A title or axis label too long for a narrow matrix (a projector's font) wraps between
     // words instead of ending in "…" ("attention, se…", "output dime…" at 1024x768 F5), when the
     // box is at least 9 lines tall: a shorter one (under a lesson card) keeps its cells instead.
-    // Presentation wraps it in a short box too when one line would be cut or shrunk below the
-    // projector's floor ("attention, se…" under lesson 1's card at 1024x768 F5).
+    // Presentation wraps it in a short box too when one line would be cut or shrunk at all
+    // ("attention, se…" under lesson 1's card at 1024x768 F5; then "output, sentence", shrunk
+    // to 19 px on one line, stood beside the attention titles' two lines at 25.7 px): the four
+    // titles of the row keep one size.
     // In presentation the wrapped title and axis label must still leave every row its words at
     // the projector's size (0.8 font sizes, 0.9 of a row): 30 px more under lesson 1's card made
     // the box "roomy" and shrank the rows' words to 15 px.
@@ -56,9 +58,7 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     const bool roomy = box.height >= 9 * theme.fontSize + rowsNeed;
     const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
     const bool wrapTitle =
-        roomy ||
-        (theme.fontScale > 1 &&
-         estimateTextWidth(title, titleSize * readableMinScale(titleSize, theme)) > box.width);
+        roomy || (theme.fontScale > 1 && estimateTextWidth(title, titleSize) > box.width);
     const std::vector<std::string> titleLines =
         wrapTitle ? wrapText(title, titleSize, box.width) : std::vector<std::string>{title};
     const float titleHeight =

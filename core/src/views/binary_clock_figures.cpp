@@ -83,9 +83,10 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
     if (!grid.shows(2)) return;
 
     const float gap = 4;
-    // The bit plots stacked in `stack`; the first lists the two curves in its legend unless
-    // `keysAbove`. Returns whether that legend hides data.
-    auto drawBits = [&](Box stack, bool keysAbove) {
+    // The bit plots stacked in `stack`, under the two curves' keys (drawn once above them: a
+    // legend beside bit 0's plot made that plot narrower than the others, a fifth of it at one
+    // column in print and at 1440x900; inside it, a few lines tall, it covered the curves).
+    auto drawBits = [&](Box stack) {
         // As many bits as have room for a title, ticks and a plot (about 5.5 lines each).
         // The last one also holds the x axis' label ("position"): a row more, kept out of the
         // shared height (equal cells squeezed the last plot to a strip, 13 px at 1440x900 F5).
@@ -104,12 +105,11 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
             std::floor((stack.width - columnGap * float(columns - 1)) / float(columns));
         // A file that shows every panel (one column in print) grows its canvas for the bits
         // missing (the panel's share of the canvas grows with it: stacked panels, a third each).
-        if (theme.panelRoom && !keysAbove && shown < wanted && stack.height > 0) {
+        if (theme.panelRoom && shown < wanted && stack.height > 0) {
             const float lacking = (perBit * float(wanted) + theme.fontSize * 2 - stack.height) *
                                   area.height / stack.height;
             theme.panelRoom->missingHeight = std::max(theme.panelRoom->missingHeight, lacking);
         }
-        bool legendOverData = false;
         const int curvePositions = std::min(positions, 64);
         const float cellHeight =
             std::max(1.f, (stack.height - labelRow - gap * float(rows - 1)) / float(rows));
@@ -136,10 +136,12 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
             curves.x = {lastInColumn ? "position" : "", 0, double(curvePositions)};
             curves.y = {"", -1.3, 1.3};
             curves.autoRangeY = false;
-            curves.legend = b == 0 && !keysAbove;
+            curves.legend = false;  // the keys above the stack name the two curves
             LineSeries square, smooth;
             square.name = kBitSquareKey;
             smooth.name = kBitSinusoidKey;
+            square.color = seriesColor(0, theme);
+            smooth.color = seriesColor(1, theme);
             // Steps: a point where each run of equal bits starts and ends, none in between.
             for (int p = 0; p < curvePositions; ++p) {
                 const double v = 2.0 * positionBit(p, b) - 1;
@@ -158,11 +160,8 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
             curves.series = {square, smooth};
             Theme small = theme;
             small.titleSize = theme.fontSize;
-            const std::size_t legendsBefore = legendsOverMarks(figure).size();
             drawLinePlot(figure, cell, curves, small);
-            if (curves.legend) legendOverData = legendsOverMarks(figure).size() > legendsBefore;
         }
-        return legendOverData;
     };
     // The two curves' keys once above `stack`, side by side (below a plot of no height: rows as
     // wide as it); returns where the plots below them start.
@@ -234,13 +233,8 @@ void drawBinaryClock(Figure& figure, Box area, const BinaryClockOptions& options
         }
         return;
     }
-    const Figure::Checkpoint start = figure.checkpoint();
-    if (!drawBits(right, false) || theme.legend == LegendPlacement::None) return;
-    // The first bit plot, a few lines tall, had no free place for the legend (a narrow panel: a
-    // 480x320 window): the keys go once above the stack, side by side, and the plots below them.
-    figure.rollBack(start);
-    const float top = drawKeysAbove(right);
-    drawBits({right.x, top, right.width, right.bottom() - top}, true);
+    const float top = theme.legend == LegendPlacement::None ? right.y : drawKeysAbove(right);
+    drawBits({right.x, top, right.width, right.bottom() - top});
 }
 
 constexpr const char* kBinaryClockTitle =

@@ -218,8 +218,11 @@ Result<Figure> linearShiftFigure(const LinearShiftOptions& options, float width,
     auto check = sampledShiftCheck(options.sinusoidal, options.shift, options.positions);
     if (!check) return check.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, linearShiftTitle(options), theme);
+    // Two lines at full size where the figure has the height (1024x768 F5: one line was shrunk
+    // below its panels' titles), as the Intuitions view's panel lays it out.
+    const std::string title = linearShiftTitle(options);
+    const float titleHeight = titleBandHeight(theme, title, width, height);
+    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
     const Box area{0, titleHeight, width, height - titleHeight};
     if (options.sinOnly) {
         auto fit = sineOnlyShiftFit(options.sinusoidal, options.shift, options.positions,

@@ -184,12 +184,16 @@ void drawLogitTerms(Figure& figure, Box area, const MeaningParams& params,
                                           maps.seqLen, range);
         spec.x.label = "key j";
         spec.y.label = "query i";
-        if (k == 4) {
-            spec.colorbarLabel = "logit / √d";
-            if (maps.cellsPerTexel > 1) {
-                spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " × " +
-                                      std::to_string(maps.cellsPerTexel) + " cells";
-            }
+        // One title size across a row: a title a little too long for one line wraps as its
+        // neighbours do (at 1440x900 the first was shrunk onto one line beside two at full size).
+        spec.titleWrapsAtFullSize = true;
+        // Every bar says its unit, so that every map of a row has one width (the sum's caption
+        // alone made its map 25 px narrower than the others at 1440x900, and a tenth
+        // narrower at one column in print).
+        spec.colorbarLabel = "logit / √d";
+        if (maps.cellsPerTexel > 1) {
+            spec.colorbarLabel += ", mean of " + std::to_string(maps.cellsPerTexel) + " × " +
+                                  std::to_string(maps.cellsPerTexel) + " cells";
         }
         return spec;
     };
@@ -400,6 +404,8 @@ void drawNearOrthogonality(Figure& figure, Box area, int dModel, const Histogram
     measured.markers = true;
     measured.color = seriesColor(0);
     spread.series = {law, measured};
+    // The sampled std is one point: keyed by a dot, as it is drawn (a line segment said "curve").
+    spread.keys = {{law.name, law.color}, {measured.name, measured.color, true}};
     Marker current;
     current.value = dModel;
     current.color = theme.mutedText;
@@ -425,7 +431,69 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const long long addParams = 4LL * d * d, concatParams = 4LL * (2LL * d) * (2LL * d);
     const AddConcatLayout layout = addConcatLayout(area, theme, panel);
     figure.viewPanels = kAddConcatPanels.count;  // --panel N: the GUI's panel N
-    const float textHeight = layout.textHeight;
+    // The three paragraphs, and the read-back curve the third describes.
+    std::string paragraphs[3];
+    paragraphs[0] =
+        "Logit = content·content + content·position + position·content + "
+        "position·position: all four terms, mixed in one number.\n"
+        "Attention weights per layer ($W_Q$, $W_K$, $W_V$, $W_O$): 4·d² = " +
+        std::to_string(addParams) + ".";
+    paragraphs[1] =
+        "Logit = content·content + position·position only: the halves never meet "
+        "in a dot product, so the cross terms vanish.\n"
+        "Attention weights per layer: 4·(2d)² = " +
+        std::to_string(concatParams) + " (4×), and every later layer pays for the wider vectors.";
+    LineSeries added, concatenated;
+    added.name = "add";
+    concatenated.name = "concatenate";
+    added.markers = true;
+    concatenated.color = seriesColor(1);
+    int sampledFrom = 0, fewestQueries = maps.seqLen;  // widths read back at some queries only
+    if (!params.tokens && layout.grid.shows(2)) {      // loaded vectors have one width: no curve
+        for (int width = 4; width <= 2048; width *= 2) {
+            MeaningParams p = params;
+            p.dModel = width;
+            // Evenly spaced queries once all L would pass the budget: at L = 1024 the widths
+            // 4..2048 would otherwise cost 2^32 multiply-adds.
+            const int queries = recoveryQueries(params.seqLen, width);
+            auto error = sampledRecoveryError(p, queries);
+            if (!error) continue;
+            if (queries < params.seqLen && sampledFrom == 0) sampledFrom = width;
+            fewestQueries = std::min(fewestQueries, queries);
+            added.x.push_back(width), added.y.push_back(*error);
+            concatenated.x.push_back(width), concatenated.y.push_back(0);
+        }
+    }
+    paragraphs[2] =
+        "Best-matching position row: $\\mathrm{argmax}_j (x_i + p_i)·p_j / |p_j|$. Word vectors "
+        "blur the readout less as d grows, because they are nearly orthogonal to every p.";
+    if (recoveryError >= 0) {
+        const int here = recoveryQueries(params.seqLen, d);
+        paragraphs[2] +=
+            " Here (dashed line): off by " + formatValue(recoveryError, 3) +
+            " positions on average" +
+            (here < params.seqLen ? " over " + std::to_string(here) + " evenly spaced of " +
+                                        std::to_string(params.seqLen) + " positions"
+                                  : "") +
+            ".";
+    }
+    if (sampledFrom > 0) {
+        paragraphs[2] += " From d = " + std::to_string(sampledFrom) +
+                         " the curve reads back evenly spaced positions only (down to " +
+                         std::to_string(fewestQueries) + " of " + std::to_string(params.seqLen) +
+                         ").";
+    }
+    float textHeight = layout.textHeight;
+    if (layout.grid.oneAtATime() && layout.grid.shown < 3) {
+        // One panel alone (a projector's, one at a time): the paragraph's band is what its lines
+        // take and the plot gets the rest (at 1024x768 F5 the band of 27 % left a 48 x 48 map
+        // 160 px tall, over three lines of text and 110 px of nothing).
+        const Box cell = layout.columns[layout.first];
+        Figure scratch;
+        const float used = drawParagraph(scratch, {cell.x + 8, 0, cell.width - 16, textHeight - 6},
+                                         paragraphs[layout.first], theme);
+        textHeight = std::min(textHeight, std::ceil(used + 6 + theme.fontSize * 0.6f));
+    }
     HeatmapSpec termMaps[2];  // add, concatenate
     for (int side = 0; side < 2; ++side) {
         if (!layout.grid.shows(side)) continue;
@@ -474,22 +542,7 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
         const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
         const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
         drawHeatmap(figure, plot, termMaps[side], theme);
-        std::string paragraph;
-        if (side == 0) {
-            paragraph =
-                "Logit = content·content + content·position + position·content + "
-                "position·position: all four terms, mixed in one number.\n"
-                "Attention weights per layer ($W_Q$, $W_K$, $W_V$, $W_O$): 4·d² = " +
-                std::to_string(addParams) + ".";
-        } else {
-            paragraph =
-                "Logit = content·content + position·position only: the halves never meet "
-                "in a dot product, so the cross terms vanish.\n"
-                "Attention weights per layer: 4·(2d)² = " +
-                std::to_string(concatParams) +
-                " (4×), and every later layer pays for the wider vectors.";
-        }
-        drawParagraph(figure, text, paragraph, theme);
+        drawParagraph(figure, text, paragraphs[side], theme);
     }
 
     // Is anything lost? Position read back from x + p, against the width.
@@ -498,66 +551,33 @@ void drawAddVersusConcat(Figure& figure, Box area, const MeaningParams& params,
     const Box plot{cell.x, cell.y, cell.width, cell.height - textHeight};
     const Box text{cell.x + 8, plot.bottom() + 6, cell.width - 16, textHeight - 6};
     LinePlotSpec spec = readBack;
-    LineSeries added, concatenated;
-    added.name = "add";
-    concatenated.name = "concatenate";
-    added.markers = true;
-    concatenated.color = seriesColor(1);
-    int sampledFrom = 0, fewestQueries = maps.seqLen;  // widths read back at some queries only
-    if (!params.tokens) {  // loaded vectors have one width: only the current point
-        for (int width = 4; width <= 2048; width *= 2) {
-            MeaningParams p = params;
-            p.dModel = width;
-            // Evenly spaced queries once all L would pass the budget: at L = 1024 the widths
-            // 4..2048 would otherwise cost 2^32 multiply-adds.
-            const int queries = recoveryQueries(params.seqLen, width);
-            auto error = sampledRecoveryError(p, queries);
-            if (!error) continue;
-            if (queries < params.seqLen && sampledFrom == 0) sampledFrom = width;
-            fewestQueries = std::min(fewestQueries, queries);
-            added.x.push_back(width), added.y.push_back(*error);
-            concatenated.x.push_back(width), concatenated.y.push_back(0);
-        }
-    }
     spec.series = {added, concatenated};
     Marker current;
     current.value = d;
     current.color = theme.accent;
     spec.markers = {current};
     drawLinePlot(figure, plot, spec, theme);
-    std::string paragraph =
-        "Best-matching position row: $\\mathrm{argmax}_j (x_i + p_i)·p_j / |p_j|$. Word vectors "
-        "blur the "
-        "readout less as d grows, because they are nearly orthogonal to every p.";
-    if (recoveryError >= 0) {
-        const int here = recoveryQueries(params.seqLen, d);
-        paragraph +=
-            " Here (dashed line): off by " + formatValue(recoveryError, 3) +
-            " positions on average" +
-            (here < params.seqLen ? " over " + std::to_string(here) + " evenly spaced of " +
-                                        std::to_string(params.seqLen) + " positions"
-                                  : "") +
-            ".";
-    }
-    if (sampledFrom > 0) {
-        paragraph += " From d = " + std::to_string(sampledFrom) +
-                     " the curve reads back evenly spaced positions only (down to " +
-                     std::to_string(fewestQueries) + " of " + std::to_string(params.seqLen) + ").";
-    }
-    drawParagraph(figure, text, paragraph, theme);
+    drawParagraph(figure, text, paragraphs[2], theme);
 }
+
+// The figures' titles, and the band each keeps for its title: two lines at full size rather than
+// one shrunk where the figure has the height (a projector's 1024x768), and room for two smaller
+// lines in a one-column print (the second touched the first panel's title).
+constexpr const char* kMeaningTitle =
+    "How position and meaning coexist: the logit of (word + position) vectors, term by term";
+constexpr const char* kAddConcatTitle = "Adding or concatenating the position vector";
+// One line, short enough for a projector's title size on 1024 px.
+constexpr const char* kOrthogonalityTitle =
+    "Near-orthogonality: random word vectors vs. sinusoidal position vectors";
 
 Result<Figure> meaningFigure(const MeaningParams& params, float width, float height,
                              const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);
+    const float titleHeight = titleBandHeight(theme, kMeaningTitle, width, height);
     const Box body{0, titleHeight, width, height - titleHeight};
     auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme, panel));
     if (!maps) return maps.error();
     Figure figure = emptyFigure(width, height, theme);
-    drawTitle(
-        figure, {0, 0, width, titleHeight},
-        "How position and meaning coexist: the logit of (word + position) vectors, term by term",
-        theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, kMeaningTitle, theme);
     drawLogitTerms(figure, body, params, *maps, theme, nullptr, panel);
     return figure;
 }
@@ -569,26 +589,23 @@ Result<Figure> nearOrthogonalityFigure(int dModel, int samples, std::uint64_t se
     if (!cosines) return cosines.error();
     const int drawn = int(cosines->size());
     Figure figure = emptyFigure(width, height, theme);
-    // One line, short enough for a projector's title size on 1024 px (it was shrunk to 23.3 px,
-    // under presentation's 23.8): a second line would push the histogram's notes over its bars.
-    const std::string title =
-        "Near-orthogonality: random word vectors vs. sinusoidal position vectors";
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
+    const float titleHeight = titleBandHeight(theme, kOrthogonalityTitle, width, height);
+    drawTitle(figure, {0, 0, width, titleHeight}, kOrthogonalityTitle, theme);
     drawNearOrthogonality(figure, {0, titleHeight, width, height - titleHeight}, dModel,
                           makeHistogram(*cosines, 100, -1, 1), theme, drawn, samples);
     return figure;
 }
 
 PanelGrid addVersusConcatPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);  // as addVersusConcatFigure's
+    const float titleHeight =
+        titleBandHeight(theme, kAddConcatTitle, width, height);  // as addVersusConcatFigure's
     return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kAddConcatPanels, theme,
                          panel);
 }
 
 Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, float height,
                                      const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);
+    const float titleHeight = titleBandHeight(theme, kAddConcatTitle, width, height);
     const Box body{0, titleHeight, width, height - titleHeight};
     const AddConcatLayout layout = addConcatLayout(body, theme, panel);
     const Box& column = layout.columns[layout.first];
@@ -600,8 +617,7 @@ Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, f
     auto recovery = sampledRecoveryError(params, recoveryQueries(params.seqLen, params.dModel));
     if (!recovery) return recovery.error();
     Figure figure = emptyFigure(width, height, theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, "Adding or concatenating the position vector",
-              theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, kAddConcatTitle, theme);
     drawAddVersusConcat(figure, body, params, *maps, *recovery, theme, panel);
     return figure;
 }

@@ -112,3 +112,51 @@ TEST(AttentionShuffleFiguresTest, TheDeviationColumnIsSetAtTheRowWordsSize) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: under lesson 1's card at 1024x768 F5 (a 1008 x 402 figure) the attention matrices'
+// titles wrapped onto two lines at the 25.7 px title size while "output, sentence" and "output,
+// shuffled" were shrunk onto one line at 19 px: one row, two title sizes. Every title line of
+// the four matrices is set at one size, on a projector and on the screen.
+TEST(AttentionShuffleFiguresTest, TheFourMatrixTitlesShareOneSize) {
+    struct Case {
+        Theme theme;
+        float width, height;
+    };
+    const Case cases[] = {{scaledTheme(darkTheme(), 1.75f), 1008, 402},
+                          {scaledTheme(darkTheme(), 1.75f), 1008, 342},
+                          {scaledTheme(darkTheme(), 1.75f), 1008, 552},
+                          {darkTheme(), 1090, 760},
+                          {darkTheme(), 670, 652}};
+    const std::string titles[] = {"attention, sentence", "attention, shuffled", "output, sentence",
+                                  "output, shuffled"};
+    for (const Case& c : cases) {
+        auto figure = attentionShuffleFigure({}, c.width, c.height, c.theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::vector<float> sizes;
+        std::string lines;
+        for (const FigureItem& item : figure->items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            // ("output" alone is the first line of the outputs' wrapped x label.)
+            if (!text || text->text.empty() || text->horizontal != HorizontalAlign::Center ||
+                text->text == "output")
+                continue;
+            for (const std::string& title : titles) {
+                if (title.find(text->text) == std::string::npos) continue;
+                sizes.push_back(text->size);
+                lines += " \"" + text->text + "\" " + std::to_string(text->size);
+                break;
+            }
+        }
+        ASSERT_GE(sizes.size(), 4u) << c.width << "x" << c.height;
+        for (const float size : sizes)
+            EXPECT_FLOAT_EQ(size, sizes.front()) << c.width << "x" << c.height << ":" << lines;
+        EXPECT_TRUE(cutTexts(*figure).empty()) << c.width << "x" << c.height;
+        EXPECT_TRUE(overlappingTexts(*figure).empty()) << c.width << "x" << c.height;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

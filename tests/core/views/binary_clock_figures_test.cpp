@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/legend.hpp"
 
 namespace poslab {
@@ -132,6 +133,47 @@ TEST(BinaryClockFiguresTest, TheBitsMapsBarIsTickedAtZeroAndOne) {
                 EXPECT_EQ(text->text.find('.'), std::string::npos) << text->text;
             }
         }
+    }
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: the legend of the two curves stood beside bit 0's plot and made it narrower than
+// the other bits' (a fifth narrower at one column in print, `render binary-clock --width 600`,
+// and at 1440x900). The keys go once above the stack: every bit's curves span one width.
+TEST(BinaryClockFiguresTest, EveryBitPlotHasOneWidth) {
+    const Theme print = forFiles(paperTheme(), 1);
+    auto build = [](const Theme& t, float width, float height) {
+        return binaryClockFigure({}, width, height, t);
+    };
+    struct Case {
+        const char* name;
+        Result<Figure> figure;
+    };
+    Case cases[] = {{"one column", buildWithAllPanels(build, print, 600, 800, true, 8192)},
+                    {"1440x900", binaryClockFigure({}, 1090, 760, darkTheme())},
+                    {"page", binaryClockFigure({}, 1200, 800, paperTheme())}};
+    for (Case& c : cases) {
+        ASSERT_TRUE(c.figure.ok()) << c.name << ": " << c.figure.error().message;
+        std::vector<float> widths;  // each curve's span across: its plot's width
+        for (const FigureItem& item : c.figure->items) {
+            const auto* line = std::get_if<PolylineItem>(&item);
+            if (!line || line->points.size() < 8) continue;  // the bits' curves, not swatches
+            float left = 1e9f, right = -1e9f;
+            for (const Point& p : line->points)
+                left = std::min(left, p.x), right = std::max(right, p.x);
+            widths.push_back(right - left);
+        }
+        EXPECT_EQ(widths.size(), 10u) << c.name;  // a square wave and a sinusoid per bit
+        for (const float width : widths) EXPECT_NEAR(width, widths.back(), 1.5f) << c.name;
+        EXPECT_TRUE(hasText(*c.figure, "2·bit − 1")) << c.name;
+        EXPECT_TRUE(hasText(*c.figure, "sinusoid, same period")) << c.name;
+        EXPECT_TRUE(legendsOverMarks(*c.figure).empty()) << c.name;
+        EXPECT_EQ(layoutFaults(*c.figure), "") << c.name;
     }
 }
 

@@ -270,3 +270,52 @@ INSTANTIATE_TEST_SUITE_P(GuiWidths, StructureTitleWidthTest,
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28 (integer axes with fractional ticks): under the 12 bars of the explained variance at
+// 1440x900 (a 1090 x 760 figure) the component axis read 2.5, 5, 7.5, 10, 12.5. Every tick
+// label under the variance plot is a whole component, 1..12.
+TEST(LearnedStructureFiguresTest, ComponentAxisIsTickedAtWholeComponents) {
+    LearnedParams params;  // the GUI's default table: seed 0, std 0.02, 512 x 64
+    auto table = learnedTable(params);
+    ASSERT_TRUE(table) << table.error().message;
+    StructureOptions analysis;
+    analysis.components = 12;
+    auto structure = analyzeTableStructure(*table, analysis);
+    ASSERT_TRUE(structure) << structure.error().message;
+    LearnedStructureOptions options;
+    options.components = 12;
+    for (const float width : {1090.f, 1500.f, 700.f}) {
+        const Box area{0, 0, width, 760};
+        Figure figure = emptyFigure(width, 760, darkTheme());
+        LearnedStructureFrames frames;
+        drawLearnedStructureFigure(figure, learnedStructureLayout(area), options, *structure,
+                                   darkTheme(), &frames);
+        const Box& plot = frames.variance.plot;
+        int ticks = 0;
+        for (const TextItem* text : itemsOf<TextItem>(figure)) {
+            // The x tick labels: centred under the plot, within its width, on the first row.
+            if (text->horizontal != HorizontalAlign::Center || text->anchor.x < plot.x ||
+                text->anchor.x > plot.right() || text->anchor.y < plot.bottom() ||
+                text->anchor.y > plot.bottom() + 2 * darkTheme().fontSize ||
+                text->text == "component")
+                continue;
+            ++ticks;
+            std::size_t end = 0;
+            int value = 0;
+            try {
+                value = std::stoi(text->text, &end);
+            } catch (...) {
+            }
+            EXPECT_EQ(end, text->text.size()) << width << ": tick \"" << text->text << "\"";
+            EXPECT_GE(value, 1) << width << ": " << text->text;
+            EXPECT_LE(value, 12) << width << ": " << text->text;
+        }
+        EXPECT_GE(ticks, 2) << width;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

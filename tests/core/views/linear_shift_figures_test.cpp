@@ -136,3 +136,32 @@ TEST(LinearShiftFiguresTest, FocusPanelNumbersThePartsAsTheGuiDoes) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: on a projector (F5, a 1008 x 512 figure) the title kept the band of one line and was
+// shrunk onto it, below the size of its panels' titles; it keeps the band of two lines there now,
+// each at the title size.
+TEST(LinearShiftFiguresTest, OnAProjectorTheTitleIsNotShrunk) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    for (int panel = 0; panel < 3; ++panel) {
+        auto figure = linearShiftFigure({}, 1008, 512, theme, panel);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const std::string title = linearShiftTitle({});
+        int lines = 0;
+        for (const FigureItem& item : figure->items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.empty() || text->anchor.y > 2.5f * theme.titleSize ||
+                title.find(text->text) == std::string::npos)
+                continue;
+            ++lines;
+            EXPECT_FLOAT_EQ(text->size, theme.titleSize) << panel << ": " << text->text;
+        }
+        EXPECT_GE(lines, 1) << panel;
+        EXPECT_EQ(layoutFaults(*figure), "") << panel;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

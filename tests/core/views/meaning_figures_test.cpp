@@ -64,6 +64,42 @@ TEST(MeaningFiguresTest, LogitTermMapsOfARowLineUp) {
     }
 }
 
+// Issue #28: at 1440x900 the first title, a little too long for one line, was shrunk onto one
+// (about 15 px) while its neighbours wrapped onto two at the 17 px title size. Every title line
+// of a row (the text above its map, centred over it) is set at the theme's title size.
+TEST(MeaningFiguresTest, LogitTermTitlesOfARowShareTheTitleSize) {
+    MeaningParams params;
+    for (const float width : {1090.f, 1200.f, 1000.f, 900.f}) {
+        const Box body{0, 30, width, 730};
+        const Theme theme = darkTheme();
+        auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme));
+        ASSERT_TRUE(maps.ok()) << maps.error().message;
+        Figure figure = emptyFigure(width, 760, theme);
+        std::vector<PlotFrame> frames;
+        drawLogitTerms(figure, body, params, *maps, theme, &frames);
+        ASSERT_EQ(frames.size(), 5u);
+        const PanelGrid grid = logitTermPanels(body, theme);
+        for (int k = 0; k < 5; ++k) {
+            const Box cell = grid.cell(k);
+            const Box& plot = frames[std::size_t(k)].plot;
+            int lines = 0;
+            for (const FigureItem& item : figure.items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                // A title line: centred, above the map by more than its top tick label's half
+                // line, inside this panel's cell (not the row above's x axis).
+                if (!text || text->horizontal != HorizontalAlign::Center ||
+                    text->anchor.x < cell.x || text->anchor.x > cell.right() ||
+                    text->anchor.y < cell.y || text->anchor.y > plot.y - theme.fontSize)
+                    continue;
+                ++lines;
+                EXPECT_FLOAT_EQ(text->size, theme.titleSize)
+                    << width << " panel " << k << ": \"" << text->text << "\"";
+            }
+            EXPECT_GE(lines, 1) << width << " panel " << k;
+        }
+    }
+}
+
 // The same in Add vs concatenate at 1440x900 (a 1090 x 760 figure): "Concatenate: [x; p],
 // width 2d = 128" took two lines, "Add: x + p, width d = 64" one, and the maps stood apart.
 TEST(MeaningFiguresTest, AddVersusConcatMapsLineUp) {
@@ -302,6 +338,183 @@ TEST(MeaningFiguresTest, ThePanelOfTextShowsEachTermsRmsAsBars) {
     EXPECT_EQ(figure->marks.size(), 5u);  // the bars are data: text is placed clear of them
     EXPECT_EQ(layoutFaults(*figure), "");
     EXPECT_TRUE(textsCutShort(*figure).empty());
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// The figure title's lines: the TextItems whose words all belong to `title`, above `below`.
+std::vector<const TextItem*> titleLines(const Figure& figure, const std::string& title,
+                                        float below) {
+    std::vector<const TextItem*> lines;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (text && !text->text.empty() && text->anchor.y < below &&
+            title.find(text->text) != std::string::npos)
+            lines.push_back(text);
+    }
+    return lines;
+}
+
+// Issue #28: on a projector (F5, a 1008 x 550 figure) Near-orthogonality's title kept the band of
+// one line and was shrunk onto it, a size below its plots' titles; the figure keeps the band of
+// two lines now, and they are set at the title size.
+TEST(MeaningFiguresTest, OnAProjectorTheOrthogonalityTitleIsNotShrunk) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    auto figure = nearOrthogonalityFigure(64, 20000, 1, 1008, 550, theme);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    const auto lines = titleLines(
+        *figure, "Near-orthogonality: random word vectors vs. sinusoidal position vectors", 80);
+    ASSERT_FALSE(lines.empty());
+    for (const TextItem* line : lines) EXPECT_FLOAT_EQ(line->size, theme.titleSize) << line->text;
+    EXPECT_EQ(layoutFaults(*figure), "");
+}
+
+// Issue #28: at one column in print (`render meaning|add-vs-concat|near-orthogonality --width
+// 600`) the figure title, two smaller lines in the band of one, touched the first plot's title
+// below it (a pixel or two apart). The band keeps the gap a one-line title leaves: at least a
+// third of a line between the title's last line and any text below it.
+TEST(MeaningFiguresTest, AtOneColumnTheFigureTitleStandsClearOfThePlotTitles) {
+    const Theme theme = forFiles(paperTheme(), 1);
+    MeaningParams params;
+    struct Case {
+        std::string title;
+        SizedBuild build;
+    };
+    const Case cases[] = {
+        {"How position and meaning coexist: the logit of (word + position) vectors, term by term",
+         [&](const Theme& t, float w, float h) { return meaningFigure(params, w, h, t); }},
+        {"Adding or concatenating the position vector",
+         [&](const Theme& t, float w, float h) { return addVersusConcatFigure(params, w, h, t); }},
+        {"Near-orthogonality: random word vectors vs. sinusoidal position vectors",
+         [](const Theme& t, float w, float h) {
+             return nearOrthogonalityFigure(64, 20000, 1, w, h, t);
+         }}};
+    for (const Case& c : cases) {
+        auto figure = buildWithAllPanels(c.build, theme, 600, 800, true, 8192);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const auto lines = titleLines(*figure, c.title, 3 * theme.titleSize);
+        ASSERT_FALSE(lines.empty()) << c.title;
+        float titleBottom = 0;
+        for (const TextItem* line : lines)
+            titleBottom = std::max(titleBottom, textBox(*line).bottom());
+        float next = 1e9f;  // the top of the highest text below the title
+        for (const FigureItem& item : figure->items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text.empty() ||
+                std::find(lines.begin(), lines.end(), text) != lines.end())
+                continue;
+            next = std::min(next, textBox(*text).y);
+        }
+        EXPECT_GE(next - titleBottom, theme.fontSize / 3) << c.title;
+    }
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// The spread plot's sampled std is a single dot at d = d_model; its legend key was a line
+// segment, as for a curve. It is keyed by a dot: a filled circle inside a legend box, in the
+// sampled point's colour, at one column in print, on the screen and on a projector.
+TEST(MeaningFiguresTest, TheSampledStdIsKeyedByADot) {
+    const Theme themes[] = {forFiles(paperTheme(), 1), darkTheme(),
+                            scaledTheme(darkTheme(), 1.75f)};
+    const float widths[] = {600, 1090, 1008};
+    for (int t = 0; t < 3; ++t) {
+        auto figure = nearOrthogonalityFigure(64, 20000, 1, widths[t], 760, themes[t]);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::vector<Box> legends;
+        for (const FigureItem& item : figure->items)
+            if (const auto* rect = std::get_if<RectItem>(&item); rect && rect->legend)
+                legends.push_back(rect->box);
+        int dots = 0;
+        for (const FigureItem& item : figure->items) {
+            const auto* circle = std::get_if<CircleItem>(&item);
+            if (!circle || circle->fill != seriesColor(0)) continue;
+            for (const Box& legend : legends) dots += legend.contains(circle->center);
+        }
+        EXPECT_EQ(dots, 1) << widths[t];
+    }
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Only the sum's colour bar had a caption: its map was 25 px narrower than the others at
+// 1440x900 (a 1090 x 730 body) and a tenth narrower at one column in print (385 of 425). The
+// five maps (the wide heatmaps, not their bars) have one width.
+TEST(MeaningFiguresTest, EveryLogitTermMapHasOneWidth) {
+    MeaningParams params;
+    struct Case {
+        Theme theme;
+        float width, height;
+    };
+    const Case cases[] = {{darkTheme(), 1090, 730}, {paperTheme(), 1200, 800}};
+    for (const Case& c : cases) {
+        auto figure = meaningFigure(params, c.width, c.height, c.theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        std::vector<float> widths;
+        for (const FigureItem& item : figure->items)
+            if (const auto* map = std::get_if<HeatmapItem>(&item); map && map->box.width > 60)
+                widths.push_back(map->box.width);
+        ASSERT_EQ(widths.size(), 5u) << c.width;
+        for (const float width : widths) EXPECT_NEAR(width, widths.front(), 1) << c.width;
+        EXPECT_EQ(layoutFaults(*figure), "") << c.width;
+    }
+    const Theme print = forFiles(paperTheme(), 1);
+    auto column = buildWithAllPanels(
+        [&](const Theme& t, float w, float h) { return meaningFigure(params, w, h, t); }, print,
+        600, 800, true, 8192);
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    std::vector<float> widths;
+    for (const FigureItem& item : column->items)
+        if (const auto* map = std::get_if<HeatmapItem>(&item); map && map->box.width > 60)
+            widths.push_back(map->box.width);
+    ASSERT_EQ(widths.size(), 5u);
+    for (const float width : widths) EXPECT_NEAR(width, widths.front(), 1) << "one column";
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Issue #28: on a projector (F5, one panel at a time in a 1008 x 512 figure) Add vs concatenate
+// kept 27 % of the panel for its paragraph, three or four lines in a band of nine: the 48 x 48
+// map was 165 px tall over some 100 px of nothing. The band is what the paragraph takes (its last
+// line within a line and a half of the bottom), the map gets the rest (180 and 212 px), and the
+// paragraph is whole.
+TEST(MeaningFiguresTest, OnAProjectorTheAddConcatMapsTakeWhatTheParagraphLeaves) {
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    MeaningParams params;
+    for (int panel = 0; panel < 2; ++panel) {
+        auto figure = addVersusConcatFigure(params, 1008, 512, theme, panel);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const float body = 512 - titleBandHeight(theme);
+        float map = 0, textBottom = 0;
+        for (const FigureItem& item : figure->items) {
+            if (const auto* heat = std::get_if<HeatmapItem>(&item); heat && heat->box.width > 60)
+                map = std::max(map, heat->box.height);
+            if (const auto* text = std::get_if<TextItem>(&item); text && !text->text.empty())
+                textBottom = std::max(textBottom, textBox(*text).bottom());
+        }
+        EXPECT_GE(map, 0.38f * body) << panel;
+        EXPECT_LE(512 - textBottom, 1.5f * theme.fontSize) << panel;
+        EXPECT_TRUE(hasText(*figure, panel == 0 ? "4·d² = 16384." : "(4×), and every later"))
+            << panel;
+        EXPECT_TRUE(textsCutShort(*figure).empty()) << panel;
+        EXPECT_EQ(layoutFaults(*figure), "") << panel;
+    }
 }
 
 }  // namespace

@@ -44,6 +44,9 @@ struct HeatmapSpec {
     float maxSquareSide = 0;             // squareCells: the plot's longer side at most (0: any)
     float plotTopAtLeast = 0;            // the plot this far below the area's top at least: maps
                                          // side by side start level though their titles differ
+    bool titleWrapsAtFullSize = false;   // a title too long for one line at full size wraps onto
+                                         // two rather than shrinking up to 10 %: maps in a row
+                                         // keep one title size (Meaning's logit terms)
     bool showMaskedLegend = false;       // a swatch saying what masked (-inf) cells look like
     std::string maskedLabel = "masked";  // the swatch's label
     std::vector<Marker> markers;
