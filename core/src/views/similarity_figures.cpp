@@ -84,7 +84,12 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
     const double reach = options.maxOffset > 0 ? std::min<double>(options.maxOffset, double(L - 1))
                                                : double(std::max<long long>(L - 1, 1));
     spec.title = similarityFormula(params) + " against offset j − i";
-    spec.x = {"offset j − i (key − query)", -reach, reach};
+    // "(key − query)" where it fits at the axis's size; on a narrow plot (1024x768 F5, ~285 px)
+    // the short label, not the long one shrunk below its tick labels (the legend says j − i).
+    const std::string longLabel = "offset j − i (key − query)";
+    const float plotWidth = area.width - 5.5f * theme.fontSize;  // less the y axis's labels
+    spec.x = {estimateTextWidth(longLabel, theme.fontSize) <= plotWidth ? longLabel : "offset j − i",
+              -reach, reach};
     spec.y = {std::string(similarityMetricName(params.metric)), -1, 1};
     if (params.metric == SimilarityMetric::Cosine) {
         spec.y.low = -1.05, spec.y.high = 1.05;

@@ -25,6 +25,23 @@ TEST(SimilarityFiguresTest, SimilarityFigureHasHeatmapCurveAndTitle) {
     }
 }
 
+TEST(SimilarityFiguresTest, OffsetAxisLabelIsNotSmallerThanItsTicksOnAProjector) {
+    // At 1024x768 F5 the curve's plot is ~285 px wide: "offset j − i (key − query)" was shrunk to
+    // about 0.8 of the axis's other text. The short "offset j − i" at full size there; the long
+    // one where it fits (a wide figure).
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    auto narrow = similarityFigure(SimilarityParams{}, {}, 1008, 590, projector);
+    ASSERT_TRUE(narrow.ok()) << narrow.error().message;
+    float labelSize = 0;
+    for (const FigureItem& item : narrow->items)
+        if (const auto* text = std::get_if<TextItem>(&item))
+            if (text->text.rfind("offset j − i", 0) == 0) labelSize = text->size;
+    EXPECT_GE(labelSize, projector.fontSize * 0.99f);
+    auto wide = similarityFigure(SimilarityParams{}, {}, 1400, 900, darkTheme());
+    ASSERT_TRUE(wide.ok()) << wide.error().message;
+    EXPECT_TRUE(hasText(*wide, "offset j − i (key − query)"));
+}
+
 TEST(SimilarityFiguresTest, LongProfilesAndLargeTablesAreSampledNotTabulated) {
     // RoPE at 2^20 positions and head_dim 8192: a grid curve through offset 0 and block means.
     SimilarityParams rope;
