@@ -81,6 +81,8 @@ class Application {
     const char* viewTitle(std::size_t index) const { return panels_[index]->title(); }  // tab order
     std::size_t nanTexelsDrawn() const;
     void openExportDialog() { exportDialog_.open(); }  // File > Export… (Ctrl+E)
+    void closeExportDialog() { exportDialog_.close(); }
+    float exportButtonsBottom() const { return exportDialog_.buttonsBottom(); }  // px, 0: not drawn
     // File > Export… of the visible view's numbers as folder/name.csv and .npy, without the
     // dialog (the page's check); written in the background like the dialog's.
     Status exportVisibleNumbers(const std::string& folder, const std::string& name);

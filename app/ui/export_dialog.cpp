@@ -163,6 +163,10 @@ void ExportDialog::open() {
     openRequested_ = true;
 }
 
+void ExportDialog::close() {
+    closeRequested_ = true;
+}
+
 void ExportDialog::exportNow(const Panel& panel, const state::AppState& state,
                              const ExportRequest& request, std::string* status) {
     if (Status valid = checkExportRequest(request); !valid) {
@@ -308,6 +312,7 @@ void ExportDialog::draw(const Panel& panel, const state::AppState& state, std::s
     ImGui::SetNextWindowSizeConstraints(
         ImVec2(0, 0), ImVec2(std::max(margin, viewport->WorkSize.x - 2 * margin),
                              std::max(margin, viewport->WorkSize.y - 2 * margin)));
+    ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the figure's text showed through (6 %)
     if (ImGui::BeginPopupModal(
             kPopup, nullptr,
             ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_HorizontalScrollbar)) {
@@ -317,7 +322,24 @@ void ExportDialog::draw(const Panel& panel, const state::AppState& state, std::s
             lastView_ = panel.title();
             copyText(name_, sizeof name_, defaultBaseName(panel.title()));
         }
+        if (closeRequested_) ImGui::CloseCurrentPopup();
         ImGui::Text("The %s view as files", panel.title());
+        // The options in a region of their own, scrolled when the window is too short for them
+        // (1024x768 in presentation mode): the files to be written and Export / Cancel below it
+        // stay in view. Sized from last frame's measurements (the first frame: a guess).
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float chrome = ImGui::GetFrameHeight() + 2 * style.WindowPadding.y +
+                             ImGui::GetTextLineHeightWithSpacing() + style.ItemSpacing.y;
+        const float room = std::max(4 * ImGui::GetFrameHeightWithSpacing(),
+                                    viewport->WorkSize.y - 2 * margin - chrome - footerHeight_);
+        const bool measured = optionsWidth_ > 0 && optionsHeight_ > 0;
+        const bool scrolls = measured && optionsHeight_ > room;
+        const ImVec2 region =
+            measured ? ImVec2(optionsWidth_ + (scrolls ? style.ScrollbarSize : 0.0f),
+                              std::min(optionsHeight_, room))
+                     : ImVec2(ImGui::GetFontSize() * 30, ImGui::GetFontSize() * 10);
+        ImGui::BeginChild("options", region);
+        ImGui::BeginGroup();
         // The path fields: 24 em, or half the window on a small one (labels beside them).
         ImGui::PushItemWidth(std::min(ImGui::GetFontSize() * 24, viewport->WorkSize.x * 0.5f));
         ImGui::InputText("folder", folder_, sizeof folder_);
@@ -375,6 +397,11 @@ void ExportDialog::draw(const Panel& panel, const state::AppState& state, std::s
         ImGui::SameLine();
         ImGui::Checkbox("NPY", &request_.npy);
         tooltipForLastItem("The same numbers as float64 .npy (numpy.load reads it).");
+        ImGui::EndGroup();
+        optionsWidth_ = ImGui::GetItemRectSize().x;
+        optionsHeight_ = ImGui::GetItemRectSize().y;
+        ImGui::EndChild();
+        const float footerTop = ImGui::GetCursorPosY();
 
         request_.folder = folder_;
         request_.baseName = name_;
@@ -410,6 +437,8 @@ void ExportDialog::draw(const Panel& panel, const state::AppState& state, std::s
         ImGui::SameLine();
         const bool cancelPressed =
             ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false);
+        buttonsBottom_ = ImGui::GetItemRectMax().y;
+        footerHeight_ = ImGui::GetCursorPosY() - footerTop;
         if (exportPressed) {
             start(panel, state, status);
             ImGui::CloseCurrentPopup();
@@ -418,6 +447,7 @@ void ExportDialog::draw(const Panel& panel, const state::AppState& state, std::s
         }
         ImGui::EndPopup();
     }
+    closeRequested_ = false;
     poll(status);
 }
 

@@ -55,7 +55,10 @@ class ExportDialog {
     ExportDialog(const ExportDialog&) = delete;
     ExportDialog& operator=(const ExportDialog&) = delete;
 
-    void open();  // shows the dialog on the next draw()
+    void open();   // shows the dialog on the next draw()
+    void close();  // closes it on the next draw() (the layout check)
+    // Where its Export / Cancel row ended (bottom edge, px) when last drawn; 0 before that.
+    float buttonsBottom() const { return buttonsBottom_; }
     // Export pressed with `request` (checked as the dialog checks it): the page's scripted
     // downloads. Progress and the result go to *status over the next frames.
     void exportNow(const Panel& panel, const state::AppState& state, const ExportRequest& request,
@@ -76,6 +79,12 @@ class ExportDialog {
     char title_[256] = {};
     std::string lastView_;  // the view the name was made for
     bool openRequested_ = false;
+    bool closeRequested_ = false;
+    float buttonsBottom_ = 0;
+    // Last frame's sizes: the options' region is as large as they are, or as tall as the window
+    // leaves under the file list and the buttons (which then stay in view; the options scroll).
+    float optionsWidth_ = 0, optionsHeight_ = 0;
+    float footerHeight_ = 0;
     std::shared_ptr<ExportJob> job_;
     std::future<void> worker_;  // writes job_'s files (runInBackground)
 };

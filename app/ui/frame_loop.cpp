@@ -595,6 +595,22 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
         }
         sweep = {};
     }
+    // File > Export… at this size: its Export / Cancel row in the window (its options scroll
+    // above it; at 1024x768 F5 the row had been below the window's edge).
+    application.openExportDialog();
+    for (int i = 0; i < 3; ++i) {  // opened, then sized from what it measured
+        glfwPollEvents();
+        renderFrame(window, application, {nullptr, true});
+    }
+    const float buttonsBottom = application.exportButtonsBottom();
+    if (!(buttonsBottom > 0 && buttonsBottom <= float(height))) {
+        std::printf("Export dialog: its Export / Cancel row ends at %.0f px, past the window's %d\n",
+                    buttonsBottom, height);
+        ++faults;
+    }
+    application.closeExportDialog();
+    glfwPollEvents();
+    renderFrame(window, application, {nullptr, true});
     std::printf(
         "check-layout: %zu views, %zu tabs and panels, %zu figures at %dx%d%s, %zu faults "
         "(%d overlapping, %d outside, %d over data, %d cut, %d small), %.1f s\n",
