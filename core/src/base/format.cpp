@@ -10,7 +10,11 @@ std::string formatValue(double value, int significant) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
     char buffer[48];
-    if (value == std::floor(value) && std::abs(value) < 1e7) {
+    // Whole numbers in full up to 1e15 (every one there is exact in a double): a config's
+    // rope_theta of 1e7 reads "10000000" in a figure, as "5000000" beside it does, not "1e+07"
+    // (issue 28, Layers), and a limit in a message is typed back as it reads (the options take
+    // "1e12" but not "1e+12"). No digit grouping: figure text lists values with commas.
+    if (value == std::floor(value) && std::abs(value) < 1e15) {
         std::snprintf(buffer, sizeof buffer, "%.0f", value == 0 ? 0.0 : value);
     } else {
         std::snprintf(buffer, sizeof buffer, "%.*g", significant, value);

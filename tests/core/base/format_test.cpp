@@ -17,9 +17,27 @@ TEST(FormatTest, WholeNumbersPrintWithoutDecimals) {
     EXPECT_EQ(formatValue(512), "512");
     EXPECT_EQ(formatValue(-48), "-48");
     EXPECT_EQ(formatValue(10000), "10000");
-    EXPECT_EQ(formatValue(9999999), "9999999");  // below 1e7: every digit
-    EXPECT_EQ(formatValue(10000000), "1e+07");   // from 1e7 on: significant digits
+    EXPECT_EQ(formatValue(9999999), "9999999");
     EXPECT_EQ(formatValue(500000), "500000");
+}
+
+// Issue 28: Layers printed Qwen3-Next's rope_theta 10000000 as "1e+07" beside SmolLM3's
+// "5000000". Whole numbers below 1e15 (exact in a double) print every digit, the style of every
+// other figure number; the text reads back to the value, with no '+' the options refuse.
+TEST(FormatTest, RoundPowersOfTenPrintInFull) {
+    EXPECT_EQ(formatValue(10000000), "10000000");
+    EXPECT_EQ(formatValue(1e9, 6), "1000000000");  // Devstral's and Mistral Small's base
+    EXPECT_EQ(formatValue(-1e12), "-1000000000000");
+    EXPECT_EQ(formatValue(15000000), "15000000");
+    EXPECT_EQ(formatValue(999999999999999.0), "999999999999999");
+    for (const double v : {1e7, 1e9, 1e12, 123456789012.0, 1e14}) {
+        const std::string text = formatValue(v);
+        EXPECT_EQ(text.find_first_not_of("0123456789"), std::string::npos) << text;
+        EXPECT_EQ(std::stod(text), v) << text;
+    }
+    // From 1e15 on, significant digits again (a bound of 1e300 stays short).
+    EXPECT_EQ(formatValue(1e15), "1e+15");
+    EXPECT_EQ(formatValue(2e300), "2e+300");
 }
 
 TEST(FormatTest, OtherNumbersToSignificantDigits) {

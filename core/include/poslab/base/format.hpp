@@ -6,7 +6,9 @@
 
 namespace poslab {
 
-std::string formatValue(double value, int significant = 4);  // compact: 0.25, 1e+04, -3.2e-05
+// Compact: 0.25, 3.142, -3.2e-05, 1.235e+05; whole numbers below 1e15 in full (10000000), larger
+// ones to `significant` digits (2e+300).
+std::string formatValue(double value, int significant = 4);
 // Running text with its numbers set as the figures set them: a hyphen-minus that begins a number
 // ("value -0.89", "(-3", "= -2") as U+2212, and x between two numbers ("12 x 12") as ×. Hyphens
 // in words ("lag-1", "i-j"), exponents ("1e-05") and a lone "a - b" stay.
