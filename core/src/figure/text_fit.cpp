@@ -76,6 +76,13 @@ std::size_t titleBreak(std::string_view title) {
             (wordBefore == "et" && wordAfter.substr(0, 3) == "al.")) {
             continue;
         }
+        // Nor a number cut from the word after it ("Layers of smollm3: 36" over "layers, …",
+        // "0.1" over "rad", #28): a number ending in a digit or a letter is one phrase with
+        // what follows; one ending in ',' ':' or ')' closes its phrase.
+        if (!wordBefore.empty() &&
+            startsWithNumber(wordBefore[0] == '(' ? wordBefore.substr(1) : wordBefore) &&
+            std::isalnum(static_cast<unsigned char>(wordBefore.back())))
+            continue;
         // Balanced halves first, then where a reader pauses: after a dash, a colon or a comma
         // rather than inside a phrase; never a value cut from the name before it ("head_dim"
         // over "64", "(rms" over "0.535)") nor a parenthesis opened at a line's end ("(a" over

@@ -165,6 +165,24 @@ TEST(TextFitTest, TitleBreakFallsWhereAReaderPauses) {
     EXPECT_EQ(titleHalves("one", std::string_view::npos), Lines("one", ""));
 }
 
+// Issue 28: Layers' title broke as "Layers of smollm3: 36" over "layers, 9 without RoPE (NoPE)".
+// A number and the word after it are one phrase; the break goes after the colon or the comma.
+TEST(TextFitTest, TitleBreakNeverCutsANumberFromItsNoun) {
+    using Lines = std::pair<std::string, std::string>;
+    auto halves = [](std::string_view title) { return titleHalves(title, titleBreak(title)); };
+    EXPECT_EQ(halves("Layers of smollm3: 36 layers, 9 without RoPE (NoPE)"),
+              Lines("Layers of smollm3: 36 layers,", "9 without RoPE (NoPE)"));
+    EXPECT_EQ(halves("phase error passes 0.1 rad at position 4096"),
+              Lines("phase error passes 0.1 rad", "at position 4096"));
+    EXPECT_EQ(halves("Bucket of $j-i$ (32 buckets here)"),
+              Lines("Bucket of $j-i$", "(32 buckets here)"));
+    // A title whose only space sits between a number and its noun has no break.
+    EXPECT_EQ(titleBreak("36 layers"), std::string_view::npos);
+    EXPECT_EQ(titleBreak("−3 dB"), std::string_view::npos);
+    // A number that closes its phrase may end a line.
+    EXPECT_EQ(halves("head_dim 64, base 10000"), Lines("head_dim 64,", "base 10000"));
+}
+
 TEST(TextFitTest, WrapTextBreaksAtSpacesOutsideMathsAndKeepsEqualsWhole) {
     const float size = 14, width = 120;
     const std::string text = "head 2, m = 0.125 with $\\mathrm{base}^{2i / d}$ scaled by eight";
