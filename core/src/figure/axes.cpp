@@ -242,6 +242,11 @@ void fitYTickWidth(Margins& m, const AxisSpec& y, const Theme& theme, float plot
     }
 }
 
+const std::string& xAxisLabel(const AxisSpec& x, float fontSize, float plotWidth) {
+    if (x.shortLabel.empty() || estimateTextWidth(x.label, fontSize) <= plotWidth) return x.label;
+    return x.shortLabel;
+}
+
 void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float areaWidth,
                    float areaHeight) {
     m.bottom -= m.xLabelRows;
@@ -250,9 +255,10 @@ void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float area
     const float minScale = readableMinScale(theme.fontSize, theme);
     const float plotWidth = std::max(1.f, areaWidth - m.left - m.right);
     const float plotHeight = std::max(1.f, areaHeight - m.top - m.bottom);
+    const std::string& label = xAxisLabel(x, theme.fontSize, plotWidth);
     // One line, shrunk as far as the theme allows, when that keeps it whole; else wrapped.
-    if (estimateTextWidth(x.label, theme.fontSize * minScale) <= plotWidth) return;
-    const auto lines = wrapToFit(x.label, theme.fontSize, plotWidth, kAxisLabelLines, minScale);
+    if (estimateTextWidth(label, theme.fontSize * minScale) <= plotWidth) return;
+    const auto lines = wrapToFit(label, theme.fontSize, plotWidth, kAxisLabelLines, minScale);
     const float extra = theme.fontSize * kAxisLabelLineStep * float(lines.lines.size() - 1);
     if (extra > 0 && plotHeight - extra >= theme.fontSize * 4) {
         m.bottom += extra;
@@ -268,7 +274,9 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
     // Fitted to the plot's side: a label longer than its axis would reach the neighbours'. One
     // too long wraps onto the lines the room below the tick labels holds (plotMargins keeps
     // them when it knows the width), shrinking only when it needs more than that.
-    if (!frame.x.label.empty()) {
+    // The short form where the long one does not fit the plot's width at full size (#28).
+    const std::string& xLabel = xAxisLabel(frame.x, theme.fontSize, p.width);
+    if (!xLabel.empty()) {
         const float line = theme.fontSize * kAxisLabelLineStep;
         const float room = area.bottom() - 2 - (p.bottom() + tickLength + 2 + theme.fontSize);
         // Compared before converting: a zero font or a degenerate area makes the ratio NaN.
@@ -277,13 +285,13 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
                           : fits >= 1                    ? int(fits)
                                                          : 1;
         WrappedText label;
-        if (estimateTextWidth(frame.x.label, theme.fontSize * minScale) <= p.width) {
+        if (estimateTextWidth(xLabel, theme.fontSize * minScale) <= p.width) {
             // One line, shrunk as the theme allows, when that keeps it whole (as before).
-            const FittedText fitted = fitText(frame.x.label, theme.fontSize, p.width, minScale);
+            const FittedText fitted = fitText(xLabel, theme.fontSize, p.width, minScale);
             label.lines = {fitted.text};
             label.size = fitted.size;
         } else {
-            label = wrapToFit(frame.x.label, theme.fontSize, p.width, lines, minScale);
+            label = wrapToFit(xLabel, theme.fontSize, p.width, lines, minScale);
             // Still cut under a narrow plot (a square heatmap at one column in print): as wide
             // as the room beside the plot allows (up to a colour bar; clear of a y label that
             // runs on down its strip), centred on the plot, rather than "positi…".
@@ -293,7 +301,7 @@ void drawAxisLabels(Figure& figure, Box area, const PlotFrame& frame, const Them
                 std::min({frame.xLabelReach, p.x - leftEdge, area.right() - 2 - p.right()});
             if (label.cut() && reach > 0) {
                 const WrappedText wider =
-                    wrapToFit(frame.x.label, theme.fontSize, p.width + 2 * reach, lines, minScale);
+                    wrapToFit(xLabel, theme.fontSize, p.width + 2 * reach, lines, minScale);
                 if (!wider.cut() || wider.size >= label.size) label = wider;
             }
         }

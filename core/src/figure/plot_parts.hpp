@@ -56,6 +56,9 @@ Margins plotMargins(const AxisSpec& x, const AxisSpec& y, bool hasTitle, const T
 // or colour bar beside the plot): a label that wraps onto more lines there gets their rows.
 void fitXLabelRows(Margins& m, const AxisSpec& x, const Theme& theme, float areaWidth,
                    float areaHeight);
+// The x label a plot `plotWidth` wide draws: AxisSpec::shortLabel when it has one and the label
+// does not fit on one line at full size, else the label (fitXLabelRows and drawAxisLabels).
+const std::string& xAxisLabel(const AxisSpec& x, float fontSize, float plotWidth);
 inline constexpr int kAxisLabelLines = 3;  // an axis label wraps onto at most this many lines
 inline constexpr float kAxisLabelLineStep = 1.15f;  // their baseline-to-baseline step, in sizes
 // The y tick labels again for the plot's final height (a legend below, a second title line

@@ -86,10 +86,8 @@ void drawSimilarityCurve(Figure& figure, Box area, const SimilarityParams& param
     spec.title = similarityFormula(params) + " against offset j − i";
     // "(key − query)" where it fits at the axis's size; on a narrow plot (1024x768 F5, ~285 px)
     // the short label, not the long one shrunk below its tick labels (the legend says j − i).
-    const std::string longLabel = "offset j − i (key − query)";
-    const float plotWidth = area.width - 5.5f * theme.fontSize;  // less the y axis's labels
-    spec.x = {estimateTextWidth(longLabel, theme.fontSize) <= plotWidth ? longLabel : "offset j − i",
-              -reach, reach};
+    spec.x = {"offset j − i (key − query)", -reach, reach};
+    spec.x.shortLabel = "offset j − i";
     spec.y = {std::string(similarityMetricName(params.metric)), -1, 1};
     if (params.metric == SimilarityMetric::Cosine) {
         spec.y.low = -1.05, spec.y.high = 1.05;

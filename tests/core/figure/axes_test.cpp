@@ -216,6 +216,47 @@ TEST(AxesTest, ALongXLabelAtPrintSizeWrapsUnderTheTicks) {
     EXPECT_TRUE(textsOutsideFigure(figure).empty());
 }
 
+// Issue 28 (Similarity at 1024x768 F5): an x label too long for its plot at full size was
+// shrunk below its tick labels. AxisSpec::shortLabel is drawn instead, at full size, with the
+// plot laid out for it; where the long label fits it is drawn whole.
+TEST(AxesTest, AnXLabelTooLongForThePlotDrawsItsShortForm) {
+    const Theme theme;
+    LinePlotSpec spec;
+    spec.x = {"offset j − i (key − query)", -10, 10};
+    spec.x.shortLabel = "offset j − i";
+    spec.y = {"", -1, 1};
+    spec.series.push_back({"", {-10, 10}, {-1, 1}});
+    auto draw = [&](const LinePlotSpec& s, float width, PlotFrame& frame) {
+        Figure figure = emptyFigure(width, 300, theme);
+        drawLinePlot(figure, {0, 0, width, 300}, s, theme, &frame);
+        return figure;
+    };
+    auto labelOf = [&](const Figure& figure) -> const TextItem* {
+        for (const FigureItem& item : figure.items)
+            if (const auto* text = std::get_if<TextItem>(&item))
+                if (text->text.rfind("offset", 0) == 0) return text;
+        return nullptr;
+    };
+    PlotFrame narrowFrame, shortFrame, wideFrame;
+    const Figure narrow = draw(spec, 220, narrowFrame);
+    // The long label is wider than the plot at full size (0.56 em a character), the short not.
+    ASSERT_GT(0.56f * theme.fontSize * 26, narrowFrame.plot.width);
+    ASSERT_LT(0.56f * theme.fontSize * 12, narrowFrame.plot.width);
+    const TextItem* label = labelOf(narrow);
+    ASSERT_NE(label, nullptr);
+    EXPECT_EQ(label->text, "offset j − i");
+    EXPECT_FLOAT_EQ(label->size, theme.fontSize);
+    // Laid out as a plot labelled with the short form alone: no rows kept for the long one.
+    LinePlotSpec shortOnly = spec;
+    shortOnly.x = {"offset j − i", -10, 10};
+    draw(shortOnly, 220, shortFrame);
+    EXPECT_FLOAT_EQ(narrowFrame.plot.bottom(), shortFrame.plot.bottom());
+    const Figure wide = draw(spec, 600, wideFrame);
+    ASSERT_NE(labelOf(wide), nullptr);
+    EXPECT_EQ(labelOf(wide)->text, "offset j − i (key − query)");
+    EXPECT_FLOAT_EQ(labelOf(wide)->size, theme.fontSize);
+}
+
 // Issue 28: at one column many axes named only their ends (pair 0 and 50, bucket 0 and 20). An
 // axis shows at least three labelled values wherever a nice step's labels fit with half an em
 // between them (x) or a quarter em (y): at integers on an integer axis, evenly spaced, and the

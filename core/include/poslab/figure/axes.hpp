@@ -17,6 +17,10 @@ struct AxisSpec {
     bool logarithmic = false;  // base-10 ticks; low must be > 0
     bool cells = false;        // integer cell indices: tick i sits at the centre of cell i
     bool integers = false;     // an integer quantity (pair, position): ticks at integers only
+    // The x label's short form ("offset j − i" for "offset j − i (key − query)"), drawn instead
+    // when the label does not fit the plot's width on one line at full size: rather than the
+    // long one shrunk or wrapped. Empty: the label always.
+    std::string shortLabel = "";
 };
 // An axis of an integer quantity (pair, position, head, offset): ticks at integers only.
 inline AxisSpec integerAxis(std::string label, double low, double high) {
