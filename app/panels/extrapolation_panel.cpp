@@ -65,8 +65,8 @@ void ExtrapolationPanel::drawFigures(state::AppState& state, ui::FrameContext& c
     ui::stateTabBar("extrapolation sets", tabs, &o.set, &shownSet_);
     figure_.showPanels(
         "extrapolation", state.extrapolation, context,
-        [](float w, float h, const Theme& theme, int panel) {
-            return extrapolationPanels(w, h, theme, panel);
+        [o](float w, float h, const Theme& theme, int panel) {
+            return extrapolationPanels(w, h, theme, panel, o);
         },
         [o](float w, float h, const Theme& theme, int panel, Detail) {
             return extrapolationFigure(o, w, h, theme, panel);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "plot_parts.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/figure/text_fit.hpp"
 
@@ -223,9 +224,9 @@ Box drawWrappedTitle(Figure& figure, Box area, const std::string& title, const T
     const auto [head, tail] = titleHalves(title, split);
     const FittedText first = fitText(head, theme.titleSize, room);
     const FittedText second = fitText(tail, theme.titleSize, room);
-    // Never larger than the figure's title (Figure::titleSize), as every plot title.
-    const float size = std::min({first.size, second.size,
-                                 figure.titleSize > 0 ? figure.titleSize : first.size}),
+    // A step below the figure's title (plotTitleCap), as every plot title.
+    const float cap = plot_parts::plotTitleCap(figure, theme);
+    const float size = std::min({first.size, second.size, cap > 0 ? cap : first.size}),
                 line = size * 1.15f;
     const float x = area.x + area.width / 2, y = area.y + theme.titleSize * 0.2f;
     figure.add(makeText({x, y}, first.text, size, theme.text, HorizontalAlign::Center));

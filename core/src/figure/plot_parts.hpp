@@ -81,14 +81,34 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
 // ---- Titles (titles.cpp)
 inline constexpr float kTitleBandLines = 1.8f;   // a one-line figure title's band, in title sizes
 inline constexpr float kTitleLineStep = 1.15f;   // from one title line to the next, in title sizes
-inline constexpr float kTitleWrapBelow = 0.85f;  // one line shrunk below this wraps at full size
+inline constexpr float kTitleWrapBelow = 0.85f;  // the least titleWrapBelow
+inline constexpr int kTitleMaxLines = 3;         // a figure title wraps onto at most this many
+// Plot titles (and a subtitle) are set at most this times the figure title's size: a step
+// smaller, so the figure title and the plots' read as two levels, not one block (#28).
+inline constexpr float kPlotTitleStep = 0.88f;
+// The smallest size a plot title is capped to: the body text (and the theme's floors for print
+// and presentation, scaledMinTextPx), so a title never reads smaller than the tick labels.
+float plotTitleFloor(const Theme& theme);
+// How far (a fraction of the title size) a figure title shrinks on one line before it wraps:
+// where plot titles a step below it would reach plotTitleFloor; at least kTitleWrapBelow.
+float titleWrapBelow(const Theme& theme);
+// The size a plot title of `figure` is set at most: kPlotTitleStep x Figure::titleSize, not
+// below plotTitleFloor nor above the figure title; 0 (no cap) before a figure title is drawn.
+float plotTitleCap(const Figure& figure, const Theme& theme);
 // A figure title on one line in `width`, shrunk as far as titles may (cut when even that fails:
 // drawTitleText then sets it on two smaller lines).
 FittedText fittedTitle(const std::string& title, float width, const Theme& theme);
-// A figure title as two lines at full size when one line in `width` would shrink below
-// kTitleWrapBelow and both lines fit; else empty (one line, shrunk as it must).
-std::vector<std::string> fullSizeTitleLines(const std::string& title, float width,
-                                            const Theme& theme);
+// A figure title that one line in `width` would shrink below titleWrapBelow: its lines (two, or
+// three, broken where titleBreak breaks) at the largest size from the title size down to
+// titleWrapBelow that holds them; empty when one line will do or none fits (one line, shrunk as
+// it must), and in a narrow window (under 24 title sizes) unless the file's height may grow.
+struct WrappedTitle {
+    std::vector<std::string> lines;
+    float size = 0;
+};
+WrappedTitle wrappedTitleLines(const std::string& title, float width, const Theme& theme);
+// The band those lines take: kTitleBandLines title sizes and a line step for each further line.
+float wrappedTitleBand(const Theme& theme, const WrappedTitle& title);
 // The title text itself, centred at the top of area (figure titles and plot titles alike);
 // returns the lines drawn (2: wrapped).
 int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme);

@@ -42,24 +42,79 @@ std::vector<std::string> balancedWrap(const std::string& text, float size, float
 
 }  // namespace
 
-std::vector<std::string> fullSizeTitleLines(const std::string& title, float width,
-                                            const Theme& theme) {
+float plotTitleFloor(const Theme& theme) {
+    return std::max({theme.fontSize, theme.minTextSize, scaledMinTextPx(theme)});
+}
+
+float titleWrapBelow(const Theme& theme) {
+    if (!(theme.titleSize > 0)) return 1;
+    return std::clamp(plotTitleFloor(theme) / (kPlotTitleStep * theme.titleSize), kTitleWrapBelow,
+                      1.f);
+}
+
+float plotTitleCap(const Figure& figure, const Theme& theme) {
+    if (!(figure.titleSize > 0)) return 0;
+    return std::min(figure.titleSize,
+                    std::max(kPlotTitleStep * figure.titleSize, plotTitleFloor(theme)));
+}
+
+namespace {
+
+// `title` in at most maxLines lines of at most `room` at `size`, broken where titleBreak breaks
+// (the widest line that does not fit split again), else as wrapText wraps it; empty when
+// neither fits.
+std::vector<std::string> brokenTitle(const std::string& title, float size, float room,
+                                     int maxLines) {
+    auto fits = [&](const std::vector<std::string>& lines) {
+        if (lines.empty() || int(lines.size()) > maxLines) return false;
+        for (const std::string& line : lines)
+            if (estimateTextWidth(line, size) > room) return false;
+        return true;
+    };
+    std::vector<std::string> lines{title};
+    while (!fits(lines) && int(lines.size()) < maxLines) {
+        std::size_t widest = 0;
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            if (estimateTextWidth(lines[i], size) > estimateTextWidth(lines[widest], size))
+                widest = i;
+        const std::size_t split = titleBreak(lines[widest]);
+        if (split == std::string::npos) break;
+        auto [head, tail] = titleHalves(lines[widest], split);
+        lines[widest] = std::move(head);
+        lines.insert(lines.begin() + std::ptrdiff_t(widest) + 1, std::move(tail));
+    }
+    if (fits(lines)) return lines;
+    std::vector<std::string> wrapped = wrapText(title, size, room);
+    return fits(wrapped) ? wrapped : std::vector<std::string>{};
+}
+
+}  // namespace
+
+WrappedTitle wrappedTitleLines(const std::string& title, float width, const Theme& theme) {
     const float room = width - theme.titleSize;
-    // One line shrunk below this reads as small text (the presentation check wants 80 %).
-    // A narrow figure (a small window's) needs the height more than the title its size.
-    if (title.empty() || width < 24 * theme.titleSize ||
-        estimateTextWidth(title, theme.titleSize * kTitleWrapBelow) <= room)
+    // One line shrunk below titleWrapBelow reads as small text beside the plot titles a step
+    // below it. A narrow window needs the height more than the title its size; a file whose
+    // height follows its width (Theme::panelRoom: a one-column print) has it.
+    const float lowest = theme.titleSize * titleWrapBelow(theme);
+    if (title.empty() || (width < 24 * theme.titleSize && !theme.panelRoom) ||
+        estimateTextWidth(title, lowest) <= room)
         return {};
-    const std::size_t split = titleBreak(title);
-    const auto [head, tail] = titleHalves(title, split);
-    std::vector<std::string> lines = wrapText(title, theme.titleSize, room);
-    if (split != std::string::npos && estimateTextWidth(head, theme.titleSize) <= room &&
-        estimateTextWidth(tail, theme.titleSize) <= room)
-        lines = {head, tail};
-    if (lines.size() != 2 || estimateTextWidth(lines[0], theme.titleSize) > room ||
-        estimateTextWidth(lines[1], theme.titleSize) > room)
-        return {};
-    return lines;
+    // The fewest lines, at the largest size down to `lowest` that holds them: a title wraps
+    // before it shrinks, and shrinks a little before it takes a third line.
+    for (int lines = 2; lines <= kTitleMaxLines; ++lines) {
+        for (const float scale : {1.f, 0.98f, 0.96f, 0.94f, 0.f}) {
+            const float size = std::max(lowest, theme.titleSize * scale);
+            std::vector<std::string> broken = brokenTitle(title, size, room, lines);
+            if (!broken.empty()) return {std::move(broken), size};
+            if (size <= lowest) break;
+        }
+    }
+    return {};
+}
+
+float wrappedTitleBand(const Theme& theme, const WrappedTitle& title) {
+    const std::size_t lines = std::max<std::size_t>(1, title.lines.size());
+    return theme.titleSize * kTitleBandLines + float(lines - 1) * kTitleLineStep * title.size;
 }
 
 FittedText fittedTitle(const std::string& title, float width, const Theme& theme) {
@@ -69,17 +124,18 @@ FittedText fittedTitle(const std::string& title, float width, const Theme& theme
 int drawTitleText(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const float room = area.width - theme.titleSize;
     const float x = area.x + area.width / 2, top = area.y + theme.titleSize * 0.2f;
-    // Two lines at full size where the view kept the band for them (titleBandHeight with the
-    // title): a title shrunk to one line would read smaller than the figure's body text.
-    if (area.height >= theme.titleSize * (kTitleBandLines + kTitleLineStep) - 0.01f) {
-        const std::vector<std::string> full = fullSizeTitleLines(title, area.width, theme);
-        if (full.size() == 2) {
-            for (std::size_t i = 0; i < 2; ++i) {
-                figure.add(makeText({x, top + float(i) * theme.titleSize * kTitleLineStep}, full[i],
-                                    theme.titleSize, theme.text, HorizontalAlign::Center,
+    // Two or three lines at (nearly) full size where the view kept the band for them
+    // (titleBandHeight with the title): a title shrunk to one line would read no larger than
+    // the plot titles under it (#28).
+    if (area.height >= theme.titleSize * (kTitleBandLines + kTitleLineStep * kTitleWrapBelow)) {
+        const WrappedTitle full = wrappedTitleLines(title, area.width, theme);
+        if (full.lines.size() >= 2 && area.height >= wrappedTitleBand(theme, full) - 0.01f) {
+            for (std::size_t i = 0; i < full.lines.size(); ++i) {
+                figure.add(makeText({x, top + float(i) * full.size * kTitleLineStep}, full.lines[i],
+                                    full.size, theme.text, HorizontalAlign::Center,
                                     VerticalAlign::Top));
             }
-            return 2;
+            return int(full.lines.size());
         }
     }
     FittedText fitted = fittedTitle(title, area.width, theme);
@@ -162,8 +218,9 @@ TitleLines plotTitleLines(const std::string& title, float width, float plotHeigh
 void drawTitleLines(Figure& figure, Box area, const TitleLines& title, const Theme& theme) {
     float y = area.y + theme.titleSize * 0.2f;
     for (const FittedText& line : title.lines) {
-        // Never larger than the figure's title (Figure::titleSize).
-        const float size = figure.titleSize > 0 ? std::min(line.size, figure.titleSize) : line.size;
+        // A step below the figure's title (Figure::titleSize; plotTitleCap).
+        const float cap = plotTitleCap(figure, theme);
+        const float size = cap > 0 ? std::min(line.size, cap) : line.size;
         figure.add(makeText({area.x + area.width / 2, y}, line.text, size, theme.text,
                             HorizontalAlign::Center, VerticalAlign::Top));
         y += title.step;
@@ -182,7 +239,8 @@ float titleBandHeight(const Theme& theme, const std::string& title, float width,
     const bool replaced =
         theme.titleMode == TitleMode::Replace && theme.titleTarget != TitleTarget::PanelTitles;
     const std::string& drawn = replaced ? theme.titleText : title;
-    const bool twoLines = plot_parts::fullSizeTitleLines(drawn, width, theme).size() == 2;
+    const plot_parts::WrappedTitle wrapped = plot_parts::wrappedTitleLines(drawn, width, theme);
+    const bool twoLines = wrapped.lines.size() >= 2;
     // Too long for one line even shrunk, a title is two lines at 3/4 size (drawTitleText), which
     // fill the band of one to its edge and touch the first panel's title. In a file whose height
     // follows its width (a one-column print: Theme::panelRoom) the band grows by the second
@@ -192,17 +250,16 @@ float titleBandHeight(const Theme& theme, const std::string& title, float width,
         plot_parts::fittedTitle(drawn, width, theme).text != drawn)
         return theme.titleSize * plot_parts::kTitleBandLines +
                atLeastMinText(theme.titleSize * 0.74f, theme) * plot_parts::kTitleLineStep;
-    return theme.titleSize *
-           (plot_parts::kTitleBandLines + (twoLines ? plot_parts::kTitleLineStep : 0.f));
+    return plot_parts::wrappedTitleBand(theme, wrapped);
 }
 
 int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const bool first = figure.figureTitles++ == 0;
-    // The first is the figure's title: its size is recorded (the smaller line of two); later
-    // ones (a subtitle, a panel's title) are set no larger.
+    // The first is the figure's title: its size is recorded (the smallest of its lines); later
+    // ones (a subtitle, a panel's title) are set a step below it (plotTitleCap).
     Theme capped = theme;
-    if (!first && figure.titleSize > 0)
-        capped.titleSize = std::min(theme.titleSize, figure.titleSize);
+    if (const float cap = plot_parts::plotTitleCap(figure, theme); !first && cap > 0)
+        capped.titleSize = std::min(theme.titleSize, cap);
     const std::size_t before = figure.items.size();
     auto recorded = [&](int lines) {
         if (!first) return lines;

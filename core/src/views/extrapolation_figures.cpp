@@ -521,14 +521,23 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
 
 namespace {
 
-float extrapolationTitleHeight(const Theme& theme) {
-    return titleBandHeight(theme);
+std::string extrapolationTitle(const ExtrapolationOptions& options) {
+    return "Past the training length (" + std::to_string(options.trainingLength) + " → " +
+           std::to_string(options.evaluationLength) + " positions): what each encoding does";
+}
+
+// The band of the lines the title wraps to (one column: two at the title size, the first
+// panel's title a gap below them; #28), as extrapolationFigure draws it.
+float extrapolationTitleHeight(const ExtrapolationOptions& options, float width, float height,
+                               const Theme& theme) {
+    return titleBandHeight(theme, extrapolationTitle(options), width, height);
 }
 
 }  // namespace
 
-PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = extrapolationTitleHeight(theme);
+PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel,
+                              const ExtrapolationOptions& options) {
+    const float titleHeight = extrapolationTitleHeight(options, width, height, theme);
     const Box area{0, titleHeight, width, height - titleHeight};
     return reflowOrFocus(area, extrapolationShape(area, theme, ExtrapolationSet::Textbook), theme,
                          panel);
@@ -542,7 +551,7 @@ Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float wi
     // its plot takes the figure title's row (lesson 6.3's ALiBi plot at 1024x768 F5 was 80 px
     // tall under two title rows). The panels stay one at a time in the taller area.
     const bool alone = options.set == ExtrapolationSet::Textbook && theme.focusPanel <= 0 &&
-                       extrapolationPanels(width, height, theme, panel).oneAtATime();
+                       extrapolationPanels(width, height, theme, panel, options).oneAtATime();
     if (alone) {
         Theme single = theme;
         single.panelsOneAtATime = true;
@@ -550,11 +559,8 @@ Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float wi
             return s.error();
         return figure;
     }
-    const float titleHeight = extrapolationTitleHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight},
-              "Past the training length (" + std::to_string(options.trainingLength) + " → " +
-                  std::to_string(options.evaluationLength) + " positions): what each encoding does",
-              theme);
+    const float titleHeight = extrapolationTitleHeight(options, width, height, theme);
+    drawTitle(figure, {0, 0, width, titleHeight}, extrapolationTitle(options), theme);
     if (auto s = drawExtrapolation(figure, {0, titleHeight, width, height - titleHeight}, options,
                                    theme, panel);
         !s) {

@@ -212,10 +212,18 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     for (const HfLayer& layer : config.layers) nope += layer.ropeVariant < 0 ? 1 : 0;
     std::string title = "Layers of " + model + ": " + std::to_string(layerCount) + " layers";
     if (nope > 0) title += ", " + std::to_string(nope) + " without RoPE (NoPE)";
-    drawTitle(figure, area, title, theme);
+    const int titleLines = drawTitle(figure, area, title, theme);
 
     const float margin = std::max(12.0f, area.width * 0.03f);
-    const float top = area.y + std::max(theme.fontSize, titleBandHeight(theme, 2.6f));
+    // 0.6 of a title size below the title's last line at least: two lines at the title size
+    // (a one-column print, titles.cpp's wrap before shrink) reach 2.35 title sizes (#28).
+    const float titleBottom =
+        titleLines > 0 ? theme.titleSize * 0.2f + float(titleLines - 1) * 1.15f * figure.titleSize +
+                             figure.titleSize
+                       : 0.f;
+    const float top =
+        area.y + std::max({theme.fontSize, titleBandHeight(theme, 2.6f),
+                           titleLines > 0 ? titleBottom + 0.6f * theme.titleSize : 0.f});
     Box table{area.x + margin, top, area.width - 2 * margin, area.bottom() - top - margin};
     if (table.width < 40 || table.height < 20) return;
 

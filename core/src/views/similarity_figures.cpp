@@ -150,8 +150,11 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
                                 const Theme& theme) {
     if (auto s = validate(params); !s) return s.error();
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, similarityTitle(params), theme);
+    // The band of the lines the title wraps to (one column: two, at the title size), so the
+    // map's title keeps its gap below them (#28: it nearly touched two shrunk lines).
+    const std::string title = similarityTitle(params);
+    const float titleHeight = titleBandHeight(theme, title, width, height);
+    drawTitle(figure, {0, 0, width, titleHeight}, title, theme);
     const Box body{0, titleHeight, width, height - titleHeight};
     const float heatmapWidth = std::min(body.height + 120, std::floor(body.width * 0.55f));
     Box heatmapArea{0, body.y, heatmapWidth, body.height};

@@ -206,6 +206,58 @@ inline std::string titleSmallerThanPanels(const Figure& figure) {
     return {};
 }
 
+// #28: the figure title and its plots' titles read as two levels, not one block. The figure
+// title's lines as titleSmallerThanPanels finds them; every plot title at most `step` times its
+// smallest line (a step smaller, as the shared title code sets them: 0.88), and at least half
+// an em of the figure title between its last line and the highest text below it. Empty: both
+// hold (or the figure has no title over its plots).
+inline std::string titleHierarchyFaults(const Figure& figure, float step = 0.9f) {
+    if (figure.panels.empty()) return {};
+    float top = figure.height;
+    for (const PanelSpan& panel : figure.panels) top = std::min(top, panel.area.y);
+    auto centredTitle = [](const FigureItem& item) -> const TextItem* {
+        const auto* text = std::get_if<TextItem>(&item);
+        return text && !text->text.empty() && !text->vertical90 &&
+                       text->horizontal == HorizontalAlign::Center &&
+                       text->vertical == VerticalAlign::Top
+                   ? text
+                   : nullptr;
+    };
+    float figureTitle = 0, titleBottom = 0;
+    std::vector<std::size_t> titleItems;
+    for (std::size_t i = 0; i < figure.panels.front().begin; ++i)
+        if (const TextItem* text = centredTitle(figure.items[i]); text && text->anchor.y < top) {
+            figureTitle = figureTitle > 0 ? std::min(figureTitle, text->size) : text->size;
+            titleBottom = std::max(titleBottom, textBox(*text).bottom());
+            titleItems.push_back(i);
+        }
+    if (figureTitle <= 0) return {};
+    std::string out;
+    for (const PanelSpan& panel : figure.panels) {
+        if (panel.plot.height <= 0) continue;
+        for (std::size_t i = panel.begin; i < panel.end && i < figure.items.size(); ++i) {
+            const TextItem* text = centredTitle(figure.items[i]);
+            if (text && text->anchor.y >= panel.area.y && text->anchor.y < panel.plot.y &&
+                text->size > step * figureTitle + 1e-3f)
+                out += "the plot title \"" + text->text + "\" (" + std::to_string(text->size) +
+                       " px) is not a step below the figure title (" + std::to_string(figureTitle) +
+                       " px)\n";
+        }
+    }
+    float next = figure.height;
+    for (std::size_t i = 0; i < figure.items.size(); ++i) {
+        const auto* text = std::get_if<TextItem>(&figure.items[i]);
+        if (!text || text->text.empty() ||
+            std::find(titleItems.begin(), titleItems.end(), i) != titleItems.end())
+            continue;
+        next = std::min(next, textBox(*text).y);
+    }
+    if (next - titleBottom < 0.5f * figureTitle - 1e-3f)
+        out += "the first text below the figure title is " + std::to_string(next - titleBottom) +
+               " px under it (half an em: " + std::to_string(0.5f * figureTitle) + " px)\n";
+    return out;
+}
+
 inline int heatmapCount(const Figure& figure) {
     int count = 0;
     for (const FigureItem& item : figure.items) count += std::holds_alternative<HeatmapItem>(item);

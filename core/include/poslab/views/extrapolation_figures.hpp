@@ -52,7 +52,9 @@ Result<Figure> extrapolationFigure(const ExtrapolationOptions& options, float wi
 // window seen in training) and how far the gentlest head still reaches past it.
 inline constexpr double kAlibiForgottenBias = -10;
 std::string alibiExtrapolationCaption(const std::vector<double>& slopes, int trainingLength);
-// Where extrapolationFigure puts its panels in a figure of that size (the GUI's panel selector).
-PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel = 0);
+// Where extrapolationFigure puts its panels in a figure of that size (the GUI's panel selector);
+// the options' lengths are in the title, whose lines the panels go below.
+PanelGrid extrapolationPanels(float width, float height, const Theme& theme, int panel = 0,
+                              const ExtrapolationOptions& options = {});
 
 }  // namespace poslab
