@@ -440,14 +440,17 @@ TEST(PrintFigureTest, OneColumnCompareIsNotASevenRowTower) {
 TEST(PrintFigureTest, OneColumnExtrapolationIsNotASixPanelTower) {
     // Six equal 21-em cells made it 2,942 px, most paragraphs' boxes part empty; each plot is 10
     // to 14 ems over a paragraph as tall as its lines now. Every panel stays (PrintWidthTest),
-    // every legend lists all its keys, and no text or legend hides a mark.
+    // every legend lists all its keys, and no text or legend hides a mark. The line at 1's label
+    // may take two lines beside its line (#28): its words in order, one text after the other.
     auto column = build(viewNamed("extrapolation"), {{"width", "600"}});
     ASSERT_TRUE(column.ok()) << column.error().message;
     EXPECT_LT(column->figure.height, 2700.f);
     for (const char* key :
          {"seen in", "used at", "2π: one full", "none", "linear", "ntk", "yarn", "llama3",
           "1: no new angles", "m = 0.5", "m = 0.125", "m = 0.0156", "m = 0.00391", "32 buckets"})
-        EXPECT_FALSE(textsWith(column->figure, key).empty()) << key;
+        EXPECT_TRUE(!textsWith(column->figure, key).empty() ||
+                    allText(column->figure).find(key) != std::string::npos)
+            << key;
     for (const TextOverMark& over : textsOverMarks(column->figure))
         ADD_FAILURE() << std::get<TextItem>(column->figure.items[over.text]).text;
     EXPECT_TRUE(legendsOverMarks(column->figure).empty());

@@ -153,6 +153,9 @@ HeatmapSpec learnedPastTheTable(const LearnedParams& params, int positions, Box 
 
 namespace {
 
+// The width of the curve drawn along the line at 1 (linear's, wide under the others).
+constexpr float kAlongLineWidth = 4.5f;
+
 // The label of the horizontal line at y = value, beside it at the left or the right, above or
 // below: the first place inside the plot a third of a line clear of every curve (the plot's
 // own placement put "1: no new angles" where it touched NTK's curve at 1440x900 F5, #28),
@@ -162,35 +165,58 @@ bool labelLineClearOfCurves(Figure& figure, const PlotFrame& frame, Figure::Chec
                             const std::string& text, Rgba color, const Theme& theme) {
     const Box& p = frame.plot;
     const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
-    const float width = estimateTextWidth(text, size) + 4, height = size + 2;
     const float lineY = frame.toPixel(frame.x.low, value).y;
     const float margin = theme.fontSize / 3;
+    // Off the line by half the widest curve drawn along it (linear's band) and the clearance
+    // that keeps a text from reading as on a curve (text_boxes' markClearance).
+    const float offset = strokeWidth(theme, kAlongLineWidth) / 2 + markClearance(size);
     std::vector<Box> taken;
     for (std::size_t i = start.items; i < figure.items.size(); ++i) {
         if (const auto* t = std::get_if<TextItem>(&figure.items[i]); t && !t->text.empty())
             taken.push_back(textBox(*t));
+        if (const auto* r = std::get_if<RectItem>(&figure.items[i]); r && r->legend)
+            taken.push_back(r->box);  // the legend's box, not only its names
     }
     // A vertical marker's line: a label across it reads as struck through.
     for (const Marker& marker : markers)
         if (marker.vertical)
             taken.push_back({frame.toPixel(marker.value, frame.y.low).x - 1, p.y, 2, p.height});
-    for (const bool above : {true, false}) {
-        for (const bool right : {false, true}) {
-            const Box box{right ? p.right() - 8 - width : p.x + 8,
-                          above ? lineY - 3 - height : lineY + 3, width, height};
-            // Clear by `margin` on the three sides away from the line (the curve along the
-            // line itself, linear's, is 3 px off as the plot's labels are).
-            const Box clearance{box.x - margin, above ? box.y - margin : box.y,
-                                box.width + 2 * margin, box.height + margin};
-            if (box.x < p.x || box.right() > p.right() || box.y < p.y || box.bottom() > p.bottom())
-                continue;
-            if (marksCovered(figure, clearance, start.marks) > 0) continue;
-            if (std::any_of(taken.begin(), taken.end(),
-                            [&](const Box& t) { return boxesOverlap(box, t, 0); }))
-                continue;
-            figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
-            figure.add(makeText({box.x + 2, box.y + 1}, text, size, color));
-            return true;
+    // One line, else two (a one-column plot: "1: no new angles" was wider than the room either
+    // side of the "< one turn" line, and went to the top of the plot, far from its line).
+    const auto [head, tail] = titleHalves(text, titleBreak(text));
+    std::vector<std::vector<std::string>> forms = {{text}};
+    if (!tail.empty()) forms.push_back({head, tail});
+    const float step = size * 1.15f;
+    for (const std::vector<std::string>& lines : forms) {
+        float widest = 0;
+        for (const std::string& line : lines)
+            widest = std::max(widest, estimateTextWidth(line, size));
+        const float width = widest + 4, height = step * float(lines.size() - 1) + size + 2;
+        // The ends of the line first, then along it.
+        std::vector<float> lefts = {p.x + 8, p.right() - 8 - width};
+        for (int k = 1; k <= 64 && p.x + 8 + float(k) * width / 4 < p.right() - 8 - width; ++k)
+            lefts.push_back(p.x + 8 + float(k) * width / 4);
+        for (const bool above : {true, false}) {
+            for (const float left : lefts) {
+                const Box box{left, above ? lineY - offset - height : lineY + offset, width,
+                              height};
+                // Clear by `margin` on the three sides away from the line (the curve along the
+                // line itself, linear's, is `offset` off).
+                const Box clearance{box.x - margin, above ? box.y - margin : box.y,
+                                    box.width + 2 * margin, box.height + margin};
+                if (box.x < p.x || box.right() > p.right() || box.y < p.y ||
+                    box.bottom() > p.bottom())
+                    continue;
+                if (marksCovered(figure, clearance, start.marks) > 0) continue;
+                if (std::any_of(taken.begin(), taken.end(),
+                                [&](const Box& t) { return boxesOverlap(box, t, 0); }))
+                    continue;
+                figure.add(RectItem{box, withAlpha(theme.plotBackground, 215), {0, 0, 0, 0}, 1});
+                for (std::size_t i = 0; i < lines.size(); ++i)
+                    figure.add(
+                        makeText({box.x + 2, box.y + 1 + step * float(i)}, lines[i], size, color));
+                return true;
+            }
         }
     }
     return false;
@@ -205,11 +231,12 @@ bool oneColumnPrint(Box area, const Theme& theme) {
 
 // The textbook set stacked in print: each plot this many ems tall over its paragraph, as tall as
 // its lines (stackedCells): the heatmaps 10, the line plots 12, which their legends beside them
-// need (at 11 ALiBi's and the scalings' legends left keys out), the scalings 13 (at 12 its y
-// label was cut: the axis gave it a second column only for a taller plot) and RoPE's angles 14
-// (at 13 its y label reached the lowest tick label). Equal 21-em cells left most paragraphs'
+// need (at 11 ALiBi's and the scalings' legends left keys out), the scalings 15 (at 12 its y
+// label was cut: the axis gave it a second column only for a taller plot; at 13 "1: no new
+// angles" had no room beside its line and went to the plot's top, #28; at 14 too) and RoPE's angles
+// 14 (at 13 its y label reached the lowest tick label). Equal 21-em cells left most paragraphs'
 // boxes part empty and made the one-column figure 2,942 px tall.
-constexpr float kStackedPlotEm[6] = {10, 10, 14, 13, 12, 12};
+constexpr float kStackedPlotEm[6] = {10, 10, 14, 15, 12, 12};
 constexpr float kStackedPlotLeastEm = 10;
 
 // Stacked, the relative set's paragraphs need fewer lines than in the 22-em column the shape's
@@ -226,7 +253,9 @@ PanelShape extrapolationShape(Box area, const Theme& theme, ExtrapolationSet set
 // `textSize`, as many lines as it wraps to; asks the canvas for their sum.
 std::vector<PlotAndText> stackedCells(Box area, const std::vector<std::string>& paragraphs,
                                       float textSize, const Theme& theme) {
-    const float gap = kExtrapolationPanels.gap;
+    // Closer than the grid's gap: each panel's title keeps its own room above it, and the
+    // figure stays under 2,700 px with the title on two full-size lines (#28).
+    const float gap = kExtrapolationPanels.gap - 8;
     std::vector<float> textHeights;
     float needed = gap * float(paragraphs.size() - 1);
     for (std::size_t k = 0; k < paragraphs.size(); ++k) {
@@ -412,6 +441,10 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
             LineSeries series;
             series.name = std::string(scalingName(type));
             series.color = seriesColor(index++, theme);  // llama3: not yellow on paper
+            // Linear lies on the line at 1, and NTK, YaRN and Llama 3 join it at the slow
+            // pairs: drawn wide under them, it shows as a band around theirs instead of hidden
+            // (#28); the legend's swatch is as wide.
+            if (type == RopeScaling::Linear) series.width = kAlongLineWidth;
             if (!freqs) continue;
             for (int i = 0; i < pairs; ++i) {
                 const double seenAngle = plain.inverse[std::size_t(i)] * (train - 1);
@@ -453,8 +486,18 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
                                     one.color, small)) {
             figure.rollBack(start);
             spec.markers.front().label = "1: no new angles";
-            drawLinePlot(figure, cell.plot, spec, small);
+            drawLinePlot(figure, cell.plot, spec, small, &frame);
         }
+        // The line at 1 again over the curves, thin and dashed: under them the curves on it
+        // hid it (the marker's line is drawn first); now both read.
+        const float atOne = frame.toPixel(frame.x.low, 1).y;
+        figure.add(ClipPush{frame.plot});
+        figure.add(LineItem{{frame.plot.x, atOne},
+                            {frame.plot.right(), atOne},
+                            one.color,
+                            strokeWidth(small, 1),
+                            true});
+        figure.add(ClipPop{});
         drawParagraph(figure, cell.text, paragraphs[3], theme, textSize);
     }
     // 5. ALiBi: a linear penalty, defined at every distance.

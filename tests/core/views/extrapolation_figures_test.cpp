@@ -12,6 +12,7 @@
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/learned.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
@@ -216,6 +217,82 @@ TEST(ExtrapolationFiguresTest, NoNewAnglesLabelKeepsClearOfTheCurves) {
             }
         }
         EXPECT_GE(nearest, projector.fontSize / 4) << height << " " << box.x << "," << box.y;
+    }
+}
+
+// Issue 28: in RoPE scalings, linear's ratio (1 at every pair) lay on the line at 1 and NTK,
+// YaRN and Llama 3 joined it at the slow pairs, so neither linear nor the line read; at one
+// column the line's label "1: no new angles" went to the top of the plot, far from its line.
+// Linear is drawn wide under the other curves, the line dashed over them all, and the label sits
+// against its line (on two lines where one has no room) at one column, on a laptop and on a
+// projector's single panel.
+TEST(ExtrapolationFiguresTest, LinearAndTheLineAtOneBothReadAndTheLabelSitsOnItsLine) {
+    const ExtrapolationOptions options;  // 512 -> 2048, factor 4
+    const Theme print = forFiles(paperTheme(), 1), screen = darkTheme();
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    struct Case {
+        const char* name;
+        Theme theme;
+        Result<Figure> figure;
+    };
+    Case cases[] = {
+        {"one column", print,
+         buildWithAllPanels([&](const Theme& t, float w,
+                                float h) { return extrapolationFigure(options, w, h, t); },
+                            print, 600, 800, true, 8192)},
+        {"1440x900", screen, extrapolationFigure(options, 1090, 760, screen, 3)},
+        {"F5 panel 4", projector, extrapolationFigure(options, 1424, 640, projector, 3)}};
+    for (Case& c : cases) {
+        ASSERT_TRUE(c.figure.ok()) << c.name << ": " << c.figure.error().message;
+        const Figure& figure = *c.figure;
+        // The scalings plot: its y axis is the log axis from 0.05 to 20.
+        Box plot;
+        for (const AxisRecord& axis : figure.axes)
+            if (axis.vertical && axis.logarithmic && axis.low == 0.05 && axis.high == 20)
+                plot = axis.plot;
+        ASSERT_GT(plot.height, 0) << c.name;
+        const float lineY = plot.bottom() - plot.height * float(std::log(1 / 0.05) / std::log(400));
+        auto inside = [&](Point p) {
+            return p.x >= plot.x && p.x <= plot.right() && p.y >= plot.y && p.y <= plot.bottom();
+        };
+        // The label's lines inside the plot, their box against the line.
+        Box label{0, 0, 0, 0};
+        float size = 0;
+        int lastCurve = -1, lastLine = -1;
+        float linearWidth = 0, widestOther = 0;
+        const Rgba linear = lineColorOn(seriesColor(1, c.theme), c.theme);
+        for (std::size_t i = 0; i < figure.items.size(); ++i) {
+            const FigureItem& item = figure.items[i];
+            if (const auto* t = std::get_if<TextItem>(&item)) {
+                const bool part =
+                    t->text == "1: no new angles" || t->text == "1: no new" || t->text == "angles";
+                if (!part || !inside(t->anchor)) continue;
+                const Box b = textBox(*t);
+                label = label.width == 0
+                            ? b
+                            : Box{std::min(label.x, b.x), std::min(label.y, b.y),
+                                  std::max(label.right(), b.right()) - std::min(label.x, b.x),
+                                  std::max(label.bottom(), b.bottom()) - std::min(label.y, b.y)};
+                size = t->size;
+            } else if (const auto* l = std::get_if<PolylineItem>(&item)) {
+                if (l->points.empty() || !inside(l->points.front())) continue;
+                lastCurve = int(i);
+                if (l->color == linear)
+                    linearWidth = std::max(linearWidth, l->width);
+                else
+                    widestOther = std::max(widestOther, l->width);
+            } else if (const auto* l = std::get_if<LineItem>(&item)) {
+                if (l->dashed && std::abs(l->from.y - lineY) < 1 && std::abs(l->to.y - lineY) < 1 &&
+                    l->from.x <= plot.x + 1 && l->to.x >= plot.right() - 1)
+                    lastLine = int(i);
+            }
+        }
+        ASSERT_GT(label.width, 0) << c.name << ": no label in the plot";
+        const float off = label.bottom() <= lineY ? lineY - label.bottom() : label.y - lineY;
+        EXPECT_GE(off, 0) << c.name << ": the label crosses its line";
+        EXPECT_LE(off, 0.6f * size) << c.name << ": the label is " << off << " px from its line";
+        EXPECT_GT(lastLine, lastCurve) << c.name << ": the line at 1 is under a curve";
+        EXPECT_GE(linearWidth, 2 * widestOther) << c.name << ": linear is not wider";
     }
 }
 
