@@ -13,6 +13,7 @@
 #include "commands/option_reader.hpp"
 #include "poslab/base/format.hpp"
 #include "poslab/io/json_reader.hpp"
+#include "poslab/io/output_file.hpp"
 
 #include "poslab/figure/figure_controls.hpp"
 #include "state/ranges.hpp"
@@ -258,6 +259,13 @@ Result<BuiltFigure> buildFigure(const RenderView& view, const std::vector<Option
                                 const ArgMap& args) {
     auto settings = readRenderSettings(args);
     if (!settings) return Error{printable(settings.error().message)};
+    // A vector file embeds each heatmap at one image pixel per cell (Theme::cellResolution).
+    std::optional<std::string> out;
+    OptionReader(args).path("out", out);
+    if (out) {
+        const std::string extension = fileExtension(*out);
+        settings->theme.cellResolution = extension == ".pdf" || extension == ".svg";
+    }
     // The paper controls (--title, --panel, ...) may need the figure built twice: see
     // figure_controls.hpp. A --panel below 1 is refused with the range this view has.
     if (args.has("panel") && settings->theme.focusPanel < 1) {

@@ -152,8 +152,13 @@ ImageRgba heatmapImage(const HeatmapItem& item, bool vector) {
     }
     ImageRgba cells = colorize(*source, item.colormap, item.range, item.masked);
     bleedIntoTransparent(cells);
+    // A table with more cells than figure pixels on either side (a vector file samples its
+    // heatmaps at their cells: Theme::cellResolution) is embedded at exactly one image pixel per
+    // cell, drawn nearest-neighbour: a reader zooms into the whole table (#28).
+    const bool moreCellsThanPixels =
+        double(cells.width) > item.box.width || double(cells.height) > item.box.height;
     auto blockSize = [&](float pixels, int count) {
-        if (!vector) return 1;
+        if (!vector || moreCellsThanPixels) return 1;
         const int wanted = int(std::lround(double(pixels) / count));
         return std::clamp(wanted, 1, std::max(1, kMaxVectorImageSide / count));
     };

@@ -7,12 +7,17 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "commands/commands.hpp"
 #include "gfx/cairo_renderer.hpp"
+#include "poslab/encodings/learned.hpp"
 #include "poslab/figure/plot.hpp"
 #include "process.hpp"
 
@@ -643,6 +648,117 @@ TEST(CairoRendererTest, CropImageKeepsTheRectangleClampedToTheImage) {
     // Outside, or of no size: empty.
     EXPECT_EQ(gfx::cropImage(image, 4, 0, 2, 2).pixels.size(), 0u);
     EXPECT_EQ(gfx::cropImage(image, 0, 0, 0, 3).width, 0);
+}
+
+// ---- Vector files keep every cell (#28)
+// A table with more cells than its plot has pixels (1024 positions on a one-column page) is
+// embedded in PDF and SVG as an image of exactly rows x cols pixels, each the colormap's colour
+// of its cell, and no map's "mean of" note is left: a reader zooms into the whole table.
+std::array<int, 3> expectedCellColour(const Matrix& table, double largest, int row, int col) {
+    const double t = (table(std::size_t(row), std::size_t(col)) + largest) / (2 * largest);
+    const Rgba c = sampleColormap(ColormapId::BlueWhiteRed, t);
+    return {c.r, c.g, c.b};
+}
+
+TEST_F(FigureExportTest, VectorFilesEmbedTablesAtOneImagePixelPerCell) {
+    if (!toolAvailable("pdfimages") || !toolAvailable("pdftotext"))
+        GTEST_SKIP() << "poppler-utils not installed";
+    constexpr int kRows = 1024, kCols = 64;  // cosine map too: every pair (up to 1024)
+    LearnedParams params;
+    params.seqLen = kRows;
+    params.dModel = kCols;
+    const Matrix table = learnedTable(params).value();
+    double largest = 0;
+    for (double v : table.values) largest = std::max(largest, std::abs(v));
+    const int picked[][2] = {{0, 0}, {1, 63}, {777, 5}, {512, 31}, {1023, 0}, {1022, 62}};
+    for (const std::string extension : {".pdf", ".svg"}) {
+        SCOPED_TRACE(extension);
+        const std::string out = path("table" + extension);
+        auto result =
+            runPoslab({"render", "learned", "--seq-len", std::to_string(kRows), "--d-model",
+                       std::to_string(kCols), "--width", "600", "--out", out},
+                      "env -u DISPLAY");
+        ASSERT_EQ(result.exitCode, 0) << result.err;
+        std::string text;               // the figure's words
+        std::vector<std::uint8_t> rgb;  // the table's image, row-major RGB
+        int width = 0, height = 0;
+        if (extension == ".pdf") {
+            text = runShell("pdftotext " + shellQuote(out) + " -").out;
+            // pdfimages writes RGB images as binary PPM (P6): the images exactly as embedded.
+            ASSERT_EQ(
+                runShell("pdfimages " + shellQuote(out) + " " + shellQuote(path("img"))).exitCode,
+                0);
+            for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+                if (entry.path().extension() != ".ppm") continue;
+                std::ifstream in(entry.path(), std::ios::binary);
+                std::string magic;
+                int w = 0, h = 0, maxValue = 0;
+                in >> magic >> w >> h >> maxValue;
+                in.get();
+                if (magic != "P6" || w != kCols || h != kRows || maxValue != 255) continue;
+                width = w, height = h;
+                rgb.resize(std::size_t(w) * h * 3);
+                in.read(reinterpret_cast<char*>(rgb.data()), std::streamsize(rgb.size()));
+            }
+        } else {
+            const std::string svg = readFile(out);
+            text = svg;
+            // Every embedded PNG: its size from the IHDR chunk, its pixels decoded by Python's
+            // zlib (filters undone) when Debian's python3 is there.
+            const std::string script = path("png.py");
+            std::ofstream(script) << R"(import base64, re, sys, zlib
+svg = open(sys.argv[1]).read()
+for data in re.findall(r'base64,([A-Za-z0-9+/=]+)', svg):
+    png = base64.b64decode(data)
+    w, h = int.from_bytes(png[16:20], 'big'), int.from_bytes(png[20:24], 'big')
+    if (w, h) != (int(sys.argv[2]), int(sys.argv[3])): continue
+    bpp = 4 if png[25] == 6 else 3
+    raw, at = b'', 8
+    while at < len(png):
+        n = int.from_bytes(png[at:at + 4], 'big')
+        if png[at + 4:at + 8] == b'IDAT': raw += png[at + 8:at + 8 + n]
+        at += 12 + n
+    raw = zlib.decompress(raw)
+    stride, prev, out = w * bpp, bytearray(w * bpp), bytearray()
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            p = a + b - c
+            pred = [0, a, b, (a + b) // 2,
+                    a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c)
+                    else b if abs(p - b) <= abs(p - c) else c][f]
+            line[i] = (line[i] + pred) & 255
+        out += bytes(v for i, v in enumerate(line) if i % bpp < 3)
+        prev = line
+    sys.stdout.buffer.write(out)
+    break
+)";
+            if (!toolAvailable("/usr/bin/python3")) GTEST_SKIP() << "python3 not installed";
+            const ProcessResult decoded =
+                runShell("/usr/bin/python3 " + shellQuote(script) + " " + shellQuote(out) + " " +
+                         std::to_string(kCols) + " " + std::to_string(kRows));
+            ASSERT_EQ(decoded.exitCode, 0) << decoded.err;
+            if (decoded.out.size() == std::size_t(kRows) * kCols * 3) {
+                width = kCols, height = kRows;
+                rgb.assign(decoded.out.begin(), decoded.out.end());
+            }
+        }
+        ASSERT_EQ(width, kCols) << "no image of exactly " << kRows << " x " << kCols << " pixels";
+        ASSERT_EQ(height, kRows);
+        for (const auto& [row, col] : picked) {
+            const std::array<int, 3> want = expectedCellColour(table, largest, row, col);
+            const std::uint8_t* got = &rgb[(std::size_t(row) * kCols + col) * 3];
+            for (int c = 0; c < 3; ++c)  // the 256-entry lookup table against the exact ramp
+                EXPECT_NEAR(int(got[c]), want[std::size_t(c)], 4)
+                    << "cell " << row << ", " << col << " channel " << c;
+        }
+        // No map's note ("each pixel: mean of 9×1 cells", "… of 2×2 pairs"); the curves'
+        // "(each point: mean of 2 positions)" is about their points, one per pixel column.
+        EXPECT_EQ(text.find("each pixel"), std::string::npos);
+        EXPECT_EQ(text.find(" pairs"), std::string::npos);
+    }
 }
 
 }  // namespace

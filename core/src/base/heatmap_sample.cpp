@@ -30,6 +30,10 @@ int texelBudget(double pixels) {
     return pixels >= kMaxTexelsPerSide ? kMaxTexelsPerSide : int(pixels);
 }
 
+int texelBudget(double pixels, bool cellResolution) {
+    return cellResolution ? kMaxTexelsPerSide : texelBudget(pixels);
+}
+
 long long cellsPerTexel(long long cells, int maxTexels) {
     if (maxTexels < 1) maxTexels = 1;
     return std::max(1LL, (cells + maxTexels - 1) / maxTexels);

@@ -490,6 +490,15 @@ HeatmapPlacement measureHeatmap(Box area, const HeatmapSpec& spec, const Theme& 
     return placement;
 }
 
+float heatmapHeightForWidth(float width, const HeatmapSpec& spec, const Theme& theme) {
+    if (!spec.squareCells || !(width > 0) || !std::isfinite(width)) return 0;
+    // Laid out in an area far taller than wide: the square is bound by the width, and square
+    // cells shorten the area to the plot and its margins (layoutWithTicks).
+    const Box tall{0, 0, width, 4 * width + 40 * theme.fontSize};
+    const HeatmapLayout layout = layoutHeatmap(tall, spec, panelTitle(spec.title, theme), theme);
+    return std::ceil(layout.area.height) + 1;
+}
+
 void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme& theme,
                  PlotFrame* frameOut) {
     const plot_parts::PanelScope panel(figure, area, theme);
@@ -550,7 +559,35 @@ void drawHeatmap(Figure& figure, Box area, const HeatmapSpec& given, const Theme
     for (Marker& marker : inPlot)
         if (!marker.vertical && (!side.empty() || !keysAbove.empty())) marker.label.clear();
     drawKeysAbove(figure, titleArea, frame, keysAbove, verticalRow, keyRow, theme);
-    plot_parts::drawMarkers(figure, frame, inPlot, theme, plot_parts::MarkerPart::Labels);
+    // The colour bar is drawn after the labels but is a mark too: a vertical line's label above
+    // the plot keeps off it and its top tick label ("query 31" sat on ALiBi's bar, #28), over
+    // the plot's own columns. A label that has no such place (RoPE's "training length 2048" at
+    // F5, longer than the room either side of its line) is placed as before, over the bar's
+    // column, rather than left of the plot over the y tick labels or cut.
+    std::vector<Box> barRoom;
+    if (spec.showColorbar) {
+        const Box bar = colorbarBox(layout, theme);
+        barRoom.push_back({bar.x - 2, bar.y - theme.fontSize * 0.6f, areaRight - bar.x + 2,
+                           bar.height + theme.fontSize * 1.2f});
+        // and the y tick labels' column, drawn after the labels too.
+        const Box& p = frame.plot;
+        barRoom.push_back({area.x, p.y - theme.fontSize, p.x - area.x, p.height + theme.fontSize});
+    }
+    const Figure::Checkpoint beforeLabels = figure.checkpoint();
+    plot_parts::drawMarkers(figure, frame, inPlot, theme, plot_parts::MarkerPart::Labels,
+                            std::move(barRoom));
+    bool whole = true;  // every label drawn is a marker's label, none cut
+    for (std::size_t i = beforeLabels.items; i < figure.items.size(); ++i) {
+        const auto* text = std::get_if<TextItem>(&figure.items[i]);
+        if (!text || text->text.empty()) continue;
+        whole = whole && std::any_of(inPlot.begin(), inPlot.end(), [&](const Marker& marker) {
+                    return marker.label == text->text;
+                });
+    }
+    if (!whole) {
+        figure.rollBack(beforeLabels);
+        plot_parts::drawMarkers(figure, frame, inPlot, theme, plot_parts::MarkerPart::Labels);
+    }
     drawSideLabels(figure, frame, side, theme);
     plot_parts::drawAxes(figure, area, frame, theme, false);
     plot_parts::drawAxisLabels(figure, area, frame, theme);

@@ -16,6 +16,12 @@ Box PanelGrid::cell(int panel) const {
     if (oneAtATime()) return area;
     const int row = panel / columns, col = panel % columns;
     const float w = (area.width - gap * float(columns - 1)) / float(columns);
+    if (rowHeights.size() == std::size_t(rows)) {
+        float y = area.y;
+        for (int r = 0; r < row; ++r) y += rowHeights[std::size_t(r)] + gap;
+        return {std::floor(area.x + float(col) * (w + gap)), std::floor(y), std::floor(w),
+                std::floor(rowHeights[std::size_t(row)])};
+    }
     const float h = (area.height - gap * float(rows - 1)) / float(rows);
     // Whole pixels, as gridCell gives: text anchors land on pixel rows.
     return {std::floor(area.x + float(col) * (w + gap)),
@@ -60,6 +66,43 @@ PanelGrid reflowOrFocus(Box area, const PanelShape& shape, const Theme& theme, i
     grid.count = std::max(1, shape.count);
     grid.gap = shape.gap;
     grid.shown = theme.focusPanel - 1 < grid.count ? theme.focusPanel - 1 : grid.count;
+    return grid;
+}
+
+PanelGrid stackForPrint(PanelGrid grid, const PanelShape& shape, const std::vector<float>& wanted,
+                        const Theme& theme) {
+    if (!theme.panelRoom || grid.oneAtATime() || grid.columns != 1 || grid.rows != grid.count)
+        return grid;
+    const int rows = grid.rows;
+    const float minHeight = shape.minHeightEm * theme.fontSize;
+    std::vector<float> heights(std::size_t(rows), minHeight);
+    int flexible = 0;
+    for (int k = 0; k < rows; ++k) {
+        const float asked = std::size_t(k) < wanted.size() ? wanted[std::size_t(k)] : 0;
+        if (asked > 0 && std::isfinite(asked))
+            heights[std::size_t(k)] = asked;
+        else
+            ++flexible;
+    }
+    if (flexible == rows) return grid;  // no map asks: the rows share the area as before
+    const float gaps = grid.gap * float(rows - 1);
+    float total = gaps;
+    for (float h : heights) total += h;
+    const float spare = grid.area.height - total;
+    if (spare >= 0) {
+        // Left over: to the panels that asked for nothing (plots grow), else below the last.
+        for (int k = 0; k < rows && flexible > 0; ++k) {
+            const float asked = std::size_t(k) < wanted.size() ? wanted[std::size_t(k)] : 0;
+            if (!(asked > 0 && std::isfinite(asked)))
+                heights[std::size_t(k)] += spare / float(flexible);
+        }
+    } else {
+        PanelRoom& room = *theme.panelRoom;
+        room.missingHeight = std::max(room.missingHeight, -spare);
+        const float scale = std::max(0.f, grid.area.height - gaps) / (total - gaps);
+        for (float& h : heights) h *= scale;
+    }
+    grid.rowHeights = std::move(heights);
     return grid;
 }
 

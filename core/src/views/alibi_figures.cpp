@@ -134,6 +134,7 @@ AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme
                         int panel) {
     AlibiLayout layout;
     layout.area = area;
+    layout.cellResolution = theme.cellResolution;
     const PanelGrid panels = alibiPanels(area, theme, panel);
     if (panels.columns == 2) {
         // Two columns: the grid wider than the enlarged head, the attention wider than the
@@ -258,8 +259,8 @@ Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options
         options.enlargedHead,
         options.symmetric,
         layout.cells.empty() ? 1 : texelBudget(layout.cells.front().width),
-        texelBudget(layout.enlarged.height),
-        texelBudget(layout.enlarged.width)};
+        texelBudget(layout.enlarged.height, layout.cellResolution),
+        texelBudget(layout.enlarged.width, layout.cellResolution)};
     auto makeBias = [&] {
         AlibiBiasCache::Part part;
         const std::vector<double> unit = alibiUnitPattern(length, options.symmetric);
@@ -285,8 +286,10 @@ Result<AlibiFigureData> computeAlibiFigureData(const AlibiFigureOptions& options
         alibiContentLogits(length, options.contentScale, options.contentSeed);
     HeatmapSample& attention = data.attention;
     attention.window = {0, options.heads, keys.firstCol, keys.colCount};
-    attention.rowsPerTexel = cellsPerTexel(options.heads, texelBudget(layout.attention.height));
-    attention.colsPerTexel = cellsPerTexel(keys.colCount, texelBudget(layout.attention.width));
+    attention.rowsPerTexel =
+        cellsPerTexel(options.heads, texelBudget(layout.attention.height, layout.cellResolution));
+    attention.colsPerTexel =
+        cellsPerTexel(keys.colCount, texelBudget(layout.attention.width, layout.cellResolution));
     const long long texRows = (options.heads + attention.rowsPerTexel - 1) / attention.rowsPerTexel;
     const long long texCols = (keys.colCount + attention.colsPerTexel - 1) / attention.colsPerTexel;
     attention.rowSpan = double(texRows * attention.rowsPerTexel);

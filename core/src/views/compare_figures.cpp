@@ -18,6 +18,9 @@
 #include "poslab/encodings/t5_bias.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/panel_grid.hpp"
+#include "poslab/figure/text_boxes.hpp"
+#include "poslab/figure/text_fit.hpp"
+#include "poslab/figure/ticks.hpp"
 #include "poslab/views/relative_figures.hpp"
 
 namespace poslab {
@@ -432,6 +435,59 @@ AxisSpec biasCurveRange(const CompareBias (&slots)[2], const std::vector<LineSer
     return {"bias", low - 0.05 * span, high + 0.45 * span};
 }
 
+// ALiBi's line falls without end (−m·|j − i|) and leaves a range chosen for T5's scale: without
+// a word the plot read as ALiBi stopping at −10 (#28). A curve that leaves through the bottom
+// gets a note in its colour beside the point where it leaves ("ALiBi continues below −10"),
+// where it hides no curve and no text. Returns the series that left with no place for a note.
+std::vector<std::size_t> noteCurvesBelow(Figure& figure, const PlotFrame& frame,
+                                         const LinePlotSpec& spec, const Theme& theme) {
+    const Box& p = frame.plot;
+    const double low = std::min(frame.y.low, frame.y.high);
+    std::vector<std::size_t> unplaced;
+    for (std::size_t index = 0; index < spec.series.size(); ++index) {
+        const LineSeries& series = spec.series[index];
+        std::optional<Point> exit;  // where the curve crosses the bottom edge, within the x range
+        for (std::size_t k = 1; k < series.y.size() && !exit; ++k) {
+            const double y0 = series.y[k - 1], y1 = series.y[k];
+            if (!std::isfinite(y0) || !std::isfinite(y1) || (y0 < low) == (y1 < low)) continue;
+            const double t = (low - y0) / (y1 - y0);
+            const double x = series.x[k - 1] + t * (series.x[k] - series.x[k - 1]);
+            const Point at = frame.toPixel(x, low);
+            if (at.x >= p.x && at.x <= p.right()) exit = at;
+        }
+        if (!exit) continue;
+        const std::string name = series.name.substr(0, series.name.find(' '));  // "ALiBi"
+        const std::string text = name + " continues below " + withMinusSign(formatValue(low));
+        const float size = atLeastMinText(theme.fontSize * 0.9f, theme);
+        const float step = size * 1.15f;
+        bool placed = false;
+        // One line where it fits, else wrapped to the room right of the exit, left of it, half
+        // the plot's width, then a third.
+        for (float room :
+             {p.width, p.right() - exit->x - 8, exit->x - p.x - 8, p.width / 2, p.width / 3}) {
+            if (!(room > size)) continue;
+            const std::vector<std::string> lines = wrapText(text, size, room - 4);
+            float w = 0;
+            for (const std::string& line : lines) w = std::max(w, estimateTextWidth(line, size));
+            w += 4;
+            const float h = step * float(lines.size()) + 2;
+            if (w > p.width) continue;
+            const float bottom = p.bottom() - 3 - h;
+            const std::vector<Box> preferred{{exit->x + 6, bottom, w, h},
+                                             {exit->x - 6 - w, bottom, w, h}};
+            const std::optional<Box> at = placeFree(figure, p, w, h, preferred);
+            if (!at) continue;
+            for (std::size_t i = 0; i < lines.size(); ++i)
+                figure.add(makeText({at->x + 2, at->y + 1 + step * float(i)}, lines[i], size,
+                                    series.color));
+            placed = true;
+            break;
+        }
+        if (!placed) unplaced.push_back(index);
+    }
+    return unplaced;
+}
+
 }  // namespace
 
 Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const Theme& theme,
@@ -442,6 +498,22 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     figure.viewPanels = kComparePanels.count;  // --panel N: the GUI's panel N
     Theme small = theme;
     small.titleSize = theme.fontSize * 1.05f;
+    // The two bias slots (ALiBi and T5 unless chosen otherwise).
+    const CompareBias slots[2] = {o.biasA, o.biasB};
+    // What the maps are sampled for: their cells, or in a vector file (Theme::cellResolution)
+    // kMaxTexelsPerSide a side, so that every cell of these (at most 2048 x 2048) is a texel.
+    auto texels = [&](Box cell) {
+        return theme.cellResolution
+                   ? Box{cell.x, cell.y, float(kMaxTexelsPerSide), float(kMaxTexelsPerSide)}
+                   : cell;
+    };
+    auto biasSpecIn = [&](int slot, Box cell) {
+        HeatmapSpec spec = biasHeatmap(o, slots[slot], texels(cell));
+        spec.x.label = "key";
+        spec.y.label = "query";
+        spec.squareCells = true;
+        return spec;
+    };
 
     // Vector encodings and their similarity curves.
     SimilarityParams sin;
@@ -461,8 +533,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     if (grid.shows(0)) {
         const Box cell = comparisonCell(grid, 0);
         SinusoidalParams p{d, L, o.base, SinusoidalLayout::Interleaved};
-        HeatmapSpec spec = matrixSpec("Sinusoidal: added vector", sinusoidalTable(p).value(), cell,
-                                      ColormapId::BlueWhiteRed, {-1, 1});
+        HeatmapSpec spec = matrixSpec("Sinusoidal: added vector", sinusoidalTable(p).value(),
+                                      texels(cell), ColormapId::BlueWhiteRed, {-1, 1});
         spec.x.label = "dimension";
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);
@@ -477,7 +549,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     if (grid.shows(1)) {
         const Box cell = comparisonCell(grid, 1);
         const Matrix& table = learnedValues();
-        HeatmapSpec spec = matrixSpec("Learned (initial): added vector", table, cell,
+        HeatmapSpec spec = matrixSpec("Learned (initial): added vector", table, texels(cell),
                                       ColormapId::BlueWhiteRed, symmetricRange(table));
         spec.x.label = "dimension";
         spec.y.label = "position";
@@ -489,23 +561,16 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         p.seqLen = L;
         const RopeFrequencies freqs = ropeFrequencies(p).value();
         HeatmapSpec spec = matrixSpec("RoPE: rotation angle", ropeAngleTable(freqs, L).value(),
-                                      cell, ColormapId::Twilight, {0, kTwoPi});
+                                      texels(cell), ColormapId::Twilight, {0, kTwoPi});
         spec.barTicks = BarTicks::Angles;
         spec.x.label = "pair";
         spec.y.label = "position";
         drawHeatmap(figure, cell, spec, small);
     }
-    // The two bias slots (ALiBi and T5 unless chosen otherwise).
-    const CompareBias slots[2] = {o.biasA, o.biasB};
     std::optional<HeatmapSpec> biasSpecs[2];
-    for (int slot = 0; slot < 2; ++slot) {
-        if (!grid.shows(3 + slot)) continue;
-        HeatmapSpec spec = biasHeatmap(o, slots[slot], comparisonCell(grid, 3 + slot));
-        spec.x.label = "key";
-        spec.y.label = "query";
-        spec.squareCells = true;
-        biasSpecs[slot] = std::move(spec);
-    }
+    for (int slot = 0; slot < 2; ++slot)
+        if (grid.shows(3 + slot))
+            biasSpecs[slot] = biasSpecIn(slot, comparisonCell(grid, 3 + slot));
     // Side by side in one row, the two maps start level: a title on more lines than its
     // neighbour's (T5's three beside ALiBi's two at one column) set one map lower than the
     // other, which read as a different scale of position.
@@ -592,7 +657,20 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
         biases.series.push_back(std::move(series));
     }
     biases.y = biasCurveRange(slots, biases.series);
-    if (grid.shows(6)) drawLinePlot(figure, comparisonCell(grid, 6), biases, small);
+    if (grid.shows(6)) {
+        PlotFrame frame;
+        const Figure::Checkpoint start = figure.checkpoint();
+        drawLinePlot(figure, comparisonCell(grid, 6), biases, small, &frame);
+        // No free place in a short plot (1200 x 800 in print): the legend's key says it instead.
+        if (const std::vector<std::size_t> unsaid = noteCurvesBelow(figure, frame, biases, small);
+            !unsaid.empty()) {
+            figure.rollBack(start);
+            for (std::size_t index : unsaid)
+                biases.series[index].name +=
+                    ", continues below " + withMinusSign(formatValue(biases.y.low));
+            drawLinePlot(figure, comparisonCell(grid, 6), biases, small);
+        }
+    }
     return success();
 }
 

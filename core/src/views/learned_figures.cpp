@@ -145,10 +145,38 @@ PanelGrid learnedPanels(Box area, const Theme& theme, int panel) {
     return reflowOrFocus(area, kLearnedPanels, theme, panel);
 }
 
+namespace {
+
+// The cosine map's frame: its title, axes over `shown` positions, colours and caption.
+HeatmapSpec cosineFrame(double shown) {
+    HeatmapSpec cosine;
+    cosine.title = "Cosine similarity between positions";
+    cosine.squareCells = true;
+    cosine.x = {"position", 0, shown, false, true};
+    cosine.y = {"position", 0, shown, false, true};
+    cosine.colormap = ColormapId::BlueWhiteRed;
+    cosine.range = {-1, 1};
+    cosine.colorbarLabel = "cosine";
+    return cosine;
+}
+
+}  // namespace
+
+int learnedCosineBudget(double pixels, bool cellResolution) {
+    return std::max(texelBudget(pixels), cellResolution ? kLearnedVectorCosineTexels : 0);
+}
+
 LearnedLayout learnedLayout(Box area, const Theme& theme, int panel) {
     LearnedLayout layout;
     layout.area = area;
-    const PanelGrid panels = learnedPanels(area, theme, panel);
+    layout.cellResolution = theme.cellResolution;
+    PanelGrid panels = learnedPanels(area, theme, panel);
+    // A one-column file: the cosine map's row as tall as makes it as wide as the column (its
+    // axes measured at four-digit positions; the table itself is wide and fills any height).
+    if (theme.panelRoom)
+        panels = stackForPrint(
+            panels, kLearnedPanels,
+            {0, heatmapHeightForWidth(panels.cell(1).width, cosineFrame(1000), theme), 0}, theme);
     if (panels.columns != 2) {
         layout.table = panels.cell(0);
         layout.cosine = panels.cell(1);
@@ -177,8 +205,11 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
 
     HeatmapSample& sample = data.table;
     sample.window = {0, visible, 0, (long long)table.cols};
-    sample.rowsPerTexel = cellsPerTexel(visible, budget(layout.table.height * float(fraction)));
-    sample.colsPerTexel = cellsPerTexel((long long)table.cols, budget(layout.table.width));
+    const bool cells = layout.cellResolution;
+    sample.rowsPerTexel =
+        cellsPerTexel(visible, texelBudget(layout.table.height * float(fraction), cells));
+    sample.colsPerTexel =
+        cellsPerTexel((long long)table.cols, texelBudget(layout.table.width, cells));
     auto texels = std::make_shared<Matrix>(
         blockMeans(table, std::size_t(visible), sample.rowsPerTexel, sample.colsPerTexel));
     sample.rowSpan = double(texels->rows) * double(sample.rowsPerTexel);
@@ -207,7 +238,9 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
     // that turns every row into a unit vector.
     if (layout.cosine.width > 0) {
         const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
-        data.cosine = cosineSimilaritySample(table, visible, budget(cosineSide * float(fraction)));
+        data.cosine = cosineSimilaritySample(
+            table, visible,
+            learnedCosineBudget(cosineSide * float(fraction), layout.cellResolution));
     }
 
     // Curves: at most one point per pixel of the visible part; each point the mean of its block.
@@ -333,18 +366,11 @@ void drawLearnedFigure(Figure& figure, const LearnedLayout& layout,
 
     // ---- Cosine similarity (always diverging: its sign matters)
     if (layout.cosine.width > 0) {
-        HeatmapSpec cosine;
-        cosine.title = "Cosine similarity between positions";
-        cosine.squareCells = true;
-        cosine.x = {"position", 0, double(shown), false, true};
-        cosine.y = {"position", 0, double(shown), false, true};
+        HeatmapSpec cosine = cosineFrame(double(shown));
         cosine.values = data.cosine.values;
         cosine.version = data.cosine.version;
         cosine.valuesColSpan = data.cosine.colSpan;
         cosine.valuesRowSpan = data.cosine.rowSpan;
-        cosine.colormap = ColormapId::BlueWhiteRed;
-        cosine.range = {-1, 1};
-        cosine.colorbarLabel = "cosine";
         if (data.undefinedCosineRows > 0) {  // padding rows: masked, and said so, never NaN
             cosine.showMaskedLegend = true;
             cosine.maskedLabel = "undefined";

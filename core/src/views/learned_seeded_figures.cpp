@@ -133,13 +133,15 @@ Result<LearnedFigureData> computeSeededLearnedFigureData(const LearnedParams& pa
     // Texel blocks as computeLearnedFigureData makes them.
     HeatmapSample& sample = data.table;
     sample.window = {0, visible, 0, cols};
+    const bool cells = layout.cellResolution;  // a vector file: texels are cells
     sample.rowsPerTexel =
-        cellsPerTexel(visible, texelBudget(layout.table.height * float(fraction)));
-    sample.colsPerTexel = cellsPerTexel(cols, texelBudget(layout.table.width));
+        cellsPerTexel(visible, texelBudget(layout.table.height * float(fraction), cells));
+    sample.colsPerTexel = cellsPerTexel(cols, texelBudget(layout.table.width, cells));
     const long long tableTexelRows = (visible + sample.rowsPerTexel - 1) / sample.rowsPerTexel;
     const long long tableTexelCols = (cols + sample.colsPerTexel - 1) / sample.colsPerTexel;
     const float cosineSide = std::min(layout.cosine.width, layout.cosine.height);
-    const long long cosinePer = cellsPerTexel(visible, texelBudget(cosineSide * float(fraction)));
+    const long long cosinePer =
+        cellsPerTexel(visible, learnedCosineBudget(cosineSide * float(fraction), cells));
     const long long cosineTexels = (visible + cosinePer - 1) / cosinePer;
     data.positionsPerPoint =
         cellsPerTexel(visible, texelBudget(layout.curves.width * float(fraction)));

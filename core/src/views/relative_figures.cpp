@@ -149,7 +149,21 @@ PanelShape relativePanelShape(RelativeTab tab) {
 RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int panel) {
     RelativeLayout layout;
     layout.area = area;
+    layout.cellResolution = theme.cellResolution;
     layout.panels = reflowOrFocus(area, relativePanelShape(tab), theme, panel);
+    if (heightMayGrow(theme) && (tab == RelativeTab::Kerple || tab == RelativeTab::Fire)) {
+        // A one-column file: each map's row as tall as makes it as wide as the column (#28;
+        // measured on a map with a two-line title and four-digit ticks).
+        HeatmapSpec probe;
+        probe.squareCells = true;
+        probe.title = "Power $-r_1|i-j|^{r_2}$, $r_1$ = 0.5, $r_2$ = 0.8";
+        probe.x = {"key j", 0, 2048, false, true};
+        probe.y = {"query i", 0, 2048, false, true};
+        probe.range = {-200, 0};
+        probe.colorbarLabel = "bias";
+        const float map = heatmapHeightForWidth(layout.panels.cell(0).width, probe, theme);
+        layout.panels = stackForPrint(layout.panels, relativePanelShape(tab), {map, map, 0}, theme);
+    }
     layout.wideLast =
         layout.panels.count == 3 && layout.panels.columns == 2 && !layout.panels.oneAtATime();
     if (tab == RelativeTab::Family && layout.panels.shows(1)) {
@@ -195,6 +209,12 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
     RelativeFigureData data;
     // A member's heatmap: kept from the memo when its own parameters and texel size are the
     // same (variant: FIRE's phi 0 or bias 1), else built and remembered.
+    // A vector file samples a tab's maps at their cells (Theme::cellResolution), as if drawn on
+    // kMaxTexelsPerSide pixels a side; the family's small multiples keep one texel per pixel.
+    const bool cells = layout.cellResolution && tab != RelativeTab::Family;
+    auto texels = [&](Box box) {
+        return cells ? Box{box.x, box.y, float(kMaxTexelsPerSide), float(kMaxTexelsPerSide)} : box;
+    };
     auto member = [&](FamilyMember m, Box box, int variant, const RelativeFigureOptions& key,
                       auto build) {
         const int rows = budgetFor(box.height, detail), cols = budgetFor(box.width, detail);
@@ -219,10 +239,12 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
         data.maps.push_back(std::move(sample));
         data.ranges.push_back(range);
     };
-    auto add = [&](FamilyMember m, Box box) {
+    auto add = [&](FamilyMember m, Box shown) {
+        const Box box = texels(shown);
         member(m, box, 0, memberOptions(o, m), [&] { return toeplitzSample(o, m, box, detail); });
     };
-    auto addFire = [&](Box box, bool bias) {
+    auto addFire = [&](Box shown, bool bias) {
+        const Box box = texels(shown);
         member(FamilyMember::Fire, box, bias ? 1 : 0, memberOptions(o, FamilyMember::Fire), [&] {
             return fireSample(o.fire, o.seqLen, budgetFor(box.height, detail),
                               budgetFor(box.width, detail), bias);
@@ -250,7 +272,7 @@ Result<RelativeFigureData> computeRelativeFigureData(const RelativeFigureOptions
             // Every head's matrix is the kernel's divided by its compression 8 (h + 1) / H: the
             // kernel (head 0 of 1, compression 8) is kept per width, length and texel size, so
             // the head slider costs one pass over the texels.
-            const Box box = layout.panel(0);
+            const Box box = texels(layout.panel(0));
             RelativeFigureOptions kernel = memberOptions(o, FamilyMember::Sandwich);
             kernel.sandwich.heads = 1;
             kernel.sandwich.head = 0;

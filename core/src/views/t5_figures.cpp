@@ -96,11 +96,17 @@ PanelGrid t5Panels(Box area, const Theme& theme, int panel) {
     return reflowOrFocus(area, kT5Panels, theme, panel);
 }
 
-T5Layout t5Layout(Box area, const Theme& theme, int panel) {
+namespace {
+
+float t5LegendWidth(const Theme& theme) {
+    return std::floor(theme.fontSize * 5.0f);  // the bucket ids' strip beside their map
+}
+
+T5Layout t5LayoutIn(Box area, const PanelGrid& panels, const Theme& theme) {
     T5Layout layout;
     layout.area = area;
-    const PanelGrid panels = t5Panels(area, theme, panel);
-    const float legendWidth = std::floor(theme.fontSize * 5.0f);
+    layout.cellResolution = theme.cellResolution;
+    const float legendWidth = t5LegendWidth(theme);
     if (panels.columns == 2) {
         const float topHeight = std::floor(area.height * 0.58f);
         const float half = std::floor(area.width * 0.5f);
@@ -123,6 +129,12 @@ T5Layout t5Layout(Box area, const Theme& theme, int panel) {
     layout.edges = panels.cell(2);
     layout.biasCurve = panels.cell(3);
     return layout;
+}
+
+}  // namespace
+
+T5Layout t5Layout(Box area, const Theme& theme, int panel) {
+    return t5LayoutIn(area, t5Panels(area, theme, panel), theme);
 }
 
 Result<T5FigureData> computeT5FigureData(const T5FigureOptions& options, const T5Layout& layout) {
@@ -155,11 +167,13 @@ Result<T5FigureData> computeT5FigureData(const T5FigureOptions& options, const T
             t5RelativePositionBucket(int(relative), p.bidirectional, p.numBuckets, p.maxDistance));
     }
     // Ids are categories: a texel shows the bucket of its centre cell, never a mean of ids.
+    const bool cells = layout.cellResolution;
     data.buckets =
-        relativeOffsetSample(ids, length, {}, texelBudget(layout.buckets.height),
-                             texelBudget(layout.buckets.width), BlockSummary::CentreCell);
-    data.bias = relativeOffsetSample(biases, length, {}, texelBudget(layout.bias.height),
-                                     texelBudget(layout.bias.width), BlockSummary::MeanOfUnmasked);
+        relativeOffsetSample(ids, length, {}, texelBudget(layout.buckets.height, cells),
+                             texelBudget(layout.buckets.width, cells), BlockSummary::CentreCell);
+    data.bias =
+        relativeOffsetSample(biases, length, {}, texelBudget(layout.bias.height, cells),
+                             texelBudget(layout.bias.width, cells), BlockSummary::MeanOfUnmasked);
     double largest = 0;
     for (double b : data.biases) largest = std::max(largest, std::abs(b));
     data.biasRange = {-(largest > 0 ? largest : 1), largest > 0 ? largest : 1};
@@ -226,6 +240,31 @@ std::string directionText(const T5Params& p) {
     return p.bidirectional ? "bidirectional" : "causal";
 }
 
+HeatmapSpec bucketsSpec(const T5Params& p, const T5FigureData& data) {
+    HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
+    buckets.squareCells = true;  // L x L
+    buckets.title = "Bucket of $j-i$ (" + std::to_string(p.numBuckets) + " buckets, max_distance " +
+                    std::to_string(p.maxDistance) + ")";
+    buckets.colormap = ColormapId::Categorical;
+    buckets.range = kCategoricalRange;
+    buckets.showColorbar = false;
+    return buckets;
+}
+
+HeatmapSpec biasSpec(const T5FigureOptions& options, const T5FigureData& data) {
+    const T5Params& p = options.params;
+    HeatmapSpec bias = specFor(data.bias, "key j", "query i");
+    bias.squareCells = true;
+    const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
+    bias.title =
+        std::string("Bias = b[bucket($j-i$)], ") +
+        (edited ? "edited values" : "b ~ N(0, 1), seed " + std::to_string(options.biasSeed));
+    bias.colormap = ColormapId::BlueWhiteRed;
+    bias.range = data.biasRange;
+    bias.colorbarLabel = "bias";
+    return bias;
+}
+
 }  // namespace
 
 void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions& options,
@@ -236,13 +275,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
 
     // ---- Bucket ids with a discrete legend
     if (layout.buckets.width > 0) {
-        HeatmapSpec buckets = specFor(data.buckets, "key j", "query i");
-        buckets.squareCells = true;  // L x L
-        buckets.title = "Bucket of $j-i$ (" + std::to_string(p.numBuckets) +
-                        " buckets, max_distance " + std::to_string(p.maxDistance) + ")";
-        buckets.colormap = ColormapId::Categorical;
-        buckets.range = kCategoricalRange;
-        buckets.showColorbar = false;
+        const HeatmapSpec buckets = bucketsSpec(p, data);
         drawHeatmap(figure, layout.buckets, buckets, theme, &out.buckets);
         {
             const Box plot = out.buckets.plot;
@@ -304,15 +337,7 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
 
     // ---- Bias matrix
     if (layout.bias.width > 0) {
-        HeatmapSpec bias = specFor(data.bias, "key j", "query i");
-        bias.squareCells = true;
-        const bool edited = options.bucketBiases.size() == std::size_t(p.numBuckets);
-        bias.title =
-            std::string("Bias = b[bucket($j-i$)], ") +
-            (edited ? "edited values" : "b ~ N(0, 1), seed " + std::to_string(options.biasSeed));
-        bias.colormap = ColormapId::BlueWhiteRed;
-        bias.range = data.biasRange;
-        bias.colorbarLabel = "bias";
+        const HeatmapSpec bias = biasSpec(options, data);
         drawHeatmap(figure, layout.bias, bias, theme, &out.bias);
         drawCornerNote(figure, layout.bias, &out.bias, blockNote(data.bias, "mean of"), theme);
     }
@@ -353,8 +378,26 @@ void drawT5Figure(Figure& figure, const T5Layout& layout, const T5FigureOptions&
 Status drawT5Figure(Figure& figure, Box area, const T5FigureOptions& options, const Theme& theme,
                     int panel) {
     if (auto status = validate(options); !status) return status;
-    const T5Layout layout = t5Layout(area, theme, panel);
-    auto data = computeT5FigureData(options, layout);
+    PanelGrid panels = t5Panels(area, theme, panel);
+    T5Layout layout = t5LayoutIn(area, panels, theme);
+    // The maps' rows are measured on texels of the pixels (their frames, not their cells, set
+    // the height): a vector file's cells are sampled once, for the layout drawn.
+    T5Layout measured = layout;
+    measured.cellResolution = false;
+    auto data = computeT5FigureData(options, theme.panelRoom ? measured : layout);
+    if (!data) return data.error();
+    // A one-column file: the two maps' rows as tall as makes them as wide as the column.
+    const std::vector<float> wanted =
+        !theme.panelRoom
+            ? std::vector<float>{}
+            : std::vector<float>{
+                  heatmapHeightForWidth(panels.cell(0).width - t5LegendWidth(theme),
+                                        bucketsSpec(options.params, *data), theme),
+                  heatmapHeightForWidth(panels.cell(1).width, biasSpec(options, *data), theme)};
+    if (PanelGrid stacked = stackForPrint(panels, kT5Panels, wanted, theme);
+        !stacked.rowHeights.empty())
+        layout = t5LayoutIn(area, stacked, theme);
+    if (theme.panelRoom) data = computeT5FigureData(options, layout);
     if (!data) return data.error();
     figure.viewPanels = kT5Panels.count;  // --panel N: the GUI's panel N, with its own notes
     drawT5Figure(figure, layout, options, *data, theme);

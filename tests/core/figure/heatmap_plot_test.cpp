@@ -631,5 +631,33 @@ TEST(HeatmapPlotTest, MeasureReportsWhereTheCellsAndBarAreDrawn) {
     }
 }
 
+// heatmapHeightForWidth: in an area that tall the square map is as wide as in any taller one
+// (bound by the width), and a little less height binds it by the height again.
+TEST(HeatmapPlotTest, HeightForWidthMakesASquareMapAsWideAsItsArea) {
+    HeatmapSpec spec;
+    spec.title = "Bias of $j-i$, a title long enough to wrap at one column";
+    spec.x = {"key j", 0, 160, false, true};
+    spec.y = {"query i", 0, 160, false, true};
+    spec.values = std::make_shared<const Matrix>(160, 160);
+    spec.range = {-2, 2};
+    spec.colorbarLabel = "bias";
+    spec.squareCells = true;
+    for (const Theme& theme : {darkTheme(), scaledTheme(paperTheme(), 1.6f)}) {
+        for (float width : {600.f, 1100.f}) {
+            const float height = heatmapHeightForWidth(width, spec, theme);
+            ASSERT_GT(height, 0);
+            const float widest = measureHeatmap({0, 0, width, 5 * width}, spec, theme).plot.width;
+            const Box plot = measureHeatmap({0, 0, width, height}, spec, theme).plot;
+            EXPECT_NEAR(plot.width, widest, 2) << width;
+            EXPECT_NEAR(plot.width, plot.height, 1) << width;
+            EXPECT_LT(measureHeatmap({0, 0, width, height - 20}, spec, theme).plot.width,
+                      widest - 5)
+                << width;
+        }
+    }
+    spec.squareCells = false;  // fills any height: nothing to ask for
+    EXPECT_EQ(heatmapHeightForWidth(600, spec, darkTheme()), 0);
+}
+
 }  // namespace
 }  // namespace poslab

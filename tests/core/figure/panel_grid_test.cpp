@@ -166,5 +166,41 @@ TEST(PanelGridTest, StepPanelWrapsBothWays) {
     EXPECT_EQ(stepPanel(5, 0, 0), 0);   // no panels: the first
 }
 
+// A one-column file (Theme::panelRoom): rows of the height each panel asks for, the others at
+// least minHeightEm; what the column lacks is asked of the canvas and the rows shrink meanwhile;
+// the screen, and several columns, are left as they were.
+TEST(PanelGridTest, StackForPrintGivesMapsTheirRows) {
+    constexpr PanelShape kFour{4, 2, 20, 10, 10};
+    PanelRoom room;
+    Theme file = themeWithFont(20);
+    file.panelRoom = &room;
+    const PanelGrid grid = reflowPanels({0, 0, 500, 2000}, kFour, file);
+    ASSERT_EQ(grid.columns, 1);  // 500 px is under two columns of 20 ems
+    // Room to spare: the maps get 600 and 500, the two plots share the rest equally.
+    const PanelGrid stacked = stackForPrint(grid, kFour, {600, 500, 0, 0}, file);
+    ASSERT_EQ(stacked.rowHeights.size(), 4u);
+    EXPECT_FLOAT_EQ(stacked.cell(0).height, 600);
+    EXPECT_FLOAT_EQ(stacked.cell(1).height, 500);
+    const float plots = (2000 - 3 * 10 - 1100) / 2.f;
+    EXPECT_NEAR(stacked.cell(2).height, plots, 1);
+    EXPECT_NEAR(stacked.cell(3).height, plots, 1);
+    EXPECT_NEAR(stacked.cell(1).y, 610, 1);
+    EXPECT_NEAR(stacked.cell(3).bottom(), 2000, 1);
+    EXPECT_EQ(room.missingHeight, 0);
+    // Too little: the canvas is asked for the difference (plots at 10 ems = 200 px).
+    const PanelGrid short_ = reflowPanels({0, 0, 500, 1000}, kFour, file);
+    const PanelGrid squeezed = stackForPrint(short_, kFour, {600, 500, 0, 0}, file);
+    EXPECT_FLOAT_EQ(room.missingHeight, 600 + 500 + 2 * 200 + 3 * 10 - 1000);
+    EXPECT_NEAR(squeezed.cell(3).bottom(), 1000, 1);
+    EXPECT_NEAR(squeezed.cell(0).height / squeezed.cell(2).height, 3, 0.05);
+    // The screen (no panelRoom), no request, or two columns: the grid as it was.
+    const Theme screen = themeWithFont(20);
+    EXPECT_TRUE(stackForPrint(grid, kFour, {600, 500, 0, 0}, screen).rowHeights.empty());
+    EXPECT_TRUE(stackForPrint(grid, kFour, {}, file).rowHeights.empty());
+    const PanelGrid wide = reflowPanels({0, 0, 1400, 2000}, kFour, file);
+    ASSERT_EQ(wide.columns, 2);
+    EXPECT_TRUE(stackForPrint(wide, kFour, {600, 500, 0, 0}, file).rowHeights.empty());
+}
+
 }  // namespace
 }  // namespace poslab

@@ -18,6 +18,7 @@
 #include "../test_math.hpp"
 #include "figure_checks.hpp"
 #include "poslab/base/random.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
@@ -88,6 +89,41 @@ TEST(AlibiFiguresTest, ColourBarLabelsClearTheirCaption) {
             EXPECT_TRUE(overlappingTexts(figure).empty())
                 << "scale " << scale << ", " << area.width << "x" << area.height;
         }
+    }
+}
+
+// The query's label above the attention preview sat on the colour bar's top edge (F5 and
+// `render alibi --width 600`, #28): the bar is a mark, and no heatmap, map or bar, lies under it.
+TEST(AlibiFiguresTest, QueryLabelClearsEveryMapAndBar) {
+    AlibiFigureOptions options;
+    const std::string label = "query " + std::to_string(alibiQueryIndex(options));
+    struct Seen {
+        const char* name;
+        Theme theme;
+        Box area;
+        int panel;
+    };
+    const Seen seen[] = {{"one column", forFiles(paperTheme(), 1), {0, 0, 600, 1200}, 3},
+                         {"F5 1024x768", scaledTheme(darkTheme(), 1.75f), {0, 0, 700, 640}, 3},
+                         {"1440x900", darkTheme(), {0, 0, 1100, 800}, 3}};
+    for (const Seen& s : seen) {
+        SCOPED_TRACE(s.name);
+        Figure figure = emptyFigure(s.area.width, s.area.height, s.theme);
+        ASSERT_TRUE(drawAlibiFigure(figure, s.area, options, s.theme, s.panel));
+        int found = 0;
+        for (const FigureItem& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (!text || text->text != label) continue;
+            ++found;
+            for (const FigureItem& other : figure.items) {
+                const auto* map = std::get_if<HeatmapItem>(&other);
+                if (!map) continue;
+                EXPECT_FALSE(boxesOverlap(textBox(*text), map->box, 0))
+                    << "'" << label << "' over the heatmap at " << map->box.x << ", " << map->box.y
+                    << " (" << map->box.width << " x " << map->box.height << ")";
+            }
+        }
+        EXPECT_EQ(found, 1);
     }
 }
 

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <variant>
 
 #include "figure_checks.hpp"
 #include "poslab/encodings/fire.hpp"
 #include "poslab/figure/figure_controls.hpp"
+#include "poslab/figure/text_boxes.hpp"
 #include "poslab/views/print_room.hpp"
 
 namespace poslab {
@@ -280,6 +283,70 @@ TEST(CompareFiguresTest, BiasMapsSideBySideStartLevel) {
             if (std::abs(alibi.area.y - other.area.y) > 0.5f) continue;  // not in one row
             EXPECT_NEAR(alibi.plot.y, other.plot.y, 0.5f) << where;
             EXPECT_EQ(layoutFaults(*figure), "") << where;
+        }
+    }
+}
+
+// ALiBi's bias curve leaves the plot at its bottom (−10, a range chosen for T5) and nothing said
+// so (#28): a note in the plot says where it goes, hiding no curve and no text.
+TEST(CompareFiguresTest, AlibiLeavingThePlotIsSaidWhereItHidesNothing) {
+    struct Size {
+        float width, height;
+        bool file;
+    };
+    // Files as `poslab render compare` builds them (every panel; `--width 600` alone grows).
+    for (const Size size : {Size{1200, 800, true}, Size{600, 400, true}, Size{1400, 900, false},
+                            Size{1100, 780, false}}) {
+        const Theme theme = size.file ? forFiles(paperTheme(), 1) : darkTheme();
+        auto build = [](const Theme& t, float w, float h) {
+            return comparisonFigure(CompareOptions{}, w, h, t);
+        };
+        auto figure = size.file ? buildWithAllPanels(build, theme, size.width, size.height,
+                                                     size.width < 1000, 8192)
+                                : build(theme, size.width, size.height);
+        ASSERT_TRUE(figure.ok());
+        const std::string where =
+            std::to_string(int(size.width)) + "x" + std::to_string(int(size.height));
+        // The note: one line, or consecutive lines that read as it (wrapped in a narrow plot).
+        const std::string note = "ALiBi continues below \u221210";
+        std::vector<std::size_t> lines;
+        int notes = 0;
+        for (std::size_t i = 0; i < figure->items.size(); ++i) {
+            std::string joined;
+            std::vector<std::size_t> run;
+            for (std::size_t j = i; j < figure->items.size() && joined.size() < note.size(); ++j) {
+                const auto* text = std::get_if<TextItem>(&figure->items[j]);
+                if (!text) break;
+                joined += (joined.empty() ? "" : " ") + text->text;
+                run.push_back(j);
+            }
+            if (joined != note) continue;
+            ++notes;
+            lines = run;
+        }
+        for (std::size_t i : lines) {
+            const Box box = textBox(std::get<TextItem>(figure->items[i]));
+            EXPECT_EQ(marksCovered(*figure, box), 0) << where;
+            const Box& plot = figure->panels.back().plot;  // inside the bias curves' plot
+            EXPECT_TRUE(box.x >= plot.x && box.right() <= plot.right() && box.y >= plot.y &&
+                        box.bottom() <= plot.bottom())
+                << where;
+            for (std::size_t j = 0; j < figure->items.size(); ++j) {
+                const auto* other = std::get_if<TextItem>(&figure->items[j]);
+                if (!other || j == i || other->text.empty()) continue;
+                EXPECT_FALSE(boxesOverlap(box, textBox(*other), 1))
+                    << where << ": over '" << other->text << "'";
+            }
+        }
+        // A print plot with no free place (95 px tall at 1200 x 800) says it in its legend.
+        std::string words;  // every text, as the legend wraps its keys
+        for (const FigureItem& item : figure->items)
+            if (const auto* text = std::get_if<TextItem>(&item)) words += text->text + " ";
+        const int keys = words.find("(causal), continues below \u221210") != std::string::npos;
+        if (size.file) {
+            EXPECT_EQ(notes + keys, 1) << where;
+        } else {
+            EXPECT_EQ(notes, 1) << where;
         }
     }
 }

@@ -37,6 +37,10 @@ long long cellsPerTexel(long long cells, int maxTexels);  // ceil(cells / maxTex
 // pixels a texel covers two pixels, which no eye resolves.
 inline constexpr int kMaxTexelsPerSide = 1 << 12;
 int texelBudget(double pixels);
+// The same, or kMaxTexelsPerSide with `cellResolution` (a vector file: Theme::cellResolution),
+// so that a heatmap's texels are its cells, as many as that, not the means of the cells under
+// each pixel.
+int texelBudget(double pixels, bool cellResolution);
 // What a reduced sample's texels hold, for a note beside its plot: "each pixel: " + summary +
 // " 4x4 cells" (summary e.g. "mean of"); "" when every texel is one cell.
 std::string blockNote(const HeatmapSample& sample, const std::string& summary);

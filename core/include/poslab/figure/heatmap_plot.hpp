@@ -61,5 +61,9 @@ struct HeatmapPlacement {
     Box bar;
 };
 HeatmapPlacement measureHeatmap(Box area, const HeatmapSpec& spec, const Theme& theme);
+// The height an area `width` wide needs for its map to be as wide as the area lets it be: a
+// square-celled map's plot is bound by the height below it (a one-column print, where the canvas
+// may grow: panel_grid's stackForPrint). A map without square cells fills any height: 0.
+float heatmapHeightForWidth(float width, const HeatmapSpec& spec, const Theme& theme);
 
 }  // namespace poslab

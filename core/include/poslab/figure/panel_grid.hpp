@@ -36,6 +36,8 @@ struct PanelGrid {
     int rows = 1, columns = 1;
     int shown = -1;  // -1: every panel in the grid; else the one panel drawn
     float gap = 10;
+    // Each row's height, top to bottom (stackForPrint); empty: rows share the area's height.
+    std::vector<float> rowHeights{};
     bool oneAtATime() const { return shown >= 0; }
     bool shows(int panel) const;  // panel is drawn
     Box cell(int panel) const;    // panel's box; an empty box at area's origin when not shown
@@ -60,6 +62,15 @@ std::vector<Box> alignPlotsByRow(std::vector<Box> cells, int columns,
 // count; else reflowPanels. A view that lays out with it sets Figure::viewPanels to shape.count,
 // so that its panels are numbered as the GUI's selector numbers them.
 PanelGrid reflowOrFocus(Box area, const PanelShape& shape, const Theme& theme, int selected = 0);
+// A file's one column (every panel shown: Theme::panelRoom, `--width 600`): a row of equal
+// height left a square map bound by the height, a third of the column wide and the rest of its
+// row empty (#28). Here panel k's row is `wanted[k]` tall when that is > 0 (a square map's
+// heatmapHeightForWidth), the others shape.minHeightEm font sizes plus an equal share of what the
+// area has left over; what the column lacks is asked of the canvas (PanelRoom::missingHeight),
+// which a derived height grows by, and meanwhile every row shrinks in proportion. Any other grid
+// (several columns, one panel at a time, the screen) is returned as it is.
+PanelGrid stackForPrint(PanelGrid grid, const PanelShape& shape, const std::vector<float>& wanted,
+                        const Theme& theme);
 // The panel `step` places after `selected` (negative: before), wrapping round count panels.
 int stepPanel(int selected, int step, int count);
 

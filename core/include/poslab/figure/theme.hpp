@@ -47,6 +47,10 @@ struct Theme {
     // several panels shows them one at a time whatever its room, so the card's subject fills
     // the figure (a grid of all of them at 1440x900 squeezed its plots to strips, #28).
     bool panelsOneAtATime = false;
+    // A vector file (PDF, SVG): a heatmap's texels are its cells (texelBudget(pixels, true)), an
+    // image of one pixel per cell that a reader zooms into, not the mean of the cells under
+    // each figure pixel (#28). Screens and PNGs keep one texel per pixel.
+    bool cellResolution = false;
 };
 Theme darkTheme();   // the screen theme
 Theme paperTheme();  // white background, black text: for print

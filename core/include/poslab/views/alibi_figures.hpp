@@ -61,6 +61,7 @@ struct AlibiLayout {
     bool cellTitleShort = false;  // titles "h3" only (no room for "h3  m=1/16" at a legible size)
     Box colorbar;                 // the grid's shared colour bar
     Box enlarged, slopes, attention;
+    bool cellResolution = false;  // Theme::cellResolution: the enlarged head's texels are cells
 };
 AlibiLayout alibiLayout(Box area, const AlibiFigureOptions& options, const Theme& theme,
                         int panel = 0);

@@ -60,6 +60,7 @@ PanelGrid learnedPanels(Box area, const Theme& theme, int panel = 0);
 struct LearnedLayout {
     Box area;
     Box table, cosine, curves;  // empty: the panel is not shown
+    bool cellResolution = false;  // Theme::cellResolution: heatmap texels are cells
 };
 LearnedLayout learnedLayout(Box area, const Theme& theme, int panel = 0);
 
@@ -86,6 +87,12 @@ Result<LearnedFigureData> computeLearnedFigureData(const LearnedFigureOptions& o
 // table's (a texel of rowsPerTexel positions is the mean over the strided ones among them). The
 // data depend on the visible rows (min(positionsShown, rows)), not on positionsShown past them.
 inline constexpr long long kLearnedCoarseValues = 1LL << 19;
+// A vector file's cosine map: every pair of positions up to this many a side (its cost grows as
+// the square of that times d_model), block means beyond.
+inline constexpr int kLearnedVectorCosineTexels = 1024;
+// The cosine's texels a side for a map of `pixels`: one per pixel, or in a vector file
+// (cellResolution) at least kLearnedVectorCosineTexels.
+int learnedCosineBudget(double pixels, bool cellResolution);
 inline constexpr int kLearnedCoarseCosineTexels = 64;
 Result<LearnedFigureData> computeCoarseLearnedFigureData(
     const LearnedFigureOptions& options, const LearnedLayout& layout,

@@ -35,6 +35,7 @@ struct RelativeLayout {
     PanelGrid panels;                         // one to four panels, per tab
     std::array<Box, kFamilyMembers> cells{};  // Family: the small multiples inside panel 1
     bool wideLast = false;   // three panels in two columns: the last spans the bottom row
+    bool cellResolution = false;  // Theme::cellResolution: the maps' texels are cells
     Box panel(int k) const;  // panel k's box (empty when not shown)
 };
 PanelShape relativePanelShape(RelativeTab tab);

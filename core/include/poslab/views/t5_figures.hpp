@@ -46,6 +46,7 @@ struct T5Layout {
     Box area;                   // a panel not shown has empty boxes
     Box buckets, bucketLegend;  // the id matrix and its discrete legend
     Box bias, edges, biasCurve;
+    bool cellResolution = false;  // Theme::cellResolution: texels are cells
 };
 T5Layout t5Layout(Box area, const Theme& theme, int panel = 0);
 
