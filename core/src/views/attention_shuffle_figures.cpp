@@ -56,7 +56,12 @@ Box drawWordMatrix(Figure& figure, Box box, const std::string& title,
     const float rowsNeed =
         theme.fontScale > 1 ? float(values.rows) * 0.8f * theme.fontSize / 0.9f : 0;
     const bool roomy = box.height >= 9 * theme.fontSize + rowsNeed;
-    const float titleSize = theme.fontSize * 1.05f, titleStep = titleSize * 1.15f;
+    // Never larger than the figure's title (Figure::titleSize): at 1024x768 F5 the one-line
+    // figure title fits at 24.6 px, and the matrices' 25.7 px titles read as the headline.
+    const float titleSize = figure.titleSize > 0
+                                ? std::min(theme.fontSize * 1.05f, figure.titleSize)
+                                : theme.fontSize * 1.05f,
+                titleStep = titleSize * 1.15f;
     const bool wrapTitle =
         roomy || (theme.fontScale > 1 && estimateTextWidth(title, titleSize) > box.width);
     const std::vector<std::string> titleLines =

@@ -43,6 +43,36 @@ HeatmapSpec smallMatrixSpec(const std::string& title, const Matrix& values, Box 
     return spec;
 }
 
+// The plot box drawHeatmap gives `spec` in `area`, laid out once without values into a scratch
+// figure: a map's texels are counted on the map, not on its cell. A square map in a wider cell
+// was sampled on the cell's sides (DeBERTa's terms at 1440x900: 2 rows x 1 column a texel; the
+// iRoPE mask at 1024x768 F5: 64 x 33), and its note said so while every pixel of the square
+// showed as many columns as rows.
+Box mapBox(HeatmapSpec spec, Box area, const Theme& theme) {
+    spec.values = nullptr;
+    Figure scratch;
+    PlotFrame frame;
+    frame.plot = area;
+    drawHeatmap(scratch, area, spec, theme, &frame);
+    return frame.plot;
+}
+
+// A sample's texels into a spec laid out for its shape (specFor's value fields).
+void withValues(HeatmapSpec& spec, const HeatmapSample& sample) {
+    spec.values = sample.values;
+    spec.version = sample.version;
+    spec.valuesRowSpan = sample.rowSpan;
+    spec.valuesColSpan = sample.colSpan;
+}
+
+// The n x n shape a sample of a square matrix covers, values to come.
+HeatmapSample squareShape(long long n) {
+    HeatmapSample shape;
+    shape.window = {0, n, 0, n};
+    shape.rowSpan = shape.colSpan = double(n);
+    return shape;
+}
+
 Rgba lineColor(const Theme& theme, int index) {
     (void)theme;
     return seriesColor(index);
@@ -229,14 +259,17 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
         if (!grid.shows(p.index)) continue;
         const Box cell = grid.cell(p.index);
         DebertaSampleMemo* kept = memo ? &memo->terms[p.index - 1] : nullptr;
-        const HeatmapSample sample = debertaTermTexels(params, p.term, cell, detail, kept);
-        HeatmapSpec spec = specFor(sample, "key j", "query i");
+        HeatmapSpec spec = specFor(squareShape(params.seqLen), "key j", "query i");
         spec.title = p.title;
         spec.squareCells = true;
         spec.colormap = ColormapId::BlueWhiteRed;
+        spec.range = {-1, 1};  // for the layout; the values' range below
+        spec.colorbarLabel = "score";
+        const HeatmapSample sample =
+            debertaTermTexels(params, p.term, mapBox(spec, cell, theme), detail, kept);
+        withValues(spec, sample);
         const double largest = std::max(maxAbs(*sample.values), 1e-9);
         spec.range = {-largest, largest};
-        spec.colorbarLabel = "score";
         PlotFrame frame;
         drawHeatmap(figure, cell, spec, theme, &frame);
         drawCornerNote(figure, cell, &frame, blockNote(sample, "the centre cell of"), theme);
@@ -374,17 +407,7 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
     }
     if (shows(2)) {
         const Box cell = cellOf(2);
-        const int rows = texelBudget(cell.height), cols = texelBudget(cell.width);
-        const bool keep = memo && !memo->mask.empty() && memo->mask[0].irope == p &&
-                          memo->mask[0].layer == options.maskLayer &&
-                          memo->mask[0].seqLen == options.seqLen && memo->mask[0].rows == rows &&
-                          memo->mask[0].cols == cols;
-        const HeatmapSample mask =
-            keep ? memo->mask[0].sample
-                 : iropeMaskTexels(p, options.maskLayer, options.seqLen, cell);
-        if (memo && !keep)
-            memo->mask.assign(1, {p, options.maskLayer, rows, cols, options.seqLen, mask});
-        HeatmapSpec spec = specFor(mask, "key", "query");
+        HeatmapSpec spec = specFor(squareShape(options.seqLen), "key", "query");
         const bool rope = layerUsesRope(p, options.maskLayer);
         spec.title = "Layer " + std::to_string(options.maskLayer) + ": " +
                      (rope && p.attentionChunkSize > 0
@@ -395,6 +418,18 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         spec.range = {0, 1};
         spec.showColorbar = false;
         spec.showMaskedLegend = true;
+        const Box map = mapBox(spec, cell, theme);
+        const int rows = texelBudget(map.height), cols = texelBudget(map.width);
+        const bool keep = memo && !memo->mask.empty() && memo->mask[0].irope == p &&
+                          memo->mask[0].layer == options.maskLayer &&
+                          memo->mask[0].seqLen == options.seqLen && memo->mask[0].rows == rows &&
+                          memo->mask[0].cols == cols;
+        const HeatmapSample mask = keep
+                                       ? memo->mask[0].sample
+                                       : iropeMaskTexels(p, options.maskLayer, options.seqLen, map);
+        if (memo && !keep)
+            memo->mask.assign(1, {p, options.maskLayer, rows, cols, options.seqLen, mask});
+        withValues(spec, mask);
         PlotFrame frame;
         drawHeatmap(figure, cell, spec, theme, &frame);
         drawCornerNote(figure, cell, &frame, blockNote(mask, "the centre cell of"), theme);

@@ -148,8 +148,8 @@ void drawShiftedVectors(Figure& figure, Box vectorBox, const LinearShiftOptions&
     vectors.y = {"value", -1.15, 1.15};
     vectors.autoRangeY = false;
     LineSeries before, target, result;
-    before.name = "PE(p)";
-    target.name = "PE(p + k)";
+    before.name = "PE($p$)";
+    target.name = "PE($p+k$)";
     result.name = "$T_k$ · PE($p$)";
     // At most two points per pixel column (the min and max there) and markers only while they
     // stay apart: 8192 dims are not 8192 circles.
@@ -302,8 +302,8 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
         vectors.y = {"value", -1.6, 1.6};
         vectors.autoRangeY = false;
         LineSeries target, result;
-        target.name = "s(p + k): the sines k later";
-        result.name = "T · s(p): the best a matrix can do";
+        target.name = "s($p+k$): the sines $k$ later";
+        result.name = "T · s($p$): the best a matrix can do";
         for (int c = 0; c < shown; ++c) {
             double value = 0;
             for (int j = 0; j < m; ++j)
@@ -329,7 +329,9 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     residual.x = integerAxis("position p", 0, double(std::max(fit.checkedOf, 2) - 1));
     // On a projector the short name (the title says what is measured): the formula needs more
     // than the plot's height at 80 % of the body size, and was cut there.
-    residual.y = {theme.fontScale > 1 ? "residual" : "max_c |T·PE(p) − PE(p+k)|", 1e-18, 10, true};
+    // Typeset as the other figure's title is: a plain "max_c" showed its underscore on screen.
+    residual.y = {theme.fontScale > 1 ? "residual" : "$\\mathrm{max}_c$ |T·PE($p$) − PE($p+k$)|",
+                  1e-18, 10, true};
     residual.autoRangeY = false;
     const int pixels = std::max(16, texelBudget(bottom.width) - 80);
     auto curve = [&](const std::vector<int>& at, const std::vector<double>& values,

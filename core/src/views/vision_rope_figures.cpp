@@ -211,7 +211,7 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
                  withMinusSign(std::to_string(positions->ropeDelta)) + ")";
     spec.x = integerAxis("token index", 0, double(std::max(1LL, tokens - 1)));
     spec.y = integerAxis("position", 0, 1);  // position ids are integers: no tick at 12.5
-    spec.legend = false;  // the strip below names the streams
+    spec.legend = false;                     // the strip below names the streams
     const int buckets = std::max(16, int(area.width));
     float width = 3.5f;
     for (PositionStream s :
@@ -224,6 +224,12 @@ void drawMropeFigure(Figure& figure, Box area, const std::vector<PromptSegment>&
     }
     PlotFrame frame;
     drawLinePlot(figure, plotArea, spec, theme, &frame);
+    // A file at one column (`render mrope --width 600`, the height derived) gave the position plot
+    // what the strip and notes left: a box 0.18 times as tall as wide, the W stream's teeth a
+    // comb. It asks for a box at least kFilePlotAspect as tall as wide (a screen keeps its size).
+    constexpr float kFilePlotAspect = 0.45f;
+    if (heightMayGrow(theme) && frame.plot.width > 0)
+        askForHeight(theme, kFilePlotAspect * frame.plot.width - frame.plot.height);
     // Shade image and video segments, and name them where the band is wide enough.
     const float labelSize = atLeastMinText(theme.fontSize * 0.9f, theme);
     std::map<int, std::pair<long long, long long>> segments;  // segment -> first, end token

@@ -160,3 +160,47 @@ TEST(AttentionShuffleFiguresTest, TheFourMatrixTitlesShareOneSize) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Audit, session 23: at 1024x768 F5 (a 1008 x 550 figure) the figure's title fit one line at
+// 24.6 px while the four matrices' titles were set at 1.05 body sizes, 25.7 px: the headline read
+// smaller than the titles under it. No matrix title is larger than the figure's title.
+TEST(AttentionShuffleFiguresTest, NoMatrixTitleIsLargerThanTheFigureTitle) {
+    struct Case {
+        Theme theme;
+        float width, height;
+    };
+    const Case cases[] = {{scaledTheme(darkTheme(), 1.75f), 1008, 550},
+                          {scaledTheme(darkTheme(), 1.75f), 1008, 402},
+                          {darkTheme(), 1090, 760},
+                          {paperTheme(), 600, 1100}};
+    const std::string titles[] = {"attention, sentence", "attention, shuffled", "output, sentence",
+                                  "output, shuffled"};
+    for (const Case& c : cases) {
+        auto figure = attentionShuffleFigure({}, c.width, c.height, c.theme);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        const TextItem* headline = nullptr;  // the figure's title: the first text, at the top
+        for (const TextItem* text : itemsOf<TextItem>(*figure))
+            if (!headline && text->text.rfind("Why position at all", 0) == 0) headline = text;
+        ASSERT_NE(headline, nullptr) << c.width << "x" << c.height;
+        int found = 0;
+        for (const TextItem* text : itemsOf<TextItem>(*figure)) {
+            if (text->text.empty() || text->horizontal != HorizontalAlign::Center ||
+                text->text == "output")
+                continue;
+            for (const std::string& title : titles) {
+                if (title.find(text->text) == std::string::npos) continue;
+                ++found;
+                EXPECT_LE(text->size, headline->size + 1e-3f)
+                    << "\"" << text->text << "\" at " << c.width << "x" << c.height;
+                break;
+            }
+        }
+        EXPECT_GE(found, 4) << c.width << "x" << c.height;
+    }
+}
+
+}  // namespace
+}  // namespace poslab

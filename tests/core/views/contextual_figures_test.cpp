@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 #include <string>
 #include <variant>
 #include <vector>
@@ -331,6 +332,56 @@ TEST(ContextualFiguresTest, RandomizedTitleIsTypeset) {
         }
     }
     EXPECT_TRUE(title);
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// "each pixel: the centre cell of A×B cells" notes of a figure, as {A, B} (a note may wrap:
+// the figure's texts are read joined).
+std::vector<std::pair<long long, long long>> centreCellNotes(const Figure& figure) {
+    std::vector<std::pair<long long, long long>> notes;
+    const std::regex note("each pixel: the centre cell of ([0-9]+)×([0-9]+) cells");
+    const std::string text = allText(figure);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), note);
+         it != std::sregex_iterator(); ++it)
+        notes.emplace_back(std::stoll((*it)[1]), std::stoll((*it)[2]));
+    return notes;
+}
+
+// Audit, session 23: DeBERTa's term maps and the iRoPE chunk mask are square (n x n, square
+// cells), but their texels were counted on the panel's cell, wider than tall: at 1440x900 (a
+// 1046 x 760 figure) DeBERTa's notes read "the centre cell of 2×1 cells", and at 1024x768 F5 the
+// mask's "64×33", while each pixel of the square map shows as many columns as rows. The texels
+// are counted on the map itself: every such note names a square block.
+TEST(ContextualFiguresTest, SquareMapsAreSampledOnTheirSquare) {
+    struct Case {
+        Theme theme;
+        float width, height;
+    };
+    const Case cases[] = {{darkTheme(), 1046, 760}, {scaledTheme(darkTheme(), 1.75f), 1008, 552}};
+    int notes = 0;
+    for (const Case& c : cases) {
+        const Box area{0, 0, c.width, c.height};
+        for (int panel = 0; panel <= 4; ++panel) {
+            Figure deberta = emptyFigure(c.width, c.height, c.theme);
+            DebertaParams d;
+            d.headDim = 8;  // the cost is texels x d: keep the sanitizer run quick
+            ASSERT_TRUE(drawDebertaFigure(deberta, area, d, c.theme, panel).ok());
+            Figure nope = emptyFigure(c.width, c.height, c.theme);
+            ASSERT_TRUE(drawNopeFigure(nope, area, NopeFigureOptions{}, c.theme, panel).ok());
+            for (const Figure* figure : {&deberta, &nope}) {
+                for (const auto& [rows, cols] : centreCellNotes(*figure)) {
+                    ++notes;
+                    EXPECT_EQ(rows, cols) << c.width << "x" << c.height << " panel " << panel;
+                }
+            }
+        }
+    }
+    EXPECT_GE(notes, 4);  // DeBERTa's at 1046 x 760 (three terms) and the mask's
 }
 
 }  // namespace

@@ -165,3 +165,60 @@ TEST(LinearShiftFiguresTest, OnAProjectorTheTitleIsNotShrunk) {
 
 }  // namespace
 }  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Figure text outside its $…$ maths, with the maths taken out: a "_" or "^" left there is
+// plain-text TeX drawn as typed ("max_c").
+std::string plainPartOf(const std::string& text) {
+    std::string plain;
+    bool maths = false;
+    for (const char c : text) {
+        if (c == '$')
+            maths = !maths;
+        else if (!maths)
+            plain += c;
+    }
+    return plain;
+}
+
+// Audit, session 23: with 'sine only' ticked (lesson 3 opens so) the residual's y label read
+// "max_c |T·PE(p) − PE(p+k)|" on screen (a 1090 x 760 figure at 1440x900), its subscript an
+// underscore, beside titles typeset with the figure markup. Every text of both figures, on the
+// screen and in a file, keeps sub- and superscripts inside $…$; and the vectors' keys set p and k
+// in italics as their plot titles do ("PE(p)" beside "$T_k$ · PE($p$)").
+TEST(LinearShiftFiguresTest, EveryTextTypesetsItsSubscripts) {
+    struct Case {
+        Theme theme;
+        float width, height;
+    };
+    const Case cases[] = {{darkTheme(), 1090, 760}, {paperTheme(), 1200, 800}};
+    for (const bool sinOnly : {false, true}) {
+        for (const Case& c : cases) {
+            LinearShiftOptions options;
+            options.sinOnly = sinOnly;
+            auto figure = linearShiftFigure(options, c.width, c.height, c.theme);
+            ASSERT_TRUE(figure.ok()) << figure.error().message;
+            for (const TextItem* text : itemsOf<TextItem>(*figure)) {
+                const std::string plain = plainPartOf(text->text);
+                EXPECT_EQ(plain.find_first_of("_^"), std::string::npos)
+                    << "\"" << text->text << "\" (sine only " << sinOnly << ", " << c.width << ")";
+            }
+        }
+    }
+    auto shift = linearShiftFigure({}, 1090, 760, darkTheme());
+    ASSERT_TRUE(shift.ok());
+    const std::vector<std::string> keys = texts(*shift);  // the keys whole, as their own texts
+    EXPECT_NE(std::find(keys.begin(), keys.end(), "PE($p$)"), keys.end());
+    EXPECT_NE(std::find(keys.begin(), keys.end(), "PE($p+k$)"), keys.end());
+    LinearShiftOptions sineOnly;
+    sineOnly.sinOnly = true;
+    auto fit = linearShiftFigure(sineOnly, 1090, 760, darkTheme());
+    ASSERT_TRUE(fit.ok());
+    EXPECT_TRUE(hasText(*fit, "$\\mathrm{max}_c$ |T·PE($p$) − PE($p+k$)|"));
+    EXPECT_TRUE(hasText(*fit, "T · s($p$): the best a matrix can do"));
+}
+
+}  // namespace
+}  // namespace poslab

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
@@ -129,6 +130,37 @@ TEST(VisionRopeFiguresTest, AxialFigureIsOneSquareHeatmapOfTheGrid) {
     }
     EXPECT_EQ(heatmaps, 1);
     EXPECT_TRUE(hasText(figure, "query patch (5, 7)"));
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// Audit, session 23: `render mrope --width 600` (a one-column file, its height derived) kept for
+// the position plot what the strip and the notes left, a box 0.18 times as tall as wide, the W
+// stream's teeth a comb. The file grows until the box is at least 0.45 times as tall as wide; a
+// window of a given size keeps its height.
+TEST(VisionRopeFiguresTest, AOneColumnFileGivesThePositionPlotItsHeight) {
+    auto prompt = parseMropePrompt("text:5,image:1x28x42,text:3,video:4x14x14");
+    ASSERT_TRUE(prompt);
+    const SizedBuild build = [&](const Theme& t, float w, float h) -> Result<Figure> {
+        Figure figure = emptyFigure(w, h, t);
+        drawMropeFigure(figure, {0, 0, w, h}, *prompt, MropeSettings{}, t);
+        return figure;
+    };
+    const Theme theme = forFiles(paperTheme(), 1);
+    auto column = buildWithAllPanels(build, theme, 600, 400, true, 16384);
+    ASSERT_TRUE(column.ok()) << column.error().message;
+    ASSERT_EQ(column->panels.size(), 1u);
+    const Box plot = column->panels[0].plot;
+    EXPECT_GE(plot.height, 0.45f * plot.width - 1) << plot.width << " x " << plot.height;
+    EXPECT_TRUE(textsOutsideFigure(*column).empty());
+    EXPECT_TRUE(overlappingTexts(*column).empty());
+    auto window = buildWithAllPanels(build, theme, 600, 400, false, 16384);
+    ASSERT_TRUE(window.ok());
+    EXPECT_FLOAT_EQ(window->height, 400);
 }
 
 }  // namespace
