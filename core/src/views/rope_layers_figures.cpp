@@ -60,12 +60,6 @@ std::string joinedCell(std::string line) {
         line.erase(at + 1, 1);
     return line;
 }
-bool isCut(const std::string& line) {
-    const std::string ellipsis = "…";
-    return line.size() >= ellipsis.size() &&
-           line.compare(line.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0;
-}
-
 bool sameCells(const RopeLayerRow& a, const RopeLayerRow& b) {
     return a.layerType == b.layerType && a.attention == b.attention && a.rope == b.rope &&
            a.base == b.base && a.scaling == b.scaling && a.noRopeReason == b.noRopeReason;
@@ -396,10 +390,9 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     constexpr int kMaxCellLines = 3;
     const float lineStep = textSize * 1.15f;
     auto cellLines = [&](const std::string& text, float room) {
-        std::vector<std::string> lines =
-            wrapToFit(breakableCell(text), textSize, room, kMaxCellLines, 1).lines;
-        for (std::string& line : lines) line = joinedCell(line);
-        return lines;
+        WrappedText wrapped = wrapToFit(breakableCell(text), textSize, room, kMaxCellLines, 1);
+        for (std::string& line : wrapped.lines) line = joinedCell(line);
+        return wrapped;
     };
     auto heightOf = [&](std::size_t lines) {
         return std::max(rowHeight, float(lines) * lineStep + (rowHeight - lineStep));
@@ -455,8 +448,10 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
                 std::vector<std::string>& lines = laid[r].lines[0];
                 lines = cellLines(grouped ? "layers " + layerListText(groups[r].layers, 2)
                                           : "layers " + row.cells[0],
-                                  room);
-                for (std::string& line : cellLines(details, room)) lines.push_back(std::move(line));
+                                  room)
+                            .lines;
+                for (std::string& line : cellLines(details, room).lines)
+                    lines.push_back(std::move(line));
                 laid[r].height = heightOf(lines.size());
                 allRows += laid[r].height;
                 continue;
@@ -464,16 +459,14 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
             for (int c : columns) {
                 if (skipped(row, c)) continue;
                 const float room = rightOf(&row, c) - columnX[c] - columnExtra(c);
-                std::vector<std::string>& lines = laid[r].lines[std::size_t(c)];
-                lines = cellLines(textOf(row, c), room);
+                WrappedText cell = cellLines(textOf(row, c), room);
                 // A list of layers cut: say less ("0–4, 6–10, …") rather than cut a number.
-                for (int detail = 1;
-                     grouped && c == 0 && detail >= 0 && (lines.empty() || isCut(lines.back()));
-                     --detail) {
-                    lines = cellLines(layerListText(groups[r].layers, detail), room);
+                for (int detail = 1; grouped && c == 0 && detail >= 0 && cell.cut(); --detail) {
+                    cell = cellLines(layerListText(groups[r].layers, detail), room);
                 }
-                cut = cut || (!lines.empty() && isCut(lines.back()));
-                tallest = std::max(tallest, lines.size());
+                cut = cut || cell.cut();
+                tallest = std::max(tallest, cell.lines.size());
+                laid[r].lines[std::size_t(c)] = std::move(cell.lines);
             }
             laid[r].height = heightOf(tallest);
             allRows += laid[r].height;
@@ -488,7 +481,7 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     std::size_t headerHeight = 1;
     for (int c : columns) {
         if (stacked) break;
-        headerLines[c] = cellLines(headers[c], rightOf(nullptr, c) - columnX[c] - padding);
+        headerLines[c] = cellLines(headers[c], rightOf(nullptr, c) - columnX[c] - padding).lines;
         headerHeight = std::max(headerHeight, headerLines[c].size());
     }
     const float headerRow = stacked ? 0.0f : heightOf(headerHeight);
