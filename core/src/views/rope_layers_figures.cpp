@@ -217,11 +217,14 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     float y = table.y;
     const float lineHeight = theme.fontSize * 1.5f;
     // Wrapped, not cut: a one-column figure has room for a third of "head_dim 256, base …".
-    // (A short screen, 480x320, keeps them to a line each so the table below still shows.)
+    // (A short screen, 480x320, or a projector's 1024x768 keeps them to a line each so the
+    // table below still shows; a line that would be cut there says less instead, `shorter`.)
     const int variantLines = heightMayGrow(theme) || table.height > 24 * theme.fontSize ? 3 : 1;
-    auto addWrapped = [&](const std::string& text) {
-        const WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, variantLines,
-                                              readableMinScale(theme.fontSize, theme));
+    auto addWrapped = [&](const std::string& text, const std::string& shorter = "") {
+        const float minScale = readableMinScale(theme.fontSize, theme);
+        WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, variantLines, minScale);
+        if (wrapped.cut() && !shorter.empty())
+            wrapped = wrapToFit(shorter, theme.fontSize, table.width, variantLines, minScale);
         for (const std::string& line : wrapped.lines) {
             figure.add(makeText({table.x, y}, line, wrapped.size, theme.mutedText));
             y += wrapped.size * 1.2f;
@@ -242,9 +245,10 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         }
         const std::string formula = "attn_temperature_tuning: 1 + " + formatValue(t.attnScale, 4) +
                                     " · log1p(floor((pos + 1) / " + formatValue(t.floorScale, 6) +
-                                    ")), exactly 1 before " + formatValue(t.floorScale - 1, 6);
+                                    "))";
         addWrapped(values);
-        addWrapped(formula);
+        // (At 1024x768 F5 the whole line was cut: "… exactly 1 before 8…".)
+        addWrapped(formula + ", exactly 1 before " + formatValue(t.floorScale - 1, 6), formula);
     }
     y += lineHeight * 0.25f;
 
@@ -524,10 +528,13 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         ++shown;
     }
     if (shown < int(rowCount)) {
-        figure.add(makeText({table.x, y + 4},
-                            "… " + std::to_string(int(rowCount) - shown) +
-                                " more rows (a taller figure shows them)",
-                            textSize, theme.mutedText));
+        // The reason where the table is wide enough for it (it ran past a 237 px figure).
+        const std::string more = "… " + std::to_string(int(rowCount) - shown) + " more rows";
+        const std::string why = more + " (a taller figure shows them)";
+        const FittedText fitted =
+            fitText(estimateTextWidth(why, textSize) <= table.width ? why : more, textSize,
+                    table.width, readableMinScale(textSize, theme));
+        figure.add(makeText({table.x, y + 4}, fitted.text, fitted.size, theme.mutedText));
     }
 }
 
