@@ -365,6 +365,12 @@ TEST(PresentationTest, LayoutSizesAreCheckedBeforeAWindowOpens) {
     const ProcessResult alone = runPoslab({"--layout-sizes", "480x320"}, "DISPLAY= ");
     EXPECT_EQ(alone.exitCode, 2);
     EXPECT_EQ(alone.err, "poslab: --layout-sizes needs --check-layout\n");
+    // The data for RoPE's Layers and Usage tabs likewise.
+    for (const char* option : {"--layout-configs", "--layout-checkpoint"}) {
+        const ProcessResult without = runPoslab({option, "config.json"}, "DISPLAY= ");
+        EXPECT_EQ(without.exitCode, 2) << option;
+        EXPECT_EQ(without.err, "poslab: " + std::string(option) + " needs --check-layout\n");
+    }
     for (const char* bad : {"1024x768:f5", "12x9:presentation", ":presentation"}) {
         const ProcessResult refused = runPoslab(
             {"--check-layout", "--layout-sizes", std::string("480x320,") + bad}, "DISPLAY= ");
