@@ -46,6 +46,12 @@ std::vector<OptionSpec> launchOptionSpecs() {
          "with --check-layout: then every view again at each of these window sizes, in "
          "presentation mode where :presentation follows (the screenshots in DIR/WxH or "
          "DIR/WxH-presentation)"},
+        {"layout-configs", "FILE,…",
+         "with --check-layout: the RoPE view's Layers tab again with each of these config.json "
+         "files loaded"},
+        {"layout-checkpoint", "PATH",
+         "with --check-layout: the RoPE view's Usage tab again with this checkpoint (a folder, "
+         "index or .safetensors file) read"},
         {"soak", "N", "drive every view with N frames of random input, then quit (tests)"},
         {"seed", "S", "random seed for --soak (default 1)"}};
 }

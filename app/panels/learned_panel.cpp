@@ -164,8 +164,7 @@ void LearnedPanel::drawControls(state::LearnedViewState& view, ui::FrameContext&
         "The table last loaded from a .npy or .safetensors file (load one below).");
 
     if (source == 0) {
-        if (ImGui::InputInt("seed", &view.seed)) view.seed = std::max(0, view.seed);
-        ui::tooltipForLastItem("The same seed always gives the same table.");
+        ui::inputInt("seed", &view.seed, "The same seed always gives the same table.");
         ui::sliderDouble(state::kLearnedStd, &view.std,
                          "Standard deviation of the initial values. GPT-2 and BERT use 0.02.");
         ui::sliderInt(state::kLearnedTableLength, &view.seqLen,

@@ -98,7 +98,15 @@ void RopeUsageTab::collect(ui::FrameContext& context) {
 void RopeUsageTab::draw(state::RopeUsageState& state, ui::FrameContext& context) {
     collect(context);
     // ---- The checkpoint
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
+    // The path field leaves its button room in the row (at 480x320 the button was past the
+    // window's edge); the button takes a row of its own only below 8 em of field.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const char* openLabel = "Open checkpoint";
+    const float button = ImGui::CalcTextSize(openLabel).x + 2 * style.FramePadding.x;
+    const float room = ImGui::GetContentRegionAvail().x - button - style.ItemSpacing.x;
+    const bool buttonBeside = room >= ImGui::GetFontSize() * 8;
+    ImGui::SetNextItemWidth(buttonBeside ? std::min(ImGui::GetFontSize() * 22, room)
+                                         : ImGui::GetContentRegionAvail().x);
     bool openNow = ui::inputString("##checkpoint", &state.checkpointPath,
                                    ImGuiInputTextFlags_EnterReturnsTrue);
     ui::tooltipForLastItem(
@@ -106,8 +114,8 @@ void RopeUsageTab::draw(state::RopeUsageState& state, ui::FrameContext& context)
         "model.safetensors.index.json with its shards (BF16, F16 or F32). Only the q and k "
         "projection rows are read, in 256 KiB blocks. You can also drop the folder on the window "
         "or start PosLab with it: poslab DIR.");
-    ImGui::SameLine();
-    openNow |= ImGui::Button("Open checkpoint");
+    if (buttonBeside) ImGui::SameLine();
+    openNow |= ImGui::Button(openLabel);
     // The pairing combo wraps to its own line when the row has no room for it (a projector).
     const float rowRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     if (rowRight - ImGui::GetItemRectMax().x > ImGui::GetFontSize() * 16) ImGui::SameLine();
@@ -149,7 +157,9 @@ void RopeUsageTab::draw(state::RopeUsageState& state, ui::FrameContext& context)
         ui::sliderInt(state::kUsageLayer, &state.figure.layer,
                       ui::SliderBounds{0, data_->usage.layers - 1},
                       "The layer drawn head by head in the second panel.");
-        ImGui::SameLine();
+        // Beside the layer where the row holds it and its label ("p-RoPE p"), else below.
+        const float sliderRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (sliderRight - ImGui::GetItemRectMax().x > ImGui::GetFontSize() * 16) ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
         ui::sliderDouble(
             state::kUsageKeepFraction, &state.figure.keepFraction,

@@ -50,6 +50,10 @@ struct LaunchOptions {
     std::string layoutShotsDir;   // with checkLayout: one screenshot per tab and panel
     // With checkLayout: every view again at each of these sizes and modes, in the same process.
     std::vector<LayoutSize> layoutSizes;
+    // With checkLayout: RoPE's Layers tab checked again with each config.json, its Usage tab
+    // with a checkpoint (folder, index or .safetensors), at every size.
+    std::vector<std::string> layoutConfigs;
+    std::string layoutCheckpoint;
     bool presentation = false;    // start in presentation mode (large fonts, no controls)
     bool exportDialog = false;    // open File > Export… at start
     std::string sessionPath;      // non-empty: open this session file at start-up

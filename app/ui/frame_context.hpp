@@ -22,6 +22,7 @@ struct LayoutAudit {
     int figures = 0;
     std::vector<std::string> faults;  // "…" overlaps "…", "…" leaves the figure, hides data, ...
     int overlapping = 0, outside = 0, overData = 0, cut = 0, small = 0;  // faults by kind
+    int narrowControls = 0;  // --check-layout: controls narrower than their value's text
     bool checkCuts = false;  // a window of 1024x768 or more: a text cut with "…" is a fault
     float minTextSize = 0;   // presentation mode: a figure text smaller than this is a fault
     // --tour-check: a plot squeezed flat is a fault too (kMaxPlotAspect; a lesson's figure must

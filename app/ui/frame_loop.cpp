@@ -167,6 +167,13 @@ Result<LaunchOptions> parseLaunchOptions(const std::vector<std::string>& argumen
     if (!read.ok()) return read.error();
     if (!launch.layoutSizes.empty() && !launch.checkLayout)
         return Error{"--layout-sizes needs --check-layout"};
+    read.list("layout-configs", launch.layoutConfigs, 8);
+    read.text("layout-checkpoint", launch.layoutCheckpoint);
+    if (!read.ok()) return read.error();
+    if (!launch.layoutConfigs.empty() && !launch.checkLayout)
+        return Error{"--layout-configs needs --check-layout"};
+    if (!launch.layoutCheckpoint.empty() && !launch.checkLayout)
+        return Error{"--layout-checkpoint needs --check-layout"};
     if (windowSize) {
         launch.windowWidth = windowSize->first;
         launch.windowHeight = windowSize->second;
@@ -518,12 +525,29 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
     return failed == 0 ? kExitOk : kExitFailed;
 }
 
+// Why a tab opened with `path` (--layout-configs, --layout-checkpoint) does not show its data,
+// or "": a config.json the RoPE view refused or has not read, a checkpoint whose read failed (the
+// Usage tab says "Read MODEL from PATH" in the status line once it has the data).
+std::string fileNotShown(Application& application, const std::string& path, const Status& opened) {
+    if (!opened) return path + " was not opened: " + opened.error().message;
+    if (std::string problem = application.openedFileProblem(path); !problem.empty())
+        return path + " was not read: " + problem;
+    const state::RopeViewState& rope = application.state().rope;
+    if (rope.figure == state::RopeFigureId::Usage) {
+        const std::string& status = application.status();
+        if (status.rfind("Read ", 0) != 0) return path + " was not read: " + status;
+    } else if (rope.configPath != path || !rope.config) {
+        return path + " was not read";
+    }
+    return "";
+}
+
 // --check-layout at one window size and mode: every figure tab of every view (`views`), and every
 // panel of a view that shows them one at a time, as each opens: a few frames to settle (the
 // switch, fonts, workers), then one frame whose figures are audited. Prints one line per tab and
 // panel and the summary; returns the faults.
 std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
-                                  const std::vector<std::string>& views,
+                                  const std::vector<std::string>& views, const LayoutData& data,
                                   const std::string& screenshots) {
     if (!screenshots.empty()) {
         std::error_code ignored;  // a directory that cannot be made: each screenshot says so
@@ -535,12 +559,15 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
     std::size_t faults = 0, figures = 0, shown = 0;
     LayoutAudit kinds;  // the faults of every tab, by kind
     const auto start = SteadyClock::now();
-    for (const FigureTab& tab : figureTabs(views)) {
+    for (const FigureTab& tab : figureTabs(views, data)) {
         if (!tab.state.empty()) {
             state::Warnings warnings;
             state::applyStateJson(nlohmann::json::parse(tab.state), application.state(), warnings);
             for (const std::string& warning : warnings) std::printf("  %s\n", warning.c_str());
         }
+        // Opened as `poslab FILE` opens it: the view reads it as it draws (a checkpoint on a
+        // worker, waited for below).
+        const Status opened = tab.file.empty() ? success() : application.openFile(tab.file);
         (void)application.selectView(tab.view);
         PanelSweep& sweep = panelSweep();
         sweep = {0, 1};
@@ -557,6 +584,10 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
                 // its panel selector's count is not this tab's.
                 if (panel == 0 && i == 0) sweep.count = 1;
             }
+            // Whether the tab's file was read, once it has settled (before a screenshot's
+            // message takes the status line).
+            const std::string fileProblem =
+                tab.file.empty() || panel > 0 ? "" : fileNotShown(application, tab.file, opened);
             LayoutAudit audit;
             audit.checkCuts = width >= 1024 && height >= 768;
             audit.minTextSize = presentation ? kPresentationMinTextPx : 0;
@@ -577,9 +608,16 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
                 }
                 application.requestedScreenshot = screenshots + number + file + ".png";
             }
+            ControlSweep& controls = controlSweep();
+            controls = {true, {}};
             renderFrame(window, application, {nullptr, true});
             application.layoutAudit = nullptr;
             auditTabBars(audit);
+            audit.narrowControls = int(controls.squeezed.size());
+            for (std::string& control : controls.squeezed)
+                audit.faults.push_back(std::move(control));
+            controls = {};
+            if (!fileProblem.empty()) audit.faults.push_back(fileProblem);
             std::printf("%s: %d figures, %zu text faults\n", name.c_str(), audit.figures,
                         audit.faults.size());
             for (const std::string& fault : audit.faults) std::printf("  %s\n", fault.c_str());
@@ -587,6 +625,7 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
             figures += std::size_t(audit.figures);
             kinds.overlapping += audit.overlapping, kinds.outside += audit.outside;
             kinds.overData += audit.overData, kinds.cut += audit.cut, kinds.small += audit.small;
+            kinds.narrowControls += audit.narrowControls;
             ++shown;
             if (audit.figures == 0) {
                 std::printf("  no figure drawn\n");
@@ -613,10 +652,11 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
     renderFrame(window, application, {nullptr, true});
     std::printf(
         "check-layout: %zu views, %zu tabs and panels, %zu figures at %dx%d%s, %zu faults "
-        "(%d overlapping, %d outside, %d over data, %d cut, %d small), %.1f s\n",
+        "(%d overlapping, %d outside, %d over data, %d cut, %d small, %d narrow controls), "
+        "%.1f s\n",
         views.size(), shown, figures, width, height, presentation ? " presentation" : "", faults,
         kinds.overlapping, kinds.outside, kinds.overData, kinds.cut, kinds.small,
-        std::chrono::duration<double>(SteadyClock::now() - start).count());
+        kinds.narrowControls, std::chrono::duration<double>(SteadyClock::now() - start).count());
     return faults;
 }
 
@@ -639,10 +679,19 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
     // Each size starts from the settings the first one did: the tabs a sweep selects are left
     // selected, and a later size would otherwise open every view at its last tab.
     const nlohmann::json settings = state::sessionToJson(application.state(), {});
-    std::size_t faults = checkLayoutAtThisSize(window, application, views, options.layoutShotsDir);
+    const LayoutData data{options.layoutConfigs, options.layoutCheckpoint};
+    std::size_t faults =
+        checkLayoutAtThisSize(window, application, views, data, options.layoutShotsDir);
     for (const LayoutSize& size : options.layoutSizes) {
         state::Warnings warnings;
         state::applyStateJson(settings, application.state(), warnings);
+        // The config a Layers tab loaded is not a setting: forgotten, so that the tab without
+        // data is checked as at the first size. (A checkpoint read stays in the Usage tab.)
+        state::RopeViewState& rope = application.state().rope;
+        rope.config.reset();
+        rope.configLoaded.clear();
+        rope.configNotes.clear();
+        rope.configError.clear();
         application.tour().setPresentation(application.state(), size.presentation);
         if (!resizeForCheck(window, application, size.width, size.height, "check-layout",
                             "layout-sizes")) {
@@ -652,7 +701,7 @@ int runLayoutCheck(GLFWwindow* window, Application& application, const LaunchOpt
         const std::string name = std::to_string(size.width) + "x" + std::to_string(size.height) +
                                  (size.presentation ? "-presentation" : "");
         faults += checkLayoutAtThisSize(
-            window, application, views,
+            window, application, views, data,
             options.layoutShotsDir.empty() ? std::string() : options.layoutShotsDir + "/" + name);
     }
     return faults == 0 ? kExitOk : kExitFailed;

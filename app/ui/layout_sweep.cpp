@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <string_view>
+
 #include "state/bias_state.hpp"
 #include "state/contextual_state.hpp"
 #include "state/relative_state.hpp"
@@ -19,13 +22,21 @@ void addNamed(std::vector<FigureTab>& tabs, const std::string& view, const char*
     for (const auto& entry : names.entries) {
         nlohmann::json state;
         state[section][key] = std::string(entry.name);
-        tabs.push_back({view, std::string(entry.name), state.dump()});
+        tabs.push_back({view, std::string(entry.name), state.dump(), ""});
     }
+}
+
+// "gemma-3-4b-it.json" of ".../configs/gemma-3-4b-it.json"; a folder's own name ("ckpt" of
+// "/tmp/ckpt/").
+std::string lastPathPart(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    const std::size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace
 
-std::vector<FigureTab> figureTabs(const std::vector<std::string>& views) {
+std::vector<FigureTab> figureTabs(const std::vector<std::string>& views, const LayoutData& data) {
     std::vector<FigureTab> tabs;
     for (const std::string& view : views) {
         if (view == "RoPE") {
@@ -33,8 +44,20 @@ std::vector<FigureTab> figureTabs(const std::vector<std::string>& views) {
             for (int id = 0; id <= int(state::RopeFigureId::Usage); ++id) {
                 nlohmann::json state;
                 state["rope"]["figure"] = id;
-                tabs.push_back({view, "figure " + std::to_string(id), state.dump()});
+                tabs.push_back({view, "figure " + std::to_string(id), state.dump(), ""});
             }
+            // Layers and Usage again with data (without, each shows a note): a config.json
+            // opened fills the Layers tab, a checkpoint the Usage tab.
+            auto withFile = [&](state::RopeFigureId id, const char* name, const std::string& path) {
+                nlohmann::json state;
+                state["rope"]["figure"] = int(id);
+                tabs.push_back(
+                    {view, std::string(name) + " " + lastPathPart(path), state.dump(), path});
+            };
+            for (const std::string& config : data.configs)
+                withFile(state::RopeFigureId::Layers, "layers of", config);
+            if (!data.checkpoint.empty())
+                withFile(state::RopeFigureId::Usage, "usage of", data.checkpoint);
         } else if (view == "Learned") {
             addNamed(tabs, view, "learned", "tab", state::kLearnedTabNames);
         } else if (view == "Meaning") {
@@ -50,7 +73,7 @@ std::vector<FigureTab> figureTabs(const std::vector<std::string>& views) {
         } else if (view == "Context") {
             addNamed(tabs, view, state::kContextualKey, "tab", state::kContextualTabNames);
         } else {
-            tabs.push_back({view, "", ""});
+            tabs.push_back({view, "", "", ""});
         }
     }
     return tabs;
@@ -59,6 +82,23 @@ std::vector<FigureTab> figureTabs(const std::vector<std::string>& views) {
 PanelSweep& panelSweep() {
     static PanelSweep sweep;  // one GUI thread draws the panels
     return sweep;
+}
+
+ControlSweep& controlSweep() {
+    static ControlSweep sweep;  // one GUI thread draws the panels
+    return sweep;
+}
+
+void auditControlWidth(const char* label, const std::string& value, float valueWidth,
+                       float fieldWidth) {
+    ControlSweep& sweep = controlSweep();
+    if (!sweep.checking || valueWidth <= fieldWidth) return;
+    const std::string_view whole(label);
+    const std::string shown(whole.substr(0, whole.find("##")));
+    char line[256];
+    std::snprintf(line, sizeof line, "the control '%s' is %.0f px wide, its value '%s' needs %.0f",
+                  shown.c_str(), fieldWidth, value.c_str(), valueWidth);
+    sweep.squeezed.push_back(line);
 }
 
 }  // namespace poslab::ui

@@ -73,12 +73,16 @@ Status openSession(Application& application, const std::string& path,
     for (const std::string& w : warnings)
         std::fprintf(stderr, "poslab: %s\n",
                      escapeForMessage(path + ": " + w, 2 * kMessagePathLength).c_str());
-    application.setStatus(warnings.empty()
-                              ? "Opened session " + path
-                              : "Opened session " + path + " (" + std::to_string(warnings.size()) +
-                                    " settings skipped: " + warnings.front() + ")");
+    application.setStatus(sessionOpenedMessage(path, warnings));
     if (warningsOut) *warningsOut = warnings;
     return success();
+}
+
+std::string sessionOpenedMessage(const std::string& path, const state::Warnings& warnings) {
+    if (warnings.empty()) return "Opened session " + path;
+    const std::size_t skipped = warnings.size();
+    return "Opened session " + path + " (" + std::to_string(skipped) +
+           (skipped == 1 ? " setting" : " settings") + " skipped: " + warnings.front() + ")";
 }
 
 Status saveSession(Application& application, const std::string& path) {

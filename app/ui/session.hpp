@@ -26,6 +26,9 @@ class Application;
 // to the status line and stderr; an Error (damaged or foreign file) changes nothing.
 Status openSession(Application& application, const std::string& path,
                    state::Warnings* warnings = nullptr);
+// The status line after opening `path`: "Opened session FILE", or with the count of settings
+// skipped and the first one's warning ("(1 setting skipped: rope.configPath: …)").
+std::string sessionOpenedMessage(const std::string& path, const state::Warnings& warnings);
 Status saveSession(Application& application, const std::string& path);
 // The remembered session at start-up: loaded when it exists; a damaged one is reported, renamed
 // to session.json.bad (so it is not overwritten) and ignored. Returns the message shown, if any.

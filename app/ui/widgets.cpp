@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "gfx/figure_renderer.hpp"
@@ -27,7 +29,58 @@ int resizeString(ImGuiInputTextCallbackData* data) {
     return 0;
 }
 
+// --check-layout: the value's text (and the frame's padding either side) against the width of
+// the next item's field (ImGui::CalcItemWidth, less `besideField`: an input's - and + buttons).
+void auditNextField(const char* label, const std::string& value, float besideField = 0) {
+    if (!controlSweep().checking) return;
+    const float text = ImGui::CalcTextSize(value.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    auditControlWidth(label, value, text, ImGui::CalcItemWidth() - besideField);
+}
+
+// A control's field beside its label where it shows the widest of `values` whole; else the
+// label on a line of its own above a field across the column (a 480x320 window's controls
+// column left its sliders 58 px, "2 positions/s" cut to "ositions"). Returns the label to give
+// ImGui: the same ID either way ("###" and the label), so a drag that changes the value's width
+// keeps its hold. `besideField`: what the item's width holds besides the field (an input's - and
+// + buttons). A label hidden with "##" stays as it is.
+std::string placeField(const char* label, std::initializer_list<std::string> values,
+                       float besideField = 0) {
+    const std::string_view whole(label);
+    const std::string shown(whole.substr(0, whole.find("##")));
+    if (shown.empty()) return label;
+    float widest = 0;
+    for (const std::string& value : values)
+        widest = std::max(widest, ImGui::CalcTextSize(value.c_str()).x);
+    const float needed = widest + 2 * ImGui::GetStyle().FramePadding.x + besideField;
+    const std::string id = "###" + std::string(whole);
+    if (ImGui::CalcItemWidth() >= needed) return shown + id;
+    ImGui::TextUnformatted(shown.c_str());
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+    return id;
+}
+
+// The value as the slider shows it (`format` is its printf format: "%d", "%.3f", "%.0f px").
+template <class Number>
+std::string formatted(const char* format, Number value) {
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
 }  // namespace
+
+bool inputInt(const char* label, int* value, const char* tooltip) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    // ImGui's InputScalar: the field, then the - and + buttons a frame high, each after a gap.
+    const float buttons = 2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+    const std::string text = std::to_string(*value);
+    const std::string shownLabel = placeField(label, {text, "000000"}, buttons);
+    auditNextField(label, text, buttons);
+    const bool changed = ImGui::InputInt(shownLabel.c_str(), value);
+    if (changed) *value = std::max(0, *value);
+    tooltipForLastItem(tooltip);
+    return changed;
+}
 
 bool sliderInt(const IntParameter& p, int* value, const char* tooltip) {
     const std::string label(p.sliderLabel()), meaning(p.meaning);
@@ -51,8 +104,12 @@ bool sliderInt(const IntParameter& p, int* value, SliderBounds bounds, const cha
                const char* format) {
     const SliderBounds limits = sliderLimits(p, bounds);
     const std::string label(p.sliderLabel()), meaning(p.meaning);
+    const std::string shown =
+        placeField(label.c_str(), {formatted(format, *value), formatted(format, int(limits.low)),
+                                   formatted(format, int(limits.high))});
+    auditNextField(label.c_str(), formatted(format, *value));
     const bool changed =
-        ImGui::SliderInt(label.c_str(), value, int(limits.low), int(limits.high), format,
+        ImGui::SliderInt(shown.c_str(), value, int(limits.low), int(limits.high), format,
                          ImGuiSliderFlags_AlwaysClamp |
                              (p.scale == ParameterScale::Log ? ImGuiSliderFlags_Logarithmic : 0));
     tooltipForLastItem(tooltip ? tooltip : meaning.c_str());
@@ -72,8 +129,12 @@ bool sliderDouble(const RealParameter& p, double* value, double low, double high
 bool sliderFloat(const RealParameter& p, float* value, const char* tooltip) {
     const std::string label(p.sliderLabel()), meaning(p.meaning);
     const std::string format = std::string(p.format) + std::string(p.unit);
+    const std::string shown = placeField(
+        label.c_str(), {formatted(format.c_str(), double(*value)), formatted(format.c_str(), p.low),
+                        formatted(format.c_str(), p.high)});
+    auditNextField(label.c_str(), formatted(format.c_str(), double(*value)));
     const bool changed =
-        ImGui::SliderFloat(label.c_str(), value, float(p.low), float(p.high), format.c_str(),
+        ImGui::SliderFloat(shown.c_str(), value, float(p.low), float(p.high), format.c_str(),
                            ImGuiSliderFlags_AlwaysClamp |
                                (p.scale == ParameterScale::Log ? ImGuiSliderFlags_Logarithmic : 0));
     tooltipForLastItem(tooltip ? tooltip : meaning.c_str());
@@ -125,8 +186,11 @@ void errorText(const std::string& message) {
 
 bool sliderInt(const char* label, int* value, int low, int high, const char* tooltip,
                bool logarithmic) {
+    const std::string shown =
+        placeField(label, {std::to_string(*value), std::to_string(low), std::to_string(high)});
+    auditNextField(label, std::to_string(*value));
     const bool changed =
-        ImGui::SliderInt(label, value, low, high, "%d",
+        ImGui::SliderInt(shown.c_str(), value, low, high, "%d",
                          logarithmic ? ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp
                                      : ImGuiSliderFlags_AlwaysClamp);
     tooltipForLastItem(tooltip);
@@ -135,8 +199,11 @@ bool sliderInt(const char* label, int* value, int low, int high, const char* too
 
 bool sliderDouble(const char* label, double* value, double low, double high, const char* format,
                   const char* tooltip, bool logarithmic) {
+    const std::string shown = placeField(
+        label, {formatted(format, *value), formatted(format, low), formatted(format, high)});
+    auditNextField(label, formatted(format, *value));
     const bool changed = ImGui::SliderScalar(
-        label, ImGuiDataType_Double, value, &low, &high, format,
+        shown.c_str(), ImGuiDataType_Double, value, &low, &high, format,
         logarithmic ? ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp
                     : ImGuiSliderFlags_AlwaysClamp);
     tooltipForLastItem(tooltip);

@@ -44,6 +44,10 @@ bool sliderDouble(const RealParameter& parameter, double* value, double low, dou
 bool seedSlider(const IntParameter& parameter, std::uint64_t* seed, const char* tooltip = nullptr);
 // The limits a described slider spans: the descriptor's, narrowed to `bounds` (empty: low = high).
 SliderBounds sliderLimits(const IntParameter& parameter, SliderBounds bounds = {INT_MIN, INT_MAX});
+// A whole number typed in (a seed), with - and + buttons; negative values are raised to 0. The
+// field is at least as wide as six digits or its value: where the row leaves it less, the label
+// goes on a line of its own above a field the column's width.
+bool inputInt(const char* label, int* value, const char* tooltip);
 // A text field on a std::string (what misc/cpp/imgui_stdlib does; Debian's libimgui does not
 // build that file). flags: ImGuiInputTextFlags (an int, so this header needs no imgui.h).
 bool inputString(const char* label, std::string* text, int flags = 0);

@@ -130,19 +130,31 @@ std::vector<std::string> viewNames() {
     return names;
 }
 
-// One test per view of the registry (a view added later is checked as it is registered).
-class PrintWidthTest : public ::testing::TestWithParam<std::string> {};
+// A view's figures as the checks below ask for them, each built once: the three checks, tests of
+// their own until session 23, built the one-column figure three times and the default one twice
+// (under the sanitizers the largest part of these tests' CPU).
+class ViewFigures {
+  public:
+    explicit ViewFigures(const commands::RenderView& view) : view_(view) {}
+    const commands::RenderView& view() const { return view_; }
+    const Result<commands::BuiltFigure>& at(const std::map<std::string, std::string>& options) {
+        auto found = built_.find(options);
+        if (found == built_.end()) found = built_.emplace(options, build(view_, options)).first;
+        return found->second;
+    }
 
-TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
+  private:
+    const commands::RenderView& view_;
+    std::map<std::map<std::string, std::string>, Result<commands::BuiltFigure>> built_;
+};
+
+void oneColumnIsWholeAndAtLeastEightPoint(ViewFigures& figures) {
     const bool verbose = std::getenv("POSLAB_PRINT_REPORT") != nullptr;
-    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
-                                    [](const auto& v) { return v.name == GetParam(); });
-    ASSERT_NE(found, registry().renders.end());
     {
-        const commands::RenderView& view = *found;
+        const commands::RenderView& view = figures.view();
         // Every panel the view has: the screen's text on a canvas large enough that no grid
         // goes one at a time.
-        auto large = build(view, {{"theme", "dark"}, {"width", "1800"}, {"height", "1200"}});
+        const auto& large = figures.at({{"theme", "dark"}, {"width", "1800"}, {"height", "1200"}});
         if (!large.ok()) {
             // Views that need an input (a checkpoint, a table file) have no default figure.
             EXPECT_NE(large.error().message.find("required"), std::string::npos)
@@ -150,9 +162,9 @@ TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
             return;
         }
         const PrintReport all = inspect(large->figure);
-        auto column = build(view, {{"width", "600"}});
+        const auto& column = figures.at({{"width", "600"}});
         ASSERT_TRUE(column.ok()) << view.name << ": " << column.error().message;
-        auto standard = build(view, {});
+        const auto& standard = figures.at({});
         ASSERT_TRUE(standard.ok()) << view.name << ": " << standard.error().message;
         const PrintReport one = inspect(column->figure), two = inspect(standard->figure);
         // No empty text items (a tick label that gave way to a corner note was blanked and kept)
@@ -206,14 +218,6 @@ TEST_P(PrintWidthTest, OneColumnIsWholeAndAtLeastEightPoint) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryView, PrintWidthTest, ::testing::ValuesIn(viewNames()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                             std::string name = info.param;
-                             for (char& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
-
 // A drawn colour bar and its labels: a one-column heatmap taller than wide (the shared ramp, or
 // a categorical strip such as T5's bucket ids), and the texts left-aligned just right of it
 // within its height (after a tick mark or not).
@@ -252,17 +256,15 @@ std::vector<DrawnBar> drawnBars(const Figure& figure) {
 // bar showed only 0 and 2π, and in the Relative family ALiBi's 0 and −1000 (issue 28). Checked
 // at one column, at the default 1200 x 800, and in the screen's theme at 1440 x 900 and at the
 // projector's text size on 1024 x 768.
-TEST_P(PrintWidthTest, EveryColourBarShowsThreeValuesWhereTheyFit) {
-    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
-                                    [](const auto& v) { return v.name == GetParam(); });
-    ASSERT_NE(found, registry().renders.end());
+void everyColourBarShowsThreeValuesWhereTheyFit(ViewFigures& figures) {
+    const commands::RenderView* found = &figures.view();
     const std::vector<std::map<std::string, std::string>> sizes = {
         {{"width", "600"}},
         {},
         {{"theme", "dark"}, {"width", "1440"}, {"height", "900"}},
         {{"theme", "dark"}, {"width", "1024"}, {"height", "768"}, {"font-scale", "1.75"}}};
     for (const auto& options : sizes) {
-        auto built = build(*found, options);
+        const auto& built = figures.at(options);
         if (!built.ok()) {
             EXPECT_NE(built.error().message.find("required"), std::string::npos)
                 << found->name << ": " << built.error().message;
@@ -365,11 +367,9 @@ bool threeLabelsWouldFit(const AxisRecord& axis, float figureWidth, std::string*
 
 // Every axis of every view at one column names at least three values wherever a nice step's
 // labels fit (issue 28: pairs 0 and 20, positions 0 and 100, buckets 0 and 20 at --width 600).
-TEST_P(PrintWidthTest, EveryAxisShowsThreeValuesWhereTheyFit) {
-    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
-                                    [](const auto& v) { return v.name == GetParam(); });
-    ASSERT_NE(found, registry().renders.end());
-    auto column = build(*found, {{"width", "600"}});
+void everyAxisShowsThreeValuesWhereTheyFit(ViewFigures& figures) {
+    const commands::RenderView* found = &figures.view();
+    const auto& column = figures.at({{"width", "600"}});
     if (!column.ok()) return;  // a view that needs an input (PrintWidthTest says why)
     for (const AxisRecord& axis : column->figure.axes) {
         std::string shown;
@@ -382,6 +382,37 @@ TEST_P(PrintWidthTest, EveryAxisShowsThreeValuesWhereTheyFit) {
                       << ", " << axis.plot.y << ") labels" << labelled << "; would fit" << shown;
     }
 }
+
+// One test per view of the registry (a view added later is checked as it is registered): the
+// three checks above on figures built once.
+class PrintWidthTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PrintWidthTest, OneColumnBarsAndAxes) {
+    const auto found = std::find_if(registry().renders.begin(), registry().renders.end(),
+                                    [](const auto& v) { return v.name == GetParam(); });
+    ASSERT_NE(found, registry().renders.end());
+    ViewFigures figures(*found);
+    {
+        SCOPED_TRACE("one column whole, at least 8 pt");
+        oneColumnIsWholeAndAtLeastEightPoint(figures);
+    }
+    {
+        SCOPED_TRACE("every colour bar shows three values where they fit");
+        everyColourBarShowsThreeValuesWhereTheyFit(figures);
+    }
+    {
+        SCOPED_TRACE("every axis shows three values where they fit");
+        everyAxisShowsThreeValuesWhereTheyFit(figures);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryView, PrintWidthTest, ::testing::ValuesIn(viewNames()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name = info.param;
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
 
 const commands::RenderView& viewNamed(const std::string& name) {
     for (const commands::RenderView& view : registry().renders)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/io/fake_checkpoint.hpp"
 #include "process.hpp"
 #include "state/app_state.hpp"
 #include "state/session_format.hpp"
@@ -152,13 +153,14 @@ TEST(SoakTest, HostileSessionsStartAndQuit) {
 struct LayoutSummary {
     std::string size, lines;
     int views = 0, shown = 0, figures = 0, faults = 0;
-    int overlapping = 0, outside = 0, overData = 0, cut = 0, small = 0;
+    int overlapping = 0, outside = 0, overData = 0, cut = 0, small = 0, narrowControls = 0;
 };
 // Every size's summary in the order checked (--layout-sizes runs several in one process).
 std::vector<LayoutSummary> layoutSummaries(const std::string& out) {
     const std::regex line(R"(check-layout: (\d+) views, (\d+) tabs and panels, (\d+) figures at )"
                           R"((\d+x\d+( presentation)?), (\d+) faults \((\d+) overlapping, (\d+) )"
-                          R"(outside, (\d+) over data, (\d+) cut, (\d+) small\))");
+                          R"(outside, (\d+) over data, (\d+) cut, (\d+) small, (\d+) narrow )"
+                          R"(controls\))");
     std::vector<LayoutSummary> summaries;
     std::size_t from = 0;
     for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator();
@@ -167,7 +169,7 @@ std::vector<LayoutSummary> layoutSummaries(const std::string& out) {
         auto n = [&](int i) { return std::stoi(m[i].str()); };
         const std::size_t at = std::size_t(m.position(0));
         summaries.push_back({m[4].str(), out.substr(from, at - from), n(1), n(2), n(3), n(6), n(7),
-                             n(8), n(9), n(10), n(11)});
+                             n(8), n(9), n(10), n(11), n(12)});
         from = at + std::size_t(m.length(0));
     }
     return summaries;
@@ -219,6 +221,28 @@ int expectEveryViewOnceInOrder(const LayoutSummary& summary) {
 struct KnownFaults {
     int overlapping = 0, outside = 0, overData = 0, cut = 0, small = 0;
 };
+// The RoPE view's Layers tab with each config the check is given and its Usage tab with a
+// checkpoint (without data both show only a note; --check-layout checked nothing else there
+// until session 23): each visited once, with its file read, at every size.
+const std::vector<std::string> kLayoutConfigs = {"gemma-3-4b-it.json",
+                                                 "llama-4-scout-17b-16e-instruct.json"};
+int linesStartingWith(const std::string& text, const std::string& start) {
+    int count = 0;
+    for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+        if (text.compare(at, start.size(), start) == 0) ++count;
+        if (text.find('\n', at) == std::string::npos) break;
+    }
+    return count;
+}
+void expectDataTabsChecked(const LayoutSummary& summary) {
+    for (const std::string& config : kLayoutConfigs)
+        EXPECT_EQ(linesStartingWith(summary.lines, "RoPE / layers of " + config + ": 1 figures"), 1)
+            << summary.size << summary.lines;
+    // One line, or one per panel where they are shown one at a time.
+    EXPECT_GE(linesStartingWith(summary.lines, "RoPE / usage of ckpt"), 1)
+        << summary.size << summary.lines;
+    EXPECT_EQ(summary.lines.find("was not"), std::string::npos) << summary.size << summary.lines;
+}
 // Returns Sinusoidal's lines (expectEveryViewOnceInOrder).
 int expectLayoutWithin(const LayoutSummary& summary, KnownFaults known) {
     const std::string& size = summary.size;
@@ -230,6 +254,10 @@ int expectLayoutWithin(const LayoutSummary& summary, KnownFaults known) {
     EXPECT_LE(summary.overData, known.overData) << size << summary.lines;
     EXPECT_LE(summary.cut, known.cut) << size << summary.lines;
     EXPECT_LE(summary.small, known.small) << size << summary.lines;
+    // A control narrower than its value's text (a seed's digits cut by its - and + buttons: the
+    // Learned view's seed at 480x320), at every size.
+    EXPECT_EQ(summary.narrowControls, 0) << size << summary.lines;
+    expectDataTabsChecked(summary);
     ::testing::Test::RecordProperty("layout_" + size, std::to_string(summary.faults));
     return expectEveryViewOnceInOrder(summary);
 }
@@ -242,11 +270,21 @@ int expectLayoutWithin(const LayoutSummary& summary, KnownFaults known) {
 TEST(PresentationTest, EveryViewAtEveryWindowSizeKeepsItsTextApartAndInside) {
     if (runShell("command -v xvfb-run").exitCode != 0) GTEST_SKIP() << "xvfb-run not installed";
     const std::string dir = temporaryDirectory("layout");
+    // A checkpoint of a modest model's shape: 16 layers, 8 heads, 32 pairs a head.
+    fake::Model model;
+    model.layers = 16, model.heads = 8, model.kvHeads = 4, model.headDim = 64;
+    model.rotatedDims = 64, model.hidden = 32;
+    fake::writeModel(dir + "/ckpt", model);
+    std::string configs;
+    for (const std::string& config : kLayoutConfigs)
+        configs +=
+            (configs.empty() ? "" : ",") + std::string(POSLAB_TEST_DATA_DIR) + "/configs/" + config;
     const auto result =
         runShell("cd " + shellQuote(dir) + " && XDG_CONFIG_HOME=" + shellQuote(dir) +
                  " xvfb-run -a -s '-noreset -screen 0 1440x900x24' " + shellQuote(POSLAB_BINARY) +
                  " --fresh --window-size 1440x900 --check-layout"
-                 " --layout-sizes 1024x768:presentation,1024x768,480x320");
+                 " --layout-sizes 1024x768:presentation,1024x768,480x320 --layout-configs " +
+                 shellQuote(configs) + " --layout-checkpoint ckpt");
     const std::vector<LayoutSummary> summaries = layoutSummaries(result.out);
     ASSERT_EQ(summaries.size(), 4u) << result.out << result.err;
     int faults = 0;
@@ -327,6 +365,12 @@ TEST(PresentationTest, LayoutSizesAreCheckedBeforeAWindowOpens) {
     const ProcessResult alone = runPoslab({"--layout-sizes", "480x320"}, "DISPLAY= ");
     EXPECT_EQ(alone.exitCode, 2);
     EXPECT_EQ(alone.err, "poslab: --layout-sizes needs --check-layout\n");
+    // The data for RoPE's Layers and Usage tabs likewise.
+    for (const char* option : {"--layout-configs", "--layout-checkpoint"}) {
+        const ProcessResult without = runPoslab({option, "config.json"}, "DISPLAY= ");
+        EXPECT_EQ(without.exitCode, 2) << option;
+        EXPECT_EQ(without.err, "poslab: " + std::string(option) + " needs --check-layout\n");
+    }
     for (const char* bad : {"1024x768:f5", "12x9:presentation", ":presentation"}) {
         const ProcessResult refused = runPoslab(
             {"--check-layout", "--layout-sizes", std::string("480x320,") + bad}, "DISPLAY= ");

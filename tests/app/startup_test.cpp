@@ -17,6 +17,7 @@
 #include "state/session_files.hpp"
 #include "state/session_format.hpp"
 #include "ui/key_help.hpp"
+#include "ui/session.hpp"
 
 namespace poslab::test {
 namespace {
@@ -131,6 +132,16 @@ TEST(StartupTest, SessionRereadsItsConfigAndReportsAMissingOneInOneLine) {
     auto result = runShell(gui(dir, "--session missing.json --screenshot shot.png"));
     EXPECT_EQ(result.exitCode, 0) << result.err;
     EXPECT_EQ(countLines(result.err, "gone/config.json"), 1) << result.err;
+}
+
+// The status line after a restore counts what was skipped as a person would: "1 setting
+// skipped", "2 settings skipped" (it said "1 settings skipped"), the first warning after it.
+TEST(StartupTest, SessionStatusCountsSkippedSettingsInWords) {
+    EXPECT_EQ(ui::sessionOpenedMessage("s.json", {}), "Opened session s.json");
+    EXPECT_EQ(ui::sessionOpenedMessage("s.json", {"rope.configPath: gone"}),
+              "Opened session s.json (1 setting skipped: rope.configPath: gone)");
+    EXPECT_EQ(ui::sessionOpenedMessage("s.json", {"rope.configPath: gone", "learned.npyPath: x"}),
+              "Opened session s.json (2 settings skipped: rope.configPath: gone)");
 }
 
 // rope.figure names a tab by number: one out of range is refused with the range, not clamped

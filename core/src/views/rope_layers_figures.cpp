@@ -60,12 +60,6 @@ std::string joinedCell(std::string line) {
         line.erase(at + 1, 1);
     return line;
 }
-bool isCut(const std::string& line) {
-    const std::string ellipsis = "…";
-    return line.size() >= ellipsis.size() &&
-           line.compare(line.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0;
-}
-
 bool sameCells(const RopeLayerRow& a, const RopeLayerRow& b) {
     return a.layerType == b.layerType && a.attention == b.attention && a.rope == b.rope &&
            a.base == b.base && a.scaling == b.scaling && a.noRopeReason == b.noRopeReason;
@@ -231,11 +225,14 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     float y = table.y;
     const float lineHeight = theme.fontSize * 1.5f;
     // Wrapped, not cut: a one-column figure has room for a third of "head_dim 256, base …".
-    // (A short screen, 480x320, keeps them to a line each so the table below still shows.)
+    // (A short screen, 480x320, or a projector's 1024x768 keeps them to a line each so the
+    // table below still shows; a line that would be cut there says less instead, `shorter`.)
     const int variantLines = heightMayGrow(theme) || table.height > 24 * theme.fontSize ? 3 : 1;
-    auto addWrapped = [&](const std::string& text) {
-        const WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, variantLines,
-                                              readableMinScale(theme.fontSize, theme));
+    auto addWrapped = [&](const std::string& text, const std::string& shorter = "") {
+        const float minScale = readableMinScale(theme.fontSize, theme);
+        WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, variantLines, minScale);
+        if (wrapped.cut() && !shorter.empty())
+            wrapped = wrapToFit(shorter, theme.fontSize, table.width, variantLines, minScale);
         for (const std::string& line : wrapped.lines) {
             figure.add(makeText({table.x, y}, line, wrapped.size, theme.mutedText));
             y += wrapped.size * 1.2f;
@@ -256,9 +253,10 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         }
         const std::string formula = "attn_temperature_tuning: 1 + " + formatValue(t.attnScale, 4) +
                                     " · log1p(floor((pos + 1) / " + formatValue(t.floorScale, 6) +
-                                    ")), exactly 1 before " + formatValue(t.floorScale - 1, 6);
+                                    "))";
         addWrapped(values);
-        addWrapped(formula);
+        // (At 1024x768 F5 the whole line was cut: "… exactly 1 before 8…".)
+        addWrapped(formula + ", exactly 1 before " + formatValue(t.floorScale - 1, 6), formula);
     }
     y += lineHeight * 0.25f;
 
@@ -404,10 +402,9 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     constexpr int kMaxCellLines = 3;
     const float lineStep = textSize * 1.15f;
     auto cellLines = [&](const std::string& text, float room) {
-        std::vector<std::string> lines =
-            wrapToFit(breakableCell(text), textSize, room, kMaxCellLines, 1).lines;
-        for (std::string& line : lines) line = joinedCell(line);
-        return lines;
+        WrappedText wrapped = wrapToFit(breakableCell(text), textSize, room, kMaxCellLines, 1);
+        for (std::string& line : wrapped.lines) line = joinedCell(line);
+        return wrapped;
     };
     auto heightOf = [&](std::size_t lines) {
         return std::max(rowHeight, float(lines) * lineStep + (rowHeight - lineStep));
@@ -463,8 +460,10 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
                 std::vector<std::string>& lines = laid[r].lines[0];
                 lines = cellLines(grouped ? "layers " + layerListText(groups[r].layers, 2)
                                           : "layers " + row.cells[0],
-                                  room);
-                for (std::string& line : cellLines(details, room)) lines.push_back(std::move(line));
+                                  room)
+                            .lines;
+                for (std::string& line : cellLines(details, room).lines)
+                    lines.push_back(std::move(line));
                 laid[r].height = heightOf(lines.size());
                 allRows += laid[r].height;
                 continue;
@@ -472,16 +471,14 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
             for (int c : columns) {
                 if (skipped(row, c)) continue;
                 const float room = rightOf(&row, c) - columnX[c] - columnExtra(c);
-                std::vector<std::string>& lines = laid[r].lines[std::size_t(c)];
-                lines = cellLines(textOf(row, c), room);
+                WrappedText cell = cellLines(textOf(row, c), room);
                 // A list of layers cut: say less ("0–4, 6–10, …") rather than cut a number.
-                for (int detail = 1;
-                     grouped && c == 0 && detail >= 0 && (lines.empty() || isCut(lines.back()));
-                     --detail) {
-                    lines = cellLines(layerListText(groups[r].layers, detail), room);
+                for (int detail = 1; grouped && c == 0 && detail >= 0 && cell.cut(); --detail) {
+                    cell = cellLines(layerListText(groups[r].layers, detail), room);
                 }
-                cut = cut || (!lines.empty() && isCut(lines.back()));
-                tallest = std::max(tallest, lines.size());
+                cut = cut || cell.cut();
+                tallest = std::max(tallest, cell.lines.size());
+                laid[r].lines[std::size_t(c)] = std::move(cell.lines);
             }
             laid[r].height = heightOf(tallest);
             allRows += laid[r].height;
@@ -496,7 +493,7 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
     std::size_t headerHeight = 1;
     for (int c : columns) {
         if (stacked) break;
-        headerLines[c] = cellLines(headers[c], rightOf(nullptr, c) - columnX[c] - padding);
+        headerLines[c] = cellLines(headers[c], rightOf(nullptr, c) - columnX[c] - padding).lines;
         headerHeight = std::max(headerHeight, headerLines[c].size());
     }
     const float headerRow = stacked ? 0.0f : heightOf(headerHeight);
@@ -539,10 +536,13 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         ++shown;
     }
     if (shown < int(rowCount)) {
-        figure.add(makeText({table.x, y + 4},
-                            "… " + std::to_string(int(rowCount) - shown) +
-                                " more rows (a taller figure shows them)",
-                            textSize, theme.mutedText));
+        // The reason where the table is wide enough for it (it ran past a 237 px figure).
+        const std::string more = "… " + std::to_string(int(rowCount) - shown) + " more rows";
+        const std::string why = more + " (a taller figure shows them)";
+        const FittedText fitted =
+            fitText(estimateTextWidth(why, textSize) <= table.width ? why : more, textSize,
+                    table.width, readableMinScale(textSize, theme));
+        figure.add(makeText({table.x, y + 4}, fitted.text, fitted.size, theme.mutedText));
     }
 }
 

@@ -38,18 +38,11 @@ std::vector<Marker> wavelengthMarkers(const RopeUsageData& data, const Theme& th
     return markers;
 }
 
+// The p-RoPE cut and the context's first incomplete pair, then the wavelength decades: the order
+// their labels claim the row above a heatmap (labelsAbovePlot).
 std::vector<Marker> pairMarkers(const RopeUsageData& data, const RopeUsageViewParams& params,
                                 const Theme& theme) {
-    std::vector<Marker> markers = wavelengthMarkers(data, theme);
-    const int incomplete = firstIncompletePair(data);
-    if (incomplete < data.usage.pairs) {
-        Marker context;
-        context.value = double(incomplete);
-        context.label = "λ > context " + std::to_string(data.trainingContext);
-        context.color = theme.accent;
-        context.shadeBeyond = true;
-        markers.push_back(context);
-    }
+    std::vector<Marker> markers;
     const int kept = keptPairs(data, params.keepFraction);
     if (kept > 0 && kept < data.usage.pairs) {
         Marker cut;
@@ -59,7 +52,55 @@ std::vector<Marker> pairMarkers(const RopeUsageData& data, const RopeUsageViewPa
         cut.dashed = false;
         markers.push_back(cut);
     }
+    const int incomplete = firstIncompletePair(data);
+    if (incomplete < data.usage.pairs) {
+        Marker context;
+        context.value = double(incomplete);
+        context.label = "λ > context " + std::to_string(data.trainingContext);
+        context.color = theme.accent;
+        context.shadeBeyond = true;
+        markers.push_back(context);
+    }
+    for (Marker& mark : wavelengthMarkers(data, theme)) markers.push_back(std::move(mark));
+    if (kept > 0 && kept < data.usage.pairs && incomplete < kept) {
+        // The cut's line once more, unlabelled, over the context's shading (drawn after it).
+        Marker line = markers.front();
+        line.label.clear();
+        markers.push_back(line);
+    }
     return markers;
+}
+
+// A heatmap is data everywhere inside, so its vertical lines' labels go in the row above the
+// plot, each right or else left of its line (as drawMarkers places them there). Where the row
+// has no room for a label beside the ones before it (the p-RoPE cut one pair from the context's
+// line, a decade's label under either), the line stays and the label goes: inside the plot it
+// hid the cells it names. The cut and the context keep theirs first; the notes panel says both.
+void labelsAbovePlot(HeatmapSpec& spec, Box area, const Theme& theme) {
+    const Box plot = measureHeatmap(area, spec, theme).plot;
+    const double span = spec.x.high - spec.x.low;
+    if (!(plot.width > 0) || !(span > 0)) return;
+    const float size = atLeastMinText(theme.fontSize * 0.9f, theme);  // drawMarkers' labels
+    constexpr float kGap = 2;
+    std::vector<std::pair<float, float>> taken;  // [left, right] of the labels kept
+    auto free = [&](float left, float right) {
+        if (left < plot.x || right > plot.right()) return false;
+        for (const auto& [l, r] : taken)
+            if (left < r + kGap && right > l - kGap) return false;
+        return true;
+    };
+    for (Marker& mark : spec.markers) {
+        if (!mark.vertical || mark.label.empty()) continue;
+        const float x = plot.x + float((mark.value - spec.x.low) / span) * plot.width;
+        const float width = estimateTextWidth(mark.label, size) + 4;
+        if (free(x, x + width)) {
+            taken.push_back({x, x + width});
+        } else if (free(x - 8 - width, x - 8)) {
+            taken.push_back({x - 8 - width, x - 8});
+        } else {
+            mark.label.clear();
+        }
+    }
 }
 
 ValueRange rangeOf(const std::vector<double>& values) {
@@ -79,6 +120,7 @@ void drawLayersHeatmap(Figure& figure, Box area, const RopeUsageData& data,
     spec.range = rangeOf(data.byLayer->values);
     spec.colorbarLabel = "|q_i| |k_i|";
     spec.markers = pairMarkers(data, params, theme);
+    labelsAbovePlot(spec, area, theme);
     drawHeatmap(figure, area, spec, theme);
 }
 
@@ -97,6 +139,7 @@ void drawLayerHeatmap(Figure& figure, Box area, const RopeUsageData& data,
     spec.range = rangeOf(spec.values->values);
     spec.colorbarLabel = "|q_i| |k_i|";
     spec.markers = pairMarkers(data, params, theme);
+    labelsAbovePlot(spec, area, theme);
     drawHeatmap(figure, area, spec, theme);
 }
 

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "figure_checks.hpp"
 
 namespace poslab {
@@ -136,6 +140,32 @@ TEST(RopeLayersFiguresTest, Llama4ShowsTheNopeLayersTemperature) {
     EXPECT_TRUE(hasText(figure, "×1.069 at 8K"));
     EXPECT_TRUE(hasText(figure, "chunk 8192"));
     EXPECT_TRUE(count(figure).insideFigure);
+}
+
+// Gemma 3 and Llama 4 from their config.json files, at the sizes the GUI gives the Layers tab:
+// 1440x900, 1024x768 in presentation mode, 480x320. Nothing over another text, past the figure
+// or over data at any; nothing cut with "…" from 1024x768 up. (At 1024x768 F5 Llama 4's
+// attn_temperature_tuning line was cut, one line being all a variant note gets below 24 lines
+// (two lines each left the table no row): it says less there. At 480x320 Gemma 3's "… 8 more rows
+// (a taller figure shows them)" ran past a 237 px figure.)
+TEST(RopeLayersFiguresTest, GemmaAndLlamaFitTheGuiSizes) {
+    const Theme projector = scaledTheme(darkTheme(), 1.75f);
+    for (const char* name : {"gemma-3-4b-it.json", "llama-4-scout-17b-16e-instruct.json"}) {
+        auto config = loadHfConfig(std::string(POSLAB_TEST_DATA_DIR) + "/configs/" + name);
+        ASSERT_TRUE(config.ok()) << config.error().message;
+        for (const auto& [width, height, theme, large] :
+             {std::tuple{1086.0f, 732.0f, darkTheme(), true},
+              std::tuple{1008.0f, 508.0f, projector, true},
+              std::tuple{237.0f, 358.0f, darkTheme(), false}}) {
+            Figure figure = emptyFigure(width, height, theme);
+            drawRopeLayers(figure, {0, 0, width, height}, *config, theme);
+            EXPECT_EQ(layoutFaults(figure), "") << name << " " << width;
+            if (!large) continue;
+            EXPECT_EQ(textsCutShort(figure), std::vector<std::string>{}) << name << " " << width;
+            // Every row shown: the notes above the table are not wrapped into its room.
+            EXPECT_FALSE(hasText(figure, "more rows")) << name << " " << width;
+        }
+    }
 }
 
 }  // namespace

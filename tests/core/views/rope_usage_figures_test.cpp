@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include "figure_checks.hpp"
 
@@ -12,24 +14,26 @@ namespace {
 // A measured model without files: 3 layers, 4 heads, 2 KV heads, head_dim 16, base 10000,
 // context 64. The squared norms of pair i's two query rows are 1 / (2 (1 + i)) each and of its
 // key rows 0.5 each, so usage_i = sqrt(1 / (1 + i)) * 1: fast pairs used most.
-RopeUsageData syntheticData(int context = 64) {
+// (headDim 64, context 4096: the shape --check-layout's checkpoint has, 32 pairs.)
+RopeUsageData syntheticData(int context = 64, int headDim = 16) {
     CheckpointAttention attention;
     attention.config.modelType = "llama";
-    attention.config.rope.headDim = 16;
+    attention.config.rope.headDim = headDim;
     attention.config.rope.trainingLength = context;
     attention.layers = 3;
     attention.heads = 4;
     attention.kvHeads = 2;
-    attention.headDim = 16;
+    attention.headDim = headDim;
     attention.checkpoint.source = "synthetic";
     QkRowSquares rows;
-    rows.layers = 3, rows.heads = 4, rows.kvHeads = 2, rows.headDim = 16;
+    rows.layers = 3, rows.heads = 4, rows.kvHeads = 2, rows.headDim = headDim;
+    const int pairs = headDim / 2;
     for (int l = 0; l < 3; ++l) {
         for (int h = 0; h < 4; ++h) {
-            for (int r = 0; r < 16; ++r) rows.query.push_back(1.0 / (1 + r % 8) / 2);
+            for (int r = 0; r < headDim; ++r) rows.query.push_back(1.0 / (1 + r % pairs) / 2);
         }
         for (int g = 0; g < 2; ++g) {
-            for (int r = 0; r < 16; ++r) rows.key.push_back(0.5);
+            for (int r = 0; r < headDim; ++r) rows.key.push_back(0.5);
         }
     }
     auto data = ropeUsageData(attention, rows);
@@ -94,6 +98,32 @@ TEST(RopeUsageFiguresTest, OnePanelAtATimeWhenSmall) {
         Figure figure = emptyFigure(600, 400, theme);
         drawRopeUsage(figure, {0, 0, 600, 400}, data, {0, 0.5}, theme, panel);
         EXPECT_TRUE(count(figure).insideFigure) << panel;
+    }
+}
+
+// The labels of the heatmaps' lines (the p-RoPE cut, the context's first incomplete pair, the
+// wavelength decades) hide no cell, at the GUI's sizes: its figure at 1440x900, each panel alone
+// at 1024x768 in presentation mode and at 480x320. Labels that found no room above the plot sat
+// inside it ("λ > context 4096" and "p-RoPE 0.75" over the slow pairs, #28's check with a
+// checkpoint loaded); the cut's and the context's labels keep their place first.
+TEST(RopeUsageFiguresTest, LineLabelsHideNoCell) {
+    for (const auto& [context, headDim] : {std::pair{64, 16}, std::pair{4096, 64}}) {
+        const RopeUsageData data = syntheticData(context, headDim);
+        const std::string contextLabel = "λ > context " + std::to_string(context);
+        Figure whole = emptyFigure(1086, 732, darkTheme());
+        drawRopeUsage(whole, {0, 0, 1086, 732}, data, {0, 0.75}, darkTheme());
+        EXPECT_EQ(layoutFaults(whole), "") << headDim;
+        EXPECT_TRUE(hasText(whole, contextLabel)) << headDim;
+        EXPECT_TRUE(hasText(whole, "p-RoPE 0.75")) << headDim;
+        const Theme projector = scaledTheme(darkTheme(), 1.75f);
+        for (const auto& [width, height, theme] :
+             {std::tuple{1008.0f, 348.0f, projector}, std::tuple{237.0f, 254.0f, darkTheme()}}) {
+            for (int panel = 0; panel < 2; ++panel) {
+                Figure figure = emptyFigure(width, height, theme);
+                drawRopeUsage(figure, {0, 0, width, height}, data, {0, 0.75}, theme, panel);
+                EXPECT_EQ(layoutFaults(figure), "") << headDim << " " << width << " " << panel;
+            }
+        }
     }
 }
 
