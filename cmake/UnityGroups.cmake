@@ -211,7 +211,6 @@ if(TARGET poslab_ui)
     ${PROJECT_SOURCE_DIR}/app/ui/session.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/share_menu.cpp
     ${PROJECT_SOURCE_DIR}/app/ui/tour.cpp
-    ${PROJECT_SOURCE_DIR}/app/ui/widgets.cpp
     TARGET_DIRECTORY poslab_ui PROPERTIES UNITY_GROUP poslab_ui_0
   )
 endif()
