@@ -115,20 +115,20 @@ struct ExportJob {
 namespace {
 
 // The worker: owns copies of everything it needs (no panel, no AppState).
-void writeExportFiles(std::shared_ptr<ExportJob> job, Figure figure, std::optional<Matrix> data,
-                      float scale) {
+void writeExportFiles(std::shared_ptr<ExportJob> job, std::optional<Figure> raster,
+                      std::optional<Figure> vector, std::optional<Matrix> data, float scale) {
     const std::size_t total = job->paths.size();
     for (std::size_t i = 0; i < total; ++i) {
         const std::string& path = job->paths[i];
         const std::string extension = fileExtension(path);
         Status status = success();
         if (extension == ".png") {
-            auto image = gfx::rasterizeFigure(figure, scale);
+            auto image = gfx::rasterizeFigure(*raster, scale);
             status = image ? gfx::writePng(*image, path) : Status(image.error());
         } else if (extension == ".svg") {
-            status = gfx::writeFigureSvg(figure, path);
+            status = gfx::writeFigureSvg(*vector, path);
         } else if (extension == ".pdf") {
-            status = gfx::writeFigurePdf(figure, path);
+            status = gfx::writeFigurePdf(*vector, path);
         } else if (data) {
             status = saveMatrix(*data, path);
         } else {
@@ -188,24 +188,36 @@ void ExportDialog::start(const Panel& panel, const state::AppState& state, std::
     // plots and outside legends take the height their content needs; otherwise every panel of
     // a multi-panel view is shown, squeezed into the canvas (Theme::panelRoom), never one at a
     // time as on a small screen.
-    const Theme theme = exportTheme(request_);
     const float maxHeight =
         float(std::min(state::kFigureHeightRange.high,
                        int(16384 / std::max(0.25f, request_.png ? request_.scale : 1.0f))));
     const SizedBuild buildAt = [&](const Theme& t, float width, float height) -> Result<Figure> {
         return panel.exportFigure(state, width, height, t);
     };
-    auto built = fitsCanvasToContent(theme)
-                     ? buildFittedToContent(buildAt, theme, float(request_.width),
-                                            float(request_.height), maxHeight)
-                     : buildWithAllPanels(buildAt, theme, float(request_.width),
-                                          float(request_.height), /*growHeight=*/false, maxHeight);
-    if (!built) {
-        *status = "Export failed: " + built.error().message;
-        return;
+    // A PNG samples each heatmap at one texel per pixel (and says what a pixel averages); SVG
+    // and PDF embed it cell for cell (Theme::cellResolution), as `poslab render --out F.pdf`.
+    const auto build = [&](bool cells) -> Result<Figure> {
+        Theme theme = exportTheme(request_);
+        theme.cellResolution = cells;
+        auto built = fitsCanvasToContent(theme)
+                         ? buildFittedToContent(buildAt, theme, float(request_.width),
+                                                float(request_.height), maxHeight)
+                         : buildWithAllPanels(buildAt, theme, float(request_.width),
+                                              float(request_.height), /*growHeight=*/false,
+                                              maxHeight);
+        if (built && request_.transparent) built->background = Rgba{0, 0, 0, 0};
+        return built;
+    };
+    std::optional<Figure> raster, vector;
+    for (const bool cells : {false, true}) {
+        if (!(cells ? request_.svg || request_.pdf : request_.png)) continue;
+        auto built = build(cells);
+        if (!built) {
+            *status = "Export failed: " + built.error().message;
+            return;
+        }
+        (cells ? vector : raster) = std::move(built).value();
     }
-    Figure figure = std::move(built).value();
-    if (request_.transparent) figure.background = Rgba{0, 0, 0, 0};
     std::optional<Matrix> data;
     if (request_.csv || request_.npy) {
         auto matrix = panel.exportData(state);
@@ -222,9 +234,9 @@ void ExportDialog::start(const Panel& panel, const state::AppState& state, std::
                 job_->paths.size() == 1 ? "" : "s");
     std::fflush(stdout);
     // A thread of its own; in the page without threads, the frames after this one (background.hpp).
-    worker_ = runInBackground([job = job_, figure = std::move(figure), data = std::move(data),
-                               scale = request_.scale]() mutable {
-        writeExportFiles(job, std::move(figure), std::move(data), scale);
+    worker_ = runInBackground([job = job_, raster = std::move(raster), vector = std::move(vector),
+                               data = std::move(data), scale = request_.scale]() mutable {
+        writeExportFiles(job, std::move(raster), std::move(vector), std::move(data), scale);
     });
     poll(status);
 }

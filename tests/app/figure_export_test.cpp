@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "commands/commands.hpp"
+#include "panels/registry.hpp"
+#include "state/app_state.hpp"
+#include "ui/export_dialog.hpp"
 #include "gfx/cairo_renderer.hpp"
 #include "poslab/encodings/learned.hpp"
 #include "poslab/figure/plot.hpp"
@@ -759,6 +762,65 @@ for data in re.findall(r'base64,([A-Za-z0-9+/=]+)', svg):
         EXPECT_EQ(text.find("each pixel"), std::string::npos);
         EXPECT_EQ(text.find(" pairs"), std::string::npos);
     }
+}
+
+
+// The export dialog writes the same vector file as `poslab render --out F.svg`: every cell of
+// the table embedded (it kept the screen's one texel per pixel, "each pixel: mean of …"), while
+// its PNG of the same request still samples per pixel.
+std::vector<std::pair<int, int>> embeddedImageSizes(const std::string& svg) {
+    auto sextet = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        return c == '+' ? 62 : 63;
+    };
+    std::vector<std::pair<int, int>> sizes;
+    for (std::size_t at = svg.find("base64,"); at != std::string::npos;
+         at = svg.find("base64,", at + 1)) {
+        std::vector<std::uint8_t> bytes;  // the PNG's first 24 bytes: signature, IHDR's size
+        for (std::size_t i = at + 7; bytes.size() < 24 && i + 3 < svg.size(); i += 4) {
+            const int v = sextet(svg[i]) << 18 | sextet(svg[i + 1]) << 12 |
+                          sextet(svg[i + 2]) << 6 | sextet(svg[i + 3]);
+            for (int shift : {16, 8, 0}) bytes.push_back(std::uint8_t(v >> shift));
+        }
+        if (bytes.size() < 24) continue;
+        auto big = [&](int from) {
+            return int(bytes[from]) << 24 | int(bytes[from + 1]) << 16 |
+                   int(bytes[from + 2]) << 8 | int(bytes[from + 3]);
+        };
+        sizes.emplace_back(big(16), big(20));
+    }
+    return sizes;
+}
+
+TEST_F(FigureExportTest, ExportDialogVectorFilesKeepEveryCellAsRenderDoes) {
+    const auto panels = panels::makePanels();
+    const auto learned = std::find_if(panels.begin(), panels.end(), [](const auto& panel) {
+        return std::string(panel->title()) == "Learned";
+    });
+    ASSERT_NE(learned, panels.end());
+    state::AppState state;
+    state.learned.seqLen = 1024;
+    state.learned.dModel = 64;
+    state.learned.positionsShown = 1024;  // the whole table (the panel shows 640 rows first)
+    ui::ExportRequest request;
+    request.folder = dir;
+    request.baseName = "table";
+    request.png = true, request.svg = true, request.pdf = false;
+    request.width = 600, request.height = 400;
+    std::string status;
+    {
+        ui::ExportDialog dialog;  // its destructor waits for the files
+        dialog.exportNow(**learned, state, request, &status);
+        ASSERT_EQ(status.rfind("Export failed", 0), std::string::npos) << status;
+    }
+    const std::string svg = readFile(path("table.svg"));
+    EXPECT_EQ(svg.find("mean of"), std::string::npos) << "the SVG averages cells";
+    const auto sizes = embeddedImageSizes(svg);
+    EXPECT_NE(std::find(sizes.begin(), sizes.end(), std::pair<int, int>{64, 1024}), sizes.end())
+        << "no image of exactly 1024 x 64 cells in the dialog's SVG";
+    EXPECT_TRUE(std::filesystem::exists(path("table.png")));
 }
 
 }  // namespace
