@@ -64,7 +64,10 @@ Result<std::vector<RopeScalingCurve>> ropeScalingRatios(const RopeParams& params
           add(RopeScaling::Ntk, "NTK-aware: $\\mathrm{base}·s^{d/(d-2)}$"),
           add(RopeScaling::DynamicNtk, "dynamic NTK at L = " + L),
           add(RopeScaling::Yarn,
-              "YaRN (β " + formatValue(s.betaFast, 3) + " / " + formatValue(s.betaSlow, 3) + ")"),
+              // β_fast and β_slow as the YaRN paper sets them (and Frequencies' ramp labels),
+              // each beside its value, joined by no-break spaces.
+              "YaRN ($β_{\\mathrm{fast}}$\u00a0" + formatValue(s.betaFast, 3) +
+                  ", $β_{\\mathrm{slow}}$\u00a0" + formatValue(s.betaSlow, 3) + ")"),
           add(RopeScaling::Llama3, "Llama 3 (low " + formatValue(s.lowFreqFactor, 3) + ", high " +
                                        formatValue(s.highFreqFactor, 3) + ")")}) {
         if (!status) return status.error();
