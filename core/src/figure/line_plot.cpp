@@ -192,13 +192,14 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                   std::max(1.f, area.height - m.top - m.bottom)};
     const Box titleArea = area;
     if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
-    // The column runs from the plot's top to the panel's bottom: nothing else is drawn there.
+    // The column runs from the plot's top to the panel's bottom: nothing else is drawn there
+    // (under a square plot too: a one-column square's column was its height and left keys out).
     // Rows under the plot start where it does (its margins made for its final height).
     if (rowsUnderPlot) rows.x = std::min(frame.plot.x, titleArea.right() - rows.width);
     if (rows.width > 0) frame.legendColumn = rows;
     if (beside)
         frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
-                              std::max(frame.plot.height, area.bottom() - frame.plot.y - 2)};
+                              std::max(frame.plot.height, titleArea.bottom() - frame.plot.y - 2)};
     frame.legendWrapNames = wrapNames;
     if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);
 
@@ -362,9 +363,16 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     auto undo = [&] { figure.rollBack(start); };
     // In a file whose height may grow (`--width` alone, every panel shown): `more` px of the
     // area's height, grown in proportion, as a grid's rows grow with the canvas (the plot is
-    // area.height of figure.height).
-    auto askForPlotHeight = [&](float more) {
-        if (!theme.panelRoom || !(more > 0) || !(area.height > 0)) return;
+    // area.height of figure.height). For the rows' trial on a taller area (rowsMayGrow): a plot
+    // that is most of the file, or a grid's panel unless its view budgets the file's height
+    // (LinePlotSpec::rowsGrowGrid: Compare and Extrapolation at one column grew by a third);
+    // for a plot left flatter than kRowsPlotLines (`flat`): any. Never a square plot, whose file
+    // is sized to the square.
+    const bool panelsMayGrow = theme.panelRoom != nullptr && theme.aspect != AspectMode::Square;
+    const bool rowsMayGrow =
+        panelsMayGrow && (area.height > 0.5f * figure.height || spec.rowsGrowGrid);
+    auto askForPlotHeight = [&](float more, bool flat = false) {
+        if (!(rowsMayGrow || (flat && panelsMayGrow)) || !(more > 0) || !(area.height > 0)) return;
         theme.panelRoom->missingHeight =
             std::max(theme.panelRoom->missingHeight, more * figure.height / area.height);
     };
@@ -491,8 +499,11 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             const bool ownLegend = current->legend && frame.legend.width > 0;
             const bool splits =
                 ownLegend && legendSplitsAName(figure, start.items, frame.legend, keyCount, placed);
+            // (Not for a square plot: its file is sized to the square, which rows under it
+            // make as wide as the file and the canvas as tall as it may be; beside, it is
+            // smaller and the file shorter.)
             if (rowsTrial == RowsTrial::Untried && theme.legend == LegendPlacement::Auto &&
-                !legendBelow) {
+                theme.aspect != AspectMode::Square && !legendBelow) {
                 const Box& legendBox = ownLegend ? frame.legend : frame.legendColumn;
                 const bool beside = (ownLegend || current->legendLater) && legendBox.width > 0 &&
                                     legendBox.x >= frame.plot.right() - 1;
@@ -537,7 +548,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                     // (Again while the taller plot is still short of it: a title or label that
                     // took another line there took some of the height.)
                     const bool extend = !better && extensions < kRowsExtensions && kept &&
-                                        placed.panelRoom != nullptr && frame.plot.height < target;
+                                        rowsMayGrow && frame.plot.height < target;
                     if (extended && better) askForPlotHeight(drawArea.height - area.height);
                     const float taller = drawArea.height - area.height + target -
                                          frame.plot.height + placed.fontSize * 0.5f;
@@ -568,10 +579,13 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
                 }
             }
             // Rows below a plot flatter than kRowsPlotLines, in a file whose height may grow:
-            // the canvas grows for it (as Frequencies and Scalings asked for themselves).
+            // the canvas grows for it (as Frequencies and Scalings asked for themselves), also
+            // for a grid's panel, which asks for no more than that (DeBERTa's buckets at one
+            // column cut their title without it).
             if (legendBelow && frame.plot.height < kRowsPlotLines * placed.fontSize)
-                askForPlotHeight(kRowsPlotLines * placed.fontSize - frame.plot.height +
-                                 placed.fontSize * 0.5f);
+                askForPlotHeight(
+                    kRowsPlotLines * placed.fontSize - frame.plot.height + placed.fontSize * 0.5f,
+                    true);
             if (keysLeftOut && placed.panelRoom && frame.legendColumn.height > 0) {
                 // A file whose height may grow (`--width` alone, every panel shown): the height
                 // its keys lack, grown in proportion, as a grid's rows grow with the canvas (the
