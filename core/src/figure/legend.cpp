@@ -23,7 +23,8 @@ namespace {
 // `height` and leaves the rest out: the caller counts `lines` against the keys. Of the column
 // counts that hold every key, `shape` picks the fewest columns (a plot too short for a column
 // of its keys: the keys side by side rather than dropped, the box as narrow as it can be) or
-// the fewest rows (a legend below its plot: the shorter, the taller the plot).
+// the fewest rows (a legend below its plot: the shorter, the taller the plot; rows filled left
+// to right where that takes fewer rows than columns do).
 enum class LegendShape { FewestColumns, FewestRows };
 struct LegendRows {
     std::vector<std::vector<FittedText>> lines;  // per key shown
@@ -75,6 +76,33 @@ LegendRows layoutLegend(const std::vector<LegendKey>& keys, const Theme& theme, 
             if (shape == LegendShape::FewestColumns) break;
         }
         if (shape == LegendShape::FewestRows && perColumn < n) break;
+    }
+    if (shape == LegendShape::FewestRows && n > 1) {
+        // Rows filled left to right, each key as wide as its name, a new row where the next
+        // does not fit: fewer rows than columns as wide as their widest names where the names
+        // differ in length (six scalings below a one-column plot: four rows, not six), and
+        // taken only then (aligned columns read more easily).
+        LegendRows flow;
+        float x = 0, top = 4, rowHeight = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            if (x > 0 && x + keyWidth[k] > width + 0.5f) top += rowHeight, x = 0, rowHeight = 0;
+            flow.at.push_back({x, top});
+            x += keyWidth[k];
+            rowHeight = std::max(rowHeight, keyHeight[k]);
+            flow.w = std::max(flow.w, x);
+        }
+        flow.h = top + rowHeight + 4;
+        float gridHeight = 0;
+        for (std::size_t begin = 0; begin < n; begin += perColumn) {
+            float tall = 8;
+            for (std::size_t k = begin; k < std::min(n, begin + perColumn); ++k)
+                tall += keyHeight[k];
+            gridHeight = std::max(gridHeight, tall);
+        }
+        if (flow.h < gridHeight - 0.5f && flow.h <= height) {
+            flow.lines = std::move(lines);
+            return flow;
+        }
     }
     LegendRows rows;
     float x = 0, used = 8, wide = 0;
@@ -153,10 +181,11 @@ std::optional<Box> drawLegendRows(Figure& figure, const PlotFrame& frame,
     Box box;
     if (outside && frame.legendColumn.y >= frame.plot.bottom()) {
         // Below the plot: side by side in as many columns as the width holds, as
-        // legendRowsHeight measured the room.
+        // legendRowsHeight measured the room, the block centred in it.
         rows = layoutLegend(keys, theme, std::max(1.f, frame.legendColumn.width - chrome),
                             frame.legendColumn.width, INFINITY, LegendShape::FewestRows);
-        box = {frame.legendColumn.x, frame.legendColumn.y, rows->w, rows->h};
+        box = {frame.legendColumn.x + std::max(0.f, (frame.legendColumn.width - rows->w) / 2),
+               frame.legendColumn.y, rows->w, rows->h};
     } else if (outside) {
         rows = layoutLegend(keys, theme, std::max(1.f, frame.legendColumn.width - chrome), 0,
                             frame.legendColumn.height);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <unordered_set>
+#include <variant>
 #include <vector>
 
 #include "plot_parts.hpp"
@@ -21,6 +22,10 @@ constexpr float kShortPlotLines = 1.5f;       // a legend goes below a plot keep
 constexpr int kListingTries = 8;  // drawLinePlot's tries that may list marker labels in the legend
 // A legend's columns beside the plot leave it at least this share of the area's width.
 constexpr float kNarrowPlotShare = 0.25f;
+// The legend in rows under the plot (the one rule, drawLinePlot) keeps it this many lines of text
+// tall; in a file whose height may grow, the canvas grows until it is.
+constexpr float kRowsPlotLines = 6;
+constexpr int kRowsExtensions = 3;  // trials of the rows on a taller area, at most
 
 // The legend's rows: the keys given, or the named series in their colours.
 std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme& theme) {
@@ -36,6 +41,28 @@ std::vector<LegendKey> linePlotLegendKeys(const LinePlotSpec& spec, const Theme&
         }
     }
     return keys;
+}
+
+// The width of a legend's rows under the plot: the area's, a few pixels in from its sides.
+float belowRowsWidth(Box area) {
+    return std::max(1.f, area.width - 8);
+}
+
+// Whether the legend drawn since item `from` in `legend` splits a name: more lines of text in it
+// than it has keys (a name wrapped), or a line shrunk below the theme's size.
+bool legendSplitsAName(const Figure& figure, std::size_t from, Box legend, std::size_t keys,
+                       const Theme& theme) {
+    if (legend.width <= 0) return false;
+    std::size_t lines = 0;
+    for (std::size_t i = from; i < figure.items.size(); ++i) {
+        const auto* text = std::get_if<TextItem>(&figure.items[i]);
+        if (!text || text->text.empty()) continue;
+        const Box box = textBox(*text);
+        if (!legend.contains({box.x + box.width / 2, box.y + box.height / 2})) continue;
+        ++lines;
+        if (text->size < theme.fontSize - 0.01f) return true;
+    }
+    return lines > keys;
 }
 
 // One try of drawLinePlot; *legendFits turns false when an inside legend found no free place,
@@ -94,11 +121,31 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
             y.high = padded.high;
         }
     }
+    const float gap = theme.fontSize * 0.8f;
+    // Below: rows under the x label (their block centred, legend.cpp); the axes keep the area
+    // above them, and their margins are made for it (a y label longer than that plot is tall
+    // takes a second column, not "mean |DFT| /…"). As wide as the plot where every name fits
+    // whole there, else as the area: a one-column print's y label and ticks took a sixth of
+    // the width, and "18 of 64 pairs: no full turn in 4096" wrapped under the plot.
+    Box rows{};
+    bool rowsUnderPlot = false;
+    if (below) {
+        const plot_parts::Margins side =
+            plot_parts::plotMargins(spec.x, y, !title.empty(), theme, area.height, area.width);
+        const float plotWidth = std::max(1.f, area.width - side.left - side.right);
+        // (Names too long for the area too are wrapped under the plot, as they would be.)
+        rowsUnderPlot = legendBoxWidth(keys, theme) <= plotWidth ||
+                        legendBoxWidth(keys, theme) > belowRowsWidth(area);
+        const float width = rowsUnderPlot ? plotWidth : belowRowsWidth(area);
+        const float height = plot_parts::legendRowsHeight(keys, theme, width);
+        area.height = std::max(1.f, area.height - height - gap * 0.5f);
+        rows = {rowsUnderPlot ? area.x + side.left : area.x + (area.width - width) / 2,
+                area.bottom() + gap * 0.5f, width, height};
+    }
     plot_parts::Margins m =
         plot_parts::plotMargins(spec.x, y, !title.empty(), theme, area.height, area.width);
     // Outside: the legend takes a column right of the plot, at most kOutsideLegendShare of the
     // area's width (longer names wrap).
-    const float gap = theme.fontSize * 0.8f;
     float outsideWidth =
         beside ? std::min(legendBoxWidth(keys, theme), area.width * kOutsideLegendShare) : 0;
     if (outsideWidth > 0) {
@@ -126,14 +173,6 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
     }
     if (beside) m.right += outsideWidth + gap;
     plot_parts::fitXLabelRows(m, spec.x, theme, area.width, area.height);  // the narrower plot
-    // Below: rows as wide as the plot under the x label; the axes keep the area above them.
-    Box rows{};
-    if (below) {
-        const float width = std::max(1.f, area.width - m.left - m.right);
-        const float height = plot_parts::legendRowsHeight(keys, theme, width);
-        area.height = std::max(1.f, area.height - height - gap * 0.5f);
-        rows = {area.x + m.left, area.bottom() + gap * 0.5f, width, height};
-    }
     plot_parts::TitleLines titleLines =
         plot_parts::plotTitleLines(title, area.width, area.height - m.top - m.bottom, theme);
     // The view's own shorter words rather than the title's head and "…" (a replaced title is
@@ -153,11 +192,14 @@ void drawLinePlotOnce(Figure& figure, Box area, const LinePlotSpec& spec, const 
                   std::max(1.f, area.height - m.top - m.bottom)};
     const Box titleArea = area;
     if (theme.aspect == AspectMode::Square) plot_parts::makeSquare(area, frame.plot);
-    // The column runs from the plot's top to the panel's bottom: nothing else is drawn there.
+    // The column runs from the plot's top to the panel's bottom: nothing else is drawn there
+    // (under a square plot too: a one-column square's column was its height and left keys out).
+    // Rows under the plot start where it does (its margins made for its final height).
+    if (rowsUnderPlot) rows.x = std::min(frame.plot.x, titleArea.right() - rows.width);
     if (rows.width > 0) frame.legendColumn = rows;
     if (beside)
         frame.legendColumn = {frame.plot.right() + gap, frame.plot.y, outsideWidth,
-                              std::max(frame.plot.height, area.bottom() - frame.plot.y - 2)};
+                              std::max(frame.plot.height, titleArea.bottom() - frame.plot.y - 2)};
     frame.legendWrapNames = wrapNames;
     if (!title.empty()) plot_parts::drawTitleLines(figure, titleArea, titleLines, theme);
 
@@ -319,6 +361,21 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     const Figure::Checkpoint start = figure.checkpoint();
     const std::size_t leftOut = figure.leftOut.size();
     auto undo = [&] { figure.rollBack(start); };
+    // In a file whose height may grow (`--width` alone, every panel shown): `more` px of the
+    // area's height, grown in proportion, as a grid's rows grow with the canvas (the plot is
+    // area.height of figure.height). For the rows' trial on a taller area (rowsMayGrow): a plot
+    // that is most of the file, or a grid's panel unless its view budgets the file's height
+    // (LinePlotSpec::rowsGrowGrid: Compare and Extrapolation at one column grew by a third);
+    // for a plot left flatter than kRowsPlotLines (`flat`): any. Never a square plot, whose file
+    // is sized to the square.
+    const bool panelsMayGrow = theme.panelRoom != nullptr && theme.aspect != AspectMode::Square;
+    const bool rowsMayGrow =
+        panelsMayGrow && (area.height > 0.5f * figure.height || spec.rowsGrowGrid);
+    auto askForPlotHeight = [&](float more, bool flat = false) {
+        if (!(rowsMayGrow || (flat && panelsMayGrow)) || !(more > 0) || !(area.height > 0)) return;
+        theme.panelRoom->missingHeight =
+            std::max(theme.panelRoom->missingHeight, more * figure.height / area.height);
+    };
     // Redrawn (at most twice) when the first try leaves something in a poor place:
     // - a marker's label with no place that hides no data, whole: its line is listed in the
     //   legend instead (a dashed key in its colour), where the reader finds it by its style;
@@ -327,7 +384,11 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     //   readable plot;
     // - an outside legend whose column left keys out: below the plot, else in columns as wide
     //   as the names need; only when neither holds them all do they stay out (recorded, and the
-    //   layout check counts them as cut text).
+    //   layout check counts them as cut text);
+    // - the one rule for an automatic legend beside the plot or with a name split over lines:
+    //   rows under the plot instead, when they leave it more area, or show every name whole where
+    //   it split one, with nothing cut or left out and the plot kRowsPlotLines tall (#28: views
+    //   kept two copies of this rule, and the others squeezed one-column plots to half width).
     LinePlotSpec adjusted;
     const LinePlotSpec* current = &spec;
     Theme placed = theme;
@@ -336,6 +397,19 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
     bool wideColumn = false;
     bool wrapInShare = false;  // the last resort: the first column, names wrapped side by side
     std::size_t shareCut = 0;  // texts cut short when the first column left keys out
+    // The rows' trial: the placement the tries settled on, and their state to draw it again.
+    enum class RowsTrial { Untried, Trying, Extending, Done } rowsTrial = RowsTrial::Untried;
+    Box drawArea = area;  // the area drawn in: taller than `area` in the extended trial
+    int extensions = 0;   // extended trials so far
+    struct Settled {
+        float area = 0, plotHeight = 0;
+        std::size_t cut = 0, leftOut = 0;
+        bool splits = false;
+        Theme placed;
+        bool legendBelow, belowRefused, shortBelow, wideColumn, wrapInShare;
+        std::size_t shareCut;
+        std::optional<LinePlotSpec> adjusted;  // set when the tries listed marker labels
+    } settled;
     for (int attempt = 0;; ++attempt) {
         const bool canMove =
             placed.legend == LegendPlacement::Auto && (current->legendLater || current->legend);
@@ -348,7 +422,7 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         bool legendFits = true, laterLeftOut = false;
         std::vector<std::size_t> unplaced;
         PlotFrame frame;
-        drawLinePlotOnce(figure, area, *current, placed, &frame,
+        drawLinePlotOnce(figure, drawArea, *current, placed, &frame,
                          canMove && !legendBelow ? &legendFits : nullptr,
                          canList ? &unplaced : nullptr, &laterLeftOut, legendBelow, wideColumn,
                          wideColumn || wrapInShare);
@@ -421,6 +495,97 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
             }
         }
         if (unplaced.empty() && !moveLegend) {
+            const std::size_t keyCount = linePlotLegendKeys(*current, placed).size();
+            const bool ownLegend = current->legend && frame.legend.width > 0;
+            const bool splits =
+                ownLegend && legendSplitsAName(figure, start.items, frame.legend, keyCount, placed);
+            // (Not for a square plot: its file is sized to the square, which rows under it
+            // make as wide as the file and the canvas as tall as it may be; beside, it is
+            // smaller and the file shorter.)
+            if (rowsTrial == RowsTrial::Untried && theme.legend == LegendPlacement::Auto &&
+                theme.aspect != AspectMode::Square && !legendBelow) {
+                const Box& legendBox = ownLegend ? frame.legend : frame.legendColumn;
+                const bool beside = (ownLegend || current->legendLater) && legendBox.width > 0 &&
+                                    legendBox.x >= frame.plot.right() - 1;
+                if (beside || splits) {
+                    settled.area = frame.plot.width * frame.plot.height;
+                    settled.plotHeight = frame.plot.height;
+                    settled.cut = cutTexts(figure).size();
+                    settled.leftOut = figure.leftOut.size();
+                    settled.splits = splits;
+                    settled.placed = placed;
+                    settled.legendBelow = legendBelow;
+                    settled.belowRefused = belowRefused;
+                    settled.shortBelow = shortBelow;
+                    settled.wideColumn = wideColumn;
+                    settled.wrapInShare = wrapInShare;
+                    settled.shareCut = shareCut;
+                    if (current == &adjusted) settled.adjusted = adjusted;
+                    undo();
+                    rowsTrial = RowsTrial::Trying;
+                    legendBelow = true;
+                    shortBelow = false;
+                    placed.legend = LegendPlacement::Auto;
+                    continue;
+                }
+            }
+            if (rowsTrial == RowsTrial::Trying || rowsTrial == RowsTrial::Extending) {
+                const bool extended = rowsTrial == RowsTrial::Extending;
+                const bool kept = figure.leftOut.size() <= settled.leftOut && !splits;
+                const bool uncut = cutTexts(figure).size() <= settled.cut;
+                const bool tall = frame.plot.height >= kRowsPlotLines * placed.fontSize;
+                const bool roomier = frame.plot.width * frame.plot.height > settled.area;
+                const bool better = kept && uncut && tall && (roomier || settled.splits);
+                if (better && !extended) {
+                    rowsTrial = RowsTrial::Done;
+                } else {
+                    // Not better here. In a file whose height may grow, the rows are tried once
+                    // more on an area as much taller as the plot needs to keep the height it had
+                    // (kRowsPlotLines at least): taken there, the canvas grows by that and the
+                    // next build takes the rows; this build keeps the settled placement.
+                    const float target =
+                        std::max(kRowsPlotLines * placed.fontSize, settled.plotHeight);
+                    // (Again while the taller plot is still short of it: a title or label that
+                    // took another line there took some of the height.)
+                    const bool extend = !better && extensions < kRowsExtensions && kept &&
+                                        rowsMayGrow && frame.plot.height < target;
+                    if (extended && better) askForPlotHeight(drawArea.height - area.height);
+                    const float taller = drawArea.height - area.height + target -
+                                         frame.plot.height + placed.fontSize * 0.5f;
+                    undo();
+                    drawArea = area;
+                    placed = settled.placed;
+                    legendBelow = settled.legendBelow;
+                    belowRefused = settled.belowRefused;
+                    shortBelow = settled.shortBelow;
+                    wideColumn = settled.wideColumn;
+                    wrapInShare = settled.wrapInShare;
+                    shareCut = settled.shareCut;
+                    current = &spec;
+                    if (settled.adjusted) {
+                        adjusted = *settled.adjusted;
+                        current = &adjusted;
+                    }
+                    rowsTrial = RowsTrial::Done;
+                    if (extend) {
+                        rowsTrial = RowsTrial::Extending;
+                        ++extensions;
+                        drawArea.height += taller;
+                        legendBelow = true;
+                        shortBelow = false;
+                        placed.legend = LegendPlacement::Auto;
+                    }
+                    continue;
+                }
+            }
+            // Rows below a plot flatter than kRowsPlotLines, in a file whose height may grow:
+            // the canvas grows for it (as Frequencies and Scalings asked for themselves), also
+            // for a grid's panel, which asks for no more than that (DeBERTa's buckets at one
+            // column cut their title without it).
+            if (legendBelow && frame.plot.height < kRowsPlotLines * placed.fontSize)
+                askForPlotHeight(
+                    kRowsPlotLines * placed.fontSize - frame.plot.height + placed.fontSize * 0.5f,
+                    true);
             if (keysLeftOut && placed.panelRoom && frame.legendColumn.height > 0) {
                 // A file whose height may grow (`--width` alone, every panel shown): the height
                 // its keys lack, grown in proportion, as a grid's rows grow with the canvas (the

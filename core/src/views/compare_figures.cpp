@@ -590,6 +590,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     // What a query in the middle sees.
     const int query = L / 2;
     LinePlotSpec similarity;
+    similarity.rowsGrowGrid = false;  // seven panels: the file's height is budgeted
     similarity.title =
         "Vector encodings: cosine similarity to the query at " + std::to_string(query);
     // A short plot above three legend rows (1024x768) has no room for a second title line.
@@ -648,6 +649,7 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     if (grid.shows(5)) drawLinePlot(figure, comparisonCell(grid, 5), similarity, small);
 
     LinePlotSpec biases;
+    biases.rowsGrowGrid = false;
     biases.title = "Bias encodings: added to the logit of the query at " + std::to_string(query);
     biases.x = similarity.x;
     biases.autoRangeY = false;

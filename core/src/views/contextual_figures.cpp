@@ -432,7 +432,11 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         withValues(spec, mask);
         PlotFrame frame;
         drawHeatmap(figure, cell, spec, theme, &frame);
-        drawCornerNote(figure, cell, &frame, blockNote(mask, "the centre cell of"), theme);
+        // "each pixel: its centre cell", as the Relative views' maps say it: with the block's
+        // size ("the centre cell of 122×55 cells") the note took four lines beside the map at
+        // one column (#28).
+        const bool reduced = mask.rowsPerTexel > 1 || mask.colsPerTexel > 1;
+        drawCornerNote(figure, cell, &frame, reduced ? "each pixel: its centre cell" : "", theme);
     }
     if (shows(3)) {
         // The staircase from attention_temperature.hpp at every step edge and between them.

@@ -396,6 +396,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     if (grid.shows(2)) {
         const PlotAndText cell = cellOf(2);
         LinePlotSpec spec;
+        spec.rowsGrowGrid = false;  // six plots: the file's height is budgeted
         spec.title = "RoPE: slow pairs reach new angles";
         spec.x = integerAxis("pair $i$ (fast → slow)", 0, double(pairs - 1));
         spec.y = {"largest angle (rad)", 1e-3, 1e6, true};
@@ -425,6 +426,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         const PlotAndText cell = cellOf(3);
         const double factor = double(eval) / train;
         LinePlotSpec spec;
+        spec.rowsGrowGrid = false;
         spec.title = "RoPE scalings at factor " + formatValue(factor, 3);
         spec.x = integerAxis("pair $i$ (fast → slow)", 0, double(pairs - 1));
         spec.y = {"angle at L ÷ angle seen", 0.05, 20, true};
@@ -504,6 +506,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     if (grid.shows(4)) {
         const PlotAndText cell = cellOf(4);
         LinePlotSpec spec;
+        spec.rowsGrowGrid = false;
         spec.title = "ALiBi: keeps working";
         spec.x = integerAxis("distance i − j", 0, double(eval));
         spec.y = {"logit bias", -1, 0};
@@ -537,6 +540,7 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
     if (grid.shows(5)) {
         const PlotAndText cell = cellOf(5);
         LinePlotSpec spec;
+        spec.rowsGrowGrid = false;
         spec.title = "T5 buckets: keep working";
         spec.x = integerAxis("distance i − j", 0, double(eval));
         spec.y = {"bucket", 0, double(o.t5Buckets)};

@@ -446,89 +446,6 @@ Marker trainingAt(const RelativeFigureOptions& o, const Theme& theme) {
                           "training length " + formatValue(o.trainingLength));
 }
 
-// The legend's keys as drawLinePlot makes them: the spec's, else the named series in their
-// colours; with `markers`, then the markers' labels, as dashed keys in their colours.
-std::vector<LegendKey> curveKeys(const LinePlotSpec& spec, bool markers, const Theme& theme) {
-    std::vector<LegendKey> keys = spec.keys;
-    if (keys.empty()) {
-        for (std::size_t index = 0; index < spec.series.size(); ++index) {
-            const LineSeries& s = spec.series[index];
-            if (s.name.empty()) continue;
-            keys.push_back(
-                {s.name,
-                 s.color.a == 0 ? seriesColor(int(index), theme) : lineColorOn(s.color, theme),
-                 false});
-        }
-    }
-    for (const Marker& marker : spec.markers)
-        if (markers && !marker.label.empty())
-            keys.push_back({marker.label, marker.color, false, marker.dashed});
-    return keys;
-}
-
-bool drewLegendSince(const Figure& figure, const Figure::Checkpoint& from) {
-    for (std::size_t i = from.items; i < figure.items.size(); ++i)
-        if (const auto* r = std::get_if<RectItem>(&figure.items[i]); r && r->legend) return true;
-    return false;
-}
-
-// Curves with their legend in rows under the plot, names whole, when a column beside it would
-// leave the plot less room: nine curves under lesson 11's card at F5 kept 560 x 255 px of
-// 1008 x 402 beside their legend, Sandwich's eight heads a plot a sixth of the window wide
-// beside "training / length / 512" a word a line (#28). drawLinePlot places a marker's label
-// clear of the curves (markClearance) or lists it in its legend: with the rows, a label it
-// would list joins them instead, as a dashed key in its colour. The rows are taken only where
-// the plot keeps six lines of text and gains room by them.
-void drawCurvesPlot(Figure& figure, Box box, const LinePlotSpec& spec, const Theme& theme) {
-    const Figure::Checkpoint start = figure.checkpoint();
-    const std::size_t cut = cutTexts(figure).size(), leftOut = figure.leftOut.size();
-    PlotFrame beside;
-    drawLinePlot(figure, box, spec, theme, &beside);
-    if (theme.legend != LegendPlacement::Auto || beside.legend.width <= 0 ||
-        beside.legend.x < beside.plot.right())
-        return;
-    const float gap = theme.fontSize * 0.4f;
-    // The rows under a plot that starts where this one does (the same y tick labels on its
-    // left), laid out as drawLegendAfter lays them out there; false when they do not fit.
-    auto drawBelow = [&](const LinePlotSpec& plotted, bool markerKeys, PlotFrame& below) {
-        const std::vector<LegendKey> keys = curveKeys(spec, markerKeys, theme);
-        const float rowsWidth = box.right() - 4 - beside.plot.x;
-        Figure scratch = emptyFigure(figure.width, figure.height, theme);
-        PlotFrame probe;
-        probe.plot = {beside.plot.x, box.y, rowsWidth, 1};
-        probe.legendColumn = {beside.plot.x, box.y + 1, rowsWidth, box.height};
-        const std::optional<Box> measured =
-            drawLegendAfter(scratch, probe, keys, LegendCorner::TopRight, 0, theme);
-        if (!measured || !scratch.leftOut.empty()) return false;
-        const Box plotArea{box.x, box.y, box.width, box.height - measured->height - gap};
-        drawLinePlot(figure, plotArea, plotted, theme, &below);
-        if (!markerKeys && drewLegendSince(figure, start)) return false;  // a label listed
-        below.legendColumn = {below.plot.x, plotArea.bottom() + gap, box.right() - 4 - below.plot.x,
-                              measured->height};
-        const std::optional<Box> rows =
-            drawLegendAfter(figure, below, keys, LegendCorner::TopRight, 0, theme);
-        return rows && rows->bottom() <= box.bottom() + 0.5f;
-    };
-    LinePlotSpec unkeyed = spec;
-    unkeyed.legend = false;
-    figure.rollBack(start);
-    PlotFrame below;
-    bool fits = drawBelow(unkeyed, false, below);
-    if (!fits) {
-        // A marker's label with no place by its line: in the rows.
-        figure.rollBack(start);
-        for (Marker& marker : unkeyed.markers) marker.label.clear();
-        fits = drawBelow(unkeyed, true, below);
-    }
-    const bool better =
-        fits && figure.leftOut.size() == leftOut && cutTexts(figure).size() == cut &&
-        below.plot.height >= 6 * theme.fontSize &&
-        below.plot.width * below.plot.height > beside.plot.width * beside.plot.height;
-    if (better) return;
-    figure.rollBack(start);
-    drawLinePlot(figure, box, spec, theme);
-}
-
 // The family's maps as small multiples: each map framed without tick labels (every map has the
 // same axes, 0 to L - 1, said once in a line under them), its title above it and its own colour
 // bar beside it, the bar's caption ("bias", "q·k") under the bar. At a projector's font the maps
@@ -646,7 +563,7 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
         spec.y = {"bias (log-score)", o.biasFloor, top + 0.05 * (top - o.biasFloor)};
         spec.autoRangeY = false;
         if (o.trainingLength <= reach) spec.markers.push_back(trainingAt(o, theme));
-        drawCurvesPlot(figure, curves, spec, theme);
+        drawLinePlot(figure, curves, spec, theme);
     }
     // Each member its own colour bar, beside the map in the cell's spare width: their scales
     // differ by orders of magnitude (at L = 2048 ALiBi's bias reaches about −1000, FIRE's spans a
@@ -725,7 +642,7 @@ void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
     spec.y = std::move(y);
     spec.series = std::move(series);
     if (o.trainingLength < o.seqLen) spec.markers.push_back(trainingAt(o, theme));
-    drawCurvesPlot(figure, box, spec, theme);
+    drawLinePlot(figure, box, spec, theme);
 }
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include "poslab/encodings/rope_scaling.hpp"
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/text_boxes.hpp"
-#include "poslab/views/print_room.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
@@ -200,42 +199,17 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
             (byAnglesSeen ? " pairs: unseen angles at " + std::to_string(context)
                           : " pairs: no full turn in " + std::to_string(reference));
     };
-    // A one-column print (a file whose height follows its width, too narrow for a legend column
-    // beside a readable plot): the legend in rows under the plot, the canvas taller by them,
-    // the names shorter when one is wider than the figure.
-    const bool legendBelow = heightMayGrow(theme) && theme.legend == LegendPlacement::Auto &&
-                             area.width < theme.fontSize * 40;
-    if (legendBelow) {  // the scaling's threshold lines named there too, not in a column beside
-        for (Marker& marker : spec.markers) {
-            if (marker.label.empty()) continue;
-            spec.keys.push_back({marker.label, marker.color, false, true});
-            marker.label.clear();
-        }
-    }
-    if (legendBelow && std::any_of(spec.keys.begin(), spec.keys.end(), [&](const LegendKey& key) {
-            return legendKeyWidth(key, theme) > area.width - 16;
+    // A name wider than the figure (a one-column print) said shorter: in rows under the plot
+    // (drawLinePlot's rule) it would take two lines.
+    if (std::any_of(spec.keys.begin(), spec.keys.end(), [&](const LegendKey& key) {
+            return legendBoxWidth({key}, theme) > area.width - 16;
         })) {
         shortNames = true;
         shorten();
     }
     for (int pass = 0;; ++pass) {
         PlotFrame frame;
-        Box plotArea = area;
-        LegendRows below;
-        if (legendBelow) {
-            spec.legend = false;
-            below = legendRowsBelow(spec.keys, theme, area.width - 16);
-            askForHeight(theme, below.height() + theme.fontSize * 0.5f -
-                                    std::max(0.f, area.height - theme.fontSize * 16));
-            plotArea.height =
-                std::max(theme.fontSize * 8, area.height - below.height() - theme.fontSize * 0.5f);
-        }
-        drawLinePlot(figure, plotArea, spec, theme, &frame);
-        if (legendBelow)
-            drawLegendBelow(figure, spec.keys, below,
-                            {area.x + 8, plotArea.bottom() + theme.fontSize * 0.25f,
-                             area.width - 16, below.height()},
-                            theme);
+        drawLinePlot(figure, area, spec, theme, &frame);
 
         // The lengths, drawn here rather than as plot markers so that their labels sit at the left,
         // where the rising curve leaves room. Above the chosen one, a tint: no full turn in there.
@@ -245,7 +219,8 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
         // Scaled pairs are judged against their unscaled angles, not against a wavelength line.
         // Tint and lines go around the legend drawn inside the plot, not over its text.
         const Box legendBox = frame.legend;
-        const bool legendInside = legendBox.width > 0 && legendBox.x < plot.right();
+        const bool legendInside =
+            legendBox.width > 0 && legendBox.x < plot.right() && legendBox.y < plot.bottom();
         if (referenceY > plot.y && !byAnglesSeen) {
             const Box tint{plot.x, plot.y, plot.width,
                            std::min(referenceY, plot.bottom()) - plot.y};

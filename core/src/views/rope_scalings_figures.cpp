@@ -8,7 +8,6 @@
 #include "poslab/base/format.hpp"
 #include "poslab/base/validate.hpp"
 #include "poslab/encodings/rope_scaling.hpp"
-#include "poslab/views/print_room.hpp"
 #include "poslab/views/rope_figures.hpp"
 
 namespace poslab {
@@ -64,7 +63,10 @@ Result<std::vector<RopeScalingCurve>> ropeScalingRatios(const RopeParams& params
           add(RopeScaling::Ntk, "NTK-aware: $\\mathrm{base}·s^{d/(d-2)}$"),
           add(RopeScaling::DynamicNtk, "dynamic NTK at L = " + L),
           add(RopeScaling::Yarn,
-              "YaRN (β " + formatValue(s.betaFast, 3) + " / " + formatValue(s.betaSlow, 3) + ")"),
+              // β_fast and β_slow as the YaRN paper sets them (and Frequencies' ramp labels),
+              // each beside its value, joined by no-break spaces.
+              "YaRN ($β_{\\mathrm{fast}}$\u00a0" + formatValue(s.betaFast, 3) +
+                  ", $β_{\\mathrm{slow}}$\u00a0" + formatValue(s.betaSlow, 3) + ")"),
           add(RopeScaling::Llama3, "Llama 3 (low " + formatValue(s.lowFreqFactor, 3) + ", high " +
                                        formatValue(s.highFreqFactor, 3) + ")")}) {
         if (!status) return status.error();
@@ -130,28 +132,8 @@ void drawRopeScalings(Figure& figure, Box area, const RopeParams& params,
         spec.series.push_back(std::move(series));
     }
     // One column in print: six keys in a column beside the plot wrapped "YaRN (β / 32 / 1)" and
-    // left it under half the width; in rows under it (as Frequencies keys its curves) every key
-    // is one line and the plot keeps the width. The file grows by the rows.
-    const bool legendBelow = heightMayGrow(theme) && theme.legend == LegendPlacement::Auto &&
-                             area.width < theme.fontSize * 40;
-    if (!legendBelow) {
-        drawLinePlot(figure, area, spec, theme, frameOut);
-        return;
-    }
-    std::vector<LegendKey> keys;
-    for (const LineSeries& series : spec.series) keys.push_back({series.name, series.color});
-    spec.legend = false;
-    const LegendRows below = legendRowsBelow(keys, theme, area.width - 16);
-    askForHeight(theme, below.height() + theme.fontSize * 0.5f -
-                            std::max(0.f, area.height - theme.fontSize * 16));
-    Box plotArea = area;
-    plotArea.height =
-        std::max(theme.fontSize * 8, area.height - below.height() - theme.fontSize * 0.5f);
-    drawLinePlot(figure, plotArea, spec, theme, frameOut);
-    drawLegendBelow(
-        figure, keys, below,
-        {area.x + 8, plotArea.bottom() + theme.fontSize * 0.25f, area.width - 16, below.height()},
-        theme);
+    // left it under half the width; drawLinePlot's rule puts them in rows under it there.
+    drawLinePlot(figure, area, spec, theme, frameOut);
 }
 
 }  // namespace poslab

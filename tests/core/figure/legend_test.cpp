@@ -274,7 +274,10 @@ TEST(LegendPlacementTest, ALegendWithNoFreePlaceInsideGoesOutsideAndHidesNoMark)
     PlotFrame frame;
     drawLinePlot(figure, {0, 0, 800, 300}, noiseEverywhere(), darkTheme(), &frame);
     ASSERT_GT(frame.legend.width, 0);
-    EXPECT_GE(frame.legend.x, frame.plot.right()) << "beside the plot, not in it";
+    // Beside the plot or, where a row there leaves it more area (drawLinePlot's one rule), under
+    // it: not in it.
+    EXPECT_TRUE(frame.legend.x >= frame.plot.right() || frame.legend.y >= frame.plot.bottom())
+        << "outside the plot, not in it";
     EXPECT_EQ(marksCovered(figure, frame.legend), 0);
     EXPECT_TRUE(legendsOverMarks(figure).empty());
     for (int k = 0; k < 4; ++k) EXPECT_TRUE(hasText(figure, "series " + std::to_string(k)));

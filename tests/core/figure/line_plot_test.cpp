@@ -292,6 +292,134 @@ TEST(LinePlotTest, AProjectorsShortPlotPutsItsLegendBelowRatherThanOnTheData) {
     EXPECT_TRUE(textsOutsideFigure(figure).empty());
 }
 
+// Issue #28, the one legend rule: a legend beside the plot, or one that splits a name over
+// lines, goes in rows under the plot when they leave it more area, or show every name whole,
+// with the plot at least six lines tall. Three curves fill the plot (no free corner) and their
+// names, 20 to 26 characters, are each wider than a third of a narrow figure.
+LinePlotSpec crowdedThreeCurves() {
+    LinePlotSpec spec;
+    spec.x = {"distance", 0, 10};
+    spec.y = {"score", 0, 1};
+    spec.autoRangeY = false;
+    const char* names[] = {"query i = 511 (training)", "query i = 1023 (twice L)",
+                           "query i = 2047 (four times L)"};
+    for (int k = 0; k < 3; ++k) {
+        LineSeries band = zigZagBand(0.1 * k, 1 - 0.1 * k);
+        band.name = names[k];
+        spec.series.push_back(band);
+    }
+    return spec;
+}
+
+// The legend's texts: those drawn in frame.legend.
+std::vector<const TextItem*> legendTexts(const Figure& figure, const PlotFrame& frame) {
+    std::vector<const TextItem*> texts;
+    for (const FigureItem& item : figure.items) {
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text) continue;
+        const Box box = textBox(*text);
+        if (frame.legend.contains({box.x + box.width / 2, box.y + box.height / 2}))
+            texts.push_back(text);
+    }
+    return texts;
+}
+
+// A narrow figure (a one-column print, a small window): the names do not fit a column beside a
+// readable plot; before, they went there wrapped a word or two a line and left the plot under
+// two thirds of the width. In rows under the plot each reads whole on one line.
+TEST(LinePlotTest, TheOneRuleMovesASplitLegendBelowANarrowPlot) {
+    const Theme theme = darkTheme();
+    const LinePlotSpec spec = crowdedThreeCurves();
+    for (float width : {420.f, 520.f, 600.f}) {
+        Figure figure = emptyFigure(width, 420, theme);
+        PlotFrame frame;
+        drawLinePlot(figure, {0, 0, width, 420}, spec, theme, &frame);
+        ASSERT_GT(frame.legend.width, 0) << width;
+        const TextItem* xLabel = zigZagPlotText(figure, spec.x.label);
+        ASSERT_NE(xLabel, nullptr);
+        EXPECT_GE(frame.legend.y, textBox(*xLabel).bottom()) << width << ": under the x label";
+        EXPECT_GE(frame.plot.width, 0.75f * width) << width;
+        EXPECT_GE(frame.plot.height, 6 * theme.fontSize) << width;
+        // Every name one whole line: as many texts in the legend as keys, each a name.
+        const std::vector<const TextItem*> texts = legendTexts(figure, frame);
+        ASSERT_EQ(texts.size(), spec.series.size()) << width;
+        for (std::size_t k = 0; k < texts.size(); ++k) {
+            EXPECT_EQ(texts[k]->text, spec.series[k].name) << width;
+            EXPECT_EQ(texts[k]->size, theme.fontSize) << width;
+        }
+        EXPECT_TRUE(legendsOverMarks(figure).empty()) << width;
+        EXPECT_TRUE(cutTexts(figure).empty()) << width;
+        EXPECT_TRUE(overlappingTexts(figure).empty()) << width;
+        EXPECT_TRUE(textsOutsideFigure(figure).empty()) << width;
+    }
+}
+
+// A wide figure keeps its legend where it costs the plot least: inside, where the curves leave
+// a corner free (it costs nothing); beside a short plot, where a narrow column of short names
+// takes less of the width (under a tenth) than a row under the plot would of its height (a
+// fifth).
+TEST(LinePlotTest, TheOneRuleKeepsALegendInsideOrBesideAWidePlot) {
+    const Theme theme = darkTheme();
+    {
+        LinePlotSpec spec = crowdedThreeCurves();
+        spec.y.high = 2;  // the curves in the lower half: the top is free
+        Figure figure = emptyFigure(1400, 600, theme);
+        PlotFrame frame;
+        drawLinePlot(figure, {0, 0, 1400, 600}, spec, theme, &frame);
+        ASSERT_GT(frame.legend.width, 0);
+        EXPECT_LT(frame.legend.x, frame.plot.right()) << "inside";
+        EXPECT_LT(frame.legend.bottom(), frame.plot.bottom()) << "inside";
+        EXPECT_EQ(legendTexts(figure, frame).size(), spec.series.size());
+        EXPECT_TRUE(legendsOverMarks(figure).empty());
+    }
+    {
+        LinePlotSpec spec = crowdedThreeCurves();
+        const char* names[] = {"L = 512", "L = 1024", "L = 2048"};
+        for (int k = 0; k < 3; ++k) spec.series[std::size_t(k)].name = names[k];
+        Figure figure = emptyFigure(1400, 220, theme);
+        PlotFrame frame;
+        drawLinePlot(figure, {0, 0, 1400, 220}, spec, theme, &frame);
+        ASSERT_GT(frame.legend.width, 0);
+        EXPECT_GE(frame.legend.x, frame.plot.right()) << "beside the plot";
+        EXPECT_LT(frame.legend.y, frame.plot.bottom());
+        EXPECT_EQ(legendTexts(figure, frame).size(), spec.series.size());
+        EXPECT_TRUE(legendsOverMarks(figure).empty());
+        EXPECT_TRUE(cutTexts(figure).empty());
+    }
+}
+
+// Wherever rows under the plot would show every name whole on one line (and keep the plot six
+// lines tall), no name is wrapped or shrunk, whatever the figure's size.
+class OneLegendRuleTest : public ::testing::TestWithParam<std::pair<float, float>> {};
+TEST_P(OneLegendRuleTest, NoNameSplitWhereRowsBelowShowItWhole) {
+    const Theme theme = darkTheme();
+    const auto [width, height] = GetParam();
+    const LinePlotSpec spec = crowdedThreeCurves();
+    Figure figure = emptyFigure(width, height, theme);
+    PlotFrame frame;
+    drawLinePlot(figure, {0, 0, width, height}, spec, theme, &frame);
+    ASSERT_GT(frame.legend.width, 0);
+    // Rows under the plot hold each name whole when the widest key (swatch, padding and name)
+    // fits the figure's width; they leave the plot its height less the rows (three at most) and
+    // the axes' room (title-less: some five lines).
+    float widest = 0;
+    for (const LineSeries& s : spec.series)
+        widest = std::max(widest, estimateTextWidth(s.name, theme.fontSize));
+    const float key = widest + strokeWidth(theme, 18) + 16;
+    const float rowsLeave = height - 3 * 1.35f * theme.fontSize - 5 * theme.fontSize;
+    if (key > width - 8 || rowsLeave < 6 * theme.fontSize + 8) GTEST_SKIP();
+    const std::vector<const TextItem*> texts = legendTexts(figure, frame);
+    EXPECT_EQ(texts.size(), spec.series.size()) << "a name wrapped";
+    for (const TextItem* text : texts) EXPECT_EQ(text->size, theme.fontSize) << text->text;
+    EXPECT_TRUE(cutTexts(figure).empty());
+    EXPECT_TRUE(legendsOverMarks(figure).empty());
+}
+INSTANTIATE_TEST_SUITE_P(Sizes, OneLegendRuleTest,
+                         ::testing::Values(std::pair{360.f, 360.f}, std::pair{420.f, 300.f},
+                                           std::pair{480.f, 320.f}, std::pair{600.f, 400.f},
+                                           std::pair{700.f, 500.f}, std::pair{900.f, 300.f},
+                                           std::pair{1200.f, 800.f}));
+
 // Issue #28: Compare's cosine plot at 1024x768 (310 px wide, short above its three legend rows)
 // has no room for a second title line: the title read "Vector encodings: cosine similarity to
 // the query…". The view's short title is drawn instead, whole; where the long one fits, it is.

@@ -158,6 +158,60 @@ TEST(ContextualFiguresTest, IropeLayerMapKeysRopeAndNopeBySwatches) {
     }
 }
 
+// Issue #28: iRoPE's chunk mask at one column (`render irope --width 600`) had its note "each
+// pixel: the centre cell of 122×55 cells" beside the map on four lines. It says "each pixel: its
+// centre cell" (as the Relative views' maps do) in at most two lines, at one column as `render`
+// builds it, at 1440x900 and at 1024x768 F5.
+TEST(ContextualFiguresTest, IropeMaskNoteTakesAtMostTwoLines) {
+    NopeFigureOptions options;
+    options.sections = NopeSections::Irope;  // `render irope`: the layers, the mask, the scale
+    auto noteLines = [&](const Figure& figure) {
+        // The note's lines: the text starting "each pixel" and the texts drawn right after it
+        // alike (its size and colour), as drawCornerNote wraps it.
+        int lines = 0;
+        const TextItem* first = nullptr;
+        for (const FigureItem& item : figure.items) {
+            const auto* text = std::get_if<TextItem>(&item);
+            if (first) {
+                if (!text || text->size != first->size || !(text->color == first->color)) break;
+                ++lines;
+            } else if (text && text->text.rfind("each pixel", 0) == 0) {
+                first = text;
+                lines = 1;
+            }
+        }
+        return lines;  // 0: no note
+    };
+    auto oneColumn = buildWithAllPanels(
+        [&](const Theme& t, float width, float height) -> Result<Figure> {
+            Figure f = emptyFigure(width, height, t);
+            if (auto drawn = drawNopeFigure(f, {0, 0, width, height}, options, t); !drawn)
+                return drawn.error();
+            return f;
+        },
+        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    ASSERT_TRUE(oneColumn) << oneColumn.error().message;
+    const int printed = noteLines(*oneColumn);
+    EXPECT_GE(printed, 1) << "one column";
+    EXPECT_LE(printed, 2) << "one column";
+    EXPECT_EQ(layoutFaults(*oneColumn), "");
+    struct Seen {
+        const char* name;
+        Theme theme;
+        Box area;
+        int panel;
+    };
+    for (const Seen& seen : {Seen{"1440x900", darkTheme(), {0, 0, 1050, 760}, 0},
+                             Seen{"F5", scaledTheme(darkTheme(), 1.75f), {0, 0, 1008, 512}, 1}}) {
+        Figure figure = emptyFigure(seen.area.width, seen.area.height, seen.theme);
+        ASSERT_TRUE(drawNopeFigure(figure, seen.area, options, seen.theme, seen.panel).ok());
+        const int lines = noteLines(figure);
+        EXPECT_GE(lines, 1) << seen.name;
+        EXPECT_LE(lines, 2) << seen.name;
+        EXPECT_EQ(layoutFaults(figure), "") << seen.name;
+    }
+}
+
 TEST(ContextualFiguresTest, DenseRandomizedDrawsAreSharesOfPositionsDrawn) {
     // 3 draws of 600 positions from 0..9999 on a 700 px figure: too dense for a dot each, so
     // the draws panel is a heatmap of the share of each texel's positions drawn. Identity: a

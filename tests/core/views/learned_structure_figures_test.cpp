@@ -1,6 +1,7 @@
 #include "poslab/views/learned_structure_figures.hpp"
 
 #include "poslab/encodings/learned.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 #include <gtest/gtest.h>
@@ -70,6 +71,60 @@ TEST(LearnedStructureFiguresTest, ComponentsLegendLeavesThePlotItsWidth) {
         EXPECT_TRUE(figure.leftOut.empty()) << width;
         EXPECT_EQ(layoutFaults(figure), "") << width;
     }
+}
+
+// Issue #28: the "mean spectrum" and "dominant frequency" legends stood in a column beside their
+// plots and squeezed them to about half the width, at one column in print (`render learned-pca
+// --width 600`) and at 1024x768 F5 (each plot alone, 1008 x 548 at 1.75 times the font). By
+// drawLinePlot's one rule they go inside where the curves leave room, else in rows under the
+// plot: each plot keeps most of the width, every key whole on one line.
+TEST(LearnedStructureFiguresTest, SpectrumLegendsLeaveThePlotsTheirWidth) {
+    auto table = learnedTable(LearnedParams{});  // the GUI's default table
+    ASSERT_TRUE(table) << table.error().message;
+    const std::vector<std::string> keys = {"table", "rows shuffled", "sinusoidal, base 10000"};
+    auto checkKeys = [&](const std::vector<std::string>& shown, const std::string& where) {
+        for (const std::string& key : keys) {
+            bool whole = false;
+            for (const std::string& text : shown) whole = whole || text == key;
+            EXPECT_TRUE(whole) << where << ": " << key;
+        }
+    };
+    {
+        // One column: every panel, the height derived from the width (panels 4 and 5 of six).
+        auto figure = buildWithAllPanels(
+            [&](const Theme& t, float width, float height) {
+                return learnedStructureFigure(*table, {}, width, height, t);
+            },
+            forFiles(paperTheme(), 1), 600, 400, true, 8192);
+        ASSERT_TRUE(figure) << figure.error().message;
+        ASSERT_EQ(figure->panels.size(), 6u);
+        for (std::size_t panel : {3u, 4u})
+            EXPECT_GE(figure->panels[panel].plot.width, 0.7f * 600) << "one column " << panel;
+        checkKeys(texts(*figure), "one column");
+        EXPECT_TRUE(figure->leftOut.empty());
+        EXPECT_EQ(layoutFaults(*figure), "");
+    }
+    // At F5: the spectrum (3) and the dominant frequencies (4), each alone.
+    auto structure = analyzeTableStructure(*table, StructureOptions{});
+    ASSERT_TRUE(structure) << structure.error().message;
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    std::vector<std::string> shown;
+    for (int selected : {3, 4}) {
+        const LearnedStructureLayout layout =
+            learnedStructureLayout({0, 0, 1008, 548}, theme, selected, structure->note);
+        ASSERT_TRUE(layout.grid.oneAtATime());
+        Figure figure = emptyFigure(1008, 548, theme);
+        LearnedStructureFrames frames;
+        drawLearnedStructureFigure(figure, layout, LearnedStructureOptions{}, *structure, theme,
+                                   &frames);
+        const PlotFrame& frame = selected == 3 ? frames.spectrum : frames.frequencies;
+        const std::string where = "F5 panel " + std::to_string(selected);
+        EXPECT_GE(frame.plot.width, 0.7f * 1008) << where;
+        EXPECT_EQ(layoutFaults(figure), "") << where;
+        EXPECT_TRUE(figure.leftOut.empty()) << where;
+        for (const std::string& text : texts(figure)) shown.push_back(text);
+    }
+    checkKeys(shown, "F5");
 }
 
 // At 1024x768 F5 (a 1008 x 548 figure, the theme scaled 1.75) each plot comes alone below the

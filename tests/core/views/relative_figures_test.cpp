@@ -529,10 +529,44 @@ TEST(RelativeFiguresTest, FamilyCurvesUnderALessonCardKeepTheWidth) {
     }
 }
 
+// Issue #28: at one column (`render xpos|sandwich|fire --width 600`) the curves' legends stood in
+// a column beside the plot with "query / i = 1023", "envelope / d·mean ζ^{r/sb}" and "training /
+// length 512" on two lines each, the plot a third of the width. As `render` builds the file
+// (the height derived from the width), every curve's and the marker's name reads whole, on one
+// line: in rows under the plot where it had no room inside (drawLinePlot's one rule).
+TEST(RelativeFiguresTest, OneColumnCurveKeysReadWhole) {
+    const Theme theme = forFiles(paperTheme(), 1);
+    for (RelativeTab tab : {RelativeTab::Family, RelativeTab::Xpos, RelativeTab::Kerple,
+                            RelativeTab::Sandwich, RelativeTab::Fire}) {
+        const RelativeFigureOptions options;
+        auto figure = buildWithAllPanels(
+            [&](const Theme& t, float width, float height) -> Result<Figure> {
+                Figure f = emptyFigure(width, height, t);
+                if (auto drawn = drawRelativeFigure(f, {0, 0, width, height}, options, tab, t);
+                    !drawn)
+                    return drawn.error();
+                return f;
+            },
+            theme, 600, 400, true, 8192);
+        const std::string where = "tab " + std::to_string(int(tab));
+        ASSERT_TRUE(figure) << where << ": " << figure.error().message;
+        std::vector<std::string> names = {"training length 512"};
+        for (const LineSeries& s : relativeTabCurves(options, tab, 400))
+            if (!s.name.empty()) names.push_back(s.name);
+        for (const std::string& name : names) {
+            bool whole = false;
+            for (const std::string& text : texts(*figure)) whole = whole || text == name;
+            EXPECT_TRUE(whole) << where << ": " << name;
+        }
+        EXPECT_EQ(layoutFaults(*figure), "") << where;
+        EXPECT_TRUE(textsCutShort(*figure).empty())
+            << where << ": " << textsCutShort(*figure).front();
+    }
+}
+
 // Issue #28: at 1024x768 F5 Sandwich's legend stood in a column beside its plot with
 // "training length 512" a word a line ("training / length / 512"). On screen every curve's and
-// the marker's name reads whole, on one line. (At one column FIRE's and Sandwich's legends
-// still wrap a name onto two lines in their column: not yet asked here.)
+// the marker's name reads whole, on one line. (One column: OneColumnCurveKeysReadWhole.)
 TEST(RelativeFiguresTest, CurveKeysReadWhole) {
     struct Curves {
         RelativeTab tab;

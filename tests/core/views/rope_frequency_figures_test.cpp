@@ -179,15 +179,21 @@ TEST(RopeFrequencyFiguresTest, ManyKeysBesideTheProjectorPlotLeaveItHalfTheWidth
 
 // One column in print (`render rope-frequencies --width 600`): the legend beside the plot wrapped
 // "18 of 64 pairs: no full turn in 4096" over four lines and left the plot 40 % of the width
-// (#28). Under the plot, every key is one whole line and the plot keeps most of the width; the
-// x label reads "θ_i = base…" with spaces around "=", as typeset maths has them.
+// (#28). Under the plot (drawLinePlot's rule), every key is one whole line and the plot keeps
+// most of the width, as `render` builds the file; the x label reads "θ_i = base…" with spaces
+// around "=", as typeset maths has them.
 TEST(RopeFrequencyFiguresTest, OneColumnPrintKeepsEveryKeyOnOneLine) {
-    PanelRoom room;
-    Theme theme = forFiles(paperTheme(), 1);
-    theme.panelRoom = &room;
+    const Theme theme = forFiles(paperTheme(), 1);
     const RopeParams p = params(128, 4096);
-    Figure figure = emptyFigure(600, 400, theme);
-    drawRopeFrequencies(figure, {0, 0, 600, 400}, p, {}, theme);
+    auto built = buildWithAllPanels(
+        [&](const Theme& t, float width, float height) -> Result<Figure> {
+            Figure figure = emptyFigure(width, height, t);
+            drawRopeFrequencies(figure, {0, 0, width, height}, p, {}, t);
+            return figure;
+        },
+        theme, 600, 400, true, 8192);
+    ASSERT_TRUE(built) << built.error().message;
+    const Figure& figure = *built;
     // 2^7 ... : pairs 46..63 have wavelengths 2π·10000^(2i/128) above 4096.
     int incomplete = 0;
     for (int i = 0; i < 64; ++i) incomplete += 2 * kPi / theta(i, 128, 10000) > 4096;

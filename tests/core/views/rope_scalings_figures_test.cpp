@@ -135,7 +135,8 @@ TEST(RopeScalingsFiguresTest, FigureOverlaysEveryCurveWithALegend) {
         if (const auto* t = std::get_if<TextItem>(&item)) texts.push_back(t->text);
     }
     EXPECT_GE(curves, 6);
-    for (const char* name : {"none", "linear (PI): θ/s", "YaRN (β 32 / 1)"})
+    for (const char* name : {"none", "linear (PI): θ/s",
+                             "YaRN ($β_{\\mathrm{fast}}$\u00a032, $β_{\\mathrm{slow}}$\u00a01)"})
         EXPECT_NE(std::find(texts.begin(), texts.end(), name), texts.end()) << name;
     EXPECT_TRUE(frame.y.logarithmic);
     EXPECT_LE(frame.y.low, 1.0 / 8);  // the linear curve is on the plot
@@ -143,20 +144,27 @@ TEST(RopeScalingsFiguresTest, FigureOverlaysEveryCurveWithALegend) {
 
 // One column in print (`render rope-scalings --width 600`): the six keys in a column beside the
 // plot wrapped "YaRN (β / 32 / 1)" and "Llama 3 (low / 1, high 4)" over two and three lines and
-// left the plot under half the width. Under the plot, as the Frequencies figure keys them, every
-// key is one whole line and the plot keeps most of the width.
+// left the plot under half the width. Under the plot (drawLinePlot's rule, as it keys every
+// line plot) every key is one whole line and the plot keeps most of the width; the file grows
+// by the rows, as `render` builds it.
 TEST(RopeScalingsFiguresTest, OneColumnPrintKeepsEveryKeyOnOneLine) {
-    PanelRoom room;
-    Theme theme = forFiles(paperTheme(), 1);
-    theme.panelRoom = &room;
+    const Theme theme = forFiles(paperTheme(), 1);
     const RopeParams p{128, 10000, 1.0, RopePairing::Half, {}, 4096, 4096};
     RopeScalingsOptions options;
     options.factor = 8;
-    Figure figure = emptyFigure(600, 400, theme);
-    drawRopeScalings(figure, {0, 0, 600, 400}, p, options, theme);
-    for (const char* key :
-         {"none", "linear (PI): θ/s", "NTK-aware: $\\mathrm{base}·s^{d/(d-2)}$",
-          "dynamic NTK at L = 32768", "YaRN (β 32 / 1)", "Llama 3 (low 1, high 4)"}) {
+    auto built = buildWithAllPanels(
+        [&](const Theme& t, float width, float height) -> Result<Figure> {
+            Figure figure = emptyFigure(width, height, t);
+            drawRopeScalings(figure, {0, 0, width, height}, p, options, t);
+            return figure;
+        },
+        theme, 600, 400, true, 8192);
+    ASSERT_TRUE(built) << built.error().message;
+    const Figure& figure = *built;
+    for (const char* key : {"none", "linear (PI): θ/s", "NTK-aware: $\\mathrm{base}·s^{d/(d-2)}$",
+                            "dynamic NTK at L = 32768",
+                            "YaRN ($β_{\\mathrm{fast}}$\u00a032, $β_{\\mathrm{slow}}$\u00a01)",
+                            "Llama 3 (low 1, high 4)"}) {
         bool whole = false;
         for (const std::string& text : texts(figure))
             whole = whole || plainText(text) == plainText(key);
@@ -168,6 +176,30 @@ TEST(RopeScalingsFiguresTest, OneColumnPrintKeepsEveryKeyOnOneLine) {
     EXPECT_TRUE(overlappingTexts(figure).empty());
     ASSERT_EQ(figure.panels.size(), 1u);
     EXPECT_GE(figure.panels.front().plot.width, 600 * 0.7f);
+    EXPECT_GE(figure.panels.front().plot.height, 6 * theme.fontSize);
+}
+
+// Issue #28: the YaRN key read "YaRN (β 32 / 1)", two numbers with one β. It names β_fast and
+// β_slow as the YaRN paper sets them: β with "fast" and "slow" as upright subscripts, each
+// before its value (32 and 1, the defaults), as the figure-text markup draws them on screen and
+// in PDF and SVG alike.
+TEST(RopeScalingsFiguresTest, YarnKeyTypesetsBetaFastAndBetaSlow) {
+    const RopeParams p{128, 10000, 1.0, RopePairing::Half, {}, 4096, 4096};
+    auto curves = ropeScalingRatios(p, RopeScalingsOptions{});
+    ASSERT_TRUE(curves.ok()) << curves.error().message;
+    const std::string& label = curveOf(*curves, RopeScaling::Yarn).label;
+    const std::vector<TextRun> runs = parseMarkup(label);
+    std::vector<std::string> subscripts;
+    for (const TextRun& run : runs) {
+        if (run.shift < 0) {
+            EXPECT_FLOAT_EQ(run.shift, kSubscriptShift) << run.text;
+            EXPECT_FLOAT_EQ(run.scale, kScriptScale) << run.text;
+            EXPECT_EQ(run.style, TextStyle::Upright) << run.text;
+            subscripts.push_back(run.text);
+        }
+    }
+    EXPECT_EQ(subscripts, (std::vector<std::string>{"fast", "slow"}));
+    EXPECT_EQ(plainText(label), "YaRN (βfast\u00a032, βslow\u00a01)");
 }
 
 // ---- Thresholds on the Frequencies figure

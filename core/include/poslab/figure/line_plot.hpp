@@ -42,6 +42,11 @@ struct LinePlotSpec {
                                   // LegendPlacement::Outside still reserves its column here
     std::vector<LegendKey> keys;  // the legend's rows; empty: one per named series
     bool autoRangeY = true;       // y.low/high from the data (with a margin)
+    // A panel of a grid in a file whose height may grow: its legend's rows under it may grow the
+    // file (every row grows with it, several times what the panel gains). False in a view of
+    // many stacked plots whose file's height is budgeted (Compare, Extrapolation at one column):
+    // there the rows go under the plot only where it keeps its height without growth.
+    bool rowsGrowGrid = true;
 };
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                   PlotFrame* frame = nullptr);

@@ -13,14 +13,12 @@
 //   rope_decay_figures.hpp      drawRopeDecay: RoFormer's relative upper bound against relative
 //                               distance (Su et al. Fig. 2)
 //
-// Here: the titles, the q and k colours, a legend under the plot, and the two checks every
-// figure starts with.
+// Here: the titles, the q and k colours, and the two checks every figure starts with. (A legend
+// goes under a plot by drawLinePlot's one rule, line_plot.hpp.)
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "poslab/encodings/rope.hpp"
@@ -39,21 +37,6 @@ std::string ropeTitle(const RopeParams& params);  // "head_dim 128, base 10000, 
 // ---- Colours of q and k in every RoPE figure (Okabe-Ito blue and orange, per theme)
 Rgba ropeQueryColor(const Theme& theme);
 Rgba ropeKeyColor(const Theme& theme);
-
-// ---- A legend under the plot, keys side by side in rows (a one-column print: the column
-// beside a 600 px plot wrapped "18 of 64 pairs: no full turn in 4096" over four lines and left
-// the plot half the width). Swatches as drawLinePlot's legend draws them; no marks (they are
-// not data). Frequencies and Scalings key their curves so in a file whose height follows its
-// width.
-struct LegendRows {
-    std::vector<std::pair<std::size_t, float>> rows;  // each row's first key and its width
-    float rowHeight = 0;
-    float height() const { return rowHeight * float(rows.size()); }
-};
-float legendKeyWidth(const LegendKey& key, const Theme& theme);  // swatch, gap and text
-LegendRows legendRowsBelow(const std::vector<LegendKey>& keys, const Theme& theme, float width);
-void drawLegendBelow(Figure& figure, const std::vector<LegendKey>& keys, const LegendRows& rows,
-                     Box band, const Theme& theme);  // rows left-aligned, the block centred
 
 // ---- What every figure checks first
 // RoPE's frequencies for params, or nothing after drawing the reason there are none into area.
