@@ -199,12 +199,12 @@ void ExportDialog::start(const Panel& panel, const state::AppState& state, std::
     const auto build = [&](bool cells) -> Result<Figure> {
         Theme theme = exportTheme(request_);
         theme.cellResolution = cells;
-        auto built = fitsCanvasToContent(theme)
-                         ? buildFittedToContent(buildAt, theme, float(request_.width),
-                                                float(request_.height), maxHeight)
-                         : buildWithAllPanels(buildAt, theme, float(request_.width),
-                                              float(request_.height), /*growHeight=*/false,
-                                              maxHeight);
+        auto built =
+            fitsCanvasToContent(theme)
+                ? buildFittedToContent(buildAt, theme, float(request_.width),
+                                       float(request_.height), maxHeight)
+                : buildWithAllPanels(buildAt, theme, float(request_.width), float(request_.height),
+                                     /*growHeight=*/false, maxHeight);
         if (built && request_.transparent) built->background = Rgba{0, 0, 0, 0};
         return built;
     };

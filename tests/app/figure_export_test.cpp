@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "commands/commands.hpp"
-#include "panels/registry.hpp"
-#include "state/app_state.hpp"
-#include "ui/export_dialog.hpp"
 #include "gfx/cairo_renderer.hpp"
+#include "panels/registry.hpp"
 #include "poslab/encodings/learned.hpp"
 #include "poslab/figure/plot.hpp"
 #include "process.hpp"
+#include "state/app_state.hpp"
+#include "ui/export_dialog.hpp"
 
 namespace poslab::test {
 namespace {
@@ -764,7 +764,6 @@ for data in re.findall(r'base64,([A-Za-z0-9+/=]+)', svg):
     }
 }
 
-
 // The export dialog writes the same vector file as `poslab render --out F.svg`: every cell of
 // the table embedded (it kept the screen's one texel per pixel, "each pixel: mean of …"), while
 // its PNG of the same request still samples per pixel.
@@ -786,8 +785,8 @@ std::vector<std::pair<int, int>> embeddedImageSizes(const std::string& svg) {
         }
         if (bytes.size() < 24) continue;
         auto big = [&](int from) {
-            return int(bytes[from]) << 24 | int(bytes[from + 1]) << 16 |
-                   int(bytes[from + 2]) << 8 | int(bytes[from + 3]);
+            return int(bytes[from]) << 24 | int(bytes[from + 1]) << 16 | int(bytes[from + 2]) << 8 |
+                   int(bytes[from + 3]);
         };
         sizes.emplace_back(big(16), big(20));
     }
