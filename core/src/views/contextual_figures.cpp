@@ -272,7 +272,11 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
         spec.range = {-largest, largest};
         PlotFrame frame;
         drawHeatmap(figure, cell, spec, theme, &frame);
-        drawCornerNote(figure, cell, &frame, blockNote(sample, "the centre cell of"), theme);
+        // "each pixel: its centre cell", as iRoPE's mask and the Relative maps say it: with the
+        // block's size ("the centre cell of 2×2 cells") the note took five narrow lines beside
+        // the colour bar at one column (#28).
+        const bool reduced = sample.rowsPerTexel > 1 || sample.colsPerTexel > 1;
+        drawCornerNote(figure, cell, &frame, reduced ? "each pixel: its centre cell" : "", theme);
     }
     return success();
 }

@@ -394,30 +394,32 @@ TEST(ContextualFiguresTest, RandomizedTitleIsTypeset) {
 namespace poslab {
 namespace {
 
-// "each pixel: the centre cell of A×B cells" notes of a figure, as {A, B} (a note may wrap:
-// the figure's texts are read joined).
-std::vector<std::pair<long long, long long>> centreCellNotes(const Figure& figure) {
-    std::vector<std::pair<long long, long long>> notes;
-    const std::regex note("each pixel: the centre cell of ([0-9]+)×([0-9]+) cells");
-    const std::string text = allText(figure);
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), note);
-         it != std::sregex_iterator(); ++it)
-        notes.emplace_back(std::stoll((*it)[1]), std::stoll((*it)[2]));
-    return notes;
+// The texel grids of a figure's maps drawn in a square box (a colour bar, one texel wide, is
+// not a map), as {rows, cols}.
+std::vector<std::pair<std::size_t, std::size_t>> squareBoxTexels(const Figure& figure) {
+    std::vector<std::pair<std::size_t, std::size_t>> grids;
+    for (const FigureItem& item : figure.items) {
+        const auto* map = std::get_if<HeatmapItem>(&item);
+        if (!map || !map->values || map->values->rows < 2 || map->values->cols < 2) continue;
+        if (std::abs(map->box.width - map->box.height) > 1) continue;
+        grids.emplace_back(map->values->rows, map->values->cols);
+    }
+    return grids;
 }
 
 // Audit, session 23: DeBERTa's term maps and the iRoPE chunk mask are square (n x n, square
 // cells), but their texels were counted on the panel's cell, wider than tall: at 1440x900 (a
 // 1046 x 760 figure) DeBERTa's notes read "the centre cell of 2×1 cells", and at 1024x768 F5 the
 // mask's "64×33", while each pixel of the square map shows as many columns as rows. The texels
-// are counted on the map itself: every such note names a square block.
+// are counted on the map itself: every map in a square box has as many texel rows as columns.
+// (The notes now say "each pixel: its centre cell", so the grids are read from the maps.)
 TEST(ContextualFiguresTest, SquareMapsAreSampledOnTheirSquare) {
     struct Case {
         Theme theme;
         float width, height;
     };
     const Case cases[] = {{darkTheme(), 1046, 760}, {scaledTheme(darkTheme(), 1.75f), 1008, 552}};
-    int notes = 0;
+    int maps = 0;
     for (const Case& c : cases) {
         const Box area{0, 0, c.width, c.height};
         for (int panel = 0; panel <= 4; ++panel) {
@@ -428,14 +430,46 @@ TEST(ContextualFiguresTest, SquareMapsAreSampledOnTheirSquare) {
             Figure nope = emptyFigure(c.width, c.height, c.theme);
             ASSERT_TRUE(drawNopeFigure(nope, area, NopeFigureOptions{}, c.theme, panel).ok());
             for (const Figure* figure : {&deberta, &nope}) {
-                for (const auto& [rows, cols] : centreCellNotes(*figure)) {
-                    ++notes;
+                for (const auto& [rows, cols] : squareBoxTexels(*figure)) {
+                    ++maps;
                     EXPECT_EQ(rows, cols) << c.width << "x" << c.height << " panel " << panel;
                 }
             }
         }
     }
-    EXPECT_GE(notes, 4);  // DeBERTa's at 1046 x 760 (three terms) and the mask's
+    EXPECT_GE(maps, 4);  // DeBERTa's three terms at 1046 x 760 and the mask, at least
+}
+
+// Issue #28: at one column (`render deberta --width 600`) each term map's note, "each pixel: the
+// centre cell of 2×2 cells", wrapped over five narrow lines beside its colour bar. It says "each
+// pixel: its centre cell", as iRoPE's mask and the Relative maps do, in at most two lines.
+TEST(ContextualFiguresTest, DebertaTermNotesTakeAtMostTwoLines) {
+    DebertaParams d;
+    d.headDim = 8;
+    auto oneColumn = buildWithAllPanels(
+        [&](const Theme& t, float width, float height) -> Result<Figure> {
+            Figure f = emptyFigure(width, height, t);
+            if (auto drawn = drawDebertaFigure(f, {0, 0, width, height}, d, t); !drawn)
+                return drawn.error();
+            return f;
+        },
+        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    ASSERT_TRUE(oneColumn) << oneColumn.error().message;
+    int notes = 0;
+    const auto& items = oneColumn->items;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const auto* first = std::get_if<TextItem>(&items[i]);
+        if (!first || first->text.rfind("each pixel", 0) != 0) continue;
+        ++notes;
+        int lines = 1;  // the note's lines: the texts right after it in its size and colour
+        for (std::size_t j = i + 1; j < items.size(); ++j, ++lines) {
+            const auto* text = std::get_if<TextItem>(&items[j]);
+            if (!text || text->size != first->size || !(text->color == first->color)) break;
+        }
+        EXPECT_LE(lines, 2) << first->text;
+    }
+    EXPECT_GE(notes, 1);
+    EXPECT_EQ(layoutFaults(*oneColumn), "");
 }
 
 }  // namespace
