@@ -158,6 +158,37 @@ TEST(ContextualFiguresTest, IropeLayerMapKeysRopeAndNopeBySwatches) {
     }
 }
 
+// The lines of each "each pixel" note of a figure, in drawing order: the text starting "each
+// pixel" and the texts drawn right after it alike (its size and colour), as drawCornerNote
+// wraps it.
+std::vector<int> eachPixelNoteLines(const Figure& figure) {
+    std::vector<int> notes;
+    const auto& items = figure.items;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const auto* first = std::get_if<TextItem>(&items[i]);
+        if (!first || first->text.rfind("each pixel", 0) != 0) continue;
+        int lines = 1;
+        for (std::size_t j = i + 1; j < items.size(); ++j, ++lines) {
+            const auto* text = std::get_if<TextItem>(&items[j]);
+            if (!text || text->size != first->size || !(text->color == first->color)) break;
+        }
+        notes.push_back(lines);
+    }
+    return notes;
+}
+
+// A figure at one column as `render --width 600` builds it (every panel, height derived).
+template <typename Draw>
+Result<Figure> oneColumnFigure(Draw draw) {
+    return buildWithAllPanels(
+        [&](const Theme& t, float width, float height) -> Result<Figure> {
+            Figure f = emptyFigure(width, height, t);
+            if (auto drawn = draw(f, Box{0, 0, width, height}, t); !drawn) return drawn.error();
+            return f;
+        },
+        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+}
+
 // Issue #28: iRoPE's chunk mask at one column (`render irope --width 600`) had its note "each
 // pixel: the centre cell of 122×55 cells" beside the map on four lines. It says "each pixel: its
 // centre cell" (as the Relative views' maps do) in at most two lines, at one column as `render`
@@ -165,31 +196,13 @@ TEST(ContextualFiguresTest, IropeLayerMapKeysRopeAndNopeBySwatches) {
 TEST(ContextualFiguresTest, IropeMaskNoteTakesAtMostTwoLines) {
     NopeFigureOptions options;
     options.sections = NopeSections::Irope;  // `render irope`: the layers, the mask, the scale
-    auto noteLines = [&](const Figure& figure) {
-        // The note's lines: the text starting "each pixel" and the texts drawn right after it
-        // alike (its size and colour), as drawCornerNote wraps it.
-        int lines = 0;
-        const TextItem* first = nullptr;
-        for (const FigureItem& item : figure.items) {
-            const auto* text = std::get_if<TextItem>(&item);
-            if (first) {
-                if (!text || text->size != first->size || !(text->color == first->color)) break;
-                ++lines;
-            } else if (text && text->text.rfind("each pixel", 0) == 0) {
-                first = text;
-                lines = 1;
-            }
-        }
-        return lines;  // 0: no note
+    auto noteLines = [](const Figure& figure) {  // the first note's lines; 0: no note
+        const std::vector<int> notes = eachPixelNoteLines(figure);
+        return notes.empty() ? 0 : notes.front();
     };
-    auto oneColumn = buildWithAllPanels(
-        [&](const Theme& t, float width, float height) -> Result<Figure> {
-            Figure f = emptyFigure(width, height, t);
-            if (auto drawn = drawNopeFigure(f, {0, 0, width, height}, options, t); !drawn)
-                return drawn.error();
-            return f;
-        },
-        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    auto oneColumn = oneColumnFigure([&](Figure& f, Box area, const Theme& t) {
+        return drawNopeFigure(f, area, options, t);
+    });
     ASSERT_TRUE(oneColumn) << oneColumn.error().message;
     const int printed = noteLines(*oneColumn);
     EXPECT_GE(printed, 1) << "one column";
@@ -446,29 +459,13 @@ TEST(ContextualFiguresTest, SquareMapsAreSampledOnTheirSquare) {
 TEST(ContextualFiguresTest, DebertaTermNotesTakeAtMostTwoLines) {
     DebertaParams d;
     d.headDim = 8;
-    auto oneColumn = buildWithAllPanels(
-        [&](const Theme& t, float width, float height) -> Result<Figure> {
-            Figure f = emptyFigure(width, height, t);
-            if (auto drawn = drawDebertaFigure(f, {0, 0, width, height}, d, t); !drawn)
-                return drawn.error();
-            return f;
-        },
-        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    auto oneColumn = oneColumnFigure([&](Figure& f, Box area, const Theme& t) {
+        return drawDebertaFigure(f, area, d, t);
+    });
     ASSERT_TRUE(oneColumn) << oneColumn.error().message;
-    int notes = 0;
-    const auto& items = oneColumn->items;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const auto* first = std::get_if<TextItem>(&items[i]);
-        if (!first || first->text.rfind("each pixel", 0) != 0) continue;
-        ++notes;
-        int lines = 1;  // the note's lines: the texts right after it in its size and colour
-        for (std::size_t j = i + 1; j < items.size(); ++j, ++lines) {
-            const auto* text = std::get_if<TextItem>(&items[j]);
-            if (!text || text->size != first->size || !(text->color == first->color)) break;
-        }
-        EXPECT_LE(lines, 2) << first->text;
-    }
-    EXPECT_GE(notes, 1);
+    const std::vector<int> notes = eachPixelNoteLines(*oneColumn);
+    for (std::size_t i = 0; i < notes.size(); ++i) EXPECT_LE(notes[i], 2) << "note " << i;
+    EXPECT_GE(notes.size(), 1u);
     EXPECT_EQ(layoutFaults(*oneColumn), "");
 }
 
