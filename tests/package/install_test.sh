@@ -40,7 +40,8 @@ for file in \
 done
 poslab=$root/usr/bin/poslab
 [ "$("$poslab" --version)" = "poslab $version" ] || fail "--version says '$("$poslab" --version)', not 'poslab $version'"
-"$poslab" --help | grep -q "poslab render VIEW" || fail "--help lacks the render command"
+help=$("$poslab" --help)  # whole, then searched: `--help | grep -q` failed under pipefail when grep quit first (SIGPIPE)
+grep -q "poslab render VIEW" <<<"$help" || fail "--help lacks the render command"
 # The man page is the option tables: every render view is in it, and it formats without warnings.
 manual=$root/usr/share/man/man1/poslab.1.gz
 zcat "$manual" >"$work/poslab.1"
