@@ -200,9 +200,8 @@ TEST(ContextualFiguresTest, IropeMaskNoteTakesAtMostTwoLines) {
         const std::vector<int> notes = eachPixelNoteLines(figure);
         return notes.empty() ? 0 : notes.front();
     };
-    auto oneColumn = oneColumnFigure([&](Figure& f, Box area, const Theme& t) {
-        return drawNopeFigure(f, area, options, t);
-    });
+    auto oneColumn = oneColumnFigure(
+        [&](Figure& f, Box area, const Theme& t) { return drawNopeFigure(f, area, options, t); });
     ASSERT_TRUE(oneColumn) << oneColumn.error().message;
     const int printed = noteLines(*oneColumn);
     EXPECT_GE(printed, 1) << "one column";
@@ -459,9 +458,8 @@ TEST(ContextualFiguresTest, SquareMapsAreSampledOnTheirSquare) {
 TEST(ContextualFiguresTest, DebertaTermNotesTakeAtMostTwoLines) {
     DebertaParams d;
     d.headDim = 8;
-    auto oneColumn = oneColumnFigure([&](Figure& f, Box area, const Theme& t) {
-        return drawDebertaFigure(f, area, d, t);
-    });
+    auto oneColumn = oneColumnFigure(
+        [&](Figure& f, Box area, const Theme& t) { return drawDebertaFigure(f, area, d, t); });
     ASSERT_TRUE(oneColumn) << oneColumn.error().message;
     const std::vector<int> notes = eachPixelNoteLines(*oneColumn);
     for (std::size_t i = 0; i < notes.size(); ++i) EXPECT_LE(notes[i], 2) << "note " << i;
