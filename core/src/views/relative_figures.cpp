@@ -146,6 +146,9 @@ PanelShape relativePanelShape(RelativeTab tab) {
     }
 }
 
+// A one-column file's curves under KERPLE's and FIRE's maps: their row's height, of its width.
+constexpr float kStackedCurvesAspect = 0.75f;
+
 RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int panel) {
     RelativeLayout layout;
     layout.area = area;
@@ -162,7 +165,12 @@ RelativeLayout relativeLayout(Box area, RelativeTab tab, const Theme& theme, int
         probe.range = {-200, 0};
         probe.colorbarLabel = "bias";
         const float map = heatmapHeightForWidth(layout.panels.cell(0).width, probe, theme);
-        layout.panels = stackForPrint(layout.panels, relativePanelShape(tab), {map, map, 0}, theme);
+        // The curves' row as tall as three quarters of its width (its title and axes in it):
+        // left to take what the canvas had over, FIRE's plot was taken ~600 px tall by the
+        // growth its legend asked for in a squeezed first build (600 × 1835, #28).
+        const float curves = layout.panels.cell(0).width * kStackedCurvesAspect;
+        layout.panels =
+            stackForPrint(layout.panels, relativePanelShape(tab), {map, map, curves}, theme);
     }
     layout.wideLast =
         layout.panels.count == 3 && layout.panels.columns == 2 && !layout.panels.oneAtATime();
@@ -633,11 +641,14 @@ void drawFamily(Figure& figure, const RelativeLayout& layout, const RelativeFigu
 }
 
 void drawCurves(Figure& figure, Box box, std::string title, AxisSpec y,
-                std::vector<LineSeries> series, const RelativeFigureOptions& o,
-                const Theme& theme) {
+                std::vector<LineSeries> series, const RelativeFigureOptions& o, const Theme& theme,
+                bool heightBudgeted = false) {
     if (box.width <= 0) return;
     LinePlotSpec spec;
     spec.title = std::move(title);
+    // Its row's height is set by the layout (stacked for print): a legend's rows under it may
+    // not grow the file, whose other rows would not give the plot what it grew by.
+    spec.rowsGrowGrid = !heightBudgeted;
     spec.x = integerAxis("distance $i-j$", 0, double(std::max(1, o.seqLen - 1)));
     spec.y = std::move(y);
     spec.series = std::move(series);
@@ -677,7 +688,7 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
             drawMap(figure, layout.panel(1), map(1), data.ranges[1],
                     title("Log $-r_1$ log(1 + $r_2|i-j|$),", o.kerpleLog), "bias", theme);
             drawCurves(figure, layout.panel(2), "KERPLE kernels against distance", {"bias", 0, 1},
-                       data.curves, o, theme);
+                       data.curves, o, theme, !layout.panels.rowHeights.empty());
             break;
         }
         case RelativeTab::Sandwich: {
@@ -706,7 +717,7 @@ void drawRelativeFigure(Figure& figure, const RelativeLayout& layout,
             // reaches ≈1" was false whenever the sequence length put one there (length 1024).
             drawCurves(figure, layout.panel(2),
                        "$φ$ against distance: from L on, 1 at the farthest key", {"$φ$", 0, 1},
-                       data.curves, o, theme);
+                       data.curves, o, theme, !layout.panels.rowHeights.empty());
             break;
         }
     }

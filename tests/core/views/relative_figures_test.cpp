@@ -534,20 +534,23 @@ TEST(RelativeFiguresTest, FamilyCurvesUnderALessonCardKeepTheWidth) {
 // length 512" on two lines each, the plot a third of the width. As `render` builds the file
 // (the height derived from the width), every curve's and the marker's name reads whole, on one
 // line: in rows under the plot where it had no room inside (drawLinePlot's one rule).
+// A tab as `render TAB --width 600` builds it: the height derived from the width.
+Result<Figure> oneColumnFigure(RelativeTab tab, const RelativeFigureOptions& options = {}) {
+    return buildWithAllPanels(
+        [&](const Theme& t, float width, float height) -> Result<Figure> {
+            Figure f = emptyFigure(width, height, t);
+            if (auto drawn = drawRelativeFigure(f, {0, 0, width, height}, options, tab, t); !drawn)
+                return drawn.error();
+            return f;
+        },
+        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+}
+
 TEST(RelativeFiguresTest, OneColumnCurveKeysReadWhole) {
-    const Theme theme = forFiles(paperTheme(), 1);
     for (RelativeTab tab : {RelativeTab::Family, RelativeTab::Xpos, RelativeTab::Kerple,
                             RelativeTab::Sandwich, RelativeTab::Fire}) {
         const RelativeFigureOptions options;
-        auto figure = buildWithAllPanels(
-            [&](const Theme& t, float width, float height) -> Result<Figure> {
-                Figure f = emptyFigure(width, height, t);
-                if (auto drawn = drawRelativeFigure(f, {0, 0, width, height}, options, tab, t);
-                    !drawn)
-                    return drawn.error();
-                return f;
-            },
-            theme, 600, 400, true, 8192);
+        auto figure = oneColumnFigure(tab, options);
         const std::string where = "tab " + std::to_string(int(tab));
         ASSERT_TRUE(figure) << where << ": " << figure.error().message;
         std::vector<std::string> names = {"training length 512"};
@@ -561,6 +564,34 @@ TEST(RelativeFiguresTest, OneColumnCurveKeysReadWhole) {
         EXPECT_EQ(layoutFaults(*figure), "") << where;
         EXPECT_TRUE(textsCutShort(*figure).empty())
             << where << ": " << textsCutShort(*figure).front();
+    }
+}
+
+// Issue #28: at one column FIRE's φ plot under its two maps was about 600 px tall and 450 wide
+// (600 × 1835): the growth its legend asked for in a squeezed first build went to the curves'
+// row. As `render fire|kerple --width 600` builds the file, the curves' plot is no taller than it
+// is wide (and not flattened below half of that), its legend inside it with every name whole,
+// and the file ends where its content does.
+TEST(RelativeFiguresTest, OneColumnCurvesUnderMapsAreNoTallerThanWide) {
+    for (RelativeTab tab : {RelativeTab::Kerple, RelativeTab::Fire}) {
+        auto figure = oneColumnFigure(tab);
+        const std::string where = "tab " + std::to_string(int(tab));
+        ASSERT_TRUE(figure) << where << ": " << figure.error().message;
+        ASSERT_EQ(figure->panels.size(), 3u) << where;
+        const Box plot = figure->panels.back().plot;
+        EXPECT_LE(plot.height, plot.width) << where;
+        EXPECT_GE(plot.height, 0.5f * plot.width) << where;
+        std::size_t legends = 0;
+        for (const FigureItem& item : figure->items)
+            if (const auto* r = std::get_if<RectItem>(&item); r && r->legend) {
+                ++legends;
+                EXPECT_TRUE(plot.contains({r->box.x, r->box.y}) &&
+                            plot.contains({r->box.right(), r->box.bottom()}))
+                    << where << ": legend outside the plot";
+            }
+        EXPECT_EQ(legends, 1u) << where;
+        const Theme theme = forFiles(paperTheme(), 1);
+        EXPECT_LE(figure->height - contentBounds(*figure).bottom(), 2 * theme.fontSize) << where;
     }
 }
 
