@@ -95,35 +95,10 @@ void drawComponents(Figure& figure, Box area, const TableStructure& structure, c
     }
     const Box plotArea =
         drawWrappedTitle(figure, area, "principal components against position", theme);
-    if (theme.legend != LegendPlacement::Auto || spec.series.empty()) {
-        drawLinePlot(figure, plotArea, spec, theme, frameOut);
-        return;
-    }
-    // The keys above the plot, side by side in rows as wide as it: the curves fill the plot, so
-    // its own legend went beside it, its names wrapped into a column that left the plot some
-    // 120 px of a 330 px cell at 1440x900.
-    const Figure::Checkpoint start = figure.checkpoint();
-    std::vector<LegendKey> keys;
-    for (const LineSeries& series : spec.series) keys.push_back({series.name, series.color});
-    // A third of a line below the title: it touched the legend's box.
-    const Box keysArea{plotArea.x, plotArea.y + theme.fontSize / 3, plotArea.width,
-                       std::max(1.f, plotArea.height - theme.fontSize / 3)};
-    PlotFrame row;
-    row.plot = {keysArea.x, keysArea.y, keysArea.width, 0};
-    row.legendColumn = keysArea;  // below a plot of no height: the keys in rows this wide
-    const std::optional<Box> drawn =
-        drawLegendAfter(figure, row, keys, LegendCorner::TopRight, 0, theme);
-    const float top = drawn ? drawn->bottom() + theme.fontSize / 3 : plotArea.y;
-    if (top > plotArea.y + plotArea.height * 0.4f) {
-        // Keys taller than two fifths of the room (a cell a few lines tall, every panel in a
-        // small file: their wrapped names ran into the next row's title): the plot's own legend.
-        figure.rollBack(start);
-        drawLinePlot(figure, plotArea, spec, theme, frameOut);
-        return;
-    }
-    spec.legend = false;
-    drawLinePlot(figure, {plotArea.x, top, plotArea.width, std::max(1.f, plotArea.bottom() - top)},
-                 spec, theme, frameOut);
+    // The legend where drawLinePlot's one rule puts it: the curves fill the plot, so in rows
+    // under it (its x label) rather than beside it. The keys above the plot, a view's own rule,
+    // stood between the plot's title and the plot at one column (#28).
+    drawLinePlot(figure, plotArea, spec, theme, frameOut);
 }
 
 // PC1 against PC2, a dot per position coloured by its index, with the index's colour bar.

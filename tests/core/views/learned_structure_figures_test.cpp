@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -50,7 +51,8 @@ TEST(LearnedStructureFiguresTest, HoldsEveryPlotWithItsTitle) {
 // Issue #28: at 1440x900 (a 1090 x 760 figure, the GUI's layout) the components' legend went
 // beside the plot, its "PC1 (lag-1 r 0.14)" names wrapped into a column, and left the plot about
 // 120 px of its 330 px cell: the curves of a seeded table fill the plot, so no corner was free.
-// The keys go above the plot, every one shown, and the plot keeps most of its cell's width.
+// Every key is shown (in rows under the plot, drawLinePlot's rule; above it until session 24) and
+// the plot keeps most of its cell's width.
 TEST(LearnedStructureFiguresTest, ComponentsLegendLeavesThePlotItsWidth) {
     LearnedParams params;  // the GUI's default table: seed 0, std 0.02, 512 x 64
     auto table = learnedTable(params);
@@ -71,6 +73,43 @@ TEST(LearnedStructureFiguresTest, ComponentsLegendLeavesThePlotItsWidth) {
         EXPECT_TRUE(figure.leftOut.empty()) << width;
         EXPECT_EQ(layoutFaults(figure), "") << width;
     }
+}
+
+// Issue #28: at one column (`render learned-pca --width 600`) the components' keys stood between
+// the plot's title and the plot, a view's own rule. As render builds the file, the legend that
+// keys PC1 is inside the plot or under it, by drawLinePlot's one rule, its names whole.
+TEST(LearnedStructureFiguresTest, OneColumnComponentsLegendIsInsideOrUnderThePlot) {
+    auto table = learnedTable(LearnedParams{});
+    ASSERT_TRUE(table) << table.error().message;
+    auto figure = buildWithAllPanels(
+        [&](const Theme& t, float width, float height) {
+            return learnedStructureFigure(*table, {}, width, height, t);
+        },
+        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    ASSERT_TRUE(figure) << figure.error().message;
+    ASSERT_EQ(figure->panels.size(), 6u);
+    const Box plot = figure->panels[1].plot;
+    std::optional<Box> keyed;  // the legend box holding the PC1 key
+    for (std::size_t i = 0; i < figure->items.size(); ++i) {
+        const auto* text = std::get_if<TextItem>(&figure->items[i]);
+        if (!text || text->text.rfind("PC1 (lag-1 r", 0) != 0) continue;
+        const Box t = textBox(*text);
+        for (const FigureItem& item : figure->items)
+            if (const auto* r = std::get_if<RectItem>(&item);
+                r && r->legend && r->box.contains({t.x + t.width / 2, t.y + t.height / 2}))
+                keyed = r->box;
+    }
+    ASSERT_TRUE(keyed.has_value());
+    const bool inside =
+        plot.contains({keyed->x, keyed->y}) && plot.contains({keyed->right(), keyed->bottom()});
+    EXPECT_TRUE(inside || keyed->y >= plot.bottom())
+        << "legend at y " << keyed->y << ".." << keyed->bottom() << ", plot " << plot.y << ".."
+        << plot.bottom();
+    const std::vector<std::string> shown = texts(*figure);
+    for (const char* key : {"PC1 (lag-1 r 0.14)", "PC2 (lag-1 r −0.02)", "PC3 (lag-1 r −0.02)"})
+        EXPECT_NE(std::find(shown.begin(), shown.end(), key), shown.end()) << key;
+    EXPECT_TRUE(figure->leftOut.empty());
+    EXPECT_EQ(layoutFaults(*figure), "");
 }
 
 // Issue #28: the "mean spectrum" and "dominant frequency" legends stood in a column beside their
