@@ -462,10 +462,12 @@ TEST(PrintFigureTest, CompareLegendsListEveryCurveAtTheDefaultSize) {
 
 TEST(PrintFigureTest, OneColumnCompareIsNotASevenRowTower) {
     // Seven equal rows made it 2,148 px; the wide tables are shorter and the square maps
-    // share a row. Every panel stays (PrintWidthTest checks the count).
+    // share a row. Every panel stays (PrintWidthTest checks the count). The curves' legends in
+    // rows under them, names whole (a project decision, session 24), take it from 1,670 to
+    // 1,816: the limit is 1,900 (it was 1,800 with the legends beside, names on four lines).
     auto column = build(viewNamed("compare"), {{"width", "600"}});
     ASSERT_TRUE(column.ok()) << column.error().message;
-    EXPECT_LT(column->figure.height, 1800.f);
+    EXPECT_LT(column->figure.height, 1900.f);
 }
 
 TEST(PrintFigureTest, OneColumnExtrapolationIsNotASixPanelTower) {

@@ -373,8 +373,9 @@ void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Them
         panelsMayGrow && (area.height > 0.5f * figure.height || spec.rowsGrowGrid);
     auto askForPlotHeight = [&](float more, bool flat = false) {
         if (!(rowsMayGrow || (flat && panelsMayGrow)) || !(more > 0) || !(area.height > 0)) return;
-        theme.panelRoom->missingHeight =
-            std::max(theme.panelRoom->missingHeight, more * figure.height / area.height);
+        const float perPx =
+            spec.canvasPerAreaPx > 0 ? spec.canvasPerAreaPx : figure.height / area.height;
+        theme.panelRoom->missingHeight = std::max(theme.panelRoom->missingHeight, more * perPx);
     };
     // Redrawn (at most twice) when the first try leaves something in a poor place:
     // - a marker's label with no place that hides no data, whole: its line is listed in the

@@ -96,14 +96,20 @@ HeatmapRows heatmapRows(int columns, bool pairSquares) {
 // height each), ALiBi's and T5's square maps side by side in one row, each curve plot a row.
 // Seven rows of equal height made a one-column print 2,148 px tall.
 constexpr float kStackedRows = 0.75f * 3 + 3;
-Box stackedCell(Box area, int k) {
-    const float gap = 12;
-    const float unit = std::max(1.f, (area.height - 5 * gap) / kStackedRows);
-    const float heights[] = {0.75f, 0.75f, 0.75f, 1, 1, 1};
+constexpr float kStackedGap = 12;
+constexpr int kStackedRowCount = 6;
+constexpr float kStackedUnits[kStackedRowCount] = {0.75f, 0.75f, 0.75f, 1, 1, 1};
+Box stackedCell(const PanelGrid& grid, int k) {
+    const Box& area = grid.area;
+    const float unit = std::max(1.f, (area.height - 5 * kStackedGap) / kStackedRows);
+    const bool sized = grid.rowHeights.size() == std::size_t(kStackedRowCount);
+    auto height = [&](int r) {
+        return sized ? grid.rowHeights[std::size_t(r)] : kStackedUnits[r] * unit;
+    };
     const int row = k < 3 ? k : k < 5 ? 3 : k - 1;
     float y = area.y;
-    for (int r = 0; r < row; ++r) y += heights[r] * unit + gap;
-    const Box cell{area.x, y, area.width, heights[row] * unit};
+    for (int r = 0; r < row; ++r) y += height(r) + kStackedGap;
+    const Box cell{area.x, y, area.width, height(row)};
     if (k == 3 || k == 4) return gridCell(cell, 1, 2, 0, k - 3, 16);
     return cell;
 }
@@ -115,7 +121,7 @@ Box comparisonCell(const PanelGrid& grid, int k) {
     // One column (a one-column print shows every panel): the seven one under another, the
     // curves each the full width too (side by side they left a gap under the five heatmaps and
     // no room for the cosines' legend beside them).
-    if (grid.columns == 1) return stackedCell(grid.area, k);
+    if (grid.columns == 1) return stackedCell(grid, k);
     const Box top = heatmapBlock(grid);
     if (k < 5) {
         const HeatmapRows rows = heatmapRows(grid.columns, grid.rows - 1 == 2 && grid.columns == 2);
@@ -167,11 +173,24 @@ PanelGrid comparisonPanels(Box area, const Theme& theme, int panel) {
     // panel heights for the seven: what it asks the canvas to grow by. Squeezed into two
     // columns instead (a file 1200 px wide), its heatmaps are arranged as above.
     const float stackedEm = kComparePanels.minHeightEm * kStackedRows / kComparePanels.count;
-    const PanelGrid grid = reflowOrFocus(
+    PanelGrid grid = reflowOrFocus(
         area,
         {kComparePanels.count, 1, kComparePanels.minWidthEm,
          theme.panelRoom ? stackedEm : kComparePanels.minHeightEm, kComparePanels.gap},
         theme, panel);
+    if (!grid.oneAtATime() && grid.columns == 1 && theme.panelRoom) {
+        // A taller canvas than the stack needs (its curves' legends in rows under them asked
+        // for it): the heatmaps keep their least height and the two curve rows share the rest,
+        // so a px a curve plot asks for costs the canvas two, not the whole stack's 5.25
+        // (LinePlotSpec::canvasPerAreaPx).
+        const float least = kComparePanels.minHeightEm * theme.fontSize;
+        const float spare = grid.area.height - 5 * kStackedGap - kStackedRows * least;
+        if (spare >= 0) {
+            grid.rowHeights.clear();
+            for (int r = 0; r < kStackedRowCount; ++r)
+                grid.rowHeights.push_back(kStackedUnits[r] * least + (r >= 4 ? spare / 2 : 0));
+        }
+    }
     if (grid.oneAtATime() || grid.columns < 2) return grid;
     return gridOf(grid, grid.columns, grid.columns == 2 && pairFits(grid));
 }
@@ -590,7 +609,10 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     // What a query in the middle sees.
     const int query = L / 2;
     LinePlotSpec similarity;
-    similarity.rowsGrowGrid = false;  // seven panels: the file's height is budgeted
+    // Seven panels: the file's height is budgeted, except in one column's stack, whose curve
+    // rows alone take what the canvas grows by (comparisonPanels).
+    similarity.rowsGrowGrid = !grid.oneAtATime() && grid.columns == 1 && theme.panelRoom;
+    similarity.canvasPerAreaPx = 2;
     similarity.title =
         "Vector encodings: cosine similarity to the query at " + std::to_string(query);
     // A short plot above three legend rows (1024x768) has no room for a second title line.
@@ -649,7 +671,8 @@ Status drawComparison(Figure& figure, Box area, const CompareOptions& o, const T
     if (grid.shows(5)) drawLinePlot(figure, comparisonCell(grid, 5), similarity, small);
 
     LinePlotSpec biases;
-    biases.rowsGrowGrid = false;
+    biases.rowsGrowGrid = similarity.rowsGrowGrid;
+    biases.canvasPerAreaPx = similarity.canvasPerAreaPx;
     biases.title = "Bias encodings: added to the logit of the query at " + std::to_string(query);
     biases.x = similarity.x;
     biases.autoRangeY = false;

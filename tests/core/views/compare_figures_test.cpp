@@ -287,6 +287,41 @@ TEST(CompareFiguresTest, BiasMapsSideBySideStartLevel) {
     }
 }
 
+// Issue #28: at one column (`render compare --width 600`) the cosine and bias legends stood beside
+// their plots, "RoPE, E over q = k (same as sinusoidal)" on four lines. The project keeps names
+// whole: as render builds the file, each curve plot's legend is in rows under the plot, one
+// line of text per key, and the file stays under 1,900 px (1,670 with the legends beside).
+TEST(CompareFiguresTest, OneColumnCurveLegendsAreRowsUnderThePlotsWithNamesWhole) {
+    auto build = [](const Theme& t, float w, float h) {
+        return comparisonFigure(CompareOptions{}, w, h, t);
+    };
+    auto figure = buildWithAllPanels(build, forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    ASSERT_EQ(figure->panels.size(), 7u);
+    EXPECT_LT(figure->height, 1900.f);
+    for (std::size_t panel : {5u, 6u}) {
+        const PanelSpan& span = figure->panels[panel];
+        const std::size_t keys = panel == 5 ? 3 : 2;
+        int legends = 0;
+        for (std::size_t i = span.begin; i < span.end; ++i) {
+            const auto* legend = std::get_if<RectItem>(&figure->items[i]);
+            if (!legend || !legend->legend) continue;
+            ++legends;
+            EXPECT_GE(legend->box.y, span.plot.bottom()) << "panel " << panel;
+            std::size_t lines = 0;
+            for (std::size_t j = span.begin; j < span.end; ++j) {
+                const auto* text = std::get_if<TextItem>(&figure->items[j]);
+                if (!text || text->text.empty()) continue;
+                const Box b = textBox(*text);
+                lines += legend->box.contains({b.x + b.width / 2, b.y + b.height / 2});
+            }
+            EXPECT_EQ(lines, keys) << "panel " << panel << ": a name split over lines";
+        }
+        EXPECT_EQ(legends, 1) << "panel " << panel;
+    }
+    EXPECT_EQ(layoutFaults(*figure), "");
+}
+
 // ALiBi's bias curve leaves the plot at its bottom (−10, a range chosen for T5) and nothing said
 // so (#28): a note in the plot says where it goes, hiding no curve and no text.
 TEST(CompareFiguresTest, AlibiLeavingThePlotIsSaidWhereItHidesNothing) {

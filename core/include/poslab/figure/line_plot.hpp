@@ -47,6 +47,10 @@ struct LinePlotSpec {
     // many stacked plots whose file's height is budgeted (Compare, Extrapolation at one column):
     // there the rows go under the plot only where it keeps its height without growth.
     bool rowsGrowGrid = true;
+    // The px the canvas grows by for each px this plot's area gains, where its view gives the
+    // canvas's growth to a few rows (Compare's one-column stack: its two curve rows, 2); 0: the
+    // area grows with the canvas in proportion (figure height / area height).
+    float canvasPerAreaPx = 0;
 };
 void drawLinePlot(Figure& figure, Box area, const LinePlotSpec& spec, const Theme& theme,
                   PlotFrame* frame = nullptr);
