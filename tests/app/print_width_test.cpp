@@ -475,9 +475,12 @@ TEST(PrintFigureTest, OneColumnExtrapolationIsNotASixPanelTower) {
     // to 14 ems over a paragraph as tall as its lines now. Every panel stays (PrintWidthTest),
     // every legend lists all its keys, and no text or legend hides a mark. The line at 1's label
     // may take two lines beside its line (#28): its words in order, one text after the other.
+    // Its legends in rows under the plots or inside them, names whole (a project decision,
+    // session 24), take it from 2,691 to 2,825: the limit is 2,900 (it was 2,700 with three
+    // legends beside their plots, names on two to four lines).
     auto column = build(viewNamed("extrapolation"), {{"width", "600"}});
     ASSERT_TRUE(column.ok()) << column.error().message;
-    EXPECT_LT(column->figure.height, 2700.f);
+    EXPECT_LT(column->figure.height, 2900.f);
     for (const char* key :
          {"seen in", "used at", "2π: one full", "none", "linear", "ntk", "yarn", "llama3",
           "1: no new angles", "m = 0.5", "m = 0.125", "m = 0.0156", "m = 0.00391", "32 buckets"})

@@ -230,13 +230,14 @@ bool oneColumnPrint(Box area, const Theme& theme) {
 }
 
 // The textbook set stacked in print: each plot this many ems tall over its paragraph, as tall as
-// its lines (stackedCells): the heatmaps 10, the line plots 12, which their legends beside them
-// need (at 11 ALiBi's and the scalings' legends left keys out), the scalings 15 (at 12 its y
-// label was cut: the axis gave it a second column only for a taller plot; at 13 "1: no new
-// angles" had no room beside its line and went to the plot's top, #28; at 14 too) and RoPE's angles
-// 14 (at 13 its y label reached the lowest tick label). Equal 21-em cells left most paragraphs'
-// boxes part empty and made the one-column figure 2,942 px tall.
-constexpr float kStackedPlotEm[6] = {10, 10, 14, 15, 12, 12};
+// its lines (stackedCells): the heatmaps 10, T5's curve 12, RoPE's angles 15, the scalings 17
+// and ALiBi 15. Names are kept whole (session 24): at 14, 15 and 12 RoPE's, the scalings' and
+// ALiBi's legends stood beside their plots, names on two to four lines ("seen in / training /
+// (L = 512)"); with these heights RoPE's fits inside and the others take rows under the plot
+// (drawLinePlot's rule, which a legend's rows may not grow this file for: rowsGrowGrid). At 13
+// the scalings' "1: no new angles" had no room beside its line (#28). Equal 21-em cells left
+// most paragraphs' boxes part empty and made the one-column figure 2,942 px tall.
+constexpr float kStackedPlotEm[6] = {10, 10, 15, 17, 15, 12};
 constexpr float kStackedPlotLeastEm = 10;
 
 // Stacked, the relative set's paragraphs need fewer lines than in the 22-em column the shape's
@@ -548,15 +549,16 @@ Status drawExtrapolation(Figure& figure, Box area, const ExtrapolationOptions& o
         spec.y.high = o.t5Buckets;
         spec.y.low = -1;
         LineSeries buckets;
-        buckets.name = std::to_string(o.t5Buckets) + " buckets, max distance " +
-                       std::to_string(o.t5MaxDistance);
+        // The bucket count in the key and max_distance on its line's label: "32 buckets, max
+        // distance 128" split over two lines in the legend of a one-column print (#28).
+        buckets.name = std::to_string(o.t5Buckets) + " buckets";
         // Exact steps from the bucket ranges (sampling every few distances moved them).
         t5StepsByDistance(o.t5Buckets, o.t5MaxDistance, eval, buckets.x, buckets.y);
         spec.series = {buckets};
         spec.markers.push_back(trainingMarker(train, true, theme));
         Marker far;
         far.value = o.t5MaxDistance;
-        far.label = "max distance";
+        far.label = "max distance " + std::to_string(o.t5MaxDistance);
         far.color = theme.mutedText;
         spec.markers.push_back(far);
         spec.title = aloneTitle(spec.title, cell.plot.width);

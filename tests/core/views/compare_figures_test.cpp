@@ -301,23 +301,11 @@ TEST(CompareFiguresTest, OneColumnCurveLegendsAreRowsUnderThePlotsWithNamesWhole
     EXPECT_LT(figure->height, 1900.f);
     for (std::size_t panel : {5u, 6u}) {
         const PanelSpan& span = figure->panels[panel];
-        const std::size_t keys = panel == 5 ? 3 : 2;
-        int legends = 0;
-        for (std::size_t i = span.begin; i < span.end; ++i) {
-            const auto* legend = std::get_if<RectItem>(&figure->items[i]);
-            if (!legend || !legend->legend) continue;
-            ++legends;
-            EXPECT_GE(legend->box.y, span.plot.bottom()) << "panel " << panel;
-            std::size_t lines = 0;
-            for (std::size_t j = span.begin; j < span.end; ++j) {
-                const auto* text = std::get_if<TextItem>(&figure->items[j]);
-                if (!text || text->text.empty()) continue;
-                const Box b = textBox(*text);
-                lines += legend->box.contains({b.x + b.width / 2, b.y + b.height / 2});
-            }
-            EXPECT_EQ(lines, keys) << "panel " << panel << ": a name split over lines";
-        }
-        EXPECT_EQ(legends, 1) << "panel " << panel;
+        const std::vector<PanelLegend> legends = panelLegends(*figure, span);
+        ASSERT_EQ(legends.size(), 1u) << "panel " << panel;
+        EXPECT_GE(legends[0].box.y, span.plot.bottom()) << "panel " << panel;
+        EXPECT_EQ(legends[0].lines, panel == 5 ? 3u : 2u)
+            << "panel " << panel << ": a name split over lines";
     }
     EXPECT_EQ(layoutFaults(*figure), "");
 }

@@ -220,6 +220,33 @@ TEST(ExtrapolationFiguresTest, NoNewAnglesLabelKeepsClearOfTheCurves) {
     }
 }
 
+// Issue #28: at one column (`render extrapolation --width 600`) RoPE's, the scalings' and ALiBi's
+// legends stood beside their plots with names on two to four lines ("seen in / training / (L =
+// 512)"), and T5's inside its plot split "32 buckets, max / distance 128". The project keeps
+// names whole: as render builds the file, every line plot's legend is inside its plot or in
+// rows under it, one line of text per key, and the file stays under 2,900 px.
+TEST(ExtrapolationFiguresTest, OneColumnLegendsKeepEveryNameWhole) {
+    auto figure = buildWithAllPanels(
+        [](const Theme& t, float w, float h) {
+            return extrapolationFigure(ExtrapolationOptions{}, w, h, t);
+        },
+        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    ASSERT_EQ(figure->panels.size(), 6u);
+    EXPECT_LT(figure->height, 2900.f);
+    const std::size_t keys[] = {0, 0, 2, 6, 5, 2};  // with the marker lines listed in them
+    for (std::size_t panel = 2; panel < 6; ++panel) {
+        const PanelSpan& span = figure->panels[panel];
+        const std::vector<PanelLegend> legends = panelLegends(*figure, span);
+        ASSERT_EQ(legends.size(), 1u) << "panel " << panel;
+        const Box& box = legends[0].box;
+        EXPECT_TRUE(box.y >= span.plot.bottom() || box.right() <= span.plot.right())
+            << "panel " << panel << ": the legend beside the plot";
+        EXPECT_EQ(legends[0].lines, keys[panel]) << "panel " << panel << ": a name split";
+    }
+    EXPECT_EQ(layoutFaults(*figure), "");
+}
+
 // Issue 28: in RoPE scalings, linear's ratio (1 at every pair) lay on the line at 1 and NTK,
 // YaRN and Llama 3 joined it at the slow pairs, so neither linear nor the line read; at one
 // column the line's label "1: no new angles" went to the top of the plot, far from its line.

@@ -258,6 +258,29 @@ inline std::string titleHierarchyFaults(const Figure& figure, float step = 0.9f)
     return out;
 }
 
+// The legend boxes drawn in a panel, each with the lines of text in it: one a key while every
+// name reads whole (a wrapped name takes two or more).
+struct PanelLegend {
+    Box box;
+    std::size_t lines = 0;
+};
+inline std::vector<PanelLegend> panelLegends(const Figure& figure, const PanelSpan& span) {
+    std::vector<PanelLegend> legends;
+    for (std::size_t i = span.begin; i < span.end; ++i) {
+        const auto* rect = std::get_if<RectItem>(&figure.items[i]);
+        if (!rect || !rect->legend) continue;
+        PanelLegend legend{rect->box};
+        for (std::size_t j = span.begin; j < span.end; ++j) {
+            const auto* text = std::get_if<TextItem>(&figure.items[j]);
+            if (!text || text->text.empty()) continue;
+            const Box b = textBox(*text);
+            legend.lines += rect->box.contains({b.x + b.width / 2, b.y + b.height / 2});
+        }
+        legends.push_back(legend);
+    }
+    return legends;
+}
+
 inline int heatmapCount(const Figure& figure) {
     int count = 0;
     for (const FigureItem& item : figure.items) count += std::holds_alternative<HeatmapItem>(item);
