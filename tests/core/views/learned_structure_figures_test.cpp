@@ -75,17 +75,23 @@ TEST(LearnedStructureFiguresTest, ComponentsLegendLeavesThePlotItsWidth) {
     }
 }
 
+// A table's structure as `render learned-pca --width 600` builds it: every panel, the height
+// derived from the width.
+Result<Figure> oneColumnStructure(const Matrix& table) {
+    return buildWithAllPanels(
+        [&](const Theme& t, float width, float height) {
+            return learnedStructureFigure(table, {}, width, height, t);
+        },
+        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+}
+
 // Issue #28: at one column (`render learned-pca --width 600`) the components' keys stood between
 // the plot's title and the plot, a view's own rule. As render builds the file, the legend that
 // keys PC1 is inside the plot or under it, by drawLinePlot's one rule, its names whole.
 TEST(LearnedStructureFiguresTest, OneColumnComponentsLegendIsInsideOrUnderThePlot) {
     auto table = learnedTable(LearnedParams{});
     ASSERT_TRUE(table) << table.error().message;
-    auto figure = buildWithAllPanels(
-        [&](const Theme& t, float width, float height) {
-            return learnedStructureFigure(*table, {}, width, height, t);
-        },
-        forFiles(paperTheme(), 1), 600, 400, true, 8192);
+    auto figure = oneColumnStructure(*table);
     ASSERT_TRUE(figure) << figure.error().message;
     ASSERT_EQ(figure->panels.size(), 6u);
     const Box plot = figure->panels[1].plot;
@@ -130,11 +136,7 @@ TEST(LearnedStructureFiguresTest, SpectrumLegendsLeaveThePlotsTheirWidth) {
     };
     {
         // One column: every panel, the height derived from the width (panels 4 and 5 of six).
-        auto figure = buildWithAllPanels(
-            [&](const Theme& t, float width, float height) {
-                return learnedStructureFigure(*table, {}, width, height, t);
-            },
-            forFiles(paperTheme(), 1), 600, 400, true, 8192);
+        auto figure = oneColumnStructure(*table);
         ASSERT_TRUE(figure) << figure.error().message;
         ASSERT_EQ(figure->panels.size(), 6u);
         for (std::size_t panel : {3u, 4u})
