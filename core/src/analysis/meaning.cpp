@@ -251,6 +251,13 @@ Matrix scaledProducts(const Matrix& a, const Matrix& b, double scale) {
     return out;
 }
 
+Matrix transposed(const Matrix& m) {
+    Matrix out(m.cols, m.rows);
+    for (std::size_t i = 0; i < m.rows; ++i)
+        for (std::size_t j = 0; j < m.cols; ++j) out(j, i) = m(i, j);
+    return out;
+}
+
 }  // namespace
 
 Result<LogitTermMaps> logitTermMaps(const MeaningParams& params, int maxTexels, long long budget) {
@@ -272,7 +279,9 @@ Result<LogitTermMaps> logitTermMaps(const MeaningParams& params, int maxTexels, 
     const Matrix sm = averageBlocks(sums, maps.cellsPerTexel, 1);
     maps.means.contentContent = scaledProducts(xm, xm, scale);
     maps.means.contentPosition = scaledProducts(xm, pm, scale);
-    maps.means.positionContent = scaledProducts(pm, xm, scale);
+    // p_i·x_j is x_j·p_i: the same products summed in the same order, so the transpose holds
+    // the same bits for a fifth less work (a vector file's maps are cell for cell: L² d each).
+    maps.means.positionContent = transposed(maps.means.contentPosition);
     maps.means.positionPosition = scaledProducts(pm, pm, scale);
     maps.means.total = scaledProducts(sm, sm, scale);
     // RMS over every cell, or over evenly spaced query rows when that costs too much.

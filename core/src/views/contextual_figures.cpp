@@ -73,6 +73,16 @@ HeatmapSample squareShape(long long n) {
     return shape;
 }
 
+// A centre-sampled map's note: none when every texel is a cell; "each pixel: its centre cell"
+// on screen and in PNGs, as the Relative views' maps say it (with the block's size, "the centre
+// cell of 122×55 cells", it took four to five narrow lines at one column, #28); in a
+// vector file, whose texels are cells unless kMaxTexelsPerSide is hit, the blocks' true size.
+std::string centreCellNote(const HeatmapSample& sample, const Theme& theme) {
+    if (sample.rowsPerTexel <= 1 && sample.colsPerTexel <= 1) return "";
+    return theme.cellResolution ? blockNote(sample, "the centre cell of")
+                                : "each pixel: its centre cell";
+}
+
 Rgba lineColor(const Theme& theme, int index) {
     (void)theme;
     return seriesColor(index);
@@ -92,20 +102,36 @@ std::vector<long long> texelCentres(long long count, int texels, long long* perT
     return centres;
 }
 
+int debertaTermTexelBudget(double pixels, int headDim, bool cellResolution) {
+    const int screen = texelBudget(pixels);
+    if (!cellResolution) return screen;
+    // c2c's cells are dot products of distinct vectors, and so are c2p's and p2c's when the
+    // span has many indices: texels² x head_dim multiply-adds a map, kept within
+    // kDebertaVectorTermBudget (2896 a side at head_dim 64, 1448 at 256: the three maps at
+    // 65,536 buckets took 9 s at 2850 a side).
+    const auto affordable =
+        (long long)std::sqrt(double(kDebertaVectorTermBudget) / double(std::max(1, headDim)));
+    return int(std::clamp<long long>(affordable, screen, kMaxTexelsPerSide));
+}
+
 HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot,
-                                Detail detail, DebertaSampleMemo* memo) {
+                                Detail detail, DebertaSampleMemo* memo, bool cellResolution) {
     long long rowsPer = 1, colsPer = 1;
     const long long n = params.seqLen;
     const int shrink = detail == Detail::Coarse ? 4 : 1;
-    const auto rows = texelCentres(n, std::max(1, texelBudget(plot.height) / shrink), &rowsPer);
-    const auto cols = texelCentres(n, std::max(1, texelBudget(plot.width) / shrink), &colsPer);
+    auto budget = [&](float pixels) {
+        return std::max(1, debertaTermTexelBudget(pixels, params.headDim, cellResolution) / shrink);
+    };
+    const auto rows = texelCentres(n, budget(plot.height), &rowsPer);
+    const auto cols = texelCentres(n, budget(plot.width), &colsPer);
     return sampleOf(debertaTermSample(params, term, rows, cols, memo), n, n, rowsPer, colsPer);
 }
 
-HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot) {
+HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot,
+                              bool cellResolution) {
     long long rowsPer = 1, colsPer = 1;
-    const auto rows = texelCentres(seqLen, texelBudget(plot.height), &rowsPer);
-    const auto cols = texelCentres(seqLen, texelBudget(plot.width), &colsPer);
+    const auto rows = texelCentres(seqLen, texelBudget(plot.height, cellResolution), &rowsPer);
+    const auto cols = texelCentres(seqLen, texelBudget(plot.width, cellResolution), &colsPer);
     Matrix m(rows.size(), cols.size());
     for (std::size_t a = 0; a < rows.size(); ++a)
         for (std::size_t b = 0; b < cols.size(); ++b)
@@ -265,18 +291,14 @@ Status drawDebertaFigure(Figure& figure, Box area, const DebertaParams& params, 
         spec.colormap = ColormapId::BlueWhiteRed;
         spec.range = {-1, 1};  // for the layout; the values' range below
         spec.colorbarLabel = "score";
-        const HeatmapSample sample =
-            debertaTermTexels(params, p.term, mapBox(spec, cell, theme), detail, kept);
+        const HeatmapSample sample = debertaTermTexels(params, p.term, mapBox(spec, cell, theme),
+                                                       detail, kept, theme.cellResolution);
         withValues(spec, sample);
         const double largest = std::max(maxAbs(*sample.values), 1e-9);
         spec.range = {-largest, largest};
         PlotFrame frame;
         drawHeatmap(figure, cell, spec, theme, &frame);
-        // "each pixel: its centre cell", as iRoPE's mask and the Relative maps say it: with the
-        // block's size ("the centre cell of 2×2 cells") the note took five narrow lines beside
-        // the colour bar at one column (#28).
-        const bool reduced = sample.rowsPerTexel > 1 || sample.colsPerTexel > 1;
-        drawCornerNote(figure, cell, &frame, reduced ? "each pixel: its centre cell" : "", theme);
+        drawCornerNote(figure, cell, &frame, centreCellNote(sample, theme), theme);
     }
     return success();
 }
@@ -423,24 +445,21 @@ Status drawNopeFigure(Figure& figure, Box area, const NopeFigureOptions& options
         spec.showColorbar = false;
         spec.showMaskedLegend = true;
         const Box map = mapBox(spec, cell, theme);
-        const int rows = texelBudget(map.height), cols = texelBudget(map.width);
+        const int rows = texelBudget(map.height, theme.cellResolution),
+                  cols = texelBudget(map.width, theme.cellResolution);
         const bool keep = memo && !memo->mask.empty() && memo->mask[0].irope == p &&
                           memo->mask[0].layer == options.maskLayer &&
                           memo->mask[0].seqLen == options.seqLen && memo->mask[0].rows == rows &&
                           memo->mask[0].cols == cols;
-        const HeatmapSample mask = keep
-                                       ? memo->mask[0].sample
-                                       : iropeMaskTexels(p, options.maskLayer, options.seqLen, map);
+        const HeatmapSample mask =
+            keep ? memo->mask[0].sample
+                 : iropeMaskTexels(p, options.maskLayer, options.seqLen, map, theme.cellResolution);
         if (memo && !keep)
             memo->mask.assign(1, {p, options.maskLayer, rows, cols, options.seqLen, mask});
         withValues(spec, mask);
         PlotFrame frame;
         drawHeatmap(figure, cell, spec, theme, &frame);
-        // "each pixel: its centre cell", as the Relative views' maps say it: with the block's
-        // size ("the centre cell of 122×55 cells") the note took four lines beside the map at
-        // one column (#28).
-        const bool reduced = mask.rowsPerTexel > 1 || mask.colsPerTexel > 1;
-        drawCornerNote(figure, cell, &frame, reduced ? "each pixel: its centre cell" : "", theme);
+        drawCornerNote(figure, cell, &frame, centreCellNote(mask, theme), theme);
     }
     if (shows(3)) {
         // The staircase from attention_temperature.hpp at every step edge and between them.
@@ -513,7 +532,8 @@ Status drawRandomizedFigure(Figure& figure, Box area, const RandomizedPositionsP
             spec.legend = false;
             drawLinePlot(figure, cell, spec, theme);
         } else {
-            const long long perTexel = cellsPerTexel(params.maxLength, texelBudget(cell.width));
+            const long long perTexel =
+                cellsPerTexel(params.maxLength, texelBudget(cell.width, theme.cellResolution));
             HeatmapSample sample =
                 emptyHeatmapSample({0, params.draws, 0, params.maxLength}, 1, perTexel);
             const long long columns = (params.maxLength + perTexel - 1) / perTexel;

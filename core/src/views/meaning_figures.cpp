@@ -49,7 +49,9 @@ namespace {
 
 // The data box drawHeatmap gives an L x L heatmap with a colour bar in `area`: its margins
 // depend only on the axes and labels, so it is laid out once, without values, into a scratch
-// figure. Block means of at most that many texels a side are never minified on screen.
+// figure. Block means of at most that many texels a side are never minified on screen. A vector
+// file (Theme::cellResolution) has a texel per cell (L is at most 1024, within
+// kMaxTexelsPerSide) while affordableLogitTexels allows.
 int heatmapTexels(Box area, int seqLen, const Theme& theme) {
     HeatmapSpec spec;
     spec.title = "title";
@@ -61,7 +63,19 @@ int heatmapTexels(Box area, int seqLen, const Theme& theme) {
     Figure scratch;
     PlotFrame frame;
     drawHeatmap(scratch, area, spec, theme, &frame);
-    return texelBudget(std::min(frame.plot.width, frame.plot.height));
+    return texelBudget(std::min(frame.plot.width, frame.plot.height), theme.cellResolution);
+}
+
+// A vector file's maps (texels = cells, heatmapTexels) cost about 2.5 texels² d multiply-adds
+// (cp whole, cc, pp and the sum by symmetry half, pc cp's transpose): at d = 2048 and 1024
+// tokens 5.4 G, seven seconds. Within kVectorLogitBudget they keep every cell (every d up to
+// 819 at 1024 tokens), past it the largest texels that fit (512 a side at d = 2048: blocks of 2 x 2
+// cells, which the colour bars state).
+constexpr double kVectorLogitBudget = double(1LL << 31);
+int affordableLogitTexels(int texels, int dModel, const Theme& theme) {
+    if (!theme.cellResolution) return texels;
+    const auto affordable = int(std::sqrt(kVectorLogitBudget / (2.5 * std::max(1, dModel))));
+    return std::max(1, std::min(texels, affordable));
 }
 
 // Where drawAddVersusConcat puts its two heatmaps and the read-back plot in `area`.
@@ -574,7 +588,9 @@ Result<Figure> meaningFigure(const MeaningParams& params, float width, float hei
                              const Theme& theme, int panel) {
     const float titleHeight = titleBandHeight(theme, kMeaningTitle, width, height);
     const Box body{0, titleHeight, width, height - titleHeight};
-    auto maps = logitTermMaps(params, logitTermTexels(body, params.seqLen, theme, panel));
+    auto maps = logitTermMaps(
+        params, affordableLogitTexels(logitTermTexels(body, params.seqLen, theme, panel),
+                                      params.dModel, theme));
     if (!maps) return maps.error();
     Figure figure = emptyFigure(width, height, theme);
     drawTitle(figure, {0, 0, width, titleHeight}, kMeaningTitle, theme);
@@ -612,7 +628,7 @@ Result<Figure> addVersusConcatFigure(const MeaningParams& params, float width, f
     const int texels =
         heatmapTexels({column.x, column.y, column.width, column.height - layout.textHeight},
                       params.seqLen, theme);
-    auto maps = logitTermMaps(params, texels);
+    auto maps = logitTermMaps(params, affordableLogitTexels(texels, params.dModel, theme));
     if (!maps) return maps.error();
     auto recovery = sampledRecoveryError(params, recoveryQueries(params.seqLen, params.dModel));
     if (!recovery) return recovery.error();

@@ -68,9 +68,10 @@ Box heatmapPlotBox(Box area, CellWindow window,
     return frame.plot;
 }
 
-// At most one texel per pixel of the plot box, in each direction.
-int texelLimit(float pixels) {
-    return texelBudget(pixels);
+// At most one texel per pixel of the plot box, in each direction; in a vector file
+// (Theme::cellResolution) one per cell, up to kMaxTexelsPerSide.
+int texelLimit(float pixels, const Theme& theme) {
+    return texelBudget(pixels, theme.cellResolution);
 }
 
 // A heatmap of `sample`: the axes span its window, the texels cover its spans.
@@ -233,8 +234,8 @@ void drawRopeAngles(Figure& figure, Box area, const RopeParams& params,
     HeatmapSample computed;
     if (!sample) {
         const Box plot = ropeAnglePlotBox(area, params, options, theme);
-        computed = ropeAngleSample(*freqs, params.seqLen, options.window, texelLimit(plot.height),
-                                   texelLimit(plot.width));
+        computed = ropeAngleSample(*freqs, params.seqLen, options.window,
+                                   texelLimit(plot.height, theme), texelLimit(plot.width, theme));
         sample = &computed;
     }
     HeatmapSpec spec = sampleSpec(*sample, "Rotation angle $m·θ_i$ mod 2π — " + ropeTitle(params),
@@ -402,9 +403,9 @@ void drawRopeScores(Figure& figure, Box area, const RopeParams& params,
             ranged.range = range;  // the colour-bar ticks take part in the layout
             ranged.rangeOffsets = rangeOffsets;
             const Box plot = ropeScorePlotBox(area, params, ranged, theme);
-            computed =
-                ropeScoreSample(options.q, options.k, params.seqLen, *freqs, params.pairing,
-                                options.window, texelLimit(plot.height), texelLimit(plot.width));
+            computed = ropeScoreSample(options.q, options.k, params.seqLen, *freqs, params.pairing,
+                                       options.window, texelLimit(plot.height, theme),
+                                       texelLimit(plot.width, theme));
             sample = &computed;
         }
     }

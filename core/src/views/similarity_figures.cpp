@@ -28,6 +28,25 @@ std::string similarityFormula(const SimilarityParams& params) {
     return "";
 }
 
+// Texels a side for a heatmap `pixels` tall or wide: one per pixel at most, or in a vector file
+// (Theme::cellResolution) one per cell up to kMaxTexelsPerSide.
+int similarityTexels(double pixels, const Theme& theme) {
+    return texelBudget(pixels, theme.cellResolution);
+}
+
+// The same for a learned table's block means taken from its rows (no Gram matrix: a block pair
+// costs d multiply-adds, half of them by symmetry): in a vector file as many a side as
+// kVectorTableBudget multiply-adds allow (4096 at d = 128, 1448 at d = 1024), never fewer than
+// the pixels'. Past that the colour bar says the blocks' size.
+constexpr double kVectorTableBudget = double(1LL << 30);
+int similarityTableTexels(double pixels, const Theme& theme, long long dims) {
+    const int screen = texelBudget(pixels);
+    if (!theme.cellResolution) return screen;
+    const auto affordable =
+        (long long)std::sqrt(2.0 * kVectorTableBudget / double(std::max(1LL, dims)));
+    return int(std::clamp<long long>(affordable, screen, kMaxTexelsPerSide));
+}
+
 }  // namespace
 
 void drawSimilarityHeatmap(Figure& figure, Box area, const SimilarityParams& params,
@@ -196,23 +215,25 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
             auto matrix = gramSimilarity(*table, params.metric);
             if (!matrix) return matrix.error();
             auto shared = share(std::move(matrix).value());
-            sample = matrixSample(shared, options.window, texelBudget(heatmapArea.height),
-                                  texelBudget(heatmapArea.width));
+            sample =
+                matrixSample(shared, options.window, similarityTexels(heatmapArea.height, theme),
+                             similarityTexels(heatmapArea.width, theme));
             curve = matrixCurve(*shared, options.reference);
         } else {
             // No L x L matrix (2^31 multiply-adds and more): block means from the rows, the
             // reference row's curve; the mean over all queries would be the whole product.
             sample = tableSimilaritySample(*table, params.metric, options.window,
-                                           texelBudget(heatmapArea.height),
-                                           texelBudget(heatmapArea.width));
+                                           similarityTableTexels(heatmapArea.height, theme, d),
+                                           similarityTableTexels(heatmapArea.width, theme, d));
             curve = tableCurve(*table, params.metric, options.reference);
         }
     } else if (auto profile = offsetProfile(params);
                profile && profile->tabulationTerms() > kProfileBudget) {
         // Too long to tabulate (RoPE at L = 2^20, head_dim 8192: 2^32 terms): the heatmap's
         // block means straight from the profile, the curve at most 16 offsets per pixel column.
-        sample = profileSample(*profile, options.window, texelBudget(heatmapArea.height),
-                               texelBudget(heatmapArea.width));
+        sample =
+            profileSample(*profile, options.window, similarityTexels(heatmapArea.height, theme),
+                          similarityTexels(heatmapArea.width, theme));
         const long long L = params.seqLen;
         const long long reach =
             options.maxOffset > 0 ? std::min<long long>(options.maxOffset, L - 1) : L - 1;
@@ -221,8 +242,9 @@ Result<Figure> similarityFigure(const SimilarityParams& params,
     } else {
         auto offsets = offsetSimilarity(params);
         if (!offsets) return offsets.error();
-        sample = offsetSimilaritySample(*offsets, options.window, texelBudget(heatmapArea.height),
-                                        texelBudget(heatmapArea.width));
+        sample = offsetSimilaritySample(*offsets, options.window,
+                                        similarityTexels(heatmapArea.height, theme),
+                                        similarityTexels(heatmapArea.width, theme));
         curve = offsetCurve(*offsets, options.reference);
     }
     drawSimilarityHeatmap(figure, heatmapArea, params, sample, drawn, theme);

@@ -18,9 +18,12 @@ std::string sinusoidalTitle(const SinusoidalParams& params) {
            " positions";
 }
 
-HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area) {
-    // At most one texel per pixel: each pixel shows the mean of the cells under it.
-    return sinusoidalSample(params, window, texelBudget(area.height), texelBudget(area.width));
+HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area,
+                                      bool cellResolution) {
+    // At most one texel per pixel: each pixel shows the mean of the cells under it. A vector
+    // file's texels are the cells themselves, up to kMaxTexelsPerSide a side.
+    return sinusoidalSample(params, window, texelBudget(area.height, cellResolution),
+                            texelBudget(area.width, cellResolution));
 }
 
 Box sinusoidalHeatmapPlotBox(Box area, const SinusoidalParams& params,
@@ -40,7 +43,8 @@ void drawSinusoidalHeatmap(Figure& figure, Box area, const SinusoidalParams& par
     HeatmapSample computed;
     if (!sample) {
         computed = sinusoidalSampleForArea(params, options.window,
-                                           sinusoidalHeatmapPlotBox(area, params, options, theme));
+                                           sinusoidalHeatmapPlotBox(area, params, options, theme),
+                                           theme.cellResolution);
         sample = &computed;
     }
     const CellWindow& w = sample->window;

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "cell_resolution_checks.hpp"
 #include "figure_checks.hpp"
 #include "poslab/figure/figure_controls.hpp"
 
@@ -465,6 +466,77 @@ TEST(ContextualFiguresTest, DebertaTermNotesTakeAtMostTwoLines) {
     for (std::size_t i = 0; i < notes.size(); ++i) EXPECT_LE(notes[i], 2) << "note " << i;
     EXPECT_GE(notes.size(), 1u);
     EXPECT_EQ(layoutFaults(*oneColumn), "");
+}
+
+// A vector file (Theme::cellResolution, #28) holds DeBERTa's term maps cell for cell: 1024
+// positions in a 600 x 800 figure are 1024 x 1024 scores (they were centre cells, "each pixel:
+// its centre cell"), each written out here from the seeded rows: without buckets
+// δ = i − j, k = max_relative_positions, and with c2p and p2c on s = 3.
+TEST(ContextualFiguresTest, DebertaVectorFileHoldsEveryCell) {
+    DebertaParams p;
+    p.seqLen = 1024;
+    p.headDim = 8;
+    p.positionBuckets = 0;
+    p.maxRelativePositions = 300;
+    const Theme theme = vectorFileTheme(paperTheme());
+    Figure figure = emptyFigure(600, 800, theme);
+    ASSERT_TRUE(drawDebertaFigure(figure, {0, 0, 600, 800}, p, theme).ok());
+    const auto maps = mapsOf(figure);
+    ASSERT_EQ(maps.size(), 3u);  // c2c, c2p, p2c
+    expectNoSamplingNote(figure);
+    auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+        double sum = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+        return sum;
+    };
+    const double scale = 1 / std::sqrt(8.0 * 3);
+    const long long k = 300;
+    auto index = [&](long long i, long long j) { return std::clamp(i - j + k, 0LL, 2 * k - 1); };
+    auto row = [&](DebertaStream stream, long long at) { return debertaVector(p, stream, at); };
+    const long long picked[][2] = {{0, 0}, {0, 1023}, {1023, 0}, {500, 200}, {17, 18}, {900, 899}};
+    for (std::size_t t = 0; t < 3; ++t) {
+        SCOPED_TRACE(t);
+        ASSERT_EQ(maps[t]->values->rows, 1024u);
+        ASSERT_EQ(maps[t]->values->cols, 1024u);
+        EXPECT_LT(maps[t]->box.height, 1024.0f);  // more cells than pixels
+        for (const auto& [i, j] : picked) {
+            const double want = t == 0
+                                    ? dot(row(DebertaStream::Query, i), row(DebertaStream::Key, j))
+                                : t == 1 ? dot(row(DebertaStream::Query, i),
+                                               row(DebertaStream::PositionKey, index(i, j)))
+                                         : dot(row(DebertaStream::Key, j),
+                                               row(DebertaStream::PositionQuery, index(i, j)));
+            expectCell(*maps[t], std::size_t(i), std::size_t(j), want * scale, 1e-12);
+        }
+    }
+}
+
+// iRoPE's chunk mask likewise: 1024 positions, chunks of 100, one texel per cell, each 1 where
+// the key is at or before the query in its chunk and masked elsewhere; no "each pixel" note.
+TEST(ContextualFiguresTest, IropeMaskVectorFileHoldsEveryCell) {
+    NopeFigureOptions options;
+    options.sections = NopeSections::Irope;
+    options.seqLen = 1024;
+    options.irope.attentionChunkSize = 100;
+    options.maskLayer = 0;  // a RoPE layer: chunked
+    const Theme theme = vectorFileTheme(paperTheme());
+    Figure figure = emptyFigure(600, 800, theme);
+    ASSERT_TRUE(drawNopeFigure(figure, {0, 0, 600, 800}, options, theme).ok());
+    const HeatmapItem* mask = nullptr;
+    for (const HeatmapItem* map : mapsOf(figure))
+        if (map->values->cols == 1024) mask = map;
+    ASSERT_NE(mask, nullptr) << "no map of 1024 columns";
+    ASSERT_EQ(mask->values->rows, 1024u);
+    EXPECT_LT(mask->box.height, 1024.0f);
+    expectNoSamplingNote(figure);
+    for (std::size_t i : {0u, 99u, 100u, 150u, 1023u}) {
+        for (std::size_t j : {0u, 99u, 100u, 149u, 150u, 151u, 1000u, 1023u}) {
+            const bool attends = j <= i && i / 100 == j / 100;
+            const double v = (*mask->values)(i, j);
+            EXPECT_EQ(v == 1.0, attends) << i << ", " << j;
+            EXPECT_EQ(std::isinf(v) && v < 0, !attends) << i << ", " << j;
+        }
+    }
 }
 
 }  // namespace

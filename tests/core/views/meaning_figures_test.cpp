@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <variant>
@@ -515,6 +516,76 @@ TEST(MeaningFiguresTest, OnAProjectorTheAddConcatMapsTakeWhatTheParagraphLeaves)
         EXPECT_TRUE(textsCutShort(*figure).empty()) << panel;
         EXPECT_EQ(layoutFaults(*figure), "") << panel;
     }
+}
+
+// A vector file (Theme::cellResolution, #28) holds the five logit maps cell for cell: 1024 tokens
+// in a 1200 x 800 figure are 1024 x 1024 logits each (they were means of 5 × 5 cells, said so in
+// every colour bar), each cc, cp, pc, pp and their sum written out here from the token vectors
+// given and the paper's position vectors.
+TEST(MeaningFiguresTest, VectorFileHoldsEveryCell) {
+    constexpr int kTokens = 1024, kDims = 8;
+    auto tokens = std::make_shared<Matrix>(kTokens, kDims);
+    for (int i = 0; i < kTokens; ++i)
+        for (int k = 0; k < kDims; ++k) (*tokens)(i, k) = std::cos(0.37 * i + k) * (k % 3 - 1);
+    MeaningParams params;
+    params.seqLen = kTokens;
+    params.dModel = kDims;
+    params.tokens = tokens;
+    Theme theme = paperTheme();
+    theme.cellResolution = true;
+    auto figure = meaningFigure(params, 1200, 800, theme);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    std::vector<const HeatmapItem*> maps;
+    for (const FigureItem& item : figure->items)
+        if (const auto* map = std::get_if<HeatmapItem>(&item); map && map->values->cols > 1)
+            maps.push_back(map);
+    ASSERT_EQ(maps.size(), 5u);
+    auto x = [&](int i, int k) { return (*tokens)(i, k); };
+    auto p = [](int i, int k) {
+        const double angle = i / std::pow(10000.0, 2.0 * (k / 2) / kDims);
+        return k % 2 == 0 ? std::sin(angle) : std::cos(angle);
+    };
+    auto term = [&](int t, int i, int j) {
+        double sum = 0;
+        for (int k = 0; k < kDims; ++k) {
+            const double xi = x(i, k), xj = x(j, k), pi = p(i, k), pj = p(j, k);
+            const double terms[5] = {xi * xj, xi * pj, pi * xj, pi * pj, (xi + pi) * (xj + pj)};
+            sum += terms[t];
+        }
+        return sum / std::sqrt(double(kDims));
+    };
+    const int picked[][2] = {{0, 0}, {0, 1023}, {1023, 0}, {3, 700}, {512, 511}, {1023, 1023}};
+    for (int t = 0; t < 5; ++t) {
+        SCOPED_TRACE(t);
+        const HeatmapItem& map = *maps[std::size_t(t)];
+        EXPECT_LT(map.box.height, float(kTokens));  // more cells than pixels
+        ASSERT_EQ(map.values->rows, std::size_t(kTokens));
+        ASSERT_EQ(map.values->cols, std::size_t(kTokens));
+        for (const auto& [i, j] : picked) {
+            const double want = term(t, i, j);
+            EXPECT_NEAR((*map.values)(i, j), want, 1e-9) << i << ", " << j;
+            const double low = map.range.low, span = map.range.high - map.range.low;
+            EXPECT_EQ(sampleColormap(map.colormap, ((*map.values)(i, j) - low) / span),
+                      sampleColormap(map.colormap, (want - low) / span));
+        }
+    }
+    for (const FigureItem& item : figure->items) {
+        if (const auto* text = std::get_if<TextItem>(&item)) {
+            EXPECT_EQ(text->text.find("cells"), std::string::npos) << text->text;
+        }
+    }
+
+    auto added = addVersusConcatFigure(params, 1200, 800, theme);
+    ASSERT_TRUE(added.ok()) << added.error().message;
+    int full = 0;
+    for (const FigureItem& item : added->items) {
+        if (const auto* map = std::get_if<HeatmapItem>(&item); map && map->values->cols > 1)
+            full += map->values->rows == std::size_t(kTokens);
+        if (const auto* text = std::get_if<TextItem>(&item)) {
+            EXPECT_EQ(text->text.find("cells"), std::string::npos) << text->text;
+        }
+    }
+    EXPECT_EQ(full, 2);  // add and concatenate
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_resolution_checks.hpp"
 #include "rope_figure_checks.hpp"
 
 namespace poslab {
@@ -355,6 +356,45 @@ TEST(RopeHeatmapFiguresTest, NarrowAngleHeatmapNamesItsLinesAboveThePlot) {
         }
         EXPECT_TRUE(above) << label << " is not whole above the plot";
     }
+}
+
+// A vector file (Theme::cellResolution, #28) holds RoPE's maps cell for cell: 1024 positions in a
+// 600 x 400 figure are 1024 x 1024 scores, each rotate(q, m) · rotate(k, n) written out, and
+// 1024 x 16 angles m θ_i mod 2π; no caption says "mean of … cells per pixel" or "circular mean".
+TEST(RopeHeatmapFiguresTest, VectorFileHoldsEveryCell) {
+    const RopeParams p = params(32, 1024);
+    const Theme theme = vectorFileTheme(paperTheme());
+    RopeScoreOptions options;
+    options.q = seededGaussianVector(32, 1);
+    options.k = seededGaussianVector(32, 2);
+    Figure scores = emptyFigure(600, 400, theme);
+    drawRopeScores(scores, {0, 0, 600, 400}, p, options, theme, nullptr);
+    const auto scoreMaps = mapsOf(scores);
+    ASSERT_EQ(scoreMaps.size(), 1u);
+    EXPECT_LT(scoreMaps[0]->box.height, 1024.0f);  // more cells than pixels
+    ASSERT_EQ(scoreMaps[0]->values->rows, 1024u);
+    ASSERT_EQ(scoreMaps[0]->values->cols, 1024u);
+    expectNoSamplingNote(scores);
+    const int picked[][2] = {{0, 0}, {1, 0}, {0, 1023}, {517, 3}, {1023, 1023}, {700, 699}};
+    for (const auto& [m, n] : picked) {
+        const std::vector<double> q = rotateHalf(options.q, m, 10000),
+                                  k = rotateHalf(options.k, n, 10000);
+        const double expected = std::inner_product(q.begin(), q.end(), k.begin(), 0.0);
+        expectCell(*scoreMaps[0], std::size_t(m), std::size_t(n), expected, 1e-9);
+    }
+
+    Figure angles = emptyFigure(600, 400, theme);
+    drawRopeAngles(angles, {0, 0, 600, 400}, p, {}, theme, nullptr);
+    const auto angleMaps = mapsOf(angles);
+    ASSERT_EQ(angleMaps.size(), 1u);
+    ASSERT_EQ(angleMaps[0]->values->rows, 1024u);
+    ASSERT_EQ(angleMaps[0]->values->cols, 16u);
+    expectNoSamplingNote(angles);
+    EXPECT_EQ(textsWith(angles, "circular mean"), "");
+    for (const auto& [m, i] : {std::pair{0, 0}, std::pair{1, 0}, std::pair{999, 15},
+                               std::pair{1023, 1}, std::pair{300, 7}})
+        expectCell(*angleMaps[0], std::size_t(m), std::size_t(i),
+                   std::fmod(m * theta(i, 32, 10000), 2 * kPi), 1e-8);
 }
 
 }  // namespace

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <memory>
+
+#include "cell_resolution_checks.hpp"
 #include "figure_checks.hpp"
 
 namespace poslab {
@@ -177,6 +181,63 @@ TEST(SimilarityFiguresTest, ColourBarCaptionKeepsTheViewsTextSize) {
             EXPECT_EQ(text.text.find("…"), std::string::npos) << text.text;
         }
         EXPECT_GE(captions, 1) << width;
+    }
+}
+
+// A vector file (Theme::cellResolution, #28) holds the similarity map cell for cell: 1024
+// positions in a 600 x 400 figure are 1024 x 1024 cosines of the paper's vectors, written out
+// here; the colour bar says "cosine similarity", not "(mean of 3 × 3 cells per pixel)". A
+// loaded table's dot products likewise, each E(i) · E(j) of the rows given.
+double paperSimilarityValue(int position, int column, int d) {
+    const double angle = position / std::pow(10000.0, 2.0 * (column / 2) / d);
+    return column % 2 == 0 ? std::sin(angle) : std::cos(angle);
+}
+
+TEST(SimilarityFiguresTest, VectorFileHoldsEveryCell) {
+    const Theme theme = vectorFileTheme(paperTheme());
+    SimilarityParams params;
+    params.seqLen = 1024;
+    params.sinusoidal.dModel = 64;
+    auto figure = similarityFigure(params, {}, 600, 400, theme);
+    ASSERT_TRUE(figure.ok()) << figure.error().message;
+    auto maps = mapsOf(*figure);
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_LT(maps[0]->box.height, 1024.0f);  // more cells than pixels
+    ASSERT_EQ(maps[0]->values->rows, 1024u);
+    ASSERT_EQ(maps[0]->values->cols, 1024u);
+    expectNoSamplingNote(*figure);
+    auto cosine = [](int i, int j) {
+        double dot = 0, ii = 0, jj = 0;
+        for (int c = 0; c < 64; ++c) {
+            const double a = paperSimilarityValue(i, c, 64), b = paperSimilarityValue(j, c, 64);
+            dot += a * b, ii += a * a, jj += b * b;
+        }
+        return dot / std::sqrt(ii * jj);
+    };
+    const int picked[][2] = {{0, 0}, {0, 1}, {5, 900}, {511, 512}, {1023, 3}, {1023, 1023}};
+    for (const auto& [i, j] : picked)
+        expectCell(*maps[0], std::size_t(i), std::size_t(j), cosine(i, j), 1e-9);
+
+    auto table = std::make_shared<Matrix>(1024, 3);
+    for (std::size_t r = 0; r < 1024; ++r)
+        (*table)(r, 0) = std::sin(0.01 * double(r)), (*table)(r, 1) = double(r % 7) - 3,
+                    (*table)(r, 2) = 0.5;
+    SimilarityParams learned;
+    learned.encoding = SimilarityEncoding::Learned;
+    learned.metric = SimilarityMetric::Dot;
+    learned.seqLen = 1024;
+    learned.learnedTable = table;
+    auto loaded = similarityFigure(learned, {}, 600, 400, theme);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    maps = mapsOf(*loaded);
+    ASSERT_EQ(maps.size(), 1u);
+    ASSERT_EQ(maps[0]->values->rows, 1024u);
+    ASSERT_EQ(maps[0]->values->cols, 1024u);
+    expectNoSamplingNote(*loaded);
+    for (const auto& [i, j] : picked) {
+        const double dot =
+            std::sin(0.01 * i) * std::sin(0.01 * j) + double(i % 7 - 3) * double(j % 7 - 3) + 0.25;
+        expectCell(*maps[0], std::size_t(i), std::size_t(j), dot, 1e-9);
     }
 }
 

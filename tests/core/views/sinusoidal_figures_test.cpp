@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "cell_resolution_checks.hpp"
+
 namespace poslab {
 namespace {
 
@@ -124,6 +126,56 @@ TEST(SinusoidalFiguresTest, CurvesFasterThanThePixelsAreOneSolidBand) {
     for (std::size_t i = 0; i < slow.points.size(); i += 97) {
         const auto [x, y] = frame.toData(slow.points[i]);
         EXPECT_NEAR(y, std::sin(w * x), 2e-3);  // to within a pixel's rounding
+    }
+}
+
+// A vector file (Theme::cellResolution, #28) holds the table cell for cell: 1024 positions x 64
+// dimensions in a 600 x 400 figure (a few hundred pixels a side) is one image of 1024 x 64
+// texels, each the paper's value, and its colour bar says "value" with no mean of cells per
+// pixel (it said "value (mean, 4×1 cells/px)").
+TEST(SinusoidalFiguresTest, VectorFileHoldsEveryCell) {
+    SinusoidalParams params = paper(64);
+    params.seqLen = 1024;
+    Figure figure = emptyFigure(600, 400, vectorFileTheme(paperTheme()));
+    drawSinusoidalHeatmap(figure, {0, 0, 600, 400}, params, {}, vectorFileTheme(paperTheme()),
+                          nullptr);
+    const auto maps = mapsOf(figure);
+    ASSERT_EQ(maps.size(), 1u);
+    const HeatmapItem& map = *maps[0];
+    EXPECT_LT(map.box.height, 1024.0f);  // more cells than pixels
+    EXPECT_EQ(map.values->rows, 1024u);
+    EXPECT_EQ(map.values->cols, 64u);
+    expectNoSamplingNote(figure);
+    const int picked[][2] = {{0, 0}, {1, 1}, {513, 6}, {777, 31}, {1023, 62}, {1022, 63}};
+    for (const auto& [row, col] : picked)
+        expectCell(map, std::size_t(row), std::size_t(col), paperValueAt(row, col, 64, 10000),
+                   1e-9);
+    // Screens and PNGs keep one texel per pixel, and say so.
+    Figure screen = emptyFigure(600, 400, paperTheme());
+    drawSinusoidalHeatmap(screen, {0, 0, 600, 400}, params, {}, paperTheme(), nullptr);
+    ASSERT_EQ(mapsOf(screen).size(), 1u);
+    EXPECT_LT(mapsOf(screen)[0]->values->rows, 1024u);
+    EXPECT_NE(textsWith(screen, "cells/px"), "");
+}
+
+// Past kMaxTexelsPerSide (8192 positions) the image is the cap's 4096 rows, each the mean of the
+// two positions under it, and the colour bar says so.
+TEST(SinusoidalFiguresTest, VectorFileBeyondTheCapSaysTheBlockSize) {
+    SinusoidalParams params = paper(16);
+    params.seqLen = 2 * kMaxTexelsPerSide;
+    const Theme theme = vectorFileTheme(paperTheme());
+    Figure figure = emptyFigure(600, 400, theme);
+    drawSinusoidalHeatmap(figure, {0, 0, 600, 400}, params, {}, theme, nullptr);
+    const auto maps = mapsOf(figure);
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_EQ(maps[0]->values->rows, std::size_t(kMaxTexelsPerSide));
+    EXPECT_EQ(maps[0]->values->cols, 16u);
+    EXPECT_NE(textsWith(figure, "2×1 cells"), "");
+    const int picked[][2] = {{0, 0}, {100, 3}, {4095, 15}};
+    for (const auto& [row, col] : picked) {
+        const double mean =
+            (paperValueAt(2 * row, col, 16, 10000) + paperValueAt(2 * row + 1, col, 16, 10000)) / 2;
+        expectCell(*maps[0], std::size_t(row), std::size_t(col), mean, 1e-9);
     }
 }
 

@@ -28,11 +28,18 @@ namespace poslab {
 // texels) cells: 0-based, the last clipped to count - 1.
 std::vector<long long> texelCentres(long long count, int texels, long long* perTexel = nullptr);
 // A DeBERTa term at the texel centres of an L x L matrix drawn in `plot` (Detail::Coarse: a
-// quarter of the texels a side).
+// quarter of the texels a side). With `cellResolution` (a vector file: Theme::cellResolution)
+// every cell while texels² x head_dim is within kDebertaVectorTermBudget, up to
+// kMaxTexelsPerSide a side (debertaTermTexelBudget).
+inline constexpr long long kDebertaVectorTermBudget = 1LL << 29;
+int debertaTermTexelBudget(double pixels, int headDim, bool cellResolution);
 HeatmapSample debertaTermTexels(const DebertaParams& params, DebertaTerm term, Box plot,
-                                Detail detail = Detail::Exact, DebertaSampleMemo* memo = nullptr);
-// The attention mask of one iRoPE layer over seqLen positions: 1 visible, -inf masked.
-HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot);
+                                Detail detail = Detail::Exact, DebertaSampleMemo* memo = nullptr,
+                                bool cellResolution = false);
+// The attention mask of one iRoPE layer over seqLen positions: 1 visible, -inf masked; one texel
+// per cell with `cellResolution`, up to kMaxTexelsPerSide a side.
+HeatmapSample iropeMaskTexels(const IropeParams& params, int layer, long long seqLen, Box plot,
+                              bool cellResolution = false);
 
 // ---- CoPE: gates, positions (matrix and the last query's row against token distance), bias
 inline constexpr PanelShape kCopePanels{4, 2, 18, 12, 12};

@@ -20,8 +20,11 @@ struct SinusoidalHeatmapOptions {
 std::string sinusoidalTitle(const SinusoidalParams& params);  // "Sinusoidal (interleaved) — d=…"
 
 // Texels for a heatmap whose cells fill `area` (one per pixel at most: each is the mean of the
-// cells under its pixel). Pass the plot rectangle, see sinusoidalHeatmapPlotBox().
-HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area);
+// cells under its pixel). Pass the plot rectangle, see sinusoidalHeatmapPlotBox(). With
+// `cellResolution` (a vector file: Theme::cellResolution) one texel per cell, up to
+// kMaxTexelsPerSide a side.
+HeatmapSample sinusoidalSampleForArea(const SinusoidalParams& params, CellWindow window, Box area,
+                                      bool cellResolution = false);
 
 // Where drawSinusoidalHeatmap() puts the cells when drawing into `area`.
 Box sinusoidalHeatmapPlotBox(Box area, const SinusoidalParams& params,
