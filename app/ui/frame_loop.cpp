@@ -526,19 +526,13 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
 }
 
 // Why a tab opened with `path` (--layout-configs, --layout-checkpoint) does not show its data,
-// or "": a config.json the RoPE view refused or has not read, a checkpoint whose read failed (the
-// Usage tab says "Read MODEL from PATH" in the status line once it has the data).
+// or "": a config.json the RoPE view refused or has not read, a checkpoint whose read failed or
+// is not the one shown (as the view says: Panel::fileRead).
 std::string fileNotShown(Application& application, const std::string& path, const Status& opened) {
     if (!opened) return path + " was not opened: " + opened.error().message;
-    if (std::string problem = application.openedFileProblem(path); !problem.empty())
-        return path + " was not read: " + problem;
-    const state::RopeViewState& rope = application.state().rope;
-    if (rope.figure == state::RopeFigureId::Usage) {
-        const std::string& status = application.status();
-        if (status.rfind("Read ", 0) != 0) return path + " was not read: " + status;
-    } else if (rope.configPath != path || !rope.config) {
-        return path + " was not read";
-    }
+    const Panel::FileRead read = application.openedFile(path);
+    if (!read.problem.empty()) return path + " was not read: " + read.problem;
+    if (!read.read) return path + " was not read";
     return "";
 }
 
@@ -595,6 +589,7 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
             std::string name = application.currentView();
             if (!tab.name.empty()) name += " / " + tab.name;
             if (sweep.count > 1) name += " / panel " + std::to_string(panel + 1);
+            std::string shot;  // the screenshot's path without ".png", "" for none
             if (!screenshots.empty()) {
                 // "07-Relative-sandwich-panel-2.png": letters and digits of the name kept.
                 char number[16];
@@ -606,13 +601,33 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
                     else if (!file.empty() && file.back() != '-')
                         file += '-';
                 }
-                application.requestedScreenshot = screenshots + number + file + ".png";
+                shot = screenshots + number + file;
+                application.requestedScreenshot = shot + ".png";
             }
             ControlSweep& controls = controlSweep();
             controls = {true, {}};
             renderFrame(window, application, {nullptr, true});
             application.layoutAudit = nullptr;
             auditTabBars(audit);
+            // Presentation mode hides the controls; Ctrl+Tab shows them (a lesson's card asks
+            // for one): each tab's controls are audited once more with the column shown, its
+            // figures not (they are checked without it, as a projector shows them).
+            if (presentation && panel == 0 && !application.state().showControls) {
+                application.state().showControls = true;
+                application.controlsOnly = true;
+                const int panels = sweep.count;  // the narrower figures may offer more
+                controls.checking = false;
+                for (int i = 0; i < 2; ++i) {
+                    glfwPollEvents();
+                    renderFrame(window, application, {nullptr, true});
+                }
+                controls.checking = true;
+                if (!shot.empty()) application.requestedScreenshot = shot + "-controls.png";
+                renderFrame(window, application, {nullptr, true});
+                application.state().showControls = false;
+                application.controlsOnly = false;
+                sweep.count = panels;
+            }
             audit.narrowControls = int(controls.squeezed.size());
             for (std::string& control : controls.squeezed)
                 audit.faults.push_back(std::move(control));

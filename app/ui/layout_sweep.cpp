@@ -95,9 +95,12 @@ void auditControlWidth(const char* label, const std::string& value, float valueW
     if (!sweep.checking || valueWidth <= fieldWidth) return;
     const std::string_view whole(label);
     const std::string shown(whole.substr(0, whole.find("##")));
+    // A path is named by its start: the line stays one line.
+    const std::string start = value.size() > 40 ? value.substr(0, 40) + "..." : value;
     char line[256];
     std::snprintf(line, sizeof line, "the control '%s' is %.0f px wide, its value '%s' needs %.0f",
-                  shown.c_str(), fieldWidth, value.c_str(), valueWidth);
+                  shown.empty() ? std::string(whole).c_str() : shown.c_str(), fieldWidth,
+                  start.c_str(), valueWidth);
     sweep.squeezed.push_back(line);
 }
 

@@ -42,7 +42,8 @@ struct ControlSweep {
 };
 ControlSweep& controlSweep();
 // Reported to controlSweep() when `valueWidth` (the value's text and the frame's padding) is more
-// than `fieldWidth`, both in pixels; `label` as ImGui shows it ("seed", "##id" parts dropped).
+// than `fieldWidth`, both in pixels; `label` as ImGui shows it ("seed", "##id" parts dropped;
+// a hidden label, "##config", as it is).
 void auditControlWidth(const char* label, const std::string& value, float valueWidth,
                        float fieldWidth);
 
