@@ -119,10 +119,17 @@ void RopeUsageTab::draw(state::RopeUsageState& state, ui::FrameContext& context)
         "or start PosLab with it: poslab DIR.");
     if (buttonBeside) ImGui::SameLine();
     openNow |= ImGui::Button(openLabel);
-    // The pairing combo wraps to its own line when the row has no room for it (a projector).
+    // The pairing combo as wide as its widest choice, its label beside it (a box narrower put
+    // the label on a row of its own, which the figure below lost at 480x320); it wraps to its
+    // own line when the row has no room for it (a projector).
+    float widest = 0;
+    for (const auto& [value, name] : kPairings)
+        widest = std::max(widest, ImGui::CalcTextSize(name).x);
+    const float comboWidth = widest + 2 * style.FramePadding.x + ImGui::GetFrameHeight();
+    const float comboRow = comboWidth + style.ItemInnerSpacing.x + ImGui::CalcTextSize("pairing").x;
     const float rowRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (rowRight - ImGui::GetItemRectMax().x > ImGui::GetFontSize() * 16) ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    if (rowRight - ImGui::GetItemRectMax().x > comboRow + style.ItemSpacing.x) ImGui::SameLine();
+    ImGui::SetNextItemWidth(comboWidth);
     state::UsagePairing pairing = state.pairing;
     const state::UsagePairing values[] = {kPairings[0].first, kPairings[1].first,
                                           kPairings[2].first};
