@@ -119,8 +119,8 @@ void AlibiPanel::drawControls(state::AlibiViewState& view) {
     ui::comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
                   "Colour scale of the bias matrices and of the attention weights.");
     ImGui::Spacing();
-    ImGui::TextDisabled("Click a head to enlarge it.");
-    ImGui::TextDisabled("Hover any figure for exact values.");
+    ui::wrappedNote("Click a head to enlarge it.");
+    ui::wrappedNote("Hover any figure for exact values.");  // wrapped: cut at 480x320
 }
 
 void AlibiPanel::drawFigure(state::AlibiViewState& view, ui::FrameContext& context) {

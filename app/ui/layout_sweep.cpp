@@ -34,6 +34,23 @@ std::string lastPathPart(std::string path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Controls hidden until a setting shows them, each group with the settings that do.
+struct HiddenControls {
+    const char* view;
+    const char* name;
+    const char* state;
+};
+constexpr HiddenControls kHiddenControls[] = {
+    {"RoPE", "typed-in q and k", R"({"rope": {"customVectors": true, "keyEqualsQuery": false}})"},
+    {"RoPE", "k seed, YaRN's settings",
+     R"({"rope": {"keyEqualsQuery": false, "params": {"scaling": {"type": "yarn"}}}})"},
+    {"RoPE", "Llama 3's settings", R"({"rope": {"params": {"scaling": {"type": "llama3"}}}})"},
+    {"ALiBi", "random content logits", R"({"alibi": {"randomContent": true}})"},
+    {"Similarity", "a learned table", R"({"similarity": {"params": {"encoding": "learned"}}})"},
+    {"Compare", "config paths",
+     R"({"compare": {"a": {"useConfig": true}, "b": {"useConfig": true}}})"},
+};
+
 }  // namespace
 
 std::vector<FigureTab> figureTabs(const std::vector<std::string>& views, const LayoutData& data) {
@@ -74,6 +91,11 @@ std::vector<FigureTab> figureTabs(const std::vector<std::string>& views, const L
             addNamed(tabs, view, state::kContextualKey, "tab", state::kContextualTabNames);
         } else {
             tabs.push_back({view, "", "", ""});
+        }
+        for (const HiddenControls& hidden : kHiddenControls) {
+            if (view == hidden.view)
+                tabs.push_back(
+                    {view, std::string(hidden.name) + " (controls)", hidden.state, "", true});
         }
     }
     return tabs;
