@@ -109,7 +109,7 @@ void T5Panel::drawControls(state::T5ViewState& view) {
 
 void T5Panel::drawBucketEditor(state::T5ViewState& view) {
     ImGui::Spacing();
-    if (!ImGui::CollapsingHeader("Per-bucket bias values")) {
+    if (!ui::collapsingSection("Per-bucket bias values")) {
         ui::tooltipForLastItem(
             "One learned scalar per bucket (one head of relative_attention_bias). "
             "Seeded random by default; open to edit each value.");
@@ -131,7 +131,7 @@ void T5Panel::drawBucketEditor(state::T5ViewState& view) {
     if (ImGui::Button("Undo edits")) view.bucketBiases.clear();
     ImGui::EndDisabled();
     ui::tooltipForLastItem("Back to the seeded values.");
-    ImGui::TextDisabled(edited ? "values edited by hand" : "values ~ N(0, 1) from the seed");
+    ui::wrappedNote(edited ? "values edited by hand" : "values ~ N(0, 1) from the seed");
 
     const std::vector<double> shown = t5EffectiveBiases(options);
     const std::vector<BucketRange>& ranges =

@@ -563,12 +563,12 @@ std::vector<std::string> auditControlsAlone(GLFWwindow* window, Application& app
     const int panels = sweep.count;  // the narrower figure area may offer more panels
     ControlSweep& controls = controlSweep();
     ControlSweep before = std::move(controls);
-    controls = {};
+    controls = {false, {}, true};  // closed sections opened (T5's bucket values)
     for (int i = 0; i < 2; ++i) {  // the column opens, then its scroll bar is known
         glfwPollEvents();
         renderFrame(window, application, {nullptr, true});
     }
-    controls = {true, {}};
+    controls = {true, {}, true};
     if (!screenshot.empty()) application.requestedScreenshot = screenshot;
     renderFrame(window, application, {nullptr, true});
     std::vector<std::string> squeezed = std::move(controls.squeezed);

@@ -46,6 +46,7 @@ constexpr HiddenControls kHiddenControls[] = {
      R"({"rope": {"keyEqualsQuery": false, "params": {"scaling": {"type": "yarn"}}}})"},
     {"RoPE", "Llama 3's settings", R"({"rope": {"params": {"scaling": {"type": "llama3"}}}})"},
     {"ALiBi", "random content logits", R"({"alibi": {"randomContent": true}})"},
+    {"T5", "per-bucket bias values", ""},  // a closed section: opened (collapsingSection)
     {"Similarity", "a learned table", R"({"similarity": {"params": {"encoding": "learned"}}})"},
     {"Compare", "config paths",
      R"({"compare": {"a": {"useConfig": true}, "b": {"useConfig": true}}})"},

@@ -43,6 +43,7 @@ PanelSweep& panelSweep();
 struct ControlSweep {
     bool checking = false;
     std::vector<std::string> squeezed;
+    bool openSections = false;  // collapsingSection opens (the controls audited alone)
 };
 ControlSweep& controlSweep();
 // Reported to controlSweep() when `valueWidth` (the value's text and the frame's padding) is more

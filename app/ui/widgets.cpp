@@ -244,6 +244,11 @@ bool inputString(const char* label, std::string* text, int flags, const char* hi
                             resizeString, text);
 }
 
+bool collapsingSection(const char* label) {
+    if (controlSweep().openSections) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+    return ImGui::CollapsingHeader(label);
+}
+
 void tooltipForLastItem(const char* text) {
     // Not while the item is being dragged: the user is watching the value and the figures.
     if (text && ImGui::IsItemHovered() && !ImGui::IsItemActive()) {

@@ -77,6 +77,10 @@ bool pathField(const char* id, const char* hint, std::string* path, const char* 
 // (a choice, once chosen, is the preview); else the label above a box across the column.
 bool beginCombo(const char* label, const std::string& preview,
                 const std::vector<std::string>& choices = {});
+// A section of controls the user opens (ImGui::CollapsingHeader); true while open. Opened while
+// --check-layout audits the controls alone (ControlSweep::openSections), so that its controls
+// are checked too; it then stays open.
+bool collapsingSection(const char* label);
 void tooltipForLastItem(const char* text);   // shows text when the previous widget is hovered
 void sectionHeader(const char* text);        // a separator with a caption
 void wrappedNote(const std::string& text);   // muted explanatory text, wrapped at the window's edge

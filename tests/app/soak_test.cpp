@@ -259,8 +259,9 @@ int expectLayoutWithin(const LayoutSummary& summary, KnownFaults known) {
     EXPECT_EQ(summary.narrowControls, 0) << size << summary.lines;
     // Controls shown only in some state are visited in it, their controls alone (ALiBi's seed
     // behind "random content logits", RoPE's typed-in q and k, Compare's config paths, ...).
-    for (const char* hidden : {"RoPE / typed-in q and k", "ALiBi / random content logits",
-                               "Similarity / a learned table", "Compare / config paths"})
+    for (const char* hidden :
+         {"RoPE / typed-in q and k", "ALiBi / random content logits", "T5 / per-bucket bias values",
+          "Similarity / a learned table", "Compare / config paths"})
         EXPECT_EQ(linesStartingWith(summary.lines,
                                     std::string(hidden) + " (controls): 0 narrow controls"),
                   1)
