@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -294,10 +295,14 @@ void ContextualPanel::drawDebertaControls(DebertaParams& p) {
 
 void ContextualPanel::drawNopeControls(NopeFigureOptions& o) {
     ui::sectionHeader("NoPE and Llama 4's iRoPE");
-    int sections = int(o.sections);
-    const char* names[] = {"both", "NoPE only", "iRoPE only"};
-    if (ImGui::Combo("show", &sections, names, 3)) o.sections = NopeSections(sections);
-    ui::tooltipForLastItem("Which panels: the NoPE signal, the iRoPE panels, or both.");
+    ui::comboEnum(
+        "show", &o.sections, std::array{NopeSections::All, NopeSections::Nope, NopeSections::Irope},
+        [](NopeSections s) {
+            return s == NopeSections::All    ? "both"
+                   : s == NopeSections::Nope ? "NoPE only"
+                                             : "iRoPE only";
+        },
+        "Which panels: the NoPE signal, the iRoPE panels, or both.");
     int length = int(std::min<long long>(o.seqLen, kMaxGuiSeqLen));
     if (ui::sliderInt(state::kNopeSeqLen, &length,
                       "Positions in the curves and in the mask (sampled to the pixels)."))

@@ -75,10 +75,10 @@ void fireControls(FireParams& p) {
     ui::sliderInt(state::kFireHead, &p.head, ui::SliderBounds{0, p.heads - 1},
                   "Which head's bias is drawn.");
     int seed = int(std::min<std::uint64_t>(p.seed, 1u << 30));
-    if (ImGui::InputInt("MLP seed", &seed)) p.seed = std::uint64_t(std::max(0, seed));
-    ui::tooltipForLastItem(
-        "Seeds the stand-in MLP weights (torch's nn.Linear initialisation): the shape of phi is "
-        "FIRE's, the bias a trained MLP would learn.");
+    if (ui::inputInt("MLP seed", &seed,
+                     "Seeds the stand-in MLP weights (torch's nn.Linear initialisation): the "
+                     "shape of phi is FIRE's, the bias a trained MLP would learn."))
+        p.seed = std::uint64_t(seed);
 }
 
 }  // namespace

@@ -106,9 +106,8 @@ void AlibiPanel::drawControls(state::AlibiViewState& view) {
         "alone. On: every key gets a logit scale * N(0, 1) from the seed (the same "
         "for every head), and the bias then tilts it toward recent keys.");
     if (view.randomContent) {
-        if (ImGui::InputInt("seed", &view.contentSeed))
-            view.contentSeed = std::max(0, view.contentSeed);
-        ui::tooltipForLastItem("Seed of the content logits: the same seed gives the same logits.");
+        ui::inputInt("seed", &view.contentSeed,
+                     "Seed of the content logits: the same seed gives the same logits.");
         ui::sliderDouble(
             state::kAlibiContentScale, &view.contentScale,
             "Standard deviation of the content logits. Compare it with the slopes: a "
@@ -120,8 +119,8 @@ void AlibiPanel::drawControls(state::AlibiViewState& view) {
     ui::comboEnum("colormap", &view.colormap, allColormaps(), colormapName,
                   "Colour scale of the bias matrices and of the attention weights.");
     ImGui::Spacing();
-    ImGui::TextDisabled("Click a head to enlarge it.");
-    ImGui::TextDisabled("Hover any figure for exact values.");
+    ui::wrappedNote("Click a head to enlarge it.");
+    ui::wrappedNote("Hover any figure for exact values.");  // wrapped: cut at 480x320
 }
 
 void AlibiPanel::drawFigure(state::AlibiViewState& view, ui::FrameContext& context) {

@@ -1,7 +1,6 @@
 #include "panels/compare_panel.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -227,8 +226,8 @@ void ComparePanel::drawControls(state::CompareViewState& view) {
             "Read head_dim, rope_theta, rope_scaling and the training length from a Hugging "
             "Face config.json, exactly as transformers does.");
         if (s.useConfig) {
-            ImGui::InputTextWithHint("##path", "path/to/config.json", &s.configPath);
-            ui::tooltipForLastItem("The figure re-reads the file when the path changes.");
+            ui::pathField("##path", "path/to/config.json", &s.configPath, nullptr,
+                          "The figure re-reads the file when the path changes.");
         } else {
             ui::sliderDouble(state::kRopeBaseSlider, &s.base, "rope_theta of this side.");
             if (ImGui::Button("10000")) s.base = 10000;

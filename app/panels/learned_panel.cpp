@@ -182,7 +182,7 @@ void LearnedPanel::drawControls(state::LearnedViewState& view, ui::FrameContext&
                            view.loaded->rows, view.loaded->cols);
         if (view.tensorChoices.size() > 1) {
             std::string chosen = view.loadedTensor;
-            if (ImGui::BeginCombo("tensor", chosen.c_str())) {
+            if (ui::beginCombo("tensor", chosen, view.tensorChoices)) {
                 for (const std::string& name : view.tensorChoices) {
                     if (ImGui::Selectable(name.c_str(), name == chosen)) chosen = name;
                 }

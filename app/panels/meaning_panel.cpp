@@ -1,7 +1,6 @@
 #include "panels/meaning_panel.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -272,13 +271,9 @@ void MeaningPanel::drawControls(state::MeaningViewState& view) {
 
     ui::sectionHeader("Word vectors from a file");
     std::string path = view.tokensPath;
-    const bool enter = ImGui::InputTextWithHint("##tokens", "path/to/embeddings.npy", &path,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
-    ui::tooltipForLastItem(
-        "A 2-D .npy: one row per token of the sequence, d_model columns (e.g. a model's "
-        "token embeddings for a sentence). Empty: random words.");
-    ImGui::SameLine();
-    if (ImGui::Button("Load") || enter) {
+    if (ui::pathField("##tokens", "path/to/embeddings.npy", &path, "Load",
+                      "A 2-D .npy: one row per token of the sequence, d_model columns (e.g. a "
+                      "model's token embeddings for a sentence). Empty: random words.")) {
         view.tokensPath = path;
         tokensPath_.clear();
         sequence_.clear();  // the file may have changed: read it again

@@ -186,6 +186,17 @@ void RopePanel::prepare(state::AppState& state, ui::FrameContext& context) {
     valid_ = validate(view.params);
 }
 
+ui::Panel::FileRead RopePanel::fileRead(const state::AppState& state,
+                                        const std::string& path) const {
+    if (usageTab_.holds(path)) return {true, ""};
+    if (std::string problem = usageTab_.problemWith(path); !problem.empty())
+        return {false, problem};
+    const state::RopeViewState& view = state.rope;
+    if (view.configPath != path) return {};
+    if (!view.configError.empty()) return {false, view.configError};
+    return {bool(view.config), ""};
+}
+
 void RopePanel::drawControls(state::AppState& state, ui::FrameContext& context) {
     state::RopeViewState& view = state.rope;
     drawControls(view, context, valid_);

@@ -40,6 +40,8 @@ class RopePanel : public ui::Panel {
     Figure exportFigure(const state::AppState& state, float width, float height,
                         const Theme& theme) const override;
     Result<Matrix> exportData(const state::AppState& state) const override;
+    // A config.json read into every control, or a checkpoint the Usage tab measured.
+    FileRead fileRead(const state::AppState& state, const std::string& path) const override;
 
     // q and k as the state describes them (custom lists padded with zeros to head_dim).
     struct QueryKey {

@@ -2,7 +2,6 @@
 // RoPE's parameters, the scaling and its per-type settings, q and k, the positions and the
 // display settings. Every slider takes its descriptor (state/ranges.hpp, core's rope.hpp).
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -71,17 +70,13 @@ void RopePanel::drawControls(state::RopeViewState& view, ui::FrameContext& conte
 
 void RopePanel::drawConfigControls(state::RopeViewState& view, ui::FrameContext& context) {
     ui::sectionHeader("Model config.json");
-    bool load = ImGui::InputTextWithHint("##config", "path/to/config.json", &view.configPath,
-                                         ImGuiInputTextFlags_EnterReturnsTrue);
-    ui::tooltipForLastItem(
-        "A Hugging Face config.json (head_dim, rope_theta, partial_rotary_factor, rope_scaling, "
-        "max_position_embeddings). You can also drop the file onto the window.");
-    ImGui::SameLine();
-    load |= ImGui::Button("Load");
-    ui::tooltipForLastItem(
-        "Read the file and set every RoPE control from it. A file that cannot be "
-        "used changes nothing.");
-    if (load) loadConfig(view, view.configPath, context);
+    if (ui::pathField("##config", "path/to/config.json", &view.configPath, "Load",
+                      "A Hugging Face config.json (head_dim, rope_theta, partial_rotary_factor, "
+                      "rope_scaling, max_position_embeddings). You can also drop the file onto "
+                      "the window.",
+                      "Read the file and set every RoPE control from it. A file that cannot be "
+                      "used changes nothing."))
+        loadConfig(view, view.configPath, context);
     if (!view.configError.empty()) ui::errorText(view.configError);
     if (!view.configLoaded.empty()) {
         ui::wrappedNote(view.configLoaded);
@@ -99,7 +94,7 @@ void RopePanel::drawConfigRead(state::RopeViewState& view) {
         // Each layer type with its own RoPE (Gemma 3: global and local bases): pick whose to
         // show. Types without RoPE (NoPE, linear attention) are listed greyed with the reason.
         std::string chosen = view.configLayerType;
-        if (ImGui::BeginCombo("layer type", view.configLayerType.c_str())) {
+        if (ui::beginCombo("layer type", view.configLayerType, layerTypes)) {
             for (const std::string& type : layerTypes) {
                 const std::string reason = noRopeReasonOf(config, type);
                 const std::string label = reason.empty() ? type : type + " (no RoPE)";
@@ -328,21 +323,17 @@ void RopePanel::drawVectorControls(state::RopeViewState& view, const std::string
         "seeded random: standard normal entries from a seed (the same on every machine)\n"
         "typed in: your own numbers; missing entries are 0");
     if (view.vectors == state::RopeVectorSource::Seeded) {
-        if (ImGui::InputInt("q seed", &view.querySeed))
-            view.querySeed = std::max(0, view.querySeed);
-        ui::tooltipForLastItem("q = seededGaussianVector(head_dim, seed).");
-        if (!view.keyEqualsQuery) {
-            if (ImGui::InputInt("k seed", &view.keySeed)) view.keySeed = std::max(0, view.keySeed);
-            ui::tooltipForLastItem("k = seededGaussianVector(head_dim, seed).");
-        }
+        ui::inputInt("q seed", &view.querySeed, "q = seededGaussianVector(head_dim, seed).");
+        if (!view.keyEqualsQuery)
+            ui::inputInt("k seed", &view.keySeed, "k = seededGaussianVector(head_dim, seed).");
         if (ImGui::Button("New random q and k")) view.querySeed += 2, view.keySeed += 2;
     } else {
-        ImGui::InputText("q", &view.customQuery);
-        ui::tooltipForLastItem("Comma-separated numbers, up to head_dim; missing entries are 0.");
+        const char* help = "Comma-separated numbers, up to head_dim; missing entries are 0.";
+        ui::inputString("q", &view.customQuery);
+        ui::tooltipForLastItem(help);
         if (!view.keyEqualsQuery) {
-            ImGui::InputText("k", &view.customKey);
-            ui::tooltipForLastItem(
-                "Comma-separated numbers, up to head_dim; missing entries are 0.");
+            ui::inputString("k", &view.customKey);
+            ui::tooltipForLastItem(help);
         }
     }
     ImGui::Checkbox("k = q", &view.keyEqualsQuery);

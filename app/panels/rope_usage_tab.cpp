@@ -84,13 +84,16 @@ void RopeUsageTab::collect(ui::FrameContext& context) {
     job_.reset();
     if (result) {
         data_ = std::make_shared<const RopeUsageData>(std::move(result).value());
+        readPath_ = path;
         error_.clear();
+        failedPath_.clear();
         if (context.statusMessage) {
             *context.statusMessage = "Read " + data_->model + " from " + path;
         }
     } else {
         error_ = result.error().message == "cancelled" ? "Cancelled: " + path + " was not read"
                                                        : result.error().message;
+        failedPath_ = path;
         if (context.statusMessage) *context.statusMessage = error_;
     }
 }
@@ -116,23 +119,28 @@ void RopeUsageTab::draw(state::RopeUsageState& state, ui::FrameContext& context)
         "or start PosLab with it: poslab DIR.");
     if (buttonBeside) ImGui::SameLine();
     openNow |= ImGui::Button(openLabel);
-    // The pairing combo wraps to its own line when the row has no room for it (a projector).
+    // The pairing combo as wide as its widest choice, its label beside it (a box narrower put
+    // the label on a row of its own, which the figure below lost at 480x320); it wraps to its
+    // own line when the row has no room for it (a projector).
+    float widest = 0;
+    for (const auto& [value, name] : kPairings)
+        widest = std::max(widest, ImGui::CalcTextSize(name).x);
+    const float comboWidth = widest + 2 * style.FramePadding.x + ImGui::GetFrameHeight();
+    const float comboRow = comboWidth + style.ItemInnerSpacing.x + ImGui::CalcTextSize("pairing").x;
     const float rowRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (rowRight - ImGui::GetItemRectMax().x > ImGui::GetFontSize() * 16) ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    if (rowRight - ImGui::GetItemRectMax().x > comboRow + style.ItemSpacing.x) ImGui::SameLine();
+    ImGui::SetNextItemWidth(comboWidth);
     state::UsagePairing pairing = state.pairing;
-    if (ImGui::BeginCombo("pairing", [&] {
-            for (const auto& [value, name] : kPairings) {
-                if (value == pairing) return name;
+    const state::UsagePairing values[] = {kPairings[0].first, kPairings[1].first,
+                                          kPairings[2].first};
+    ui::comboEnum(
+        "pairing", &state.pairing, values,
+        [](state::UsagePairing value) {
+            for (const auto& [choice, name] : kPairings) {
+                if (choice == value) return name;
             }
             return "from config";
-        }())) {
-        for (const auto& [value, name] : kPairings) {
-            if (ImGui::Selectable(name, value == pairing)) state.pairing = value;
-        }
-        ImGui::EndCombo();
-    }
-    ui::tooltipForLastItem(
+        },
         "Which rows of a head form a rotary pair. HF's Llama-family checkpoints are stored for "
         "rotate_half (rows i and i + d/2); GPT-J-style ones interleave (2i, 2i+1). 'from config' "
         "follows model_type and refuses a model whose layout it does not know.");

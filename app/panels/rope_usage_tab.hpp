@@ -37,9 +37,19 @@ class RopeUsageTab {
                     const Theme& theme,
                     int selected) const;  // for File > Export too
     const RopeUsageData* data() const { return data_ ? data_.get() : nullptr; }
+    // Takes a finished read's result (draw does, each frame); while one runs, marks the frame
+    // animating and waiting.
+    void collect(ui::FrameContext& context);
+    bool reading() const { return job_.has_value(); }  // a read started and not yet collected
+    // What became of reading `path`: whether the measure held is its, whole, and why its last
+    // read failed ("" if it did not, or is still running). --check-layout asks, rather than
+    // reading the status line, which the next message replaces.
+    bool holds(const std::string& path) const { return data_ && readPath_ == path; }
+    std::string problemWith(const std::string& path) const {
+        return !job_ && failedPath_ == path ? error_ : "";
+    }
 
   private:
-    void collect(ui::FrameContext& context);  // takes a finished job's result
     void cancel();
 
     struct Job {
@@ -51,6 +61,7 @@ class RopeUsageTab {
     std::optional<Job> job_;
     std::shared_ptr<const RopeUsageData> data_;  // the last measure read
     std::string error_;                          // why the last read failed
+    std::string readPath_, failedPath_;          // whose read gave data_, whose gave error_
 };
 
 }  // namespace poslab::panels

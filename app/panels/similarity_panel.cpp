@@ -1,7 +1,6 @@
 #include "panels/similarity_panel.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -205,13 +204,11 @@ void SimilarityPanel::drawControls(state::SimilarityViewState& view, ui::FrameCo
             }
             ImGui::TextDisabled("or a trained table:");
             std::string path = view.learnedTablePath;
-            const bool enter = ImGui::InputTextWithHint("##npy", "path/to/table.npy", &path,
-                                                        ImGuiInputTextFlags_EnterReturnsTrue);
-            ui::tooltipForLastItem(
-                "A 2-D .npy (float32 or float64): rows are positions, columns dimensions, as "
-                "saved from model.transformer.wpe.weight with numpy.save. Enter or Load.");
-            ImGui::SameLine();
-            if ((ImGui::Button("Load") || enter) && !path.empty()) {
+            if (ui::pathField("##npy", "path/to/table.npy", &path, "Load",
+                              "A 2-D .npy (float32 or float64): rows are positions, columns "
+                              "dimensions, as saved from model.transformer.wpe.weight with "
+                              "numpy.save. Enter or Load.") &&
+                !path.empty()) {
                 view.learnedTablePath = path;
                 tablePath_
                     .clear();   // reload even if the path is the same (the file may have changed)

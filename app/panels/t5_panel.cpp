@@ -109,7 +109,7 @@ void T5Panel::drawControls(state::T5ViewState& view) {
 
 void T5Panel::drawBucketEditor(state::T5ViewState& view) {
     ImGui::Spacing();
-    if (!ImGui::CollapsingHeader("Per-bucket bias values")) {
+    if (!ui::collapsingSection("Per-bucket bias values")) {
         ui::tooltipForLastItem(
             "One learned scalar per bucket (one head of relative_attention_bias). "
             "Seeded random by default; open to edit each value.");
@@ -118,11 +118,9 @@ void T5Panel::drawBucketEditor(state::T5ViewState& view) {
     const T5FigureOptions options = optionsFor(view);
     const int count = options.params.numBuckets;
     const bool edited = view.bucketBiases.size() == std::size_t(count);
-    if (ImGui::InputInt("seed", &view.biasSeed)) {
-        view.biasSeed = std::max(0, view.biasSeed);
+    if (ui::inputInt("seed", &view.biasSeed,
+                     "Seed of the N(0, 1) bucket values. Changing it discards edits."))
         view.bucketBiases.clear();
-    }
-    ui::tooltipForLastItem("Seed of the N(0, 1) bucket values. Changing it discards edits.");
     if (ImGui::Button("Reseed")) {
         ++view.biasSeed;
         view.bucketBiases.clear();
@@ -133,7 +131,7 @@ void T5Panel::drawBucketEditor(state::T5ViewState& view) {
     if (ImGui::Button("Undo edits")) view.bucketBiases.clear();
     ImGui::EndDisabled();
     ui::tooltipForLastItem("Back to the seeded values.");
-    ImGui::TextDisabled(edited ? "values edited by hand" : "values ~ N(0, 1) from the seed");
+    ui::wrappedNote(edited ? "values edited by hand" : "values ~ N(0, 1) from the seed");
 
     const std::vector<double> shown = t5EffectiveBiases(options);
     const std::vector<BucketRange>& ranges =
@@ -148,17 +146,16 @@ void T5Panel::drawBucketEditor(state::T5ViewState& view) {
             double value = shown[std::size_t(b)];
             const std::string range = rangeTextOf(ranges, b);
             const std::string name = "b[" + std::to_string(b) + "]";
-            ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 3.5f);
-            if (ImGui::InputDouble(name.c_str(), &value, 0.1, 1.0, "%.4f") &&
-                std::isfinite(value)) {
-                if (view.bucketBiases.size() != std::size_t(count)) view.bucketBiases = shown;
-                view.bucketBiases[std::size_t(b)] = std::clamp(value, -1e6, 1e6);
-            }
             const std::string tip = range.empty()
                                         ? "No relative position falls into this bucket."
                                         : "Bucket " + std::to_string(b) + ": relative positions " +
                                               range + " (key - query).";
-            ui::tooltipForLastItem(tip.c_str());
+            ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 3.5f);
+            if (ui::inputDouble(name.c_str(), &value, 0.1, 1.0, "%.4f", tip.c_str()) &&
+                std::isfinite(value)) {
+                if (view.bucketBiases.size() != std::size_t(count)) view.bucketBiases = shown;
+                view.bucketBiases[std::size_t(b)] = std::clamp(value, -1e6, 1e6);
+            }
             ImGui::PopID();
         }
     }

@@ -1,7 +1,6 @@
 #include "panels/vision_rope_panel.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -103,15 +102,14 @@ void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
         m = mropePreset(model);
     }
     ui::sectionHeader("Prompt");
-    ImGui::PushItemWidth(-1);
-    ImGui::InputText("##prompt", &view.prompt);
-    ImGui::PopItemWidth();
+    ImGui::SetNextItemWidth(-1);
+    ui::inputString("##prompt", &view.prompt);
     ui::tooltipForLastItem(
         "Segments separated by commas: text:N (N tokens), image:TxHxW and video:TxHxW (grids in "
         "patches before merging, H and W multiples of the merge size), a video's @S = seconds "
         "per temporal grid (Qwen2.5-VL). Caps: 64 segments, 1048576 tokens, T <= 512, H and W "
         "<= 1024. Text counts include the <|vision_start|>/<|vision_end|> tokens.");
-    if (ImGui::BeginCombo("examples", "pick a prompt")) {
+    if (ui::beginCombo("examples", "pick a prompt")) {
         for (const std::string& example : kExamplePrompts) {
             if (ImGui::Selectable(example.c_str(), example == view.prompt)) view.prompt = example;
         }
@@ -135,12 +133,11 @@ void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
     ui::sectionHeader("Rotary pairs");
     const int pairs = m.headDim / 2;
     int section[3] = {m.section[0], m.section[1], m.section[2]};
-    if (ImGui::InputInt3("mrope_section", section)) {
+    if (ui::inputInts("mrope_section", section, 3,
+                      "Pairs driven by the temporal, height and width positions; they must sum "
+                      "to head_dim / 2.")) {
         for (int i = 0; i < 3; ++i) m.section[std::size_t(i)] = std::clamp(section[i], 0, 512);
     }
-    ui::tooltipForLastItem(
-        "Pairs driven by the temporal, height and width positions; they must sum to head_dim / "
-        "2.");
     if (auto s = validateMropeSection(m.section, m.headDim); !s) {
         ui::errorText(s.error().message);
         if (ImGui::Button("Fit W to head_dim")) {
@@ -166,17 +163,13 @@ void VisionRopePanel::drawMropeControls(state::VisionRopeViewState& view,
     }
 
     ui::sectionHeader("Model config.json");
-    bool load = ImGui::InputTextWithHint("##config", "path/to/config.json", &view.configPath,
-                                         ImGuiInputTextFlags_EnterReturnsTrue);
-    ui::tooltipForLastItem(
-        "A Qwen2-VL, Qwen2.5-VL or Qwen3-VL config.json: mrope_section, mrope_interleaved, "
-        "head size, rope_theta, vision_config.spatial_merge_size and tokens_per_second.");
-    ImGui::SameLine();
-    load |= ImGui::Button("Load");
-    ui::tooltipForLastItem(
-        "Read the file and set the controls above. A file without multimodal RoPE "
-        "changes nothing.");
-    if (load) loadConfig(view, context);
+    if (ui::pathField("##config", "path/to/config.json", &view.configPath, "Load",
+                      "A Qwen2-VL, Qwen2.5-VL or Qwen3-VL config.json: mrope_section, "
+                      "mrope_interleaved, head size, rope_theta, vision_config.spatial_merge_size "
+                      "and tokens_per_second.",
+                      "Read the file and set the controls above. A file without multimodal RoPE "
+                      "changes nothing."))
+        loadConfig(view, context);
     if (!view.configError.empty()) ui::errorText(view.configError);
     if (!view.configLoaded.empty()) {
         ui::wrappedNote(view.configLoaded);

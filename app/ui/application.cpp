@@ -128,6 +128,14 @@ std::string Application::openedFileProblem(const std::string& path) const {
     return "";
 }
 
+Panel::FileRead Application::openedFile(const std::string& path) const {
+    for (const auto& panel : panels_) {
+        Panel::FileRead read = panel->fileRead(state_, path);
+        if (read.read || !read.problem.empty()) return read;
+    }
+    return {};
+}
+
 Status Application::openLink(std::string_view address) {
     state::Warnings warnings;
     auto request = state::applyLinkFragment(address, state_, warnings);
@@ -238,6 +246,7 @@ void Application::frame() {
     context.theme = scaledTheme(themeFor(state_.theme), context.uiScale);
     context.statusMessage = &status_;
     context.layoutAudit = layoutAudit;
+    context.controlsOnly = controlsOnly;
     Box figureArea;
     context.figureArea = &figureArea;
     tour_.beginFrame(state_, context, fonts_);  // presentation: larger fonts and figure text

@@ -111,6 +111,9 @@ class Application {
     // could, or has not read it yet): a config.json the RoPE view refused (not JSON, no head
     // size). Scripted runs (--screenshot) report it and exit 2, as for a file openFile refuses.
     std::string openedFileProblem(const std::string& path) const;
+    // What became of `path` in the view it was handed to (Panel::fileRead): read, refused or
+    // not yet (--check-layout's --layout-configs and --layout-checkpoint).
+    Panel::FileRead openedFile(const std::string& path) const;
     // Opens a link's fragment (state/share_link.hpp: `poslab 'URL#view=…'`, the page's address):
     // its settings, view and lesson. A bad link is an Error and changes nothing.
     Status openLink(std::string_view address);
@@ -137,6 +140,7 @@ class Application {
     // Non-null: every figure drawn in the next frames is checked for overlapping or cut-off
     // text, one line per fault (--check-layout, --tour-check).
     LayoutAudit* layoutAudit = nullptr;
+    bool controlsOnly = false;  // the next frames draw the views' controls, no figures
     // --window-size at start-up: a session opened then keeps the window's size and leaves full
     // screen alone (the command line is the user's latest word).
     bool keepWindowSize = false;

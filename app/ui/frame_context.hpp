@@ -42,6 +42,9 @@ struct FrameContext {
     bool animating = false;         // a panel sets this to keep frames coming (animations)
     bool waiting = false;           // a panel's worker is still computing what it shows: a
                                     // scripted --screenshot waits for it (up to 30 s)
+    // --check-layout auditing the controls alone (presentation mode, Ctrl+Tab): the views draw
+    // their controls column and no figures, whose workers would start for a narrower area.
+    bool controlsOnly = false;
     LayoutAudit* layoutAudit = nullptr;     // non-null: drawCanvasFigure checks every figure's text
                                             // (--check-layout, --tour-check)
     std::vector<std::string> droppedFiles;  // dropped on the window; the panel using them clears it

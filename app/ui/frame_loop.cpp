@@ -526,20 +526,57 @@ int runTourCheck(GLFWwindow* window, Application& application, const LaunchOptio
 }
 
 // Why a tab opened with `path` (--layout-configs, --layout-checkpoint) does not show its data,
-// or "": a config.json the RoPE view refused or has not read, a checkpoint whose read failed (the
-// Usage tab says "Read MODEL from PATH" in the status line once it has the data).
+// or "": a config.json the RoPE view refused or has not read, a checkpoint whose read failed or
+// is not the one shown (as the view says: Panel::fileRead).
 std::string fileNotShown(Application& application, const std::string& path, const Status& opened) {
     if (!opened) return path + " was not opened: " + opened.error().message;
-    if (std::string problem = application.openedFileProblem(path); !problem.empty())
-        return path + " was not read: " + problem;
-    const state::RopeViewState& rope = application.state().rope;
-    if (rope.figure == state::RopeFigureId::Usage) {
-        const std::string& status = application.status();
-        if (status.rfind("Read ", 0) != 0) return path + " was not read: " + status;
-    } else if (rope.configPath != path || !rope.config) {
-        return path + " was not read";
-    }
+    const Panel::FileRead read = application.openedFile(path);
+    if (!read.problem.empty()) return path + " was not read: " + read.problem;
+    if (!read.read) return path + " was not read";
     return "";
+}
+
+// "Relative-sandwich-panel-2" of "Relative / sandwich / panel 2": letters and digits of a
+// checked tab's name kept, for its screenshot's file name.
+std::string fileNamePart(const std::string& name) {
+    std::string file;
+    for (char c : name) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            file += c;
+        else if (!file.empty() && file.back() != '-')
+            file += '-';
+    }
+    while (!file.empty() && file.back() == '-') file.pop_back();
+    return file;
+}
+
+// The visible view's controls column alone, shown (presentation mode hides it) and audited for
+// narrow controls; no figures are drawn, so their workers do not start for a narrower area.
+// `screenshot`: a PNG of the audited frame, or "". Returns the narrow controls, one line each.
+std::vector<std::string> auditControlsAlone(GLFWwindow* window, Application& application,
+                                            const std::string& screenshot) {
+    bool& shown = application.state().showControls;
+    const bool shownBefore = shown;
+    shown = true;
+    application.controlsOnly = true;
+    PanelSweep& sweep = panelSweep();
+    const int panels = sweep.count;  // the narrower figure area may offer more panels
+    ControlSweep& controls = controlSweep();
+    ControlSweep before = std::move(controls);
+    controls = {false, {}, true};  // closed sections opened (T5's bucket values)
+    for (int i = 0; i < 2; ++i) {  // the column opens, then its scroll bar is known
+        glfwPollEvents();
+        renderFrame(window, application, {nullptr, true});
+    }
+    controls = {true, {}, true};
+    if (!screenshot.empty()) application.requestedScreenshot = screenshot;
+    renderFrame(window, application, {nullptr, true});
+    std::vector<std::string> squeezed = std::move(controls.squeezed);
+    controls = std::move(before);
+    shown = shownBefore;
+    application.controlsOnly = false;
+    sweep.count = panels;
+    return squeezed;
 }
 
 // --check-layout at one window size and mode: every figure tab of every view (`views`), and every
@@ -560,6 +597,8 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
     LayoutAudit kinds;  // the faults of every tab, by kind
     const auto start = SteadyClock::now();
     for (const FigureTab& tab : figureTabs(views, data)) {
+        const nlohmann::json before =
+            tab.controlsOnly ? state::sessionToJson(application.state(), {}) : nlohmann::json();
         if (!tab.state.empty()) {
             state::Warnings warnings;
             state::applyStateJson(nlohmann::json::parse(tab.state), application.state(), warnings);
@@ -569,6 +608,27 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
         // worker, waited for below).
         const Status opened = tab.file.empty() ? success() : application.openFile(tab.file);
         (void)application.selectView(tab.view);
+        if (tab.controlsOnly) {
+            // The settings that show the controls are the visit's alone: the next tabs and
+            // sizes are checked as they were.
+            std::string name = tab.view + " / " + tab.name;
+            std::string shot;
+            if (!screenshots.empty()) {
+                char number[16];
+                std::snprintf(number, sizeof number, "/%02zu-", shown + 1);
+                shot = screenshots + number + fileNamePart(name) + ".png";
+            }
+            glfwPollEvents();
+            renderFrame(window, application, {nullptr, true});  // the view selected
+            const std::vector<std::string> squeezed = auditControlsAlone(window, application, shot);
+            state::Warnings ignored;
+            state::applyStateJson(before, application.state(), ignored);
+            std::printf("%s: %zu narrow controls\n", name.c_str(), squeezed.size());
+            for (const std::string& control : squeezed) std::printf("  %s\n", control.c_str());
+            faults += squeezed.size();
+            kinds.narrowControls += int(squeezed.size());
+            continue;
+        }
         PanelSweep& sweep = panelSweep();
         sweep = {0, 1};
         for (int panel = 0; panel < sweep.count; ++panel) {
@@ -595,24 +655,26 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
             std::string name = application.currentView();
             if (!tab.name.empty()) name += " / " + tab.name;
             if (sweep.count > 1) name += " / panel " + std::to_string(panel + 1);
+            std::string shot;  // the screenshot's path without ".png", "" for none
             if (!screenshots.empty()) {
-                // "07-Relative-sandwich-panel-2.png": letters and digits of the name kept.
                 char number[16];
                 std::snprintf(number, sizeof number, "/%02zu-", shown + 1);
-                std::string file;
-                for (char c : name) {
-                    if (std::isalnum(static_cast<unsigned char>(c)))
-                        file += c;
-                    else if (!file.empty() && file.back() != '-')
-                        file += '-';
-                }
-                application.requestedScreenshot = screenshots + number + file + ".png";
+                shot = screenshots + number + fileNamePart(name);
+                application.requestedScreenshot = shot + ".png";
             }
             ControlSweep& controls = controlSweep();
             controls = {true, {}};
             renderFrame(window, application, {nullptr, true});
             application.layoutAudit = nullptr;
             auditTabBars(audit);
+            // Presentation mode hides the controls; Ctrl+Tab shows them (a lesson's card asks
+            // for one): each tab's controls are audited once more with the column shown, its
+            // figures not (they are checked without it, as a projector shows them).
+            if (presentation && panel == 0 && !application.state().showControls) {
+                for (std::string& control : auditControlsAlone(
+                         window, application, shot.empty() ? shot : shot + "-controls.png"))
+                    controls.squeezed.push_back(std::move(control));
+            }
             audit.narrowControls = int(controls.squeezed.size());
             for (std::string& control : controls.squeezed)
                 audit.faults.push_back(std::move(control));
@@ -643,8 +705,9 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
     }
     const float buttonsBottom = application.exportButtonsBottom();
     if (!(buttonsBottom > 0 && buttonsBottom <= float(height))) {
-        std::printf("Export dialog: its Export / Cancel row ends at %.0f px, past the window's %d\n",
-                    buttonsBottom, height);
+        std::printf(
+            "Export dialog: its Export / Cancel row ends at %.0f px, past the window's %d\n",
+            buttonsBottom, height);
         ++faults;
     }
     application.closeExportDialog();

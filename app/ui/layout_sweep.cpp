@@ -34,6 +34,24 @@ std::string lastPathPart(std::string path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Controls hidden until a setting shows them, each group with the settings that do.
+struct HiddenControls {
+    const char* view;
+    const char* name;
+    const char* state;
+};
+constexpr HiddenControls kHiddenControls[] = {
+    {"RoPE", "typed-in q and k", R"({"rope": {"customVectors": true, "keyEqualsQuery": false}})"},
+    {"RoPE", "k seed, YaRN's settings",
+     R"({"rope": {"keyEqualsQuery": false, "params": {"scaling": {"type": "yarn"}}}})"},
+    {"RoPE", "Llama 3's settings", R"({"rope": {"params": {"scaling": {"type": "llama3"}}}})"},
+    {"ALiBi", "random content logits", R"({"alibi": {"randomContent": true}})"},
+    {"T5", "per-bucket bias values", ""},  // a closed section: opened (collapsingSection)
+    {"Similarity", "a learned table", R"({"similarity": {"params": {"encoding": "learned"}}})"},
+    {"Compare", "config paths",
+     R"({"compare": {"a": {"useConfig": true}, "b": {"useConfig": true}}})"},
+};
+
 }  // namespace
 
 std::vector<FigureTab> figureTabs(const std::vector<std::string>& views, const LayoutData& data) {
@@ -75,6 +93,11 @@ std::vector<FigureTab> figureTabs(const std::vector<std::string>& views, const L
         } else {
             tabs.push_back({view, "", "", ""});
         }
+        for (const HiddenControls& hidden : kHiddenControls) {
+            if (view == hidden.view)
+                tabs.push_back(
+                    {view, std::string(hidden.name) + " (controls)", hidden.state, "", true});
+        }
     }
     return tabs;
 }
@@ -95,9 +118,12 @@ void auditControlWidth(const char* label, const std::string& value, float valueW
     if (!sweep.checking || valueWidth <= fieldWidth) return;
     const std::string_view whole(label);
     const std::string shown(whole.substr(0, whole.find("##")));
+    // A path is named by its start: the line stays one line.
+    const std::string start = value.size() > 40 ? value.substr(0, 40) + "..." : value;
     char line[256];
     std::snprintf(line, sizeof line, "the control '%s' is %.0f px wide, its value '%s' needs %.0f",
-                  shown.c_str(), fieldWidth, value.c_str(), valueWidth);
+                  shown.empty() ? std::string(whole).c_str() : shown.c_str(), fieldWidth,
+                  start.c_str(), valueWidth);
     sweep.squeezed.push_back(line);
 }
 

@@ -14,6 +14,9 @@ struct FigureTab {
     std::string name;   // the tab's session name ("scalings"), "" for a view without tabs
     std::string state;  // JSON for applyStateJson: {"rope": {"figure": 7}}
     std::string file;   // opened (as `poslab FILE` opens it) before the tab is shown, or ""
+    // Controls a view shows only in some state (ALiBi's seed behind "random content logits",
+    // RoPE's typed-in q and k): `state` shows them, and only the controls are audited.
+    bool controlsOnly = false;
 };
 // Files that give the tabs which show nothing without one their data (--layout-configs,
 // --layout-checkpoint): RoPE's Layers tab once per config.json, its Usage tab with a checkpoint.
@@ -22,7 +25,8 @@ struct LayoutData {
     std::string checkpoint;
 };
 // Every tab of the views named in `views`, in order (views this file does not know: one entry);
-// RoPE's tabs are followed by one entry per file in `data`.
+// RoPE's tabs are followed by one entry per file in `data`; a view's tabs by its entries for
+// controls hidden in its first state (controlsOnly).
 std::vector<FigureTab> figureTabs(const std::vector<std::string>& views,
                                   const LayoutData& data = {});
 
@@ -39,10 +43,12 @@ PanelSweep& panelSweep();
 struct ControlSweep {
     bool checking = false;
     std::vector<std::string> squeezed;
+    bool openSections = false;  // collapsingSection opens (the controls audited alone)
 };
 ControlSweep& controlSweep();
 // Reported to controlSweep() when `valueWidth` (the value's text and the frame's padding) is more
-// than `fieldWidth`, both in pixels; `label` as ImGui shows it ("seed", "##id" parts dropped).
+// than `fieldWidth`, both in pixels; `label` as ImGui shows it ("seed", "##id" parts dropped;
+// a hidden label, "##config", as it is).
 void auditControlWidth(const char* label, const std::string& value, float valueWidth,
                        float fieldWidth);
 

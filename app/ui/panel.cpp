@@ -20,6 +20,10 @@ constexpr float kPageLines = 24;
 
 void Panel::prepare(state::AppState&, FrameContext&) {}
 
+Panel::FileRead Panel::fileRead(const state::AppState&, const std::string&) const {
+    return {};
+}
+
 void Panel::draw(state::AppState& state, FrameContext& context) {
     prepare(state, context);
     if (state.showControls) {
@@ -33,6 +37,7 @@ void Panel::draw(state::AppState& state, FrameContext& context) {
         ImGui::EndChild();
         ImGui::SameLine();
     }
+    if (context.controlsOnly) return;
     // A window too short for the figures' text (a 480x320 window keeps 180 px for a plot, its
     // title, ticks and legend: the legend could only go over the curves) lays them out on a
     // taller page that scrolls, with its own scroll bar: the wheel stays the figures' zoom. Not

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 #include <string_view>
 
 #include "poslab/base/matrix.hpp"
@@ -35,6 +36,15 @@ class Panel {
                                 const Theme& theme) const = 0;
     // The numbers behind the panel's main figure, for CSV/NPY.
     virtual Result<Matrix> exportData(const state::AppState& state) const = 0;
+
+    // ---- A file handed to the view (Application::openFile): whether the view shows its data
+    // (`read`), or why it refused it (`problem`); neither while it has not read it yet (a worker
+    // still reading, the view not drawn since). Views that open no files: neither.
+    struct FileRead {
+        bool read = false;
+        std::string problem;
+    };
+    virtual FileRead fileRead(const state::AppState& state, const std::string& path) const;
 
   protected:
     // ---- One frame, in this order

@@ -4,7 +4,6 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "poslab/base/format.hpp"
 #include "state/session_files.hpp"
 #include "ui/key_help.hpp"
+#include "ui/widgets.hpp"
 
 namespace poslab::ui {
 
@@ -132,8 +132,7 @@ void SessionDialog::draw(Application& application) {
     ImGui::TextUnformatted(saving ? "Save every view's settings, the open view and the window to:"
                                   : "Open a session file (settings, open view, window):");
     ImGui::SetNextItemWidth(-1);
-    const bool enter =
-        ImGui::InputText("##session path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter = inputString("##session path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
     if (!message_.empty()) {
         errorText(message_);
     }

@@ -4,7 +4,6 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,6 +11,7 @@
 #include "gfx/fonts.hpp"
 #include "ui/markup_text.hpp"
 #include "ui/session.hpp"
+#include "ui/widgets.hpp"
 
 namespace poslab::ui {
 
@@ -286,7 +286,7 @@ void Tour::drawOpenDialog(state::AppState& state, Application& application) {
     ImGui::TextUnformatted("A lessons file (a copy of share/poslab/lessons.json, edited):");
     ImGui::SetNextItemWidth(-1);
     const bool enter =
-        ImGui::InputText("##lessons path", &openPath_, ImGuiInputTextFlags_EnterReturnsTrue);
+        inputString("##lessons path", &openPath_, ImGuiInputTextFlags_EnterReturnsTrue);
     if (!openMessage_.empty()) {
         errorText(openMessage_);
     }

@@ -37,26 +37,40 @@ void auditNextField(const char* label, const std::string& value, float besideFie
     auditControlWidth(label, value, text, ImGui::CalcItemWidth() - besideField);
 }
 
-// A control's field beside its label where it shows the widest of `values` whole; else the
-// label on a line of its own above a field across the column (a 480x320 window's controls
-// column left its sliders 58 px, "2 positions/s" cut to "ositions"). Returns the label to give
-// ImGui: the same ID either way ("###" and the label), so a drag that changes the value's width
-// keeps its hold. `besideField`: what the item's width holds besides the field (an input's - and
-// + buttons). A label hidden with "##" stays as it is.
-std::string placeField(const char* label, std::initializer_list<std::string> values,
-                       float besideField = 0) {
+// A control's field beside its label where the row leaves it `needed` pixels (its value whole);
+// else the label on a line of its own above a field across the column (a 480x320 window's
+// controls column left its sliders 58 px, "2 positions/s" cut to "ositions"). Returns the label
+// to give ImGui: the same ID either way ("###" and the label), so a drag that changes the value's
+// width keeps its hold. A label hidden with "##" stays as it is.
+std::string placeFieldFor(const char* label, float needed) {
     const std::string_view whole(label);
     const std::string shown(whole.substr(0, whole.find("##")));
     if (shown.empty()) return label;
-    float widest = 0;
-    for (const std::string& value : values)
-        widest = std::max(widest, ImGui::CalcTextSize(value.c_str()).x);
-    const float needed = widest + 2 * ImGui::GetStyle().FramePadding.x + besideField;
     const std::string id = "###" + std::string(whole);
     if (ImGui::CalcItemWidth() >= needed) return shown + id;
     ImGui::TextUnformatted(shown.c_str());
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     return id;
+}
+
+float widestText(std::initializer_list<std::string> values) {
+    float widest = 0;
+    for (const std::string& value : values)
+        widest = std::max(widest, ImGui::CalcTextSize(value.c_str()).x);
+    return widest;
+}
+
+// placeFieldFor with the widest of `values` and the frame's padding; `besideField`: what the
+// item's width holds besides the field (an input's - and + buttons).
+std::string placeField(const char* label, std::initializer_list<std::string> values,
+                       float besideField = 0) {
+    return placeFieldFor(label,
+                         widestText(values) + 2 * ImGui::GetStyle().FramePadding.x + besideField);
+}
+
+// ImGui's InputScalar: the field, then the - and + buttons a frame high, each after a gap.
+float stepButtonsWidth() {
+    return 2 * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
 }
 
 // The value as the slider shows it (`format` is its printf format: "%d", "%.3f", "%.0f px").
@@ -70,9 +84,7 @@ std::string formatted(const char* format, Number value) {
 }  // namespace
 
 bool inputInt(const char* label, int* value, const char* tooltip) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    // ImGui's InputScalar: the field, then the - and + buttons a frame high, each after a gap.
-    const float buttons = 2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+    const float buttons = stepButtonsWidth();
     const std::string text = std::to_string(*value);
     const std::string shownLabel = placeField(label, {text, "000000"}, buttons);
     auditNextField(label, text, buttons);
@@ -80,6 +92,71 @@ bool inputInt(const char* label, int* value, const char* tooltip) {
     if (changed) *value = std::max(0, *value);
     tooltipForLastItem(tooltip);
     return changed;
+}
+
+bool inputDouble(const char* label, double* value, double step, double fastStep, const char* format,
+                 const char* tooltip) {
+    const float buttons = stepButtonsWidth();
+    const std::string text = formatted(format, *value);
+    const std::string shownLabel = placeField(label, {text, formatted(format, -1.0)}, buttons);
+    auditNextField(label, text, buttons);
+    const bool changed = ImGui::InputDouble(shownLabel.c_str(), value, step, fastStep, format);
+    tooltipForLastItem(tooltip);
+    return changed;
+}
+
+bool inputInts(const char* label, int* values, int count, const char* tooltip) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float gaps = float(count - 1) * style.ItemInnerSpacing.x;  // ImGui's InputScalarN
+    float widest = 0;
+    std::string widestValue;
+    for (int i = 0; i < count; ++i) {
+        const std::string text = std::to_string(values[i]);
+        const float width = ImGui::CalcTextSize(text.c_str()).x;
+        if (widestValue.empty() || width > widest) widest = width, widestValue = text;
+    }
+    const float padding = 2 * style.FramePadding.x;
+    const float field = std::max(widest, ImGui::CalcTextSize("000").x) + padding;
+    const std::string shownLabel = placeFieldFor(label, float(count) * field + gaps);
+    if (controlSweep().checking && count > 0)
+        auditControlWidth(label, widestValue, widest + padding,
+                          (ImGui::CalcItemWidth() - gaps) / float(count));
+    const bool changed = ImGui::InputScalarN(shownLabel.c_str(), ImGuiDataType_S32, values, count);
+    tooltipForLastItem(tooltip);
+    return changed;
+}
+
+bool beginCombo(const char* label, const std::string& preview,
+                const std::vector<std::string>& choices) {
+    // ImGui's BeginCombo: the preview, then an arrow button a frame high.
+    const float arrow = ImGui::GetFrameHeight();
+    const float padding = 2 * ImGui::GetStyle().FramePadding.x;
+    float widest = ImGui::CalcTextSize(preview.c_str()).x;
+    for (const std::string& choice : choices)
+        widest = std::max(widest, ImGui::CalcTextSize(choice.c_str()).x);
+    const std::string shownLabel = placeFieldFor(label, widest + padding + arrow);
+    if (controlSweep().checking)
+        auditControlWidth(label, preview, ImGui::CalcTextSize(preview.c_str()).x + padding + arrow,
+                          ImGui::CalcItemWidth());
+    return ImGui::BeginCombo(shownLabel.c_str(), preview.c_str());
+}
+
+bool pathField(const char* id, const char* hint, std::string* path, const char* button,
+               const char* tooltip, const char* buttonTooltip) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float buttonWidth =
+        button ? ImGui::CalcTextSize(button).x + 2 * style.FramePadding.x + style.ItemSpacing.x : 0;
+    const float row = ImGui::GetContentRegionAvail().x;
+    const bool beside = button && row - buttonWidth >= kMinTextFieldEms * ImGui::GetFontSize() +
+                                                           2 * style.FramePadding.x;
+    ImGui::SetNextItemWidth(beside ? row - buttonWidth : row);
+    bool read = inputString(id, path, ImGuiInputTextFlags_EnterReturnsTrue, hint);
+    tooltipForLastItem(tooltip);
+    if (!button) return read;
+    if (beside) ImGui::SameLine();
+    read |= ImGui::Button(button);
+    tooltipForLastItem(buttonTooltip);
+    return read;
 }
 
 bool sliderInt(const IntParameter& p, int* value, const char* tooltip) {
@@ -148,9 +225,28 @@ bool seedSlider(const IntParameter& p, std::uint64_t* seed, const char* tooltip)
     return true;
 }
 
-bool inputString(const char* label, std::string* text, int flags) {
-    return ImGui::InputText(label, text->data(), text->capacity() + 1,
-                            flags | ImGuiInputTextFlags_CallbackResize, resizeString, text);
+bool inputString(const char* label, std::string* text, int flags, const char* hint) {
+    // The field keeps kMinTextFieldEms (a path, a list of numbers scrolls within it); it is
+    // narrow when it shows less than that and less than its whole text (or hint).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float least = kMinTextFieldEms * ImGui::GetFontSize();
+    const std::string shownLabel = placeFieldFor(label, least + 2 * style.FramePadding.x);
+    if (controlSweep().checking) {
+        const std::string shown = text->empty() && hint ? std::string(hint) : *text;
+        const float width = std::min(ImGui::CalcTextSize(shown.c_str()).x, least);
+        auditControlWidth(label, shown, width + 2 * style.FramePadding.x, ImGui::CalcItemWidth());
+    }
+    const int withResize = flags | ImGuiInputTextFlags_CallbackResize;
+    if (hint)
+        return ImGui::InputTextWithHint(shownLabel.c_str(), hint, text->data(),
+                                        text->capacity() + 1, withResize, resizeString, text);
+    return ImGui::InputText(shownLabel.c_str(), text->data(), text->capacity() + 1, withResize,
+                            resizeString, text);
+}
+
+bool collapsingSection(const char* label) {
+    if (controlSweep().openSections) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+    return ImGui::CollapsingHeader(label);
 }
 
 void tooltipForLastItem(const char* text) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "poslab/base/heatmap_sample.hpp"
 #include "poslab/base/parameter.hpp"
@@ -44,13 +45,42 @@ bool sliderDouble(const RealParameter& parameter, double* value, double low, dou
 bool seedSlider(const IntParameter& parameter, std::uint64_t* seed, const char* tooltip = nullptr);
 // The limits a described slider spans: the descriptor's, narrowed to `bounds` (empty: low = high).
 SliderBounds sliderLimits(const IntParameter& parameter, SliderBounds bounds = {INT_MIN, INT_MAX});
+// Every control below (and the sliders above) is audited by --check-layout (controlSweep in
+// layout_sweep.hpp): a field narrower than the value it shows is a fault. Panels draw no ImGui
+// input, drag, slider or combo of their own (ControlWidthTest reads the sources), so the check
+// sees every control a view has.
+//
 // A whole number typed in (a seed), with - and + buttons; negative values are raised to 0. The
 // field is at least as wide as six digits or its value: where the row leaves it less, the label
 // goes on a line of its own above a field the column's width.
 bool inputInt(const char* label, int* value, const char* tooltip);
+// A number typed in with - and + buttons (`step`, Ctrl: `fastStep`), shown with `format`; placed
+// as inputInt is, for the widest of its value and "-0.0000".
+bool inputDouble(const char* label, double* value, double step, double fastStep, const char* format,
+                 const char* tooltip);
+// `count` whole numbers side by side (M-RoPE's three section sizes), each field as wide as three
+// digits or its value; else the label above, the fields across the column.
+bool inputInts(const char* label, int* values, int count, const char* tooltip);
 // A text field on a std::string (what misc/cpp/imgui_stdlib does; Debian's libimgui does not
-// build that file). flags: ImGuiInputTextFlags (an int, so this header needs no imgui.h).
-bool inputString(const char* label, std::string* text, int flags = 0);
+// build that file). flags: ImGuiInputTextFlags (an int, so this header needs no imgui.h); hint:
+// shown while the text is empty. The field shows its text whole or at least kMinTextFieldEms of
+// it: where the row leaves less, the label goes above a field across the column.
+inline constexpr float kMinTextFieldEms = 8;
+bool inputString(const char* label, std::string* text, int flags = 0, const char* hint = nullptr);
+// A file's path typed in (`id`: a "##" label) with a button that reads it: the button beside the
+// field where the field keeps kMinTextFieldEms, else under it; no button when `button` is null.
+// True when Enter was pressed in the field or the button clicked.
+bool pathField(const char* id, const char* hint, std::string* path, const char* button,
+               const char* tooltip, const char* buttonTooltip = nullptr);
+// A combo box showing `preview` (ImGui::BeginCombo: call ImGui::EndCombo when it returns true).
+// The box goes beside its label where it shows the widest of `preview` and `choices` whole
+// (a choice, once chosen, is the preview); else the label above a box across the column.
+bool beginCombo(const char* label, const std::string& preview,
+                const std::vector<std::string>& choices = {});
+// A section of controls the user opens (ImGui::CollapsingHeader); true while open. Opened while
+// --check-layout audits the controls alone (ControlSweep::openSections), so that its controls
+// are checked too; it then stays open.
+bool collapsingSection(const char* label);
 void tooltipForLastItem(const char* text);   // shows text when the previous widget is hovered
 void sectionHeader(const char* text);        // a separator with a caption
 void wrappedNote(const std::string& text);   // muted explanatory text, wrapped at the window's edge

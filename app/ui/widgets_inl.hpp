@@ -8,8 +8,9 @@ namespace poslab::ui {
 template <class Enum, class NameFn, class List>
 bool comboEnum(const char* label, Enum* value, const List& choices, NameFn name, const char* tooltip) {
     bool changed = false;
-    const std::string current(name(*value));
-    if (ImGui::BeginCombo(label, current.c_str())) {
+    std::vector<std::string> names;
+    for (Enum choice : choices) names.emplace_back(name(choice));
+    if (beginCombo(label, std::string(name(*value)), names)) {
         for (Enum choice : choices) {
             const std::string text(name(choice));
             if (ImGui::Selectable(text.c_str(), choice == *value)) {

@@ -257,6 +257,15 @@ int expectLayoutWithin(const LayoutSummary& summary, KnownFaults known) {
     // A control narrower than its value's text (a seed's digits cut by its - and + buttons: the
     // Learned view's seed at 480x320), at every size.
     EXPECT_EQ(summary.narrowControls, 0) << size << summary.lines;
+    // Controls shown only in some state are visited in it, their controls alone (ALiBi's seed
+    // behind "random content logits", RoPE's typed-in q and k, Compare's config paths, ...).
+    for (const char* hidden :
+         {"RoPE / typed-in q and k", "ALiBi / random content logits", "T5 / per-bucket bias values",
+          "Similarity / a learned table", "Compare / config paths"})
+        EXPECT_EQ(linesStartingWith(summary.lines,
+                                    std::string(hidden) + " (controls): 0 narrow controls"),
+                  1)
+            << size << hidden << summary.lines;
     expectDataTabsChecked(summary);
     ::testing::Test::RecordProperty("layout_" + size, std::to_string(summary.faults));
     return expectEveryViewOnceInOrder(summary);
