@@ -390,7 +390,6 @@ if(TARGET poslab_core_tests)
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_family_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/relative_oscillators_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/core/views/contextual_figures_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/core/views/trajectory_3d_test.cpp
     TARGET_DIRECTORY poslab_core_tests PROPERTIES UNITY_GROUP poslab_core_tests_3
   )
@@ -403,6 +402,7 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/contextual_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/contextual_encoding_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/cli_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/control_width_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/desktop_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/dot_sprites_test.cpp
@@ -415,19 +415,18 @@ if(TARGET poslab_app_tests)
     ${PROJECT_SOURCE_DIR}/tests/app/legend_keys_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/lessons_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/option_reader_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/parameter_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/range_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_panel_cache_test.cpp
     TARGET_DIRECTORY poslab_app_tests PROPERTIES UNITY_GROUP poslab_app_tests_0
   )
   set_source_files_properties(
     ${PROJECT_SOURCE_DIR}/tests/app/hardening_third_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/app/parameter_table_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/render_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_inputs_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_info_cli_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/rope_usage_cli_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/app/session_format_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/share_link_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/soak_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/app/spec_format_test.cpp
