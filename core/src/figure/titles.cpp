@@ -253,6 +253,18 @@ float titleBandHeight(const Theme& theme, const std::string& title, float width,
     return plot_parts::wrappedTitleBand(theme, wrapped);
 }
 
+Box belowTitleBand(Box area, const std::string& title, const Theme& theme) {
+    const float band =
+        std::min(area.height, titleBandHeight(theme, title, area.width, area.height));
+    return {area.x, area.y + band, area.width, area.height - band};
+}
+
+Box drawTitleBand(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    const Box below = belowTitleBand(area, title, theme);
+    drawTitle(figure, {area.x, area.y, area.width, below.y - area.y}, title, theme);
+    return below;
+}
+
 int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {
     const bool first = figure.figureTitles++ == 0;
     // The first is the figure's title: its size is recorded (the smallest of its lines); later
