@@ -61,8 +61,8 @@ float plotTitleCap(const Figure& figure, const Theme& theme) {
 namespace {
 
 // `title` in at most maxLines lines of at most `room` at `size`, broken where titleBreak breaks
-// (the widest line that does not fit split again), else as wrapText wraps it; empty when
-// neither fits.
+// (the widest line that does not fit split again), else as wrapText wraps it with the lines made
+// even; empty when neither fits.
 std::vector<std::string> brokenTitle(const std::string& title, float size, float room,
                                      int maxLines) {
     auto fits = [&](const std::vector<std::string>& lines) {
@@ -84,7 +84,8 @@ std::vector<std::string> brokenTitle(const std::string& title, float size, float
         lines.insert(lines.begin() + std::ptrdiff_t(widest) + 1, std::move(tail));
     }
     if (fits(lines)) return lines;
-    std::vector<std::string> wrapped = wrapText(title, size, room);
+    // Lines made even: a greedy wrap left "cos ωp" alone under a full second line.
+    std::vector<std::string> wrapped = balancedWrap(title, size, room);
     return fits(wrapped) ? wrapped : std::vector<std::string>{};
 }
 
