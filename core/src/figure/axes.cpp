@@ -535,6 +535,22 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                         break;
                     }
                 }
+                // Else anywhere along the line, right to left, just below or just above it (a
+                // legend in the lower right corner took the room under Linear shift's epsilon
+                // line, whose label went above the curve, #28). At most 1024 places.
+                const float stride = std::max(width / 4, 1.f);
+                int count = 0;
+                for (float left = p.right() - 4 - width; !found && left >= p.x + 4 && count < 1024;
+                     left -= stride, ++count) {
+                    for (const Box& t : {Box{left, lineY + 3, width, height},
+                                         Box{left, lineY - 3 - height, width, height}}) {
+                        if (inPlot(t) && !hidesData(t) && clearOfLabels(t) && besideLine(t)) {
+                            box = t;
+                            found = true;
+                            break;
+                        }
+                    }
+                }
             }
             // Nowhere beside the line: the first place clear of the data, however far.
             for (std::size_t k = 0; !found && k < tries.size(); ++k) {
