@@ -91,7 +91,10 @@ std::size_t titleBreak(std::string_view title) {
         // Nor a number cut from the word after it ("Layers of smollm3: 36" over "layers, …",
         // "0.1" over "rad", #28): a number ending in a digit or a letter is one phrase with
         // what follows; one ending in ',' ':' or ')' closes its phrase.
-        if (!wordBefore.empty() &&
+        // "vs" sets two things side by side: a reader pauses before it, as after a dash
+        // ("RoPE A/B: A: base 10000" over "vs B: base 500000", not "… A:" over "base 10000 …").
+        const bool beforeVersus = wordAfter == "vs" || wordAfter == "vs." || wordAfter == "versus";
+        if (!beforeVersus && !wordBefore.empty() &&
             startsWithNumber(wordBefore[0] == '(' ? wordBefore.substr(1) : wordBefore) &&
             std::isalnum(static_cast<unsigned char>(wordBefore.back())))
             continue;
@@ -101,7 +104,7 @@ std::size_t titleBreak(std::string_view title) {
         // "first-token flag").
         double cost = std::abs(double(at) - double(title.size()) / 2);
         const char last = wordBefore.empty() ? ' ' : wordBefore.back();
-        if (afterDash)
+        if (afterDash || beforeVersus)
             cost += 0;
         else if (last == ':' || last == ';')
             cost += 2;

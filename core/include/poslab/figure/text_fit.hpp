@@ -52,10 +52,9 @@ WrappedText wrapToFit(std::string_view text, float size, float maxWidth, int max
                       float minScale = 0.75f);
 // Where a title of two lines breaks: a space with a word of letters or digits on each side ("j -
 // i" stays whole) or after a dash, near the middle and where a reader pauses (after "—", ":" or
-// ",", not between a name and its value), outside parentheses unless the title has no other
-// break, never between "et" and "al.", a function's name and its argument ("cos ωk·sin ωp") nor
-// a number and the word after it ("36 layers");
-// npos when there is none.
+// ",", before "vs"; not between a name and its value), outside parentheses unless the title has no
+// other break, never between "et" and "al.", a function's name and its argument ("cos ωk·sin ωp")
+// nor a number and the word after it ("36 layers"); npos when there is none.
 std::size_t titleBreak(std::string_view title);
 // The two lines of `title` broken at `split` (titleBreak's), without the spaces between them.
 std::pair<std::string, std::string> titleHalves(std::string_view title, std::size_t split);
