@@ -145,8 +145,10 @@ void ComparePanel::drawFigures(state::AppState& state, ui::FrameContext& context
     } else {
         ab_.showPanels(
             "rope ab", view, context,
-            [](float w, float h, const Theme& theme, int panel) {
-                return abComparisonPanels(w, h, theme, panel);
+            [&view](float w, float h, const Theme& theme, int panel) {
+                auto a = configuration(view, 0), b = configuration(view, 1);  // the title's labels
+                return abComparisonPanels(a && b ? abComparisonTitle(*a, *b) : std::string(), w, h,
+                                          theme, panel);
             },
             // Exact: 16 offsets per pixel column for both curves (~40 ms at head_dim 1024 and
             // 65,536 offsets), which a worker rebuilt back to back while a base moved, taking a

@@ -77,7 +77,7 @@ void IntuitionPanel::drawFigures(state::AppState& state, ui::FrameContext& conte
                     Figure figure = emptyFigure(w, h, theme);
                     // One line: the word grid below needs the height more than
                     // the title its second line (a projector's 1008 x 552).
-                    const float titleHeight = attentionShuffleTitleBand(w, theme);
+                    const float titleHeight = attentionShuffleTitleBand(w, h, theme);
                     drawTitle(figure, {0, 0, w, titleHeight}, kAttentionShuffleTitle, theme);
                     drawAttentionShuffle(figure, {8, titleHeight, w - 16, h - titleHeight - 4},
                                          *comparison(), view.attention, theme);

@@ -187,7 +187,7 @@ void RopeUsageTab::draw(state::RopeUsageState& state, ui::FrameContext& context)
     if (data_) {
         const ImVec2 room = ImGui::GetContentRegionAvail();
         ui::panelSelector(
-            ropeUsagePanels({0, 0, room.x, room.y}, context.theme, state.selectedPanel),
+            ropeUsagePanels({0, 0, room.x, room.y}, *data_, context.theme, state.selectedPanel),
             &state.selectedPanel);
     }
     const ui::Canvas canvas = ui::beginCanvas("usage");

@@ -106,15 +106,21 @@ std::vector<Tick> axisTicks(const AxisSpec& axis, float pixels, float fontSize, 
     const int count = tickCountFor(pixels, spacing);
     std::vector<Tick> ticks = niceAxisTicks(axis, count);
     if (!(pixels > 0) || !std::isfinite(pixels) || !(fontSize > 0)) return ticks;
-    if (clearTickCount(axis, ticks, pixels, fontSize, side) >= 3) return ticks;
+    // A log axis over many decades wants four labels at least (a short one at one column read
+    // 10^-20, 10^-10, 10^0: every tenth decade, where every fifth kept clear, #28).
+    const int wanted = axis.logarithmic ? 4 : 3;
+    int shownBefore = clearTickCount(axis, ticks, pixels, fontSize, side);
+    if (shownBefore >= wanted) return ticks;
     // Finer steps, while their labels keep clear (a finer step's ticks only come closer); at
-    // most as many as one a label's height (y) or a digit's width (x) fits.
+    // most as many as one a label's height (y) or a digit's width (x) fits. A log axis keeps
+    // the finest that stayed clear.
     const int most = std::min(count + 16, tickCountFor(pixels, fontSize * 0.5f));
     for (int finer = count + 1; finer <= most; ++finer) {
         std::vector<Tick> more = niceAxisTicks(axis, finer);
         const int shown = clearTickCount(axis, more, pixels, fontSize, side);
         if (shown < 0) break;
-        if (shown >= 3) return more;
+        if (shown >= wanted) return more;
+        if (axis.logarithmic && shown > shownBefore) ticks = std::move(more), shownBefore = shown;
     }
     return ticks;
 }
@@ -193,6 +199,22 @@ void drawAxes(Figure& figure, Box area, const PlotFrame& frame, const Theme& the
                                   HorizontalAlign::Right, VerticalAlign::Middle),
                          lastY, area, xLabels))
             yRecord.labelled.push_back(t.value);
+    }
+    // A log axis labelled every few decades marks the decades between with half-length ticks
+    // (no label, no grid line), so a reader can still count them.
+    const float minorLength = tickLength * 0.5f;
+    if (frame.x.logarithmic) {
+        for (double v : logMinorTicks(frame.x.low, frame.x.high, xTicks)) {
+            const float px = frame.toPixel(v, frame.y.low).x;
+            figure.add(LineItem{
+                {px, p.bottom()}, {px, p.bottom() + minorLength}, theme.axis, hairline, false});
+        }
+    }
+    if (frame.y.logarithmic) {
+        for (double v : logMinorTicks(frame.y.low, frame.y.high, yTicks)) {
+            const float py = frame.toPixel(frame.x.low, v).y;
+            figure.add(LineItem{{p.x - minorLength, py}, {p.x, py}, theme.axis, hairline, false});
+        }
     }
     figure.axes.push_back(std::move(xRecord));
     figure.axes.push_back(std::move(yRecord));
@@ -511,6 +533,22 @@ void drawMarkers(Figure& figure, const PlotFrame& frame, const std::vector<Marke
                         box = t;
                         found = true;
                         break;
+                    }
+                }
+                // Else anywhere along the line, right to left, just below or just above it (a
+                // legend in the lower right corner took the room under Linear shift's epsilon
+                // line, whose label went above the curve, #28). At most 1024 places.
+                const float stride = std::max(width / 4, 1.f);
+                int count = 0;
+                for (float left = p.right() - 4 - width; !found && left >= p.x + 4 && count < 1024;
+                     left -= stride, ++count) {
+                    for (const Box& t : {Box{left, lineY + 3, width, height},
+                                         Box{left, lineY - 3 - height, width, height}}) {
+                        if (inPlot(t) && !hidesData(t) && clearOfLabels(t) && besideLine(t)) {
+                            box = t;
+                            found = true;
+                            break;
+                        }
                     }
                 }
             }

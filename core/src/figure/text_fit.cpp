@@ -23,6 +23,17 @@ bool isOperatorWord(std::string_view word) {
     return false;
 }
 
+// A word ending in a function's name ("sin", "ωk·cos"): the function is applied to the word
+// after it, so no line breaks between them ("cos ωk·sin" over "ωp" broke sin ωp in two, #28).
+bool endsWithFunctionName(std::string_view word) {
+    for (const std::string_view name : {"sin", "cos", "tan", "exp", "log", "ln"}) {
+        if (word.size() < name.size() || word.substr(word.size() - name.size()) != name) continue;
+        const std::size_t at = word.size() - name.size();
+        if (at == 0 || !std::isalpha(static_cast<unsigned char>(word[at - 1]))) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::size_t titleBreak(std::string_view title) {
@@ -73,13 +84,17 @@ std::size_t titleBreak(std::string_view title) {
         // nor a citation's "et" cut from its "al." ("Su et" over "al. 2021").
         if ((!afterDash && !hasWord(wordBegin, runStart)) || !hasWord(at + 1, wordEnd) ||
             isOperatorWord(wordBefore) || isOperatorWord(wordAfter) ||
-            (wordBefore == "et" && wordAfter.substr(0, 3) == "al.")) {
+            (wordBefore == "et" && wordAfter.substr(0, 3) == "al.") ||
+            endsWithFunctionName(wordBefore)) {
             continue;
         }
         // Nor a number cut from the word after it ("Layers of smollm3: 36" over "layers, …",
         // "0.1" over "rad", #28): a number ending in a digit or a letter is one phrase with
         // what follows; one ending in ',' ':' or ')' closes its phrase.
-        if (!wordBefore.empty() &&
+        // "vs" sets two things side by side: a reader pauses before it, as after a dash
+        // ("RoPE A/B: A: base 10000" over "vs B: base 500000", not "… A:" over "base 10000 …").
+        const bool beforeVersus = wordAfter == "vs" || wordAfter == "vs." || wordAfter == "versus";
+        if (!beforeVersus && !wordBefore.empty() &&
             startsWithNumber(wordBefore[0] == '(' ? wordBefore.substr(1) : wordBefore) &&
             std::isalnum(static_cast<unsigned char>(wordBefore.back())))
             continue;
@@ -89,7 +104,7 @@ std::size_t titleBreak(std::string_view title) {
         // "first-token flag").
         double cost = std::abs(double(at) - double(title.size()) / 2);
         const char last = wordBefore.empty() ? ' ' : wordBefore.back();
-        if (afterDash)
+        if (afterDash || beforeVersus)
             cost += 0;
         else if (last == ':' || last == ';')
             cost += 2;
@@ -173,6 +188,15 @@ std::vector<std::string> wrapWords(std::string_view text, float size, float maxW
         word += c;
     }
     if (!word.empty()) words.push_back(std::move(word));
+    // A function's name and its argument are one word here ("sin ωp", "cos ωk·sin ωp").
+    std::vector<std::string> applied;
+    for (std::string& next : words) {
+        if (!applied.empty() && endsWithFunctionName(applied.back()) && !isOperatorWord(next))
+            applied.back() += " " + next;
+        else
+            applied.push_back(std::move(next));
+    }
+    words = std::move(applied);
     // "m = 0.5", "(1 − c²)" and "mθ mod 2π" stay whole: a lone operator keeps the words
     // either side of it on its line.
     auto isOperator = [](const std::string& word) { return isOperatorWord(word); };

@@ -16,6 +16,12 @@ namespace {
 // millions of labels. Every tick loop below runs at most kMaxTicks * 3 times.
 constexpr int kMaxTicks = 1000;
 
+// A log axis over many decades is labelled every stride-th decade, the smallest stride here that
+// fits: 1, 2, 3 or 5 decades, and coarser only past 40 decades. Finite doubles span 632 decades:
+// the last stride leaves at most two labels.
+constexpr int kLogStrides[] = {1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000};
+constexpr int kMostLogLabels = 8;
+
 // The shortest %g (4 significant digits or more) that needs no exponent: nice tick values
 // are short, and the plain style only takes magnitudes that %g writes without one.
 std::string plainNumber(double value) {
@@ -205,13 +211,28 @@ std::vector<Tick> logTicks(double low, double high, int maxCount) {
         }
     }
     if (ticks.empty()) {
-        // At most maxCount steps between ticks, as linearTicks counts them (0.1, 1, 10 in two
-        // labels' room, not 0.1 and 10 with the 1 a scale is read from left out). Every third
-        // decade or sparser at exponents that are multiples of the stride (10^-15, 10^-10, not
-        // 10^-18, 10^-13); every other one from the first (10, 1000, 10^5 as well as 100, 10^4).
-        const int stride = std::max(1, (decades - 1 + maxCount - 1) / maxCount);
-        const int start = stride <= 2 ? first : int(std::ceil(double(first) / stride)) * stride;
-        for (int e = start; e <= last; e += stride) ticks.push_back({std::pow(10.0, e), ""});
+        // Every 1, 2, 3 or 5 decades (then 10, 20, 50, ...): the smallest stride whose labels
+        // keep at most maxCount steps between them (0.1, 1, 10 in two labels' room, not 0.1 and
+        // 10 with the 1 a scale is read from left out) and number at most kMostLogLabels, so a
+        // long axis reads 10^-15, 10^-10, 10^-5, 10^0 rather than every seventh decade (#28);
+        // logMinorTicks marks the decades between. Strides of 3 or more sit at exponents that
+        // are multiples of the stride (10^-15, 10^-10, not 10^-18, 10^-13); 2 from the first
+        // decade (10, 1000, 10^5 as well as 100, 10^4).
+        auto exponents = [&](int stride) {
+            std::vector<int> out;
+            const int start = stride <= 2 ? first : int(std::ceil(double(first) / stride)) * stride;
+            for (int e = start; e <= last && int(out.size()) <= kMostLogLabels; e += stride)
+                out.push_back(e);
+            return out;
+        };
+        std::vector<int> chosen;
+        for (const int stride : kLogStrides) {
+            chosen = exponents(stride);
+            if (!chosen.empty() && int(chosen.size()) - 1 <= maxCount &&
+                int(chosen.size()) <= kMostLogLabels)
+                break;
+        }
+        for (const int e : chosen) ticks.push_back({std::pow(10.0, e), ""});
     }
     // Powers of ten read better than 0.0001 or 100000 on a log axis: plain only within 1e-3..1e4.
     bool plain = true;
@@ -219,6 +240,21 @@ std::vector<Tick> logTicks(double low, double high, int maxCount) {
     for (Tick& t : ticks)
         t.label = tickLabel(t.value, plain ? TickStyle::Plain : TickStyle::PowersOfTen);
     return ticks;
+}
+
+std::vector<double> logMinorTicks(double low, double high, const std::vector<Tick>& labelled) {
+    std::vector<double> minor;
+    if (!(low > 0) || !(high > low) || !std::isfinite(high)) return minor;
+    const int first = int(std::ceil(std::log10(low) - 1e-9));
+    const int last = int(std::floor(std::log10(high) + 1e-9));
+    for (int e = first; e <= last; ++e) {
+        const double v = std::pow(10.0, e);
+        const bool shown = std::any_of(labelled.begin(), labelled.end(), [&](const Tick& t) {
+            return std::abs(t.value - v) <= v * 1e-9;
+        });
+        if (!shown) minor.push_back(v);
+    }
+    return minor;
 }
 
 std::vector<Tick> piTicks(double low, double high, int maxCount) {

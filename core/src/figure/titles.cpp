@@ -61,8 +61,8 @@ float plotTitleCap(const Figure& figure, const Theme& theme) {
 namespace {
 
 // `title` in at most maxLines lines of at most `room` at `size`, broken where titleBreak breaks
-// (the widest line that does not fit split again), else as wrapText wraps it; empty when
-// neither fits.
+// (the widest line that does not fit split again), else as wrapText wraps it with the lines made
+// even; empty when neither fits.
 std::vector<std::string> brokenTitle(const std::string& title, float size, float room,
                                      int maxLines) {
     auto fits = [&](const std::vector<std::string>& lines) {
@@ -84,7 +84,8 @@ std::vector<std::string> brokenTitle(const std::string& title, float size, float
         lines.insert(lines.begin() + std::ptrdiff_t(widest) + 1, std::move(tail));
     }
     if (fits(lines)) return lines;
-    std::vector<std::string> wrapped = wrapText(title, size, room);
+    // Lines made even: a greedy wrap left "cos ωp" alone under a full second line.
+    std::vector<std::string> wrapped = balancedWrap(title, size, room);
     return fits(wrapped) ? wrapped : std::vector<std::string>{};
 }
 
@@ -251,6 +252,18 @@ float titleBandHeight(const Theme& theme, const std::string& title, float width,
         return theme.titleSize * plot_parts::kTitleBandLines +
                atLeastMinText(theme.titleSize * 0.74f, theme) * plot_parts::kTitleLineStep;
     return plot_parts::wrappedTitleBand(theme, wrapped);
+}
+
+Box belowTitleBand(Box area, const std::string& title, const Theme& theme) {
+    const float band =
+        std::min(area.height, titleBandHeight(theme, title, area.width, area.height));
+    return {area.x, area.y + band, area.width, area.height - band};
+}
+
+Box drawTitleBand(Figure& figure, Box area, const std::string& title, const Theme& theme) {
+    const Box below = belowTitleBand(area, title, theme);
+    drawTitle(figure, {area.x, area.y, area.width, below.y - area.y}, title, theme);
+    return below;
 }
 
 int drawTitle(Figure& figure, Box area, const std::string& title, const Theme& theme) {

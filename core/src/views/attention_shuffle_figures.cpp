@@ -398,10 +398,12 @@ void drawAttentionShuffle(Figure& figure, Box area, const ShuffleComparison& c,
                   theme, theme.fontSize, merelyPermuted ? theme.text : theme.accent);
 }
 
-float attentionShuffleTitleBand(float width, const Theme& theme) {
-    const bool oneLine = estimateTextWidth(kAttentionShuffleTitle, theme.titleSize * 0.8f) <=
-                         width - theme.titleSize;
-    return oneLine ? titleBandHeight(theme, 1.45f) : titleBandHeight(theme);
+float attentionShuffleTitleBand(float width, float height, const Theme& theme) {
+    // Wrapped where one line would shrink it past where figure titles wrap (a one-line band
+    // squeezed it to 0.82 of its size at one column and on a projector, #28); not under a lesson
+    // card (titleBandHeight), where the words need the line.
+    const float band = titleBandHeight(theme, kAttentionShuffleTitle, width, height);
+    return band > titleBandHeight(theme) ? band : titleBandHeight(theme, 1.45f);
 }
 
 Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float width, float height,
@@ -410,7 +412,7 @@ Result<Figure> attentionShuffleFigure(const ToyAttentionParams& params, float wi
     if (!comparison) return comparison.error();
     Figure figure = emptyFigure(width, height, theme);
     // One line, as on screen: the word grid needs the height more than the title a second line.
-    const float titleHeight = attentionShuffleTitleBand(width, theme);
+    const float titleHeight = attentionShuffleTitleBand(width, height, theme);
     drawTitle(figure, {0, 0, width, titleHeight}, kAttentionShuffleTitle, theme);
     drawAttentionShuffle(figure, {8, titleHeight, width - 16, height - titleHeight - 4},
                          *comparison, params, theme);

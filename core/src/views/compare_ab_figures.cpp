@@ -28,9 +28,15 @@ Box abCell(const PanelGrid& grid, int k) {
 
 }  // namespace
 
-PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel) {
-    const float titleHeight = titleBandHeight(theme);  // as abComparisonFigure's
-    return reflowOrFocus({0, titleHeight, width, height - titleHeight}, kAbPanels, theme, panel);
+std::string abComparisonTitle(const RopeConfiguration& a, const RopeConfiguration& b) {
+    return "RoPE A/B: " + a.label + "  vs  " + b.label;
+}
+
+PanelGrid abComparisonPanels(const std::string& title, float width, float height,
+                             const Theme& theme, int panel) {
+    // Below the title's band, as abComparisonFigure lays them out.
+    return reflowOrFocus(belowTitleBand({0, 0, width, height}, title, theme), kAbPanels, theme,
+                         panel);
 }
 
 Status drawAbComparison(Figure& figure, Box area, const RopeConfiguration& a,
@@ -165,11 +171,9 @@ Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfigur
                                   int maxOffset, float width, float height, const Theme& theme,
                                   int panel, int samplesPerColumn, AbCurveCache* cache) {
     Figure figure = emptyFigure(width, height, theme);
-    const float titleHeight = titleBandHeight(theme);
-    drawTitle(figure, {0, 0, width, titleHeight}, "RoPE A/B: " + a.label + "  vs  " + b.label,
-              theme);
-    if (auto s = drawAbComparison(figure, {0, titleHeight, width, height - titleHeight}, a, b,
-                                  maxOffset, theme, panel, samplesPerColumn, cache);
+    const Box body = drawTitleBand(figure, {0, 0, width, height}, abComparisonTitle(a, b), theme);
+    if (auto s =
+            drawAbComparison(figure, body, a, b, maxOffset, theme, panel, samplesPerColumn, cache);
         !s) {
         return s.error();
     }

@@ -54,15 +54,21 @@ std::string checkedPositions(const std::vector<int>& positions, int checkedOf) {
            std::to_string(checkedOf);
 }
 
-// Residuals at `positions` on the log axis x (floored at 1e-18, where the axis starts), reduced
-// to `pixels` columns; a lone position is drawn as a marker.
+// Where the residual axis starts, and what an exact residual (0) is drawn at: five decades
+// under double epsilon (2.2e-16), which the residuals of the rotation sit just above, so that
+// the line's label has room on the line's side away from the curve: at 1e-18 the band under the
+// line was thinner than the label at one column, and the label went above the curve (#28).
+constexpr double kResidualFloor = 1e-21;
+
+// Residuals at `positions` on the log axis x (floored at kResidualFloor), reduced to `pixels`
+// columns; a lone position is drawn as a marker.
 LineSeries residualCurve(const std::vector<int>& positions, const std::vector<double>& residuals,
                          const AxisSpec& x, int pixels) {
     LineSeries curve;
     std::vector<double> xs(positions.size()), ys(positions.size());
     for (std::size_t i = 0; i < positions.size(); ++i) {
         xs[i] = double(positions[i]);
-        ys[i] = std::max(residuals[i], 1e-18);
+        ys[i] = std::max(residuals[i], kResidualFloor);
     }
     envelope(xs, ys, x.low, x.high, pixels, curve.x, curve.y);
     curve.markers = positions.size() == 1;
@@ -182,7 +188,7 @@ void drawShiftResidual(Figure& figure, Box bottom, const SampledShiftCheck& chec
                      " (at p = " + std::to_string(check.worstPosition) + ", dim " +
                      std::to_string(check.worstColumn) + ")";
     residual.x = integerAxis("position p", 0, double(std::max(check.checkedOf, 2) - 1));
-    residual.y = {"residual", 1e-18, 10, true};
+    residual.y = {"residual", kResidualFloor, 10, true};
     residual.autoRangeY = false;
     const int pixels = std::max(16, texelBudget(bottom.width) - 80);
     residual.series = {residualCurve(check.positions, check.residual, residual.x, pixels)};
@@ -331,7 +337,7 @@ Status drawSineOnlyShift(Figure& figure, Box area, const LinearShiftOptions& opt
     // than the plot's height at 80 % of the body size, and was cut there.
     // Typeset as the other figure's title is: a plain "max_c" showed its underscore on screen.
     residual.y = {theme.fontScale > 1 ? "residual" : "$\\mathrm{max}_c$ |T·PE($p$) − PE($p+k$)|",
-                  1e-18, 10, true};
+                  kResidualFloor, 10, true};
     residual.autoRangeY = false;
     const int pixels = std::max(16, texelBudget(bottom.width) - 80);
     auto curve = [&](const std::vector<int>& at, const std::vector<double>& values,

@@ -299,19 +299,24 @@ Status validate(const RopeUsageViewParams& params, const RopeUsageData& data) {
     return success();
 }
 
-PanelGrid ropeUsagePanels(Box area, const Theme& theme, int selected) {
-    const float band = titleBandHeight(theme);
-    const Box body{area.x, area.y + band, area.width, area.height - band};
-    return reflowOrFocus(body, kRopeUsagePanels, theme, selected);
+namespace {
+
+std::string ropeUsageTitle(const RopeUsageData& data) {
+    return "Which RoPE frequencies " + data.model.substr(0, data.model.find(':')) +
+           " uses, from its weights";
+}
+
+}  // namespace
+
+PanelGrid ropeUsagePanels(Box area, const RopeUsageData& data, const Theme& theme, int selected) {
+    return reflowOrFocus(belowTitleBand(area, ropeUsageTitle(data), theme), kRopeUsagePanels, theme,
+                         selected);
 }
 
 void drawRopeUsage(Figure& figure, Box area, const RopeUsageData& data,
                    const RopeUsageViewParams& params, const Theme& theme, int selected) {
-    drawTitle(figure, area,
-              "Which RoPE frequencies " + data.model.substr(0, data.model.find(':')) +
-                  " uses, from its weights",
-              theme);
-    const PanelGrid grid = ropeUsagePanels(area, theme, selected);
+    drawTitleBand(figure, area, ropeUsageTitle(data), theme);
+    const PanelGrid grid = ropeUsagePanels(area, data, theme, selected);
     figure.viewPanels = kRopeUsagePanels.count;  // --panel N: the GUI's panel N
     if (grid.shows(0)) drawLayersHeatmap(figure, grid.cell(0), data, params, theme);
     if (grid.shows(1)) drawLayerHeatmap(figure, grid.cell(1), data, params, theme);

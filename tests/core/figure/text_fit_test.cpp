@@ -167,6 +167,24 @@ TEST(TextFitTest, TitleBreakFallsWhereAReaderPauses) {
 
 // Issue 28: Layers' title broke as "Layers of smollm3: 36" over "layers, 9 without RoPE (NoPE)".
 // A number and the word after it are one phrase; the break goes after the colon or the comma.
+// Issue 28: Linear shift's sine-only title broke "cos ωk·sin" over "ωp", a function's name cut
+// from its argument; and RoPE A/B's at one column "RoPE A/B: A:" over "base 10000  vs  B: …".
+// A function's name keeps its argument (titleBreak and wrapText alike), so a formula too wide for
+// a line breaks at its operators; a title pauses before "vs".
+TEST(TextFitTest, TitlesBreakBetweenTermsOfAFormulaAndBeforeVs) {
+    using Lines = std::pair<std::string, std::string>;
+    auto halves = [](std::string_view title) { return titleHalves(title, titleBreak(title)); };
+    EXPECT_EQ(halves("Why: cos ωk·sin ωp needs it"), Lines("Why: cos ωk·sin ωp", "needs it"));
+    EXPECT_EQ(titleBreak("cos ωk·sin ωp"), std::string_view::npos);
+    EXPECT_EQ(halves("RoPE A/B: A: base 10000  vs  B: base 500000"),
+              Lines("RoPE A/B: A: base 10000", "vs  B: base 500000"));
+    // 20 characters a line at size 10 (5.6 px each: 112 px): the formula (42 characters) breaks
+    // before its "=" and "+", each function with its argument.
+    const std::string formula = "sin ω(p+k) = cos ωk·sin ωp + sin ωk·cos ωp";
+    EXPECT_EQ(wrapText(formula, 10, 20 * 5.6f),
+              (std::vector<std::string>{"sin ω(p+k)", "= cos ωk·sin ωp", "+ sin ωk·cos ωp"}));
+}
+
 TEST(TextFitTest, TitleBreakNeverCutsANumberFromItsNoun) {
     using Lines = std::pair<std::string, std::string>;
     auto halves = [](std::string_view title) { return titleHalves(title, titleBreak(title)); };

@@ -113,6 +113,41 @@ TEST(TicksTest, SparseLogAxesGetTwoAndFiveTimesDecades) {
               (std::vector<std::string>{"$10^{-15}$", "$10^{-10}$", "$10^{-5}$"}));
 }
 
+// A log axis over many decades is labelled every 1, 2, 3 or 5 decades, at most eight labels and
+// at most maxCount steps between them, with the decades between left to unlabelled minor ticks.
+// Linear shift's residual axis (10^-18 .. 10 in three labels' room) read 10^0, 10^-7, 10^-14:
+// every seventh decade (#28). Spans of 1, 3, 8, 16 and 30 decades, with room and short.
+TEST(TicksTest, LongLogAxesStepOneTwoThreeOrFiveDecades) {
+    using Labels = std::vector<std::string>;
+    // 1 decade: 1, 2 and 5 times it; 3 decades: each.
+    EXPECT_EQ(labels(logTicks(1, 10, 10)), (Labels{"1", "2", "5", "10"}));
+    EXPECT_EQ(labels(logTicks(1e-3, 1, 10)), (Labels{"0.001", "0.01", "0.1", "1"}));
+    EXPECT_EQ(logMinorTicks(1e-3, 1, logTicks(1e-3, 1, 10)), (std::vector<double>{}));
+    // 8 decades: nine labels are too many; every other one.
+    EXPECT_EQ(labels(logTicks(1, 1e8, 10)),
+              (Labels{"$10^{0}$", "$10^{2}$", "$10^{4}$", "$10^{6}$", "$10^{8}$"}));
+    EXPECT_EQ(logMinorTicks(1, 1e8, logTicks(1, 1e8, 10)),
+              (std::vector<double>{1e1, 1e3, 1e5, 1e7}));
+    // 16 decades: every other one is nine labels; every third, at multiples of three.
+    EXPECT_EQ(labels(logTicks(1e-16, 1, 10)), (Labels{"$10^{-15}$", "$10^{-12}$", "$10^{-9}$",
+                                                      "$10^{-6}$", "$10^{-3}$", "$10^{0}$"}));
+    EXPECT_EQ(logMinorTicks(1e-16, 1, logTicks(1e-16, 1, 10)).size(), 11u);
+    // 30 decades: every fifth.
+    EXPECT_EQ(labels(logTicks(1e-30, 1, 10)),
+              (Labels{"$10^{-30}$", "$10^{-25}$", "$10^{-20}$", "$10^{-15}$", "$10^{-10}$",
+                      "$10^{-5}$", "$10^{0}$"}));
+    // Three labels' room: 8 decades every third, 16 every fifth, 30 every tenth.
+    EXPECT_EQ(values(logTicks(1, 1e8, 3)), (std::vector<double>{1, 1e3, 1e6}));
+    EXPECT_EQ(labels(logTicks(1e-16, 1, 3)),
+              (Labels{"$10^{-15}$", "$10^{-10}$", "$10^{-5}$", "$10^{0}$"}));
+    EXPECT_EQ(labels(logTicks(1e-30, 1, 3)),
+              (Labels{"$10^{-30}$", "$10^{-20}$", "$10^{-10}$", "$10^{0}$"}));
+    // Linear shift's residual axis in three labels' room: every fifth decade, not every seventh.
+    EXPECT_EQ(labels(logTicks(1e-18, 10, 3)),
+              (Labels{"$10^{-15}$", "$10^{-10}$", "$10^{-5}$", "$10^{0}$"}));
+    EXPECT_EQ(logMinorTicks(1e-18, 10, logTicks(1e-18, 10, 3)).size(), 20u - 4u);
+}
+
 TEST(TicksTest, OneLabelStylePerAxis) {
     // A log axis reaching 1e-4 writes every decade as a power of ten, never 0.001 beside 1e-4.
     EXPECT_EQ(

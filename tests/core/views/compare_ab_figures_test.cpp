@@ -30,10 +30,10 @@ TEST(CompareAbFiguresTest, DrawsBothConfigurationsAndTheirDifference) {
 }
 
 TEST(CompareAbFiguresTest, ThreePanelsAndEachAlone) {
-    const PanelGrid all = abComparisonPanels(1200, 800, paperTheme());
+    RopeConfiguration a{"A", {}}, b{"B", {}};
+    const PanelGrid all = abComparisonPanels(abComparisonTitle(a, b), 1200, 800, paperTheme());
     EXPECT_EQ(all.count, kAbPanels.count);
     EXPECT_EQ(kAbPanels.count, 3);
-    RopeConfiguration a{"A", {}}, b{"B", {}};
     for (int panel = 1; panel <= 3; ++panel) {
         auto alone = abComparisonFigure(a, b, 512, 800, 600, paperTheme(), panel);
         ASSERT_TRUE(alone.ok()) << panel << ": " << alone.error().message;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "figure_checks.hpp"
+#include "poslab/figure/figure_controls.hpp"
 #include "poslab/figure/text_boxes.hpp"
 
 namespace poslab {
@@ -98,28 +99,44 @@ TEST(LinearShiftFiguresTest, EpsilonLabelStaysBesideItsLine) {
         Theme theme;
         int panel;
     };
-    for (const Size& size :
-         {Size{1046, 760, darkTheme(), 0}, Size{1008, 512, scaledTheme(darkTheme(), 1.75f), 2}}) {
-        auto figure = linearShiftFigure({}, size.width, size.height, size.theme, size.panel);
-        ASSERT_TRUE(figure.ok()) << figure.error().message;
-        const TextItem* label = nullptr;
-        for (const TextItem* text : itemsOf<TextItem>(*figure))
-            if (text->text == "double epsilon") label = text;
-        ASSERT_NE(label, nullptr) << size.width;
-        const Box box = textBox(*label);
-        const float middle = box.y + box.height / 2;
-        float lineY = -1e9f;  // the dashed horizontal line nearest the label
-        for (const LineItem* line : itemsOf<LineItem>(*figure))
-            if (line->dashed && line->from.y == line->to.y &&
-                std::abs(line->from.y - middle) < std::abs(lineY - middle))
-                lineY = line->from.y;
-        EXPECT_LT(std::abs(lineY - middle), 2 * box.height) << size.width;
-        const float low = std::min(lineY, middle), high = std::max(lineY, middle);
-        for (const PolylineItem* curve : itemsOf<PolylineItem>(*figure))
-            for (Point q : curve->points)
-                if (q.x >= box.x && q.x <= box.right() && q.y > low + 1 && q.y < high - 1)
-                    ADD_FAILURE() << "a curve point at (" << q.x << ", " << q.y
-                                  << ") lies between the label and its line at " << lineY;
+    // Issue 28: at one column (--width 600, paper) the band under the line was thinner than the
+    // label, which went above the curve again; and the sine-only figure's likewise.
+    for (const bool sinOnly : {false, true}) {
+        for (const Size& size :
+             {Size{1046, 760, darkTheme(), 0}, Size{1008, 512, scaledTheme(darkTheme(), 1.75f), 2},
+              Size{600, 0, forFiles(paperTheme(), 1), 0},
+              Size{600, 0, forFiles(darkTheme(), 1), 0}}) {
+            LinearShiftOptions options;
+            options.sinOnly = sinOnly;
+            auto figure = size.height > 0 ? linearShiftFigure(options, size.width, size.height,
+                                                              size.theme, size.panel)
+                                          : buildWithAllPanels(
+                                                [&](const Theme& t, float w, float h) {
+                                                    return linearShiftFigure(options, w, h, t);
+                                                },
+                                                size.theme, size.width, 800, true, 8192);
+            ASSERT_TRUE(figure.ok()) << figure.error().message;
+            const TextItem* label = nullptr;
+            for (const TextItem* text : itemsOf<TextItem>(*figure))
+                if (text->text == "double epsilon") label = text;
+            ASSERT_NE(label, nullptr) << size.width << " sine only " << sinOnly;
+            const Box box = textBox(*label);
+            const float middle = box.y + box.height / 2;
+            float lineY = -1e9f;  // the dashed horizontal line nearest the label
+            for (const LineItem* line : itemsOf<LineItem>(*figure))
+                if (line->dashed && line->from.y == line->to.y &&
+                    std::abs(line->from.y - middle) < std::abs(lineY - middle))
+                    lineY = line->from.y;
+            EXPECT_LT(std::abs(lineY - middle), 2 * box.height)
+                << size.width << " sine only " << sinOnly;
+            const float low = std::min(lineY, middle), high = std::max(lineY, middle);
+            for (const PolylineItem* curve : itemsOf<PolylineItem>(*figure))
+                for (Point q : curve->points)
+                    if (q.x >= box.x && q.x <= box.right() && q.y > low + 1 && q.y < high - 1)
+                        ADD_FAILURE() << "a curve point at (" << q.x << ", " << q.y
+                                      << ") lies between the label and its line at " << lineY
+                                      << " (" << size.width << ", sine only " << sinOnly << ")";
+        }
     }
 }
 
@@ -218,6 +235,105 @@ TEST(LinearShiftFiguresTest, EveryTextTypesetsItsSubscripts) {
     ASSERT_TRUE(fit.ok());
     EXPECT_TRUE(hasText(*fit, "$\\mathrm{max}_c$ |T·PE($p$) − PE($p+k$)|"));
     EXPECT_TRUE(hasText(*fit, "T · s($p$): the best a matrix can do"));
+}
+
+}  // namespace
+}  // namespace poslab
+
+namespace poslab {
+namespace {
+
+// The decades a log axis labels (AxisRecord::labelled), as exponents.
+std::vector<int> labelledDecades(const AxisRecord& axis) {
+    std::vector<int> exponents;
+    for (double v : axis.labelled) exponents.push_back(int(std::lround(std::log10(v))));
+    return exponents;
+}
+
+// Issue 28: the residual's log axis (10^-18 .. 10) was labelled every seventh decade: 10^0,
+// 10^-7, 10^-14. It is labelled every 1, 2, 3 or 5 decades, at multiples of the step, at least
+// three of them, and the decades between carry short unlabelled ticks (as many as are left).
+TEST(LinearShiftFiguresTest, TheResidualAxisIsLabelledEveryFewDecades) {
+    struct Size {
+        float width, height;
+        Theme theme;
+        int panel;
+    };
+    for (const bool sinOnly : {false, true}) {
+        for (const Size& size :
+             {Size{1046, 760, darkTheme(), 0}, Size{1008, 512, scaledTheme(darkTheme(), 1.75f), 2},
+              Size{600, 0, forFiles(paperTheme(), 1), 0}}) {
+            LinearShiftOptions options;
+            options.sinOnly = sinOnly;
+            auto figure = size.height > 0 ? linearShiftFigure(options, size.width, size.height,
+                                                              size.theme, size.panel)
+                                          : buildWithAllPanels(
+                                                [&](const Theme& t, float w, float h) {
+                                                    return linearShiftFigure(options, w, h, t);
+                                                },
+                                                size.theme, size.width, 800, true, 8192);
+            ASSERT_TRUE(figure.ok()) << figure.error().message;
+            const std::string at = std::to_string(int(size.width)) + (sinOnly ? ", sine only" : "");
+            const AxisRecord* residual = nullptr;
+            for (const AxisRecord& axis : figure->axes)
+                if (axis.vertical && axis.logarithmic) residual = &axis;
+            ASSERT_NE(residual, nullptr) << at;
+            const std::vector<int> decades = labelledDecades(*residual);
+            ASSERT_GE(decades.size(), 3u) << at;
+            const int step = decades[1] - decades[0];
+            EXPECT_TRUE(step == 1 || step == 2 || step == 3 || step == 5) << at << ": " << step;
+            for (std::size_t k = 1; k < decades.size(); ++k) {
+                EXPECT_EQ(decades[k] - decades[k - 1], step) << at;
+                EXPECT_EQ(decades[k] % step, 0) << at;
+            }
+            // Minor ticks: short horizontal lines left of the plot, one per unlabelled decade.
+            const Box& p = residual->plot;
+            int minor = 0, decadesInRange = 0;
+            for (int e = int(std::ceil(std::log10(residual->low) - 1e-9));
+                 e <= int(std::floor(std::log10(residual->high) + 1e-9)); ++e)
+                ++decadesInRange;
+            std::vector<float> lengths;  // of the tick marks left of the plot
+            for (const LineItem* line : itemsOf<LineItem>(*figure))
+                if (line->from.y == line->to.y && std::abs(line->to.x - p.x) < 0.01f &&
+                    line->from.y >= p.y - 0.5f && line->from.y <= p.bottom() + 0.5f &&
+                    line->to.x > line->from.x)
+                    lengths.push_back(line->to.x - line->from.x);
+            ASSERT_FALSE(lengths.empty()) << at;
+            const float major = *std::max_element(lengths.begin(), lengths.end());
+            for (float length : lengths) minor += length < 0.75f * major;
+            EXPECT_EQ(minor, decadesInRange - int(decades.size())) << at;
+        }
+    }
+}
+
+// Issue 28: the sine-only title broke inside its formula, "… = cos" over "ωk·sin ωp …" at one
+// column (and "cos ωk·sin" over "ωp" in narrower rooms): a function's name was cut from its
+// argument. Every line of the title ends where a reader would break it: not on "sin" or "cos".
+TEST(LinearShiftFiguresTest, TheSineOnlyTitleBreaksBetweenTermsOfItsFormula) {
+    LinearShiftOptions options;
+    options.sinOnly = true;
+    const std::string title = linearShiftTitle(options);
+    for (const Theme& theme : {forFiles(paperTheme(), 1), forFiles(darkTheme(), 1)}) {
+        auto figure = buildWithAllPanels(
+            [&](const Theme& t, float w, float h) { return linearShiftFigure(options, w, h, t); },
+            theme, 600, 800, true, 8192);
+        ASSERT_TRUE(figure.ok()) << figure.error().message;
+        int lines = 0;
+        for (std::size_t i = 0; i < figure->panels.front().begin; ++i) {
+            const auto* text = std::get_if<TextItem>(&figure->items[i]);
+            if (!text || text->text.empty() || title.find(text->text) == std::string::npos)
+                continue;
+            ++lines;
+            for (const char* function : {"sin", "cos"}) {
+                const std::string name = function;
+                EXPECT_FALSE(
+                    text->text.size() >= name.size() &&
+                    text->text.compare(text->text.size() - name.size(), name.size(), name) == 0)
+                    << "\"" << text->text << "\" ends on a function's name";
+            }
+        }
+        EXPECT_GE(lines, 2) << themeName(theme.id);  // too long for one line at 600 px
+    }
 }
 
 }  // namespace

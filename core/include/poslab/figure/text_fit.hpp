@@ -33,8 +33,9 @@ float scaledMinTextPx(const Theme& theme);  // fontScale > 1: 80 % of 14 px x fo
 float readableMinScale(float size, const Theme& theme);
 // `size`, raised to the theme's smallest readable size (Theme::minTextSize; print: 8 pt).
 float atLeastMinText(float size, const Theme& theme);
-// Words wrapped to maxWidth (by estimate) at `size`, never inside $...$ markup: the lines in
-// order (one word wider than maxWidth is a line of its own, for fitText to shrink).
+// Words wrapped to maxWidth (by estimate) at `size`, never inside $...$ markup nor between a
+// function's name and its argument ("sin ωp"): the lines in order (one word wider than maxWidth
+// is a line of its own, for fitText to shrink).
 std::vector<std::string> wrapText(std::string_view text, float size, float maxWidth);
 // Text fitted to a box maxWidth wide and at most maxLines lines tall, wrapped rather than cut:
 // whole on one line at `size` when it fits, else wrapped (wrapText) onto as few lines as it
@@ -51,9 +52,9 @@ WrappedText wrapToFit(std::string_view text, float size, float maxWidth, int max
                       float minScale = 0.75f);
 // Where a title of two lines breaks: a space with a word of letters or digits on each side ("j -
 // i" stays whole) or after a dash, near the middle and where a reader pauses (after "—", ":" or
-// ",", not between a name and its value), outside parentheses unless the title has no other
-// break, never between "et" and "al." nor between a number and the word after it ("36 layers");
-// npos when there is none.
+// ",", before "vs"; not between a name and its value), outside parentheses unless the title has no
+// other break, never between "et" and "al.", a function's name and its argument ("cos ωk·sin ωp")
+// nor a number and the word after it ("36 layers"); npos when there is none.
 std::size_t titleBreak(std::string_view title);
 // The two lines of `title` broken at `split` (titleBreak's), without the spaces between them.
 std::pair<std::string, std::string> titleHalves(std::string_view title, std::size_t split);

@@ -4,7 +4,7 @@
 // powers of ten typeset with figure markup ($2·10^{5}$, $10^{-4}$): never 0.001 beside 1e-4.
 // Negative labels use the minus sign U+2212, not the hyphen. Integer axes (cell indices, pairs,
 // positions) are ticked at integers only; log axes add 2·10^k and 5·10^k when whole decades
-// alone would leave the axis nearly bare.
+// alone would leave the axis nearly bare, and label every 1, 2, 3 or 5 decades of a long one.
 #pragma once
 
 #include <string>
@@ -20,10 +20,14 @@ struct Tick {
 // Nice steps (1, 2, 2.5, 5 x 10^k; 2.5 left out for integers), at most maxCount ticks, two at
 // least where two nice values fit in [low, high].
 std::vector<Tick> linearTicks(double low, double high, int maxCount, bool integers = false);
-// Decades 10^k; every stride-th one (exponents a multiple of the stride) when more than maxCount
-// steps between them would not fit; with 2·10^k and 5·10^k added when fewer than three decades
-// fall in range and maxCount allows.
+// Decades 10^k; every 2nd, 3rd or 5th one (3 or more: exponents a multiple of the stride), or
+// coarser past 40 decades, when more than maxCount steps between them would not fit or more than
+// eight would be labelled; with 2·10^k and 5·10^k added when fewer than three decades fall in
+// range and maxCount allows.
 std::vector<Tick> logTicks(double low, double high, int maxCount);
+// The decades in [low, high] that `labelled` (logTicks' ticks) leaves without a label: a log
+// axis marks them with short unlabelled ticks, so every decade can be counted.
+std::vector<double> logMinorTicks(double low, double high, const std::vector<Tick>& labelled);
 // Angles in radians: ticks at multiples of pi/2 ("0", "π/2", "π", "3π/2", "2π", "−π"), or of
 // pi, 2 pi, ... when more than maxCount would fit in [low, high].
 std::vector<Tick> piTicks(double low, double high, int maxCount);

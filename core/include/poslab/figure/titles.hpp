@@ -21,6 +21,14 @@ float titleBandHeight(const Theme& theme, float lines = 1.8f);
 // not in a figure under 15 title sizes high (under a lesson card), whose panels need the line.
 float titleBandHeight(const Theme& theme, const std::string& title, float width,
                       float height = 1e9f);
+// A figure title at the top of `area`, in the band titleBandHeight(theme, title, area.width,
+// area.height) keeps for it: wrapped onto two or three lines where one line would shrink it
+// (views that kept a one-line band shrank a long title instead, #28). Returns the area below the
+// band, where the view lays out its panels.
+Box drawTitleBand(Figure& figure, Box area, const std::string& title, const Theme& theme);
+// The area drawTitleBand leaves below the band, without drawing: what the GUI's panel selector
+// lays the same panels out in.
+Box belowTitleBand(Box area, const std::string& title, const Theme& theme);
 // The title a plot (drawHeatmap, drawLinePlot) draws for spec.title under the theme's TitleMode:
 // the same, theme.titleText (when Replace targets panel titles), or "" (Hidden).
 std::string panelTitle(const std::string& title, const Theme& theme);

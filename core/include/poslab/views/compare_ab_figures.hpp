@@ -88,7 +88,11 @@ Result<Figure> abComparisonFigure(const RopeConfiguration& a, const RopeConfigur
                                   int maxOffset, float width, float height, const Theme& theme,
                                   int panel = 0, int samplesPerColumn = kAbExactSamples,
                                   AbCurveCache* cache = nullptr);
-// Where abComparisonFigure puts its panels in a figure of that size (the GUI's selector).
-PanelGrid abComparisonPanels(float width, float height, const Theme& theme, int panel = 0);
+// The figure's title: "RoPE A/B: " and the two labels.
+std::string abComparisonTitle(const RopeConfiguration& a, const RopeConfiguration& b);
+// Where abComparisonFigure puts its panels in a figure of that size under that title (the GUI's
+// selector): below the title's band, which a long title wraps in.
+PanelGrid abComparisonPanels(const std::string& title, float width, float height,
+                             const Theme& theme, int panel = 0);
 
 }  // namespace poslab

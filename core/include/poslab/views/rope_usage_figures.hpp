@@ -63,8 +63,10 @@ int firstIncompletePair(const RopeUsageData& data);
 // The pairs p-RoPE keeps at fraction p: floor(p * pairs).
 int keptPairs(const RopeUsageData& data, double keepFraction);
 
-// Where the panels go in area (below the title band): what the GUI asks to show a panel selector.
-PanelGrid ropeUsagePanels(Box area, const Theme& theme, int selected = 0);
+// Where the panels go in area (below the title band, which a long model name wraps in): what the
+// GUI asks to show a panel selector.
+PanelGrid ropeUsagePanels(Box area, const RopeUsageData& data, const Theme& theme,
+                          int selected = 0);
 // selected: the panel shown when the area allows only one at a time.
 void drawRopeUsage(Figure& figure, Box area, const RopeUsageData& data,
                    const RopeUsageViewParams& params, const Theme& theme, int selected = 0);
