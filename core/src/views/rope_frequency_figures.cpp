@@ -279,7 +279,9 @@ void drawRopeFrequencies(Figure& figure, Box area, const RopeParams& params,
                         TextItem text = place(*label, side, right);
                         if (!clear(text)) continue;
                         if (!firstClear && label == &shortLabel) firstClear = text;
-                        if (marksCovered(figure, textBox(text)) == 0) {
+                        // Clear of the dots by markClearance too: the whole label just above them
+                        // read as on them (1024x768, #28).
+                        if (!crowdsMarks(figure, textBox(text), text.size)) {
                             chosen = text;
                             break;
                         }

@@ -197,9 +197,17 @@ std::string layerListText(const std::vector<int>& layers, int detail) {
                        : runs[0] + ", …,\u00A0" + runs.back();
 }
 
-}  // namespace
-
-void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const Theme& theme) {
+// What drawRopeLayersWith drew: the rows of the table left out for want of room, and whether the
+// notes had three lines each (a file whose height follows its width, a tall figure), whatever
+// was asked.
+struct LayersDrawn {
+    int rowsLeftOut = 0;
+    bool tall = false;
+};
+// The figure with each note above the table (a RoPE variant's, Llama 4's query scale) on at most
+// `noteLines` lines.
+LayersDrawn drawRopeLayersWith(Figure& figure, Box area, const HfModelConfig& config,
+                               const Theme& theme, int noteLines) {
     const std::string model = config.modelType.empty() ? "model" : config.modelType;
     const int layerCount = int(config.layers.size());
     int nope = 0;
@@ -219,20 +227,25 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         area.y + std::max({theme.fontSize, titleBandHeight(theme, 2.6f),
                            titleLines > 0 ? titleBottom + 0.6f * theme.titleSize : 0.f});
     Box table{area.x + margin, top, area.width - 2 * margin, area.bottom() - top - margin};
-    if (table.width < 40 || table.height < 20) return;
+    if (table.width < 40 || table.height < 20) return {};
 
     // One line per RoPE variant: what "full_attention" and "sliding_attention" stand for.
     float y = table.y;
     const float lineHeight = theme.fontSize * 1.5f;
     // Wrapped, not cut: a one-column figure has room for a third of "head_dim 256, base …".
-    // (A short screen, 480x320, or a projector's 1024x768 keeps them to a line each so the
-    // table below still shows; a line that would be cut there says less instead, `shorter`.)
-    const int variantLines = heightMayGrow(theme) || table.height > 24 * theme.fontSize ? 3 : 1;
+    // (A shorter figure gets `noteLines`; at one line a line that would be cut says less
+    // instead, `shorter`.)
+    const bool tall = heightMayGrow(theme) || table.height > 24 * theme.fontSize;
+    if (tall) noteLines = 3;
     auto addWrapped = [&](const std::string& text, const std::string& shorter = "") {
         const float minScale = readableMinScale(theme.fontSize, theme);
-        WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, variantLines, minScale);
-        if (wrapped.cut() && !shorter.empty())
-            wrapped = wrapToFit(shorter, theme.fontSize, table.width, variantLines, minScale);
+        WrappedText wrapped = wrapToFit(text, theme.fontSize, table.width, noteLines, minScale);
+        // Below three lines a note, the shorter text whole on one line rather than the whole
+        // text on two (Llama 4's formula at 1024x768 F5, its table then keeps every row).
+        const bool shorterOnOne = !tall && !shorter.empty() && wrapped.lines.size() > 1 &&
+                                  estimateTextWidth(shorter, theme.fontSize) <= table.width;
+        if ((wrapped.cut() || shorterOnOne) && !shorter.empty())
+            wrapped = wrapToFit(shorter, theme.fontSize, table.width, noteLines, minScale);
         for (const std::string& line : wrapped.lines) {
             figure.add(makeText({table.x, y}, line, wrapped.size, theme.mutedText));
             y += wrapped.size * 1.2f;
@@ -265,7 +278,7 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         drawNote(figure, {table.x, y, table.width, table.bottom() - y},
                  "the config gives no num_hidden_layers: every layer uses the full-attention RoPE",
                  theme);
-        return;
+        return {0, tall};
     }
     const std::vector<LayerGroup> groups = groupRows(config);
     auto groupColor = [&](std::size_t g) {
@@ -496,13 +509,23 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
         headerLines[c] = cellLines(headers[c], rightOf(nullptr, c) - columnX[c] - padding).lines;
         headerHeight = std::max(headerHeight, headerLines[c].size());
     }
-    const float headerRow = stacked ? 0.0f : heightOf(headerHeight);
+    float headerRow = stacked ? 0.0f : heightOf(headerHeight);
     askForHeight(theme, y + headerRow + allRows - table.bottom());
+    // rowHeight is a share of the room for rows of one line: where cells on two or three lines
+    // run the rows past the table, every row gives up the same padding, down to minRow (Llama 4
+    // at 1024x768 F5 lost its NoPE row once its notes took two lines each).
+    if (const float over = y + headerRow + allRows - table.bottom();
+        over > 0 && !heightMayGrow(theme) && rowHeight > minRow) {
+        const float less =
+            std::min(rowHeight - minRow, over / (float(laid.size()) + (stacked ? 0.0f : 1.0f)));
+        if (!stacked) headerRow -= less;
+        for (LaidRow& row : laid) row.height -= less;
+    }
     if (y + headerRow + laid.front().height > table.bottom()) {  // not even one row: say so
         figure.add(makeText(
             {table.x, y}, std::to_string(rowCount) + " rows of layers: a taller figure shows them",
             textSize, theme.mutedText));
-        return;
+        return {int(rowCount), tall};
     }
     for (int c : columns) addCell(headerLines[c], columnX[c] + 4, y, headerRow, theme.text);
     y += headerRow;
@@ -544,6 +567,22 @@ void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const
                     table.width, readableMinScale(textSize, theme));
         figure.add(makeText({table.x, y + 4}, fitted.text, fitted.size, theme.mutedText));
     }
+    return {int(rowCount) - shown, tall};
+}
+
+}  // namespace
+
+void drawRopeLayers(Figure& figure, Box area, const HfModelConfig& config, const Theme& theme) {
+    // A note wraps onto a second line before it shrinks, as titles do, unless the table then
+    // shows fewer rows than with a line each (a short screen, 480x320). At 1024x768 F5 a line
+    // each shrank Llama 4's first two notes to 80 % under the formula's full size (#28).
+    const Figure::Checkpoint start = figure.checkpoint();
+    const LayersDrawn two = drawRopeLayersWith(figure, area, config, theme, 2);
+    if (two.tall || two.rowsLeftOut == 0) return;
+    figure.rollBack(start);
+    if (drawRopeLayersWith(figure, area, config, theme, 1).rowsLeftOut < two.rowsLeftOut) return;
+    figure.rollBack(start);
+    drawRopeLayersWith(figure, area, config, theme, 2);
 }
 
 }  // namespace poslab

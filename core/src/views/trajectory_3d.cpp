@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 
 #include "poslab/figure/layout.hpp"
 #include "poslab/figure/text_boxes.hpp"
@@ -251,6 +252,9 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
         for (std::size_t k : byLength) {
             const float dx = float(axes[k].x) * length, dy = -float(axes[k].y) * length;
             const float norm = std::max(1e-3f, std::hypot(dx, dy));
+            // The first place clear of the other labels, or further out a place that also keeps
+            // markClearance from the data ("PC3 12%" touched the helix at 480x320, #28).
+            std::optional<TextItem> first;
             for (int attempt = 0; attempt < 6; ++attempt) {
                 const float extra = float(attempt) * labelSize * 0.9f;
                 const Point tip{origin.x + dx + dx / norm * extra,
@@ -264,9 +268,15 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
                     return boxesOverlap(margin, other, 0);
                 });
                 if (!clear || !insideBox(box, plot)) continue;
-                boxes.push_back(box);
-                labelled.push_back(std::move(label));
-                break;
+                if (!first) first = label;
+                if (!crowdsMarks(figure, box, labelSize)) {
+                    first = std::move(label);
+                    break;
+                }
+            }
+            if (first) {
+                boxes.push_back(textBox(*first));
+                labelled.push_back(std::move(*first));
             }
         }
         return labelled;
@@ -274,7 +284,9 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
     drawData(fullScale);
     if (roomForTripod) {
         // The corner whose labels hide the fewest dots and path segments (the lower left first,
-        // the lower right last: the angles caption goes there); ties keep the earlier corner.
+        // the lower right last: the angles caption goes there); ties keep the earlier corner. A
+        // label within markClearance of a dot counts too: "PC3 12%" touching the helix at
+        // 480x320 read as on it (#28).
         const float left = plot.x + 4 + length + widest, right = plot.right() - 4 - length - widest;
         const float bottom = plot.bottom() - 4 - length - labelSize * 1.2f;
         const float top = plot.y + 4 + length + labelSize * 1.2f;
@@ -286,7 +298,8 @@ void drawTrajectory3d(Figure& figure, Box area, const Matrix& projections,
             for (const Point corner : corners) {
                 int covered = 0;
                 for (const TextItem& label : tripodLabels(corner))
-                    covered += marksCovered(figure, textBox(label));
+                    covered += marksCovered(figure, textBox(label)) +
+                               (crowdsMarks(figure, textBox(label), label.size) ? 1 : 0);
                 if (fewest < 0 || covered < fewest) fewest = covered, origin = corner;
                 if (covered == 0) break;
             }

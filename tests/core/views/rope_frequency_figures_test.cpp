@@ -212,5 +212,24 @@ TEST(RopeFrequencyFiguresTest, OneColumnPrintKeepsEveryKeyOnOneLine) {
     EXPECT_TRUE(spaced);
 }
 
+// A laptop's 1024 x 768 (FigureLayoutTest's size): the whole "context length 512 — pairs above it
+// never complete a turn" sat just above the pairs' dots, within markClearance of them, where it
+// reads as on the curve (#28). A length's label takes the first place that keeps that clearance
+// ("context length 512" alone at the left, here), and none crowds a mark.
+TEST(RopeFrequencyFiguresTest, LengthLabelsKeepClearOfThePairsDots) {
+    RopeParams p = params(128, 512);
+    p.trainingLength = 256;
+    for (const Theme& theme : {paperTheme(), darkTheme()}) {
+        Figure figure = emptyFigure(1024, 768, theme);
+        drawRopeFrequencies(figure, {0, 0, 1024, 768}, p, {}, theme);
+        std::string crowded;
+        for (const TextOverMark& over : textsCrowdingMarks(figure))
+            crowded += std::get<TextItem>(figure.items[over.text]).text + "\n";
+        EXPECT_EQ(crowded, "") << themeName(theme.id);
+        EXPECT_TRUE(hasText(figure, "context length 512")) << themeName(theme.id);
+        EXPECT_TRUE(hasText(figure, "training length 256")) << themeName(theme.id);
+    }
+}
+
 }  // namespace
 }  // namespace poslab

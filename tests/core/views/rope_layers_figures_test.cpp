@@ -168,5 +168,32 @@ TEST(RopeLayersFiguresTest, GemmaAndLlamaFitTheGuiSizes) {
     }
 }
 
+// Llama 4 at 1024x768 in presentation mode (the 1008 x 508 px the GUI gives the Layers tab): a
+// line a note shrank "RoPE chunked_attention: …" and "NoPE-layer query scale: …" to 80 %, under
+// the formula line's full size (#28). They wrap onto a second line first, as titles do, every
+// note at the theme's size (the formula's shorter form on one line), and the table keeps every
+// row.
+TEST(RopeLayersFiguresTest, NotesWrapBeforeTheyShrinkOnAProjector) {
+    auto config = loadHfConfig(std::string(POSLAB_TEST_DATA_DIR) +
+                               "/configs/llama-4-scout-17b-16e-instruct.json");
+    ASSERT_TRUE(config.ok()) << config.error().message;
+    const Theme theme = scaledTheme(darkTheme(), 1.75f);
+    Figure figure = emptyFigure(1008, 508, theme);
+    drawRopeLayers(figure, {0, 0, 1008, 508}, *config, theme);
+    int notes = 0;  // the muted lines above the strip of layers (the first rectangles)
+    for (const FigureItem& item : figure.items) {
+        if (std::holds_alternative<RectItem>(item)) break;
+        const auto* text = std::get_if<TextItem>(&item);
+        if (!text || text->color != theme.mutedText) continue;
+        ++notes;
+        EXPECT_EQ(text->size, theme.fontSize) << text->text;
+    }
+    EXPECT_GE(notes, 4);  // three notes, one of them at least on two lines
+    EXPECT_TRUE(hasText(figure, "attn_temperature_tuning: 1 + 0.1 · log1p")) << allText(figure);
+    EXPECT_FALSE(hasText(figure, "more rows"));
+    EXPECT_EQ(layoutFaults(figure), "");
+    EXPECT_EQ(textsCutShort(figure), std::vector<std::string>{});
+}
+
 }  // namespace
 }  // namespace poslab

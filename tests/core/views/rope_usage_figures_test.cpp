@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "figure_checks.hpp"
 
@@ -125,6 +127,41 @@ TEST(RopeUsageFiguresTest, LineLabelsHideNoCell) {
             }
         }
     }
+}
+
+// The GUI's figure at 1024x768 (671 x 572, the 16-layer checkpoint's shape: 32 pairs, context
+// 2048): "p-RoPE 0.75" took the room left of its line, across the context's line three pairs
+// before it, and "λ > context 2048" was dropped from both maps (#28). Each map labels both lines
+// now, and the labels hide no cell and touch no other text.
+TEST(RopeUsageFiguresTest, BothMapsLabelTheContextAtTheLaptopSize) {
+    const RopeUsageData data = syntheticData(2048, 64);
+    // λ_21 = 2π·10000^(21/32) = 2650 > 2048 > 1987 = 2π·10000^(20/32) = λ_20.
+    ASSERT_EQ(firstIncompletePair(data), 21);
+    Figure figure = emptyFigure(671, 572, darkTheme());
+    drawRopeUsage(figure, {0, 0, 671, 572}, data, {0, 0.75}, darkTheme());
+    EXPECT_EQ(layoutFaults(figure), "");
+    int context = 0, cut = 0;
+    for (const std::string& text : texts(figure)) {
+        context += text.rfind("λ > ", 0) == 0 && text.find("2048") != std::string::npos;
+        cut += text == "p-RoPE 0.75";
+    }
+    EXPECT_EQ(context, 2) << allText(figure);
+    EXPECT_EQ(cut, 2) << allText(figure);
+}
+
+// The notes panel at that size (about 320 x 250 px): the weights-only caution's last lines ran
+// past the panel and were dropped without a mark ("… bounds how much each pair can"). The notes
+// take the largest size down to the readable floor that shows them whole.
+TEST(RopeUsageFiguresTest, NotesShowTheWholeCautionAtTheLaptopSize) {
+    const RopeUsageData data = syntheticData(2048, 64);
+    Figure figure = emptyFigure(671, 572, darkTheme());
+    drawRopeUsage(figure, {0, 0, 671, 572}, data, {0, 0.75}, darkTheme());
+    EXPECT_NE(allText(figure).find("does not see the activations a prompt produces."),
+              std::string::npos)
+        << allText(figure);
+    EXPECT_EQ(textsCutShort(figure), std::vector<std::string>{});
+    for (const TextItem* text : itemsOf<TextItem>(figure))
+        EXPECT_GE(text->size, darkTheme().fontSize * 0.75f) << text->text;
 }
 
 }  // namespace

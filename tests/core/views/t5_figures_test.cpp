@@ -224,5 +224,28 @@ TEST(T5FiguresTest, EdgeLabelsHideNoStepOfTheCurve) {
     }
 }
 
+// A projector's 1010 x 630 at 1.75 times the text (FigureLayoutTest's F5 size): the four panels
+// took a grid there, the edge chart 95 px tall under its two-line title, and its legend of
+// "max_distance 128" and "exact below 8" sat on the steps (#28). Every panel the view shows
+// there, in both themes, keeps its text off the data by markClearance, with the edges named.
+TEST(T5FiguresTest, ProjectorPanelsKeepTheEdgeLabelsOffTheCurve) {
+    for (const Theme& unscaled : {darkTheme(), paperTheme()}) {
+        const Theme theme = scaledTheme(unscaled, 1.75f);
+        bool named = false;
+        for (int panel = 0; panel < kT5Panels.count; ++panel) {
+            Figure figure = emptyFigure(1010, 630, theme);
+            ASSERT_TRUE(drawT5Figure(figure, {0, 0, 1010, 630}, T5FigureOptions{}, theme, panel));
+            EXPECT_EQ(layoutFaults(figure), "") << "panel " << panel;
+            std::string crowded;
+            for (const TextOverMark& over : textsCrowdingMarks(figure))
+                crowded += std::get<TextItem>(figure.items[over.text]).text + "\n";
+            EXPECT_EQ(crowded, "") << themeName(theme.id) << " panel " << panel;
+            named =
+                named || (hasText(figure, "max_distance 128") && hasText(figure, "exact below 8"));
+        }
+        EXPECT_TRUE(named) << themeName(theme.id);
+    }
+}
+
 }  // namespace
 }  // namespace poslab

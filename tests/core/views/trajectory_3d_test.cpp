@@ -399,6 +399,33 @@ TEST(Trajectory3dTest, TripodLabelsHideNoDataWhenTheCloudFillsEveryCorner) {
     }
 }
 
+// FigureLayoutTest's helix in a small window's 480 x 320: the corner the tripod took hid no dot,
+// but "PC3 12%" sat within markClearance of the helix, where it reads as on it (#28). The
+// corner is chosen clear of that margin too.
+TEST(Trajectory3dTest, TripodLabelsKeepClearOfTheDots) {
+    Matrix helix(300, 3);
+    for (std::size_t r = 0; r < helix.rows; ++r) {
+        helix(r, 0) = 0.01 * double(r);
+        helix(r, 1) = std::cos(0.2 * double(r));
+        helix(r, 2) = 0.7 * std::sin(0.2 * double(r));
+    }
+    Trajectory3dOptions options;
+    options.title = "PC1-PC3 trajectory, coloured by position";
+    options.explained = {0.55, 0.3, 0.12};
+    for (const Theme& theme : {paperTheme(), darkTheme()}) {
+        Figure figure = emptyFigure(480, 320, theme);
+        drawTrajectory3d(figure, {0, 0, 480, 320}, helix, options, theme);
+        int tripodLabels = 0;
+        for (const TextItem* text : itemsOf<TextItem>(figure)) {
+            if (text->text.rfind("PC", 0) != 0 || text->text.find('%') == std::string::npos)
+                continue;
+            ++tripodLabels;
+            EXPECT_FALSE(crowdsMarks(figure, textBox(*text), text->size)) << text->text;
+        }
+        EXPECT_EQ(tripodLabels, 3) << themeName(theme.id);
+    }
+}
+
 TEST(Trajectory3dTest, HoverFindsTheNearestPosition) {
     Trajectory3dFrame frame;
     frame.points = {{10, 10}, {20, 10}, {40, 40}};

@@ -38,8 +38,11 @@ void t5StepsByDistance(int numBuckets, int maxDistance, int reach, std::vector<d
                        std::vector<double>& y);
 
 // The four panels (bucket ids, bias matrix, bucket edges, bias curve) in two columns when each
-// gets 20 x 12 font sizes; else fewer columns or one at a time (panel_grid.hpp).
-inline constexpr PanelShape kT5Panels{4, 2, 20, 12, 12};
+// gets 20 x 13 font sizes (as ALiBi's four); else fewer columns or one at a time (panel_grid.hpp).
+// At 12 a projector's 1010 x 630 (F5) took the grid: under a two-line title, ticks and axis label
+// the edge chart was 4 font sizes tall, and its "exact below 8" and "max_distance 128" had no
+// place but over its curve (#28).
+inline constexpr PanelShape kT5Panels{4, 2, 20, 13, 12};
 PanelGrid t5Panels(Box area, const Theme& theme, int panel = 0);
 
 struct T5Layout {
