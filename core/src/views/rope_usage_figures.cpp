@@ -48,7 +48,7 @@ struct PairMarkers {
 // The p-RoPE cut and the context's first incomplete pair, then the wavelength decades: the order
 // their labels claim the row above a heatmap (labelsAbovePlot).
 PairMarkers pairMarkers(const RopeUsageData& data, const RopeUsageViewParams& params,
-                                const Theme& theme) {
+                        const Theme& theme) {
     std::vector<Marker> markers;
     std::vector<std::string> shorter;
     const int kept = keptPairs(data, params.keepFraction);
@@ -142,7 +142,7 @@ std::vector<RaisedLabel> labelsAbovePlot(HeatmapSpec& spec, const std::vector<st
         std::vector<std::size_t> waiting;  // markers for the second row
         for (std::size_t k : order) {
             Marker& mark = out.markers[k];
-        if (!mark.vertical || mark.label.empty()) continue;
+            if (!mark.vertical || mark.label.empty()) continue;
             const float x = lineX(mark.value);
             const bool mayRise = k < shorter.size() && !shorter[k].empty();
             if (const int where = side(taken, x, mark.label); where >= 0) {
@@ -153,12 +153,12 @@ std::vector<RaisedLabel> labelsAbovePlot(HeatmapSpec& spec, const std::vector<st
             } else if (mayRise) {
                 waiting.push_back(k);
                 continue;
-        } else {
-            mark.label.clear();
+            } else {
+                mark.label.clear();
                 continue;
-        }
+            }
             out.kept += mayRise ? 1 : 0;  // the cut's and the context's count, not the decades'
-    }
+        }
         // The whole label beside its line, which is drawn up to it through the first row: no
         // label there may lie across that line.
         for (std::size_t k : waiting) {
