@@ -89,32 +89,36 @@ TEST(LinearShiftFiguresTest, OnAProjectorEachPartIsDrawnAloneAtFullSize) {
     EXPECT_FALSE(linearShiftPanels({0, 0, 1200, 760}, darkTheme()).oneAtATime());
 }
 
+// A window's figure area (height > 0: linearShiftFigure at that size, `panel` alone when not 0),
+// or a one-column file as `render --width W` builds it (height 0: the canvas follows the panels).
+struct ShiftSize {
+    float width, height;
+    Theme theme;
+    int panel;
+};
+Result<Figure> linearShiftAt(bool sinOnly, const ShiftSize& size) {
+    LinearShiftOptions options;
+    options.sinOnly = sinOnly;
+    if (size.height > 0)
+        return linearShiftFigure(options, size.width, size.height, size.theme, size.panel);
+    return buildWithAllPanels(
+        [&](const Theme& t, float w, float h) { return linearShiftFigure(options, w, h, t); },
+        size.theme, size.width, 800, true, 8192);
+}
+
 // Session 20's audit: "double epsilon" was placed above the residual curve, the dashed line it
 // names below it, so the label read as the curve's (1440x900 and 1024x768 F5 alike, with free
 // room under the line). It stays beside its line: no curve point between the two. (The figure
 // areas of those windows: 1046 x 760, and 1008 x 512 with the residual panel alone.)
 TEST(LinearShiftFiguresTest, EpsilonLabelStaysBesideItsLine) {
-    struct Size {
-        float width, height;
-        Theme theme;
-        int panel;
-    };
     // Issue 28: at one column (--width 600, paper) the band under the line was thinner than the
     // label, which went above the curve again; and the sine-only figure's likewise.
     for (const bool sinOnly : {false, true}) {
-        for (const Size& size :
-             {Size{1046, 760, darkTheme(), 0}, Size{1008, 512, scaledTheme(darkTheme(), 1.75f), 2},
-              Size{600, 0, forFiles(paperTheme(), 1), 0},
-              Size{600, 0, forFiles(darkTheme(), 1), 0}}) {
-            LinearShiftOptions options;
-            options.sinOnly = sinOnly;
-            auto figure = size.height > 0 ? linearShiftFigure(options, size.width, size.height,
-                                                              size.theme, size.panel)
-                                          : buildWithAllPanels(
-                                                [&](const Theme& t, float w, float h) {
-                                                    return linearShiftFigure(options, w, h, t);
-                                                },
-                                                size.theme, size.width, 800, true, 8192);
+        for (const ShiftSize& size : {ShiftSize{1046, 760, darkTheme(), 0},
+                                      ShiftSize{1008, 512, scaledTheme(darkTheme(), 1.75f), 2},
+                                      ShiftSize{600, 0, forFiles(paperTheme(), 1), 0},
+                                      ShiftSize{600, 0, forFiles(darkTheme(), 1), 0}}) {
+            auto figure = linearShiftAt(sinOnly, size);
             ASSERT_TRUE(figure.ok()) << figure.error().message;
             const TextItem* label = nullptr;
             for (const TextItem* text : itemsOf<TextItem>(*figure))
@@ -254,24 +258,11 @@ std::vector<int> labelledDecades(const AxisRecord& axis) {
 // 10^-7, 10^-14. It is labelled every 1, 2, 3 or 5 decades, at multiples of the step, at least
 // three of them, and the decades between carry short unlabelled ticks (as many as are left).
 TEST(LinearShiftFiguresTest, TheResidualAxisIsLabelledEveryFewDecades) {
-    struct Size {
-        float width, height;
-        Theme theme;
-        int panel;
-    };
     for (const bool sinOnly : {false, true}) {
-        for (const Size& size :
-             {Size{1046, 760, darkTheme(), 0}, Size{1008, 512, scaledTheme(darkTheme(), 1.75f), 2},
-              Size{600, 0, forFiles(paperTheme(), 1), 0}}) {
-            LinearShiftOptions options;
-            options.sinOnly = sinOnly;
-            auto figure = size.height > 0 ? linearShiftFigure(options, size.width, size.height,
-                                                              size.theme, size.panel)
-                                          : buildWithAllPanels(
-                                                [&](const Theme& t, float w, float h) {
-                                                    return linearShiftFigure(options, w, h, t);
-                                                },
-                                                size.theme, size.width, 800, true, 8192);
+        for (const ShiftSize& size : {ShiftSize{1046, 760, darkTheme(), 0},
+                                      ShiftSize{1008, 512, scaledTheme(darkTheme(), 1.75f), 2},
+                                      ShiftSize{600, 0, forFiles(paperTheme(), 1), 0}}) {
+            auto figure = linearShiftAt(sinOnly, size);
             ASSERT_TRUE(figure.ok()) << figure.error().message;
             const std::string at = std::to_string(int(size.width)) + (sinOnly ? ", sine only" : "");
             const AxisRecord* residual = nullptr;
