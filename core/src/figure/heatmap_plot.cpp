@@ -14,13 +14,20 @@ namespace poslab {
 
 namespace {
 
+// A figure meant for a file: a vector file (its texels are cells) or one sized for print (a
+// readable floor, forFiles); neither has a hover to tell the sampling the caption leaves out.
+bool inFile(const Theme& theme) {
+    return theme.cellResolution || theme.minTextSize > 0;
+}
+
 // A colour bar's caption runs along the bar, so it may be no longer than the bar: one line when
 // it fits at full size, else two, split at the "; ", ", " or space nearest the middle; each
 // line then shrinks or ends in "…" as a title does; none when a line would be "…" alone.
 // Presentation mode (fontScale > 1) keeps the caption at full size for the projector: one line,
 // else two, else without its sampling detail (after the last ", ", which the hover and the export
-// state), else run past the bar's ends along its free column (`reach`), shrinking at most to the
-// presentation floor (0.8: the check's threshold).
+// state; a file, with no hover, keeps it on a line of its own), else run past the bar's ends along
+// its free column (`reach`), shrinking at most to the presentation floor (0.8: the check's
+// threshold).
 std::vector<FittedText> colorbarCaption(const std::string& caption, float length, float size,
                                         const Theme& theme, std::size_t maxLines = 2,
                                         float reach = 0) {
@@ -64,23 +71,60 @@ std::vector<FittedText> colorbarCaption(const std::string& caption, float length
         };
         // Without the sampling detail: "…, mean of 12 × 12 cells per pixel" and "value (mean,
         // 2×1 cells/px)" lose the part after the last ", " (and an opening bracket left open).
-        std::string brief = caption;
+        std::string brief = caption, detail;
         if (const std::size_t comma = caption.rfind(", "); comma != std::string::npos) {
             brief = caption.substr(0, comma);
+            detail = caption.substr(comma + 2);
             const std::size_t open = brief.rfind('(');
             if (open != std::string::npos && brief.find(')', open) == std::string::npos) {
+                detail = caption.substr(open);
                 brief = brief.substr(0, open);
                 while (!brief.empty() && brief.back() == ' ') brief.pop_back();
             }
-            if (brief.empty()) brief = caption;
+            if (brief.empty()) brief = caption, detail.clear();
+        }
+        // A file has no hover to state the sampling: its caption keeps the detail on a line
+        // of its own after the brief's (a third column beside the bar), never dropped.
+        std::vector<std::vector<std::string>> withDetail;  // fewest lines first
+        if (inFile(theme) && !detail.empty() && maxLines >= 2) {
+            std::vector<std::string> briefLines = twoLines(brief), detailLines = twoLines(detail);
+            withDetail.push_back({brief, detail});
+            std::vector<std::string> wrappedBrief = briefLines, wrappedDetail{brief};
+            wrappedBrief.push_back(detail);
+            wrappedDetail.insert(wrappedDetail.end(), detailLines.begin(), detailLines.end());
+            for (const auto& lines : {wrappedBrief, wrappedDetail})
+                if (lines.size() <= maxLines && lines.size() > 2) withDetail.push_back(lines);
         }
         for (float room : {length, std::max(length, reach)}) {
-            for (const std::string& text : {caption, brief}) {
-                if (fullSize({text}, room)) return full({text});
-                if (fullSize(twoLines(text), room)) return full(twoLines(text));
+            if (fullSize({caption}, room)) return full({caption});
+            if (fullSize(twoLines(caption), room)) return full(twoLines(caption));
+            if (!withDetail.empty()) {
+                for (const std::vector<std::string>& lines : withDetail)
+                    if (fullSize(lines, room)) return full(lines);
+                continue;
             }
+            if (fullSize({brief}, room)) return full({brief});
+            if (fullSize(twoLines(brief), room)) return full(twoLines(brief));
         }
         length = std::max(length, reach);
+        // Shrunk to the floor, cut only when every way of keeping the detail would be: the
+        // lines that fit whole, else the most lines (the least cut).
+        std::vector<FittedText> kept;
+        for (const std::vector<std::string>& lines : withDetail) {
+            std::vector<FittedText> fitted;
+            bool whole = true;
+            for (const std::string& line : lines) {
+                fitted.push_back(fitText(line, size, length, minScale));
+                whole = whole && fitted.back().text == line;
+            }
+            if (whole) return fitted;
+            kept = std::move(fitted);
+        }
+        if (!kept.empty()) {
+            for (const FittedText& line : kept)
+                if (line.text == "…") return {};
+            return kept;
+        }
     }
     // Wrapped before shrunk: two lines at the view's size read better than one line at 3/4 of
     // it (Similarity's caption at 1024x768 was one line of 10.5 px beside 14 px text).
@@ -296,7 +340,8 @@ HeatmapLayout layoutWithTicks(const Box areaGiven, const HeatmapSpec& spec,
         const float fitLength = captionLength.value_or(barLength);
         caption = !spec.showColorbar ? std::vector<FittedText>{}
                   : above            ? captionAboveLines(spec.colorbarLabel, area.width, theme)
-                          : colorbarCaption(spec.colorbarLabel, fitLength, theme.fontSize, theme, 2,
+                          : colorbarCaption(spec.colorbarLabel, fitLength, theme.fontSize, theme,
+                                            inFile(theme) ? 3 : 2,
                                             fitLength + 1.6f * std::min(m.top, m.bottom));
         // The caption's column at the bar's outer edge (a title too long beside the bar may
         // reach it, below).

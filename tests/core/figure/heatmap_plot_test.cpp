@@ -417,6 +417,63 @@ TEST(HeatmapPlotTest, ColourBarCaptionInPresentationStaysAtFullSize) {
     }
 }
 
+// A file has no hover (#28): a presentation-sized caption that does not fit dropped its
+// sampling detail on screen and in files alike ("value (mean, 2×1 cells/px)" became "value" in a
+// one-column PDF). A figure meant for a file (a vector file, or print-sized) keeps the detail
+// whole, on a line of its own beside the bar, with no text cut, over another or over data.
+TEST(HeatmapPlotTest, ColourBarCaptionInAFileKeepsItsSamplingDetail) {
+    struct Case {
+        const char* label;
+        const char* detail;  // the part after the last ", " (with its opening bracket)
+        float height;
+    };
+    for (const Case& c : {Case{"value (mean, 2×1 cells/px)", "(mean, 2×1 cells/px)", 240},
+                          Case{"$q_m·k_n$, mean of 12 × 12 cells per pixel",
+                               "mean of 12 × 12 cells per pixel", 300}}) {
+        HeatmapSpec spec;
+        spec.values = std::make_shared<const Matrix>(64, 64);
+        spec.x = {"key", 0, 64, false, true};
+        spec.y = {"query", 0, 64, false, true};
+        spec.range = {-1, 1};
+        spec.squareCells = true;
+        spec.colorbarLabel = c.label;
+        const Box area{0, 0, 1008, c.height};
+        auto captionText = [&](const Theme& theme, Figure& figure, PlotFrame& frame) {
+            figure = emptyFigure(area.width, area.height, theme);
+            drawHeatmap(figure, area, spec, theme, &frame);
+            std::string joined;
+            for (const FigureItem& item : figure.items)
+                if (const auto* text = std::get_if<TextItem>(&item); text && text->vertical90)
+                    joined += text->text + " ";  // wrapped where it has a space
+            return joined;
+        };
+        Figure figure;
+        PlotFrame frame;
+        // The screen drops the detail here (the hover states it): the caption does not fit.
+        const Theme screen = scaledTheme(darkTheme(), 1.75f);
+        EXPECT_EQ(captionText(screen, figure, frame).find(c.detail), std::string::npos) << c.label;
+        for (const bool vector : {true, false}) {
+            Theme file = scaledTheme(paperTheme(), 1.75f);
+            if (vector)
+                file.cellResolution = true;  // PDF, SVG
+            else
+                file.minTextSize = 0.5f * file.fontSize;  // print-sized (forFiles): PNG
+            const std::string caption = captionText(file, figure, frame);
+            EXPECT_NE(caption.find(c.detail), std::string::npos) << caption;
+            EXPECT_TRUE(cutTexts(figure).empty()) << caption;
+            EXPECT_TRUE(overlappingTexts(figure).empty()) << caption;
+            EXPECT_TRUE(textsOutsideFigure(figure).empty()) << caption;
+            for (const FigureItem& item : figure.items) {
+                const auto* text = std::get_if<TextItem>(&item);
+                if (!text || !text->vertical90) continue;
+                EXPECT_FALSE(boxesOverlap(textBox(*text), frame.plot, 0)) << text->text;
+                const HeatmapPlacement placed = measureHeatmap(area, spec, file);
+                EXPECT_FALSE(boxesOverlap(textBox(*text), placed.bar, 0)) << text->text;
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace poslab
 
