@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,8 +16,9 @@ namespace poslab::test {
 namespace {
 
 class CliTest : public ::testing::Test {
-protected:
-    std::string dir = temporaryDirectory(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  protected:
+    std::string dir =
+        temporaryDirectory(::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::string path(const std::string& name) const { return dir + "/" + name; }
     int filesInDir() const {
         return int(std::distance(std::filesystem::directory_iterator(dir), {}));
@@ -24,7 +26,8 @@ protected:
 };
 
 TEST_F(CliTest, ExportSinusoidalCsvMatchesThePaper) {
-    auto result = runPoslab({"export", "sinusoidal", "--d-model", "6", "--seq-len", "40", "--out", path("pe.csv")});
+    auto result = runPoslab(
+        {"export", "sinusoidal", "--d-model", "6", "--seq-len", "40", "--out", path("pe.csv")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     auto table = parseCsv(readFile(path("pe.csv")));
     ASSERT_TRUE(table.ok());
@@ -53,19 +56,22 @@ TEST_F(CliTest, ExportNpyIsWhatNumpyWrites) {
     EXPECT_NEAR(row1[3], std::cos(0.01), 1e-15);
 
     // When Debian's numpy is installed, numpy itself must produce the identical file.
-    if (runShell("/usr/bin/python3 -c 'import numpy'").exitCode != 0) GTEST_SKIP() << "python3-numpy not installed";
+    if (runShell("/usr/bin/python3 -c 'import numpy'").exitCode != 0)
+        GTEST_SKIP() << "python3-numpy not installed";
     const std::string script =
         "import numpy as np, sys\n"
         "d, L = 4, 3\n"
         "pos = np.arange(L)[:, None]\n"
-        "angle = np.array([[p / np.power(10000, 2 * (j // 2) / d) for j in range(d)] for p in range(L)])\n"
+        "angle = np.array([[p / np.power(10000, 2 * (j // 2) / d) for j in range(d)] for p in "
+        "range(L)])\n"
         "out = np.concatenate([np.sin(angle[:, 0::2]), np.cos(angle[:, 1::2])], axis=1)\n"
         "np.save(sys.argv[1], out)\n"
         "back = np.load(sys.argv[2])\n"
         "assert back.dtype == np.float64 and back.shape == (3, 4), back.shape\n"
         "assert np.abs(back - out).max() < 1e-15\n";
     std::ofstream(path("check.py")) << script;
-    auto numpyRun = runShell("/usr/bin/python3 " + path("check.py") + " " + path("numpy.npy") + " " + path("pe.npy"));
+    auto numpyRun = runShell("/usr/bin/python3 " + path("check.py") + " " + path("numpy.npy") +
+                             " " + path("pe.npy"));
     ASSERT_EQ(numpyRun.exitCode, 0) << numpyRun.err;
     EXPECT_EQ(readFile(path("numpy.npy")).substr(0, 128), bytes.substr(0, 128));
 }
@@ -101,38 +107,81 @@ TEST_P(CliBadInputTest, OneLineErrorExitCode2AndNoFile) {
 INSTANTIATE_TEST_SUITE_P(
     Sinusoidal, CliBadInputTest,
     ::testing::Values(
-        BadInput{{"export", "sinusoidal", "--d-model", "0", "--seq-len", "8", "--out", "OUTa.csv"}, "--d-model must be 1..8192 (got 0)"},
-        BadInput{{"export", "sinusoidal", "--d-model", "-3", "--seq-len", "8", "--out", "OUTa.csv"}, "--d-model must be 1..8192"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "0", "--out", "OUTa.csv"}, "--seq-len must be 1..1048576 (got 0)"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8192", "--seq-len", "1048576", "--out", "OUTa.npy"}, "memory cap"},
-        BadInput{{"export", "sinusoidal", "--d-model", "abc", "--seq-len", "8", "--out", "OUTa.csv"}, "--d-model expects an integer (got 'abc')"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1", "--out", "OUTa.csv"}, "--base must be > 1"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "nan", "--out", "OUTa.csv"}, "--base expects a number (got 'nan')"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "inf", "--out", "OUTa.csv"}, "--base expects a number (got 'inf')"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "0x2710", "--out", "OUTa.csv"}, "--base expects a number (got '0x2710')"},
-        BadInput{{"export", "sinusoidal", "--d-model", "+8", "--seq-len", "8", "--out", "OUTa.csv"}, "--d-model expects an integer (got '+8')"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1e999", "--out", "OUTa.csv"}, "--base is out of range (got '1e999')"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--seq-len", "9", "--out", "OUTa.csv"}, "--seq-len given twice"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--layout", "concat", "--layout=t2t", "--out", "OUTa.csv"}, "--layout given twice"},
-        BadInput{{"render", "sinusoidal-curves", "--dims", "1,2,3,4,5,6,7,8,9", "--d-model", "64", "--out", "OUTa.png"}, "--dims lists at most 8 entries (got 9)"},
-        BadInput{{"render", "sinusoidal-curves", "--dims", "0x4", "--out", "OUTa.png"}, "--dims expects comma-separated integers (got '0x4')"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1e4x", "--out", "OUTa.csv"}, "--base expects a number"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--layout", "diagonal", "--out", "OUTa.csv"}, "--layout must be interleaved, concat or t2t"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--out", "OUTa.txt"}, "--out must end in .csv or .npy"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--out", "/nonexistent-dir/a.csv"}, "cannot write '/nonexistent-dir/a.csv'"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8"}, "--out FILE is required"},
-        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--frobnicate", "1", "--out", "OUTa.csv"}, "unknown option --frobnicate"},
+        BadInput{{"export", "sinusoidal", "--d-model", "0", "--seq-len", "8", "--out", "OUTa.csv"},
+                 "--d-model must be 1..8192 (got 0)"},
+        BadInput{{"export", "sinusoidal", "--d-model", "-3", "--seq-len", "8", "--out", "OUTa.csv"},
+                 "--d-model must be 1..8192"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "0", "--out", "OUTa.csv"},
+                 "--seq-len must be 1..1048576 (got 0)"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8192", "--seq-len", "1048576", "--out",
+                  "OUTa.npy"},
+                 "memory cap"},
+        BadInput{
+            {"export", "sinusoidal", "--d-model", "abc", "--seq-len", "8", "--out", "OUTa.csv"},
+            "--d-model expects an integer (got 'abc')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1",
+                  "--out", "OUTa.csv"},
+                 "--base must be > 1"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "nan",
+                  "--out", "OUTa.csv"},
+                 "--base expects a number (got 'nan')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "inf",
+                  "--out", "OUTa.csv"},
+                 "--base expects a number (got 'inf')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "0x2710",
+                  "--out", "OUTa.csv"},
+                 "--base expects a number (got '0x2710')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "+8", "--seq-len", "8", "--out", "OUTa.csv"},
+                 "--d-model expects an integer (got '+8')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1e999",
+                  "--out", "OUTa.csv"},
+                 "--base is out of range (got '1e999')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--seq-len", "9",
+                  "--out", "OUTa.csv"},
+                 "--seq-len given twice"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--layout", "concat",
+                  "--layout=t2t", "--out", "OUTa.csv"},
+                 "--layout given twice"},
+        BadInput{{"render", "sinusoidal-curves", "--dims", "1,2,3,4,5,6,7,8,9", "--d-model", "64",
+                  "--out", "OUTa.png"},
+                 "--dims lists at most 8 entries (got 9)"},
+        BadInput{{"render", "sinusoidal-curves", "--dims", "0x4", "--out", "OUTa.png"},
+                 "--dims expects comma-separated integers (got '0x4')"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--base", "1e4x",
+                  "--out", "OUTa.csv"},
+                 "--base expects a number"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--layout",
+                  "diagonal", "--out", "OUTa.csv"},
+                 "--layout must be interleaved, concat or t2t"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--out", "OUTa.txt"},
+                 "--out must end in .csv or .npy"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--out",
+                  "/nonexistent-dir/a.csv"},
+                 "cannot write '/nonexistent-dir/a.csv'"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8"},
+                 "--out FILE is required"},
+        BadInput{{"export", "sinusoidal", "--d-model", "8", "--seq-len", "8", "--frobnicate", "1",
+                  "--out", "OUTa.csv"},
+                 "unknown option --frobnicate"},
         BadInput{{"export", "sinusoidal", "--d-model"}, "--d-model needs a value"},
         BadInput{{"export", "wavelet", "--out", "OUTa.csv"}, "unknown export kind 'wavelet'"},
         BadInput{{"frobnicate"}, "unknown command 'frobnicate'"},
-        BadInput{{"render", "sinusoidal", "--colormap", "jet", "--out", "OUTa.png"}, "--colormap must be viridis"},
-        BadInput{{"render", "sinusoidal", "--width", "10", "--out", "OUTa.png"}, "--width must be 64..8192 (got 10)"},
-        BadInput{{"render", "sinusoidal", "--theme", "neon", "--out", "OUTa.png"}, "--theme must be dark or paper"},
+        BadInput{{"render", "sinusoidal", "--colormap", "jet", "--out", "OUTa.png"},
+                 "--colormap must be viridis"},
+        BadInput{{"render", "sinusoidal", "--width", "10", "--out", "OUTa.png"},
+                 "--width must be 64..8192 (got 10)"},
+        BadInput{{"render", "sinusoidal", "--theme", "neon", "--out", "OUTa.png"},
+                 "--theme must be dark or paper"},
         BadInput{{"render", "sinusoidal", "--out", "OUTa.jpg"}, "--out must end in .png"},
-        BadInput{{"render", "sinusoidal", "--d-model", "0", "--out", "OUTa.png"}, "--d-model must be 1..8192 (got 0)"},
+        BadInput{{"render", "sinusoidal", "--d-model", "0", "--out", "OUTa.png"},
+                 "--d-model must be 1..8192 (got 0)"},
         BadInput{{"render", "nowhere", "--out", "OUTa.png"}, "unknown view 'nowhere'"},
-        BadInput{{"render", "sinusoidal-curves", "--dims", "4,99", "--d-model", "16", "--out", "OUTa.png"}, "--dims entries must be 0..15 (got 99)"}),
-    [](const ::testing::TestParamInfo<BadInput>& info) { return badInputName(info.index, info.param); });
+        BadInput{{"render", "sinusoidal-curves", "--dims", "4,99", "--d-model", "16", "--out",
+                  "OUTa.png"},
+                 "--dims entries must be 0..15 (got 99)"}),
+    [](const ::testing::TestParamInfo<BadInput>& info) {
+        return badInputName(info.index, info.param);
+    });
 
 TEST_F(CliTest, HelpExplainsEveryOption) {
     auto main = runPoslab({"--help"});
@@ -182,7 +231,8 @@ TEST_F(CliTest, GuiOptionDescriptionsStartInOneColumn) {
 
 TEST_F(CliTest, FailedExportKeepsThePreviousFile) {
     std::ofstream(path("keep.csv")) << "previous\n";
-    auto result = runPoslab({"export", "sinusoidal", "--d-model", "0", "--seq-len", "8", "--out", path("keep.csv")});
+    auto result = runPoslab(
+        {"export", "sinusoidal", "--d-model", "0", "--seq-len", "8", "--out", path("keep.csv")});
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_EQ(readFile(path("keep.csv")), "previous\n");
 }
@@ -203,6 +253,30 @@ TEST_F(CliTest, KilledExportLeavesThePreviousFileAndNothingElse) {
         EXPECT_EQ(filesInDir(), 1) << "litter left after a kill at " << delay << " s";
         std::ofstream(path("big.csv")) << "previous\n";
     }
+}
+
+// Run alone by the test below, in a process of its own: makes a directory and says where.
+TEST(TemporaryDirectoryTest, ProbeMakesADirectory) {
+    const std::string dir = temporaryDirectory("cleanup-probe");
+    std::ofstream(dir + "/file") << "x";
+    std::printf("probe directory: %s\n", dir.c_str());
+}
+
+// Session 24: every test's temporary directory stayed in /tmp after the run (about 70,000 of
+// them filled the disk). A run whose tests pass leaves none behind.
+TEST(TemporaryDirectoryTest, APassingRunRemovesItsDirectories) {
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    const ProcessResult run =
+        runShell("env -u GTEST_SHARD_INDEX -u GTEST_TOTAL_SHARDS -u GTEST_OUTPUT " +
+                 shellQuote(self) + " --gtest_filter=TemporaryDirectoryTest.ProbeMakesADirectory");
+    ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
+    const std::string marker = "probe directory: ";
+    const std::size_t at = run.out.find(marker);
+    ASSERT_NE(at, std::string::npos) << run.out;
+    const std::string dir =
+        run.out.substr(at + marker.size(), run.out.find('\n', at) - at - marker.size());
+    ASSERT_FALSE(dir.empty());
+    EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " outlived the run";
 }
 
 }  // namespace
