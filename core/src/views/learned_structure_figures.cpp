@@ -285,7 +285,9 @@ LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int 
     // than shrink it to 0.82-0.86 of the title size (one column, a projector: #28).
     const float titleBand =
         title.empty() ? 0 : titleBandHeight(theme, title, area.width, area.height);
-    const float top = area.y + std::max({30.f, titleBand,
+    // (--no-title: no band at all, the panels take it.)
+    const float least = theme.titleMode == TitleMode::Hidden ? 0.f : 30.f;
+    const float top = area.y + std::max({least, titleBand,
                                          narrowPrint ? titleBandHeight(theme, 2.6f)
                                                      : titleBandHeight(theme, 1.45f)});
     plots.height = std::max(1.f, plots.bottom() - top);
@@ -420,7 +422,8 @@ Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructur
         layout.variance.height >= theme.fontSize * kStructureShape.minHeightEm;
     const bool titleFits =
         layout.grid.area.y - area.y >= titleBandHeight(theme, title, width, height);
-    if (narrowPrint || !legibleCells || !titleFits || theme.focusPanel > 0)
+    const bool titleHidden = theme.titleMode == TitleMode::Hidden;  // the 30 px band given back
+    if (narrowPrint || !legibleCells || !titleFits || titleHidden || theme.focusPanel > 0)
         layout = learnedStructureLayout(area, theme, selected, structure->note, title);
     drawLearnedStructureFigure(figure, layout, options, *structure, theme);
     return figure;
