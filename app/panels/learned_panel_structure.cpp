@@ -153,16 +153,20 @@ void LearnedPanel::drawStructure(state::LearnedViewState& view, ui::FrameContext
         "structure", figureKey, context,
         [&](float width, float height, const Theme& theme, int selected) {
             const std::string note = result->structure ? result->structure->note : "";
-            return learnedStructureLayout({0, 0, width, height}, theme, selected, note).grid;
+            const std::string title =
+                result->structure ? learnedStructureTitle(options, *result->structure) : "";
+            return learnedStructureLayout({0, 0, width, height}, theme, selected, note, title).grid;
         },
         [&](float width, float height, const Theme& theme, int selected) -> Result<Figure> {
             if (!result->structure) return result->structure.error();
             Figure figure = emptyFigure(width, height, theme);
             structureFrames_ = {};
-            drawLearnedStructureFigure(figure,
-                                       learnedStructureLayout({0, 0, width, height}, theme,
-                                                              selected, result->structure->note),
-                                       options, *result->structure, theme, &structureFrames_);
+            drawLearnedStructureFigure(
+                figure,
+                learnedStructureLayout({0, 0, width, height}, theme, selected,
+                                       result->structure->note,
+                                       learnedStructureTitle(options, *result->structure)),
+                options, *result->structure, theme, &structureFrames_);
             return figure;
         });
     if (structureFigure_.error().empty() && rotatable) rotateAndHover(view, canvas, *result);

@@ -273,7 +273,7 @@ LearnedStructureLayout learnedStructureLayout(Box area) {
 }
 
 LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int selected,
-                                              const std::string& note) {
+                                              const std::string& note, const std::string& title) {
     Box plots = structurePlotsArea(area);
     // A file showing every panel (the canvas grows) too narrow for two 20-em columns (one
     // column in print, whose 8 pt is a large em).
@@ -281,8 +281,15 @@ LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int 
         heightMayGrow(theme) && area.width < theme.fontSize * kStructureShape.minWidthEm * 2;
     // The title takes two full lines in narrow print; else its line and a gap: a projector's
     // title (30 px in F5) filled the 30 px band and the first plot's title touched it.
-    const float top = area.y + std::max(30.f, narrowPrint ? titleBandHeight(theme, 2.6f)
-                                                          : titleBandHeight(theme, 1.45f));
+    // With the title known, at least the band that lets drawTitle wrap it at full size rather
+    // than shrink it to 0.82-0.86 of the title size (one column, a projector: #28).
+    const float titleBand =
+        title.empty() ? 0 : titleBandHeight(theme, title, area.width, area.height);
+    // (--no-title: no band at all, the panels take it.)
+    const float least = theme.titleMode == TitleMode::Hidden ? 0.f : 30.f;
+    const float top = area.y + std::max({least, titleBand,
+                                         narrowPrint ? titleBandHeight(theme, 2.6f)
+                                                     : titleBandHeight(theme, 1.45f)});
     plots.height = std::max(1.f, plots.bottom() - top);
     plots.y = top;
     Box noteBox{area.x + 4, plots.bottom(), std::max(1.f, area.width - 8), 0};
@@ -311,6 +318,13 @@ LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int 
     return layout;
 }
 
+std::string learnedStructureTitle(const LearnedStructureOptions& options,
+                                  const TableStructure& structure) {
+    return "Structure of " + (options.source.empty() ? std::string("the table") : options.source) +
+           " (" + std::to_string(structure.rows) + " positions × " +
+           std::to_string(structure.cols) + " dims)";
+}
+
 void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& layout,
                                 const LearnedStructureOptions& options,
                                 const TableStructure& structure, const Theme& theme,
@@ -318,14 +332,9 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
     LearnedStructureFrames local;
     LearnedStructureFrames& out = frames ? *frames : local;
     figure.viewPanels = kStructureShape.count;  // --panel N: the GUI's panel N
-    const std::string size =
-        std::to_string(structure.rows) + " positions × " + std::to_string(structure.cols) + " dims";
     const float titleHeight = std::max(30.f, layout.grid.area.y - layout.area.y);
     drawTitle(figure, {layout.area.x, layout.area.y, layout.area.width, titleHeight},
-              "Structure of " +
-                  (options.source.empty() ? std::string("the table") : options.source) + " (" +
-                  size + ")",
-              theme);
+              learnedStructureTitle(options, structure), theme);
 
     const PanelGrid& grid = layout.grid;  // one plot at a time on a projector
     if (grid.shows(0)) drawVariance(figure, layout.variance, structure, theme, &out.variance);
@@ -387,7 +396,7 @@ void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& la
 }
 
 Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructureOptions& options,
-                                      float width, float height, const Theme& theme) {
+                                      float width, float height, const Theme& theme, int selected) {
     if (auto s = validate(options); !s) return s.error();
     if (!(width >= 200 && height >= 150 && width <= 16384 && height <= 16384)) {
         return Error{"figure size must be 200..16384 x 150..16384 pixels (got " +
@@ -399,15 +408,24 @@ Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructur
     auto structure = analyzeTableStructure(table, analysis);
     if (!structure) return structure.error();
     Figure figure = emptyFigure(width, height, theme);
-    // One column in print: the GUI's layout (panels reflowed for the canvas, the note wrapped
-    // below them), which stacks them there; else the designed 3 x 2 grid.
+    // The designed 3 x 2 grid where its cells hold a legible plot and its 30 px band the title on
+    // one line; else the GUI's layout (panels reflowed for the canvas, the note wrapped below
+    // them): one column in print, the `selected` plot alone in a window too small for the grid.
+    // The grid at 480 x 320 left plots 47 px tall under their legends' keys (#28).
+    const Box area{0, 0, width, height};
+    const std::string title = learnedStructureTitle(options, *structure);
+    LearnedStructureLayout layout = learnedStructureLayout(area);
     const bool narrowPrint =
         heightMayGrow(theme) && width < theme.fontSize * kStructureShape.minWidthEm * 2;
-    drawLearnedStructureFigure(
-        figure,
-        narrowPrint ? learnedStructureLayout({0, 0, width, height}, theme, 0, structure->note)
-                    : learnedStructureLayout({0, 0, width, height}),
-        options, *structure, theme);
+    const bool legibleCells =
+        layout.variance.width >= theme.fontSize * kStructureShape.minWidthEm &&
+        layout.variance.height >= theme.fontSize * kStructureShape.minHeightEm;
+    const bool titleFits =
+        layout.grid.area.y - area.y >= titleBandHeight(theme, title, width, height);
+    const bool titleHidden = theme.titleMode == TitleMode::Hidden;  // the 30 px band given back
+    if (narrowPrint || !legibleCells || !titleFits || titleHidden || theme.focusPanel > 0)
+        layout = learnedStructureLayout(area, theme, selected, structure->note, title);
+    drawLearnedStructureFigure(figure, layout, options, *structure, theme);
     return figure;
 }
 

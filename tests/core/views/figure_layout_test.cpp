@@ -114,10 +114,11 @@ std::vector<ViewFigure> viewFigures() {
                          options.source = "seed 0, std 0.02";
                          ASSERT_TRUE(drawLearnedFigure(f, a, options, t));
                      })});
-    // The Structure tab: a helix-like table (sinusoidal, few dimensions) in 2-D and in 3-D.
+    // The Structure tab: a helix-like table (sinusoidal, few dimensions) in 2-D and in 3-D. Six
+    // panels: a window too small for the 3 x 2 grid shows one at a time, as the GUI does.
     for (TrajectoryStyle style : {TrajectoryStyle::Flat, TrajectoryStyle::Rotatable}) {
-        views.push_back({"learned-pca-" + std::string(trajectoryStyleName(style)),
-                         [style](float w, float h, const Theme& t) {
+        views.push_back({"learned-pca-" + std::string(trajectoryStyleName(style)), 6,
+                         [style](float w, float h, const Theme& t, int panel) {
                              SinusoidalParams params;
                              params.seqLen = 256;
                              params.dModel = 16;
@@ -125,7 +126,7 @@ std::vector<ViewFigure> viewFigures() {
                              options.source = "sinusoidal, 256 x 16, base 10000";
                              options.trajectory = style;
                              return learnedStructureFigure(sinusoidalTable(params).value(), options,
-                                                           w, h, t);
+                                                           w, h, t, panel);
                          }});
     }
     views.push_back({"trajectory-3d", inArea([](Figure& f, Box a, const Theme& t) {
@@ -359,9 +360,9 @@ std::string describe(const Figure& figure, std::size_t index) {
 // session 23's merge (rope-usage's line labels above its maps, the shared legend rows): hidden 8,
 // 0, 0 and 24, crowding 10, 2, 0 and 28; session 24 (T5's panels one at a time at F5, RoPE
 // Frequencies' length label and the 3-D tripod's labels clear of the dots): hidden 8, 0, 0 and
-// 20, crowding 8, 0, 0 and 24.
-// Left: Learned PCA's point labels at 480 px and its whole figure at F5 (the GUI shows one panel
-// at a time there). (Two tests once built the same figures each: 11 s of the core tests' CPU
+// 20, crowding 8, 0, 0 and 24; then Learned PCA's plots one at a time where its 3 x 2 grid's cells
+// are too small (its "table" keys on 47 px plots at 480, its whole figure cut at F5): all 0.
+// (Two tests once built the same figures each: 11 s of the core tests' CPU
 // under ASan+UBSan.)
 TEST_P(FigureLayoutTest, TextsStayApartInsideTheFigureAndOffItsData) {
     const auto [width, height, scale] = GetParam();
@@ -415,8 +416,7 @@ TEST_P(FigureLayoutTest, TextsStayApartInsideTheFigureAndOffItsData) {
         float width;
         int hidden, crowding, cut;
     };
-    constexpr Known kKnown[] = {
-        {480, 8, 8, 0}, {1024, 0, 0, 0}, {2400, 0, 0, 0}, {1010, 20, 24, 34}};
+    constexpr Known kKnown[] = {{480, 0, 0, 0}, {1024, 0, 0, 0}, {2400, 0, 0, 0}, {1010, 0, 0, 0}};
     for (const Known& known : kKnown) {
         if (known.width != width) continue;
         EXPECT_LE(hidden, known.hidden) << faults;
@@ -499,8 +499,6 @@ TEST(FigureTitleTest, FigureTitlesStandAStepAboveThePlotTitlesAndClearOfThem) {
 // do: never below 0.93 of the title size (titles shrink at most to where a plot title a step
 // below would reach the body text: 0.936 in every theme), and its lines end above the panels.
 TEST(FigureTitleTest, LongFigureTitlesWrapRatherThanShrink) {
-    // Learned PCA lays out its own title band (learned_structure_figures.cpp); not yet changed.
-    const std::vector<std::string> notYet = {"learned-pca-2d", "learned-pca-3d"};
     auto check = [](const Figure& figure, const Theme& theme, const std::string& where) {
         if (figure.titleSize <= 0 || figure.panels.empty()) return 0;
         EXPECT_GE(figure.titleSize, 0.93f * theme.titleSize)
@@ -518,7 +516,6 @@ TEST(FigureTitleTest, LongFigureTitlesWrapRatherThanShrink) {
     };
     int checked = 0;
     for (const ViewFigure& view : viewFigures()) {
-        if (std::find(notYet.begin(), notYet.end(), view.name) != notYet.end()) continue;
         for (const Theme& file : {forFiles(paperTheme(), 1), forFiles(darkTheme(), 1)}) {
             auto figure = buildWithAllPanels(
                 [&](const Theme& t, float w, float h) { return view.build(w, h, t, 0); }, file, 600,
@@ -676,7 +673,10 @@ TEST(ViewTitleTest, HiddenTitleGivesItsBandToThePanels) {
         auto hidden = view.build(1200, 800, theme, 0);
         ASSERT_TRUE(titled.ok() && hidden.ok()) << view.name;
         const float top = topmostPlot(*hidden, theme);
-        EXPECT_LE(top, theme.fontSize * 2) << view.name;
+        // Learned PCA (in this test since its six panels, session 24): its top plots carry their
+        // own one-line titles, 1.7 title sizes (28.9 px) above the plot; held to giving the band
+        // back (58.9 -> 28.9 px) only.
+        if (view.name.rfind("learned-pca", 0) != 0) EXPECT_LE(top, theme.fontSize * 2) << view.name;
         EXPECT_LT(top, topmostPlot(*titled, theme)) << view.name;
     }
 }

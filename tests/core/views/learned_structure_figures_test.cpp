@@ -48,6 +48,26 @@ TEST(LearnedStructureFiguresTest, HoldsEveryPlotWithItsTitle) {
     EXPECT_TRUE(hasText(*figure, "PCA of 100 positions × 32 dims"));  // the analysis note
 }
 
+// Issue #28: at 480 x 320 the designed 3 x 2 grid left plots about 47 px tall, and the spectrum's
+// and frequencies' "table" keys sat on their curves. A window that small shows one plot at a time
+// (the GUI's layout): each of the six, alone, keeps its texts off the data and its title at the
+// theme's size.
+TEST(LearnedStructureFiguresTest, SmallWindowShowsEachPlotAloneClearOfItsData) {
+    LearnedStructureOptions options;
+    options.source = "sinusoidal, 256 x 16, base 10000";
+    for (const Theme& theme : {paperTheme(), darkTheme()}) {
+        for (int panel = 0; panel < 6; ++panel) {
+            auto figure =
+                learnedStructureFigure(sinusoidalTable(256, 16), options, 480, 320, theme, panel);
+            ASSERT_TRUE(figure) << figure.error().message;
+            for (const TextOverMark& over : textsCrowdingMarks(*figure)) {
+                const auto& text = std::get<TextItem>(figure->items[over.text]);
+                ADD_FAILURE() << "panel " << panel << ": \"" << text.text << "\" on the data";
+            }
+        }
+    }
+}
+
 // Issue #28: at 1440x900 (a 1090 x 760 figure, the GUI's layout) the components' legend went
 // beside the plot, its "PC1 (lag-1 r 0.14)" names wrapped into a column, and left the plot about
 // 120 px of its 330 px cell: the curves of a seeded table fill the plot, so no corner was free.

@@ -53,9 +53,11 @@ struct LearnedStructureLayout {
 LearnedStructureLayout learnedStructureLayout(Box area);  // three columns, any font size
 // The six plots reflowed for the theme's font (panel_grid.hpp): fewer columns, or the
 // `selected` plot alone when even one column is too small for its text (presentation mode);
-// below them the room `note` (TableStructure::note) takes wrapped to the figure's width.
+// below them the room `note` (TableStructure::note) takes wrapped to the figure's width. Given
+// the figure's title (learnedStructureTitle), its band is tall enough for it to wrap unshrunk.
 LearnedStructureLayout learnedStructureLayout(Box area, const Theme& theme, int selected,
-                                              const std::string& note);
+                                              const std::string& note,
+                                              const std::string& title = "");
 
 // ---- Drawing
 // Plots already computed numbers (analysis); the frames of the plots go to frames.
@@ -63,13 +65,18 @@ struct LearnedStructureFrames {
     PlotFrame variance, components, trajectory, spectrum, frequencies, shuffled;  // 2-D plots
     Trajectory3dFrame trajectory3d, shuffled3d;  // TrajectoryStyle::Rotatable: the 3-D ones
 };
+// "Structure of SOURCE (R positions × C dims)", the figure's title.
+std::string learnedStructureTitle(const LearnedStructureOptions& options,
+                                  const TableStructure& structure);
 void drawLearnedStructureFigure(Figure& figure, const LearnedStructureLayout& layout,
                                 const LearnedStructureOptions& options,
                                 const TableStructure& structure, const Theme& theme,
                                 LearnedStructureFrames* frames = nullptr);
-// The whole figure: validates, analyses the table, draws. Errors are one line (bad options,
+// The whole figure: validates, analyses the table, draws (a window too small for the six
+// plots: the `selected` one alone, as the GUI shows it). Errors are one line (bad options,
 // an empty or non-finite table, a table over the analysis caps).
 Result<Figure> learnedStructureFigure(const Matrix& table, const LearnedStructureOptions& options,
-                                      float width, float height, const Theme& theme);
+                                      float width, float height, const Theme& theme,
+                                      int selected = 0);
 
 }  // namespace poslab
