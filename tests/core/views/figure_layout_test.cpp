@@ -676,7 +676,9 @@ TEST(ViewTitleTest, HiddenTitleGivesItsBandToThePanels) {
         // Learned PCA (in this test since its six panels, session 24): its top plots carry their
         // own one-line titles, 1.7 title sizes (28.9 px) above the plot; held to giving the band
         // back (58.9 -> 28.9 px) only.
-        if (view.name.rfind("learned-pca", 0) != 0) EXPECT_LE(top, theme.fontSize * 2) << view.name;
+        if (view.name.rfind("learned-pca", 0) != 0) {
+            EXPECT_LE(top, theme.fontSize * 2) << view.name;
+        }
         EXPECT_LT(top, topmostPlot(*titled, theme)) << view.name;
     }
 }
