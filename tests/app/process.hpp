@@ -23,7 +23,8 @@ ProcessResult runShell(const std::string& command);
 ProcessResult runPoslab(const std::vector<std::string>& arguments,
                         const std::string& environment = "");
 std::string shellQuote(const std::string& text);
-std::string temporaryDirectory(const std::string& name);  // fresh, empty; removed when the run passes
+std::string temporaryDirectory(
+    const std::string& name);  // fresh, empty; removed when the run passes
 std::string readFile(const std::string& path);
 bool fileExists(const std::string& path);
 bool haveXvfb();                        // xvfb-run is on PATH (the GUI tests skip without it)
