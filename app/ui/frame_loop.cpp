@@ -536,9 +536,14 @@ std::string fileNotShown(Application& application, const std::string& path, cons
     return "";
 }
 
-// "Relative-sandwich-panel-2" of "Relative / sandwich / panel 2": letters and digits of a
-// checked tab's name kept, for its screenshot's file name.
-std::string fileNamePart(const std::string& name) {
+// "DIR/07-Relative-sandwich-panel-2" for the 7th checked tab "Relative / sandwich / panel 2":
+// a screenshot's path without ".png", letters and digits of the name kept; "" when `directory`
+// is "" (no screenshots asked for).
+std::string screenshotStem(const std::string& directory, std::size_t number,
+                           const std::string& name) {
+    if (directory.empty()) return "";
+    char prefix[24];
+    std::snprintf(prefix, sizeof prefix, "/%02zu-", number);
     std::string file;
     for (char c : name) {
         if (std::isalnum(static_cast<unsigned char>(c)))
@@ -547,7 +552,7 @@ std::string fileNamePart(const std::string& name) {
             file += '-';
     }
     while (!file.empty() && file.back() == '-') file.pop_back();
-    return file;
+    return directory + prefix + file;
 }
 
 // The visible view's controls column alone, shown (presentation mode hides it) and audited for
@@ -612,12 +617,8 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
             // The settings that show the controls are the visit's alone: the next tabs and
             // sizes are checked as they were.
             std::string name = tab.view + " / " + tab.name;
-            std::string shot;
-            if (!screenshots.empty()) {
-                char number[16];
-                std::snprintf(number, sizeof number, "/%02zu-", shown + 1);
-                shot = screenshots + number + fileNamePart(name) + ".png";
-            }
+            std::string shot = screenshotStem(screenshots, shown + 1, name);
+            if (!shot.empty()) shot += ".png";
             glfwPollEvents();
             renderFrame(window, application, {nullptr, true});  // the view selected
             const std::vector<std::string> squeezed = auditControlsAlone(window, application, shot);
@@ -655,13 +656,8 @@ std::size_t checkLayoutAtThisSize(GLFWwindow* window, Application& application,
             std::string name = application.currentView();
             if (!tab.name.empty()) name += " / " + tab.name;
             if (sweep.count > 1) name += " / panel " + std::to_string(panel + 1);
-            std::string shot;  // the screenshot's path without ".png", "" for none
-            if (!screenshots.empty()) {
-                char number[16];
-                std::snprintf(number, sizeof number, "/%02zu-", shown + 1);
-                shot = screenshots + number + fileNamePart(name);
-                application.requestedScreenshot = shot + ".png";
-            }
+            const std::string shot = screenshotStem(screenshots, shown + 1, name);
+            if (!shot.empty()) application.requestedScreenshot = shot + ".png";
             ControlSweep& controls = controlSweep();
             controls = {true, {}};
             renderFrame(window, application, {nullptr, true});
